@@ -1,0 +1,35 @@
+package toolgate
+
+// Call is one tool call an agent wants to make.
+type Call struct {
+	// ID is unique within its session and is the idempotency key: submitting
+	// the same call again attaches to the same approval.
+	ID string `json:"id,omitempty"`
+	// Session is the agent conversation the call belongs to.
+	Session string `json:"session,omitempty"`
+	// Workspace owns the rules document; the seeds call it a worker.
+	Workspace string `json:"workspace,omitempty"`
+	// Agent is the subagent type, empty for a top-level session.
+	Agent string `json:"agent,omitempty"`
+	// Tool is the tool name as the agent spells it (Bash, read_file,
+	// mcp__github__create_issue, …).
+	Tool string `json:"tool"`
+	// Args are the tool's arguments.
+	Args map[string]any `json:"args,omitempty"`
+	// Tier is the tier the caller declares. It is used only for tools no
+	// profile or declaration knows; a known tool's tier comes from config.
+	Tier Tier `json:"tier,omitempty"`
+	// Origin says where the tool comes from, e.g. "mcp:github".
+	Origin string `json:"origin,omitempty"`
+	// Cwd is the agent's working directory, used to resolve relative paths.
+	Cwd string `json:"cwd,omitempty"`
+	// Batch places the call in a model turn that requested several calls.
+	Batch *Batch `json:"batch,omitempty"`
+}
+
+// Batch says where a call stands in a batch of calls from one model turn.
+type Batch struct {
+	ID    string `json:"id"`
+	Index int    `json:"index"`
+	Total int    `json:"total"`
+}

@@ -1,0 +1,115 @@
+package toolgate
+
+// Decision is the gate's answer for one call.
+type Decision struct {
+	// Action is allow, ask or deny; never NoAction.
+	Action Action `json:"action"`
+	// Reason says why, in words a person reads in an approval prompt.
+	Reason string `json:"reason"`
+	// Rule is the rule or grant that decided, nil when no rule did (an
+	// unmatched subject, a mode, a safety override, a parse failure).
+	Rule *RuleRef `json:"rule,omitempty"`
+	// Tier is the tier the call was decided at.
+	Tier Tier `json:"tier"`
+	// Mode is the mode the call was decided in.
+	Mode Mode `json:"mode"`
+	// Subjects holds the result for every subject extracted from the call.
+	Subjects []SubjectResult `json:"subjects"`
+	// Risks are the critical risks and unprefixable constructs found.
+	Risks []Risk `json:"risks"`
+	// Suggestions are patterns a human may grant with "always".
+	Suggestions []Suggestion `json:"suggestions"`
+}
+
+// Reset empties d for reuse, keeping the capacity of its slices so that a
+// caller deciding many calls does not allocate.
+func (d *Decision) Reset() {
+	*d = Decision{
+		Subjects:    d.Subjects[:0],
+		Risks:       d.Risks[:0],
+		Suggestions: d.Suggestions[:0],
+	}
+}
+
+// Layer names where a rule comes from, in evaluation order.
+type Layer string
+
+// Layers. Managed and agent layers can veto; the rest merge with last match
+// winning (DESIGN §2).
+const (
+	LayerManaged   Layer = "managed"
+	LayerAgent     Layer = "agent"
+	LayerStatic    Layer = "static"
+	LayerGlobal    Layer = "global"
+	LayerWorkspace Layer = "workspace"
+	LayerSession   Layer = "session"
+	LayerTurn      Layer = "turn"
+)
+
+// RuleRef identifies the rule or grant behind a result.
+type RuleRef struct {
+	Layer Layer `json:"layer"`
+	// Source is file:line for a rule from a document, "grant:ID" for a grant,
+	// or "builtin:NAME" for a built-in rule.
+	Source  string `json:"source"`
+	Tool    string `json:"tool"`
+	Pattern string `json:"pattern,omitempty"`
+	Action  Action `json:"action"`
+	// Reason is the rule's own reason, when it gives one.
+	Reason string `json:"reason,omitempty"`
+}
+
+// SubjectKind says what a subject is.
+type SubjectKind string
+
+// Subject kinds.
+const (
+	// SubjectCommand is one simple command of a shell call.
+	SubjectCommand SubjectKind = "command"
+	// SubjectRead is a file a shell command reads, checked against read rules.
+	SubjectRead SubjectKind = "read"
+	// SubjectWrite is a file a shell command writes, checked against write rules.
+	SubjectWrite SubjectKind = "write"
+	// SubjectPath is the path, pattern or name argument of a non-shell tool.
+	SubjectPath SubjectKind = "path"
+	// SubjectTool stands for a call with no subjects: the tool name alone.
+	SubjectTool SubjectKind = "tool"
+)
+
+// SubjectResult is the decision for one subject.
+type SubjectResult struct {
+	Kind SubjectKind `json:"kind"`
+	Text string      `json:"text"`
+	// Action is the subject's own result after the mode. For a read subject
+	// with an open result it is NoAction: reads only restrict.
+	Action Action `json:"action"`
+	// Open is true when no rule matched or only a catch-all did.
+	Open bool     `json:"open,omitempty"`
+	Rule *RuleRef `json:"rule,omitempty"`
+}
+
+// Severity grades a risk.
+type Severity string
+
+// Severities. Both force a human (DESIGN §2 step 6), except in yolo mode.
+const (
+	// SeverityCritical is a destructive pattern (DESIGN §3.4).
+	SeverityCritical Severity = "critical"
+	// SeverityUnprefixable is a construct no prefix grant can vet (§3.2).
+	SeverityUnprefixable Severity = "unprefixable"
+)
+
+// Risk is a dangerous pattern found in a call, with a reason a person reads.
+type Risk struct {
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Reason   string   `json:"reason"`
+	// Subject is the command or path the risk was found in.
+	Subject string `json:"subject,omitempty"`
+}
+
+// Suggestion is a pattern a human may grant with "always" for a tool.
+type Suggestion struct {
+	Tool    string `json:"tool"`
+	Pattern string `json:"pattern"`
+}

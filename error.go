@@ -1,0 +1,68 @@
+package toolgate
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorCode classifies an error for every surface: the HTTP API maps it to
+// a status, the CLI to an exit code.
+type ErrorCode string
+
+// Error codes.
+const (
+	EInvalid      ErrorCode = "invalid"
+	ENotFound     ErrorCode = "not_found"
+	EConflict     ErrorCode = "conflict"
+	EUnauthorized ErrorCode = "unauthorized"
+	EForbidden    ErrorCode = "forbidden"
+	ETooLarge     ErrorCode = "too_large"
+	ERateLimited  ErrorCode = "rate_limited"
+	EUnavailable  ErrorCode = "unavailable"
+	EInternal     ErrorCode = "internal"
+)
+
+// Error is an error with a code and a message meant for the caller.
+type Error struct {
+	Code    ErrorCode
+	Message string
+	// Err is the underlying cause, if any; it is not shown to remote callers.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with the given code and formatted message.
+func Errorf(code ErrorCode, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCodeOf returns the code of the first *Error in err's chain, EInternal
+// for any other non-nil error and "" for nil.
+func ErrorCodeOf(err error) ErrorCode {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorMessageOf returns the message of the first *Error in err's chain and
+// a generic text for any other error, so internals are not shown to callers.
+func ErrorMessageOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}

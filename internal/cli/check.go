@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/policy"
+)
+
+// maxCallBytes bounds one call read by check, as the HTTP API bounds bodies.
+const maxCallBytes = 1 << 20
+
+func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("check", stderr)
+	var rf ruleFlags
+	rf.register(fs)
+	modeName := fs.String("mode", "", "approval `M`ode: default, read-only, auto-edit, yolo, auto-deny (or a seed alias)")
+	cwd := fs.String("cwd", "", "working `D`irectory for calls that name none")
+	tool := fs.String("tool", "", "decide a call to tool `NAME` given by flags instead of stdin")
+	argsJSON := fs.String("args", "", "the call's arguments as a JSON object (with --tool)")
+	jsonl := fs.Bool("jsonl", false, "read one call per line and write one decision per line")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: toolgate check [flags] < call.json")
+		fmt.Fprintln(stderr, `Decides one call given as JSON on stdin ({"tool":…, "args":{…}, "agent":…, "tier":…, "cwd":…})`)
+		fmt.Fprintln(stderr, "or by --tool/--args, and prints the decision as one JSON object. Exit 0 for any")
+		fmt.Fprintln(stderr, "decision, 2 for bad input.")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("check takes no arguments, got %q", fs.Arg(0))
+	}
+	if *argsJSON != "" && *tool == "" {
+		return usageErrorf("--args needs --tool")
+	}
+	if *jsonl && *tool != "" {
+		return usageErrorf("--jsonl reads calls from stdin; it does not combine with --tool")
+	}
+	e, agent, err := rf.engine()
+	if err != nil {
+		return err
+	}
+	env := policy.Env{Mode: e.Mode(), Agent: agent}
+	if *modeName != "" {
+		m, err := toolgate.ParseMode(*modeName)
+		if err != nil {
+			return badInput(err)
+		}
+		env.Mode = m
+	}
+	decide := func(c *toolgate.Call) *toolgate.Decision {
+		if c.Cwd == "" {
+			c.Cwd = *cwd
+		}
+		d := &toolgate.Decision{}
+		e.Decide(c, env, d)
+		return d
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+
+	switch {
+	case *tool != "":
+		c := toolgate.Call{Tool: *tool}
+		if *argsJSON != "" {
+			if err := json.Unmarshal([]byte(*argsJSON), &c.Args); err != nil {
+				return usageErrorf("--args: not a JSON object: %v", err)
+			}
+		}
+		return enc.Encode(normalized(decide(&c)))
+	case *jsonl:
+		return checkLines(stdin, enc, decide)
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, maxCallBytes+1))
+	if err != nil {
+		return fmt.Errorf("read call: %w", err)
+	}
+	c, err := parseCall(data)
+	if err != nil {
+		return badInput(err)
+	}
+	return enc.Encode(normalized(decide(c)))
+}
+
+// checkLines decides one call per line. A bad line gets an error object in
+// its place, so output lines stay aligned with input lines, and makes the
+// command exit 2 once the batch is done.
+func checkLines(stdin io.Reader, enc *json.Encoder, decide func(*toolgate.Call) *toolgate.Decision) error {
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64<<10), maxCallBytes+1)
+	var firstErr error
+	n := 0
+	for sc.Scan() {
+		n++
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		c, err := parseCall(line)
+		if err != nil {
+			err = fmt.Errorf("line %d: %w", n, err)
+			if firstErr == nil {
+				firstErr = err
+			}
+			if err := enc.Encode(map[string]any{"error": map[string]string{"code": string(toolgate.EInvalid), "message": err.Error()}}); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := enc.Encode(normalized(decide(c))); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return usageErrorf("line %d: call larger than %d bytes", n+1, maxCallBytes)
+		}
+		return fmt.Errorf("read calls: %w", err)
+	}
+	return badInput(firstErr)
+}
+
+// parseCall reads one call. Unknown fields are errors so that a typo such
+// as "arg" for "args" is not silently decided as a call without arguments.
+func parseCall(data []byte) (*toolgate.Call, error) {
+	if len(data) > maxCallBytes {
+		return nil, fmt.Errorf("call larger than %d bytes", maxCallBytes)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("no call on stdin (want a JSON object like {\"tool\":\"Bash\",\"args\":{\"command\":\"ls\"}})")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var c toolgate.Call
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("invalid call JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if dec.More() {
+		return nil, errors.New("invalid call JSON: more than one value (use --jsonl for a batch)")
+	}
+	if c.Tool == "" {
+		return nil, errors.New(`invalid call: "tool" is missing`)
+	}
+	return &c, nil
+}
+
+// normalized returns d with empty lists as [] rather than null, so
+// consumers can index the output without checking for null.
+func normalized(d *toolgate.Decision) *toolgate.Decision {
+	if d.Subjects == nil {
+		d.Subjects = []toolgate.SubjectResult{}
+	}
+	if d.Risks == nil {
+		d.Risks = []toolgate.Risk{}
+	}
+	if d.Suggestions == nil {
+		d.Suggestions = []toolgate.Suggestion{}
+	}
+	return d
+}

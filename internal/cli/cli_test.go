@@ -1,0 +1,37 @@
+package cli_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/toolgate/toolgate/internal/cli"
+)
+
+// TestMain lets the scripts run "toolgate" as a real process: testscript
+// re-executes this test binary with the command's own main.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"toolgate": func() {
+			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar. Each script gets its own home
+// and XDG directories so no user config leaks in.
+func TestScripts(t *testing.T) {
+	t.Parallel()
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+			return os.MkdirAll(home, 0o755)
+		},
+	})
+}

@@ -1,0 +1,99 @@
+package policy_test
+
+import (
+	"fmt"
+	"path"
+	"testing"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/policy"
+)
+
+// benchRules generates n rules the way a large workspace looks: a catch-all,
+// then rules over 50 tool names with path globs and every action.
+func benchRules(n, tools int) []policy.Rule {
+	actions := []toolgate.Action{toolgate.Allow, toolgate.Deny, toolgate.Ask}
+	exts := []string{"go", "md", "txt", "log"}
+	rules := []policy.Rule{{Tool: "*", Action: toolgate.Ask, Source: policy.Source{File: "bench", Line: 1}}}
+	for i := 1; i < n; i++ {
+		rules = append(rules, policy.Rule{
+			Tool:    fmt.Sprintf("tool_%d", i%tools),
+			Pattern: fmt.Sprintf("/srv/app%d/*.%s", i, exts[i%len(exts)]),
+			Action:  actions[i%len(actions)],
+			Source:  policy.Source{File: "bench", Line: i + 1},
+		})
+	}
+	return rules
+}
+
+func benchEngine(b *testing.B, rules []policy.Rule) *policy.Engine {
+	b.Helper()
+	// Declare every tool a file reader, so its path argument is the
+	// subject the path globs match.
+	tools := map[string]policy.ToolSpec{}
+	for _, r := range rules {
+		if r.Tool != "*" {
+			tools[r.Tool] = policy.ToolSpec{Kind: policy.KindRead, Tier: toolgate.TierRead, Args: []string{"path"}}
+		}
+	}
+	e, err := policy.New([]*policy.Document{{Path: "bench", Rules: rules, Tools: tools}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkDecide decides a non-shell call whose matching rule sits in the
+// middle of the set; the decision is reused, as a server's worker would.
+func BenchmarkDecide(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		for _, spread := range []struct {
+			name  string
+			tools int
+		}{{"tools=50", 50}, {"tools=1", 1}} {
+			b.Run(fmt.Sprintf("rules=%d/%s", n, spread.name), func(b *testing.B) {
+				rules := benchRules(n, spread.tools)
+				e := benchEngine(b, rules)
+				target := rules[n/2]
+				call := &toolgate.Call{
+					Tool: target.Tool,
+					Args: map[string]any{"path": fmt.Sprintf("/srv/app%d/x%s", n/2, path.Ext(target.Pattern))},
+				}
+				var d toolgate.Decision
+				e.Decide(call, policy.Env{}, &d)
+				if d.Rule == nil || d.Rule.Source != target.Source.String() {
+					b.Fatalf("decided by %+v, want the rule at %s", d.Rule, target.Source)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					e.Decide(call, policy.Env{}, &d)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDecideShell decides a three-command pipeline under the default
+// rules plus allow rules for its commands.
+func BenchmarkDecideShell(b *testing.B) {
+	doc := &policy.Document{Path: "bench", Rules: []policy.Rule{
+		{Tool: "Bash", Pattern: "git log *", Action: toolgate.Allow},
+		{Tool: "Bash", Pattern: "grep *", Action: toolgate.Allow},
+		{Tool: "Bash", Pattern: "head *", Action: toolgate.Allow},
+	}}
+	e, err := policy.New([]*policy.Document{policy.DefaultDocument(), doc})
+	if err != nil {
+		b.Fatal(err)
+	}
+	call := &toolgate.Call{Tool: "Bash", Args: map[string]any{"command": "git log --oneline | grep fix | head -5"}}
+	var d toolgate.Decision
+	e.Decide(call, policy.Env{}, &d)
+	if d.Action != toolgate.Allow {
+		b.Fatalf("pipeline decided %s: %s", d.Action, d.Reason)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Decide(call, policy.Env{}, &d)
+	}
+}

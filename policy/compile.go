@@ -1,0 +1,230 @@
+package policy
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/glob"
+)
+
+// Ruleset is one compiled layer of rules, indexed by tool family. It is
+// immutable and safe for concurrent use.
+type Ruleset struct {
+	layer toolgate.Layer
+	rules []compiledRule
+	// exact indexes, by family key, the rules that name a tool of that
+	// family.
+	exact map[string]*subjectIndex
+	// wild lists the rules whose tool is a glob (the catch-all included), in
+	// ascending order; their tool is tested when the call is decided.
+	wild []int32
+}
+
+// Len returns the number of rules in the set.
+func (rs *Ruleset) Len() int {
+	if rs == nil {
+		return 0
+	}
+	return len(rs.rules)
+}
+
+// Layer returns the layer the set was compiled for.
+func (rs *Ruleset) Layer() toolgate.Layer { return rs.layer }
+
+type compiledRule struct {
+	ref      toolgate.RuleRef
+	reason   string // the decision reason when this rule decides
+	catchAll bool   // tool pattern is "*": an open match
+	toolGlob *glob.Glob
+	// families lists the family keys a glob tool pattern covers through
+	// one of their member names.
+	families map[string]bool
+	any      bool       // the subject pattern matches everything
+	pat      *glob.Glob // subject pattern
+	bareGlob *glob.Glob // for "X *": X, which a shell subject also matches
+	hasBare  bool
+	// prefix is text every subject the rule matches starts with: the
+	// whole pattern for Prefix rules, else the pattern's literal prefix.
+	prefix   string
+	isPrefix bool
+	when     []compiledCond
+}
+
+type compiledCond struct {
+	arg string
+	pat *glob.Glob
+}
+
+// Compile compiles rules as one layer against the engine's tool profiles
+// and home directory. Grants are compiled with it too.
+func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
+	rs := &Ruleset{layer: layer, rules: make([]compiledRule, len(rules)), exact: map[string]*subjectIndex{}}
+	for i := range rules {
+		r := &rules[i]
+		cr, err := e.compileRule(layer, r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Source, err)
+		}
+		rs.rules[i] = cr
+		idx := int32(i)
+		if cr.toolGlob != nil || cr.catchAll {
+			rs.wild = append(rs.wild, idx)
+			continue
+		}
+		key := e.familyKey(r.Tool)
+		ix := rs.exact[key]
+		if ix == nil {
+			ix = newSubjectIndex()
+			rs.exact[key] = ix
+		}
+		ix.add(cr.prefix, idx)
+	}
+	return rs, nil
+}
+
+func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error) {
+	if r.Tool == "" {
+		return compiledRule{}, fmt.Errorf("rule has no tool")
+	}
+	switch r.Action {
+	case toolgate.Allow, toolgate.Ask, toolgate.Deny:
+	default:
+		return compiledRule{}, fmt.Errorf("rule for %s has no valid action", r.Tool)
+	}
+	pattern := e.expandHome(r.Pattern)
+	cr := compiledRule{
+		ref: toolgate.RuleRef{
+			Layer: layer, Source: r.Source.String(), Tool: r.Tool,
+			Pattern: r.Pattern, Action: r.Action, Reason: r.Reason,
+		},
+	}
+	if cr.ref.Pattern == "" {
+		cr.ref.Pattern = "*"
+	}
+	cr.reason = ruleReason(&cr.ref)
+	switch {
+	case r.Tool == "*":
+		cr.catchAll = true
+	case strings.ContainsAny(r.Tool, "*?[{"):
+		g, err := glob.Compile(r.Tool)
+		if err != nil {
+			return cr, fmt.Errorf("tool pattern: %w", err)
+		}
+		cr.toolGlob = g
+		cr.families = map[string]bool{}
+		for fam, names := range e.families {
+			for _, n := range names {
+				if g.Match(n) {
+					cr.families[fam] = true
+					break
+				}
+			}
+		}
+	}
+	switch {
+	case r.Prefix:
+		if pattern == "" {
+			return cr, fmt.Errorf("empty prefix for %s", r.Tool)
+		}
+		cr.isPrefix, cr.prefix = true, pattern
+	case pattern == "" || pattern == "*":
+		cr.any = true
+	default:
+		g, err := glob.Compile(pattern)
+		if err != nil {
+			return cr, err
+		}
+		cr.pat = g
+		cr.any = g.MatchesAll()
+		cr.prefix = g.LiteralPrefix()
+		if bare, ok := strings.CutSuffix(pattern, " *"); ok && bare != "" {
+			// "git push *" also matches the bare "git push" (DESIGN §3.3).
+			if g, err := glob.Compile(bare); err == nil {
+				cr.bareGlob, cr.hasBare = g, true
+				cr.prefix = commonPrefix(cr.prefix, g.LiteralPrefix())
+			}
+		}
+	}
+	for _, c := range r.When {
+		g, err := glob.Compile(c.Pattern)
+		if err != nil {
+			return cr, fmt.Errorf("when %s: %w", c.Arg, err)
+		}
+		cr.when = append(cr.when, compiledCond{arg: c.Arg, pat: g})
+	}
+	sort.Slice(cr.when, func(i, j int) bool { return cr.when[i].arg < cr.when[j].arg })
+	return cr, nil
+}
+
+// ruleReason words the reason a decision gives when rule r decides it.
+func ruleReason(r *toolgate.RuleRef) string {
+	verb := map[toolgate.Action]string{toolgate.Allow: "allowed", toolgate.Ask: "needs approval", toolgate.Deny: "denied"}[r.Action]
+	where := r.Source
+	if where == "" {
+		where = string(r.Layer)
+	}
+	s := fmt.Sprintf("%s by rule %s %q (%s)", verb, r.Tool, r.Pattern, where)
+	if r.Action == toolgate.Ask {
+		s = fmt.Sprintf("rule %s %q (%s) asks for approval", r.Tool, r.Pattern, where)
+	}
+	if r.Reason != "" {
+		s = r.Reason + " — " + s
+	}
+	return s
+}
+
+// familyKey returns the index key for a tool name written in a rule.
+func (e *Engine) familyKey(tool string) string {
+	if info, ok := e.tools[tool]; ok {
+		return info.family
+	}
+	var buf [128]byte
+	if alias, ok := mcpAlias(buf[:0], tool); ok {
+		return string(alias)
+	}
+	return tool
+}
+
+// expandHome expands a leading "~/" or "$HOME/" (and "${HOME}/") in a
+// pattern to the engine's home directory.
+func (e *Engine) expandHome(p string) string {
+	if e.home == "" {
+		return p
+	}
+	for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok {
+			return filepath.ToSlash(filepath.Join(e.home, rest)) + trailingSlash(rest)
+		}
+	}
+	if p == "~" || p == "$HOME" || p == "${HOME}" {
+		return e.home
+	}
+	return p
+}
+
+func trailingSlash(s string) string {
+	if strings.HasSuffix(s, "/") && s != "/" {
+		return "/"
+	}
+	return ""
+}
+
+// escapeLiteral escapes the glob metacharacters of a path except a final
+// "/*", so a protected path with brackets or braces stays literal.
+func escapeLiteral(p string) string {
+	if rest, ok := strings.CutSuffix(p, "/*"); ok {
+		return glob.QuoteMeta(rest) + "/*"
+	}
+	return glob.QuoteMeta(p)
+}
+
+func commonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n]
+}

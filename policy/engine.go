@@ -1,0 +1,257 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/shell"
+)
+
+// DefaultMaxCommandBytes is the largest shell command the engine analyses;
+// a larger one is decided ask, never allow.
+const DefaultMaxCommandBytes = 64 << 10
+
+// Engine is a compiled policy: the static rules of its documents, the
+// managed veto layer, agent layers and tool profiles. It is immutable and
+// safe for concurrent use; build a new one when rules change.
+type Engine struct {
+	home       string
+	protect    []string
+	maxCommand int
+
+	tools     map[string]toolInfo
+	families  map[string][]string // family key → member tool names
+	questions map[string]bool
+	arity     map[string]int
+	mode      toolgate.Mode
+	shell     *shell.Analyzer
+
+	static  *Ruleset
+	managed *Ruleset
+	agents  map[string]*Ruleset
+}
+
+// Option configures an Engine.
+type Option func(*Engine)
+
+// WithHome sets the home directory "~/" and "$HOME/" expand to, in rule
+// patterns and in paths.
+func WithHome(dir string) Option {
+	return func(e *Engine) { e.home = filepath.ToSlash(filepath.Clean(dir)) }
+}
+
+// WithProtectedPaths adds files and directories agents may neither read
+// nor write by any tool, shell included: toolgate's own config, data and
+// credentials (DESIGN §9). The rules go into the managed veto layer.
+func WithProtectedPaths(paths ...string) Option {
+	return func(e *Engine) { e.protect = append(e.protect, paths...) }
+}
+
+// WithMaxCommandBytes sets the largest shell command analysed.
+func WithMaxCommandBytes(n int) Option { return func(e *Engine) { e.maxCommand = n } }
+
+// New compiles documents into an engine. Static rules are taken from the
+// documents in order (last match wins), so later documents override
+// earlier ones; so do their declarations and modes. Tests the documents
+// carry are run, and a failing test is an error.
+func New(docs []*Document, opts ...Option) (*Engine, error) {
+	e := &Engine{
+		maxCommand: DefaultMaxCommandBytes,
+		tools:      make(map[string]toolInfo, len(builtinProfile)),
+		questions:  map[string]bool{},
+		arity:      map[string]int{},
+		agents:     map[string]*Ruleset{},
+	}
+	for _, o := range opts {
+		o(e)
+	}
+	for name, info := range builtinProfile {
+		e.tools[name] = info
+		if info.spec.Question {
+			e.questions[name] = true
+		}
+	}
+	var static, managed []Rule
+	agentRules := map[string][]Rule{}
+	for _, d := range docs {
+		if err := e.declare(d); err != nil {
+			return nil, err
+		}
+		static = append(static, d.Rules...)
+		managed = append(managed, d.Managed...)
+		for name, rules := range d.Agents {
+			agentRules[name] = append(agentRules[name], rules...)
+		}
+		for name, n := range d.Arity {
+			e.arity[name] = n
+		}
+		for _, q := range d.QuestionTools {
+			e.questions[q] = true
+		}
+		if d.Mode != nil {
+			e.mode = *d.Mode
+		}
+	}
+	for name, rules := range builtinAgents() {
+		if _, defined := agentRules[name]; !defined {
+			agentRules[name] = rules // a document's own definition replaces the built-in one
+		}
+	}
+	e.families = map[string][]string{}
+	for name, info := range e.tools {
+		e.families[info.family] = append(e.families[info.family], name)
+	}
+	for _, names := range e.families {
+		sort.Strings(names)
+	}
+	shellOpts := []shell.Option{shell.WithArity(e.arity), shell.WithMaxBytes(e.maxCommand)}
+	if e.home != "" {
+		shellOpts = append(shellOpts, shell.WithHome(e.home))
+	}
+	e.shell = shell.New(shellOpts...)
+
+	var err error
+	if e.static, err = e.Compile(toolgate.LayerStatic, static); err != nil {
+		return nil, fmt.Errorf("static rules: %w", err)
+	}
+	if e.managed, err = e.Compile(toolgate.LayerManaged, append(e.selfProtection(), managed...)); err != nil {
+		return nil, fmt.Errorf("managed rules: %w", err)
+	}
+	for name, rules := range agentRules {
+		if e.agents[name], err = e.Compile(toolgate.LayerAgent, rules); err != nil {
+			return nil, fmt.Errorf("agent %s rules: %w", name, err)
+		}
+	}
+	var failures TestFailures
+	for _, d := range docs {
+		for i := range d.Tests {
+			if err := e.runTest(&d.Tests[i]); err != nil {
+				failures = append(failures, err)
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return e, failures
+	}
+	return e, nil
+}
+
+// TestFailures is the error New returns when only the documents' tests
+// failed: the engine it returns alongside is complete.
+type TestFailures []error
+
+func (f TestFailures) Error() string { return errors.Join(f...).Error() }
+
+// declare adds a document's tool declarations to the profile.
+func (e *Engine) declare(d *Document) error {
+	for name, spec := range d.Tools {
+		switch spec.Kind {
+		case "":
+			spec.Kind = KindNone
+		case KindNone, KindShell, KindRead, KindWrite, KindGlob, KindGrep, KindSkill, KindURL:
+		default:
+			return fmt.Errorf("%s: tool %s: unknown kind %q", spec.Source, name, spec.Kind)
+		}
+		if len(spec.Args) == 0 {
+			spec.Args = defaultArgs(spec.Kind)
+		}
+		if spec.Tier == toolgate.TierUnset {
+			spec.Tier = toolgate.TierExec
+		}
+		family := name
+		switch {
+		case spec.Kind == KindShell:
+			family = familyShell // shell analysis and rules are never optional
+		case spec.Family != "":
+			family = spec.Family
+			if info, ok := e.tools[spec.Family]; ok {
+				family = info.family
+			}
+		}
+		e.tools[name] = toolInfo{spec: spec, family: family}
+		if spec.Question {
+			e.questions[name] = true
+		}
+	}
+	return nil
+}
+
+// Mode returns the approval mode the documents set (default if none).
+func (e *Engine) Mode() toolgate.Mode { return e.mode }
+
+// IsQuestionTool reports whether a tool's approval carries the human's
+// answer as its output (AskUserQuestion and configured question tools).
+func (e *Engine) IsQuestionTool(tool string) bool { return e.questions[tool] }
+
+// Shell returns the shell analyser the engine uses.
+func (e *Engine) Shell() *shell.Analyzer { return e.shell }
+
+// Evaluate decides a call in the given mode with no grants: the dry run of
+// `toolgate check` and POST /v1/evaluate.
+func (e *Engine) Evaluate(c *toolgate.Call, mode toolgate.Mode) toolgate.Decision {
+	var d toolgate.Decision
+	e.Decide(c, Env{Mode: mode}, &d)
+	return d
+}
+
+func (e *Engine) runTest(t *Test) error {
+	mode := e.mode
+	if t.Mode != nil {
+		mode = *t.Mode
+	}
+	d := e.Evaluate(&t.Call, mode)
+	if d.Action == t.Expect {
+		return nil
+	}
+	name := t.Name
+	if name == "" {
+		name = t.Call.Tool
+	}
+	return fmt.Errorf("%s: test %q: got %s, want %s (%s)", t.Source, name, d.Action, t.Expect, d.Reason)
+}
+
+// builtinAgents returns the built-in agent layers: explore may read and
+// search but nothing else. A document that defines the same agent type
+// replaces it.
+func builtinAgents() map[string][]Rule {
+	src := Source{File: "builtin:agent-explore"}
+	explore := []Rule{{Tool: "*", Action: toolgate.Deny, Reason: "the explore agent may only read and search", Source: src}}
+	for _, t := range []string{"read_file", "glob", "grep", "WebFetch", "WebSearch", "TodoWrite"} {
+		explore = append(explore, Rule{Tool: t, Action: toolgate.Allow, Source: src})
+	}
+	return map[string][]Rule{"explore": explore, "Explore": explore}
+}
+
+// selfProtection returns the managed rules that keep agents away from
+// toolgate itself (DESIGN §9): its files, and the endpoints and commands
+// that answer approvals or change rules, grants, sessions and tokens.
+func (e *Engine) selfProtection() []Rule {
+	src := Source{File: "builtin:self-protection"}
+	const why = "agents may not approve their own calls or change the gate"
+	var rules []Rule
+	for _, p := range []string{
+		"*/v1/approvals/*/approve*", "*/v1/approvals/*/deny*", "*/v1/grants*",
+		"*/v1/sessions/*/mode*", "*/v1/sessions/*/abort*", "*/v1/workspaces/*/rules*",
+		"*/v1/tokens*", "*/api/tool-confirmation/*", "*tool.approve*", "*tool.deny*",
+		"toolgate approvals *", "toolgate grants *", "toolgate tokens *", "toolgate sessions *",
+	} {
+		rules = append(rules, Rule{Tool: "shell_exec", Pattern: p, Action: toolgate.Deny, Reason: why, Source: src})
+	}
+	const fileWhy = "toolgate's own config, data and credentials are off limits to agents"
+	for _, p := range e.protect {
+		if p == "" {
+			continue
+		}
+		p = path.Clean(filepath.ToSlash(p))
+		for _, tool := range []string{"read_file", "write_file"} {
+			for _, pat := range []string{p, p + "/*"} {
+				rules = append(rules, Rule{Tool: tool, Pattern: escapeLiteral(pat), Action: toolgate.Deny, Reason: fileWhy, Source: src})
+			}
+		}
+	}
+	return rules
+}

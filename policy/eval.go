@@ -1,0 +1,549 @@
+package policy
+
+import (
+	"encoding/json"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Env is the state a call is decided in, besides the engine's own rules.
+type Env struct {
+	// Mode is the session's approval mode.
+	Mode toolgate.Mode
+	// Agent is the agent layer to use; nil picks the engine's layer for the
+	// call's agent type, if any.
+	Agent *Ruleset
+	// Grants are the grant layers in merge order: global, workspace,
+	// session, turn. Later layers win.
+	Grants []*Ruleset
+}
+
+// Reasons used when no rule decides. They are constants so that deciding
+// does not allocate.
+const (
+	reasonNoRule        = "no rule allows this call"
+	reasonOpenWrite     = "writes a file that no write rule allows"
+	reasonDynamicRead   = "reads a file whose name is only known when the command runs"
+	reasonModeYolo      = "allowed by yolo mode"
+	reasonModeReadOnly  = "allowed by read-only mode for a read-tier tool"
+	reasonModeAutoEdit  = "allowed by auto-edit mode for a read- or write-tier tool"
+	reasonModeAutoDeny  = "denied by auto-deny mode: no rule allows this call"
+	reasonEmptyCommand  = "empty command: nothing to approve"
+	reasonNoCommand     = "shell call has no command argument"
+	reasonNothingDecide = "the call has no subject any rule decides"
+)
+
+// subject is one string rules match, with how to match it.
+type subject struct {
+	kind   toolgate.SubjectKind
+	family string // index key of the rules that apply
+	tool   string // tool name glob tool patterns are tested against
+	alias  string // the seed form of an MCP tool name, if any
+	texts  [3]string
+	n      int      // texts[:n] are the subject's forms (path as given, absolute, relative)
+	alts   []string // forms only deny and ask rules match
+	opaque bool     // no allow rule may match
+	flags  []string // exec-capable flags an allow rule must name
+	shell  bool     // shell-command matching (trailing " *" matches bare)
+	cmd    *shell.Command
+}
+
+func (s *subject) display() string { return s.texts[0] }
+
+// verdict is the result for one subject.
+type verdict struct {
+	action toolgate.Action
+	rule   *compiledRule
+	open   bool
+	reason string
+}
+
+// Decide decides call c in env and writes the decision into d, reusing d's
+// slices. It never returns allow for a call it cannot analyse.
+func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
+	d.Reset()
+	var aliasBuf [128]byte
+	info, known := e.tools[c.Tool]
+	fam, alias := c.Tool, ""
+	if known {
+		fam = info.family
+	} else if a, ok := mcpAlias(aliasBuf[:0], c.Tool); ok {
+		// Both spellings answer to the same rules.
+		fam = string(a)
+		alias = fam
+	}
+	tier := info.spec.Tier
+	if !known {
+		tier = c.Tier
+	}
+	d.Tier, d.Mode = tier.Effective(), env.Mode
+	agent := env.Agent
+	if agent == nil && c.Agent != "" {
+		agent = e.agents[c.Agent]
+	}
+
+	var local [4]subject
+	subs := local[:0]
+	base := subject{family: fam, tool: c.Tool, alias: alias}
+	switch info.spec.Kind {
+	case KindShell:
+		var ok bool
+		if subs, ok = e.shellSubjects(c, info.spec, base, d); !ok {
+			return
+		}
+	case KindRead, KindWrite, KindGlob, KindGrep:
+		subs = e.pathSubjects(subs, c, info.spec, base, d)
+	case KindSkill, KindURL:
+		s := base
+		s.kind = toolgate.SubjectPath
+		s.texts[0], s.n = argText(c.Args, info.spec.Args, info.spec.Kind), 1
+		if s.texts[0] == "" {
+			s.opaque = true
+		}
+		subs = append(subs, s)
+	default:
+		s := base
+		s.kind = toolgate.SubjectTool
+		s.n = 1 // matched as the empty subject: only patterns like "*" apply
+		subs = append(subs, s)
+	}
+
+	best, bestAt := toolgate.NoAction, -1
+	for i := range subs {
+		s := &subs[i]
+		v := e.judge(s, c.Args, &env, agent, d.Tier)
+		text := s.display()
+		if s.kind == toolgate.SubjectTool {
+			text = c.Tool
+		}
+		sr := toolgate.SubjectResult{Kind: s.kind, Text: text, Action: v.action, Open: v.open}
+		if v.rule != nil {
+			sr.Rule = &v.rule.ref
+		}
+		d.Subjects = append(d.Subjects, sr)
+		if v.action > best || bestAt < 0 && v.action == best {
+			best, bestAt = v.action, i
+			d.Reason = v.reason
+			d.Rule = sr.Rule
+		}
+	}
+	if best == toolgate.NoAction {
+		d.Action, d.Reason, d.Rule = toolgate.Ask, reasonNothingDecide, nil
+		return
+	}
+	d.Action = best
+	// Safety override (DESIGN §2 step 6): a critical risk or an
+	// unprefixable construct needs a human unless the session is yolo.
+	if d.Action == toolgate.Allow && len(d.Risks) > 0 && env.Mode != toolgate.ModeYolo {
+		d.Action, d.Reason, d.Rule = toolgate.Ask, d.Risks[0].Reason, nil
+	}
+	if d.Action == toolgate.Ask && len(d.Risks) == 0 {
+		e.suggest(c, subs, d)
+	}
+}
+
+// judge decides one subject: veto layers, then the merged layers scanned
+// from the end, then the subject kind's rules and the mode.
+func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset, tier toolgate.Tier) verdict {
+	if s.kind == toolgate.SubjectRead || s.kind == toolgate.SubjectWrite {
+		args = nil // conditions name the call's arguments, not a file's
+	}
+	var floor *compiledRule
+	if r := e.managed.find(s, args); r != nil {
+		switch r.ref.Action {
+		case toolgate.Deny:
+			return verdict{action: toolgate.Deny, rule: r, reason: r.reason}
+		case toolgate.Ask:
+			floor = r
+		}
+	}
+	if r := agent.find(s, args); r != nil && r.ref.Action == toolgate.Deny {
+		return verdict{action: toolgate.Deny, rule: r, reason: r.reason}
+	}
+	var r *compiledRule
+	for i := len(env.Grants) - 1; i >= 0 && r == nil; i-- {
+		r = env.Grants[i].find(s, args)
+	}
+	if r == nil {
+		r = e.static.find(s, args)
+	}
+	if r == nil {
+		r = agent.find(s, args)
+	}
+	v := verdict{action: toolgate.Ask, open: true, reason: reasonNoRule}
+	if r != nil {
+		v = verdict{action: r.ref.Action, rule: r, open: r.catchAll, reason: r.reason}
+	}
+	switch s.kind {
+	case toolgate.SubjectRead:
+		// A read only restricts: an explicit deny or ask counts; an open
+		// result or an allow says nothing, unless the file is unknown.
+		if v.open && s.opaque {
+			v = verdict{action: toolgate.Ask, open: true, reason: reasonDynamicRead}
+		} else if v.open || v.action == toolgate.Allow {
+			return verdict{action: toolgate.NoAction, rule: v.rule, open: v.open}
+		}
+	case toolgate.SubjectWrite:
+		if v.open {
+			v = verdict{action: toolgate.Ask, open: true, reason: reasonOpenWrite}
+		}
+	}
+	if v.open && v.action == toolgate.Ask {
+		v = applyMode(v, env.Mode, tier)
+	}
+	if floor != nil && v.action == toolgate.Allow {
+		v = verdict{action: toolgate.Ask, rule: floor, reason: floor.reason}
+	}
+	return v
+}
+
+// applyMode changes an ask that came from an open subject (DESIGN §2 step 4).
+func applyMode(v verdict, m toolgate.Mode, tier toolgate.Tier) verdict {
+	switch {
+	case m == toolgate.ModeYolo:
+		v.action, v.reason = toolgate.Allow, reasonModeYolo
+	case m == toolgate.ModeReadOnly && tier == toolgate.TierRead:
+		v.action, v.reason = toolgate.Allow, reasonModeReadOnly
+	case m == toolgate.ModeAutoEdit && tier <= toolgate.TierWrite:
+		v.action, v.reason = toolgate.Allow, reasonModeAutoEdit
+	case m == toolgate.ModeAutoDeny:
+		v.action, v.reason = toolgate.Deny, reasonModeAutoDeny
+	}
+	return v
+}
+
+// find returns the last rule of rs that matches s, or nil. rs may be nil.
+func (rs *Ruleset) find(s *subject, args map[string]any) *compiledRule {
+	if rs == nil {
+		return nil
+	}
+	best := int32(-1)
+	if ix := rs.exact[s.family]; ix != nil {
+		for k := 0; k < s.n; k++ {
+			best = ix.last(rs, s.texts[k], s, args, true, best)
+		}
+		for _, t := range s.alts {
+			best = ix.last(rs, t, s, args, false, best)
+		}
+	}
+	for j := len(rs.wild) - 1; j >= 0 && rs.wild[j] > best; j-- {
+		r := &rs.rules[rs.wild[j]]
+		if !r.catchAll && !r.families[s.family] && !r.toolGlob.Match(s.tool) &&
+			(s.alias == "" || !r.toolGlob.Match(s.alias)) {
+			continue
+		}
+		if r.matchesAny(s, args) {
+			best = rs.wild[j]
+			break
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return &rs.rules[best]
+}
+
+// matchesAny reports whether r matches any form of s.
+func (r *compiledRule) matchesAny(s *subject, args map[string]any) bool {
+	if r.eligible(s, args, true) {
+		for k := 0; k < s.n; k++ {
+			if r.matchText(s.texts[k], s.shell) {
+				return true
+			}
+		}
+	}
+	if len(s.alts) > 0 && r.eligible(s, args, false) {
+		for _, t := range s.alts {
+			if r.matchText(t, s.shell) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func containsString(s, sub string) bool { return strings.Contains(s, sub) }
+
+func (r *compiledRule) matchText(t string, shellSubject bool) bool {
+	switch {
+	case r.any:
+		return true
+	case r.isPrefix:
+		return strings.HasPrefix(t, r.prefix)
+	case r.pat.Match(t):
+		return true
+	}
+	return shellSubject && r.hasBare && r.bareMatch(t)
+}
+
+func (r *compiledRule) bareMatch(t string) bool { return r.bareGlob.Match(t) }
+
+func (c *compiledCond) holds(args map[string]any) bool {
+	v, ok := args[c.arg]
+	if !ok {
+		return false
+	}
+	switch v := v.(type) {
+	case string:
+		return c.pat.Match(v)
+	case bool:
+		return c.pat.Match(strconv.FormatBool(v))
+	case float64:
+		return c.pat.Match(strconv.FormatFloat(v, 'f', -1, 64))
+	case nil:
+		return c.pat.Match("null")
+	}
+	b, err := json.Marshal(v)
+	return err == nil && c.pat.Match(string(b))
+}
+
+// argText returns the first named argument that holds a string, or "" —
+// for a URL tool, "domain:HOST" of the URL.
+func argText(args map[string]any, names []string, k Kind) string {
+	for _, n := range names {
+		if s, ok := args[n].(string); ok && s != "" {
+			if k == KindURL {
+				return urlSubject(s)
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+// urlSubject turns a URL into "domain:HOST", the form Claude Code's
+// WebFetch(domain:…) rules name.
+func urlSubject(u string) string {
+	rest := u
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	if h, _, ok := strings.Cut(rest, ":"); ok && !strings.HasPrefix(rest, "[") {
+		rest = h
+	}
+	return "domain:" + strings.ToLower(rest)
+}
+
+// pathSubjects adds one subject per path argument of a file tool. A file
+// tool without a usable path gets an opaque subject: never an allow.
+func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, base subject, d *toolgate.Decision) []subject {
+	kind := toolgate.SubjectPath
+	found := false
+	for _, name := range spec.Args {
+		switch v := c.Args[name].(type) {
+		case string:
+			if v == "" {
+				continue
+			}
+			subs = append(subs, e.fileSubject(base, kind, v, c.Cwd, ""))
+			found = true
+		case []any:
+			for _, x := range v {
+				p, ok := x.(string)
+				if !ok {
+					s := base
+					s.kind, s.opaque, s.n = kind, true, 1
+					subs = append(subs, s)
+					continue
+				}
+				subs = append(subs, e.fileSubject(base, kind, p, c.Cwd, ""))
+			}
+			found = true
+		}
+		if found {
+			break
+		}
+	}
+	if !found {
+		s := base
+		s.kind, s.n = kind, 1
+		switch spec.Kind {
+		case KindGlob, KindGrep:
+			s.texts[0] = "." // searching the working directory
+			if c.Cwd != "" {
+				s.texts[1], s.n = c.Cwd, 2
+			}
+		default:
+			s.opaque = true
+		}
+		subs = append(subs, s)
+	}
+	if spec.Kind == KindWrite {
+		for i := range subs {
+			for k := 0; k < subs[i].n; k++ {
+				if code, reason, ok := shell.IsCriticalWritePath(subs[i].texts[k], e.home); ok {
+					d.Risks = append(d.Risks, toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: subs[i].texts[0]})
+					break
+				}
+			}
+		}
+	}
+	return subs
+}
+
+// fileSubject builds a path subject: the cleaned path, its absolute form
+// when the working directory is known, and its form relative to it.
+func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, dir string) subject {
+	s := base
+	s.kind = kind
+	if e.home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		p = e.home + p[1:]
+	}
+	clean := path.Clean(p)
+	s.texts[0], s.n = clean, 1
+	if dir != "" && !path.IsAbs(clean) {
+		clean = path.Join(dir, clean)
+		s.texts[1], s.n = clean, 2
+	}
+	if cwd == "" {
+		return s
+	}
+	if !path.IsAbs(clean) {
+		s.texts[s.n] = path.Join(cwd, clean)
+		s.n++
+	} else if rel, ok := strings.CutPrefix(clean, strings.TrimSuffix(cwd, "/")+"/"); ok && s.n < len(s.texts) {
+		s.texts[s.n] = rel
+		s.n++
+	}
+	return s
+}
+
+// shellSubjects analyses the call's command and returns a subject per
+// simple command and per file. ok is false when the decision is already
+// made (no command, a parse failure, too large).
+func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d *toolgate.Decision) ([]subject, bool) {
+	src, ok := commandText(c.Args, spec.Args)
+	if !ok {
+		d.Action, d.Reason = toolgate.Ask, reasonNoCommand
+		return nil, false
+	}
+	a, err := e.shell.Analyze(src)
+	if err != nil {
+		d.Action, d.Reason = toolgate.Ask, "cannot analyse shell command: "+err.Error()
+		return nil, false
+	}
+	if len(a.Commands) == 0 && len(a.Files) == 0 {
+		d.Action, d.Reason = toolgate.Ask, reasonEmptyCommand
+		return nil, false
+	}
+	d.Risks = append(d.Risks, a.Risks...)
+	subs := make([]subject, 0, len(a.Commands)+len(a.Files))
+	for i := range a.Commands {
+		cmd := &a.Commands[i]
+		s := base
+		s.kind, s.shell, s.cmd = toolgate.SubjectCommand, true, cmd
+		s.texts[0], s.n = cmd.Text, 1
+		s.alts, s.opaque, s.flags = cmd.Alts, cmd.Opaque, cmd.ExecFlags
+		subs = append(subs, s)
+	}
+	for _, f := range a.Files {
+		fam, kind := familyRead, toolgate.SubjectRead
+		if f.Write {
+			fam, kind = familyWrite, toolgate.SubjectWrite
+		}
+		fb := subject{family: fam, tool: canonicalTool[fam]}
+		var s subject
+		if !f.Static || strings.ContainsAny(f.Path, "$`*?[") {
+			// Only known when the command runs (an expansion or a glob):
+			// allow rules cannot vouch for it.
+			s = fb
+			s.kind, s.opaque = kind, true
+			s.texts[0], s.n = f.Path, 1
+		} else {
+			s = e.fileSubject(fb, kind, f.Path, c.Cwd, f.Dir)
+		}
+		subs = append(subs, s)
+		if f.Write {
+			if code, reason, ok := shell.IsCriticalWritePath(s.texts[s.n-1], e.home); ok && !hasRisk(d.Risks, code, s.texts[0]) {
+				d.Risks = append(d.Risks, toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: s.texts[0]})
+			}
+		}
+	}
+	return subs, true
+}
+
+func hasRisk(risks []toolgate.Risk, code, subject string) bool {
+	for _, r := range risks {
+		if r.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// commandText returns the shell command of a call: a string argument, or
+// an argv array (Codex's shell tool) quoted back into one command line.
+func commandText(args map[string]any, names []string) (string, bool) {
+	for _, n := range names {
+		switch v := args[n].(type) {
+		case string:
+			return v, true
+		case []any:
+			words := make([]string, 0, len(v))
+			for _, w := range v {
+				s, ok := w.(string)
+				if !ok {
+					return "", false
+				}
+				q, err := syntax.Quote(s, syntax.LangBash)
+				if err != nil {
+					return "", false
+				}
+				words = append(words, q)
+			}
+			if len(words) == 0 {
+				return "", false
+			}
+			return strings.Join(words, " "), true
+		}
+	}
+	return "", false
+}
+
+// suggest adds the "always" patterns that would allow the subjects that ask.
+func (e *Engine) suggest(c *toolgate.Call, subs []subject, d *toolgate.Decision) {
+	for i := range subs {
+		if d.Subjects[i].Action != toolgate.Ask {
+			continue
+		}
+		s := &subs[i]
+		var sg toolgate.Suggestion
+		switch {
+		case s.cmd != nil:
+			p, ok := e.shell.Suggest(*s.cmd)
+			if !ok {
+				continue
+			}
+			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: p}
+		case s.opaque:
+			continue
+		case s.kind == toolgate.SubjectTool:
+			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: "*"}
+		case s.kind == toolgate.SubjectWrite || s.kind == toolgate.SubjectRead:
+			sg = toolgate.Suggestion{Tool: s.tool, Pattern: s.texts[0]}
+		default:
+			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: s.texts[0]}
+		}
+		dup := false
+		for _, x := range d.Suggestions {
+			if x == sg {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			d.Suggestions = append(d.Suggestions, sg)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package policy
+
+import "github.com/toolgate/toolgate"
+
+// subjectIndex holds one family's rules in a trie keyed by the literal
+// prefix of their patterns, so finding the last rule that matches a subject
+// visits only rules whose prefix the subject starts with, however many
+// rules the family has.
+type subjectIndex struct {
+	nodes []trieNode // nodes[0] is the root: rules with no literal prefix
+}
+
+type trieNode struct {
+	rules []int32 // indices of rules whose prefix ends here, descending
+	next  []trieEdge
+}
+
+type trieEdge struct {
+	b    byte
+	node int32
+}
+
+func newSubjectIndex() *subjectIndex { return &subjectIndex{nodes: make([]trieNode, 1)} }
+
+// add files rule idx under prefix. Rules must be added in ascending order.
+func (ix *subjectIndex) add(prefix string, idx int32) {
+	n := int32(0)
+	for i := 0; i < len(prefix); i++ {
+		c := ix.child(n, prefix[i])
+		if c < 0 {
+			c = int32(len(ix.nodes))
+			ix.nodes = append(ix.nodes, trieNode{})
+			node := &ix.nodes[n]
+			at := len(node.next)
+			for at > 0 && node.next[at-1].b > prefix[i] {
+				at--
+			}
+			node.next = append(node.next, trieEdge{})
+			copy(node.next[at+1:], node.next[at:])
+			node.next[at] = trieEdge{b: prefix[i], node: c}
+		}
+		n = c
+	}
+	node := &ix.nodes[n]
+	node.rules = append([]int32{idx}, node.rules...) // keep descending
+}
+
+func (ix *subjectIndex) child(n int32, b byte) int32 {
+	for _, e := range ix.nodes[n].next {
+		if e.b == b {
+			return e.node
+		}
+		if e.b > b {
+			break
+		}
+	}
+	return -1
+}
+
+// last returns the highest rule index above floor whose rule matches text,
+// or floor. allowOK is false for forms only deny and ask rules may match.
+func (ix *subjectIndex) last(rs *Ruleset, text string, s *subject, args map[string]any, allowOK bool, floor int32) int32 {
+	var stack [24][]int32
+	lists := stack[:0]
+	n := int32(0)
+	for i := 0; ; i++ {
+		if rules := ix.nodes[n].rules; len(rules) > 0 && rules[0] > floor {
+			lists = append(lists, rules)
+		}
+		if i == len(text) {
+			break
+		}
+		if n = ix.child(n, text[i]); n < 0 {
+			break
+		}
+	}
+	// Merge the lists from the highest index down; the first rule that
+	// matches is the last match.
+	for {
+		best, at := floor, -1
+		for j, l := range lists {
+			if len(l) > 0 && l[0] > best {
+				best, at = l[0], j
+			}
+		}
+		if at < 0 {
+			return floor
+		}
+		lists[at] = lists[at][1:]
+		r := &rs.rules[best]
+		if r.eligible(s, args, allowOK) && r.matchText(text, s.shell) {
+			return best
+		}
+	}
+}
+
+// eligible reports whether the rule may decide the subject at all: its
+// conditions hold, and an allow rule may vouch for it (DESIGN §3.1: never
+// for opaque subjects, forms matched only for restriction, or exec-capable
+// flags the pattern does not name).
+func (r *compiledRule) eligible(s *subject, args map[string]any, allowOK bool) bool {
+	if r.ref.Action == toolgate.Allow {
+		if !allowOK || s.opaque {
+			return false
+		}
+		for _, f := range s.flags {
+			if !containsString(r.ref.Pattern, f) {
+				return false
+			}
+		}
+	}
+	for i := range r.when {
+		if !r.when[i].holds(args) {
+			return false
+		}
+	}
+	return true
+}

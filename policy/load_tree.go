@@ -1,0 +1,252 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tailscale/hujson"
+	"go.yaml.in/yaml/v3"
+)
+
+// hujsonErr matches the position hujson puts in its parse errors.
+var hujsonErr = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+
+// parseJSONC parses JSONC (JSON with comments and trailing commas) into a
+// node tree. It also returns the hujson tree, whose offsets index src.
+func parseJSONC(file string, src []byte) (*docNode, hujson.Value, error) {
+	if skipExtra(src, 0) == len(src) {
+		return nil, hujson.Value{}, &LoadError{File: file, Msg: "empty document (want an object such as {\"*\": \"ask\"})"}
+	}
+	v, err := hujson.Parse(src)
+	if err != nil {
+		e := &LoadError{File: file, Msg: "invalid JSONC: " + err.Error()}
+		if m := hujsonErr.FindStringSubmatch(err.Error()); m != nil {
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Col, _ = strconv.Atoi(m[2])
+			e.Msg = "invalid JSONC: " + m[3]
+			if e.Line > 0 && e.Col > 0 {
+				// hujson counts columns in bytes; count characters.
+				li := newLineIndex(src)
+				if e.Line <= len(li.start) {
+					off := li.start[e.Line-1] + e.Col - 1
+					if off <= len(src) {
+						_, e.Col = li.pos(off)
+					}
+				}
+			}
+			if strings.Contains(m[3], "unexpected EOF") {
+				e.Msg = "invalid JSONC: unexpected end of file (unclosed object, array or string?)"
+			}
+		}
+		return nil, v, e
+	}
+	conv := jsoncConv{li: newLineIndex(src)}
+	n, err := conv.convert(&v, 0)
+	if err != nil {
+		return nil, v, &LoadError{File: file, Msg: err.Error()}
+	}
+	return n, v, nil
+}
+
+type jsoncConv struct {
+	li    *lineIndex
+	count int
+}
+
+func (c *jsoncConv) convert(v *hujson.Value, depth int) (*docNode, error) {
+	c.count++
+	if depth > maxDepth {
+		return nil, fmt.Errorf("document nested deeper than %d levels", maxDepth)
+	}
+	n := &docNode{}
+	n.line, n.col = c.li.pos(v.StartOffset)
+	switch t := v.Value.(type) {
+	case *hujson.Object:
+		n.kind = kMap
+		for i := range t.Members {
+			m := &t.Members[i]
+			k, err := c.convert(&m.Name, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			val, err := c.convert(&m.Value, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.keys = append(n.keys, k)
+			n.vals = append(n.vals, val)
+		}
+	case *hujson.Array:
+		n.kind = kList
+		for i := range t.Elements {
+			it, err := c.convert(&t.Elements[i], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.items = append(n.items, it)
+		}
+	case hujson.Literal:
+		switch t.Kind() {
+		case 'n':
+			n.kind = kNull
+		case '"':
+			n.kind, n.tag, n.text = kScalar, "str", t.String()
+		case 't', 'f':
+			n.kind, n.tag, n.text = kScalar, "bool", string(t)
+		default:
+			n.kind, n.tag, n.text = kScalar, "num", string(t)
+		}
+	}
+	return n, nil
+}
+
+// yamlErr matches the line yaml.v3 puts in its parse errors.
+var yamlErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseYAML parses one YAML document into a node tree. An empty document
+// (or one of comments only) gives nil.
+func parseYAML(file string, src []byte) (*docNode, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, yamlError(file, src, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &LoadError{File: file, Line: extra.Line, Msg: "more than one YAML document (\"---\"); a config file holds one"}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(file, src, err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, nil
+	}
+	conv := yamlConv{file: file}
+	return conv.convert(doc.Content[0], 0)
+}
+
+// yamlError turns a yaml.v3 error into a *LoadError, with a hint for the
+// classic mistake of an unquoted "*" (which YAML reads as an alias).
+func yamlError(file string, src []byte, err error) *LoadError {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	e := &LoadError{File: file, Msg: "invalid YAML: " + msg}
+	if m := yamlErr.FindStringSubmatch(err.Error()); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Msg = "invalid YAML: " + m[2]
+		msg = m[2]
+	}
+	if strings.Contains(msg, "did not find expected alphabetic or numeric character") ||
+		strings.Contains(msg, "unknown anchor") {
+		if e.Line == 0 {
+			e.Line = lineOfBareStar(src)
+		}
+		e.Msg += ` (a "*" at the start of an unquoted YAML value or key starts an alias: quote it, as "*": deny or "*.env": deny)`
+	}
+	return e
+}
+
+var bareStar = regexp.MustCompile(`(^|[\s\[{,:-])\*`)
+
+// lineOfBareStar finds the first line with an unquoted "*" where YAML
+// expects a value or key.
+func lineOfBareStar(src []byte) int {
+	for i, l := range strings.Split(string(src), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		if bareStar.MatchString(l) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+type yamlConv struct {
+	file  string
+	count int
+}
+
+func (c *yamlConv) convert(y *yaml.Node, depth int) (*docNode, error) {
+	c.count++
+	if c.count > maxNodes {
+		return nil, &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: fmt.Sprintf("document too large (more than %d values once YAML aliases are expanded)", maxNodes)}
+	}
+	if depth > maxDepth {
+		return nil, &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: fmt.Sprintf("document nested deeper than %d levels", maxDepth)}
+	}
+	n := &docNode{line: y.Line, col: y.Column}
+	switch y.Kind {
+	case yaml.AliasNode:
+		if y.Alias == nil {
+			return nil, &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: "invalid YAML alias"}
+		}
+		a, err := c.convert(y.Alias, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		// Report positions where the alias is used.
+		cp := *a
+		cp.line, cp.col = y.Line, y.Column
+		return &cp, nil
+	case yaml.DocumentNode:
+		if len(y.Content) == 0 {
+			n.kind = kNull
+			return n, nil
+		}
+		return c.convert(y.Content[0], depth+1)
+	case yaml.MappingNode:
+		n.kind = kMap
+		for i := 0; i+1 < len(y.Content); i += 2 {
+			ky, vy := y.Content[i], y.Content[i+1]
+			if ky.Tag == "!!merge" {
+				return nil, &LoadError{File: c.file, Line: ky.Line, Col: ky.Column, Msg: "YAML merge keys (<<) are not supported here: write the entries out"}
+			}
+			k, err := c.convert(ky, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			v, err := c.convert(vy, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.keys = append(n.keys, k)
+			n.vals = append(n.vals, v)
+		}
+	case yaml.SequenceNode:
+		n.kind = kList
+		for _, it := range y.Content {
+			v, err := c.convert(it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.items = append(n.items, v)
+		}
+	case yaml.ScalarNode:
+		n.kind, n.text = kScalar, y.Value
+		switch y.ShortTag() {
+		case "!!null":
+			n.kind = kNull
+		case "!!bool":
+			n.tag = "bool"
+			// YAML 1.2 booleans only: true/false in any case.
+			n.text = strings.ToLower(y.Value)
+		case "!!int":
+			n.tag = "int"
+		case "!!float":
+			n.tag = "float"
+		default:
+			n.tag = "str"
+		}
+	default:
+		return nil, &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: "unsupported YAML docNode"}
+	}
+	return n, nil
+}

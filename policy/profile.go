@@ -1,0 +1,128 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/toolgate/toolgate"
+)
+
+// toolInfo is what the engine knows of a tool name.
+type toolInfo struct {
+	spec ToolSpec
+	// family is the key rules are indexed by: every tool of a family
+	// answers to the rules written for any of its members.
+	family string
+}
+
+// Family names. A tool outside every family is its own family, keyed by
+// its name (MCP tools by their seed form server_tool).
+const (
+	familyShell = "shell"
+	familyRead  = "read"
+	familyWrite = "write"
+)
+
+// canonicalTool names the tool a suggestion or a file subject uses for a
+// family, in the seed's spelling.
+var canonicalTool = map[string]string{
+	familyShell: "shell_exec",
+	familyRead:  "read_file",
+	familyWrite: "write_file",
+}
+
+// builtinProfile maps the tool names of known agents to what they do
+// (DESIGN §1): Claude Code and Codex, the seeds' engines, Gemini CLI.
+// Declarations in config files override entries here.
+var builtinProfile = func() map[string]toolInfo {
+	type entry struct {
+		names  string
+		family string
+		spec   ToolSpec
+	}
+	pathArgs := []string{"file_path", "path", "absolute_path", "notebook_path", "filename"}
+	entries := []entry{
+		{"Bash bash shell_exec shell run_shell_command exec_command local_shell run_background", familyShell,
+			ToolSpec{Kind: KindShell, Tier: toolgate.TierExec, Args: []string{"command", "cmd"}}},
+		{"Read read_file read view NotebookRead read_many_files LS list_directory list_files get_file_info", familyRead,
+			ToolSpec{Kind: KindRead, Tier: toolgate.TierRead, Args: append(pathArgs, "paths", "dir_path")}},
+		{"Write write_file write Edit edit_file edit MultiEdit multi_edit NotebookEdit replace create_file", familyWrite,
+			ToolSpec{Kind: KindWrite, Tier: toolgate.TierWrite, Args: pathArgs}},
+		{"Glob glob", "glob", ToolSpec{Kind: KindGlob, Tier: toolgate.TierRead, Args: []string{"pattern", "path"}}},
+		{"Grep grep search_file_content", "grep", ToolSpec{Kind: KindGrep, Tier: toolgate.TierRead, Args: []string{"path"}}},
+		{"skill Skill", "skill", ToolSpec{Kind: KindSkill, Tier: toolgate.TierExec, Args: []string{"name", "skill", "command"}}},
+		{"WebFetch web_fetch", "webfetch", ToolSpec{Kind: KindURL, Tier: toolgate.TierRead, Args: []string{"url", "prompt"}}},
+		{"WebSearch web_search google_web_search", "websearch", ToolSpec{Kind: KindNone, Tier: toolgate.TierRead}},
+		{"Task task Agent", "task", ToolSpec{Kind: KindSkill, Tier: toolgate.TierExec, Args: []string{"subagent_type"}}},
+		{"AskUserQuestion ask_user", "question", ToolSpec{Kind: KindNone, Tier: toolgate.TierRead, Question: true}},
+		{"TodoWrite TodoRead ExitPlanMode enter_plan_mode exit_plan_mode write_plan load_guide task_output BashOutput", "",
+			ToolSpec{Kind: KindNone, Tier: toolgate.TierRead}},
+		{"KillShell KillBash kill_task", "", ToolSpec{Kind: KindNone, Tier: toolgate.TierWrite}},
+		{"Spawn SlashCommand send_email post delete remove", "", ToolSpec{Kind: KindNone, Tier: toolgate.TierExec}},
+	}
+	m := make(map[string]toolInfo)
+	for _, e := range entries {
+		for _, name := range strings.Fields(e.names) {
+			fam := e.family
+			if fam == "" {
+				fam = name
+			}
+			spec := e.spec
+			spec.Source = Source{File: "builtin:profile"}
+			m[name] = toolInfo{spec: spec, family: fam}
+		}
+	}
+	return m
+}()
+
+// defaultArgs are the argument names a declared tool's kind reads when the
+// declaration names none.
+func defaultArgs(k Kind) []string {
+	switch k {
+	case KindShell:
+		return builtinProfile["Bash"].spec.Args
+	case KindRead:
+		return builtinProfile["Read"].spec.Args
+	case KindWrite:
+		return builtinProfile["Write"].spec.Args
+	case KindGlob:
+		return builtinProfile["Glob"].spec.Args
+	case KindGrep:
+		return builtinProfile["Grep"].spec.Args
+	case KindURL:
+		return builtinProfile["WebFetch"].spec.Args
+	case KindSkill:
+		return []string{"name"}
+	}
+	return nil
+}
+
+// mcpAlias writes the seed form of an MCP tool name into buf:
+// mcp__server__tool → server_tool, with characters outside [A-Za-z0-9_-]
+// replaced by '_'. ok is false for names that are not mcp__ names.
+func mcpAlias(buf []byte, name string) (alias []byte, ok bool) {
+	rest, found := strings.CutPrefix(name, "mcp__")
+	if !found {
+		return nil, false
+	}
+	server, tool, found := strings.Cut(rest, "__")
+	if !found || server == "" || tool == "" {
+		return nil, false
+	}
+	buf = buf[:0]
+	buf = appendSanitized(buf, server)
+	buf = append(buf, '_')
+	buf = appendSanitized(buf, tool)
+	return buf, true
+}
+
+func appendSanitized(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c == '-' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') {
+			buf = append(buf, c)
+		} else {
+			buf = append(buf, '_')
+		}
+	}
+	return buf
+}

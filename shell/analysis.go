@@ -1,0 +1,83 @@
+package shell
+
+import "github.com/toolgate/toolgate"
+
+// Analysis is what Analyze found in one shell command line.
+type Analysis struct {
+	// Commands holds every simple command anywhere in the script, after
+	// wrappers are seen through, in source order. Never empty for a script
+	// that runs something; empty for an empty script.
+	Commands []Command
+	// Files are the files the script reads or writes: redirection targets
+	// and the file operands of well-known readers and writers.
+	Files []File
+	// Risks are the critical risks (DESIGN §3.4) and the unprefixable
+	// constructs (§3.2) found, each with a reason a person reads.
+	Risks []toolgate.Risk
+}
+
+// Unprefixable reports whether the script contains a construct that no
+// prefix or rule can vet (command or process substitution, a lone &).
+func (a *Analysis) Unprefixable() bool {
+	for _, r := range a.Risks {
+		if r.Severity == toolgate.SeverityUnprefixable {
+			return true
+		}
+	}
+	return false
+}
+
+// Critical reports whether the script carries a critical risk.
+func (a *Analysis) Critical() bool {
+	for _, r := range a.Risks {
+		if r.Severity == toolgate.SeverityCritical {
+			return true
+		}
+	}
+	return false
+}
+
+// Command is one simple command: the subject rules match against.
+type Command struct {
+	// Text is the command's words after quote removal joined by single
+	// spaces, with its environment assignments in front ("PAGER=cat git
+	// log"). A word that is not static keeps its source form ("$HOME/x").
+	Text string
+	// Alts are further texts that deny and ask rules match but allow rules
+	// never do: the text without its assignments, and with a command named
+	// by path reduced to its base name ("/bin/rm -rf x" → "rm -rf x").
+	Alts []string
+	// Name is the command name's base name ("rm" for "/bin/rm"), empty for an
+	// assignment-only command.
+	Name string
+	// Args are the words after the name, quote-removed where static.
+	Args []string
+	// Opaque is set when no allow rule may match the command: its name is
+	// not static (a variable, a substitution, a glob) or it is eval.
+	Opaque bool
+	// ExecFlags lists the exec-capable flags or script words found
+	// ("-exec", "--pre", the sed script with a w command, …). An allow rule
+	// covers the command only if its pattern names every one literally.
+	ExecFlags []string
+	// Via names the wrapper or context the command was found in ("sudo",
+	// "bash -c", "find -exec", "xargs", "eval"), empty at top level.
+	Via string
+}
+
+// File is a file a script touches.
+type File struct {
+	// Path is the path as written after quote removal, with a leading ~
+	// expanded when the home directory is known.
+	Path string
+	// Write is true for a write (redirection target, tee, cp/mv destination,
+	// touch, rm, dd of=, sed -i, …), false for a read.
+	Write bool
+	// Static is false when the path contains an expansion, so it is kept in
+	// its source form.
+	Static bool
+	// Dir is the directory relative paths resolve against when a preceding
+	// static cd changed it; empty means the call's own working directory.
+	Dir string
+	// Command is the Text of the command the file belongs to.
+	Command string
+}

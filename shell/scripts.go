@@ -1,0 +1,260 @@
+package shell
+
+import (
+	"strings"
+)
+
+// shells are the commands whose -c argument, heredoc or piped input is a
+// shell script that is parsed recursively.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true,
+	"mksh": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true,
+	"rbash": true, "ksh93": true, "oksh": true, "pdksh": true, "lksh": true,
+}
+
+// fetchers are commands that download remote content.
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "nc": true, "ncat": true, "netcat": true,
+	"aria2c": true, "http": true, "https": true, "httpie": true, "xh": true, "lynx": true,
+	"socat": true, "ftp": true, "tftp": true,
+}
+
+// interpreters run code: given by a flag, a file, or read from standard
+// input. code lists the short options that give the code inline; val the
+// short options that take a value.
+var interpreterOpts = map[string]struct{ code, val string }{
+	"sh": {"c", "oO"}, "python": {"cm", "WXQ"}, "perl": {"eE", ""}, "ruby": {"e", "IrEC"},
+	"node": {"ep", "r"}, "nodejs": {"ep", "r"}, "php": {"rBRFE", "dcz"}, "lua": {"e", "l"},
+	"luajit": {"e", "lj"}, "fish": {"c", "C"}, "deno": {"", ""}, "bun": {"e", ""},
+	"Rscript": {"e", ""}, "tclsh": {"", ""}, "pwsh": {"c", ""}, "osascript": {"e", ""},
+}
+
+var interpreters = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range interpreterOpts {
+		m[k] = true
+	}
+	for k := range shells {
+		m[k] = true
+	}
+	for _, k := range []string{"python2", "python3", "pypy", "pypy3", "perl5", "ruby3", "php8"} {
+		m[k] = true
+	}
+	for i := 0; i <= 20; i++ {
+		m["python3."+itoa(i)] = true
+	}
+	return m
+}()
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// isInterpreter reports whether name runs code.
+func isInterpreter(name string) bool {
+	return interpreters[name] || strings.HasPrefix(name, "python") || name == "source" || name == "."
+}
+
+// readsCodeFromStdin reports whether interpreter name with args reads the
+// program from standard input.
+func readsCodeFromStdin(name string, args []word) bool {
+	if name == "source" || name == "." {
+		return len(args) > 0 && isStdinPath(args[0].text)
+	}
+	key := name
+	switch {
+	case shells[name]:
+		key = "sh"
+	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+		key = "python"
+	case strings.HasPrefix(name, "ruby"):
+		key = "ruby"
+	case strings.HasPrefix(name, "perl"):
+		key = "perl"
+	case strings.HasPrefix(name, "php"):
+		key = "php"
+	}
+	o := interpreterOpts[key]
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case t == "-":
+			return true
+		case t == "--":
+			return i+1 >= len(args) || isStdinPath(args[i+1].text)
+		case strings.HasPrefix(t, "--"):
+			if t == "--eval" || t == "--command" || t == "--print" {
+				return false
+			}
+		case len(t) > 1 && t[0] == '-':
+			for j := 1; j < len(t); j++ {
+				if key == "sh" && t[j] == 's' {
+					return true
+				}
+				if strings.IndexByte(o.code, t[j]) >= 0 {
+					return false
+				}
+				if strings.IndexByte(o.val, t[j]) >= 0 {
+					if j == len(t)-1 {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			return isStdinPath(t)
+		}
+	}
+	return true
+}
+
+func isStdinPath(p string) bool {
+	return p == "-" || p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
+}
+
+// shell handles sh/bash/… : the -c script, a script file, or a script on
+// standard input.
+func (w *walker) shell(name string, words []word, assigns []string, c ctx, d *dirState) {
+	hasC, stdinMode := false, false
+	i := 1
+loop:
+	for ; i < len(words); i++ {
+		t := words[i].text
+		switch {
+		case t == "--" || t == "-":
+			i++
+			break loop
+		case strings.HasPrefix(t, "--"):
+			if (t == "--rcfile" || t == "--init-file" || t == "--init-command") && i+1 < len(words) {
+				i++
+			}
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+			for j := 1; j < len(t); j++ {
+				switch t[j] {
+				case 'c':
+					hasC = hasC || t[0] == '-'
+				case 's':
+					stdinMode = true
+				case 'o', 'O', 'C':
+					if i+1 < len(words) {
+						i++
+					}
+				}
+			}
+		default:
+			break loop
+		}
+	}
+	idx := w.emit(w.makeCommand(words, assigns, c.via, false))
+	via := name
+	switch {
+	case hasC:
+		via = name + " -c"
+		if i >= len(words) {
+			break
+		}
+		s := words[i]
+		if !w.script(s.text, s.static, c, d, via, true) {
+			w.res.Commands[idx].Opaque = true
+		}
+		if argv := words[i+1:]; len(argv) > 0 && usesPositional(s.text) {
+			if !strings.Contains(s.text, "$0") && !strings.Contains(s.text, "${0") {
+				argv = argv[1:]
+			}
+			if len(argv) > 0 {
+				w.run(argv, nil, ctx{src: c.src, via: via, depth: c.depth + 1}, d.clone(), false)
+			}
+		}
+	case i < len(words) && !stdinMode:
+		if !isStdinPath(words[i].text) {
+			w.file(words[i], false, w.res.Commands[idx].Text, d)
+			break
+		}
+		fallthrough
+	default:
+		switch c.stdin.kind {
+		case stdinText:
+			if !w.script(c.stdin.script, c.stdin.static, c, d, via, true) {
+				w.res.Commands[idx].Opaque = true
+			}
+		case stdinPipe:
+			w.res.Commands[idx].Opaque = true
+		}
+	}
+	w.checkCodeFetch(idx, words, c, true)
+}
+
+// usesPositional reports whether a script refers to its positional
+// parameters.
+func usesPositional(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		n := s[i+1]
+		if n == '{' && i+2 < len(s) {
+			n = s[i+2]
+		}
+		if n == '@' || n == '*' || n >= '0' && n <= '9' {
+			return true
+		}
+	}
+	return strings.Contains(s, "shift")
+}
+
+// xargs handles xargs and parallel: the command itself is a subject with
+// an exec-capable flag, and so is the command it runs.
+func (w *walker) xargs(name string, words []word, assigns []string, c ctx, d *dirState) {
+	cmd := w.makeCommand(words, assigns, c.via, false)
+	cmd.ExecFlags = []string{name}
+	w.emit(cmd)
+	spec := xargsSpec
+	if name == "parallel" {
+		spec = parallelSpec
+	}
+	start, vals, _, unknown := parseOpts(spec, words)
+	if unknown {
+		w.res.Commands[len(w.res.Commands)-1].Opaque = true
+	}
+	for _, v := range vals {
+		if v.opt == "-a" || v.opt == "--arg-file" {
+			w.file(litWord(v.val), false, cmd.Text, d)
+		}
+	}
+	inner := words[start:]
+	if name == "parallel" {
+		for i, wd := range inner {
+			if wd.text == ":::" || wd.text == "::::" || wd.text == ":::+" || wd.text == "::::+" {
+				inner = inner[:i]
+				break
+			}
+		}
+		if len(inner) == 1 && strings.ContainsRune(inner[0].text, ' ') {
+			w.script(inner[0].text, inner[0].static, c, d, name, true)
+			return
+		}
+	}
+	if len(inner) == 0 {
+		if name == "parallel" {
+			return
+		}
+		inner = []word{litWord("echo")}
+	}
+	ic := ctx{src: c.src, via: name, depth: c.depth}
+	w.run(inner, nil, ic, d.clone(), false)
+}
+
+var xargsSpec = &wrapperSpec{
+	short: "0oprtx", shortVal: "adEILnPs", shortOpt: "eil",
+	long:    []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits", "eof", "replace", "max-lines"},
+	longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"},
+}
+
+var parallelSpec = &wrapperSpec{
+	short: "0gkquvX", shortVal: "jSaIdnNLlsCE",
+	long:    []string{"null", "group", "keep-order", "quote", "ungroup", "verbose", "dry-run", "halt-on-error", "tag", "line-buffer", "progress", "bar", "eta", "pipe", "will-cite", "xapply", "shuf", "no-notice"},
+	longVal: []string{"jobs", "sshlogin", "arg-file", "delimiter", "max-args", "max-lines", "max-chars", "colsep", "halt", "joblog", "results", "timeout", "workdir", "env", "basefile", "transfer", "return", "tmpdir", "retries", "delay", "sshloginfile", "memfree", "load"},
+}

@@ -1,0 +1,535 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// walker collects one Analysis.
+type walker struct {
+	a   *Analyzer
+	res *Analysis
+}
+
+// ctx is what a statement inherits from where it is found.
+type ctx struct {
+	src   string // the source the nodes' positions refer to
+	via   string // wrapper or context of the commands
+	depth int    // nesting of parsed scripts
+	stdin stdin  // where the statement's standard input comes from
+}
+
+// stdin describes a statement's standard input.
+type stdin struct {
+	kind   stdinKind
+	script string // the text when known (heredoc, here-string, echo | …)
+	static bool   // script has no expansions
+	fetch  bool   // fed by a remote fetcher
+}
+
+type stdinKind uint8
+
+const (
+	stdinNone stdinKind = iota // the terminal
+	stdinText                  // a heredoc, here-string or static echo
+	stdinPipe                  // a pipe from a command of unknown output
+	stdinFile                  // a file redirection
+)
+
+// dirState tracks the working directory set by cd within one shell.
+type dirState struct {
+	dir   string
+	stack []string // pushd
+}
+
+func (d *dirState) clone() *dirState {
+	c := *d // stack is copied on write by pushd
+	return &c
+}
+
+// stmts walks a sequential list of statements.
+func (w *walker) stmts(list []*syntax.Stmt, c ctx, d *dirState) {
+	for _, s := range list {
+		w.stmt(s, c, d)
+	}
+}
+
+// pendingFile is a redirection target waiting for its command's text.
+type pendingFile struct {
+	w     word
+	write bool
+}
+
+func (w *walker) stmt(s *syntax.Stmt, c ctx, d *dirState) {
+	if s.Background || s.Coprocess || s.Disown {
+		w.unprefixable("background", "a lone & runs a command in the background where no prefix can vet it", srcOf(c.src, s))
+	}
+	var pend []pendingFile
+	for _, r := range s.Redirs {
+		pend = w.redirect(r, &c, d, pend)
+	}
+	start := len(w.res.Commands)
+	switch x := s.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		w.call(x, c, d)
+	case *syntax.BinaryCmd:
+		switch x.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			w.pipeline(x, c, d)
+		default:
+			w.stmt(x.X, c, d)
+			w.stmt(x.Y, c, d)
+		}
+	case *syntax.Subshell:
+		w.stmts(x.Stmts, c, d.clone())
+	case *syntax.Block:
+		w.stmts(x.Stmts, c, d)
+	case *syntax.IfClause:
+		for ic := x; ic != nil; ic = ic.Else {
+			w.stmts(ic.Cond, c, d)
+			w.stmts(ic.Then, c, d)
+		}
+	case *syntax.WhileClause:
+		w.stmts(x.Cond, c, d)
+		w.stmts(x.Do, c, d)
+	case *syntax.ForClause:
+		c2 := c
+		c2.stdin = stdin{}
+		w.scanNode(x.Loop, c2, d)
+		w.stmts(x.Do, c, d)
+	case *syntax.CaseClause:
+		c2 := c
+		c2.stdin = stdin{}
+		w.scanWord(x.Word, c2, d)
+		for _, it := range x.Items {
+			for _, p := range it.Patterns {
+				w.scanWord(p, c2, d)
+			}
+			w.stmts(it.Stmts, c, d)
+		}
+	case *syntax.FuncDecl:
+		w.forkBomb(x, c)
+		w.stmt(x.Body, ctx{src: c.src, via: c.via, depth: c.depth}, d.clone())
+	case *syntax.ArithmCmd:
+		w.scanNode(x.X, c, d)
+	case *syntax.TestClause:
+		w.scanNode(x.X, c, d)
+	case *syntax.DeclClause:
+		w.decl(x, c, d)
+	case *syntax.LetClause:
+		for _, e := range x.Exprs {
+			w.scanNode(e, c, d)
+		}
+		w.emit(Command{Text: strings.Join(strings.Fields(srcOf(c.src, x)), " "), Name: "let", Via: c.via})
+	case *syntax.TimeClause:
+		if x.Stmt != nil {
+			w.stmt(x.Stmt, c, d)
+		}
+	case *syntax.CoprocClause:
+		w.unprefixable("coproc", "coproc runs a command in the background where no prefix can vet it", srcOf(c.src, x))
+		w.stmt(x.Stmt, c, d.clone())
+	case *syntax.TestDecl:
+		w.stmt(x.Body, c, d.clone())
+	default:
+		// Unknown construct: an opaque subject, never a hidden one.
+		w.emit(Command{Text: srcOf(c.src, x), Opaque: true, Via: c.via})
+	}
+	if len(pend) == 0 {
+		return
+	}
+	owner := ""
+	if _, ok := s.Cmd.(*syntax.CallExpr); ok && len(w.res.Commands) > start {
+		owner = w.res.Commands[len(w.res.Commands)-1].Text
+	} else if s.Cmd != nil {
+		owner = truncate(srcOf(c.src, s.Cmd))
+	}
+	for _, p := range pend {
+		w.file(p.w, p.write, owner, d)
+	}
+}
+
+// redirect walks a redirection: its substitutions, its effect on the
+// statement's standard input, and the file it names.
+func (w *walker) redirect(r *syntax.Redirect, c *ctx, d *dirState, pend []pendingFile) []pendingFile {
+	inner := *c
+	inner.stdin = stdin{}
+	fetch := w.scanWord(r.Word, inner, d)
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		if r.Hdoc == nil {
+			c.stdin = stdin{kind: stdinText, static: true}
+			return pend
+		}
+		fetch = w.scanWord(r.Hdoc, inner, d)
+		text, static := heredocText(c.src, r)
+		c.stdin = stdin{kind: stdinText, script: text, static: static, fetch: fetch}
+		return pend
+	case syntax.WordHdoc:
+		rw := render(c.src, r.Word)
+		c.stdin = stdin{kind: stdinText, script: rw.text + "\n", static: rw.static, fetch: fetch}
+		return pend
+	}
+	rw := render(c.src, r.Word)
+	if strings.HasPrefix(rw.text, "/dev/tcp/") || strings.HasPrefix(rw.text, "/dev/udp/") {
+		w.critical(RiskDevTCP, "a redirection to "+rw.text+" opens a network connection from the shell", rw.text)
+	}
+	switch r.Op {
+	case syntax.RdrIn:
+		c.stdin = stdin{kind: stdinFile, fetch: fetch}
+		return append(pend, pendingFile{rw, false})
+	case syntax.DplIn:
+		if isFD(rw.text) {
+			return pend
+		}
+		c.stdin = stdin{kind: stdinFile, fetch: fetch}
+		return append(pend, pendingFile{rw, false})
+	case syntax.DplOut:
+		if isFD(rw.text) {
+			return pend
+		}
+		return append(pend, pendingFile{rw, true})
+	case syntax.RdrInOut:
+		if r.N == nil {
+			c.stdin = stdin{kind: stdinFile, fetch: fetch}
+		}
+		return append(pend, pendingFile{rw, true})
+	default: // >, >>, >|, &>, &>>, and zsh's clobbering forms
+		return append(pend, pendingFile{rw, true})
+	}
+}
+
+func isFD(s string) bool {
+	if s == "-" || s == "" {
+		return true
+	}
+	s = strings.TrimSuffix(s, "-")
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// heredocText returns a heredoc body as the shell would feed it.
+func heredocText(src string, r *syntax.Redirect) (string, bool) {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.IndexByte(p.Value, '\\') >= 0 {
+				quoted = true
+			}
+		default:
+			quoted = true
+		}
+	}
+	var b strings.Builder
+	static := true
+	for _, p := range r.Hdoc.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if quoted {
+				b.WriteString(p.Value)
+			} else {
+				unquoteDbl(&b, p.Value, false)
+			}
+		default:
+			static = false
+			b.WriteString(srcOf(src, p))
+		}
+	}
+	return b.String(), static
+}
+
+// pipeline walks a pipeline stage by stage: each stage is a subshell whose
+// standard input is the previous stage's output.
+func (w *walker) pipeline(x *syntax.BinaryCmd, c ctx, d *dirState) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) &&
+			len(s.Redirs) == 0 && !s.Background && !s.Negated {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(x.X)
+	flatten(x.Y)
+	in := c.stdin
+	for i, s := range stages {
+		sc := c
+		sc.stdin = in
+		start := len(w.res.Commands)
+		sd := *d // each stage is a subshell
+		w.stmt(s, sc, &sd)
+		if i == len(stages)-1 {
+			break
+		}
+		fetch := in.fetch
+		for _, cmd := range w.res.Commands[start:] {
+			if fetchers[cmd.Name] {
+				fetch = true
+			}
+		}
+		if text, ok := staticOutput(c.src, s); ok {
+			in = stdin{kind: stdinText, script: text, static: true, fetch: fetch}
+		} else {
+			in = stdin{kind: stdinPipe, fetch: fetch}
+		}
+	}
+}
+
+// staticOutput returns what a stage writes when it is a static echo,
+// printf or cat of a heredoc.
+func staticOutput(src string, s *syntax.Stmt) (string, bool) {
+	x, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(x.Args) == 0 || len(x.Assigns) > 0 {
+		return "", false
+	}
+	if first := render(src, x.Args[0]).text; first != "echo" && first != "printf" && first != "cat" {
+		return "", false
+	}
+	args := make([]string, 0, len(x.Args))
+	for _, a := range x.Args {
+		rw := render(src, a)
+		if !rw.static {
+			return "", false
+		}
+		args = append(args, rw.text)
+	}
+	switch args[0] {
+	case "echo":
+		args = args[1:]
+		esc := false
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+			esc = esc || strings.Contains(args[0], "e")
+			args = args[1:]
+		}
+		text := strings.Join(args, " ") + "\n"
+		if esc {
+			var b strings.Builder
+			ansiC(&b, text)
+			text = b.String()
+		}
+		return text, true
+	case "printf":
+		if len(args) < 2 {
+			return "", false
+		}
+		var b strings.Builder
+		ansiC(&b, args[1])
+		f, rest := b.String(), args[2:]
+		var out strings.Builder
+		for i := 0; i < len(f); i++ {
+			if f[i] != '%' || i+1 >= len(f) {
+				out.WriteByte(f[i])
+				continue
+			}
+			i++
+			switch f[i] {
+			case '%':
+				out.WriteByte('%')
+			case 's', 'b':
+				if len(rest) > 0 {
+					out.WriteString(rest[0])
+					rest = rest[1:]
+				}
+			default:
+				return "", false
+			}
+		}
+		return out.String(), true
+	case "cat":
+		if len(args) == 1 {
+			for _, r := range s.Redirs {
+				if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
+					return heredocText(src, r)
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// scanWord walks the substitutions in x; their commands become Commands.
+// It reports whether one of them runs a remote fetcher.
+func (w *walker) scanWord(x *syntax.Word, c ctx, d *dirState) (fetch bool) {
+	if x == nil {
+		return false
+	}
+	simple := true
+	for _, p := range x.Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			simple = false
+		}
+	}
+	if simple {
+		return false
+	}
+	return w.scanNode(x, c, d)
+}
+
+// scanNode walks the substitutions anywhere under n.
+func (w *walker) scanNode(n syntax.Node, c ctx, d *dirState) (fetch bool) {
+	if n == nil {
+		return false
+	}
+	c.stdin = stdin{}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		var stmts []*syntax.Stmt
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			w.unprefixable("command-substitution", "command substitution runs a command whose output no prefix can vet", srcOf(c.src, n))
+			stmts = n.Stmts
+		case *syntax.ProcSubst:
+			w.unprefixable("process-substitution", "process substitution runs a command no prefix can vet", srcOf(c.src, n))
+			stmts = n.Stmts
+		default:
+			return true
+		}
+		start := len(w.res.Commands)
+		w.stmts(stmts, c, d.clone())
+		for _, cmd := range w.res.Commands[start:] {
+			if fetchers[cmd.Name] {
+				fetch = true
+			}
+		}
+		return false
+	})
+	return fetch
+}
+
+// decl handles export, declare, local, readonly, typeset and nameref.
+func (w *walker) decl(x *syntax.DeclClause, c ctx, d *dirState) {
+	args := make([]string, 0, len(x.Args))
+	for _, as := range x.Args {
+		args = append(args, w.assign(as, c, d))
+	}
+	name := x.Variant.Value
+	text := name
+	if len(args) > 0 {
+		text += " " + strings.Join(args, " ")
+	}
+	w.emit(Command{Text: text, Name: name, Args: args, Via: c.via})
+}
+
+// assign renders an assignment ("NAME=value") and walks its substitutions.
+func (w *walker) assign(as *syntax.Assign, c ctx, d *dirState) string {
+	c.stdin = stdin{}
+	if as.Array != nil || as.Index != nil {
+		w.scanNode(as, c, d)
+		return srcOf(c.src, as)
+	}
+	if as.Naked {
+		if as.Value != nil {
+			w.scanWord(as.Value, c, d)
+			return render(c.src, as.Value).text
+		}
+		if as.Name != nil {
+			return as.Name.Value
+		}
+		return ""
+	}
+	op := "="
+	if as.Append {
+		op = "+="
+	}
+	name := ""
+	if as.Name != nil {
+		name = as.Name.Value
+	}
+	if as.Value == nil {
+		return name + op
+	}
+	w.scanWord(as.Value, c, d)
+	return name + op + render(c.src, as.Value).text
+}
+
+// forkBomb reports a function that calls itself in a pipeline or in the
+// background.
+func (w *walker) forkBomb(x *syntax.FuncDecl, c ctx) {
+	if x.Name == nil || x.Body == nil {
+		return
+	}
+	name := x.Name.Value
+	calls := func(s *syntax.Stmt) bool {
+		found := false
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	bomb := false
+	syntax.Walk(x.Body, func(n syntax.Node) bool {
+		if bomb {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Background && calls(n) {
+				bomb = true
+			}
+		case *syntax.BinaryCmd:
+			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && (calls(n.X) || calls(n.Y)) {
+				bomb = true
+			}
+		}
+		return !bomb
+	})
+	if bomb {
+		w.critical(RiskForkBomb, "function "+name+" calls itself in a pipeline or in the background: a fork bomb that exhausts the machine's processes", truncate(srcOf(c.src, x)))
+	}
+}
+
+// emit appends a command and returns its index.
+func (w *walker) emit(cmd Command) int {
+	w.res.Commands = append(w.res.Commands, cmd)
+	if strings.Contains(cmd.Text, "/dev/tcp/") || strings.Contains(cmd.Text, "/dev/udp/") {
+		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", cmd.Text)
+	}
+	return len(w.res.Commands) - 1
+}
+
+// addRisk records r unless a risk with its code is already recorded.
+func (w *walker) addRisk(r toolgate.Risk) {
+	for _, o := range w.res.Risks {
+		if o.Code == r.Code {
+			return
+		}
+	}
+	w.res.Risks = append(w.res.Risks, r)
+}
+
+func (w *walker) unprefixable(code, reason, subject string) {
+	w.addRisk(toolgate.Risk{Code: code, Severity: toolgate.SeverityUnprefixable, Reason: reason, Subject: truncate(subject)})
+}
+
+func (w *walker) critical(code, reason, subject string) {
+	w.addRisk(toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: truncate(subject)})
+}
+
+// finish runs the checks on the whole source.
+func (w *walker) finish(src string) {
+	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
+		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", truncate(src))
+	}
+}
+
+func truncate(s string) string {
+	const max = 200
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "…"
+}
