@@ -1,9 +1,9 @@
 package policy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -98,31 +98,14 @@ func readFile(path string) ([]byte, error) {
 		return nil, ioError(path, "cannot open", err)
 	}
 	defer f.Close()
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(ioLimit{f, maxDocumentSize + 1})
+	src, err := io.ReadAll(io.LimitReader(f, maxDocumentSize+1))
 	if err != nil {
 		return nil, ioError(path, "cannot read", err)
 	}
-	if n > maxDocumentSize {
+	if len(src) > maxDocumentSize {
 		return nil, &LoadError{File: path, Msg: fmt.Sprintf("file is larger than %d MiB", maxDocumentSize>>20)}
 	}
-	return buf.Bytes(), nil
-}
-
-// ioLimit reads at most n bytes from r.
-type ioLimit struct {
-	r interface{ Read([]byte) (int, error) }
-	n int64
-}
-
-func (l ioLimit) Read(p []byte) (int, error) {
-	if l.n <= 0 {
-		return 0, nil
-	}
-	if int64(len(p)) > l.n {
-		p = p[:l.n]
-	}
-	return l.r.Read(p)
+	return src, nil
 }
 
 func ioError(path, what string, err error) *LoadError {
@@ -244,6 +227,8 @@ type docNode struct {
 	keys      []*docNode // map keys, in document order (duplicates kept)
 	vals      []*docNode // map values
 	items     []*docNode // list items
+	// size and height are those of the value with YAML aliases expanded.
+	size, height int
 }
 
 func (n *docNode) describe() string {

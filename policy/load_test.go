@@ -493,3 +493,15 @@ func TestDocsExamples(t *testing.T) {
 		t.Errorf("only %d examples found", n)
 	}
 }
+
+func TestParseConfigAliasBomb(t *testing.T) {
+	t.Parallel()
+	src := "x: &a0 [1,1,1,1,1,1,1,1,1,1]\n"
+	for i := 1; i < 12; i++ {
+		src += fmt.Sprintf("x%d: &a%d [%s*a%d]\n", i, i, strings.Repeat(fmt.Sprintf("*a%d,", i-1), 9), i-1)
+	}
+	_, err := ParseConfig("bomb.yaml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "document too large") {
+		t.Errorf("got %v, want a too-large error", err)
+	}
+}

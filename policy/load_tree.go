@@ -45,26 +45,25 @@ func parseJSONC(file string, src []byte) (*docNode, hujson.Value, error) {
 		}
 		return nil, v, e
 	}
-	conv := jsoncConv{li: newLineIndex(src)}
+	conv := jsoncConv{file: file, li: newLineIndex(src)}
 	n, err := conv.convert(&v, 0)
 	if err != nil {
-		return nil, v, &LoadError{File: file, Msg: err.Error()}
+		return nil, v, err
 	}
 	return n, v, nil
 }
 
 type jsoncConv struct {
-	li    *lineIndex
-	count int
+	file string
+	li   *lineIndex
 }
 
 func (c *jsoncConv) convert(v *hujson.Value, depth int) (*docNode, error) {
-	c.count++
-	if depth > maxDepth {
-		return nil, fmt.Errorf("document nested deeper than %d levels", maxDepth)
-	}
 	n := &docNode{}
 	n.line, n.col = c.li.pos(v.StartOffset)
+	if depth > maxDepth {
+		return nil, &LoadError{File: c.file, Line: n.line, Col: n.col, Msg: fmt.Sprintf("document nested deeper than %d levels", maxDepth)}
+	}
 	switch t := v.Value.(type) {
 	case *hujson.Object:
 		n.kind = kMap
@@ -170,32 +169,65 @@ func lineOfBareStar(src []byte) int {
 }
 
 type yamlConv struct {
-	file  string
-	count int
+	file string
+	// anchors holds the converted value of every anchored node, so an
+	// alias costs nothing to convert however often it is used.
+	anchors map[*yaml.Node]*docNode
 }
 
+func (c *yamlConv) errAt(y *yaml.Node, format string, args ...any) *LoadError {
+	return &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// convert converts a YAML node. Aliases share the converted value of their
+// anchor; the size and height a consumer would see once aliases are
+// expanded are bounded by maxNodes and maxDepth.
 func (c *yamlConv) convert(y *yaml.Node, depth int) (*docNode, error) {
-	c.count++
-	if c.count > maxNodes {
-		return nil, &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: fmt.Sprintf("document too large (more than %d values once YAML aliases are expanded)", maxNodes)}
-	}
 	if depth > maxDepth {
-		return nil, &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: fmt.Sprintf("document nested deeper than %d levels", maxDepth)}
+		return nil, c.errAt(y, "document nested deeper than %d levels", maxDepth)
 	}
-	n := &docNode{line: y.Line, col: y.Column}
-	switch y.Kind {
-	case yaml.AliasNode:
-		if y.Alias == nil {
-			return nil, &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: "invalid YAML alias"}
-		}
-		a, err := c.convert(y.Alias, depth+1)
-		if err != nil {
-			return nil, err
+	if y.Kind == yaml.AliasNode {
+		a, ok := c.anchors[y.Alias]
+		if y.Alias == nil || !ok || a == nil {
+			return nil, c.errAt(y, "invalid YAML alias %q (an alias must follow its anchor and not be inside it)", y.Value)
 		}
 		// Report positions where the alias is used.
 		cp := *a
 		cp.line, cp.col = y.Line, y.Column
 		return &cp, nil
+	}
+	if y.Anchor != "" {
+		if c.anchors == nil {
+			c.anchors = make(map[*yaml.Node]*docNode)
+		}
+		c.anchors[y] = nil // in progress
+	}
+	n, err := c.convertValue(y, depth)
+	if err != nil {
+		return nil, err
+	}
+	n.size, n.height = 1, 1
+	for _, group := range [][]*docNode{n.keys, n.vals, n.items} {
+		for _, ch := range group {
+			n.size += ch.size
+			n.height = max(n.height, ch.height+1)
+		}
+	}
+	if n.size > maxNodes {
+		return nil, c.errAt(y, "document too large (more than %d values once YAML aliases are expanded)", maxNodes)
+	}
+	if n.height > maxDepth {
+		return nil, c.errAt(y, "document nested deeper than %d levels once YAML aliases are expanded", maxDepth)
+	}
+	if y.Anchor != "" {
+		c.anchors[y] = n
+	}
+	return n, nil
+}
+
+func (c *yamlConv) convertValue(y *yaml.Node, depth int) (*docNode, error) {
+	n := &docNode{line: y.Line, col: y.Column}
+	switch y.Kind {
 	case yaml.DocumentNode:
 		if len(y.Content) == 0 {
 			n.kind = kNull
@@ -207,7 +239,7 @@ func (c *yamlConv) convert(y *yaml.Node, depth int) (*docNode, error) {
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			ky, vy := y.Content[i], y.Content[i+1]
 			if ky.Tag == "!!merge" {
-				return nil, &LoadError{File: c.file, Line: ky.Line, Col: ky.Column, Msg: "YAML merge keys (<<) are not supported here: write the entries out"}
+				return nil, c.errAt(ky, "YAML merge keys (<<) are not supported here: write the entries out")
 			}
 			k, err := c.convert(ky, depth+1)
 			if err != nil {
@@ -246,7 +278,7 @@ func (c *yamlConv) convert(y *yaml.Node, depth int) (*docNode, error) {
 			n.tag = "str"
 		}
 	default:
-		return nil, &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: "unsupported YAML docNode"}
+		return nil, c.errAt(y, "unsupported YAML node")
 	}
 	return n, nil
 }

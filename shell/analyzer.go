@@ -146,7 +146,7 @@ func (a *Analyzer) Analyze(src string) (res *Analysis, err error) {
 			res, err = nil, fmt.Errorf("shell: internal error analysing command: %v", r)
 		}
 	}()
-	w := walker{a: a, res: &Analysis{}}
+	w := walker{a: a, res: &Analysis{Commands: make([]Command, 0, 4)}}
 	w.stmts(f.Stmts, ctx{src: src}, &dirState{})
 	w.finish(src)
 	return w.res, nil

@@ -191,6 +191,17 @@ func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *d
 	switch name {
 	case "cd", "pushd", "popd":
 		w.cd(name, args, d)
+	case "source", ".":
+		if len(args) > 0 && isStdinPath(args[0].text) {
+			switch c.stdin.kind {
+			case stdinText:
+				if !w.script(c.stdin.script, c.stdin.static, c, d, name, false) {
+					w.res.Commands[idx].Opaque = true
+				}
+			case stdinPipe:
+				w.res.Commands[idx].Opaque = true
+			}
+		}
 	}
 }
 

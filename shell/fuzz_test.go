@@ -27,6 +27,9 @@ func FuzzAnalyze(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		res, err := a.Analyze(src)
 		if err != nil {
+			if strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("%q: %v", src, err) // a recovered panic
+			}
 			if res != nil {
 				t.Fatalf("result with error")
 			}

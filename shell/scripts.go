@@ -157,16 +157,16 @@ loop:
 			break
 		}
 		s := words[i]
-		if !w.script(s.text, s.static, c, d, via, true) {
+		text := s.text
+		if argv := words[i+1:]; len(argv) > 0 {
+			text = substPositional(text, argv)
+		}
+		if !w.script(text, s.static, c, d, via, true) {
 			w.res.Commands[idx].Opaque = true
 		}
-		if argv := words[i+1:]; len(argv) > 0 && usesPositional(s.text) {
-			if !strings.Contains(s.text, "$0") && !strings.Contains(s.text, "${0") {
-				argv = argv[1:]
-			}
-			if len(argv) > 0 {
-				w.run(argv, nil, ctx{src: c.src, via: via, depth: c.depth + 1}, d.clone(), false)
-			}
+		if argv := words[i+1:]; len(argv) > 1 && usesAllArgs(s.text) {
+			// The words of "$@" ($0 is not among them) may form a command.
+			w.run(argv[1:], nil, ctx{src: c.src, via: via, depth: c.depth + 1}, d.clone(), false)
 		}
 	case i < len(words) && !stdinMode:
 		if !isStdinPath(words[i].text) {
@@ -187,22 +187,15 @@ loop:
 	w.checkCodeFetch(idx, words, c, true)
 }
 
-// usesPositional reports whether a script refers to its positional
-// parameters.
-func usesPositional(s string) bool {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '$' {
-			continue
-		}
-		n := s[i+1]
-		if n == '{' && i+2 < len(s) {
-			n = s[i+2]
-		}
-		if n == '@' || n == '*' || n >= '0' && n <= '9' {
+// usesAllArgs reports whether a script refers to all its positional
+// parameters ("$@", $*, or shifts them), whose words may form a command.
+func usesAllArgs(s string) bool {
+	for _, p := range [...]string{"$@", "${@", "$*", "${*", "shift"} {
+		if strings.Contains(s, p) {
 			return true
 		}
 	}
-	return strings.Contains(s, "shift")
+	return false
 }
 
 // xargs handles xargs and parallel: the command itself is a subject with
@@ -257,4 +250,40 @@ var parallelSpec = &wrapperSpec{
 	short: "0gkquvX", shortVal: "jSaIdnNLlsCE",
 	long:    []string{"null", "group", "keep-order", "quote", "ungroup", "verbose", "dry-run", "halt-on-error", "tag", "line-buffer", "progress", "bar", "eta", "pipe", "will-cite", "xapply", "shuf", "no-notice"},
 	longVal: []string{"jobs", "sshlogin", "arg-file", "delimiter", "max-args", "max-lines", "max-chars", "colsep", "halt", "joblog", "results", "timeout", "workdir", "env", "basefile", "transfer", "return", "tmpdir", "retries", "delay", "sshloginfile", "memfree", "load"},
+}
+
+// substPositional replaces $0…$9 and ${0}…${9} in a -c script with the
+// static arguments that follow it, so "rm -rf \"$1\"" _ / is seen as
+// rm -rf /. Non-static arguments are left alone.
+func substPositional(s string, argv []word) string {
+	if !strings.Contains(s, "$") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		n, l := -1, 0
+		switch {
+		case s[i+1] >= '0' && s[i+1] <= '9':
+			n, l = int(s[i+1]-'0'), 2
+		case s[i+1] == '{' && i+3 < len(s) && s[i+2] >= '0' && s[i+2] <= '9' && s[i+3] == '}':
+			n, l = int(s[i+2]-'0'), 4
+		}
+		if n < 0 || (i > 0 && s[i-1] == '\\') {
+			b.WriteByte(s[i])
+			continue
+		}
+		if n < len(argv) {
+			if !argv[n].static {
+				b.WriteString(s[i : i+l])
+			} else {
+				b.WriteString(argv[n].text)
+			}
+		}
+		i += l - 1
+	}
+	return b.String()
 }

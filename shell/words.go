@@ -200,7 +200,13 @@ func ansiC(b *strings.Builder, s string) {
 				b.WriteString("\\c")
 			}
 		case 'x', 'u', 'U':
-			maxDigits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			maxDigits := 2
+			switch c {
+			case 'u':
+				maxDigits = 4
+			case 'U':
+				maxDigits = 8
+			}
 			j := i + 1
 			for j < len(s) && j-i-1 < maxDigits && isHex(s[j]) {
 				j++
@@ -275,7 +281,7 @@ func expandBraces(src string, x *syntax.Word, out []word, budget *int) ([]word, 
 	return out, ok
 }
 
-// expandTilde expands a leading ~ or $HOME / ${HOME} in a path with home.
+// expandHome expands a leading ~ or $HOME / ${HOME} in a path with home.
 // It reports whether the result is a known, static path prefix.
 func expandHome(p, home string) (string, bool) {
 	if home == "" {
