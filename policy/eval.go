@@ -511,7 +511,10 @@ func commandText(args map[string]any, names []string) (string, bool) {
 	return "", false
 }
 
-// suggest adds the "always" patterns that would allow the subjects that ask.
+// suggest adds the "always" patterns that would allow the subjects that
+// ask. If one of them can have none (an interpreter, a wrapper, an opaque
+// command), no grant could allow the call and it is suggested nothing: it
+// can only be approved once.
 func (e *Engine) suggest(c *toolgate.Call, subs []subject, d *toolgate.Decision) {
 	for i := range subs {
 		if d.Subjects[i].Action != toolgate.Ask {
@@ -523,11 +526,13 @@ func (e *Engine) suggest(c *toolgate.Call, subs []subject, d *toolgate.Decision)
 		case s.cmd != nil:
 			p, ok := e.shell.Suggest(*s.cmd)
 			if !ok {
-				continue
+				d.Suggestions = d.Suggestions[:0]
+				return
 			}
 			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: p}
 		case s.opaque:
-			continue
+			d.Suggestions = d.Suggestions[:0]
+			return
 		case s.kind == toolgate.SubjectTool:
 			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: "*"}
 		case s.kind == toolgate.SubjectWrite || s.kind == toolgate.SubjectRead:
