@@ -84,4 +84,3 @@ func seedCommands(f *testing.F) []string {
 	}
 	return cmds
 }
-
