@@ -44,8 +44,14 @@ func ParseAction(s string) (Action, error) {
 // MarshalText implements encoding.TextMarshaler.
 func (a Action) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
 
-// UnmarshalText implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler. It accepts "none",
+// which a read subject that restricts nothing carries, so stored decisions
+// read back; ParseAction, for rules, does not.
 func (a *Action) UnmarshalText(b []byte) error {
+	if string(b) == "none" {
+		*a = NoAction
+		return nil
+	}
 	v, err := ParseAction(string(b))
 	if err != nil {
 		return err

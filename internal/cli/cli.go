@@ -57,8 +57,14 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"serve", "run the gateway: HTTP API, event streams, approvals (embedded SQLite by default)", runServe},
+		{"tokens", "create, list and revoke credentials (agent, approver, admin)", runTokens},
 		{"check", "decide one call (or a JSON-lines batch) against rules and print the decision", runCheck},
 		{"rules", "work with rule documents: rules test FILE…", runRules},
+		{"approvals", "list, approve and deny pending approvals on a running gateway", runApprovals},
+		{"grants", "list and revoke grants on a running gateway", runGrants},
+		{"audit", "list the audit log of a running gateway, or --verify its hash chain", runAudit},
+		{"sessions", "list sessions, change a session's mode, abort it or end its turn", runSessions},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -111,7 +117,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: toolgate COMMAND [flags]")
 	fmt.Fprintln(w)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'toolgate COMMAND -h' for a command's flags.")

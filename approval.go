@@ -1,0 +1,197 @@
+package toolgate
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Status is where a pending approval stands.
+type Status string
+
+// Approval statuses. Every status but pending is final.
+const (
+	StatusPending   Status = "pending"
+	StatusApproved  Status = "approved"
+	StatusDenied    Status = "denied"
+	StatusExpired   Status = "expired"
+	StatusCancelled Status = "cancelled"
+)
+
+// Final reports whether s is a resolved status.
+func (s Status) Final() bool { return s != StatusPending && s != "" }
+
+// Scope says how far an approval reaches (DESIGN §4.2).
+type Scope string
+
+// Scopes, narrowest first.
+const (
+	ScopeOnce      Scope = "once"
+	ScopeTurn      Scope = "turn"
+	ScopeSession   Scope = "session"
+	ScopeWorkspace Scope = "workspace"
+	ScopeGlobal    Scope = "global"
+)
+
+// GrantKind says what a grant allows.
+type GrantKind string
+
+// Grant kinds.
+const (
+	// GrantTool allows every call to the tool (its family), never a whole
+	// tier or category.
+	GrantTool GrantKind = "tool"
+	// GrantPattern allows subjects matching a glob: the suggestion or a
+	// pattern the human edited.
+	GrantPattern GrantKind = "pattern"
+	// GrantPrefix allows shell commands every one of whose simple commands
+	// starts with a literal prefix (the seed's always_prefix).
+	GrantPrefix GrantKind = "prefix"
+)
+
+// DenyMode says what a denial does to the rest of the batch.
+type DenyMode string
+
+// Deny modes.
+const (
+	// DenySoft denies this call; the agent is told to ask the user how to
+	// proceed and the batch goes on.
+	DenySoft DenyMode = "soft"
+	// DenyHard denies this call and the rest of its batch and sets the
+	// session's stop flag. It is the default.
+	DenyHard DenyMode = "hard"
+)
+
+// Approval is a call held for a human answer.
+type Approval struct {
+	// ID is random and unguessable; approvers answer by it.
+	ID string `json:"id"`
+	// ResumeToken is the public correlation handle for suspend and resume.
+	ResumeToken string    `json:"resume_token"`
+	Call        Call      `json:"call"`
+	Decision    Decision  `json:"decision"`
+	Status      Status    `json:"status"`
+	CreatedAt   time.Time `json:"created_at"`
+	ExpiresAt   time.Time `json:"expires_at"`
+	// BatchRemaining lists the calls still to come in the call's batch.
+	BatchRemaining []Call `json:"batch_remaining,omitempty"`
+	// Resolution is set once the approval is no longer pending.
+	Resolution *Resolution `json:"resolution,omitempty"`
+}
+
+// Resolution is how an approval ended.
+type Resolution struct {
+	Status Status `json:"status"`
+	// Scope and Grant are set for approvals.
+	Scope   Scope     `json:"scope,omitempty"`
+	Grant   GrantKind `json:"grant,omitempty"`
+	Pattern string    `json:"pattern,omitempty"`
+	GrantID string    `json:"grant_id,omitempty"`
+	// Answer is a question tool's output, chosen by the human.
+	Answer json.RawMessage `json:"answer,omitempty"`
+	// Modifications are changes the human made to the call's arguments.
+	Modifications json.RawMessage `json:"modifications,omitempty"`
+	// DenyMode and Feedback are set for denials.
+	DenyMode DenyMode `json:"deny_mode,omitempty"`
+	Feedback string   `json:"feedback,omitempty"`
+	// Reason is the message for the agent: why it was denied, expired or
+	// cancelled.
+	Reason string `json:"reason,omitempty"`
+	// By names who answered (a token's name, "toolgate" for the gate
+	// itself); Via the client (web, api, cli, tui, trpc, ws, engine, …).
+	By  string    `json:"by"`
+	Via string    `json:"via,omitempty"`
+	At  time.Time `json:"at"`
+}
+
+// Grant is a rule created by a human answer.
+type Grant struct {
+	ID    string    `json:"id"`
+	Scope Scope     `json:"scope"`
+	Kind  GrantKind `json:"kind"`
+	Tool  string    `json:"tool"`
+	// Pattern is the subject glob (GrantPattern) or literal prefix
+	// (GrantPrefix); "*" for GrantTool.
+	Pattern string `json:"pattern"`
+	// Session is set for turn and session grants, Workspace for every
+	// scope but global, Turn for turn grants.
+	Session    string    `json:"session,omitempty"`
+	Workspace  string    `json:"workspace,omitempty"`
+	Turn       int       `json:"turn,omitempty"`
+	ApprovalID string    `json:"approval_id,omitempty"`
+	CreatedBy  string    `json:"created_by"`
+	Via        string    `json:"via,omitempty"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// Session is one agent conversation.
+type Session struct {
+	ID        string `json:"id"`
+	Workspace string `json:"workspace"`
+	Mode      Mode   `json:"mode"`
+	// Turn counts the session's turns; turn grants last until it moves on.
+	Turn int `json:"turn"`
+	// Stopped is the stop flag a hard deny sets: the host should end the
+	// agent loop until the user speaks. Ending the turn clears it.
+	Stopped   bool      `json:"stopped"`
+	Aborted   bool      `json:"aborted"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// AuditEntry is one record of the append-only audit log. Each entry is
+// chained to the previous one by hash, so tampering shows.
+type AuditEntry struct {
+	Seq  int64     `json:"seq"`
+	Time time.Time `json:"time"`
+	// Kind is what happened: decision, approval.requested,
+	// approval.resolved, grant.added, grant.revoked, mode.changed,
+	// session.aborted, session.turn_ended, rules.changed.
+	Kind       string `json:"kind"`
+	Session    string `json:"session,omitempty"`
+	Workspace  string `json:"workspace,omitempty"`
+	CallID     string `json:"call_id,omitempty"`
+	ApprovalID string `json:"approval_id,omitempty"`
+	Tool       string `json:"tool,omitempty"`
+	// Outcome is the action or status: allow, ask, deny, approved, denied,
+	// expired, cancelled.
+	Outcome string `json:"outcome,omitempty"`
+	// Who and Via say who decided and through which client; "toolgate"
+	// with via "rules" for an automatic decision.
+	Who    string          `json:"who,omitempty"`
+	Via    string          `json:"via,omitempty"`
+	Reason string          `json:"reason,omitempty"`
+	Data   json.RawMessage `json:"data,omitempty"`
+	// PrevHash and Hash chain the entry: Hash covers PrevHash and every
+	// field above.
+	PrevHash string `json:"prev_hash"`
+	Hash     string `json:"hash"`
+}
+
+// EventType names an event on the gateway's stream (DESIGN §4.4).
+type EventType string
+
+// Event types.
+const (
+	EventApprovalRequested EventType = "approval.requested"
+	EventApprovalResolved  EventType = "approval.resolved"
+	EventGrantAdded        EventType = "grant.added"
+	EventGrantRevoked      EventType = "grant.revoked"
+	EventModeChanged       EventType = "mode.changed"
+	EventSessionAborted    EventType = "session.aborted"
+	EventSessionStopped    EventType = "session.stopped"
+)
+
+// Event is one entry of the ordered event stream.
+type Event struct {
+	// Seq orders events; a subscriber resumes after the last it saw.
+	Seq       int64     `json:"seq"`
+	Type      EventType `json:"type"`
+	Time      time.Time `json:"time"`
+	Session   string    `json:"session,omitempty"`
+	Workspace string    `json:"workspace,omitempty"`
+	Approval  *Approval `json:"approval,omitempty"`
+	Grant     *Grant    `json:"grant,omitempty"`
+	Mode      *Mode     `json:"mode,omitempty"`
+	// Replay marks a pending approval re-sent to a new subscriber.
+	Replay bool `json:"replay,omitempty"`
+}

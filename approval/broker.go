@@ -1,0 +1,695 @@
+package approval
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/store"
+)
+
+// DefaultWorkspace and DefaultSession name the workspace and session of a
+// call that names none.
+const (
+	DefaultWorkspace = "default"
+	DefaultSession   = "default"
+)
+
+// gate is the Actor the broker records for what it decides by itself.
+var gate = Actor{Name: "toolgate", Via: "rules"}
+
+// Broker holds pending approvals and answers them. It is safe for
+// concurrent use.
+type Broker struct {
+	store    store.Store
+	policies Policies
+	now      func() time.Time
+	ttl      time.Duration
+	maxTTL   time.Duration
+	sweep    time.Duration
+	log      *slog.Logger
+
+	hub *hub
+
+	mu      sync.Mutex
+	waiters map[string]*waiter
+	layers  map[string]cachedLayer
+	gen     uint64 // bumped whenever grants change
+	closed  bool
+	reapers sync.WaitGroup
+	stop    chan struct{}
+}
+
+// waiter is the in-memory side of a pending approval: the channel waiters
+// block on and the expiry timer.
+type waiter struct {
+	done  chan struct{}
+	timer *time.Timer
+}
+
+type cachedLayer struct {
+	gen    uint64
+	engine *policy.Engine
+	rs     *policy.Ruleset
+}
+
+// Option configures a Broker.
+type Option func(*Broker)
+
+// WithClock injects the clock; tests drive expiry with it and ReapNow.
+func WithClock(now func() time.Time) Option { return func(b *Broker) { b.now = now } }
+
+// WithTTL sets how long approvals wait by default (5 minutes).
+func WithTTL(d time.Duration) Option { return func(b *Broker) { b.ttl = d } }
+
+// WithMaxTTL bounds the TTL a request may ask for (default 24 hours).
+func WithMaxTTL(d time.Duration) Option { return func(b *Broker) { b.maxTTL = d } }
+
+// WithSweepInterval sets the backstop sweep interval of SpawnReaper's
+// default (30 seconds).
+func WithSweepInterval(d time.Duration) Option { return func(b *Broker) { b.sweep = d } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(b *Broker) { b.log = l } }
+
+// New returns a broker over st and pol. It re-arms every approval the
+// store holds as pending, so a restart loses none; those already past
+// their expiry are expired at once.
+func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Broker, error) {
+	b := &Broker{
+		store: st, policies: pol,
+		now: time.Now, ttl: DefaultTTL, maxTTL: 24 * time.Hour, sweep: DefaultSweepInterval,
+		log:     slog.New(slog.DiscardHandler),
+		waiters: map[string]*waiter{},
+		layers:  map[string]cachedLayer{},
+		stop:    make(chan struct{}),
+	}
+	for _, o := range opts {
+		o(b)
+	}
+	pending, err := st.ListApprovals(ctx, store.ApprovalFilter{Status: toolgate.StatusPending})
+	if err != nil {
+		return nil, fmt.Errorf("load pending approvals: %w", err)
+	}
+	// Sequence numbers start from the clock so they keep increasing across
+	// restarts and a resuming subscriber never mistakes new events for old.
+	b.hub = newHub(b.now().UnixMicro(), pending)
+	for _, a := range pending {
+		b.track(a)
+	}
+	if _, err := b.ReapNow(ctx); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Close stops the reapers and timers and ends every subscription. Pending
+// approvals stay pending in the store.
+func (b *Broker) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	close(b.stop)
+	for _, w := range b.waiters {
+		w.timer.Stop()
+	}
+	b.mu.Unlock()
+	b.reapers.Wait()
+	b.hub.closeAll()
+	return nil
+}
+
+// newID returns a random, unguessable id with a prefix.
+func newID(prefix string) string {
+	var buf [16]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err)) // never happens on supported platforms
+	}
+	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(buf[:]))
+}
+
+// normalize fills a call's defaults and checks what every call needs.
+func normalize(c *toolgate.Call) error {
+	if strings.TrimSpace(c.Tool) == "" {
+		return toolgate.Errorf(toolgate.EInvalid, "call has no tool")
+	}
+	if c.Workspace == "" {
+		c.Workspace = DefaultWorkspace
+	}
+	if c.Session == "" {
+		c.Session = DefaultSession
+	}
+	if c.ID == "" {
+		c.ID = newID("call_")
+	}
+	return nil
+}
+
+// session returns the call's session, creating it on first use with the
+// workspace's mode.
+func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine) (*toolgate.Session, error) {
+	s, err := b.store.GetSession(ctx, c.Session)
+	if err == nil {
+		if s.Workspace != c.Workspace {
+			return nil, toolgate.Errorf(toolgate.EInvalid, "session %s belongs to workspace %s, not %s", s.ID, s.Workspace, c.Workspace)
+		}
+		return s, nil
+	}
+	if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		return nil, err
+	}
+	now := b.now()
+	mode := toolgate.ModeDefault
+	if e != nil {
+		mode = e.Mode()
+	}
+	s = &toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: mode, CreatedAt: now, UpdatedAt: now}
+	if err := b.store.PutSession(ctx, s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Evaluate decides a call as Submit would, with the session's mode and
+// grants, but holds nothing and records nothing: the dry run.
+func (b *Broker) Evaluate(ctx context.Context, c toolgate.Call) (toolgate.Decision, error) {
+	if err := normalize(&c); err != nil {
+		return toolgate.Decision{}, err
+	}
+	e, err := b.policies.Engine(ctx, c.Workspace)
+	if err != nil {
+		return failClosed("rules unavailable: " + err.Error()), nil
+	}
+	mode := e.Mode()
+	s, err := b.store.GetSession(ctx, c.Session)
+	switch {
+	case err == nil:
+		mode = s.Mode
+	case toolgate.ErrorCodeOf(err) != toolgate.ENotFound:
+		return failClosed("session state unavailable: " + err.Error()), nil
+	default:
+		s = &toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: mode}
+	}
+	return b.decide(ctx, e, &c, s), nil
+}
+
+// failClosed is the decision when the gate cannot decide: ask, never allow
+// (DESIGN §2 step 7).
+func failClosed(reason string) toolgate.Decision {
+	return toolgate.Decision{Action: toolgate.Ask, Reason: reason, Tier: toolgate.TierExec,
+		Subjects: []toolgate.SubjectResult{}, Risks: []toolgate.Risk{}, Suggestions: []toolgate.Suggestion{}}
+}
+
+// decide runs the engine with the session's mode and grant layers.
+func (b *Broker) decide(ctx context.Context, e *policy.Engine, c *toolgate.Call, s *toolgate.Session) toolgate.Decision {
+	layers, err := b.grantLayers(ctx, e, s)
+	if err != nil {
+		return failClosed("grants unavailable: " + err.Error())
+	}
+	var d toolgate.Decision
+	e.Decide(c, policy.Env{Mode: s.Mode, Grants: layers}, &d)
+	return d
+}
+
+// Submit decides a call. Allow and deny are final and recorded; ask holds
+// the call as a pending approval (or attaches to the one an earlier
+// submission of the same call id created) and returns at once: Wait for
+// its outcome.
+func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error) {
+	c := req.Call
+	if err := normalize(&c); err != nil {
+		return nil, err
+	}
+	if a, err := b.store.GetApprovalByCall(ctx, c.Session, c.ID); err == nil {
+		return &Result{Decision: a.Decision, Approval: a}, nil
+	} else if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		return nil, err
+	}
+	e, engineErr := b.policies.Engine(ctx, c.Workspace)
+	s, err := b.session(ctx, &c, e)
+	if err != nil {
+		return nil, err
+	}
+	var d toolgate.Decision
+	switch {
+	case engineErr != nil:
+		d = failClosed("rules unavailable: " + engineErr.Error())
+	case s.Aborted:
+		d = toolgate.Decision{Action: toolgate.Deny, Reason: "the session was aborted"}
+	case s.Stopped:
+		d = toolgate.Decision{Action: toolgate.Deny, Reason: "the user stopped this turn with a hard deny; wait for the user's next message"}
+	default:
+		d = b.decide(ctx, e, &c, s)
+	}
+	if d.Action != toolgate.Ask {
+		entry := b.auditEntry("decision", &c, "", d.Action.String(), gate, d.Reason, decisionData(&c, &d))
+		if err := b.store.AppendAudit(ctx, entry); err != nil {
+			// The decision must be recorded before it is acted on.
+			return nil, fmt.Errorf("record decision: %w", err)
+		}
+		return &Result{Decision: d}, nil
+	}
+	ttl := b.ttl
+	if req.TTL > 0 {
+		ttl = min(req.TTL, b.maxTTL)
+	}
+	now := b.now()
+	a := &toolgate.Approval{
+		ID: newID("ap_"), ResumeToken: newID("rt_"),
+		Call: c, Decision: d, Status: toolgate.StatusPending,
+		CreatedAt: now, ExpiresAt: now.Add(ttl), BatchRemaining: req.BatchRemaining,
+	}
+	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, &d))
+	existing, err := b.store.CreateApproval(ctx, a, entry)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil {
+		return &Result{Decision: existing.Decision, Approval: existing}, nil
+	}
+	b.track(a)
+	b.publish(toolgate.EventApprovalRequested, a, nil)
+	return &Result{Decision: d, Approval: a}, nil
+}
+
+// track arms the in-memory side of a pending approval.
+func (b *Broker) track(a *toolgate.Approval) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed || b.waiters[a.ID] != nil {
+		return
+	}
+	w := &waiter{done: make(chan struct{})}
+	id := a.ID
+	w.timer = time.AfterFunc(max(a.ExpiresAt.Sub(b.now()), 0), func() { b.expireWhenDue(id, a.ExpiresAt) })
+	b.waiters[id] = w
+}
+
+// expireWhenDue is the expiry timer: exact on the real clock, re-armed if
+// the injected clock has not reached the expiry yet.
+func (b *Broker) expireWhenDue(id string, expiresAt time.Time) {
+	if left := expiresAt.Sub(b.now()); left > 0 {
+		b.mu.Lock()
+		if w := b.waiters[id]; w != nil && !b.closed {
+			w.timer.Reset(left)
+		}
+		b.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := b.expire(ctx, id); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+		b.log.Error("expire approval", "id", id, "err", err)
+	}
+}
+
+// expire denies an approval whose time is up.
+func (b *Broker) expire(ctx context.Context, id string) (*toolgate.Approval, error) {
+	return b.Resolve(ctx, id, toolgate.Resolution{
+		Status: toolgate.StatusExpired, Reason: TimeoutReason, By: gate.Name, Via: "timeout",
+	})
+}
+
+// Wait blocks until the approval is resolved or ctx ends, and returns the
+// approval as it then stands (still pending if ctx ended first, with
+// ctx's error). Waiting does not cancel anything: see RequestApproval.
+func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error) {
+	b.mu.Lock()
+	w := b.waiters[id]
+	b.mu.Unlock()
+	if w != nil {
+		select {
+		case <-w.done:
+		case <-ctx.Done():
+			a, err := b.store.GetApproval(context.WithoutCancel(ctx), id)
+			if err != nil {
+				return nil, err
+			}
+			return a, ctx.Err()
+		}
+	}
+	return b.store.GetApproval(context.WithoutCancel(ctx), id)
+}
+
+// RequestApproval submits a call and waits for its outcome: the seed
+// engine's request_approval. If ctx ends while the call waits, the waiter
+// has gone away and the approval is cancelled (never allowed).
+func (b *Broker) RequestApproval(ctx context.Context, req SubmitRequest) (*Result, error) {
+	r, err := b.Submit(ctx, req)
+	if err != nil || r.Approval == nil || r.Approval.Status != toolgate.StatusPending {
+		return r, err
+	}
+	a, err := b.Wait(ctx, r.Approval.ID)
+	if err != nil && ctx.Err() != nil {
+		a, cerr := b.Resolve(context.WithoutCancel(ctx), r.Approval.ID, toolgate.Resolution{
+			Status: toolgate.StatusCancelled, Reason: "the agent stopped waiting for approval", By: gate.Name, Via: "cancel",
+		})
+		if cerr != nil && toolgate.ErrorCodeOf(cerr) != toolgate.EConflict {
+			return nil, cerr
+		}
+		if a == nil {
+			a, _ = b.store.GetApproval(context.WithoutCancel(ctx), r.Approval.ID)
+		}
+		r.Approval = a
+		return r, ctx.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Approval = a
+	return r, nil
+}
+
+// Get returns an approval.
+func (b *Broker) Get(ctx context.Context, id string) (*toolgate.Approval, error) {
+	return b.store.GetApproval(ctx, id)
+}
+
+// GetByToken returns an approval by its resume token.
+func (b *Broker) GetByToken(ctx context.Context, token string) (*toolgate.Approval, error) {
+	return b.store.GetApprovalByToken(ctx, token)
+}
+
+// List lists approvals.
+func (b *Broker) List(ctx context.Context, f store.ApprovalFilter) ([]*toolgate.Approval, error) {
+	return b.store.ListApprovals(ctx, f)
+}
+
+// pendingApproval loads an approval that must still be pending; one past
+// its expiry is expired on the spot.
+func (b *Broker) pendingApproval(ctx context.Context, id string) (*toolgate.Approval, error) {
+	a, err := b.store.GetApproval(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if a.Status == toolgate.StatusPending && !b.now().Before(a.ExpiresAt) {
+		if a, err = b.expire(ctx, id); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+			return nil, err
+		}
+		if a == nil {
+			if a, err = b.store.GetApproval(ctx, id); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if a.Status != toolgate.StatusPending {
+		return a, toolgate.Errorf(toolgate.EConflict, "approval %s is already %s", id, a.Status)
+	}
+	return a, nil
+}
+
+// Approve answers a pending approval with yes, at the scope the human
+// chose; a scope beyond once adds a grant and re-evaluates every pending
+// approval it could affect (the cascade).
+func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by Actor) (*toolgate.Approval, error) {
+	a, err := b.pendingApproval(ctx, id)
+	if err != nil {
+		return a, err
+	}
+	e, err := b.policies.Engine(ctx, a.Call.Workspace)
+	if err != nil {
+		return nil, toolgate.Errorf(toolgate.EUnavailable, "rules of workspace %s: %v", a.Call.Workspace, err)
+	}
+	if len(req.Answer) > 0 && !e.IsQuestionTool(a.Call.Tool) {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "an answer is only accepted for question tools, and %s is not one", a.Call.Tool)
+	}
+	if len(req.Answer) > 0 && !json.Valid(req.Answer) {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "answer is not valid JSON")
+	}
+	if len(req.Modifications) > 0 && !json.Valid(req.Modifications) {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "modifications are not valid JSON")
+	}
+	if req.Scope == "" {
+		req.Scope = toolgate.ScopeOnce
+	}
+	now := b.now()
+	res := toolgate.Resolution{
+		Status: toolgate.StatusApproved, Scope: req.Scope, Answer: req.Answer,
+		Modifications: req.Modifications, By: by.Name, Via: by.Via, At: now,
+	}
+	var grant *toolgate.Grant
+	if req.Scope != toolgate.ScopeOnce {
+		if grant, err = b.grantFor(ctx, e, a, req, by); err != nil {
+			return nil, err
+		}
+		res.Grant, res.Pattern, res.GrantID = grant.Kind, grant.Pattern, grant.ID
+	}
+	audit := []toolgate.AuditEntry{b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, "approved at scope "+string(req.Scope), resolutionData(&res))}
+	if grant != nil {
+		audit = append(audit, b.grantAudit(string(toolgate.EventGrantAdded), grant, by))
+	}
+	resolved, err := b.resolve(ctx, a, res, grant, audit)
+	if err != nil {
+		return resolved, err
+	}
+	if grant != nil {
+		b.grantAdded(ctx, grant, by)
+	}
+	return resolved, nil
+}
+
+// grantFor builds the grant an approval at a scope beyond once creates,
+// checking that its pattern compiles.
+func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.Approval, req ApproveRequest, by Actor) (*toolgate.Grant, error) {
+	switch req.Scope {
+	case toolgate.ScopeTurn, toolgate.ScopeSession, toolgate.ScopeWorkspace, toolgate.ScopeGlobal:
+	default:
+		return nil, toolgate.Errorf(toolgate.EInvalid, "unknown scope %q (want once, turn, session, workspace or global)", req.Scope)
+	}
+	kind := req.Grant
+	if kind == "" {
+		kind = toolgate.GrantTool
+		if req.Pattern != "" || len(a.Decision.Suggestions) > 0 {
+			kind = toolgate.GrantPattern
+		}
+	}
+	g := &toolgate.Grant{
+		ID: newID("gr_"), Scope: req.Scope, Kind: kind, Tool: a.Call.Tool,
+		ApprovalID: a.ID, CreatedBy: by.Name, Via: by.Via, CreatedAt: b.now(),
+	}
+	switch kind {
+	case toolgate.GrantTool:
+		g.Pattern = "*"
+	case toolgate.GrantPattern, toolgate.GrantPrefix:
+		g.Pattern = req.Pattern
+		if g.Pattern == "" {
+			if len(a.Decision.Suggestions) == 0 {
+				return nil, toolgate.Errorf(toolgate.EInvalid, "no pattern given and the decision suggested none; grant the tool or give a pattern")
+			}
+			g.Tool, g.Pattern = a.Decision.Suggestions[0].Tool, a.Decision.Suggestions[0].Pattern
+		}
+		if strings.TrimSpace(g.Pattern) == "" {
+			return nil, toolgate.Errorf(toolgate.EInvalid, "empty pattern")
+		}
+	default:
+		return nil, toolgate.Errorf(toolgate.EInvalid, "unknown grant kind %q (want tool, pattern or prefix)", kind)
+	}
+	if len(g.Pattern) > 1024 {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "pattern longer than 1024 bytes")
+	}
+	if g.Scope != toolgate.ScopeGlobal {
+		g.Workspace = a.Call.Workspace
+	}
+	if g.Scope == toolgate.ScopeTurn || g.Scope == toolgate.ScopeSession {
+		g.Session = a.Call.Session
+	}
+	if g.Scope == toolgate.ScopeTurn {
+		s, err := b.store.GetSession(ctx, a.Call.Session)
+		if err != nil {
+			return nil, err
+		}
+		g.Turn = s.Turn
+	}
+	if _, err := e.Compile(toolgate.LayerSession, []policy.Rule{grantRule(g)}); err != nil {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q: %v", g.Pattern, err)
+	}
+	return g, nil
+}
+
+// grantRule is the rule a grant stands for.
+func grantRule(g *toolgate.Grant) policy.Rule {
+	return policy.Rule{
+		Tool: g.Tool, Pattern: g.Pattern, Prefix: g.Kind == toolgate.GrantPrefix,
+		Action: toolgate.Allow, Source: policy.Source{File: "grant:" + g.ID},
+		Reason: fmt.Sprintf("granted by %s", g.CreatedBy),
+	}
+}
+
+// Deny answers a pending approval with no. Soft denies this call and lets
+// the batch go on; hard (the default) also denies the session's other
+// pending calls and sets its stop flag.
+func (b *Broker) Deny(ctx context.Context, id string, req DenyRequest, by Actor) (*toolgate.Approval, error) {
+	if req.Mode == "" {
+		req.Mode = toolgate.DenyHard
+	}
+	if req.Mode != toolgate.DenySoft && req.Mode != toolgate.DenyHard {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "unknown deny mode %q (want soft or hard)", req.Mode)
+	}
+	a, err := b.pendingApproval(ctx, id)
+	if err != nil {
+		return a, err
+	}
+	res := toolgate.Resolution{
+		Status: toolgate.StatusDenied, DenyMode: req.Mode, Feedback: req.Feedback,
+		Reason: DenyMessage(a.Call.Tool, req), By: by.Name, Via: by.Via, At: b.now(),
+	}
+	audit := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res))
+	resolved, err := b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{audit})
+	if err != nil || req.Mode == toolgate.DenySoft {
+		return resolved, err
+	}
+	if err := b.stopSession(ctx, a, by); err != nil {
+		return resolved, err
+	}
+	return resolved, nil
+}
+
+// DenyMessage is what the agent is told when a human denies a call: the
+// feedback, and a reminder of what to do next (seed 002's wording).
+func DenyMessage(tool string, req DenyRequest) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "User rejected tool '%s'.", tool)
+	if req.Reason != "" {
+		fmt.Fprintf(&b, " Reason: %s", req.Reason)
+	}
+	if req.Feedback != "" {
+		fmt.Fprintf(&b, " Feedback: %s", req.Feedback)
+	}
+	if req.Mode == toolgate.DenySoft {
+		b.WriteString("\n\n[System reminder: Ask the user how they would like to proceed before trying this again.]")
+	} else {
+		b.WriteString("\n\n[System reminder: The user stopped this turn. Do not call more tools; wait for the user's next message.]")
+	}
+	return b.String()
+}
+
+// stopSession sets the stop flag after a hard deny and denies the
+// session's other pending calls: the batch is over.
+func (b *Broker) stopSession(ctx context.Context, a *toolgate.Approval, by Actor) error {
+	s, err := b.store.GetSession(ctx, a.Call.Session)
+	if err != nil {
+		return err
+	}
+	s.Stopped, s.UpdatedAt = true, b.now()
+	entry := b.auditEntry("session.stopped", &a.Call, a.ID, "stopped", by, "hard deny", nil)
+	if err := b.store.PutSession(ctx, s, entry); err != nil {
+		return err
+	}
+	b.hub.publish(toolgate.Event{Type: toolgate.EventSessionStopped, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
+	return b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: s.ID}, toolgate.Resolution{
+		Status: toolgate.StatusDenied, DenyMode: toolgate.DenyHard,
+		Reason: "an earlier call was denied and the user stopped this turn", By: by.Name, Via: by.Via,
+	})
+}
+
+// resolveAll resolves every approval the filter selects with res.
+func (b *Broker) resolveAll(ctx context.Context, f store.ApprovalFilter, res toolgate.Resolution) error {
+	list, err := b.store.ListApprovals(ctx, f)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, a := range list {
+		if _, err := b.Resolve(ctx, a.ID, res); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Resolve ends a pending approval with res: the seed engine's resolve. It
+// is how expiry, cancellation and the cascade end approvals; Approve and
+// Deny are the human answers.
+func (b *Broker) Resolve(ctx context.Context, id string, res toolgate.Resolution) (*toolgate.Approval, error) {
+	if !res.Status.Final() {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "resolution status %q is not final", res.Status)
+	}
+	a, err := b.store.GetApproval(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if a.Status != toolgate.StatusPending {
+		return a, toolgate.Errorf(toolgate.EConflict, "approval %s is already %s", id, a.Status)
+	}
+	if res.At.IsZero() {
+		res.At = b.now()
+	}
+	by := Actor{Name: res.By, Via: res.Via}
+	entry := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res))
+	return b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{entry})
+}
+
+// resolve stores a resolution (durably, before anyone is told), then wakes
+// the waiters and publishes the event.
+func (b *Broker) resolve(ctx context.Context, a *toolgate.Approval, res toolgate.Resolution, grant *toolgate.Grant, audit []toolgate.AuditEntry) (*toolgate.Approval, error) {
+	if err := b.store.ResolveApproval(ctx, a.ID, res, grant, audit...); err != nil {
+		if toolgate.ErrorCodeOf(err) == toolgate.EConflict {
+			cur, gerr := b.store.GetApproval(ctx, a.ID)
+			if gerr == nil {
+				b.release(a.ID)
+				return cur, toolgate.Errorf(toolgate.EConflict, "approval %s is already %s", a.ID, cur.Status)
+			}
+		}
+		return nil, err
+	}
+	done := *a
+	done.Status, done.Resolution = res.Status, &res
+	b.release(a.ID)
+	b.publish(toolgate.EventApprovalResolved, &done, nil)
+	return &done, nil
+}
+
+// release wakes an approval's waiters and stops its timer.
+func (b *Broker) release(id string) {
+	b.mu.Lock()
+	w := b.waiters[id]
+	delete(b.waiters, id)
+	b.mu.Unlock()
+	if w != nil {
+		w.timer.Stop()
+		close(w.done)
+	}
+}
+
+// Cancel ends a pending approval because its waiter went away.
+func (b *Broker) Cancel(ctx context.Context, id, reason string, by Actor) (*toolgate.Approval, error) {
+	if reason == "" {
+		reason = "cancelled"
+	}
+	return b.Resolve(ctx, id, toolgate.Resolution{Status: toolgate.StatusCancelled, Reason: reason, By: by.Name, Via: by.Via})
+}
+
+// ResumeByToken answers a suspended approval by its resume token (DESIGN
+// §4.6): approved with optional modifications, or denied.
+func (b *Broker) ResumeByToken(ctx context.Context, token string, approved bool, modifications json.RawMessage, by Actor) (*toolgate.Approval, error) {
+	a, err := b.store.GetApprovalByToken(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	if !approved {
+		return b.Deny(ctx, a.ID, DenyRequest{Mode: toolgate.DenySoft}, by)
+	}
+	req := ApproveRequest{Modifications: modifications}
+	// A question tool's answer travels in the modifications (seed 000).
+	var m struct {
+		Answer json.RawMessage `json:"answer"`
+	}
+	if len(modifications) > 0 && json.Unmarshal(modifications, &m) == nil && len(m.Answer) > 0 {
+		if e, err := b.policies.Engine(ctx, a.Call.Workspace); err == nil && e.IsQuestionTool(a.Call.Tool) {
+			req.Answer = m.Answer
+		}
+	}
+	return b.Approve(ctx, a.ID, req, by)
+}

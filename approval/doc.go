@@ -1,0 +1,13 @@
+// Package approval is toolgate's broker: it decides calls with the policy
+// engine, holds the ones that ask as pending approvals until a human
+// answers, remembers answers as grants at the scope the human chose,
+// expires what nobody answers, and publishes every step on an ordered
+// event stream (DESIGN §4).
+//
+// The broker keeps durable state in a store.Store and workspace rules in a
+// store.Rules; it holds only waiters, timers and caches in memory, so a
+// restart loses no approval and never turns one into an allow.
+//
+// The seed engine's calls exist under their names: RequestApproval,
+// Approve, Resolve, SpawnReaper and ReapNow.
+package approval

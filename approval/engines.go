@@ -1,0 +1,90 @@
+package approval
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/store"
+)
+
+// Policies gives the broker the compiled policy of a workspace.
+type Policies interface {
+	// Engine returns the workspace's engine, current with its rules.
+	Engine(ctx context.Context, workspace string) (*policy.Engine, error)
+	// AppendRule adds a rule to the workspace's rules document as its new
+	// last match, keeping the document's comments and formatting.
+	AppendRule(ctx context.Context, workspace string, r policy.Rule, comment string) error
+}
+
+// Workspaces compiles each workspace's rules document, followed by the
+// config documents, into an engine, and recompiles when the document
+// changes (its version moves). It implements Policies.
+type Workspaces struct {
+	rules  store.Rules
+	config []*policy.Document
+	opts   []policy.Option
+
+	mu    sync.Mutex
+	cache map[string]cachedEngine
+}
+
+type cachedEngine struct {
+	version string
+	engine  *policy.Engine
+}
+
+// NewWorkspaces returns Policies over the documents in rules, with config
+// documents (toolgate.yaml) after each workspace's own document so their
+// rules win, and engine options such as policy.WithHome.
+func NewWorkspaces(rules store.Rules, config []*policy.Document, opts ...policy.Option) *Workspaces {
+	return &Workspaces{rules: rules, config: config, opts: opts, cache: map[string]cachedEngine{}}
+}
+
+// Engine implements Policies.
+func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engine, error) {
+	src, version, err := w.rules.Document(ctx, workspace)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s rules: %w", workspace, err)
+	}
+	w.mu.Lock()
+	c, ok := w.cache[workspace]
+	w.mu.Unlock()
+	if ok && c.version == version {
+		return c.engine, nil
+	}
+	e, err := w.Compile(workspace, src)
+	if err != nil {
+		// A broken document on disk must not open the gate: the caller
+		// gets the error and decides ask.
+		return nil, err
+	}
+	w.mu.Lock()
+	w.cache[workspace] = cachedEngine{version: version, engine: e}
+	w.mu.Unlock()
+	return e, nil
+}
+
+// Compile compiles a workspace document as it would be used, without
+// storing it: PUT /v1/workspaces/{id}/rules validates with it.
+func (w *Workspaces) Compile(workspace string, src []byte) (*policy.Engine, error) {
+	doc, err := policy.ParseWorkspace("workspaces/"+workspace+"/permissions.jsonc", src)
+	if err != nil {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "%v", err)
+	}
+	docs := append([]*policy.Document{doc}, w.config...)
+	e, err := policy.New(docs, w.opts...)
+	if err != nil {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "%v", err)
+	}
+	return e, nil
+}
+
+// AppendRule implements Policies.
+func (w *Workspaces) AppendRule(ctx context.Context, workspace string, r policy.Rule, comment string) error {
+	return w.rules.UpdateDocument(ctx, workspace, func(src []byte) ([]byte, error) {
+		return policy.AppendRule(src, r, comment)
+	})
+}

@@ -1,0 +1,204 @@
+package approval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/store"
+)
+
+// grantLayers returns the session's grant layers in merge order: global,
+// workspace, session, turn. Compiled layers are cached until grants change.
+func (b *Broker) grantLayers(ctx context.Context, e *policy.Engine, s *toolgate.Session) ([]*policy.Ruleset, error) {
+	specs := []struct {
+		key    string
+		layer  toolgate.Layer
+		filter store.GrantFilter
+		turn   int
+	}{
+		{"g", toolgate.LayerGlobal, store.GrantFilter{Scope: toolgate.ScopeGlobal}, -1},
+		{"w:" + s.Workspace, toolgate.LayerWorkspace, store.GrantFilter{Scope: toolgate.ScopeWorkspace, Workspace: s.Workspace}, -1},
+		{"s:" + s.ID, toolgate.LayerSession, store.GrantFilter{Scope: toolgate.ScopeSession, Session: s.ID}, -1},
+		{fmt.Sprintf("t:%s:%d", s.ID, s.Turn), toolgate.LayerTurn, store.GrantFilter{Scope: toolgate.ScopeTurn, Session: s.ID}, s.Turn},
+	}
+	layers := make([]*policy.Ruleset, 0, len(specs))
+	for _, sp := range specs {
+		b.mu.Lock()
+		c, ok := b.layers[sp.key]
+		gen := b.gen
+		b.mu.Unlock()
+		if ok && c.gen == gen && c.engine == e {
+			layers = append(layers, c.rs)
+			continue
+		}
+		grants, err := b.store.ListGrants(ctx, sp.filter)
+		if err != nil {
+			return nil, err
+		}
+		var rules []policy.Rule
+		for _, g := range grants {
+			if sp.turn >= 0 && g.Turn != sp.turn {
+				continue
+			}
+			rules = append(rules, grantRule(g))
+		}
+		rs, err := e.Compile(sp.layer, rules)
+		if err != nil {
+			return nil, fmt.Errorf("compile %s grants: %w", sp.layer, err)
+		}
+		b.mu.Lock()
+		if b.gen == gen {
+			b.layers[sp.key] = cachedLayer{gen: gen, engine: e, rs: rs}
+		}
+		b.mu.Unlock()
+		layers = append(layers, rs)
+	}
+	return layers, nil
+}
+
+// grantsChanged drops every cached layer.
+func (b *Broker) grantsChanged() {
+	b.mu.Lock()
+	b.gen++
+	clear(b.layers)
+	b.mu.Unlock()
+}
+
+// grantAdded publishes a new grant, appends a workspace grant to the
+// workspace's rules document, and cascades it to the pending approvals it
+// could affect.
+func (b *Broker) grantAdded(ctx context.Context, g *toolgate.Grant, by Actor) {
+	b.grantsChanged()
+	b.publish(toolgate.EventGrantAdded, nil, g)
+	if g.Scope == toolgate.ScopeWorkspace {
+		comment := fmt.Sprintf("granted by %s via %s at %s (grant %s)", g.CreatedBy, g.Via, g.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), g.ID)
+		r := grantRule(g)
+		r.Prefix = false
+		if g.Kind != toolgate.GrantPrefix {
+			if err := b.policies.AppendRule(ctx, g.Workspace, r, comment); err != nil {
+				// The grant is in the store and works; only its copy in the
+				// document is missing.
+				b.log.Error("append workspace grant to rules document", "grant", g.ID, "workspace", g.Workspace, "err", err)
+			}
+		}
+	}
+	b.cascade(ctx, g, by)
+}
+
+// cascade re-evaluates the pending approvals a new grant could affect and
+// approves those it now allows (DESIGN §4.2).
+func (b *Broker) cascade(ctx context.Context, g *toolgate.Grant, by Actor) {
+	f := store.ApprovalFilter{Status: toolgate.StatusPending}
+	switch g.Scope {
+	case toolgate.ScopeTurn, toolgate.ScopeSession:
+		f.Session = g.Session
+	case toolgate.ScopeWorkspace:
+		f.Workspace = g.Workspace
+	}
+	pending, err := b.store.ListApprovals(ctx, f)
+	if err != nil {
+		b.log.Error("cascade: list pending approvals", "err", err)
+		return
+	}
+	for _, a := range pending {
+		d, err := b.Evaluate(ctx, a.Call)
+		if err != nil || d.Action != toolgate.Allow {
+			continue
+		}
+		res := toolgate.Resolution{
+			Status: toolgate.StatusApproved, Scope: toolgate.ScopeOnce, GrantID: g.ID,
+			Reason: "allowed by grant " + g.ID + ": " + d.Reason, By: by.Name, Via: "cascade",
+		}
+		if _, err := b.Resolve(ctx, a.ID, res); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+			b.log.Error("cascade: resolve", "approval", a.ID, "err", err)
+		}
+	}
+}
+
+// AddGrant stores a grant an admin makes directly (not as an answer) and
+// cascades it.
+func (b *Broker) AddGrant(ctx context.Context, g toolgate.Grant, by Actor) (*toolgate.Grant, error) {
+	if g.Tool == "" {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "grant has no tool")
+	}
+	if g.Kind == "" {
+		g.Kind = toolgate.GrantPattern
+	}
+	if g.Pattern == "" {
+		g.Pattern = "*"
+	}
+	switch g.Scope {
+	case toolgate.ScopeGlobal:
+		g.Workspace, g.Session = "", ""
+	case toolgate.ScopeWorkspace:
+		if g.Workspace == "" {
+			return nil, toolgate.Errorf(toolgate.EInvalid, "a workspace grant needs a workspace")
+		}
+		g.Session = ""
+	case toolgate.ScopeSession, toolgate.ScopeTurn:
+		if g.Session == "" {
+			return nil, toolgate.Errorf(toolgate.EInvalid, "a %s grant needs a session", g.Scope)
+		}
+		s, err := b.store.GetSession(ctx, g.Session)
+		if err != nil {
+			return nil, err
+		}
+		g.Workspace, g.Turn = s.Workspace, s.Turn
+	default:
+		return nil, toolgate.Errorf(toolgate.EInvalid, "unknown scope %q (want turn, session, workspace or global)", g.Scope)
+	}
+	switch g.Kind {
+	case toolgate.GrantTool, toolgate.GrantPattern, toolgate.GrantPrefix:
+	default:
+		return nil, toolgate.Errorf(toolgate.EInvalid, "unknown grant kind %q (want tool, pattern or prefix)", g.Kind)
+	}
+	ws := g.Workspace
+	if ws == "" {
+		ws = DefaultWorkspace
+	}
+	e, err := b.policies.Engine(ctx, ws)
+	if err != nil {
+		return nil, toolgate.Errorf(toolgate.EUnavailable, "rules of workspace %s: %v", ws, err)
+	}
+	g.ID, g.CreatedBy, g.Via, g.CreatedAt = newID("gr_"), by.Name, by.Via, b.now()
+	if _, err := e.Compile(toolgate.LayerSession, []policy.Rule{grantRule(&g)}); err != nil {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q: %v", g.Pattern, err)
+	}
+	if err := b.store.AddGrant(ctx, &g, b.grantAudit(string(toolgate.EventGrantAdded), &g, by)); err != nil {
+		return nil, err
+	}
+	b.grantAdded(ctx, &g, by)
+	return &g, nil
+}
+
+// RevokeGrant deletes a grant. A workspace grant's copy in the rules
+// document stays, marked by its comment, for the admin to remove.
+func (b *Broker) RevokeGrant(ctx context.Context, id string, by Actor) error {
+	grants, err := b.store.ListGrants(ctx, store.GrantFilter{})
+	if err != nil {
+		return err
+	}
+	var g *toolgate.Grant
+	for _, x := range grants {
+		if x.ID == id {
+			g = x
+			break
+		}
+	}
+	if g == nil {
+		return toolgate.Errorf(toolgate.ENotFound, "grant %s not found", id)
+	}
+	if err := b.store.RevokeGrant(ctx, id, b.grantAudit(string(toolgate.EventGrantRevoked), g, by)); err != nil {
+		return err
+	}
+	b.grantsChanged()
+	b.publish(toolgate.EventGrantRevoked, nil, g)
+	return nil
+}
+
+// Grants lists grants.
+func (b *Broker) Grants(ctx context.Context, f store.GrantFilter) ([]*toolgate.Grant, error) {
+	return b.store.ListGrants(ctx, f)
+}

@@ -1,0 +1,72 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
+)
+
+// auditEntry builds an audit entry; the store chains it.
+func (b *Broker) auditEntry(kind string, c *toolgate.Call, approvalID, outcome string, by Actor, reason string, data json.RawMessage) toolgate.AuditEntry {
+	return toolgate.AuditEntry{
+		Time: b.now(), Kind: kind, Session: c.Session, Workspace: c.Workspace, CallID: c.ID,
+		ApprovalID: approvalID, Tool: c.Tool, Outcome: outcome, Who: by.Name, Via: by.Via,
+		Reason: reason, Data: data,
+	}
+}
+
+func (b *Broker) grantAudit(kind string, g *toolgate.Grant, by Actor) toolgate.AuditEntry {
+	data, _ := json.Marshal(g)
+	return toolgate.AuditEntry{
+		Time: b.now(), Kind: kind, Session: g.Session, Workspace: g.Workspace, ApprovalID: g.ApprovalID,
+		Tool: g.Tool, Outcome: string(g.Scope), Who: by.Name, Via: by.Via, Reason: g.Pattern, Data: data,
+	}
+}
+
+// decisionData is what the audit log keeps of a decided call: its
+// arguments and the decision.
+func decisionData(c *toolgate.Call, d *toolgate.Decision) json.RawMessage {
+	data, err := json.Marshal(struct {
+		Args     map[string]any     `json:"args,omitempty"`
+		Agent    string             `json:"agent,omitempty"`
+		Decision *toolgate.Decision `json:"decision"`
+	}{c.Args, c.Agent, d})
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+func resolutionData(r *toolgate.Resolution) json.RawMessage {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// publish sends an approval or grant event.
+func (b *Broker) publish(t toolgate.EventType, a *toolgate.Approval, g *toolgate.Grant) {
+	e := toolgate.Event{Type: t, Time: b.now(), Approval: a, Grant: g}
+	switch {
+	case a != nil:
+		e.Session, e.Workspace = a.Call.Session, a.Call.Workspace
+	case g != nil:
+		e.Session, e.Workspace = g.Session, g.Workspace
+	}
+	b.hub.publish(e)
+}
+
+// Subscribe returns a view of the event stream: first the recent events
+// after f.AfterSeq, then a replay of every approval still pending, then
+// live events, until ctx ends.
+func (b *Broker) Subscribe(ctx context.Context, f EventFilter) *Subscription {
+	return b.hub.subscribe(ctx, f)
+}
+
+// Audit lists audit entries.
+func (b *Broker) Audit(ctx context.Context, f store.AuditFilter) ([]toolgate.AuditEntry, error) {
+	return b.store.ListAudit(ctx, f)
+}

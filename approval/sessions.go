@@ -1,0 +1,96 @@
+package approval
+
+import (
+	"context"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
+)
+
+// Session returns a session.
+func (b *Broker) Session(ctx context.Context, id string) (*toolgate.Session, error) {
+	return b.store.GetSession(ctx, id)
+}
+
+// Sessions lists sessions.
+func (b *Broker) Sessions(ctx context.Context, f store.SessionFilter) ([]*toolgate.Session, error) {
+	return b.store.ListSessions(ctx, f)
+}
+
+// updateSession loads a session (creating it in the default workspace if
+// it does not exist yet), applies change and stores it with an audit entry.
+func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, change func(*toolgate.Session) string) (*toolgate.Session, error) {
+	if id == "" {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "no session id")
+	}
+	s, err := b.store.GetSession(ctx, id)
+	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
+		s = &toolgate.Session{ID: id, Workspace: DefaultWorkspace, CreatedAt: b.now()}
+		if e, eerr := b.policies.Engine(ctx, DefaultWorkspace); eerr == nil {
+			s.Mode = e.Mode()
+		}
+	} else if err != nil {
+		return nil, err
+	}
+	outcome := change(s)
+	s.UpdatedAt = b.now()
+	entry := b.auditEntry(kind, &toolgate.Call{Session: s.ID, Workspace: s.Workspace}, "", outcome, by, "", nil)
+	if err := b.store.PutSession(ctx, s, entry); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetMode changes a session's mode. It applies to calls decided after it;
+// pending approvals are not re-decided.
+func (b *Broker) SetMode(ctx context.Context, session string, m toolgate.Mode, by Actor) (*toolgate.Session, error) {
+	s, err := b.updateSession(ctx, session, string(toolgate.EventModeChanged), by, func(s *toolgate.Session) string {
+		s.Mode = m
+		return m.String()
+	})
+	if err != nil {
+		return nil, err
+	}
+	b.hub.publish(toolgate.Event{Type: toolgate.EventModeChanged, Time: b.now(), Session: s.ID, Workspace: s.Workspace, Mode: &m})
+	return s, nil
+}
+
+// Abort ends a session: its pending approvals are cancelled and later
+// calls are denied.
+func (b *Broker) Abort(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+	s, err := b.updateSession(ctx, session, string(toolgate.EventSessionAborted), by, func(s *toolgate.Session) string {
+		s.Aborted = true
+		return "aborted"
+	})
+	if err != nil {
+		return nil, err
+	}
+	b.hub.publish(toolgate.Event{Type: toolgate.EventSessionAborted, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
+	err = b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: s.ID}, toolgate.Resolution{
+		Status: toolgate.StatusCancelled, Reason: "the session was aborted", By: by.Name, Via: by.Via,
+	})
+	return s, err
+}
+
+// CancelWorkspace cancels every pending approval of a workspace whose
+// host disconnected.
+func (b *Broker) CancelWorkspace(ctx context.Context, workspace string, by Actor) error {
+	return b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Workspace: workspace}, toolgate.Resolution{
+		Status: toolgate.StatusCancelled, Reason: "the workspace disconnected", By: by.Name, Via: by.Via,
+	})
+}
+
+// EndTurn ends the session's current turn: the user spoke again. Turn
+// grants lapse and the stop flag of a hard deny clears.
+func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+	s, err := b.updateSession(ctx, session, "session.turn_ended", by, func(s *toolgate.Session) string {
+		s.Turn++
+		s.Stopped = false
+		return "turn ended"
+	})
+	if err != nil {
+		return nil, err
+	}
+	b.grantsChanged()
+	return s, nil
+}

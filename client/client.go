@@ -1,0 +1,409 @@
+package client
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/store"
+)
+
+// Client talks to one gateway. It is safe for concurrent use.
+type Client struct {
+	base  *url.URL
+	token string
+	http  *http.Client
+	via   string
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient sets the HTTP client (default: http.DefaultClient with
+// no overall timeout, since long-polls and event streams last).
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+
+// WithVia names the client in the audit log (cli, tui, hook, mcp, …).
+func WithVia(via string) Option { return func(c *Client) { c.via = via } }
+
+// New returns a client for the gateway at baseURL (e.g.
+// http://127.0.0.1:8787) authenticating with token.
+func New(baseURL, token string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("gateway URL %q: want http://host:port or https://host:port", baseURL)
+	}
+	c := &Client{base: u, token: token, http: http.DefaultClient}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// do sends a request and decodes a JSON response into out (if not nil).
+// Error bodies become *toolgate.Error with the server's code and message.
+func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	var rd io.Reader
+	contentType := ""
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd, contentType = bytes.NewReader(b), "application/jsonc"
+	default:
+		data, err := json.Marshal(body)
+		if err != nil {
+			return fmt.Errorf("encode %s %s: %w", method, path, err)
+		}
+		rd, contentType = bytes.NewReader(data), "application/json"
+	}
+	u := *c.base
+	u.Path += path
+	u.RawQuery = query.Encode()
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	c.authorize(req)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return toolgate.Errorf(toolgate.EUnavailable, "gateway %s unreachable: %v", c.base.Host, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return decodeError(resp)
+	}
+	switch out := out.(type) {
+	case nil:
+		return nil
+	case *[]byte:
+		*out, err = io.ReadAll(resp.Body)
+		return err
+	default:
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			return fmt.Errorf("decode %s %s response: %w", method, path, err)
+		}
+	}
+	return nil
+}
+
+func (c *Client) authorize(req *http.Request) {
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if c.via != "" {
+		req.Header.Set("X-Toolgate-Client", c.via)
+	}
+}
+
+// decodeError turns an error response into a *toolgate.Error.
+func decodeError(resp *http.Response) error {
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	var body struct {
+		Error struct {
+			Code    toolgate.ErrorCode `json:"code"`
+			Message string             `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &body) == nil && body.Error.Code != "" {
+		return &toolgate.Error{Code: body.Error.Code, Message: body.Error.Message}
+	}
+	code := toolgate.EInternal
+	switch resp.StatusCode {
+	case http.StatusBadRequest:
+		code = toolgate.EInvalid
+	case http.StatusUnauthorized:
+		code = toolgate.EUnauthorized
+	case http.StatusForbidden:
+		code = toolgate.EForbidden
+	case http.StatusNotFound:
+		code = toolgate.ENotFound
+	case http.StatusConflict:
+		code = toolgate.EConflict
+	case http.StatusServiceUnavailable, http.StatusBadGateway, http.StatusGatewayTimeout:
+		code = toolgate.EUnavailable
+	}
+	return &toolgate.Error{Code: code, Message: fmt.Sprintf("gateway answered %s: %s", resp.Status, strings.TrimSpace(string(data)))}
+}
+
+func waitQuery(wait time.Duration) url.Values {
+	q := url.Values{}
+	if wait > 0 {
+		q.Set("wait", wait.String())
+	}
+	return q
+}
+
+// Evaluate decides a call without holding or recording it.
+func (c *Client) Evaluate(ctx context.Context, call toolgate.Call) (*toolgate.Decision, error) {
+	var d toolgate.Decision
+	return &d, c.do(ctx, http.MethodPost, "/v1/evaluate", nil, call, &d)
+}
+
+// Submit submits a call; with wait > 0 the gateway holds the request up
+// to that long for a pending approval's outcome.
+func (c *Client) Submit(ctx context.Context, req approval.SubmitRequest, wait time.Duration) (*approval.Result, error) {
+	body := struct {
+		Call           toolgate.Call   `json:"call"`
+		BatchRemaining []toolgate.Call `json:"batch_remaining,omitempty"`
+		TTL            string          `json:"ttl,omitempty"`
+	}{Call: req.Call, BatchRemaining: req.BatchRemaining}
+	if req.TTL > 0 {
+		body.TTL = req.TTL.String()
+	}
+	var r approval.Result
+	return &r, c.do(ctx, http.MethodPost, "/v1/calls", waitQuery(wait), body, &r)
+}
+
+// Approval returns an approval; with wait > 0 it waits up to that long
+// while the approval is pending.
+func (c *Client) Approval(ctx context.Context, id string, wait time.Duration) (*toolgate.Approval, error) {
+	var a toolgate.Approval
+	return &a, c.do(ctx, http.MethodGet, "/v1/approvals/"+url.PathEscape(id), waitQuery(wait), nil, &a)
+}
+
+// WaitFor polls until the approval is resolved or ctx ends.
+func (c *Client) WaitFor(ctx context.Context, id string) (*toolgate.Approval, error) {
+	for {
+		a, err := c.Approval(ctx, id, 30*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		if a.Status != toolgate.StatusPending {
+			return a, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return a, err
+		}
+	}
+}
+
+// ApprovalFilter selects approvals to list.
+type ApprovalFilter struct {
+	Status    toolgate.Status
+	Session   string
+	Workspace string
+}
+
+// Approvals lists approvals.
+func (c *Client) Approvals(ctx context.Context, f ApprovalFilter) ([]*toolgate.Approval, error) {
+	q := url.Values{}
+	setIf(q, "status", string(f.Status))
+	setIf(q, "session", f.Session)
+	setIf(q, "workspace", f.Workspace)
+	var out struct {
+		Approvals []*toolgate.Approval `json:"approvals"`
+	}
+	return out.Approvals, c.do(ctx, http.MethodGet, "/v1/approvals", q, nil, &out)
+}
+
+func setIf(q url.Values, k, v string) {
+	if v != "" {
+		q.Set(k, v)
+	}
+}
+
+// Approve approves a pending approval.
+func (c *Client) Approve(ctx context.Context, id string, req approval.ApproveRequest) (*toolgate.Approval, error) {
+	var a toolgate.Approval
+	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/approve", nil, req, &a)
+}
+
+// Deny denies a pending approval.
+func (c *Client) Deny(ctx context.Context, id string, req approval.DenyRequest) (*toolgate.Approval, error) {
+	var a toolgate.Approval
+	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/deny", nil, req, &a)
+}
+
+// Cancel cancels a pending approval the agent no longer waits for.
+func (c *Client) Cancel(ctx context.Context, id string) (*toolgate.Approval, error) {
+	var a toolgate.Approval
+	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/cancel", nil, struct{}{}, &a)
+}
+
+// Grants lists grants.
+func (c *Client) Grants(ctx context.Context, f store.GrantFilter) ([]*toolgate.Grant, error) {
+	q := url.Values{}
+	setIf(q, "scope", string(f.Scope))
+	setIf(q, "session", f.Session)
+	setIf(q, "workspace", f.Workspace)
+	setIf(q, "tool", f.Tool)
+	var out struct {
+		Grants []*toolgate.Grant `json:"grants"`
+	}
+	return out.Grants, c.do(ctx, http.MethodGet, "/v1/grants", q, nil, &out)
+}
+
+// AddGrant adds a grant directly (admin).
+func (c *Client) AddGrant(ctx context.Context, g toolgate.Grant) (*toolgate.Grant, error) {
+	var out toolgate.Grant
+	return &out, c.do(ctx, http.MethodPost, "/v1/grants", nil, g, &out)
+}
+
+// RevokeGrant deletes a grant (admin).
+func (c *Client) RevokeGrant(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodDelete, "/v1/grants/"+url.PathEscape(id), nil, nil, nil)
+}
+
+// Rules returns a workspace's rules document, byte for byte.
+func (c *Client) Rules(ctx context.Context, workspace string) ([]byte, error) {
+	var src []byte
+	return src, c.do(ctx, http.MethodGet, "/v1/workspaces/"+url.PathEscape(workspace)+"/rules", nil, nil, &src)
+}
+
+// PutRules replaces a workspace's rules document; the gateway validates it
+// first and stores nothing if it is invalid.
+func (c *Client) PutRules(ctx context.Context, workspace string, src []byte) error {
+	return c.do(ctx, http.MethodPut, "/v1/workspaces/"+url.PathEscape(workspace)+"/rules", nil, src, nil)
+}
+
+// Sessions lists sessions.
+func (c *Client) Sessions(ctx context.Context) ([]*toolgate.Session, error) {
+	var out struct {
+		Sessions []*toolgate.Session `json:"sessions"`
+	}
+	return out.Sessions, c.do(ctx, http.MethodGet, "/v1/sessions", nil, nil, &out)
+}
+
+// Session returns a session.
+func (c *Client) Session(ctx context.Context, id string) (*toolgate.Session, error) {
+	var s toolgate.Session
+	return &s, c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id), nil, nil, &s)
+}
+
+// SetMode changes a session's mode.
+func (c *Client) SetMode(ctx context.Context, session string, mode string) (*toolgate.Session, error) {
+	var s toolgate.Session
+	return &s, c.do(ctx, http.MethodPut, "/v1/sessions/"+url.PathEscape(session)+"/mode", nil, map[string]string{"mode": mode}, &s)
+}
+
+// Abort aborts a session.
+func (c *Client) Abort(ctx context.Context, session string) (*toolgate.Session, error) {
+	var s toolgate.Session
+	return &s, c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(session)+"/abort", nil, struct{}{}, &s)
+}
+
+// EndTurn ends a session's turn: the user spoke again.
+func (c *Client) EndTurn(ctx context.Context, session string) (*toolgate.Session, error) {
+	var s toolgate.Session
+	return &s, c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(session)+"/turn-end", nil, struct{}{}, &s)
+}
+
+// AuditFilter selects audit entries to list.
+type AuditFilter struct {
+	Session, Workspace, Tool, Outcome, Kind string
+	Since, Until                            time.Time
+	After                                   int64
+	Limit                                   int
+}
+
+// Audit lists audit entries in sequence order.
+func (c *Client) Audit(ctx context.Context, f AuditFilter) ([]toolgate.AuditEntry, error) {
+	q := url.Values{}
+	setIf(q, "session", f.Session)
+	setIf(q, "workspace", f.Workspace)
+	setIf(q, "tool", f.Tool)
+	setIf(q, "outcome", f.Outcome)
+	setIf(q, "kind", f.Kind)
+	if !f.Since.IsZero() {
+		q.Set("since", f.Since.UTC().Format(time.RFC3339Nano))
+	}
+	if !f.Until.IsZero() {
+		q.Set("until", f.Until.UTC().Format(time.RFC3339Nano))
+	}
+	if f.After > 0 {
+		q.Set("after", strconv.FormatInt(f.After, 10))
+	}
+	if f.Limit > 0 {
+		q.Set("limit", strconv.Itoa(f.Limit))
+	}
+	var out struct {
+		Entries []toolgate.AuditEntry `json:"entries"`
+	}
+	return out.Entries, c.do(ctx, http.MethodGet, "/v1/audit", q, nil, &out)
+}
+
+// Events streams events (Server-Sent Events) until ctx ends or the stream
+// breaks; the error channel then carries why (nil when ctx ended). The
+// stream begins with the approvals still pending.
+func (c *Client) Events(ctx context.Context, f approval.EventFilter) (<-chan toolgate.Event, <-chan error) {
+	events := make(chan toolgate.Event, 64)
+	errc := make(chan error, 1)
+	go func() {
+		defer close(events)
+		errc <- c.streamEvents(ctx, f, events)
+	}()
+	return events, errc
+}
+
+func (c *Client) streamEvents(ctx context.Context, f approval.EventFilter, out chan<- toolgate.Event) error {
+	q := url.Values{}
+	setIf(q, "session", f.Session)
+	setIf(q, "workspace", f.Workspace)
+	if f.AfterSeq > 0 {
+		q.Set("after", strconv.FormatInt(f.AfterSeq, 10))
+	}
+	u := *c.base
+	u.Path += "/v1/events"
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	c.authorize(req)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return toolgate.Errorf(toolgate.EUnavailable, "gateway %s unreachable: %v", c.base.Host, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return decodeError(resp)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	var data bytes.Buffer
+	for sc.Scan() {
+		line := sc.Bytes()
+		switch {
+		case len(line) == 0:
+			if data.Len() > 0 {
+				var e toolgate.Event
+				if err := json.Unmarshal(data.Bytes(), &e); err != nil {
+					return fmt.Errorf("decode event: %w", err)
+				}
+				data.Reset()
+				select {
+				case out <- e:
+				case <-ctx.Done():
+					return nil
+				}
+			}
+		case bytes.HasPrefix(line, []byte("data:")):
+			data.Write(bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" ")))
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("event stream: %w", err)
+	}
+	return toolgate.Errorf(toolgate.EUnavailable, "event stream ended")
+}

@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/fsrules"
+	"github.com/toolgate/toolgate/store/sqlite"
+	"github.com/toolgate/toolgate/tokens"
+)
+
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", stderr)
+	configPath := fs.String("config", "", "config file `F` (default $XDG_CONFIG_HOME/toolgate/toolgate.yaml if it exists)")
+	addr := fs.String("addr", "", "listen `address` (default 127.0.0.1:8787)")
+	data := fs.String("data", "", "data `dir`ectory (default $XDG_DATA_HOME/toolgate)")
+	storeURL := fs.String("store", "", "store `URL`: sqlite (default, in the data directory) or sqlite:PATH")
+	allowRemote := fs.Bool("allow-remote", false, "listen on a non-loopback address without TLS (something else must terminate TLS)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("serve takes no arguments, got %q", fs.Arg(0))
+	}
+	cfg, config, err := serveSettings(fs, *configPath, *addr, *data, *storeURL, *allowRemote)
+	if err != nil {
+		return badInput(err)
+	}
+	logger, err := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	if err != nil {
+		return badInput(err)
+	}
+	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rules := fsrules.New(cfg.Data, policy.DefaultRulesJSONC)
+	opts := append(engineOptions(), policy.WithProtectedPaths(cfg.Data))
+	if *configPath != "" {
+		opts = append(opts, policy.WithProtectedPaths(*configPath))
+	}
+	var configDocs []*policy.Document
+	if config != nil {
+		configDocs = append(configDocs, config)
+	}
+	pol := approval.NewWorkspaces(rules, configDocs, opts...)
+	broker, err := approval.New(ctx, st, pol,
+		approval.WithTTL(cfg.ApprovalTimeout), approval.WithMaxTTL(cfg.MaxApprovalTimeout),
+		approval.WithSweepInterval(cfg.SweepInterval), approval.WithLogger(logger))
+	if err != nil {
+		return fmt.Errorf("start broker: %w", err)
+	}
+	defer broker.Close()
+	stopReaper := broker.SpawnReaper(cfg.SweepInterval)
+	defer stopReaper()
+
+	toks, err := tokens.Open(filepath.Join(cfg.Data, "tokens.json"))
+	if err != nil {
+		return fmt.Errorf("tokens: %w", err)
+	}
+	if toks.Len() == 0 {
+		token, err := toks.Create("admin", tokens.RoleAdmin)
+		if err != nil {
+			return fmt.Errorf("create the first admin token: %w", err)
+		}
+		fmt.Fprintf(stderr, "\nNo credentials yet: created an admin token. It is shown this once (only its hash is kept):\n\n    export TOOLGATE_TOKEN=%s\n\nCreate others with: toolgate tokens create --role agent|approver|admin --name NAME\n\n", token)
+	}
+
+	handler := server.NewServer(server.Deps{
+		Broker: broker, Policies: pol, Rules: rules, Tokens: toks, Store: st, Logger: logger,
+		AllowedOrigins: cfg.AllowedOrigins, PublicMetrics: cfg.PublicMetrics,
+		Limits: server.Limits{RatePerSecond: cfg.RateLimit, Burst: cfg.RateBurst, MaxWait: cfg.MaxApprovalTimeout},
+	})
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	scheme := "http"
+	if cfg.TLSCert != "" {
+		scheme = "https"
+	}
+	logger.Info("toolgate serving", "url", scheme+"://"+ln.Addr().String(), "data", cfg.Data, "version", versionString())
+	errc := make(chan error, 1)
+	go func() {
+		if cfg.TLSCert != "" {
+			errc <- srv.ServeTLS(ln, cfg.TLSCert, cfg.TLSKey)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// Shutdown waits for handlers; long-polls and event streams end with
+	// their request contexts, which BaseContext does not outlive.
+	broker.Close()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// serveSettings layers the server settings: defaults, the config file's
+// server section, TOOLGATE_* variables, then the flags that were given.
+// It also loads the config file's rules.
+func serveSettings(fs *flag.FlagSet, configPath, addr, data, storeURL string, allowRemote bool) (serveConfig, *policy.Document, error) {
+	cfg := defaultServeConfig()
+	if configPath == "" {
+		configPath = os.Getenv("TOOLGATE_CONFIG")
+	}
+	if configPath == "" {
+		if dir := configDir(); dir != "" && fileExists(filepath.Join(dir, "toolgate.yaml")) {
+			configPath = filepath.Join(dir, "toolgate.yaml")
+		}
+	}
+	var doc *policy.Document
+	if configPath != "" {
+		if err := loadServerSection(configPath, &cfg); err != nil {
+			return cfg, nil, err
+		}
+		var err error
+		if doc, err = policy.LoadFile(configPath); err != nil {
+			return cfg, nil, err
+		}
+	}
+	if err := cfg.applyEnv(os.Getenv); err != nil {
+		return cfg, nil, err
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "addr":
+			cfg.Addr = addr
+		case "data":
+			cfg.Data = data
+		case "store":
+			cfg.Store = storeURL
+		case "allow-remote":
+			cfg.AllowRemote = allowRemote
+		}
+	})
+	if strings.HasPrefix(cfg.Data, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			cfg.Data = filepath.Join(home, cfg.Data[2:])
+		}
+	}
+	return cfg, doc, cfg.check()
+}
+
+// openStore opens the store the settings name.
+func openStore(ctx context.Context, cfg serveConfig) (store.Store, error) {
+	switch s := cfg.Store; {
+	case s == "" || s == "sqlite":
+		return sqlite.Open(ctx, filepath.Join(cfg.Data, "toolgate.db"))
+	case strings.HasPrefix(s, "sqlite:"):
+		return sqlite.Open(ctx, strings.TrimPrefix(s, "sqlite:"))
+	case strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://"):
+		return nil, badInput(errors.New("the PostgreSQL store is not built yet; use the default SQLite store"))
+	default:
+		return nil, usageErrorf("store %q: want sqlite or sqlite:PATH", s)
+	}
+}
+
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", level)
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	switch format {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("log format %q: want text or json", format)
+}

@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// serveConfig is the server section of toolgate.yaml, overridden by
+// TOOLGATE_* variables, overridden by flags.
+type serveConfig struct {
+	Addr               string        `yaml:"addr"`
+	Data               string        `yaml:"data"`
+	Store              string        `yaml:"store"`
+	ApprovalTimeout    time.Duration `yaml:"approval_timeout"`
+	MaxApprovalTimeout time.Duration `yaml:"max_approval_timeout"`
+	SweepInterval      time.Duration `yaml:"sweep_interval"`
+	TLSCert            string        `yaml:"tls_cert"`
+	TLSKey             string        `yaml:"tls_key"`
+	AllowRemote        bool          `yaml:"allow_remote"`
+	AllowedOrigins     []string      `yaml:"allowed_origins"`
+	RateLimit          float64       `yaml:"rate_limit"`
+	RateBurst          int           `yaml:"rate_burst"`
+	LogLevel           string        `yaml:"log_level"`
+	LogFormat          string        `yaml:"log_format"`
+	PublicMetrics      bool          `yaml:"public_metrics"`
+}
+
+func defaultServeConfig() serveConfig {
+	return serveConfig{
+		Addr:            "127.0.0.1:8787",
+		Data:            dataDir(),
+		ApprovalTimeout: 5 * time.Minute, MaxApprovalTimeout: 24 * time.Hour,
+		SweepInterval: 30 * time.Second,
+		RateLimit:     50, RateBurst: 100,
+		LogLevel: "info", LogFormat: "text",
+	}
+}
+
+// loadServerSection reads the "server" section of a config file; the rest
+// of the file is the policy loader's. Unknown keys are errors with their
+// line, so a typo never silently falls back to a default.
+func loadServerSection(path string, c *serveConfig) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read config: %w", err)
+	}
+	var doc struct {
+		Server yaml.Node `yaml:"server"`
+	}
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if doc.Server.Kind == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	if err := enc.Encode(&doc.Server); err != nil {
+		return fmt.Errorf("%s: server: %w", path, err)
+	}
+	dec := yaml.NewDecoder(&buf)
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil {
+		// The re-encoded section starts at line 1; report the file's line.
+		return fmt.Errorf("%s:%d: server: %s", path, doc.Server.Line, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	return nil
+}
+
+// applyEnv overrides settings from TOOLGATE_* variables.
+func (c *serveConfig) applyEnv(getenv func(string) string) error {
+	str := map[string]*string{
+		"TOOLGATE_ADDR": &c.Addr, "TOOLGATE_DATA": &c.Data, "TOOLGATE_STORE": &c.Store,
+		"TOOLGATE_TLS_CERT": &c.TLSCert, "TOOLGATE_TLS_KEY": &c.TLSKey,
+		"TOOLGATE_LOG_LEVEL": &c.LogLevel, "TOOLGATE_LOG_FORMAT": &c.LogFormat,
+	}
+	for name, p := range str {
+		if v := getenv(name); v != "" {
+			*p = v
+		}
+	}
+	durs := map[string]*time.Duration{
+		"TOOLGATE_APPROVAL_TIMEOUT": &c.ApprovalTimeout, "TOOLGATE_SWEEP_INTERVAL": &c.SweepInterval,
+		"TOOLGATE_MAX_APPROVAL_TIMEOUT": &c.MaxApprovalTimeout,
+	}
+	for name, p := range durs {
+		if v := getenv(name); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			*p = d
+		}
+	}
+	if v := getenv("TOOLGATE_ALLOW_REMOTE"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("TOOLGATE_ALLOW_REMOTE: %w", err)
+		}
+		c.AllowRemote = b
+	}
+	return nil
+}
+
+// check validates the settings, and refuses a listener other machines can
+// reach unless it has TLS or was explicitly allowed (DESIGN §9).
+func (c *serveConfig) check() error {
+	if c.ApprovalTimeout <= 0 || c.SweepInterval <= 0 || c.MaxApprovalTimeout < c.ApprovalTimeout {
+		return fmt.Errorf("approval_timeout and sweep_interval must be positive and max_approval_timeout at least approval_timeout")
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return fmt.Errorf("tls_cert and tls_key go together")
+	}
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return fmt.Errorf("addr %q: %w", c.Addr, err)
+	}
+	if !isLoopback(host) && c.TLSCert == "" && !c.AllowRemote {
+		return fmt.Errorf("addr %s can be reached from other machines: configure tls_cert/tls_key, or set allow_remote (--allow-remote) if something else terminates TLS", c.Addr)
+	}
+	if c.Data == "" {
+		return fmt.Errorf("no data directory: set --data or $XDG_DATA_HOME")
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

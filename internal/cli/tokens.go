@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/toolgate/toolgate/tokens"
+)
+
+// runTokens manages credentials in the data directory directly: it works
+// whether or not a gateway is running, and a running one sees the change.
+func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	open := func(fsArgs []string, name string, extra func(*flag.FlagSet)) (*tokens.Store, *flag.FlagSet, error) {
+		fs := newFlagSet("tokens "+name, stderr)
+		data := fs.String("data", envOr("TOOLGATE_DATA", dataDir()), "data `dir`ectory ($TOOLGATE_DATA)")
+		if extra != nil {
+			extra(fs)
+		}
+		if err := parseFlags(fs, fsArgs); err != nil {
+			return nil, nil, err
+		}
+		st, err := tokens.Open(filepath.Join(*data, "tokens.json"))
+		if err != nil {
+			return nil, nil, fmt.Errorf("tokens: %w", err)
+		}
+		return st, fs, nil
+	}
+	return subcommands("tokens", args, map[string]func([]string) error{
+		"create": func(args []string) error {
+			var role, name *string
+			st, fs, err := open(args, "create", func(fs *flag.FlagSet) {
+				role = fs.String("role", "", "`role`: agent, approver or admin")
+				name = fs.String("name", "", "a `name` for the credential, as the audit log shows it")
+			})
+			if err != nil {
+				return err
+			}
+			if fs.NArg() > 0 {
+				return usageErrorf("tokens create takes flags only")
+			}
+			r, err := tokens.ParseRole(*role)
+			if err != nil {
+				return badInput(err)
+			}
+			if *name == "" {
+				return usageErrorf("--name is required")
+			}
+			token, err := st.Create(*name, r)
+			if err != nil {
+				return badInput(err)
+			}
+			_, err = fmt.Fprintln(stdout, token)
+			return err
+		},
+		"list": func(args []string) error {
+			st, _, err := open(args, "list", nil)
+			if err != nil {
+				return err
+			}
+			list, err := st.List()
+			if err != nil {
+				return err
+			}
+			var rows [][]string
+			for _, e := range list {
+				rows = append(rows, []string{e.Name, string(e.Role), e.CreatedAt.Local().Format(time.DateTime)})
+			}
+			return table(stdout, "NAME\tROLE\tCREATED", rows)
+		},
+		"revoke": func(args []string) error {
+			st, fs, err := open(args, "revoke", nil)
+			if err != nil {
+				return err
+			}
+			if fs.NArg() != 1 {
+				return usageErrorf("usage: toolgate tokens revoke NAME")
+			}
+			if err := st.Revoke(fs.Arg(0)); err != nil {
+				return badInput(err)
+			}
+			_, err = fmt.Fprintf(stdout, "revoked %s\n", fs.Arg(0))
+			return err
+		},
+	})
+}

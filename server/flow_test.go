@@ -1,0 +1,425 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+)
+
+// longPoll submits a call with ?wait= in the background and returns the
+// channel its result arrives on.
+func (e *env) longPoll(c toolgate.Call, wait string) <-chan approval.Result {
+	ch := make(chan approval.Result, 1)
+	go func() {
+		var res approval.Result
+		r := e.do("POST", "/v1/calls?wait="+wait, e.agent, map[string]any{"call": c})
+		if r.status != 200 {
+			e.t.Errorf("long poll: %d %s", r.status, r.body)
+		}
+		json.Unmarshal(r.body, &res)
+		ch <- res
+	}()
+	return ch
+}
+
+func receive[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("timed out")
+	}
+	panic("unreachable")
+}
+
+// The whole flow, once per scope: an agent's call asks and long-polls; an
+// approver sees it on both event streams, approves at the scope, and the
+// agent's long poll returns approved; the scope then reaches as far as it
+// should.
+func TestApproveEachScope(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		scope                              toolgate.Scope
+		sameSession, otherSession, otherWS toolgate.Action
+	}{
+		{toolgate.ScopeOnce, toolgate.Ask, toolgate.Ask, toolgate.Ask},
+		{toolgate.ScopeTurn, toolgate.Allow, toolgate.Ask, toolgate.Ask},
+		{toolgate.ScopeSession, toolgate.Allow, toolgate.Ask, toolgate.Ask},
+		{toolgate.ScopeWorkspace, toolgate.Allow, toolgate.Allow, toolgate.Ask},
+		{toolgate.ScopeGlobal, toolgate.Allow, toolgate.Allow, toolgate.Allow},
+	} {
+		t.Run(string(tc.scope), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			sse := e.sse(ctx, "")
+			ws := e.ws(ctx, "")
+			poll := e.longPoll(shell("s1", "c1", "git push origin main"), "30s")
+
+			isReq := func(ev toolgate.Event) bool { return ev.Type == toolgate.EventApprovalRequested }
+			got := next(t, sse, "sse requested", func(ev sseEvent) bool { return ev.typ == "approval.requested" })
+			if got.id != fmt.Sprint(got.ev.Seq) || got.ev.Approval.Call.Args["command"] != "git push origin main" {
+				t.Fatalf("sse event %+v", got)
+			}
+			wsEv := next(t, ws, "ws requested", isReq)
+			if wsEv.Approval.ID != got.ev.Approval.ID {
+				t.Fatalf("streams disagree: %s vs %s", wsEv.Approval.ID, got.ev.Approval.ID)
+			}
+			id := got.ev.Approval.ID
+
+			var a toolgate.Approval
+			e.must(200, "POST", "/v1/approvals/"+id+"/approve", e.approver, approval.ApproveRequest{Scope: tc.scope}, &a)
+			if a.Status != toolgate.StatusApproved || a.Resolution.By != "alice" || a.Resolution.Via != "api" {
+				t.Fatalf("approved %+v %+v", a, a.Resolution)
+			}
+			res := receive(t, poll)
+			if v, ok := res.Final(); !ok || v != toolgate.Allow || res.Approval.Resolution.Scope != tc.scope {
+				t.Fatalf("long poll: %v %v %+v", v, ok, res.Approval)
+			}
+			next(t, sse, "sse resolved", func(ev sseEvent) bool { return ev.typ == "approval.resolved" && ev.ev.Approval.ID == id })
+			next(t, ws, "ws resolved", func(ev toolgate.Event) bool { return ev.Type == toolgate.EventApprovalResolved && ev.Approval.ID == id })
+
+			if got := e.final(shell("s1", "c2", "git push origin dev")); got != tc.sameSession {
+				t.Errorf("same session: %s, want %s", got, tc.sameSession)
+			}
+			if got := e.final(shell("s2", "c3", "git push")); got != tc.otherSession {
+				t.Errorf("other session: %s, want %s", got, tc.otherSession)
+			}
+			other := shell("s3", "c4", "git push")
+			other.Workspace = "elsewhere"
+			if got := e.final(other); got != tc.otherWS {
+				t.Errorf("other workspace: %s, want %s", got, tc.otherWS)
+			}
+			// The dry run agrees with the submission.
+			var d toolgate.Decision
+			e.must(200, "POST", "/v1/evaluate", e.agent, shell("s1", "", "git push --force"), &d)
+			if d.Action != tc.sameSession {
+				t.Errorf("evaluate: %s, want %s", d.Action, tc.sameSession)
+			}
+			if tc.scope == toolgate.ScopeTurn {
+				e.must(200, "POST", "/v1/sessions/s1/turn-end", e.agent, nil, nil)
+				if got := e.final(shell("s1", "c5", "git push")); got != toolgate.Ask {
+					t.Errorf("next turn: %s", got)
+				}
+			}
+			var grants struct{ Grants []toolgate.Grant }
+			e.must(200, "GET", "/v1/grants?scope="+string(tc.scope), e.approver, nil, &grants)
+			if want := map[bool]int{true: 0, false: 1}[tc.scope == toolgate.ScopeOnce]; len(grants.Grants) != want {
+				t.Errorf("grants %+v", grants.Grants)
+			}
+			if tc.scope == toolgate.ScopeWorkspace {
+				r := e.must(200, "GET", "/v1/workspaces/default/rules", e.admin, nil, nil)
+				if !strings.Contains(string(r.body), `"git push *": "allow"`) {
+					t.Errorf("workspace grant not in the document:\n%s", r.body)
+				}
+			}
+		})
+	}
+}
+
+func TestCascadeThroughAPI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a := e.ask(shell("s1", "c1", "git push origin main"))
+	b := e.ask(shell("s1", "c2", "git push origin dev"))
+	c := e.ask(shell("s1", "c3", "rm -rf build"))
+	d := e.ask(shell("s2", "c4", "git push origin main"))
+	poll := make(chan *toolgate.Approval, 1)
+	go func() {
+		var got toolgate.Approval
+		e.must(200, "GET", "/v1/approvals/"+b.ID+"?wait=20s", e.agent, nil, &got)
+		poll <- &got
+	}()
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.approver, map[string]any{"scope": "session"}, nil)
+	got := receive(t, poll)
+	if got.Status != toolgate.StatusApproved || got.Resolution.Via != "cascade" {
+		t.Fatalf("cascaded: %s %+v", got.Status, got.Resolution)
+	}
+	for _, x := range []*toolgate.Approval{c, d} {
+		if s := e.get(x.ID).Status; s != toolgate.StatusPending {
+			t.Errorf("%v: %s", x.Call.Args, s)
+		}
+	}
+	var list struct{ Approvals []toolgate.Approval }
+	e.must(200, "GET", "/v1/approvals?status=pending&session=s1", e.approver, nil, &list)
+	if len(list.Approvals) != 1 || list.Approvals[0].ID != c.ID {
+		t.Fatalf("pending in s1: %+v", list.Approvals)
+	}
+}
+
+func TestDenySoftAndHardInBatch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	batch := func(id string, i int, cmd string) toolgate.Call {
+		c := shell("s1", id, cmd)
+		c.Batch = &toolgate.Batch{ID: "b1", Index: i, Total: 3}
+		return c
+	}
+	c1, c2, c3 := batch("c1", 0, "npm install"), batch("c2", 1, "npm run build"), batch("c3", 2, "npm test")
+	var res approval.Result
+	e.must(200, "POST", "/v1/calls", e.agent, map[string]any{"call": c1, "batch_remaining": []toolgate.Call{c2, c3}, "ttl": "90s"}, &res)
+	a := res.Approval
+	if a == nil || len(a.BatchRemaining) != 2 || a.ExpiresAt.Sub(a.CreatedAt) != 90*time.Second {
+		t.Fatalf("batch approval %+v", a)
+	}
+	b := e.ask(c2)
+	c := e.ask(c3)
+	var soft toolgate.Approval
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.approver, map[string]any{"mode": "soft", "feedback": "not now"}, &soft)
+	if soft.Resolution.DenyMode != toolgate.DenySoft || !strings.Contains(soft.Resolution.Reason, "Feedback: not now") {
+		t.Fatalf("soft: %+v", soft.Resolution)
+	}
+	if s := e.get(b.ID).Status; s != toolgate.StatusPending {
+		t.Fatalf("soft deny ended the batch: %s", s)
+	}
+	var hard toolgate.Approval
+	e.must(200, "POST", "/v1/approvals/"+b.ID+"/deny", e.approver, nil, &hard)
+	if hard.Resolution.DenyMode != toolgate.DenyHard {
+		t.Fatalf("default deny mode: %+v", hard.Resolution)
+	}
+	if s := e.get(c.ID).Status; s != toolgate.StatusDenied {
+		t.Fatalf("rest of batch after a hard deny: %s", s)
+	}
+	var sess toolgate.Session
+	e.must(200, "GET", "/v1/sessions/s1", e.approver, nil, &sess)
+	if !sess.Stopped {
+		t.Fatal("stop flag not set")
+	}
+	if got := e.final(shell("s1", "c4", "ls")); got != toolgate.Deny {
+		t.Fatalf("after hard deny: %s", got)
+	}
+	// Answering again conflicts.
+	r := e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.approver, nil)
+	if r.status != 409 {
+		t.Fatalf("second answer: %d %s", r.status, r.body)
+	}
+}
+
+func TestExpiryReleasesLongPoll(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a := e.ask(shell("s1", "c1", "make deploy"))
+	poll := make(chan toolgate.Approval, 1)
+	go func() {
+		var got toolgate.Approval
+		e.must(200, "GET", "/v1/approvals/"+a.ID+"?wait=30s", e.agent, nil, &got)
+		poll <- got
+	}()
+	time.Sleep(50 * time.Millisecond)
+	e.clock.Add(approval.DefaultTTL)
+	if n, err := e.broker.ReapNow(context.Background()); err != nil || n != 1 {
+		t.Fatalf("reap %d %v", n, err)
+	}
+	got := receive(t, poll)
+	if got.Status != toolgate.StatusExpired || got.Resolution.Reason != approval.TimeoutReason {
+		t.Fatalf("expired: %+v", got.Resolution)
+	}
+	r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.approver, nil)
+	if r.status != 409 {
+		t.Fatalf("approve after expiry: %d", r.status)
+	}
+}
+
+// A long poll that runs out of time returns the approval still pending;
+// one whose client goes away does not cancel it.
+func TestLongPollEndsWithoutCancelling(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var res approval.Result
+	e.must(200, "POST", "/v1/calls?wait=100ms", e.agent, shell("s1", "c1", "make"), &res)
+	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
+		t.Fatalf("timed-out long poll: %+v", res.Approval)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		req, _ := newRequest(ctx, "GET", e.srv.URL+"/v1/approvals/"+res.Approval.ID+"?wait=1m", e.agent)
+		resp, err := e.srv.Client().Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	<-done
+	time.Sleep(50 * time.Millisecond)
+	if s := e.get(res.Approval.ID).Status; s != toolgate.StatusPending {
+		t.Fatalf("client going away changed the approval: %s", s)
+	}
+	// Re-attach by call id.
+	var again approval.Result
+	e.must(200, "POST", "/v1/calls", e.agent, shell("s1", "c1", "make"), &again)
+	if again.Approval.ID != res.Approval.ID {
+		t.Fatalf("re-attach: %s, want %s", again.Approval.ID, res.Approval.ID)
+	}
+	// The agent can cancel its own call.
+	var c toolgate.Approval
+	e.must(200, "POST", "/v1/approvals/"+res.Approval.ID+"/cancel", e.agent, map[string]string{"reason": "done"}, &c)
+	if c.Status != toolgate.StatusCancelled || c.Resolution.By != "agent-1" {
+		t.Fatalf("cancel: %+v", c.Resolution)
+	}
+}
+
+func TestAbortSession(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a := e.ask(shell("s1", "c1", "make"))
+	poll := e.longPoll(shell("s1", "c2", "make b"), "30s")
+	time.Sleep(50 * time.Millisecond)
+	var s toolgate.Session
+	e.must(200, "POST", "/v1/sessions/s1/abort", e.approver, nil, &s)
+	if !s.Aborted {
+		t.Fatalf("session %+v", s)
+	}
+	if got := receive(t, poll); got.Approval.Status != toolgate.StatusCancelled {
+		t.Fatalf("long poll after abort: %s", got.Approval.Status)
+	}
+	if st := e.get(a.ID).Status; st != toolgate.StatusCancelled {
+		t.Fatalf("pending after abort: %s", st)
+	}
+	if got := e.final(shell("s1", "c3", "ls")); got != toolgate.Deny {
+		t.Fatalf("after abort: %s", got)
+	}
+}
+
+func TestModeChange(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var s toolgate.Session
+	e.must(200, "PUT", "/v1/sessions/s1/mode", e.approver, map[string]string{"mode": "Force"}, &s)
+	if s.Mode != toolgate.ModeYolo {
+		t.Fatalf("mode %s", s.Mode)
+	}
+	if got := e.final(toolgate.Call{ID: "c1", Session: "s1", Tool: "mcp__x__y"}); got != toolgate.Allow {
+		t.Fatalf("yolo: %s", got)
+	}
+	r := e.do("PUT", "/v1/sessions/s1/mode", e.approver, map[string]string{"mode": "reckless"})
+	if r.status != 400 || !strings.Contains(r.errMessage(), "unknown mode") {
+		t.Fatalf("unknown mode: %d %s", r.status, r.body)
+	}
+	var list struct{ Sessions []toolgate.Session }
+	e.must(200, "GET", "/v1/sessions", e.approver, nil, &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].Mode != toolgate.ModeYolo {
+		t.Fatalf("sessions %+v", list.Sessions)
+	}
+}
+
+// An approver that reconnects gets what it missed: with Last-Event-ID
+// (SSE) or ?after= (both), and every approval still pending.
+func TestReplayAfterReconnect(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := e.sse(ctx, "")
+	a := e.ask(shell("s1", "c1", "make a"))
+	seen := next(t, first, "requested", func(ev sseEvent) bool { return ev.typ == "approval.requested" })
+	cancel()
+	// Missed while disconnected: a is approved, b asks.
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.approver, nil, nil)
+	b := e.ask(shell("s2", "c2", "make b"))
+
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	again := e.sse(ctx2, "", "Last-Event-ID", seen.id)
+	ev := next(t, again, "resolved a", func(ev sseEvent) bool { return true })
+	if ev.typ != "approval.resolved" || ev.ev.Approval.ID != a.ID {
+		t.Fatalf("first event after reconnect: %s %+v", ev.typ, ev.ev)
+	}
+	ev = next(t, again, "requested b", func(ev sseEvent) bool { return true })
+	if ev.typ != "approval.requested" || ev.ev.Approval.ID != b.ID {
+		t.Fatalf("second event after reconnect: %s", ev.typ)
+	}
+	// A WebSocket with ?after= and a session filter.
+	ws := e.ws(ctx2, "?session=s2&after="+seen.id)
+	wev := next(t, ws, "ws resume", func(toolgate.Event) bool { return true })
+	if wev.Approval == nil || wev.Approval.ID != b.ID {
+		t.Fatalf("ws resume: %+v", wev)
+	}
+	// A fresh subscriber is sent the pending approvals (replay).
+	fresh := e.sse(ctx2, "?workspace=default")
+	rev := next(t, fresh, "replay", func(sseEvent) bool { return true })
+	if !rev.ev.Replay || rev.ev.Approval.ID != b.ID {
+		t.Fatalf("replay: %+v", rev.ev)
+	}
+}
+
+func TestQuestionToolAnswer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	q := e.ask(toolgate.Call{ID: "q1", Session: "s", Tool: "AskUserQuestion", Args: map[string]any{"question": "Which target?"}})
+	b := e.ask(shell("s", "c1", "make"))
+	before := e.counts()
+	r := e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.approver, map[string]any{"answer": "fabricated"})
+	if r.status != 400 || !strings.Contains(r.errMessage(), "question tools") {
+		t.Fatalf("answer for Bash: %d %s", r.status, r.body)
+	}
+	if after := e.counts(); after != before {
+		t.Fatalf("rejected answer changed something: %+v -> %+v", before, after)
+	}
+	var got toolgate.Approval
+	e.must(200, "POST", "/v1/approvals/"+q.ID+"/approve", e.approver, map[string]any{"answer": map[string]string{"target": "staging"}}, &got)
+	if string(got.Resolution.Answer) != `{"target":"staging"}` {
+		t.Fatalf("answer %s", got.Resolution.Answer)
+	}
+}
+
+func TestClientHeaderNamesVia(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a := e.ask(shell("s", "c1", "make"))
+	r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.approver, nil, "X-Toolgate-Client", "tui")
+	var got toolgate.Approval
+	r.decode(t, &got)
+	if got.Resolution.Via != "tui" {
+		t.Fatalf("via %q", got.Resolution.Via)
+	}
+	b := e.ask(shell("s", "c2", "make"))
+	r = e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.approver, nil, "X-Toolgate-Client", "telegram-bot")
+	r.decode(t, &got)
+	if got.Resolution.Via != "api" {
+		t.Fatalf("unknown client recorded as %q", got.Resolution.Via)
+	}
+}
+
+func TestAuditAndGrantsAdmin(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var g toolgate.Grant
+	e.must(200, "POST", "/v1/grants", e.admin, map[string]any{"scope": "global", "tool": "Bash", "kind": "pattern", "pattern": "make *"}, &g)
+	if g.ID == "" || g.CreatedBy != "root" {
+		t.Fatalf("grant %+v", g)
+	}
+	if got := e.final(shell("s", "c1", "make all")); got != toolgate.Allow {
+		t.Fatalf("after grant: %s", got)
+	}
+	e.must(204, "DELETE", "/v1/grants/"+g.ID, e.admin, nil, nil)
+	if got := e.final(shell("s", "c2", "make all")); got != toolgate.Ask {
+		t.Fatalf("after revoke: %s", got)
+	}
+	e.must(404, "DELETE", "/v1/grants/"+g.ID, e.admin, nil, nil)
+	var au struct{ Entries []toolgate.AuditEntry }
+	e.must(200, "GET", "/v1/audit?kind=grant.added", e.admin, nil, &au)
+	if len(au.Entries) != 1 || au.Entries[0].Who != "root" {
+		t.Fatalf("audit %+v", au.Entries)
+	}
+	e.must(200, "GET", "/v1/audit?limit=2", e.admin, nil, &au)
+	if len(au.Entries) != 2 {
+		t.Fatalf("limit: %d", len(au.Entries))
+	}
+	e.must(200, "GET", "/v1/audit?since=2026-11-21T08:00:00Z&until=2026-11-21T10:00:00Z&limit=5000", e.admin, nil, &au)
+	if err := toolgate.VerifyChain(au.Entries, ""); err != nil || len(au.Entries) < 4 {
+		t.Fatalf("chain of %d: %v", len(au.Entries), err)
+	}
+	if r := e.do("GET", "/v1/audit?since=yesterday", e.admin, nil); r.status != 400 || !strings.Contains(r.errMessage(), "RFC 3339") {
+		t.Fatalf("bad since: %d %s", r.status, r.body)
+	}
+}

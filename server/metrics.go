@@ -1,0 +1,194 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+)
+
+// Metrics are kept in fixed arrays of atomics and written in the
+// Prometheus text exposition format by hand: recording a request costs a
+// few atomic adds and no allocation, and the product does not depend on
+// the Prometheus client library.
+
+// latencyBuckets are the upper bounds, in seconds, of the request
+// duration histogram. Long polls land in the last ones.
+var latencyBuckets = [...]float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300}
+
+const (
+	minCode = 100
+	maxCode = 599
+)
+
+type routeMetrics struct {
+	method, path string
+	codes        [maxCode - minCode + 1]atomic.Uint64
+	buckets      [len(latencyBuckets)]atomic.Uint64
+	count        atomic.Uint64
+	sumNanos     atomic.Uint64
+}
+
+// Decision endpoints.
+const (
+	endpointEvaluate = iota
+	endpointSubmit
+	numEndpoints
+)
+
+var endpointNames = [numEndpoints]string{"evaluate", "submit"}
+
+var resolutionStatuses = [...]toolgate.Status{toolgate.StatusApproved, toolgate.StatusDenied, toolgate.StatusExpired, toolgate.StatusCancelled}
+
+type metrics struct {
+	routes      []routeMetrics
+	decisions   [numEndpoints][toolgate.Deny + 1]atomic.Uint64
+	resolutions [len(resolutionStatuses)]atomic.Uint64
+	pending     atomic.Int64
+	subscribers atomic.Int64
+	// watching is false once the broker's event stream ended for the
+	// metrics watcher; the approval gauges are then stale.
+	watching atomic.Bool
+}
+
+// newMetrics gives every route of the table a slot, plus one for
+// requests no route matched.
+func newMetrics(table []route) *metrics {
+	m := &metrics{routes: make([]routeMetrics, len(table)+1)}
+	for i := range table {
+		table[i].slot = i
+		m.routes[i].method, m.routes[i].path = table[i].Method, table[i].Path
+	}
+	m.routes[len(table)].method, m.routes[len(table)].path = "", "unmatched"
+	return m
+}
+
+func (m *metrics) unmatchedSlot() int { return len(m.routes) - 1 }
+
+// observe records one request.
+func (m *metrics) observe(slot, status int, d time.Duration) {
+	rm := &m.routes[slot]
+	if status >= minCode && status <= maxCode {
+		rm.codes[status-minCode].Add(1)
+	}
+	sec := d.Seconds()
+	for i, ub := range latencyBuckets {
+		if sec <= ub {
+			rm.buckets[i].Add(1)
+			break
+		}
+	}
+	rm.count.Add(1)
+	rm.sumNanos.Add(uint64(max(d, 0)))
+}
+
+func (m *metrics) decision(endpoint int, a toolgate.Action) {
+	if a <= toolgate.Deny {
+		m.decisions[endpoint][a].Add(1)
+	}
+}
+
+// watchBroker follows the broker's event stream to keep the pending gauge
+// and the resolution counters. It ends when the broker closes.
+func (s *server) watchBroker() {
+	ctx, cancel := context.WithCancel(context.Background())
+	sub := s.broker.Subscribe(ctx, approval.EventFilter{})
+	s.metrics.watching.Store(true)
+	go func() {
+		defer cancel()
+		defer s.metrics.watching.Store(false)
+		for e := range sub.Events() {
+			if e.Approval == nil {
+				continue
+			}
+			switch e.Type {
+			case toolgate.EventApprovalRequested:
+				s.metrics.pending.Add(1)
+			case toolgate.EventApprovalResolved:
+				s.metrics.pending.Add(-1)
+				for i, st := range resolutionStatuses {
+					if e.Approval.Status == st {
+						s.metrics.resolutions[i].Add(1)
+					}
+				}
+			}
+		}
+	}()
+}
+
+// handleMetrics writes every metric in the Prometheus text format.
+func (s *server) handleMetrics(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	bw := bufio.NewWriter(w)
+	s.metrics.write(bw)
+	return bw.Flush()
+}
+
+func (m *metrics) write(w *bufio.Writer) {
+	w.WriteString("# HELP toolgate_http_requests_total HTTP requests by route and status code.\n")
+	w.WriteString("# TYPE toolgate_http_requests_total counter\n")
+	for i := range m.routes {
+		rm := &m.routes[i]
+		for c := range rm.codes {
+			if n := rm.codes[c].Load(); n > 0 {
+				fmt.Fprintf(w, "toolgate_http_requests_total{method=%q,route=%q,code=\"%d\"} %d\n", rm.method, rm.path, c+minCode, n)
+			}
+		}
+	}
+	w.WriteString("# HELP toolgate_http_request_duration_seconds HTTP request latency by route (long polls included).\n")
+	w.WriteString("# TYPE toolgate_http_request_duration_seconds histogram\n")
+	for i := range m.routes {
+		rm := &m.routes[i]
+		count := rm.count.Load()
+		if count == 0 {
+			continue
+		}
+		var cum uint64
+		for b, ub := range latencyBuckets {
+			cum += rm.buckets[b].Load()
+			fmt.Fprintf(w, "toolgate_http_request_duration_seconds_bucket{method=%q,route=%q,le=%q} %d\n", rm.method, rm.path, formatFloat(ub), cum)
+		}
+		fmt.Fprintf(w, "toolgate_http_request_duration_seconds_bucket{method=%q,route=%q,le=\"+Inf\"} %d\n", rm.method, rm.path, count)
+		fmt.Fprintf(w, "toolgate_http_request_duration_seconds_sum{method=%q,route=%q} %s\n", rm.method, rm.path, formatFloat(float64(rm.sumNanos.Load())/1e9))
+		fmt.Fprintf(w, "toolgate_http_request_duration_seconds_count{method=%q,route=%q} %d\n", rm.method, rm.path, count)
+	}
+	w.WriteString("# HELP toolgate_decisions_total Decisions returned, by endpoint and action.\n")
+	w.WriteString("# TYPE toolgate_decisions_total counter\n")
+	for e := range m.decisions {
+		for a := toolgate.Allow; a <= toolgate.Deny; a++ {
+			fmt.Fprintf(w, "toolgate_decisions_total{endpoint=%q,action=%q} %d\n", endpointNames[e], a.String(), m.decisions[e][a].Load())
+		}
+	}
+	w.WriteString("# HELP toolgate_approval_resolutions_total Approvals resolved, by status.\n")
+	w.WriteString("# TYPE toolgate_approval_resolutions_total counter\n")
+	for i, st := range resolutionStatuses {
+		fmt.Fprintf(w, "toolgate_approval_resolutions_total{status=%q} %d\n", st, m.resolutions[i].Load())
+	}
+	w.WriteString("# HELP toolgate_approvals_pending Approvals waiting for an answer.\n")
+	w.WriteString("# TYPE toolgate_approvals_pending gauge\n")
+	fmt.Fprintf(w, "toolgate_approvals_pending %d\n", max(m.pending.Load(), 0))
+	w.WriteString("# HELP toolgate_event_subscribers Open event streams (WebSocket and Server-Sent Events).\n")
+	w.WriteString("# TYPE toolgate_event_subscribers gauge\n")
+	fmt.Fprintf(w, "toolgate_event_subscribers %d\n", m.subscribers.Load())
+	w.WriteString("# HELP toolgate_metrics_watching 1 while the approval gauges follow the broker's event stream.\n")
+	w.WriteString("# TYPE toolgate_metrics_watching gauge\n")
+	watching := 0
+	if m.watching.Load() {
+		watching = 1
+	}
+	fmt.Fprintf(w, "toolgate_metrics_watching %d\n", watching)
+}
+
+func formatFloat(f float64) string {
+	if math.IsInf(f, 1) {
+		return "+Inf"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"sync"
+	"time"
+)
+
+// limiter keeps one token bucket per credential name.
+type limiter struct {
+	rate  float64 // tokens per second; <= 0 is unlimited
+	burst float64
+	now   func() time.Time
+
+	mu      sync.Mutex
+	buckets map[string]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// maxBuckets bounds the limiter's memory; names come from the token file,
+// so it is only reached if thousands of tokens are in use at once.
+const maxBuckets = 10000
+
+func newLimiter(rate float64, burst int, now func() time.Time) *limiter {
+	return &limiter{rate: rate, burst: float64(burst), now: now, buckets: map[string]*bucket{}}
+}
+
+// allow takes a token from name's bucket. When the bucket is empty it
+// says how long until the next token.
+func (l *limiter) allow(name string) (bool, time.Duration) {
+	if l.rate <= 0 {
+		return true, 0
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[name]
+	if b == nil {
+		if len(l.buckets) >= maxBuckets {
+			l.evict(now)
+		}
+		b = &bucket{tokens: l.burst, last: now}
+		l.buckets[name] = b
+	}
+	if el := now.Sub(b.last); el > 0 {
+		b.tokens = min(l.burst, b.tokens+el.Seconds()*l.rate)
+		b.last = now
+	}
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+}
+
+// evict drops buckets that have refilled completely: forgetting them
+// changes nothing.
+func (l *limiter) evict(now time.Time) {
+	for k, b := range l.buckets {
+		if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
+			delete(l.buckets, k)
+		}
+	}
+}

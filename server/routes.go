@@ -1,0 +1,74 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/toolgate/toolgate/tokens"
+)
+
+// route is one entry of the API: method and path (a net/http pattern),
+// the role a caller needs ("" for none) and the handler.
+type route struct {
+	Method  string
+	Path    string
+	Role    tokens.Role
+	handler handlerFunc
+	// slot indexes the route's metrics.
+	slot int
+}
+
+const (
+	agent    = tokens.RoleAgent
+	approver = tokens.RoleApprover
+	admin    = tokens.RoleAdmin
+	public   = tokens.Role("")
+)
+
+// routes is every route the server has: the one table of the API. The
+// OpenAPI document must describe exactly these (see TestOpenAPIParity).
+func (s *server) routes() []route {
+	metricsRole := admin
+	if s.deps.PublicMetrics {
+		metricsRole = public
+	}
+	return []route{
+		{Method: http.MethodPost, Path: "/v1/evaluate", Role: agent, handler: s.handleEvaluate},
+		{Method: http.MethodPost, Path: "/v1/calls", Role: agent, handler: s.handleSubmit},
+
+		{Method: http.MethodGet, Path: "/v1/approvals", Role: approver, handler: s.handleListApprovals},
+		{Method: http.MethodGet, Path: "/v1/approvals/{id}", Role: agent, handler: s.handleGetApproval},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/approve", Role: approver, handler: s.handleApprove},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/deny", Role: approver, handler: s.handleDeny},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/cancel", Role: agent, handler: s.handleCancel},
+
+		{Method: http.MethodGet, Path: "/v1/grants", Role: approver, handler: s.handleListGrants},
+		{Method: http.MethodPost, Path: "/v1/grants", Role: admin, handler: s.handleAddGrant},
+		{Method: http.MethodDelete, Path: "/v1/grants/{id}", Role: admin, handler: s.handleRevokeGrant},
+
+		{Method: http.MethodGet, Path: "/v1/workspaces/{id}/rules", Role: admin, handler: s.handleGetRules},
+		{Method: http.MethodPut, Path: "/v1/workspaces/{id}/rules", Role: admin, handler: s.handlePutRules},
+
+		{Method: http.MethodGet, Path: "/v1/sessions", Role: approver, handler: s.handleListSessions},
+		{Method: http.MethodGet, Path: "/v1/sessions/{id}", Role: approver, handler: s.handleGetSession},
+		{Method: http.MethodPut, Path: "/v1/sessions/{id}/mode", Role: approver, handler: s.handleSetMode},
+		{Method: http.MethodPost, Path: "/v1/sessions/{id}/abort", Role: approver, handler: s.handleAbort},
+		{Method: http.MethodPost, Path: "/v1/sessions/{id}/turn-end", Role: agent, handler: s.handleTurnEnd},
+
+		{Method: http.MethodGet, Path: "/v1/audit", Role: admin, handler: s.handleAudit},
+		{Method: http.MethodGet, Path: "/v1/events", Role: approver, handler: s.handleEvents},
+
+		{Method: http.MethodGet, Path: "/healthz", Role: public, handler: s.handleHealth},
+		{Method: http.MethodGet, Path: "/metrics", Role: metricsRole, handler: s.handleMetrics},
+		{Method: http.MethodGet, Path: "/v1/openapi.json", Role: public, handler: s.handleOpenAPI},
+	}
+}
+
+// Routes lists "METHOD /path" for every route of the table, for tests and
+// documentation tools.
+func Routes() []string {
+	var out []string
+	for _, rt := range (&server{}).routes() {
+		out = append(out, rt.Method+" "+rt.Path)
+	}
+	return out
+}

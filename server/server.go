@@ -1,0 +1,156 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/tokens"
+)
+
+// Deps is what the server needs. Broker, Policies, Rules and Tokens are
+// required; the rest have defaults.
+type Deps struct {
+	Broker   *approval.Broker
+	Policies *approval.Workspaces
+	Rules    store.Rules
+	Tokens   *tokens.Store
+	// Store, when set, receives a rules.changed audit entry for every PUT
+	// of a rules document.
+	Store store.Store
+	// Logger gets one line per request (default: discard).
+	Logger *slog.Logger
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Limits bound requests; zero fields take the defaults.
+	Limits Limits
+	// AllowedOrigins are extra WebSocket origins (host patterns, as
+	// github.com/coder/websocket's OriginPatterns) besides the request's
+	// own host. Connections without an Origin header are always accepted.
+	AllowedOrigins []string
+	// PublicMetrics serves /metrics without authentication.
+	PublicMetrics bool
+	// Authenticate, when set, is asked for requests that carry no
+	// Authorization header (the web UI's session cookie, for example).
+	Authenticate func(r *http.Request) (tokens.Entry, bool)
+	// Health, when set, replaces the store check of /healthz.
+	Health func(ctx context.Context) error
+}
+
+// Limits bound what one request may ask for.
+type Limits struct {
+	// MaxBodyBytes bounds a request body (default 1 MiB).
+	MaxBodyBytes int64
+	// MaxArgsBytes bounds one call's args as JSON (default 256 KiB).
+	MaxArgsBytes int64
+	// MaxRulesBytes bounds a rules document (default 256 KiB).
+	MaxRulesBytes int64
+	// MaxWait caps a long poll's ?wait= (default 5 minutes).
+	MaxWait time.Duration
+	// RatePerSecond and Burst make each token's bucket (default 50/s,
+	// burst 100). A negative rate turns rate limiting off.
+	RatePerSecond float64
+	Burst         int
+	// Heartbeat is the interval of Server-Sent Events comments and
+	// WebSocket pings (default 15 s).
+	Heartbeat time.Duration
+	// WriteTimeout bounds writing one event to a stream (default 10 s).
+	WriteTimeout time.Duration
+}
+
+// Defaults.
+const (
+	DefaultMaxBodyBytes  = 1 << 20
+	DefaultMaxArgsBytes  = 256 << 10
+	DefaultMaxRulesBytes = 256 << 10
+	DefaultMaxWait       = 5 * time.Minute
+	DefaultRatePerSecond = 50
+	DefaultBurst         = 100
+	DefaultHeartbeat     = 15 * time.Second
+	DefaultWriteTimeout  = 10 * time.Second
+	// MaxAuditLimit is the most audit entries one request returns.
+	MaxAuditLimit = 1000
+	// DefaultAuditLimit is how many it returns when not told.
+	DefaultAuditLimit = 100
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBodyBytes <= 0 {
+		l.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if l.MaxArgsBytes <= 0 {
+		l.MaxArgsBytes = DefaultMaxArgsBytes
+	}
+	if l.MaxRulesBytes <= 0 {
+		l.MaxRulesBytes = DefaultMaxRulesBytes
+	}
+	if l.MaxWait <= 0 {
+		l.MaxWait = DefaultMaxWait
+	}
+	if l.RatePerSecond == 0 {
+		l.RatePerSecond = DefaultRatePerSecond
+	}
+	if l.Burst <= 0 {
+		l.Burst = DefaultBurst
+	}
+	if l.Heartbeat <= 0 {
+		l.Heartbeat = DefaultHeartbeat
+	}
+	if l.WriteTimeout <= 0 {
+		l.WriteTimeout = DefaultWriteTimeout
+	}
+	return l
+}
+
+// server holds the dependencies the handlers share.
+type server struct {
+	broker   *approval.Broker
+	policies *approval.Workspaces
+	rules    store.Rules
+	tokens   *tokens.Store
+	store    store.Store
+	log      *slog.Logger
+	now      func() time.Time
+	limits   Limits
+	origins  []string
+	deps     Deps
+
+	limiter *limiter
+	metrics *metrics
+	mux     *http.ServeMux
+}
+
+// NewServer returns the API handler. It panics if a required dependency
+// is missing: that is a wiring bug, not a runtime condition.
+func NewServer(deps Deps) http.Handler {
+	if deps.Broker == nil || deps.Policies == nil || deps.Rules == nil || deps.Tokens == nil {
+		panic("server: NewServer needs Broker, Policies, Rules and Tokens")
+	}
+	s := &server{
+		broker: deps.Broker, policies: deps.Policies, rules: deps.Rules, tokens: deps.Tokens,
+		store: deps.Store, log: deps.Logger, now: deps.Now, limits: deps.Limits.withDefaults(),
+		origins: deps.AllowedOrigins, deps: deps,
+		mux: http.NewServeMux(),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.limiter = newLimiter(s.limits.RatePerSecond, s.limits.Burst, s.now)
+	table := s.routes()
+	s.metrics = newMetrics(table)
+	for i := range table {
+		rt := &table[i]
+		s.mux.Handle(rt.Method+" "+rt.Path, s.adapt(rt))
+	}
+	// Anything else under /v1 answers in the API's error format.
+	notFound := &route{Path: "/v1/", handler: s.handleNotFound, slot: s.metrics.unmatchedSlot()}
+	s.mux.Handle("/v1/", s.adapt(notFound))
+	s.watchBroker()
+	return s.mux
+}

@@ -1,0 +1,129 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
+)
+
+const grantColumns = `id, scope, kind, tool, pattern, session, workspace, turn, approval_id, created_by, via, created_at`
+
+// grantRow holds a grant's encoded column values.
+type grantRow struct {
+	createdAt any
+}
+
+func encodeGrant(g *toolgate.Grant) (grantRow, error) {
+	var row grantRow
+	if g.ID == "" {
+		return row, toolgate.Errorf(toolgate.EInvalid, "no grant id")
+	}
+	var err error
+	row.createdAt, err = nanos("created_at", g.CreatedAt)
+	return row, err
+}
+
+// insertGrant stores g; a grant with the same id is a conflict.
+func (db *DB) insertGrant(ctx context.Context, tx *sql.Tx, g *toolgate.Grant, row grantRow) error {
+	_, err := tx.StmtContext(ctx, db.st.insertGrant).ExecContext(ctx, g.ID, string(g.Scope), string(g.Kind), g.Tool, g.Pattern, g.Session, g.Workspace, g.Turn,
+		g.ApprovalID, g.CreatedBy, g.Via, row.createdAt)
+	if isUnique(err) {
+		return &toolgate.Error{Code: toolgate.EConflict, Message: fmt.Sprintf("grant %s already exists", g.ID), Err: err}
+	}
+	return err
+}
+
+// AddGrant implements store.Store. A grant whose id exists already is an
+// EConflict error.
+func (db *DB) AddGrant(ctx context.Context, g *toolgate.Grant, audit ...toolgate.AuditEntry) error {
+	const op = "add grant"
+	if db.closed.Load() {
+		return db.errClosed(op)
+	}
+	if g == nil {
+		return toolgate.Errorf(toolgate.EInvalid, "sqlite: %s: no grant", op)
+	}
+	row, err := encodeGrant(g)
+	if err != nil {
+		return wrap(op+" "+g.ID, err)
+	}
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		if err := db.insertGrant(ctx, tx, g, row); err != nil {
+			return err
+		}
+		return db.appendAudit(ctx, tx, audit)
+	})
+	return wrap(op+" "+g.ID, err)
+}
+
+// RevokeGrant implements store.Store.
+func (db *DB) RevokeGrant(ctx context.Context, id string, audit ...toolgate.AuditEntry) error {
+	op := "revoke grant " + id
+	if db.closed.Load() {
+		return db.errClosed(op)
+	}
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM grants WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return toolgate.Errorf(toolgate.ENotFound, "grant %s not found", id)
+		}
+		return db.appendAudit(ctx, tx, audit)
+	})
+	return wrap(op, err)
+}
+
+// ListGrants implements store.Store. Grants are ordered by CreatedAt, then
+// by the order they were stored. Filters match exactly: a workspace filter
+// does not select global grants.
+func (db *DB) ListGrants(ctx context.Context, f store.GrantFilter) ([]*toolgate.Grant, error) {
+	const op = "list grants"
+	if db.closed.Load() {
+		return nil, db.errClosed(op)
+	}
+	var w where
+	if f.Scope != "" {
+		w.add(`scope = ?`, string(f.Scope))
+	}
+	if f.Session != "" {
+		w.add(`session = ?`, f.Session)
+	}
+	if f.Workspace != "" {
+		w.add(`workspace = ?`, f.Workspace)
+	}
+	if f.Tool != "" {
+		w.add(`tool = ?`, f.Tool)
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT `+grantColumns+` FROM grants`+w.String()+` ORDER BY created_at, rowid`, w.args...)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	defer rows.Close()
+	var out []*toolgate.Grant
+	for rows.Next() {
+		var (
+			g           toolgate.Grant
+			scope, kind string
+			created     sql.NullInt64
+		)
+		if err := rows.Scan(&g.ID, &scope, &kind, &g.Tool, &g.Pattern, &g.Session, &g.Workspace, &g.Turn,
+			&g.ApprovalID, &g.CreatedBy, &g.Via, &created); err != nil {
+			return nil, wrap(op, err)
+		}
+		g.Scope, g.Kind, g.CreatedAt = toolgate.Scope(scope), toolgate.GrantKind(kind), fromNanos(created)
+		out = append(out, &g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(op, err)
+	}
+	return out, nil
+}

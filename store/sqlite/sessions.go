@@ -1,0 +1,114 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
+)
+
+const sessionColumns = `id, workspace, mode, turn, stopped, aborted, created_at, updated_at`
+
+// PutSession implements store.Store.
+func (db *DB) PutSession(ctx context.Context, s *toolgate.Session, audit ...toolgate.AuditEntry) error {
+	const op = "put session"
+	if db.closed.Load() {
+		return db.errClosed(op)
+	}
+	if s == nil || s.ID == "" {
+		return toolgate.Errorf(toolgate.EInvalid, "sqlite: %s: no session id", op)
+	}
+	mode, _ := s.Mode.MarshalText()
+	var check toolgate.Mode
+	if err := check.UnmarshalText(mode); err != nil {
+		return toolgate.Errorf(toolgate.EInvalid, "sqlite: %s %s: invalid mode %s", op, s.ID, mode)
+	}
+	created, err := nanos("created_at", s.CreatedAt)
+	if err != nil {
+		return wrap(op+" "+s.ID, err)
+	}
+	updated, err := nanos("updated_at", s.UpdatedAt)
+	if err != nil {
+		return wrap(op+" "+s.ID, err)
+	}
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET workspace = excluded.workspace, mode = excluded.mode,
+				turn = excluded.turn, stopped = excluded.stopped, aborted = excluded.aborted,
+				created_at = excluded.created_at, updated_at = excluded.updated_at`,
+			s.ID, s.Workspace, string(mode), s.Turn, s.Stopped, s.Aborted, created, updated); err != nil {
+			return err
+		}
+		return db.appendAudit(ctx, tx, audit)
+	})
+	return wrap(op+" "+s.ID, err)
+}
+
+func scanSession(r rowScanner) (*toolgate.Session, error) {
+	var (
+		s                toolgate.Session
+		mode             string
+		created, updated sql.NullInt64
+	)
+	if err := r.Scan(&s.ID, &s.Workspace, &mode, &s.Turn, &s.Stopped, &s.Aborted, &created, &updated); err != nil {
+		return nil, err
+	}
+	if err := s.Mode.UnmarshalText([]byte(mode)); err != nil {
+		return nil, fmt.Errorf("decode session %s: %w", s.ID, err)
+	}
+	s.CreatedAt, s.UpdatedAt = fromNanos(created), fromNanos(updated)
+	return &s, nil
+}
+
+// GetSession implements store.Store.
+func (db *DB) GetSession(ctx context.Context, id string) (*toolgate.Session, error) {
+	op := "get session " + id
+	if db.closed.Load() {
+		return nil, db.errClosed(op)
+	}
+	s, err := scanSession(db.r.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, toolgate.Errorf(toolgate.ENotFound, "session %s not found", id)
+	}
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	return s, nil
+}
+
+// ListSessions implements store.Store. Sessions are ordered by CreatedAt,
+// then by the order they were first stored.
+func (db *DB) ListSessions(ctx context.Context, f store.SessionFilter) ([]*toolgate.Session, error) {
+	const op = "list sessions"
+	if db.closed.Load() {
+		return nil, db.errClosed(op)
+	}
+	var w where
+	if f.Workspace != "" {
+		w.add(`workspace = ?`, f.Workspace)
+	}
+	q := `SELECT ` + sessionColumns + ` FROM sessions` + w.String() + ` ORDER BY created_at, rowid`
+	if f.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	rows, err := db.r.QueryContext(ctx, q, w.args...)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	defer rows.Close()
+	var out []*toolgate.Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, wrap(op, err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(op, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,312 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
+)
+
+// DB is a toolgate store in a SQLite database. It implements store.Store.
+type DB struct {
+	path string
+	// w is the one writer connection: every write transaction runs on it,
+	// so writes are serialized within the process, and it begins its
+	// transactions IMMEDIATE, so they are serialized with other processes
+	// sharing the file too.
+	w *sql.DB
+	// r is the pool of read-only connections.
+	r *sql.DB
+
+	// st holds the hot write statements, prepared once on w.
+	st writeStmts
+
+	busyTimeout time.Duration
+	readConns   int
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ store.Store = (*DB)(nil)
+
+// Option configures Open.
+type Option func(*DB)
+
+// WithBusyTimeout sets how long a connection waits for a lock held by
+// another process sharing the file before it fails. The default is 5 s.
+func WithBusyTimeout(d time.Duration) Option {
+	return func(db *DB) { db.busyTimeout = d }
+}
+
+// WithReadConns sets the size of the read connection pool. The default is
+// the number of CPUs, at least 4.
+func WithReadConns(n int) Option {
+	return func(db *DB) { db.readConns = n }
+}
+
+// Open opens the database at path, creating it (its parent directories
+// with mode 0700, the file with mode 0600) if it does not exist, and
+// migrates its schema. ctx bounds the opening only.
+func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
+	if path == "" {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "sqlite: open: no database path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	db := &DB{path: abs, busyTimeout: 5 * time.Second, readConns: max(4, runtime.NumCPU())}
+	for _, o := range opts {
+		o(db)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	// Create the file ourselves so that it gets mode 0600 whatever the
+	// umask; SQLite gives its -wal and -shm files the same mode.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+
+	// synchronous=FULL: in WAL mode, NORMAL syncs the WAL only at
+	// checkpoints, so a commit can be lost to a power cut after the method
+	// returned. An answer must be durable before it is acknowledged (DESIGN
+	// §5): with FULL every commit is fsynced before it returns.
+	common := url.Values{}
+	common.Set("_busy_timeout", strconv.FormatInt(db.busyTimeout.Milliseconds(), 10))
+	common.Set("_synchronous", "FULL")
+	common.Set("_foreign_keys", "1")
+
+	wq := url.Values{}
+	for k, v := range common {
+		wq[k] = v
+	}
+	wq.Set("_journal_mode", "WAL")
+	wq.Set("_txlock", "immediate")
+	db.w, err = sql.Open("sqlite", dsn(abs, wq))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	db.w.SetMaxOpenConns(1)
+	db.w.SetMaxIdleConns(1)
+	db.w.SetConnMaxLifetime(0)
+	db.w.SetConnMaxIdleTime(0)
+	if err := db.w.PingContext(ctx); err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	if err := migrate(ctx, db.w); err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	if err := db.st.prepare(ctx, db.w); err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: prepare: %w", abs, err)
+	}
+
+	rq := common
+	rq.Set("_query_only", "1")
+	db.r, err = sql.Open("sqlite", dsn(abs, rq))
+	if err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	db.r.SetMaxOpenConns(db.readConns)
+	db.r.SetMaxIdleConns(db.readConns)
+	if err := db.r.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	return db, nil
+}
+
+// writeStmts are the statements every write path runs. They are prepared
+// on the writer connection once, instead of parsed in every transaction;
+// a transaction uses them through tx.StmtContext.
+type writeStmts struct {
+	lastAudit, insertAudit, insertApproval, resolveApproval, insertGrant *sql.Stmt
+}
+
+func (st *writeStmts) prepare(ctx context.Context, w *sql.DB) error {
+	for _, s := range []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&st.lastAudit, `SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1`},
+		{&st.insertAudit, `INSERT INTO audit (` + auditColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertApproval, `INSERT INTO approvals
+			(id, session, call_id, workspace, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+			ON CONFLICT (session, call_id) DO NOTHING`},
+		{&st.resolveApproval, `UPDATE approvals SET status = ?, resolution = ? WHERE id = ? AND status = 'pending'`},
+		{&st.insertGrant, `INSERT INTO grants (` + grantColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+	} {
+		var err error
+		if *s.dst, err = w.PrepareContext(ctx, s.sql); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dsn returns the driver's name for the file at abs: a file: URI, so that
+// a path with '?' or '#' in it is escaped, with the driver's parameters.
+func dsn(abs string, q url.Values) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
+	if u.Path != "" && u.Path[0] != '/' {
+		u.Path = "/" + u.Path // a Windows drive letter
+	}
+	return u.String()
+}
+
+// Path returns the database file's absolute path.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the database. Using it afterwards returns an error; closing
+// it again returns the first Close's result.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		db.closed.Store(true)
+		var errs []error
+		for _, st := range []*sql.Stmt{db.st.lastAudit, db.st.insertAudit, db.st.insertApproval, db.st.resolveApproval, db.st.insertGrant} {
+			if st != nil {
+				errs = append(errs, st.Close())
+			}
+		}
+		if db.r != nil {
+			errs = append(errs, db.r.Close())
+		}
+		errs = append(errs, db.w.Close())
+		if err := errors.Join(errs...); err != nil {
+			db.closeErr = fmt.Errorf("sqlite: close %s: %w", db.path, err)
+		}
+	})
+	return db.closeErr
+}
+
+// errClosed is returned by every method after Close.
+func (db *DB) errClosed(op string) error {
+	return &toolgate.Error{Code: toolgate.EUnavailable, Message: "sqlite: " + op + ": the store is closed"}
+}
+
+// write runs fn in a write transaction and commits it. fn's error, or the
+// commit's, is returned as is: callers wrap it with their context.
+func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// wrap adds op's context to err, keeping a *toolgate.Error's code visible
+// to ErrorCodeOf (the chain is wrapped, not replaced).
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var te *toolgate.Error
+	if errors.As(err, &te) {
+		return &toolgate.Error{Code: te.Code, Message: "sqlite: " + op + ": " + te.Message, Err: te.Err}
+	}
+	if isUnique(err) {
+		return &toolgate.Error{Code: toolgate.EConflict, Message: "sqlite: " + op + ": already exists", Err: err}
+	}
+	return fmt.Errorf("sqlite: %s: %w", op, err)
+}
+
+// isUnique reports whether err is a primary key or unique constraint
+// violation.
+func isUnique(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	c := se.Code()
+	return c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || c == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}
+
+// Times are unix nanoseconds, NULL for the zero time.
+var (
+	minTime = time.Unix(0, math.MinInt64)
+	maxTime = time.Unix(0, math.MaxInt64)
+)
+
+// nanos returns t as a column value.
+func nanos(field string, t time.Time) (any, error) {
+	if t.IsZero() {
+		return nil, nil
+	}
+	if t.Before(minTime) || t.After(maxTime) {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "%s %s is out of range (years 1678 to 2262)", field, t.Format(time.RFC3339))
+	}
+	return t.UnixNano(), nil
+}
+
+// fromNanos reads a time column.
+func fromNanos(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.Unix(0, n.Int64).UTC()
+}
+
+// nullString stores "" as NULL.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// rowScanner is *sql.Row or *sql.Rows.
+type rowScanner interface {
+	Scan(dest ...any) error
+}
+
+// where builds a WHERE clause from conditions.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) add(cond string, arg any) {
+	w.conds = append(w.conds, cond)
+	w.args = append(w.args, arg)
+}
+
+func (w *where) String() string {
+	if len(w.conds) == 0 {
+		return ""
+	}
+	s := " WHERE " + w.conds[0]
+	for _, c := range w.conds[1:] {
+		s += " AND " + c
+	}
+	return s
+}

@@ -1,0 +1,162 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/sqlite"
+	"github.com/toolgate/toolgate/store/storetest"
+)
+
+func open(t *testing.T, path string) *sqlite.DB {
+	t.Helper()
+	db, err := sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func TestStore(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T) store.Store {
+		return open(t, filepath.Join(t.TempDir(), "toolgate.db"))
+	})
+}
+
+func TestStorePersistent(t *testing.T) {
+	t.Parallel()
+	storetest.RunPersistent(t, func(t *testing.T, dir string) store.Store {
+		return open(t, filepath.Join(dir, "toolgate.db"))
+	})
+}
+
+func TestOpenCreatesPrivateFiles(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "data", "nested", "toolgate.db")
+	db := open(t, path)
+	defer db.Close()
+	if err := db.AppendAudit(t.Context(), storetestEntry()); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{
+		path:                             0o600,
+		path + "-wal":                    0o600,
+		path + "-shm":                    0o600,
+		filepath.Dir(path):               0o700 | os.ModeDir,
+		filepath.Dir(filepath.Dir(path)): 0o700 | os.ModeDir,
+	} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", p, fi.Mode(), want)
+		}
+	}
+	if db.Path() != path {
+		t.Errorf("Path() = %s, want %s", db.Path(), path)
+	}
+}
+
+// rawDB opens the file with the plain driver, to look under the store.
+func rawDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return raw
+}
+
+func TestPragmas(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "toolgate.db")
+	db := open(t, path)
+	defer db.Close()
+	var mode string
+	if err := rawDB(t, path).QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
+		t.Fatal(err)
+	}
+	if mode != "wal" {
+		t.Errorf("journal_mode = %s, want wal", mode)
+	}
+}
+
+func TestMigrations(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "toolgate.db")
+	for range 3 { // reopening applies nothing
+		db := open(t, path)
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw := rawDB(t, path)
+	var n, v int
+	if err := raw.QueryRow(`SELECT COUNT(*), MAX(version) FROM schema_version`).Scan(&n, &v); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 || v != 1 {
+		t.Fatalf("schema_version: %d rows, version %d; want 1 row, version 1", n, v)
+	}
+
+	// A database from a newer toolgate is refused, and left alone.
+	if _, err := raw.Exec(`INSERT INTO schema_version (version, applied_at) VALUES (99, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	_, err := sqlite.Open(ctx, path)
+	if err == nil || !strings.Contains(err.Error(), "schema version 99 is newer") {
+		t.Fatalf("Open of a newer database: %v, want a schema version error", err)
+	}
+}
+
+func TestAuditIsAppendOnly(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "toolgate.db")
+	db := open(t, path)
+	defer db.Close()
+	if err := db.AppendAudit(t.Context(), storetestEntry()); err != nil {
+		t.Fatal(err)
+	}
+	raw := rawDB(t, path)
+	for _, q := range []string{`UPDATE audit SET outcome = 'allow'`, `DELETE FROM audit`} {
+		if _, err := raw.Exec(q); err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Errorf("%s: %v, want the append-only error", q, err)
+		}
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	if _, err := sqlite.Open(ctx, ""); err == nil {
+		t.Error("Open(\"\"): no error")
+	}
+	// A directory where the file should be.
+	dir := t.TempDir()
+	if _, err := sqlite.Open(ctx, dir); err == nil {
+		t.Error("Open of a directory: no error")
+	}
+}
+
+func TestOddPath(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "a dir?with#odd%chars", "toolgate.db")
+	db := open(t, path)
+	defer db.Close()
+	if err := db.AppendAudit(t.Context(), storetestEntry()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("database not at %s: %v", path, err)
+	}
+}

@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Store keeps approvals, grants, sessions and the audit log. Every method
+// is safe for concurrent use. A write is durable when the method returns:
+// an answer is stored before it is acknowledged.
+//
+// Errors are *toolgate.Error with ENotFound for a missing record and
+// EConflict for a guarded update that lost (an approval no longer
+// pending); anything else is an internal error.
+type Store interface {
+	// CreateApproval stores a new pending approval. If an approval for the
+	// same session and call id exists already, it is returned and nothing
+	// is stored: a resubmitted call attaches to its approval.
+	CreateApproval(ctx context.Context, a *toolgate.Approval, audit ...toolgate.AuditEntry) (existing *toolgate.Approval, err error)
+	// GetApproval returns an approval by id.
+	GetApproval(ctx context.Context, id string) (*toolgate.Approval, error)
+	// GetApprovalByToken returns an approval by its resume token.
+	GetApprovalByToken(ctx context.Context, token string) (*toolgate.Approval, error)
+	// GetApprovalByCall returns the approval of a session's call.
+	GetApprovalByCall(ctx context.Context, session, callID string) (*toolgate.Approval, error)
+	// ListApprovals lists approvals, oldest first.
+	ListApprovals(ctx context.Context, f ApprovalFilter) ([]*toolgate.Approval, error)
+	// ResolveApproval ends a pending approval with res, and in the same
+	// transaction adds grant (if not nil) and appends the audit entries.
+	// It is a guarded update: if the approval is no longer pending it
+	// changes nothing and returns an EConflict error, so exactly one
+	// answer wins across every node sharing the store.
+	ResolveApproval(ctx context.Context, id string, res toolgate.Resolution, grant *toolgate.Grant, audit ...toolgate.AuditEntry) error
+
+	// AddGrant stores a grant with its audit entries.
+	AddGrant(ctx context.Context, g *toolgate.Grant, audit ...toolgate.AuditEntry) error
+	// RevokeGrant deletes a grant with its audit entries; ENotFound if none.
+	RevokeGrant(ctx context.Context, id string, audit ...toolgate.AuditEntry) error
+	// ListGrants lists grants, oldest first.
+	ListGrants(ctx context.Context, f GrantFilter) ([]*toolgate.Grant, error)
+
+	// GetSession returns a session; ENotFound if it was never stored.
+	GetSession(ctx context.Context, id string) (*toolgate.Session, error)
+	// PutSession creates or replaces a session with its audit entries.
+	PutSession(ctx context.Context, s *toolgate.Session, audit ...toolgate.AuditEntry) error
+	// ListSessions lists sessions, oldest first.
+	ListSessions(ctx context.Context, f SessionFilter) ([]*toolgate.Session, error)
+
+	// AppendAudit appends entries to the audit log. The store assigns Seq,
+	// PrevHash and Hash; the caller fills the rest.
+	AppendAudit(ctx context.Context, entries ...toolgate.AuditEntry) error
+	// ListAudit lists audit entries in sequence order.
+	ListAudit(ctx context.Context, f AuditFilter) ([]toolgate.AuditEntry, error)
+
+	// Close releases the store.
+	Close() error
+}
+
+// ApprovalFilter selects approvals. Zero fields select everything.
+type ApprovalFilter struct {
+	Status    toolgate.Status
+	Session   string
+	Workspace string
+	// ExpiresBefore selects approvals whose expiry is at or before it.
+	ExpiresBefore time.Time
+	Limit         int
+}
+
+// GrantFilter selects grants. Zero fields select everything.
+type GrantFilter struct {
+	Scope     toolgate.Scope
+	Session   string
+	Workspace string
+	Tool      string
+}
+
+// SessionFilter selects sessions. Zero fields select everything.
+type SessionFilter struct {
+	Workspace string
+	Limit     int
+}
+
+// AuditFilter selects audit entries. Zero fields select everything.
+type AuditFilter struct {
+	AfterSeq  int64
+	Session   string
+	Workspace string
+	Tool      string
+	Outcome   string
+	Kind      string
+	// Since and Until select Since <= time < Until.
+	Since time.Time
+	Until time.Time
+	Limit int
+}
+
+// Rules keeps the workspace rules documents (DESIGN §5): files on a single
+// node, rows when nodes share state.
+type Rules interface {
+	// Document returns a workspace's rules document, seeding it with the
+	// default rules on first use, and a version that changes whenever the
+	// document does (a file's modification, a row's revision).
+	Document(ctx context.Context, workspace string) (src []byte, version string, err error)
+	// PutDocument replaces a workspace's document. The caller validates it
+	// first; the write is atomic.
+	PutDocument(ctx context.Context, workspace string, src []byte) error
+	// UpdateDocument applies edit to the current document atomically: the
+	// "workspace" grant appends its rule this way, keeping comments.
+	UpdateDocument(ctx context.Context, workspace string, edit func(src []byte) ([]byte, error)) error
+}
