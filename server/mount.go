@@ -1,0 +1,23 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/toolgate/toolgate/tokens"
+)
+
+// Mount is a route another package contributes: the seed protocols' own
+// endpoints and the web UI's. It goes through the same authentication,
+// role check, rate limit, body limit, metrics and logging as the API's
+// routes. Handler receives the authenticated caller (the zero Entry on a
+// public route); an error it returns is written in the API's error format,
+// so handlers that speak another wire format write their own errors and
+// return nil.
+type Mount struct {
+	// Method and Path form a net/http pattern ("POST /trpc/{proc}").
+	Method string
+	Path   string
+	// Role is the least role a caller needs; "" makes the route public.
+	Role    tokens.Role
+	Handler func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error
+}
