@@ -65,6 +65,7 @@ func commands() []command {
 		{"grants", "list and revoke grants on a running gateway", runGrants},
 		{"audit", "list the audit log of a running gateway, or --verify its hash chain", runAudit},
 		{"sessions", "list sessions, change a session's mode, abort it or end its turn", runSessions},
+		{"hook", "answer Claude Code and Codex hooks (hook claude-code|codex), or install one (hook install claude-code)", runHook},
 		{"version", "print the version", runVersion},
 	}
 }

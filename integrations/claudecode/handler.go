@@ -1,0 +1,157 @@
+package claudecode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/toolgate/toolgate"
+)
+
+// HandlerOption configures NewHandler.
+type HandlerOption func(*handler)
+
+// WithMaxWait caps the wait a request may ask for with ?wait= (default
+// DefaultWait). The agent's HTTP hook timeout must be longer, or the agent
+// gives up first and, for Claude Code, goes on without the hook.
+func WithMaxWait(d time.Duration) HandlerOption { return func(h *handler) { h.maxWait = d } }
+
+type handler struct {
+	hook    Hook
+	maxWait time.Duration
+}
+
+// NewHandler serves the hook over HTTP for agents configured with HTTP
+// hooks ({"type": "http", "url": ".../hooks/claude-code"}): the body is the
+// hook input, the answer the same JSON a command hook prints. Mount it
+// behind the gateway's agent-token authentication.
+//
+// Every call answers 200 with JSON, because an agent treats any other
+// status as a non-blocking error and runs the call: a call that cannot be
+// decided is answered by hook.OnError (deny by default). A body that is
+// not a hook input at all gets {"decision": "block", "reason": …}, the
+// legacy form both agents read as a block. Only a hook installed on an
+// event that gates nothing (PostToolUse, Stop, …) gets a 400, which the
+// agent shows to the user; a method other than POST gets a 405.
+//
+// Query parameters override the hook per request, so one gateway serves
+// differently configured agents: workspace=ID, on_ask=prompt|wait,
+// wait=DURATION (capped by WithMaxWait), dialect=claude|codex. An invalid
+// parameter makes every call undecidable (denied by default), never open.
+func NewHandler(hook Hook, opts ...HandlerOption) http.Handler {
+	h := &handler{hook: hook, maxWait: DefaultWait}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, toolgate.EInvalid, "use POST with the hook's JSON input")
+		return
+	}
+	hook, err := h.configure(r)
+	if err != nil {
+		// A misconfigured hook URL must not open the gate: every call is
+		// answered as undecidable, which the agent shows with the reason.
+		hook = &Hook{Decider: failing{fmt.Errorf("hook URL: %w", err)}, OnError: h.hook.OnError, Dialect: h.hook.Dialect}
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, MaxInputBytes+1))
+	if err != nil {
+		// The agent is gone or the body broke: answer a block anyway.
+		writeJSON(w, blockOutput("cannot read the hook input: "+err.Error()))
+		return
+	}
+	ans := hook.Handle(r.Context(), data)
+	switch {
+	case ans.Output != nil:
+		writeJSON(w, ans.Output)
+	case ans.Exit == ExitNotice:
+		writeError(w, http.StatusBadRequest, toolgate.EInvalid, ans.Err.Error())
+	default:
+		writeJSON(w, blockOutput(ans.Err.Error()))
+	}
+}
+
+// configure applies the request's query parameters to a copy of the hook.
+func (h *handler) configure(r *http.Request) (*Hook, error) {
+	hook := h.hook
+	q := r.URL.Query()
+	if ws := q.Get("workspace"); ws != "" {
+		if WorkspaceFor(ws) != ws {
+			return nil, fmt.Errorf("workspace=%q: use letters, digits, '.', '_' and '-'", ws)
+		}
+		hook.Workspace = ws
+	}
+	switch q.Get("dialect") {
+	case "":
+	case "claude", "claude-code":
+		hook.Dialect = DialectClaude
+	case "codex":
+		hook.Dialect = DialectCodex
+	default:
+		return nil, fmt.Errorf("dialect=%q: want claude or codex", q.Get("dialect"))
+	}
+	onAsk, wait := q.Get("on_ask"), q.Get("wait")
+	if onAsk == "" && wait == "" {
+		return &hook, nil
+	}
+	remote, ok := hook.Decider.(*Remote)
+	if !ok {
+		return nil, errors.New("on_ask and wait apply only to a gateway decider")
+	}
+	rc := *remote
+	if onAsk != "" {
+		m, err := ParseAskMode(onAsk)
+		if err != nil {
+			return nil, fmt.Errorf("on_ask: %w", err)
+		}
+		rc.OnAsk = m
+	}
+	if wait != "" {
+		d, err := time.ParseDuration(wait)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("wait=%q: want a positive duration such as 90s", wait)
+		}
+		rc.Wait = min(d, h.maxWait)
+	}
+	hook.Decider = &rc
+	return &hook, nil
+}
+
+// failing is a Decider that cannot decide.
+type failing struct{ err error }
+
+func (f failing) Decide(context.Context, *toolgate.Call) (Verdict, error) { return Verdict{}, f.err }
+
+// blockOutput is the answer to a body that is not a hook input: the
+// legacy top-level block, which Claude Code and Codex both read as a block
+// of a PreToolUse call whatever the event was meant to be.
+func blockOutput(msg string) any {
+	return map[string]string{"decision": "block", "reason": reason(msg)}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	var body []byte
+	if o, ok := v.(*Output); ok {
+		body = o.Marshal()
+	} else {
+		body, _ = json.Marshal(v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// writeError writes the API's error shape, {"error": {"code", "message"}}.
+func writeError(w http.ResponseWriter, status int, code toolgate.ErrorCode, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": string(code), "message": msg}})
+}

@@ -1,0 +1,179 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Hook events the hook answers.
+const (
+	EventPreToolUse        = "PreToolUse"
+	EventPermissionRequest = "PermissionRequest"
+)
+
+// MaxInputBytes bounds one hook input. A Write call carries the whole file
+// it writes, so the bound is generous; a larger input is denied.
+const MaxInputBytes = 16 << 20
+
+// Input is the JSON a hook receives: on stdin for command hooks, as the
+// POST body for HTTP hooks.
+type Input struct {
+	SessionID string `json:"session_id"`
+	// TranscriptPath is null in some Codex inputs; null decodes as "".
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	// PermissionMode is Claude Code's mode (default, plan, acceptEdits,
+	// dontAsk, bypassPermissions). It is not used to decide: the mode
+	// comes from toolgate's config or the gateway's session.
+	PermissionMode string         `json:"permission_mode"`
+	HookEventName  string         `json:"hook_event_name"`
+	ToolName       string         `json:"tool_name"`
+	ToolInput      map[string]any `json:"tool_input"`
+	ToolUseID      string         `json:"tool_use_id"`
+	// AgentID is set when the call comes from a subagent; AgentType names
+	// the subagent (or the --agent of the main thread).
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
+	// TurnID and Model are sent by Codex only.
+	TurnID string `json:"turn_id,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// PermissionSuggestions come with PermissionRequest; kept as sent.
+	PermissionSuggestions json.RawMessage `json:"permission_suggestions,omitempty"`
+}
+
+// InputError is a hook input that cannot be read. Event is the event name
+// if it could be read, so the answer can still use the event's shape.
+type InputError struct {
+	Event string
+	Err   error
+}
+
+func (e *InputError) Error() string { return "bad hook input: " + e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// UnsupportedEventError is a well-formed input for an event the hook does
+// not answer (PostToolUse, Stop, …): it was installed on the wrong event.
+type UnsupportedEventError struct{ Event string }
+
+func (e *UnsupportedEventError) Error() string {
+	return fmt.Sprintf("toolgate answers only %s and %s hooks, not %q: install it on those events", EventPreToolUse, EventPermissionRequest, e.Event)
+}
+
+// ParseInput reads one hook input. It checks what deciding needs: a JSON
+// object, a supported hook_event_name, a tool_name and tool_input as an
+// object (absent or null counts as empty). Other fields are optional and
+// unknown ones are ignored.
+func ParseInput(data []byte) (*Input, error) {
+	if len(data) > MaxInputBytes {
+		return nil, &InputError{Event: sniffEvent(data), Err: fmt.Errorf("input larger than %d bytes", MaxInputBytes)}
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, &InputError{Err: errors.New("no input on stdin (want the hook's JSON object)")}
+	}
+	var in Input
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&in); err != nil {
+		return nil, &InputError{Event: sniffEvent(data), Err: fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	if dec.More() {
+		return nil, &InputError{Event: in.HookEventName, Err: errors.New("more than one JSON value")}
+	}
+	switch in.HookEventName {
+	case EventPreToolUse, EventPermissionRequest:
+	case "":
+		return nil, &InputError{Err: errors.New(`"hook_event_name" is missing`)}
+	default:
+		return nil, &UnsupportedEventError{Event: in.HookEventName}
+	}
+	if strings.TrimSpace(in.ToolName) == "" {
+		return nil, &InputError{Event: in.HookEventName, Err: errors.New(`"tool_name" is missing`)}
+	}
+	if in.ToolInput == nil {
+		in.ToolInput = map[string]any{}
+	}
+	return &in, nil
+}
+
+// sniffEvent reads hook_event_name from an input that failed to decode as
+// a whole (say tool_input is not an object), so the answer can still use
+// the event's shape. It returns "" when the name cannot be read.
+func sniffEvent(data []byte) string {
+	var probe struct {
+		HookEventName string `json:"hook_event_name"`
+	}
+	if len(data) > MaxInputBytes || json.Unmarshal(data, &probe) != nil {
+		// Field by field: decode as a map of raw values.
+		var m map[string]json.RawMessage
+		if len(data) > MaxInputBytes || json.Unmarshal(data, &m) != nil {
+			return ""
+		}
+		_ = json.Unmarshal(m["hook_event_name"], &probe.HookEventName)
+	}
+	switch probe.HookEventName {
+	case EventPreToolUse, EventPermissionRequest:
+		return probe.HookEventName
+	}
+	return ""
+}
+
+// Call maps a hook input to a toolgate call: session_id → Session, cwd →
+// Cwd, tool_name → Tool, tool_input → Args, tool_use_id → ID, agent_type →
+// Agent; workspace is given (from config) or derived from the project
+// directory. An mcp__server__tool call gets origin "mcp:server".
+//
+// A PermissionRequest's call id is the tool_use_id with "#permission"
+// appended: the gateway treats the id as the idempotency key, and the
+// dialog a PreToolUse "ask" opens must not attach to the approval that
+// PreToolUse already settled.
+func (in *Input) Call(workspace string) toolgate.Call {
+	c := toolgate.Call{
+		ID:        in.ToolUseID,
+		Session:   in.SessionID,
+		Workspace: workspace,
+		Agent:     in.AgentType,
+		Tool:      in.ToolName,
+		Args:      in.ToolInput,
+		Cwd:       in.Cwd,
+	}
+	if c.ID != "" && in.HookEventName == EventPermissionRequest {
+		c.ID += "#permission"
+	}
+	if rest, ok := strings.CutPrefix(in.ToolName, "mcp__"); ok {
+		if server, _, ok := strings.Cut(rest, "__"); ok && server != "" {
+			c.Origin = "mcp:" + server
+		}
+	}
+	return c
+}
+
+// WorkspaceFor derives a workspace id from a project directory: its base
+// name, reduced to the letters, digits, '.', '_' and '-' that workspace ids
+// allow (the gateway names a directory after them). It returns "default"
+// when nothing usable is left.
+func WorkspaceFor(dir string) string {
+	base := filepath.Base(filepath.Clean(dir))
+	var b strings.Builder
+	for _, r := range base {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+		if b.Len() >= 128 {
+			break
+		}
+	}
+	ws := strings.Trim(b.String(), ".")
+	if dir == "" || ws == "" || strings.Trim(ws, "_") == "" {
+		return "default"
+	}
+	return ws
+}

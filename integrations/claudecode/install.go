@@ -1,0 +1,370 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// HookEntry is the hook the installer writes into a settings file:
+//
+//	{"hooks": {EVENT: [{"matcher": MATCHER, "hooks": [
+//	    {"type": "command", "command": COMMAND, "timeout": TIMEOUT}]}]}}
+type HookEntry struct {
+	// Event is PreToolUse (default) or PermissionRequest.
+	Event string
+	// Matcher selects the tools; "*" (default) is every tool.
+	Matcher string
+	// Command is the command line the agent runs (through a shell).
+	Command string
+	// Timeout is the agent's timeout for the hook, in seconds. It must
+	// outlast the hook's own deadline: an agent that kills a hook goes on
+	// without it.
+	Timeout int
+}
+
+// Scopes of a settings file (Claude Code's settings hierarchy).
+const (
+	// ScopeUser is ~/.claude/settings.json: every project of this user.
+	ScopeUser = "user"
+	// ScopeProject is .claude/settings.json, shared with the team.
+	ScopeProject = "project"
+	// ScopeLocal is .claude/settings.local.json, this checkout only.
+	ScopeLocal = "local"
+)
+
+// SettingsPath is the settings file of a scope.
+func SettingsPath(scope, projectDir, home string) (string, error) {
+	switch scope {
+	case ScopeUser:
+		if home == "" {
+			return "", errors.New("no home directory for the user settings")
+		}
+		return filepath.Join(home, ".claude", "settings.json"), nil
+	case ScopeProject:
+		return filepath.Join(projectDir, ".claude", "settings.json"), nil
+	case ScopeLocal:
+		return filepath.Join(projectDir, ".claude", "settings.local.json"), nil
+	}
+	return "", fmt.Errorf("unknown settings scope %q (want user, project or local)", scope)
+}
+
+// IsToolgateCommand reports whether a hook command runs toolgate's hook,
+// so reinstalling replaces it instead of adding a second one: an
+// executable named toolgate* (quoted or not) followed by "hook claude-code"
+// or "hook codex".
+func IsToolgateCommand(cmd string) bool {
+	for _, sub := range []string{" hook claude-code", " hook codex"} {
+		i := strings.Index(cmd, sub)
+		if i < 0 {
+			continue
+		}
+		if rest := cmd[i+len(sub):]; rest != "" && rest[0] != ' ' {
+			continue
+		}
+		exe := strings.TrimSpace(cmd[:i])
+		exe = strings.ReplaceAll(exe, `'\''`, "'")
+		exe = strings.Trim(exe, `'"`)
+		if strings.HasPrefix(filepath.Base(exe), "toolgate") {
+			return true
+		}
+	}
+	return false
+}
+
+// MergeSettings adds the hook entry to a settings document, keeping
+// everything else: other keys in their order, other events, other hooks of
+// the same event. A toolgate hook already there is updated in place, so
+// installing twice changes nothing (changed is false). src may be empty
+// (no file yet). The result is indented with two spaces, as Claude Code
+// writes its settings.
+func MergeSettings(src []byte, e HookEntry) (out []byte, changed bool, err error) {
+	if e.Event == "" {
+		e.Event = EventPreToolUse
+	}
+	if e.Event != EventPreToolUse && e.Event != EventPermissionRequest {
+		return nil, false, fmt.Errorf("event %q: want %s or %s", e.Event, EventPreToolUse, EventPermissionRequest)
+	}
+	if e.Matcher == "" {
+		e.Matcher = "*"
+	}
+	if strings.TrimSpace(e.Command) == "" {
+		return nil, false, errors.New("no hook command")
+	}
+	root := &object{}
+	if len(bytes.TrimSpace(src)) > 0 {
+		v, err := decodeOrdered(src)
+		if err != nil {
+			return nil, false, fmt.Errorf("settings are not valid JSON (fix or move the file; nothing was changed): %w", err)
+		}
+		var ok bool
+		if root, ok = v.(*object); !ok {
+			return nil, false, errors.New("settings are not a JSON object")
+		}
+	}
+	hooks, err := root.objectAt("hooks")
+	if err != nil {
+		return nil, false, err
+	}
+	groups, _ := hooks.get(e.Event)
+	list, ok := groups.([]any)
+	if groups != nil && !ok {
+		return nil, false, fmt.Errorf(`"hooks.%s" is not a list`, e.Event)
+	}
+	want := &object{}
+	want.set("type", "command")
+	want.set("command", e.Command)
+	if e.Timeout > 0 {
+		want.set("timeout", json.Number(fmt.Sprint(e.Timeout)))
+	}
+	for _, g := range list {
+		group, ok := g.(*object)
+		if !ok {
+			continue
+		}
+		hs, _ := group.get("hooks")
+		entries, _ := hs.([]any)
+		for i, h := range entries {
+			ho, ok := h.(*object)
+			if !ok {
+				continue
+			}
+			cmd, _ := ho.get("command")
+			if s, _ := cmd.(string); !IsToolgateCommand(s) {
+				continue
+			}
+			matcher, _ := group.get("matcher")
+			if equalJSON(ho, want) && (len(entries) > 1 || matcher == e.Matcher) {
+				return encodeOrdered(root), false, nil
+			}
+			entries[i] = want
+			if len(entries) == 1 {
+				group.set("matcher", e.Matcher)
+			}
+			return encodeOrdered(root), true, nil
+		}
+	}
+	group := &object{}
+	group.set("matcher", e.Matcher)
+	group.set("hooks", []any{want})
+	hooks.set(e.Event, append(list, group))
+	return encodeOrdered(root), true, nil
+}
+
+// WriteSettings writes a settings file in place of the old one, atomically
+// (a temporary file renamed over it), keeping its permissions and writing
+// through a symbolic link to its target.
+func WriteSettings(path string, data []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".settings-*.json")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, mode)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	return nil
+}
+
+// ReadSettings reads a settings file; a missing file is empty.
+func ReadSettings(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	return data, nil
+}
+
+// object is a JSON object that keeps its keys in order, so a settings file
+// comes back with its keys where the user put them.
+type object struct {
+	keys []string
+	vals map[string]any
+}
+
+func (o *object) get(k string) (any, bool) {
+	v, ok := o.vals[k]
+	return v, ok
+}
+
+func (o *object) set(k string, v any) {
+	if o.vals == nil {
+		o.vals = map[string]any{}
+	}
+	if _, ok := o.vals[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = v
+}
+
+// objectAt returns the object under key k, adding an empty one if absent.
+func (o *object) objectAt(k string) (*object, error) {
+	v, ok := o.get(k)
+	if !ok || v == nil {
+		n := &object{}
+		o.set(k, n)
+		return n, nil
+	}
+	n, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf("%q in the settings is not an object", k)
+	}
+	return n, nil
+}
+
+// decodeOrdered decodes one JSON value: objects as *object, arrays as
+// []any, numbers as json.Number (kept as written).
+func decodeOrdered(src []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	v, err := decodeValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t {
+	case json.Delim('{'):
+		o := &object{vals: map[string]any{}}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			k, _ := kt.(string)
+			v, err := decodeValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			o.set(k, v)
+		}
+		_, err := dec.Token() // '}'
+		return o, err
+	case json.Delim('['):
+		a := []any{}
+		for dec.More() {
+			v, err := decodeValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err := dec.Token() // ']'
+		return a, err
+	}
+	return t, nil
+}
+
+// encodeOrdered encodes a decoded value with two-space indentation and a
+// final newline.
+func encodeOrdered(v any) []byte {
+	var b bytes.Buffer
+	writeValue(&b, v, 0)
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+func writeValue(b *bytes.Buffer, v any, depth int) {
+	indent := func(d int) {
+		b.WriteByte('\n')
+		b.WriteString(strings.Repeat("  ", d))
+	}
+	switch v := v.(type) {
+	case *object:
+		if len(v.keys) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			indent(depth + 1)
+			writeString(b, k)
+			b.WriteString(": ")
+			writeValue(b, v.vals[k], depth+1)
+		}
+		indent(depth)
+		b.WriteByte('}')
+	case []any:
+		if len(v) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			indent(depth + 1)
+			writeValue(b, e, depth+1)
+		}
+		indent(depth)
+		b.WriteByte(']')
+	case string:
+		writeString(b, v)
+	case json.Number:
+		b.WriteString(v.String())
+	case bool:
+		fmt.Fprint(b, v)
+	case nil:
+		b.WriteString("null")
+	default:
+		data, _ := json.Marshal(v)
+		b.Write(data)
+	}
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	var sb bytes.Buffer
+	enc := json.NewEncoder(&sb)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Write(bytes.TrimSuffix(sb.Bytes(), []byte("\n")))
+}
+
+// equalJSON compares two decoded values.
+func equalJSON(a, b any) bool {
+	return bytes.Equal(encodeOrdered(a), encodeOrdered(b))
+}

@@ -1,0 +1,157 @@
+package claudecode
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Output is the JSON a hook answers with. Only the fields toolgate uses
+// are declared.
+type Output struct {
+	// SystemMessage is shown to the user (both agents accept it).
+	SystemMessage      string              `json:"systemMessage,omitempty"`
+	HookSpecificOutput *HookSpecificOutput `json:"hookSpecificOutput,omitempty"`
+}
+
+// HookSpecificOutput is the event-specific part of an Output.
+type HookSpecificOutput struct {
+	HookEventName string `json:"hookEventName"`
+	// PreToolUse: allow, deny or ask, with a reason.
+	PermissionDecision       string         `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string         `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             map[string]any `json:"updatedInput,omitempty"`
+	// PermissionRequest: allow or deny on the user's behalf.
+	Decision *PermissionDecision `json:"decision,omitempty"`
+}
+
+// PermissionDecision answers a PermissionRequest.
+type PermissionDecision struct {
+	// Behavior is "allow" or "deny".
+	Behavior string `json:"behavior"`
+	// Message tells the model why, for a deny.
+	Message string `json:"message,omitempty"`
+	// UpdatedInput replaces the tool's input, for an allow (Claude Code
+	// only: Codex rejects it).
+	UpdatedInput map[string]any `json:"updatedInput,omitempty"`
+}
+
+// Dialect selects the variant of the output format.
+type Dialect int
+
+// Dialects.
+const (
+	// DialectAuto is Claude Code's format unless the input carries Codex's
+	// turn_id.
+	DialectAuto Dialect = iota
+	// DialectClaude is Claude Code's format.
+	DialectClaude
+	// DialectCodex is what Codex accepts: no bare allow, no ask, no
+	// updatedInput (see the package documentation).
+	DialectCodex
+)
+
+// resolve picks the dialect for an input.
+func (d Dialect) resolve(in *Input) Dialect {
+	if d == DialectAuto {
+		if in != nil && in.TurnID != "" {
+			return DialectCodex
+		}
+		return DialectClaude
+	}
+	return d
+}
+
+// Verdict is what the hook answers for one call.
+type Verdict struct {
+	// Action is allow, deny or ask; ask hands the question to the agent's
+	// own permission prompt.
+	Action toolgate.Action
+	// Reason says why, in words for the user (ask) or the model (deny).
+	Reason string
+	// UpdatedInput, for an allow, is the call's input as a human changed
+	// it; nil when unchanged.
+	UpdatedInput map[string]any
+}
+
+const reasonPrefix = "toolgate: "
+
+// reason prefixes r so the user and the model see who decided.
+func reason(r string) string {
+	r = strings.TrimSpace(r)
+	if r == "" {
+		r = "no reason given"
+	}
+	if strings.HasPrefix(r, reasonPrefix) {
+		return r
+	}
+	return reasonPrefix + r
+}
+
+// Render returns the output for verdict v on event (PreToolUse or
+// PermissionRequest) in dialect d (DialectAuto counts as Claude Code).
+// Every verdict renders to a valid output: no input makes it allow.
+func Render(event string, v Verdict, d Dialect) *Output {
+	codex := d == DialectCodex
+	why := reason(v.Reason)
+	if event == EventPermissionRequest {
+		switch v.Action {
+		case toolgate.Allow:
+			pd := &PermissionDecision{Behavior: "allow"}
+			if !codex {
+				pd.UpdatedInput = v.UpdatedInput
+			}
+			return &Output{HookSpecificOutput: &HookSpecificOutput{HookEventName: event, Decision: pd}}
+		case toolgate.Ask:
+			// No decision: the permission dialog goes to the user, with
+			// toolgate's reason shown next to it.
+			return &Output{SystemMessage: why}
+		default:
+			return &Output{HookSpecificOutput: &HookSpecificOutput{HookEventName: event,
+				Decision: &PermissionDecision{Behavior: "deny", Message: why}}}
+		}
+	}
+	h := &HookSpecificOutput{HookEventName: EventPreToolUse, PermissionDecisionReason: why}
+	switch v.Action {
+	case toolgate.Allow:
+		if codex {
+			// Codex rejects a bare allow; no decision lets the call go on
+			// through Codex's own approval policy.
+			return &Output{}
+		}
+		h.PermissionDecision = "allow"
+		h.UpdatedInput = v.UpdatedInput
+	case toolgate.Ask:
+		if codex {
+			// Codex cannot ask from PreToolUse (and would run the call):
+			// a call that needs a human is denied, saying so.
+			h.PermissionDecision = "deny"
+			h.PermissionDecisionReason = why + " (needs a human's approval, and Codex hooks cannot ask: run the hook with a gateway and --on-ask=wait to approve it remotely)"
+			break
+		}
+		h.PermissionDecision = "ask"
+	default:
+		h.PermissionDecision = "deny"
+	}
+	return &Output{HookSpecificOutput: h}
+}
+
+// Marshal encodes an output as one line of JSON, HTML left unescaped so
+// reasons read as written. An output that cannot be encoded (only an
+// UpdatedInput could fail, and it came from JSON) becomes a deny for the
+// same event: the human approved the changed input, not the original.
+func (o *Output) Marshal() []byte {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		event := EventPreToolUse
+		if o.HookSpecificOutput != nil && o.HookSpecificOutput.HookEventName != "" {
+			event = o.HookSpecificOutput.HookEventName
+		}
+		b.Reset()
+		_ = enc.Encode(Render(event, Verdict{Action: toolgate.Deny, Reason: "cannot encode the answer: " + err.Error()}, DialectClaude))
+	}
+	return []byte(b.String())
+}

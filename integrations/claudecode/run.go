@@ -1,0 +1,124 @@
+package claudecode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Exit codes of a command hook, as Claude Code and Codex read them.
+const (
+	// ExitOK: the answer is the JSON on stdout.
+	ExitOK = 0
+	// ExitBlock is the blocking error: stdout is ignored, stderr goes to
+	// the model, and the call is blocked (PreToolUse) or denied
+	// (PermissionRequest). Used only when the input cannot be read well
+	// enough to answer in JSON.
+	ExitBlock = 2
+	// ExitNotice is a non-blocking error: stderr is shown to the user and
+	// the agent goes on. Used only for events that gate nothing (the hook
+	// was installed on the wrong event), where blocking would only break
+	// the session: a Stop hook that exits 2 keeps the agent from stopping.
+	ExitNotice = 1
+)
+
+// Hook answers hook inputs. The zero value is not usable: set Decider.
+type Hook struct {
+	// Decider decides the calls: Local or Remote.
+	Decider Decider
+	// Workspace is the workspace of every call; "" derives it from the
+	// project directory ($CLAUDE_PROJECT_DIR for command hooks) or cwd.
+	Workspace string
+	// OnError is the action when the call cannot be decided (bad input,
+	// gateway unreachable, internal error): Deny (the default) or Ask.
+	// Never Allow.
+	OnError toolgate.Action
+	// Dialect is the output variant; DialectAuto detects Codex.
+	Dialect Dialect
+	// ProjectDir, if set, is the project directory a workspace is derived
+	// from when Workspace is empty.
+	ProjectDir string
+}
+
+// Answer is the hook's reply to one input.
+type Answer struct {
+	// Event is the input's event, "" if it could not be read.
+	Event string
+	// Verdict is what was decided (or the on-error verdict).
+	Verdict Verdict
+	// Err is why the call could not be decided, if it could not.
+	Err error
+	// Output is the JSON to write on stdout (or as the HTTP body); nil
+	// when the exit code says it all.
+	Output *Output
+	// Exit is the command hook's exit code.
+	Exit int
+	// Stderr is the message for stderr with ExitBlock and ExitNotice.
+	Stderr string
+}
+
+// Handle reads one hook input and answers it. It never answers allow for
+// an input it cannot read or a call it cannot decide, and it recovers
+// from a panic in the decider as an internal error.
+func (h *Hook) Handle(ctx context.Context, data []byte) (ans Answer) {
+	in, err := ParseInput(data)
+	if err != nil {
+		var ue *UnsupportedEventError
+		if errors.As(err, &ue) {
+			return Answer{Event: ue.Event, Err: err, Exit: ExitNotice, Stderr: "toolgate: " + err.Error()}
+		}
+		var ie *InputError
+		if errors.As(err, &ie) && ie.Event != "" {
+			return h.failed(ie.Event, h.Dialect, err)
+		}
+		return Answer{Err: err, Exit: ExitBlock, Stderr: "toolgate: " + err.Error() + "; the call is blocked"}
+	}
+	dialect := h.Dialect.resolve(in)
+	defer func() {
+		if p := recover(); p != nil {
+			ans = h.failed(in.HookEventName, dialect, fmt.Errorf("internal error: %v", p))
+		}
+	}()
+	c := in.Call(h.workspace(in))
+	v, err := h.Decider.Decide(ctx, &c)
+	if err != nil {
+		return h.failed(in.HookEventName, dialect, err)
+	}
+	if v.Action != toolgate.Allow && v.Action != toolgate.Ask && v.Action != toolgate.Deny {
+		return h.failed(in.HookEventName, dialect, fmt.Errorf("decider returned %v", v.Action))
+	}
+	return Answer{Event: in.HookEventName, Verdict: v, Output: Render(in.HookEventName, v, dialect), Exit: ExitOK}
+}
+
+// failed answers a call that could not be decided by the on-error policy.
+func (h *Hook) failed(event string, d Dialect, err error) Answer {
+	act := toolgate.Deny
+	if h.OnError == toolgate.Ask {
+		act = toolgate.Ask
+	}
+	v := Verdict{Action: act, Reason: "could not decide this call (" + err.Error() + ")"}
+	if act == toolgate.Deny {
+		v.Reason += "; denied because toolgate fails closed"
+	}
+	return Answer{Event: event, Verdict: v, Err: err, Output: Render(event, v, d), Exit: ExitOK}
+}
+
+// workspace is the workspace for an input's call.
+func (h *Hook) workspace(in *Input) string {
+	if h.Workspace != "" {
+		return h.Workspace
+	}
+	dir := h.ProjectDir
+	if dir == "" {
+		dir = in.Cwd
+	}
+	return WorkspaceFor(dir)
+}
+
+// ProjectDirFromEnv returns $CLAUDE_PROJECT_DIR, which Claude Code sets
+// for command hooks: the project root, steadier than the cwd, which moves
+// when the agent changes directory.
+func ProjectDirFromEnv() string { return os.Getenv("CLAUDE_PROJECT_DIR") }
