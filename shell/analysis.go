@@ -69,14 +69,19 @@ type File struct {
 	// Path is the path as written after quote removal, with a leading ~
 	// expanded when the home directory is known.
 	Path string
-	// Write is true for a write (redirection target, tee, cp/mv destination,
-	// touch, rm, dd of=, sed -i, …), false for a read.
+	// Write is true for a write (redirection target, tee, cp/mv destination
+	// and the entry created in it, touch, rm, dd of=, sed -i, git --output,
+	// sort -o, tar/zip archives and extraction directories, compressors,
+	// downloads, ln targets, …), false for a read.
 	Write bool
 	// Static is false when the path contains an expansion, so it is kept in
 	// its source form.
 	Static bool
 	// Dir is the directory relative paths resolve against when a preceding
-	// static cd changed it; empty means the call's own working directory.
+	// cd (or env -C, git -C) changed it; empty means the call's own working
+	// directory. When a cd may have failed or not run ("cd x; rm y", a cd
+	// in an if or || branch), the file is reported once per directory the
+	// shell may be in.
 	Dir string
 	// Command is the Text of the command the file belongs to.
 	Command string

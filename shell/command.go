@@ -82,9 +82,12 @@ func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque 
 			return
 		}
 		if spec, ok := wrappers[name]; ok {
-			inner, next, done := w.wrapper(name, spec, words, assigns, c, d)
+			inner, next, nd, done := w.wrapper(name, spec, words, assigns, c, d)
 			if done {
 				return
+			}
+			if nd != nil {
+				d = nd
 			}
 			words, assigns = inner, next
 			if !privileged {
@@ -179,7 +182,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *d
 	cmd.ExecFlags, scripts = w.execFlags(name, cmd.Args)
 	idx := w.emit(cmd)
 	args := words[1:]
-	w.files(name, args, cmd.Text, d)
+	w.files(name, args, cmd.Text, c, d)
 	w.risks(name, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, isInterpreter(name))
 	for _, s := range scripts {
@@ -190,7 +193,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *d
 	w.execInner(name, args, c, d)
 	switch name {
 	case "cd", "pushd", "popd":
-		w.cd(name, args, d)
+		w.chdir(d, name, args, true)
 	case "source", ".":
 		if len(args) > 0 && isStdinPath(args[0].text) {
 			switch c.stdin.kind {
@@ -322,51 +325,70 @@ func (w *walker) script(text string, static bool, c ctx, d *dirState, via string
 	return static
 }
 
-// cd tracks the working directory.
-func (w *walker) cd(name string, args []word, d *dirState) {
+// chdir tracks the working directory through cd, pushd and popd. With
+// mayFail the command may fail (or not run at all), so the directories
+// the shell was in stay possible as alternatives.
+func (w *walker) chdir(d *dirState, name string, args []word, mayFail bool) {
+	old, oldAlts := d.dir, d.alts()
+	if name == "popd" {
+		// popd fails only on an empty stack, which is not tracked.
+		if n := len(d.stack); n > 0 {
+			d.dir, d.stack = d.stack[n-1], d.stack[:n-1]
+		} else {
+			d.dir = "$OLDPWD"
+		}
+		lost := d.lost()
+		d.alt = nil
+		d.addAlts(oldAlts...)
+		if lost {
+			d.alt = &dirAlts{dirs: d.alts(), lost: true}
+		}
+		return
+	}
 	var dir word
 	found := false
 	for _, a := range args {
-		if name != "popd" && !found && (a.text == "--" || (strings.HasPrefix(a.text, "-") && a.text != "-")) {
+		if !found && (a.text == "--" || (strings.HasPrefix(a.text, "-") && a.text != "-")) {
 			continue
 		}
 		if !found {
 			dir, found = a, true
 		}
 	}
-	switch {
-	case name == "popd":
-		if n := len(d.stack); n > 0 {
-			d.dir, d.stack = d.stack[n-1], d.stack[:n-1]
-		} else {
-			d.dir = "$OLDPWD"
-		}
-		return
-	case name == "pushd":
+	if name == "pushd" {
 		d.stack = append(d.stack[:len(d.stack):len(d.stack)], d.dir) // copy on write
 	}
-	if !found {
-		d.dir = "~"
-		if w.a.home != "" {
-			d.dir = w.a.home
-		}
-		return
-	}
-	if dir.text == "-" {
-		d.dir = "$OLDPWD"
-		return
-	}
 	p := dir.text
-	if dir.tilde || !dir.static {
+	if found && (dir.tilde || !dir.static) {
 		if e, ok := expandHome(p, w.a.home); ok {
 			p = e
 		}
 	}
-	if !dir.static || dir.glob {
-		d.dir = p
-		return
+	move := func(from string) string {
+		switch {
+		case !found && w.a.home != "":
+			return w.a.home
+		case !found:
+			return "~"
+		case dir.text == "-":
+			return "$OLDPWD"
+		case !dir.static || dir.glob:
+			return p
+		}
+		return joinDir(from, p)
 	}
-	d.dir = joinDir(d.dir, p)
+	lost := d.lost()
+	d.dir, d.alt = move(old), nil
+	if lost {
+		d.alt = &dirAlts{lost: true}
+	}
+	for _, a := range oldAlts {
+		d.addAlts(move(a))
+	}
+	if mayFail {
+		d.addAlts(old)
+		d.addAlts(oldAlts...)
+	}
 }
 
 // joinDir resolves p against dir ("" = the call's own directory).

@@ -51,6 +51,19 @@ var BuiltinExecFlags = []ExecFlagRule{
 	{Command: "git", Sub: "mergetool", Flags: []string{"--tool"}},
 	{Command: "git", Sub: "grep", Flags: []string{"-O", "--open-files-in-pager"}},
 	{Command: "git", Sub: "filter-branch"},
+	// Setting git configuration makes later git commands run code
+	// (core.fsmonitor, core.pager, core.sshCommand, core.hooksPath,
+	// alias.*, diff.external, filter.*): "config" must be named.
+	{Command: "git", Check: gitConfigCheck},
+	// Templates carry hooks; clone -c sets configuration in the new
+	// repository; --upload-pack and friends name the program to run.
+	{Command: "git", Sub: "clone", Flags: []string{"--template", "-c", "--config", "-u", "--upload-pack"}},
+	{Command: "git", Sub: "init", Flags: []string{"--template"}},
+	{Command: "git", Sub: "fetch", Flags: []string{"--upload-pack"}},
+	{Command: "git", Sub: "pull", Flags: []string{"--upload-pack"}},
+	{Command: "git", Sub: "ls-remote", Flags: []string{"--upload-pack"}},
+	{Command: "git", Sub: "push", Flags: []string{"--receive-pack", "--exec"}},
+	{Command: "git", Sub: "archive", Flags: []string{"--exec"}},
 	{Command: "git", Sub: "filter-repo"},
 	{Command: "rg", Flags: []string{"--pre", "--hostname-bin"}},
 	{Command: "sed", Flags: []string{"-i", "-f"}, Short: true},
@@ -70,6 +83,9 @@ var BuiltinExecFlags = []ExecFlagRule{
 	{Command: "mawk", Check: awkPrograms},
 	{Command: "nawk", Check: awkPrograms},
 	{Command: "sort", Flags: []string{"--compress-program"}},
+	{Command: "split", Flags: []string{"--filter"}, Script: true},
+	{Command: "curl", Flags: []string{"-K", "--config"}},
+	{Command: "wget", Flags: []string{"-e", "--execute", "--config", "--use-askpass"}},
 	{Command: "zip", Flags: []string{"-TT", "--unzip-command"}},
 	{Command: "fd", Flags: []string{"-x", "-X"}, Short: true},
 	{Command: "fd", Flags: []string{"--exec", "--exec-batch"}},
@@ -210,6 +226,55 @@ func subcommand(name string, args []string) int {
 		}
 	}
 	return len(args)
+}
+
+// gitConfigCheck returns "config" for a git config command that changes
+// the configuration; reading it (--get, --list, get, list, …) is plain.
+func gitConfigCheck(args []string) []string {
+	sub := subcommand("git", args)
+	if sub >= len(args) || args[sub] != "config" || !gitConfigSets(args[sub+1:]) {
+		return nil
+	}
+	return []string{"config"}
+}
+
+// gitConfigSets reports whether the arguments of git config change the
+// configuration: the set, unset, rename, remove and edit forms, old and
+// new syntax, or NAME VALUE without an action option.
+func gitConfigSets(args []string) bool {
+	ops := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasEq := strings.Cut(a, "=")
+		switch name {
+		case "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list", "-l":
+			return false
+		case "--add", "--replace-all", "--unset", "--unset-all", "--rename-section", "--remove-section", "--edit", "-e":
+			return true
+		case "--file", "-f", "--blob", "--type", "--default", "--comment", "--value", "--url", "-t":
+			if !hasEq && i+1 < len(args) {
+				i++
+			}
+			continue
+		case "--":
+			ops += len(args) - i - 1
+			i = len(args)
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if ops == 0 {
+			switch a {
+			case "get", "list":
+				return false
+			case "set", "unset", "rename-section", "remove-section", "edit":
+				return true
+			}
+		}
+		ops++
+	}
+	return ops >= 2
 }
 
 // tarOldStyle flags tar's old-style bundled first argument ("tar xIf").
@@ -448,14 +513,8 @@ func awkDangerous(p string) bool {
 	if strings.Contains(p, "system") || strings.Contains(p, "@load") {
 		return true
 	}
-	for i := 0; i < len(p); i++ {
-		if p[i] == '|' {
-			if i+1 < len(p) && p[i+1] == '|' {
-				i++
-				continue
-			}
-			return true
-		}
+	if awkPipe(p) {
+		return true
 	}
 	// print > "file", printf >> file
 	for _, kw := range []string{"print", "printf"} {
@@ -476,4 +535,60 @@ func awkDangerous(p string) bool {
 		}
 	}
 	return false
+}
+
+// awkPipe reports whether an awk program pipes to or from a command (a |
+// that is not ||), outside string literals and regular expressions
+// ("/a|b/" is an alternation). Anything it cannot scan counts as a pipe.
+func awkPipe(p string) bool {
+	last := byte(0) // the last significant character outside literals
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == ' ' || c == '\t':
+			continue
+		case c == '"':
+			j := skipAwkLiteral(p, i+1, '"')
+			if j < 0 {
+				return true
+			}
+			i = j
+		case c == '/' && (last == 0 || strings.IndexByte("(,{;!~&|=\n}?:", last) >= 0):
+			j := skipAwkLiteral(p, i+1, '/')
+			if j < 0 {
+				return true
+			}
+			i = j
+		case c == '|':
+			if i+1 < len(p) && p[i+1] == '|' {
+				i++
+				break
+			}
+			return true
+		}
+		last = p[i]
+	}
+	return false
+}
+
+// skipAwkLiteral returns the index of the delimiter closing a string or
+// regular expression that starts at i, -1 when there is none. A / inside
+// a bracket expression does not close a regular expression.
+func skipAwkLiteral(p string, i int, delim byte) int {
+	bracket := false
+	for ; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case c == '\n':
+			return -1
+		case delim == '/' && c == '[':
+			bracket = true
+		case delim == '/' && c == ']':
+			bracket = false
+		case c == delim && !bracket:
+			return i
+		}
+	}
+	return -1
 }

@@ -9,22 +9,29 @@ import (
 type fileKind uint8
 
 const (
-	readAll   fileKind = iota // every operand is read
-	writeAll                  // every operand is written
-	copyKind                  // sources read, destination written (cp, install)
-	moveKind                  // sources and destination written (mv)
-	linkKind                  // link names written (ln)
-	modeKind                  // first operand is a mode or owner, the rest written
-	pairKind                  // INPUT [OUTPUT] (uniq, xxd)
-	firstKind                 // the first operand is read (source FILE ARGS…)
-	sedKind                   // script, then files read (written with -i)
-	awkKind                   // program, then files read
-	jqKind                    // filter, then files read
-	ddKind                    // if= read, of= written
-	scpKind                   // local sources read, local destination written
-	curlKind                  // -o written, -T/-d @file read
-	wgetKind                  // -O/-o written, -i read
-	tarKind                   // -f archive written or read by mode
+	readAll      fileKind = iota // every operand is read
+	writeAll                     // every operand is written
+	copyKind                     // sources read, destination written (cp, install)
+	moveKind                     // sources and destination written (mv)
+	linkKind                     // link names written (ln)
+	modeKind                     // first operand is a mode or owner, the rest written
+	pairKind                     // INPUT [OUTPUT] (uniq, xxd)
+	firstKind                    // the first operand is read (source FILE ARGS…)
+	sedKind                      // script, then files read (written with -i)
+	awkKind                      // program, then files read
+	jqKind                       // filter, then files read
+	ddKind                       // if= read, of= written
+	scpKind                      // local sources read, local destination written
+	curlKind                     // -o written, -T/-d @file read
+	wgetKind                     // -O/-o written, -i read
+	tarKind                      // -f archive written or read by mode
+	gitKind                      // git's writer options and subcommands
+	compressKind                 // gzip, xz, …: operands rewritten
+	zipKind                      // archive written, files read
+	unzipKind                    // archive read, target directory written
+	splitKind                    // input read, PREFIX* written
+	patchKind                    // the patched files written
+	inplaceKind                  // perl -i, ruby -i
 )
 
 // fileSpec describes how to find the file operands of a command.
@@ -104,9 +111,23 @@ var fileSpecs = map[string]*fileSpec{
 	"chgrp":    {kind: modeKind, longVal: []string{"reference"}, readOpts: []string{"--reference"}},
 	"dd":       {kind: ddKind},
 	"scp":      {kind: scpKind, shortVal: "cFiJlLoPSDX"},
-	"curl":     {kind: curlKind},
-	"wget":     {kind: wgetKind},
-	"tar":      {kind: tarKind},
+	"rsync": {kind: scpKind, shortVal: "efBTM", longVal: []string{"rsh", "rsync-path", "filter", "exclude", "include", "exclude-from",
+		"include-from", "files-from", "temp-dir", "compare-dest", "copy-dest", "link-dest", "backup-dir", "suffix", "chmod", "chown",
+		"log-file", "log-file-format", "password-file", "partial-dir", "max-size", "min-size", "bwlimit", "timeout", "contimeout",
+		"port", "sockopts", "out-format", "usermap", "groupmap", "iconv", "block-size", "max-delete", "modify-window",
+		"compress-choice", "checksum-choice", "skip-compress", "info", "debug", "outbuf", "remote-option", "address", "protocol",
+		"read-batch", "write-batch", "only-write-batch", "stop-after", "stop-at", "mkpath-mode", "early-input"},
+		readOpts:  []string{"--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch", "--early-input"},
+		writeOpts: []string{"--log-file", "--write-batch", "--only-write-batch", "--backup-dir", "--partial-dir", "-T", "--temp-dir"}},
+	"git":   {kind: gitKind},
+	"zip":   {kind: zipKind},
+	"unzip": {kind: unzipKind},
+	"split": {kind: splitKind},
+	"patch": {kind: patchKind},
+	"perl":  {kind: inplaceKind}, "ruby": {kind: inplaceKind},
+	"curl": {kind: curlKind},
+	"wget": {kind: wgetKind},
+	"tar":  {kind: tarKind},
 }
 
 // parseArgs splits a reader's or writer's arguments into operands and
@@ -153,9 +174,38 @@ func parseArgs(spec *fileSpec, name string, args []word) (ops []word, vals []opt
 }
 
 // files records the file operands of a well-known reader or writer.
-func (w *walker) files(name string, args []word, owner string, d *dirState) {
+func (w *walker) files(name string, args []word, owner string, c ctx, d *dirState) {
 	spec, ok := fileSpecs[name]
-	if !ok || len(args) == 0 {
+	if !ok {
+		if _, ok := compressors[name]; ok {
+			w.compressFiles(name, args, owner, d)
+		}
+		return
+	}
+	switch spec.kind {
+	case gitKind:
+		w.gitFiles(args, owner, d)
+		if sub := subcommand("git", wordTexts(args)); sub < len(args) && args[sub].text == "apply" {
+			w.patchFiles("git", args[sub:], c, owner, d)
+		}
+		return
+	case zipKind:
+		w.zipFiles(args, owner, d)
+		return
+	case unzipKind:
+		w.unzipFiles(args, owner, d)
+		return
+	case splitKind:
+		w.splitFiles(args, owner, d)
+		return
+	case patchKind:
+		w.patchFiles(name, args, c, owner, d)
+		return
+	case inplaceKind:
+		w.inplaceFiles(name, args, owner, d)
+		return
+	}
+	if len(args) == 0 {
 		return
 	}
 	switch spec.kind {
@@ -256,23 +306,46 @@ func (w *walker) files(name string, args []word, owner string, d *dirState) {
 				dst.text = path.Base(dst.text)
 			} else {
 				srcs = ops[:len(ops)-1]
+				if !hasAny(vals, "-T", "--no-target-directory") {
+					dir = &dst
+				}
 			}
 			w.file(dst, true, owner, d)
 		}
-		if spec.kind == linkKind {
-			return
-		}
 		for _, o := range srcs {
-			w.file(o, spec.kind == moveKind, owner, d)
+			if dir != nil {
+				w.into(*dir, o, owner, d)
+			}
+			// A link's target is written through it later ("ln -s
+			// ~/.bashrc notes; echo x >> notes"), so it counts as written.
+			w.file(o, spec.kind != copyKind, owner, d)
 		}
 	case scpKind:
+		if len(ops) == 1 && name == "rsync" {
+			w.file(ops[0], false, owner, d) // rsync SRC lists it
+			return
+		}
 		for i, o := range ops {
-			if isRemote(o.text) {
-				continue
+			last := i == len(ops)-1
+			if !last && !isRemote(o.text) {
+				w.file(o, false, owner, d)
 			}
-			w.file(o, i == len(ops)-1 && len(ops) > 1, owner, d)
+			if last && len(ops) > 1 && !isRemote(o.text) {
+				w.file(o, true, owner, d)
+				for _, s := range ops[:i] {
+					w.into(o, s, owner, d)
+				}
+			}
 		}
 	}
+}
+
+func wordTexts(args []word) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a.text
+	}
+	return out
 }
 
 func hasAny(vals []optVal, opts ...string) bool {
@@ -358,71 +431,191 @@ func (w *walker) awkFiles(args []word, owner string, d *dirState) {
 	}
 }
 
+var curlSpec = &fileSpec{shortVal: "AbcCdDeEFHKmoPQrtTuUwxXyYz", longVal: []string{"output", "upload-file", "config", "data",
+	"data-binary", "data-raw", "data-urlencode", "data-ascii", "form", "form-string", "json", "header", "user-agent", "referer",
+	"cookie", "cookie-jar", "dump-header", "request", "user", "proxy", "proxy-user", "max-time", "connect-timeout", "retry",
+	"retry-delay", "retry-max-time", "range", "write-out", "output-dir", "cert", "key", "cacert", "capath", "trace",
+	"trace-ascii", "stderr", "libcurl", "etag-save", "etag-compare", "hsts", "alt-svc", "url", "resolve", "connect-to",
+	"interface", "limit-rate", "max-filesize", "speed-limit", "speed-time", "time-cond", "continue-at", "quote",
+	"telnet-option", "ftp-port", "netrc-file", "unix-socket", "abstract-unix-socket", "proto", "proto-redir", "variable",
+	"create-file-mode", "local-port", "ciphers", "pinnedpubkey", "oauth2-bearer", "aws-sigv4", "preproxy", "noproxy",
+	"mail-from", "mail-rcpt", "max-redirs", "dns-servers", "doh-url", "tls-max", "url-query", "proxy-header", "key-type",
+	"cert-type", "request-target", "socks5", "socks5-hostname", "happy-eyeballs-timeout-ms", "keepalive-time"}}
+
+var wgetSpec = &fileSpec{shortVal: "oaiBtOTwQPUlARDXIe", longVal: []string{"output-document", "output-file", "append-output",
+	"input-file", "base", "tries", "timeout", "wait", "quota", "directory-prefix", "user-agent", "level", "accept", "reject",
+	"domains", "exclude-directories", "include-directories", "execute", "post-file", "post-data", "body-file", "body-data",
+	"load-cookies", "save-cookies", "header", "user", "password", "http-user", "http-password", "method", "referer",
+	"limit-rate", "ca-certificate", "certificate", "private-key", "bind-address", "dns-timeout", "connect-timeout",
+	"read-timeout", "waitretry", "cut-dirs", "default-page", "restrict-file-names", "local-encoding", "remote-encoding",
+	"config", "use-askpass", "progress", "report-speed", "warc-file", "rejected-log", "hsts-file", "ca-directory"}}
+
+// fetchFiles records what curl and wget read and write: -o/-O outputs
+// (the URL's own name with -O, or wget's default), --output-dir and -P
+// directories, cookie jars, header dumps and logs written; uploads, form
+// and data files (@file), configs and cookie files read.
 func (w *walker) fetchFiles(kind fileKind, args []word, owner string, d *dirState) {
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		var opt, val string
-		hasVal := false
-		if n, v, ok := strings.Cut(t, "="); ok && strings.HasPrefix(t, "--") {
-			opt, val, hasVal = n, v, true
-		} else if len(t) > 2 && t[0] == '-' && t[1] != '-' && strings.IndexByte("oOTdFKi", t[1]) >= 0 {
-			opt, val, hasVal = t[:2], t[2:], true
-		} else {
-			opt = t
-		}
-		next := func() (word, bool) {
-			if hasVal {
-				return litWord(val), true
+	spec := curlSpec
+	if kind == wgetKind {
+		spec = wgetSpec
+	}
+	ops, vals := parseArgs(spec, "", args)
+	var dir *word
+	find := func(v string) word {
+		for _, a := range args {
+			if a.text == v || strings.HasSuffix(a.text, "="+v) || strings.HasSuffix(a.text, v) && strings.HasPrefix(a.text, "-") {
+				a.text = v
+				return a
 			}
-			if i+1 < len(args) {
-				i++
-				return args[i], true
-			}
-			return word{}, false
 		}
+		return litWord(v)
+	}
+	write := func(v string) {
+		if v == "" || v == "-" {
+			return
+		}
+		f := find(v)
+		if dir != nil && !path.IsAbs(v) {
+			f = joinWord(*dir, v, f.static)
+		}
+		w.file(f, true, owner, d)
+	}
+	read := func(v string) {
+		if v != "" && v != "-" {
+			w.file(find(v), false, owner, d)
+		}
+	}
+	for _, v := range vals {
+		if v.opt == "--output-dir" || v.opt == "-P" || v.opt == "--directory-prefix" {
+			dw := find(v.val)
+			dir = &dw
+		}
+	}
+	var urls []string
+	for _, o := range ops {
+		urls = append(urls, o.text)
+	}
+	outputs, remoteName, unknownName, recursive, inputList := 0, false, false, false, false
+	for _, v := range vals {
 		switch kind {
 		case curlKind:
-			switch opt {
+			switch v.opt {
 			case "-o", "--output":
-				if f, ok := next(); ok && f.text != "-" {
-					w.file(f, true, owner, d)
+				outputs++
+				write(v.val)
+			case "-O", "--remote-name", "--remote-name-all":
+				remoteName = true
+			case "-J", "--remote-header-name":
+				unknownName = true
+			case "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":
+				if v.val != "-" && v.val != "%" {
+					w.file(find(v.val), true, owner, d)
 				}
-			case "-T", "--upload-file", "-K", "--config":
-				if f, ok := next(); ok && f.text != "-" {
-					w.file(f, false, owner, d)
+			case "-T", "--upload-file", "-K", "--config", "--etag-compare", "-E", "--cert", "--key", "--cacert", "--netrc-file":
+				read(v.val)
+			case "-b", "--cookie":
+				if !strings.Contains(v.val, "=") {
+					read(v.val)
 				}
-			case "-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "--json":
-				if f, ok := next(); ok {
-					if j := strings.IndexByte(f.text, '@'); j >= 0 && (j == 0 || opt == "-F" || opt == "--form" || opt == "--data-urlencode") {
-						p := f.text[j+1:]
-						if k := strings.IndexByte(p, ';'); k >= 0 {
-							p = p[:k]
-						}
-						if p != "-" && p != "" {
-							f.text = p
-							w.file(f, false, owner, d)
-						}
+			case "--url":
+				urls = append(urls, v.val)
+			case "-w", "--write-out":
+				// %output{file} and %output{>>file} write files.
+				for rest := v.val; ; {
+					i := strings.Index(rest, "%output{")
+					if i < 0 {
+						break
+					}
+					rest = rest[i+len("%output{"):]
+					j := strings.IndexByte(rest, '}')
+					if j < 0 {
+						break
+					}
+					w.file(litWord(strings.TrimLeft(rest[:j], ">")), true, owner, d)
+					rest = rest[j:]
+				}
+			case "-d", "--data", "--data-binary", "--data-urlencode", "--data-ascii", "-F", "--form", "--json":
+				if j := strings.IndexByte(v.val, '@'); j >= 0 && (j == 0 || v.opt == "-F" || v.opt == "--form" || v.opt == "--data-urlencode") {
+					p := v.val[j+1:]
+					if k := strings.IndexByte(p, ';'); k >= 0 {
+						p = p[:k]
+					}
+					read(p)
+				} else if v.opt == "-F" || v.opt == "--form" {
+					if j := strings.Index(v.val, "=<"); j >= 0 {
+						read(v.val[j+2:])
 					}
 				}
 			}
 		case wgetKind:
-			switch opt {
-			case "-O", "--output-document", "-o", "--output-file", "-a", "--append-output":
-				if f, ok := next(); ok && f.text != "-" {
-					w.file(f, true, owner, d)
+			switch v.opt {
+			case "-O", "--output-document":
+				outputs++
+				write(v.val)
+			case "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file":
+				w.file(find(v.val), true, owner, d)
+			case "-i", "--input-file", "--post-file", "--body-file", "--load-cookies", "--config", "--ca-certificate", "--certificate", "--private-key":
+				read(v.val)
+				if v.opt == "-i" || v.opt == "--input-file" {
+					inputList = true
 				}
-			case "-i", "--input-file", "--post-file", "--body-file":
-				if f, ok := next(); ok && f.text != "-" {
-					w.file(f, false, owner, d)
-				}
+			case "-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites", "-x", "--force-directories", "--content-disposition", "--trust-server-names":
+				recursive = true
 			}
 		}
 	}
+	if kind == wgetKind && outputs == 0 {
+		remoteName = true                      // wget saves under the URL's name by default
+		unknownName = unknownName || inputList // … and the listed URLs' names
+	}
+	if unknownName || recursive {
+		// The server chooses the names: a pattern no allow rule vouches for.
+		base := litWord(".")
+		if dir != nil {
+			base = *dir
+		}
+		w.file(joinWord(base, "*", false), true, owner, d)
+	}
+	if !remoteName {
+		return
+	}
+	for _, u := range urls {
+		if !strings.Contains(u, "/") && !strings.Contains(u, ".") {
+			continue
+		}
+		b := urlBase(u)
+		if b == "" || b == "/" || b == "." {
+			if kind != wgetKind {
+				continue
+			}
+			b = "index.html"
+		}
+		write(b)
+	}
 }
 
+// tarValueShort are tar's short options that take a value.
+const tarValueShort = "fCbHKLNTXVgIF"
+
+// tarValueLong are tar's long options that take a value as the next word.
+var tarValueLong = []string{"--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--transform", "--xform",
+	"--owner", "--group", "--mode", "--mtime", "--listed-incremental", "--newer", "--after-date", "--newer-mtime", "--label",
+	"--format", "--blocking-factor", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script",
+	"--checkpoint-action", "--suffix", "--backup", "--record-size", "--tape-length", "--starting-file", "--volno-file",
+	"--rsh-command", "--index-file", "--strip-components", "--owner-map", "--group-map", "--exclude-tag", "--exclude-tag-all",
+	"--exclude-tag-under", "--occurrence", "--sparse-version", "--hole-detection", "--pax-option", "--quoting-style",
+	"--xattrs-include", "--xattrs-exclude"}
+
+// tarFiles records tar's archive (written when creating, read when
+// extracting or listing), the files it adds (read) and where it
+// extracts (written): the -C directory or the working directory, and the
+// members named on the command line in it.
 func (w *walker) tarFiles(args []word, owner string, d *dirState) {
 	mode := byte(0)
 	var archive *word
+	var ops []word
+	dir := litWord(".")
+	toStdout := false
 	note := func(s string) {
 		for i := 0; i < len(s); i++ {
 			switch s[i] {
@@ -430,46 +623,112 @@ func (w *walker) tarFiles(args []word, owner string, d *dirState) {
 				if mode == 0 {
 					mode = s[i]
 				}
+			case 'O':
+				toStdout = true
 			}
 		}
 	}
 	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case i == 0 && !strings.HasPrefix(t, "-"):
-			note(t)
-			if j := strings.IndexByte(t, 'f'); j >= 0 && i+1 < len(args) {
+		a := args[i]
+		t := a.text
+		next := func() (word, bool) {
+			if i+1 < len(args) {
 				i++
-				a := args[i]
-				archive = &a
+				return args[i], true
 			}
-		case strings.HasPrefix(t, "--file="):
-			a := args[i]
-			a.text = t[len("--file="):]
-			archive = &a
-		case t == "--file" && i+1 < len(args):
-			i++
-			a := args[i]
-			archive = &a
-		case t == "--create", t == "--append", t == "--update":
-			mode = 'c'
-		case t == "--extract", t == "--get", t == "--list":
-			mode = 'x'
-		case strings.HasPrefix(t, "--"):
-		case len(t) > 1 && t[0] == '-':
-			note(t[1:])
-			if j := strings.IndexByte(t, 'f'); j > 0 {
-				a := word{text: t[j+1:], static: true}
-				if a.text == "" && i+1 < len(args) {
-					i++
-					a = args[i]
+			return word{}, false
+		}
+		switch {
+		case i == 0 && !strings.HasPrefix(t, "-") && a.static:
+			// Old style: "tar czf ARCHIVE", the values of its letters follow in order.
+			note(t)
+			for j := 0; j < len(t); j++ {
+				if strings.IndexByte(tarValueShort, t[j]) < 0 {
+					continue
 				}
-				archive = &a
+				v, ok := next()
+				if !ok {
+					break
+				}
+				switch t[j] {
+				case 'f':
+					archive = &v
+				case 'C':
+					dir = v
+				case 'T', 'X':
+					w.file(v, false, owner, d)
+				}
+			}
+		case t == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case !a.static || !strings.HasPrefix(t, "-") || t == "-":
+			ops = append(ops, a)
+		case strings.HasPrefix(t, "--"):
+			n, v, hasEq := strings.Cut(t, "=")
+			vw := a
+			vw.text = v
+			if !hasEq && contains(tarValueLong, n) {
+				vw, hasEq = next()
+			}
+			switch n {
+			case "--file":
+				archive = &vw
+			case "--directory":
+				dir = vw
+			case "--files-from", "--exclude-from":
+				w.file(vw, false, owner, d)
+			case "--listed-incremental", "--index-file", "--volno-file":
+				w.file(vw, true, owner, d)
+			case "--create", "--append", "--update", "--concatenate", "--catenate":
+				mode = 'c'
+			case "--extract", "--get":
+				mode = 'x'
+			case "--list", "--diff", "--compare", "--test-label":
+				mode = 't'
+			case "--to-stdout":
+				toStdout = true
+			}
+		default:
+			for j := 1; j < len(t); j++ {
+				ch := t[j]
+				note(string(ch))
+				if strings.IndexByte(tarValueShort, ch) < 0 {
+					continue
+				}
+				v := a
+				v.text = t[j+1:]
+				if v.text == "" {
+					v, _ = next()
+				}
+				switch ch {
+				case 'f':
+					archive = &v
+				case 'C':
+					dir = v
+				case 'T', 'X':
+					w.file(v, false, owner, d)
+				case 'g':
+					w.file(v, true, owner, d)
+				}
+				break
 			}
 		}
 	}
-	if archive != nil && archive.text != "-" {
-		w.file(*archive, mode == 'c' || mode == 'r' || mode == 'u' || mode == 'A', owner, d)
+	creating := mode == 'c' || mode == 'r' || mode == 'u' || mode == 'A'
+	if archive != nil && archive.text != "-" && !isRemote(archive.text) {
+		w.file(*archive, creating, owner, d)
+	}
+	switch {
+	case creating:
+		for _, o := range ops {
+			w.file(joinWord(dir, o.text, o.static), false, owner, d)
+		}
+	case mode == 'x' && !toStdout:
+		w.file(dir, true, owner, d)
+		for _, o := range ops {
+			w.file(joinWord(dir, o.text, o.static), true, owner, d)
+		}
 	}
 }
 
@@ -498,14 +757,30 @@ func (w *walker) file(wd word, write bool, owner string, d *dirState) {
 		}
 	}
 	f := File{Path: p, Write: write, Static: static, Command: owner}
-	if d != nil && d.dir != "" && !path.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$") {
-		f.Dir = d.dir
+	rel := !path.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$")
+	if d == nil || !rel {
+		w.addFile(f)
+		return
 	}
+	// A relative path resolves against every directory the shell may be
+	// in (a cd that fails or does not run leaves it elsewhere).
+	d.each(func(dir string) {
+		f.Dir = dir
+		w.addFile(f)
+	})
+	if d.lost() {
+		f.Dir, f.Static = "", false
+		w.addFile(f)
+	}
+}
+
+// addFile records f and the critical risk of writing it.
+func (w *walker) addFile(f File) {
 	w.res.Files = append(w.res.Files, f)
-	if write {
-		full := p
+	if f.Write {
+		full := f.Path
 		if f.Dir != "" {
-			full = joinDir(f.Dir, p)
+			full = joinDir(f.Dir, f.Path)
 		}
 		if code, reason, ok := IsCriticalWritePath(full, w.a.home); ok {
 			w.critical(code, reason, full)

@@ -19,6 +19,10 @@ const (
 	RiskShutdown        = "system-shutdown"
 	RiskRecursiveChmod  = "recursive-permission-change"
 	RiskDevTCP          = "dev-tcp"
+	RiskGitConfig       = "git-config-write"
+	RiskGitHook         = "git-hook-write"
+	RiskSSHConfig       = "ssh-config-write"
+	RiskToolConfig      = "tool-config-write"
 )
 
 // systemDirs are top-level directories whose recursive removal or
@@ -33,9 +37,27 @@ var systemDirs = map[string]bool{
 	"/var/lib": true, "/var/log": true,
 }
 
-// dangerousTarget reports whether a recursive operation on t destroys the
-// system, the home directory or the whole working tree, and names it.
-func dangerousTarget(t word, home string, d *dirState) (string, bool) {
+// dangerous reports whether a recursive operation on t destroys the
+// system, a home directory or the whole working tree, in any directory the
+// shell may be in, and names it.
+func (w *walker) dangerous(t word, d *dirState) (string, bool) {
+	if d == nil {
+		return dangerousTarget(t, w.a.home, "")
+	}
+	what, ok := dangerousTarget(t, w.a.home, d.dir)
+	for i, alts := 0, d.alts(); !ok && i < len(alts); i++ {
+		what, ok = dangerousTarget(t, w.a.home, alts[i])
+	}
+	if !ok && d.lost() {
+		what, ok = dangerousTarget(t, w.a.home, "/")
+	}
+	return what, ok
+}
+
+// dangerousTarget reports whether a recursive operation on t, resolved
+// against dir, destroys the system, the home directory or the whole
+// working tree, and names it.
+func dangerousTarget(t word, home, dir string) (string, bool) {
 	p := t.text
 	if p == "" {
 		return "", false
@@ -43,16 +65,46 @@ func dangerousTarget(t word, home string, d *dirState) (string, bool) {
 	// Home: ~, ~/, ~/*, $HOME, ${HOME}, "$HOME"/ …
 	for _, pre := range [...]string{"~", "$HOME", "${HOME}"} {
 		if rest, ok := strings.CutPrefix(p, pre); ok && (rest == "" || rest[0] == '/') {
-			if isWhole(rest) {
+			if isWhole(rest) || !t.static && isWhole(dropExpansions(rest)) {
 				return "your home directory " + pre, true
 			}
 			return "", false
 		}
 	}
-	if !path.IsAbs(p) && d != nil && d.dir != "" {
-		p = joinDir(d.dir, p)
+	// ~user, ~+ (the working directory), ~- (the previous one).
+	if t.tilde && len(p) > 1 && p[0] == '~' {
+		user, rest, _ := strings.Cut(p[1:], "/")
+		if rest = "/" + rest; isWhole(rest) {
+			switch user {
+			case "+":
+				return "the working directory (" + p + ")", true
+			case "-":
+				return "the previous working directory (" + p + ")", true
+			}
+			return "the home directory of " + p, true
+		}
+	}
+	if !t.static {
+		// An expansion known only at run time: "$(pwd)", "$PWD/*", "$DIR/"
+		// with DIR empty, "$PREFIX/etc".
+		q := dropExpansions(p)
+		if q == p {
+			return "", false
+		}
+		if q == "" || q[0] == '/' && isWhole(q) {
+			return "a path known only at run time (" + p + ") that may be / or your home directory", true
+		}
+		if q[0] == '/' {
+			if what, ok := dangerousTarget(word{text: q, static: true}, home, ""); ok {
+				return what + " when " + p + " expands to it", true
+			}
+		}
+		return "", false
+	}
+	if !path.IsAbs(p) && dir != "" {
+		p = joinDir(dir, p)
 		if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
-			return dangerousTarget(word{text: p, static: true}, home, nil)
+			return dangerousTarget(word{text: p, static: !strings.HasPrefix(p, "$"), tilde: p[0] == '~'}, home, "")
 		}
 	}
 	if path.IsAbs(p) {
@@ -75,6 +127,59 @@ func dangerousTarget(t word, home string, d *dirState) (string, bool) {
 		return "a parent directory (" + t.text + ")", true
 	}
 	return "", false
+}
+
+// dropExpansions removes the parameter expansions, command substitutions
+// and arithmetic expansions from a word's source form, leaving what is
+// there whatever they expand to ("$DIR/*" → "/*").
+func dropExpansions(p string) string {
+	if strings.IndexByte(p, '$') < 0 && strings.IndexByte(p, '`') < 0 {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '`':
+			j := strings.IndexByte(p[i+1:], '`')
+			if j < 0 {
+				return b.String()
+			}
+			i += j + 1
+		case c == '$' && i+1 < len(p) && (p[i+1] == '{' || p[i+1] == '('):
+			open, close := p[i+1], byte('}')
+			if open == '(' {
+				close = ')'
+			}
+			depth := 0
+			j := i + 1
+			for ; j < len(p); j++ {
+				if p[j] == open {
+					depth++
+				} else if p[j] == close {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			i = j
+		case c == '$' && i+1 < len(p) && isNameStart(p[i+1]):
+			j := i + 1
+			for j < len(p) && (isNameStart(p[j]) || p[j] >= '0' && p[j] <= '9') {
+				j++
+			}
+			i = j - 1
+		case c == '$' && i+1 < len(p) && strings.IndexByte("@*#?-$!0123456789", p[i+1]) >= 0:
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isNameStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // stripWhole cleans p and strips a trailing /* or /.* (everything in).
@@ -109,7 +214,6 @@ func isWhole(rest string) bool {
 
 // risks checks a simple command for critical patterns.
 func (w *walker) risks(name string, args []word, text string, d *dirState) {
-	home := w.a.home
 	switch name {
 	case "rm":
 		recursive, noPreserve := false, false
@@ -140,7 +244,7 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 		}
 		if recursive {
 			for _, t := range targets {
-				if what, ok := dangerousTarget(t, home, d); ok {
+				if what, ok := w.dangerous(t, d); ok {
 					w.critical(RiskRecursiveDelete, "recursive rm of "+what+" deletes it entirely", text)
 					break
 				}
@@ -170,7 +274,7 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 			return
 		}
 		for _, t := range ops[1:] {
-			if what, ok := dangerousTarget(t, home, d); ok {
+			if what, ok := w.dangerous(t, d); ok {
 				reason := "recursive " + name + " " + ops[0].text + " of " + what
 				if name == "chmod" {
 					reason += " makes every file in it writable by anyone"
@@ -228,7 +332,7 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 		}
 		if del {
 			for _, r := range roots {
-				if what, ok := dangerousTarget(r, home, d); ok && r.text != "." && r.text != "./" {
+				if what, ok := w.dangerous(r, d); ok && r.text != "." && r.text != "./" {
 					w.critical(RiskRecursiveDelete, "find -delete under "+what+" deletes it entirely", text)
 					break
 				}
@@ -278,6 +382,9 @@ var homeFiles = map[string]string{
 	".zlogout": RiskStartupFile, ".kshrc": RiskStartupFile, ".mkshrc": RiskStartupFile,
 	".cshrc": RiskStartupFile, ".tcshrc": RiskStartupFile, ".login": RiskStartupFile,
 	".config/fish/config.fish": RiskStartupFile,
+	".gitconfig":               RiskGitConfig, ".config/git/config": RiskGitConfig,
+	".ssh/config": RiskSSHConfig, ".ssh/rc": RiskSSHConfig, ".ssh/environment": RiskSSHConfig,
+	".npmrc": RiskToolConfig,
 }
 
 // systemFiles are absolute paths whose modification compromises the system.
@@ -290,12 +397,14 @@ var systemFiles = map[string]string{
 	"/etc/zprofile": RiskStartupFile, "/etc/zlogin": RiskStartupFile, "/etc/csh.cshrc": RiskStartupFile,
 	"/etc/fish/config.fish": RiskStartupFile,
 	"/etc/ld.so.preload":    RiskPreloadFile,
+	"/etc/gitconfig":        RiskGitConfig, "/etc/ssh/ssh_config": RiskSSHConfig, "/etc/ssh/sshrc": RiskSSHConfig,
+	"/etc/npmrc": RiskToolConfig,
 }
 
 // systemDirFiles are directories every file of which is as sensitive.
 var systemDirFiles = map[string]string{
 	"/etc/sudoers.d": RiskAccountFile, "/etc/profile.d": RiskStartupFile, "/etc/zsh": RiskStartupFile,
-	"/etc/fish/conf.d": RiskStartupFile,
+	"/etc/fish/conf.d": RiskStartupFile, "/etc/ssh/ssh_config.d": RiskSSHConfig,
 }
 
 var riskReasons = map[string]string{
@@ -304,6 +413,10 @@ var riskReasons = map[string]string{
 	RiskStartupFile:    "is a shell start-up file; writing it runs code in every future shell",
 	RiskPreloadFile:    "makes every program load a library; writing it runs code in every process",
 	RiskDeviceWrite:    "is a disk device; writing it destroys the file systems on it",
+	RiskGitConfig:      "is git configuration; writing it lets every later git command run code (core.fsmonitor, core.pager, core.sshCommand, core.hooksPath, aliases, filters)",
+	RiskGitHook:        "is a git hook; writing it runs code in later git commands (commit, checkout, merge, push)",
+	RiskSSHConfig:      "is SSH configuration; writing it runs code in later ssh, scp, rsync and git-over-ssh commands (ProxyCommand, LocalCommand, Match exec) or at login",
+	RiskToolConfig:     "is npm's configuration; writing it runs code in every later npm command (script-shell, node-options, git)",
 }
 
 // blockDevicePrefixes name disk devices under /dev.
@@ -311,16 +424,27 @@ var blockDevicePrefixes = []string{"/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd",
 
 // IsCriticalWritePath reports whether writing path is a critical risk
 // (DESIGN §3.4): system account files, sudoers, SSH authorized_keys, shell
-// start-up files (under any home, ~, $HOME or home) and disk devices. It
+// start-up files (under any home, ~, $HOME or home), disk devices, and
+// the files that make later commands an allow rule trusts run code: a
+// repository's .git/config and hooks (and the .git entry itself, which
+// can point git at another repository), ~/.gitconfig, SSH client
+// configuration and ~/.npmrc. It
 // returns the risk code and a reason naming the path. The policy uses it
 // for non-shell write tools too.
 func IsCriticalWritePath(p, home string) (code, reason string, ok bool) {
 	if p == "" {
 		return "", "", false
 	}
+	if code, reason, ok := gitMachinery(p); ok {
+		return code, reason, true
+	}
 	home = strings.TrimRight(home, "/")
 	rel, inHome := "", false
-	for _, pre := range [...]string{"~/", "$HOME/", "${HOME}/"} {
+	for _, pre := range [...]string{"~/", "$HOME/", "${HOME}/", "$XDG_CONFIG_HOME/", "${XDG_CONFIG_HOME}/"} {
+		if r, ok := strings.CutPrefix(p, pre); ok && strings.Contains(pre, "XDG") {
+			rel, inHome = ".config/"+r, true
+			break
+		}
 		if r, ok := strings.CutPrefix(p, pre); ok {
 			rel, inHome = r, true
 		}
@@ -370,4 +494,66 @@ func IsCriticalWritePath(p, home string) (code, reason string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// gitMachinery reports whether p is part of a git repository's own
+// machinery whose modification makes later git commands run code: the
+// .git entry itself (a .git file can redirect git to another repository),
+// its config (and config.worktree, submodule and worktree configs) and
+// anything under its hooks. Bare repositories (NAME.git/config) and
+// $GIT_DIR/… count too. Names are compared case-insensitively, as on
+// macOS and Windows file systems.
+func gitMachinery(p string) (code, reason string, ok bool) {
+	if !strings.Contains(p, "GIT_") && !containsFold(p, ".git") {
+		return "", "", false
+	}
+	for _, pre := range [...]string{"$GIT_DIR", "${GIT_DIR}", "$GIT_COMMON_DIR", "${GIT_COMMON_DIR}"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && (rest == "" || rest[0] == '/') {
+			p = ".git" + rest
+			break
+		}
+	}
+	parts := strings.Split(path.Clean(p), "/")
+	for i, c := range parts {
+		exact := strings.EqualFold(c, ".git")
+		if !exact && !(len(c) > 4 && strings.EqualFold(c[len(c)-4:], ".git")) {
+			continue
+		}
+		rest := parts[i+1:]
+		switch {
+		case len(rest) == 0:
+			if exact {
+				return RiskGitConfig, p + " is a repository's .git entry; writing it can point git at a repository whose configuration or hooks run code in every later git command", true
+			}
+		case strings.EqualFold(rest[0], "hooks"):
+			return RiskGitHook, p + " " + riskReasons[RiskGitHook], true
+		case len(rest) == 1 && isGitConfigName(rest[0]):
+			return RiskGitConfig, "writing " + p + " lets every later git command run code (core.fsmonitor, core.pager, core.sshCommand, core.hooksPath, aliases, filters)", true
+		case strings.EqualFold(rest[0], "modules") || strings.EqualFold(rest[0], "worktrees"):
+			for _, r := range rest[1:] {
+				if strings.EqualFold(r, "hooks") {
+					return RiskGitHook, p + " " + riskReasons[RiskGitHook], true
+				}
+			}
+			if isGitConfigName(rest[len(rest)-1]) {
+				return RiskGitConfig, "writing " + p + " lets every later git command run code (core.fsmonitor, core.pager, core.sshCommand, core.hooksPath, aliases, filters)", true
+			}
+		}
+	}
+	return "", "", false
+}
+
+func isGitConfigName(s string) bool {
+	return strings.EqualFold(s, "config") || strings.EqualFold(s, "config.worktree") || strings.ContainsAny(s, "*?[")
+}
+
+// containsFold reports whether s contains sub, ASCII case-insensitively.
+func containsFold(s, sub string) bool {
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], sub) {
+			return true
+		}
+	}
+	return false
 }

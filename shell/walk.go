@@ -42,7 +42,32 @@ const (
 type dirState struct {
 	dir   string
 	stack []string // pushd
+	// alt holds the other directories the shell may be in: a cd may fail
+	// or may sit in a branch that does not run ("cd x; rm -rf *" runs rm
+	// in the old directory when x does not exist). Nil for none (kept out
+	// of line so the common state stays small); never modified once set.
+	alt *dirAlts
 }
+
+// dirAlts are the alternative directories of a dirState.
+type dirAlts struct {
+	dirs []string
+	// lost is set when there were too many alternatives to track: a
+	// relative path may then resolve anywhere.
+	lost bool
+}
+
+func (d *dirState) alts() []string {
+	if d.alt == nil {
+		return nil
+	}
+	return d.alt.dirs
+}
+
+func (d *dirState) lost() bool { return d.alt != nil && d.alt.lost }
+
+// maxDirAlts bounds dirState.alts.
+const maxDirAlts = 4
 
 func (d *dirState) clone() *dirState {
 	c := *d // stack is copied on write by pushd
@@ -79,6 +104,8 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, d *dirState) {
 		switch x.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			w.pipeline(x, c, d)
+		case syntax.AndStmt:
+			w.andStmt(x, c, d)
 		default:
 			w.stmt(x.X, c, d)
 			w.stmt(x.Y, c, d)
@@ -148,6 +175,87 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, d *dirState) {
 	}
 	for _, p := range pend {
 		w.file(p.w, p.write, owner, d)
+	}
+}
+
+// andStmt walks X && Y. When X is only cd commands, Y runs only if they
+// succeeded, so Y is walked in the directory they lead to without the
+// alternatives of their failure; after the list, either may hold.
+func (w *walker) andStmt(x *syntax.BinaryCmd, c ctx, d *dirState) {
+	before := *d
+	w.stmt(x.X, c, d)
+	cds := cdChain(x.X, nil)
+	if cds == nil || d.dir == before.dir {
+		w.stmt(x.Y, c, d)
+		return
+	}
+	y := before
+	for _, ce := range cds {
+		words := make([]word, 0, len(ce.Args))
+		for _, a := range ce.Args {
+			words = append(words, render(c.src, a))
+		}
+		w.chdir(&y, words[0].text, words[1:], false)
+	}
+	w.stmt(x.Y, c, &y)
+	failed := d.dir // X's state: its own dir and the failure alternatives
+	alts, lost := d.alts(), d.lost() || y.lost()
+	d.dir, d.stack, d.alt = y.dir, y.stack, y.alt
+	d.addAlts(append([]string{failed}, alts...)...)
+	if lost && !d.lost() {
+		d.alt = &dirAlts{dirs: d.alts(), lost: true}
+	}
+}
+
+// cdChain returns the cd, pushd and popd commands of s when s consists of
+// nothing else (joined by &&), nil otherwise.
+func cdChain(s *syntax.Stmt, acc []*syntax.CallExpr) []*syntax.CallExpr {
+	if s == nil || len(s.Redirs) > 0 || s.Negated || s.Background {
+		return nil
+	}
+	switch x := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(x.Assigns) > 0 || len(x.Args) == 0 {
+			return nil
+		}
+		switch x.Args[0].Lit() {
+		case "cd", "pushd", "popd":
+			return append(acc, x)
+		}
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.AndStmt {
+			if acc = cdChain(x.X, acc); acc != nil {
+				return cdChain(x.Y, acc)
+			}
+		}
+	}
+	return nil
+}
+
+// addAlts adds directories the shell may be in instead of d.dir.
+func (d *dirState) addAlts(dirs ...string) {
+	for _, a := range dirs {
+		if a == d.dir || contains(d.alts(), a) {
+			continue
+		}
+		n := &dirAlts{}
+		if d.alt != nil {
+			*n = *d.alt
+		}
+		if len(n.dirs) >= maxDirAlts {
+			n.lost = true
+		} else {
+			n.dirs = append(n.dirs[:len(n.dirs):len(n.dirs)], a) // copy on write
+		}
+		d.alt = n
+	}
+}
+
+// each calls f with every directory the shell may be in, d.dir first.
+func (d *dirState) each(f func(dir string)) {
+	f(d.dir)
+	for _, a := range d.alts() {
+		f(a)
 	}
 }
 

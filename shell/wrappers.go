@@ -172,8 +172,10 @@ func hasOpt(vals []optVal, opts ...string) (string, bool) {
 }
 
 // wrapper handles a wrapper command. It returns the inner command's words
-// and assignments, or done when nothing more is to be run.
-func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns []string, c ctx, d *dirState) ([]word, []string, bool) {
+// and assignments, or done when nothing more is to be run, and the
+// directory state the inner command runs in when the wrapper changes it
+// (env -C, sudo -D), else nil.
+func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns []string, c ctx, d *dirState) ([]word, []string, *dirState, bool) {
 	start, vals, envs, unknown := parseOpts(spec, words)
 	inner := words[start:]
 	noCmd := false
@@ -183,6 +185,7 @@ func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns [
 		}
 	}
 	var script *word
+	var nd *dirState
 	switch name {
 	case "command":
 		if _, ok := hasOpt(vals, "-v", "-V"); ok {
@@ -192,6 +195,7 @@ func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns [
 		if s, ok := hasOpt(vals, "-S", "--split-string"); ok {
 			inner = append(splitWords(s), inner...)
 		}
+		nd = w.wrapperDir(vals, d, words, "-C", "--chdir")
 	case "time":
 		if f, ok := hasOpt(vals, "-o", "--output"); ok {
 			w.file(litWord(f), true, joinWords(words), d)
@@ -215,6 +219,7 @@ func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns [
 			inner = nil
 		}
 	case "sudo":
+		nd = w.wrapperDir(vals, d, words, "-D", "--chdir")
 		if _, ok := hasOpt(vals, "-e", "--edit"); ok {
 			for _, f := range inner {
 				w.file(f, true, joinWords(words), d)
@@ -232,12 +237,32 @@ func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns [
 		}
 	}
 	if len(inner) == 0 {
-		return nil, nil, true
+		return nil, nil, nil, true
 	}
 	if len(envs) > 0 {
 		assigns = append(append([]string(nil), assigns...), envs...)
 	}
-	return inner, assigns, false
+	return inner, assigns, nd, false
+}
+
+// wrapperDir returns the directory state of a command a wrapper runs in
+// the directory given by one of opts, nil when it has none. The wrapper
+// fails rather than run the command elsewhere, so the change is certain.
+func (w *walker) wrapperDir(vals []optVal, d *dirState, words []word, opts ...string) *dirState {
+	v, ok := hasOpt(vals, opts...)
+	if !ok {
+		return nil
+	}
+	dw := litWord(v)
+	for _, wd := range words {
+		if wd.text == v {
+			dw = wd
+			break
+		}
+	}
+	nd := d.clone()
+	w.chdir(nd, "cd", []word{dw}, false)
+	return nd
 }
 
 // splitWords splits a command line into static words with the shell

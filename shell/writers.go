@@ -1,0 +1,623 @@
+package shell
+
+import (
+	"path"
+	"strings"
+)
+
+// This file holds the file operands of commands that write files through
+// options or operands that are not plain "every operand" lists: git's
+// writer options, archivers and compressors, split, patch, in-place
+// interpreters and the downloaders. Over-approximating a write is fine: a
+// write subject only asks when no write rule covers it.
+
+// joinWord returns w with text dir/name, static only when both are.
+func joinWord(dir word, name string, nameStatic bool) word {
+	out := dir
+	if dir.text == "" || dir.text == "." {
+		out = word{text: name, static: nameStatic, tilde: strings.HasPrefix(name, "~")}
+	} else {
+		out.text = strings.TrimSuffix(dir.text, "/") + "/" + name
+		out.static = dir.static && nameStatic
+	}
+	out.glob = dir.glob || strings.ContainsAny(name, "*?[")
+	return out
+}
+
+// into records the entry a copy of src creates inside the destination
+// directory dst ("cp hook .git/hooks/" writes .git/hooks/hook). When dst
+// is not a directory this names a file that is not written, which is
+// harmless.
+func (w *walker) into(dst, src word, owner string, d *dirState) {
+	b := strings.TrimRight(src.text, "/")
+	if b == "" || isRemote(src.text) && !strings.Contains(src.text, "/") {
+		return
+	}
+	if isRemote(b) {
+		b = b[strings.IndexByte(b, ':')+1:]
+	}
+	b = path.Base(b)
+	if b == "." || b == ".." || b == "/" || b == "" {
+		return
+	}
+	w.file(joinWord(dst, b, src.static && !src.glob), true, owner, d)
+}
+
+// gitFiles records the files git subcommands read and write through
+// their options and operands. git -C DIR changes the directory they
+// resolve against.
+func (w *walker) gitFiles(args []word, owner string, d *dirState) {
+	sub := -1
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if !strings.HasPrefix(t, "-") {
+			sub = i
+			break
+		}
+		if t == "-C" && i+1 < len(args) {
+			i++
+			nd := d.clone()
+			w.chdir(nd, "cd", []word{args[i]}, false)
+			d = nd
+			continue
+		}
+		if contains(gitValueOpts, t) && t != "--exec-path" {
+			i++
+		}
+	}
+	if sub < 0 {
+		return
+	}
+	name, rest := args[sub].text, args[sub+1:]
+	// Options of every subcommand that write a file: the diff family's
+	// --output, archive's --output.
+	var ops []word
+	dashdash := -1
+	for i := 0; i < len(rest); i++ {
+		t := rest[i].text
+		v, hasEq := "", false
+		if j := strings.IndexByte(t, '='); j > 0 && strings.HasPrefix(t, "--") {
+			t, v, hasEq = t[:j], t[j+1:], true
+		}
+		val := func() (word, bool) {
+			if hasEq {
+				vw := rest[i]
+				vw.text = v
+				return vw, true
+			}
+			if i+1 < len(rest) {
+				i++
+				return rest[i], true
+			}
+			return word{}, false
+		}
+		switch {
+		case t == "--":
+			dashdash = len(ops)
+			ops = append(ops, rest[i+1:]...)
+			i = len(rest)
+		case t == "--output" || t == "-o" && (name == "archive" || name == "format-patch") ||
+			t == "--output-directory" && name == "format-patch":
+			if f, ok := val(); ok && f.text != "-" {
+				w.file(f, true, owner, d)
+			}
+		case (t == "-F" || t == "--file") && (name == "commit" || name == "tag" || name == "merge" || name == "notes"),
+			t == "--pathspec-from-file", t == "--contents" && name == "blame",
+			(t == "-t" || t == "--template") && name == "commit":
+			if f, ok := val(); ok && f.text != "-" {
+				w.file(f, false, owner, d)
+			}
+		case name == "config" && (t == "-f" || t == "--file"):
+			if f, ok := val(); ok && f.text != "-" {
+				w.file(f, gitConfigSets(wordTexts(rest)), owner, d)
+			}
+		case (name == "restore" || name == "checkout") && (t == "-s" || t == "--source" || t == "-b" || t == "-B" || t == "--orphan" || t == "--conflict"),
+			name == "clone" && (t == "-o" || t == "--origin" || t == "-b" || t == "--branch" || t == "--depth" || t == "--reference" || t == "--separate-git-dir" || t == "-c" || t == "--config" || t == "-u" || t == "--upload-pack" || t == "--template"),
+			name == "worktree" && (t == "-b" || t == "-B" || t == "--reason"):
+			if !hasEq && i+1 < len(rest) {
+				i++
+			}
+		case strings.HasPrefix(t, "-"):
+		default:
+			ops = append(ops, rest[i])
+		}
+	}
+	switch name {
+	case "mv", "rm", "restore":
+		for _, o := range ops {
+			w.file(o, true, owner, d)
+		}
+	case "checkout":
+		// git checkout [REV] [--] PATHS: a lone operand may be a branch
+		// or a path; one that looks like a path is counted as written.
+		for i, o := range ops {
+			if i > 0 || dashdash == 0 || strings.ContainsAny(o.text, "./") {
+				w.file(o, true, owner, d)
+			}
+		}
+	case "bundle":
+		if len(ops) > 1 && ops[0].text == "create" {
+			w.file(ops[1], true, owner, d)
+		}
+	case "clone":
+		if len(ops) > 1 {
+			w.file(ops[1], true, owner, d)
+		}
+	case "init":
+		if len(ops) > 0 {
+			w.file(ops[0], true, owner, d)
+		}
+	case "worktree":
+		if len(ops) > 1 && ops[0].text == "add" {
+			w.file(ops[1], true, owner, d)
+		}
+	case "merge-file":
+		if len(ops) > 0 && !hasWord(rest, "-p", "--stdout") {
+			w.file(ops[0], true, owner, d)
+		}
+	case "diff", "grep":
+		// --no-index compares or searches any files, not the repository.
+		if hasWord(rest, "--no-index") {
+			if name == "grep" && dashdash != 0 && len(ops) > 0 && !hasWord(rest, "-e", "-f") {
+				ops = ops[1:]
+			}
+			for _, o := range ops {
+				w.file(o, false, owner, d)
+			}
+		}
+	case "show", "cat-file":
+		// REV:PATH reads PATH as committed.
+		for _, o := range ops {
+			if j := strings.IndexByte(o.text, ':'); j >= 0 && j+1 < len(o.text) {
+				p := o
+				p.text = o.text[j+1:]
+				w.file(p, false, owner, d)
+			}
+		}
+	}
+}
+
+func hasWord(args []word, opts ...string) bool {
+	for _, a := range args {
+		if a.text == "--" {
+			return false
+		}
+		if contains(opts, a.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// compressors maps compression tools to the suffix they add and whether
+// they decompress by default.
+var compressors = map[string]struct {
+	suffix string
+	decomp bool
+}{
+	"gzip": {".gz", false}, "gunzip": {".gz", true}, "pigz": {".gz", false}, "unpigz": {".gz", true},
+	"bzip2": {".bz2", false}, "bunzip2": {".bz2", true}, "pbzip2": {".bz2", false},
+	"xz": {".xz", false}, "unxz": {".xz", true}, "lzma": {".lzma", false}, "unlzma": {".lzma", true},
+	"zstd": {".zst", false}, "unzstd": {".zst", true}, "pzstd": {".zst", false},
+	"lz4": {".lz4", false}, "unlz4": {".lz4", true}, "lzip": {".lz", false}, "brotli": {".br", false},
+	"compress": {".Z", false}, "uncompress": {".Z", true},
+}
+
+// compressFiles records a compressor's operands: rewritten (and removed)
+// in place, the output named by adding or removing the suffix, or only
+// read with -c, -t or -l. lz4 IN OUT and zstd -o OUT name the output.
+func (w *walker) compressFiles(name string, args []word, owner string, d *dirState) {
+	c := compressors[name]
+	suffix, decomp, toStdout := c.suffix, c.decomp, false
+	var ops, outs []word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		switch {
+		case t == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case t == "-" || !strings.HasPrefix(t, "-") || !a.static:
+			ops = append(ops, a)
+		case t == "--stdout" || t == "--to-stdout" || t == "--test" || t == "--list":
+			toStdout = true
+		case t == "--decompress" || t == "--uncompress":
+			decomp = true
+		case t == "--suffix" || t == "-S" || t == "-o" || t == "--output":
+			if i+1 < len(args) {
+				i++
+				if t == "-o" || t == "--output" {
+					outs = append(outs, args[i])
+				} else {
+					suffix = args[i].text
+				}
+			}
+		case strings.HasPrefix(t, "--suffix="):
+			suffix = t[len("--suffix="):]
+		case strings.HasPrefix(t, "--output="):
+			o := a
+			o.text = t[len("--output="):]
+			outs = append(outs, o)
+		case strings.HasPrefix(t, "--"):
+		default:
+			for j := 1; j < len(t); j++ {
+				switch t[j] {
+				case 'c', 't', 'l':
+					toStdout = true
+				case 'd':
+					decomp = true
+				case 'S', 'o':
+					v := a
+					v.text = t[j+1:]
+					if v.text == "" && i+1 < len(args) {
+						i++
+						v = args[i]
+					}
+					if t[j] == 'o' {
+						outs = append(outs, v)
+					} else {
+						suffix = v.text
+					}
+					j = len(t)
+				}
+			}
+		}
+	}
+	for _, o := range outs {
+		w.file(o, true, owner, d)
+	}
+	for _, o := range ops {
+		if o.text == "-" {
+			continue
+		}
+		if toStdout && len(outs) == 0 {
+			w.file(o, false, owner, d)
+			continue
+		}
+		w.file(o, true, owner, d)
+		if len(outs) > 0 {
+			continue
+		}
+		out := o
+		if decomp {
+			t, ok := strings.CutSuffix(o.text, suffix)
+			if !ok || t == "" {
+				continue
+			}
+			out.text = t
+		} else {
+			out.text += suffix
+		}
+		w.file(out, true, owner, d)
+	}
+}
+
+// zipFiles: zip ARCHIVE FILES… writes the archive (ARCHIVE.zip when it
+// has no suffix) and reads the files; -O/--out names another output.
+func (w *walker) zipFiles(args []word, owner string, d *dirState) {
+	var ops []word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		switch {
+		case t == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case t == "-O" || t == "--out":
+			if i+1 < len(args) {
+				i++
+				w.file(args[i], true, owner, d)
+			}
+		case t == "-x" || t == "-i" || t == "--exclude" || t == "--include":
+			// Patterns up to the next option.
+			for i+1 < len(args) && !strings.HasPrefix(args[i+1].text, "-") {
+				i++
+			}
+		case t == "-b" || t == "-n" || t == "-t" || t == "-tt" || t == "-P" || t == "-Z" || t == "-s" || t == "-sp" ||
+			t == "--temp-path" || t == "--suffixes" || t == "--password" || t == "--compression-method" || t == "--split-size" || t == "-TT" || t == "--unzip-command":
+			i++
+		case strings.HasPrefix(t, "-") && len(t) > 1 && a.static:
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	w.file(ops[0], true, owner, d)
+	if b := path.Base(ops[0].text); !strings.Contains(b, ".") && ops[0].text != "-" {
+		z := ops[0]
+		z.text += ".zip"
+		w.file(z, true, owner, d)
+	}
+	for _, o := range ops[1:] {
+		w.file(o, false, owner, d)
+	}
+}
+
+// unzipFiles: unzip ARCHIVE [MEMBERS] [-d DIR] reads the archive and
+// writes into DIR (the working directory by default); the members' names
+// are not known, so DIR itself is the write subject, plus the members
+// named on the command line.
+func (w *walker) unzipFiles(args []word, owner string, d *dirState) {
+	var ops []word
+	dir := litWord(".")
+	list := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		switch {
+		case t == "-d":
+			if i+1 < len(args) {
+				i++
+				dir = args[i]
+			}
+		case strings.HasPrefix(t, "-d") && a.static:
+			dir = a
+			dir.text = t[2:]
+		case t == "-x":
+			for i+1 < len(args) && !strings.HasPrefix(args[i+1].text, "-") {
+				i++
+			}
+		case t == "-P":
+			i++
+		case strings.HasPrefix(t, "-") && len(t) > 1 && a.static:
+			if strings.ContainsAny(t[1:], "lptvzZ") {
+				list = true
+			}
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	w.file(ops[0], false, owner, d)
+	if list {
+		return
+	}
+	w.file(dir, true, owner, d)
+	for _, m := range ops[1:] {
+		w.file(joinWord(dir, m.text, m.static), true, owner, d)
+	}
+}
+
+// splitFiles: split [INPUT [PREFIX]] reads INPUT and writes PREFIXaa,
+// PREFIXab, … (x by default); the names are a pattern, so the write
+// subject is PREFIX* unless only the default suffixes are used.
+func (w *walker) splitFiles(args []word, owner string, d *dirState) {
+	spec := &fileSpec{shortVal: "abCeln t", longVal: []string{"suffix-length", "additional-suffix", "bytes", "line-bytes", "lines", "number", "separator", "filter", "numeric-suffixes", "hex-suffixes"}}
+	ops, vals := parseArgs(spec, "split", args)
+	in, prefix := litWord("-"), litWord("x")
+	if len(ops) > 0 {
+		in = ops[0]
+	}
+	if len(ops) > 1 {
+		prefix = ops[1]
+	}
+	if in.text != "-" {
+		w.file(in, false, owner, d)
+	}
+	add, _ := hasOpt(vals, "--additional-suffix")
+	out := prefix
+	if _, custom := hasOpt(vals, "-a", "-d", "-x", "--suffix-length", "--numeric-suffixes", "--hex-suffixes"); custom {
+		out.text += "*" + add
+		out.glob = true
+	} else {
+		out.text += "aa" + add
+	}
+	w.file(out, true, owner, d)
+}
+
+// patchFiles: patch writes the files its patch names. When the patch is
+// a static heredoc or here-string its targets are read from the headers;
+// otherwise they are unknown and the write subject is a pattern in the
+// directory (ORIGFILE, -o and -r name files written too).
+func (w *walker) patchFiles(name string, args []word, c ctx, owner string, d *dirState) {
+	strip := -1
+	dir := litWord(".")
+	var ops []word
+	patchFile := false
+	if name == "git" { // git apply
+		strip = 1
+		for i, a := range args {
+			if a.text == "apply" {
+				args = args[i+1:]
+				break
+			}
+		}
+		for i := 0; i < len(args); i++ {
+			t := args[i].text
+			switch {
+			case t == "--directory" && i+1 < len(args):
+				i++
+				dir = args[i]
+			case strings.HasPrefix(t, "--directory="):
+				dir = litWord(t[len("--directory="):])
+			case strings.HasPrefix(t, "-p") && len(t) > 2:
+				strip = atoi(t[2:])
+			case t == "--stat" || t == "--numstat" || t == "--summary" || t == "--check":
+				if !hasWord(args, "--apply") {
+					return // only reports
+				}
+			case strings.HasPrefix(t, "-"):
+			default:
+				ops = append(ops, args[i])
+			}
+		}
+		if len(ops) > 0 {
+			for _, o := range ops {
+				w.file(o, false, owner, d)
+			}
+			return // git apply refuses paths inside .git; targets unknown
+		}
+	} else {
+		spec := &fileSpec{shortVal: "ipodrBDFVYzgl", longVal: []string{"input", "strip", "output", "directory", "reject-file", "prefix", "ifdef", "fuzz", "version-control", "basename-prefix", "suffix", "get", "quoting-style", "reject-format", "read-only"},
+			readOpts: []string{"-i", "--input"}, writeOpts: []string{"-o", "--output", "-r", "--reject-file"}}
+		var vals []optVal
+		ops, vals = parseArgs(spec, "patch", args)
+		for _, v := range vals {
+			vw := litWord(v.val)
+			switch {
+			case contains(spec.readOpts, v.opt):
+				patchFile = true
+				w.file(vw, false, owner, d)
+			case contains(spec.writeOpts, v.opt) && v.val != "-":
+				w.file(vw, true, owner, d)
+			case v.opt == "-p" || v.opt == "--strip":
+				strip = atoi(v.val)
+			case v.opt == "-d" || v.opt == "--directory":
+				dir = litWord(v.val)
+			}
+		}
+		if len(ops) > 0 {
+			w.file(ops[0], true, owner, d)
+		}
+		if len(ops) > 1 {
+			patchFile = true
+			w.file(ops[1], false, owner, d)
+		}
+		if _, ok := hasOpt(vals, "-o", "--output"); ok {
+			return
+		}
+		if len(ops) > 0 {
+			return // ORIGFILE is the one file patched
+		}
+	}
+	if !patchFile && c.stdin.kind == stdinText && c.stdin.static {
+		for _, t := range patchTargets(c.stdin.script, strip) {
+			w.file(joinWord(dir, t, true), true, owner, d)
+		}
+		return
+	}
+	if name == "git" {
+		return
+	}
+	w.file(joinWord(dir, "*", false), true, owner, d)
+}
+
+// patchTargets returns the files a unified or git diff names, with strip
+// leading components removed (-1: both the full name and its base name).
+func patchTargets(s string, strip int) []string {
+	var out []string
+	add := func(p string) {
+		if i := strings.IndexByte(p, '\t'); i >= 0 {
+			p = p[:i]
+		}
+		p = strings.TrimSpace(strings.Trim(p, `"`))
+		if p == "" || p == "/dev/null" {
+			return
+		}
+		cands := []string{p}
+		switch {
+		case strip < 0:
+			cands = append(cands, path.Base(p))
+		case strip > 0:
+			parts := strings.Split(p, "/")
+			if strip >= len(parts) {
+				return
+			}
+			cands = []string{strings.Join(parts[strip:], "/")}
+		}
+		for _, c := range cands {
+			if !contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	for _, line := range strings.Split(s, "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+			add(line[4:])
+		case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
+			_, p, _ := strings.Cut(line, " to ")
+			if strip > 0 {
+				p = "x/" + p // git headers carry no prefix
+			}
+			add(p)
+		case strings.HasPrefix(line, "diff --git "):
+			f := strings.Fields(line[len("diff --git "):])
+			for _, p := range f {
+				add(p)
+			}
+		}
+	}
+	return out
+}
+
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return -1
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+// inplaceFiles: perl -i and ruby -i rewrite their file operands.
+func (w *walker) inplaceFiles(name string, args []word, owner string, d *dirState) {
+	inplace, prog := false, false
+	var ops []word
+	vals := "eEIMmFlx0CdDr" // options with an attached (or, for e/E/r/I/C, next) value
+	if name == "ruby" {
+		vals = "eErIC0FKTWxU"
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		switch {
+		case t == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case len(t) < 2 || t[0] != '-' || !a.static:
+			ops = append(ops, args[i:]...)
+			i = len(args)
+		case strings.HasPrefix(t, "--"):
+		default:
+		opts:
+			for j := 1; j < len(t); j++ {
+				ch := t[j]
+				switch {
+				case ch == 'i':
+					inplace = true
+					break opts // the rest is the backup suffix
+				case strings.IndexByte(vals, ch) >= 0:
+					if ch == 'e' || ch == 'E' {
+						prog = true
+					}
+					if j+1 == len(t) && strings.IndexByte("eErIC", ch) >= 0 && i+1 < len(args) {
+						i++
+					}
+					break opts
+				}
+			}
+		}
+	}
+	if !inplace {
+		return
+	}
+	if !prog && len(ops) > 0 {
+		w.file(ops[0], false, owner, d)
+		ops = ops[1:]
+	}
+	for _, o := range ops {
+		w.file(o, true, owner, d)
+	}
+}
+
+// urlBase returns the file name a downloader saves a URL as.
+func urlBase(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	i := strings.IndexByte(u, '/')
+	if i < 0 {
+		return ""
+	}
+	return path.Base("/" + u[i+1:])
+}
