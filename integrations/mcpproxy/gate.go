@@ -1,0 +1,479 @@
+package mcpproxy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/policy"
+)
+
+// The answers a user can give in the client (elicitation).
+const (
+	answerOnce    = "once"
+	answerSession = "session"
+	answerAlways  = "always"
+	answerDeny    = "deny"
+)
+
+// verdict is the gate's final word on one call.
+type verdict struct {
+	allow  bool
+	reason string
+}
+
+func allowBecause(reason string) verdict { return verdict{allow: true, reason: reason} }
+func denyBecause(reason string) verdict  { return verdict{reason: reason} }
+
+// deniedResult is what the client gets for a denied call: a tool error
+// carrying the reason, which the model reads.
+func deniedResult(server, tool, reason string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("toolgate denied this call to %s on MCP server %q: %s", tool, server, reason)}},
+		IsError: true,
+	}
+}
+
+// callTool decides a tools/call and forwards it when allowed.
+func (b *bridge) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+	if req.Params == nil {
+		return b.forward(ctx, methodCallTool, nil)
+	}
+	// Stop waiting when the bridge shuts down or, over HTTP, when the
+	// request that carried the call is gone.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(b.ctx, func() { cancel(context.Cause(b.ctx)) })()
+	if pc := b.p.postContext(req.Extra); pc != nil {
+		defer context.AfterFunc(pc, func() { cancel(errClientGone) })()
+	}
+
+	call := b.newCall(ctx, req.Params)
+	v, err := b.decide(ctx, req, call)
+	if err != nil {
+		return nil, fmt.Errorf("toolgate mcp-proxy: %s: %w", req.Params.Name, err)
+	}
+	b.p.log.Info("tools/call", "tool", call.Tool, "allow", v.allow, "reason", v.reason)
+	if !v.allow {
+		return deniedResult(b.p.cfg.Name, req.Params.Name, v.reason), nil
+	}
+	return b.forward(ctx, methodCallTool, req.Params)
+}
+
+// newCall builds the call the gate decides. The tier comes from the
+// tool's annotations: readOnlyHint means read, anything else exec. The
+// annotations come from the server and are not trusted: the tier can only
+// let the mode allow an open ask, never undo a deny.
+func (b *bridge) newCall(ctx context.Context, p *mcp.CallToolParamsRaw) *toolgate.Call {
+	c := &toolgate.Call{
+		ID:        rand.Text(),
+		Session:   b.session,
+		Workspace: b.p.cfg.Workspace,
+		Tool:      ToolName(b.p.cfg.Name, p.Name),
+		Tier:      toolgate.TierExec,
+		Origin:    "mcp:" + b.p.cfg.Name,
+	}
+	if len(p.Arguments) > 0 {
+		var args map[string]any
+		if err := json.Unmarshal(p.Arguments, &args); err == nil {
+			c.Args = args
+		} else {
+			c.Args = map[string]any{"arguments": string(p.Arguments)}
+		}
+	}
+	if t := b.tool(ctx, p.Name); t != nil && t.Annotations != nil && t.Annotations.ReadOnlyHint {
+		c.Tier = toolgate.TierRead
+	}
+	return c
+}
+
+// remembered reports whether the user allowed the tool for this session
+// or always.
+func (b *bridge) remembered(tool string) bool {
+	b.mu.Lock()
+	ok := b.allowed[tool]
+	b.mu.Unlock()
+	return ok || b.p.allowedAlways(tool)
+}
+
+// remember records an answer the user gave in the client.
+func (b *bridge) remember(tool, answer string) {
+	switch answer {
+	case answerSession:
+		b.mu.Lock()
+		b.allowed[tool] = true
+		b.mu.Unlock()
+	case answerAlways:
+		b.p.rememberAlways(tool)
+	}
+}
+
+// canElicit reports whether the client can be asked questions.
+func (b *bridge) canElicit() bool {
+	ss := b.downstream()
+	if ss == nil {
+		return false
+	}
+	ip := ss.InitializeParams()
+	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
+		return false
+	}
+	// The question is a form; a client that declares only URL mode
+	// cannot show it.
+	e := ip.Capabilities.Elicitation
+	return e.Form != nil || e.URL == nil
+}
+
+// decide returns the verdict for a call. An error means the client went
+// away (or the proxy is shutting down) before there was one.
+func (b *bridge) decide(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call) (verdict, error) {
+	if b.p.cfg.Gateway != nil {
+		return b.decideGateway(ctx, req, call)
+	}
+	var d toolgate.Decision
+	b.p.cfg.Engine.Decide(call, policy.Env{Mode: b.p.cfg.Mode, Agent: b.p.cfg.Agent}, &d)
+	switch d.Action {
+	case toolgate.Allow:
+		return allowBecause(d.Reason), nil
+	case toolgate.Deny:
+		return denyBecause(d.Reason), nil
+	}
+	if b.remembered(call.Tool) {
+		return allowBecause("allowed by your earlier answer in the MCP client"), nil
+	}
+	if !b.canElicit() {
+		return denyBecause(b.howToAllow(call, d.Reason)), nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, b.p.cfg.Timeout)
+	defer cancel()
+	defer b.sendProgress(wctx, req, call)()
+	answer, err := b.elicit(wctx, call, d.Reason)
+	switch {
+	case ctx.Err() != nil:
+		return verdict{}, context.Cause(ctx)
+	case wctx.Err() != nil:
+		return denyBecause(approval.TimeoutReason), nil
+	case err != nil:
+		return denyBecause(fmt.Sprintf("%s, and asking you in the MCP client failed: %v", d.Reason, err)), nil
+	}
+	if answer == answerDeny {
+		return denyBecause("denied by the user in the MCP client"), nil
+	}
+	b.remember(call.Tool, answer)
+	return allowBecause("approved by the user in the MCP client (" + answer + ")"), nil
+}
+
+// howToAllow is the reason of an ask that nobody can answer.
+func (b *bridge) howToAllow(call *toolgate.Call, reason string) string {
+	return fmt.Sprintf("%s needs approval (%s), but this MCP client cannot ask you (it does not support elicitation) "+
+		"and the proxy has no gateway to ask (--server). To allow it, add a rule such as "+
+		"{\"%s\": \"allow\"} to a rules file given with --rules, or run toolgate mcp-proxy with --server "+
+		"so that toolgate's approvers can answer", call.Tool, reason, call.Tool)
+}
+
+// elicit asks the user in the client and returns once, session, always or
+// deny.
+func (b *bridge) elicit(ctx context.Context, call *toolgate.Call, reason string) (string, error) {
+	ss := b.downstream()
+	if ss == nil {
+		return "", errClientGone
+	}
+	args, _ := json.Marshal(call.Args)
+	shown := string(args)
+	if len(shown) > 600 {
+		shown = shown[:600] + "…"
+	}
+	if call.Args == nil {
+		shown = "{}"
+	}
+	tool := strings.TrimPrefix(call.Tool, "mcp__"+b.p.cfg.Name+"__")
+	msg := fmt.Sprintf("toolgate: allow the call to %s on MCP server %q?\nArguments: %s\nWhy you are asked: %s", tool, b.p.cfg.Name, shown, reason)
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{
+		Mode:    "form",
+		Message: msg,
+		RequestedSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"decision": map[string]any{
+					"type":        "string",
+					"title":       "Allow this call?",
+					"description": "once: this call only; session: this tool until the client disconnects; always: this tool while toolgate runs; deny: refuse it",
+					"enum":        []any{answerOnce, answerSession, answerAlways, answerDeny},
+					"enumNames":   []any{"Allow once", "Allow for this session", "Always allow", "Deny"},
+				},
+			},
+			"required": []any{"decision"},
+		},
+	})
+	if err != nil {
+		return "", err
+	}
+	if res.Action != "accept" {
+		return answerDeny, nil
+	}
+	switch v, _ := res.Content["decision"].(string); v {
+	case answerOnce, answerSession, answerAlways, answerDeny:
+		return v, nil
+	default:
+		return "", fmt.Errorf("unknown answer %q", v)
+	}
+}
+
+// sendProgress sends progress notifications to the client while a call
+// waits for an answer, if the client sent a progress token; the returned
+// func stops them.
+func (b *bridge) sendProgress(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call) (stop func()) {
+	token := req.Params.GetProgressToken()
+	ss := b.downstream()
+	if token == nil || ss == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		start := time.Now()
+		tick := time.NewTicker(b.p.cfg.ProgressInterval)
+		defer tick.Stop()
+		total := b.p.cfg.Timeout.Seconds()
+		for {
+			elapsed := time.Since(start)
+			left := (b.p.cfg.Timeout - elapsed).Round(time.Second)
+			err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      elapsed.Seconds(),
+				Total:         total,
+				Message:       fmt.Sprintf("toolgate: waiting for approval of %s (%s left)", call.Tool, left),
+			})
+			if err != nil && ctx.Err() == nil {
+				b.p.log.Debug("send progress", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// deniedOutright reports whether the gate denies every call of a tool
+// under the current rules, whatever its arguments.
+func (b *bridge) deniedOutright(ctx context.Context, t *mcp.Tool) bool {
+	call := toolgate.Call{Session: b.session, Workspace: b.p.cfg.Workspace, Tool: ToolName(b.p.cfg.Name, t.Name), Tier: toolgate.TierExec, Origin: "mcp:" + b.p.cfg.Name}
+	if t.Annotations != nil && t.Annotations.ReadOnlyHint {
+		call.Tier = toolgate.TierRead
+	}
+	if gw := b.p.cfg.Gateway; gw != nil {
+		d, err := gw.Evaluate(ctx, call)
+		return err == nil && d.Action == toolgate.Deny
+	}
+	var d toolgate.Decision
+	b.p.cfg.Engine.Decide(&call, policy.Env{Mode: b.p.cfg.Mode, Agent: b.p.cfg.Agent}, &d)
+	return d.Action == toolgate.Deny
+}
+
+// decideGateway has the gateway decide a call. An ask becomes a pending
+// approval there; the user may answer it in the client (when the client
+// supports elicitation) or toolgate's approvers on the gateway, whichever
+// comes first. An unreachable gateway is a deny.
+func (b *bridge) decideGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call) (verdict, error) {
+	gw := b.p.cfg.Gateway
+	if b.remembered(call.Tool) {
+		// The user answered session or always in the client and the
+		// gateway did not take the answer as a grant: a dry run keeps
+		// the gateway's deny rules in force without asking again.
+		d, err := gw.Evaluate(ctx, *call)
+		if err == nil && d.Action != toolgate.Deny {
+			return allowBecause("allowed by your earlier answer in the MCP client"), nil
+		}
+	}
+	// Submit even if the client goes away meanwhile, so that an approval
+	// the gateway creates is known, and can be withdrawn.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	res, err := gw.Submit(sctx, approval.SubmitRequest{Call: *call, TTL: b.p.cfg.Timeout}, 0)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return verdict{}, context.Cause(ctx)
+		}
+		return denyBecause(fmt.Sprintf("the toolgate gateway could not decide this call, so it is refused: %s", toolgate.ErrorMessageOf(err))), nil
+	}
+	if ctx.Err() != nil {
+		if res.Approval != nil && res.Approval.Status == toolgate.StatusPending {
+			b.withdraw(ctx, res.Approval.ID)
+		}
+		return verdict{}, context.Cause(ctx)
+	}
+	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
+		if act, ok := res.Final(); ok {
+			return gatewayVerdict(act, res), nil
+		}
+	}
+	return b.waitGateway(ctx, req, call, res)
+}
+
+// gatewayVerdict turns a final result into a verdict.
+func gatewayVerdict(act toolgate.Action, res *approval.Result) verdict {
+	if res.Approval != nil {
+		return approvalVerdict(res.Approval)
+	}
+	if act == toolgate.Allow {
+		return allowBecause(res.Decision.Reason)
+	}
+	return denyBecause(res.Decision.Reason)
+}
+
+// approvalVerdict turns a resolved approval into a verdict.
+func approvalVerdict(a *toolgate.Approval) verdict {
+	reason := ""
+	if a.Resolution != nil {
+		reason = a.Resolution.Reason
+	}
+	switch a.Status {
+	case toolgate.StatusApproved:
+		if reason == "" {
+			reason = "approved"
+		}
+		return allowBecause(reason)
+	case toolgate.StatusExpired:
+		return denyBecause(approval.TimeoutReason)
+	case toolgate.StatusCancelled:
+		if reason == "" {
+			reason = "the approval was cancelled"
+		}
+		return denyBecause(reason)
+	}
+	if reason == "" {
+		reason = "denied by an approver"
+	}
+	return denyBecause(reason)
+}
+
+// waitGateway waits for a pending approval: for the gateway's approvers,
+// for the user in the client, or for the gate's timeout, whichever comes
+// first. A client that goes away cancels the approval.
+func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, res *approval.Result) (verdict, error) {
+	gw := b.p.cfg.Gateway
+	id := res.Approval.ID
+	cancelApproval := func() { b.withdraw(ctx, id) }
+
+	wctx, cancel := context.WithTimeout(ctx, b.p.cfg.Timeout)
+	defer cancel()
+	defer b.sendProgress(wctx, req, call)()
+
+	type gwOutcome struct {
+		a   *toolgate.Approval
+		err error
+	}
+	fromGateway := make(chan gwOutcome, 1)
+	go func() {
+		a, err := gw.WaitFor(wctx, id)
+		fromGateway <- gwOutcome{a, err}
+	}()
+	type userOutcome struct {
+		answer string
+		err    error
+	}
+	var fromUser chan userOutcome
+	ectx, stopAsking := context.WithCancel(wctx)
+	defer stopAsking()
+	if b.canElicit() {
+		fromUser = make(chan userOutcome, 1)
+		go func() {
+			answer, err := b.elicit(ectx, call, res.Decision.Reason)
+			fromUser <- userOutcome{answer, err}
+		}()
+	}
+
+	for {
+		select {
+		case o := <-fromGateway:
+			stopAsking()
+			switch {
+			case ctx.Err() != nil:
+				cancelApproval()
+				return verdict{}, context.Cause(ctx)
+			case wctx.Err() != nil:
+				cancelApproval()
+				return denyBecause(approval.TimeoutReason), nil
+			case o.err != nil:
+				cancelApproval()
+				return denyBecause("lost the toolgate gateway while waiting for approval, so the call is refused: " + toolgate.ErrorMessageOf(o.err)), nil
+			}
+			return approvalVerdict(o.a), nil
+		case u := <-fromUser:
+			fromUser = nil
+			if u.err != nil {
+				// The client could not ask; the gateway's approvers still can.
+				b.p.log.Info("elicitation failed; waiting for the gateway", "err", u.err)
+				continue
+			}
+			return b.userAnswered(ctx, gw, id, call, u.answer), nil
+		}
+	}
+}
+
+// userAnswered applies an answer the user gave in the client to a pending
+// gateway approval. The gateway takes it if the proxy's token may answer
+// (an approver token); otherwise the proxy honours the answer itself,
+// remembers session and always answers, and withdraws the approval.
+func (b *bridge) userAnswered(ctx context.Context, gw *client.Client, id string, call *toolgate.Call, answer string) verdict {
+	var (
+		a   *toolgate.Approval
+		err error
+	)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if answer == answerDeny {
+		a, err = gw.Deny(cctx, id, approval.DenyRequest{Reason: "denied by the user in the MCP client", Mode: toolgate.DenySoft})
+	} else {
+		scope := toolgate.ScopeOnce
+		switch answer {
+		case answerSession:
+			scope = toolgate.ScopeSession
+		case answerAlways:
+			scope = toolgate.ScopeWorkspace
+		}
+		a, err = gw.Approve(cctx, id, approval.ApproveRequest{Scope: scope, Grant: toolgate.GrantTool})
+	}
+	if err == nil && a != nil && a.Status.Final() {
+		return approvalVerdict(a)
+	}
+	if toolgate.ErrorCodeOf(err) == toolgate.EConflict {
+		// Someone answered on the gateway at the same moment: theirs wins.
+		if cur, err := gw.Approval(cctx, id, 0); err == nil && cur.Status.Final() {
+			return approvalVerdict(cur)
+		}
+	}
+	if err != nil {
+		b.p.log.Info("gateway did not take the user's answer; honouring it in the proxy", "approval", id, "err", err)
+	}
+	b.withdraw(ctx, id)
+	if answer == answerDeny {
+		return denyBecause("denied by the user in the MCP client")
+	}
+	b.remember(call.Tool, answer)
+	return allowBecause("approved by the user in the MCP client (" + answer + ")")
+}
+
+// withdraw cancels a pending approval on the gateway: nobody waits for its
+// answer any more. It works after the call's context is gone.
+func (b *bridge) withdraw(ctx context.Context, id string) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := b.p.cfg.Gateway.Cancel(cctx, id); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+		b.p.log.Warn("withdraw approval on the gateway", "approval", id, "err", err)
+	}
+}
