@@ -1,0 +1,103 @@
+package approval_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/store/fsrules"
+	"github.com/toolgate/toolgate/store/sqlite"
+)
+
+// newExampleBroker starts a broker on a throwaway SQLite store, with the
+// default rules in the workspace "default".
+func newExampleBroker(opts ...approval.Option) (*approval.Broker, func()) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "toolgate-example")
+	if err != nil {
+		panic(err)
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
+	if err != nil {
+		panic(err)
+	}
+	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil)
+	b, err := approval.New(ctx, st, pol, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return b, func() { b.Close(); st.Close(); os.RemoveAll(dir) }
+}
+
+// An agent asks for a shell command; a human answers from the event stream
+// and grants the suggested pattern for the session, so the next push of the
+// same kind needs nobody.
+func ExampleBroker_RequestApproval() {
+	ctx := context.Background()
+	b, done := newExampleBroker()
+	defer done()
+
+	events := b.Subscribe(ctx, approval.EventFilter{})
+	defer events.Close()
+	go func() {
+		ev := <-events.Events() // approval.requested
+		human := approval.Actor{Name: "alice", Via: "example"}
+		b.Approve(ctx, ev.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession}, human)
+	}()
+
+	push := toolgate.Call{ID: "c1", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "git push origin main"}}
+	r, err := b.RequestApproval(ctx, approval.SubmitRequest{Call: push})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Approval.Status, "with grant", r.Approval.Resolution.Pattern)
+
+	again := toolgate.Call{ID: "c2", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "git push --tags"}}
+	r, _ = b.Submit(ctx, approval.SubmitRequest{Call: again})
+	fmt.Println(r.Decision.Action)
+	// Output:
+	// approved with grant git push *
+	// allow
+}
+
+// Resolve ends an approval with any final status; here the host gave up.
+func ExampleBroker_Resolve() {
+	ctx := context.Background()
+	b, done := newExampleBroker()
+	defer done()
+	r, _ := b.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
+	a, _ := b.Resolve(ctx, r.Approval.ID, toolgate.Resolution{Status: toolgate.StatusCancelled, Reason: "host shut down", By: "host"})
+	fmt.Println(a.Status, "-", a.Resolution.Reason)
+	// Output: cancelled - host shut down
+}
+
+// Pending approvals expire into a deny. Timers do it exactly; ReapNow is
+// the sweep, which tests drive with an injected clock.
+func ExampleBroker_ReapNow() {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	b, done := newExampleBroker(approval.WithClock(func() time.Time { return now }))
+	defer done()
+	r, _ := b.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
+
+	now = now.Add(approval.DefaultTTL)
+	n, _ := b.ReapNow(ctx)
+	a, _ := b.Get(ctx, r.Approval.ID)
+	fmt.Println(n, a.Status, "-", a.Resolution.Reason)
+	// Output: 1 expired - approval timed out (no host response)
+}
+
+// SpawnReaper runs the sweep in the background until stopped.
+func ExampleBroker_SpawnReaper() {
+	b, done := newExampleBroker()
+	defer done()
+	stop := b.SpawnReaper(approval.DefaultSweepInterval)
+	defer stop()
+	fmt.Println("reaping every", approval.DefaultSweepInterval)
+	// Output: reaping every 30s
+}
