@@ -1,0 +1,97 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate"
+)
+
+// TestAdminCommands drives the admin commands as separate processes
+// against a running gateway.
+func TestAdminCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a gateway process")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	bin := toolgateBinary(t)
+	data := t.TempDir()
+	g := startGateway(t, bin, data)
+	agentToken := createToken(t, bin, data, "agent")
+	agent := newClient(t, g.url, agentToken)
+	approverToken := createToken(t, bin, data, "approver")
+	newClient(t, g.url, approverToken) // wait until the gateway knows it
+
+	run := func(token string, args ...string) (string, error) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "TOOLGATE_URL="+g.url, "TOOLGATE_TOKEN="+token)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	must := func(token string, args ...string) string {
+		t.Helper()
+		out, err := run(token, args...)
+		if err != nil {
+			t.Fatalf("toolgate %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+
+	r, err := agent.Submit(ctx, bash("s1", "c1", "git push origin main"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := r.Approval.ID
+	if out := must(approverToken, "approvals", "list"); !strings.Contains(out, id) || !strings.Contains(out, "git push origin main") {
+		t.Fatalf("approvals list:\n%s", out)
+	}
+	// An agent's credential cannot answer, from the command line either.
+	if out, err := run(agentToken, "approvals", "approve", id); err == nil || !strings.Contains(out, "is agent") {
+		t.Fatalf("agent approving: %v\n%s", err, out)
+	}
+	out := must(approverToken, "approvals", "approve", "--scope", "session", id)
+	if !strings.Contains(out, "approved") || !strings.Contains(out, `"git push *"`) {
+		t.Fatalf("approve:\n%s", out)
+	}
+	var grants []toolgate.Grant
+	if err := json.Unmarshal([]byte(must(approverToken, "grants", "list", "--json")), &grants); err != nil || len(grants) != 1 {
+		t.Fatalf("grants list: %v %+v", err, grants)
+	}
+	// Revoking needs an admin.
+	if _, err := run(approverToken, "grants", "revoke", grants[0].ID); err == nil {
+		t.Fatal("an approver revoked a grant")
+	}
+	must(g.token, "grants", "revoke", grants[0].ID)
+
+	r, _ = agent.Submit(ctx, bash("s1", "c2", "make deploy"), 0)
+	must(approverToken, "approvals", "deny", "--mode", "soft", "--feedback", "not today", r.Approval.ID)
+	a, err := agent.Approval(ctx, r.Approval.ID, 0)
+	if err != nil || a.Status != toolgate.StatusDenied || !strings.Contains(a.Resolution.Reason, "not today") {
+		t.Fatalf("denied with feedback: %+v %v", a, err)
+	}
+
+	must(approverToken, "sessions", "mode", "s1", "auto-approve")
+	if out := must(approverToken, "sessions", "list"); !strings.Contains(out, "yolo") {
+		t.Fatalf("sessions list after mode change:\n%s", out)
+	}
+	if out, err := run(approverToken, "sessions", "mode", "s1", "sideways"); err == nil || !strings.Contains(out, "unknown mode") {
+		t.Fatalf("bad mode: %v\n%s", err, out)
+	}
+	must(approverToken, "sessions", "abort", "s1")
+	if out := must(g.token, "audit", "--verify"); !strings.Contains(out, "audit chain verified") {
+		t.Fatalf("audit --verify:\n%s", out)
+	}
+	if out := must(g.token, "audit", "--outcome", "approved"); !strings.Contains(out, "approval.resolved") {
+		t.Fatalf("audit --outcome approved:\n%s", out)
+	}
+	// Without a credential the commands say what to do.
+	if out, err := run("", "approvals", "list"); err == nil || !strings.Contains(out, "TOOLGATE_TOKEN") {
+		t.Fatalf("no token: %v\n%s", err, out)
+	}
+}
