@@ -3,6 +3,7 @@ package policy_test
 import (
 	"fmt"
 	"path"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate"
@@ -95,5 +96,35 @@ func BenchmarkDecideShell(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		e.Decide(call, policy.Env{}, &d)
+	}
+}
+
+// TestDecideDoesNotAllocate checks call by call, since an average over a
+// benchmark hides a call kind that allocates.
+func TestDecideDoesNotAllocate(t *testing.T) {
+	rules := append(benchRules(100, 10), policy.Rule{Tool: "mcp__gh__*", Action: toolgate.Allow, Source: policy.Source{File: "x"}})
+	tools := map[string]policy.ToolSpec{}
+	for _, r := range rules {
+		if strings.HasPrefix(r.Tool, "tool_") {
+			tools[r.Tool] = policy.ToolSpec{Kind: policy.KindRead, Tier: toolgate.TierRead, Args: []string{"path"}}
+		}
+	}
+	e, err := policy.New([]*policy.Document{policy.DefaultDocument(), {Path: "bench", Rules: rules, Tools: tools}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*toolgate.Call{
+		{Tool: "tool_3", Args: map[string]any{"path": "/srv/app3/x.log"}},
+		{Tool: "Read", Args: map[string]any{"file_path": "/home/u/.env"}},
+		{Tool: "read_file", Args: map[string]any{"path": "src/main.go"}},
+		{Tool: "mcp__gh__create_issue", Args: map[string]any{"title": "x"}},
+		{Tool: "mcp__other__thing"},
+		{Tool: "WebFetch", Args: map[string]any{"url": "https://example.com/x"}},
+	} {
+		var d toolgate.Decision
+		e.Decide(c, policy.Env{}, &d)
+		if n := testing.AllocsPerRun(50, func() { e.Decide(c, policy.Env{}, &d) }); n != 0 {
+			t.Errorf("%s allocates %v times per decision", c.Tool, n)
+		}
 	}
 }

@@ -21,6 +21,12 @@ type Ruleset struct {
 	// wild lists the rules whose tool is a glob (the catch-all included), in
 	// ascending order; their tool is tested when the call is decided.
 	wild []int32
+	// any indexes the rules whose tool is "*".
+	any *subjectIndex
+	// families is the engine's family table: glob-tool rules are filed
+	// under every known family they cover, so only tools outside every
+	// family need the wild scan.
+	families map[string][]string
 }
 
 // Len returns the number of rules in the set.
@@ -61,7 +67,7 @@ type compiledCond struct {
 // Compile compiles rules as one layer against the engine's tool profiles
 // and home directory. Grants are compiled with it too.
 func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
-	rs := &Ruleset{layer: layer, rules: make([]compiledRule, len(rules)), exact: map[string]*subjectIndex{}}
+	rs := &Ruleset{layer: layer, rules: make([]compiledRule, len(rules)), exact: map[string]*subjectIndex{}, families: e.families}
 	for i := range rules {
 		r := &rules[i]
 		cr, err := e.compileRule(layer, r)
@@ -70,8 +76,23 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 		}
 		rs.rules[i] = cr
 		idx := int32(i)
-		if cr.toolGlob != nil || cr.catchAll {
+		if cr.catchAll {
+			if rs.any == nil {
+				rs.any = newSubjectIndex()
+			}
+			rs.any.add(cr.prefix, idx)
+			continue
+		}
+		if cr.toolGlob != nil {
 			rs.wild = append(rs.wild, idx)
+			for fam := range cr.families {
+				ix := rs.exact[fam]
+				if ix == nil {
+					ix = newSubjectIndex()
+					rs.exact[fam] = ix
+				}
+				ix.add(cr.prefix, idx)
+			}
 			continue
 		}
 		key := e.familyKey(r.Tool)
@@ -95,6 +116,10 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 		return compiledRule{}, fmt.Errorf("rule for %s has no valid action", r.Tool)
 	}
 	pattern := e.expandHome(r.Pattern)
+	if info, ok := e.tools[r.Tool]; ok && info.spec.Kind == KindURL {
+		// URL subjects are hosts; rules name them "domain:HOST".
+		pattern = strings.TrimPrefix(pattern, "domain:")
+	}
 	cr := compiledRule{
 		ref: toolgate.RuleRef{
 			Layer: layer, Source: r.Source.String(), Tool: r.Tool,

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/shell"
@@ -33,6 +34,12 @@ type Engine struct {
 	static  *Ruleset
 	managed *Ruleset
 	agents  map[string]*Ruleset
+
+	// aliases caches the seed spelling of MCP tool names (see mcpKey).
+	aliases struct {
+		mu sync.RWMutex
+		m  map[string]string
+	}
 }
 
 // Option configures an Engine.
@@ -66,6 +73,7 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 		arity:      map[string]int{},
 		agents:     map[string]*Ruleset{},
 	}
+	e.aliases.m = map[string]string{}
 	for _, o := range opts {
 		o(e)
 	}

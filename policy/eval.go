@@ -72,10 +72,9 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	fam, alias := c.Tool, ""
 	if known {
 		fam = info.family
-	} else if a, ok := mcpAlias(aliasBuf[:0], c.Tool); ok {
+	} else if key, ok := e.mcpKey(c.Tool, aliasBuf[:0]); ok {
 		// Both spellings answer to the same rules.
-		fam = string(a)
-		alias = fam
+		fam, alias = key, key
 	}
 	tier := info.spec.Tier
 	if !known {
@@ -224,22 +223,21 @@ func (rs *Ruleset) find(s *subject, args map[string]any) *compiledRule {
 	}
 	best := int32(-1)
 	if ix := rs.exact[s.family]; ix != nil {
-		for k := 0; k < s.n; k++ {
-			best = ix.last(rs, s.texts[k], s, args, true, best)
-		}
-		for _, t := range s.alts {
-			best = ix.last(rs, t, s, args, false, best)
-		}
+		best = ix.lastAny(rs, s, args, best)
 	}
-	for j := len(rs.wild) - 1; j >= 0 && rs.wild[j] > best; j-- {
-		r := &rs.rules[rs.wild[j]]
-		if !r.catchAll && !r.families[s.family] && !r.toolGlob.Match(s.tool) &&
-			(s.alias == "" || !r.toolGlob.Match(s.alias)) {
-			continue
-		}
-		if r.matchesAny(s, args) {
-			best = rs.wild[j]
-			break
+	if rs.any != nil {
+		best = rs.any.lastAny(rs, s, args, best)
+	}
+	if _, known := rs.families[s.family]; !known {
+		for j := len(rs.wild) - 1; j >= 0 && rs.wild[j] > best; j-- {
+			r := &rs.rules[rs.wild[j]]
+			if !r.toolGlob.Match(s.tool) && (s.alias == "" || !r.toolGlob.Match(s.alias)) {
+				continue
+			}
+			if r.matchesAny(s, args) {
+				best = rs.wild[j]
+				break
+			}
 		}
 	}
 	if best < 0 {
@@ -316,8 +314,8 @@ func argText(args map[string]any, names []string, k Kind) string {
 	return ""
 }
 
-// urlSubject turns a URL into "domain:HOST", the form Claude Code's
-// WebFetch(domain:…) rules name.
+// urlSubject returns a URL's host, the subject of URL tools. Rules name it
+// as Claude Code's WebFetch(domain:…) does; the compiler strips "domain:".
 func urlSubject(u string) string {
 	rest := u
 	if i := strings.Index(rest, "://"); i >= 0 {
@@ -332,7 +330,7 @@ func urlSubject(u string) string {
 	if h, _, ok := strings.Cut(rest, ":"); ok && !strings.HasPrefix(rest, "[") {
 		rest = h
 	}
-	return "domain:" + strings.ToLower(rest)
+	return strings.ToLower(rest)
 }
 
 // pathSubjects adds one subject per path argument of a file tool. A file
@@ -475,7 +473,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 
 func hasRisk(risks []toolgate.Risk, code, subject string) bool {
 	for _, r := range risks {
-		if r.Code == code {
+		if r.Code == code && r.Subject == subject {
 			return true
 		}
 	}
@@ -551,4 +549,14 @@ func (e *Engine) suggest(c *toolgate.Call, subs []subject, d *toolgate.Decision)
 			d.Suggestions = append(d.Suggestions, sg)
 		}
 	}
+}
+
+func (ix *subjectIndex) lastAny(rs *Ruleset, s *subject, args map[string]any, best int32) int32 {
+	for k := 0; k < s.n; k++ {
+		best = ix.last(rs, s.texts[k], s, args, true, best)
+	}
+	for _, t := range s.alts {
+		best = ix.last(rs, t, s, args, false, best)
+	}
+	return best
 }

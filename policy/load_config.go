@@ -16,7 +16,7 @@ var configKeys = []string{
 	"question_tools", "tests",
 	// Read by the server, not by the policy loader: accepted and ignored
 	// here (their contents are checked where they are used).
-	"server", "storage", "notify", "tokens",
+	"server", "storage", "notify", "tokens", "toolConfirmation",
 }
 
 // declKinds are the tool declKinds a declaration may name.

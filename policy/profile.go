@@ -126,3 +126,30 @@ func appendSanitized(buf []byte, s string) []byte {
 	}
 	return buf
 }
+
+// mcpKey returns the family key of an MCP tool name, its seed spelling.
+// Keys are interned in a bounded cache so that deciding a call to a known
+// MCP tool does not allocate.
+func (e *Engine) mcpKey(name string, buf []byte) (string, bool) {
+	e.aliases.mu.RLock()
+	key, ok := e.aliases.m[name]
+	e.aliases.mu.RUnlock()
+	if ok {
+		return key, true
+	}
+	a, ok := mcpAlias(buf, name)
+	if !ok {
+		return "", false
+	}
+	key = string(a)
+	e.aliases.mu.Lock()
+	if len(e.aliases.m) < maxAliasCache {
+		e.aliases.m[name] = key
+	}
+	e.aliases.mu.Unlock()
+	return key, true
+}
+
+// maxAliasCache bounds the MCP name cache: names come from agents, and an
+// agent inventing names must not grow the engine without limit.
+const maxAliasCache = 4096
