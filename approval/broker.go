@@ -161,6 +161,14 @@ func normalize(c *toolgate.Call) error {
 // workspace's mode.
 func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine) (*toolgate.Session, error) {
 	s, err := b.store.GetSession(ctx, c.Session)
+	if err == nil && s.Workspace == "" {
+		// Created by a mode change or an abort before its first call: the
+		// first call binds it to its workspace.
+		s.Workspace, s.UpdatedAt = c.Workspace, b.now()
+		if err := b.store.PutSession(ctx, s); err != nil {
+			return nil, err
+		}
+	}
 	if err == nil {
 		if s.Workspace != c.Workspace {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "session %s belongs to workspace %s, not %s", s.ID, s.Workspace, c.Workspace)

@@ -612,3 +612,27 @@ func TestBrokenRulesFailClosed(t *testing.T) {
 		t.Fatalf("broken rules allowed a call: %s", r.Decision.Reason)
 	}
 }
+
+func TestSessionModeBeforeFirstCall(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.broker.EndTurn(ctx, "new", human); toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		t.Fatalf("ending the turn of an unseen session: %v", err)
+	}
+	if _, err := e.broker.SetMode(ctx, "new", toolgate.ModeYolo, human); err != nil {
+		t.Fatal(err)
+	}
+	c := toolgate.Call{ID: "c1", Session: "new", Workspace: "shop", Tool: "mcp__x__y"}
+	if got := e.final(t, c); got != toolgate.Allow {
+		t.Fatalf("first call of a session set to yolo: %s", got)
+	}
+	s, err := e.broker.Session(ctx, "new")
+	if err != nil || s.Workspace != "shop" {
+		t.Fatalf("session bound to %q (%v), want shop", s.Workspace, err)
+	}
+	c.ID, c.Workspace = "c2", "elsewhere"
+	if _, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: c}); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+		t.Fatalf("call from another workspace: %v", err)
+	}
+}

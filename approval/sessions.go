@@ -17,19 +17,21 @@ func (b *Broker) Sessions(ctx context.Context, f store.SessionFilter) ([]*toolga
 	return b.store.ListSessions(ctx, f)
 }
 
-// updateSession loads a session (creating it in the default workspace if
-// it does not exist yet), applies change and stores it with an audit entry.
-func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, change func(*toolgate.Session) string) (*toolgate.Session, error) {
+// updateSession loads a session, applies change and stores it with an
+// audit entry. With create, a session never seen is created unbound (no
+// workspace): its first call binds it, so a host may set the mode of a
+// session before its first call. Without create it is ENotFound.
+func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, create bool, change func(*toolgate.Session) string) (*toolgate.Session, error) {
 	if id == "" {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "no session id")
 	}
 	s, err := b.store.GetSession(ctx, id)
-	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
-		s = &toolgate.Session{ID: id, Workspace: DefaultWorkspace, CreatedAt: b.now()}
-		if e, eerr := b.policies.Engine(ctx, DefaultWorkspace); eerr == nil {
-			s.Mode = e.Mode()
-		}
-	} else if err != nil {
+	switch {
+	case toolgate.ErrorCodeOf(err) == toolgate.ENotFound && create:
+		s = &toolgate.Session{ID: id, CreatedAt: b.now()}
+	case toolgate.ErrorCodeOf(err) == toolgate.ENotFound:
+		return nil, toolgate.Errorf(toolgate.ENotFound, "session %s not found: it has had no calls yet", id)
+	case err != nil:
 		return nil, err
 	}
 	outcome := change(s)
@@ -44,7 +46,7 @@ func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, c
 // SetMode changes a session's mode. It applies to calls decided after it;
 // pending approvals are not re-decided.
 func (b *Broker) SetMode(ctx context.Context, session string, m toolgate.Mode, by Actor) (*toolgate.Session, error) {
-	s, err := b.updateSession(ctx, session, string(toolgate.EventModeChanged), by, func(s *toolgate.Session) string {
+	s, err := b.updateSession(ctx, session, string(toolgate.EventModeChanged), by, true, func(s *toolgate.Session) string {
 		s.Mode = m
 		return m.String()
 	})
@@ -58,7 +60,7 @@ func (b *Broker) SetMode(ctx context.Context, session string, m toolgate.Mode, b
 // Abort ends a session: its pending approvals are cancelled and later
 // calls are denied.
 func (b *Broker) Abort(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
-	s, err := b.updateSession(ctx, session, string(toolgate.EventSessionAborted), by, func(s *toolgate.Session) string {
+	s, err := b.updateSession(ctx, session, string(toolgate.EventSessionAborted), by, true, func(s *toolgate.Session) string {
 		s.Aborted = true
 		return "aborted"
 	})
@@ -83,7 +85,7 @@ func (b *Broker) CancelWorkspace(ctx context.Context, workspace string, by Actor
 // EndTurn ends the session's current turn: the user spoke again. Turn
 // grants lapse and the stop flag of a hard deny clears.
 func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
-	s, err := b.updateSession(ctx, session, "session.turn_ended", by, func(s *toolgate.Session) string {
+	s, err := b.updateSession(ctx, session, "session.turn_ended", by, false, func(s *toolgate.Session) string {
 		s.Turn++
 		s.Stopped = false
 		return "turn ended"
