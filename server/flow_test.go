@@ -295,6 +295,8 @@ func TestModeChange(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	var s toolgate.Session
+	// Sessions start with their first call.
+	e.ask(toolgate.Call{ID: "c0", Session: "s1", Tool: "mcp__x__y"})
 	e.must(200, "PUT", "/v1/sessions/s1/mode", e.approver, map[string]string{"mode": "Force"}, &s)
 	if s.Mode != toolgate.ModeYolo {
 		t.Fatalf("mode %s", s.Mode)

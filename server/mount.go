@@ -14,10 +14,19 @@ import (
 // so handlers that speak another wire format write their own errors and
 // return nil.
 type Mount struct {
-	// Method and Path form a net/http pattern ("POST /trpc/{proc}").
+	// Method and Path form a net/http pattern ("POST /trpc/{proc}"); an
+	// empty Method matches every method.
 	Method string
 	Path   string
 	// Role is the least role a caller needs; "" makes the route public.
 	Role    tokens.Role
 	Handler func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error
+}
+
+// mountHandler adapts a Mount's handler to the adapter's signature,
+// handing it the authenticated caller.
+func mountHandler(m Mount) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		return m.Handler(w, r, callerOf(w))
+	}
 }

@@ -3,7 +3,13 @@ package server_test
 import (
 	"testing"
 
+	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/fsrules"
 )
 
-func newRules(t testing.TB, dir string) store.Rules { return newMemRules() }
+// newRules returns the file rules store the server runs with: one
+// permissions.jsonc per workspace under dir, seeded with the defaults.
+func newRules(t testing.TB, dir string) store.Rules {
+	return fsrules.New(dir, policy.DefaultRulesJSONC)
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/tokens"
 )
 
 // An agent token tries every route that needs more than an agent: each
@@ -368,5 +369,37 @@ func TestOpenAPIParity(t *testing.T) {
 		if !slices.Contains(served, d) {
 			t.Errorf("openapi.json describes %s, which routes.go lacks", d)
 		}
+	}
+}
+
+// A Mount goes through the same authentication, role check and error
+// format as the API's routes, and its handler sees the caller.
+func TestMounts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(d *server.Deps) {
+		d.Mounts = []server.Mount{
+			{Method: "POST", Path: "/trpc/{proc}", Role: tokens.RoleApprover, Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
+				if r.PathValue("proc") == "fail" {
+					return toolgate.Errorf(toolgate.EConflict, "nope")
+				}
+				w.Write([]byte(caller.Name + ":" + r.PathValue("proc")))
+				return nil
+			}},
+			{Path: "/ui/", Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
+				w.Write([]byte("page " + r.Method))
+				return nil
+			}},
+		}
+	})
+	if r := e.must(200, "POST", "/trpc/tool.approve", e.approver, `{}`, nil); string(r.body) != "alice:tool.approve" {
+		t.Fatalf("mount: %s", r.body)
+	}
+	e.must(403, "POST", "/trpc/tool.approve", e.agent, `{}`, nil)
+	e.must(401, "POST", "/trpc/tool.approve", "", `{}`, nil)
+	if r := e.must(409, "POST", "/trpc/fail", e.admin, `{}`, nil); r.errMessage() != "conflict: nope" {
+		t.Fatalf("mount error: %s", r.body)
+	}
+	if r := e.must(200, "HEAD", "/ui/x", "", nil, nil); r.status != 200 {
+		t.Fatal(r.status)
 	}
 }

@@ -38,6 +38,11 @@ type Deps struct {
 	Authenticate func(r *http.Request) (tokens.Entry, bool)
 	// Health, when set, replaces the store check of /healthz.
 	Health func(ctx context.Context) error
+	// Mounts are routes other packages contribute (the seed protocols'
+	// endpoints, the web UI). They go through the same adapter as the
+	// API's own routes and are documented by their packages, not by
+	// openapi.json.
+	Mounts []Mount
 }
 
 // Limits bound what one request may ask for.
@@ -143,10 +148,17 @@ func NewServer(deps Deps) http.Handler {
 	}
 	s.limiter = newLimiter(s.limits.RatePerSecond, s.limits.Burst, s.now)
 	table := s.routes()
+	for _, m := range deps.Mounts {
+		table = append(table, route{Method: m.Method, Path: m.Path, Role: m.Role, handler: mountHandler(m)})
+	}
 	s.metrics = newMetrics(table)
 	for i := range table {
 		rt := &table[i]
-		s.mux.Handle(rt.Method+" "+rt.Path, s.adapt(rt))
+		pattern := rt.Path
+		if rt.Method != "" {
+			pattern = rt.Method + " " + rt.Path
+		}
+		s.mux.Handle(pattern, s.adapt(rt))
 	}
 	// Anything else under /v1 answers in the API's error format.
 	notFound := &route{Path: "/v1/", handler: s.handleNotFound, slot: s.metrics.unmatchedSlot()}
