@@ -85,3 +85,94 @@ func TestHandlerOnBroker(t *testing.T) {
 }
 
 func storeFilter(s toolgate.Status) store.ApprovalFilter { return store.ApprovalFilter{Status: s} }
+
+// TestUserPromptSubmitOnBroker: a human's hard deny stops the Claude
+// session (later calls are denied until the user speaks again), and the
+// next UserPromptSubmit ends the turn, so a new call asks again. The
+// broker is real; the prompt goes through the gateway's HTTP handler.
+func TestUserPromptSubmitOnBroker(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil, policy.WithHome("/home/dev"))
+	b, err := approval.New(ctx, st, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	gw := &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}}
+	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
+	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskPrompt}}
+	srv := httptest.NewServer(claudecode.NewHandler(*waiting))
+	defer srv.Close()
+	const session = "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13"
+	submitPrompt := func(what string) {
+		t.Helper()
+		status, body := post(t, srv.URL, string(readInput(t, "user_prompt_submit.json")))
+		if status != 200 || strings.TrimSpace(string(body)) != "{}" {
+			t.Fatalf("%s: UserPromptSubmit answered %d %s, want 200 {}", what, status, body)
+		}
+	}
+
+	// The session's first prompt comes before its first call: the gateway
+	// does not know the session yet, and must not create it (in the
+	// default workspace, where the calls of workspace shop would be
+	// refused).
+	submitPrompt("first prompt")
+	if _, err := b.Session(ctx, session); toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		t.Fatalf("first prompt created the session: %v", err)
+	}
+	if got, reason := preToolUse(t, prompting.Handle(ctx, readInput(t, "read.json"))); got != "allow" {
+		t.Fatalf("first call: %s (%s)", got, reason)
+	}
+
+	// A call held for a human, who denies it hard.
+	done := make(chan claudecode.Answer, 1)
+	go func() { done <- waiting.Handle(ctx, readInput(t, "bash.json")) }()
+	var id string
+	for deadline := time.Now().Add(5 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if l, _ := b.List(ctx, storeFilter(toolgate.StatusPending)); len(l) == 1 {
+			id = l[0].ID
+		}
+	}
+	if id == "" {
+		t.Fatal("no pending approval")
+	}
+	if _, err := b.Deny(ctx, id, approval.DenyRequest{Reason: "not now", Mode: toolgate.DenyHard}, approval.Actor{Name: "bob", Via: "web"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, reason := preToolUse(t, <-done); got != "deny" || !strings.Contains(reason, "not now") {
+		t.Fatalf("hard deny: %s (%s)", got, reason)
+	}
+
+	// The session is stopped: the next call is denied without asking.
+	got, reason := preToolUse(t, prompting.Handle(ctx, readInput(t, "webfetch.json")))
+	if got != "deny" || !strings.Contains(reason, "wait for the user's next message") {
+		t.Fatalf("after the hard deny: %s (%s)", got, reason)
+	}
+
+	// The user speaks again: the turn ends and the stop flag clears.
+	submitPrompt("next prompt")
+	s, err := b.Session(ctx, session)
+	if err != nil || s.Stopped || s.Turn != 1 || s.Workspace != "shop" {
+		t.Fatalf("session after the prompt: %+v %v", s, err)
+	}
+	got, reason = preToolUse(t, prompting.Handle(ctx, readInput(t, "webfetch.json")))
+	if got != "ask" {
+		t.Fatalf("after the prompt: %s (%s), want ask", got, reason)
+	}
+
+	// The command hook's path, without HTTP: exit 0, no output, nothing on
+	// stderr.
+	ans := waiting.Handle(ctx, readInput(t, "user_prompt_submit.json"))
+	if ans.Exit != 0 || ans.Output != nil || ans.Stderr != "" || ans.Err != nil {
+		t.Errorf("UserPromptSubmit: %+v", ans)
+	}
+	if s, err := b.Session(ctx, session); err != nil || s.Turn != 2 {
+		t.Errorf("second prompt: %+v %v", s, err)
+	}
+}

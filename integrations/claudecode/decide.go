@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -47,7 +48,7 @@ func decisionReason(d *toolgate.Decision) string {
 	return r
 }
 
-// Gateway is the part of a gateway the hook uses. *client.Client
+// Gateway is the part of a gateway the hook uses. ClientGateway
 // implements it over HTTP; BrokerGateway implements it in process.
 type Gateway interface {
 	// Submit decides a call and, on ask, creates (or attaches to) a
@@ -57,6 +58,10 @@ type Gateway interface {
 	Approval(ctx context.Context, id string, wait time.Duration) (*toolgate.Approval, error)
 	// Cancel ends a pending approval nobody waits for any more.
 	Cancel(ctx context.Context, id string) (*toolgate.Approval, error)
+	// EndTurn ends a session's turn because the user spoke again: the
+	// stop flag of a hard deny clears and turn grants lapse. A session
+	// the gateway does not know has no turn to end, and is not an error.
+	EndTurn(ctx context.Context, session string) error
 }
 
 // AskMode says what the hook does with a call the gateway holds for a
@@ -149,6 +154,17 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 		a = next
 	}
 	return outcome(a, c)
+}
+
+// EndTurn implements TurnEnder: the user spoke again.
+func (r *Remote) EndTurn(ctx context.Context, session string) error {
+	if r.Gateway == nil {
+		return errors.New("no gateway")
+	}
+	if err := r.Gateway.EndTurn(ctx, session); err != nil {
+		return fmt.Errorf("end the turn at the gateway: %w", err)
+	}
+	return nil
 }
 
 // cancel cancels a pending approval, best effort: the hook has answered
@@ -266,4 +282,38 @@ func (g *BrokerGateway) Approval(ctx context.Context, id string, wait time.Durat
 // Cancel implements Gateway.
 func (g *BrokerGateway) Cancel(ctx context.Context, id string) (*toolgate.Approval, error) {
 	return g.Broker.Cancel(ctx, id, "the hook no longer waits for this approval (answered in the agent's own prompt, or timed out)", g.Actor)
+}
+
+// EndTurn implements Gateway. A session the broker does not know yet (the
+// first prompt comes before the session's first call) is left alone:
+// ending its turn would create it in the default workspace, and its calls
+// in any other workspace would then be refused.
+func (g *BrokerGateway) EndTurn(ctx context.Context, session string) error {
+	if _, err := g.Broker.Session(ctx, session); err != nil {
+		if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
+			return nil
+		}
+		return err
+	}
+	_, err := g.Broker.EndTurn(ctx, session, g.Actor)
+	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
+		return nil
+	}
+	return err
+}
+
+// ClientGateway is a Gateway over the gateway's HTTP API, for command
+// hooks: the client's Submit, Approval and Cancel, and EndTurn (POST
+// /v1/sessions/{id}/turn-end, allowed to agent tokens).
+type ClientGateway struct {
+	*client.Client
+}
+
+// EndTurn implements Gateway.
+func (g ClientGateway) EndTurn(ctx context.Context, session string) error {
+	_, err := g.Client.EndTurn(ctx, session)
+	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
+		return nil
+	}
+	return err
 }

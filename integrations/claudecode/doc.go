@@ -37,6 +37,16 @@
 //     a non-2xx answer, a timeout or a refused connection is non-blocking.
 //     So every decision here exits 0 with JSON, an input that cannot be
 //     read at all exits 2, and the hook never exits 1 for a tool event.
+//   - UserPromptSubmit fires when the user sends a prompt, before the
+//     model sees it. Input: session_id, transcript_path, cwd,
+//     permission_mode, hook_event_name, prompt (Codex adds turn_id and
+//     model, and agent_id/agent_type for a subagent's prompt). Exit 0
+//     with no output lets the prompt through unchanged (stdout on exit 0
+//     is added to the model's context); exit 2 or {"decision": "block"}
+//     rejects and erases it. The hook uses the event to end the session's
+//     turn at a gateway (the user spoke again: a hard deny's stop flag
+//     clears) and always answers exit 0 with no output, even on failure:
+//     blocking the prompt would lock the user out. Matchers do not apply.
 //   - Codex reads the same input and output shapes but accepts less
 //     (output_parser.rs): PreToolUse honours only "deny" (with a non-empty
 //     reason); a bare "allow" and "ask" are rejected as unsupported, and a

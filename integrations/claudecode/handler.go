@@ -34,9 +34,11 @@ type handler struct {
 // status as a non-blocking error and runs the call: a call that cannot be
 // decided is answered by hook.OnError (deny by default). A body that is
 // not a hook input at all gets {"decision": "block", "reason": …}, the
-// legacy form both agents read as a block. Only a hook installed on an
-// event that gates nothing (PostToolUse, Stop, …) gets a 400, which the
-// agent shows to the user; a method other than POST gets a 405.
+// legacy form both agents read as a block. A UserPromptSubmit ends the
+// session's turn (with a gateway decider) and gets {}, which lets the
+// prompt through, whatever happened. Only a hook installed on an event
+// that gates nothing (PostToolUse, Stop, …) gets a 400, which the agent
+// shows to the user; a method other than POST gets a 405.
 //
 // Query parameters override the hook per request, so one gateway serves
 // differently configured agents: workspace=ID, on_ask=prompt|wait,
@@ -72,6 +74,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case ans.Output != nil:
 		writeJSON(w, ans.Output)
+	case ans.Event == EventUserPromptSubmit:
+		// The prompt always goes through, even if its turn could not be
+		// ended: {} is no decision. Blocking would lock the user out.
+		writeJSON(w, &Output{})
 	case ans.Exit == ExitNotice:
 		writeError(w, http.StatusBadRequest, toolgate.EInvalid, ans.Err.Error())
 	default:

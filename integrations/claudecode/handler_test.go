@@ -54,6 +54,15 @@ func TestHandlerLocal(t *testing.T) {
 	if a := decode(t, body); status != 200 || a.HookSpecificOutput.PermissionDecision != "deny" {
 		t.Errorf("bad tool_input: %d %s", status, body)
 	}
+	// A prompt: 200 with no decision, which lets it through.
+	status, body = post(t, srv.URL, string(readInput(t, "user_prompt_submit.json")))
+	if status != 200 || strings.TrimSpace(string(body)) != "{}" {
+		t.Errorf("UserPromptSubmit: %d %s", status, body)
+	}
+	status, body = post(t, srv.URL+"?workspace=../etc", `{"hook_event_name": "UserPromptSubmit", "prompt": 7}`)
+	if status != 200 || strings.TrimSpace(string(body)) != "{}" {
+		t.Errorf("bad UserPromptSubmit: %d %s", status, body)
+	}
 	// An event that gates nothing: 400, which the agent shows the user.
 	status, body = post(t, srv.URL, `{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {}}`)
 	if status != 400 || !strings.Contains(string(body), `"code":"invalid"`) {
@@ -87,7 +96,7 @@ func TestHandlerRemoteWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := claudecode.Hook{Decider: &claudecode.Remote{Gateway: c, OnAsk: claudecode.AskPrompt}}
+	h := claudecode.Hook{Decider: &claudecode.Remote{Gateway: claudecode.ClientGateway{Client: c}, OnAsk: claudecode.AskPrompt}}
 	srv := httptest.NewServer(claudecode.NewHandler(h, claudecode.WithMaxWait(10*time.Second)))
 	defer srv.Close()
 

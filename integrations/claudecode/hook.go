@@ -15,6 +15,11 @@ import (
 const (
 	EventPreToolUse        = "PreToolUse"
 	EventPermissionRequest = "PermissionRequest"
+	// EventUserPromptSubmit fires when the user sends a prompt, before the
+	// model sees it: the user spoke again, so with a gateway the hook ends
+	// the session's turn. It gates no tool call, and the hook never blocks
+	// the prompt.
+	EventUserPromptSubmit = "UserPromptSubmit"
 )
 
 // MaxInputBytes bounds one hook input. A Write call carries the whole file
@@ -45,6 +50,9 @@ type Input struct {
 	Model  string `json:"model,omitempty"`
 	// PermissionSuggestions come with PermissionRequest; kept as sent.
 	PermissionSuggestions json.RawMessage `json:"permission_suggestions,omitempty"`
+	// Prompt is the user's message, with UserPromptSubmit. It is not used
+	// (and never sent to the gateway): the event itself is the signal.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // InputError is a hook input that cannot be read. Event is the event name
@@ -62,12 +70,22 @@ func (e *InputError) Unwrap() error { return e.Err }
 type UnsupportedEventError struct{ Event string }
 
 func (e *UnsupportedEventError) Error() string {
-	return fmt.Sprintf("toolgate answers only %s and %s hooks, not %q: install it on those events", EventPreToolUse, EventPermissionRequest, e.Event)
+	return fmt.Sprintf("toolgate answers only %s, %s and %s hooks, not %q: install it on those events", EventPreToolUse, EventPermissionRequest, EventUserPromptSubmit, e.Event)
 }
 
-// ParseInput reads one hook input. It checks what deciding needs: a JSON
-// object, a supported hook_event_name, a tool_name and tool_input as an
-// object (absent or null counts as empty). Other fields are optional and
+// supported reports whether the hook answers event.
+func supported(event string) bool {
+	switch event {
+	case EventPreToolUse, EventPermissionRequest, EventUserPromptSubmit:
+		return true
+	}
+	return false
+}
+
+// ParseInput reads one hook input. It checks what answering needs: a JSON
+// object, a supported hook_event_name and, for the tool events, a
+// tool_name and tool_input as an object (absent or null counts as empty).
+// A UserPromptSubmit needs nothing more. Other fields are optional and
 // unknown ones are ignored.
 func ParseInput(data []byte) (*Input, error) {
 	if len(data) > MaxInputBytes {
@@ -87,6 +105,8 @@ func ParseInput(data []byte) (*Input, error) {
 	}
 	switch in.HookEventName {
 	case EventPreToolUse, EventPermissionRequest:
+	case EventUserPromptSubmit:
+		return &in, nil
 	case "":
 		return nil, &InputError{Err: errors.New(`"hook_event_name" is missing`)}
 	default:
@@ -112,15 +132,51 @@ func sniffEvent(data []byte) string {
 		// Field by field: decode as a map of raw values.
 		var m map[string]json.RawMessage
 		if len(data) > MaxInputBytes || json.Unmarshal(data, &m) != nil {
-			return ""
+			// Not even that: a UserPromptSubmit cut off at MaxInputBytes
+			// (a huge pasted prompt) must still be known as one, so it is
+			// let through rather than blocked.
+			return sniffPrompt(data)
 		}
 		_ = json.Unmarshal(m["hook_event_name"], &probe.HookEventName)
 	}
-	switch probe.HookEventName {
-	case EventPreToolUse, EventPermissionRequest:
+	if supported(probe.HookEventName) {
 		return probe.HookEventName
 	}
 	return ""
+}
+
+// sniffPrompt returns EventUserPromptSubmit if a JSON object that may be
+// cut short names that event before the point where it breaks off (both
+// agents send hook_event_name before the prompt), else "". It walks the
+// top-level keys; a second, different hook_event_name is "".
+func sniffPrompt(data []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	event := ""
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if k, _ := kt.(string); k == "hook_event_name" {
+			var name string
+			if err := dec.Decode(&name); err != nil || (event != "" && name != event) {
+				return ""
+			}
+			event = name
+			continue
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+	}
+	if event != EventUserPromptSubmit {
+		return ""
+	}
+	return event
 }
 
 // Call maps a hook input to a toolgate call: session_id → Session, cwd →

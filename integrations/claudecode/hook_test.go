@@ -346,3 +346,43 @@ func TestInternalErrorsDeny(t *testing.T) {
 		}
 	}
 }
+
+// TestUserPromptSubmitLocal: without a gateway there is no session state,
+// so a prompt is let through and nothing else happens: exit 0, no output
+// (Claude Code would add stdout to the model's context), no stderr.
+func TestUserPromptSubmitLocal(t *testing.T) {
+	h := localHook(t)
+	for _, file := range []string{"user_prompt_submit.json", "codex_user_prompt_submit.json"} {
+		ans := h.Handle(context.Background(), readInput(t, file))
+		if ans.Event != "UserPromptSubmit" || ans.Exit != 0 || ans.Output != nil || ans.Stderr != "" || ans.Err != nil {
+			t.Errorf("%s: %+v", file, ans)
+		}
+	}
+	h.Dialect = claudecode.DialectCodex
+	if ans := h.Handle(context.Background(), readInput(t, "codex_user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil {
+		t.Errorf("codex dialect: %+v", ans)
+	}
+}
+
+// TestUserPromptSubmitBadInput: a prompt is never blocked, not even when
+// its input cannot be read: exit 0, no output, the reason on stderr.
+func TestUserPromptSubmitBadInput(t *testing.T) {
+	h := localHook(t)
+	huge := `{"session_id": "s1", "hook_event_name": "UserPromptSubmit", "prompt": "` + strings.Repeat("x", claudecode.MaxInputBytes) + `"}`
+	for name, input := range map[string]string{
+		"prompt not a string": `{"session_id": "s1", "hook_event_name": "UserPromptSubmit", "prompt": 7}`,
+		"two values":          `{"hook_event_name": "UserPromptSubmit", "prompt": "hi"} {}`,
+		"too large":           huge,
+		"cut off":             huge[:claudecode.MaxInputBytes/2],
+	} {
+		ans := h.Handle(context.Background(), []byte(input))
+		if ans.Exit != 0 || ans.Output != nil || ans.Err == nil || !strings.HasPrefix(ans.Stderr, "toolgate: ") || strings.Contains(ans.Stderr, "\n") {
+			t.Errorf("%s: exit %d, output %v, err %v, stderr %.200q", name, ans.Exit, ans.Output, ans.Err, ans.Stderr)
+		}
+	}
+	// An input that names two events is not taken for a prompt.
+	ans := h.Handle(context.Background(), []byte(`{"hook_event_name": "UserPromptSubmit", "hook_event_name": "PreToolUse", "tool_input": 1`))
+	if ans.Exit != claudecode.ExitBlock {
+		t.Errorf("two event names: %+v", ans)
+	}
+}

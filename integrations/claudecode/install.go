@@ -16,10 +16,15 @@ import (
 //
 //	{"hooks": {EVENT: [{"matcher": MATCHER, "hooks": [
 //	    {"type": "command", "command": COMMAND, "timeout": TIMEOUT}]}]}}
+//
+// A UserPromptSubmit group has no matcher: the event is not about a tool,
+// and Claude Code ignores matchers on it.
 type HookEntry struct {
-	// Event is PreToolUse (default) or PermissionRequest.
+	// Event is PreToolUse (default), PermissionRequest or
+	// UserPromptSubmit.
 	Event string
-	// Matcher selects the tools; "*" (default) is every tool.
+	// Matcher selects the tools; "*" (default) is every tool. Not used
+	// with UserPromptSubmit.
 	Matcher string
 	// Command is the command line the agent runs (through a shell).
 	Command string
@@ -88,10 +93,14 @@ func MergeSettings(src []byte, e HookEntry) (out []byte, changed bool, err error
 	if e.Event == "" {
 		e.Event = EventPreToolUse
 	}
-	if e.Event != EventPreToolUse && e.Event != EventPermissionRequest {
-		return nil, false, fmt.Errorf("event %q: want %s or %s", e.Event, EventPreToolUse, EventPermissionRequest)
+	prompt := e.Event == EventUserPromptSubmit
+	if !supported(e.Event) {
+		return nil, false, fmt.Errorf("event %q: want %s, %s or %s", e.Event, EventPreToolUse, EventPermissionRequest, EventUserPromptSubmit)
 	}
-	if e.Matcher == "" {
+	switch {
+	case prompt:
+		e.Matcher = ""
+	case e.Matcher == "":
 		e.Matcher = "*"
 	}
 	if strings.TrimSpace(e.Command) == "" {
@@ -140,18 +149,23 @@ func MergeSettings(src []byte, e HookEntry) (out []byte, changed bool, err error
 				continue
 			}
 			matcher, _ := group.get("matcher")
-			if equalJSON(ho, want) && (len(entries) > 1 || matcher == e.Matcher) {
+			// A prompt group's matcher is the user's business (Claude
+			// Code ignores it); a tool group of toolgate's alone gets the
+			// matcher asked for.
+			if equalJSON(ho, want) && (prompt || len(entries) > 1 || matcher == e.Matcher) {
 				return encodeOrdered(root), false, nil
 			}
 			entries[i] = want
-			if len(entries) == 1 {
+			if !prompt && len(entries) == 1 {
 				group.set("matcher", e.Matcher)
 			}
 			return encodeOrdered(root), true, nil
 		}
 	}
 	group := &object{}
-	group.set("matcher", e.Matcher)
+	if !prompt {
+		group.set("matcher", e.Matcher)
+	}
 	group.set("hooks", []any{want})
 	hooks.set(e.Event, append(list, group))
 	return encodeOrdered(root), true, nil

@@ -97,6 +97,49 @@ func TestMergeSettings(t *testing.T) {
 	}
 }
 
+// TestMergeSettingsPrompt: the UserPromptSubmit entry has no matcher, sits
+// next to the user's own prompt hooks, and is updated in place.
+func TestMergeSettingsPrompt(t *testing.T) {
+	src := `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "~/bin/add-branch-context"}]}]}}`
+	entry := claudecode.HookEntry{Event: "UserPromptSubmit", Matcher: "Bash", Command: "toolgate hook claude-code", Timeout: 40}
+	out, changed, err := claudecode.MergeSettings([]byte(src), entry)
+	if err != nil || !changed {
+		t.Fatalf("changed %v, err %v", changed, err)
+	}
+	var got struct{ Hooks map[string][]any }
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	ups := got.Hooks["UserPromptSubmit"]
+	if len(ups) != 2 || mustJSON(ups[0]) != `{"hooks":[{"command":"~/bin/add-branch-context","type":"command"}]}` ||
+		mustJSON(ups[1]) != `{"hooks":[{"command":"toolgate hook claude-code","timeout":40,"type":"command"}]}` {
+		t.Fatalf("UserPromptSubmit: %s", mustJSON(ups))
+	}
+	if again, changed, err := claudecode.MergeSettings(out, entry); err != nil || changed || string(again) != string(out) {
+		t.Errorf("second install: changed %v, err %v\n%s", changed, err, again)
+	}
+	// A matcher the user gave toolgate's prompt group is left alone.
+	withMatcher := strings.Replace(string(out), `"command": "toolgate hook claude-code"`, `"command": "toolgate hook claude-code --server http://gw"`, 1)
+	withMatcher = strings.Replace(withMatcher, `{
+        "hooks": [
+          {
+            "type": "command",
+            "command": "toolgate hook claude-code --server`, `{
+        "matcher": "",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "toolgate hook claude-code --server`, 1)
+	upd, changed, err := claudecode.MergeSettings([]byte(withMatcher), entry)
+	if err != nil || !changed {
+		t.Fatalf("update: changed %v, err %v", changed, err)
+	}
+	_ = json.Unmarshal(upd, &got)
+	if ups := got.Hooks["UserPromptSubmit"]; len(ups) != 2 || mustJSON(ups[1]) != `{"hooks":[{"command":"toolgate hook claude-code","timeout":40,"type":"command"}],"matcher":""}` {
+		t.Errorf("update: %s\n%s", mustJSON(ups), withMatcher)
+	}
+}
+
 func TestMergeSettingsEmptyAndBad(t *testing.T) {
 	entry := claudecode.HookEntry{Command: "toolgate hook claude-code", Timeout: 40}
 	for _, src := range []string{"", "  \n", "{}"} {

@@ -30,7 +30,7 @@ func remoteHook(t *testing.T, url string, onAsk claudecode.AskMode, wait time.Du
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &claudecode.Hook{Decider: &claudecode.Remote{Gateway: c, OnAsk: onAsk, Wait: wait}}
+	return &claudecode.Hook{Decider: &claudecode.Remote{Gateway: claudecode.ClientGateway{Client: c}, OnAsk: onAsk, Wait: wait}}
 }
 
 func approver(t *testing.T, g *claudecodetest.Gateway) *client.Client {
@@ -209,7 +209,7 @@ func TestRemoteErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: c}}
+	h := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: claudecode.ClientGateway{Client: c}}}
 	got, reason := preToolUse(t, h.Handle(context.Background(), readInput(t, "read.json")))
 	if got != "deny" || !strings.Contains(reason, "unknown token") {
 		t.Errorf("got %s (%s)", got, reason)
@@ -223,3 +223,67 @@ func TestRemoteErrors(t *testing.T) {
 		t.Errorf("expired context: %s", got)
 	}
 }
+
+// TestUserPromptSubmitRemote: with a gateway, the user's prompt ends the
+// session's turn (POST /v1/sessions/{id}/turn-end); a subagent's prompt,
+// which comes from an agent, does not.
+func TestUserPromptSubmitRemote(t *testing.T) {
+	g := startGateway(t)
+	h := remoteHook(t, g.URL, claudecode.AskPrompt, 0)
+	for _, file := range []string{"user_prompt_submit.json", "codex_user_prompt_submit.json"} {
+		ans := h.Handle(context.Background(), readInput(t, file))
+		if ans.Exit != 0 || ans.Output != nil || ans.Stderr != "" || ans.Err != nil {
+			t.Errorf("%s: %+v", file, ans)
+		}
+	}
+	if got := g.TurnsEnded(); len(got) != 2 || got[0] != "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13" || got[1] != "0199a2b4-7c1e-7d30-9f4a-52e8c1d6b7a9" {
+		t.Errorf("turns ended %v", got)
+	}
+	sub := `{"session_id": "s1", "turn_id": "t1", "hook_event_name": "UserPromptSubmit", "prompt": "look around", "agent_id": "a1", "agent_type": "explorer"}`
+	if ans := h.Handle(context.Background(), []byte(sub)); ans.Exit != 0 || ans.Output != nil || ans.Stderr != "" {
+		t.Errorf("subagent prompt: %+v", ans)
+	}
+	// No session_id: nothing to end, said on stderr.
+	ans := h.Handle(context.Background(), []byte(`{"hook_event_name": "UserPromptSubmit", "prompt": "hi"}`))
+	if ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "no session_id") {
+		t.Errorf("no session: %+v", ans)
+	}
+	if got := g.TurnsEnded(); len(got) != 2 {
+		t.Errorf("turns ended %v", got)
+	}
+}
+
+// TestUserPromptSubmitGatewayDown: the prompt still goes through (exit 0,
+// no output); one line on stderr says the turn was not ended.
+func TestUserPromptSubmitGatewayDown(t *testing.T) {
+	h := remoteHook(t, claudecodetest.ClosedURL(), claudecode.AskWait, time.Minute)
+	ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json"))
+	if ans.Exit != 0 || ans.Output != nil || ans.Err == nil {
+		t.Fatalf("%+v", ans)
+	}
+	if !strings.HasPrefix(ans.Stderr, "toolgate: could not end the turn of session 9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13") || !strings.Contains(ans.Stderr, "unreachable") || strings.Contains(ans.Stderr, "\n") {
+		t.Errorf("stderr %q", ans.Stderr)
+	}
+	// A wrong token, or a panic in the gateway: the same.
+	c, err := client.New(startGateway(t).URL, "wrong-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = &claudecode.Hook{Decider: &claudecode.Remote{Gateway: claudecode.ClientGateway{Client: c}}}
+	if ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "unknown token") {
+		t.Errorf("wrong token: %+v", ans)
+	}
+	h = &claudecode.Hook{Decider: &claudecode.Remote{Gateway: panickyGateway{}}}
+	if ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "internal error: boom") {
+		t.Errorf("panic: %+v", ans)
+	}
+	h = &claudecode.Hook{Decider: &claudecode.Remote{}}
+	if ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "no gateway") {
+		t.Errorf("no gateway: %+v", ans)
+	}
+}
+
+// panickyGateway is a gateway that panics.
+type panickyGateway struct{ claudecode.Gateway }
+
+func (panickyGateway) EndTurn(context.Context, string) error { panic("boom") }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/toolgate/toolgate"
 )
@@ -41,6 +43,20 @@ type Hook struct {
 	// ProjectDir, if set, is the project directory a workspace is derived
 	// from when Workspace is empty.
 	ProjectDir string
+	// TurnEndTimeout bounds ending a session's turn on UserPromptSubmit,
+	// which holds up the user's prompt; zero is DefaultTurnEndTimeout.
+	TurnEndTimeout time.Duration
+}
+
+// DefaultTurnEndTimeout is how long a UserPromptSubmit waits for the
+// gateway to end the session's turn by default.
+const DefaultTurnEndTimeout = 10 * time.Second
+
+// TurnEnder is a Decider that keeps session state (a gateway's stop flag
+// and turn grants): on UserPromptSubmit the hook ends the session's turn
+// through it. A Decider that is not one (Local) has no turns to end.
+type TurnEnder interface {
+	EndTurn(ctx context.Context, session string) error
 }
 
 // Answer is the hook's reply to one input.
@@ -56,13 +72,16 @@ type Answer struct {
 	Output *Output
 	// Exit is the command hook's exit code.
 	Exit int
-	// Stderr is the message for stderr with ExitBlock and ExitNotice.
+	// Stderr is the message for stderr with ExitBlock and ExitNotice, and
+	// with ExitOK for a UserPromptSubmit whose turn could not be ended.
 	Stderr string
 }
 
 // Handle reads one hook input and answers it. It never answers allow for
 // an input it cannot read or a call it cannot decide, and it recovers
-// from a panic in the decider as an internal error.
+// from a panic in the decider as an internal error. A UserPromptSubmit
+// ends the session's turn (with a TurnEnder decider) and is always let
+// through: exit 0, no output.
 func (h *Hook) Handle(ctx context.Context, data []byte) (ans Answer) {
 	in, err := ParseInput(data)
 	if err != nil {
@@ -71,10 +90,16 @@ func (h *Hook) Handle(ctx context.Context, data []byte) (ans Answer) {
 			return Answer{Event: ue.Event, Err: err, Exit: ExitNotice, Stderr: "toolgate: " + err.Error()}
 		}
 		var ie *InputError
+		if errors.As(err, &ie) && ie.Event == EventUserPromptSubmit {
+			return promptAnswer(err, "cannot read the UserPromptSubmit input ("+err.Error()+"), so the session's turn was not ended")
+		}
 		if errors.As(err, &ie) && ie.Event != "" {
 			return h.failed(ie.Event, h.Dialect, err)
 		}
 		return Answer{Err: err, Exit: ExitBlock, Stderr: "toolgate: " + err.Error() + "; the call is blocked"}
+	}
+	if in.HookEventName == EventUserPromptSubmit {
+		return h.userPrompt(ctx, in)
 	}
 	dialect := h.Dialect.resolve(in)
 	defer func() {
@@ -91,6 +116,59 @@ func (h *Hook) Handle(ctx context.Context, data []byte) (ans Answer) {
 		return h.failed(in.HookEventName, dialect, fmt.Errorf("decider returned %v", v.Action))
 	}
 	return Answer{Event: in.HookEventName, Verdict: v, Output: Render(in.HookEventName, v, dialect), Exit: ExitOK}
+}
+
+// userPrompt answers a UserPromptSubmit: the user spoke again, so a
+// gateway ends the session's turn, which clears the stop flag a hard deny
+// set and lets turn-scoped grants lapse. Local mode keeps no session state
+// and does nothing.
+//
+// The answer is always exit 0 with no output, which lets the prompt
+// through unchanged; a failure only leaves one line on stderr. Blocking
+// the prompt (exit 2, or a "block" decision) because toolgate failed would
+// lock the user out of their own session: the prompt is how they tell the
+// agent what to do next, and no tool runs because of it — every call it
+// leads to still goes through PreToolUse. Stdout stays empty because
+// Claude Code adds a UserPromptSubmit hook's stdout to the model's context.
+func (h *Hook) userPrompt(ctx context.Context, in *Input) (ans Answer) {
+	te, ok := h.Decider.(TurnEnder)
+	switch {
+	case !ok:
+		return promptAnswer(nil, "")
+	case in.AgentID != "":
+		// A subagent's prompt comes from the agent that started it, not
+		// from the user: it must not lift the user's hard deny.
+		return promptAnswer(nil, "")
+	case in.SessionID == "":
+		return promptAnswer(errors.New("no session_id"), "the UserPromptSubmit input has no session_id, so no turn was ended")
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("internal error: %v", p)
+			ans = promptAnswer(err, "could not end the turn of session "+in.SessionID+" ("+err.Error()+")")
+		}
+	}()
+	timeout := h.TurnEndTimeout
+	if timeout <= 0 {
+		timeout = DefaultTurnEndTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := te.EndTurn(ctx, in.SessionID); err != nil {
+		return promptAnswer(err, "could not end the turn of session "+in.SessionID+" ("+err.Error()+
+			"); the prompt goes on, but calls may still be denied after a hard deny")
+	}
+	return promptAnswer(nil, "")
+}
+
+// promptAnswer is the answer to a UserPromptSubmit: exit 0 and no output,
+// with msg (made one line) for stderr when something failed.
+func promptAnswer(err error, msg string) Answer {
+	ans := Answer{Event: EventUserPromptSubmit, Err: err, Exit: ExitOK}
+	if msg != "" {
+		ans.Stderr = "toolgate: " + strings.Join(strings.Fields(msg), " ")
+	}
+	return ans
 }
 
 // failed answers a call that could not be decided by the on-error policy.

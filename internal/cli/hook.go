@@ -114,7 +114,9 @@ func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		fmt.Fprintln(stderr, "Answers a PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides")
 		fmt.Fprintln(stderr, "the call locally from rules (default) or through a gateway (--server or $TOOLGATE_URL),")
 		fmt.Fprintln(stderr, "and prints the answer as JSON. Exit 0 with a decision; exit 2 (the agents' blocking")
-		fmt.Fprintln(stderr, "error) with the reason on stderr when the input cannot be read.")
+		fmt.Fprintln(stderr, "error) with the reason on stderr when the input cannot be read. On UserPromptSubmit")
+		fmt.Fprintln(stderr, "it ends the session's turn at the gateway (clearing a hard deny's stop) and always")
+		fmt.Fprintln(stderr, "exits 0 with no output, so the prompt goes through.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -137,6 +139,7 @@ func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		hook.Workspace = os.Getenv("TOOLGATE_WORKSPACE")
 	}
 	hook.ProjectDir = claudecode.ProjectDirFromEnv()
+	hook.TurnEndTimeout = hf.timeout
 	if hf.onError == "ask" {
 		hook.OnError = toolgate.Ask
 	}
@@ -157,7 +160,7 @@ func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		if err != nil {
 			hook.Decider = failingDecider{fmt.Errorf("--server: %w", err)}
 		} else {
-			remote.Gateway = c
+			remote.Gateway = claudecode.ClientGateway{Client: c}
 			hook.Decider = remote
 		}
 	} else {
@@ -174,7 +177,14 @@ func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		}
 		return nil
 	}
-	fmt.Fprintln(stderr, ans.Stderr)
+	if ans.Stderr != "" {
+		fmt.Fprintln(stderr, ans.Stderr)
+	}
+	if ans.Exit == claudecode.ExitOK {
+		// A UserPromptSubmit: exit 0 and no output let the prompt through,
+		// even when its turn could not be ended (see Hook.Handle).
+		return nil
+	}
 	return errSilent(ans.Exit)
 }
 
@@ -212,6 +222,10 @@ func (f failingDecider) Decide(context.Context, *toolgate.Call) (claudecode.Verd
 	return claudecode.Verdict{}, f.err
 }
 
+// EndTurn implements claudecode.TurnEnder, so a prompt says on stderr why
+// its turn was not ended.
+func (f failingDecider) EndTurn(context.Context, string) error { return f.err }
+
 // runHookInstall writes the hook into a Claude Code settings file, merging
 // with what is there.
 func runHookInstall(args []string, stdout, stderr io.Writer) error {
@@ -224,12 +238,13 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "", "project `D`irectory for --project and --local (default: the current directory)")
 	printOnly := fs.Bool("print", false, "print the settings file as it would be, and write nothing")
 	command := fs.String("command", "", "the toolgate `CMD` the hook runs (default: this executable's path; 'toolgate' with --project)")
-	event := fs.String("event", claudecode.EventPreToolUse, "hook `EVENT`: PreToolUse (every call) or PermissionRequest (only calls Claude Code would ask about)")
+	event := fs.String("event", claudecode.EventPreToolUse, "hook `EVENT`: PreToolUse (every call) or PermissionRequest (only calls Claude Code would ask about); UserPromptSubmit is always added")
 	matcher := fs.String("matcher", "*", "which tools the hook sees (Claude Code matcher)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolgate hook install claude-code [--user|--project|--local] [--print] [hook flags]")
-		fmt.Fprintln(stderr, "Adds 'toolgate hook claude-code' to a Claude Code settings file, keeping every other key")
-		fmt.Fprintln(stderr, "and hook. Running it again updates toolgate's entry instead of adding one. Hook flags")
+		fmt.Fprintln(stderr, "Adds 'toolgate hook claude-code' to a Claude Code settings file, on the tool event and on")
+		fmt.Fprintln(stderr, "UserPromptSubmit (which ends the session's turn at a gateway), keeping every other key")
+		fmt.Fprintln(stderr, "and hook. Running it again updates toolgate's entries instead of adding some. Hook flags")
 		fmt.Fprintln(stderr, "(--server, --on-ask, --wait, --on-error, --config, --rules, --workspace, …) are passed")
 		fmt.Fprintln(stderr, "on to the hook command; the token is not: set TOOLGATE_TOKEN in the agent's environment.")
 		fs.PrintDefaults()
@@ -282,6 +297,9 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *event == claudecode.EventUserPromptSubmit {
+		return usageErrorf("--event %s: the hook is always installed on UserPromptSubmit too; give the tool event (PreToolUse or PermissionRequest)", *event)
+	}
 	timeout := hf.timeout
 	if hf.onAsk == string(claudecode.AskWait) {
 		timeout += hf.wait
@@ -290,13 +308,25 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 		Event: *event, Matcher: *matcher, Command: cmdline,
 		Timeout: int(math.Ceil(timeout.Seconds())) + hookTimeoutSlack,
 	}
-	src, err := claudecode.ReadSettings(path)
+	// The same command on UserPromptSubmit ends the session's turn at the
+	// gateway when the user speaks again, which clears a hard deny's stop;
+	// it never holds a call, so its timeout leaves out --wait.
+	prompt := claudecode.HookEntry{
+		Event: claudecode.EventUserPromptSubmit, Command: cmdline,
+		Timeout: int(math.Ceil(hf.timeout.Seconds())) + hookTimeoutSlack,
+	}
+	out, err := claudecode.ReadSettings(path)
 	if err != nil {
 		return err
 	}
-	out, changed, err := claudecode.MergeSettings(src, entry)
-	if err != nil {
-		return badInput(fmt.Errorf("%s: %w", path, err))
+	changed := false
+	for _, e := range []claudecode.HookEntry{entry, prompt} {
+		var c bool
+		out, c, err = claudecode.MergeSettings(out, e)
+		if err != nil {
+			return badInput(fmt.Errorf("%s: %w", path, err))
+		}
+		changed = changed || c
 	}
 	if *printOnly {
 		_, err := stdout.Write(out)
@@ -309,7 +339,7 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 	if err := claudecode.WriteSettings(path, out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q): %s\n", path, entry.Event, entry.Matcher, cmdline)
+	fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q; and %s): %s\n", path, entry.Event, entry.Matcher, prompt.Event, cmdline)
 	return nil
 }
 

@@ -125,7 +125,10 @@ func TestHookExitCodes(t *testing.T) {
 		{"not json", []string{"claude-code"}, "yes", 2},
 		{"no event", []string{"claude-code"}, `{"tool_name":"Bash"}`, 2},
 		{"bad tool_input", []string{"claude-code"}, `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":[1]}`, 0},
-		{"other event", []string{"claude-code"}, `{"hook_event_name":"UserPromptSubmit","prompt":"hi"}`, 1},
+		{"other event", []string{"claude-code"}, `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{}}`, 1},
+		{"prompt", []string{"claude-code"}, string(recorded(t, "user_prompt_submit.json")), 0},
+		{"codex prompt", []string{"codex"}, string(recorded(t, "codex_user_prompt_submit.json")), 0},
+		{"bad prompt", []string{"claude-code"}, `{"hook_event_name":"UserPromptSubmit","prompt":7}`, 0},
 		{"bad flag", []string{"claude-code", "--on-error", "allow"}, "", 2},
 		{"unknown hook", []string{"cursor"}, "", 2},
 	} {
@@ -205,6 +208,15 @@ func TestHookGateway(t *testing.T) {
 		t.Errorf("codex wait: %d %s", code, stdout)
 	}
 
+	// The user's prompt ends the session's turn: exit 0, no output.
+	code, stdout, stderr := hookExit(t, []string{"claude-code"}, recorded(t, "user_prompt_submit.json"))
+	if code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("prompt: %d %q %q", code, stdout, stderr)
+	}
+	if got := g.TurnsEnded(); len(got) != 1 || got[0] != "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13" {
+		t.Errorf("turns ended %v", got)
+	}
+
 	// The gateway is down: deny, exit 0.
 	t.Setenv("TOOLGATE_URL", claudecodetest.ClosedURL())
 	for _, file := range []string{"read.json", "permission_request.json"} {
@@ -215,6 +227,12 @@ func TestHookGateway(t *testing.T) {
 		if code != 0 || !denied || !strings.Contains(stdout, "unreachable") {
 			t.Errorf("down, %s: %d %s", file, code, stdout)
 		}
+	}
+	// ... but the user's prompt still goes through: exit 0, no output,
+	// one line on stderr.
+	code, stdout, stderr = hookExit(t, []string{"claude-code", "--on-ask", "wait"}, recorded(t, "user_prompt_submit.json"))
+	if code != 0 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "could not end the turn") || !strings.Contains(stderr, "unreachable") {
+		t.Errorf("down, prompt: %d %q %q", code, stdout, stderr)
 	}
 }
 

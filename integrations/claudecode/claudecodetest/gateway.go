@@ -1,7 +1,8 @@
 // Package claudecodetest is a stand-in gateway for testing hooks: an
 // httptest server with the few endpoints the hook uses (POST /v1/calls,
 // GET /v1/approvals/{id}?wait=, POST /v1/approvals/{id}/cancel) and the
-// approver's answers (POST /v1/approvals/{id}/approve and /deny), speaking
+// approver's answers (POST /v1/approvals/{id}/approve and /deny) and POST
+// /v1/sessions/{id}/turn-end (which only records the session), speaking
 // the real API's JSON (approval.Result, toolgate.Approval, the error
 // shape). Calls are decided by a real policy engine.
 package claudecodetest
@@ -28,13 +29,14 @@ type Gateway struct {
 	*httptest.Server
 	engine *policy.Engine
 
-	mu        sync.Mutex
-	approvals map[string]*toolgate.Approval
-	byCall    map[string]string // session/call id → approval id
-	changed   chan struct{}     // closed and replaced on every change
-	n         int
-	submitted []toolgate.Call
-	cancelled []string
+	mu         sync.Mutex
+	approvals  map[string]*toolgate.Approval
+	byCall     map[string]string // session/call id → approval id
+	changed    chan struct{}     // closed and replaced on every change
+	n          int
+	submitted  []toolgate.Call
+	cancelled  []string
+	turnsEnded []string
 }
 
 // Submitted returns every call submitted so far, in order.
@@ -49,6 +51,13 @@ func (g *Gateway) Cancelled() []string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return append([]string(nil), g.cancelled...)
+}
+
+// TurnsEnded returns the sessions whose turn was ended, in order.
+func (g *Gateway) TurnsEnded() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.turnsEnded...)
 }
 
 // New starts a gateway deciding with the built-in default rules plus the
@@ -73,6 +82,7 @@ func New(docs ...string) (*Gateway, error) {
 	mux.HandleFunc("POST /v1/approvals/{id}/cancel", g.resolveHandler(toolgate.StatusCancelled))
 	mux.HandleFunc("POST /v1/approvals/{id}/approve", g.resolveHandler(toolgate.StatusApproved))
 	mux.HandleFunc("POST /v1/approvals/{id}/deny", g.resolveHandler(toolgate.StatusDenied))
+	mux.HandleFunc("POST /v1/sessions/{id}/turn-end", g.endTurn)
 	g.Server = httptest.NewServer(g.auth(mux))
 	return g, nil
 }
@@ -270,6 +280,21 @@ func (g *Gateway) resolveHandler(status toolgate.Status) http.HandlerFunc {
 		g.notify()
 		writeJSON(w, http.StatusOK, a)
 	}
+}
+
+func (g *Gateway) endTurn(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	g.mu.Lock()
+	g.turnsEnded = append(g.turnsEnded, id)
+	turn := 0
+	for _, s := range g.turnsEnded {
+		if s == id {
+			turn++
+		}
+	}
+	g.mu.Unlock()
+	now := time.Now().UTC()
+	writeJSON(w, http.StatusOK, &toolgate.Session{ID: id, Workspace: "default", Mode: g.engine.Mode(), Turn: turn, CreatedAt: now, UpdatedAt: now})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

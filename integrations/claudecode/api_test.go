@@ -1,0 +1,94 @@
+package claudecode_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/store/fsrules"
+	"github.com/toolgate/toolgate/store/sqlite"
+	"github.com/toolgate/toolgate/tokens"
+)
+
+// TestUserPromptSubmitOverAPI is the command hook's path: ClientGateway
+// against the real gateway server, with an agent token. A hard deny stops
+// the session; the next prompt ends the turn through POST
+// /v1/sessions/{id}/turn-end, and a new call asks again.
+func TestUserPromptSubmitOverAPI(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rules := fsrules.New(dir, policy.DefaultRulesJSONC)
+	pol := approval.NewWorkspaces(rules, nil, policy.WithHome("/home/dev"))
+	b, err := approval.New(ctx, st, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tok, err := tokens.Open(filepath.Join(dir, "tokens.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentToken, err := tok.Create("hook", tokens.RoleAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.NewServer(server.Deps{Broker: b, Policies: pol, Rules: rules, Tokens: tok, Limits: server.Limits{RatePerSecond: -1}}))
+	defer srv.Close()
+	c, err := client.New(srv.URL, agentToken, client.WithVia("hook"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := claudecode.ClientGateway{Client: c}
+	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
+	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskPrompt}}
+	const session = "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13"
+
+	if got, reason := preToolUse(t, prompting.Handle(ctx, readInput(t, "read.json"))); got != "allow" {
+		t.Fatalf("first call: %s (%s)", got, reason)
+	}
+	done := make(chan claudecode.Answer, 1)
+	go func() { done <- waiting.Handle(ctx, readInput(t, "bash.json")) }()
+	var id string
+	for deadline := time.Now().Add(5 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if l, _ := b.List(ctx, storeFilter(toolgate.StatusPending)); len(l) == 1 {
+			id = l[0].ID
+		}
+	}
+	if id == "" {
+		t.Fatal("no pending approval")
+	}
+	if _, err := b.Deny(ctx, id, approval.DenyRequest{Reason: "not now"}, approval.Actor{Name: "bob", Via: "web"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, reason := preToolUse(t, <-done); got != "deny" {
+		t.Fatalf("hard deny: %s (%s)", got, reason)
+	}
+	if got, reason := preToolUse(t, prompting.Handle(ctx, readInput(t, "webfetch.json"))); got != "deny" || !strings.Contains(reason, "wait for the user's next message") {
+		t.Fatalf("after the hard deny: %s (%s)", got, reason)
+	}
+
+	ans := prompting.Handle(ctx, readInput(t, "user_prompt_submit.json"))
+	if ans.Exit != 0 || ans.Output != nil || ans.Stderr != "" || ans.Err != nil {
+		t.Fatalf("UserPromptSubmit: %+v", ans)
+	}
+	if s, err := b.Session(ctx, session); err != nil || s.Stopped || s.Turn != 1 {
+		t.Fatalf("session after the prompt: %+v %v", s, err)
+	}
+	if got, reason := preToolUse(t, prompting.Handle(ctx, readInput(t, "webfetch.json"))); got != "ask" {
+		t.Fatalf("after the prompt: %s (%s), want ask", got, reason)
+	}
+}
