@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/confirm"
+	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
@@ -25,7 +28,7 @@ import (
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
-	configPath := fs.String("config", "", "config file `F` (default $XDG_CONFIG_HOME/toolgate/toolgate.yaml if it exists)")
+	configFlag := fs.String("config", "", "config file `F` (default $XDG_CONFIG_HOME/toolgate/toolgate.yaml if it exists)")
 	addr := fs.String("addr", "", "listen `address` (default 127.0.0.1:8787)")
 	data := fs.String("data", "", "data `dir`ectory (default $XDG_DATA_HOME/toolgate)")
 	storeURL := fs.String("store", "", "store `URL`: sqlite (default, in the data directory) or sqlite:PATH")
@@ -36,7 +39,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() > 0 {
 		return usageErrorf("serve takes no arguments, got %q", fs.Arg(0))
 	}
-	cfg, config, err := serveSettings(fs, *configPath, *addr, *data, *storeURL, *allowRemote)
+	cfg, config, configPath, err := serveSettings(fs, *configFlag, *addr, *data, *storeURL, *allowRemote)
 	if err != nil {
 		return badInput(err)
 	}
@@ -54,8 +57,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer st.Close()
 	rules := fsrules.New(cfg.Data, policy.DefaultRulesJSONC)
 	opts := append(engineOptions(), policy.WithProtectedPaths(cfg.Data))
-	if *configPath != "" {
-		opts = append(opts, policy.WithProtectedPaths(*configPath))
+	if configPath != "" {
+		opts = append(opts, policy.WithProtectedPaths(configPath))
 	}
 	var configDocs []*policy.Document
 	if config != nil {
@@ -84,10 +87,22 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "\nNo credentials yet: created an admin token. It is shown this once (only its hash is kept):\n\n    export TOOLGATE_TOKEN=%s\n\nCreate others with: toolgate tokens create --role agent|approver|admin --name NAME\n\n", token)
 	}
 
+	limits := server.Limits{RatePerSecond: cfg.RateLimit, Burst: cfg.RateBurst, MaxWait: cfg.MaxApprovalTimeout}
+	confirmCfg, err := confirmConfig(configPath)
+	if err != nil {
+		return badInput(err)
+	}
+	cf, err := confirm.New(ctx, broker, confirmCfg, confirm.Options{Logger: logger, AllowedOrigins: cfg.AllowedOrigins})
+	if err != nil {
+		return fmt.Errorf("seed 004 confirmations: %w", err)
+	}
+	defer cf.Close(context.Background())
+	mounts := append(trpc.Mounts(broker, trpc.Config{Logger: logger}), cf.Mounts()...)
+	mounts = append(mounts, hookMount(broker, limits.MaxWait))
 	handler := server.NewServer(server.Deps{
 		Broker: broker, Policies: pol, Rules: rules, Tokens: toks, Store: st, Logger: logger,
 		AllowedOrigins: cfg.AllowedOrigins, PublicMetrics: cfg.PublicMetrics,
-		Limits: server.Limits{RatePerSecond: cfg.RateLimit, Burst: cfg.RateBurst, MaxWait: cfg.MaxApprovalTimeout},
+		Limits: limits, Mounts: mounts,
 	})
 	srv := &http.Server{
 		Handler:           handler,
@@ -131,8 +146,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 // serveSettings layers the server settings: defaults, the config file's
 // server section, TOOLGATE_* variables, then the flags that were given.
-// It also loads the config file's rules.
-func serveSettings(fs *flag.FlagSet, configPath, addr, data, storeURL string, allowRemote bool) (serveConfig, *policy.Document, error) {
+// It also loads the config file's rules and says which file it read.
+func serveSettings(fs *flag.FlagSet, configPath, addr, data, storeURL string, allowRemote bool) (serveConfig, *policy.Document, string, error) {
 	cfg := defaultServeConfig()
 	if configPath == "" {
 		configPath = os.Getenv("TOOLGATE_CONFIG")
@@ -145,15 +160,15 @@ func serveSettings(fs *flag.FlagSet, configPath, addr, data, storeURL string, al
 	var doc *policy.Document
 	if configPath != "" {
 		if err := loadServerSection(configPath, &cfg); err != nil {
-			return cfg, nil, err
+			return cfg, nil, "", err
 		}
 		var err error
 		if doc, err = policy.LoadFile(configPath); err != nil {
-			return cfg, nil, err
+			return cfg, nil, "", err
 		}
 	}
 	if err := cfg.applyEnv(os.Getenv); err != nil {
-		return cfg, nil, err
+		return cfg, nil, "", err
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -172,7 +187,34 @@ func serveSettings(fs *flag.FlagSet, configPath, addr, data, storeURL string, al
 			cfg.Data = filepath.Join(home, cfg.Data[2:])
 		}
 	}
-	return cfg, doc, cfg.check()
+	return cfg, doc, configPath, cfg.check()
+}
+
+// confirmConfig reads seed 004's toolConfirmation section of the config
+// file; without a file the seed's defaults apply.
+func confirmConfig(path string) (confirm.Config, error) {
+	if path == "" {
+		return confirm.Config{}, nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return confirm.Config{}, fmt.Errorf("read config: %w", err)
+	}
+	return confirm.ParseConfig(path, src)
+}
+
+// hookMount serves Claude Code's HTTP hooks at POST /hooks/claude-code:
+// the same JSON as the command hook, decided by this gateway.
+func hookMount(b *approval.Broker, maxWait time.Duration) server.Mount {
+	h := claudecode.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{
+		Gateway: &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}},
+		OnAsk:   claudecode.AskPrompt,
+	}}, claudecode.WithMaxWait(maxWait))
+	return server.Mount{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
+		Handler: func(w http.ResponseWriter, r *http.Request, _ tokens.Entry) error {
+			h.ServeHTTP(w, r)
+			return nil
+		}}
 }
 
 // openStore opens the store the settings name.

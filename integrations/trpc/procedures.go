@@ -1,0 +1,207 @@
+package trpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/tokens"
+)
+
+// ApproveInput is tool.approve's input.
+type ApproveInput struct {
+	SessionID  string `json:"sessionId"`
+	ApprovalID string `json:"approvalId"`
+	// Always adds an "always approve" rule for the tool and pattern.
+	Always bool `json:"always,omitempty"`
+}
+
+// DenyInput is tool.deny's input.
+type DenyInput struct {
+	SessionID  string `json:"sessionId"`
+	ApprovalID string `json:"approvalId"`
+	// Feedback goes back to the model as the tool result.
+	Feedback string `json:"feedback,omitempty"`
+}
+
+// Applied is the output of tool.approve and tool.deny.
+type Applied struct {
+	// Applied is false when the approval was not found (unknown, already
+	// answered, expired or cancelled, or of another session).
+	Applied bool `json:"applied"`
+}
+
+// field is one input field: its name, whether it is required, and where
+// its value goes.
+type field struct {
+	name     string
+	required bool
+	str      *string
+	boolean  *bool
+}
+
+// decodeInput reads an input object field by field, with messages that
+// name the field, as a schema validator would. Unknown fields are
+// ignored (stripped), as zod objects do by default.
+func decodeInput(raw json.RawMessage, fields ...field) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return errorf(codeBadRequest, "Invalid input: expected an object, received undefined")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return errorf(codeBadRequest, "Invalid input: expected an object")
+	}
+	for _, f := range fields {
+		v, ok := obj[f.name]
+		if !ok || string(v) == "null" {
+			if f.required {
+				return errorf(codeBadRequest, "Invalid input: %s is required", f.name)
+			}
+			continue
+		}
+		switch {
+		case f.str != nil:
+			if err := json.Unmarshal(v, f.str); err != nil {
+				return errorf(codeBadRequest, "Invalid input: %s: expected a string", f.name)
+			}
+			if f.required && *f.str == "" {
+				return errorf(codeBadRequest, "Invalid input: %s must not be empty", f.name)
+			}
+		case f.boolean != nil:
+			if err := json.Unmarshal(v, f.boolean); err != nil {
+				return errorf(codeBadRequest, "Invalid input: %s: expected a boolean", f.name)
+			}
+		}
+	}
+	return nil
+}
+
+// actor is who answers: the token's name, via trpc.
+func actor(caller tokens.Entry) approval.Actor {
+	return approval.Actor{Name: caller.Name, Via: Via}
+}
+
+// pending returns the approval an answer is for, or nil when the answer
+// cannot apply: unknown, resolved, or of another session.
+func (h *Handler) pending(ctx context.Context, session, id string) (*toolgate.Approval, error) {
+	a, err := h.broker.Get(ctx, id)
+	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load approval %s: %w", id, err)
+	}
+	if a.Call.Session != session || a.Status != toolgate.StatusPending {
+		return nil, nil
+	}
+	return a, nil
+}
+
+// notApplied reports whether an answer's error means the approval was
+// gone by the time it was answered (resolved meanwhile, expired on the
+// spot).
+func notApplied(err error) bool {
+	c := toolgate.ErrorCodeOf(err)
+	return c == toolgate.EConflict || c == toolgate.ENotFound
+}
+
+// approve is tool.approve.
+func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller tokens.Entry) (any, error) {
+	var in ApproveInput
+	if err := decodeInput(raw,
+		field{name: "sessionId", required: true, str: &in.SessionID},
+		field{name: "approvalId", required: true, str: &in.ApprovalID},
+		field{name: "always", boolean: &in.Always},
+	); err != nil {
+		return nil, err
+	}
+	a, err := h.pending(ctx, in.SessionID, in.ApprovalID)
+	if err != nil || a == nil {
+		return Applied{}, err
+	}
+	req := approval.ApproveRequest{Scope: toolgate.ScopeOnce}
+	// "Always" grants the decision's arity patterns at workspace scope:
+	// the broker appends the rule to the workspace's permissions.jsonc,
+	// adds it to the session's layers at once and cascades. A call with
+	// no suggestion (an interpreter, a wrapper) can only be approved once.
+	suggestions := a.Decision.Suggestions
+	if in.Always && len(suggestions) > 0 {
+		req = approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern}
+	}
+	if _, err := h.broker.Approve(ctx, a.ID, req, actor(caller)); err != nil {
+		if notApplied(err) {
+			return Applied{}, nil
+		}
+		return nil, fmt.Errorf("approve %s: %w", a.ID, err)
+	}
+	if req.Scope == toolgate.ScopeWorkspace {
+		// The broker granted the first suggestion; a pipeline's other
+		// commands get theirs too, so "always" covers the whole call.
+		var errs []error
+		for _, s := range suggestions[1:] {
+			g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern}
+			if _, err := h.broker.AddGrant(ctx, g, actor(caller)); err != nil {
+				errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			// The call is approved; only some of its "always" rules are
+			// missing. Say so rather than pretend it all worked.
+			return nil, fmt.Errorf("approve %s always: %w", a.ID, err)
+		}
+	}
+	return Applied{Applied: true}, nil
+}
+
+// deny is tool.deny: a soft deny carrying the feedback.
+func (h *Handler) deny(ctx context.Context, raw json.RawMessage, caller tokens.Entry) (any, error) {
+	var in DenyInput
+	if err := decodeInput(raw,
+		field{name: "sessionId", required: true, str: &in.SessionID},
+		field{name: "approvalId", required: true, str: &in.ApprovalID},
+		field{name: "feedback", str: &in.Feedback},
+	); err != nil {
+		return nil, err
+	}
+	a, err := h.pending(ctx, in.SessionID, in.ApprovalID)
+	if err != nil || a == nil {
+		return Applied{}, err
+	}
+	req := approval.DenyRequest{Feedback: strings.TrimSpace(in.Feedback), Mode: toolgate.DenySoft}
+	if _, err := h.broker.Deny(ctx, a.ID, req, actor(caller)); err != nil {
+		if notApplied(err) {
+			return Applied{}, nil
+		}
+		return nil, fmt.Errorf("deny %s: %w", a.ID, err)
+	}
+	return Applied{Applied: true}, nil
+}
+
+// fromToolgate maps a toolgate error to a tRPC error with its message;
+// any other error is internal.
+func fromToolgate(err error) *Error {
+	c := codeInternal
+	switch toolgate.ErrorCodeOf(err) {
+	case toolgate.EInvalid:
+		c = codeBadRequest
+	case toolgate.EUnauthorized:
+		c = codeUnauthorized
+	case toolgate.EForbidden:
+		c = codeForbidden
+	case toolgate.ENotFound:
+		c = codeNotFound
+	case toolgate.EConflict:
+		c = codeConflict
+	case toolgate.ETooLarge:
+		c = codePayloadTooLarge
+	case toolgate.ERateLimited:
+		c = codeTooManyRequests
+	case toolgate.EUnavailable:
+		c = codeUnavailable
+	}
+	return &Error{Code: c, Message: toolgate.ErrorMessageOf(err), Err: err}
+}
