@@ -147,7 +147,7 @@ func TestScopes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
-		scope                                       toolgate.Scope
+		scope                                        toolgate.Scope
 		sameSession, nextTurn, otherSession, otherWS toolgate.Action
 	}{
 		{toolgate.ScopeTurn, toolgate.Allow, toolgate.Ask, toolgate.Ask, toolgate.Ask},
@@ -634,5 +634,31 @@ func TestSessionModeBeforeFirstCall(t *testing.T) {
 	c.ID, c.Workspace = "c2", "elsewhere"
 	if _, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: c}); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 		t.Fatalf("call from another workspace: %v", err)
+	}
+}
+
+// Revoking a workspace grant takes its rule out of the rules document
+// too: a revoked grant must not go on allowing.
+func TestRevokeWorkspaceGrant(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	a := e.ask(t, shellCall("s1", "c1", "git push origin main"))
+	got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeWorkspace}, human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.final(t, shellCall("s2", "c2", "git push")) != toolgate.Allow {
+		t.Fatal("workspace grant does not allow")
+	}
+	if err := e.broker.RevokeGrant(ctx, got.Resolution.GrantID, human); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.final(t, shellCall("s3", "c3", "git push")); got != toolgate.Ask {
+		t.Fatalf("after revoking the workspace grant: %s", got)
+	}
+	src, _, _ := e.rules.Document(ctx, "default")
+	if strings.Contains(string(src), "git push *") {
+		t.Fatalf("revoked rule still in the document:\n%s", src)
 	}
 }

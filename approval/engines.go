@@ -17,6 +17,9 @@ type Policies interface {
 	// AppendRule adds a rule to the workspace's rules document as its new
 	// last match, keeping the document's comments and formatting.
 	AppendRule(ctx context.Context, workspace string, r policy.Rule, comment string) error
+	// RemoveRule removes the rule AppendRule added with a comment
+	// containing marker, if the document still has it.
+	RemoveRule(ctx context.Context, workspace, marker string) error
 }
 
 // Workspaces compiles each workspace's rules document, followed by the
@@ -86,5 +89,13 @@ func (w *Workspaces) Compile(workspace string, src []byte) (*policy.Engine, erro
 func (w *Workspaces) AppendRule(ctx context.Context, workspace string, r policy.Rule, comment string) error {
 	return w.rules.UpdateDocument(ctx, workspace, func(src []byte) ([]byte, error) {
 		return policy.AppendRule(src, r, comment)
+	})
+}
+
+// RemoveRule implements Policies.
+func (w *Workspaces) RemoveRule(ctx context.Context, workspace, marker string) error {
+	return w.rules.UpdateDocument(ctx, workspace, func(src []byte) ([]byte, error) {
+		out, _, err := policy.RemoveRule(src, marker)
+		return out, err
 	})
 }

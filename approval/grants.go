@@ -73,7 +73,7 @@ func (b *Broker) grantAdded(ctx context.Context, g *toolgate.Grant, by Actor) {
 	b.grantsChanged()
 	b.publish(toolgate.EventGrantAdded, nil, g)
 	if g.Scope == toolgate.ScopeWorkspace {
-		comment := fmt.Sprintf("granted by %s via %s at %s (grant %s)", g.CreatedBy, g.Via, g.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), g.ID)
+		comment := fmt.Sprintf("granted by %s via %s at %s %s", g.CreatedBy, g.Via, g.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), grantMarker(g.ID))
 		r := grantRule(g)
 		r.Prefix = false
 		if g.Kind != toolgate.GrantPrefix {
@@ -173,8 +173,13 @@ func (b *Broker) AddGrant(ctx context.Context, g toolgate.Grant, by Actor) (*too
 	return &g, nil
 }
 
-// RevokeGrant deletes a grant. A workspace grant's copy in the rules
-// document stays, marked by its comment, for the admin to remove.
+// grantMarker is the text that marks a workspace grant's rule in the rules
+// document, so revoking the grant can find and remove it.
+func grantMarker(id string) string { return "(grant " + id + ")" }
+
+// RevokeGrant deletes a grant. A workspace grant's rule is removed from
+// the rules document first: if that fails, nothing is revoked, since a
+// revoked grant whose rule still allows would be worse than an error.
 func (b *Broker) RevokeGrant(ctx context.Context, id string, by Actor) error {
 	grants, err := b.store.ListGrants(ctx, store.GrantFilter{})
 	if err != nil {
@@ -189,6 +194,11 @@ func (b *Broker) RevokeGrant(ctx context.Context, id string, by Actor) error {
 	}
 	if g == nil {
 		return toolgate.Errorf(toolgate.ENotFound, "grant %s not found", id)
+	}
+	if g.Scope == toolgate.ScopeWorkspace {
+		if err := b.policies.RemoveRule(ctx, g.Workspace, grantMarker(g.ID)); err != nil {
+			return fmt.Errorf("remove grant %s from the rules of workspace %s: %w", g.ID, g.Workspace, err)
+		}
 	}
 	if err := b.store.RevokeGrant(ctx, id, b.grantAudit(string(toolgate.EventGrantRevoked), g, by)); err != nil {
 		return err
