@@ -24,6 +24,7 @@ import (
 	"github.com/toolgate/toolgate/store/fsrules"
 	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
+	"github.com/toolgate/toolgate/web"
 )
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -99,11 +100,16 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer cf.Close(context.Background())
 	mounts := append(trpc.Mounts(broker, trpc.Config{Logger: logger}), cf.Mounts()...)
 	mounts = append(mounts, hookMount(broker, limits.MaxWait))
-	handler := server.NewServer(server.Deps{
+	ui := web.New(web.WithTokens(toks), web.WithAudit(broker), web.WithLogger(logger),
+		web.WithSecureCookies(cfg.TLSCert != "" || cfg.AllowRemote))
+	api := server.NewServer(server.Deps{
 		Broker: broker, Policies: pol, Rules: rules, Tokens: toks, Store: st, Logger: logger,
 		AllowedOrigins: cfg.AllowedOrigins, PublicMetrics: cfg.PublicMetrics,
-		Limits: limits, Mounts: mounts,
+		Limits: limits, Mounts: mounts, Authenticate: ui.Authenticate,
 	})
+	handler := http.NewServeMux()
+	handler.Handle("/", api) // the API and every mounted protocol
+	ui.Register(handler)     // the inbox: GET /, /static/, /ui/ (more specific than "/")
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,

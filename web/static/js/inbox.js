@@ -1,0 +1,493 @@
+// The inbox: one card per pending approval, live from the event stream,
+// with countdowns, the answers and keyboard shortcuts.
+
+import { api } from './api.js';
+import { h, clear, visible, v, suspectCount, toast } from './dom.js';
+import { split, assign, deciding, strictest } from './shell.js';
+
+const SHELL_KEYS = ['command', 'cmd', 'script'];
+// How long a resolved card stays with its note before it leaves.
+const LEAVE_AFTER_MS = 5000;
+
+export class Inbox {
+  /**
+   * @param {object} o
+   * @param {HTMLElement} o.list  the <ol> of cards
+   * @param {HTMLElement} o.empty  shown when nothing is pending
+   * @param {() => number} o.now  the server's clock, in ms
+   * @param {(n: number) => void} o.onCount  pending count changed
+   */
+  constructor({ list, empty, now, onCount }) {
+    this.list = list;
+    this.empty = empty;
+    this.now = now;
+    this.onCount = onCount;
+    this.items = new Map(); // id -> item
+    this.seen = new Set(); // ids ever shown, so a replay does not notify
+    this.selected = '';
+    this.timer = setInterval(() => this.tick(), 250);
+  }
+
+  /** pending returns the items still waiting, in order. */
+  order() {
+    return [...this.list.children].map((li) => this.items.get(li.dataset.id)).filter(Boolean);
+  }
+
+  count() {
+    let n = 0;
+    for (const it of this.items.values()) if (it.state === 'pending') n++;
+    return n;
+  }
+
+  changed() {
+    const n = this.count();
+    this.empty.hidden = this.items.size > 0;
+    this.onCount(n);
+  }
+
+  /**
+   * event applies one event of the stream. It returns the approval when a
+   * call is new to this page (for a notification).
+   */
+  event(ev) {
+    const a = ev.approval;
+    if (!a || !a.id) return null;
+    if (ev.type === 'approval.requested') {
+      if (a.status && a.status !== 'pending') return this.resolved(a), null;
+      return this.upsert(a);
+    }
+    if (ev.type === 'approval.resolved') this.resolved(a);
+    return null;
+  }
+
+  /** upsert adds or refreshes a pending approval; returns it if new. */
+  upsert(a) {
+    const it = this.items.get(a.id);
+    if (it) {
+      if (it.state === 'pending') it.a = a;
+      return null;
+    }
+    if (this.seen.has(a.id)) return null; // already answered here
+    this.seen.add(a.id);
+    const item = { a, state: 'pending', received: Date.now() };
+    item.el = this.card(item);
+    this.items.set(a.id, item);
+    // Keep arrival order by creation time.
+    const created = Date.parse(a.created_at) || 0;
+    const after = this.order().find((x) => (Date.parse(x.a.created_at) || 0) > created);
+    this.list.insertBefore(item.el, after ? after.el : null);
+    const cur = this.items.get(this.selected);
+    if (!cur || cur.state !== 'pending') this.select(a.id);
+    this.tick();
+    this.changed();
+    return a;
+  }
+
+  /** resolved shows how an approval ended, then lets the card leave. */
+  resolved(a) {
+    this.seen.add(a.id);
+    const it = this.items.get(a.id);
+    if (!it || it.state === 'resolved') return;
+    it.state = 'resolved';
+    it.a = a;
+    const el = it.el;
+    el.classList.add('resolved', 'st-' + (a.status || 'done'));
+    if (a.status === 'expired') el.classList.add('expired');
+    for (const c of el.querySelectorAll('button, input, select')) c.disabled = true;
+    const note = el.querySelector('.note');
+    clear(note).append(describe(a));
+    note.hidden = false;
+    el.querySelector('.left').textContent = a.status || 'resolved';
+    if (this.selected === a.id) {
+      const next = this.order().find((x) => x.state === 'pending');
+      if (next) this.select(next.a.id);
+    }
+    this.changed();
+    setTimeout(() => this.remove(a.id), LEAVE_AFTER_MS);
+  }
+
+  remove(id) {
+    const it = this.items.get(id);
+    if (!it) return;
+    const order = this.order();
+    const i = order.indexOf(it);
+    it.el.classList.add('leaving');
+    setTimeout(() => it.el.remove(), 300);
+    this.items.delete(id);
+    if (this.selected === id) {
+      const next = order[i + 1] || order[i - 1];
+      this.selected = '';
+      if (next && next !== it) this.select(next.a.id);
+    }
+    this.changed();
+  }
+
+  /**
+   * sync drops cards the server no longer holds pending: after a
+   * reconnect, answers given elsewhere while the stream was down.
+   */
+  async sync() {
+    const started = Date.now();
+    let list;
+    try {
+      list = (await api('GET', 'v1/approvals?status=pending')).approvals || [];
+    } catch {
+      return;
+    }
+    const ids = new Set(list.map((a) => a.id));
+    for (const a of list) this.upsert(a);
+    for (const it of [...this.items.values()]) {
+      if (it.state === 'pending' && !ids.has(it.a.id) && it.received < started) {
+        this.resolved({ ...it.a, status: 'resolved', resolution: { status: 'resolved', reason: 'answered elsewhere' } });
+      }
+    }
+  }
+
+  /** tick updates every countdown and expires cards that reach zero. */
+  tick() {
+    const now = this.now();
+    for (const it of this.items.values()) {
+      if (it.state !== 'pending') continue;
+      const exp = Date.parse(it.a.expires_at);
+      if (!exp) continue;
+      const total = Math.max(1, exp - (Date.parse(it.a.created_at) || exp - 1));
+      const left = exp - now;
+      const bar = it.el.querySelector('progress');
+      const label = it.el.querySelector('.left');
+      if (left <= 0) {
+        this.expire(it);
+        continue;
+      }
+      bar.max = total;
+      bar.value = left;
+      label.textContent = clock(left);
+      it.el.classList.toggle('soon', left < 30000);
+    }
+  }
+
+  /** expire turns a card whose countdown reached zero into "expired". */
+  expire(it) {
+    it.state = 'expired';
+    const el = it.el;
+    el.classList.add('expired');
+    el.classList.remove('soon');
+    el.querySelector('progress').value = 0;
+    el.querySelector('.left').textContent = 'expired';
+    for (const c of el.querySelectorAll('.actions button, .actions input, .actions select')) c.disabled = true;
+    const note = el.querySelector('.note');
+    clear(note).append('Expired: no answer in time, so the call is denied.');
+    note.hidden = false;
+    this.changed();
+  }
+
+  select(id) {
+    const prev = this.items.get(this.selected);
+    if (prev) prev.el.classList.remove('sel');
+    this.selected = id;
+    const it = this.items.get(id);
+    if (it) {
+      it.el.classList.add('sel');
+      it.el.setAttribute('aria-current', 'true');
+    }
+    if (prev && prev !== it) prev.el.removeAttribute('aria-current');
+  }
+
+  /** move selects the next (+1) or previous (-1) card. */
+  move(d) {
+    const order = this.order().filter((x) => x.state !== 'resolved');
+    if (!order.length) return;
+    let i = order.findIndex((x) => x.a.id === this.selected);
+    i = i < 0 ? 0 : Math.max(0, Math.min(order.length - 1, i + d));
+    this.select(order[i].a.id);
+    order[i].el.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** keyup finishes a shortcut that moves the focus. */
+  keyup() {
+    const el = this.focusOnKeyUp;
+    this.focusOnKeyUp = null;
+    if (el && !el.disabled) el.focus();
+  }
+
+  /** key handles a shortcut; it returns true if it used the key. */
+  key(k) {
+    if (k === 'j') return this.move(1), true;
+    if (k === 'k') return this.move(-1), true;
+    const it = this.items.get(this.selected);
+    if (!it || it.state !== 'pending') return false;
+    const r = it.refs;
+    if (k === 'y') return r.once.click(), true;
+    if (k === 's') return r.session.disabled || r.session.click(), true;
+    if (k === 'a') return r.always.disabled || r.always.click(), true;
+    if (k === 'n') {
+      // Focus the feedback field when the key is released, so the key
+      // itself is not typed into it.
+      this.focusOnKeyUp = r.feedback;
+      return true;
+    }
+    return false;
+  }
+
+  /** answer sends an approve or deny and shows the outcome. */
+  async answer(it, verb, body) {
+    if (it.state !== 'pending') return;
+    const errEl = it.refs.err;
+    errEl.hidden = true;
+    for (const c of it.el.querySelectorAll('.actions button')) c.disabled = true;
+    try {
+      const a = await api('POST', `v1/approvals/${encodeURIComponent(it.a.id)}/${verb}`, body);
+      if (a && a.status && a.status !== 'pending') this.resolved(a);
+    } catch (err) {
+      if (err.status === 404 || err.status === 409) {
+        // Answered or expired meanwhile: the stream brings the outcome.
+        errEl.textContent = err.message;
+      } else {
+        errEl.textContent = 'Not sent: ' + err.message;
+      }
+      errEl.hidden = false;
+      if (it.state === 'pending') for (const c of it.el.querySelectorAll('.actions button:not([data-locked])')) c.disabled = false;
+    }
+  }
+
+  /** grantBody is the approve body for a scope beyond once. */
+  grantBody(it, scope) {
+    const pattern = it.refs.pattern.value.trim();
+    if (!pattern) return { scope, grant: 'tool' };
+    return { scope, grant: 'pattern', pattern };
+  }
+
+  /** card builds the element of one approval. */
+  card(it) {
+    const a = it.a;
+    const call = a.call || {};
+    const d = a.decision || {};
+    const refs = {};
+    it.refs = refs;
+
+    const meta = [];
+    const pair = (k, val) => val && meta.push(h('span', { class: 'kv' }, h('span', { class: 'k' }, k), ' ', v(val, 'val')));
+    pair('session', call.session);
+    pair('workspace', call.workspace || 'default');
+    pair('agent', call.agent);
+    pair('origin', call.origin);
+    pair('cwd', call.cwd);
+    if (call.batch && call.batch.total > 1) pair('batch', `call ${call.batch.index + 1} of ${call.batch.total}`);
+
+    // Warnings: reason, risks, invisible characters.
+    const warns = h('ul', { class: 'warnings' });
+    const suspects = countSuspects(call);
+    if (suspects > 0) {
+      warns.append(h('li', { class: 'warn invisible' }, '\u26A0 ',
+        `${suspects} invisible, zero-width or direction-changing character${suspects > 1 ? 's' : ''}: shown as \u27E6U+\u2026\u27E7. The text may not be what it looks like.`));
+    }
+    for (const r of d.risks || []) {
+      warns.append(h('li', { class: 'warn risk ' + (r.severity || '') }, '\u26A0 ',
+        h('strong', null, r.severity === 'unprefixable' ? 'Cannot be pre-approved' : 'Critical risk'), ': ', v(r.reason),
+        r.subject ? [' \u2014 ', h('code', null, visible(r.subject))] : null));
+    }
+
+    const body = h('div', { class: 'body' });
+    const shellKey = shellArg(call, d);
+    if (shellKey) body.append(renderShell(call.args[shellKey], d));
+    const rest = { ...(call.args || {}) };
+    if (shellKey) delete rest[shellKey];
+    if (Object.keys(rest).length) body.append(h('pre', { class: 'args' }, visible(JSON.stringify(rest, null, 2))));
+    if (!shellKey) body.append(renderSubjects(d, null));
+
+    // The rest of the batch.
+    let batch = null;
+    const more = a.batch_remaining || [];
+    if (more.length) {
+      batch = h('details', { class: 'batch', open: more.length <= 3 },
+        h('summary', null, `${more.length} more call${more.length > 1 ? 's' : ''} in this batch after this one`),
+        h('ol', null, more.map((c) => h('li', null, v(c.tool, 'tool'), ' ', h('code', null, visible(summary(c)))))));
+    }
+
+    // Answers.
+    const sugg = d.suggestions || [];
+    refs.once = h('button', { type: 'button', class: 'approve', onclick: () => this.answer(it, 'approve', { scope: 'once' }) },
+      'Approve once', h('kbd', null, 'y'));
+    refs.session = h('button', { type: 'button', class: 'approve', onclick: () => this.answer(it, 'approve', this.grantBody(it, 'session')) },
+      'For this session', h('kbd', null, 's'));
+    const listID = 'sugg-' + a.id;
+    refs.pattern = h('input', {
+      class: 'pattern', type: 'text', value: sugg.length ? sugg[0].pattern : '', list: sugg.length > 1 ? listID : null,
+      placeholder: `empty: every ${call.tool} call`, spellcheck: 'false', autocapitalize: 'off', 'aria-label': 'Pattern to allow',
+    });
+    refs.scope = h('select', { class: 'scope', 'aria-label': 'Where to remember' },
+      h('option', { value: 'workspace' }, `in workspace ${call.workspace || 'default'}`),
+      h('option', { value: 'global' }, 'in every workspace'));
+    refs.always = h('button', { type: 'button', class: 'approve', onclick: () => this.answer(it, 'approve', this.grantBody(it, refs.scope.value)) },
+      'Always', h('kbd', null, 'a'));
+    refs.pattern.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); refs.always.click(); } });
+    refs.feedback = h('input', {
+      class: 'feedback', type: 'text', placeholder: 'Feedback for the agent (optional)', 'aria-label': 'Feedback for the agent',
+    });
+    refs.mode = h('select', { class: 'mode', 'aria-label': 'Deny mode' },
+      h('option', { value: 'soft' }, 'soft: deny this call, batch goes on'),
+      h('option', { value: 'hard' }, 'hard: deny the batch, stop the agent'));
+    refs.deny = h('button', {
+      type: 'button', class: 'deny',
+      onclick: () => this.answer(it, 'deny', { feedback: refs.feedback.value.trim() || undefined, mode: refs.mode.value }),
+    }, 'Deny', h('kbd', null, 'n'));
+    refs.feedback.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') { e.preventDefault(); refs.deny.click(); }
+      if (e.key === 'Escape') refs.feedback.blur();
+    });
+    refs.err = h('p', { class: 'error', role: 'alert', hidden: true });
+
+    // A shell command with no suggestion has a head no pattern may cover
+    // (an interpreter, a wrapper, eval): it can only be approved once, and
+    // granting the whole shell tool instead would be a foot-gun.
+    const onceOnly = !!shellKey && sugg.length === 0;
+    if (onceOnly) {
+      for (const c of [refs.session, refs.pattern, refs.scope, refs.always]) {
+        c.disabled = true;
+        c.dataset.locked = '';
+      }
+      refs.pattern.placeholder = 'no safe pattern: approve once only';
+    }
+    const actions = h('div', { class: 'actions' },
+      h('div', { class: 'row' }, refs.once, refs.session,
+        onceOnly ? h('span', { class: 'onlyonce' }, 'No pattern can safely cover this command: approve it once or deny it.') : null),
+      h('div', { class: 'row always', hidden: onceOnly }, h('span', { class: 'lbl' }, 'Allow'), refs.pattern, refs.scope, refs.always,
+        sugg.length > 1 ? h('datalist', { id: listID }, sugg.map((s) => h('option', { value: s.pattern }))) : null),
+      h('div', { class: 'row denyrow' }, refs.feedback, refs.mode, refs.deny),
+      refs.err);
+
+    const el = h('li', { class: 'card', tabindex: '-1', dataset: { id: a.id } },
+      h('div', { class: 'head' },
+        h('span', { class: 'tool' }, visible(call.tool)),
+        d.tier ? h('span', { class: 'tier t-' + d.tier }, d.tier) : null,
+        h('span', { class: 'timer' }, h('progress', { max: '1', value: '1' }), h('span', { class: 'left' }, ''))),
+      h('div', { class: 'meta' }, meta),
+      d.reason ? h('p', { class: 'reason' }, v(d.reason)) : null,
+      warns.childNodes.length ? warns : null,
+      body,
+      batch,
+      actions,
+      h('p', { class: 'note', role: 'status', hidden: true }));
+    el.addEventListener('click', () => this.select(a.id));
+    el.addEventListener('focusin', () => this.select(a.id));
+    return el;
+  }
+}
+
+/** shellArg names the arg holding a shell command, if the call is one. */
+function shellArg(call, d) {
+  const args = call.args || {};
+  const isShell = (d.subjects || []).some((s) => s.kind === 'command');
+  if (!isShell) return '';
+  const k = SHELL_KEYS.find((key) => typeof args[key] === 'string');
+  if (k) return k;
+  const strs = Object.keys(args).filter((key) => typeof args[key] === 'string');
+  return strs.length === 1 ? strs[0] : '';
+}
+
+/** renderShell shows a command with each sub-command marked. */
+function renderShell(cmd, d) {
+  const subs = d.subjects || [];
+  const parts = split(cmd);
+  const map = assign(parts, subs);
+  const decides = deciding(d);
+  const pre = h('pre', { class: 'cmd' });
+  let n = 0;
+  parts.forEach((p, i) => {
+    if (p.op) {
+      pre.append(h('span', { class: 'op' }, visible(p.text === '\n' ? '\n' : p.text)));
+      return;
+    }
+    const idx = map.get(i) || [];
+    const act = strictest(subs, idx);
+    const isDecider = decides >= 0 && idx.includes(decides);
+    const lead = p.text.match(/^\s*/)[0];
+    const trail = p.text.slice(lead.length).match(/\s*$/)[0];
+    const body = p.text.slice(lead.length, p.text.length - trail.length);
+    const word = body.match(/^\S*/)[0];
+    pre.append(lead, h('span', {
+      class: `seg seg${n++ % 2} a-${act}${isDecider ? ' decides' : ''}`,
+      title: idx.length ? idx.map((si) => `${subs[si].action}: ${subs[si].text}`).join('\n') : '',
+    }, h('span', { class: 'word' }, visible(word)), visible(body.slice(word.length))), trail);
+  });
+  return h('div', { class: 'shell' }, pre, renderSubjects(d, decides));
+}
+
+/** renderSubjects lists each subject with its verdict and rule. */
+function renderSubjects(d, decides) {
+  const subs = d.subjects || [];
+  if (decides == null) decides = deciding(d);
+  if (!subs.length) return h('span');
+  return h('ul', { class: 'subjects' }, subs.map((s, i) => h('li', { class: `a-${s.action}${i === decides ? ' decides' : ''}` },
+    h('span', { class: 'verdict' }, s.action === 'none' ? 'read' : s.action),
+    s.kind !== 'command' ? h('span', { class: 'kind' }, s.kind) : null,
+    h('code', null, visible(s.text)),
+    i === decides ? h('span', { class: 'decider', title: 'this subject decided the call' }, '\u25C6 decides') : null,
+    s.rule ? h('span', { class: 'rule' }, visible(s.rule.source || s.rule.layer)) : (s.open ? h('span', { class: 'rule' }, 'no rule') : null))));
+}
+
+/** countSuspects counts suspect characters in the tool name and every string of the args. */
+function countSuspects(call) {
+  let n = suspectCount(call.tool) + suspectCount(call.session) + suspectCount(call.cwd);
+  const walk = (x) => {
+    if (typeof x === 'string') n += suspectCount(x);
+    else if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === 'object') for (const [k, val] of Object.entries(x)) { n += suspectCount(k); walk(val); }
+  };
+  walk(call.args);
+  return n;
+}
+
+/** summary is a one-line view of a call's args. */
+function summary(c) {
+  const args = c.args || {};
+  for (const k of [...SHELL_KEYS, 'file_path', 'path', 'pattern', 'url', 'name']) {
+    if (typeof args[k] === 'string') return args[k].length > 160 ? args[k].slice(0, 160) + '\u2026' : args[k];
+  }
+  const s = JSON.stringify(args);
+  return s.length > 160 ? s.slice(0, 160) + '\u2026' : s;
+}
+
+/** clock formats a duration as m:ss. */
+function clock(ms) {
+  const s = Math.ceil(ms / 1000);
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, '0')}`;
+}
+
+const SCOPES = {
+  once: 'once', turn: 'for this turn', session: 'for this session',
+};
+
+/** describe says who answered and how, for the note a resolved card shows. */
+export function describe(a) {
+  const r = a.resolution || {};
+  const who = r.by ? ` by ${r.by}${r.via ? ' via ' + r.via : ''}` : '';
+  switch (a.status) {
+    case 'approved': {
+      if (r.via === 'cascade') return `Allowed by a grant given meanwhile${r.reason ? ': ' + r.reason : ''}`;
+      let how = SCOPES[r.scope];
+      if (!how) how = r.scope === 'global' ? 'always, in every workspace' : `always, in workspace ${a.call && a.call.workspace || 'default'}`;
+      let what = '';
+      if (r.grant === 'tool') what = ` (every ${a.call && a.call.tool} call)`;
+      else if (r.pattern) what = ` (${r.pattern})`;
+      return `Approved ${how}${what}${who}`;
+    }
+    case 'denied': {
+      const mode = r.deny_mode ? ` (${r.deny_mode})` : '';
+      return `Denied${mode}${who}${r.feedback ? ': \u201C' + r.feedback + '\u201D' : ''}`;
+    }
+    case 'expired':
+      return 'Expired: no answer in time, so the call is denied.';
+    case 'cancelled':
+      return `Cancelled${r.reason ? ': ' + r.reason : ''}`;
+  }
+  return r.reason ? `Resolved: ${r.reason}` : 'Resolved';
+}
+
+/** notifyText is the text of a browser notification for an approval. */
+export function notifyText(a) {
+  const c = a.call || {};
+  return { title: `toolgate: ${c.tool} wants approval`, body: `${c.session ? c.session + ': ' : ''}${summary(c)}` };
+}
+
+export { toast };
