@@ -113,7 +113,10 @@ func callerOf(w http.ResponseWriter) tokens.Entry {
 }
 
 // clients are the values of X-Toolgate-Client recorded as an answer's Via.
-var clients = map[string]bool{"web": true, "cli": true, "tui": true, "api": true}
+var clients = map[string]bool{
+	"web": true, "cli": true, "tui": true, "api": true,
+	"hook": true, "mcp": true, "engine": true, "trpc": true, "ws": true,
+}
 
 // actorOf is who a request acts as: the token's name, via the client the
 // request names (web, cli, tui) or api.

@@ -59,6 +59,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the gateway: HTTP API, event streams, approvals (embedded SQLite by default)", runServe},
 		{"tokens", "create, list and revoke credentials (agent, approver, admin)", runTokens},
+		{"host", "run an engine that speaks the JSON-lines approval protocol; answer its requests by rules and approvers", runHost},
 		{"check", "decide one call (or a JSON-lines batch) against rules and print the decision", runCheck},
 		{"rules", "work with rule documents: rules test FILE…", runRules},
 		{"approvals", "list, approve and deny pending approvals on a running gateway", runApprovals},

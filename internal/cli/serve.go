@@ -18,6 +18,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/confirm"
 	"github.com/toolgate/toolgate/integrations/trpc"
+	"github.com/toolgate/toolgate/integrations/wsapprovals"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
@@ -99,7 +100,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer cf.Close(context.Background())
 	mounts := append(trpc.Mounts(broker, trpc.Config{Logger: logger}), cf.Mounts()...)
-	mounts = append(mounts, hookMount(broker, limits.MaxWait))
+	mounts = append(mounts, hookMount(broker, limits.MaxWait),
+		wsapprovals.New(broker, wsapprovals.Options{AllowedOrigins: cfg.AllowedOrigins}).Mount())
 	ui := web.New(web.WithTokens(toks), web.WithAudit(broker), web.WithLogger(logger),
 		web.WithSecureCookies(cfg.TLSCert != "" || cfg.AllowRemote))
 	api := server.NewServer(server.Deps{

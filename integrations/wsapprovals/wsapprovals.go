@@ -1,0 +1,515 @@
+// Package wsapprovals serves seed 002's WebSocket approval protocol over
+// toolgate's broker: an approver's client connects, receives one
+// approval_needed message per pending approval, in order, and answers
+// each with {approved, scope, mode, feedback}.
+//
+// # Wire format
+//
+// Server to client, for the approval being asked (the first still pending,
+// in the order the calls were submitted):
+//
+//	{"type": "approval_needed", "approval_id": "ap_…", "tool": "bash",
+//	 "arguments": {"command": "npm install"},
+//	 "batch_remaining": [{"tool": "write", "arguments": "{...}"},
+//	                     {"tool": "bash", "arguments": "{\"command\": \"npm build\"}"}]}
+//
+// arguments is the call's argument object; batch_remaining lists the calls
+// still to come in the call's batch, each with its arguments as a JSON
+// string (as the seed sends them). approval_id, session, reason and
+// expires_at are toolgate's additions.
+//
+// Client to server, answering the approval last sent (or the one named by
+// the optional approval_id):
+//
+//	{"approved": true, "scope": "once" | "session"}
+//	{"approved": false, "mode": "reject_soft" | "reject_hard", "feedback": "…"}
+//
+// scope defaults to once; session saves the tool as approved for the rest
+// of the session (a session grant of kind tool). mode defaults to
+// reject_hard: the call and every remaining call of its batch are denied
+// and the session's stop flag is set. reject_soft denies this call only;
+// the agent is told "User rejected tool 'write'. Feedback: …" followed by
+// a reminder to ask the user how to proceed (approval.DenyMessage).
+//
+// After an answer, or when the approval being asked is resolved elsewhere
+// (another approver, a cascade, expiry), the server sends
+// {"type": "approval_resolved", "approval_id", "status", "message"} and
+// then the next approval_needed. A message it cannot use gets
+// {"type": "error", "message"} and the connection stays open.
+//
+// Calls the rules allow never reach the client: that is how host-config
+// auto-approval works. The host-config pattern list is toolgate.yaml's
+// rules: ("read_file", "Bash(git status)", "Bash(git diff *)", {tool,
+// when: {file_path: "*.md"}}), see policy.ParseConfig.
+package wsapprovals
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/tokens"
+)
+
+// Path is where the endpoint is mounted.
+const Path = "/v1/ws/approvals"
+
+// Message types.
+const (
+	TypeApprovalNeeded   = "approval_needed"
+	TypeApprovalResolved = "approval_resolved"
+	TypeError            = "error"
+)
+
+// Scopes and rejection modes of an answer.
+const (
+	ScopeOnce    = "once"
+	ScopeSession = "session"
+	RejectSoft   = "reject_soft"
+	RejectHard   = "reject_hard"
+)
+
+// Defaults.
+const (
+	DefaultHeartbeat       = 15 * time.Second
+	DefaultWriteTimeout    = 10 * time.Second
+	DefaultMaxMessageBytes = 64 << 10
+)
+
+// Options configure the endpoint.
+type Options struct {
+	// AllowedOrigins are extra origins (host patterns, as
+	// github.com/coder/websocket's OriginPatterns) besides the request's
+	// own host. Requests without an Origin header (not browsers) are
+	// always accepted.
+	AllowedOrigins []string
+	// Heartbeat is the ping interval (default 15 s).
+	Heartbeat time.Duration
+	// WriteTimeout bounds writing one message (default 10 s).
+	WriteTimeout time.Duration
+	// MaxMessageBytes bounds one client message (default 64 KiB).
+	MaxMessageBytes int64
+	// Logger (default: discard).
+	Logger *slog.Logger
+}
+
+// Handler serves the endpoint.
+type Handler struct {
+	broker *approval.Broker
+	opts   Options
+}
+
+// New returns the endpoint's handler over a broker.
+func New(b *approval.Broker, opts Options) *Handler {
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Handler{broker: b, opts: opts}
+}
+
+// Mount is the route for server.Deps.Mounts: GET /v1/ws/approvals, for
+// approvers.
+func (h *Handler) Mount() server.Mount {
+	return server.Mount{Method: http.MethodGet, Path: Path, Role: tokens.RoleApprover, Handler: h.Serve}
+}
+
+// ApprovalNeeded asks the client about one call.
+type ApprovalNeeded struct {
+	Type           string         `json:"type"`
+	ApprovalID     string         `json:"approval_id"`
+	Tool           string         `json:"tool"`
+	Arguments      map[string]any `json:"arguments"`
+	BatchRemaining []BatchCall    `json:"batch_remaining"`
+	Session        string         `json:"session,omitempty"`
+	Reason         string         `json:"reason,omitempty"`
+	ExpiresAt      time.Time      `json:"expires_at"`
+}
+
+// BatchCall is a call still to come in the batch; Arguments is its
+// argument object as a JSON string.
+type BatchCall struct {
+	Tool      string `json:"tool"`
+	Arguments string `json:"arguments"`
+}
+
+// Answer is the client's answer.
+type Answer struct {
+	// ApprovalID names the approval; empty answers the one last asked.
+	ApprovalID string `json:"approval_id,omitempty"`
+	Approved   *bool  `json:"approved"`
+	// Scope is once (default) or session.
+	Scope string `json:"scope,omitempty"`
+	// Mode is reject_soft or reject_hard (default).
+	Mode     string `json:"mode,omitempty"`
+	Feedback string `json:"feedback,omitempty"`
+}
+
+// Resolved says the approval asked last is settled.
+type Resolved struct {
+	Type       string          `json:"type"`
+	ApprovalID string          `json:"approval_id"`
+	Status     toolgate.Status `json:"status"`
+	// Message is what the agent was told: the denial message, the
+	// timeout reason, empty for an approval.
+	Message string `json:"message,omitempty"`
+	// Scope is the approval's scope.
+	Scope toolgate.Scope `json:"scope,omitempty"`
+}
+
+// ErrorMessage reports a client message the server could not use.
+type ErrorMessage struct {
+	Type       string `json:"type"`
+	Message    string `json:"message"`
+	ApprovalID string `json:"approval_id,omitempty"`
+}
+
+// NeededFor returns the approval_needed message for an approval.
+func NeededFor(a *toolgate.Approval) ApprovalNeeded {
+	m := ApprovalNeeded{
+		Type: TypeApprovalNeeded, ApprovalID: a.ID, Tool: a.Call.Tool, Arguments: a.Call.Args,
+		BatchRemaining: make([]BatchCall, 0, len(a.BatchRemaining)),
+		Session:        a.Call.Session, Reason: a.Decision.Reason, ExpiresAt: a.ExpiresAt,
+	}
+	if m.Arguments == nil {
+		m.Arguments = map[string]any{}
+	}
+	for _, c := range a.BatchRemaining {
+		args := c.Args
+		if args == nil {
+			args = map[string]any{}
+		}
+		m.BatchRemaining = append(m.BatchRemaining, BatchCall{Tool: c.Tool, Arguments: PythonJSON(args)})
+	}
+	return m
+}
+
+// PythonJSON encodes v as Python's json.dumps does by default (", " and
+// ": " separators), the form seed 002's batch_remaining arguments take.
+func PythonJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "{}"
+	}
+	compact := strings.TrimSuffix(b.String(), "\n")
+	var out strings.Builder
+	out.Grow(len(compact) + len(compact)/8)
+	inString, escaped := false, false
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		out.WriteByte(c)
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ',' || c == ':'):
+			out.WriteByte(' ')
+		}
+	}
+	return out.String()
+}
+
+// checkOrigin accepts a request with no Origin header (not a browser), an
+// Origin of the request's own host, or one matching an allowed pattern:
+// the event stream's rule.
+func (h *Handler) checkOrigin(r *http.Request) error {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return toolgate.Errorf(toolgate.EForbidden, "bad Origin %q", origin)
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return nil
+	}
+	for _, p := range h.opts.AllowedOrigins {
+		target := u.Host
+		if strings.Contains(p, "://") {
+			target = u.Scheme + "://" + u.Host
+		}
+		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(target)); ok {
+			return nil
+		}
+	}
+	return toolgate.Errorf(toolgate.EForbidden, "WebSocket connections from origin %q are not allowed", origin)
+}
+
+// Serve is the endpoint: ?session= and ?workspace= narrow it to one
+// session or workspace. Answers are recorded as the caller, via "ws".
+func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
+	if err := h.checkOrigin(r); err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	f := approval.EventFilter{Session: q.Get("session"), Workspace: q.Get("workspace")}
+	// The server's read and write timeouts must not end a long-lived
+	// connection; the heartbeat and per-message timeouts bound it instead.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.opts.AllowedOrigins})
+	if err != nil {
+		return nil // Accept wrote the response
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(h.opts.MaxMessageBytes)
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	defer cancel()
+	s := &session{h: h, c: c, ctx: ctx, by: approval.Actor{Name: caller.Name, Via: "ws"}}
+	return s.run(f, cancel)
+}
+
+// session is one client connection.
+type session struct {
+	h   *Handler
+	c   *websocket.Conn
+	ctx context.Context
+	by  approval.Actor
+	// queue holds the pending approvals the client has not answered, in
+	// order; asked is the one last sent (the head), "" if none.
+	queue []*toolgate.Approval
+	asked string
+}
+
+func (s *session) run(f approval.EventFilter, cancel context.CancelFunc) error {
+	answers := make(chan []byte)
+	go func() {
+		defer cancel()
+		for {
+			typ, data, err := s.c.Read(s.ctx)
+			if err != nil {
+				return
+			}
+			if typ != websocket.MessageText {
+				data = nil // answered with an error below
+			}
+			select {
+			case answers <- data:
+			case <-s.ctx.Done():
+				return
+			}
+		}
+	}()
+	sub := s.h.broker.Subscribe(s.ctx, f)
+	defer sub.Close()
+	tick := time.NewTicker(s.h.opts.Heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return nil
+		case <-tick.C:
+			pctx, pcancel := context.WithTimeout(s.ctx, s.h.opts.WriteTimeout)
+			err := s.c.Ping(pctx)
+			pcancel()
+			if err != nil {
+				return nil
+			}
+		case e, ok := <-sub.Events():
+			if !ok {
+				s.c.Close(websocket.StatusTryAgainLater, "event stream ended; reconnect")
+				return nil
+			}
+			if err := s.event(e); err != nil {
+				return nil
+			}
+		case data := <-answers:
+			if err := s.answer(data); err != nil {
+				return nil
+			}
+		}
+	}
+}
+
+// write sends one message; an error means the client is gone.
+func (s *session) write(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %T: %w", v, err)
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, s.h.opts.WriteTimeout)
+	defer cancel()
+	if err := s.c.Write(ctx, websocket.MessageText, data); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			s.h.opts.Logger.Warn("websocket approvals client too slow; closing", "approver", s.by.Name)
+		}
+		return err
+	}
+	return nil
+}
+
+// event tracks the pending approvals from the broker's events.
+func (s *session) event(e toolgate.Event) error {
+	a := e.Approval
+	if a == nil {
+		return nil
+	}
+	switch e.Type {
+	case toolgate.EventApprovalRequested:
+		if a.Status != toolgate.StatusPending || s.index(a.ID) >= 0 {
+			return nil
+		}
+		s.queue = append(s.queue, a)
+	case toolgate.EventApprovalResolved:
+		if err := s.settled(a, false); err != nil {
+			return err
+		}
+	}
+	return s.ask()
+}
+
+func (s *session) index(id string) int {
+	for i, a := range s.queue {
+		if a.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// settled drops a resolved approval; if it was the one asked, or the
+// client answered it by id, the client is told.
+func (s *session) settled(a *toolgate.Approval, answered bool) error {
+	i := s.index(a.ID)
+	if i < 0 {
+		return nil
+	}
+	s.queue = append(s.queue[:i], s.queue[i+1:]...)
+	asked := s.asked == a.ID
+	if asked {
+		s.asked = ""
+	}
+	if !asked && !answered {
+		return nil
+	}
+	msg := Resolved{Type: TypeApprovalResolved, ApprovalID: a.ID, Status: a.Status}
+	if res := a.Resolution; res != nil {
+		msg.Scope = res.Scope
+		if a.Status != toolgate.StatusApproved {
+			msg.Message = res.Reason
+		}
+	}
+	return s.write(msg)
+}
+
+// ask sends approval_needed for the first pending approval if the client
+// is not already answering one.
+// An approval settled meanwhile (a hard deny ends the rest of its
+// session's calls before their events arrive) is dropped, not asked.
+func (s *session) ask() error {
+	for s.asked == "" && len(s.queue) > 0 {
+		a := s.queue[0]
+		if cur, err := s.h.broker.Get(s.ctx, a.ID); err == nil && cur.Status != toolgate.StatusPending {
+			s.queue = s.queue[1:]
+			continue
+		}
+		s.asked = a.ID
+		return s.write(NeededFor(a))
+	}
+	return nil
+}
+
+// fail tells the client a message could not be used.
+func (s *session) fail(id, format string, args ...any) error {
+	return s.write(ErrorMessage{Type: TypeError, Message: fmt.Sprintf(format, args...), ApprovalID: id})
+}
+
+// answer applies one client answer through the broker.
+func (s *session) answer(data []byte) error {
+	if data == nil {
+		return s.fail("", "send answers as JSON text messages")
+	}
+	var ans Answer
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ans); err != nil {
+		return s.fail("", "answer is not a valid JSON object: %s (want {\"approved\": true|false, \"scope\": \"once\"|\"session\", \"mode\": \"reject_soft\"|\"reject_hard\", \"feedback\": \"…\"})", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if ans.Approved == nil {
+		return s.fail(ans.ApprovalID, `answer has no "approved" field`)
+	}
+	id := ans.ApprovalID
+	if id == "" {
+		id = s.asked
+	}
+	if id == "" {
+		return s.fail("", "no approval is waiting for an answer")
+	}
+	var (
+		resolved *toolgate.Approval
+		err      error
+	)
+	if *ans.Approved {
+		req := approval.ApproveRequest{Scope: toolgate.ScopeOnce}
+		switch ans.Scope {
+		case "", ScopeOnce:
+		case ScopeSession:
+			// Save the tool as approved for the session: a tool grant,
+			// never a pattern or a tier.
+			req.Scope, req.Grant = toolgate.ScopeSession, toolgate.GrantTool
+		default:
+			return s.fail(id, "unknown scope %q (want once or session)", ans.Scope)
+		}
+		if ans.Mode != "" {
+			return s.fail(id, "mode %q is for rejections; an approval takes a scope", ans.Mode)
+		}
+		resolved, err = s.h.broker.Approve(s.ctx, id, req, s.by)
+	} else {
+		req := approval.DenyRequest{Mode: toolgate.DenyHard, Feedback: ans.Feedback}
+		switch ans.Mode {
+		case "", RejectHard:
+		case RejectSoft:
+			req.Mode = toolgate.DenySoft
+		default:
+			return s.fail(id, "unknown mode %q (want reject_soft or reject_hard)", ans.Mode)
+		}
+		if ans.Scope != "" && ans.Scope != ScopeOnce {
+			return s.fail(id, "scope %q is for approvals; a rejection takes a mode", ans.Scope)
+		}
+		resolved, err = s.h.broker.Deny(s.ctx, id, req, s.by)
+	}
+	if err != nil {
+		if toolgate.ErrorCodeOf(err) == toolgate.EConflict && resolved != nil {
+			// Settled meanwhile: tell the client how, and move on.
+			if err := s.settled(resolved, true); err != nil {
+				return err
+			}
+			if err := s.fail(id, "%s", toolgate.ErrorMessageOf(err)); err != nil {
+				return err
+			}
+			return s.ask()
+		}
+		return s.fail(id, "%s", toolgate.ErrorMessageOf(err))
+	}
+	if err := s.settled(resolved, true); err != nil {
+		return err
+	}
+	return s.ask()
+}
