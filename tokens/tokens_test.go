@@ -175,3 +175,21 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+func TestCreateRejectsBadNames(t *testing.T) {
+	t.Parallel()
+	st, err := tokens.Open(t.TempDir() + "/tokens.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"", "-lead", ".x", "a b", "a/b", "é", strings.Repeat("a", 65), "x\n"} {
+		if _, err := st.Create(name, tokens.RoleAgent); err == nil {
+			t.Errorf("Create(%q) succeeded", name)
+		}
+	}
+	for _, name := range []string{"a", "alice@example.com", "ci:deploy-1", "A_b.c", strings.Repeat("a", 64)} {
+		if _, err := st.Create(name, tokens.RoleAgent); err != nil {
+			t.Errorf("Create(%q): %v", name, err)
+		}
+	}
+}
