@@ -179,6 +179,9 @@ const (
 	EventModeChanged       EventType = "mode.changed"
 	EventSessionAborted    EventType = "session.aborted"
 	EventSessionStopped    EventType = "session.stopped"
+	// EventTurnEnded: the user spoke again; turn grants lapsed and the
+	// stop flag cleared.
+	EventTurnEnded EventType = "session.turn_ended"
 )
 
 // Event is one entry of the ordered event stream.

@@ -38,12 +38,12 @@ type Broker struct {
 	sweep    time.Duration
 	log      *slog.Logger
 
-	hub *hub
+	hub      *hub
+	sessions sessionCache
+	grants   layerCache
 
 	mu      sync.Mutex
 	waiters map[string]*waiter
-	layers  map[string]cachedLayer
-	gen     uint64 // bumped whenever grants change
 	closed  bool
 	reapers sync.WaitGroup
 	stop    chan struct{}
@@ -54,12 +54,6 @@ type Broker struct {
 type waiter struct {
 	done  chan struct{}
 	timer *time.Timer
-}
-
-type cachedLayer struct {
-	gen    uint64
-	engine *policy.Engine
-	rs     *policy.Ruleset
 }
 
 // Option configures a Broker.
@@ -88,10 +82,11 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 	b := &Broker{
 		store: st, policies: pol,
 		now: time.Now, ttl: DefaultTTL, maxTTL: 24 * time.Hour, sweep: DefaultSweepInterval,
-		log:     slog.New(slog.DiscardHandler),
-		waiters: map[string]*waiter{},
-		layers:  map[string]cachedLayer{},
-		stop:    make(chan struct{}),
+		log:      slog.New(slog.DiscardHandler),
+		waiters:  map[string]*waiter{},
+		sessions: sessionCache{m: map[string]sessionEntry{}, max: DefaultSessionCacheSize},
+		grants:   newLayerCache(),
+		stop:     make(chan struct{}),
 	}
 	for _, o := range opts {
 		o(b)
@@ -140,8 +135,9 @@ func newID(prefix string) string {
 	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(buf[:]))
 }
 
-// normalize fills a call's defaults and checks what every call needs.
-func normalize(c *toolgate.Call) error {
+// normalize fills a call's defaults and checks what every call needs. A
+// dry run needs no call id; Submit gives a call without one a random id.
+func normalize(c *toolgate.Call, needID bool) error {
 	if strings.TrimSpace(c.Tool) == "" {
 		return toolgate.Errorf(toolgate.EInvalid, "call has no tool")
 	}
@@ -151,7 +147,7 @@ func normalize(c *toolgate.Call) error {
 	if c.Session == "" {
 		c.Session = DefaultSession
 	}
-	if c.ID == "" {
+	if needID && c.ID == "" {
 		c.ID = newID("call_")
 	}
 	return nil
@@ -160,23 +156,25 @@ func normalize(c *toolgate.Call) error {
 // session returns the call's session, creating it on first use with the
 // workspace's mode.
 func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine) (*toolgate.Session, error) {
-	s, err := b.store.GetSession(ctx, c.Session)
+	s, err := b.getSession(ctx, c.Session)
+	if err == nil && s.Workspace != "" || err != nil && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		return b.boundSession(s, c, err)
+	}
+	// A write: read again under the write lock, so that two first calls
+	// (or a first call and a mode change) do not overwrite each other.
+	b.sessions.wmu.Lock()
+	defer b.sessions.wmu.Unlock()
+	s, err = b.getSession(ctx, c.Session)
 	if err == nil && s.Workspace == "" {
 		// Created by a mode change or an abort before its first call: the
 		// first call binds it to its workspace.
 		s.Workspace, s.UpdatedAt = c.Workspace, b.now()
-		if err := b.store.PutSession(ctx, s); err != nil {
+		if err := b.putSession(ctx, s); err != nil {
 			return nil, err
 		}
 	}
-	if err == nil {
-		if s.Workspace != c.Workspace {
-			return nil, toolgate.Errorf(toolgate.EInvalid, "session %s belongs to workspace %s, not %s", s.ID, s.Workspace, c.Workspace)
-		}
-		return s, nil
-	}
-	if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
-		return nil, err
+	if err == nil || toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		return b.boundSession(s, c, err)
 	}
 	now := b.now()
 	mode := toolgate.ModeDefault
@@ -184,33 +182,46 @@ func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine
 		mode = e.Mode()
 	}
 	s = &toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: mode, CreatedAt: now, UpdatedAt: now}
-	if err := b.store.PutSession(ctx, s); err != nil {
+	if err := b.putSession(ctx, s); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
+// boundSession checks that a session read for a call belongs to the
+// call's workspace.
+func (b *Broker) boundSession(s *toolgate.Session, c *toolgate.Call, err error) (*toolgate.Session, error) {
+	if err == nil {
+		if s.Workspace != c.Workspace {
+			return nil, toolgate.Errorf(toolgate.EInvalid, "session %s belongs to workspace %s, not %s", s.ID, s.Workspace, c.Workspace)
+		}
+		return s, nil
+	}
+	return nil, err
+}
+
 // Evaluate decides a call as Submit would, with the session's mode and
-// grants, but holds nothing and records nothing: the dry run.
+// grants, but holds nothing and records nothing: the dry run. It reads
+// nothing from the store while the rules, session and grants are cached.
 func (b *Broker) Evaluate(ctx context.Context, c toolgate.Call) (toolgate.Decision, error) {
-	if err := normalize(&c); err != nil {
+	if err := normalize(&c, false); err != nil {
 		return toolgate.Decision{}, err
 	}
 	e, err := b.policies.Engine(ctx, c.Workspace)
 	if err != nil {
 		return failClosed("rules unavailable: " + err.Error()), nil
 	}
-	mode := e.Mode()
-	s, err := b.store.GetSession(ctx, c.Session)
-	switch {
-	case err == nil:
-		mode = s.Mode
-	case toolgate.ErrorCodeOf(err) != toolgate.ENotFound:
+	var s toolgate.Session
+	found, err := b.loadSession(ctx, c.Session, &s)
+	if err != nil {
 		return failClosed("session state unavailable: " + err.Error()), nil
-	default:
-		s = &toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: mode}
 	}
-	return b.decide(ctx, e, &c, s), nil
+	if !found {
+		s = toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: e.Mode()}
+	}
+	var d toolgate.Decision
+	b.decide(ctx, e, &c, &s, &d)
+	return d, nil
 }
 
 // failClosed is the decision when the gate cannot decide: ask, never allow
@@ -221,14 +232,13 @@ func failClosed(reason string) toolgate.Decision {
 }
 
 // decide runs the engine with the session's mode and grant layers.
-func (b *Broker) decide(ctx context.Context, e *policy.Engine, c *toolgate.Call, s *toolgate.Session) toolgate.Decision {
+func (b *Broker) decide(ctx context.Context, e *policy.Engine, c *toolgate.Call, s *toolgate.Session, d *toolgate.Decision) {
 	layers, err := b.grantLayers(ctx, e, s)
 	if err != nil {
-		return failClosed("grants unavailable: " + err.Error())
+		*d = failClosed("grants unavailable: " + err.Error())
+		return
 	}
-	var d toolgate.Decision
-	e.Decide(c, policy.Env{Mode: s.Mode, Grants: layers}, &d)
-	return d
+	e.Decide(c, policy.Env{Mode: s.Mode, Grants: layers}, d)
 }
 
 // Submit decides a call. Allow and deny are final and recorded; ask holds
@@ -237,7 +247,7 @@ func (b *Broker) decide(ctx context.Context, e *policy.Engine, c *toolgate.Call,
 // its outcome.
 func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error) {
 	c := req.Call
-	if err := normalize(&c); err != nil {
+	if err := normalize(&c, true); err != nil {
 		return nil, err
 	}
 	if a, err := b.store.GetApprovalByCall(ctx, c.Session, c.ID); err == nil {
@@ -259,7 +269,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	case s.Stopped:
 		d = toolgate.Decision{Action: toolgate.Deny, Reason: "the user stopped this turn with a hard deny; wait for the user's next message"}
 	default:
-		d = b.decide(ctx, e, &c, s)
+		b.decide(ctx, e, &c, s, &d)
 	}
 	if d.Action != toolgate.Ask {
 		entry := b.auditEntry("decision", &c, "", d.Action.String(), gate, d.Reason, decisionData(&c, &d))
@@ -514,7 +524,7 @@ func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.App
 		g.Session = a.Call.Session
 	}
 	if g.Scope == toolgate.ScopeTurn {
-		s, err := b.store.GetSession(ctx, a.Call.Session)
+		s, err := b.getSession(ctx, a.Call.Session)
 		if err != nil {
 			return nil, err
 		}
@@ -586,13 +596,17 @@ func DenyMessage(tool string, req DenyRequest) string {
 // stopSession sets the stop flag after a hard deny and denies the
 // session's other pending calls: the batch is over.
 func (b *Broker) stopSession(ctx context.Context, a *toolgate.Approval, by Actor) error {
-	s, err := b.store.GetSession(ctx, a.Call.Session)
+	b.sessions.wmu.Lock()
+	s, err := b.getSession(ctx, a.Call.Session)
 	if err != nil {
+		b.sessions.wmu.Unlock()
 		return err
 	}
 	s.Stopped, s.UpdatedAt = true, b.now()
 	entry := b.auditEntry("session.stopped", &a.Call, a.ID, "stopped", by, "hard deny", nil)
-	if err := b.store.PutSession(ctx, s, entry); err != nil {
+	err = b.putSession(ctx, s, entry)
+	b.sessions.wmu.Unlock()
+	if err != nil {
 		return err
 	}
 	b.hub.publish(toolgate.Event{Type: toolgate.EventSessionStopped, Time: b.now(), Session: s.ID, Workspace: s.Workspace})

@@ -45,13 +45,13 @@ var human = approval.Actor{Name: "alice", Via: "test"}
 
 // newEnv starts a broker on a fresh SQLite store and rules directory. The
 // workspace "default" starts with a document where shell commands ask.
-func newEnv(t *testing.T, opts ...approval.Option) *env {
+func newEnv(t testing.TB, opts ...approval.Option) *env {
 	t.Helper()
 	dir := t.TempDir()
 	return openEnv(t, dir, &clock{t: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}, opts...)
 }
 
-func openEnv(t *testing.T, dir string, c *clock, opts ...approval.Option) *env {
+func openEnv(t testing.TB, dir string, c *clock, opts ...approval.Option) *env {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))

@@ -6,7 +6,10 @@
 //
 // The broker keeps durable state in a store.Store and workspace rules in a
 // store.Rules; it holds only waiters, timers and caches in memory, so a
-// restart loses no approval and never turns one into an allow.
+// restart loses no approval and never turns one into an allow. The caches
+// (compiled rules, sessions, grant layers) assume one broker per store:
+// the broker makes every session and grant write itself. Sharing a store
+// between nodes needs their invalidation first.
 //
 // The seed engine's calls exist under their names: RequestApproval,
 // Approve, Resolve, SpawnReaper and ReapNow.

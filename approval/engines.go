@@ -25,17 +25,24 @@ type Policies interface {
 // Workspaces compiles each workspace's rules document, followed by the
 // config documents, into an engine, and recompiles when the document
 // changes (its version moves). It implements Policies.
+//
+// If the rules store is a store.Versioner (fsrules is: a stat), each use
+// checks the cheap version and reads the document only when it moved, so
+// an edit on disk takes effect on the next call without the document
+// being read and hashed on every call.
 type Workspaces struct {
-	rules  store.Rules
-	config []*policy.Document
-	opts   []policy.Option
+	rules     store.Rules
+	versioner store.Versioner // rules, if it is one
+	config    []*policy.Document
+	opts      []policy.Option
 
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	cache map[string]cachedEngine
 }
 
 type cachedEngine struct {
-	version string
+	version string // Document's
+	stat    string // Versioner's as of before the document was read; "" unknown
 	engine  *policy.Engine
 }
 
@@ -43,19 +50,44 @@ type cachedEngine struct {
 // documents (toolgate.yaml) after each workspace's own document so their
 // rules win, and engine options such as policy.WithHome.
 func NewWorkspaces(rules store.Rules, config []*policy.Document, opts ...policy.Option) *Workspaces {
-	return &Workspaces{rules: rules, config: config, opts: opts, cache: map[string]cachedEngine{}}
+	w := &Workspaces{rules: rules, config: config, opts: opts, cache: map[string]cachedEngine{}}
+	w.versioner, _ = rules.(store.Versioner)
+	return w
 }
 
 // Engine implements Policies.
 func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engine, error) {
+	var stat string
+	if w.versioner != nil {
+		var err error
+		if stat, err = w.versioner.Version(ctx, workspace); err != nil {
+			return nil, fmt.Errorf("workspace %s rules: %w", workspace, err)
+		}
+		if stat != "" {
+			w.mu.RLock()
+			c, ok := w.cache[workspace]
+			w.mu.RUnlock()
+			if ok && c.stat == stat {
+				return c.engine, nil
+			}
+		}
+	}
+	// The version moved, or cannot be told cheaply: read the document. It
+	// is read after the stat, so it is at least as new as the stat says.
 	src, version, err := w.rules.Document(ctx, workspace)
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s rules: %w", workspace, err)
 	}
-	w.mu.Lock()
+	w.mu.RLock()
 	c, ok := w.cache[workspace]
-	w.mu.Unlock()
+	w.mu.RUnlock()
 	if ok && c.version == version {
+		if c.stat != stat {
+			c.stat = stat
+			w.mu.Lock()
+			w.cache[workspace] = c
+			w.mu.Unlock()
+		}
 		return c.engine, nil
 	}
 	e, err := w.Compile(workspace, src)
@@ -65,7 +97,7 @@ func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engi
 		return nil, err
 	}
 	w.mu.Lock()
-	w.cache[workspace] = cachedEngine{version: version, engine: e}
+	w.cache[workspace] = cachedEngine{version: version, stat: stat, engine: e}
 	w.mu.Unlock()
 	return e, nil
 }

@@ -2,6 +2,7 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"sync"
 
@@ -18,9 +19,12 @@ const subscriberBuffer = 1024
 
 // hub orders events and fans them out to subscribers.
 type hub struct {
-	mu   sync.Mutex
-	seq  int64
-	ring []toolgate.Event // the last ringSize events, oldest first
+	mu  sync.Mutex
+	seq int64
+	// ring holds the last ringSize events in a circular buffer: the oldest
+	// is ring[head] once it is full (len(ring) == ringSize), ring[0] until then.
+	ring []toolgate.Event
+	head int
 	subs map[*Subscription]struct{}
 	// pending mirrors the approvals still pending, kept under the same
 	// lock as publishing so a new subscriber's replay and the live stream
@@ -45,20 +49,41 @@ func newHub(startSeq int64, pending []*toolgate.Approval) *hub {
 	return h
 }
 
+// ErrDropped is Subscription.Err after the subscriber fell too far behind
+// and the hub ended its subscription: subscribe again with AfterSeq set to
+// the last Seq seen to resume.
+var ErrDropped = errors.New("approval: event subscriber fell behind and was dropped")
+
 // Subscription is a live view of the event stream.
 type Subscription struct {
 	ch     chan toolgate.Event
 	filter EventFilter
 	once   sync.Once
 	hub    *hub
-	// dropped is set when the subscriber fell too far behind.
+	// stop unregisters the context callback that closes the subscription.
+	stop func() bool
+	// dropped is set, under hub.mu, when the subscriber fell too far behind.
 	dropped bool
 }
 
 // Events returns the subscription's events. The channel is closed when the
-// subscription ends: its context was cancelled, the broker closed, or the
-// subscriber fell behind (resume with AfterSeq set to the last Seq seen).
+// subscription ends: its context was cancelled, it was closed, the broker
+// closed, or the subscriber fell behind (Err tells which; resume with
+// AfterSeq set to the last Seq seen).
 func (s *Subscription) Events() <-chan toolgate.Event { return s.ch }
+
+// Err tells why the subscription ended: ErrDropped if the subscriber fell
+// too far behind (it should subscribe again and resume by sequence), nil
+// if it was closed, its context ended or the broker closed, and nil while
+// it is still open.
+func (s *Subscription) Err() error {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	if s.dropped {
+		return ErrDropped
+	}
+	return nil
+}
 
 // Close ends the subscription.
 func (s *Subscription) Close() {
@@ -71,6 +96,9 @@ func (s *Subscription) closeLocked() {
 	s.once.Do(func() {
 		delete(s.hub.subs, s)
 		close(s.ch)
+		if s.stop != nil {
+			s.stop() // nothing is left waiting on the context
+		}
 	})
 }
 
@@ -90,11 +118,12 @@ func (h *hub) publish(e toolgate.Event) toolgate.Event {
 	defer h.mu.Unlock()
 	h.seq++
 	e.Seq = h.seq
-	if len(h.ring) == ringSize {
-		copy(h.ring, h.ring[1:])
-		h.ring = h.ring[:ringSize-1]
+	if len(h.ring) < ringSize {
+		h.ring = append(h.ring, e)
+	} else {
+		h.ring[h.head] = e
+		h.head = (h.head + 1) % ringSize
 	}
-	h.ring = append(h.ring, e)
 	if e.Approval != nil {
 		if e.Approval.Status == toolgate.StatusPending {
 			h.order++
@@ -135,7 +164,7 @@ func (h *hub) subscribe(ctx context.Context, f EventFilter) *Subscription {
 	resent := map[string]bool{}
 	if f.AfterSeq > 0 {
 		for i := range h.ring {
-			e := h.ring[i]
+			e := h.ring[(h.head+i)%len(h.ring)]
 			if e.Seq > f.AfterSeq && f.match(&e) {
 				s.ch <- e
 				if e.Approval != nil {
@@ -160,11 +189,11 @@ func (h *hub) subscribe(ctx context.Context, f EventFilter) *Subscription {
 		}
 	}
 	h.subs[s] = struct{}{}
+	// Registered under the lock, so closeLocked sees stop once it is set;
+	// if ctx is already done the callback runs at once, after the lock is
+	// released.
+	s.stop = context.AfterFunc(ctx, s.Close)
 	h.mu.Unlock()
-	go func() {
-		<-ctx.Done()
-		s.Close()
-	}()
 	return s
 }
 

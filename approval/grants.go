@@ -3,33 +3,81 @@ package approval
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
 )
 
+// layerCache keeps compiled grant layers until grants change: each layer
+// by its scope and owner, and each session's merged list, so deciding a
+// call looks up one map entry and allocates nothing.
+type layerCache struct {
+	mu       sync.RWMutex
+	gen      uint64 // bumped whenever grants change
+	layers   map[layerKey]cachedLayer
+	sessions map[string]sessionLayers
+}
+
+// layerKey names a grant layer: the global one (all fields empty), a
+// workspace's, a session's, or a session's turn.
+type layerKey struct {
+	layer toolgate.Layer
+	owner string
+	turn  int
+}
+
+type cachedLayer struct {
+	engine *policy.Engine
+	rs     *policy.Ruleset
+}
+
+// sessionLayers is a session's merged grant layers as of its workspace
+// and turn.
+type sessionLayers struct {
+	engine    *policy.Engine
+	workspace string
+	turn      int
+	layers    []*policy.Ruleset
+}
+
+// maxCachedSessionLayers bounds the per-session entries; when full the
+// cache starts again (grant changes clear it anyway).
+const maxCachedSessionLayers = 16384
+
+func newLayerCache() layerCache {
+	return layerCache{layers: map[layerKey]cachedLayer{}, sessions: map[string]sessionLayers{}}
+}
+
 // grantLayers returns the session's grant layers in merge order: global,
-// workspace, session, turn. Compiled layers are cached until grants change.
+// workspace, session, turn. Compiled layers are cached until grants
+// change. The slice is shared: callers must not modify it.
 func (b *Broker) grantLayers(ctx context.Context, e *policy.Engine, s *toolgate.Session) ([]*policy.Ruleset, error) {
-	specs := []struct {
-		key    string
-		layer  toolgate.Layer
+	lc := &b.grants
+	lc.mu.RLock()
+	sl, ok := lc.sessions[s.ID]
+	gen := lc.gen
+	lc.mu.RUnlock()
+	if ok && sl.engine == e && sl.workspace == s.Workspace && sl.turn == s.Turn {
+		return sl.layers, nil
+	}
+	specs := [...]struct {
+		key    layerKey
 		filter store.GrantFilter
 		turn   int
 	}{
-		{"g", toolgate.LayerGlobal, store.GrantFilter{Scope: toolgate.ScopeGlobal}, -1},
-		{"w:" + s.Workspace, toolgate.LayerWorkspace, store.GrantFilter{Scope: toolgate.ScopeWorkspace, Workspace: s.Workspace}, -1},
-		{"s:" + s.ID, toolgate.LayerSession, store.GrantFilter{Scope: toolgate.ScopeSession, Session: s.ID}, -1},
-		{fmt.Sprintf("t:%s:%d", s.ID, s.Turn), toolgate.LayerTurn, store.GrantFilter{Scope: toolgate.ScopeTurn, Session: s.ID}, s.Turn},
+		{layerKey{toolgate.LayerGlobal, "", 0}, store.GrantFilter{Scope: toolgate.ScopeGlobal}, -1},
+		{layerKey{toolgate.LayerWorkspace, s.Workspace, 0}, store.GrantFilter{Scope: toolgate.ScopeWorkspace, Workspace: s.Workspace}, -1},
+		{layerKey{toolgate.LayerSession, s.ID, 0}, store.GrantFilter{Scope: toolgate.ScopeSession, Session: s.ID}, -1},
+		{layerKey{toolgate.LayerTurn, s.ID, s.Turn}, store.GrantFilter{Scope: toolgate.ScopeTurn, Session: s.ID}, s.Turn},
 	}
 	layers := make([]*policy.Ruleset, 0, len(specs))
 	for _, sp := range specs {
-		b.mu.Lock()
-		c, ok := b.layers[sp.key]
-		gen := b.gen
-		b.mu.Unlock()
-		if ok && c.gen == gen && c.engine == e {
+		lc.mu.RLock()
+		c, ok := lc.layers[sp.key]
+		lc.mu.RUnlock()
+		if ok && c.engine == e {
 			layers = append(layers, c.rs)
 			continue
 		}
@@ -44,26 +92,37 @@ func (b *Broker) grantLayers(ctx context.Context, e *policy.Engine, s *toolgate.
 			}
 			rules = append(rules, grantRule(g))
 		}
-		rs, err := e.Compile(sp.layer, rules)
+		rs, err := e.Compile(sp.key.layer, rules)
 		if err != nil {
-			return nil, fmt.Errorf("compile %s grants: %w", sp.layer, err)
+			return nil, fmt.Errorf("compile %s grants: %w", sp.key.layer, err)
 		}
-		b.mu.Lock()
-		if b.gen == gen {
-			b.layers[sp.key] = cachedLayer{gen: gen, engine: e, rs: rs}
+		lc.mu.Lock()
+		if lc.gen == gen {
+			lc.layers[sp.key] = cachedLayer{engine: e, rs: rs}
 		}
-		b.mu.Unlock()
+		lc.mu.Unlock()
 		layers = append(layers, rs)
 	}
+	lc.mu.Lock()
+	if lc.gen == gen {
+		if len(lc.sessions) >= maxCachedSessionLayers {
+			clear(lc.sessions)
+			clear(lc.layers)
+		}
+		lc.sessions[s.ID] = sessionLayers{engine: e, workspace: s.Workspace, turn: s.Turn, layers: layers}
+	}
+	lc.mu.Unlock()
 	return layers, nil
 }
 
 // grantsChanged drops every cached layer.
 func (b *Broker) grantsChanged() {
-	b.mu.Lock()
-	b.gen++
-	clear(b.layers)
-	b.mu.Unlock()
+	lc := &b.grants
+	lc.mu.Lock()
+	lc.gen++
+	clear(lc.layers)
+	clear(lc.sessions)
+	lc.mu.Unlock()
 }
 
 // grantAdded publishes a new grant, appends a workspace grant to the
@@ -141,7 +200,7 @@ func (b *Broker) AddGrant(ctx context.Context, g toolgate.Grant, by Actor) (*too
 		if g.Session == "" {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "a %s grant needs a session", g.Scope)
 		}
-		s, err := b.store.GetSession(ctx, g.Session)
+		s, err := b.getSession(ctx, g.Session)
 		if err != nil {
 			return nil, err
 		}

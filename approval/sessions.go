@@ -9,7 +9,7 @@ import (
 
 // Session returns a session.
 func (b *Broker) Session(ctx context.Context, id string) (*toolgate.Session, error) {
-	return b.store.GetSession(ctx, id)
+	return b.getSession(ctx, id)
 }
 
 // Sessions lists sessions.
@@ -25,7 +25,9 @@ func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, c
 	if id == "" {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "no session id")
 	}
-	s, err := b.store.GetSession(ctx, id)
+	b.sessions.wmu.Lock()
+	defer b.sessions.wmu.Unlock()
+	s, err := b.getSession(ctx, id)
 	switch {
 	case toolgate.ErrorCodeOf(err) == toolgate.ENotFound && create:
 		s = &toolgate.Session{ID: id, CreatedAt: b.now()}
@@ -37,7 +39,7 @@ func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, c
 	outcome := change(s)
 	s.UpdatedAt = b.now()
 	entry := b.auditEntry(kind, &toolgate.Call{Session: s.ID, Workspace: s.Workspace}, "", outcome, by, "", nil)
-	if err := b.store.PutSession(ctx, s, entry); err != nil {
+	if err := b.putSession(ctx, s, entry); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -85,7 +87,7 @@ func (b *Broker) CancelWorkspace(ctx context.Context, workspace string, by Actor
 // EndTurn ends the session's current turn: the user spoke again. Turn
 // grants lapse and the stop flag of a hard deny clears.
 func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
-	s, err := b.updateSession(ctx, session, "session.turn_ended", by, false, func(s *toolgate.Session) string {
+	s, err := b.updateSession(ctx, session, string(toolgate.EventTurnEnded), by, false, func(s *toolgate.Session) string {
 		s.Turn++
 		s.Stopped = false
 		return "turn ended"
@@ -94,5 +96,6 @@ func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolga
 		return nil, err
 	}
 	b.grantsChanged()
+	b.hub.publish(toolgate.Event{Type: toolgate.EventTurnEnded, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
 	return s, nil
 }

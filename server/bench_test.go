@@ -20,6 +20,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/store/fsrules"
 	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
 )
@@ -79,6 +80,13 @@ var benchCalls = map[string]string{
 // to compare with OPA's server: see the req/s metric).
 func BenchmarkEvaluateHTTP(b *testing.B) {
 	e := newBenchEnv(b)
+	// Steady state: the workspace's rules document exists and has not
+	// changed for longer than fsrules.RacyWindow (while it has, every call
+	// re-reads and hashes it to catch an edit its timestamps would hide).
+	if _, err := e.broker.Evaluate(context.Background(), toolgate.Call{Tool: "read_file"}); err != nil {
+		b.Fatal(err)
+	}
+	time.Sleep(fsrules.RacyWindow + 100*time.Millisecond)
 	for _, name := range []string{"file", "shell"} {
 		body := []byte(benchCalls[name])
 		b.Run("inprocess/"+name, func(b *testing.B) {

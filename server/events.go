@@ -3,19 +3,14 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"path"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/coder/websocket"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/stream"
 )
 
 // handleEvents streams the broker's events: over WebSocket for an upgrade
@@ -69,104 +64,35 @@ func acceptsEventStream(accept string) bool {
 // <type>", "data: <json>", and a comment every heartbeat interval.
 func (s *server) streamSSE(w http.ResponseWriter, r *http.Request, f approval.EventFilter) error {
 	ctx := r.Context()
-	rc := http.NewResponseController(w)
 	sub := s.broker.Subscribe(ctx, f)
 	defer sub.Close()
 	s.metrics.subscribers.Add(1)
 	defer s.metrics.subscribers.Add(-1)
 
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	sse := stream.StartSSE(w, s.limits.WriteTimeout)
 	// Tell the client how long to wait before reconnecting.
-	if err := s.sseWrite(w, rc, []byte("retry: 2000\n\n")); err != nil {
+	if err := sse.Write([]byte("retry: 2000\n\n")); err != nil {
 		return errClientGone
 	}
-	tick := time.NewTicker(s.limits.Heartbeat)
-	defer tick.Stop()
-	var buf []byte
-	for {
-		select {
-		case <-ctx.Done():
-			return errClientGone
-		case <-tick.C:
-			if err := s.sseWrite(w, rc, []byte(": heartbeat\n\n")); err != nil {
-				return errClientGone
-			}
-		case e, ok := <-sub.Events():
-			if !ok {
-				// The broker closed or the client fell behind: it reconnects
-				// with Last-Event-ID and resumes.
-				return nil
-			}
-			data, err := json.Marshal(&e)
+	// When the broker closes or the client falls behind the stream ends:
+	// the client reconnects with Last-Event-ID and resumes.
+	return sse.Run(ctx, s.limits.Heartbeat, func() error { return sse.Comment("heartbeat") },
+		sub.Events(), func(e *toolgate.Event) error {
+			data, err := json.Marshal(e)
 			if err != nil {
 				return fmt.Errorf("encode event %d: %w", e.Seq, err)
 			}
-			buf = buf[:0]
-			buf = append(buf, "id: "...)
-			buf = strconv.AppendInt(buf, e.Seq, 10)
-			buf = append(buf, "\nevent: "...)
-			buf = append(buf, e.Type...)
-			buf = append(buf, "\ndata: "...)
-			buf = append(buf, data...) // json.Marshal output has no newlines
-			buf = append(buf, "\n\n"...)
-			if err := s.sseWrite(w, rc, buf); err != nil {
-				return errClientGone
-			}
-		}
-	}
-}
-
-func (s *server) sseWrite(w http.ResponseWriter, rc *http.ResponseController, p []byte) error {
-	_ = rc.SetWriteDeadline(time.Now().Add(s.limits.WriteTimeout))
-	if _, err := w.Write(p); err != nil {
-		return err
-	}
-	return rc.Flush()
-}
-
-// checkOrigin accepts a WebSocket request with no Origin header (not a
-// browser), an Origin of the request's own host, or one matching an
-// allowed pattern.
-func (s *server) checkOrigin(r *http.Request) error {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return nil
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return toolgate.Errorf(toolgate.EForbidden, "bad Origin %q", origin)
-	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return nil
-	}
-	for _, p := range s.origins {
-		target := u.Host
-		if strings.Contains(p, "://") {
-			target = u.Scheme + "://" + u.Host
-		}
-		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(target)); ok {
-			return nil
-		}
-	}
-	return toolgate.Errorf(toolgate.EForbidden, "WebSocket connections from origin %q are not allowed", origin)
+			return sse.Event(e.Seq, string(e.Type), data) // json.Marshal output has no newlines
+		})
 }
 
 // streamWebSocket sends each event as one JSON text message and pings the
 // client every heartbeat interval. Messages from the client are ignored.
 func (s *server) streamWebSocket(w http.ResponseWriter, r *http.Request, f approval.EventFilter) error {
-	if err := s.checkOrigin(r); err != nil {
+	if err := stream.CheckOrigin(r, s.origins); err != nil {
 		return err
 	}
-	// The server's read and write timeouts must not end a long-lived
-	// connection; the heartbeat and per-message timeouts bound it instead.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.origins})
+	c, err := stream.AcceptWebSocket(w, r, s.origins)
 	if err != nil {
 		return errClientGone // Accept wrote the response
 	}
@@ -178,37 +104,16 @@ func (s *server) streamWebSocket(w http.ResponseWriter, r *http.Request, f appro
 	ctx := c.CloseRead(context.WithoutCancel(r.Context()))
 	sub := s.broker.Subscribe(ctx, f)
 	defer sub.Close()
-	tick := time.NewTicker(s.limits.Heartbeat)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			pctx, cancel := context.WithTimeout(ctx, s.limits.WriteTimeout)
-			err := c.Ping(pctx)
-			cancel()
-			if err != nil {
-				return nil
-			}
-		case e, ok := <-sub.Events():
-			if !ok {
-				c.Close(websocket.StatusTryAgainLater, "event stream ended; reconnect with ?after=<last seq>")
-				return nil
-			}
-			data, err := json.Marshal(&e)
-			if err != nil {
-				return fmt.Errorf("encode event %d: %w", e.Seq, err)
-			}
-			wctx, cancel := context.WithTimeout(ctx, s.limits.WriteTimeout)
-			err = c.Write(wctx, websocket.MessageText, data)
-			cancel()
-			if err != nil {
-				if errors.Is(err, context.DeadlineExceeded) {
-					s.log.Warn("websocket client too slow; closing", "token", callerOf(w).Name)
-				}
-				return nil
-			}
-		}
+	ws := &stream.WebSocket{
+		Conn: c, Heartbeat: s.limits.Heartbeat, WriteTimeout: s.limits.WriteTimeout,
+		EndReason: "event stream ended; reconnect with ?after=<last seq>",
+		Slow:      func() { s.log.Warn("websocket client too slow; closing", "token", callerOf(w).Name) },
 	}
+	return ws.Run(ctx, sub.Events(), func(e *toolgate.Event) error {
+		data, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("encode event %d: %w", e.Seq, err)
+		}
+		return ws.Write(ctx, data)
+	})
 }

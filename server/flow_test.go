@@ -18,7 +18,7 @@ func (e *env) longPoll(c toolgate.Call, wait string) <-chan approval.Result {
 	ch := make(chan approval.Result, 1)
 	go func() {
 		var res approval.Result
-		r := e.do("POST", "/v1/calls?wait="+wait, e.agent, map[string]any{"call": c})
+		r := e.do("POST", "/v1/calls?wait="+wait, e.Agent, map[string]any{"call": c})
 		if r.status != 200 {
 			e.t.Errorf("long poll: %d %s", r.status, r.body)
 		}
@@ -76,7 +76,7 @@ func TestApproveEachScope(t *testing.T) {
 			id := got.ev.Approval.ID
 
 			var a toolgate.Approval
-			e.must(200, "POST", "/v1/approvals/"+id+"/approve", e.approver, approval.ApproveRequest{Scope: tc.scope}, &a)
+			e.must(200, "POST", "/v1/approvals/"+id+"/approve", e.Approver, approval.ApproveRequest{Scope: tc.scope}, &a)
 			if a.Status != toolgate.StatusApproved || a.Resolution.By != "alice" || a.Resolution.Via != "api" {
 				t.Fatalf("approved %+v %+v", a, a.Resolution)
 			}
@@ -100,23 +100,23 @@ func TestApproveEachScope(t *testing.T) {
 			}
 			// The dry run agrees with the submission.
 			var d toolgate.Decision
-			e.must(200, "POST", "/v1/evaluate", e.agent, shell("s1", "", "git push --force"), &d)
+			e.must(200, "POST", "/v1/evaluate", e.Agent, shell("s1", "", "git push --force"), &d)
 			if d.Action != tc.sameSession {
 				t.Errorf("evaluate: %s, want %s", d.Action, tc.sameSession)
 			}
 			if tc.scope == toolgate.ScopeTurn {
-				e.must(200, "POST", "/v1/sessions/s1/turn-end", e.agent, nil, nil)
+				e.must(200, "POST", "/v1/sessions/s1/turn-end", e.Agent, nil, nil)
 				if got := e.final(shell("s1", "c5", "git push")); got != toolgate.Ask {
 					t.Errorf("next turn: %s", got)
 				}
 			}
 			var grants struct{ Grants []toolgate.Grant }
-			e.must(200, "GET", "/v1/grants?scope="+string(tc.scope), e.approver, nil, &grants)
+			e.must(200, "GET", "/v1/grants?scope="+string(tc.scope), e.Approver, nil, &grants)
 			if want := map[bool]int{true: 0, false: 1}[tc.scope == toolgate.ScopeOnce]; len(grants.Grants) != want {
 				t.Errorf("grants %+v", grants.Grants)
 			}
 			if tc.scope == toolgate.ScopeWorkspace {
-				r := e.must(200, "GET", "/v1/workspaces/default/rules", e.admin, nil, nil)
+				r := e.must(200, "GET", "/v1/workspaces/default/rules", e.Admin, nil, nil)
 				if !strings.Contains(string(r.body), `"git push *": "allow"`) {
 					t.Errorf("workspace grant not in the document:\n%s", r.body)
 				}
@@ -135,10 +135,10 @@ func TestCascadeThroughAPI(t *testing.T) {
 	poll := make(chan *toolgate.Approval, 1)
 	go func() {
 		var got toolgate.Approval
-		e.must(200, "GET", "/v1/approvals/"+b.ID+"?wait=20s", e.agent, nil, &got)
+		e.must(200, "GET", "/v1/approvals/"+b.ID+"?wait=20s", e.Agent, nil, &got)
 		poll <- &got
 	}()
-	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.approver, map[string]any{"scope": "session"}, nil)
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, map[string]any{"scope": "session"}, nil)
 	got := receive(t, poll)
 	if got.Status != toolgate.StatusApproved || got.Resolution.Via != "cascade" {
 		t.Fatalf("cascaded: %s %+v", got.Status, got.Resolution)
@@ -149,7 +149,7 @@ func TestCascadeThroughAPI(t *testing.T) {
 		}
 	}
 	var list struct{ Approvals []toolgate.Approval }
-	e.must(200, "GET", "/v1/approvals?status=pending&session=s1", e.approver, nil, &list)
+	e.must(200, "GET", "/v1/approvals?status=pending&session=s1", e.Approver, nil, &list)
 	if len(list.Approvals) != 1 || list.Approvals[0].ID != c.ID {
 		t.Fatalf("pending in s1: %+v", list.Approvals)
 	}
@@ -165,7 +165,7 @@ func TestDenySoftAndHardInBatch(t *testing.T) {
 	}
 	c1, c2, c3 := batch("c1", 0, "npm install"), batch("c2", 1, "npm run build"), batch("c3", 2, "npm test")
 	var res approval.Result
-	e.must(200, "POST", "/v1/calls", e.agent, map[string]any{"call": c1, "batch_remaining": []toolgate.Call{c2, c3}, "ttl": "90s"}, &res)
+	e.must(200, "POST", "/v1/calls", e.Agent, map[string]any{"call": c1, "batch_remaining": []toolgate.Call{c2, c3}, "ttl": "90s"}, &res)
 	a := res.Approval
 	if a == nil || len(a.BatchRemaining) != 2 || a.ExpiresAt.Sub(a.CreatedAt) != 90*time.Second {
 		t.Fatalf("batch approval %+v", a)
@@ -173,7 +173,7 @@ func TestDenySoftAndHardInBatch(t *testing.T) {
 	b := e.ask(c2)
 	c := e.ask(c3)
 	var soft toolgate.Approval
-	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.approver, map[string]any{"mode": "soft", "feedback": "not now"}, &soft)
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.Approver, map[string]any{"mode": "soft", "feedback": "not now"}, &soft)
 	if soft.Resolution.DenyMode != toolgate.DenySoft || !strings.Contains(soft.Resolution.Reason, "Feedback: not now") {
 		t.Fatalf("soft: %+v", soft.Resolution)
 	}
@@ -181,7 +181,7 @@ func TestDenySoftAndHardInBatch(t *testing.T) {
 		t.Fatalf("soft deny ended the batch: %s", s)
 	}
 	var hard toolgate.Approval
-	e.must(200, "POST", "/v1/approvals/"+b.ID+"/deny", e.approver, nil, &hard)
+	e.must(200, "POST", "/v1/approvals/"+b.ID+"/deny", e.Approver, nil, &hard)
 	if hard.Resolution.DenyMode != toolgate.DenyHard {
 		t.Fatalf("default deny mode: %+v", hard.Resolution)
 	}
@@ -189,7 +189,7 @@ func TestDenySoftAndHardInBatch(t *testing.T) {
 		t.Fatalf("rest of batch after a hard deny: %s", s)
 	}
 	var sess toolgate.Session
-	e.must(200, "GET", "/v1/sessions/s1", e.approver, nil, &sess)
+	e.must(200, "GET", "/v1/sessions/s1", e.Approver, nil, &sess)
 	if !sess.Stopped {
 		t.Fatal("stop flag not set")
 	}
@@ -197,7 +197,7 @@ func TestDenySoftAndHardInBatch(t *testing.T) {
 		t.Fatalf("after hard deny: %s", got)
 	}
 	// Answering again conflicts.
-	r := e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.approver, nil)
+	r := e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.Approver, nil)
 	if r.status != 409 {
 		t.Fatalf("second answer: %d %s", r.status, r.body)
 	}
@@ -210,19 +210,19 @@ func TestExpiryReleasesLongPoll(t *testing.T) {
 	poll := make(chan toolgate.Approval, 1)
 	go func() {
 		var got toolgate.Approval
-		e.must(200, "GET", "/v1/approvals/"+a.ID+"?wait=30s", e.agent, nil, &got)
+		e.must(200, "GET", "/v1/approvals/"+a.ID+"?wait=30s", e.Agent, nil, &got)
 		poll <- got
 	}()
 	time.Sleep(50 * time.Millisecond)
 	e.clock.Add(approval.DefaultTTL)
-	if n, err := e.broker.ReapNow(context.Background()); err != nil || n != 1 {
+	if n, err := e.Broker.ReapNow(context.Background()); err != nil || n != 1 {
 		t.Fatalf("reap %d %v", n, err)
 	}
 	got := receive(t, poll)
 	if got.Status != toolgate.StatusExpired || got.Resolution.Reason != approval.TimeoutReason {
 		t.Fatalf("expired: %+v", got.Resolution)
 	}
-	r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.approver, nil)
+	r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, nil)
 	if r.status != 409 {
 		t.Fatalf("approve after expiry: %d", r.status)
 	}
@@ -234,7 +234,7 @@ func TestLongPollEndsWithoutCancelling(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	var res approval.Result
-	e.must(200, "POST", "/v1/calls?wait=100ms", e.agent, shell("s1", "c1", "make"), &res)
+	e.must(200, "POST", "/v1/calls?wait=100ms", e.Agent, shell("s1", "c1", "make"), &res)
 	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
 		t.Fatalf("timed-out long poll: %+v", res.Approval)
 	}
@@ -242,8 +242,8 @@ func TestLongPollEndsWithoutCancelling(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		req, _ := newRequest(ctx, "GET", e.srv.URL+"/v1/approvals/"+res.Approval.ID+"?wait=1m", e.agent)
-		resp, err := e.srv.Client().Do(req)
+		req, _ := newRequest(ctx, "GET", e.Server.URL+"/v1/approvals/"+res.Approval.ID+"?wait=1m", e.Agent)
+		resp, err := e.Server.Client().Do(req)
 		if err == nil {
 			resp.Body.Close()
 		}
@@ -257,13 +257,13 @@ func TestLongPollEndsWithoutCancelling(t *testing.T) {
 	}
 	// Re-attach by call id.
 	var again approval.Result
-	e.must(200, "POST", "/v1/calls", e.agent, shell("s1", "c1", "make"), &again)
+	e.must(200, "POST", "/v1/calls", e.Agent, shell("s1", "c1", "make"), &again)
 	if again.Approval.ID != res.Approval.ID {
 		t.Fatalf("re-attach: %s, want %s", again.Approval.ID, res.Approval.ID)
 	}
 	// The agent can cancel its own call.
 	var c toolgate.Approval
-	e.must(200, "POST", "/v1/approvals/"+res.Approval.ID+"/cancel", e.agent, map[string]string{"reason": "done"}, &c)
+	e.must(200, "POST", "/v1/approvals/"+res.Approval.ID+"/cancel", e.Agent, map[string]string{"reason": "done"}, &c)
 	if c.Status != toolgate.StatusCancelled || c.Resolution.By != "agent-1" {
 		t.Fatalf("cancel: %+v", c.Resolution)
 	}
@@ -276,7 +276,7 @@ func TestAbortSession(t *testing.T) {
 	poll := e.longPoll(shell("s1", "c2", "make b"), "30s")
 	time.Sleep(50 * time.Millisecond)
 	var s toolgate.Session
-	e.must(200, "POST", "/v1/sessions/s1/abort", e.approver, nil, &s)
+	e.must(200, "POST", "/v1/sessions/s1/abort", e.Approver, nil, &s)
 	if !s.Aborted {
 		t.Fatalf("session %+v", s)
 	}
@@ -297,19 +297,19 @@ func TestModeChange(t *testing.T) {
 	var s toolgate.Session
 	// Sessions start with their first call.
 	e.ask(toolgate.Call{ID: "c0", Session: "s1", Tool: "mcp__x__y"})
-	e.must(200, "PUT", "/v1/sessions/s1/mode", e.approver, map[string]string{"mode": "Force"}, &s)
+	e.must(200, "PUT", "/v1/sessions/s1/mode", e.Approver, map[string]string{"mode": "Force"}, &s)
 	if s.Mode != toolgate.ModeYolo {
 		t.Fatalf("mode %s", s.Mode)
 	}
 	if got := e.final(toolgate.Call{ID: "c1", Session: "s1", Tool: "mcp__x__y"}); got != toolgate.Allow {
 		t.Fatalf("yolo: %s", got)
 	}
-	r := e.do("PUT", "/v1/sessions/s1/mode", e.approver, map[string]string{"mode": "reckless"})
+	r := e.do("PUT", "/v1/sessions/s1/mode", e.Approver, map[string]string{"mode": "reckless"})
 	if r.status != 400 || !strings.Contains(r.errMessage(), "unknown mode") {
 		t.Fatalf("unknown mode: %d %s", r.status, r.body)
 	}
 	var list struct{ Sessions []toolgate.Session }
-	e.must(200, "GET", "/v1/sessions", e.approver, nil, &list)
+	e.must(200, "GET", "/v1/sessions", e.Approver, nil, &list)
 	if len(list.Sessions) != 1 || list.Sessions[0].Mode != toolgate.ModeYolo {
 		t.Fatalf("sessions %+v", list.Sessions)
 	}
@@ -326,7 +326,7 @@ func TestReplayAfterReconnect(t *testing.T) {
 	seen := next(t, first, "requested", func(ev sseEvent) bool { return ev.typ == "approval.requested" })
 	cancel()
 	// Missed while disconnected: a is approved, b asks.
-	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.approver, nil, nil)
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, nil, nil)
 	b := e.ask(shell("s2", "c2", "make b"))
 
 	ctx2, cancel2 := context.WithCancel(context.Background())
@@ -360,7 +360,7 @@ func TestQuestionToolAnswer(t *testing.T) {
 	q := e.ask(toolgate.Call{ID: "q1", Session: "s", Tool: "AskUserQuestion", Args: map[string]any{"question": "Which target?"}})
 	b := e.ask(shell("s", "c1", "make"))
 	before := e.counts()
-	r := e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.approver, map[string]any{"answer": "fabricated"})
+	r := e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.Approver, map[string]any{"answer": "fabricated"})
 	if r.status != 400 || !strings.Contains(r.errMessage(), "question tools") {
 		t.Fatalf("answer for Bash: %d %s", r.status, r.body)
 	}
@@ -368,7 +368,7 @@ func TestQuestionToolAnswer(t *testing.T) {
 		t.Fatalf("rejected answer changed something: %+v -> %+v", before, after)
 	}
 	var got toolgate.Approval
-	e.must(200, "POST", "/v1/approvals/"+q.ID+"/approve", e.approver, map[string]any{"answer": map[string]string{"target": "staging"}}, &got)
+	e.must(200, "POST", "/v1/approvals/"+q.ID+"/approve", e.Approver, map[string]any{"answer": map[string]string{"target": "staging"}}, &got)
 	if string(got.Resolution.Answer) != `{"target":"staging"}` {
 		t.Fatalf("answer %s", got.Resolution.Answer)
 	}
@@ -378,14 +378,14 @@ func TestClientHeaderNamesVia(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	a := e.ask(shell("s", "c1", "make"))
-	r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.approver, nil, "X-Toolgate-Client", "tui")
+	r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, nil, "X-Toolgate-Client", "tui")
 	var got toolgate.Approval
 	r.decode(t, &got)
 	if got.Resolution.Via != "tui" {
 		t.Fatalf("via %q", got.Resolution.Via)
 	}
 	b := e.ask(shell("s", "c2", "make"))
-	r = e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.approver, nil, "X-Toolgate-Client", "telegram-bot")
+	r = e.do("POST", "/v1/approvals/"+b.ID+"/approve", e.Approver, nil, "X-Toolgate-Client", "telegram-bot")
 	r.decode(t, &got)
 	if got.Resolution.Via != "api" {
 		t.Fatalf("unknown client recorded as %q", got.Resolution.Via)
@@ -396,32 +396,32 @@ func TestAuditAndGrantsAdmin(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	var g toolgate.Grant
-	e.must(200, "POST", "/v1/grants", e.admin, map[string]any{"scope": "global", "tool": "Bash", "kind": "pattern", "pattern": "make *"}, &g)
+	e.must(200, "POST", "/v1/grants", e.Admin, map[string]any{"scope": "global", "tool": "Bash", "kind": "pattern", "pattern": "make *"}, &g)
 	if g.ID == "" || g.CreatedBy != "root" {
 		t.Fatalf("grant %+v", g)
 	}
 	if got := e.final(shell("s", "c1", "make all")); got != toolgate.Allow {
 		t.Fatalf("after grant: %s", got)
 	}
-	e.must(204, "DELETE", "/v1/grants/"+g.ID, e.admin, nil, nil)
+	e.must(204, "DELETE", "/v1/grants/"+g.ID, e.Admin, nil, nil)
 	if got := e.final(shell("s", "c2", "make all")); got != toolgate.Ask {
 		t.Fatalf("after revoke: %s", got)
 	}
-	e.must(404, "DELETE", "/v1/grants/"+g.ID, e.admin, nil, nil)
+	e.must(404, "DELETE", "/v1/grants/"+g.ID, e.Admin, nil, nil)
 	var au struct{ Entries []toolgate.AuditEntry }
-	e.must(200, "GET", "/v1/audit?kind=grant.added", e.admin, nil, &au)
+	e.must(200, "GET", "/v1/audit?kind=grant.added", e.Admin, nil, &au)
 	if len(au.Entries) != 1 || au.Entries[0].Who != "root" {
 		t.Fatalf("audit %+v", au.Entries)
 	}
-	e.must(200, "GET", "/v1/audit?limit=2", e.admin, nil, &au)
+	e.must(200, "GET", "/v1/audit?limit=2", e.Admin, nil, &au)
 	if len(au.Entries) != 2 {
 		t.Fatalf("limit: %d", len(au.Entries))
 	}
-	e.must(200, "GET", "/v1/audit?since=2026-11-21T08:00:00Z&until=2026-11-21T10:00:00Z&limit=5000", e.admin, nil, &au)
+	e.must(200, "GET", "/v1/audit?since=2026-11-21T08:00:00Z&until=2026-11-21T10:00:00Z&limit=5000", e.Admin, nil, &au)
 	if err := toolgate.VerifyChain(au.Entries, ""); err != nil || len(au.Entries) < 4 {
 		t.Fatalf("chain of %d: %v", len(au.Entries), err)
 	}
-	if r := e.do("GET", "/v1/audit?since=yesterday", e.admin, nil); r.status != 400 || !strings.Contains(r.errMessage(), "RFC 3339") {
+	if r := e.do("GET", "/v1/audit?since=yesterday", e.Admin, nil); r.status != 400 || !strings.Contains(r.errMessage(), "RFC 3339") {
 		t.Fatalf("bad since: %d %s", r.status, r.body)
 	}
 }

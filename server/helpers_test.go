@@ -2,13 +2,9 @@ package server_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,11 +14,9 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
-	"github.com/toolgate/toolgate/store/sqlite"
-	"github.com/toolgate/toolgate/tokens"
 )
 
 // clock is a settable clock.
@@ -41,62 +35,25 @@ func (c *clock) Add(d time.Duration) {
 // env is a server over a real listener with a real broker on a temporary
 // SQLite store and rules directory, and one token per role.
 type env struct {
-	t                      *testing.T
-	srv                    *httptest.Server
-	broker                 *approval.Broker
-	store                  store.Store
-	rules                  store.Rules
-	clock                  *clock
-	tokens                 *tokens.Store
-	agent, approver, admin string
+	*stacktest.Stack
+	t     *testing.T
+	clock *clock
 }
 
 type envOption func(*server.Deps)
 
 func newEnv(t *testing.T, opts ...envOption) *env {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules := newRules(t, dir)
-	pol := approval.NewWorkspaces(rules, nil, policy.WithHome("/home/user"))
 	c := &clock{t: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
-	b, err := approval.New(ctx, st, pol, approval.WithClock(c.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := tokens.Open(filepath.Join(dir, "tokens.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, broker: b, store: st, rules: rules, clock: c, tokens: tok}
-	for _, x := range []struct {
-		name string
-		role tokens.Role
-		dst  *string
-	}{{"agent-1", tokens.RoleAgent, &e.agent}, {"alice", tokens.RoleApprover, &e.approver}, {"root", tokens.RoleAdmin, &e.admin}} {
-		if *x.dst, err = tok.Create(x.name, x.role); err != nil {
-			t.Fatal(err)
-		}
-	}
-	deps := server.Deps{
-		Broker: b, Policies: pol, Rules: rules, Tokens: tok, Store: st,
-		Limits: server.Limits{RatePerSecond: -1, Heartbeat: 50 * time.Millisecond},
-	}
-	for _, o := range opts {
-		o(&deps)
-	}
-	e.srv = httptest.NewServer(server.NewServer(deps))
-	t.Cleanup(func() {
-		e.srv.CloseClientConnections()
-		e.srv.Close()
-		b.Close()
-		st.Close()
-	})
-	return e
+	s := stacktest.New(t, stacktest.Broker(approval.WithClock(c.Now)),
+		stacktest.Rules(func(dir string) store.Rules { return newRules(t, dir) }),
+		stacktest.Deps(func(_ *stacktest.Stack, d *server.Deps) {
+			d.Limits = server.Limits{RatePerSecond: -1, Heartbeat: 50 * time.Millisecond}
+			for _, o := range opts {
+				o(d)
+			}
+		}))
+	return &env{Stack: s, t: t, clock: c}
 }
 
 // response is a finished request.
@@ -125,40 +82,8 @@ func (r response) errMessage() string {
 // anything else as JSON).
 func (e *env) do(method, path, token string, body any, hdr ...string) response {
 	e.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, e.srv.URL+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := e.srv.Client().Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: data}
+	r := e.Do(method, path, token, body, hdr...)
+	return response{status: r.Status, header: r.Header, body: r.Body}
 }
 
 // must sends a request and fails the test unless the status is want.
@@ -182,7 +107,7 @@ func shell(session, id, cmd string) toolgate.Call {
 func (e *env) ask(c toolgate.Call) *toolgate.Approval {
 	e.t.Helper()
 	var res approval.Result
-	e.must(200, "POST", "/v1/calls", e.agent, map[string]any{"call": c}, &res)
+	e.must(200, "POST", "/v1/calls", e.Agent, map[string]any{"call": c}, &res)
 	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
 		e.t.Fatalf("submit %v: want pending, got %s (%s)", c.Args, res.Decision.Action, res.Decision.Reason)
 	}
@@ -193,7 +118,7 @@ func (e *env) ask(c toolgate.Call) *toolgate.Approval {
 func (e *env) final(c toolgate.Call) toolgate.Action {
 	e.t.Helper()
 	var res approval.Result
-	e.must(200, "POST", "/v1/calls", e.agent, c, &res)
+	e.must(200, "POST", "/v1/calls", e.Agent, c, &res)
 	a, ok := res.Final()
 	if !ok {
 		return toolgate.Ask
@@ -204,7 +129,7 @@ func (e *env) final(c toolgate.Call) toolgate.Action {
 func (e *env) get(id string) *toolgate.Approval {
 	e.t.Helper()
 	var a toolgate.Approval
-	e.must(200, "GET", "/v1/approvals/"+id, e.approver, nil, &a)
+	e.must(200, "GET", "/v1/approvals/"+id, e.Approver, nil, &a)
 	return &a
 }
 
@@ -217,15 +142,15 @@ type counts struct {
 func (e *env) counts() counts {
 	e.t.Helper()
 	ctx := context.Background()
-	all, err := e.store.ListApprovals(ctx, store.ApprovalFilter{})
+	all, err := e.Store.ListApprovals(ctx, store.ApprovalFilter{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	pend, _ := e.store.ListApprovals(ctx, store.ApprovalFilter{Status: toolgate.StatusPending})
-	gr, _ := e.store.ListGrants(ctx, store.GrantFilter{})
-	au, _ := e.store.ListAudit(ctx, store.AuditFilter{})
-	ss, _ := e.store.ListSessions(ctx, store.SessionFilter{})
-	doc, _, _ := e.rules.Document(ctx, "default")
+	pend, _ := e.Store.ListApprovals(ctx, store.ApprovalFilter{Status: toolgate.StatusPending})
+	gr, _ := e.Store.ListGrants(ctx, store.GrantFilter{})
+	au, _ := e.Store.ListAudit(ctx, store.AuditFilter{})
+	ss, _ := e.Store.ListSessions(ctx, store.SessionFilter{})
+	doc, _, _ := e.Rules.Document(ctx, "default")
 	return counts{len(all), len(pend), len(gr), len(au), len(ss), string(doc)}
 }
 
@@ -238,13 +163,13 @@ type sseEvent struct {
 // sse opens an event stream and returns its events.
 func (e *env) sse(ctx context.Context, query string, hdr ...string) <-chan sseEvent {
 	e.t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/v1/events"+query, nil)
-	req.Header.Set("Authorization", "Bearer "+e.approver)
+	req, _ := http.NewRequestWithContext(ctx, "GET", e.Server.URL+"/v1/events"+query, nil)
+	req.Header.Set("Authorization", "Bearer "+e.Approver)
 	req.Header.Set("Accept", "text/event-stream")
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	resp, err := e.srv.Client().Do(req)
+	resp, err := e.Server.Client().Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -283,8 +208,8 @@ func (e *env) sse(ctx context.Context, query string, hdr ...string) <-chan sseEv
 // ws opens a WebSocket event stream and returns its events.
 func (e *env) ws(ctx context.Context, query string) <-chan toolgate.Event {
 	e.t.Helper()
-	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/v1/events" + query
-	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.approver}}})
+	url := "ws" + strings.TrimPrefix(e.Server.URL, "http") + "/v1/events" + query
+	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.Approver}}})
 	if err != nil {
 		e.t.Fatal(err)
 	}

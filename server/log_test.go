@@ -49,12 +49,12 @@ func TestRequestLogAndInternalErrors(t *testing.T) {
 		d.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 		d.Rules = brokenRules{d.Rules}
 	})
-	e.must(200, "GET", "/v1/approvals", e.approver, nil, nil)
+	e.must(200, "GET", "/v1/approvals", e.Approver, nil, nil)
 	out := logs.String()
 	if !strings.Contains(out, `"msg":"request"`) || !strings.Contains(out, `"route":"/v1/approvals"`) || !strings.Contains(out, `"token":"alice"`) || !strings.Contains(out, `"status":200`) {
 		t.Fatalf("request log: %s", out)
 	}
-	r := e.do("GET", "/v1/workspaces/default/rules", e.admin, nil)
+	r := e.do("GET", "/v1/workspaces/default/rules", e.Admin, nil)
 	if r.status != 500 || r.errMessage() != "internal: internal error" || strings.Contains(string(r.body), "secret") {
 		t.Fatalf("internal error: %d %s", r.status, r.body)
 	}
@@ -62,7 +62,7 @@ func TestRequestLogAndInternalErrors(t *testing.T) {
 	if !strings.Contains(out, "disk on fire") {
 		t.Fatalf("cause not logged: %s", out)
 	}
-	for _, tok := range []string{e.agent, e.approver, e.admin} {
+	for _, tok := range []string{e.Agent, e.Approver, e.Admin} {
 		if strings.Contains(out, tok[3:]) {
 			t.Fatal("a token was logged")
 		}

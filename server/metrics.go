@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -96,31 +97,75 @@ func (m *metrics) decision(endpoint int, a toolgate.Action) {
 }
 
 // watchBroker follows the broker's event stream to keep the pending gauge
-// and the resolution counters. It ends when the broker closes.
+// and the resolution counters. If the watcher falls behind and the broker
+// drops it, it subscribes again after the last event it counted; if the
+// broker no longer has every event since, it counts the pending approvals
+// afresh (resolutions in the gap are then not counted). It ends when the
+// broker closes.
 func (s *server) watchBroker() {
-	ctx, cancel := context.WithCancel(context.Background())
-	sub := s.broker.Subscribe(ctx, approval.EventFilter{})
+	sub := s.broker.Subscribe(context.Background(), approval.EventFilter{})
 	s.metrics.watching.Store(true)
 	go func() {
-		defer cancel()
 		defer s.metrics.watching.Store(false)
-		for e := range sub.Events() {
-			if e.Approval == nil {
-				continue
-			}
-			switch e.Type {
-			case toolgate.EventApprovalRequested:
-				s.metrics.pending.Add(1)
-			case toolgate.EventApprovalResolved:
-				s.metrics.pending.Add(-1)
-				for i, st := range resolutionStatuses {
-					if e.Approval.Status == st {
-						s.metrics.resolutions[i].Add(1)
-					}
+		// last is the sequence number of the last live event counted; 0
+		// after a fresh start, whose replay of pending approvals is
+		// counted. A resumed stream replays approvals already counted.
+		var last int64
+		resumed := false
+		for {
+			gap := false
+			for e := range sub.Events() {
+				// Every event reaches this unfiltered subscriber in order:
+				// a jump in sequence numbers means some were lost (a
+				// resumed stream re-sends at most what the broker keeps).
+				// A replay carries the sequence number of the last event
+				// before it.
+				if e.Replay && !resumed {
+					s.metrics.pending.Add(1)
+					continue
 				}
+				if last != 0 && (e.Replay && e.Seq != last || !e.Replay && e.Seq != last+1) {
+					gap = true
+					sub.Close()
+					break
+				}
+				if e.Replay {
+					continue // pending before the drop: counted already
+				}
+				last = e.Seq
+				s.metrics.count(&e)
+			}
+			switch {
+			case gap || errors.Is(sub.Err(), approval.ErrDropped) && last == 0:
+				s.metrics.pending.Store(0)
+				last, resumed = 0, false
+				sub = s.broker.Subscribe(context.Background(), approval.EventFilter{})
+			case errors.Is(sub.Err(), approval.ErrDropped):
+				resumed = true
+				sub = s.broker.Subscribe(context.Background(), approval.EventFilter{AfterSeq: last})
+			default:
+				return // the broker closed
 			}
 		}
 	}()
+}
+
+// count records a live event.
+func (m *metrics) count(e *toolgate.Event) {
+	if e.Approval == nil {
+		return
+	}
+	switch e.Type {
+	case toolgate.EventApprovalRequested:
+		m.pending.Add(1)
+	case toolgate.EventApprovalResolved:
+		m.pending.Add(-1)
+		for i, st := range resolutionStatuses {
+			if e.Approval.Status == st {
+				m.resolutions[i].Add(1)
+			}
+		}
+	}
 }
 
 // handleMetrics writes every metric in the Prometheus text format.

@@ -48,14 +48,14 @@ func TestAgentCannotAnswerOrAdminister(t *testing.T) {
 		{"GET", "/metrics", nil},
 	}
 	for _, at := range attacks {
-		r := e.do(at.method, at.path, e.agent, at.body, "Accept", "text/event-stream")
+		r := e.do(at.method, at.path, e.Agent, at.body, "Accept", "text/event-stream")
 		if r.status != http.StatusForbidden || !strings.HasPrefix(r.errMessage(), "forbidden:") {
 			t.Errorf("agent %s %s: %d %s", at.method, at.path, r.status, r.body)
 		}
 	}
 	// The WebSocket upgrade is refused too.
-	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/v1/events"
-	_, resp, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.agent}}})
+	url := "ws" + strings.TrimPrefix(e.Server.URL, "http") + "/v1/events"
+	_, resp, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + e.Agent}}})
 	if err == nil || resp == nil || resp.StatusCode != 403 {
 		t.Errorf("agent websocket: %v %v", resp, err)
 	}
@@ -67,7 +67,7 @@ func TestAgentCannotAnswerOrAdminister(t *testing.T) {
 	}
 	// Approvers cannot do what needs an admin either.
 	for _, at := range []struct{ method, path string }{{"POST", "/v1/grants"}, {"PUT", "/v1/workspaces/default/rules"}, {"GET", "/v1/audit"}, {"DELETE", "/v1/grants/x"}} {
-		if r := e.do(at.method, at.path, e.approver, `{}`); r.status != 403 {
+		if r := e.do(at.method, at.path, e.Approver, `{}`); r.status != 403 {
 			t.Errorf("approver %s %s: %d", at.method, at.path, r.status)
 		}
 	}
@@ -83,7 +83,7 @@ func TestAuthentication(t *testing.T) {
 		{"missing", ""},
 		{"unknown", "Bearer tg_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
 		{"not bearer", "Basic dXNlcjpwYXNz"},
-		{"bare token", e.agent},
+		{"bare token", e.Agent},
 	} {
 		r := e.do("POST", "/v1/evaluate", "", call, "Authorization", tc.header)
 		if r.status != 401 || r.header.Get("WWW-Authenticate") == "" || !strings.HasPrefix(r.errMessage(), "unauthorized:") {
@@ -91,12 +91,12 @@ func TestAuthentication(t *testing.T) {
 		}
 	}
 	// A revoked token stops working at once.
-	tok, err := e.tokens.Create("temp", "agent")
+	tok, err := e.Tokens.Create("temp", "agent")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.must(200, "POST", "/v1/evaluate", tok, call, nil)
-	if err := e.tokens.Revoke("temp"); err != nil {
+	if err := e.Tokens.Revoke("temp"); err != nil {
 		t.Fatal(err)
 	}
 	e.must(401, "POST", "/v1/evaluate", tok, call, nil)
@@ -112,14 +112,14 @@ func TestRateLimit(t *testing.T) {
 	e := newEnv(t, func(d *server.Deps) { d.Limits.RatePerSecond = 1; d.Limits.Burst = 3 })
 	call := shell("s", "c", "ls")
 	for range 3 {
-		e.must(200, "POST", "/v1/evaluate", e.agent, call, nil)
+		e.must(200, "POST", "/v1/evaluate", e.Agent, call, nil)
 	}
-	r := e.do("POST", "/v1/evaluate", e.agent, call)
+	r := e.do("POST", "/v1/evaluate", e.Agent, call)
 	if r.status != 429 || r.header.Get("Retry-After") != "1" || !strings.HasPrefix(r.errMessage(), "rate_limited:") {
 		t.Fatalf("flood: %d %q %s", r.status, r.header.Get("Retry-After"), r.body)
 	}
 	// Another token has its own bucket.
-	e.must(200, "GET", "/v1/approvals", e.approver, nil, nil)
+	e.must(200, "GET", "/v1/approvals", e.Approver, nil, nil)
 }
 
 // Malformed bodies get a 400 that says what is wrong, and nothing is
@@ -158,7 +158,7 @@ func TestMalformedBodies(t *testing.T) {
 		{"GET", "/v1/grants?scope=galaxy", ``, `scope="galaxy"`},
 		{"GET", "/v1/audit?after=x", ``, `after="x"`},
 	} {
-		token := e.admin
+		token := e.Admin
 		r := e.do(tc.method, tc.path, token, tc.body)
 		if r.status != 400 || !strings.Contains(r.errMessage(), tc.want) || !strings.HasPrefix(r.errMessage(), "invalid:") {
 			t.Errorf("%s %s %s: %d %s, want 400 with %q", tc.method, tc.path, tc.body, r.status, r.body, tc.want)
@@ -167,8 +167,8 @@ func TestMalformedBodies(t *testing.T) {
 	if after := e.counts(); after != before {
 		t.Fatalf("a malformed request changed something:\n%+v\n%+v", before, after)
 	}
-	e.must(404, "POST", "/v1/approvals/ap_nope/approve", e.approver, nil, nil)
-	e.must(404, "GET", "/v1/sessions/nope", e.approver, nil, nil)
+	e.must(404, "POST", "/v1/approvals/ap_nope/approve", e.Approver, nil, nil)
+	e.must(404, "GET", "/v1/sessions/nope", e.Approver, nil, nil)
 }
 
 func TestSizeLimits(t *testing.T) {
@@ -176,25 +176,25 @@ func TestSizeLimits(t *testing.T) {
 	e := newEnv(t, func(d *server.Deps) { d.Limits.MaxArgsBytes = 1000 })
 	before := e.counts()
 	big := strings.Repeat("x", 2<<20)
-	r := e.do("POST", "/v1/calls", e.agent, `{"tool": "Bash", "args": {"command": "`+big+`"}}`)
+	r := e.do("POST", "/v1/calls", e.Agent, `{"tool": "Bash", "args": {"command": "`+big+`"}}`)
 	if r.status != 413 || !strings.Contains(r.errMessage(), "larger than 1048576 bytes") {
 		t.Fatalf("big body: %d %s", r.status, r.body)
 	}
 	args := strings.Repeat("y", 2000)
-	r = e.do("POST", "/v1/calls", e.agent, shell("s", "c", args))
+	r = e.do("POST", "/v1/calls", e.Agent, shell("s", "c", args))
 	if r.status != 413 || !strings.Contains(r.errMessage(), "args are") {
 		t.Fatalf("big args: %d %s", r.status, r.body)
 	}
-	r = e.do("POST", "/v1/calls", e.agent, map[string]any{"call": shell("s", "c", "ls"), "batch_remaining": []toolgate.Call{shell("s", "c2", args)}})
+	r = e.do("POST", "/v1/calls", e.Agent, map[string]any{"call": shell("s", "c", "ls"), "batch_remaining": []toolgate.Call{shell("s", "c2", args)}})
 	if r.status != 413 {
 		t.Fatalf("big args in batch_remaining: %d %s", r.status, r.body)
 	}
-	r = e.do("POST", "/v1/evaluate", e.agent, shell("s", "c", args))
+	r = e.do("POST", "/v1/evaluate", e.Agent, shell("s", "c", args))
 	if r.status != 413 {
 		t.Fatalf("big args evaluate: %d %s", r.status, r.body)
 	}
 	doc := `{"*": "ask", "read_file": {` + strings.Repeat(`"a": "allow", `, 30000) + `"b": "allow"}}`
-	r = e.do("PUT", "/v1/workspaces/default/rules", e.admin, doc)
+	r = e.do("PUT", "/v1/workspaces/default/rules", e.Admin, doc)
 	if r.status != 413 || !strings.Contains(r.errMessage(), "262144") {
 		t.Fatalf("big rules: %d %s", r.status, r.body)
 	}
@@ -206,13 +206,13 @@ func TestSizeLimits(t *testing.T) {
 func TestRulesDocument(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	r := e.must(200, "GET", "/v1/workspaces/default/rules", e.admin, nil, nil)
+	r := e.must(200, "GET", "/v1/workspaces/default/rules", e.Admin, nil, nil)
 	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/jsonc") || !strings.Contains(string(r.body), "// toolgate default rules") {
 		t.Fatalf("GET rules: %s\n%.200s", ct, r.body)
 	}
 	before := e.counts()
 	bad := "{\n  \"*\": \"ask\",\n  \"Bash\": {\"git *\": \"perhaps\"}\n}\n"
-	r = e.do("PUT", "/v1/workspaces/default/rules", e.admin, bad)
+	r = e.do("PUT", "/v1/workspaces/default/rules", e.Admin, bad)
 	if r.status != 400 || !strings.Contains(r.errMessage(), ":3:") || !strings.Contains(r.errMessage(), "perhaps") {
 		t.Fatalf("bad rules: %d %s", r.status, r.body)
 	}
@@ -220,8 +220,8 @@ func TestRulesDocument(t *testing.T) {
 		t.Fatal("a refused document changed something")
 	}
 	good := "// mine\n{\n  \"*\": \"ask\",\n  \"Bash\": {\"git status\": \"allow\"}, // keep\n}\n"
-	e.must(204, "PUT", "/v1/workspaces/default/rules", e.admin, good, nil)
-	r = e.must(200, "GET", "/v1/workspaces/default/rules", e.admin, nil, nil)
+	e.must(204, "PUT", "/v1/workspaces/default/rules", e.Admin, good, nil)
+	r = e.must(200, "GET", "/v1/workspaces/default/rules", e.Admin, nil, nil)
 	if string(r.body) != good {
 		t.Fatalf("stored document differs:\n%s", r.body)
 	}
@@ -229,11 +229,11 @@ func TestRulesDocument(t *testing.T) {
 		t.Fatalf("new rules not in force: %s", got)
 	}
 	var au struct{ Entries []toolgate.AuditEntry }
-	e.must(200, "GET", "/v1/audit?kind=rules.changed", e.admin, nil, &au)
+	e.must(200, "GET", "/v1/audit?kind=rules.changed", e.Admin, nil, &au)
 	if len(au.Entries) != 1 || au.Entries[0].Who != "root" {
 		t.Fatalf("rules change not audited: %+v", au.Entries)
 	}
-	if r := e.do("GET", "/v1/workspaces/..%2F..%2Fetc/rules", e.admin, nil); r.status != 400 {
+	if r := e.do("GET", "/v1/workspaces/..%2F..%2Fetc/rules", e.Admin, nil); r.status != 400 {
 		t.Fatalf("path traversal: %d %s", r.status, r.body)
 	}
 }
@@ -241,25 +241,25 @@ func TestRulesDocument(t *testing.T) {
 func TestEventsNegotiation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	r := e.do("GET", "/v1/events", e.approver, nil, "Accept", "application/json")
+	r := e.do("GET", "/v1/events", e.Approver, nil, "Accept", "application/json")
 	if r.status != 406 {
 		t.Fatalf("plain GET: %d %s", r.status, r.body)
 	}
-	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/v1/events"
-	hdr := http.Header{"Authorization": {"Bearer " + e.approver}, "Origin": {"https://evil.example"}}
+	url := "ws" + strings.TrimPrefix(e.Server.URL, "http") + "/v1/events"
+	hdr := http.Header{"Authorization": {"Bearer " + e.Approver}, "Origin": {"https://evil.example"}}
 	_, resp, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPHeader: hdr})
 	if err == nil || resp == nil || resp.StatusCode != 403 {
 		t.Fatalf("cross-origin websocket: %v %v", resp, err)
 	}
-	hdr.Set("Origin", e.srv.URL)
+	hdr.Set("Origin", e.Server.URL)
 	c, _, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPHeader: hdr})
 	if err != nil {
 		t.Fatalf("same-origin websocket: %v", err)
 	}
 	c.CloseNow()
 	e2 := newEnv(t, func(d *server.Deps) { d.AllowedOrigins = []string{"*.example"} })
-	url2 := "ws" + strings.TrimPrefix(e2.srv.URL, "http") + "/v1/events"
-	hdr.Set("Authorization", "Bearer "+e2.approver)
+	url2 := "ws" + strings.TrimPrefix(e2.Server.URL, "http") + "/v1/events"
+	hdr.Set("Authorization", "Bearer "+e2.Approver)
 	hdr.Set("Origin", "https://ui.example")
 	c, _, err = websocket.Dial(context.Background(), url2, &websocket.DialOptions{HTTPHeader: hdr})
 	if err != nil {
@@ -273,9 +273,9 @@ func TestSSEHeartbeat(t *testing.T) {
 	e := newEnv(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req, _ := newRequest(ctx, "GET", e.srv.URL+"/v1/events", e.approver)
+	req, _ := newRequest(ctx, "GET", e.Server.URL+"/v1/events", e.Approver)
 	req.Header.Set("Accept", "text/event-stream")
-	resp, err := e.srv.Client().Do(req)
+	resp, err := e.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,14 +299,14 @@ func TestHealthAndMetrics(t *testing.T) {
 	if h["status"] != "ok" {
 		t.Fatalf("health %v", h)
 	}
-	e.must(200, "POST", "/v1/evaluate", e.agent, shell("s", "", "ls"), nil)
+	e.must(200, "POST", "/v1/evaluate", e.Agent, shell("s", "", "ls"), nil)
 	a := e.ask(shell("s", "c1", "make"))
 	e.ask(shell("s", "c2", "make b"))
-	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.approver, map[string]string{"mode": "soft"}, nil)
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.Approver, map[string]string{"mode": "soft"}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	e.sse(ctx, "")
 	time.Sleep(50 * time.Millisecond)
-	r := e.must(200, "GET", "/metrics", e.admin, nil, nil)
+	r := e.must(200, "GET", "/metrics", e.Admin, nil, nil)
 	m := string(r.body)
 	for _, want := range []string{
 		`toolgate_http_requests_total{method="POST",route="/v1/evaluate",code="200"} 1`,
@@ -391,12 +391,12 @@ func TestMounts(t *testing.T) {
 			}},
 		}
 	})
-	if r := e.must(200, "POST", "/trpc/tool.approve", e.approver, `{}`, nil); string(r.body) != "alice:tool.approve" {
+	if r := e.must(200, "POST", "/trpc/tool.approve", e.Approver, `{}`, nil); string(r.body) != "alice:tool.approve" {
 		t.Fatalf("mount: %s", r.body)
 	}
-	e.must(403, "POST", "/trpc/tool.approve", e.agent, `{}`, nil)
+	e.must(403, "POST", "/trpc/tool.approve", e.Agent, `{}`, nil)
 	e.must(401, "POST", "/trpc/tool.approve", "", `{}`, nil)
-	if r := e.must(409, "POST", "/trpc/fail", e.admin, `{}`, nil); r.errMessage() != "conflict: nope" {
+	if r := e.must(409, "POST", "/trpc/fail", e.Admin, `{}`, nil); r.errMessage() != "conflict: nope" {
 		t.Fatalf("mount error: %s", r.body)
 	}
 	if r := e.must(200, "HEAD", "/ui/x", "", nil, nil); r.status != 200 {

@@ -110,3 +110,17 @@ type Rules interface {
 	// "workspace" grant appends its rule this way, keeping comments.
 	UpdateDocument(ctx context.Context, workspace string, edit func(src []byte) ([]byte, error)) error
 }
+
+// Versioner is implemented by Rules that can tell a document's version
+// without reading it (a file's stat). Callers that cache what they build
+// from a document (the compiled engine) check it on every use and call
+// Document only when it moved.
+type Versioner interface {
+	// Version returns the current version of a workspace's document: it
+	// changes whenever the document does. It is not comparable with the
+	// version Document returns. It is "" when the version cannot be told
+	// cheaply: the document does not exist yet (Document seeds it), or it
+	// changed so recently that a further change might not show (a file
+	// system's timestamp granularity); the caller then calls Document.
+	Version(ctx context.Context, workspace string) (string, error)
+}

@@ -238,12 +238,12 @@ func TestBrowser(t *testing.T) {
 	start := time.Now()
 	t.Cleanup(func() { t.Logf("browser tests took %s", time.Since(start).Round(time.Millisecond)) })
 
-	b.do(t, "open the page", chromedp.Navigate(e.srv.URL+"/"))
+	b.do(t, "open the page", chromedp.Navigate(e.Server.URL+"/"))
 	b.wait(t, "the login form", `!document.getElementById('login').hidden`)
 
 	t.Run("agent token cannot log in", func(t *testing.T) {
 		b.do(t, "sign in as the agent",
-			chromedp.SetValue(chromedp.ID("token"), e.agent),
+			chromedp.SetValue(chromedp.ID("token"), e.Agent),
 			chromedp.Click(chromedp.CSS(`#login-form button[type=submit]`)))
 		b.wait(t, "the refusal", `!document.getElementById('login-error').hidden &&
 			document.getElementById('login-error').textContent.includes('only approver and admin')`)
@@ -255,7 +255,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("log in", func(t *testing.T) {
 		// Admin: it can also edit rules and read the audit log.
 		b.do(t, "sign in as admin",
-			chromedp.SetValue(chromedp.ID("token"), e.admin),
+			chromedp.SetValue(chromedp.ID("token"), e.Admin),
 			chromedp.Click(chromedp.CSS(`#login-form button[type=submit]`)))
 		b.wait(t, "the inbox, live", `!document.getElementById('top').hidden &&
 			document.getElementById('conn').classList.contains('live')`)
@@ -329,7 +329,7 @@ func TestBrowser(t *testing.T) {
 		// The broker appends the rule to the document just after it
 		// answers the agent.
 		for deadline := time.Now().Add(stepTimeout); ; {
-			r := e.must(200, "GET", "/v1/workspaces/default/rules", nil, nil, "Bearer", e.admin)
+			r := e.must(200, "GET", "/v1/workspaces/default/rules", nil, nil, "Bearer", e.Admin)
 			if strings.Contains(string(r.body), `"npm run *": "allow"`) {
 				break
 			}
@@ -355,7 +355,7 @@ func TestBrowser(t *testing.T) {
 		other := shell("s9", "c1", "make lint")
 		other.Workspace = "elsewhere"
 		var res2 struct{ Decision toolgate.Decision }
-		e.must(200, "POST", "/v1/calls", other, &res2, "Bearer", e.agent)
+		e.must(200, "POST", "/v1/calls", other, &res2, "Bearer", e.Agent)
 		if res2.Decision.Action != toolgate.Allow {
 			t.Fatalf("a global grant does not reach another workspace: %s", res2.Decision.Reason)
 		}
@@ -411,7 +411,7 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 		a := e.ask(shell("s2", "c2", "git push origin dev"), "")
-		e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.approver)
+		e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
 	})
 
 	t.Run("edit a rule with an error", func(t *testing.T) {
@@ -433,7 +433,7 @@ func TestBrowser(t *testing.T) {
 			chromedp.Click(chromedp.ID("rules-save")))
 		b.wait(t, "saved", `document.getElementById('rules-status').textContent.startsWith('Saved') &&
 			!document.querySelector('#gutter .ln.err')`)
-		r := e.must(200, "GET", "/v1/workspaces/default/rules", nil, nil, "Bearer", e.admin)
+		r := e.must(200, "GET", "/v1/workspaces/default/rules", nil, nil, "Bearer", e.Admin)
 		if string(r.body) != good {
 			t.Fatalf("stored document:\n%s", r.body)
 		}
@@ -534,7 +534,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("server-sent events fallback", func(t *testing.T) {
 		tab := b.newTab(t) // same cookies
-		tab.do(t, "open with ?stream=sse", chromedp.Navigate(e.srv.URL+"/?stream=sse#inbox"))
+		tab.do(t, "open with ?stream=sse", chromedp.Navigate(e.Server.URL+"/?stream=sse#inbox"))
 		tab.wait(t, "live over SSE", `document.getElementById('conn').classList.contains('live') &&
 			document.getElementById('conn').title.includes('Server-Sent Events')`)
 		a := e.ask(shell("s10", "c1", "docker compose up"), "")
@@ -603,13 +603,13 @@ func (e *env) finalAction(c toolgate.Call) toolgate.Action {
 		Decision toolgate.Decision
 		Approval *toolgate.Approval
 	}
-	e.must(200, "POST", "/v1/calls", c, &res, "Bearer", e.agent)
+	e.must(200, "POST", "/v1/calls", c, &res, "Bearer", e.Agent)
 	return res.Decision.Action
 }
 
 func (e *env) session(id string) toolgate.Session {
 	e.t.Helper()
 	var s toolgate.Session
-	e.must(200, "GET", "/v1/sessions/"+id, nil, &s, "Bearer", e.admin)
+	e.must(200, "GET", "/v1/sessions/"+id, nil, &s, "Bearer", e.Admin)
 	return s
 }

@@ -1,23 +1,15 @@
 package web_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
-	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
 	"github.com/toolgate/toolgate/web"
 )
@@ -26,58 +18,26 @@ import (
 // SQLite store and rules directory, the API server with the UI's
 // Authenticate, and the UI mounted beside it, over a real listener.
 type env struct {
-	t                      *testing.T
-	srv                    *httptest.Server
-	broker                 *approval.Broker
-	ui                     *web.UI
-	tokens                 *tokens.Store
-	agent, approver, admin string
+	*stacktest.Stack
+	t  *testing.T
+	ui *web.UI
 }
 
 func newEnv(t *testing.T, opts ...web.Option) *env {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules := fsrules.New(dir, policy.DefaultRulesJSONC)
-	pol := approval.NewWorkspaces(rules, nil, policy.WithHome("/home/user"))
-	b, err := approval.New(ctx, st, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := tokens.Open(filepath.Join(dir, "tokens.json"), tokens.WithCheckInterval(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, broker: b, tokens: tok}
-	for _, x := range []struct {
-		name string
-		role tokens.Role
-		dst  *string
-	}{{"agent-1", tokens.RoleAgent, &e.agent}, {"alice", tokens.RoleApprover, &e.approver}, {"root", tokens.RoleAdmin, &e.admin}} {
-		if *x.dst, err = tok.Create(x.name, x.role); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.ui = web.New(append([]web.Option{web.WithTokens(tok), web.WithAudit(b)}, opts...)...)
-	api := server.NewServer(server.Deps{
-		Broker: b, Policies: pol, Rules: rules, Tokens: tok, Store: st,
-		Authenticate: e.ui.Authenticate,
-		Limits:       server.Limits{RatePerSecond: -1, Heartbeat: 5 * time.Second},
-	})
-	mux := http.NewServeMux()
-	mux.Handle("/", api)
-	e.ui.Register(mux)
-	e.srv = httptest.NewServer(mux)
-	t.Cleanup(func() {
-		e.srv.CloseClientConnections()
-		e.srv.Close()
-		b.Close()
-		st.Close()
-	})
+	e := &env{t: t}
+	e.Stack = stacktest.New(t, stacktest.TokenOptions(tokens.WithCheckInterval(0)),
+		stacktest.Deps(func(s *stacktest.Stack, d *server.Deps) {
+			e.ui = web.New(append([]web.Option{web.WithTokens(s.Tokens), web.WithAudit(s.Broker)}, opts...)...)
+			d.Authenticate = e.ui.Authenticate
+			d.Limits = server.Limits{RatePerSecond: -1, Heartbeat: 5 * time.Second}
+		}),
+		stacktest.Handler(func(_ *stacktest.Stack, api http.Handler) http.Handler {
+			mux := http.NewServeMux()
+			mux.Handle("/", api)
+			e.ui.Register(mux)
+			return mux
+		}))
 	return e
 }
 
@@ -99,42 +59,20 @@ func (r response) decode(t *testing.T, v any) {
 // header name sets Authorization to Bearer <value>.
 func (e *env) do(method, path string, body any, hdr ...string) response {
 	e.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, e.srv.URL+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	var token string
+	var h []string
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		h = append(h, "Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(hdr); i += 2 {
 		if hdr[i] == "Bearer" {
-			req.Header.Set("Authorization", "Bearer "+hdr[i+1])
+			token = hdr[i+1]
 			continue
 		}
-		req.Header.Add(hdr[i], hdr[i+1])
+		h = append(h, hdr[i], hdr[i+1])
 	}
-	resp, err := e.srv.Client().Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: data}
+	r := e.Do(method, path, token, body, h...)
+	return response{status: r.Status, header: r.Header, body: r.Body}
 }
 
 // must sends a request and fails the test unless the status is want.
@@ -162,7 +100,7 @@ func (e *env) ask(c toolgate.Call, ttl string, batch ...toolgate.Call) *toolgate
 		body["batch_remaining"] = batch
 	}
 	var res approval.Result
-	e.must(200, "POST", "/v1/calls", body, &res, "Bearer", e.agent)
+	e.must(200, "POST", "/v1/calls", body, &res, "Bearer", e.Agent)
 	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
 		e.t.Fatalf("submit %v: want pending, got %s (%s)", c.Args, res.Decision.Action, res.Decision.Reason)
 	}
@@ -173,9 +111,9 @@ func (e *env) ask(c toolgate.Call, ttl string, batch ...toolgate.Call) *toolgate
 func (e *env) await(id string) <-chan *toolgate.Approval {
 	ch := make(chan *toolgate.Approval, 1)
 	go func() {
-		req, _ := http.NewRequest("GET", e.srv.URL+"/v1/approvals/"+id+"?wait=60s", nil)
-		req.Header.Set("Authorization", "Bearer "+e.agent)
-		resp, err := e.srv.Client().Do(req)
+		req, _ := http.NewRequest("GET", e.Server.URL+"/v1/approvals/"+id+"?wait=60s", nil)
+		req.Header.Set("Authorization", "Bearer "+e.Agent)
+		resp, err := e.Server.Client().Do(req)
 		if err != nil {
 			ch <- nil
 			return
@@ -217,6 +155,6 @@ func shell(session, id, cmd string) toolgate.Call {
 func (e *env) grants() []toolgate.Grant {
 	e.t.Helper()
 	var out struct{ Grants []toolgate.Grant }
-	e.must(200, "GET", "/v1/grants", nil, &out, "Bearer", e.admin)
+	e.must(200, "GET", "/v1/grants", nil, &out, "Bearer", e.Admin)
 	return out.Grants
 }

@@ -41,11 +41,11 @@ func (e *env) login(token string) (*http.Cookie, string) {
 func TestLoginCookie(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	c, csrf := e.login(e.approver)
+	c, csrf := e.login(e.Approver)
 	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.Secure {
 		t.Fatalf("cookie attributes: %+v", c)
 	}
-	if strings.Contains(c.Value, e.approver) || strings.Contains(c.Value, strings.TrimPrefix(e.approver, "tg_")) || len(c.Value) < 40 {
+	if strings.Contains(c.Value, e.Approver) || strings.Contains(c.Value, strings.TrimPrefix(e.Approver, "tg_")) || len(c.Value) < 40 {
 		t.Fatalf("the cookie must be a random session id, not the token: %q", c.Value)
 	}
 	if c.Value == csrf {
@@ -112,12 +112,12 @@ func TestLoginRefused(t *testing.T) {
 		status            int
 		msg               string
 	}{
-		{"agent", `{"token":"` + e.agent + `"}`, "application/json", 403, "only approver and admin"},
+		{"agent", `{"token":"` + e.Agent + `"}`, "application/json", 403, "only approver and admin"},
 		{"unknown", `{"token":"tg_` + strings.Repeat("a", 52) + `"}`, "application/json", 401, "unknown"},
-		{"form", "token=" + e.approver, "application/x-www-form-urlencoded", 415, "JSON"},
+		{"form", "token=" + e.Approver, "application/x-www-form-urlencoded", 415, "JSON"},
 		{"malformed", "{", "application/json", 400, "malformed"},
 	} {
-		resp, err := e.srv.Client().Post(e.srv.URL+"/ui/login", tc.ctype, strings.NewReader(tc.body))
+		resp, err := e.Server.Client().Post(e.Server.URL+"/ui/login", tc.ctype, strings.NewReader(tc.body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestSessionEnds(t *testing.T) {
 	t.Parallel()
 	c := &clock{t: time.Now()}
 	e := newEnv(t, web.WithClock(c.Now), web.WithSessionTTL(time.Hour), web.WithIdleTimeout(20*time.Minute))
-	ck, _ := e.login(e.approver)
+	ck, _ := e.login(e.Approver)
 	val := ck.Name + "=" + ck.Value
 	if ck.MaxAge != 3600 {
 		t.Fatalf("max age %d", ck.MaxAge)
@@ -163,19 +163,19 @@ func TestSessionEnds(t *testing.T) {
 		t.Fatal("session outlived its TTL")
 	}
 	// Idle timeout.
-	ck, _ = e.login(e.approver)
+	ck, _ = e.login(e.Approver)
 	val = ck.Name + "=" + ck.Value
 	c.Add(21 * time.Minute)
 	if ok() {
 		t.Fatal("session outlived its idle timeout")
 	}
 	// Revoking the token ends its sessions.
-	ck, _ = e.login(e.approver)
+	ck, _ = e.login(e.Approver)
 	val = ck.Name + "=" + ck.Value
 	if !ok() {
 		t.Fatal("fresh session refused")
 	}
-	if err := e.tokens.Revoke("alice"); err != nil {
+	if err := e.Tokens.Revoke("alice"); err != nil {
 		t.Fatal(err)
 	}
 	c.Add(3 * time.Second)
@@ -254,14 +254,14 @@ func TestPageAndAssets(t *testing.T) {
 func TestWebSocketOrigin(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	ck, _ := e.login(e.approver)
-	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/v1/events"
+	ck, _ := e.login(e.Approver)
+	url := "ws" + strings.TrimPrefix(e.Server.URL, "http") + "/v1/events"
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	hdr := func(origin string) http.Header {
 		return http.Header{"Cookie": {ck.Name + "=" + ck.Value}, "Origin": {origin}}
 	}
-	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: hdr(e.srv.URL)})
+	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: hdr(e.Server.URL)})
 	if err != nil {
 		t.Fatalf("same origin: %v", err)
 	}
@@ -270,7 +270,7 @@ func TestWebSocketOrigin(t *testing.T) {
 		t.Fatalf("cross origin: %v %v", err, resp)
 	}
 	// And without the cookie there is no stream at all.
-	if _, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {e.srv.URL}}}); err == nil || resp == nil || resp.StatusCode != 401 {
+	if _, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {e.Server.URL}}}); err == nil || resp == nil || resp.StatusCode != 401 {
 		t.Fatalf("no cookie: %v %v", err, resp)
 	}
 }
@@ -280,9 +280,9 @@ func TestVerifyChain(t *testing.T) {
 	e := newEnv(t)
 	for i := range 3 {
 		a := e.ask(shell("s1", "c"+string(rune('0'+i)), "git push origin main"), "")
-		e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.approver)
+		e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
 	}
-	ck, _ := e.login(e.admin)
+	ck, _ := e.login(e.Admin)
 	var st struct {
 		OK      bool
 		Entries int

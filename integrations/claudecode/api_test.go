@@ -2,8 +2,6 @@ package claudecode_test
 
 import (
 	"context"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,11 +10,8 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
-	"github.com/toolgate/toolgate/server"
-	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/sqlite"
-	"github.com/toolgate/toolgate/tokens"
 )
 
 // TestUserPromptSubmitOverAPI is the command hook's path: ClientGateway
@@ -25,30 +20,9 @@ import (
 // /v1/sessions/{id}/turn-end, and a new call asks again.
 func TestUserPromptSubmitOverAPI(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rules := fsrules.New(dir, policy.DefaultRulesJSONC)
-	pol := approval.NewWorkspaces(rules, nil, policy.WithHome("/home/dev"))
-	b, err := approval.New(ctx, st, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tok, err := tokens.Open(filepath.Join(dir, "tokens.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	agentToken, err := tok.Create("hook", tokens.RoleAgent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.NewServer(server.Deps{Broker: b, Policies: pol, Rules: rules, Tokens: tok, Limits: server.Limits{RatePerSecond: -1}}))
-	defer srv.Close()
-	c, err := client.New(srv.URL, agentToken, client.WithVia("hook"))
+	stack := stacktest.New(t, stacktest.Names("hook", "alice", "root"), stacktest.PolicyOptions(policy.WithHome("/home/dev")))
+	b := stack.Broker
+	c, err := client.New(stack.Server.URL, stack.Agent, client.WithVia("hook"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package claudecode_test
 import (
 	"context"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,10 +10,9 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
-	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/sqlite"
 )
 
 // TestHandlerOnBroker is the gateway's own POST /hooks/claude-code: the
@@ -22,18 +20,7 @@ import (
 // held for approval and answered through the broker.
 func TestHandlerOnBroker(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil, policy.WithHome("/home/dev"))
-	b, err := approval.New(ctx, st, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := stacktest.New(t, stacktest.PolicyOptions(policy.WithHome("/home/dev"))).Broker
 
 	hook := claudecode.Hook{Decider: &claudecode.Remote{
 		Gateway: &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}},
@@ -92,18 +79,7 @@ func storeFilter(s toolgate.Status) store.ApprovalFilter { return store.Approval
 // broker is real; the prompt goes through the gateway's HTTP handler.
 func TestUserPromptSubmitOnBroker(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil, policy.WithHome("/home/dev"))
-	b, err := approval.New(ctx, st, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := stacktest.New(t, stacktest.PolicyOptions(policy.WithHome("/home/dev"))).Broker
 	gw := &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}}
 	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
 	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskPrompt}}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/confirm"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -77,7 +78,7 @@ func TestAnswer(t *testing.T) {
 		t.Error("a bad request resolved the confirmation")
 	}
 	// Answering needs an approver.
-	if r := s.post("/api/tool-confirmation/"+o.ID, s.agent, `{"approved": true}`); r.status != 403 {
+	if r := s.post("/api/tool-confirmation/"+o.ID, s.Agent, `{"approved": true}`); r.status != 403 {
 		t.Errorf("agent answered: %d %s", r.status, r.body)
 	}
 	if r := s.answer(o.ID, map[string]any{"approved": true, "sessionId": "session-456"}); r.status != 200 {
@@ -121,7 +122,7 @@ func TestRememberChoice(t *testing.T) {
 			t.Errorf("%s %s: %s, want %s", tc.session, tc.tool, got, tc.want)
 		}
 	}
-	grants, err := s.store.ListGrants(context.Background(), store.GrantFilter{})
+	grants, err := s.Store.ListGrants(context.Background(), store.GrantFilter{})
 	if err != nil || len(grants) != 2 {
 		t.Fatalf("grants %v %v", grants, err)
 	}
@@ -186,7 +187,7 @@ func TestEventsAndSubmission(t *testing.T) {
 		t.Errorf("deny outcome %+v", out)
 	}
 	// Bad submissions.
-	if r := s.post("/api/tool-confirmation", s.agent, `{"args": {}}`); r.status != 400 || r.body != `{"error":"toolName: required"}` {
+	if r := s.post("/api/tool-confirmation", s.Agent, `{"args": {}}`); r.status != 400 || r.body != `{"error":"toolName: required"}` {
 		t.Errorf("no tool: %d %s", r.status, r.body)
 	}
 	if r := s.post("/api/tool-confirmation", "tg_nope", `{"toolName": "x"}`); r.status != 401 {
@@ -300,15 +301,15 @@ func TestStorageMemory(t *testing.T) {
 	if got := s.decide("s1", "", "c4", "git_commit", nil); got != toolgate.Allow {
 		t.Errorf("remembered for the session: %s", got)
 	}
-	grants, _ := s.store.ListGrants(ctx, store.GrantFilter{})
+	grants, _ := s.Store.ListGrants(ctx, store.GrantFilter{})
 	if len(grants) != 2 || grants[0].Via != confirm.ViaMemory {
 		t.Fatalf("grants %+v", grants)
 	}
 	// A crash (no Close), then a restart over the same store.
-	s.stop()
+	s.Stop()
 	dir := t.TempDir()
-	s2 := newStackOn(t, s.store, dir, confirm.Config{AllowedToolsStorage: confirm.StorageMemory})
-	if grants, _ := s2.store.ListGrants(ctx, store.GrantFilter{}); len(grants) != 0 {
+	s2 := newStack(t, confirm.Config{AllowedToolsStorage: confirm.StorageMemory}, stacktest.On(s.Store, dir))
+	if grants, _ := s2.Store.ListGrants(ctx, store.GrantFilter{}); len(grants) != 0 {
 		t.Errorf("after restart: %+v", grants)
 	}
 	if got := s2.decide("s2", "", "c5", "git_status", nil); got != toolgate.Ask {
@@ -329,8 +330,8 @@ func TestStorageMemory(t *testing.T) {
 	d := p.ask("s1", "c1", "git_status", nil)
 	p.answer(d.ID, map[string]any{"approved": true, "rememberChoice": true})
 	p.confirm.Close(ctx)
-	p.stop()
-	p2 := newStackOn(t, p.store, t.TempDir(), confirm.Config{AllowedToolsStorage: confirm.StorageStorage})
+	p.Stop()
+	p2 := newStack(t, confirm.Config{AllowedToolsStorage: confirm.StorageStorage}, stacktest.On(p.Store, t.TempDir()))
 	if got := p2.decide("s9", "", "c2", "git_status", nil); got != toolgate.Allow {
 		t.Errorf("persistent after restart: %s", got)
 	}
@@ -343,8 +344,8 @@ func TestWebSocket(t *testing.T) {
 	s := newStack(t, confirm.Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	url := "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/api/events"
-	conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: map[string][]string{"Authorization": {"Bearer " + s.approver}}})
+	url := "ws" + strings.TrimPrefix(s.Server.URL, "http") + "/api/events"
+	conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: map[string][]string{"Authorization": {"Bearer " + s.Approver}}})
 	if err != nil {
 		t.Fatal(err)
 	}

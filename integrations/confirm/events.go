@@ -8,12 +8,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -117,65 +117,30 @@ func (c *Confirm) streamSSE(w http.ResponseWriter, r *http.Request, f approval.E
 	ctx := r.Context()
 	sub := c.broker.Subscribe(ctx, f)
 	defer sub.Close()
-	rc := http.NewResponseController(w)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	write := func(p []byte) error {
-		_ = rc.SetWriteDeadline(time.Now().Add(c.opts.WriteTimeout))
-		if _, err := w.Write(p); err != nil {
-			return err
-		}
-		return rc.Flush()
-	}
-	if write([]byte(": connected\n\n")) != nil {
+	sse := stream.StartSSE(w, c.opts.WriteTimeout)
+	if sse.Write([]byte(": connected\n\n")) != nil {
 		return nil
 	}
-	tick := time.NewTicker(c.opts.Heartbeat)
-	defer tick.Stop()
-	var buf []byte
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			if write([]byte(": ping\n\n")) != nil {
+	// When the subscription ends the client reconnects and resumes.
+	return sse.Run(ctx, c.opts.Heartbeat, func() error { return sse.Comment("ping") },
+		sub.Events(), func(e *toolgate.Event) error {
+			m, ok := c.messageOf(e)
+			if !ok {
 				return nil
-			}
-		case e, ok := <-sub.Events():
-			if !ok {
-				return nil // the client reconnects and resumes
-			}
-			m, ok := c.messageOf(&e)
-			if !ok {
-				continue
 			}
 			data, err := json.Marshal(m)
 			if err != nil {
 				return fmt.Errorf("confirm: encode event %d: %w", e.Seq, err)
 			}
-			buf = append(buf[:0], "id: "...)
-			buf = strconv.AppendInt(buf, e.Seq, 10)
-			buf = append(buf, "\ndata: "...)
-			buf = append(buf, data...)
-			buf = append(buf, "\n\n"...)
-			if write(buf) != nil {
-				return nil
-			}
-		}
-	}
+			return sse.Event(e.Seq, "", data)
+		})
 }
 
 // streamWebSocket sends each message as a JSON text message and applies
 // the toolConfirmationResponse messages the client sends, answering each
 // with toolConfirmationResult or error.
 func (c *Confirm) streamWebSocket(w http.ResponseWriter, r *http.Request, f approval.EventFilter, caller tokens.Entry) error {
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: c.opts.AllowedOrigins})
+	conn, err := stream.AcceptWebSocket(w, r, c.opts.AllowedOrigins)
 	if err != nil {
 		return nil // Accept wrote the response
 	}
@@ -187,59 +152,18 @@ func (c *Confirm) streamWebSocket(w http.ResponseWriter, r *http.Request, f appr
 	defer sub.Close()
 
 	out := make(chan Message, 16)
-	go func() {
-		defer cancel()
-		for {
-			_, data, err := conn.Read(ctx)
-			if err != nil {
-				return
-			}
-			reply := c.wsAnswer(ctx, data, caller)
-			select {
-			case out <- reply:
-			case <-ctx.Done():
-				return
-			}
+	stream.ReadMessages(ctx, cancel, conn, out, func(_ websocket.MessageType, data []byte) Message {
+		return c.wsAnswer(ctx, data, caller)
+	})
+	ws := &stream.WebSocket{Conn: conn, Heartbeat: c.opts.Heartbeat, WriteTimeout: c.opts.WriteTimeout,
+		EndReason: "event stream ended; reconnect"}
+	_ = stream.Serve(ctx, ws, sub.Events(), func(e *toolgate.Event) error {
+		if m, ok := c.messageOf(e); ok {
+			return ws.WriteJSON(ctx, m)
 		}
-	}()
-	send := func(m Message) error {
-		data, err := json.Marshal(m)
-		if err != nil {
-			return fmt.Errorf("confirm: encode message: %w", err)
-		}
-		wctx, wcancel := context.WithTimeout(ctx, c.opts.WriteTimeout)
-		defer wcancel()
-		return conn.Write(wctx, websocket.MessageText, data)
-	}
-	tick := time.NewTicker(c.opts.Heartbeat)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			pctx, pcancel := context.WithTimeout(ctx, c.opts.WriteTimeout)
-			err := conn.Ping(pctx)
-			pcancel()
-			if err != nil {
-				return nil
-			}
-		case m := <-out:
-			if send(m) != nil {
-				return nil
-			}
-		case e, ok := <-sub.Events():
-			if !ok {
-				conn.Close(websocket.StatusTryAgainLater, "event stream ended; reconnect")
-				return nil
-			}
-			if m, ok := c.messageOf(&e); ok {
-				if send(m) != nil {
-					return nil
-				}
-			}
-		}
-	}
+		return nil
+	}, out, func(m Message) error { return ws.WriteJSON(ctx, m) })
+	return nil
 }
 
 // wsAnswer applies one client message and returns the reply.

@@ -2,13 +2,9 @@ package confirm_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,73 +12,31 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/confirm"
-	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
-	"github.com/toolgate/toolgate/store"
-	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/sqlite"
-	"github.com/toolgate/toolgate/tokens"
 )
 
 // stack is a real gateway on loopback: a broker over a SQLite store and
 // workspace documents in a temporary directory, and the server with the
 // confirmation endpoints as its Mounts.
 type stack struct {
-	t        *testing.T
-	srv      *httptest.Server
-	broker   *approval.Broker
-	store    store.Store
-	confirm  *confirm.Confirm
-	agent    string
-	approver string
+	*stacktest.Stack
+	t       *testing.T
+	confirm *confirm.Confirm
 }
 
-func newStack(t *testing.T, cfg confirm.Config) *stack {
+func newStack(t *testing.T, cfg confirm.Config, opts ...stacktest.Option) *stack {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return newStackOn(t, st, dir, cfg)
-}
-
-// newStackOn starts a gateway over an existing store (a restart).
-func newStackOn(t *testing.T, st store.Store, dir string, cfg confirm.Config) *stack {
-	t.Helper()
-	ctx := context.Background()
-	rules := fsrules.New(dir, policy.DefaultRulesJSONC)
-	pol := approval.NewWorkspaces(rules, nil, policy.WithHome("/home/user"))
-	b, err := approval.New(ctx, st, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := tokens.Open(filepath.Join(dir, "tokens.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &stack{t: t, broker: b, store: st}
-	if s.agent, err = tok.Create("host", tokens.RoleAgent); err != nil {
-		t.Fatal(err)
-	}
-	if s.approver, err = tok.Create("alice", tokens.RoleApprover); err != nil {
-		t.Fatal(err)
-	}
-	if s.confirm, err = confirm.New(ctx, b, cfg, confirm.Options{Heartbeat: 50 * time.Millisecond}); err != nil {
-		t.Fatal(err)
-	}
-	s.srv = httptest.NewServer(server.NewServer(server.Deps{Broker: b, Policies: pol, Rules: rules, Tokens: tok, Store: st,
-		Limits: server.Limits{RatePerSecond: -1}, Mounts: s.confirm.Mounts()}))
-	t.Cleanup(s.stop)
+	s := &stack{t: t}
+	s.Stack = stacktest.New(t, append(opts, stacktest.Names("host", "alice", "root"),
+		stacktest.Mounts(func(st *stacktest.Stack) []server.Mount {
+			var err error
+			if s.confirm, err = confirm.New(context.Background(), st.Broker, cfg, confirm.Options{Heartbeat: 50 * time.Millisecond}); err != nil {
+				t.Fatal(err)
+			}
+			return s.confirm.Mounts()
+		}))...)
 	return s
-}
-
-// stop shuts the gateway down (the store stays open for a restart).
-func (s *stack) stop() {
-	s.srv.CloseClientConnections()
-	s.srv.Close()
-	s.broker.Close()
 }
 
 // httpResp is a finished request.
@@ -94,42 +48,20 @@ type httpResp struct {
 // post sends a JSON body (a string as is) with a token.
 func (s *stack) post(path, token string, body any) httpResp {
 	s.t.Helper()
-	data, ok := body.(string)
-	if !ok {
-		b, err := json.Marshal(body)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		data = string(b)
-	}
-	req, err := http.NewRequest("POST", s.srv.URL+path, bytes.NewReader([]byte(data)))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.srv.Client().Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return httpResp{status: resp.StatusCode, body: string(out)}
+	r := s.Do("POST", path, token, body, "Content-Type", "application/json")
+	return httpResp{status: r.Status, body: string(r.Body)}
 }
 
 // answer posts an answer to a confirmation as the approver.
 func (s *stack) answer(executionID string, body any) httpResp {
 	s.t.Helper()
-	return s.post("/api/tool-confirmation/"+executionID, s.approver, body)
+	return s.post("/api/tool-confirmation/"+executionID, s.Approver, body)
 }
 
 // ask submits a call straight to the broker; it must wait for a human.
 func (s *stack) ask(session, callID, tool string, args map[string]any) *toolgate.Approval {
 	s.t.Helper()
-	res, err := s.broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{ID: callID, Session: session, Tool: tool, Args: args}})
+	res, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{ID: callID, Session: session, Tool: tool, Args: args}})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -142,7 +74,7 @@ func (s *stack) ask(session, callID, tool string, args map[string]any) *toolgate
 // decide submits a call straight to the broker and returns its verdict.
 func (s *stack) decide(session, workspace, callID, tool string, args map[string]any) toolgate.Action {
 	s.t.Helper()
-	res, err := s.broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{ID: callID, Session: session, Workspace: workspace, Tool: tool, Args: args}})
+	res, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{ID: callID, Session: session, Workspace: workspace, Tool: tool, Args: args}})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -155,7 +87,7 @@ func (s *stack) decide(session, workspace, callID, tool string, args map[string]
 
 func (s *stack) get(id string) *toolgate.Approval {
 	s.t.Helper()
-	a, err := s.broker.Get(context.Background(), id)
+	a, err := s.Broker.Get(context.Background(), id)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -167,7 +99,7 @@ func (s *stack) get(id string) *toolgate.Approval {
 func (s *stack) submit(body any) <-chan confirm.Outcome {
 	ch := make(chan confirm.Outcome, 1)
 	go func() {
-		r := s.post("/api/tool-confirmation", s.agent, body)
+		r := s.post("/api/tool-confirmation", s.Agent, body)
 		var out confirm.Outcome
 		if r.status != 200 || json.Unmarshal([]byte(r.body), &out) != nil {
 			s.t.Errorf("submit: %d %s", r.status, r.body)
@@ -198,10 +130,10 @@ type sseMsg struct {
 // events opens the SSE stream and returns its messages.
 func (s *stack) events(ctx context.Context, query string) <-chan sseMsg {
 	s.t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "GET", s.srv.URL+"/api/events"+query, nil)
-	req.Header.Set("Authorization", "Bearer "+s.approver)
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.Server.URL+"/api/events"+query, nil)
+	req.Header.Set("Authorization", "Bearer "+s.Approver)
 	req.Header.Set("Accept", "text/event-stream")
-	resp, err := s.srv.Client().Do(req)
+	resp, err := s.Server.Client().Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,11 +18,10 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/enginehost"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/sqlite"
-	"github.com/toolgate/toolgate/tokens"
 )
 
 // The tests run the engine (internal/testengine, built once per run) as a
@@ -333,43 +331,14 @@ type gateway struct {
 // newGateway starts a gateway whose workspace documents start as rules.
 func newGateway(t *testing.T, rules string, opts ...approval.Option) *gateway {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
+	s := stacktest.New(t, stacktest.Names("engine-host", "alice", "root"), stacktest.Broker(opts...),
+		stacktest.Rules(func(dir string) store.Rules { return fsrules.New(filepath.Join(dir, "workspaces"), []byte(rules)) }),
+		stacktest.PolicyOptions(policy.WithHome("/home/dev")))
+	g := &gateway{t: t, url: s.Server.URL, broker: s.Broker, agent: s.Agent, approver: s.Approver}
+	var err error
+	if g.ap, err = client.New(g.url, g.approver, client.WithVia("api")); err != nil {
 		t.Fatal(err)
 	}
-	rs := fsrules.New(filepath.Join(dir, "workspaces"), []byte(rules))
-	pol := approval.NewWorkspaces(rs, nil, policy.WithHome("/home/dev"))
-	b, err := approval.New(ctx, st, pol, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := tokens.Open(filepath.Join(dir, "tokens.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &gateway{t: t, broker: b}
-	if g.agent, err = tok.Create("engine-host", tokens.RoleAgent); err != nil {
-		t.Fatal(err)
-	}
-	if g.approver, err = tok.Create("alice", tokens.RoleApprover); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.NewServer(server.Deps{
-		Broker: b, Policies: pol, Rules: rs, Tokens: tok, Store: st,
-		Limits: server.Limits{RatePerSecond: -1},
-	}))
-	g.url = srv.URL
-	if g.ap, err = client.New(srv.URL, g.approver, client.WithVia("api")); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.CloseClientConnections()
-		srv.Close()
-		b.Close()
-		st.Close()
-	})
 	return g
 }
 

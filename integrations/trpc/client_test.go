@@ -50,7 +50,7 @@ func isResolved(id string) func(map[string]any) bool {
 func TestClientApproveAndDeny(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, trpc.Config{})
-	c := startNode(t, s.srv.URL+"/trpc", s.approver)
+	c := startNode(t, s.Server.URL+"/trpc", s.Approver)
 	c.subscribe("s1", map[string]any{"sessionId": "sess-1"})
 	s.takeRequests()
 
@@ -150,7 +150,7 @@ func TestClientApproveAndDeny(t *testing.T) {
 func TestClientAlways(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, trpc.Config{})
-	c := startNode(t, s.srv.URL+"/trpc", s.approver)
+	c := startNode(t, s.Server.URL+"/trpc", s.Approver)
 	c.subscribe("all", nil)
 
 	a := s.shell("sess-1", "c1", "git push origin main && npm run build")
@@ -213,7 +213,7 @@ func TestClientAlways(t *testing.T) {
 
 func grantCount(t *testing.T, s *stack) int {
 	t.Helper()
-	g, err := s.store.ListGrants(context.Background(), store.GrantFilter{})
+	g, err := s.Store.ListGrants(context.Background(), store.GrantFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,11 +225,11 @@ func grantCount(t *testing.T, s *stack) int {
 func TestClientReplayOnReconnect(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, trpc.Config{})
-	c := startNode(t, s.srv.URL+"/trpc", s.approver)
+	c := startNode(t, s.Server.URL+"/trpc", s.Approver)
 
 	a := s.shell("sess-1", "c1", "git push")
 	b := s.shell("sess-1", "c2", "rm -r build")
-	w2, err := s.broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
+	w2, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
 		ID: "c3", Session: "sess-w2", Workspace: "w2", Tool: "shell_exec", Args: map[string]any{"command": "make"},
 	}})
 	if err != nil || w2.Approval == nil {
@@ -266,7 +266,7 @@ func TestClientReplayOnReconnect(t *testing.T) {
 	// reconnects by itself and the pending prompts come again.
 	c.forget("s2")
 	c.forget("w")
-	s.srv.CloseClientConnections()
+	s.Server.CloseClientConnections()
 	c.reconnected("s2")
 	c.reconnected("w")
 	c.event("s2", "replay after the server dropped the stream", isRequired(b.ID))
@@ -280,7 +280,7 @@ func TestClientReplayOnReconnect(t *testing.T) {
 func TestClientTrackedResume(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, trpc.Config{Tracked: true})
-	c := startNode(t, s.srv.URL+"/trpc", s.approver)
+	c := startNode(t, s.Server.URL+"/trpc", s.Approver)
 	a := s.shell("sess-1", "c1", "git push")
 	c.subscribe("s", map[string]any{"sessionId": "sess-1"})
 
@@ -298,8 +298,8 @@ func TestClientTrackedResume(t *testing.T) {
 	// the API) and b asks. On reconnect the client names the last id it
 	// saw and is sent both.
 	c.forget("s")
-	s.srv.CloseClientConnections()
-	if _, err := s.broker.Approve(context.Background(), a.ID, approval.ApproveRequest{}, approval.Actor{Name: "bob", Via: "api"}); err != nil {
+	s.Server.CloseClientConnections()
+	if _, err := s.Broker.Approve(context.Background(), a.ID, approval.ApproveRequest{}, approval.Actor{Name: "bob", Via: "api"}); err != nil {
 		t.Fatal(err)
 	}
 	b := s.shell("sess-1", "c2", "npm publish")

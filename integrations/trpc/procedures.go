@@ -109,17 +109,36 @@ func notApplied(err error) bool {
 	return c == toolgate.EConflict || c == toolgate.ENotFound
 }
 
-// approve is tool.approve.
-func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller tokens.Entry) (any, error) {
-	var in ApproveInput
+// pendingAnswered decodes an answer's sessionId and approvalId, with
+// extra, and returns the approval if it is still pending in that session
+// (nil if not).
+func (h *Handler) pendingAnswered(ctx context.Context, raw json.RawMessage, session, id *string, extra field) (*toolgate.Approval, error) {
 	if err := decodeInput(raw,
-		field{name: "sessionId", required: true, str: &in.SessionID},
-		field{name: "approvalId", required: true, str: &in.ApprovalID},
-		field{name: "always", boolean: &in.Always},
+		field{name: "sessionId", required: true, str: session},
+		field{name: "approvalId", required: true, str: id},
+		extra,
 	); err != nil {
 		return nil, err
 	}
-	a, err := h.pending(ctx, in.SessionID, in.ApprovalID)
+	return h.pending(ctx, *session, *id)
+}
+
+// applied is an answer's result once the broker's call returned err:
+// not applied if the approval was gone meanwhile.
+func applied(verb, id string, err error) (any, error) {
+	switch {
+	case err == nil:
+		return Applied{Applied: true}, nil
+	case notApplied(err):
+		return Applied{}, nil
+	}
+	return nil, fmt.Errorf("%s %s: %w", verb, id, err)
+}
+
+// approve is tool.approve.
+func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller tokens.Entry) (any, error) {
+	var in ApproveInput
+	a, err := h.pendingAnswered(ctx, raw, &in.SessionID, &in.ApprovalID, field{name: "always", boolean: &in.Always})
 	if err != nil || a == nil {
 		return Applied{}, err
 	}
@@ -132,27 +151,22 @@ func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller token
 	if in.Always && len(suggestions) > 0 {
 		req = approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern}
 	}
-	if _, err := h.broker.Approve(ctx, a.ID, req, actor(caller)); err != nil {
-		if notApplied(err) {
-			return Applied{}, nil
-		}
-		return nil, fmt.Errorf("approve %s: %w", a.ID, err)
+	if _, err := h.broker.Approve(ctx, a.ID, req, actor(caller)); err != nil || req.Scope != toolgate.ScopeWorkspace {
+		return applied("approve", a.ID, err)
 	}
-	if req.Scope == toolgate.ScopeWorkspace {
-		// The broker granted the first suggestion; a pipeline's other
-		// commands get theirs too, so "always" covers the whole call.
-		var errs []error
-		for _, s := range suggestions[1:] {
-			g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern}
-			if _, err := h.broker.AddGrant(ctx, g, actor(caller)); err != nil {
-				errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
-			}
+	// The broker granted the first suggestion; a pipeline's other
+	// commands get theirs too, so "always" covers the whole call.
+	var errs []error
+	for _, s := range suggestions[1:] {
+		g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern}
+		if _, err := h.broker.AddGrant(ctx, g, actor(caller)); err != nil {
+			errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
 		}
-		if err := errors.Join(errs...); err != nil {
-			// The call is approved; only some of its "always" rules are
-			// missing. Say so rather than pretend it all worked.
-			return nil, fmt.Errorf("approve %s always: %w", a.ID, err)
-		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		// The call is approved; only some of its "always" rules are
+		// missing. Say so rather than pretend it all worked.
+		return nil, fmt.Errorf("approve %s always: %w", a.ID, err)
 	}
 	return Applied{Applied: true}, nil
 }
@@ -160,25 +174,13 @@ func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller token
 // deny is tool.deny: a soft deny carrying the feedback.
 func (h *Handler) deny(ctx context.Context, raw json.RawMessage, caller tokens.Entry) (any, error) {
 	var in DenyInput
-	if err := decodeInput(raw,
-		field{name: "sessionId", required: true, str: &in.SessionID},
-		field{name: "approvalId", required: true, str: &in.ApprovalID},
-		field{name: "feedback", str: &in.Feedback},
-	); err != nil {
-		return nil, err
-	}
-	a, err := h.pending(ctx, in.SessionID, in.ApprovalID)
+	a, err := h.pendingAnswered(ctx, raw, &in.SessionID, &in.ApprovalID, field{name: "feedback", str: &in.Feedback})
 	if err != nil || a == nil {
 		return Applied{}, err
 	}
 	req := approval.DenyRequest{Feedback: strings.TrimSpace(in.Feedback), Mode: toolgate.DenySoft}
-	if _, err := h.broker.Deny(ctx, a.ID, req, actor(caller)); err != nil {
-		if notApplied(err) {
-			return Applied{}, nil
-		}
-		return nil, fmt.Errorf("deny %s: %w", a.ID, err)
-	}
-	return Applied{Applied: true}, nil
+	_, err = h.broker.Deny(ctx, a.ID, req, actor(caller))
+	return applied("deny", a.ID, err)
 }
 
 // fromToolgate maps a toolgate error to a tRPC error with its message;

@@ -1,13 +1,8 @@
 package trpc_test
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,26 +11,16 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/trpc"
-	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
-	"github.com/toolgate/toolgate/store"
-	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/sqlite"
-	"github.com/toolgate/toolgate/tokens"
 )
 
 // stack is a real gateway on loopback: a broker over a SQLite store and
 // workspace documents in a temporary directory, and the server with the
 // tRPC procedures as its Mounts, with an agent and an approver token.
 type stack struct {
-	t        *testing.T
-	srv      *httptest.Server
-	broker   *approval.Broker
-	store    store.Store
-	rules    *fsrules.Dir
-	dataDir  string
-	agent    string
-	approver string
+	*stacktest.Stack
+	t *testing.T
 
 	mu       sync.Mutex
 	requests []string // "METHOD /path?query [last-event-id=ID]" of every tRPC request
@@ -43,49 +28,23 @@ type stack struct {
 
 func newStack(t *testing.T, cfg trpc.Config) *stack {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules := fsrules.New(dir, policy.DefaultRulesJSONC)
-	pol := approval.NewWorkspaces(rules, nil, policy.WithHome("/home/user"))
-	b, err := approval.New(ctx, st, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := tokens.Open(filepath.Join(dir, "tokens.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &stack{t: t, broker: b, store: st, rules: rules, dataDir: dir}
-	if s.agent, err = tok.Create("agent-1", tokens.RoleAgent); err != nil {
-		t.Fatal(err)
-	}
-	if s.approver, err = tok.Create("alice", tokens.RoleApprover); err != nil {
-		t.Fatal(err)
-	}
-	mux := server.NewServer(server.Deps{Broker: b, Policies: pol, Rules: rules, Tokens: tok, Store: st,
-		Limits: server.Limits{RatePerSecond: -1}, Mounts: trpc.Mounts(b, cfg)})
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/trpc") {
-			s.mu.Lock()
-			line := r.Method + " " + r.URL.RequestURI()
-			if id := r.Header.Get("Last-Event-ID"); id != "" {
-				line += " last-event-id=" + id
-			}
-			s.requests = append(s.requests, line)
-			s.mu.Unlock()
-		}
-		mux.ServeHTTP(w, r)
-	}))
-	t.Cleanup(func() {
-		s.srv.CloseClientConnections()
-		s.srv.Close()
-		b.Close()
-		st.Close()
-	})
+	s := &stack{t: t}
+	s.Stack = stacktest.New(t,
+		stacktest.Mounts(func(st *stacktest.Stack) []server.Mount { return trpc.Mounts(st.Broker, cfg) }),
+		stacktest.Handler(func(_ *stacktest.Stack, mux http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, "/trpc") {
+					s.mu.Lock()
+					line := r.Method + " " + r.URL.RequestURI()
+					if id := r.Header.Get("Last-Event-ID"); id != "" {
+						line += " last-event-id=" + id
+					}
+					s.requests = append(s.requests, line)
+					s.mu.Unlock()
+				}
+				mux.ServeHTTP(w, r)
+			})
+		}))
 	return s
 }
 
@@ -101,7 +60,7 @@ func (s *stack) takeRequests() []string {
 // ask submits a call that must wait for a human and returns its approval.
 func (s *stack) ask(session, callID, tool string, args map[string]any) *toolgate.Approval {
 	s.t.Helper()
-	res, err := s.broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
+	res, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
 		ID: callID, Session: session, Tool: tool, Args: args,
 	}})
 	if err != nil {
@@ -122,7 +81,7 @@ func (s *stack) shell(session, callID, cmd string) *toolgate.Approval {
 // decide submits a call and returns its verdict, ask while it waits.
 func (s *stack) decide(session, callID, cmd string) toolgate.Action {
 	s.t.Helper()
-	res, err := s.broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
+	res, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
 		ID: callID, Session: session, Tool: "shell_exec", Args: map[string]any{"command": cmd},
 	}})
 	if err != nil {
@@ -138,7 +97,7 @@ func (s *stack) decide(session, callID, cmd string) toolgate.Action {
 // get returns an approval as it stands.
 func (s *stack) get(id string) *toolgate.Approval {
 	s.t.Helper()
-	a, err := s.broker.Get(context.Background(), id)
+	a, err := s.Broker.Get(context.Background(), id)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -150,7 +109,7 @@ func (s *stack) waitStatus(id string) *toolgate.Approval {
 	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	a, err := s.broker.Wait(ctx, id)
+	a, err := s.Broker.Wait(ctx, id)
 	if err != nil {
 		s.t.Fatalf("wait for %s: %v", id, err)
 	}
@@ -160,7 +119,7 @@ func (s *stack) waitStatus(id string) *toolgate.Approval {
 // permissions returns the default workspace's rules document as on disk.
 func (s *stack) permissions() string {
 	s.t.Helper()
-	src, _, err := s.rules.Document(context.Background(), approval.DefaultWorkspace)
+	src, _, err := s.Rules.Document(context.Background(), approval.DefaultWorkspace)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -178,32 +137,17 @@ type httpResp struct {
 // otherwise ("-" for none).
 func (s *stack) do(method, path, contentType, body string, token ...string) httpResp {
 	s.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = bytes.NewReader([]byte(body))
-	}
-	req, err := http.NewRequest(method, s.srv.URL+path, rd)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	tk := s.approver
+	tk := s.Approver
 	if len(token) > 0 {
 		tk = token[0]
 	}
-	if tk != "-" {
-		req.Header.Set("Authorization", "Bearer "+tk)
+	if tk == "-" {
+		tk = ""
 	}
+	var hdr []string
 	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+		hdr = []string{"Content-Type", contentType}
 	}
-	resp, err := s.srv.Client().Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil && !errors.Is(err, io.EOF) {
-		s.t.Fatal(err)
-	}
-	return httpResp{status: resp.StatusCode, header: resp.Header, body: data}
+	r := s.Do(method, path, tk, body, hdr...)
+	return httpResp{status: r.Status, header: r.Header, body: r.Body}
 }

@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/stream"
 )
 
 // Event types on agent.onEvents.
@@ -110,10 +110,8 @@ func parseEventsInput(r *http.Request, raw json.RawMessage) (EventsInput, *Error
 // "data:", "id:" lines, then a blank line (and one more, as
 // sseStreamProducer ends every message with "\n\n").
 type sse struct {
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	timeout time.Duration
-	buf     []byte
+	*stream.SSE
+	buf []byte
 }
 
 func (s *sse) send(event string, data []byte, id string) error {
@@ -132,22 +130,15 @@ func (s *sse) send(event string, data []byte, id string) error {
 		s.buf = append(s.buf, '\n')
 	}
 	s.buf = append(s.buf, "\n\n"...)
-	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
-	if _, err := s.w.Write(s.buf); err != nil {
-		return err
-	}
-	return s.rc.Flush()
+	return s.Write(s.buf)
 }
 
 // startSSE writes the stream's headers and the connected event.
 func (h *Handler) startSSE(w http.ResponseWriter) (*sse, error) {
 	hdr := w.Header()
-	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache, no-transform")
-	hdr.Set("X-Accel-Buffering", "no")
 	hdr.Set("Vary", "trpc-accept, accept")
-	w.WriteHeader(http.StatusOK)
-	s := &sse{w: w, rc: http.NewResponseController(w), timeout: h.cfg.WriteTimeout}
+	s := &sse{SSE: stream.StartSSE(w, h.cfg.WriteTimeout)}
 	// The connected event carries the client options (none).
 	if err := s.send("connected", []byte("{}"), ""); err != nil {
 		return nil, err
@@ -195,23 +186,11 @@ func (h *Handler) subscribe(w http.ResponseWriter, r *http.Request, raw json.Raw
 	if err != nil {
 		return nil
 	}
-	tick := time.NewTicker(h.cfg.Heartbeat)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			if err := s.send("ping", nil, ""); err != nil {
-				return nil
-			}
-		case e, ok := <-sub.Events():
+	return s.Run(ctx, h.cfg.Heartbeat, func() error { return s.send("ping", nil, "") },
+		sub.Events(), func(e *toolgate.Event) error {
+			ev, ok := eventOf(e)
 			if !ok {
 				return nil
-			}
-			ev, ok := eventOf(&e)
-			if !ok {
-				continue
 			}
 			data, err := json.Marshal(ev)
 			if err != nil {
@@ -221,9 +200,6 @@ func (h *Handler) subscribe(w http.ResponseWriter, r *http.Request, raw json.Raw
 			if h.cfg.Tracked {
 				id = strconv.FormatInt(e.Seq, 10)
 			}
-			if err := s.send("", data, id); err != nil {
-				return nil
-			}
-		}
-	}
+			return s.send("", data, id)
+		})
 }

@@ -74,10 +74,10 @@ func TestWireFormat(t *testing.T) {
 	}
 
 	// The routes need an approver: an agent token is refused.
-	if r := s.do("POST", "/trpc/tool.approve", js, `{"sessionId":"s","approvalId":"x"}`, s.agent); r.status != http.StatusForbidden {
+	if r := s.do("POST", "/trpc/tool.approve", js, `{"sessionId":"s","approvalId":"x"}`, s.Agent); r.status != http.StatusForbidden {
 		t.Errorf("agent token: %d %s", r.status, r.body)
 	}
-	for _, m := range trpc.Mounts(s.broker, trpc.Config{}) {
+	for _, m := range trpc.Mounts(s.Broker, trpc.Config{}) {
 		if m.Role != tokens.RoleApprover || !strings.HasPrefix(m.Path, "/trpc/") {
 			t.Errorf("mount %+v", m)
 		}
@@ -94,9 +94,9 @@ func TestWireSubscription(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	open := func(query string) (*http.Response, *bufio.Reader) {
-		req, _ := http.NewRequestWithContext(ctx, "GET", s.srv.URL+"/trpc/agent.onEvents"+query, nil)
-		req.Header.Set("Authorization", "Bearer "+s.approver)
-		resp, err := s.srv.Client().Do(req)
+		req, _ := http.NewRequestWithContext(ctx, "GET", s.Server.URL+"/trpc/agent.onEvents"+query, nil)
+		req.Header.Set("Authorization", "Bearer "+s.Approver)
+		resp, err := s.Server.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,12 +46,9 @@ package wsapprovals
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
-	"path"
 	"strings"
 	"time"
 
@@ -59,6 +56,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/tokens"
 )
@@ -234,47 +232,15 @@ func PythonJSON(v any) string {
 	return out.String()
 }
 
-// checkOrigin accepts a request with no Origin header (not a browser), an
-// Origin of the request's own host, or one matching an allowed pattern:
-// the event stream's rule.
-func (h *Handler) checkOrigin(r *http.Request) error {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return nil
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return toolgate.Errorf(toolgate.EForbidden, "bad Origin %q", origin)
-	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return nil
-	}
-	for _, p := range h.opts.AllowedOrigins {
-		target := u.Host
-		if strings.Contains(p, "://") {
-			target = u.Scheme + "://" + u.Host
-		}
-		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(target)); ok {
-			return nil
-		}
-	}
-	return toolgate.Errorf(toolgate.EForbidden, "WebSocket connections from origin %q are not allowed", origin)
-}
-
 // Serve is the endpoint: ?session= and ?workspace= narrow it to one
 // session or workspace. Answers are recorded as the caller, via "ws".
 func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
-	if err := h.checkOrigin(r); err != nil {
+	if err := stream.CheckOrigin(r, h.opts.AllowedOrigins); err != nil {
 		return err
 	}
 	q := r.URL.Query()
 	f := approval.EventFilter{Session: q.Get("session"), Workspace: q.Get("workspace")}
-	// The server's read and write timeouts must not end a long-lived
-	// connection; the heartbeat and per-message timeouts bound it instead.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.opts.AllowedOrigins})
+	c, err := stream.AcceptWebSocket(w, r, h.opts.AllowedOrigins)
 	if err != nil {
 		return nil // Accept wrote the response
 	}
@@ -282,14 +248,19 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.En
 	c.SetReadLimit(h.opts.MaxMessageBytes)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	s := &session{h: h, c: c, ctx: ctx, by: approval.Actor{Name: caller.Name, Via: "ws"}}
+	by := approval.Actor{Name: caller.Name, Via: "ws"}
+	s := &session{h: h, ctx: ctx, by: by, ws: &stream.WebSocket{
+		Conn: c, Heartbeat: h.opts.Heartbeat, WriteTimeout: h.opts.WriteTimeout,
+		EndReason: "event stream ended; reconnect",
+		Slow:      func() { h.opts.Logger.Warn("websocket approvals client too slow; closing", "approver", by.Name) },
+	}}
 	return s.run(f, cancel)
 }
 
 // session is one client connection.
 type session struct {
 	h   *Handler
-	c   *websocket.Conn
+	ws  *stream.WebSocket
 	ctx context.Context
 	by  approval.Actor
 	// queue holds the pending approvals the client has not answered, in
@@ -300,73 +271,23 @@ type session struct {
 
 func (s *session) run(f approval.EventFilter, cancel context.CancelFunc) error {
 	answers := make(chan []byte)
-	go func() {
-		defer cancel()
-		for {
-			typ, data, err := s.c.Read(s.ctx)
-			if err != nil {
-				return
-			}
-			if typ != websocket.MessageText {
-				data = nil // answered with an error below
-			}
-			select {
-			case answers <- data:
-			case <-s.ctx.Done():
-				return
-			}
+	stream.ReadMessages(s.ctx, cancel, s.ws.Conn, answers, func(typ websocket.MessageType, data []byte) []byte {
+		if typ != websocket.MessageText {
+			return nil // answered with an error
 		}
-	}()
+		return data
+	})
 	sub := s.h.broker.Subscribe(s.ctx, f)
 	defer sub.Close()
-	tick := time.NewTicker(s.h.opts.Heartbeat)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return nil
-		case <-tick.C:
-			pctx, pcancel := context.WithTimeout(s.ctx, s.h.opts.WriteTimeout)
-			err := s.c.Ping(pctx)
-			pcancel()
-			if err != nil {
-				return nil
-			}
-		case e, ok := <-sub.Events():
-			if !ok {
-				s.c.Close(websocket.StatusTryAgainLater, "event stream ended; reconnect")
-				return nil
-			}
-			if err := s.event(e); err != nil {
-				return nil
-			}
-		case data := <-answers:
-			if err := s.answer(data); err != nil {
-				return nil
-			}
-		}
-	}
-}
-
-// write sends one message; an error means the client is gone.
-func (s *session) write(v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode %T: %w", v, err)
-	}
-	ctx, cancel := context.WithTimeout(s.ctx, s.h.opts.WriteTimeout)
-	defer cancel()
-	if err := s.c.Write(ctx, websocket.MessageText, data); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			s.h.opts.Logger.Warn("websocket approvals client too slow; closing", "approver", s.by.Name)
-		}
-		return err
-	}
+	_ = stream.Serve(s.ctx, s.ws, sub.Events(), s.event, answers, s.answer)
 	return nil
 }
 
+// write sends one message; an error means the client is gone.
+func (s *session) write(v any) error { return s.ws.WriteJSON(s.ctx, v) }
+
 // event tracks the pending approvals from the broker's events.
-func (s *session) event(e toolgate.Event) error {
+func (s *session) event(e *toolgate.Event) error {
 	a := e.Approval
 	if a == nil {
 		return nil

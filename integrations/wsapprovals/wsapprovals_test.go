@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,11 +15,11 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/wsapprovals"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -52,63 +51,35 @@ const hostConfig = `rules:
 // env is a gateway (API and the WebSocket endpoint) on a loopback
 // listener.
 type env struct {
-	t        *testing.T
-	url      string
-	broker   *approval.Broker
-	store    store.Store
-	agent    *client.Client
-	api      *client.Client // approver over HTTP
-	approver string
-	agentTok string
+	*stacktest.Stack
+	t     *testing.T
+	url   string
+	agent *client.Client
+	api   *client.Client // approver over HTTP
 }
 
 func newEnv(t *testing.T, opts wsapprovals.Options) *env {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg, err := policy.ParseConfig("toolgate.yaml", []byte(hostConfig))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules := fsrules.New(filepath.Join(dir, "workspaces"), []byte(seedRules))
-	pol := approval.NewWorkspaces(rules, []*policy.Document{cfg})
-	b, err := approval.New(ctx, st, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := tokens.Open(filepath.Join(dir, "tokens.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, broker: b, store: st}
-	if e.agentTok, err = tok.Create("agent-host", tokens.RoleAgent); err != nil {
-		t.Fatal(err)
-	}
-	if e.approver, err = tok.Create("alice", tokens.RoleApprover); err != nil {
-		t.Fatal(err)
-	}
-	api := server.NewServer(server.Deps{Broker: b, Policies: pol, Rules: rules, Tokens: tok, Store: st, Limits: server.Limits{RatePerSecond: -1}})
 	if opts.Heartbeat == 0 {
 		opts.Heartbeat = 100 * time.Millisecond
 	}
-	srv := httptest.NewServer(compose(api, tok, wsapprovals.New(b, opts).Mount()))
-	e.url = srv.URL
-	if e.agent, err = client.New(srv.URL, e.agentTok); err != nil {
+	s := stacktest.New(t, stacktest.Names("agent-host", "alice", "root"),
+		stacktest.Rules(func(dir string) store.Rules { return fsrules.New(filepath.Join(dir, "workspaces"), []byte(seedRules)) }),
+		stacktest.Configs(cfg), stacktest.PolicyOptions(),
+		stacktest.Handler(func(s *stacktest.Stack, api http.Handler) http.Handler {
+			return compose(api, s.Tokens, wsapprovals.New(s.Broker, opts).Mount())
+		}))
+	e := &env{Stack: s, t: t, url: s.Server.URL}
+	if e.agent, err = client.New(e.url, s.Agent); err != nil {
 		t.Fatal(err)
 	}
-	if e.api, err = client.New(srv.URL, e.approver); err != nil {
+	if e.api, err = client.New(e.url, s.Approver); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		srv.CloseClientConnections()
-		srv.Close()
-		b.Close()
-		st.Close()
-	})
 	return e
 }
 
@@ -156,7 +127,7 @@ type wsClient struct {
 func (e *env) dial(query string, hdr ...string) *wsClient {
 	e.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	h := http.Header{"Authorization": {"Bearer " + e.approver}}
+	h := http.Header{"Authorization": {"Bearer " + e.Approver}}
 	for i := 0; i+1 < len(hdr); i += 2 {
 		h.Set(hdr[i], hdr[i+1])
 	}
@@ -190,10 +161,10 @@ func (w *wsClient) next(typ string) map[string]any {
 	w.t.Helper()
 	select {
 	case m, ok := <-w.msgs:
-		<-w.raw
 		if !ok {
 			w.t.Fatalf("connection closed waiting for %s", typ)
 		}
+		<-w.raw // sent before m, so never blocks
 		if m["type"] != typ {
 			w.t.Fatalf("got %v, want a %s message", m, typ)
 		}
@@ -341,7 +312,7 @@ func TestSeedLifecycle(t *testing.T) {
 	}
 	ws.quiet(100 * time.Millisecond)
 	// The soft reject did not stop the session.
-	if s, err := e.broker.Session(context.Background(), "s1"); err != nil || s.Stopped {
+	if s, err := e.Broker.Session(context.Background(), "s1"); err != nil || s.Stopped {
 		t.Fatalf("session %+v %v", s, err)
 	}
 }
@@ -380,7 +351,7 @@ func waitPending(t *testing.T, e *env, n int) {
 	t.Helper()
 	deadline := time.Now().Add(waitLong)
 	for time.Now().Before(deadline) {
-		list, err := e.broker.List(context.Background(), store.ApprovalFilter{Status: toolgate.StatusPending})
+		list, err := e.Broker.List(context.Background(), store.ApprovalFilter{Status: toolgate.StatusPending})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -415,7 +386,7 @@ func TestConfigAutoApproval(t *testing.T) {
 		{"Bash", map[string]any{"command": "ls src | grep test"}, toolgate.Ask},       // grep not permitted
 		{"Bash", map[string]any{"command": "test -f f || echo no"}, toolgate.Ask},     // neither permitted
 	} {
-		d, err := e.broker.Evaluate(context.Background(), toolgate.Call{Session: "s1", Tool: tc.tool, Args: tc.args})
+		d, err := e.Broker.Evaluate(context.Background(), toolgate.Call{Session: "s1", Tool: tc.tool, Args: tc.args})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -472,7 +443,7 @@ func TestAnswersAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws.next("error")
-	if a, _ := e.broker.Get(ctx, first["approval_id"].(string)); a.Status != toolgate.StatusPending {
+	if a, _ := e.Broker.Get(ctx, first["approval_id"].(string)); a.Status != toolgate.StatusPending {
 		t.Fatalf("a bad answer changed the approval: %s", a.Status)
 	}
 
@@ -524,10 +495,10 @@ func TestOriginAndRoles(t *testing.T) {
 		token, origin string
 		status        int
 	}{
-		{e.approver, "https://evil.example", http.StatusForbidden},
-		{e.approver, "https://approve.example.com", http.StatusSwitchingProtocols},
-		{e.approver, "", http.StatusSwitchingProtocols},
-		{e.agentTok, "", http.StatusForbidden}, // an agent cannot answer
+		{e.Approver, "https://evil.example", http.StatusForbidden},
+		{e.Approver, "https://approve.example.com", http.StatusSwitchingProtocols},
+		{e.Approver, "", http.StatusSwitchingProtocols},
+		{e.Agent, "", http.StatusForbidden}, // an agent cannot answer
 		{"", "", http.StatusUnauthorized},
 	} {
 		h := http.Header{}

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
@@ -25,23 +27,56 @@ const FileName = "permissions.jsonc"
 // implements store.Rules and is safe for concurrent use; writes to one
 // workspace's document are serialized within the process.
 type Dir struct {
-	root     string
-	defaults []byte
+	root         string
+	defaults     []byte
+	statInterval time.Duration
+	racyWindow   time.Duration
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
+
+	// versions caches Version's answers for StatInterval; writes through
+	// Dir drop them and bump wgen, so that a stat that raced a write is
+	// not cached.
+	vmu      sync.RWMutex
+	versions map[string]statVersion
+	wgen     atomic.Uint64
+}
+
+type statVersion struct {
+	v  string
+	at time.Time
 }
 
 var _ store.Rules = (*Dir)(nil)
 
+// Option configures a Dir.
+type Option func(*Dir)
+
+// WithStatInterval sets how long Version reuses a stat (default
+// StatInterval); 0 stats on every call.
+func WithStatInterval(d time.Duration) Option { return func(x *Dir) { x.statInterval = d } }
+
+// WithRacyWindow sets how recently a document may have changed for Version
+// to answer "" (default RacyWindow). Shorter is only safe on file systems
+// with timestamps that fine.
+func WithRacyWindow(d time.Duration) Option { return func(x *Dir) { x.racyWindow = d } }
+
 // New returns the documents kept under dir, which need not exist yet. A
 // document is seeded with defaults on first use; with "{}\n" if defaults
 // is empty.
-func New(dir string, defaults []byte) *Dir {
+func New(dir string, defaults []byte, opts ...Option) *Dir {
 	if len(defaults) == 0 {
 		defaults = []byte("{}\n")
 	}
-	return &Dir{root: dir, defaults: bytes.Clone(defaults), locks: map[string]*sync.Mutex{}}
+	d := &Dir{
+		root: dir, defaults: bytes.Clone(defaults), statInterval: StatInterval, racyWindow: RacyWindow,
+		locks: map[string]*sync.Mutex{}, versions: map[string]statVersion{},
+	}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
 }
 
 // Path returns the file that holds a workspace's document, or an EInvalid
@@ -97,13 +132,99 @@ func (d *Dir) Document(ctx context.Context, workspace string) ([]byte, string, e
 	if errors.Is(err, fs.ErrNotExist) {
 		m := d.lock(workspace)
 		m.Lock()
-		src, fi, err = d.readOrSeed(path)
+		src, fi, err = d.readOrSeed(workspace, path)
 		m.Unlock()
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("fsrules: read %s: %w", workspace, err)
 	}
 	return src, version(fi, src), nil
+}
+
+// StatInterval is how long Version reuses a stat of a document: an edit
+// made on disk by hand takes effect within it; a write through Dir
+// (PutDocument, UpdateDocument, seeding) at once.
+const StatInterval = 5 * time.Millisecond
+
+// RacyWindow is how recently a document may have changed for Version to
+// still answer "": a change within the file system's timestamp
+// granularity after the last one could leave its modification and change
+// times as they were. 2 s covers every common file system (FAT's 2 s
+// included; Linux and macOS file systems keep nanoseconds).
+const RacyWindow = 2 * time.Second
+
+var _ store.Versioner = (*Dir)(nil)
+
+// Version implements store.Versioner with a stat: modification time, size,
+// device, inode and status change time. An atomic replace (a new inode), a
+// write in place and a restored modification time all change it. It is ""
+// when the document does not exist yet, when it changed within RacyWindow
+// (the caller reads and hashes it then), and on platforms without inode
+// numbers and change times. A stat is reused for StatInterval.
+func (d *Dir) Version(ctx context.Context, workspace string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("fsrules: stat %s: %w", workspace, err)
+	}
+	d.vmu.RLock()
+	sv, ok := d.versions[workspace]
+	d.vmu.RUnlock()
+	if ok && time.Since(sv.at) < d.statInterval {
+		return sv.v, nil
+	}
+	path, err := d.Path(workspace)
+	if err != nil {
+		return "", err
+	}
+	gen, now := d.wgen.Load(), time.Now()
+	v, err := statVersionOf(path, now.Add(-d.racyWindow))
+	if err != nil {
+		return "", fmt.Errorf("fsrules: stat %s: %w", workspace, err)
+	}
+	d.vmu.Lock()
+	if d.wgen.Load() == gen && d.statInterval > 0 {
+		d.versions[workspace] = statVersion{v: v, at: now}
+	}
+	d.vmu.Unlock()
+	return v, nil
+}
+
+// wrote forgets the cached version of a workspace the process just wrote.
+func (d *Dir) wrote(workspace string) {
+	d.wgen.Add(1)
+	d.vmu.Lock()
+	delete(d.versions, workspace)
+	d.vmu.Unlock()
+}
+
+// statVersionOf is Version's answer for the file at path: "" if it does
+// not exist or changed after recent.
+func statVersionOf(path string, recent time.Time) (string, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	dev, ino, ctime, ok := statID(fi)
+	if !ok {
+		return "", nil
+	}
+	mtime := fi.ModTime()
+	if mtime.After(recent) || ctime.After(recent) {
+		return "", nil
+	}
+	var buf [96]byte
+	b := strconv.AppendInt(buf[:0], mtime.UnixNano(), 10)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, ctime.UnixNano(), 10)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, fi.Size(), 10)
+	b = append(b, '-')
+	b = strconv.AppendUint(b, dev, 10)
+	b = append(b, '-')
+	b = strconv.AppendUint(b, ino, 10)
+	return string(b), nil
 }
 
 // PutDocument implements store.Rules.
@@ -118,7 +239,9 @@ func (d *Dir) PutDocument(ctx context.Context, workspace string, src []byte) err
 	m := d.lock(workspace)
 	m.Lock()
 	defer m.Unlock()
-	if err := writeAtomic(path, src); err != nil {
+	err = writeAtomic(path, src)
+	d.wrote(workspace) // even after a failure: the file may have changed
+	if err != nil {
 		return fmt.Errorf("fsrules: write %s: %w", workspace, err)
 	}
 	return nil
@@ -143,7 +266,7 @@ func (d *Dir) UpdateDocument(ctx context.Context, workspace string, edit func(sr
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("fsrules: update %s: %w", workspace, err)
 		}
-		src, before, err := d.readOrSeed(path)
+		src, before, err := d.readOrSeed(workspace, path)
 		if err != nil {
 			return fmt.Errorf("fsrules: update %s: %w", workspace, err)
 		}
@@ -157,7 +280,9 @@ func (d *Dir) UpdateDocument(ctx context.Context, workspace string, edit func(sr
 		if now, err := os.Stat(path); err != nil || !sameVersion(before, now) {
 			continue // changed on disk meanwhile: edit the new content
 		}
-		if err := writeAtomic(path, out); err != nil {
+		err = writeAtomic(path, out)
+		d.wrote(workspace)
+		if err != nil {
 			return fmt.Errorf("fsrules: update %s: %w", workspace, err)
 		}
 		return nil
@@ -167,12 +292,14 @@ func (d *Dir) UpdateDocument(ctx context.Context, workspace string, edit func(sr
 
 // readOrSeed reads the document at path, writing the defaults first if
 // it does not exist. The caller holds the workspace's lock.
-func (d *Dir) readOrSeed(path string) ([]byte, fs.FileInfo, error) {
+func (d *Dir) readOrSeed(workspace, path string) ([]byte, fs.FileInfo, error) {
 	src, fi, err := read(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return src, fi, err
 	}
-	if err := writeAtomic(path, d.defaults); err != nil {
+	err = writeAtomic(path, d.defaults)
+	d.wrote(workspace)
+	if err != nil {
 		return nil, nil, fmt.Errorf("seed default rules: %w", err)
 	}
 	return read(path)

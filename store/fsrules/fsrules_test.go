@@ -365,3 +365,96 @@ func TestCancelledContext(t *testing.T) {
 		t.Error("a cancelled call wrote files")
 	}
 }
+
+// waitTick lets the file system's timestamps move past the last change.
+func waitTick() { time.Sleep(20 * time.Millisecond) }
+
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "data")
+	d := fsrules.New(root, []byte(defaults), fsrules.WithRacyWindow(0), fsrules.WithStatInterval(0))
+	ctx := t.Context()
+	if v, err := d.Version(ctx, "w1"); v != "" || err != nil {
+		t.Fatalf("Version of a document not seeded yet = %q, %v; want \"\"", v, err)
+	}
+	if _, err := d.Version(ctx, "../x"); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+		t.Fatalf("Version of an invalid workspace: %v", err)
+	}
+	if _, _, err := d.Document(ctx, "w1"); err != nil {
+		t.Fatal(err)
+	}
+	waitTick()
+	v1, err := d.Version(ctx, "w1")
+	if err != nil || v1 == "" {
+		t.Fatalf("Version = %q, %v", v1, err)
+	}
+	if v, _ := d.Version(ctx, "w1"); v != v1 {
+		t.Fatalf("version moved without a change: %s, then %s", v1, v)
+	}
+	path, _ := d.Path("w1")
+	fi, _ := os.Stat(path)
+
+	// In place, same size, modification time put back: the change time
+	// still moves.
+	waitTick()
+	edited := strings.Replace(defaults, "allow", "deny!", 1)
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	v2, _ := d.Version(ctx, "w1")
+	if v2 == v1 || v2 == "" {
+		t.Fatalf("version after a same-size edit with the time put back: %q (was %s)", v2, v1)
+	}
+
+	// Replaced through the store (a new file renamed over it).
+	waitTick()
+	if err := d.PutDocument(ctx, "w1", []byte(edited)); err != nil {
+		t.Fatal(err)
+	}
+	if v3, _ := d.Version(ctx, "w1"); v3 == v2 || v3 == "" {
+		t.Fatalf("version after PutDocument: %q (was %s)", v3, v2)
+	}
+}
+
+func TestVersionRecentChange(t *testing.T) {
+	t.Parallel()
+	d, _ := newDir(t) // the default racy window
+	ctx := t.Context()
+	if _, _, err := d.Document(ctx, "w1"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := d.Version(ctx, "w1"); v != "" || err != nil {
+		t.Fatalf("Version of a document written just now = %q, %v; want \"\" (read it)", v, err)
+	}
+}
+
+func TestVersionStatInterval(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "data")
+	d := fsrules.New(root, []byte(defaults), fsrules.WithRacyWindow(0), fsrules.WithStatInterval(time.Hour))
+	ctx := t.Context()
+	if _, _, err := d.Document(ctx, "w1"); err != nil {
+		t.Fatal(err)
+	}
+	waitTick()
+	v1, _ := d.Version(ctx, "w1")
+	path, _ := d.Path("w1")
+	waitTick()
+	if err := os.WriteFile(path, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := d.Version(ctx, "w1"); v != v1 {
+		t.Fatalf("a hand edit showed within the stat interval: %s, then %s", v1, v)
+	}
+	// A write through the store shows at once.
+	waitTick()
+	if err := d.UpdateDocument(ctx, "w1", func([]byte) ([]byte, error) { return []byte(defaults), nil }); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := d.Version(ctx, "w1"); v == v1 || v == "" {
+		t.Fatalf("version after UpdateDocument: %q (was %s)", v, v1)
+	}
+}

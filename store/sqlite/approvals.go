@@ -177,16 +177,20 @@ func scanApproval(s rowScanner) (*toolgate.Approval, error) {
 	return &a, nil
 }
 
-// getApproval reads one approval; what names it in a not-found error.
-func (db *DB) getApproval(ctx context.Context, op, what, cond string, args ...any) (*toolgate.Approval, error) {
+// getApproval reads one approval with a prepared statement; describe
+// names the operation and the approval for an error, and runs only then.
+func (db *DB) getApproval(ctx context.Context, stmt *sql.Stmt, describe func() (op, what string), args ...any) (*toolgate.Approval, error) {
 	if db.closed.Load() {
+		op, _ := describe()
 		return nil, db.errClosed(op)
 	}
-	a, err := scanApproval(db.r.QueryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE `+cond, args...))
+	a, err := scanApproval(stmt.QueryRowContext(ctx, args...))
 	if errors.Is(err, sql.ErrNoRows) {
+		_, what := describe()
 		return nil, toolgate.Errorf(toolgate.ENotFound, "%s not found", what)
 	}
 	if err != nil {
+		op, _ := describe()
 		return nil, wrap(op, err)
 	}
 	return a, nil
@@ -194,7 +198,9 @@ func (db *DB) getApproval(ctx context.Context, op, what, cond string, args ...an
 
 // GetApproval implements store.Store.
 func (db *DB) GetApproval(ctx context.Context, id string) (*toolgate.Approval, error) {
-	return db.getApproval(ctx, "get approval "+id, "approval "+id, `id = ?`, id)
+	return db.getApproval(ctx, db.rst.getApproval, func() (string, string) {
+		return "get approval " + id, "approval " + id
+	}, id)
 }
 
 // GetApprovalByToken implements store.Store.
@@ -202,14 +208,17 @@ func (db *DB) GetApprovalByToken(ctx context.Context, token string) (*toolgate.A
 	if token == "" {
 		return nil, toolgate.Errorf(toolgate.ENotFound, "approval with an empty resume token not found")
 	}
-	return db.getApproval(ctx, "get approval by resume token", "approval for this resume token", `resume_token = ?`, token)
+	return db.getApproval(ctx, db.rst.getApprovalByToken, func() (string, string) {
+		return "get approval by resume token", "approval for this resume token"
+	}, token)
 }
 
 // GetApprovalByCall implements store.Store.
 func (db *DB) GetApprovalByCall(ctx context.Context, session, callID string) (*toolgate.Approval, error) {
-	return db.getApproval(ctx, fmt.Sprintf("get approval of call %s/%s", session, callID),
-		fmt.Sprintf("approval of call %q in session %q", callID, session),
-		`session = ? AND call_id = ?`, session, callID)
+	return db.getApproval(ctx, db.rst.getApprovalByCall, func() (string, string) {
+		return fmt.Sprintf("get approval of call %s/%s", session, callID),
+			fmt.Sprintf("approval of call %q in session %q", callID, session)
+	}, session, callID)
 }
 
 // ListApprovals implements store.Store. Approvals are ordered by
@@ -240,23 +249,7 @@ func (db *DB) ListApprovals(ctx context.Context, f store.ApprovalFilter) ([]*too
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	rows, err := db.r.QueryContext(ctx, q, w.args...)
-	if err != nil {
-		return nil, wrap(op, err)
-	}
-	defer rows.Close()
-	var out []*toolgate.Approval
-	for rows.Next() {
-		a, err := scanApproval(rows)
-		if err != nil {
-			return nil, wrap(op, err)
-		}
-		out = append(out, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(op, err)
-	}
-	return out, nil
+	return queryRows(ctx, db, op, q, w.args, scanApproval)
 }
 
 // ResolveApproval implements store.Store: one transaction that updates the

@@ -100,30 +100,22 @@ func (db *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]toolgate.Au
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	rows, err := db.r.QueryContext(ctx, q, w.args...)
-	if err != nil {
-		return nil, wrap(op, err)
+	return queryRows(ctx, db, op, q, w.args, scanAudit)
+}
+
+func scanAudit(s rowScanner) (toolgate.AuditEntry, error) {
+	var (
+		e    toolgate.AuditEntry
+		t    sql.NullInt64
+		data sql.NullString
+	)
+	if err := s.Scan(&e.Seq, &t, &e.Kind, &e.Session, &e.Workspace, &e.CallID, &e.ApprovalID,
+		&e.Tool, &e.Outcome, &e.Who, &e.Via, &e.Reason, &data, &e.PrevHash, &e.Hash); err != nil {
+		return e, err
 	}
-	defer rows.Close()
-	var out []toolgate.AuditEntry
-	for rows.Next() {
-		var (
-			e    toolgate.AuditEntry
-			t    sql.NullInt64
-			data sql.NullString
-		)
-		if err := rows.Scan(&e.Seq, &t, &e.Kind, &e.Session, &e.Workspace, &e.CallID, &e.ApprovalID,
-			&e.Tool, &e.Outcome, &e.Who, &e.Via, &e.Reason, &data, &e.PrevHash, &e.Hash); err != nil {
-			return nil, wrap(op, err)
-		}
-		e.Time = fromNanos(t)
-		if data.Valid {
-			e.Data = json.RawMessage(data.String)
-		}
-		out = append(out, e)
+	e.Time = fromNanos(t)
+	if data.Valid {
+		e.Data = json.RawMessage(data.String)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(op, err)
-	}
-	return out, nil
+	return e, nil
 }

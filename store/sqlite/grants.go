@@ -103,27 +103,19 @@ func (db *DB) ListGrants(ctx context.Context, f store.GrantFilter) ([]*toolgate.
 	if f.Tool != "" {
 		w.add(`tool = ?`, f.Tool)
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT `+grantColumns+` FROM grants`+w.String()+` ORDER BY created_at, rowid`, w.args...)
-	if err != nil {
-		return nil, wrap(op, err)
+	return queryRows(ctx, db, op, `SELECT `+grantColumns+` FROM grants`+w.String()+` ORDER BY created_at, rowid`, w.args, scanGrant)
+}
+
+func scanGrant(s rowScanner) (*toolgate.Grant, error) {
+	var (
+		g           toolgate.Grant
+		scope, kind string
+		created     sql.NullInt64
+	)
+	if err := s.Scan(&g.ID, &scope, &kind, &g.Tool, &g.Pattern, &g.Session, &g.Workspace, &g.Turn,
+		&g.ApprovalID, &g.CreatedBy, &g.Via, &created); err != nil {
+		return nil, err
 	}
-	defer rows.Close()
-	var out []*toolgate.Grant
-	for rows.Next() {
-		var (
-			g           toolgate.Grant
-			scope, kind string
-			created     sql.NullInt64
-		)
-		if err := rows.Scan(&g.ID, &scope, &kind, &g.Tool, &g.Pattern, &g.Session, &g.Workspace, &g.Turn,
-			&g.ApprovalID, &g.CreatedBy, &g.Via, &created); err != nil {
-			return nil, wrap(op, err)
-		}
-		g.Scope, g.Kind, g.CreatedAt = toolgate.Scope(scope), toolgate.GrantKind(kind), fromNanos(created)
-		out = append(out, &g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(op, err)
-	}
-	return out, nil
+	g.Scope, g.Kind, g.CreatedAt = toolgate.Scope(scope), toolgate.GrantKind(kind), fromNanos(created)
+	return &g, nil
 }

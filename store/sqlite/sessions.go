@@ -65,16 +65,15 @@ func scanSession(r rowScanner) (*toolgate.Session, error) {
 
 // GetSession implements store.Store.
 func (db *DB) GetSession(ctx context.Context, id string) (*toolgate.Session, error) {
-	op := "get session " + id
 	if db.closed.Load() {
-		return nil, db.errClosed(op)
+		return nil, db.errClosed("get session " + id)
 	}
-	s, err := scanSession(db.r.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
+	s, err := scanSession(db.rst.getSession.QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, toolgate.Errorf(toolgate.ENotFound, "session %s not found", id)
 	}
 	if err != nil {
-		return nil, wrap(op, err)
+		return nil, wrap("get session "+id, err)
 	}
 	return s, nil
 }

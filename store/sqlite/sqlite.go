@@ -35,6 +35,9 @@ type DB struct {
 
 	// st holds the hot write statements, prepared once on w.
 	st writeStmts
+	// rst holds the hot read statements, prepared once on r (database/sql
+	// prepares each on a pooled connection the first time it runs there).
+	rst readStmts
 
 	busyTimeout time.Duration
 	readConns   int
@@ -138,7 +141,40 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
+	if err := db.rst.prepare(ctx, db.r); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open %s: prepare: %w", abs, err)
+	}
 	return db, nil
+}
+
+// readStmts are the reads on the hot paths: a session for every decision
+// the broker cannot answer from its cache, an approval by call id for
+// every submission, an approval by id for every answer and wait.
+type readStmts struct {
+	getSession, getApproval, getApprovalByCall, getApprovalByToken *sql.Stmt
+}
+
+func (st *readStmts) prepare(ctx context.Context, r *sql.DB) error {
+	for _, s := range []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&st.getSession, `SELECT ` + sessionColumns + ` FROM sessions WHERE id = ?`},
+		{&st.getApproval, `SELECT ` + approvalColumns + ` FROM approvals WHERE id = ?`},
+		{&st.getApprovalByCall, `SELECT ` + approvalColumns + ` FROM approvals WHERE session = ? AND call_id = ?`},
+		{&st.getApprovalByToken, `SELECT ` + approvalColumns + ` FROM approvals WHERE resume_token = ?`},
+	} {
+		var err error
+		if *s.dst, err = r.PrepareContext(ctx, s.sql); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (st *readStmts) all() []*sql.Stmt {
+	return []*sql.Stmt{st.getSession, st.getApproval, st.getApprovalByCall, st.getApprovalByToken}
 }
 
 // writeStmts are the statements every write path runs. They are prepared
@@ -189,7 +225,7 @@ func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		db.closed.Store(true)
 		var errs []error
-		for _, st := range []*sql.Stmt{db.st.lastAudit, db.st.insertAudit, db.st.insertApproval, db.st.resolveApproval, db.st.insertGrant} {
+		for _, st := range append([]*sql.Stmt{db.st.lastAudit, db.st.insertAudit, db.st.insertApproval, db.st.resolveApproval, db.st.insertGrant}, db.rst.all()...) {
 			if st != nil {
 				errs = append(errs, st.Close())
 			}

@@ -1,0 +1,8 @@
+package fsrules
+
+import (
+	"syscall"
+	"time"
+)
+
+func ctimeOf(st *syscall.Stat_t) time.Time { return time.Unix(st.Ctim.Unix()) }
