@@ -185,6 +185,10 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 		if v.open && s.opaque {
 			v = verdict{action: toolgate.Ask, open: true, reason: reasonDynamicRead}
 		} else if v.open || v.action == toolgate.Allow {
+			if floor != nil {
+				// The admin's managed ask holds for reads too.
+				return verdict{action: toolgate.Ask, rule: floor, reason: floor.reason}
+			}
 			return verdict{action: toolgate.NoAction, rule: v.rule, open: v.open}
 		}
 	case toolgate.SubjectWrite:
