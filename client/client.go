@@ -121,21 +121,7 @@ func decodeError(resp *http.Response) error {
 	if json.Unmarshal(data, &body) == nil && body.Error.Code != "" {
 		return &toolgate.Error{Code: body.Error.Code, Message: body.Error.Message}
 	}
-	code := toolgate.EInternal
-	switch resp.StatusCode {
-	case http.StatusBadRequest:
-		code = toolgate.EInvalid
-	case http.StatusUnauthorized:
-		code = toolgate.EUnauthorized
-	case http.StatusForbidden:
-		code = toolgate.EForbidden
-	case http.StatusNotFound:
-		code = toolgate.ENotFound
-	case http.StatusConflict:
-		code = toolgate.EConflict
-	case http.StatusServiceUnavailable, http.StatusBadGateway, http.StatusGatewayTimeout:
-		code = toolgate.EUnavailable
-	}
+	code := toolgate.ErrorCodeForHTTPStatus(resp.StatusCode)
 	return &toolgate.Error{Code: code, Message: fmt.Sprintf("gateway answered %s: %s", resp.Status, strings.TrimSpace(string(data)))}
 }
 

@@ -25,29 +25,6 @@ import (
 // the adapter writes every error the same way.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// statusOf maps an error code to an HTTP status: the one place that does.
-func statusOf(code toolgate.ErrorCode) int {
-	switch code {
-	case toolgate.EInvalid:
-		return http.StatusBadRequest
-	case toolgate.EUnauthorized:
-		return http.StatusUnauthorized
-	case toolgate.EForbidden:
-		return http.StatusForbidden
-	case toolgate.ENotFound:
-		return http.StatusNotFound
-	case toolgate.EConflict:
-		return http.StatusConflict
-	case toolgate.ETooLarge:
-		return http.StatusRequestEntityTooLarge
-	case toolgate.ERateLimited:
-		return http.StatusTooManyRequests
-	case toolgate.EUnavailable:
-		return http.StatusServiceUnavailable
-	}
-	return http.StatusInternalServerError
-}
-
 // errNotAcceptable answers a request for a representation the route does
 // not have; it is not a toolgate.ErrorCode because no other surface needs
 // it.
@@ -228,7 +205,7 @@ func (s *server) writeError(w *respWriter, r *http.Request, rt *route, err error
 	}
 	code := toolgate.ErrorCodeOf(err)
 	msg := toolgate.ErrorMessageOf(err)
-	status := statusOf(code)
+	status := code.HTTPStatus()
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
