@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/toolgate/toolgate"
@@ -92,12 +93,26 @@ func ExampleBroker_ReapNow() {
 	// Output: 1 expired - approval timed out (no host response)
 }
 
-// SpawnReaper runs the sweep in the background until stopped.
+// SpawnReaper runs the sweep in the background until stopped: an approval
+// whose time ran out (here by moving the injected clock, which the exact
+// timer does not see) is expired by the next sweep.
 func ExampleBroker_SpawnReaper() {
-	b, done := newExampleBroker()
+	ctx := context.Background()
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	b, done := newExampleBroker(approval.WithClock(clock))
 	defer done()
-	stop := b.SpawnReaper(approval.DefaultSweepInterval)
+	r, _ := b.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
+
+	mu.Lock()
+	now = now.Add(approval.DefaultTTL)
+	mu.Unlock()
+	stop := b.SpawnReaper(10 * time.Millisecond)
 	defer stop()
-	fmt.Println("reaping every", approval.DefaultSweepInterval)
-	// Output: reaping every 30s
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	a, err := b.Wait(wctx, r.Approval.ID)
+	fmt.Println(a.Status, err)
+	// Output: expired <nil>
 }
