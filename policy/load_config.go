@@ -346,7 +346,7 @@ func (c *configReader) declare(n *docNode) error {
 			if err := c.mapping(v, at); err != nil {
 				return err
 			}
-			if err := c.checkKeys(v, at, "kind", "tier", "args", "question"); err != nil {
+			if err := c.checkKeys(v, at, "kind", "tier", "args", "question", "family"); err != nil {
 				return err
 			}
 			if kn := v.get("kind"); kn != nil {
@@ -386,6 +386,11 @@ func (c *configReader) declare(n *docNode) error {
 			}
 			if qn := v.get("question"); qn != nil {
 				if spec.Question, err = c.boolean(qn, at+".question"); err != nil {
+					return err
+				}
+			}
+			if fn := v.get("family"); fn != nil {
+				if spec.Family, err = c.nonEmpty(fn, at+".family"); err != nil {
 					return err
 				}
 			}
