@@ -467,6 +467,9 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		}
 		subs = append(subs, s)
 		if f.Write {
+			// The analysis checked the path as written; only here is the
+			// call's working directory known, so ".bashrc" run from the
+			// home directory is caught through its absolute form.
 			if code, reason, ok := shell.IsCriticalWritePath(s.texts[s.n-1], e.home); ok && !hasRisk(d.Risks, code, s.texts[0]) {
 				d.Risks = append(d.Risks, toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: s.texts[0]})
 			}
