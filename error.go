@@ -29,10 +29,13 @@ type Error struct {
 	Message string
 	// Err is the underlying cause, if any; it is not shown to remote callers.
 	Err error
+	// wrapped is set when Message already contains Err's text (Errorf with
+	// %w), so Error does not repeat it.
+	wrapped bool
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil {
+	if e.Err != nil && !e.wrapped {
 		return e.Message + ": " + e.Err.Error()
 	}
 	return e.Message
@@ -40,9 +43,19 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Errorf returns an *Error with the given code and formatted message.
+// Errorf returns an *Error with the given code and formatted message. As
+// with fmt.Errorf, a %w verb keeps its operand as the cause, so errors.Is
+// and errors.As see through the *Error.
 func Errorf(code ErrorCode, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	e := &Error{Code: code, Message: err.Error()}
+	switch w := err.(type) {
+	case interface{ Unwrap() error }:
+		e.Err, e.wrapped = w.Unwrap(), true
+	case interface{ Unwrap() []error }:
+		e.Err, e.wrapped = errors.Join(w.Unwrap()...), true
+	}
+	return e
 }
 
 // ErrorCodeOf returns the code of the first *Error in err's chain, EInternal

@@ -438,7 +438,7 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 	}
 	e, err := b.policies.Engine(ctx, a.Call.Workspace)
 	if err != nil {
-		return nil, toolgate.Errorf(toolgate.EUnavailable, "rules of workspace %s: %v", a.Call.Workspace, err)
+		return nil, toolgate.Errorf(toolgate.EUnavailable, "rules of workspace %s: %w", a.Call.Workspace, err)
 	}
 	if len(req.Answer) > 0 && !e.IsQuestionTool(a.Call.Tool) {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "an answer is only accepted for question tools, and %s is not one", a.Call.Tool)
@@ -531,7 +531,7 @@ func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.App
 		g.Turn = s.Turn
 	}
 	if _, err := e.Compile(toolgate.LayerSession, []policy.Rule{grantRule(g)}); err != nil {
-		return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q: %v", g.Pattern, err)
+		return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q: %w", g.Pattern, err)
 	}
 	return g, nil
 }

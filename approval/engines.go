@@ -107,12 +107,12 @@ func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engi
 func (w *Workspaces) Compile(workspace string, src []byte) (*policy.Engine, error) {
 	doc, err := policy.ParseWorkspace("workspaces/"+workspace+"/permissions.jsonc", src)
 	if err != nil {
-		return nil, toolgate.Errorf(toolgate.EInvalid, "%v", err)
+		return nil, toolgate.Errorf(toolgate.EInvalid, "%w", err)
 	}
 	docs := append([]*policy.Document{doc}, w.config...)
 	e, err := policy.New(docs, w.opts...)
 	if err != nil {
-		return nil, toolgate.Errorf(toolgate.EInvalid, "%v", err)
+		return nil, toolgate.Errorf(toolgate.EInvalid, "%w", err)
 	}
 	return e, nil
 }

@@ -219,11 +219,11 @@ func (b *Broker) AddGrant(ctx context.Context, g toolgate.Grant, by Actor) (*too
 	}
 	e, err := b.policies.Engine(ctx, ws)
 	if err != nil {
-		return nil, toolgate.Errorf(toolgate.EUnavailable, "rules of workspace %s: %v", ws, err)
+		return nil, toolgate.Errorf(toolgate.EUnavailable, "rules of workspace %s: %w", ws, err)
 	}
 	g.ID, g.CreatedBy, g.Via, g.CreatedAt = newID("gr_"), by.Name, by.Via, b.now()
 	if _, err := e.Compile(toolgate.LayerSession, []policy.Rule{grantRule(&g)}); err != nil {
-		return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q: %v", g.Pattern, err)
+		return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q: %w", g.Pattern, err)
 	}
 	if err := b.store.AddGrant(ctx, &g, b.grantAudit(string(toolgate.EventGrantAdded), &g, by)); err != nil {
 		return nil, err

@@ -80,7 +80,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	c.authorize(req)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return toolgate.Errorf(toolgate.EUnavailable, "gateway %s unreachable: %v", c.base.Host, err)
+		return toolgate.Errorf(toolgate.EUnavailable, "gateway %s unreachable: %w", c.base.Host, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 300 {
@@ -356,7 +356,7 @@ func (c *Client) streamEvents(ctx context.Context, f approval.EventFilter, out c
 		if ctx.Err() != nil {
 			return nil
 		}
-		return toolgate.Errorf(toolgate.EUnavailable, "gateway %s unreachable: %v", c.base.Host, err)
+		return toolgate.Errorf(toolgate.EUnavailable, "gateway %s unreachable: %w", c.base.Host, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

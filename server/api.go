@@ -21,7 +21,7 @@ func (s *server) checkArgs(bodyLen int, calls ...*toolgate.Call) error {
 	for _, c := range calls {
 		b, err := json.Marshal(c.Args)
 		if err != nil {
-			return toolgate.Errorf(toolgate.EInvalid, "call %q: args: %v", c.ID, err)
+			return toolgate.Errorf(toolgate.EInvalid, "call %q: args: %w", c.ID, err)
 		}
 		if int64(len(b)) > s.limits.MaxArgsBytes {
 			return toolgate.Errorf(toolgate.ETooLarge, "call %q: args are %d bytes of JSON, more than the limit of %d", c.ID, len(b), s.limits.MaxArgsBytes)
@@ -357,7 +357,7 @@ func (s *server) handleSetMode(w http.ResponseWriter, r *http.Request) error {
 	}
 	m, err := toolgate.ParseMode(*body.Mode)
 	if err != nil {
-		return toolgate.Errorf(toolgate.EInvalid, "%v", err)
+		return toolgate.Errorf(toolgate.EInvalid, "%w", err)
 	}
 	sess, err := s.broker.SetMode(r.Context(), id, m, actorOf(w, r))
 	if err != nil {

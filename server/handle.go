@@ -276,7 +276,7 @@ func readBody(r *http.Request) (*bytes.Buffer, error) {
 		if r.Context().Err() != nil {
 			return nil, errClientGone
 		}
-		return nil, toolgate.Errorf(toolgate.EInvalid, "read request body: %v", err)
+		return nil, toolgate.Errorf(toolgate.EInvalid, "read request body: %w", err)
 	}
 	return buf, nil
 }

@@ -83,16 +83,16 @@ func encodeApproval(a *toolgate.Approval) (approvalRow, error) {
 	}
 	b, err := json.Marshal(a.Call)
 	if err != nil {
-		return row, toolgate.Errorf(toolgate.EInvalid, "encode call: %v", err)
+		return row, toolgate.Errorf(toolgate.EInvalid, "encode call: %w", err)
 	}
 	row.call = string(b)
 	if b, err = json.Marshal(a.Decision); err != nil {
-		return row, toolgate.Errorf(toolgate.EInvalid, "encode decision: %v", err)
+		return row, toolgate.Errorf(toolgate.EInvalid, "encode decision: %w", err)
 	}
 	row.decision = string(b)
 	if a.BatchRemaining != nil {
 		if b, err = json.Marshal(a.BatchRemaining); err != nil {
-			return row, toolgate.Errorf(toolgate.EInvalid, "encode batch_remaining: %v", err)
+			return row, toolgate.Errorf(toolgate.EInvalid, "encode batch_remaining: %w", err)
 		}
 		row.batch = string(b)
 	}
@@ -119,7 +119,7 @@ func encodeResolution(r *toolgate.Resolution) (string, error) {
 	}
 	b, err := json.Marshal(j)
 	if err != nil {
-		return "", toolgate.Errorf(toolgate.EInvalid, "encode resolution: %v", err)
+		return "", toolgate.Errorf(toolgate.EInvalid, "encode resolution: %w", err)
 	}
 	return string(b), nil
 }
