@@ -3,7 +3,6 @@ package toolgate
 import (
 	"errors"
 	"fmt"
-	"net/http"
 )
 
 // ErrorCode classifies an error for every surface: the HTTP API maps it to
@@ -79,48 +78,4 @@ func ErrorMessageOf(err error) string {
 		return e.Message
 	}
 	return "internal error"
-}
-
-// httpStatuses pairs each code with its HTTP status: the one table both
-// the server (code to status) and the client (status to code) read.
-var httpStatuses = []struct {
-	code   ErrorCode
-	status int
-}{
-	{EInvalid, http.StatusBadRequest},
-	{EUnauthorized, http.StatusUnauthorized},
-	{EForbidden, http.StatusForbidden},
-	{ENotFound, http.StatusNotFound},
-	{EConflict, http.StatusConflict},
-	{ETooLarge, http.StatusRequestEntityTooLarge},
-	{ERateLimited, http.StatusTooManyRequests},
-	{EUnavailable, http.StatusServiceUnavailable},
-	{EInternal, http.StatusInternalServerError},
-}
-
-// HTTPStatus returns the HTTP status an error with code c is answered
-// with; an unknown code is 500.
-func (c ErrorCode) HTTPStatus() int {
-	for _, p := range httpStatuses {
-		if p.code == c {
-			return p.status
-		}
-	}
-	return http.StatusInternalServerError
-}
-
-// ErrorCodeForHTTPStatus returns the code of an error answered with an
-// HTTP status, for a response that carries no code of its own. A gateway
-// or proxy that could not reach the server counts as unavailable.
-func ErrorCodeForHTTPStatus(status int) ErrorCode {
-	switch status {
-	case http.StatusBadGateway, http.StatusGatewayTimeout:
-		return EUnavailable
-	}
-	for _, p := range httpStatuses {
-		if p.status == status {
-			return p.code
-		}
-	}
-	return EInternal
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/httpcode"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -121,7 +122,7 @@ func decodeError(resp *http.Response) error {
 	if json.Unmarshal(data, &body) == nil && body.Error.Code != "" {
 		return &toolgate.Error{Code: body.Error.Code, Message: body.Error.Message}
 	}
-	code := toolgate.ErrorCodeForHTTPStatus(resp.StatusCode)
+	code := httpcode.Code(resp.StatusCode)
 	return &toolgate.Error{Code: code, Message: fmt.Sprintf("gateway answered %s: %s", resp.Status, strings.TrimSpace(string(data)))}
 }
 

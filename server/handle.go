@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/httpcode"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -205,7 +206,7 @@ func (s *server) writeError(w *respWriter, r *http.Request, rt *route, err error
 	}
 	code := toolgate.ErrorCodeOf(err)
 	msg := toolgate.ErrorMessageOf(err)
-	status := code.HTTPStatus()
+	status := httpcode.Status(code)
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
