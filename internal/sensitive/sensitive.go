@@ -1,0 +1,237 @@
+package sensitive
+
+import (
+	"path"
+	"strings"
+)
+
+// Kind says what a sensitive path is and so which access to it matters.
+type Kind uint8
+
+const (
+	// Credential paths hold secrets: reading them is credential access,
+	// sending them anywhere is exfiltration.
+	Credential Kind = iota + 1
+	// AgentConfig paths configure an agent, its tools or the repository's
+	// automation: writing them is tampering (it changes what later runs
+	// without a question). Reading them is harmless.
+	AgentConfig
+)
+
+// String names the kind as the risk classes do.
+func (k Kind) String() string {
+	switch k {
+	case Credential:
+		return "credential"
+	case AgentConfig:
+		return "agent-config"
+	}
+	return "unknown"
+}
+
+// Anchor says where a path is looked for.
+type Anchor uint8
+
+const (
+	// Home paths live in a home directory: ~/P, $HOME/P, /root/P,
+	// /home/USER/P or /Users/USER/P.
+	Home Anchor = iota + 1
+	// Anywhere paths are recognised at any depth (a project's .claude/ as
+	// well as ~/.claude/), relative or absolute.
+	Anywhere
+)
+
+// Entry is one sensitive path.
+type Entry struct {
+	// Path is slash-separated and relative to its anchor. A trailing "/"
+	// names a directory and everything under it. The last element may hold
+	// the wildcards of path.Match (".ssh/id_*").
+	Path   string
+	Anchor Anchor
+	Kind   Kind
+	// Except lists path.Match patterns for a last element that is not
+	// sensitive although Path covers it (public keys: "*.pub").
+	Except []string
+	// Reason is a plain-language clause naming what the path holds, to
+	// follow "reads PATH, which": "holds SSH private keys".
+	Reason string
+}
+
+// Dir reports whether the entry names a directory and everything under it.
+func (e Entry) Dir() bool { return strings.HasSuffix(e.Path, "/") }
+
+// Patterns renders the entry as rule patterns (the glob syntax of the rules
+// documents, where '*' also crosses '/'), for building default rules. A
+// Home entry yields "~/P" and the usual home roots; an Anywhere entry
+// yields "P" and "*/P"; a directory adds "…/*" for its contents. Except
+// is not rendered: a rule builder adds allow rules for it after the deny.
+func (e Entry) Patterns() []string {
+	p := strings.TrimSuffix(e.Path, "/")
+	var roots []string
+	switch e.Anchor {
+	case Home:
+		roots = []string{"~/", "/root/", "/home/*/", "/Users/*/"}
+	default:
+		roots = []string{"", "*/"}
+	}
+	var out []string
+	for _, r := range roots {
+		out = append(out, r+p)
+		if e.Dir() {
+			out = append(out, r+p+"/*")
+		}
+	}
+	return out
+}
+
+// Entries returns every sensitive path, credentials first. The slice is a
+// copy: changing it changes nothing here.
+func Entries() []Entry {
+	out := make([]Entry, 0, len(entries))
+	for _, c := range entries {
+		e := c.Entry
+		e.Except = append([]string(nil), e.Except...)
+		out = append(out, e)
+	}
+	return out
+}
+
+// Of returns the entries of one kind, as Entries does.
+func Of(k Kind) []Entry {
+	var out []Entry
+	for _, e := range Entries() {
+		if e.Kind == k {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Lookup classifies a path: the first entry that covers it, if any. The
+// path may be relative or absolute and is cleaned first; home is the home
+// directory ("" when unknown); "~/" and "$HOME/" (and "${HOME}/") count as
+// the home directory. A directory that contains a sensitive directory
+// (~/ itself, ~/.config) is not reported: the caller decides what reading
+// a whole home means. Lookup does not allocate for paths that are already
+// clean.
+func Lookup(p, home string) (Entry, bool) {
+	if p == "" {
+		return Entry{}, false
+	}
+	if strings.Contains(p, "//") || strings.Contains(p, "/.") || strings.HasSuffix(p, "/") || strings.HasPrefix(p, "./") {
+		p = path.Clean(p)
+	}
+	// homeRel is the path below a home directory, or "" if it is not in one.
+	homeRel := underHome(p, home)
+	for i := range entries {
+		c := &entries[i]
+		switch c.Anchor {
+		case Home:
+			if homeRel != "" && c.covers(homeRel, true) {
+				return c.Entry, true
+			}
+		case Anywhere:
+			if c.covers(p, false) {
+				return c.Entry, true
+			}
+		}
+	}
+	return Entry{}, false
+}
+
+// underHome returns p relative to the home directory it is in, or "".
+func underHome(p, home string) string {
+	for _, pre := range [...]string{"~/", "$HOME/", "${HOME}/"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok {
+			return rest
+		}
+	}
+	if home != "" && home != "/" {
+		if rest, ok := strings.CutPrefix(p, home); ok && len(rest) > 1 && rest[0] == '/' {
+			return rest[1:]
+		}
+	}
+	if rest, ok := strings.CutPrefix(p, "/root/"); ok {
+		return rest
+	}
+	for _, pre := range [...]string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok {
+			if i := strings.IndexByte(rest, '/'); i > 0 {
+				return rest[i+1:]
+			}
+		}
+	}
+	return ""
+}
+
+// compiled is an entry with its path split for matching.
+type compiled struct {
+	Entry
+	elems []string
+}
+
+// covers reports whether the entry covers p: p starts with the entry's
+// elements (anchored) or contains them at an element boundary (Anywhere),
+// and is the entry's path itself or, for a directory, lies under it.
+func (c *compiled) covers(p string, anchored bool) bool {
+	start := 0
+	for {
+		if end, ok := c.matchAt(p, start); ok {
+			rest := p[end:]
+			if rest == "" {
+				return !c.excepted(p)
+			}
+			if c.Dir() && rest[0] == '/' {
+				return !c.excepted(p)
+			}
+		}
+		if anchored {
+			return false
+		}
+		i := strings.IndexByte(p[start:], '/')
+		if i < 0 {
+			return false
+		}
+		start += i + 1
+	}
+}
+
+// matchAt matches the entry's elements against p from start, returning the
+// end of the match.
+func (c *compiled) matchAt(p string, start int) (int, bool) {
+	i := start
+	for n, el := range c.elems {
+		if n > 0 {
+			if i >= len(p) || p[i] != '/' {
+				return 0, false
+			}
+			i++
+		}
+		j := strings.IndexByte(p[i:], '/')
+		if j < 0 {
+			j = len(p) - i
+		}
+		seg := p[i : i+j]
+		if !strings.ContainsAny(el, "*?[\\") {
+			if seg != el {
+				return 0, false
+			}
+		} else if ok, _ := path.Match(el, seg); !ok {
+			return 0, false
+		}
+		i += j
+	}
+	return i, true
+}
+
+// excepted reports whether p's last element is one of the entry's
+// exceptions.
+func (c *compiled) excepted(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	for _, x := range c.Except {
+		if ok, _ := path.Match(x, base); ok {
+			return true
+		}
+	}
+	return false
+}

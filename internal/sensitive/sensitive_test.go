@@ -1,0 +1,130 @@
+package sensitive_test
+
+import (
+	"testing"
+
+	"github.com/toolgate/toolgate/internal/glob"
+	"github.com/toolgate/toolgate/internal/sensitive"
+)
+
+func TestLookup(t *testing.T) {
+	t.Parallel()
+	const home = "/home/ann"
+	tests := []struct {
+		path string
+		kind sensitive.Kind // 0: not sensitive
+	}{
+		{"~/.ssh/id_rsa", sensitive.Credential},
+		{"$HOME/.ssh/id_ed25519", sensitive.Credential},
+		{"${HOME}/.ssh/id_ed25519", sensitive.Credential},
+		{"/home/ann/.ssh/id_rsa", sensitive.Credential},
+		{"/home/bob/.ssh/id_rsa", sensitive.Credential},
+		{"/root/.ssh/id_rsa", sensitive.Credential},
+		{"/Users/bob/.ssh/id_rsa", sensitive.Credential},
+		{"~/.ssh", sensitive.Credential},
+		{"~/.ssh/", sensitive.Credential},
+		{"~/.ssh/../.ssh/id_rsa", sensitive.Credential},
+		{"backup/.ssh/id_rsa", sensitive.Credential},
+		{"~/.aws/credentials", sensitive.Credential},
+		{"proj/.aws/credentials", sensitive.Credential},
+		{"~/.kube/config", sensitive.Credential},
+		{"~/.docker/config.json", sensitive.Credential},
+		{"~/.netrc", sensitive.Credential},
+		{"~/.npmrc", sensitive.Credential},
+		{"~/.pypirc", sensitive.Credential},
+		{"~/.gnupg/private-keys-v1.d/x.key", sensitive.Credential},
+		{"~/.password-store/mail.gpg", sensitive.Credential},
+		{"~/.config/google-chrome/Default/Login Data", sensitive.Credential},
+		{"~/Library/Keychains/login.keychain-db", sensitive.Credential},
+		{"~/.bash_history", sensitive.Credential},
+		{"~/.config/gcloud/credentials.db", sensitive.Credential},
+		{"vault.kdbx", sensitive.Credential},
+		{".claude/settings.json", sensitive.AgentConfig},
+		{"/home/ann/.claude/settings.json", sensitive.AgentConfig},
+		{"~/.claude", sensitive.AgentConfig},
+		{".codex/config.toml", sensitive.AgentConfig},
+		{".gemini/settings.json", sensitive.AgentConfig},
+		{".cursor/rules", sensitive.AgentConfig},
+		{".mcp.json", sensitive.AgentConfig},
+		{"sub/.mcp.json", sensitive.AgentConfig},
+		{".vscode/tasks.json", sensitive.AgentConfig},
+		{".vscode/settings.json", sensitive.AgentConfig},
+		{".git/config", sensitive.AgentConfig},
+		{"./.git/hooks/pre-commit", sensitive.AgentConfig},
+		{".git/hooks", sensitive.AgentConfig},
+		{".envrc", sensitive.AgentConfig},
+
+		// Not sensitive.
+		{"~/.ssh/id_rsa.pub", 0},
+		{"~/.ssh/known_hosts", 0},
+		{"~/.ssh/config", 0},
+		{"~", 0},
+		{"/home/ann", 0},
+		{"~/.config", 0},
+		{"src/main.go", 0},
+		{"README.md", 0},
+		{".npmrc", 0},
+		{"docs/ssh.md", 0},
+		{".sshfoo/id_rsa", 0},
+		{".vscode/extensions.json", 0},
+		{".git/HEAD", 0},
+		{".github/workflows/ci.yml", 0},
+		{"my.claude/x", 0},
+		{"", 0},
+	}
+	for _, tt := range tests {
+		e, ok := sensitive.Lookup(tt.path, home)
+		if got := sensitive.Kind(0); ok {
+			got = e.Kind
+			if got != tt.kind {
+				t.Errorf("Lookup(%q) = %v (%s), want %v", tt.path, got, e.Path, tt.kind)
+			}
+			if e.Reason == "" {
+				t.Errorf("Lookup(%q): entry %s has no reason", tt.path, e.Path)
+			}
+		} else if tt.kind != 0 {
+			t.Errorf("Lookup(%q) = not sensitive, want %v", tt.path, tt.kind)
+		}
+	}
+}
+
+// TestPatterns checks that the rule patterns rendered from each entry
+// compile and match the entry's own path, so default rules built from them
+// protect what Lookup reports.
+func TestPatterns(t *testing.T) {
+	t.Parallel()
+	for _, e := range sensitive.Entries() {
+		if e.Reason == "" || e.Kind == 0 || e.Anchor == 0 {
+			t.Errorf("%s: incomplete entry %+v", e.Path, e)
+		}
+		pats := e.Patterns()
+		if len(pats) == 0 {
+			t.Fatalf("%s: no patterns", e.Path)
+		}
+		for _, p := range pats {
+			if _, err := glob.Compile(p); err != nil {
+				t.Errorf("%s: pattern %q: %v", e.Path, p, err)
+			}
+		}
+	}
+}
+
+func TestEntriesIsACopy(t *testing.T) {
+	t.Parallel()
+	a := sensitive.Entries()
+	a[0].Path = "changed"
+	if b := sensitive.Entries(); b[0].Path == "changed" {
+		t.Fatal("Entries shares its table with the caller")
+	}
+	if len(sensitive.Of(sensitive.Credential)) == 0 || len(sensitive.Of(sensitive.AgentConfig)) == 0 {
+		t.Fatal("Of returns nothing")
+	}
+}
+
+func BenchmarkLookup(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		sensitive.Lookup("src/internal/server/handler.go", "/home/ann")
+		sensitive.Lookup("~/.ssh/id_rsa", "/home/ann")
+	}
+}

@@ -1,0 +1,127 @@
+package sensitive
+
+import "strings"
+
+// Reasons shared by several entries.
+const (
+	sshKeys     = "holds SSH private keys"
+	cloudCreds  = "holds cloud credentials"
+	cluster     = "holds cluster credentials (Kubernetes)"
+	pkgToken    = "holds a package registry token"
+	gitCreds    = "holds git hosting credentials"
+	browser     = "is a browser profile (saved passwords, cookies, sessions)"
+	keychain    = "is a keychain (saved passwords and keys)"
+	history     = "is shell history (commands often carry tokens and passwords)"
+	agentConfig = "configures an AI agent (its permissions, hooks and MCP servers)"
+	editorTasks = "configures the editor's tasks and settings, which run commands when the folder opens"
+)
+
+// entries is the one list of sensitive paths. Credentials first: Lookup
+// returns the first entry that covers a path.
+var entries = compile([]Entry{
+	// SSH.
+	{Path: ".ssh/", Anchor: Home, Kind: Credential, Except: []string{"*.pub", "known_hosts", "known_hosts.old", "config"}, Reason: sshKeys},
+	{Path: ".ssh/id_*", Anchor: Anywhere, Kind: Credential, Except: []string{"*.pub"}, Reason: sshKeys},
+	{Path: "ssh/ssh_host_*_key", Anchor: Anywhere, Kind: Credential, Reason: "holds the machine's SSH host keys"},
+
+	// Cloud.
+	{Path: ".aws/", Anchor: Home, Kind: Credential, Reason: cloudCreds + " (AWS)"},
+	{Path: ".aws/credentials", Anchor: Anywhere, Kind: Credential, Reason: cloudCreds + " (AWS)"},
+	{Path: ".config/gcloud/", Anchor: Home, Kind: Credential, Reason: cloudCreds + " (Google Cloud)"},
+	{Path: "application_default_credentials.json", Anchor: Anywhere, Kind: Credential, Reason: cloudCreds + " (Google Cloud)"},
+	{Path: ".azure/", Anchor: Home, Kind: Credential, Reason: cloudCreds + " (Azure)"},
+	{Path: ".oci/", Anchor: Home, Kind: Credential, Reason: cloudCreds + " (Oracle Cloud)"},
+	{Path: ".config/doctl/", Anchor: Home, Kind: Credential, Reason: cloudCreds + " (DigitalOcean)"},
+	{Path: ".terraform.d/credentials.tfrc.json", Anchor: Home, Kind: Credential, Reason: cloudCreds + " (Terraform Cloud)"},
+	{Path: ".vault-token", Anchor: Home, Kind: Credential, Reason: "holds a HashiCorp Vault token"},
+	{Path: ".kube/", Anchor: Home, Kind: Credential, Except: []string{"cache", "http-cache"}, Reason: cluster},
+	{Path: ".kube/config", Anchor: Anywhere, Kind: Credential, Reason: cluster},
+	{Path: "kubeconfig", Anchor: Anywhere, Kind: Credential, Reason: cluster},
+	{Path: ".docker/config.json", Anchor: Anywhere, Kind: Credential, Reason: "holds container registry credentials (docker config)"},
+
+	// Network and package registries.
+	{Path: ".netrc", Anchor: Anywhere, Kind: Credential, Reason: "holds login passwords for network hosts (.netrc)"},
+	{Path: "_netrc", Anchor: Home, Kind: Credential, Reason: "holds login passwords for network hosts (.netrc)"},
+	{Path: ".npmrc", Anchor: Home, Kind: Credential, Reason: pkgToken + " (npm)"},
+	{Path: ".yarnrc.yml", Anchor: Home, Kind: Credential, Reason: pkgToken + " (yarn)"},
+	{Path: ".pypirc", Anchor: Anywhere, Kind: Credential, Reason: pkgToken + " (PyPI)"},
+	{Path: ".gem/credentials", Anchor: Home, Kind: Credential, Reason: pkgToken + " (RubyGems)"},
+	{Path: ".cargo/credentials", Anchor: Home, Kind: Credential, Reason: pkgToken + " (crates.io)"},
+	{Path: ".cargo/credentials.toml", Anchor: Home, Kind: Credential, Reason: pkgToken + " (crates.io)"},
+	{Path: ".m2/settings.xml", Anchor: Home, Kind: Credential, Reason: pkgToken + " (Maven)"},
+	{Path: ".gradle/gradle.properties", Anchor: Home, Kind: Credential, Reason: pkgToken + " (Gradle)"},
+	{Path: ".config/pip/pip.conf", Anchor: Home, Kind: Credential, Reason: pkgToken + " (pip index)"},
+	{Path: ".git-credentials", Anchor: Anywhere, Kind: Credential, Reason: gitCreds},
+	{Path: ".config/gh/hosts.yml", Anchor: Home, Kind: Credential, Reason: gitCreds + " (GitHub CLI)"},
+	{Path: ".config/hub", Anchor: Home, Kind: Credential, Reason: gitCreds + " (hub)"},
+	{Path: ".config/glab-cli/", Anchor: Home, Kind: Credential, Reason: gitCreds + " (GitLab CLI)"},
+	{Path: ".pgpass", Anchor: Anywhere, Kind: Credential, Reason: "holds database passwords (PostgreSQL)"},
+	{Path: ".my.cnf", Anchor: Home, Kind: Credential, Reason: "holds database passwords (MySQL)"},
+
+	// GnuPG, password stores, keychains.
+	{Path: ".gnupg/", Anchor: Home, Kind: Credential, Reason: "holds GnuPG private keys"},
+	{Path: ".password-store/", Anchor: Home, Kind: Credential, Reason: "is a password store (pass)"},
+	{Path: ".local/share/keyrings/", Anchor: Home, Kind: Credential, Reason: keychain + " (GNOME keyring)"},
+	{Path: ".local/share/kwalletd/", Anchor: Home, Kind: Credential, Reason: keychain + " (KWallet)"},
+	{Path: "Library/Keychains/", Anchor: Anywhere, Kind: Credential, Reason: keychain + " (macOS)"},
+	{Path: "*.kdbx", Anchor: Anywhere, Kind: Credential, Reason: "is a password database (KeePass)"},
+	{Path: ".config/1Password/", Anchor: Home, Kind: Credential, Reason: keychain + " (1Password)"},
+	{Path: ".config/Bitwarden/", Anchor: Home, Kind: Credential, Reason: keychain + " (Bitwarden)"},
+
+	// Browser profiles.
+	{Path: ".mozilla/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: ".config/google-chrome/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: ".config/chromium/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: ".config/BraveSoftware/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: ".config/microsoft-edge/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: ".config/vivaldi/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: "snap/firefox/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: "Library/Application Support/Google/Chrome/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: "Library/Application Support/Firefox/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: "Library/Cookies/", Anchor: Home, Kind: Credential, Reason: browser},
+	{Path: "Library/Safari/", Anchor: Home, Kind: Credential, Reason: browser},
+
+	// Shell and REPL history.
+	{Path: ".bash_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".zsh_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".zhistory", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".sh_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".local/share/fish/fish_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".python_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".node_repl_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".psql_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".mysql_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".sqlite_history", Anchor: Home, Kind: Credential, Reason: history},
+	{Path: ".rediscli_history", Anchor: Home, Kind: Credential, Reason: history},
+
+	// Agent and tool configuration (writing it is tampering).
+	{Path: ".claude/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Claude Code)"},
+	{Path: ".claude.json", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Claude Code)"},
+	{Path: ".codex/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Codex)"},
+	{Path: ".gemini/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Gemini CLI)"},
+	{Path: ".cursor/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Cursor)"},
+	{Path: ".windsurf/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Windsurf)"},
+	{Path: ".codeium/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Codeium)"},
+	{Path: ".continue/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Continue)"},
+	{Path: ".aider.conf.yml", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (aider)"},
+	{Path: ".mcp.json", Anchor: Anywhere, Kind: AgentConfig, Reason: "declares the MCP servers an agent starts"},
+	{Path: ".vscode/tasks.json", Anchor: Anywhere, Kind: AgentConfig, Reason: editorTasks},
+	{Path: ".vscode/settings.json", Anchor: Anywhere, Kind: AgentConfig, Reason: editorTasks},
+	{Path: ".vscode/launch.json", Anchor: Anywhere, Kind: AgentConfig, Reason: editorTasks},
+	{Path: ".vscode/mcp.json", Anchor: Anywhere, Kind: AgentConfig, Reason: "declares the MCP servers an agent starts"},
+	{Path: ".git/config", Anchor: Anywhere, Kind: AgentConfig, Reason: "is git configuration; it can make every later git command run code (core.fsmonitor, core.pager, aliases, filters)"},
+	{Path: ".git/hooks/", Anchor: Anywhere, Kind: AgentConfig, Reason: "holds git hooks, which run on every commit, checkout and push"},
+	{Path: ".envrc", Anchor: Anywhere, Kind: AgentConfig, Reason: "is run by direnv whenever a shell enters the directory"},
+	{Path: ".config/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own configuration"},
+	{Path: ".local/share/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own data (its store and tokens)"},
+})
+
+// compile splits each entry's path once, so Lookup does not.
+func compile(list []Entry) []compiled {
+	out := make([]compiled, len(list))
+	for i, e := range list {
+		out[i] = compiled{Entry: e, elems: strings.Split(strings.TrimSuffix(e.Path, "/"), "/")}
+	}
+	return out
+}
