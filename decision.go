@@ -1,5 +1,7 @@
 package toolgate
 
+import "encoding/json"
+
 // Decision is the gate's answer for one call.
 type Decision struct {
 	// Action is allow, ask or deny; never NoAction.
@@ -19,6 +21,24 @@ type Decision struct {
 	Risks []Risk `json:"risks"`
 	// Suggestions are patterns a human may grant with "always".
 	Suggestions []Suggestion `json:"suggestions"`
+}
+
+// MarshalJSON writes d with empty lists as [] rather than null, so every
+// surface (CLI, HTTP, events) gives a decision one JSON shape and consumers
+// can index it without checking for null.
+func (d Decision) MarshalJSON() ([]byte, error) {
+	type plain Decision // without the method, so json.Marshal does not recurse
+	p := plain(d)
+	if p.Subjects == nil {
+		p.Subjects = []SubjectResult{}
+	}
+	if p.Risks == nil {
+		p.Risks = []Risk{}
+	}
+	if p.Suggestions == nil {
+		p.Suggestions = []Suggestion{}
+	}
+	return json.Marshal(p)
 }
 
 // Reset empties d for reuse, keeping the capacity of its slices so that a

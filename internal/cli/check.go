@@ -76,7 +76,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 				return usageErrorf("--args: not a JSON object: %v", err)
 			}
 		}
-		return enc.Encode(normalized(decide(&c)))
+		return enc.Encode(decide(&c))
 	case *jsonl:
 		return checkLines(stdin, enc, decide)
 	}
@@ -88,7 +88,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return badInput(err)
 	}
-	return enc.Encode(normalized(decide(c)))
+	return enc.Encode(decide(c))
 }
 
 // checkLines decides one call per line. A bad line gets an error object in
@@ -116,7 +116,7 @@ func checkLines(stdin io.Reader, enc *json.Encoder, decide func(*toolgate.Call) 
 			}
 			continue
 		}
-		if err := enc.Encode(normalized(decide(c))); err != nil {
+		if err := enc.Encode(decide(c)); err != nil {
 			return err
 		}
 	}
@@ -151,19 +151,4 @@ func parseCall(data []byte) (*toolgate.Call, error) {
 		return nil, errors.New(`invalid call: "tool" is missing`)
 	}
 	return &c, nil
-}
-
-// normalized returns d with empty lists as [] rather than null, so
-// consumers can index the output without checking for null.
-func normalized(d *toolgate.Decision) *toolgate.Decision {
-	if d.Subjects == nil {
-		d.Subjects = []toolgate.SubjectResult{}
-	}
-	if d.Risks == nil {
-		d.Risks = []toolgate.Risk{}
-	}
-	if d.Suggestions == nil {
-		d.Suggestions = []toolgate.Suggestion{}
-	}
-	return d
 }
