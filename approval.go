@@ -37,8 +37,9 @@ type GrantKind string
 
 // Grant kinds.
 const (
-	// GrantTool allows every call to the tool (its family), never a whole
-	// tier or category.
+	// GrantTool allows every call to the tool (and the names the alias
+	// table gives the same tool in other agents), never its family, tier
+	// or category: seed 000's H-2 fix. Every grant kind is scoped so.
 	GrantTool GrantKind = "tool"
 	// GrantPattern allows subjects matching a glob: the suggestion or a
 	// pattern the human edited.

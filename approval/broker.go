@@ -539,7 +539,7 @@ func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.App
 // grantRule is the rule a grant stands for.
 func grantRule(g *toolgate.Grant) policy.Rule {
 	return policy.Rule{
-		Tool: g.Tool, Pattern: g.Pattern, Prefix: g.Kind == toolgate.GrantPrefix,
+		Tool: g.Tool, Exact: true, Pattern: g.Pattern, Prefix: g.Kind == toolgate.GrantPrefix,
 		Action: toolgate.Allow, Source: policy.Source{File: "grant:" + g.ID},
 		Reason: fmt.Sprintf("granted by %s", g.CreatedBy),
 	}

@@ -57,6 +57,9 @@ type compiledRule struct {
 	prefix   string
 	isPrefix bool
 	when     []compiledCond
+	// same is, for an exact rule, the alias-group key of its tool: only
+	// subjects of calls to that tool match.
+	same string
 }
 
 type compiledCond struct {
@@ -130,6 +133,12 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 		cr.ref.Pattern = "*"
 	}
 	cr.reason = ruleReason(&cr.ref)
+	if r.Exact {
+		if r.Tool == "*" || strings.ContainsAny(r.Tool, "*?[{") {
+			return cr, fmt.Errorf("exact rule for %q: an exact rule names one tool, not a pattern", r.Tool)
+		}
+		cr.same = e.sameKey(r.Tool, "")
+	}
 	switch {
 	case r.Tool == "*":
 		cr.catchAll = true

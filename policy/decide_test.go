@@ -17,7 +17,8 @@ import (
 // rule files (loaded in archive order like `toolgate check --rules`, after
 // the built-in default document unless one is a workspace document), an
 // optional agent.jsonc (the agent layer), an optional "grants" file (one
-// JSON grant per line: {"layer","tool","pattern","prefix"}) and a "cases"
+// JSON grant per line: {"layer","tool","pattern","prefix"}; grants are
+// exact rules, as the broker makes them) and a "cases"
 // file with one case per line:
 //
 //	EXPECT TOOL ARGS-JSON [mode=M] [agent=A] [cwd=D] [tier=T] [rule=SOURCE]
@@ -184,7 +185,7 @@ func compileGrants(t *testing.T, e *policy.Engine, text string) []*policy.Rulese
 			t.Fatalf("grants:%d: %v", i+1, err)
 		}
 		byLayer[g.Layer] = append(byLayer[g.Layer], policy.Rule{
-			Tool: g.Tool, Pattern: g.Pattern, Prefix: g.Prefix, Action: toolgate.Allow,
+			Tool: g.Tool, Exact: true, Pattern: g.Pattern, Prefix: g.Prefix, Action: toolgate.Allow,
 			Source: policy.Source{File: fmt.Sprintf("grant:%d", i+1)},
 		})
 	}

@@ -35,6 +35,8 @@ func AppendRule(src []byte, r Rule, comment string) ([]byte, error) {
 		return nil, errors.New("append rule: rules with \"when\" conditions cannot be written in a workspace document; put them in toolgate.yaml")
 	case r.Tool == "":
 		return nil, errors.New("append rule: empty tool name")
+	case strings.HasPrefix(r.Tool, ExactPrefix):
+		return nil, fmt.Errorf("append rule: tool name %q starts with %q, which marks an exact rule", r.Tool, ExactPrefix)
 	case strings.HasPrefix(r.Tool, "$"):
 		return nil, fmt.Errorf("append rule: tool name %q starts with \"$\", which workspace documents reserve", r.Tool)
 	case !utf8.ValidString(r.Tool) || !utf8.ValidString(r.Pattern):
@@ -89,6 +91,10 @@ func appendRule(src []byte, r Rule, comment string) ([]byte, error) {
 	}
 	entry := jsonString(r.Pattern) + ": " + jsonString(r.Action.String())
 	commentLines := commentLines(comment)
+	key := r.Tool
+	if r.Exact {
+		key = ExactPrefix + key
+	}
 
 	if len(bytes.TrimSpace(src)) == 0 {
 		var b strings.Builder
@@ -96,7 +102,7 @@ func appendRule(src []byte, r Rule, comment string) ([]byte, error) {
 		for _, c := range commentLines {
 			b.WriteString(e.unit + c + e.nl)
 		}
-		b.WriteString(e.unit + jsonString(r.Tool) + ": {" + e.nl)
+		b.WriteString(e.unit + jsonString(key) + ": {" + e.nl)
 		b.WriteString(e.unit + e.unit + entry + e.nl)
 		b.WriteString(e.unit + "}" + e.nl + "}" + e.nl)
 		return []byte(b.String()), nil
@@ -118,7 +124,7 @@ func appendRule(src []byte, r Rule, comment string) ([]byte, error) {
 	}
 	if n := len(top.Members); n > 0 {
 		last := &top.Members[n-1]
-		if last.Name.Value.(hujson.Literal).String() == r.Tool {
+		if last.Name.Value.(hujson.Literal).String() == key {
 			switch val := last.Value.Value.(type) {
 			case *hujson.Object:
 				inner := e.memberIndent(val, topIndent+e.unit)
@@ -140,7 +146,7 @@ func appendRule(src []byte, r Rule, comment string) ([]byte, error) {
 	}
 	// A new top-level member.
 	inner := topIndent + e.unit
-	member := jsonString(r.Tool) + ": {" + e.nl + inner + entry + e.nl + topIndent + "}"
+	member := jsonString(key) + ": {" + e.nl + inner + entry + e.nl + topIndent + "}"
 	return e.appendMember(v.StartOffset, v.EndOffset, top, "", topIndent, commentLines, member), nil
 }
 

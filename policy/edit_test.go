@@ -39,7 +39,7 @@ func checkAppend(t *testing.T, src, out []byte, r Rule) {
 	if want == "" {
 		want = "*"
 	}
-	if last.Tool != r.Tool || last.Pattern != want || last.Action != r.Action {
+	if last.Tool != r.Tool || last.Exact != r.Exact || last.Pattern != want || last.Action != r.Action {
 		t.Errorf("last rule = %v, want %s %q %v", rulesText([]Rule{last}), r.Tool, want, r.Action)
 	}
 	for _, c := range comments(src) {
@@ -130,6 +130,14 @@ func TestAppendRule(t *testing.T) {
 			name: "one-line detailed member", rule: allow("write_file", "*.md"),
 			src:  "{\n  \"write_file\": { \"*\": \"allow\", \"*.env\": \"deny\" }\n}\n",
 			want: "{\n  \"write_file\": {\n    \"*\": \"allow\",\n    \"*.env\": \"deny\",\n    \"*.md\": \"allow\"\n  }\n}\n",
+		},
+		{
+			// Seed 000's H-2 fix: a remembered "always" is the tool name, so
+			// the rule written for a grant is exact ("=Write"), not Write's
+			// family, and it never joins a plain "Write" entry.
+			name: "exact grant rule", rule: Rule{Tool: "Write", Exact: true, Pattern: "*", Action: toolgate.Allow}, comment: "granted",
+			src:  "{\n  \"Write\": {\n    \"*.env\": \"deny\"\n  }\n}\n",
+			want: "{\n  \"Write\": {\n    \"*.env\": \"deny\"\n  },\n  // granted\n  \"=Write\": {\n    \"*\": \"allow\"\n  }\n}\n",
 		},
 		{
 			name: "one-line document", rule: allow("glob", "*"),

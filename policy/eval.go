@@ -44,6 +44,7 @@ type subject struct {
 	family string // index key of the rules that apply
 	tool   string // tool name glob tool patterns are tested against
 	alias  string // the seed form of an MCP tool name, if any
+	same   string // alias-group key of the call's tool: exact rules match it
 	texts  [3]string
 	n      int      // texts[:n] are the subject's forms (path as given, absolute, relative)
 	alts   []string // forms only deny and ask rules match
@@ -88,7 +89,7 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 
 	var local [4]subject
 	subs := local[:0]
-	base := subject{family: fam, tool: c.Tool, alias: alias}
+	base := subject{family: fam, tool: c.Tool, alias: alias, same: e.sameKey(c.Tool, alias)}
 	switch info.spec.Kind {
 	case KindShell:
 		var ok bool
@@ -454,7 +455,9 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		if f.Write {
 			fam, kind = familyWrite, toolgate.SubjectWrite
 		}
-		fb := subject{family: fam, tool: canonicalTool[fam]}
+		// same stays the call's tool: a grant for Write does not cover the
+		// files a Bash command writes.
+		fb := subject{family: fam, tool: canonicalTool[fam], same: base.same}
 		var s subject
 		if !f.Static || strings.ContainsAny(f.Path, "$`*?[") {
 			// Only known when the command runs (an expansion or a glob):

@@ -99,6 +99,9 @@ func (ix *subjectIndex) last(rs *Ruleset, text string, s *subject, args map[stri
 // for opaque subjects, forms matched only for restriction, or exec-capable
 // flags the pattern does not name).
 func (r *compiledRule) eligible(s *subject, args map[string]any, allowOK bool) bool {
+	if r.same != "" && r.same != s.same {
+		return false // an exact rule covers its own tool, not the family
+	}
 	if r.ref.Action == toolgate.Allow {
 		if !allowOK || s.opaque {
 			return false

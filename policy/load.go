@@ -482,6 +482,11 @@ func (r *reader) ruleMap(n *docNode, what string, skip func(key *docNode) (bool,
 			return nil, err
 		}
 		at := joinKey(what, tool)
+		// "=Tool" names the tool exactly, without its family.
+		tool, exact := strings.CutPrefix(tool, ExactPrefix)
+		if tool == "" {
+			return nil, r.errAt(k, "%s: %q names no tool", at, ExactPrefix)
+		}
 		v := n.vals[i]
 		switch v.kind {
 		case kScalar:
@@ -489,7 +494,7 @@ func (r *reader) ruleMap(n *docNode, what string, skip func(key *docNode) (bool,
 			if err != nil {
 				return nil, err
 			}
-			rule := Rule{Tool: tool, Pattern: "*", Action: a, Source: r.src(k)}
+			rule := Rule{Tool: tool, Exact: exact, Pattern: "*", Action: a, Source: r.src(k)}
 			if err := r.checkRule(k, at, rule); err != nil {
 				return nil, err
 			}
@@ -505,7 +510,7 @@ func (r *reader) ruleMap(n *docNode, what string, skip func(key *docNode) (bool,
 				if err != nil {
 					return nil, err
 				}
-				rule := Rule{Tool: tool, Pattern: pat, Action: a, Source: r.src(pk)}
+				rule := Rule{Tool: tool, Exact: exact, Pattern: pat, Action: a, Source: r.src(pk)}
 				if err := r.checkRule(pk, pat2, rule); err != nil {
 					return nil, err
 				}

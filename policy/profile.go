@@ -153,3 +153,55 @@ func (e *Engine) mcpKey(name string, buf []byte) (string, bool) {
 // maxAliasCache bounds the MCP name cache: names come from agents, and an
 // agent inventing names must not grow the engine without limit.
 const maxAliasCache = 4096
+
+// ExactPrefix marks a tool key of a rules document as exact ("=Write"):
+// the rule covers that tool and its aliases, not its family.
+const ExactPrefix = "="
+
+// sameTool is the alias table: names that different agents give to the
+// same tool. An exact rule (a grant) for one name covers the others, and
+// nothing else: Write and write_file are one tool, Write and Edit are two
+// (seed 000: approving Bash "always" must not approve Write or Edit).
+var sameTool = func() map[string]string {
+	groups := []string{
+		"Bash bash shell_exec shell run_shell_command exec_command local_shell",
+		"Read read_file read view",
+		"Write write_file write create_file",
+		"Edit edit_file edit replace",
+		"MultiEdit multi_edit",
+		"LS list_directory list_files",
+		"Glob glob",
+		"Grep grep search_file_content",
+		"skill Skill",
+		"WebFetch web_fetch",
+		"WebSearch web_search google_web_search",
+		"Task task Agent",
+		"AskUserQuestion ask_user",
+		"KillShell KillBash kill_task",
+	}
+	m := make(map[string]string)
+	for _, g := range groups {
+		names := strings.Fields(g)
+		for _, n := range names {
+			m[n] = names[0]
+		}
+	}
+	return m
+}()
+
+// sameKey returns the key shared by every name of tool's alias group: the
+// group's first name, the seed spelling server_tool of an MCP tool (alias
+// when the caller has it), or the name itself.
+func (e *Engine) sameKey(tool, alias string) string {
+	if k, ok := sameTool[tool]; ok {
+		return k
+	}
+	if alias != "" {
+		return alias
+	}
+	var buf [128]byte
+	if key, ok := e.mcpKey(tool, buf[:0]); ok {
+		return key
+	}
+	return tool
+}

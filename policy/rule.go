@@ -26,6 +26,12 @@ type Rule struct {
 	// (read_file, Read and read are one family), so switching tools is never
 	// a way around a rule.
 	Tool string
+	// Exact limits the rule to calls of the tool itself, or of a name the
+	// alias table says is the same tool in another agent (Write and
+	// write_file), never the rest of its family (Write and Edit). Grants are
+	// exact (seed 000's H-2 fix: "always" registers the tool name); in a
+	// rules document a tool key written "=Write" is exact.
+	Exact bool
 	// Pattern is a glob over the call's subjects; "" and "*" match every
 	// subject. For shell subjects a trailing " *" also matches the bare
 	// command. "~/" and "$HOME/" at its start expand at compile time.
