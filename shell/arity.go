@@ -39,6 +39,43 @@ var neverSuggest = map[string]bool{
 	"unset": true, "set": true, "shopt": true, "enable": true, "hash": true,
 }
 
+// subcommandTools are interpreters that are also subcommand tools (seed
+// 001's arity table lists bun and bun run): with one of these subcommands
+// they are suggested by arity; anything else (bun -e, bun FILE.ts, bun x,
+// bun run FILE.ts) is code and granted once only.
+var subcommandTools = map[string]map[string]bool{
+	"bun": {
+		"run": true, "test": true, "install": true, "i": true, "add": true, "a": true,
+		"remove": true, "rm": true, "update": true, "outdated": true, "link": true,
+		"unlink": true, "pm": true, "build": true, "init": true, "publish": true,
+		"upgrade": true, "patch": true, "audit": true, "info": true, "why": true,
+	},
+}
+
+// scriptExts are the file extensions that make an argument a program file.
+var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".sh"}
+
+// runsSubcommand reports whether interpreter c is used as a subcommand
+// tool: its first argument is a listed subcommand, and for "run" the
+// script is a package script, not a file.
+func runsSubcommand(c Command) bool {
+	subs := subcommandTools[c.Name]
+	if subs == nil || len(c.Args) == 0 || !subs[c.Args[0]] {
+		return false
+	}
+	if c.Args[0] == "run" {
+		if len(c.Args) < 2 || strings.HasPrefix(c.Args[1], "-") || strings.ContainsAny(c.Args[1], "/\\") {
+			return false
+		}
+		for _, ext := range scriptExts {
+			if strings.HasSuffix(c.Args[1], ext) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Suggest returns the "always" pattern for a command from the arity table
 // (DESIGN §3.3): the first N words, plus " *" when the command has more.
 // It returns ok=false for a command that must be granted once only: an
@@ -46,7 +83,7 @@ var neverSuggest = map[string]bool{
 // flags or environment assignments, a bare assignment, or one whose
 // leading words hold glob characters.
 func (a *Analyzer) Suggest(c Command) (pattern string, ok bool) {
-	if c.Name == "" || c.Opaque || len(c.ExecFlags) > 0 || neverSuggest[c.Name] || isInterpreter(c.Name) {
+	if c.Name == "" || c.Opaque || len(c.ExecFlags) > 0 || neverSuggest[c.Name] || isInterpreter(c.Name) && !runsSubcommand(c) {
 		return "", false
 	}
 	rest := strings.Join(c.Args, " ")

@@ -23,6 +23,25 @@ func TestSuggest(t *testing.T) {
 		{"make test", "make *", true},
 		{"/usr/bin/git push", "/usr/bin/git push", true},
 		{"git commit -m 'a b'", "git commit *", true},
+		// Seed 001: "Arity 2 — tools with subcommands (first two tokens form
+		// the command): git, npm, bun, …" and "Arity 3 — … bun run".
+		{"bun test", "bun test", true},
+		{"bun test --watch", "bun test *", true},
+		{"bun install", "bun install", true},
+		{"bun add react", "bun add *", true},
+		{"bun run dev", "bun run dev", true},
+		{"bun run build --minify", "bun run build *", true},
+		{"bunx cowsay hi", "bunx cowsay *", true},
+		// bun running code is still code: granted once only.
+		{"bun -e 'console.log(1)'", "", false},
+		{"bun --eval 1", "", false},
+		{"bun script.ts", "", false},
+		{"bun ./script.ts", "", false},
+		{"bun x cowsay", "", false},
+		{"bun run script.ts", "", false},
+		{"bun run ./tools/gen", "", false},
+		{"bun run", "", false},
+		{"bun repl", "", false},
 		// Never suggested.
 		{"bash -c ls", "", false},
 		{"sh script.sh", "", false},

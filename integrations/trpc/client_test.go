@@ -211,6 +211,43 @@ func TestClientAlways(t *testing.T) {
 	}
 }
 
+// Seed 001: "Arity 2 — tools with subcommands (first two tokens form the
+// command): git, npm, bun, …" and "Arity 3 — … npm run, bun run". "Always"
+// on bun test, bun run dev and bun install writes a rule, which works for
+// new sessions; bun running code (-e, a file) is still granted once.
+func TestClientAlwaysBun(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, trpc.Config{})
+	c := startNode(t, s.Server.URL+"/trpc", s.Approver)
+	c.subscribe("all", nil)
+	for i, cmd := range []string{"bun test", "bun run dev", "bun install"} {
+		a := s.shell("sess-1", "b"+string(rune('0'+i)), cmd)
+		c.event("all", "requested", isRequired(a.ID))
+		res := c.mutate("http", call{"tool.approve", map[string]any{"sessionId": "sess-1", "approvalId": a.ID, "always": true}})
+		if !applied(t, res[0]) {
+			t.Fatalf("always on %q not applied", cmd)
+		}
+		if got := s.get(a.ID).Resolution; got.Scope != toolgate.ScopeWorkspace || got.GrantID == "" {
+			t.Errorf("%q: resolution %+v, want a workspace grant", cmd, got)
+		}
+	}
+	doc := s.permissions()
+	for _, rule := range []string{`"bun test": "allow"`, `"bun run dev": "allow"`, `"bun install": "allow"`} {
+		if !strings.Contains(doc, rule) {
+			t.Errorf("permissions.jsonc lacks %s:\n%s", rule, doc)
+		}
+	}
+	for cmd, want := range map[string]toolgate.Action{
+		"bun test": toolgate.Allow, "bun run dev": toolgate.Allow, "bun install": toolgate.Allow,
+		"bun run build": toolgate.Ask, "bun -e 'process.exit(1)'": toolgate.Ask, "bun evil.ts": toolgate.Ask,
+		"bun x cowsay": toolgate.Ask,
+	} {
+		if got := s.decide("sess-2", "n-"+cmd, cmd); got != want {
+			t.Errorf("new session %q: %s, want %s", cmd, got, want)
+		}
+	}
+}
+
 func grantCount(t *testing.T, s *stack) int {
 	t.Helper()
 	g, err := s.Store.ListGrants(context.Background(), store.GrantFilter{})
