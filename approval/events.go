@@ -206,9 +206,3 @@ func (h *hub) closeAll() {
 	}
 }
 
-// lastSeq returns the sequence number of the latest event.
-func (h *hub) lastSeq() int64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.seq
-}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -270,7 +269,6 @@ func BenchmarkPendingMemory(b *testing.B) {
 
 // sseReader reads Server-Sent Events.
 type sseReader struct {
-	mu  sync.Mutex
 	buf []byte
 	r   io.Reader
 }

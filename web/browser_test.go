@@ -595,18 +595,6 @@ func TestBrowser(t *testing.T) {
 	}
 }
 
-// finalAction submits a call and returns the decision's action, or the
-// approval's outcome when it was held.
-func (e *env) finalAction(c toolgate.Call) toolgate.Action {
-	e.t.Helper()
-	var res struct {
-		Decision toolgate.Decision
-		Approval *toolgate.Approval
-	}
-	e.must(200, "POST", "/v1/calls", c, &res, "Bearer", e.Agent)
-	return res.Decision.Action
-}
-
 func (e *env) session(id string) toolgate.Session {
 	e.t.Helper()
 	var s toolgate.Session

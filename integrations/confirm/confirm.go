@@ -153,7 +153,10 @@ type Response struct {
 	SessionID *string `json:"sessionId,omitempty"`
 }
 
-// errNotFound is an answer to a confirmation that is not pending.
+// errNotFound is an answer to a confirmation that is not pending. Its text
+// is seed 004's wire message, capital letter included.
+//
+//lint:ignore ST1005 the message is the seed's wire format
 var errNotFound = errors.New(NotFoundMessage)
 
 // badRequest is an answer that cannot be read; its message is sent.

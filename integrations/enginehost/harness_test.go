@@ -324,7 +324,6 @@ type gateway struct {
 	broker   *approval.Broker
 	agent    string
 	approver string
-	admin    *client.Client
 	ap       *client.Client // approver's client
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
@@ -100,18 +99,6 @@ func (s *stack) get(id string) *toolgate.Approval {
 	a, err := s.Broker.Get(context.Background(), id)
 	if err != nil {
 		s.t.Fatal(err)
-	}
-	return a
-}
-
-// waitStatus waits until an approval leaves pending.
-func (s *stack) waitStatus(id string) *toolgate.Approval {
-	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	a, err := s.Broker.Wait(ctx, id)
-	if err != nil {
-		s.t.Fatalf("wait for %s: %v", id, err)
 	}
 	return a
 }
