@@ -205,4 +205,3 @@ func (h *hub) closeAll() {
 		s.closeLocked()
 	}
 }
-
