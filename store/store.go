@@ -124,3 +124,32 @@ type Versioner interface {
 	// system's timestamp granularity); the caller then calls Document.
 	Version(ctx context.Context, workspace string) (string, error)
 }
+
+// Feed is implemented by stores that several nodes share (PostgreSQL):
+// the audit log is the change feed. A node applies entries in sequence
+// order (ListAudit with AfterSeq) to wake its waiters, drop its caches and
+// publish events, and checks Head before each decision so that no cache
+// older than the database decides a call.
+type Feed interface {
+	// Head returns the sequence number of the latest audit entry that
+	// caches depend on (ChangesCaches); 0 if none.
+	Head(ctx context.Context) (int64, error)
+	// Changes returns a channel that receives a value whenever entries may
+	// have been appended by any node, or may have been missed (the
+	// notification connection was lost and is back). Values are
+	// coalesced; the reader catches up by sequence.
+	Changes() <-chan struct{}
+}
+
+// ChangesCaches reports whether an audit entry of this kind records a
+// change that a node's caches depend on (a grant, a session's mode, turn
+// or stop flag, a rules document). Decisions and the creation and
+// resolution of approvals do not: approvals are always read from the
+// store. Unknown kinds count as changes.
+func ChangesCaches(kind string) bool {
+	switch kind {
+	case "decision", "approval.requested", "approval.resolved":
+		return false
+	}
+	return true
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/fsrules"
+	"github.com/toolgate/toolgate/store/postgres"
 	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
 	"github.com/toolgate/toolgate/web"
@@ -33,7 +34,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	configFlag := fs.String("config", "", "config file `F` (default $XDG_CONFIG_HOME/toolgate/toolgate.yaml if it exists)")
 	addr := fs.String("addr", "", "listen `address` (default 127.0.0.1:8787)")
 	data := fs.String("data", "", "data `dir`ectory (default $XDG_DATA_HOME/toolgate)")
-	storeURL := fs.String("store", "", "store `URL`: sqlite (default, in the data directory) or sqlite:PATH")
+	storeURL := fs.String("store", "", "store `URL`: sqlite (default, in the data directory), sqlite:PATH, or postgres://… (several nodes sharing one database)")
 	allowRemote := fs.Bool("allow-remote", false, "listen on a non-loopback address without TLS (something else must terminate TLS)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -52,7 +53,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
-	st, err := openStore(ctx, cfg)
+	st, err := openStore(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -226,16 +227,16 @@ func hookMount(b *approval.Broker, maxWait time.Duration) server.Mount {
 }
 
 // openStore opens the store the settings name.
-func openStore(ctx context.Context, cfg serveConfig) (store.Store, error) {
+func openStore(ctx context.Context, cfg serveConfig, logger *slog.Logger) (store.Store, error) {
 	switch s := cfg.Store; {
 	case s == "" || s == "sqlite":
 		return sqlite.Open(ctx, filepath.Join(cfg.Data, "toolgate.db"))
 	case strings.HasPrefix(s, "sqlite:"):
 		return sqlite.Open(ctx, strings.TrimPrefix(s, "sqlite:"))
-	case strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://"):
-		return nil, badInput(errors.New("the PostgreSQL store is not built yet; use the default SQLite store"))
+	case postgres.IsURL(s):
+		return postgres.Open(ctx, s, postgres.WithLogger(logger))
 	default:
-		return nil, usageErrorf("store %q: want sqlite or sqlite:PATH", s)
+		return nil, usageErrorf("store %q: want sqlite, sqlite:PATH or postgres://…", s)
 	}
 }
 

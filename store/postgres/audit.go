@@ -1,0 +1,126 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
+)
+
+const auditColumns = `seq, time, kind, session, workspace, call_id, approval_id, tool, outcome, who, via, reason, data, prev_hash, hash`
+
+// appendAudit appends entries in tx, chaining them to the last entry of
+// the log. It locks the audit_head row first, so appends from every node
+// are serialized until this transaction ends: the chain has no fork, and
+// sequence numbers become visible in order (a node that has read up to n
+// never later finds an entry below n). The NOTIFY is sent when the
+// transaction commits. The caller's entries are not modified.
+func (db *DB) appendAudit(ctx context.Context, tx pgx.Tx, entries []toolgate.AuditEntry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	var (
+		seq  int64
+		prev string
+	)
+	if err := tx.QueryRow(ctx, `SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE`).Scan(&seq, &prev); err != nil {
+		return fmt.Errorf("read last audit entry: %w", err)
+	}
+	change := false
+	for _, e := range entries {
+		seq++
+		e.Seq, e.PrevHash = seq, prev
+		e.Hash = e.ChainHash()
+		t, err := nanos("audit time", e.Time)
+		if err != nil {
+			return err
+		}
+		var data any
+		if e.Data != nil {
+			data = string(e.Data)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO audit (`+auditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+			e.Seq, t, e.Kind, e.Session, e.Workspace, e.CallID, e.ApprovalID,
+			e.Tool, e.Outcome, e.Who, e.Via, e.Reason, data, e.PrevHash, e.Hash); err != nil {
+			return fmt.Errorf("append audit entry %d: %w", e.Seq, err)
+		}
+		prev = e.Hash
+		change = change || store.ChangesCaches(e.Kind)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE audit_head SET seq = $1, hash = $2,
+		change_seq = CASE WHEN $3 THEN $1 ELSE change_seq END WHERE id = 1`, seq, prev, change); err != nil {
+		return fmt.Errorf("advance audit head: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, db.channel, strconv.FormatInt(seq, 10)); err != nil {
+		return fmt.Errorf("notify: %w", err)
+	}
+	return nil
+}
+
+// AppendAudit implements store.Store.
+func (db *DB) AppendAudit(ctx context.Context, entries ...toolgate.AuditEntry) error {
+	const op = "append audit"
+	if db.closed.Load() {
+		return db.errClosed(op)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	return wrap(op, db.write(ctx, func(tx pgx.Tx) error { return db.appendAudit(ctx, tx, entries) }))
+}
+
+// ListAudit implements store.Store. Since is inclusive and Until exclusive:
+// an entry is selected when Since <= Time < Until.
+func (db *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]toolgate.AuditEntry, error) {
+	const op = "list audit"
+	var w where
+	if f.AfterSeq > 0 {
+		w.add(`seq >`, f.AfterSeq)
+	}
+	for _, c := range []struct{ col, val string }{
+		{"session", f.Session}, {"workspace", f.Workspace}, {"tool", f.Tool},
+		{"outcome", f.Outcome}, {"kind", f.Kind},
+	} {
+		if c.val != "" {
+			w.add(c.col+` =`, c.val)
+		}
+	}
+	if !f.Since.IsZero() {
+		t, err := nanos("since", f.Since)
+		if err != nil {
+			return nil, wrap(op, err)
+		}
+		w.add(`time >=`, t)
+	}
+	if !f.Until.IsZero() {
+		t, err := nanos("until", f.Until)
+		if err != nil {
+			return nil, wrap(op, err)
+		}
+		w.add(`time <`, t)
+	}
+	q := `SELECT ` + auditColumns + ` FROM audit` + w.String() + ` ORDER BY seq` + limit(f.Limit)
+	return queryRows(ctx, db, op, q, w.args, scanAudit)
+}
+
+func scanAudit(s rowScanner) (toolgate.AuditEntry, error) {
+	var (
+		e    toolgate.AuditEntry
+		t    *int64
+		data *string
+	)
+	if err := s.Scan(&e.Seq, &t, &e.Kind, &e.Session, &e.Workspace, &e.CallID, &e.ApprovalID,
+		&e.Tool, &e.Outcome, &e.Who, &e.Via, &e.Reason, &data, &e.PrevHash, &e.Hash); err != nil {
+		return e, err
+	}
+	e.Time = fromNanos(t)
+	if data != nil {
+		e.Data = json.RawMessage(*data)
+	}
+	return e, nil
+}

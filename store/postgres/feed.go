@@ -1,0 +1,92 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Head implements store.Feed: the sequence number of the latest audit
+// entry that other nodes' caches depend on.
+func (db *DB) Head(ctx context.Context) (int64, error) {
+	if db.closed.Load() {
+		return 0, db.errClosed("feed head")
+	}
+	var seq int64
+	if err := db.pool.QueryRow(ctx, `SELECT change_seq FROM audit_head WHERE id = 1`).Scan(&seq); err != nil {
+		return 0, wrap("feed head", err)
+	}
+	return seq, nil
+}
+
+// Changes implements store.Feed. The first call starts the LISTEN
+// connection: a dedicated connection outside the pool that LISTENs on the
+// schema's channel. Whenever an entry is appended on any node, and
+// whenever the connection is (re)established (notifications sent while it
+// was down are lost: the reader catches up by sequence), a value is sent,
+// coalesced: the channel has room for one.
+func (db *DB) Changes() <-chan struct{} {
+	db.listenOnce.Do(func() { go db.listenLoop() })
+	return db.changes
+}
+
+// Listen backoff bounds: a lost connection is retried quickly at first,
+// then at most every maxBackoff.
+const (
+	minBackoff = 50 * time.Millisecond
+	maxBackoff = 2 * time.Second
+)
+
+func (db *DB) listenLoop() {
+	defer close(db.listenDone)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-db.stop
+		cancel()
+	}()
+	backoff := minBackoff
+	for ctx.Err() == nil {
+		err := db.listenOnceConn(ctx, func() { backoff = minBackoff })
+		if ctx.Err() != nil {
+			return
+		}
+		db.log.Warn("postgres: change feed connection lost; reconnecting", "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// listenOnceConn connects, LISTENs, signals (to catch up with whatever
+// was missed) and then signals every notification until the connection
+// fails.
+func (db *DB) listenOnceConn(ctx context.Context, connected func()) error {
+	conn, err := pgx.ConnectConfig(ctx, db.listen)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{db.channel}.Sanitize()); err != nil {
+		return err
+	}
+	connected()
+	db.signal()
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		db.signal()
+	}
+}
+
+func (db *DB) signal() {
+	select {
+	case db.changes <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,293 @@
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
+)
+
+// DB is a toolgate store in a PostgreSQL database. It implements
+// store.Store, store.Feed and, through Rules, store.Rules.
+type DB struct {
+	pool    *pgxpool.Pool
+	schema  string // the schema the tables are in
+	channel string // the schema's NOTIFY channel
+	log     *slog.Logger
+
+	// listen is the configuration of the dedicated LISTEN connection.
+	listen     *pgx.ConnConfig
+	listenOnce sync.Once
+	changes    chan struct{}
+	stop       chan struct{}
+	listenDone chan struct{}
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+}
+
+var (
+	_ store.Store = (*DB)(nil)
+	_ store.Feed  = (*DB)(nil)
+)
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	schema   string
+	maxConns int32
+	log      *slog.Logger
+}
+
+// WithSchema keeps the tables in schema, creating it if needed: several
+// toolgate installations (or tests) can share one database. Without it the
+// tables go where the connection's search_path puts them (public, unless
+// the URL sets search_path).
+func WithSchema(schema string) Option { return func(o *options) { o.schema = schema } }
+
+// WithMaxConns sets the pool size (pgxpool's default: 4 or the number of
+// CPUs, whichever is more).
+func WithMaxConns(n int) Option { return func(o *options) { o.maxConns = int32(n) } }
+
+// WithLogger sets where the LISTEN connection reports losing and regaining
+// the database.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
+
+// IsURL reports whether s names a PostgreSQL database (postgres:// or
+// postgresql://).
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// Open connects to the database at url (a postgres:// URL or a libpq
+// keyword string) and migrates its schema. Nodes may open the same
+// database at once: migrations run under an advisory lock. ctx bounds the
+// opening only.
+func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
+	o := options{log: slog.New(slog.DiscardHandler)}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx's message can quote the URL, password included.
+		return nil, toolgate.Errorf(toolgate.EInvalid, "postgres: open: invalid database URL")
+	}
+	if o.schema != "" {
+		if !validSchema(o.schema) {
+			return nil, toolgate.Errorf(toolgate.EInvalid, "postgres: open: schema %q: want letters, digits and _", o.schema)
+		}
+		cfg.ConnConfig.RuntimeParams["search_path"] = o.schema
+	}
+	if o.maxConns > 0 {
+		cfg.MaxConns = o.maxConns
+	}
+	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "toolgate"
+	}
+	host := cfg.ConnConfig.Host
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open %s: %w", host, err)
+	}
+	db := &DB{pool: pool, schema: o.schema, log: o.log, changes: make(chan struct{}, 1),
+		stop: make(chan struct{}), listenDone: make(chan struct{})}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: open %s: %w", host, err)
+	}
+	if db.schema == "" {
+		if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&db.schema); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("postgres: open %s: %w", host, err)
+		}
+	}
+	sum := sha256.Sum256([]byte(db.schema))
+	db.channel = "toolgate_" + hex.EncodeToString(sum[:8])
+	db.listen = cfg.ConnConfig.Copy()
+	db.listen.RuntimeParams["application_name"] = "toolgate-listen-" + strconv.Itoa(os.Getpid())
+	return db, nil
+}
+
+func validSchema(s string) bool {
+	if s == "" || len(s) > 63 {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Schema returns the schema the tables are in.
+func (db *DB) Schema() string { return db.schema }
+
+// Pool returns the connection pool (tests and tools that inspect the
+// database use it).
+func (db *DB) Pool() *pgxpool.Pool { return db.pool }
+
+// Close closes the pool and the LISTEN connection. Using the store
+// afterwards returns an error; closing it again does nothing.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		db.closed.Store(true)
+		close(db.stop)
+		// If no listener ran, none may start now; if one did, it closes
+		// listenDone when it has stopped.
+		db.listenOnce.Do(func() { close(db.listenDone) })
+		<-db.listenDone
+		db.pool.Close()
+	})
+	return nil
+}
+
+// errClosed is returned by every method after Close.
+func (db *DB) errClosed(op string) error {
+	return &toolgate.Error{Code: toolgate.EUnavailable, Message: "postgres: " + op + ": the store is closed"}
+}
+
+// write runs fn in a transaction and commits it.
+func (db *DB) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, db.pool, fn)
+}
+
+// wrap adds op's context to err, keeping a *toolgate.Error's code visible
+// to ErrorCodeOf.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var te *toolgate.Error
+	if errors.As(err, &te) {
+		return &toolgate.Error{Code: te.Code, Message: "postgres: " + op + ": " + te.Message, Err: te.Err}
+	}
+	if isUnique(err) {
+		return &toolgate.Error{Code: toolgate.EConflict, Message: "postgres: " + op + ": already exists", Err: err}
+	}
+	if isUnavailable(err) {
+		return &toolgate.Error{Code: toolgate.EUnavailable, Message: "postgres: " + op + ": database unavailable", Err: err}
+	}
+	return fmt.Errorf("postgres: %s: %w", op, err)
+}
+
+// isUnique reports whether err is a unique constraint violation.
+func isUnique(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// isUnavailable reports whether err means the database could not be
+// reached (as opposed to refusing a statement).
+func isUnavailable(err error) bool {
+	var ce *pgconn.ConnectError
+	return errors.As(err, &ce) || pgconn.SafeToRetry(err)
+}
+
+// Times are unix nanoseconds, NULL for the zero time.
+var (
+	minTime = time.Unix(0, math.MinInt64)
+	maxTime = time.Unix(0, math.MaxInt64)
+)
+
+// nanos returns t as a column value.
+func nanos(field string, t time.Time) (any, error) {
+	if t.IsZero() {
+		return nil, nil
+	}
+	if t.Before(minTime) || t.After(maxTime) {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "%s %s is out of range (years 1678 to 2262)", field, t.Format(time.RFC3339))
+	}
+	return t.UnixNano(), nil
+}
+
+// fromNanos reads a time column.
+func fromNanos(n *int64) time.Time {
+	if n == nil {
+		return time.Time{}
+	}
+	return time.Unix(0, *n).UTC()
+}
+
+// nullString stores "" as NULL.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// rowScanner is pgx.Row or pgx.Rows.
+type rowScanner interface {
+	Scan(dest ...any) error
+}
+
+// where builds a WHERE clause with numbered parameters.
+type where struct {
+	conds []string
+	args  []any
+}
+
+// add adds "expr $n" for arg.
+func (w *where) add(expr string, arg any) {
+	w.args = append(w.args, arg)
+	w.conds = append(w.conds, expr+" $"+strconv.Itoa(len(w.args)))
+}
+
+func (w *where) String() string {
+	if len(w.conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(w.conds, " AND ")
+}
+
+// limit returns a LIMIT clause for n > 0.
+func limit(n int) string {
+	if n > 0 {
+		return " LIMIT " + strconv.Itoa(n)
+	}
+	return ""
+}
+
+// queryRows runs a read query and scans each row with scan; op names the
+// operation in errors.
+func queryRows[T any](ctx context.Context, db *DB, op, q string, args []any, scan func(rowScanner) (T, error)) ([]T, error) {
+	if db.closed.Load() {
+		return nil, db.errClosed(op)
+	}
+	rows, err := db.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, wrap(op, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(op, err)
+	}
+	return out, nil
+}
