@@ -67,12 +67,15 @@ type Approval struct {
 	// ID is random and unguessable; approvers answer by it.
 	ID string `json:"id"`
 	// ResumeToken is the public correlation handle for suspend and resume.
-	ResumeToken string    `json:"resume_token"`
-	Call        Call      `json:"call"`
-	Decision    Decision  `json:"decision"`
-	Status      Status    `json:"status"`
-	CreatedAt   time.Time `json:"created_at"`
-	ExpiresAt   time.Time `json:"expires_at"`
+	ResumeToken string `json:"resume_token"`
+	Call        Call   `json:"call"`
+	// Digest is the call's CallDigest as first submitted: a resubmission
+	// of the call id with other content is refused, never attached.
+	Digest    string    `json:"digest,omitempty"`
+	Decision  Decision  `json:"decision"`
+	Status    Status    `json:"status"`
+	CreatedAt time.Time `json:"created_at"`
+	ExpiresAt time.Time `json:"expires_at"`
 	// BatchRemaining lists the calls still to come in the call's batch.
 	BatchRemaining []Call `json:"batch_remaining,omitempty"`
 	// Resolution is set once the approval is no longer pending.
@@ -133,8 +136,12 @@ type Session struct {
 	Turn int `json:"turn"`
 	// Stopped is the stop flag a hard deny sets: the host should end the
 	// agent loop until the user speaks. Ending the turn clears it.
-	Stopped   bool      `json:"stopped"`
-	Aborted   bool      `json:"aborted"`
+	Stopped bool `json:"stopped"`
+	Aborted bool `json:"aborted"`
+	// Owner names the credential that opened the session (its first
+	// call); other agent credentials can neither see nor use it. Empty
+	// for a session opened without a credential (in-process hosts).
+	Owner     string    `json:"owner,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
@@ -146,7 +153,8 @@ type AuditEntry struct {
 	Time time.Time `json:"time"`
 	// Kind is what happened: decision, approval.requested,
 	// approval.resolved, grant.added, grant.revoked, mode.changed,
-	// session.aborted, session.turn_ended, rules.changed.
+	// session.aborted, session.turn_ended, rules.changed, call.conflict (a
+	// call id resubmitted with other content).
 	Kind       string `json:"kind"`
 	Session    string `json:"session,omitempty"`
 	Workspace  string `json:"workspace,omitempty"`

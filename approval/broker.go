@@ -250,7 +250,11 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	if err := normalize(&c, true); err != nil {
 		return nil, err
 	}
+	digest := toolgate.CallDigest(&c)
 	if a, err := b.store.GetApprovalByCall(ctx, c.Session, c.ID); err == nil {
+		if err := b.sameCall(ctx, a, &c, digest); err != nil {
+			return nil, err
+		}
 		return &Result{Decision: a.Decision, Approval: a}, nil
 	} else if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
 		return nil, err
@@ -286,7 +290,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	now := b.now()
 	a := &toolgate.Approval{
 		ID: newID("ap_"), ResumeToken: newID("rt_"),
-		Call: c, Decision: d, Status: toolgate.StatusPending,
+		Call: c, Digest: digest, Decision: d, Status: toolgate.StatusPending,
 		CreatedAt: now, ExpiresAt: now.Add(ttl), BatchRemaining: req.BatchRemaining,
 	}
 	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, &d))
@@ -295,12 +299,49 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		return nil, err
 	}
 	if existing != nil {
+		// Another submission of the id won the race to store it.
+		if err := b.sameCall(ctx, existing, &c, digest); err != nil {
+			return nil, err
+		}
 		return &Result{Decision: existing.Decision, Approval: existing}, nil
 	}
 	b.track(a)
 	b.publish(toolgate.EventApprovalRequested, a, nil)
 	return &Result{Decision: d, Approval: a}, nil
 }
+
+// sameCall checks that a resubmitted call id carries the call its stored
+// approval was made for. An id names one call: attaching other content to
+// it would hand a human's answer about one call to another (approve
+// `git push` as call 7, then resubmit call 7 as `rm -rf /`). A mismatch is
+// audited and refused with EConflict, whatever the approval's status.
+func (b *Broker) sameCall(ctx context.Context, a *toolgate.Approval, c *toolgate.Call, digest string) error {
+	stored := a.Digest
+	if stored == "" {
+		// Stored before digests were kept: digest the stored call.
+		stored = toolgate.CallDigest(&a.Call)
+	}
+	if stored == digest {
+		return nil
+	}
+	reason := fmt.Sprintf("call id %q of session %s was already submitted with other content (tool, arguments, workspace or cwd); a call id names one call", c.ID, c.Session)
+	data, _ := json.Marshal(struct {
+		Digest       string         `json:"digest"`
+		StoredDigest string         `json:"stored_digest"`
+		Args         map[string]any `json:"args,omitempty"`
+		Cwd          string         `json:"cwd,omitempty"`
+	}{digest, stored, c.Args, c.Cwd})
+	entry := b.auditEntry(AuditCallConflict, c, a.ID, "conflict", gate, reason, data)
+	if err := b.store.AppendAudit(ctx, entry); err != nil {
+		return fmt.Errorf("record call conflict: %w", err)
+	}
+	b.log.Warn("call id resubmitted with other content", "session", c.Session, "call", c.ID, "approval", a.ID, "tool", c.Tool)
+	return toolgate.Errorf(toolgate.EConflict, "%s", reason)
+}
+
+// AuditCallConflict is the audit kind of a call id resubmitted with other
+// content.
+const AuditCallConflict = "call.conflict"
 
 // track arms the in-memory side of a pending approval.
 func (b *Broker) track(a *toolgate.Approval) {

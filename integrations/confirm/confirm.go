@@ -222,7 +222,9 @@ func (c *Confirm) handleAnswer(w http.ResponseWriter, r *http.Request, caller to
 		return writeErr(w, err)
 	}
 	if err := c.Respond(r.Context(), r.PathValue("executionId"), resp, caller); err != nil {
-		c.logInternal(r, err)
+		if toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+			c.logInternal(r, err)
+		}
 		return writeErr(w, err)
 	}
 	return writeJSON(w, http.StatusOK, map[string]bool{"success": true})
@@ -280,7 +282,9 @@ func (c *Confirm) handleSubmit(w http.ResponseWriter, r *http.Request, caller to
 		if r.Context().Err() != nil {
 			return nil // the host went away; its confirmation is cancelled
 		}
-		c.logInternal(r, err)
+		if toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+			c.logInternal(r, err)
+		}
 		return writeErr(w, err)
 	}
 	return writeJSON(w, http.StatusOK, out)
@@ -436,6 +440,9 @@ func writeErr(w http.ResponseWriter, err error) error {
 	switch toolgate.ErrorCodeOf(err) {
 	case toolgate.EInvalid:
 		status, msg = http.StatusBadRequest, toolgate.ErrorMessageOf(err)
+	case toolgate.EConflict:
+		// A callId reused for another call: refused, never attached.
+		status, msg = http.StatusConflict, toolgate.ErrorMessageOf(err)
 	case toolgate.EUnavailable:
 		status, msg = http.StatusServiceUnavailable, toolgate.ErrorMessageOf(err)
 	}

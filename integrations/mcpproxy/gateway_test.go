@@ -32,6 +32,7 @@ type fakeGateway struct {
 
 	mu        sync.Mutex
 	approvals map[string]*toolgate.Approval
+	digests   map[string]string // call id → CallDigest, as the real gateway keeps
 	changed   chan struct{} // closed and replaced on every change
 	n         int
 	submitted chan *toolgate.Approval
@@ -42,6 +43,7 @@ func newFakeGateway(t *testing.T) *fakeGateway {
 	g := &fakeGateway{
 		t:         t,
 		approvals: map[string]*toolgate.Approval{},
+		digests:   map[string]string{},
 		changed:   make(chan struct{}),
 		submitted: make(chan *toolgate.Approval, 16),
 		cancelled: make(chan string, 16),
@@ -88,6 +90,15 @@ func (g *fakeGateway) submit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, toolgate.EInvalid, "want an MCP call with an origin")
 		return
 	}
+	g.mu.Lock()
+	key, digest := body.Call.Session+"/"+body.Call.ID, toolgate.CallDigest(&body.Call)
+	if d, ok := g.digests[key]; ok && d != digest {
+		g.mu.Unlock()
+		writeError(w, http.StatusConflict, toolgate.EConflict, "call id "+body.Call.ID+" was already submitted with other content")
+		return
+	}
+	g.digests[key] = digest
+	g.mu.Unlock()
 	ttl := approval.DefaultTTL
 	if body.TTL != "" {
 		d, err := time.ParseDuration(body.TTL)

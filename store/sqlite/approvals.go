@@ -11,7 +11,7 @@ import (
 	"github.com/toolgate/toolgate/store"
 )
 
-const approvalColumns = `id, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution`
+const approvalColumns = `id, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution, digest`
 
 // CreateApproval implements store.Store. It returns nil and stores a, with
 // its audit entries, when no approval exists for a's session and call id;
@@ -34,7 +34,7 @@ func (db *DB) CreateApproval(ctx context.Context, a *toolgate.Approval, audit ..
 	err = db.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.StmtContext(ctx, db.st.insertApproval).ExecContext(ctx,
 			a.ID, a.Call.Session, a.Call.ID, a.Call.Workspace, string(toolgate.StatusPending), nullString(a.ResumeToken),
-			row.createdAt, row.expiresAt, row.call, row.decision, row.batch)
+			row.createdAt, row.expiresAt, row.call, row.decision, row.batch, a.Digest)
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func scanApproval(s rowScanner) (*toolgate.Approval, error) {
 		created, expires  sql.NullInt64
 		status, call, dec string
 	)
-	if err := s.Scan(&a.ID, &status, &token, &created, &expires, &call, &dec, &batch, &res); err != nil {
+	if err := s.Scan(&a.ID, &status, &token, &created, &expires, &call, &dec, &batch, &res, &a.Digest); err != nil {
 		return nil, err
 	}
 	a.Status = toolgate.Status(status)

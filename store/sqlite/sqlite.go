@@ -192,8 +192,8 @@ func (st *writeStmts) prepare(ctx context.Context, w *sql.DB) error {
 		{&st.lastAudit, `SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1`},
 		{&st.insertAudit, `INSERT INTO audit (` + auditColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insertApproval, `INSERT INTO approvals
-			(id, session, call_id, workspace, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+			(id, session, call_id, workspace, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution, digest)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
 			ON CONFLICT (session, call_id) DO NOTHING`},
 		{&st.resolveApproval, `UPDATE approvals SET status = ?, resolution = ? WHERE id = ? AND status = 'pending'`},
 		{&st.insertGrant, `INSERT INTO grants (` + grantColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},

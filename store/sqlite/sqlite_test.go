@@ -104,8 +104,9 @@ func TestMigrations(t *testing.T) {
 	if err := raw.QueryRow(`SELECT COUNT(*), MAX(version) FROM schema_version`).Scan(&n, &v); err != nil {
 		t.Fatal(err)
 	}
-	if n != 1 || v != 1 {
-		t.Fatalf("schema_version: %d rows, version %d; want 1 row, version 1", n, v)
+	latest := len(migrationNames(t))
+	if n != latest || v != latest {
+		t.Fatalf("schema_version: %d rows, version %d; want %d rows, version %d", n, v, latest, latest)
 	}
 
 	// A database from a newer toolgate is refused, and left alone.
@@ -158,5 +159,49 @@ func TestOddPath(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("database not at %s: %v", path, err)
+	}
+}
+
+func migrationNames(t *testing.T) []string {
+	t.Helper()
+	names, err := filepath.Glob("migrations/*.sql")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("migrations: %v %v", names, err)
+	}
+	return names
+}
+
+// TestMigrateFromVersion1 opens a database written by the first schema:
+// its approvals and sessions survive, with an empty digest and owner.
+func TestMigrateFromVersion1(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "toolgate.db")
+	v1, err := os.ReadFile("migrations/0001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := rawDB(t, path)
+	for _, q := range []string{
+		string(v1),
+		`CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`,
+		`INSERT INTO schema_version VALUES (1, 0)`,
+		`INSERT INTO approvals (id, session, call_id, workspace, status, call, decision)
+			VALUES ('a1', 's1', 'c1', 'w1', 'pending', '{"id":"c1","tool":"Bash"}', '{"action":"ask"}')`,
+		`INSERT INTO sessions VALUES ('s1', 'w1', 'default', 0, 0, 0, 0, 0)`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	db := open(t, path)
+	defer db.Close()
+	a, err := db.GetApproval(t.Context(), "a1")
+	if err != nil || a.Digest != "" || a.Call.Tool != "Bash" {
+		t.Fatalf("approval after migration: %+v, %v", a, err)
+	}
+	s, err := db.GetSession(t.Context(), "s1")
+	if err != nil || s.Owner != "" || s.Workspace != "w1" {
+		t.Fatalf("session after migration: %+v, %v", s, err)
 	}
 }

@@ -62,6 +62,7 @@ func newApproval(t *testing.T, id, session, callID, workspace string, created ti
 			},
 			Suggestions: []toolgate.Suggestion{{Tool: "Bash", Pattern: "git push *"}},
 		},
+		Digest:    "sha256:digest-of-" + id,
 		Status:    toolgate.StatusPending,
 		CreatedAt: created.In(cet),
 		ExpiresAt: created.Add(5 * time.Minute),
@@ -119,7 +120,7 @@ func newGrant(id string, scope toolgate.Scope, session, workspace, tool string, 
 func newSession(id, workspace string, created time.Time) *toolgate.Session {
 	return &toolgate.Session{
 		ID: id, Workspace: workspace, Mode: toolgate.ModeReadOnly, Turn: 3,
-		Stopped: true, Aborted: false, CreatedAt: created.In(cet), UpdatedAt: created.Add(time.Second),
+		Stopped: true, Aborted: false, Owner: "agent:" + id, CreatedAt: created.In(cet), UpdatedAt: created.Add(time.Second),
 	}
 }
 

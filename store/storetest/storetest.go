@@ -600,6 +600,7 @@ func testSessions(t *testing.T, s store.Store) {
 	// Put replaces.
 	up := *s1
 	up.Mode, up.Turn, up.Stopped, up.Aborted, up.UpdatedAt = toolgate.ModeYolo, 4, false, true, at(50)
+	up.Owner = "agent:rebound"
 	ok(t, "PutSession replace", s.PutSession(ctx, &up, entry("mode.changed", "s1", "w1", "", "yolo", at(50))))
 	got, err := s.GetSession(ctx, "s1")
 	ok(t, "GetSession after replace", err)
