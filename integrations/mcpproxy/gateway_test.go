@@ -33,7 +33,7 @@ type fakeGateway struct {
 	mu        sync.Mutex
 	approvals map[string]*toolgate.Approval
 	digests   map[string]string // call id → CallDigest, as the real gateway keeps
-	changed   chan struct{} // closed and replaced on every change
+	changed   chan struct{}     // closed and replaced on every change
 	n         int
 	submitted chan *toolgate.Approval
 	cancelled chan string
