@@ -40,7 +40,10 @@ func envOr(name, def string) string {
 	return def
 }
 
-func (g *gatewayFlags) client() (*client.Client, error) {
+func (g *gatewayFlags) client() (*client.Client, error) { return g.clientVia("cli") }
+
+// clientVia returns a client that names itself via in the audit log.
+func (g *gatewayFlags) clientVia(via string) (*client.Client, error) {
 	token := g.token
 	if token == "" {
 		token = os.Getenv("TOOLGATE_TOKEN")
@@ -48,7 +51,7 @@ func (g *gatewayFlags) client() (*client.Client, error) {
 	if token == "" {
 		return nil, usageErrorf("no credential: set TOOLGATE_TOKEN (see 'toolgate tokens create')")
 	}
-	c, err := client.New(g.url, token, client.WithVia("cli"))
+	c, err := client.New(g.url, token, client.WithVia(via))
 	if err != nil {
 		return nil, badInput(err)
 	}

@@ -1,0 +1,278 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+)
+
+// fakeGate records answers.
+type fakeGate struct {
+	mu       sync.Mutex
+	approves []approval.ApproveRequest
+	denies   []approval.DenyRequest
+}
+
+func (g *fakeGate) Approve(_ context.Context, id string, req approval.ApproveRequest) (*toolgate.Approval, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.approves = append(g.approves, req)
+	return &toolgate.Approval{ID: id, Call: toolgate.Call{Tool: "Bash"}, Status: toolgate.StatusApproved,
+		Resolution: &toolgate.Resolution{Status: toolgate.StatusApproved, Scope: req.Scope, Pattern: req.Pattern, By: "me", Via: "tui"}}, nil
+}
+
+func (g *fakeGate) Deny(_ context.Context, id string, req approval.DenyRequest) (*toolgate.Approval, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.denies = append(g.denies, req)
+	return &toolgate.Approval{ID: id, Call: toolgate.Call{Tool: "Bash"}, Status: toolgate.StatusDenied,
+		Resolution: &toolgate.Resolution{Status: toolgate.StatusDenied, DenyMode: req.Mode, Feedback: req.Feedback}}, nil
+}
+
+func (g *fakeGate) Events(ctx context.Context, _ approval.EventFilter) (<-chan toolgate.Event, <-chan error) {
+	panic("not used")
+}
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func pending(id, command string) *toolgate.Approval {
+	return &toolgate.Approval{
+		ID: id, Status: toolgate.StatusPending, CreatedAt: t0, ExpiresAt: t0.Add(5 * time.Minute),
+		Call: toolgate.Call{ID: "c-" + id, Session: "s1", Workspace: "demo", Tool: "Bash", Args: map[string]any{"command": command},
+			Batch: &toolgate.Batch{ID: "b", Index: 0, Total: 2}},
+		BatchRemaining: []toolgate.Call{{Tool: "Bash", Args: map[string]any{"command": "make deploy"}}},
+		Decision: toolgate.Decision{Action: toolgate.Ask, Reason: "no rule allows git push",
+			Subjects:    []toolgate.SubjectResult{{Kind: toolgate.SubjectCommand, Text: "git push --force", Action: toolgate.Ask}, {Kind: toolgate.SubjectCommand, Text: "rm -rf build", Action: toolgate.Ask}},
+			Risks:       []toolgate.Risk{{Code: "force-push", Severity: toolgate.SeverityCritical, Reason: "rewrites remote history", Subject: "git push --force"}},
+			Suggestions: []toolgate.Suggestion{{Tool: "Bash", Pattern: "git push *"}}},
+	}
+}
+
+func newTestModel(g Gate, noColor bool) *model {
+	m := newModel(context.Background(), g, "http://gw", newStyles(lipgloss.NewRenderer(&strings.Builder{}), noColor), t0)
+	m.Update(connMsg{live: true})
+	m.Update(eventMsg(toolgate.Event{Seq: 1, Type: toolgate.EventApprovalRequested, Approval: pending("a1", "git push --force && rm -rf build"), Replay: true}))
+	return m
+}
+
+// keys turns "y", "enter", "left", "text:abc" into key messages.
+func keys(spec ...string) []tea.KeyMsg {
+	var out []tea.KeyMsg
+	for _, s := range spec {
+		switch {
+		case strings.HasPrefix(s, "text:"):
+			out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.TrimPrefix(s, "text:"))})
+		case s == "enter":
+			out = append(out, tea.KeyMsg{Type: tea.KeyEnter})
+		case s == "tab":
+			out = append(out, tea.KeyMsg{Type: tea.KeyTab})
+		case s == "esc":
+			out = append(out, tea.KeyMsg{Type: tea.KeyEsc})
+		case s == "left":
+			out = append(out, tea.KeyMsg{Type: tea.KeyLeft})
+		case s == "right":
+			out = append(out, tea.KeyMsg{Type: tea.KeyRight})
+		case s == "ctrl+u":
+			out = append(out, tea.KeyMsg{Type: tea.KeyCtrlU})
+		default:
+			out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)})
+		}
+	}
+	return out
+}
+
+// press sends keys; the last key's command is run and its answer fed back.
+func press(t *testing.T, m *model, spec ...string) {
+	t.Helper()
+	ks := keys(spec...)
+	var cmd tea.Cmd
+	for _, k := range ks {
+		_, cmd = m.Update(k)
+	}
+	if cmd == nil {
+		return
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case msg := <-done:
+		if a, ok := msg.(answerMsg); ok {
+			m.Update(a)
+		}
+	case <-time.After(700 * time.Millisecond):
+		// A blinking cursor's tick: not an answer.
+	}
+}
+
+func TestKeys(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		keys    []string
+		approve *approval.ApproveRequest
+		deny    *approval.DenyRequest
+	}{
+		{"y approves once", []string{"y"}, &approval.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
+		{"enter on the first button approves once", []string{"enter"}, &approval.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
+		{"s shows the grant, enter approves for the session", []string{"s", "enter"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
+		{"s then esc answers nothing", []string{"s", "esc"}, nil, nil},
+		{"right right enter is always with the suggestion", []string{"right", "right", "enter", "enter"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
+		{"a with an edited pattern", []string{"a", "ctrl+u", "text:git push origin *", "enter"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push origin *"}, nil},
+		{"a tab is global", []string{"a", "tab", "enter"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
+		{"n with feedback is a hard deny", []string{"n", "text:use make push", "enter"}, nil,
+			&approval.DenyRequest{Feedback: "use make push", Mode: toolgate.DenyHard}},
+		{"n tab is a soft deny", []string{"n", "tab", "text:not now", "enter"}, nil,
+			&approval.DenyRequest{Feedback: "not now", Mode: toolgate.DenySoft}},
+		{"left from once wraps to deny", []string{"left", "enter", "enter"}, nil,
+			&approval.DenyRequest{Mode: toolgate.DenyHard}},
+		{"n then esc answers nothing", []string{"n", "text:x", "esc"}, nil, nil},
+		{"typed y inside the feedback does not approve", []string{"n", "text:y", "enter"}, nil,
+			&approval.DenyRequest{Feedback: "y", Mode: toolgate.DenyHard}},
+		{"? shows help, any key leaves it", []string{"?", "y"}, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			g := &fakeGate{}
+			m := newTestModel(g, true)
+			press(t, m, tc.keys...)
+			switch {
+			case tc.approve != nil:
+				if len(g.approves) != 1 || len(g.denies) != 0 {
+					t.Fatalf("approves %v denies %v", g.approves, g.denies)
+				}
+				if got := g.approves[0]; got.Scope != tc.approve.Scope || got.Grant != tc.approve.Grant || got.Pattern != tc.approve.Pattern {
+					t.Fatalf("approve %+v, want %+v", got, *tc.approve)
+				}
+				if len(m.items) != 0 {
+					t.Fatalf("answered approval still listed")
+				}
+			case tc.deny != nil:
+				if len(g.denies) != 1 || len(g.approves) != 0 {
+					t.Fatalf("approves %v denies %v", g.approves, g.denies)
+				}
+				if got := g.denies[0]; got != *tc.deny {
+					t.Fatalf("deny %+v, want %+v", got, *tc.deny)
+				}
+			default:
+				if len(g.approves)+len(g.denies) != 0 {
+					t.Fatalf("answered: approves %v denies %v", g.approves, g.denies)
+				}
+				if len(m.items) != 1 {
+					t.Fatalf("approval left the list without an answer")
+				}
+			}
+		})
+	}
+}
+
+func TestSessionShowsWhatItGrants(t *testing.T) {
+	t.Parallel()
+	m := newTestModel(&fakeGate{}, true)
+	press(t, m, "s")
+	v := strings.Join(strings.Fields(m.View()), " ")
+	want := "allows Bash calls matching git push * in session s1 until the session ends"
+	if !strings.Contains(v, want) {
+		t.Fatalf("session prompt does not say %q:\n%s", want, v)
+	}
+}
+
+func TestListFollowsEvents(t *testing.T) {
+	t.Parallel()
+	m := newTestModel(&fakeGate{}, true)
+	b := pending("a2", "make deploy")
+	b.CreatedAt = t0.Add(time.Second)
+	m.Update(eventMsg(toolgate.Event{Seq: 2, Type: toolgate.EventApprovalRequested, Approval: b}))
+	// A replay of an approval already listed does not duplicate it.
+	m.Update(eventMsg(toolgate.Event{Seq: 2, Type: toolgate.EventApprovalRequested, Approval: b, Replay: true}))
+	if len(m.items) != 2 {
+		t.Fatalf("items %d, want 2", len(m.items))
+	}
+	press(t, m, "j")
+	if m.selected().ID != "a2" {
+		t.Fatalf("j did not move down")
+	}
+	press(t, m, "k")
+	if m.selected().ID != "a1" {
+		t.Fatalf("k did not move up")
+	}
+	// Resolved elsewhere: it leaves the list and the status says how.
+	res := *b
+	res.Status = toolgate.StatusApproved
+	res.Resolution = &toolgate.Resolution{Status: toolgate.StatusApproved, Scope: toolgate.ScopeOnce, By: "alice", Via: "web"}
+	m.Update(eventMsg(toolgate.Event{Seq: 3, Type: toolgate.EventApprovalResolved, Approval: &res}))
+	if len(m.items) != 1 || !strings.Contains(m.status, "approved once by alice via web") {
+		t.Fatalf("items %d status %q", len(m.items), m.status)
+	}
+	// Expiry drops it even if the resolved event never came.
+	m.Update(tickMsg(t0.Add(6 * time.Minute)))
+	if len(m.items) != 0 {
+		t.Fatalf("expired approval still listed")
+	}
+}
+
+// TestViewFits checks every screen in 80×24 and smaller: no line wider
+// than the terminal, no more lines than it has, and without color no
+// escape sequence at all.
+func TestViewFits(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{80, 24}, {60, 16}, {120, 40}} {
+		for _, spec := range [][]string{nil, {"s"}, {"a"}, {"n", "text:" + strings.Repeat("long feedback ", 20)}, {"?"}} {
+			m := newTestModel(&fakeGate{}, true)
+			long := pending("a3", strings.Repeat("echo very long command; ", 40))
+			long.CreatedAt = t0.Add(time.Second)
+			m.Update(eventMsg(toolgate.Event{Type: toolgate.EventApprovalRequested, Approval: long}))
+			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			press(t, m, spec...)
+			v := m.View()
+			lines := strings.Split(v, "\n")
+			if len(lines) > size[1] {
+				t.Errorf("%v %v: %d lines", size, spec, len(lines))
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%v %v: line %d wide: %q", size, spec, w, l)
+				}
+			}
+			if strings.Contains(v, "\x1b") {
+				t.Errorf("%v %v: escape sequence with NO_COLOR", size, spec)
+			}
+		}
+	}
+}
+
+// TestHostileText: a command carrying terminal escapes or direction
+// overrides is shown with those characters labelled, never sent to the
+// terminal.
+func TestHostileText(t *testing.T) {
+	t.Parallel()
+	m := newTestModel(&fakeGate{}, true)
+	evil := pending("a9", "echo ok\x1b[2J\x1b]0;pwned\x07 \u202erm -rf ~\u202c")
+	evil.CreatedAt = t0.Add(time.Second)
+	evil.Decision.Reason = "reason\x1b[31m"
+	evil.Call.Tool = "Bash\x1b[1A"
+	m.Update(eventMsg(toolgate.Event{Type: toolgate.EventApprovalRequested, Approval: evil}))
+	press(t, m, "j")
+	v := m.View()
+	if strings.ContainsAny(v, "\x1b\x07\u202e\u202c") {
+		t.Fatalf("raw control or bidi characters reach the terminal: %q", v)
+	}
+	for _, want := range []string{"⟦U+001B⟧", "⟦U+202E⟧"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("view does not label %s:\n%s", want, v)
+		}
+	}
+}

@@ -1,0 +1,255 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/present"
+)
+
+// styles are the program's looks. Every distinction a style makes is also
+// made in text (a "›" cursor, [brackets] around the chosen button, words
+// for severity), so nothing is lost without color.
+type styles struct {
+	header, dim, cursor, button, chosen, risk, ok, warn lipgloss.Style
+}
+
+// newStyles returns styles drawn by r; with noColor it draws plain text.
+func newStyles(r *lipgloss.Renderer, noColor bool) styles {
+	if noColor {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	return styles{
+		header: r.NewStyle().Bold(true),
+		dim:    r.NewStyle().Faint(true),
+		cursor: r.NewStyle().Bold(true).Foreground(lipgloss.Color("12")),
+		button: r.NewStyle(),
+		chosen: r.NewStyle().Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("14")),
+		risk:   r.NewStyle().Bold(true).Foreground(lipgloss.Color("9")),
+		ok:     r.NewStyle().Foreground(lipgloss.Color("10")),
+		warn:   r.NewStyle().Foreground(lipgloss.Color("11")),
+	}
+}
+
+// View draws the screen: header, list, details of the selected approval,
+// the answer bar and a key line, each line cut to the terminal's width.
+func (m *model) View() string {
+	w, h := max(m.width, 20), max(m.height, 8)
+	var lines []string
+	add := func(s string) { lines = append(lines, s) }
+
+	state := "live"
+	if !m.live {
+		state = "offline"
+	}
+	add(m.styles.header.Render("toolgate approvals") + m.styles.dim.Render(fmt.Sprintf(" · %s · %s · %d pending", m.target, state, len(m.items))))
+	add(strings.Repeat("─", w))
+
+	if m.mode == modeHelp {
+		for _, l := range helpLines {
+			add(l)
+		}
+		add("")
+		add(m.styles.dim.Render("press any key to go back"))
+		return m.fit(lines, w, h)
+	}
+
+	if len(m.items) == 0 {
+		add("")
+		add("  No approvals waiting. New ones appear here as agents ask.")
+	} else {
+		// The list takes at most a third of the screen; the rest is the
+		// selected approval.
+		rows := max(1, min(len(m.items), (h-12)/3+1))
+		start := min(max(0, m.cursor-rows/2), len(m.items)-rows)
+		for i := start; i < start+rows; i++ {
+			a := m.items[i]
+			mark := "  "
+			if i == m.cursor {
+				mark = m.styles.cursor.Render("› ")
+			}
+			left := mark + present.Title(a)
+			right := "  " + present.Remaining(a, m.now)
+			add(padRight(left, w-ansi.StringWidth(right)) + right)
+		}
+		if len(m.items) > rows {
+			add(m.styles.dim.Render(fmt.Sprintf("  … %d in all (j/k to move)", len(m.items))))
+		}
+		add(strings.Repeat("─", w))
+		lines = append(lines, m.details(w)...)
+	}
+	body := m.fit(lines, w, h-3)
+	var foot []string
+	foot = append(foot, m.answerBar())
+	foot = append(foot, m.styles.dim.Render(cut(present.Visible(m.status), w)))
+	foot = append(foot, m.styles.dim.Render("y once · s session · a always · n deny · ←/→ Enter · j/k · ? help · q quit"))
+	for i := range foot {
+		foot[i] = ansi.Truncate(foot[i], w, "…")
+	}
+	return body + "\n" + strings.Join(foot, "\n")
+}
+
+// details draws the selected approval.
+func (m *model) details(w int) []string {
+	a := m.selected()
+	if a == nil {
+		return nil
+	}
+	var out []string
+	out = append(out, m.styles.header.Render(present.Visible(a.Call.Tool))+"  "+m.styles.dim.Render(present.Where(a.Call)))
+	if cmd := present.Command(a.Call); cmd != "" {
+		out = append(out, wrap("$ "+cmd, w, 3)...)
+	}
+	subs := present.Subjects(a.Decision)
+	if len(subs) > 1 {
+		for i, s := range subs {
+			branch := "├ "
+			if i == len(subs)-1 {
+				branch = "└ "
+			}
+			out = append(out, "  "+branch+cut(s.Text, w-20)+m.styles.dim.Render("  "+s.Kind+": "+s.Action))
+		}
+	}
+	out = append(out, wrap("Why: "+present.Reason(a.Decision), w, 2)...)
+	for _, r := range present.Risks(a.Decision) {
+		out = append(out, m.styles.risk.Render("! "+r))
+	}
+	if b := present.Batch(a); b != "" {
+		out = append(out, "Batch: "+b)
+	}
+	out = append(out, "Expires in "+present.Remaining(a, m.now))
+	switch m.mode {
+	case modeSession:
+		out = append(out, "")
+		out = append(out, m.warnLines("Session: "+present.Grant(a, toolgate.ScopeSession, present.Pattern(a.Decision))+".", w)...)
+		out = append(out, "Enter to approve, Esc to go back.")
+	case modeAlways:
+		scope := toolgate.ScopeWorkspace
+		if m.global {
+			scope = toolgate.ScopeGlobal
+		}
+		pat := strings.TrimSpace(m.input.Value())
+		if pat == "" {
+			pat = present.Pattern(a.Decision)
+		}
+		out = append(out, "")
+		out = append(out, m.warnLines("Always ("+string(scope)+"): "+present.Grant(a, scope, pat)+".", w)...)
+		out = append(out, "Edit the pattern; Tab: workspace/global; Enter approves; Esc goes back.", m.input.View())
+	case modeDeny:
+		how := "hard: ends the agent's turn and the rest of its batch"
+		if !m.hard {
+			how = "soft: this call only; the agent asks the user how to go on"
+		}
+		out = append(out, "")
+		out = append(out, m.warnLines("Deny ("+how+")", w)...)
+		out = append(out, "Feedback for the agent; Tab: soft/hard; Enter sends; Esc goes back.", m.input.View())
+	}
+	return out
+}
+
+// warnLines wraps s to width w (at most three lines) in the warning style.
+func (m *model) warnLines(s string, w int) []string {
+	ls := wrap(s, w, 3)
+	for i := range ls {
+		ls[i] = m.styles.warn.Render(ls[i])
+	}
+	return ls
+}
+
+// answerBar draws the four answers, the chosen one in [brackets].
+func (m *model) answerBar() string {
+	if m.selected() == nil {
+		return ""
+	}
+	var parts []string
+	for i, b := range buttons {
+		if i == m.button {
+			parts = append(parts, m.styles.chosen.Render("["+b+"]"))
+		} else {
+			parts = append(parts, m.styles.button.Render(" "+b+" "))
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+var helpLines = []string{
+	"Keys",
+	"  y          approve this call once",
+	"  s          approve for the session (shows what it grants; Enter confirms)",
+	"  a          always: edit the suggested pattern, Tab for workspace/global",
+	"  n          deny: type feedback for the agent, Tab for soft/hard, Enter",
+	"  ←/→ Enter  choose an answer and confirm it",
+	"  j/k ↓/↑    move between pending approvals",
+	"  Esc        leave an input without answering",
+	"  ?          this help;  q or Ctrl-C  quit",
+	"",
+	"A hard deny also denies the rest of the agent's batch and stops its turn;",
+	"a soft deny tells the agent to ask the user how to go on.",
+}
+
+// fit cuts lines to width w and to at most h lines, padding to h.
+func (m *model) fit(lines []string, w, h int) string {
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrap breaks s into lines of width w, at most n of them.
+func wrap(s string, w, n int) []string {
+	r := []rune(s)
+	var out []string
+	for len(r) > 0 && len(out) < n {
+		k := 0
+		width := 0
+		for k < len(r) {
+			cw := ansi.StringWidth(string(r[k]))
+			if width+cw > w {
+				break
+			}
+			width += cw
+			k++
+		}
+		if k == 0 {
+			k = 1
+		}
+		// Break after the last space that fits, unless the word is longer
+		// than the line.
+		if k < len(r) {
+			for j := k; j > k/2; j-- {
+				if r[j-1] == ' ' {
+					k = j
+					break
+				}
+			}
+		}
+		if len(out) == n-1 && k < len(r) {
+			out = append(out, ansi.Truncate(string(r), w, "…"))
+			return out
+		}
+		out = append(out, string(r[:k]))
+		r = r[k:]
+	}
+	return out
+}
+
+func padRight(s string, w int) string {
+	s = ansi.Truncate(s, max(w, 1), "…")
+	if d := w - ansi.StringWidth(s); d > 0 {
+		s += strings.Repeat(" ", d)
+	}
+	return s
+}
+
+func cut(s string, w int) string { return ansi.Truncate(s, max(w, 1), "…") }
