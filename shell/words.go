@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -267,7 +266,7 @@ func expandBraces(src string, x *syntax.Word, out []word, budget *int) ([]word, 
 	}
 	start := len(out)
 	ok := true
-	for ew, err := range expand.BracesSeq(nil, cp) {
+	for ew, err := range braceWords(cp) {
 		if err != nil || *budget <= 0 {
 			ok = false
 			break
