@@ -10,6 +10,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
 )
@@ -26,7 +27,7 @@ func TestUserPromptSubmitOverAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gw := claudecode.ClientGateway{Client: c}
+	gw := hookhttp.ClientGateway{Client: c}
 	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
 	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskPrompt}}
 	const session = "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13"

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
@@ -26,7 +27,7 @@ func TestHandlerOnBroker(t *testing.T) {
 		Gateway: &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}},
 		OnAsk:   claudecode.AskPrompt,
 	}}
-	srv := httptest.NewServer(claudecode.NewHandler(hook, claudecode.WithMaxWait(10*time.Second)))
+	srv := httptest.NewServer(hookhttp.NewHandler(hook, hookhttp.WithMaxWait(10*time.Second)))
 	defer srv.Close()
 
 	// Allowed and denied by the workspace's rules.
@@ -83,7 +84,7 @@ func TestUserPromptSubmitOnBroker(t *testing.T) {
 	gw := &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}}
 	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
 	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskPrompt}}
-	srv := httptest.NewServer(claudecode.NewHandler(*waiting))
+	srv := httptest.NewServer(hookhttp.NewHandler(*waiting))
 	defer srv.Close()
 	const session = "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13"
 	submitPrompt := func(what string) {

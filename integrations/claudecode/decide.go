@@ -10,7 +10,6 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -48,7 +47,7 @@ func decisionReason(d *toolgate.Decision) string {
 	return r
 }
 
-// Gateway is the part of a gateway the hook uses. ClientGateway
+// Gateway is the part of a gateway the hook uses. hookhttp.ClientGateway
 // implements it over HTTP; BrokerGateway implements it in process.
 type Gateway interface {
 	// Submit decides a call and, on ask, creates (or attaches to) a
@@ -296,22 +295,6 @@ func (g *BrokerGateway) EndTurn(ctx context.Context, session string) error {
 		return err
 	}
 	_, err := g.Broker.EndTurn(ctx, session, g.Actor)
-	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
-		return nil
-	}
-	return err
-}
-
-// ClientGateway is a Gateway over the gateway's HTTP API, for command
-// hooks: the client's Submit, Approval and Cancel, and EndTurn (POST
-// /v1/sessions/{id}/turn-end, allowed to agent tokens).
-type ClientGateway struct {
-	*client.Client
-}
-
-// EndTurn implements Gateway.
-func (g ClientGateway) EndTurn(ctx context.Context, session string) error {
-	_, err := g.Client.EndTurn(ctx, session)
 	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
 		return nil
 	}

@@ -3,7 +3,7 @@
 // toolgate.Call, decides it locally with the policy engine or through a
 // gateway, and answers in the exact JSON the agent expects. The same logic
 // serves command hooks (toolgate hook claude-code) and HTTP hooks
-// (NewHandler, mounted at POST /hooks/claude-code).
+// (hookhttp.NewHandler, mounted at POST /hooks/claude-code).
 //
 // # Wire formats relied on
 //

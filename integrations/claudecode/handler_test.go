@@ -13,6 +13,7 @@ import (
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/claudecode/claudecodetest"
+	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 )
 
 func post(t *testing.T, url, body string) (int, []byte) {
@@ -32,7 +33,7 @@ func post(t *testing.T, url, body string) (int, []byte) {
 // TestHandlerLocal serves the hook over HTTP: 200 with the same JSON a
 // command hook prints, for every answer.
 func TestHandlerLocal(t *testing.T) {
-	srv := httptest.NewServer(claudecode.NewHandler(*localHook(t)))
+	srv := httptest.NewServer(hookhttp.NewHandler(*localHook(t)))
 	defer srv.Close()
 
 	for file, want := range map[string]string{"read.json": "allow", "read_env.json": "deny", "bash.json": "ask"} {
@@ -96,8 +97,8 @@ func TestHandlerRemoteWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := claudecode.Hook{Decider: &claudecode.Remote{Gateway: claudecode.ClientGateway{Client: c}, OnAsk: claudecode.AskPrompt}}
-	srv := httptest.NewServer(claudecode.NewHandler(h, claudecode.WithMaxWait(10*time.Second)))
+	h := claudecode.Hook{Decider: &claudecode.Remote{Gateway: hookhttp.ClientGateway{Client: c}, OnAsk: claudecode.AskPrompt}}
+	srv := httptest.NewServer(hookhttp.NewHandler(h, hookhttp.WithMaxWait(10*time.Second)))
 	defer srv.Close()
 
 	type reply struct {

@@ -155,3 +155,10 @@ func (o *Output) Marshal() []byte {
 	}
 	return []byte(b.String())
 }
+
+// BlockOutput is the answer to a body that is not a hook input: the
+// legacy top-level block, which Claude Code and Codex both read as a block
+// of a PreToolUse call whatever the event was meant to be.
+func BlockOutput(msg string) any {
+	return map[string]string{"decision": "block", "reason": reason(msg)}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/claudecode/claudecodetest"
+	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 )
 
 func startGateway(t *testing.T) *claudecodetest.Gateway {
@@ -30,7 +31,7 @@ func remoteHook(t *testing.T, url string, onAsk claudecode.AskMode, wait time.Du
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &claudecode.Hook{Decider: &claudecode.Remote{Gateway: claudecode.ClientGateway{Client: c}, OnAsk: onAsk, Wait: wait}}
+	return &claudecode.Hook{Decider: &claudecode.Remote{Gateway: hookhttp.ClientGateway{Client: c}, OnAsk: onAsk, Wait: wait}}
 }
 
 func approver(t *testing.T, g *claudecodetest.Gateway) *client.Client {
@@ -209,7 +210,7 @@ func TestRemoteErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: claudecode.ClientGateway{Client: c}}}
+	h := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: hookhttp.ClientGateway{Client: c}}}
 	got, reason := preToolUse(t, h.Handle(context.Background(), readInput(t, "read.json")))
 	if got != "deny" || !strings.Contains(reason, "unknown token") {
 		t.Errorf("got %s (%s)", got, reason)
@@ -269,7 +270,7 @@ func TestUserPromptSubmitGatewayDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h = &claudecode.Hook{Decider: &claudecode.Remote{Gateway: claudecode.ClientGateway{Client: c}}}
+	h = &claudecode.Hook{Decider: &claudecode.Remote{Gateway: hookhttp.ClientGateway{Client: c}}}
 	if ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "unknown token") {
 		t.Errorf("wrong token: %+v", ans)
 	}

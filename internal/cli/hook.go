@@ -15,6 +15,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -160,7 +161,7 @@ func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		if err != nil {
 			hook.Decider = failingDecider{fmt.Errorf("--server: %w", err)}
 		} else {
-			remote.Gateway = claudecode.ClientGateway{Client: c}
+			remote.Gateway = hookhttp.ClientGateway{Client: c}
 			hook.Decider = remote
 		}
 	} else {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/integrations/confirm"
 	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/integrations/wsapprovals"
@@ -215,10 +216,10 @@ func confirmConfig(path string) (confirm.Config, error) {
 // hookMount serves Claude Code's HTTP hooks at POST /hooks/claude-code:
 // the same JSON as the command hook, decided by this gateway.
 func hookMount(b *approval.Broker, maxWait time.Duration) server.Mount {
-	h := claudecode.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{
+	h := hookhttp.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{
 		Gateway: &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}},
 		OnAsk:   claudecode.AskPrompt,
-	}}, claudecode.WithMaxWait(maxWait))
+	}}, hookhttp.WithMaxWait(maxWait))
 	return server.Mount{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
 		Handler: func(w http.ResponseWriter, r *http.Request, _ tokens.Entry) error {
 			h.ServeHTTP(w, r)

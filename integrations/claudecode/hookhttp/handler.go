@@ -1,4 +1,4 @@
-package claudecode
+package hookhttp
 
 import (
 	"context"
@@ -10,18 +10,19 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/integrations/claudecode"
 )
 
 // HandlerOption configures NewHandler.
 type HandlerOption func(*handler)
 
 // WithMaxWait caps the wait a request may ask for with ?wait= (default
-// DefaultWait). The agent's HTTP hook timeout must be longer, or the agent
+// claudecode.DefaultWait). The agent's HTTP hook timeout must be longer, or the agent
 // gives up first and, for Claude Code, goes on without the hook.
 func WithMaxWait(d time.Duration) HandlerOption { return func(h *handler) { h.maxWait = d } }
 
 type handler struct {
-	hook    Hook
+	hook    claudecode.Hook
 	maxWait time.Duration
 }
 
@@ -44,8 +45,8 @@ type handler struct {
 // differently configured agents: workspace=ID, on_ask=prompt|wait,
 // wait=DURATION (capped by WithMaxWait), dialect=claude|codex. An invalid
 // parameter makes every call undecidable (denied by default), never open.
-func NewHandler(hook Hook, opts ...HandlerOption) http.Handler {
-	h := &handler{hook: hook, maxWait: DefaultWait}
+func NewHandler(hook claudecode.Hook, opts ...HandlerOption) http.Handler {
+	h := &handler{hook: hook, maxWait: claudecode.DefaultWait}
 	for _, o := range opts {
 		o(h)
 	}
@@ -62,35 +63,35 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// A misconfigured hook URL must not open the gate: every call is
 		// answered as undecidable, which the agent shows with the reason.
-		hook = &Hook{Decider: failing{fmt.Errorf("hook URL: %w", err)}, OnError: h.hook.OnError, Dialect: h.hook.Dialect}
+		hook = &claudecode.Hook{Decider: failing{fmt.Errorf("hook URL: %w", err)}, OnError: h.hook.OnError, Dialect: h.hook.Dialect}
 	}
-	data, err := io.ReadAll(io.LimitReader(r.Body, MaxInputBytes+1))
+	data, err := io.ReadAll(io.LimitReader(r.Body, claudecode.MaxInputBytes+1))
 	if err != nil {
 		// The agent is gone or the body broke: answer a block anyway.
-		writeJSON(w, blockOutput("cannot read the hook input: "+err.Error()))
+		writeJSON(w, claudecode.BlockOutput("cannot read the hook input: "+err.Error()))
 		return
 	}
 	ans := hook.Handle(r.Context(), data)
 	switch {
 	case ans.Output != nil:
 		writeJSON(w, ans.Output)
-	case ans.Event == EventUserPromptSubmit:
+	case ans.Event == claudecode.EventUserPromptSubmit:
 		// The prompt always goes through, even if its turn could not be
 		// ended: {} is no decision. Blocking would lock the user out.
-		writeJSON(w, &Output{})
-	case ans.Exit == ExitNotice:
+		writeJSON(w, &claudecode.Output{})
+	case ans.Exit == claudecode.ExitNotice:
 		writeError(w, http.StatusBadRequest, toolgate.EInvalid, ans.Err.Error())
 	default:
-		writeJSON(w, blockOutput(ans.Err.Error()))
+		writeJSON(w, claudecode.BlockOutput(ans.Err.Error()))
 	}
 }
 
 // configure applies the request's query parameters to a copy of the hook.
-func (h *handler) configure(r *http.Request) (*Hook, error) {
+func (h *handler) configure(r *http.Request) (*claudecode.Hook, error) {
 	hook := h.hook
 	q := r.URL.Query()
 	if ws := q.Get("workspace"); ws != "" {
-		if WorkspaceFor(ws) != ws {
+		if claudecode.WorkspaceFor(ws) != ws {
 			return nil, fmt.Errorf("workspace=%q: use letters, digits, '.', '_' and '-'", ws)
 		}
 		hook.Workspace = ws
@@ -98,9 +99,9 @@ func (h *handler) configure(r *http.Request) (*Hook, error) {
 	switch q.Get("dialect") {
 	case "":
 	case "claude", "claude-code":
-		hook.Dialect = DialectClaude
+		hook.Dialect = claudecode.DialectClaude
 	case "codex":
-		hook.Dialect = DialectCodex
+		hook.Dialect = claudecode.DialectCodex
 	default:
 		return nil, fmt.Errorf("dialect=%q: want claude or codex", q.Get("dialect"))
 	}
@@ -108,13 +109,13 @@ func (h *handler) configure(r *http.Request) (*Hook, error) {
 	if onAsk == "" && wait == "" {
 		return &hook, nil
 	}
-	remote, ok := hook.Decider.(*Remote)
+	remote, ok := hook.Decider.(*claudecode.Remote)
 	if !ok {
 		return nil, errors.New("on_ask and wait apply only to a gateway decider")
 	}
 	rc := *remote
 	if onAsk != "" {
-		m, err := ParseAskMode(onAsk)
+		m, err := claudecode.ParseAskMode(onAsk)
 		if err != nil {
 			return nil, fmt.Errorf("on_ask: %w", err)
 		}
@@ -134,18 +135,13 @@ func (h *handler) configure(r *http.Request) (*Hook, error) {
 // failing is a Decider that cannot decide.
 type failing struct{ err error }
 
-func (f failing) Decide(context.Context, *toolgate.Call) (Verdict, error) { return Verdict{}, f.err }
-
-// blockOutput is the answer to a body that is not a hook input: the
-// legacy top-level block, which Claude Code and Codex both read as a block
-// of a PreToolUse call whatever the event was meant to be.
-func blockOutput(msg string) any {
-	return map[string]string{"decision": "block", "reason": reason(msg)}
+func (f failing) Decide(context.Context, *toolgate.Call) (claudecode.Verdict, error) {
+	return claudecode.Verdict{}, f.err
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
 	var body []byte
-	if o, ok := v.(*Output); ok {
+	if o, ok := v.(*claudecode.Output); ok {
 		body = o.Marshal()
 	} else {
 		body, _ = json.Marshal(v)
