@@ -11,6 +11,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
@@ -33,7 +34,7 @@ func TestResubmittedToolUseID(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				gw = claudecode.ClientGateway{Client: c}
+				gw = hookhttp.ClientGateway{Client: c}
 			}
 			hook := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
 			done := make(chan claudecode.Answer, 1)
