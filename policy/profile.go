@@ -162,22 +162,25 @@ const ExactPrefix = "="
 // same tool. An exact rule (a grant) for one name covers the others, and
 // nothing else: Write and write_file are one tool, Write and Edit are two
 // (seed 000: approving Bash "always" must not approve Write or Edit).
+// Seed 002's lowercase names (write, edit, multi_edit, task, ask_user,
+// list_files, kill_task) are tools of their own: its profile
+// (Seed002ProfileJSONC) treats them unlike their Claude Code namesakes.
 var sameTool = func() map[string]string {
 	groups := []string{
 		"Bash bash shell_exec shell run_shell_command exec_command local_shell",
 		"Read read_file read view",
-		"Write write_file write create_file",
-		"Edit edit_file edit replace",
-		"MultiEdit multi_edit",
-		"LS list_directory list_files",
+		"Write write_file create_file",
+		"Edit edit_file replace",
+		"MultiEdit",
+		"LS list_directory",
 		"Glob glob",
 		"Grep grep search_file_content",
 		"skill Skill",
 		"WebFetch web_fetch",
 		"WebSearch web_search google_web_search",
-		"Task task Agent",
-		"AskUserQuestion ask_user",
-		"KillShell KillBash kill_task",
+		"Task Agent",
+		"AskUserQuestion",
+		"KillShell KillBash",
 	}
 	m := make(map[string]string)
 	for _, g := range groups {

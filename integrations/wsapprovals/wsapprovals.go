@@ -151,7 +151,8 @@ type BatchCall struct {
 	Arguments string `json:"arguments"`
 }
 
-// Answer is the client's answer.
+// Answer is the client's answer. Other fields (the "type" some clients
+// send, e.g. "approval_response") are ignored.
 type Answer struct {
 	// ApprovalID names the approval; empty answers the one last asked.
 	ApprovalID string `json:"approval_id,omitempty"`
@@ -367,10 +368,11 @@ func (s *session) answer(data []byte) error {
 	if data == nil {
 		return s.fail("", "send answers as JSON text messages")
 	}
+	// Lenient, as the seed's server is: unknown fields (a "type", a
+	// client's own bookkeeping) are ignored. Only "approved" must be there
+	// and be a boolean: anything else about the answer is never a yes.
 	var ans Answer
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&ans); err != nil {
+	if err := json.Unmarshal(data, &ans); err != nil {
 		return s.fail("", "answer is not a valid JSON object: %s (want {\"approved\": true|false, \"scope\": \"once\"|\"session\", \"mode\": \"reject_soft\"|\"reject_hard\", \"feedback\": \"…\"})", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if ans.Approved == nil {
@@ -398,9 +400,8 @@ func (s *session) answer(data []byte) error {
 		default:
 			return s.fail(id, "unknown scope %q (want once or session)", ans.Scope)
 		}
-		if ans.Mode != "" {
-			return s.fail(id, "mode %q is for rejections; an approval takes a scope", ans.Mode)
-		}
+		// A mode sent with an approval is ignored: it says what a
+		// rejection does.
 		resolved, err = s.h.broker.Approve(s.ctx, id, req, s.by)
 	} else {
 		req := approval.DenyRequest{Mode: toolgate.DenyHard, Feedback: ans.Feedback}
@@ -411,9 +412,8 @@ func (s *session) answer(data []byte) error {
 		default:
 			return s.fail(id, "unknown mode %q (want reject_soft or reject_hard)", ans.Mode)
 		}
-		if ans.Scope != "" && ans.Scope != ScopeOnce {
-			return s.fail(id, "scope %q is for approvals; a rejection takes a mode", ans.Scope)
-		}
+		// A scope sent with a rejection is ignored: a rejection is of
+		// this call (and, hard, its batch), never remembered.
 		resolved, err = s.h.broker.Deny(s.ctx, id, req, s.by)
 	}
 	if err != nil {

@@ -25,16 +25,6 @@ import (
 
 const waitLong = 20 * time.Second
 
-// seedRules classifies seed 002's tools: the safe ones run, the dangerous
-// ones (and anything else) ask.
-const seedRules = `{
-  "*": "ask",
-  "list_files": "allow", "get_file_info": "allow", "task": "allow", "load_guide": "allow",
-  "enter_plan_mode": "allow", "exit_plan_mode": "allow", "write_plan": "allow",
-  "task_output": "allow", "ask_user": "allow",
-  "write": "ask", "bash": "ask"
-}`
-
 // hostConfig is seed 002's host.yaml permission list, as toolgate.yaml's
 // rules: (simple tool name, exact and wildcard Bash commands, parameter
 // matching with when).
@@ -68,7 +58,7 @@ func newEnv(t *testing.T, opts wsapprovals.Options) *env {
 		opts.Heartbeat = 100 * time.Millisecond
 	}
 	s := stacktest.New(t, stacktest.Names("agent-host", "alice", "root"),
-		stacktest.Rules(func(dir string) store.Rules { return fsrules.New(filepath.Join(dir, "workspaces"), []byte(seedRules)) }),
+		stacktest.Rules(func(dir string) store.Rules { return fsrules.New(filepath.Join(dir, "workspaces"), policy.Seed002RulesJSONC()) }),
 		stacktest.Configs(cfg), stacktest.PolicyOptions(),
 		stacktest.Handler(func(s *stacktest.Stack, api http.Handler) http.Handler {
 			return compose(api, s.Tokens, wsapprovals.New(s.Broker, opts).Mount())
@@ -411,6 +401,46 @@ func TestConfigAutoApproval(t *testing.T) {
 	}
 }
 
+// Seed 002's clients answer {"approved": true, "scope": "session"}; some
+// add a "type" or fields of their own. The server is lenient as the seed's
+// is: unknown fields are ignored, the type field accepted.
+func TestLenientAnswers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, wsapprovals.Options{})
+	ws := e.dial("?session=s1")
+	for i, tc := range []struct {
+		msg    string
+		status toolgate.Status
+		scope  toolgate.Scope
+	}{
+		{`{"type": "approval_response", "approved": true, "scope": "once", "client_ts": 1732500000}`, toolgate.StatusApproved, toolgate.ScopeOnce},
+		{`{"type": "approval_response", "approved": true, "scope": "session", "request_id": "r-1"}`, toolgate.StatusApproved, toolgate.ScopeSession},
+		{`{"type": "approval_response", "approved": false, "mode": "reject_soft", "feedback": "no", "ui": {"x": 1}}`, toolgate.StatusDenied, ""},
+		// A mode on an approval, a scope on a rejection: ignored.
+		{`{"approved": true, "mode": "reject_soft"}`, toolgate.StatusApproved, toolgate.ScopeOnce},
+		{`{"approved": false, "scope": "session", "mode": "reject_soft"}`, toolgate.StatusDenied, ""},
+	} {
+		// Tools the session grant (case 2, on edit) does not cover.
+		tools := []string{"run_background", "edit", "kill_task", "send_email", "post"}
+		res := e.submit(call("s1", "l"+string(rune('0'+i)), tools[i], map[string]any{"command": "x", "file_path": "a.txt"}, nil))
+		ws.next("approval_needed")
+		ws.send(tc.msg)
+		if m := ws.next("approval_resolved"); m["status"] != string(tc.status) {
+			t.Errorf("%s: resolved %v", tc.msg, m)
+		}
+		a := receive(t, res).Approval
+		if a.Status != tc.status || tc.scope != "" && a.Resolution.Scope != tc.scope {
+			t.Errorf("%s: %s %+v", tc.msg, a.Status, a.Resolution)
+		}
+	}
+	// "session | Approve for rest of session (stored in memory)": edit was
+	// approved for the session, so the next edit runs without a question.
+	d, err := e.agent.Evaluate(context.Background(), call("s1", "e1", "edit", map[string]any{"file_path": "b.txt"}, nil))
+	if err != nil || d.Action != toolgate.Allow {
+		t.Errorf("edit after a session approval: %v %v", d, err)
+	}
+}
+
 // Bad answers get an error message and the connection stays usable;
 // approvals settled elsewhere move the client on; answers may name an
 // approval; a reconnecting client is asked again.
@@ -426,11 +456,15 @@ func TestAnswersAndErrors(t *testing.T) {
 	first := ws.next("approval_needed")
 	for _, tc := range []struct{ msg, want string }{
 		{`not json`, "not a valid JSON object"},
-		{`{"approve": true}`, "not a valid JSON object"},
+		// Unknown fields are ignored, so a misspelt "approved" is missing.
+		{`{"approve": true}`, `no "approved"`},
+		// Anything but a JSON boolean is never a yes.
+		{`{"approved": "true"}`, "not a valid JSON object"},
+		{`{"approved": 1}`, "not a valid JSON object"},
+		{`{"approved": null}`, `no "approved"`},
 		{`{"scope": "once"}`, `no "approved"`},
 		{`{"approved": true, "scope": "forever"}`, `unknown scope "forever"`},
 		{`{"approved": false, "mode": "reject_later"}`, `unknown mode "reject_later"`},
-		{`{"approved": true, "mode": "reject_soft"}`, "for rejections"},
 		{`{"approved": true, "approval_id": "ap_nope"}`, "not found"},
 	} {
 		ws.send(tc.msg)

@@ -59,7 +59,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer st.Close()
-	rules := fsrules.New(cfg.Data, policy.DefaultRulesJSONC)
+	defaults, err := cfg.defaultRules()
+	if err != nil {
+		return badInput(err)
+	}
+	rules := fsrules.New(cfg.Data, defaults)
 	opts := append(engineOptions(), policy.WithProtectedPaths(cfg.Data))
 	if configPath != "" {
 		opts = append(opts, policy.WithProtectedPaths(configPath))

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolgate/toolgate/policy"
 )
 
 // serveConfig is the server section of toolgate.yaml, overridden by
@@ -30,6 +32,10 @@ type serveConfig struct {
 	LogLevel           string        `yaml:"log_level"`
 	LogFormat          string        `yaml:"log_format"`
 	PublicMetrics      bool          `yaml:"public_metrics"`
+	// ToolProfile is what new workspace documents are seeded with besides
+	// the defaults: "seed002" (default) adds seed 002's SAFE and DANGEROUS
+	// lists for its WebSocket clients' tools, "none" the defaults only.
+	ToolProfile string `yaml:"tool_profile"`
 }
 
 func defaultServeConfig() serveConfig {
@@ -40,6 +46,7 @@ func defaultServeConfig() serveConfig {
 		SweepInterval: 30 * time.Second,
 		RateLimit:     50, RateBurst: 100,
 		LogLevel: "info", LogFormat: "text",
+		ToolProfile: "seed002",
 	}
 }
 
@@ -128,7 +135,21 @@ func (c *serveConfig) check() error {
 	if c.Data == "" {
 		return fmt.Errorf("no data directory: set --data or $XDG_DATA_HOME")
 	}
+	if _, err := c.defaultRules(); err != nil {
+		return err
+	}
 	return nil
+}
+
+// defaultRules is the text new workspace documents are seeded with.
+func (c *serveConfig) defaultRules() ([]byte, error) {
+	switch c.ToolProfile {
+	case "seed002":
+		return policy.Seed002RulesJSONC(), nil
+	case "none":
+		return policy.DefaultRulesJSONC, nil
+	}
+	return nil, fmt.Errorf("tool_profile %q: want seed002 or none", c.ToolProfile)
 }
 
 func isLoopback(host string) bool {
