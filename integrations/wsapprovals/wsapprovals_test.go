@@ -58,7 +58,9 @@ func newEnv(t *testing.T, opts wsapprovals.Options) *env {
 		opts.Heartbeat = 100 * time.Millisecond
 	}
 	s := stacktest.New(t, stacktest.Names("agent-host", "alice", "root"),
-		stacktest.Rules(func(dir string) store.Rules { return fsrules.New(filepath.Join(dir, "workspaces"), policy.Seed002RulesJSONC()) }),
+		stacktest.Rules(func(dir string) store.Rules {
+			return fsrules.New(filepath.Join(dir, "workspaces"), policy.Seed002RulesJSONC())
+		}),
 		stacktest.Configs(cfg), stacktest.PolicyOptions(),
 		stacktest.Handler(func(s *stacktest.Stack, api http.Handler) http.Handler {
 			return compose(api, s.Tokens, wsapprovals.New(s.Broker, opts).Mount())
