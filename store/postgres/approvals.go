@@ -12,7 +12,7 @@ import (
 	"github.com/toolgate/toolgate/store"
 )
 
-const approvalColumns = `id, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution`
+const approvalColumns = `id, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution, digest`
 
 // CreateApproval implements store.Store. It returns nil and stores a, with
 // its audit entries, when no approval exists for a's session and call id;
@@ -34,11 +34,11 @@ func (db *DB) CreateApproval(ctx context.Context, a *toolgate.Approval, audit ..
 	var existing *toolgate.Approval
 	err = db.write(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO approvals
-			(id, session, call_id, workspace, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL)
+			(id, session, call_id, workspace, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution, digest)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12)
 			ON CONFLICT (session, call_id) DO NOTHING`,
 			a.ID, a.Call.Session, a.Call.ID, a.Call.Workspace, string(toolgate.StatusPending), nullString(a.ResumeToken),
-			row.createdAt, row.expiresAt, row.call, row.decision, row.batch)
+			row.createdAt, row.expiresAt, row.call, row.decision, row.batch, a.Digest)
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func scanApproval(s rowScanner) (*toolgate.Approval, error) {
 		created, expires  *int64
 		status, call, dec string
 	)
-	if err := s.Scan(&a.ID, &status, &token, &created, &expires, &call, &dec, &batch, &res); err != nil {
+	if err := s.Scan(&a.ID, &status, &token, &created, &expires, &call, &dec, &batch, &res, &a.Digest); err != nil {
 		return nil, err
 	}
 	a.Status = toolgate.Status(status)

@@ -11,7 +11,7 @@ import (
 	"github.com/toolgate/toolgate/store"
 )
 
-const sessionColumns = `id, workspace, mode, turn, stopped, aborted, created_at, updated_at`
+const sessionColumns = `id, workspace, mode, turn, stopped, aborted, created_at, updated_at, owner`
 
 // PutSession implements store.Store.
 func (db *DB) PutSession(ctx context.Context, s *toolgate.Session, audit ...toolgate.AuditEntry) error {
@@ -36,11 +36,11 @@ func (db *DB) PutSession(ctx context.Context, s *toolgate.Session, audit ...tool
 		return wrap(op+" "+s.ID, err)
 	}
 	err = db.write(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO sessions (`+sessionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (id) DO UPDATE SET workspace = excluded.workspace, mode = excluded.mode,
+		if _, err := tx.Exec(ctx, `INSERT INTO sessions (`+sessionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+			ON CONFLICT (id) DO UPDATE SET workspace = excluded.workspace, mode = excluded.mode, owner = excluded.owner,
 				turn = excluded.turn, stopped = excluded.stopped, aborted = excluded.aborted,
 				created_at = excluded.created_at, updated_at = excluded.updated_at`,
-			s.ID, s.Workspace, string(mode), s.Turn, s.Stopped, s.Aborted, created, updated); err != nil {
+			s.ID, s.Workspace, string(mode), s.Turn, s.Stopped, s.Aborted, created, updated, s.Owner); err != nil {
 			return err
 		}
 		return db.appendAudit(ctx, tx, audit)
@@ -54,7 +54,7 @@ func scanSession(r rowScanner) (*toolgate.Session, error) {
 		mode             string
 		created, updated *int64
 	)
-	if err := r.Scan(&s.ID, &s.Workspace, &mode, &s.Turn, &s.Stopped, &s.Aborted, &created, &updated); err != nil {
+	if err := r.Scan(&s.ID, &s.Workspace, &mode, &s.Turn, &s.Stopped, &s.Aborted, &created, &updated, &s.Owner); err != nil {
 		return nil, err
 	}
 	if err := s.Mode.UnmarshalText([]byte(mode)); err != nil {
