@@ -39,6 +39,7 @@ type Broker struct {
 	log      *slog.Logger
 
 	hub      *hub
+	feed     *feed // nil unless the store is shared by several nodes
 	sessions sessionCache
 	grants   layerCache
 
@@ -91,19 +92,29 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 	for _, o := range opts {
 		o(b)
 	}
+	feedSeq, err := b.startFeed(ctx, st)
+	if err != nil {
+		return nil, fmt.Errorf("read the change feed: %w", err)
+	}
 	pending, err := st.ListApprovals(ctx, store.ApprovalFilter{Status: toolgate.StatusPending})
 	if err != nil {
 		return nil, fmt.Errorf("load pending approvals: %w", err)
 	}
 	// Sequence numbers start from the clock so they keep increasing across
 	// restarts and a resuming subscriber never mistakes new events for old.
-	b.hub = newHub(b.now().UnixMicro(), pending)
+	// On a shared store they are the audit log's, the same on every node.
+	startSeq := b.now().UnixMicro()
+	if b.feed != nil {
+		startSeq = feedSeq
+	}
+	b.hub = newHub(startSeq, pending)
 	for _, a := range pending {
 		b.track(a)
 	}
 	if _, err := b.ReapNow(ctx); err != nil {
 		return nil, err
 	}
+	b.runFeed()
 	return b, nil
 }
 
@@ -207,6 +218,9 @@ func (b *Broker) Evaluate(ctx context.Context, c toolgate.Call) (toolgate.Decisi
 	if err := normalize(&c, false); err != nil {
 		return toolgate.Decision{}, err
 	}
+	if err := b.fresh(ctx); err != nil {
+		return failClosed("shared state unavailable: " + err.Error()), nil
+	}
 	e, err := b.policies.Engine(ctx, c.Workspace)
 	if err != nil {
 		return failClosed("rules unavailable: " + err.Error()), nil
@@ -257,6 +271,11 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		}
 		return &Result{Decision: a.Decision, Approval: a}, nil
 	} else if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		return nil, err
+	}
+	// Another node may have changed grants, modes, stop flags or rules:
+	// the caches must be as new as the store before they decide.
+	if err := b.fresh(ctx); err != nil {
 		return nil, err
 	}
 	e, engineErr := b.policies.Engine(ctx, c.Workspace)
@@ -388,6 +407,19 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 	b.mu.Lock()
 	w := b.waiters[id]
 	b.mu.Unlock()
+	if w == nil {
+		// Not tracked here: created on another node whose entry this
+		// node has not applied yet, or the agent re-attached here after
+		// its node died. Track it, if it is still pending.
+		a, err := b.store.GetApproval(ctx, id)
+		if err != nil || a.Status != toolgate.StatusPending {
+			return a, err
+		}
+		b.track(a)
+		b.mu.Lock()
+		w = b.waiters[id]
+		b.mu.Unlock()
+	}
 	if w != nil {
 		select {
 		case <-w.done:
@@ -492,6 +524,9 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 	}
 	if req.Scope == "" {
 		req.Scope = toolgate.ScopeOnce
+	}
+	if err := b.fresh(ctx); err != nil { // the session's turn, for a turn grant
+		return nil, err
 	}
 	now := b.now()
 	res := toolgate.Resolution{
@@ -637,6 +672,9 @@ func DenyMessage(tool string, req DenyRequest) string {
 // stopSession sets the stop flag after a hard deny and denies the
 // session's other pending calls: the batch is over.
 func (b *Broker) stopSession(ctx context.Context, a *toolgate.Approval, by Actor) error {
+	if err := b.fresh(ctx); err != nil {
+		return err
+	}
 	b.sessions.wmu.Lock()
 	s, err := b.getSession(ctx, a.Call.Session)
 	if err != nil {
@@ -650,7 +688,7 @@ func (b *Broker) stopSession(ctx context.Context, a *toolgate.Approval, by Actor
 	if err != nil {
 		return err
 	}
-	b.hub.publish(toolgate.Event{Type: toolgate.EventSessionStopped, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
+	b.emit(toolgate.Event{Type: toolgate.EventSessionStopped, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
 	return b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: s.ID}, toolgate.Resolution{
 		Status: toolgate.StatusDenied, DenyMode: toolgate.DenyHard,
 		Reason: "an earlier call was denied and the user stopped this turn", By: by.Name, Via: by.Via,

@@ -7,9 +7,12 @@
 // The broker keeps durable state in a store.Store and workspace rules in a
 // store.Rules; it holds only waiters, timers and caches in memory, so a
 // restart loses no approval and never turns one into an allow. The caches
-// (compiled rules, sessions, grant layers) assume one broker per store:
-// the broker makes every session and grant write itself. Sharing a store
-// between nodes needs their invalidation first.
+// (compiled rules, sessions, grant layers) are kept current by the broker's
+// own writes; when several nodes share a store (one that is a store.Feed,
+// PostgreSQL), each broker also applies the store's change feed: other
+// nodes' answers wake its waiters, their events join its stream in one
+// order, and before each decision it checks the feed's head so that no
+// cache older than the store decides a call (feed.go).
 //
 // The seed engine's calls exist under their names: RequestApproval,
 // Approve, Resolve, SpawnReaper and ReapNow.

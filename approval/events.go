@@ -146,6 +146,17 @@ func (h *hub) publish(e toolgate.Event) toolgate.Event {
 	return e
 }
 
+// publishAt delivers an event from a shared store's feed, with the
+// sequence number the feed gave it.
+func (h *hub) publishAt(e toolgate.Event) {
+	h.mu.Lock()
+	if e.Seq > h.seq {
+		h.seq = e.Seq - 1
+	}
+	h.mu.Unlock()
+	h.publish(e)
+}
+
 // subscribe registers a subscriber and queues, in order, the recent events
 // after f.AfterSeq and then replay events for the approvals still pending
 // (those not already among the resent events), oldest first.

@@ -197,6 +197,9 @@ func (b *Broker) AddGrant(ctx context.Context, g toolgate.Grant, by Actor) (*too
 		}
 		g.Session = ""
 	case toolgate.ScopeSession, toolgate.ScopeTurn:
+		if err := b.fresh(ctx); err != nil { // the session's turn
+			return nil, err
+		}
 		if g.Session == "" {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "a %s grant needs a session", g.Scope)
 		}

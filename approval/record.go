@@ -56,7 +56,7 @@ func (b *Broker) publish(t toolgate.EventType, a *toolgate.Approval, g *toolgate
 	case g != nil:
 		e.Session, e.Workspace = g.Session, g.Workspace
 	}
-	b.hub.publish(e)
+	b.emit(e)
 }
 
 // Subscribe returns a view of the event stream: first the recent events

@@ -21,10 +21,10 @@ func WithSessionCacheSize(n int) Option { return func(b *Broker) { b.sessions.ma
 // store; a miss loads from the store. A session never stored is cached as
 // absent too (a dry run on an unknown session is common).
 //
-// One process per store only: a second node writing the same store would
-// not invalidate this cache. Sharing a store between nodes (DESIGN §5,
-// future work) needs a change feed or a revision check before this cache
-// can be used there.
+// When nodes share the store, another node's writes reach this cache
+// through the change feed (feed.go): every session change is an audit
+// entry, and the broker applies the entries up to the feed's head before
+// it decides.
 type sessionCache struct {
 	// wmu serializes writes: store write then cache update, and every
 	// read-modify-write of a session, so the cache ends in the order the
@@ -35,6 +35,9 @@ type sessionCache struct {
 	m   map[string]sessionEntry
 	gen uint64 // bumped by every write, so a load that raced one is not cached
 	max int
+	// noAbsent: do not cache that a session does not exist (a shared
+	// store: another node's creation of it would not clear the entry).
+	noAbsent bool
 }
 
 type sessionEntry struct {
@@ -94,6 +97,14 @@ func (c *sessionCache) forget(id string) {
 	c.mu.Unlock()
 }
 
+// clear drops every cached session.
+func (c *sessionCache) clear() {
+	c.mu.Lock()
+	c.gen++
+	clear(c.m)
+	c.mu.Unlock()
+}
+
 // getSession returns a session as the store holds it, from the cache when
 // it can; ENotFound if it was never stored. The result is the caller's own
 // copy.
@@ -129,7 +140,9 @@ func (b *Broker) loadSession(ctx context.Context, id string, dst *toolgate.Sessi
 		*dst = *s
 		return true, nil
 	case toolgate.ErrorCodeOf(err) == toolgate.ENotFound:
-		c.store(id, sessionEntry{}, gen)
+		if !c.noAbsent {
+			c.store(id, sessionEntry{}, gen)
+		}
 		return false, nil
 	}
 	return false, err

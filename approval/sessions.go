@@ -25,6 +25,11 @@ func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, c
 	if id == "" {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "no session id")
 	}
+	// Read-modify-write: start from the store's latest state, not a
+	// cache another node's write made stale.
+	if err := b.fresh(ctx); err != nil {
+		return nil, err
+	}
 	b.sessions.wmu.Lock()
 	defer b.sessions.wmu.Unlock()
 	s, err := b.getSession(ctx, id)
@@ -55,7 +60,7 @@ func (b *Broker) SetMode(ctx context.Context, session string, m toolgate.Mode, b
 	if err != nil {
 		return nil, err
 	}
-	b.hub.publish(toolgate.Event{Type: toolgate.EventModeChanged, Time: b.now(), Session: s.ID, Workspace: s.Workspace, Mode: &m})
+	b.emit(toolgate.Event{Type: toolgate.EventModeChanged, Time: b.now(), Session: s.ID, Workspace: s.Workspace, Mode: &m})
 	return s, nil
 }
 
@@ -69,7 +74,7 @@ func (b *Broker) Abort(ctx context.Context, session string, by Actor) (*toolgate
 	if err != nil {
 		return nil, err
 	}
-	b.hub.publish(toolgate.Event{Type: toolgate.EventSessionAborted, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
+	b.emit(toolgate.Event{Type: toolgate.EventSessionAborted, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
 	err = b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: s.ID}, toolgate.Resolution{
 		Status: toolgate.StatusCancelled, Reason: "the session was aborted", By: by.Name, Via: by.Via,
 	})
@@ -96,6 +101,6 @@ func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolga
 		return nil, err
 	}
 	b.grantsChanged()
-	b.hub.publish(toolgate.Event{Type: toolgate.EventTurnEnded, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
+	b.emit(toolgate.Event{Type: toolgate.EventTurnEnded, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
 	return s, nil
 }

@@ -131,14 +131,22 @@ type Versioner interface {
 // publish events, and checks Head before each decision so that no cache
 // older than the database decides a call.
 type Feed interface {
-	// Head returns the sequence number of the latest audit entry that
-	// caches depend on (ChangesCaches); 0 if none.
-	Head(ctx context.Context) (int64, error)
+	// Head returns the sequence numbers of the latest audit entry and of
+	// the latest that caches depend on (ChangesCaches); 0 if none.
+	Head(ctx context.Context) (FeedHead, error)
 	// Changes returns a channel that receives a value whenever entries may
 	// have been appended by any node, or may have been missed (the
 	// notification connection was lost and is back). Values are
 	// coalesced; the reader catches up by sequence.
 	Changes() <-chan struct{}
+}
+
+// FeedHead is where the change feed stands.
+type FeedHead struct {
+	// Seq is the sequence number of the latest audit entry.
+	Seq int64
+	// ChangeSeq is that of the latest entry caches depend on.
+	ChangeSeq int64
 }
 
 // ChangesCaches reports whether an audit entry of this kind records a
@@ -148,7 +156,7 @@ type Feed interface {
 // store. Unknown kinds count as changes.
 func ChangesCaches(kind string) bool {
 	switch kind {
-	case "decision", "approval.requested", "approval.resolved":
+	case "decision", "approval.requested", "approval.resolved", "call.conflict":
 		return false
 	}
 	return true

@@ -5,19 +5,20 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/toolgate/toolgate/store"
 )
 
-// Head implements store.Feed: the sequence number of the latest audit
-// entry that other nodes' caches depend on.
-func (db *DB) Head(ctx context.Context) (int64, error) {
+// Head implements store.Feed: one indexed read of the audit_head row.
+func (db *DB) Head(ctx context.Context) (store.FeedHead, error) {
+	var h store.FeedHead
 	if db.closed.Load() {
-		return 0, db.errClosed("feed head")
+		return h, db.errClosed("feed head")
 	}
-	var seq int64
-	if err := db.pool.QueryRow(ctx, `SELECT change_seq FROM audit_head WHERE id = 1`).Scan(&seq); err != nil {
-		return 0, wrap("feed head", err)
+	if err := db.pool.QueryRow(ctx, `SELECT seq, change_seq FROM audit_head WHERE id = 1`).Scan(&h.Seq, &h.ChangeSeq); err != nil {
+		return h, wrap("feed head", err)
 	}
-	return seq, nil
+	return h, nil
 }
 
 // Changes implements store.Feed. The first call starts the LISTEN

@@ -1,0 +1,271 @@
+package approval_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/fsrules"
+	"github.com/toolgate/toolgate/store/postgres"
+)
+
+// nodes starts n brokers sharing one PostgreSQL schema (and one rules
+// directory), as n gateway nodes would; the test skips without
+// TOOLGATE_TEST_POSTGRES.
+func nodes(t *testing.T, n int) []*approval.Broker {
+	t.Helper()
+	dsn := os.Getenv("TOOLGATE_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("TOOLGATE_TEST_POSTGRES is not set: skipping the multi-node broker tests")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "tg_test_" + hex.EncodeToString(b[:])
+	ctx := context.Background()
+	t.Cleanup(func() {
+		db, err := postgres.Open(ctx, dsn)
+		if err == nil {
+			db.Pool().Exec(ctx, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
+			db.Close()
+		}
+	})
+	dir := t.TempDir()
+	var out []*approval.Broker
+	for range n {
+		st, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil, policy.WithHome("/home/user"))
+		br, err := approval.New(ctx, st, pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			br.Close()
+			st.Close()
+		})
+		out = append(out, br)
+	}
+	return out
+}
+
+func submitOn(t *testing.T, b *approval.Broker, c toolgate.Call) *approval.Result {
+	t.Helper()
+	r, err := b.Submit(context.Background(), approval.SubmitRequest{Call: c})
+	if err != nil {
+		t.Fatalf("submit %+v: %v", c, err)
+	}
+	return r
+}
+
+func actionOf(r *approval.Result) toolgate.Action {
+	if a, ok := r.Final(); ok {
+		return a
+	}
+	return toolgate.Ask
+}
+
+// next returns the next event of a subscription, failing after a while.
+func next(t *testing.T, sub *approval.Subscription) toolgate.Event {
+	t.Helper()
+	select {
+	case ev, ok := <-sub.Events():
+		if !ok {
+			t.Fatal("subscription ended")
+		}
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10s")
+	}
+	return toolgate.Event{}
+}
+
+func TestNodesAnswerOnAnotherNode(t *testing.T) {
+	t.Parallel()
+	ns := nodes(t, 3)
+	a, b, c := ns[0], ns[1], ns[2]
+	ctx := context.Background()
+	subs := make([]*approval.Subscription, 3)
+	for i, n := range ns {
+		subs[i] = n.Subscribe(ctx, approval.EventFilter{})
+		defer subs[i].Close()
+	}
+	r := submitOn(t, a, shellCall("s1", "c1", "git push origin main"))
+	if r.Approval == nil || r.Approval.Status != toolgate.StatusPending {
+		t.Fatalf("want a pending approval, got %s", r.Decision.Action)
+	}
+	done := make(chan *toolgate.Approval, 1)
+	go func() {
+		got, err := a.Wait(ctx, r.Approval.ID)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- got
+	}()
+	// C sees it pending (it reads the store), B answers it.
+	if got, err := c.Get(ctx, r.Approval.ID); err != nil || got.Status != toolgate.StatusPending {
+		t.Fatalf("on C: %v %v", got, err)
+	}
+	if _, err := b.Approve(ctx, r.Approval.ID, approval.ApproveRequest{}, human); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-done:
+		if got.Status != toolgate.StatusApproved || got.Resolution.By != human.Name {
+			t.Fatalf("A's waiter got %s", got.Status)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("A's waiter was not released by B's answer")
+	}
+	// Every node's stream carries both events, with the same sequence
+	// numbers, in the same order.
+	var seqs [3][2]int64
+	for i, sub := range subs {
+		req, res := next(t, sub), next(t, sub)
+		if req.Type != toolgate.EventApprovalRequested || res.Type != toolgate.EventApprovalResolved ||
+			req.Approval.ID != r.Approval.ID || res.Approval.Status != toolgate.StatusApproved || req.Seq >= res.Seq {
+			t.Fatalf("node %d events: %+v then %+v", i, req, res)
+		}
+		seqs[i] = [2]int64{req.Seq, res.Seq}
+	}
+	if seqs[0] != seqs[1] || seqs[1] != seqs[2] {
+		t.Fatalf("sequence numbers differ between nodes: %v", seqs)
+	}
+	// Resuming on C after the request gets the resolution made on B.
+	resumed := c.Subscribe(ctx, approval.EventFilter{AfterSeq: seqs[0][0]})
+	defer resumed.Close()
+	if ev := next(t, resumed); ev.Seq != seqs[0][1] || ev.Type != toolgate.EventApprovalResolved {
+		t.Fatalf("resumed on C: %+v", ev)
+	}
+}
+
+func TestNodesOneAnswerWins(t *testing.T) {
+	t.Parallel()
+	ns := nodes(t, 3)
+	ctx := context.Background()
+	r := submitOn(t, ns[0], shellCall("s1", "c1", "make"))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		wins int
+	)
+	for i := range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := ns[i%3]
+			var err error
+			if i%2 == 0 {
+				_, err = n.Approve(ctx, r.Approval.ID, approval.ApproveRequest{}, approval.Actor{Name: "approver", Via: "test"})
+			} else {
+				_, err = n.Deny(ctx, r.Approval.ID, approval.DenyRequest{Mode: toolgate.DenySoft}, approval.Actor{Name: "approver", Via: "test"})
+			}
+			switch {
+			case err == nil:
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			case toolgate.ErrorCodeOf(err) != toolgate.EConflict:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins != 1 {
+		t.Fatalf("%d answers won across 3 nodes, want exactly 1", wins)
+	}
+	es, err := ns[1].Audit(ctx, store.AuditFilter{Kind: string(toolgate.EventApprovalResolved)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range es {
+		if e.ApprovalID == r.Approval.ID {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d resolutions in the audit log, want 1", n)
+	}
+}
+
+// TestNodesChangesApplyAtOnce: what one node changes holds on every other
+// node for the very next decision, in both directions: a grant allows at
+// once, and a revoked grant, a stricter mode or a stop flag denies at once
+// (no stale cache allows what the store denies).
+func TestNodesChangesApplyAtOnce(t *testing.T) {
+	t.Parallel()
+	ns := nodes(t, 3)
+	a, b, c := ns[0], ns[1], ns[2]
+	ctx := context.Background()
+	push := func(id string) toolgate.Call { return shellCall("s1", id, "git push origin main") }
+	read := func(id string) toolgate.Call {
+		return toolgate.Call{ID: id, Session: "s1", Tool: "Read", Args: map[string]any{"file_path": "/home/user/notes.txt"}}
+	}
+
+	// Warm A's caches: the session, its grant layers, the engine.
+	if got := actionOf(submitOn(t, a, push("c1"))); got != toolgate.Ask {
+		t.Fatalf("push before any grant: %s", got)
+	}
+	if got := actionOf(submitOn(t, a, read("c2"))); got != toolgate.Allow {
+		t.Fatalf("user-side twin: Read: %s", got)
+	}
+	g, err := c.AddGrant(ctx, toolgate.Grant{Scope: toolgate.ScopeSession, Session: "s1", Tool: "Bash", Kind: toolgate.GrantPrefix, Pattern: "git push"}, human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actionOf(submitOn(t, a, push("c3"))); got != toolgate.Allow {
+		t.Fatalf("on A right after a grant on C: %s, want allow", got)
+	}
+	if err := b.RevokeGrant(ctx, g.ID, human); err != nil {
+		t.Fatal(err)
+	}
+	if got := actionOf(submitOn(t, a, push("c4"))); got == toolgate.Allow {
+		t.Fatal("on A right after the grant was revoked on B: allowed")
+	}
+	if d, err := a.Evaluate(ctx, push("c4b")); err != nil || d.Action == toolgate.Allow {
+		t.Fatalf("dry run on A after the revoke: %v %v", d.Action, err)
+	}
+
+	// A permissive mode set on B applies on A, and so does going back.
+	if _, err := b.SetMode(ctx, "s1", toolgate.ModeYolo, human); err != nil {
+		t.Fatal(err)
+	}
+	mcp := func(id string) toolgate.Call { return toolgate.Call{ID: id, Session: "s1", Tool: "mcp__x__y"} }
+	if got := actionOf(submitOn(t, a, mcp("c5"))); got != toolgate.Allow {
+		t.Fatalf("on A after yolo on B: %s", got)
+	}
+	if _, err := c.SetMode(ctx, "s1", toolgate.ModeDefault, human); err != nil {
+		t.Fatal(err)
+	}
+	if got := actionOf(submitOn(t, a, mcp("c6"))); got == toolgate.Allow {
+		t.Fatal("on A after the mode went back to default on C: allowed")
+	}
+
+	// A hard deny on B stops the session on A.
+	p := submitOn(t, a, push("c7"))
+	if p.Approval == nil {
+		t.Fatalf("c7: %s", p.Decision.Action)
+	}
+	if _, err := b.Deny(ctx, p.Approval.ID, approval.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
+		t.Fatal(err)
+	}
+	if got := actionOf(submitOn(t, a, read("c8"))); got != toolgate.Deny {
+		t.Fatalf("on A after a hard deny on B: %s, want deny (the session is stopped)", got)
+	}
+	if _, err := c.EndTurn(ctx, "s1", human); err != nil {
+		t.Fatal(err)
+	}
+	if got := actionOf(submitOn(t, a, read("c9"))); got != toolgate.Allow {
+		t.Fatalf("on A after the turn ended on C: %s, want allow", got)
+	}
+}
