@@ -24,6 +24,9 @@ type Actor struct {
 	// Via names the client: web, api, cli, tui, trpc, ws, engine, hook,
 	// mcp, telegram, ntfy, webhook.
 	Via string
+	// Admin is set for a credential that may write rules: only an admin's
+	// answer may grant globally, tool-wide or wider than the call.
+	Admin bool
 }
 
 // SubmitRequest is a call an agent host submits.

@@ -522,6 +522,11 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 	if len(req.Modifications) > 0 && !json.Valid(req.Modifications) {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "modifications are not valid JSON")
 	}
+	if len(req.Modifications) > 0 && !e.IsQuestionTool(a.Call.Tool) {
+		if err := b.decideModified(ctx, e, a, req.Modifications); err != nil {
+			return nil, err
+		}
+	}
 	if req.Scope == "" {
 		req.Scope = toolgate.ScopeOnce
 	}
@@ -552,6 +557,46 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 		b.grantAdded(ctx, grant, by)
 	}
 	return resolved, nil
+}
+
+// decideModified decides the call as the human changed it, like a new
+// call in the call's session, before the approval applies: the human saw
+// the change, so an ask is theirs to answer, but a deny stays a deny.
+func (b *Broker) decideModified(ctx context.Context, e *policy.Engine, a *toolgate.Approval, mods json.RawMessage) error {
+	args, err := ApplyModifications(a.Call.Args, mods)
+	if err != nil {
+		return toolgate.Errorf(toolgate.EInvalid, "%v", err)
+	}
+	s, err := b.getSession(ctx, a.Call.Session)
+	if err != nil {
+		return err
+	}
+	c := a.Call
+	c.Args = args
+	var d toolgate.Decision
+	b.decide(ctx, e, &c, s, &d)
+	if d.Action == toolgate.Deny {
+		return toolgate.Errorf(toolgate.EForbidden, "the call as modified is denied (%s); approve it unchanged or deny it", d.Reason)
+	}
+	return nil
+}
+
+// ApplyModifications merges a human's changes (a JSON object of
+// arguments) over a call's arguments, returning the complete new
+// arguments: hosts that replace a tool's whole input need them all.
+func ApplyModifications(args map[string]any, mods json.RawMessage) (map[string]any, error) {
+	var changes map[string]any
+	if err := json.Unmarshal(mods, &changes); err != nil || changes == nil {
+		return nil, fmt.Errorf("modifications are not a JSON object of arguments")
+	}
+	out := make(map[string]any, len(args)+len(changes))
+	for k, v := range args {
+		out[k] = v
+	}
+	for k, v := range changes {
+		out[k] = v
+	}
+	return out, nil
 }
 
 // grantFor builds the grant an approval at a scope beyond once creates,
@@ -609,14 +654,20 @@ func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.App
 	if _, err := e.Compile(toolgate.LayerSession, []policy.Rule{grantRule(g)}); err != nil {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q: %w", g.Pattern, err)
 	}
+	if err := authorizeGrant(e, a, g, by); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
+
+// grantSource is where a grant's rule says it comes from.
+func grantSource(g *toolgate.Grant) string { return "grant:" + g.ID }
 
 // grantRule is the rule a grant stands for.
 func grantRule(g *toolgate.Grant) policy.Rule {
 	return policy.Rule{
 		Tool: g.Tool, Exact: true, Pattern: g.Pattern, Prefix: g.Kind == toolgate.GrantPrefix,
-		Action: toolgate.Allow, Source: policy.Source{File: "grant:" + g.ID},
+		Action: toolgate.Allow, Source: policy.Source{File: grantSource(g)},
 		Reason: fmt.Sprintf("granted by %s", g.CreatedBy),
 	}
 }

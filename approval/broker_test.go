@@ -43,6 +43,10 @@ type env struct {
 
 var human = approval.Actor{Name: "alice", Via: "test"}
 
+// root is an admin: only an admin's answer may grant globally, tool-wide or
+// wider than the call.
+var root = approval.Actor{Name: "root", Via: "test", Admin: true}
+
 // newEnv starts a broker on a fresh SQLite store and rules directory. The
 // workspace "default" starts with a document where shell commands ask.
 func newEnv(t testing.TB, opts ...approval.Option) *env {
@@ -159,7 +163,11 @@ func TestScopes(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			a := e.ask(t, shellCall("s1", "c1", "git push origin main"))
-			got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: tc.scope}, human)
+			by := human
+			if tc.scope == toolgate.ScopeGlobal {
+				by = root
+			}
+			got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: tc.scope}, by)
 			if err != nil {
 				t.Fatal(err)
 			}

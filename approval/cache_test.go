@@ -99,7 +99,7 @@ func TestSessionCacheFollowsChanges(t *testing.T) {
 	if r.Approval == nil {
 		t.Fatalf("did not ask: %s", r.Decision.Action)
 	}
-	if _, err := e.broker.Approve(ctx, r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeTurn, Grant: toolgate.GrantTool}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeTurn, Grant: toolgate.GrantTool}, root); err != nil {
 		t.Fatal(err)
 	}
 	if d, _ := e.broker.Evaluate(ctx, shellCall("s", "", "make deploy")); d.Action != toolgate.Allow {

@@ -37,3 +37,32 @@ func TestResubmittedCallIDOverHTTP(t *testing.T) {
 		t.Fatalf("the approved call resubmitted: %s", action)
 	}
 }
+
+// TestApproverOverWideGrantOverHTTP: the grants of issue 10's report,
+// answered by an approver, are 403 and write nothing (no grant, no audit
+// entry, the rules document untouched); the suggestion is taken.
+func TestApproverOverWideGrantOverHTTP(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a := e.ask(shell("s1", "c1", "git push origin main"))
+	before := e.counts()
+	for _, body := range []map[string]any{
+		{"scope": "workspace", "grant": "pattern", "pattern": "rm *"},
+		{"scope": "global", "pattern": "*"},
+		{"scope": "workspace", "grant": "tool"},
+		{"scope": "session", "pattern": "*"},
+	} {
+		r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, body)
+		if r.status != http.StatusForbidden {
+			t.Fatalf("approver %v: %d %s", body, r.status, r.body)
+		}
+	}
+	if after := e.counts(); after != before {
+		t.Fatalf("a refused grant changed something:\n%+v\n%+v", before, after)
+	}
+	var got toolgate.Approval
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, map[string]any{"scope": "workspace"}, &got)
+	if got.Resolution.Pattern != "git push *" {
+		t.Fatalf("suggested grant: %+v", got.Resolution)
+	}
+}

@@ -103,7 +103,8 @@ func actorOf(w http.ResponseWriter, r *http.Request) approval.Actor {
 	if c := strings.ToLower(r.Header.Get("X-Toolgate-Client")); clients[c] {
 		via = c
 	}
-	return approval.Actor{Name: callerOf(w).Name, Via: via}
+	caller := callerOf(w)
+	return approval.Actor{Name: caller.Name, Via: via, Admin: caller.Role == tokens.RoleAdmin}
 }
 
 // adapt turns a route into an http.Handler: authentication, role check,

@@ -2,7 +2,6 @@ package claudecode
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -196,7 +195,7 @@ func outcome(a *toolgate.Approval, c *toolgate.Call) (Verdict, error) {
 			v.Reason += fmt.Sprintf(" (for this %s)", res.Scope)
 		}
 		if len(res.Modifications) > 0 && string(res.Modifications) != "null" {
-			updated, err := applyModifications(c.Args, res.Modifications)
+			updated, err := approval.ApplyModifications(c.Args, res.Modifications)
 			if err != nil {
 				return Verdict{}, fmt.Errorf("approval %s: %w", a.ID, err)
 			}
@@ -222,24 +221,6 @@ func outcome(a *toolgate.Approval, c *toolgate.Call) (Verdict, error) {
 		msg += ": " + res.Reason
 	}
 	return Verdict{Action: toolgate.Deny, Reason: "approval " + msg}, nil
-}
-
-// applyModifications merges a human's changes (a JSON object of
-// arguments) over the call's arguments: the agents replace the whole
-// input with updatedInput, so it must be complete.
-func applyModifications(args map[string]any, mods json.RawMessage) (map[string]any, error) {
-	var changes map[string]any
-	if err := json.Unmarshal(mods, &changes); err != nil {
-		return nil, fmt.Errorf("modifications are not a JSON object: %w", err)
-	}
-	out := make(map[string]any, len(args)+len(changes))
-	for k, v := range args {
-		out[k] = v
-	}
-	for k, v := range changes {
-		out[k] = v
-	}
-	return out, nil
 }
 
 // BrokerGateway is a Gateway over a broker in the same process: what the

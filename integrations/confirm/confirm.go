@@ -185,7 +185,7 @@ func (c *Confirm) Respond(ctx context.Context, executionID string, resp Response
 	if a.Status != toolgate.StatusPending || session != "" && session != a.Call.Session {
 		return errNotFound
 	}
-	by := approval.Actor{Name: caller.Name, Via: c.via}
+	by := approval.Actor{Name: caller.Name, Via: c.via, Admin: caller.Role == tokens.RoleAdmin}
 	if *resp.Approved {
 		req := approval.ApproveRequest{Scope: toolgate.ScopeOnce}
 		if resp.RememberChoice {
@@ -222,7 +222,7 @@ func (c *Confirm) handleAnswer(w http.ResponseWriter, r *http.Request, caller to
 		return writeErr(w, err)
 	}
 	if err := c.Respond(r.Context(), r.PathValue("executionId"), resp, caller); err != nil {
-		if toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+		if code := toolgate.ErrorCodeOf(err); code != toolgate.EConflict && code != toolgate.EForbidden {
 			c.logInternal(r, err)
 		}
 		return writeErr(w, err)
@@ -440,6 +440,10 @@ func writeErr(w http.ResponseWriter, err error) error {
 	switch toolgate.ErrorCodeOf(err) {
 	case toolgate.EInvalid:
 		status, msg = http.StatusBadRequest, toolgate.ErrorMessageOf(err)
+	case toolgate.EForbidden:
+		// An approver's answer that would write a rule only an admin may
+		// (remembering a tool for every session).
+		status, msg = http.StatusForbidden, toolgate.ErrorMessageOf(err)
 	case toolgate.EConflict:
 		// A callId reused for another call: refused, never attached.
 		status, msg = http.StatusConflict, toolgate.ErrorMessageOf(err)

@@ -98,7 +98,16 @@ func TestRememberChoice(t *testing.T) {
 	if r := s.answer(commit.ID, map[string]any{"executionId": commit.ID, "approved": true, "rememberChoice": true, "sessionId": commit.Call.Session}); r.status != 200 {
 		t.Fatalf("session remember: %d %s", r.status, r.body)
 	}
-	if r := s.answer(status.ID, map[string]any{"executionId": status.ID, "approved": true, "rememberChoice": true}); r.status != 200 {
+	// Remembering for every session is a global rule: an approver's
+	// answer is refused and changes nothing; an admin's is taken.
+	global := map[string]any{"executionId": status.ID, "approved": true, "rememberChoice": true}
+	if r := s.answer(status.ID, global); r.status != 403 || !strings.Contains(r.body, "needs an admin credential") {
+		t.Fatalf("global remember by an approver: %d %s", r.status, r.body)
+	}
+	if got := s.get(status.ID); got.Status != toolgate.StatusPending {
+		t.Fatalf("after the refused answer: %s", got.Status)
+	}
+	if r := s.post("/api/tool-confirmation/"+status.ID, s.Admin, global); r.status != 200 {
 		t.Fatalf("global remember: %d %s", r.status, r.body)
 	}
 	if got := s.get(commit.ID).Resolution; got.Scope != toolgate.ScopeSession || got.Grant != toolgate.GrantTool {
@@ -293,7 +302,7 @@ func TestStorageMemory(t *testing.T) {
 	s := newStack(t, confirm.Config{AllowedToolsStorage: confirm.StorageMemory})
 	a := s.ask("s1", "c1", "git_status", nil)
 	b := s.ask("s1", "c2", "git_commit", nil)
-	s.answer(a.ID, map[string]any{"approved": true, "rememberChoice": true})
+	s.post("/api/tool-confirmation/"+a.ID, s.Admin, map[string]any{"approved": true, "rememberChoice": true})
 	s.answer(b.ID, map[string]any{"approved": true, "rememberChoice": true, "sessionId": "s1"})
 	if got := s.decide("s2", "", "c3", "git_status", nil); got != toolgate.Allow {
 		t.Errorf("remembered globally: %s", got)
@@ -317,7 +326,9 @@ func TestStorageMemory(t *testing.T) {
 	}
 	// A clean stop revokes them too.
 	c := s2.ask("s3", "c6", "git_status", nil)
-	s2.answer(c.ID, map[string]any{"approved": true, "rememberChoice": true})
+	if r := s2.post("/api/tool-confirmation/"+c.ID, s2.Admin, map[string]any{"approved": true, "rememberChoice": true}); r.status != 200 {
+		t.Fatalf("remember: %d %s", r.status, r.body)
+	}
 	if err := s2.confirm.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +339,9 @@ func TestStorageMemory(t *testing.T) {
 	// Persistent storage keeps them across a restart.
 	p := newStack(t, confirm.Config{})
 	d := p.ask("s1", "c1", "git_status", nil)
-	p.answer(d.ID, map[string]any{"approved": true, "rememberChoice": true})
+	if r := p.post("/api/tool-confirmation/"+d.ID, p.Admin, map[string]any{"approved": true, "rememberChoice": true}); r.status != 200 {
+		t.Fatalf("remember: %d %s", r.status, r.body)
+	}
 	p.confirm.Close(ctx)
 	p.Stop()
 	p2 := newStack(t, confirm.Config{AllowedToolsStorage: confirm.StorageStorage}, stacktest.On(p.Store, t.TempDir()))

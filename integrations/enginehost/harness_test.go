@@ -325,6 +325,7 @@ type gateway struct {
 	agent    string
 	approver string
 	ap       *client.Client // approver's client
+	admin    *client.Client // admin's client
 }
 
 // newGateway starts a gateway whose workspace documents start as rules.
@@ -336,6 +337,9 @@ func newGateway(t *testing.T, rules string, opts ...approval.Option) *gateway {
 	g := &gateway{t: t, url: s.Server.URL, broker: s.Broker, agent: s.Agent, approver: s.Approver}
 	var err error
 	if g.ap, err = client.New(g.url, g.approver, client.WithVia("api")); err != nil {
+		t.Fatal(err)
+	}
+	if g.admin, err = client.New(g.url, s.Admin, client.WithVia("api")); err != nil {
 		t.Fatal(err)
 	}
 	return g

@@ -114,7 +114,15 @@ func TestHostAlwaysIsToolNameScoped(t *testing.T) {
 	h := startHost(t, hostCfg(g, "s1"))
 	h.call("c1", seedTools["Bash"])
 	a := g.pending("s1", "c1")
-	g.approve(a.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantTool})
+	// Every Bash command for the session is a rule an admin writes; an
+	// approver's "always" is refused and the call stays pending.
+	always := approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantTool}
+	if _, err := g.ap.Approve(context.Background(), a.ID, always); toolgate.ErrorCodeOf(err) != toolgate.EForbidden {
+		t.Fatalf("approver's tool-wide always: %v", err)
+	}
+	if _, err := g.admin.Approve(context.Background(), a.ID, always); err != nil {
+		t.Fatal(err)
+	}
 	if r := h.result("c1"); r.str("scope") != "always" {
 		t.Fatalf("scope %v", r)
 	}

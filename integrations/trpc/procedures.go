@@ -82,7 +82,7 @@ func decodeInput(raw json.RawMessage, fields ...field) error {
 
 // actor is who answers: the token's name, via trpc.
 func actor(caller tokens.Entry) approval.Actor {
-	return approval.Actor{Name: caller.Name, Via: Via}
+	return approval.Actor{Name: caller.Name, Via: Via, Admin: caller.Role == tokens.RoleAdmin}
 }
 
 // pending returns the approval an answer is for, or nil when the answer

@@ -249,7 +249,7 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.En
 	c.SetReadLimit(h.opts.MaxMessageBytes)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	by := approval.Actor{Name: caller.Name, Via: "ws"}
+	by := approval.Actor{Name: caller.Name, Via: "ws", Admin: caller.Role == tokens.RoleAdmin}
 	s := &session{h: h, ctx: ctx, by: by, ws: &stream.WebSocket{
 		Conn: c, Heartbeat: h.opts.Heartbeat, WriteTimeout: h.opts.WriteTimeout,
 		EndReason: "event stream ended; reconnect",

@@ -237,7 +237,8 @@ func call(session, id, tool string, args map[string]any, batch *toolgate.Batch) 
 func TestSeedLifecycle(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, wsapprovals.Options{})
-	ws := e.dial("?session=s1")
+	// Saving a tool for the session is a tool-wide rule: an admin's answer.
+	ws := e.dial("?session=s1", "Authorization", "Bearer "+e.Admin)
 	batch := func(i int) *toolgate.Batch { return &toolgate.Batch{ID: "turn-1", Index: i, Total: 3} }
 	install := call("s1", "t1", "bash", map[string]any{"command": "npm install"}, batch(0))
 	write := call("s1", "t2", "write", map[string]any{"file_path": "config.json", "content": "{}"}, batch(1))
@@ -571,5 +572,30 @@ func TestPythonJSON(t *testing.T) {
 		if got := wsapprovals.PythonJSON(v); got != want {
 			t.Errorf("%s: %s, want %s", in, got, want)
 		}
+	}
+}
+
+// An approver's "scope": "session" would allow every bash command for the
+// rest of the session: refused with an error message, the call stays
+// pending, and the approver can still approve it once.
+func TestSessionScopeNeedsAdmin(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, wsapprovals.Options{})
+	ws := e.dial("?session=s1")
+	res := e.submit(call("s1", "t1", "bash", map[string]any{"command": "npm install"}, nil))
+	ws.next("approval_needed")
+	ws.send(`{"approved": true, "scope": "session"}`)
+	if m := ws.next("error"); !strings.Contains(m["message"].(string), "needs an admin credential") {
+		t.Fatalf("approver's session scope: %v", m)
+	}
+	ws.send(`{"approved": true}`)
+	if r := ws.next("approval_resolved"); r["status"] != "approved" || r["scope"] != "once" {
+		t.Fatalf("resolved %v", r)
+	}
+	if v, ok := receive(t, res).Final(); !ok || v != toolgate.Allow {
+		t.Fatalf("npm install: %v", v)
+	}
+	if grants, err := e.api.Grants(context.Background(), store.GrantFilter{}); err != nil || len(grants) != 0 {
+		t.Fatalf("grants %+v %v", grants, err)
 	}
 }
