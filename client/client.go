@@ -221,6 +221,15 @@ func (c *Client) Cancel(ctx context.Context, id string) (*toolgate.Approval, err
 	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/cancel", nil, struct{}{}, &a)
 }
 
+// CancelWithReason withdraws a pending approval, recording why.
+func (c *Client) CancelWithReason(ctx context.Context, id, reason string) (*toolgate.Approval, error) {
+	var a toolgate.Approval
+	body := struct {
+		Reason string `json:"reason,omitempty"`
+	}{reason}
+	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/cancel", nil, body, &a)
+}
+
 // Grants lists grants.
 func (c *Client) Grants(ctx context.Context, f store.GrantFilter) ([]*toolgate.Grant, error) {
 	q := url.Values{}

@@ -20,8 +20,8 @@ type Decider interface {
 	Decide(ctx context.Context, req approval.SubmitRequest) (*approval.Result, error)
 	// Wait blocks until a pending approval is resolved or ctx ends.
 	Wait(ctx context.Context, a *toolgate.Approval) (*toolgate.Approval, error)
-	// Cancel withdraws an approval nobody waits for any more.
-	Cancel(ctx context.Context, id string) error
+	// Cancel withdraws an approval nobody waits for any more, saying why.
+	Cancel(ctx context.Context, id, reason string) error
 	// SetMode changes the session's mode.
 	SetMode(ctx context.Context, session string, m toolgate.Mode) error
 }
@@ -48,12 +48,7 @@ func NewLocal(e *policy.Engine, agent *policy.Ruleset, m toolgate.Mode) *Local {
 
 // Decide implements Decider. It never leaves an approval pending.
 func (l *Local) Decide(_ context.Context, req approval.SubmitRequest) (*approval.Result, error) {
-	l.mu.Lock()
-	mode := l.mode
-	l.mu.Unlock()
-	c := req.Call
-	var d toolgate.Decision
-	l.engine.Decide(&c, policy.Env{Mode: mode, Agent: l.agent}, &d)
+	d := l.Evaluate(req.Call)
 	if d.Action == toolgate.Ask {
 		d.Action = toolgate.Deny
 		d.Reason = NoGatewayReason + ": " + d.Reason
@@ -70,7 +65,7 @@ func (l *Local) Wait(context.Context, *toolgate.Approval) (*toolgate.Approval, e
 }
 
 // Cancel implements Decider; Local holds no approvals.
-func (l *Local) Cancel(context.Context, string) error { return errNoApprovals }
+func (l *Local) Cancel(context.Context, string, string) error { return errNoApprovals }
 
 // SetMode implements Decider.
 func (l *Local) SetMode(_ context.Context, _ string, m toolgate.Mode) error {
@@ -127,8 +122,8 @@ func (g *Gateway) Wait(ctx context.Context, a *toolgate.Approval) (*toolgate.App
 }
 
 // Cancel implements Decider.
-func (g *Gateway) Cancel(ctx context.Context, id string) error {
-	_, err := g.Client.Cancel(ctx, id)
+func (g *Gateway) Cancel(ctx context.Context, id, reason string) error {
+	_, err := g.Client.CancelWithReason(ctx, id, reason)
 	return err
 }
 

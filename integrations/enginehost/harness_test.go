@@ -281,18 +281,22 @@ func startHost(t *testing.T, cfg enginehost.Config, engineArgs ...string) *hostR
 	cfg.Command = append([]string{engineBin}, engineArgs...)
 	cfg.Stdin, cfg.Stdout, cfg.Stderr = inR, outW, os.Stderr
 	h := &hostRun{peer: &peer{writer: &writer{t: t, w: inW}, out: newStream(t, outR)}, stdin: inW, code: make(chan int, 1), err: make(chan error, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		code, err := enginehost.Run(context.Background(), cfg)
+		code, err := enginehost.Run(ctx, cfg)
 		outW.Close()
 		h.code <- code
 		h.err <- err
 	}()
 	t.Cleanup(func() {
+		// The end of stdin does not end the engine (the host still
+		// answers it); interrupting the host does.
 		inW.Close()
+		cancel()
 		select {
 		case <-h.code:
 		case <-time.After(10 * time.Second):
-			t.Error("host did not end after its stdin closed")
+			t.Error("host did not end after it was interrupted")
 		}
 	})
 	h.ready = h.out.next("ready", isType("ready"))

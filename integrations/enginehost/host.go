@@ -48,6 +48,10 @@ type Config struct {
 	// StopGrace is how long the engine has to exit after an interrupt
 	// when ctx ends (default 5 s).
 	StopGrace time.Duration
+	// Passthrough puts the host between an existing host (on Stdin and
+	// Stdout) and its engine, which keeps its own approval UI: see
+	// passthrough.go.
+	Passthrough bool
 }
 
 // host runs an engine as a child process and answers its approval
@@ -65,6 +69,10 @@ type host struct {
 	mu       sync.Mutex
 	requests map[string]Tool // recent tool_requests by call id
 	order    []string
+	// Pass-through: requests forwarded to the host and not yet answered,
+	// and those toolgate answered itself (by relayKey).
+	relay    map[string]relayed
+	answered map[string]bool
 }
 
 // maxRemembered bounds the tool_requests remembered for approval_required.
@@ -72,7 +80,10 @@ const maxRemembered = 1024
 
 // Run starts the engine and serves it until it exits, returning its exit
 // code. When ctx ends, the engine is interrupted (and killed after the
-// grace period). When Stdin ends, the engine's stdin is closed. Approvals
+// grace period). The end of Stdin stops only the reading of commands: the
+// engine's stdin stays open, since the host answers the engine on it
+// (`toolgate host … < /dev/null` in CI), and closes when the engine exits
+// — except in pass-through mode, where the host in front owns it. Approvals
 // still pending when the engine exits are cancelled at the gateway.
 func Run(ctx context.Context, cfg Config) (int, error) {
 	if len(cfg.Command) == 0 || cfg.Command[0] == "" {
@@ -96,7 +107,8 @@ func Run(ctx context.Context, cfg Config) (int, error) {
 	if cfg.StopGrace <= 0 {
 		cfg.StopGrace = 5 * time.Second
 	}
-	h := &host{cfg: cfg, out: newLineWriter(cfg.Stdout), log: cfg.Logger, requests: map[string]Tool{}}
+	h := &host{cfg: cfg, out: newLineWriter(cfg.Stdout), log: cfg.Logger, requests: map[string]Tool{},
+		relay: map[string]relayed{}, answered: map[string]bool{}}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -123,7 +135,11 @@ func (h *host) run(ctx context.Context) (int, error) {
 	h.ctx, h.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	defer h.cancel()
 
-	go h.readCommands(stdin)
+	if h.cfg.Passthrough {
+		go h.readPassCommands(stdin)
+	} else {
+		go h.readCommands()
+	}
 	readErr := h.readEvents(stdout)
 	waitErr := cmd.Wait()
 	// The engine is gone: nobody waits for its approvals any more.
@@ -165,9 +181,9 @@ func (h *host) report(code string, line int, callID, format string, args ...any)
 
 // readCommands forwards the commands on Stdin to the engine, applying
 // set_mode at the gate and refusing approval answers (the gate answers).
-// At the end of Stdin the engine's stdin is closed.
-func (h *host) readCommands(engineStdin io.Closer) {
-	defer engineStdin.Close()
+// The end of Stdin leaves the engine's stdin open: the host still answers
+// the engine's approval requests on it.
+func (h *host) readCommands() {
 	lr := newLineReader(h.cfg.Stdin, h.cfg.MaxLineBytes)
 	for {
 		line, n, err := lr.next()
@@ -248,12 +264,18 @@ func (h *host) readEvents(stdout io.Reader) error {
 			h.report(ErrMalformed, n, "", "engine line %d: %v", n, err)
 			continue
 		}
-		switch typ {
-		case TypeToolRequest:
+		switch {
+		case h.cfg.Passthrough && typ == TypeToolRequest:
+			h.passToolRequest(line, n)
+		case h.cfg.Passthrough && typ == TypeApprovalRequired:
+			h.passApprovalRequired(line, n)
+		case h.cfg.Passthrough && typ == TypeSuspend:
+			h.passSuspend(line)
+		case typ == TypeToolRequest:
 			h.toolRequest(line, n)
-		case TypeApprovalRequired:
+		case typ == TypeApprovalRequired:
 			h.approvalRequired(line, n)
-		case TypeSuspend:
+		case typ == TypeSuspend:
 			// The engine waits for the approval_resume the host sends when
 			// the matching approval_required is decided.
 		default:
@@ -343,6 +365,18 @@ func (h *host) approvalRequired(line []byte, n int) {
 		h.report(ErrInvalid, n, req.CallID, "approval_required: %s; the engine stays suspended until its TTL", fieldErr(err, "resume_token"))
 		return
 	}
+	id, t := h.suspendedCall(req)
+	h.decide(h.call(id, t), func(a verdict) {
+		r := ApprovalResume{Type: TypeApprovalResume, ResumeToken: req.ResumeToken, Approved: a.approved}
+		if a.approved {
+			r.Modifications = withAnswer(a.modifications, a.answer)
+		}
+		h.toEngine(r)
+	})
+}
+
+// suspendedCall returns the call id and tool of an approval_required.
+func (h *host) suspendedCall(req ApprovalRequired) (string, Tool) {
 	t, ok := h.recall(req.CallID)
 	if !ok {
 		t = Tool{Name: "HostDecision", Args: map[string]any{}}
@@ -359,13 +393,7 @@ func (h *host) approvalRequired(line []byte, n int) {
 	if id == "" {
 		id = "resume:" + req.ResumeToken
 	}
-	h.decide(h.call(id, t), func(a verdict) {
-		r := ApprovalResume{Type: TypeApprovalResume, ResumeToken: req.ResumeToken, Approved: a.approved}
-		if a.approved {
-			r.Modifications = withAnswer(a.modifications, a.answer)
-		}
-		h.toEngine(r)
-	})
+	return id, t
 }
 
 // withAnswer puts a question tool's answer into modifications as
@@ -457,7 +485,7 @@ func (h *host) decide(c toolgate.Call, answer func(verdict)) {
 func (h *host) withdraw(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := h.cfg.Decider.Cancel(ctx, id); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+	if err := h.cfg.Decider.Cancel(ctx, id, "the engine stopped waiting for approval"); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
 		h.log.Warn("cancel approval", "approval", id, "err", err)
 	}
 }

@@ -454,10 +454,32 @@ func TestHostExitCode(t *testing.T) {
 	if a := g.approvalOf("s1", "c1"); a.Status != toolgate.StatusCancelled {
 		t.Fatalf("pending approval after exit: %s", a.Status)
 	}
-	// Closing the host's stdin ends the engine: exit 0.
-	h2 := startHost(t, hostCfg(g, "s2"))
-	h2.stdin.Close()
-	if code := h2.exit(); code != 0 {
+}
+
+// "execution of the tool is blocked until the host resolves the call"
+// (seed 000): the host keeps answering the engine whatever happens to its
+// own stdin. `toolgate host … < /dev/null` in CI closes it at once; calls
+// the rules allow are still approved, calls that ask still reach the
+// approvers, and the engine ends on its own.
+func TestHostAnswersAfterStdinEnds(t *testing.T) {
+	t.Parallel()
+	g := newGateway(t, seedRules)
+	script := `{"type":"test_call","call_id":"r1","tool":{"name":"Read","category":"info","args":{"file_path":"README.md"}}}
+{"type":"test_call","call_id":"b1","tool":{"name":"Bash","category":"exec","args":{"command":"make deploy"}}}
+{"type":"test_wait_exit","code":7}`
+	h := startHost(t, hostCfg(g, "s1"), "-script", script)
+	h.stdin.Close()
+	if r := h.result("r1"); r["approved"] != true {
+		t.Fatalf("allowed read after stdin closed: %v", r)
+	}
+	a := g.pending("s1", "b1")
+	if _, err := g.ap.Approve(context.Background(), a.ID, approval.ApproveRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.result("b1"); r["approved"] != true {
+		t.Fatalf("approved call after stdin closed: %v", r)
+	}
+	if code := h.exit(); code != 7 {
 		t.Fatalf("exit code %d", code)
 	}
 }

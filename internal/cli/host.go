@@ -24,6 +24,7 @@ type hostFlags struct {
 	session   string
 	ttl       time.Duration
 	verbose   bool
+	pass      bool
 }
 
 func (f *hostFlags) register(fs *flag.FlagSet) {
@@ -34,6 +35,7 @@ func (f *hostFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.session, "session", "", "session `ID` of the engine's calls (default: a new one per run)")
 	fs.DurationVar(&f.ttl, "ttl", 0, "with a gateway, how long an approval waits for an answer (default: the gateway's, 5m)")
 	fs.BoolVar(&f.verbose, "v", false, "log every decision on stderr")
+	fs.BoolVar(&f.pass, "passthrough", false, "sit between an existing host (on stdin/stdout) and its engine: answer what the rules decide, pass the rest to the host's own UI (and to the gateway's approvers: first answer wins) and relay its answers")
 }
 
 func (f *hostFlags) gatewayURL() string {
@@ -57,7 +59,9 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "tool_request and approval_required events: at once when the rules decide, after the")
 		fmt.Fprintln(stderr, "gateway's approvers answer otherwise (without a gateway such calls are denied).")
 		fmt.Fprintln(stderr, "Commands on stdin go to the engine (set_mode is applied at the gate); the engine's")
-		fmt.Fprintln(stderr, "other events come out on stdout. Exits with the engine's exit code.")
+		fmt.Fprintln(stderr, "other events come out on stdout. Exits with the engine's exit code. The end of stdin")
+		fmt.Fprintln(stderr, "does not end the engine: the host keeps answering it (interrupt to stop).")
+		fmt.Fprintln(stderr, "With --passthrough an existing host runs toolgate host as its engine and keeps its UI.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -93,6 +97,7 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfg := enginehost.Config{
 		Command: command, Stdin: stdin, Stdout: stdout, Stderr: stderr,
 		Session: f.session, Workspace: f.workspace, TTL: f.ttl, Logger: logger,
+		Passthrough: f.pass,
 	}
 	if gw := f.gatewayURL(); gw != "" {
 		if len(f.rules.rules) > 0 || f.rules.agentRules != "" || f.rules.config != "" {

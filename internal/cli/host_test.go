@@ -52,14 +52,17 @@ func TestRunHost(t *testing.T) {
 				n++
 			}
 		}
+		// The end of stdin does not end the engine (the host keeps
+		// answering it): tell the engine to exit.
+		io.WriteString(inW, `{"type":"test_exit","code":0}`+"\n")
 		inW.Close()
 		go io.Copy(io.Discard, outR)
 		return out.String(), <-errc
 	}
 
 	// The default rules allow the read and ask about the command: without
-	// a gateway the command is denied, saying why. The end of stdin ends
-	// the engine, and the host exits 0.
+	// a gateway the command is denied, saying why. The engine exits 0, and
+	// so does the host.
 	out, err := session(`{"type":"test_call","call_id":"r1","tool":{"name":"Read","category":"info","args":{"file_path":"README.md"}}}
 {"type":"test_call","call_id":"b1","tool":{"name":"Bash","category":"exec","args":{"command":"cargo test --lib"}}}
 `, 2, "--", bin)

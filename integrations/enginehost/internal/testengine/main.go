@@ -13,6 +13,11 @@
 //	{"type":"test_long","bytes":N}            emit a {"type":"text","text":…} event of N bytes
 //	{"type":"test_state"}                     emit {"type":"test_state",…}: mode, tool names, prefixes
 //	{"type":"test_exit","code":N}             exit with code N
+//	{"type":"test_wait_exit","code":N}        wait for every gated call, then exit
+//
+// -script runs test commands (JSON lines) at start, as if read from stdin:
+// an engine that works on its own while nobody writes to it (a host run
+// with stdin from /dev/null).
 //
 // Flags set the TTL, the reap interval, the starting mode (-force is
 // Force) and the capabilities advertised in ready.
@@ -59,6 +64,7 @@ func main() {
 	mode := flag.String("mode", "Default", "starting mode")
 	force := flag.Bool("force", false, "start in Force mode")
 	caps := flag.String("caps", "", "comma-separated capabilities for ready")
+	script := flag.String("script", "", "test commands (JSON lines) to run at start")
 	flag.Parse()
 
 	var opts []enginehost.EngineOption
@@ -115,6 +121,9 @@ func main() {
 			e.Emit(map[string]any{"type": "test_state", "mode": s.Mode, "tool_names": s.ToolNames, "prefixes": s.Prefixes, "pending": s.Pending})
 		case "test_exit":
 			os.Exit(c.Code)
+		case "test_wait_exit":
+			wg.Wait()
+			os.Exit(c.Code)
 		default:
 			return false
 		}
@@ -132,6 +141,18 @@ func main() {
 		os.Exit(1)
 	}
 	ctx := context.Background()
+	if *script != "" {
+		go func() {
+			for _, line := range strings.Split(*script, "\n") {
+				var env struct {
+					Type string `json:"type"`
+				}
+				if json.Unmarshal([]byte(line), &env) == nil && env.Type != "" {
+					handle(ctx, env.Type, []byte(line))
+				}
+			}
+		}()
+	}
 	if err := e.Serve(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "testengine:", err)
 		os.Exit(1)
