@@ -44,6 +44,10 @@ type compiledRule struct {
 	ref      toolgate.RuleRef
 	reason   string // the decision reason when this rule decides
 	catchAll bool   // tool pattern is "*": an open match
+	// open is true when the mode applies over the rule's answer: a
+	// catch-all or a built-in default, unless it denies (a deny is never
+	// loosened by a mode).
+	open     bool
 	toolGlob *glob.Glob
 	// families lists the family keys a glob tool pattern covers through
 	// one of their member names.
@@ -139,6 +143,7 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 		}
 		cr.same = e.sameKey(r.Tool, "")
 	}
+	cr.open = (r.Tool == "*" || r.Default) && r.Action != toolgate.Deny
 	switch {
 	case r.Tool == "*":
 		cr.catchAll = true
@@ -222,9 +227,24 @@ func (e *Engine) familyKey(tool string) string {
 	return tool
 }
 
+// WorkspacePrefix starts a pattern that matches paths inside the
+// workspace root (the call's cwd, or a root given with WithWorkspaceRoots):
+// "$WORKSPACE/*" is every file in it. The rest of the pattern matches the
+// path relative to the root.
+const WorkspacePrefix = "$WORKSPACE/"
+
+// wsMarker is what WorkspacePrefix compiles to, and what a path subject's
+// in-workspace form starts with. A NUL never survives into a path subject
+// (such paths are opaque), so only that form can match it.
+const wsMarker = "\x00ws/"
+
 // expandHome expands a leading "~/" or "$HOME/" (and "${HOME}/") in a
-// pattern to the engine's home directory.
+// pattern to the engine's home directory, and "$WORKSPACE/" to the marker
+// of in-workspace path forms.
 func (e *Engine) expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, WorkspacePrefix); ok {
+		return wsMarker + rest
+	}
 	if e.home == "" {
 		return p
 	}

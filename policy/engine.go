@@ -22,6 +22,8 @@ const DefaultMaxCommandBytes = 64 << 10
 type Engine struct {
 	home       string
 	protect    []string
+	noWrite    []string // paths agents may not write (toolgate's binary)
+	roots      []string // workspace roots besides each call's cwd
 	maxCommand int
 
 	tools     map[string]toolInfo
@@ -56,6 +58,26 @@ func WithHome(dir string) Option {
 // credentials (DESIGN §9). The rules go into the managed veto layer.
 func WithProtectedPaths(paths ...string) Option {
 	return func(e *Engine) { e.protect = append(e.protect, paths...) }
+}
+
+// WithProtectedWrites adds files and directories agents may not write or
+// delete by any tool, shell included, but may read: toolgate's own
+// executable. The rules go into the managed veto layer.
+func WithProtectedWrites(paths ...string) Option {
+	return func(e *Engine) { e.noWrite = append(e.noWrite, paths...) }
+}
+
+// WithWorkspaceRoots adds directories that count as inside the workspace
+// besides each call's cwd ("$WORKSPACE/" in patterns): the project
+// directory, or directories the agent's own settings add.
+func WithWorkspaceRoots(dirs ...string) Option {
+	return func(e *Engine) {
+		for _, d := range dirs {
+			if d = path.Clean(filepath.ToSlash(d)); path.IsAbs(d) && d != "/" {
+				e.roots = append(e.roots, d)
+			}
+		}
+	}
 }
 
 // WithMaxCommandBytes sets the largest shell command analysed.

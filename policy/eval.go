@@ -32,7 +32,10 @@ const (
 	reasonModeYolo      = "allowed by yolo mode"
 	reasonModeReadOnly  = "allowed by read-only mode for a read-tier tool"
 	reasonModeAutoEdit  = "allowed by auto-edit mode for a read- or write-tier tool"
-	reasonModeAutoDeny  = "denied by auto-deny mode: no rule allows this call"
+	reasonModeAutoDeny  = "denied by auto-deny mode, which denies every call"
+	reasonModeReadAsk   = "read-only mode asks before a write- or exec-tier call"
+	reasonModeEditAsk   = "auto-edit mode asks before an exec-tier call"
+	reasonOverride      = "no rule, grant or mode allows this without a person's approval"
 	reasonEmptyCommand  = "empty command: nothing to approve"
 	reasonNoCommand     = "shell call has no command argument"
 	reasonNothingDecide = "the call has no subject any rule decides"
@@ -45,8 +48,8 @@ type subject struct {
 	tool   string // tool name glob tool patterns are tested against
 	alias  string // the seed form of an MCP tool name, if any
 	same   string // alias-group key of the call's tool: exact rules match it
-	texts  [3]string
-	n      int      // texts[:n] are the subject's forms (path as given, absolute, relative)
+	texts  [4]string
+	n      int      // texts[:n] are the subject's forms (path as given, absolute, relative, in-workspace)
 	alts   []string // forms only deny and ask rules match
 	opaque bool     // no allow rule may match
 	flags  []string // exec-capable flags an allow rule must name
@@ -140,10 +143,18 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	// Safety override (DESIGN §2 step 6): a critical risk or an
 	// unprefixable construct needs a human unless the session is yolo.
 	if d.Action == toolgate.Allow && len(d.Risks) > 0 && env.Mode != toolgate.ModeYolo {
-		d.Action, d.Reason, d.Rule = toolgate.Ask, d.Risks[0].Reason, nil
+		d.Action, d.Reason, d.Rule = toolgate.Ask, reasonOverride, nil
+	}
+	// auto-deny is seed 004's kill switch: every call, explicit allows
+	// included.
+	if env.Mode == toolgate.ModeAutoDeny && d.Action != toolgate.Deny {
+		d.Action, d.Reason, d.Rule = toolgate.Deny, reasonModeAutoDeny, nil
 	}
 	if d.Action == toolgate.Ask && len(d.Risks) == 0 {
 		e.suggest(c, subs, d)
+	}
+	if len(d.Risks) > 0 {
+		d.Reason = toolgate.Explain(d.Risks, d.Reason)
 	}
 }
 
@@ -177,13 +188,16 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 	}
 	v := verdict{action: toolgate.Ask, open: true, reason: reasonNoRule}
 	if r != nil {
-		v = verdict{action: r.ref.Action, rule: r, open: r.catchAll, reason: r.reason}
+		v = verdict{action: r.ref.Action, rule: r, open: r.open, reason: r.reason}
 	}
+	// unset is true when no rule a person wrote or toolgate ships decides
+	// the subject: no match, or only a catch-all.
+	unset := r == nil || r.catchAll
 	switch s.kind {
 	case toolgate.SubjectRead:
 		// A read only restricts: an explicit deny or ask counts; an open
 		// result or an allow says nothing, unless the file is unknown.
-		if v.open && s.opaque {
+		if unset && s.opaque {
 			v = verdict{action: toolgate.Ask, open: true, reason: reasonDynamicRead}
 		} else if v.open || v.action == toolgate.Allow {
 			if floor != nil {
@@ -193,11 +207,11 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 			return verdict{action: toolgate.NoAction, rule: v.rule, open: v.open}
 		}
 	case toolgate.SubjectWrite:
-		if v.open {
+		if unset {
 			v = verdict{action: toolgate.Ask, open: true, reason: reasonOpenWrite}
 		}
 	}
-	if v.open && v.action == toolgate.Ask {
+	if v.open {
 		v = applyMode(v, env.Mode, tier)
 	}
 	if floor != nil && v.action == toolgate.Allow {
@@ -206,16 +220,28 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 	return v
 }
 
-// applyMode changes an ask that came from an open subject (DESIGN §2 step 4).
+// applyMode decides an open subject by the mode and the call's tier
+// (DESIGN §2 step 4): default keeps the answer of the defaults (or ask),
+// read-only allows read and asks write and exec, auto-edit allows read and
+// write and asks exec, yolo allows, auto-deny denies. An open subject's
+// answer is never deny: default denies are not open.
 func applyMode(v verdict, m toolgate.Mode, tier toolgate.Tier) verdict {
-	switch {
-	case m == toolgate.ModeYolo:
+	switch m {
+	case toolgate.ModeYolo:
 		v.action, v.reason = toolgate.Allow, reasonModeYolo
-	case m == toolgate.ModeReadOnly && tier == toolgate.TierRead:
-		v.action, v.reason = toolgate.Allow, reasonModeReadOnly
-	case m == toolgate.ModeAutoEdit && tier <= toolgate.TierWrite:
-		v.action, v.reason = toolgate.Allow, reasonModeAutoEdit
-	case m == toolgate.ModeAutoDeny:
+	case toolgate.ModeReadOnly:
+		if tier == toolgate.TierRead {
+			v.action, v.reason = toolgate.Allow, reasonModeReadOnly
+		} else if v.action == toolgate.Allow {
+			v.action, v.reason = toolgate.Ask, reasonModeReadAsk
+		}
+	case toolgate.ModeAutoEdit:
+		if tier <= toolgate.TierWrite {
+			v.action, v.reason = toolgate.Allow, reasonModeAutoEdit
+		} else if v.action == toolgate.Allow {
+			v.action, v.reason = toolgate.Ask, reasonModeEditAsk
+		}
+	case toolgate.ModeAutoDeny:
 		v.action, v.reason = toolgate.Deny, reasonModeAutoDeny
 	}
 	return v
@@ -396,10 +422,16 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 }
 
 // fileSubject builds a path subject: the cleaned path, its absolute form
-// when the working directory is known, and its form relative to it.
+// when the working directory is known, its form relative to it, and its
+// in-workspace form (wsMarker + the path relative to the workspace root)
+// when it lies inside the root. A path with a NUL byte is opaque.
 func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, dir string) subject {
 	s := base
 	s.kind = kind
+	if strings.IndexByte(p, 0) >= 0 {
+		s.texts[0], s.n, s.opaque = p, 1, true
+		return s
+	}
 	if e.home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
 		p = e.home + p[1:]
 	}
@@ -409,17 +441,64 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 		clean = path.Join(dir, clean)
 		s.texts[1], s.n = clean, 2
 	}
-	if cwd == "" {
-		return s
+	abs := ""
+	if path.IsAbs(clean) {
+		abs = clean
 	}
-	if !path.IsAbs(clean) {
-		s.texts[s.n] = path.Join(cwd, clean)
-		s.n++
-	} else if rel, ok := strings.CutPrefix(clean, strings.TrimSuffix(cwd, "/")+"/"); ok && s.n < len(s.texts) {
-		s.texts[s.n] = rel
+	if cwd != "" {
+		if !path.IsAbs(clean) {
+			abs = path.Join(cwd, clean)
+			s.texts[s.n] = abs
+			s.n++
+		} else if rel, ok := strings.CutPrefix(clean, strings.TrimSuffix(cwd, "/")+"/"); ok {
+			s.texts[s.n] = rel
+			s.n++
+		}
+	}
+	if rel, ok := e.inWorkspace(clean, abs, cwd); ok {
+		s.texts[s.n] = wsMarker + rel
 		s.n++
 	}
 	return s
+}
+
+// inWorkspace returns a path relative to the workspace root it lies in:
+// the call's cwd or a root given with WithWorkspaceRoots. Without an
+// absolute form, a relative path that does not climb out with ".." is
+// inside. A root of "/" counts for nothing: it would make every write an
+// in-workspace write.
+func (e *Engine) inWorkspace(clean, abs, cwd string) (string, bool) {
+	if !path.IsAbs(abs) {
+		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return "", false
+		}
+		return clean, true
+	}
+	if rel, ok := underRoot(abs, cwd); ok {
+		return rel, true
+	}
+	for _, root := range e.roots {
+		if rel, ok := underRoot(abs, root); ok {
+			return rel, true
+		}
+	}
+	return "", false
+}
+
+// underRoot returns abs relative to root if it lies inside it.
+func underRoot(abs, root string) (string, bool) {
+	root = strings.TrimSuffix(root, "/")
+	if root == "" || root[0] != '/' {
+		return "", false
+	}
+	if abs == root {
+		return ".", true
+	}
+	rest, ok := strings.CutPrefix(abs, root)
+	if !ok || rest[0] != '/' {
+		return "", false
+	}
+	return rest[1:], true
 }
 
 // shellSubjects analyses the call's command and returns a subject per

@@ -4,8 +4,15 @@ import (
 	"strings"
 )
 
-// testsKey is the reserved key of a workspace document that holds tests.
-const testsKey = "$tests"
+// Reserved keys of a workspace document.
+const (
+	// testsKey holds examples that must hold.
+	testsKey = "$tests"
+	// defaultsKey holds built-in default rules: toolgate's defaults, as
+	// seeded into a new workspace document. The mode applies over them
+	// (DESIGN §2 step 4); rules outside the block are the person's own.
+	defaultsKey = "$defaults"
+)
 
 // ParseWorkspace parses a workspace rules document (the seed's
 // permissions.jsonc): JSON with // and /* */ comments and trailing commas,
@@ -14,8 +21,11 @@ const testsKey = "$tests"
 // Rules keep document order, and a tool key may appear more than once (each
 // occurrence adds rules at its place): last match wins. Each rule's Source
 // is name and the line of its pattern key (of the tool key for the simple
-// form). The reserved key "$tests" holds examples that must hold; any other
-// key starting with "$" is an error. name is used in Sources and errors.
+// form). The reserved key "$tests" holds examples that must hold, and
+// "$defaults" holds an object of rules in the same form that are built-in
+// defaults (Rule.Default): they keep their place in the document order, but
+// the mode applies over them. Any other key starting with "$" is an error.
+// name is used in Sources and errors.
 func ParseWorkspace(name string, src []byte) (*Document, error) {
 	root, _, err := parseJSONC(name, src)
 	if err != nil {
@@ -26,17 +36,34 @@ func ParseWorkspace(name string, src []byte) (*Document, error) {
 		return nil, r.errAt(root, "top level: want an object mapping tool names to actions, got %s", root.describe())
 	}
 	doc := &Document{Path: name, Workspace: true}
-	skip := func(k *docNode) (bool, error) {
+	for i, k := range root.keys {
 		if !strings.HasPrefix(k.text, "$") {
-			return false, nil
+			rules, err := r.ruleMap(&docNode{kind: kMap, keys: root.keys[i : i+1], vals: root.vals[i : i+1]}, "", nil)
+			if err != nil {
+				return nil, err
+			}
+			doc.Rules = append(doc.Rules, rules...)
+			continue
 		}
-		if k.text != testsKey {
-			return false, r.errAt(k, "unknown reserved key %q (the only \"$\" key is %q; tool names do not start with \"$\")", k.text, testsKey)
+		switch k.text {
+		case testsKey:
+		case defaultsKey:
+			rules, err := r.ruleMap(root.vals[i], defaultsKey, func(k *docNode) (bool, error) {
+				if strings.HasPrefix(k.text, "$") {
+					return false, r.errAt(k, "%s: reserved key %q inside %s", defaultsKey, k.text, defaultsKey)
+				}
+				return false, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			for j := range rules {
+				rules[j].Default = true
+			}
+			doc.Rules = append(doc.Rules, rules...)
+		default:
+			return nil, r.errAt(k, "unknown reserved key %q (the \"$\" keys are %q and %q; tool names do not start with \"$\")", k.text, testsKey, defaultsKey)
 		}
-		return true, nil
-	}
-	if doc.Rules, err = r.ruleMap(root, "", skip); err != nil {
-		return nil, err
 	}
 	for i, k := range root.keys {
 		if k.text == testsKey {

@@ -46,6 +46,11 @@ type Rule struct {
 	Reason string
 	// Source is where the rule was written (or "grant:ID", "builtin:NAME").
 	Source Source
+	// Default marks a built-in default (toolgate's defaults, and the
+	// "$defaults" block seeded into a workspace document): the mode applies
+	// over it, except over a deny, which protects secrets in every mode
+	// (DESIGN §2 step 4). Rules a person wrote are never Default.
+	Default bool
 }
 
 // Cond is a condition on one argument of a call: the argument, rendered as
