@@ -103,7 +103,8 @@ type SubjectResult struct {
 	// Action is the subject's own result after the mode. For a read subject
 	// with an open result it is NoAction: reads only restrict.
 	Action Action `json:"action"`
-	// Open is true when no rule matched or only a catch-all did.
+	// Open is true when the mode decided or could have: no rule matched,
+	// or only a catch-all or a built-in default did.
 	Open bool     `json:"open,omitempty"`
 	Rule *RuleRef `json:"rule,omitempty"`
 }

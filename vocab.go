@@ -120,23 +120,30 @@ func (t *Tier) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Mode is a session's approval mode. It changes only an ask that came from
-// an open subject (DESIGN §2 step 4); explicit rules are never changed by it.
+// Mode is a session's approval mode. It decides open subjects by tier: no
+// rule, a catch-all or a built-in default (DESIGN §2 step 4); rules a
+// person wrote are never changed by it, except by auto-deny and dont-ask.
 type Mode uint8
 
 // Modes.
 const (
-	// ModeDefault keeps every ask.
+	// ModeDefault keeps the answers of the rules and defaults.
 	ModeDefault Mode = iota
-	// ModeReadOnly allows open asks of read-tier calls.
+	// ModeReadOnly allows open read-tier subjects and asks before open
+	// write- and exec-tier ones, even where a default would allow.
 	ModeReadOnly
-	// ModeAutoEdit allows open asks of read- and write-tier calls.
+	// ModeAutoEdit allows open read- and write-tier subjects and asks
+	// before open exec-tier ones.
 	ModeAutoEdit
-	// ModeYolo allows every open ask, and lets critical risks through unless
-	// an explicit rule says ask or deny.
+	// ModeYolo allows every open subject, and lets critical risks through
+	// unless an explicit rule says ask or deny.
 	ModeYolo
-	// ModeAutoDeny denies every open ask.
+	// ModeAutoDeny denies every call, explicit allows included (seed 004's
+	// kill switch).
 	ModeAutoDeny
+	// ModeDontAsk never asks: what would ask is denied, what the rules and
+	// defaults allow runs (Claude Code's dontAsk).
+	ModeDontAsk
 )
 
 var modeNames = [...]string{
@@ -145,6 +152,7 @@ var modeNames = [...]string{
 	ModeAutoEdit: "auto-edit",
 	ModeYolo:     "yolo",
 	ModeAutoDeny: "auto-deny",
+	ModeDontAsk:  "dont-ask",
 }
 
 func (m Mode) String() string {
@@ -174,7 +182,8 @@ var modeAliases = map[string]Mode{
 	"--auto-approve":    ModeYolo,
 	"bypasspermissions": ModeYolo, // Claude Code
 	"auto-deny":         ModeAutoDeny,
-	"dontask":           ModeAutoDeny, // Claude Code: deny what is not pre-approved
+	"dont-ask":          ModeDontAsk,
+	"dontask":           ModeDontAsk, // Claude Code: deny what is not pre-approved
 }
 
 // ParseMode reads a mode by its name or any alias from the seeds or Claude
@@ -183,7 +192,7 @@ func ParseMode(s string) (Mode, error) {
 	if m, ok := modeAliases[strings.ToLower(strings.TrimSpace(s))]; ok {
 		return m, nil
 	}
-	return ModeDefault, fmt.Errorf("unknown mode %q (want default, read-only, auto-edit, yolo or auto-deny)", s)
+	return ModeDefault, fmt.Errorf("unknown mode %q (want default, read-only, auto-edit, yolo, auto-deny or dont-ask)", s)
 }
 
 // MarshalText implements encoding.TextMarshaler.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/glob"
+	"github.com/toolgate/toolgate/internal/sensitive"
 )
 
 // Ruleset is one compiled layer of rules, indexed by tool family. It is
@@ -44,6 +45,13 @@ type compiledRule struct {
 	ref      toolgate.RuleRef
 	reason   string // the decision reason when this rule decides
 	catchAll bool   // tool pattern is "*": an open match
+	// ws marks a "$WORKSPACE/" rule: pat matches the path relative to
+	// the workspace root, and only that form.
+	ws bool
+	// sens makes the pattern a class of sensitive paths ("$CREDENTIALS",
+	// "$AGENT_CONFIG"): it matches what sensitive.Lookup puts in the class.
+	sens sensitive.Kind
+	home string
 	// open is true when the mode applies over the rule's answer: a
 	// catch-all or a built-in default, unless it denies (a deny is never
 	// loosened by a mode).
@@ -163,6 +171,16 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 			}
 		}
 	}
+	if rest, ok := strings.CutPrefix(pattern, WorkspacePrefix); ok && !r.Prefix {
+		cr.ws, pattern = true, rest
+		if pattern == "" {
+			pattern = "*"
+		}
+	}
+	if k, ok := sensitiveClasses[pattern]; ok && !r.Prefix {
+		cr.sens, cr.home = k, e.home
+		return cr, e.compileWhen(&cr, r)
+	}
 	switch {
 	case r.Prefix:
 		if pattern == "" {
@@ -187,15 +205,22 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 			}
 		}
 	}
+	if cr.ws {
+		cr.prefix = wsMarker + cr.prefix
+	}
+	return cr, e.compileWhen(&cr, r)
+}
+
+func (e *Engine) compileWhen(cr *compiledRule, r *Rule) error {
 	for _, c := range r.When {
 		g, err := glob.Compile(c.Pattern)
 		if err != nil {
-			return cr, fmt.Errorf("when %s: %w", c.Arg, err)
+			return fmt.Errorf("when %s: %w", c.Arg, err)
 		}
 		cr.when = append(cr.when, compiledCond{arg: c.Arg, pat: g})
 	}
 	sort.Slice(cr.when, func(i, j int) bool { return cr.when[i].arg < cr.when[j].arg })
-	return cr, nil
+	return nil
 }
 
 // ruleReason words the reason a decision gives when rule r decides it.
@@ -233,18 +258,14 @@ func (e *Engine) familyKey(tool string) string {
 // path relative to the root.
 const WorkspacePrefix = "$WORKSPACE/"
 
-// wsMarker is what WorkspacePrefix compiles to, and what a path subject's
-// in-workspace form starts with. A NUL never survives into a path subject
-// (such paths are opaque), so only that form can match it.
+// wsMarker files "$WORKSPACE/" rules in the subject index apart from
+// every path: a path with a NUL byte is opaque and never looked up.
 const wsMarker = "\x00ws/"
 
 // expandHome expands a leading "~/" or "$HOME/" (and "${HOME}/") in a
 // pattern to the engine's home directory, and "$WORKSPACE/" to the marker
 // of in-workspace path forms.
 func (e *Engine) expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, WorkspacePrefix); ok {
-		return wsMarker + rest
-	}
 	if e.home == "" {
 		return p
 	}

@@ -152,7 +152,7 @@ func loadArchive(t *testing.T, file string) (*policy.Engine, policy.Env, []decid
 	if !haveWorkspace {
 		docs = append([]*policy.Document{policy.DefaultDocument()}, docs...)
 	}
-	engine, err := policy.New(docs, policy.WithHome(testHome), policy.WithProtectedPaths(testHome+"/.config/toolgate"))
+	engine, err := policy.New(docs, policy.WithHome(testHome), policy.WithProtectedPaths(testHome+"/.config/toolgate"), policy.WithProtectedWrites("/usr/local/bin/toolgate"))
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}

@@ -241,12 +241,13 @@ func TestAppendRuleDocuments(t *testing.T) {
 			}
 		}
 	}
-	// On the default document the rule for shell_exec goes into its entry.
+	// On the default document the rule goes after the "$defaults" block,
+	// as a rule of the person's own that no mode changes.
 	out, err := AppendRule(DefaultRulesJSONC, rules[0], "approved")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "  \"shell_exec\": {\n    \"*\": \"ask\",\n    // approved\n    \"git status\": \"allow\"\n  }\n}\n"; !strings.HasSuffix(string(out), want) {
+	if want := "  },\n  // approved\n  \"shell_exec\": {\n    \"git status\": \"allow\"\n  }\n}\n"; !strings.HasSuffix(string(out), want) {
 		t.Errorf("default document edit ends with:\n%s\nwant suffix:\n%s", out[len(out)-120:], want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/sensitive"
 	"github.com/toolgate/toolgate/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -33,6 +34,7 @@ const (
 	reasonModeReadOnly  = "allowed by read-only mode for a read-tier tool"
 	reasonModeAutoEdit  = "allowed by auto-edit mode for a read- or write-tier tool"
 	reasonModeAutoDeny  = "denied by auto-deny mode, which denies every call"
+	reasonModeDontAsk   = "denied by dont-ask mode, which denies what would need a person's approval: "
 	reasonModeReadAsk   = "read-only mode asks before a write- or exec-tier call"
 	reasonModeEditAsk   = "auto-edit mode asks before an exec-tier call"
 	reasonOverride      = "no rule, grant or mode allows this without a person's approval"
@@ -48,8 +50,12 @@ type subject struct {
 	tool   string // tool name glob tool patterns are tested against
 	alias  string // the seed form of an MCP tool name, if any
 	same   string // alias-group key of the call's tool: exact rules match it
-	texts  [4]string
-	n      int      // texts[:n] are the subject's forms (path as given, absolute, relative, in-workspace)
+	texts  [3]string
+	n      int // texts[:n] are the subject's forms (path as given, absolute, relative)
+	// ws is the path relative to the workspace root when inWS: only
+	// "$WORKSPACE/" rules match it.
+	ws     string
+	inWS   bool
 	alts   []string // forms only deny and ask rules match
 	opaque bool     // no allow rule may match
 	flags  []string // exec-capable flags an allow rule must name
@@ -150,6 +156,10 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	if env.Mode == toolgate.ModeAutoDeny && d.Action != toolgate.Deny {
 		d.Action, d.Reason, d.Rule = toolgate.Deny, reasonModeAutoDeny, nil
 	}
+	// dont-ask (Claude Code's dontAsk) denies what would need a person.
+	if env.Mode == toolgate.ModeDontAsk && d.Action == toolgate.Ask {
+		d.Action, d.Reason = toolgate.Deny, reasonModeDontAsk+d.Reason
+	}
 	if d.Action == toolgate.Ask && len(d.Risks) == 0 {
 		e.suggest(c, subs, d)
 	}
@@ -168,13 +178,13 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 	if r := e.managed.find(s, args); r != nil {
 		switch r.ref.Action {
 		case toolgate.Deny:
-			return verdict{action: toolgate.Deny, rule: r, reason: r.reason}
+			return verdict{action: toolgate.Deny, rule: r, reason: r.reasonFor(s)}
 		case toolgate.Ask:
 			floor = r
 		}
 	}
 	if r := agent.find(s, args); r != nil && r.ref.Action == toolgate.Deny {
-		return verdict{action: toolgate.Deny, rule: r, reason: r.reason}
+		return verdict{action: toolgate.Deny, rule: r, reason: r.reasonFor(s)}
 	}
 	var r *compiledRule
 	for i := len(env.Grants) - 1; i >= 0 && r == nil; i-- {
@@ -188,7 +198,7 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 	}
 	v := verdict{action: toolgate.Ask, open: true, reason: reasonNoRule}
 	if r != nil {
-		v = verdict{action: r.ref.Action, rule: r, open: r.open, reason: r.reason}
+		v = verdict{action: r.ref.Action, rule: r, open: r.open, reason: r.reasonFor(s)}
 	}
 	// unset is true when no rule a person wrote or toolgate ships decides
 	// the subject: no match, or only a catch-all.
@@ -202,7 +212,7 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 		} else if v.open || v.action == toolgate.Allow {
 			if floor != nil {
 				// The admin's managed ask holds for reads too.
-				return verdict{action: toolgate.Ask, rule: floor, reason: floor.reason}
+				return verdict{action: toolgate.Ask, rule: floor, reason: floor.reasonFor(s)}
 			}
 			return verdict{action: toolgate.NoAction, rule: v.rule, open: v.open}
 		}
@@ -215,7 +225,7 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 		v = applyMode(v, env.Mode, tier)
 	}
 	if floor != nil && v.action == toolgate.Allow {
-		v = verdict{action: toolgate.Ask, rule: floor, reason: floor.reason}
+		v = verdict{action: toolgate.Ask, rule: floor, reason: floor.reasonFor(s)}
 	}
 	return v
 }
@@ -279,6 +289,9 @@ func (rs *Ruleset) find(s *subject, args map[string]any) *compiledRule {
 
 // matchesAny reports whether r matches any form of s.
 func (r *compiledRule) matchesAny(s *subject, args map[string]any) bool {
+	if r.ws {
+		return s.inWS && r.eligible(s, args, true) && r.matchText(s.ws, false)
+	}
 	if r.eligible(s, args, true) {
 		for k := 0; k < s.n; k++ {
 			if r.matchText(s.texts[k], s.shell) {
@@ -300,6 +313,9 @@ func containsString(s, sub string) bool { return strings.Contains(s, sub) }
 
 func (r *compiledRule) matchText(t string, shellSubject bool) bool {
 	switch {
+	case r.sens != 0:
+		e, ok := sensitive.Lookup(t, r.home)
+		return ok && e.Kind == r.sens
 	case r.any:
 		return true
 	case r.isPrefix:
@@ -455,10 +471,7 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 			s.n++
 		}
 	}
-	if rel, ok := e.inWorkspace(clean, abs, cwd); ok {
-		s.texts[s.n] = wsMarker + rel
-		s.n++
-	}
+	s.ws, s.inWS = e.inWorkspace(clean, abs, cwd)
 	return s
 }
 
@@ -642,10 +655,13 @@ func (e *Engine) suggest(c *toolgate.Call, subs []subject, d *toolgate.Decision)
 
 func (ix *subjectIndex) lastAny(rs *Ruleset, s *subject, args map[string]any, best int32) int32 {
 	for k := 0; k < s.n; k++ {
-		best = ix.last(rs, s.texts[k], s, args, true, best)
+		best = ix.last(rs, "", s.texts[k], s, args, true, best)
 	}
 	for _, t := range s.alts {
-		best = ix.last(rs, t, s, args, false, best)
+		best = ix.last(rs, "", t, s, args, false, best)
+	}
+	if s.inWS {
+		best = ix.last(rs, wsMarker, s.ws, s, args, true, best)
 	}
 	return best
 }

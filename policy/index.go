@@ -59,7 +59,10 @@ func (ix *subjectIndex) child(n int32, b byte) int32 {
 
 // last returns the highest rule index above floor whose rule matches text,
 // or floor. allowOK is false for forms only deny and ask rules may match.
-func (ix *subjectIndex) last(rs *Ruleset, text string, s *subject, args map[string]any, allowOK bool, floor int32) int32 {
+// A non-empty pre (wsMarker) is walked in the trie before text and makes
+// text an in-workspace form: only "$WORKSPACE/" rules match it, and they
+// match text alone.
+func (ix *subjectIndex) last(rs *Ruleset, pre, text string, s *subject, args map[string]any, allowOK bool, floor int32) int32 {
 	var stack [24][]int32
 	lists := stack[:0]
 	n := int32(0)
@@ -67,10 +70,16 @@ func (ix *subjectIndex) last(rs *Ruleset, text string, s *subject, args map[stri
 		if rules := ix.nodes[n].rules; len(rules) > 0 && rules[0] > floor {
 			lists = append(lists, rules)
 		}
-		if i == len(text) {
+		if i == len(pre)+len(text) {
 			break
 		}
-		if n = ix.child(n, text[i]); n < 0 {
+		b := byte(0)
+		if i < len(pre) {
+			b = pre[i]
+		} else {
+			b = text[i-len(pre)]
+		}
+		if n = ix.child(n, b); n < 0 {
 			break
 		}
 	}
@@ -88,6 +97,9 @@ func (ix *subjectIndex) last(rs *Ruleset, text string, s *subject, args map[stri
 		}
 		lists[at] = lists[at][1:]
 		r := &rs.rules[best]
+		if r.ws != (pre != "") {
+			continue
+		}
 		if r.eligible(s, args, allowOK) && r.matchText(text, s.shell) {
 			return best
 		}

@@ -329,7 +329,7 @@ func TestParseConfigModeSources(t *testing.T) {
 		{"mode: Force\n", toolgate.ModeYolo},
 		{"mode: event-based\n", toolgate.ModeDefault},
 		{"tools:\n  approvalMode: always-ask\n", toolgate.ModeReadOnly},
-		{"permissions:\n  defaultMode: dontAsk\n", toolgate.ModeAutoDeny},
+		{"permissions:\n  defaultMode: dontAsk\n", toolgate.ModeDontAsk},
 		{"permissions:\n  defaultMode: plan\n", toolgate.ModeReadOnly},
 		{"mode: yolo\ntools:\n  approvalMode: auto-approve\n", toolgate.ModeYolo}, // agree: fine
 	} {

@@ -249,17 +249,18 @@ func TestTimeout(t *testing.T) {
 }
 
 // The modes are toolgate's: auto-approve is yolo, auto-deny is auto-deny.
-// They decide what no rule names (deploy falls to the "*" catch-all);
-// explicit rules still hold: the default document asks for shell_exec by
-// name and denies reading .env.
+// They apply over the built-in defaults (deploy falls to the "*" catch-all,
+// the default document asks for shell_exec), so auto-approve runs the
+// shell call with no prompt and auto-deny denies every call, as seed 004
+// says; the default deny on reading .env protects a secret in every mode.
 func TestModes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		mode                string
 		open, shell, dotenv string // outcome status of an open call, a shell call and reading .env
 	}{
-		{confirm.ModeAutoApprove, "allowed", "expired", "denied"},
-		{confirm.ModeAutoDeny, "denied", "expired", "denied"},
+		{confirm.ModeAutoApprove, "allowed", "allowed", "denied"},
+		{confirm.ModeAutoDeny, "denied", "denied", "denied"},
 		{confirm.ModeEventBased, "expired", "expired", "denied"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {

@@ -21,7 +21,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlagSet("check", stderr)
 	var rf ruleFlags
 	rf.register(fs)
-	modeName := fs.String("mode", "", "approval `M`ode: default, read-only, auto-edit, yolo, auto-deny (or a seed alias)")
+	modeName := fs.String("mode", "", "approval `M`ode: default, read-only, auto-edit, yolo, auto-deny, dont-ask (or a seed alias)")
 	cwd := fs.String("cwd", "", "working `D`irectory for calls that name none")
 	tool := fs.String("tool", "", "decide a call to tool `NAME` given by flags instead of stdin")
 	argsJSON := fs.String("args", "", "the call's arguments as a JSON object (with --tool)")

@@ -75,12 +75,14 @@ func TestRunHost(t *testing.T) {
 		}
 	}
 
-	// --force: the mode allows what the rules leave open (the default
-	// rules' catch-all), never what they name (shell_exec asks).
+	// --force: seed 000's Force approves every category with no prompts,
+	// over the built-in defaults (their catch-all, and their ask for
+	// shell_exec); the defaults that protect secrets still deny.
 	out, err = session(`{"type":"test_call","call_id":"s1","tool":{"name":"Spawn","category":"exec","args":{"agent":"reviewer"}}}
 {"type":"test_call","call_id":"b1","tool":{"name":"Bash","category":"exec","args":{"command":"cargo test --lib"}}}
-`, 2, "--force", "--", bin)
-	if err != nil || !strings.Contains(out, `"call_id":"s1","approved":true`) || !strings.Contains(out, `"call_id":"b1","approved":false`) {
+{"type":"test_call","call_id":"k1","tool":{"name":"Read","category":"info","args":{"file_path":"/root/.ssh/id_rsa"}}}
+`, 3, "--force", "--", bin)
+	if err != nil || !strings.Contains(out, `"call_id":"s1","approved":true`) || !strings.Contains(out, `"call_id":"b1","approved":true`) || !strings.Contains(out, `"call_id":"k1","approved":false`) {
 		t.Fatalf("--force: %v\n%s", err, out)
 	}
 

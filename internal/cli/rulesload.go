@@ -102,6 +102,14 @@ func engineOptions() []policy.Option {
 			opts = append(opts, policy.WithProtectedPaths(p))
 		}
 	}
+	// toolgate's own program: an agent that replaced it would decide its
+	// own calls. Both the path it was started by and the file it resolves to.
+	if exe, err := os.Executable(); err == nil {
+		opts = append(opts, policy.WithProtectedWrites(exe))
+		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
+			opts = append(opts, policy.WithProtectedWrites(real))
+		}
+	}
 	return opts
 }
 

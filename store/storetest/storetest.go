@@ -586,7 +586,7 @@ func testSessions(t *testing.T, s store.Store) {
 		same(t, "session "+x.ID, normSession(got), normSession(x))
 	}
 	// Every mode round-trips.
-	for m := toolgate.ModeDefault; m <= toolgate.ModeAutoDeny; m++ {
+	for m := toolgate.ModeDefault; m <= toolgate.ModeDontAsk; m++ {
 		x := newSession("modes", "w9", at(9))
 		x.Mode = m
 		ok(t, "PutSession mode "+m.String(), s.PutSession(ctx, x))

@@ -145,7 +145,7 @@ export const audit = {
 
 // ---- sessions ----
 
-const MODES = ['default', 'read-only', 'auto-edit', 'yolo', 'auto-deny'];
+const MODES = ['default', 'read-only', 'auto-edit', 'yolo', 'auto-deny', 'dont-ask'];
 
 export const sessions = {
   init() {

@@ -1,0 +1,111 @@
+package toolgate
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// riskHeadlines words the risks whose code says all there is to say, as a
+// person reads them at the top of an approval prompt. Risks not listed
+// here (those whose reason names the file they touch, and classes added
+// later) lead with their own Reason.
+var riskHeadlines = map[string]string{
+	"fork-bomb":            "Starts a fork bomb that exhausts the machine's processes",
+	"remote-fetch-exec":    "Runs code downloaded from the network without review",
+	"format-filesystem":    "Formats a file system, destroying its data",
+	"block-device-write":   "Writes directly to a disk device, destroying its data",
+	"system-shutdown":      "Shuts down or reboots the machine",
+	"dev-tcp":              "Opens a raw network connection through /dev/tcp",
+	"command-substitution": "Runs a command inside another whose result no rule can vet",
+	"process-substitution": "Runs a command inside another whose result no rule can vet",
+	"background":           "Runs a command in the background where no rule can vet it",
+}
+
+// severityRank orders severities for Explain: critical first, unknown
+// (newer) severities next, unprefixable constructs last.
+func severityRank(s Severity) int {
+	switch s {
+	case SeverityCritical:
+		return 0
+	case SeverityUnprefixable:
+		return 2
+	}
+	return 1
+}
+
+// Explain words why a call needs a person, for every surface that shows a
+// reason (hook permissionDecisionReason, MCP elicitation, web card, TUI,
+// notifications): the most serious risk first in plain language with the
+// command or path it was found in ("Deletes / (the whole file system):
+// `rm -rf /`"), a count of further risks, then reason, the rule
+// reference. Without risks it returns reason unchanged.
+func Explain(risks []Risk, reason string) string {
+	if len(risks) == 0 {
+		return reason
+	}
+	top := 0
+	for i := range risks {
+		if severityRank(risks[i].Severity) < severityRank(risks[top].Severity) {
+			top = i
+		}
+	}
+	r := &risks[top]
+	var b strings.Builder
+	b.WriteString(Headline(r))
+	if n := len(risks) - 1; n > 0 {
+		b.WriteString(" (and ")
+		b.WriteString(strconv.Itoa(n))
+		if n == 1 {
+			b.WriteString(" more risk)")
+		} else {
+			b.WriteString(" more risks)")
+		}
+	}
+	if reason != "" {
+		b.WriteString(". ")
+		b.WriteString(capitalize(reason))
+	}
+	return b.String()
+}
+
+// Headline is one risk in plain language, followed by the command or path
+// it was found in.
+func Headline(r *Risk) string {
+	h, ok := riskHeadlines[r.Code]
+	switch {
+	case r.Code == "recursive-delete":
+		h = deleteHeadline(r.Reason)
+	case !ok:
+		h = capitalize(strings.TrimSuffix(r.Reason, "."))
+	}
+	if r.Subject != "" {
+		h += ": `" + strings.ReplaceAll(r.Subject, "`", "'") + "`"
+	}
+	return h
+}
+
+// deleteHeadline words a recursive delete by its target, which the risk's
+// reason names ("recursive rm of WHAT deletes it entirely").
+func deleteHeadline(reason string) string {
+	for _, pre := range []string{" of ", " under "} {
+		if _, rest, ok := strings.Cut(reason, pre); ok {
+			if what, ok := strings.CutSuffix(rest, " deletes it entirely"); ok {
+				if what == "/ (the whole file system)" {
+					return "Deletes the whole file system"
+				}
+				return "Deletes " + what
+			}
+		}
+	}
+	return capitalize(reason)
+}
+
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || unicode.IsUpper(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
