@@ -33,11 +33,15 @@ type Policies interface {
 type Workspaces struct {
 	rules     store.Rules
 	versioner store.Versioner // rules, if it is one
-	config    []*policy.Document
-	opts      []policy.Option
+	// onFeed: rules is a store.FeedRules, so a cached engine stays good
+	// until the broker applies the document's change entry (Forget).
+	onFeed bool
+	config []*policy.Document
+	opts   []policy.Option
 
 	mu    sync.RWMutex
 	cache map[string]cachedEngine
+	gen   uint64 // bumped by Forget, so a compile that raced one is not cached
 }
 
 type cachedEngine struct {
@@ -52,11 +56,34 @@ type cachedEngine struct {
 func NewWorkspaces(rules store.Rules, config []*policy.Document, opts ...policy.Option) *Workspaces {
 	w := &Workspaces{rules: rules, config: config, opts: opts, cache: map[string]cachedEngine{}}
 	w.versioner, _ = rules.(store.Versioner)
+	_, w.onFeed = rules.(store.FeedRules)
 	return w
+}
+
+// Forget drops the engine compiled for workspace ("" for every
+// workspace): its document changed on another node.
+func (w *Workspaces) Forget(workspace string) {
+	w.mu.Lock()
+	w.gen++
+	if workspace == "" {
+		clear(w.cache)
+	} else {
+		delete(w.cache, workspace)
+	}
+	w.mu.Unlock()
 }
 
 // Engine implements Policies.
 func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engine, error) {
+	w.mu.RLock()
+	gen := w.gen
+	if w.onFeed {
+		if c, ok := w.cache[workspace]; ok {
+			w.mu.RUnlock()
+			return c.engine, nil
+		}
+	}
+	w.mu.RUnlock()
 	var stat string
 	if w.versioner != nil {
 		var err error
@@ -97,7 +124,9 @@ func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engi
 		return nil, err
 	}
 	w.mu.Lock()
-	w.cache[workspace] = cachedEngine{version: version, stat: stat, engine: e}
+	if w.gen == gen {
+		w.cache[workspace] = cachedEngine{version: version, stat: stat, engine: e}
+	}
 	w.mu.Unlock()
 	return e, nil
 }

@@ -111,6 +111,16 @@ type Rules interface {
 	UpdateDocument(ctx context.Context, workspace string, edit func(src []byte) ([]byte, error)) error
 }
 
+// FeedRules is implemented by Rules kept in a shared store whose every
+// change is an audit entry of kind "rules.changed" (with the workspace)
+// on the store's Feed: what a node compiled from a document stays good
+// until it applies that entry, so it need not read the document per call.
+type FeedRules interface {
+	Rules
+	// ChangesOnFeed marks the implementation; it does nothing.
+	ChangesOnFeed()
+}
+
 // Versioner is implemented by Rules that can tell a document's version
 // without reading it (a file's stat). Callers that cache what they build
 // from a document (the compiled engine) check it on every use and call
@@ -156,7 +166,7 @@ type FeedHead struct {
 // store. Unknown kinds count as changes.
 func ChangesCaches(kind string) bool {
 	switch kind {
-	case "decision", "approval.requested", "approval.resolved", "call.conflict":
+	case "decision", "approval.requested", "approval.resolved", "call.conflict", "tokens.changed":
 		return false
 	}
 	return true

@@ -103,6 +103,19 @@ type snapshot struct {
 	modTime time.Time
 	size    int64
 	exists  bool
+	version string // a Backend's
+}
+
+// Backend keeps the credential list somewhere other than a file: a
+// database that several gateway nodes share (store/postgres). The list is
+// the same JSON as the file's.
+type Backend interface {
+	// Load returns the list and a version that changes whenever it does;
+	// nil and "" if there is none yet.
+	Load() (data []byte, version string, err error)
+	// Update applies change to the current list (nil if none) atomically:
+	// concurrent updates from several nodes apply one after the other.
+	Update(change func(data []byte) ([]byte, error)) error
 }
 
 // Store keeps credentials in a JSON file. It is safe for concurrent use,
@@ -110,6 +123,7 @@ type snapshot struct {
 // file's metadata at most once per check interval.
 type Store struct {
 	path     string
+	backend  Backend
 	now      func() time.Time
 	interval time.Duration
 
@@ -147,13 +161,44 @@ func Open(path string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// Path returns the file's path.
+// OpenBackend returns the store kept by b. Verify re-reads the list at
+// most once per check interval, as it re-stats a file.
+func OpenBackend(b Backend, opts ...Option) (*Store, error) {
+	s := &Store{backend: b, now: time.Now, interval: DefaultCheckInterval}
+	for _, o := range opts {
+		o(s)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.reloadLocked(true); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Path returns the file's path ("" for a Backend's store).
 func (s *Store) Path() string { return s.path }
 
 // reloadLocked re-reads the file if its modification time or size moved
 // (or always, with force) and returns the current snapshot.
 func (s *Store) reloadLocked(force bool) (*snapshot, error) {
 	cur := s.snap.Load()
+	if s.backend != nil {
+		data, version, err := s.backend.Load()
+		if err != nil {
+			return cur, fmt.Errorf("tokens: load: %w", err)
+		}
+		if !force && cur != nil && cur.version == version {
+			return cur, nil
+		}
+		next, err := parse("the shared credential list", data)
+		if err != nil {
+			return cur, err
+		}
+		next.version, next.exists = version, data != nil
+		s.snap.Store(next)
+		return next, nil
+	}
 	fi, err := os.Stat(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if cur == nil || cur.exists {
@@ -332,6 +377,27 @@ func (s *Store) Len() int { return len(s.current().entries) }
 func (s *Store) update(change func([]Entry) ([]Entry, error)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.backend != nil {
+		err := s.backend.Update(func(data []byte) ([]byte, error) {
+			snap, err := parse("the shared credential list", data)
+			if err != nil {
+				return nil, err
+			}
+			entries := make([]Entry, len(snap.entries))
+			for i := range snap.entries {
+				entries[i] = snap.entries[i].Entry
+			}
+			if entries, err = change(entries); err != nil {
+				return nil, err
+			}
+			return encode(entries)
+		})
+		if err != nil {
+			return err
+		}
+		_, err = s.reloadLocked(true)
+		return err
+	}
 	snap, err := s.reloadLocked(false)
 	if err != nil {
 		return err
@@ -344,16 +410,24 @@ func (s *Store) update(change func([]Entry) ([]Entry, error)) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(file{Tokens: entries}, "", "  ")
+	data, err := encode(entries)
 	if err != nil {
-		return fmt.Errorf("tokens: encode: %w", err)
+		return err
 	}
-	data = append(data, '\n')
 	if err := writeAtomic(s.path, data); err != nil {
 		return err
 	}
 	_, err = s.reloadLocked(true)
 	return err
+}
+
+// encode is the list as the file holds it.
+func encode(entries []Entry) ([]byte, error) {
+	data, err := json.MarshalIndent(file{Tokens: entries}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("tokens: encode: %w", err)
+	}
+	return append(data, '\n'), nil
 }
 
 // writeAtomic writes data to a temporary file beside path with mode 0600,

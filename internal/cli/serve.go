@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
@@ -63,7 +64,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return badInput(err)
 	}
-	rules := fsrules.New(cfg.Data, defaults)
+	// One node keeps rules documents and credentials in files in its data
+	// directory; nodes sharing PostgreSQL keep them in the database.
+	var rules store.Rules = fsrules.New(cfg.Data, defaults)
+	openTokens := func() (*tokens.Store, error) { return tokens.Open(filepath.Join(cfg.Data, "tokens.json")) }
+	if pg, ok := st.(*postgres.DB); ok {
+		rules = pg.Rules(defaults)
+		openTokens = func() (*tokens.Store, error) { return tokens.OpenBackend(pg.Tokens()) }
+	}
 	opts := append(engineOptions(), policy.WithProtectedPaths(cfg.Data))
 	if configPath != "" {
 		opts = append(opts, policy.WithProtectedPaths(configPath))
@@ -83,16 +91,21 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	stopReaper := broker.SpawnReaper(cfg.SweepInterval)
 	defer stopReaper()
 
-	toks, err := tokens.Open(filepath.Join(cfg.Data, "tokens.json"))
+	toks, err := openTokens()
 	if err != nil {
 		return fmt.Errorf("tokens: %w", err)
 	}
 	if toks.Len() == 0 {
 		token, err := toks.Create("admin", tokens.RoleAdmin)
-		if err != nil {
+		switch {
+		case toolgate.ErrorCodeOf(err) == toolgate.EConflict:
+			// Another node sharing the database created it at the same
+			// moment, and printed it.
+		case err != nil:
 			return fmt.Errorf("create the first admin token: %w", err)
+		default:
+			fmt.Fprintf(stderr, "\nNo credentials yet: created an admin token. It is shown this once (only its hash is kept):\n\n    export TOOLGATE_TOKEN=%s\n\nCreate others with: toolgate tokens create --role agent|approver|admin --name NAME\n\n", token)
 		}
-		fmt.Fprintf(stderr, "\nNo credentials yet: created an admin token. It is shown this once (only its hash is kept):\n\n    export TOOLGATE_TOKEN=%s\n\nCreate others with: toolgate tokens create --role agent|approver|admin --name NAME\n\n", token)
 	}
 
 	limits := server.Limits{RatePerSecond: cfg.RateLimit, Burst: cfg.RateBurst, MaxWait: cfg.MaxApprovalTimeout}

@@ -5,23 +5,45 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/toolgate/toolgate/store/postgres"
 	"github.com/toolgate/toolgate/tokens"
 )
 
-// runTokens manages credentials in the data directory directly: it works
-// whether or not a gateway is running, and a running one sees the change.
+// runTokens manages credentials in the data directory directly, or in the
+// PostgreSQL database nodes share (--store postgres://…): it works whether
+// or not a gateway is running, and a running one sees the change.
 func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var closers []func() error
+	defer func() {
+		for _, c := range closers {
+			c()
+		}
+	}()
 	open := func(fsArgs []string, name string, extra func(*flag.FlagSet)) (*tokens.Store, *flag.FlagSet, error) {
 		fs := newFlagSet("tokens "+name, stderr)
 		data := fs.String("data", envOr("TOOLGATE_DATA", dataDir()), "data `dir`ectory ($TOOLGATE_DATA)")
+		storeURL := fs.String("store", os.Getenv("TOOLGATE_STORE"), "a postgres://… `URL` to keep credentials in the database gateway nodes share ($TOOLGATE_STORE)")
 		if extra != nil {
 			extra(fs)
 		}
 		if err := parseFlags(fs, fsArgs); err != nil {
 			return nil, nil, err
+		}
+		if postgres.IsURL(*storeURL) {
+			db, err := postgres.Open(ctx, *storeURL)
+			if err != nil {
+				return nil, nil, fmt.Errorf("tokens: %w", err)
+			}
+			closers = append(closers, db.Close)
+			st, err := tokens.OpenBackend(db.Tokens())
+			if err != nil {
+				return nil, nil, fmt.Errorf("tokens: %w", err)
+			}
+			return st, fs, nil
 		}
 		st, err := tokens.Open(filepath.Join(*data, "tokens.json"))
 		if err != nil {

@@ -21,6 +21,9 @@ func (db *DB) Head(ctx context.Context) (store.FeedHead, error) {
 	return h, nil
 }
 
+// Channel returns the NOTIFY channel of the store's schema.
+func (db *DB) Channel() string { return db.channel }
+
 // Changes implements store.Feed. The first call starts the LISTEN
 // connection: a dedicated connection outside the pool that LISTENs on the
 // schema's channel. Whenever an entry is appended on any node, and
