@@ -59,9 +59,18 @@ func (h *host) settle(key string) (relayed, bool) {
 	r, ok := h.relay[key]
 	if ok {
 		delete(h.relay, key)
-		h.answered[key] = true
+		h.noteAnswered(key)
 	}
 	return r, ok
+}
+
+// noteAnswered records key as answered; h.mu is held. The record is
+// bounded: past it, a host answering a long-forgotten request is relayed.
+func (h *host) noteAnswered(key string) {
+	if len(h.answered) >= 4*maxRemembered {
+		clear(h.answered)
+	}
+	h.answered[key] = true
 }
 
 // wasAnswered reports whether toolgate (rules or gateway) answered key.
@@ -75,7 +84,7 @@ func (h *host) wasAnswered(key string) bool {
 func (h *host) markAnswered(key string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.answered[key] = true
+	h.noteAnswered(key)
 }
 
 // passDecision decides a call for pass-through: final (allow or deny by
@@ -141,7 +150,11 @@ func (h *host) passRequest(line []byte, key string, c toolgate.Call, answer func
 		defer cancel()
 		got, err := h.cfg.Decider.Wait(wctx, pending)
 		if err != nil {
-			// Expiry or a lost gateway: the host's UI may still answer.
+			if h.ctx.Err() != nil {
+				h.withdraw(pending.ID) // the engine is gone
+			}
+			// Otherwise expiry or a lost gateway: the host's UI may
+			// still answer.
 			return
 		}
 		if _, open := h.settle(key); !open {
