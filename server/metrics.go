@@ -173,6 +173,9 @@ func (s *server) handleMetrics(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	bw := bufio.NewWriter(w)
 	s.metrics.write(bw)
+	if s.deps.Metrics != nil {
+		s.deps.Metrics(bw)
+	}
 	return bw.Flush()
 }
 

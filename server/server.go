@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -36,6 +37,9 @@ type Deps struct {
 	// Authenticate, when set, is asked for requests that carry no
 	// Authorization header (the web UI's session cookie, for example).
 	Authenticate func(r *http.Request) (tokens.Entry, bool)
+	// Metrics, when set, writes more metrics (the notifiers' health) after
+	// the server's own on /metrics, in the Prometheus text format.
+	Metrics func(w io.Writer)
 	// Health, when set, replaces the store check of /healthz.
 	Health func(ctx context.Context) error
 	// Mounts are routes other packages contribute (the seed protocols'

@@ -118,7 +118,22 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("seed 004 confirmations: %w", err)
 	}
 	defer cf.Close(context.Background())
+	notifyCfg, err := loadNotifySection(configPath)
+	if err != nil {
+		return badInput(err)
+	}
+	dispatcher, linkMounts, err := notifiers(notifyCfg, broker, cfg.Data, logger)
+	if err != nil {
+		return fmt.Errorf("notifiers: %w", err)
+	}
+	stopNotifiers := runNotifiers(ctx, dispatcher, broker)
+	defer stopNotifiers()
+	var extraMetrics func(io.Writer)
+	if dispatcher != nil {
+		extraMetrics = dispatcher.WriteMetrics
+	}
 	mounts := append(trpc.Mounts(broker, trpc.Config{Logger: logger}), cf.Mounts()...)
+	mounts = append(mounts, linkMounts...)
 	mounts = append(mounts, hookMount(broker, limits.MaxWait),
 		wsapprovals.New(broker, wsapprovals.Options{AllowedOrigins: cfg.AllowedOrigins}).Mount())
 	ui := web.New(web.WithTokens(toks), web.WithAudit(broker), web.WithLogger(logger),
@@ -126,7 +141,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	api := server.NewServer(server.Deps{
 		Broker: broker, Policies: pol, Rules: rules, Tokens: toks, Store: st, Logger: logger,
 		AllowedOrigins: cfg.AllowedOrigins, PublicMetrics: cfg.PublicMetrics,
-		Limits: limits, Mounts: mounts, Authenticate: ui.Authenticate,
+		Limits: limits, Mounts: mounts, Authenticate: ui.Authenticate, Metrics: extraMetrics,
 	})
 	handler := http.NewServeMux()
 	handler.Handle("/", api) // the API and every mounted protocol

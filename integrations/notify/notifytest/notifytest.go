@@ -1,0 +1,106 @@
+// Package notifytest runs a gateway with a notifier for tests: the whole
+// stack (broker, SQLite store, HTTP server with the answer links mounted)
+// and a Dispatcher feeding the notifier. Only tests import it.
+package notifytest
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/integrations/notify"
+	"github.com/toolgate/toolgate/internal/stacktest"
+	"github.com/toolgate/toolgate/server"
+)
+
+// Env is a running gateway with one notifier.
+type Env struct {
+	Stack      *stacktest.Stack
+	Links      *notify.Links
+	Dispatcher *notify.Dispatcher
+	// URL is the gateway's address, where the answer links point.
+	URL string
+}
+
+// New starts the gateway; build makes the notifier given the links.
+func New(t *testing.T, filter notify.Filter, build func(links *notify.Links) notify.Notifier) *Env {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{URL: "http://" + ln.Addr().String()}
+	key := make([]byte, 32)
+	copy(key, "notifytest link key, not secret")
+	if e.Links, err = notify.NewLinks(key, nil); err != nil {
+		t.Fatal(err)
+	}
+	var api http.Handler
+	e.Stack = stacktest.New(t,
+		stacktest.Mounts(func(s *stacktest.Stack) []server.Mount { return e.Links.Mounts(s.Broker) }),
+		stacktest.Handler(func(_ *stacktest.Stack, h http.Handler) http.Handler { api = h; return h }))
+	srv := &http.Server{Handler: api}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	e.Dispatcher = notify.NewDispatcher(e.Stack.Broker, notify.WithBackoff(10*time.Millisecond, 100*time.Millisecond))
+	e.Dispatcher.Add(build(e.Links), filter)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.Dispatcher.Run(ctx, e.Stack.Broker) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return e
+}
+
+// Submit submits a shell call in session "s-"+ws of workspace ws and returns
+// its pending approval.
+func (e *Env) Submit(t *testing.T, ws, id, command string) *toolgate.Approval {
+	t.Helper()
+	r, err := e.Stack.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
+		ID: id, Session: "s-" + ws, Workspace: ws, Tool: "Bash", Args: map[string]any{"command": command}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Approval == nil || r.Approval.Status != toolgate.StatusPending {
+		t.Fatalf("%s: want a pending approval, got %+v", command, r)
+	}
+	return r.Approval
+}
+
+// Get returns an approval's current state.
+func (e *Env) Get(t *testing.T, id string) *toolgate.Approval {
+	t.Helper()
+	a, err := e.Stack.Broker.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// Eventually polls cond for up to 10 seconds.
+func Eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Post posts to a URL (a phone pressing an http action button) and
+// returns the status.
+func Post(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Post(url, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
