@@ -90,6 +90,10 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 		// pgx's message can quote the URL, password included.
 		return nil, toolgate.Errorf(toolgate.EInvalid, "postgres: open: invalid database URL")
 	}
+	if sp := cfg.ConnConfig.RuntimeParams["search_path"]; o.schema == "" && validSchema(sp) {
+		// A URL naming one schema (?search_path=NAME) gets it created.
+		o.schema = sp
+	}
 	if o.schema != "" {
 		if !validSchema(o.schema) {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "postgres: open: schema %q: want letters, digits and _", o.schema)
