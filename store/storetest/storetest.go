@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Audit/Filters", testAuditFilters},
 		{"Audit/Concurrent", testAuditConcurrent},
 		{"Audit/EveryWriter", testAuditEveryWriter},
+		{"WebSessions", testWebSessions},
 		{"Close", testClose},
 	}
 	for _, tc := range tests {
