@@ -27,6 +27,17 @@ type Actor struct {
 	// Admin is set for a credential that may write rules: only an admin's
 	// answer may grant globally, tool-wide or wider than the call.
 	Admin bool
+	// Agent is set for an agent credential. A session belongs to the agent
+	// credential of its first call: another agent credential is told it
+	// does not exist (its approvals, submitting into it, cancelling,
+	// ending its turn). Approvers and admins, and in-process hosts (no
+	// credential), act on every session.
+	Agent bool
+}
+
+// owns reports whether by may act on session s as an agent.
+func (by Actor) owns(s *toolgate.Session) bool {
+	return !by.Agent || s.Owner == "" || s.Owner == by.Name
 }
 
 // SubmitRequest is a call an agent host submits.
@@ -37,6 +48,9 @@ type SubmitRequest struct {
 	BatchRemaining []toolgate.Call
 	// TTL overrides the approval's time to live; zero uses the default.
 	TTL time.Duration
+	// By is who submits. An agent credential opens the sessions of its
+	// first calls and may submit only into those.
+	By Actor
 }
 
 // Result is the outcome of submitting a call.

@@ -166,26 +166,34 @@ func normalize(c *toolgate.Call, needID bool) error {
 
 // session returns the call's session, creating it on first use with the
 // workspace's mode.
-func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine) (*toolgate.Session, error) {
+func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine, by Actor) (*toolgate.Session, error) {
 	s, err := b.getSession(ctx, c.Session)
-	if err == nil && s.Workspace != "" || err != nil && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
-		return b.boundSession(s, c, err)
+	unowned := err == nil && by.Agent && s.Owner == ""
+	if err == nil && s.Workspace != "" && !unowned || err != nil && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		return b.boundSession(s, c, err, by)
 	}
 	// A write: read again under the write lock, so that two first calls
 	// (or a first call and a mode change) do not overwrite each other.
 	b.sessions.wmu.Lock()
 	defer b.sessions.wmu.Unlock()
 	s, err = b.getSession(ctx, c.Session)
-	if err == nil && s.Workspace == "" {
-		// Created by a mode change or an abort before its first call: the
-		// first call binds it to its workspace.
-		s.Workspace, s.UpdatedAt = c.Workspace, b.now()
+	if err == nil && (s.Workspace == "" || by.Agent && s.Owner == "") {
+		// Created by a mode change or an abort before its first call (or
+		// stored before sessions had owners): the first call binds it to
+		// its workspace and its agent credential.
+		if s.Workspace == "" {
+			s.Workspace = c.Workspace
+		}
+		if by.Agent && s.Owner == "" {
+			s.Owner = by.Name
+		}
+		s.UpdatedAt = b.now()
 		if err := b.putSession(ctx, s); err != nil {
 			return nil, err
 		}
 	}
 	if err == nil || toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
-		return b.boundSession(s, c, err)
+		return b.boundSession(s, c, err, by)
 	}
 	now := b.now()
 	mode := toolgate.ModeDefault
@@ -193,6 +201,9 @@ func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine
 		mode = e.Mode()
 	}
 	s = &toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: mode, CreatedAt: now, UpdatedAt: now}
+	if by.Agent {
+		s.Owner = by.Name
+	}
 	if err := b.putSession(ctx, s); err != nil {
 		return nil, err
 	}
@@ -200,9 +211,12 @@ func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine
 }
 
 // boundSession checks that a session read for a call belongs to the
-// call's workspace.
-func (b *Broker) boundSession(s *toolgate.Session, c *toolgate.Call, err error) (*toolgate.Session, error) {
+// call's workspace and to the submitting credential.
+func (b *Broker) boundSession(s *toolgate.Session, c *toolgate.Call, err error, by Actor) (*toolgate.Session, error) {
 	if err == nil {
+		if !by.owns(s) {
+			return nil, errSessionNotFound(s.ID)
+		}
 		if s.Workspace != c.Workspace {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "session %s belongs to workspace %s, not %s", s.ID, s.Workspace, c.Workspace)
 		}
@@ -211,10 +225,23 @@ func (b *Broker) boundSession(s *toolgate.Session, c *toolgate.Call, err error) 
 	return nil, err
 }
 
-// Evaluate decides a call as Submit would, with the session's mode and
-// grants, but holds nothing and records nothing: the dry run. It reads
-// nothing from the store while the rules, session and grants are cached.
+// errSessionNotFound is what an agent credential is told of a session
+// another credential owns: the same as of one that does not exist.
+func errSessionNotFound(id string) error {
+	return toolgate.Errorf(toolgate.ENotFound, "session %s not found", id)
+}
+
+// Evaluate decides a call as Submit would, with the session's mode,
+// grants and stop flag, but holds nothing and records nothing: the dry
+// run. It reads nothing from the store while the rules, session and
+// grants are cached.
 func (b *Broker) Evaluate(ctx context.Context, c toolgate.Call) (toolgate.Decision, error) {
+	return b.EvaluateAs(ctx, c, Actor{})
+}
+
+// EvaluateAs is Evaluate for a caller: an agent credential cannot
+// evaluate in a session another credential owns.
+func (b *Broker) EvaluateAs(ctx context.Context, c toolgate.Call, by Actor) (toolgate.Decision, error) {
 	if err := normalize(&c, false); err != nil {
 		return toolgate.Decision{}, err
 	}
@@ -232,10 +259,31 @@ func (b *Broker) Evaluate(ctx context.Context, c toolgate.Call) (toolgate.Decisi
 	}
 	if !found {
 		s = toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: e.Mode()}
+	} else if !by.owns(&s) {
+		return toolgate.Decision{}, errSessionNotFound(s.ID)
 	}
 	var d toolgate.Decision
-	b.decide(ctx, e, &c, &s, &d)
+	if !sessionHalts(&s, &d) {
+		b.decide(ctx, e, &c, &s, &d)
+	}
 	return d, nil
+}
+
+// sessionHalts writes the decision of a session that takes no calls (it
+// was aborted, or a hard deny stopped its turn) and reports whether it
+// did: every decision path checks it, the dry run too.
+func sessionHalts(s *toolgate.Session, d *toolgate.Decision) bool {
+	switch {
+	case s.Aborted:
+		*d = toolgate.Decision{Action: toolgate.Deny, Reason: "the session was aborted"}
+	case s.Stopped:
+		*d = toolgate.Decision{Action: toolgate.Deny, Reason: "the user stopped this turn with a hard deny; wait for the user's next message"}
+	default:
+		return false
+	}
+	d.Tier, d.Mode = toolgate.TierExec, s.Mode
+	d.Subjects, d.Risks, d.Suggestions = []toolgate.SubjectResult{}, []toolgate.Risk{}, []toolgate.Suggestion{}
+	return true
 }
 
 // failClosed is the decision when the gate cannot decide: ask, never allow
@@ -265,6 +313,18 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		return nil, err
 	}
 	digest := toolgate.CallDigest(&c)
+	if req.By.Agent {
+		// Another credential's session is not there for this one: checked
+		// before a resubmitted call could attach to its approval.
+		var s toolgate.Session
+		found, err := b.loadSession(ctx, c.Session, &s)
+		if err != nil {
+			return nil, err
+		}
+		if found && !req.By.owns(&s) {
+			return nil, errSessionNotFound(c.Session)
+		}
+	}
 	if a, err := b.store.GetApprovalByCall(ctx, c.Session, c.ID); err == nil {
 		if err := b.sameCall(ctx, a, &c, digest); err != nil {
 			return nil, err
@@ -279,18 +339,15 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		return nil, err
 	}
 	e, engineErr := b.policies.Engine(ctx, c.Workspace)
-	s, err := b.session(ctx, &c, e)
+	s, err := b.session(ctx, &c, e, req.By)
 	if err != nil {
 		return nil, err
 	}
 	var d toolgate.Decision
 	switch {
+	case sessionHalts(s, &d):
 	case engineErr != nil:
 		d = failClosed("rules unavailable: " + engineErr.Error())
-	case s.Aborted:
-		d = toolgate.Decision{Action: toolgate.Deny, Reason: "the session was aborted"}
-	case s.Stopped:
-		d = toolgate.Decision{Action: toolgate.Deny, Reason: "the user stopped this turn with a hard deny; wait for the user's next message"}
 	default:
 		b.decide(ctx, e, &c, s, &d)
 	}
@@ -466,6 +523,37 @@ func (b *Broker) RequestApproval(ctx context.Context, req SubmitRequest) (*Resul
 // Get returns an approval.
 func (b *Broker) Get(ctx context.Context, id string) (*toolgate.Approval, error) {
 	return b.store.GetApproval(ctx, id)
+}
+
+// GetAs returns an approval to a caller: an agent credential sees only
+// the approvals of its own sessions; another's is not found, so its
+// arguments and resume token stay with the session's owner.
+func (b *Broker) GetAs(ctx context.Context, id string, by Actor) (*toolgate.Approval, error) {
+	a, err := b.store.GetApproval(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.checkOwner(ctx, a, by); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// checkOwner refuses an agent credential an approval of a session it does
+// not own, as not found.
+func (b *Broker) checkOwner(ctx context.Context, a *toolgate.Approval, by Actor) error {
+	if !by.Agent {
+		return nil
+	}
+	var s toolgate.Session
+	found, err := b.loadSession(ctx, a.Call.Session, &s)
+	if err != nil {
+		return err
+	}
+	if found && !by.owns(&s) {
+		return toolgate.Errorf(toolgate.ENotFound, "approval %s not found", a.ID)
+	}
+	return nil
 }
 
 // GetByToken returns an approval by its resume token.
@@ -815,10 +903,16 @@ func (b *Broker) release(id string) {
 	}
 }
 
-// Cancel ends a pending approval because its waiter went away.
+// Cancel ends a pending approval because its waiter went away. An agent
+// credential may cancel only the approvals of its own sessions.
 func (b *Broker) Cancel(ctx context.Context, id, reason string, by Actor) (*toolgate.Approval, error) {
 	if reason == "" {
 		reason = "cancelled"
+	}
+	if by.Agent {
+		if _, err := b.GetAs(ctx, id, by); err != nil {
+			return nil, err
+		}
 	}
 	return b.Resolve(ctx, id, toolgate.Resolution{Status: toolgate.StatusCancelled, Reason: reason, By: by.Name, Via: by.Via})
 }

@@ -90,8 +90,22 @@ func (b *Broker) CancelWorkspace(ctx context.Context, workspace string, by Actor
 }
 
 // EndTurn ends the session's current turn: the user spoke again. Turn
-// grants lapse and the stop flag of a hard deny clears.
+// grants lapse and the stop flag of a hard deny clears. Who may end a
+// turn: an approver or admin (a human), and the agent credential that owns
+// the session, which is how the Claude Code hook's UserPromptSubmit event
+// reports the user's new message; another agent credential is told the
+// session does not exist.
 func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+	if by.Agent {
+		var s toolgate.Session
+		found, err := b.loadSession(ctx, session, &s)
+		if err != nil {
+			return nil, err
+		}
+		if found && !by.owns(&s) {
+			return nil, errSessionNotFound(session)
+		}
+	}
 	s, err := b.updateSession(ctx, session, string(toolgate.EventTurnEnded), by, false, func(s *toolgate.Session) string {
 		s.Turn++
 		s.Stopped = false

@@ -47,7 +47,7 @@ func (s *server) handleEvaluate(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkArgs(n, &c); err != nil {
 		return err
 	}
-	d, err := s.broker.Evaluate(r.Context(), c)
+	d, err := s.broker.EvaluateAs(r.Context(), c, actorOf(w, r))
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (s *server) handleSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req := approval.SubmitRequest{Call: body.Call, BatchRemaining: body.BatchRemaining}
+	req := approval.SubmitRequest{Call: body.Call, BatchRemaining: body.BatchRemaining, By: actorOf(w, r)}
 	if body.Wrapped != nil {
 		if !reflect.ValueOf(body.Call).IsZero() {
 			return toolgate.Errorf(toolgate.EInvalid, `give the call either as "call" or as the bare body, not both`)
@@ -180,7 +180,7 @@ func (s *server) handleGetApproval(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	a, err := s.broker.Get(r.Context(), id)
+	a, err := s.broker.GetAs(r.Context(), id, actorOf(w, r))
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,13 @@ package server_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/tokens"
 )
 
 // TestResubmittedCallIDOverHTTP: after a human approved `git push` as
@@ -64,5 +66,79 @@ func TestApproverOverWideGrantOverHTTP(t *testing.T) {
 	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, map[string]any{"scope": "workspace"}, &got)
 	if got.Resolution.Pattern != "git push *" {
 		t.Fatalf("suggested grant: %+v", got.Resolution)
+	}
+}
+
+// TestSecondAgentCannotTouchSession: a second agent token against the
+// first one's session is told it does not exist (404) on every agent
+// route, and nothing changes; the owner still can.
+func TestSecondAgentCannotTouchSession(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	other, err := e.Tokens.Create("agent-2", tokens.RoleAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := e.ask(shell("s1", "c1", "git push origin main"))
+	b := e.ask(shell("s1", "c2", "make deploy"))
+	e.must(200, "POST", "/v1/approvals/"+b.ID+"/deny", e.Approver, map[string]any{"mode": "hard"}, nil)
+	before := e.counts()
+	for _, at := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", "/v1/approvals/" + a.ID, nil},
+		{"GET", "/v1/approvals/" + a.ID + "?wait=1s", nil},
+		{"POST", "/v1/approvals/" + a.ID + "/cancel", nil},
+		{"POST", "/v1/calls", shell("s1", "c1", "git push origin main")},
+		{"POST", "/v1/calls", shell("s1", "c9", "ls")},
+		{"POST", "/v1/evaluate", shell("s1", "", "ls")},
+		{"POST", "/v1/sessions/s1/turn-end", nil},
+	} {
+		r := e.do(at.method, at.path, other, at.body)
+		if r.status != http.StatusNotFound || strings.Contains(string(r.body), "git push") {
+			t.Errorf("agent-2 %s %s: %d %s", at.method, at.path, r.status, r.body)
+		}
+	}
+	if after := e.counts(); after != before {
+		t.Fatalf("another agent changed something:\n%+v\n%+v", before, after)
+	}
+	if s, err := e.Broker.Session(t.Context(), "s1"); err != nil || !s.Stopped || s.Turn != 0 || s.Owner != "agent-1" {
+		t.Fatalf("session s1: %+v %v", s, err)
+	}
+	// The owner still reads its approval and ends its turn; agent-2 has
+	// sessions of its own.
+	e.must(200, "GET", "/v1/approvals/"+a.ID, e.Agent, nil, nil)
+	e.must(200, "POST", "/v1/sessions/s1/turn-end", e.Agent, nil, nil)
+	if r := e.do("POST", "/v1/calls", other, shell("s2", "c1", "make deploy")); r.status != 200 {
+		t.Fatalf("agent-2's own session: %d %s", r.status, r.body)
+	}
+}
+
+// TestStopFlagOnEvaluate: the dry run honours a hard deny's stop flag,
+// for a call the rules allow, until the turn ends.
+func TestStopFlagOnEvaluate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	read := toolgate.Call{Session: "s1", Tool: "Read", Args: map[string]any{"file_path": "README.md"}}
+	evaluate := func() toolgate.Action {
+		var d toolgate.Decision
+		e.must(200, "POST", "/v1/evaluate", e.Agent, read, &d)
+		return d.Action
+	}
+	if got := evaluate(); got != toolgate.Allow {
+		t.Fatalf("before: %s", got)
+	}
+	a := e.ask(shell("s1", "c1", "make deploy"))
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.Approver, map[string]any{"mode": "hard"}, nil)
+	if got := evaluate(); got != toolgate.Deny {
+		t.Fatalf("after a hard deny: %s", got)
+	}
+	if got := e.final(toolgate.Call{ID: "c2", Session: "s1", Tool: "Read", Args: read.Args}); got != toolgate.Deny {
+		t.Fatalf("submit after a hard deny: %s", got)
+	}
+	e.must(200, "POST", "/v1/sessions/s1/turn-end", e.Agent, nil, nil)
+	if got := evaluate(); got != toolgate.Allow {
+		t.Fatalf("after the turn ended: %s", got)
 	}
 }

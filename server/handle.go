@@ -104,7 +104,7 @@ func actorOf(w http.ResponseWriter, r *http.Request) approval.Actor {
 		via = c
 	}
 	caller := callerOf(w)
-	return approval.Actor{Name: caller.Name, Via: via, Admin: caller.Role == tokens.RoleAdmin}
+	return approval.Actor{Name: caller.Name, Via: via, Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent}
 }
 
 // adapt turns a route into an http.Handler: authentication, role check,

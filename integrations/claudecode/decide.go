@@ -227,12 +227,15 @@ func outcome(a *toolgate.Approval, c *toolgate.Call) (Verdict, error) {
 // gateway's own POST /hooks/claude-code uses.
 type BrokerGateway struct {
 	Broker *approval.Broker
-	// Actor names who cancels approvals the hook stops waiting for.
+	// Actor is who the hook acts as: it submits calls, cancels the
+	// approvals it stops waiting for and ends turns. With Agent set, it
+	// acts only on the sessions that credential owns.
 	Actor approval.Actor
 }
 
 // Submit implements Gateway.
 func (g *BrokerGateway) Submit(ctx context.Context, req approval.SubmitRequest, wait time.Duration) (*approval.Result, error) {
+	req.By = g.Actor
 	res, err := g.Broker.Submit(ctx, req)
 	if err != nil || wait <= 0 || res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
 		return res, err
@@ -248,7 +251,10 @@ func (g *BrokerGateway) Submit(ctx context.Context, req approval.SubmitRequest, 
 // Approval implements Gateway.
 func (g *BrokerGateway) Approval(ctx context.Context, id string, wait time.Duration) (*toolgate.Approval, error) {
 	if wait <= 0 {
-		return g.Broker.Get(ctx, id)
+		return g.Broker.GetAs(ctx, id, g.Actor)
+	}
+	if _, err := g.Broker.GetAs(ctx, id, g.Actor); err != nil {
+		return nil, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()

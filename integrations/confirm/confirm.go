@@ -222,7 +222,7 @@ func (c *Confirm) handleAnswer(w http.ResponseWriter, r *http.Request, caller to
 		return writeErr(w, err)
 	}
 	if err := c.Respond(r.Context(), r.PathValue("executionId"), resp, caller); err != nil {
-		if code := toolgate.ErrorCodeOf(err); code != toolgate.EConflict && code != toolgate.EForbidden {
+		if code := toolgate.ErrorCodeOf(err); code != toolgate.EConflict && code != toolgate.EForbidden && code != toolgate.ENotFound {
 			c.logInternal(r, err)
 		}
 		return writeErr(w, err)
@@ -277,7 +277,8 @@ func (c *Confirm) handleSubmit(w http.ResponseWriter, r *http.Request, caller to
 	if strings.TrimSpace(sub.ToolName) == "" {
 		return writeErr(w, badRequest("toolName: required"))
 	}
-	out, err := c.Submit(r.Context(), sub)
+	by := approval.Actor{Name: caller.Name, Via: c.via, Agent: caller.Role == tokens.RoleAgent}
+	out, err := c.submit(r.Context(), sub, by)
 	if err != nil {
 		if r.Context().Err() != nil {
 			return nil // the host went away; its confirmation is cancelled
@@ -294,6 +295,12 @@ func (c *Confirm) handleSubmit(w http.ResponseWriter, r *http.Request, caller to
 // and mode first, then a human through the event stream for up to the
 // configured timeout. If ctx ends first the confirmation is cancelled.
 func (c *Confirm) Submit(ctx context.Context, sub Submission) (*Outcome, error) {
+	return c.submit(ctx, sub, approval.Actor{})
+}
+
+// submit is Submit as a caller: an agent credential submits only into
+// the sessions it owns.
+func (c *Confirm) submit(ctx context.Context, sub Submission, by approval.Actor) (*Outcome, error) {
 	call := toolgate.Call{ID: sub.CallID, Session: sub.SessionID, Workspace: sub.WorkerID, Tool: sub.ToolName, Args: sub.Args}
 	if call.Workspace == "" {
 		call.Workspace = sub.Workspace
@@ -322,7 +329,7 @@ func (c *Confirm) Submit(ctx context.Context, sub Submission) (*Outcome, error) 
 			c.mu.Unlock()
 		}()
 	}
-	req := approval.SubmitRequest{Call: call, TTL: c.cfg.Timeout}
+	req := approval.SubmitRequest{Call: call, TTL: c.cfg.Timeout, By: by}
 	res, err := c.broker.Submit(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("confirm: submit %s: %w", call.Tool, err)
@@ -440,6 +447,9 @@ func writeErr(w http.ResponseWriter, err error) error {
 	switch toolgate.ErrorCodeOf(err) {
 	case toolgate.EInvalid:
 		status, msg = http.StatusBadRequest, toolgate.ErrorMessageOf(err)
+	case toolgate.ENotFound:
+		// Another credential's session, as if it did not exist.
+		status, msg = http.StatusNotFound, toolgate.ErrorMessageOf(err)
 	case toolgate.EForbidden:
 		// An approver's answer that would write a rule only an admin may
 		// (remembering a tool for every session).

@@ -410,7 +410,8 @@ func TestConfigAutoApproval(t *testing.T) {
 func TestLenientAnswers(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, wsapprovals.Options{})
-	ws := e.dial("?session=s1")
+	// "scope": "session" saves a tool for the session: an admin's answer.
+	ws := e.dial("?session=s1", "Authorization", "Bearer "+e.Admin)
 	for i, tc := range []struct {
 		msg    string
 		status toolgate.Status

@@ -140,7 +140,8 @@ func TestCrashLosesNothing(t *testing.T) {
 		t.Fatal("first start printed no admin token")
 	}
 	admin := newClient(t, g.url, g.token)
-	agent := newClient(t, g.url, createToken(t, bin, data, "agent"))
+	agentToken := createToken(t, bin, data, "agent")
+	agent := newClient(t, g.url, agentToken)
 
 	// A grant, an answered approval, and two left pending.
 	first, err := agent.Submit(ctx, bash("s1", "c1", "git push origin main"), 0)
@@ -180,7 +181,9 @@ func TestCrashLosesNothing(t *testing.T) {
 		t.Fatal("restart created a new admin token: the token file was lost")
 	}
 	admin = newClient(t, g2.url, g.token)
-	agent = newClient(t, g2.url, createToken(t, bin, data, "agent"))
+	// The same agent credential: its sessions are its own (another agent
+	// token would be told they do not exist).
+	agent = newClient(t, g2.url, agentToken)
 
 	after, err := admin.Audit(ctx, client.AuditFilter{Limit: 1000})
 	if err != nil {
@@ -239,7 +242,8 @@ func TestCrashThenExpiry(t *testing.T) {
 	bin := toolgateBinary(t)
 	data := t.TempDir()
 	g := startGateway(t, bin, data, "TOOLGATE_APPROVAL_TIMEOUT=2s", "TOOLGATE_SWEEP_INTERVAL=1s")
-	agent := newClient(t, g.url, createToken(t, bin, data, "agent"))
+	agentToken := createToken(t, bin, data, "agent")
+	agent := newClient(t, g.url, agentToken)
 	r, err := agent.Submit(ctx, bash("s1", "c1", "make deploy"), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +252,9 @@ func TestCrashThenExpiry(t *testing.T) {
 	g.cmd.Wait()
 	time.Sleep(2500 * time.Millisecond)
 	g2 := startGateway(t, bin, data, "TOOLGATE_APPROVAL_TIMEOUT=2s", "TOOLGATE_SWEEP_INTERVAL=1s")
-	agent = newClient(t, g2.url, createToken(t, bin, data, "agent"))
+	// The same agent credential: its sessions are its own (another agent
+	// token would be told they do not exist).
+	agent = newClient(t, g2.url, agentToken)
 	a, err := agent.Approval(ctx, r.Approval.ID, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -247,14 +247,16 @@ func confirmConfig(path string) (confirm.Config, error) {
 
 // hookMount serves Claude Code's HTTP hooks at POST /hooks/claude-code:
 // the same JSON as the command hook, decided by this gateway.
+// Each request acts as its caller, so the sessions an agent credential
+// opens through the hook are its own, as through POST /v1/calls.
 func hookMount(b *approval.Broker, maxWait time.Duration) server.Mount {
-	h := hookhttp.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{
-		Gateway: &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}},
-		OnAsk:   claudecode.AskPrompt,
-	}}, hookhttp.WithMaxWait(maxWait))
 	return server.Mount{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
-		Handler: func(w http.ResponseWriter, r *http.Request, _ tokens.Entry) error {
-			h.ServeHTTP(w, r)
+		Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
+			by := approval.Actor{Name: caller.Name, Via: "hook", Agent: caller.Role == tokens.RoleAgent}
+			hookhttp.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{
+				Gateway: &claudecode.BrokerGateway{Broker: b, Actor: by},
+				OnAsk:   claudecode.AskPrompt,
+			}}, hookhttp.WithMaxWait(maxWait)).ServeHTTP(w, r)
 			return nil
 		}}
 }
