@@ -45,11 +45,11 @@ const (
 type Entry struct {
 	// Path is slash-separated and relative to its anchor. A trailing "/"
 	// names a directory and everything under it. The last element may hold
-	// the wildcards of path.Match (".ssh/id_*").
+	// '*' (any run of characters) (".ssh/id_*").
 	Path   string
 	Anchor Anchor
 	Kind   Kind
-	// Except lists path.Match patterns for a last element that is not
+	// Except lists patterns ('*' only) for a last element that is not
 	// sensitive although Path covers it (public keys: "*.pub").
 	Except []string
 	// Reason is a plain-language clause naming what the path holds, to
@@ -87,8 +87,8 @@ func (e Entry) Patterns() []string {
 // Entries returns every sensitive path, credentials first. The slice is a
 // copy: changing it changes nothing here.
 func Entries() []Entry {
-	out := make([]Entry, 0, len(entries))
-	for _, c := range entries {
+	out := make([]Entry, 0, len(table.list))
+	for _, c := range table.list {
 		e := c.Entry
 		e.Except = append([]string(nil), e.Except...)
 		out = append(out, e)
@@ -121,20 +121,41 @@ func Lookup(p, home string) (Entry, bool) {
 	if strings.Contains(p, "//") || strings.Contains(p, "/.") || strings.HasSuffix(p, "/") || strings.HasPrefix(p, "./") {
 		p = path.Clean(p)
 	}
-	// homeRel is the path below a home directory, or "" if it is not in one.
-	homeRel := underHome(p, home)
-	for i := range entries {
-		c := &entries[i]
-		switch c.Anchor {
-		case Home:
-			if homeRel != "" && c.covers(homeRel, true) {
-				return c.Entry, true
-			}
-		case Anywhere:
-			if c.covers(p, false) {
-				return c.Entry, true
+	best := len(table.list)
+	// Home entries: the path below a home directory, matched from its start.
+	if rel := underHome(p, home); rel != "" {
+		first, _, _ := strings.Cut(rel, "/")
+		for _, i := range table.home[first] {
+			if i < best && table.list[i].covers(rel, true) {
+				best = i
+				break
 			}
 		}
+	}
+	// Anywhere entries: matched at every element boundary.
+	for start := 0; start < len(p); {
+		end := strings.IndexByte(p[start:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		for _, i := range table.anywhere[p[start:end]] {
+			if i < best && table.list[i].coversAt(p, start) {
+				best = i
+				break
+			}
+		}
+		start = end + 1
+	}
+	for _, i := range table.globbed {
+		if i < best && table.list[i].covers(p, false) {
+			best = i
+			break
+		}
+	}
+	if best < len(table.list) {
+		return table.list[best].Entry, true
 	}
 	return Entry{}, false
 }
@@ -171,29 +192,31 @@ type compiled struct {
 }
 
 // covers reports whether the entry covers p: p starts with the entry's
-// elements (anchored) or contains them at an element boundary (Anywhere),
-// and is the entry's path itself or, for a directory, lies under it.
+// elements (anchored) or contains them at an element boundary.
 func (c *compiled) covers(p string, anchored bool) bool {
-	start := 0
-	for {
-		if end, ok := c.matchAt(p, start); ok {
-			rest := p[end:]
-			if rest == "" {
-				return !c.excepted(p)
-			}
-			if c.Dir() && rest[0] == '/' {
-				return !c.excepted(p)
-			}
-		}
-		if anchored {
-			return false
+	for start := 0; ; {
+		if c.coversAt(p, start) {
+			return true
 		}
 		i := strings.IndexByte(p[start:], '/')
-		if i < 0 {
+		if anchored || i < 0 {
 			return false
 		}
 		start += i + 1
 	}
+}
+
+// coversAt reports whether the entry's elements match p from start and p
+// is the entry's path itself or, for a directory, lies under it.
+func (c *compiled) coversAt(p string, start int) bool {
+	end, ok := c.matchAt(p, start)
+	if !ok {
+		return false
+	}
+	if rest := p[end:]; rest != "" && (!c.Dir() || rest[0] != '/') {
+		return false
+	}
+	return !c.excepted(p)
 }
 
 // matchAt matches the entry's elements against p from start, returning the
@@ -212,11 +235,7 @@ func (c *compiled) matchAt(p string, start int) (int, bool) {
 			j = len(p) - i
 		}
 		seg := p[i : i+j]
-		if !strings.ContainsAny(el, "*?[\\") {
-			if seg != el {
-				return 0, false
-			}
-		} else if ok, _ := path.Match(el, seg); !ok {
+		if !starMatch(el, seg) {
 			return 0, false
 		}
 		i += j
@@ -229,9 +248,33 @@ func (c *compiled) matchAt(p string, start int) (int, bool) {
 func (c *compiled) excepted(p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	for _, x := range c.Except {
-		if ok, _ := path.Match(x, base); ok {
+		if starMatch(x, base) {
 			return true
 		}
 	}
 	return false
+}
+
+// starMatch matches one path element against a pattern whose only
+// wildcard is '*' (any run of characters), which is all the table uses.
+func starMatch(pat, s string) bool {
+	star := strings.IndexByte(pat, '*')
+	if star < 0 {
+		return pat == s
+	}
+	if !strings.HasPrefix(s, pat[:star]) {
+		return false
+	}
+	s, pat = s[star:], pat[star+1:]
+	for {
+		next := strings.IndexByte(pat, '*')
+		if next < 0 {
+			return strings.HasSuffix(s, pat)
+		}
+		i := strings.Index(s, pat[:next])
+		if i < 0 {
+			return false
+		}
+		s, pat = s[i+next:], pat[next+1:]
+	}
 }

@@ -1,6 +1,7 @@
 package sensitive_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate/internal/glob"
@@ -96,6 +97,9 @@ func TestPatterns(t *testing.T) {
 	for _, e := range sensitive.Entries() {
 		if e.Reason == "" || e.Kind == 0 || e.Anchor == 0 {
 			t.Errorf("%s: incomplete entry %+v", e.Path, e)
+		}
+		if strings.ContainsAny(e.Path, "?[{\\") {
+			t.Errorf("%s: only '*' is supported in entry paths", e.Path)
 		}
 		pats := e.Patterns()
 		if len(pats) == 0 {

@@ -18,7 +18,7 @@ const (
 
 // entries is the one list of sensitive paths. Credentials first: Lookup
 // returns the first entry that covers a path.
-var entries = compile([]Entry{
+var table = compile([]Entry{
 	// SSH.
 	{Path: ".ssh/", Anchor: Home, Kind: Credential, Except: []string{"*.pub", "known_hosts", "known_hosts.old", "config"}, Reason: sshKeys},
 	{Path: ".ssh/id_*", Anchor: Anywhere, Kind: Credential, Except: []string{"*.pub"}, Reason: sshKeys},
@@ -117,11 +117,30 @@ var entries = compile([]Entry{
 	{Path: ".local/share/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own data (its store and tokens)"},
 })
 
-// compile splits each entry's path once, so Lookup does not.
-func compile(list []Entry) []compiled {
-	out := make([]compiled, len(list))
+// index is the list compiled for Lookup: each entry's path split once, and
+// entries indexed by their first element so a lookup tries only the few
+// that can match.
+type index struct {
+	list     []compiled
+	home     map[string][]int // Home entries by literal first element
+	anywhere map[string][]int // Anywhere entries by literal first element
+	globbed  []int            // Anywhere entries whose first element is a pattern
+}
+
+func compile(list []Entry) index {
+	x := index{list: make([]compiled, len(list)), home: map[string][]int{}, anywhere: map[string][]int{}}
 	for i, e := range list {
-		out[i] = compiled{Entry: e, elems: strings.Split(strings.TrimSuffix(e.Path, "/"), "/")}
+		c := compiled{Entry: e, elems: strings.Split(strings.TrimSuffix(e.Path, "/"), "/")}
+		x.list[i] = c
+		first := c.elems[0]
+		switch {
+		case e.Anchor == Home:
+			x.home[first] = append(x.home[first], i)
+		case strings.Contains(first, "*"):
+			x.globbed = append(x.globbed, i)
+		default:
+			x.anywhere[first] = append(x.anywhere[first], i)
+		}
 	}
-	return out
+	return x
 }
