@@ -112,12 +112,17 @@ type SubjectResult struct {
 // Severity grades a risk.
 type Severity string
 
-// Severities. Both force a human (DESIGN §2 step 6), except in yolo mode.
+// Severities. Critical and unprefixable force a human (DESIGN §2 step 6),
+// except in yolo mode; a risk class only keeps a wildcard allow from
+// covering its subject (§3.5).
 const (
 	// SeverityCritical is a destructive pattern (DESIGN §3.4).
 	SeverityCritical Severity = "critical"
 	// SeverityUnprefixable is a construct no prefix grant can vet (§3.2).
 	SeverityUnprefixable Severity = "unprefixable"
+	// SeverityClass is a risk class (destructive, credential access, …):
+	// the Code names the class.
+	SeverityClass Severity = "class"
 )
 
 // Risk is a dangerous pattern found in a call, with a reason a person reads.

@@ -180,7 +180,9 @@ func TestScopes(t *testing.T) {
 					t.Errorf("%s: %s, want %s", what, got, want)
 				}
 			}
-			check("same session", shellCall("s1", "c2", "git push --force origin dev"), tc.sameSession)
+			check("same session", shellCall("s1", "c2", "git push origin dev"), tc.sameSession)
+			// The granted wildcard does not cover the risky form (DESIGN §3.5).
+			check("risky form", shellCall("s1", "c2b", "git push --force origin dev"), toolgate.Ask)
 			check("other command", shellCall("s1", "c3", "git reset --hard"), toolgate.Ask)
 			other := shellCall("s2", "c4", "git push origin main")
 			check("other session", other, tc.otherSession)

@@ -37,6 +37,7 @@ const (
 	reasonModeDontAsk   = "denied by dont-ask mode, which denies what would need a person's approval: "
 	reasonModeReadAsk   = "read-only mode asks before a write- or exec-tier call"
 	reasonModeEditAsk   = "auto-edit mode asks before an exec-tier call"
+	reasonTampering     = "the managed layer denies this in every mode: an agent may not change its own or toolgate's configuration"
 	reasonOverride      = "no rule, grant or mode allows this without a person's approval"
 	reasonEmptyCommand  = "empty command: nothing to approve"
 	reasonNoCommand     = "shell call has no command argument"
@@ -61,6 +62,46 @@ type subject struct {
 	flags  []string // exec-capable flags an allow rule must name
 	shell  bool     // shell-command matching (trailing " *" matches bare)
 	cmd    *shell.Command
+	// classes are the subject's risk classes (a command's), fclass a
+	// file's; an allow rule covers the subject only if it names each
+	// class's token (DESIGN §3.5).
+	classes []shell.ClassRisk
+	fclass  shell.ClassRisk
+	// restrict makes the subject count only when it restricts, like a
+	// read: a command run elsewhere by ssh or docker exec, an operand
+	// that matches a file rule.
+	restrict bool
+}
+
+// risky reports whether the subject has a risk class, and the first.
+func (s *subject) risky() (shell.ClassRisk, bool) {
+	if s.fclass.Class != "" {
+		return s.fclass, true
+	}
+	if len(s.classes) > 0 {
+		return s.classes[0], true
+	}
+	return shell.ClassRisk{}, false
+}
+
+// tampering reports whether the subject tampers with toolgate or the
+// agent's configuration.
+func (s *subject) tampering() bool {
+	if s.fclass.Class == shell.ClassTampering {
+		return true
+	}
+	for _, c := range s.classes {
+		if c.Class == shell.ClassTampering {
+			return true
+		}
+	}
+	return false
+}
+
+// classReason words a risk class for a person: the class, then what the
+// subject does.
+func classReason(c shell.ClassRisk) string {
+	return c.Class.Label() + ": " + c.Reason
 }
 
 func (s *subject) display() string { return s.texts[0] }
@@ -134,7 +175,16 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 		if v.rule != nil {
 			sr.Rule = &v.rule.ref
 		}
+		if sr.Action == toolgate.NoAction && s.restrict {
+			continue // an operand or remote command that restricts nothing
+		}
 		d.Subjects = append(d.Subjects, sr)
+		for _, cr := range s.classes {
+			d.Risks = append(d.Risks, toolgate.Risk{Code: string(cr.Class), Severity: toolgate.SeverityClass, Reason: classReason(cr), Subject: text})
+		}
+		if s.fclass.Class != "" {
+			d.Risks = append(d.Risks, toolgate.Risk{Code: string(s.fclass.Class), Severity: toolgate.SeverityClass, Reason: classReason(s.fclass), Subject: text})
+		}
 		if v.action > best || bestAt < 0 && v.action == best {
 			best, bestAt = v.action, i
 			d.Reason = v.reason
@@ -148,8 +198,13 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	d.Action = best
 	// Safety override (DESIGN §2 step 6): a critical risk or an
 	// unprefixable construct needs a human unless the session is yolo.
-	if d.Action == toolgate.Allow && len(d.Risks) > 0 && env.Mode != toolgate.ModeYolo {
-		d.Action, d.Reason, d.Rule = toolgate.Ask, reasonOverride, nil
+	if d.Action == toolgate.Allow && env.Mode != toolgate.ModeYolo {
+		for _, r := range d.Risks {
+			if r.Severity != toolgate.SeverityClass {
+				d.Action, d.Reason, d.Rule = toolgate.Ask, reasonOverride, nil
+				break
+			}
+		}
 	}
 	// auto-deny is seed 004's kill switch: every call, explicit allows
 	// included.
@@ -173,6 +228,11 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset, tier toolgate.Tier) verdict {
 	if s.kind == toolgate.SubjectRead || s.kind == toolgate.SubjectWrite {
 		args = nil // conditions name the call's arguments, not a file's
+	}
+	if s.tampering() {
+		// The managed layer: no rule, grant or mode allows it. The risk
+		// (in the decision's risks) says what is tampered with.
+		return verdict{action: toolgate.Deny, reason: reasonTampering}
 	}
 	var floor *compiledRule
 	if r := e.managed.find(s, args); r != nil {
@@ -203,8 +263,22 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 	// unset is true when no rule a person wrote or toolgate ships decides
 	// the subject: no match, or only a catch-all.
 	unset := r == nil || r.catchAll
-	switch s.kind {
-	case toolgate.SubjectRead:
+	cr, risky := s.risky()
+	if risky && v.open {
+		// No rule that names the risky form matched: it needs a human,
+		// whatever a wildcard allows (DESIGN §3.5). It stays open, so
+		// yolo still allows it.
+		v = verdict{action: toolgate.Ask, open: true, reason: "a wildcard allow does not cover this; only a rule that names " + strconv.Quote(cr.Token) + " does"}
+	}
+	switch {
+	case s.restrict && !risky:
+		if v.open || v.action == toolgate.Allow {
+			if floor != nil {
+				return verdict{action: toolgate.Ask, rule: floor, reason: floor.reasonFor(s)}
+			}
+			return verdict{action: toolgate.NoAction, rule: v.rule, open: v.open}
+		}
+	case s.kind == toolgate.SubjectRead && !(risky && v.open):
 		// A read only restricts: an explicit deny or ask counts; an open
 		// result or an allow says nothing, unless the file is unknown.
 		if unset && s.opaque {
@@ -216,8 +290,8 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 			}
 			return verdict{action: toolgate.NoAction, rule: v.rule, open: v.open}
 		}
-	case toolgate.SubjectWrite:
-		if unset {
+	case s.kind == toolgate.SubjectWrite:
+		if unset && !(risky && v.open) {
 			v = verdict{action: toolgate.Ask, open: true, reason: reasonOpenWrite}
 		}
 	}
@@ -406,8 +480,8 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 			}
 			found = true
 		}
-		if found {
-			break
+		if found && spec.Kind != KindRead && spec.Kind != KindWrite {
+			break // glob and grep: pattern, else path
 		}
 	}
 	if !found {
@@ -423,6 +497,13 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 			s.opaque = true
 		}
 		subs = append(subs, s)
+	}
+	if spec.Kind == KindRead || spec.Kind == KindWrite || spec.Kind == KindGrep || spec.Kind == KindGlob {
+		for i := range subs {
+			if !subs[i].opaque {
+				subs[i].fclass = e.fileClass(&subs[i], spec.Kind == KindWrite, false, false, c.Cwd)
+			}
+		}
 	}
 	if spec.Kind == KindWrite {
 		for i := range subs {
@@ -540,6 +621,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		s.kind, s.shell, s.cmd = toolgate.SubjectCommand, true, cmd
 		s.texts[0], s.n = cmd.Text, 1
 		s.alts, s.opaque, s.flags = cmd.Alts, cmd.Opaque, cmd.ExecFlags
+		s.classes, s.restrict = cmd.Classes, cmd.Remote
 		subs = append(subs, s)
 	}
 	for _, f := range a.Files {
@@ -559,6 +641,9 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 			s.texts[0], s.n = f.Path, 1
 		} else {
 			s = e.fileSubject(fb, kind, f.Path, c.Cwd, f.Dir)
+		}
+		if !s.opaque {
+			s.fclass = e.fileClass(&s, f.Write, f.Delete, f.Recursive, c.Cwd)
 		}
 		subs = append(subs, s)
 		if f.Write {
@@ -665,3 +750,90 @@ func (ix *subjectIndex) lastAny(rs *Ruleset, s *subject, args map[string]any, be
 	}
 	return best
 }
+
+// fileClass returns the risk class of a file subject: credential access
+// for reading a secret, tampering for writing the agent's configuration,
+// destructive for deleting (or recursively changing) a path outside the
+// workspace, or the workspace itself. The zero ClassRisk for none.
+func (e *Engine) fileClass(s *subject, write, del, recursive bool, cwd string) shell.ClassRisk {
+	for k := 0; k < s.n; k++ {
+		ent, ok := sensitive.Lookup(s.texts[k], e.home)
+		if !ok {
+			continue
+		}
+		token := ent.Path
+		if i := strings.IndexAny(token, "/*"); i > 0 {
+			token = token[:i]
+		}
+		switch {
+		case ent.Kind == sensitive.AgentConfig && write:
+			return shell.ClassRisk{Class: shell.ClassTampering, Reason: "writes " + s.texts[0] + ", which " + ent.Reason, Token: token}
+		case ent.Kind == sensitive.Credential && !write:
+			return shell.ClassRisk{Class: shell.ClassCredential, Reason: "reads " + s.texts[0] + ", which " + ent.Reason, Token: token}
+		case ent.Kind == sensitive.Credential && del:
+			return shell.ClassRisk{Class: shell.ClassDestructive, Reason: "deletes " + s.texts[0] + ", which " + ent.Reason, Token: token}
+		}
+	}
+	if !del && !recursive {
+		return shell.ClassRisk{}
+	}
+	where, outside := e.outsideWorkspace(s, cwd)
+	if !outside {
+		return shell.ClassRisk{}
+	}
+	verb := "deletes "
+	if !del {
+		verb = "changes the permissions of everything under "
+	} else if recursive {
+		verb = "deletes everything under "
+	}
+	return shell.ClassRisk{Class: shell.ClassDestructive, Reason: verb + s.texts[0] + ", " + where, Token: s.texts[0]}
+}
+
+// outsideWorkspace reports whether a file subject lies outside the
+// workspace (the call's working directory) and not in a temp or cache
+// directory, or is the workspace itself; where says which.
+func (e *Engine) outsideWorkspace(s *subject, cwd string) (string, bool) {
+	abs := s.texts[s.n-1]
+	if cwd != "" && path.IsAbs(abs) {
+		cwd = strings.TrimSuffix(cwd, "/")
+		switch {
+		case abs == cwd:
+			return "which is the workspace itself", true
+		case strings.HasPrefix(abs, cwd+"/"):
+			return "", false
+		}
+	}
+	if !path.IsAbs(abs) {
+		rel := s.texts[0]
+		if rel != ".." && !strings.HasPrefix(rel, "../") && !strings.HasPrefix(rel, "~") && !strings.HasPrefix(rel, "$") {
+			return "", false
+		}
+		abs = rel
+	}
+	for _, t := range tempDirs {
+		if strings.HasPrefix(abs, t) {
+			return "", false
+		}
+	}
+	if e.home != "" {
+		for _, t := range homeCaches {
+			if strings.HasPrefix(abs, e.home+t) {
+				return "", false
+			}
+		}
+	}
+	for _, t := range homeCaches {
+		if strings.HasPrefix(abs, "~"+t) {
+			return "", false
+		}
+	}
+	return "which is outside the workspace", true
+}
+
+// tempDirs and homeCaches hold files nobody keeps: deleting them is not
+// destructive.
+var (
+	tempDirs   = [...]string{"/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/var/cache/"}
+	homeCaches = [...]string{"/.cache/", "/Library/Caches/", "/.npm/_cacache/", "/go/pkg/mod/cache/"}
+)

@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/toolgate/toolgate"
+import (
+	"strings"
+
+	"github.com/toolgate/toolgate"
+)
 
 // subjectIndex holds one family's rules in a trie keyed by the literal
 // prefix of their patterns, so finding the last rule that matches a subject
@@ -123,6 +127,15 @@ func (r *compiledRule) eligible(s *subject, args map[string]any, allowOK bool) b
 				return false
 			}
 		}
+		// A risky subject needs a rule that spells the risky form out.
+		for i := range s.classes {
+			if !namesWord(r.ref.Pattern, s.classes[i].Token) {
+				return false
+			}
+		}
+		if s.fclass.Class != "" && !namesWord(r.ref.Pattern, s.fclass.Token) {
+			return false
+		}
 	}
 	for i := range r.when {
 		if !r.when[i].holds(args) {
@@ -130,4 +143,34 @@ func (r *compiledRule) eligible(s *subject, args map[string]any, allowOK bool) b
 		}
 	}
 	return true
+}
+
+// namesWord reports whether pattern contains token as a whole word:
+// bounded by the pattern's ends, spaces, quotes, '/', '=' or ':', so
+// "sudo *" does not name "su" and "--force-with-lease" does not name
+// "--force".
+func namesWord(pattern, token string) bool {
+	if token == "" {
+		return true
+	}
+	for from := 0; ; {
+		i := strings.Index(pattern[from:], token)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(token)
+		if (i == 0 || wordEdge(pattern[i-1])) && (end == len(pattern) || wordEdge(pattern[end])) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func wordEdge(c byte) bool {
+	switch c {
+	case ' ', '\t', '"', '\'', '/', '=', ':':
+		return true
+	}
+	return false
 }

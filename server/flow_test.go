@@ -105,9 +105,14 @@ func TestApproveEachScope(t *testing.T) {
 			}
 			// The dry run agrees with the submission.
 			var d toolgate.Decision
-			e.must(200, "POST", "/v1/evaluate", e.Agent, shell("s1", "", "git push --force"), &d)
+			e.must(200, "POST", "/v1/evaluate", e.Agent, shell("s1", "", "git push origin dev"), &d)
 			if d.Action != tc.sameSession {
 				t.Errorf("evaluate: %s, want %s", d.Action, tc.sameSession)
+			}
+			// The granted wildcard does not cover the risky form (DESIGN §3.5).
+			e.must(200, "POST", "/v1/evaluate", e.Agent, shell("s1", "", "git push --force"), &d)
+			if d.Action != toolgate.Ask {
+				t.Errorf("evaluate git push --force: %s, want ask", d.Action)
 			}
 			if tc.scope == toolgate.ScopeTurn {
 				e.must(200, "POST", "/v1/sessions/s1/turn-end", e.Agent, nil, nil)

@@ -62,6 +62,14 @@ type Command struct {
 	// Via names the wrapper or context the command was found in ("sudo",
 	// "bash -c", "find -exec", "xargs", "eval"), empty at top level.
 	Via string
+	// Effects are what the command does, from the command table.
+	Effects Effect
+	// Classes are the risk classes of the command (DESIGN §3.5): a
+	// wildcard allow does not cover it; a rule naming each Token does.
+	Classes []ClassRisk
+	// Remote is set for a command run elsewhere by a remote or container
+	// exec (ssh HOST CMD, docker exec): it only restricts, like a read.
+	Remote bool
 }
 
 // File is a file a script touches.
@@ -85,4 +93,10 @@ type File struct {
 	Dir string
 	// Command is the Text of the command the file belongs to.
 	Command string
+	// Delete is set when the command deletes or destroys the file (rm,
+	// shred, truncate, dd of=, find -delete).
+	Delete bool
+	// Recursive is set when the command acts on the whole tree under the
+	// path (rm -r, chmod -R).
+	Recursive bool
 }

@@ -93,10 +93,10 @@ func New(opts ...Option) *Analyzer {
 	a := &Analyzer{
 		maxBytes:  DefaultMaxBytes,
 		maxDepth:  DefaultMaxDepth,
-		execFlags: make(map[string][]ExecFlagRule, len(BuiltinExecFlags)),
+		execFlags: make(map[string][]ExecFlagRule, len(builtinExecFlags)),
 		arity:     make(map[string]int, len(builtinArity)),
 	}
-	for _, r := range BuiltinExecFlags {
+	for _, r := range builtinExecFlags {
 		a.execFlags[r.Command] = append(a.execFlags[r.Command], r)
 	}
 	for k, v := range builtinArity {

@@ -4,6 +4,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/sensitive"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -178,13 +181,39 @@ func (w *walker) makeCommand(words []word, assigns []string, via string, opaque 
 // files, risks and the commands it runs itself (find -exec, …).
 func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
-	var scripts []string
-	cmd.ExecFlags, scripts = w.execFlags(name, cmd.Args)
-	idx := w.emit(cmd)
+	// Abbreviated long options ("--forc", "--out=x") are read as the
+	// command reads them, by every check below.
+	norm := normaliseArgs(name, cmd.Args)
 	args := words[1:]
+	if len(norm) > 0 && &norm[0] != &cmd.Args[0] {
+		args = make([]word, len(words)-1)
+		copy(args, words[1:])
+		for i := range args {
+			args[i].text = norm[i]
+		}
+		cmd.Alts = append(cmd.Alts, name+" "+strings.Join(norm, " "))
+	}
+	if name == "git" {
+		if alt, ok := gitWithoutGlobals(norm); ok {
+			cmd.Alts = append(cmd.Alts, alt)
+		}
+	}
+	var scripts []string
+	cmd.ExecFlags, scripts = w.execFlags(name, norm)
+	classify(&cmd, name, cmd.Args)
+	if code, ok := inlineCode(name, args, c.stdin); ok {
+		addClass(&cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
+	}
+	idx := w.emit(cmd)
+	fstart := len(w.res.Files)
 	w.files(name, args, cmd.Text, c, d)
+	w.fileEffects(name, norm, args, fstart, cmd.Text, d)
 	w.risks(name, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, isInterpreter(name))
+	w.secretOperands(name, args, cmd.Text, d)
+	if !w.known(name) {
+		w.probe(idx, args, c)
+	}
 	for _, s := range scripts {
 		if !w.script(s, !strings.ContainsAny(s, "$`"), c, d, name, true) {
 			w.res.Commands[idx].Opaque = true
@@ -397,4 +426,176 @@ func joinDir(dir, p string) string {
 		return p
 	}
 	return path.Join(dir, p)
+}
+
+// gitWithoutGlobals returns "git SUB ARGS…" for a git command whose
+// subcommand follows global options (-C DIR, --git-dir=…, --no-pager,
+// -P), so deny and ask rules written for "git push *" still match it.
+func gitWithoutGlobals(args []string) (string, bool) {
+	sub := subcommand("git", args)
+	if sub == 0 || sub >= len(args) {
+		return "", false
+	}
+	return "git " + strings.Join(args[sub:], " "), true
+}
+
+// fileEffects marks the files a command deletes or changes recursively
+// (rm -r, shred, truncate, dd of=, chmod -R, find -delete), which the
+// policy classes as destructive outside the workspace.
+func (w *walker) fileEffects(name string, norm []string, args []word, from int, owner string, d *dirState) {
+	if name == "find" {
+		for _, a := range norm {
+			if a == "-delete" {
+				for _, r := range args {
+					if strings.HasPrefix(r.text, "-") || r.text == "(" || r.text == "!" {
+						break
+					}
+					n := len(w.res.Files)
+					w.file(r, true, owner, d)
+					for i := n; i < len(w.res.Files); i++ {
+						w.res.Files[i].Delete, w.res.Files[i].Recursive = true, true
+					}
+				}
+				return
+			}
+		}
+		return
+	}
+	s := cmdSpecs[name]
+	deletes := name == "dd" || s != nil && s.deletes
+	if s == nil && !deletes {
+		return
+	}
+	recursive := false
+	if s != nil {
+		for _, r := range s.recursive {
+			if _, ok := s.has(norm, norm, r, false); ok {
+				recursive = true
+				break
+			}
+		}
+	}
+	if !deletes && !recursive {
+		return
+	}
+	for i := from; i < len(w.res.Files); i++ {
+		if f := &w.res.Files[i]; f.Write {
+			f.Delete = f.Delete || deletes
+			f.Recursive = f.Recursive || recursive
+		}
+	}
+}
+
+// known reports whether a command is in one of the tables, so its
+// arguments are understood; other commands' arguments are probed.
+func (w *walker) known(name string) bool {
+	if _, ok := cmdSpecs[name]; ok {
+		return true
+	}
+	if _, ok := fileSpecs[name]; ok {
+		return true
+	}
+	if _, ok := w.a.execFlags[name]; ok {
+		return true
+	}
+	return plainCommands[name] || isInterpreter(name) || fetchers[name]
+}
+
+// plainCommands take arguments that are data, never a command line: text
+// that looks like one ("echo 'sudo su'") is not run.
+var plainCommands = map[string]bool{
+	"echo": true, "printf": true, "ls": true, "pwd": true, "cd": true, "pushd": true, "popd": true, "test": true, "[": true,
+	"true": true, "false": true, "exit": true, "return": true, "read": true, "set": true, "unset": true, "shift": true,
+	"export": true, "local": true, "declare": true, "type": true, "which": true, "whereis": true, "hash": true, "help": true,
+	"man": true, "info": true, "date": true, "cal": true, "sleep": true, "wait": true, "kill": true, "basename": true,
+	"dirname": true, "realpath": true, "readlink": true, "stat": true, "file": true, "du": true, "df": true, "tr": true,
+	"expr": true, "seq": true, "yes": true, "whoami": true, "id": true, "uname": true, "hostname": true, "uptime": true,
+	"ps": true, "top": true, "free": true, "make": true, "go": true, "npm": true, "yarn": true, "pnpm": true, "cargo": true,
+	"pip": true, "pip3": true, "jq": true, "yq": true, "tree": true, "mkdir": true, "touch": true, "column": true,
+	"notify-send": true, "logger": true, "git": true, "gh": true, "docker": true, "kubectl": true, "mvn": true, "gradle": true,
+	"pytest": true, "tsc": true, "eslint": true, "prettier": true, "gofmt": true, "rustc": true, "gcc": true, "clang": true,
+	"javac": true, "java": true, "dotnet": true, "mix": true, "rake": true, "bundle": true, "composer": true, "tput": true,
+	"clear": true, "history": true, "alias": true, "unalias": true, "getopts": true, "printenv": true, "env": true, "diff": true,
+}
+
+// probe looks at the arguments of a command the tables do not know: one
+// that parses as a shell command with a critical risk or a risk class
+// ("mytool 'rm -rf ~'") raises that risk on the command. The probed
+// commands are not subjects: they may never run.
+func (w *walker) probe(idx int, args []word, c ctx) {
+	if c.depth >= w.a.maxDepth {
+		return
+	}
+	for _, a := range args {
+		if !strings.ContainsAny(a.text, " \t;|&") {
+			continue
+		}
+		f, err := parse(a.text)
+		if err != nil {
+			continue
+		}
+		sub := walker{a: w.a, res: &Analysis{}}
+		sub.stmts(f.Stmts, ctx{src: a.text, via: c.via, depth: c.depth + 1}, &dirState{})
+		for _, r := range sub.res.Risks {
+			if r.Severity == toolgate.SeverityCritical {
+				w.addRisk(r)
+			}
+		}
+		for _, sc := range sub.res.Commands {
+			for _, cr := range sc.Classes {
+				addClass(&w.res.Commands[idx], ClassRisk{Class: cr.Class, Reason: "its argument " + strings.TrimSpace(truncate(a.text)) + " would be a command that " + cr.Reason, Token: a.text})
+			}
+		}
+	}
+}
+
+// openers read (and often write) the files they are given whatever their
+// options: editors, viewers, database shells, converters. With the
+// commands the tables do not know, their operands that name a secret are
+// read subjects.
+var openers = map[string]bool{
+	"vim": true, "vi": true, "nvim": true, "view": true, "nano": true, "pico": true, "emacs": true, "ed": true, "ex": true,
+	"micro": true, "joe": true, "code": true, "subl": true, "gedit": true, "kate": true, "open": true, "xdg-open": true,
+	"sqlite3": true, "sqlite": true, "pandoc": true, "iconv": true, "expand": true, "unexpand": true, "fmt": true, "pr": true,
+	"xmllint": true, "yq": true, "hexyl": true, "mlr": true, "csvlook": true, "xclip": true, "xsel": true, "gpg": true,
+	"openssl": true, "ssh-keygen": true, "age": true, "enscript": true, "a2ps": true, "look": true, "csplit": true,
+	"git": true, "vimdiff": true, "meld": true, "kdiff3": true, "colordiff": true, "icdiff": true, "delta": true,
+}
+
+// secretOperands reports, as read files, the operands that name a secret
+// (internal/sensitive) when the command is one the reader table does not
+// describe, and file:// URLs given to any command ("curl
+// file:///home/u/.ssh/id_rsa").
+func (w *walker) secretOperands(name string, args []word, owner string, d *dirState) {
+	_, described := fileSpecs[name]
+	probe := openers[name] || !described && !w.known(name)
+	for _, a := range args {
+		p := a.text
+		if rest, ok := strings.CutPrefix(p, "file://"); ok {
+			if i := strings.IndexAny(rest, "?#"); i >= 0 {
+				rest = rest[:i]
+			}
+			if strings.HasPrefix(rest, "localhost/") {
+				rest = rest[len("localhost"):]
+			}
+			w.file(word{text: rest, static: a.static}, false, owner, d)
+			continue
+		}
+		if !probe || strings.HasPrefix(p, "-") && !strings.Contains(p, "=") {
+			continue
+		}
+		if _, v, ok := strings.Cut(p, "="); ok && strings.HasPrefix(p, "-") {
+			p = v // --file=~/.netrc
+		}
+		if a.tilde || strings.HasPrefix(p, "$") {
+			if e, ok := expandHome(p, w.a.home); ok {
+				p = e
+			}
+		}
+		if e, ok := sensitive.Lookup(p, w.a.home); ok && e.Kind == sensitive.Credential {
+			wd := a
+			wd.text = p
+			w.file(wd, false, owner, d)
+		}
+	}
 }

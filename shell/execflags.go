@@ -39,9 +39,14 @@ type ExecFlagRule struct {
 	Check func(args []string) []string
 }
 
-// BuiltinExecFlags is the built-in exec-capable flag table; WithExecFlags
-// extends it.
-var BuiltinExecFlags = []ExecFlagRule{
+// BuiltinExecFlags returns a copy of the built-in exec-capable flag table;
+// WithExecFlags extends it.
+func BuiltinExecFlags() []ExecFlagRule {
+	return append([]ExecFlagRule(nil), builtinExecFlags...)
+}
+
+// builtinExecFlags is the built-in exec-capable flag table.
+var builtinExecFlags = []ExecFlagRule{
 	{Command: "find", Flags: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}},
 	{Command: "git", Global: true, Flags: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}},
 	{Command: "git", Sub: "rebase", Flags: []string{"--exec", "-x"}, Script: true},

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/sensitive"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -629,6 +630,7 @@ func (w *walker) critical(code, reason, subject string) {
 
 // finish runs the checks on the whole source.
 func (w *walker) finish(src string) {
+	w.exfiltration()
 	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
 		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", truncate(src))
 	}
@@ -640,4 +642,27 @@ func truncate(s string) string {
 		return s
 	}
 	return s[:max] + "…"
+}
+
+// exfiltration marks the network commands of a script that also reads a
+// credential file: the secret may leave the machine in this one call.
+func (w *walker) exfiltration() {
+	secret := ""
+	for _, f := range w.res.Files {
+		if f.Write || !f.Static {
+			continue
+		}
+		if e, ok := sensitive.Lookup(f.Path, w.a.home); ok && e.Kind == sensitive.Credential {
+			secret = f.Path
+			break
+		}
+	}
+	if secret == "" {
+		return
+	}
+	for i := range w.res.Commands {
+		if cmd := &w.res.Commands[i]; cmd.Effects&EffectNetwork != 0 {
+			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: cmd.Name + " talks to the network in the same command that reads " + secret, Token: secret})
+		}
+	}
 }

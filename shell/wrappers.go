@@ -53,6 +53,28 @@ var wrappers = map[string]*wrapperSpec{
 	"torsocks":     {short: "idqh6", shortVal: "uapP", long: []string{"isolate", "quiet", "debug"}, longVal: []string{"user", "pass", "address", "port"}},
 	"busybox":      {},
 	"toybox":       {},
+	// Process, namespace, sandbox and scheduling launchers.
+	"unshare":          {short: "mUipnuCTrfc", shortVal: "RwS", long: []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc"}, longVal: []string{"propagation", "setgroups", "root", "wd", "setuid", "setgid", "map-user", "map-group", "map-users", "map-groups", "monotonic", "boottime"}},
+	"setpriv":          {long: []string{"no-new-privs", "clear-groups", "keep-groups", "init-groups", "reset-env", "dump"}, longVal: []string{"reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}},
+	"prlimit":          {longVal: []string{"pid", "output", "as", "core", "cpu", "data", "fsize", "locks", "memlock", "msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack"}, long: []string{"noheadings", "raw", "verbose"}, shortVal: "po"},
+	"numactl":          {short: "ls", shortVal: "CNmpiP", long: []string{"all", "localalloc", "show", "hardware", "huge", "offset"}, longVal: []string{"interleave", "membind", "cpunodebind", "physcpubind", "preferred", "preferred-many", "balancing", "weighted-interleave"}},
+	"cpulimit":         {short: "fkzrvi", shortVal: "lpe", long: []string{"foreground", "kill", "lazy", "restore", "verbose", "include-children"}, longVal: []string{"limit", "pid", "exe", "signal"}},
+	"trickle":          {short: "sv", shortVal: "udwtlnLPS"},
+	"faketime":         {short: "m", shortVal: "f", positional: 1},
+	"firejail":         {long: []string{"noprofile", "quiet", "private", "net=none", "noroot", "seccomp", "caps.drop=all", "nosound", "no3d", "nogroups", "nonewprivs", "debug"}, longVal: []string{"profile", "private", "whitelist", "blacklist", "read-only", "net", "dns", "name", "env", "rlimit-as", "timeout"}},
+	"bwrap":            {long: []string{"unshare-all", "unshare-user", "unshare-ipc", "unshare-pid", "unshare-net", "unshare-uts", "unshare-cgroup", "share-net", "die-with-parent", "new-session", "as-pid-1", "clearenv"}, longVal: []string{"bind", "ro-bind", "dev-bind", "bind-try", "ro-bind-try", "dev", "proc", "tmpfs", "dir", "chdir", "setenv", "unsetenv", "uid", "gid", "hostname", "symlink", "remount-ro", "cap-add", "cap-drop"}},
+	"sandbox-exec":     {shortVal: "fpnD"},
+	"systemd-inhibit":  {longVal: []string{"what", "who", "why", "mode"}, long: []string{"list", "no-pager", "no-legend"}},
+	"dbus-run-session": {longVal: []string{"config-file", "dbus-daemon"}},
+	"xvfb-run":         {short: "af", shortVal: "nslpewe", long: []string{"auto-servernum", "auto-display"}, longVal: []string{"server-num", "server-args", "error-file", "auth-file", "xauth-protocol", "wait"}},
+	"chpst":            {shortVal: "ugUenlmdofcrp"},
+	"caffeinate":       {short: "dimsu", shortVal: "tw"},
+	"ssh-agent":        {short: "cDdks", shortVal: "aEPt"},
+	"winpty":           {},
+	"retry":            {shortVal: "tdm", longVal: []string{"times", "delay", "until", "while"}},
+	"valgrind":         {},
+	"nsenter":          {short: "amuinpUCTrwFZ", shortVal: "tSG", long: []string{"all", "mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "preserve-credentials", "no-fork"}, longVal: []string{"target", "setuid", "setgid", "root", "wd", "env"}, subject: true},
+	"run0":             {long: []string{"no-ask-password"}, longVal: []string{"unit", "property", "description", "slice", "user", "group", "nice", "chdir", "setenv", "background"}, subject: true},
 	"sudo": {short: "AbBEeHiKklnPSsVv", shortVal: "CDghpRrtTUu",
 		long:    []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "validate", "version"},
 		longVal: []string{"close-from", "chdir", "group", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"},
@@ -87,6 +109,7 @@ loop:
 			envs = append(envs, t)
 		case strings.HasPrefix(t, "--") && len(t) > 2:
 			name, val, hasEq := strings.Cut(t[2:], "=")
+			name = spec.resolve(name)
 			switch {
 			case contains(spec.longVal, name):
 				if !hasEq && i+1 < len(words) {
@@ -134,6 +157,29 @@ loop:
 		}
 	}
 	return i, vals, envs, unknown
+}
+
+// resolve returns the long option name abbreviates (GNU unique prefix),
+// or name itself when it is exact, unknown or ambiguous.
+func (spec *wrapperSpec) resolve(name string) string {
+	found := ""
+	for _, list := range [2][]string{spec.long, spec.longVal} {
+		for _, l := range list {
+			if l == name {
+				return name
+			}
+			if strings.HasPrefix(l, name) {
+				if found != "" && found != l {
+					return name
+				}
+				found = l
+			}
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }
 
 func contains(list []string, s string) bool {
@@ -231,7 +277,9 @@ func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns [
 		inner = nil
 	}
 	if spec.subject || unknown || script != nil || len(inner) == 0 {
-		idx := w.emit(w.makeCommand(words, assigns, c.via, unknown))
+		cmd := w.makeCommand(words, assigns, c.via, unknown)
+		classify(&cmd, name, cmd.Args)
+		idx := w.emit(cmd)
 		if script != nil && !w.script(script.text, script.static, c, d, name, true) {
 			w.res.Commands[idx].Opaque = true
 		}

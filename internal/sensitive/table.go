@@ -110,7 +110,7 @@ var table = compile([]Entry{
 	{Path: ".vscode/settings.json", Anchor: Anywhere, Kind: AgentConfig, Reason: editorTasks},
 	{Path: ".vscode/launch.json", Anchor: Anywhere, Kind: AgentConfig, Reason: editorTasks},
 	{Path: ".vscode/mcp.json", Anchor: Anywhere, Kind: AgentConfig, Reason: "declares the MCP servers an agent starts"},
-	{Path: ".git/config", Anchor: Anywhere, Kind: AgentConfig, Reason: "is git configuration; it can make every later git command run code (core.fsmonitor, core.pager, aliases, filters)"},
+	{Path: ".git/config", Anchor: Anywhere, Kind: AgentConfig, Reason: "is git configuration, which lets every later git command run code (core.fsmonitor, core.pager, aliases, filters)"},
 	{Path: ".git/hooks/", Anchor: Anywhere, Kind: AgentConfig, Reason: "holds git hooks, which run on every commit, checkout and push"},
 	{Path: ".envrc", Anchor: Anywhere, Kind: AgentConfig, Reason: "is run by direnv whenever a shell enters the directory"},
 	{Path: ".config/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own configuration"},

@@ -1,0 +1,99 @@
+package shell
+
+import "strings"
+
+// inlineCode returns the program given inline to an interpreter that is
+// not a shell (python -c, node -e, perl -e, a heredoc or here-string into
+// python), and whether there is one. Shell scripts are parsed instead.
+func inlineCode(name string, args []word, in stdin) (string, bool) {
+	if shells[name] || !isInterpreter(name) || name == "source" || name == "." {
+		return "", false
+	}
+	key := name
+	switch {
+	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+		key = "python"
+	case strings.HasPrefix(name, "ruby"):
+		key = "ruby"
+	case strings.HasPrefix(name, "perl"):
+		key = "perl"
+	case strings.HasPrefix(name, "php"):
+		key = "php"
+	}
+	o := interpreterOpts[key]
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case t == "--eval" || t == "--print" || t == "--command" || t == "eval":
+			if i+1 < len(args) {
+				return args[i+1].text, true
+			}
+			return "", true
+		case strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--print="):
+			_, v, _ := strings.Cut(t, "=")
+			return v, true
+		case len(t) > 1 && t[0] == '-' && t[1] != '-':
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte(o.code, t[j]) >= 0 {
+					if key == "python" && t[j] == 'm' {
+						return "", false // a module, not inline code
+					}
+					if j+1 < len(t) {
+						return t[j+1:], true
+					}
+					if i+1 < len(args) {
+						return args[i+1].text, true
+					}
+					return "", true
+				}
+				if strings.IndexByte(o.val, t[j]) >= 0 {
+					if j == len(t)-1 {
+						i++
+					}
+					break
+				}
+			}
+		case !strings.HasPrefix(t, "-"):
+			if isStdinPath(t) && in.kind == stdinText {
+				return in.script, true
+			}
+			return "", false // a script file
+		}
+	}
+	if in.kind == stdinText {
+		return in.script, true // python <<EOF, node <<<'…'
+	}
+	return "", false
+}
+
+// codeSigns are what a scan of inline code looks for to name its risk:
+// running processes, deleting files, the network, and code built at run
+// time (which hides the rest).
+var codeSigns = []struct {
+	what  string
+	marks []string
+}{
+	{"runs processes", []string{"system(", "popen", "subprocess", "exec(", "execSync", "spawn", "child_process", "os.exec", "Runtime.getRuntime", "pcntl_exec", "shell_exec", "passthru", "`", "%x", "Process.", "Command::new"}},
+	{"deletes files", []string{"rmtree", "remove(", "unlink", "rmdir", "rmSync", "rm(", "File.delete", "os.RemoveAll", "Remove-Item", "truncate"}},
+	{"writes files", []string{"open(", "writeFile", "write_text", "write_bytes", "File.write", "fopen", "file_put_contents", "Set-Content", "Out-File"}},
+	{"uses the network", []string{"socket", "http", "urllib", "requests", "fetch(", "net.", "Net::", "curl", "XMLHttpRequest", "WebClient", "Invoke-WebRequest", "smtplib", "ftplib", "paramiko"}},
+	{"builds code at run time", []string{"eval(", "compile(", "__import__", "importlib", "getattr(", "base64", "b64decode", "fromhex", "decode(", "Function(", "atob(", "unpack(", "chr("}},
+}
+
+// inlineReason names what inline code does, as far as a scan can tell.
+func inlineReason(name, code string) string {
+	var found []string
+	for _, s := range codeSigns {
+		for _, m := range s.marks {
+			if strings.Contains(code, m) {
+				found = append(found, s.what)
+				break
+			}
+		}
+	}
+	r := name + " runs a program given inline, which no rule can read"
+	if len(found) > 0 {
+		r += "; it " + strings.Join(found, ", ")
+	}
+	return r
+}

@@ -1,0 +1,625 @@
+package shell
+
+import "strings"
+
+// cmdSpec is one command's entry in the command table (DESIGN §3.5): its
+// long options, for GNU unique-prefix resolution, its short options that
+// take a value, and the effect of each option and operand. Adding a
+// command is adding an entry here, with a decision case.
+type cmdSpec struct {
+	// long lists every long option without dashes; "name=" takes a value.
+	// An abbreviation resolves to the one option it is a prefix of.
+	long []string
+	// shortVal lists the short options that take a value, so a cluster
+	// ("-fd", "-oFILE") is read as the command reads it.
+	shortVal string
+	// effect is what running the command does at all.
+	effect Effect
+	// class, when set, makes the command itself risky (crontab, su).
+	class Class
+	why   string
+	// unless lists options with which the command is harmless after all
+	// (crontab -l); bare makes it harmless without arguments (mount).
+	unless []string
+	bare   bool
+	// opts are the effects of options and operands.
+	opts []optEffect
+	// subs are subcommands (git push), found after the global options.
+	subs map[string]*cmdSpec
+	// deletes marks the file operands as deleted (rm, shred), recursive
+	// with one of the options in recursive.
+	deletes   bool
+	recursive []string
+}
+
+// optEffect is the effect of an option or operand.
+type optEffect struct {
+	// names are options as resolved ("--force", "-f": a short option also
+	// matches inside a cluster) or, with operand, operand words.
+	names   []string
+	operand bool
+	// prefix matches operands starting with a name ("+main", "git+https:").
+	prefix bool
+	// match, when set, tests operands instead of names (chmod modes).
+	match  func(string) bool
+	effect Effect
+	class  Class
+	why    string
+}
+
+// Shared option lists.
+var (
+	forceOpts = []string{"-f", "--force"}
+	urlPrefix = []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+",
+		"github:", "gitlab:", "bitbucket:", "gist:"}
+)
+
+// supplyInstall is the entry of a package installer: an operand that is a
+// URL or git remote, or an index other than the registry's, installs code
+// nobody vetted.
+func supplyInstall(long []string, shortVal string, indexOpts ...string) *cmdSpec {
+	s := &cmdSpec{long: long, shortVal: shortVal, effect: EffectNetwork | EffectWrites,
+		opts: []optEffect{{match: remotePackage, operand: true, class: ClassSupplyChain, why: "installs a package straight from a URL or git remote"}}}
+	if len(indexOpts) > 0 {
+		s.opts = append(s.opts, optEffect{names: indexOpts, class: ClassSupplyChain, why: "installs packages from an index other than the registry's"})
+	}
+	return s
+}
+
+var pipInstallLong = []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=",
+	"target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade",
+	"upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation",
+	"use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=",
+	"compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary",
+	"require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}
+
+var pipSpec = &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input",
+	"keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=",
+	"no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
+	shortVal: "",
+	subs: map[string]*cmdSpec{
+		"install":  supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"),
+		"download": supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"),
+	}}
+
+var npmInstall = supplyInstall([]string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save",
+	"global", "registry=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=",
+	"package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, "w",
+	"--registry")
+
+var gitSpec = &cmdSpec{
+	effect: EffectRuns,
+	subs: map[string]*cmdSpec{
+		"push": {long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain",
+			"delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes",
+			"recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify",
+			"verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress"},
+			shortVal: "o", effect: EffectNetwork,
+			opts: []optEffect{
+				{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: ClassDestructive, why: "overwrites the remote branch's history"},
+				{names: []string{"--mirror", "--prune"}, class: ClassDestructive, why: "deletes remote branches that are not local"},
+				{names: []string{"-d", "--delete"}, class: ClassDestructive, why: "deletes remote branches"},
+				{names: []string{"+"}, operand: true, prefix: true, class: ClassDestructive, why: "force-pushes a refspec, overwriting the remote branch's history"},
+				{names: []string{":"}, operand: true, prefix: true, class: ClassDestructive, why: "deletes a remote branch"},
+				{names: []string{"--no-verify"}, class: ClassDestructive, why: "skips the repository's pre-push checks"},
+			}},
+		"reset": {long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules",
+			"pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add"},
+			opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: ClassDestructive, why: "throws away uncommitted changes"}}},
+		"clean": {long: []string{"force", "dry-run", "quiet", "exclude=", "interactive"}, shortVal: "e",
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes untracked files for good"}}},
+		"branch": {long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track",
+			"set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=",
+			"points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules"},
+			shortVal: "u",
+			opts: []optEffect{{names: []string{"-D"}, class: ClassDestructive, why: "deletes a branch even if it is not merged"},
+				{names: []string{"-M", "-C"}, class: ClassDestructive, why: "overwrites an existing branch"}}},
+		"stash": {opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: ClassDestructive, why: "throws away stashed changes for good"}}},
+		"checkout": {long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
+			"detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore",
+			"no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul"},
+			shortVal: "bB",
+			opts:     []optEffect{{names: forceOpts, class: ClassDestructive, why: "throws away uncommitted changes"}}},
+		"reflog":     {opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}},
+		"update-ref": {opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes a ref directly"}}},
+		"gc":         {long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}},
+		"clone": {long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare",
+			"mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=",
+			"depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules",
+			"shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=",
+			"also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format="},
+			shortVal: "obucj", effect: EffectNetwork | EffectWrites},
+		"fetch":      {effect: EffectNetwork},
+		"pull":       {effect: EffectNetwork},
+		"ls-remote":  {effect: EffectNetwork},
+		"send-email": {effect: EffectNetwork},
+		"config":     {opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}},
+		"credential": {opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}},
+	}}
+
+// cmdSpecs is the command table. Wrappers, the exec-capable flags and the
+// readers and writers have their own entries (wrappers, execFlags,
+// fileSpecs) in the same shape of data; this table holds the effects and
+// risk classes and the long options of the commands they concern.
+var cmdSpecs = map[string]*cmdSpec{
+	"git": gitSpec,
+	"rm": {long: []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
+		effect: EffectDeletes, deletes: true, recursive: []string{"-r", "-R", "--recursive"}},
+	"rmdir":  {effect: EffectDeletes, deletes: true},
+	"unlink": {effect: EffectDeletes, deletes: true},
+	"shred": {long: []string{"force", "iterations=", "random-source=", "size=", "remove=", "verbose", "exact", "zero", "help", "version"},
+		shortVal: "ns", effect: EffectDeletes, deletes: true},
+	"truncate": {long: []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"}, shortVal: "rs", effect: EffectDeletes, deletes: true},
+	"chmod": {long: []string{"changes", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
+		recursive: []string{"-R", "--recursive"},
+		opts:      []optEffect{{match: setuidMode, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "sets the setuid or setgid bit, so the program runs with its owner's rights"}}},
+	"chown": {long: []string{"changes", "dereference", "no-dereference", "from=", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
+		recursive: []string{"-R", "--recursive"},
+		opts:      []optEffect{{match: rootOwner, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "hands files to root"}}},
+	"chgrp": {long: []string{"changes", "dereference", "no-dereference", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
+		recursive: []string{"-R", "--recursive"}},
+
+	// Disks and databases.
+	"wipefs":     {class: ClassDestructive, why: "erases file system signatures from a disk"},
+	"fdisk":      {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l", "--list"}},
+	"sfdisk":     {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l", "--list", "-d", "--dump"}},
+	"parted":     {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l", "--list"}},
+	"blkdiscard": {class: ClassDestructive, why: "discards every block of a device"},
+	"dropdb":     {class: ClassDestructive, why: "drops a database"},
+	"dropuser":   {class: ClassDestructive, why: "drops a database role"},
+	"psql":       {effect: EffectNetwork, long: []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="}, shortVal: "cdfhpUo"},
+	"mysql":      {effect: EffectNetwork},
+	"redis-cli":  {effect: EffectNetwork, opts: []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: ClassDestructive, why: "deletes every key of the database"}}},
+	"terraform":  {subs: map[string]*cmdSpec{"destroy": {class: ClassDestructive, why: "destroys the infrastructure the configuration manages"}}},
+	"kubectl": {effect: EffectNetwork, subs: map[string]*cmdSpec{
+		"delete": {class: ClassDestructive, why: "deletes cluster resources"},
+		"exec":   {effect: EffectRuns}, "cp": {effect: EffectWrites},
+		"config": {opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints cluster credentials"}}},
+	}},
+	"docker": {effect: EffectRuns, subs: map[string]*cmdSpec{
+		"run": dockerRun, "create": dockerRun,
+		"system": {opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}},
+		"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
+	}},
+	"podman": {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun}},
+
+	// Running as root.
+	"sudo":    {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "runs a command as root", unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
+	"doas":    {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as root", unless: []string{"-L"}},
+	"run0":    {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as root"},
+	"runuser": {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as another user"},
+
+	// Persistence.
+	"crontab":     {effect: EffectPersistence, class: ClassPersistence, why: "installs a scheduled job that runs later by itself", unless: []string{"-l"}},
+	"at":          {effect: EffectPersistence, class: ClassPersistence, why: "schedules a command to run later by itself", unless: []string{"-l", "-r", "-d", "-c"}},
+	"batch":       {effect: EffectPersistence, class: ClassPersistence, why: "schedules a command to run later by itself"},
+	"update-rc.d": {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot"},
+	"chkconfig":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", unless: []string{"--list"}},
+	"rc-update":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", unless: []string{"show"}},
+	"systemctl":   {opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"}}},
+	"systemd-run": {effect: EffectPersistence | EffectRuns, opts: []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: ClassPersistence, why: "installs a timer or service that runs later by itself"}},
+		long: []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host="}},
+	"launchctl":   {opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
+	"ssh-copy-id": {effect: EffectNetwork | EffectPersistence, class: ClassPersistence, why: "adds a login key to a machine's authorized_keys"},
+
+	// Privilege.
+	"su":       {effect: EffectPrivilege, class: ClassPrivilege, why: "switches to another user (root by default)"},
+	"pkexec":   {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as root"},
+	"setcap":   {effect: EffectPrivilege, class: ClassPrivilege, why: "gives a program capabilities, so it runs with root's powers"},
+	"usermod":  {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a user's groups or rights"},
+	"gpasswd":  {effect: EffectPrivilege, class: ClassPrivilege, why: "changes group membership"},
+	"newgrp":   {effect: EffectPrivilege, class: ClassPrivilege, why: "switches the shell to another group"},
+	"adduser":  {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a user or adds one to a group"},
+	"useradd":  {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a user"},
+	"passwd":   {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a password"},
+	"visudo":   {effect: EffectPrivilege, class: ClassPrivilege, why: "edits who may use sudo"},
+	"mount":    {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "mounts a file system, which can hide or replace system files", unless: []string{"-l"}},
+	"nsenter":  {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "enters another process's namespaces (a container escape)"},
+	"sysctl":   {opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"}}},
+	"insmod":   {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module"},
+	"modprobe": {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module", unless: []string{"-r", "-n", "--dry-run"}},
+
+	// Supply chain: installers given a URL, a git remote or another index.
+	"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyInstall(nil, "")}},
+	"uv": {subs: map[string]*cmdSpec{"pip": pipSpec, "tool": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyInstall(nil, "")}},
+		"add": supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}},
+	"npm":   {subs: map[string]*cmdSpec{"install": npmInstall, "i": npmInstall, "add": npmInstall, "exec": npmInstall, "x": npmInstall}},
+	"npx":   supplyInstall(nil, ""),
+	"pnpm":  {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "i": npmInstall, "dlx": npmInstall}},
+	"yarn":  {subs: map[string]*cmdSpec{"add": npmInstall, "dlx": npmInstall}},
+	"bun":   {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "x": npmInstall}},
+	"gem":   {subs: map[string]*cmdSpec{"install": supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}},
+	"cargo": {subs: map[string]*cmdSpec{"install": supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}},
+	"go":    {subs: map[string]*cmdSpec{"install": supplyInstall(nil, "")}},
+	"brew":  {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "tap": supplyInstall(nil, "")}},
+
+	// Credentials printed by their tools.
+	"security":    {opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: ClassCredential, why: "prints passwords from the keychain"}}},
+	"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
+	"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}},
+	"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
+	"gh":          {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"}}}}},
+	"gcloud":      {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
+	"aws": {effect: EffectNetwork, subs: map[string]*cmdSpec{
+		"configure": {opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}},
+		"sts":       {opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}},
+		"s3":        {effect: EffectNetwork}}},
+	"az": {subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}}},
+
+	// Network: a secret read in the same command may leave the machine.
+	"curl": {effect: EffectNetwork}, "wget": {effect: EffectNetwork}, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
+	"rsync": {effect: EffectNetwork}, "nc": {effect: EffectNetwork}, "ncat": {effect: EffectNetwork}, "netcat": {effect: EffectNetwork},
+	"socat": {effect: EffectNetwork}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork},
+	"ssh": {effect: EffectNetwork | EffectRuns}, "http": {effect: EffectNetwork}, "https": {effect: EffectNetwork}, "xh": {effect: EffectNetwork},
+	"rclone": {effect: EffectNetwork}, "gsutil": {effect: EffectNetwork}, "aria2c": {effect: EffectNetwork}, "mail": {effect: EffectNetwork},
+	"sendmail": {effect: EffectNetwork}, "mutt": {effect: EffectNetwork}, "openssl": {effect: EffectNetwork},
+}
+
+// dockerRun is docker/podman run and create: privileged containers and
+// host mounts of / escape the container.
+var dockerRun = &cmdSpec{
+	long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=",
+		"device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach",
+		"label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
+	shortVal: "vewpuh", effect: EffectRuns,
+	opts: []optEffect{
+		{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged container, which has root's powers on the host"},
+		{names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="},
+			prefix: true, effect: EffectPrivilege, class: ClassPrivilege, why: "shares the host's processes or kernel powers with a container"},
+		{names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"},
+			prefix: true, effect: EffectPrivilege, class: ClassPrivilege, why: "mounts the host's root, /etc or the docker socket into a container"},
+	},
+}
+
+// resolveLong resolves a long option ("--forc", "--out=x") against the
+// spec's long options as GNU getopt_long does: an exact name wins, else
+// the one option it is a unique prefix of. It returns the canonical
+// option ("--force", "--output=x") and whether it is known. An ambiguous
+// or unknown abbreviation is returned unchanged.
+func resolveLong(long []string, arg string) (string, bool) {
+	name, val, hasEq := strings.Cut(arg[2:], "=")
+	if name == "" {
+		return arg, false
+	}
+	found := ""
+	for _, l := range long {
+		l = strings.TrimSuffix(l, "=")
+		if l == name {
+			return arg, true
+		}
+		if strings.HasPrefix(l, name) {
+			if found != "" && found != l {
+				return arg, false // ambiguous: the command refuses it
+			}
+			found = l
+		}
+	}
+	if found == "" {
+		return arg, false
+	}
+	if hasEq {
+		return "--" + found + "=" + val, true
+	}
+	return "--" + found, true
+}
+
+// takesValue reports whether long option name (canonical, no dashes)
+// takes a value.
+func (s *cmdSpec) takesValue(name string) bool {
+	for _, l := range s.long {
+		if strings.HasSuffix(l, "=") && l[:len(l)-1] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// hasShort reports whether a short option letter appears in args, alone
+// or in a cluster, stopping a cluster at an option that takes a value.
+func (s *cmdSpec) hasShort(args []string, letter byte) (string, bool) {
+	for _, a := range args {
+		if a == "--" {
+			return "", false
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			if a[j] == letter {
+				return a, true
+			}
+			if strings.IndexByte(s.shortVal, a[j]) >= 0 {
+				break
+			}
+		}
+	}
+	return "", false
+}
+
+// has reports whether option opt ("-f", "--force", "--pid=host" with
+// prefix) is among args, returning the word as written.
+func (s *cmdSpec) has(args, written []string, opt string, prefix bool) (string, bool) {
+	if len(opt) == 2 && opt[0] == '-' && opt[1] != '-' {
+		return s.hasShort(written, opt[1])
+	}
+	for i, a := range args {
+		if a == "--" {
+			return "", false
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if a == opt || prefix && strings.HasPrefix(a, opt) || !prefix && strings.HasPrefix(a, opt+"=") {
+			return written[i], true
+		}
+		// An abbreviation that may stand for opt: a unique one was
+		// resolved already; an ambiguous one the command may refuse, or
+		// may not, so it counts (fail closed).
+		if name, _, _ := strings.Cut(a, "="); !prefix && len(name) > 3 && strings.HasPrefix(opt, "--") && strings.HasPrefix(opt, name) {
+			return written[i], true
+		}
+		// A short option with its value attached or separate: "-v/:/h",
+		// "-v /:/h" (opt "-v/:").
+		if prefix && len(opt) > 2 && opt[1] != '-' && a == opt[:2] && i+1 < len(args) && strings.HasPrefix(opt[:2]+args[i+1], opt) {
+			return written[i] + " " + written[i+1], true
+		}
+		if prefix && strings.HasPrefix(opt, "--") && strings.Contains(opt, "=") {
+			name, _, _ := strings.Cut(opt, "=")
+			if a == name && i+1 < len(args) && strings.HasPrefix(name+"="+args[i+1], opt) {
+				return written[i] + " " + written[i+1], true
+			}
+		}
+	}
+	return "", false
+}
+
+// operands returns the operands of args: the words that are not options
+// or option values.
+func (s *cmdSpec) operands(args []string) []int {
+	var out []int
+	opts := true
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case opts && a == "--":
+			opts = false
+		case opts && strings.HasPrefix(a, "--") && len(a) > 2:
+			if !strings.Contains(a, "=") && s.takesValue(a[2:]) {
+				i++
+			}
+		case opts && len(a) > 1 && a[0] == '-':
+			if v := strings.IndexAny(a[1:], s.shortVal); v >= 0 && v == len(a)-2 && s.shortVal != "" {
+				i++ // the value is the next word
+			}
+		default:
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// setuidMode reports whether a chmod mode sets the setuid or setgid bit:
+// u+s, g+s, +s, 4755, 2755, 6755.
+func setuidMode(m string) bool {
+	if len(m) == 4 && m[0] >= '0' && m[0] <= '7' && strings.Trim(m, "01234567") == "" {
+		return (m[0]-'0')&6 != 0
+	}
+	for _, part := range strings.Split(m, ",") {
+		if i := strings.IndexAny(part, "+="); i >= 0 && strings.IndexByte(part[i:], 's') >= 0 && !strings.Contains(part[:i], "o") {
+			return true
+		}
+	}
+	return false
+}
+
+// rootOwner reports whether a chown owner[:group] names root.
+func rootOwner(o string) bool {
+	u, _, _ := strings.Cut(o, ":")
+	return u == "root" || u == "0"
+}
+
+// sub finds the subcommand of args for a spec with subcommands: the first
+// operand (after git's global options). It returns the sub-spec and the
+// arguments after it.
+func (s *cmdSpec) sub(name string, args []string) (*cmdSpec, string, []string) {
+	if len(s.subs) == 0 {
+		return nil, "", nil
+	}
+	i := 0
+	if name == "git" {
+		i = subcommand("git", args)
+	} else {
+		ops := s.operands(args)
+		if len(ops) == 0 {
+			return nil, "", nil
+		}
+		i = ops[0]
+	}
+	if i >= len(args) {
+		return nil, "", nil
+	}
+	ss, ok := s.subs[args[i]]
+	if !ok {
+		return nil, "", nil
+	}
+	return ss, args[i], args[i+1:]
+}
+
+// classify finds the effects and risk classes of a command from the
+// command table. args are the words after the name as written.
+func classify(cmd *Command, name string, args []string) {
+	s := cmdSpecs[name]
+	if s == nil {
+		return
+	}
+	label := name
+	for depth := 0; s != nil && depth < 4; depth++ {
+		resolved := normaliseArgs(label, args)
+		cmd.Effects |= s.effect
+		if s.class != "" && !s.excused(resolved) && !(s.bare && len(resolved) == 0) {
+			addClass(cmd, ClassRisk{Class: s.class, Reason: label + " " + s.why, Token: label})
+		}
+		var ops []int
+		for _, o := range s.opts {
+			if o.operand {
+				if ops == nil {
+					ops = s.operands(resolved)
+				}
+				for _, i := range ops {
+					if o.matchOperand(resolved[i]) {
+						cmd.Effects |= o.effect
+						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + " " + o.why, Token: args[i]})
+						break
+					}
+				}
+				continue
+			}
+			for _, n := range o.names {
+				if w, ok := s.has(resolved, args, n, o.prefix); ok {
+					cmd.Effects |= o.effect
+					addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + w + " " + o.why, Token: w})
+					break
+				}
+			}
+		}
+		next, word, rest := s.sub(name, resolved)
+		if next == nil {
+			return
+		}
+		label += " " + word
+		s, args = next, args[len(args)-len(rest):]
+	}
+}
+
+// excused reports whether an option or operand in unless makes the
+// command harmless (crontab -l).
+func (s *cmdSpec) excused(args []string) bool {
+	for _, u := range s.unless {
+		for _, a := range args {
+			if a == u {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchOperand reports whether an operand matches the effect's names.
+func (o *optEffect) matchOperand(a string) bool {
+	if o.match != nil {
+		return o.match(a)
+	}
+	for _, n := range o.names {
+		if a == n || o.prefix && strings.HasPrefix(a, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// longTable holds every command's long options by command ("rg") or
+// command and subcommand ("git push"), gathered once from the command
+// table, the readers and writers, the exec-capable flags and the
+// wrappers, so an abbreviation resolves the same way for every check.
+var longTable = func() map[string][]string {
+	m := map[string][]string{}
+	add := func(key string, names ...string) {
+		for _, n := range names {
+			n = strings.TrimPrefix(n, "--")
+			if n != "" && !contains(m[key], n) {
+				m[key] = append(m[key], n)
+			}
+		}
+	}
+	var walk func(key string, s *cmdSpec)
+	walk = func(key string, s *cmdSpec) {
+		add(key, s.long...)
+		for n, ss := range s.subs {
+			walk(key+" "+n, ss)
+		}
+	}
+	for name, s := range cmdSpecs {
+		walk(name, s)
+	}
+	for name, s := range fileSpecs {
+		for _, l := range s.longVal {
+			add(name, l+"=")
+		}
+		for _, l := range append(append(append([]string(nil), s.readOpts...), s.writeOpts...), s.patOpts...) {
+			if strings.HasPrefix(l, "--") {
+				add(name, l)
+			}
+		}
+	}
+	for name, s := range wrappers {
+		add(name, s.long...)
+		for _, l := range s.longVal {
+			add(name, l+"=")
+		}
+	}
+	for _, r := range builtinExecFlags {
+		key := r.Command
+		if r.Sub != "" {
+			key += " " + r.Sub
+		}
+		for _, f := range r.Flags {
+			if strings.HasPrefix(f, "--") {
+				add(key, f)
+			}
+		}
+	}
+	return m
+}()
+
+// normaliseArgs resolves abbreviated long options in args for command key
+// ("rg", "git push"); for git, the arguments after the subcommand resolve
+// against the subcommand's options. It returns args itself when nothing
+// changed, so a command without abbreviations costs no allocation.
+func normaliseArgs(key string, args []string) []string {
+	out := args
+	from := 0
+	if key == "git" {
+		sub := subcommand("git", args)
+		if sub >= len(args) {
+			return args
+		}
+		key, from = "git "+args[sub], sub+1
+	}
+	long := longTable[key]
+	if len(long) == 0 {
+		return args
+	}
+	for i := from; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 4 || a[0] != '-' || a[1] != '-' {
+			continue
+		}
+		if r, ok := resolveLong(long, a); ok && r != a {
+			if len(out) > 0 && &out[0] == &args[0] {
+				out = append([]string(nil), args...)
+			}
+			out[i] = r
+		}
+	}
+	return out
+}
+
+// remotePackage reports whether an installer's operand names a package by
+// URL, git remote or GitHub shorthand ("user/repo") instead of a registry
+// name.
+func remotePackage(a string) bool {
+	for _, p := range urlPrefix {
+		if strings.HasPrefix(a, p) {
+			return true
+		}
+	}
+	if i := strings.IndexByte(a, '/'); i > 0 && a[0] != '@' && a[0] != '.' && a[0] != '~' && !strings.Contains(a, "==") {
+		// npm's "user/repo" and "user/repo#ref" fetch from GitHub; a Go
+		// module path ("golang.org/x/tools/...") has a dot in its host.
+		return !strings.Contains(a[:i], ".")
+	}
+	return false
+}
