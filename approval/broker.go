@@ -40,6 +40,7 @@ type Broker struct {
 
 	hub      *hub
 	feed     *feed // nil unless the store is shared by several nodes
+	applied  func(*toolgate.AuditEntry)
 	sessions sessionCache
 	grants   layerCache
 
@@ -72,6 +73,11 @@ func WithMaxTTL(d time.Duration) Option { return func(b *Broker) { b.maxTTL = d 
 // WithSweepInterval sets the backstop sweep interval of SpawnReaper's
 // default (30 seconds).
 func WithSweepInterval(d time.Duration) Option { return func(b *Broker) { b.sweep = d } }
+
+// WithApplied sets a function called with each entry of a shared store's
+// change feed after the broker applied it: how the rest of a node hears
+// of changes the broker does not keep (credentials).
+func WithApplied(f func(*toolgate.AuditEntry)) Option { return func(b *Broker) { b.applied = f } }
 
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(b *Broker) { b.log = l } }

@@ -124,6 +124,9 @@ func (b *Broker) catchUp(ctx context.Context, target int64) error {
 		for i := range es {
 			b.apply(ctx, &es[i])
 			f.applied.Store(es[i].Seq)
+			if b.applied != nil {
+				b.applied(&es[i])
+			}
 		}
 		if len(es) < feedBatch {
 			return nil

@@ -20,7 +20,7 @@ import (
 // nodes starts n brokers sharing one PostgreSQL schema (and one rules
 // directory), as n gateway nodes would; the test skips without
 // TOOLGATE_TEST_POSTGRES.
-func nodes(t *testing.T, n int) []*approval.Broker {
+func nodes(t *testing.T, n int, opts ...approval.Option) []*approval.Broker {
 	t.Helper()
 	dsn := os.Getenv("TOOLGATE_TEST_POSTGRES")
 	if dsn == "" {
@@ -45,7 +45,7 @@ func nodes(t *testing.T, n int) []*approval.Broker {
 			t.Fatal(err)
 		}
 		pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil, policy.WithHome("/home/user"))
-		br, err := approval.New(ctx, st, pol)
+		br, err := approval.New(ctx, st, pol, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,5 +267,40 @@ func TestNodesChangesApplyAtOnce(t *testing.T) {
 	}
 	if got := actionOf(submitOn(t, a, read("c9"))); got != toolgate.Allow {
 		t.Fatalf("on A after the turn ended on C: %s, want allow", got)
+	}
+}
+
+// TestNodesExpiry: every node arms the expiry timer of every approval and
+// reaps; the guarded update keeps the expiry single, and a waiter on any
+// node is released with it.
+func TestNodesExpiry(t *testing.T) {
+	t.Parallel()
+	ns := nodes(t, 3, approval.WithTTL(300*time.Millisecond))
+	ctx := context.Background()
+	r := submitOn(t, ns[0], shellCall("s1", "c1", "make deploy"))
+	if r.Approval == nil {
+		t.Fatalf("want pending, got %s", r.Decision.Action)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	a, err := ns[2].Wait(wctx, r.Approval.ID)
+	if err != nil {
+		t.Fatalf("waiter on C: %v", err)
+	}
+	if a.Status != toolgate.StatusExpired || a.Resolution.Reason != approval.TimeoutReason {
+		t.Fatalf("on C: %s %+v", a.Status, a.Resolution)
+	}
+	for _, n := range ns {
+		if _, err := n.ReapNow(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // the other nodes' timers have fired too
+	es, err := ns[1].Audit(ctx, store.AuditFilter{Kind: string(toolgate.EventApprovalResolved)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 1 || es[0].Outcome != string(toolgate.StatusExpired) {
+		t.Fatalf("%d resolutions (%v), want one expiry", len(es), es)
 	}
 }

@@ -368,6 +368,11 @@ func (s *Store) List() ([]Entry, error) {
 	return out, nil
 }
 
+// Refresh makes the next Verify re-read the list instead of waiting for
+// the check interval: another node changed it (a shared store's change
+// feed says so), and a revoked token must stop working at once.
+func (s *Store) Refresh() { s.nextCheck.Store(0) }
+
 // Len returns how many tokens are stored.
 func (s *Store) Len() int { return len(s.current().entries) }
 

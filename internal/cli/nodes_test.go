@@ -359,6 +359,34 @@ func TestNodes(t *testing.T) {
 		}
 	})
 
+	t.Run("RevokedTokenStopsOnEveryNode", func(t *testing.T) {
+		name := fmt.Sprintf("approver-%d", time.Now().UnixNano())
+		out, err := exec.Command(bin, "tokens", "create", "--store", storeURL, "--role", "approver", "--name", name).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients := make([]*client.Client, 0, 2)
+		for _, g := range gs[1:] { // node A is dead
+			clients = append(clients, newClient(t, g.url, strings.TrimSpace(string(out))))
+		}
+		if out, err := exec.Command(bin, "tokens", "revoke", "--store", storeURL, name).CombinedOutput(); err != nil {
+			t.Fatalf("tokens revoke: %v\n%s", err, out)
+		}
+		for i, c := range clients {
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				_, err := c.Approvals(ctx, client.ApprovalFilter{})
+				if toolgate.ErrorCodeOf(err) == toolgate.EUnauthorized {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("node %d still accepts a revoked token: %v", i+1, err)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+	})
+
 	t.Run("OneAuditChain", func(t *testing.T) {
 		es, err := admin[2].Audit(ctx, client.AuditFilter{Limit: 100000})
 		if err != nil {

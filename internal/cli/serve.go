@@ -80,10 +80,19 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if config != nil {
 		configDocs = append(configDocs, config)
 	}
+	toks, err := openTokens()
+	if err != nil {
+		return fmt.Errorf("tokens: %w", err)
+	}
 	pol := approval.NewWorkspaces(rules, configDocs, opts...)
 	broker, err := approval.New(ctx, st, pol,
 		approval.WithTTL(cfg.ApprovalTimeout), approval.WithMaxTTL(cfg.MaxApprovalTimeout),
-		approval.WithSweepInterval(cfg.SweepInterval), approval.WithLogger(logger))
+		approval.WithSweepInterval(cfg.SweepInterval), approval.WithLogger(logger),
+		approval.WithApplied(func(e *toolgate.AuditEntry) {
+			if e.Kind == postgres.TokensChanged {
+				toks.Refresh()
+			}
+		}))
 	if err != nil {
 		return fmt.Errorf("start broker: %w", err)
 	}
@@ -91,10 +100,6 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	stopReaper := broker.SpawnReaper(cfg.SweepInterval)
 	defer stopReaper()
 
-	toks, err := openTokens()
-	if err != nil {
-		return fmt.Errorf("tokens: %w", err)
-	}
 	if toks.Len() == 0 {
 		token, err := toks.Create("admin", tokens.RoleAdmin)
 		switch {
