@@ -115,8 +115,81 @@ func ParseClaudeSettings(name string, src []byte) (*Document, error) {
 		if doc.Rules, doc.Mode, err = r.claudePermissions(p, "permissions", false); err != nil {
 			return nil, err
 		}
+		if v := p.get("additionalDirectories"); v != nil && v.kind != kNull {
+			if err := r.list(v, "permissions.additionalDirectories"); err != nil {
+				return nil, err
+			}
+			for i, it := range v.items {
+				d, err := r.str(it, fmt.Sprintf("permissions.additionalDirectories[%d]", i))
+				if err != nil {
+					return nil, err
+				}
+				if d = strings.TrimSpace(d); d != "" {
+					doc.Roots = append(doc.Roots, claudeDir(d, r.root))
+				}
+			}
+		}
 	}
 	return doc, nil
+}
+
+// claudeDir resolves an additionalDirectories entry: "~/" stays for the
+// engine to expand, a relative path is taken from the project root.
+func claudeDir(d, root string) string {
+	d = filepath.ToSlash(d)
+	if d == "~" || strings.HasPrefix(d, "~/") || strings.HasPrefix(d, "/") {
+		return d
+	}
+	return strings.TrimSuffix(root, "/") + "/" + d
+}
+
+// ClaudeLayers merges Claude Code settings documents (from
+// ParseClaudeSettings) the way Claude Code merges its settings files, into
+// the documents a rules stack takes them as. Claude Code applies the
+// entries of every file together, deny over ask over allow, so:
+//
+//   - allow holds every allow entry, then every ask entry: it goes after
+//     toolgate's built-in defaults and before the rules a person wrote for
+//     toolgate, which may refine it;
+//   - deny holds every deny entry, to go after every other document, so a
+//     Claude Code deny wins over toolgate's static rules as it wins in
+//     Claude Code. The denies of managed (managed-settings.json, the
+//     admin's file) go into its Managed layer: a veto nothing undoes.
+//
+// Their modes are dropped (toolgate's mode comes from its own config and
+// flags); additional directories become workspace roots. Each rule keeps
+// its file and line. The entries are Claude Code's own, written by a
+// person: explicit rules, which no mode changes.
+func ClaudeLayers(docs []*Document, managed *Document) (allow, deny *Document) {
+	allow = &Document{Path: "claude-code:allow"}
+	deny = &Document{Path: "claude-code:deny"}
+	all := docs
+	if managed != nil {
+		all = append([]*Document{managed}, docs...)
+	}
+	for _, action := range []toolgate.Action{toolgate.Allow, toolgate.Ask} {
+		for _, d := range all {
+			for _, r := range d.Rules {
+				if r.Action == action {
+					allow.Rules = append(allow.Rules, r)
+				}
+			}
+		}
+	}
+	for _, d := range all {
+		allow.Roots = append(allow.Roots, d.Roots...)
+		for _, r := range d.Rules {
+			if r.Action != toolgate.Deny {
+				continue
+			}
+			if d == managed {
+				deny.Managed = append(deny.Managed, r)
+			} else {
+				deny.Rules = append(deny.Rules, r)
+			}
+		}
+	}
+	return allow, deny
 }
 
 // projectRoot returns the directory "/path" specifiers of a Claude

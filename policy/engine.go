@@ -125,6 +125,9 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 		if d.Mode != nil {
 			e.mode = *d.Mode
 		}
+		for _, r := range d.Roots {
+			WithWorkspaceRoots(e.expandHome(r))(e)
+		}
 	}
 	for name, rules := range builtinAgents() {
 		if _, defined := agentRules[name]; !defined {

@@ -132,6 +132,9 @@ type Document struct {
 	QuestionTools []string
 	// Mode is the approval mode the document sets, if any.
 	Mode *toolgate.Mode
+	// Roots are directories that count as inside the workspace besides the
+	// call's cwd (Claude Code's permissions.additionalDirectories).
+	Roots []string
 	// Tests are examples that must hold.
 	Tests []Test
 }

@@ -22,6 +22,8 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var rf ruleFlags
 	rf.register(fs)
 	modeName := fs.String("mode", "", "approval `M`ode: default, read-only, auto-edit, yolo, auto-deny, dont-ask (or a seed alias)")
+	var modes modeFlags
+	modes.register(fs)
 	cwd := fs.String("cwd", "", "working `D`irectory for calls that name none")
 	tool := fs.String("tool", "", "decide a call to tool `NAME` given by flags instead of stdin")
 	argsJSON := fs.String("args", "", "the call's arguments as a JSON object (with --tool)")
@@ -50,12 +52,12 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	env := policy.Env{Mode: e.Mode(), Agent: agent}
-	if *modeName != "" {
-		m, err := toolgate.ParseMode(*modeName)
-		if err != nil {
-			return badInput(err)
-		}
-		env.Mode = m
+	m, err := modes.resolve(*modeName)
+	if err != nil {
+		return err
+	}
+	if m != nil {
+		env.Mode = *m
 	}
 	decide := func(c *toolgate.Call) *toolgate.Decision {
 		if c.Cwd == "" {

@@ -50,6 +50,10 @@ type hookFlags struct {
 	timeout   time.Duration
 	onError   string
 	workspace string
+	// claude honours Claude Code's own permissions (settings files) as a
+	// layer of the local rules.
+	claude bool
+	modes  modeFlags
 }
 
 // Defaults of the hook flags.
@@ -61,6 +65,8 @@ const (
 func (h *hookFlags) register(fs *flag.FlagSet) {
 	h.rules.register(fs)
 	fs.StringVar(&h.mode, "mode", "", "approval `M`ode for local decisions (default: the config's)")
+	h.modes.register(fs)
+	fs.BoolVar(&h.claude, "claude-permissions", true, "decide locally with Claude Code's own permissions (allow/ask/deny of the managed, user, project and local settings files) as a layer; =false leaves them out")
 	fs.StringVar(&h.server, "server", "", "decide through the gateway at `URL` (default $TOOLGATE_URL; none: decide locally from rules). Token from $TOOLGATE_TOKEN")
 	fs.StringVar(&h.onAsk, "on-ask", "", "with a gateway, what ask does: prompt (hand it to the agent's own prompt; default for Claude Code) or wait (hold it for a remote approver; default for Codex)")
 	fs.DurationVar(&h.wait, "wait", claudecode.DefaultWait, "with --on-ask=wait, how long to hold a call for an approver before denying it")
@@ -82,10 +88,8 @@ func (h *hookFlags) check() error {
 	if h.wait <= 0 || h.timeout <= 0 {
 		return usageErrorf("--wait and --timeout must be positive")
 	}
-	if h.mode != "" {
-		if _, err := toolgate.ParseMode(h.mode); err != nil {
-			return badInput(fmt.Errorf("--mode: %w", err))
-		}
+	if _, err := h.modes.resolve(h.mode); err != nil {
+		return err
 	}
 	if h.workspace != "" && claudecode.WorkspaceFor(h.workspace) != h.workspace {
 		return usageErrorf("--workspace %q: use letters, digits, '.', '_' and '-'", h.workspace)
@@ -165,7 +169,7 @@ func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 			hook.Decider = remote
 		}
 	} else {
-		hook.Decider = &lazyLocal{flags: &hf}
+		hook.Decider = &lazyLocal{flags: &hf, claude: hf.claude && dialect != claudecode.DialectCodex, projectDir: hook.ProjectDir}
 	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -193,22 +197,43 @@ func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 // is not a call costs no rule loading.
 type lazyLocal struct {
 	flags *hookFlags
-	local *claudecode.Local
+	// claude layers Claude Code's permissions, read for projectDir (else
+	// the call's cwd), which is also a workspace root.
+	claude     bool
+	projectDir string
+	local      *claudecode.Local
 }
 
 func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Verdict, error) {
 	if l.local == nil {
-		e, agent, err := l.flags.rules.engine()
+		var extra []policy.Option
+		stack := func(docs []*policy.Document) ([]*policy.Document, error) { return docs, nil }
+		if l.claude {
+			dir := l.projectDir
+			if dir == "" {
+				dir = c.Cwd
+			}
+			if dir != "" {
+				extra = append(extra, policy.WithWorkspaceRoots(dir))
+			}
+			stack = func(docs []*policy.Document) ([]*policy.Document, error) {
+				home, _ := os.UserHomeDir()
+				p, err := claudecode.LoadPermissions(claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath()))
+				if err != nil {
+					return nil, err
+				}
+				return p.Layer(docs), nil
+			}
+		}
+		e, agent, err := l.flags.rules.engineWith(stack, extra...)
 		if err != nil {
 			return claudecode.Verdict{}, fmt.Errorf("load rules: %w", err)
 		}
 		env := policy.Env{Mode: e.Mode(), Agent: agent}
-		if l.flags.mode != "" {
-			m, err := toolgate.ParseMode(l.flags.mode)
-			if err != nil {
-				return claudecode.Verdict{}, err
-			}
-			env.Mode = m
+		if m, err := l.flags.modes.resolve(l.flags.mode); err != nil {
+			return claudecode.Verdict{}, err
+		} else if m != nil {
+			env.Mode = *m
 		}
 		l.local = &claudecode.Local{Engine: e, Env: env}
 	}
@@ -330,18 +355,50 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 		changed = changed || c
 	}
 	if *printOnly {
-		_, err := stdout.Write(out)
-		return err
+		if _, err := stdout.Write(out); err != nil {
+			return err
+		}
+		reportClaudePermissions(stderr, &hf, projectDir, home)
+		return nil
 	}
 	if !changed {
 		fmt.Fprintf(stdout, "toolgate hook already installed in %s\n", path)
-		return nil
+	} else {
+		if err := claudecode.WriteSettings(path, out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q; and %s): %s\n", path, entry.Event, entry.Matcher, prompt.Event, cmdline)
 	}
-	if err := claudecode.WriteSettings(path, out); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q; and %s): %s\n", path, entry.Event, entry.Matcher, prompt.Event, cmdline)
+	reportClaudePermissions(stdout, &hf, projectDir, home)
 	return nil
+}
+
+// reportClaudePermissions says which of Claude Code's own permission
+// files the installed hook will honour (deciding locally), as found for
+// projectDir now: the hook reads them again for each call's project.
+func reportClaudePermissions(w io.Writer, hf *hookFlags, projectDir, home string) {
+	if hf.gatewayURL() != "" {
+		fmt.Fprintln(w, "The gateway decides (its rules, grants and modes); Claude Code's own permission files are not layered into its decisions.")
+		return
+	}
+	if !hf.claude {
+		fmt.Fprintln(w, "Claude Code's own permissions are left out of the hook's decisions (--claude-permissions=false).")
+		return
+	}
+	p, err := claudecode.LoadPermissions(claudecode.PermissionFiles(projectDir, home, claudecode.ManagedSettingsPath()))
+	if err != nil {
+		fmt.Fprintf(w, "warning: %v\nUntil it is fixed the hook cannot decide, and answers every call by --on-error (%s).\n", err, hf.onError)
+		return
+	}
+	if len(p.Found) == 0 {
+		fmt.Fprintf(w, "No Claude Code permissions found (managed, ~/.claude/settings.json, %s/.claude/settings*.json); the hook decides by toolgate's rules.\n", projectDir)
+		return
+	}
+	fmt.Fprintln(w, "The hook honours Claude Code's own permissions (deny wins; turn off with --claude-permissions=false):")
+	for _, f := range p.Found {
+		fmt.Fprintf(w, "  %-8s %s: %d allow, %d ask, %d deny\n", f.Scope, f.Path, f.Allow, f.Ask, f.Deny)
+	}
+	fmt.Fprintln(w, "Project and local settings are read for each session's own project.")
 }
 
 // commandLine is the hook command with the hook flags given to install,
@@ -362,6 +419,10 @@ func (h *hookFlags) commandLine(fs *flag.FlagSet, exe string) (string, error) {
 			return
 		}
 		v := f.Value.String()
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			parts = append(parts, "--"+f.Name+"="+v)
+			return
+		}
 		switch f.Name {
 		case "config", "agent-rules":
 			v = absPath(v)

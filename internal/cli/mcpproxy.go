@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
 )
@@ -25,6 +24,7 @@ import (
 type mcpProxyFlags struct {
 	rules       ruleFlags
 	mode        string
+	modes       modeFlags
 	name        string
 	server      string
 	workspace   string
@@ -39,6 +39,7 @@ type mcpProxyFlags struct {
 func (f *mcpProxyFlags) register(fs *flag.FlagSet) {
 	f.rules.register(fs)
 	fs.StringVar(&f.mode, "mode", "", "approval `M`ode for local decisions (default: the config's)")
+	f.modes.register(fs)
 	fs.StringVar(&f.name, "name", "", "server `N`ame used in tool names, mcp__N__TOOL and N_TOOL (default: the command's base name)")
 	fs.StringVar(&f.server, "server", "", "decide through the gateway at `URL` (default $TOOLGATE_URL; none: decide locally from rules). Token from $TOOLGATE_TOKEN")
 	fs.StringVar(&f.workspace, "workspace", "", "with a gateway, the workspace `ID` of the calls (default $TOOLGATE_WORKSPACE, else the gateway's default)")
@@ -115,12 +116,12 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		cfg.Engine, cfg.Agent, cfg.Mode = e, agent, e.Mode()
-		if f.mode != "" {
-			m, err := toolgate.ParseMode(f.mode)
-			if err != nil {
-				return badInput(fmt.Errorf("--mode: %w", err))
-			}
-			cfg.Mode = m
+		m, err := f.modes.resolve(f.mode)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			cfg.Mode = *m
 		}
 	}
 
@@ -160,13 +161,12 @@ func (f *mcpProxyFlags) check(command []string) error {
 	if f.timeout <= 0 {
 		return usageErrorf("--timeout must be positive")
 	}
-	if f.gatewayURL() != "" && (len(f.rules.rules) > 0 || f.rules.agentRules != "" || f.mode != "") {
-		return usageErrorf("--rules, --agent-rules and --mode decide locally; with a gateway (--server or $TOOLGATE_URL) its rules decide")
+	m, err := f.modes.resolve(f.mode)
+	if err != nil {
+		return err
 	}
-	if f.mode != "" {
-		if _, err := toolgate.ParseMode(f.mode); err != nil {
-			return badInput(fmt.Errorf("--mode: %w", err))
-		}
+	if f.gatewayURL() != "" && (len(f.rules.rules) > 0 || f.rules.agentRules != "" || m != nil) {
+		return usageErrorf("--rules, --agent-rules, --mode and --yolo decide locally; with a gateway (--server or $TOOLGATE_URL) its rules decide")
 	}
 	if f.listen != "" {
 		if err := checkListenAddr(f.listen, f.allowRemote); err != nil {

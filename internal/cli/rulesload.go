@@ -117,11 +117,23 @@ func engineOptions() []policy.Option {
 // --agent-rules if given. Any load or compile error, and any failing rule
 // test, is bad input.
 func (f *ruleFlags) engine() (*policy.Engine, *policy.Ruleset, error) {
+	return f.engineWith(nil)
+}
+
+// engineWith is engine with the documents passed through stack (which may
+// add layers, as the Claude Code hook adds Claude Code's permissions) and
+// extra engine options.
+func (f *ruleFlags) engineWith(stack func([]*policy.Document) ([]*policy.Document, error), extra ...policy.Option) (*policy.Engine, *policy.Ruleset, error) {
 	docs, err := f.documents()
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
-	e, err := policy.New(docs, engineOptions()...)
+	if stack != nil {
+		if docs, err = stack(docs); err != nil {
+			return nil, nil, badInput(err)
+		}
+	}
+	e, err := policy.New(docs, append(engineOptions(), extra...)...)
 	if err != nil {
 		return nil, nil, badInput(fmt.Errorf("load rules: %w", err))
 	}

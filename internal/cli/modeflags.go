@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/toolgate/toolgate"
+)
+
+// modeFlags are the seeds' mode switches, besides --mode: seed 003's
+// --yolo and --auto-approve force yolo for the session, seed 000's
+// --force starts in Force (yolo too).
+type modeFlags struct {
+	yolo, autoApprove, force bool
+}
+
+func (m *modeFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&m.yolo, "yolo", false, "yolo mode (seed 003): no prompts from the built-in defaults; secret denies, the managed layer and rules you wrote still hold")
+	fs.BoolVar(&m.autoApprove, "auto-approve", false, "the same as --yolo (seed 003's flag, seed 004's mode)")
+	fs.BoolVar(&m.force, "force", false, "the same as --yolo (seed 000's Force)")
+}
+
+// resolve returns the mode the flags and a --mode value ask for, or nil
+// for none. Two switches that disagree are a usage error.
+func (m *modeFlags) resolve(mode string) (*toolgate.Mode, error) {
+	var out *toolgate.Mode
+	if mode != "" {
+		v, err := toolgate.ParseMode(mode)
+		if err != nil {
+			return nil, badInput(fmt.Errorf("--mode: %w", err))
+		}
+		out = &v
+	}
+	if m.yolo || m.autoApprove || m.force {
+		if out != nil && *out != toolgate.ModeYolo {
+			return nil, usageErrorf("--mode %s contradicts --yolo/--auto-approve/--force", mode)
+		}
+		y := toolgate.ModeYolo
+		out = &y
+	}
+	return out, nil
+}
