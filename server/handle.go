@@ -116,13 +116,19 @@ func (s *server) adapt(rt *route) http.Handler {
 		w := respWriters.Get().(*respWriter)
 		*w = respWriter{ResponseWriter: hw}
 		err := s.authorize(w, r, rt.Role)
-		if err == nil {
+		switch {
+		case err != nil && rt.writeAuthErr != nil:
+			s.setErrorHeaders(w, httpcode.Status(toolgate.ErrorCodeOf(err)))
+			rt.writeAuthErr(w, r, err)
+		case err == nil:
 			if r.Body != nil && r.Body != http.NoBody {
 				r.Body = http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes)
 			}
 			err = rt.handler(w, r)
-		}
-		if err != nil {
+			if err != nil {
+				s.writeError(w, r, rt, err)
+			}
+		default:
 			s.writeError(w, r, rt, err)
 		}
 		status := w.status
@@ -223,6 +229,12 @@ func (s *server) writeError(w *respWriter, r *http.Request, rt *route, err error
 		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error",
 			slog.String("method", r.Method), slog.String("route", rt.Path), slog.String("err", err.Error()))
 	}
+	s.setErrorHeaders(w, status)
+	writeJSON(w, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
+}
+
+// setErrorHeaders sets the headers an error status calls for.
+func (s *server) setErrorHeaders(w *respWriter, status int) {
 	h := w.Header()
 	switch status {
 	case http.StatusUnauthorized:
@@ -230,7 +242,6 @@ func (s *server) writeError(w *respWriter, r *http.Request, rt *route, err error
 	case http.StatusTooManyRequests:
 		h.Set("Retry-After", strconv.Itoa(max(1, int((w.retryAfter+time.Second-1)/time.Second))))
 	}
-	writeJSON(w, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
 }
 
 var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}

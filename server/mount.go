@@ -21,6 +21,12 @@ type Mount struct {
 	// Role is the least role a caller needs; "" makes the route public.
 	Role    tokens.Role
 	Handler func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error
+	// WriteError, if set, writes the errors the server raises before
+	// Handler runs (authentication, role, rate limit) in the mount's own
+	// protocol, so a stock client of that protocol can read them (tRPC's
+	// error shape on /trpc/). The status headers (WWW-Authenticate,
+	// Retry-After) are set before it is called.
+	WriteError func(w http.ResponseWriter, r *http.Request, err error)
 }
 
 // mountHandler adapts a Mount's handler to the adapter's signature,

@@ -13,6 +13,8 @@ type route struct {
 	Path    string
 	Role    tokens.Role
 	handler handlerFunc
+	// writeAuthErr writes authorization errors in a mount's own shape.
+	writeAuthErr func(w http.ResponseWriter, r *http.Request, err error)
 	// slot indexes the route's metrics.
 	slot int
 }

@@ -153,7 +153,7 @@ func NewServer(deps Deps) http.Handler {
 	s.limiter = newLimiter(s.limits.RatePerSecond, s.limits.Burst, s.now)
 	table := s.routes()
 	for _, m := range deps.Mounts {
-		table = append(table, route{Method: m.Method, Path: m.Path, Role: m.Role, handler: mountHandler(m)})
+		table = append(table, route{Method: m.Method, Path: m.Path, Role: m.Role, handler: mountHandler(m), writeAuthErr: m.WriteError})
 	}
 	s.metrics = newMetrics(table)
 	for i := range table {

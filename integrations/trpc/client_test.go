@@ -174,9 +174,10 @@ func TestClientAlways(t *testing.T) {
 	if s.get(e.ID).Status != toolgate.StatusPending {
 		t.Error("git status was allowed by a git push grant")
 	}
-	ga := s.get(a.ID)
-	if ga.Resolution.Scope != toolgate.ScopeWorkspace || ga.Resolution.Pattern != "git push *" {
-		t.Errorf("a resolution %+v", ga.Resolution)
+	// A pipeline's rules are added one per command; their cascade
+	// approves the call itself.
+	if ga := s.get(a.ID); ga.Status != toolgate.StatusApproved || ga.Resolution.By != "alice" {
+		t.Errorf("a: %s %+v", ga.Status, ga.Resolution)
 	}
 	doc := s.permissions()
 	for _, rule := range []string{`"git push *": "allow"`, `"npm run build": "allow"`} {
@@ -351,5 +352,38 @@ func TestClientTrackedResume(t *testing.T) {
 	}
 	if !resumed {
 		t.Error("the client did not reconnect with Last-Event-ID")
+	}
+}
+
+// Auth failures on /trpc/ reach a stock client in tRPC's error shape, for
+// every call of a batch: UNAUTHORIZED for a missing or unknown token,
+// FORBIDDEN for a token without the approver role. Seed 001: "Custom
+// Clients — subscribe to tool_approval_required events and call
+// tool.approve/tool.deny with the approvalId" — a client that is refused
+// must be able to tell why.
+func TestClientAuthErrors(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, trpc.Config{})
+	for _, tc := range []struct {
+		token, code string
+		status      int
+		rpc         int
+	}{
+		{"tg_not-a-real-token", "UNAUTHORIZED", 401, -32001},
+		{s.Agent, "FORBIDDEN", 403, -32003},
+	} {
+		c := startNode(t, s.Server.URL+"/trpc", tc.token)
+		for _, link := range []string{"batch", "http"} {
+			res := c.mutate(link,
+				call{"tool.approve", map[string]any{"sessionId": "s", "approvalId": "ap_x"}},
+				call{"tool.deny", map[string]any{"sessionId": "s", "approvalId": "ap_y"}},
+			)
+			for i, r := range res {
+				if r.OK || r.Error == nil || r.Error.Name != "TRPCClientError" || r.Error.Code != tc.rpc ||
+					r.Error.Data.Code != tc.code || r.Error.Data.HTTPStatus != tc.status || r.Error.Message == "" {
+					t.Errorf("%s %s call %d: %+v", tc.code, link, i, r)
+				}
+			}
+		}
 	}
 }

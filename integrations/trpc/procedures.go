@@ -148,20 +148,33 @@ func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller token
 	// adds it to the session's layers at once and cascades. A call with
 	// no suggestion (an interpreter, a wrapper) can only be approved once.
 	suggestions := a.Decision.Suggestions
-	if in.Always && len(suggestions) > 0 {
+	if in.Always && len(suggestions) == 1 {
 		req = approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern}
 	}
-	if _, err := h.broker.Approve(ctx, a.ID, req, actor(caller)); err != nil || req.Scope != toolgate.ScopeWorkspace {
+	if !in.Always || len(suggestions) <= 1 {
+		_, err := h.broker.Approve(ctx, a.ID, req, actor(caller))
 		return applied("approve", a.ID, err)
 	}
-	// The broker granted the first suggestion; a pipeline's other
-	// commands get theirs too, so "always" covers the whole call.
+	// A pipeline: each command gets its own arity rule (seed 001: every
+	// sub-command is evaluated on its own). No one of them covers the
+	// call, which the broker requires of an answer's grant, so the rules
+	// are added first (their cascade approves the call) and the call is
+	// then approved once if it is still pending.
 	var errs []error
-	for _, s := range suggestions[1:] {
-		g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern}
+	for _, s := range suggestions {
+		g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern, ApprovalID: a.ID}
 		if _, err := h.broker.AddGrant(ctx, g, actor(caller)); err != nil {
 			errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
 		}
+	}
+	_, err = h.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}, actor(caller))
+	if notApplied(err) {
+		if got, gerr := h.broker.Get(ctx, a.ID); gerr == nil && got.Status == toolgate.StatusApproved {
+			err = nil // the cascade of the new rules approved it
+		}
+	}
+	if err != nil {
+		return applied("approve", a.ID, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		// The call is approved; only some of its "always" rules are

@@ -114,9 +114,35 @@ func Mounts(b *approval.Broker, cfg Config) []server.Mount { return New(b, cfg).
 func (h *Handler) Mounts() []server.Mount {
 	p := h.cfg.Prefix + "/{path}"
 	return []server.Mount{
-		{Method: http.MethodGet, Path: p, Role: tokens.RoleApprover, Handler: h.ServeTRPC},
-		{Method: http.MethodPost, Path: p, Role: tokens.RoleApprover, Handler: h.ServeTRPC},
+		{Method: http.MethodGet, Path: p, Role: tokens.RoleApprover, Handler: h.ServeTRPC, WriteError: h.WriteError},
+		{Method: http.MethodPost, Path: p, Role: tokens.RoleApprover, Handler: h.ServeTRPC, WriteError: h.WriteError},
 	}
+}
+
+// WriteError writes an error the server raised before the procedure ran
+// (a missing or unknown token, a token without the approver role, a rate
+// limit) in tRPC's shape, for every call of a batch, so a stock client
+// sees UNAUTHORIZED, FORBIDDEN or TOO_MANY_REQUESTS rather than an error it
+// cannot parse.
+func (h *Handler) WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	e := fromToolgate(err)
+	path := r.PathValue("path")
+	if path == "" {
+		path = strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, h.cfg.Prefix), "/")
+	}
+	if r.URL.Query().Get("batch") != "1" {
+		_ = writeJSON(w, e.status(), errResponse(e, path))
+		return
+	}
+	paths := strings.Split(path, ",")
+	if len(paths) > MaxBatch {
+		paths = paths[:MaxBatch]
+	}
+	items := make([]response, len(paths))
+	for i, p := range paths {
+		items[i] = errResponse(e, p)
+	}
+	_ = writeJSON(w, batchStatus(items), items)
 }
 
 // call is one call of a request: a procedure path and its input.
