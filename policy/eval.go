@@ -71,6 +71,7 @@ type subject struct {
 	// read: a command run elsewhere by ssh or docker exec, an operand
 	// that matches a file rule.
 	restrict bool
+	hidden   bool // left out of the decision's subjects
 }
 
 // risky reports whether the subject has a risk class, and the first.
@@ -176,7 +177,8 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 			sr.Rule = &v.rule.ref
 		}
 		if sr.Action == toolgate.NoAction && s.restrict {
-			continue // an operand or remote command that restricts nothing
+			s.hidden = true // an operand or remote command that restricts nothing
+			continue
 		}
 		d.Subjects = append(d.Subjects, sr)
 		for _, cr := range s.classes {
@@ -645,6 +647,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		if !s.opaque {
 			s.fclass = e.fileClass(&s, f.Write, f.Delete, f.Recursive, c.Cwd)
 		}
+		s.restrict = f.Remote
 		subs = append(subs, s)
 		if f.Write {
 			// The analysis checked the path as written; only here is the
@@ -701,8 +704,12 @@ func commandText(args map[string]any, names []string) (string, bool) {
 // command), no grant could allow the call and it is suggested nothing: it
 // can only be approved once.
 func (e *Engine) suggest(c *toolgate.Call, subs []subject, d *toolgate.Decision) {
+	j := -1 // index of subs[i] in d.Subjects: hidden subjects are not there
 	for i := range subs {
-		if d.Subjects[i].Action != toolgate.Ask {
+		if subs[i].hidden {
+			continue
+		}
+		if j++; d.Subjects[j].Action != toolgate.Ask {
 			continue
 		}
 		s := &subs[i]

@@ -99,4 +99,7 @@ type File struct {
 	// Recursive is set when the command acts on the whole tree under the
 	// path (rm -r, chmod -R).
 	Recursive bool
+	// Remote is set for a file of a command run elsewhere (ssh HOST CMD):
+	// it only restricts.
+	Remote bool
 }

@@ -103,6 +103,10 @@ func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque 
 			w.shell(name, words, assigns, c, d)
 			return
 		}
+		if l, at := findLauncher(name, words); l != nil {
+			w.launch(name, l, at, words, assigns, c, d)
+			return
+		}
 		switch name {
 		case "eval":
 			idx := w.emit(w.makeCommand(words, assigns, c.via, true))

@@ -1,0 +1,193 @@
+package shell
+
+import "strings"
+
+// launcher is a command that runs another command given after a fixed
+// subcommand, options and operands (ip netns exec NS CMD, tmux new-window
+// CMD, ssh HOST CMD, docker exec C CMD). It is an entry of the command
+// table like a wrapper, but the launcher stays a subject itself.
+type launcher struct {
+	// sub are the words that select this form ("netns", "exec"); empty
+	// for the command itself.
+	sub []string
+	// opts are the options before the operands, parsed as a wrapper's.
+	opts *wrapperSpec
+	// operands is how many operands come before the command (the host,
+	// the container).
+	operands int
+	// dashdash: the command follows "--" when there is one (kubectl
+	// exec POD -- CMD).
+	dashdash bool
+	// script: the command is one shell string ("tmux new-window 'make
+	// test'"); with remote, the words are joined into one script, as ssh
+	// does.
+	script bool
+	// optScript names options whose value is a shell command (vagrant
+	// ssh -c CMD, gcloud compute ssh --command=CMD).
+	optScript []string
+	// remote: the command runs elsewhere (another machine, a container):
+	// it only restricts, like a read (DESIGN §3.5).
+	remote bool
+	// keys: the words are keystrokes typed into a terminal (tmux
+	// send-keys): joined and parsed, with a trailing Enter dropped.
+	keys bool
+}
+
+var (
+	sshOpts     = &wrapperSpec{short: "46AaCfGgKkMNnqsTtVvXxYy", shortVal: "BbcDEeFIiJLlmOoPpQRSWw"}
+	dockerExec  = &wrapperSpec{short: "dit", shortVal: "euw", long: []string{"detach", "interactive", "tty", "privileged"}, longVal: []string{"env", "env-file", "user", "workdir", "detach-keys"}}
+	kubectlExec = &wrapperSpec{short: "itq", shortVal: "cnf", long: []string{"stdin", "tty", "quiet"}, longVal: []string{"container", "namespace", "filename", "pod-running-timeout", "context", "kubeconfig"}}
+	tmuxNew     = &wrapperSpec{short: "AdDEPXabhvfIkZS", shortVal: "cefFnstxylT", long: nil}
+	tmuxKeys    = &wrapperSpec{short: "FHlMRX", shortVal: "Nt"}
+	screenOpts  = &wrapperSpec{short: "dmDRrxUaAiOlLqQ", shortVal: "SctTpeshX"}
+)
+
+// dockerRunOpts are docker/podman run's options, from the command table.
+var dockerRunOpts = func() *wrapperSpec {
+	w := &wrapperSpec{short: "dit", shortVal: "vewpuhlm"}
+	for _, l := range dockerRun.long {
+		if n, ok := strings.CutSuffix(l, "="); ok {
+			w.longVal = append(w.longVal, n)
+		} else {
+			w.long = append(w.long, l)
+		}
+	}
+	return w
+}()
+
+// launchers is the launcher table, by command name.
+var launchers = map[string][]launcher{
+	"ssh":     {{opts: sshOpts, operands: 1, remote: true, script: true}},
+	"docker":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true}},
+	"podman":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}},
+	"kubectl": {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
+	"oc":      {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
+	"lxc":     {{sub: []string{"exec"}, opts: &wrapperSpec{shortVal: "", long: []string{"force-interactive", "force-noninteractive"}, longVal: []string{"env", "cwd", "user", "group", "mode"}}, operands: 1, dashdash: true, remote: true}},
+	"incus":   {{sub: []string{"exec"}, opts: &wrapperSpec{long: []string{"force-interactive", "force-noninteractive"}, longVal: []string{"env", "cwd", "user", "group", "mode"}}, operands: 1, dashdash: true, remote: true}},
+	"vagrant": {{sub: []string{"ssh"}, opts: &wrapperSpec{shortVal: "c", longVal: []string{"command"}, long: []string{"plain", "tty", "no-tty"}}, optScript: []string{"-c", "--command"}, remote: true}},
+	"gcloud":  {{sub: []string{"compute", "ssh"}, opts: &wrapperSpec{longVal: []string{"command", "zone", "project", "ssh-flag", "ssh-key-file"}, long: []string{"tunnel-through-iap", "internal-ip"}}, optScript: []string{"--command"}, operands: 1, remote: true}},
+	"ip":      {{sub: []string{"netns", "exec"}, opts: &wrapperSpec{}, operands: 1}},
+	"tmux": {
+		{sub: []string{"new-session"}, opts: tmuxNew, script: true}, {sub: []string{"new"}, opts: tmuxNew, script: true},
+		{sub: []string{"new-window"}, opts: tmuxNew, script: true}, {sub: []string{"neww"}, opts: tmuxNew, script: true},
+		{sub: []string{"split-window"}, opts: tmuxNew, script: true}, {sub: []string{"splitw"}, opts: tmuxNew, script: true},
+		{sub: []string{"respawn-pane"}, opts: tmuxNew, script: true}, {sub: []string{"respawnp"}, opts: tmuxNew, script: true},
+		{sub: []string{"respawn-window"}, opts: tmuxNew, script: true}, {sub: []string{"respawnw"}, opts: tmuxNew, script: true},
+		{sub: []string{"display-popup"}, opts: tmuxNew, script: true}, {sub: []string{"popup"}, opts: tmuxNew, script: true},
+		{sub: []string{"run-shell"}, opts: &wrapperSpec{short: "bC", shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &wrapperSpec{short: "bC", shortVal: "dt"}, script: true},
+		{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
+	},
+	"screen":        {{opts: screenOpts}},
+	"script":        {{opts: &wrapperSpec{short: "aeEfqTV", shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet"}, longVal: []string{"command", "log-in", "log-out", "log-io", "log-timing", "logging-format", "echo", "output-limit"}}, optScript: []string{"-c", "--command"}, operands: 1}},
+	"sg":            {{opts: &wrapperSpec{shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}},
+	"poetry":        {{sub: []string{"run"}, opts: &wrapperSpec{}}},
+	"pipenv":        {{sub: []string{"run"}, opts: &wrapperSpec{}}},
+	"uv":            {{sub: []string{"run"}, opts: &wrapperSpec{short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras"}, longVal: []string{"with", "python", "extra", "env-file", "directory", "project", "package", "group"}}}},
+	"conda":         {{sub: []string{"run"}, opts: &wrapperSpec{shortVal: "np", long: []string{"no-capture-output", "live-stream"}, longVal: []string{"name", "prefix", "cwd"}}}},
+	"bundle":        {{sub: []string{"exec"}, opts: &wrapperSpec{}}},
+	"direnv":        {{sub: []string{"exec"}, opts: &wrapperSpec{}, operands: 1}},
+	"mise":          {{sub: []string{"exec"}, opts: &wrapperSpec{}, dashdash: true}, {sub: []string{"x"}, opts: &wrapperSpec{}, dashdash: true}},
+	"nix":           {{sub: []string{"develop"}, opts: &wrapperSpec{shortVal: "c", longVal: []string{"command"}}, optScript: nil, dashdash: false}},
+	"nix-shell":     {{opts: &wrapperSpec{long: []string{"pure", "impure"}, longVal: []string{"run", "command", "packages", "arg", "argstr", "attr", "include"}}, optScript: []string{"--run", "--command"}}},
+	"flatpak-spawn": {{opts: &wrapperSpec{long: []string{"host", "clear-env", "watch-bus", "no-network"}, longVal: []string{"env", "directory", "forward-fd"}}}},
+	"distrobox":     {{sub: []string{"enter"}, opts: &wrapperSpec{long: []string{"no-tty", "no-workdir", "clean-path"}, longVal: []string{"name", "additional-flags"}, shortVal: "na"}, dashdash: true, remote: true}},
+	"toolbox":       {{sub: []string{"run"}, opts: &wrapperSpec{longVal: []string{"container", "distro", "release"}, shortVal: "cdr"}, remote: true}},
+	"watchexec":     {{opts: &wrapperSpec{short: "rcNn", shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone"}, longVal: []string{"watch", "exts", "debounce", "signal", "filter", "ignore", "shell", "on-busy-update"}}, dashdash: true}},
+	"entr":          {{opts: &wrapperSpec{short: "acdnprsz"}}},
+}
+
+// findLauncher returns the launcher form words use, if any, and the index
+// after its subcommand words.
+func findLauncher(name string, words []word) (*launcher, int) {
+	forms := launchers[name]
+	for i := range forms {
+		l := &forms[i]
+		at := 1
+		// Global options before the subcommand are rare for these tools;
+		// the subcommand words must follow the name.
+		ok := true
+		for _, s := range l.sub {
+			if at >= len(words) || words[at].text != s {
+				ok = false
+				break
+			}
+			at++
+		}
+		if ok {
+			return l, at
+		}
+	}
+	return nil, 0
+}
+
+// launch walks a launcher: the launcher is a subject of its own, and the
+// command it runs is walked too, marked Remote when it runs elsewhere.
+func (w *walker) launch(name string, l *launcher, at int, words []word, assigns []string, c ctx, d *dirState) {
+	cmd := w.makeCommand(words, assigns, c.via, false)
+	classify(&cmd, name, cmd.Args)
+	norm := normaliseArgs(name, cmd.Args)
+	cmd.ExecFlags, _ = w.execFlags(name, norm)
+	idx := w.emit(cmd)
+	// Parse the options as a wrapper's: a fake first word stands for the
+	// launcher and its subcommand.
+	rest := append([]word{{text: name, static: true}}, words[at:]...)
+	start, vals, _, unknown := parseOpts(l.opts, rest)
+	if unknown {
+		w.res.Commands[idx].Opaque = true
+	}
+	inner := rest[start:]
+	for k := 0; k < l.operands && len(inner) > 0 && !(l.dashdash && inner[0].text == "--"); k++ {
+		inner = inner[1:]
+	}
+	if l.dashdash {
+		for i, wd := range inner {
+			if wd.text == "--" {
+				inner = inner[i+1:]
+				break
+			}
+		}
+	}
+	via := name
+	if len(l.sub) > 0 {
+		via += " " + strings.Join(l.sub, " ")
+	}
+	ic := ctx{src: c.src, via: via, depth: c.depth}
+	from, ffrom := len(w.res.Commands), len(w.res.Files)
+	for _, v := range vals {
+		if contains(l.optScript, v.opt) {
+			if !w.script(v.val, !strings.ContainsAny(v.val, "$`"), ic, d, via, true) {
+				w.res.Commands[idx].Opaque = true
+			}
+		}
+	}
+	switch {
+	case len(inner) == 0:
+	case l.keys:
+		keys := make([]word, 0, len(inner))
+		for _, k := range inner {
+			if k.text == "Enter" || k.text == "C-m" || k.text == "KPEnter" {
+				continue
+			}
+			keys = append(keys, k)
+		}
+		s, static := joinStatic(keys)
+		if !w.script(s, static, ic, d, via, true) {
+			w.res.Commands[idx].Opaque = true
+		}
+	case l.remote && l.script || l.script && len(inner) == 1:
+		s, static := joinStatic(inner)
+		if !w.script(s, static, ic, d, via, true) {
+			w.res.Commands[idx].Opaque = true
+		}
+	default:
+		w.run(inner, nil, ic, d.clone(), false)
+	}
+	if l.remote {
+		for i := from; i < len(w.res.Commands); i++ {
+			w.res.Commands[i].Remote = true
+		}
+		for i := ffrom; i < len(w.res.Files); i++ {
+			w.res.Files[i].Remote = true
+		}
+	}
+}
