@@ -154,10 +154,12 @@ func TestClientAlways(t *testing.T) {
 	c.subscribe("all", nil)
 
 	a := s.shell("sess-1", "c1", "git push origin main && npm run build")
-	b := s.shell("sess-1", "c2", "git push --force origin dev")
+	b := s.shell("sess-1", "c2", "git push origin dev")
+	// A destructive variant is a risk class no wildcard allow covers.
+	f := s.shell("sess-1", "c2f", "git push --force origin dev")
 	d := s.shell("sess-2", "c3", "npm run build")
 	e := s.shell("sess-1", "c4", "git status")
-	for _, x := range []*toolgate.Approval{a, b, d, e} {
+	for _, x := range []*toolgate.Approval{a, b, d, e, f} {
 		c.event("all", "requested", isRequired(x.ID))
 	}
 	res := c.mutate("batch", call{"tool.approve", map[string]any{"sessionId": "sess-1", "approvalId": a.ID, "always": true}})
@@ -170,6 +172,9 @@ func TestClientAlways(t *testing.T) {
 		if got.Status != toolgate.StatusApproved || got.Resolution.Via != "cascade" {
 			t.Errorf("cascade %s: %s %+v", x.Call.Args["command"], got.Status, got.Resolution)
 		}
+	}
+	if s.get(f.ID).Status != toolgate.StatusPending {
+		t.Error("git push --force was allowed by a git push * grant")
 	}
 	if s.get(e.ID).Status != toolgate.StatusPending {
 		t.Error("git status was allowed by a git push grant")
