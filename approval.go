@@ -207,3 +207,43 @@ type Event struct {
 	// Replay marks a pending approval re-sent to a new subscriber.
 	Replay bool `json:"replay,omitempty"`
 }
+
+// Outcome words a resolved approval's outcome for the agent, the same on
+// every surface (hook, MCP proxy, engine host): allow with who approved it
+// and for how long, or deny with the message the broker composed when it
+// was denied, expired or cancelled (the human's reason, feedback and what
+// to do next). A pending approval is ask.
+func (a *Approval) Outcome() (Action, string) {
+	r := a.Resolution
+	if r == nil {
+		r = &Resolution{Status: a.Status}
+	}
+	by := ""
+	if r.By != "" {
+		by = " by " + r.By
+		if r.Via != "" {
+			by += " via " + r.Via
+		}
+	}
+	switch a.Status {
+	case StatusPending:
+		return Ask, "waiting for an approver"
+	case StatusApproved:
+		msg := "approved" + by
+		switch r.Scope {
+		case "", ScopeOnce:
+		case ScopeGlobal:
+			msg += " everywhere"
+		default:
+			msg += " for this " + string(r.Scope)
+		}
+		if len(r.Modifications) > 0 && string(r.Modifications) != "null" {
+			msg += ", with changes to the input"
+		}
+		return Allow, msg
+	}
+	if r.Reason != "" {
+		return Deny, r.Reason
+	}
+	return Deny, "the approval was " + string(a.Status) + by
+}

@@ -220,7 +220,7 @@ func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine
 // call's workspace and to the submitting credential.
 func (b *Broker) boundSession(s *toolgate.Session, c *toolgate.Call, err error, by Actor) (*toolgate.Session, error) {
 	if err == nil {
-		if !by.owns(s) {
+		if !owns(by, s) {
 			return nil, errSessionNotFound(s.ID)
 		}
 		if s.Workspace != c.Workspace {
@@ -265,7 +265,7 @@ func (b *Broker) EvaluateAs(ctx context.Context, c toolgate.Call, by Actor) (too
 	}
 	if !found {
 		s = toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: e.Mode()}
-	} else if !by.owns(&s) {
+	} else if !owns(by, &s) {
 		return toolgate.Decision{}, errSessionNotFound(s.ID)
 	}
 	var d toolgate.Decision
@@ -327,7 +327,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		if err != nil {
 			return nil, err
 		}
-		if found && !req.By.owns(&s) {
+		if found && !owns(req.By, &s) {
 			return nil, errSessionNotFound(c.Session)
 		}
 	}
@@ -556,7 +556,7 @@ func (b *Broker) checkOwner(ctx context.Context, a *toolgate.Approval, by Actor)
 	if err != nil {
 		return err
 	}
-	if found && !by.owns(&s) {
+	if found && !owns(by, &s) {
 		return toolgate.Errorf(toolgate.ENotFound, "approval %s not found", a.ID)
 	}
 	return nil
@@ -801,9 +801,9 @@ func DenyMessage(tool string, req DenyRequest) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "User rejected tool '%s'.", tool)
 	if req.Reason != "" {
-		fmt.Fprintf(&b, " Reason: %s", req.Reason)
+		fmt.Fprintf(&b, " Reason: %s", sentence(req.Reason))
 	}
-	if req.Feedback != "" {
+	if req.Feedback != "" && req.Feedback != req.Reason {
 		fmt.Fprintf(&b, " Feedback: %s", req.Feedback)
 	}
 	if req.Mode == toolgate.DenySoft {
@@ -812,6 +812,16 @@ func DenyMessage(tool string, req DenyRequest) string {
 		b.WriteString("\n\n[System reminder: The user stopped this turn. Do not call more tools; wait for the user's next message.]")
 	}
 	return b.String()
+}
+
+// sentence ends s with a full stop unless it ends in punctuation already, so
+// the reason and the feedback after it read as two sentences.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsRune(".!?:;", rune(s[len(s)-1])) {
+		return s
+	}
+	return s + "."
 }
 
 // stopSession sets the stop flag after a hard deny and denies the

@@ -672,3 +672,22 @@ func TestRevokeWorkspaceGrant(t *testing.T) {
 		t.Fatalf("revoked rule still in the document:\n%s", src)
 	}
 }
+
+func TestDenyMessageWording(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		req  approval.DenyRequest
+		want string
+	}{
+		{approval.DenyRequest{Reason: "not now", Feedback: "use make", Mode: toolgate.DenySoft},
+			"User rejected tool 'Bash'. Reason: not now. Feedback: use make\n\n[System reminder: Ask the user how they would like to proceed before trying this again.]"},
+		{approval.DenyRequest{Reason: "why?", Feedback: "why?"},
+			"User rejected tool 'Bash'. Reason: why?\n\n[System reminder: The user stopped this turn. Do not call more tools; wait for the user's next message.]"},
+		{approval.DenyRequest{Feedback: "Don't write that file", Mode: toolgate.DenySoft},
+			"User rejected tool 'Bash'. Feedback: Don't write that file\n\n[System reminder: Ask the user how they would like to proceed before trying this again.]"},
+	} {
+		if got := approval.DenyMessage("Bash", c.req); got != c.want {
+			t.Errorf("DenyMessage(%+v)\n got %q\nwant %q", c.req, got, c.want)
+		}
+	}
+}

@@ -102,16 +102,6 @@ func (s *Subscription) closeLocked() {
 	})
 }
 
-func (f EventFilter) match(e *toolgate.Event) bool {
-	if f.Session != "" && e.Session != f.Session {
-		return false
-	}
-	if f.Workspace != "" && e.Workspace != f.Workspace {
-		return false
-	}
-	return true
-}
-
 // publish assigns the next sequence number and delivers the event.
 func (h *hub) publish(e toolgate.Event) toolgate.Event {
 	h.mu.Lock()
@@ -133,7 +123,7 @@ func (h *hub) publish(e toolgate.Event) toolgate.Event {
 		}
 	}
 	for s := range h.subs {
-		if !s.filter.match(&e) {
+		if !s.filter.Match(&e) {
 			continue
 		}
 		select {
@@ -176,7 +166,7 @@ func (h *hub) subscribe(ctx context.Context, f EventFilter) *Subscription {
 	if f.AfterSeq > 0 {
 		for i := range h.ring {
 			e := h.ring[(h.head+i)%len(h.ring)]
-			if e.Seq > f.AfterSeq && f.match(&e) {
+			if e.Seq > f.AfterSeq && f.Match(&e) {
 				s.ch <- e
 				if e.Approval != nil {
 					resent[e.Approval.ID] = true
@@ -195,7 +185,7 @@ func (h *hub) subscribe(ctx context.Context, f EventFilter) *Subscription {
 			Seq: h.seq, Type: toolgate.EventApprovalRequested, Time: a.CreatedAt,
 			Session: a.Call.Session, Workspace: a.Call.Workspace, Approval: a, Replay: true,
 		}
-		if f.match(&e) {
+		if f.Match(&e) {
 			s.ch <- e
 		}
 	}

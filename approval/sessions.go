@@ -102,7 +102,7 @@ func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolga
 		if err != nil {
 			return nil, err
 		}
-		if found && !by.owns(&s) {
+		if found && !owns(by, &s) {
 			return nil, errSessionNotFound(session)
 		}
 	}

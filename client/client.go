@@ -15,9 +15,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/httpcode"
-	"github.com/toolgate/toolgate/store"
 )
 
 // Client talks to one gateway. It is safe for concurrent use.
@@ -134,15 +132,25 @@ func waitQuery(wait time.Duration) url.Values {
 	return q
 }
 
+// Client is a toolgate.Gate over HTTP.
+var _ toolgate.Gate = (*Client)(nil)
+
 // Evaluate decides a call without holding or recording it.
 func (c *Client) Evaluate(ctx context.Context, call toolgate.Call) (*toolgate.Decision, error) {
 	var d toolgate.Decision
 	return &d, c.do(ctx, http.MethodPost, "/v1/evaluate", nil, call, &d)
 }
 
-// Submit submits a call; with wait > 0 the gateway holds the request up
-// to that long for a pending approval's outcome.
-func (c *Client) Submit(ctx context.Context, req approval.SubmitRequest, wait time.Duration) (*approval.Result, error) {
+// Submit submits a call and returns at once; a call that asks comes back
+// with its pending approval (Wait for the outcome, or use
+// toolgate.RequestApproval for both).
+func (c *Client) Submit(ctx context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error) {
+	return c.SubmitWait(ctx, req, 0)
+}
+
+// SubmitWait submits a call; with wait > 0 the gateway holds the request
+// up to that long for a pending approval's outcome, saving a round trip.
+func (c *Client) SubmitWait(ctx context.Context, req toolgate.SubmitRequest, wait time.Duration) (*toolgate.Result, error) {
 	body := struct {
 		Call           toolgate.Call   `json:"call"`
 		BatchRemaining []toolgate.Call `json:"batch_remaining,omitempty"`
@@ -151,22 +159,40 @@ func (c *Client) Submit(ctx context.Context, req approval.SubmitRequest, wait ti
 	if req.TTL > 0 {
 		body.TTL = req.TTL.String()
 	}
-	var r approval.Result
+	var r toolgate.Result
 	return &r, c.do(ctx, http.MethodPost, "/v1/calls", waitQuery(wait), body, &r)
 }
 
-// Approval returns an approval; with wait > 0 it waits up to that long
-// while the approval is pending.
-func (c *Client) Approval(ctx context.Context, id string, wait time.Duration) (*toolgate.Approval, error) {
+// Approval returns an approval.
+func (c *Client) Approval(ctx context.Context, id string) (*toolgate.Approval, error) {
+	return c.approval(ctx, id, 0)
+}
+
+// approval returns an approval; with wait > 0 the gateway holds the
+// request up to that long while the approval is pending.
+func (c *Client) approval(ctx context.Context, id string, wait time.Duration) (*toolgate.Approval, error) {
 	var a toolgate.Approval
 	return &a, c.do(ctx, http.MethodGet, "/v1/approvals/"+url.PathEscape(id), waitQuery(wait), nil, &a)
 }
 
-// WaitFor polls until the approval is resolved or ctx ends.
-func (c *Client) WaitFor(ctx context.Context, id string) (*toolgate.Approval, error) {
+// longPoll is how long one request of Wait is held by the gateway.
+const longPoll = 30 * time.Second
+
+// Wait long-polls until the approval is resolved or ctx ends, and returns
+// it as it then stands (still pending, with ctx's error, if ctx ended).
+func (c *Client) Wait(ctx context.Context, id string) (*toolgate.Approval, error) {
 	for {
-		a, err := c.Approval(ctx, id, 30*time.Second)
+		a, err := c.approval(ctx, id, longPoll)
 		if err != nil {
+			if ctx.Err() != nil {
+				// Report the approval as it stands, as the broker does.
+				gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+				defer cancel()
+				if a, gerr := c.approval(gctx, id, 0); gerr == nil {
+					return a, ctx.Err()
+				}
+				return nil, ctx.Err()
+			}
 			return nil, err
 		}
 		if a.Status != toolgate.StatusPending {
@@ -178,23 +204,33 @@ func (c *Client) WaitFor(ctx context.Context, id string) (*toolgate.Approval, er
 	}
 }
 
-// ApprovalFilter selects approvals to list.
-type ApprovalFilter struct {
-	Status    toolgate.Status
-	Session   string
-	Workspace string
-}
-
 // Approvals lists approvals.
-func (c *Client) Approvals(ctx context.Context, f ApprovalFilter) ([]*toolgate.Approval, error) {
+func (c *Client) Approvals(ctx context.Context, f toolgate.ApprovalFilter) ([]*toolgate.Approval, error) {
 	q := url.Values{}
 	setIf(q, "status", string(f.Status))
 	setIf(q, "session", f.Session)
 	setIf(q, "workspace", f.Workspace)
+	if f.Limit > 0 {
+		q.Set("limit", strconv.Itoa(f.Limit))
+	}
 	var out struct {
 		Approvals []*toolgate.Approval `json:"approvals"`
 	}
-	return out.Approvals, c.do(ctx, http.MethodGet, "/v1/approvals", q, nil, &out)
+	if err := c.do(ctx, http.MethodGet, "/v1/approvals", q, nil, &out); err != nil {
+		return nil, err
+	}
+	if f.ExpiresBefore.IsZero() {
+		return out.Approvals, nil
+	}
+	// The API has no expiry filter; apply it here so the filter means the
+	// same on every Gate.
+	kept := out.Approvals[:0]
+	for _, a := range out.Approvals {
+		if !a.ExpiresAt.After(f.ExpiresBefore) {
+			kept = append(kept, a)
+		}
+	}
+	return kept, nil
 }
 
 func setIf(q url.Values, k, v string) {
@@ -204,25 +240,20 @@ func setIf(q url.Values, k, v string) {
 }
 
 // Approve approves a pending approval.
-func (c *Client) Approve(ctx context.Context, id string, req approval.ApproveRequest) (*toolgate.Approval, error) {
+func (c *Client) Approve(ctx context.Context, id string, req toolgate.ApproveRequest) (*toolgate.Approval, error) {
 	var a toolgate.Approval
 	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/approve", nil, req, &a)
 }
 
 // Deny denies a pending approval.
-func (c *Client) Deny(ctx context.Context, id string, req approval.DenyRequest) (*toolgate.Approval, error) {
+func (c *Client) Deny(ctx context.Context, id string, req toolgate.DenyRequest) (*toolgate.Approval, error) {
 	var a toolgate.Approval
 	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/deny", nil, req, &a)
 }
 
-// Cancel cancels a pending approval the agent no longer waits for.
-func (c *Client) Cancel(ctx context.Context, id string) (*toolgate.Approval, error) {
-	var a toolgate.Approval
-	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/cancel", nil, struct{}{}, &a)
-}
-
-// CancelWithReason withdraws a pending approval, recording why.
-func (c *Client) CancelWithReason(ctx context.Context, id, reason string) (*toolgate.Approval, error) {
+// Cancel withdraws a pending approval the agent no longer waits for; an
+// empty reason lets the gateway word it.
+func (c *Client) Cancel(ctx context.Context, id, reason string) (*toolgate.Approval, error) {
 	var a toolgate.Approval
 	body := struct {
 		Reason string `json:"reason,omitempty"`
@@ -231,7 +262,7 @@ func (c *Client) CancelWithReason(ctx context.Context, id, reason string) (*tool
 }
 
 // Grants lists grants.
-func (c *Client) Grants(ctx context.Context, f store.GrantFilter) ([]*toolgate.Grant, error) {
+func (c *Client) Grants(ctx context.Context, f toolgate.GrantFilter) ([]*toolgate.Grant, error) {
 	q := url.Values{}
 	setIf(q, "scope", string(f.Scope))
 	setIf(q, "session", f.Session)
@@ -267,11 +298,16 @@ func (c *Client) PutRules(ctx context.Context, workspace string, src []byte) err
 }
 
 // Sessions lists sessions.
-func (c *Client) Sessions(ctx context.Context) ([]*toolgate.Session, error) {
+func (c *Client) Sessions(ctx context.Context, f toolgate.SessionFilter) ([]*toolgate.Session, error) {
+	q := url.Values{}
+	setIf(q, "workspace", f.Workspace)
+	if f.Limit > 0 {
+		q.Set("limit", strconv.Itoa(f.Limit))
+	}
 	var out struct {
 		Sessions []*toolgate.Session `json:"sessions"`
 	}
-	return out.Sessions, c.do(ctx, http.MethodGet, "/v1/sessions", nil, nil, &out)
+	return out.Sessions, c.do(ctx, http.MethodGet, "/v1/sessions", q, nil, &out)
 }
 
 // Session returns a session.
@@ -281,9 +317,9 @@ func (c *Client) Session(ctx context.Context, id string) (*toolgate.Session, err
 }
 
 // SetMode changes a session's mode.
-func (c *Client) SetMode(ctx context.Context, session string, mode string) (*toolgate.Session, error) {
+func (c *Client) SetMode(ctx context.Context, session string, mode toolgate.Mode) (*toolgate.Session, error) {
 	var s toolgate.Session
-	return &s, c.do(ctx, http.MethodPut, "/v1/sessions/"+url.PathEscape(session)+"/mode", nil, map[string]string{"mode": mode}, &s)
+	return &s, c.do(ctx, http.MethodPut, "/v1/sessions/"+url.PathEscape(session)+"/mode", nil, map[string]string{"mode": mode.String()}, &s)
 }
 
 // Abort aborts a session.
@@ -298,16 +334,8 @@ func (c *Client) EndTurn(ctx context.Context, session string) (*toolgate.Session
 	return &s, c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(session)+"/turn-end", nil, struct{}{}, &s)
 }
 
-// AuditFilter selects audit entries to list.
-type AuditFilter struct {
-	Session, Workspace, Tool, Outcome, Kind string
-	Since, Until                            time.Time
-	After                                   int64
-	Limit                                   int
-}
-
 // Audit lists audit entries in sequence order.
-func (c *Client) Audit(ctx context.Context, f AuditFilter) ([]toolgate.AuditEntry, error) {
+func (c *Client) Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.AuditEntry, error) {
 	q := url.Values{}
 	setIf(q, "session", f.Session)
 	setIf(q, "workspace", f.Workspace)
@@ -320,8 +348,8 @@ func (c *Client) Audit(ctx context.Context, f AuditFilter) ([]toolgate.AuditEntr
 	if !f.Until.IsZero() {
 		q.Set("until", f.Until.UTC().Format(time.RFC3339Nano))
 	}
-	if f.After > 0 {
-		q.Set("after", strconv.FormatInt(f.After, 10))
+	if f.AfterSeq > 0 {
+		q.Set("after", strconv.FormatInt(f.AfterSeq, 10))
 	}
 	if f.Limit > 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
@@ -335,7 +363,7 @@ func (c *Client) Audit(ctx context.Context, f AuditFilter) ([]toolgate.AuditEntr
 // Events streams events (Server-Sent Events) until ctx ends or the stream
 // breaks; the error channel then carries why (nil when ctx ended). The
 // stream begins with the approvals still pending.
-func (c *Client) Events(ctx context.Context, f approval.EventFilter) (<-chan toolgate.Event, <-chan error) {
+func (c *Client) Events(ctx context.Context, f toolgate.EventFilter) (<-chan toolgate.Event, <-chan error) {
 	events := make(chan toolgate.Event, 64)
 	errc := make(chan error, 1)
 	go func() {
@@ -345,7 +373,7 @@ func (c *Client) Events(ctx context.Context, f approval.EventFilter) (<-chan too
 	return events, errc
 }
 
-func (c *Client) streamEvents(ctx context.Context, f approval.EventFilter, out chan<- toolgate.Event) error {
+func (c *Client) streamEvents(ctx context.Context, f toolgate.EventFilter, out chan<- toolgate.Event) error {
 	q := url.Values{}
 	setIf(q, "session", f.Session)
 	setIf(q, "workspace", f.Workspace)

@@ -19,7 +19,7 @@ func Example() {
 	}
 	ctx := context.Background()
 	call := toolgate.Call{ID: "call-1", Session: "conv-42", Tool: "Bash", Args: map[string]any{"command": "npm publish"}}
-	r, err := c.Submit(ctx, approval.SubmitRequest{Call: call}, time.Minute)
+	r, err := c.SubmitWait(ctx, toolgate.SubmitRequest{Call: call}, time.Minute)
 	if err != nil {
 		// Unreachable gateway, bad token…: never run the tool.
 		fmt.Println("not allowed:", err)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"time"
 
 	"github.com/toolgate/toolgate"
 )
@@ -58,43 +57,17 @@ type Store interface {
 	Close() error
 }
 
-// ApprovalFilter selects approvals. Zero fields select everything.
-type ApprovalFilter struct {
-	Status    toolgate.Status
-	Session   string
-	Workspace string
-	// ExpiresBefore selects approvals whose expiry is at or before it.
-	ExpiresBefore time.Time
-	Limit         int
-}
+// ApprovalFilter is toolgate.ApprovalFilter.
+type ApprovalFilter = toolgate.ApprovalFilter
 
-// GrantFilter selects grants. Zero fields select everything.
-type GrantFilter struct {
-	Scope     toolgate.Scope
-	Session   string
-	Workspace string
-	Tool      string
-}
+// GrantFilter is toolgate.GrantFilter.
+type GrantFilter = toolgate.GrantFilter
 
-// SessionFilter selects sessions. Zero fields select everything.
-type SessionFilter struct {
-	Workspace string
-	Limit     int
-}
+// SessionFilter is toolgate.SessionFilter.
+type SessionFilter = toolgate.SessionFilter
 
-// AuditFilter selects audit entries. Zero fields select everything.
-type AuditFilter struct {
-	AfterSeq  int64
-	Session   string
-	Workspace string
-	Tool      string
-	Outcome   string
-	Kind      string
-	// Since and Until select Since <= time < Until.
-	Since time.Time
-	Until time.Time
-	Limit int
-}
+// AuditFilter is toolgate.AuditFilter.
+type AuditFilter = toolgate.AuditFilter
 
 // Rules keeps the workspace rules documents (DESIGN §5): files on a single
 // node, rows when nodes share state.

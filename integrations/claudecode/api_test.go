@@ -10,12 +10,11 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
-	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
 )
 
-// TestUserPromptSubmitOverAPI is the command hook's path: ClientGateway
+// TestUserPromptSubmitOverAPI is the command hook's path: the HTTP client
 // against the real gateway server, with an agent token. A hard deny stops
 // the session; the next prompt ends the turn through POST
 // /v1/sessions/{id}/turn-end, and a new call asks again.
@@ -27,9 +26,9 @@ func TestUserPromptSubmitOverAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gw := hookhttp.ClientGateway{Client: c}
-	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
-	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskPrompt}}
+	gw := c
+	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
+	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskPrompt}}
 	const session = "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13"
 
 	if got, reason := preToolUse(t, prompting.Handle(ctx, readInput(t, "read.json"))); got != "allow" {

@@ -11,7 +11,6 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
-	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
@@ -28,15 +27,15 @@ func TestResubmittedToolUseID(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			stack := stacktest.New(t, stacktest.Names("hook", "alice", "root"), stacktest.PolicyOptions(policy.WithHome("/home/dev")))
-			var gw claudecode.Gateway = &claudecode.BrokerGateway{Broker: stack.Broker, Actor: approval.Actor{Name: "hook", Via: "hook"}}
+			var gw toolgate.Gate = stack.Broker.Gate()
 			if over == "api" {
 				c, err := client.New(stack.Server.URL, stack.Agent, client.WithVia("hook"))
 				if err != nil {
 					t.Fatal(err)
 				}
-				gw = hookhttp.ClientGateway{Client: c}
+				gw = c
 			}
-			hook := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
+			hook := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
 			done := make(chan claudecode.Answer, 1)
 			go func() { done <- hook.Handle(ctx, readInput(t, "bash.json")) }()
 			id := pendingID(t, stack.Broker)

@@ -24,8 +24,8 @@ func TestHandlerOnBroker(t *testing.T) {
 	b := stacktest.New(t, stacktest.PolicyOptions(policy.WithHome("/home/dev"))).Broker
 
 	hook := claudecode.Hook{Decider: &claudecode.Remote{
-		Gateway: &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}},
-		OnAsk:   claudecode.AskPrompt,
+		Gate: b.Gate(), Actor: approval.Actor{Name: "hook", Via: "hook"},
+		OnAsk: claudecode.AskPrompt,
 	}}
 	srv := httptest.NewServer(hookhttp.NewHandler(hook, hookhttp.WithMaxWait(10*time.Second)))
 	defer srv.Close()
@@ -67,7 +67,7 @@ func TestHandlerOnBroker(t *testing.T) {
 	}
 	body = <-done
 	a := decode(t, body)
-	if a.HookSpecificOutput.PermissionDecision != "deny" || !strings.Contains(a.HookSpecificOutput.PermissionDecisionReason, "denied by bob via tui") || !strings.Contains(a.HookSpecificOutput.PermissionDecisionReason, "fetch the vendored copy instead") {
+	if a.HookSpecificOutput.PermissionDecision != "deny" || !strings.Contains(a.HookSpecificOutput.PermissionDecisionReason, "User rejected tool 'WebFetch'") || !strings.Contains(a.HookSpecificOutput.PermissionDecisionReason, "fetch the vendored copy instead") {
 		t.Errorf("denied: %s", body)
 	}
 }
@@ -81,9 +81,9 @@ func storeFilter(s toolgate.Status) store.ApprovalFilter { return store.Approval
 func TestUserPromptSubmitOnBroker(t *testing.T) {
 	ctx := context.Background()
 	b := stacktest.New(t, stacktest.PolicyOptions(policy.WithHome("/home/dev"))).Broker
-	gw := &claudecode.BrokerGateway{Broker: b, Actor: approval.Actor{Name: "hook", Via: "hook"}}
-	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
-	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: gw, OnAsk: claudecode.AskPrompt}}
+	gw := b.Gate()
+	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
+	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskPrompt}}
 	srv := httptest.NewServer(hookhttp.NewHandler(*waiting))
 	defer srv.Close()
 	const session = "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13"

@@ -46,22 +46,6 @@ func decisionReason(d *toolgate.Decision) string {
 	return r
 }
 
-// Gateway is the part of a gateway the hook uses. hookhttp.ClientGateway
-// implements it over HTTP; BrokerGateway implements it in process.
-type Gateway interface {
-	// Submit decides a call and, on ask, creates (or attaches to) a
-	// pending approval, waiting up to wait for its outcome.
-	Submit(ctx context.Context, req approval.SubmitRequest, wait time.Duration) (*approval.Result, error)
-	// Approval returns an approval, waiting up to wait while it is pending.
-	Approval(ctx context.Context, id string, wait time.Duration) (*toolgate.Approval, error)
-	// Cancel ends a pending approval nobody waits for any more.
-	Cancel(ctx context.Context, id string) (*toolgate.Approval, error)
-	// EndTurn ends a session's turn because the user spoke again: the
-	// stop flag of a hard deny clears and turn grants lapse. A session
-	// the gateway does not know has no turn to end, and is not an error.
-	EndTurn(ctx context.Context, session string) error
-}
-
 // AskMode says what the hook does with a call the gateway holds for a
 // human.
 type AskMode string
@@ -90,9 +74,14 @@ func ParseAskMode(s string) (AskMode, error) {
 const DefaultWait = 2 * time.Minute
 
 // Remote decides through a gateway: the gateway's rules, grants and
-// session state decide, and its audit log records the call.
+// session state decide, and its audit log records the call. The Gate is the
+// broker in process (the gateway's own POST /hooks/claude-code) or the HTTP
+// client (a command hook).
 type Remote struct {
-	Gateway Gateway
+	Gate toolgate.Gate
+	// Actor names the hook to the gate when it withdraws an approval or
+	// ends a turn; zero is "hook" via "hook".
+	Actor toolgate.Actor
 	// OnAsk is AskPrompt (the default) or AskWait.
 	OnAsk AskMode
 	// Wait bounds AskWait; zero is DefaultWait. The approval is submitted
@@ -104,23 +93,33 @@ type Remote struct {
 // longer waits for.
 const cancelTimeout = 2 * time.Second
 
+// withdrawReason is what the approvers see on an approval the hook stopped
+// waiting for.
+const withdrawReason = "the hook no longer waits for this approval (answered in the agent's own prompt, or timed out)"
+
+func (r *Remote) ctx(ctx context.Context) context.Context {
+	a := r.Actor
+	if a.Name == "" {
+		a = toolgate.Actor{Name: "hook", Via: "hook"}
+	}
+	return toolgate.WithActor(ctx, a)
+}
+
 // Decide implements Decider.
 func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) {
-	if r.Gateway == nil {
+	if r.Gate == nil {
 		return Verdict{}, errors.New("no gateway")
 	}
+	ctx = r.ctx(ctx)
 	wait := r.Wait
 	if wait <= 0 {
 		wait = DefaultWait
 	}
-	req := approval.SubmitRequest{Call: *c}
-	var poll time.Duration
+	req := toolgate.SubmitRequest{Call: *c}
 	if r.OnAsk == AskWait {
 		req.TTL = wait
-		poll = wait
 	}
-	deadline := time.Now().Add(wait)
-	res, err := r.Gateway.Submit(ctx, req, poll)
+	res, err := r.Gate.Submit(ctx, req)
 	if err != nil {
 		return Verdict{}, fmt.Errorf("submit %s call to the gateway: %w", c.Tool, err)
 	}
@@ -137,153 +136,60 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 		r.cancel(ctx, a.ID)
 		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision)}, nil
 	}
-	// Wait mode: the gateway holds each request up to its own limit, so
-	// poll until the approval is answered or our time is up.
-	for a.Status == toolgate.StatusPending {
-		left := time.Until(deadline)
-		if left <= 0 {
-			r.cancel(ctx, a.ID)
+	if a.Status == toolgate.StatusPending {
+		wctx, stop := context.WithTimeout(ctx, wait)
+		a, err = r.Gate.Wait(wctx, a.ID)
+		stop()
+		if err != nil && wctx.Err() != nil && ctx.Err() == nil {
+			r.cancel(ctx, res.Approval.ID)
 			return Verdict{Action: toolgate.Deny, Reason: fmt.Sprintf("no approver answered within %s: %s", wait, decisionReason(&res.Decision))}, nil
 		}
-		next, err := r.Gateway.Approval(ctx, a.ID, left)
 		if err != nil {
-			return Verdict{}, fmt.Errorf("wait for approval %s: %w", a.ID, err)
+			return Verdict{}, fmt.Errorf("wait for approval %s: %w", res.Approval.ID, err)
 		}
-		a = next
 	}
 	return outcome(a, c)
 }
 
-// EndTurn implements TurnEnder: the user spoke again.
+// EndTurn implements TurnEnder: the user spoke again. A session the
+// gateway does not know yet (the first prompt comes before the session's
+// first call) has no turn to end, and is not an error.
 func (r *Remote) EndTurn(ctx context.Context, session string) error {
-	if r.Gateway == nil {
+	if r.Gate == nil {
 		return errors.New("no gateway")
 	}
-	if err := r.Gateway.EndTurn(ctx, session); err != nil {
+	_, err := r.Gate.EndTurn(r.ctx(ctx), session)
+	if err != nil && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
 		return fmt.Errorf("end the turn at the gateway: %w", err)
 	}
 	return nil
 }
 
-// cancel cancels a pending approval, best effort: the hook has answered
+// cancel withdraws a pending approval, best effort: the hook has answered
 // anyway, and the gateway expires what it cannot cancel.
 func (r *Remote) cancel(ctx context.Context, id string) {
 	ctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cancelTimeout)
 	defer stop()
-	_, _ = r.Gateway.Cancel(ctx, id)
+	_, _ = r.Gate.Cancel(ctx, id, withdrawReason)
 }
 
-// outcome turns a resolved approval into a verdict: approved is allow
-// (with the human's changes to the input), anything else is deny with the
-// human's reason and feedback.
+// outcome turns a resolved approval into a verdict, worded by
+// Approval.Outcome; an approval with the human's changes to the input
+// carries the complete updated input.
 func outcome(a *toolgate.Approval, c *toolgate.Call) (Verdict, error) {
-	res := a.Resolution
-	if res == nil {
-		res = &toolgate.Resolution{Status: a.Status}
-	}
-	by := ""
-	if res.By != "" {
-		by = " by " + res.By
-		if res.Via != "" {
-			by += " via " + res.Via
-		}
-	}
-	switch a.Status {
-	case toolgate.StatusApproved:
-		v := Verdict{Action: toolgate.Allow, Reason: "approved" + by}
-		if res.Scope != "" && res.Scope != toolgate.ScopeOnce {
-			v.Reason += fmt.Sprintf(" (for this %s)", res.Scope)
-		}
-		if len(res.Modifications) > 0 && string(res.Modifications) != "null" {
-			updated, err := approval.ApplyModifications(c.Args, res.Modifications)
-			if err != nil {
-				return Verdict{}, fmt.Errorf("approval %s: %w", a.ID, err)
-			}
-			v.UpdatedInput = updated
-			v.Reason += ", with changes to the input"
-		}
+	action, msg := a.Outcome()
+	v := Verdict{Action: action, Reason: msg}
+	if action == toolgate.Ask {
+		// Still pending after the wait: never an allow.
+		v.Action = toolgate.Deny
 		return v, nil
-	case toolgate.StatusDenied:
-		msg := "denied" + by
-		if res.Reason != "" {
-			msg += ": " + res.Reason
+	}
+	if res := a.Resolution; action == toolgate.Allow && res != nil && len(res.Modifications) > 0 && string(res.Modifications) != "null" {
+		updated, err := approval.ApplyModifications(c.Args, res.Modifications)
+		if err != nil {
+			return Verdict{}, fmt.Errorf("approval %s: %w", a.ID, err)
 		}
-		if res.Feedback != "" && res.Feedback != res.Reason {
-			msg += ". Feedback: " + res.Feedback
-		}
-		if res.DenyMode == toolgate.DenySoft {
-			msg += ". Ask the user how to proceed."
-		}
-		return Verdict{Action: toolgate.Deny, Reason: msg}, nil
+		v.UpdatedInput = updated
 	}
-	msg := string(a.Status)
-	if res.Reason != "" {
-		msg += ": " + res.Reason
-	}
-	return Verdict{Action: toolgate.Deny, Reason: "approval " + msg}, nil
-}
-
-// BrokerGateway is a Gateway over a broker in the same process: what the
-// gateway's own POST /hooks/claude-code uses.
-type BrokerGateway struct {
-	Broker *approval.Broker
-	// Actor is who the hook acts as: it submits calls, cancels the
-	// approvals it stops waiting for and ends turns. With Agent set, it
-	// acts only on the sessions that credential owns.
-	Actor approval.Actor
-}
-
-// Submit implements Gateway.
-func (g *BrokerGateway) Submit(ctx context.Context, req approval.SubmitRequest, wait time.Duration) (*approval.Result, error) {
-	req.By = g.Actor
-	res, err := g.Broker.Submit(ctx, req)
-	if err != nil || wait <= 0 || res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
-		return res, err
-	}
-	a, err := g.Approval(ctx, res.Approval.ID, wait)
-	if err != nil {
-		return nil, err
-	}
-	res.Approval = a
-	return res, nil
-}
-
-// Approval implements Gateway.
-func (g *BrokerGateway) Approval(ctx context.Context, id string, wait time.Duration) (*toolgate.Approval, error) {
-	if wait <= 0 {
-		return g.Broker.GetAs(ctx, id, g.Actor)
-	}
-	if _, err := g.Broker.GetAs(ctx, id, g.Actor); err != nil {
-		return nil, err
-	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	a, err := g.Broker.Wait(wctx, id)
-	if err != nil && a != nil && ctx.Err() == nil && wctx.Err() != nil {
-		return a, nil // time is up: still pending
-	}
-	return a, err
-}
-
-// Cancel implements Gateway.
-func (g *BrokerGateway) Cancel(ctx context.Context, id string) (*toolgate.Approval, error) {
-	return g.Broker.Cancel(ctx, id, "the hook no longer waits for this approval (answered in the agent's own prompt, or timed out)", g.Actor)
-}
-
-// EndTurn implements Gateway. A session the broker does not know yet (the
-// first prompt comes before the session's first call) is left alone:
-// ending its turn would create it in the default workspace, and its calls
-// in any other workspace would then be refused.
-func (g *BrokerGateway) EndTurn(ctx context.Context, session string) error {
-	if _, err := g.Broker.Session(ctx, session); err != nil {
-		if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
-			return nil
-		}
-		return err
-	}
-	_, err := g.Broker.EndTurn(ctx, session, g.Actor)
-	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
-		return nil
-	}
-	return err
+	return v, nil
 }

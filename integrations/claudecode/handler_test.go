@@ -97,7 +97,7 @@ func TestHandlerRemoteWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := claudecode.Hook{Decider: &claudecode.Remote{Gateway: hookhttp.ClientGateway{Client: c}, OnAsk: claudecode.AskPrompt}}
+	h := claudecode.Hook{Decider: &claudecode.Remote{Gate: c, OnAsk: claudecode.AskPrompt}}
 	srv := httptest.NewServer(hookhttp.NewHandler(h, hookhttp.WithMaxWait(10*time.Second)))
 	defer srv.Close()
 

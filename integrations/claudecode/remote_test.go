@@ -12,7 +12,7 @@ import (
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/claudecode/claudecodetest"
-	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
+	"github.com/toolgate/toolgate/mock"
 )
 
 func startGateway(t *testing.T) *claudecodetest.Gateway {
@@ -31,7 +31,7 @@ func remoteHook(t *testing.T, url string, onAsk claudecode.AskMode, wait time.Du
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &claudecode.Hook{Decider: &claudecode.Remote{Gateway: hookhttp.ClientGateway{Client: c}, OnAsk: onAsk, Wait: wait}}
+	return &claudecode.Hook{Decider: &claudecode.Remote{Gate: c, OnAsk: onAsk, Wait: wait}}
 }
 
 func approver(t *testing.T, g *claudecodetest.Gateway) *client.Client {
@@ -210,7 +210,7 @@ func TestRemoteErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &claudecode.Hook{Decider: &claudecode.Remote{Gateway: hookhttp.ClientGateway{Client: c}}}
+	h := &claudecode.Hook{Decider: &claudecode.Remote{Gate: c}}
 	got, reason := preToolUse(t, h.Handle(context.Background(), readInput(t, "read.json")))
 	if got != "deny" || !strings.Contains(reason, "unknown token") {
 		t.Errorf("got %s (%s)", got, reason)
@@ -270,11 +270,11 @@ func TestUserPromptSubmitGatewayDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h = &claudecode.Hook{Decider: &claudecode.Remote{Gateway: hookhttp.ClientGateway{Client: c}}}
+	h = &claudecode.Hook{Decider: &claudecode.Remote{Gate: c}}
 	if ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "unknown token") {
 		t.Errorf("wrong token: %+v", ans)
 	}
-	h = &claudecode.Hook{Decider: &claudecode.Remote{Gateway: panickyGateway{}}}
+	h = &claudecode.Hook{Decider: &claudecode.Remote{Gate: &mock.Gate{EndTurnFn: func(context.Context, string) (*toolgate.Session, error) { panic("boom") }}}}
 	if ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "internal error: boom") {
 		t.Errorf("panic: %+v", ans)
 	}
@@ -283,8 +283,3 @@ func TestUserPromptSubmitGatewayDown(t *testing.T) {
 		t.Errorf("no gateway: %+v", ans)
 	}
 }
-
-// panickyGateway is a gateway that panics.
-type panickyGateway struct{ claudecode.Gateway }
-
-func (panickyGateway) EndTurn(context.Context, string) error { panic("boom") }

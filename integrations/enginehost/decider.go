@@ -94,7 +94,7 @@ type Gateway struct {
 
 // Decide implements Decider.
 func (g *Gateway) Decide(ctx context.Context, req approval.SubmitRequest) (*approval.Result, error) {
-	return g.Client.Submit(ctx, req, 0)
+	return g.Client.Submit(ctx, req)
 }
 
 // Wait implements Decider: it long-polls the approval, riding out
@@ -105,7 +105,7 @@ func (g *Gateway) Wait(ctx context.Context, a *toolgate.Approval) (*toolgate.App
 		retry = time.Second
 	}
 	for {
-		got, err := g.Client.WaitFor(ctx, a.ID)
+		got, err := g.Client.Wait(ctx, a.ID)
 		if err == nil {
 			return got, nil
 		}
@@ -123,7 +123,7 @@ func (g *Gateway) Wait(ctx context.Context, a *toolgate.Approval) (*toolgate.App
 
 // Cancel implements Decider.
 func (g *Gateway) Cancel(ctx context.Context, id, reason string) error {
-	_, err := g.Client.CancelWithReason(ctx, id, reason)
+	_, err := g.Client.Cancel(ctx, id, reason)
 	return err
 }
 
@@ -131,6 +131,6 @@ func (g *Gateway) Cancel(ctx context.Context, id, reason string) error {
 // change a session's mode; an agent token is refused, so an agent cannot
 // raise its own autonomy.
 func (g *Gateway) SetMode(ctx context.Context, session string, m toolgate.Mode) error {
-	_, err := g.Client.SetMode(ctx, session, m.String())
+	_, err := g.Client.SetMode(ctx, session, m)
 	return err
 }

@@ -368,7 +368,7 @@ func (g *gateway) pending(session, callID string) *toolgate.Approval {
 	g.t.Helper()
 	deadline := time.Now().Add(waitLong)
 	for time.Now().Before(deadline) {
-		list, err := g.ap.Approvals(context.Background(), client.ApprovalFilter{Session: session})
+		list, err := g.ap.Approvals(context.Background(), toolgate.ApprovalFilter{Session: session})
 		if err != nil {
 			g.t.Fatal(err)
 		}
@@ -389,7 +389,7 @@ func (g *gateway) pending(session, callID string) *toolgate.Approval {
 // approvalOf returns the approval of a call, if any.
 func (g *gateway) approvalOf(session, callID string) *toolgate.Approval {
 	g.t.Helper()
-	list, err := g.ap.Approvals(context.Background(), client.ApprovalFilter{Session: session})
+	list, err := g.ap.Approvals(context.Background(), toolgate.ApprovalFilter{Session: session})
 	if err != nil {
 		g.t.Fatal(err)
 	}

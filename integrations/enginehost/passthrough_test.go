@@ -192,7 +192,7 @@ func TestPassthroughFirstAnswerWins(t *testing.T) {
 	}
 	deadline := time.Now().Add(waitLong)
 	for {
-		got, err := g.ap.Approval(ctx, a2.ID, 0)
+		got, err := g.ap.Approval(ctx, a2.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

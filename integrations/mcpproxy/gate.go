@@ -302,7 +302,7 @@ func (b *bridge) decideGateway(ctx context.Context, req *mcp.CallToolRequest, ca
 	// Submit even if the client goes away meanwhile, so that an approval
 	// the gateway creates is known, and can be withdrawn.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	res, err := gw.Submit(sctx, approval.SubmitRequest{Call: *call, TTL: b.p.cfg.Timeout}, 0)
+	res, err := gw.Submit(sctx, approval.SubmitRequest{Call: *call, TTL: b.p.cfg.Timeout})
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -337,28 +337,12 @@ func gatewayVerdict(act toolgate.Action, res *approval.Result) verdict {
 
 // approvalVerdict turns a resolved approval into a verdict.
 func approvalVerdict(a *toolgate.Approval) verdict {
-	reason := ""
-	if a.Resolution != nil {
-		reason = a.Resolution.Reason
+	action, msg := a.Outcome()
+	if action == toolgate.Allow {
+		return allowBecause(msg)
 	}
-	switch a.Status {
-	case toolgate.StatusApproved:
-		if reason == "" {
-			reason = "approved"
-		}
-		return allowBecause(reason)
-	case toolgate.StatusExpired:
-		return denyBecause(approval.TimeoutReason)
-	case toolgate.StatusCancelled:
-		if reason == "" {
-			reason = "the approval was cancelled"
-		}
-		return denyBecause(reason)
-	}
-	if reason == "" {
-		reason = "denied by an approver"
-	}
-	return denyBecause(reason)
+	// Deny, or still pending when the wait ended: never an allow.
+	return denyBecause(msg)
 }
 
 // waitGateway waits for a pending approval: for the gateway's approvers,
@@ -379,7 +363,7 @@ func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call
 	}
 	fromGateway := make(chan gwOutcome, 1)
 	go func() {
-		a, err := gw.WaitFor(wctx, id)
+		a, err := gw.Wait(wctx, id)
 		fromGateway <- gwOutcome{a, err}
 	}()
 	type userOutcome struct {
@@ -453,7 +437,7 @@ func (b *bridge) userAnswered(ctx context.Context, gw *client.Client, id string,
 	}
 	if toolgate.ErrorCodeOf(err) == toolgate.EConflict {
 		// Someone answered on the gateway at the same moment: theirs wins.
-		if cur, err := gw.Approval(cctx, id, 0); err == nil && cur.Status.Final() {
+		if cur, err := gw.Approval(cctx, id); err == nil && cur.Status.Final() {
 			return approvalVerdict(cur)
 		}
 	}
@@ -473,7 +457,7 @@ func (b *bridge) userAnswered(ctx context.Context, gw *client.Client, id string,
 func (b *bridge) withdraw(ctx context.Context, id string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if _, err := b.p.cfg.Gateway.Cancel(cctx, id); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+	if _, err := b.p.cfg.Gateway.Cancel(cctx, id, ""); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
 		b.p.log.Warn("withdraw approval on the gateway", "approval", id, "err", err)
 	}
 }

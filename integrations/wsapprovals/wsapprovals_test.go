@@ -191,7 +191,7 @@ func (w *wsClient) send(s string) {
 func (e *env) submit(c toolgate.Call, rest ...toolgate.Call) <-chan *approval.Result {
 	ch := make(chan *approval.Result, 1)
 	go func() {
-		r, err := e.agent.Submit(context.Background(), approval.SubmitRequest{Call: c, BatchRemaining: rest}, 30*time.Second)
+		r, err := e.agent.SubmitWait(context.Background(), approval.SubmitRequest{Call: c, BatchRemaining: rest}, 30*time.Second)
 		if err != nil {
 			e.t.Errorf("submit %s: %v", c.ID, err)
 		}
@@ -518,7 +518,7 @@ func TestAnswersAndErrors(t *testing.T) {
 		t.Fatalf("error %v", m)
 	}
 	// Other sessions are not this client's.
-	if _, err := e.agent.Submit(ctx, approval.SubmitRequest{Call: call("s2", "x1", "bash", map[string]any{"command": "make"}, nil)}, 0); err != nil {
+	if _, err := e.agent.Submit(ctx, approval.SubmitRequest{Call: call("s2", "x1", "bash", map[string]any{"command": "make"}, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	ws.quiet(100 * time.Millisecond)

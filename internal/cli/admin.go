@@ -133,7 +133,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			if err != nil {
 				return err
 			}
-			list, err := c.Approvals(ctx, client.ApprovalFilter{Status: toolgate.Status(*status), Session: *session, Workspace: *workspace})
+			list, err := c.Approvals(ctx, toolgate.ApprovalFilter{Status: toolgate.Status(*status), Session: *session, Workspace: *workspace})
 			if err != nil {
 				return err
 			}
@@ -283,7 +283,7 @@ func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlagSet("audit", stderr)
 	var g gatewayFlags
 	g.register(fs)
-	var f client.AuditFilter
+	var f toolgate.AuditFilter
 	fs.StringVar(&f.Session, "session", "", "only this `session`")
 	fs.StringVar(&f.Workspace, "workspace", "", "only this `workspace`")
 	fs.StringVar(&f.Tool, "tool", "", "only this `tool`")
@@ -323,7 +323,7 @@ func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 func verifyAudit(ctx context.Context, c *client.Client, stdout io.Writer) error {
 	prev, after, n := "", int64(0), 0
 	for {
-		page, err := c.Audit(ctx, client.AuditFilter{After: after, Limit: 1000})
+		page, err := c.Audit(ctx, toolgate.AuditFilter{AfterSeq: after, Limit: 1000})
 		if err != nil {
 			return err
 		}
@@ -382,7 +382,7 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			if err != nil {
 				return err
 			}
-			list, err := c.Sessions(ctx)
+			list, err := c.Sessions(ctx, toolgate.SessionFilter{})
 			if err != nil {
 				return err
 			}
@@ -392,10 +392,11 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return printSessions(stdout, list)
 		},
 		"mode": sessionCmd("mode", 2, func(c *client.Client, a []string) (*toolgate.Session, error) {
-			if _, err := toolgate.ParseMode(a[1]); err != nil {
+			m, err := toolgate.ParseMode(a[1])
+			if err != nil {
 				return nil, badInput(err)
 			}
-			return c.SetMode(ctx, a[0], a[1])
+			return c.SetMode(ctx, a[0], m)
 		}),
 		"abort": sessionCmd("abort", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			return c.Abort(ctx, a[0])

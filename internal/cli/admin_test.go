@@ -43,7 +43,7 @@ func TestAdminCommands(t *testing.T) {
 		return out
 	}
 
-	r, err := agent.Submit(ctx, bash("s1", "c1", "git push origin main"), 0)
+	r, err := agent.Submit(ctx, bash("s1", "c1", "git push origin main"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +69,9 @@ func TestAdminCommands(t *testing.T) {
 	}
 	must(g.token, "grants", "revoke", grants[0].ID)
 
-	r, _ = agent.Submit(ctx, bash("s1", "c2", "make deploy"), 0)
+	r, _ = agent.Submit(ctx, bash("s1", "c2", "make deploy"))
 	must(approverToken, "approvals", "deny", "--mode", "soft", "--feedback", "not today", r.Approval.ID)
-	a, err := agent.Approval(ctx, r.Approval.ID, 0)
+	a, err := agent.Approval(ctx, r.Approval.ID)
 	if err != nil || a.Status != toolgate.StatusDenied || !strings.Contains(a.Resolution.Reason, "not today") {
 		t.Fatalf("denied with feedback: %+v %v", a, err)
 	}

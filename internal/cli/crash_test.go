@@ -144,7 +144,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	agent := newClient(t, g.url, agentToken)
 
 	// A grant, an answered approval, and two left pending.
-	first, err := agent.Submit(ctx, bash("s1", "c1", "git push origin main"), 0)
+	first, err := agent.Submit(ctx, bash("s1", "c1", "git push origin main"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	}
 	pending := map[string]string{}
 	for _, id := range []string{"c2", "c3"} {
-		r, err := agent.Submit(ctx, bash("s1", id, "make deploy-"+id), 0)
+		r, err := agent.Submit(ctx, bash("s1", id, "make deploy-"+id))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +166,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	if err != nil || len(grants) != 1 {
 		t.Fatalf("grants before crash: %v %v", grants, err)
 	}
-	before, err := admin.Audit(ctx, client.AuditFilter{Limit: 1000})
+	before, err := admin.Audit(ctx, toolgate.AuditFilter{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	// token would be told they do not exist).
 	agent = newClient(t, g2.url, agentToken)
 
-	after, err := admin.Audit(ctx, client.AuditFilter{Limit: 1000})
+	after, err := admin.Audit(ctx, toolgate.AuditFilter{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	}
 	// The grant still works, and pending approvals are still pending and
 	// re-attach by call id.
-	r, err := agent.Submit(ctx, bash("s1", "c4", "git push --tags"), 0)
+	r, err := agent.Submit(ctx, bash("s1", "c4", "git push --tags"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestCrashLosesNothing(t *testing.T) {
 		t.Fatalf("granted command after crash: %s", r.Decision.Reason)
 	}
 	for id, apID := range pending {
-		r, err := agent.Submit(ctx, bash("s1", id, "make deploy-"+id), 0)
+		r, err := agent.Submit(ctx, bash("s1", id, "make deploy-"+id))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	if _, err := admin.Deny(ctx, pending["c2"], approval.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
 		t.Fatal(err)
 	}
-	a, err := agent.Approval(ctx, pending["c2"], 0)
+	a, err := agent.Approval(ctx, pending["c2"])
 	if err != nil || a.Status != toolgate.StatusDenied {
 		t.Fatalf("answered after crash: %+v %v", a, err)
 	}
@@ -244,7 +244,7 @@ func TestCrashThenExpiry(t *testing.T) {
 	g := startGateway(t, bin, data, "TOOLGATE_APPROVAL_TIMEOUT=2s", "TOOLGATE_SWEEP_INTERVAL=1s")
 	agentToken := createToken(t, bin, data, "agent")
 	agent := newClient(t, g.url, agentToken)
-	r, err := agent.Submit(ctx, bash("s1", "c1", "make deploy"), 0)
+	r, err := agent.Submit(ctx, bash("s1", "c1", "make deploy"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestCrashThenExpiry(t *testing.T) {
 	// The same agent credential: its sessions are its own (another agent
 	// token would be told they do not exist).
 	agent = newClient(t, g2.url, agentToken)
-	a, err := agent.Approval(ctx, r.Approval.ID, 0)
+	a, err := agent.Approval(ctx, r.Approval.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

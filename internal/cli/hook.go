@@ -15,7 +15,6 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
-	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -165,7 +164,7 @@ func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		if err != nil {
 			hook.Decider = failingDecider{fmt.Errorf("--server: %w", err)}
 		} else {
-			remote.Gateway = hookhttp.ClientGateway{Client: c}
+			remote.Gate = c
 			hook.Decider = remote
 		}
 	} else {

@@ -259,8 +259,8 @@ func hookMount(b *approval.Broker, maxWait time.Duration) server.Mount {
 		Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
 			by := approval.Actor{Name: caller.Name, Via: "hook", Agent: caller.Role == tokens.RoleAgent}
 			hookhttp.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{
-				Gateway: &claudecode.BrokerGateway{Broker: b, Actor: by},
-				OnAsk:   claudecode.AskPrompt,
+				Gate: b.Gate(), Actor: by,
+				OnAsk: claudecode.AskPrompt,
 			}}, hookhttp.WithMaxWait(maxWait)).ServeHTTP(w, r)
 			return nil
 		}}

@@ -88,7 +88,7 @@ func TestTUIAnswersInATerminal(t *testing.T) {
 	longPoll := func(id, command string) chan result {
 		ch := make(chan result, 1)
 		go func() {
-			r, err := agent.Submit(ctx, bash("s1", id, command), 30*time.Second)
+			r, err := agent.SubmitWait(ctx, bash("s1", id, command), 30*time.Second)
 			ch <- result{r, err}
 		}()
 		return ch

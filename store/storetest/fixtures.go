@@ -149,6 +149,18 @@ func normApproval(a *toolgate.Approval) *toolgate.Approval {
 	}
 	c := *a
 	c.CreatedAt, c.ExpiresAt = utc(c.CreatedAt), utc(c.ExpiresAt)
+	// A decision's JSON shape has [] for empty lists (Decision.MarshalJSON),
+	// so a store that keeps it as JSON gives back empty lists for nil ones.
+	d := &c.Decision
+	if d.Subjects == nil {
+		d.Subjects = []toolgate.SubjectResult{}
+	}
+	if d.Risks == nil {
+		d.Risks = []toolgate.Risk{}
+	}
+	if d.Suggestions == nil {
+		d.Suggestions = []toolgate.Suggestion{}
+	}
 	if c.Resolution != nil {
 		r := *c.Resolution
 		r.At = utc(r.At)

@@ -268,10 +268,12 @@ func (g *Gateway) resolveHandler(status toolgate.Status) http.HandlerFunc {
 			}
 			res.Modifications = body.Modifications
 		case toolgate.StatusDenied:
-			res.Reason, res.Feedback, res.DenyMode = body.Reason, body.Feedback, body.Mode
+			res.Feedback, res.DenyMode = body.Feedback, body.Mode
 			if res.DenyMode == "" {
 				res.DenyMode = toolgate.DenyHard
 			}
+			// The agent's message, composed as the real broker does.
+			res.Reason = approval.DenyMessage(a.Call.Tool, approval.DenyRequest{Reason: body.Reason, Feedback: body.Feedback, Mode: res.DenyMode})
 		case toolgate.StatusCancelled:
 			res.By, res.Via, res.Reason = "token:agent", "hook", "cancelled"
 			g.cancelled = append(g.cancelled, id)

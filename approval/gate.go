@@ -1,0 +1,143 @@
+package approval
+
+import (
+	"context"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Gate returns the broker as a toolgate.Gate, for code that should not care
+// whether the gate is in process or behind the HTTP API. The broker's own
+// methods take the acting credential as an argument; the Gate takes it
+// from the context (toolgate.WithActor), and refuses calls that change or
+// answer something when the context carries none, so nothing is recorded
+// as done by nobody.
+func (b *Broker) Gate() toolgate.Gate { return gateAdapter{b} }
+
+type gateAdapter struct{ b *Broker }
+
+var _ toolgate.Gate = gateAdapter{}
+
+func actor(ctx context.Context) (toolgate.Actor, error) {
+	a, ok := toolgate.ActorFrom(ctx)
+	if !ok {
+		return a, toolgate.Errorf(toolgate.EUnauthorized, "no acting credential: the context carries no toolgate.Actor")
+	}
+	return a, nil
+}
+
+func (g gateAdapter) Evaluate(ctx context.Context, c toolgate.Call) (*toolgate.Decision, error) {
+	d, err := g.b.Evaluate(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// Submit submits as the context's actor, so an agent credential opens (and
+// may submit only into) its own sessions; without one it is an in-process
+// host, which acts on every session.
+func (g gateAdapter) Submit(ctx context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error) {
+	if by, ok := toolgate.ActorFrom(ctx); ok {
+		req.By = by
+	}
+	return g.b.Submit(ctx, req)
+}
+
+func (g gateAdapter) Wait(ctx context.Context, id string) (*toolgate.Approval, error) {
+	if _, err := g.Approval(ctx, id); err != nil {
+		return nil, err
+	}
+	return g.b.Wait(ctx, id)
+}
+
+// Approval returns an approval; an agent credential gets only those of its
+// own sessions (others are not found).
+func (g gateAdapter) Approval(ctx context.Context, id string) (*toolgate.Approval, error) {
+	by, _ := toolgate.ActorFrom(ctx)
+	return g.b.GetAs(ctx, id, by)
+}
+
+func (g gateAdapter) Approvals(ctx context.Context, f toolgate.ApprovalFilter) ([]*toolgate.Approval, error) {
+	return g.b.List(ctx, f)
+}
+
+func (g gateAdapter) Approve(ctx context.Context, id string, req toolgate.ApproveRequest) (*toolgate.Approval, error) {
+	by, err := actor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.b.Approve(ctx, id, req, by)
+}
+
+func (g gateAdapter) Deny(ctx context.Context, id string, req toolgate.DenyRequest) (*toolgate.Approval, error) {
+	by, err := actor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.b.Deny(ctx, id, req, by)
+}
+
+func (g gateAdapter) Cancel(ctx context.Context, id, reason string) (*toolgate.Approval, error) {
+	by, err := actor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.b.Cancel(ctx, id, reason, by)
+}
+
+func (g gateAdapter) Session(ctx context.Context, id string) (*toolgate.Session, error) {
+	return g.b.Session(ctx, id)
+}
+
+func (g gateAdapter) Sessions(ctx context.Context, f toolgate.SessionFilter) ([]*toolgate.Session, error) {
+	return g.b.Sessions(ctx, f)
+}
+
+func (g gateAdapter) SetMode(ctx context.Context, session string, m toolgate.Mode) (*toolgate.Session, error) {
+	by, err := actor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.b.SetMode(ctx, session, m, by)
+}
+
+func (g gateAdapter) Abort(ctx context.Context, session string) (*toolgate.Session, error) {
+	by, err := actor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.b.Abort(ctx, session, by)
+}
+
+func (g gateAdapter) EndTurn(ctx context.Context, session string) (*toolgate.Session, error) {
+	by, err := actor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.b.EndTurn(ctx, session, by)
+}
+
+func (g gateAdapter) Grants(ctx context.Context, f toolgate.GrantFilter) ([]*toolgate.Grant, error) {
+	return g.b.Grants(ctx, f)
+}
+
+func (g gateAdapter) AddGrant(ctx context.Context, gr toolgate.Grant) (*toolgate.Grant, error) {
+	by, err := actor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.b.AddGrant(ctx, gr, by)
+}
+
+func (g gateAdapter) RevokeGrant(ctx context.Context, id string) error {
+	by, err := actor(ctx)
+	if err != nil {
+		return err
+	}
+	return g.b.RevokeGrant(ctx, id, by)
+}
+
+func (g gateAdapter) Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.AuditEntry, error) {
+	return g.b.Audit(ctx, f)
+}
