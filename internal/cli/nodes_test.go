@@ -112,13 +112,13 @@ func TestNodes(t *testing.T) {
 	}
 
 	t.Run("SubmitOnAAnswerOnB", func(t *testing.T) {
-		r, err := agent[0].Submit(ctx, bash("s1", "c1", "git push origin main"), 0)
+		r, err := agent[0].Submit(ctx, bash("s1", "c1", "git push origin main"))
 		if err != nil || r.Approval == nil {
 			t.Fatalf("submit on A: %+v %v", r, err)
 		}
 		released := make(chan *toolgate.Approval, 1)
 		go func() {
-			a, err := agent[0].Approval(ctx, r.Approval.ID, 20*time.Second)
+			a, err := agent[0].Wait(ctx, r.Approval.ID)
 			if err != nil {
 				t.Error(err)
 			}
@@ -139,7 +139,7 @@ func TestNodes(t *testing.T) {
 	})
 
 	t.Run("TenApproversOneWins", func(t *testing.T) {
-		r, err := agent[2].Submit(ctx, bash("s1", "c2", "make deploy"), 0)
+		r, err := agent[2].Submit(ctx, bash("s1", "c2", "make deploy"))
 		if err != nil || r.Approval == nil {
 			t.Fatalf("submit: %+v %v", r, err)
 		}
@@ -180,7 +180,7 @@ func TestNodes(t *testing.T) {
 	t.Run("GrantOnCAppliesOnA", func(t *testing.T) {
 		push := func(id string) toolgate.Action {
 			t.Helper()
-			r, err := agent[0].Submit(ctx, bash("s2", id, "git push origin main"), 0)
+			r, err := agent[0].Submit(ctx, bash("s2", id, "git push origin main"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -220,7 +220,7 @@ func TestNodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		call := approval.SubmitRequest{Call: toolgate.Call{ID: "r1", Session: "s3", Workspace: "shared", Tool: "Bash", Args: map[string]any{"command": "make test"}}}
-		r, err := agent[2].Submit(ctx, call, 0)
+		r, err := agent[2].Submit(ctx, call)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +232,7 @@ func TestNodes(t *testing.T) {
 		}
 		// The twin: a command the edit does not allow still asks.
 		call.Call.ID, call.Call.Args = "r2", map[string]any{"command": "make deploy"}
-		if r, err := agent[2].Submit(ctx, call, 0); err != nil || r.Approval == nil {
+		if r, err := agent[2].Submit(ctx, call); err != nil || r.Approval == nil {
 			t.Fatalf("make deploy after the edit: %+v %v", r, err)
 		}
 	})
@@ -246,7 +246,7 @@ func TestNodes(t *testing.T) {
 				if i%2 == 1 {
 					c = agent[2]
 				}
-				r, err := c.Submit(ctx, bash("events", fmt.Sprintf("%s%d", from, i), "make e"+from), 0)
+				r, err := c.Submit(ctx, bash("events", fmt.Sprintf("%s%d", from, i), "make e"+from))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -298,7 +298,7 @@ func TestNodes(t *testing.T) {
 		ids := map[string]string{}
 		for i := range pending {
 			callID := fmt.Sprintf("k%d", i)
-			r, err := agent[0].Submit(ctx, bash("s4", callID, fmt.Sprintf("make release-%d", i)), 0)
+			r, err := agent[0].Submit(ctx, bash("s4", callID, fmt.Sprintf("make release-%d", i)))
 			if err != nil || r.Approval == nil || r.Approval.Status != toolgate.StatusPending {
 				t.Fatalf("%s on A: %+v %v", callID, r, err)
 			}
@@ -311,7 +311,7 @@ func TestNodes(t *testing.T) {
 		// The agents re-attach on B by call id: the same approvals, still
 		// pending; none allowed by the crash.
 		for callID, apID := range ids {
-			r, err := agent[1].Submit(ctx, bash("s4", callID, "make release-"+strings.TrimPrefix(callID, "k")), 0)
+			r, err := agent[1].Submit(ctx, bash("s4", callID, "make release-"+strings.TrimPrefix(callID, "k")))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -326,7 +326,7 @@ func TestNodes(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				a, err := agent[1].Approval(ctx, apID, 20*time.Second)
+				a, err := agent[1].Wait(ctx, apID)
 				if err != nil {
 					t.Error(err)
 					return
