@@ -353,7 +353,7 @@ func TestNodes(t *testing.T) {
 			}
 		}
 		wg.Wait()
-		left, err := admin[1].Approvals(ctx, client.ApprovalFilter{Status: toolgate.StatusPending, Session: "s4"})
+		left, err := admin[1].Approvals(ctx, toolgate.ApprovalFilter{Status: toolgate.StatusPending, Session: "s4"})
 		if err != nil || len(left) != 0 {
 			t.Fatalf("%d approvals still pending: %v", len(left), err)
 		}
