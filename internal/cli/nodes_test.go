@@ -388,7 +388,7 @@ func TestNodes(t *testing.T) {
 	})
 
 	t.Run("OneAuditChain", func(t *testing.T) {
-		es, err := admin[2].Audit(ctx, client.AuditFilter{Limit: 100000})
+		es, err := admin[2].Audit(ctx, toolgate.AuditFilter{Limit: 100000})
 		if err != nil {
 			t.Fatal(err)
 		}
