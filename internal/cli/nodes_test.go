@@ -375,7 +375,7 @@ func TestNodes(t *testing.T) {
 		for i, c := range clients {
 			deadline := time.Now().Add(10 * time.Second)
 			for {
-				_, err := c.Approvals(ctx, client.ApprovalFilter{})
+				_, err := c.Approvals(ctx, toolgate.ApprovalFilter{})
 				if toolgate.ErrorCodeOf(err) == toolgate.EUnauthorized {
 					break
 				}
