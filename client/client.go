@@ -431,3 +431,54 @@ func (c *Client) streamEvents(ctx context.Context, f toolgate.EventFilter, out c
 	}
 	return toolgate.Errorf(toolgate.EUnavailable, "event stream ended")
 }
+
+// PairRequest asks for a one-time pairing link.
+type PairRequest struct {
+	// Label names the device ("alice's phone").
+	Label string `json:"label,omitempty"`
+	// TTL is how long the device stays signed in ("720h").
+	TTL string `json:"ttl,omitempty"`
+	// PublicURL is the gateway's address as the device reaches it.
+	PublicURL string `json:"public_url,omitempty"`
+}
+
+// Pairing is a one-time link that signs a device in as an approver.
+type Pairing struct {
+	URL       string    `json:"url"`
+	ExpiresAt time.Time `json:"expires_at"`
+	DeviceTTL string    `json:"device_ttl"`
+}
+
+// Pair makes a one-time pairing link.
+func (c *Client) Pair(ctx context.Context, req PairRequest) (*Pairing, error) {
+	var p Pairing
+	return &p, c.do(ctx, http.MethodPost, "/ui/pair", nil, req, &p)
+}
+
+// Device is a signed-in browser, a paired device or an unused pairing
+// link.
+type Device struct {
+	ID        string    `json:"id"`
+	Label     string    `json:"label"`
+	Token     string    `json:"token"`
+	Role      string    `json:"role"`
+	Paired    bool      `json:"paired"`
+	Pending   bool      `json:"pending,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	LastSeen  time.Time `json:"last_seen"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// Devices lists the devices the caller may see: an admin's every one,
+// anyone else's their own.
+func (c *Client) Devices(ctx context.Context) ([]Device, error) {
+	var out struct {
+		Devices []Device `json:"devices"`
+	}
+	return out.Devices, c.do(ctx, http.MethodGet, "/ui/devices", nil, nil, &out)
+}
+
+// RevokeDevice signs a device out.
+func (c *Client) RevokeDevice(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodDelete, "/ui/devices/"+url.PathEscape(id), nil, nil, nil)
+}

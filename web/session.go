@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -12,9 +13,11 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -31,15 +34,43 @@ const (
 	maxLoginBody = 4 << 10
 )
 
-// session is one login. The cookie holds a random id; the map is keyed by
-// its hash, so the map alone does not give working cookies away.
+// session is one login. The cookie holds a random id; the map and the
+// store are keyed by its hash, so neither gives working cookies away.
 type session struct {
+	id       string // public handle: devices are listed and revoked by it
+	label    string
 	entry    tokens.Entry
 	csrf     string
 	created  time.Time
 	lastSeen time.Time
 	expires  time.Time
 	checked  time.Time // when the token was last confirmed to exist
+	touched  time.Time // when lastSeen was last written to the store
+	// paired devices have no idle timeout: a phone signed in for a month
+	// stays signed in though it is used once a day.
+	paired bool
+}
+
+// idleOut reports whether s went unused for too long.
+func (u *UI) idleOut(s *session, now time.Time) bool {
+	return !s.paired && now.Sub(s.lastSeen) > u.idle
+}
+
+// record is s as the store keeps it.
+func (s *session) record(key string) *store.WebSession {
+	r := &store.WebSession{ID: s.id, KeyHash: key, TokenName: s.entry.Name, TokenHash: s.entry.Hash, Role: string(s.entry.Role),
+		Label: s.label, CSRF: s.csrf, CreatedAt: s.created, LastSeen: s.lastSeen, ExpiresAt: s.expires}
+	if s.paired {
+		r.TTL = s.expires.Sub(s.created)
+	}
+	return r
+}
+
+// fromRecord is the session a stored record describes.
+func fromRecord(r *store.WebSession, now time.Time) *session {
+	return &session{id: r.ID, label: r.Label, entry: tokens.Entry{Name: r.TokenName, Role: tokens.Role(r.Role), Hash: r.TokenHash},
+		csrf: r.CSRF, created: r.CreatedAt, lastSeen: r.LastSeen, expires: r.ExpiresAt, checked: time.Time{}, touched: r.LastSeen,
+		paired: r.TTL > 0}
 }
 
 // randomString returns n random bytes, base64url without padding.
@@ -69,39 +100,81 @@ func sessionKey(cookie string) string {
 
 // lookup returns the session of a request's cookie, nil if it has none or
 // it ended. It extends the idle deadline and, at most every few seconds,
-// checks that the session's token was not revoked.
+// checks that the session's token was not revoked and that the session is
+// still stored (another node, or the devices list, may have revoked it).
+// A session this process has not seen yet (after a restart) is read from
+// the store.
 func (u *UI) lookup(r *http.Request) *session {
 	key := cookieKey(r)
 	if key == "" {
 		return nil
 	}
+	ctx := r.Context()
 	now := u.now()
 	u.mu.Lock()
 	s := u.sessions[key]
-	if s != nil && (now.After(s.expires) || now.Sub(s.lastSeen) > u.idle) {
-		delete(u.sessions, key)
-		s = nil
-	}
-	recheck := s != nil && now.Sub(s.checked) >= recheckInterval
 	u.mu.Unlock()
 	if s == nil {
+		rec, err := u.persist.GetWebSession(ctx, key)
+		if err != nil || rec.Pairing {
+			return nil
+		}
+		s = fromRecord(rec, now)
+		u.mu.Lock()
+		u.sessions[key] = s
+		u.mu.Unlock()
+	}
+	u.mu.Lock()
+	ended := now.After(s.expires) || u.idleOut(s, now)
+	if ended {
+		delete(u.sessions, key)
+	}
+	recheck := !ended && now.Sub(s.checked) >= recheckInterval
+	u.mu.Unlock()
+	if ended {
+		_ = u.persist.DeleteWebSession(ctx, s.id)
 		return nil
 	}
-	if recheck && !u.tokenExists(s.entry) {
-		u.mu.Lock()
-		delete(u.sessions, key)
-		u.mu.Unlock()
-		u.log.Info("web session ended: its token was revoked", "token", s.entry.Name)
-		return nil
+	if recheck {
+		why := ""
+		if !u.tokenExists(s.entry) {
+			why = "its token was revoked"
+		} else if _, err := u.persist.GetWebSession(ctx, key); err != nil {
+			why = "it was revoked"
+		}
+		if why != "" {
+			u.drop(ctx, key, s.id)
+			u.log.Info("web session ended: "+why, "token", s.entry.Name, "device", s.label)
+			return nil
+		}
 	}
 	u.mu.Lock()
 	s.lastSeen = now
 	if recheck {
 		s.checked = now
 	}
+	touch := now.Sub(s.touched) >= touchInterval
+	if touch {
+		s.touched = now
+	}
 	cp := *s
 	u.mu.Unlock()
+	if touch {
+		_ = u.persist.TouchWebSession(ctx, s.id, now) // best effort: only the idle deadline depends on it
+	}
 	return &cp
+}
+
+// touchInterval is how often a session's last use is written to the
+// store.
+const touchInterval = time.Minute
+
+// drop ends a session in this process and in the store.
+func (u *UI) drop(ctx context.Context, key, id string) {
+	u.mu.Lock()
+	delete(u.sessions, key)
+	u.mu.Unlock()
+	_ = u.persist.DeleteWebSession(ctx, id)
 }
 
 // tokenExists reports whether the credential a session was made with is
@@ -196,39 +269,67 @@ func (u *UI) handleLogin(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("%q is an %s token: only approver and admin tokens can sign in", entry.Name, entry.Role))
 		return
 	}
-	id, err := randomString(32)
-	if err == nil {
-		var csrf string
-		if csrf, err = randomString(32); err == nil {
-			now := u.now()
-			s := &session{entry: entry, csrf: csrf, created: now, lastSeen: now, checked: now, expires: now.Add(u.ttl)}
-			u.store(sessionKey(id), s)
-			secure := u.secure || r.TLS != nil
-			name := cookieName
-			if secure {
-				name = secureCookieName
-			}
-			http.SetCookie(w, &http.Cookie{
-				Name: name, Value: id, Path: "/", HttpOnly: true, Secure: secure,
-				SameSite: http.SameSiteStrictMode, MaxAge: int(u.ttl / time.Second),
-			})
-			u.log.Info("web login", "token", entry.Name, "role", entry.Role, "remote", r.RemoteAddr)
-			writeJSON(w, http.StatusOK, u.info(s))
-			return
-		}
+	now := u.now()
+	s, err := u.signIn(w, r, &session{entry: entry, label: deviceLabel(r), created: now, expires: now.Add(u.ttl)})
+	if err != nil {
+		u.log.Error("web login", "err", err)
+		writeError(w, http.StatusInternalServerError, toolgate.EInternal, "internal error")
+		return
 	}
-	u.log.Error("web login", "err", err)
-	writeError(w, http.StatusInternalServerError, toolgate.EInternal, "internal error")
+	u.log.Info("web login", "token", entry.Name, "role", entry.Role, "remote", r.RemoteAddr)
+	writeJSON(w, http.StatusOK, u.info(s))
 }
 
-// store adds a session, first dropping ended ones and, at the bound, the
-// oldest.
-func (u *UI) store(key string, s *session) {
+// signIn completes s (ids, CSRF token), stores it and sets its cookie.
+func (u *UI) signIn(w http.ResponseWriter, r *http.Request, s *session) (*session, error) {
+	cookie, err := randomString(32)
+	if err != nil {
+		return nil, err
+	}
+	if s.csrf, err = randomString(32); err != nil {
+		return nil, err
+	}
+	pub, err := randomString(12)
+	if err != nil {
+		return nil, err
+	}
+	s.id = "ws_" + pub
+	s.lastSeen, s.checked, s.touched = s.created, s.created, s.created
+	if err := u.store(r.Context(), sessionKey(cookie), s); err != nil {
+		return nil, err
+	}
+	secure := u.secure || r.TLS != nil
+	name := cookieName
+	if secure {
+		name = secureCookieName
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: name, Value: cookie, Path: "/", HttpOnly: true, Secure: secure,
+		SameSite: http.SameSiteStrictMode, MaxAge: int(s.expires.Sub(s.created) / time.Second),
+	})
+	return s, nil
+}
+
+// store adds a session to the store and the cache, first dropping ended
+// ones and, at the bound, the oldest.
+func (u *UI) store(ctx context.Context, key string, s *session) error {
 	now := u.now()
+	if err := u.persist.PutWebSession(ctx, s.record(key)); err != nil {
+		return err
+	}
+	u.mu.Lock()
+	sweep := now.Sub(u.swept) >= sweepInterval
+	if sweep {
+		u.swept = now
+	}
+	u.mu.Unlock()
+	if sweep {
+		_, _ = u.persist.DeleteExpiredWebSessions(ctx, now)
+	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	for k, x := range u.sessions {
-		if now.After(x.expires) || now.Sub(x.lastSeen) > u.idle {
+		if now.After(x.expires) || u.idleOut(x, now) {
 			delete(u.sessions, k)
 		}
 	}
@@ -239,9 +340,44 @@ func (u *UI) store(key string, s *session) {
 				oldest = k
 			}
 		}
-		delete(u.sessions, oldest)
+		delete(u.sessions, oldest) // only from the cache: the store keeps it
 	}
 	u.sessions[key] = s
+	return nil
+}
+
+// sweepInterval is how often expired sessions are deleted from the store.
+const sweepInterval = 10 * time.Minute
+
+// deviceLabel names a browser from its User-Agent, roughly: enough for a
+// person to tell their phone from their laptop in the devices list.
+func deviceLabel(r *http.Request) string {
+	ua := r.Header.Get("User-Agent")
+	var browser, system string
+	for _, b := range []string{"Firefox", "Edg", "Chrome", "Safari"} {
+		if strings.Contains(ua, b+"/") {
+			browser = map[string]string{"Edg": "Edge"}[b]
+			if browser == "" {
+				browser = b
+			}
+			break
+		}
+	}
+	for _, o := range []string{"Android", "iPhone", "iPad", "Windows", "Mac OS", "Linux"} {
+		if strings.Contains(ua, o) {
+			system = o
+			break
+		}
+	}
+	switch {
+	case browser != "" && system != "":
+		return browser + " on " + system
+	case browser != "":
+		return browser
+	case system != "":
+		return system
+	}
+	return "browser"
 }
 
 // handleLogout ends the session. It needs the CSRF token, like every state
@@ -253,9 +389,7 @@ func (u *UI) handleLogout(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusForbidden, toolgate.EForbidden, "missing or wrong "+CSRFHeader+" header")
 			return
 		}
-		u.mu.Lock()
-		delete(u.sessions, cookieKey(r))
-		u.mu.Unlock()
+		u.drop(r.Context(), cookieKey(r), s.id)
 		u.log.Info("web logout", "token", s.entry.Name)
 	}
 	for _, name := range []string{cookieName, secureCookieName} {

@@ -90,6 +90,11 @@ func WithIdleTimeout(d time.Duration) Option { return func(u *UI) { u.idle = d }
 // request over TLS always gets a Secure cookie.
 func WithSecureCookies(on bool) Option { return func(u *UI) { u.secure = on } }
 
+// WithSessionStore keeps sessions, paired devices and pairing codes in st
+// so that they survive a restart and are shared by every node using the
+// same store. Without it they live in this process's memory.
+func WithSessionStore(st store.WebSessions) Option { return func(u *UI) { u.persist = st } }
+
 // WithLogger sets the logger for logins and logouts (default discard).
 func WithLogger(l *slog.Logger) Option { return func(u *UI) { u.log = l } }
 
@@ -107,8 +112,12 @@ type UI struct {
 	// wiringErr is a bad option, reported by New.
 	wiringErr string
 
+	// persist keeps sessions; a memory store unless WithSessionStore.
+	persist store.WebSessions
+
 	mu       sync.Mutex
-	sessions map[string]*session // by hex SHA-256 of the cookie value
+	sessions map[string]*session // cache, by hex SHA-256 of the cookie value
+	swept    time.Time           // when expired sessions were last deleted from persist
 
 	handler http.Handler
 }
@@ -128,6 +137,9 @@ func New(opts ...Option) *UI {
 	}
 	if u.log == nil {
 		u.log = slog.New(slog.DiscardHandler)
+	}
+	if u.persist == nil {
+		u.persist = newMemSessions()
 	}
 	assets, err := fs.Sub(static, "static")
 	if err != nil {
@@ -151,6 +163,11 @@ func New(opts ...Option) *UI {
 	mux.HandleFunc("POST /ui/logout", u.handleLogout)
 	mux.HandleFunc("GET /ui/session", u.handleSession)
 	mux.HandleFunc("GET /ui/audit/verify", u.handleVerify)
+	mux.HandleFunc("POST /ui/pair", u.handlePair)
+	mux.HandleFunc("GET "+PairPath+"{code}", u.handlePairPage)
+	mux.HandleFunc("POST "+PairPath+"{code}", u.handlePairRedeem)
+	mux.HandleFunc("GET /ui/devices", u.handleDevices)
+	mux.HandleFunc("DELETE /ui/devices/{id}", u.handleRevokeDevice)
 	mux.HandleFunc("/ui/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, toolgate.ENotFound, "no route "+r.Method+" "+r.URL.Path)
 	})

@@ -67,6 +67,8 @@ func commands() []command {
 		{"audit", "list the audit log of a running gateway, or --verify its hash chain", runAudit},
 		{"sessions", "list sessions, change a session's mode, abort it or end its turn", runSessions},
 		{"hook", "answer Claude Code and Codex hooks (hook claude-code|codex), or install one (hook install claude-code)", runHook},
+		{"pair", "print a one-time link and QR code that sign a phone in to the web inbox as an approver", runPair},
+		{"devices", "list signed-in browsers and paired devices, or revoke one", runDevices},
 		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI},
 		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy},
 		{"version", "print the version", runVersion},

@@ -141,8 +141,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	mounts = append(mounts, linkMounts...)
 	mounts = append(mounts, hookMount(broker, limits.MaxWait),
 		wsapprovals.New(broker, wsapprovals.Options{AllowedOrigins: cfg.AllowedOrigins}).Mount())
-	ui := web.New(web.WithTokens(toks), web.WithAudit(broker), web.WithLogger(logger),
-		web.WithSecureCookies(cfg.TLSCert != "" || cfg.AllowRemote))
+	uiOpts := []web.Option{web.WithTokens(toks), web.WithAudit(broker), web.WithLogger(logger),
+		web.WithSecureCookies(cfg.TLSCert != "" || cfg.AllowRemote)}
+	if ws, ok := st.(store.WebSessions); ok {
+		uiOpts = append(uiOpts, web.WithSessionStore(ws)) // approvers stay signed in across restarts
+	} else {
+		logger.Warn("this store keeps no web sessions: approvers sign in again after a restart")
+	}
+	ui := web.New(uiOpts...)
 	api := server.NewServer(server.Deps{
 		Broker: broker, Policies: pol, Rules: rules, Tokens: toks, Store: st, Logger: logger,
 		AllowedOrigins: cfg.AllowedOrigins, PublicMetrics: cfg.PublicMetrics,

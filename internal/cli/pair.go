@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	qrcode "github.com/skip2/go-qrcode"
+
+	"github.com/toolgate/toolgate/client"
+)
+
+// runPair prints a one-time link and its QR code that sign a device (a
+// phone) in to the web inbox as an approver.
+func runPair(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("pair", stderr)
+	var g gatewayFlags
+	g.register(fs)
+	label := fs.String("label", "", "a `name` for the device, as the devices list shows it")
+	ttl := fs.Duration("ttl", 30*24*time.Hour, "how long the device stays signed in")
+	public := fs.String("public-url", "", "the gateway's `URL` as the device reaches it (default --url)")
+	noQR := fs.Bool("no-qr", false, "print the link only")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("pair takes flags only, got %q", fs.Arg(0))
+	}
+	c, err := g.client()
+	if err != nil {
+		return err
+	}
+	p, err := c.Pair(ctx, client.PairRequest{Label: *label, TTL: ttl.String(), PublicURL: *public})
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return json.NewEncoder(stdout).Encode(p)
+	}
+	fmt.Fprintf(stdout, "Open this link on the device before %s (it works once):\n\n    %s\n\n",
+		p.ExpiresAt.Local().Format("15:04:05"), p.URL)
+	if !*noQR {
+		q, err := qrcode.New(p.URL, qrcode.Low)
+		if err != nil {
+			return fmt.Errorf("qr code: %w", err)
+		}
+		fmt.Fprintln(stdout, q.ToSmallString(false))
+	}
+	fmt.Fprintf(stdout, "The device stays signed in as an approver for %s. See devices with: toolgate devices list\n", p.DeviceTTL)
+	return nil
+}
+
+// runDevices lists and revokes signed-in browsers and paired devices.
+func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return subcommands("devices", args, map[string]func([]string) error{
+		"list": func(args []string) error {
+			fs := newFlagSet("devices list", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			ds, err := c.Devices(ctx)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return json.NewEncoder(stdout).Encode(ds)
+			}
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tDEVICE\tTOKEN\tKIND\tLAST SEEN\tEXPIRES")
+			for _, d := range ds {
+				kind := "browser"
+				switch {
+				case d.Pending:
+					kind = "pairing link (unused)"
+				case d.Paired:
+					kind = "paired device"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Label, d.Token, kind,
+					d.LastSeen.Local().Format(time.DateTime), d.ExpiresAt.Local().Format(time.DateTime))
+			}
+			return tw.Flush()
+		},
+		"revoke": func(args []string) error {
+			fs := newFlagSet("devices revoke", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			// The ID may come before the flags or after them.
+			var id string
+			if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+				id, args = args[0], args[1:]
+			}
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if id == "" && fs.NArg() == 1 {
+				id = fs.Arg(0)
+			} else if fs.NArg() > 0 || id == "" {
+				return usageErrorf("usage: toolgate devices revoke ID")
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			if err := c.RevokeDevice(ctx, id); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "signed out %s\n", id)
+			return nil
+		},
+	})
+}
