@@ -14,6 +14,11 @@ type Analysis struct {
 	// Risks are the critical risks (DESIGN §3.4) and the unprefixable
 	// constructs (§3.2) found, each with a reason a person reads.
 	Risks []toolgate.Risk
+	// Exceeded says which budget or depth cap (Budget) stopped the
+	// analysis, empty when it saw the whole command. The commands and files
+	// found before it are reported, the rest is one opaque command, and
+	// Risks holds RiskBudget: such a call is never allowed without a human.
+	Exceeded string
 }
 
 // Unprefixable reports whether the script contains a construct that no

@@ -28,6 +28,7 @@ type Analyzer struct {
 	execFlags map[string][]ExecFlagRule // by command name
 	arity     map[string]int
 	maxArityK int // most words in an arity key
+	budget    Budget
 }
 
 // Option configures an Analyzer.
@@ -93,6 +94,7 @@ func New(opts ...Option) *Analyzer {
 	a := &Analyzer{
 		maxBytes:  DefaultMaxBytes,
 		maxDepth:  DefaultMaxDepth,
+		budget:    DefaultBudget(),
 		execFlags: make(map[string][]ExecFlagRule, len(builtinExecFlags)),
 		arity:     make(map[string]int, len(builtinArity)),
 	}
@@ -146,8 +148,9 @@ func (a *Analyzer) Analyze(src string) (res *Analysis, err error) {
 			res, err = nil, fmt.Errorf("shell: internal error analysing command: %v", r)
 		}
 	}()
-	w := walker{a: a, res: &Analysis{Commands: make([]Command, 0, 4)}}
+	w := walker{a: a, res: &Analysis{Commands: make([]Command, 0, 4)}, left: a.budget}
 	w.stmts(f.Stmts, ctx{src: src}, &dirState{})
 	w.finish(src)
+	w.finishBudget(src)
 	return w.res, nil
 }

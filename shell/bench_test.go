@@ -1,6 +1,10 @@
 package shell
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 var benchCases = []struct{ name, src string }{
 	{"pipeline3", "git log --oneline | grep fix | head -5"},
@@ -35,4 +39,47 @@ func BenchmarkAnalyzeParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkAnalyzePathological analyses each pathological input at the
+// size the default byte limit allows (issue 13), reporting the cost per
+// input byte.
+func BenchmarkAnalyzePathological(b *testing.B) {
+	a := New(WithHome("/home/me"))
+	for _, p := range pathological {
+		src := p.gen(fit(p.gen, DefaultMaxBytes))
+		b.Run(p.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := a.Analyze(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAnalyzeScript analyses scripts of 10, 100 and 1,000 ordinary
+// lines, which stay inside the budget.
+func BenchmarkAnalyzeScript(b *testing.B) {
+	a := New(WithHome("/home/me"))
+	for _, n := range []int{10, 100, 1000} {
+		var sb strings.Builder
+		for i := range n {
+			sb.WriteString(benchCases[i%len(benchCases)].src)
+			sb.WriteByte('\n')
+		}
+		src := sb.String()
+		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				res, err := a.Analyze(src)
+				if err != nil || res.Exceeded != "" {
+					b.Fatal(err, res.Exceeded)
+				}
+			}
+		})
+	}
 }

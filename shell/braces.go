@@ -1,112 +1,159 @@
 package shell
 
 import (
-	"errors"
 	"fmt"
-	"iter"
-	"slices"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// maxBraceElems is where brace expansion stops with an error, as bash's
-// own expansion in mvdan.cc/sh/v3/expand does (16Ki words).
-const maxBraceElems = 16 << 10
-
-// errBraceLimit is a brace expansion past maxBraceElems.
-var errBraceLimit = errors.New("brace expansion would exceed " + strconv.Itoa(maxBraceElems) + " elements")
-
-// braceWords expands the brace expressions (after syntax.SplitBraces) of
-// word lazily, as bash does: {a,b} yields each element, {1..9..2} and
-// {a..e} a sequence, with zero padding when an endpoint has a leading
-// zero. It yields errBraceLimit after maxBraceElems words. Yielded words
-// may share parts.
-//
-// It does what expand.BracesSeq does (TestBraceWordsMatchExpand checks
-// it word for word): the shell package does its own so that it does not
-// link mvdan.cc/sh/v3/expand, whose os/user import makes every binary
-// that decides calls (the per-call hook above all) a cgo binary with a
-// dynamic loader to start.
-func braceWords(word *syntax.Word) iter.Seq2[*syntax.Word, error] {
-	return func(yield func(*syntax.Word, error) bool) {
-		n := 0
-		braceRec(word.Parts, func(parts []syntax.WordPart) bool {
-			if n++; n > maxBraceElems {
-				yield(nil, errBraceLimit)
-				return false
+// expandBraces renders x after brace expansion, appending to out. It
+// reports false when the expansion exceeded budget, the command's share
+// of words (the word is then appended once, in its source form), or the
+// call's Budget.
+func (w *walker) expandBraces(src string, x *syntax.Word, out []word, budget *int) ([]word, bool) {
+	if hasBraces(x) {
+		cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), x.Parts...)}
+		if syntax.SplitBraces(cp) {
+			start := len(out)
+			g := braceGen{w: w, src: src, out: out, budget: budget}
+			if g.run([][]syntax.WordPart{cp.Parts}) {
+				return g.out, true
 			}
-			return yield(&syntax.Word{Parts: parts}, nil)
-		})
+			return append(g.out[:start], word{text: srcOf(src, x), glob: true}), false
+		}
 	}
+	*budget--
+	wd := render(src, x)
+	w.spendWords(1, len(wd.text))
+	return append(out, wd), true
 }
 
-// braceRec yields every expansion of parts; it returns false once yield
-// asked to stop.
-func braceRec(parts []syntax.WordPart, yield func([]syntax.WordPart) bool) bool {
-	i := slices.IndexFunc(parts, func(p syntax.WordPart) bool {
-		_, ok := p.(*syntax.BraceExp)
-		return ok
-	})
-	if i < 0 {
-		return yield(parts)
-	}
-	head, br, tail := parts[:i], parts[i].(*syntax.BraceExp), parts[i+1:]
-	each := func(mid []syntax.WordPart) bool {
-		return braceRec(slices.Concat(mid, tail), func(rest []syntax.WordPart) bool {
-			return yield(slices.Concat(head, rest))
-		})
-	}
-	if !br.Sequence {
-		for _, e := range br.Elems {
-			if !each(e.Parts) {
+// braceGen expands braces as bash does (left to right, nested elements in
+// place), rendering each word as it is complete. It does what
+// expand.BracesSeq does (TestBracesMatchExpand checks it word for word),
+// for two reasons: expand.BracesSeq copies the parts after a brace once
+// per brace level for every word (quadratic in a word of many groups),
+// where braceGen builds each word once in a shared buffer and charges the
+// walker a step per part; and the shell package must not link
+// mvdan.cc/sh/v3/expand, whose os/user import makes every binary that
+// decides calls (the per-call hook above all) a cgo binary with a dynamic
+// loader to start.
+type braceGen struct {
+	w      *walker
+	src    string
+	buf    []syntax.WordPart // the parts of the word being built
+	out    []word
+	budget *int
+}
+
+// run processes the part sequences on stack (the top is last) and yields
+// every word they expand to. It reports false when a budget stopped it.
+func (g *braceGen) run(stack [][]syntax.WordPart) bool {
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		if len(top) == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if !g.w.step(1) {
+			return false
+		}
+		p := top[0]
+		stack[len(stack)-1] = top[1:]
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			g.buf = append(g.buf, p)
+			continue
+		}
+		// Each alternative continues with the rest of every sequence
+		// below it; the stack is copied so that each sees it whole.
+		mark := len(g.buf)
+		more := func(alt []syntax.WordPart) bool {
+			if !g.w.step(len(stack)) {
 				return false
 			}
+			next := make([][]syntax.WordPart, len(stack), len(stack)+1)
+			copy(next, stack)
+			ok := g.run(append(next, alt))
+			g.buf = g.buf[:mark]
+			return ok
 		}
-		return true
+		if !br.Sequence {
+			for _, e := range br.Elems {
+				if !more(e.Parts) {
+					return false
+				}
+			}
+			return true
+		}
+		return braceSeq(br, func(v string) bool {
+			return more([]syntax.WordPart{&syntax.Lit{Value: v}})
+		})
 	}
+	if *g.budget <= 0 {
+		return false
+	}
+	*g.budget--
+	wd := render(g.src, &syntax.Word{Parts: g.buf})
+	g.out = append(g.out, wd)
+	return g.w.spendWords(1, len(wd.text))
+}
+
+// braceSeq yields the values of a sequence expression ({1..10}, {a..e},
+// {01..10..3}) as expand.BracesSeq does, until yield returns false.
+func braceSeq(br *syntax.BraceExp, yield func(string) bool) bool {
 	fromLit, toLit := br.Elems[0].Lit(), br.Elems[1].Lit()
+	chars := false
 	from, err1 := strconv.ParseInt(fromLit, 10, 64)
 	to, err2 := strconv.ParseInt(toLit, 10, 64)
-	chars := err1 != nil || err2 != nil
-	if chars {
+	if err1 != nil || err2 != nil {
+		if fromLit == "" || toLit == "" {
+			return true
+		}
+		chars = true
 		from, to = int64(fromLit[0]), int64(toLit[0])
 	}
 	width := 0
-	if !chars && (leadingZero(fromLit) || leadingZero(toLit)) {
+	if !chars && (leadingZeros(fromLit) || leadingZeros(toLit)) {
 		width = max(len(fromLit), len(toLit))
 	}
-	step := int64(1)
+	upward := from <= to
+	incr := int64(1)
 	if len(br.Elems) > 2 {
-		if s, _ := strconv.ParseInt(br.Elems[2].Lit(), 10, 64); s != 0 {
-			step = max(s, -s)
+		n, _ := strconv.ParseInt(br.Elems[2].Lit(), 10, 64)
+		if n < 0 {
+			n = -n
+		}
+		if n != 0 {
+			incr = n
 		}
 	}
-	up := from <= to
-	if !up {
-		step = -step
+	if !upward {
+		incr = -incr
 	}
-	for v := from; up && v <= to || !up && v >= to; v += step {
-		var lit string
+	for n := from; upward && n <= to || !upward && n >= to; n += incr {
+		var v string
 		switch {
 		case chars:
-			lit = string(rune(v))
+			v = string(rune(n))
 		case width > 0:
-			lit = fmt.Sprintf("%0*d", width, v)
+			v = fmt.Sprintf("%0*d", width, n)
 		default:
-			lit = strconv.FormatInt(v, 10)
+			v = strconv.FormatInt(n, 10)
 		}
-		if !each([]syntax.WordPart{&syntax.Lit{Value: lit}}) {
+		if !yield(v) {
 			return false
+		}
+		if upward && n > to-incr || !upward && n < to-incr {
+			return true // the next value would pass the end (or overflow)
 		}
 	}
 	return true
 }
 
-// leadingZero reports whether a sequence endpoint is zero padded ("01",
-// "-05").
-func leadingZero(s string) bool {
+func leadingZeros(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	return len(s) > 1 && s[0] == '0'
 }

@@ -33,13 +33,19 @@ func (w *walker) call(x *syntax.CallExpr, c ctx, d *dirState) {
 			fetch[i] = true
 		}
 	}
+	if w.over() {
+		return
+	}
 	words := make([]word, 0, len(x.Args))
 	budget := maxBraceWords
 	opaque := false
 	for i, a := range x.Args {
 		n := len(words)
 		var ok bool
-		words, ok = expandBraces(c.src, a, words, &budget)
+		words, ok = w.expandBraces(c.src, a, words, &budget)
+		if w.over() {
+			return
+		}
 		opaque = opaque || !ok
 		if fetch != nil && fetch[i] {
 			for j := n; j < len(words); j++ {
@@ -70,6 +76,9 @@ func cmdName(wd word) string {
 func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque bool) {
 	privileged := false // a subject wrapper (sudo) names the context
 	for range 64 {      // wrappers nest; bound the loop
+		if !w.step(1) {
+			return
+		}
 		if len(words) == 0 {
 			if len(assigns) > 0 {
 				w.emit(Command{Text: strings.Join(assigns, " "), Via: c.via})
@@ -93,6 +102,10 @@ func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque 
 				d = nd
 			}
 			words, assigns = inner, next
+			var ok bool
+			if c, ok = w.nest(c); !ok {
+				return
+			}
 			if !privileged {
 				c = c.withVia(name)
 			}
@@ -244,7 +257,15 @@ func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *d
 // execInner walks the commands a command runs from its own arguments:
 // find -exec, fd -x, git bisect run, git submodule foreach.
 func (w *walker) execInner(name string, args []word, c ctx, d *dirState) {
-	ic := ctx{src: c.src, depth: c.depth}
+	switch name {
+	case "find", "fd", "fdfind", "git":
+	default:
+		return
+	}
+	ic, ok := w.nest(ctx{src: c.src, depth: c.depth, nest: c.nest})
+	if !ok {
+		return
+	}
 	switch name {
 	case "find":
 		for i := 0; i < len(args); i++ {
@@ -347,6 +368,10 @@ func (w *walker) script(text string, static bool, c ctx, d *dirState, via string
 	if c.depth >= w.a.maxDepth {
 		return false
 	}
+	sc, ok := w.nest(ctx{src: text, via: via, depth: c.depth + 1, nest: c.nest})
+	if !ok || !w.step(len(text)) {
+		return false
+	}
 	f, err := parse(text)
 	if err != nil {
 		return false
@@ -354,7 +379,7 @@ func (w *walker) script(text string, static bool, c ctx, d *dirState, via string
 	if child {
 		d = d.clone()
 	}
-	w.stmts(f.Stmts, ctx{src: text, via: via, depth: c.depth + 1}, d)
+	w.stmts(f.Stmts, sc, d)
 	return static
 }
 
@@ -362,6 +387,13 @@ func (w *walker) script(text string, static bool, c ctx, d *dirState, via string
 // mayFail the command may fail (or not run at all), so the directories
 // the shell was in stay possible as alternatives.
 func (w *walker) chdir(d *dirState, name string, args []word, mayFail bool) {
+	// Joining copies the directories (twice, to clean them): a long run
+	// of cd commands costs their lengths.
+	n := len(d.dir)
+	for _, a := range d.alts() {
+		n += len(a)
+	}
+	w.step(2 * n)
 	old, oldAlts := d.dir, d.alts()
 	if name == "popd" {
 		// popd fails only on an empty stack, which is not tracked.

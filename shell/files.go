@@ -776,6 +776,7 @@ func (w *walker) file(wd word, write bool, owner string, d *dirState) {
 
 // addFile records f and the critical risk of writing it.
 func (w *walker) addFile(f File) {
+	w.spendSubject(len(f.Path) + len(f.Dir))
 	w.res.Files = append(w.res.Files, f)
 	if f.Write {
 		full := f.Path

@@ -166,7 +166,9 @@ loop:
 		}
 		if argv := words[i+1:]; len(argv) > 1 && usesAllArgs(s.text) {
 			// The words of "$@" ($0 is not among them) may form a command.
-			w.run(argv[1:], nil, ctx{src: c.src, via: via, depth: c.depth + 1}, d.clone(), false)
+			if ac, ok := w.nest(ctx{src: c.src, via: via, depth: c.depth + 1, nest: c.nest}); ok {
+				w.run(argv[1:], nil, ac, d.clone(), false)
+			}
 		}
 	case i < len(words) && !stdinMode:
 		if !isStdinPath(words[i].text) {
@@ -236,8 +238,9 @@ func (w *walker) xargs(name string, words []word, assigns []string, c ctx, d *di
 		}
 		inner = []word{litWord("echo")}
 	}
-	ic := ctx{src: c.src, via: name, depth: c.depth}
-	w.run(inner, nil, ic, d.clone(), false)
+	if ic, ok := w.nest(ctx{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
+		w.run(inner, nil, ic, d.clone(), false)
+	}
 }
 
 var xargsSpec = &wrapperSpec{

@@ -10,8 +10,10 @@ import (
 
 // walker collects one Analysis.
 type walker struct {
-	a   *Analyzer
-	res *Analysis
+	a        *Analyzer
+	res      *Analysis
+	left     Budget // what remains of the analyzer's budget
+	exceeded string // the bound that stopped the walk, "" while within
 }
 
 // ctx is what a statement inherits from where it is found.
@@ -19,6 +21,7 @@ type ctx struct {
 	src   string // the source the nodes' positions refer to
 	via   string // wrapper or context of the commands
 	depth int    // nesting of parsed scripts
+	nest  int    // nesting of substitutions, wrappers, scripts, … (Budget.Depth)
 	stdin stdin  // where the statement's standard input comes from
 }
 
@@ -89,6 +92,9 @@ type pendingFile struct {
 }
 
 func (w *walker) stmt(s *syntax.Stmt, c ctx, d *dirState) {
+	if !w.step(1) {
+		return
+	}
 	if s.Background || s.Coprocess || s.Disown {
 		w.unprefixable("background", "a lone & runs a command in the background where no prefix can vet it", srcOf(c.src, s))
 	}
@@ -140,7 +146,9 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, d *dirState) {
 		}
 	case *syntax.FuncDecl:
 		w.forkBomb(x, c)
-		w.stmt(x.Body, ctx{src: c.src, via: c.via, depth: c.depth}, d.clone())
+		if fc, ok := w.nest(ctx{src: c.src, via: c.via, depth: c.depth, nest: c.nest}); ok {
+			w.stmt(x.Body, fc, d.clone())
+		}
 	case *syntax.ArithmCmd:
 		w.scanNode(x.X, c, d)
 	case *syntax.TestClause:
@@ -208,10 +216,21 @@ func (w *walker) andStmt(x *syntax.BinaryCmd, c ctx, d *dirState) {
 	}
 }
 
+// maxCdChain bounds the cd commands andStmt follows: it looks at every
+// prefix of a && list, so a longer bound would make a long list quadratic.
+// Beyond it the list is walked as any other, which only adds directories.
+const maxCdChain = 16
+
 // cdChain returns the cd, pushd and popd commands of s when s consists of
-// nothing else (joined by &&), nil otherwise.
+// nothing else (joined by &&) and there are at most maxCdChain of them,
+// nil otherwise.
 func cdChain(s *syntax.Stmt, acc []*syntax.CallExpr) []*syntax.CallExpr {
-	if s == nil || len(s.Redirs) > 0 || s.Negated || s.Background {
+	nodes := 2 * maxCdChain // a chain of n commands has 2n-1 nodes
+	return cdChainN(s, acc, &nodes)
+}
+
+func cdChainN(s *syntax.Stmt, acc []*syntax.CallExpr, nodes *int) []*syntax.CallExpr {
+	if *nodes--; *nodes < 0 || s == nil || len(s.Redirs) > 0 || s.Negated || s.Background {
 		return nil
 	}
 	switch x := s.Cmd.(type) {
@@ -225,8 +244,8 @@ func cdChain(s *syntax.Stmt, acc []*syntax.CallExpr) []*syntax.CallExpr {
 		}
 	case *syntax.BinaryCmd:
 		if x.Op == syntax.AndStmt {
-			if acc = cdChain(x.X, acc); acc != nil {
-				return cdChain(x.Y, acc)
+			if acc = cdChainN(x.X, acc, nodes); acc != nil {
+				return cdChainN(x.Y, acc, nodes)
 			}
 		}
 	}
@@ -492,7 +511,11 @@ func (w *walker) scanNode(n syntax.Node, c ctx, d *dirState) (fetch bool) {
 		return false
 	}
 	c.stdin = stdin{}
+	sc, ok := w.nest(c)
 	syntax.Walk(n, func(n syntax.Node) bool {
+		if !ok || !w.step(1) {
+			return false
+		}
 		var stmts []*syntax.Stmt
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
@@ -505,7 +528,7 @@ func (w *walker) scanNode(n syntax.Node, c ctx, d *dirState) (fetch bool) {
 			return true
 		}
 		start := len(w.res.Commands)
-		w.stmts(stmts, c, d.clone())
+		w.stmts(stmts, sc, d.clone())
 		for _, cmd := range w.res.Commands[start:] {
 			if fetchers[cmd.Name] {
 				fetch = true
@@ -572,6 +595,9 @@ func (w *walker) forkBomb(x *syntax.FuncDecl, c ctx) {
 	calls := func(s *syntax.Stmt) bool {
 		found := false
 		syntax.Walk(s, func(n syntax.Node) bool {
+			if !w.step(1) {
+				return false
+			}
 			if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name {
 				found = true
 			}
@@ -581,7 +607,7 @@ func (w *walker) forkBomb(x *syntax.FuncDecl, c ctx) {
 	}
 	bomb := false
 	syntax.Walk(x.Body, func(n syntax.Node) bool {
-		if bomb {
+		if bomb || !w.step(1) {
 			return false
 		}
 		switch n := n.(type) {
@@ -603,6 +629,11 @@ func (w *walker) forkBomb(x *syntax.FuncDecl, c ctx) {
 
 // emit appends a command and returns its index.
 func (w *walker) emit(cmd Command) int {
+	n := len(cmd.Text)
+	for _, a := range cmd.Alts {
+		n += len(a)
+	}
+	w.spendSubject(n)
 	w.res.Commands = append(w.res.Commands, cmd)
 	if strings.Contains(cmd.Text, "/dev/tcp/") || strings.Contains(cmd.Text, "/dev/udp/") {
 		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", cmd.Text)
@@ -636,13 +667,7 @@ func (w *walker) finish(src string) {
 	}
 }
 
-func truncate(s string) string {
-	const max = 200
-	if len(s) <= max {
-		return s
-	}
-	return s[:max] + "…"
-}
+func truncate(s string) string { return clip(s, maxRiskSubject) }
 
 // exfiltration marks the network commands of a script that also reads a
 // credential file: the secret may leave the machine in this one call.

@@ -251,35 +251,6 @@ func hasBraces(x *syntax.Word) bool {
 	return false
 }
 
-// expandBraces renders x after brace expansion, appending to out. It
-// reports false when the expansion exceeded budget (the word is then
-// appended once, in its source form).
-func expandBraces(src string, x *syntax.Word, out []word, budget *int) ([]word, bool) {
-	if !hasBraces(x) {
-		*budget--
-		return append(out, render(src, x)), true
-	}
-	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), x.Parts...)}
-	if !syntax.SplitBraces(cp) {
-		*budget--
-		return append(out, render(src, x)), true
-	}
-	start := len(out)
-	ok := true
-	for ew, err := range braceWords(cp) {
-		if err != nil || *budget <= 0 {
-			ok = false
-			break
-		}
-		*budget--
-		out = append(out, render(src, ew))
-	}
-	if !ok {
-		out = append(out[:start], word{text: srcOf(src, x), glob: true})
-	}
-	return out, ok
-}
-
 // expandHome expands a leading ~ or $HOME / ${HOME} in a path with home.
 // It reports whether the result is a known, static path prefix.
 func expandHome(p, home string) (string, bool) {

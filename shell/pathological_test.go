@@ -1,0 +1,35 @@
+package shell
+
+import "strings"
+
+// pathological are inputs whose analysis once grew faster than their size
+// (issue 13): each nesting level or chained command copied or walked
+// everything inside it. gen builds the input with about n repetitions.
+var pathological = []struct {
+	name string
+	gen  func(n int) string
+}{
+	{"nested-subst", func(n int) string { return "echo " + strings.Repeat("$(", n) + "x" + strings.Repeat(")", n) }},
+	{"nested-procsubst", func(n int) string { return "cat " + strings.Repeat("<(cat ", n) + "x" + strings.Repeat(")", n) }},
+	{"nested-assign", func(n int) string { return strings.Repeat("a=$(", n) + "x" + strings.Repeat(")", n) }},
+	{"nested-param", func(n int) string { return "echo " + strings.Repeat("${a:-", n) + "x" + strings.Repeat("}", n) }},
+	{"nested-subshell", func(n int) string { return strings.Repeat("(", n) + "x" + strings.Repeat(")", n) }},
+	{"nested-func", func(n int) string { return strings.Repeat("f(){ ", n) + "x" + strings.Repeat("; }", n) }},
+	{"xargs-chain", func(n int) string { return strings.Repeat("xargs ", n) + "x" }},
+	{"sudo-chain", func(n int) string { return strings.Repeat("sudo ", n) + "x" }},
+	{"nice-chain", func(n int) string { return strings.Repeat("nice ", n) + "x" }},
+	{"eval-chain", func(n int) string { return strings.Repeat("eval ", n) + "x" }},
+	{"find-exec-chain", func(n int) string { return strings.Repeat("find . -exec ", n) + "x" + strings.Repeat(` \;`, n) }},
+	{"brace-lines", func(n int) string { return strings.Repeat("e "+strings.Repeat("{a,b}", 10)+"\n", n) }},
+	{"brace-long-word", func(n int) string { return "e " + strings.Repeat("{a,b}", 10) + strings.Repeat("A", n) }},
+	{"brace-groups", func(n int) string { return "e " + strings.Repeat("{a,b}", n) }},
+	{"brace-seq", func(n int) string { return "e " + strings.Repeat("{1..9}", n) }},
+	{"cd-chain", func(n int) string { return strings.Repeat("cd a && ", n) + "x" }},
+	{"and-chain", func(n int) string { return strings.Repeat("a && ", n) + "x" }},
+	{"pipeline", func(n int) string { return strings.Repeat("a | ", n) + "x" }},
+	{"func-pipeline", func(n int) string { return "f(){ " + strings.Repeat("f | ", n) + "f; }" }},
+	{"commands", func(n int) string { return strings.Repeat("a;", n) }},
+	{"redirects", func(n int) string { return "a" + strings.Repeat(" >f", n) }},
+	{"cd-redirects", func(n int) string { return strings.Repeat("cd a; ", n) + "x" + strings.Repeat(" >f", n) }},
+	{"words", func(n int) string { return "a" + strings.Repeat(" b", n) }},
+}
