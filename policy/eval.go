@@ -116,8 +116,14 @@ type verdict struct {
 }
 
 // Decide decides call c in env and writes the decision into d, reusing d's
-// slices. It never returns allow for a call it cannot analyse.
+// slices. It never returns allow for a call it cannot analyse. The texts
+// of d are clipped (Decision.Bound): the call keeps the command whole.
 func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
+	e.decide(c, env, d)
+	d.Bound()
+}
+
+func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	d.Reset()
 	var aliasBuf [128]byte
 	info, known := e.tools[c.Tool]
@@ -216,6 +222,16 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	// dont-ask (Claude Code's dontAsk) denies what would need a person.
 	if env.Mode == toolgate.ModeDontAsk && d.Action == toolgate.Ask {
 		d.Action, d.Reason = toolgate.Deny, reasonModeDontAsk+d.Reason
+	}
+	// Past the analysis budget part of the command was never looked at:
+	// like a command too large to analyse, no mode allows it.
+	if d.Action == toolgate.Allow {
+		for _, r := range d.Risks {
+			if r.Code == shell.RiskBudget {
+				d.Action, d.Reason, d.Rule = toolgate.Ask, r.Reason, nil
+				break
+			}
+		}
 	}
 	if d.Action == toolgate.Ask && len(d.Risks) == 0 {
 		e.suggest(c, subs, d)
