@@ -136,3 +136,18 @@ func TestBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestProbeSharesBudget: the walker that probes an unknown command's
+// arguments for a command spends the call's budget, not a fresh one (nor
+// none).
+func TestProbeSharesBudget(t *testing.T) {
+	t.Parallel()
+	const src = "frobnicate 'rm -rf ~'"
+	if res := analyze(t, src); !hasRisk(res, RiskRecursiveDelete) || res.Exceeded != "" {
+		t.Errorf("probe within the budget\n%s", dump(res))
+	}
+	res, err := New(WithBudget(Budget{Steps: 8})).Analyze(src)
+	if err != nil || !strings.Contains(res.Exceeded, "steps") {
+		t.Errorf("probe past the budget: %v\n%s", err, dump(res))
+	}
+}

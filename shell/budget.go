@@ -77,7 +77,14 @@ func (w *walker) over() bool { return w.exceeded != "" }
 // exceed stops the walk; the first bound hit is the one reported.
 func (w *walker) exceed(what string, limit int) {
 	if w.exceeded == "" {
-		w.exceeded = "the command needs more than " + strconv.Itoa(limit) + " " + what + " to analyse"
+		w.stop("the command needs more than " + strconv.Itoa(limit) + " " + what + " to analyse")
+	}
+}
+
+// stop stops the walk with reason unless it has stopped already.
+func (w *walker) stop(reason string) {
+	if w.exceeded == "" {
+		w.exceeded = reason
 	}
 }
 

@@ -566,12 +566,22 @@ func (w *walker) probe(idx int, args []word, c ctx) {
 		if !strings.ContainsAny(a.text, " \t;|&") {
 			continue
 		}
+		pc, ok := w.nest(ctx{src: a.text, via: c.via, depth: c.depth + 1, nest: c.nest})
+		if !ok || !w.step(len(a.text)) {
+			return
+		}
 		f, err := parse(a.text)
 		if err != nil {
 			continue
 		}
-		sub := walker{a: w.a, res: &Analysis{}}
-		sub.stmts(f.Stmts, ctx{src: a.text, via: c.via, depth: c.depth + 1}, &dirState{})
+		// The probe spends the call's budget: its walker takes what is
+		// left and gives back what it did not use.
+		sub := walker{a: w.a, res: &Analysis{}, left: w.left}
+		sub.stmts(f.Stmts, pc, &dirState{})
+		w.left = sub.left
+		if sub.over() {
+			w.stop(sub.exceeded)
+		}
 		for _, r := range sub.res.Risks {
 			if r.Severity == toolgate.SeverityCritical {
 				w.addRisk(r)
