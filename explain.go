@@ -63,11 +63,22 @@ func Explain(risks []Risk, reason string) string {
 			b.WriteString(" more risks)")
 		}
 	}
-	if reason != "" {
+	if reason = dropRepeat(reason, b.String()); reason != "" {
 		b.WriteString(". ")
 		b.WriteString(capitalize(reason))
 	}
 	return b.String()
+}
+
+// dropRepeat drops reason's first sentence when the headline already says
+// it (a rule that denies a secret and the risk class of reading it word
+// the same thing).
+func dropRepeat(reason, headline string) string {
+	first, rest, ok := strings.Cut(reason, ". ")
+	if ok && len(first) > 10 && strings.Contains(strings.ToLower(headline), strings.ToLower(first)) {
+		return rest
+	}
+	return reason
 }
 
 // Headline is one risk in plain language, followed by the command or path
@@ -80,7 +91,7 @@ func Headline(r *Risk) string {
 	case !ok:
 		h = capitalize(strings.TrimSuffix(r.Reason, "."))
 	}
-	if r.Subject != "" {
+	if r.Subject != "" && !strings.Contains(h, r.Subject) {
 		h += ": `" + strings.ReplaceAll(r.Subject, "`", "'") + "`"
 	}
 	return h

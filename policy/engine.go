@@ -274,11 +274,6 @@ func (e *Engine) selfProtection() []Rule {
 	} {
 		rules = append(rules, Rule{Tool: "shell_exec", Pattern: p, Action: toolgate.Deny, Reason: why, Source: src})
 	}
-	// The agents' own configuration and hook registration, and files that
-	// make later commands run code: changing them would change what runs
-	// without a question, so no mode or rule lets an agent write them.
-	rules = append(rules, Rule{Tool: "write_file", Pattern: AgentConfigPattern, Action: toolgate.Deny,
-		Reason: "agents may not change their own or another agent's configuration in any mode", Source: src})
 	const binWhy = "agents may not replace toolgate's own program"
 	for _, p := range e.noWrite {
 		if p == "" {
