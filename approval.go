@@ -187,7 +187,10 @@ const (
 	EventGrantRevoked      EventType = "grant.revoked"
 	EventModeChanged       EventType = "mode.changed"
 	EventSessionAborted    EventType = "session.aborted"
-	EventSessionStopped    EventType = "session.stopped"
+	// EventSessionEnded: the session ended for good (a subagent completed,
+	// a conversation closed); its session grants were revoked.
+	EventSessionEnded   EventType = "session.ended"
+	EventSessionStopped EventType = "session.stopped"
 	// EventTurnEnded: the user spoke again; turn grants lapsed and the
 	// stop flag cleared.
 	EventTurnEnded EventType = "session.turn_ended"

@@ -162,7 +162,7 @@ func (b *Broker) apply(ctx context.Context, e *toolgate.AuditEntry) {
 		if json.Unmarshal(e.Data, &g) == nil && g.ID != "" {
 			ev.Grant = &g
 		}
-	case toolgate.EventModeChanged, toolgate.EventSessionAborted, toolgate.EventSessionStopped, toolgate.EventTurnEnded:
+	case toolgate.EventModeChanged, toolgate.EventSessionAborted, toolgate.EventSessionEnded, toolgate.EventSessionStopped, toolgate.EventTurnEnded:
 		b.sessions.forget(e.Session)
 		if ev.Type == toolgate.EventTurnEnded {
 			b.grantsChanged() // turn grants lapse

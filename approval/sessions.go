@@ -2,6 +2,7 @@ package approval
 
 import (
 	"context"
+	"errors"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
@@ -82,7 +83,9 @@ func (b *Broker) Abort(ctx context.Context, session string, by Actor) (*toolgate
 }
 
 // CancelWorkspace cancels every pending approval of a workspace whose
-// host disconnected.
+// host disconnected: seed 001's "On worker disconnect, all pending
+// approvals for sessions bound to that worker are cleared" (a worker is a
+// workspace; POST /v1/workspaces/{id}/disconnect).
 func (b *Broker) CancelWorkspace(ctx context.Context, workspace string, by Actor) error {
 	return b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Workspace: workspace}, toolgate.Resolution{
 		Status: toolgate.StatusCancelled, Reason: "the workspace disconnected", By: by.Name, Via: by.Via,
@@ -117,4 +120,50 @@ func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolga
 	b.grantsChanged()
 	b.emit(toolgate.Event{Type: toolgate.EventTurnEnded, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
 	return s, nil
+}
+
+// EndSession ends a session for good: a subagent that completed or
+// failed, a conversation closed, a session whose remembered approvals
+// were to last only as long as it did (seed 004's memory storage). Its
+// pending approvals are cancelled, its session and turn grants are
+// revoked, and later calls in it are denied, as in an aborted session, so
+// nothing it was given (grants, the agent layer its calls named) outlives
+// it. Who may end a session: an approver or admin, and the agent
+// credential that owns it.
+func (b *Broker) EndSession(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+	if by.Agent {
+		var s toolgate.Session
+		found, err := b.loadSession(ctx, session, &s)
+		if err != nil {
+			return nil, err
+		}
+		if found && !by.owns(&s) {
+			return nil, errSessionNotFound(session)
+		}
+	}
+	s, err := b.updateSession(ctx, session, string(toolgate.EventSessionEnded), by, false, func(s *toolgate.Session) string {
+		s.Aborted = true
+		return "ended"
+	})
+	if err != nil {
+		return nil, err
+	}
+	b.hub.publish(toolgate.Event{Type: toolgate.EventSessionEnded, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
+	err = b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: s.ID}, toolgate.Resolution{
+		Status: toolgate.StatusCancelled, Reason: "the session ended", By: by.Name, Via: by.Via,
+	})
+	grants, gerr := b.store.ListGrants(ctx, store.GrantFilter{Session: s.ID})
+	if gerr != nil {
+		return s, errors.Join(err, gerr)
+	}
+	errs := []error{err}
+	for _, g := range grants {
+		if g.Session != s.ID || g.Scope != toolgate.ScopeSession && g.Scope != toolgate.ScopeTurn {
+			continue
+		}
+		if rerr := b.RevokeGrant(ctx, g.ID, by); rerr != nil && toolgate.ErrorCodeOf(rerr) != toolgate.ENotFound {
+			errs = append(errs, rerr)
+		}
+	}
+	return s, errors.Join(errs...)
 }

@@ -251,6 +251,19 @@ func (c *Client) Deny(ctx context.Context, id string, req toolgate.DenyRequest) 
 	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/deny", nil, req, &a)
 }
 
+// EndSession ends a session for good: its pending approvals are
+// cancelled, its session grants revoked, later calls denied.
+func (c *Client) EndSession(ctx context.Context, session string) (*toolgate.Session, error) {
+	var s toolgate.Session
+	return &s, c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(session)+"/end", nil, struct{}{}, &s)
+}
+
+// DisconnectWorkspace reports that a workspace's worker went away: its
+// pending approvals are cancelled (seed 001's worker disconnect).
+func (c *Client) DisconnectWorkspace(ctx context.Context, workspace string) error {
+	return c.do(ctx, http.MethodPost, "/v1/workspaces/"+url.PathEscape(workspace)+"/disconnect", nil, struct{}{}, nil)
+}
+
 // Cancel withdraws a pending approval the agent no longer waits for; an
 // empty reason lets the gateway word it.
 func (c *Client) Cancel(ctx context.Context, id, reason string) (*toolgate.Approval, error) {

@@ -390,6 +390,31 @@ func (s *server) handleTurnEnd(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, sess)
 }
 
+func (s *server) handleEndSession(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	sess, err := s.broker.EndSession(r.Context(), id, actorOf(w, r))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, sess)
+}
+
+// handleDisconnect is seed 001's worker disconnect: the workspace's
+// pending approvals are cancelled.
+func (s *server) handleDisconnect(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	if err := s.broker.CancelWorkspace(r.Context(), id, actorOf(w, r)); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]bool{"cancelled": true})
+}
+
 // timeParam reads an optional RFC 3339 time.
 func timeParam(r *http.Request, name string) (time.Time, error) {
 	v := r.URL.Query().Get(name)

@@ -55,6 +55,8 @@ func (s *server) routes() []route {
 		{Method: http.MethodPut, Path: "/v1/sessions/{id}/mode", Role: approver, handler: s.handleSetMode},
 		{Method: http.MethodPost, Path: "/v1/sessions/{id}/abort", Role: approver, handler: s.handleAbort},
 		{Method: http.MethodPost, Path: "/v1/sessions/{id}/turn-end", Role: agent, handler: s.handleTurnEnd},
+		{Method: http.MethodPost, Path: "/v1/sessions/{id}/end", Role: agent, handler: s.handleEndSession},
+		{Method: http.MethodPost, Path: "/v1/workspaces/{id}/disconnect", Role: agent, handler: s.handleDisconnect},
 
 		{Method: http.MethodGet, Path: "/v1/audit", Role: admin, handler: s.handleAudit},
 		{Method: http.MethodGet, Path: "/v1/events", Role: approver, handler: s.handleEvents},

@@ -192,8 +192,11 @@ func (c *Confirm) Respond(ctx context.Context, executionID string, resp Response
 			// Seed 004 remembers the tool: for the session when the
 			// answer names it, else for every session. The engine looks
 			// session grants up before global ones.
+			// Under memory storage approvals are "cleared when the session
+			// ends": they are the call's session's, whatever the answer
+			// says, and end with it (Broker.EndSession) or with the process.
 			req = approval.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantTool}
-			if session != "" {
+			if session != "" || c.cfg.AllowedToolsStorage == StorageMemory {
 				req.Scope = toolgate.ScopeSession
 			}
 		}

@@ -303,18 +303,38 @@ func TestStorageMemory(t *testing.T) {
 	s := newStack(t, confirm.Config{AllowedToolsStorage: confirm.StorageMemory})
 	a := s.ask("s1", "c1", "git_status", nil)
 	b := s.ask("s1", "c2", "git_commit", nil)
-	s.post("/api/tool-confirmation/"+a.ID, s.Admin, map[string]any{"approved": true, "rememberChoice": true})
-	s.answer(b.ID, map[string]any{"approved": true, "rememberChoice": true, "sessionId": "s1"})
-	if got := s.decide("s2", "", "c3", "git_status", nil); got != toolgate.Allow {
-		t.Errorf("remembered globally: %s", got)
+	// Seed 004: memory — "Approvals are stored only in memory and cleared
+	// when the session ends." Even an answer without a sessionId (which
+	// under storage remembers for every session) is the session's.
+	if r := s.answer(a.ID, map[string]any{"approved": true, "rememberChoice": true}); r.status != 200 {
+		t.Fatalf("remember: %d %s", r.status, r.body)
 	}
-	if got := s.decide("s1", "", "c4", "git_commit", nil); got != toolgate.Allow {
-		t.Errorf("remembered for the session: %s", got)
+	s.answer(b.ID, map[string]any{"approved": true, "rememberChoice": true, "sessionId": "s1"})
+	if got := s.get(a.ID).Resolution; got.Scope != toolgate.ScopeSession {
+		t.Errorf("memory remember without sessionId: scope %s, want session", got.Scope)
+	}
+	if got := s.decide("s2", "", "c3", "git_status", nil); got != toolgate.Ask {
+		t.Errorf("another session: %s, want ask", got)
+	}
+	for _, tool := range []string{"git_status", "git_commit"} {
+		if got := s.decide("s1", "", "c4-"+tool, tool, nil); got != toolgate.Allow {
+			t.Errorf("remembered for the session: %s %s", tool, got)
+		}
 	}
 	grants, _ := s.Store.ListGrants(ctx, store.GrantFilter{})
-	if len(grants) != 2 || grants[0].Via != confirm.ViaMemory {
+	if len(grants) != 2 || grants[0].Via != confirm.ViaMemory || grants[0].Scope != toolgate.ScopeSession {
 		t.Fatalf("grants %+v", grants)
 	}
+	// The session ends: its remembered approvals are gone with it.
+	if _, err := s.Broker.EndSession(ctx, "s1", approval.Actor{Name: "host"}); err != nil {
+		t.Fatal(err)
+	}
+	if grants, _ := s.Store.ListGrants(ctx, store.GrantFilter{}); len(grants) != 0 {
+		t.Fatalf("grants after the session ended: %+v", grants)
+	}
+	// Approvals a session remembers before a crash are cleared on restart.
+	e := s.ask("s5", "c5", "git_status", nil)
+	s.answer(e.ID, map[string]any{"approved": true, "rememberChoice": true})
 	// A crash (no Close), then a restart over the same store.
 	s.Stop()
 	dir := t.TempDir()
