@@ -137,7 +137,7 @@ func (b *Broker) EndSession(ctx context.Context, session string, by Actor) (*too
 		if err != nil {
 			return nil, err
 		}
-		if found && !by.owns(&s) {
+		if found && !owns(by, &s) {
 			return nil, errSessionNotFound(session)
 		}
 	}
