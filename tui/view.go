@@ -117,7 +117,9 @@ func (m *model) details(w int) []string {
 	}
 	out = append(out, wrap("Why: "+present.Reason(a.Decision), w, 2)...)
 	for _, r := range present.Risks(a.Decision) {
-		out = append(out, m.styles.risk.Render("! "+r))
+		for _, l := range wrap("! "+r, w, 2) {
+			out = append(out, m.styles.risk.Render(l))
+		}
 	}
 	if b := present.Batch(a); b != "" {
 		out = append(out, "Batch: "+b)

@@ -105,7 +105,7 @@ type Filter struct {
 	Workspaces []string `yaml:"workspaces"`
 	Tools      []string `yaml:"tools"`
 	// Risks selects approvals that carry a risk of one of these
-	// severities (critical, unprefixable).
+	// severities (critical, unprefixable, class).
 	Risks []toolgate.Severity `yaml:"risks"`
 }
 
@@ -137,8 +137,8 @@ func (f Filter) Check() error {
 		}
 	}
 	for _, r := range f.Risks {
-		if r != toolgate.SeverityCritical && r != toolgate.SeverityUnprefixable {
-			return fmt.Errorf("filter risk %q: want critical or unprefixable", r)
+		if r != toolgate.SeverityCritical && r != toolgate.SeverityUnprefixable && r != toolgate.SeverityClass {
+			return fmt.Errorf("filter risk %q: want critical, unprefixable or class", r)
 		}
 	}
 	return nil

@@ -127,22 +127,32 @@ func Reason(d toolgate.Decision) string {
 	return Visible(d.Reason)
 }
 
-// Risks words the risks found, most severe first: "critical: REASON (in
+// Risks words the risks found, most severe first: "dangerous: REASON (in
 // SUBJECT)".
 func Risks(d toolgate.Decision) []string {
 	rs := append([]toolgate.Risk(nil), d.Risks...)
+	rank := map[toolgate.Severity]int{toolgate.SeverityCritical: 0, toolgate.SeverityUnprefixable: 1}
 	sort.SliceStable(rs, func(i, j int) bool {
-		return rs[i].Severity == toolgate.SeverityCritical && rs[j].Severity != toolgate.SeverityCritical
+		ri, ok := rank[rs[i].Severity]
+		if !ok {
+			ri = 2
+		}
+		rj, ok := rank[rs[j].Severity]
+		if !ok {
+			rj = 2
+		}
+		return ri < rj
 	})
 	out := make([]string, 0, len(rs))
 	for _, r := range rs {
-		sev := "needs a look"
-		if r.Severity == toolgate.SeverityCritical {
-			sev = "dangerous"
-		} else if r.Severity == toolgate.SeverityUnprefixable {
-			sev = "cannot be vetted by a pattern"
+		// A risk class's reason names its class already ("destructive: …").
+		line := Visible(r.Reason)
+		switch r.Severity {
+		case toolgate.SeverityCritical:
+			line = "dangerous: " + line
+		case toolgate.SeverityUnprefixable:
+			line = "no pattern can vet this: " + line
 		}
-		line := sev + ": " + Visible(r.Reason)
 		if r.Subject != "" {
 			line += " (in " + Visible(r.Subject) + ")"
 		}

@@ -5,10 +5,10 @@ import { api, setCSRF, setUnauthorizedHandler } from './api.js';
 import { toast } from './dom.js';
 import { EventStream } from './stream.js';
 import { Inbox, notifyText } from './inbox.js';
-import { grants, audit, sessions, rules } from './views.js';
+import { grants, audit, sessions, rules, devices } from './views.js';
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ['inbox', 'grants', 'audit', 'sessions', 'rules'];
+const VIEWS = ['inbox', 'grants', 'audit', 'sessions', 'rules', 'devices'];
 
 let skew = 0; // server clock minus ours, ms
 let me = null;
@@ -124,6 +124,7 @@ function route() {
   if (view === 'audit') { audit.load(false); audit.verify(); }
   if (view === 'sessions') sessions.load();
   if (view === 'rules') { rules.show(); sessions.load(); }
+  if (view === 'devices') devices.load();
 }
 
 function onKey(e) {
@@ -159,6 +160,7 @@ async function start() {
   audit.init();
   sessions.init();
   rules.init();
+  devices.init();
   $('login-form').addEventListener('submit', login);
   $('logout').addEventListener('click', logout);
   $('notify').addEventListener('click', async () => {

@@ -1,4 +1,4 @@
-// The other views: grants, audit log, sessions and rules.
+// The other views: grants, audit log, sessions, rules and devices.
 
 import { api, q } from './api.js';
 import { h, clear, v, visible, fmtTime, toast, confirmButton } from './dom.js';
@@ -277,5 +277,57 @@ export const rules = {
       g.append(el);
     }
     g.scrollTop = ta.scrollTop;
+  },
+};
+
+// ---- devices ----
+
+export const devices = {
+  init() {
+    $('devices-refresh').addEventListener('click', () => this.load());
+    $('pair-form').addEventListener('submit', (e) => { e.preventDefault(); this.pair(); });
+  },
+  async pair() {
+    const st = $('devices-status');
+    const f = formValues($('pair-form'));
+    let p;
+    try {
+      p = await api('POST', 'ui/pair', { label: f.label, ttl: f.ttl });
+    } catch (err) {
+      showError(st, err, 'Pairing');
+      return;
+    }
+    $('pair-qr').src = p.qr;
+    $('pair-link').textContent = p.url;
+    $('pair-result').hidden = false;
+    ok(st, `Pairing link made; the device stays signed in for ${p.device_ttl}.`);
+    this.load();
+  },
+  async load() {
+    const st = $('devices-status');
+    let data;
+    try {
+      data = await api('GET', 'ui/devices');
+    } catch (err) {
+      showError(st, err, 'Listing devices');
+      return;
+    }
+    const ds = data.devices || [];
+    replaceRows($('devices-list'), ds.map((d) => this.row(d)));
+  },
+  row(d) {
+    const st = $('devices-status');
+    const kind = d.pending ? 'pairing link, not used yet' : d.paired ? 'paired device' : 'browser';
+    return h('div', { class: 'row device', dataset: { id: d.id } },
+      v(d.label || kind, 'id'),
+      h('span', { class: 'meta' }, `${kind} \u00B7 ${d.token} \u00B7 last seen `, fmtTime(d.last_seen), ' \u00B7 until ', fmtTime(d.expires_at)),
+      d.current ? h('span', { class: 'badge' }, 'this browser') : null,
+      h('span', { class: 'btns' }, confirmButton(d.pending ? 'Cancel' : 'Sign out', 'Really?', async () => {
+        try {
+          await api('DELETE', `ui/devices/${encodeURIComponent(d.id)}`);
+          toast(`${d.label || kind} signed out`);
+          await this.load();
+        } catch (err) { showError(st, err, 'Signing out a device'); }
+      }, 'small danger')));
   },
 };

@@ -1,0 +1,86 @@
+package present
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate"
+)
+
+func TestVisible(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"git status", "git status"},
+		{"ls\x1b[2J", "ls⟦U+001B⟧[2J"},
+		{"echo \u202eevil", "echo ⟦U+202E⟧evil"},
+		{"a\u200bb", "a⟦U+200B⟧b"},
+		{"tab\there", "tab⟦U+0009⟧here"},
+		{"line\nbreak", "line⟦U+000A⟧break"},
+		{"nbsp\u00a0x", "nbsp⟦U+00A0⟧x"},
+		{"héllo wörld ✓", "héllo wörld ✓"},
+		{"\ufe0fvs", "⟦U+FE0F⟧vs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			if got := Visible(tc.in); got != tc.want {
+				t.Fatalf("Visible(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzVisible: whatever the input, the output has no control, format or
+// direction characters a terminal or a phone would act on.
+func FuzzVisible(f *testing.F) {
+	for _, s := range []string{"git push", "\x1b]0;x\x07", "\u202e\u2066", "\x00\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, r := range Visible(s) {
+			if isSuspect(r) && r != '…' {
+				t.Fatalf("Visible(%q) kept %U", s, r)
+			}
+		}
+	})
+}
+
+func TestOutcome(t *testing.T) {
+	t.Parallel()
+	at := time.Unix(0, 0)
+	tests := []struct {
+		res  toolgate.Resolution
+		want string
+	}{
+		{toolgate.Resolution{Status: toolgate.StatusApproved, Scope: toolgate.ScopeOnce, By: "alice", Via: "tui", At: at}, "approved once by alice via tui"},
+		{toolgate.Resolution{Status: toolgate.StatusApproved, Scope: toolgate.ScopeWorkspace, Pattern: "git push *", By: "bob", Via: "telegram"}, "approved always in this workspace (git push *) by bob via telegram"},
+		{toolgate.Resolution{Status: toolgate.StatusDenied, DenyMode: toolgate.DenySoft, Feedback: "use make", By: "a", Via: "web"}, "denied (soft: the agent asks how to go on) by a via web: use make"},
+		{toolgate.Resolution{Status: toolgate.StatusExpired}, "expired: nobody answered in time"},
+		{toolgate.Resolution{Status: toolgate.StatusDenied, By: "x\x1b[31m"}, "denied by x⟦U+001B⟧[31m"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			a := &toolgate.Approval{Resolution: &tc.res}
+			if got := Outcome(a); got != tc.want {
+				t.Fatalf("Outcome = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestGrantWords(t *testing.T) {
+	t.Parallel()
+	a := &toolgate.Approval{Call: toolgate.Call{Tool: "Bash", Session: "s1", Workspace: "web"}}
+	for scope, want := range map[toolgate.Scope]string{
+		toolgate.ScopeOnce:      "allows this one call only",
+		toolgate.ScopeSession:   "allows Bash calls matching git push * in session s1 until the session ends",
+		toolgate.ScopeWorkspace: "allows Bash calls matching git push * in workspace web from now on",
+		toolgate.ScopeGlobal:    "allows Bash calls matching git push * in every workspace from now on",
+	} {
+		if got := Grant(a, scope, "git push *"); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q", scope, got, want)
+		}
+	}
+}
