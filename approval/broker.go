@@ -900,6 +900,11 @@ func (b *Broker) resolve(ctx context.Context, a *toolgate.Approval, res toolgate
 		}
 		return nil, err
 	}
+	if grant != nil {
+		// Drop the cached grant layers before any waiter wakes: the agent's
+		// next call, made the moment it hears "approved", must see the grant.
+		b.grantsChanged()
+	}
 	done := *a
 	done.Status, done.Resolution = res.Status, &res
 	b.release(a.ID)

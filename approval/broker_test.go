@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -688,6 +689,30 @@ func TestDenyMessageWording(t *testing.T) {
 	} {
 		if got := approval.DenyMessage("Bash", c.req); got != c.want {
 			t.Errorf("DenyMessage(%+v)\n got %q\nwant %q", c.req, got, c.want)
+		}
+	}
+}
+
+// TestGrantVisibleWhenWaiterWakes: the agent's next call, made the moment
+// its waiter hears "approved", is decided with the new grant (the grant
+// caches were once dropped only after waiters woke, so it could still ask).
+func TestGrantVisibleWhenWaiterWakes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	for i := range 20 {
+		session := fmt.Sprintf("s%d", i)
+		r := e.submit(t, shellCall(session, "c1", "git push origin main"))
+		if r.Approval == nil {
+			t.Fatalf("submit: %+v", r)
+		}
+		go e.broker.Approve(ctx, r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession}, human)
+		if a, err := e.broker.Wait(ctx, r.Approval.ID); err != nil || a.Status != toolgate.StatusApproved {
+			t.Fatalf("wait: %+v %v", a, err)
+		}
+		next := e.submit(t, shellCall(session, "c2", "git push origin feature"))
+		if next.Decision.Action != toolgate.Allow {
+			t.Fatalf("run %d: the next call right after the approval: %s (%s)", i, next.Decision.Action, next.Decision.Reason)
 		}
 	}
 }
