@@ -483,6 +483,17 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 		w = b.waiters[id]
 		b.mu.Unlock()
 	}
+	if w != nil && b.feed != nil {
+		// The feed may have applied the resolution before this waiter
+		// existed (then nothing will close it): the store, read after
+		// it exists, tells. A resolution committed after this read is
+		// applied after it too, and closes the waiter.
+		a, err := b.store.GetApproval(ctx, id)
+		if err != nil || a.Status != toolgate.StatusPending {
+			b.release(id)
+			return a, err
+		}
+	}
 	if w != nil {
 		select {
 		case <-w.done:

@@ -34,6 +34,57 @@ type feed struct {
 	// mu serializes catching up: entries are applied once, in order.
 	mu      sync.Mutex
 	applied atomic.Int64 // sequence of the last entry applied
+
+	// Head reads are shared: decisions that arrive while one is in flight
+	// wait for the next, which starts after they arrived (so it sees every
+	// change committed before them) and serves them all. Under load that
+	// is one database round trip per batch of decisions, not per decision.
+	hmu     sync.Mutex
+	next    *headRead // the read the next arrivals join; nil if none yet
+	running bool      // a read is in flight
+}
+
+// headRead is one shared read of the feed's head.
+type headRead struct {
+	done chan struct{}
+	h    store.FeedHead
+	err  error
+}
+
+// head returns the feed's head as read after the call began.
+func (f *feed) head(ctx context.Context) (store.FeedHead, error) {
+	f.hmu.Lock()
+	if f.next == nil {
+		f.next = &headRead{done: make(chan struct{})}
+	}
+	r := f.next
+	if !f.running {
+		f.running = true
+		f.next = nil
+		go f.read(r)
+	}
+	f.hmu.Unlock()
+	select {
+	case <-r.done:
+		return r.h, r.err
+	case <-ctx.Done():
+		return store.FeedHead{}, ctx.Err()
+	}
+}
+
+// read performs r, then the read that gathered while it ran, if any.
+func (f *feed) read(r *headRead) {
+	for r != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		r.h, r.err = f.src.Head(ctx)
+		cancel()
+		close(r.done)
+		f.hmu.Lock()
+		r = f.next
+		f.next = nil
+		f.running = r != nil
+		f.hmu.Unlock()
+	}
 }
 
 // forget is implemented by Policies that cache compiled rules which a
@@ -96,7 +147,7 @@ func (b *Broker) fresh(ctx context.Context) error {
 	if b.feed == nil {
 		return nil
 	}
-	h, err := b.feed.src.Head(ctx)
+	h, err := b.feed.head(ctx)
 	if err != nil {
 		return err
 	}
@@ -139,6 +190,9 @@ func (b *Broker) apply(ctx context.Context, e *toolgate.AuditEntry) {
 	ev := toolgate.Event{Seq: e.Seq, Type: toolgate.EventType(e.Kind), Time: e.Time, Session: e.Session, Workspace: e.Workspace}
 	switch ev.Type {
 	case toolgate.EventApprovalRequested, toolgate.EventApprovalResolved:
+		if ev.Type == toolgate.EventApprovalResolved {
+			b.release(e.ApprovalID) // first: the waiters need nothing more
+		}
 		a, err := b.store.GetApproval(ctx, e.ApprovalID)
 		if err != nil {
 			b.log.Error("change feed: read approval", "id", e.ApprovalID, "err", err)
@@ -152,8 +206,6 @@ func (b *Broker) apply(ctx context.Context, e *toolgate.AuditEntry) {
 				// event shows the approval as it was requested.
 				a.Status, a.Resolution = toolgate.StatusPending, nil
 			}
-		} else {
-			b.release(a.ID)
 		}
 		ev.Approval = a
 	case toolgate.EventGrantAdded, toolgate.EventGrantRevoked:

@@ -13,7 +13,6 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
-	"github.com/toolgate/toolgate/store/fsrules"
 	"github.com/toolgate/toolgate/store/postgres"
 )
 
@@ -37,14 +36,13 @@ func nodes(t *testing.T, n int, opts ...approval.Option) []*approval.Broker {
 			db.Close()
 		}
 	})
-	dir := t.TempDir()
 	var out []*approval.Broker
 	for range n {
 		st, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(4))
 		if err != nil {
 			t.Fatal(err)
 		}
-		pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil, policy.WithHome("/home/user"))
+		pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC), nil, policy.WithHome("/home/user"))
 		br, err := approval.New(ctx, st, pol, opts...)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -28,9 +29,23 @@ func (db *DB) appendAudit(ctx context.Context, tx pgx.Tx, entries []toolgate.Aud
 		seq  int64
 		prev string
 	)
-	if err := tx.QueryRow(ctx, `SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE`).Scan(&seq, &prev); err != nil {
+	if err := tx.QueryRow(ctx, lockHead).Scan(&seq, &prev); err != nil {
 		return fmt.Errorf("read last audit entry: %w", err)
 	}
+	b, err := db.chain(entries, seq, prev)
+	if err != nil {
+		return err
+	}
+	return tx.SendBatch(ctx, b).Close()
+}
+
+// lockHead reads the chain's head and locks it until the transaction ends.
+const lockHead = `SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE`
+
+// chain returns the statements that append entries after seq and prev:
+// the inserts, the head's advance and the NOTIFY, sent in one round trip.
+func (db *DB) chain(entries []toolgate.AuditEntry, seq int64, prev string) (*pgx.Batch, error) {
+	b := &pgx.Batch{}
 	change := false
 	for _, e := range entries {
 		seq++
@@ -38,28 +53,22 @@ func (db *DB) appendAudit(ctx context.Context, tx pgx.Tx, entries []toolgate.Aud
 		e.Hash = e.ChainHash()
 		t, err := nanos("audit time", e.Time)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var data any
 		if e.Data != nil {
 			data = string(e.Data)
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO audit (`+auditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		b.Queue(`INSERT INTO audit (`+auditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 			e.Seq, t, e.Kind, e.Session, e.Workspace, e.CallID, e.ApprovalID,
-			e.Tool, e.Outcome, e.Who, e.Via, e.Reason, data, e.PrevHash, e.Hash); err != nil {
-			return fmt.Errorf("append audit entry %d: %w", e.Seq, err)
-		}
+			e.Tool, e.Outcome, e.Who, e.Via, e.Reason, data, e.PrevHash, e.Hash)
 		prev = e.Hash
 		change = change || store.ChangesCaches(e.Kind)
 	}
-	if _, err := tx.Exec(ctx, `UPDATE audit_head SET seq = $1, hash = $2,
-		change_seq = CASE WHEN $3 THEN $1 ELSE change_seq END WHERE id = 1`, seq, prev, change); err != nil {
-		return fmt.Errorf("advance audit head: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, db.channel, strconv.FormatInt(seq, 10)); err != nil {
-		return fmt.Errorf("notify: %w", err)
-	}
-	return nil
+	b.Queue(`UPDATE audit_head SET seq = $1, hash = $2,
+		change_seq = CASE WHEN $3 THEN $1 ELSE change_seq END WHERE id = 1`, seq, prev, change)
+	b.Queue(`SELECT pg_notify($1, $2)`, db.channel, strconv.FormatInt(seq, 10))
+	return b, nil
 }
 
 // AppendAudit implements store.Store.
@@ -71,7 +80,42 @@ func (db *DB) AppendAudit(ctx context.Context, entries ...toolgate.AuditEntry) e
 	if len(entries) == 0 {
 		return nil
 	}
-	return wrap(op, db.write(ctx, func(tx pgx.Tx) error { return db.appendAudit(ctx, tx, entries) }))
+	return wrap(op, db.appendAlone(ctx, entries))
+}
+
+// appendAlone is appendAudit in a transaction of its own, the hot path of
+// every recorded decision, in two round trips: BEGIN with the head's lock,
+// then the appends with COMMIT. A connection left in a transaction by an
+// error is not reused: the pool closes it on release.
+func (db *DB) appendAlone(ctx context.Context, entries []toolgate.AuditEntry) error {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	var (
+		seq  int64
+		prev string
+	)
+	head := &pgx.Batch{}
+	head.Queue("BEGIN")
+	head.Queue(lockHead).QueryRow(func(r pgx.Row) error { return r.Scan(&seq, &prev) })
+	if err := conn.SendBatch(ctx, head).Close(); err != nil {
+		return fmt.Errorf("read last audit entry: %w", err)
+	}
+	b, err := db.chain(entries, seq, prev)
+	if err == nil {
+		b.Queue("COMMIT")
+		err = conn.SendBatch(ctx, b).Close()
+	}
+	if err != nil && conn.Conn().PgConn().TxStatus() != 'I' {
+		// Roll back now rather than leave the lock held until the pool
+		// notices.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		conn.Exec(rctx, "ROLLBACK")
+		cancel()
+	}
+	return err
 }
 
 // ListAudit implements store.Store. Since is inclusive and Until exclusive:
