@@ -206,7 +206,6 @@ func BenchmarkNodesDecisions(b *testing.B) {
 	}
 }
 
-
 // BenchmarkPostgresCommit is the floor under every recorded decision on
 // PostgreSQL: one durable single-row INSERT (a commit, fsynced as
 // synchronous_commit = on requires), with nothing of toolgate's around it.
