@@ -63,9 +63,10 @@ func SettingsPath(scope, projectDir, home string) (string, error) {
 // IsToolgateCommand reports whether a hook command runs toolgate's hook,
 // so reinstalling replaces it instead of adding a second one: an
 // executable named toolgate* (quoted or not) followed by "hook claude-code"
-// or "hook codex".
+// or "hook codex", or the lean hook binary toolgate-hook followed by
+// "claude-code" or "codex".
 func IsToolgateCommand(cmd string) bool {
-	for _, sub := range []string{" hook claude-code", " hook codex"} {
+	for _, sub := range []string{" hook claude-code", " hook codex", " claude-code", " codex"} {
 		i := strings.Index(cmd, sub)
 		if i < 0 {
 			continue
@@ -75,8 +76,8 @@ func IsToolgateCommand(cmd string) bool {
 		}
 		exe := strings.TrimSpace(cmd[:i])
 		exe = strings.ReplaceAll(exe, `'\''`, "'")
-		exe = strings.Trim(exe, `'"`)
-		if strings.HasPrefix(filepath.Base(exe), "toolgate") {
+		exe = filepath.Base(strings.Trim(exe, `'"`))
+		if strings.HasPrefix(sub, " hook ") && strings.HasPrefix(exe, "toolgate") || exe == "toolgate-hook" {
 			return true
 		}
 	}

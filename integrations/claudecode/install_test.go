@@ -173,6 +173,11 @@ func TestIsToolgateCommand(t *testing.T) {
 		"toolgate check":              false,
 		"~/.claude/hooks/log-bash.sh": false,
 		"python3 hook claude-code":    false,
+		"/usr/local/bin/toolgate-hook claude-code --rules /r.yaml": true,
+		"'/my tools/toolgate-hook' codex":                          true,
+		"toolgate-hook claude-codex":                               false,
+		"toolgate claude-code":                                     false,
+		"python3 claude-code":                                      false,
 	} {
 		if got := claudecode.IsToolgateCommand(cmd); got != want {
 			t.Errorf("%q: %v, want %v", cmd, got, want)

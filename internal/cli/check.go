@@ -20,10 +20,10 @@ const maxCallBytes = 1 << 20
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("check", stderr)
 	var rf ruleFlags
-	rf.register(fs)
+	rf.Register(fs)
 	modeName := fs.String("mode", "", "approval `M`ode: default, read-only, auto-edit, yolo, auto-deny, dont-ask (or a seed alias)")
 	var modes modeFlags
-	modes.register(fs)
+	modes.Register(fs)
 	cwd := fs.String("cwd", "", "working `D`irectory for calls that name none")
 	tool := fs.String("tool", "", "decide a call to tool `NAME` given by flags instead of stdin")
 	argsJSON := fs.String("args", "", "the call's arguments as a JSON object (with --tool)")
@@ -47,12 +47,12 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *jsonl && *tool != "" {
 		return usageErrorf("--jsonl reads calls from stdin; it does not combine with --tool")
 	}
-	e, agent, err := rf.engine()
+	e, agent, err := rf.Engine()
 	if err != nil {
 		return err
 	}
 	env := policy.Env{Mode: e.Mode(), Agent: agent}
-	m, err := modes.resolve(*modeName)
+	m, err := modes.Resolve(*modeName)
 	if err != nil {
 		return err
 	}

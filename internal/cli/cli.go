@@ -2,51 +2,39 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/policy"
 )
 
-// Exit codes. Scripts depend on them (DESIGN §7.1).
+// The exit codes, errors and flag helpers are clicore's, shared with the
+// lean hook binary; the short names keep the commands readable.
 const (
-	exitOK      = 0
-	exitFailure = 1 // something went wrong, or rule tests failed
-	exitUsage   = 2 // bad input: flags, call JSON, rule files
+	exitOK      = clicore.ExitOK
+	exitFailure = clicore.ExitFailure
+	exitUsage   = clicore.ExitUsage
 )
 
-// exitError carries an exit code with the error printed for it.
-type exitError struct {
-	code int
-	err  error
+type (
+	exitError = clicore.ExitError
+	errSilent = clicore.ErrSilent
+	ruleFlags = clicore.RuleFlags
+	modeFlags = clicore.ModeFlags
+)
+
+func usageErrorf(format string, args ...any) error { return clicore.UsageErrorf(format, args...) }
+func badInput(err error) error                     { return clicore.BadInput(err) }
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	return clicore.NewFlagSet(name, stderr)
 }
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageErrorf returns an error that exits 2: bad input.
-func usageErrorf(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
-}
-
-// badInput marks err as bad input (exit 2).
-func badInput(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return &exitError{code: exitUsage, err: err}
-}
-
-// errSilent ends a command with an exit code when it already printed what
-// went wrong.
-type errSilent int
-
-func (e errSilent) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+func parseFlags(fs *flag.FlagSet, args []string) error { return clicore.ParseFlags(fs, args) }
+func oneLine(s string) string                          { return clicore.OneLine(s) }
+func dataDir() string                                  { return clicore.DataDir() }
+func engineOptions() []policy.Option                   { return clicore.EngineOptions() }
+func testFailures(err error) ([]string, error)         { return clicore.RuleTestFailures(err) }
 
 // command is one subcommand.
 type command struct {
@@ -78,29 +66,7 @@ func commands() []command {
 // Main runs the command line and returns the process exit code, printing
 // any error as one line on stderr.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	err := Run(ctx, args, stdin, stdout, stderr)
-	if err == nil {
-		return exitOK
-	}
-	var silent errSilent
-	if errors.As(err, &silent) {
-		return int(silent)
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	fmt.Fprintf(stderr, "toolgate: %s\n", oneLine(err.Error()))
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	return exitFailure
-}
-
-// oneLine folds a multi-line error into one line, so scripts can rely on
-// a single line on stderr.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+	return clicore.ExitCode(Run(ctx, args, stdin, stdout, stderr), stderr)
 }
 
 // Run runs the subcommand named by args[0].
@@ -128,27 +94,3 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'toolgate COMMAND -h' for a command's flags.")
 }
-
-// newFlagSet returns a flag set that reports errors instead of exiting.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("toolgate "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parseFlags parses args and maps flag errors to bad input.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return badInput(err)
-	}
-	return nil
-}
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

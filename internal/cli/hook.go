@@ -12,10 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
-	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/internal/clicore"
 )
 
 // runHook runs "toolgate hook claude-code|codex" (the agent hook) and
@@ -27,9 +26,9 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	switch args[0] {
 	case "claude-code":
-		return runHookAgent(ctx, "claude-code", claudecode.DialectAuto, args[1:], stdin, stdout, stderr)
+		return clicore.RunHookAgent(ctx, "claude-code", claudecode.DialectAuto, gatewayDecider, args[1:], stdin, stdout, stderr)
 	case "codex":
-		return runHookAgent(ctx, "codex", claudecode.DialectCodex, args[1:], stdin, stdout, stderr)
+		return clicore.RunHookAgent(ctx, "codex", claudecode.DialectCodex, gatewayDecider, args[1:], stdin, stdout, stderr)
 	case "install":
 		if len(args) < 2 || args[1] != "claude-code" {
 			return usageErrorf("usage: toolgate hook install claude-code [--user|--project|--local] [--print] [hook flags]")
@@ -39,230 +38,40 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	return usageErrorf("unknown hook %q; %s", args[0], usage)
 }
 
-// hookFlags are the flags of the hook itself, which install passes on.
-type hookFlags struct {
-	rules     ruleFlags
-	mode      string
-	server    string
-	onAsk     string
-	wait      time.Duration
-	timeout   time.Duration
-	onError   string
-	workspace string
-	// claude honours Claude Code's own permissions (settings files) as a
-	// layer of the local rules.
-	claude bool
-	modes  modeFlags
-}
+// hookTimeoutSlack is the seconds the agent's timeout adds to ours.
+const hookTimeoutSlack = 30
 
-// Defaults of the hook flags.
-const (
-	defaultHookTimeout = 10 * time.Second
-	hookTimeoutSlack   = 30 // seconds the agent's timeout adds to ours
-)
-
-func (h *hookFlags) register(fs *flag.FlagSet) {
-	h.rules.register(fs)
-	fs.StringVar(&h.mode, "mode", "", "approval `M`ode for local decisions (default: the config's)")
-	h.modes.register(fs)
-	fs.BoolVar(&h.claude, "claude-permissions", true, "decide locally with Claude Code's own permissions (allow/ask/deny of the managed, user, project and local settings files) as a layer; =false leaves them out")
-	fs.StringVar(&h.server, "server", "", "decide through the gateway at `URL` (default $TOOLGATE_URL; none: decide locally from rules). Token from $TOOLGATE_TOKEN")
-	fs.StringVar(&h.onAsk, "on-ask", "", "with a gateway, what ask does: prompt (hand it to the agent's own prompt; default for Claude Code) or wait (hold it for a remote approver; default for Codex)")
-	fs.DurationVar(&h.wait, "wait", claudecode.DefaultWait, "with --on-ask=wait, how long to hold a call for an approver before denying it")
-	fs.DurationVar(&h.timeout, "timeout", defaultHookTimeout, "how long to wait for the gateway to answer a request")
-	fs.StringVar(&h.onError, "on-error", "deny", "answer when the call cannot be decided (bad input, gateway unreachable, broken rules): deny or ask")
-	fs.StringVar(&h.workspace, "workspace", "", "workspace `ID` of the calls (default $TOOLGATE_WORKSPACE, else the base name of $CLAUDE_PROJECT_DIR or the cwd)")
-}
-
-// check validates the flag values.
-func (h *hookFlags) check() error {
-	if h.onAsk != "" {
-		if _, err := claudecode.ParseAskMode(h.onAsk); err != nil {
-			return badInput(fmt.Errorf("--on-ask: %w", err))
+// gatewayDecider decides the hook's calls through the gateway at url,
+// over its HTTP API.
+func gatewayDecider(url string, hf *clicore.HookFlags, dialect claudecode.Dialect, deadline time.Duration) claudecode.Decider {
+	remote := &claudecode.Remote{OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait}
+	if remote.OnAsk == "" {
+		remote.OnAsk = claudecode.AskPrompt
+		if dialect == claudecode.DialectCodex {
+			remote.OnAsk = claudecode.AskWait
 		}
 	}
-	if h.onError != "deny" && h.onError != "ask" {
-		return usageErrorf("--on-error %q: want deny or ask (never allow)", h.onError)
-	}
-	if h.wait <= 0 || h.timeout <= 0 {
-		return usageErrorf("--wait and --timeout must be positive")
-	}
-	if _, err := h.modes.resolve(h.mode); err != nil {
-		return err
-	}
-	if h.workspace != "" && claudecode.WorkspaceFor(h.workspace) != h.workspace {
-		return usageErrorf("--workspace %q: use letters, digits, '.', '_' and '-'", h.workspace)
-	}
-	return nil
-}
-
-func (h *hookFlags) gatewayURL() string {
-	if h.server != "" {
-		return h.server
-	}
-	return os.Getenv("TOOLGATE_URL")
-}
-
-// runHookAgent answers one hook input. Whatever goes wrong after the flags
-// are read, the answer is JSON on stdout with exit 0 (deny or ask, never
-// allow), or exit 2 with the reason on stderr when the input cannot be
-// read at all: the exit codes the agents read as a decision or a block.
-// Exit 1 would let the call through, so it is used only for an event that
-// gates nothing.
-func runHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("hook "+name, stderr)
-	var hf hookFlags
-	hf.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolgate hook %s [flags] < hook.json\n", name)
-		fmt.Fprintln(stderr, "Answers a PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides")
-		fmt.Fprintln(stderr, "the call locally from rules (default) or through a gateway (--server or $TOOLGATE_URL),")
-		fmt.Fprintln(stderr, "and prints the answer as JSON. Exit 0 with a decision; exit 2 (the agents' blocking")
-		fmt.Fprintln(stderr, "error) with the reason on stderr when the input cannot be read. On UserPromptSubmit")
-		fmt.Fprintln(stderr, "it ends the session's turn at the gateway (clearing a hard deny's stop) and always")
-		fmt.Fprintln(stderr, "exits 0 with no output, so the prompt goes through.")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("hook %s takes no arguments, got %q", name, fs.Arg(0))
-	}
-	if err := hf.check(); err != nil {
-		return err
-	}
-	data, err := io.ReadAll(io.LimitReader(stdin, claudecode.MaxInputBytes+1))
+	c, err := client.New(url, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("hook"),
+		client.WithHTTPClient(&http.Client{Timeout: deadline}))
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate: read hook input: %v; the call is blocked\n", err)
-		return errSilent(claudecode.ExitBlock)
+		return clicore.FailingDecider{Err: fmt.Errorf("--server: %w", err)}
 	}
-
-	hook := claudecode.Hook{Dialect: dialect, Workspace: hf.workspace}
-	if hook.Workspace == "" {
-		hook.Workspace = os.Getenv("TOOLGATE_WORKSPACE")
-	}
-	hook.ProjectDir = claudecode.ProjectDirFromEnv()
-	hook.TurnEndTimeout = hf.timeout
-	if hf.onError == "ask" {
-		hook.OnError = toolgate.Ask
-	}
-	deadline := hf.timeout
-	if url := hf.gatewayURL(); url != "" {
-		remote := &claudecode.Remote{OnAsk: claudecode.AskMode(hf.onAsk), Wait: hf.wait}
-		if remote.OnAsk == "" {
-			remote.OnAsk = claudecode.AskPrompt
-			if dialect == claudecode.DialectCodex {
-				remote.OnAsk = claudecode.AskWait
-			}
-		}
-		if remote.OnAsk == claudecode.AskWait {
-			deadline += hf.wait
-		}
-		c, err := client.New(url, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("hook"),
-			client.WithHTTPClient(&http.Client{Timeout: deadline}))
-		if err != nil {
-			hook.Decider = failingDecider{fmt.Errorf("--server: %w", err)}
-		} else {
-			remote.Gate = c
-			hook.Decider = remote
-		}
-	} else {
-		hook.Decider = &lazyLocal{flags: &hf, claude: hf.claude && dialect != claudecode.DialectCodex, projectDir: hook.ProjectDir}
-	}
-	ctx, cancel := context.WithTimeout(ctx, deadline)
-	defer cancel()
-
-	ans := hook.Handle(ctx, data)
-	if ans.Output != nil {
-		if _, err := stdout.Write(ans.Output.Marshal()); err != nil {
-			fmt.Fprintf(stderr, "toolgate: write answer: %v; the call is blocked\n", err)
-			return errSilent(claudecode.ExitBlock)
-		}
-		return nil
-	}
-	if ans.Stderr != "" {
-		fmt.Fprintln(stderr, ans.Stderr)
-	}
-	if ans.Exit == claudecode.ExitOK {
-		// A UserPromptSubmit: exit 0 and no output let the prompt through,
-		// even when its turn could not be ended (see Hook.Handle).
-		return nil
-	}
-	return errSilent(ans.Exit)
+	remote.Gate = c
+	return remote
 }
-
-// lazyLocal decides locally, loading the rules on first use: an input that
-// is not a call costs no rule loading.
-type lazyLocal struct {
-	flags *hookFlags
-	// claude layers Claude Code's permissions, read for projectDir (else
-	// the call's cwd), which is also a workspace root.
-	claude     bool
-	projectDir string
-	local      *claudecode.Local
-}
-
-func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Verdict, error) {
-	if l.local == nil {
-		var extra []policy.Option
-		stack := func(docs []*policy.Document) ([]*policy.Document, error) { return docs, nil }
-		if l.claude {
-			dir := l.projectDir
-			if dir == "" {
-				dir = c.Cwd
-			}
-			if dir != "" {
-				extra = append(extra, policy.WithWorkspaceRoots(dir))
-			}
-			stack = func(docs []*policy.Document) ([]*policy.Document, error) {
-				home, _ := os.UserHomeDir()
-				p, err := claudecode.LoadPermissions(claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath()))
-				if err != nil {
-					return nil, err
-				}
-				return p.Layer(docs), nil
-			}
-		}
-		e, agent, err := l.flags.rules.engineWith(stack, extra...)
-		if err != nil {
-			return claudecode.Verdict{}, fmt.Errorf("load rules: %w", err)
-		}
-		env := policy.Env{Mode: e.Mode(), Agent: agent}
-		if m, err := l.flags.modes.resolve(l.flags.mode); err != nil {
-			return claudecode.Verdict{}, err
-		} else if m != nil {
-			env.Mode = *m
-		}
-		l.local = &claudecode.Local{Engine: e, Env: env}
-	}
-	return l.local.Decide(ctx, c)
-}
-
-// failingDecider cannot decide: a misconfigured gateway answers every call
-// by the on-error policy.
-type failingDecider struct{ err error }
-
-func (f failingDecider) Decide(context.Context, *toolgate.Call) (claudecode.Verdict, error) {
-	return claudecode.Verdict{}, f.err
-}
-
-// EndTurn implements claudecode.TurnEnder, so a prompt says on stderr why
-// its turn was not ended.
-func (f failingDecider) EndTurn(context.Context, string) error { return f.err }
 
 // runHookInstall writes the hook into a Claude Code settings file, merging
 // with what is there.
 func runHookInstall(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("hook install claude-code", stderr)
-	var hf hookFlags
-	hf.register(fs)
+	var hf clicore.HookFlags
+	hf.Register(fs)
 	user := fs.Bool("user", false, "install in ~/.claude/settings.json, for every project (the default)")
 	project := fs.Bool("project", false, "install in .claude/settings.json of the project, shared with the team (the command is 'toolgate' from PATH)")
 	local := fs.Bool("local", false, "install in .claude/settings.local.json of the project, this checkout only")
 	dir := fs.String("dir", "", "project `D`irectory for --project and --local (default: the current directory)")
 	printOnly := fs.Bool("print", false, "print the settings file as it would be, and write nothing")
-	command := fs.String("command", "", "the toolgate `CMD` the hook runs (default: this executable's path; 'toolgate' with --project)")
+	command := fs.String("command", "", "the toolgate `CMD` the hook runs as CMD hook claude-code (default: toolgate-hook next to this executable if there is one, run as toolgate-hook claude-code, else this executable; 'toolgate' with --project)")
 	event := fs.String("event", claudecode.EventPreToolUse, "hook `EVENT`: PreToolUse (every call) or PermissionRequest (only calls Claude Code would ask about); UserPromptSubmit is always added")
 	matcher := fs.String("matcher", "*", "which tools the hook sees (Claude Code matcher)")
 	fs.Usage = func() {
@@ -280,7 +89,7 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("hook install takes no arguments, got %q", fs.Arg(0))
 	}
-	if err := hf.check(); err != nil {
+	if err := hf.Check(); err != nil {
 		return err
 	}
 	scope, n := claudecode.ScopeUser, 0
@@ -309,25 +118,31 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 		return badInput(err)
 	}
 
-	exe := *command
+	exe, prefix := *command, []string{"hook", "claude-code"}
 	if exe == "" {
 		exe = "toolgate"
 		if scope != claudecode.ScopeProject {
 			if p, err := os.Executable(); err == nil {
 				exe = p
 			}
+			// The lean hook binary installed next to toolgate starts in a
+			// fraction of the time; with --server it would only hand the
+			// run to toolgate, so then toolgate runs it directly.
+			if lean := leanHook(exe); lean != "" && hf.Server == "" {
+				exe, prefix = lean, []string{"claude-code"}
+			}
 		}
 	}
-	cmdline, err := hf.commandLine(fs, exe)
+	cmdline, err := commandLine(&hf, fs, exe, prefix)
 	if err != nil {
 		return err
 	}
 	if *event == claudecode.EventUserPromptSubmit {
 		return usageErrorf("--event %s: the hook is always installed on UserPromptSubmit too; give the tool event (PreToolUse or PermissionRequest)", *event)
 	}
-	timeout := hf.timeout
-	if hf.onAsk == string(claudecode.AskWait) {
-		timeout += hf.wait
+	timeout := hf.Timeout
+	if hf.OnAsk == string(claudecode.AskWait) {
+		timeout += hf.Wait
 	}
 	entry := claudecode.HookEntry{
 		Event: *event, Matcher: *matcher, Command: cmdline,
@@ -338,7 +153,7 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 	// it never holds a call, so its timeout leaves out --wait.
 	prompt := claudecode.HookEntry{
 		Event: claudecode.EventUserPromptSubmit, Command: cmdline,
-		Timeout: int(math.Ceil(hf.timeout.Seconds())) + hookTimeoutSlack,
+		Timeout: int(math.Ceil(hf.Timeout.Seconds())) + hookTimeoutSlack,
 	}
 	out, err := claudecode.ReadSettings(path)
 	if err != nil {
@@ -375,18 +190,18 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 // reportClaudePermissions says which of Claude Code's own permission
 // files the installed hook will honour (deciding locally), as found for
 // projectDir now: the hook reads them again for each call's project.
-func reportClaudePermissions(w io.Writer, hf *hookFlags, projectDir, home string) {
-	if hf.gatewayURL() != "" {
+func reportClaudePermissions(w io.Writer, hf *clicore.HookFlags, projectDir, home string) {
+	if hf.GatewayURL() != "" {
 		fmt.Fprintln(w, "The gateway decides (its rules, grants and modes); Claude Code's own permission files are not layered into its decisions.")
 		return
 	}
-	if !hf.claude {
+	if !hf.Claude {
 		fmt.Fprintln(w, "Claude Code's own permissions are left out of the hook's decisions (--claude-permissions=false).")
 		return
 	}
 	p, err := claudecode.LoadPermissions(claudecode.PermissionFiles(projectDir, home, claudecode.ManagedSettingsPath()))
 	if err != nil {
-		fmt.Fprintf(w, "warning: %v\nUntil it is fixed the hook cannot decide, and answers every call by --on-error (%s).\n", err, hf.onError)
+		fmt.Fprintf(w, "warning: %v\nUntil it is fixed the hook cannot decide, and answers every call by --on-error (%s).\n", err, hf.OnError)
 		return
 	}
 	if len(p.Found) == 0 {
@@ -403,8 +218,8 @@ func reportClaudePermissions(w io.Writer, hf *hookFlags, projectDir, home string
 // commandLine is the hook command with the hook flags given to install,
 // quoted for the shell the agent runs it with. Paths are made absolute:
 // the agent runs the hook from wherever it is.
-func (h *hookFlags) commandLine(fs *flag.FlagSet, exe string) (string, error) {
-	parts := []string{shellQuote(exe), "hook", "claude-code"}
+func commandLine(h *clicore.HookFlags, fs *flag.FlagSet, exe string, prefix []string) (string, error) {
+	parts := append([]string{shellQuote(exe)}, prefix...)
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -412,7 +227,7 @@ func (h *hookFlags) commandLine(fs *flag.FlagSet, exe string) (string, error) {
 			return
 		}
 		if f.Name == "rules" {
-			for _, r := range h.rules.rules {
+			for _, r := range h.Rules.Rules {
 				parts = append(parts, "--rules", shellQuote(absPath(r)))
 			}
 			return
@@ -433,6 +248,16 @@ func (h *hookFlags) commandLine(fs *flag.FlagSet, exe string) (string, error) {
 		parts = append(parts, "--"+f.Name, shellQuote(v))
 	})
 	return strings.Join(parts, " "), err
+}
+
+// leanHook is the toolgate-hook binary next to the toolgate binary exe
+// (go install ./cmd/... puts them together), or "".
+func leanHook(exe string) string {
+	p := filepath.Join(filepath.Dir(exe), "toolgate-hook")
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return ""
+	}
+	return p
 }
 
 func absPath(p string) string {

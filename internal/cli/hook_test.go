@@ -31,7 +31,7 @@ func hookExit(t *testing.T, args []string, input []byte) (code int, stdout, stde
 	case errors.As(err, &silent):
 		code = int(silent)
 	case errors.As(err, &ee):
-		code = ee.code
+		code = ee.Code
 	default:
 		code = exitFailure
 	}
@@ -249,5 +249,28 @@ func TestShellQuote(t *testing.T) {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestLeanHookInstall: install picks the lean hook binary only when it is
+// an executable file next to toolgate.
+func TestLeanHookInstall(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "toolgate")
+	if got := leanHook(exe); got != "" {
+		t.Errorf("no toolgate-hook: leanHook = %q", got)
+	}
+	lean := filepath.Join(dir, "toolgate-hook")
+	if err := os.WriteFile(lean, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := leanHook(exe); got != "" {
+		t.Errorf("toolgate-hook not executable: leanHook = %q", got)
+	}
+	if err := os.Chmod(lean, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := leanHook(exe); got != lean {
+		t.Errorf("leanHook = %q, want %q", got, lean)
 	}
 }

@@ -51,7 +51,7 @@ func (f *hostFlags) gatewayURL() string {
 func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("host", stderr)
 	var f hostFlags
-	f.rules.register(fs)
+	f.rules.Register(fs)
 	f.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolgate host [flags] -- ENGINE [ARGS…]")
@@ -100,7 +100,7 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Passthrough: f.pass,
 	}
 	if gw := f.gatewayURL(); gw != "" {
-		if len(f.rules.rules) > 0 || f.rules.agentRules != "" || f.rules.config != "" {
+		if len(f.rules.Rules) > 0 || f.rules.AgentRules != "" || f.rules.Config != "" {
 			return usageErrorf("--rules, --agent-rules and --config decide locally; with a gateway (--server or $TOOLGATE_URL) its rules decide")
 		}
 		c, err := client.New(gw, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("engine"))
@@ -124,7 +124,7 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if f.ttl > 0 {
 			return usageErrorf("--ttl needs a gateway: without one nothing waits for approval")
 		}
-		e, agent, err := f.rules.engine()
+		e, agent, err := f.rules.Engine()
 		if err != nil {
 			return err
 		}

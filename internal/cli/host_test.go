@@ -103,7 +103,7 @@ func TestRunHost(t *testing.T) {
 	} {
 		_, _, err := run("", args...)
 		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != exitUsage {
+		if !errors.As(err, &ee) || ee.Code != exitUsage {
 			t.Errorf("%q: %v", args, err)
 		}
 	}

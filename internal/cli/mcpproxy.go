@@ -37,9 +37,9 @@ type mcpProxyFlags struct {
 }
 
 func (f *mcpProxyFlags) register(fs *flag.FlagSet) {
-	f.rules.register(fs)
+	f.rules.Register(fs)
 	fs.StringVar(&f.mode, "mode", "", "approval `M`ode for local decisions (default: the config's)")
-	f.modes.register(fs)
+	f.modes.Register(fs)
 	fs.StringVar(&f.name, "name", "", "server `N`ame used in tool names, mcp__N__TOOL and N_TOOL (default: the command's base name)")
 	fs.StringVar(&f.server, "server", "", "decide through the gateway at `URL` (default $TOOLGATE_URL; none: decide locally from rules). Token from $TOOLGATE_TOKEN")
 	fs.StringVar(&f.workspace, "workspace", "", "with a gateway, the workspace `ID` of the calls (default $TOOLGATE_WORKSPACE, else the gateway's default)")
@@ -111,12 +111,12 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		cfg.Gateway = c
 	} else {
-		e, agent, err := f.rules.engine()
+		e, agent, err := f.rules.Engine()
 		if err != nil {
 			return err
 		}
 		cfg.Engine, cfg.Agent, cfg.Mode = e, agent, e.Mode()
-		m, err := f.modes.resolve(f.mode)
+		m, err := f.modes.Resolve(f.mode)
 		if err != nil {
 			return err
 		}
@@ -161,11 +161,11 @@ func (f *mcpProxyFlags) check(command []string) error {
 	if f.timeout <= 0 {
 		return usageErrorf("--timeout must be positive")
 	}
-	m, err := f.modes.resolve(f.mode)
+	m, err := f.modes.Resolve(f.mode)
 	if err != nil {
 		return err
 	}
-	if f.gatewayURL() != "" && (len(f.rules.rules) > 0 || f.rules.agentRules != "" || m != nil) {
+	if f.gatewayURL() != "" && (len(f.rules.Rules) > 0 || f.rules.AgentRules != "" || m != nil) {
 		return usageErrorf("--rules, --agent-rules, --mode and --yolo decide locally; with a gateway (--server or $TOOLGATE_URL) its rules decide")
 	}
 	if f.listen != "" {

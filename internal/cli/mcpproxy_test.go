@@ -35,7 +35,7 @@ func TestMCPProxyUsage(t *testing.T) {
 	} {
 		err := runMCPProxy(context.Background(), tc.args, strings.NewReader(""), io.Discard, io.Discard)
 		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(err.Error(), tc.want) {
+		if !errors.As(err, &ee) || ee.Code != exitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want a usage error containing %q", tc.args, err, tc.want)
 		}
 	}

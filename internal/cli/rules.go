@@ -26,8 +26,8 @@ func runRulesTest(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usageErrorf("usage: toolgate rules test FILE…")
 	}
-	rf := ruleFlags{rules: fs.Args(), explicitOnly: true}
-	docs, err := rf.documents()
+	rf := ruleFlags{Rules: fs.Args(), ExplicitOnly: true}
+	docs, err := rf.Documents()
 	if err != nil {
 		return badInput(err)
 	}

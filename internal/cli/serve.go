@@ -21,6 +21,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/confirm"
 	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/integrations/wsapprovals"
+	"github.com/toolgate/toolgate/internal/clicore"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
@@ -206,9 +207,7 @@ func serveSettings(fs *flag.FlagSet, configPath, addr, data, storeURL string, al
 		configPath = os.Getenv("TOOLGATE_CONFIG")
 	}
 	if configPath == "" {
-		if dir := configDir(); dir != "" && fileExists(filepath.Join(dir, "toolgate.yaml")) {
-			configPath = filepath.Join(dir, "toolgate.yaml")
-		}
+		configPath = clicore.DefaultConfigFile()
 	}
 	var doc *policy.Document
 	if configPath != "" {

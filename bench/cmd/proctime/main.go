@@ -1,12 +1,16 @@
-// Command proctime measures the whole-process time of a command: fork,
+// Command proctime measures the whole-process time of commands: fork,
 // exec, runtime start, reading stdin, deciding, writing stdout and exit,
 // as an agent that runs a hook sees it.
 //
-//	proctime [-n 200] [-d 60s] [-stdin FILE] [-expect TEXT] [-label L] -- CMD ARGS...
+//	proctime [-n 200] [-d 60s] [-warmup 5] SPEC [--- SPEC…]
+//	SPEC: [-label L] [-stdin FILE] [-expect TEXT] -- CMD ARGS…
 //
-// It runs the command n times (stopping early after d), one at a time,
-// checks every run exits 0 and prints TEXT on stdout, and prints the
-// median, p90, p99 and mean wall time.
+// With several commands the runs are interleaved, one run of each per
+// round (in turn order rotating each round), so that a machine shared with
+// other load slows them alike; the ratios to the first command are then
+// the figures to compare. Every run must exit 0 and print TEXT on stdout.
+// For each command it prints the median, p90, p99 and mean wall time,
+// and for the others the ratio of their median and mean to the first's.
 package main
 
 import (
@@ -19,59 +23,105 @@ import (
 	"time"
 )
 
+// spec is one command to time.
+type spec struct {
+	label, expect string
+	argv          []string
+	input         []byte
+	lat           []time.Duration
+	sum           time.Duration
+}
+
 func main() {
-	n := flag.Int("n", 200, "runs")
-	d := flag.Duration("d", 60*time.Second, "stop starting runs after this long")
-	stdin := flag.String("stdin", "", "file fed to each run's stdin")
-	expect := flag.String("expect", "", "text every run must print on stdout")
-	label := flag.String("label", "", "label printed with the result")
-	warm := flag.Int("warmup", 5, "unmeasured runs first (page cache)")
-	flag.Parse()
-	argv := flag.Args()
-	if len(argv) == 0 {
-		fmt.Fprintln(os.Stderr, "usage: proctime [flags] -- CMD ARGS...")
+	// Global flags come first, with the first command's.
+	global := flag.NewFlagSet("proctime", flag.ExitOnError)
+	n := global.Int("n", 200, "runs of each command")
+	d := global.Duration("d", 60*time.Second, "stop starting rounds after this long")
+	warm := global.Int("warmup", 5, "unmeasured runs of each command first (page cache)")
+	var specs []*spec
+	rest := os.Args[1:]
+	for fs := global; len(rest) > 0; fs = flag.NewFlagSet("spec", flag.ExitOnError) {
+		end := slices.Index(rest, "---")
+		if end < 0 {
+			end = len(rest)
+		}
+		specs = append(specs, parseSpec(fs, rest[:end]))
+		rest = rest[min(end+1, len(rest)):]
+	}
+	if len(specs) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: proctime [flags] [-label L] [-stdin F] [-expect T] -- CMD ARGS… [--- …]")
 		os.Exit(2)
 	}
-	var input []byte
+	for range *warm {
+		for _, s := range specs {
+			s.run()
+		}
+	}
+	start := time.Now()
+	for round := 0; round < *n && time.Since(start) < *d; round++ {
+		for i := range specs {
+			s := specs[(round+i)%len(specs)]
+			t := s.run()
+			s.lat = append(s.lat, t)
+			s.sum += t
+		}
+	}
+	for i, s := range specs {
+		p50, mean := s.pct(0.5), s.sum/time.Duration(len(s.lat))
+		fmt.Printf("proc %s runs=%d p50=%s p90=%s p99=%s mean=%s", s.label, len(s.lat),
+			p50.Round(10*time.Microsecond), s.pct(0.9).Round(10*time.Microsecond),
+			s.pct(0.99).Round(10*time.Microsecond), mean.Round(10*time.Microsecond))
+		if i > 0 {
+			b := specs[0]
+			fmt.Printf(" vs=%s ratio-p50=%.2f ratio-mean=%.2f", b.label,
+				float64(p50)/float64(b.pct(0.5)), float64(mean)/float64(b.sum/time.Duration(len(b.lat))))
+		}
+		fmt.Println()
+	}
+}
+
+func parseSpec(fs *flag.FlagSet, args []string) *spec {
+	s := &spec{}
+	stdin := fs.String("stdin", "", "file fed to each run's stdin")
+	fs.StringVar(&s.expect, "expect", "", "text every run must print on stdout")
+	fs.StringVar(&s.label, "label", "", "label printed with the result")
+	fs.Parse(args)
+	s.argv = fs.Args()
+	if len(s.argv) == 0 {
+		fail(fmt.Errorf("no command in %q", args))
+	}
+	if s.label == "" {
+		s.label = s.argv[0]
+	}
 	if *stdin != "" {
 		var err error
-		if input, err = os.ReadFile(*stdin); err != nil {
+		if s.input, err = os.ReadFile(*stdin); err != nil {
 			fail(err)
 		}
 	}
-	run := func() time.Duration {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Stdin = bytes.NewReader(input)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		t0 := time.Now()
-		err := cmd.Run()
-		took := time.Since(t0)
-		if err != nil {
-			fail(fmt.Errorf("%v: %v\n%s", argv, err, errb.Bytes()))
-		}
-		if !bytes.Contains(out.Bytes(), []byte(*expect)) {
-			fail(fmt.Errorf("%v printed %q, want it to contain %q", argv, out.Bytes(), *expect))
-		}
-		return took
+	return s
+}
+
+func (s *spec) run() time.Duration {
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	cmd.Stdin = bytes.NewReader(s.input)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	t0 := time.Now()
+	err := cmd.Run()
+	took := time.Since(t0)
+	if err != nil {
+		fail(fmt.Errorf("%v: %v\n%s", s.argv, err, errb.Bytes()))
 	}
-	for range *warm {
-		run()
+	if !bytes.Contains(out.Bytes(), []byte(s.expect)) {
+		fail(fmt.Errorf("%v printed %q, want it to contain %q", s.argv, out.Bytes(), s.expect))
 	}
-	var lat []time.Duration
-	start := time.Now()
-	var sum time.Duration
-	for len(lat) < *n && time.Since(start) < *d {
-		t := run()
-		lat = append(lat, t)
-		sum += t
-	}
-	slices.Sort(lat)
-	pct := func(p float64) time.Duration {
-		return lat[min(int(p*float64(len(lat))), len(lat)-1)].Round(10 * time.Microsecond)
-	}
-	fmt.Printf("proc %s runs=%d p50=%s p90=%s p99=%s mean=%s\n", *label, len(lat),
-		pct(0.5), pct(0.9), pct(0.99), (sum / time.Duration(len(lat))).Round(10*time.Microsecond))
+	return took
+}
+
+func (s *spec) pct(p float64) time.Duration {
+	lat := slices.Sorted(slices.Values(s.lat))
+	return lat[min(int(p*float64(len(lat))), len(lat)-1)]
 }
 
 func fail(err error) {

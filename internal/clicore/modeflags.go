@@ -1,4 +1,4 @@
-package cli
+package clicore
 
 import (
 	"flag"
@@ -7,33 +7,34 @@ import (
 	"github.com/toolgate/toolgate"
 )
 
-// modeFlags are the seeds' mode switches, besides --mode: seed 003's
+// ModeFlags are the seeds' mode switches, besides --mode: seed 003's
 // --yolo and --auto-approve force yolo for the session, seed 000's
 // --force starts in Force (yolo too).
-type modeFlags struct {
+type ModeFlags struct {
 	yolo, autoApprove, force bool
 }
 
-func (m *modeFlags) register(fs *flag.FlagSet) {
+// Register adds the flags to fs.
+func (m *ModeFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&m.yolo, "yolo", false, "yolo mode (seed 003): no prompts from the built-in defaults; secret denies, the managed layer and rules you wrote still hold")
 	fs.BoolVar(&m.autoApprove, "auto-approve", false, "the same as --yolo (seed 003's flag, seed 004's mode)")
 	fs.BoolVar(&m.force, "force", false, "the same as --yolo (seed 000's Force)")
 }
 
-// resolve returns the mode the flags and a --mode value ask for, or nil
+// Resolve returns the mode the flags and a --mode value ask for, or nil
 // for none. Two switches that disagree are a usage error.
-func (m *modeFlags) resolve(mode string) (*toolgate.Mode, error) {
+func (m *ModeFlags) Resolve(mode string) (*toolgate.Mode, error) {
 	var out *toolgate.Mode
 	if mode != "" {
 		v, err := toolgate.ParseMode(mode)
 		if err != nil {
-			return nil, badInput(fmt.Errorf("--mode: %w", err))
+			return nil, BadInput(fmt.Errorf("--mode: %w", err))
 		}
 		out = &v
 	}
 	if m.yolo || m.autoApprove || m.force {
 		if out != nil && *out != toolgate.ModeYolo {
-			return nil, usageErrorf("--mode %s contradicts --yolo/--auto-approve/--force", mode)
+			return nil, UsageErrorf("--mode %s contradicts --yolo/--auto-approve/--force", mode)
 		}
 		y := toolgate.ModeYolo
 		out = &y

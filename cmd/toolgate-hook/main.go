@@ -1,0 +1,85 @@
+// Command toolgate-hook is toolgate's agent hook as a lean binary:
+//
+//	toolgate-hook claude-code|codex [hook flags] < hook.json
+//
+// does what "toolgate hook claude-code|codex" does, with the same flags,
+// answers and exit codes. The hook runs once per tool call of the agent,
+// so its process start is part of every call: this binary links only
+// what deciding from local rules needs (package clicore), not the
+// gateway's HTTP server, SQLite, MCP or cgo, and starts about as fast as
+// a static hello-world Go binary (docs/BENCHMARKS.md). "toolgate hook
+// install" writes it into the agent's settings when it is installed next
+// to toolgate.
+//
+// With a gateway (--server or $TOOLGATE_URL) it hands the whole run, before
+// reading the input, to the toolgate binary next to it (else toolgate on
+// PATH), which talks HTTP; without one that is an undecidable call,
+// answered by --on-error (deny by default), never allow.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/internal/clicore"
+)
+
+func main() {
+	os.Exit(clicore.ExitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+}
+
+const usage = "usage: toolgate-hook claude-code|codex [flags] < hook.json"
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return clicore.UsageErrorf("%s", usage)
+	}
+	var dialect claudecode.Dialect
+	switch args[0] {
+	case "claude-code":
+		dialect = claudecode.DialectAuto
+	case "codex":
+		dialect = claudecode.DialectCodex
+	default:
+		return clicore.UsageErrorf("unknown hook %q; %s", args[0], usage)
+	}
+	gateway := func(string, *clicore.HookFlags, claudecode.Dialect, time.Duration) claudecode.Decider {
+		// Only returns when toolgate cannot be run.
+		return clicore.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
+	}
+	return clicore.RunHookAgent(ctx, args[0], dialect, gateway, args[1:], stdin, stdout, stderr)
+}
+
+// execToolgate replaces this process with "toolgate ARGS…": the binary
+// next to this one, else toolgate on PATH. It returns only on failure.
+func execToolgate(args []string) error {
+	bin, err := findToolgate()
+	if err != nil {
+		return fmt.Errorf("deciding through a gateway needs the toolgate binary: %w", err)
+	}
+	err = syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
+	return fmt.Errorf("run %s for the gateway: %w", bin, err)
+}
+
+// findToolgate is the toolgate binary installed with this one.
+func findToolgate() (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "toolgate")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("toolgate")
+	if err != nil {
+		return "", errors.New("not next to toolgate-hook, and not on PATH")
+	}
+	return filepath.Abs(p)
+}

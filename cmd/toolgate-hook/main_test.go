@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate/internal/cli"
+	"github.com/toolgate/toolgate/internal/clicore"
+)
+
+// hookEnv isolates a hook run from the user's config and gateway.
+func hookEnv(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+	t.Setenv("TOOLGATE_URL", "")
+	t.Setenv("TOOLGATE_TOKEN", "")
+	t.Setenv("TOOLGATE_WORKSPACE", "")
+	t.Setenv("CLAUDE_PROJECT_DIR", "/home/dev/shop")
+}
+
+// TestSameAnswers runs every recorded hook input through toolgate-hook
+// and through "toolgate hook": the answers, messages and exit codes must
+// be the same, byte for byte.
+func TestSameAnswers(t *testing.T) {
+	hookEnv(t)
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "rules.yaml")
+	if err := os.WriteFile(rules, []byte("rules:\n  - Bash(git log *)\n  - Bash(grep *)\n  - Read(/home/dev/**)\n  - deny: Bash(rm *)\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := filepath.Glob(filepath.Join("..", "..", "integrations", "claudecode", "testdata", "inputs", "*.json"))
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no recorded inputs: %v", err)
+	}
+	extra := map[string]string{"empty": "", "not json": "{", "stop event": `{"hook_event_name":"Stop"}`}
+	type input struct{ name, data string }
+	var all []input
+	for _, p := range inputs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, input{filepath.Base(p), string(data)})
+	}
+	for name, data := range extra {
+		all = append(all, input{name, data})
+	}
+	seen := map[string]int{}
+	flagSets := [][]string{nil, {"--rules", rules}, {"--rules", rules, "--on-error", "ask", "--mode", "plan"}, {"--rules", "/no/such/rules.yaml"}}
+	for _, a := range all {
+		for _, hook := range []string{"claude-code", "codex"} {
+			for _, flags := range flagSets {
+				args := append([]string{hook}, flags...)
+				var lo, le, fo, fe bytes.Buffer
+				lcode := clicore.ExitCode(run(context.Background(), args, strings.NewReader(a.data), &lo, &le), &le)
+				fcode := cli.Main(context.Background(), append([]string{"hook"}, args...), strings.NewReader(a.data), &fo, &fe)
+				if lcode != fcode || lo.String() != fo.String() || le.String() != fe.String() {
+					t.Errorf("%s %v: toolgate-hook exit %d %q %q; toolgate hook exit %d %q %q",
+						a.name, args, lcode, lo.String(), le.String(), fcode, fo.String(), fe.String())
+				}
+				for _, d := range []string{"allow", "deny", "ask"} {
+					if strings.Contains(lo.String(), `"permissionDecision":"`+d+`"`) {
+						seen[d]++
+					}
+				}
+				if lcode != 0 {
+					seen["exit"]++
+				}
+			}
+		}
+	}
+	for _, k := range []string{"allow", "deny", "ask", "exit"} {
+		if seen[k] == 0 {
+			t.Errorf("no run answered %s: the comparison does not cover it (%v)", k, seen)
+		}
+	}
+}
+
+// TestUsage: what toolgate-hook does not answer is a usage error (exit 2),
+// which the agents read as a block.
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{nil, {"install", "claude-code"}, {"claude-code", "extra"}, {"claude-code", "--on-error", "allow"}} {
+		var out, errb bytes.Buffer
+		if code := clicore.ExitCode(run(context.Background(), args, strings.NewReader("{}"), &out, &errb), &errb); code != clicore.ExitUsage || out.Len() != 0 {
+			t.Errorf("%q: exit %d, stdout %q, want exit %d and no answer", args, code, out.String(), clicore.ExitUsage)
+		}
+	}
+}
+
+// TestLeanDeps keeps the hook binary lean: none of the packages whose
+// start-up the hook would pay on every call, and no cgo (which makes the
+// binary dynamically linked, with the loader to run first).
+func TestLeanDeps(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	for _, bad := range []string{"runtime/cgo", "net", "net/http", "os/user", "encoding/gob",
+		"modernc.org/sqlite", "modernc.org/libc", "github.com/google/jsonschema-go/jsonschema",
+		"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/toolgate/toolgate/internal/cli",
+		"github.com/toolgate/toolgate/client", "github.com/toolgate/toolgate/server"} {
+		for _, d := range deps {
+			if d == bad {
+				t.Errorf("cmd/toolgate-hook links %s (go list -deps; see go mod why -m or the import chain)", bad)
+			}
+		}
+	}
+}
+
+// buildHook builds toolgate-hook into a new directory.
+func buildHook(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	bin := filepath.Join(t.TempDir(), "toolgate-hook")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestGatewayHandsOff: with a gateway the run goes to the toolgate binary
+// next to toolgate-hook, with the same arguments and the unread input;
+// with no toolgate to run, the call is denied (never allowed).
+func TestGatewayHandsOff(t *testing.T) {
+	hookEnv(t)
+	bin := buildHook(t)
+	input := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	run := func(env ...string) (string, string, error) {
+		cmd := exec.Command(bin, "claude-code", "--on-error", "deny", "--timeout", "3s")
+		cmd.Env = append(os.Environ(), env...)
+		cmd.Stdin = strings.NewReader(input)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return out.String(), errb.String(), err
+	}
+
+	// No toolgate beside it nor on PATH: denied with the reason.
+	out, errs, err := run("TOOLGATE_URL=http://127.0.0.1:1", "PATH="+t.TempDir())
+	if err != nil || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "needs the toolgate binary") {
+		t.Errorf("no toolgate: %v, stdout %q, stderr %q; want a deny naming the missing binary", err, out, errs)
+	}
+
+	// A stand-in toolgate next to it prints what it was given.
+	fake := filepath.Join(filepath.Dir(bin), "toolgate")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"args: $*\"\necho \"url: $TOOLGATE_URL\"\ncat\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, err = run("TOOLGATE_URL=http://127.0.0.1:1")
+	want := "args: hook claude-code --on-error deny --timeout 3s\nurl: http://127.0.0.1:1\n" + input
+	if err != nil || out != want {
+		t.Errorf("handed off: %v, stdout %q (stderr %q), want %q", err, out, errs, want)
+	}
+
+	// Without a gateway it decides itself: the stand-in is not run.
+	out, errs, err = run("TOOLGATE_URL=")
+	if err != nil || !strings.Contains(out, `"hookEventName":"PreToolUse"`) || strings.Contains(out, "args:") {
+		t.Errorf("local: %v, stdout %q, stderr %q", err, out, errs)
+	}
+}

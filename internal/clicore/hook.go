@@ -1,0 +1,220 @@
+package clicore
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/policy"
+)
+
+// HookFlags are the flags of the agent hook, which "hook install" passes
+// on.
+type HookFlags struct {
+	Rules     RuleFlags
+	Mode      string
+	Server    string
+	OnAsk     string
+	Wait      time.Duration
+	Timeout   time.Duration
+	OnError   string
+	Workspace string
+	// Claude honours Claude Code's own permissions (settings files) as a
+	// layer of the local rules.
+	Claude bool
+	Modes  ModeFlags
+}
+
+// DefaultHookTimeout is the default of --timeout.
+const DefaultHookTimeout = 10 * time.Second
+
+// Register adds the flags to fs.
+func (h *HookFlags) Register(fs *flag.FlagSet) {
+	h.Rules.Register(fs)
+	fs.StringVar(&h.Mode, "mode", "", "approval `M`ode for local decisions (default: the config's)")
+	h.Modes.Register(fs)
+	fs.BoolVar(&h.Claude, "claude-permissions", true, "decide locally with Claude Code's own permissions (allow/ask/deny of the managed, user, project and local settings files) as a layer; =false leaves them out")
+	fs.StringVar(&h.Server, "server", "", "decide through the gateway at `URL` (default $TOOLGATE_URL; none: decide locally from rules). Token from $TOOLGATE_TOKEN")
+	fs.StringVar(&h.OnAsk, "on-ask", "", "with a gateway, what ask does: prompt (hand it to the agent's own prompt; default for Claude Code) or wait (hold it for a remote approver; default for Codex)")
+	fs.DurationVar(&h.Wait, "wait", claudecode.DefaultWait, "with --on-ask=wait, how long to hold a call for an approver before denying it")
+	fs.DurationVar(&h.Timeout, "timeout", DefaultHookTimeout, "how long to wait for the gateway to answer a request")
+	fs.StringVar(&h.OnError, "on-error", "deny", "answer when the call cannot be decided (bad input, gateway unreachable, broken rules): deny or ask")
+	fs.StringVar(&h.Workspace, "workspace", "", "workspace `ID` of the calls (default $TOOLGATE_WORKSPACE, else the base name of $CLAUDE_PROJECT_DIR or the cwd)")
+}
+
+// Check validates the flag values.
+func (h *HookFlags) Check() error {
+	if h.OnAsk != "" {
+		if _, err := claudecode.ParseAskMode(h.OnAsk); err != nil {
+			return BadInput(fmt.Errorf("--on-ask: %w", err))
+		}
+	}
+	if h.OnError != "deny" && h.OnError != "ask" {
+		return UsageErrorf("--on-error %q: want deny or ask (never allow)", h.OnError)
+	}
+	if h.Wait <= 0 || h.Timeout <= 0 {
+		return UsageErrorf("--wait and --timeout must be positive")
+	}
+	if _, err := h.Modes.Resolve(h.Mode); err != nil {
+		return err
+	}
+	if h.Workspace != "" && claudecode.WorkspaceFor(h.Workspace) != h.Workspace {
+		return UsageErrorf("--workspace %q: use letters, digits, '.', '_' and '-'", h.Workspace)
+	}
+	return nil
+}
+
+// GatewayURL is the gateway the hook decides through: --server, else
+// $TOOLGATE_URL; "" decides locally.
+func (h *HookFlags) GatewayURL() string {
+	if h.Server != "" {
+		return h.Server
+	}
+	return os.Getenv("TOOLGATE_URL")
+}
+
+// Gateway builds the decider for a hook that decides through the gateway
+// at url. It is called before the hook input is read, so an
+// implementation may hand the whole run to another program (the lean hook
+// binary execs toolgate). deadline bounds each request to the gateway.
+type Gateway func(url string, f *HookFlags, dialect claudecode.Dialect, deadline time.Duration) claudecode.Decider
+
+// RunHookAgent answers one hook input ("hook claude-code|codex"; name is
+// the agent). Whatever goes wrong after the flags are read, the answer is
+// JSON on stdout with exit 0 (deny or ask, never allow), or exit 2 with
+// the reason on stderr when the input cannot be read at all: the exit
+// codes the agents read as a decision or a block. Exit 1 would let the
+// call through, so it is used only for an event that gates nothing.
+func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, gateway Gateway, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := NewFlagSet("hook "+name, stderr)
+	var hf HookFlags
+	hf.Register(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: toolgate hook %s [flags] < hook.json\n", name)
+		fmt.Fprintln(stderr, "Answers a PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides")
+		fmt.Fprintln(stderr, "the call locally from rules (default) or through a gateway (--server or $TOOLGATE_URL),")
+		fmt.Fprintln(stderr, "and prints the answer as JSON. Exit 0 with a decision; exit 2 (the agents' blocking")
+		fmt.Fprintln(stderr, "error) with the reason on stderr when the input cannot be read. On UserPromptSubmit")
+		fmt.Fprintln(stderr, "it ends the session's turn at the gateway (clearing a hard deny's stop) and always")
+		fmt.Fprintln(stderr, "exits 0 with no output, so the prompt goes through.")
+		fs.PrintDefaults()
+	}
+	if err := ParseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return UsageErrorf("hook %s takes no arguments, got %q", name, fs.Arg(0))
+	}
+	if err := hf.Check(); err != nil {
+		return err
+	}
+
+	hook := claudecode.Hook{Dialect: dialect, Workspace: hf.Workspace}
+	if hook.Workspace == "" {
+		hook.Workspace = os.Getenv("TOOLGATE_WORKSPACE")
+	}
+	hook.ProjectDir = claudecode.ProjectDirFromEnv()
+	hook.TurnEndTimeout = hf.Timeout
+	if hf.OnError == "ask" {
+		hook.OnError = toolgate.Ask
+	}
+	deadline := hf.Timeout
+	if url := hf.GatewayURL(); url != "" {
+		if hf.OnAsk == string(claudecode.AskWait) || hf.OnAsk == "" && dialect == claudecode.DialectCodex {
+			deadline += hf.Wait
+		}
+		hook.Decider = gateway(url, &hf, dialect, deadline)
+	} else {
+		hook.Decider = &lazyLocal{flags: &hf, claude: hf.Claude && dialect != claudecode.DialectCodex, projectDir: hook.ProjectDir}
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, claudecode.MaxInputBytes+1))
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate: read hook input: %v; the call is blocked\n", err)
+		return ErrSilent(claudecode.ExitBlock)
+	}
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+
+	ans := hook.Handle(ctx, data)
+	if ans.Output != nil {
+		if _, err := stdout.Write(ans.Output.Marshal()); err != nil {
+			fmt.Fprintf(stderr, "toolgate: write answer: %v; the call is blocked\n", err)
+			return ErrSilent(claudecode.ExitBlock)
+		}
+		return nil
+	}
+	if ans.Stderr != "" {
+		fmt.Fprintln(stderr, ans.Stderr)
+	}
+	if ans.Exit == claudecode.ExitOK {
+		// A UserPromptSubmit: exit 0 and no output let the prompt through,
+		// even when its turn could not be ended (see Hook.Handle).
+		return nil
+	}
+	return ErrSilent(ans.Exit)
+}
+
+// lazyLocal decides locally, loading the rules on first use: an input that
+// is not a call costs no rule loading.
+type lazyLocal struct {
+	flags *HookFlags
+	// claude layers Claude Code's permissions, read for projectDir (else
+	// the call's cwd), which is also a workspace root.
+	claude     bool
+	projectDir string
+	local      *claudecode.Local
+}
+
+func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Verdict, error) {
+	if l.local == nil {
+		var extra []policy.Option
+		stack := func(docs []*policy.Document) ([]*policy.Document, error) { return docs, nil }
+		if l.claude {
+			dir := l.projectDir
+			if dir == "" {
+				dir = c.Cwd
+			}
+			if dir != "" {
+				extra = append(extra, policy.WithWorkspaceRoots(dir))
+			}
+			stack = func(docs []*policy.Document) ([]*policy.Document, error) {
+				home, _ := os.UserHomeDir()
+				p, err := claudecode.LoadPermissions(claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath()))
+				if err != nil {
+					return nil, err
+				}
+				return p.Layer(docs), nil
+			}
+		}
+		e, agent, err := l.flags.Rules.EngineWith(stack, extra...)
+		if err != nil {
+			return claudecode.Verdict{}, fmt.Errorf("load rules: %w", err)
+		}
+		env := policy.Env{Mode: e.Mode(), Agent: agent}
+		if m, err := l.flags.Modes.Resolve(l.flags.Mode); err != nil {
+			return claudecode.Verdict{}, err
+		} else if m != nil {
+			env.Mode = *m
+		}
+		l.local = &claudecode.Local{Engine: e, Env: env}
+	}
+	return l.local.Decide(ctx, c)
+}
+
+// FailingDecider cannot decide: a misconfigured gateway answers every call
+// by the on-error policy.
+type FailingDecider struct{ Err error }
+
+// Decide implements claudecode.Decider.
+func (f FailingDecider) Decide(context.Context, *toolgate.Call) (claudecode.Verdict, error) {
+	return claudecode.Verdict{}, f.Err
+}
+
+// EndTurn implements claudecode.TurnEnder, so a prompt says on stderr why
+// its turn was not ended.
+func (f FailingDecider) EndTurn(context.Context, string) error { return f.Err }

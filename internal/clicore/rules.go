@@ -1,0 +1,177 @@
+package clicore
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/policy"
+)
+
+// RuleFlags are the flags every command that decides calls shares.
+type RuleFlags struct {
+	Config     string
+	Rules      StringList
+	AgentRules string
+	// ExplicitOnly skips the config file found in the default place, for
+	// commands that must judge exactly the files they are given.
+	ExplicitOnly bool
+}
+
+// Register adds the flags to fs.
+func (f *RuleFlags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.Config, "config", "", "config file `F` (default $XDG_CONFIG_HOME/toolgate/toolgate.yaml if it exists)")
+	fs.Var(&f.Rules, "rules", "rules document `F` (.jsonc/.json workspace documents or Claude settings, .yaml configs); repeat for more, in order")
+	fs.StringVar(&f.AgentRules, "agent-rules", "", "rules document `F` used as the agent layer (its deny rules veto)")
+}
+
+// ConfigDir is toolgate's config directory: $XDG_CONFIG_HOME/toolgate.
+func ConfigDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "toolgate")
+}
+
+// DataDir is toolgate's data directory: $XDG_DATA_HOME/toolgate, else
+// ~/.local/share/toolgate.
+func DataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "toolgate")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "toolgate")
+}
+
+// Documents loads the rule documents in decision order: the built-in
+// default workspace document unless a workspace document is given, then
+// the --rules files in order, then the config file, whose rules win.
+func (f *RuleFlags) Documents() ([]*policy.Document, error) {
+	var docs []*policy.Document
+	haveWorkspace := false
+	for _, path := range f.Rules {
+		d, err := policy.LoadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		haveWorkspace = haveWorkspace || d.Workspace
+		docs = append(docs, d)
+	}
+	config := f.Config
+	if config == "" && !f.ExplicitOnly {
+		config = DefaultConfigFile()
+	}
+	if config != "" {
+		d, err := policy.LoadFile(config)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	if !haveWorkspace {
+		docs = append([]*policy.Document{policy.DefaultDocument()}, docs...)
+	}
+	return docs, nil
+}
+
+// DefaultConfigFile is the config file in the default place,
+// $XDG_CONFIG_HOME/toolgate/toolgate.yaml, or "" when there is none.
+func DefaultConfigFile() string {
+	dir := ConfigDir()
+	if dir == "" {
+		return ""
+	}
+	p := filepath.Join(dir, "toolgate.yaml")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// EngineOptions are the options every command builds its engine with: the
+// user's home for "~/" and toolgate's own files protected from agents.
+func EngineOptions() []policy.Option {
+	var opts []policy.Option
+	if home, err := os.UserHomeDir(); err == nil {
+		opts = append(opts, policy.WithHome(home))
+	}
+	for _, p := range []string{ConfigDir(), DataDir()} {
+		if p != "" {
+			opts = append(opts, policy.WithProtectedPaths(p))
+		}
+	}
+	// toolgate's own programs: an agent that replaced one would decide its
+	// own calls. Both the path this one was started by and the file it
+	// resolves to, and beside each the other binary (toolgate runs as the
+	// hook through toolgate-hook, which hands gateway calls to toolgate).
+	if exe, err := os.Executable(); err == nil {
+		paths := []string{exe}
+		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
+			paths = append(paths, real)
+		}
+		for _, p := range paths {
+			dir := filepath.Dir(p)
+			opts = append(opts, policy.WithProtectedWrites(p,
+				filepath.Join(dir, "toolgate"), filepath.Join(dir, "toolgate-hook")))
+		}
+	}
+	return opts
+}
+
+// Engine loads the documents and compiles them, with the agent layer from
+// --agent-rules if given. Any load or compile error, and any failing rule
+// test, is bad input.
+func (f *RuleFlags) Engine() (*policy.Engine, *policy.Ruleset, error) {
+	return f.EngineWith(nil)
+}
+
+// EngineWith is Engine with the documents passed through stack (which may
+// add layers, as the Claude Code hook adds Claude Code's permissions) and
+// extra engine options.
+func (f *RuleFlags) EngineWith(stack func([]*policy.Document) ([]*policy.Document, error), extra ...policy.Option) (*policy.Engine, *policy.Ruleset, error) {
+	docs, err := f.Documents()
+	if err != nil {
+		return nil, nil, BadInput(err)
+	}
+	if stack != nil {
+		if docs, err = stack(docs); err != nil {
+			return nil, nil, BadInput(err)
+		}
+	}
+	e, err := policy.New(docs, append(EngineOptions(), extra...)...)
+	if err != nil {
+		return nil, nil, BadInput(fmt.Errorf("load rules: %w", err))
+	}
+	var agent *policy.Ruleset
+	if f.AgentRules != "" {
+		d, err := policy.LoadFile(f.AgentRules)
+		if err != nil {
+			return nil, nil, BadInput(err)
+		}
+		if agent, err = e.Compile(toolgate.LayerAgent, d.Rules); err != nil {
+			return nil, nil, BadInput(fmt.Errorf("agent rules %s: %w", f.AgentRules, err))
+		}
+	}
+	return e, agent, nil
+}
+
+// RuleTestFailures splits policy.New's error into rule-test failures and the
+// rest.
+func RuleTestFailures(err error) (failures []string, other error) {
+	var tf policy.TestFailures
+	if errors.As(err, &tf) {
+		for _, f := range tf {
+			failures = append(failures, strings.TrimSpace(f.Error()))
+		}
+		return failures, nil
+	}
+	return nil, err
+}
