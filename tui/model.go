@@ -273,6 +273,10 @@ func (m *model) press(i int) tea.Cmd {
 		return nil
 	}
 	m.button = i
+	if (i == 1 || i == 2) && onceOnly(a) {
+		m.status = "No pattern can safely cover this command: approve it once (y) or deny it (n)."
+		return nil
+	}
 	switch i {
 	case 0:
 		return m.approve(toolgate.ScopeOnce, "")
@@ -375,6 +379,21 @@ func (m *model) deny(feedback string) tea.Cmd {
 		res, err := g.Deny(ctx, id, req)
 		return answerMsg{id: id, what: "deny", a: res, err: err}
 	}
+}
+
+// onceOnly reports whether a is a shell command with no suggested
+// pattern: a grant could only be the whole tool, which no approver's answer
+// may give (DESIGN §9), so it can be approved once or denied.
+func onceOnly(a *toolgate.Approval) bool {
+	if present.Pattern(a.Decision) != "" {
+		return false
+	}
+	for _, s := range a.Decision.Subjects {
+		if s.Kind == toolgate.SubjectCommand {
+			return true
+		}
+	}
+	return false
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -276,3 +276,98 @@ func TestHostileText(t *testing.T) {
 		}
 	}
 }
+
+// TestOnceOnly: a shell command with no suggested pattern can only be
+// approved once or denied; s and a answer nothing.
+func TestOnceOnly(t *testing.T) {
+	t.Parallel()
+	g := &fakeGate{}
+	m := newTestModel(g, true)
+	m.items[0].Decision.Suggestions = nil
+	for _, k := range []string{"s", "a"} {
+		press(t, m, k)
+		if m.mode != modeList || len(g.approves) != 0 || !strings.Contains(m.status, "approve it once") {
+			t.Fatalf("%s: mode %v, approves %v, status %q", k, m.mode, g.approves, m.status)
+		}
+	}
+	press(t, m, "y")
+	if len(g.approves) != 1 || g.approves[0].Scope != toolgate.ScopeOnce {
+		t.Fatalf("y: %v", g.approves)
+	}
+}
+
+// streamGate serves scripted event streams and records the filters asked.
+type streamGate struct {
+	fakeGate
+	mu      sync.Mutex
+	filters []approval.EventFilter
+	streams [][]toolgate.Event
+}
+
+func (g *streamGate) Events(ctx context.Context, f approval.EventFilter) (<-chan toolgate.Event, <-chan error) {
+	g.mu.Lock()
+	g.filters = append(g.filters, f)
+	var evs []toolgate.Event
+	if len(g.streams) > 0 {
+		evs, g.streams = g.streams[0], g.streams[1:]
+	}
+	g.mu.Unlock()
+	ch, errc := make(chan toolgate.Event, len(evs)), make(chan error, 1)
+	for _, e := range evs {
+		ch <- e
+	}
+	if len(evs) == 0 {
+		go func() { <-ctx.Done(); close(ch); errc <- nil }()
+	} else {
+		close(ch)
+		errc <- toolgate.Errorf(toolgate.EUnavailable, "event stream ended")
+	}
+	return ch, errc
+}
+
+// TestFollowResumes: after a dropped stream the approver reconnects and
+// resumes after the last sequence it saw (replays do not move it), so a
+// resolution that happened meanwhile is not missed.
+func TestFollowResumes(t *testing.T) {
+	t.Parallel()
+	a := pending("a1", "make deploy")
+	g := &streamGate{streams: [][]toolgate.Event{
+		{{Seq: 7, Type: toolgate.EventApprovalRequested, Approval: a, Replay: true}, {Seq: 9, Type: toolgate.EventGrantAdded}},
+		{{Seq: 12, Type: toolgate.EventApprovalResolved, Approval: a}},
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var got []tea.Msg
+	go follow(ctx, g, approval.EventFilter{Workspace: "w"}, func(m tea.Msg) { mu.Lock(); got = append(got, m); mu.Unlock() })
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		g.mu.Lock()
+		n := len(g.filters)
+		g.mu.Unlock()
+		if n >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("reconnected %d times, want 2", n-1)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.filters[0].AfterSeq != 0 || g.filters[1].AfterSeq != 9 || g.filters[2].AfterSeq != 12 || g.filters[1].Workspace != "w" {
+		t.Fatalf("filters %+v: want to resume after 9, then 12, in workspace w", g.filters)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	offline := false
+	for _, m := range got {
+		if c, ok := m.(connMsg); ok && !c.live && c.err != nil {
+			offline = true
+		}
+	}
+	if !offline {
+		t.Fatal("the dropped stream was not reported")
+	}
+}

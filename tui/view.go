@@ -169,7 +169,11 @@ func (m *model) answerBar() string {
 		return ""
 	}
 	var parts []string
+	a := m.selected()
 	for i, b := range buttons {
+		if (i == 1 || i == 2) && onceOnly(a) {
+			b = "(" + b + ")" // not offered: see onceOnly
+		}
 		if i == m.button {
 			parts = append(parts, m.styles.chosen.Render("["+b+"]"))
 		} else {

@@ -5,6 +5,7 @@ package notifytest
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"testing"
@@ -42,6 +43,9 @@ func New(t *testing.T, filter notify.Filter, build func(links *notify.Links) not
 	var api http.Handler
 	e.Stack = stacktest.New(t,
 		stacktest.Mounts(func(s *stacktest.Stack) []server.Mount { return e.Links.Mounts(s.Broker) }),
+		stacktest.Deps(func(_ *stacktest.Stack, d *server.Deps) {
+			d.Metrics = func(w io.Writer) { e.Dispatcher.WriteMetrics(w) } // as serve wires it
+		}),
 		stacktest.Handler(func(_ *stacktest.Stack, h http.Handler) http.Handler { api = h; return h }))
 	srv := &http.Server{Handler: api}
 	go srv.Serve(ln)

@@ -116,18 +116,6 @@ func (f *fakeAPI) find(method string, match func(map[string]any) bool) map[strin
 	return nil
 }
 
-func (f *fakeAPI) count(method string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	n := 0
-	for _, c := range f.calls {
-		if c.method == method {
-			n++
-		}
-	}
-	return n
-}
-
 const (
 	chat     = -1001
 	approver = 111
@@ -293,10 +281,10 @@ func TestTelegramDownNeverBlocks(t *testing.T) {
 	if h.Failures < 3 || h.Sent < 1 {
 		t.Fatalf("health %+v: want 3 failures and a delivery", h)
 	}
-	var sb strings.Builder
-	env.Dispatcher.WriteMetrics(&sb)
-	if !strings.Contains(sb.String(), `toolgate_notifier_failures_total{notifier="telegram"}`) {
-		t.Fatalf("metrics:\n%s", sb.String())
+	m := env.Stack.Do(http.MethodGet, "/metrics", env.Stack.Admin, nil)
+	if m.Status != http.StatusOK || !strings.Contains(string(m.Body), `toolgate_notifier_failures_total{notifier="telegram"} 3`) ||
+		!strings.Contains(string(m.Body), `toolgate_notifier_up{notifier="telegram"} 1`) {
+		t.Fatalf("/metrics: %d\n%s", m.Status, m.Body)
 	}
 	if st := env.Get(t, a.ID).Status; st != toolgate.StatusPending {
 		t.Fatalf("a failing notifier changed a decision: %s", st)
