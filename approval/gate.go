@@ -9,9 +9,12 @@ import (
 // Gate returns the broker as a toolgate.Gate, for code that should not care
 // whether the gate is in process or behind the HTTP API. The broker's own
 // methods take the acting credential as an argument; the Gate takes it
-// from the context (toolgate.WithActor), and refuses calls that change or
-// answer something when the context carries none, so nothing is recorded
-// as done by nobody.
+// from the context (toolgate.WithActor) and checks its role as the HTTP
+// API's routes do: agents submit, wait, cancel and end turns (of their own
+// sessions); approvers also answer and manage sessions; admins also write
+// grants and read the audit log. A context without an actor is an
+// in-process host: it may submit and read its calls, nothing that changes
+// or answers something, so nothing is recorded as done by nobody.
 func (b *Broker) Gate() toolgate.Gate { return gateAdapter{b} }
 
 type gateAdapter struct{ b *Broker }
@@ -24,6 +27,27 @@ func actor(ctx context.Context) (toolgate.Actor, error) {
 		return a, toolgate.Errorf(toolgate.EUnauthorized, "no acting credential: the context carries no toolgate.Actor")
 	}
 	return a, nil
+}
+
+// approver returns the context's actor if it may answer approvals and
+// manage sessions: any credential but an agent's, as the HTTP API's
+// approver routes allow. An agent never approves its own calls.
+func approver(ctx context.Context) (toolgate.Actor, error) {
+	a, err := actor(ctx)
+	if err == nil && a.Agent {
+		err = toolgate.Errorf(toolgate.EForbidden, "%s is an agent credential: only an approver or admin may do this", a.Name)
+	}
+	return a, err
+}
+
+// admin returns the context's actor if it may write grants and read the
+// audit log, as the HTTP API's admin routes allow.
+func admin(ctx context.Context) (toolgate.Actor, error) {
+	a, err := actor(ctx)
+	if err == nil && !a.Admin {
+		err = toolgate.Errorf(toolgate.EForbidden, "%s is not an admin credential", a.Name)
+	}
+	return a, err
 }
 
 func (g gateAdapter) Evaluate(ctx context.Context, c toolgate.Call) (*toolgate.Decision, error) {
@@ -59,11 +83,14 @@ func (g gateAdapter) Approval(ctx context.Context, id string) (*toolgate.Approva
 }
 
 func (g gateAdapter) Approvals(ctx context.Context, f toolgate.ApprovalFilter) ([]*toolgate.Approval, error) {
+	if _, err := approver(ctx); err != nil {
+		return nil, err
+	}
 	return g.b.List(ctx, f)
 }
 
 func (g gateAdapter) Approve(ctx context.Context, id string, req toolgate.ApproveRequest) (*toolgate.Approval, error) {
-	by, err := actor(ctx)
+	by, err := approver(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +98,7 @@ func (g gateAdapter) Approve(ctx context.Context, id string, req toolgate.Approv
 }
 
 func (g gateAdapter) Deny(ctx context.Context, id string, req toolgate.DenyRequest) (*toolgate.Approval, error) {
-	by, err := actor(ctx)
+	by, err := approver(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -87,15 +114,21 @@ func (g gateAdapter) Cancel(ctx context.Context, id, reason string) (*toolgate.A
 }
 
 func (g gateAdapter) Session(ctx context.Context, id string) (*toolgate.Session, error) {
+	if _, err := approver(ctx); err != nil {
+		return nil, err
+	}
 	return g.b.Session(ctx, id)
 }
 
 func (g gateAdapter) Sessions(ctx context.Context, f toolgate.SessionFilter) ([]*toolgate.Session, error) {
+	if _, err := approver(ctx); err != nil {
+		return nil, err
+	}
 	return g.b.Sessions(ctx, f)
 }
 
 func (g gateAdapter) SetMode(ctx context.Context, session string, m toolgate.Mode) (*toolgate.Session, error) {
-	by, err := actor(ctx)
+	by, err := approver(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +136,7 @@ func (g gateAdapter) SetMode(ctx context.Context, session string, m toolgate.Mod
 }
 
 func (g gateAdapter) Abort(ctx context.Context, session string) (*toolgate.Session, error) {
-	by, err := actor(ctx)
+	by, err := approver(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -119,11 +152,14 @@ func (g gateAdapter) EndTurn(ctx context.Context, session string) (*toolgate.Ses
 }
 
 func (g gateAdapter) Grants(ctx context.Context, f toolgate.GrantFilter) ([]*toolgate.Grant, error) {
+	if _, err := approver(ctx); err != nil {
+		return nil, err
+	}
 	return g.b.Grants(ctx, f)
 }
 
 func (g gateAdapter) AddGrant(ctx context.Context, gr toolgate.Grant) (*toolgate.Grant, error) {
-	by, err := actor(ctx)
+	by, err := admin(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +167,7 @@ func (g gateAdapter) AddGrant(ctx context.Context, gr toolgate.Grant) (*toolgate
 }
 
 func (g gateAdapter) RevokeGrant(ctx context.Context, id string) error {
-	by, err := actor(ctx)
+	by, err := admin(ctx)
 	if err != nil {
 		return err
 	}
@@ -139,5 +175,8 @@ func (g gateAdapter) RevokeGrant(ctx context.Context, id string) error {
 }
 
 func (g gateAdapter) Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.AuditEntry, error) {
+	if _, err := admin(ctx); err != nil {
+		return nil, err
+	}
 	return g.b.Audit(ctx, f)
 }
