@@ -1,5 +1,7 @@
 package toolgate
 
+import "strings"
+
 // Call is one tool call an agent wants to make.
 type Call struct {
 	// ID is unique within its session and is the idempotency key: submitting
@@ -25,6 +27,22 @@ type Call struct {
 	Cwd string `json:"cwd,omitempty"`
 	// Batch places the call in a model turn that requested several calls.
 	Batch *Batch `json:"batch,omitempty"`
+}
+
+// MCPOrigin returns the origin of an MCP tool named the Claude Code way,
+// mcp__server__tool: "mcp:server". ok is false for other names. The name
+// decides the origin approvers are shown (seed 003: "Origin: MCP server
+// tool for … mcp__... tools"), whatever the caller claimed.
+func MCPOrigin(tool string) (origin string, ok bool) {
+	rest, found := strings.CutPrefix(tool, "mcp__")
+	if !found {
+		return "", false
+	}
+	server, name, found := strings.Cut(rest, "__")
+	if !found || server == "" || name == "" {
+		return "", false
+	}
+	return "mcp:" + server, true
 }
 
 // Batch says where a call stands in a batch of calls from one model turn.

@@ -164,6 +164,9 @@ func normalize(c *toolgate.Call, needID bool) error {
 	if c.Session == "" {
 		c.Session = DefaultSession
 	}
+	if o, ok := toolgate.MCPOrigin(c.Tool); ok {
+		c.Origin = o // every approver surface shows where the tool comes from
+	}
 	if needID && c.ID == "" {
 		c.ID = newID("call_")
 	}

@@ -414,6 +414,24 @@ func TestBrowser(t *testing.T) {
 		e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
 	})
 
+	// Seed 003: "Origin: MCP server tool for unannotated mcp__... tools".
+	// The tool's name decides the label, not the origin the caller claims.
+	t.Run("MCP origin", func(t *testing.T) {
+		a := e.ask(toolgate.Call{ID: "m1", Session: "s-mcp", Tool: "mcp__github__create_issue", Args: map[string]any{"title": "x"}, Origin: "local"}, "")
+		b.wait(t, "the card", q(card(a.ID)))
+		if got := eval[string](t, b, q(card(a.ID)+" .origin-mcp")+`?.textContent`); got != "origin MCP server tool \u00b7 github" {
+			t.Fatalf("origin label %q", got)
+		}
+		plain := e.ask(shell("s-mcp", "m2", "git push origin dev"), "")
+		b.wait(t, "the card", q(card(plain.ID)))
+		if eval[bool](t, b, q(card(plain.ID)+" .origin-mcp")+` !== null`) {
+			t.Fatal("a shell call is labelled as an MCP tool")
+		}
+		for _, x := range []*toolgate.Approval{a, plain} {
+			e.must(200, "POST", "/v1/approvals/"+x.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
+		}
+	})
+
 	t.Run("edit a rule with an error", func(t *testing.T) {
 		b.do(t, "open rules", chromedp.Evaluate[chromedp.Void](`location.hash = '#rules'`))
 		b.wait(t, "the document", `document.getElementById('rules-text').value.includes('npm run *')`)

@@ -15,8 +15,8 @@
 //
 // arguments is the call's argument object; batch_remaining lists the calls
 // still to come in the call's batch, each with its arguments as a JSON
-// string (as the seed sends them). approval_id, session, reason and
-// expires_at are toolgate's additions.
+// string (as the seed sends them). approval_id, session, origin, reason
+// and expires_at are toolgate's additions.
 //
 // Client to server, answering the approval last sent (or the one named by
 // the optional approval_id):
@@ -140,8 +140,11 @@ type ApprovalNeeded struct {
 	Arguments      map[string]any `json:"arguments"`
 	BatchRemaining []BatchCall    `json:"batch_remaining"`
 	Session        string         `json:"session,omitempty"`
-	Reason         string         `json:"reason,omitempty"`
-	ExpiresAt      time.Time      `json:"expires_at"`
+	// Origin is where the tool comes from ("mcp:github" for
+	// mcp__github__… tools).
+	Origin    string    `json:"origin,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // BatchCall is a call still to come in the batch; Arguments is its
@@ -188,7 +191,7 @@ func NeededFor(a *toolgate.Approval) ApprovalNeeded {
 	m := ApprovalNeeded{
 		Type: TypeApprovalNeeded, ApprovalID: a.ID, Tool: a.Call.Tool, Arguments: a.Call.Args,
 		BatchRemaining: make([]BatchCall, 0, len(a.BatchRemaining)),
-		Session:        a.Call.Session, Reason: a.Decision.Reason, ExpiresAt: a.ExpiresAt,
+		Session:        a.Call.Session, Origin: a.Call.Origin, Reason: a.Decision.Reason, ExpiresAt: a.ExpiresAt,
 	}
 	if m.Arguments == nil {
 		m.Arguments = map[string]any{}

@@ -445,6 +445,22 @@ func TestLenientAnswers(t *testing.T) {
 	}
 }
 
+// The origin of an MCP tool is on the prompt (seed 003: "Origin: MCP
+// server tool for … mcp__... tools"), decided by its name.
+func TestMCPOriginOnPrompt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, wsapprovals.Options{})
+	ws := e.dial("?session=s1")
+	c := call("s1", "m1", "mcp__github__create_issue", map[string]any{"title": "x"}, nil)
+	c.Origin = "local"
+	res := e.submit(c)
+	if m := ws.next("approval_needed"); m["origin"] != "mcp:github" {
+		t.Fatalf("approval_needed %v", m)
+	}
+	ws.send(`{"approved": false, "mode": "reject_soft"}`)
+	receive(t, res)
+}
+
 // Bad answers get an error message and the connection stays usable;
 // approvals settled elsewhere move the client on; answers may name an
 // approval; a reconnecting client is asked again.

@@ -143,9 +143,9 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			var rows [][]string
 			for _, a := range list {
 				left := time.Until(a.ExpiresAt).Round(time.Second)
-				rows = append(rows, []string{a.ID, string(a.Status), a.Call.Session, a.Call.Tool, callSummary(a.Call), a.Decision.Reason, left.String()})
+				rows = append(rows, []string{a.ID, string(a.Status), a.Call.Session, a.Call.Tool, originLabel(a.Call.Origin), callSummary(a.Call), a.Decision.Reason, left.String()})
 			}
-			return table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tCALL\tREASON\tEXPIRES IN", rows)
+			return table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tORIGIN\tCALL\tREASON\tEXPIRES IN", rows)
 		},
 		"approve": func(args []string) error {
 			fs := newFlagSet("approvals approve", stderr)
@@ -420,4 +420,18 @@ func printSessions(w io.Writer, list []*toolgate.Session) error {
 		rows = append(rows, []string{s.ID, s.Workspace, s.Mode.String(), fmt.Sprint(s.Turn), strings.TrimSpace(flags)})
 	}
 	return table(w, "SESSION\tWORKSPACE\tMODE\tTURN\tFLAGS", rows)
+}
+
+// originLabel words a call's origin for a listing: "MCP server github"
+// for "mcp:github", "-" for none.
+func originLabel(o string) string {
+	switch {
+	case o == "":
+		return "-"
+	case o == "mcp":
+		return "MCP server tool"
+	case strings.HasPrefix(o, "mcp:"):
+		return "MCP server " + strings.TrimPrefix(o, "mcp:")
+	}
+	return o
 }

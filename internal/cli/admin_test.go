@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
 )
 
 // TestAdminCommands drives the admin commands as separate processes
@@ -51,6 +52,15 @@ func TestAdminCommands(t *testing.T) {
 	if out := must(approverToken, "approvals", "list"); !strings.Contains(out, id) || !strings.Contains(out, "git push origin main") {
 		t.Fatalf("approvals list:\n%s", out)
 	}
+	// Seed 003: "Origin: MCP server tool" for mcp__ tools, in the list too.
+	m, err := agent.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "m1", Session: "s-mcp", Tool: "mcp__github__create_issue", Args: map[string]any{"title": "x"}}})
+	if err != nil || m.Approval == nil {
+		t.Fatalf("mcp call: %v %+v", err, m)
+	}
+	if out := must(approverToken, "approvals", "list"); !strings.Contains(out, "MCP server github") {
+		t.Fatalf("approvals list lacks the MCP origin:\n%s", out)
+	}
+	must(approverToken, "approvals", "deny", m.Approval.ID)
 	// An agent's credential cannot answer, from the command line either.
 	if out, err := run(agentToken, "approvals", "approve", id); err == nil || !strings.Contains(out, "is agent") {
 		t.Fatalf("agent approving: %v\n%s", err, out)

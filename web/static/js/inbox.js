@@ -269,7 +269,14 @@ export class Inbox {
     pair('session', call.session);
     pair('workspace', call.workspace || 'default');
     pair('agent', call.agent);
-    pair('origin', call.origin);
+    // Seed 003: "Origin: MCP server tool" for mcp__server__tool calls.
+    if (call.origin === 'mcp' || (call.origin || '').startsWith('mcp:')) {
+      const server = call.origin.slice(4);
+      meta.push(h('span', { class: 'kv origin-mcp' }, h('span', { class: 'k' }, 'origin'), ' ',
+        v('MCP server tool' + (server ? ' \u00B7 ' + server : ''), 'val')));
+    } else {
+      pair('origin', call.origin);
+    }
     pair('cwd', call.cwd);
     if (call.batch && call.batch.total > 1) pair('batch', `call ${call.batch.index + 1} of ${call.batch.total}`);
 
