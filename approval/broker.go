@@ -161,6 +161,9 @@ func normalize(c *toolgate.Call, needID bool) error {
 	if c.Workspace == "" {
 		c.Workspace = DefaultWorkspace
 	}
+	if err := toolgate.ValidWorkspaceID(c.Workspace); err != nil {
+		return err
+	}
 	if c.Session == "" {
 		c.Session = DefaultSession
 	}

@@ -426,15 +426,8 @@ func pathID(r *http.Request) (string, error) {
 // directory, so only a safe alphabet is accepted.
 func workspaceID(r *http.Request) (string, error) {
 	id := r.PathValue("id")
-	ok := id != "" && len(id) <= 128 && id != "." && id != ".."
-	for _, c := range id {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			ok = false
-			break
-		}
-	}
-	if !ok {
-		return "", toolgate.Errorf(toolgate.EInvalid, "bad workspace id %q: use letters, digits, '.', '_' and '-'", id)
+	if err := toolgate.ValidWorkspaceID(id); err != nil {
+		return "", err
 	}
 	return id, nil
 }

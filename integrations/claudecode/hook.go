@@ -227,9 +227,12 @@ func WorkspaceFor(dir string) string {
 			break
 		}
 	}
-	ws := strings.Trim(b.String(), ".")
+	ws := strings.TrimRight(strings.TrimLeft(b.String(), "._-"), ".")
 	if dir == "" || ws == "" || strings.Trim(ws, "_") == "" {
 		return "default"
+	}
+	if toolgate.ValidWorkspaceID(ws) != nil {
+		return "ws-" + ws // a reserved device name such as con
 	}
 	return ws
 }

@@ -89,21 +89,9 @@ func (d *Dir) Path(workspace string) (string, error) {
 }
 
 // ValidWorkspace returns an EInvalid error unless id is a valid workspace
-// id: 1 to 128 characters from A-Z a-z 0-9 . _ -, and not "." or "..". A
-// valid id is a plain directory name: it cannot reach outside its
-// directory.
-func ValidWorkspace(id string) error {
-	if len(id) == 0 || len(id) > 128 || id == "." || id == ".." {
-		return toolgate.Errorf(toolgate.EInvalid, "invalid workspace id %q: want 1 to 128 of A-Z a-z 0-9 . _ -, not . or ..", id)
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return toolgate.Errorf(toolgate.EInvalid, "invalid workspace id %q: want 1 to 128 of A-Z a-z 0-9 . _ -, not . or ..", id)
-		}
-	}
-	return nil
-}
+// id (toolgate.ValidWorkspaceID): a plain directory name that cannot reach
+// outside its directory.
+func ValidWorkspace(id string) error { return toolgate.ValidWorkspaceID(id) }
 
 // lock returns the mutex that serializes writes to a workspace's document.
 func (d *Dir) lock(workspace string) *sync.Mutex {

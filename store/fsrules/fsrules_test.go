@@ -319,7 +319,7 @@ func TestWorkspaceIDs(t *testing.T) {
 	ctx := t.Context()
 	bad := []string{
 		"", ".", "..", "../x", "../../etc", "a/b", `a\b`, "/abs", "a b", "a\x00b", "é", "a:b",
-		"~", "$HOME", strings.Repeat("a", 129),
+		"~", "$HOME", strings.Repeat("a", 129), "...", ".hidden", "-rf", "CON", "nul.txt", "x.",
 	}
 	for _, id := range bad {
 		if _, _, err := d.Document(ctx, id); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
@@ -336,7 +336,7 @@ func TestWorkspaceIDs(t *testing.T) {
 	if _, err := os.Stat(root); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("invalid ids created files under %s", root)
 	}
-	for _, id := range []string{"a", "default", "A.b-c_d", "...", ".hidden", strings.Repeat("z", 128)} {
+	for _, id := range []string{"a", "default", "A.b-c_d", "a...b", "con2", strings.Repeat("z", 128)} {
 		if _, _, err := d.Document(ctx, id); err != nil {
 			t.Errorf("Document(%q): %v", id, err)
 		}
