@@ -44,8 +44,15 @@ type Broker struct {
 	sessions sessionCache
 	grants   layerCache
 
+	wsAllowed       []string
+	wsPerCredential int
+	wsMu            sync.Mutex
+	wsCreated       map[string]map[string]struct{} // agent credential → workspaces it created
+	maxPending      int
+
 	mu      sync.Mutex
 	waiters map[string]*waiter
+	pending map[string]int // session → approvals pending in this process
 	closed  bool
 	reapers sync.WaitGroup
 	stop    chan struct{}
@@ -54,8 +61,9 @@ type Broker struct {
 // waiter is the in-memory side of a pending approval: the channel waiters
 // block on and the expiry timer.
 type waiter struct {
-	done  chan struct{}
-	timer *time.Timer
+	done    chan struct{}
+	timer   *time.Timer
+	session string
 }
 
 // Option configures a Broker.
@@ -89,14 +97,24 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 	b := &Broker{
 		store: st, policies: pol,
 		now: time.Now, ttl: DefaultTTL, maxTTL: 24 * time.Hour, sweep: DefaultSweepInterval,
-		log:      slog.New(slog.DiscardHandler),
-		waiters:  map[string]*waiter{},
-		sessions: sessionCache{m: map[string]sessionEntry{}, max: DefaultSessionCacheSize},
-		grants:   newLayerCache(),
-		stop:     make(chan struct{}),
+		log:     slog.New(slog.DiscardHandler),
+		waiters: map[string]*waiter{},
+		pending: map[string]int{},
+
+		wsPerCredential: DefaultWorkspacesPerCredential,
+		wsCreated:       map[string]map[string]struct{}{},
+		maxPending:      DefaultMaxPendingPerSession,
+		sessions:        sessionCache{m: map[string]sessionEntry{}, max: DefaultSessionCacheSize},
+		grants:          newLayerCache(),
+		stop:            make(chan struct{}),
 	}
 	for _, o := range opts {
 		o(b)
+	}
+	if ev, ok := pol.(interface{ OnEvict(func(string)) }); ok {
+		// Cached grant layers hold the engine they were compiled by: drop
+		// them, so an evicted engine is freed.
+		ev.OnEvict(func(string) { b.grantsChanged() })
 	}
 	feedSeq, err := b.startFeed(ctx, st)
 	if err != nil {
@@ -257,6 +275,9 @@ func (b *Broker) EvaluateAs(ctx context.Context, c toolgate.Call, by Actor) (too
 	if err := normalize(&c, false); err != nil {
 		return toolgate.Decision{}, err
 	}
+	if err := b.admitWorkspace(ctx, c.Workspace, by); err != nil {
+		return toolgate.Decision{}, err
+	}
 	if err := b.fresh(ctx); err != nil {
 		return failClosed("shared state unavailable: " + err.Error()), nil
 	}
@@ -324,6 +345,12 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	if err := normalize(&c, true); err != nil {
 		return nil, err
 	}
+	if err := checkBatch(&c, req.BatchRemaining); err != nil {
+		return nil, err
+	}
+	if err := b.admitWorkspace(ctx, c.Workspace, req.By); err != nil {
+		return nil, err
+	}
 	digest := toolgate.CallDigest(&c)
 	if req.By.Agent {
 		// Another credential's session is not there for this one: checked
@@ -370,6 +397,9 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 			return nil, fmt.Errorf("record decision: %w", err)
 		}
 		return &Result{Decision: d}, nil
+	}
+	if err := b.roomToAsk(c.Session); err != nil {
+		return nil, err
 	}
 	ttl := b.ttl
 	if req.TTL > 0 {
@@ -438,7 +468,8 @@ func (b *Broker) track(a *toolgate.Approval) {
 	if b.closed || b.waiters[a.ID] != nil {
 		return
 	}
-	w := &waiter{done: make(chan struct{})}
+	w := &waiter{done: make(chan struct{}), session: a.Call.Session}
+	b.pending[w.session]++
 	id := a.ID
 	w.timer = time.AfterFunc(max(a.ExpiresAt.Sub(b.now()), 0), func() { b.expireWhenDue(id, a.ExpiresAt) })
 	b.waiters[id] = w
@@ -934,6 +965,11 @@ func (b *Broker) release(id string) {
 	b.mu.Lock()
 	w := b.waiters[id]
 	delete(b.waiters, id)
+	if w != nil {
+		if b.pending[w.session]--; b.pending[w.session] <= 0 {
+			delete(b.pending, w.session)
+		}
+	}
 	b.mu.Unlock()
 	if w != nil {
 		w.timer.Stop()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
@@ -39,25 +40,96 @@ type Workspaces struct {
 	config []*policy.Document
 	opts   []policy.Option
 
-	mu    sync.RWMutex
-	cache map[string]cachedEngine
-	gen   uint64 // bumped by Forget, so a compile that raced one is not cached
+	mu      sync.RWMutex
+	cache   map[string]*cachedEngine
+	gen     uint64        // bumped by Forget, so a compile that raced one is not cached
+	max     int           // engines kept; the least recently used go first
+	tick    atomic.Uint64 // orders uses for eviction
+	evicted []func(workspace string)
 }
 
 type cachedEngine struct {
 	version string // Document's
 	stat    string // Versioner's as of before the document was read; "" unknown
 	engine  *policy.Engine
+	used    atomic.Uint64 // tick of the last use
 }
+
+// DefaultMaxEngines is how many compiled engines Workspaces keeps: a
+// workspace unused while that many others were used is compiled again on
+// its next call.
+const DefaultMaxEngines = 256
 
 // NewWorkspaces returns Policies over the documents in rules, with config
 // documents (toolgate.yaml) after each workspace's own document so their
 // rules win, and engine options such as policy.WithHome.
 func NewWorkspaces(rules store.Rules, config []*policy.Document, opts ...policy.Option) *Workspaces {
-	w := &Workspaces{rules: rules, config: config, opts: opts, cache: map[string]cachedEngine{}}
+	w := &Workspaces{rules: rules, config: config, opts: opts, cache: map[string]*cachedEngine{}, max: DefaultMaxEngines}
 	w.versioner, _ = rules.(store.Versioner)
 	_, w.onFeed = rules.(store.FeedRules)
 	return w
+}
+
+// SetMaxEngines bounds the compiled engines kept (DefaultMaxEngines);
+// call it before first use.
+func (w *Workspaces) SetMaxEngines(n int) {
+	if n > 0 {
+		w.max = n
+	}
+}
+
+// OnEvict registers f to run when an idle workspace's engine is dropped,
+// so caches built on it let go of it too. Call it before first use.
+func (w *Workspaces) OnEvict(f func(workspace string)) { w.evicted = append(w.evicted, f) }
+
+// Cached reports how many compiled engines are kept.
+func (w *Workspaces) Cached() int {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return len(w.cache)
+}
+
+// WorkspaceExists reports whether a workspace has a rules document,
+// without seeding one. A rules store that cannot tell (no store.Exister)
+// reports false: the workspace is counted as new.
+func (w *Workspaces) WorkspaceExists(ctx context.Context, workspace string) (bool, error) {
+	w.mu.RLock()
+	_, ok := w.cache[workspace]
+	w.mu.RUnlock()
+	if ok {
+		return true, nil
+	}
+	if ex, ok := w.rules.(store.Exister); ok {
+		return ex.Exists(ctx, workspace)
+	}
+	return false, nil
+}
+
+// put caches an engine compiled as of gen, evicting the least recently
+// used beyond max.
+func (w *Workspaces) put(workspace string, c *cachedEngine, gen uint64) {
+	c.used.Store(w.tick.Add(1))
+	var gone []string
+	w.mu.Lock()
+	if w.gen == gen {
+		w.cache[workspace] = c
+	}
+	for len(w.cache) > w.max {
+		oldest, at := "", uint64(0)
+		for ws, e := range w.cache {
+			if u := e.used.Load(); oldest == "" || u < at {
+				oldest, at = ws, u
+			}
+		}
+		delete(w.cache, oldest)
+		gone = append(gone, oldest)
+	}
+	w.mu.Unlock()
+	for _, ws := range gone {
+		for _, f := range w.evicted {
+			f(ws)
+		}
+	}
 }
 
 // Forget drops the engine compiled for workspace ("" for every
@@ -80,6 +152,7 @@ func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engi
 	if w.onFeed {
 		if c, ok := w.cache[workspace]; ok {
 			w.mu.RUnlock()
+			c.used.Store(w.tick.Add(1))
 			return c.engine, nil
 		}
 	}
@@ -95,6 +168,7 @@ func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engi
 			c, ok := w.cache[workspace]
 			w.mu.RUnlock()
 			if ok && c.stat == stat {
+				c.used.Store(w.tick.Add(1))
 				return c.engine, nil
 			}
 		}
@@ -110,10 +184,9 @@ func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engi
 	w.mu.RUnlock()
 	if ok && c.version == version {
 		if c.stat != stat {
-			c.stat = stat
-			w.mu.Lock()
-			w.cache[workspace] = c
-			w.mu.Unlock()
+			w.put(workspace, &cachedEngine{version: version, stat: stat, engine: c.engine}, gen)
+		} else {
+			c.used.Store(w.tick.Add(1))
 		}
 		return c.engine, nil
 	}
@@ -123,11 +196,7 @@ func (w *Workspaces) Engine(ctx context.Context, workspace string) (*policy.Engi
 		// gets the error and decides ask.
 		return nil, err
 	}
-	w.mu.Lock()
-	if w.gen == gen {
-		w.cache[workspace] = cachedEngine{version: version, stat: stat, engine: e}
-	}
-	w.mu.Unlock()
+	w.put(workspace, &cachedEngine{version: version, stat: stat, engine: e}, gen)
 	return e, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
@@ -140,5 +141,25 @@ func TestStopFlagOnEvaluate(t *testing.T) {
 	e.must(200, "POST", "/v1/sessions/s1/turn-end", e.Agent, nil, nil)
 	if got := evaluate(); got != toolgate.Allow {
 		t.Fatalf("after the turn ended: %s", got)
+	}
+}
+
+// TestFailedAuthLimit: a client address that presents more unknown tokens
+// than its bucket holds is refused with 429 and Retry-After before its
+// tokens are checked, even a valid one, until the bucket refills; the
+// count is per address.
+func TestFailedAuthLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(d *server.Deps) { d.Limits.FailedAuthPerSecond, d.Limits.FailedAuthBurst = 0.001, 5 })
+	for i := range 5 {
+		if r := e.do("POST", "/v1/evaluate", "tg_wrong"+strings.Repeat("x", i), shell("s", "", "ls")); r.status != http.StatusUnauthorized {
+			t.Fatalf("wrong token %d: %d %s", i, r.status, r.body)
+		}
+	}
+	for _, tok := range []string{"tg_wrong-again", e.Agent} {
+		r := e.do("POST", "/v1/evaluate", tok, shell("s", "", "ls"))
+		if r.status != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" {
+			t.Fatalf("after 5 wrong tokens: %d %s %v", r.status, r.body, r.header)
+		}
 	}
 }

@@ -151,6 +151,16 @@ func (s *server) adapt(rt *route) http.Handler {
 	})
 }
 
+// clientAddr is the address failed authentication is counted by: the
+// peer's IP (a proxy in front of the gateway counts as one client).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
 // authorize authenticates the request if the route needs a role, checks
 // the role and takes a token from the caller's bucket.
 func (s *server) authorize(w *respWriter, r *http.Request, need tokens.Role) error {
@@ -170,8 +180,14 @@ func (s *server) authorize(w *respWriter, r *http.Request, need tokens.Role) err
 	case len(h) < 7 || !strings.EqualFold(h[:7], "bearer "):
 		return toolgate.Errorf(toolgate.EUnauthorized, "the Authorization header must be Bearer <token>")
 	default:
+		addr := clientAddr(r)
+		if blocked, wait := s.authFails.empty(addr); blocked {
+			w.retryAfter = wait
+			return toolgate.Errorf(toolgate.ERateLimited, "too many unknown or revoked tokens from %s; retry in %s", addr, wait.Round(time.Second))
+		}
 		e, ok := s.tokens.Verify(strings.TrimSpace(h[7:]))
 		if !ok {
+			s.authFails.allow(addr)
 			return toolgate.Errorf(toolgate.EUnauthorized, "unknown or revoked token")
 		}
 		w.caller = e

@@ -56,6 +56,26 @@ func (l *limiter) allow(name string) (bool, time.Duration) {
 	return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
 }
 
+// empty reports whether name's bucket has no token left, without taking
+// one, and how long until it has.
+func (l *limiter) empty(name string) (bool, time.Duration) {
+	if l.rate <= 0 {
+		return false, 0
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[name]
+	if b == nil {
+		return false, 0
+	}
+	tokens := min(l.burst, b.tokens+max(now.Sub(b.last), 0).Seconds()*l.rate)
+	if tokens >= 1 {
+		return false, 0
+	}
+	return true, time.Duration((1 - tokens) / l.rate * float64(time.Second))
+}
+
 // evict drops buckets that have refilled completely: forgetting them
 // changes nothing.
 func (l *limiter) evict(now time.Time) {

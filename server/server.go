@@ -68,6 +68,12 @@ type Limits struct {
 	Heartbeat time.Duration
 	// WriteTimeout bounds writing one event to a stream (default 10 s).
 	WriteTimeout time.Duration
+	// FailedAuthPerSecond and FailedAuthBurst bound the unknown or revoked
+	// bearer tokens one client address may present (default 0.2/s, burst
+	// 20): past that its requests are 429 until the bucket refills, so a
+	// token cannot be guessed by brute force. Negative turns it off.
+	FailedAuthPerSecond float64
+	FailedAuthBurst     int
 }
 
 // Defaults.
@@ -80,6 +86,10 @@ const (
 	DefaultBurst         = 100
 	DefaultHeartbeat     = 15 * time.Second
 	DefaultWriteTimeout  = 10 * time.Second
+	// DefaultFailedAuthPerSecond and DefaultFailedAuthBurst: twenty wrong
+	// tokens from one address, then one more every five seconds.
+	DefaultFailedAuthPerSecond = 0.2
+	DefaultFailedAuthBurst     = 20
 	// MaxAuditLimit is the most audit entries one request returns.
 	MaxAuditLimit = 1000
 	// DefaultAuditLimit is how many it returns when not told.
@@ -111,6 +121,12 @@ func (l Limits) withDefaults() Limits {
 	if l.WriteTimeout <= 0 {
 		l.WriteTimeout = DefaultWriteTimeout
 	}
+	if l.FailedAuthPerSecond == 0 {
+		l.FailedAuthPerSecond = DefaultFailedAuthPerSecond
+	}
+	if l.FailedAuthBurst <= 0 {
+		l.FailedAuthBurst = DefaultFailedAuthBurst
+	}
 	return l
 }
 
@@ -128,8 +144,11 @@ type server struct {
 	deps     Deps
 
 	limiter *limiter
-	metrics *metrics
-	mux     *http.ServeMux
+	// authFails is a bucket per client address that each failed token
+	// check drains.
+	authFails *limiter
+	metrics   *metrics
+	mux       *http.ServeMux
 }
 
 // NewServer returns the API handler. It panics if a required dependency
@@ -151,6 +170,7 @@ func NewServer(deps Deps) http.Handler {
 		s.now = time.Now
 	}
 	s.limiter = newLimiter(s.limits.RatePerSecond, s.limits.Burst, s.now)
+	s.authFails = newLimiter(s.limits.FailedAuthPerSecond, s.limits.FailedAuthBurst, s.now)
 	table := s.routes()
 	for _, m := range deps.Mounts {
 		table = append(table, route{Method: m.Method, Path: m.Path, Role: m.Role, handler: mountHandler(m), writeAuthErr: m.WriteError})

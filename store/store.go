@@ -94,6 +94,14 @@ type FeedRules interface {
 	ChangesOnFeed()
 }
 
+// Exister is implemented by Rules that can tell whether a workspace has a
+// document without seeding one: the broker counts the workspaces an agent
+// credential brings into being.
+type Exister interface {
+	// Exists reports whether the workspace's document exists.
+	Exists(ctx context.Context, workspace string) (bool, error)
+}
+
 // Versioner is implemented by Rules that can tell a document's version
 // without reading it (a file's stat). Callers that cache what they build
 // from a document (the compiled engine) check it on every use and call

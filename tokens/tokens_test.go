@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/tokens"
@@ -191,5 +192,34 @@ func TestCreateRejectsBadNames(t *testing.T) {
 		if _, err := st.Create(name, tokens.RoleAgent); err != nil {
 			t.Errorf("Create(%q): %v", name, err)
 		}
+	}
+}
+
+// Revocation takes effect at once in the process that revoked; another
+// process sees it within its check interval. A token another process
+// created works on its first use there.
+func TestRevocationAndCreationAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	a, err := tokens.Open(path, tokens.WithCheckInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := tokens.Open(path, tokens.WithCheckInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := a.Create("bot", tokens.RoleAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := b.Verify(tok); !ok {
+		t.Fatal("a token created by another process is unknown until the check interval")
+	}
+	if err := a.Revoke("bot"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := a.Verify(tok); ok {
+		t.Fatal("the revoking process still accepts the token")
 	}
 }

@@ -93,7 +93,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			if e.Kind == postgres.TokensChanged {
 				toks.Refresh()
 			}
-		}))
+		}),
+		approval.WithWorkspaceLimits(cfg.Workspaces, cfg.WorkspacesPerToken), approval.WithMaxPending(cfg.MaxPendingPerSession))
 	if err != nil {
 		return fmt.Errorf("start broker: %w", err)
 	}

@@ -32,6 +32,14 @@ type serveConfig struct {
 	LogLevel           string        `yaml:"log_level"`
 	LogFormat          string        `yaml:"log_format"`
 	PublicMetrics      bool          `yaml:"public_metrics"`
+	// Workspaces, if set, lists the only workspaces agent tokens may use;
+	// otherwise each agent token may create WorkspacesPerToken new ones
+	// (default 32, -1 for no limit).
+	Workspaces         []string `yaml:"workspaces"`
+	WorkspacesPerToken int      `yaml:"workspaces_per_token"`
+	// MaxPendingPerSession bounds one session's pending approvals
+	// (default 100, -1 for no limit).
+	MaxPendingPerSession int `yaml:"max_pending_per_session"`
 	// ToolProfile is what new workspace documents are seeded with besides
 	// the defaults: "seed002" (default) adds seed 002's SAFE and DANGEROUS
 	// lists for its WebSocket clients' tools, "none" the defaults only.

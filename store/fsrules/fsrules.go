@@ -93,6 +93,26 @@ func (d *Dir) Path(workspace string) (string, error) {
 // outside its directory.
 func ValidWorkspace(id string) error { return toolgate.ValidWorkspaceID(id) }
 
+// Exists implements store.Exister: whether the workspace's document file
+// is there (a link counts as there: Document refuses to follow it).
+func (d *Dir) Exists(ctx context.Context, workspace string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	path, err := d.Path(workspace)
+	if err != nil {
+		return false, err
+	}
+	_, err = os.Lstat(path)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("fsrules: stat %s: %w", workspace, err)
+}
+
 // lock returns the mutex that serializes writes to a workspace's document.
 func (d *Dir) lock(workspace string) *sync.Mutex {
 	d.mu.Lock()

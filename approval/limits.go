@@ -1,0 +1,135 @@
+package approval
+
+import (
+	"context"
+	"slices"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Defaults of the limits that keep an agent from growing the gateway
+// without bound (DESIGN §9).
+const (
+	// DefaultWorkspacesPerCredential is how many new workspaces (each a
+	// rules document on disk and a compiled engine) one agent credential
+	// may bring into being.
+	DefaultWorkspacesPerCredential = 32
+	// DefaultMaxPendingPerSession is how many approvals one session may
+	// hold pending at once.
+	DefaultMaxPendingPerSession = 100
+)
+
+// WithWorkspaceLimits bounds the workspaces agent credentials may use.
+// With allowed set, they may use only those (any other is 403); otherwise
+// each may create at most perCredential new ones (0 keeps
+// DefaultWorkspacesPerCredential, negative removes the limit).
+// Approvers, admins and in-process hosts are not limited.
+func WithWorkspaceLimits(allowed []string, perCredential int) Option {
+	return func(b *Broker) {
+		b.wsAllowed = slices.Clone(allowed)
+		if perCredential != 0 {
+			b.wsPerCredential = perCredential
+		}
+	}
+}
+
+// WithMaxPending bounds the approvals one session may hold pending
+// (DefaultMaxPendingPerSession; negative removes the limit).
+func WithMaxPending(n int) Option {
+	return func(b *Broker) {
+		if n != 0 {
+			b.maxPending = n
+		}
+	}
+}
+
+// workspaceExister is the part of Policies that tells a new workspace
+// from an existing one (Workspaces implements it).
+type workspaceExister interface {
+	WorkspaceExists(ctx context.Context, workspace string) (bool, error)
+}
+
+// admitWorkspace checks that by may use workspace: a configured list, or
+// a cap on the new workspaces each agent credential creates. The count is
+// kept in memory, per credential, for the process's life.
+func (b *Broker) admitWorkspace(ctx context.Context, workspace string, by Actor) error {
+	if !by.Agent {
+		return nil
+	}
+	if len(b.wsAllowed) > 0 {
+		if !slices.Contains(b.wsAllowed, workspace) {
+			return toolgate.Errorf(toolgate.EForbidden, "workspace %q is not one agents may use here (the gateway's configured workspaces: %v)", workspace, b.wsAllowed)
+		}
+		return nil
+	}
+	if b.wsPerCredential < 0 {
+		return nil
+	}
+	b.wsMu.Lock()
+	_, known := b.wsCreated[by.Name][workspace]
+	b.wsMu.Unlock()
+	if known {
+		return nil
+	}
+	if ex, ok := b.policies.(workspaceExister); ok {
+		exists, err := ex.WorkspaceExists(ctx, workspace)
+		if err != nil {
+			return toolgate.Errorf(toolgate.EUnavailable, "workspace %s: %v", workspace, err)
+		}
+		if exists {
+			return nil
+		}
+	}
+	b.wsMu.Lock()
+	defer b.wsMu.Unlock()
+	set := b.wsCreated[by.Name]
+	if _, ok := set[workspace]; ok {
+		return nil
+	}
+	if len(set) >= b.wsPerCredential {
+		return toolgate.Errorf(toolgate.EForbidden, "agent credential %s has created %d workspaces, its limit; use an existing workspace or ask an admin to create %q", by.Name, len(set), workspace)
+	}
+	if set == nil {
+		set = map[string]struct{}{}
+		b.wsCreated[by.Name] = set
+	}
+	set[workspace] = struct{}{}
+	return nil
+}
+
+// MaxBatch bounds a model turn's batch: the calls still to come that an
+// approver is shown, and a call's place in its batch.
+const MaxBatch = 256
+
+// checkBatch checks a call's place in its batch and the calls said to
+// remain.
+func checkBatch(c *toolgate.Call, remaining []toolgate.Call) error {
+	if len(remaining) > MaxBatch {
+		return toolgate.Errorf(toolgate.ETooLarge, "batch_remaining has %d calls; at most %d", len(remaining), MaxBatch)
+	}
+	if bt := c.Batch; bt != nil {
+		if bt.Total > MaxBatch+1 {
+			return toolgate.Errorf(toolgate.ETooLarge, "batch total %d; at most %d", bt.Total, MaxBatch+1)
+		}
+		if bt.Index < 0 || bt.Total < 0 || bt.Total > 0 && bt.Index >= bt.Total {
+			return toolgate.Errorf(toolgate.EInvalid, "batch index %d does not fit a batch of %d", bt.Index, bt.Total)
+		}
+	}
+	return nil
+}
+
+// roomToAsk refuses a new approval for a session that holds the most
+// pending approvals it may (in this process) with ERateLimited: the
+// agent waits for answers or cancels some.
+func (b *Broker) roomToAsk(session string) error {
+	if b.maxPending < 0 {
+		return nil
+	}
+	b.mu.Lock()
+	n := b.pending[session]
+	b.mu.Unlock()
+	if n >= b.maxPending {
+		return toolgate.Errorf(toolgate.ERateLimited, "session %s has %d approvals pending, its limit; wait for answers or cancel some", session, n)
+	}
+	return nil
+}
