@@ -143,10 +143,11 @@ func claudeDir(d, root string) string {
 	return strings.TrimSuffix(root, "/") + "/" + d
 }
 
-// ClaudeLayers merges Claude Code settings documents (from
-// ParseClaudeSettings) the way Claude Code merges its settings files, into
-// the documents a rules stack takes them as. Claude Code applies the
-// entries of every file together, deny over ask over allow, so:
+// PermissionLayers merges an agent's own permission documents (Claude Code
+// settings from ParseClaudeSettings, Codex rules from ParseCodexRules) the
+// way the agent merges them, into the documents a rules stack takes them
+// as. Both agents apply the entries of every file together, deny over ask
+// over allow, so:
 //
 //   - allow holds every allow entry, then every ask entry: it goes after
 //     toolgate's built-in defaults and before the rules a person wrote for
@@ -160,7 +161,7 @@ func claudeDir(d, root string) string {
 // flags); additional directories become workspace roots. Each rule keeps
 // its file and line. The entries are Claude Code's own, written by a
 // person: explicit rules, which no mode changes.
-func ClaudeLayers(docs []*Document, managed *Document) (allow, deny *Document) {
+func PermissionLayers(docs []*Document, managed *Document) (allow, deny *Document) {
 	allow = &Document{Path: "claude-code:allow"}
 	deny = &Document{Path: "claude-code:deny"}
 	all := docs

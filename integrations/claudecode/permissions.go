@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
@@ -15,6 +16,27 @@ import (
 // ScopeManaged is the managed-settings file an administrator installs for
 // every user of the machine.
 const ScopeManaged = "managed"
+
+// ScopeCodex is a Codex rules file of the user (CODEX_HOME/rules/*.rules).
+const ScopeCodex = "codex"
+
+// CodexRuleFiles lists the user's Codex rules files, codexHome/rules/*.rules
+// ($CODEX_HOME, else ~/.codex), in name order. A project's .codex/rules are
+// left out: Codex loads them only for a project the user trusts, which
+// the hook cannot tell, and a cloned repository must not pre-approve its
+// own commands.
+func CodexRuleFiles(codexHome string) []SettingsFile {
+	if codexHome == "" {
+		return nil
+	}
+	paths, _ := filepath.Glob(filepath.Join(codexHome, "rules", "*.rules"))
+	sort.Strings(paths)
+	out := make([]SettingsFile, len(paths))
+	for i, p := range paths {
+		out[i] = SettingsFile{ScopeCodex, p}
+	}
+	return out
+}
 
 // ManagedSettingsPath is where Claude Code reads managed settings on this
 // operating system.
@@ -61,6 +83,13 @@ func PermissionFiles(projectDir, home, managed string) []SettingsFile {
 	return out
 }
 
+func (f SettingsFile) what() string {
+	if f.Scope == ScopeCodex {
+		return "Codex rules"
+	}
+	return "Claude Code " + f.Scope + " settings"
+}
+
 // FoundFile is a settings file that exists, with how many permission
 // entries of each kind it holds.
 type FoundFile struct {
@@ -68,8 +97,8 @@ type FoundFile struct {
 	Allow, Ask, Deny int
 }
 
-// Permissions is Claude Code's own permissions, as a layer of toolgate's
-// rules (DESIGN §3.6): the documents policy.ClaudeLayers makes of them.
+// Permissions is an agent's own permissions, as a layer of toolgate's
+// rules (DESIGN §3.6): the documents policy.PermissionLayers makes of them.
 type Permissions struct {
 	// Allow goes after the built-in defaults and before the rules a
 	// person wrote for toolgate; Deny goes after every other document.
@@ -78,7 +107,8 @@ type Permissions struct {
 	Found []FoundFile
 }
 
-// LoadPermissions reads the permissions of the settings files that exist.
+// LoadPermissions reads the permissions of the settings files that exist
+// (Codex rules files for ScopeCodex).
 // A file that exists but cannot be read or parsed is an error naming it:
 // its deny entries would be lost, so the hook must not decide without it.
 func LoadPermissions(files []SettingsFile) (*Permissions, error) {
@@ -91,11 +121,15 @@ func LoadPermissions(files []SettingsFile) (*Permissions, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("Claude Code %s settings: %w", f.Scope, err)
+			return nil, fmt.Errorf("%s: %w", f.what(), err)
 		}
-		d, err := policy.ParseClaudeSettings(f.Path, data)
+		parse := policy.ParseClaudeSettings
+		if f.Scope == ScopeCodex {
+			parse = policy.ParseCodexRules
+		}
+		d, err := parse(f.Path, data)
 		if err != nil {
-			return nil, fmt.Errorf("Claude Code %s settings: %w", f.Scope, err)
+			return nil, fmt.Errorf("%s: %w", f.what(), err)
 		}
 		ff := FoundFile{SettingsFile: f}
 		for _, r := range d.Rules {
@@ -115,7 +149,7 @@ func LoadPermissions(files []SettingsFile) (*Permissions, error) {
 			docs = append(docs, d)
 		}
 	}
-	p.Allow, p.Deny = policy.ClaudeLayers(docs, managed)
+	p.Allow, p.Deny = policy.PermissionLayers(docs, managed)
 	return p, nil
 }
 

@@ -195,8 +195,8 @@ func reportClaudePermissions(w io.Writer, hf *clicore.HookFlags, projectDir, hom
 		fmt.Fprintln(w, "The gateway decides (its rules, grants and modes); Claude Code's own permission files are not layered into its decisions.")
 		return
 	}
-	if !hf.Claude {
-		fmt.Fprintln(w, "Claude Code's own permissions are left out of the hook's decisions (--claude-permissions=false).")
+	if !hf.AgentPerms {
+		fmt.Fprintln(w, "Claude Code's own permissions are left out of the hook's decisions (--agent-permissions=false).")
 		return
 	}
 	p, err := claudecode.LoadPermissions(claudecode.PermissionFiles(projectDir, home, claudecode.ManagedSettingsPath()))
@@ -208,7 +208,7 @@ func reportClaudePermissions(w io.Writer, hf *clicore.HookFlags, projectDir, hom
 		fmt.Fprintf(w, "No Claude Code permissions found (managed, ~/.claude/settings.json, %s/.claude/settings*.json); the hook decides by toolgate's rules.\n", projectDir)
 		return
 	}
-	fmt.Fprintln(w, "The hook honours Claude Code's own permissions (deny wins; turn off with --claude-permissions=false):")
+	fmt.Fprintln(w, "The hook honours Claude Code's own permissions (deny wins; turn off with --agent-permissions=false):")
 	for _, f := range p.Found {
 		fmt.Fprintf(w, "  %-8s %s: %d allow, %d ask, %d deny\n", f.Scope, f.Path, f.Allow, f.Ask, f.Deny)
 	}

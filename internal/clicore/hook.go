@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/toolgate/toolgate"
@@ -24,10 +25,10 @@ type HookFlags struct {
 	Timeout   time.Duration
 	OnError   string
 	Workspace string
-	// Claude honours Claude Code's own permissions (settings files) as a
-	// layer of the local rules.
-	Claude bool
-	Modes  ModeFlags
+	// AgentPerms honours the agent's own permissions (Claude Code's
+	// settings files, Codex's rules files) as a layer of the local rules.
+	AgentPerms bool
+	Modes      ModeFlags
 }
 
 // DefaultHookTimeout is the default of --timeout.
@@ -38,7 +39,7 @@ func (h *HookFlags) Register(fs *flag.FlagSet) {
 	h.Rules.Register(fs)
 	fs.StringVar(&h.Mode, "mode", "", "approval `M`ode for local decisions (default: the config's)")
 	h.Modes.Register(fs)
-	fs.BoolVar(&h.Claude, "claude-permissions", true, "decide locally with Claude Code's own permissions (allow/ask/deny of the managed, user, project and local settings files) as a layer; =false leaves them out")
+	fs.BoolVar(&h.AgentPerms, "agent-permissions", true, "decide locally with the agent's own permissions as a layer: Claude Code's allow/ask/deny (managed, user, project and local settings), Codex's rules ($CODEX_HOME/rules/*.rules); =false leaves them out")
 	fs.StringVar(&h.Server, "server", "", "decide through the gateway at `URL` (default $TOOLGATE_URL; none: decide locally from rules). Token from $TOOLGATE_TOKEN")
 	fs.StringVar(&h.OnAsk, "on-ask", "", "with a gateway, what ask does: prompt (hand it to the agent's own prompt; default for Claude Code) or wait (hold it for a remote approver; default for Codex)")
 	fs.DurationVar(&h.Wait, "wait", claudecode.DefaultWait, "with --on-ask=wait, how long to hold a call for an approver before denying it")
@@ -130,7 +131,7 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		}
 		hook.Decider = gateway(url, &hf, dialect, deadline)
 	} else {
-		hook.Decider = &lazyLocal{flags: &hf, claude: hf.Claude && dialect != claudecode.DialectCodex, projectDir: hook.ProjectDir}
+		hook.Decider = &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, dialect: dialect, projectDir: hook.ProjectDir}
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, claudecode.MaxInputBytes+1))
 	if err != nil {
@@ -163,28 +164,45 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 // is not a call costs no rule loading.
 type lazyLocal struct {
 	flags *HookFlags
-	// claude layers Claude Code's permissions, read for projectDir (else
-	// the call's cwd), which is also a workspace root.
-	claude     bool
+	// agentPerms layers the agent's own permissions: Claude Code's, read
+	// for projectDir (else the call's cwd, which is a workspace root
+	// either way), or Codex's rules for the Codex dialect.
+	agentPerms bool
+	dialect    claudecode.Dialect
 	projectDir string
 	local      *claudecode.Local
+}
+
+// CodexHome is $CODEX_HOME, else ~/.codex.
+func CodexHome(home string) string {
+	if d := os.Getenv("CODEX_HOME"); d != "" {
+		return d
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".codex")
 }
 
 func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Verdict, error) {
 	if l.local == nil {
 		var extra []policy.Option
-		stack := func(docs []*policy.Document) ([]*policy.Document, error) { return docs, nil }
-		if l.claude {
-			dir := l.projectDir
-			if dir == "" {
-				dir = c.Cwd
-			}
-			if dir != "" {
-				extra = append(extra, policy.WithWorkspaceRoots(dir))
-			}
+		var stack func([]*policy.Document) ([]*policy.Document, error)
+		dir := l.projectDir
+		if dir == "" {
+			dir = c.Cwd
+		}
+		if dir != "" {
+			extra = append(extra, policy.WithWorkspaceRoots(dir))
+		}
+		if l.agentPerms {
 			stack = func(docs []*policy.Document) ([]*policy.Document, error) {
 				home, _ := os.UserHomeDir()
-				p, err := claudecode.LoadPermissions(claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath()))
+				files := claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath())
+				if l.dialect == claudecode.DialectCodex {
+					files = claudecode.CodexRuleFiles(CodexHome(home))
+				}
+				p, err := claudecode.LoadPermissions(files)
 				if err != nil {
 					return nil, err
 				}
