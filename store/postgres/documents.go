@@ -114,9 +114,13 @@ func (r *Rules) Document(ctx context.Context, workspace string) ([]byte, string,
 		return nil, "", err
 	}
 	if !ok {
-		// Seed it: an edit that keeps the seed writes the row (and its
-		// entry) once, whichever node gets there first.
-		if rev, err = r.db.updateDocument(ctx, name, nil, r.entry(workspace, "seeded", ""), func([]byte) ([]byte, error) {
+		// Seed it: the row is created empty and filled with the defaults
+		// once, by whichever node gets there first; a document another
+		// node wrote meanwhile is kept.
+		if _, err = r.db.updateDocument(ctx, name, nil, r.entry(workspace, "seeded", ""), func(cur []byte) ([]byte, error) {
+			if len(cur) > 0 {
+				return cur, nil
+			}
 			return r.defaults, nil
 		}); err != nil {
 			return nil, "", err
