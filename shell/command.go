@@ -85,6 +85,7 @@ func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque 
 			}
 			return
 		}
+		words = w.rehash(words)
 		name := cmdName(words[0])
 		if name == "" || opaque {
 			w.emit(w.makeCommand(words, assigns, c.via, true))
@@ -121,6 +122,12 @@ func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque 
 			return
 		}
 		switch name {
+		case "hash":
+			w.hash(words, assigns, c)
+			return
+		case "mapfile", "readarray":
+			w.mapfile(words, assigns, c, d)
+			return
 		case "eval":
 			idx := w.emit(w.makeCommand(words, assigns, c.via, true))
 			w.checkCodeFetch(idx, words, c, true)
@@ -241,6 +248,10 @@ func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *d
 	case "cd", "pushd", "popd":
 		w.chdir(d, name, args, true)
 	case "source", ".":
+		if len(args) > 0 && !args[0].static {
+			// ". <(cmd)" runs what cmd prints.
+			w.res.Commands[idx].Opaque = true
+		}
 		if len(args) > 0 && isStdinPath(args[0].text) {
 			switch c.stdin.kind {
 			case stdinText:

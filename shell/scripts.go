@@ -171,6 +171,10 @@ loop:
 			}
 		}
 	case i < len(words) && !stdinMode:
+		if !words[i].static {
+			// "bash <(cmd)" runs what cmd prints.
+			w.res.Commands[idx].Opaque = true
+		}
 		if !isStdinPath(words[i].text) {
 			w.file(words[i], false, w.res.Commands[idx].Text, d)
 			break

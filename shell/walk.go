@@ -12,8 +12,9 @@ import (
 type walker struct {
 	a        *Analyzer
 	res      *Analysis
-	left     Budget // what remains of the analyzer's budget
-	exceeded string // the bound that stopped the walk, "" while within
+	left     Budget          // what remains of the analyzer's budget
+	exceeded string          // the bound that stopped the walk, "" while within
+	hashed   map[string]word // names hash -p bound to a program
 }
 
 // ctx is what a statement inherits from where it is found.
@@ -518,6 +519,9 @@ func (w *walker) scanNode(n syntax.Node, c ctx, d *dirState) (fetch bool) {
 		}
 		var stmts []*syntax.Stmt
 		switch n := n.(type) {
+		case *syntax.ParamExp:
+			w.promptExpansion(n, c.src)
+			return true
 		case *syntax.CmdSubst:
 			w.unprefixable("command-substitution", "command substitution runs a command whose output no prefix can vet", srcOf(c.src, n))
 			stmts = n.Stmts
@@ -634,6 +638,9 @@ func (w *walker) emit(cmd Command) int {
 		n += len(a)
 	}
 	w.spendSubject(n)
+	if w.subscriptCode(cmd.Text) {
+		cmd.Opaque = true
+	}
 	w.res.Commands = append(w.res.Commands, cmd)
 	if strings.Contains(cmd.Text, "/dev/tcp/") || strings.Contains(cmd.Text, "/dev/udp/") {
 		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", cmd.Text)
