@@ -214,3 +214,36 @@ func TestPassthroughFirstAnswerWins(t *testing.T) {
 	}
 	p.out.none("tool_request r1", 100*time.Millisecond, typeAndCall("tool_request", "r1"))
 }
+
+// `toolgate host … < /dev/null`, the real binary: its stdin is the null
+// device, and it still answers the calls the rules allow and denies the
+// ones they deny, and ends when the engine does.
+func TestHostBinaryStdinDevNull(t *testing.T) {
+	t.Parallel()
+	bins, err := passBins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := filepath.Join(t.TempDir(), "permissions.jsonc")
+	if err := os.WriteFile(rules, []byte(passRules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `{"type":"test_call","call_id":"r1","tool":{"name":"Read","category":"info","args":{"file_path":"README.md"}}}
+{"type":"test_call","call_id":"w1","tool":{"name":"Write","category":"edit","args":{"file_path":".env","content":"x"}}}
+{"type":"test_wait_exit","code":0}`
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bins[0], "host", "--rules", rules, "--", engineBin, "-script", script)
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TOOLGATE_URL=")
+	cmd.Stdin = nil // the null device
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("toolgate host < /dev/null: %v\n%s", err, out)
+	}
+	for _, want := range []string{`"call_id":"r1","approved":true`, `"call_id":"w1","approved":false`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("stdout lacks %s:\n%s", want, out)
+		}
+	}
+}
