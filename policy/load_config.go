@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,7 +14,7 @@ import (
 // listed in error messages.
 var configKeys = []string{
 	"mode", "rules", "permissions", "tools", "agents", "managed", "arity",
-	"question_tools", "tests",
+	"question_tools", "tests", "workspace_roots",
 	// Read by the server, not by the policy loader: accepted and ignored
 	// here (their contents are checked where they are used).
 	"server", "storage", "notify", "tokens", "toolConfirmation",
@@ -114,6 +115,8 @@ func (c *configReader) parse(root *docNode) error {
 			if v.kind != kNull {
 				c.doc.Tests, err = c.tests(v, "tests")
 			}
+		case "workspace_roots":
+			err = c.workspaceRoots(v)
 		}
 		if err != nil {
 			return err
@@ -466,6 +469,33 @@ func (c *configReader) questionTools(n *docNode) error {
 			return err
 		}
 		c.doc.QuestionTools = append(c.doc.QuestionTools, s)
+	}
+	return nil
+}
+
+// workspaceRoots reads workspace_roots: absolute directories (or ~/…)
+// that count as inside the workspace besides each call's cwd, so the
+// default write rules allow writing there ("$WORKSPACE/").
+func (c *configReader) workspaceRoots(v *docNode) error {
+	if v.kind == kNull {
+		return nil
+	}
+	if err := c.list(v, "workspace_roots"); err != nil {
+		return err
+	}
+	for i, it := range v.items {
+		at := fmt.Sprintf("workspace_roots[%d]", i)
+		d, err := c.str(it, at)
+		if err != nil {
+			return err
+		}
+		if !strings.HasPrefix(d, "/") && d != "~" && !strings.HasPrefix(d, "~/") {
+			return c.errAt(it, "%s: %q is not an absolute directory (or ~/…)", at, d)
+		}
+		if path.Clean(d) == "/" {
+			return c.errAt(it, "%s: / would make every write an in-workspace write", at)
+		}
+		c.doc.Roots = append(c.doc.Roots, d)
 	}
 	return nil
 }
