@@ -140,7 +140,9 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 		wctx, stop := context.WithTimeout(ctx, wait)
 		a, err = r.Gate.Wait(wctx, a.ID)
 		stop()
-		if err != nil && wctx.Err() != nil && ctx.Err() == nil {
+		// Our wait ended, or the gateway expired the approval at the same
+		// time to live: one wording for both.
+		if (err != nil && wctx.Err() != nil && ctx.Err() == nil) || (err == nil && a.Status == toolgate.StatusExpired) {
 			r.cancel(ctx, res.Approval.ID)
 			return Verdict{Action: toolgate.Deny, Reason: fmt.Sprintf("no approver answered within %s: %s", wait, decisionReason(&res.Decision))}, nil
 		}

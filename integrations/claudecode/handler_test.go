@@ -12,7 +12,6 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
-	"github.com/toolgate/toolgate/integrations/claudecode/claudecodetest"
 	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 )
 
@@ -93,7 +92,7 @@ func TestHandlerLocal(t *testing.T) {
 // approver answers.
 func TestHandlerRemoteWait(t *testing.T) {
 	g := startGateway(t)
-	c, err := client.New(g.URL, claudecodetest.Token)
+	c, err := client.New(g.URL, g.Agent)
 	if err != nil {
 		t.Fatal(err)
 	}

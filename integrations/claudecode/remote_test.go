@@ -17,17 +17,12 @@ import (
 
 func startGateway(t *testing.T) *claudecodetest.Gateway {
 	t.Helper()
-	g, err := claudecodetest.New(testRules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(g.Close)
-	return g
+	return claudecodetest.New(t, testRules)
 }
 
-func remoteHook(t *testing.T, url string, onAsk claudecode.AskMode, wait time.Duration) *claudecode.Hook {
+func remoteHook(t *testing.T, url, token string, onAsk claudecode.AskMode, wait time.Duration) *claudecode.Hook {
 	t.Helper()
-	c, err := client.New(url, claudecodetest.Token, client.WithVia("hook"))
+	c, err := client.New(url, token, client.WithVia("hook"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +31,7 @@ func remoteHook(t *testing.T, url string, onAsk claudecode.AskMode, wait time.Du
 
 func approver(t *testing.T, g *claudecodetest.Gateway) *client.Client {
 	t.Helper()
-	c, err := client.New(g.URL, claudecodetest.Token, client.WithVia("web"))
+	c, err := client.New(g.URL, g.Approver, client.WithVia("web"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +54,7 @@ func preToolUse(t *testing.T, ans claudecode.Answer) (decision, reason string) {
 // the call reaches the gateway mapped from the hook input.
 func TestRemoteRules(t *testing.T) {
 	g := startGateway(t)
-	h := remoteHook(t, g.URL, claudecode.AskPrompt, 0)
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskPrompt, 0)
 	h.Workspace = "shop"
 	for file, want := range map[string]string{
 		"bash_allowed.json": "allow", "read.json": "allow", "read_env.json": "deny",
@@ -89,7 +84,7 @@ func TestRemoteRules(t *testing.T) {
 // the gateway's approval is cancelled, not left for approvers.
 func TestRemoteAskPrompt(t *testing.T) {
 	g := startGateway(t)
-	h := remoteHook(t, g.URL, claudecode.AskPrompt, 0)
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskPrompt, 0)
 	got, reason := preToolUse(t, h.Handle(context.Background(), readInput(t, "bash.json")))
 	if got != "ask" || !strings.Contains(reason, "asks for approval") {
 		t.Errorf("got %s (%s)", got, reason)
@@ -107,7 +102,7 @@ func TestRemoteAskPrompt(t *testing.T) {
 // command, which reaches Claude Code as updatedInput.
 func TestRemoteWaitApproved(t *testing.T) {
 	g := startGateway(t)
-	h := remoteHook(t, g.URL, claudecode.AskWait, 10*time.Second)
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskWait, 10*time.Second)
 	done := make(chan claudecode.Answer, 1)
 	go func() { done <- h.Handle(context.Background(), readInput(t, "bash.json")) }()
 
@@ -143,7 +138,7 @@ func TestRemoteWaitApproved(t *testing.T) {
 // TestRemoteWaitDenied: a human's denial comes back with the feedback.
 func TestRemoteWaitDenied(t *testing.T) {
 	g := startGateway(t)
-	h := remoteHook(t, g.URL, claudecode.AskWait, 10*time.Second)
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskWait, 10*time.Second)
 	done := make(chan claudecode.Answer, 1)
 	go func() { done <- h.Handle(context.Background(), readInput(t, "permission_request.json")) }()
 	id, err := g.WaitPending(5 * time.Second)
@@ -164,10 +159,11 @@ func TestRemoteWaitDenied(t *testing.T) {
 }
 
 // TestRemoteWaitTimeout: nobody answers in time: deny, and the approval
-// is cancelled.
+// ends (the hook withdraws it; its time to live is the same wait, so the
+// gateway may expire it first). Nothing is left pending.
 func TestRemoteWaitTimeout(t *testing.T) {
 	g := startGateway(t)
-	h := remoteHook(t, g.URL, claudecode.AskWait, 300*time.Millisecond)
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskWait, 300*time.Millisecond)
 	start := time.Now()
 	got, reason := preToolUse(t, h.Handle(context.Background(), readInput(t, "mcp.json")))
 	if got != "deny" || !strings.Contains(reason, "no approver answered within 300ms") {
@@ -176,8 +172,8 @@ func TestRemoteWaitTimeout(t *testing.T) {
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("took %s", el)
 	}
-	if c := g.Cancelled(); len(c) != 1 {
-		t.Errorf("cancelled %v", c)
+	if p := g.Pending(); len(p) != 0 {
+		t.Errorf("left pending: %v", p)
 	}
 }
 
@@ -185,7 +181,7 @@ func TestRemoteWaitTimeout(t *testing.T) {
 // default, ask with OnError ask.
 func TestRemoteDown(t *testing.T) {
 	url := claudecodetest.ClosedURL()
-	h := remoteHook(t, url, claudecode.AskPrompt, 0)
+	h := remoteHook(t, url, "tg_unused", claudecode.AskPrompt, 0)
 	for _, file := range []string{"read.json", "bash_allowed.json", "write.json"} {
 		got, reason := preToolUse(t, h.Handle(context.Background(), readInput(t, file)))
 		if got != "deny" || !strings.Contains(reason, "unreachable") {
@@ -212,14 +208,14 @@ func TestRemoteErrors(t *testing.T) {
 	}
 	h := &claudecode.Hook{Decider: &claudecode.Remote{Gate: c}}
 	got, reason := preToolUse(t, h.Handle(context.Background(), readInput(t, "read.json")))
-	if got != "deny" || !strings.Contains(reason, "unknown token") {
+	if got != "deny" || !strings.Contains(reason, "unknown or revoked token") {
 		t.Errorf("got %s (%s)", got, reason)
 	}
 	// A deadline that passes mid-request.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	time.Sleep(time.Millisecond)
-	h = remoteHook(t, g.URL, claudecode.AskPrompt, 0)
+	h = remoteHook(t, g.URL, g.Agent, claudecode.AskPrompt, 0)
 	if got, _ := preToolUse(t, h.Handle(ctx, readInput(t, "read.json"))); got != "deny" {
 		t.Errorf("expired context: %s", got)
 	}
@@ -230,7 +226,7 @@ func TestRemoteErrors(t *testing.T) {
 // which comes from an agent, does not.
 func TestUserPromptSubmitRemote(t *testing.T) {
 	g := startGateway(t)
-	h := remoteHook(t, g.URL, claudecode.AskPrompt, 0)
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskPrompt, 0)
 	for _, file := range []string{"user_prompt_submit.json", "codex_user_prompt_submit.json"} {
 		ans := h.Handle(context.Background(), readInput(t, file))
 		if ans.Exit != 0 || ans.Output != nil || ans.Stderr != "" || ans.Err != nil {
@@ -257,7 +253,7 @@ func TestUserPromptSubmitRemote(t *testing.T) {
 // TestUserPromptSubmitGatewayDown: the prompt still goes through (exit 0,
 // no output); one line on stderr says the turn was not ended.
 func TestUserPromptSubmitGatewayDown(t *testing.T) {
-	h := remoteHook(t, claudecodetest.ClosedURL(), claudecode.AskWait, time.Minute)
+	h := remoteHook(t, claudecodetest.ClosedURL(), "tg_unused", claudecode.AskWait, time.Minute)
 	ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json"))
 	if ans.Exit != 0 || ans.Output != nil || ans.Err == nil {
 		t.Fatalf("%+v", ans)
@@ -271,7 +267,7 @@ func TestUserPromptSubmitGatewayDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	h = &claudecode.Hook{Decider: &claudecode.Remote{Gate: c}}
-	if ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "unknown token") {
+	if ans := h.Handle(context.Background(), readInput(t, "user_prompt_submit.json")); ans.Exit != 0 || ans.Output != nil || !strings.Contains(ans.Stderr, "unknown or revoked token") {
 		t.Errorf("wrong token: %+v", ans)
 	}
 	h = &claudecode.Hook{Decider: &claudecode.Remote{Gate: &mock.Gate{EndTurnFn: func(context.Context, string) (*toolgate.Session, error) { panic("boom") }}}}

@@ -18,13 +18,13 @@ import (
 // with other content) and runs only if approved.
 func TestGatewayCallIDsAreFresh(t *testing.T) {
 	buildPrograms(t)
-	gw := newFakeGateway(t)
-	approver, err := client.New(gw.URL(), approverToken)
+	gw := newTestGateway(t)
+	approver, err := client.New(gw.URL(), gw.approver)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	c := transports[0].start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: agentToken}, "")
+	c := transports[0].start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: gw.agent}, "")
 	c.send(call("w", "write_note", map[string]any{"note": "harmless"}))
 	first := gw.nextSubmitted()
 	if _, err := approver.Approve(ctx, first.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {

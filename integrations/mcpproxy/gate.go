@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -413,7 +412,7 @@ func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call
 // gateway approval. The gateway takes it if the proxy's token may answer
 // (an approver token); otherwise the proxy honours the answer itself,
 // remembers session and always answers, and withdraws the approval.
-func (b *bridge) userAnswered(ctx context.Context, gw *client.Client, id string, call *toolgate.Call, answer string) verdict {
+func (b *bridge) userAnswered(ctx context.Context, gw toolgate.Gate, id string, call *toolgate.Call, answer string) verdict {
 	var (
 		a   *toolgate.Approval
 		err error

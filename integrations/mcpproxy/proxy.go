@@ -14,7 +14,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -81,7 +80,7 @@ type Config struct {
 	Agent *policy.Ruleset
 	// Gateway, when set, decides every call instead of Engine and holds
 	// asks for toolgate's approvers.
-	Gateway *client.Client
+	Gateway toolgate.Gate
 	// Workspace is the gateway workspace calls belong to; empty for the
 	// gateway's default.
 	Workspace string

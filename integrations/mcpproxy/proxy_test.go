@@ -231,17 +231,17 @@ func TestGateway(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
 			t.Parallel()
-			gw := newFakeGateway(t)
-			approver, err := client.New(gw.URL(), approverToken)
+			gw := newTestGateway(t)
+			approver, err := client.New(gw.URL(), gw.approver)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := tr.start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: agentToken}, "")
+			c := tr.start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: gw.agent}, "")
 
 			if r := c.do(call("e", "echo", map[string]any{"text": "gw"})).tool(t); r.IsError {
 				t.Fatalf("echo (allowed by the gateway): %+v", r)
 			}
-			if r := c.do(call("d", "delete_all", nil)).tool(t); !r.IsError || !strings.Contains(r.text(), "deleting is not allowed here") {
+			if r := c.do(call("d", "delete_all", nil)).tool(t); !r.IsError || !strings.Contains(r.text(), "denied by rule mcp__demo__*delete*") {
 				t.Fatalf("delete_all (denied by the gateway): %+v", r)
 			}
 
@@ -280,8 +280,8 @@ func TestGateway(t *testing.T) {
 // the approval is withdrawn there.
 func TestGatewayWithElicitation(t *testing.T) {
 	buildPrograms(t)
-	gw := newFakeGateway(t)
-	c := transports[0].start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: agentToken}, "once")
+	gw := newTestGateway(t)
+	c := transports[0].start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: gw.agent}, "once")
 	c.send(call("w", "write_note", map[string]any{"note": "asked"}))
 	a := gw.nextSubmitted()
 	if r := c.waitFor(func(m msg) bool { return m.ID == "w" }).tool(t); r.IsError || r.text() != "wrote asked" {
@@ -341,8 +341,8 @@ func TestClientDisconnect(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
 			t.Parallel()
-			gw := newFakeGateway(t)
-			c := tr.start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: agentToken}, "")
+			gw := newTestGateway(t)
+			c := tr.start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: gw.agent}, "")
 			c.send(call("w", "write_note", map[string]any{"note": "abandoned"}))
 			a := gw.nextSubmitted()
 			c.cmd.Process.Kill()

@@ -150,13 +150,9 @@ func TestHookExitCodes(t *testing.T) {
 // that the test approves over the API, and the gateway down.
 func TestHookGateway(t *testing.T) {
 	hookEnv(t)
-	g, err := claudecodetest.New(`{"shell_exec": {"go test *": "allow"}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := claudecodetest.New(t, `{"shell_exec": {"go test *": "allow"}}`)
 	t.Setenv("TOOLGATE_URL", g.URL)
-	t.Setenv("TOOLGATE_TOKEN", claudecodetest.Token)
+	t.Setenv("TOOLGATE_TOKEN", g.Agent)
 
 	code, stdout, _ := hookExit(t, []string{"claude-code"}, recorded(t, "bash_allowed.json"))
 	if a := parseAnswer(t, stdout); code != 0 || a.HookSpecificOutput.PermissionDecision != "allow" {
@@ -173,21 +169,24 @@ func TestHookGateway(t *testing.T) {
 		t.Errorf("the prompt's approval was not cancelled: %v", g.Cancelled())
 	}
 
-	// Held for a remote approver, who approves over the API.
+	// Held for a remote approver, who approves over the API. A session is
+	// bound to the workspace of its first call, so the --workspace flag is
+	// tried on a session of its own.
 	type result struct {
 		code           int
 		stdout, stderr string
 	}
 	done := make(chan result, 1)
+	webfetch := bytes.ReplaceAll(recorded(t, "webfetch.json"), []byte("9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13"), []byte("payments-session"))
 	go func() {
-		c, o, e := hookExit(t, []string{"claude-code", "--on-ask", "wait", "--wait", "20s", "--workspace", "payments"}, recorded(t, "webfetch.json"))
+		c, o, e := hookExit(t, []string{"claude-code", "--on-ask", "wait", "--wait", "20s", "--workspace", "payments"}, webfetch)
 		done <- result{c, o, e}
 	}()
 	id, err := g.WaitPending(10 * time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	approver, err := client.New(g.URL, claudecodetest.Token, client.WithVia("web"))
+	approver, err := client.New(g.URL, g.Approver, client.WithVia("web"))
 	if err != nil {
 		t.Fatal(err)
 	}
