@@ -148,7 +148,7 @@ func (b *Broker) EndSession(ctx context.Context, session string, by Actor) (*too
 	if err != nil {
 		return nil, err
 	}
-	b.hub.publish(toolgate.Event{Type: toolgate.EventSessionEnded, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
+	b.emit(toolgate.Event{Type: toolgate.EventSessionEnded, Time: b.now(), Session: s.ID, Workspace: s.Workspace})
 	err = b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: s.ID}, toolgate.Resolution{
 		Status: toolgate.StatusCancelled, Reason: "the session ended", By: by.Name, Via: by.Via,
 	})

@@ -88,7 +88,10 @@ type Rules struct {
 	defaults []byte
 }
 
-var _ store.FeedRules = (*Rules)(nil)
+var (
+	_ store.FeedRules = (*Rules)(nil)
+	_ store.Exister   = (*Rules)(nil)
+)
 
 // RulesChanged is the audit kind of a rules document write.
 const RulesChanged = "rules.changed"
@@ -155,6 +158,17 @@ func (r *Rules) UpdateDocument(ctx context.Context, workspace string, edit func(
 	}
 	_, err = r.db.updateDocument(ctx, name, r.defaults, r.entry(workspace, "edited", ""), edit)
 	return err
+}
+
+// Exists implements store.Exister: whether the workspace's document
+// exists, without seeding it.
+func (r *Rules) Exists(ctx context.Context, workspace string) (bool, error) {
+	name, err := rulesName(workspace)
+	if err != nil {
+		return false, err
+	}
+	_, _, ok, err := r.db.loadDocument(ctx, name)
+	return ok, err
 }
 
 // ChangesOnFeed implements store.FeedRules.
