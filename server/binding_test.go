@@ -163,3 +163,41 @@ func TestFailedAuthLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictBodies: a body whose keys repeat or differ in case from the
+// field they would fill is refused, so {"tool":"Read","tool":"Bash"} can
+// never be decided as Bash; ?wait= past any bound is the bound.
+func TestStrictBodies(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	before := e.counts()
+	for _, body := range []string{
+		`{"tool":"Read","tool":"Bash","args":{"command":"rm -rf /"}}`,
+		`{"Tool":"Bash","args":{"command":"rm -rf /"}}`,
+		`{"call":{"tool":"Bash","args":{"command":"ls","command":"rm -rf /"}}}`,
+		`{"call":{"tool":"Bash","args":{"command":"ls"}},"Call":{"tool":"Bash"}}`,
+	} {
+		for _, path := range []string{"/v1/calls", "/v1/evaluate"} {
+			r := e.do("POST", path, e.Agent, body)
+			if r.status != http.StatusBadRequest {
+				t.Errorf("%s %s: %d %s", path, body, r.status, r.body)
+			}
+		}
+	}
+	if r := e.do("POST", "/v1/approvals/x/deny", e.Approver, `{"mode":"soft","Mode":"hard"}`); r.status != http.StatusBadRequest {
+		t.Errorf("deny with a case variant: %d %s", r.status, r.body)
+	}
+	if after := e.counts(); after != before {
+		t.Fatalf("a refused body changed something")
+	}
+	// The user's twin: argument names are the tool's, in any case.
+	if r := e.do("POST", "/v1/evaluate", e.Agent, `{"tool":"Bash","args":{"command":"ls","Command":"x"}}`); r.status != 200 {
+		t.Fatalf("args with two spellings: %d %s", r.status, r.body)
+	}
+	for _, wait := range []string{"9223372036854775807", "1e300", "9223372036854775807s"} {
+		r := e.do("GET", "/v1/approvals/ap_x?wait="+wait, e.Approver, nil)
+		if r.status != http.StatusNotFound && r.status != http.StatusBadRequest || strings.Contains(string(r.body), "negative") {
+			t.Errorf("wait=%s: %d %s", wait, r.status, r.body)
+		}
+	}
+}

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +21,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/httpcode"
+	"github.com/toolgate/toolgate/internal/jsonstrict"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -327,6 +330,10 @@ func unmarshalStrict(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return toolgate.Errorf(toolgate.EInvalid, "request body is empty; want a JSON object")
 	}
+	// Exact key case and no duplicate keys: one body, one meaning.
+	if err := jsonstrict.Check(data, reflect.TypeOf(v)); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -395,9 +402,17 @@ func (s *server) parseWait(r *http.Request) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
+		// Seconds, as a number; beyond the cap is the cap (converting a
+		// huge float to a Duration would overflow to a negative).
 		n, nerr := strconv.ParseFloat(v, 64)
-		if nerr != nil {
+		if nerr != nil && !errors.Is(nerr, strconv.ErrRange) || math.IsNaN(n) {
 			return 0, toolgate.Errorf(toolgate.EInvalid, "wait=%q: want a duration such as 30s", v)
+		}
+		if n < 0 {
+			return 0, toolgate.Errorf(toolgate.EInvalid, "wait=%q: negative", v)
+		}
+		if n >= s.limits.MaxWait.Seconds() {
+			return s.limits.MaxWait, nil
 		}
 		d = time.Duration(n * float64(time.Second))
 	}
