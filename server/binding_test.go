@@ -1,14 +1,19 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -199,5 +204,53 @@ func TestStrictBodies(t *testing.T) {
 		if r.status != http.StatusNotFound && r.status != http.StatusBadRequest || strings.Contains(string(r.body), "negative") {
 			t.Errorf("wait=%s: %d %s", wait, r.status, r.body)
 		}
+	}
+}
+
+// fullStore is a SQLite store whose writes fail as a full disk's do while
+// full is set.
+type fullStore struct {
+	*sqlite.DB
+	full atomic.Bool
+}
+
+func (f *fullStore) AppendAudit(ctx context.Context, entries ...toolgate.AuditEntry) error {
+	if f.full.Load() {
+		return &toolgate.Error{Code: toolgate.EUnavailable, Message: "sqlite: append audit: disk full", Err: store.ErrUnavailable}
+	}
+	return f.DB.AppendAudit(ctx, entries...)
+}
+
+// TestDiskFullOverHTTP: a write the store cannot take answers 503 with
+// its cause and turns /healthz unhealthy, until a write succeeds again.
+func TestDiskFullOverHTTP(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db, err := sqlite.Open(t.Context(), filepath.Join(dir, "toolgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	st := &fullStore{DB: db}
+	e := stacktest.New(t, stacktest.On(st, dir))
+	read := toolgate.Call{ID: "r1", Session: "s1", Tool: "Read", Args: map[string]any{"file_path": "README.md"}}
+	if r := e.Do("GET", "/healthz", "", nil); r.Status != 200 {
+		t.Fatalf("healthz: %d %s", r.Status, r.Body)
+	}
+	st.full.Store(true)
+	r := e.Do("POST", "/v1/calls", e.Agent, read)
+	if r.Status != http.StatusServiceUnavailable || !strings.Contains(string(r.Body), "disk full") {
+		t.Fatalf("a call on a full disk: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/healthz", "", nil); r.Status != http.StatusServiceUnavailable || !strings.Contains(string(r.Body), "disk full") {
+		t.Fatalf("healthz on a full disk: %d %s", r.Status, r.Body)
+	}
+	st.full.Store(false)
+	read.ID = "r2"
+	if r := e.Do("POST", "/v1/calls", e.Agent, read); r.Status != 200 {
+		t.Fatalf("a call after space was freed: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do("GET", "/healthz", "", nil); r.Status != 200 {
+		t.Fatalf("healthz after space was freed: %d %s", r.Status, r.Body)
 	}
 }

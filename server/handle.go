@@ -22,6 +22,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/httpcode"
 	"github.com/toolgate/toolgate/internal/jsonstrict"
+	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -128,6 +129,12 @@ func (s *server) adapt(rt *route) http.Handler {
 				r.Body = http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes)
 			}
 			err = rt.handler(w, r)
+			switch {
+			case errors.Is(err, store.ErrUnavailable):
+				s.fault.Store(&storeFault{at: s.now(), msg: toolgate.ErrorMessageOf(err)})
+			case err == nil && rt.Writes && s.fault.Load() != nil:
+				s.fault.Store(nil) // the store takes writes again
+			}
 			if err != nil {
 				s.writeError(w, r, rt, err)
 			}

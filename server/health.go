@@ -11,8 +11,13 @@ import (
 	"github.com/toolgate/toolgate/store"
 )
 
-// handleHealth answers ok when the store answers a cheap query.
+// handleHealth answers ok when the store answers a cheap query and the
+// last write it was given did not fail for want of disk or I/O: a gateway
+// that cannot record decisions is unhealthy though it can still read.
 func (s *server) handleHealth(w http.ResponseWriter, r *http.Request) error {
+	if f := s.fault.Load(); f != nil {
+		return toolgate.Errorf(toolgate.EUnavailable, "store unavailable since %s: %s", f.at.UTC().Format(time.RFC3339), f.msg)
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	var err error

@@ -15,6 +15,9 @@ type route struct {
 	handler handlerFunc
 	// writeAuthErr writes authorization errors in a mount's own shape.
 	writeAuthErr func(w http.ResponseWriter, r *http.Request, err error)
+	// Writes marks a route that writes to the store: its success shows the
+	// store takes writes again (/healthz).
+	Writes bool
 	// slot indexes the route's metrics.
 	slot int
 }
@@ -35,26 +38,26 @@ func (s *server) routes() []route {
 	}
 	return []route{
 		{Method: http.MethodPost, Path: "/v1/evaluate", Role: agent, handler: s.handleEvaluate},
-		{Method: http.MethodPost, Path: "/v1/calls", Role: agent, handler: s.handleSubmit},
+		{Method: http.MethodPost, Path: "/v1/calls", Role: agent, handler: s.handleSubmit, Writes: true},
 
 		{Method: http.MethodGet, Path: "/v1/approvals", Role: approver, handler: s.handleListApprovals},
 		{Method: http.MethodGet, Path: "/v1/approvals/{id}", Role: agent, handler: s.handleGetApproval},
-		{Method: http.MethodPost, Path: "/v1/approvals/{id}/approve", Role: approver, handler: s.handleApprove},
-		{Method: http.MethodPost, Path: "/v1/approvals/{id}/deny", Role: approver, handler: s.handleDeny},
-		{Method: http.MethodPost, Path: "/v1/approvals/{id}/cancel", Role: agent, handler: s.handleCancel},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/approve", Role: approver, handler: s.handleApprove, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/deny", Role: approver, handler: s.handleDeny, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/cancel", Role: agent, handler: s.handleCancel, Writes: true},
 
 		{Method: http.MethodGet, Path: "/v1/grants", Role: approver, handler: s.handleListGrants},
-		{Method: http.MethodPost, Path: "/v1/grants", Role: admin, handler: s.handleAddGrant},
-		{Method: http.MethodDelete, Path: "/v1/grants/{id}", Role: admin, handler: s.handleRevokeGrant},
+		{Method: http.MethodPost, Path: "/v1/grants", Role: admin, handler: s.handleAddGrant, Writes: true},
+		{Method: http.MethodDelete, Path: "/v1/grants/{id}", Role: admin, handler: s.handleRevokeGrant, Writes: true},
 
 		{Method: http.MethodGet, Path: "/v1/workspaces/{id}/rules", Role: admin, handler: s.handleGetRules},
-		{Method: http.MethodPut, Path: "/v1/workspaces/{id}/rules", Role: admin, handler: s.handlePutRules},
+		{Method: http.MethodPut, Path: "/v1/workspaces/{id}/rules", Role: admin, handler: s.handlePutRules, Writes: true},
 
 		{Method: http.MethodGet, Path: "/v1/sessions", Role: approver, handler: s.handleListSessions},
 		{Method: http.MethodGet, Path: "/v1/sessions/{id}", Role: approver, handler: s.handleGetSession},
-		{Method: http.MethodPut, Path: "/v1/sessions/{id}/mode", Role: approver, handler: s.handleSetMode},
-		{Method: http.MethodPost, Path: "/v1/sessions/{id}/abort", Role: approver, handler: s.handleAbort},
-		{Method: http.MethodPost, Path: "/v1/sessions/{id}/turn-end", Role: agent, handler: s.handleTurnEnd},
+		{Method: http.MethodPut, Path: "/v1/sessions/{id}/mode", Role: approver, handler: s.handleSetMode, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/sessions/{id}/abort", Role: approver, handler: s.handleAbort, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/sessions/{id}/turn-end", Role: agent, handler: s.handleTurnEnd, Writes: true},
 		{Method: http.MethodPost, Path: "/v1/sessions/{id}/end", Role: agent, handler: s.handleEndSession},
 		{Method: http.MethodPost, Path: "/v1/workspaces/{id}/disconnect", Role: agent, handler: s.handleDisconnect},
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolgate/toolgate/approval"
@@ -130,6 +131,12 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
+// storeFault is a store failure /healthz reports.
+type storeFault struct {
+	at  time.Time
+	msg string
+}
+
 // server holds the dependencies the handlers share.
 type server struct {
 	broker   *approval.Broker
@@ -144,6 +151,9 @@ type server struct {
 	deps     Deps
 
 	limiter *limiter
+	// fault is the last store error that made a request answer 503, until
+	// a write succeeds again; /healthz reports it.
+	fault atomic.Pointer[storeFault]
 	// authFails is a bucket per client address that each failed token
 	// check drains.
 	authFails *limiter

@@ -2,9 +2,16 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	"github.com/toolgate/toolgate"
 )
+
+// ErrUnavailable is in the chain of a store error that says the store
+// cannot take writes now (a full disk, an I/O error, a lost database): the
+// error's code is EUnavailable, the API answers 503 and /healthz turns
+// unhealthy until a write succeeds.
+var ErrUnavailable = errors.New("store unavailable")
 
 // Store keeps approvals, grants, sessions and the audit log. Every method
 // is safe for concurrent use. A write is durable when the method returns:

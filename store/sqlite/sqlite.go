@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"modernc.org/sqlite"
@@ -41,6 +42,7 @@ type DB struct {
 
 	busyTimeout time.Duration
 	readConns   int
+	maxPages    int64
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -56,6 +58,13 @@ type Option func(*DB)
 // another process sharing the file before it fails. The default is 5 s.
 func WithBusyTimeout(d time.Duration) Option {
 	return func(db *DB) { db.busyTimeout = d }
+}
+
+// WithMaxSize bounds the database file (in bytes, rounded down to 4 KiB
+// pages): a write that would grow it further fails as a full disk does,
+// with EUnavailable. Zero is no bound.
+func WithMaxSize(bytes int64) Option {
+	return func(db *DB) { db.maxPages = bytes / 4096 }
 }
 
 // WithReadConns sets the size of the read connection pool. The default is
@@ -107,6 +116,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	wq.Set("_journal_mode", "WAL")
 	wq.Set("_txlock", "immediate")
+	if db.maxPages > 0 {
+		wq.Add("_pragma", "page_size(4096)")
+		wq.Add("_pragma", fmt.Sprintf("max_page_count(%d)", db.maxPages))
+	}
 	db.w, err = sql.Open("sqlite", dsn(abs, wq))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
@@ -273,7 +286,38 @@ func wrap(op string, err error) error {
 	if isUnique(err) {
 		return &toolgate.Error{Code: toolgate.EConflict, Message: "sqlite: " + op + ": already exists", Err: err}
 	}
+	if cause := unavailable(err); cause != "" {
+		// The database cannot take the write now (a full disk, an I/O
+		// error): the caller answers 503 with the cause, and retries.
+		return &toolgate.Error{Code: toolgate.EUnavailable, Message: "sqlite: " + op + ": " + cause, Err: fmt.Errorf("%w: %w", store.ErrUnavailable, err)}
+	}
 	return fmt.Errorf("sqlite: %s: %w", op, err)
+}
+
+// unavailable names the cause of an error that says the database cannot
+// be used right now, or returns "".
+func unavailable(err error) string {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_FULL:
+			return "disk full"
+		case sqlite3.SQLITE_IOERR:
+			return "I/O error"
+		case sqlite3.SQLITE_READONLY:
+			return "database is read-only"
+		case sqlite3.SQLITE_CANTOPEN:
+			return "cannot open the database file"
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return "database is locked"
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return "database file is damaged"
+		}
+	}
+	if errors.Is(err, syscall.ENOSPC) {
+		return "disk full"
+	}
+	return ""
 }
 
 // isUnique reports whether err is a primary key or unique constraint

@@ -3,11 +3,13 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/store/storetest"
@@ -203,5 +205,29 @@ func TestMigrateFromVersion1(t *testing.T) {
 	s, err := db.GetSession(t.Context(), "s1")
 	if err != nil || s.Owner != "" || s.Workspace != "w1" {
 		t.Fatalf("session after migration: %+v, %v", s, err)
+	}
+}
+
+// TestDiskFull: a write the disk cannot take (here a database at its
+// size bound, which SQLite reports as SQLITE_FULL like a full disk) is
+// EUnavailable naming the cause, and the store stays usable for reads.
+func TestDiskFull(t *testing.T) {
+	t.Parallel()
+	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "toolgate.db"), sqlite.WithMaxSize(256<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var werr error
+	for i := 0; i < 10000 && werr == nil; i++ {
+		e := storetestEntry()
+		e.Data = []byte(`{"pad":"` + strings.Repeat("x", 4000) + `"}`)
+		werr = db.AppendAudit(t.Context(), e)
+	}
+	if toolgate.ErrorCodeOf(werr) != toolgate.EUnavailable || !errors.Is(werr, store.ErrUnavailable) || !strings.Contains(toolgate.ErrorMessageOf(werr), "disk full") {
+		t.Fatalf("write past the bound: %v (code %s)", werr, toolgate.ErrorCodeOf(werr))
+	}
+	if _, err := db.ListSessions(t.Context(), store.SessionFilter{Limit: 1}); err != nil {
+		t.Fatalf("read after a full disk: %v", err)
 	}
 }
