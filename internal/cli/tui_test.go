@@ -62,9 +62,10 @@ func (x *tmux) keys(k ...string) { x.run(append([]string{"send-keys", "-t", "tg"
 func (x *tmux) text(s string)    { x.run("send-keys", "-t", "tg", "-l", s) }
 
 // TestTUIAnswersInATerminal runs `toolgate serve` and `toolgate tui` in a
-// tmux terminal: an approval an agent submits over HTTP appears on
-// screen; y approves it and the agent's long-poll returns allow; n with
-// feedback denies the next one and the agent gets that feedback.
+// tmux terminal: an approval an agent submitted over HTTP before the
+// approver started is replayed on screen; y approves it and the agent's
+// long-poll returns allow; the next arrives live, and n with feedback
+// denies it and the agent gets that feedback.
 func TestTUIAnswersInATerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts gateway processes")
@@ -77,9 +78,6 @@ func TestTUIAnswersInATerminal(t *testing.T) {
 	agent := newClient(t, g.url, createToken(t, bin, data, "agent"))
 	approver := createToken(t, bin, data, "approver")
 	newClient(t, g.url, approver)
-
-	x := startTmux(t, fmt.Sprintf("env NO_COLOR=1 TERM=xterm-256color TOOLGATE_URL=%s TOOLGATE_TOKEN=%s %s tui; sleep 60", g.url, approver, bin))
-	x.waitFor("No approvals waiting")
 
 	type result struct {
 		r   *approval.Result
@@ -94,7 +92,20 @@ func TestTUIAnswersInATerminal(t *testing.T) {
 		return ch
 	}
 
+	// The first call waits before the approver starts: the stream replays it.
 	first := longPoll("c1", "git push origin feature-x")
+	admin := newClient(t, g.url, g.token)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		list, err := admin.Approvals(ctx, toolgate.ApprovalFilter{Status: toolgate.StatusPending})
+		if err == nil && len(list) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the call never became pending: %v %v", list, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	x := startTmux(t, fmt.Sprintf("env NO_COLOR=1 TERM=xterm-256color TOOLGATE_URL=%s TOOLGATE_TOKEN=%s %s tui; sleep 60", g.url, approver, bin))
 	x.waitFor("git push origin feature-x")
 	x.keys("y")
 	res := <-first
@@ -109,6 +120,8 @@ func TestTUIAnswersInATerminal(t *testing.T) {
 	}
 	x.waitFor("approved once")
 
+	// The second arrives while it watches.
+	x.waitFor("No approvals waiting")
 	second := longPoll("c2", "curl -X DELETE https://api.example.com/db")
 	x.waitFor("curl -X DELETE")
 	x.keys("n")
