@@ -35,7 +35,10 @@ type Engine struct {
 
 	static  *Ruleset
 	managed *Ruleset
-	agents  map[string]*Ruleset
+	// fileRules is set when a read or write rule denies or asks: then
+	// every shell operand is checked as a file too.
+	fileRules bool
+	agents    map[string]*Ruleset
 
 	// aliases caches the seed spelling of MCP tool names (see mcpKey).
 	aliases struct {
@@ -158,6 +161,10 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 		if e.agents[name], err = e.Compile(toolgate.LayerAgent, rules); err != nil {
 			return nil, fmt.Errorf("agent %s rules: %w", name, err)
 		}
+	}
+	e.fileRules = e.restrictsFiles(e.static) || e.restrictsFiles(e.managed)
+	for _, rs := range e.agents {
+		e.fileRules = e.fileRules || e.restrictsFiles(rs)
 	}
 	var failures TestFailures
 	for _, d := range docs {
@@ -294,4 +301,25 @@ func (e *Engine) selfProtection() []Rule {
 		}
 	}
 	return rules
+}
+
+// restrictsFiles reports whether rs has a read or write rule that denies
+// or asks for some files (not a tool-wide catch-all).
+func (e *Engine) restrictsFiles(rs *Ruleset) bool {
+	if rs == nil {
+		return false
+	}
+	for i := range rs.rules {
+		r := &rs.rules[i]
+		if r.ref.Action == toolgate.Allow || r.catchAll || r.any {
+			continue
+		}
+		if info, ok := e.tools[r.ref.Tool]; ok && (info.family == familyRead || info.family == familyWrite) {
+			return true
+		}
+		if r.families[familyRead] || r.families[familyWrite] {
+			return true
+		}
+	}
+	return false
 }

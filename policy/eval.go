@@ -37,7 +37,7 @@ const (
 	reasonModeDontAsk   = "denied by dont-ask mode, which denies what would need a person's approval: "
 	reasonModeReadAsk   = "read-only mode asks before a write- or exec-tier call"
 	reasonModeEditAsk   = "auto-edit mode asks before an exec-tier call"
-	reasonTampering     = "the managed layer denies this in every mode: an agent may not change its own or toolgate's configuration"
+	reasonTampering     = "agents may not change their own or toolgate's configuration in any mode"
 	reasonOverride      = "no rule, grant or mode allows this without a person's approval"
 	reasonEmptyCommand  = "empty command: nothing to approve"
 	reasonNoCommand     = "shell call has no command argument"
@@ -51,7 +51,7 @@ type subject struct {
 	tool   string // tool name glob tool patterns are tested against
 	alias  string // the seed form of an MCP tool name, if any
 	same   string // alias-group key of the call's tool: exact rules match it
-	texts  [3]string
+	texts  [4]string
 	n      int // texts[:n] are the subject's forms (path as given, absolute, relative)
 	// ws is the path relative to the workspace root when inWS: only
 	// "$WORKSPACE/" rules match it.
@@ -72,6 +72,8 @@ type subject struct {
 	// that matches a file rule.
 	restrict bool
 	hidden   bool // left out of the decision's subjects
+	// operand marks a command's operand checked as a possible file.
+	operand bool
 }
 
 // risky reports whether the subject has a risk class, and the first.
@@ -87,16 +89,16 @@ func (s *subject) risky() (shell.ClassRisk, bool) {
 
 // tampering reports whether the subject tampers with toolgate or the
 // agent's configuration.
-func (s *subject) tampering() bool {
+func (s *subject) tampering() (shell.ClassRisk, bool) {
 	if s.fclass.Class == shell.ClassTampering {
-		return true
+		return s.fclass, true
 	}
 	for _, c := range s.classes {
 		if c.Class == shell.ClassTampering {
-			return true
+			return c, true
 		}
 	}
-	return false
+	return shell.ClassRisk{}, false
 }
 
 // classReason words a risk class for a person: the class, then what the
@@ -187,11 +189,10 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 			continue
 		}
 		d.Subjects = append(d.Subjects, sr)
-		for _, cr := range s.classes {
-			d.Risks = append(d.Risks, toolgate.Risk{Code: string(cr.Class), Severity: toolgate.SeverityClass, Reason: classReason(cr), Subject: text})
-		}
-		if s.fclass.Class != "" {
-			d.Risks = append(d.Risks, toolgate.Risk{Code: string(s.fclass.Class), Severity: toolgate.SeverityClass, Reason: classReason(s.fclass), Subject: text})
+		// When a deny or ask rule decided, its reason names the file or
+		// command already; the class would only repeat it.
+		if v.rule == nil || v.rule.ref.Action == toolgate.Allow {
+			d.Risks = e.classRisks(d.Risks, s, text)
 		}
 		if v.action > best || bestAt < 0 && v.action == best {
 			best, bestAt = v.action, i
@@ -233,7 +234,7 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 			}
 		}
 	}
-	if d.Action == toolgate.Ask && len(d.Risks) == 0 {
+	if d.Action == toolgate.Ask && onlyClassRisks(d.Risks) {
 		e.suggest(c, subs, d)
 	}
 	if len(d.Risks) > 0 {
@@ -247,10 +248,8 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 	if s.kind == toolgate.SubjectRead || s.kind == toolgate.SubjectWrite {
 		args = nil // conditions name the call's arguments, not a file's
 	}
-	if s.tampering() {
-		// The managed layer: no rule, grant or mode allows it. The risk
-		// (in the decision's risks) says what is tampered with.
-		return verdict{action: toolgate.Deny, reason: reasonTampering}
+	if s.operand {
+		return e.judgeOperand(s, args, env, agent)
 	}
 	var floor *compiledRule
 	if r := e.managed.find(s, args); r != nil {
@@ -260,6 +259,11 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 		case toolgate.Ask:
 			floor = r
 		}
+	}
+	if cr, ok := s.tampering(); ok {
+		// The managed layer, even where its rules do not reach (a
+		// command's class): no rule, grant or mode allows it.
+		return verdict{action: toolgate.Deny, reason: classReason(cr) + "; " + reasonTampering}
 	}
 	if r := agent.find(s, args); r != nil && r.ref.Action == toolgate.Deny {
 		return verdict{action: toolgate.Deny, rule: r, reason: r.reasonFor(s)}
@@ -519,7 +523,7 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 	if spec.Kind == KindRead || spec.Kind == KindWrite || spec.Kind == KindGrep || spec.Kind == KindGlob {
 		for i := range subs {
 			if !subs[i].opaque {
-				subs[i].fclass = e.fileClass(&subs[i], spec.Kind == KindWrite, false, false, c.Cwd)
+				subs[i].fclass = e.fileClass(&subs[i], spec.Kind == KindWrite, false, false)
 			}
 		}
 	}
@@ -563,6 +567,15 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 	if cwd != "" {
 		if !path.IsAbs(clean) {
 			abs = path.Join(cwd, clean)
+			// "../proj/secrets/x" from inside proj is "secrets/x": the
+			// relative rules must see the path back into the workspace.
+			// The absolute form stays last.
+			if strings.HasPrefix(clean, "../") {
+				if rel, ok := strings.CutPrefix(abs, strings.TrimSuffix(cwd, "/")+"/"); ok {
+					s.texts[s.n] = rel
+					s.n++
+				}
+			}
 			s.texts[s.n] = abs
 			s.n++
 		} else if rel, ok := strings.CutPrefix(clean, strings.TrimSuffix(cwd, "/")+"/"); ok {
@@ -657,11 +670,12 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 			s = fb
 			s.kind, s.opaque = kind, true
 			s.texts[0], s.n = f.Path, 1
+			s.alts = f.Alts // its default spellings: deny and ask rules see them
 		} else {
 			s = e.fileSubject(fb, kind, f.Path, c.Cwd, f.Dir)
 		}
 		if !s.opaque {
-			s.fclass = e.fileClass(&s, f.Write, f.Delete, f.Recursive, c.Cwd)
+			s.fclass = e.fileClass(&s, f.Write, f.Delete, f.Recursive)
 		}
 		s.restrict = f.Remote
 		subs = append(subs, s)
@@ -674,7 +688,58 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 			}
 		}
 	}
+	if e.fileRules {
+		subs = e.operandSubjects(subs, a, c.Cwd)
+	}
 	return subs, true
+}
+
+// operandSubjects adds, for a workspace with read or write deny or ask
+// rules, a read and a write subject for every operand of every command
+// that is not already a file subject: a file the tables do not know a
+// command touches is still protected (DESIGN §3.5). They only restrict:
+// an open or allowed result leaves them out of the decision.
+func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) []subject {
+	for i := range a.Commands {
+		if shell.KnowsOperands(a.Commands[i].Name) && len(a.Commands[i].Paths) == 0 {
+			continue // its files are reported already; the rest are not files
+		}
+		cmd := &a.Commands[i]
+		for k, n := 0, len(cmd.Args)+len(cmd.Paths); k < n; k++ {
+			var arg string
+			if k < len(cmd.Args) {
+				arg = cmd.Args[k]
+			} else {
+				arg = cmd.Paths[k-len(cmd.Args)]
+			}
+			if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
+				arg = v // if=.env, --data=DIR: the option's value
+			}
+			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`*?[\x00") || isFile(a.Files, arg) {
+				continue
+			}
+			for _, fam := range [2]string{familyRead, familyWrite} {
+				kind := toolgate.SubjectRead
+				if fam == familyWrite {
+					kind = toolgate.SubjectWrite
+				}
+				s := e.fileSubject(subject{family: fam, tool: canonicalTool[fam]}, kind, arg, cwd, "")
+				s.restrict, s.operand = true, true
+				subs = append(subs, s)
+			}
+		}
+	}
+	return subs
+}
+
+// isFile reports whether p is already one of the analysis's files.
+func isFile(files []shell.File, p string) bool {
+	for i := range files {
+		if files[i].Path == p {
+			return true
+		}
+	}
+	return false
 }
 
 func hasRisk(risks []toolgate.Risk, code, subject string) bool {
@@ -737,6 +802,11 @@ func (e *Engine) suggest(c *toolgate.Call, subs []subject, d *toolgate.Decision)
 				d.Suggestions = d.Suggestions[:0]
 				return
 			}
+			if !namesTokens(p, s) {
+				// A wildcard would not cover the risky form: offer
+				// exactly this command, which names it.
+				p = escapeLiteral(s.texts[0])
+			}
 			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: p}
 		case s.opaque:
 			d.Suggestions = d.Suggestions[:0]
@@ -778,7 +848,7 @@ func (ix *subjectIndex) lastAny(rs *Ruleset, s *subject, args map[string]any, be
 // for reading a secret, tampering for writing the agent's configuration,
 // destructive for deleting (or recursively changing) a path outside the
 // workspace, or the workspace itself. The zero ClassRisk for none.
-func (e *Engine) fileClass(s *subject, write, del, recursive bool, cwd string) shell.ClassRisk {
+func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRisk {
 	for k := 0; k < s.n; k++ {
 		ent, ok := sensitive.Lookup(s.texts[k], e.home)
 		if !ok {
@@ -800,7 +870,7 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool, cwd string) s
 	if !del && !recursive {
 		return shell.ClassRisk{}
 	}
-	where, outside := e.outsideWorkspace(s, cwd)
+	where, outside := e.outsideWorkspace(s)
 	if !outside {
 		return shell.ClassRisk{}
 	}
@@ -814,40 +884,24 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool, cwd string) s
 }
 
 // outsideWorkspace reports whether a file subject lies outside the
-// workspace (the call's working directory) and not in a temp or cache
-// directory, or is the workspace itself; where says which.
-func (e *Engine) outsideWorkspace(s *subject, cwd string) (string, bool) {
-	abs := s.texts[s.n-1]
-	if cwd != "" && path.IsAbs(abs) {
-		cwd = strings.TrimSuffix(cwd, "/")
-		switch {
-		case abs == cwd:
+// workspace (the call's working directory and the engine's roots) and not
+// in a temp or cache directory, or is the workspace root itself; where
+// says which.
+func (e *Engine) outsideWorkspace(s *subject) (string, bool) {
+	p := s.texts[s.n-1]
+	if s.inWS && !strings.HasPrefix(s.texts[0], "~") && !strings.HasPrefix(s.texts[0], "$") {
+		if s.ws == "." {
 			return "which is the workspace itself", true
-		case strings.HasPrefix(abs, cwd+"/"):
-			return "", false
 		}
-	}
-	if !path.IsAbs(abs) {
-		rel := s.texts[0]
-		if rel != ".." && !strings.HasPrefix(rel, "../") && !strings.HasPrefix(rel, "~") && !strings.HasPrefix(rel, "$") {
-			return "", false
-		}
-		abs = rel
+		return "", false
 	}
 	for _, t := range tempDirs {
-		if strings.HasPrefix(abs, t) {
+		if strings.HasPrefix(p, t) {
 			return "", false
-		}
-	}
-	if e.home != "" {
-		for _, t := range homeCaches {
-			if strings.HasPrefix(abs, e.home+t) {
-				return "", false
-			}
 		}
 	}
 	for _, t := range homeCaches {
-		if strings.HasPrefix(abs, "~"+t) {
+		if e.home != "" && strings.HasPrefix(p, e.home+t) || strings.HasPrefix(p, "~"+t) {
 			return "", false
 		}
 	}
@@ -860,3 +914,63 @@ var (
 	tempDirs   = [...]string{"/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/var/cache/"}
 	homeCaches = [...]string{"/.cache/", "/Library/Caches/", "/.npm/_cacache/", "/go/pkg/mod/cache/"}
 )
+
+// judgeOperand decides an operand of a command the file tables do not
+// describe, which may or may not be a file: only a rule that names files
+// (not a catch-all) and denies or asks counts; for writes, only the
+// workspace's own rules, since the command may well only read it.
+func (e *Engine) judgeOperand(s *subject, args map[string]any, env *Env, agent *Ruleset) verdict {
+	layers := [3]*Ruleset{e.managed, agent, e.static}
+	for i, rs := range layers {
+		if s.kind == toolgate.SubjectWrite && i < 2 {
+			continue
+		}
+		r := rs.find(s, nil)
+		if r == nil || r.catchAll || r.any || r.ref.Action == toolgate.Allow {
+			continue
+		}
+		return verdict{action: r.ref.Action, rule: r, reason: r.reasonFor(s)}
+	}
+	return verdict{action: toolgate.NoAction}
+}
+
+// classRisks appends the risk classes of a subject to risks: the decision
+// names them (DESIGN §3.5). A tampering deny names its file in its reason,
+// and a critical risk (rm -rf /) already says more than its class.
+func (e *Engine) classRisks(risks []toolgate.Risk, s *subject, text string) []toolgate.Risk {
+	for i := range risks {
+		if risks[i].Severity == toolgate.SeverityCritical {
+			return risks // the critical risk asks already, and says more
+		}
+	}
+	for _, cr := range s.classes {
+		risks = append(risks, toolgate.Risk{Code: string(cr.Class), Severity: toolgate.SeverityClass, Reason: classReason(cr), Subject: text})
+	}
+	if s.fclass.Class != "" && s.fclass.Class != shell.ClassTampering {
+		risks = append(risks, toolgate.Risk{Code: string(s.fclass.Class), Severity: toolgate.SeverityClass, Reason: classReason(s.fclass), Subject: text})
+	}
+	return risks
+}
+
+// onlyClassRisks reports whether risks holds no critical risk and no
+// unprefixable construct: a risk class alone still lets a person grant
+// a pattern that names the risky form.
+func onlyClassRisks(risks []toolgate.Risk) bool {
+	for i := range risks {
+		if risks[i].Severity != toolgate.SeverityClass {
+			return false
+		}
+	}
+	return true
+}
+
+// namesTokens reports whether pattern names every risk token of s, so a
+// grant of it would cover s.
+func namesTokens(pattern string, s *subject) bool {
+	for i := range s.classes {
+		if !namesWord(pattern, s.classes[i].Token) {
+			return false
+		}
+	}
+	return s.fclass.Class == "" || namesWord(pattern, s.fclass.Token)
+}

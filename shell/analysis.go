@@ -75,6 +75,10 @@ type Command struct {
 	// Remote is set for a command run elsewhere by a remote or container
 	// exec (ssh HOST CMD, docker exec): it only restricts, like a read.
 	Remote bool
+	// Paths are path-like strings found in inline code (python -c …):
+	// files the program may read or write, which the policy checks
+	// against its file rules.
+	Paths []string
 }
 
 // File is a file a script touches.
@@ -107,4 +111,7 @@ type File struct {
 	// Remote is set for a file of a command run elsewhere (ssh HOST CMD):
 	// it only restricts.
 	Remote bool
+	// Alts are the static paths a non-static Path may be ($XDG_* and
+	// ${VAR:-default} at their defaults): deny and ask rules match them.
+	Alts []string
 }

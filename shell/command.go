@@ -227,6 +227,15 @@ func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *d
 	classify(&cmd, name, cmd.Args)
 	if code, ok := inlineCode(name, args, c.stdin); ok {
 		addClass(&cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
+		cmd.Paths = codePaths(code)
+	}
+	if alt, ok := decodedAlt(cmd.Text); ok {
+		cmd.Alts = append(cmd.Alts, alt)
+	}
+	if !w.known(name) {
+		if alt, ok := gateAlt(name, norm); ok {
+			cmd.Alts = append(cmd.Alts, alt)
+		}
 	}
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
@@ -287,7 +296,7 @@ func (w *walker) execInner(name string, args []word, c ctx, d *dirState) {
 					j++
 				}
 				ic.via = "find " + args[i].text
-				w.run(args[i+1:j], nil, ic, d.clone(), false)
+				w.run(runtimeWords(args[i+1:j]), nil, ic, d.clone(), false)
 				i = j
 			}
 		}
@@ -303,7 +312,11 @@ func (w *walker) execInner(name string, args []word, c ctx, d *dirState) {
 					}
 				}
 				ic.via = name + " " + a.text
-				w.run(args[i+1:end], nil, ic, d.clone(), false)
+				inner := runtimeWords(args[i+1 : end])
+				w.run(inner, nil, ic, d.clone(), false)
+				if len(inner) > 0 {
+					w.runtimeFiles(cmdName(inner[0]), ic.via)
+				}
 				return
 			}
 		}
@@ -655,4 +668,45 @@ func (w *walker) secretOperands(name string, args []word, owner string, d *dirSt
 			w.file(wd, false, owner, d)
 		}
 	}
+}
+
+// runtimeWords marks the "{}" placeholders of find -exec and fd -x as not
+// static: the file names they stand for exist only at run time, so no
+// allow rule can vouch for them.
+func runtimeWords(words []word) []word {
+	var out []word
+	for i, wd := range words {
+		if strings.Contains(wd.text, "{}") || wd.text == "{/}" || wd.text == "{.}" || wd.text == "{//}" || wd.text == "{/.}" {
+			if out == nil {
+				out = append([]word(nil), words...)
+			}
+			out[i].static = false
+		}
+	}
+	if out == nil {
+		return words
+	}
+	return out
+}
+
+// runtimeFiles records the file a reader or writer receives only at run
+// time (xargs, parallel, fd -x append names from their input): a file
+// subject no allow rule can vouch for, so it never reaches a protected
+// file unseen.
+func (w *walker) runtimeFiles(name, owner string) {
+	spec, ok := fileSpecs[name]
+	if !ok {
+		return
+	}
+	write := spec.kind == writeAll || spec.kind == modeKind || spec.kind == moveKind
+	w.addFile(File{Path: "{file names read by " + owner + " at run time}", Write: write, Static: false, Command: owner})
+}
+
+// KnowsOperands reports whether the analysis knows what a command's
+// operands are: the readers and writers, whose files it reports, and the
+// commands whose operands are never files' contents (echo, ls). Other
+// commands' operands may be files the policy checks against its rules.
+func KnowsOperands(name string) bool {
+	_, ok := fileSpecs[name]
+	return ok || plainCommands[name]
 }

@@ -757,6 +757,11 @@ func (w *walker) file(wd word, write bool, owner string, d *dirState) {
 		}
 	}
 	f := File{Path: p, Write: write, Static: static, Command: owner}
+	if !static {
+		if e, ok := defaultExpansion(p, w.a.home); ok {
+			f.Alts = []string{e}
+		}
+	}
 	rel := !path.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$")
 	if d == nil || !rel {
 		w.addFile(f)

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -116,7 +117,7 @@ func TestFileFields(t *testing.T) {
 		{Path: "/home/me/z", Static: true, Command: "cat $X/y *.log ~/z"},
 		{Path: "out", Write: true, Static: true, Command: "cat $X/y *.log ~/z"},
 	}
-	if !slices.Equal(res.Files, want) {
+	if !reflect.DeepEqual(res.Files, want) {
 		t.Errorf("files:\n got %+v\nwant %+v", res.Files, want)
 	}
 	noHome, err := New().Analyze("cat ~/x")

@@ -151,7 +151,10 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 	if len(l.sub) > 0 {
 		via += " " + strings.Join(l.sub, " ")
 	}
-	ic := ctx{src: c.src, via: via, depth: c.depth}
+	ic, ok := w.nest(ctx{src: c.src, via: via, depth: c.depth, nest: c.nest})
+	if !ok {
+		return
+	}
 	from, ffrom := len(w.res.Commands), len(w.res.Files)
 	for _, v := range vals {
 		if contains(l.optScript, v.opt) {

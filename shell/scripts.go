@@ -242,9 +242,11 @@ func (w *walker) xargs(name string, words []word, assigns []string, c ctx, d *di
 		}
 		inner = []word{litWord("echo")}
 	}
+	inner = runtimeWords(inner)
 	if ic, ok := w.nest(ctx{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
 		w.run(inner, nil, ic, d.clone(), false)
 	}
+	w.runtimeFiles(cmdName(inner[0]), name)
 }
 
 var xargsSpec = &wrapperSpec{

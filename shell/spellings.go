@@ -1,0 +1,218 @@
+package shell
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Spellings that hide what a command names from deny rules written for
+// the plain form (DESIGN §9 self-protection): the analysis adds the plain
+// form as an alternative text, which deny and ask rules match and allow
+// rules never do.
+
+// decodedAlt returns the command text with %-escapes decoded, when it has
+// any: the gateway decodes "%61pprove" in a URL path, so a deny rule for
+// ".../approve" must see it.
+func decodedAlt(text string) (string, bool) {
+	if !strings.Contains(text, "%") {
+		return "", false
+	}
+	d, err := url.PathUnescape(text)
+	if err != nil || d == text {
+		// A stray % makes PathUnescape fail: decode what decodes.
+		d = lenientUnescape(text)
+	}
+	if d == text {
+		return "", false
+	}
+	return d, true
+}
+
+// lenientUnescape decodes every valid %XX and keeps the rest.
+func lenientUnescape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// gateVerbs are toolgate's subcommands that answer approvals or change
+// rules, grants, sessions and tokens.
+var gateVerbs = map[string]bool{"approvals": true, "grants": true, "tokens": true, "sessions": true}
+
+// gateAlt returns "toolgate ARGS…" for a command that is toolgate's
+// program under another name ("cp $(which toolgate) /tmp/t; /tmp/t
+// --data DIR approvals approve ID"): its arguments from a gate verb on,
+// so the deny rules written for "toolgate approvals *" match.
+func gateAlt(name string, args []string) (string, bool) {
+	if name == "toolgate" || len(args) < 2 {
+		return "", false
+	}
+	for i, a := range args {
+		if gateVerbs[a] && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			// An option of the program before the verb (--data DIR) or
+			// nothing: the verb is toolgate's subcommand position.
+			if i == 0 || strings.HasPrefix(args[0], "-") {
+				return "toolgate " + strings.Join(args[i:], " "), true
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// xdgDefaults are the XDG base directories under the home directory.
+var xdgDefaults = map[string]string{
+	"XDG_CONFIG_HOME": "/.config", "XDG_DATA_HOME": "/.local/share",
+	"XDG_STATE_HOME": "/.local/state", "XDG_CACHE_HOME": "/.cache",
+}
+
+// defaultExpansion returns the path p would be with $XDG_* variables at
+// their defaults and ${VAR:-default} (and ${VAR-…}, ${VAR:=…}) at their
+// default, when that leaves a static path: one of the files the command
+// may touch, which deny rules must see.
+func defaultExpansion(p, home string) (string, bool) {
+	if !strings.Contains(p, "$") || home == "" {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] != '$' {
+			b.WriteByte(p[i])
+			continue
+		}
+		rest := p[i+1:]
+		if strings.HasPrefix(rest, "{") {
+			end := matchingBrace(rest)
+			if end < 0 {
+				return "", false
+			}
+			inner := rest[1:end]
+			name, def, hasDef := cutDefault(inner)
+			switch {
+			case name == "HOME":
+				b.WriteString(home)
+			case xdgDefaults[name] != "" && !hasDef:
+				b.WriteString(home + xdgDefaults[name])
+			case hasDef:
+				d, ok := defaultExpansion(def, home)
+				if !ok {
+					if strings.Contains(def, "$") {
+						return "", false
+					}
+					d = def
+				}
+				if strings.HasPrefix(d, "~/") || d == "~" {
+					d = home + d[1:]
+				}
+				b.WriteString(d)
+			default:
+				return "", false
+			}
+			i += end + 1
+			continue
+		}
+		n := 0
+		for n < len(rest) && (rest[n] == '_' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] >= 'a' && rest[n] <= 'z' || n > 0 && rest[n] >= '0' && rest[n] <= '9') {
+			n++
+		}
+		switch name := rest[:n]; {
+		case name == "HOME":
+			b.WriteString(home)
+		case xdgDefaults[name] != "":
+			b.WriteString(home + xdgDefaults[name])
+		default:
+			return "", false
+		}
+		i += n
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "$`") {
+		return "", false
+	}
+	return out, true
+}
+
+// cutDefault splits "VAR:-default" (or "VAR-default", "VAR:=default",
+// "VAR=default") into the name and the default.
+func cutDefault(s string) (name, def string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		rest := s[i:]
+		for _, op := range [...]string{":-", ":=", "-", "="} {
+			if v, ok := strings.CutPrefix(rest, op); ok {
+				return s[:i], v, true
+			}
+		}
+		return s, "", false
+	}
+	return s, "", false
+}
+
+// matchingBrace returns the index of the "}" closing s[0] == '{'.
+func matchingBrace(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// codePaths returns the path-like strings in inline code (quoted or not:
+// "/home/u/.local/share/toolgate/tokens.json", '~/.ssh/id_rsa'), which the
+// policy checks against its file rules: an interpreter may read or write
+// them.
+func codePaths(code string) []string {
+	var out []string
+	isPathByte := func(c byte) bool {
+		return c > ' ' && c < 0x7f && !strings.ContainsRune("'\"`(),;[]<>|&!*?", rune(c))
+	}
+	for i := 0; i < len(code); {
+		if !isPathByte(code[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(code) && isPathByte(code[j]) {
+			j++
+		}
+		tok := code[i:j]
+		i = j
+		if !strings.Contains(tok, "/") || strings.Contains(tok, "://") {
+			continue
+		}
+		if c := tok[0]; c == '/' || c == '~' || c == '.' || c == '$' {
+			out = append(out, tok)
+		}
+		if len(out) >= 16 {
+			break
+		}
+	}
+	return out
+}
