@@ -37,7 +37,7 @@ const (
 	reasonModeDontAsk   = "denied by dont-ask mode, which denies what would need a person's approval: "
 	reasonModeReadAsk   = "read-only mode asks before a write- or exec-tier call"
 	reasonModeEditAsk   = "auto-edit mode asks before an exec-tier call"
-	reasonTampering     = "agents may not change their own or toolgate's configuration in any mode"
+	reasonTampering     = "The managed layer denies this in every mode: agents may not change their own or toolgate's configuration"
 	reasonOverride      = "no rule, grant or mode allows this without a person's approval"
 	reasonEmptyCommand  = "empty command: nothing to approve"
 	reasonNoCommand     = "shell call has no command argument"
@@ -189,11 +189,7 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 			continue
 		}
 		d.Subjects = append(d.Subjects, sr)
-		// When a deny or ask rule decided, its reason names the file or
-		// command already; the class would only repeat it.
-		if v.rule == nil || v.rule.ref.Action == toolgate.Allow {
-			d.Risks = e.classRisks(d.Risks, s, text)
-		}
+		d.Risks = e.classRisks(d.Risks, s, text)
 		if v.action > best || bestAt < 0 && v.action == best {
 			best, bestAt = v.action, i
 			d.Reason = v.reason
@@ -263,7 +259,7 @@ func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset
 	if cr, ok := s.tampering(); ok {
 		// The managed layer, even where its rules do not reach (a
 		// command's class): no rule, grant or mode allows it.
-		return verdict{action: toolgate.Deny, reason: classReason(cr) + "; " + reasonTampering}
+		return verdict{action: toolgate.Deny, reason: "Tampering: " + cr.Reason + ". " + reasonTampering}
 	}
 	if r := agent.find(s, args); r != nil && r.ref.Action == toolgate.Deny {
 		return verdict{action: toolgate.Deny, rule: r, reason: r.reasonFor(s)}
