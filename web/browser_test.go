@@ -430,6 +430,8 @@ func TestBrowser(t *testing.T) {
 		for _, x := range []*toolgate.Approval{a, plain} {
 			e.must(200, "POST", "/v1/approvals/"+x.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
 		}
+		// Settled before the next views are driven.
+		b.wait(t, "both cards settled", `document.querySelectorAll('li.card').length === 0`)
 	})
 
 	t.Run("edit a rule with an error", func(t *testing.T) {
