@@ -463,8 +463,10 @@ func TestBrowser(t *testing.T) {
 		b.do(t, "open sessions", chromedp.Evaluate[chromedp.Void](`location.hash = '#sessions'`))
 		row := `.row.session[data-id="s3"]`
 		b.wait(t, "session s3", q(row))
-		b.do(t, "switch to auto-edit", chromedp.SetValue(chromedp.CSS(row+" select.mode"), "auto-edit"),
-			chromedp.Evaluate[chromedp.Void](q(row+" select.mode")+`.dispatchEvent(new Event('change'))`))
+		// One script finds the select and changes it: the live list may
+		// re-render between two protocol steps, and a node id goes stale.
+		b.wait(t, "switch to auto-edit", `(() => { const el = `+q(row+" select.mode")+`; if (!el) return false;
+			el.value = 'auto-edit'; el.dispatchEvent(new Event('change')); return true; })()`)
 		deadline := time.Now().Add(stepTimeout)
 		for e.session("s3").Mode != toolgate.ModeAutoEdit {
 			if time.Now().After(deadline) {
@@ -511,7 +513,7 @@ func TestBrowser(t *testing.T) {
 			{ID: "c3", Session: "s8", Tool: "Write", Args: map[string]any{"file_path": "src/main.go", "content": "package main\n"}},
 			{ID: "c4", Session: "s8", Tool: "Bash", Args: map[string]any{"command": "go test ./..."}},
 		}
-		plain := e.ask(shell("s8", "c2", "git status && git push --force origin main"), "", batch...)
+		plain := e.ask(shell("s8", "c2", "git status && git push origin main"), "", batch...) // no risk class: a pattern may cover it
 		b.wait(t, "both cards", q(card(tricky.ID))+` && `+q(card(plain.ID)))
 		if got := eval[[]string](t, b, `[...`+q(card(tricky.ID))+`.querySelectorAll('.invis')].map(x => x.textContent)`); len(got) == 0 || got[0] != "\u27e6U+202E\u27e7" {
 			t.Fatalf("invisible characters shown as %q", got)
@@ -522,7 +524,7 @@ func TestBrowser(t *testing.T) {
 		if !eval[bool](t, b, q(card(tricky.ID)+" .row.always button")+`.disabled && `+q(card(plain.ID)+" .row.always button")+`.disabled === false`) {
 			t.Fatal("a command no pattern can cover must be approvable once only")
 		}
-		if got := eval[string](t, b, q(card(plain.ID)+" .seg.decides")+`.textContent`); got != "git push --force origin main" {
+		if got := eval[string](t, b, q(card(plain.ID)+" .seg.decides")+`.textContent`); got != "git push origin main" {
 			t.Fatalf("deciding sub-command %q", got)
 		}
 		if got := eval[string](t, b, q(card(plain.ID)+" .seg.a-allow")+`.textContent`); got != "git status" {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -58,7 +57,7 @@ func verifyChain(ctx context.Context, src AuditLister) (chainStatus, error) {
 	var st chainStatus
 	var after int64
 	for {
-		page, err := src.ListAudit(ctx, store.AuditFilter{AfterSeq: after, Limit: verifyPage})
+		page, err := src.Audit(ctx, toolgate.AuditFilter{AfterSeq: after, Limit: verifyPage})
 		if err != nil {
 			return st, fmt.Errorf("read audit log after %d: %w", after, err)
 		}

@@ -22,21 +22,11 @@ import (
 //go:embed static
 var static embed.FS
 
-// AuditLister reads the audit log; *approval.Broker and every store.Store
-// satisfy it. The UI uses it to verify the log's hash chain.
+// AuditLister reads the audit log, as toolgate.Gate does (the broker and
+// the HTTP client satisfy it). The UI uses it to verify the log's hash
+// chain.
 type AuditLister interface {
-	ListAudit(ctx context.Context, f store.AuditFilter) ([]toolgate.AuditEntry, error)
-}
-
-// brokerAudit adapts a lister whose method is named Audit (the broker's).
-type brokerAudit interface {
-	Audit(ctx context.Context, f store.AuditFilter) ([]toolgate.AuditEntry, error)
-}
-
-type auditFunc func(ctx context.Context, f store.AuditFilter) ([]toolgate.AuditEntry, error)
-
-func (f auditFunc) ListAudit(ctx context.Context, af store.AuditFilter) ([]toolgate.AuditEntry, error) {
-	return f(ctx, af)
+	Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.AuditEntry, error)
 }
 
 // Defaults.
@@ -61,20 +51,8 @@ type Option func(*UI)
 func WithTokens(t *tokens.Store) Option { return func(u *UI) { u.tokens = t } }
 
 // WithAudit sets where the audit log is read to verify its hash chain
-// (GET /ui/audit/verify). It accepts a store.Store, an *approval.Broker
-// or any AuditLister; without it the endpoint answers 404.
-func WithAudit(src any) Option {
-	return func(u *UI) {
-		switch v := src.(type) {
-		case AuditLister:
-			u.audit = v
-		case brokerAudit:
-			u.audit = auditFunc(v.Audit)
-		default:
-			u.wiringErr = fmt.Sprintf("web: WithAudit(%T): want a store.Store, an *approval.Broker or an AuditLister", src)
-		}
-	}
-}
+// (GET /ui/audit/verify); without it the endpoint answers 404.
+func WithAudit(src AuditLister) Option { return func(u *UI) { u.audit = src } }
 
 // WithClock injects the clock (default time.Now).
 func WithClock(now func() time.Time) Option { return func(u *UI) { u.now = now } }
@@ -109,8 +87,6 @@ type UI struct {
 	secure bool
 	log    *slog.Logger
 	max    int
-	// wiringErr is a bad option, reported by New.
-	wiringErr string
 
 	// persist keeps sessions; a memory store unless WithSessionStore.
 	persist store.WebSessions
@@ -131,9 +107,6 @@ func New(opts ...Option) *UI {
 	}
 	if u.tokens == nil {
 		panic("web: New needs WithTokens")
-	}
-	if u.wiringErr != "" {
-		panic(u.wiringErr)
 	}
 	if u.log == nil {
 		u.log = slog.New(slog.DiscardHandler)
