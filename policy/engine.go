@@ -278,6 +278,11 @@ func (e *Engine) selfProtection() []Rule {
 		"*/v1/sessions/*/mode*", "*/v1/sessions/*/abort*", "*/v1/workspaces/*/rules*",
 		"*/v1/tokens*", "*/api/tool-confirmation/*", "*tool.approve*", "*tool.deny*",
 		"toolgate approvals *", "toolgate grants *", "toolgate tokens *", "toolgate sessions *",
+		// Answer links (their tokens start with the signed claim's opening
+		// bytes), pairing a device, signing devices out, the terminal
+		// approver.
+		"*/answer/eyJ*", "*/ui/pair*", "*/ui/devices*",
+		"toolgate pair", "toolgate pair *", "toolgate devices *", "toolgate tui", "toolgate tui *",
 	} {
 		rules = append(rules, Rule{Tool: "shell_exec", Pattern: p, Action: toolgate.Deny, Reason: why, Source: src})
 	}
