@@ -5,7 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate"
 
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/postgres"
@@ -70,4 +73,26 @@ func TestStorePersistent(t *testing.T) {
 		}
 		return open(t, schemas[dir])
 	})
+}
+
+// TestOpenErrorsKeepThePasswordOut: a bad or unreachable database fails
+// Open with an error that names what is wrong but never the password.
+func TestOpenErrorsKeepThePasswordOut(t *testing.T) {
+	t.Parallel()
+	for _, url := range []string{
+		"postgres://toolgate:hunter2-secret@127.0.0.1:1/toolgate?connect_timeout=2",
+		"postgres://toolgate:hunter2-secret@127.0.0.1:5432/toolgate?sslmode=bogus",
+	} {
+		db, err := postgres.Open(t.Context(), url)
+		if err == nil {
+			db.Close()
+			t.Fatalf("%s: opened", url)
+		}
+		if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("the error shows the password: %v", err)
+		}
+	}
+	if _, err := postgres.Open(t.Context(), "postgres://localhost/x", postgres.WithSchema("a;DROP")); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+		t.Errorf("schema with a semicolon: %v, want invalid", err)
+	}
 }
