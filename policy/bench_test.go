@@ -128,3 +128,32 @@ func TestDecideDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecideDefaults decides calls against the built-in defaults
+// alone, as the hook does with no config: file tools go through the
+// $CREDENTIALS class lookup and the $WORKSPACE root check.
+func BenchmarkDecideDefaults(b *testing.B) {
+	e, err := policy.New([]*policy.Document{policy.DefaultDocument()}, policy.WithHome("/home/u"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []*toolgate.Call{
+		{Tool: "Read", Args: map[string]any{"file_path": "/work/app/src/main.go"}, Cwd: "/work/app"},
+		{Tool: "Read", Args: map[string]any{"file_path": "/home/u/.ssh/id_rsa"}, Cwd: "/work/app"},
+		{Tool: "Edit", Args: map[string]any{"file_path": "src/main.go"}, Cwd: "/work/app"},
+		{Tool: "Write", Args: map[string]any{"file_path": "/etc/hosts"}, Cwd: "/work/app"},
+		{Tool: "Bash", Args: map[string]any{"command": "cat README.md | head -5"}, Cwd: "/work/app"},
+	} {
+		name := c.Tool
+		for _, v := range c.Args {
+			name += "/" + strings.ReplaceAll(fmt.Sprint(v), "/", "_")
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var d toolgate.Decision
+			for b.Loop() {
+				e.Decide(c, policy.Env{}, &d)
+			}
+		})
+	}
+}
