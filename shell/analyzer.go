@@ -149,7 +149,7 @@ func (a *Analyzer) Analyze(src string) (res *Analysis, err error) {
 		}
 	}()
 	w := walker{a: a, res: &Analysis{Commands: make([]Command, 0, 4)}, left: a.budget}
-	w.stmts(f.Stmts, ctx{src: src}, &dirState{})
+	w.stmts(f.Stmts, scope{src: src}, &dirState{})
 	w.finish(src)
 	w.finishBudget(src)
 	return w.res, nil

@@ -122,7 +122,7 @@ func (w *walker) spendSubject(b int) {
 
 // nest returns c one level deeper, and false when that passes the depth
 // cap.
-func (w *walker) nest(c ctx) (ctx, bool) {
+func (w *walker) nest(c scope) (scope, bool) {
 	c.nest++
 	if c.nest > w.a.budget.Depth {
 		w.exceed("levels of nested substitutions, wrappers and scripts", w.a.budget.Depth)

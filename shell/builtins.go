@@ -21,7 +21,7 @@ const (
 // ~" is "rm -rf ~" to every rule and risk), and the hash command itself is
 // opaque, because a command that ran before it was seen (a function
 // body) is not renamed.
-func (w *walker) hash(words []word, assigns []string, c ctx) {
+func (w *walker) hash(words []word, assigns []string, c scope) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
 	args := words[1:]
 	for i := 0; i < len(args); i++ {
@@ -74,7 +74,7 @@ func (w *walker) rehash(words []word) []word {
 
 // mapfile handles mapfile and readarray, whose -C option names a command
 // bash evaluates for every -c lines read: it is a nested script.
-func (w *walker) mapfile(words []word, assigns []string, c ctx, d *dirState) {
+func (w *walker) mapfile(words []word, assigns []string, c scope, d *dirState) {
 	idx := w.emit(w.makeCommand(words, assigns, c.via, false))
 	args := words[1:]
 	for i := 0; i < len(args); i++ {

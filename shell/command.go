@@ -11,7 +11,7 @@ import (
 )
 
 // call walks a simple command.
-func (w *walker) call(x *syntax.CallExpr, c ctx, d *dirState) {
+func (w *walker) call(x *syntax.CallExpr, c scope, d *dirState) {
 	var assigns []string
 	for _, as := range x.Assigns {
 		assigns = append(assigns, w.assign(as, c, d))
@@ -73,7 +73,7 @@ func cmdName(wd word) string {
 
 // run analyses one command given as words: it sees through wrappers,
 // recurses into nested scripts and emits the Commands.
-func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque bool) {
+func (w *walker) run(words []word, assigns []string, c scope, d *dirState, opaque bool) {
 	privileged := false // a subject wrapper (sudo) names the context
 	for range 64 {      // wrappers nest; bound the loop
 		if !w.step(1) {
@@ -164,7 +164,7 @@ func (w *walker) run(words []word, assigns []string, c ctx, d *dirState, opaque 
 	w.emit(w.makeCommand(words, assigns, c.via, true))
 }
 
-func (c ctx) withVia(v string) ctx {
+func (c scope) withVia(v string) scope {
 	c.via = v
 	return c
 }
@@ -203,7 +203,7 @@ func (w *walker) makeCommand(words []word, assigns []string, via string, opaque 
 
 // simple handles a command that is not a wrapper: its exec-capable flags,
 // files, risks and the commands it runs itself (find -exec, …).
-func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *dirState) {
+func (w *walker) simple(name string, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
 	// Abbreviated long options ("--forc", "--out=x") are read as the
 	// command reads them, by every check below.
@@ -276,13 +276,13 @@ func (w *walker) simple(name string, words []word, assigns []string, c ctx, d *d
 
 // execInner walks the commands a command runs from its own arguments:
 // find -exec, fd -x, git bisect run, git submodule foreach.
-func (w *walker) execInner(name string, args []word, c ctx, d *dirState) {
+func (w *walker) execInner(name string, args []word, c scope, d *dirState) {
 	switch name {
 	case "find", "fd", "fdfind", "git":
 	default:
 		return
 	}
-	ic, ok := w.nest(ctx{src: c.src, depth: c.depth, nest: c.nest})
+	ic, ok := w.nest(scope{src: c.src, depth: c.depth, nest: c.nest})
 	if !ok {
 		return
 	}
@@ -351,7 +351,7 @@ func (w *walker) execInner(name string, args []word, c ctx, d *dirState) {
 
 // checkCodeFetch reports a remote download fed to an interpreter, by
 // substitution or on standard input.
-func (w *walker) checkCodeFetch(idx int, words []word, c ctx, interp bool) {
+func (w *walker) checkCodeFetch(idx int, words []word, c scope, interp bool) {
 	if !interp {
 		return
 	}
@@ -388,11 +388,11 @@ func joinStatic(words []word) (string, bool) {
 // script could not be seen (too deep or unparsable); the caller then makes
 // its command opaque. A non-static script is still parsed in its source
 // form, best effort.
-func (w *walker) script(text string, static bool, c ctx, d *dirState, via string, child bool) bool {
+func (w *walker) script(text string, static bool, c scope, d *dirState, via string, child bool) bool {
 	if c.depth >= w.a.maxDepth {
 		return false
 	}
-	sc, ok := w.nest(ctx{src: text, via: via, depth: c.depth + 1, nest: c.nest})
+	sc, ok := w.nest(scope{src: text, via: via, depth: c.depth + 1, nest: c.nest})
 	if !ok || !w.step(len(text)) {
 		return false
 	}
@@ -582,7 +582,7 @@ var plainCommands = map[string]bool{
 // that parses as a shell command with a critical risk or a risk class
 // ("mytool 'rm -rf ~'") raises that risk on the command. The probed
 // commands are not subjects: they may never run.
-func (w *walker) probe(idx int, args []word, c ctx) {
+func (w *walker) probe(idx int, args []word, c scope) {
 	if c.depth >= w.a.maxDepth {
 		return
 	}
@@ -590,7 +590,7 @@ func (w *walker) probe(idx int, args []word, c ctx) {
 		if !strings.ContainsAny(a.text, " \t;|&") {
 			continue
 		}
-		pc, ok := w.nest(ctx{src: a.text, via: c.via, depth: c.depth + 1, nest: c.nest})
+		pc, ok := w.nest(scope{src: a.text, via: c.via, depth: c.depth + 1, nest: c.nest})
 		if !ok || !w.step(len(a.text)) {
 			return
 		}

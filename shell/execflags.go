@@ -438,7 +438,12 @@ func sedDangerous(s string) bool {
 				return true
 			}
 			i++
-			if !skipDelim(d) || !skipDelim(d) {
+			// The pattern, then the replacement (or the target set):
+			// two delimited parts, skipped one after the other.
+			if !skipDelim(d) {
+				return true
+			}
+			if !skipDelim(d) {
 				return true
 			}
 			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' && s[i] != ' ' {
@@ -457,7 +462,12 @@ func sedDangerous(s string) bool {
 			}
 			d := s[i]
 			i++
-			if !skipDelim(d) || !skipDelim(d) {
+			// The pattern, then the replacement (or the target set):
+			// two delimited parts, skipped one after the other.
+			if !skipDelim(d) {
+				return true
+			}
+			if !skipDelim(d) {
 				return true
 			}
 		case '#':

@@ -174,7 +174,7 @@ func parseArgs(spec *fileSpec, name string, args []word) (ops []word, vals []opt
 }
 
 // files records the file operands of a well-known reader or writer.
-func (w *walker) files(name string, args []word, owner string, c ctx, d *dirState) {
+func (w *walker) files(name string, args []word, owner string, c scope, d *dirState) {
 	spec, ok := fileSpecs[name]
 	if !ok {
 		if _, ok := compressors[name]; ok {
@@ -669,7 +669,7 @@ func (w *walker) tarFiles(args []word, owner string, d *dirState) {
 			vw := a
 			vw.text = v
 			if !hasEq && contains(tarValueLong, n) {
-				vw, hasEq = next()
+				vw, _ = next()
 			}
 			switch n {
 			case "--file":

@@ -122,7 +122,7 @@ func findLauncher(name string, words []word) (*launcher, int) {
 
 // launch walks a launcher: the launcher is a subject of its own, and the
 // command it runs is walked too, marked Remote when it runs elsewhere.
-func (w *walker) launch(name string, l *launcher, at int, words []word, assigns []string, c ctx, d *dirState) {
+func (w *walker) launch(name string, l *launcher, at int, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
 	classify(&cmd, name, cmd.Args)
 	norm := normaliseArgs(name, cmd.Args)
@@ -151,7 +151,7 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 	if len(l.sub) > 0 {
 		via += " " + strings.Join(l.sub, " ")
 	}
-	ic, ok := w.nest(ctx{src: c.src, via: via, depth: c.depth, nest: c.nest})
+	ic, ok := w.nest(scope{src: c.src, via: via, depth: c.depth, nest: c.nest})
 	if !ok {
 		return
 	}

@@ -117,7 +117,7 @@ func isStdinPath(p string) bool {
 
 // shell handles sh/bash/… : the -c script, a script file, or a script on
 // standard input.
-func (w *walker) shell(name string, words []word, assigns []string, c ctx, d *dirState) {
+func (w *walker) shell(name string, words []word, assigns []string, c scope, d *dirState) {
 	hasC, stdinMode := false, false
 	i := 1
 loop:
@@ -166,7 +166,7 @@ loop:
 		}
 		if argv := words[i+1:]; len(argv) > 1 && usesAllArgs(s.text) {
 			// The words of "$@" ($0 is not among them) may form a command.
-			if ac, ok := w.nest(ctx{src: c.src, via: via, depth: c.depth + 1, nest: c.nest}); ok {
+			if ac, ok := w.nest(scope{src: c.src, via: via, depth: c.depth + 1, nest: c.nest}); ok {
 				w.run(argv[1:], nil, ac, d.clone(), false)
 			}
 		}
@@ -206,7 +206,7 @@ func usesAllArgs(s string) bool {
 
 // xargs handles xargs and parallel: the command itself is a subject with
 // an exec-capable flag, and so is the command it runs.
-func (w *walker) xargs(name string, words []word, assigns []string, c ctx, d *dirState) {
+func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
 	cmd.ExecFlags = []string{name}
 	w.emit(cmd)
@@ -243,7 +243,7 @@ func (w *walker) xargs(name string, words []word, assigns []string, c ctx, d *di
 		inner = []word{litWord("echo")}
 	}
 	inner = runtimeWords(inner)
-	if ic, ok := w.nest(ctx{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
+	if ic, ok := w.nest(scope{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
 		w.run(inner, nil, ic, d.clone(), false)
 	}
 	w.runtimeFiles(cmdName(inner[0]), name)

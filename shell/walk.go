@@ -17,8 +17,8 @@ type walker struct {
 	hashed   map[string]word // names hash -p bound to a program
 }
 
-// ctx is what a statement inherits from where it is found.
-type ctx struct {
+// scope is what a statement inherits from where it is found.
+type scope struct {
 	src   string // the source the nodes' positions refer to
 	via   string // wrapper or context of the commands
 	depth int    // nesting of parsed scripts
@@ -80,7 +80,7 @@ func (d *dirState) clone() *dirState {
 }
 
 // stmts walks a sequential list of statements.
-func (w *walker) stmts(list []*syntax.Stmt, c ctx, d *dirState) {
+func (w *walker) stmts(list []*syntax.Stmt, c scope, d *dirState) {
 	for _, s := range list {
 		w.stmt(s, c, d)
 	}
@@ -92,7 +92,7 @@ type pendingFile struct {
 	write bool
 }
 
-func (w *walker) stmt(s *syntax.Stmt, c ctx, d *dirState) {
+func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 	if !w.step(1) {
 		return
 	}
@@ -147,7 +147,7 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, d *dirState) {
 		}
 	case *syntax.FuncDecl:
 		w.forkBomb(x, c)
-		if fc, ok := w.nest(ctx{src: c.src, via: c.via, depth: c.depth, nest: c.nest}); ok {
+		if fc, ok := w.nest(scope{src: c.src, via: c.via, depth: c.depth, nest: c.nest}); ok {
 			w.stmt(x.Body, fc, d.clone())
 		}
 	case *syntax.ArithmCmd:
@@ -191,7 +191,7 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, d *dirState) {
 // andStmt walks X && Y. When X is only cd commands, Y runs only if they
 // succeeded, so Y is walked in the directory they lead to without the
 // alternatives of their failure; after the list, either may hold.
-func (w *walker) andStmt(x *syntax.BinaryCmd, c ctx, d *dirState) {
+func (w *walker) andStmt(x *syntax.BinaryCmd, c scope, d *dirState) {
 	before := *d
 	w.stmt(x.X, c, d)
 	cds := cdChain(x.X, nil)
@@ -282,7 +282,7 @@ func (d *dirState) each(f func(dir string)) {
 
 // redirect walks a redirection: its substitutions, its effect on the
 // statement's standard input, and the file it names.
-func (w *walker) redirect(r *syntax.Redirect, c *ctx, d *dirState, pend []pendingFile) []pendingFile {
+func (w *walker) redirect(r *syntax.Redirect, c *scope, d *dirState, pend []pendingFile) []pendingFile {
 	inner := *c
 	inner.stdin = stdin{}
 	fetch := w.scanWord(r.Word, inner, d)
@@ -376,7 +376,7 @@ func heredocText(src string, r *syntax.Redirect) (string, bool) {
 
 // pipeline walks a pipeline stage by stage: each stage is a subshell whose
 // standard input is the previous stage's output.
-func (w *walker) pipeline(x *syntax.BinaryCmd, c ctx, d *dirState) {
+func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 	var stages []*syntax.Stmt
 	var flatten func(s *syntax.Stmt)
 	flatten = func(s *syntax.Stmt) {
@@ -488,7 +488,7 @@ func staticOutput(src string, s *syntax.Stmt) (string, bool) {
 
 // scanWord walks the substitutions in x; their commands become Commands.
 // It reports whether one of them runs a remote fetcher.
-func (w *walker) scanWord(x *syntax.Word, c ctx, d *dirState) (fetch bool) {
+func (w *walker) scanWord(x *syntax.Word, c scope, d *dirState) (fetch bool) {
 	if x == nil {
 		return false
 	}
@@ -507,7 +507,7 @@ func (w *walker) scanWord(x *syntax.Word, c ctx, d *dirState) (fetch bool) {
 }
 
 // scanNode walks the substitutions anywhere under n.
-func (w *walker) scanNode(n syntax.Node, c ctx, d *dirState) (fetch bool) {
+func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 	if n == nil {
 		return false
 	}
@@ -544,7 +544,7 @@ func (w *walker) scanNode(n syntax.Node, c ctx, d *dirState) (fetch bool) {
 }
 
 // decl handles export, declare, local, readonly, typeset and nameref.
-func (w *walker) decl(x *syntax.DeclClause, c ctx, d *dirState) {
+func (w *walker) decl(x *syntax.DeclClause, c scope, d *dirState) {
 	args := make([]string, 0, len(x.Args))
 	for _, as := range x.Args {
 		args = append(args, w.assign(as, c, d))
@@ -558,7 +558,7 @@ func (w *walker) decl(x *syntax.DeclClause, c ctx, d *dirState) {
 }
 
 // assign renders an assignment ("NAME=value") and walks its substitutions.
-func (w *walker) assign(as *syntax.Assign, c ctx, d *dirState) string {
+func (w *walker) assign(as *syntax.Assign, c scope, d *dirState) string {
 	c.stdin = stdin{}
 	if as.Array != nil || as.Index != nil {
 		w.scanNode(as, c, d)
@@ -591,7 +591,7 @@ func (w *walker) assign(as *syntax.Assign, c ctx, d *dirState) string {
 
 // forkBomb reports a function that calls itself in a pipeline or in the
 // background.
-func (w *walker) forkBomb(x *syntax.FuncDecl, c ctx) {
+func (w *walker) forkBomb(x *syntax.FuncDecl, c scope) {
 	if x.Name == nil || x.Body == nil {
 		return
 	}

@@ -221,7 +221,7 @@ func hasOpt(vals []optVal, opts ...string) (string, bool) {
 // and assignments, or done when nothing more is to be run, and the
 // directory state the inner command runs in when the wrapper changes it
 // (env -C, sudo -D), else nil.
-func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns []string, c ctx, d *dirState) ([]word, []string, *dirState, bool) {
+func (w *walker) wrapper(name string, spec *wrapperSpec, words []word, assigns []string, c scope, d *dirState) ([]word, []string, *dirState, bool) {
 	start, vals, envs, unknown := parseOpts(spec, words)
 	inner := words[start:]
 	noCmd := false

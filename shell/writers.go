@@ -413,7 +413,7 @@ func (w *walker) splitFiles(args []word, owner string, d *dirState) {
 // a static heredoc or here-string its targets are read from the headers;
 // otherwise they are unknown and the write subject is a pattern in the
 // directory (ORIGFILE, -o and -r name files written too).
-func (w *walker) patchFiles(name string, args []word, c ctx, owner string, d *dirState) {
+func (w *walker) patchFiles(name string, args []word, c scope, owner string, d *dirState) {
 	strip := -1
 	dir := litWord(".")
 	var ops []word
