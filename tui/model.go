@@ -6,6 +6,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -43,6 +44,7 @@ var buttons = []string{"Approve once", "Session", "Always", "Deny"}
 // Messages the program receives.
 type (
 	eventMsg toolgate.Event
+	fatalMsg struct{ err error }
 	connMsg  struct {
 		live bool
 		err  error
@@ -75,6 +77,7 @@ type model struct {
 
 	live   bool
 	status string
+	fatal  error // why the program quit, if the gateway refused it
 	width  int
 	height int
 }
@@ -114,6 +117,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case eventMsg:
 		m.apply(toolgate.Event(msg))
 		return m, nil
+	case fatalMsg:
+		m.fatal = fmt.Errorf("gateway refused the event stream: %w (toolgate tui needs an approver or admin token)", msg.err)
+		return m, tea.Quit
 	case connMsg:
 		m.live = msg.live
 		if msg.err != nil {

@@ -371,3 +371,33 @@ func TestFollowResumes(t *testing.T) {
 		t.Fatal("the dropped stream was not reported")
 	}
 }
+
+// refusingGate refuses the event stream as a gateway does for an agent
+// token.
+type refusingGate struct{ fakeGate }
+
+func (*refusingGate) Events(context.Context, approval.EventFilter) (<-chan toolgate.Event, <-chan error) {
+	ch, errc := make(chan toolgate.Event), make(chan error, 1)
+	close(ch)
+	errc <- toolgate.Errorf(toolgate.EForbidden, "this needs an approver token")
+	return ch, errc
+}
+
+// TestWrongCredentialQuits: a refused credential ends the program with
+// the reason instead of retrying forever.
+func TestWrongCredentialQuits(t *testing.T) {
+	t.Parallel()
+	var got []tea.Msg
+	follow(context.Background(), &refusingGate{}, approval.EventFilter{}, func(m tea.Msg) { got = append(got, m) })
+	if len(got) != 1 {
+		t.Fatalf("messages %v, want one fatal", got)
+	}
+	m := newTestModel(&fakeGate{}, true)
+	_, cmd := m.Update(got[0])
+	if cmd == nil || m.fatal == nil || !strings.Contains(m.fatal.Error(), "approver") {
+		t.Fatalf("fatal %v", m.fatal)
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("the program does not quit")
+	}
+}

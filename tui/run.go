@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 )
 
@@ -31,6 +32,9 @@ func Run(ctx context.Context, g Gate, in io.Reader, out io.Writer, o Options) er
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(), tea.WithContext(ctx))
 	go follow(ctx, g, o.Filter, p.Send)
 	_, err := p.Run()
+	if m.fatal != nil {
+		return m.fatal
+	}
 	if ctx.Err() != nil && err != nil {
 		return nil
 	}
@@ -64,6 +68,10 @@ func follow(ctx context.Context, g Gate, f approval.EventFilter, send func(tea.M
 		liveTimer.Stop()
 		err := <-errc
 		if ctx.Err() != nil {
+			return
+		}
+		if c := toolgate.ErrorCodeOf(err); c == toolgate.EUnauthorized || c == toolgate.EForbidden {
+			send(fatalMsg{err}) // retrying cannot help: the credential is wrong
 			return
 		}
 		send(connMsg{live: false, err: err})
