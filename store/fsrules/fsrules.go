@@ -76,7 +76,51 @@ func New(dir string, defaults []byte, opts ...Option) *Dir {
 	for _, o := range opts {
 		o(d)
 	}
+	d.removeStaleTemps()
 	return d
+}
+
+// staleTemp is how old a writer's temporary file must be to be removed
+// at start: older than any write in flight in another process.
+const staleTemp = time.Minute
+
+// removeStaleTemps removes the temporary files writes killed midway left
+// behind (".permissions.jsonc.*.tmp"), best effort: they are never read,
+// but would pile up.
+func (d *Dir) removeStaleTemps() {
+	temps, _ := filepath.Glob(filepath.Join(d.root, "workspaces", "*", "."+FileName+".*.tmp"))
+	for _, p := range temps {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTemp {
+			os.Remove(p)
+		}
+	}
+}
+
+// errLink is what a rules file or directory that is a symbolic link
+// gets: a link could point a workspace's document anywhere, so none is
+// followed.
+func errLink(path string) error {
+	return toolgate.Errorf(toolgate.EInvalid, "%s is a symbolic link or not a plain file; rules documents are not followed through links", path)
+}
+
+// checkDirs refuses a workspace whose directory (or the workspaces
+// directory) is a symbolic link or not a directory. Missing ones are
+// fine: they are created.
+func (d *Dir) checkDirs(path string) error {
+	ws := filepath.Dir(path)
+	for _, dir := range []string{filepath.Dir(ws), ws} {
+		fi, err := os.Lstat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() {
+			return errLink(dir)
+		}
+	}
+	return nil
 }
 
 // Path returns the file that holds a workspace's document, or an EInvalid
@@ -131,6 +175,9 @@ func (d *Dir) lock(workspace string) *sync.Mutex {
 func (d *Dir) Document(ctx context.Context, workspace string) ([]byte, string, error) {
 	path, err := d.Path(workspace)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := d.checkDirs(path); err != nil {
 		return nil, "", err
 	}
 	if err := ctx.Err(); err != nil {
@@ -207,7 +254,7 @@ func (d *Dir) wrote(workspace string) {
 // statVersionOf is Version's answer for the file at path: "" if it does
 // not exist or changed after recent.
 func statVersionOf(path string, recent time.Time) (string, error) {
-	fi, err := os.Stat(path)
+	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -241,6 +288,9 @@ func (d *Dir) PutDocument(ctx context.Context, workspace string, src []byte) err
 	if err != nil {
 		return err
 	}
+	if err := d.checkDirs(path); err != nil {
+		return err
+	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("fsrules: write %s: %w", workspace, err)
 	}
@@ -266,6 +316,9 @@ func (d *Dir) UpdateDocument(ctx context.Context, workspace string, edit func(sr
 	if err != nil {
 		return err
 	}
+	if err := d.checkDirs(path); err != nil {
+		return err
+	}
 	m := d.lock(workspace)
 	m.Lock()
 	defer m.Unlock()
@@ -285,7 +338,7 @@ func (d *Dir) UpdateDocument(ctx context.Context, workspace string, edit func(sr
 		if bytes.Equal(out, src) {
 			return nil
 		}
-		if now, err := os.Stat(path); err != nil || !sameVersion(before, now) {
+		if now, err := os.Lstat(path); err != nil || !sameVersion(before, now) {
 			continue // changed on disk meanwhile: edit the new content
 		}
 		err = writeAtomic(path, out)
@@ -320,7 +373,7 @@ func read(path string) ([]byte, fs.FileInfo, error) {
 	var err error
 	for range 5 {
 		var f *os.File
-		if f, err = os.Open(path); err != nil {
+		if f, err = openNoFollow(path); err != nil {
 			return nil, nil, err
 		}
 		src, fi, changed, rerr := readOpen(f)

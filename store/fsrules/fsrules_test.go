@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -456,5 +457,83 @@ func TestVersionStatInterval(t *testing.T) {
 	}
 	if v, _ := d.Version(ctx, "w1"); v == v1 || v == "" {
 		t.Fatalf("version after UpdateDocument: %q (was %s)", v, v1)
+	}
+}
+
+// A rules document or workspace directory that is a symbolic link is
+// refused, never followed out of the data directory; a plain one next to
+// it is read as usual.
+func TestLinksAreNotFollowed(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	ctx := context.Background()
+	root, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secret, []byte(`{"token": "s3cret"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := fsrules.New(root, nil)
+	if _, _, err := d.Document(ctx, "plain"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "workspaces", "filelink"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "workspaces", "filelink", fsrules.FileName)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "workspaces", "dirlink")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, fsrules.FileName), []byte(`{"*": "allow"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, ws := range []string{"filelink", "dirlink"} {
+		src, _, err := d.Document(ctx, ws)
+		if err == nil || strings.Contains(string(src), "s3cret") || strings.Contains(string(src), "allow") {
+			t.Errorf("Document(%s) through a link: %q, %v", ws, src, err)
+		}
+		if err := d.PutDocument(ctx, ws, []byte("{}")); ws == "dirlink" && err == nil {
+			t.Errorf("PutDocument(%s) through a linked directory", ws)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(outside, fsrules.FileName)); string(got) != `{"*": "allow"}` {
+		t.Errorf("a write went through the link: %q", got)
+	}
+	if _, _, err := d.Document(ctx, "plain"); err != nil {
+		t.Errorf("plain workspace: %v", err)
+	}
+}
+
+// The temporary files of writes killed midway are removed when a Dir is
+// made; a fresh one (another process writing now) is left alone.
+func TestStaleTempsRemoved(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if _, _, err := fsrules.New(root, nil).Document(context.Background(), "w"); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "workspaces", "w")
+	stale, fresh := filepath.Join(dir, "."+fsrules.FileName+".123.tmp"), filepath.Join(dir, "."+fsrules.FileName+".456.tmp")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	fsrules.New(root, nil)
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temp file kept: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("fresh temp file removed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, fsrules.FileName)); err != nil {
+		t.Errorf("the document itself: %v", err)
 	}
 }

@@ -3,7 +3,9 @@
 package fsrules
 
 import (
+	"errors"
 	"io/fs"
+	"os"
 	"syscall"
 	"time"
 )
@@ -18,4 +20,13 @@ func statID(fi fs.FileInfo) (dev, ino uint64, ctime time.Time, ok bool) {
 		return 0, 0, time.Time{}, false
 	}
 	return uint64(st.Dev), uint64(st.Ino), ctimeOf(st), true
+}
+
+// openNoFollow opens a file for reading, refusing a symbolic link.
+func openNoFollow(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) {
+		return nil, errLink(path)
+	}
+	return f, err
 }
