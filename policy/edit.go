@@ -108,7 +108,7 @@ func appendRule(src []byte, r Rule, comment string) ([]byte, error) {
 		return []byte(b.String()), nil
 	}
 
-	v, err := hujson.Parse(src)
+	v, src, err := parseHuJSON(src)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,8 @@ func RemoveRule(src []byte, marker string) ([]byte, bool, error) {
 	if marker == "" {
 		return nil, false, fmt.Errorf("remove rule: empty marker")
 	}
-	v, err := hujson.Parse(src)
+	orig := src
+	v, src, err := parseHuJSON(src)
 	if err != nil {
 		return nil, false, fmt.Errorf("remove rule: %w", err)
 	}
@@ -55,7 +56,7 @@ func RemoveRule(src []byte, marker string) ([]byte, bool, error) {
 		}
 	}
 	if !found {
-		return src, false, nil
+		return orig, false, nil
 	}
 	out := v.Pack()
 	if _, err := ParseWorkspace("edited", out); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
 	"go.yaml.in/yaml/v3"
@@ -24,10 +25,28 @@ var hujsonErr = sync.OnceValue(func() *regexp.Regexp {
 // parseJSONC parses JSONC (JSON with comments and trailing commas) into a
 // node tree. It also returns the hujson tree, whose offsets index src.
 func parseJSONC(file string, src []byte) (*docNode, hujson.Value, error) {
+	if !utf8.Valid(src) {
+		// hujson lets invalid bytes through in strings and comments; a
+		// rule could then match what no editor shows.
+		line, col := 1, 1
+		for i := 0; i < len(src); {
+			r, n := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			if src[i] == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+			i += n
+		}
+		return nil, hujson.Value{}, &LoadError{File: file, Line: line, Col: col, Msg: "invalid UTF-8 (save the document as UTF-8)"}
+	}
 	if skipExtra(src, 0) == len(src) {
 		return nil, hujson.Value{}, &LoadError{File: file, Msg: "empty document (want an object such as {\"*\": \"ask\"})"}
 	}
-	v, err := hujson.Parse(src)
+	v, _, err := parseHuJSON(src)
 	if err != nil {
 		e := &LoadError{File: file, Msg: "invalid JSONC: " + err.Error()}
 		if m := hujsonErr().FindStringSubmatch(err.Error()); m != nil {
@@ -56,6 +75,22 @@ func parseJSONC(file string, src []byte) (*docNode, hujson.Value, error) {
 		return nil, v, err
 	}
 	return n, v, nil
+}
+
+// parseHuJSON parses JSONC with hujson, and returns the source its
+// offsets index: src, or src and a newline when src ends in a line comment
+// with no newline after it (hujson wants one; the comment is a comment
+// all the same). Every reader and editor of rules documents parses them
+// with it, so they agree on what a document is.
+func parseHuJSON(src []byte) (hujson.Value, []byte, error) {
+	v, err := hujson.Parse(src)
+	if err != nil && len(src) > 0 && src[len(src)-1] != '\n' {
+		fixed := append(bytes.Clone(src), '\n')
+		if v2, err2 := hujson.Parse(fixed); err2 == nil {
+			return v2, fixed, nil
+		}
+	}
+	return v, src, err
 }
 
 type jsoncConv struct {

@@ -238,8 +238,10 @@ func compileAlt(p string) (alt, error) {
 		case '[':
 			cls, n, ok := parseClass(p[i:])
 			if !ok {
-				lit.WriteByte(c) // an unclosed '[' is a literal, as in bash
-				continue
+				// bash reads an unclosed '[' as a literal; in a rule it is
+				// more likely a mistake, and one that silently matches
+				// only the literal text. Say so.
+				return alt{}, fmt.Errorf("unclosed '[': close the class, or write \\[ for a literal bracket")
 			}
 			flush()
 			toks = append(toks, token{kind: tokClass, cls: cls})

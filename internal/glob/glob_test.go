@@ -27,7 +27,7 @@ var matchCases = []struct {
 	{"[a-c]x", []string{"ax", "bx", "cx"}, []string{"dx"}},
 	{"[[:digit:]]*", []string{"1", "9abc"}, []string{"a1"}},
 	{"[]]", []string{"]"}, []string{"["}},
-	{"[abc", []string{"[abc"}, []string{"a"}},
+	{`\[abc`, []string{"[abc"}, []string{"a"}},
 	{"*.{js,ts}", []string{"a.js", "b/c.ts"}, []string{"a.go", "a.{js,ts}"}},
 	{"{a,b{c,d}}x", []string{"ax", "bcx", "bdx"}, []string{"bx"}},
 	{"{abc}", []string{"{abc}"}, []string{"abc"}},
@@ -153,6 +153,22 @@ func TestLiteralPrefix(t *testing.T) {
 		got := g.LiteralPrefix()
 		if got != want {
 			t.Errorf("LiteralPrefix(%q) = %q, want %q", pattern, got, want)
+		}
+	}
+}
+
+// A bracket that opens no class is refused, with a hint; escaped, it is
+// a literal.
+func TestUnclosedBracket(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{"[", "a[b", "x[!", "[ -f *", "{a,[}"} {
+		if _, err := Compile(p); err == nil || !strings.Contains(err.Error(), `write \[`) {
+			t.Errorf("Compile(%q): %v", p, err)
+		}
+	}
+	for _, p := range []string{`\[`, `\[ -f *`, "[[]", "[]]"} {
+		if _, err := Compile(p); err != nil {
+			t.Errorf("Compile(%q): %v", p, err)
 		}
 	}
 }
