@@ -876,7 +876,13 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 	} else if recursive {
 		verb = "deletes everything under "
 	}
-	return shell.ClassRisk{Class: shell.ClassDestructive, Reason: verb + s.texts[0] + ", " + where, Token: s.texts[0]}
+	// A rule names the risky form when it names the directory the target
+	// is in ("rm -rf /home/u/old-*" for /home/u/old-proj).
+	token := path.Dir(s.texts[0])
+	if token == "." || token == "/" {
+		token = s.texts[0]
+	}
+	return shell.ClassRisk{Class: shell.ClassDestructive, Reason: verb + s.texts[0] + ", " + where, Token: token}
 }
 
 // outsideWorkspace reports whether a file subject lies outside the

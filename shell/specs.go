@@ -468,7 +468,7 @@ func classify(cmd *Command, name string, args []string) {
 				for _, i := range ops {
 					if o.matchOperand(resolved[i]) {
 						cmd.Effects |= o.effect
-						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + " " + o.why, Token: args[i]})
+						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + " " + o.why, Token: urlToken(args[i])})
 						break
 					}
 				}
@@ -622,4 +622,23 @@ func remotePackage(a string) bool {
 		return !strings.Contains(a[:i], ".")
 	}
 	return false
+}
+
+// urlToken returns the part of a URL operand a rule must name to cover it:
+// the scheme and host ("git+https://github.com"), so a rule for one host
+// ("pip install git+https://github.com/me/*") covers its packages.
+// Other operands are their own token.
+func urlToken(a string) string {
+	if i := strings.Index(a, "://"); i >= 0 {
+		if j := strings.IndexByte(a[i+3:], '/'); j >= 0 {
+			return a[:i+3+j]
+		}
+		return a
+	}
+	if strings.HasPrefix(a, "git@") {
+		if i := strings.IndexByte(a, ':'); i > 0 {
+			return a[:i]
+		}
+	}
+	return a
 }
