@@ -194,6 +194,8 @@ const (
 	// EventTurnEnded: the user spoke again; turn grants lapsed and the
 	// stop flag cleared.
 	EventTurnEnded EventType = "session.turn_ended"
+	// EventRulesChanged: a workspace's rules document was replaced.
+	EventRulesChanged EventType = "rules.changed"
 )
 
 // Event is one entry of the ordered event stream.

@@ -215,6 +215,21 @@ func (w *Workspaces) Compile(workspace string, src []byte) (*policy.Engine, erro
 	return e, nil
 }
 
+// Document returns a workspace's rules document and its version.
+func (w *Workspaces) Document(ctx context.Context, workspace string) ([]byte, string, error) {
+	return w.rules.Document(ctx, workspace)
+}
+
+// PutDocument replaces a workspace's rules document; the next decision in
+// the workspace is made with it.
+func (w *Workspaces) PutDocument(ctx context.Context, workspace string, src []byte) error {
+	if err := w.rules.PutDocument(ctx, workspace, src); err != nil {
+		return err
+	}
+	w.Forget(workspace)
+	return nil
+}
+
 // AppendRule implements Policies.
 func (w *Workspaces) AppendRule(ctx context.Context, workspace string, r policy.Rule, comment string) error {
 	return w.rules.UpdateDocument(ctx, workspace, func(src []byte) ([]byte, error) {

@@ -12,8 +12,8 @@ import (
 )
 
 // RulesChanged is the audit kind of a change to a workspace's rules
-// document made through a store shared by several nodes.
-const RulesChanged = "rules.changed"
+// document.
+const RulesChanged = string(toolgate.EventRulesChanged)
 
 // feedBatch is how many audit entries one catch-up read returns.
 const feedBatch = 1000
@@ -225,11 +225,10 @@ func (b *Broker) apply(ctx context.Context, e *toolgate.AuditEntry) {
 				ev.Mode = &m
 			}
 		}
-	case RulesChanged:
+	case toolgate.EventRulesChanged:
 		if fg, ok := b.policies.(forgetter); ok {
 			fg.Forget(e.Workspace)
 		}
-		return
 	default:
 		if store.ChangesCaches(e.Kind) {
 			// A change this broker does not know: drop every cache

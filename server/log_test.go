@@ -8,7 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
 )
@@ -45,10 +47,13 @@ func (brokenRules) Document(context.Context, string) ([]byte, string, error) {
 func TestRequestLogAndInternalErrors(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer
-	e := newEnv(t, func(d *server.Deps) {
-		d.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
-		d.Rules = brokenRules{d.Rules}
-	})
+	s := stacktest.New(t,
+		stacktest.Rules(func(dir string) store.Rules { return brokenRules{newRules(t, dir)} }),
+		stacktest.Deps(func(_ *stacktest.Stack, d *server.Deps) {
+			d.Limits = server.Limits{RatePerSecond: -1}
+			d.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+		}))
+	e := &env{Stack: s, t: t, clock: &clock{t: time.Now()}}
 	e.must(200, "GET", "/v1/approvals", e.Approver, nil, nil)
 	out := logs.String()
 	if !strings.Contains(out, `"msg":"request"`) || !strings.Contains(out, `"route":"/v1/approvals"`) || !strings.Contains(out, `"token":"alice"`) || !strings.Contains(out, `"status":200`) {
