@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"cmp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -14,6 +15,7 @@ import (
 const (
 	RiskPromptExpansion = "prompt-expansion"
 	RiskSubscriptCode   = "subscript-code"
+	RiskCodeVariable    = "code-variable"
 )
 
 // hash handles the hash builtin. "hash -p /bin/rm x" makes the name x run
@@ -128,4 +130,87 @@ func (w *walker) subscriptCode(s string) bool {
 	}
 	w.unprefixable(RiskSubscriptCode, "a string holds a command substitution in an array subscript, which bash runs when the string is used as a variable name or evaluated as arithmetic", s)
 	return true
+}
+
+// xargsInput returns the command xargs runs with what it adds at run time
+// made visible: with a replace string (-I R, -i, --replace) the words
+// holding it are not static; without one, code is true when the input
+// appended to the words would itself be the command ("xargs env", "xargs
+// timeout 5") or a shell's -c script ("xargs sh -c"): the command is
+// then opaque.
+func xargsInput(inner []word, vals []optVal) (_ []word, code bool) {
+	repl := ""
+	for _, v := range vals {
+		switch v.opt {
+		case "-I":
+			repl = v.val
+		case "-i", "--replace":
+			repl = cmp.Or(v.val, "{}")
+		}
+	}
+	if repl == "" {
+		return inner, appendsCode(inner)
+	}
+	out := make([]word, len(inner))
+	for i, wd := range inner {
+		if strings.Contains(wd.text, repl) {
+			wd.static = false
+		}
+		out[i] = wd
+	}
+	return out, false
+}
+
+// appendsCode reports whether words appended to a command would be its
+// command or a shell's -c script.
+func appendsCode(words []word) bool {
+	for range 64 {
+		if len(words) == 0 {
+			return true
+		}
+		name := cmdName(words[0])
+		if spec, ok := wrappers[name]; ok {
+			start, _, _, _ := parseOpts(spec, words)
+			words = words[start:]
+			continue
+		}
+		if shells[name] {
+			i, hasC, _ := shellOpts(words)
+			return hasC && i >= len(words)
+		}
+		return false
+	}
+	return true
+}
+
+// codeVars are the variables whose value bash runs as code: prompts
+// (command substitutions in PS4 under set -x, in PS1 and PROMPT_COMMAND
+// in an interactive shell), start-up files (BASH_ENV, ENV) and exported
+// functions (BASH_FUNC_name%%).
+var codeVars = []string{"PS1=", "PS2=", "PS3=", "PS4=", "PROMPT_COMMAND=", "BASH_ENV=", "ENV=", "BASH_FUNC_"}
+
+// declBuiltins set the variables named in their arguments.
+var declBuiltins = map[string]bool{"export": true, "declare": true, "typeset": true, "readonly": true, "local": true}
+
+// codeVar reports a command that sets a variable bash runs as code: in
+// its assignments (the text before the command's own words), in the
+// arguments of export and the like, or by env (whose BASH_FUNC_ operand
+// is not a plain assignment and is taken for the command).
+func (w *walker) codeVar(cmd *Command) bool {
+	set := cmd.Text
+	if cmd.Name != "" && !declBuiltins[cmd.Name] && !strings.HasPrefix(cmd.Name, "BASH_FUNC_") {
+		set = ""
+		if len(cmd.Alts) > 0 {
+			set = strings.TrimSuffix(cmd.Text, cmd.Alts[0])
+		}
+	}
+	for _, f := range strings.Fields(set) {
+		for _, v := range codeVars {
+			if strings.HasPrefix(f, v) {
+				w.unprefixable(RiskCodeVariable, "the command sets "+strings.TrimSuffix(v, "=")+", whose value bash runs as code (a prompt's command substitutions, a start-up file, an exported function), which no prefix can vet", cmd.Text)
+				return true
+			}
+		}
+	}
+	return false
 }

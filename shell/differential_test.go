@@ -347,6 +347,27 @@ var diffHandwritten = []string{
 	"for ((i=$(ls|wc -l); i<0; i++)); do :; done",
 	"case $(ls) in *) uname;; esac",
 	"[ -n \"`ls`\" ]",
+	"PS4='$(id) ' bash -xc ls 2>/dev/null",
+	"set -x; PS4='$(uname) '; ls 2>/dev/null",
+	"export PS4='`id` '; set -x; : 2>/dev/null",
+	"echo id > s; BASH_ENV=./s bash -c ls",
+	"echo uname > s; env BASH_ENV=./s bash -c :",
+	"env 'BASH_FUNC_ls%%=() { id; }' bash -c ls",
+	"echo id > s; ENV=./s sh -i -c : 2>/dev/null < /dev/null",
+	"echo ls | xargs -I{} {}",
+	"echo ls | xargs -i{} {}",
+	"echo ls | xargs sh -c",
+	"echo ls | xargs bash -c",
+	"echo ls | xargs env",
+	"echo ls | xargs nice",
+	"echo ls | xargs timeout 5",
+	"echo ls | xargs nohup",
+	"echo 'ls -l' | xargs -I% sh -c %",
+	"find . -name f1 -exec {} \\;",
+	"ls() { id; }; ls",
+	"command_not_found_handle() { uname; }; nosuchcommand",
+	"X='a[$(ls)]'; echo ${!X}",
+	"f1() { id; }; \"$(echo f1)\"",
 }
 
 // runBash runs src under strace in a fresh directory and returns the base
@@ -457,7 +478,7 @@ func (d *diffTally) account(src string, res *Analysis, err error, progs []string
 	names := map[string]bool{}
 	// Code bash finds in data (a prompt expansion, a subscript) is not
 	// seen: the risk says so and no rule can allow it.
-	opaque := res.Exceeded != "" || hasRisk(res, RiskPromptExpansion) || hasRisk(res, RiskSubscriptCode)
+	opaque := res.Exceeded != "" || hasRisk(res, RiskPromptExpansion) || hasRisk(res, RiskSubscriptCode) || hasRisk(res, RiskCodeVariable)
 	nested := false
 	for _, c := range res.Commands {
 		names[c.Name] = true

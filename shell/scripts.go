@@ -118,36 +118,7 @@ func isStdinPath(p string) bool {
 // shell handles sh/bash/… : the -c script, a script file, or a script on
 // standard input.
 func (w *walker) shell(name string, words []word, assigns []string, c scope, d *dirState) {
-	hasC, stdinMode := false, false
-	i := 1
-loop:
-	for ; i < len(words); i++ {
-		t := words[i].text
-		switch {
-		case t == "--" || t == "-":
-			i++
-			break loop
-		case strings.HasPrefix(t, "--"):
-			if (t == "--rcfile" || t == "--init-file" || t == "--init-command") && i+1 < len(words) {
-				i++
-			}
-		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
-			for j := 1; j < len(t); j++ {
-				switch t[j] {
-				case 'c':
-					hasC = hasC || t[0] == '-'
-				case 's':
-					stdinMode = true
-				case 'o', 'O', 'C':
-					if i+1 < len(words) {
-						i++
-					}
-				}
-			}
-		default:
-			break loop
-		}
-	}
+	i, hasC, stdinMode := shellOpts(words)
 	idx := w.emit(w.makeCommand(words, assigns, c.via, false))
 	via := name
 	switch {
@@ -191,6 +162,42 @@ loop:
 		}
 	}
 	w.checkCodeFetch(idx, words, c, true)
+}
+
+// shellOpts parses a shell's options: it returns the index of the first
+// operand (the -c script or the script file), and whether -c and -s were
+// given.
+func shellOpts(words []word) (i int, hasC, stdinMode bool) {
+	i = 1
+loop:
+	for ; i < len(words); i++ {
+		t := words[i].text
+		switch {
+		case t == "--" || t == "-":
+			i++
+			break loop
+		case strings.HasPrefix(t, "--"):
+			if (t == "--rcfile" || t == "--init-file" || t == "--init-command") && i+1 < len(words) {
+				i++
+			}
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+			for j := 1; j < len(t); j++ {
+				switch t[j] {
+				case 'c':
+					hasC = hasC || t[0] == '-'
+				case 's':
+					stdinMode = true
+				case 'o', 'O', 'C':
+					if i+1 < len(words) {
+						i++
+					}
+				}
+			}
+		default:
+			break loop
+		}
+	}
+	return i, hasC, stdinMode
 }
 
 // usesAllArgs reports whether a script refers to all its positional
@@ -243,8 +250,9 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 		inner = []word{litWord("echo")}
 	}
 	inner = runtimeWords(inner)
+	inner, code := xargsInput(inner, vals)
 	if ic, ok := w.nest(scope{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
-		w.run(inner, nil, ic, d.clone(), false)
+		w.run(inner, nil, ic, d.clone(), code)
 	}
 	w.runtimeFiles(cmdName(inner[0]), name)
 }

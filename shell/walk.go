@@ -638,7 +638,7 @@ func (w *walker) emit(cmd Command) int {
 		n += len(a)
 	}
 	w.spendSubject(n)
-	if w.subscriptCode(cmd.Text) {
+	if w.subscriptCode(cmd.Text) || w.codeVar(&cmd) {
 		cmd.Opaque = true
 	}
 	w.res.Commands = append(w.res.Commands, cmd)
