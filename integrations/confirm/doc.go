@@ -16,7 +16,9 @@
 //
 // The toolConfirmation config section maps onto toolgate: mode
 // event-based / auto-approve / auto-deny is the session mode default /
-// yolo / auto-deny (so explicit rules and safety overrides still hold);
+// yolo / auto-deny: auto-approve approves what the built-in defaults would
+// ask but not what a rule a person wrote asks or denies, nor a secret the
+// defaults deny; auto-deny denies every call;
 // rememberChoice approves at session scope when the answer names the
 // session and globally otherwise, with a tool grant, and the engine looks
 // session grants up before global ones; allowedToolsStorage "storage"
