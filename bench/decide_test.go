@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cedar-policy/cedar-go"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
@@ -20,9 +19,14 @@ import (
 // toolgate.Call, a cedar.Request, a parsed OPA input. Before timing, each
 // benchmark checks its engine against the reference on every call it will
 // decide (TestEquivalence checks far more).
+//
+// engine=cedar-sliced and engine=opa-data are the fair peers (see
+// fair.go), at every size up to 10,000 rules; engine=cedar and engine=opa
+// get the whole rule set as one policy per request, the worst case, up to
+// 1,000 rules.
 func BenchmarkDecide(b *testing.B) {
 	ctx := context.Background()
-	for _, n := range sizes {
+	for _, n := range fairSizes {
 		s := Generate(n, ruleSeed)
 		calls := s.Calls(benchN, benchSeed)
 		b.Run(fmt.Sprintf("engine=toolgate/rules=%d", n), func(b *testing.B) {
@@ -46,50 +50,58 @@ func BenchmarkDecide(b *testing.B) {
 				i = (i + 1) % len(in)
 			}
 		})
+		b.Run(fmt.Sprintf("engine=cedar-sliced/rules=%d", n), func(b *testing.B) {
+			cs, err := NewCedarSliced(s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchEngine(b, s, calls, cs.Input, cs.Decide)
+		})
+		b.Run(fmt.Sprintf("engine=opa-data/rules=%d", n), func(b *testing.B) {
+			od, err := NewOPAData(ctx, s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchEngine(b, s, calls, od.Input, func(in ast.Value) (toolgate.Action, error) { return od.Decide(ctx, in) })
+		})
+		if n > 1000 {
+			continue
+		}
 		b.Run(fmt.Sprintf("engine=cedar/rules=%d", n), func(b *testing.B) {
 			ce, err := NewCedar(s)
 			if err != nil {
 				b.Fatal(err)
 			}
-			in := make([]cedar.Request, len(calls))
-			for i, c := range calls {
-				in[i] = ce.Input(c)
-				if got, err := ce.Decide(in[i]); err != nil || got != s.Reference(c) {
-					b.Fatalf("%+v: cedar %s (%v), reference %s", c, got, err, s.Reference(c))
-				}
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			i := 0
-			for b.Loop() {
-				if _, err := ce.Decide(in[i]); err != nil {
-					b.Fatal(err)
-				}
-				i = (i + 1) % len(in)
-			}
+			benchEngine(b, s, calls, ce.Input, ce.Decide)
 		})
 		b.Run(fmt.Sprintf("engine=opa/rules=%d", n), func(b *testing.B) {
 			op, err := NewOPA(ctx, s)
 			if err != nil {
 				b.Fatal(err)
 			}
-			in := make([]ast.Value, len(calls))
-			for i, c := range calls {
-				in[i] = op.Input(c)
-				if got, err := op.Decide(ctx, in[i]); err != nil || got != s.Reference(c) {
-					b.Fatalf("%+v: opa %s (%v), reference %s", c, got, err, s.Reference(c))
-				}
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			i := 0
-			for b.Loop() {
-				if _, err := op.Decide(ctx, in[i]); err != nil {
-					b.Fatal(err)
-				}
-				i = (i + 1) % len(in)
-			}
+			benchEngine(b, s, calls, op.Input, func(in ast.Value) (toolgate.Action, error) { return op.Decide(ctx, in) })
 		})
+	}
+}
+
+// benchEngine checks a peer engine against the reference on every call,
+// then times it deciding them in turn.
+func benchEngine[In any](b *testing.B, s *Set, calls []Call, input func(Call) In, decide func(In) (toolgate.Action, error)) {
+	in := make([]In, len(calls))
+	for i, c := range calls {
+		in[i] = input(c)
+		if got, err := decide(in[i]); err != nil || got != s.Reference(c) {
+			b.Fatalf("%+v: %s (%v), reference %s", c, got, err, s.Reference(c))
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		if _, err := decide(in[i]); err != nil {
+			b.Fatal(err)
+		}
+		i = (i + 1) % len(in)
 	}
 }
 
@@ -135,7 +147,7 @@ func BenchmarkDecideShell(b *testing.B) {
 // BenchmarkDecide hides how the cost spreads over calls.
 func BenchmarkDecideMedian(b *testing.B) {
 	ctx := context.Background()
-	for _, n := range sizes {
+	for _, n := range fairSizes {
 		s := Generate(n, ruleSeed)
 		calls := s.Calls(benchN, benchSeed)
 		b.Run(fmt.Sprintf("engine=toolgate/rules=%d", n), func(b *testing.B) {
@@ -149,6 +161,29 @@ func BenchmarkDecideMedian(b *testing.B) {
 				return func() { tg.Engine.Decide(in, policy.Env{}, &d) }
 			})
 		})
+		b.Run(fmt.Sprintf("engine=cedar-sliced/rules=%d", n), func(b *testing.B) {
+			cs, err := NewCedarSliced(s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			perCall(b, calls, func(c Call) func() {
+				in := cs.Input(c)
+				return func() { _, _ = cs.Decide(in) }
+			})
+		})
+		b.Run(fmt.Sprintf("engine=opa-data/rules=%d", n), func(b *testing.B) {
+			od, err := NewOPAData(ctx, s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			perCall(b, calls, func(c Call) func() {
+				in := od.Input(c)
+				return func() { _, _ = od.Decide(ctx, in) }
+			})
+		})
+		if n > 1000 {
+			continue
+		}
 		b.Run(fmt.Sprintf("engine=cedar/rules=%d", n), func(b *testing.B) {
 			ce, err := NewCedar(s)
 			if err != nil {

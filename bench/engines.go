@@ -75,7 +75,12 @@ func (e *Cedar) Input(c Call) cedar.Request {
 // Decide authorizes a prepared request and reads the three-way answer back
 // (see Set.Cedar). An evaluation error is reported as deny with err set.
 func (e *Cedar) Decide(req cedar.Request) (toolgate.Action, error) {
-	dec, diag := e.Policies.IsAuthorized(nil, req)
+	return cedarDecide(e.Policies, req)
+}
+
+// cedarDecide authorizes req against ps and reads the answer back.
+func cedarDecide(ps *cedar.PolicySet, req cedar.Request) (toolgate.Action, error) {
+	dec, diag := ps.IsAuthorized(nil, req)
 	if len(diag.Errors) > 0 {
 		return toolgate.Deny, fmt.Errorf("cedar: %s", diag.Errors[0].Message)
 	}

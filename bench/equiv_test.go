@@ -3,13 +3,19 @@ package bench
 import (
 	"context"
 	"math/rand/v2"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate"
 )
 
-// Sizes are the rule-set sizes benchmarked.
-var sizes = []int{10, 100, 1000}
+// sizes are the rule-set sizes the unsliced peers (the worst case) are
+// benchmarked at; fairSizes those of toolgate and the fair peers.
+var (
+	sizes     = []int{10, 100, 1000}
+	fairSizes = []int{10, 100, 1000, 10000}
+)
 
 const (
 	ruleSeed  = 1
@@ -60,34 +66,81 @@ func equivalenceCalls(s *Set) (bench, all []Call) {
 	return bench, all
 }
 
-// TestEquivalence proves, before anything is timed, that toolgate, Cedar
-// and OPA give the same action as the reference definition of
+// deciders returns every engine configured for the set, by the name the
+// benchmarks use, each deciding a Call from scratch (input built per
+// call: this is for checking, not timing). The unsliced Cedar and OPA are
+// left out past 1,000 rules, where they are too slow to check broadly.
+func deciders(t testing.TB, s *Set) map[string]func(Call) (toolgate.Action, error) {
+	t.Helper()
+	ctx := context.Background()
+	tg, err := NewToolgate(s)
+	if err != nil {
+		t.Fatalf("toolgate: %v", err)
+	}
+	cs, err := NewCedarSliced(s)
+	if err != nil {
+		t.Fatalf("cedar-sliced: %v", err)
+	}
+	od, err := NewOPAData(ctx, s)
+	if err != nil {
+		t.Fatalf("opa-data: %v", err)
+	}
+	var d toolgate.Decision
+	out := map[string]func(Call) (toolgate.Action, error){
+		"toolgate":     func(c Call) (toolgate.Action, error) { return tg.Decide(tg.Input(c), &d), nil },
+		"cedar-sliced": func(c Call) (toolgate.Action, error) { return cs.Decide(cs.Input(c)) },
+		"opa-data":     func(c Call) (toolgate.Action, error) { return od.Decide(ctx, od.Input(c)) },
+	}
+	if len(s.Rules) <= 1000 {
+		_, ce, op := engines(t, s)
+		out["cedar"] = func(c Call) (toolgate.Action, error) { return ce.Decide(ce.Input(c)) }
+		out["opa"] = func(c Call) (toolgate.Action, error) { return op.Decide(ctx, op.Input(c)) }
+	}
+	return out
+}
+
+// TestEquivalence proves, before anything is timed, that toolgate and
+// every peer configuration (Cedar and OPA unsliced, Cedar sliced per tool,
+// data-driven Rego) give the same action as the reference definition of
 // last-match-wins on every benchmark call and on a broad sample of others.
 func TestEquivalence(t *testing.T) {
-	ctx := context.Background()
-	for _, n := range sizes {
+	for _, n := range fairSizes {
 		s := Generate(n, ruleSeed)
-		tg, ce, op := engines(t, s)
+		engs := deciders(t, s)
+		tg, err := NewToolgate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		bench, all := equivalenceCalls(s)
+		if n > 1000 {
+			// Every benchmark call, and a sample of the rest.
+			sample := all[:len(bench)]
+			for i := len(bench); i < len(all); i += 7 {
+				sample = append(sample, all[i])
+			}
+			all = sample
+		}
 		var d toolgate.Decision
 		counts := map[toolgate.Action]int{}
 		catchAll, overridden := 0, 0
+		names := make([]string, 0, len(engs))
+		for name := range engs {
+			names = append(names, name)
+		}
+		sort.Strings(names)
 		for i, c := range all {
 			want := s.Reference(c)
-			got := tg.Decide(tg.Input(c), &d)
-			cg, err := ce.Decide(ce.Input(c))
-			if err != nil {
-				t.Fatalf("rules=%d %+v: %v", n, c, err)
-			}
-			og, err := op.Decide(ctx, op.Input(c))
-			if err != nil {
-				t.Fatalf("rules=%d %+v: %v", n, c, err)
-			}
-			if got != want || cg != want || og != want {
-				t.Errorf("rules=%d call %d %+v (subject %q): reference %s, toolgate %s (%s), cedar %s, opa %s",
-					n, i, c, s.Subject(c), want, got, d.Reason, cg, og)
+			for _, name := range names {
+				got, err := engs[name](c)
+				if err != nil {
+					t.Fatalf("rules=%d %s %+v: %v", n, name, c, err)
+				}
+				if got != want {
+					t.Errorf("rules=%d call %d %+v (subject %q): reference %s, %s %s", n, i, c, s.Subject(c), want, name, got)
+				}
 			}
 			if i < len(bench) {
+				tg.Decide(tg.Input(c), &d)
 				counts[want]++
 				if d.Rule != nil && d.Rule.Source == "bench:1" {
 					catchAll++
@@ -103,8 +156,8 @@ func TestEquivalence(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("rules=%d: %d calls agree; the %d benchmark calls: %d allow, %d deny, %d ask (%d by the catch-all only), %d where an earlier matching rule says otherwise",
-			n, len(all), len(bench), counts[toolgate.Allow], counts[toolgate.Deny], counts[toolgate.Ask], catchAll, overridden)
+		t.Logf("rules=%d: %d calls agree across %s; the %d benchmark calls: %d allow, %d deny, %d ask (%d by the catch-all only), %d where an earlier matching rule says otherwise",
+			n, len(all), strings.Join(names, ", "), len(bench), counts[toolgate.Allow], counts[toolgate.Deny], counts[toolgate.Ask], catchAll, overridden)
 		for _, a := range []toolgate.Action{toolgate.Allow, toolgate.Deny, toolgate.Ask} {
 			if counts[a] == 0 {
 				t.Errorf("rules=%d: no benchmark call decides %s", n, a)
@@ -145,8 +198,14 @@ func TestLastMatchWins(t *testing.T) {
 		{Call{"tool_00", "/srv/a"}, toolgate.Ask},
 	}
 	tg, ce, op := engines(t, s)
+	engs := deciders(t, s)
 	var d toolgate.Decision
 	for _, tc := range cases {
+		for name, decide := range engs {
+			if got, err := decide(tc.c); got != tc.want || err != nil {
+				t.Errorf("%+v: %s %s (%v), want %s", tc.c, name, got, err, tc.want)
+			}
+		}
 		if got := s.Reference(tc.c); got != tc.want {
 			t.Errorf("%+v: reference %s, want %s", tc.c, got, tc.want)
 		}

@@ -3,12 +3,14 @@
 // the same client, at the same concurrency.
 //
 //	httpbench setup -dir D -rules N
-//	    writes D/bench.rego (for `opa run --server`), D/toolgate.yaml
+//	    writes D/bench.rego (for `opa run --server`, the unsliced worst
+//	    case), D/opa-data/{bench-data.rego,data.json} (the data-driven
+//	    Rego, for `opa run --server --optimize-store-for-read-speed`), D/toolgate.yaml
 //	    (tool declarations and server settings) and D/permissions.jsonc
 //	    (the workspace rules, for PUT /v1/workspaces/bench/rules)
 //	httpbench freeport
 //	    prints a free loopback TCP port
-//	httpbench load -target toolgate|opa -url URL -rules N [-c 8] [-n 200000] [-d 15s]
+//	httpbench load -target toolgate|opa -url URL -rules N [-c 8] [-n 200000] [-d 15s] [-label L]
 //	    checks every call's decision against the reference, then drives the
 //	    server with c workers until n requests or d elapsed, and prints
 //	    requests per second and latency percentiles
@@ -79,6 +81,21 @@ func setup(args []string) error {
 	}
 	s := bench.Generate(*n, ruleSeed)
 	if err := os.WriteFile(filepath.Join(*dir, "bench.rego"), []byte(s.Rego()), 0o644); err != nil {
+		return err
+	}
+	// The data-driven Rego (the fair peer): the generic policy and the
+	// rules as data, for opa run --server --optimize-store-for-read-speed.
+	if err := os.MkdirAll(filepath.Join(*dir, "opa-data"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*dir, "opa-data", "bench-data.rego"), []byte(bench.DataRego), 0o644); err != nil {
+		return err
+	}
+	data, err := json.Marshal(s.RegoData())
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*dir, "opa-data", "data.json"), data, 0o644); err != nil {
 		return err
 	}
 	// Workspace document: one entry per rule, in order (a tool key may
@@ -153,7 +170,11 @@ func load(args []string) error {
 	maxReq := fs.Int("n", 200000, "at most this many requests")
 	maxDur := fs.Duration("d", 15*time.Second, "at most this long")
 	warm := fs.Duration("warmup", time.Second, "unmeasured warm-up")
+	label := fs.String("label", "", "name printed as the target (default: -target)")
 	_ = fs.Parse(args)
+	if *label == "" {
+		*label = *name
+	}
 	t, ok := targets[*name]
 	if !ok {
 		return fmt.Errorf("load: -target must be toolgate or opa")
@@ -268,7 +289,7 @@ func load(args []string) error {
 	slices.Sort(all)
 	pct := func(p float64) time.Duration { return all[min(int(p*float64(len(all))), len(all)-1)] }
 	fmt.Printf("http target=%s rules=%d c=%d requests=%d elapsed=%.2fs req/s=%.0f p50=%s p90=%s p99=%s\n",
-		*name, *n, *conc, done, elapsed.Seconds(), float64(done)/elapsed.Seconds(),
+		*label, *n, *conc, done, elapsed.Seconds(), float64(done)/elapsed.Seconds(),
 		round(pct(0.50)), round(pct(0.90)), round(pct(0.99)))
 	return nil
 }
