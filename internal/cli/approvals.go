@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+)
+
+func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return subcommands("approvals", args, map[string]func([]string) error{
+		"list": func(args []string) error {
+			fs := newFlagSet("approvals list", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			status := fs.String("status", "pending", "`status` to list (pending, approved, denied, expired, cancelled; empty for all)")
+			session := fs.String("session", "", "only this `session`")
+			workspace := fs.String("workspace", "", "only this `workspace`")
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			list, err := c.Approvals(ctx, toolgate.ApprovalFilter{Status: toolgate.Status(*status), Session: *session, Workspace: *workspace})
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(stdout, list)
+			}
+			var rows [][]string
+			for _, a := range list {
+				left := time.Until(a.ExpiresAt).Round(time.Second)
+				rows = append(rows, []string{a.ID, string(a.Status), a.Call.Session, a.Call.Tool, originLabel(a.Call.Origin), callSummary(a.Call), a.Decision.Reason, left.String()})
+			}
+			return table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tORIGIN\tCALL\tREASON\tEXPIRES IN", rows)
+		},
+		"approve": func(args []string) error {
+			fs := newFlagSet("approvals approve", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			scope := fs.String("scope", "once", "`scope`: once, turn, session, workspace or global")
+			grant := fs.String("grant", "", "grant `kind` for scopes beyond once: tool, pattern or prefix")
+			pattern := fs.String("pattern", "", "grant `pattern` (default: the suggestion)")
+			answer := fs.String("answer", "", "a question tool's answer, as `JSON`")
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if fs.NArg() != 1 {
+				return usageErrorf("usage: toolgate approvals approve [flags] ID")
+			}
+			req := approval.ApproveRequest{Scope: toolgate.Scope(*scope), Grant: toolgate.GrantKind(*grant), Pattern: *pattern}
+			if *answer != "" {
+				if !json.Valid([]byte(*answer)) {
+					return usageErrorf("--answer is not valid JSON (quote a text answer: '\"staging\"')")
+				}
+				req.Answer = json.RawMessage(*answer)
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			a, err := c.Approve(ctx, fs.Arg(0), req)
+			if err != nil {
+				return err
+			}
+			return printResolution(stdout, g.json, a)
+		},
+		"deny": func(args []string) error {
+			fs := newFlagSet("approvals deny", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			mode := fs.String("mode", "hard", "`mode`: soft (this call only) or hard (the rest of the batch too, and stop)")
+			feedback := fs.String("feedback", "", "`text` returned to the agent")
+			reason := fs.String("reason", "", "`reason` recorded and returned to the agent")
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if fs.NArg() != 1 {
+				return usageErrorf("usage: toolgate approvals deny [flags] ID")
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			a, err := c.Deny(ctx, fs.Arg(0), approval.DenyRequest{Mode: toolgate.DenyMode(*mode), Feedback: *feedback, Reason: *reason})
+			if err != nil {
+				return err
+			}
+			return printResolution(stdout, g.json, a)
+		},
+	})
+}
+
+func printResolution(w io.Writer, asJSON bool, a *toolgate.Approval) error {
+	if asJSON {
+		return printJSON(w, a)
+	}
+	r := a.Resolution
+	if r == nil {
+		_, err := fmt.Fprintf(w, "%s %s\n", a.ID, a.Status)
+		return err
+	}
+	extra := ""
+	if r.GrantID != "" {
+		extra = fmt.Sprintf(" (grant %s: %s %q at scope %s)", r.GrantID, a.Call.Tool, r.Pattern, r.Scope)
+	}
+	_, err := fmt.Fprintf(w, "%s %s%s\n", a.ID, a.Status, extra)
+	return err
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/toolgate/toolgate/store"
+)
+
+func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return subcommands("grants", args, map[string]func([]string) error{
+		"list": func(args []string) error {
+			fs := newFlagSet("grants list", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			var f store.GrantFilter
+			fs.StringVar((*string)(&f.Scope), "scope", "", "only this `scope`")
+			fs.StringVar(&f.Session, "session", "", "only this `session`")
+			fs.StringVar(&f.Workspace, "workspace", "", "only this `workspace`")
+			fs.StringVar(&f.Tool, "tool", "", "only this `tool`")
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			list, err := c.Grants(ctx, f)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(stdout, list)
+			}
+			var rows [][]string
+			for _, gr := range list {
+				where := gr.Workspace
+				if gr.Session != "" {
+					where += "/" + gr.Session
+				}
+				rows = append(rows, []string{gr.ID, string(gr.Scope), where, gr.Tool, string(gr.Kind), gr.Pattern, gr.CreatedBy, gr.CreatedAt.Local().Format(time.DateTime)})
+			}
+			return table(stdout, "ID\tSCOPE\tWHERE\tTOOL\tKIND\tPATTERN\tBY\tCREATED", rows)
+		},
+		"revoke": func(args []string) error {
+			fs := newFlagSet("grants revoke", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if fs.NArg() != 1 {
+				return usageErrorf("usage: toolgate grants revoke ID")
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			if err := c.RevokeGrant(ctx, fs.Arg(0)); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(stdout, "revoked %s\n", fs.Arg(0))
+			return err
+		},
+	})
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/client"
+)
+
+func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	sessionCmd := func(name string, nargs int, do func(c *client.Client, args []string) (*toolgate.Session, error)) func([]string) error {
+		return func(args []string) error {
+			fs := newFlagSet("sessions "+name, stderr)
+			var g gatewayFlags
+			g.register(fs)
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if fs.NArg() != nargs {
+				usage := "SESSION"
+				if nargs == 2 {
+					usage = "SESSION MODE"
+				}
+				return usageErrorf("usage: toolgate sessions %s %s", name, usage)
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			s, err := do(c, fs.Args())
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(stdout, s)
+			}
+			return printSessions(stdout, []*toolgate.Session{s})
+		}
+	}
+	return subcommands("sessions", args, map[string]func([]string) error{
+		"list": func(args []string) error {
+			fs := newFlagSet("sessions list", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			list, err := c.Sessions(ctx, toolgate.SessionFilter{})
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(stdout, list)
+			}
+			return printSessions(stdout, list)
+		},
+		"mode": sessionCmd("mode", 2, func(c *client.Client, a []string) (*toolgate.Session, error) {
+			m, err := toolgate.ParseMode(a[1])
+			if err != nil {
+				return nil, badInput(err)
+			}
+			return c.SetMode(ctx, a[0], m)
+		}),
+		"abort": sessionCmd("abort", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+			return c.Abort(ctx, a[0])
+		}),
+		"turn-end": sessionCmd("turn-end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+			return c.EndTurn(ctx, a[0])
+		}),
+	})
+}
+
+func printSessions(w io.Writer, list []*toolgate.Session) error {
+	var rows [][]string
+	for _, s := range list {
+		flags := ""
+		if s.Stopped {
+			flags += "stopped "
+		}
+		if s.Aborted {
+			flags += "aborted"
+		}
+		rows = append(rows, []string{s.ID, s.Workspace, s.Mode.String(), fmt.Sprint(s.Turn), strings.TrimSpace(flags)})
+	}
+	return table(w, "SESSION\tWORKSPACE\tMODE\tTURN\tFLAGS", rows)
+}
