@@ -38,7 +38,7 @@ func nodes(t *testing.T, n int, opts ...approval.Option) []*approval.Broker {
 	})
 	var out []*approval.Broker
 	for range n {
-		st, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(4))
+		st, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(2))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -176,8 +176,8 @@ func testWithdraw(t *testing.T, h Harness) {
 	ctx, cancel := context.WithTimeout(ctxT(t), 200*time.Millisecond)
 	defer cancel()
 	r, err := toolgate.RequestApproval(ctx, h.Agent, toolgate.SubmitRequest{Call: bash("s1", "c1", "terraform apply")})
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("RequestApproval: %v, want the deadline", err)
+	if !errors.Is(err, context.DeadlineExceeded) || r == nil {
+		t.Fatalf("RequestApproval: %v (result %v), want the deadline while waiting", err, r)
 	}
 	if action, final := r.Final(); action == toolgate.Allow || !final {
 		t.Fatalf("after giving up: %s final=%v, want a final deny", action, final)

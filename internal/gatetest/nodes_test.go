@@ -25,7 +25,12 @@ func TestNodes(t *testing.T) {
 		t.Skip("TOOLGATE_TEST_POSTGRES is not set: skipping the Gate suite on three PostgreSQL nodes")
 	}
 	t.Parallel()
+	// Two harnesses at a time: each is three nodes with their own pools
+	// and LISTEN connections, and the database's connections are few.
+	slots := make(chan struct{}, 2)
 	gatetest.Run(t, func(t *testing.T) gatetest.Harness {
+		slots <- struct{}{}
+		t.Cleanup(func() { <-slots })
 		var r [6]byte
 		rand.Read(r[:])
 		schema := "tg_test_" + hex.EncodeToString(r[:])
@@ -38,7 +43,7 @@ func TestNodes(t *testing.T) {
 		})
 		gates := make([]toolgate.Gate, 3)
 		for i := range gates {
-			st, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(4))
+			st, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(2))
 			if err != nil {
 				t.Fatal(err)
 			}

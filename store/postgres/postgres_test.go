@@ -48,7 +48,7 @@ func newSchema(t testing.TB) string {
 
 func open(t testing.TB, schema string) *postgres.DB {
 	t.Helper()
-	db, err := postgres.Open(t.Context(), dsn(t), postgres.WithSchema(schema), postgres.WithMaxConns(4))
+	db, err := postgres.Open(t.Context(), dsn(t), postgres.WithSchema(schema), postgres.WithMaxConns(2))
 	if err != nil {
 		t.Fatal(err)
 	}
