@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/coder/websocket"
+
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/stacktest"
@@ -252,5 +254,38 @@ func TestDiskFullOverHTTP(t *testing.T) {
 	}
 	if r := e.Do("GET", "/healthz", "", nil); r.Status != 200 {
 		t.Fatalf("healthz after space was freed: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestOriginRebinding: a page from another name that resolves to the
+// gateway (DNS rebinding) sends Host and Origin of that name; the Origin
+// is checked against the address the gateway listens on, not the Host.
+func TestOriginRebinding(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, port, _ := strings.Cut(strings.TrimPrefix(e.Server.URL, "http://"), ":")
+	url := "ws" + strings.TrimPrefix(e.Server.URL, "http") + "/v1/events"
+	for _, tc := range []struct {
+		origin, host string
+		ok           bool
+	}{
+		{"http://rebind.example:" + port, "rebind.example:" + port, false},
+		{"http://rebind.example", "rebind.example", false},
+		{"http://127.0.0.2:" + port, "127.0.0.2:" + port, false},
+		{"http://127.0.0.1:1", "127.0.0.1:1", false},
+		// The user's twins: the gateway's own address, by IP or localhost.
+		{"http://127.0.0.1:" + port, "127.0.0.1:" + port, true},
+		{"http://localhost:" + port, "localhost:" + port, true},
+	} {
+		hdr := http.Header{"Authorization": {"Bearer " + e.Approver}, "Origin": {tc.origin}}
+		c, resp, err := websocket.Dial(t.Context(), url, &websocket.DialOptions{HTTPHeader: hdr, Host: tc.host})
+		if tc.ok != (err == nil) {
+			t.Errorf("Origin %s, Host %s: %v %v", tc.origin, tc.host, resp, err)
+		}
+		if err == nil {
+			c.CloseNow()
+		} else if resp == nil || resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Origin %s: want 403, got %v", tc.origin, resp)
+		}
 	}
 }

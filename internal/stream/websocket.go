@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -22,6 +23,10 @@ import (
 // the heartbeat and per-message timeouts bound it instead. On error,
 // Accept has written the response.
 func AcceptWebSocket(w http.ResponseWriter, r *http.Request, origins []string) (*websocket.Conn, error) {
+	if err := CheckOrigin(r, origins); err != nil {
+		http.Error(w, toolgate.ErrorMessageOf(err), http.StatusForbidden)
+		return nil, err
+	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
@@ -130,9 +135,15 @@ func ReadMessages[M any](ctx context.Context, cancel context.CancelFunc, conn *w
 }
 
 // CheckOrigin accepts a WebSocket request with no Origin header (not a
-// browser), an Origin of the request's own host, or one matching an
-// allowed pattern (path.Match, against the host, or scheme://host for a
-// pattern with a scheme).
+// browser), an Origin naming the address the gateway listens on (the
+// connection's local address, and localhost with its port when that is a
+// loopback address), or one matching an allowed pattern (path.Match,
+// against the host, or scheme://host for a pattern with a scheme).
+//
+// The request's own Host header is not trusted: under DNS rebinding a
+// page from evil.example reaches the gateway with Host evil.example, and
+// its Origin matches it. A gateway behind a proxy lists its public
+// origin in allowed_origins.
 func CheckOrigin(r *http.Request, allowed []string) error {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -142,7 +153,7 @@ func CheckOrigin(r *http.Request, allowed []string) error {
 	if err != nil || u.Host == "" {
 		return toolgate.Errorf(toolgate.EForbidden, "bad Origin %q", origin)
 	}
-	if strings.EqualFold(u.Host, r.Host) {
+	if listening(r, u.Host) {
 		return nil
 	}
 	for _, p := range allowed {
@@ -154,5 +165,30 @@ func CheckOrigin(r *http.Request, allowed []string) error {
 			return nil
 		}
 	}
-	return toolgate.Errorf(toolgate.EForbidden, "WebSocket connections from origin %q are not allowed", origin)
+	return toolgate.Errorf(toolgate.EForbidden, "WebSocket connections from origin %q are not allowed (add it to allowed_origins if the gateway is served there)", origin)
+}
+
+// listening reports whether host (an Origin's host:port) names the address
+// the request came in on.
+func listening(r *http.Request, host string) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	ip, port, err := net.SplitHostPort(local.String())
+	if err != nil {
+		return false
+	}
+	oh, op, err := net.SplitHostPort(host)
+	if err != nil {
+		return false // an Origin without a port is another origin than host:port
+	}
+	if op != port {
+		return false
+	}
+	if strings.EqualFold(oh, "localhost") {
+		return net.ParseIP(ip).IsLoopback()
+	}
+	oip := net.ParseIP(strings.Trim(oh, "[]"))
+	return oip != nil && oip.Equal(net.ParseIP(ip))
 }
