@@ -289,3 +289,24 @@ func TestOriginRebinding(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeMetrics: /metrics carries the Go runtime's series and the
+// engines kept, each with its HELP and TYPE.
+func TestRuntimeMetrics(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ask(shell("s1", "c1", "make"))
+	r := e.must(200, "GET", "/metrics", e.Admin, nil, nil)
+	m := string(r.body)
+	for _, series := range []string{"go_goroutines", "go_memory_mapped_bytes", "go_heap_objects_bytes", "go_gc_cycles_total", "go_gomaxprocs", "toolgate_engines_cached"} {
+		if !strings.Contains(m, "# TYPE "+series+" ") || !strings.Contains(m, "\n"+series+" ") {
+			t.Errorf("metrics lack %s", series)
+		}
+	}
+	if !strings.Contains(m, "\ntoolgate_engines_cached 1\n") {
+		t.Errorf("engines cached after one workspace:\n%s", m)
+	}
+	if strings.Contains(m, "\ngo_goroutines 0\n") {
+		t.Error("no goroutines reported")
+	}
+}

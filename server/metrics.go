@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	rtmetrics "runtime/metrics"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -173,6 +174,11 @@ func (s *server) handleMetrics(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	bw := bufio.NewWriter(w)
 	s.metrics.write(bw)
+	writeRuntime(bw)
+	if s.policies != nil {
+		bw.WriteString("# HELP toolgate_engines_cached Compiled workspace engines kept in memory.\n# TYPE toolgate_engines_cached gauge\n")
+		fmt.Fprintf(bw, "toolgate_engines_cached %d\n", s.policies.Cached())
+	}
 	if s.deps.Metrics != nil {
 		s.deps.Metrics(bw)
 	}
@@ -239,4 +245,39 @@ func formatFloat(f float64) string {
 		return "+Inf"
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// runtimeSeries maps Go runtime metrics (package runtime/metrics) to the series
+// /metrics exports: data, so adding one is a line.
+var runtimeSeries = []struct {
+	name, series, typ, help string
+}{
+	{"/sched/goroutines:goroutines", "go_goroutines", "gauge", "Goroutines that currently exist."},
+	{"/sched/gomaxprocs:threads", "go_gomaxprocs", "gauge", "GOMAXPROCS: threads that may run Go code at once."},
+	{"/memory/classes/total:bytes", "go_memory_mapped_bytes", "gauge", "Memory mapped by the Go runtime."},
+	{"/memory/classes/heap/objects:bytes", "go_heap_objects_bytes", "gauge", "Memory occupied by live and not yet swept heap objects."},
+	{"/gc/heap/goal:bytes", "go_gc_heap_goal_bytes", "gauge", "Heap size the next garbage collection aims at."},
+	{"/gc/heap/allocs:bytes", "go_gc_heap_allocs_bytes_total", "counter", "Bytes allocated on the heap."},
+	{"/gc/cycles/total:gc-cycles", "go_gc_cycles_total", "counter", "Completed garbage collection cycles."},
+}
+
+// writeRuntime writes the Go runtime series.
+func writeRuntime(w *bufio.Writer) {
+	samples := make([]rtmetrics.Sample, len(runtimeSeries))
+	for i := range runtimeSeries {
+		samples[i].Name = runtimeSeries[i].name
+	}
+	rtmetrics.Read(samples)
+	for i, rs := range runtimeSeries {
+		var v float64
+		switch samples[i].Value.Kind() {
+		case rtmetrics.KindUint64:
+			v = float64(samples[i].Value.Uint64())
+		case rtmetrics.KindFloat64:
+			v = samples[i].Value.Float64()
+		default:
+			continue // not in this Go version
+		}
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %s\n", rs.series, rs.help, rs.series, rs.typ, rs.series, formatFloat(v))
+	}
 }
