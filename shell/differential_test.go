@@ -134,7 +134,7 @@ func (g gen) cmd(depth int) string {
 		return g.simple()
 	}
 	a := func() string { return g.cmd(depth - 1) }
-	switch g.r.IntN(44) {
+	switch g.r.IntN(46) {
 	case 0:
 		return a() + "; " + a()
 	case 1:
@@ -234,6 +234,12 @@ func (g gen) cmd(depth int) string {
 		return "eval " + sq("eval "+sq(a()))
 	case 42:
 		return "flock f1 " + g.plainSimple()
+	case 43:
+		return "printf '%s\\0' " + sq(a()) + " | xargs -0 " + g.pick([]string{"sh -c", "bash -c", "env", "nice", "timeout 5", "nohup"})
+	case 44:
+		// The start-up file unsets the variable: the shells it starts
+		// would read it again.
+		return "echo " + sq("unset BASH_ENV ENV\n"+a()) + " > s; " + g.pick([]string{"BASH_ENV=./s bash -c :", "env BASH_ENV=./s bash -c :", "ENV=./s sh -i -c : 2>/dev/null"})
 	default:
 		return "time " + g.plainSimple()
 	}
