@@ -153,7 +153,7 @@ type AuditEntry struct {
 	Time time.Time `json:"time"`
 	// Kind is what happened: decision, approval.requested,
 	// approval.resolved, grant.added, grant.revoked, mode.changed,
-	// session.aborted, session.turn_ended, rules.changed, call.conflict (a
+	// session.aborted, session.ended, session.turn_ended, rules.changed, call.conflict (a
 	// call id resubmitted with other content).
 	Kind       string `json:"kind"`
 	Session    string `json:"session,omitempty"`

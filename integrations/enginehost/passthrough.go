@@ -52,14 +52,18 @@ func (h *host) forwarded(key string, r relayed) {
 }
 
 // settle ends a forwarded request, reporting whether it was still open:
-// only the first answer (host or gateway) settles it.
-func (h *host) settle(key string) (relayed, bool) {
+// only the first answer (host or gateway) settles it. byToolgate records
+// that toolgate answered, so the host's late answer is refused and the
+// request's suspend is not forwarded.
+func (h *host) settle(key string, byToolgate bool) (relayed, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r, ok := h.relay[key]
 	if ok {
 		delete(h.relay, key)
-		h.noteAnswered(key)
+		if byToolgate {
+			h.noteAnswered(key)
+		}
 	}
 	return r, ok
 }
@@ -157,7 +161,7 @@ func (h *host) passRequest(line []byte, key string, c toolgate.Call, answer func
 			// still answer.
 			return
 		}
-		if _, open := h.settle(key); !open {
+		if _, open := h.settle(key, true); !open {
 			return // the host answered first
 		}
 		h.log.Info("approval resolved at the gateway", "call", c.ID, "approval", pending.ID, "status", got.Status)
@@ -237,7 +241,7 @@ func (h *host) passCommand(typ string, line []byte, n int) {
 		h.relayLine(line) // unreadable: the engine reports it
 		return
 	}
-	r, open := h.settle(key)
+	r, open := h.settle(key, false)
 	if !open && h.wasAnswered(key) {
 		h.report(ErrRefused, n, "", "%s: toolgate already answered this request; the host's answer was not sent to the engine", typ)
 		return

@@ -59,7 +59,7 @@ func startPass(t *testing.T, answer string, env []string, hostArgs ...string) *p
 		t.Fatal(err)
 	}
 	args := []string{"-answer", answer, "--", bins[0], "host", "--passthrough"}
-	args = append(append(args, hostArgs...), "--", engineBin)
+	args = append(append(args, hostArgs...), "--", engineBin, "-caps", "hitl_suspend")
 	cmd := exec.Command(bins[1], args...)
 	home := t.TempDir()
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
@@ -133,6 +133,18 @@ func TestPassthroughKeepsTheHostsUI(t *testing.T) {
 	p.out.none("tool_request for a call the rules decided", 100*time.Millisecond, func(e event) bool {
 		return e.str("type") == "tool_request" && (e.str("call_id") == "r1" || e.str("call_id") == "w1")
 	})
+
+	// HITL suspend: approval_required and suspend reach the host, whose
+	// approval_resume (with the user's answer) is relayed to the engine.
+	p.send(`{"type":"test_suspend","call_id":"q1","tool_name":"AskUserQuestion","context":"AskUserQuestion: Which deployment target?"}`)
+	ar := p.out.next("approval_required", isType("approval_required"))
+	p.out.next("suspend", isType("suspend"))
+	p.out.next("host answered q1", func(e event) bool {
+		return e.str("type") == "host_answered" && e.str("resume_token") == ar.str("resume_token")
+	})
+	if r := p.result("q1"); r["approved"] != true || r.str("answer") != "from the host" {
+		t.Fatalf("host-answered question: %v", r)
+	}
 
 	// Other messages pass untouched: an engine event, byte for byte, and
 	// the host's commands, set_mode included (the host is in charge).
