@@ -42,6 +42,7 @@ type Dispatcher struct {
 	backoff    time.Duration
 	maxBackoff time.Duration
 	queue      int
+	state      *stateFile // nil: message references live in memory only
 }
 
 // DispatcherOption configures a Dispatcher.
@@ -105,6 +106,16 @@ type sink struct {
 // Run follows the event stream and delivers until ctx ends. Listeners
 // among the notifiers get ans to answer with.
 func (d *Dispatcher) Run(ctx context.Context, ans Answerer) {
+	if d.state != nil {
+		if err := d.state.load(d.now()); err != nil {
+			d.log.Warn("notifier state", "err", err)
+		}
+		for _, s := range d.sinks {
+			for id, r := range d.state.get(s.n.Name()) {
+				s.refs[id], s.seen[id] = r.Ref, true // sent before a restart
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	for _, s := range d.sinks {
 		wg.Add(1)
@@ -220,6 +231,8 @@ func (d *Dispatcher) work(ctx context.Context, s *sink) {
 					s.refs[id] = ref
 					s.seen[id] = true
 					s.mu.Unlock()
+				} else {
+					d.save(s, id, "", time.Time{})
 				}
 			} else {
 				s.mu.Lock()
@@ -233,6 +246,7 @@ func (d *Dispatcher) work(ctx context.Context, s *sink) {
 					s.mu.Lock()
 					s.refs[id] = ref
 					s.mu.Unlock()
+					d.save(s, id, ref, j.a.ExpiresAt)
 				}
 			}
 			if err == nil {
@@ -256,6 +270,18 @@ func (d *Dispatcher) work(ctx context.Context, s *sink) {
 			delete(s.done, id) // the stream will not mention it again
 			s.mu.Unlock()
 		}
+	}
+}
+
+// save records a sent message (or forgets an edited one) in the state
+// file, if there is one. A failure is logged: it costs at most a
+// duplicate message after a restart.
+func (d *Dispatcher) save(s *sink, id, ref string, expires time.Time) {
+	if d.state == nil {
+		return
+	}
+	if err := d.state.set(s.n.Name(), id, ref, expires); err != nil {
+		d.log.Warn("notifier state", "err", err)
 	}
 }
 

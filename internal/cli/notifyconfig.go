@@ -110,7 +110,7 @@ func notifiers(c *notifyConfig, b *approval.Broker, data string, logger *slog.Lo
 	if err != nil {
 		return nil, nil, err
 	}
-	d := notify.NewDispatcher(b, notify.WithLogger(logger))
+	d := notify.NewDispatcher(b, notify.WithLogger(logger), notify.WithStateFile(filepath.Join(data, "notify-state.json")))
 	if c.Telegram != nil {
 		d.Add(telegram.New(*c.Telegram, nil), c.Telegram.Filter)
 	}
