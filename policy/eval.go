@@ -845,8 +845,18 @@ func (ix *subjectIndex) lastAny(rs *Ruleset, s *subject, args map[string]any, be
 // destructive for deleting (or recursively changing) a path outside the
 // workspace, or the workspace itself. The zero ClassRisk for none.
 func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRisk {
-	for k := 0; k < s.n; k++ {
-		ent, ok := sensitive.Lookup(s.texts[k], e.home)
+	// The path as given (~ expanded) and its absolute form say it all:
+	// the other forms are relative views of the same file.
+	abs := s.texts[s.n-1]
+	for k := 0; k < 2; k++ {
+		p := s.texts[0]
+		if k == 1 {
+			if abs == p || !path.IsAbs(abs) {
+				break
+			}
+			p = abs
+		}
+		ent, ok := sensitive.Lookup(p, e.home)
 		if !ok {
 			continue
 		}

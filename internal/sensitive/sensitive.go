@@ -148,8 +148,18 @@ func Lookup(p, home string) (Entry, bool) {
 		}
 		start = end + 1
 	}
+	base := p[strings.LastIndexByte(p, '/')+1:]
 	for _, i := range table.globbed {
-		if i < best && table.list[i].covers(p, false) {
+		c := &table.list[i]
+		if len(c.elems) == 1 && !c.Dir() {
+			// A file pattern ("*.kdbx") can only be the last element.
+			if i < best && starMatch(c.elems[0], base) && !c.excepted(p) {
+				best = i
+				break
+			}
+			continue
+		}
+		if i < best && c.covers(p, false) {
 			best = i
 			break
 		}
