@@ -63,7 +63,7 @@ func openEnv(t testing.TB, dir string, c *clock, opts ...approval.Option) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules := fsrules.New(dir, policy.DefaultRulesJSONC)
+	rules := fsrules.New(dir, policy.DefaultRulesJSONC())
 	pol := approval.NewWorkspaces(rules, nil, policy.WithHome("/home/user"))
 	b, err := approval.New(ctx, st, pol, append([]approval.Option{approval.WithClock(c.Now)}, opts...)...)
 	if err != nil {
@@ -340,7 +340,7 @@ func TestExpiryTimerIsExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	pol := approval.NewWorkspaces(fsrules.New(t.TempDir(), policy.DefaultRulesJSONC), nil)
+	pol := approval.NewWorkspaces(fsrules.New(t.TempDir(), policy.DefaultRulesJSONC()), nil)
 	b, err := approval.New(ctx, st, pol, approval.WithTTL(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)

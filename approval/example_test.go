@@ -27,7 +27,7 @@ func newExampleBroker(opts ...approval.Option) (*approval.Broker, func()) {
 	if err != nil {
 		panic(err)
 	}
-	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil)
+	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC()), nil)
 	b, err := approval.New(ctx, st, pol, opts...)
 	if err != nil {
 		panic(err)

@@ -42,7 +42,7 @@ func nodes(t *testing.T, n int, opts ...approval.Option) []*approval.Broker {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC), nil, policy.WithHome("/home/user"))
+		pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC()), nil, policy.WithHome("/home/user"))
 		br, err := approval.New(ctx, st, pol, opts...)
 		if err != nil {
 			t.Fatal(err)

@@ -5,18 +5,22 @@ import (
 	"sync"
 )
 
-// DefaultRulesJSONC is the text of the default workspace rules document
-// (the seed's default rules, with explanatory comments). New workspace
-// documents are seeded with it.
+// defaultRulesJSONC is the text of the default workspace rules document
+// (the seed's default rules, with explanatory comments).
 //
 //go:embed defaults.jsonc
-var DefaultRulesJSONC []byte
+var defaultRulesJSONC []byte
+
+// DefaultRulesJSONC returns the text of the default workspace rules
+// document; new workspace documents are seeded with it. Each call returns
+// a copy, so no caller can change the defaults of another.
+func DefaultRulesJSONC() []byte { return append([]byte(nil), defaultRulesJSONC...) }
 
 // DefaultPath is the Path of DefaultDocument and the File of its Sources.
 const DefaultPath = "builtin:default"
 
 var defaultDoc = sync.OnceValue(func() *Document {
-	d, err := ParseWorkspace(DefaultPath, DefaultRulesJSONC)
+	d, err := ParseWorkspace(DefaultPath, defaultRulesJSONC)
 	if err != nil {
 		panic("policy: invalid embedded defaults.jsonc: " + err.Error())
 	}

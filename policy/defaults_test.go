@@ -58,8 +58,8 @@ func TestDefaultRulesJSONCHasComments(t *testing.T) {
 	t.Parallel()
 	// The text seeds new workspace files: it must explain itself.
 	for _, s := range []string{"// ", "LAST rule that matches", `"toolName": "action"`, "~/"} {
-		if !strings.Contains(string(DefaultRulesJSONC), s) {
-			t.Errorf("DefaultRulesJSONC lacks %q", s)
+		if !strings.Contains(string(defaultRulesJSONC), s) {
+			t.Errorf("defaultRulesJSONC lacks %q", s)
 		}
 	}
 }

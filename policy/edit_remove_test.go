@@ -9,7 +9,7 @@ import (
 
 func TestRemoveRuleUndoesAppendRule(t *testing.T) {
 	t.Parallel()
-	base := DefaultRulesJSONC
+	base := defaultRulesJSONC
 	doc, err := ParseWorkspace("base", base)
 	if err != nil {
 		t.Fatal(err)

@@ -214,7 +214,7 @@ func TestAppendRule(t *testing.T) {
 func TestAppendRuleDocuments(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("testdata", "load", "good", "*.jsonc"))
-	srcs := map[string][]byte{"builtin:default": DefaultRulesJSONC}
+	srcs := map[string][]byte{"builtin:default": defaultRulesJSONC}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -243,7 +243,7 @@ func TestAppendRuleDocuments(t *testing.T) {
 	}
 	// On the default document the rule goes after the "$defaults" block,
 	// as a rule of the person's own that no mode changes.
-	out, err := AppendRule(DefaultRulesJSONC, rules[0], "approved")
+	out, err := AppendRule(defaultRulesJSONC, rules[0], "approved")
 	if err != nil {
 		t.Fatal(err)
 	}

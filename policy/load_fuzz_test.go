@@ -62,7 +62,7 @@ func FuzzParseWorkspace(f *testing.F) {
 	for _, b := range seedFiles(f, ".jsonc", ".json") {
 		f.Add(b)
 	}
-	f.Add(DefaultRulesJSONC)
+	f.Add(defaultRulesJSONC)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		doc, err := ParseWorkspace("f", src)
 		checkLoadResult(t, doc, err)
@@ -86,7 +86,7 @@ func FuzzAppendRule(f *testing.F) {
 		f.Add(b, "shell_exec", "git status", "approved", uint8(1))
 		f.Add(b, "read_file", `a"b\c`, "x\ny", uint8(3))
 	}
-	f.Add(DefaultRulesJSONC, "shell_exec", "npm run build", "always", uint8(1))
+	f.Add(defaultRulesJSONC, "shell_exec", "npm run build", "always", uint8(1))
 	f.Add([]byte("{\r\n\"grep\": {\"*\": \"ask\",}, // c\r\n}"), "grep", "x", "", uint8(2))
 	f.Fuzz(func(t *testing.T, src []byte, tool, pattern, comment string, action uint8) {
 		r := Rule{Tool: tool, Pattern: pattern, Action: toolgate.Action(action%3 + 1)}

@@ -167,7 +167,7 @@ const ExactPrefix = "="
 // (seed 000: approving Bash "always" must not approve Write or Edit).
 // Seed 002's lowercase names (write, edit, multi_edit, task, ask_user,
 // list_files, kill_task) are tools of their own: its profile
-// (Seed002ProfileJSONC) treats them unlike their Claude Code namesakes.
+// (seed002ProfileJSONC) treats them unlike their Claude Code namesakes.
 var sameTool = func() map[string]string {
 	groups := []string{
 		"Bash bash shell_exec shell run_shell_command exec_command local_shell",

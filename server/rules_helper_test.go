@@ -11,5 +11,5 @@ import (
 // newRules returns the file rules store the server runs with: one
 // permissions.jsonc per workspace under dir, seeded with the defaults.
 func newRules(t testing.TB, dir string) store.Rules {
-	return fsrules.New(dir, policy.DefaultRulesJSONC)
+	return fsrules.New(dir, policy.DefaultRulesJSONC())
 }

@@ -148,18 +148,19 @@ func New(opts ...Option) *UI {
 	return u
 }
 
-// Patterns are the net/http patterns the UI serves; Register mounts the
+// patterns are the net/http patterns the UI serves; Register mounts the
 // handler at each.
-var Patterns = []string{"GET /{$}", "GET /static/", "/ui/"}
+var patterns = [...]string{"GET /{$}", "GET /static/", "/ui/"}
 
 // Handler serves the page at /, its assets under /static/ and the session
 // endpoints under /ui/. Anything else is 404.
 func (u *UI) Handler() http.Handler { return u.handler }
 
-// Register mounts the UI's handler on mux at each of Patterns. They are
+// Register mounts the UI's handler on mux at each of its patterns (the
+// page, /static/ and /ui/). They are
 // more specific than "/", so the API can own "/" on the same mux.
 func (u *UI) Register(mux *http.ServeMux) {
-	for _, p := range Patterns {
+	for _, p := range patterns {
 		mux.Handle(p, u.handler)
 	}
 }

@@ -44,7 +44,7 @@ func newBroker(tb testing.TB) *approval.Broker {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC), nil)
+	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC()), nil)
 	br, err := approval.New(ctx, st, pol, approval.WithTTL(time.Hour))
 	if err != nil {
 		tb.Fatal(err)

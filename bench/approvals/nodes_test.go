@@ -44,7 +44,7 @@ func pgNodes(b *testing.B, n int) []*approval.Broker {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC), nil)
+		pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC()), nil)
 		br, err := approval.New(ctx, st, pol, approval.WithTTL(time.Hour))
 		if err != nil {
 			b.Fatal(err)

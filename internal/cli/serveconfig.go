@@ -155,7 +155,7 @@ func (c *serveConfig) defaultRules() ([]byte, error) {
 	case "seed002":
 		return policy.Seed002RulesJSONC(), nil
 	case "none":
-		return policy.DefaultRulesJSONC, nil
+		return policy.DefaultRulesJSONC(), nil
 	}
 	return nil, fmt.Errorf("tool_profile %q: want seed002 or none", c.ToolProfile)
 }

@@ -47,7 +47,7 @@ func TestNodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC), nil, policy.WithHome("/home/user"))
+			pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC()), nil, policy.WithHome("/home/user"))
 			b, err := approval.New(ctx, st, pol)
 			if err != nil {
 				t.Fatal(err)

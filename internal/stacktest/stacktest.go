@@ -68,7 +68,7 @@ func On(st store.Store, dir string) Option {
 }
 
 // Rules replaces the rules store (default: fsrules.New(dir,
-// policy.DefaultRulesJSONC)).
+// policy.DefaultRulesJSONC())).
 func Rules(f func(dir string) store.Rules) Option { return func(c *config) { c.rules = f } }
 
 // Configs are the configuration documents the policies layer under the
@@ -122,7 +122,7 @@ func Handler(wrap func(s *Stack, api http.Handler) http.Handler) Option {
 func New(t testing.TB, opts ...Option) *Stack {
 	t.Helper()
 	c := config{
-		rules:      func(dir string) store.Rules { return fsrules.New(dir, policy.DefaultRulesJSONC) },
+		rules:      func(dir string) store.Rules { return fsrules.New(dir, policy.DefaultRulesJSONC()) },
 		policyOpts: []policy.Option{policy.WithHome("/home/user")},
 		names:      [3]string{"agent-1", "alice", "root"},
 	}
