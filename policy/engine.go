@@ -65,7 +65,8 @@ func WithProtectedPaths(paths ...string) Option {
 
 // WithProtectedWrites adds files and directories agents may not write or
 // delete by any tool, shell included, but may read: toolgate's own
-// executable. The rules go into the managed veto layer.
+// executable and the rules files it was started with. The rules go into
+// the managed veto layer.
 func WithProtectedWrites(paths ...string) Option {
 	return func(e *Engine) { e.noWrite = append(e.noWrite, paths...) }
 }
@@ -286,7 +287,7 @@ func (e *Engine) selfProtection() []Rule {
 	} {
 		rules = append(rules, Rule{Tool: "shell_exec", Pattern: p, Action: toolgate.Deny, Reason: why, Source: src})
 	}
-	const binWhy = "agents may not replace toolgate's own program"
+	const binWhy = "agents may not change toolgate's own program or the rules it was started with"
 	for _, p := range e.noWrite {
 		if p == "" {
 			continue

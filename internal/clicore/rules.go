@@ -146,7 +146,7 @@ func (f *RuleFlags) EngineWith(stack func([]*policy.Document) ([]*policy.Documen
 			return nil, nil, BadInput(err)
 		}
 	}
-	e, err := policy.New(docs, append(EngineOptions(), extra...)...)
+	e, err := policy.New(docs, append(append(EngineOptions(), f.protectInputs()), extra...)...)
 	if err != nil {
 		return nil, nil, BadInput(fmt.Errorf("load rules: %w", err))
 	}
@@ -161,6 +161,32 @@ func (f *RuleFlags) EngineWith(stack func([]*policy.Document) ([]*policy.Documen
 		}
 	}
 	return e, agent, nil
+}
+
+// protectInputs keeps agents from writing the files the engine is built
+// from (--rules, --config, --agent-rules): an agent that rewrote them would
+// write its own rules. Reading them stays allowed.
+func (f *RuleFlags) protectInputs() policy.Option {
+	files := append([]string(nil), f.Rules...)
+	config := f.Config
+	if config == "" && !f.ExplicitOnly {
+		config = DefaultConfigFile()
+	}
+	files = append(files, config, f.AgentRules)
+	var abs []string
+	for _, p := range files {
+		if p == "" {
+			continue
+		}
+		if a, err := filepath.Abs(p); err == nil {
+			p = a
+		}
+		abs = append(abs, p)
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			abs = append(abs, real)
+		}
+	}
+	return policy.WithProtectedWrites(abs...)
 }
 
 // RuleTestFailures splits policy.New's error into rule-test failures and the
