@@ -298,6 +298,36 @@ func (c *Client) RevokeGrant(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodDelete, "/v1/grants/"+url.PathEscape(id), nil, nil, nil)
 }
 
+// Token is a credential as the gateway shows it; Token is set only in
+// the answer to CreateToken.
+type Token struct {
+	Name      string    `json:"name"`
+	Role      string    `json:"role"`
+	CreatedAt time.Time `json:"created_at"`
+	Token     string    `json:"token,omitempty"`
+}
+
+// Tokens lists the gateway's credentials (admin).
+func (c *Client) Tokens(ctx context.Context) ([]Token, error) {
+	var out struct {
+		Tokens []Token `json:"tokens"`
+	}
+	return out.Tokens, c.do(ctx, http.MethodGet, "/v1/tokens", nil, nil, &out)
+}
+
+// CreateToken creates a credential (admin); the token is in the answer,
+// once.
+func (c *Client) CreateToken(ctx context.Context, name, role string) (*Token, error) {
+	var out Token
+	return &out, c.do(ctx, http.MethodPost, "/v1/tokens", nil, map[string]string{"name": name, "role": role}, &out)
+}
+
+// RevokeToken revokes a credential (admin); it stops working at once at
+// that gateway.
+func (c *Client) RevokeToken(ctx context.Context, name string) error {
+	return c.do(ctx, http.MethodDelete, "/v1/tokens/"+url.PathEscape(name), nil, nil, nil)
+}
+
 // Rules returns a workspace's rules document, byte for byte.
 func (c *Client) Rules(ctx context.Context, workspace string) ([]byte, error) {
 	var src []byte

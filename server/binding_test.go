@@ -310,3 +310,47 @@ func TestRuntimeMetrics(t *testing.T) {
 		t.Error("no goroutines reported")
 	}
 }
+
+// TestTokensAPI: an admin creates, lists and revokes credentials over
+// /v1/tokens; the token is shown once, never a hash; a revoked token is
+// refused on its next request; approvers and agents get 403.
+func TestTokensAPI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tok := range []string{e.Agent, e.Approver} {
+		if r := e.do("POST", "/v1/tokens", tok, map[string]string{"name": "x", "role": "admin"}); r.status != http.StatusForbidden {
+			t.Fatalf("non-admin creating a token: %d %s", r.status, r.body)
+		}
+	}
+	var created struct{ Name, Role, Token string }
+	e.must(http.StatusCreated, "POST", "/v1/tokens", e.Admin, map[string]string{"name": "ci-bot", "role": "agent"}, &created)
+	if created.Role != "agent" || !strings.HasPrefix(created.Token, tokens.Prefix) {
+		t.Fatalf("created %+v", created)
+	}
+	if r := e.do("POST", "/v1/tokens", e.Admin, map[string]string{"name": "ci-bot", "role": "agent"}); r.status != http.StatusConflict {
+		t.Fatalf("the same name again: %d %s", r.status, r.body)
+	}
+	if r := e.do("POST", "/v1/tokens", e.Admin, map[string]string{"name": "x", "role": "root"}); r.status != http.StatusBadRequest {
+		t.Fatalf("unknown role: %d %s", r.status, r.body)
+	}
+	r := e.must(200, "GET", "/v1/tokens", e.Admin, nil, nil)
+	if !strings.Contains(string(r.body), `"ci-bot"`) || strings.Contains(string(r.body), "hash") || strings.Contains(string(r.body), created.Token) {
+		t.Fatalf("list: %s", r.body)
+	}
+	e.must(200, "POST", "/v1/evaluate", created.Token, shell("s", "", "ls"), nil)
+	e.must(http.StatusNoContent, "DELETE", "/v1/tokens/ci-bot", e.Admin, nil, nil)
+	if r := e.do("POST", "/v1/evaluate", created.Token, shell("s", "", "ls")); r.status != http.StatusUnauthorized {
+		t.Fatalf("revoked token: %d %s", r.status, r.body)
+	}
+	if r := e.do("DELETE", "/v1/tokens/ci-bot", e.Admin, nil); r.status != http.StatusNotFound {
+		t.Fatalf("revoking again: %d", r.status)
+	}
+	audit, _ := e.Store.ListAudit(t.Context(), store.AuditFilter{})
+	kinds := map[string]int{}
+	for _, a := range audit {
+		kinds[a.Kind]++
+	}
+	if kinds["token.created"] != 1 || kinds["token.revoked"] != 1 {
+		t.Fatalf("audit kinds %v", kinds)
+	}
+}

@@ -62,6 +62,10 @@ func (s *server) routes() []route {
 		{Method: http.MethodPost, Path: "/v1/workspaces/{id}/disconnect", Role: agent, handler: s.handleDisconnect},
 
 		{Method: http.MethodGet, Path: "/v1/audit", Role: admin, handler: s.handleAudit},
+
+		{Method: http.MethodGet, Path: "/v1/tokens", Role: admin, handler: s.handleListTokens},
+		{Method: http.MethodPost, Path: "/v1/tokens", Role: admin, handler: s.handleCreateToken, Writes: true},
+		{Method: http.MethodDelete, Path: "/v1/tokens/{name}", Role: admin, handler: s.handleRevokeToken, Writes: true},
 		{Method: http.MethodGet, Path: "/v1/events", Role: approver, handler: s.handleEvents},
 
 		{Method: http.MethodGet, Path: "/healthz", Role: public, handler: s.handleHealth},

@@ -9,13 +9,54 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/store/postgres"
 	"github.com/toolgate/toolgate/tokens"
 )
 
-// runTokens manages credentials in the data directory directly, or in the
-// PostgreSQL database nodes share (--store postgres://…): it works whether
-// or not a gateway is running, and a running one sees the change.
+// tokenAdmin is what the tokens commands need: the token store itself, or
+// a running gateway's /v1/tokens.
+type tokenAdmin interface {
+	Create(name string, role tokens.Role) (string, error)
+	List() ([]tokens.Entry, error)
+	Revoke(name string) error
+}
+
+// remoteTokens manages credentials through a running gateway, as an
+// admin: a revocation takes effect there at once.
+type remoteTokens struct {
+	ctx context.Context
+	c   *client.Client
+}
+
+func (r remoteTokens) Create(name string, role tokens.Role) (string, error) {
+	t, err := r.c.CreateToken(r.ctx, name, string(role))
+	if err != nil {
+		return "", err
+	}
+	return t.Token, nil
+}
+
+func (r remoteTokens) List() ([]tokens.Entry, error) {
+	list, err := r.c.Tokens(r.ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tokens.Entry, len(list))
+	for i, t := range list {
+		out[i] = tokens.Entry{Name: t.Name, Role: tokens.Role(t.Role), CreatedAt: t.CreatedAt}
+	}
+	return out, nil
+}
+
+func (r remoteTokens) Revoke(name string) error { return r.c.RevokeToken(r.ctx, name) }
+
+// runTokens manages credentials through a running gateway (--url or
+// $TOOLGATE_URL, with an admin $TOOLGATE_TOKEN), or, given --data or
+// --store or no gateway URL, in the data directory directly or in the
+// PostgreSQL database nodes share (--store postgres://…): that works
+// whether or not a gateway is running, and a running one sees the change
+// within its check interval.
 func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var closers []func() error
 	defer func() {
@@ -23,15 +64,27 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			c()
 		}
 	}()
-	open := func(fsArgs []string, name string, extra func(*flag.FlagSet)) (*tokens.Store, *flag.FlagSet, error) {
+	open := func(fsArgs []string, name string, extra func(*flag.FlagSet)) (tokenAdmin, *flag.FlagSet, error) {
 		fs := newFlagSet("tokens "+name, stderr)
 		data := fs.String("data", envOr("TOOLGATE_DATA", dataDir()), "data `dir`ectory ($TOOLGATE_DATA)")
 		storeURL := fs.String("store", os.Getenv("TOOLGATE_STORE"), "a postgres://… `URL` to keep credentials in the database gateway nodes share ($TOOLGATE_STORE)")
+		gw := gatewayFlags{}
+		fs.StringVar(&gw.url, "url", os.Getenv("TOOLGATE_URL"), "a running gateway's `URL`: manage its credentials over its API with an admin $TOOLGATE_TOKEN ($TOOLGATE_URL)")
+		fs.StringVar(&gw.token, "token", "", "admin credential for --url (default $TOOLGATE_TOKEN)")
 		if extra != nil {
 			extra(fs)
 		}
 		if err := parseFlags(fs, fsArgs); err != nil {
 			return nil, nil, err
+		}
+		direct := false
+		fs.Visit(func(f *flag.Flag) { direct = direct || f.Name == "data" || f.Name == "store" })
+		if gw.url != "" && !direct {
+			c, err := gw.client()
+			if err != nil {
+				return nil, nil, err
+			}
+			return remoteTokens{ctx: ctx, c: c}, fs, nil
 		}
 		if postgres.IsURL(*storeURL) {
 			db, err := postgres.Open(ctx, *storeURL)
