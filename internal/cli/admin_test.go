@@ -61,6 +61,13 @@ func TestAdminCommands(t *testing.T) {
 		t.Fatalf("approvals list lacks the MCP origin:\n%s", out)
 	}
 	must(approverToken, "approvals", "deny", m.Approval.ID)
+	// toolgate sessions end: the session's later calls are denied.
+	if out := must(approverToken, "sessions", "end", "s-mcp"); !strings.Contains(out, "s-mcp") {
+		t.Fatalf("sessions end:\n%s", out)
+	}
+	if r, err := agent.Submit(ctx, bash("s-mcp", "m2", "ls")); err != nil || r.Decision.Action != toolgate.Deny {
+		t.Fatalf("a call in an ended session: %v %+v", err, r)
+	}
 	// An agent's credential cannot answer, from the command line either.
 	if out, err := run(agentToken, "approvals", "approve", id); err == nil || !strings.Contains(out, "is agent") {
 		t.Fatalf("agent approving: %v\n%s", err, out)

@@ -74,6 +74,11 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		"turn-end": sessionCmd("turn-end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			return c.EndTurn(ctx, a[0])
 		}),
+		// A subagent completed or failed, a conversation closed: its
+		// approvals and session grants end with it.
+		"end": sessionCmd("end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+			return c.EndSession(ctx, a[0])
+		}),
 	})
 }
 
