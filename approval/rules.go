@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/store"
 )
 
 // ruleDocuments is implemented by Policies that keep the workspaces'
@@ -63,7 +64,7 @@ func (b *Broker) PutRules(ctx context.Context, workspace string, src []byte, by 
 		}
 		return err
 	}
-	if err := docs.PutDocument(ctx, workspace, src); err != nil {
+	if err := docs.PutDocument(store.WithAuthor(ctx, by.Name, by.Via), workspace, src); err != nil {
 		return fmt.Errorf("store rules of workspace %s: %w", workspace, err)
 	}
 	if b.feed != nil {

@@ -109,6 +109,23 @@ type Exister interface {
 	Exists(ctx context.Context, workspace string) (bool, error)
 }
 
+// authorKey carries who makes a change through the context, for stores
+// that record it themselves (a rules document written in a shared store).
+type authorKey struct{}
+
+// WithAuthor returns ctx carrying the name and channel of whoever makes
+// the writes done with it: a store that appends its own audit entry for a
+// write (store/postgres's rules documents) records them as the author.
+func WithAuthor(ctx context.Context, who, via string) context.Context {
+	return context.WithValue(ctx, authorKey{}, [2]string{who, via})
+}
+
+// AuthorFrom returns the author WithAuthor put in ctx ("" if none).
+func AuthorFrom(ctx context.Context) (who, via string) {
+	a, _ := ctx.Value(authorKey{}).([2]string)
+	return a[0], a[1]
+}
+
 // Versioner is implemented by Rules that can tell a document's version
 // without reading it (a file's stat). Callers that cache what they build
 // from a document (the compiled engine) check it on every use and call

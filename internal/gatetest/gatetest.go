@@ -173,7 +173,10 @@ func testDeny(t *testing.T, h Harness) {
 }
 
 func testWithdraw(t *testing.T, h Harness) {
-	ctx, cancel := context.WithTimeout(ctxT(t), 200*time.Millisecond)
+	// Long enough for the submission itself on a loaded machine (a shared
+	// database's first call reads the session and writes the approval);
+	// the deadline must end the wait, not the submit.
+	ctx, cancel := context.WithTimeout(ctxT(t), time.Second)
 	defer cancel()
 	r, err := toolgate.RequestApproval(ctx, h.Agent, toolgate.SubmitRequest{Call: bash("s1", "c1", "terraform apply")})
 	if !errors.Is(err, context.DeadlineExceeded) || r == nil {

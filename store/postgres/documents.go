@@ -34,8 +34,9 @@ func (db *DB) loadDocument(ctx context.Context, name string) (body []byte, revis
 // updateDocument applies edit to a document in one transaction that locks
 // its row, so concurrent edits on any number of nodes apply one after the
 // other and none is lost. seed is the body of a document that does not
-// exist yet. entry, filled with the new revision, is appended to the
-// audit log in the same transaction. An edit that changes nothing writes
+// exist yet. entry, filled with the new revision and the author ctx
+// carries (store.WithAuthor), is appended to the audit log in the same
+// transaction, unless its Kind is "". An edit that changes nothing writes
 // nothing.
 func (db *DB) updateDocument(ctx context.Context, name string, seed []byte, entry toolgate.AuditEntry, edit func([]byte) ([]byte, error)) (int64, error) {
 	op := "update document " + name
@@ -64,8 +65,14 @@ func (db *DB) updateDocument(ctx context.Context, name string, seed []byte, entr
 		if _, err := tx.Exec(ctx, `UPDATE documents SET body = $2, revision = $3, updated_at = $4 WHERE name = $1`, name, string(out), rev, now); err != nil {
 			return err
 		}
+		if entry.Kind == "" {
+			return nil
+		}
 		entry.Time = time.Unix(0, now).UTC()
 		entry.Reason = "revision " + strconv.FormatInt(rev, 10)
+		if who, via := store.AuthorFrom(ctx); who != "" {
+			entry.Who, entry.Via = who, via
+		}
 		return db.appendAudit(ctx, tx, []toolgate.AuditEntry{entry})
 	})
 	return rev, wrap(op, err)
@@ -119,8 +126,9 @@ func (r *Rules) Document(ctx context.Context, workspace string) ([]byte, string,
 	if !ok {
 		// Seed it: the row is created empty and filled with the defaults
 		// once, by whichever node gets there first; a document another
-		// node wrote meanwhile is kept.
-		if _, err = r.db.updateDocument(ctx, name, nil, r.entry(workspace, "seeded", ""), func(cur []byte) ([]byte, error) {
+		// node wrote meanwhile is kept. No entry: every node that reads
+		// the document now reads the same defaults, so no cache is stale.
+		if _, err = r.db.updateDocument(ctx, name, nil, toolgate.AuditEntry{}, func(cur []byte) ([]byte, error) {
 			if len(cur) > 0 {
 				return cur, nil
 			}
