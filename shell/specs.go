@@ -551,6 +551,14 @@ var longTable = func() map[string][]string {
 			}
 		}
 	}
+	for name, s := range map[string]*fileSpec{"curl": curlSpec, "wget": wgetSpec} {
+		for _, l := range s.longVal {
+			add(name, l+"=")
+		}
+	}
+	for _, l := range tarValueLong {
+		add("tar", l+"=")
+	}
 	for name, s := range wrappers {
 		add(name, s.long...)
 		for _, l := range s.longVal {
