@@ -58,6 +58,12 @@ var table = compile([]Entry{
 	{Path: ".pgpass", Anchor: Anywhere, Kind: Credential, Reason: "holds database passwords (PostgreSQL)"},
 	{Path: ".my.cnf", Anchor: Home, Kind: Credential, Reason: "holds database passwords (MySQL)"},
 
+	// AI agents' own login tokens (before their directories, which are
+	// agent configuration).
+	{Path: ".claude/.credentials.json", Anchor: Home, Kind: Credential, Reason: "holds Claude Code's login tokens"},
+	{Path: ".codex/auth.json", Anchor: Home, Kind: Credential, Reason: "holds Codex's API key or login tokens"},
+	{Path: ".gemini/oauth_creds.json", Anchor: Home, Kind: Credential, Reason: "holds Gemini CLI's login tokens"},
+
 	// GnuPG, password stores, keychains.
 	{Path: ".gnupg/", Anchor: Home, Kind: Credential, Reason: "holds GnuPG private keys"},
 	{Path: ".password-store/", Anchor: Home, Kind: Credential, Reason: "is a password store (pass)"},
