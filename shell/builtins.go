@@ -214,3 +214,20 @@ func (w *walker) codeVar(cmd *Command) bool {
 	}
 	return false
 }
+
+// negatedSubshell walks "!(cmd)" as bash runs it: the parser reads an
+// extended glob, bash (extglob on or off) the reserved word ! and the
+// subshell (cmd). It reports whether x was one.
+func (w *walker) negatedSubshell(x *syntax.CallExpr, c scope, d *dirState) bool {
+	if len(x.Assigns) > 0 || len(x.Args) != 1 || len(x.Args[0].Parts) != 1 {
+		return false
+	}
+	g, ok := x.Args[0].Parts[0].(*syntax.ExtGlob)
+	if !ok || g.Op != syntax.GlobExcept || g.Pattern == nil {
+		return false
+	}
+	if !w.script(g.Pattern.Value, true, c, d, "!( )", true) {
+		w.emit(Command{Text: srcOf(c.src, x), Opaque: true, Via: c.via})
+	}
+	return true
+}

@@ -12,6 +12,9 @@ import (
 
 // call walks a simple command.
 func (w *walker) call(x *syntax.CallExpr, c scope, d *dirState) {
+	if w.negatedSubshell(x, c, d) {
+		return
+	}
 	var assigns []string
 	for _, as := range x.Assigns {
 		assigns = append(assigns, w.assign(as, c, d))

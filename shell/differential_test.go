@@ -374,6 +374,7 @@ var diffHandwritten = []string{
 	"command_not_found_handle() { uname; }; nosuchcommand",
 	"X='a[$(ls)]'; echo ${!X}",
 	"f1() { id; }; \"$(echo f1)\"",
+	"!(ls)", "!(uname) | cat", "! (id -u)",
 }
 
 // runBash runs src under strace in a fresh directory and returns the base
