@@ -16,7 +16,7 @@ import (
 // made in text (a "›" cursor, [brackets] around the chosen button, words
 // for severity), so nothing is lost without color.
 type styles struct {
-	header, dim, cursor, button, chosen, risk, ok, warn lipgloss.Style
+	header, dim, cursor, button, chosen, risk, warn lipgloss.Style
 }
 
 // newStyles returns styles drawn by r; with noColor it draws plain text.
@@ -31,7 +31,6 @@ func newStyles(r *lipgloss.Renderer, noColor bool) styles {
 		button: r.NewStyle(),
 		chosen: r.NewStyle().Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("14")),
 		risk:   r.NewStyle().Bold(true).Foreground(lipgloss.Color("9")),
-		ok:     r.NewStyle().Foreground(lipgloss.Color("10")),
 		warn:   r.NewStyle().Foreground(lipgloss.Color("11")),
 	}
 }
