@@ -5,9 +5,12 @@
 // The database runs in WAL mode with synchronous=FULL, so a write is on disk
 // before the method that made it returns. Writes go through a single
 // connection, which serializes them (the audit chain reads the last hash
-// and appends in one transaction); reads use a pool of read-only
-// connections that see every committed write. The schema is migrated by
-// embedded, numbered SQL files when the database is opened.
+// and appends in one transaction), and are committed in groups: the
+// writes waiting while a commit is on disk share the next one, each in
+// its own savepoint, so concurrent writers share an fsync. Reads use a
+// pool of read-only connections that see every committed write. The
+// schema is migrated by embedded, numbered SQL files when the database is
+// opened.
 //
 // Times are stored as unix nanoseconds and come back in UTC; the JSON
 // fields of an approval (its call, decision and resolution) come back as

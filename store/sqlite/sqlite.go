@@ -44,6 +44,13 @@ type DB struct {
 	readConns   int
 	maxPages    int64
 
+	// writes carries write transactions to the writer goroutine, which
+	// commits them in groups (see write); stop ends it, and writerDone
+	// says it has.
+	writes     chan writeReq
+	stop       chan struct{}
+	writerDone chan struct{}
+
 	closed    atomic.Bool
 	closeOnce sync.Once
 	closeErr  error
@@ -141,6 +148,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: open %s: prepare: %w", abs, err)
 	}
 
+	db.writes, db.stop, db.writerDone = make(chan writeReq), make(chan struct{}), make(chan struct{})
+	go db.writer()
+
 	rq := common
 	rq.Set("_query_only", "1")
 	db.r, err = sql.Open("sqlite", dsn(abs, rq))
@@ -237,6 +247,10 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		db.closed.Store(true)
+		if db.stop != nil {
+			close(db.stop)
+			<-db.writerDone
+		}
 		var errs []error
 		for _, st := range append([]*sql.Stmt{db.st.lastAudit, db.st.insertAudit, db.st.insertApproval, db.st.resolveApproval, db.st.insertGrant}, db.rst.all()...) {
 			if st != nil {
@@ -261,16 +275,137 @@ func (db *DB) errClosed(op string) error {
 
 // write runs fn in a write transaction and commits it. fn's error, or the
 // commit's, is returned as is: callers wrap it with their context.
+//
+// Writes are committed in groups: the writer goroutine takes every write
+// waiting when it is free, runs each in a savepoint of one transaction
+// and commits once, so concurrent writers share one fsync (the commit
+// with synchronous=FULL) instead of queueing for one each. Each write
+// still stands alone: a failing one is rolled back to its savepoint and
+// returns its error, the others commit; nothing returns before the
+// commit that makes it durable, and a failed commit fails every write in
+// it. A write whose ctx ends before its turn is not run.
 func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := db.w.BeginTx(ctx, nil)
+	req := writeReq{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	select {
+	case db.writes <- req:
+	case <-db.stop:
+		return db.errClosed("write")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return <-req.done
+}
+
+// writeReq is one write waiting for the writer.
+type writeReq struct {
+	ctx  context.Context
+	fn   func(tx *sql.Tx) error
+	done chan error // buffered: the writer never blocks on it
+}
+
+// maxGroup bounds the writes in one transaction, so one commit's latency
+// stays bounded however many writers wait.
+const maxGroup = 64
+
+// writer commits the writes sent to db.writes, in groups, until stop.
+func (db *DB) writer() {
+	defer close(db.writerDone)
+	for {
+		var group []writeReq
+		select {
+		case r := <-db.writes:
+			group = append(group, r)
+		case <-db.stop:
+			return
+		}
+	more:
+		for len(group) < maxGroup {
+			select {
+			case r := <-db.writes:
+				group = append(group, r)
+			default:
+				break more
+			}
+		}
+		db.commitGroup(group)
+	}
+}
+
+// commitGroup runs a group of writes in one transaction and answers each.
+func (db *DB) commitGroup(group []writeReq) {
+	errs := make([]error, len(group))
+	answer := func() {
+		for i, r := range group {
+			r.done <- errs[i]
+		}
+	}
+	// The transaction is not bound to any one writer's ctx: a cancelled
+	// caller must not roll back the others' writes.
+	tx, err := db.w.BeginTx(context.Background(), nil)
 	if err != nil {
-		return err
+		for i := range errs {
+			errs[i] = err
+		}
+		answer()
+		return
 	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
+	if len(group) == 1 {
+		// Alone: no savepoint needed, as a plain transaction.
+		if errs[0] = group[0].ctx.Err(); errs[0] == nil {
+			errs[0] = group[0].fn(tx)
+		}
+		if errs[0] != nil {
+			tx.Rollback()
+		} else {
+			errs[0] = tx.Commit()
+		}
+		answer()
+		return
 	}
-	return tx.Commit()
+	for i, r := range group {
+		if errs[i] = r.ctx.Err(); errs[i] != nil {
+			continue
+		}
+		if _, err := tx.Exec("SAVEPOINT write"); err != nil {
+			db.abortGroup(tx, errs, i, err)
+			answer()
+			return
+		}
+		errs[i] = r.fn(tx)
+		if errs[i] != nil {
+			if _, err := tx.Exec("ROLLBACK TO write"); err != nil {
+				db.abortGroup(tx, errs, i, err)
+				answer()
+				return
+			}
+		}
+		if _, err := tx.Exec("RELEASE write"); err != nil {
+			db.abortGroup(tx, errs, i, err)
+			answer()
+			return
+		}
+	}
+	cerr := tx.Commit()
+	for i := range errs {
+		if errs[i] == nil {
+			errs[i] = cerr
+		}
+	}
+	answer()
+}
+
+// abortGroup rolls back a group whose transaction broke at write i (a
+// savepoint could not be set, released or rolled back to: the
+// transaction's state is unknown) and fails every write of it that had
+// not failed already: none of them is committed.
+func (db *DB) abortGroup(tx *sql.Tx, errs []error, i int, err error) {
+	tx.Rollback()
+	err = fmt.Errorf("group commit aborted: %w", err)
+	for k := range errs {
+		if errs[k] == nil || k >= i {
+			errs[k] = err
+		}
+	}
 }
 
 // wrap adds op's context to err, keeping a *toolgate.Error's code visible

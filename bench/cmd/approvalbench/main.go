@@ -11,11 +11,12 @@
 //     ask for, from -c agents at once) and reports the server's resident
 //     set size (VmRSS) per pending approval: the growth from a warmed-up
 //     server to the filled one, divided by the number pending;
-//  2. runs -n approval round trips one after another with that many
-//     pending: the agent POSTs /v1/calls?wait=… and is held, the approver,
-//     subscribed to the session's event stream (SSE), receives
-//     approval.requested and POSTs the approval, and the agent's request
-//     returns allowed. It reports the p50 and p99 of the agent's wait.
+//  2. runs -n approval round trips with that many pending, from -rtc
+//     agents at once (1: one after another): the agent POSTs
+//     /v1/calls?wait=… and is held, the approver, subscribed to the event
+//     stream (SSE), receives approval.requested and POSTs the approval,
+//     and the agent's request returns allowed. It reports the p50 and p99
+//     of the agents' waits.
 //
 // It talks to loopback only and is bounded in requests and time.
 package main
@@ -58,6 +59,7 @@ func run() error {
 	pending := flag.Int("pending", 10000, "approvals to leave pending")
 	n := flag.Int("n", 500, "round trips to time")
 	conc := flag.Int("c", 8, "agents filling at once")
+	rtc := flag.Int("rtc", 1, "agents running round trips at once (each its own session)")
 	label := flag.String("label", "", "label printed with the result")
 	timeout := flag.Duration("timeout", 15*time.Minute, "give up after this long")
 	flag.Parse()
@@ -159,14 +161,14 @@ func run() error {
 		return err
 	}
 
-	p50, p99, err := roundTrips(ctx, agent, approver, *n)
+	p50, p99, err := roundTrips(ctx, agent, approver, *n, *rtc)
 	if err != nil {
 		return err
 	}
 	rss2, _ := rss(srv.Process.Pid)
-	fmt.Printf("approvals-http %spending=%d B/pending=%.0f rss-before-kB=%d rss-filled-kB=%d rss-after-rt-kB=%d fill-submits/s=%.0f rt-p50-ms=%.2f rt-p99-ms=%.2f rt-n=%d\n",
+	fmt.Printf("approvals-http %spending=%d B/pending=%.0f rss-before-kB=%d rss-filled-kB=%d rss-after-rt-kB=%d fill-submits/s=%.0f rt-c=%d rt-p50-ms=%.2f rt-p99-ms=%.2f rt-n=%d\n",
 		labelOf(*label), *pending, float64(rss1-rss0)*1024/float64(*pending), rss0, rss1, rss2,
-		float64(*pending)/took.Seconds(), p50, p99, *n)
+		float64(*pending)/took.Seconds(), *rtc, p50, p99, *n)
 	return nil
 }
 
@@ -215,53 +217,74 @@ func fill(ctx context.Context, agent *client.Client, prefix string, n, conc int)
 	return time.Since(t0), ctx.Err()
 }
 
-// roundTrips times n approval round trips one after another and returns
-// the p50 and p99 in milliseconds.
-func roundTrips(ctx context.Context, agent, approver *client.Client, n int) (p50, p99 float64, err error) {
-	const session = "rt"
+// roundTrips times n approval round trips, from conc agents at once
+// (each one after another in its own session), and returns the p50 and
+// p99 in milliseconds. One approver answers them all from one event
+// stream.
+func roundTrips(ctx context.Context, agent, approver *client.Client, n, conc int) (p50, p99 float64, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// The session must exist (opened by the agent's first call) before an
-	// approver can watch it: one call, approved, opens it.
-	events, errs := approver.Events(ctx, toolgate.EventFilter{Session: session})
+	events, errs := approver.Events(ctx, toolgate.EventFilter{})
 	approverErr := make(chan error, 1)
 	go func() {
 		for e := range events {
-			if e.Type != toolgate.EventApprovalRequested || e.Approval == nil {
+			if e.Type != toolgate.EventApprovalRequested || e.Approval == nil || e.Replay || !strings.HasPrefix(e.Session, "rt-") {
 				continue
 			}
-			if _, err := approver.Approve(ctx, e.Approval.ID, toolgate.ApproveRequest{}); err != nil && ctx.Err() == nil {
-				approverErr <- err
-				return
-			}
+			// Each answered at once, as approvers on several devices
+			// would: one approver's serial answers would be what is timed.
+			go func(id string) {
+				if _, err := approver.Approve(ctx, id, toolgate.ApproveRequest{}); err != nil && ctx.Err() == nil {
+					select {
+					case approverErr <- err:
+					default:
+					}
+				}
+			}(e.Approval.ID)
 		}
 		if err := <-errs; err != nil && ctx.Err() == nil {
 			approverErr <- fmt.Errorf("event stream: %w", err)
 		}
 	}()
-	time.Sleep(200 * time.Millisecond) // the stream is subscribed
-	lat := make([]time.Duration, 0, n)
-	for i := range n + 20 {
-		t0 := time.Now()
-		r, err := agent.SubmitWait(ctx, toolgate.SubmitRequest{Call: toolgate.Call{
-			ID: fmt.Sprintf("rt-%d", i), Session: session, Tool: tool, Args: map[string]any{"i": i},
-		}}, 30*time.Second)
-		d := time.Since(t0)
-		if err != nil {
-			return 0, 0, err
-		}
-		if r.Approval == nil || r.Approval.Status != toolgate.StatusApproved {
-			select {
-			case err := <-approverErr:
-				return 0, 0, fmt.Errorf("approver: %w", err)
-			default:
+	time.Sleep(500 * time.Millisecond) // the stream is subscribed (its replay of the pending ones read)
+	const warm = 20 // per agent: the first ones warm the stream and the session
+	lats := make([][]time.Duration, conc)
+	var wg sync.WaitGroup
+	errc := make(chan error, conc)
+	for k := range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range n/conc + warm {
+				t0 := time.Now()
+				r, err := agent.SubmitWait(ctx, toolgate.SubmitRequest{Call: toolgate.Call{
+					ID: fmt.Sprintf("rt-%d-%d", k, i), Session: fmt.Sprintf("rt-%d", k), Tool: tool, Args: map[string]any{"i": i},
+				}}, 30*time.Second)
+				d := time.Since(t0)
+				if err == nil && (r.Approval == nil || r.Approval.Status != toolgate.StatusApproved) {
+					err = fmt.Errorf("round trip %d/%d: decision %s, approval %v", k, i, r.Decision.Action, r.Approval)
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+				if i >= warm {
+					lats[k] = append(lats[k], d)
+				}
 			}
-			return 0, 0, fmt.Errorf("round trip %d: decision %s, approval %v", i, r.Decision.Action, r.Approval)
-		}
-		if i >= 20 { // the first ones warm the stream and the session
-			lat = append(lat, d)
-		}
+		}()
 	}
+	wg.Wait()
+	close(errc)
+	if err := <-errc; err != nil {
+		select {
+		case aerr := <-approverErr:
+			return 0, 0, fmt.Errorf("%w (approver: %v)", err, aerr)
+		default:
+		}
+		return 0, 0, err
+	}
+	lat := slices.Concat(lats...)
 	slices.Sort(lat)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	return ms(lat[len(lat)/2]), ms(lat[min(len(lat)*99/100, len(lat)-1)]), nil
