@@ -247,7 +247,7 @@ func roundTrips(ctx context.Context, agent, approver *client.Client, n, conc int
 		}
 	}()
 	time.Sleep(500 * time.Millisecond) // the stream is subscribed (its replay of the pending ones read)
-	const warm = 20 // per agent: the first ones warm the stream and the session
+	const warm = 20                    // per agent: the first ones warm the stream and the session
 	lats := make([][]time.Duration, conc)
 	var wg sync.WaitGroup
 	errc := make(chan error, conc)
