@@ -57,7 +57,7 @@ func TestAdminCommands(t *testing.T) {
 	if err != nil || m.Approval == nil {
 		t.Fatalf("mcp call: %v %+v", err, m)
 	}
-	if out := must(approverToken, "approvals", "list"); !strings.Contains(out, "MCP server github") {
+	if out := must(approverToken, "approvals", "list"); !strings.Contains(out, "MCP server tool (github)") {
 		t.Fatalf("approvals list lacks the MCP origin:\n%s", out)
 	}
 	must(approverToken, "approvals", "deny", m.Approval.ID)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/internal/present"
 )
 
 // DefaultURL is where the admin commands find the gateway unless told.
@@ -113,16 +114,10 @@ func callSummary(c toolgate.Call) string {
 	return s
 }
 
-// originLabel words a call's origin for a listing: "MCP server github"
-// for "mcp:github", "-" for none.
+// originLabel words a call's origin for a listing, "-" for none.
 func originLabel(o string) string {
-	switch {
-	case o == "":
+	if o == "" {
 		return "-"
-	case o == "mcp":
-		return "MCP server tool"
-	case strings.HasPrefix(o, "mcp:"):
-		return "MCP server " + strings.TrimPrefix(o, "mcp:")
 	}
-	return o
+	return present.Origin(o)
 }

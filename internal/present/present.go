@@ -183,7 +183,8 @@ func Batch(a *toolgate.Approval) string {
 	return strings.Join(parts, "; ")
 }
 
-// Where words the call's session and workspace.
+// Where words the call's session and workspace, and where its tool
+// comes from when that is known.
 func Where(c toolgate.Call) string {
 	ws := c.Workspace
 	if ws == "" {
@@ -193,7 +194,24 @@ func Where(c toolgate.Call) string {
 	if c.Session != "" {
 		s += ", session " + Visible(c.Session)
 	}
+	if o := Origin(c.Origin); o != "" {
+		s += ", " + o
+	}
 	return s
+}
+
+// Origin words a call's origin (seed 003: "Origin: MCP server tool"):
+// "MCP server tool (github)" for "mcp:github", "" for none.
+func Origin(o string) string {
+	switch {
+	case o == "":
+		return ""
+	case o == "mcp":
+		return "MCP server tool"
+	case strings.HasPrefix(o, "mcp:"):
+		return "MCP server tool (" + Visible(strings.TrimPrefix(o, "mcp:")) + ")"
+	}
+	return "origin " + Visible(o)
 }
 
 // Pattern returns the suggested pattern an "always" or "session" answer

@@ -70,6 +70,24 @@ func TestOutcome(t *testing.T) {
 	}
 }
 
+// Seed 003: "Origin: MCP server tool for unannotated mcp__... tools", on
+// the TUI and in every notification.
+func TestOrigin(t *testing.T) {
+	t.Parallel()
+	for o, want := range map[string]string{
+		"": "", "mcp": "MCP server tool", "mcp:github": "MCP server tool (github)",
+		"mcp:gh\u202e": "MCP server tool (gh⟦U+202E⟧)", "local": "origin local",
+	} {
+		if got := Origin(o); got != want {
+			t.Errorf("Origin(%q) = %q, want %q", o, got, want)
+		}
+	}
+	c := toolgate.Call{Session: "s1", Tool: "mcp__github__create_issue", Origin: "mcp:github"}
+	if got := Where(c); got != "workspace default, session s1, MCP server tool (github)" {
+		t.Errorf("Where = %q", got)
+	}
+}
+
 func TestGrantWords(t *testing.T) {
 	t.Parallel()
 	a := &toolgate.Approval{Call: toolgate.Call{Tool: "Bash", Session: "s1", Workspace: "web"}}
