@@ -216,66 +216,31 @@ func isWhole(rest string) bool {
 func (w *walker) risks(name string, args []word, text string, d *dirState) {
 	switch name {
 	case "rm":
-		recursive, noPreserve := false, false
-		var targets []word
-		opts := true
-		for _, a := range args {
-			t := a.text
-			switch {
-			case opts && t == "--":
-				opts = false
-			case opts && strings.HasPrefix(t, "--"):
-				switch t {
-				case "--recursive":
-					recursive = true
-				case "--no-preserve-root":
-					noPreserve = true
-				}
-			case opts && len(t) > 1 && t[0] == '-':
-				if strings.ContainsAny(t, "rR") {
-					recursive = true
-				}
-			default:
-				targets = append(targets, a)
-			}
-		}
-		if noPreserve {
+		spec, texts := cmdSpecs[name], wordTexts(args)
+		if spec.hasAny(texts, "--no-preserve-root") {
 			w.critical(RiskRecursiveDelete, "rm --no-preserve-root disables the protection against deleting the whole file system", text)
 		}
-		if recursive {
-			for _, t := range targets {
-				if what, ok := w.dangerous(t, d); ok {
+		if spec.hasAny(texts, spec.recursive...) {
+			for _, i := range spec.operands(texts) {
+				if what, ok := w.dangerous(args[i], d); ok {
 					w.critical(RiskRecursiveDelete, "recursive rm of "+what+" deletes it entirely", text)
 					break
 				}
 			}
 		}
 	case "chmod", "chown", "chgrp":
-		recursive := false
-		var ops []word
-		for _, a := range args {
-			t := a.text
-			switch {
-			case t == "--recursive":
-				recursive = true
-			case strings.HasPrefix(t, "--"):
-			case len(t) > 1 && t[0] == '-' && (name != "chmod" || strings.Trim(t[1:], "rwxXst") != ""):
-				if strings.IndexByte(t, 'R') >= 0 {
-					recursive = true
-				}
-			default:
-				ops = append(ops, a)
-			}
-		}
-		if !recursive || len(ops) < 2 {
+		spec, texts := cmdSpecs[name], wordTexts(args)
+		ops := spec.operands(texts)
+		if !spec.hasAny(texts, spec.recursive...) || len(ops) < 2 {
 			return
 		}
-		if name == "chmod" && !worldWritable(ops[0].text) {
+		mode := args[ops[0]].text
+		if name == "chmod" && !worldWritable(mode) {
 			return
 		}
-		for _, t := range ops[1:] {
-			if what, ok := w.dangerous(t, d); ok {
-				reason := "recursive " + name + " " + ops[0].text + " of " + what
+		for _, i := range ops[1:] {
+			if what, ok := w.dangerous(args[i], d); ok {
+				reason := "recursive " + name + " " + mode + " of " + what
 				if name == "chmod" {
 					reason += " makes every file in it writable by anyone"
 				} else {

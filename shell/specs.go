@@ -30,6 +30,9 @@ type cmdSpec struct {
 	// with one of the options in recursive.
 	deletes   bool
 	recursive []string
+	// dashOperand tells an operand that looks like an option from one
+	// (chmod's "-w" is a mode).
+	dashOperand func(string) bool
 }
 
 // optEffect is the effect of an option or operand.
@@ -151,8 +154,8 @@ var cmdSpecs = map[string]*cmdSpec{
 		shortVal: "ns", effect: EffectDeletes, deletes: true},
 	"truncate": {long: []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"}, shortVal: "rs", effect: EffectDeletes, deletes: true},
 	"chmod": {long: []string{"changes", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-		recursive: []string{"-R", "--recursive"},
-		opts:      []optEffect{{match: setuidMode, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "sets the setuid or setgid bit, so the program runs with its owner's rights"}}},
+		recursive: []string{"-R", "--recursive"}, dashOperand: dashMode,
+		opts: []optEffect{{match: setuidMode, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "sets the setuid or setgid bit, so the program runs with its owner's rights"}}},
 	"chown": {long: []string{"changes", "dereference", "no-dereference", "from=", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
 		recursive: []string{"-R", "--recursive"},
 		opts:      []optEffect{{match: rootOwner, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "hands files to root"}}},
@@ -321,7 +324,7 @@ func (s *cmdSpec) hasShort(args []string, letter byte) (string, bool) {
 		if a == "--" {
 			return "", false
 		}
-		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' || s.dashOperand != nil && s.dashOperand(a) {
 			continue
 		}
 		for j := 1; j < len(a); j++ {
@@ -387,7 +390,7 @@ func (s *cmdSpec) operands(args []string) []int {
 			if !strings.Contains(a, "=") && s.takesValue(a[2:]) {
 				i++
 			}
-		case opts && len(a) > 1 && a[0] == '-':
+		case opts && len(a) > 1 && a[0] == '-' && (s.dashOperand == nil || !s.dashOperand(a)):
 			if v := strings.IndexAny(a[1:], s.shortVal); v >= 0 && v == len(a)-2 && s.shortVal != "" {
 				i++ // the value is the next word
 			}
@@ -649,4 +652,20 @@ func urlToken(a string) string {
 		}
 	}
 	return a
+}
+
+// hasAny reports whether any of opts is among args (as has does).
+func (s *cmdSpec) hasAny(args []string, opts ...string) bool {
+	for _, o := range opts {
+		if _, ok := s.has(args, args, o, false); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// dashMode reports whether a chmod argument starting with '-' is a mode
+// ("-w", "-rwx"), not an option.
+func dashMode(a string) bool {
+	return len(a) > 1 && strings.Trim(a[1:], "rwxXst") == ""
 }
