@@ -52,6 +52,7 @@ func (s *server) handleEvaluate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.metrics.decision(endpointEvaluate, d.Action)
+	s.metrics.byTool.add(c.Workspace, c.Tool, d.Action)
 	return writeJSON(w, http.StatusOK, &d)
 }
 
@@ -112,6 +113,7 @@ func (s *server) handleSubmit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.metrics.decision(endpointSubmit, res.Decision.Action)
+	s.metrics.byTool.add(req.Call.Workspace, req.Call.Tool, res.Decision.Action)
 	if wait > 0 && res.Approval != nil && res.Approval.Status == toolgate.StatusPending {
 		a, err := s.waitFor(w, r, res.Approval.ID, wait)
 		if err != nil {

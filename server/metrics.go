@@ -2,13 +2,16 @@ package server
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	rtmetrics "runtime/metrics"
+	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,6 +27,110 @@ import (
 // latencyBuckets are the upper bounds, in seconds, of the request
 // duration histogram. Long polls land in the last ones.
 var latencyBuckets = [...]float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300}
+
+// waitBuckets are the upper bounds, in seconds, of the histogram of how
+// long approvals wait for their answer: a person answers in seconds to
+// minutes; the default time to live is five minutes.
+var waitBuckets = [...]float64{1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600}
+
+// maxToolSeries bounds the decisions-by-tool counters: agents choose tool
+// names (every MCP tool is one), so past this many workspace and tool
+// pairs a new pair is counted as tool "other" of workspace "other".
+const maxToolSeries = 1000
+
+type toolKey struct{ workspace, tool string }
+
+// toolCounts counts decisions by workspace, tool and action.
+type toolCounts struct {
+	mu sync.RWMutex
+	m  map[toolKey]*[toolgate.Deny + 1]atomic.Uint64
+}
+
+func (c *toolCounts) add(workspace, tool string, a toolgate.Action) {
+	if a > toolgate.Deny {
+		return
+	}
+	if workspace == "" {
+		workspace = approval.DefaultWorkspace
+	}
+	k := toolKey{workspace, tool}
+	c.mu.RLock()
+	n := c.m[k]
+	c.mu.RUnlock()
+	if n == nil {
+		c.mu.Lock()
+		if n = c.m[k]; n == nil {
+			if len(c.m) >= maxToolSeries {
+				k = toolKey{"other", "other"}
+			}
+			if n = c.m[k]; n == nil {
+				if c.m == nil {
+					c.m = map[toolKey]*[toolgate.Deny + 1]atomic.Uint64{}
+				}
+				n = new([toolgate.Deny + 1]atomic.Uint64)
+				c.m[k] = n
+			}
+		}
+		c.mu.Unlock()
+	}
+	n[a].Add(1)
+}
+
+func (c *toolCounts) write(w *bufio.Writer) {
+	c.mu.RLock()
+	keys := make([]toolKey, 0, len(c.m))
+	for k := range c.m {
+		keys = append(keys, k)
+	}
+	c.mu.RUnlock()
+	slices.SortFunc(keys, func(a, b toolKey) int {
+		return cmp.Or(cmp.Compare(a.workspace, b.workspace), cmp.Compare(a.tool, b.tool))
+	})
+	w.WriteString("# HELP toolgate_tool_decisions_total Decisions by workspace, tool and action (at most " + strconv.Itoa(maxToolSeries) + " workspace and tool pairs; later ones count as other).\n")
+	w.WriteString("# TYPE toolgate_tool_decisions_total counter\n")
+	for _, k := range keys {
+		c.mu.RLock()
+		n := c.m[k]
+		c.mu.RUnlock()
+		for a := toolgate.Allow; a <= toolgate.Deny; a++ {
+			fmt.Fprintf(w, "toolgate_tool_decisions_total{workspace=%q,tool=%q,action=%q} %d\n", k.workspace, k.tool, a.String(), n[a].Load())
+		}
+	}
+}
+
+// waitHistogram is how long approvals waited, by final status.
+type waitHistogram struct {
+	buckets [len(resolutionStatuses)][len(waitBuckets)]atomic.Uint64
+	count   [len(resolutionStatuses)]atomic.Uint64
+	sumMs   [len(resolutionStatuses)]atomic.Uint64
+}
+
+func (h *waitHistogram) observe(status int, d time.Duration) {
+	sec := max(d, 0).Seconds()
+	for i, ub := range waitBuckets {
+		if sec <= ub {
+			h.buckets[status][i].Add(1)
+			break
+		}
+	}
+	h.count[status].Add(1)
+	h.sumMs[status].Add(uint64(max(d, 0).Milliseconds()))
+}
+
+func (h *waitHistogram) write(w *bufio.Writer) {
+	w.WriteString("# HELP toolgate_approval_wait_seconds How long approvals waited for their answer, by final status.\n")
+	w.WriteString("# TYPE toolgate_approval_wait_seconds histogram\n")
+	for s, st := range resolutionStatuses {
+		var cum uint64
+		for i, ub := range waitBuckets {
+			cum += h.buckets[s][i].Load()
+			fmt.Fprintf(w, "toolgate_approval_wait_seconds_bucket{status=%q,le=%q} %d\n", st, formatFloat(ub), cum)
+		}
+		fmt.Fprintf(w, "toolgate_approval_wait_seconds_bucket{status=%q,le=\"+Inf\"} %d\n", st, h.count[s].Load())
+		fmt.Fprintf(w, "toolgate_approval_wait_seconds_sum{status=%q} %s\n", st, formatFloat(float64(h.sumMs[s].Load())/1e3))
+		fmt.Fprintf(w, "toolgate_approval_wait_seconds_count{status=%q} %d\n", st, h.count[s].Load())
+	}
+}
 
 const (
 	minCode = 100
@@ -53,6 +160,8 @@ type metrics struct {
 	routes      []routeMetrics
 	decisions   [numEndpoints][toolgate.Deny + 1]atomic.Uint64
 	resolutions [len(resolutionStatuses)]atomic.Uint64
+	waits       waitHistogram
+	byTool      toolCounts
 	pending     atomic.Int64
 	subscribers atomic.Int64
 	// watching is false once the broker's event stream ended for the
@@ -164,6 +273,11 @@ func (m *metrics) count(e *toolgate.Event) {
 		for i, st := range resolutionStatuses {
 			if e.Approval.Status == st {
 				m.resolutions[i].Add(1)
+				at := e.Time
+				if r := e.Approval.Resolution; r != nil && !r.At.IsZero() {
+					at = r.At
+				}
+				m.waits.observe(i, at.Sub(e.Approval.CreatedAt))
 			}
 		}
 	}
@@ -225,6 +339,8 @@ func (m *metrics) write(w *bufio.Writer) {
 	for i, st := range resolutionStatuses {
 		fmt.Fprintf(w, "toolgate_approval_resolutions_total{status=%q} %d\n", st, m.resolutions[i].Load())
 	}
+	m.waits.write(w)
+	m.byTool.write(w)
 	w.WriteString("# HELP toolgate_approvals_pending Approvals waiting for an answer.\n")
 	w.WriteString("# TYPE toolgate_approvals_pending gauge\n")
 	fmt.Fprintf(w, "toolgate_approvals_pending %d\n", max(m.pending.Load(), 0))

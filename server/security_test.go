@@ -316,6 +316,10 @@ func TestHealthAndMetrics(t *testing.T) {
 		`toolgate_approval_resolutions_total{status="denied"} 1`,
 		`toolgate_approvals_pending 1`,
 		`toolgate_event_subscribers 1`,
+		`toolgate_approval_wait_seconds_count{status="denied"} 1`,
+		`toolgate_approval_wait_seconds_bucket{status="denied",le="+Inf"} 1`,
+		`toolgate_approval_wait_seconds_count{status="approved"} 0`,
+		`toolgate_tool_decisions_total{workspace="default",tool="Bash",action="ask"} 3`,
 	} {
 		if !strings.Contains(m, want) {
 			t.Errorf("metrics lack %s", want)
