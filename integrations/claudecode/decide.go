@@ -34,7 +34,7 @@ func (l *Local) Decide(_ context.Context, c *toolgate.Call) (Verdict, error) {
 	}
 	var d toolgate.Decision
 	l.Engine.Decide(c, l.Env, &d)
-	return Verdict{Action: d.Action, Reason: decisionReason(&d)}, nil
+	return Verdict{Action: d.Action, Reason: decisionReason(&d), Tier: d.Tier}, nil
 }
 
 // decisionReason is a decision's reason with the rule that made it.
@@ -127,7 +127,7 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 	if a == nil {
 		switch res.Decision.Action {
 		case toolgate.Allow, toolgate.Deny:
-			return Verdict{Action: res.Decision.Action, Reason: decisionReason(&res.Decision)}, nil
+			return Verdict{Action: res.Decision.Action, Reason: decisionReason(&res.Decision), Tier: res.Decision.Tier}, nil
 		}
 		// Ask without an approval should not happen; hand it to the user.
 		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision)}, nil

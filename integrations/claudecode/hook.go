@@ -34,8 +34,9 @@ type Input struct {
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	// PermissionMode is Claude Code's mode (default, plan, acceptEdits,
-	// dontAsk, bypassPermissions). It is not used to decide: the mode
-	// comes from toolgate's config or the gateway's session.
+	// dontAsk, bypassPermissions). The mode comes from toolgate's config
+	// or the gateway's session; plan only makes the answer stricter (an
+	// allow of a call that is not read-tier asks).
 	PermissionMode string         `json:"permission_mode"`
 	HookEventName  string         `json:"hook_event_name"`
 	ToolName       string         `json:"tool_name"`

@@ -73,6 +73,9 @@ type Verdict struct {
 	// UpdatedInput, for an allow, is the call's input as a human changed
 	// it; nil when unchanged.
 	UpdatedInput map[string]any
+	// Tier is the tier the rules decided the call at (TierUnset when no
+	// rule decided it: a human's answer).
+	Tier toolgate.Tier
 }
 
 const reasonPrefix = "toolgate: "

@@ -115,6 +115,7 @@ func (h *Hook) Handle(ctx context.Context, data []byte) (ans Answer) {
 	if v.Action != toolgate.Allow && v.Action != toolgate.Ask && v.Action != toolgate.Deny {
 		return h.failed(in.HookEventName, dialect, fmt.Errorf("decider returned %v", v.Action))
 	}
+	v = inPlanMode(in.PermissionMode, v)
 	return Answer{Event: in.HookEventName, Verdict: v, Output: Render(in.HookEventName, v, dialect), Exit: ExitOK}
 }
 
@@ -200,3 +201,17 @@ func (h *Hook) workspace(in *Input) string {
 // for command hooks: the project root, steadier than the cwd, which moves
 // when the agent changes directory.
 func ProjectDirFromEnv() string { return os.Getenv("CLAUDE_PROJECT_DIR") }
+
+// inPlanMode keeps the hook from loosening Claude Code's plan mode, in
+// which Claude Code makes no changes: a hook's allow skips Claude Code's
+// own permission check, so an allow for anything but a read-tier call
+// becomes ask. The agent's mode only ever makes the hook stricter;
+// toolgate's own mode comes from its config and flags.
+func inPlanMode(permissionMode string, v Verdict) Verdict {
+	if permissionMode != "plan" || v.Action != toolgate.Allow || v.Tier.Effective() == toolgate.TierRead {
+		return v
+	}
+	v.Action, v.UpdatedInput = toolgate.Ask, nil
+	v.Reason = "Claude Code is in plan mode, which makes no changes: " + v.Reason
+	return v
+}
