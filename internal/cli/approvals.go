@@ -12,8 +12,8 @@ import (
 )
 
 func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return subcommands("approvals", args, map[string]func([]string) error{
-		"list": func(args []string) error {
+	return subcommands("approvals", args, stdout, map[string]sub{
+		"list": {"list approvals (pending ones by default)", func(args []string) error {
 			fs := newFlagSet("approvals list", stderr)
 			var g gatewayFlags
 			g.register(fs)
@@ -40,8 +40,8 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 				rows = append(rows, []string{a.ID, string(a.Status), a.Call.Session, a.Call.Tool, originLabel(a.Call.Origin), callSummary(a.Call), a.Decision.Reason, left.String()})
 			}
 			return table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tORIGIN\tCALL\tREASON\tEXPIRES IN", rows)
-		},
-		"approve": func(args []string) error {
+		}},
+		"approve": {"approve a pending approval, once or for a scope", func(args []string) error {
 			fs := newFlagSet("approvals approve", stderr)
 			var g gatewayFlags
 			g.register(fs)
@@ -71,8 +71,8 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 				return err
 			}
 			return printResolution(stdout, g.json, a)
-		},
-		"deny": func(args []string) error {
+		}},
+		"deny": {"deny a pending approval, with feedback for the agent", func(args []string) error {
 			fs := newFlagSet("approvals deny", stderr)
 			var g gatewayFlags
 			g.register(fs)
@@ -94,7 +94,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 				return err
 			}
 			return printResolution(stdout, g.json, a)
-		},
+		}},
 	})
 }
 

@@ -55,16 +55,32 @@ func (g *gatewayFlags) clientVia(via string) (*client.Client, error) {
 	return c, nil
 }
 
-// subcommands dispatches "NAME SUB args…" to the named function.
-func subcommands(name string, args []string, subs map[string]func([]string) error) error {
+// sub is one subcommand: what it does, in a line, and how it runs.
+type sub struct {
+	summary string
+	run     func(args []string) error
+}
+
+// subcommands dispatches "NAME SUB args…" to the named subcommand; -h,
+// --help or help lists them.
+func subcommands(name string, args []string, stdout io.Writer, subs map[string]sub) error {
 	if len(args) == 0 {
-		return usageErrorf("usage: toolgate %s %s", name, strings.Join(sortedKeys(subs), "|"))
+		return usageErrorf("usage: toolgate %s %s (run 'toolgate %s -h')", name, strings.Join(sortedKeys(subs), "|"), name)
 	}
-	f, ok := subs[args[0]]
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprintf(stdout, "Usage: toolgate %s COMMAND [flags]\n\n", name)
+		for _, k := range sortedKeys(subs) {
+			fmt.Fprintf(stdout, "  %-9s %s\n", k, subs[k].summary)
+		}
+		fmt.Fprintf(stdout, "\nRun 'toolgate %s COMMAND -h' for a command's flags.\n", name)
+		return nil
+	}
+	s, ok := subs[args[0]]
 	if !ok {
 		return usageErrorf("unknown %s command %q (want %s)", name, args[0], strings.Join(sortedKeys(subs), ", "))
 	}
-	return f(args[1:])
+	return s.run(args[1:])
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -10,8 +10,8 @@ import (
 )
 
 func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return subcommands("grants", args, map[string]func([]string) error{
-		"list": func(args []string) error {
+	return subcommands("grants", args, stdout, map[string]sub{
+		"list": {"list grants", func(args []string) error {
 			fs := newFlagSet("grants list", stderr)
 			var g gatewayFlags
 			g.register(fs)
@@ -43,8 +43,8 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 				rows = append(rows, []string{gr.ID, string(gr.Scope), where, gr.Tool, string(gr.Kind), gr.Pattern, gr.CreatedBy, gr.CreatedAt.Local().Format(time.DateTime)})
 			}
 			return table(stdout, "ID\tSCOPE\tWHERE\tTOOL\tKIND\tPATTERN\tBY\tCREATED", rows)
-		},
-		"revoke": func(args []string) error {
+		}},
+		"revoke": {"revoke a grant", func(args []string) error {
 			fs := newFlagSet("grants revoke", stderr)
 			var g gatewayFlags
 			g.register(fs)
@@ -63,6 +63,6 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			}
 			_, err = fmt.Fprintf(stdout, "revoked %s\n", fs.Arg(0))
 			return err
-		},
+		}},
 	})
 }

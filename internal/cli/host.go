@@ -12,6 +12,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/enginehost"
+	"github.com/toolgate/toolgate/internal/clicore"
 )
 
 // hostFlags are the flags of toolgate host.
@@ -36,13 +37,6 @@ func (f *hostFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.ttl, "ttl", 0, "with a gateway, how long an approval waits for an answer (default: the gateway's, 5m)")
 	fs.BoolVar(&f.verbose, "v", false, "log every decision on stderr")
 	fs.BoolVar(&f.pass, "passthrough", false, "sit between an existing host (on stdin/stdout) and its engine: answer what the rules decide, pass the rest to the host's own UI (and to the gateway's approvers: first answer wins) and relay its answers")
-}
-
-func (f *hostFlags) gatewayURL() string {
-	if f.server != "" {
-		return f.server
-	}
-	return os.Getenv("TOOLGATE_URL")
 }
 
 // runHost runs toolgate host: an engine speaking the JSON-lines approval
@@ -99,10 +93,11 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Session: f.session, Workspace: f.workspace, TTL: f.ttl, Logger: logger,
 		Passthrough: f.pass,
 	}
-	if gw := f.gatewayURL(); gw != "" {
-		if len(f.rules.Rules) > 0 || f.rules.AgentRules != "" || f.rules.Config != "" {
-			return usageErrorf("--rules, --agent-rules and --config decide locally; with a gateway (--server or $TOOLGATE_URL) its rules decide")
-		}
+	gw, err := clicore.GatewayURL(f.server, f.rules.Explicit())
+	if err != nil {
+		return err
+	}
+	if gw != "" {
 		c, err := client.New(gw, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("engine"))
 		if err != nil {
 			return badInput(fmt.Errorf("--server: %w", err))

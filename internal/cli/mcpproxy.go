@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
+	"github.com/toolgate/toolgate/internal/clicore"
 )
 
 // mcpProxyFlags are the flags of toolgate mcp-proxy.
@@ -49,13 +50,6 @@ func (f *mcpProxyFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", mcpproxy.DefaultTimeout, "how long a call waits for an answer before it is denied")
 	fs.BoolVar(&f.hideDenied, "hide-denied", false, "leave the tools the rules deny outright out of tools/list")
 	fs.BoolVar(&f.verbose, "v", false, "log every decision on stderr")
-}
-
-func (f *mcpProxyFlags) gatewayURL() string {
-	if f.server != "" {
-		return f.server
-	}
-	return os.Getenv("TOOLGATE_URL")
 }
 
 // runMCPProxy runs toolgate mcp-proxy: an MCP server behind the gate.
@@ -104,7 +98,15 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 	}
 
-	if gw := f.gatewayURL(); gw != "" {
+	m, err := f.modes.Resolve(f.mode)
+	if err != nil {
+		return err
+	}
+	gw, err := clicore.GatewayURL(f.server, f.rules.Explicit() || m != nil)
+	if err != nil {
+		return err
+	}
+	if gw != "" {
 		c, err := client.New(gw, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("mcp"))
 		if err != nil {
 			return badInput(fmt.Errorf("--server: %w", err))
@@ -116,10 +118,6 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		cfg.Engine, cfg.Agent, cfg.Mode = e, agent, e.Mode()
-		m, err := f.modes.Resolve(f.mode)
-		if err != nil {
-			return err
-		}
 		if m != nil {
 			cfg.Mode = *m
 		}
@@ -165,8 +163,8 @@ func (f *mcpProxyFlags) check(command []string) error {
 	if err != nil {
 		return err
 	}
-	if f.gatewayURL() != "" && (len(f.rules.Rules) > 0 || f.rules.AgentRules != "" || m != nil) {
-		return usageErrorf("--rules, --agent-rules, --mode and --yolo decide locally; with a gateway (--server or $TOOLGATE_URL) its rules decide")
+	if _, err := clicore.GatewayURL(f.server, f.rules.Explicit() || m != nil); err != nil {
+		return err
 	}
 	if f.listen != "" {
 		if err := checkListenAddr(f.listen, f.allowRemote); err != nil {

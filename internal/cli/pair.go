@@ -56,8 +56,8 @@ func runPair(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 // runDevices lists and revokes signed-in browsers and paired devices.
 func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return subcommands("devices", args, map[string]func([]string) error{
-		"list": func(args []string) error {
+	return subcommands("devices", args, stdout, map[string]sub{
+		"list": {"list signed-in browsers and paired devices", func(args []string) error {
 			fs := newFlagSet("devices list", stderr)
 			var g gatewayFlags
 			g.register(fs)
@@ -89,8 +89,8 @@ func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, std
 					d.LastSeen.Local().Format(time.DateTime), d.ExpiresAt.Local().Format(time.DateTime))
 			}
 			return tw.Flush()
-		},
-		"revoke": func(args []string) error {
+		}},
+		"revoke": {"sign a browser or device out", func(args []string) error {
 			fs := newFlagSet("devices revoke", stderr)
 			var g gatewayFlags
 			g.register(fs)
@@ -116,6 +116,6 @@ func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			}
 			fmt.Fprintf(stdout, "signed out %s\n", id)
 			return nil
-		},
+		}},
 	})
 }

@@ -40,8 +40,8 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return printSessions(stdout, []*toolgate.Session{s})
 		}
 	}
-	return subcommands("sessions", args, map[string]func([]string) error{
-		"list": func(args []string) error {
+	return subcommands("sessions", args, stdout, map[string]sub{
+		"list": {"list sessions", func(args []string) error {
 			fs := newFlagSet("sessions list", stderr)
 			var g gatewayFlags
 			g.register(fs)
@@ -60,25 +60,25 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 				return printJSON(stdout, list)
 			}
 			return printSessions(stdout, list)
-		},
-		"mode": sessionCmd("mode", 2, func(c *client.Client, a []string) (*toolgate.Session, error) {
+		}},
+		"mode": {"change a session's mode", sessionCmd("mode", 2, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			m, err := toolgate.ParseMode(a[1])
 			if err != nil {
 				return nil, badInput(err)
 			}
 			return c.SetMode(ctx, a[0], m)
-		}),
-		"abort": sessionCmd("abort", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+		})},
+		"abort": {"abort a session: its pending and later calls are denied", sessionCmd("abort", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			return c.Abort(ctx, a[0])
-		}),
-		"turn-end": sessionCmd("turn-end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+		})},
+		"turn-end": {"end a session's turn: the user spoke again", sessionCmd("turn-end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			return c.EndTurn(ctx, a[0])
-		}),
+		})},
 		// A subagent completed or failed, a conversation closed: its
 		// approvals and session grants end with it.
-		"end": sessionCmd("end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+		"end": {"end a session for good", sessionCmd("end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			return c.EndSession(ctx, a[0])
-		}),
+		})},
 	})
 }
 

@@ -104,8 +104,8 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		return st, fs, nil
 	}
-	return subcommands("tokens", args, map[string]func([]string) error{
-		"create": func(args []string) error {
+	return subcommands("tokens", args, stdout, map[string]sub{
+		"create": {"create a credential and print it once", func(args []string) error {
 			var role, name *string
 			st, fs, err := open(args, "create", func(fs *flag.FlagSet) {
 				role = fs.String("role", "", "`role`: agent, approver or admin")
@@ -130,8 +130,8 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			}
 			_, err = fmt.Fprintln(stdout, token)
 			return err
-		},
-		"list": func(args []string) error {
+		}},
+		"list": {"list credentials", func(args []string) error {
 			st, _, err := open(args, "list", nil)
 			if err != nil {
 				return err
@@ -145,8 +145,8 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 				rows = append(rows, []string{e.Name, string(e.Role), e.CreatedAt.Local().Format(time.DateTime)})
 			}
 			return table(stdout, "NAME\tROLE\tCREATED", rows)
-		},
-		"revoke": func(args []string) error {
+		}},
+		"revoke": {"revoke a credential", func(args []string) error {
 			st, fs, err := open(args, "revoke", nil)
 			if err != nil {
 				return err
@@ -159,6 +159,6 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			}
 			_, err = fmt.Fprintf(stdout, "revoked %s\n", fs.Arg(0))
 			return err
-		},
+		}},
 	})
 }

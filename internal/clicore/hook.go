@@ -67,16 +67,19 @@ func (h *HookFlags) Check() error {
 	if h.Workspace != "" && claudecode.WorkspaceFor(h.Workspace) != h.Workspace {
 		return UsageErrorf("--workspace %q: use letters, digits, '.', '_' and '-'", h.Workspace)
 	}
-	return nil
+	_, err := h.gatewayURL()
+	return err
 }
 
-// GatewayURL is the gateway the hook decides through: --server, else
-// $TOOLGATE_URL; "" decides locally.
+func (h *HookFlags) gatewayURL() (string, error) {
+	return GatewayURL(h.Server, h.Rules.Explicit() || h.Mode != "" || h.Modes.Set())
+}
+
+// GatewayURL is the gateway the hook decides through, by the one rule of
+// GatewayURL; "" decides locally. Check reports a conflict.
 func (h *HookFlags) GatewayURL() string {
-	if h.Server != "" {
-		return h.Server
-	}
-	return os.Getenv("TOOLGATE_URL")
+	url, _ := h.gatewayURL()
+	return url
 }
 
 // Gateway builds the decider for a hook that decides through the gateway

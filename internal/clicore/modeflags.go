@@ -21,6 +21,9 @@ func (m *ModeFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&m.force, "force", false, "the same as --yolo (seed 000's Force)")
 }
 
+// Set reports whether any of the switches was given.
+func (m *ModeFlags) Set() bool { return m.yolo || m.autoApprove || m.force }
+
 // Resolve returns the mode the flags and a --mode value ask for, or nil
 // for none. Two switches that disagree are a usage error.
 func (m *ModeFlags) Resolve(mode string) (*toolgate.Mode, error) {

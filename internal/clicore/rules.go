@@ -22,6 +22,31 @@ type RuleFlags struct {
 	ExplicitOnly bool
 }
 
+// Explicit reports whether rule files were named on the command line.
+func (f *RuleFlags) Explicit() bool {
+	return len(f.Rules) > 0 || f.AgentRules != "" || f.Config != ""
+}
+
+// GatewayURL is the one rule by which the hook, toolgate host and the MCP
+// proxy choose where calls are decided. An explicit --server is the
+// gateway; naming local rules on the command line as well is a usage
+// error, since the gateway decides with its own. Local rules named on the
+// command line without --server decide locally even when $TOOLGATE_URL is
+// set: an explicit flag beats a variable inherited from the environment
+// (the agents' docs suggest exporting it). Otherwise $TOOLGATE_URL, if
+// set, is the gateway; "" decides locally.
+func GatewayURL(server string, local bool) (string, error) {
+	switch {
+	case server != "" && local:
+		return "", UsageErrorf("--server %s and local rules or modes (--rules, --agent-rules, --config, --mode, --yolo) both given: the gateway decides with its own rules; give one or the other", server)
+	case server != "":
+		return server, nil
+	case local:
+		return "", nil
+	}
+	return os.Getenv("TOOLGATE_URL"), nil
+}
+
 // Register adds the flags to fs.
 func (f *RuleFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Config, "config", "", "config file `F` (default $XDG_CONFIG_HOME/toolgate/toolgate.yaml if it exists)")
