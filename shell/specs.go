@@ -116,6 +116,7 @@ var gitSpec = &cmdSpec{
 			"points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules"},
 			shortVal: "u",
 			opts: []optEffect{{names: []string{"-D"}, class: ClassDestructive, why: "deletes a branch even if it is not merged"},
+				{names: []string{"-f", "--force"}, class: ClassDestructive, why: "force-deletes or overwrites a branch"},
 				{names: []string{"-M", "-C"}, class: ClassDestructive, why: "overwrites an existing branch"}}},
 		"stash": {opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: ClassDestructive, why: "throws away stashed changes for good"}}},
 		"checkout": {long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
@@ -249,10 +250,19 @@ var cmdSpecs = map[string]*cmdSpec{
 		"s3":        {effect: EffectNetwork}}},
 	"az": {subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}}},
 
+	// Security controls.
+	"iptables":   {opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes or loosens the machine's firewall rules"}}},
+	"ip6tables":  {opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes or loosens the machine's firewall rules"}}},
+	"nft":        {opts: []optEffect{{names: []string{"flush", "delete"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the machine's firewall rules"}}},
+	"ufw":        {opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the machine's firewall"}}},
+	"setenforce": {opts: []optEffect{{names: []string{"0", "Permissive", "permissive"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off SELinux enforcement"}}},
+	"kill":       {opts: []optEffect{{names: []string{"-1"}, operand: true, class: ClassDestructive, why: "signals every process the user may signal"}}, dashOperand: killPID},
+	"killall5":   {class: ClassDestructive, why: "signals every process"},
+
 	// Network: a secret read in the same command may leave the machine.
 	"curl": {effect: EffectNetwork}, "wget": {effect: EffectNetwork}, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
-	"rsync": {effect: EffectNetwork}, "nc": {effect: EffectNetwork}, "ncat": {effect: EffectNetwork}, "netcat": {effect: EffectNetwork},
-	"socat": {effect: EffectNetwork}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork},
+	"rsync": {effect: EffectNetwork}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
+	"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork},
 	"ssh": {effect: EffectNetwork | EffectRuns}, "http": {effect: EffectNetwork}, "https": {effect: EffectNetwork}, "xh": {effect: EffectNetwork},
 	"rclone": {effect: EffectNetwork}, "gsutil": {effect: EffectNetwork}, "aria2c": {effect: EffectNetwork}, "mail": {effect: EffectNetwork},
 	"sendmail": {effect: EffectNetwork}, "mutt": {effect: EffectNetwork}, "openssl": {effect: EffectNetwork},
@@ -669,3 +679,12 @@ func (s *cmdSpec) hasAny(args []string, opts ...string) bool {
 func dashMode(a string) bool {
 	return len(a) > 1 && strings.Trim(a[1:], "rwxXst") == ""
 }
+
+// ncSpec is netcat: -e/-c hand a program on this machine to the peer.
+var ncSpec = &cmdSpec{effect: EffectNetwork, long: []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"}, shortVal: "ecpswiIOqTxX",
+	opts: []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}}}
+
+// killPID reports whether a kill argument starting with '-' is a process
+// id ("-1", every process) rather than a signal: a number after the
+// signal.
+func killPID(a string) bool { return a == "-1" }

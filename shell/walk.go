@@ -681,13 +681,16 @@ func truncate(s string) string { return clip(s, maxRiskSubject) }
 func (w *walker) exfiltration() {
 	secret := ""
 	for _, f := range w.res.Files {
-		if f.Write || !f.Static {
+		if f.Write || !f.Static || f.Remote {
 			continue
 		}
 		if e, ok := sensitive.Lookup(f.Path, w.a.home); ok && e.Kind == sensitive.Credential {
 			secret = f.Path
 			break
 		}
+	}
+	if secret == "" {
+		secret = w.environmentDump()
 	}
 	if secret == "" {
 		return
@@ -697,4 +700,32 @@ func (w *walker) exfiltration() {
 			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: cmd.Name + " talks to the network in the same command that reads " + secret, Token: secret})
 		}
 	}
+}
+
+// environmentDump names a command of the script that prints the
+// environment or the shell history, where tokens and passwords live
+// (env, printenv, history, export -p, set), or "".
+func (w *walker) environmentDump() string {
+	for _, c := range w.res.Commands {
+		if c.Remote {
+			continue // another machine's environment
+		}
+		switch c.Name {
+		case "printenv", "history":
+			return "the " + c.Name + " output"
+		case "env", "set", "export", "declare", "typeset":
+			if len(c.Args) == 0 || c.Args[0] == "-p" || c.Args[0] == "-x" {
+				return "the environment"
+			}
+		}
+		if c.Name == "" || c.Effects&EffectNetwork != 0 {
+			continue
+		}
+		for _, a := range c.Args {
+			if strings.Contains(a, "/proc/") && strings.Contains(a, "/environ") {
+				return a
+			}
+		}
+	}
+	return ""
 }
