@@ -512,9 +512,9 @@ func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 		return false
 	}
 	c.stdin = stdin{}
-	sc, ok := w.nest(c)
+	sc, nested := c, false // one level deeper, taken at the first substitution
 	syntax.Walk(n, func(n syntax.Node) bool {
-		if !ok || !w.step(1) {
+		if !w.step(1) {
 			return false
 		}
 		var stmts []*syntax.Stmt
@@ -530,6 +530,13 @@ func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 			stmts = n.Stmts
 		default:
 			return true
+		}
+		if !nested {
+			var ok bool
+			if sc, ok = w.nest(c); !ok {
+				return false
+			}
+			nested = true
 		}
 		start := len(w.res.Commands)
 		w.stmts(stmts, sc, d.clone())
