@@ -3,6 +3,7 @@ package approval_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate"
@@ -46,6 +47,11 @@ func TestResubmittedCallID(t *testing.T) {
 		a := e.ask(t, approved)
 		if a.Digest != toolgate.CallDigest(&a.Call) {
 			t.Fatalf("approval digest %q, want the call's %q", a.Digest, toolgate.CallDigest(&a.Call))
+		}
+		// Every decided call's digest is on record in the audit log.
+		requested, err := e.broker.Audit(ctx, store.AuditFilter{Kind: string(toolgate.EventApprovalRequested)})
+		if err != nil || len(requested) != 1 || !strings.Contains(string(requested[0].Data), a.Digest) {
+			t.Fatalf("approval.requested audit entry lacks the digest: %v %v", requested, err)
 		}
 		if answered {
 			if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{}, human); err != nil {

@@ -391,7 +391,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		b.decide(ctx, e, &c, s, &d)
 	}
 	if d.Action != toolgate.Ask {
-		entry := b.auditEntry("decision", &c, "", d.Action.String(), gate, d.Reason, decisionData(&c, &d))
+		entry := b.auditEntry("decision", &c, "", d.Action.String(), gate, d.Reason, decisionData(&c, digest, &d))
 		if err := b.store.AppendAudit(ctx, entry); err != nil {
 			// The decision must be recorded before it is acted on.
 			return nil, fmt.Errorf("record decision: %w", err)
@@ -411,7 +411,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		Call: c, Digest: digest, Decision: d, Status: toolgate.StatusPending,
 		CreatedAt: now, ExpiresAt: now.Add(ttl), BatchRemaining: req.BatchRemaining,
 	}
-	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, &d))
+	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, digest, &d))
 	existing, err := b.store.CreateApproval(ctx, a, entry)
 	if err != nil {
 		return nil, err

@@ -26,13 +26,15 @@ func (b *Broker) grantAudit(kind string, g *toolgate.Grant, by Actor) toolgate.A
 }
 
 // decisionData is what the audit log keeps of a decided call: its
-// arguments and the decision.
-func decisionData(c *toolgate.Call, d *toolgate.Decision) json.RawMessage {
+// arguments, its content digest (so every decided call's content is on
+// record, not only those held for approval) and the decision.
+func decisionData(c *toolgate.Call, digest string, d *toolgate.Decision) json.RawMessage {
 	data, err := json.Marshal(struct {
 		Args     map[string]any     `json:"args,omitempty"`
 		Agent    string             `json:"agent,omitempty"`
+		Digest   string             `json:"digest,omitempty"`
 		Decision *toolgate.Decision `json:"decision"`
-	}{c.Args, c.Agent, d})
+	}{c.Args, c.Agent, digest, d})
 	if err != nil {
 		return nil
 	}
