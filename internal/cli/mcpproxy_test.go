@@ -29,7 +29,7 @@ func TestMCPProxyUsage(t *testing.T) {
 		{[]string{"--name", "a b", "--", "srv"}, "--name"},
 		{[]string{"--listen", "0.0.0.0:8788", "--", "srv"}, "not a loopback address"},
 		{[]string{"--listen", "nonsense", "--", "srv"}, "host:port"},
-		{[]string{"--server", "http://127.0.0.1:1", "--rules", "r.jsonc", "--", "srv"}, "decide locally"},
+		{[]string{"--server", "http://127.0.0.1:1", "--rules", "r.jsonc", "--", "srv"}, "both given"},
 		{[]string{"--mode", "bogus", "--", "srv"}, "--mode"},
 		{[]string{"--timeout", "0s", "--", "srv"}, "--timeout"},
 	} {
