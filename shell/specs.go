@@ -507,6 +507,11 @@ func classify(cmd *Command, name string, args []string) {
 // excused reports whether an option or operand in unless makes the
 // command harmless (crontab -l).
 func (s *cmdSpec) excused(args []string) bool {
+	for _, a := range args {
+		if a == "--help" {
+			return true // prints the usage and does nothing else
+		}
+	}
 	for _, u := range s.unless {
 		for _, a := range args {
 			if a == u {
