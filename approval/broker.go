@@ -204,8 +204,11 @@ func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine
 	}
 	// A write: read again under the write lock, so that two first calls
 	// (or a first call and a mode change) do not overwrite each other.
-	b.sessions.wmu.Lock()
-	defer b.sessions.wmu.Unlock()
+	unlock, err := b.lockSession(ctx, c.Session)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	s, err = b.getSession(ctx, c.Session)
 	if err == nil && (s.Workspace == "" || by.Agent && s.Owner == "") {
 		// Created by a mode change or an abort before its first call (or
@@ -875,19 +878,19 @@ func sentence(s string) string {
 // stopSession sets the stop flag after a hard deny and denies the
 // session's other pending calls: the batch is over.
 func (b *Broker) stopSession(ctx context.Context, a *toolgate.Approval, by Actor) error {
-	if err := b.fresh(ctx); err != nil {
+	unlock, err := b.lockSession(ctx, a.Call.Session)
+	if err != nil {
 		return err
 	}
-	b.sessions.wmu.Lock()
 	s, err := b.getSession(ctx, a.Call.Session)
 	if err != nil {
-		b.sessions.wmu.Unlock()
+		unlock()
 		return err
 	}
 	s.Stopped, s.UpdatedAt = true, b.now()
 	entry := b.auditEntry("session.stopped", &a.Call, a.ID, "stopped", by, "hard deny", nil)
 	err = b.putSession(ctx, s, entry)
-	b.sessions.wmu.Unlock()
+	unlock()
 	if err != nil {
 		return err
 	}

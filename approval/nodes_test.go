@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -311,5 +312,54 @@ func TestNodesExpiry(t *testing.T) {
 	}
 	if len(es) != 1 || es[0].Outcome != string(toolgate.StatusExpired) {
 		t.Fatalf("%d resolutions (%v), want one expiry", len(es), es)
+	}
+}
+
+// TestNodesSessionWritesDoNotCollide: a mode change on one node and a hard
+// deny's stop flag on another, at the same moment, on the same session:
+// neither write may undo the other (a lost stop flag would allow what the
+// user stopped).
+func TestNodesSessionWritesDoNotCollide(t *testing.T) {
+	t.Parallel()
+	ns := nodes(t, 2)
+	a, b := ns[0], ns[1]
+	ctx := context.Background()
+	const n = 12
+	var wg sync.WaitGroup
+	for i := range n {
+		session := fmt.Sprintf("race%d", i)
+		p := submitOn(t, a, shellCall(session, "c1", "make deploy"))
+		if p.Approval == nil {
+			t.Fatalf("%s: %s", session, p.Decision.Action)
+		}
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if _, err := a.SetMode(ctx, session, toolgate.ModeAutoEdit, human); err != nil {
+				t.Error(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			if _, err := b.Deny(ctx, p.Approval.ID, approval.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		session := fmt.Sprintf("race%d", i)
+		for j, node := range ns {
+			s, err := node.Session(ctx, session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !s.Stopped || s.Mode != toolgate.ModeAutoEdit {
+				t.Fatalf("%s on node %d: stopped=%v mode=%s: a concurrent write was lost", session, j, s.Stopped, s.Mode)
+			}
+		}
+		if got := actionOf(submitOn(t, a, toolgate.Call{ID: "c2", Session: session, Tool: "Read", Args: map[string]any{"file_path": "/home/user/x"}})); got != toolgate.Deny {
+			t.Fatalf("%s: a call after the hard deny: %s, want deny", session, got)
+		}
 	}
 }

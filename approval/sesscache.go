@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
 )
 
 // DefaultSessionCacheSize is how many sessions the broker keeps in memory
@@ -146,6 +147,33 @@ func (b *Broker) loadSession(ctx context.Context, id string, dst *toolgate.Sessi
 		return false, nil
 	}
 	return false, err
+}
+
+// lockSession serializes a read-modify-write of one session: within this
+// node (wmu) and, on a shared store, across nodes (store.SessionLocker),
+// then brings the caches up to date so that the read sees every write
+// made before the lock was taken.
+func (b *Broker) lockSession(ctx context.Context, id string) (unlock func(), err error) {
+	b.sessions.wmu.Lock()
+	if b.feed == nil {
+		return b.sessions.wmu.Unlock, nil
+	}
+	unlockStore := func() {}
+	if l, ok := b.store.(store.SessionLocker); ok {
+		if unlockStore, err = l.LockSession(ctx, id); err != nil {
+			b.sessions.wmu.Unlock()
+			return nil, err
+		}
+	}
+	if err := b.fresh(ctx); err != nil {
+		unlockStore()
+		b.sessions.wmu.Unlock()
+		return nil, err
+	}
+	return func() {
+		unlockStore()
+		b.sessions.wmu.Unlock()
+	}, nil
 }
 
 // putSession stores a session with its audit entries and caches it. The

@@ -26,13 +26,13 @@ func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, c
 	if id == "" {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "no session id")
 	}
-	// Read-modify-write: start from the store's latest state, not a
-	// cache another node's write made stale.
-	if err := b.fresh(ctx); err != nil {
+	// Read-modify-write: under the session's lock, from the store's
+	// latest state, not a cache another node's write made stale.
+	unlock, err := b.lockSession(ctx, id)
+	if err != nil {
 		return nil, err
 	}
-	b.sessions.wmu.Lock()
-	defer b.sessions.wmu.Unlock()
+	defer unlock()
 	s, err := b.getSession(ctx, id)
 	switch {
 	case toolgate.ErrorCodeOf(err) == toolgate.ENotFound && create:

@@ -109,6 +109,16 @@ type Exister interface {
 	Exists(ctx context.Context, workspace string) (bool, error)
 }
 
+// SessionLocker is implemented by stores several nodes share: it
+// serializes read-modify-writes of one session across nodes, so that a
+// mode change on one node and a hard deny's stop flag on another cannot
+// overwrite each other.
+type SessionLocker interface {
+	// LockSession blocks until it holds the session's lock; unlock
+	// releases it.
+	LockSession(ctx context.Context, id string) (unlock func(), err error)
+}
+
 // authorKey carries who makes a change through the context, for stores
 // that record it themselves (a rules document written in a shared store).
 type authorKey struct{}

@@ -9,6 +9,8 @@ import (
 	"github.com/toolgate/toolgate/store"
 )
 
+var _ store.SessionLocker = (*DB)(nil)
+
 // Head implements store.Feed: one indexed read of the audit_head row.
 func (db *DB) Head(ctx context.Context) (store.FeedHead, error) {
 	var h store.FeedHead
@@ -19,6 +21,34 @@ func (db *DB) Head(ctx context.Context) (store.FeedHead, error) {
 		return h, wrap("feed head", err)
 	}
 	return h, nil
+}
+
+// LockSession implements store.SessionLocker with a session-level
+// advisory lock on a connection of its own, held until unlock.
+func (db *DB) LockSession(ctx context.Context, id string) (func(), error) {
+	const op = "lock session"
+	if db.closed.Load() {
+		return nil, db.errClosed(op)
+	}
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	key := "toolgate session " + db.schema + " " + id
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, key); err != nil {
+		conn.Release()
+		return nil, wrap(op, err)
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, key); err != nil {
+			// The lock outlives statements: a connection that may still
+			// hold it must not go back to the pool.
+			conn.Conn().Close(ctx)
+		}
+		conn.Release()
+	}, nil
 }
 
 // Channel returns the NOTIFY channel of the store's schema.
