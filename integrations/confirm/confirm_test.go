@@ -186,6 +186,19 @@ func TestEventsAndSubmission(t *testing.T) {
 		t.Errorf("resolved %s", res.Data)
 	}
 
+	// Seed 003's "Origin: MCP server tool" reaches a seed-004 UI in the
+	// description it shows.
+	mcp := s.submit(map[string]any{"toolName": "mcp__github__create_issue", "args": map[string]any{"title": "x"}, "sessionId": "session-123"})
+	m = next(t, events, "mcp request", func(m sseMsg) bool { return m.Type == "toolConfirmationRequest" })
+	var md map[string]any
+	if err := json.Unmarshal(m.Data, &md); err != nil || md["description"] != "MCP server tool (github)" {
+		t.Errorf("mcp request %s", m.Data)
+	}
+	if r := s.answer(md["executionId"].(string), map[string]any{"approved": false}); r.status != 200 {
+		t.Fatalf("answer: %d %s", r.status, r.body)
+	}
+	receive(t, mcp)
+
 	// Another session's request is filtered out; a rule's answer asks no one.
 	other := s.submit(map[string]any{"toolName": "glob", "args": map[string]any{"pattern": "*.go"}, "sessionId": "session-456"})
 	if out := receive(t, other); !out.Approved || out.Status != "allowed" || out.ExecutionID != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/present"
 	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/tokens"
 )
@@ -82,6 +83,15 @@ func (c *Confirm) messageOf(e *toolgate.Event) (Message, bool) {
 		c.mu.Lock()
 		desc := c.descriptions[a.Call.Session+"\x00"+a.Call.ID]
 		c.mu.Unlock()
+		// A seed-004 UI shows the description: it also says where an
+		// MCP tool comes from (seed 003's "Origin: MCP server tool").
+		if o := present.Origin(a.Call.Origin); o != "" && strings.HasPrefix(a.Call.Origin, "mcp") {
+			if desc == "" {
+				desc = o
+			} else {
+				desc += " (" + o + ")"
+			}
+		}
 		return Message{Type: TypeRequest, Data: Request{
 			ToolName: a.Call.Tool, Args: args, Description: desc, ExecutionID: a.ID,
 			Timestamp: a.CreatedAt.UTC().Format(jsTime), SessionID: a.Call.Session,
