@@ -140,6 +140,16 @@ func (w *walker) run(words []word, assigns []string, c scope, d *dirState, opaqu
 		case "xargs", "parallel":
 			w.xargs(name, words, assigns, c, d)
 			return
+		case "fc":
+			// fc -s and fc -e re-run commands from the history: what runs
+			// is not in the call.
+			idx := w.emit(w.makeCommand(words, assigns, c.via, false))
+			for _, a := range words[1:] {
+				if strings.HasPrefix(a.text, "-") && strings.ContainsAny(a.text, "se") {
+					w.res.Commands[idx].Opaque = true
+				}
+			}
+			return
 		case "alias":
 			w.emit(w.makeCommand(words, assigns, c.via, false))
 			for _, a := range words[1:] {
