@@ -162,7 +162,7 @@ func xargsInput(inner []word, vals []optVal) (_ []word, code bool) {
 }
 
 // appendsCode reports whether words appended to a command would be its
-// command or a shell's -c script.
+// command or a shell's script (-c or a file).
 func appendsCode(words []word) bool {
 	for range 64 {
 		if len(words) == 0 {
@@ -175,8 +175,10 @@ func appendsCode(words []word) bool {
 			continue
 		}
 		if shells[name] {
-			i, hasC, _ := shellOpts(words)
-			return hasC && i >= len(words)
+			// Without an operand the first appended word is the -c
+			// script or the script file.
+			i, _, stdinMode := shellOpts(words)
+			return i >= len(words) && !stdinMode
 		}
 		return false
 	}

@@ -375,6 +375,7 @@ var diffHandwritten = []string{
 	"X='a[$(ls)]'; echo ${!X}",
 	"f1() { id; }; \"$(echo f1)\"",
 	"!(ls)", "!(uname) | cat", "! (id -u)",
+	"echo id > s; echo s | xargs sh", "echo id > s; echo s | xargs -n1 bash",
 }
 
 // runBash runs src under strace in a fresh directory and returns the base
