@@ -363,3 +363,37 @@ func TestNodesSessionWritesDoNotCollide(t *testing.T) {
 		}
 	}
 }
+
+// TestNodesSessionOwnerHolds: a session created unbound on node B (a mode
+// set before its first call) and bound by agent-1's first call on node A
+// belongs to agent-1 on B too: agent-2 cannot take it over through B's
+// cache. agent-1 itself goes on using it on B.
+func TestNodesSessionOwnerHolds(t *testing.T) {
+	t.Parallel()
+	ns := nodes(t, 2)
+	a, b := ns[0], ns[1]
+	ctx := context.Background()
+	agent1 := approval.Actor{Name: "agent-1", Via: "test", Agent: true}
+	agent2 := approval.Actor{Name: "agent-2", Via: "test", Agent: true}
+	read := func(id string) toolgate.Call {
+		return toolgate.Call{ID: id, Session: "owned", Tool: "Read", Args: map[string]any{"file_path": "/home/user/x"}}
+	}
+	if _, err := b.SetMode(ctx, "owned", toolgate.ModeDefault, human); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Session(ctx, "owned"); err != nil { // cached on B, unbound
+		t.Fatal(err)
+	}
+	if r, err := a.Submit(ctx, approval.SubmitRequest{Call: read("c1"), By: agent1}); err != nil || actionOf(r) != toolgate.Allow {
+		t.Fatalf("agent-1's first call on A: %v %v", r, err)
+	}
+	if r, err := b.Submit(ctx, approval.SubmitRequest{Call: read("c2"), By: agent2}); err == nil && actionOf(r) == toolgate.Allow {
+		t.Fatal("agent-2 used agent-1's session on node B")
+	}
+	if s, err := a.Session(ctx, "owned"); err != nil || s.Owner != "agent-1" {
+		t.Fatalf("owner after agent-2's attempt: %+v %v", s, err)
+	}
+	if r, err := b.Submit(ctx, approval.SubmitRequest{Call: read("c3"), By: agent1}); err != nil || actionOf(r) != toolgate.Allow {
+		t.Fatalf("agent-1 on B: %v %v", r, err)
+	}
+}

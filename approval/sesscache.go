@@ -170,6 +170,9 @@ func (b *Broker) lockSession(ctx context.Context, id string) (unlock func(), err
 		b.sessions.wmu.Unlock()
 		return nil, err
 	}
+	// Not every session write is on the feed (a first call binding its
+	// workspace and owner is not): read this one from the store.
+	b.sessions.forget(id)
 	return func() {
 		unlockStore()
 		b.sessions.wmu.Unlock()
