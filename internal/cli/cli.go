@@ -49,9 +49,9 @@ func commands() []command {
 		{"tokens", "create, list and revoke credentials (agent, approver, admin)", runTokens},
 		{"host", "run an engine that speaks the JSON-lines approval protocol; answer its requests by rules and approvers", runHost},
 		{"check", "decide one call (or a JSON-lines batch) against rules and print the decision", runCheck},
-		{"rules", "work with rule documents: rules test FILE…", runRules},
+		{"rules", "work with rule documents: test, validate, classes; get and put on a running gateway", runRules},
 		{"approvals", "list, approve and deny pending approvals on a running gateway", runApprovals},
-		{"grants", "list and revoke grants on a running gateway", runGrants},
+		{"grants", "list, add and revoke grants on a running gateway", runGrants},
 		{"audit", "list the audit log of a running gateway, or --verify its hash chain", runAudit},
 		{"sessions", "list sessions, change a session's mode, abort it or end its turn", runSessions},
 		{"hook", "answer Claude Code and Codex hooks (hook claude-code|codex), or install one (hook install claude-code)", runHook},
@@ -59,6 +59,7 @@ func commands() []command {
 		{"devices", "list signed-in browsers and paired devices, or revoke one", runDevices},
 		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI},
 		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy},
+		{"completion", "print a shell completion script: completion bash|zsh|fish", runCompletion},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -74,6 +75,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
 		return nil
+	}
+	if args[0] == "--version" {
+		return runVersion(ctx, args[1:], stdin, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

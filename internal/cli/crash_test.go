@@ -45,7 +45,7 @@ func toolgateBinary(t *testing.T) string {
 }
 
 var (
-	urlLine   = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+)`)
+	urlLine   = regexp.MustCompile(`export TOOLGATE_URL=(http://127\.0\.0\.1:\d+)`) // the banner
 	tokenLine = regexp.MustCompile(`export TOOLGATE_TOKEN=(tg_\S+)`)
 )
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -62,6 +63,43 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 				return err
 			}
 			_, err = fmt.Fprintf(stdout, "revoked %s\n", fs.Arg(0))
+			return err
+		}},
+		"add": {"add a grant directly (admin): a rule at a scope, without an approval", func(args []string) error {
+			fs := newFlagSet("grants add", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			var gr toolgate.Grant
+			fs.StringVar((*string)(&gr.Scope), "scope", "", "`scope`: turn, session, workspace or global (required)")
+			fs.StringVar(&gr.Session, "session", "", "the `session` of a turn or session grant")
+			fs.StringVar(&gr.Workspace, "workspace", "", "the `workspace` of a workspace grant")
+			fs.StringVar(&gr.Tool, "tool", "", "the `tool` it covers (required)")
+			fs.StringVar((*string)(&gr.Kind), "kind", "", "`kind`: pattern (default with --pattern), prefix or tool (the whole tool)")
+			fs.StringVar(&gr.Pattern, "pattern", "", "the subject `glob` (or literal prefix) it covers")
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if gr.Scope == "" || gr.Tool == "" {
+				return usageErrorf("grants add needs --scope and --tool")
+			}
+			if gr.Kind == "" {
+				gr.Kind = toolgate.GrantTool
+				if gr.Pattern != "" {
+					gr.Kind = toolgate.GrantPattern
+				}
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			added, err := c.AddGrant(ctx, gr)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(stdout, added)
+			}
+			_, err = fmt.Fprintf(stdout, "added %s: %s %q at scope %s\n", added.ID, added.Tool, added.Pattern, added.Scope)
 			return err
 		}},
 	})

@@ -4,28 +4,112 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/sensitive"
 	"github.com/toolgate/toolgate/policy"
 )
 
-const rulesUsage = "usage: toolgate rules test FILE… | toolgate rules classes"
-
 func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usageErrorf(rulesUsage)
+	return subcommands("rules", args, stdout, map[string]sub{
+		"test": {"run the examples ($tests) that rule documents carry", func(args []string) error {
+			return runRulesTest(args, stdout, stderr)
+		}},
+		"classes": {"list the paths $CREDENTIALS and $AGENT_CONFIG stand for", func(args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("rules classes takes no arguments")
+			}
+			return runRulesClasses(stdout)
+		}},
+		"validate": {"check workspace documents as the gateway would, without storing them", func(args []string) error {
+			fs := newFlagSet("rules validate", stderr)
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if fs.NArg() == 0 {
+				return usageErrorf("usage: toolgate rules validate FILE…")
+			}
+			for _, path := range fs.Args() {
+				src, err := os.ReadFile(path)
+				if err != nil {
+					return badInput(err)
+				}
+				if err := validateWorkspace(path, src); err != nil {
+					return badInput(err)
+				}
+				fmt.Fprintf(stdout, "%s: valid\n", path)
+			}
+			return nil
+		}},
+		"get": {"print a workspace's rules document from a running gateway (admin)", func(args []string) error {
+			fs := newFlagSet("rules get", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if fs.NArg() != 1 {
+				return usageErrorf("usage: toolgate rules get WORKSPACE")
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			src, err := c.Rules(ctx, fs.Arg(0))
+			if err != nil {
+				return err
+			}
+			_, err = stdout.Write(src)
+			return err
+		}},
+		"put": {"replace a workspace's rules document on a running gateway (admin); - reads stdin", func(args []string) error {
+			fs := newFlagSet("rules put", stderr)
+			var g gatewayFlags
+			g.register(fs)
+			if err := parseFlags(fs, args); err != nil {
+				return err
+			}
+			if fs.NArg() != 2 {
+				return usageErrorf("usage: toolgate rules put WORKSPACE FILE|-")
+			}
+			var src []byte
+			var err error
+			if fs.Arg(1) == "-" {
+				src, err = io.ReadAll(stdin)
+			} else {
+				src, err = os.ReadFile(fs.Arg(1))
+			}
+			if err != nil {
+				return badInput(err)
+			}
+			// Checked here first for a message with the file's own name;
+			// the gateway checks again before it stores anything.
+			if err := validateWorkspace(fs.Arg(1), src); err != nil {
+				return badInput(err)
+			}
+			c, err := g.client()
+			if err != nil {
+				return err
+			}
+			if err := c.PutRules(ctx, fs.Arg(0), src); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(stdout, "stored the rules of workspace %s\n", fs.Arg(0))
+			return err
+		}},
+	})
+}
+
+// validateWorkspace parses and compiles a workspace document as the
+// gateway does before it stores one: errors name the file, line and column.
+func validateWorkspace(path string, src []byte) error {
+	doc, err := policy.ParseWorkspace(path, src)
+	if err != nil {
+		return err
 	}
-	switch args[0] {
-	case "test":
-		return runRulesTest(args[1:], stdout, stderr)
-	case "classes":
-		if len(args) > 1 {
-			return usageErrorf("rules classes takes no arguments")
-		}
-		return runRulesClasses(stdout)
-	}
-	return usageErrorf(rulesUsage)
+	_, err = policy.New([]*policy.Document{doc})
+	return err
 }
 
 // runRulesClasses lists the paths the pattern keywords $CREDENTIALS and

@@ -173,7 +173,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cfg.TLSCert != "" {
 		scheme = "https"
 	}
-	logger.Info("toolgate serving", "url", scheme+"://"+ln.Addr().String(), "data", cfg.Data, "version", versionString())
+	url := scheme + "://" + ln.Addr().String()
+	logger.Info("toolgate serving", "url", url, "data", cfg.Data, "version", versionString())
+	// The admin commands, the TUI and the hooks find the gateway by this
+	// variable; a non-default --addr is otherwise a guess.
+	fmt.Fprintf(stderr, "\nThe admin commands, toolgate tui and the hooks find this gateway with:\n\n    export TOOLGATE_URL=%s\n\n", url)
 	errc := make(chan error, 1)
 	go func() {
 		if cfg.TLSCert != "" {
