@@ -196,6 +196,9 @@ type AuditFilter struct {
 	Tool      string
 	Outcome   string
 	Kind      string
+	// Query selects entries whose text holds it, case-insensitively (see
+	// AuditEntry.Contains). Stores ignore it; the broker applies it.
+	Query string
 	// Since and Until select Since <= time < Until.
 	Since time.Time
 	Until time.Time

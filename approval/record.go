@@ -69,6 +69,39 @@ func (b *Broker) Subscribe(ctx context.Context, f EventFilter) *Subscription {
 }
 
 // Audit lists audit entries.
+//
+// A filter's Query is applied here, over pages of the store's entries that
+// match the rest of the filter, so every store searches the same decoded
+// text; the scan goes on until Limit entries match or the log ends.
 func (b *Broker) Audit(ctx context.Context, f store.AuditFilter) ([]toolgate.AuditEntry, error) {
-	return b.store.ListAudit(ctx, f)
+	if f.Query == "" {
+		return b.store.ListAudit(ctx, f)
+	}
+	page := f
+	page.Query, page.Limit = "", auditSearchPage
+	var out []toolgate.AuditEntry
+	for {
+		es, err := b.store.ListAudit(ctx, page)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			if e.Contains(f.Query) {
+				out = append(out, e)
+				if f.Limit > 0 && len(out) == f.Limit {
+					return out, nil
+				}
+			}
+		}
+		if len(es) < auditSearchPage {
+			return out, nil
+		}
+		page.AfterSeq = es[len(es)-1].Seq
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 }
+
+// auditSearchPage is how many entries a search reads from the store at once.
+const auditSearchPage = 500

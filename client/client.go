@@ -385,6 +385,7 @@ func (c *Client) Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.
 	setIf(q, "tool", f.Tool)
 	setIf(q, "outcome", f.Outcome)
 	setIf(q, "kind", f.Kind)
+	setIf(q, "q", f.Query)
 	if !f.Since.IsZero() {
 		q.Set("since", f.Since.UTC().Format(time.RFC3339Nano))
 	}

@@ -430,11 +430,17 @@ func timeParam(r *http.Request, name string) (time.Time, error) {
 	return t, nil
 }
 
+// maxAuditQuery bounds an audit search's text.
+const maxAuditQuery = 1024
+
 func (s *server) handleAudit(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	f := store.AuditFilter{
 		Session: q.Get("session"), Workspace: q.Get("workspace"), Tool: q.Get("tool"),
-		Outcome: q.Get("outcome"), Kind: q.Get("kind"),
+		Outcome: q.Get("outcome"), Kind: q.Get("kind"), Query: q.Get("q"),
+	}
+	if len(f.Query) > maxAuditQuery {
+		return toolgate.Errorf(toolgate.EInvalid, "q is longer than %d bytes", maxAuditQuery)
 	}
 	var err error
 	if f.Since, err = timeParam(r, "since"); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -433,5 +435,51 @@ func TestAuditAndGrantsAdmin(t *testing.T) {
 	}
 	if r := e.do("GET", "/v1/audit?since=yesterday", e.Admin, nil); r.status != 400 || !strings.Contains(r.errMessage(), "RFC 3339") {
 		t.Fatalf("bad since: %d %s", r.status, r.body)
+	}
+}
+
+// GET /v1/audit?q= finds entries by the text of the call decided (its
+// command, as typed, though JSON escapes its quotes and angle brackets),
+// ignoring case, across the broker's store pages, and bounds the query.
+func TestAuditSearch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.final(shell("s", "c1", `echo "Hello" > /tmp/out.txt`))
+	e.final(shell("s", "c2", "ls -la"))
+	// Enough entries that the search reads more than one store page.
+	for i := range 520 {
+		e.final(shell(fmt.Sprintf("s%d", i+10), fmt.Sprintf("n%d", i), "pwd"))
+	}
+	e.final(shell("s", "c3", "ECHO again"))
+	var au struct{ Entries []toolgate.AuditEntry }
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{`"Hello" > /tmp`, []string{"c1"}},
+		{"echo", []string{"c1", "c3"}},
+		{"LS -LA", []string{"c2"}},
+		{"no such text", nil},
+	} {
+		e.must(200, "GET", "/v1/audit?q="+url.QueryEscape(tc.q), e.Admin, nil, &au)
+		var got []string
+		for _, x := range au.Entries {
+			got = append(got, x.CallID)
+		}
+		got = slices.Compact(got) // a call that asks has two entries
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("q=%q: calls %v, want %v", tc.q, got, tc.want)
+		}
+	}
+	e.must(200, "GET", "/v1/audit?q=echo&limit=1", e.Admin, nil, &au)
+	if len(au.Entries) != 1 || au.Entries[0].CallID != "c1" {
+		t.Fatalf("limit: %+v", au.Entries)
+	}
+	e.must(200, "GET", "/v1/audit?q=pwd&kind=approval.requested&limit=1000", e.Admin, nil, &au)
+	if len(au.Entries) != 520 {
+		t.Fatalf("search across pages: %d entries, want 520", len(au.Entries))
+	}
+	if r := e.do("GET", "/v1/audit?q="+strings.Repeat("x", 1025), e.Admin, nil); r.status != 400 || !strings.Contains(r.errMessage(), "q is longer") {
+		t.Fatalf("long q: %d %s", r.status, r.body)
 	}
 }
