@@ -72,6 +72,9 @@ type compiledRule struct {
 	// same is, for an exact rule, the alias-group key of its tool: only
 	// subjects of calls to that tool match.
 	same string
+	// exactGlob is an exact rule whose tool is a glob: the call's tool
+	// name must match it.
+	exactGlob bool
 }
 
 type compiledCond struct {
@@ -147,9 +150,12 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 	cr.reason = ruleReason(&cr.ref)
 	if r.Exact {
 		if r.Tool == "*" || strings.ContainsAny(r.Tool, "*?[{") {
-			return cr, fmt.Errorf("exact rule for %q: an exact rule names one tool, not a pattern", r.Tool)
+			// A glob names its own tools: it is matched against the
+			// call's tool name, never widened to the families it touches.
+			cr.exactGlob = true
+		} else {
+			cr.same = e.sameKey(r.Tool, "")
 		}
-		cr.same = e.sameKey(r.Tool, "")
 	}
 	cr.open = (r.Tool == "*" || r.Default) && r.Action != toolgate.Deny
 	switch {

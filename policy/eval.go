@@ -51,6 +51,7 @@ type subject struct {
 	tool   string // tool name glob tool patterns are tested against
 	alias  string // the seed form of an MCP tool name, if any
 	same   string // alias-group key of the call's tool: exact rules match it
+	call   string // the call's tool name, which exact glob rules match
 	texts  [4]string
 	n      int // texts[:n] are the subject's forms (path as given, absolute, relative)
 	// ws is the path relative to the workspace root when inWS: only
@@ -148,7 +149,7 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 
 	var local [4]subject
 	subs := local[:0]
-	base := subject{family: fam, tool: c.Tool, alias: alias, same: e.sameKey(c.Tool, alias)}
+	base := subject{family: fam, tool: c.Tool, alias: alias, same: e.sameKey(c.Tool, alias), call: c.Tool}
 	switch info.spec.Kind {
 	case KindShell:
 		var ok bool
@@ -658,7 +659,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		}
 		// same stays the call's tool: a grant for Write does not cover the
 		// files a Bash command writes.
-		fb := subject{family: fam, tool: canonicalTool[fam], same: base.same}
+		fb := subject{family: fam, tool: canonicalTool[fam], same: base.same, call: base.call, alias: base.alias}
 		var s subject
 		if !f.Static || strings.ContainsAny(f.Path, "$`*?[") {
 			// Only known when the command runs (an expansion or a glob):

@@ -118,6 +118,9 @@ func (r *compiledRule) eligible(s *subject, args map[string]any, allowOK bool) b
 	if r.same != "" && r.same != s.same {
 		return false // an exact rule covers its own tool, not the family
 	}
+	if r.exactGlob && !r.catchAll && !r.toolGlob.Match(s.call) && (s.alias == "" || !r.toolGlob.Match(s.alias)) {
+		return false
+	}
 	if r.ref.Action == toolgate.Allow {
 		if !allowOK || s.opaque {
 			return false
