@@ -45,20 +45,43 @@ func authorizeGrant(e *policy.Engine, a *toolgate.Approval, g *toolgate.Grant, b
 			}
 		}
 	}
+	// The grant must decide a subject of the call that asked (a call of
+	// several commands may be granted one of them, as the suggestions
+	// are), and be no wider than each subject it decides.
+	var texts []string
+	matched := false
 	for _, i := range mustCover(a.Decision.Subjects) {
 		s := a.Decision.Subjects[i]
+		texts = append(texts, string(s.Kind)+" "+quote(s.Text))
 		if !covered(e, a, g, i) {
-			return toolgate.Errorf(toolgate.EForbidden, "the grant %s %s does not cover the call's %s %s: an approver's grant must cover the call it answers (a wider grant needs an admin credential)",
-				g.Kind, quote(g.Pattern), s.Kind, quote(s.Text))
-		}
-		if g.Kind == toolgate.GrantTool {
 			continue
+		}
+		matched = true
+		if g.Kind == toolgate.GrantTool || suggested(a, g) {
+			continue // the gate's own suggestion is as narrow as it gets
 		}
 		if !literalEnough(g.Kind, g.Pattern, s) {
 			return need("the pattern " + quote(g.Pattern) + ", wider than the " + string(s.Kind) + " " + quote(s.Text) + ",")
 		}
 	}
+	if !matched {
+		return toolgate.Errorf(toolgate.EForbidden, "the grant %s %s covers nothing this call asked about (%s): an approver's grant must cover the call it answers (a wider grant needs an admin credential)",
+			g.Kind, quote(g.Pattern), strings.Join(texts, ", "))
+	}
 	return nil
+}
+
+// suggested reports whether g is a pattern grant the decision suggested.
+func suggested(a *toolgate.Approval, g *toolgate.Grant) bool {
+	if g.Kind != toolgate.GrantPattern {
+		return false
+	}
+	for _, sg := range a.Decision.Suggestions {
+		if sg.Pattern == g.Pattern && (sg.Tool == g.Tool || sg.Tool == "") {
+			return true
+		}
+	}
+	return false
 }
 
 // mustCover returns the indexes of the subjects a grant must cover: those

@@ -19,6 +19,7 @@ func TestApproverGrantMustCoverCall(t *testing.T) {
 	t.Parallel()
 	push := shellCall("s1", "c1", "git push origin main")
 	write := toolgate.Call{ID: "c1", Session: "s1", Tool: "Write", Args: map[string]any{"file_path": "/home/user/project/notes.txt", "content": "x"}}
+	two := shellCall("s1", "c1", "cd src && make")
 	mcp := toolgate.Call{ID: "c1", Session: "s1", Tool: "mcp__github__create_issue", Args: map[string]any{"title": "x"}}
 	req := func(scope toolgate.Scope, kind toolgate.GrantKind, pattern string) approval.ApproveRequest {
 		return approval.ApproveRequest{Scope: scope, Grant: kind, Pattern: pattern}
@@ -42,6 +43,8 @@ func TestApproverGrantMustCoverCall(t *testing.T) {
 		{"home directory", write, req(toolgate.ScopeSession, toolgate.GrantPattern, "~/**"), false},
 		{"root", write, req(toolgate.ScopeSession, toolgate.GrantPattern, "/*"), false},
 		{"another file", write, req(toolgate.ScopeSession, toolgate.GrantPattern, "/home/user/project/other.txt"), false},
+		{"neither of two commands", two, req(toolgate.ScopeSession, toolgate.GrantPattern, "rm *"), false},
+		{"wider than one of two", two, req(toolgate.ScopeSession, toolgate.GrantPattern, "m* *"), false},
 		// The user's twins: grants that cover the call.
 		{"suggestion", push, req(toolgate.ScopeWorkspace, "", ""), true},
 		{"exact command", push, req(toolgate.ScopeSession, toolgate.GrantPattern, "git push origin main"), true},
@@ -51,6 +54,7 @@ func TestApproverGrantMustCoverCall(t *testing.T) {
 		{"the file", write, req(toolgate.ScopeSession, "", ""), true},
 		{"the project", write, req(toolgate.ScopeWorkspace, toolgate.GrantPattern, "/home/user/project/**"), true},
 		{"an MCP tool is its own subject", mcp, req(toolgate.ScopeSession, toolgate.GrantTool, ""), true},
+		{"one of two commands", two, req(toolgate.ScopeSession, toolgate.GrantPattern, "make *"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
