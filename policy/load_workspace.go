@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/toolgate/toolgate"
 )
 
 // Reserved keys of a workspace document.
@@ -13,6 +15,29 @@ const (
 	// (DESIGN §2 step 4); rules outside the block are the person's own.
 	defaultsKey = "$defaults"
 )
+
+// defaultKey names a built-in default rule.
+type defaultKey struct {
+	tool, pattern string
+	action        toolgate.Action
+}
+
+// defaultReasons words, in plain language, why a built-in default asks or
+// denies; the rule reference follows it in the decision's reason. A
+// workspace document cannot carry reasons, so the ones in "$defaults" get
+// theirs here, the seeded copies included.
+var defaultReasons = map[defaultKey]string{
+	{"*", "*", toolgate.Ask}:                      "Uses a tool no rule allows yet",
+	{"shell_exec", "*", toolgate.Ask}:             "Runs a shell command no rule allows yet",
+	{"skill", "*", toolgate.Ask}:                  "Runs a skill no rule allows yet",
+	{"write_file", "*", toolgate.Ask}:             "Writes a file outside the project",
+	{"read_file", "*.env", toolgate.Deny}:         "Reads an env file, which usually holds secrets",
+	{"read_file", "*.env.*", toolgate.Deny}:       "Reads an env file, which usually holds secrets",
+	{"write_file", "*.env", toolgate.Deny}:        "Writes an env file, which usually holds secrets",
+	{"write_file", "*.env.*", toolgate.Deny}:      "Writes an env file, which usually holds secrets",
+	{"read_file", "*credentials*", toolgate.Deny}: "Reads a file whose name says it holds credentials",
+	{"read_file", "*secret*", toolgate.Deny}:      "Reads a file whose name says it holds secrets",
+}
 
 // ParseWorkspace parses a workspace rules document (the seed's
 // permissions.jsonc): JSON with // and /* */ comments and trailing commas,
@@ -59,6 +84,9 @@ func ParseWorkspace(name string, src []byte) (*Document, error) {
 			}
 			for j := range rules {
 				rules[j].Default = true
+				if rules[j].Reason == "" {
+					rules[j].Reason = defaultReasons[defaultKey{rules[j].Tool, rules[j].Pattern, rules[j].Action}]
+				}
 			}
 			doc.Rules = append(doc.Rules, rules...)
 		default:
