@@ -726,22 +726,9 @@ func (b *Broker) decideModified(ctx context.Context, e *policy.Engine, a *toolga
 	return nil
 }
 
-// ApplyModifications merges a human's changes (a JSON object of
-// arguments) over a call's arguments, returning the complete new
-// arguments: hosts that replace a tool's whole input need them all.
+// ApplyModifications is toolgate.ApplyModifications.
 func ApplyModifications(args map[string]any, mods json.RawMessage) (map[string]any, error) {
-	var changes map[string]any
-	if err := json.Unmarshal(mods, &changes); err != nil || changes == nil {
-		return nil, fmt.Errorf("modifications are not a JSON object of arguments")
-	}
-	out := make(map[string]any, len(args)+len(changes))
-	for k, v := range args {
-		out[k] = v
-	}
-	for k, v := range changes {
-		out[k] = v
-	}
-	return out, nil
+	return toolgate.ApplyModifications(args, mods)
 }
 
 // grantFor builds the grant an approval at a scope beyond once creates,

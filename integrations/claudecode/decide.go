@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -187,7 +186,7 @@ func outcome(a *toolgate.Approval, c *toolgate.Call) (Verdict, error) {
 		return v, nil
 	}
 	if res := a.Resolution; action == toolgate.Allow && res != nil && len(res.Modifications) > 0 && string(res.Modifications) != "null" {
-		updated, err := approval.ApplyModifications(c.Args, res.Modifications)
+		updated, err := toolgate.ApplyModifications(c.Args, res.Modifications)
 		if err != nil {
 			return Verdict{}, fmt.Errorf("approval %s: %w", a.ID, err)
 		}
