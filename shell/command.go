@@ -257,6 +257,9 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	w.risks(name, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, isInterpreter(name))
 	w.secretOperands(name, args, cmd.Text, d)
+	if name == "git" {
+		w.gitPathspecs(norm, args, cmd.Text, d)
+	}
 	if !w.known(name) {
 		w.probe(idx, args, c)
 	}
@@ -722,4 +725,35 @@ func (w *walker) runtimeFiles(name, owner string) {
 func KnowsOperands(name string) bool {
 	_, ok := fileSpecs[name]
 	return ok || plainCommands[name]
+}
+
+// gitPrinters are git subcommands that print the contents (or the
+// changes) of the files their pathspecs name.
+var gitPrinters = map[string]bool{"log": true, "diff": true, "show": true, "grep": true, "blame": true,
+	"annotate": true, "whatchanged": true, "format-patch": true}
+
+// gitPathspecs reports the pathspecs after "--" of git commands that
+// print file contents (git log -p -- .env, git grep KEY -- .env) and the
+// file of git blame as read files.
+func (w *walker) gitPathspecs(norm []string, args []word, owner string, d *dirState) {
+	sub := subcommand("git", norm)
+	if sub >= len(norm) || !gitPrinters[norm[sub]] {
+		return
+	}
+	for i := sub + 1; i < len(norm); i++ {
+		if norm[i] != "--" {
+			continue
+		}
+		for _, a := range args[i+1:] {
+			if !strings.HasPrefix(a.text, ":") { // pathspec magic is left alone
+				w.file(a, false, owner, d)
+			}
+		}
+		return
+	}
+	if (norm[sub] == "blame" || norm[sub] == "annotate") && len(norm) > sub+1 {
+		if last := args[len(args)-1]; !strings.HasPrefix(last.text, "-") {
+			w.file(last, false, owner, d)
+		}
+	}
 }
