@@ -61,6 +61,18 @@ func TestAdminCommands(t *testing.T) {
 		t.Fatalf("approvals list lacks the MCP origin:\n%s", out)
 	}
 	must(approverToken, "approvals", "deny", m.Approval.ID)
+	// toolgate serve seeds new workspaces with seed 002's tool profile:
+	// its safe task runs, its dangerous write asks, Claude Code's Write
+	// keeps the defaults.
+	for tool, want := range map[string]toolgate.Action{"task": toolgate.Allow, "write": toolgate.Ask, "Write": toolgate.Allow} {
+		r, err := agent.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "p-" + tool, Session: "s-profile-" + tool, Tool: tool, Args: map[string]any{"file_path": "notes.txt", "content": "x", "prompt": "look"}}})
+		if err != nil || r.Decision.Action != want {
+			t.Errorf("%s in a new workspace: %v %+v, want %s", tool, err, r, want)
+		}
+		if r != nil && r.Approval != nil {
+			must(approverToken, "approvals", "deny", r.Approval.ID)
+		}
+	}
 	// toolgate sessions end: the session's later calls are denied.
 	if out := must(approverToken, "sessions", "end", "s-mcp"); !strings.Contains(out, "s-mcp") {
 		t.Fatalf("sessions end:\n%s", out)
