@@ -59,6 +59,7 @@ func commands() []command {
 		{"devices", "list signed-in browsers and paired devices, or revoke one", runDevices},
 		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI},
 		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy},
+		{"doctor", "check the hook's installation, the gateway, the credential and the rules, and say what to fix", runDoctor},
 		{"completion", "print a shell completion script: completion bash|zsh|fish", runCompletion},
 		{"version", "print the version", runVersion},
 	}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/internal/clicore"
+)
+
+// runDoctor checks what a working set-up needs and says what to fix: the
+// Claude Code hook's installation, the gateway's reachability and health,
+// the credential's role, and the rules' validity. It exits 1 when
+// something needs fixing.
+func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("doctor", stderr)
+	var rf clicore.RuleFlags
+	rf.Register(fs)
+	url := fs.String("url", os.Getenv("TOOLGATE_URL"), "gateway `URL` to check ($TOOLGATE_URL; none: the hook decides locally)")
+	project := fs.String("project", "", "project `dir`ectory whose .claude settings are checked (default: the current directory)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("doctor takes no arguments")
+	}
+	if *project == "" {
+		*project, _ = os.Getwd()
+	}
+	d := &doctor{w: stdout}
+	d.hook(*project)
+	if *url == "" {
+		d.info("no gateway configured (TOOLGATE_URL is unset): the hook decides locally from rules, and asks go to Claude Code's own prompt")
+		d.rules(&rf)
+	} else {
+		d.gateway(ctx, *url)
+	}
+	if d.problems > 0 {
+		fmt.Fprintf(stdout, "\n%d thing(s) to fix.\n", d.problems)
+		return errSilent(1)
+	}
+	fmt.Fprintln(stdout, "\nNothing to fix.")
+	return nil
+}
+
+type doctor struct {
+	w        io.Writer
+	problems int
+}
+
+func (d *doctor) ok(format string, a ...any)   { fmt.Fprintf(d.w, "ok    %s\n", fmt.Sprintf(format, a...)) }
+func (d *doctor) info(format string, a ...any) { fmt.Fprintf(d.w, "info  %s\n", fmt.Sprintf(format, a...)) }
+func (d *doctor) fix(format string, a ...any) {
+	d.problems++
+	fmt.Fprintf(d.w, "FIX   %s\n", fmt.Sprintf(format, a...))
+}
+
+// hook looks for toolgate's hook in Claude Code's user, project and local
+// settings, and checks that its program can be found.
+func (d *doctor) hook(project string) {
+	home, _ := os.UserHomeDir()
+	found := false
+	for _, scope := range []string{claudecode.ScopeUser, claudecode.ScopeProject, claudecode.ScopeLocal} {
+		path, err := claudecode.SettingsPath(scope, project, home)
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		var settings struct {
+			Hooks map[string][]struct {
+				Hooks []struct {
+					Command string `json:"command"`
+				} `json:"hooks"`
+			} `json:"hooks"`
+		}
+		if err := json.Unmarshal(data, &settings); err != nil {
+			d.fix("%s is not valid JSON (%v): Claude Code cannot read its hooks", path, err)
+			continue
+		}
+		for event, groups := range settings.Hooks {
+			for _, g := range groups {
+				for _, h := range g.Hooks {
+					if !claudecode.IsToolgateCommand(h.Command) {
+						continue
+					}
+					found = true
+					exe := strings.Trim(strings.Fields(h.Command)[0], `'"`)
+					if _, err := exec.LookPath(exe); err != nil {
+						d.fix("the %s hook in %s runs %s, which is not found: reinstall with 'toolgate hook install claude-code' from the toolgate you use", event, path, exe)
+					} else {
+						d.ok("Claude Code %s hook in %s: %s", event, path, h.Command)
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		d.fix("no toolgate hook in Claude Code's settings (user, project or local): run 'toolgate hook install claude-code'")
+	}
+}
+
+// gateway checks that the gateway answers, is healthy, and accepts the
+// credential, and names the credential's role.
+func (d *doctor) gateway(ctx context.Context, url string) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(url, "/")+"/healthz", nil)
+	if err != nil {
+		d.fix("TOOLGATE_URL %q is not a URL: %v", url, err)
+		return
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		d.fix("gateway %s is unreachable (%v): start it with 'toolgate serve', or unset TOOLGATE_URL to decide locally; until then every hook call is denied", url, err)
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		d.fix("gateway %s answers /healthz with %s: see its log (a store error or a full disk); until then calls that ask are not held", url, resp.Status)
+	} else {
+		d.ok("gateway %s is up and healthy", url)
+	}
+	token := os.Getenv("TOOLGATE_TOKEN")
+	if token == "" {
+		d.fix("TOOLGATE_TOKEN is unset: the hook cannot submit calls; create one with 'toolgate tokens create --role agent --name NAME'")
+		return
+	}
+	g := gatewayFlags{url: url, token: token}
+	c, err := g.client()
+	if err != nil {
+		d.fix("%v", err)
+		return
+	}
+	_, err = c.Audit(ctx, toolgate.AuditFilter{Limit: 1})
+	if err == nil {
+		d.ok("TOOLGATE_TOKEN is an admin credential (it may also answer approvals and submit calls)")
+		return
+	}
+	if toolgate.ErrorCodeOf(err) == toolgate.EUnauthorized {
+		d.fix("the gateway does not know TOOLGATE_TOKEN (unknown or revoked): create another with 'toolgate tokens create'")
+		return
+	}
+	if _, err = c.Approvals(ctx, toolgate.ApprovalFilter{Limit: 1}); err == nil {
+		d.ok("TOOLGATE_TOKEN is an approver credential: give the hook an agent credential of its own")
+		return
+	}
+	d.ok("TOOLGATE_TOKEN is an agent credential: the hook may submit calls; it cannot answer them")
+}
+
+// rules compiles the rules the hook would decide with locally.
+func (d *doctor) rules(rf *clicore.RuleFlags) {
+	if _, _, err := rf.Engine(); err != nil {
+		d.fix("the rules do not load: %v", err)
+		return
+	}
+	d.ok("the rules load and their examples pass")
+}
