@@ -56,8 +56,12 @@ type doctor struct {
 	problems int
 }
 
-func (d *doctor) ok(format string, a ...any)   { fmt.Fprintf(d.w, "ok    %s\n", fmt.Sprintf(format, a...)) }
-func (d *doctor) info(format string, a ...any) { fmt.Fprintf(d.w, "info  %s\n", fmt.Sprintf(format, a...)) }
+func (d *doctor) ok(format string, a ...any) {
+	fmt.Fprintf(d.w, "ok    %s\n", fmt.Sprintf(format, a...))
+}
+func (d *doctor) info(format string, a ...any) {
+	fmt.Fprintf(d.w, "info  %s\n", fmt.Sprintf(format, a...))
+}
 func (d *doctor) fix(format string, a ...any) {
 	d.problems++
 	fmt.Fprintf(d.w, "FIX   %s\n", fmt.Sprintf(format, a...))
