@@ -686,17 +686,31 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		}
 	}
 	if e.fileRules {
-		subs = e.operandSubjects(subs, a, c.Cwd)
+		var all bool
+		if subs, all = e.operandSubjects(subs, a, c.Cwd); !all {
+			d.Risks = append(d.Risks, toolgate.Risk{Code: shell.RiskBudget, Severity: toolgate.SeverityUnprefixable,
+				Reason: reasonOperandBudget, Subject: toolgate.Clip(src, toolgate.MaxSubjectText)})
+		}
 	}
 	return subs, true
 }
+
+// maxOperands bounds the operands one call checks against the file rules
+// (the analysis bounds its subjects, not their words): "xargs xargs …"
+// 10,000 times once made 360,000 operand subjects.
+const maxOperands = shell.DefaultSubjects
+
+var reasonOperandBudget = "the command has more than " + strconv.Itoa(maxOperands) +
+	" operands to check against the file rules; it cannot be allowed by a rule and needs a human"
 
 // operandSubjects adds, for a workspace with read or write deny or ask
 // rules, a read and a write subject for every operand of every command
 // that is not already a file subject: a file the tables do not know a
 // command touches is still protected (DESIGN §3.5). They only restrict:
-// an open or allowed result leaves them out of the decision.
-func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) []subject {
+// an open or allowed result leaves them out of the decision. all is false
+// when there were more than maxOperands operands.
+func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) (_ []subject, all bool) {
+	left := maxOperands
 	for i := range a.Commands {
 		if shell.KnowsOperands(a.Commands[i].Name) && len(a.Commands[i].Paths) == 0 {
 			continue // its files are reported already; the rest are not files
@@ -712,7 +726,13 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
 				arg = v // if=.env, --data=DIR: the option's value
 			}
-			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`*?[\x00") || isFile(a.Files, arg) {
+			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`*?[\x00") {
+				continue
+			}
+			if left--; left < 0 {
+				return subs, false
+			}
+			if isFile(a.Files, arg) {
 				continue
 			}
 			for _, fam := range [2]string{familyRead, familyWrite} {
@@ -726,7 +746,7 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			}
 		}
 	}
-	return subs
+	return subs, true
 }
 
 // isFile reports whether p is already one of the analysis's files.
