@@ -109,7 +109,8 @@ func TestLeanDeps(t *testing.T) {
 	for _, bad := range []string{"runtime/cgo", "net", "net/http", "os/user", "encoding/gob",
 		"modernc.org/sqlite", "modernc.org/libc", "github.com/google/jsonschema-go/jsonschema",
 		"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/toolgate/toolgate/internal/cli",
-		"github.com/toolgate/toolgate/client", "github.com/toolgate/toolgate/server"} {
+		"github.com/toolgate/toolgate/client", "github.com/toolgate/toolgate/server",
+		"github.com/toolgate/toolgate/approval", "log/slog"} {
 		for _, d := range deps {
 			if d == bad {
 				t.Errorf("cmd/toolgate-hook links %s (go list -deps; see go mod why -m or the import chain)", bad)
