@@ -138,4 +138,8 @@ type Risk struct {
 type Suggestion struct {
 	Tool    string `json:"tool"`
 	Pattern string `json:"pattern"`
+	// Exact is the pattern that allows only this subject as it was
+	// written: what an answer beyond once grants unless the person
+	// widens it to Pattern or another pattern of their own.
+	Exact string `json:"exact,omitempty"`
 }

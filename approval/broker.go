@@ -759,7 +759,19 @@ func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.App
 			if len(a.Decision.Suggestions) == 0 {
 				return nil, toolgate.Errorf(toolgate.EInvalid, "no pattern given and the decision suggested none; grant the tool or give a pattern")
 			}
-			g.Tool, g.Pattern = a.Decision.Suggestions[0].Tool, a.Decision.Suggestions[0].Pattern
+			sg := a.Decision.Suggestions[0]
+			g.Tool, g.Pattern = sg.Tool, sg.Pattern
+			if req.Scope == toolgate.ScopeTurn || req.Scope == toolgate.ScopeSession {
+				// "For this turn/session" with no pattern allows the call
+				// exactly as it was made, never the wider suggestion the
+				// person did not see; every surface answering without a
+				// pattern gets this. Always (workspace, global) is the
+				// answer that generalizes, to the suggestion.
+				if sg.Exact == "" {
+					return nil, toolgate.Errorf(toolgate.EInvalid, "no pattern given and the decision has no exact pattern for this call; give a pattern")
+				}
+				g.Pattern = sg.Exact
+			}
 		}
 		if strings.TrimSpace(g.Pattern) == "" {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "empty pattern")

@@ -168,7 +168,8 @@ func TestScopes(t *testing.T) {
 			if tc.scope == toolgate.ScopeGlobal {
 				by = root
 			}
-			got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: tc.scope}, by)
+			// The person widens the grant to the suggested pattern.
+			got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: tc.scope, Pattern: "git push *"}, by)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +235,7 @@ func TestCascade(t *testing.T) {
 	b := e.ask(t, shellCall("s1", "c2", "git push origin dev"))
 	c := e.ask(t, shellCall("s1", "c3", "rm -rf build"))
 	d := e.ask(t, shellCall("s2", "c4", "git push origin main"))
-	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}, human); err != nil {
 		t.Fatal(err)
 	}
 	got, err := e.broker.Get(ctx, b.ID)
@@ -706,13 +707,56 @@ func TestGrantVisibleWhenWaiterWakes(t *testing.T) {
 		if r.Approval == nil {
 			t.Fatalf("submit: %+v", r)
 		}
-		go e.broker.Approve(ctx, r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession}, human)
+		go e.broker.Approve(ctx, r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}, human)
 		if a, err := e.broker.Wait(ctx, r.Approval.ID); err != nil || a.Status != toolgate.StatusApproved {
 			t.Fatalf("wait: %+v %v", a, err)
 		}
 		next := e.submit(t, shellCall(session, "c2", "git push origin feature"))
 		if next.Decision.Action != toolgate.Allow {
 			t.Fatalf("run %d: the next call right after the approval: %s (%s)", i, next.Decision.Action, next.Decision.Reason)
+		}
+	}
+}
+
+// "For this turn" and "for this session" with no pattern grant the call
+// exactly as it was made, not the wider suggestion (issue 17: `s` on
+// `docker compose up -d` granted `docker compose up *`); the suggestion is
+// still offered, and a person may widen to it. Glob characters in the
+// call stay literal, so the exact grant never covers more than the call.
+func TestSessionGrantsExactCall(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, cmd, suggested, exact string
+		same, other                 string // a call that must be allowed after, and one that must still ask
+	}{
+		{"arity", "docker compose up -d", "docker compose up *", "docker compose up -d", "docker compose up -d", "docker compose up --build"},
+		{"risky class", "kubectl delete namespace prod", "", "kubectl delete namespace prod", "kubectl delete namespace prod", "kubectl delete namespace staging"},
+		{"glob characters", "git add *.go", "git add *", `git add \*.go`, "git add *.go", "git add main.go"},
+	} {
+		for _, scope := range []toolgate.Scope{toolgate.ScopeTurn, toolgate.ScopeSession} {
+			t.Run(tc.name+"/"+string(scope), func(t *testing.T) {
+				t.Parallel()
+				e := newEnv(t)
+				a := e.ask(t, shellCall("s1", "c1", tc.cmd))
+				sg := a.Decision.Suggestions
+				if len(sg) == 0 || sg[0].Exact != tc.exact || (tc.suggested != "" && sg[0].Pattern != tc.suggested) {
+					t.Fatalf("suggestions %+v, want exact %q and pattern %q", sg, tc.exact, tc.suggested)
+				}
+				got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: scope}, human)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Resolution.Pattern != tc.exact || got.Resolution.Grant != toolgate.GrantPattern {
+					t.Fatalf("grant %+v, want exactly %q", got.Resolution, tc.exact)
+				}
+				if v := e.final(t, shellCall("s1", "c2", tc.same)); v != toolgate.Allow {
+					t.Errorf("the same call again: %s", v)
+				}
+				if v := e.final(t, shellCall("s1", "c3", tc.other)); v != toolgate.Ask {
+					t.Errorf("%q after an exact grant for %q: %s, want ask", tc.other, tc.cmd, v)
+				}
+			})
 		}
 	}
 }

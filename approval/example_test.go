@@ -48,7 +48,9 @@ func ExampleBroker_RequestApproval() {
 	go func() {
 		ev := <-events.Events() // approval.requested
 		human := approval.Actor{Name: "alice", Via: "example"}
-		b.Approve(ctx, ev.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession}, human)
+		// The person widens "for this session" from the exact call to the
+		// suggested pattern.
+		b.Approve(ctx, ev.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: ev.Approval.Decision.Suggestions[0].Pattern}, human)
 	}()
 
 	push := toolgate.Call{ID: "c1", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "git push origin main"}}

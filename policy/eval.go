@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/glob"
 	"github.com/toolgate/toolgate/internal/sensitive"
 	"github.com/toolgate/toolgate/shell"
 	"mvdan.cc/sh/v3/syntax"
@@ -824,16 +825,16 @@ func (e *Engine) suggest(c *toolgate.Call, subs []subject, d *toolgate.Decision)
 				// exactly this command, which names it.
 				p = escapeLiteral(s.texts[0])
 			}
-			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: p}
+			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: p, Exact: glob.QuoteMeta(s.texts[0])}
 		case s.opaque:
 			d.Suggestions = d.Suggestions[:0]
 			return
 		case s.kind == toolgate.SubjectTool:
-			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: "*"}
+			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: "*", Exact: "*"}
 		case s.kind == toolgate.SubjectWrite || s.kind == toolgate.SubjectRead:
-			sg = toolgate.Suggestion{Tool: s.tool, Pattern: s.texts[0]}
+			sg = toolgate.Suggestion{Tool: s.tool, Pattern: s.texts[0], Exact: glob.QuoteMeta(s.texts[0])}
 		default:
-			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: s.texts[0]}
+			sg = toolgate.Suggestion{Tool: c.Tool, Pattern: s.texts[0], Exact: glob.QuoteMeta(s.texts[0])}
 		}
 		dup := false
 		for _, x := range d.Suggestions {

@@ -83,7 +83,7 @@ func TestApproveEachScope(t *testing.T) {
 			if tc.scope == toolgate.ScopeGlobal {
 				token, name = e.Admin, "root"
 			}
-			e.must(200, "POST", "/v1/approvals/"+id+"/approve", token, approval.ApproveRequest{Scope: tc.scope}, &a)
+			e.must(200, "POST", "/v1/approvals/"+id+"/approve", token, approval.ApproveRequest{Scope: tc.scope, Pattern: "git push *"}, &a)
 			if a.Status != toolgate.StatusApproved || a.Resolution.By != name || a.Resolution.Via != "api" {
 				t.Fatalf("approved %+v %+v", a, a.Resolution)
 			}
@@ -150,7 +150,7 @@ func TestCascadeThroughAPI(t *testing.T) {
 		e.must(200, "GET", "/v1/approvals/"+b.ID+"?wait=20s", e.Agent, nil, &got)
 		poll <- &got
 	}()
-	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, map[string]any{"scope": "session"}, nil)
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, map[string]any{"scope": "session", "pattern": "git push *"}, nil)
 	got := receive(t, poll)
 	if got.Status != toolgate.StatusApproved || got.Resolution.Via != "cascade" {
 		t.Fatalf("cascaded: %s %+v", got.Status, got.Resolution)
