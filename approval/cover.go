@@ -10,9 +10,9 @@ import (
 
 // authorizeGrant checks that by may create the grant g while answering a.
 // An approver answers the call a human saw, so the grant must cover that
-// call (its pattern matches every subject that asked, its prefix is a
-// prefix of them) and be no wider than the call's own kind of subject: a
-// pattern with a literal command name or path. Global grants, tool-wide
+// call (its pattern or prefix decides a subject that asked) and be no
+// wider than the subjects it decides: a pattern with a literal command
+// name or path, a prefix ending at a word boundary. Global grants, tool-wide
 // grants and wildcard-only patterns of a call with narrower subjects are
 // rules for everything the agent may do next, and need an admin, as POST
 // /v1/grants does. Nothing is written before this check passes.
