@@ -12,7 +12,10 @@
 // PostgreSQL), each broker also applies the store's change feed: other
 // nodes' answers wake its waiters, their events join its stream in one
 // order, and before each decision it checks the feed's head so that no
-// cache older than the store decides a call (feed.go).
+// cache older than the store decides a call (feed.go). A session's
+// read-modify-write (a mode, a stop flag, a first call's binding) holds
+// the session's lock in the store, so writes on two nodes never undo each
+// other.
 //
 // The seed engine's calls exist under their names: RequestApproval,
 // Approve, Resolve, SpawnReaper and ReapNow.
