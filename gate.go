@@ -95,6 +95,13 @@ type SubmitRequest struct {
 	BatchRemaining []Call
 	// TTL overrides the approval's time to live; zero uses the default.
 	TTL time.Duration
+	// NoHold, for a call that asks, records the decision without holding
+	// the call: no approval is created and no approver is notified; the
+	// Result carries the ask decision and no Approval. A host that puts
+	// the question to its own user (the Claude Code hook's prompt mode)
+	// sets it. It changes nothing for allow and deny, and a call id
+	// already held attaches to its approval as ever. JSON "hold": false.
+	NoHold bool
 	// By is who submits. An agent credential opens the sessions of its
 	// first calls and may submit only into those. A Gate fills it from the
 	// context's actor.

@@ -401,6 +401,15 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		}
 		return &Result{Decision: d}, nil
 	}
+	if req.NoHold {
+		// The host asks its own user: the ask is recorded, nothing is held,
+		// so no approver sees a question nobody waits for.
+		entry := b.auditEntry("decision", &c, "", "ask", gate, NoHoldReason+": "+d.Reason, decisionData(&c, digest, &d))
+		if err := b.store.AppendAudit(ctx, entry); err != nil {
+			return nil, fmt.Errorf("record decision: %w", err)
+		}
+		return &Result{Decision: d}, nil
+	}
 	if err := b.roomToAsk(c.Session); err != nil {
 		return nil, err
 	}
@@ -430,6 +439,10 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	b.publish(toolgate.EventApprovalRequested, a, nil)
 	return &Result{Decision: d, Approval: a}, nil
 }
+
+// NoHoldReason leads the audited reason of a call that asks and was
+// submitted with NoHold.
+const NoHoldReason = "asked in the agent's own prompt"
 
 // sameCall checks that a resubmitted call id carries the call its stored
 // approval was made for. An id names one call: attaching other content to

@@ -155,7 +155,11 @@ func (c *Client) SubmitWait(ctx context.Context, req toolgate.SubmitRequest, wai
 		Call           toolgate.Call   `json:"call"`
 		BatchRemaining []toolgate.Call `json:"batch_remaining,omitempty"`
 		TTL            string          `json:"ttl,omitempty"`
+		Hold           *bool           `json:"hold,omitempty"`
 	}{Call: req.Call, BatchRemaining: req.BatchRemaining}
+	if req.NoHold {
+		body.Hold = new(bool)
+	}
 	if req.TTL > 0 {
 		body.TTL = req.TTL.String()
 	}

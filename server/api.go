@@ -57,12 +57,14 @@ func (s *server) handleEvaluate(w http.ResponseWriter, r *http.Request) error {
 }
 
 // submitBody is the body of POST /v1/calls: {"call": …, "batch_remaining":
-// […], "ttl": "90s"}, or a bare call object.
+// […], "ttl": "90s", "hold": false}, or a bare call object.
 type submitBody struct {
 	toolgate.Call
 	Wrapped        *toolgate.Call  `json:"call"`
 	BatchRemaining []toolgate.Call `json:"batch_remaining"`
 	TTL            string          `json:"ttl"`
+	// Hold false records a call that asks without holding it (SubmitRequest.NoHold).
+	Hold *bool `json:"hold"`
 }
 
 // handleSubmit decides a call; on ask it creates (or attaches to) a
@@ -84,7 +86,8 @@ func (s *server) handleSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req := approval.SubmitRequest{Call: body.Call, BatchRemaining: body.BatchRemaining, By: actorOf(w, r)}
+	req := approval.SubmitRequest{Call: body.Call, BatchRemaining: body.BatchRemaining, By: actorOf(w, r),
+		NoHold: body.Hold != nil && !*body.Hold}
 	if body.Wrapped != nil {
 		if !reflect.ValueOf(body.Call).IsZero() {
 			return toolgate.Errorf(toolgate.EInvalid, `give the call either as "call" or as the bare body, not both`)

@@ -483,3 +483,38 @@ func TestAuditSearch(t *testing.T) {
 		t.Fatalf("long q: %d %s", r.status, r.body)
 	}
 }
+
+// TestSubmitWithoutHold: "hold": false records an ask without creating an
+// approval, in the wrapped and the bare body; an agent cannot use it to
+// get an allow (the result is the ask, not final) nor to attach other
+// content to a call id already held.
+func TestSubmitWithoutHold(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for i, body := range []map[string]any{
+		{"call": shell("s1", "c1", "make"), "hold": false},
+		{"id": "c2", "session": "s1", "tool": "Bash", "args": map[string]any{"command": "make"}, "hold": false},
+	} {
+		var res approval.Result
+		e.must(200, "POST", "/v1/calls", e.Agent, body, &res)
+		if action, final := res.Final(); res.Approval != nil || res.Decision.Action != toolgate.Ask || final || action != toolgate.Ask {
+			t.Fatalf("body %d: %+v, want an unheld ask", i, res)
+		}
+	}
+	var list struct{ Approvals []toolgate.Approval }
+	e.must(200, "GET", "/v1/approvals?status=", e.Approver, nil, &list)
+	if len(list.Approvals) != 0 {
+		t.Fatalf("approvals %+v, want none", list)
+	}
+	// "hold": true (or no hold) holds as ever.
+	var held approval.Result
+	e.must(200, "POST", "/v1/calls", e.Agent, map[string]any{"call": shell("s1", "c3", "make"), "hold": true}, &held)
+	if held.Approval == nil || held.Approval.Status != toolgate.StatusPending {
+		t.Fatalf("hold true: %+v", held)
+	}
+	// The held id keeps its content.
+	r := e.do("POST", "/v1/calls", e.Agent, map[string]any{"call": shell("s1", "c3", "rm -rf ~"), "hold": false})
+	if r.status != 409 {
+		t.Fatalf("other content under a held id without hold: %d %s, want 409", r.status, r.body)
+	}
+}

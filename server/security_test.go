@@ -140,6 +140,7 @@ func TestMalformedBodies(t *testing.T) {
 		{"POST", "/v1/calls", `{"args": {}}`, `no "tool"`},
 		{"POST", "/v1/calls", `{"call": {"tool": "Bash"}, "tool": "Read"}`, "not both"},
 		{"POST", "/v1/calls", `{"call": {"tool": "Bash"}, "ttl": "soon"}`, `ttl "soon"`},
+		{"POST", "/v1/calls", `{"call": {"tool": "Bash"}, "hold": "false"}`, `field "hold": expected a boolean`},
 		{"POST", "/v1/calls", ``, "empty"},
 		{"POST", "/v1/calls", `{"tool": "Bash"} {"tool": "Read"}`, "after the JSON value"},
 		{"POST", "/v1/calls", `[1,2]`, "expected an object"},

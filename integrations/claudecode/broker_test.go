@@ -37,14 +37,18 @@ func TestHandlerOnBroker(t *testing.T) {
 			t.Errorf("%s: %s", file, body)
 		}
 	}
-	// Ask handed to the prompt: the approval is cancelled.
+	// Ask handed to the prompt: recorded, not held (no approval at all).
 	_, body := post(t, srv.URL, string(readInput(t, "bash.json")))
 	if a := decode(t, body); a.HookSpecificOutput.PermissionDecision != "ask" {
 		t.Errorf("ask: %s", body)
 	}
-	list, err := b.List(ctx, storeFilter(toolgate.StatusCancelled))
-	if err != nil || len(list) != 1 || list[0].Call.ID != "toolu_01A7bXk2c9QhR4mN8sT3vW5y" || list[0].Call.Workspace != "shop" {
-		t.Fatalf("cancelled approvals: %v %+v", err, list)
+	list, err := b.List(ctx, storeFilter(""))
+	if err != nil || len(list) != 0 {
+		t.Fatalf("approvals: %v %+v, want none", err, list)
+	}
+	asks, err := b.Audit(ctx, store.AuditFilter{Kind: "decision", Outcome: "ask"})
+	if err != nil || len(asks) != 1 || asks[0].CallID != "toolu_01A7bXk2c9QhR4mN8sT3vW5y" || asks[0].Workspace != "shop" {
+		t.Fatalf("unheld ask audited: %v %+v", err, asks)
 	}
 
 	// Held for approval, answered through the broker.

@@ -52,8 +52,9 @@ type AskMode string
 // Ask modes.
 const (
 	// AskPrompt hands the question to the agent's own permission prompt
-	// (permissionDecision "ask") and cancels the gateway's approval, so
-	// approvers are not left a question nobody waits for.
+	// (permissionDecision "ask"). The call is submitted without being held
+	// (SubmitRequest.NoHold): the gateway records the ask but creates no
+	// approval, so approvers are not shown a question nobody waits for.
 	AskPrompt AskMode = "prompt"
 	// AskWait holds the call for a remote approver (web UI, phone, tui)
 	// up to the wait time; no answer in time is a deny.
@@ -114,7 +115,7 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 	if wait <= 0 {
 		wait = DefaultWait
 	}
-	req := toolgate.SubmitRequest{Call: *c}
+	req := toolgate.SubmitRequest{Call: *c, NoHold: r.OnAsk != AskWait}
 	if r.OnAsk == AskWait {
 		req.TTL = wait
 	}
@@ -128,10 +129,14 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 		case toolgate.Allow, toolgate.Deny:
 			return Verdict{Action: res.Decision.Action, Reason: decisionReason(&res.Decision), Tier: res.Decision.Tier}, nil
 		}
-		// Ask without an approval should not happen; hand it to the user.
+		// Ask without an approval: the prompt mode's unheld ask (or, waiting,
+		// a gateway that did not hold it): the user's own prompt decides.
 		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision)}, nil
 	}
 	if a.Status == toolgate.StatusPending && r.OnAsk != AskWait {
+		// The call id was held before (a resubmission, or an earlier hook
+		// in wait mode): it attached to that approval, which nobody waits
+		// for now.
 		r.cancel(ctx, a.ID)
 		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision)}, nil
 	}

@@ -80,8 +80,9 @@ func TestRemoteRules(t *testing.T) {
 	}
 }
 
-// TestRemoteAskPrompt: the question goes back to Claude Code's prompt and
-// the gateway's approval is cancelled, not left for approvers.
+// TestRemoteAskPrompt: the question goes back to Claude Code's prompt;
+// the gateway records the ask but holds nothing, so no approval is
+// created (none to cancel, no "cancelled" card for approvers).
 func TestRemoteAskPrompt(t *testing.T) {
 	g := startGateway(t)
 	h := remoteHook(t, g.URL, g.Agent, claudecode.AskPrompt, 0)
@@ -89,11 +90,37 @@ func TestRemoteAskPrompt(t *testing.T) {
 	if got != "ask" || !strings.Contains(reason, "asks for approval") {
 		t.Errorf("got %s (%s)", got, reason)
 	}
-	if c := g.Cancelled(); len(c) != 1 {
-		t.Errorf("cancelled %v, want the one approval", c)
+	if a := g.Approvals(); len(a) != 0 {
+		t.Errorf("approvals %v, want none", a)
 	}
-	if p := g.Pending(); len(p) != 0 {
-		t.Errorf("left pending: %v", p)
+	if c := g.Cancelled(); len(c) != 0 {
+		t.Errorf("cancelled %v, want none", c)
+	}
+	entries, err := g.Audit("decision")
+	if err != nil || len(entries) != 1 || entries[0].Outcome != "ask" || !strings.HasPrefix(entries[0].Reason, approval.NoHoldReason) || entries[0].CallID != "toolu_01A7bXk2c9QhR4mN8sT3vW5y" {
+		t.Errorf("decision audit %+v, %v; want the one unheld ask", entries, err)
+	}
+	if requested, _ := g.Audit(string(toolgate.EventApprovalRequested)); len(requested) != 0 {
+		t.Errorf("approval.requested audited: %+v", requested)
+	}
+}
+
+// TestRemoteAskPromptAfterWait: a call id a waiting hook held before is
+// resubmitted in prompt mode (the hook timed out, Claude Code asked
+// again): it attaches to that approval, withdrawn when the wait ended, and
+// comes back denied as it was; no second approval is created.
+func TestRemoteAskPromptAfterWait(t *testing.T) {
+	g := startGateway(t)
+	waiting := remoteHook(t, g.URL, g.Agent, claudecode.AskWait, 50*time.Millisecond)
+	if got, reason := preToolUse(t, waiting.Handle(context.Background(), readInput(t, "bash.json"))); got != "deny" {
+		t.Fatalf("wait without an answer: %s (%s), want deny", got, reason)
+	}
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskPrompt, 0)
+	if got, reason := preToolUse(t, h.Handle(context.Background(), readInput(t, "bash.json"))); got != "deny" {
+		t.Fatalf("prompt after wait: %s (%s), want the withdrawn approval's deny", got, reason)
+	}
+	if a, p := g.Approvals(), g.Pending(); len(a) != 1 || len(p) != 0 {
+		t.Errorf("approvals %v, pending %v: want the one, withdrawn", a, p)
 	}
 }
 

@@ -143,6 +143,24 @@ func (g *Gateway) Pending() []string {
 	return ids
 }
 
+// Approvals returns the ids of every approval, whatever its status.
+func (g *Gateway) Approvals() []string {
+	list, err := g.stack.Broker.List(context.Background(), store.ApprovalFilter{})
+	if err != nil {
+		return []string{"error: " + err.Error()}
+	}
+	var ids []string
+	for _, a := range list {
+		ids = append(ids, a.ID)
+	}
+	return ids
+}
+
+// Audit returns the gateway's audit entries of a kind ("" for all).
+func (g *Gateway) Audit(kind string) ([]toolgate.AuditEntry, error) {
+	return g.stack.Broker.Audit(context.Background(), store.AuditFilter{Kind: kind})
+}
+
 // WaitPending waits for an approval to be pending and returns its id.
 func (g *Gateway) WaitPending(timeout time.Duration) (string, error) {
 	deadline := time.Now().Add(timeout)
