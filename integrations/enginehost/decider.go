@@ -8,7 +8,6 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -82,19 +81,33 @@ func (l *Local) Mode() toolgate.Mode {
 	return l.mode
 }
 
-// Gateway decides through a running gateway: calls are submitted as the
-// client's token (an agent credential), and what the rules ask about goes
-// to the gateway's approvers (web UI, API, TUI, phone).
+// Gateway decides through a gate: the HTTP client of a running gateway
+// (calls are submitted as its token, an agent credential) or a broker in
+// the same process; what the rules ask about goes to the gateway's
+// approvers (web UI, API, TUI, phone).
 type Gateway struct {
-	Client *client.Client
+	Gate toolgate.Gate
+	// Actor names the host to an in-process gate; zero is the agent
+	// credential "engine" via "engine", so an engine may no more raise its
+	// own mode in process than over HTTP. The HTTP client acts as its
+	// token whatever this says.
+	Actor toolgate.Actor
 	// Retry is the pause between attempts when the gateway cannot be
 	// reached while a call waits (default 1 s).
 	Retry time.Duration
 }
 
+func (g *Gateway) ctx(ctx context.Context) context.Context {
+	a := g.Actor
+	if a.Name == "" {
+		a = toolgate.Actor{Name: "engine", Via: "engine", Agent: true}
+	}
+	return toolgate.WithActor(ctx, a)
+}
+
 // Decide implements Decider.
 func (g *Gateway) Decide(ctx context.Context, req approval.SubmitRequest) (*approval.Result, error) {
-	return g.Client.Submit(ctx, req)
+	return g.Gate.Submit(g.ctx(ctx), req)
 }
 
 // Wait implements Decider: it long-polls the approval, riding out
@@ -105,7 +118,7 @@ func (g *Gateway) Wait(ctx context.Context, a *toolgate.Approval) (*toolgate.App
 		retry = time.Second
 	}
 	for {
-		got, err := g.Client.Wait(ctx, a.ID)
+		got, err := g.Gate.Wait(g.ctx(ctx), a.ID)
 		if err == nil {
 			return got, nil
 		}
@@ -123,7 +136,7 @@ func (g *Gateway) Wait(ctx context.Context, a *toolgate.Approval) (*toolgate.App
 
 // Cancel implements Decider.
 func (g *Gateway) Cancel(ctx context.Context, id, reason string) error {
-	_, err := g.Client.Cancel(ctx, id, reason)
+	_, err := g.Gate.Cancel(g.ctx(ctx), id, reason)
 	return err
 }
 
@@ -131,6 +144,6 @@ func (g *Gateway) Cancel(ctx context.Context, id, reason string) error {
 // change a session's mode; an agent token is refused, so an agent cannot
 // raise its own autonomy.
 func (g *Gateway) SetMode(ctx context.Context, session string, m toolgate.Mode) error {
-	_, err := g.Client.SetMode(ctx, session, m)
+	_, err := g.Gate.SetMode(g.ctx(ctx), session, m)
 	return err
 }

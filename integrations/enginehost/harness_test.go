@@ -359,7 +359,7 @@ func (g *gateway) decider(token string) enginehost.Decider {
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	return &enginehost.Gateway{Client: c, Retry: 50 * time.Millisecond}
+	return &enginehost.Gateway{Gate: c, Retry: 50 * time.Millisecond}
 }
 
 // pending waits until the call is pending at the gateway and returns its

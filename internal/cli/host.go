@@ -108,7 +108,7 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if cfg.Session == "" {
 			cfg.Session = fmt.Sprintf("host-%d-%d", os.Getpid(), time.Now().UnixNano())
 		}
-		g := &enginehost.Gateway{Client: c}
+		g := &enginehost.Gateway{Gate: c}
 		if mode != nil {
 			if err := g.SetMode(ctx, cfg.Session, *mode); err != nil {
 				return fmt.Errorf("set mode %s at the gateway (it needs an approver token): %w", *mode, err)
