@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // cmdSpec is one command's entry in the command table (DESIGN §3.5): its
 // long options, for GNU unique-prefix resolution, its short options that
@@ -539,7 +542,10 @@ func (o *optEffect) matchOperand(a string) bool {
 // command and subcommand ("git push"), gathered once from the command
 // table, the readers and writers, the exec-capable flags and the
 // wrappers, so an abbreviation resolves the same way for every check.
-var longTable = func() map[string][]string {
+// It is built on first use, not at package init: every process that
+// links the shell package (the per-call hook above all) would pay for it
+// at start, whether or not a long option is ever resolved.
+var longTable = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	add := func(key string, names ...string) {
 		for _, n := range names {
@@ -595,7 +601,7 @@ var longTable = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})
 
 // normaliseArgs resolves abbreviated long options in args for command key
 // ("rg", "git push"); for git, the arguments after the subcommand resolve
@@ -611,7 +617,7 @@ func normaliseArgs(key string, args []string) []string {
 		}
 		key, from = "git "+args[sub], sub+1
 	}
-	long := longTable[key]
+	long := longTable()[key]
 	if len(long) == 0 {
 		return args
 	}
