@@ -294,23 +294,80 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
-	t.Run("approve for the session", func(t *testing.T) {
+	// "For this session" grants the exact call unless the person widens
+	// it, and every grant button says what it grants.
+	t.Run("approve for the session: exact call, shown on the button", func(t *testing.T) {
+		a := e.ask(shell("s2", "c0", "docker compose up -d"), "")
+		res := e.await(a.ID)
+		b.wait(t, "the card", q(card(a.ID)))
+		if p := eval[string](t, b, q(card(a.ID)+" input.pattern")+`.value`); p != "docker compose up -d" {
+			t.Fatalf("pre-filled pattern %q, want the exact call", p)
+		}
+		shown := eval[[]string](t, b, `[...`+q(card(a.ID))+`.querySelectorAll('.actions code.what')].map(x => x.textContent)`)
+		if len(shown) != 3 || shown[0] != "docker compose up -d" || shown[1] != "docker compose up -d" || shown[2] != "docker compose up -d" {
+			t.Fatalf("the buttons show %q", shown)
+		}
+		if alts := eval[[]string](t, b, `[...`+q(card(a.ID))+`.querySelectorAll('button.alt')].map(x => x.dataset.pattern)`); len(alts) != 2 || alts[1] != "docker compose up *" {
+			t.Fatalf("patterns on offer %q", alts)
+		}
+		b.do(t, "select and press s", chromedp.Click(chromedp.CSS(card(a.ID)+" .tool")), chromedp.KeyEvent("s"))
+		got := result(t, res)
+		if got.Status != toolgate.StatusApproved || got.Resolution.Scope != toolgate.ScopeSession || got.Resolution.Pattern != "docker compose up -d" {
+			t.Fatalf("agent got %s %+v", got.Status, got.Resolution)
+		}
+		b.wait(t, "the note", q(card(a.ID)+" .note")+`.textContent.includes('for this session (docker compose up -d) by root')`)
+		if v := e.final(shell("s2", "c0b", "docker compose up --build")); v != toolgate.Ask {
+			t.Fatalf("a session grant for the exact call allowed another: %s", v)
+		}
+	})
+
+	t.Run("approve for the session, widened to the suggestion", func(t *testing.T) {
 		a := e.ask(shell("s2", "c1", "git push origin dev"), "")
 		res := e.await(a.ID)
 		b.wait(t, "the card", q(card(a.ID)))
-		if p := eval[string](t, b, q(card(a.ID)+" input.pattern")+`.value`); p != "git push *" {
-			t.Fatalf("suggested pattern %q", p)
-		}
-		b.do(t, "click For this session", chromedp.Click(chromedp.CSS(card(a.ID)+" .actions .row button:nth-child(2)")))
+		b.click(t, card(a.ID)+` button.alt[data-pattern="git push *"]`)
+		b.wait(t, "the session button says so", q(card(a.ID)+" .w-session")+`.textContent === 'git push *'`)
+		b.click(t, card(a.ID)+" button.session")
 		got := result(t, res)
 		if got.Status != toolgate.StatusApproved || got.Resolution.Scope != toolgate.ScopeSession || got.Resolution.Pattern != "git push *" {
 			t.Fatalf("agent got %s %+v", got.Status, got.Resolution)
 		}
-		gs := e.grants()
-		if len(gs) != 1 || gs[0].Scope != toolgate.ScopeSession || gs[0].Session != "s2" || gs[0].Pattern != "git push *" {
+		var gs []toolgate.Grant
+		for _, g := range e.grants() {
+			if g.Pattern == "git push *" {
+				gs = append(gs, g)
+			}
+		}
+		if len(gs) != 1 || gs[0].Scope != toolgate.ScopeSession || gs[0].Session != "s2" {
 			t.Fatalf("grants %+v", gs)
 		}
 		b.wait(t, "the note", q(card(a.ID)+" .note")+`.textContent.includes('for this session (git push *) by root')`)
+	})
+
+	t.Run("approve for the turn with a prefix grant", func(t *testing.T) {
+		a := e.ask(shell("s11", "c1", "terraform plan -out=tf.plan"), "")
+		res := e.await(a.ID)
+		b.wait(t, "the card", q(card(a.ID)))
+		b.wait(t, "set a prefix", `(() => { const c = `+q(card(a.ID))+`; if (!c) return false;
+			const p = c.querySelector('input.pattern'), k = c.querySelector('select.kind');
+			p.value = 'terraform plan'; p.dispatchEvent(new Event('input'));
+			k.value = 'prefix'; k.dispatchEvent(new Event('change')); return true; })()`)
+		if got := eval[string](t, b, q(card(a.ID)+" .w-turn")+`.textContent`); got != "terraform plan… (prefix)" {
+			t.Fatalf("the turn button shows %q", got)
+		}
+		b.click(t, card(a.ID)+" button.turn")
+		got := result(t, res)
+		if got.Status != toolgate.StatusApproved || got.Resolution.Scope != toolgate.ScopeTurn ||
+			got.Resolution.Grant != toolgate.GrantPrefix || got.Resolution.Pattern != "terraform plan" {
+			t.Fatalf("agent got %s %+v", got.Status, got.Resolution)
+		}
+		if v := e.final(shell("s11", "c2", "terraform plan -destroy")); v != toolgate.Allow {
+			t.Fatalf("the prefix grant does not allow a call it covers: %s", v)
+		}
+		if v := e.final(shell("s11", "c3", "terraform apply")); v != toolgate.Ask {
+			t.Fatalf("the prefix grant allows a call it does not cover: %s", v)
+		}
+		b.wait(t, "the note", q(card(a.ID)+" .note")+`.textContent.includes('for this turn (prefix terraform plan) by root')`)
 	})
 
 	t.Run("approve always in the workspace with an edited pattern, with a", func(t *testing.T) {
@@ -345,6 +402,8 @@ func TestBrowser(t *testing.T) {
 		a := e.ask(shell("s4", "c1", "make test"), "")
 		res := e.await(a.ID)
 		b.wait(t, "the card", q(card(a.ID)))
+		b.click(t, card(a.ID)+` button.alt[data-pattern="make *"]`)
+		b.wait(t, "the Always button says so", q(card(a.ID)+" .w-always")+`.textContent === 'make *'`)
 		b.do(t, "choose global and click Always",
 			chromedp.SetValue(chromedp.CSS(card(a.ID)+" select.scope"), "global"),
 			chromedp.Click(chromedp.CSS(card(a.ID)+" .row.always button")))
@@ -369,22 +428,23 @@ func TestBrowser(t *testing.T) {
 		b.wait(t, "the feedback field focused", `document.activeElement === `+q(card(a.ID)+" input.feedback"))
 		b.do(t, "type feedback and Enter", chromedp.KeyEvent("use make clean instead\r"))
 		got := result(t, res)
-		if got.Status != toolgate.StatusDenied || got.Resolution.DenyMode != toolgate.DenySoft ||
-			!strings.Contains(got.Resolution.Reason, "Feedback: use make clean instead") || !strings.Contains(got.Resolution.Reason, "Ask the user") {
+		// Hard is the default on every surface.
+		if got.Status != toolgate.StatusDenied || got.Resolution.DenyMode != toolgate.DenyHard ||
+			!strings.Contains(got.Resolution.Reason, "Feedback: use make clean instead") || !strings.Contains(got.Resolution.Reason, "stopped this turn") {
 			t.Fatalf("agent got %s %+v", got.Status, got.Resolution)
 		}
-		b.wait(t, "the note", q(card(a.ID)+" .note")+`.textContent.includes('Denied (soft) by root via web: \u201Cuse make clean instead\u201D')`)
+		b.wait(t, "the note", q(card(a.ID)+" .note")+`.textContent.includes('Denied (hard) by root via web: \u201Cuse make clean instead\u201D')`)
 	})
 
-	t.Run("deny hard", func(t *testing.T) {
+	t.Run("deny soft", func(t *testing.T) {
 		a := e.ask(shell("s6", "c1", "git reset --hard"), "")
 		res := e.await(a.ID)
 		b.wait(t, "the card", q(card(a.ID)))
-		b.do(t, "choose hard and deny",
-			chromedp.SetValue(chromedp.CSS(card(a.ID)+" select.mode"), "hard"),
+		b.do(t, "choose soft and deny",
+			chromedp.SetValue(chromedp.CSS(card(a.ID)+" select.mode"), "soft"),
 			chromedp.Click(chromedp.CSS(card(a.ID)+" button.deny")))
 		got := result(t, res)
-		if got.Status != toolgate.StatusDenied || got.Resolution.DenyMode != toolgate.DenyHard {
+		if got.Status != toolgate.StatusDenied || got.Resolution.DenyMode != toolgate.DenySoft || !strings.Contains(got.Resolution.Reason, "Ask the user") {
 			t.Fatalf("agent got %s %+v", got.Status, got.Resolution)
 		}
 	})
@@ -392,7 +452,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("revoke a grant", func(t *testing.T) {
 		var id string
 		for _, g := range e.grants() {
-			if g.Scope == toolgate.ScopeSession {
+			if g.Scope == toolgate.ScopeSession && g.Pattern == "git push *" {
 				id = g.ID
 			}
 		}

@@ -158,3 +158,12 @@ func (e *env) grants() []toolgate.Grant {
 	e.must(200, "GET", "/v1/grants", nil, &out, "Bearer", e.Admin)
 	return out.Grants
 }
+
+// final decides a call with the dry run (POST /v1/evaluate), which the
+// submission agrees with, so no card is left pending.
+func (e *env) final(c toolgate.Call) toolgate.Action {
+	e.t.Helper()
+	var d toolgate.Decision
+	e.must(200, "POST", "/v1/evaluate", c, &d, "Bearer", e.Agent)
+	return d.Action
+}

@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { h, clear, visible, v, suspectCount, toast } from './dom.js';
 import { split, assign, deciding, strictest } from './shell.js';
+import { fileChange, renderDiff, questions, questionForm, modifications } from './answers.js';
 
 const SHELL_KEYS = ['command', 'cmd', 'script'];
 // How long a resolved card stays with its note before it leaves.
@@ -93,7 +94,7 @@ export class Inbox {
     const el = it.el;
     el.classList.add('resolved', 'st-' + (a.status || 'done'));
     if (a.status === 'expired') el.classList.add('expired');
-    for (const c of el.querySelectorAll('button, input, select')) c.disabled = true;
+    for (const c of el.querySelectorAll('button, input, select, textarea')) c.disabled = true;
     const note = el.querySelector('.note');
     clear(note).append(describe(a));
     note.hidden = false;
@@ -173,7 +174,7 @@ export class Inbox {
     el.classList.remove('soon');
     el.querySelector('progress').value = 0;
     el.querySelector('.left').textContent = 'expired';
-    for (const c of el.querySelectorAll('.actions button, .actions input, .actions select')) c.disabled = true;
+    for (const c of el.querySelectorAll('.actions button, .actions input, .actions select, .actions textarea')) c.disabled = true;
     const note = el.querySelector('.note');
     clear(note).append('Expired: no answer in time, so the call is denied.');
     note.hidden = false;
@@ -249,11 +250,25 @@ export class Inbox {
     }
   }
 
-  /** grantBody is the approve body for a scope beyond once. */
+  /**
+   * grantBody is the approve body for a scope beyond once: exactly the
+   * pattern the buttons show (the exact call unless the person widened
+   * it), as a glob or a literal prefix; empty grants the whole tool.
+   */
   grantBody(it, scope) {
     const pattern = it.refs.pattern.value.trim();
     if (!pattern) return { scope, grant: 'tool' };
-    return { scope, grant: 'pattern', pattern };
+    return { scope, grant: it.refs.kind.value, pattern };
+  }
+
+  /** showGrant writes on every grant button what it will grant. */
+  showGrant(it) {
+    const r = it.refs;
+    const pattern = r.pattern.value.trim();
+    const tool = (it.a.call || {}).tool;
+    const what = !pattern ? `every ${tool} call` : r.kind.value === 'prefix' ? pattern + '\u2026 (prefix)' : pattern;
+    for (const el of [r.turnWhat, r.sessionWhat, r.alwaysWhat]) clear(el).append(visible(what));
+    for (const b of r.alts) b.classList.toggle('on', b.dataset.pattern === pattern);
   }
 
   /** card builds the element of one approval. */
@@ -298,6 +313,14 @@ export class Inbox {
     if (shellKey) body.append(renderShell(call.args[shellKey], d));
     const rest = { ...(call.args || {}) };
     if (shellKey) delete rest[shellKey];
+    // A file write or edit shows as a diff; the other args stay JSON.
+    const fc = shellKey ? null : fileChange(call.args);
+    if (fc) {
+      body.append(renderDiff(fc));
+      for (const k of ['file_path', 'path', 'filename', ...fc.keys]) delete rest[k];
+    }
+    const qs = shellKey || fc ? null : questions(call.args);
+    if (qs) delete rest.questions;
     if (Object.keys(rest).length) body.append(h('pre', { class: 'args' }, visible(JSON.stringify(rest, null, 2))));
     if (!shellKey) body.append(renderSubjects(d, null));
 
@@ -310,29 +333,50 @@ export class Inbox {
         h('ol', null, more.map((c) => h('li', null, v(c.tool, 'tool'), ' ', h('code', null, visible(summary(c)))))));
     }
 
-    // Answers.
+    // Answers. Every grant button says what it grants: the call exactly
+    // as made unless the person picks a wider pattern or types one.
     const sugg = d.suggestions || [];
-    refs.once = h('button', { type: 'button', class: 'approve', onclick: () => this.answer(it, 'approve', { scope: 'once' }) },
+    const exact = sugg.length ? (sugg[0].exact || sugg[0].pattern) : '';
+    const grantWhat = (cls) => h('code', { class: 'what ' + cls });
+    refs.turnWhat = grantWhat('w-turn');
+    refs.sessionWhat = grantWhat('w-session');
+    refs.alwaysWhat = grantWhat('w-always');
+    refs.once = h('button', { type: 'button', class: 'approve once', onclick: () => this.answer(it, 'approve', { scope: 'once' }) },
       'Approve once', h('kbd', null, 'y'));
-    refs.session = h('button', { type: 'button', class: 'approve', onclick: () => this.answer(it, 'approve', this.grantBody(it, 'session')) },
-      'For this session', h('kbd', null, 's'));
-    const listID = 'sugg-' + a.id;
+    refs.session = h('button', { type: 'button', class: 'approve session', onclick: () => this.answer(it, 'approve', this.grantBody(it, 'session')) },
+      'For this session: ', refs.sessionWhat, h('kbd', null, 's'));
+    refs.turn = h('button', { type: 'button', class: 'approve turn', onclick: () => this.answer(it, 'approve', this.grantBody(it, 'turn')) },
+      'For this turn: ', refs.turnWhat);
     refs.pattern = h('input', {
-      class: 'pattern', type: 'text', value: sugg.length ? sugg[0].pattern : '', list: sugg.length > 1 ? listID : null,
+      class: 'pattern', type: 'text', value: exact,
       placeholder: `empty: every ${call.tool} call`, spellcheck: 'false', autocapitalize: 'off', 'aria-label': 'Pattern to allow',
     });
+    refs.kind = h('select', { class: 'kind', 'aria-label': 'How the pattern matches' },
+      h('option', { value: 'pattern' }, 'glob pattern'),
+      h('option', { value: 'prefix' }, 'literal prefix'));
+    // The patterns on offer: the exact call, then each wider suggestion.
+    const offers = [...new Set([exact, ...sugg.map((s) => s.pattern)].filter(Boolean))];
+    refs.alts = offers.map((p, i) => h('button', {
+      type: 'button', class: 'small alt', dataset: { pattern: p },
+      title: i === 0 ? 'only this call, as made' : 'wider: every call this pattern matches',
+      onclick: () => { refs.pattern.value = p; refs.kind.value = 'pattern'; this.showGrant(it); },
+    }, i === 0 ? 'exact: ' : 'wider: ', h('code', null, visible(p))));
+    refs.pattern.addEventListener('input', () => this.showGrant(it));
+    refs.kind.addEventListener('change', () => this.showGrant(it));
     refs.scope = h('select', { class: 'scope', 'aria-label': 'Where to remember' },
       h('option', { value: 'workspace' }, `in workspace ${call.workspace || 'default'}`),
       h('option', { value: 'global' }, 'in every workspace'));
-    refs.always = h('button', { type: 'button', class: 'approve', onclick: () => this.answer(it, 'approve', this.grantBody(it, refs.scope.value)) },
-      'Always', h('kbd', null, 'a'));
+    refs.always = h('button', { type: 'button', class: 'approve always', onclick: () => this.answer(it, 'approve', this.grantBody(it, refs.scope.value)) },
+      'Always: ', refs.alwaysWhat, h('kbd', null, 'a'));
     refs.pattern.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); refs.always.click(); } });
     refs.feedback = h('input', {
       class: 'feedback', type: 'text', placeholder: 'Feedback for the agent (optional)', 'aria-label': 'Feedback for the agent',
     });
+    // Hard is the default on every surface (the broker's, the API's, the
+    // CLI's): a no stops the turn unless the person chooses soft.
     refs.mode = h('select', { class: 'mode', 'aria-label': 'Deny mode' },
-      h('option', { value: 'soft' }, 'soft: deny this call, batch goes on'),
-      h('option', { value: 'hard' }, 'hard: deny the batch, stop the agent'));
+      h('option', { value: 'hard' }, 'hard: deny the batch, stop the agent'),
+      h('option', { value: 'soft' }, 'soft: deny this call, batch goes on'));
     refs.deny = h('button', {
       type: 'button', class: 'deny',
       onclick: () => this.answer(it, 'deny', { feedback: refs.feedback.value.trim() || undefined, mode: refs.mode.value }),
@@ -342,25 +386,65 @@ export class Inbox {
       if (e.key === 'Escape') refs.feedback.blur();
     });
     refs.err = h('p', { class: 'error', role: 'alert', hidden: true });
+    const fail = (msg) => { refs.err.textContent = msg; refs.err.hidden = false; };
+
+    // A question tool: the person answers its questions; the answer is
+    // the tool's output.
+    let ask = null;
+    if (qs) {
+      refs.questions = questionForm(qs, a.id);
+      refs.sendAnswer = h('button', {
+        type: 'button', class: 'approve send-answer',
+        onclick: () => {
+          let answer;
+          try { answer = refs.questions.answer(); } catch (err) { return fail(err.message); }
+          this.answer(it, 'approve', { scope: 'once', answer });
+        },
+      }, 'Send answer');
+      ask = h('div', { class: 'ask' }, refs.questions, h('div', { class: 'row' }, refs.sendAnswer));
+    }
+
+    // Edit the arguments, then approve the edited call once; the broker
+    // decides it again first and refuses an edit its rules deny.
+    refs.argsEdit = h('textarea', {
+      class: 'args-edit', rows: String(Math.min(12, JSON.stringify(call.args || {}, null, 2).split('\n').length + 1)),
+      spellcheck: 'false', 'aria-label': 'Arguments to approve instead',
+    });
+    refs.argsEdit.value = JSON.stringify(call.args || {}, null, 2);
+    refs.approveEdited = h('button', {
+      type: 'button', class: 'approve approve-edited',
+      onclick: () => {
+        let mods;
+        try { mods = modifications(call.args, refs.argsEdit.value); } catch (err) { return fail(err.message); }
+        this.answer(it, 'approve', { scope: 'once', modifications: mods });
+      },
+    }, 'Approve edited call once');
+    const edit = h('details', { class: 'edit' }, h('summary', null, 'Edit the arguments before approving'),
+      refs.argsEdit, h('div', { class: 'row' }, refs.approveEdited,
+        h('span', { class: 'lbl' }, 'The edited call is decided again by the rules before it runs.')));
 
     // A shell command with no suggestion has a head no pattern may cover
     // (an interpreter, a wrapper, eval): it can only be approved once, and
     // granting the whole shell tool instead would be a foot-gun.
     const onceOnly = !!shellKey && sugg.length === 0;
     if (onceOnly) {
-      for (const c of [refs.session, refs.pattern, refs.scope, refs.always]) {
+      for (const c of [refs.turn, refs.session, refs.pattern, refs.kind, refs.scope, refs.always]) {
         c.disabled = true;
         c.dataset.locked = '';
       }
       refs.pattern.placeholder = 'no safe pattern: approve once only';
     }
     const actions = h('div', { class: 'actions' },
-      h('div', { class: 'row' }, refs.once, refs.session,
+      ask,
+      h('div', { class: 'row' }, refs.once, refs.session, refs.turn,
         onceOnly ? h('span', { class: 'onlyonce' }, 'No pattern can safely cover this command: approve it once or deny it.') : null),
-      h('div', { class: 'row always', hidden: onceOnly }, h('span', { class: 'lbl' }, 'Allow'), refs.pattern, refs.scope, refs.always,
-        sugg.length > 1 ? h('datalist', { id: listID }, sugg.map((s) => h('option', { value: s.pattern }))) : null),
+      h('div', { class: 'row grant', hidden: onceOnly }, h('span', { class: 'lbl' }, 'Grant'), refs.pattern, refs.kind,
+        refs.alts.length > 1 ? h('span', { class: 'alts' }, refs.alts) : null),
+      h('div', { class: 'row always', hidden: onceOnly }, h('span', { class: 'lbl' }, 'Remember'), refs.scope, refs.always),
+      qs ? null : edit,
       h('div', { class: 'row denyrow' }, refs.feedback, refs.mode, refs.deny),
       refs.err);
+    this.showGrant(it);
 
     const el = h('li', { class: 'card', tabindex: '-1', dataset: { id: a.id } },
       h('div', { class: 'head' },
@@ -476,8 +560,10 @@ export function describe(a) {
       if (!how) how = r.scope === 'global' ? 'always, in every workspace' : `always, in workspace ${a.call && a.call.workspace || 'default'}`;
       let what = '';
       if (r.grant === 'tool') what = ` (every ${a.call && a.call.tool} call)`;
-      else if (r.pattern) what = ` (${r.pattern})`;
-      return `Approved ${how}${what}${who}`;
+      else if (r.pattern) what = ` (${r.grant === 'prefix' ? 'prefix ' : ''}${r.pattern})`;
+      if (r.answer) return `Answered${who}: ${answerText(r.answer)}`;
+      const edited = r.modifications ? ' with edited arguments' : '';
+      return `Approved ${how}${what}${edited}${who}`;
     }
     case 'denied': {
       const mode = r.deny_mode ? ` (${r.deny_mode})` : '';
@@ -489,6 +575,14 @@ export function describe(a) {
       return `Cancelled${r.reason ? ': ' + r.reason : ''}`;
   }
   return r.reason ? `Resolved: ${r.reason}` : 'Resolved';
+}
+
+/** answerText words a question tool's answer for the note. */
+function answerText(ans) {
+  if (ans && typeof ans === 'object' && ans.answers && typeof ans.answers === 'object') {
+    return Object.entries(ans.answers).map(([q, a]) => `${q} \u2192 ${a}`).join('; ');
+  }
+  return JSON.stringify(ans);
 }
 
 /** notifyText is the text of a browser notification for an approval. */

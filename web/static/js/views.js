@@ -83,8 +83,38 @@ function localToRFC3339(val) {
   return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }
 
+/**
+ * auditSubject shows what an entry decided: the call's command, path or
+ * other argument, or what a resolution granted or answered.
+ */
+function auditSubject(e, calls) {
+  const d = e.data && typeof e.data === 'object' ? e.data : {};
+  const args = d.args || null;
+  let text = '';
+  const argText = (x) => {
+    const k = ['command', 'cmd', 'script', 'file_path', 'path', 'url', 'pattern', 'query', 'name'].find((y) => typeof x[y] === 'string');
+    return k ? x[k] : JSON.stringify(x);
+  };
+  if (args) {
+    text = argText(args);
+  } else if (e.kind === 'approval.resolved') {
+    // The call is on the approval's requested entry, when it was loaded.
+    const parts = calls.has(e.approval_id) ? [argText(calls.get(e.approval_id))] : [];
+    if (d.pattern) parts.push(`granted ${d.grant === 'prefix' ? 'prefix ' : ''}${d.pattern}`);
+    else if (d.grant === 'tool') parts.push(`granted every ${e.tool} call`);
+    if (d.answer) parts.push('answer ' + JSON.stringify(d.answer));
+    if (d.modifications) parts.push('edited ' + JSON.stringify(d.modifications));
+    if (d.feedback) parts.push(`feedback \u201C${d.feedback}\u201D`);
+    text = parts.join(' \u00B7 ');
+  }
+  if (!text) return null;
+  if (text.length > 300) text = text.slice(0, 300) + '\u2026';
+  return h('code', { class: 'subject' }, visible(text));
+}
+
 export const audit = {
   entries: [],
+  calls: new Map(), // approval id -> the call's args, from approval.requested entries
   init() {
     $('audit-filter').addEventListener('submit', (e) => { e.preventDefault(); this.load(false); });
     $('audit-more').addEventListener('click', () => this.load(true));
@@ -110,7 +140,11 @@ export const audit = {
     ok(st, this.entries.length ? `${this.entries.length} entr${this.entries.length > 1 ? 'ies' : 'y'}` : 'No entries match.');
     $('audit-more').hidden = es.length < 100;
     const list = $('audit-list');
-    if (!more) clear(list);
+    if (!more) {
+      clear(list);
+      this.calls.clear();
+    }
+    for (const e of es) if (e.kind === 'approval.requested' && e.approval_id && e.data && e.data.args) this.calls.set(e.approval_id, e.data.args);
     list.append(...es.map((e) => h('div', { class: 'row entry o-' + (e.outcome || '') },
       h('span', { class: 'seq' }, '#' + e.seq),
       h('span', { class: 'when' }, fmtTime(e.time)),
@@ -120,7 +154,8 @@ export const audit = {
       h('span', { class: 'meta' },
         e.session ? ['session ', v(e.session), ' '] : null,
         e.who ? ['\u00B7 ', v(e.who), e.via ? ' via ' + e.via : ''] : null),
-      e.reason ? h('span', { class: 'reason' }, visible(e.reason)) : null)));
+      e.reason ? h('span', { class: 'reason' }, visible(e.reason)) : null,
+      auditSubject(e, this.calls))));
   },
   /** verify asks the server to check the whole log's hash chain. */
   async verify() {
