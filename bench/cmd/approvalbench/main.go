@@ -60,6 +60,7 @@ func run() error {
 	n := flag.Int("n", 500, "round trips to time")
 	conc := flag.Int("c", 8, "agents filling at once")
 	rtc := flag.Int("rtc", 1, "agents running round trips at once (each its own session)")
+	more := flag.Int("more", 0, "after the round trips, fill this many more and report the RSS growth per approval between the two levels (the marginal cost, without the fixed costs a first level carries)")
 	label := flag.String("label", "", "label printed with the result")
 	timeout := flag.Duration("timeout", 15*time.Minute, "give up after this long")
 	flag.Parse()
@@ -166,6 +167,18 @@ func run() error {
 		return err
 	}
 	rss2, _ := rss(srv.Process.Pid)
+	if *more > 0 {
+		if _, err := fill(ctx, agent, "more", *more, *conc); err != nil {
+			return err
+		}
+		time.Sleep(2 * time.Second)
+		rss3, err := rss(srv.Process.Pid)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("approvals-http-marginal %sfrom=%d to=%d rss-from-kB=%d rss-to-kB=%d B/pending-marginal=%.0f\n",
+			labelOf(*label), *pending, *pending+*more, rss2, rss3, float64(rss3-rss2)*1024/float64(*more))
+	}
 	fmt.Printf("approvals-http %spending=%d B/pending=%.0f rss-before-kB=%d rss-filled-kB=%d rss-after-rt-kB=%d fill-submits/s=%.0f rt-c=%d rt-p50-ms=%.2f rt-p99-ms=%.2f rt-n=%d\n",
 		labelOf(*label), *pending, float64(rss1-rss0)*1024/float64(*pending), rss0, rss1, rss2,
 		float64(*pending)/took.Seconds(), *rtc, p50, p99, *n)
