@@ -2,12 +2,15 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/toolgate/toolgate/internal/sensitive"
+	"github.com/toolgate/toolgate/internal/suggest"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -63,6 +66,9 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			_, err = stdout.Write(src)
 			return err
 		}},
+		"suggest": {"propose allow rules for calls people approved repeatedly, from a running gateway's audit log (admin)", func(args []string) error {
+			return runRulesSuggest(ctx, args, stdout, stderr)
+		}},
 		"put": {"replace a workspace's rules document on a running gateway (admin); - reads stdin", func(args []string) error {
 			fs := newFlagSet("rules put", stderr)
 			var g gatewayFlags
@@ -99,6 +105,58 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return err
 		}},
 	})
+}
+
+// runRulesSuggest prints the rules internal/suggest proposes from the
+// gateway's audit log, each in the workspace document form with the calls
+// it would have allowed. It changes nothing: a person copies the rules
+// they want into the workspace document (rules get/put).
+func runRulesSuggest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("rules suggest", stderr)
+	var g gatewayFlags
+	g.register(fs)
+	min := fs.Int("min", 3, "approvals (and, to widen to the suggested pattern, distinct calls) a proposal needs")
+	since := fs.Duration("since", 0, "read only the audit of this last `duration` (0: all of it)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usageErrorf("usage: toolgate rules suggest [--min N] [--since DURATION] [--json]")
+	}
+	if *min < 1 {
+		return usageErrorf("--min must be at least 1, not %d", *min)
+	}
+	c, err := g.client()
+	if err != nil {
+		return err
+	}
+	o := suggest.Options{Min: *min}
+	if *since > 0 {
+		o.Since = time.Now().Add(-*since)
+	}
+	ps, err := suggest.Suggest(ctx, c, o)
+	if err != nil {
+		return err
+	}
+	if g.json {
+		if ps == nil {
+			ps = []suggest.Proposal{}
+		}
+		return json.NewEncoder(stdout).Encode(map[string]any{"proposals": ps})
+	}
+	if len(ps) == 0 {
+		_, err := fmt.Fprintf(stdout, "no proposals: none of the calls people approved %d times or more is free of risks, denials and rules that already decide it\n", *min)
+		return err
+	}
+	for i, p := range ps {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if _, err := io.WriteString(stdout, p.JSONC()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // validateWorkspace parses and compiles a workspace document as the

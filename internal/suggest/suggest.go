@@ -44,12 +44,14 @@ type Rule struct {
 	Pattern string `json:"pattern"`
 }
 
-// Example is an approved call a proposal would have allowed.
+// Example is an approved call a proposal would have allowed: its newest
+// approval, and how many times the same call was approved.
 type Example struct {
 	ApprovalID string    `json:"approval_id"`
 	Call       string    `json:"call"`
 	By         string    `json:"by"`
 	At         time.Time `json:"at"`
+	Count      int       `json:"count"`
 }
 
 // JSONC returns the proposal in the workspace document form, with a
@@ -59,7 +61,11 @@ func (p Proposal) JSONC() string {
 	fmt.Fprintf(&b, "// workspace %q: %d approvals of %d distinct calls by %s would have been allowed, e.g.\n",
 		p.Workspace, p.Approvals, p.Distinct, strings.Join(p.Approvers, ", "))
 	for _, e := range p.Examples {
-		fmt.Fprintf(&b, "//   %s\n", oneLine(e.Call))
+		fmt.Fprintf(&b, "//   %s", oneLine(e.Call))
+		if e.Count > 1 {
+			fmt.Fprintf(&b, "  (×%d)", e.Count)
+		}
+		b.WriteByte('\n')
 	}
 	byTool := map[string]map[string]string{}
 	for _, r := range p.Rules {
@@ -323,6 +329,7 @@ func propose(ctx context.Context, g toolgate.Gate, gr *group, o Options) (Propos
 	p := Proposal{Workspace: gr.ans[0].call.Workspace, Rules: gr.rules, Approvals: len(gr.ans), Distinct: len(gr.exacts)}
 	allowed := 0
 	seen := map[string]bool{}
+	example := map[string]int{} // call text → index in p.Examples
 	for i := len(gr.ans) - 1; i >= 0; i-- {
 		a := gr.ans[i]
 		if !seen[a.res.By] {
@@ -342,8 +349,12 @@ func propose(ctx context.Context, g toolgate.Gate, gr *group, o Options) (Propos
 		if d.Action == toolgate.Allow {
 			allowed++
 		}
-		if len(p.Examples) < o.Examples {
-			p.Examples = append(p.Examples, Example{ApprovalID: a.req.ApprovalID, Call: callText(&a.call, &a.decision), By: a.res.By, At: a.answered})
+		text := callText(&a.call, &a.decision)
+		if i, ok := example[text]; ok {
+			p.Examples[i].Count++
+		} else if len(p.Examples) < o.Examples {
+			example[text] = len(p.Examples)
+			p.Examples = append(p.Examples, Example{ApprovalID: a.req.ApprovalID, Call: text, By: a.res.By, At: a.answered, Count: 1})
 		}
 	}
 	sort.Strings(p.Approvers)
