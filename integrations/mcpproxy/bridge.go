@@ -489,6 +489,27 @@ func (b *bridge) tool(ctx context.Context, name string) *mcp.Tool {
 	return b.tools[name]
 }
 
+// unknownTool reports whether the server's complete tools/list lacks
+// name (listed afresh on a miss, so a tool added a moment ago is found).
+// When the tools cannot be listed it is false: the gate decides the call
+// as before, and the server answers it if allowed.
+func (b *bridge) unknownTool(ctx context.Context, name string) bool {
+	b.mu.Lock()
+	_, ok := b.tools[name]
+	b.mu.Unlock()
+	if ok {
+		return false
+	}
+	if err := b.refreshTools(ctx); err != nil {
+		b.p.log.Debug("list tools", "err", err)
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok = b.tools[name]
+	return !ok
+}
+
 // listTools passes tools/list through, records the tools' annotations and
 // hides the tools the gate denies outright when asked to.
 func (b *bridge) listTools(ctx context.Context, req *mcp.ListToolsRequest) (mcp.Result, error) {

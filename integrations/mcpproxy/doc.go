@@ -11,7 +11,9 @@
 // asks the user inside the client through elicitation when the client
 // supports it, and toolgate's approvers when a gateway is configured,
 // sending progress notifications while it waits and denying when the gate's
-// own timeout ends.
+// own timeout ends. "Always" answers without a gateway are kept in a rules
+// document (Config.Remember). A call to a tool the server does not list is
+// answered with the server's own error, "unknown tool", and put to nobody.
 //
 // Everything else passes through: tools/list (tool annotations set the
 // tier: readOnlyHint lowers a tool to the read tier, which only the mode

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
@@ -54,6 +55,12 @@ func (b *bridge) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Re
 		defer context.AfterFunc(pc, func() { cancel(errClientGone) })()
 	}
 
+	if b.unknownTool(ctx, req.Params.Name) {
+		// Answered as the server would: nobody is asked about a call
+		// that cannot run.
+		b.p.log.Info("tools/call of a tool the server does not list", "tool", req.Params.Name)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", req.Params.Name)}
+	}
 	call := b.newCall(ctx, req.Params)
 	v, err := b.decide(ctx, req, call)
 	if err != nil {
@@ -147,6 +154,14 @@ func (b *bridge) decide(ctx context.Context, req *mcp.CallToolRequest, call *too
 	if b.remembered(call.Tool) {
 		return allowBecause("allowed by your earlier answer in the MCP client"), nil
 	}
+	if r := b.p.remember; r != nil {
+		switch r.decide(call) {
+		case toolgate.Allow:
+			return allowBecause("allowed by your earlier \"always\" answer, kept in " + r.path), nil
+		case toolgate.Deny:
+			return denyBecause("denied by a rule in " + r.path), nil
+		}
+	}
 	if !b.canElicit() {
 		return denyBecause(b.howToAllow(call, d.Reason)), nil
 	}
@@ -194,19 +209,17 @@ func (b *bridge) elicit(ctx context.Context, call *toolgate.Call, reason string)
 	}
 	tool := strings.TrimPrefix(call.Tool, "mcp__"+b.p.cfg.Name+"__")
 	msg := fmt.Sprintf("toolgate: allow the call to %s on MCP server %q?\nArguments: %s\nWhy you are asked: %s", tool, b.p.cfg.Name, shown, reason)
+	always := "this tool while toolgate runs"
+	if b.p.remember != nil {
+		always = "this tool from now on (kept in " + b.p.remember.path + ")"
+	}
 	res, err := ss.Elicit(ctx, &mcp.ElicitParams{
 		Mode:    "form",
 		Message: msg,
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
-				"decision": map[string]any{
-					"type":        "string",
-					"title":       "Allow this call?",
-					"description": "once: this call only; session: this tool until the client disconnects; always: this tool while toolgate runs; deny: refuse it",
-					"enum":        []any{answerOnce, answerSession, answerAlways, answerDeny},
-					"enumNames":   []any{"Allow once", "Allow for this session", "Always allow", "Deny"},
-				},
+				"decision": decisionSchema(titledEnums(ss), "once: this call only; session: this tool until the client disconnects; always: "+always+"; deny: refuse it"),
 			},
 			"required": []any{"decision"},
 		},
@@ -223,6 +236,52 @@ func (b *bridge) elicit(ctx context.Context, call *toolgate.Call, reason string)
 	default:
 		return "", fmt.Errorf("unknown answer %q", v)
 	}
+}
+
+// answers are the choices of the elicitation form, with their titles.
+var answers = []struct{ value, title string }{
+	{answerOnce, "Allow once"},
+	{answerSession, "Allow for this session"},
+	{answerAlways, "Always allow"},
+	{answerDeny, "Deny"},
+}
+
+// decisionSchema is the form's one field. Clients of MCP 2025-11-25 and
+// later read titled choices as oneOf [{const, title}]; older ones know
+// only enum with the non-standard enumNames, which that version
+// deprecated.
+func decisionSchema(titled bool, description string) map[string]any {
+	s := map[string]any{"type": "string", "title": "Allow this call?", "description": description}
+	if titled {
+		choices := make([]any, len(answers))
+		for i, a := range answers {
+			choices[i] = map[string]any{"const": a.value, "title": a.title}
+		}
+		s["oneOf"] = choices
+		return s
+	}
+	values, titles := make([]any, len(answers)), make([]any, len(answers))
+	for i, a := range answers {
+		values[i], titles[i] = a.value, a.title
+	}
+	s["enum"], s["enumNames"] = values, titles
+	return s
+}
+
+// titledEnums reports whether the client speaks a protocol version with
+// titled enums (oneOf) in elicitation forms: any but the older versions
+// the proxy knows. A client asking for a version the proxy does not know
+// is answered with the newest, which has them.
+func titledEnums(ss *mcp.ServerSession) bool {
+	ip := ss.InitializeParams()
+	if ip == nil {
+		return true
+	}
+	switch ip.ProtocolVersion {
+	case "2025-06-18", "2025-03-26", "2024-11-05":
+		return false
+	}
+	return true
 }
 
 // sendProgress sends progress notifications to the client while a call

@@ -96,6 +96,8 @@ type proxyConf struct {
 	Listen     bool   `json:"listen,omitempty"`
 	Timeout    string `json:"timeout,omitempty"`
 	HideDenied bool   `json:"hide_denied,omitempty"`
+	// Remember is the file that keeps "always" answers (Config.Remember).
+	Remember string `json:"remember,omitempty"`
 }
 
 // runTestProxy is the proxy process: it runs the proxy as the CLI would.
@@ -105,7 +107,7 @@ func runTestProxy(conf string) int {
 		fmt.Fprintln(os.Stderr, "proxy conf:", err)
 		return 2
 	}
-	cfg := mcpproxy.Config{Name: c.Name, HideDenied: c.HideDenied, ProgressInterval: 200 * time.Millisecond,
+	cfg := mcpproxy.Config{Name: c.Name, HideDenied: c.HideDenied, Remember: c.Remember, ProgressInterval: 200 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	if c.Timeout != "" {
 		d, err := time.ParseDuration(c.Timeout)
@@ -268,10 +270,11 @@ type msg struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  string          `json:"error,omitempty"`
 	// Event fields.
-	Message  string  `json:"message,omitempty"`
-	Answer   string  `json:"answer,omitempty"`
-	Token    any     `json:"token,omitempty"`
-	Progress float64 `json:"progress,omitempty"`
+	Message  string          `json:"message,omitempty"`
+	Answer   string          `json:"answer,omitempty"`
+	Token    any             `json:"token,omitempty"`
+	Progress float64         `json:"progress,omitempty"`
+	Schema   json.RawMessage `json:"schema,omitempty"`
 }
 
 // toolResult is the part of a CallToolResult the tests look at.

@@ -94,6 +94,12 @@ type Config struct {
 	// HideDenied leaves out of tools/list the tools the gate denies
 	// outright.
 	HideDenied bool
+	// Remember, without a gateway, is the rules document (JSONC) that
+	// keeps the "always" answers given in the client across restarts:
+	// each appends an allow rule for the tool, and the document is read
+	// at start. Its rules decide only calls the rules ask about. Empty
+	// keeps "always" answers in memory, for the proxy's lifetime.
+	Remember string
 	// Logger logs what the proxy does; nil discards.
 	Logger *slog.Logger
 }
@@ -106,9 +112,11 @@ type Proxy struct {
 
 	mu sync.Mutex
 	// always holds the tools the user allowed "always" through
-	// elicitation: remembered for the proxy's lifetime.
-	always  map[string]bool
-	bridges map[*bridge]struct{}
+	// elicitation: remembered for the proxy's lifetime, and in remember
+	// too when there is one.
+	always   map[string]bool
+	remember *rememberFile
+	bridges  map[*bridge]struct{}
 	// posts maps the key the HTTP handler puts on each POST to the POST's
 	// context, so a call can tell that its client went away.
 	posts map[string]context.Context
@@ -135,13 +143,21 @@ func New(cfg Config) (*Proxy, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Proxy{
+	p := &Proxy{
 		cfg:     cfg,
 		log:     log,
 		always:  map[string]bool{},
 		bridges: map[*bridge]struct{}{},
 		posts:   map[string]context.Context{},
-	}, nil
+	}
+	if cfg.Remember != "" && cfg.Gateway == nil {
+		r, err := openRemember(cfg.Remember)
+		if err != nil {
+			return nil, fmt.Errorf("mcpproxy: %w", err)
+		}
+		p.remember = r
+	}
+	return p, nil
 }
 
 // ToolName returns the name the gate sees for tool on server:
@@ -276,8 +292,16 @@ func (p *Proxy) allowedAlways(tool string) bool {
 	return p.always[tool]
 }
 
+// rememberAlways records an "always" answer: in memory, and in the
+// remembered answers' document when there is one. A document that cannot
+// be written is logged; the answer still holds while the proxy runs.
 func (p *Proxy) rememberAlways(tool string) {
 	p.mu.Lock()
 	p.always[tool] = true
 	p.mu.Unlock()
+	if p.remember != nil {
+		if err := p.remember.allow(tool, time.Now()); err != nil {
+			p.log.Warn("keep an always answer", "file", p.remember.path, "err", err)
+		}
+	}
 }

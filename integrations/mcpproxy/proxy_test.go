@@ -145,8 +145,13 @@ func TestElicitation(t *testing.T) {
 			t.Parallel()
 			conf := localConf()
 			conf.Mode = "read-only"
-			c := tr.start(t, conf, "once,always,decline")
+			c := tr.start(t, conf, "decline,once,always")
 			elicits := func() int { return c.count(isEvent("elicit")) }
+
+			// Decline denies.
+			if r := c.do(call("0", "write_note", map[string]any{"note": "zero"})).tool(t); !r.IsError || !strings.Contains(r.text(), "denied by the user") {
+				t.Fatalf("declined call: want a tool error, got %+v", r)
+			}
 
 			if r := c.do(withProgress(call("1", "write_note", map[string]any{"note": "one"}))).tool(t); r.IsError || r.text() != "wrote one" {
 				t.Fatalf("first call (once): %+v", r)
@@ -157,30 +162,21 @@ func TestElicitation(t *testing.T) {
 			if r := c.do(call("2", "write_note", map[string]any{"note": "two"})).tool(t); r.IsError || r.text() != "wrote two" {
 				t.Fatalf("second call (always): %+v", r)
 			}
-			if n := elicits(); n != 2 {
-				t.Fatalf("want a question for each of the first two calls, got %d", n)
+			if n := elicits(); n != 3 {
+				t.Fatalf("want a question for each of the first three calls, got %d", n)
 			}
 			if r := c.do(call("3", "write_note", map[string]any{"note": "three"})).tool(t); r.IsError || r.text() != "wrote three" {
 				t.Fatalf("third call (remembered): %+v", r)
 			}
-			if n := elicits(); n != 2 {
+			if n := elicits(); n != 3 {
 				t.Fatalf("always should not ask again; %d questions", n)
 			}
 			// readOnlyHint: read-only mode allows the open ask.
 			if r := c.do(call("4", "status", nil)).tool(t); r.IsError || r.text() != "all good" {
 				t.Fatalf("status: %+v", r)
 			}
-			if n := elicits(); n != 2 {
-				t.Fatalf("a read-only tool in read-only mode should not ask; %d questions", n)
-			}
-			// Decline denies. (A tool the server does not have: write_note
-			// is allowed always now, and the call must not get through.)
-			r := c.do(call("5", "no_such_tool", nil)).tool(t)
-			if !r.IsError {
-				t.Fatalf("declined call: want a tool error, got %+v", r)
-			}
 			if n := elicits(); n != 3 {
-				t.Fatalf("want 3 questions, got %d", n)
+				t.Fatalf("a read-only tool in read-only mode should not ask; %d questions", n)
 			}
 		})
 	}

@@ -34,6 +34,7 @@ type mcpProxyFlags struct {
 	allowRemote bool
 	timeout     time.Duration
 	hideDenied  bool
+	remember    string
 	verbose     bool
 }
 
@@ -49,7 +50,18 @@ func (f *mcpProxyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "let --listen use an address that is not loopback (it has no authentication)")
 	fs.DurationVar(&f.timeout, "timeout", mcpproxy.DefaultTimeout, "how long a call waits for an answer before it is denied")
 	fs.BoolVar(&f.hideDenied, "hide-denied", false, "leave the tools the rules deny outright out of tools/list")
+	fs.StringVar(&f.remember, "remember", defaultRememberFile(), "without a gateway, keep \"always\" answers in the rules document `F` (JSONC; read at start, applies where the rules ask; empty: only while the proxy runs)")
 	fs.BoolVar(&f.verbose, "v", false, "log every decision on stderr")
+}
+
+// defaultRememberFile is where "always" answers are kept by default:
+// $XDG_CONFIG_HOME/toolgate/mcp-always.jsonc.
+func defaultRememberFile() string {
+	dir := clicore.ConfigDir()
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "mcp-always.jsonc")
 }
 
 // runMCPProxy runs toolgate mcp-proxy: an MCP server behind the gate.
@@ -118,6 +130,7 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		cfg.Engine, cfg.Agent, cfg.Mode = e, agent, e.Mode()
+		cfg.Remember = f.remember
 		if m != nil {
 			cfg.Mode = *m
 		}

@@ -63,7 +63,8 @@ func TestServerNameFor(t *testing.T) {
 
 // TestMCPProxyCommand runs toolgate mcp-proxy on pipes in front of the
 // mcpproxy package's test server, with rules from a file, and checks an
-// allowed, a denied and an unanswerable call.
+// allowed, a denied and an unanswerable call, and one allowed by an
+// "always" answer kept in the default remembered answers' document.
 func TestMCPProxyCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a test MCP server")
@@ -78,6 +79,15 @@ func TestMCPProxyCommand(t *testing.T) {
 	}
 	rules := filepath.Join(dir, "rules.jsonc")
 	if err := os.WriteFile(rules, []byte(`{"*": "ask", "testserver_echo": "allow", "mcp__testserver__delete_all": "deny"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// An "always" answer kept by an earlier run in the default place.
+	remembered := filepath.Join(dir, "config", "toolgate", "mcp-always.jsonc")
+	if err := os.MkdirAll(filepath.Dir(remembered), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(remembered, []byte(`{"mcp__testserver__status": {"*": "allow"}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
@@ -108,6 +118,10 @@ func TestMCPProxyCommand(t *testing.T) {
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_note", Arguments: map[string]any{"note": "x"}})
 	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "mcp__testserver__write_note") {
 		t.Fatalf("write_note: want a deny naming the rule to add, got %v %+v", err, res)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "status"})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "all good" {
+		t.Fatalf("status, remembered in %s: %v %+v", remembered, err, res)
 	}
 	cs.Close()
 	select {

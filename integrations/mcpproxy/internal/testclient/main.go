@@ -12,7 +12,7 @@
 //
 // It writes one JSON object per line on stdout: {"id","result"} or
 // {"id","error"} for a step, and {"event":…} for what the server sent:
-// elicit, progress, tools_changed. With -elicit the client supports
+// elicit (with the form's schema), progress, tools_changed. With -elicit the client supports
 // elicitation and answers with the listed answers in order: a toolgate
 // decision (once, session, always, deny), "decline", or "colour=VALUE" for
 // a form with a colour field; when the list runs out it cancels.
@@ -85,7 +85,7 @@ func main() {
 				answer, answers = answers[0], answers[1:]
 			}
 			mu.Unlock()
-			emit(map[string]any{"event": "elicit", "message": req.Params.Message, "answer": answer})
+			emit(map[string]any{"event": "elicit", "message": req.Params.Message, "answer": answer, "schema": req.Params.RequestedSchema})
 			switch {
 			case answer == "decline" || answer == "cancel":
 				return &mcp.ElicitResult{Action: answer}, nil
