@@ -194,3 +194,28 @@ func TestRememberAlways(t *testing.T) {
 		t.Fatalf("a broken remembered document: client %v\nstdout %s\nstderr %s", err, stdout.String(), stderr.String())
 	}
 }
+
+// TestRememberSharedFile: two proxies (two servers, or two clients) share
+// the remembered answers' document; each "always" is added to what is on
+// disk, so neither loses the other's.
+func TestRememberSharedFile(t *testing.T) {
+	buildPrograms(t)
+	file := filepath.Join(t.TempDir(), "mcp-always.jsonc")
+	conf := localConf()
+	conf.Remember = file
+	a := transports[0].start(t, conf, "always")
+	b := transports[0].start(t, conf, "always")
+	if r := a.do(call("1", "write_note", map[string]any{"note": "a"})).tool(t); r.IsError {
+		t.Fatalf("a: %+v", r)
+	}
+	if r := b.do(call("2", "status", nil)).tool(t); r.IsError {
+		t.Fatalf("b: %+v", r)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"mcp__demo__write_note"`) || !strings.Contains(string(data), `"mcp__demo__status"`) {
+		t.Fatalf("a proxy lost the other's answer:\n%s", data)
+	}
+}

@@ -79,10 +79,15 @@ func (r *rememberFile) decide(c *toolgate.Call) toolgate.Action {
 
 // allow appends an allow rule for every call of tool and writes the
 // document, replacing it whole so a crash leaves the old or the new text.
+// It appends to the text on disk, not the one read at start: the user (or
+// the proxy of another server sharing the file) may have changed it since.
 func (r *rememberFile) allow(tool string, now time.Time) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	src := r.src
+	src, err := os.ReadFile(r.path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remember %s: %w", tool, err)
+	}
 	if len(src) == 0 {
 		src = []byte("// Tools you allowed \"always\" in an MCP client through toolgate mcp-proxy.\n// Edit freely: these rules apply only where the proxy's rules ask.\n{\n}\n")
 	}

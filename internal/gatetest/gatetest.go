@@ -37,6 +37,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"DenyIsFinalWithMessage", testDeny},
 		{"RequestApprovalWithdrawsOnGiveUp", testWithdraw},
 		{"ResubmittedIDWithOtherContentConflicts", testResubmit},
+		{"NoHoldRecordsAskWithoutApproval", testNoHold},
 		{"OtherAgentSeesNothing", testOtherAgent},
 		{"AgentCannotAnswer", testAgentCannotAnswer},
 		{"AbortDeniesLaterCalls", testAbort},
@@ -209,6 +210,32 @@ func testResubmit(t *testing.T, h Harness) {
 		if toolgate.ErrorCodeOf(err) != toolgate.EConflict {
 			t.Errorf("id reused for %s %v: result %+v, err %v; want conflict", c.Tool, c.Args, r, err)
 		}
+	}
+}
+
+// testNoHold: an ask submitted without holding is recorded and returned
+// without an approval; it is never final, so never an allow. Another
+// agent cannot use it to reach a session that is not its own.
+func testNoHold(t *testing.T, h Harness) {
+	ctx := ctxT(t)
+	r := must(h.Agent.Submit(ctx, toolgate.SubmitRequest{Call: bash("s1", "c1", "git push origin main"), NoHold: true}))(t, "submit")
+	if act, final := r.Final(); r.Decision.Action != toolgate.Ask || r.Approval != nil || final || act != toolgate.Ask {
+		t.Fatalf("unheld ask: %+v", r)
+	}
+	if list := must(h.Approver.Approvals(ctx, toolgate.ApprovalFilter{}))(t, "approvals"); len(list) != 0 {
+		t.Errorf("approvals %+v, want none", list)
+	}
+	entries := must(h.Admin.Audit(ctx, toolgate.AuditFilter{Session: "s1", Kind: "decision"}))(t, "audit")
+	if len(entries) != 1 || entries[0].Outcome != "ask" || entries[0].CallID != "c1" {
+		t.Errorf("audit %+v, want the one ask decision", entries)
+	}
+	// The user's twin: allowed and denied calls come back as they are.
+	read := toolgate.Call{ID: "r1", Session: "s1", Tool: "Read", Args: map[string]any{"file_path": "README.md"}}
+	if r := must(h.Agent.Submit(ctx, toolgate.SubmitRequest{Call: read, NoHold: true}))(t, "submit read"); r.Decision.Action != toolgate.Allow {
+		t.Errorf("read without hold: %s, want allow", r.Decision.Action)
+	}
+	if _, err := h.Agent2.Submit(ctx, toolgate.SubmitRequest{Call: bash("s1", "x1", "git push origin main"), NoHold: true}); toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		t.Errorf("another agent submits into the session without hold: %v, want not found", err)
 	}
 }
 
