@@ -33,8 +33,10 @@ type StampRule struct {
 var DefaultStampRule = StampRule{Window: 10, Fast: 5, Under: time.Second}
 
 // RubberStamps reads the approvals in the audit log since since and names
-// every approver whose last approvals break r, newest first.
-func RubberStamps(ctx context.Context, g toolgate.Gate, since time.Time, r StampRule) ([]RubberStamping, error) {
+// every approver whose last approvals break r, newest first. Only a
+// person's own answers count: not expiries, cancellations or the approvals
+// a grant cascades to.
+func RubberStamps(ctx context.Context, g Auditor, since time.Time, r StampRule) ([]RubberStamping, error) {
 	as, err := answers(ctx, g, since, 20000)
 	if err != nil {
 		return nil, err

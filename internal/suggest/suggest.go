@@ -21,6 +21,12 @@ import (
 	"github.com/toolgate/toolgate"
 )
 
+// Auditor reads the audit log: a toolgate.Gate (an admin's), or the
+// broker itself for the gateway's own summaries.
+type Auditor interface {
+	Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.AuditEntry, error)
+}
+
 // Proposal is a rule set (one rule per subject of the calls) that would
 // have allowed calls a person approved repeatedly.
 type Proposal struct {
@@ -140,7 +146,7 @@ func (a *answer) human() bool {
 
 // answers reads the approvals the audit log records, in the order they
 // were answered, pairing each answer with its request.
-func answers(ctx context.Context, g toolgate.Gate, since time.Time, max int) ([]answer, error) {
+func answers(ctx context.Context, g Auditor, since time.Time, max int) ([]answer, error) {
 	reqs := map[string]toolgate.AuditEntry{}
 	if err := scan(ctx, g, string(toolgate.EventApprovalRequested), since, max, func(e toolgate.AuditEntry) {
 		reqs[e.ApprovalID] = e
@@ -175,7 +181,7 @@ func answers(ctx context.Context, g toolgate.Gate, since time.Time, max int) ([]
 // page is how many entries one audit read asks for (the HTTP API's most).
 const page = 1000
 
-func scan(ctx context.Context, g toolgate.Gate, kind string, since time.Time, max int, f func(toolgate.AuditEntry)) error {
+func scan(ctx context.Context, g Auditor, kind string, since time.Time, max int, f func(toolgate.AuditEntry)) error {
 	filter := toolgate.AuditFilter{Kind: kind, Since: since, Limit: page}
 	n := 0
 	for {
