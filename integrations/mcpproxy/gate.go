@@ -286,7 +286,8 @@ func titledEnums(ss *mcp.ServerSession) bool {
 
 // sendProgress sends progress notifications to the client while a call
 // waits for an answer, if the client sent a progress token; the returned
-// func stops them.
+// func stops them. The first is sent before it returns, so the client
+// hears of the wait even when the answer comes at once.
 func (b *bridge) sendProgress(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call) (stop func()) {
 	token := req.Params.GetProgressToken()
 	ss := b.downstream()
@@ -294,29 +295,33 @@ func (b *bridge) sendProgress(ctx context.Context, req *mcp.CallToolRequest, cal
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
+	start := time.Now()
+	total := b.p.cfg.Timeout.Seconds()
+	notify := func() {
+		elapsed := time.Since(start)
+		left := (b.p.cfg.Timeout - elapsed).Round(time.Second)
+		err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token,
+			Progress:      elapsed.Seconds(),
+			Total:         total,
+			Message:       fmt.Sprintf("toolgate: waiting for approval of %s (%s left)", call.Tool, left),
+		})
+		if err != nil && ctx.Err() == nil {
+			b.p.log.Debug("send progress", "err", err)
+		}
+	}
+	notify()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		start := time.Now()
 		tick := time.NewTicker(b.p.cfg.ProgressInterval)
 		defer tick.Stop()
-		total := b.p.cfg.Timeout.Seconds()
 		for {
-			elapsed := time.Since(start)
-			left := (b.p.cfg.Timeout - elapsed).Round(time.Second)
-			err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-				ProgressToken: token,
-				Progress:      elapsed.Seconds(),
-				Total:         total,
-				Message:       fmt.Sprintf("toolgate: waiting for approval of %s (%s left)", call.Tool, left),
-			})
-			if err != nil && ctx.Err() == nil {
-				b.p.log.Debug("send progress", "err", err)
-			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
+				notify()
 			}
 		}
 	}()

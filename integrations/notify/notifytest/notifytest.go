@@ -85,10 +85,11 @@ func (e *Env) Get(t *testing.T, id string) *toolgate.Approval {
 	return a
 }
 
-// Eventually polls cond for up to 10 seconds.
+// Eventually polls cond for up to 30 seconds: the deadline only matters
+// when the test fails, and CI shares two cores with parallel packages.
 func Eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

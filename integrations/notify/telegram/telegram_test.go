@@ -277,9 +277,15 @@ func TestTelegramDownNeverBlocks(t *testing.T) {
 		t.Fatalf("approve while the notifier fails: %d %s", res.Status, res.Body)
 	}
 	sent(t, fake, "terraform apply")
-	h := env.Dispatcher.Health()[0]
-	if h.Failures < 3 || h.Sent < 1 {
-		t.Fatalf("health %+v: want 3 failures and a delivery", h)
+	// The stand-in records the message before the notifier reads the
+	// answer and counts the delivery: wait for the count.
+	var h notify.Health
+	notifytest.Eventually(t, "3 failures and a delivery in the notifier's health", func() bool {
+		h = env.Dispatcher.Health()[0]
+		return h.Failures >= 3 && h.Sent >= 1 && h.Up
+	})
+	if h.Failures != 3 {
+		t.Fatalf("health %+v: want exactly 3 failures", h)
 	}
 	m := env.Stack.Do(http.MethodGet, "/metrics", env.Stack.Admin, nil)
 	if m.Status != http.StatusOK || !strings.Contains(string(m.Body), `toolgate_notifier_failures_total{notifier="telegram"} 3`) ||
