@@ -84,7 +84,9 @@ func TestAdminCommands(t *testing.T) {
 	if out, err := run(agentToken, "approvals", "approve", id); err == nil || !strings.Contains(out, "is agent") {
 		t.Fatalf("agent approving: %v\n%s", err, out)
 	}
-	out := must(approverToken, "approvals", "approve", "--scope", "session", id)
+	// A session grant without --pattern covers the call exactly as made;
+	// the approver widens it knowingly.
+	out := must(approverToken, "approvals", "approve", "--scope", "session", "--pattern", "git push *", id)
 	if !strings.Contains(out, "approved") || !strings.Contains(out, `"git push *"`) {
 		t.Fatalf("approve:\n%s", out)
 	}

@@ -47,7 +47,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			g.register(fs)
 			scope := fs.String("scope", "once", "`scope`: once, turn, session, workspace or global")
 			grant := fs.String("grant", "", "grant `kind` for scopes beyond once: tool, pattern or prefix")
-			pattern := fs.String("pattern", "", "grant `pattern` (default: the suggestion)")
+			pattern := fs.String("pattern", "", "grant `pattern` (default: the call exactly as made for turn and session, the suggestion for workspace and global)")
 			answer := fs.String("answer", "", "a question tool's answer, as `JSON`")
 			if err := parseFlags(fs, args); err != nil {
 				return err

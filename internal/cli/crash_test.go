@@ -148,7 +148,8 @@ func TestCrashLosesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.Approve(ctx, first.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession}); err != nil {
+	// A pattern: without one a session grant covers only the exact call.
+	if _, err := admin.Approve(ctx, first.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}); err != nil {
 		t.Fatal(err)
 	}
 	pending := map[string]string{}

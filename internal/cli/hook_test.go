@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,8 +166,13 @@ func TestHookGateway(t *testing.T) {
 	if a := parseAnswer(t, stdout); code != 0 || a.HookSpecificOutput.PermissionDecision != "ask" {
 		t.Errorf("ask: %d %s", code, stdout)
 	}
-	if len(g.Cancelled()) != 1 {
-		t.Errorf("the prompt's approval was not cancelled: %v", g.Cancelled())
+	// Prompt mode records the ask without holding it: no approval is
+	// created, so none is left pending or cancelled.
+	if a, c := g.Approvals(), g.Cancelled(); len(a) != 0 || len(c) != 0 {
+		t.Errorf("prompt mode held an approval: approvals %v, cancelled %v; want none", a, c)
+	}
+	if asks, err := g.Audit("decision"); err != nil || !slices.ContainsFunc(asks, func(e toolgate.AuditEntry) bool { return e.Outcome == "ask" }) {
+		t.Errorf("the prompt's ask is not audited: %+v, %v", asks, err)
 	}
 
 	// Held for a remote approver, who approves over the API. A session is
