@@ -22,10 +22,10 @@ import (
 	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/integrations/wsapprovals"
 	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/wire"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
-	"github.com/toolgate/toolgate/store/fsrules"
 	"github.com/toolgate/toolgate/store/postgres"
 	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
@@ -65,14 +65,6 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return badInput(err)
 	}
-	// One node keeps rules documents and credentials in files in its data
-	// directory; nodes sharing PostgreSQL keep them in the database.
-	var rules store.Rules = fsrules.New(cfg.Data, defaults)
-	openTokens := func() (*tokens.Store, error) { return tokens.Open(filepath.Join(cfg.Data, "tokens.json")) }
-	if pg, ok := st.(*postgres.DB); ok {
-		rules = pg.Rules(defaults)
-		openTokens = func() (*tokens.Store, error) { return tokens.OpenBackend(pg.Tokens()) }
-	}
 	opts := append(engineOptions(), policy.WithProtectedPaths(cfg.Data))
 	if configPath != "" {
 		opts = append(opts, policy.WithProtectedPaths(configPath))
@@ -81,24 +73,19 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if config != nil {
 		configDocs = append(configDocs, config)
 	}
-	toks, err := openTokens()
+	gw, err := wire.New(ctx, wire.Config{
+		Store: st, Dir: cfg.Data, DefaultRules: defaults, ConfigDocs: configDocs, PolicyOptions: opts,
+		BrokerOptions: []approval.Option{
+			approval.WithTTL(cfg.ApprovalTimeout), approval.WithMaxTTL(cfg.MaxApprovalTimeout),
+			approval.WithSweepInterval(cfg.SweepInterval), approval.WithLogger(logger),
+			approval.WithWorkspaceLimits(cfg.Workspaces, cfg.WorkspacesPerToken), approval.WithMaxPending(cfg.MaxPendingPerSession),
+		},
+	})
 	if err != nil {
-		return fmt.Errorf("tokens: %w", err)
+		return err
 	}
-	pol := approval.NewWorkspaces(rules, configDocs, opts...)
-	broker, err := approval.New(ctx, st, pol,
-		approval.WithTTL(cfg.ApprovalTimeout), approval.WithMaxTTL(cfg.MaxApprovalTimeout),
-		approval.WithSweepInterval(cfg.SweepInterval), approval.WithLogger(logger),
-		approval.WithApplied(func(e *toolgate.AuditEntry) {
-			if e.Kind == postgres.TokensChanged {
-				toks.Refresh()
-			}
-		}),
-		approval.WithWorkspaceLimits(cfg.Workspaces, cfg.WorkspacesPerToken), approval.WithMaxPending(cfg.MaxPendingPerSession))
-	if err != nil {
-		return fmt.Errorf("start broker: %w", err)
-	}
-	defer broker.Close()
+	defer gw.Close()
+	broker, toks := gw.Broker, gw.Tokens
 	stopReaper := broker.SpawnReaper(cfg.SweepInterval)
 	defer stopReaper()
 
@@ -151,8 +138,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		logger.Warn("this store keeps no web sessions: approvers sign in again after a restart")
 	}
 	ui := web.New(uiOpts...)
-	api := server.NewServer(server.Deps{
-		Broker: broker, Policies: pol, Rules: rules, Tokens: toks, Store: st, Logger: logger,
+	api := gw.API(server.Deps{
+		Logger:         logger,
 		AllowedOrigins: cfg.AllowedOrigins, PublicMetrics: cfg.PublicMetrics,
 		Limits: limits, Mounts: mounts, Authenticate: ui.Authenticate, Metrics: extraMetrics,
 	})

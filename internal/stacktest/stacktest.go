@@ -1,7 +1,8 @@
-// Package stacktest runs the whole gateway for tests: a broker over a
-// SQLite store and a rules directory in t.TempDir(), workspace policies,
-// a token store with an agent, an approver and an admin token, and
-// server.NewServer on an httptest listener.
+// Package stacktest runs the whole gateway for tests, wired by package
+// wire as toolgate serve is: a broker over a SQLite store and a rules
+// directory in t.TempDir(), workspace policies, a token store with an
+// agent, an approver and an admin token, and the HTTP API on an httptest
+// listener.
 //
 // It is an ordinary package, not a _test.go file, so that the tests of
 // several packages can share it; only tests import it, and it must stay
@@ -21,10 +22,10 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/wire"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
-	"github.com/toolgate/toolgate/store/fsrules"
 	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
 )
@@ -43,6 +44,7 @@ type Stack struct {
 	Server   *httptest.Server
 	// Agent, Approver and Admin are bearer tokens of those roles.
 	Agent, Approver, Admin string
+	gw                     *wire.Gateway
 }
 
 type config struct {
@@ -67,8 +69,9 @@ func On(st store.Store, dir string) Option {
 	return func(c *config) { c.st, c.dir = st, dir }
 }
 
-// Rules replaces the rules store (default: fsrules.New(dir,
-// policy.DefaultRulesJSONC())).
+// Rules replaces the rules store (default: what toolgate serve would use:
+// fsrules in the data directory with the built-in defaults, or the shared
+// database's documents).
 func Rules(f func(dir string) store.Rules) Option { return func(c *config) { c.rules = f } }
 
 // Configs are the configuration documents the policies layer under the
@@ -122,7 +125,6 @@ func Handler(wrap func(s *Stack, api http.Handler) http.Handler) Option {
 func New(t testing.TB, opts ...Option) *Stack {
 	t.Helper()
 	c := config{
-		rules:      func(dir string) store.Rules { return fsrules.New(dir, policy.DefaultRulesJSONC()) },
 		policyOpts: []policy.Option{policy.WithHome("/home/user")},
 		names:      [3]string{"agent-1", "alice", "root"},
 	}
@@ -140,29 +142,28 @@ func New(t testing.TB, opts ...Option) *Stack {
 		s.Store = st
 		t.Cleanup(func() { st.Close() })
 	}
-	s.Rules = c.rules(s.Dir)
-	s.Policies = approval.NewWorkspaces(s.Rules, c.docs, c.policyOpts...)
-	var err error
-	if s.Broker, err = approval.New(ctx, s.Store, s.Policies, c.brokerOpts...); err != nil {
+	wc := wire.Config{Store: s.Store, Dir: s.Dir, ConfigDocs: c.docs, PolicyOptions: c.policyOpts,
+		BrokerOptions: c.brokerOpts, TokenOptions: c.tokenOpts}
+	if c.rules != nil {
+		wc.Rules = c.rules(s.Dir)
+	}
+	gw, err := wire.New(ctx, wc)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Tokens, err = tokens.Open(filepath.Join(s.Dir, "tokens.json"), c.tokenOpts...); err != nil {
-		t.Fatal(err)
-	}
+	s.gw = gw
+	s.Rules, s.Policies, s.Broker, s.Tokens = gw.Rules, gw.Policies, gw.Broker, gw.Tokens
 	for i, role := range []tokens.Role{tokens.RoleAgent, tokens.RoleApprover, tokens.RoleAdmin} {
 		dst := []*string{&s.Agent, &s.Approver, &s.Admin}[i]
 		if *dst, err = s.Tokens.Create(c.names[i], role); err != nil {
 			t.Fatal(err)
 		}
 	}
-	deps := server.Deps{
-		Broker: s.Broker, Policies: s.Policies, Rules: s.Rules, Tokens: s.Tokens, Store: s.Store,
-		Limits: server.Limits{RatePerSecond: -1},
-	}
+	deps := server.Deps{Limits: server.Limits{RatePerSecond: -1}}
 	for _, f := range c.deps {
 		f(s, &deps)
 	}
-	var h http.Handler = server.NewServer(deps)
+	var h http.Handler = gw.API(deps)
 	if c.handler != nil {
 		h = c.handler(s, h)
 	}
