@@ -47,7 +47,10 @@ type optEffect struct {
 	// prefix matches operands starting with a name ("+main", "git+https:").
 	prefix bool
 	// match, when set, tests operands instead of names (chmod modes).
-	match  func(string) bool
+	match func(string) bool
+	// value, when set, tests the value of the options in names instead
+	// of their presence ("psql -c 'DROP TABLE t'", "install -m 4755").
+	value  func(string) bool
 	effect Effect
 	class  Class
 	why    string
@@ -126,10 +129,26 @@ var gitSpec = &cmdSpec{
 			"detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore",
 			"no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul"},
 			shortVal: "bB",
-			opts:     []optEffect{{names: forceOpts, class: ClassDestructive, why: "throws away uncommitted changes"}}},
-		"reflog":     {opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}},
-		"update-ref": {opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes a ref directly"}}},
-		"gc":         {long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}},
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "throws away uncommitted changes"},
+				{match: everything, operand: true, class: ClassDestructive, why: "throws away every uncommitted change in the tree"}}},
+		// restore overwrites the working tree's files unless it only
+		// unstages (--staged without --worktree).
+		"restore": {long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge",
+			"conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay",
+			"pathspec-from-file=", "pathspec-file-nul"}, shortVal: "s",
+			class: ClassDestructive, why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"},
+			opts: []optEffect{{names: []string{"--worktree", "-W"}, class: ClassDestructive, why: "throws away uncommitted changes to the files it restores"}}},
+		"switch": {long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=",
+			"quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules"},
+			shortVal: "cC",
+			opts:     []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: ClassDestructive, why: "throws away uncommitted changes"}}},
+		"rm": {long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul"},
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes files with uncommitted changes"}}},
+		"filter-branch": {class: ClassDestructive, why: "rewrites the repository's history"},
+		"filter-repo":   {class: ClassDestructive, why: "rewrites the repository's history"},
+		"reflog":        {opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}},
+		"update-ref":    {opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes a ref directly"}}},
+		"gc":            {long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}},
 		"clone": {long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare",
 			"mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=",
 			"depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules",
@@ -174,21 +193,43 @@ var cmdSpecs = map[string]*cmdSpec{
 	"blkdiscard": {class: ClassDestructive, why: "discards every block of a device"},
 	"dropdb":     {class: ClassDestructive, why: "drops a database"},
 	"dropuser":   {class: ClassDestructive, why: "drops a database role"},
-	"psql":       {effect: EffectNetwork, long: []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="}, shortVal: "cdfhpUo"},
-	"mysql":      {effect: EffectNetwork},
-	"redis-cli":  {effect: EffectNetwork, opts: []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: ClassDestructive, why: "deletes every key of the database"}}},
-	"terraform":  {subs: map[string]*cmdSpec{"destroy": {class: ClassDestructive, why: "destroys the infrastructure the configuration manages"}}},
+	"psql": {effect: EffectNetwork, long: []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="}, shortVal: "cdfhpUo",
+		opts: []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"}}},
+	"mysql": {effect: EffectNetwork, long: []string{"execute=", "database=", "host=", "port=", "user=", "password="}, shortVal: "eDhPuS",
+		opts: []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"}}},
+	"mariadb": {effect: EffectNetwork, long: []string{"execute=", "database=", "host=", "port=", "user=", "password="}, shortVal: "eDhPuS",
+		opts: []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"}}},
+	"mysqladmin": {effect: EffectNetwork, opts: []optEffect{{names: []string{"drop"}, operand: true, class: ClassDestructive, why: "drops a database"}}},
+	"sqlite3":    {opts: []optEffect{{match: sqlDestroys, operand: true, class: ClassDestructive, why: "runs SQL that drops or empties data"}}},
+	"duckdb":     {opts: []optEffect{{names: []string{"-c"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"}}},
+	"mongo":      mongoSpec, "mongosh": mongoSpec,
+	"cqlsh":     {effect: EffectNetwork, long: []string{"execute="}, shortVal: "eu", opts: []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: ClassDestructive, why: "runs CQL that drops or empties data"}}},
+	"redis-cli": {effect: EffectNetwork, opts: []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: ClassDestructive, why: "deletes every key of the database"}}},
+	"terraform": terraformSpec, "tofu": terraformSpec, "terragrunt": terraformSpec,
+	"pulumi": {subs: map[string]*cmdSpec{"destroy": {class: ClassDestructive, why: "destroys the stack's infrastructure"},
+		"stack": {opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}}},
+	"helm": {effect: EffectNetwork, subs: map[string]*cmdSpec{"uninstall": helmDelete, "delete": helmDelete, "del": helmDelete, "un": helmDelete}},
 	"kubectl": {effect: EffectNetwork, subs: map[string]*cmdSpec{
-		"delete": {class: ClassDestructive, why: "deletes cluster resources"},
-		"exec":   {effect: EffectRuns}, "cp": {effect: EffectWrites},
+		"delete":  {class: ClassDestructive, why: "deletes cluster resources"},
+		"drain":   {class: ClassDestructive, why: "evicts every workload from a node"},
+		"replace": {opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}},
+		"get":     {opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}},
+		"create":  {opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}},
+		"exec":    {effect: EffectRuns}, "cp": {effect: EffectWrites},
 		"config": {opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints cluster credentials"}}},
 	}},
 	"docker": {effect: EffectRuns, subs: map[string]*cmdSpec{
 		"run": dockerRun, "create": dockerRun,
 		"system": {opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}},
 		"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
+		"image":  dockerPrune, "container": dockerPrune, "network": dockerPrune, "builder": dockerPrune, "buildx": dockerPrune,
+		"compose": composeSpec,
 	}},
-	"podman": {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun}},
+	"docker-compose": composeSpec,
+	"podman": {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun,
+		"system": {opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}},
+		"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
+		"image":  dockerPrune, "container": dockerPrune}},
 
 	// Running as root.
 	"sudo":    {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "runs a command as root", unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
@@ -203,7 +244,7 @@ var cmdSpecs = map[string]*cmdSpec{
 	"update-rc.d": {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot"},
 	"chkconfig":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", unless: []string{"--list"}},
 	"rc-update":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", unless: []string{"show"}},
-	"systemctl":   {opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"}}},
+	"systemctl":   {subs: map[string]*cmdSpec{"stop": systemctlOff, "disable": systemctlOff, "kill": systemctlOff, "mask": systemctlOff}, opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"}}},
 	"systemd-run": {effect: EffectPersistence | EffectRuns, opts: []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: ClassPersistence, why: "installs a timer or service that runs later by itself"}},
 		long: []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host="}},
 	"launchctl":   {opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
@@ -224,6 +265,23 @@ var cmdSpecs = map[string]*cmdSpec{
 	"nsenter":  {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "enters another process's namespaces (a container escape)"},
 	"sysctl":   {opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"}}},
 	"insmod":   {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module"},
+	"chroot":   {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "runs a command with another root directory (as root)"},
+	"umount":   {effect: EffectPrivilege, class: ClassPrivilege, why: "unmounts a file system"},
+	"chpasswd": {effect: EffectPrivilege, class: ClassPrivilege, why: "changes passwords"},
+	"chage":    {effect: EffectPrivilege, class: ClassPrivilege, why: "changes password expiry", unless: []string{"-l", "--list"}},
+	"chsh":     {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a user's login shell"},
+	"vipw":     {effect: EffectPrivilege, class: ClassPrivilege, why: "edits the user accounts"},
+	"vigr":     {effect: EffectPrivilege, class: ClassPrivilege, why: "edits the groups"},
+	"groupadd": {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a group"},
+	"groupmod": {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a group"},
+	"addgroup": {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a group or adds a user to one"},
+	"userdel":  {effect: EffectPrivilege, class: ClassDestructive, why: "deletes a user account"},
+	"deluser":  {effect: EffectPrivilege, class: ClassDestructive, why: "deletes a user account"},
+	"groupdel": {effect: EffectPrivilege, class: ClassDestructive, why: "deletes a group"},
+	"install": {long: []string{"mode=", "owner=", "group=", "target-directory=", "suffix=", "backup=", "compare", "directory", "preserve-timestamps", "strip", "strip-program=", "verbose", "context="},
+		shortVal: "mogtSb",
+		opts: []optEffect{{names: []string{"-m", "--mode"}, value: setuidMode, effect: EffectPrivilege, class: ClassPrivilege, why: "installs a program with the setuid or setgid bit, so it runs with its owner's rights"},
+			{names: []string{"-o", "--owner"}, value: rootOwner, effect: EffectPrivilege, class: ClassPrivilege, why: "hands files to root"}}},
 	"modprobe": {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module", unless: []string{"-r", "-n", "--dry-run"}},
 
 	// Supply chain: installers given a URL, a git remote or another index.
@@ -245,13 +303,33 @@ var cmdSpecs = map[string]*cmdSpec{
 	"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
 	"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}},
 	"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
-	"gh":          {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"}}}}},
-	"gcloud":      {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
+	"gh": {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
+		{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}},
+		"repo":    {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}},
+		"release": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}},
+		"secret":  {opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}}},
+	"vault": {effect: EffectNetwork, subs: map[string]*cmdSpec{"read": {class: ClassCredential, why: "prints a secret from Vault"},
+		"kv":    {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}},
+		"token": {opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: ClassCredential, why: "creates or prints a Vault token"}}},
+		"print": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}},
+	"op": {subs: map[string]*cmdSpec{"read": {class: ClassCredential, why: "prints a secret from 1Password"},
+		"item": {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}}},
+	"bw":    {subs: map[string]*cmdSpec{"get": {class: ClassCredential, why: "prints a secret from Bitwarden"}, "export": {class: ClassCredential, why: "exports the Bitwarden vault"}}},
+	"lpass": {subs: map[string]*cmdSpec{"show": {class: ClassCredential, why: "prints a secret from LastPass"}, "export": {class: ClassCredential, why: "exports the LastPass vault"}}},
+	"gcloud": {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}},
+		opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
+			{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"}}},
 	"aws": {effect: EffectNetwork, subs: map[string]*cmdSpec{
 		"configure": {opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}},
 		"sts":       {opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}},
-		"s3":        {effect: EffectNetwork}}},
-	"az": {subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}}},
+		"s3": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
+			{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}},
+		"secretsmanager": {opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"}}},
+		"ssm":            {opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}}},
+		opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}}},
+	"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"}}},
+	"az": {subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
+		opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}},
 
 	// Security controls.
 	"iptables":   {opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes or loosens the machine's firewall rules"}}},
@@ -259,15 +337,41 @@ var cmdSpecs = map[string]*cmdSpec{
 	"nft":        {opts: []optEffect{{names: []string{"flush", "delete"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the machine's firewall rules"}}},
 	"ufw":        {opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the machine's firewall"}}},
 	"setenforce": {opts: []optEffect{{names: []string{"0", "Permissive", "permissive"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off SELinux enforcement"}}},
-	"kill":       {opts: []optEffect{{names: []string{"-1"}, operand: true, class: ClassDestructive, why: "signals every process the user may signal"}}, dashOperand: killPID},
-	"killall5":   {class: ClassDestructive, why: "signals every process"},
+	"kill": {opts: []optEffect{{names: []string{"-1"}, operand: true, class: ClassDestructive, why: "signals every process the user may signal"},
+		{names: []string{"1"}, operand: true, class: ClassDestructive, why: "signals init, which stops the machine"}}, dashOperand: killPID},
+	"pkill": pkillSpec,
+	"killall": {long: []string{"exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "signal=", "user=", "verbose", "wait", "older-than=", "younger-than=", "ns="},
+		shortVal: "sunoy",
+		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"},
+			{names: []string{"-u", "--user"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills every process of a user"}}},
+	"aa-teardown": {effect: EffectPrivilege, class: ClassPrivilege, why: "unloads every AppArmor profile"},
+	"aa-disable":  {effect: EffectPrivilege, class: ClassPrivilege, why: "turns off an AppArmor profile"},
+	"aa-complain": {effect: EffectPrivilege, class: ClassPrivilege, why: "stops enforcing an AppArmor profile"},
+	"auditctl": {opts: []optEffect{{names: []string{"-D"}, effect: EffectPrivilege, class: ClassPrivilege, why: "deletes every audit rule, turning off auditing"},
+		{names: []string{"-e"}, value: func(v string) bool { return v == "0" }, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off auditing"}}, shortVal: "ewWaAkFSdlR"},
+	"spctl":   {opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off Gatekeeper, macOS's check of downloaded programs"}}, long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"}},
+	"csrutil": {opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off System Integrity Protection"}}},
+	"journalctl": {long: []string{"vacuum-time=", "vacuum-size=", "vacuum-files=", "rotate", "flush", "unit=", "follow", "lines=", "since=", "until="},
+		opts: []optEffect{{names: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files"}, prefix: true, class: ClassDestructive, why: "deletes the system journal, the machine's audit trail"}}},
+	"history": {opts: []optEffect{{names: []string{"-c"}, class: ClassDestructive, why: "clears the shell history, hiding what ran"},
+		{names: []string{"-w", "-d"}, class: ClassDestructive, why: "rewrites the shell history, hiding what ran"}}, dashOperand: func(a string) bool { return strings.Trim(a, "-0123456789") == "" && len(a) > 1 }},
+	"unset":  {opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}},
+	"export": declSpec, "declare": declSpec, "typeset": declSpec, "readonly": declSpec, "local": declSpec,
+	"set":      {opts: []optEffect{{names: []string{"history"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "with +o turns off the shell history, a security control that records what runs"}}},
+	"printenv": {opts: []optEffect{{match: secretName, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}},
+	"echo":     echoSpec, "printf": echoSpec,
+	"sgdisk":   {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},
+	"gdisk":    {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l"}},
+	"cfdisk":   {class: ClassDestructive, why: "rewrites a disk's partition table"},
+	"killall5": {class: ClassDestructive, why: "signals every process"},
 
 	// Network: a secret read in the same command may leave the machine.
-	"curl": {effect: EffectNetwork}, "wget": {effect: EffectNetwork}, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
-	"rsync": {effect: EffectNetwork}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
+	"curl": fetchSpec, "wget": fetchSpec, "http": fetchSpec, "https": fetchSpec, "xh": fetchSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
+	"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
+		opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
 	"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork},
-	"ssh": {effect: EffectNetwork | EffectRuns}, "http": {effect: EffectNetwork}, "https": {effect: EffectNetwork}, "xh": {effect: EffectNetwork},
-	"rclone": {effect: EffectNetwork}, "gsutil": {effect: EffectNetwork}, "aria2c": {effect: EffectNetwork}, "mail": {effect: EffectNetwork},
+	"ssh":    {effect: EffectNetwork | EffectRuns},
+	"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"}}}, "aria2c": {effect: EffectNetwork}, "mail": {effect: EffectNetwork},
 	"sendmail": {effect: EffectNetwork}, "mutt": {effect: EffectNetwork}, "openssl": {effect: EffectNetwork},
 }
 
@@ -490,6 +594,13 @@ func classify(cmd *Command, name string, args []string) {
 				}
 				continue
 			}
+			if o.value != nil {
+				if n, v, ok := s.valueMatch(resolved, o); ok {
+					cmd.Effects |= o.effect
+					addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + n + " " + o.why + ": " + clip(v, 60), Token: n})
+				}
+				continue
+			}
 			for _, n := range o.names {
 				if w, ok := s.has(resolved, args, n, o.prefix); ok {
 					cmd.Effects |= o.effect
@@ -699,3 +810,54 @@ var ncSpec = &cmdSpec{effect: EffectNetwork, long: []string{"exec=", "sh-exec=",
 // id ("-1", every process) rather than a signal: a number after the
 // signal.
 func killPID(a string) bool { return a == "-1" }
+
+// More entries of the command table, kept as variables where several
+// commands share one.
+var (
+	mongoSpec = &cmdSpec{effect: EffectNetwork, long: []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
+		opts: []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: ClassDestructive, why: "runs a script that drops or empties data"}}}
+	terraformSpec = &cmdSpec{subs: map[string]*cmdSpec{
+		"destroy": {class: ClassDestructive, why: "destroys the infrastructure the configuration manages"},
+		"apply": {opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: ClassDestructive, why: "destroys the infrastructure the configuration manages"},
+			{names: []string{"-auto-approve", "--auto-approve"}, class: ClassDestructive, why: "changes infrastructure without showing the plan for approval"}}},
+		"state":     {opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}},
+		"workspace": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}},
+	}}
+	helmDelete  = &cmdSpec{class: ClassDestructive, why: "uninstalls a release and deletes its resources"}
+	dockerPrune = &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused objects for good"}}}
+	composeSpec = &cmdSpec{effect: EffectRuns, subs: map[string]*cmdSpec{"down": {long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
+		opts: []optEffect{{names: []string{"-v", "--volumes"}, class: ClassDestructive, why: "deletes the project's volumes and their data"}}}}}
+	pkillSpec = &cmdSpec{long: []string{"signal=", "full", "exact", "newest", "oldest", "parent=", "pgroup=", "group=", "session=", "terminal=", "euid=", "uid=", "ignore-case", "count", "echo", "inverse", "pidfile=", "logpidfile", "ns=", "nslist="},
+		shortVal: "gGPsTtuUF",
+		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"},
+			{names: []string{"-u", "-U", "--euid", "--uid"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills processes of a whole user"},
+			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
+	systemctlOff = &cmdSpec{opts: []optEffect{{match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"}}}
+	declSpec     = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
+	echoSpec     = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
+	// fetchSpec is a URL fetcher: the cloud metadata service hands out
+	// the machine's credentials to whoever asks.
+	fetchSpec = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}}}
+)
+
+// k8sSecret reports whether a kubectl get operand names secrets.
+func k8sSecret(a string) bool {
+	for _, r := range strings.Split(a, ",") {
+		r, _, _ = strings.Cut(r, "/")
+		if r == "secret" || r == "secrets" || r == "secret.v1" {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudDelete reports whether an aws operation deletes or terminates
+// ("delete-bucket", "terminate-instances").
+func cloudDelete(a string) bool {
+	for _, p := range [...]string{"delete-", "terminate-", "deregister-", "purge-"} {
+		if strings.HasPrefix(a, p) {
+			return true
+		}
+	}
+	return false
+}

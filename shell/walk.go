@@ -561,7 +561,9 @@ func (w *walker) decl(x *syntax.DeclClause, c scope, d *dirState) {
 	if len(args) > 0 {
 		text += " " + strings.Join(args, " ")
 	}
-	w.emit(Command{Text: text, Name: name, Args: args, Via: c.via})
+	cmd := Command{Text: text, Name: name, Args: args, Via: c.via}
+	classify(&cmd, name, args)
+	w.emit(cmd)
 }
 
 // assign renders an assignment ("NAME=value") and walks its substitutions.

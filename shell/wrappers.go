@@ -44,7 +44,7 @@ var wrappers = map[string]*wrapperSpec{
 	"flock":        {short: "sxenuoFv", shortVal: "wEc", long: []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose"}, longVal: []string{"wait", "timeout", "conflict-exit-code", "command"}, positional: 1},
 	"unbuffer":     {short: "p"},
 	"catchsegv":    {},
-	"chroot":       {long: []string{"skip-chdir"}, longVal: []string{"userspec", "groups"}, positional: 1},
+	"chroot":       {long: []string{"skip-chdir"}, longVal: []string{"userspec", "groups"}, positional: 1, subject: true},
 	"fakeroot":     {short: "u", shortVal: "lsib", longVal: []string{"lib", "faked"}},
 	"strace":       {short: "cCdDfFhiknqrtTvVwxyYz", shortVal: "abeEIoOpPsSuUX"},
 	"ltrace":       {short: "bcCfhiLrStTV", shortVal: "aADeEFlnopsuwx"},

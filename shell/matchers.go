@@ -1,0 +1,198 @@
+package shell
+
+import "strings"
+
+// This file holds the tests the command table applies to option values
+// and operands: SQL that drops data, secret-looking variable names,
+// process patterns that match every process, security services.
+
+// valueMatch finds an option of o.names in args (resolved long options)
+// whose value o.value accepts: "--command=X", "--command X", "-cX",
+// "-c X" or a cluster ending in the letter ("-Xc X"). It returns the
+// option and the value.
+func (s *cmdSpec) valueMatch(args []string, o optEffect) (string, string, bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1]
+		}
+		for _, n := range o.names {
+			var v string
+			switch {
+			case strings.HasPrefix(n, "--") && a == n:
+				v = next
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(a, n+"="):
+				v = a[len(n)+1:]
+			case len(n) == 2 && n[0] == '-' && a[1] != '-':
+				j := strings.IndexByte(a[1:], n[1])
+				if j < 0 {
+					continue
+				}
+				// The letter must not sit inside the value of an earlier
+				// option of the cluster.
+				if k := strings.IndexAny(a[1:1+j], s.shortVal); k >= 0 && s.shortVal != "" {
+					continue
+				}
+				if v = a[2+j:]; v == "" {
+					v = next
+				}
+			default:
+				continue
+			}
+			if o.value(v) {
+				return n, v, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// sqlDestroys reports whether SQL (or a database shell's script) drops or
+// empties data: DROP, TRUNCATE, DELETE or UPDATE without WHERE, MongoDB's
+// drop(), dropDatabase(), deleteMany({}) and remove({}), Redis FLUSHALL.
+func sqlDestroys(q string) bool {
+	u := strings.ToUpper(strings.Join(strings.Fields(q), " "))
+	for _, kw := range [...]string{"DROP TABLE", "DROP DATABASE", "DROP SCHEMA", "DROP USER", "DROP ROLE", "DROP OWNED",
+		"DROP VIEW", "DROP INDEX", "DROP COLLECTION", "TRUNCATE ", "DROPDATABASE(", ".DROP(", "FLUSHALL", "FLUSHDB",
+		"DELETEMANY({})", "REMOVE({})", "DELETEMANY( {} )", "ALTER TABLE"} {
+		if strings.Contains(u, kw) {
+			if kw == "ALTER TABLE" && !strings.Contains(u, " DROP ") {
+				continue
+			}
+			return true
+		}
+	}
+	for _, kw := range [...]string{"DELETE FROM ", "UPDATE "} {
+		for rest := u; ; {
+			i := strings.Index(rest, kw)
+			if i < 0 {
+				break
+			}
+			if i > 0 && isWordByte(rest[i-1]) {
+				rest = rest[i+len(kw):]
+				continue
+			}
+			stmt := rest[i:]
+			if j := strings.IndexByte(stmt, ';'); j >= 0 {
+				stmt = stmt[:j]
+			}
+			if kw == "UPDATE " && !strings.Contains(stmt, " SET ") {
+				rest = rest[i+len(kw):]
+				continue
+			}
+			if !strings.Contains(stmt, " WHERE ") {
+				return true
+			}
+			rest = rest[i+len(kw):]
+		}
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+}
+
+// secretName reports whether a variable name looks like it holds a
+// secret (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, OPENAI_API_KEY).
+func secretName(n string) bool {
+	n = strings.ToUpper(n)
+	if n == "SSH_AUTH_SOCK" || n == "GPG_TTY" {
+		return false
+	}
+	for _, s := range [...]string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "API_KEY", "APIKEY",
+		"PRIVATE_KEY", "ACCESS_KEY", "AUTH_KEY", "SESSION_KEY", "_PAT"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return strings.HasSuffix(n, "_KEY") || strings.HasSuffix(n, "_PASS") || strings.HasSuffix(n, "_PW")
+}
+
+// secretRef reports whether a word expands a secret-looking variable
+// ("$GITHUB_TOKEN", "${DB_PASSWORD}", "key=$API_KEY").
+func secretRef(a string) bool {
+	for i := strings.IndexByte(a, '$'); i >= 0; {
+		rest := strings.TrimPrefix(a[i+1:], "{")
+		j := 0
+		for j < len(rest) && isWordByte(rest[j]) {
+			j++
+		}
+		if j > 0 && secretName(rest[:j]) {
+			return true
+		}
+		k := strings.IndexByte(a[i+1:], '$')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+// allProcesses reports whether a pkill or killall pattern matches every
+// process (".", ".*", "^", "").
+func allProcesses(p string) bool {
+	switch p {
+	case "", ".", ".*", "^", "$", "^.*", ".+", "*", "^.*$", "[a-z]*", "-1":
+		return true
+	}
+	return false
+}
+
+// historyVar reports whether an assignment or name turns off or redirects
+// the shell's history (HISTFILE=/dev/null, unset HISTFILE, HISTSIZE=0).
+func historyVar(a string) bool {
+	name, val, eq := strings.Cut(a, "=")
+	switch name {
+	case "HISTFILE":
+		return !eq || val == "" || val == "/dev/null"
+	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
+		return !eq || val == "0" || val == ""
+	case "HISTCONTROL":
+		return eq && strings.Contains(val, "ignorespace")
+	case "HISTIGNORE":
+		return eq && (val == "*" || val == "'*'")
+	}
+	return false
+}
+
+// securityUnit reports whether a systemd unit is a security control: a
+// firewall, mandatory access control, audit daemon or endpoint agent.
+func securityUnit(u string) bool {
+	u = strings.TrimSuffix(u, ".service")
+	switch u {
+	case "firewalld", "ufw", "iptables", "ip6tables", "nftables", "apparmor", "auditd", "selinux", "fail2ban",
+		"falcon-sensor", "osqueryd", "wazuh-agent", "clamav-daemon", "clamav-freshclam", "crowdstrike", "sysmon", "aide", "rsyslog", "syslog", "systemd-journald":
+		return true
+	}
+	return false
+}
+
+// metadataURL reports whether a URL reaches a cloud instance's metadata
+// service, which hands out the machine's credentials.
+func metadataURL(a string) bool {
+	for _, h := range [...]string{"169.254.169.254", "metadata.google.internal", "100.100.100.200", "[fd00:ec2::254]", "169.254.170.2", "metadata.azure.com"} {
+		if i := strings.Index(a, h); i >= 0 && (i == 0 || a[i-1] == '/' || a[i-1] == '@') {
+			return true
+		}
+	}
+	return false
+}
+
+// everything reports whether a pathspec names the whole tree (".", ":/",
+// "*"), so git checkout or restore throws away every uncommitted change.
+func everything(a string) bool {
+	switch strings.TrimSuffix(a, "/") {
+	case ".", "", ":/", ":", "*", "./*", ":/*", "..", ":(top)":
+		return true
+	}
+	return false
+}
