@@ -129,6 +129,7 @@ export class Inbox {
    */
   async sync() {
     const started = Date.now();
+    this.stamping();
     let list;
     try {
       list = (await api('GET', 'v1/approvals?status=pending')).approvals || [];
@@ -142,6 +143,15 @@ export class Inbox {
         this.resolved({ ...it.a, status: 'resolved', resolution: { status: 'resolved', reason: 'answered elsewhere' } });
       }
     }
+  }
+
+  /** stamping shows a line when approvals come faster than anyone reads (GET v1/insights). */
+  async stamping() {
+    const el = document.getElementById('stamping');
+    let r;
+    try { r = (await api('GET', 'v1/insights')).rubber_stamping || []; } catch { return; }
+    el.textContent = r.map((s) => `${s.approver} approved ${s.fast} of their last ${s.of} calls within a second of the request: read each call before approving.`).join(' ');
+    el.hidden = r.length === 0;
   }
 
   /** tick updates every countdown and expires cards that reach zero. */
@@ -238,6 +248,7 @@ export class Inbox {
     try {
       const a = await api('POST', `v1/approvals/${encodeURIComponent(it.a.id)}/${verb}`, body);
       if (a && a.status && a.status !== 'pending') this.resolved(a);
+      if (verb === 'approve') this.stamping();
     } catch (err) {
       if (err.status === 404 || err.status === 409) {
         // Answered or expired meanwhile: the stream brings the outcome.
