@@ -16,7 +16,7 @@ func RemoveRule(src []byte, marker string) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("remove rule: empty marker")
 	}
 	orig := src
-	v, src, err := parseHuJSON(src)
+	v, _, err := parseHuJSON(src)
 	if err != nil {
 		return nil, false, fmt.Errorf("remove rule: %w", err)
 	}
