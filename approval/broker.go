@@ -703,7 +703,7 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 		}
 		res.Grant, res.Pattern, res.GrantID = grant.Kind, grant.Pattern, grant.ID
 	}
-	audit := []toolgate.AuditEntry{b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, "approved at scope "+string(req.Scope), resolutionData(&res))}
+	audit := []toolgate.AuditEntry{b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, "approved at scope "+string(req.Scope), resolutionData(&res, &a.Call))}
 	if grant != nil {
 		audit = append(audit, b.grantAudit(string(toolgate.EventGrantAdded), grant, by))
 	}
@@ -847,7 +847,7 @@ func (b *Broker) Deny(ctx context.Context, id string, req DenyRequest, by Actor)
 		Status: toolgate.StatusDenied, DenyMode: req.Mode, Feedback: req.Feedback,
 		Reason: DenyMessage(a.Call.Tool, req), By: by.Name, Via: by.Via, At: b.now(),
 	}
-	audit := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res))
+	audit := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res, &a.Call))
 	resolved, err := b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{audit})
 	if err != nil || req.Mode == toolgate.DenySoft {
 		return resolved, err
@@ -946,7 +946,7 @@ func (b *Broker) Resolve(ctx context.Context, id string, res toolgate.Resolution
 		res.At = b.now()
 	}
 	by := Actor{Name: res.By, Via: res.Via}
-	entry := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res))
+	entry := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res, &a.Call))
 	return b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{entry})
 }
 

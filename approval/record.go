@@ -41,8 +41,14 @@ func decisionData(c *toolgate.Call, digest string, d *toolgate.Decision) json.Ra
 	return data
 }
 
-func resolutionData(r *toolgate.Resolution) json.RawMessage {
-	data, err := json.Marshal(r)
+// resolutionData is what the audit log keeps of an approval's end: the
+// resolution, with the call's arguments, so the entry names the command
+// or path it answered and a search for them finds it.
+func resolutionData(r *toolgate.Resolution, c *toolgate.Call) json.RawMessage {
+	data, err := json.Marshal(struct {
+		*toolgate.Resolution
+		Args map[string]any `json:"args,omitempty"`
+	}{r, c.Args})
 	if err != nil {
 		return nil
 	}

@@ -471,6 +471,17 @@ func TestAuditSearch(t *testing.T) {
 			t.Errorf("q=%q: calls %v, want %v", tc.q, got, tc.want)
 		}
 	}
+	// The resolution names the call it answered, so a search finds it.
+	a := e.ask(shell("s", "c4", "terraform destroy -auto-approve"))
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.Approver, map[string]any{"mode": "soft"}, nil)
+	e.must(200, "GET", "/v1/audit?q=terraform+destroy", e.Admin, nil, &au)
+	var kinds []string
+	for _, x := range au.Entries {
+		kinds = append(kinds, x.Kind)
+	}
+	if !slices.Equal(kinds, []string{"approval.requested", "approval.resolved"}) {
+		t.Errorf("search for a denied call: kinds %v, want its request and its resolution", kinds)
+	}
 	e.must(200, "GET", "/v1/audit?q=echo&limit=1", e.Admin, nil, &au)
 	if len(au.Entries) != 1 || au.Entries[0].CallID != "c1" {
 		t.Fatalf("limit: %+v", au.Entries)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -474,6 +475,95 @@ func TestBrowser(t *testing.T) {
 		e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
 	})
 
+	t.Run("answer a question tool", func(t *testing.T) {
+		a := e.ask(toolgate.Call{ID: "q1", Session: "s-q", Tool: "AskUserQuestion", Args: map[string]any{"questions": []any{
+			map[string]any{"question": "Which deployment target?", "header": "Target", "multiSelect": false, "options": []any{
+				map[string]any{"label": "staging", "description": "the shared test cluster"},
+				map[string]any{"label": "production", "description": "customers see it at once"},
+			}},
+		}}}, "")
+		res := e.await(a.ID)
+		b.wait(t, "the question", q(card(a.ID)+" fieldset.question"))
+		if got := eval[[]string](t, b, `[...`+q(card(a.ID))+`.querySelectorAll('.question .option strong')].map(x => x.textContent)`); len(got) != 2 || got[0] != "staging" {
+			t.Fatalf("options %q", got)
+		}
+		b.click(t, card(a.ID)+" button.send-answer")
+		b.wait(t, "the refusal to send no answer", q(card(a.ID)+" .error")+`?.textContent.includes('Answer the question')`)
+		b.click(t, card(a.ID)+` input[type=radio][value="staging"]`)
+		b.wait(t, "show the question", `(() => { const c = `+q(card(a.ID))+`; if (!c) return false; c.scrollIntoView(); return true; })()`)
+		shot := b.shot(t, "inbox-question.png")
+		b.click(t, card(a.ID)+" button.send-answer")
+		got := result(t, res)
+		if got.Status != toolgate.StatusApproved || string(got.Resolution.Answer) != `{"answers":{"Which deployment target?":"staging"}}` {
+			t.Fatalf("agent got %s %+v (answer %s)", got.Status, got.Resolution, got.Resolution.Answer)
+		}
+		b.wait(t, "the note", q(card(a.ID)+" .note")+`.textContent.includes('Answered by root via web: Which deployment target? \u2192 staging')`)
+		updateDocs(t, "inbox-question.png", shot)
+	})
+
+	t.Run("edit the arguments: a denied edit is refused, an allowed one runs", func(t *testing.T) {
+		a := e.ask(shell("s12", "c1", "npm publish"), "")
+		res := e.await(a.ID)
+		b.wait(t, "the card", q(card(a.ID)))
+		setArgs := func(args string) {
+			b.wait(t, "edit the arguments", `(() => { const c = `+q(card(a.ID))+`; if (!c) return false;
+				c.querySelector('details.edit').open = true;
+				c.querySelector('textarea.args-edit').value = `+js(args)+`; return true; })()`)
+		}
+		setArgs(`{"command": "npm publish"}`)
+		b.click(t, card(a.ID)+" button.approve-edited")
+		b.wait(t, "no change refused", q(card(a.ID)+" .error")+`?.textContent.includes('Nothing was changed')`)
+		setArgs(`{"command": "cat .env"}`)
+		b.click(t, card(a.ID)+" button.approve-edited")
+		b.wait(t, "the broker's refusal", q(card(a.ID)+" .error")+`?.textContent.includes('the call as modified is denied')`)
+		if got := e.get(a.ID); got.Status != toolgate.StatusPending {
+			t.Fatalf("a refused edit resolved the approval: %s", got.Status)
+		}
+		setArgs(`{"command": "npm pack"}`)
+		b.click(t, card(a.ID)+" button.approve-edited")
+		got := result(t, res)
+		if got.Status != toolgate.StatusApproved || string(got.Resolution.Modifications) != `{"command":"npm pack"}` {
+			t.Fatalf("agent got %s %+v (modifications %s)", got.Status, got.Resolution, got.Resolution.Modifications)
+		}
+		b.wait(t, "the note", q(card(a.ID)+" .note")+`.textContent.includes('Approved once with edited arguments by root')`)
+	})
+
+	t.Run("file writes and edits as a diff", func(t *testing.T) {
+		edit := e.ask(toolgate.Call{ID: "d1", Session: "s-diff", Tool: "Edit", Args: map[string]any{
+			"file_path": "/srv/app/server.go", "old_string": "func main() {\n\tlisten(\":8080\")\n}", "new_string": "func main() {\n\tlisten(\":9090\")\n\tlog.Print(\"up\")\n}",
+		}}, "")
+		write := e.ask(toolgate.Call{ID: "d2", Session: "s-diff", Tool: "Write", Args: map[string]any{
+			"file_path": "/srv/app/NOTES.md", "content": "# Notes\n\nfirst line\n",
+		}}, "")
+		b.wait(t, "both diffs", q(card(edit.ID)+" .diff")+` && `+q(card(write.ID)+" .diff"))
+		lines := func(id, cls string) []string {
+			return eval[[]string](t, b, `[...`+q(card(id))+`.querySelectorAll('.diff .dl.`+cls+`')].map(x => x.textContent.slice(1))`)
+		}
+		if got := lines(edit.ID, "del"); len(got) != 1 || got[0] != "\tlisten(\":8080\")" {
+			t.Fatalf("removed lines %q", got)
+		}
+		if got := lines(edit.ID, "add"); len(got) != 2 || got[0] != "\tlisten(\":9090\")" || got[1] != "\tlog.Print(\"up\")" {
+			t.Fatalf("added lines %q", got)
+		}
+		if got := lines(edit.ID, "ctx"); len(got) != 2 {
+			t.Fatalf("context lines %q", got)
+		}
+		if got := lines(write.ID, "add"); len(got) != 4 || got[0] != "# Notes" {
+			t.Fatalf("written lines %q", got)
+		}
+		if eval[bool](t, b, q(card(edit.ID)+" pre.args")+` !== null`) {
+			t.Fatal("the edit's strings are still shown as raw JSON")
+		}
+		b.wait(t, "show the edit", `(() => { const c = `+q(card(edit.ID))+`; if (!c) return false;
+			c.querySelector('.tool').click(); c.scrollIntoView(); return true; })()`)
+		shot := b.shot(t, "inbox-diff.png")
+		for _, x := range []*toolgate.Approval{edit, write} {
+			e.must(200, "POST", "/v1/approvals/"+x.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
+		}
+		b.wait(t, "both cards settled", q(card(edit.ID))+` === null && `+q(card(write.ID))+` === null`)
+		updateDocs(t, "inbox-diff.png", shot)
+	})
+
 	// Seed 003: "Origin: MCP server tool for unannotated mcp__... tools".
 	// The tool's name decides the label, not the origin the caller claims.
 	t.Run("MCP origin", func(t *testing.T) {
@@ -552,6 +642,26 @@ func TestBrowser(t *testing.T) {
 			[...document.querySelectorAll('#audit-list .outcome')].every(x => x.textContent === 'denied')`)
 	})
 
+	t.Run("audit search shows the call decided", func(t *testing.T) {
+		b.do(t, "search for the command",
+			chromedp.SetValue(chromedp.CSS(`#audit-filter select[name=outcome]`), ""),
+			chromedp.SetValue(chromedp.CSS(`#audit-filter input[name=q]`), "GIT RESET"),
+			chromedp.Click(chromedp.CSS(`#audit-filter button`)))
+		b.wait(t, "the matches", `document.querySelectorAll('#audit-list .row').length >= 2 &&
+			[...document.querySelectorAll('#audit-list .row')].every(r => r.querySelector('.subject')?.textContent.includes('git reset --hard'))`)
+		kinds := eval[[]string](t, b, `[...document.querySelectorAll('#audit-list .row .badge:not(.outcome)')].map(x => x.textContent)`)
+		if !slices.Contains(kinds, "approval.requested") || !slices.Contains(kinds, "approval.resolved") {
+			t.Fatalf("kinds found %q, want the request and its resolution", kinds)
+		}
+		shot := b.shot(t, "audit-search.png")
+		b.do(t, "search for nothing there",
+			chromedp.SetValue(chromedp.CSS(`#audit-filter input[name=q]`), "no such command anywhere"),
+			chromedp.Click(chromedp.CSS(`#audit-filter button`)))
+		b.wait(t, "no matches", `document.getElementById('audit-status').textContent === 'No entries match.' &&
+			document.querySelectorAll('#audit-list .row').length === 0`)
+		updateDocs(t, "audit-search.png", shot)
+	})
+
 	t.Run("countdown reaching zero expires the item", func(t *testing.T) {
 		b.do(t, "open the inbox", chromedp.Evaluate[chromedp.Void](`location.hash = '#inbox'`))
 		a := e.ask(shell("s7", "c1", "terraform apply"), "4s")
@@ -605,13 +715,8 @@ func TestBrowser(t *testing.T) {
 		}
 		phone := b.viewShot(t, "inbox-phone.png")
 		b.do(t, "desktop width", chromedp.ResetViewport())
-		if os.Getenv("TOOLGATE_UPDATE_DOCS") != "" {
-			for name, png := range map[string][]byte{"inbox-desktop.png": desktop, "inbox-phone.png": phone} {
-				if err := os.WriteFile(filepath.Join("..", "docs", name), png, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		updateDocs(t, "inbox-desktop.png", desktop)
+		updateDocs(t, "inbox-phone.png", phone)
 	})
 
 	t.Run("server-sent events fallback", func(t *testing.T) {
@@ -674,6 +779,18 @@ func TestBrowser(t *testing.T) {
 
 	if errs := append(b.consoleErrors(), b.tabErrors()...); len(errs) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// updateDocs replaces a screenshot in docs/ with one from this run, when
+// TOOLGATE_UPDATE_DOCS is set and the subtest passed.
+func updateDocs(t *testing.T, name string, png []byte) {
+	t.Helper()
+	if os.Getenv("TOOLGATE_UPDATE_DOCS") == "" || t.Failed() {
+		return
+	}
+	if err := os.WriteFile(filepath.Join("..", "docs", name), png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -167,3 +167,11 @@ func (e *env) final(c toolgate.Call) toolgate.Action {
 	e.must(200, "POST", "/v1/evaluate", c, &d, "Bearer", e.Agent)
 	return d.Action
 }
+
+// get reads an approval.
+func (e *env) get(id string) *toolgate.Approval {
+	e.t.Helper()
+	var a toolgate.Approval
+	e.must(200, "GET", "/v1/approvals/"+id, nil, &a, "Bearer", e.Admin)
+	return &a
+}

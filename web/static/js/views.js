@@ -95,18 +95,17 @@ function auditSubject(e, calls) {
     const k = ['command', 'cmd', 'script', 'file_path', 'path', 'url', 'pattern', 'query', 'name'].find((y) => typeof x[y] === 'string');
     return k ? x[k] : JSON.stringify(x);
   };
-  if (args) {
-    text = argText(args);
-  } else if (e.kind === 'approval.resolved') {
-    // The call is on the approval's requested entry, when it was loaded.
-    const parts = calls.has(e.approval_id) ? [argText(calls.get(e.approval_id))] : [];
+  const parts = [];
+  if (args) parts.push(argText(args));
+  else if (calls.has(e.approval_id)) parts.push(argText(calls.get(e.approval_id))); // an entry from before resolutions named the call
+  if (e.kind === 'approval.resolved') {
     if (d.pattern) parts.push(`granted ${d.grant === 'prefix' ? 'prefix ' : ''}${d.pattern}`);
     else if (d.grant === 'tool') parts.push(`granted every ${e.tool} call`);
     if (d.answer) parts.push('answer ' + JSON.stringify(d.answer));
     if (d.modifications) parts.push('edited ' + JSON.stringify(d.modifications));
     if (d.feedback) parts.push(`feedback \u201C${d.feedback}\u201D`);
-    text = parts.join(' \u00B7 ');
   }
+  text = parts.join(' \u00B7 ');
   if (!text) return null;
   if (text.length > 300) text = text.slice(0, 300) + '\u2026';
   return h('code', { class: 'subject' }, visible(text));
