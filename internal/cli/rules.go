@@ -130,7 +130,7 @@ func runRulesSuggest(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	o := suggest.Options{Min: *min}
+	o := suggest.Options{Min: *min, Rules: c.Rules}
 	if *since > 0 {
 		o.Since = time.Now().Add(-*since)
 	}

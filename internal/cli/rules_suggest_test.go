@@ -29,21 +29,23 @@ func TestRulesSuggest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	calls := []string{"git push origin main", "git push origin dev", "git push origin feat"} // three forms under one suggestion
 	for _, command := range []string{"npm run build", `python -c "import os"`, "git push --force"} {
 		for i := 0; i < 4; i++ {
-			n++
-			r, err := agent.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: fmt.Sprint("c", n), Session: "s1", Workspace: "default",
-				Tool: "Bash", Args: map[string]any{"command": command}, Cwd: "/tmp/ws"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Approval == nil {
-				t.Fatalf("%s was decided %s, want ask", command, r.Decision.Action)
-			}
-			if _, err := approver.Approve(ctx, r.Approval.ID, toolgate.ApproveRequest{}); err != nil {
-				t.Fatal(err)
-			}
+			calls = append(calls, command)
+		}
+	}
+	for i, command := range calls {
+		r, err := agent.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: fmt.Sprint("c", i), Session: "s1", Workspace: "default",
+			Tool: "Bash", Args: map[string]any{"command": command}, Cwd: "/tmp/ws"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Approval == nil {
+			t.Fatalf("%s was decided %s, want ask", command, r.Decision.Action)
+		}
+		if _, err := approver.Approve(ctx, r.Approval.ID, toolgate.ApproveRequest{}); err != nil {
+			t.Fatal(err)
 		}
 	}
 	t.Setenv("TOOLGATE_URL", s.Server.URL)
@@ -63,7 +65,10 @@ func TestRulesSuggest(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	for _, never := range []string{"python", "push"} {
+	if !strings.Contains(out, `"git push *": "allow"`) || !strings.Contains(out, "3 approvals of 3 distinct calls") {
+		t.Errorf("three different pushes were not widened to git push *:\n%s", out)
+	}
+	for _, never := range []string{"python", "--force"} {
 		if strings.Contains(out, never) {
 			t.Errorf("proposed a rule for %s:\n%s", never, out)
 		}
@@ -86,7 +91,7 @@ func TestRulesSuggest(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
-	if len(got.Proposals) != 1 || got.Proposals[0].Approvals != 4 || got.Proposals[0].Rules[0].Pattern != "npm run build" || len(got.Proposals[0].Examples) != 1 || got.Proposals[0].Examples[0].Count != 4 {
+	if len(got.Proposals) != 2 || got.Proposals[0].Approvals != 4 || got.Proposals[0].Rules[0].Pattern != "npm run build" || len(got.Proposals[0].Examples) != 1 || got.Proposals[0].Examples[0].Count != 4 {
 		t.Errorf("--json: %s", out)
 	}
 

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/policy"
 )
 
 // Auditor reads the audit log: a toolgate.Gate (an admin's), or the
@@ -106,6 +107,12 @@ type Options struct {
 	MaxEntries int
 	// Examples is how many calls each proposal shows; default 5.
 	Examples int
+	// Rules returns a workspace's rules document. A suggestion wider than
+	// the calls (`git push *`) is proposed only when the document has no
+	// deny or ask rule inside it: appended after `"git push origin prod":
+	// "deny"`, an allow of `git push *` would win (last match wins).
+	// Without Rules only the calls as made are proposed.
+	Rules func(ctx context.Context, workspace string) ([]byte, error)
 }
 
 func (o *Options) defaults() {
@@ -250,7 +257,8 @@ type group struct {
 // Suggest proposes rules from the audit log g keeps (an admin's reading).
 // Calls are grouped by their suggested patterns: when a person approved
 // at least Min calls of at least Min different forms under one suggestion,
-// the suggestion is proposed; otherwise an exact form approved at least
+// the suggestion is proposed (if Options.Rules shows no deny or ask rule
+// inside it); otherwise an exact form approved at least
 // Min times is, so three approvals of `rm -rf ./build` propose that command
 // and not `rm *`. Each proposal is then decided again by g as the rules
 // stand now: one the rules deny, or already allow, is dropped.
@@ -296,7 +304,7 @@ func Suggest(ctx context.Context, g toolgate.Gate, o Options) ([]Proposal, error
 	taken := map[string]bool{} // exact keys a wide proposal covers
 	for _, k := range sortedKeys(wide) {
 		gr := wide[k]
-		if deniedWide[k] || len(gr.ans) < o.Min || len(gr.exacts) < o.Min {
+		if deniedWide[k] || len(gr.ans) < o.Min || len(gr.exacts) < o.Min || !o.widens(ctx, gr.ans[0].call.Workspace, gr.rules) {
 			continue
 		}
 		if p, ok := propose(ctx, g, gr, o); ok {
@@ -317,6 +325,44 @@ func Suggest(ctx context.Context, g toolgate.Gate, o Options) ([]Proposal, error
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Approvals > out[j].Approvals })
 	return out, nil
+}
+
+// widens reports whether allowing rules, appended to the workspace's
+// document, would only widen it: no deny or ask rule the document has
+// lies inside one of them (its literal start begins with theirs). An
+// unreadable document widens nothing.
+func (o *Options) widens(ctx context.Context, workspace string, rules []Rule) bool {
+	if o.Rules == nil {
+		return false
+	}
+	src, err := o.Rules(ctx, workspace)
+	if err != nil {
+		return false
+	}
+	doc, err := policy.ParseWorkspace(workspace, src)
+	if err != nil {
+		return false
+	}
+	for _, r := range rules {
+		start := strings.TrimRight(literalStart(r.Pattern), " ")
+		for _, d := range doc.Rules {
+			if d.Action == toolgate.Allow || d.Pattern == "" || d.Pattern == "*" || d.Pattern == r.Pattern {
+				continue
+			}
+			if strings.HasPrefix(literalStart(d.Pattern), start) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// literalStart is the part of a glob before its first special character.
+func literalStart(glob string) string {
+	if i := strings.IndexAny(glob, "*?[{\\"); i >= 0 {
+		return glob[:i]
+	}
+	return glob
 }
 
 func sortedKeys(m map[string]*group) []string {

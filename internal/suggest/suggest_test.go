@@ -104,6 +104,7 @@ func TestSuggest(t *testing.T) {
 		approved []string
 		denied   []string
 		rules    string // a workspace document put after the answers
+		noRules  bool   // Suggest cannot read the rules document
 		want     []string
 	}{
 		// The user's side: what a person rubber-stamps becomes a rule.
@@ -123,6 +124,12 @@ func TestSuggest(t *testing.T) {
 		{name: "command substitution", approved: times(5, "echo $(cat notes.txt)")},
 		{name: "a person denied it once", approved: times(4, "npm run build"), denied: []string{"npm run build"}},
 		{name: "a denial under the wide pattern keeps it narrow", approved: []string{"git push origin main", "git push origin main", "git push origin main", "git push origin dev", "git push origin feat"}, denied: []string{"git push origin prod"}, want: []string{"Bash git push origin main"}},
+		{name: "a deny rule inside the wide pattern keeps it narrow", approved: []string{"git push origin main", "git push origin main", "git push origin main", "git push origin dev", "git push origin feat"},
+			rules: `{"Bash": {"*": "ask", "git push origin prod": "deny"}}`, want: []string{"Bash git push origin main"}},
+		{name: "an ask rule inside the wide pattern keeps it narrow", approved: []string{"git push origin main", "git push origin main", "git push origin main", "git push origin dev", "git push origin feat"},
+			rules: `{"Bash": {"*": "ask", "git push": "ask"}}`, want: []string{"Bash git push origin main"}},
+		{name: "unreadable rules keep it narrow", approved: []string{"git push origin main", "git push origin main", "git push origin main", "git push origin dev", "git push origin feat"},
+			noRules: true, want: []string{"Bash git push origin main"}},
 		{name: "a deny rule added since", approved: times(3, "make deploy"), rules: `{"Bash": {"make deploy": "deny"}}`},
 		{name: "already allowed", approved: times(3, "make test"), rules: `{"Bash": {"make test": "allow"}}`},
 	}
@@ -142,7 +149,14 @@ func TestSuggest(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ps, err := suggest.Suggest(ctx, gatetest.As(s.b.Gate(), adminActor), suggest.Options{})
+			o := suggest.Options{Rules: func(ctx context.Context, ws string) ([]byte, error) {
+				src, _, err := s.pol.Document(ctx, ws)
+				return src, err
+			}}
+			if tt.noRules {
+				o.Rules = nil
+			}
+			ps, err := suggest.Suggest(ctx, gatetest.As(s.b.Gate(), adminActor), o)
 			if err != nil {
 				t.Fatal(err)
 			}
