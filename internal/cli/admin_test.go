@@ -121,6 +121,12 @@ func TestAdminCommands(t *testing.T) {
 	if out := must(g.token, "audit", "--outcome", "approved"); !strings.Contains(out, "approval.resolved") {
 		t.Fatalf("audit --outcome approved:\n%s", out)
 	}
+	if out := must(g.token, "audit", "--grep", "MAKE DEPLOY", "--json"); !strings.Contains(out, "make deploy") || strings.Contains(out, "git push origin main") {
+		t.Fatalf("audit --grep finds the call, case-insensitively, and only it:\n%s", out)
+	}
+	if out := must(g.token, "audit", "--grep", "no-such-command-anywhere", "--json"); strings.Contains(out, `"seq"`) {
+		t.Fatalf("audit --grep of nothing:\n%s", out)
+	}
 	// Without a credential the commands say what to do.
 	if out, err := run("", "approvals", "list"); err == nil || !strings.Contains(out, "TOOLGATE_TOKEN") {
 		t.Fatalf("no token: %v\n%s", err, out)

@@ -20,6 +20,7 @@ func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&f.Tool, "tool", "", "only this `tool`")
 	fs.StringVar(&f.Outcome, "outcome", "", "only this `outcome` (allow, deny, ask, approved, denied, expired, cancelled)")
 	fs.StringVar(&f.Kind, "kind", "", "only this `kind` (decision, approval.requested, approval.resolved, grant.added, …)")
+	fs.StringVar(&f.Query, "grep", "", "only entries whose call, reason or names hold `text` (case-insensitive)")
 	since := fs.Duration("since", 0, "only entries from the last `duration` (e.g. 2h)")
 	fs.IntVar(&f.Limit, "limit", 100, "at most `n` entries")
 	verify := fs.Bool("verify", false, "check the whole log's hash chain instead of listing")
