@@ -113,7 +113,8 @@ type Result struct {
 	// Decision is what the rules said.
 	Decision Decision `json:"decision"`
 	// Approval is set when the call asks: the pending approval (or, for a
-	// resubmitted call, the approval it attached to, maybe resolved).
+	// resubmitted call, the approval it attached to, maybe resolved). A
+	// call submitted with NoHold has none unless its id was held before.
 	Approval *Approval `json:"approval,omitempty"`
 }
 
