@@ -30,6 +30,23 @@ func (e *env) longPoll(c toolgate.Call, wait string) <-chan approval.Result {
 	return ch
 }
 
+// waitPending waits until n approvals are pending.
+func (e *env) waitPending(n int) {
+	e.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var list struct{ Approvals []toolgate.Approval }
+		e.must(200, "GET", "/v1/approvals?status=pending", e.Approver, nil, &list)
+		if len(list.Approvals) == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%d approvals pending, want %d", len(list.Approvals), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func receive[T any](t *testing.T, ch <-chan T) T {
 	t.Helper()
 	select {
@@ -286,7 +303,9 @@ func TestAbortSession(t *testing.T) {
 	e := newEnv(t)
 	a := e.ask(shell("s1", "c1", "make"))
 	poll := e.longPoll(shell("s1", "c2", "make b"), "30s")
-	time.Sleep(50 * time.Millisecond)
+	// The long poll's call must be held before the abort: one that
+	// arrives after it is refused, not cancelled.
+	e.waitPending(2)
 	var s toolgate.Session
 	e.must(200, "POST", "/v1/sessions/s1/abort", e.Approver, nil, &s)
 	if !s.Aborted {

@@ -306,10 +306,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.Approver, map[string]string{"mode": "soft"}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	e.sse(ctx, "")
-	time.Sleep(50 * time.Millisecond)
-	r := e.must(200, "GET", "/metrics", e.Admin, nil, nil)
-	m := string(r.body)
-	for _, want := range []string{
+	wants := []string{
 		`toolgate_http_requests_total{method="POST",route="/v1/evaluate",code="200"} 1`,
 		`toolgate_http_request_duration_seconds_count{method="POST",route="/v1/calls"} 2`,
 		`toolgate_decisions_total{endpoint="evaluate",action="ask"} 1`,
@@ -321,10 +318,26 @@ func TestHealthAndMetrics(t *testing.T) {
 		`toolgate_approval_wait_seconds_bucket{status="denied",le="+Inf"} 1`,
 		`toolgate_approval_wait_seconds_count{status="approved"} 0`,
 		`toolgate_tool_decisions_total{workspace="default",tool="Bash",action="ask"} 3`,
-	} {
-		if !strings.Contains(m, want) {
-			t.Errorf("metrics lack %s", want)
+	}
+	// The pending gauge and the resolution counters follow the broker's
+	// event stream, and request metrics are counted as a handler returns:
+	// both can trail the answers the test has read, so poll.
+	var missing []string
+	var r response
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		r = e.must(200, "GET", "/metrics", e.Admin, nil, nil)
+		missing = missing[:0]
+		for _, want := range wants {
+			if !strings.Contains(string(r.body), want) {
+				missing = append(missing, want)
+			}
 		}
+		if len(missing) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, want := range missing {
+		t.Errorf("metrics lack %s", want)
 	}
 	cancel()
 	// Public metrics when configured; a failing store makes health 503.
