@@ -60,7 +60,11 @@ func TestAdminCommands(t *testing.T) {
 	if out := must(approverToken, "approvals", "list"); !strings.Contains(out, "MCP server tool (github)") {
 		t.Fatalf("approvals list lacks the MCP origin:\n%s", out)
 	}
-	must(approverToken, "approvals", "deny", m.Approval.ID)
+	must(approverToken, "approvals", "deny", "--feedback", "not that repo", m.Approval.ID)
+	// Resolved rows say how they ended, not the question and a countdown.
+	if out := must(approverToken, "approvals", "list", "--status", "denied"); !strings.Contains(out, " via cli: not that repo") || strings.Contains(out, "asks for approval") {
+		t.Fatalf("approvals list of resolved rows:\n%s", out)
+	}
 	// toolgate serve seeds new workspaces with seed 002's tool profile:
 	// its safe task runs, its dangerous write asks, Claude Code's Write
 	// keeps the defaults.

@@ -36,10 +36,9 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			}
 			var rows [][]string
 			for _, a := range list {
-				left := time.Until(a.ExpiresAt).Round(time.Second)
-				rows = append(rows, []string{a.ID, string(a.Status), a.Call.Session, a.Call.Tool, originLabel(a.Call.Origin), callSummary(a.Call), a.Decision.Reason, left.String()})
+				rows = append(rows, []string{a.ID, string(a.Status), a.Call.Session, a.Call.Tool, originLabel(a.Call.Origin), callSummary(a.Call), approvalReason(a), approvalWhen(a)})
 			}
-			return table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tORIGIN\tCALL\tREASON\tEXPIRES IN", rows)
+			return table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tORIGIN\tCALL\tREASON\tEXPIRES IN / ANSWERED", rows)
 		}},
 		"approve": {"approve a pending approval, once or for a scope", func(args []string) error {
 			fs := newFlagSet("approvals approve", stderr)
@@ -113,4 +112,38 @@ func printResolution(w io.Writer, asJSON bool, a *toolgate.Approval) error {
 	}
 	_, err := fmt.Fprintf(w, "%s %s%s\n", a.ID, a.Status, extra)
 	return err
+}
+
+// approvalReason is why a pending approval asks, or how a resolved one
+// ended: a row already answered does not show the question any more.
+func approvalReason(a *toolgate.Approval) string {
+	if a.Status == toolgate.StatusPending || a.Resolution == nil {
+		return a.Decision.Reason
+	}
+	r := a.Resolution
+	who := r.By
+	if r.Via != "" {
+		who += " via " + r.Via
+	}
+	switch {
+	case a.Status == toolgate.StatusApproved && r.Scope != "" && r.Scope != toolgate.ScopeOnce:
+		return fmt.Sprintf("approved by %s for this %s", who, r.Scope)
+	case a.Status == toolgate.StatusApproved:
+		return "approved by " + who
+	case r.Feedback != "":
+		return fmt.Sprintf("%s by %s: %s", a.Status, who, r.Feedback)
+	}
+	return fmt.Sprintf("%s by %s", a.Status, who)
+}
+
+// approvalWhen is the countdown of a pending approval, or when a resolved
+// one was answered.
+func approvalWhen(a *toolgate.Approval) string {
+	if a.Status == toolgate.StatusPending {
+		return time.Until(a.ExpiresAt).Round(time.Second).String()
+	}
+	if a.Resolution != nil && !a.Resolution.At.IsZero() {
+		return a.Resolution.At.Local().Format(time.DateTime)
+	}
+	return "-"
 }
