@@ -193,6 +193,23 @@ func (b *browser) shot(t *testing.T, name string) []byte {
 	return png
 }
 
+// elemShot saves a screenshot of one element (a card, a view), so a
+// picture for the docs shows that and not what happens to be around it.
+func (b *browser) elemShot(t *testing.T, sel, name string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, stepTimeout)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	if err != nil {
+		b.failShot(t)
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join("testoutput", name), png, 0o644); err != nil {
+		t.Fatalf("save screenshot: %v", err)
+	}
+	return png
+}
+
 // viewShot saves a screenshot of the viewport only.
 func (b *browser) viewShot(t *testing.T, name string) []byte {
 	t.Helper()
@@ -476,6 +493,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("answer a question tool", func(t *testing.T) {
+		b.do(t, "open the inbox", chromedp.Evaluate[chromedp.Void](`location.hash = '#inbox'`))
 		a := e.ask(toolgate.Call{ID: "q1", Session: "s-q", Tool: "AskUserQuestion", Args: map[string]any{"questions": []any{
 			map[string]any{"question": "Which deployment target?", "header": "Target", "multiSelect": false, "options": []any{
 				map[string]any{"label": "staging", "description": "the shared test cluster"},
@@ -490,8 +508,12 @@ func TestBrowser(t *testing.T) {
 		b.click(t, card(a.ID)+" button.send-answer")
 		b.wait(t, "the refusal to send no answer", q(card(a.ID)+" .error")+`?.textContent.includes('Answer the question')`)
 		b.click(t, card(a.ID)+` input[type=radio][value="staging"]`)
+		b.wait(t, "the refusal gone", q(card(a.ID)+" .error")+`?.hidden`)
+		if eval[bool](t, b, q(card(a.ID)+" button.session")+` !== null || !`+q(card(a.ID)+" .row.always")+`.hidden`) {
+			t.Fatal("a question card offers grants")
+		}
 		b.wait(t, "show the question", `(() => { const c = `+q(card(a.ID))+`; if (!c) return false; c.scrollIntoView(); return true; })()`)
-		shot := b.shot(t, "inbox-question.png")
+		shot := b.elemShot(t, card(a.ID), "inbox-question.png")
 		b.click(t, card(a.ID)+" button.send-answer")
 		got := result(t, res)
 		if got.Status != toolgate.StatusApproved || string(got.Resolution.Answer) != `{"answers":{"Which deployment target?":"staging"}}` {
@@ -529,6 +551,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("file writes and edits as a diff", func(t *testing.T) {
+		b.do(t, "open the inbox", chromedp.Evaluate[chromedp.Void](`location.hash = '#inbox'`))
 		edit := e.ask(toolgate.Call{ID: "d1", Session: "s-diff", Tool: "Edit", Args: map[string]any{
 			"file_path": "/srv/app/server.go", "old_string": "func main() {\n\tlisten(\":8080\")\n}", "new_string": "func main() {\n\tlisten(\":9090\")\n\tlog.Print(\"up\")\n}",
 		}}, "")
@@ -556,7 +579,7 @@ func TestBrowser(t *testing.T) {
 		}
 		b.wait(t, "show the edit", `(() => { const c = `+q(card(edit.ID))+`; if (!c) return false;
 			c.querySelector('.tool').click(); c.scrollIntoView(); return true; })()`)
-		shot := b.shot(t, "inbox-diff.png")
+		shot := b.elemShot(t, card(edit.ID), "inbox-diff.png")
 		for _, x := range []*toolgate.Approval{edit, write} {
 			e.must(200, "POST", "/v1/approvals/"+x.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
 		}
@@ -653,7 +676,7 @@ func TestBrowser(t *testing.T) {
 		if !slices.Contains(kinds, "approval.requested") || !slices.Contains(kinds, "approval.resolved") {
 			t.Fatalf("kinds found %q, want the request and its resolution", kinds)
 		}
-		shot := b.shot(t, "audit-search.png")
+		shot := b.elemShot(t, "#view-audit", "audit-search.png")
 		b.do(t, "search for nothing there",
 			chromedp.SetValue(chromedp.CSS(`#audit-filter input[name=q]`), "no such command anywhere"),
 			chromedp.Click(chromedp.CSS(`#audit-filter button`)))

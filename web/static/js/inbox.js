@@ -228,8 +228,8 @@ export class Inbox {
     if (!it || it.state !== 'pending') return false;
     const r = it.refs;
     if (k === 'y') return r.once.click(), true;
-    if (k === 's') return r.session.disabled || r.session.click(), true;
-    if (k === 'a') return r.always.disabled || r.always.click(), true;
+    if (k === 's') return r.session.disabled || !r.session.isConnected || r.session.click(), true;
+    if (k === 'a') return r.always.disabled || r.always.closest('[hidden]') || r.always.click(), true;
     if (k === 'n') {
       // Focus the feedback field when the key is released, so the key
       // itself is not typed into it.
@@ -413,6 +413,9 @@ export class Inbox {
         },
       }, 'Send answer');
       ask = h('div', { class: 'ask' }, refs.questions, h('div', { class: 'row' }, refs.sendAnswer));
+      const unfail = () => { refs.err.hidden = true; };
+      refs.questions.addEventListener('change', unfail);
+      refs.questions.addEventListener('input', unfail);
     }
 
     // Edit the arguments, then approve the edited call once; the broker
@@ -447,11 +450,12 @@ export class Inbox {
     }
     const actions = h('div', { class: 'actions' },
       ask,
-      h('div', { class: 'row' }, refs.once, refs.session, refs.turn,
+      // A question is answered, not granted: its card has no grants.
+      h('div', { class: 'row' }, refs.once, qs ? null : [refs.session, refs.turn],
         onceOnly ? h('span', { class: 'onlyonce' }, 'No pattern can safely cover this command: approve it once or deny it.') : null),
-      h('div', { class: 'row grant', hidden: onceOnly }, h('span', { class: 'lbl' }, 'Grant'), refs.pattern, refs.kind,
+      h('div', { class: 'row grant', hidden: onceOnly || !!qs }, h('span', { class: 'lbl' }, 'Grant'), refs.pattern, refs.kind,
         refs.alts.length > 1 ? h('span', { class: 'alts' }, refs.alts) : null),
-      h('div', { class: 'row always', hidden: onceOnly }, h('span', { class: 'lbl' }, 'Remember'), refs.scope, refs.always),
+      h('div', { class: 'row always', hidden: onceOnly || !!qs }, h('span', { class: 'lbl' }, 'Remember'), refs.scope, refs.always),
       qs ? null : edit,
       h('div', { class: 'row denyrow' }, refs.feedback, refs.mode, refs.deny),
       refs.err);
