@@ -893,6 +893,12 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 			return shell.ClassRisk{Class: shell.ClassCredential, Reason: "reads " + s.texts[0] + ", which " + ent.Reason, Token: token}
 		case ent.Kind == sensitive.Credential && del:
 			return shell.ClassRisk{Class: shell.ClassDestructive, Reason: "deletes " + s.texts[0] + ", which " + ent.Reason, Token: token}
+		case ent.Kind == sensitive.Credential && write:
+			// Emptying shell history hides what ran; overwriting a key or
+			// token destroys it.
+			return shell.ClassRisk{Class: shell.ClassDestructive, Reason: "overwrites " + s.texts[0] + ", which " + ent.Reason, Token: token}
+		case ent.Kind == sensitive.Autostart && write:
+			return shell.ClassRisk{Class: shell.ClassPersistence, Reason: "writes " + s.texts[0] + ", which " + ent.Reason, Token: token}
 		}
 	}
 	if !del && !recursive {

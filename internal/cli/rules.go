@@ -180,8 +180,11 @@ func runRulesClasses(stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%s:\n", c.keyword)
 		for _, e := range sensitive.Of(c.kind) {
 			where := "anywhere"
-			if e.Anchor == sensitive.Home {
+			switch e.Anchor {
+			case sensitive.Home:
 				where = "~/"
+			case sensitive.Root:
+				where = "/"
 			}
 			line := fmt.Sprintf("  %-45s %-8s %s", e.Path, where, e.Reason)
 			if len(e.Except) > 0 {

@@ -16,6 +16,10 @@ const (
 	// automation: writing them is tampering (it changes what later runs
 	// without a question). Reading them is harmless.
 	AgentConfig
+	// Autostart paths hold programs and jobs that run later by themselves
+	// (cron and systemd directories, launch agents, directories on every
+	// user's PATH): writing them is persistence. Reading them is harmless.
+	Autostart
 )
 
 // String names the kind as the risk classes do.
@@ -25,6 +29,8 @@ func (k Kind) String() string {
 		return "credential"
 	case AgentConfig:
 		return "agent-config"
+	case Autostart:
+		return "autostart"
 	}
 	return "unknown"
 }
@@ -39,6 +45,8 @@ const (
 	// Anywhere paths are recognised at any depth (a project's .claude/ as
 	// well as ~/.claude/), relative or absolute.
 	Anywhere
+	// Root paths are absolute: /P (/etc/shadow, /proc/*/environ).
+	Root
 )
 
 // Entry is one sensitive path.
@@ -71,6 +79,8 @@ func (e Entry) Patterns() []string {
 	switch e.Anchor {
 	case Home:
 		roots = []string{"~/", "/root/", "/home/*/", "/Users/*/"}
+	case Root:
+		roots = []string{"/"}
 	default:
 		roots = []string{"", "*/"}
 	}
@@ -126,6 +136,17 @@ func Lookup(p, home string) (Entry, bool) {
 	if rel := underHome(p, home); rel != "" {
 		first, _, _ := strings.Cut(rel, "/")
 		for _, i := range table.home[first] {
+			if i < best && table.list[i].covers(rel, true) {
+				best = i
+				break
+			}
+		}
+	}
+	// Root entries: the absolute path, matched from its start.
+	if len(p) > 1 && p[0] == '/' {
+		rel := p[1:]
+		first, _, _ := strings.Cut(rel, "/")
+		for _, i := range table.root[first] {
 			if i < best && table.list[i].covers(rel, true) {
 				best = i
 				break

@@ -54,6 +54,18 @@ func TestLookup(t *testing.T) {
 		{"./.git/hooks/pre-commit", sensitive.AgentConfig},
 		{".git/hooks", sensitive.AgentConfig},
 		{".envrc", sensitive.AgentConfig},
+		// Root: absolute paths only.
+		{"/etc/shadow", sensitive.Credential},
+		{"/proc/self/environ", sensitive.Credential},
+		{"/proc/1/environ", sensitive.Credential},
+		{"/var/run/secrets/kubernetes.io/serviceaccount/token", sensitive.Credential},
+		{"/etc/ssl/private/server.key", sensitive.Credential},
+		{"/etc/cron.d/job", sensitive.Autostart},
+		{"/var/spool/cron/crontabs/ann", sensitive.Autostart},
+		{"/etc/systemd/system/x.service", sensitive.Autostart},
+		{"~/.config/systemd/user/x.service", sensitive.Autostart},
+		{"/home/ann/Library/LaunchAgents/x.plist", sensitive.Autostart},
+		{"/usr/local/bin/ls", sensitive.Autostart},
 
 		// Not sensitive.
 		{"~/.ssh/id_rsa.pub", 0},
@@ -71,6 +83,13 @@ func TestLookup(t *testing.T) {
 		{".git/HEAD", 0},
 		{".github/workflows/ci.yml", 0},
 		{"my.claude/x", 0},
+		{"etc/shadow", 0},
+		{"backup/etc/shadow", 0},
+		{"/proc/self/status", 0},
+		{"/proc/self", 0},
+		{"/etc/passwd", 0},
+		{"/etc/hosts", 0},
+		{"src/usr/local/bin/x", 0},
 		{"", 0},
 	}
 	for _, tt := range tests {

@@ -12,6 +12,8 @@ const (
 	browser     = "is a browser profile (saved passwords, cookies, sessions)"
 	keychain    = "is a keychain (saved passwords and keys)"
 	history     = "is shell history (commands often carry tokens and passwords)"
+	autostart   = "holds jobs and services that run later by themselves"
+	onPath      = "is on every user's PATH: a program put there runs in place of the one asked for"
 	agentConfig = "configures an AI agent (its permissions, hooks and MCP servers)"
 	editorTasks = "configures the editor's tasks and settings, which run commands when the folder opens"
 )
@@ -55,6 +57,18 @@ var table = compile([]Entry{
 	{Path: ".config/gh/hosts.yml", Anchor: Home, Kind: Credential, Reason: gitCreds + " (GitHub CLI)"},
 	{Path: ".config/hub", Anchor: Home, Kind: Credential, Reason: gitCreds + " (hub)"},
 	{Path: ".config/glab-cli/", Anchor: Home, Kind: Credential, Reason: gitCreds + " (GitLab CLI)"},
+	// The machine's own secrets and the ones a process or container is given.
+	{Path: "etc/shadow", Anchor: Root, Kind: Credential, Reason: "holds the machine's password hashes"},
+	{Path: "etc/shadow-", Anchor: Root, Kind: Credential, Reason: "holds the machine's password hashes"},
+	{Path: "etc/gshadow", Anchor: Root, Kind: Credential, Reason: "holds the machine's group password hashes"},
+	{Path: "etc/master.passwd", Anchor: Root, Kind: Credential, Reason: "holds the machine's password hashes"},
+	{Path: "etc/ssl/private/", Anchor: Root, Kind: Credential, Reason: "holds TLS private keys"},
+	{Path: "etc/pki/tls/private/", Anchor: Root, Kind: Credential, Reason: "holds TLS private keys"},
+	{Path: "etc/kubernetes/admin.conf", Anchor: Root, Kind: Credential, Reason: cluster},
+	{Path: "etc/rancher/k3s/k3s.yaml", Anchor: Root, Kind: Credential, Reason: cluster},
+	{Path: "proc/*/environ", Anchor: Root, Kind: Credential, Reason: "is a process's environment (tokens and passwords)"},
+	{Path: "var/run/secrets/", Anchor: Root, Kind: Credential, Reason: "holds the secrets mounted into a container (service account tokens)"},
+	{Path: "run/secrets/", Anchor: Root, Kind: Credential, Reason: "holds the secrets mounted into a container"},
 	{Path: ".pgpass", Anchor: Anywhere, Kind: Credential, Reason: "holds database passwords (PostgreSQL)"},
 	{Path: ".my.cnf", Anchor: Home, Kind: Credential, Reason: "holds database passwords (MySQL)"},
 
@@ -119,6 +133,36 @@ var table = compile([]Entry{
 	{Path: ".git/config", Anchor: Anywhere, Kind: AgentConfig, Reason: "is git configuration, which lets every later git command run code (core.fsmonitor, core.pager, aliases, filters)"},
 	{Path: ".git/hooks/", Anchor: Anywhere, Kind: AgentConfig, Reason: "holds git hooks, which run on every commit, checkout and push"},
 	{Path: ".envrc", Anchor: Anywhere, Kind: AgentConfig, Reason: "is run by direnv whenever a shell enters the directory"},
+	// Jobs, services and programs that run later by themselves (writing
+	// them is persistence).
+	{Path: "etc/crontab", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
+	{Path: "etc/cron.d/", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
+	{Path: "etc/cron.hourly/", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
+	{Path: "etc/cron.daily/", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
+	{Path: "etc/cron.weekly/", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
+	{Path: "etc/cron.monthly/", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
+	{Path: "var/spool/cron/", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
+	{Path: "etc/anacrontab", Anchor: Root, Kind: Autostart, Reason: autostart + " (anacron)"},
+	{Path: "etc/systemd/", Anchor: Root, Kind: Autostart, Reason: autostart + " (systemd units)"},
+	{Path: "lib/systemd/system/", Anchor: Root, Kind: Autostart, Reason: autostart + " (systemd units)"},
+	{Path: "usr/lib/systemd/", Anchor: Root, Kind: Autostart, Reason: autostart + " (systemd units)"},
+	{Path: "etc/init.d/", Anchor: Root, Kind: Autostart, Reason: autostart + " (init scripts)"},
+	{Path: "etc/rc.local", Anchor: Root, Kind: Autostart, Reason: autostart + " (runs at boot)"},
+	{Path: "etc/xdg/autostart/", Anchor: Root, Kind: Autostart, Reason: autostart + " (desktop autostart)"},
+	{Path: "etc/update-motd.d/", Anchor: Root, Kind: Autostart, Reason: autostart + " (runs at every login)"},
+	{Path: "etc/profile.d/", Anchor: Root, Kind: Autostart, Reason: autostart + " (runs in every login shell)"},
+	{Path: "Library/LaunchAgents/", Anchor: Root, Kind: Autostart, Reason: autostart + " (launchd)"},
+	{Path: "Library/LaunchDaemons/", Anchor: Root, Kind: Autostart, Reason: autostart + " (launchd)"},
+	{Path: "Library/LaunchAgents/", Anchor: Home, Kind: Autostart, Reason: autostart + " (launchd)"},
+	{Path: ".config/systemd/user/", Anchor: Home, Kind: Autostart, Reason: autostart + " (systemd user units)"},
+	{Path: ".config/autostart/", Anchor: Home, Kind: Autostart, Reason: autostart + " (desktop autostart)"},
+	{Path: "usr/local/bin/", Anchor: Root, Kind: Autostart, Reason: onPath},
+	{Path: "usr/local/sbin/", Anchor: Root, Kind: Autostart, Reason: onPath},
+	{Path: "usr/bin/", Anchor: Root, Kind: Autostart, Reason: onPath},
+	{Path: "usr/sbin/", Anchor: Root, Kind: Autostart, Reason: onPath},
+	{Path: "bin/", Anchor: Root, Kind: Autostart, Reason: onPath},
+	{Path: "sbin/", Anchor: Root, Kind: Autostart, Reason: onPath},
+
 	{Path: ".config/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own configuration"},
 	{Path: ".local/share/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own data (its store and tokens)"},
 })
@@ -129,12 +173,13 @@ var table = compile([]Entry{
 type index struct {
 	list     []compiled
 	home     map[string][]int // Home entries by literal first element
+	root     map[string][]int // Root entries by literal first element
 	anywhere map[string][]int // Anywhere entries by literal first element
 	globbed  []int            // Anywhere entries whose first element is a pattern
 }
 
 func compile(list []Entry) index {
-	x := index{list: make([]compiled, len(list)), home: map[string][]int{}, anywhere: map[string][]int{}}
+	x := index{list: make([]compiled, len(list)), home: map[string][]int{}, root: map[string][]int{}, anywhere: map[string][]int{}}
 	for i, e := range list {
 		c := compiled{Entry: e, elems: strings.Split(strings.TrimSuffix(e.Path, "/"), "/")}
 		x.list[i] = c
@@ -142,6 +187,8 @@ func compile(list []Entry) index {
 		switch {
 		case e.Anchor == Home:
 			x.home[first] = append(x.home[first], i)
+		case e.Anchor == Root:
+			x.root[first] = append(x.root[first], i)
 		case strings.Contains(first, "*"):
 			x.globbed = append(x.globbed, i)
 		default:
