@@ -17,6 +17,12 @@
 // the session's lock in the store, so writes on two nodes never undo each
 // other.
 //
+// Broker.Gate is the broker as a toolgate.Gate, the interface every surface
+// is written against: the acting credential comes from the context and its
+// role is checked as the HTTP routes check it. The broker also owns the
+// workspaces' rules documents (Rules, PutRules: validated, stored, audited,
+// published).
+//
 // The seed engine's calls exist under their names: RequestApproval,
 // Approve, Resolve, SpawnReaper and ReapNow.
 package approval
