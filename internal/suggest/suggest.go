@@ -17,8 +17,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/present"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -74,25 +76,75 @@ func (p Proposal) JSONC() string {
 		}
 		b.WriteByte('\n')
 	}
-	byTool := map[string]map[string]string{}
+	// Rules of one tool are one object: the document's form. Patterns come
+	// from agents' calls, so one with a character a person cannot see is
+	// written with every non-ASCII character escaped.
+	tools := map[string][]string{}
+	var order []string
 	for _, r := range p.Rules {
-		if byTool[r.Tool] == nil {
-			byTool[r.Tool] = map[string]string{}
+		if tools[r.Tool] == nil {
+			order = append(order, r.Tool)
 		}
-		byTool[r.Tool][r.Pattern] = "allow"
+		tools[r.Tool] = append(tools[r.Tool], r.Pattern)
 	}
-	out, _ := json.MarshalIndent(byTool, "", "  ")
-	b.Write(out)
-	b.WriteByte('\n')
+	b.WriteString("{\n")
+	for i, tool := range order {
+		fmt.Fprintf(&b, "  %s: {", jsonString(tool))
+		for j, pat := range tools[tool] {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "\n    %s: \"allow\"", jsonString(pat))
+		}
+		b.WriteString("\n  }")
+		if i < len(order)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
 	return b.String()
 }
 
+// oneLine shows agent text on one terminal line: suspect characters
+// labelled, cut short.
 func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", "⏎")
-	if len(s) > 120 {
-		s = s[:117] + "…"
+	s = present.Visible(s)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
 	}
 	return s
+}
+
+// jsonString quotes s as JSON, with every non-ASCII character escaped
+// when s holds one a person cannot see (control, bidirectional,
+// zero-width), so the pattern printed is the pattern stored.
+func jsonString(s string) string {
+	if present.Visible(s) == s {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(s)
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, "\\u%04x\\u%04x", r1, r2)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // Options tune Suggest.
@@ -410,20 +462,23 @@ func propose(ctx context.Context, g toolgate.Gate, gr *group, o Options) (Propos
 		}
 	}
 	sort.Strings(p.Approvers)
+	// What is printed must load as printed: a pattern the rules refuse is
+	// no proposal.
+	if _, err := policy.ParseWorkspace("proposal.jsonc", []byte(p.JSONC())); err != nil {
+		return Proposal{}, false
+	}
 	return p, allowed < len(gr.ans)
 }
 
-// callText is how a call reads in an example: its command or path, else
-// the exact patterns of its subjects.
+// callText is how a call reads in an example: what present.Command shows
+// of it, else the exact patterns of its subjects.
 func callText(c *toolgate.Call, d *toolgate.Decision) string {
-	for _, k := range []string{"command", "file_path", "path", "url", "pattern"} {
-		if s, ok := c.Args[k].(string); ok && s != "" {
-			return s
-		}
+	if s := present.Command(*c); s != "" {
+		return s
 	}
 	var parts []string
 	for _, s := range d.Suggestions {
 		parts = append(parts, s.Exact)
 	}
-	return c.Tool + " " + strings.Join(parts, "; ")
+	return present.Visible(c.Tool + " " + strings.Join(parts, "; "))
 }
