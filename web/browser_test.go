@@ -717,6 +717,9 @@ func TestBrowser(t *testing.T) {
 		if !eval[bool](t, b, q(card(tricky.ID)+" .row.always button")+`.disabled && `+q(card(plain.ID)+" .row.always button")+`.disabled === false`) {
 			t.Fatal("a command no pattern can cover must be approvable once only")
 		}
+		if got := eval[string](t, b, q(card(tricky.ID)+" .w-session")+`.textContent`); got != "no safe pattern" {
+			t.Fatalf("a locked session button shows %q", got)
+		}
 		if got := eval[string](t, b, q(card(plain.ID)+" .seg.decides")+`.textContent`); got != "git push origin main" {
 			t.Fatalf("deciding sub-command %q", got)
 		}

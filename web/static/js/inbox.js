@@ -277,7 +277,8 @@ export class Inbox {
     const r = it.refs;
     const pattern = r.pattern.value.trim();
     const tool = (it.a.call || {}).tool;
-    const what = !pattern ? `every ${tool} call` : r.kind.value === 'prefix' ? pattern + '\u2026 (prefix)' : pattern;
+    let what = !pattern ? `every ${tool} call` : r.kind.value === 'prefix' ? pattern + '\u2026 (prefix)' : pattern;
+    if ('locked' in r.pattern.dataset) what = 'no safe pattern';
     for (const el of [r.turnWhat, r.sessionWhat, r.alwaysWhat]) clear(el).append(visible(what));
     for (const b of r.alts) b.classList.toggle('on', b.dataset.pattern === pattern);
   }
