@@ -897,6 +897,10 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 			// Emptying shell history hides what ran; overwriting a key or
 			// token destroys it.
 			return shell.ClassRisk{Class: shell.ClassDestructive, Reason: "overwrites " + s.texts[0] + ", which " + ent.Reason, Token: token}
+		case ent.Kind == sensitive.SecuritySetting && write:
+			return shell.ClassRisk{Class: shell.ClassPrivilege, Reason: "writes " + s.texts[0] + ", which " + ent.Reason, Token: token}
+		case ent.Kind == sensitive.AuditLog && write:
+			return shell.ClassRisk{Class: shell.ClassDestructive, Reason: "overwrites " + s.texts[0] + ", which " + ent.Reason, Token: token}
 		case ent.Kind == sensitive.Autostart && write:
 			return shell.ClassRisk{Class: shell.ClassPersistence, Reason: "writes " + s.texts[0] + ", which " + ent.Reason, Token: token}
 		}

@@ -91,10 +91,35 @@ var pipSpec = &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=
 		"download": supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"),
 	}}
 
-var npmInstall = supplyInstall([]string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save",
-	"global", "registry=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=",
+var npmInstall = withPackageOpt(supplyInstall([]string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save",
+	"global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=",
 	"package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, "w",
-	"--registry")
+	"--registry"))
+
+// withPackageOpt adds npm exec's --package: a package named by URL or git
+// remote is fetched and run.
+func withPackageOpt(s *cmdSpec) *cmdSpec {
+	s.opts = append(s.opts, optEffect{names: []string{"--package"}, value: remotePackage, class: ClassSupplyChain, why: "runs a package straight from a URL or git remote"})
+	return s
+}
+
+// pythonModule returns the module of "python -m MODULE ARGS…" and ARGS.
+func pythonModule(name string, args []string) (string, []string, bool) {
+	if !strings.HasPrefix(name, "python") && name != "py" {
+		return "", nil, false
+	}
+	for i, a := range args {
+		switch {
+		case a == "-m" && i+1 < len(args):
+			return args[i+1], args[i+2:], true
+		case strings.HasPrefix(a, "-m") && len(a) > 2:
+			return a[2:], args[i+1:], true
+		case !strings.HasPrefix(a, "-") || a == "-c" || a == "-":
+			return "", nil, false
+		}
+	}
+	return "", nil, false
+}
 
 var gitSpec = &cmdSpec{
 	effect: EffectRuns,
@@ -568,6 +593,9 @@ func (s *cmdSpec) sub(name string, args []string) (*cmdSpec, string, []string) {
 // classify finds the effects and risk classes of a command from the
 // command table. args are the words after the name as written.
 func classify(cmd *Command, name string, args []string) {
+	if m, rest, ok := pythonModule(name, args); ok && cmdSpecs[m] != nil {
+		name, args = m, rest // python -m pip install … is pip install …
+	}
 	s := cmdSpecs[name]
 	if s == nil {
 		return

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -678,12 +679,66 @@ func (w *walker) critical(code, reason, subject string) {
 // finish runs the checks on the whole source.
 func (w *walker) finish(src string) {
 	w.exfiltration()
+	w.fetchThenRun()
 	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
 		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", truncate(src))
 	}
 }
 
 func truncate(s string) string { return clip(s, maxRiskSubject) }
+
+// fetchThenRun marks a command that runs a file a network command of the
+// same script wrote ("curl -o i.sh URL && sh i.sh", "wget -O x URL;
+// chmod +x x; ./x"): a download run unseen, as "curl URL | sh" is.
+func (w *walker) fetchThenRun() {
+	var fetched []string
+	for _, f := range w.res.Files {
+		if !f.Write || !f.Static || f.Remote {
+			continue
+		}
+		for _, c := range w.res.Commands {
+			if c.Text == f.Command && c.Effects&EffectNetwork != 0 {
+				fetched = append(fetched, path.Clean(f.Path))
+				break
+			}
+		}
+	}
+	if len(fetched) == 0 {
+		return
+	}
+	for i := range w.res.Commands {
+		cmd := &w.res.Commands[i]
+		if cmd.Remote {
+			continue
+		}
+		// The program as written: Name is its base name.
+		run, by := cmd.Name, ""
+		for _, f := range strings.Fields(cmd.Text) {
+			if f == cmd.Name || strings.HasSuffix(f, "/"+cmd.Name) {
+				run = f
+				break
+			}
+		}
+		if isInterpreter(cmd.Name) || shells[cmd.Name] {
+			run, by = "", cmd.Name+" "
+			for _, a := range cmd.Args {
+				if !strings.HasPrefix(a, "-") {
+					run = a
+					break
+				}
+			}
+		}
+		if run == "" {
+			continue
+		}
+		for _, f := range fetched {
+			if path.Clean(run) == f {
+				addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: by + "runs " + run + ", which a network command of the same line downloaded", Token: run})
+				break
+			}
+		}
+	}
+}
 
 // exfiltration marks the network commands of a script that also reads a
 // credential file: the secret may leave the machine in this one call.

@@ -20,6 +20,13 @@ const (
 	// (cron and systemd directories, launch agents, directories on every
 	// user's PATH): writing them is persistence. Reading them is harmless.
 	Autostart
+	// SecuritySetting paths hold the kernel's and the machine's security
+	// settings (/proc/sys, PAM, sshd_config): writing them is privilege
+	// escalation.
+	SecuritySetting
+	// AuditLog paths hold the machine's logs: overwriting them hides what
+	// ran, so it is destructive.
+	AuditLog
 )
 
 // String names the kind as the risk classes do.
@@ -31,6 +38,10 @@ func (k Kind) String() string {
 		return "agent-config"
 	case Autostart:
 		return "autostart"
+	case SecuritySetting:
+		return "security-setting"
+	case AuditLog:
+		return "audit-log"
 	}
 	return "unknown"
 }

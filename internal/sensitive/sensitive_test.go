@@ -66,6 +66,9 @@ func TestLookup(t *testing.T) {
 		{"~/.config/systemd/user/x.service", sensitive.Autostart},
 		{"/home/ann/Library/LaunchAgents/x.plist", sensitive.Autostart},
 		{"/usr/local/bin/ls", sensitive.Autostart},
+		{"/proc/sys/kernel/yama/ptrace_scope", sensitive.SecuritySetting},
+		{"/etc/pam.d/sshd", sensitive.SecuritySetting},
+		{"/var/log/auth.log", sensitive.AuditLog},
 
 		// Not sensitive.
 		{"~/.ssh/id_rsa.pub", 0},

@@ -163,6 +163,21 @@ var table = compile([]Entry{
 	{Path: "bin/", Anchor: Root, Kind: Autostart, Reason: onPath},
 	{Path: "sbin/", Anchor: Root, Kind: Autostart, Reason: onPath},
 
+	// The machine's security settings (writing them is privilege
+	// escalation) and its logs (overwriting them is destructive).
+	{Path: "proc/sys/", Anchor: Root, Kind: SecuritySetting, Reason: "holds the kernel's live settings"},
+	{Path: "sys/kernel/", Anchor: Root, Kind: SecuritySetting, Reason: "holds the kernel's live settings"},
+	{Path: "etc/sysctl.conf", Anchor: Root, Kind: SecuritySetting, Reason: "holds the kernel's settings at boot"},
+	{Path: "etc/sysctl.d/", Anchor: Root, Kind: SecuritySetting, Reason: "holds the kernel's settings at boot"},
+	{Path: "etc/modprobe.d/", Anchor: Root, Kind: SecuritySetting, Reason: "says which kernel modules load"},
+	{Path: "etc/pam.d/", Anchor: Root, Kind: SecuritySetting, Reason: "says how users log in (PAM)"},
+	{Path: "etc/security/", Anchor: Root, Kind: SecuritySetting, Reason: "holds login and access limits"},
+	{Path: "etc/ssh/sshd_config", Anchor: Root, Kind: SecuritySetting, Reason: "says who may log in over SSH"},
+	{Path: "etc/ssh/sshd_config.d/", Anchor: Root, Kind: SecuritySetting, Reason: "says who may log in over SSH"},
+	{Path: "etc/apparmor.d/", Anchor: Root, Kind: SecuritySetting, Reason: "holds the AppArmor profiles"},
+	{Path: "etc/selinux/", Anchor: Root, Kind: SecuritySetting, Reason: "holds the SELinux settings"},
+	{Path: "var/log/", Anchor: Root, Kind: AuditLog, Reason: "is the machine's log, the record of what ran"},
+
 	{Path: ".config/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own configuration"},
 	{Path: ".local/share/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own data (its store and tokens)"},
 })
