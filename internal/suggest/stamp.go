@@ -37,7 +37,7 @@ var DefaultStampRule = StampRule{Window: 10, Fast: 5, Under: time.Second}
 // person's own answers count: not expiries, cancellations or the approvals
 // a grant cascades to.
 func RubberStamps(ctx context.Context, g Auditor, since time.Time, r StampRule) ([]RubberStamping, error) {
-	as, err := answers(ctx, g, since, 20000)
+	as, err := answers(ctx, g, since, 20000, false)
 	if err != nil {
 		return nil, err
 	}

@@ -204,8 +204,9 @@ func (a *answer) human() bool {
 }
 
 // answers reads the approvals the audit log records, in the order they
-// were answered, pairing each answer with its request.
-func answers(ctx context.Context, g Auditor, since time.Time, max int) ([]answer, error) {
+// were answered, pairing each answer with its request. Without calls it
+// leaves the call and decision out (the larger part of an entry to decode).
+func answers(ctx context.Context, g Auditor, since time.Time, max int, calls bool) ([]answer, error) {
 	reqs := map[string]toolgate.AuditEntry{}
 	if err := scan(ctx, g, string(toolgate.EventApprovalRequested), since, max, func(e toolgate.AuditEntry) {
 		reqs[e.ApprovalID] = e
@@ -220,8 +221,14 @@ func answers(ctx context.Context, g Auditor, since time.Time, max int) ([]answer
 		}
 		var rq requested
 		var res toolgate.Resolution
-		if json.Unmarshal(q.Data, &rq) != nil || rq.Decision == nil || json.Unmarshal(e.Data, &res) != nil {
-			return // an entry this code cannot read proposes nothing
+		if json.Unmarshal(e.Data, &res) != nil {
+			return // an entry this code cannot read counts for nothing
+		}
+		if calls && (json.Unmarshal(q.Data, &rq) != nil || rq.Decision == nil) {
+			return
+		}
+		if rq.Decision == nil {
+			rq.Decision = &toolgate.Decision{}
 		}
 		at := res.At
 		if at.IsZero() {
@@ -316,7 +323,7 @@ type group struct {
 // stand now: one the rules deny, or already allow, is dropped.
 func Suggest(ctx context.Context, g toolgate.Gate, o Options) ([]Proposal, error) {
 	o.defaults()
-	as, err := answers(ctx, g, o.Since, o.MaxEntries)
+	as, err := answers(ctx, g, o.Since, o.MaxEntries, true)
 	if err != nil {
 		return nil, err
 	}

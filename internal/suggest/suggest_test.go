@@ -44,7 +44,7 @@ type stack struct {
 	n     int
 }
 
-func newStack(t *testing.T) *stack {
+func newStack(t testing.TB) *stack {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -63,7 +63,7 @@ func newStack(t *testing.T) *stack {
 }
 
 // answer submits command as the agent and has who answer it after think.
-func (s *stack) answer(t *testing.T, who toolgate.Actor, command string, approve bool, think time.Duration) {
+func (s *stack) answer(t testing.TB, who toolgate.Actor, command string, approve bool, think time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	s.n++
