@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/rulesgate"
 )
 
 // Decider decides one call for the hook. An error means it could not
@@ -18,7 +19,9 @@ type Decider interface {
 }
 
 // Local decides from rules with a policy engine, in process: no gateway,
-// no store. Ask is handed back to the agent's own prompt.
+// no store. It is Remote over a rules-only gate (rulesgate), so local and
+// gateway decisions are worded and handled by the same code; an ask is
+// handed back to the agent's own prompt.
 type Local struct {
 	Engine *policy.Engine
 	// Env is the mode and agent layer to decide in; its Agent nil picks
@@ -27,13 +30,12 @@ type Local struct {
 }
 
 // Decide implements Decider.
-func (l *Local) Decide(_ context.Context, c *toolgate.Call) (Verdict, error) {
+func (l *Local) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) {
 	if l.Engine == nil {
 		return Verdict{}, errors.New("no policy engine")
 	}
-	var d toolgate.Decision
-	l.Engine.Decide(c, l.Env, &d)
-	return Verdict{Action: d.Action, Reason: decisionReason(&d), Tier: d.Tier}, nil
+	r := Remote{Gate: rulesgate.New(l.Engine, rulesgate.WithMode(l.Env.Mode), rulesgate.WithAgent(l.Env.Agent))}
+	return r.Decide(ctx, c)
 }
 
 // decisionReason is a decision's reason with the rule that made it.
@@ -131,14 +133,14 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 		}
 		// Ask without an approval: the prompt mode's unheld ask (or, waiting,
 		// a gateway that did not hold it): the user's own prompt decides.
-		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision)}, nil
+		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision), Tier: res.Decision.Tier}, nil
 	}
 	if a.Status == toolgate.StatusPending && r.OnAsk != AskWait {
 		// The call id was held before (a resubmission, or an earlier hook
 		// in wait mode): it attached to that approval, which nobody waits
 		// for now.
 		r.cancel(ctx, a.ID)
-		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision)}, nil
+		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision), Tier: res.Decision.Tier}, nil
 	}
 	if a.Status == toolgate.StatusPending {
 		wctx, stop := context.WithTimeout(ctx, wait)
