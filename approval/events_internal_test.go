@@ -69,7 +69,7 @@ func TestSubscriptionLeavesNoGoroutine(t *testing.T) {
 			t.Fatalf("subscription not closed cleanly: %v", s.Err())
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for runtime.NumGoroutine() > before+20 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -235,7 +235,7 @@ func (e *env) ws(ctx context.Context, query string) <-chan toolgate.Event {
 // next waits for the first event that matches.
 func next[T any](t *testing.T, ch <-chan T, what string, match func(T) bool) T {
 	t.Helper()
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(30 * time.Second)
 	for {
 		select {
 		case v, ok := <-ch:

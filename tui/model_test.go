@@ -340,7 +340,7 @@ func TestFollowResumes(t *testing.T) {
 	var mu sync.Mutex
 	var got []tea.Msg
 	go follow(ctx, g, approval.EventFilter{Workspace: "w"}, func(m tea.Msg) { mu.Lock(); got = append(got, m); mu.Unlock() })
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		g.mu.Lock()
 		n := len(g.filters)

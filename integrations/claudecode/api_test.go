@@ -37,7 +37,7 @@ func TestUserPromptSubmitOverAPI(t *testing.T) {
 	done := make(chan claudecode.Answer, 1)
 	go func() { done <- waiting.Handle(ctx, readInput(t, "bash.json")) }()
 	var id string
-	for deadline := time.Now().Add(5 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if l, _ := b.List(ctx, storeFilter(toolgate.StatusPending)); len(l) == 1 {
 			id = l[0].ID
 		}

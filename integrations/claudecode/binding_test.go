@@ -87,7 +87,7 @@ func reinput(t *testing.T, name, tool, input string) []byte {
 // pendingID waits for the one pending approval and returns its id.
 func pendingID(t *testing.T, b *approval.Broker) string {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if l, _ := b.List(context.Background(), storeFilter(toolgate.StatusPending)); len(l) == 1 {
 			return l[0].ID
 		}

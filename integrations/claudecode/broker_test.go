@@ -58,7 +58,7 @@ func TestHandlerOnBroker(t *testing.T) {
 		done <- body
 	}()
 	var id string
-	for deadline := time.Now().Add(5 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if l, _ := b.List(ctx, storeFilter(toolgate.StatusPending)); len(l) == 1 {
 			id = l[0].ID
 		}
@@ -115,7 +115,7 @@ func TestUserPromptSubmitOnBroker(t *testing.T) {
 	done := make(chan claudecode.Answer, 1)
 	go func() { done <- waiting.Handle(ctx, readInput(t, "bash.json")) }()
 	var id string
-	for deadline := time.Now().Add(5 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if l, _ := b.List(ctx, storeFilter(toolgate.StatusPending)); len(l) == 1 {
 			id = l[0].ID
 		}
