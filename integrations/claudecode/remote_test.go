@@ -196,7 +196,9 @@ func TestRemoteWaitTimeout(t *testing.T) {
 	if got != "deny" || !strings.Contains(reason, "no approver answered within 300ms") {
 		t.Errorf("got %s (%s)", got, reason)
 	}
-	if el := time.Since(start); el > 5*time.Second {
+	// A hang detector, not a timing: the wait is 300ms, and a loaded
+	// machine may take seconds more to run the hook's requests.
+	if el := time.Since(start); el > time.Minute {
 		t.Errorf("took %s", el)
 	}
 	if p := g.Pending(); len(p) != 0 {

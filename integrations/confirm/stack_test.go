@@ -114,7 +114,7 @@ func receive[T any](t *testing.T, ch <-chan T) T {
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("timed out")
 	}
 	panic("unreachable")
@@ -167,7 +167,7 @@ func (s *stack) events(ctx context.Context, query string) <-chan sseMsg {
 // next waits for the first message that matches.
 func next[T any](t *testing.T, ch <-chan T, what string, match func(T) bool) T {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(30 * time.Second)
 	for {
 		select {
 		case v, ok := <-ch:

@@ -295,7 +295,7 @@ func startHost(t *testing.T, cfg enginehost.Config, engineArgs ...string) *hostR
 		cancel()
 		select {
 		case <-h.code:
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Error("host did not end after it was interrupted")
 		}
 	})

@@ -157,7 +157,7 @@ func (c *nodeClient) expect(what string, match func(nodeMsg) bool) nodeMsg {
 			return m
 		}
 	}
-	timeout := time.After(15 * time.Second)
+	timeout := time.After(30 * time.Second)
 	for {
 		select {
 		case m, ok := <-c.lines:
