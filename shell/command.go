@@ -238,6 +238,10 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	var scripts []string
 	cmd.ExecFlags, scripts = w.execFlags(name, norm)
 	classify(&cmd, name, cmd.Args)
+	if c.stdin.kind == stdinText && sqlShells[name] && sqlDestroys(c.stdin.script) {
+		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
+		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(c.stdin.script, 60), Token: name})
+	}
 	if code, ok := inlineCode(name, args, c.stdin); ok {
 		addClass(&cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
 		cmd.Paths = codePaths(code)

@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/sensitive"
+)
 
 // This file holds the tests the command table applies to option values
 // and operands: SQL that drops data, secret-looking variable names,
@@ -98,6 +102,25 @@ func sqlDestroys(q string) bool {
 
 func isWordByte(b byte) bool {
 	return b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+}
+
+// sqlShells are the database shells that run the SQL on their input.
+var sqlShells = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "duckdb": true, "mongo": true,
+	"mongosh": true, "cqlsh": true, "redis-cli": true, "clickhouse-client": true, "sqlcmd": true}
+
+// mountsSecret reports whether a container volume ("-v ~/.ssh:/keys",
+// "--mount type=bind,source=~/.aws,…") mounts a credential directory.
+func mountsSecret(v string) bool {
+	host, _, _ := strings.Cut(v, ":")
+	if strings.Contains(v, "source=") || strings.Contains(v, "src=") {
+		for _, kv := range strings.Split(v, ",") {
+			if k, val, _ := strings.Cut(kv, "="); k == "source" || k == "src" {
+				host = val
+			}
+		}
+	}
+	e, ok := sensitive.Lookup(host, "")
+	return ok && e.Kind == sensitive.Credential
 }
 
 // secretName reports whether a variable name looks like it holds a

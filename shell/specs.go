@@ -170,10 +170,13 @@ var gitSpec = &cmdSpec{
 		"rm": {long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul"},
 			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes files with uncommitted changes"}}},
 		"filter-branch": {class: ClassDestructive, why: "rewrites the repository's history"},
-		"filter-repo":   {class: ClassDestructive, why: "rewrites the repository's history"},
-		"reflog":        {opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}},
-		"update-ref":    {opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes a ref directly"}}},
-		"gc":            {long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}},
+		"commit": {long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul"},
+			shortVal: "mFcCtS",
+			opts:     []optEffect{{names: []string{"-n", "--no-verify"}, class: ClassDestructive, why: "skips the repository's pre-commit checks"}}},
+		"filter-repo": {class: ClassDestructive, why: "rewrites the repository's history"},
+		"reflog":      {opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}},
+		"update-ref":  {opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes a ref directly"}}},
+		"gc":          {long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}},
 		"clone": {long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare",
 			"mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=",
 			"depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules",
@@ -249,6 +252,7 @@ var cmdSpecs = map[string]*cmdSpec{
 		"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
 		"image":  dockerPrune, "container": dockerPrune, "network": dockerPrune, "builder": dockerPrune, "buildx": dockerPrune,
 		"compose": composeSpec,
+		"push":    publish,
 	}},
 	"docker-compose": composeSpec,
 	"podman": {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun,
@@ -313,13 +317,14 @@ var cmdSpecs = map[string]*cmdSpec{
 	"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyInstall(nil, "")}},
 	"uv": {subs: map[string]*cmdSpec{"pip": pipSpec, "tool": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyInstall(nil, "")}},
 		"add": supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}},
-	"npm":   {subs: map[string]*cmdSpec{"install": npmInstall, "i": npmInstall, "add": npmInstall, "exec": npmInstall, "x": npmInstall}},
+	"npm": {subs: map[string]*cmdSpec{"install": npmInstall, "i": npmInstall, "add": npmInstall, "exec": npmInstall, "x": npmInstall,
+		"publish": publish, "unpublish": {class: ClassDestructive, why: "deletes a published package version from the registry"}}},
 	"npx":   supplyInstall(nil, ""),
 	"pnpm":  {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "i": npmInstall, "dlx": npmInstall}},
-	"yarn":  {subs: map[string]*cmdSpec{"add": npmInstall, "dlx": npmInstall}},
+	"yarn":  {subs: map[string]*cmdSpec{"add": npmInstall, "dlx": npmInstall, "publish": publish, "npm": {subs: map[string]*cmdSpec{"publish": publish}}}},
 	"bun":   {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "x": npmInstall}},
-	"gem":   {subs: map[string]*cmdSpec{"install": supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}},
-	"cargo": {subs: map[string]*cmdSpec{"install": supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}},
+	"gem":   {subs: map[string]*cmdSpec{"push": publish, "yank": {class: ClassDestructive, why: "withdraws a published gem version"}, "install": supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}},
+	"cargo": {subs: map[string]*cmdSpec{"publish": publish, "yank": {class: ClassDestructive, why: "withdraws a published crate version"}, "install": supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}},
 	"go":    {subs: map[string]*cmdSpec{"install": supplyInstall(nil, "")}},
 	"brew":  {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "tap": supplyInstall(nil, "")}},
 
@@ -369,6 +374,11 @@ var cmdSpecs = map[string]*cmdSpec{
 		shortVal: "sunoy",
 		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"},
 			{names: []string{"-u", "--user"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills every process of a user"}}},
+	"chattr": {opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the flag that keeps a file from being changed"}}},
+	"apt":    pkgRemove, "apt-get": pkgRemove, "dnf": pkgRemove, "yum": pkgRemove, "zypper": pkgRemove, "apk": pkgRemove,
+	"pacman": {opts: []optEffect{{names: []string{"-R", "--remove"}, class: ClassDestructive, why: "removes system packages"}}, long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"}},
+	"twine":  {subs: map[string]*cmdSpec{"upload": publish}},
+	"poetry": {subs: map[string]*cmdSpec{"publish": publish}}, "flit": {subs: map[string]*cmdSpec{"publish": publish}},
 	"aa-teardown": {effect: EffectPrivilege, class: ClassPrivilege, why: "unloads every AppArmor profile"},
 	"aa-disable":  {effect: EffectPrivilege, class: ClassPrivilege, why: "turns off an AppArmor profile"},
 	"aa-complain": {effect: EffectPrivilege, class: ClassPrivilege, why: "stops enforcing an AppArmor profile"},
@@ -413,6 +423,7 @@ var dockerRun = &cmdSpec{
 			prefix: true, effect: EffectPrivilege, class: ClassPrivilege, why: "shares the host's processes or kernel powers with a container"},
 		{names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"},
 			prefix: true, effect: EffectPrivilege, class: ClassPrivilege, why: "mounts the host's root, /etc or the docker socket into a container"},
+		{names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: ClassCredential, why: "mounts a credential directory into a container"},
 	},
 }
 
@@ -851,6 +862,12 @@ var (
 		"state":     {opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}},
 		"workspace": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}},
 	}}
+	// publish uploads the workspace's code to a registry, which cannot be
+	// taken back.
+	publish = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}
+	// pkgRemove is a system package manager: removing packages can take
+	// the machine's tools (or its SSH server) away.
+	pkgRemove   = &cmdSpec{opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: ClassDestructive, why: "removes system packages"}}}
 	helmDelete  = &cmdSpec{class: ClassDestructive, why: "uninstalls a release and deletes its resources"}
 	dockerPrune = &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused objects for good"}}}
 	composeSpec = &cmdSpec{effect: EffectRuns, subs: map[string]*cmdSpec{"down": {long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
