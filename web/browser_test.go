@@ -512,7 +512,9 @@ func TestBrowser(t *testing.T) {
 		if eval[bool](t, b, q(card(a.ID)+" button.session")+` !== null || !`+q(card(a.ID)+" .row.always")+`.hidden`) {
 			t.Fatal("a question card offers grants")
 		}
-		b.wait(t, "show the question", `(() => { const c = `+q(card(a.ID))+`; if (!c) return false; c.scrollIntoView(); return true; })()`)
+		// Below the sticky bar, so the picture is the card alone.
+		b.wait(t, "show the question", `(() => { const c = `+q(card(a.ID))+`; if (!c) return false;
+			window.scrollTo(0, c.getBoundingClientRect().top + scrollY - 70); return true; })()`)
 		shot := b.elemShot(t, card(a.ID), "inbox-question.png")
 		b.click(t, card(a.ID)+" button.send-answer")
 		got := result(t, res)
@@ -578,7 +580,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatal("the edit's strings are still shown as raw JSON")
 		}
 		b.wait(t, "show the edit", `(() => { const c = `+q(card(edit.ID))+`; if (!c) return false;
-			c.querySelector('.tool').click(); c.scrollIntoView(); return true; })()`)
+			c.querySelector('.tool').click(); window.scrollTo(0, c.getBoundingClientRect().top + scrollY - 70); return true; })()`)
 		shot := b.elemShot(t, card(edit.ID), "inbox-diff.png")
 		for _, x := range []*toolgate.Approval{edit, write} {
 			e.must(200, "POST", "/v1/approvals/"+x.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
