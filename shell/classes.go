@@ -111,6 +111,14 @@ func (e Effect) String() string {
 
 // addClass records a class on a command once per class.
 func addClass(cmd *Command, r ClassRisk) {
+	if strings.TrimSpace(r.Token) == "" {
+		// An empty word ("pkill -f ''") is in every pattern: the rule
+		// must name the command instead.
+		r.Token = cmd.Name
+		if r.Token == "" {
+			r.Token = cmd.Text
+		}
+	}
 	for _, x := range cmd.Classes {
 		if x.Class == r.Class {
 			return

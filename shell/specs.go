@@ -870,8 +870,10 @@ var (
 	pkgRemove   = &cmdSpec{opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: ClassDestructive, why: "removes system packages"}}}
 	helmDelete  = &cmdSpec{class: ClassDestructive, why: "uninstalls a release and deletes its resources"}
 	dockerPrune = &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused objects for good"}}}
-	composeSpec = &cmdSpec{effect: EffectRuns, subs: map[string]*cmdSpec{"down": {long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
-		opts: []optEffect{{names: []string{"-v", "--volumes"}, class: ClassDestructive, why: "deletes the project's volumes and their data"}}}}}
+	composeSpec = &cmdSpec{effect: EffectRuns, shortVal: "fp",
+		long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
+		subs: map[string]*cmdSpec{"down": {long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
+			opts: []optEffect{{names: []string{"-v", "--volumes"}, class: ClassDestructive, why: "deletes the project's volumes and their data"}}}}}
 	pkillSpec = &cmdSpec{long: []string{"signal=", "full", "exact", "newest", "oldest", "parent=", "pgroup=", "group=", "session=", "terminal=", "euid=", "uid=", "ignore-case", "count", "echo", "inverse", "pidfile=", "logpidfile", "ns=", "nslist="},
 		shortVal: "gGPsTtuUF",
 		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"},
