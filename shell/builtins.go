@@ -199,14 +199,7 @@ var declBuiltins = map[string]bool{"export": true, "declare": true, "typeset": t
 // arguments of export and the like, or by env (whose BASH_FUNC_ operand
 // is not a plain assignment and is taken for the command).
 func (w *walker) codeVar(cmd *Command) bool {
-	set := cmd.Text
-	if cmd.Name != "" && !declBuiltins[cmd.Name] && !strings.HasPrefix(cmd.Name, "BASH_FUNC_") {
-		set = ""
-		if len(cmd.Alts) > 0 {
-			set = strings.TrimSuffix(cmd.Text, cmd.Alts[0])
-		}
-	}
-	for _, f := range strings.Fields(set) {
+	for _, f := range strings.Fields(assignsOf(cmd)) {
 		for _, v := range codeVars {
 			if strings.HasPrefix(f, v) {
 				w.unprefixable(RiskCodeVariable, "the command sets "+strings.TrimSuffix(v, "=")+", whose value bash runs as code (a prompt's command substitutions, a start-up file, an exported function), which no prefix can vet", cmd.Text)
@@ -215,6 +208,33 @@ func (w *walker) codeVar(cmd *Command) bool {
 		}
 	}
 	return false
+}
+
+// assignsOf returns the text of the variables a command sets: its
+// assignments (the text before the command's own words), or the arguments
+// of export and the like.
+func assignsOf(cmd *Command) string {
+	if cmd.Name != "" && !declBuiltins[cmd.Name] && !strings.HasPrefix(cmd.Name, "BASH_FUNC_") {
+		if len(cmd.Alts) > 0 {
+			return strings.TrimSuffix(cmd.Text, cmd.Alts[0])
+		}
+		return ""
+	}
+	return cmd.Text
+}
+
+// historyOff classes a command run with the shell history turned off
+// ("HISTFILE=/dev/null bash", "env HISTSIZE=0 sh"): it hides what runs.
+func historyOff(cmd *Command) {
+	if cmd.Name == "" || declBuiltins[cmd.Name] {
+		return // export HISTFILE=… is the command table's
+	}
+	for _, f := range strings.Fields(assignsOf(cmd)) {
+		if historyVar(f) {
+			addClass(cmd, ClassRisk{Class: ClassPrivilege, Reason: cmd.Name + " runs with " + f + ", which turns off the shell history, a security control that records what runs", Token: f})
+			return
+		}
+	}
 }
 
 // negatedSubshell walks "!(cmd)" as bash runs it: the parser reads an

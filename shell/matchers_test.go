@@ -1,0 +1,58 @@
+package shell
+
+import "testing"
+
+func TestMatchers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		f    func(string) bool
+		in   string
+		want bool
+	}{
+		{"sql", sqlDestroys, "DROP TABLE users", true},
+		{"sql", sqlDestroys, "drop   database\nprod", true},
+		{"sql", sqlDestroys, "truncate users", true},
+		{"sql", sqlDestroys, "DELETE FROM users;", true},
+		{"sql", sqlDestroys, "DELETE FROM s WHERE x < 1; DELETE FROM users", true},
+		{"sql", sqlDestroys, "update users set admin=true", true},
+		{"sql", sqlDestroys, "ALTER TABLE t DROP COLUMN c", true},
+		{"sql", sqlDestroys, "db.users.drop()", true},
+		{"sql", sqlDestroys, "db.dropDatabase()", true},
+		{"sql", sqlDestroys, "SELECT * FROM users", false},
+		{"sql", sqlDestroys, "DELETE FROM sessions WHERE expires < now()", false},
+		{"sql", sqlDestroys, "UPDATE users SET name='x' WHERE id=1", false},
+		{"sql", sqlDestroys, "ALTER TABLE t ADD COLUMN c int", false},
+		{"sql", sqlDestroys, "SELECT last_update FROM t", false},
+		{"secret", secretRef, "$GITHUB_TOKEN", true},
+		{"secret", secretRef, "token=${AWS_SECRET_ACCESS_KEY}", true},
+		{"secret", secretRef, "$OPENAI_API_KEY", true},
+		{"secret", secretRef, "$DB_PASSWORD", true},
+		{"secret", secretRef, "$HOME", false},
+		{"secret", secretRef, "$SSH_AUTH_SOCK", false},
+		{"secret", secretRef, "$PATH:$GOPATH", false},
+		{"history", historyVar, "HISTFILE=/dev/null", true},
+		{"history", historyVar, "HISTFILE", true},
+		{"history", historyVar, "HISTSIZE=0", true},
+		{"history", historyVar, "HISTSIZE=1000", false},
+		{"history", historyVar, "HISTFILE=~/.bash_history_2", false},
+		{"all", allProcesses, ".", true},
+		{"all", allProcesses, "", true},
+		{"all", allProcesses, "myserver", false},
+		{"metadata", metadataURL, "http://169.254.169.254/latest/meta-data/", true},
+		{"metadata", metadataURL, "metadata.google.internal/computeMetadata/v1/", true},
+		{"metadata", metadataURL, "https://example.com/169.254.169.254", true},
+		{"metadata", metadataURL, "https://x169.254.169.254.example", false},
+		{"everything", everything, ".", true},
+		{"everything", everything, ":/", true},
+		{"everything", everything, "src/main.go", false},
+		{"mount", mountsSecret, "~/.ssh:/keys", true},
+		{"mount", mountsSecret, "type=bind,source=~/.aws,target=/a", true},
+		{"mount", mountsSecret, "$PWD:/src", false},
+	}
+	for _, tt := range tests {
+		if got := tt.f(tt.in); got != tt.want {
+			t.Errorf("%s(%q) = %v, want %v", tt.name, tt.in, got, tt.want)
+		}
+	}
+}
