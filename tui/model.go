@@ -283,6 +283,12 @@ func (m *model) press(i int) tea.Cmd {
 		m.status = "No pattern can safely cover this command: approve it once (y) or deny it (n)."
 		return nil
 	}
+	if i == 1 && present.SessionPattern(a.Decision) == "" && present.Pattern(a.Decision) != "" {
+		// A session grant is the call exactly as made; with no pattern for
+		// that, widening is a choice made with "always", pattern in view.
+		m.status = "No exact pattern for this call: approve it once (y), or always (a) with a pattern you check."
+		return nil
+	}
 	switch i {
 	case 0:
 		return m.approve(toolgate.ScopeOnce, "")
@@ -347,7 +353,9 @@ func (m *model) approve(scope toolgate.Scope, pattern string) tea.Cmd {
 	}
 	req := approval.ApproveRequest{Scope: scope}
 	if scope != toolgate.ScopeOnce {
-		if pattern == "" {
+		if pattern == "" && (scope == toolgate.ScopeSession || scope == toolgate.ScopeTurn) {
+			pattern = present.SessionPattern(a.Decision)
+		} else if pattern == "" {
 			pattern = present.Pattern(a.Decision)
 		}
 		if pattern != "" {

@@ -53,7 +53,7 @@ func pending(id, command string) *toolgate.Approval {
 		Decision: toolgate.Decision{Action: toolgate.Ask, Reason: "no rule allows git push",
 			Subjects:    []toolgate.SubjectResult{{Kind: toolgate.SubjectCommand, Text: "git push --force", Action: toolgate.Ask}, {Kind: toolgate.SubjectCommand, Text: "rm -rf build", Action: toolgate.Ask}},
 			Risks:       []toolgate.Risk{{Code: "force-push", Severity: toolgate.SeverityCritical, Reason: "rewrites remote history", Subject: "git push --force"}},
-			Suggestions: []toolgate.Suggestion{{Tool: "Bash", Pattern: "git push *"}}},
+			Suggestions: []toolgate.Suggestion{{Tool: "Bash", Pattern: "git push *", Exact: "git push --force"}}},
 	}
 }
 
@@ -124,7 +124,7 @@ func TestKeys(t *testing.T) {
 		{"y approves once", []string{"y"}, &approval.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
 		{"enter on the first button approves once", []string{"enter"}, &approval.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
 		{"s shows the grant, enter approves for the session", []string{"s", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
+			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
 		{"s then esc answers nothing", []string{"s", "esc"}, nil, nil},
 		{"right right enter is always with the suggestion", []string{"right", "right", "enter", "enter"},
 			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
@@ -184,7 +184,7 @@ func TestSessionShowsWhatItGrants(t *testing.T) {
 	m := newTestModel(&fakeGate{}, true)
 	press(t, m, "s")
 	v := strings.Join(strings.Fields(m.View()), " ")
-	want := "allows Bash calls matching git push * in session s1 until the session ends"
+	want := "allows Bash calls matching git push --force in session s1 until the session ends"
 	if !strings.Contains(v, want) {
 		t.Fatalf("session prompt does not say %q:\n%s", want, v)
 	}

@@ -127,7 +127,7 @@ func (m *model) details(w int) []string {
 	switch m.mode {
 	case modeSession:
 		out = append(out, "")
-		out = append(out, m.warnLines("Session: "+present.Grant(a, toolgate.ScopeSession, present.Pattern(a.Decision))+".", w)...)
+		out = append(out, m.warnLines("Session: "+present.Grant(a, toolgate.ScopeSession, present.SessionPattern(a.Decision))+".", w)...)
 		out = append(out, "Enter to approve, Esc to go back.")
 	case modeAlways:
 		scope := toolgate.ScopeWorkspace

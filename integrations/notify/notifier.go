@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/present"
 )
 
 // Notifier sends approvals to one channel.
@@ -73,6 +74,18 @@ func (a Answer) Label() string {
 // wider grants need an admin.
 var ErrNoPattern = errors.New("no pattern can safely cover this call: approve it once or deny it")
 
+// Offered reports whether ans can be offered for a: Session needs the call's
+// exact pattern (what a session grant is), Always the suggested one.
+func Offered(a *toolgate.Approval, ans Answer) bool {
+	switch ans {
+	case AnswerSession:
+		return present.SessionPattern(a.Decision) != ""
+	case AnswerAlways:
+		return present.Pattern(a.Decision) != ""
+	}
+	return true
+}
+
 // Apply answers approval id with ans on behalf of by.
 func Apply(ctx context.Context, an Answerer, id string, ans Answer, by approval.Actor) (*toolgate.Approval, error) {
 	switch ans {
@@ -86,12 +99,16 @@ func Apply(ctx context.Context, an Answerer, id string, ans Answer, by approval.
 		if len(a.Decision.Suggestions) == 0 {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "%v", ErrNoPattern)
 		}
-		scope := toolgate.ScopeSession
+		// Session grants the call exactly as made, as on every surface;
+		// Always grants the suggested pattern, which the message shows.
+		scope, pattern := toolgate.ScopeSession, present.SessionPattern(a.Decision)
 		if ans == AnswerAlways {
-			scope = toolgate.ScopeWorkspace
+			scope, pattern = toolgate.ScopeWorkspace, present.Pattern(a.Decision)
 		}
-		return an.Approve(ctx, id, approval.ApproveRequest{Scope: scope, Grant: toolgate.GrantPattern,
-			Pattern: a.Decision.Suggestions[0].Pattern}, by)
+		if pattern == "" {
+			return nil, toolgate.Errorf(toolgate.EInvalid, "%v", ErrNoPattern)
+		}
+		return an.Approve(ctx, id, approval.ApproveRequest{Scope: scope, Grant: toolgate.GrantPattern, Pattern: pattern}, by)
 	case AnswerDeny:
 		return an.Deny(ctx, id, approval.DenyRequest{Mode: toolgate.DenyHard, Reason: "denied by " + by.Name + " via " + by.Via}, by)
 	}

@@ -224,6 +224,17 @@ func Pattern(d toolgate.Decision) string {
 	return ""
 }
 
+// SessionPattern is what a turn or session answer grants: the call exactly
+// as made (the broker's default for those scopes), "" when no pattern can
+// say it (then only once is offered). Widening it is the person's choice,
+// on a surface that lets them type a pattern.
+func SessionPattern(d toolgate.Decision) string {
+	if len(d.Suggestions) > 0 {
+		return d.Suggestions[0].Exact
+	}
+	return ""
+}
+
 // Grant words exactly what approving with scope grants: which tool, which
 // pattern, where and for how long.
 func Grant(a *toolgate.Approval, scope toolgate.Scope, pattern string) string {

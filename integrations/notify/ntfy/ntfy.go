@@ -97,7 +97,7 @@ func sequenceID(a *toolgate.Approval) string { return "toolgate-" + a.ID }
 // its own signed link.
 func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, error) {
 	answers := []notify.Answer{notify.AnswerOnce, notify.AnswerDeny}
-	if present.Pattern(a.Decision) != "" {
+	if notify.Offered(a, notify.AnswerSession) {
 		answers = []notify.Answer{notify.AnswerOnce, notify.AnswerSession, notify.AnswerDeny}
 	}
 	var acts []action

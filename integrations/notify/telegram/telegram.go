@@ -154,11 +154,11 @@ type markup struct {
 func callbackData(ans notify.Answer, id string) string { return string(ans) + ":" + id }
 
 // keyboard returns the buttons for an approval: Session and Always only
-// when the decision suggests a pattern they can grant.
+// when there is a pattern they can grant.
 func keyboard(a *toolgate.Approval) markup {
 	var row []button
 	for _, ans := range notify.Answers {
-		if (ans == notify.AnswerSession || ans == notify.AnswerAlways) && present.Pattern(a.Decision) == "" {
+		if !notify.Offered(a, ans) {
 			continue
 		}
 		row = append(row, button{Text: ans.Label(), CallbackData: callbackData(ans, a.ID)})
@@ -173,8 +173,11 @@ func (b *Bot) Send(ctx context.Context, a *toolgate.Approval) (string, error) {
 		MessageID int64 `json:"message_id"`
 	}
 	text := "toolgate: approval needed\n" + present.Text(a, time.Now())
+	if p := present.SessionPattern(a.Decision); p != "" {
+		text += "\nSession grants: " + present.Visible(p)
+	}
 	if p := present.Pattern(a.Decision); p != "" {
-		text += "\nSession/Always grant: " + present.Visible(p)
+		text += "\nAlways grants: " + present.Visible(p)
 	}
 	err := b.call(ctx, "sendMessage", map[string]any{
 		"chat_id": b.cfg.ChatID, "text": limit(text), "reply_markup": keyboard(a),

@@ -215,8 +215,9 @@ func TestTelegramEndToEnd(t *testing.T) {
 	fake.press(approver, chat, msgID, "session:"+a.ID)
 	notifytest.Eventually(t, "approval resolved", func() bool { return env.Get(t, a.ID).Status == toolgate.StatusApproved })
 	r := env.Get(t, a.ID).Resolution
-	if r.Via != "telegram" || !strings.HasPrefix(r.By, "telegram:111") || r.Scope != toolgate.ScopeSession || r.Pattern != "git push *" {
-		t.Fatalf("resolution %+v, want session git push * by telegram:111 via telegram", r)
+	// Session grants the call exactly as made, as on every surface.
+	if exact := env.Get(t, a.ID).Decision.Suggestions[0].Exact; r.Via != "telegram" || !strings.HasPrefix(r.By, "telegram:111") || r.Scope != toolgate.ScopeSession || r.Pattern != exact || exact == "" || exact == "git push *" {
+		t.Fatalf("resolution %+v, want session %q by telegram:111 via telegram", r, exact)
 	}
 	var edit map[string]any
 	notifytest.Eventually(t, "message edited", func() bool {

@@ -100,7 +100,7 @@ func public(a *toolgate.Approval) *toolgate.Approval {
 func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, error) {
 	links := map[notify.Answer]string{}
 	for _, ans := range notify.Answers {
-		if (ans == notify.AnswerSession || ans == notify.AnswerAlways) && present.Pattern(a.Decision) == "" {
+		if !notify.Offered(a, ans) {
 			continue
 		}
 		u, err := n.links.URL(n.cfg.PublicURL, a, ans, n.recipient())
