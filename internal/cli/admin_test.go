@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,6 +104,37 @@ func TestAdminCommands(t *testing.T) {
 		t.Fatal("an approver revoked a grant")
 	}
 	must(g.token, "grants", "revoke", grants[0].ID)
+
+	// grants add: an admin's rule at a scope; the next call in the
+	// session is allowed by it, and an approver may not add one.
+	if _, err := run(approverToken, "grants", "add", "--scope", "session", "--session", "s1", "--tool", "Bash", "--pattern", "make lint"); err == nil {
+		t.Fatal("an approver added a grant")
+	}
+	if out := must(g.token, "grants", "add", "--scope", "session", "--session", "s1", "--tool", "Bash", "--pattern", "make lint"); !strings.Contains(out, `Bash "make lint" at scope session`) {
+		t.Fatalf("grants add:\n%s", out)
+	}
+	if r, err := agent.Submit(ctx, bash("s1", "lint1", "make lint")); err != nil || r.Decision.Action != toolgate.Allow {
+		t.Fatalf("a call under an added grant: %v %+v", err, r)
+	}
+
+	// rules get and put against the gateway; a document that does not
+	// compile is refused before anything is sent.
+	doc := filepath.Join(t.TempDir(), "rules.jsonc")
+	if err := os.WriteFile(doc, []byte("// from the CLI\n{\"*\": \"ask\", \"Bash\": {\"make check\": \"allow\"}}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	must(g.token, "rules", "put", "cli-ws", doc)
+	if out := must(g.token, "rules", "get", "cli-ws"); !strings.HasPrefix(out, "// from the CLI") {
+		t.Fatalf("rules get:\n%s", out)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonc")
+	os.WriteFile(bad, []byte(`{"Bash": {"make *": "perhaps"}}`), 0o600)
+	if out, err := run(g.token, "rules", "put", "cli-ws", bad); err == nil || !strings.Contains(out, "bad.jsonc:1:") {
+		t.Fatalf("rules put of a bad document: %v\n%s", err, out)
+	}
+	if out := must(g.token, "rules", "get", "cli-ws"); !strings.HasPrefix(out, "// from the CLI") {
+		t.Fatalf("a refused put changed the document:\n%s", out)
+	}
 
 	r, _ = agent.Submit(ctx, bash("s1", "c2", "make deploy"))
 	must(approverToken, "approvals", "deny", "--mode", "soft", "--feedback", "not today", r.Approval.ID)
