@@ -73,6 +73,7 @@ type model struct {
 	input  textinput.Model
 	hard   bool // deny mode: hard (default) or soft
 	global bool // always scope: workspace (default) or global
+	turn   bool // the session prompt grants for the turn only
 	busy   map[string]bool
 
 	live   bool
@@ -231,8 +232,11 @@ func (m *model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.inputKey(k)
 	case modeSession:
 		switch k.String() {
-		case "enter", "y", "s":
+		case "enter", "y", "s", "t":
 			m.mode = modeList
+			if m.turn {
+				return m, m.approve(toolgate.ScopeTurn, "")
+			}
 			return m, m.approve(toolgate.ScopeSession, "")
 		case "esc", "n", "q":
 			m.mode = modeList
@@ -263,7 +267,16 @@ func (m *model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "y":
 		return m, m.press(0)
 	case "s":
+		m.turn = false
 		return m, m.press(1)
+	case "t":
+		// The session prompt, for the turn only: until the user speaks again.
+		m.turn = true
+		cmd := m.press(1)
+		if m.mode != modeSession {
+			m.turn = false
+		}
+		return m, cmd
 	case "a":
 		return m, m.press(2)
 	case "n", "d":

@@ -123,6 +123,10 @@ func TestKeys(t *testing.T) {
 	}{
 		{"y approves once", []string{"y"}, &approval.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
 		{"enter on the first button approves once", []string{"enter"}, &approval.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
+		{"t shows the turn grant, enter approves for the turn", []string{"t", "enter"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeTurn, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
+		{"t then s approves for the session", []string{"t", "esc", "s", "enter"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
 		{"s shows the grant, enter approves for the session", []string{"s", "enter"},
 			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
 		{"s then esc answers nothing", []string{"s", "esc"}, nil, nil},
@@ -399,5 +403,16 @@ func TestWrongCredentialQuits(t *testing.T) {
 	}
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Fatal("the program does not quit")
+	}
+}
+
+func TestTurnShowsWhatItGrants(t *testing.T) {
+	t.Parallel()
+	m := newTestModel(&fakeGate{}, true)
+	press(t, m, "t")
+	v := strings.Join(strings.Fields(m.View()), " ")
+	want := "Turn: allows Bash calls matching git push --force in session s1 until the user speaks again"
+	if !strings.Contains(v, want) {
+		t.Fatalf("turn prompt does not say %q:\n%s", want, v)
 	}
 }

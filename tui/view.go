@@ -86,7 +86,7 @@ func (m *model) View() string {
 	var foot []string
 	foot = append(foot, m.answerBar())
 	foot = append(foot, m.styles.dim.Render(cut(present.Visible(m.status), w)))
-	foot = append(foot, m.styles.dim.Render("y once · s session · a always · n deny · ←/→ Enter · j/k · ? help · q quit"))
+	foot = append(foot, m.styles.dim.Render("y once · s session · t turn · a always · n deny · ←/→ Enter · j/k · ? help · q quit"))
 	for i := range foot {
 		foot[i] = ansi.Truncate(foot[i], w, "…")
 	}
@@ -127,7 +127,11 @@ func (m *model) details(w int) []string {
 	switch m.mode {
 	case modeSession:
 		out = append(out, "")
-		out = append(out, m.warnLines("Session: "+present.Grant(a, toolgate.ScopeSession, present.SessionPattern(a.Decision))+".", w)...)
+		label, scope := "Session: ", toolgate.ScopeSession
+		if m.turn {
+			label, scope = "Turn: ", toolgate.ScopeTurn
+		}
+		out = append(out, m.warnLines(label+present.Grant(a, scope, present.SessionPattern(a.Decision))+".", w)...)
 		out = append(out, "Enter to approve, Esc to go back.")
 	case modeAlways:
 		scope := toolgate.ScopeWorkspace
@@ -186,6 +190,7 @@ var helpLines = []string{
 	"Keys",
 	"  y          approve this call once",
 	"  s          approve for the session (shows what it grants; Enter confirms)",
+	"  t          approve for this turn only, until the user speaks again (the same)",
 	"  a          always: edit the suggested pattern, Tab for workspace/global",
 	"  n          deny: type feedback for the agent, Tab for soft/hard, Enter",
 	"  ←/→ Enter  choose an answer and confirm it",
