@@ -219,3 +219,49 @@ func everything(a string) bool {
 	}
 	return false
 }
+
+// sqlFile reports whether psql -f runs a file: any file but standard
+// input holds statements nobody reviewed in the call.
+func sqlFile(v string) bool { return v != "-" }
+
+// credentialPath reports whether an operand names a credential file or
+// directory (~/.ssh/id_rsa, ~/.kube) that an uploader would send away.
+func credentialPath(a string) bool {
+	e, ok := sensitive.Lookup(a, "")
+	return ok && e.Kind == sensitive.Credential
+}
+
+// homeRoot reports whether an operand is a whole home directory ("~",
+// "$HOME", "/home/user", "/root"): copying or searching it
+// takes every credential file with it.
+func homeRoot(a string) bool {
+	if len(a) > 1 {
+		a = strings.TrimRight(a, "/")
+	}
+	switch a {
+	case "~", "$HOME", "${HOME}", "/root":
+		return true
+	}
+	if strings.HasPrefix(a, "~") && !strings.Contains(a, "/") {
+		return true // ~user
+	}
+	for _, p := range [...]string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(a, p); ok && rest != "" && !strings.Contains(rest, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// accessUnit reports whether a systemd unit is the remote-access service:
+// stopping it locks out whoever reaches the machine over SSH.
+func accessUnit(u string) bool {
+	for _, suf := range [...]string{".service", ".socket"} {
+		u = strings.TrimSuffix(u, suf)
+	}
+	switch u {
+	case "ssh", "sshd", "openssh", "openssh-server":
+		return true
+	}
+	return false
+}

@@ -136,6 +136,7 @@ var gitSpec = &cmdSpec{
 				{names: []string{"+"}, operand: true, prefix: true, class: ClassDestructive, why: "force-pushes a refspec, overwriting the remote branch's history"},
 				{names: []string{":"}, operand: true, prefix: true, class: ClassDestructive, why: "deletes a remote branch"},
 				{names: []string{"--no-verify"}, class: ClassDestructive, why: "skips the repository's pre-push checks"},
+				{names: urlPrefix, operand: true, prefix: true, class: ClassExfiltrate, why: "pushes the repository to a URL instead of a configured remote"},
 			}},
 		"reset": {long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules",
 			"pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add"},
@@ -222,7 +223,8 @@ var cmdSpecs = map[string]*cmdSpec{
 	"dropdb":     {class: ClassDestructive, why: "drops a database"},
 	"dropuser":   {class: ClassDestructive, why: "drops a database role"},
 	"psql": {effect: EffectNetwork, long: []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="}, shortVal: "cdfhpUo",
-		opts: []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"}}},
+		opts: []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"},
+			{names: []string{"-f", "--file"}, value: sqlFile, class: ClassDestructive, why: "runs SQL from a file, statements nobody reviewed here"}}},
 	"mysql": {effect: EffectNetwork, long: []string{"execute=", "database=", "host=", "port=", "user=", "password="}, shortVal: "eDhPuS",
 		opts: []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"}}},
 	"mariadb": {effect: EffectNetwork, long: []string{"execute=", "database=", "host=", "port=", "user=", "password="}, shortVal: "eDhPuS",
@@ -336,6 +338,7 @@ var cmdSpecs = map[string]*cmdSpec{
 	"gh": {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
 		{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}},
 		"repo":    {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}},
+		"gist":    {effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}},
 		"release": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}},
 		"secret":  {opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}}},
 	"vault": {effect: EffectNetwork, subs: map[string]*cmdSpec{"read": {class: ClassCredential, why: "prints a secret from Vault"},
@@ -353,6 +356,7 @@ var cmdSpecs = map[string]*cmdSpec{
 		"configure": {opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}},
 		"sts":       {opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}},
 		"s3": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
+			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"},
 			{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}},
 		"secretsmanager": {opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"}}},
 		"ssm":            {opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}}},
@@ -403,10 +407,17 @@ var cmdSpecs = map[string]*cmdSpec{
 	// Network: a secret read in the same command may leave the machine.
 	"curl": fetchSpec, "wget": fetchSpec, "http": fetchSpec, "https": fetchSpec, "xh": fetchSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
 	"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
-		opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
+		opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
+			{match: homeRoot, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
 	"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork},
-	"ssh":    {effect: EffectNetwork | EffectRuns},
-	"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"}}}, "aria2c": {effect: EffectNetwork}, "mail": {effect: EffectNetwork},
+	"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}}},
+	// Tunnels put a local port on the internet.
+	// Reading a whole home directory reads every credential in it.
+	"grep": homeSearch, "egrep": homeSearch, "fgrep": homeSearch, "rg": homeSearch, "ag": homeSearch, "ack": homeSearch,
+	"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"version", "help", "--help", "-h", "config"}},
+	"cloudflared": {effect: EffectNetwork, subs: map[string]*cmdSpec{"tunnel": {class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
+	"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
+		{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}}}, "aria2c": {effect: EffectNetwork}, "mail": {effect: EffectNetwork},
 	"sendmail": {effect: EffectNetwork}, "mutt": {effect: EffectNetwork}, "openssl": {effect: EffectNetwork},
 }
 
@@ -424,6 +435,7 @@ var dockerRun = &cmdSpec{
 		{names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"},
 			prefix: true, effect: EffectPrivilege, class: ClassPrivilege, why: "mounts the host's root, /etc or the docker socket into a container"},
 		{names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: ClassCredential, why: "mounts a credential directory into a container"},
+		{names: []string{"--net", "--network"}, value: func(v string) bool { return v == "host" }, effect: EffectPrivilege, class: ClassPrivilege, why: "shares the host's network with a container, which reaches every local service"},
 	},
 }
 
@@ -879,7 +891,9 @@ var (
 		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"},
 			{names: []string{"-u", "-U", "--euid", "--uid"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills processes of a whole user"},
 			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
-	systemctlOff = &cmdSpec{opts: []optEffect{{match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"}}}
+	systemctlOff = &cmdSpec{opts: []optEffect{{match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
+		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
+	homeSearch   = &cmdSpec{shortVal: "efABCmdgtT", opts: []optEffect{{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"}}}
 	declSpec     = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
 	echoSpec     = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
 	// fetchSpec is a URL fetcher: the cloud metadata service hands out
