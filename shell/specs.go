@@ -893,9 +893,9 @@ var (
 			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
 	systemctlOff = &cmdSpec{opts: []optEffect{{match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
-	homeSearch   = &cmdSpec{shortVal: "efABCmdgtT", opts: []optEffect{{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"}}}
-	declSpec     = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
-	echoSpec     = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
+	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", opts: []optEffect{{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"}}}
+	declSpec   = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
+	echoSpec   = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
 	// fetchSpec is a URL fetcher: the cloud metadata service hands out
 	// the machine's credentials to whoever asks.
 	fetchSpec = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}}}
