@@ -6,6 +6,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -35,6 +36,7 @@ const (
 	modeSession      // confirming a session grant
 	modeAlways       // editing the pattern of an always grant
 	modeDeny         // typing feedback for a deny
+	modeEdit         // editing the arguments before approving once
 	modeHelp
 )
 
@@ -74,6 +76,8 @@ type model struct {
 	hard   bool // deny mode: hard (default) or soft
 	global bool // always scope: workspace (default) or global
 	turn   bool // the session prompt grants for the turn only
+	prefix bool // always grant: a literal prefix, not a glob pattern
+	ask    *asking
 	busy   map[string]bool
 
 	live   bool
@@ -85,7 +89,7 @@ type model struct {
 
 func newModel(ctx context.Context, g Gate, target string, st styles, now time.Time) *model {
 	in := textinput.New()
-	in.CharLimit = 2000
+	in.CharLimit = 20000 // the arguments' JSON, when editing them
 	in.Prompt = "> "
 	return &model{ctx: ctx, gate: g, target: target, styles: st, now: now, input: in,
 		hard: true, busy: map[string]bool{}, width: 80, height: 24, status: "connecting…"}
@@ -228,7 +232,7 @@ func (m *model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case modeHelp:
 		m.mode = modeList
 		return m, nil
-	case modeDeny, modeAlways:
+	case modeDeny, modeAlways, modeEdit:
 		return m.inputKey(k)
 	case modeSession:
 		switch k.String() {
@@ -242,6 +246,11 @@ func (m *model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.mode = modeList
 		}
 		return m, nil
+	}
+	if s := m.asking(); s != nil {
+		if cmd, ok := m.questionKey(s, k); ok {
+			return m, cmd
+		}
 	}
 	switch k.String() {
 	case "q":
@@ -281,8 +290,109 @@ func (m *model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, m.press(2)
 	case "n", "d":
 		return m, m.press(3)
+	case "e":
+		return m, m.edit()
 	}
 	return m, nil
+}
+
+// asking is the answers in progress to the selected approval's questions,
+// nil unless it is a question tool's call.
+func (m *model) asking() *asking {
+	a := m.selected()
+	if a == nil {
+		return nil
+	}
+	// A shell command carrying a "questions" argument is a command: its
+	// card keeps the command and the grant keys in view.
+	for _, s := range a.Decision.Subjects {
+		if s.Kind == toolgate.SubjectCommand {
+			return nil
+		}
+	}
+	if m.ask != nil && m.ask.id == a.ID {
+		return m.ask
+	}
+	qs := questionsOf(a.Call.Args)
+	if qs == nil {
+		return nil
+	}
+	m.ask = newAsking(a.ID, qs)
+	return m.ask
+}
+
+// questionKey handles the keys of a question card: it is answered, not
+// granted, so s, t, a and e have no grant here. ok is false for keys
+// the list handles (j/k, y, n, q, ?).
+func (m *model) questionKey(s *asking, k tea.KeyMsg) (tea.Cmd, bool) {
+	q := s.qs[s.cur]
+	switch key := k.String(); key {
+	case "left", "h":
+		if len(q.Options) > 0 {
+			s.hi = (s.hi + len(q.Options) - 1) % len(q.Options)
+		}
+	case "right", "l":
+		if len(q.Options) > 0 {
+			s.hi = (s.hi + 1) % len(q.Options)
+		}
+	case " ":
+		s.pick(s.hi)
+	case "tab":
+		s.cur, s.hi = (s.cur+1)%len(s.qs), 0
+	case "shift+tab":
+		s.cur, s.hi = (s.cur+len(s.qs)-1)%len(s.qs), 0
+	case "enter":
+		if s.labels(s.cur) == "" {
+			s.pick(s.hi)
+		}
+		if i := s.unanswered(); i >= 0 {
+			s.cur, s.hi = i, 0
+			return nil, true
+		}
+		return m.sendAnswer(s), true
+	case "s", "t", "a", "e":
+		m.status = "A question is answered, not granted: pick with 1-9 or ←/→ and Enter; y lets the agent ask itself; n denies."
+	default:
+		if len(key) == 1 && key[0] >= '1' && key[0] <= '9' {
+			s.pick(int(key[0] - '1'))
+			if !q.Multi && s.cur < len(s.qs)-1 && s.labels(s.cur) != "" {
+				s.cur, s.hi = s.cur+1, 0
+			}
+			return nil, true
+		}
+		return nil, false
+	}
+	return nil, true
+}
+
+// sendAnswer approves the question call once with the chosen answers as
+// its output.
+func (m *model) sendAnswer(s *asking) tea.Cmd {
+	ans, err := s.answer()
+	if err != nil {
+		m.status = "Cannot send: " + err.Error() + "."
+		return nil
+	}
+	return m.send(approval.ApproveRequest{Scope: toolgate.ScopeOnce, Answer: ans}, "answer")
+}
+
+// edit opens the arguments for editing; Enter approves the edited call
+// once, which the broker decides again and may refuse.
+func (m *model) edit() tea.Cmd {
+	a := m.selected()
+	if a == nil || m.busy[a.ID] {
+		return nil
+	}
+	b, err := json.Marshal(a.Call.Args)
+	if err != nil {
+		m.status = "Cannot show the arguments: " + err.Error()
+		return nil
+	}
+	m.mode = modeEdit
+	m.input.Placeholder = "arguments (JSON object)"
+	m.input.SetValue(string(b))
+	m.input.CursorEnd()
+	return m.input.Focus()
 }
 
 // press starts the answer of button i for the selected approval.
@@ -310,6 +420,7 @@ func (m *model) press(i int) tea.Cmd {
 	case 2:
 		m.mode = modeAlways
 		m.global = false
+		m.prefix = false
 		m.input.Placeholder = "pattern"
 		m.input.SetValue(present.Pattern(a.Decision))
 		m.input.CursorEnd()
@@ -331,15 +442,37 @@ func (m *model) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.input.Blur()
 		return m, nil
 	case tea.KeyTab:
-		if m.mode == modeDeny {
+		switch m.mode {
+		case modeDeny:
 			m.hard = !m.hard
-		} else {
+		case modeAlways:
 			m.global = !m.global
+		}
+		return m, nil
+	case tea.KeyCtrlP:
+		if m.mode == modeAlways {
+			m.prefix = !m.prefix
 		}
 		return m, nil
 	case tea.KeyEnter:
 		val := strings.TrimSpace(m.input.Value())
 		md := m.mode
+		if md == modeEdit {
+			a := m.selected()
+			if a == nil {
+				m.mode = modeList
+				return m, nil
+			}
+			mods, err := modifications(a.Call.Args, val)
+			if err != nil {
+				// Stay in the editor: the person fixes the text.
+				m.status = "Cannot approve the edit: " + err.Error() + "."
+				return m, nil
+			}
+			m.mode = modeList
+			m.input.Blur()
+			return m, m.send(approval.ApproveRequest{Scope: toolgate.ScopeOnce, Modifications: mods}, "approve edited call")
+		}
 		m.mode = modeList
 		m.input.Blur()
 		if md == modeDeny {
@@ -373,18 +506,31 @@ func (m *model) approve(scope toolgate.Scope, pattern string) tea.Cmd {
 		}
 		if pattern != "" {
 			req.Grant, req.Pattern = toolgate.GrantPattern, pattern
+			if m.prefix && (scope == toolgate.ScopeWorkspace || scope == toolgate.ScopeGlobal) {
+				req.Grant = toolgate.GrantPrefix
+			}
 		} else {
 			req.Grant = toolgate.GrantTool
 		}
 	}
+	return m.send(req, "approve")
+}
+
+// send approves the selected approval with req; what names the answer
+// in the status line, with the gateway's refusal if it refuses.
+func (m *model) send(req approval.ApproveRequest, what string) tea.Cmd {
+	a := m.selected()
+	if a == nil {
+		return nil
+	}
 	id, ctx, g := a.ID, m.ctx, m.gate
 	m.busy[id] = true
-	m.status = "approving…"
+	m.status = what + "…"
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, answerTimeout)
 		defer cancel()
 		res, err := g.Approve(ctx, id, req)
-		return answerMsg{id: id, what: "approve", a: res, err: err}
+		return answerMsg{id: id, what: what, a: res, err: err}
 	}
 }
 

@@ -20,12 +20,16 @@ type fakeGate struct {
 	mu       sync.Mutex
 	approves []approval.ApproveRequest
 	denies   []approval.DenyRequest
+	refuse   error // returned by Approve, as a broker refusing an edit
 }
 
 func (g *fakeGate) Approve(_ context.Context, id string, req approval.ApproveRequest) (*toolgate.Approval, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.approves = append(g.approves, req)
+	if g.refuse != nil {
+		return nil, g.refuse
+	}
 	return &toolgate.Approval{ID: id, Call: toolgate.Call{Tool: "Bash"}, Status: toolgate.StatusApproved,
 		Resolution: &toolgate.Resolution{Status: toolgate.StatusApproved, Scope: req.Scope, Pattern: req.Pattern, By: "me", Via: "tui"}}, nil
 }

@@ -80,28 +80,41 @@ func (m *model) View() string {
 			add(m.styles.dim.Render(fmt.Sprintf("  … %d in all (j/k to move)", len(m.items))))
 		}
 		add(strings.Repeat("─", w))
-		lines = append(lines, m.details(w)...)
+		info, prompt := m.details(w)
+		lines = append(lines, info...)
+		// An open prompt (its input, what it grants) stays on screen: on a
+		// short terminal the details above it are cut instead.
+		if len(prompt) > 0 {
+			lines = append(lines[:min(len(lines), max(0, h-3-len(prompt)))], prompt...)
+		}
 	}
 	body := m.fit(lines, w, h-3)
 	var foot []string
 	foot = append(foot, m.answerBar())
 	foot = append(foot, m.styles.dim.Render(cut(present.Visible(m.status), w)))
-	foot = append(foot, m.styles.dim.Render("y once · s session · t turn · a always · n deny · ←/→ Enter · j/k · ? help · q quit"))
+	keyLine := "y once · s session · t turn · a always · e edit · n deny · ←/→ Enter · ? help · q quit"
+	if m.asking() != nil {
+		keyLine = "1-9/←/→ Space pick · Tab next question · Enter send · y once · n deny · ? help"
+	}
+	foot = append(foot, m.styles.dim.Render(keyLine))
 	for i := range foot {
 		foot[i] = ansi.Truncate(foot[i], w, "…")
 	}
 	return body + "\n" + strings.Join(foot, "\n")
 }
 
-// details draws the selected approval.
-func (m *model) details(w int) []string {
+// details draws the selected approval and the prompt of an open input.
+func (m *model) details(w int) (info, prompt []string) {
 	a := m.selected()
 	if a == nil {
-		return nil
+		return nil, nil
 	}
 	var out []string
 	out = append(out, m.styles.header.Render(present.Visible(a.Call.Tool))+"  "+m.styles.dim.Render(present.Where(a.Call)))
-	if cmd := present.Command(a.Call); cmd != "" {
+	s := m.asking()
+	if s != nil {
+		out = append(out, m.questionLines(s, w)...)
+	} else if cmd := present.Command(a.Call); cmd != "" {
 		out = append(out, wrap("$ "+cmd, w, 3)...)
 	}
 	subs := present.Subjects(a.Decision)
@@ -124,6 +137,7 @@ func (m *model) details(w int) []string {
 		out = append(out, "Batch: "+b)
 	}
 	out = append(out, "Expires in "+present.Remaining(a, m.now))
+	info, out = out, nil
 	switch m.mode {
 	case modeSession:
 		out = append(out, "")
@@ -143,8 +157,17 @@ func (m *model) details(w int) []string {
 			pat = present.Pattern(a.Decision)
 		}
 		out = append(out, "")
+		kind := "Grant: glob pattern (Ctrl-P for a literal prefix)"
+		if m.prefix {
+			kind = "Grant: literal prefix: commands starting with " + present.Visible(pat)
+		}
 		out = append(out, m.warnLines("Always ("+string(scope)+"): "+present.Grant(a, scope, pat)+".", w)...)
-		out = append(out, "Edit the pattern; Tab: workspace/global; Enter approves; Esc goes back.", m.input.View())
+		out = append(out, cut(kind, w))
+		out = append(out, "Edit; Tab: workspace/global; Ctrl-P: glob/prefix; Enter approves; Esc back.", m.input.View())
+	case modeEdit:
+		out = append(out, "")
+		out = append(out, m.warnLines("Edit the arguments (JSON): Enter approves the edited call once; the rules decide it again first and may refuse it. Esc goes back.", w)...)
+		out = append(out, m.input.View())
 	case modeDeny:
 		how := "hard: ends the agent's turn and the rest of its batch"
 		if !m.hard {
@@ -153,6 +176,53 @@ func (m *model) details(w int) []string {
 		out = append(out, "")
 		out = append(out, m.warnLines("Deny ("+how+")", w)...)
 		out = append(out, "Feedback for the agent; Tab: soft/hard; Enter sends; Esc goes back.", m.input.View())
+	}
+	return info, out
+}
+
+// questionLines draws a question card: the current question with its
+// numbered options, the others with what is chosen so far.
+func (m *model) questionLines(s *asking, w int) []string {
+	var out []string
+	for qi, q := range s.qs {
+		head := fmt.Sprintf("Q%d/%d ", qi+1, len(s.qs))
+		if q.Header != "" {
+			head += "[" + present.Visible(q.Header) + "] "
+		}
+		text := present.Visible(q.Question)
+		if qi != s.cur {
+			chosen := s.labels(qi)
+			if chosen == "" {
+				chosen = "(not answered)"
+			}
+			out = append(out, m.styles.dim.Render(cut("  "+head+text+" → "+present.Visible(chosen), w)))
+			continue
+		}
+		if q.Multi {
+			text += " (choose any)"
+		}
+		out = append(out, wrap("› "+head+text, w, 2)...)
+		for oi, o := range q.Options {
+			box := "( )"
+			if q.Multi {
+				box = "[ ]"
+			}
+			if s.picked[qi][oi] {
+				box = "(•)"
+				if q.Multi {
+					box = "[x]"
+				}
+			}
+			mark := "  "
+			if oi == s.hi {
+				mark = m.styles.cursor.Render("› ")
+			}
+			line := fmt.Sprintf("%s%d %s %s", mark, oi+1, box, present.Visible(o.Label))
+			if o.Description != "" {
+				line += m.styles.dim.Render(" — " + present.Visible(o.Description))
+			}
+			out = append(out, cut(line, w))
+		}
 	}
 	return out
 }
@@ -173,6 +243,13 @@ func (m *model) answerBar() string {
 	}
 	var parts []string
 	a := m.selected()
+	if s := m.asking(); s != nil {
+		send := "Send answer"
+		if i := s.unanswered(); i >= 0 {
+			send = fmt.Sprintf("Send answer (Q%d open)", i+1)
+		}
+		return m.styles.chosen.Render("["+send+"]") + "   y approve without answering · n deny"
+	}
 	for i, b := range buttons {
 		if (i == 1 || i == 2) && onceOnly(a) {
 			b = "(" + b + ")" // not offered: see onceOnly
@@ -192,7 +269,11 @@ var helpLines = []string{
 	"  s          approve for the session (shows what it grants; Enter confirms)",
 	"  t          approve for this turn only, until the user speaks again (the same)",
 	"  a          always: edit the suggested pattern, Tab for workspace/global",
+	"  a Ctrl-P   in always: switch glob pattern / literal prefix grant",
+	"  e          edit the arguments (JSON), Enter approves the edited call once",
 	"  n          deny: type feedback for the agent, Tab for soft/hard, Enter",
+	"  1-9 Space  question cards: pick an option (←/→ move, Tab next question),",
+	"             Enter sends the answers",
 	"  ←/→ Enter  choose an answer and confirm it",
 	"  j/k ↓/↑    move between pending approvals",
 	"  Esc        leave an input without answering",
