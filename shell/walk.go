@@ -688,9 +688,10 @@ func (w *walker) finish(src string) {
 
 func truncate(s string) string { return clip(s, maxRiskSubject) }
 
-// fetchThenRun marks a command that runs a file a network command of the
-// same script wrote ("curl -o i.sh URL && sh i.sh", "wget -O x URL;
-// chmod +x x; ./x"): a download run unseen, as "curl URL | sh" is.
+// fetchThenRun marks a command that runs a file a network command or a
+// decoder of the same script wrote ("curl -o i.sh URL && sh i.sh", "wget
+// -O x URL; chmod +x x; ./x", "base64 -d > x; sh x"): a download or a
+// hidden payload run unseen, as "curl URL | sh" is.
 func (w *walker) fetchThenRun() {
 	var fetched []string
 	for _, f := range w.res.Files {
@@ -698,7 +699,7 @@ func (w *walker) fetchThenRun() {
 			continue
 		}
 		for _, c := range w.res.Commands {
-			if c.Text == f.Command && c.Effects&EffectNetwork != 0 {
+			if c.Text == f.Command && (c.Effects&EffectNetwork != 0 || decodes(c.Name, c.Args)) {
 				fetched = append(fetched, path.Clean(f.Path))
 				break
 			}
@@ -734,7 +735,7 @@ func (w *walker) fetchThenRun() {
 		}
 		for _, f := range fetched {
 			if path.Clean(run) == f {
-				addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: by + "runs " + run + ", which a network command of the same line downloaded", Token: run})
+				addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: by + "runs " + run + ", which a download or decoder of the same line wrote", Token: run})
 				break
 			}
 		}
@@ -793,4 +794,21 @@ func (w *walker) environmentDump() string {
 		}
 	}
 	return ""
+}
+
+// decodes reports whether a command decodes its input (base64 -d, xxd -r,
+// openssl enc -d): what it writes is a payload nobody could read.
+func decodes(name string, args []string) bool {
+	switch name {
+	case "base64", "base32", "basenc", "xxd", "openssl", "gpg":
+		for _, a := range args {
+			switch a {
+			case "-d", "-D", "--decode", "-r", "--revert", "--decrypt":
+				return true
+			}
+		}
+	case "uudecode", "gunzip", "zcat", "bunzip2", "unxz":
+		return true
+	}
+	return false
 }
