@@ -91,13 +91,32 @@ func sqlDestroys(q string) bool {
 				rest = rest[i+len(kw):]
 				continue
 			}
-			if !strings.Contains(stmt, " WHERE ") {
+			if _, where, ok := strings.Cut(stmt, " WHERE "); !ok || alwaysTrue(where) {
 				return true
 			}
 			rest = rest[i+len(kw):]
 		}
 	}
 	return false
+}
+
+// alwaysTrue reports whether an upper-cased WHERE clause holds for every
+// row ("1=1", "TRUE", "'a'='a'", "1 OR …"): the statement touches the
+// whole table, as one without WHERE does.
+func alwaysTrue(where string) bool {
+	w := strings.NewReplacer(" ", "", "(", "", ")", "", "\"", "").Replace(where)
+	if w == "TRUE" || w == "1" || strings.HasPrefix(w, "TRUE") && !isWordByte(w[min(4, len(w)-1)]) {
+		return true
+	}
+	if l, r, ok := strings.Cut(w, "="); ok {
+		if i := strings.IndexAny(r, "AO"); i > 0 && (strings.HasPrefix(r[i:], "AND") || strings.HasPrefix(r[i:], "OR")) {
+			r = r[:i]
+		}
+		if l != "" && l == r {
+			return true
+		}
+	}
+	return strings.Contains(w, "OR1=1") || strings.Contains(w, "ORTRUE")
 }
 
 func isWordByte(b byte) bool {
