@@ -284,3 +284,26 @@ func accessUnit(u string) bool {
 	}
 	return false
 }
+
+// hostPodSpec reports whether a kubectl run --overrides pod spec escapes
+// to its node: host namespaces, host paths or a privileged container.
+func hostPodSpec(v string) bool {
+	c := strings.Join(strings.Fields(v), "")
+	for _, k := range [...]string{`"hostPID":true`, `"hostNetwork":true`, `"hostIPC":true`, `"privileged":true`, `"hostPath":`, `"allowPrivilegeEscalation":true`} {
+		if strings.Contains(c, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// servesSecrets reports whether a directory given to a file server holds
+// the machine's secrets: a home directory, the root, /etc or a credential
+// directory.
+func servesSecrets(d string) bool {
+	if d == "/" || homeRoot(d) || credentialPath(d) {
+		return true
+	}
+	d = strings.TrimRight(d, "/")
+	return d == "/etc" || d == "/home" || d == "/Users" || d == "/var"
+}

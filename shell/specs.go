@@ -246,6 +246,10 @@ var cmdSpecs = map[string]*cmdSpec{
 		"get":     {opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}},
 		"create":  {opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}},
 		"exec":    {effect: EffectRuns}, "cp": {effect: EffectWrites},
+		"run": {long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="},
+			shortVal: "nl", effect: EffectRuns,
+			opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged pod, which has root's powers on its node"},
+				{names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a pod that shares its node's processes, network or files, or is privileged"}}},
 		"config": {opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints cluster credentials"}}},
 	}},
 	"docker": {effect: EffectRuns, subs: map[string]*cmdSpec{
@@ -414,6 +418,10 @@ var cmdSpecs = map[string]*cmdSpec{
 	// Tunnels put a local port on the internet.
 	// Reading a whole home directory reads every credential in it.
 	"grep": homeSearch, "egrep": homeSearch, "fgrep": homeSearch, "rg": homeSearch, "ag": homeSearch, "ack": homeSearch,
+	// python -m http.server: serving the workspace is a dev server,
+	// serving the home directory or / hands its files to the network.
+	"http.server": {long: []string{"directory=", "bind=", "protocol=", "cgi"}, shortVal: "dbp",
+		opts: []optEffect{{names: []string{"-d", "--directory"}, value: servesSecrets, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}}},
 	"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"version", "help", "--help", "-h", "config"}},
 	"cloudflared": {effect: EffectNetwork, subs: map[string]*cmdSpec{"tunnel": {class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
 	"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
