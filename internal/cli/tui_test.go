@@ -65,7 +65,9 @@ func (x *tmux) text(s string)    { x.run("send-keys", "-t", "tg", "-l", s) }
 // tmux terminal: an approval an agent submitted over HTTP before the
 // approver started is replayed on screen; y approves it and the agent's
 // long-poll returns allow; the next arrives live, and n with feedback
-// denies it and the agent gets that feedback.
+// denies it and the agent gets that feedback; e edits a call's arguments
+// (an edit the rules deny is refused on screen); a question tool's call is
+// answered with a number key and Enter.
 func TestTUIAnswersInATerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts gateway processes")
@@ -83,14 +85,15 @@ func TestTUIAnswersInATerminal(t *testing.T) {
 		r   *approval.Result
 		err error
 	}
-	longPoll := func(id, command string) chan result {
+	longPollIn := func(session, id, command string) chan result {
 		ch := make(chan result, 1)
 		go func() {
-			r, err := agent.SubmitWait(ctx, bash("s1", id, command), 30*time.Second)
+			r, err := agent.SubmitWait(ctx, bash(session, id, command), 30*time.Second)
 			ch <- result{r, err}
 		}()
 		return ch
 	}
+	longPoll := func(id, command string) chan result { return longPollIn("s1", id, command) }
 
 	// The first call waits before the approver starts: the stream replays it.
 	first := longPoll("c1", "git push origin feature-x")
@@ -140,4 +143,69 @@ func TestTUIAnswersInATerminal(t *testing.T) {
 		t.Fatalf("deny resolution %+v, want the typed feedback in a hard deny", r)
 	}
 	x.waitFor("denied")
+
+	// e: the arguments edited in the terminal; the agent gets allow with
+	// the change to apply. (A new session: the hard deny stopped s1's turn.)
+	x.waitFor("No approvals waiting")
+	third := longPollIn("s2", "c3", "git push origin main")
+	x.waitFor("git push origin main")
+	x.keys("e")
+	x.waitFor("Edit the arguments")
+	x.keys("C-u")
+	x.text(`{"command":"git push origin feature-y"}`)
+	x.keys("Enter")
+	res = <-third
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if act, final := res.r.Final(); !final || act != toolgate.Allow {
+		t.Fatalf("after e the agent got %v (final %v), want allow", act, final)
+	}
+	if r := res.r.Approval.Resolution; string(r.Modifications) != `{"command":"git push origin feature-y"}` || r.Scope != toolgate.ScopeOnce {
+		t.Fatalf("edit resolution %+v (modifications %s), want once with the edit", r, r.Modifications)
+	}
+
+	// An edit the rules deny: the gateway refuses it, the terminal shows
+	// why and the call waits to be answered as it is.
+	x.waitFor("No approvals waiting")
+	fifth := longPollIn("s3", "c5", "git push origin main")
+	x.waitFor("session s3")
+	x.keys("e")
+	x.waitFor("Edit the arguments")
+	x.keys("C-u")
+	x.text(`{"command":"cat ~/.ssh/id_rsa"}`)
+	x.keys("Enter")
+	x.waitFor("as modified is denied")
+	x.keys("y")
+	res = <-fifth
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if r := res.r.Approval.Resolution; res.r.Approval.Status != toolgate.StatusApproved || len(r.Modifications) != 0 {
+		t.Fatalf("after a refused edit and y: %+v, want approved unchanged", r)
+	}
+
+	// A question tool's call: its options on screen, 2 picks, Enter sends.
+	x.waitFor("No approvals waiting")
+	fourth := make(chan result, 1)
+	go func() {
+		r, err := agent.SubmitWait(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c4", Session: "s2", Tool: "AskUserQuestion",
+			Args: map[string]any{"questions": []any{map[string]any{"question": "Which database?", "options": []any{
+				map[string]any{"label": "SQLite"}, map[string]any{"label": "PostgreSQL"}}}}}}}, 30*time.Second)
+		fourth <- result{r, err}
+	}()
+	x.waitFor("2 ( ) PostgreSQL")
+	x.keys("2")
+	x.waitFor("2 (•) PostgreSQL")
+	x.keys("Enter")
+	res = <-fourth
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if act, final := res.r.Final(); !final || act != toolgate.Allow {
+		t.Fatalf("after answering the agent got %v (final %v), want allow", act, final)
+	}
+	if r := res.r.Approval.Resolution; string(r.Answer) != `{"answers":{"Which database?":"PostgreSQL"}}` {
+		t.Fatalf("question resolution %+v (answer %s), want the picked answer", r, r.Answer)
+	}
 }
