@@ -541,7 +541,7 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 		}
 		return
 	}
-	s := cmdSpecs[name]
+	s := cmdSpecs()[name]
 	deletes := name == "dd" || s != nil && s.deletes
 	if s == nil && !deletes {
 		return
@@ -569,10 +569,10 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 // known reports whether a command is in one of the tables, so its
 // arguments are understood; other commands' arguments are probed.
 func (w *walker) known(name string) bool {
-	if _, ok := cmdSpecs[name]; ok {
+	if _, ok := cmdSpecs()[name]; ok {
 		return true
 	}
-	if _, ok := fileSpecs[name]; ok {
+	if _, ok := fileSpecs()[name]; ok {
 		return true
 	}
 	if _, ok := w.a.execFlags[name]; ok {
@@ -657,7 +657,7 @@ var openers = map[string]bool{
 // describe, and file:// URLs given to any command ("curl
 // file:///home/u/.ssh/id_rsa").
 func (w *walker) secretOperands(name string, args []word, owner string, d *dirState) {
-	_, described := fileSpecs[name]
+	_, described := fileSpecs()[name]
 	probe := openers[name] || !described && !w.known(name)
 	for _, a := range args {
 		p := a.text
@@ -714,7 +714,7 @@ func runtimeWords(words []word) []word {
 // subject no allow rule can vouch for, so it never reaches a protected
 // file unseen.
 func (w *walker) runtimeFiles(name, owner string) {
-	spec, ok := fileSpecs[name]
+	spec, ok := fileSpecs()[name]
 	if !ok {
 		return
 	}
@@ -727,7 +727,7 @@ func (w *walker) runtimeFiles(name, owner string) {
 // commands whose operands are never files' contents (echo, ls). Other
 // commands' operands may be files the policy checks against its rules.
 func KnowsOperands(name string) bool {
-	_, ok := fileSpecs[name]
+	_, ok := fileSpecs()[name]
 	return ok || plainCommands[name]
 }
 

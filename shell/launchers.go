@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // launcher is a command that runs another command given after a fixed
 // subcommand, options and operands (ip netns exec NS CMD, tmux new-window
@@ -56,50 +59,52 @@ var dockerRunOpts = func() *wrapperSpec {
 }()
 
 // launchers is the launcher table, by command name.
-var launchers = map[string][]launcher{
-	"ssh":     {{opts: sshOpts, operands: 1, remote: true, script: true}},
-	"docker":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true}},
-	"podman":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}},
-	"kubectl": {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
-	"oc":      {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
-	"lxc":     {{sub: []string{"exec"}, opts: &wrapperSpec{shortVal: "", long: []string{"force-interactive", "force-noninteractive"}, longVal: []string{"env", "cwd", "user", "group", "mode"}}, operands: 1, dashdash: true, remote: true}},
-	"incus":   {{sub: []string{"exec"}, opts: &wrapperSpec{long: []string{"force-interactive", "force-noninteractive"}, longVal: []string{"env", "cwd", "user", "group", "mode"}}, operands: 1, dashdash: true, remote: true}},
-	"vagrant": {{sub: []string{"ssh"}, opts: &wrapperSpec{shortVal: "c", longVal: []string{"command"}, long: []string{"plain", "tty", "no-tty"}}, optScript: []string{"-c", "--command"}, remote: true}},
-	"gcloud":  {{sub: []string{"compute", "ssh"}, opts: &wrapperSpec{longVal: []string{"command", "zone", "project", "ssh-flag", "ssh-key-file"}, long: []string{"tunnel-through-iap", "internal-ip"}}, optScript: []string{"--command"}, operands: 1, remote: true}},
-	"ip":      {{sub: []string{"netns", "exec"}, opts: &wrapperSpec{}, operands: 1}},
-	"tmux": {
-		{sub: []string{"new-session"}, opts: tmuxNew, script: true}, {sub: []string{"new"}, opts: tmuxNew, script: true},
-		{sub: []string{"new-window"}, opts: tmuxNew, script: true}, {sub: []string{"neww"}, opts: tmuxNew, script: true},
-		{sub: []string{"split-window"}, opts: tmuxNew, script: true}, {sub: []string{"splitw"}, opts: tmuxNew, script: true},
-		{sub: []string{"respawn-pane"}, opts: tmuxNew, script: true}, {sub: []string{"respawnp"}, opts: tmuxNew, script: true},
-		{sub: []string{"respawn-window"}, opts: tmuxNew, script: true}, {sub: []string{"respawnw"}, opts: tmuxNew, script: true},
-		{sub: []string{"display-popup"}, opts: tmuxNew, script: true}, {sub: []string{"popup"}, opts: tmuxNew, script: true},
-		{sub: []string{"run-shell"}, opts: &wrapperSpec{short: "bC", shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &wrapperSpec{short: "bC", shortVal: "dt"}, script: true},
-		{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
-	},
-	"screen":        {{opts: screenOpts}},
-	"script":        {{opts: &wrapperSpec{short: "aeEfqTV", shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet"}, longVal: []string{"command", "log-in", "log-out", "log-io", "log-timing", "logging-format", "echo", "output-limit"}}, optScript: []string{"-c", "--command"}, operands: 1}},
-	"sg":            {{opts: &wrapperSpec{shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}},
-	"poetry":        {{sub: []string{"run"}, opts: &wrapperSpec{}}},
-	"pipenv":        {{sub: []string{"run"}, opts: &wrapperSpec{}}},
-	"uv":            {{sub: []string{"run"}, opts: &wrapperSpec{short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras"}, longVal: []string{"with", "python", "extra", "env-file", "directory", "project", "package", "group"}}}},
-	"conda":         {{sub: []string{"run"}, opts: &wrapperSpec{shortVal: "np", long: []string{"no-capture-output", "live-stream"}, longVal: []string{"name", "prefix", "cwd"}}}},
-	"bundle":        {{sub: []string{"exec"}, opts: &wrapperSpec{}}},
-	"direnv":        {{sub: []string{"exec"}, opts: &wrapperSpec{}, operands: 1}},
-	"mise":          {{sub: []string{"exec"}, opts: &wrapperSpec{}, dashdash: true}, {sub: []string{"x"}, opts: &wrapperSpec{}, dashdash: true}},
-	"nix":           {{sub: []string{"develop"}, opts: &wrapperSpec{shortVal: "c", longVal: []string{"command"}}, optScript: nil, dashdash: false}},
-	"nix-shell":     {{opts: &wrapperSpec{long: []string{"pure", "impure"}, longVal: []string{"run", "command", "packages", "arg", "argstr", "attr", "include"}}, optScript: []string{"--run", "--command"}}},
-	"flatpak-spawn": {{opts: &wrapperSpec{long: []string{"host", "clear-env", "watch-bus", "no-network"}, longVal: []string{"env", "directory", "forward-fd"}}}},
-	"distrobox":     {{sub: []string{"enter"}, opts: &wrapperSpec{long: []string{"no-tty", "no-workdir", "clean-path"}, longVal: []string{"name", "additional-flags"}, shortVal: "na"}, dashdash: true, remote: true}},
-	"toolbox":       {{sub: []string{"run"}, opts: &wrapperSpec{longVal: []string{"container", "distro", "release"}, shortVal: "cdr"}, remote: true}},
-	"watchexec":     {{opts: &wrapperSpec{short: "rcNn", shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone"}, longVal: []string{"watch", "exts", "debounce", "signal", "filter", "ignore", "shell", "on-busy-update"}}, dashdash: true}},
-	"entr":          {{opts: &wrapperSpec{short: "acdnprsz"}}},
-}
+var launchers = sync.OnceValue(func() map[string][]launcher {
+	return map[string][]launcher{
+		"ssh":     {{opts: sshOpts, operands: 1, remote: true, script: true}},
+		"docker":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true}},
+		"podman":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}},
+		"kubectl": {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
+		"oc":      {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
+		"lxc":     {{sub: []string{"exec"}, opts: &wrapperSpec{shortVal: "", long: []string{"force-interactive", "force-noninteractive"}, longVal: []string{"env", "cwd", "user", "group", "mode"}}, operands: 1, dashdash: true, remote: true}},
+		"incus":   {{sub: []string{"exec"}, opts: &wrapperSpec{long: []string{"force-interactive", "force-noninteractive"}, longVal: []string{"env", "cwd", "user", "group", "mode"}}, operands: 1, dashdash: true, remote: true}},
+		"vagrant": {{sub: []string{"ssh"}, opts: &wrapperSpec{shortVal: "c", longVal: []string{"command"}, long: []string{"plain", "tty", "no-tty"}}, optScript: []string{"-c", "--command"}, remote: true}},
+		"gcloud":  {{sub: []string{"compute", "ssh"}, opts: &wrapperSpec{longVal: []string{"command", "zone", "project", "ssh-flag", "ssh-key-file"}, long: []string{"tunnel-through-iap", "internal-ip"}}, optScript: []string{"--command"}, operands: 1, remote: true}},
+		"ip":      {{sub: []string{"netns", "exec"}, opts: &wrapperSpec{}, operands: 1}},
+		"tmux": {
+			{sub: []string{"new-session"}, opts: tmuxNew, script: true}, {sub: []string{"new"}, opts: tmuxNew, script: true},
+			{sub: []string{"new-window"}, opts: tmuxNew, script: true}, {sub: []string{"neww"}, opts: tmuxNew, script: true},
+			{sub: []string{"split-window"}, opts: tmuxNew, script: true}, {sub: []string{"splitw"}, opts: tmuxNew, script: true},
+			{sub: []string{"respawn-pane"}, opts: tmuxNew, script: true}, {sub: []string{"respawnp"}, opts: tmuxNew, script: true},
+			{sub: []string{"respawn-window"}, opts: tmuxNew, script: true}, {sub: []string{"respawnw"}, opts: tmuxNew, script: true},
+			{sub: []string{"display-popup"}, opts: tmuxNew, script: true}, {sub: []string{"popup"}, opts: tmuxNew, script: true},
+			{sub: []string{"run-shell"}, opts: &wrapperSpec{short: "bC", shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &wrapperSpec{short: "bC", shortVal: "dt"}, script: true},
+			{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
+		},
+		"screen":        {{opts: screenOpts}},
+		"script":        {{opts: &wrapperSpec{short: "aeEfqTV", shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet"}, longVal: []string{"command", "log-in", "log-out", "log-io", "log-timing", "logging-format", "echo", "output-limit"}}, optScript: []string{"-c", "--command"}, operands: 1}},
+		"sg":            {{opts: &wrapperSpec{shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}},
+		"poetry":        {{sub: []string{"run"}, opts: &wrapperSpec{}}},
+		"pipenv":        {{sub: []string{"run"}, opts: &wrapperSpec{}}},
+		"uv":            {{sub: []string{"run"}, opts: &wrapperSpec{short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras"}, longVal: []string{"with", "python", "extra", "env-file", "directory", "project", "package", "group"}}}},
+		"conda":         {{sub: []string{"run"}, opts: &wrapperSpec{shortVal: "np", long: []string{"no-capture-output", "live-stream"}, longVal: []string{"name", "prefix", "cwd"}}}},
+		"bundle":        {{sub: []string{"exec"}, opts: &wrapperSpec{}}},
+		"direnv":        {{sub: []string{"exec"}, opts: &wrapperSpec{}, operands: 1}},
+		"mise":          {{sub: []string{"exec"}, opts: &wrapperSpec{}, dashdash: true}, {sub: []string{"x"}, opts: &wrapperSpec{}, dashdash: true}},
+		"nix":           {{sub: []string{"develop"}, opts: &wrapperSpec{shortVal: "c", longVal: []string{"command"}}, optScript: nil, dashdash: false}},
+		"nix-shell":     {{opts: &wrapperSpec{long: []string{"pure", "impure"}, longVal: []string{"run", "command", "packages", "arg", "argstr", "attr", "include"}}, optScript: []string{"--run", "--command"}}},
+		"flatpak-spawn": {{opts: &wrapperSpec{long: []string{"host", "clear-env", "watch-bus", "no-network"}, longVal: []string{"env", "directory", "forward-fd"}}}},
+		"distrobox":     {{sub: []string{"enter"}, opts: &wrapperSpec{long: []string{"no-tty", "no-workdir", "clean-path"}, longVal: []string{"name", "additional-flags"}, shortVal: "na"}, dashdash: true, remote: true}},
+		"toolbox":       {{sub: []string{"run"}, opts: &wrapperSpec{longVal: []string{"container", "distro", "release"}, shortVal: "cdr"}, remote: true}},
+		"watchexec":     {{opts: &wrapperSpec{short: "rcNn", shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone"}, longVal: []string{"watch", "exts", "debounce", "signal", "filter", "ignore", "shell", "on-busy-update"}}, dashdash: true}},
+		"entr":          {{opts: &wrapperSpec{short: "acdnprsz"}}},
+	}
+})
 
 // findLauncher returns the launcher form words use, if any, and the index
 // after its subcommand words.
 func findLauncher(name string, words []word) (*launcher, int) {
-	forms := launchers[name]
+	forms := launchers()[name]
 	for i := range forms {
 		l := &forms[i]
 		at := 1
