@@ -169,7 +169,7 @@ func appendsCode(words []word) bool {
 			return true
 		}
 		name := cmdName(words[0])
-		if spec, ok := wrappers[name]; ok {
+		if spec, ok := wrappers()[name]; ok {
 			start, _, _, _ := parseOpts(spec, words)
 			words = words[start:]
 			continue

@@ -755,7 +755,7 @@ var longTable = sync.OnceValue(func() map[string][]string {
 	for _, l := range tarValueLong {
 		add("tar", l+"=")
 	}
-	for name, s := range wrappers {
+	for name, s := range wrappers() {
 		add(name, s.long...)
 		for _, l := range s.longVal {
 			add(name, l+"=")

@@ -108,6 +108,7 @@ func (e Entry) Patterns() []string {
 // Entries returns every sensitive path, credentials first. The slice is a
 // copy: changing it changes nothing here.
 func Entries() []Entry {
+	table := table()
 	out := make([]Entry, 0, len(table.list))
 	for _, c := range table.list {
 		e := c.Entry
@@ -142,6 +143,7 @@ func Lookup(p, home string) (Entry, bool) {
 	if strings.Contains(p, "//") || strings.Contains(p, "/.") || strings.HasSuffix(p, "/") || strings.HasPrefix(p, "./") {
 		p = path.Clean(p)
 	}
+	table := table()
 	best := len(table.list)
 	// Home entries: the path below a home directory, matched from its start.
 	if rel := underHome(p, home); rel != "" {
