@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -231,14 +232,23 @@ func (e *Engine) compileWhen(cr *compiledRule, r *Rule) error {
 
 // ruleReason words the reason a decision gives when rule r decides it.
 func ruleReason(r *toolgate.RuleRef) string {
-	verb := map[toolgate.Action]string{toolgate.Allow: "allowed", toolgate.Ask: "needs approval", toolgate.Deny: "denied"}[r.Action]
+	// Every rule's reason is built when the rules compile, which the hook
+	// does once per call: concatenation, not fmt, keeps that cheap.
 	where := r.Source
 	if where == "" {
 		where = string(r.Layer)
 	}
-	s := fmt.Sprintf("%s by rule %s %q (%s)", verb, r.Tool, r.Pattern, where)
-	if r.Action == toolgate.Ask {
-		s = fmt.Sprintf("rule %s %q (%s) asks for approval", r.Tool, r.Pattern, where)
+	rule := "rule " + r.Tool + " " + strconv.Quote(r.Pattern) + " (" + where + ")"
+	var s string
+	switch r.Action {
+	case toolgate.Allow:
+		s = "allowed by " + rule
+	case toolgate.Deny:
+		s = "denied by " + rule
+	case toolgate.Ask:
+		s = rule + " asks for approval"
+	default:
+		s = " by " + rule
 	}
 	if r.Reason != "" {
 		s = r.Reason + " — " + s
