@@ -683,6 +683,7 @@ func (w *walker) finish(src string) {
 	w.exfiltration()
 	w.fetchThenRun()
 	w.sqlFromFile()
+	w.pushToNewRemote()
 	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
 		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", truncate(src))
 	}
@@ -835,6 +836,51 @@ func (w *walker) sqlFromFile() {
 				addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: cmd.Name + " runs SQL from " + f.Path + ", statements nobody reviewed here", Token: f.Path})
 				break
 			}
+		}
+	}
+}
+
+// pushToNewRemote marks a git push to a remote the same line added ("git
+// remote add x URL && git push x --all"): the repository goes to a place
+// the user never configured, as a push to a URL does.
+func (w *walker) pushToNewRemote() {
+	added := map[string]string{}
+	for _, c := range w.res.Commands {
+		if c.Name != "git" || c.Remote {
+			continue
+		}
+		if i := slices.Index(c.Args, "remote"); i >= 0 && i+1 < len(c.Args) && (c.Args[i+1] == "add" || c.Args[i+1] == "set-url") {
+			var ops []string
+			for _, a := range c.Args[i+2:] {
+				if !strings.HasPrefix(a, "-") {
+					ops = append(ops, a)
+				}
+			}
+			if len(ops) >= 2 {
+				added[ops[len(ops)-2]] = ops[len(ops)-1]
+			}
+		}
+	}
+	if len(added) == 0 {
+		return
+	}
+	for i := range w.res.Commands {
+		cmd := &w.res.Commands[i]
+		if cmd.Name != "git" || cmd.Remote {
+			continue
+		}
+		j := slices.Index(cmd.Args, "push")
+		if j < 0 {
+			continue
+		}
+		for _, a := range cmd.Args[j+1:] {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if url, ok := added[a]; ok {
+				addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: "git push sends the repository to " + url + ", a remote the same line added", Token: a})
+			}
+			break
 		}
 	}
 }
