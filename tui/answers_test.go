@@ -119,8 +119,12 @@ func TestPrefixAndEditKeys(t *testing.T) {
 	}{
 		{"ctrl+p makes always a prefix grant", []string{"a", "ctrl+u", "text:git push", "ctrl+p", "enter"},
 			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPrefix, Pattern: "git push"}, ""},
+		{"ctrl+p turns the suggestion's trailing * into its prefix", []string{"a", "ctrl+p", "enter"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPrefix, Pattern: "git push"}, ""},
 		{"ctrl+p twice is a glob again", []string{"a", "ctrl+p", "ctrl+p", "tab", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantPattern, Pattern: "git push *"}, ""},
+			&approval.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantPattern, Pattern: "git push"}, ""},
+		{"a glob typed after ctrl+p twice", []string{"a", "ctrl+p", "ctrl+p", "ctrl+u", "text:git push origin *", "enter"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push origin *"}, ""},
 		{"prefix is not kept for the next always", []string{"a", "ctrl+p", "esc", "a", "enter"},
 			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push *"}, ""},
 		{"e edits the arguments, enter approves once with the change", []string{"e", "ctrl+u", `text:{"command":"git push"}`, "enter"},

@@ -452,6 +452,12 @@ func (m *model) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case tea.KeyCtrlP:
 		if m.mode == modeAlways {
 			m.prefix = !m.prefix
+			// A literal prefix has no wildcard: the suggestion's trailing
+			// "*" becomes the prefix it meant, in view in the input.
+			if v := m.input.Value(); m.prefix && strings.HasSuffix(v, "*") {
+				m.input.SetValue(strings.TrimRight(strings.TrimSuffix(v, "*"), " "))
+				m.input.CursorEnd()
+			}
 		}
 		return m, nil
 	case tea.KeyEnter:
