@@ -242,6 +242,11 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(c.stdin.script, 60), Token: name})
 	}
+	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && sqlShells[name] && !sqlInline(cmd.Args) {
+		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
+		// not in the call, so nobody approving it sees what they do.
+		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from a file or pipe, statements nobody reviewed here", Token: name})
+	}
 	if code, ok := inlineCode(name, args, c.stdin); ok {
 		addClass(&cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
 		cmd.Paths = codePaths(code)
@@ -760,4 +765,17 @@ func (w *walker) gitPathspecs(norm []string, args []word, owner string, d *dirSt
 			w.file(last, false, owner, d)
 		}
 	}
+}
+
+// sqlInline reports whether a database shell's arguments give its SQL or
+// ask for no SQL at all (-c, -e, -l), so its standard input is unused.
+func sqlInline(args []string) bool {
+	for _, a := range args {
+		for _, p := range [...]string{"-c", "-e", "-l", "--command", "--execute", "--list", "--eval"} {
+			if strings.HasPrefix(a, p) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -682,7 +682,6 @@ func (w *walker) critical(code, reason, subject string) {
 func (w *walker) finish(src string) {
 	w.exfiltration()
 	w.fetchThenRun()
-	w.sqlFromFile()
 	w.pushToNewRemote()
 	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
 		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", truncate(src))
@@ -814,30 +813,6 @@ func decodes(name string, args []string) bool {
 		return true
 	}
 	return false
-}
-
-// sqlClients are the database shells that run SQL read from standard
-// input or a file.
-var sqlClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "duckdb": true,
-	"mongo": true, "mongosh": true, "sqlcmd": true, "clickhouse-client": true, "cockroach": true}
-
-// sqlFromFile marks a database shell whose input is redirected from a
-// file ("psql prod < drop.sql"): the statements are not in the call, so
-// nobody approving it sees whether they drop or empty data.
-func (w *walker) sqlFromFile() {
-	for i := range w.res.Commands {
-		cmd := &w.res.Commands[i]
-		if cmd.Remote || !sqlClients[cmd.Name] {
-			continue
-		}
-		for _, f := range w.res.Files {
-			// A read that is not one of the operands is the redirect.
-			if f.Command == cmd.Text && !f.Write && !slices.Contains(cmd.Args, f.Path) {
-				addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: cmd.Name + " runs SQL from " + f.Path + ", statements nobody reviewed here", Token: f.Path})
-				break
-			}
-		}
-	}
 }
 
 // pushToNewRemote marks a git push to a remote the same line added ("git
