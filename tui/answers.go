@@ -61,6 +61,7 @@ type asking struct {
 	cur    int      // the question the keys answer
 	hi     int      // the highlighted option of the current question
 	picked [][]bool // per question, per option
+	other  []string // per question, a typed answer besides the options
 }
 
 func newAsking(id string, qs []question) *asking {
@@ -68,7 +69,7 @@ func newAsking(id string, qs []question) *asking {
 	for i, q := range qs {
 		p[i] = make([]bool, len(q.Options))
 	}
-	return &asking{id: id, qs: qs, picked: p}
+	return &asking{id: id, qs: qs, picked: p, other: make([]string, len(qs))}
 }
 
 // pick chooses option i of the current question: the only one for a
@@ -86,6 +87,7 @@ func (s *asking) pick(i int) {
 	for j := range s.picked[s.cur] {
 		s.picked[s.cur][j] = j == i
 	}
+	s.other[s.cur] = "" // one answer to a single choice
 }
 
 // labels are the chosen labels of question qi, joined as the web joins them.
@@ -95,6 +97,9 @@ func (s *asking) labels(qi int) string {
 		if on {
 			ls = append(ls, s.qs[qi].Options[j].Label)
 		}
+	}
+	if s.other[qi] != "" {
+		ls = append(ls, s.other[qi])
 	}
 	return strings.Join(ls, ", ")
 }

@@ -55,6 +55,13 @@ func TestQuestionKeys(t *testing.T) {
 			`{"answers":{"Which checks?":"vet","Which database?":"PostgreSQL"}}`, ""},
 		{"a multiple choice toggles", []string{"1", "1", "1", "2", "enter"},
 			`{"answers":{"Which checks?":"test","Which database?":"SQLite"}}`, ""},
+		{"o types an answer of one's own", []string{"o", "text:MySQL", "enter", "tab", "2", "enter"},
+			`{"answers":{"Which checks?":"test","Which database?":"MySQL"}}`, ""},
+		{"an own answer joins a multiple choice", []string{"1", "3", "o", "text:fmt", "enter", "enter"},
+			`{"answers":{"Which checks?":"vet, fmt","Which database?":"SQLite"}}`, ""},
+		{"a picked option replaces an own single answer", []string{"o", "text:MySQL", "enter", "2", "1", "enter"},
+			`{"answers":{"Which checks?":"lint","Which database?":"PostgreSQL"}}`, ""},
+		{"typed digits in the own answer do not pick", []string{"o", "text:2", "esc", "tab", "1", "enter"}, "", ""},
 		{"enter with a question open moves to it, not send", []string{"1", "tab", "enter"}, "", ""},
 		{"grant keys do not grant a question", []string{"s", "enter"}, "", "answered, not granted"},
 		{"a does not open a pattern", []string{"a", "enter"}, "", "answered, not granted"},
@@ -211,7 +218,7 @@ func TestNewScreensFit(t *testing.T) {
 		for _, tc := range []struct {
 			q    bool
 			keys []string
-		}{{true, nil}, {true, []string{"2", "tab", "?"}}, {false, []string{"a", "ctrl+p"}}, {false, []string{"e"}}, {false, []string{"?"}}} {
+		}{{true, nil}, {true, []string{"2", "tab", "?"}}, {true, []string{"o", "text:" + strings.Repeat("long answer ", 20)}}, {false, []string{"a", "ctrl+p"}}, {false, []string{"e"}}, {false, []string{"?"}}} {
 			var m *model
 			if tc.q {
 				m = withSelected(&fakeGate{}, questionCall("q1"))

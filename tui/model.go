@@ -37,6 +37,7 @@ const (
 	modeAlways       // editing the pattern of an always grant
 	modeDeny         // typing feedback for a deny
 	modeEdit         // editing the arguments before approving once
+	modeOther        // typing an answer of one's own to a question
 	modeHelp
 )
 
@@ -232,7 +233,7 @@ func (m *model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case modeHelp:
 		m.mode = modeList
 		return m, nil
-	case modeDeny, modeAlways, modeEdit:
+	case modeDeny, modeAlways, modeEdit, modeOther:
 		return m.inputKey(k)
 	case modeSession:
 		switch k.String() {
@@ -350,6 +351,12 @@ func (m *model) questionKey(s *asking, k tea.KeyMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return m.sendAnswer(s), true
+	case "o":
+		m.mode = modeOther
+		m.input.Placeholder = "your own answer (empty: none)"
+		m.input.SetValue(s.other[s.cur])
+		m.input.CursorEnd()
+		return m.input.Focus(), true
 	case "s", "t", "a", "e":
 		m.status = "A question is answered, not granted: pick with 1-9 or ←/→ and Enter; y lets the agent ask itself; n denies."
 	default:
@@ -463,6 +470,20 @@ func (m *model) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case tea.KeyEnter:
 		val := strings.TrimSpace(m.input.Value())
 		md := m.mode
+		if md == modeOther {
+			m.mode = modeList
+			m.input.Blur()
+			if s := m.asking(); s != nil {
+				// Typed text is an answer like a label; an empty one clears it.
+				s.other[s.cur] = val
+				if !s.qs[s.cur].Multi && val != "" {
+					for j := range s.picked[s.cur] {
+						s.picked[s.cur][j] = false
+					}
+				}
+			}
+			return m, nil
+		}
 		if md == modeEdit {
 			a := m.selected()
 			if a == nil {

@@ -94,7 +94,7 @@ func (m *model) View() string {
 	foot = append(foot, m.styles.dim.Render(cut(present.Visible(m.status), w)))
 	keyLine := "y once · s session · t turn · a always · e edit · n deny · ←/→ Enter · ? help · q quit"
 	if m.asking() != nil {
-		keyLine = "1-9/←/→ Space pick · Tab next question · Enter send · y once · n deny · ? help"
+		keyLine = "1-9/←/→ Space pick · o own answer · Tab next question · Enter send · n deny"
 	}
 	foot = append(foot, m.styles.dim.Render(keyLine))
 	for i := range foot {
@@ -168,6 +168,9 @@ func (m *model) details(w int) (info, prompt []string) {
 		out = append(out, "")
 		out = append(out, m.warnLines("Edit the arguments (JSON): Enter approves the edited call once; the rules decide it again first and may refuse it. Esc goes back.", w)...)
 		out = append(out, m.input.View())
+	case modeOther:
+		out = append(out, "")
+		out = append(out, "Your own answer to this question; Enter keeps it; Esc goes back.", m.input.View())
 	case modeDeny:
 		how := "hard: ends the agent's turn and the rest of its batch"
 		if !m.hard {
@@ -223,6 +226,9 @@ func (m *model) questionLines(s *asking, w int) []string {
 			}
 			out = append(out, cut(line, w))
 		}
+		if s.other[qi] != "" {
+			out = append(out, cut("  o your own: "+present.Visible(s.other[qi]), w))
+		}
 	}
 	return out
 }
@@ -273,7 +279,7 @@ var helpLines = []string{
 	"  e          edit the arguments (JSON), Enter approves the edited call once",
 	"  n          deny: type feedback for the agent, Tab for soft/hard, Enter",
 	"  1-9 Space  question cards: pick an option (←/→ move, Tab next question),",
-	"             Enter sends the answers",
+	"             o types an answer of your own; Enter sends the answers",
 	"  ←/→ Enter  choose an answer and confirm it",
 	"  j/k ↓/↑    move between pending approvals",
 	"  Esc        leave an input without answering",
