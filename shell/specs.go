@@ -366,7 +366,8 @@ var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
 			"secretsmanager": {opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"}}},
 			"ssm":            {opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}}},
 			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}}},
-		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"}}},
+		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
+			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}}},
 		"az": {subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
 			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}},
 
@@ -413,7 +414,8 @@ var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
 		"curl": fetchSpec, "wget": fetchSpec, "http": fetchSpec, "https": fetchSpec, "xh": fetchSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
 		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
-				{match: homeRoot, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
+				{match: homeRoot, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
+				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
 		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork},
 		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}}},
 		// Tunnels put a local port on the internet.
