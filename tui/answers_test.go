@@ -149,11 +149,7 @@ func TestPrefixAndEditKeys(t *testing.T) {
 			t.Parallel()
 			g := &fakeGate{}
 			m := newTestModel(g, true)
-			var ks []string
-			for _, k := range tc.keys {
-				ks = append(ks, k)
-			}
-			pressWith(t, m, ks...)
+			pressWith(t, m, tc.keys...)
 			if tc.approve == nil {
 				if len(g.approves)+len(g.denies) != 0 {
 					t.Fatalf("answered: %+v %+v", g.approves, g.denies)

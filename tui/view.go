@@ -92,7 +92,7 @@ func (m *model) View() string {
 	var foot []string
 	foot = append(foot, m.answerBar())
 	foot = append(foot, m.styles.dim.Render(cut(present.Visible(m.status), w)))
-	keyLine := "y once · s session · t turn · a always · e edit · n deny · ←/→ Enter · ? help · q quit"
+	keyLine := "y once · s session · t turn · a always · e edit · n deny · ←/→ Enter · ? help"
 	if m.asking() != nil {
 		keyLine = "1-9/←/→ Space pick · o own answer · Tab next question · Enter send · n deny"
 	}
