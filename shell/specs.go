@@ -712,70 +712,78 @@ func (o *optEffect) matchOperand(a string) bool {
 	return false
 }
 
-// longTable holds every command's long options by command ("rg") or
-// command and subcommand ("git push"), gathered once from the command
-// table, the readers and writers, the exec-capable flags and the
-// wrappers, so an abbreviation resolves the same way for every check.
-// It is built on first use, not at package init: every process that
-// links the shell package (the per-call hook above all) would pay for it
-// at start, whether or not a long option is ever resolved.
-var longTable = sync.OnceValue(func() map[string][]string {
-	m := map[string][]string{}
-	add := func(key string, names ...string) {
+// longOptions returns one command's long options, by command ("rg") or
+// command and subcommand ("git push"), gathered from the command table,
+// the readers and writers, the exec-capable flags and the wrappers, so an
+// abbreviation resolves the same way for every check. Only the asked
+// command's entries are read: gathering every command's at once cost the
+// per-call hook more than the rest of its analysis of a short command.
+func longOptions(key string) []string {
+	var out []string
+	add := func(names ...string) {
 		for _, n := range names {
 			n = strings.TrimPrefix(n, "--")
-			if n != "" && !contains(m[key], n) {
-				m[key] = append(m[key], n)
+			if n != "" && !contains(out, n) {
+				out = append(out, n)
 			}
 		}
 	}
-	var walk func(key string, s *cmdSpec)
-	walk = func(key string, s *cmdSpec) {
-		add(key, s.long...)
-		for n, ss := range s.subs {
-			walk(key+" "+n, ss)
+	// The command table, descending through subcommands word by word.
+	words := strings.Split(key, " ")
+	s := cmdSpecs()[words[0]]
+	for _, w := range words[1:] {
+		if s == nil {
+			break
 		}
+		s = s.subs[w]
 	}
-	for name, s := range cmdSpecs() {
-		walk(name, s)
+	if s != nil {
+		add(s.long...)
 	}
-	for name, s := range fileSpecs() {
-		for _, l := range s.longVal {
-			add(name, l+"=")
-		}
-		for _, l := range append(append(append([]string(nil), s.readOpts...), s.writeOpts...), s.patOpts...) {
-			if strings.HasPrefix(l, "--") {
-				add(name, l)
+	if len(words) == 1 {
+		if fs := fileSpecs()[key]; fs != nil {
+			for _, l := range fs.longVal {
+				add(l + "=")
+			}
+			for _, l := range append(append(append([]string(nil), fs.readOpts...), fs.writeOpts...), fs.patOpts...) {
+				if strings.HasPrefix(l, "--") {
+					add(l)
+				}
 			}
 		}
-	}
-	for name, s := range map[string]*fileSpec{"curl": curlSpec, "wget": wgetSpec} {
-		for _, l := range s.longVal {
-			add(name, l+"=")
+		if fs := map[string]*fileSpec{"curl": curlSpec, "wget": wgetSpec}[key]; fs != nil {
+			for _, l := range fs.longVal {
+				add(l + "=")
+			}
 		}
-	}
-	for _, l := range tarValueLong {
-		add("tar", l+"=")
-	}
-	for name, s := range wrappers() {
-		add(name, s.long...)
-		for _, l := range s.longVal {
-			add(name, l+"=")
+		if key == "tar" {
+			for _, l := range tarValueLong {
+				add(l + "=")
+			}
+		}
+		if w := wrappers()[key]; w != nil {
+			add(w.long...)
+			for _, l := range w.longVal {
+				add(l + "=")
+			}
 		}
 	}
 	for _, r := range builtinExecFlags {
-		key := r.Command
+		k := r.Command
 		if r.Sub != "" {
-			key += " " + r.Sub
+			k += " " + r.Sub
+		}
+		if k != key {
+			continue
 		}
 		for _, f := range r.Flags {
 			if strings.HasPrefix(f, "--") {
-				add(key, f)
+				add(f)
 			}
 		}
 	}
-	return m
-})
+	return out
+}
 
 // normaliseArgs resolves abbreviated long options in args for command key
 // ("rg", "git push"); for git, the arguments after the subcommand resolve
@@ -791,7 +799,7 @@ func normaliseArgs(key string, args []string) []string {
 		}
 		key, from = "git "+args[sub], sub+1
 	}
-	long := longTable()[key]
+	long := longOptions(key)
 	if len(long) == 0 {
 		return args
 	}
