@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 )
 
 // question is one of a question tool's questions (AskUserQuestion's shape:
@@ -165,4 +168,32 @@ func modifications(args map[string]any, text string) (json.RawMessage, error) {
 		return nil, errors.New("nothing was changed: approve the call as it is instead (y)")
 	}
 	return json.Marshal(mods)
+}
+
+// editableJSON is args as one line of JSON for the editor: & < > as they
+// are, and every control, format (direction override, zero-width) or
+// otherwise unprintable character as a \u escape, so the text in the
+// input cannot drive the terminal or hide what it says. Such characters
+// only occur inside JSON strings, where the escape means the same.
+func editableJSON(args map[string]any) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(args); err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	for _, r := range strings.TrimSuffix(buf.String(), "\n") {
+		if unicode.IsPrint(r) || r == ' ' {
+			out.WriteRune(r)
+			continue
+		}
+		if r > 0xFFFF {
+			a, b := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, "\\u%04x\\u%04x", a, b)
+			continue
+		}
+		fmt.Fprintf(&out, "\\u%04x", r)
+	}
+	return out.String(), nil
 }

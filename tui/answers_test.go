@@ -245,3 +245,32 @@ func TestNewScreensFit(t *testing.T) {
 		}
 	}
 }
+
+// TestEditableJSON: the editor's text shows & as is and escapes what
+// could drive or fool the terminal, and reads back as the same arguments.
+func TestEditableJSON(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"command": "a && b"}, `{"command":"a && b"}`},
+		{map[string]any{"command": "echo \x1b[2Jok"}, `{"command":"echo \u001b[2Jok"}`},
+		{map[string]any{"command": "ls \u202etxt.exe"}, `{"command":"ls \u202etxt.exe"}`},
+		{map[string]any{"command": "a\u200bb", "n": 2}, `{"command":"a\u200bb","n":2}`},
+		{map[string]any{"path": "caf\u00e9 \U0001F600"}, `{"path":"café 😀"}`},
+		{map[string]any{"x": "\U000E0041"}, `{"x":"\udb40\udc41"}`},
+	}
+	for _, tc := range tests {
+		got, err := editableJSON(tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("editableJSON(%q) = %s, want %s", tc.args, got, tc.want)
+		}
+		if _, err := modifications(tc.args, got); err == nil || !strings.Contains(err.Error(), "nothing was changed") {
+			t.Errorf("%s does not read back as the same arguments: %v", got, err)
+		}
+	}
+}

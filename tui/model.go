@@ -6,7 +6,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -390,14 +389,14 @@ func (m *model) edit() tea.Cmd {
 	if a == nil || m.busy[a.ID] {
 		return nil
 	}
-	b, err := json.Marshal(a.Call.Args)
+	text, err := editableJSON(a.Call.Args)
 	if err != nil {
 		m.status = "Cannot show the arguments: " + err.Error()
 		return nil
 	}
 	m.mode = modeEdit
 	m.input.Placeholder = "arguments (JSON object)"
-	m.input.SetValue(string(b))
+	m.input.SetValue(text)
 	m.input.CursorEnd()
 	return m.input.Focus()
 }
