@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -272,5 +273,34 @@ func TestEditableJSON(t *testing.T) {
 		if _, err := modifications(tc.args, got); err == nil || !strings.Contains(err.Error(), "nothing was changed") {
 			t.Errorf("%s does not read back as the same arguments: %v", got, err)
 		}
+	}
+}
+
+// TestManyOptions: a question with more options than fit shows a window
+// around the highlight and says how many are beyond it; ←/→ reach them.
+func TestManyOptions(t *testing.T) {
+	t.Parallel()
+	a := questionCall("q1")
+	var opts []any
+	for i := 1; i <= 20; i++ {
+		opts = append(opts, map[string]any{"label": fmt.Sprintf("choice-%02d", i)})
+	}
+	a.Call.Args = map[string]any{"questions": []any{map[string]any{"question": "Which one?", "options": opts}}}
+	g := &fakeGate{}
+	m := withSelected(g, a)
+	v := m.View()
+	if !strings.Contains(v, "choice-07") || strings.Contains(v, "choice-08") || !strings.Contains(v, "13 more below") {
+		t.Fatalf("first window wrong:\n%s", v)
+	}
+	for i := 0; i < 14; i++ { // to choice-15
+		m.Update(tea.KeyMsg{Type: tea.KeyRight})
+	}
+	v = m.View()
+	if !strings.Contains(v, "› 15 ( ) choice-15") || !strings.Contains(v, "more above") {
+		t.Fatalf("window does not follow the highlight:\n%s", v)
+	}
+	press(t, m, " ", "enter")
+	if len(g.approves) != 1 || string(g.approves[0].Answer) != `{"answers":{"Which one?":"choice-15"}}` {
+		t.Fatalf("approves %+v", g.approves)
 	}
 }

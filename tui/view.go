@@ -183,6 +183,9 @@ func (m *model) details(w int) (info, prompt []string) {
 	return info, out
 }
 
+// maxOptions is how many of a question's options show at once.
+const maxOptions = 7
+
 // questionLines draws a question card: the current question with its
 // numbered options, the others with what is chosen so far.
 func (m *model) questionLines(s *asking, w int) []string {
@@ -205,7 +208,18 @@ func (m *model) questionLines(s *asking, w int) []string {
 			text += " (choose any)"
 		}
 		out = append(out, wrap("› "+head+text, w, 2)...)
-		for oi, o := range q.Options {
+		// A long list shows a window around the highlight: the options
+		// beyond it are reached with ←/→ and said to be there.
+		first, last := 0, len(q.Options)
+		if last > maxOptions {
+			first = min(max(0, s.hi-maxOptions/2), last-maxOptions)
+			last = first + maxOptions
+		}
+		if first > 0 {
+			out = append(out, m.styles.dim.Render(fmt.Sprintf("  … %d more above (←)", first)))
+		}
+		for oi := first; oi < last; oi++ {
+			o := q.Options[oi]
 			box := "( )"
 			if q.Multi {
 				box = "[ ]"
@@ -225,6 +239,9 @@ func (m *model) questionLines(s *asking, w int) []string {
 				line += m.styles.dim.Render(" — " + present.Visible(o.Description))
 			}
 			out = append(out, cut(line, w))
+		}
+		if last < len(q.Options) {
+			out = append(out, m.styles.dim.Render(fmt.Sprintf("  … %d more below (→)", len(q.Options)-last)))
 		}
 		if s.other[qi] != "" {
 			out = append(out, cut("  o your own: "+present.Visible(s.other[qi]), w))
