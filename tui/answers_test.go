@@ -237,7 +237,7 @@ func TestNewScreensFit(t *testing.T) {
 			if strings.Contains(v, "\x1b") {
 				t.Errorf("%v %v: escape sequence with NO_COLOR", size, tc.keys)
 			}
-			if tc.q && len(tc.keys) == 0 && (!strings.Contains(v, "Which database?") || !strings.Contains(v, "2 ( ) PostgreSQL")) {
+			if tc.q && len(tc.keys) == 0 && (!strings.Contains(v, "› AskUserQuestion: Which database?") || !strings.Contains(v, "2 ( ) PostgreSQL")) {
 				t.Errorf("question card lacks its question or options:\n%s", v)
 			}
 			if !tc.q && len(tc.keys) == 2 && !strings.Contains(v, "literal prefix") {

@@ -305,10 +305,8 @@ func (m *model) asking() *asking {
 	}
 	// A shell command carrying a "questions" argument is a command: its
 	// card keeps the command and the grant keys in view.
-	for _, s := range a.Decision.Subjects {
-		if s.Kind == toolgate.SubjectCommand {
-			return nil
-		}
+	if isCommand(a) {
+		return nil
 	}
 	if m.ask != nil && m.ask.id == a.ID {
 		return m.ask
@@ -584,9 +582,13 @@ func (m *model) deny(feedback string) tea.Cmd {
 // pattern: a grant could only be the whole tool, which no approver's answer
 // may give (DESIGN §9), so it can be approved once or denied.
 func onceOnly(a *toolgate.Approval) bool {
-	if present.Pattern(a.Decision) != "" {
-		return false
-	}
+	return present.Pattern(a.Decision) == "" && isCommand(a)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// isCommand reports whether a's decision has a shell command subject.
+func isCommand(a *toolgate.Approval) bool {
 	for _, s := range a.Decision.Subjects {
 		if s.Kind == toolgate.SubjectCommand {
 			return true
@@ -594,5 +596,3 @@ func onceOnly(a *toolgate.Approval) bool {
 	}
 	return false
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -72,7 +72,7 @@ func (m *model) View() string {
 			if i == m.cursor {
 				mark = m.styles.cursor.Render("› ")
 			}
-			left := mark + present.Title(a)
+			left := mark + m.title(a)
 			right := "  " + present.Remaining(a, m.now)
 			add(padRight(left, w-ansi.StringWidth(right)) + right)
 		}
@@ -181,6 +181,15 @@ func (m *model) details(w int) (info, prompt []string) {
 		out = append(out, "Feedback for the agent; Tab: soft/hard; Enter sends; Esc goes back.", m.input.View())
 	}
 	return info, out
+}
+
+// title is a list row's text: a question card's first question rather
+// than its arguments' JSON.
+func (m *model) title(a *toolgate.Approval) string {
+	if qs := questionsOf(a.Call.Args); qs != nil && !isCommand(a) {
+		return present.Visible(a.Call.Tool) + ": " + present.Visible(qs[0].Question)
+	}
+	return present.Title(a)
 }
 
 // maxOptions is how many of a question's options show at once.
