@@ -27,7 +27,7 @@ func TestUserPromptSubmitOverAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	gw := c
-	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
+	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: time.Minute}}
 	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskPrompt}}
 	const session = "9b1f3c2e-5d4a-4e8b-a1c7-2f6d8e0b4a13"
 

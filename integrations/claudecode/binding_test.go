@@ -35,7 +35,7 @@ func TestResubmittedToolUseID(t *testing.T) {
 				}
 				gw = c
 			}
-			hook := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
+			hook := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: time.Minute}}
 			done := make(chan claudecode.Answer, 1)
 			go func() { done <- hook.Handle(ctx, readInput(t, "bash.json")) }()
 			id := pendingID(t, stack.Broker)

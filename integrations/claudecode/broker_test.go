@@ -27,7 +27,7 @@ func TestHandlerOnBroker(t *testing.T) {
 		Gate: b.Gate(), Actor: approval.Actor{Name: "hook", Via: "hook"},
 		OnAsk: claudecode.AskPrompt,
 	}}
-	srv := httptest.NewServer(hookhttp.NewHandler(hook, hookhttp.WithMaxWait(10*time.Second)))
+	srv := httptest.NewServer(hookhttp.NewHandler(hook, hookhttp.WithMaxWait(time.Minute)))
 	defer srv.Close()
 
 	// Allowed and denied by the workspace's rules.
@@ -86,7 +86,7 @@ func TestUserPromptSubmitOnBroker(t *testing.T) {
 	ctx := context.Background()
 	b := stacktest.New(t, stacktest.PolicyOptions(policy.WithHome("/home/dev"))).Broker
 	gw := b.Gate()
-	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: 10 * time.Second}}
+	waiting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskWait, Wait: time.Minute}}
 	prompting := &claudecode.Hook{Decider: &claudecode.Remote{Gate: gw, OnAsk: claudecode.AskPrompt}}
 	srv := httptest.NewServer(hookhttp.NewHandler(*waiting))
 	defer srv.Close()

@@ -97,7 +97,7 @@ func TestHandlerRemoteWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := claudecode.Hook{Decider: &claudecode.Remote{Gate: c, OnAsk: claudecode.AskPrompt}}
-	srv := httptest.NewServer(hookhttp.NewHandler(h, hookhttp.WithMaxWait(10*time.Second)))
+	srv := httptest.NewServer(hookhttp.NewHandler(h, hookhttp.WithMaxWait(time.Minute)))
 	defer srv.Close()
 
 	type reply struct {

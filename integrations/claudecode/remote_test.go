@@ -129,7 +129,7 @@ func TestRemoteAskPromptAfterWait(t *testing.T) {
 // command, which reaches Claude Code as updatedInput.
 func TestRemoteWaitApproved(t *testing.T) {
 	g := startGateway(t)
-	h := remoteHook(t, g.URL, g.Agent, claudecode.AskWait, 10*time.Second)
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskWait, time.Minute)
 	done := make(chan claudecode.Answer, 1)
 	go func() { done <- h.Handle(context.Background(), readInput(t, "bash.json")) }()
 
@@ -165,7 +165,7 @@ func TestRemoteWaitApproved(t *testing.T) {
 // TestRemoteWaitDenied: a human's denial comes back with the feedback.
 func TestRemoteWaitDenied(t *testing.T) {
 	g := startGateway(t)
-	h := remoteHook(t, g.URL, g.Agent, claudecode.AskWait, 10*time.Second)
+	h := remoteHook(t, g.URL, g.Agent, claudecode.AskWait, time.Minute)
 	done := make(chan claudecode.Answer, 1)
 	go func() { done <- h.Handle(context.Background(), readInput(t, "permission_request.json")) }()
 	id, err := g.WaitPending(5 * time.Second)
