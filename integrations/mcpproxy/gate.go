@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/policy"
 )
 
 // The answers a user can give in the client (elicitation).
@@ -143,8 +142,10 @@ func (b *bridge) decide(ctx context.Context, req *mcp.CallToolRequest, call *too
 	if b.p.cfg.Gateway != nil {
 		return b.decideGateway(ctx, req, call)
 	}
-	var d toolgate.Decision
-	b.p.cfg.Engine.Decide(call, policy.Env{Mode: b.p.cfg.Mode, Agent: b.p.cfg.Agent}, &d)
+	d, err := b.p.gate.Evaluate(ctx, *call)
+	if err != nil {
+		return verdict{}, err
+	}
 	switch d.Action {
 	case toolgate.Allow:
 		return allowBecause(d.Reason), nil
@@ -338,13 +339,8 @@ func (b *bridge) deniedOutright(ctx context.Context, t *mcp.Tool) bool {
 	if t.Annotations != nil && t.Annotations.ReadOnlyHint {
 		call.Tier = toolgate.TierRead
 	}
-	if gw := b.p.cfg.Gateway; gw != nil {
-		d, err := gw.Evaluate(ctx, call)
-		return err == nil && d.Action == toolgate.Deny
-	}
-	var d toolgate.Decision
-	b.p.cfg.Engine.Decide(&call, policy.Env{Mode: b.p.cfg.Mode, Agent: b.p.cfg.Agent}, &d)
-	return d.Action == toolgate.Deny
+	d, err := b.p.gate.Evaluate(ctx, call)
+	return err == nil && d.Action == toolgate.Deny
 }
 
 // decideGateway has the gateway decide a call. An ask becomes a pending

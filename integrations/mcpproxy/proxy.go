@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/rulesgate"
 )
 
 // Defaults.
@@ -109,6 +110,9 @@ type Config struct {
 type Proxy struct {
 	cfg Config
 	log *slog.Logger
+	// gate decides: the gateway, or without one a rules-only Gate over
+	// Engine, so both modes ask a toolgate.Gate.
+	gate toolgate.Gate
 
 	mu sync.Mutex
 	// always holds the tools the user allowed "always" through
@@ -146,9 +150,13 @@ func New(cfg Config) (*Proxy, error) {
 	p := &Proxy{
 		cfg:     cfg,
 		log:     log,
+		gate:    cfg.Gateway,
 		always:  map[string]bool{},
 		bridges: map[*bridge]struct{}{},
 		posts:   map[string]context.Context{},
+	}
+	if p.gate == nil {
+		p.gate = rulesgate.New(cfg.Engine, rulesgate.WithMode(cfg.Mode), rulesgate.WithAgent(cfg.Agent))
 	}
 	if cfg.Remember != "" && cfg.Gateway == nil {
 		r, err := openRemember(cfg.Remember)
