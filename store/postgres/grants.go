@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/rowcodec"
 )
 
 const grantColumns = `id, scope, kind, tool, pattern, session, workspace, turn, approval_id, created_by, via, created_at`
@@ -23,7 +24,7 @@ func encodeGrant(g *toolgate.Grant) (grantRow, error) {
 		return row, toolgate.Errorf(toolgate.EInvalid, "no grant id")
 	}
 	var err error
-	row.createdAt, err = nanos("created_at", g.CreatedAt)
+	row.createdAt, err = rowcodec.Nanos("created_at", g.CreatedAt)
 	return row, err
 }
 

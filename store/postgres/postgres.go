@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -206,24 +205,8 @@ func isUnavailable(err error) bool {
 	return errors.As(err, &ce) || pgconn.SafeToRetry(err)
 }
 
-// Times are unix nanoseconds, NULL for the zero time.
-var (
-	minTime = time.Unix(0, math.MinInt64)
-	maxTime = time.Unix(0, math.MaxInt64)
-)
-
-// nanos returns t as a column value.
-func nanos(field string, t time.Time) (any, error) {
-	if t.IsZero() {
-		return nil, nil
-	}
-	if t.Before(minTime) || t.After(maxTime) {
-		return nil, toolgate.Errorf(toolgate.EInvalid, "%s %s is out of range (years 1678 to 2262)", field, t.Format(time.RFC3339))
-	}
-	return t.UnixNano(), nil
-}
-
-// fromNanos reads a time column.
+// fromNanos reads a time column: unix nanoseconds, NULL for the zero time
+// (rowcodec.Nanos writes them).
 func fromNanos(n *int64) time.Time {
 	if n == nil {
 		return time.Time{}

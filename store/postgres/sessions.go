@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/rowcodec"
 )
 
 const sessionColumns = `id, workspace, mode, turn, stopped, aborted, created_at, updated_at, owner`
@@ -27,11 +28,11 @@ func (db *DB) PutSession(ctx context.Context, s *toolgate.Session, audit ...tool
 	if err := check.UnmarshalText(mode); err != nil {
 		return toolgate.Errorf(toolgate.EInvalid, "postgres: %s %s: invalid mode %s", op, s.ID, mode)
 	}
-	created, err := nanos("created_at", s.CreatedAt)
+	created, err := rowcodec.Nanos("created_at", s.CreatedAt)
 	if err != nil {
 		return wrap(op+" "+s.ID, err)
 	}
-	updated, err := nanos("updated_at", s.UpdatedAt)
+	updated, err := rowcodec.Nanos("updated_at", s.UpdatedAt)
 	if err != nil {
 		return wrap(op+" "+s.ID, err)
 	}

@@ -3,12 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/rowcodec"
 )
 
 const approvalColumns = `id, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution, digest`
@@ -26,7 +26,7 @@ func (db *DB) CreateApproval(ctx context.Context, a *toolgate.Approval, audit ..
 		return nil, toolgate.Errorf(toolgate.EInvalid, "sqlite: create approval: no approval")
 	}
 	op := "create approval " + a.ID
-	row, err := encodeApproval(a)
+	row, err := rowcodec.EncodeApproval(a)
 	if err != nil {
 		return nil, wrap(op, err)
 	}
@@ -34,7 +34,7 @@ func (db *DB) CreateApproval(ctx context.Context, a *toolgate.Approval, audit ..
 	err = db.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.StmtContext(ctx, db.st.insertApproval).ExecContext(ctx,
 			a.ID, a.Call.Session, a.Call.ID, a.Call.Workspace, string(toolgate.StatusPending), nullString(a.ResumeToken),
-			row.createdAt, row.expiresAt, row.call, row.decision, row.batch, a.Digest)
+			row.CreatedAt, row.ExpiresAt, row.Call, row.Decision, row.Batch, a.Digest)
 		if err != nil {
 			return err
 		}
@@ -55,93 +55,6 @@ func (db *DB) CreateApproval(ctx context.Context, a *toolgate.Approval, audit ..
 	return existing, nil
 }
 
-// approvalRow is an approval's column values.
-type approvalRow struct {
-	createdAt, expiresAt any
-	call, decision       string
-	batch                any
-}
-
-func encodeApproval(a *toolgate.Approval) (approvalRow, error) {
-	var row approvalRow
-	switch {
-	case a.ID == "":
-		return row, toolgate.Errorf(toolgate.EInvalid, "no approval id")
-	case a.Call.ID == "":
-		return row, toolgate.Errorf(toolgate.EInvalid, "no call id")
-	case a.Status != "" && a.Status != toolgate.StatusPending:
-		return row, toolgate.Errorf(toolgate.EInvalid, "a new approval must be pending, not %s", a.Status)
-	case a.Resolution != nil:
-		return row, toolgate.Errorf(toolgate.EInvalid, "a new approval has no resolution")
-	}
-	var err error
-	if row.createdAt, err = nanos("created_at", a.CreatedAt); err != nil {
-		return row, err
-	}
-	if row.expiresAt, err = nanos("expires_at", a.ExpiresAt); err != nil {
-		return row, err
-	}
-	b, err := json.Marshal(a.Call)
-	if err != nil {
-		return row, toolgate.Errorf(toolgate.EInvalid, "encode call: %w", err)
-	}
-	row.call = string(b)
-	if b, err = json.Marshal(a.Decision); err != nil {
-		return row, toolgate.Errorf(toolgate.EInvalid, "encode decision: %w", err)
-	}
-	row.decision = string(b)
-	if a.BatchRemaining != nil {
-		if b, err = json.Marshal(a.BatchRemaining); err != nil {
-			return row, toolgate.Errorf(toolgate.EInvalid, "encode batch_remaining: %w", err)
-		}
-		row.batch = string(b)
-	}
-	return row, nil
-}
-
-// resolutionJSON stores a resolution with its raw JSON fields as strings,
-// so that they come back byte for byte (encoding/json would compact them).
-type resolutionJSON struct {
-	*toolgate.Resolution
-	Answer        *string `json:"answer,omitempty"`
-	Modifications *string `json:"modifications,omitempty"`
-}
-
-func encodeResolution(r *toolgate.Resolution) (string, error) {
-	j := resolutionJSON{Resolution: r}
-	if r.Answer != nil {
-		s := string(r.Answer)
-		j.Answer = &s
-	}
-	if r.Modifications != nil {
-		s := string(r.Modifications)
-		j.Modifications = &s
-	}
-	b, err := json.Marshal(j)
-	if err != nil {
-		return "", toolgate.Errorf(toolgate.EInvalid, "encode resolution: %w", err)
-	}
-	return string(b), nil
-}
-
-func decodeResolution(s string) (*toolgate.Resolution, error) {
-	r := new(toolgate.Resolution)
-	j := resolutionJSON{Resolution: r}
-	if err := json.Unmarshal([]byte(s), &j); err != nil {
-		return nil, err
-	}
-	if j.Answer != nil {
-		r.Answer = json.RawMessage(*j.Answer)
-	}
-	if j.Modifications != nil {
-		r.Modifications = json.RawMessage(*j.Modifications)
-	}
-	if !r.At.IsZero() {
-		r.At = r.At.UTC()
-	}
-	return r, nil
-}
-
 func scanApproval(s rowScanner) (*toolgate.Approval, error) {
 	var (
 		a                 toolgate.Approval
@@ -156,23 +69,15 @@ func scanApproval(s rowScanner) (*toolgate.Approval, error) {
 	a.ResumeToken = token.String
 	a.CreatedAt = fromNanos(created)
 	a.ExpiresAt = fromNanos(expires)
-	if err := json.Unmarshal([]byte(call), &a.Call); err != nil {
-		return nil, fmt.Errorf("decode approval %s call: %w", a.ID, err)
-	}
-	if err := json.Unmarshal([]byte(dec), &a.Decision); err != nil {
-		return nil, fmt.Errorf("decode approval %s decision: %w", a.ID, err)
-	}
+	var batchCol, resCol *string
 	if batch.Valid {
-		if err := json.Unmarshal([]byte(batch.String), &a.BatchRemaining); err != nil {
-			return nil, fmt.Errorf("decode approval %s batch_remaining: %w", a.ID, err)
-		}
+		batchCol = &batch.String
 	}
 	if res.Valid {
-		r, err := decodeResolution(res.String)
-		if err != nil {
-			return nil, fmt.Errorf("decode approval %s resolution: %w", a.ID, err)
-		}
-		a.Resolution = r
+		resCol = &res.String
+	}
+	if err := rowcodec.DecodeApproval(&a, call, dec, batchCol, resCol); err != nil {
+		return nil, err
 	}
 	return &a, nil
 }
@@ -239,7 +144,7 @@ func (db *DB) ListApprovals(ctx context.Context, f store.ApprovalFilter) ([]*too
 		w.add(`workspace = ?`, f.Workspace)
 	}
 	if !f.ExpiresBefore.IsZero() {
-		t, err := nanos("expires_before", f.ExpiresBefore)
+		t, err := rowcodec.Nanos("expires_before", f.ExpiresBefore)
 		if err != nil {
 			return nil, wrap(op, err)
 		}
@@ -262,7 +167,7 @@ func (db *DB) ResolveApproval(ctx context.Context, id string, res toolgate.Resol
 	if !res.Status.Final() {
 		return toolgate.Errorf(toolgate.EInvalid, "sqlite: %s: %q is not a final status", op, res.Status)
 	}
-	text, err := encodeResolution(&res)
+	text, err := rowcodec.EncodeResolution(&res)
 	if err != nil {
 		return wrap(op, err)
 	}

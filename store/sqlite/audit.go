@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/rowcodec"
 )
 
 const auditColumns = `seq, time, kind, session, workspace, call_id, approval_id, tool, outcome, who, via, reason, data, prev_hash, hash`
@@ -34,7 +35,7 @@ func (db *DB) appendAudit(ctx context.Context, tx *sql.Tx, entries []toolgate.Au
 		seq++
 		e.Seq, e.PrevHash = seq, prev
 		e.Hash = e.ChainHash()
-		t, err := nanos("audit time", e.Time)
+		t, err := rowcodec.Nanos("audit time", e.Time)
 		if err != nil {
 			return err
 		}
@@ -83,14 +84,14 @@ func (db *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]toolgate.Au
 		}
 	}
 	if !f.Since.IsZero() {
-		t, err := nanos("since", f.Since)
+		t, err := rowcodec.Nanos("since", f.Since)
 		if err != nil {
 			return nil, wrap(op, err)
 		}
 		w.add(`time >= ?`, t)
 	}
 	if !f.Until.IsZero() {
-		t, err := nanos("until", f.Until)
+		t, err := rowcodec.Nanos("until", f.Until)
 		if err != nil {
 			return nil, wrap(op, err)
 		}

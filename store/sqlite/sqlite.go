@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -466,24 +465,8 @@ func isUnique(err error) bool {
 	return c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || c == sqlite3.SQLITE_CONSTRAINT_UNIQUE
 }
 
-// Times are unix nanoseconds, NULL for the zero time.
-var (
-	minTime = time.Unix(0, math.MinInt64)
-	maxTime = time.Unix(0, math.MaxInt64)
-)
-
-// nanos returns t as a column value.
-func nanos(field string, t time.Time) (any, error) {
-	if t.IsZero() {
-		return nil, nil
-	}
-	if t.Before(minTime) || t.After(maxTime) {
-		return nil, toolgate.Errorf(toolgate.EInvalid, "%s %s is out of range (years 1678 to 2262)", field, t.Format(time.RFC3339))
-	}
-	return t.UnixNano(), nil
-}
-
-// fromNanos reads a time column.
+// fromNanos reads a time column: unix nanoseconds, NULL for the zero time
+// (rowcodec.Nanos writes them).
 func fromNanos(n sql.NullInt64) time.Time {
 	if !n.Valid {
 		return time.Time{}

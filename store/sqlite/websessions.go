@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/rowcodec"
 )
 
 const webSessionColumns = `id, key_hash, pairing, token_name, token_hash, role, label, csrf, ttl_ns, created_at, last_seen, expires_at`
@@ -25,7 +26,7 @@ func (db *DB) PutWebSession(ctx context.Context, s *store.WebSession) error {
 	}
 	var times [3]any
 	for i, t := range []time.Time{s.CreatedAt, s.LastSeen, s.ExpiresAt} {
-		n, err := nanos("time", t)
+		n, err := rowcodec.Nanos("time", t)
 		if err != nil {
 			return wrap(op, err)
 		}
@@ -84,7 +85,7 @@ func (db *DB) TouchWebSession(ctx context.Context, id string, lastSeen time.Time
 	if db.closed.Load() {
 		return db.errClosed(op)
 	}
-	n, err := nanos("last_seen", lastSeen)
+	n, err := rowcodec.Nanos("last_seen", lastSeen)
 	if err != nil {
 		return wrap(op, err)
 	}
@@ -133,7 +134,7 @@ func (db *DB) DeleteExpiredWebSessions(ctx context.Context, now time.Time) (int,
 	if db.closed.Load() {
 		return 0, db.errClosed(op)
 	}
-	n, err := nanos("now", now)
+	n, err := rowcodec.Nanos("now", now)
 	if err != nil {
 		return 0, wrap(op, err)
 	}
