@@ -37,7 +37,9 @@ type Config struct {
 	Rules store.Rules
 	// ConfigDocs are layered under every workspace's document.
 	ConfigDocs []*policy.Document
-	// PolicyOptions and BrokerOptions are passed on.
+	// PolicyOptions and BrokerOptions are passed on. BrokerOptions must not
+	// set approval.WithApplied: New sets it to refresh credentials changed
+	// on other nodes, and a later one would replace it.
 	PolicyOptions []policy.Option
 	BrokerOptions []approval.Option
 	TokenOptions  []tokens.Option

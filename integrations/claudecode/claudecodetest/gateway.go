@@ -32,6 +32,7 @@ type Gateway struct {
 	// Agent and Approver are bearer tokens of those roles.
 	Agent, Approver string
 	stack           *stacktest.Stack
+	t               testing.TB
 
 	mu         sync.Mutex
 	submitted  []toolgate.Call
@@ -46,7 +47,7 @@ func New(t testing.TB, doc string) *Gateway {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &Gateway{}
+	g := &Gateway{t: t}
 	g.stack = stacktest.New(t, stacktest.Configs(d),
 		stacktest.Handler(func(_ *stacktest.Stack, api http.Handler) http.Handler { return g.record(api) }))
 	g.URL, g.Agent, g.Approver = g.stack.Server.URL, g.stack.Agent, g.stack.Approver
@@ -134,7 +135,7 @@ func (g *Gateway) TurnsEnded() []string {
 func (g *Gateway) Pending() []string {
 	list, err := g.stack.Broker.List(context.Background(), store.ApprovalFilter{Status: toolgate.StatusPending})
 	if err != nil {
-		return []string{"error: " + err.Error()}
+		g.t.Fatalf("list pending approvals: %v", err)
 	}
 	var ids []string
 	for _, a := range list {
