@@ -242,10 +242,19 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(c.stdin.script, 60), Token: name})
 	}
+	if c.stdin.kind == stdinText && cmd.Effects&EffectNetwork != 0 {
+		// "sftp host <<< 'put ~/.ssh/id_rsa'": a file transfer's script.
+		if f, ok := mentionsCredential(c.stdin.script); ok {
+			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " is told on its input to send the credential file " + f, Token: f})
+		}
+	}
 	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && sqlShells[name] && !sqlInline(cmd.Args) {
 		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
 		// not in the call, so nobody approving it sees what they do.
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from a file or pipe, statements nobody reviewed here", Token: name})
+	}
+	if srv, dir, ok := w.servesSecretDir(name, cmd.Args, d); ok {
+		addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: srv + " serves its working directory " + dir + " to the network", Token: srv})
 	}
 	if code, ok := inlineCode(name, args, c.stdin); ok {
 		addClass(&cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})

@@ -307,3 +307,49 @@ func servesSecrets(d string) bool {
 	d = strings.TrimRight(d, "/")
 	return d == "/etc" || d == "/home" || d == "/Users" || d == "/var"
 }
+
+// credentialRef reports whether an uploader's argument names a credential
+// file in any of the forms senders read a file from: the path itself,
+// "@path" and "name=@path" (curl, httpie, gh api), "name@path" and
+// "name:=@path" (httpie form and JSON fields), "file://path" and
+// "fileb://path" (aws), "TYPE:path,opts" (socat's FILE:, OPEN:, GOPEN:).
+func credentialRef(a string) bool {
+	if credentialPath(a) {
+		return true
+	}
+	if i := strings.IndexByte(a, '@'); i >= 0 && i+1 < len(a) && credentialPath(a[i+1:]) {
+		return true
+	}
+	for _, p := range [...]string{"file://", "fileb://"} {
+		if rest, ok := strings.CutPrefix(a, p); ok && credentialPath(rest) {
+			return true
+		}
+	}
+	if i := strings.IndexByte(a, ':'); i > 0 && isAddrType(a[:i]) {
+		rest, _, _ := strings.Cut(a[i+1:], ",")
+		return credentialPath(rest)
+	}
+	return false
+}
+
+// isAddrType reports whether s is a socat address type ("FILE",
+// "OPEN", "GOPEN"): letters only, in either case.
+func isAddrType(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// mentionsCredential returns the first word of a script (a file
+// transfer's commands: "put ~/.ssh/id_rsa") that names a credential file.
+func mentionsCredential(script string) (string, bool) {
+	for _, f := range strings.Fields(script) {
+		if f = strings.Trim(f, `"';`); credentialRef(f) {
+			return f, true
+		}
+	}
+	return "", false
+}

@@ -58,8 +58,12 @@ type optEffect struct {
 
 // Shared option lists.
 var (
-	forceOpts = []string{"-f", "--force"}
-	urlPrefix = []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+",
+	// sendsCredential is an uploader's operand (or option value, for a
+	// command whose options the table does not list) that names a
+	// credential file in any form it reads files from.
+	sendsCredential = optEffect{match: credentialRef, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
+	forceOpts       = []string{"-f", "--force"}
+	urlPrefix       = []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+",
 		"github:", "gitlab:", "bitbucket:", "gist:"}
 )
 
@@ -246,7 +250,7 @@ var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
 			"replace": {opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}},
 			"get":     {opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}},
 			"create":  {opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}},
-			"exec":    {effect: EffectRuns}, "cp": {effect: EffectWrites},
+			"exec":    {effect: EffectRuns}, "cp": {effect: EffectWrites, opts: []optEffect{sendsCredential}},
 			"run": {long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="},
 				shortVal: "nl", effect: EffectRuns,
 				opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged pod, which has root's powers on its node"},
@@ -340,7 +344,7 @@ var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
 		"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
 		"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}},
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
-		"gh": {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
+		"gh": {opts: []optEffect{sendsCredential}, subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
 			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}},
 			"repo":    {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}},
 			"gist":    {effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}},
@@ -354,22 +358,23 @@ var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
 			"item": {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}}},
 		"bw":    {subs: map[string]*cmdSpec{"get": {class: ClassCredential, why: "prints a secret from Bitwarden"}, "export": {class: ClassCredential, why: "exports the Bitwarden vault"}}},
 		"lpass": {subs: map[string]*cmdSpec{"show": {class: ClassCredential, why: "prints a secret from LastPass"}, "export": {class: ClassCredential, why: "exports the LastPass vault"}}},
-		"gcloud": {subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}},
+		"gcloud": {subs: map[string]*cmdSpec{"storage": uploader, "compute": gcloudCompute, "alpha": gcloudTracks, "beta": gcloudTracks, "auth": {opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"}}},
 		"aws": {effect: EffectNetwork, subs: map[string]*cmdSpec{
 			"configure": {opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}},
 			"sts":       {opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}},
+			"s3api":     uploader,
 			"s3": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"},
 				{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}},
 			"secretsmanager": {opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"}}},
 			"ssm":            {opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}}},
-			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}}},
+			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}, awsSendsFile}},
 		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}}},
-		"az": {subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
-			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}},
+		"az": {effect: EffectNetwork, subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
+			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential}},
 
 		// Security controls.
 		"iptables":   {opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes or loosens the machine's firewall rules"}}},
@@ -411,12 +416,12 @@ var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
 		"killall5": {class: ClassDestructive, why: "signals every process"},
 
 		// Network: a secret read in the same command may leave the machine.
-		"curl": fetchSpec, "wget": fetchSpec, "http": fetchSpec, "https": fetchSpec, "xh": fetchSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
+		"curl": fetchSpec, "wget": fetchSpec, "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
 		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
 				{match: homeRoot, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
-		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork},
+		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork}, "smbclient": {effect: EffectNetwork},
 		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}}},
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
@@ -425,11 +430,20 @@ var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
 		// serving the home directory or / hands its files to the network.
 		"http.server": {long: []string{"directory=", "bind=", "protocol=", "cgi"}, shortVal: "dbp",
 			opts: []optEffect{{names: []string{"-d", "--directory"}, value: servesSecrets, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}}},
+		// Other file servers: the directory they serve is an option or
+		// their operand (servers.go: the working directory otherwise).
+		"php":         {opts: []optEffect{servesDir("-t")}},
+		"httpd":       {opts: []optEffect{servesDir("-h")}, shortVal: "phcru"},
+		"updog":       {opts: []optEffect{servesDir("-d", "--directory")}, long: []string{"directory=", "port=", "password=", "ssl"}, shortVal: "dp"},
+		"caddy":       {subs: map[string]*cmdSpec{"file-server": {opts: []optEffect{servesDir("--root", "-r")}, long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld"}}},
+		"twistd":      {opts: []optEffect{servesDir("--path")}},
+		"http-server": servesOperand("paCKcdeSt"), "serve": servesOperand("lcp"), "live-server": servesOperand(""),
+		"miniserve": servesOperand("pigtaiuc"), "darkhttpd": servesOperand(""),
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"version", "help", "--help", "-h", "config"}},
 		"cloudflared": {effect: EffectNetwork, subs: map[string]*cmdSpec{"tunnel": {class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
 		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
-			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}}}, "aria2c": {effect: EffectNetwork}, "mail": {effect: EffectNetwork},
-		"sendmail": {effect: EffectNetwork}, "mutt": {effect: EffectNetwork}, "openssl": {effect: EffectNetwork},
+			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
+		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
 	}
 })
 
@@ -628,7 +642,7 @@ func (s *cmdSpec) sub(name string, args []string) (*cmdSpec, string, []string) {
 // classify finds the effects and risk classes of a command from the
 // command table. args are the words after the name as written.
 func classify(cmd *Command, name string, args []string) {
-	if m, rest, ok := pythonModule(name, args); ok && cmdSpecs()[m] != nil {
+	if m, rest, ok := runsPackage(name, args); ok && cmdSpecs()[m] != nil {
 		name, args = m, rest // python -m pip install … is pip install …
 	}
 	s := cmdSpecs()[name]
@@ -916,6 +930,22 @@ var (
 	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", opts: []optEffect{{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"}}}
 	declSpec   = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
 	echoSpec   = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
+	// servesOperandEffect is a file server's operand naming the served
+	// directory.
+	servesOperandEffect = optEffect{match: servesSecrets, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}
+	// uploader sends the files it is given: a credential among them
+	// leaves the machine.
+	uploader      = &cmdSpec{effect: EffectNetwork, opts: []optEffect{sendsCredential}}
+	gcloudCompute = &cmdSpec{subs: map[string]*cmdSpec{"scp": uploader}}
+	gcloudTracks  = &cmdSpec{subs: map[string]*cmdSpec{"storage": uploader, "compute": gcloudCompute}}
+	// awsSendsFile is aws's way of reading a parameter from a file
+	// ("--body fileb://~/.ssh/id_rsa"); s3 and s3api take plain paths.
+	awsSendsFile = optEffect{match: func(a string) bool {
+		return (strings.HasPrefix(a, "file://") || strings.HasPrefix(a, "fileb://")) && credentialRef(a)
+	}, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
+	// httpieSpec is httpie and xh: request items name files to send
+	// ("@file", "field@file", "field=@file", "field:=@file").
+	httpieSpec = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}, sendsCredential}}
 	// fetchSpec is a URL fetcher: the cloud metadata service hands out
 	// the machine's credentials to whoever asks.
 	fetchSpec = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}}}
@@ -941,4 +971,15 @@ func cloudDelete(a string) bool {
 		}
 	}
 	return false
+}
+
+// servesDir is a file server's option naming the served directory.
+func servesDir(names ...string) optEffect {
+	return optEffect{names: names, value: servesSecrets, effect: EffectNetwork, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}
+}
+
+// servesOperand is a file server whose operand is the served directory;
+// shortVal lists its short options that take a value ("-p 8080").
+func servesOperand(shortVal string) *cmdSpec {
+	return &cmdSpec{effect: EffectNetwork, shortVal: shortVal, opts: []optEffect{servesOperandEffect}}
 }

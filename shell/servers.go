@@ -1,0 +1,104 @@
+package shell
+
+import "strings"
+
+// File servers (DESIGN §3.5, exfiltration): a server started in the
+// workspace is a development server; one that serves the home directory,
+// the root or a credential directory hands every file in it to whoever
+// connects. A directory given on the command line is an entry of the
+// command table (servesSecrets); cwdServers lists the servers that serve
+// the working directory when given none, so "cd ~ && python3 -m
+// http.server" is seen as serving the home directory.
+
+// cwdServer says when a server serves the working directory: it is a
+// server at all only with needs ("php -S", "caddy file-server"), and it
+// serves the working directory unless one of dirOpts or (with operand) a
+// directory operand names another.
+type cwdServer struct {
+	needs   string
+	dirOpts []string
+	operand bool
+}
+
+var cwdServers = map[string]cwdServer{
+	"http.server":      {dirOpts: []string{"-d", "--directory"}},
+	"SimpleHTTPServer": {},
+	"uploadserver":     {dirOpts: []string{"-d", "--directory"}},
+	"php":              {needs: "-S", dirOpts: []string{"-t"}},
+	"httpd":            {dirOpts: []string{"-h"}},
+	"http-server":      {operand: true},
+	"serve":            {operand: true},
+	"live-server":      {operand: true},
+	"miniserve":        {operand: true},
+	"caddy":            {needs: "file-server", dirOpts: []string{"--root", "-r"}},
+	"twistd":           {needs: "web", dirOpts: []string{"--path"}},
+	"updog":            {dirOpts: []string{"-d", "--directory"}},
+}
+
+// runsPackage returns the program a package runner starts and its
+// arguments: the module of "python -m MODULE ARGS…", the package of
+// "npx PKG ARGS…" (bunx, pnpx) when nothing precedes it.
+func runsPackage(name string, args []string) (string, []string, bool) {
+	if m, rest, ok := pythonModule(name, args); ok {
+		return m, rest, true
+	}
+	switch name {
+	case "npx", "bunx", "pnpx":
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !remotePackage(args[0]) {
+			pkg := args[0]
+			if i := strings.LastIndexByte(pkg, '@'); i > 0 {
+				pkg = pkg[:i] // http-server@14
+			}
+			return pkg, args[1:], true
+		}
+	}
+	return "", nil, false
+}
+
+// servesSecretDir reports whether a file server run without a directory
+// serves a working directory (after a cd in the same line) that holds
+// the machine's secrets, and names it. The call's own directory is not
+// known here: a server started there is not flagged.
+func (w *walker) servesSecretDir(name string, args []string, d *dirState) (string, string, bool) {
+	if m, rest, ok := runsPackage(name, args); ok {
+		name, args = m, rest
+	}
+	s, ok := cwdServers[name]
+	if !ok || d == nil {
+		return "", "", false
+	}
+	args = normaliseArgs(name, args)
+	if s.needs != "" && !hasWordPrefix(args, s.needs) {
+		return "", "", false
+	}
+	for _, o := range s.dirOpts {
+		if hasWordPrefix(args, o) {
+			return "", "", false // the table checks the directory given
+		}
+	}
+	if s.operand {
+		if spec := cmdSpecs()[name]; spec == nil || len(spec.operands(args)) > 0 {
+			return "", "", false
+		}
+	}
+	for _, dir := range append([]string{d.dir}, d.alts()...) {
+		if dir != "" && servesSecrets(dir) {
+			return name, dir, true
+		}
+	}
+	return "", "", false
+}
+
+// hasWordPrefix reports whether an argument is opt or starts with it
+// ("-S", "-Slocalhost:8000", "--root=x").
+func hasWordPrefix(args []string, opt string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, opt) && (len(opt) == 2 || len(a) == len(opt) || a[len(opt)] == '=') {
+			return true
+		}
+	}
+	return false
+}
