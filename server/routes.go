@@ -63,6 +63,7 @@ func (s *server) routes() []route {
 
 		{Method: http.MethodGet, Path: "/v1/audit", Role: admin, handler: s.handleAudit},
 		{Method: http.MethodGet, Path: "/v1/insights", Role: approver, handler: s.handleInsights},
+		{Method: http.MethodGet, Path: "/v1/suggestions", Role: admin, handler: s.handleSuggestions},
 
 		{Method: http.MethodGet, Path: "/v1/tokens", Role: admin, handler: s.handleListTokens},
 		{Method: http.MethodPost, Path: "/v1/tokens", Role: admin, handler: s.handleCreateToken, Writes: true},

@@ -3,6 +3,8 @@ package server
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/toolgate/toolgate"
 )
 
 // handleGetRules returns a workspace's rules document, byte for byte.
@@ -40,6 +42,18 @@ func (s *server) handlePutRules(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer putBuffer(buf)
 	src := append([]byte(nil), buf.Bytes()...)
+	// If-Match: the document must still be the version the caller read
+	// (the web UI's adopted suggestions), so no edit made meanwhile is
+	// overwritten unseen.
+	if want := r.Header.Get("If-Match"); want != "" && want != "*" {
+		_, version, err := s.broker.Rules(r.Context(), id)
+		if err != nil {
+			return err
+		}
+		if strconv.Quote(version) != want {
+			return toolgate.Errorf(toolgate.EConflict, "the rules of workspace %s changed since they were read: load them again", id)
+		}
+	}
 	if err := s.broker.PutRules(r.Context(), id, src, actorOf(w, r)); err != nil {
 		return err
 	}

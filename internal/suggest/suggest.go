@@ -30,6 +30,13 @@ type Auditor interface {
 	Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.AuditEntry, error)
 }
 
+// Gate reads the audit log and decides calls without holding them: a
+// toolgate.Gate (an admin's, over HTTP), or the broker in process.
+type Gate interface {
+	Auditor
+	Evaluate(ctx context.Context, c toolgate.Call) (*toolgate.Decision, error)
+}
+
 // Proposal is a rule set (one rule per subject of the calls) that would
 // have allowed calls a person approved repeatedly.
 type Proposal struct {
@@ -321,7 +328,7 @@ type group struct {
 // Min times is, so three approvals of `rm -rf ./build` propose that command
 // and not `rm *`. Each proposal is then decided again by g as the rules
 // stand now: one the rules deny, or already allow, is dropped.
-func Suggest(ctx context.Context, g toolgate.Gate, o Options) ([]Proposal, error) {
+func Suggest(ctx context.Context, g Gate, o Options) ([]Proposal, error) {
 	o.defaults()
 	as, err := answers(ctx, g, o.Since, o.MaxEntries, true)
 	if err != nil {
@@ -436,7 +443,7 @@ func sortedKeys(m map[string]*group) []string {
 // propose builds the proposal for a group, after deciding its calls again
 // as the rules stand now: a call the rules now deny, or that is now risky,
 // drops the proposal; so does every call being allowed already.
-func propose(ctx context.Context, g toolgate.Gate, gr *group, o Options) (Proposal, bool) {
+func propose(ctx context.Context, g Gate, gr *group, o Options) (Proposal, bool) {
 	p := Proposal{Workspace: gr.ans[0].call.Workspace, Rules: gr.rules, Approvals: len(gr.ans), Distinct: len(gr.exacts)}
 	allowed := 0
 	seen := map[string]bool{}

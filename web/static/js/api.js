@@ -22,10 +22,11 @@ export class APIError extends Error {
 /**
  * api sends a request and returns the decoded JSON answer (null for 204),
  * or the text with {text: true}. A string body is sent as is; anything
- * else as JSON. Paths are relative, so the UI works under a path prefix.
+ * else as JSON; opts.headers adds headers (If-Match). Paths are relative,
+ * so the UI works under a path prefix.
  */
 export async function api(method, path, body, opts = {}) {
-  const headers = { 'X-Toolgate-Client': 'web' };
+  const headers = { ...(opts.headers || {}), 'X-Toolgate-Client': 'web' };
   if (csrf) headers['X-CSRF-Token'] = csrf;
   let payload;
   if (body !== undefined) {

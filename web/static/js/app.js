@@ -5,6 +5,7 @@ import { api, setCSRF, setUnauthorizedHandler } from './api.js';
 import { toast } from './dom.js';
 import { EventStream } from './stream.js';
 import { Inbox, notifyText } from './inbox.js';
+import { Suggestions } from './suggestions.js';
 import { grants, audit, sessions, rules, devices } from './views.js';
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +15,8 @@ let skew = 0; // server clock minus ours, ms
 let me = null;
 let stream = null;
 let inbox = null;
+let suggestions = null;
+let suggestTimer = 0;
 let view = 'inbox';
 
 const now = () => Date.now() + skew;
@@ -48,7 +51,9 @@ function signedIn(s) {
   $('token').value = '';
   if (!inbox) {
     inbox = new Inbox({ list: $('items'), empty: $('empty'), now, onCount: count });
+    suggestions = new Suggestions({ box: $('suggestions'), list: $('suggestions-list') });
   }
+  suggestions.enable(s.role === 'admin');
   if (!stream) {
     stream = new EventStream({
       onEvent,
@@ -59,7 +64,7 @@ function signedIn(s) {
         c.title = how ? `event stream: ${how}` : 'event stream';
         if (state === 'offline') showLogin('Your session ended; sign in again.');
       },
-      onConnect: () => inbox.sync(),
+      onConnect: () => { inbox.sync(); suggestions.load(); },
       stillSignedIn: async () => {
         try { return (await session()).authenticated; } catch { return true; }
       },
@@ -82,6 +87,12 @@ function onEvent(ev) {
   const fresh = inbox.event(ev);
   if (fresh && !ev.replay) notify(fresh);
   switch (ev.type) {
+    case 'approval.resolved':
+    case 'rules.changed':
+      // Answers and rule changes change what is worth suggesting.
+      clearTimeout(suggestTimer);
+      suggestTimer = setTimeout(() => suggestions.load(), 300);
+      break;
     case 'grant.added':
     case 'grant.revoked':
       if (view === 'grants') grants.load();
