@@ -50,20 +50,14 @@ type Broker struct {
 	wsCreated       map[string]map[string]struct{} // agent credential → workspaces it created
 	maxPending      int
 
-	mu      sync.Mutex
-	waiters map[string]*waiter
-	pending map[string]int // session → approvals pending in this process
-	closed  bool
-	reapers sync.WaitGroup
-	stop    chan struct{}
-}
-
-// waiter is the in-memory side of a pending approval: the channel waiters
-// block on and the expiry timer.
-type waiter struct {
-	done    chan struct{}
-	timer   *time.Timer
-	session string
+	mu       sync.Mutex
+	waiters  map[string]*waiter
+	expiries expiries       // the waiters, first to expire first
+	timer    *time.Timer    // expires the first of them (nil until one is tracked)
+	pending  map[string]int // session → approvals pending in this process
+	closed   bool
+	reapers  sync.WaitGroup
+	stop     chan struct{}
 }
 
 // Option configures a Broker.
@@ -131,7 +125,7 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 	if b.feed != nil {
 		startSeq = feedSeq
 	}
-	b.hub = newHub(startSeq, pending)
+	b.hub = newHub(startSeq, pending, st)
 	for _, a := range pending {
 		b.track(a)
 	}
@@ -152,8 +146,8 @@ func (b *Broker) Close() error {
 	}
 	b.closed = true
 	close(b.stop)
-	for _, w := range b.waiters {
-		w.timer.Stop()
+	if b.timer != nil {
+		b.timer.Stop()
 	}
 	b.mu.Unlock()
 	b.reapers.Wait()
@@ -477,38 +471,6 @@ func (b *Broker) sameCall(ctx context.Context, a *toolgate.Approval, c *toolgate
 // content.
 const AuditCallConflict = "call.conflict"
 
-// track arms the in-memory side of a pending approval.
-func (b *Broker) track(a *toolgate.Approval) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed || b.waiters[a.ID] != nil {
-		return
-	}
-	w := &waiter{done: make(chan struct{}), session: a.Call.Session}
-	b.pending[w.session]++
-	id := a.ID
-	w.timer = time.AfterFunc(max(a.ExpiresAt.Sub(b.now()), 0), func() { b.expireWhenDue(id, a.ExpiresAt) })
-	b.waiters[id] = w
-}
-
-// expireWhenDue is the expiry timer: exact on the real clock, re-armed if
-// the injected clock has not reached the expiry yet.
-func (b *Broker) expireWhenDue(id string, expiresAt time.Time) {
-	if left := expiresAt.Sub(b.now()); left > 0 {
-		b.mu.Lock()
-		if w := b.waiters[id]; w != nil && !b.closed {
-			w.timer.Reset(left)
-		}
-		b.mu.Unlock()
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := b.expire(ctx, id); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
-		b.log.Error("expire approval", "id", id, "err", err)
-	}
-}
-
 // expire denies an approval whose time is up.
 func (b *Broker) expire(ctx context.Context, id string) (*toolgate.Approval, error) {
 	return b.Resolve(ctx, id, toolgate.Resolution{
@@ -520,10 +482,8 @@ func (b *Broker) expire(ctx context.Context, id string) (*toolgate.Approval, err
 // approval as it then stands (still pending if ctx ended first, with
 // ctx's error). Waiting does not cancel anything: see RequestApproval.
 func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error) {
-	b.mu.Lock()
-	w := b.waiters[id]
-	b.mu.Unlock()
-	if w == nil {
+	done := b.waitChan(id)
+	if done == nil {
 		// Not tracked here: created on another node whose entry this
 		// node has not applied yet, or the agent re-attached here after
 		// its node died. Track it, if it is still pending.
@@ -532,11 +492,9 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 			return a, err
 		}
 		b.track(a)
-		b.mu.Lock()
-		w = b.waiters[id]
-		b.mu.Unlock()
+		done = b.waitChan(id)
 	}
-	if w != nil && b.feed != nil {
+	if done != nil && b.feed != nil {
 		// The feed may have applied the resolution before this waiter
 		// existed (then nothing will close it): the store, read after
 		// it exists, tells. A resolution committed after this read is
@@ -547,9 +505,9 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 			return a, err
 		}
 	}
-	if w != nil {
+	if done != nil {
 		select {
-		case <-w.done:
+		case <-done:
 		case <-ctx.Done():
 			a, err := b.store.GetApproval(context.WithoutCancel(ctx), id)
 			if err != nil {
@@ -973,23 +931,6 @@ func (b *Broker) resolve(ctx context.Context, a *toolgate.Approval, res toolgate
 	b.release(a.ID)
 	b.publish(toolgate.EventApprovalResolved, &done, nil)
 	return &done, nil
-}
-
-// release wakes an approval's waiters and stops its timer.
-func (b *Broker) release(id string) {
-	b.mu.Lock()
-	w := b.waiters[id]
-	delete(b.waiters, id)
-	if w != nil {
-		if b.pending[w.session]--; b.pending[w.session] <= 0 {
-			delete(b.pending, w.session)
-		}
-	}
-	b.mu.Unlock()
-	if w != nil {
-		w.timer.Stop()
-		close(w.done)
-	}
 }
 
 // Cancel ends a pending approval because its waiter went away. An agent

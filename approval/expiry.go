@@ -1,0 +1,144 @@
+package approval
+
+import (
+	"container/heap"
+	"context"
+	"time"
+
+	"github.com/toolgate/toolgate"
+)
+
+// waiter is the in-memory side of a pending approval: what its waiters
+// block on and when it expires. It holds no part of the approval but its
+// id and session, so a pending approval costs little memory here; the
+// store has the rest.
+type waiter struct {
+	id, session string
+	expires     int64 // unix nanoseconds
+	// done is made by the first Wait and closed when the approval is
+	// resolved; nil while nobody waits.
+	done chan struct{}
+	// at is the waiter's index in the broker's expiry heap, -1 once it
+	// left it (its timer fired, or it was released).
+	at int
+}
+
+// expiries is a min-heap of waiters by expiry: one timer, armed for the
+// first, expires them all (container/heap's interface).
+type expiries []*waiter
+
+func (h expiries) Len() int           { return len(h) }
+func (h expiries) Less(i, j int) bool { return h[i].expires < h[j].expires }
+func (h expiries) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].at, h[j].at = i, j
+}
+func (h *expiries) Push(x any) {
+	w := x.(*waiter)
+	w.at = len(*h)
+	*h = append(*h, w)
+}
+func (h *expiries) Pop() any {
+	old := *h
+	w := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	w.at = -1
+	return w
+}
+
+// track arms the in-memory side of a pending approval.
+func (b *Broker) track(a *toolgate.Approval) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed || b.waiters[a.ID] != nil {
+		return
+	}
+	w := &waiter{id: a.ID, session: a.Call.Session, expires: a.ExpiresAt.UnixNano()}
+	b.pending[w.session]++
+	b.waiters[w.id] = w
+	heap.Push(&b.expiries, w)
+	if w.at == 0 {
+		b.armLocked()
+	}
+}
+
+// armLocked sets the expiry timer for the first approval to expire.
+func (b *Broker) armLocked() {
+	if b.closed || len(b.expiries) == 0 {
+		return
+	}
+	d := max(time.Duration(b.expiries[0].expires-b.now().UnixNano()), 0)
+	if b.timer == nil {
+		b.timer = time.AfterFunc(d, b.expireDue)
+	} else {
+		b.timer.Reset(d)
+	}
+}
+
+// expireDue is the expiry timer: it expires every approval whose time is
+// up on the broker's clock (exact on the real clock; re-armed if an
+// injected clock has not reached the first expiry yet). An approval whose
+// expiry fails to be stored leaves the heap; the reaper's sweep expires
+// it later, as it does any the timer missed.
+func (b *Broker) expireDue() {
+	b.mu.Lock()
+	now := b.now().UnixNano()
+	var due []string
+	for len(b.expiries) > 0 && b.expiries[0].expires <= now {
+		due = append(due, heap.Pop(&b.expiries).(*waiter).id)
+	}
+	b.armLocked()
+	b.mu.Unlock()
+	if len(due) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, id := range due {
+		if _, err := b.expire(ctx, id); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+			b.log.Error("expire approval", "id", id, "err", err)
+		}
+	}
+}
+
+// waitChan returns the channel a waiter of approval id blocks on, closed
+// when it is resolved, or nil if the approval is not tracked here.
+func (b *Broker) waitChan(id string) <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	w := b.waiters[id]
+	if w == nil {
+		return nil
+	}
+	if w.done == nil {
+		w.done = make(chan struct{})
+	}
+	return w.done
+}
+
+// release wakes an approval's waiters and drops its expiry.
+func (b *Broker) release(id string) {
+	b.mu.Lock()
+	w := b.waiters[id]
+	if w == nil {
+		b.mu.Unlock()
+		return
+	}
+	delete(b.waiters, id)
+	if b.pending[w.session]--; b.pending[w.session] <= 0 {
+		delete(b.pending, w.session)
+	}
+	if w.at >= 0 {
+		first := w.at == 0
+		heap.Remove(&b.expiries, w.at)
+		if first {
+			b.armLocked()
+		}
+	}
+	done := w.done
+	b.mu.Unlock()
+	if done != nil {
+		close(done)
+	}
+}
