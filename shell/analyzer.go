@@ -25,7 +25,8 @@ type Analyzer struct {
 	home      string
 	maxBytes  int
 	maxDepth  int
-	execFlags map[string][]ExecFlagRule // by command name
+	rules     map[string][]ExecFlagRule // WithExecFlags rules, by command name
+	extra     map[string]*cmdSpec       // the table's entries with those rules added
 	arity     map[string]int
 	maxArityK int // most words in an arity key
 	budget    Budget
@@ -62,15 +63,15 @@ func WithMaxDepth(n int) Option {
 	}
 }
 
-// WithExecFlags adds rules to the built-in exec-capable flag table
-// (BuiltinExecFlags).
+// WithExecFlags adds exec-capable options to the command table
+// (BuiltinExecFlags lists the table's own).
 func WithExecFlags(rules ...ExecFlagRule) Option {
 	return func(a *Analyzer) {
 		for _, r := range rules {
 			if r.Command == "" {
 				continue
 			}
-			a.execFlags[r.Command] = append(a.execFlags[r.Command], r)
+			a.rules[r.Command] = append(a.rules[r.Command], r)
 		}
 	}
 }
@@ -92,20 +93,23 @@ func WithArity(extra map[string]int) Option {
 // New returns an Analyzer with the built-in tables and the given options.
 func New(opts ...Option) *Analyzer {
 	a := &Analyzer{
-		maxBytes:  DefaultMaxBytes,
-		maxDepth:  DefaultMaxDepth,
-		budget:    DefaultBudget(),
-		execFlags: make(map[string][]ExecFlagRule, len(builtinExecFlags)),
-		arity:     make(map[string]int, len(builtinArity)),
-	}
-	for _, r := range builtinExecFlags {
-		a.execFlags[r.Command] = append(a.execFlags[r.Command], r)
+		maxBytes: DefaultMaxBytes,
+		maxDepth: DefaultMaxDepth,
+		budget:   DefaultBudget(),
+		rules:    map[string][]ExecFlagRule{},
+		arity:    make(map[string]int, len(builtinArity)),
 	}
 	for k, v := range builtinArity {
 		a.arity[k] = v
 	}
 	for _, o := range opts {
 		o(a)
+	}
+	if len(a.rules) > 0 {
+		a.extra = make(map[string]*cmdSpec, len(a.rules))
+		for name, rs := range a.rules {
+			a.extra[name] = ruleSpec(cmdSpecs()[name], rs)
+		}
 	}
 	for k := range a.arity {
 		if n := strings.Count(k, " ") + 1; n > a.maxArityK {

@@ -589,7 +589,7 @@ func (w *walker) known(name string) bool {
 	if _, ok := fileSpecs()[name]; ok {
 		return true
 	}
-	if _, ok := w.a.execFlags[name]; ok {
+	if _, ok := w.a.extra[name]; ok {
 		return true
 	}
 	return plainCommands[name] || isInterpreter(name) || fetchers[name]

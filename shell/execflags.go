@@ -39,162 +39,205 @@ type ExecFlagRule struct {
 	Check func(args []string) []string
 }
 
-// BuiltinExecFlags returns a copy of the built-in exec-capable flag table;
-// WithExecFlags extends it.
+// BuiltinExecFlags returns the exec-capable options of the command table
+// as rules, one per option entry; WithExecFlags extends the table with
+// more. The table itself (commands_exec.go and the other families of the
+// command table) is where they are defined.
 func BuiltinExecFlags() []ExecFlagRule {
-	return append([]ExecFlagRule(nil), builtinExecFlags...)
+	specs := cmdSpecs()
+	var out []ExecFlagRule
+	for _, name := range sortedKeys(specs) {
+		out = appendRules(out, name, "", specs[name], len(specs[name].subs) > 0)
+	}
+	return out
 }
 
-// builtinExecFlags is the built-in exec-capable flag table.
-var builtinExecFlags = []ExecFlagRule{
-	{Command: "find", Flags: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}},
-	{Command: "git", Global: true, Flags: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}},
-	{Command: "git", Sub: "rebase", Flags: []string{"--exec", "-x"}, Script: true},
-	{Command: "git", Sub: "submodule", Flags: []string{"foreach"}},
-	{Command: "git", Sub: "bisect", Flags: []string{"run"}},
-	{Command: "git", Sub: "difftool", Flags: []string{"-x", "--extcmd"}, Script: true},
-	{Command: "git", Sub: "mergetool", Flags: []string{"--tool"}},
-	{Command: "git", Sub: "grep", Flags: []string{"-O", "--open-files-in-pager"}},
-	{Command: "git", Sub: "filter-branch"},
-	// Setting git configuration makes later git commands run code
-	// (core.fsmonitor, core.pager, core.sshCommand, core.hooksPath,
-	// alias.*, diff.external, filter.*): "config" must be named.
-	{Command: "git", Check: gitConfigCheck},
-	// Templates carry hooks; clone -c sets configuration in the new
-	// repository; --upload-pack and friends name the program to run.
-	{Command: "git", Sub: "clone", Flags: []string{"--template", "-c", "--config", "-u", "--upload-pack"}},
-	{Command: "git", Sub: "init", Flags: []string{"--template"}},
-	{Command: "git", Sub: "fetch", Flags: []string{"--upload-pack"}},
-	{Command: "git", Sub: "pull", Flags: []string{"--upload-pack"}},
-	{Command: "git", Sub: "ls-remote", Flags: []string{"--upload-pack"}},
-	{Command: "git", Sub: "push", Flags: []string{"--receive-pack", "--exec"}},
-	{Command: "git", Sub: "archive", Flags: []string{"--exec"}},
-	{Command: "git", Sub: "filter-repo"},
-	{Command: "rg", Flags: []string{"--pre", "--hostname-bin"}},
-	{Command: "sed", Flags: []string{"-i", "-f"}, Short: true},
-	{Command: "sed", Flags: []string{"--in-place", "--file"}},
-	{Command: "sed", Check: sedScripts},
-	{Command: "tar", Flags: []string{"-I", "-F"}, Short: true},
-	{Command: "tar", Flags: []string{"--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script"}, Script: true},
-	{Command: "tar", Check: tarOldStyle},
-	{Command: "rsync", Flags: []string{"-e"}, Short: true, Script: true},
-	{Command: "rsync", Flags: []string{"--rsh", "--rsync-path"}, Script: true},
-	{Command: "ssh", Flags: []string{"-o"}, Short: true, Values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}},
-	{Command: "scp", Flags: []string{"-o"}, Short: true, Values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}},
-	{Command: "scp", Flags: []string{"-S"}, Short: true},
-	{Command: "sftp", Flags: []string{"-S", "-D"}, Short: true},
-	{Command: "awk", Check: awkPrograms},
-	{Command: "gawk", Check: awkPrograms},
-	{Command: "mawk", Check: awkPrograms},
-	{Command: "nawk", Check: awkPrograms},
-	{Command: "sort", Flags: []string{"--compress-program"}},
-	{Command: "split", Flags: []string{"--filter"}, Script: true},
-	{Command: "curl", Flags: []string{"-K", "--config"}},
-	{Command: "wget", Flags: []string{"-e", "--execute", "--config", "--use-askpass"}},
-	{Command: "zip", Flags: []string{"-TT", "--unzip-command"}},
-	{Command: "fd", Flags: []string{"-x", "-X"}, Short: true},
-	{Command: "fd", Flags: []string{"--exec", "--exec-batch"}},
-	{Command: "fdfind", Flags: []string{"-x", "-X", "--exec", "--exec-batch"}},
-	{Command: "less", Flags: []string{"-o", "-O", "--log-file", "--LOG-FILE"}},
-	{Command: "man", Flags: []string{"-P", "--pager", "-H", "--html"}},
-	{Command: "jq", Flags: []string{"--rawfile", "--slurpfile"}},
-	{Command: "vim", Flags: []string{"-c", "--cmd", "-S"}},
-	{Command: "nvim", Flags: []string{"-c", "--cmd", "-S"}},
+// appendRules appends the exec-capable entries of spec s as rules.
+func appendRules(out []ExecFlagRule, name, sub string, s *cmdSpec, global bool) []ExecFlagRule {
+	if s.exec && sub != "" {
+		out = append(out, ExecFlagRule{Command: name, Sub: sub})
+	}
+	if s.analyse != nil {
+		out = append(out, ExecFlagRule{Command: name, Sub: sub, Check: s.analyse})
+	}
+	for _, o := range s.opts {
+		if o.exec {
+			out = append(out, ExecFlagRule{Command: name, Sub: sub, Global: global, Flags: o.names, Short: o.cluster, Values: o.values, Script: o.script})
+		}
+	}
+	if sub == "" {
+		for _, k := range sortedKeys(s.subs) {
+			out = appendRules(out, name, k, s.subs[k], false)
+		}
+	}
+	return out
 }
 
-// execFlags returns the exec-capable flags in args and the shell command
-// lines given as values of Script flags.
+// ruleSpec turns rules given to WithExecFlags into command table entries
+// for one command, on top of the table's own entry (base, may be nil).
+func ruleSpec(base *cmdSpec, rules []ExecFlagRule) *cmdSpec {
+	add := &cmdSpec{}
+	for _, r := range rules {
+		s := add
+		if r.Sub != "" {
+			if add.subs == nil {
+				add.subs = map[string]*cmdSpec{}
+			}
+			if add.subs[r.Sub] == nil {
+				add.subs[r.Sub] = &cmdSpec{}
+			}
+			s = add.subs[r.Sub]
+			if len(r.Flags) == 0 && r.Check == nil {
+				s.exec = true
+			}
+		}
+		if r.Check != nil {
+			s.analyse = chainChecks(s.analyse, r.Check)
+		}
+		var dashed, words []string
+		for _, f := range r.Flags {
+			if strings.HasPrefix(f, "-") {
+				dashed = append(dashed, f)
+			} else {
+				words = append(words, f)
+			}
+		}
+		if len(dashed) > 0 {
+			s.opts = append(s.opts, optEffect{names: dashed, exec: true, script: r.Script, values: r.Values, cluster: r.Short})
+		}
+		if len(words) > 0 {
+			s.opts = append(s.opts, optEffect{names: words, operand: true, exec: true})
+		}
+	}
+	out := mergeSpec(base, add)
+	declareOptions(out)
+	return out
+}
+
+// chainChecks returns a check running both a and b.
+func chainChecks(a, b func([]string) []string) func([]string) []string {
+	if a == nil {
+		return b
+	}
+	return func(args []string) []string { return append(a(args), b(args)...) }
+}
+
+// execFlags returns the exec-capable words in args and the shell command
+// lines given as values of script options, read through the command
+// table (and the rules given to WithExecFlags).
 func (w *walker) execFlags(name string, args []string) (flags, scripts []string) {
-	rules := w.a.execFlags[name]
-	if len(rules) == 0 {
+	s := w.a.extra[name]
+	if s == nil {
+		s = cmdSpecs()[name]
+	}
+	if s == nil {
 		return nil, nil
 	}
-	sub := -1 // index of the subcommand in args
-	for ri := range rules {
-		r := &rules[ri]
-		if r.Check != nil {
-			flags = appendNew(flags, r.Check(args)...)
+	return s.execWords(args, false, nil, nil)
+}
+
+// execWords collects the exec-capable words of spec s in args, descending
+// into the subcommand. inSub is set for a subcommand's arguments.
+func (s *cmdSpec) execWords(args []string, inSub bool, flags, scripts []string) ([]string, []string) {
+	if s.analyse != nil {
+		flags = appendNew(flags, s.analyse(args)...)
+	}
+	end := len(args)
+	if len(s.subs) > 0 {
+		end = s.firstOperand(args)
+	}
+	if s.hasExecOpts() {
+		opts, ops := s.scan(args[:end], false)
+		for i := range s.opts {
+			o := &s.opts[i]
+			if !o.exec {
+				continue
+			}
+			flags, scripts = o.execMatch(args, opts, ops, inSub, flags, scripts)
 		}
-		if len(r.Flags) == 0 && r.Sub == "" {
+	}
+	if end >= len(args) {
+		return flags, scripts
+	}
+	ss := s.subs[args[end]]
+	if ss == nil {
+		return flags, scripts
+	}
+	if ss.exec {
+		flags = appendNew(flags, args[end])
+	}
+	rest := args[end+1:]
+	f2, s2 := ss.execWords(rest, true, nil, nil)
+	return appendNew(flags, f2...), append(scripts, s2...)
+}
+
+// hasExecOpts reports whether any option of s is exec-capable.
+func (s *cmdSpec) hasExecOpts() bool {
+	for i := range s.opts {
+		if s.opts[i].exec {
+			return true
+		}
+	}
+	return false
+}
+
+// execMatch records the exec-capable option o among the parsed options
+// and operands of args.
+func (o *optEffect) execMatch(args []string, opts []optArg, ops []int, inSub bool, flags, scripts []string) ([]string, []string) {
+	for _, a := range opts {
+		if !contains(o.names, a.name) {
 			continue
 		}
-		from, to := 0, len(args)
-		if r.Global || r.Sub != "" {
-			if sub < 0 {
-				sub = subcommand(name, args)
+		rec := a.word(args)
+		if len(o.values) > 0 {
+			if !prefixFold(a.val, o.values) {
+				continue
 			}
-			if r.Global {
-				to = sub
-			} else {
-				if sub >= len(args) || args[sub] != r.Sub {
-					continue
-				}
-				if len(r.Flags) == 0 {
-					flags = appendNew(flags, r.Sub)
-					continue
-				}
-				from = sub + 1
+			if a.valAt != a.at {
+				rec = a.val
 			}
 		}
-		for i := from; i < to; i++ {
-			a := args[i]
-			if a == "--" && r.Sub == "" {
-				break
+		flags = appendNew(flags, rec)
+		if o.script && a.val != "" {
+			scripts = appendNew(scripts, a.val) // once, however many options it may be
+		}
+	}
+	for _, i := range ops {
+		a := args[i]
+		if contains(o.names, a) {
+			flags = appendNew(flags, a) // an operand word (git submodule foreach)
+			continue
+		}
+		if !inSub || a == "--" {
+			continue
+		}
+		// A subcommand's option after "--" still counts: the "--" may be
+		// the value of an option the table does not know.
+		for _, n := range o.names {
+			if strings.HasPrefix(n, "-") && (a == n || strings.HasPrefix(n, "--") && strings.HasPrefix(a, n+"=")) {
+				flags = appendNew(flags, n)
 			}
-			for _, f := range r.Flags {
-				rec, val, hasVal := matchFlag(a, f, r.Short)
-				if rec == "" {
-					continue
-				}
-				if !hasVal && i+1 < len(args) && strings.HasPrefix(f, "-") {
-					val = args[i+1]
-				}
-				if len(r.Values) > 0 {
-					if !prefixFold(val, r.Values) {
-						continue
-					}
-					if !hasVal {
-						rec = val
-					}
-				}
-				flags = appendNew(flags, rec)
-				if r.Script && val != "" {
-					scripts = append(scripts, val)
-				}
+		}
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		for _, n := range o.names {
+			switch {
+			case len(n) > 2 && n[0] == '-' && n[1] != '-' && a == n:
+				// A one-dash option of several letters (zip -TT).
+				flags = appendNew(flags, a)
+			case o.cluster && len(o.values) == 0 && len(n) == 2 && n[0] == '-' && strings.IndexByte(a[1:], n[1]) >= 0:
+				// A one-letter option anywhere in a word of short options.
+				flags = appendNew(flags, a)
 			}
 		}
 	}
 	return flags, scripts
-}
-
-// matchFlag matches argument a against flag f. It returns the word to
-// record ("" for no match) and the flag's attached value, if any.
-func matchFlag(a, f string, short bool) (rec, val string, hasVal bool) {
-	if a == f {
-		return f, "", false
-	}
-	switch {
-	case !strings.HasPrefix(f, "-"):
-		return "", "", false
-	case strings.HasPrefix(f, "--"):
-		if strings.HasPrefix(a, f+"=") {
-			return f, a[len(f)+1:], true
-		}
-	case len(f) == 2:
-		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
-			return "", "", false
-		}
-		if strings.HasPrefix(a, f) {
-			return a, a[2:], true
-		}
-		if short {
-			if j := strings.IndexByte(a[1:], f[1]); j >= 0 {
-				rest := a[j+2:]
-				return a, rest, rest != ""
-			}
-		}
-	}
-	return "", "", false
 }
 
 func prefixFold(s string, prefixes []string) bool {
@@ -215,29 +258,21 @@ func appendNew(list []string, add ...string) []string {
 	return list
 }
 
-// gitValueOpts are git's global options that take the next word as value.
-var gitValueOpts = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds", "--attr-source"}
-
 // subcommand returns the index of the first operand after the global
-// options (len(args) when there is none).
+// options of a command with subcommands (len(args) when there is none),
+// read through the command table: git -C DIR --no-pager push.
 func subcommand(name string, args []string) int {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") {
-			return i
-		}
-		if name == "git" && contains(gitValueOpts, a) && a != "--exec-path" {
-			i++
-		}
+	if s := cmdSpecs()[name]; s != nil {
+		return s.firstOperand(args)
 	}
-	return len(args)
+	return (&cmdSpec{}).firstOperand(args)
 }
 
 // gitConfigCheck returns "config" for a git config command that changes
 // the configuration; reading it (--get, --list, get, list, …) is plain.
+// args are the words after "config".
 func gitConfigCheck(args []string) []string {
-	sub := subcommand("git", args)
-	if sub >= len(args) || args[sub] != "config" || !gitConfigSets(args[sub+1:]) {
+	if !gitConfigSets(args) {
 		return nil
 	}
 	return []string{"config"}
@@ -280,14 +315,6 @@ func gitConfigSets(args []string) bool {
 		ops++
 	}
 	return ops >= 2
-}
-
-// tarOldStyle flags tar's old-style bundled first argument ("tar xIf").
-func tarOldStyle(args []string) []string {
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && strings.ContainsAny(args[0], "IF") {
-		return []string{args[0]}
-	}
-	return nil
 }
 
 // sedScripts returns the sed scripts that write or read files or run

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"strings"
-	"sync"
 )
 
 // cmdSpec is one command's entry in the command table (DESIGN §3.5): its
@@ -36,6 +35,23 @@ type cmdSpec struct {
 	// dashOperand tells an operand that looks like an option from one
 	// (chmod's "-w" is a mode).
 	dashOperand func(string) bool
+
+	// How the options are spelled, for the one parser (scan).
+	// numeric makes -N a count, not options (head -5).
+	numeric bool
+	// singleDash: every option is one word with one dash (find -exec).
+	singleDash bool
+	// bundled: the first word may be old-style letters without a dash
+	// whose values follow in order (tar czf ARCHIVE).
+	bundled bool
+
+	// exec makes the (sub)command itself exec-capable: only a rule that
+	// names it allows it (git filter-branch).
+	exec bool
+	// analyse names the code that reads a mini-language the table cannot
+	// describe (sed scripts, awk programs, git config's forms): it
+	// returns the exec-capable words it finds in the arguments.
+	analyse func(args []string) []string
 }
 
 // optEffect is the effect of an option or operand.
@@ -54,6 +70,23 @@ type optEffect struct {
 	effect Effect
 	class  Class
 	why    string
+
+	// exec marks an exec-capable option (find -exec, rg --pre): it runs a
+	// program or writes files no wildcard allow vouches for, so the
+	// command records it in Command.ExecFlags and only a rule naming it
+	// allows the command. An exec name without a dash is an operand word
+	// (git submodule foreach).
+	exec bool
+	// script marks the option's value as a shell command line: it is
+	// parsed and its commands are subjects too (rsync -e, git rebase -x).
+	script bool
+	// values limits an exec option to values starting with one of them,
+	// case-insensitively (ssh -o ProxyCommand=…); the value is recorded.
+	values []string
+	// cluster makes a one-letter exec option count anywhere in a word of
+	// short options, even after a letter taking a value, so a misread
+	// cluster never hides it (sed -ni, tar -xIzstd).
+	cluster bool
 }
 
 // Shared option lists.
@@ -196,11 +229,9 @@ var gitSpec = &cmdSpec{
 		"credential": {opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}},
 	}}
 
-// cmdSpecs is the command table. Wrappers, the exec-capable flags and the
-// readers and writers have their own entries (wrappers, execFlags,
-// fileSpecs) in the same shape of data; this table holds the effects and
-// risk classes and the long options of the commands they concern.
-var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
+// riskCommands is the risk family of the command table (cmdSpecs): the
+// effects and risk classes of commands and their options.
+func riskCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
 		"git": gitSpec,
 		"rm": {long: []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
@@ -445,7 +476,7 @@ var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
 		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
 	}
-})
+}
 
 // dockerRun is docker/podman run and create: privileged containers and
 // host mounts of / escape the container.
@@ -570,26 +601,8 @@ func (s *cmdSpec) has(args, written []string, opt string, prefix bool) (string, 
 // operands returns the operands of args: the words that are not options
 // or option values.
 func (s *cmdSpec) operands(args []string) []int {
-	var out []int
-	opts := true
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case opts && a == "--":
-			opts = false
-		case opts && strings.HasPrefix(a, "--") && len(a) > 2:
-			if !strings.Contains(a, "=") && s.takesValue(a[2:]) {
-				i++
-			}
-		case opts && len(a) > 1 && a[0] == '-' && (s.dashOperand == nil || !s.dashOperand(a)):
-			if v := strings.IndexAny(a[1:], s.shortVal); v >= 0 && v == len(a)-2 && s.shortVal != "" {
-				i++ // the value is the next word
-			}
-		default:
-			out = append(out, i)
-		}
-	}
-	return out
+	_, ops := s.scan(args, false)
+	return ops
 }
 
 // setuidMode reports whether a chmod mode sets the setuid or setgid bit:
@@ -619,16 +632,7 @@ func (s *cmdSpec) sub(name string, args []string) (*cmdSpec, string, []string) {
 	if len(s.subs) == 0 {
 		return nil, "", nil
 	}
-	i := 0
-	if name == "git" {
-		i = subcommand("git", args)
-	} else {
-		ops := s.operands(args)
-		if len(ops) == 0 {
-			return nil, "", nil
-		}
-		i = ops[0]
-	}
+	i := s.firstOperand(args)
 	if i >= len(args) {
 		return nil, "", nil
 	}
@@ -658,6 +662,9 @@ func classify(cmd *Command, name string, args []string) {
 		}
 		var ops []int
 		for _, o := range s.opts {
+			if o.class == "" && o.effect == 0 {
+				continue // an exec or file effect, read elsewhere
+			}
 			if o.operand {
 				if ops == nil {
 					ops = s.operands(resolved)
@@ -727,11 +734,10 @@ func (o *optEffect) matchOperand(a string) bool {
 }
 
 // longOptions returns one command's long options, by command ("rg") or
-// command and subcommand ("git push"), gathered from the command table,
-// the readers and writers, the exec-capable flags and the wrappers, so an
+// command and subcommand ("git push"): the entry's own and the long names
+// of its option effects from the command table, and the wrapper's, so an
 // abbreviation resolves the same way for every check. Only the asked
-// command's entries are read: gathering every command's at once cost the
-// per-call hook more than the rest of its analysis of a short command.
+// command's entry is read.
 func longOptions(key string) []string {
 	var out []string
 	add := func(names ...string) {
@@ -779,20 +785,6 @@ func longOptions(key string) []string {
 			add(w.long...)
 			for _, l := range w.longVal {
 				add(l + "=")
-			}
-		}
-	}
-	for _, r := range builtinExecFlags {
-		k := r.Command
-		if r.Sub != "" {
-			k += " " + r.Sub
-		}
-		if k != key {
-			continue
-		}
-		for _, f := range r.Flags {
-			if strings.HasPrefix(f, "--") {
-				add(f)
 			}
 		}
 	}

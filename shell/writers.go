@@ -47,26 +47,18 @@ func (w *walker) into(dst, src word, owner string, d *dirState) {
 // their options and operands. git -C DIR changes the directory they
 // resolve against.
 func (w *walker) gitFiles(args []word, owner string, d *dirState) {
-	sub := -1
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		if !strings.HasPrefix(t, "-") {
-			sub = i
-			break
-		}
-		if t == "-C" && i+1 < len(args) {
-			i++
-			nd := d.clone()
-			w.chdir(nd, "cd", []word{args[i]}, false)
-			d = nd
-			continue
-		}
-		if contains(gitValueOpts, t) && t != "--exec-path" {
-			i++
-		}
-	}
-	if sub < 0 {
+	texts := wordTexts(args)
+	sub := subcommand("git", texts)
+	if sub >= len(args) {
 		return
+	}
+	opts, _ := cmdSpecs()["git"].scan(texts[:sub], false)
+	for _, o := range opts {
+		if o.name == "-C" && o.valAt >= 0 {
+			nd := d.clone()
+			w.chdir(nd, "cd", []word{valWord(args, o)}, false)
+			d = nd
+		}
 	}
 	name, rest := args[sub].text, args[sub+1:]
 	// Options of every subcommand that write a file: the diff family's

@@ -1,0 +1,138 @@
+package shell
+
+import (
+	"sort"
+	"strings"
+	"sync"
+)
+
+// cmdSpecs is the command table (DESIGN §3.5): one entry per known
+// command, read by the one option parser (scan) for every check. Its
+// entries are written by family, each in its own file, and merged here
+// into one entry per command:
+//
+//   - riskCommands (specs.go): effects and risk classes;
+//   - execCommands (commands_exec.go): exec-capable options, the options
+//     whose values are command lines, git's global options;
+//   - fileCommands (commands_files.go): the files options and operands
+//     read, write and delete.
+//
+// Adding a command, or an option's effect, is adding data to one of them,
+// with a decision case.
+var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
+	out := map[string]*cmdSpec{}
+	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands()} {
+		for name, s := range family {
+			out[name] = mergeSpec(out[name], s)
+		}
+	}
+	for _, s := range out {
+		declareOptions(s)
+	}
+	return out
+})
+
+// mergeSpec returns a new entry with the fields of a and b: lists are
+// joined, flags and effects or-ed, functions and kinds taken from b when
+// it sets them. Neither a nor b is changed (entries are shared): the
+// result and its subcommands are copies.
+func mergeSpec(a, b *cmdSpec) *cmdSpec {
+	if a == nil {
+		a = &cmdSpec{}
+	}
+	if b == nil {
+		b = &cmdSpec{}
+	}
+	out := *a
+	out.long = joinNew(a.long, b.long)
+	out.shortVal = a.shortVal
+	for i := 0; i < len(b.shortVal); i++ {
+		if strings.IndexByte(out.shortVal, b.shortVal[i]) < 0 {
+			out.shortVal += b.shortVal[i : i+1]
+		}
+	}
+	out.effect |= b.effect
+	if b.class != "" {
+		out.class, out.why, out.unless, out.bare = b.class, b.why, b.unless, b.bare
+	}
+	out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
+	out.deletes = a.deletes || b.deletes
+	out.recursive = joinNew(a.recursive, b.recursive)
+	if b.dashOperand != nil {
+		out.dashOperand = b.dashOperand
+	}
+	out.numeric = a.numeric || b.numeric
+	out.singleDash = a.singleDash || b.singleDash
+	out.bundled = a.bundled || b.bundled
+	out.exec = a.exec || b.exec
+	out.analyse = chainChecks(a.analyse, b.analyse)
+	if len(a.subs)+len(b.subs) > 0 {
+		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))
+		for k, v := range a.subs {
+			out.subs[k] = mergeSpec(v, nil)
+		}
+		for k, v := range b.subs {
+			out.subs[k] = mergeSpec(out.subs[k], v)
+		}
+	}
+	return &out
+}
+
+// declareOptions adds the long options the entry's exec and file effects
+// name to its long options, so an abbreviation of one resolves, and makes
+// every option whose value the table reads (a script, a value tested)
+// one that takes a value, so the parser gives it the next word: the
+// entries need not repeat either.
+func declareOptions(s *cmdSpec) {
+	for i := range s.opts {
+		o := &s.opts[i]
+		if o.operand || o.match != nil || o.class != "" || o.effect != 0 {
+			continue // risk options name spellings, not options
+		}
+		value := o.script || len(o.values) > 0
+		for _, n := range o.names {
+			switch {
+			case strings.HasPrefix(n, "--") && !strings.Contains(n, "="):
+				l := n[2:]
+				if value || contains(s.long, l+"=") {
+					l += "="
+				}
+				if !contains(s.long, l) {
+					s.long = append(s.long[:len(s.long):len(s.long)], l)
+				}
+			case value && len(n) == 2 && n[0] == '-' && strings.IndexByte(s.shortVal, n[1]) < 0:
+				s.shortVal += n[1:]
+			}
+		}
+	}
+	for _, ss := range s.subs {
+		declareOptions(ss)
+	}
+}
+
+// joinNew returns a followed by the elements of b it lacks.
+func joinNew(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := append([]string(nil), a...)
+	for _, x := range b {
+		if !contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]*cmdSpec) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fileCommands is the file family of the command table.
+func fileCommands() map[string]*cmdSpec { return nil }

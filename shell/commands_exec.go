@@ -1,0 +1,75 @@
+package shell
+
+// The exec family of the command table: options that make a command run
+// other programs, write files nobody named or otherwise escape what a
+// wildcard allow ("find *", "git *") was meant to cover, and the options
+// whose value is a shell command line (parsed, its commands subjects).
+// A command using one records it in Command.ExecFlags; only a rule
+// naming it literally allows the command.
+
+// sshCommandOpts are ssh configuration options that run a local program.
+var sshCommandOpts = []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}
+
+// vimExec are vim's options that run editor commands.
+var vimExec = &cmdSpec{shortVal: "cS", long: []string{"cmd="}, opts: []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}}}
+
+// awkExec reads the awk program for commands, pipes and output files.
+var awkExec = &cmdSpec{analyse: awkPrograms}
+
+// gitGlobalLong are git's global options, before the subcommand; "=" marks
+// those taking a value (git -C DIR, --git-dir=DIR).
+var gitGlobalLong = []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=",
+	"exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs",
+	"noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"}
+
+func execCommands() map[string]*cmdSpec {
+	return map[string]*cmdSpec{
+		"find": {singleDash: true, opts: []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}}},
+		"git": {long: gitGlobalLong, shortVal: "Cc",
+			opts: []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}},
+			subs: map[string]*cmdSpec{
+				"rebase":    {opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}}},
+				"submodule": {opts: []optEffect{{names: []string{"foreach"}, operand: true, exec: true}}},
+				"bisect":    {opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}}},
+				"difftool":  {opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}}},
+				"mergetool": {opts: []optEffect{{names: []string{"--tool"}, exec: true}}},
+				"grep":      {opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}}},
+				// Setting git configuration makes later git commands run
+				// code (core.fsmonitor, core.pager, core.sshCommand,
+				// core.hooksPath, alias.*, diff.external, filter.*).
+				"config": {analyse: gitConfigCheck},
+				// Templates carry hooks; clone -c sets configuration in the
+				// new repository; --upload-pack and friends name the
+				// program to run.
+				"clone":         {opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}}},
+				"init":          {opts: []optEffect{{names: []string{"--template"}, exec: true}}},
+				"fetch":         {opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}},
+				"pull":          {opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}},
+				"ls-remote":     {opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}},
+				"push":          {opts: []optEffect{{names: []string{"--receive-pack", "--exec"}, exec: true}}},
+				"archive":       {opts: []optEffect{{names: []string{"--exec"}, exec: true}}},
+				"filter-branch": {exec: true},
+				"filter-repo":   {exec: true},
+			}},
+		"rg":  {opts: []optEffect{{names: []string{"--pre", "--hostname-bin"}, exec: true}}},
+		"sed": {analyse: sedScripts, opts: []optEffect{{names: []string{"-i", "-f"}, exec: true, cluster: true}, {names: []string{"--in-place", "--file"}, exec: true}}},
+		"tar": {bundled: true, opts: []optEffect{{names: []string{"-I", "-F"}, exec: true, cluster: true},
+			{names: []string{"--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script"}, exec: true, script: true}}},
+		"rsync": {opts: []optEffect{{names: []string{"-e"}, exec: true, cluster: true, script: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}}},
+		"ssh":   {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}}},
+		"scp":   {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}, {names: []string{"-S"}, exec: true, cluster: true}}},
+		"sftp":  {opts: []optEffect{{names: []string{"-S", "-D"}, exec: true, cluster: true}}},
+		"awk":   awkExec, "gawk": awkExec, "mawk": awkExec, "nawk": awkExec,
+		"sort":   {opts: []optEffect{{names: []string{"--compress-program"}, exec: true}}},
+		"split":  {opts: []optEffect{{names: []string{"--filter"}, exec: true, script: true}}},
+		"curl":   {opts: []optEffect{{names: []string{"-K", "--config"}, exec: true}}},
+		"wget":   {opts: []optEffect{{names: []string{"-e", "--execute", "--config", "--use-askpass"}, exec: true}}},
+		"zip":    {opts: []optEffect{{names: []string{"-TT", "--unzip-command"}, exec: true}}},
+		"fd":     {opts: []optEffect{{names: []string{"-x", "-X"}, exec: true, cluster: true}, {names: []string{"--exec", "--exec-batch"}, exec: true}}},
+		"fdfind": {opts: []optEffect{{names: []string{"-x", "-X", "--exec", "--exec-batch"}, exec: true}}},
+		"less":   {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}},
+		"man":    {opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}}},
+		"jq":     {opts: []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}}},
+		"vim":    vimExec, "nvim": vimExec,
+	}
+}

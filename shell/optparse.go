@@ -1,0 +1,169 @@
+package shell
+
+import "strings"
+
+// This file is the one option parser of the command table: every check
+// that reads a known command's options (risk classes, exec-capable flags,
+// the files it reads and writes, git's global options) reads them through
+// scan, so an option means the same thing to all of them.
+
+// optArg is one option of a command line as the command reads it.
+type optArg struct {
+	// name is the option's canonical spelling: "--output" for "--out",
+	// "-o" for the o inside "-sSLo", "-exec" for find's one-dash options.
+	name string
+	// val is the option's value, when the table says it takes one.
+	val string
+	// at is the index of the option's word, valAt that of the word
+	// holding its value: at when attached ("-ofile", "--output=file"),
+	// at+1 when separate, -1 when there is none.
+	at, valAt int
+}
+
+// word returns the word to record for o: the value word when the
+// value came separately and only the value matters, else the option's
+// own word ("-oProxyCommand=x", "-sf", "--pre").
+func (o optArg) word(args []string) string {
+	if len(o.name) == 2 || o.name[1] != '-' {
+		return args[o.at] // a short option as written, cluster and all
+	}
+	return o.name
+}
+
+// scan reads args as the command reads them: GNU long options resolved to
+// the one they abbreviate (an ambiguous abbreviation stands for every
+// option it may mean, so none of their effects is lost), clusters of
+// short options up to the one that takes a value, "--" ending the
+// options, and operands anywhere (GNU permutation). With stop it stops
+// at the first operand (a subcommand follows: git -C DIR push). It
+// returns the options and the indexes of the operands.
+func (s *cmdSpec) scan(args []string, stop bool) (opts []optArg, ops []int) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			for j := i + 1; j < len(args); j++ {
+				ops = append(ops, j)
+			}
+			return opts, ops
+		case i == 0 && s.bundled && len(a) > 0 && a[0] != '-':
+			// Old-style bundled letters ("tar czf ARCHIVE"): the values of
+			// the letters that take one follow in order.
+			next := 1
+			for j := 0; j < len(a); j++ {
+				o := optArg{name: "-" + a[j:j+1], at: 0, valAt: -1}
+				if strings.IndexByte(s.shortVal, a[j]) >= 0 && next < len(args) {
+					o.val, o.valAt = args[next], next
+					next++
+				}
+				opts = append(opts, o)
+			}
+			i = next - 1
+		case len(a) < 2 || a[0] != '-' || s.dashOperand != nil && s.dashOperand(a):
+			ops = append(ops, i)
+			if stop {
+				return opts, ops
+			}
+		case s.singleDash:
+			opts = append(opts, optArg{name: a, at: i, valAt: -1})
+		case a[1] == '-':
+			name, val, hasEq := strings.Cut(a, "=")
+			n0 := len(opts)
+			s.resolveAll(name, func(canon string) {
+				o := optArg{name: canon, at: i, valAt: -1}
+				if hasEq {
+					o.val, o.valAt = val, i
+				}
+				opts = append(opts, o)
+			})
+			if hasEq || len(opts) == n0 {
+				if len(opts) == n0 {
+					o := optArg{name: name, at: i, valAt: -1}
+					if hasEq {
+						o.val, o.valAt = val, i
+					}
+					opts = append(opts, o)
+				}
+				continue
+			}
+			// A separate value: the next word, when any option it may
+			// be takes one.
+			if s.anyTakesValue(opts[n0:]) && i+1 < len(args) {
+				i++
+				for k := n0; k < len(opts); k++ {
+					opts[k].val, opts[k].valAt = args[i], i
+				}
+			}
+		default:
+			for j := 1; j < len(a); j++ {
+				c := a[j]
+				if s.numeric && c >= '0' && c <= '9' {
+					break // -5: a count, not options
+				}
+				o := optArg{name: "-" + a[j:j+1], at: i, valAt: -1}
+				if strings.IndexByte(s.shortVal, c) >= 0 {
+					if j+1 < len(a) {
+						o.val, o.valAt = a[j+1:], i
+					} else if i+1 < len(args) {
+						i++
+						o.val, o.valAt = args[i], i
+					}
+					opts = append(opts, o)
+					break
+				}
+				opts = append(opts, o)
+			}
+		}
+	}
+	return opts, ops
+}
+
+// resolveAll calls fn with each long option name ("--out") may be: the
+// option itself when the table lists it exactly, else every option it is
+// a prefix of. Nothing when the table does not know it.
+func (s *cmdSpec) resolveAll(name string, fn func(canon string)) {
+	n := name[2:]
+	if n == "" {
+		return
+	}
+	for _, l := range s.long {
+		if strings.TrimSuffix(l, "=") == n {
+			fn(name)
+			return
+		}
+	}
+	for _, l := range s.long {
+		if c := strings.TrimSuffix(l, "="); strings.HasPrefix(c, n) {
+			fn("--" + c)
+		}
+	}
+}
+
+// anyTakesValue reports whether any of the options takes a value.
+func (s *cmdSpec) anyTakesValue(opts []optArg) bool {
+	for _, o := range opts {
+		if s.takesValue(o.name[2:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstOperand returns the index of the first operand of args, the
+// subcommand of a command with subcommands (len(args) when there is
+// none): git's global options (-C DIR, --git-dir=DIR, -c k=v) come first.
+func (s *cmdSpec) firstOperand(args []string) int {
+	_, ops := s.scan(args, true)
+	if len(ops) == 0 {
+		return len(args)
+	}
+	return ops[0]
+}
+
+// valWord returns the word holding o's value, its text the value alone
+// ("--output=x" gives x, keeping the word's quoting).
+func valWord(args []word, o optArg) word {
+	v := args[o.valAt]
+	v.text = o.val
+	return v
+}
