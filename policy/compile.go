@@ -226,34 +226,61 @@ func (e *Engine) compileWhen(cr *compiledRule, r *Rule) error {
 		}
 		cr.when = append(cr.when, compiledCond{arg: c.Arg, pat: g})
 	}
-	sort.Slice(cr.when, func(i, j int) bool { return cr.when[i].arg < cr.when[j].arg })
+	if len(cr.when) > 1 {
+		sort.Slice(cr.when, func(i, j int) bool { return cr.when[i].arg < cr.when[j].arg })
+	}
 	return nil
 }
 
 // ruleReason words the reason a decision gives when rule r decides it.
 func ruleReason(r *toolgate.RuleRef) string {
 	// Every rule's reason is built when the rules compile, which the hook
-	// does once per call: concatenation, not fmt, keeps that cheap.
+	// does once per call: one allocation per rule, not fmt.
 	where := r.Source
 	if where == "" {
 		where = string(r.Layer)
 	}
-	rule := "rule " + r.Tool + " " + strconv.Quote(r.Pattern) + " (" + where + ")"
-	var s string
+	var before, after string
 	switch r.Action {
 	case toolgate.Allow:
-		s = "allowed by " + rule
+		before = "allowed by "
 	case toolgate.Deny:
-		s = "denied by " + rule
+		before = "denied by "
 	case toolgate.Ask:
-		s = rule + " asks for approval"
+		after = " asks for approval"
 	default:
-		s = " by " + rule
+		before = " by "
 	}
+	var b strings.Builder
+	b.Grow(len(r.Reason) + len(" — ") + len(before) + len("rule ") + len(r.Tool) + len(r.Pattern) + len(where) + len(after) + 6)
 	if r.Reason != "" {
-		s = r.Reason + " — " + s
+		b.WriteString(r.Reason)
+		b.WriteString(" — ")
 	}
-	return s
+	b.WriteString(before)
+	b.WriteString("rule ")
+	b.WriteString(r.Tool)
+	b.WriteByte(' ')
+	writeQuoted(&b, r.Pattern)
+	b.WriteString(" (")
+	b.WriteString(where)
+	b.WriteByte(')')
+	b.WriteString(after)
+	return b.String()
+}
+
+// writeQuoted writes strconv.Quote(s): s itself between quotes when it is
+// printable ASCII with nothing to escape, as patterns almost always are.
+func writeQuoted(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			b.WriteString(strconv.Quote(s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 // familyKey returns the index key for a tool name written in a rule.

@@ -158,9 +158,21 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	if e.managed, err = e.Compile(toolgate.LayerManaged, append(e.selfProtection(), managed...)); err != nil {
 		return nil, fmt.Errorf("managed rules: %w", err)
 	}
+	// Agents defined by one list of rules (the built-in explore and
+	// Explore) share one compiled set: a Ruleset is immutable.
+	shared := map[*Rule]*Ruleset{}
 	for name, rules := range agentRules {
+		if len(rules) > 0 {
+			if rs := shared[&rules[0]]; rs != nil && rs.Len() == len(rules) {
+				e.agents[name] = rs
+				continue
+			}
+		}
 		if e.agents[name], err = e.Compile(toolgate.LayerAgent, rules); err != nil {
 			return nil, fmt.Errorf("agent %s rules: %w", name, err)
+		}
+		if len(rules) > 0 {
+			shared[&rules[0]] = e.agents[name]
 		}
 	}
 	e.fileRules = e.restrictsFiles(e.static) || e.restrictsFiles(e.managed)

@@ -12,6 +12,11 @@ import (
 // rules the family has.
 type subjectIndex struct {
 	nodes []trieNode // nodes[0] is the root: rules with no literal prefix
+	// edges and ids are slabs the nodes' first edge and first rule are cut
+	// from: most nodes have one of each, and the hook compiles every rule
+	// on each call, so one allocation serves many nodes.
+	edges []trieEdge
+	ids   []int32
 }
 
 type trieNode struct {
@@ -35,18 +40,50 @@ func (ix *subjectIndex) add(prefix string, idx int32) {
 			c = int32(len(ix.nodes))
 			ix.nodes = append(ix.nodes, trieNode{})
 			node := &ix.nodes[n]
-			at := len(node.next)
-			for at > 0 && node.next[at-1].b > prefix[i] {
-				at--
+			if node.next == nil {
+				node.next = ix.edge(trieEdge{b: prefix[i], node: c})
+			} else {
+				at := len(node.next)
+				for at > 0 && node.next[at-1].b > prefix[i] {
+					at--
+				}
+				node.next = append(node.next, trieEdge{})
+				copy(node.next[at+1:], node.next[at:])
+				node.next[at] = trieEdge{b: prefix[i], node: c}
 			}
-			node.next = append(node.next, trieEdge{})
-			copy(node.next[at+1:], node.next[at:])
-			node.next[at] = trieEdge{b: prefix[i], node: c}
 		}
 		n = c
 	}
 	node := &ix.nodes[n]
-	node.rules = append([]int32{idx}, node.rules...) // keep descending
+	if node.rules == nil {
+		node.rules = ix.id(idx)
+	} else {
+		node.rules = append([]int32{idx}, node.rules...) // keep descending
+	}
+}
+
+// slab is how many first edges or rule ids one allocation holds.
+const slab = 64
+
+// edge returns a one-element slice holding e, cut from the slab; appending
+// to it copies.
+func (ix *subjectIndex) edge(e trieEdge) []trieEdge {
+	if len(ix.edges) == cap(ix.edges) {
+		ix.edges = make([]trieEdge, 0, slab)
+	}
+	ix.edges = append(ix.edges, e)
+	n := len(ix.edges)
+	return ix.edges[n-1 : n : n]
+}
+
+// id is edge for a rule index.
+func (ix *subjectIndex) id(idx int32) []int32 {
+	if len(ix.ids) == cap(ix.ids) {
+		ix.ids = make([]int32, 0, slab)
+	}
+	ix.ids = append(ix.ids, idx)
+	n := len(ix.ids)
+	return ix.ids[n-1 : n : n]
 }
 
 func (ix *subjectIndex) child(n int32, b byte) int32 {

@@ -6,32 +6,35 @@ import (
 )
 
 // expandBraces expands every '{a,b}' group into alternatives. A brace group
-// without a top-level comma is literal, as in bash.
+// without a top-level comma is literal, as in bash. The text between groups
+// is appended as one run (every rule is compiled on each hook call, so
+// compiling stays cheap).
 func expandBraces(p string) ([]string, error) {
+	if strings.IndexByte(p, '{') < 0 {
+		return []string{p}, nil
+	}
 	out := []string{""}
+	run := 0 // start of the literal text not yet appended
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if c == '\\' && i+1 < len(p) {
-			out = appendAll(out, p[i:i+2])
 			i++
 			continue
 		}
 		if c == '[' {
 			if _, n, ok := parseClass(p[i:]); ok {
-				out = appendAll(out, p[i:i+n])
 				i += n - 1
 				continue
 			}
 		}
 		if c != '{' {
-			out = appendAll(out, p[i:i+1])
 			continue
 		}
 		end, parts := splitGroup(p[i:])
 		if end < 0 || len(parts) < 2 {
-			out = appendAll(out, "{")
-			continue
+			continue // a literal '{', part of the run
 		}
+		out = appendAll(out, p[run:i])
 		var next []string
 		for _, part := range parts {
 			sub, err := expandBraces(part)
@@ -49,11 +52,15 @@ func expandBraces(p string) ([]string, error) {
 		}
 		out = next
 		i += end
+		run = i + 1
 	}
-	return out, nil
+	return appendAll(out, p[run:]), nil
 }
 
 func appendAll(list []string, s string) []string {
+	if s == "" {
+		return list
+	}
 	for i := range list {
 		list[i] += s
 	}

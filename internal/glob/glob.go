@@ -210,17 +210,28 @@ func checkExtglob(p string) error {
 // fastest matcher that gives the same answers.
 func compileAlt(p string) (alt, error) {
 	var toks []token
+	// A literal run is a substring of p unless it has an escape; then it
+	// is built in lit.
 	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
+	start, escaped := 0, false
+	flush := func(end int) {
+		switch {
+		case escaped:
 			toks = append(toks, token{kind: tokLit, lit: lit.String()})
 			lit.Reset()
+		case end > start:
+			toks = append(toks, token{kind: tokLit, lit: p[start:end]})
 		}
+		escaped = false
 	}
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch c {
 		case '\\':
+			if !escaped {
+				escaped = true
+				lit.WriteString(p[start:i])
+			}
 			if i+1 < len(p) {
 				i++
 				lit.WriteByte(p[i])
@@ -228,13 +239,15 @@ func compileAlt(p string) (alt, error) {
 				lit.WriteByte(c)
 			}
 		case '*':
-			flush()
+			flush(i)
 			if len(toks) == 0 || toks[len(toks)-1].kind != tokStar {
 				toks = append(toks, token{kind: tokStar})
 			}
+			start = i + 1
 		case '?':
-			flush()
+			flush(i)
 			toks = append(toks, token{kind: tokOne})
+			start = i + 1
 		case '[':
 			cls, n, ok := parseClass(p[i:])
 			if !ok {
@@ -243,14 +256,17 @@ func compileAlt(p string) (alt, error) {
 				// only the literal text. Say so.
 				return alt{}, fmt.Errorf("unclosed '[': close the class, or write \\[ for a literal bracket")
 			}
-			flush()
+			flush(i)
 			toks = append(toks, token{kind: tokClass, cls: cls})
 			i += n - 1
+			start = i + 1
 		default:
-			lit.WriteByte(c)
+			if escaped {
+				lit.WriteByte(c)
+			}
 		}
 	}
-	flush()
+	flush(len(p))
 	return classify(toks), nil
 }
 
