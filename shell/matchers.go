@@ -353,3 +353,21 @@ func mentionsCredential(script string) (string, bool) {
 	}
 	return "", false
 }
+
+// wholeTree reports whether an operand is a directory that holds every
+// user's or this user's credentials: a home directory (homeRoot), "/",
+// "/home", "/Users", or a home's hidden entries ("~/.*"). Reading,
+// archiving or sending it recursively takes ~/.ssh and ~/.aws with it.
+func wholeTree(a string) bool {
+	if homeRoot(a) {
+		return true
+	}
+	if rest, ok := strings.CutSuffix(a, "/.*"); ok && (homeRoot(rest) || rest == "") {
+		return true
+	}
+	switch strings.TrimRight(a, "/") {
+	case "", "/*", "/home", "/Users", "/home/*", "/Users/*":
+		return a != ""
+	}
+	return false
+}

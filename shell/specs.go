@@ -32,6 +32,9 @@ type cmdSpec struct {
 	// with one of the options in recursive.
 	deletes   bool
 	recursive []string
+	// patternOpts, when set, makes the first operand a pattern, not a
+	// file, unless one of these options gives the pattern (grep -e).
+	patternOpts []string
 	// dashOperand tells an operand that looks like an option from one
 	// (chmod's "-w" is a mode).
 	dashOperand func(string) bool
@@ -62,6 +65,8 @@ type optEffect struct {
 	operand bool
 	// prefix matches operands starting with a name ("+main", "git+https:").
 	prefix bool
+	// sources matches every operand but the last (a copy's destination).
+	sources bool
 	// match, when set, tests operands instead of names (chmod modes).
 	match func(string) bool
 	// value, when set, tests the value of the options in names instead
@@ -94,6 +99,9 @@ var (
 	// sendsCredential is an uploader's operand (or option value, for a
 	// command whose options the table does not list) that names a
 	// credential file in any form it reads files from.
+	// sendsHome is an uploader's source (an operand but the last, the
+	// destination) that is a whole home directory.
+	sendsHome       = optEffect{match: wholeTree, operand: true, sources: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends the whole home directory, credentials included, to the network"}
 	sendsCredential = optEffect{match: credentialRef, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
 	forceOpts       = []string{"-f", "--force"}
 	urlPrefix       = []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+",
@@ -281,7 +289,7 @@ func riskCommands() map[string]*cmdSpec {
 			"replace": {opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}},
 			"get":     {opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}},
 			"create":  {opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}},
-			"exec":    {effect: EffectRuns}, "cp": {effect: EffectWrites, opts: []optEffect{sendsCredential}},
+			"exec":    {effect: EffectRuns}, "cp": {effect: EffectWrites, opts: []optEffect{sendsCredential, sendsHome}},
 			"run": {long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="},
 				shortVal: "nl", effect: EffectRuns,
 				opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged pod, which has root's powers on its node"},
@@ -397,15 +405,15 @@ func riskCommands() map[string]*cmdSpec {
 			"sts":       {opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}},
 			"s3api":     uploader,
 			"s3": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
-				{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"},
+				{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome,
 				{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}},
 			"secretsmanager": {opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"}}},
 			"ssm":            {opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}}},
 			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}, awsSendsFile}},
 		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
-			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}}},
+			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome}},
 		"az": {effect: EffectNetwork, subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
-			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential}},
+			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential, sendsHome}},
 
 		// Security controls.
 		"iptables":   {opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes or loosens the machine's firewall rules"}}},
@@ -450,12 +458,13 @@ func riskCommands() map[string]*cmdSpec {
 		"curl": fetchSpec, "wget": fetchSpec, "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
 		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
-				{match: homeRoot, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
+				{match: wholeTree, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
 		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork}, "smbclient": {effect: EffectNetwork},
 		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}}},
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
+		"tar": archiver("CfTXgKLNVbH"), "zip": archiver("bntxiT"), "7z": archiver(""), "7za": archiver(""), "rar": archiver(""),
 		"grep": homeSearch, "egrep": homeSearch, "fgrep": homeSearch, "rg": homeSearch, "ag": homeSearch, "ack": homeSearch,
 		// python -m http.server: serving the workspace is a dev server,
 		// serving the home directory or / hands its files to the network.
@@ -473,7 +482,7 @@ func riskCommands() map[string]*cmdSpec {
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"version", "help", "--help", "-h", "config"}},
 		"cloudflared": {effect: EffectNetwork, subs: map[string]*cmdSpec{"tunnel": {class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
 		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
-			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
+			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
 		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
 	}
 }
@@ -668,8 +677,14 @@ func classify(cmd *Command, name string, args []string) {
 			if o.operand {
 				if ops == nil {
 					ops = s.operands(resolved)
+					if len(ops) > 0 && s.patternOpts != nil && !s.hasAny(resolved, s.patternOpts...) {
+						ops = ops[1:]
+					}
 				}
-				for _, i := range ops {
+				for k, i := range ops {
+					if o.sources && k == len(ops)-1 {
+						break
+					}
 					if o.matchOperand(resolved[i]) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + " " + o.why, Token: urlToken(args[i])})
@@ -919,15 +934,20 @@ var (
 			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
 	systemctlOff = &cmdSpec{opts: []optEffect{{match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
-	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", opts: []optEffect{{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"}}}
-	declSpec   = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
-	echoSpec   = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
+	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", patternOpts: []string{"-e", "-f", "--regexp", "--file"}, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"}}}
+	// archiver packs the files it is given: a whole home directory takes
+	// every credential in it along.
+	archiver = func(shortVal string) *cmdSpec {
+		return &cmdSpec{shortVal: shortVal, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "archives a whole home directory (or /), credential files included"}}}
+	}
+	declSpec = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
+	echoSpec = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
 	// servesOperandEffect is a file server's operand naming the served
 	// directory.
 	servesOperandEffect = optEffect{match: servesSecrets, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}
 	// uploader sends the files it is given: a credential among them
 	// leaves the machine.
-	uploader      = &cmdSpec{effect: EffectNetwork, opts: []optEffect{sendsCredential}}
+	uploader      = &cmdSpec{effect: EffectNetwork, opts: []optEffect{sendsCredential, sendsHome}}
 	gcloudCompute = &cmdSpec{subs: map[string]*cmdSpec{"scp": uploader}}
 	gcloudTracks  = &cmdSpec{subs: map[string]*cmdSpec{"storage": uploader, "compute": gcloudCompute}}
 	// awsSendsFile is aws's way of reading a parameter from a file

@@ -756,6 +756,11 @@ func (w *walker) exfiltration() {
 			secret = f.Path
 			break
 		}
+		if p := joinDir(f.Dir, f.Path); wholeTree(p) {
+			// "tar czf - ~ | nc", "cd ~ && tar cz . | curl -T -"
+			secret = "the whole home directory " + p
+			break
+		}
 	}
 	if secret == "" {
 		secret = w.environmentDump()
