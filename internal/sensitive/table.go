@@ -17,6 +17,7 @@ const (
 	history     = "is shell history (commands often carry tokens and passwords)"
 	autostart   = "holds jobs and services that run later by themselves"
 	onPath      = "is on every user's PATH: a program put there runs in place of the one asked for"
+	onUserPath  = "is on the user's PATH: a program put there runs in place of the one asked for"
 	agentConfig = "configures an AI agent (its permissions, hooks and MCP servers)"
 	editorTasks = "configures the editor's tasks and settings, which run commands when the folder opens"
 )
@@ -161,6 +162,8 @@ var table = sync.OnceValue(func() *index {
 		{Path: "Library/LaunchAgents/", Anchor: Home, Kind: Autostart, Reason: autostart + " (launchd)"},
 		{Path: ".config/systemd/user/", Anchor: Home, Kind: Autostart, Reason: autostart + " (systemd user units)"},
 		{Path: ".config/autostart/", Anchor: Home, Kind: Autostart, Reason: autostart + " (desktop autostart)"},
+		{Path: ".local/bin/", Anchor: Home, Kind: Autostart, Reason: onUserPath},
+		{Path: "bin/", Anchor: Home, Kind: Autostart, Reason: onUserPath},
 		{Path: "usr/local/bin/", Anchor: Root, Kind: Autostart, Reason: onPath},
 		{Path: "usr/local/sbin/", Anchor: Root, Kind: Autostart, Reason: onPath},
 		{Path: "usr/bin/", Anchor: Root, Kind: Autostart, Reason: onPath},
