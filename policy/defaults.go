@@ -2,7 +2,6 @@ package policy
 
 import (
 	_ "embed"
-	"sync"
 )
 
 // defaultRulesJSONC is the text of the default workspace rules document
@@ -19,17 +18,11 @@ func DefaultRulesJSONC() []byte { return append([]byte(nil), defaultRulesJSONC..
 // DefaultPath is the Path of DefaultDocument and the File of its Sources.
 const DefaultPath = "builtin:default"
 
-var defaultDoc = sync.OnceValue(func() *Document {
-	d, err := ParseWorkspace(DefaultPath, defaultRulesJSONC)
-	if err != nil {
-		panic("policy: invalid embedded defaults.jsonc: " + err.Error())
-	}
-	return d
-})
-
-// DefaultDocument returns the default workspace rules, parsed from
-// DefaultRulesJSONC, with Path "builtin:default". The text is parsed once;
-// each call returns a fresh deep copy, so callers may modify it.
+// DefaultDocument returns the default workspace rules, DefaultRulesJSONC
+// as ParseWorkspace reads it, with Path "builtin:default". The rules are
+// kept parsed, as Go data (defaults_data.go, checked against the text by
+// TestDefaultsData): the hook builds its engine on every call. Each call
+// returns a fresh deep copy, so callers may modify it.
 func DefaultDocument() *Document {
-	return defaultDoc().Clone()
+	return &Document{Path: DefaultPath, Workspace: true, Rules: cloneRules(defaultRules[:])}
 }
