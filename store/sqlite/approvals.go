@@ -31,7 +31,7 @@ func (db *DB) CreateApproval(ctx context.Context, a *toolgate.Approval, audit ..
 		return nil, wrap(op, err)
 	}
 	var existing *toolgate.Approval
-	err = db.write(ctx, func(tx *sql.Tx) error {
+	err = db.writeUnsynced(ctx, func(tx *sql.Tx) error {
 		res, err := tx.StmtContext(ctx, db.st.insertApproval).ExecContext(ctx,
 			a.ID, a.Call.Session, a.Call.ID, a.Call.Workspace, string(toolgate.StatusPending), nullString(a.ResumeToken),
 			row.CreatedAt, row.ExpiresAt, row.Call, row.Decision, row.Batch, a.Digest)

@@ -3,7 +3,12 @@
 // driver modernc.org/sqlite (no cgo).
 //
 // The database runs in WAL mode with synchronous=FULL, so a write is on disk
-// before the method that made it returns. Writes go through a single
+// before the method that made it returns, with one exception: a new
+// pending approval (CreateApproval) is committed without an fsync of its
+// own, durable against a crash of the process at once and against a
+// power cut from the next durable commit on (see CreateApproval). WAL
+// checkpoints run in the background on their own connection, off the
+// writers' path. Writes go through a single
 // connection, which serializes them (the audit chain reads the last hash
 // and appends in one transaction), and are committed in groups: the
 // writes waiting while a commit is on disk share the next one, each in

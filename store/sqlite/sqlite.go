@@ -49,6 +49,16 @@ type DB struct {
 	writes     chan writeReq
 	stop       chan struct{}
 	writerDone chan struct{}
+	// sync is the writer connection's synchronous setting; only the
+	// writer goroutine uses it (see commitGroup).
+	sync syncLevel
+
+	// ckpt is the connection that checkpoints the WAL into the database
+	// in the background; kick wakes it after commits, and ckptDone says
+	// it has stopped (see checkpointer).
+	ckpt     *sql.DB
+	kick     chan struct{}
+	ckptDone chan struct{}
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -122,6 +132,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	wq.Set("_journal_mode", "WAL")
 	wq.Set("_txlock", "immediate")
+	// The checkpointer moves the WAL into the database in the background;
+	// the writer checkpoints only if that falls far behind, so a commit
+	// rarely carries a checkpoint's writes and fsyncs.
+	wq.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", writerCheckpointPages))
 	if db.maxPages > 0 {
 		wq.Add("_pragma", "page_size(4096)")
 		wq.Add("_pragma", fmt.Sprintf("max_page_count(%d)", db.maxPages))
@@ -147,8 +161,18 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: open %s: prepare: %w", abs, err)
 	}
 
+	db.ckpt, err = sql.Open("sqlite", dsn(abs, common))
+	if err != nil {
+		db.w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	db.ckpt.SetMaxOpenConns(1)
+	db.ckpt.SetMaxIdleConns(1)
+
 	db.writes, db.stop, db.writerDone = make(chan writeReq), make(chan struct{}), make(chan struct{})
+	db.kick, db.ckptDone = make(chan struct{}, 1), make(chan struct{})
 	go db.writer()
+	go db.checkpointer()
 
 	rq := common
 	rq.Set("_query_only", "1")
@@ -249,6 +273,7 @@ func (db *DB) Close() error {
 		if db.stop != nil {
 			close(db.stop)
 			<-db.writerDone
+			<-db.ckptDone
 		}
 		var errs []error
 		for _, st := range append([]*sql.Stmt{db.st.lastAudit, db.st.insertAudit, db.st.insertApproval, db.st.resolveApproval, db.st.insertGrant}, db.rst.all()...) {
@@ -258,6 +283,9 @@ func (db *DB) Close() error {
 		}
 		if db.r != nil {
 			errs = append(errs, db.r.Close())
+		}
+		if db.ckpt != nil {
+			errs = append(errs, db.ckpt.Close())
 		}
 		errs = append(errs, db.w.Close())
 		if err := errors.Join(errs...); err != nil {
@@ -272,8 +300,9 @@ func (db *DB) errClosed(op string) error {
 	return &toolgate.Error{Code: toolgate.EUnavailable, Message: "sqlite: " + op + ": the store is closed"}
 }
 
-// write runs fn in a write transaction and commits it. fn's error, or the
-// commit's, is returned as is: callers wrap it with their context.
+// write runs fn in a write transaction and commits it durably. fn's
+// error, or the commit's, is returned as is: callers wrap it with their
+// context.
 //
 // Writes are committed in groups: the writer goroutine takes every write
 // waiting when it is free, runs each in a savepoint of one transaction
@@ -284,7 +313,26 @@ func (db *DB) errClosed(op string) error {
 // commit that makes it durable, and a failed commit fails every write in
 // it. A write whose ctx ends before its turn is not run.
 func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	req := writeReq{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	return db.writeAt(ctx, syncFull, fn)
+}
+
+// writeUnsynced is write for a write that may be lost to a power cut (not
+// to a crash of the process) until the next durable commit: it is
+// committed with synchronous=NORMAL, which in WAL mode does not fsync.
+//
+// In WAL mode a commit is frames appended to the log, and recovery keeps
+// the log's frames up to the last valid commit: a prefix of the commits.
+// So a durable commit's fsync makes every earlier commit durable too, and
+// a power cut loses only a suffix of unsynced commits, never one that a
+// durable commit followed. Used for a new pending approval (see
+// CreateApproval); every answer, decision and grant stays durable before
+// it returns.
+func (db *DB) writeUnsynced(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return db.writeAt(ctx, syncNormal, fn)
+}
+
+func (db *DB) writeAt(ctx context.Context, level syncLevel, fn func(tx *sql.Tx) error) error {
+	req := writeReq{ctx: ctx, fn: fn, sync: level, done: make(chan error, 1)}
 	select {
 	case db.writes <- req:
 	case <-db.stop:
@@ -295,11 +343,49 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return <-req.done
 }
 
+// syncLevel is a commit's synchronous setting.
+type syncLevel int8
+
+const (
+	syncUnknown syncLevel = iota // not set since the connection opened, or a change failed
+	syncNormal                   // synchronous=NORMAL: no fsync at commit (WAL)
+	syncFull                     // synchronous=FULL: the WAL is fsynced at commit
+)
+
 // writeReq is one write waiting for the writer.
 type writeReq struct {
 	ctx  context.Context
 	fn   func(tx *sql.Tx) error
+	sync syncLevel
 	done chan error // buffered: the writer never blocks on it
+}
+
+// groupSync is a group's commit: durable if any write in it must be.
+func groupSync(group []writeReq) syncLevel {
+	level := syncNormal
+	for _, r := range group {
+		level = max(level, r.sync)
+	}
+	return level
+}
+
+// setSync sets the writer connection's synchronous setting, if it is not
+// set so already. A failure leaves it unknown, so the next group sets it
+// again; the group that needed it fails.
+func (db *DB) setSync(level syncLevel) error {
+	if db.sync == level {
+		return nil
+	}
+	q := "PRAGMA synchronous=FULL"
+	if level == syncNormal {
+		q = "PRAGMA synchronous=NORMAL"
+	}
+	db.sync = syncUnknown
+	if _, err := db.w.Exec(q); err != nil {
+		return fmt.Errorf("set %s: %w", q, err)
+	}
+	db.sync = level
+	return nil
 }
 
 // maxGroup bounds the writes in one transaction, so one commit's latency
@@ -327,6 +413,10 @@ func (db *DB) writer() {
 			}
 		}
 		db.commitGroup(group)
+		select {
+		case db.kick <- struct{}{}:
+		default: // the checkpointer is awake already
+		}
 	}
 }
 
@@ -337,6 +427,13 @@ func (db *DB) commitGroup(group []writeReq) {
 		for i, r := range group {
 			r.done <- errs[i]
 		}
+	}
+	if err := db.setSync(groupSync(group)); err != nil {
+		for i := range errs {
+			errs[i] = err
+		}
+		answer()
+		return
 	}
 	// The transaction is not bound to any one writer's ctx: a cancelled
 	// caller must not roll back the others' writes.
@@ -507,4 +604,37 @@ func (w *where) String() string {
 		s += " AND " + c
 	}
 	return s
+}
+
+// Checkpoints: the WAL is copied into the database by the checkpointer,
+// off the writer's path, at most every checkpointEvery while writes come.
+const (
+	checkpointEvery = 100 * time.Millisecond
+	// writerCheckpointPages is the writer's own automatic checkpoint: only
+	// if the WAL grows this far (40 MB) does a commit checkpoint it, which
+	// bounds the WAL should the checkpointer fall behind.
+	writerCheckpointPages = 10000
+)
+
+// checkpointer runs passive checkpoints on its own connection after
+// writes, until stop. A passive checkpoint copies what the WAL holds into
+// the database without blocking the writer or readers; it fsyncs the WAL
+// and then the database before the WAL may be reused, so it makes every
+// commit before it durable too. A failed checkpoint is harmless (the WAL
+// keeps the commits) and is tried again after the next write.
+func (db *DB) checkpointer() {
+	defer close(db.ckptDone)
+	for {
+		select {
+		case <-db.kick:
+		case <-db.stop:
+			return
+		}
+		_, _ = db.ckpt.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+		select {
+		case <-time.After(checkpointEvery):
+		case <-db.stop:
+			return
+		}
+	}
 }
