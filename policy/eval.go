@@ -522,6 +522,9 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 		for i := range subs {
 			if !subs[i].opaque {
 				subs[i].fclass = e.fileClass(&subs[i], spec.Kind == KindWrite, false, false)
+				if spec.Kind == KindGrep && subs[i].fclass.Class == "" {
+					subs[i].fclass = e.searchClass(&subs[i])
+				}
 			}
 		}
 	}
@@ -866,6 +869,21 @@ func (ix *subjectIndex) lastAny(rs *Ruleset, s *subject, args map[string]any, be
 // for reading a secret, tampering for writing the agent's configuration,
 // destructive for deleting (or recursively changing) a path outside the
 // workspace, or the workspace itself. The zero ClassRisk for none.
+// searchClass classifies a search tool's path: searching a directory that
+// holds credential files (a home, /home, /, ~/.config, /etc) reads them,
+// and puts matching lines of keys and tokens in the agent's context.
+func (e *Engine) searchClass(s *subject) shell.ClassRisk {
+	abs := s.texts[s.n-1]
+	if !path.IsAbs(abs) {
+		abs = s.texts[0]
+	}
+	ent, ok := sensitive.Within(abs, e.home)
+	if !ok {
+		return shell.ClassRisk{}
+	}
+	return shell.ClassRisk{Class: shell.ClassCredential, Reason: "searches " + s.texts[0] + ", which holds credential files (" + ent.Path + " " + ent.Reason + ")", Token: s.texts[0]}
+}
+
 func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRisk {
 	// The path as given (~ expanded) and its absolute form say it all:
 	// the other forms are relative views of the same file.

@@ -322,3 +322,55 @@ func starMatch(pat, s string) bool {
 		s, pat = s[i+next:], pat[next+1:]
 	}
 }
+
+// Within reports a credential entry that lies inside directory dir: "/",
+// a directory of homes (/home, /Users), a home directory, or a directory
+// above a credential directory (~/.config holds ~/.config/gcloud, /etc
+// holds /etc/shadow). Searching or copying dir recursively takes that
+// entry along. Entries recognised anywhere (".ssh/id_*", "*.kdbx") are
+// not reported: any directory may hold one, and reporting them would
+// flag every search of a project. home is as for Lookup.
+func Within(dir, home string) (Entry, bool) {
+	if dir == "" {
+		return Entry{}, false
+	}
+	dir = path.Clean(dir)
+	switch dir {
+	case "~", "$HOME", "${HOME}":
+		dir = "~/"
+	}
+	if dir == "." || dir == ".." || strings.HasPrefix(dir, "../") {
+		return Entry{}, false // relative: the caller resolves it first
+	}
+	var homeRel string // dir relative to the home it is in; "" for the home itself
+	allHomes := dir == "/" || dir == "/home" || dir == "/Users"
+	inHome := allHomes
+	switch {
+	case allHomes:
+	case dir == "~/" || dir == "/root" || home != "" && home != "/" && dir == home:
+		inHome = true
+	case strings.HasPrefix(dir, "/home/") && !strings.Contains(dir[len("/home/"):], "/"),
+		strings.HasPrefix(dir, "/Users/") && !strings.Contains(dir[len("/Users/"):], "/"):
+		inHome = true
+	default:
+		if homeRel = underHome(dir, home); homeRel != "" {
+			inHome = true
+		}
+	}
+	for _, c := range table().list {
+		if c.Kind != Credential {
+			continue
+		}
+		switch c.Anchor {
+		case Home:
+			if inHome && (homeRel == "" || strings.HasPrefix(c.Path, homeRel+"/")) {
+				return c.Entry, true
+			}
+		case Root:
+			if dir == "/" || len(dir) > 1 && dir[0] == '/' && strings.HasPrefix(c.Path, dir[1:]+"/") {
+				return c.Entry, true
+			}
+		}
+	}
+	return Entry{}, false
+}

@@ -154,3 +154,46 @@ func BenchmarkLookup(b *testing.B) {
 		sensitive.Lookup("~/.ssh/id_rsa", "/home/ann")
 	}
 }
+
+func TestWithin(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		dir  string
+		want bool
+	}{
+		{"/", true},
+		{"/home", true},
+		{"/Users/", true},
+		{"/home/u", true},
+		{"/home/u/", true},
+		{"/Users/u", true},
+		{"/root", true},
+		{"~", true},
+		{"~/", true},
+		{"$HOME", true},
+		{"/home/me", true}, // the home given
+		{"/home/me/.config", true},
+		{"~/.config", true},
+		{"~/.local/share", true},
+		{"/etc", true},
+		{"/var/run", true},
+		{"/proc", true},
+		// A credential directory itself is Lookup's, not Within's, but it
+		// holds its own entry too.
+		{"/home/me/proj", false},
+		{"/home/me/proj/src", false},
+		{"~/proj", false},
+		{"/etc/nginx", false},
+		{"/usr/share/doc", false},
+		{"/tmp", false},
+		{".", false},
+		{"src", false},
+		{"../x", false},
+		{"", false},
+	} {
+		_, got := sensitive.Within(tc.dir, "/home/me")
+		if got != tc.want {
+			t.Errorf("Within(%q) = %v, want %v", tc.dir, got, tc.want)
+		}
+	}
+}
