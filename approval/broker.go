@@ -39,7 +39,8 @@ type Broker struct {
 	log      *slog.Logger
 
 	hub      *hub
-	feed     *feed // nil unless the store is shared by several nodes
+	feed     *feed                 // nil unless the store is shared by several nodes
+	guard    store.GuardedAppender // the shared store's guarded append, if any
 	applied  func(*toolgate.AuditEntry)
 	sessions sessionCache
 	grants   layerCache
@@ -369,40 +370,12 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	} else if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
 		return nil, err
 	}
-	// Another node may have changed grants, modes, stop flags or rules:
-	// the caches must be as new as the store before they decide.
-	if err := b.fresh(ctx); err != nil {
-		return nil, err
-	}
-	e, engineErr := b.policies.Engine(ctx, c.Workspace)
-	s, err := b.session(ctx, &c, e, req.By)
+	d, err := b.decideRecorded(ctx, &c, digest, req)
 	if err != nil {
 		return nil, err
 	}
-	var d toolgate.Decision
-	switch {
-	case sessionHalts(s, &d):
-	case engineErr != nil:
-		d = failClosed("rules unavailable: " + engineErr.Error())
-	default:
-		b.decide(ctx, e, &c, s, &d)
-	}
-	if d.Action != toolgate.Ask {
-		entry := b.auditEntry("decision", &c, "", d.Action.String(), gate, d.Reason, decisionData(&c, digest, &d))
-		if err := b.store.AppendAudit(ctx, entry); err != nil {
-			// The decision must be recorded before it is acted on.
-			return nil, fmt.Errorf("record decision: %w", err)
-		}
-		return &Result{Decision: d}, nil
-	}
-	if req.NoHold {
-		// The host asks its own user: the ask is recorded, nothing is held,
-		// so no approver sees a question nobody waits for.
-		entry := b.auditEntry("decision", &c, "", "ask", gate, NoHoldReason+": "+d.Reason, decisionData(&c, digest, &d))
-		if err := b.store.AppendAudit(ctx, entry); err != nil {
-			return nil, fmt.Errorf("record decision: %w", err)
-		}
-		return &Result{Decision: d}, nil
+	if d.Action != toolgate.Ask || req.NoHold {
+		return &Result{Decision: d}, nil // recorded
 	}
 	if err := b.roomToAsk(c.Session); err != nil {
 		return nil, err
@@ -432,6 +405,94 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	b.track(a)
 	b.publish(toolgate.EventApprovalRequested, a, nil)
 	return &Result{Decision: d, Approval: a}, nil
+}
+
+// maxStale bounds how often one Submit decides again because another
+// node changed what it depends on between its decision and its record;
+// past it the call fails (never allows) and the agent may retry.
+const maxStale = 16
+
+// decideRecorded decides a call and records the decision unless it is an
+// ask to hold (the caller creates the approval).
+//
+// On a shared store, the caches decide first and the record checks them:
+// the decision is appended only if no change that caches depend on was
+// appended since the last entry this node had applied when it decided
+// (store.GuardedAppender, one transaction with the append); otherwise the
+// node applies the feed and decides again. So an allow is checked against
+// the database as of its commit, and the head need not be read before
+// every decision. An ask to hold, which a person will see, is checked the
+// same way with a read of the feed's head before it is created.
+func (b *Broker) decideRecorded(ctx context.Context, c *toolgate.Call, digest string, req SubmitRequest) (toolgate.Decision, error) {
+	optimistic := b.feed != nil && b.guard != nil
+	if b.feed != nil && !optimistic {
+		// Another node may have changed grants, modes, stop flags or
+		// rules: the caches must be as new as the store before they decide.
+		if err := b.fresh(ctx); err != nil {
+			return toolgate.Decision{}, err
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		var seen int64
+		if b.feed != nil {
+			// Before any cache is read: the caches hold at least every
+			// change up to seen.
+			seen = b.feed.applied.Load()
+		}
+		e, engineErr := b.policies.Engine(ctx, c.Workspace)
+		s, err := b.session(ctx, c, e, req.By)
+		if err != nil {
+			return toolgate.Decision{}, err
+		}
+		var d toolgate.Decision
+		switch {
+		case sessionHalts(s, &d):
+		case engineErr != nil:
+			d = failClosed("rules unavailable: " + engineErr.Error())
+		default:
+			b.decide(ctx, e, c, s, &d)
+		}
+		var entry toolgate.AuditEntry
+		switch {
+		case d.Action != toolgate.Ask:
+			entry = b.auditEntry("decision", c, "", d.Action.String(), gate, d.Reason, decisionData(c, digest, &d))
+		case req.NoHold:
+			// The host asks its own user: the ask is recorded, nothing is
+			// held, so no approver sees a question nobody waits for.
+			entry = b.auditEntry("decision", c, "", "ask", gate, NoHoldReason+": "+d.Reason, decisionData(c, digest, &d))
+		case optimistic:
+			current, err := b.currentSince(ctx, seen)
+			if err != nil {
+				return toolgate.Decision{}, err
+			}
+			if !current {
+				continue // caught up: decide again
+			}
+			return d, nil
+		default:
+			return d, nil
+		}
+		if !optimistic {
+			if err := b.store.AppendAudit(ctx, entry); err != nil {
+				// The decision must be recorded before it is acted on.
+				return toolgate.Decision{}, fmt.Errorf("record decision: %w", err)
+			}
+			return d, nil
+		}
+		ok, err := b.guard.AppendAuditIfCurrent(ctx, seen, entry)
+		if err != nil {
+			return toolgate.Decision{}, fmt.Errorf("record decision: %w", err)
+		}
+		if ok {
+			return d, nil
+		}
+		if attempt+1 >= maxStale {
+			return toolgate.Decision{}, toolgate.Errorf(toolgate.EUnavailable, "record decision: shared state changed under %d decisions in a row; retry", maxStale)
+		}
+		if err := b.catchUp(ctx, 0); err != nil {
+			return toolgate.Decision{}, fmt.Errorf("apply change feed: %w", err)
+		}
+	}
 }
 
 // NoHoldReason leads the audited reason of a call that asks and was

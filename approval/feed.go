@@ -106,6 +106,7 @@ func (b *Broker) startFeed(ctx context.Context, st store.Store) (int64, error) {
 		return 0, err
 	}
 	b.feed = &feed{src: src}
+	b.guard, _ = st.(store.GuardedAppender)
 	b.feed.applied.Store(h.Seq)
 	// Sessions never stored are not cached as absent: creating one is no
 	// entry on the feed, so another node's creation would not clear it.
@@ -155,6 +156,25 @@ func (b *Broker) fresh(ctx context.Context) error {
 		return nil
 	}
 	return b.catchUp(ctx, h.ChangeSeq)
+}
+
+// currentSince reports whether the caches, which held every change up to
+// the entry seen, still hold every change in the shared store; when they
+// do not, it applies the feed first.
+func (b *Broker) currentSince(ctx context.Context, seen int64) (bool, error) {
+	h, err := b.feed.head(ctx)
+	if err != nil {
+		return false, err
+	}
+	if h.ChangeSeq <= seen {
+		return true, nil
+	}
+	if h.ChangeSeq > b.feed.applied.Load() {
+		if err := b.catchUp(ctx, h.ChangeSeq); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
 }
 
 // catchUp applies every entry after the last one applied; with target >

@@ -22,6 +22,13 @@ import (
 // TOOLGATE_TEST_POSTGRES.
 func nodes(t *testing.T, n int, opts ...approval.Option) []*approval.Broker {
 	t.Helper()
+	return nodesWith(t, n, nil, opts...)
+}
+
+// nodesWith is nodes with node i's store given to the broker as
+// wrap(i, db) (nil: as is).
+func nodesWith(t *testing.T, n int, wrap func(i int, db *postgres.DB) store.Store, opts ...approval.Option) []*approval.Broker {
+	t.Helper()
 	dsn := os.Getenv("TOOLGATE_TEST_POSTGRES")
 	if dsn == "" {
 		t.Skip("TOOLGATE_TEST_POSTGRES is not set: skipping the multi-node broker tests")
@@ -38,19 +45,23 @@ func nodes(t *testing.T, n int, opts ...approval.Option) []*approval.Broker {
 		}
 	})
 	var out []*approval.Broker
-	for range n {
-		st, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(2))
+	for i := range n {
+		db, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(2))
 		if err != nil {
 			t.Fatal(err)
 		}
-		pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC()), nil, policy.WithHome("/home/user"))
+		var st store.Store = db
+		if wrap != nil {
+			st = wrap(i, db)
+		}
+		pol := approval.NewWorkspaces(db.Rules(policy.DefaultRulesJSONC()), nil, policy.WithHome("/home/user"))
 		br, err := approval.New(ctx, st, pol, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
 			br.Close()
-			st.Close()
+			db.Close()
 		})
 		out = append(out, br)
 	}

@@ -166,6 +166,20 @@ type Feed interface {
 	Changes() <-chan struct{}
 }
 
+// GuardedAppender is implemented by a shared store (a Feed) that can
+// record a decision made on caches only if they are still current when it
+// commits: no entry that caches depend on (ChangesCaches) was appended
+// after the last one the deciding node had applied. The check and the
+// append are one transaction, serialized with every other append, so a
+// change made on another node is either applied before the decision or
+// ordered after it in the log; never a stale allow recorded after it.
+type GuardedAppender interface {
+	// AppendAuditIfCurrent appends entries as AppendAudit does if the
+	// feed's ChangeSeq is at most applied when they are appended, and
+	// reports true; otherwise it appends nothing and reports false.
+	AppendAuditIfCurrent(ctx context.Context, applied int64, entries ...toolgate.AuditEntry) (bool, error)
+}
+
 // FeedHead is where the change feed stands.
 type FeedHead struct {
 	// Seq is the sequence number of the latest audit entry.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -30,23 +29,26 @@ func (db *DB) appendAudit(ctx context.Context, tx pgx.Tx, entries []toolgate.Aud
 		seq  int64
 		prev string
 	)
-	if err := tx.QueryRow(ctx, lockHead).Scan(&seq, &prev); err != nil {
+	if err := tx.QueryRow(ctx, lockHead).Scan(&seq, &prev, new(int64)); err != nil {
 		return fmt.Errorf("read last audit entry: %w", err)
 	}
-	b, err := db.chain(entries, seq, prev)
-	if err != nil {
+	// The head moves outside the group appender: it must read it again.
+	db.appends.moved()
+	b := &pgx.Batch{}
+	if _, _, err := db.chain(b, entries, seq, prev); err != nil {
 		return err
 	}
 	return tx.SendBatch(ctx, b).Close()
 }
 
-// lockHead reads the chain's head and locks it until the transaction ends.
-const lockHead = `SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE`
+// lockHead reads the chain's head (and the feed's change head) and locks
+// it until the transaction ends.
+const lockHead = `SELECT seq, hash, change_seq FROM audit_head WHERE id = 1 FOR UPDATE`
 
-// chain returns the statements that append entries after seq and prev:
-// the inserts, the head's advance and the NOTIFY, sent in one round trip.
-func (db *DB) chain(entries []toolgate.AuditEntry, seq int64, prev string) (*pgx.Batch, error) {
-	b := &pgx.Batch{}
+// chain queues on b the statements that append entries after seq and
+// prev: the inserts, the head's advance and the NOTIFY, sent in one round
+// trip. It returns the new head.
+func (db *DB) chain(b *pgx.Batch, entries []toolgate.AuditEntry, seq int64, prev string) (int64, string, error) {
 	change := false
 	for _, e := range entries {
 		seq++
@@ -54,7 +56,7 @@ func (db *DB) chain(entries []toolgate.AuditEntry, seq int64, prev string) (*pgx
 		e.Hash = e.ChainHash()
 		t, err := rowcodec.Nanos("audit time", e.Time)
 		if err != nil {
-			return nil, err
+			return 0, "", err
 		}
 		var data any
 		if e.Data != nil {
@@ -69,54 +71,7 @@ func (db *DB) chain(entries []toolgate.AuditEntry, seq int64, prev string) (*pgx
 	b.Queue(`UPDATE audit_head SET seq = $1, hash = $2,
 		change_seq = CASE WHEN $3 THEN $1 ELSE change_seq END WHERE id = 1`, seq, prev, change)
 	b.Queue(`SELECT pg_notify($1, $2)`, db.channel, strconv.FormatInt(seq, 10))
-	return b, nil
-}
-
-// AppendAudit implements store.Store.
-func (db *DB) AppendAudit(ctx context.Context, entries ...toolgate.AuditEntry) error {
-	const op = "append audit"
-	if db.closed.Load() {
-		return db.errClosed(op)
-	}
-	if len(entries) == 0 {
-		return nil
-	}
-	return wrap(op, db.appendAlone(ctx, entries))
-}
-
-// appendAlone is appendAudit in a transaction of its own, the hot path of
-// every recorded decision, in two round trips: BEGIN with the head's lock,
-// then the appends with COMMIT. A connection left in a transaction by an
-// error is not reused: the pool closes it on release.
-func (db *DB) appendAlone(ctx context.Context, entries []toolgate.AuditEntry) error {
-	conn, err := db.pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Release()
-	var (
-		seq  int64
-		prev string
-	)
-	head := &pgx.Batch{}
-	head.Queue("BEGIN")
-	head.Queue(lockHead).QueryRow(func(r pgx.Row) error { return r.Scan(&seq, &prev) })
-	if err := conn.SendBatch(ctx, head).Close(); err != nil {
-		return fmt.Errorf("read last audit entry: %w", err)
-	}
-	b, err := db.chain(entries, seq, prev)
-	if err == nil {
-		b.Queue("COMMIT")
-		err = conn.SendBatch(ctx, b).Close()
-	}
-	if err != nil && conn.Conn().PgConn().TxStatus() != 'I' {
-		// Roll back now rather than leave the lock held until the pool
-		// notices.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		conn.Exec(rctx, "ROLLBACK")
-		cancel()
-	}
-	return err
+	return seq, prev, nil
 }
 
 // ListAudit implements store.Store. Since is inclusive and Until exclusive:

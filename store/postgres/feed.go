@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -111,8 +112,12 @@ func (db *DB) listenOnceConn(ctx context.Context, connected func()) error {
 	connected()
 	db.signal()
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return err
+		}
+		if seq, err := strconv.ParseInt(n.Payload, 10, 64); err == nil {
+			db.appends.announced(seq)
 		}
 		db.signal()
 	}

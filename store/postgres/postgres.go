@@ -37,6 +37,8 @@ type DB struct {
 	stop       chan struct{}
 	listenDone chan struct{}
 
+	appends appender // appends waiting to be committed in a group
+
 	closed    atomic.Bool
 	closeOnce sync.Once
 }
