@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/sensitive"
@@ -413,4 +414,61 @@ func httpieSecret(a string) bool {
 		return strings.HasPrefix(a[i:], ":=") // a header unless JSON
 	}
 	return true
+}
+
+// killsGate reports whether a pkill pattern reaches toolgate's own
+// processes: pkill matches an unanchored regular expression against the
+// process name ("tool", "gate" and "tool.*gate" all do), and with -f the
+// command line, which starts with the program ("toolgate serve").
+func killsGate(p string) bool { return procMatches(p, "toolgate", true) }
+
+// namesGate reports whether a process, service or container name
+// (killall, systemctl, launchctl, docker) is toolgate's: it contains
+// "toolgate" ("toolgate.service", "dev.toolgate.serve") or, as a regular
+// expression (killall -r), matches it.
+func namesGate(p string) bool { return procMatches(p, "toolgate", false) }
+
+// agentNames are the AI agents' program names.
+var agentNames = [...]string{"claude", "codex", "gemini", "aider", "cursor-agent"}
+
+// killsAgent reports whether a pkill pattern reaches an AI agent's
+// processes.
+func killsAgent(p string) bool {
+	for _, a := range agentNames {
+		if procMatches(p, a, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesAgent reports whether a killall name is an AI agent's.
+func namesAgent(p string) bool {
+	for _, a := range agentNames {
+		if procMatches(p, a, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// procMatches reports whether process pattern p reaches the program name:
+// p names it, or p, read as an extended regular expression (case folded
+// to fail closed), matches it; with sub, as pkill reads a pattern, a part
+// of the name is enough ("tool").
+func procMatches(p, name string, sub bool) bool {
+	if p == "" || allProcesses(p) {
+		return false // every process: its own entry
+	}
+	if containsFold(p, name) || sub && containsFold(name, p) {
+		return true
+	}
+	if !strings.ContainsAny(p, ".*+?[]()|^$\\{}") {
+		return false
+	}
+	if !sub {
+		p = "^(?:" + p + ")$"
+	}
+	re, err := regexp.Compile("(?i)" + p)
+	return err == nil && re.MatchString(name)
 }

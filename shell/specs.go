@@ -303,6 +303,7 @@ func riskCommands() map[string]*cmdSpec {
 			"image":  dockerPrune, "container": dockerPrune, "network": dockerPrune, "builder": dockerPrune, "buildx": dockerPrune,
 			"compose": composeSpec,
 			"push":    publish,
+			"stop":    gateStop, "kill": gateStop, "rm": gateStop, "pause": gateStop,
 		}},
 		"docker-compose": composeSpec,
 		"podman": {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun,
@@ -326,7 +327,7 @@ func riskCommands() map[string]*cmdSpec {
 		"systemctl":   {subs: map[string]*cmdSpec{"stop": systemctlOff, "disable": systemctlOff, "kill": systemctlOff, "mask": systemctlOff}, opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"}}},
 		"systemd-run": {effect: EffectPersistence | EffectRuns, opts: []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: ClassPersistence, why: "installs a timer or service that runs later by itself"}},
 			long: []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host="}},
-		"launchctl":   {opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
+		"launchctl":   {subs: map[string]*cmdSpec{"unload": gateStop, "bootout": gateStop, "disable": gateStop, "kill": gateStop, "stop": gateStop, "remove": gateStop}, opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
 		"ssh-copy-id": {effect: EffectNetwork | EffectPersistence, class: ClassPersistence, why: "adds a login key to a machine's authorized_keys"},
 
 		// Privilege.
@@ -422,11 +423,12 @@ func riskCommands() map[string]*cmdSpec {
 		"ufw":        {opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the machine's firewall"}}},
 		"setenforce": {opts: []optEffect{{names: []string{"0", "Permissive", "permissive"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off SELinux enforcement"}}},
 		"kill": {opts: []optEffect{{names: []string{"-1"}, operand: true, class: ClassDestructive, why: "signals every process the user may signal"},
+			{match: parentProcess, operand: true, class: ClassDestructive, why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"},
 			{names: []string{"1"}, operand: true, class: ClassDestructive, why: "signals init, which stops the machine"}}, dashOperand: killPID},
 		"pkill": pkillSpec,
 		"killall": {long: []string{"exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "signal=", "user=", "verbose", "wait", "older-than=", "younger-than=", "ns="},
 			shortVal: "sunoy",
-			opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"},
+			opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsNamedGate, killsNamedAgents,
 				{names: []string{"-u", "--user"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills every process of a user"}}},
 		"chattr": {opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the flag that keeps a file from being changed"}}},
 		"apt":    pkgRemove, "apt-get": pkgRemove, "dnf": pkgRemove, "yum": pkgRemove, "zypper": pkgRemove, "apk": pkgRemove,
@@ -902,7 +904,21 @@ var ncSpec = &cmdSpec{effect: EffectNetwork, long: []string{"exec=", "sh-exec=",
 // killPID reports whether a kill argument starting with '-' is a process
 // id ("-1", every process) rather than a signal: a number after the
 // signal.
-func killPID(a string) bool { return a == "-1" }
+func killPID(a string) bool {
+	return a == "-1" || len(a) > 1 && a[1] == '$' && parentProcess(a)
+}
+
+// parentProcess reports whether a kill operand is the shell's parent
+// ($PPID: the agent, or the gate running the command) or its whole
+// process group (0, -$$, -$PPID). The shell itself ($$) is not: killing
+// it ends the call.
+func parentProcess(a string) bool {
+	switch a {
+	case "$PPID", "${PPID}", "0", "-$$", "-${$}", "-$PPID", "-${PPID}":
+		return true
+	}
+	return false
+}
 
 // More entries of the command table, kept as variables where several
 // commands share one.
@@ -930,10 +946,19 @@ var (
 			opts: []optEffect{{names: []string{"-v", "--volumes"}, class: ClassDestructive, why: "deletes the project's volumes and their data"}}}}}
 	pkillSpec = &cmdSpec{long: []string{"signal=", "full", "exact", "newest", "oldest", "parent=", "pgroup=", "group=", "session=", "terminal=", "euid=", "uid=", "ignore-case", "count", "echo", "inverse", "pidfile=", "logpidfile", "ns=", "nslist="},
 		shortVal: "gGPsTtuUF",
-		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"},
+		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsGate, killsAgents,
 			{names: []string{"-u", "-U", "--euid", "--uid"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills processes of a whole user"},
 			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
-	systemctlOff = &cmdSpec{opts: []optEffect{{match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
+	// stopsGate stops toolgate itself: with the gate gone, nothing vets
+	// the agent's next calls.
+	stopsGate = optEffect{match: killsGate, operand: true, class: ClassTampering, why: "stops toolgate, the gate that vets the agent's calls"}
+	// killsAgents kills the AI agents' processes, the user's sessions
+	// among them.
+	stopsNamedGate   = optEffect{match: namesGate, operand: true, class: ClassTampering, why: stopsGate.why}
+	killsNamedAgents = optEffect{match: namesAgent, operand: true, class: ClassDestructive, why: killsAgents.why}
+	gateStop         = &cmdSpec{opts: []optEffect{stopsNamedGate}}
+	killsAgents      = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: "kills the AI agents' processes, the user's sessions among them"}
+	systemctlOff     = &cmdSpec{opts: []optEffect{stopsNamedGate, {match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
 	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", patternOpts: []string{"-e", "-f", "--regexp", "--file"}, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"}}}
 	// archiver packs the files it is given: a whole home directory takes
