@@ -42,6 +42,7 @@ func (s *server) routes() []route {
 
 		{Method: http.MethodGet, Path: "/v1/approvals", Role: approver, handler: s.handleListApprovals},
 		{Method: http.MethodGet, Path: "/v1/approvals/{id}", Role: agent, handler: s.handleGetApproval},
+		{Method: http.MethodGet, Path: "/v1/approvals/{id}/before", Role: approver, handler: s.handleBefore},
 		{Method: http.MethodPost, Path: "/v1/approvals/{id}/approve", Role: approver, handler: s.handleApprove, Writes: true},
 		{Method: http.MethodPost, Path: "/v1/approvals/{id}/deny", Role: approver, handler: s.handleDeny, Writes: true},
 		{Method: http.MethodPost, Path: "/v1/approvals/{id}/cancel", Role: agent, handler: s.handleCancel, Writes: true},

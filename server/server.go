@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +44,14 @@ type Deps struct {
 	Metrics func(w io.Writer)
 	// Health, when set, replaces the store check of /healthz.
 	Health func(ctx context.Context) error
+	// NoFileReads stops GET /v1/approvals/{id}/before from reading the
+	// files calls name (old against new for writes and edits): for a
+	// gateway on another machine than its agents, where those paths name
+	// other files. Cards then show the new content alone.
+	NoFileReads bool
+	// Home is the home directory whose sensitive files are never shown
+	// in a card (default: the gateway user's).
+	Home string
 	// Mounts are routes other packages contribute (the seed protocols'
 	// endpoints, the web UI). They go through the same adapter as the
 	// API's own routes and are documented by their packages, not by
@@ -178,6 +187,9 @@ func NewServer(deps Deps) http.Handler {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.deps.Home == "" {
+		s.deps.Home, _ = os.UserHomeDir()
 	}
 	s.limiter = newLimiter(s.limits.RatePerSecond, s.limits.Burst, s.now)
 	s.authFails = newLimiter(s.limits.FailedAuthPerSecond, s.limits.FailedAuthBurst, s.now)

@@ -581,12 +581,11 @@ func TestBrowser(t *testing.T) {
 		}
 		b.wait(t, "show the edit", `(() => { const c = `+q(card(edit.ID))+`; if (!c) return false;
 			c.querySelector('.tool').click(); window.scrollTo(0, c.getBoundingClientRect().top + scrollY - 70); return true; })()`)
-		shot := b.elemShot(t, card(edit.ID), "inbox-diff.png")
+		b.elemShot(t, card(edit.ID), "inbox-edit-args.png") // the docs' pictures come from TestBrowserFileDiff, with files to diff against
 		for _, x := range []*toolgate.Approval{edit, write} {
 			e.must(200, "POST", "/v1/approvals/"+x.ID+"/deny", map[string]any{"mode": "soft"}, nil, "Bearer", e.Approver)
 		}
 		b.wait(t, "both cards settled", q(card(edit.ID))+` === null && `+q(card(write.ID))+` === null`)
-		updateDocs(t, "inbox-diff.png", shot)
 	})
 
 	// Seed 003: "Origin: MCP server tool for unannotated mcp__... tools".

@@ -25,12 +25,21 @@ type env struct {
 
 func newEnv(t *testing.T, opts ...web.Option) *env {
 	t.Helper()
+	return newEnvDeps(t, nil, opts...)
+}
+
+// newEnvDeps is newEnv with a change to the server's dependencies.
+func newEnvDeps(t *testing.T, deps func(*server.Deps), opts ...web.Option) *env {
+	t.Helper()
 	e := &env{t: t}
 	e.Stack = stacktest.New(t, stacktest.TokenOptions(tokens.WithCheckInterval(0)),
 		stacktest.Deps(func(s *stacktest.Stack, d *server.Deps) {
 			e.ui = web.New(append([]web.Option{web.WithTokens(s.Tokens), web.WithAudit(s.Broker)}, opts...)...)
 			d.Authenticate = e.ui.Authenticate
 			d.Limits = server.Limits{RatePerSecond: -1, Heartbeat: 5 * time.Second}
+			if deps != nil {
+				deps(d)
+			}
 		}),
 		stacktest.Handler(func(_ *stacktest.Stack, api http.Handler) http.Handler {
 			mux := http.NewServeMux()

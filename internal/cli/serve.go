@@ -39,6 +39,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	data := fs.String("data", "", "data `dir`ectory (default $XDG_DATA_HOME/toolgate)")
 	storeURL := fs.String("store", "", "store `URL`: sqlite (default, in the data directory), sqlite:PATH, or postgres://… (several nodes sharing one database)")
 	allowRemote := fs.Bool("allow-remote", false, "listen on a non-loopback address without TLS (something else must terminate TLS)")
+	noFileReads := fs.Bool("no-file-reads", false, "never read the files write and edit calls name to show old against new (for a gateway on another machine than its agents)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -142,6 +143,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		Logger:         logger,
 		AllowedOrigins: cfg.AllowedOrigins, PublicMetrics: cfg.PublicMetrics,
 		Limits: limits, Mounts: mounts, Authenticate: ui.Authenticate, Metrics: extraMetrics,
+		NoFileReads: *noFileReads,
 	})
 	handler := http.NewServeMux()
 	handler.Handle("/", api) // the API and every mounted protocol

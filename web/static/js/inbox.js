@@ -283,6 +283,25 @@ export class Inbox {
     for (const b of r.alts) b.classList.toggle('on', b.dataset.pattern === pattern);
   }
 
+  /**
+   * before asks the gateway for the file a write or edit changes, as it
+   * is now (GET v1/approvals/{id}/before), and shows old against new in
+   * place of el; or the gateway's reason why it cannot.
+   */
+  async before(id, fc, el) {
+    let b;
+    try {
+      b = await api('GET', `v1/approvals/${encodeURIComponent(id)}/before`);
+    } catch (err) {
+      b = { shown: false, note: 'the gateway did not answer: ' + err.message };
+    }
+    const it = this.items.get(id);
+    if (!it || !el.isConnected) return;
+    const fresh = renderDiff(fc, b);
+    fresh.dataset.before = b.shown ? 'shown' : 'note';
+    el.replaceWith(fresh);
+  }
+
   /** card builds the element of one approval. */
   card(it) {
     const a = it.a;
@@ -328,7 +347,11 @@ export class Inbox {
     // A file write or edit shows as a diff; the other args stay JSON.
     const fc = shellKey ? null : fileChange(call.args);
     if (fc) {
-      body.append(renderDiff(fc));
+      // The new content at once; old against new when the gateway can
+      // read the file as it is now.
+      const diff = renderDiff(fc, null);
+      body.append(diff);
+      this.before(a.id, fc, diff);
       for (const k of ['file_path', 'path', 'filename', ...fc.keys]) delete rest[k];
     }
     const qs = shellKey || fc ? null : questions(call.args);
