@@ -46,16 +46,27 @@ func mergeSpec(a, b *cmdSpec) *cmdSpec {
 	out := *a
 	out.long = joinNew(a.long, b.long)
 	out.shortVal = a.shortVal
-	for i := 0; i < len(b.shortVal); i++ {
-		if strings.IndexByte(out.shortVal, b.shortVal[i]) < 0 {
-			out.shortVal += b.shortVal[i : i+1]
+	if out.shortVal == "" && !dupByte(b.shortVal) {
+		out.shortVal = b.shortVal
+	} else {
+		for i := 0; i < len(b.shortVal); i++ {
+			if strings.IndexByte(out.shortVal, b.shortVal[i]) < 0 {
+				out.shortVal += b.shortVal[i : i+1]
+			}
 		}
 	}
 	out.effect |= b.effect
 	if b.class != "" {
 		out.class, out.why, out.unless, out.bare = b.class, b.why, b.unless, b.bare
 	}
-	out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
+	switch {
+	case len(b.opts) == 0:
+		out.opts = clipped(a.opts)
+	case len(a.opts) == 0:
+		out.opts = clipped(b.opts)
+	default:
+		out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
+	}
 	out.deletes = a.deletes || b.deletes
 	out.recursive = joinNew(a.recursive, b.recursive)
 	out.patternOpts = joinNew(a.patternOpts, b.patternOpts)
@@ -111,10 +122,16 @@ func declareOptions(s *cmdSpec) {
 	}
 }
 
-// joinNew returns a followed by the elements of b it lacks.
+// joinNew returns a followed by the elements of b it lacks. The lists of
+// entries are shared, never written in place (appends go to a copy): most
+// commands are in one family, and the table is built by every hook call
+// that analyses a command, so merging one entry copies no list.
 func joinNew(a, b []string) []string {
 	if len(b) == 0 {
 		return a
+	}
+	if len(a) == 0 && !dupString(b) {
+		return clipped(b)
 	}
 	out := append([]string(nil), a...)
 	for _, x := range b {
@@ -123,6 +140,35 @@ func joinNew(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// clipped returns s with no room to append in place, so an append copies:
+// slices of the table's entries are shared.
+func clipped[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s[:len(s):len(s)]
+}
+
+// dupString reports whether a string appears twice in list.
+func dupString(list []string) bool {
+	for i, x := range list {
+		if contains(list[:i], x) {
+			return true
+		}
+	}
+	return false
+}
+
+// dupByte reports whether a byte appears twice in s.
+func dupByte(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if strings.IndexByte(s[:i], s[i]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sortedKeys returns the keys of m in order.

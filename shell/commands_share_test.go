@@ -1,0 +1,137 @@
+package shell
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// copyingMerge is mergeSpec as first written, copying every list: the
+// oracle for the merge that shares the lists of single-family entries.
+func copyingMerge(a, b *cmdSpec) *cmdSpec {
+	if a == nil {
+		a = &cmdSpec{}
+	}
+	if b == nil {
+		b = &cmdSpec{}
+	}
+	join := func(a, b []string) []string {
+		if len(b) == 0 {
+			return a
+		}
+		out := append([]string(nil), a...)
+		for _, x := range b {
+			if !contains(out, x) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	out := *a
+	out.long = join(a.long, b.long)
+	out.shortVal = a.shortVal
+	for i := 0; i < len(b.shortVal); i++ {
+		if strings.IndexByte(out.shortVal, b.shortVal[i]) < 0 {
+			out.shortVal += b.shortVal[i : i+1]
+		}
+	}
+	out.effect |= b.effect
+	if b.class != "" {
+		out.class, out.why, out.unless, out.bare = b.class, b.why, b.unless, b.bare
+	}
+	out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
+	out.deletes = a.deletes || b.deletes
+	out.recursive = join(a.recursive, b.recursive)
+	out.patternOpts = join(a.patternOpts, b.patternOpts)
+	if b.dashOperand != nil {
+		out.dashOperand = b.dashOperand
+	}
+	out.numeric = a.numeric || b.numeric
+	out.singleDash = a.singleDash || b.singleDash
+	out.bundled = a.bundled || b.bundled
+	out.exec = a.exec || b.exec
+	out.analyse = chainChecks(a.analyse, b.analyse)
+	if len(a.subs)+len(b.subs) > 0 {
+		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))
+		for k, v := range a.subs {
+			out.subs[k] = copyingMerge(v, nil)
+		}
+		for k, v := range b.subs {
+			out.subs[k] = copyingMerge(out.subs[k], v)
+		}
+	}
+	return &out
+}
+
+// describe spells out a value of the table: every field, functions by
+// their code, nil and empty lists alike (an entry's use never tells them
+// apart).
+func describe(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return "nil"
+		}
+		return describe(v.Elem())
+	case reflect.Struct:
+		var b strings.Builder
+		b.WriteString("{")
+		for i := 0; i < v.NumField(); i++ {
+			fmt.Fprintf(&b, "%s:%s ", v.Type().Field(i).Name, describe(v.Field(i)))
+		}
+		return b.String() + "}"
+	case reflect.Slice:
+		var b strings.Builder
+		b.WriteString("[")
+		for i := 0; i < v.Len(); i++ {
+			b.WriteString(describe(v.Index(i)) + " ")
+		}
+		return b.String() + "]"
+	case reflect.Map:
+		var keys []string
+		for _, k := range v.MapKeys() {
+			keys = append(keys, k.String())
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		b.WriteString("map[")
+		for _, k := range keys {
+			b.WriteString(k + ":" + describe(v.MapIndex(reflect.ValueOf(k))) + " ")
+		}
+		return b.String() + "]"
+	case reflect.Func:
+		if v.IsNil() {
+			return "func(nil)"
+		}
+		return fmt.Sprintf("func(%#x)", v.Pointer())
+	case reflect.String:
+		return fmt.Sprintf("%q", v.String())
+	}
+	return fmt.Sprint(v)
+}
+
+// The merged table is what merging by copying every list gives, entry by
+// entry, options declared.
+func TestMergeSharesNoDifference(t *testing.T) {
+	t.Parallel()
+	want := map[string]*cmdSpec{}
+	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands()} {
+		for name, s := range family {
+			want[name] = copyingMerge(want[name], s)
+		}
+	}
+	for _, s := range want {
+		declareOptions(s)
+	}
+	got := cmdSpecs()
+	if len(got) != len(want) {
+		t.Fatalf("%d entries, want %d", len(got), len(want))
+	}
+	for name, w := range want {
+		if g, w := describe(reflect.ValueOf(got[name])), describe(reflect.ValueOf(w)); g != w {
+			t.Errorf("%s:\n got %s\nwant %s", name, g, w)
+		}
+	}
+}
