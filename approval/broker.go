@@ -543,8 +543,8 @@ func (b *Broker) expire(ctx context.Context, id string) (*toolgate.Approval, err
 // approval as it then stands (still pending if ctx ended first, with
 // ctx's error). Waiting does not cancel anything: see RequestApproval.
 func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error) {
-	done := b.waitChan(id)
-	if done == nil {
+	w := b.waiterOf(id)
+	if w == nil {
 		// Not tracked here: created on another node whose entry this
 		// node has not applied yet, or the agent re-attached here after
 		// its node died. Track it, if it is still pending.
@@ -553,9 +553,9 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 			return a, err
 		}
 		b.track(a)
-		done = b.waitChan(id)
+		w = b.waiterOf(id)
 	}
-	if done != nil && b.feed != nil {
+	if w != nil && b.feed != nil {
 		// The feed may have applied the resolution before this waiter
 		// existed (then nothing will close it): the store, read after
 		// it exists, tells. A resolution committed after this read is
@@ -566,9 +566,14 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 			return a, err
 		}
 	}
-	if done != nil {
+	if w != nil {
 		select {
-		case <-done:
+		case <-w.done:
+			if w.final != nil {
+				// Resolved here: as stored, without reading it back.
+				a := *w.final
+				return &a, nil
+			}
 		case <-ctx.Done():
 			a, err := b.store.GetApproval(context.WithoutCancel(ctx), id)
 			if err != nil {
@@ -987,9 +992,10 @@ func (b *Broker) resolve(ctx context.Context, a *toolgate.Approval, res toolgate
 		// next call, made the moment it hears "approved", must see the grant.
 		b.grantsChanged()
 	}
+	res.At = res.At.Round(0).UTC() // as the store gives it back
 	done := *a
 	done.Status, done.Resolution = res.Status, &res
-	b.release(a.ID)
+	b.releaseWith(a.ID, &done)
 	b.publish(toolgate.EventApprovalResolved, &done, nil)
 	return &done, nil
 }

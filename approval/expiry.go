@@ -18,6 +18,10 @@ type waiter struct {
 	// done is made by the first Wait and closed when the approval is
 	// resolved; nil while nobody waits.
 	done chan struct{}
+	// final is the approval as resolved, set before done is closed when
+	// the broker resolved it itself (nil when it heard of it from the
+	// feed): a waiter returns it without reading the store again.
+	final *toolgate.Approval
 	// at is the waiter's index in the broker's expiry heap, -1 once it
 	// left it (its timer fired, or it was released).
 	at int
@@ -102,23 +106,23 @@ func (b *Broker) expireDue() {
 	}
 }
 
-// waitChan returns the channel a waiter of approval id blocks on, closed
-// when it is resolved, or nil if the approval is not tracked here.
-func (b *Broker) waitChan(id string) <-chan struct{} {
+// waiterOf returns the waiter of approval id, its done channel made, or
+// nil if the approval is not tracked here.
+func (b *Broker) waiterOf(id string) *waiter {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	w := b.waiters[id]
-	if w == nil {
-		return nil
-	}
-	if w.done == nil {
+	if w != nil && w.done == nil {
 		w.done = make(chan struct{})
 	}
-	return w.done
+	return w
 }
 
 // release wakes an approval's waiters and drops its expiry.
-func (b *Broker) release(id string) {
+func (b *Broker) release(id string) { b.releaseWith(id, nil) }
+
+// releaseWith is release handing the waiters the approval as resolved.
+func (b *Broker) releaseWith(id string, final *toolgate.Approval) {
 	b.mu.Lock()
 	w := b.waiters[id]
 	if w == nil {
@@ -137,6 +141,7 @@ func (b *Broker) release(id string) {
 		}
 	}
 	done := w.done
+	w.final = final
 	b.mu.Unlock()
 	if done != nil {
 		close(done)
