@@ -586,10 +586,7 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 // known reports whether a command is in one of the tables, so its
 // arguments are understood; other commands' arguments are probed.
 func (w *walker) known(name string) bool {
-	if _, ok := cmdSpecs()[name]; ok {
-		return true
-	}
-	if _, ok := fileSpecs()[name]; ok {
+	if s, ok := cmdSpecs()[name]; ok && !s.probe {
 		return true
 	}
 	if _, ok := w.a.extra[name]; ok {
@@ -674,7 +671,7 @@ var openers = map[string]bool{
 // describe, and file:// URLs given to any command ("curl
 // file:///home/u/.ssh/id_rsa").
 func (w *walker) secretOperands(name string, args []word, owner string, d *dirState) {
-	_, described := fileSpecs()[name]
+	described := describes(name)
 	probe := openers[name] || !described && !w.known(name)
 	for _, a := range args {
 		p := a.text
@@ -731,11 +728,11 @@ func runtimeWords(words []word) []word {
 // subject no allow rule can vouch for, so it never reaches a protected
 // file unseen.
 func (w *walker) runtimeFiles(name, owner string) {
-	spec, ok := fileSpecs()[name]
-	if !ok {
+	if !describes(name) {
 		return
 	}
-	write := spec.kind == writeAll || spec.kind == modeKind || spec.kind == moveKind
+	kind := cmdSpecs()[name].files
+	write := kind == writeAll || kind == modeKind || kind == moveKind
 	w.addFile(File{Path: "{file names read by " + owner + " at run time}", Write: write, Static: false, Command: owner})
 }
 
@@ -744,8 +741,7 @@ func (w *walker) runtimeFiles(name, owner string) {
 // commands whose operands are never files' contents (echo, ls). Other
 // commands' operands may be files the policy checks against its rules.
 func KnowsOperands(name string) bool {
-	_, ok := fileSpecs()[name]
-	return ok || plainCommands[name]
+	return describes(name) || plainCommands[name]
 }
 
 // gitPrinters are git subcommands that print the contents (or the

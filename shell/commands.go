@@ -77,6 +77,21 @@ func mergeSpec(a, b *cmdSpec) *cmdSpec {
 	out.singleDash = a.singleDash || b.singleDash
 	out.bundled = a.bundled || b.bundled
 	out.exec = a.exec || b.exec
+	if b.files != noFiles {
+		out.files = b.files
+	}
+	out.pattern = a.pattern || b.pattern
+	out.maxOps = max(a.maxOps, b.maxOps)
+	if b.suffix != "" {
+		out.suffix = b.suffix
+	}
+	out.decompress = a.decompress || b.decompress
+	out.saves = a.saves || b.saves
+	out.probe = a.probe || b.probe
+	out.fileOpts = a.fileOpts || b.fileOpts
+	if b.fileCode != nil {
+		out.fileCode = b.fileCode
+	}
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))
@@ -98,10 +113,13 @@ func mergeSpec(a, b *cmdSpec) *cmdSpec {
 func declareOptions(s *cmdSpec) {
 	for i := range s.opts {
 		o := &s.opts[i]
+		if o.file != noRole || o.mode != "" || o.pattern {
+			s.fileOpts = true
+		}
 		if o.operand || o.match != nil || o.class != "" || o.effect != 0 {
 			continue // risk options name spellings, not options
 		}
-		value := o.script || len(o.values) > 0
+		value := o.script || len(o.values) > 0 || o.file != noRole
 		for _, n := range o.names {
 			switch {
 			case strings.HasPrefix(n, "--") && !strings.Contains(n, "="):
@@ -180,6 +198,3 @@ func sortedKeys(m map[string]*cmdSpec) []string {
 	sort.Strings(out)
 	return out
 }
-
-// fileCommands is the file family of the command table.
-func fileCommands() map[string]*cmdSpec { return nil }

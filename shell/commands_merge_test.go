@@ -16,9 +16,11 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		subs: map[string]*cmdSpec{"s": {}}, deletes: true, recursive: []string{"-r"},
 		patternOpts: []string{"-e"}, dashOperand: func(string) bool { return true }, numeric: true,
 		singleDash: true, bundled: true, exec: true, analyse: func([]string) []string { return nil },
+		files: readAll, pattern: true, maxOps: 2, suffix: ".gz", decompress: true, saves: true, probe: true, fileOpts: true,
+		fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {},
 	}
 	v := reflect.ValueOf(full)
-	if n := v.NumField(); n != 18 {
+	if n := v.NumField(); n != 27 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for i := 0; i < v.NumField(); i++ {

@@ -119,6 +119,9 @@ func chainChecks(a, b func([]string) []string) func([]string) []string {
 	if a == nil {
 		return b
 	}
+	if b == nil {
+		return a
+	}
 	return func(args []string) []string { return append(a(args), b(args)...) }
 }
 

@@ -18,6 +18,8 @@ type optArg struct {
 	// holding its value: at when attached ("-ofile", "--output=file"),
 	// at+1 when separate, -1 when there is none.
 	at, valAt int
+	// ambiguous: the word abbreviates several options, this among them.
+	ambiguous bool
 }
 
 // word returns the word to record for o: the value word when the
@@ -38,6 +40,12 @@ func (o optArg) word(args []string) string {
 // at the first operand (a subcommand follows: git -C DIR push). It
 // returns the options and the indexes of the operands.
 func (s *cmdSpec) scan(args []string, stop bool) (opts []optArg, ops []int) {
+	return s.scanWords(args, nil, stop)
+}
+
+// scanWords is scan for the words of a command line: a word with an
+// expansion ("-$X") is an operand, never options.
+func (s *cmdSpec) scanWords(args []string, words []word, stop bool) (opts []optArg, ops []int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -46,7 +54,7 @@ func (s *cmdSpec) scan(args []string, stop bool) (opts []optArg, ops []int) {
 				ops = append(ops, j)
 			}
 			return opts, ops
-		case i == 0 && s.bundled && len(a) > 0 && a[0] != '-':
+		case i == 0 && s.bundled && len(a) > 0 && a[0] != '-' && (words == nil || words[0].static):
 			// Old-style bundled letters ("tar czf ARCHIVE"): the values of
 			// the letters that take one follow in order.
 			next := 1
@@ -59,7 +67,7 @@ func (s *cmdSpec) scan(args []string, stop bool) (opts []optArg, ops []int) {
 				opts = append(opts, o)
 			}
 			i = next - 1
-		case len(a) < 2 || a[0] != '-' || s.dashOperand != nil && s.dashOperand(a):
+		case len(a) < 2 || a[0] != '-' || s.dashOperand != nil && s.dashOperand(a) || words != nil && !words[i].static:
 			ops = append(ops, i)
 			if stop {
 				return opts, ops
@@ -88,6 +96,11 @@ func (s *cmdSpec) scan(args []string, stop bool) (opts []optArg, ops []int) {
 			}
 			// A separate value: the next word, when any option it may
 			// be takes one.
+			if len(opts)-n0 > 1 {
+				for k := n0; k < len(opts); k++ {
+					opts[k].ambiguous = true
+				}
+			}
 			if s.anyTakesValue(opts[n0:]) && i+1 < len(args) {
 				i++
 				for k := n0; k < len(opts); k++ {
@@ -132,10 +145,25 @@ func (s *cmdSpec) resolveAll(name string, fn func(canon string)) {
 			return
 		}
 	}
+	var seen [4]string // "x" and "x=" are one option
+	k := 0
 	for _, l := range s.long {
-		if c := strings.TrimSuffix(l, "="); strings.HasPrefix(c, n) {
-			fn("--" + c)
+		c := strings.TrimSuffix(l, "=")
+		if !strings.HasPrefix(c, n) {
+			continue
 		}
+		dup := false
+		for _, x := range seen[:k] {
+			dup = dup || x == c
+		}
+		if dup {
+			continue
+		}
+		if k < len(seen) {
+			seen[k] = c
+			k++
+		}
+		fn("--" + c)
 	}
 }
 

@@ -55,6 +55,35 @@ type cmdSpec struct {
 	// describe (sed scripts, awk programs, git config's forms): it
 	// returns the exec-capable words it finds in the arguments.
 	analyse func(args []string) []string
+
+	// The files its operands are (see optEffect.file for its options').
+	// files is the operand layout: every operand read, written, sources
+	// and destination, …
+	files fileKind
+	// pattern: the first operand is a pattern or script, not a file,
+	// unless an option marked pattern gives it (grep -e, sed -f).
+	pattern bool
+	// maxOps: at most this many operands are files (cmp).
+	maxOps int
+	// suffix and decompress: a compressor's suffix and whether it
+	// decompresses by default (gunzip).
+	suffix     string
+	decompress bool
+	// saves: a downloader saves under the URL's name by default (wget).
+	saves bool
+	// probe keeps the analysis of a command the table did not know
+	// before: its arguments are still probed for command lines and
+	// secrets as an unknown command's are, and the policy still checks
+	// its operands against the file rules, so adding its file effects
+	// adds subjects and takes none away.
+	probe bool
+	// fileOpts is set when an option or operand has a file effect (set
+	// when the table is built).
+	fileOpts bool
+	// fileCode names the code that reads the files of a command whose
+	// arguments are a mini-language or whose layout the fields cannot
+	// say (awk programs, jq filters, patch headers, git subcommands).
+	fileCode func(w *walker, s *cmdSpec, name string, args []word, c scope, owner string, d *dirState)
 }
 
 // optEffect is the effect of an option or operand.
@@ -92,6 +121,22 @@ type optEffect struct {
 	// short options, even after a letter taking a value, so a misread
 	// cluster never hides it (sed -ni, tar -xIzstd).
 	cluster bool
+
+	// file is what the option's value (or, with operand, an operand of
+	// that form) is to the file checks: read, written, the output, the
+	// destination directory, tar's archive.
+	file fileRole
+	// form says how the value names its file ("@path" for curl -d).
+	form valueForm
+	// pattern: the option gives the pattern or script, so the first
+	// operand is a file (grep -e, sed -f).
+	pattern bool
+	// mode names what the option switches in the operand layout: tar's
+	// "create", "extract", "list", "stdout"; a compressor's "decompress",
+	// "stdout", "suffix"; a downloader's "remote-name", "server-names";
+	// "rewrite" (the operands are written: sed -i, install -d);
+	// "no-target" (the last operand is no directory: cp -T).
+	mode string
 }
 
 // Shared option lists.
@@ -779,26 +824,6 @@ func longOptions(key string) []string {
 		add(s.long...)
 	}
 	if len(words) == 1 {
-		if fs := fileSpecs()[key]; fs != nil {
-			for _, l := range fs.longVal {
-				add(l + "=")
-			}
-			for _, l := range append(append(append([]string(nil), fs.readOpts...), fs.writeOpts...), fs.patOpts...) {
-				if strings.HasPrefix(l, "--") {
-					add(l)
-				}
-			}
-		}
-		if fs := map[string]*fileSpec{"curl": curlSpec, "wget": wgetSpec}[key]; fs != nil {
-			for _, l := range fs.longVal {
-				add(l + "=")
-			}
-		}
-		if key == "tar" {
-			for _, l := range tarValueLong {
-				add(l + "=")
-			}
-		}
 		if w := wrappers()[key]; w != nil {
 			add(w.long...)
 			for _, l := range w.longVal {
@@ -1035,27 +1060,19 @@ var fetchURL = []optEffect{
 	{match: secretInURL, operand: true, class: ClassExfiltrate, why: "sends a secret from the environment in the URL"},
 }
 
-// curlFetch and wgetFetch are the fetchers' entries: their options that
-// take a value come from the reader table (curlSpec, wgetSpec), so the
-// URL operands are found as curl and wget find them.
+// curlFetch and wgetFetch are the fetchers' risk entries: their options
+// that take a value come from their file entries (commands_files.go),
+// merged into the same entry of the command table, so the URL operands
+// are found as curl and wget find them.
 func curlFetch() *cmdSpec {
 	body := secretInBody
 	body.names = []string{"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--form-string", "--json", "--url-query"}
 	url := optEffect{names: []string{"--url"}, value: secretInURL, class: ClassExfiltrate, why: "sends a secret from the environment in the URL"}
-	return &cmdSpec{effect: EffectNetwork, shortVal: curlSpec.shortVal, long: withValue(curlSpec.longVal), opts: append(append([]optEffect(nil), fetchURL...), body, url)}
+	return &cmdSpec{effect: EffectNetwork, opts: append(append([]optEffect(nil), fetchURL...), body, url)}
 }
 
 func wgetFetch() *cmdSpec {
 	body := secretInBody
 	body.names = []string{"--post-data", "--body-data"}
-	return &cmdSpec{effect: EffectNetwork, shortVal: wgetSpec.shortVal, long: withValue(wgetSpec.longVal), opts: append(append([]optEffect(nil), fetchURL...), body)}
-}
-
-// withValue marks long option names as taking a value ("data" → "data=").
-func withValue(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = n + "="
-	}
-	return out
+	return &cmdSpec{effect: EffectNetwork, opts: append(append([]optEffect(nil), fetchURL...), body)}
 }

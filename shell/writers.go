@@ -46,13 +46,13 @@ func (w *walker) into(dst, src word, owner string, d *dirState) {
 // gitFiles records the files git subcommands read and write through
 // their options and operands. git -C DIR changes the directory they
 // resolve against.
-func (w *walker) gitFiles(args []word, owner string, d *dirState) {
+func (w *walker) gitFiles(s *cmdSpec, args []word, owner string, d *dirState) {
 	texts := wordTexts(args)
-	sub := subcommand("git", texts)
+	sub := s.firstOperand(texts)
 	if sub >= len(args) {
 		return
 	}
-	opts, _ := cmdSpecs()["git"].scan(texts[:sub], false)
+	opts, _ := s.scan(texts[:sub], false)
 	for _, o := range opts {
 		if o.name == "-C" && o.valAt >= 0 {
 			nd := d.clone()
@@ -181,93 +181,29 @@ func hasWord(args []word, opts ...string) bool {
 	return false
 }
 
-// compressors maps compression tools to the suffix they add and whether
-// they decompress by default.
-var compressors = map[string]struct {
-	suffix string
-	decomp bool
-}{
-	"gzip": {".gz", false}, "gunzip": {".gz", true}, "pigz": {".gz", false}, "unpigz": {".gz", true},
-	"bzip2": {".bz2", false}, "bunzip2": {".bz2", true}, "pbzip2": {".bz2", false},
-	"xz": {".xz", false}, "unxz": {".xz", true}, "lzma": {".lzma", false}, "unlzma": {".lzma", true},
-	"zstd": {".zst", false}, "unzstd": {".zst", true}, "pzstd": {".zst", false},
-	"lz4": {".lz4", false}, "unlz4": {".lz4", true}, "lzip": {".lz", false}, "brotli": {".br", false},
-	"compress": {".Z", false}, "uncompress": {".Z", true},
-}
-
 // compressFiles records a compressor's operands: rewritten (and removed)
 // in place, the output named by adding or removing the suffix, or only
-// read with -c, -t or -l. lz4 IN OUT and zstd -o OUT name the output.
-func (w *walker) compressFiles(name string, args []word, owner string, d *dirState) {
-	c := compressors[name]
-	suffix, decomp, toStdout := c.suffix, c.decomp, false
-	var ops, outs []word
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		t := a.text
-		switch {
-		case t == "--":
-			ops = append(ops, args[i+1:]...)
-			i = len(args)
-		case t == "-" || !strings.HasPrefix(t, "-") || !a.static:
-			ops = append(ops, a)
-		case t == "--stdout" || t == "--to-stdout" || t == "--test" || t == "--list":
-			toStdout = true
-		case t == "--decompress" || t == "--uncompress":
-			decomp = true
-		case t == "--suffix" || t == "-S" || t == "-o" || t == "--output":
-			if i+1 < len(args) {
-				i++
-				if t == "-o" || t == "--output" {
-					outs = append(outs, args[i])
-				} else {
-					suffix = args[i].text
-				}
-			}
-		case strings.HasPrefix(t, "--suffix="):
-			suffix = t[len("--suffix="):]
-		case strings.HasPrefix(t, "--output="):
-			o := a
-			o.text = t[len("--output="):]
-			outs = append(outs, o)
-		case strings.HasPrefix(t, "--"):
-		default:
-			for j := 1; j < len(t); j++ {
-				switch t[j] {
-				case 'c', 't', 'l':
-					toStdout = true
-				case 'd':
-					decomp = true
-				case 'S', 'o':
-					v := a
-					v.text = t[j+1:]
-					if v.text == "" && i+1 < len(args) {
-						i++
-						v = args[i]
-					}
-					if t[j] == 'o' {
-						outs = append(outs, v)
-					} else {
-						suffix = v.text
-					}
-					j = len(t)
-				}
-			}
-		}
+// read with -c, -t or -l (mode "stdout"). An output named with -o was
+// recorded with the options.
+func (w *walker) compressFiles(s *cmdSpec, l *fileLine, owner string, d *dirState) {
+	suffix, decomp := s.suffix, s.decompress
+	if v, ok := l.mode("suffix"); ok {
+		suffix = v
 	}
-	for _, o := range outs {
-		w.file(o, true, owner, d)
+	if _, ok := l.mode("decompress"); ok {
+		decomp = true
 	}
-	for _, o := range ops {
+	_, toStdout := l.mode("stdout")
+	for _, o := range l.ops {
 		if o.text == "-" {
 			continue
 		}
-		if toStdout && len(outs) == 0 {
+		if toStdout && l.outputs == 0 {
 			w.file(o, false, owner, d)
 			continue
 		}
 		w.file(o, true, owner, d)
-		if len(outs) > 0 {
+		if l.outputs > 0 {
 			continue
 		}
 		out := o
@@ -281,6 +217,89 @@ func (w *walker) compressFiles(name string, args []word, owner string, d *dirSta
 			out.text += suffix
 		}
 		w.file(out, true, owner, d)
+	}
+}
+
+// fetchFiles records the files a downloader saves under names it finds
+// itself: the URL's own name with -O (by default for wget), and, when the
+// server or a list chooses the names (-J, -r, -i), a pattern in the
+// output directory no allow rule vouches for. Outputs, uploads and the
+// other files its options name were recorded with the options.
+func (w *walker) fetchFiles(s *cmdSpec, l *fileLine, owner string, d *dirState) {
+	_, remoteName := l.mode("remote-name")
+	_, unknownName := l.mode("server-names")
+	if s.saves && l.outputs == 0 {
+		remoteName = true // wget saves under the URL's name by default
+		_, list := l.mode("input-list")
+		unknownName = unknownName || list // … and the listed URLs' names
+	}
+	if unknownName {
+		base := litWord(".")
+		if l.dir != nil {
+			base = *l.dir
+		}
+		w.file(joinWord(base, "*", false), true, owner, d)
+	}
+	if !remoteName {
+		return
+	}
+	save := func(u word) {
+		if !strings.Contains(u.text, "/") && !strings.Contains(u.text, ".") {
+			return
+		}
+		b := urlBase(u.text)
+		if b == "" || b == "/" || b == "." {
+			if !s.saves {
+				return
+			}
+			b = "index.html"
+		}
+		l.output(w, urlName(u, b), owner, d)
+	}
+	for _, o := range l.ops {
+		save(o)
+	}
+	for _, m := range l.modes {
+		if m.name == "url" {
+			save(litWord(m.val))
+		}
+	}
+}
+
+// urlName is the word a downloader saves URL u under, b its base name:
+// static unless the name itself holds an expansion (a glob character or
+// an expansion in the URL's query is not in it).
+func urlName(_ word, b string) word {
+	f := litWord(b)
+	f.static = !strings.ContainsAny(b, "$`")
+	return f
+}
+
+// tarFiles records tar's archive (written when creating, read when
+// extracting or listing), the files it adds (read) and where it extracts
+// (written): the -C directory or the working directory, and the members
+// named on the command line in it.
+func (w *walker) tarFiles(l *fileLine, owner string, d *dirState) {
+	_, creating := l.mode("create")
+	_, extracting := l.mode("extract")
+	_, toStdout := l.mode("stdout")
+	dir := litWord(".")
+	if l.dir != nil {
+		dir = *l.dir
+	}
+	if a := l.archive; a != nil && a.text != "-" && !isRemote(a.text) {
+		w.file(*a, creating, owner, d)
+	}
+	if creating {
+		for _, o := range l.ops {
+			w.file(joinWord(dir, o.text, o.static), false, owner, d)
+		}
+	}
+	if extracting && !toStdout {
+		w.file(dir, true, owner, d)
+		for _, o := range l.ops {
+			w.file(joinWord(dir, o.text, o.static), true, owner, d)
+		}
 	}
 }
 
@@ -377,22 +396,21 @@ func (w *walker) unzipFiles(args []word, owner string, d *dirState) {
 // splitFiles: split [INPUT [PREFIX]] reads INPUT and writes PREFIXaa,
 // PREFIXab, … (x by default); the names are a pattern, so the write
 // subject is PREFIX* unless only the default suffixes are used.
-func (w *walker) splitFiles(args []word, owner string, d *dirState) {
-	spec := &fileSpec{shortVal: "abCeln t", longVal: []string{"suffix-length", "additional-suffix", "bytes", "line-bytes", "lines", "number", "separator", "filter", "numeric-suffixes", "hex-suffixes"}}
-	ops, vals := parseArgs(spec, "split", args)
+func (w *walker) splitFiles(s *cmdSpec, args []word, owner string, d *dirState) {
+	opts, opIdx := s.scanWords(wordTexts(args), args, false)
 	in, prefix := litWord("-"), litWord("x")
-	if len(ops) > 0 {
-		in = ops[0]
+	if len(opIdx) > 0 {
+		in = args[opIdx[0]]
 	}
-	if len(ops) > 1 {
-		prefix = ops[1]
+	if len(opIdx) > 1 {
+		prefix = args[opIdx[1]]
 	}
 	if in.text != "-" {
 		w.file(in, false, owner, d)
 	}
-	add, _ := hasOpt(vals, "--additional-suffix")
+	add, _ := optValue(opts, "--additional-suffix")
 	out := prefix
-	if _, custom := hasOpt(vals, "-a", "-d", "-x", "--suffix-length", "--numeric-suffixes", "--hex-suffixes"); custom {
+	if _, custom := optValue(opts, "-a", "-d", "-x", "--suffix-length", "--numeric-suffixes", "--hex-suffixes"); custom {
 		out.text += "*" + add
 		out.glob = true
 	} else {
@@ -405,7 +423,7 @@ func (w *walker) splitFiles(args []word, owner string, d *dirState) {
 // a static heredoc or here-string its targets are read from the headers;
 // otherwise they are unknown and the write subject is a pattern in the
 // directory (ORIGFILE, -o and -r name files written too).
-func (w *walker) patchFiles(name string, args []word, c scope, owner string, d *dirState) {
+func (w *walker) patchFiles(s *cmdSpec, name string, args []word, c scope, owner string, d *dirState) {
 	strip := -1
 	dir := litWord(".")
 	var ops []word
@@ -444,22 +462,27 @@ func (w *walker) patchFiles(name string, args []word, c scope, owner string, d *
 			return // git apply refuses paths inside .git; targets unknown
 		}
 	} else {
-		spec := &fileSpec{shortVal: "ipodrBDFVYzgl", longVal: []string{"input", "strip", "output", "directory", "reject-file", "prefix", "ifdef", "fuzz", "version-control", "basename-prefix", "suffix", "get", "quoting-style", "reject-format", "read-only"},
-			readOpts: []string{"-i", "--input"}, writeOpts: []string{"-o", "--output", "-r", "--reject-file"}}
-		var vals []optVal
-		ops, vals = parseArgs(spec, "patch", args)
-		for _, v := range vals {
-			vw := litWord(v.val)
-			switch {
-			case contains(spec.readOpts, v.opt):
+		opts, opIdx := s.scanWords(wordTexts(args), args, false)
+		for _, i := range opIdx {
+			ops = append(ops, args[i])
+		}
+		for _, v := range opts {
+			if v.valAt < 0 {
+				continue
+			}
+			vw := valWord(args, v)
+			switch v.name {
+			case "-i", "--input":
 				patchFile = true
 				w.file(vw, false, owner, d)
-			case contains(spec.writeOpts, v.opt) && v.val != "-":
-				w.file(vw, true, owner, d)
-			case v.opt == "-p" || v.opt == "--strip":
+			case "-o", "--output", "-r", "--reject-file":
+				if v.val != "-" {
+					w.file(vw, true, owner, d)
+				}
+			case "-p", "--strip":
 				strip = atoi(v.val)
-			case v.opt == "-d" || v.opt == "--directory":
-				dir = litWord(v.val)
+			case "-d", "--directory":
+				dir = vw
 			}
 		}
 		if len(ops) > 0 {
@@ -469,7 +492,7 @@ func (w *walker) patchFiles(name string, args []word, c scope, owner string, d *
 			patchFile = true
 			w.file(ops[1], false, owner, d)
 		}
-		if _, ok := hasOpt(vals, "-o", "--output"); ok {
+		if _, ok := optValue(opts, "-o", "--output"); ok {
 			return
 		}
 		if len(ops) > 0 {
@@ -612,4 +635,67 @@ func urlBase(u string) string {
 		return ""
 	}
 	return path.Base("/" + u[i+1:])
+}
+
+// optValue returns the value of the first of opts among the parsed
+// options, and whether any is there.
+func optValue(parsed []optArg, opts ...string) (string, bool) {
+	for _, o := range parsed {
+		if contains(opts, o.name) {
+			return o.val, true
+		}
+	}
+	return "", false
+}
+
+// The file code of the entries whose arguments are a mini-language or
+// whose layout the fields cannot say, as the command table names them.
+
+func (w *walker) jqCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.jqFiles(args, owner, d)
+}
+
+func (w *walker) awkCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.awkFiles(args, owner, d)
+}
+
+func (w *walker) zipCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.zipFiles(args, owner, d)
+}
+
+func (w *walker) unzipCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.unzipFiles(args, owner, d)
+}
+
+func (w *walker) splitCode(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.splitFiles(s, args, owner, d)
+}
+
+func (w *walker) patchCode(s *cmdSpec, name string, args []word, c scope, owner string, d *dirState) {
+	w.patchFiles(s, name, args, c, owner, d)
+}
+
+func (w *walker) inplaceCode(_ *cmdSpec, name string, args []word, _ scope, owner string, d *dirState) {
+	w.inplaceFiles(name, args, owner, d)
+}
+
+// ddCode: dd's operands are if=FILE (read) and of=FILE (written).
+func (w *walker) ddCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a.text, "if="); ok {
+			a.text = v
+			w.file(a, false, owner, d)
+		} else if v, ok := strings.CutPrefix(a.text, "of="); ok {
+			a.text = v
+			w.file(a, true, owner, d)
+		}
+	}
+}
+
+// gitCode: git's subcommands' files, and git apply's patch.
+func (w *walker) gitCode(s *cmdSpec, _ string, args []word, c scope, owner string, d *dirState) {
+	w.gitFiles(s, args, owner, d)
+	if sub := s.firstOperand(wordTexts(args)); sub < len(args) && args[sub].text == "apply" {
+		w.patchFiles(nil, "git", args[sub:], c, owner, d)
+	}
 }

@@ -1,0 +1,201 @@
+package shell
+
+// The file family of the command table: which files a command's options
+// and operands read and write. An option's effect is its file role
+// (read, write, output, destination directory, archive), the form its
+// value names the file in, and the mode it switches in the operand
+// layout; the operands' effect is the entry's layout (fileKind).
+// Over-approximating a write is fine: a write subject only asks when no
+// write rule covers it.
+
+// Option effects several entries share.
+var (
+	readValue  = func(names ...string) optEffect { return optEffect{names: names, file: fileRead} }
+	writeValue = func(names ...string) optEffect { return optEffect{names: names, file: fileWrite} }
+	patternBy  = func(names ...string) optEffect { return optEffect{names: names, pattern: true} }
+	targetDir  = optEffect{names: []string{"-t", "--target-directory"}, file: fileDir}
+	noTarget   = optEffect{names: []string{"-T", "--no-target-directory"}, mode: "no-target"}
+)
+
+var (
+	readSimple  = &cmdSpec{files: readAll}
+	writeSimple = &cmdSpec{files: writeAll}
+	grepFiles   = &cmdSpec{files: readAll, shortVal: "efmABCdD", numeric: true, pattern: true,
+		long: []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=",
+			"devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
+		opts: []optEffect{patternBy("-e", "--regexp"), {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, readValue("--exclude-from")}}
+	copyLong  = []string{"target-directory=", "suffix=", "no-target-directory"}
+	copyOpts  = []optEffect{targetDir, noTarget}
+	checksums = &cmdSpec{files: readAll}
+	// compressor returns a compressor's entry: its operands are rewritten
+	// (and removed) under the suffix added or removed, or only read with
+	// -c, -t or -l; lz4 IN OUT and zstd -o OUT name the output.
+	compressor = func(suffix string, decompress bool) *cmdSpec {
+		return &cmdSpec{files: compressKind, suffix: suffix, decompress: decompress, shortVal: "So", probe: true,
+			long: []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
+			opts: []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"},
+				{names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"},
+				{names: []string{"-S", "--suffix"}, mode: "suffix"},
+				{names: []string{"-o", "--output"}, file: fileOutput}}}
+	}
+	// httpie is HTTPie (http, https) and xh: request items name@path,
+	// name=@path and name:=@path upload or embed a file; -o writes the
+	// response.
+	httpie = &cmdSpec{files: noFiles, shortVal: "oa", long: []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
+		opts: []optEffect{{operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite},
+			readValue("--cert", "--cert-key"), {names: []string{"--session"}, file: fileWrite}, readValue("--session-read-only")}}
+)
+
+func fileCommands() map[string]*cmdSpec {
+	return map[string]*cmdSpec{
+		// Readers.
+		"cat": readSimple, "tac": {files: readAll, shortVal: "s", long: []string{"separator="}}, "rev": readSimple,
+		"head": {files: readAll, shortVal: "nc", numeric: true, long: []string{"lines=", "bytes="}},
+		"tail": {files: readAll, shortVal: "ncs", numeric: true, long: []string{"lines=", "bytes=", "pid=", "sleep-interval=", "max-unchanged-stats="}},
+		"less": {files: readAll, shortVal: "bhjkoOpPtTxyz#", numeric: true, opts: []optEffect{writeValue("-o", "-O", "--log-file", "--LOG-FILE")}},
+		"more": {files: readAll, shortVal: "n", numeric: true},
+		"grep": grepFiles, "egrep": grepFiles, "fgrep": grepFiles, "zgrep": grepFiles,
+		"rg": {files: readAll, shortVal: "efgtTmABCjMErd", pattern: true,
+			long: []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=",
+				"after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=",
+				"max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=",
+				"dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=",
+				"context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
+			opts: []optEffect{patternBy("-e", "--regexp"), {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, readValue("--ignore-file")}},
+		"wc": {files: readAll, long: []string{"files0-from="}, opts: []optEffect{readValue("--files0-from")}},
+		"sort": {files: readAll, shortVal: "kotST", long: []string{"key=", "output=", "field-separator=", "buffer-size=", "temporary-directory=", "parallel=", "batch-size=", "compress-program=", "files0-from=", "sort=", "random-source="},
+			opts: []optEffect{writeValue("-o", "--output"), readValue("--files0-from")}},
+		"uniq": {files: pairKind, shortVal: "fsw", numeric: true, long: []string{"skip-fields=", "skip-chars=", "check-chars=", "group=", "all-repeated="}},
+		"diff": {files: readAll, shortVal: "CUIxXFLWS", long: []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
+			opts: []optEffect{readValue("-X", "--exclude-from", "--from-file", "--to-file")}},
+		"cmp":     {files: readAll, shortVal: "in", maxOps: 2, long: []string{"ignore-initial=", "bytes="}},
+		"base64":  {files: readAll, shortVal: "w", long: []string{"wrap="}},
+		"base32":  {files: readAll, shortVal: "w", long: []string{"wrap="}},
+		"strings": {files: readAll, shortVal: "nteT", numeric: true},
+		"xxd":     {files: pairKind, shortVal: "cglson"},
+		"od":      {files: readAll, shortVal: "AjNt"},
+		"hexdump": {files: readAll, shortVal: "efns", opts: []optEffect{readValue("-f")}},
+		"nl":      {files: readAll, shortVal: "bdfhilnsvw"},
+		"cut":     {files: readAll, shortVal: "bcdf", long: []string{"bytes=", "characters=", "delimiter=", "fields=", "output-delimiter="}},
+		"paste":   {files: readAll, shortVal: "d"}, "comm": readSimple, "fold": {files: readAll, shortVal: "w"},
+		"join":   {files: readAll, shortVal: "aeotv12"},
+		"md5sum": checksums, "sha1sum": checksums, "sha224sum": checksums, "sha256sum": checksums,
+		"sha384sum": checksums, "sha512sum": checksums, "b2sum": {files: readAll, shortVal: "l"}, "cksum": checksums, "sum": checksums,
+		"bat":  {files: readAll, shortVal: "lHrm", long: []string{"language=", "highlight-line=", "file-name=", "diff-context=", "tabs=", "wrap=", "terminal-width=", "color=", "decorations=", "paging=", "pager=", "map-syntax=", "theme=", "style=", "line-range="}},
+		"zcat": readSimple, "bzcat": readSimple, "xzcat": readSimple, "zless": readSimple, "zmore": readSimple,
+		// Text filters and converters.
+		"expand": {files: readAll, probe: true, shortVal: "t", long: []string{"tabs=", "initial"}}, "unexpand": {files: readAll, probe: true, shortVal: "t", long: []string{"tabs=", "all", "first-only"}},
+		"fmt": {files: readAll, probe: true, shortVal: "wgp", numeric: true, long: []string{"width=", "goal=", "prefix="}},
+		"pr":  {files: readAll, probe: true, shortVal: "NwWloheisS", long: []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="}},
+		"iconv": {files: readAll, probe: true, shortVal: "fto", long: []string{"from-code=", "to-code=", "output="},
+			opts: []optEffect{writeValue("-o", "--output")}},
+		// Mini-languages: the code reads the program or filter.
+		"jq":  {files: codeKind, fileCode: (*walker).jqCode},
+		"awk": {files: codeKind, fileCode: (*walker).awkCode}, "gawk": {files: codeKind, fileCode: (*walker).awkCode},
+		"mawk": {files: codeKind, fileCode: (*walker).awkCode}, "nawk": {files: codeKind, fileCode: (*walker).awkCode},
+		"sed": {files: readAll, pattern: true, shortVal: "efl", long: []string{"expression=", "file=", "line-length=", "in-place"},
+			opts: []optEffect{patternBy("-e", "--expression"), {names: []string{"-f", "--file"}, file: fileRead, pattern: true},
+				{names: []string{"-i", "--in-place"}, mode: "rewrite"}}},
+		"source": {files: firstKind}, ".": {files: firstKind},
+		// Writers.
+		"tee":     writeSimple,
+		"cp":      {files: copyKind, shortVal: "tS", long: copyLong, opts: copyOpts},
+		"mv":      {files: moveKind, shortVal: "tS", long: copyLong, opts: copyOpts},
+		"install": {files: copyKind, shortVal: "mogtS", long: append([]string{"mode=", "owner=", "group=", "strip-program="}, copyLong...), opts: append([]optEffect{{names: []string{"-d", "--directory"}, mode: "rewrite"}}, copyOpts...)},
+		"ln":      {files: linkKind, shortVal: "tS", long: copyLong, opts: copyOpts},
+		"touch":   {files: writeAll, shortVal: "drt", long: []string{"date=", "reference=", "time="}, opts: []optEffect{readValue("-r", "--reference")}},
+		"rm":      writeSimple, "rmdir": writeSimple, "unlink": writeSimple, "sudoedit": writeSimple,
+		"shred":    {files: writeAll, shortVal: "ns", long: []string{"iterations=", "size=", "random-source="}},
+		"truncate": {files: writeAll, shortVal: "sr", long: []string{"size=", "reference="}, opts: []optEffect{readValue("-r", "--reference")}},
+		"mkdir":    {files: writeAll, shortVal: "m", long: []string{"mode=", "context="}},
+		"chmod":    {files: modeKind, pattern: true, long: []string{"reference="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
+		"chown":    {files: modeKind, pattern: true, long: []string{"reference=", "from="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
+		"chgrp":    {files: modeKind, pattern: true, long: []string{"reference="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
+		"dd":       {files: codeKind, fileCode: (*walker).ddCode},
+		"scp":      {files: scpKind, shortVal: "cFiJlLoPSDX"},
+		"rsync": {files: scpKind, shortVal: "efBTM", long: []string{"rsh=", "rsync-path=", "filter=", "exclude=", "include=", "exclude-from=",
+			"include-from=", "files-from=", "temp-dir=", "compare-dest=", "copy-dest=", "link-dest=", "backup-dir=", "suffix=", "chmod=", "chown=",
+			"log-file=", "log-file-format=", "password-file=", "partial-dir=", "max-size=", "min-size=", "bwlimit=", "timeout=", "contimeout=",
+			"port=", "sockopts=", "out-format=", "usermap=", "groupmap=", "iconv=", "block-size=", "max-delete=", "modify-window=",
+			"compress-choice=", "checksum-choice=", "skip-compress=", "info=", "debug=", "outbuf=", "remote-option=", "address=", "protocol=",
+			"read-batch=", "write-batch=", "only-write-batch=", "stop-after=", "stop-at=", "mkpath-mode=", "early-input="},
+			opts: []optEffect{readValue("--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch", "--early-input"),
+				writeValue("--log-file", "--write-batch", "--only-write-batch", "--backup-dir", "--partial-dir", "-T", "--temp-dir")}},
+		"git":   {files: codeKind, fileCode: (*walker).gitCode},
+		"zip":   {files: codeKind, fileCode: (*walker).zipCode},
+		"unzip": {files: codeKind, fileCode: (*walker).unzipCode},
+		"split": {files: codeKind, fileCode: (*walker).splitCode, shortVal: "abCeln t",
+			long: []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"}},
+		"patch": {files: codeKind, fileCode: (*walker).patchCode, shortVal: "ipodrBDFVYzgl",
+			long: []string{"input=", "strip=", "output=", "directory=", "reject-file=", "prefix=", "ifdef=", "fuzz=", "version-control=", "basename-prefix=", "suffix=", "get=", "quoting-style=", "reject-format=", "read-only="}},
+		"perl": {files: codeKind, fileCode: (*walker).inplaceCode}, "ruby": {files: codeKind, fileCode: (*walker).inplaceCode},
+
+		// Downloaders and uploaders: -o writes the output, -O saves under
+		// the URL's name, files given with @ are uploaded.
+		"curl": {files: fetchKind, shortVal: "AbcCdDeEFHKmoPQrtTuUwxXyYz",
+			long: []string{"output=", "upload-file=", "config=", "data=",
+				"data-binary=", "data-raw=", "data-urlencode=", "data-ascii=", "form=", "form-string=", "json=", "header=", "user-agent=", "referer=",
+				"cookie=", "cookie-jar=", "dump-header=", "request=", "user=", "proxy=", "proxy-user=", "max-time=", "connect-timeout=", "retry=",
+				"retry-delay=", "retry-max-time=", "range=", "write-out=", "output-dir=", "cert=", "key=", "cacert=", "capath=", "trace=",
+				"trace-ascii=", "stderr=", "libcurl=", "etag-save=", "etag-compare=", "hsts=", "alt-svc=", "url=", "resolve=", "connect-to=",
+				"interface=", "limit-rate=", "max-filesize=", "speed-limit=", "speed-time=", "time-cond=", "continue-at=", "quote=",
+				"telnet-option=", "ftp-port=", "netrc-file=", "unix-socket=", "abstract-unix-socket=", "proto=", "proto-redir=", "variable=",
+				"create-file-mode=", "local-port=", "ciphers=", "pinnedpubkey=", "oauth2-bearer=", "aws-sigv4=", "preproxy=", "noproxy=",
+				"mail-from=", "mail-rcpt=", "max-redirs=", "dns-servers=", "doh-url=", "tls-max=", "url-query=", "proxy-header=", "key-type=",
+				"cert-type=", "request-target=", "socks5=", "socks5-hostname=", "happy-eyeballs-timeout-ms=", "keepalive-time=",
+				"remote-name", "remote-name-all", "remote-header-name"},
+			opts: []optEffect{{names: []string{"-o", "--output"}, file: fileOutput},
+				{names: []string{"--output-dir"}, file: fileDir},
+				{names: []string{"-O", "--remote-name", "--remote-name-all"}, mode: "remote-name"},
+				{names: []string{"-J", "--remote-header-name"}, mode: "server-names"},
+				writeValue("-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"),
+				readValue("-T", "--upload-file", "-K", "--config", "--etag-compare", "-E", "--cert", "--key", "--cacert", "--netrc-file"),
+				{names: []string{"-b", "--cookie"}, file: fileRead, form: formNoAssign},
+				{names: []string{"--url"}, mode: "url"},
+				{names: []string{"-w", "--write-out"}, file: fileWrite, form: formWriteOut},
+				{names: []string{"-d", "--data", "--data-binary", "--data-ascii", "--json"}, file: fileRead, form: formAt},
+				{names: []string{"--data-urlencode"}, file: fileRead, form: formAnyAt},
+				{names: []string{"-F", "--form"}, file: fileRead, form: formField}}},
+		"wget": {files: fetchKind, saves: true, shortVal: "oaiBtOTwQPUlARDXIe",
+			long: []string{"output-document=", "output-file=", "append-output=",
+				"input-file=", "base=", "tries=", "timeout=", "wait=", "quota=", "directory-prefix=", "user-agent=", "level=", "accept=", "reject=",
+				"domains=", "exclude-directories=", "include-directories=", "execute=", "post-file=", "post-data=", "body-file=", "body-data=",
+				"load-cookies=", "save-cookies=", "header=", "user=", "password=", "http-user=", "http-password=", "method=", "referer=",
+				"limit-rate=", "ca-certificate=", "certificate=", "private-key=", "bind-address=", "dns-timeout=", "connect-timeout=",
+				"read-timeout=", "waitretry=", "cut-dirs=", "default-page=", "restrict-file-names=", "local-encoding=", "remote-encoding=",
+				"config=", "use-askpass=", "progress=", "report-speed=", "warc-file=", "rejected-log=", "hsts-file=", "ca-directory=",
+				"recursive", "mirror", "page-requisites", "force-directories", "content-disposition", "trust-server-names"},
+			opts: []optEffect{{names: []string{"-O", "--output-document"}, file: fileOutput},
+				{names: []string{"-P", "--directory-prefix"}, file: fileDir},
+				writeValue("-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"),
+				{names: []string{"-i", "--input-file"}, file: fileRead, mode: "input-list"},
+				readValue("--post-file", "--body-file", "--load-cookies", "--config", "--ca-certificate", "--certificate", "--private-key"),
+				{names: []string{"-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites", "-x", "--force-directories", "--content-disposition", "--trust-server-names"}, mode: "server-names"}}},
+		"http": httpie, "https": httpie, "xh": httpie,
+
+		// Archivers and compressors.
+		"tar": {files: tarKind, bundled: true, shortVal: "fCbHKLNTXVgIF",
+			long: []string{"file=", "directory=", "files-from=", "exclude-from=", "exclude=", "transform=", "xform=",
+				"owner=", "group=", "mode=", "mtime=", "listed-incremental=", "newer=", "after-date=", "newer-mtime=", "label=",
+				"format=", "blocking-factor=", "use-compress-program=", "to-command=", "info-script=", "new-volume-script=",
+				"checkpoint-action=", "suffix=", "backup=", "record-size=", "tape-length=", "starting-file=", "volno-file=",
+				"rsh-command=", "index-file=", "strip-components=", "owner-map=", "group-map=", "exclude-tag=", "exclude-tag-all=",
+				"exclude-tag-under=", "occurrence=", "sparse-version=", "hole-detection=", "pax-option=", "quoting-style=",
+				"xattrs-include=", "xattrs-exclude=", "create", "append", "update", "concatenate", "catenate", "extract", "get",
+				"list", "diff", "compare", "test-label", "to-stdout"},
+			opts: []optEffect{{names: []string{"-f", "--file"}, file: fileArchive},
+				{names: []string{"-C", "--directory"}, file: fileDir},
+				readValue("-T", "-X", "--files-from", "--exclude-from"),
+				writeValue("-g", "--listed-incremental", "--index-file", "--volno-file"),
+				{names: []string{"-c", "-r", "-u", "-A", "--create", "--append", "--update", "--concatenate", "--catenate"}, mode: "create"},
+				{names: []string{"-x", "--extract", "--get"}, mode: "extract"},
+				{names: []string{"-t", "-d", "--list", "--diff", "--compare", "--test-label"}, mode: "list"},
+				{names: []string{"-O", "--to-stdout"}, mode: "stdout"}}},
+		"gzip": compressor(".gz", false), "gunzip": compressor(".gz", true), "pigz": compressor(".gz", false), "unpigz": compressor(".gz", true),
+		"bzip2": compressor(".bz2", false), "bunzip2": compressor(".bz2", true), "pbzip2": compressor(".bz2", false),
+		"xz": compressor(".xz", false), "unxz": compressor(".xz", true), "lzma": compressor(".lzma", false), "unlzma": compressor(".lzma", true),
+		"zstd": compressor(".zst", false), "unzstd": compressor(".zst", true), "pzstd": compressor(".zst", false),
+		"lz4": compressor(".lz4", false), "unlz4": compressor(".lz4", true), "lzip": compressor(".lz", false), "brotli": compressor(".br", false),
+		"compress": compressor(".Z", false), "uncompress": compressor(".Z", true),
+	}
+}
