@@ -52,6 +52,21 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out.singleDash = a.singleDash || b.singleDash
 	out.bundled = a.bundled || b.bundled
 	out.exec = a.exec || b.exec
+	if b.files != noFiles {
+		out.files = b.files
+	}
+	out.pattern = a.pattern || b.pattern
+	out.maxOps = max(a.maxOps, b.maxOps)
+	if b.suffix != "" {
+		out.suffix = b.suffix
+	}
+	out.decompress = a.decompress || b.decompress
+	out.saves = a.saves || b.saves
+	out.probe = a.probe || b.probe
+	out.fileOpts = a.fileOpts || b.fileOpts
+	if b.fileCode != nil {
+		out.fileCode = b.fileCode
+	}
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))
