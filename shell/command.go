@@ -270,6 +270,14 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		if alt, ok := gateAlt(name, norm); ok {
 			cmd.Alts = append(cmd.Alts, alt)
 		}
+		if v, ok := verbDestroys(norm); ok {
+			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
+		}
+	}
+	if fetchers[name] {
+		if u, ok := httpDeletes(name, norm); ok {
+			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " sends an HTTP DELETE to " + clip(u, 60) + ", deleting data in a service", Token: "DELETE"})
+		}
 	}
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)

@@ -1,0 +1,112 @@
+package shell
+
+import "strings"
+
+// Deletes in remote services (DESIGN §3.5, destructive): the service CLIs
+// the command table does not list (doppler, restic, borg, velero, nats,
+// circleci, rabbitmqctl, kafka-topics, doctl, hcloud, heroku, …) name the
+// deletion with a verb in subcommand position ("doppler secrets delete",
+// "restic forget", "heroku apps:destroy") or an option ("kafka-topics
+// --delete"); an HTTP DELETE request goes to a service's API. What they
+// delete lives on another machine and does not come back from the
+// workspace.
+
+// destroyVerbs are the subcommand verbs that delete data in a service.
+var destroyVerbs = map[string]bool{
+	"delete": true, "destroy": true, "purge": true, "del": true, "rdelete": true, "forget": true, "prune": true,
+	"unregister": true, "wipe": true, "erase": true, "drop": true, "nuke": true, "terminate": true,
+	"flushall": true, "flushdb": true, "flush": true,
+}
+
+// destroyPrefixes are verbs with an object ("delete-job", "delete_user",
+// "repo-delete" is a suffix).
+var destroyPrefixes = [...]string{"delete-", "delete_", "destroy-", "purge-", "drop-", "terminate-"}
+
+// destroyOptions are the options of a service CLI that delete
+// ("kafka-topics --delete", "kafka-configs --delete-config").
+var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-delete", "--delete-"}
+
+// verbDestroys reports whether the arguments of a command the table does
+// not know ask it to delete: a destroy verb among the first three
+// operands (after a "group:" prefix, as in "apps:destroy"), or a destroy
+// option. It returns the word.
+func verbDestroys(args []string) (string, bool) {
+	ops := 0
+	for _, a := range args {
+		if a == "--" {
+			return "", false
+		}
+		if strings.HasPrefix(a, "--") {
+			name, _, _ := strings.Cut(a, "=")
+			for _, o := range destroyOptions {
+				if name == o || strings.HasSuffix(o, "-") && strings.HasPrefix(name, o) {
+					return a, true
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if ops++; ops > 3 {
+			return "", false
+		}
+		v := strings.ToLower(a[strings.LastIndexByte(a, ':')+1:])
+		if destroyVerbs[v] || strings.HasSuffix(v, "-delete") {
+			return a, true
+		}
+		for _, p := range destroyPrefixes {
+			if strings.HasPrefix(v, p) {
+				return a, true
+			}
+		}
+	}
+	return "", false
+}
+
+// httpDeletes reports whether a fetcher sends an HTTP DELETE to a host
+// other than this machine: "curl -X DELETE URL", "wget --method=DELETE",
+// "http DELETE URL". A local development service (localhost, 127.0.0.1)
+// is the workspace's own and stays open. It returns the URL.
+func httpDeletes(name string, args []string) (string, bool) {
+	del, url := false, ""
+	for i, a := range args {
+		switch {
+		case (a == "-X" || a == "--request" || a == "--method") && i+1 < len(args):
+			del = del || strings.EqualFold(args[i+1], "DELETE")
+		case strings.HasPrefix(a, "-X") && len(a) > 2:
+			del = del || strings.EqualFold(a[2:], "DELETE")
+		case strings.HasPrefix(a, "--request=") || strings.HasPrefix(a, "--method="):
+			_, m, _ := strings.Cut(a, "=")
+			del = del || strings.EqualFold(m, "DELETE")
+		case strings.EqualFold(a, "DELETE") && (name == "http" || name == "https" || name == "xh" || name == "xhs") && (i == 0 || !strings.HasPrefix(args[i-1], "-")):
+			del = true
+		case url == "" && (strings.Contains(a, "://") || !strings.HasPrefix(a, "-") && strings.Contains(a, ".") && strings.Contains(a, "/")):
+			url = a
+		}
+	}
+	if !del || url == "" || loopbackURL(url) {
+		return "", false
+	}
+	return url, true
+}
+
+// loopbackURL reports whether a URL names this machine.
+func loopbackURL(u string) bool {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	host := u
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	if strings.HasPrefix(host, "[") {
+		host, _, _ = strings.Cut(host[1:], "]")
+	} else if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	return host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasPrefix(host, "127.") || host == "::1" || host == "0.0.0.0"
+}
