@@ -108,7 +108,7 @@ func New(opts ...Option) *Analyzer {
 	if len(a.rules) > 0 {
 		a.extra = make(map[string]*cmdSpec, len(a.rules))
 		for name, rs := range a.rules {
-			a.extra[name] = ruleSpec(cmdSpecs()[name], rs)
+			a.extra[name] = ruleSpec(commandSpec(name), rs)
 		}
 	}
 	for k := range a.arity {

@@ -566,7 +566,7 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 		}
 		return
 	}
-	s := cmdSpecs()[name]
+	s := commandSpec(name)
 	deletes := name == "dd" || s != nil && s.deletes
 	if s == nil && !deletes {
 		return
@@ -594,7 +594,7 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 // known reports whether a command is in one of the tables, so its
 // arguments are understood; other commands' arguments are probed.
 func (w *walker) known(name string) bool {
-	if s, ok := cmdSpecs()[name]; ok && !s.probe {
+	if s := commandSpec(name); s != nil && !s.probe {
 		return true
 	}
 	if _, ok := w.a.extra[name]; ok {
@@ -739,7 +739,7 @@ func (w *walker) runtimeFiles(name, owner string) {
 	if !describes(name) {
 		return
 	}
-	kind := cmdSpecs()[name].files
+	kind := commandSpec(name).files
 	write := kind == writeAll || kind == modeKind || kind == moveKind
 	w.addFile(File{Path: "{file names read by " + owner + " at run time}", Write: write, Static: false, Command: owner})
 }

@@ -19,17 +19,65 @@ import (
 //
 // Adding a command, or an option's effect, is adding data to one of them,
 // with a decision case.
-var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
+//
+// An entry is merged on first use (commandSpec): a hook process analyses
+// one command line of a few commands, and merging every entry of the
+// table was most of its work.
+func cmdSpecs() map[string]*cmdSpec {
 	out := map[string]*cmdSpec{}
-	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands()} {
-		for name, s := range family {
-			out[name] = mergeSpec(out[name], s)
-		}
-	}
-	for _, s := range out {
-		declareOptions(s)
+	for name, slot := range specSlots() {
+		out[name] = slot.get()
 	}
 	return out
+}
+
+// commandSpec returns the command table's entry for name, nil for a
+// command the table does not know.
+func commandSpec(name string) *cmdSpec {
+	if slot := specSlots()[name]; slot != nil {
+		return slot.get()
+	}
+	return nil
+}
+
+// specSlot is one command's entry of the table, merged on first use.
+type specSlot struct {
+	once  sync.Once
+	parts []*cmdSpec // the families' entries, in family order
+	spec  *cmdSpec
+}
+
+func (s *specSlot) get() *cmdSpec {
+	s.once.Do(func() {
+		for _, p := range s.parts {
+			s.spec = mergeSpec(s.spec, p)
+		}
+		declareOptions(s.spec)
+		s.parts = nil
+	})
+	return s.spec
+}
+
+// specSlots indexes the families' entries by command name. Only names some
+// family knows have a slot, so no input grows it.
+var specSlots = sync.OnceValue(func() map[string]*specSlot {
+	families := []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands()}
+	n := 0
+	for _, f := range families {
+		n += len(f)
+	}
+	slots := make(map[string]*specSlot, n)
+	for _, f := range families {
+		for name, s := range f {
+			slot := slots[name]
+			if slot == nil {
+				slot = &specSlot{}
+				slots[name] = slot
+			}
+			slot.parts = append(slot.parts, s)
+		}
+	}
+	return slots
 })
 
 // mergeSpec returns a new entry with the fields of a and b: lists are

@@ -131,7 +131,7 @@ func chainChecks(a, b func([]string) []string) func([]string) []string {
 func (w *walker) execFlags(name string, args []string) (flags, scripts []string) {
 	s := w.a.extra[name]
 	if s == nil {
-		s = cmdSpecs()[name]
+		s = commandSpec(name)
 	}
 	if s == nil {
 		return nil, nil
@@ -265,7 +265,7 @@ func appendNew(list []string, add ...string) []string {
 // options of a command with subcommands (len(args) when there is none),
 // read through the command table: git -C DIR --no-pager push.
 func subcommand(name string, args []string) int {
-	if s := cmdSpecs()[name]; s != nil {
+	if s := commandSpec(name); s != nil {
 		return s.firstOperand(args)
 	}
 	return (&cmdSpec{}).firstOperand(args)

@@ -138,7 +138,7 @@ func (l *fileLine) mode(m string) (string, bool) {
 // describes reports whether the command table says which files a
 // command's operands are.
 func describes(name string) bool {
-	s := cmdSpecs()[name]
+	s := commandSpec(name)
 	return s != nil && s.files != noFiles && !s.probe
 }
 
@@ -147,7 +147,7 @@ func describes(name string) bool {
 // of each option (fileRole, valueForm, mode) and the operand layout
 // (fileKind). A layout the fields cannot say is the entry's fileCode.
 func (w *walker) files(name string, args []word, owner string, c scope, d *dirState) {
-	s := cmdSpecs()[name]
+	s := commandSpec(name)
 	if s == nil || s.files == noFiles && s.fileCode == nil && !s.fileOpts {
 		return
 	}

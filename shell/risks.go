@@ -216,7 +216,7 @@ func isWhole(rest string) bool {
 func (w *walker) risks(name string, args []word, text string, d *dirState) {
 	switch name {
 	case "rm":
-		spec, texts := cmdSpecs()[name], wordTexts(args)
+		spec, texts := commandSpec(name), wordTexts(args)
 		if spec.hasAny(texts, "--no-preserve-root") {
 			w.critical(RiskRecursiveDelete, "rm --no-preserve-root disables the protection against deleting the whole file system", text)
 		}
@@ -229,7 +229,7 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 			}
 		}
 	case "chmod", "chown", "chgrp":
-		spec, texts := cmdSpecs()[name], wordTexts(args)
+		spec, texts := commandSpec(name), wordTexts(args)
 		ops := spec.operands(texts)
 		if !spec.hasAny(texts, spec.recursive...) || len(ops) < 2 {
 			return

@@ -77,7 +77,7 @@ func (w *walker) servesSecretDir(name string, args []string, d *dirState) (strin
 		}
 	}
 	if s.operand {
-		if spec := cmdSpecs()[name]; spec == nil || len(spec.operands(args)) > 0 {
+		if spec := commandSpec(name); spec == nil || len(spec.operands(args)) > 0 {
 			return "", "", false
 		}
 	}

@@ -704,10 +704,10 @@ func (s *cmdSpec) sub(name string, args []string) (*cmdSpec, string, []string) {
 // classify finds the effects and risk classes of a command from the
 // command table. args are the words after the name as written.
 func classify(cmd *Command, name string, args []string) {
-	if m, rest, ok := runsPackage(name, args); ok && cmdSpecs()[m] != nil {
+	if m, rest, ok := runsPackage(name, args); ok && commandSpec(m) != nil {
 		name, args = m, rest // python -m pip install … is pip install …
 	}
-	s := cmdSpecs()[name]
+	s := commandSpec(name)
 	if s == nil {
 		return
 	}
@@ -814,7 +814,7 @@ func longOptions(key string) []string {
 	}
 	// The command table, descending through subcommands word by word.
 	words := strings.Split(key, " ")
-	s := cmdSpecs()[words[0]]
+	s := commandSpec(words[0])
 	for _, w := range words[1:] {
 		if s == nil {
 			break
