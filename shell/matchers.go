@@ -472,3 +472,17 @@ func procMatches(p, name string, sub bool) bool {
 	re, err := regexp.Compile("(?i)" + p)
 	return err == nil && re.MatchString(name)
 }
+
+// systemTree reports whether a path is a whole home directory, every
+// home, / or a top-level system directory (/etc, /usr, /var/lib …), the
+// trees whose removal or move breaks the machine or takes a user's data.
+func systemTree(a string) bool {
+	if wholeTree(a) {
+		return true
+	}
+	if !strings.HasPrefix(a, "/") {
+		return false
+	}
+	c := stripWhole(a)
+	return c == "/" || systemDirs[c]
+}
