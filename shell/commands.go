@@ -140,6 +140,13 @@ func mergeSpec(a, b *cmdSpec) *cmdSpec {
 	if b.fileCode != nil {
 		out.fileCode = b.fileCode
 	}
+	if b.needMode != "" {
+		out.needMode = b.needMode
+	}
+	out.everySub = append(clipped(a.everySub), b.everySub...)
+	if b.otherSub != nil {
+		out.otherSub = b.otherSub
+	}
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))
@@ -159,6 +166,13 @@ func mergeSpec(a, b *cmdSpec) *cmdSpec {
 // one that takes a value, so the parser gives it the next word: the
 // entries need not repeat either.
 func declareOptions(s *cmdSpec) {
+	if len(s.everySub) > 0 {
+		for _, ss := range s.subs {
+			ss.opts = append(clipped(ss.opts), s.everySub...)
+		}
+		s.otherSub = &cmdSpec{opts: clipped(s.everySub)}
+		declareOptions(s.otherSub)
+	}
 	for i := range s.opts {
 		o := &s.opts[i]
 		if o.file != noRole || o.mode != "" || o.pattern {

@@ -46,6 +46,40 @@ var (
 			readValue("--cert", "--cert-key"), {names: []string{"--session"}, file: fileWrite}, readValue("--session-read-only")}}
 )
 
+// gitFiles is git's file entry: -C DIR moves every path; --output and
+// --pathspec-from-file are every subcommand's; each subcommand's
+// options and operand layout say the rest.
+var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, file: fileChdir}},
+	everySub: []optEffect{writeValue("--output"), readValue("--pathspec-from-file")},
+	subs: map[string]*cmdSpec{
+		"mv": {files: writeAll}, "rm": {files: writeAll},
+		"restore":      {files: writeAll, shortVal: "s", long: []string{"source="}},
+		"checkout":     {files: codeKind, fileCode: (*walker).gitCheckoutFiles, shortVal: "bB", long: []string{"orphan=", "conflict="}},
+		"commit":       {shortVal: "Ft", long: []string{"file=", "template="}, opts: []optEffect{readValue("-F", "--file", "-t", "--template")}},
+		"tag":          {shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}},
+		"merge":        {shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}},
+		"notes":        {shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}},
+		"blame":        {opts: []optEffect{readValue("--contents")}},
+		"config":       {files: codeKind, fileCode: (*walker).gitConfigFiles, shortVal: "f", long: []string{"file="}},
+		"archive":      {shortVal: "o", opts: []optEffect{writeValue("-o")}},
+		"format-patch": {shortVal: "o", opts: []optEffect{writeValue("-o", "--output-directory")}},
+		"bundle":       {files: bySub, subs: map[string]*cmdSpec{"create": {files: writeFirst}}},
+		"clone":        {files: writeSecond, shortVal: "obuc", long: []string{"origin=", "branch=", "depth=", "reference=", "separate-git-dir=", "config=", "upload-pack=", "template="}},
+		"init":         {files: writeFirst},
+		"worktree":     {files: bySub, subs: map[string]*cmdSpec{"add": {files: writeFirst, shortVal: "bB", long: []string{"reason="}}}},
+		"merge-file":   {files: writeFirst, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}}},
+		// --no-index compares or searches any files, not the repository.
+		"diff": {files: readAll, needMode: "no-index", opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}}},
+		// -e is declared without its value, so the pattern is read as a
+		// file too, as before the table (over-approximated, never less).
+		"grep": {files: readAll, needMode: "no-index", pattern: true, shortVal: "f",
+			opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, patternBy("-e"), {names: []string{"-f"}, file: fileRead, pattern: true}}},
+		// REV:PATH reads PATH as committed.
+		"show":     {opts: []optEffect{{operand: true, file: fileRead, form: formRevPath}}},
+		"cat-file": {opts: []optEffect{{operand: true, file: fileRead, form: formRevPath}}},
+		"apply":    {files: codeKind, fileCode: (*walker).gitApplyFiles},
+	}}
+
 func fileCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
 		// Readers.
@@ -121,7 +155,7 @@ func fileCommands() map[string]*cmdSpec {
 			"read-batch=", "write-batch=", "only-write-batch=", "stop-after=", "stop-at=", "mkpath-mode=", "early-input="},
 			opts: []optEffect{readValue("--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch", "--early-input"),
 				writeValue("--log-file", "--write-batch", "--only-write-batch", "--backup-dir", "--partial-dir", "-T", "--temp-dir")}},
-		"git":   {files: codeKind, fileCode: (*walker).gitCode},
+		"git":   gitFiles,
 		"zip":   {files: codeKind, fileCode: (*walker).zipCode},
 		"unzip": {files: codeKind, fileCode: (*walker).unzipCode},
 		"split": {files: codeKind, fileCode: (*walker).splitCode, shortVal: "abCeln t",

@@ -18,9 +18,10 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		singleDash: true, bundled: true, exec: true, analyse: func([]string) []string { return nil },
 		files: readAll, pattern: true, maxOps: 2, suffix: ".gz", decompress: true, saves: true, probe: true, fileOpts: true,
 		fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {},
+		needMode: "m", everySub: []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{},
 	}
 	v := reflect.ValueOf(full)
-	if n := v.NumField(); n != 27 {
+	if n := v.NumField(); n != 30 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for i := 0; i < v.NumField(); i++ {

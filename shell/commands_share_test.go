@@ -67,6 +67,13 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	if b.fileCode != nil {
 		out.fileCode = b.fileCode
 	}
+	if b.needMode != "" {
+		out.needMode = b.needMode
+	}
+	out.everySub = append(append([]optEffect(nil), a.everySub...), b.everySub...)
+	if b.otherSub != nil {
+		out.otherSub = b.otherSub
+	}
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))

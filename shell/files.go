@@ -20,6 +20,9 @@ const (
 	pairKind                     // INPUT [OUTPUT] (uniq, xxd)
 	firstKind                    // the first operand is read (source FILE ARGS…)
 	scpKind                      // local sources read, local destination written
+	writeFirst                   // the first operand is written (git init DIR)
+	writeSecond                  // the second operand is written (git clone URL DIR)
+	bySub                        // the subcommand's entry says (git)
 	fetchKind                    // URLs fetched: saved under their names with -O (curl, wget)
 	tarKind                      // members added (read) or extracted (written) by tar's mode
 	compressKind                 // operands rewritten under another suffix (gzip, xz, …)
@@ -37,6 +40,7 @@ const (
 	fileOutput           // the output: written, inside the output directory (curl -o, zstd -o)
 	fileDir              // where copies, downloads and extractions go (cp -t, curl --output-dir, tar -C)
 	fileArchive          // tar's archive: written when creating, read otherwise
+	fileChdir            // the directory the command works in (git -C DIR)
 )
 
 // valueForm says how an option's value or an operand names its file.
@@ -50,6 +54,7 @@ const (
 	formNoAssign                  // a path unless it is name=value (curl -b)
 	formWriteOut                  // %output{path} in a format (curl -w)
 	formItem                      // HTTPie's request items: name@path, name=@path, name:=@path
+	formRevPath                   // REV:PATH, the file as committed (git show HEAD:.env)
 )
 
 // path returns the file a value names in form f.
@@ -88,6 +93,10 @@ func (f valueForm) path(v string) (string, bool) {
 			return "", false
 		}
 		return v[j+1:], true
+	case formRevPath:
+		if j := strings.IndexByte(v, ':'); j >= 0 && j+1 < len(v) {
+			return v[j+1:], true
+		}
 	case formPath:
 		return v, true
 	}
@@ -147,8 +156,15 @@ func describes(name string) bool {
 // of each option (fileRole, valueForm, mode) and the operand layout
 // (fileKind). A layout the fields cannot say is the entry's fileCode.
 func (w *walker) files(name string, args []word, owner string, c scope, d *dirState) {
-	s := commandSpec(name)
-	if s == nil || s.files == noFiles && s.fileCode == nil && !s.fileOpts {
+	if s := commandSpec(name); s != nil {
+		w.filesOf(s, name, args, owner, c, d)
+	}
+}
+
+// filesOf records the files of a command line by its entry s; a command
+// with subcommands descends into the subcommand's entry.
+func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c scope, d *dirState) {
+	if s.files == noFiles && s.fileCode == nil && !s.fileOpts {
 		return
 	}
 	if s.fileCode != nil {
@@ -159,7 +175,7 @@ func (w *walker) files(name string, args []word, owner string, c scope, d *dirSt
 		return
 	}
 	texts := wordTexts(args)
-	opts, opIdx := s.scanWords(texts, args, false)
+	opts, opIdx := s.scanWords(texts, args, s.files == bySub)
 	l := fileLine{args: args, pattern: s.pattern}
 	for _, i := range opIdx {
 		for _, o := range opts {
@@ -171,10 +187,28 @@ func (w *walker) files(name string, args []word, owner string, c scope, d *dirSt
 		}
 		l.ops = append(l.ops, args[i])
 	}
+	if len(opIdx) > 0 && opIdx[0] > 0 && texts[opIdx[0]-1] == "--" {
+		// "--" before every operand: none of them is an option's pattern.
+		l.pattern = false
+	}
 	// The output directory first: an output named before it still goes
 	// into it (curl -o f --output-dir d).
 	for pass := 0; pass < 2; pass++ {
-		l.optionFiles(w, s, opts, pass == 0, owner, d)
+		d = l.optionFiles(w, s, opts, pass == 0, owner, d)
+	}
+	if s.files == bySub {
+		if len(opIdx) == 0 {
+			return
+		}
+		i := opIdx[0]
+		sub := s.subs[texts[i]]
+		if sub == nil {
+			sub = s.otherSub
+		}
+		if sub != nil {
+			w.filesOf(sub, name, args[i+1:], owner, c, d)
+		}
+		return
 	}
 	// Operand effects: a form of operand that names a file (HTTPie's
 	// name@path), whatever the layout does with the operand.
@@ -190,17 +224,23 @@ func (w *walker) files(name string, args []word, owner string, c scope, d *dirSt
 			}
 		}
 	}
+	if s.needMode != "" {
+		if _, ok := l.mode(s.needMode); !ok {
+			return
+		}
+	}
 	w.layout(s, name, &l, owner, d)
 }
 
 // optionFiles records the files the options name: with dirs only the
-// output directory, else every other effect.
-func (l *fileLine) optionFiles(w *walker, s *cmdSpec, opts []optArg, dirs bool, owner string, d *dirState) {
+// output and working directories, else every other effect. It returns
+// the directory state the rest resolves against (git -C DIR).
+func (l *fileLine) optionFiles(w *walker, s *cmdSpec, opts []optArg, dirs bool, owner string, d *dirState) *dirState {
 	args := l.args
 	for _, o := range opts {
 		for k := range s.opts {
 			e := &s.opts[k]
-			if e.operand || e.class != "" || !contains(e.names, o.name) || dirs != (e.file == fileDir) {
+			if e.operand || e.class != "" || !contains(e.names, o.name) || dirs != (e.file == fileDir || e.file == fileChdir) {
 				continue
 			}
 			if e.pattern {
@@ -243,9 +283,14 @@ func (l *fileLine) optionFiles(w *walker, s *cmdSpec, opts []optArg, dirs bool, 
 				l.dir = &vw
 			case fileArchive:
 				l.archive = &vw
+			case fileChdir:
+				nd := d.clone()
+				w.chdir(nd, "cd", []word{vw}, false)
+				d = nd
 			}
 		}
 	}
+	return d
 }
 
 // output records an output file, inside the output directory when one
@@ -281,6 +326,14 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 	case writeAll, modeKind:
 		for _, o := range ops {
 			w.file(o, true, owner, d)
+		}
+	case writeFirst, writeSecond:
+		n := 0
+		if s.files == writeSecond {
+			n = 1
+		}
+		if _, toStdout := l.mode("stdout"); len(ops) > n && !toStdout {
+			w.file(ops[n], true, owner, d)
 		}
 	case pairKind:
 		for i, o := range ops {

@@ -71,6 +71,14 @@ type cmdSpec struct {
 	decompress bool
 	// saves: a downloader saves under the URL's name by default (wget).
 	saves bool
+	// needMode: the operands are files only with an option setting this
+	// mode (git diff --no-index).
+	needMode string
+	// everySub are options every subcommand takes (git's --output); the
+	// table adds them to each subcommand's entry and to otherSub, the
+	// entry of the subcommands it does not list.
+	everySub []optEffect
+	otherSub *cmdSpec
 	// probe keeps the analysis of a command the table did not know
 	// before: its arguments are still probed for command lines and
 	// secrets as an unknown command's are, and the policy still checks

@@ -43,130 +43,34 @@ func (w *walker) into(dst, src word, owner string, d *dirState) {
 	w.file(joinWord(dst, b, src.static && !src.glob), true, owner, d)
 }
 
-// gitFiles records the files git subcommands read and write through
-// their options and operands. git -C DIR changes the directory they
-// resolve against.
-func (w *walker) gitFiles(s *cmdSpec, args []word, owner string, d *dirState) {
+// gitCheckoutFiles: git checkout [REV] [--] PATHS: a lone operand may be
+// a branch or a path; one that looks like a path is counted as written.
+func (w *walker) gitCheckoutFiles(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
 	texts := wordTexts(args)
-	sub := s.firstOperand(texts)
-	if sub >= len(args) {
-		return
+	_, opIdx := s.scanWords(texts, args, false)
+	for n, i := range opIdx {
+		if n > 0 || i > 0 && texts[i-1] == "--" || strings.ContainsAny(args[i].text, "./") {
+			w.file(args[i], true, owner, d)
+		}
 	}
-	opts, _ := s.scan(texts[:sub], false)
+}
+
+// gitConfigFiles: git config -f FILE writes FILE when the command
+// changes the configuration, else reads it.
+func (w *walker) gitConfigFiles(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	texts := wordTexts(args)
+	opts, _ := s.scanWords(texts, args, false)
 	for _, o := range opts {
-		if o.name == "-C" && o.valAt >= 0 {
-			nd := d.clone()
-			w.chdir(nd, "cd", []word{valWord(args, o)}, false)
-			d = nd
+		if (o.name == "-f" || o.name == "--file") && o.valAt >= 0 {
+			w.file(valWord(args, o), gitConfigSets(texts), owner, d)
 		}
 	}
-	name, rest := args[sub].text, args[sub+1:]
-	// Options of every subcommand that write a file: the diff family's
-	// --output, archive's --output.
-	var ops []word
-	dashdash := -1
-	for i := 0; i < len(rest); i++ {
-		t := rest[i].text
-		v, hasEq := "", false
-		if j := strings.IndexByte(t, '='); j > 0 && strings.HasPrefix(t, "--") {
-			t, v, hasEq = t[:j], t[j+1:], true
-		}
-		val := func() (word, bool) {
-			if hasEq {
-				vw := rest[i]
-				vw.text = v
-				return vw, true
-			}
-			if i+1 < len(rest) {
-				i++
-				return rest[i], true
-			}
-			return word{}, false
-		}
-		switch {
-		case t == "--":
-			dashdash = len(ops)
-			ops = append(ops, rest[i+1:]...)
-			i = len(rest)
-		case t == "--output" || t == "-o" && (name == "archive" || name == "format-patch") ||
-			t == "--output-directory" && name == "format-patch":
-			if f, ok := val(); ok && f.text != "-" {
-				w.file(f, true, owner, d)
-			}
-		case (t == "-F" || t == "--file") && (name == "commit" || name == "tag" || name == "merge" || name == "notes"),
-			t == "--pathspec-from-file", t == "--contents" && name == "blame",
-			(t == "-t" || t == "--template") && name == "commit":
-			if f, ok := val(); ok && f.text != "-" {
-				w.file(f, false, owner, d)
-			}
-		case name == "config" && (t == "-f" || t == "--file"):
-			if f, ok := val(); ok && f.text != "-" {
-				w.file(f, gitConfigSets(wordTexts(rest)), owner, d)
-			}
-		case (name == "restore" || name == "checkout") && (t == "-s" || t == "--source" || t == "-b" || t == "-B" || t == "--orphan" || t == "--conflict"),
-			name == "clone" && (t == "-o" || t == "--origin" || t == "-b" || t == "--branch" || t == "--depth" || t == "--reference" || t == "--separate-git-dir" || t == "-c" || t == "--config" || t == "-u" || t == "--upload-pack" || t == "--template"),
-			name == "worktree" && (t == "-b" || t == "-B" || t == "--reason"):
-			if !hasEq && i+1 < len(rest) {
-				i++
-			}
-		case strings.HasPrefix(t, "-"):
-		default:
-			ops = append(ops, rest[i])
-		}
-	}
-	switch name {
-	case "mv", "rm", "restore":
-		for _, o := range ops {
-			w.file(o, true, owner, d)
-		}
-	case "checkout":
-		// git checkout [REV] [--] PATHS: a lone operand may be a branch
-		// or a path; one that looks like a path is counted as written.
-		for i, o := range ops {
-			if i > 0 || dashdash == 0 || strings.ContainsAny(o.text, "./") {
-				w.file(o, true, owner, d)
-			}
-		}
-	case "bundle":
-		if len(ops) > 1 && ops[0].text == "create" {
-			w.file(ops[1], true, owner, d)
-		}
-	case "clone":
-		if len(ops) > 1 {
-			w.file(ops[1], true, owner, d)
-		}
-	case "init":
-		if len(ops) > 0 {
-			w.file(ops[0], true, owner, d)
-		}
-	case "worktree":
-		if len(ops) > 1 && ops[0].text == "add" {
-			w.file(ops[1], true, owner, d)
-		}
-	case "merge-file":
-		if len(ops) > 0 && !hasWord(rest, "-p", "--stdout") {
-			w.file(ops[0], true, owner, d)
-		}
-	case "diff", "grep":
-		// --no-index compares or searches any files, not the repository.
-		if hasWord(rest, "--no-index") {
-			if name == "grep" && dashdash != 0 && len(ops) > 0 && !hasWord(rest, "-e", "-f") {
-				ops = ops[1:]
-			}
-			for _, o := range ops {
-				w.file(o, false, owner, d)
-			}
-		}
-	case "show", "cat-file":
-		// REV:PATH reads PATH as committed.
-		for _, o := range ops {
-			if j := strings.IndexByte(o.text, ':'); j >= 0 && j+1 < len(o.text) {
-				p := o
-				p.text = o.text[j+1:]
-				w.file(p, false, owner, d)
-			}
-		}
-	}
+}
+
+// gitApplyFiles: git apply's patch files are read; the files a patch
+// given inline names are written.
+func (w *walker) gitApplyFiles(_ *cmdSpec, _ string, args []word, c scope, owner string, d *dirState) {
+	w.patchFiles(nil, "git", args, c, owner, d)
 }
 
 func hasWord(args []word, opts ...string) bool {
@@ -254,7 +158,7 @@ func (w *walker) fetchFiles(s *cmdSpec, l *fileLine, owner string, d *dirState) 
 			}
 			b = "index.html"
 		}
-		l.output(w, urlName(u, b), owner, d)
+		l.output(w, urlName(b), owner, d)
 	}
 	for _, o := range l.ops {
 		save(o)
@@ -266,10 +170,10 @@ func (w *walker) fetchFiles(s *cmdSpec, l *fileLine, owner string, d *dirState) 
 	}
 }
 
-// urlName is the word a downloader saves URL u under, b its base name:
+// urlName is the word a downloader saves a URL under, b its base name:
 // static unless the name itself holds an expansion (a glob character or
 // an expansion in the URL's query is not in it).
-func urlName(_ word, b string) word {
+func urlName(b string) word {
 	f := litWord(b)
 	f.static = !strings.ContainsAny(b, "$`")
 	return f
@@ -428,14 +332,8 @@ func (w *walker) patchFiles(s *cmdSpec, name string, args []word, c scope, owner
 	dir := litWord(".")
 	var ops []word
 	patchFile := false
-	if name == "git" { // git apply
+	if name == "git" { // git apply: args are the words after "apply"
 		strip = 1
-		for i, a := range args {
-			if a.text == "apply" {
-				args = args[i+1:]
-				break
-			}
-		}
 		for i := 0; i < len(args); i++ {
 			t := args[i].text
 			switch {
@@ -689,13 +587,5 @@ func (w *walker) ddCode(_ *cmdSpec, _ string, args []word, _ scope, owner string
 			a.text = v
 			w.file(a, true, owner, d)
 		}
-	}
-}
-
-// gitCode: git's subcommands' files, and git apply's patch.
-func (w *walker) gitCode(s *cmdSpec, _ string, args []word, c scope, owner string, d *dirState) {
-	w.gitFiles(s, args, owner, d)
-	if sub := s.firstOperand(wordTexts(args)); sub < len(args) && args[sub].text == "apply" {
-		w.patchFiles(nil, "git", args[sub:], c, owner, d)
 	}
 }
