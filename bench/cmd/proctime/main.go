@@ -10,7 +10,10 @@
 // other load slows them alike; the ratios to the first command are then
 // the figures to compare. Every run must exit 0 and print TEXT on stdout.
 // For each command it prints the median, p90, p99 and mean wall time,
-// and for the others the ratio of their median and mean to the first's.
+// and for the others the ratio of their median and mean to the first's;
+// then the median CPU time (user and system, from the kernel's rusage of
+// the child) and the mean of minor page faults and context switches,
+// which vary less with the machine's load than wall time.
 package main
 
 import (
@@ -20,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"syscall"
 	"time"
 )
 
@@ -30,6 +34,8 @@ type spec struct {
 	input         []byte
 	lat           []time.Duration
 	sum           time.Duration
+	cpu           []time.Duration
+	faults, ctxsw int64
 }
 
 func main() {
@@ -54,14 +60,14 @@ func main() {
 	}
 	for range *warm {
 		for _, s := range specs {
-			s.run()
+			s.run(false)
 		}
 	}
 	start := time.Now()
 	for round := 0; round < *n && time.Since(start) < *d; round++ {
 		for i := range specs {
 			s := specs[(round+i)%len(specs)]
-			t := s.run()
+			t := s.run(true)
 			s.lat = append(s.lat, t)
 			s.sum += t
 		}
@@ -75,6 +81,15 @@ func main() {
 			b := specs[0]
 			fmt.Printf(" vs=%s ratio-p50=%.2f ratio-mean=%.2f", b.label,
 				float64(p50)/float64(b.pct(0.5)), float64(mean)/float64(b.sum/time.Duration(len(b.lat))))
+		}
+		fmt.Println()
+	}
+	for i, s := range specs {
+		cpu := median(s.cpu)
+		fmt.Printf("cpu %s cpu-p50=%s minflt=%d ctxsw=%d", s.label, cpu.Round(10*time.Microsecond),
+			s.faults/int64(len(s.cpu)), s.ctxsw/int64(len(s.cpu)))
+		if i > 0 {
+			fmt.Printf(" vs=%s ratio-cpu-p50=%.2f", specs[0].label, float64(cpu)/float64(median(specs[0].cpu)))
 		}
 		fmt.Println()
 	}
@@ -102,7 +117,9 @@ func parseSpec(fs *flag.FlagSet, args []string) *spec {
 	return s
 }
 
-func (s *spec) run() time.Duration {
+// run runs the command once; measured, it records its CPU time, page
+// faults and context switches.
+func (s *spec) run(measured bool) time.Duration {
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	cmd.Stdin = bytes.NewReader(s.input)
 	var out, errb bytes.Buffer
@@ -116,7 +133,19 @@ func (s *spec) run() time.Duration {
 	if !bytes.Contains(out.Bytes(), []byte(s.expect)) {
 		fail(fmt.Errorf("%v printed %q, want it to contain %q", s.argv, out.Bytes(), s.expect))
 	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && measured {
+		s.cpu = append(s.cpu, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
+		s.faults += ru.Minflt
+		s.ctxsw += ru.Nvcsw + ru.Nivcsw
+	}
 	return took
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	return slices.Sorted(slices.Values(ds))[len(ds)/2]
 }
 
 func (s *spec) pct(p float64) time.Duration {
