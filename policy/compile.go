@@ -87,6 +87,12 @@ type compiledCond struct {
 // and home directory. Grants are compiled with it too.
 func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 	rs := &Ruleset{layer: layer, rules: make([]compiledRule, len(rules)), exact: map[string]*subjectIndex{}, families: e.families}
+	// The rules are compiled first and indexed after, so each index's
+	// trie is allocated once at its size (the hook compiles every rule on
+	// each call).
+	keys := make([]string, len(rules)) // the family key of an exact-tool rule
+	size := map[string]int{}           // trie nodes per family key, at most
+	anySize := 0
 	for i := range rules {
 		r := &rules[i]
 		cr, err := e.compileRule(layer, r)
@@ -94,33 +100,43 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 			return nil, fmt.Errorf("%s: %w", r.Source, err)
 		}
 		rs.rules[i] = cr
-		idx := int32(i)
-		if cr.catchAll {
-			if rs.any == nil {
-				rs.any = newSubjectIndex()
-			}
-			rs.any.add(cr.prefix, idx)
-			continue
-		}
-		if cr.toolGlob != nil {
-			rs.wild = append(rs.wild, idx)
+		switch {
+		case cr.catchAll:
+			anySize += len(cr.prefix)
+		case cr.toolGlob != nil:
 			for fam := range cr.families {
-				ix := rs.exact[fam]
-				if ix == nil {
-					ix = newSubjectIndex()
-					rs.exact[fam] = ix
-				}
-				ix.add(cr.prefix, idx)
+				size[fam] += len(cr.prefix)
 			}
-			continue
+		default:
+			keys[i] = e.familyKey(r.Tool)
+			size[keys[i]] += len(cr.prefix)
 		}
-		key := e.familyKey(r.Tool)
+	}
+	index := func(key string) *subjectIndex {
 		ix := rs.exact[key]
 		if ix == nil {
-			ix = newSubjectIndex()
+			ix = newSubjectIndex(size[key])
 			rs.exact[key] = ix
 		}
-		ix.add(cr.prefix, idx)
+		return ix
+	}
+	for i := range rs.rules {
+		cr := &rs.rules[i]
+		idx := int32(i)
+		switch {
+		case cr.catchAll:
+			if rs.any == nil {
+				rs.any = newSubjectIndex(anySize)
+			}
+			rs.any.add(cr.prefix, idx)
+		case cr.toolGlob != nil:
+			rs.wild = append(rs.wild, idx)
+			for fam := range cr.families {
+				index(fam).add(cr.prefix, idx)
+			}
+		default:
+			index(keys[i]).add(cr.prefix, idx)
+		}
 	}
 	return rs, nil
 }

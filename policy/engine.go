@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"sort"
@@ -27,6 +28,7 @@ type Engine struct {
 	maxCommand int
 
 	tools     map[string]toolInfo
+	ownTools  bool                // tools is this engine's copy, not builtinProfile
 	families  map[string][]string // family key → member tool names
 	questions map[string]bool
 	arity     map[string]int
@@ -94,17 +96,18 @@ func WithMaxCommandBytes(n int) Option { return func(e *Engine) { e.maxCommand =
 func New(docs []*Document, opts ...Option) (*Engine, error) {
 	e := &Engine{
 		maxCommand: DefaultMaxCommandBytes,
-		tools:      make(map[string]toolInfo, len(builtinProfile)),
-		questions:  map[string]bool{},
-		arity:      map[string]int{},
-		agents:     map[string]*Ruleset{},
+		// The built-in profile, shared until a document declares a tool
+		// (declare copies it): the hook builds an engine per call.
+		tools:     builtinProfile,
+		questions: map[string]bool{},
+		arity:     map[string]int{},
+		agents:    map[string]*Ruleset{},
 	}
 	e.aliases.m = map[string]string{}
 	for _, o := range opts {
 		o(e)
 	}
 	for name, info := range builtinProfile {
-		e.tools[name] = info
 		if info.spec.Question {
 			e.questions[name] = true
 		}
@@ -201,6 +204,9 @@ func (f TestFailures) Error() string { return errors.Join(f...).Error() }
 
 // declare adds a document's tool declarations to the profile.
 func (e *Engine) declare(d *Document) error {
+	if len(d.Tools) > 0 && !e.ownTools {
+		e.tools, e.ownTools = maps.Clone(e.tools), true
+	}
 	for name, spec := range d.Tools {
 		switch spec.Kind {
 		case "":

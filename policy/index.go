@@ -29,7 +29,13 @@ type trieEdge struct {
 	node int32
 }
 
-func newSubjectIndex() *subjectIndex { return &subjectIndex{nodes: make([]trieNode, 1)} }
+// newSubjectIndex returns an empty index with room for nodes trie nodes
+// besides the root (the prefixes' total length is enough).
+func newSubjectIndex(nodes int) *subjectIndex {
+	// Every node but the root is reached by one edge: the first edges
+	// of all the nodes fit in one slab.
+	return &subjectIndex{nodes: make([]trieNode, 1, 1+nodes), edges: make([]trieEdge, 0, nodes)}
+}
 
 // add files rule idx under prefix. Rules must be added in ascending order.
 func (ix *subjectIndex) add(prefix string, idx int32) {
