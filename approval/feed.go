@@ -51,19 +51,29 @@ type headRead struct {
 	err  error
 }
 
-// head returns the feed's head as read after the call began.
+// head returns the feed's head as read after the call began. A caller
+// that finds no read in flight reads it itself (no goroutine, no hand-off:
+// the one-caller case costs one round trip); callers arriving meanwhile
+// share the next read, which a goroutine makes once this one is done.
 func (f *feed) head(ctx context.Context) (store.FeedHead, error) {
 	f.hmu.Lock()
 	if f.next == nil {
 		f.next = &headRead{done: make(chan struct{})}
 	}
 	r := f.next
-	if !f.running {
+	lead := !f.running
+	if lead {
 		f.running = true
 		f.next = nil
-		go f.read(r)
 	}
 	f.hmu.Unlock()
+	if lead {
+		f.readOne(r)
+		if nx := f.handOff(); nx != nil {
+			go f.read(nx)
+		}
+		return r.h, r.err
+	}
 	select {
 	case <-r.done:
 		return r.h, r.err
@@ -72,18 +82,30 @@ func (f *feed) head(ctx context.Context) (store.FeedHead, error) {
 	}
 }
 
-// read performs r, then the read that gathered while it ran, if any.
+// readOne performs r and releases its waiters.
+func (f *feed) readOne(r *headRead) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	r.h, r.err = f.src.Head(ctx)
+	cancel()
+	close(r.done)
+}
+
+// handOff takes the read that gathered while one ran, if any; with none,
+// no read is running any more.
+func (f *feed) handOff() *headRead {
+	f.hmu.Lock()
+	defer f.hmu.Unlock()
+	r := f.next
+	f.next = nil
+	f.running = r != nil
+	return r
+}
+
+// read performs r, then the reads that gather while it runs.
 func (f *feed) read(r *headRead) {
 	for r != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		r.h, r.err = f.src.Head(ctx)
-		cancel()
-		close(r.done)
-		f.hmu.Lock()
-		r = f.next
-		f.next = nil
-		f.running = r != nil
-		f.hmu.Unlock()
+		f.readOne(r)
+		r = f.handOff()
 	}
 }
 
