@@ -11,8 +11,11 @@
 // own writes; when several nodes share a store (one that is a store.Feed,
 // PostgreSQL), each broker also applies the store's change feed: other
 // nodes' answers wake its waiters, their events join its stream in one
-// order, and before each decision it checks the feed's head so that no
-// cache older than the store decides a call (feed.go). A session's
+// order, and no cache older than the store decides a call: a recorded
+// decision commits only if no change its caches miss was appended before
+// it (checked in the append's transaction; otherwise the broker applies
+// the feed and decides again), a dry run or an approval to hold checks
+// the feed's head first (feed.go). A session's
 // read-modify-write (a mode, a stop flag, a first call's binding) holds
 // the session's lock in the store, so writes on two nodes never undo each
 // other.

@@ -24,8 +24,8 @@ func WithSessionCacheSize(n int) Option { return func(b *Broker) { b.sessions.ma
 //
 // When nodes share the store, another node's writes reach this cache
 // through the change feed (feed.go): every session change is an audit
-// entry, and the broker applies the entries up to the feed's head before
-// it decides.
+// entry, and no decision on a cache that misses one stands (feed.go,
+// Broker.decideRecorded).
 type sessionCache struct {
 	// wmu serializes writes: store write then cache update, and every
 	// read-modify-write of a session, so the cache ends in the order the

@@ -153,8 +153,10 @@ type Versioner interface {
 // Feed is implemented by stores that several nodes share (PostgreSQL):
 // the audit log is the change feed. A node applies entries in sequence
 // order (ListAudit with AfterSeq) to wake its waiters, drop its caches and
-// publish events, and checks Head before each decision so that no cache
-// older than the database decides a call.
+// publish events. So that no cache older than the database decides a
+// call, a dry run checks Head first, and a recorded decision is appended
+// only if its caches are still current (GuardedAppender), or after a Head
+// check when the store has no guarded append.
 type Feed interface {
 	// Head returns the sequence numbers of the latest audit entry and of
 	// the latest that caches depend on (ChangesCaches); 0 if none.

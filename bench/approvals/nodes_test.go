@@ -139,8 +139,10 @@ func crossRoundTrips(tb testing.TB, a, b *approval.Broker, session string, n int
 // from the caches, recorded in the audit log: a durable commit each) and
 // Evaluate (the dry run: nothing recorded), each one caller at a time
 // (serial) and from 8×GOMAXPROCS callers (parallel, decisions/s). On
-// PostgreSQL every decision also checks the change feed's head (shared
-// between concurrent decisions) so that no cache older than the database
+// PostgreSQL a recorded decision commits only if no change its caches
+// miss was appended first (checked in its append, which concurrent
+// decisions share), and a dry run reads the change feed's head (shared
+// between concurrent dry runs), so that no cache older than the database
 // decides.
 func BenchmarkNodesDecisions(b *testing.B) {
 	stores := []struct {
