@@ -45,7 +45,7 @@ func newBroker(tb testing.TB) *approval.Broker {
 	}
 	tb.Cleanup(func() { st.Close() })
 	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC()), nil)
-	br, err := approval.New(ctx, st, pol, approval.WithTTL(time.Hour))
+	br, err := approval.New(ctx, st, pol, approval.WithTTL(time.Hour), approval.WithMaxPending(-1))
 	if err != nil {
 		tb.Fatal(err)
 	}

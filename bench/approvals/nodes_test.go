@@ -45,7 +45,7 @@ func pgNodes(b *testing.B, n int) []*approval.Broker {
 			b.Fatal(err)
 		}
 		pol := approval.NewWorkspaces(st.Rules(policy.DefaultRulesJSONC()), nil)
-		br, err := approval.New(ctx, st, pol, approval.WithTTL(time.Hour))
+		br, err := approval.New(ctx, st, pol, approval.WithTTL(time.Hour), approval.WithMaxPending(-1))
 		if err != nil {
 			b.Fatal(err)
 		}
