@@ -80,6 +80,31 @@ type Approval struct {
 	BatchRemaining []Call `json:"batch_remaining,omitempty"`
 	// Resolution is set once the approval is no longer pending.
 	Resolution *Resolution `json:"resolution,omitempty"`
+	// SessionWaiting is the other calls of the call's session waiting for
+	// an answer when the approval was read or announced: batch context for
+	// calls that arrive one at a time (POST /v1/calls without a batch,
+	// hooks). The gateway fills it on reads and events; it is not stored.
+	SessionWaiting *Waiting `json:"session_waiting,omitempty"`
+}
+
+// Waiting is the other calls of a session waiting for an answer.
+type Waiting struct {
+	// Count is how many there are.
+	Count int `json:"count"`
+	// Calls are the oldest of them, at most MaxWaitingShown.
+	Calls []WaitingCall `json:"calls"`
+}
+
+// MaxWaitingShown bounds Waiting.Calls.
+const MaxWaitingShown = 5
+
+// WaitingCall is one call of a Waiting.
+type WaitingCall struct {
+	ApprovalID string `json:"approval_id"`
+	Tool       string `json:"tool"`
+	// Summary is what the call does in one line (its command, path or
+	// arguments), cut short.
+	Summary string `json:"summary"`
 }
 
 // Resolution is how an approval ended.

@@ -403,7 +403,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		return &Result{Decision: existing.Decision, Approval: existing}, nil
 	}
 	b.track(a)
-	b.publish(toolgate.EventApprovalRequested, a, nil)
+	b.publish(toolgate.EventApprovalRequested, b.announced(ctx, a), nil)
 	return &Result{Decision: d, Approval: a}, nil
 }
 

@@ -243,6 +243,7 @@ func (b *Broker) apply(ctx context.Context, e *toolgate.AuditEntry) {
 		if ev.Type == toolgate.EventApprovalRequested {
 			if a.Status == toolgate.StatusPending {
 				b.track(a)
+				a = b.announced(ctx, a)
 			} else {
 				// Already answered: the resolved entry follows. The
 				// event shows the approval as it was requested.

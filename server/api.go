@@ -173,6 +173,9 @@ func (s *server) handleListApprovals(w http.ResponseWriter, r *http.Request) err
 	if list == nil {
 		list = []*toolgate.Approval{}
 	}
+	if list, err = s.broker.WithWaiting(r.Context(), list); err != nil {
+		return err
+	}
 	return writeJSON(w, http.StatusOK, map[string]any{"approvals": list})
 }
 
@@ -193,6 +196,13 @@ func (s *server) handleGetApproval(w http.ResponseWriter, r *http.Request) error
 		if a, err = s.waitFor(w, r, id, wait); err != nil {
 			return err
 		}
+	}
+	if a.Status == toolgate.StatusPending {
+		as, err := s.broker.WithWaiting(r.Context(), []*toolgate.Approval{a})
+		if err != nil {
+			return err
+		}
+		a = as[0]
 	}
 	return writeJSON(w, http.StatusOK, a)
 }

@@ -420,3 +420,46 @@ func TestTurnShowsWhatItGrants(t *testing.T) {
 		t.Fatalf("turn prompt does not say %q:\n%s", want, v)
 	}
 }
+
+// Calls of one session that arrive one at a time (hooks, POST /v1/calls
+// without a batch) show each other as batch context, kept current from
+// the live list; a call of another session is no context.
+func TestSessionWaiting(t *testing.T) {
+	t.Parallel()
+	m := newModel(context.Background(), &fakeGate{}, "http://gw", newStyles(lipgloss.NewRenderer(&strings.Builder{}), true), t0)
+	m.Update(connMsg{live: true})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	mk := func(id, session, cmd string, at time.Duration) *toolgate.Approval {
+		return &toolgate.Approval{ID: id, Status: toolgate.StatusPending, CreatedAt: t0.Add(at), ExpiresAt: t0.Add(5 * time.Minute),
+			Call:     toolgate.Call{ID: "c-" + id, Session: session, Tool: "Bash", Args: map[string]any{"command": cmd}},
+			Decision: toolgate.Decision{Action: toolgate.Ask, Reason: "asks"}}
+	}
+	one, two, other := mk("a1", "s1", "npm test", 0), mk("a2", "s1", "npm run lint", time.Second), mk("a3", "s2", "make", 2*time.Second)
+	for i, a := range []*toolgate.Approval{one, two, other} {
+		m.Update(eventMsg(toolgate.Event{Seq: int64(i + 1), Type: toolgate.EventApprovalRequested, Approval: a}))
+	}
+	view := func() string { return strings.Join(strings.Fields(m.View()), " ") }
+	if v := view(); !strings.Contains(v, "Batch: 1 more call from this session is waiting: Bash npm run lint") {
+		t.Fatalf("the first does not show the second:\n%s", v)
+	}
+	press(t, m, "j")
+	if v := view(); !strings.Contains(v, "Batch: 1 more call from this session is waiting: Bash npm test") {
+		t.Fatalf("the second does not show the first:\n%s", v)
+	}
+	press(t, m, "j")
+	if v := view(); strings.Contains(v, "Batch:") {
+		t.Fatalf("a call alone in its session shows batch context:\n%s", v)
+	}
+	// The first is answered elsewhere: the second shows no more context.
+	res := *one
+	res.Status = toolgate.StatusApproved
+	res.Resolution = &toolgate.Resolution{Status: toolgate.StatusApproved, Scope: toolgate.ScopeOnce, By: "alice", Via: "web"}
+	m.Update(eventMsg(toolgate.Event{Seq: 4, Type: toolgate.EventApprovalResolved, Approval: &res}))
+	press(t, m, "k")
+	if m.selected().ID != "a2" {
+		t.Fatalf("selected %s", m.selected().ID)
+	}
+	if v := view(); strings.Contains(v, "Batch:") {
+		t.Fatalf("an answered call still shows as waiting:\n%s", v)
+	}
+}

@@ -133,7 +133,11 @@ func (m *model) details(w int) (info, prompt []string) {
 			out = append(out, m.styles.risk.Render(l))
 		}
 	}
-	if b := present.Batch(a); b != "" {
+	// The other calls of the session, from the live list: current as
+	// calls arrive and are answered (what the gateway sent is a snapshot).
+	live := *a
+	live.SessionWaiting = present.WaitingOf(a, m.items, m.now)
+	if b := present.Batch(&live); b != "" {
 		out = append(out, "Batch: "+b)
 	}
 	out = append(out, "Expires in "+present.Remaining(a, m.now))

@@ -727,7 +727,7 @@ func TestBrowser(t *testing.T) {
 		if got := eval[string](t, b, q(card(plain.ID)+" .seg.a-allow")+`.textContent`); got != "git status" {
 			t.Fatalf("allowed sub-command %q", got)
 		}
-		if n := eval[int](t, b, q(card(plain.ID))+`.querySelectorAll('.batch li').length`); n != 2 {
+		if n := eval[int](t, b, q(card(plain.ID))+`.querySelectorAll('.batch:not(.waiting) li').length`); n != 2 {
 			t.Fatalf("batch shows %d calls", n)
 		}
 		b.wait(t, "the tab title", `document.title === '(2) toolgate'`)

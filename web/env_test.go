@@ -29,7 +29,7 @@ func newEnv(t *testing.T, opts ...web.Option) *env {
 }
 
 // newEnvDeps is newEnv with a change to the server's dependencies.
-func newEnvDeps(t *testing.T, deps func(*server.Deps), opts ...web.Option) *env {
+func newEnvDeps(t *testing.T, deps func(*stacktest.Stack, *server.Deps), opts ...web.Option) *env {
 	t.Helper()
 	e := &env{t: t}
 	e.Stack = stacktest.New(t, stacktest.TokenOptions(tokens.WithCheckInterval(0)),
@@ -38,7 +38,7 @@ func newEnvDeps(t *testing.T, deps func(*server.Deps), opts ...web.Option) *env 
 			d.Authenticate = e.ui.Authenticate
 			d.Limits = server.Limits{RatePerSecond: -1, Heartbeat: 5 * time.Second}
 			if deps != nil {
-				deps(d)
+				deps(s, d)
 			}
 		}),
 		stacktest.Handler(func(_ *stacktest.Stack, api http.Handler) http.Handler {

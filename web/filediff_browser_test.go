@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
 )
@@ -52,7 +53,7 @@ func TestBrowserFileDiff(t *testing.T) {
 	}
 
 	b := newBrowser(t)
-	e := newEnvDeps(t, func(d *server.Deps) { d.Home = home })
+	e := newEnvDeps(t, func(_ *stacktest.Stack, d *server.Deps) { d.Home = home })
 	// Every write and edit asks, so each makes a card.
 	doc, err := policy.AppendRule(policy.DefaultRulesJSONC(), policy.Rule{Tool: "Write", Pattern: "*", Action: toolgate.Ask}, "")
 	if err != nil {

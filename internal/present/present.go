@@ -161,8 +161,9 @@ func Risks(d toolgate.Decision) []string {
 	return out
 }
 
-// Batch words where the call stands in its batch and what is still to
-// come, "" for a call outside a batch.
+// Batch words where the call stands in its batch, what is still to come
+// and which other calls of its session wait for an answer, "" when there
+// is nothing to say.
 func Batch(a *toolgate.Approval) string {
 	c := a.Call
 	var parts []string
@@ -180,7 +181,57 @@ func Batch(a *toolgate.Approval) string {
 		}
 		parts = append(parts, "still to come: "+strings.Join(next, "; ")+more)
 	}
+	if w := a.SessionWaiting; w != nil && w.Count > 0 {
+		parts = append(parts, WaitingText(w))
+	}
 	return strings.Join(parts, "; ")
+}
+
+// WaitingText words the other calls of a session that wait: "2 more calls
+// from this session are waiting: Bash git push; Write main.go".
+func WaitingText(w *toolgate.Waiting) string {
+	s := fmt.Sprintf("%d more calls from this session are waiting", w.Count)
+	if w.Count == 1 {
+		s = "1 more call from this session is waiting"
+	}
+	shown := make([]string, 0, min(len(w.Calls), 3))
+	for _, c := range w.Calls[:min(len(w.Calls), 3)] {
+		shown = append(shown, Visible(c.Tool)+" "+cut(Visible(c.Summary), 40))
+	}
+	if len(shown) == 0 {
+		return s
+	}
+	s += ": " + strings.Join(shown, "; ")
+	if w.Count > len(shown) {
+		s += fmt.Sprintf(" and %d more", w.Count-len(shown))
+	}
+	return s
+}
+
+// WaitingOf returns the other calls of a's session among pending (a
+// gateway's or an approver's list of pending approvals), oldest first;
+// nil when none waits or a is not pending.
+func WaitingOf(a *toolgate.Approval, pending []*toolgate.Approval, now time.Time) *toolgate.Waiting {
+	if a.Status != toolgate.StatusPending {
+		return nil
+	}
+	var others []*toolgate.Approval
+	for _, x := range pending {
+		if x.ID == a.ID || x.Call.Session != a.Call.Session || x.Status != toolgate.StatusPending ||
+			(!x.ExpiresAt.IsZero() && !now.Before(x.ExpiresAt)) {
+			continue
+		}
+		others = append(others, x)
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	sort.SliceStable(others, func(i, j int) bool { return others[i].CreatedAt.Before(others[j].CreatedAt) })
+	w := &toolgate.Waiting{Count: len(others)}
+	for _, x := range others[:min(len(others), toolgate.MaxWaitingShown)] {
+		w.Calls = append(w.Calls, toolgate.WaitingCall{ApprovalID: x.ID, Tool: x.Call.Tool, Summary: cut(Command(x.Call), 120)})
+	}
+	return w
 }
 
 // Where words the call's session and workspace, and where its tool

@@ -102,3 +102,63 @@ func TestGrantWords(t *testing.T) {
 		}
 	}
 }
+
+func TestWaiting(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	mk := func(id, session, cmd string, at time.Duration, st toolgate.Status) *toolgate.Approval {
+		return &toolgate.Approval{ID: id, Status: st, CreatedAt: t0.Add(at), ExpiresAt: t0.Add(time.Minute),
+			Call: toolgate.Call{Session: session, Tool: "Bash", Args: map[string]any{"command": cmd}}}
+	}
+	a := mk("a", "s1", "npm test", 0, toolgate.StatusPending)
+	list := []*toolgate.Approval{
+		a,
+		mk("c", "s1", "make", 3*time.Second, toolgate.StatusPending),
+		mk("b", "s1", "npm run lint", time.Second, toolgate.StatusPending),
+		mk("d", "s2", "ls", 0, toolgate.StatusPending),                  // another session
+		mk("e", "s1", "rm x", 0, toolgate.StatusApproved),               // answered
+		mk("f", "s1", "go vet", -2*time.Minute, toolgate.StatusPending), // expired
+	}
+	list[5].ExpiresAt = t0.Add(-time.Minute)
+	tests := []struct {
+		name    string
+		a       *toolgate.Approval
+		pending []*toolgate.Approval
+		want    string
+	}{
+		{"two others, oldest first", a, list, "2 more calls from this session are waiting: Bash npm run lint; Bash make"},
+		{"one other", a, list[:2], "1 more call from this session is waiting: Bash make"},
+		{"alone", list[3], list, ""},
+		{"not pending", list[4], list, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := WaitingOf(tt.a, tt.pending, t0)
+			got := ""
+			if w != nil {
+				got = WaitingText(w)
+			}
+			if got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+			// Notifications word it in their batch line.
+			c := *tt.a
+			c.SessionWaiting = w
+			if txt := Text(&c, t0); (tt.want != "") != strings.Contains(txt, "Batch: "+tt.want) {
+				t.Fatalf("notification text:\n%s", txt)
+			}
+		})
+	}
+	var many []*toolgate.Approval
+	for i := range 8 {
+		many = append(many, mk(string(rune('a'+i)), "s1", "cmd", time.Duration(i)*time.Second, toolgate.StatusPending))
+	}
+	w := WaitingOf(many[0], many, t0)
+	if w.Count != 7 || len(w.Calls) != toolgate.MaxWaitingShown {
+		t.Fatalf("count %d, calls %d", w.Count, len(w.Calls))
+	}
+	if got := WaitingText(w); !strings.HasSuffix(got, "and 4 more") {
+		t.Fatalf("%q", got)
+	}
+}

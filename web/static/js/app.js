@@ -108,7 +108,7 @@ function onEvent(ev) {
 function notify(a) {
   if (!('Notification' in window) || Notification.permission !== 'granted') return;
   if (!document.hidden && document.hasFocus()) return;
-  const { title, body } = notifyText(a);
+  const { title, body } = notifyText(a, inbox.waitingCount(a));
   try {
     const n = new Notification(title, { body, tag: a.id });
     n.onclick = () => { window.focus(); location.hash = '#inbox'; inbox.select(a.id); n.close(); };

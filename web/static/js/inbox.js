@@ -41,6 +41,7 @@ export class Inbox {
   }
 
   changed() {
+    this.waiting();
     const n = this.count();
     this.empty.hidden = this.items.size > 0;
     this.onCount(n);
@@ -59,6 +60,47 @@ export class Inbox {
     }
     if (ev.type === 'approval.resolved') this.resolved(a);
     return null;
+  }
+
+  /**
+   * waiting shows on every pending card the other calls of its session
+   * still waiting: batch context for calls that arrive one at a time
+   * (hooks, the API without a batch), from this page's live list, so it
+   * follows every call that arrives or is answered.
+   */
+  waiting() {
+    const bySession = new Map();
+    for (const it of this.order()) {
+      if (it.state !== 'pending') continue;
+      const s = (it.a.call || {}).session || '';
+      if (!bySession.has(s)) bySession.set(s, []);
+      bySession.get(s).push(it);
+    }
+    for (const it of this.items.values()) {
+      const slot = it.refs && it.refs.waiting;
+      if (!slot) continue;
+      const others = it.state === 'pending' ? (bySession.get((it.a.call || {}).session || '') || []).filter((x) => x !== it) : [];
+      const key = others.map((x) => x.a.id).join(' ');
+      if (slot.dataset.ids === key) continue;
+      slot.dataset.ids = key;
+      clear(slot);
+      slot.hidden = others.length === 0;
+      if (!others.length) continue;
+      const n = others.length;
+      slot.append(h('details', { class: 'batch waiting', open: n <= 3 },
+        h('summary', null, n === 1 ? '1 more call from this session is waiting' : `${n} more calls from this session are waiting`),
+        h('ol', null, others.map((x) => h('li', { dataset: { id: x.a.id } },
+          h('a', { href: '#inbox', onclick: (e) => { e.preventDefault(); this.select(x.a.id); x.el.scrollIntoView({ block: 'nearest' }); } },
+            v((x.a.call || {}).tool, 'tool'), ' ', h('code', null, visible(summary(x.a.call || {})))))))));
+    }
+  }
+
+  /** waitingCount is how many other calls of a's session are pending here. */
+  waitingCount(a) {
+    const s = (a.call || {}).session || '';
+    let n = 0;
+    for (const it of this.items.values()) if (it.state === 'pending' && it.a.id !== a.id && ((it.a.call || {}).session || '') === s) n++;
+    return n;
   }
 
   /** upsert adds or refreshes a pending approval; returns it if new. */
@@ -368,6 +410,9 @@ export class Inbox {
         h('ol', null, more.map((c) => h('li', null, v(c.tool, 'tool'), ' ', h('code', null, visible(summary(c)))))));
     }
 
+    // The other calls of the session that wait (filled by waiting()).
+    refs.waiting = h('div', { class: 'waiting-slot', hidden: true });
+
     // Answers. Every grant button says what it grants: the call exactly
     // as made unless the person picks a wider pattern or types one.
     const sugg = d.suggestions || [];
@@ -495,6 +540,7 @@ export class Inbox {
       warns.childNodes.length ? warns : null,
       body,
       batch,
+      refs.waiting,
       actions,
       h('p', { class: 'note', role: 'status', hidden: true }));
     el.addEventListener('click', () => this.select(a.id));
@@ -624,10 +670,14 @@ function answerText(ans) {
   return JSON.stringify(ans);
 }
 
-/** notifyText is the text of a browser notification for an approval. */
-export function notifyText(a) {
+/**
+ * notifyText is the text of a browser notification for an approval;
+ * waiting is how many other calls of its session wait.
+ */
+export function notifyText(a, waiting = 0) {
   const c = a.call || {};
-  return { title: `toolgate: ${c.tool} wants approval`, body: `${c.session ? c.session + ': ' : ''}${summary(c)}` };
+  const more = waiting > 0 ? ` (${waiting} more from this session waiting)` : '';
+  return { title: `toolgate: ${c.tool} wants approval`, body: `${c.session ? c.session + ': ' : ''}${summary(c)}${more}` };
 }
 
 export { toast };
