@@ -7,4 +7,45 @@
 //
 // Analysis errs on the side of more subjects: a construct it cannot see
 // through becomes an opaque subject, never a hidden one.
+//
+// # Commands as data
+//
+// What a known command does is one entry of the command table (cmdSpec,
+// commands.go), written by family and merged into one entry per command
+// on first use:
+//
+//   - the risk family (riskCommands, specs.go): the command's effects and
+//     risk classes, and those of its options and operands;
+//   - the exec family (execCommands, commands_exec.go): options that run a
+//     program or write files no wildcard allow vouches for (find -exec,
+//     rg --pre), the options whose value is a shell command line (rsync
+//     -e, git rebase -x), git's global options (git -C DIR push);
+//   - the file family (fileCommands, commands_files.go): the files an
+//     option's value names (its role: read, write, output, destination
+//     directory, archive, working directory; its form: "@file",
+//     "name=<file", REV:PATH …), the mode an option switches (tar -x, gzip
+//     -d, curl -O, sed -i) and the operand layout (every operand read,
+//     sources and a destination, the first operand written …).
+//
+// Every check reads a command line through one option parser (scan,
+// optparse.go): GNU long options resolved to the option they are a unique
+// prefix of (an ambiguous abbreviation stands for every option it may be,
+// so none of their effects is lost), clusters of short options up to the
+// one that takes a value, "--", old-style bundled letters (tar czf),
+// one-dash long options (find -exec) and subcommands after global options.
+//
+// Adding a command, or the effect of one of its options, is adding data to
+// a family, with a decision case in policy/testdata/decide: for example a
+// reader is {files: readAll, shortVal: "n", long: []string{"lines="}}, an
+// uploader's file option {names: []string{"-T"}, file: fileRead}, an
+// exec-capable option {names: []string{"--pre"}, exec: true}.
+//
+// Some arguments are a language of their own, not options: sed scripts
+// (w, r, e commands), awk programs (system(), pipes, print > file), jq
+// filters and their --slurpfile/--rawfile pairs, git config's set and get
+// forms, the targets a patch's headers name, dd's if=/of= operands, and the
+// guess whether git checkout's lone operand is a branch or a path. Those
+// stay code, because a table of options cannot describe a grammar; the
+// table names the code (cmdSpec.analyse for exec-capable words, fileCode
+// for files), so a reader of the table still sees which command has it.
 package shell
