@@ -53,13 +53,14 @@ func newBroker(tb testing.TB) *approval.Broker {
 	return br
 }
 
-// fill submits n calls that ask, leaving n approvals pending.
+// fill submits n calls that ask, leaving n approvals pending, in
+// sessions of 100 (a session may hold only so many pending approvals).
 func fill(tb testing.TB, br *approval.Broker, session string, n int) {
 	tb.Helper()
 	ctx := context.Background()
 	for i := range n {
 		r, err := br.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{
-			ID: fmt.Sprintf("%s-%d", session, i), Session: session, Tool: tool,
+			ID: fmt.Sprintf("%s-%d", session, i), Session: fmt.Sprintf("%s-%d", session, i/100), Tool: tool,
 			Args: map[string]any{"target": "staging", "n": i},
 		}})
 		if err != nil {
