@@ -104,6 +104,9 @@ type optEffect struct {
 	prefix bool
 	// sources matches every operand but the last (a copy's destination).
 	sources bool
+	// paths skips the pattern operand of a command with patternOpts
+	// (grep PATTERN FILE…): only the files are matched.
+	paths bool
 	// match, when set, tests operands instead of names (chmod modes).
 	match func(string) bool
 	// value, when set, tests the value of the options in names instead
@@ -740,12 +743,13 @@ func classify(cmd *Command, name string, args []string) {
 			if o.operand {
 				if ops == nil {
 					ops = s.operands(resolved)
-					if len(ops) > 0 && s.patternOpts != nil && !s.hasAny(resolved, s.patternOpts...) {
-						ops = ops[1:]
-					}
 				}
-				for k, i := range ops {
-					if o.sources && k == len(ops)-1 {
+				cand := ops
+				if o.paths && len(cand) > 0 && s.patternOpts != nil && !s.hasAny(resolved, s.patternOpts...) {
+					cand = cand[1:]
+				}
+				for k, i := range cand {
+					if o.sources && k == len(cand)-1 {
 						break
 					}
 					if o.matchOperand(resolved[i]) {
@@ -1000,7 +1004,9 @@ var (
 	killsAgents      = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: "kills the AI agents' processes, the user's sessions among them"}
 	systemctlOff     = &cmdSpec{opts: []optEffect{stopsNamedGate, {match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
-	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", patternOpts: []string{"-e", "-f", "--regexp", "--file"}, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"}}}
+	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", patternOpts: []string{"-e", "-f", "--regexp", "--file"}, opts: []optEffect{
+		{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"},
+		{match: wholeTree, operand: true, paths: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"}}}
 	// archiver packs the files it is given: a whole home directory takes
 	// every credential in it along. probe is set for the archivers the
 	// tables did not know before (their operands are still probed).
@@ -1084,7 +1090,9 @@ func curlFetch() *cmdSpec {
 	body := secretInBody
 	body.names = []string{"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--form-string", "--json", "--url-query"}
 	url := optEffect{names: []string{"--url"}, value: secretInURL, class: ClassExfiltrate, why: "sends a secret from the environment in the URL"}
-	return &cmdSpec{effect: EffectNetwork, opts: append(append([]optEffect(nil), fetchURL...), body, url)}
+	meta := optEffect{names: []string{"--url", "-e", "--referer", "-x", "--proxy", "--preproxy", "-H", "--header", "--connect-to", "--resolve"},
+		value: metadataURL, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}
+	return &cmdSpec{effect: EffectNetwork, opts: append(append([]optEffect(nil), fetchURL...), body, url, meta)}
 }
 
 func wgetFetch() *cmdSpec {
