@@ -486,3 +486,36 @@ func systemTree(a string) bool {
 	c := stripWhole(a)
 	return c == "/" || systemDirs[c]
 }
+
+// remoteURL reports whether a value is a URL or git remote (pip -r
+// https://…), not a path: "requirements/dev.txt" is a file here, though
+// npm would read "user/repo" as a GitHub package.
+func remoteURL(v string) bool {
+	for _, p := range urlPrefix {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// packageFile reports whether a package manager's operand is a package
+// file or a URL of one (apt install ./x.deb, dnf install https://…/x.rpm),
+// not a package name of the distribution's archive.
+func packageFile(a string) bool {
+	if remoteURL(a) {
+		return true
+	}
+	for _, ext := range []string{".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz", ".pkg.tar.gz"} {
+		if strings.HasSuffix(a, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// standardInput reports whether a file option's value is standard input or
+// an inherited descriptor (a here-doc, a pipe, a process substitution).
+func standardInput(v string) bool {
+	return v == "-" || v == "/dev/stdin" || strings.HasPrefix(v, "/dev/fd/") || strings.HasPrefix(v, "/proc/self/fd/") || strings.HasPrefix(v, "<(")
+}

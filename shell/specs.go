@@ -188,14 +188,23 @@ var pipSpec = &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=
 	"no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
 	shortVal: "",
 	subs: map[string]*cmdSpec{
-		"install":  supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"),
-		"download": supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"),
+		"install":  withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f")),
+		"download": withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f")),
 	}}
 
 var npmInstall = withPackageOpt(supplyInstall([]string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save",
 	"global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=",
 	"package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, "w",
 	"--registry"))
+
+// withRemoteRequirements adds pip's options whose value names what to
+// install: a requirements or constraints file, or an editable package,
+// fetched from a URL or git remote installs whatever it lists.
+func withRemoteRequirements(s *cmdSpec) *cmdSpec {
+	s.opts = append(s.opts, optEffect{names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL,
+		class: ClassSupplyChain, why: "installs what a file or package fetched from a URL or git remote lists"})
+	return s
+}
 
 // withPackageOpt adds npm exec's --package: a package named by URL or git
 // remote is fetched and run.
@@ -494,7 +503,14 @@ func riskCommands() map[string]*cmdSpec {
 			opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsNamedGate, killsNamedAgents,
 				{names: []string{"-u", "--user"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills every process of a user"}}},
 		"chattr": {opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the flag that keeps a file from being changed"}}},
-		"apt":    pkgRemove, "apt-get": pkgRemove, "dnf": pkgRemove, "yum": pkgRemove, "zypper": pkgRemove, "apk": pkgRemove,
+		"make":   makeSpec, "gmake": makeSpec,
+		"dpkg": {long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
+			opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: ClassSupplyChain, why: "installs a package file; its install scripts run as root"}}},
+		"rpm": {long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
+			opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: ClassSupplyChain, why: "installs a package file; its install scripts run as root"}}},
+		"snap": {long: []string{"dangerous", "devmode", "classic", "channel=", "edge", "beta", "candidate", "stable", "jailmode"},
+			opts: []optEffect{{names: []string{"--dangerous", "--devmode"}, class: ClassSupplyChain, why: "installs an unsigned snap or one without confinement"}}},
+		"apt": pkgRemove, "apt-get": pkgRemove, "dnf": pkgRemove, "yum": pkgRemove, "zypper": pkgRemove, "apk": pkgRemove,
 		"pacman": {opts: []optEffect{{names: []string{"-R", "--remove"}, class: ClassDestructive, why: "removes system packages"}}, long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"}},
 		"twine":  {subs: map[string]*cmdSpec{"upload": publish}},
 		"poetry": {subs: map[string]*cmdSpec{"publish": publish}}, "flit": {subs: map[string]*cmdSpec{"publish": publish}},
@@ -981,7 +997,19 @@ var (
 	publish = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}
 	// pkgRemove is a system package manager: removing packages can take
 	// the machine's tools (or its SSH server) away.
-	pkgRemove   = &cmdSpec{opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: ClassDestructive, why: "removes system packages"}}}
+	pkgRemove = &cmdSpec{opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: ClassDestructive, why: "removes system packages"}, installsPackageFile}}
+	// installsPackageFile is a system package manager's operand that is a
+	// package file or URL rather than a package of the distribution's
+	// signed archive: its install scripts run as root.
+	installsPackageFile = optEffect{match: packageFile, operand: true, class: ClassSupplyChain, why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}
+	// makeSpec: a makefile read from standard input (a here-doc) or rules
+	// given by --eval are recipes no rule can read, as python -c is code.
+	makeSpec = &cmdSpec{shortVal: "fCIoWE", long: []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=",
+		"new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet",
+		"always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory",
+		"no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
+		opts: []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: ClassInlineCode, why: "runs a makefile given inline on standard input, whose recipes no rule can read"},
+			{names: []string{"-E", "--eval"}, value: func(string) bool { return true }, class: ClassInlineCode, why: "runs make rules given inline, whose recipes no rule can read"}}}
 	helmDelete  = &cmdSpec{class: ClassDestructive, why: "uninstalls a release and deletes its resources"}
 	dockerPrune = &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused objects for good"}}}
 	composeSpec = &cmdSpec{effect: EffectRuns, shortVal: "fp",
