@@ -8,39 +8,60 @@ import (
 	"github.com/toolgate/toolgate/internal/present"
 )
 
-// perSessionReads is how many sessions WithWaiting reads one by one
-// before it reads every pending approval at once instead.
-const perSessionReads = 4
-
 // WithWaiting returns the approvals with SessionWaiting filled for each
-// pending one: the other calls of its session still waiting, as the store
-// holds them now. The approvals returned are copies; as is unchanged.
+// pending one: the other calls of its session still waiting. Each session
+// costs one bounded read (its oldest pending approvals, enough to show);
+// how many wait comes from the broker's count of pending approvals. The
+// approvals returned are copies; as is unchanged.
 func (b *Broker) WithWaiting(ctx context.Context, as []*toolgate.Approval) ([]*toolgate.Approval, error) {
-	sessions := map[string]bool{}
+	bySession := map[string][]*toolgate.Approval{}
 	for _, a := range as {
-		if a.Status == toolgate.StatusPending {
-			sessions[a.Call.Session] = true
+		if a.Status != toolgate.StatusPending {
+			continue
 		}
+		s := a.Call.Session
+		if _, done := bySession[s]; done {
+			continue
+		}
+		// One more than shown: a itself may be among them.
+		ps, err := b.store.ListApprovals(ctx, toolgate.ApprovalFilter{Status: toolgate.StatusPending, Session: s, Limit: toolgate.MaxWaitingShown + 1})
+		if err != nil {
+			return nil, fmt.Errorf("read pending approvals of session %s: %w", s, err)
+		}
+		bySession[s] = ps
 	}
-	if len(sessions) == 0 {
+	if len(bySession) == 0 {
 		return as, nil
 	}
-	var pending []*toolgate.Approval
-	if len(sessions) > perSessionReads {
-		all, err := b.store.ListApprovals(ctx, toolgate.ApprovalFilter{Status: toolgate.StatusPending})
-		if err != nil {
-			return nil, fmt.Errorf("read pending approvals: %w", err)
+	now := b.now()
+	out := make([]*toolgate.Approval, len(as))
+	for i, a := range as {
+		out[i] = a
+		if a.Status != toolgate.StatusPending {
+			continue
 		}
-		pending = all
-	} else {
-		for s := range sessions {
-			ps, err := b.store.ListApprovals(ctx, toolgate.ApprovalFilter{Status: toolgate.StatusPending, Session: s})
-			if err != nil {
-				return nil, fmt.Errorf("read pending approvals of session %s: %w", s, err)
-			}
-			pending = append(pending, ps...)
+		w := present.WaitingOf(a, bySession[a.Call.Session], now)
+		b.mu.Lock()
+		n := b.pending[a.Call.Session] - 1 // the others: a is pending too
+		b.mu.Unlock()
+		if w == nil && n <= 0 {
+			continue
 		}
+		if w == nil {
+			w = &toolgate.Waiting{}
+		}
+		w.Count = max(w.Count, n)
+		c := *a
+		c.SessionWaiting = w
+		out[i] = &c
 	}
+	return out, nil
+}
+
+// WaitingFrom returns the approvals with SessionWaiting filled from
+// pending, a list that holds every pending approval (GET
+// /v1/approvals?status=pending read in full): no read at all.
+func (b *Broker) WaitingFrom(as, pending []*toolgate.Approval) []*toolgate.Approval {
 	bySession := map[string][]*toolgate.Approval{}
 	for _, p := range pending {
 		bySession[p.Call.Session] = append(bySession[p.Call.Session], p)
@@ -55,7 +76,7 @@ func (b *Broker) WithWaiting(ctx context.Context, as []*toolgate.Approval) ([]*t
 			out[i] = &c
 		}
 	}
-	return out, nil
+	return out
 }
 
 // announced is a new approval as its approval.requested event carries it:

@@ -173,7 +173,11 @@ func (s *server) handleListApprovals(w http.ResponseWriter, r *http.Request) err
 	if list == nil {
 		list = []*toolgate.Approval{}
 	}
-	if list, err = s.broker.WithWaiting(r.Context(), list); err != nil {
+	// Batch context: the list itself, when it is every pending approval
+	// (the inbox's read); else a bounded read per session.
+	if st == toolgate.StatusPending && q.Get("session") == "" && q.Get("workspace") == "" && len(list) < limit {
+		list = s.broker.WaitingFrom(list, list)
+	} else if list, err = s.broker.WithWaiting(r.Context(), list); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"approvals": list})

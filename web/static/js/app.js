@@ -88,11 +88,15 @@ function onEvent(ev) {
   if (fresh && !ev.replay) notify(fresh);
   switch (ev.type) {
     case 'approval.resolved':
-    case 'rules.changed':
-      // Answers and rule changes change what is worth suggesting.
+    case 'rules.changed': {
+      // A person's answer or a rule change changes what is worth
+      // suggesting; expiries, cancellations and cascades do not.
+      const r = (ev.approval && ev.approval.resolution) || {};
+      if (ev.type === 'approval.resolved' && (!['approved', 'denied'].includes(ev.approval.status) || r.via === 'cascade')) break;
       clearTimeout(suggestTimer);
       suggestTimer = setTimeout(() => suggestions.load(), 300);
       break;
+    }
     case 'grant.added':
     case 'grant.revoked':
       if (view === 'grants') grants.load();
