@@ -677,6 +677,9 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		}
 		if !s.opaque {
 			s.fclass = e.fileClass(&s, f.Write, f.Delete, f.Recursive)
+			if f.Into && s.fclass.Class == "" {
+				s.fclass = e.intoClass(&s)
+			}
 		}
 		s.restrict = f.Remote
 		subs = append(subs, s)
@@ -877,11 +880,27 @@ func (e *Engine) searchClass(s *subject) shell.ClassRisk {
 	if !path.IsAbs(abs) {
 		abs = s.texts[0]
 	}
-	ent, ok := sensitive.Within(abs, e.home)
+	ent, ok := sensitive.Within(abs, e.home, sensitive.Credential)
 	if !ok {
 		return shell.ClassRisk{}
 	}
 	return shell.ClassRisk{Class: shell.ClassCredential, Reason: "searches " + s.texts[0] + ", which holds credential files (" + ent.Path + " " + ent.Reason + ")", Token: s.texts[0]}
+}
+
+// intoClass classifies a directory that receives files whose names the
+// call does not show (an archive extracted into it): a home directory, /,
+// /etc or ~/.config holds start-up files, autostart entries, keys and agent
+// configuration that the archive may replace.
+func (e *Engine) intoClass(s *subject) shell.ClassRisk {
+	abs := s.texts[s.n-1]
+	if !path.IsAbs(abs) {
+		abs = s.texts[0]
+	}
+	ent, ok := sensitive.Within(abs, e.home, 0)
+	if !ok {
+		return shell.ClassRisk{}
+	}
+	return shell.ClassRisk{Class: shell.ClassPersistence, Reason: "extracts files the call does not name into " + s.texts[0] + ", where they may replace " + ent.Path + " (which " + ent.Reason + ") and start-up files", Token: s.texts[0]}
 }
 
 func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRisk {

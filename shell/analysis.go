@@ -108,6 +108,9 @@ type File struct {
 	// Recursive is set when the command acts on the whole tree under the
 	// path (rm -r, chmod -R).
 	Recursive bool
+	// Into is set when the command writes files whose names the call does
+	// not show under Path, a directory (an archive extracted into it).
+	Into bool
 	// Remote is set for a file of a command run elsewhere (ssh HOST CMD):
 	// it only restricts.
 	Remote bool

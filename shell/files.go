@@ -503,6 +503,17 @@ func nonFile(p string) bool {
 
 // file records one file the script touches.
 func (w *walker) file(wd word, write bool, owner string, d *dirState) {
+	w.fileAs(wd, File{Write: write}, owner, d)
+}
+
+// extractInto records dir as the directory an archive's members are
+// written into (File.Into).
+func (w *walker) extractInto(dir word, owner string, d *dirState) {
+	w.fileAs(dir, File{Write: true, Into: true}, owner, d)
+}
+
+// fileAs records the file wd names, with the access and flags of as.
+func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 	if nonFile(wd.text) || strings.HasPrefix(wd.text, "/dev/tcp/") || strings.HasPrefix(wd.text, "/dev/udp/") ||
 		!wd.static && (strings.HasPrefix(wd.text, "<(") || strings.HasPrefix(wd.text, ">(")) {
 		return
@@ -515,7 +526,8 @@ func (w *walker) file(wd word, write bool, owner string, d *dirState) {
 			static = !wd.glob && !strings.ContainsAny(p, "$`")
 		}
 	}
-	f := File{Path: p, Write: write, Static: static, Command: owner}
+	f := as
+	f.Path, f.Static, f.Command = p, static, owner
 	if !static {
 		if e, ok := defaultExpansion(p, w.a.home); ok {
 			f.Alts = []string{e}

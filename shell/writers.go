@@ -200,7 +200,7 @@ func (w *walker) tarFiles(l *fileLine, owner string, d *dirState) {
 		}
 	}
 	if extracting && !toStdout {
-		w.file(dir, true, owner, d)
+		w.extractInto(dir, owner, d)
 		for _, o := range l.ops {
 			w.file(joinWord(dir, o.text, o.static), true, owner, d)
 		}
@@ -291,7 +291,7 @@ func (w *walker) unzipFiles(args []word, owner string, d *dirState) {
 	if list {
 		return
 	}
-	w.file(dir, true, owner, d)
+	w.extractInto(dir, owner, d)
 	for _, m := range ops[1:] {
 		w.file(joinWord(dir, m.text, m.static), true, owner, d)
 	}

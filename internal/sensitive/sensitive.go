@@ -323,14 +323,18 @@ func starMatch(pat, s string) bool {
 	}
 }
 
-// Within reports a credential entry that lies inside directory dir: "/",
+// Within reports an entry of kind k (any kind when k is 0) that lies
+// inside directory dir: "/",
 // a directory of homes (/home, /Users), a home directory, or a directory
 // above a credential directory (~/.config holds ~/.config/gcloud, /etc
 // holds /etc/shadow). Searching or copying dir recursively takes that
 // entry along. Entries recognised anywhere (".ssh/id_*", "*.kdbx") are
 // not reported: any directory may hold one, and reporting them would
 // flag every search of a project. home is as for Lookup.
-func Within(dir, home string) (Entry, bool) {
+//
+// Searching or copying dir recursively reads its credentials; extracting
+// an archive into it may write its start-up, autostart and agent files.
+func Within(dir, home string, k Kind) (Entry, bool) {
 	if dir == "" {
 		return Entry{}, false
 	}
@@ -358,7 +362,7 @@ func Within(dir, home string) (Entry, bool) {
 		}
 	}
 	for _, c := range table().list {
-		if c.Kind != Credential {
+		if k != 0 && c.Kind != k {
 			continue
 		}
 		switch c.Anchor {

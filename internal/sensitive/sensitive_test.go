@@ -191,9 +191,32 @@ func TestWithin(t *testing.T) {
 		{"../x", false},
 		{"", false},
 	} {
-		_, got := sensitive.Within(tc.dir, "/home/me")
+		_, got := sensitive.Within(tc.dir, "/home/me", sensitive.Credential)
 		if got != tc.want {
 			t.Errorf("Within(%q) = %v, want %v", tc.dir, got, tc.want)
 		}
+	}
+}
+
+func TestWithinAnyKind(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		dir  string
+		want bool
+	}{
+		{"/usr", true},             // usr/local/bin: autostart
+		{"/home/me/Library", true}, // LaunchAgents
+		{"/home/me/.local", true},  // .local/bin and keyrings
+		{"/tmp", false},
+		{"/opt", false},
+		{"/home/me/proj/vendor", false},
+	} {
+		_, got := sensitive.Within(tc.dir, "/home/me", 0)
+		if got != tc.want {
+			t.Errorf("Within(%q, any kind) = %v, want %v", tc.dir, got, tc.want)
+		}
+	}
+	if _, ok := sensitive.Within("/usr", "/home/me", sensitive.Credential); ok {
+		t.Errorf("Within(/usr, credentials) reports a credential; /usr holds none")
 	}
 }
