@@ -40,6 +40,14 @@ func TestLongOptions(t *testing.T) {
 			if r, ok := resolveLong(long, "--"+abbr); !ok || r != "--"+name {
 				t.Errorf("%s: --%s resolves to %q (known %v), want --%s", key, abbr, r, ok, name)
 			}
+			if got := normaliseArgs(key, []string{"--" + abbr}); len(abbr) > 1 && key != "git" && !strings.HasPrefix(key, "git ") && got[0] != "--"+name {
+				t.Errorf("%s: normaliseArgs reads --%s as %s, want --%s", key, abbr, got[0], name)
+			}
+			if sub, ok := strings.CutPrefix(key, "git "); ok && !strings.Contains(sub, " ") {
+				if got := normaliseArgs("git", []string{sub, "--" + abbr}); len(abbr) > 1 && got[1] != "--"+name {
+					t.Errorf("%s: normaliseArgs reads --%s as %s, want --%s", key, abbr, got[1], name)
+				}
+			}
 			opts, _ := s.scan([]string{"--" + abbr}, false)
 			if len(opts) != 1 || opts[0].name != "--"+name {
 				t.Errorf("%s: scan reads --%s as %v, want --%s", key, abbr, opts, name)

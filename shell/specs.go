@@ -876,16 +876,31 @@ func longOptions(key string) []string {
 func normaliseArgs(key string, args []string) []string {
 	out := args
 	from := 0
-	if key == "git" {
-		sub := subcommand("git", args)
+	name, rest, isSub := strings.Cut(key, " ")
+	s := commandSpec(name)
+	for isSub && s != nil {
+		// "pip install": the subcommand's own long options.
+		var w string
+		w, rest, isSub = strings.Cut(rest, " ")
+		s = s.subs[w]
+	}
+	var wl, wv []string // the wrapper's long options, without and with a value
+	if w := wrappers()[key]; w != nil {
+		wl, wv = w.long, w.longVal
+	}
+	if s != nil && key == "git" {
+		sub := s.firstOperand(args)
 		if sub >= len(args) {
 			return args
 		}
-		key, from = "git "+args[sub], sub+1
+		s, wl, wv, from = s.subs[args[sub]], nil, nil, sub+1
 	}
-	long := longOptions(key)
-	if len(long) == 0 {
+	if s == nil && wl == nil && wv == nil {
 		return args
+	}
+	var long []string
+	if s != nil {
+		long = s.long
 	}
 	for i := from; i < len(args); i++ {
 		a := args[i]
@@ -895,7 +910,7 @@ func normaliseArgs(key string, args []string) []string {
 		if len(a) < 4 || a[0] != '-' || a[1] != '-' {
 			continue
 		}
-		if r, ok := resolveLong(long, a); ok && r != a {
+		if r, ok := resolveLongIn(a, long, wl, wv); ok && r != a {
 			if len(out) > 0 && &out[0] == &args[0] {
 				out = append([]string(nil), args...)
 			}
@@ -903,6 +918,43 @@ func normaliseArgs(key string, args []string) []string {
 		}
 	}
 	return out
+}
+
+// resolveLongIn is resolveLong over several lists of long options at once
+// (an entry's, a wrapper's), without gathering them: "x" and "x=" are one
+// option, in one list or across them.
+func resolveLongIn(arg string, lists ...[]string) (string, bool) {
+	name, val, hasEq := strings.Cut(arg[2:], "=")
+	if name == "" {
+		return arg, false
+	}
+	for _, list := range lists {
+		for _, l := range list {
+			if strings.TrimSuffix(l, "=") == name {
+				return arg, true
+			}
+		}
+	}
+	found := ""
+	for _, list := range lists {
+		for _, l := range list {
+			l = strings.TrimSuffix(l, "=")
+			if !strings.HasPrefix(l, name) {
+				continue
+			}
+			if found != "" && found != l {
+				return arg, false // ambiguous: the command refuses it
+			}
+			found = l
+		}
+	}
+	if found == "" {
+		return arg, false
+	}
+	if hasEq {
+		return "--" + found + "=" + val, true
+	}
+	return "--" + found, true
 }
 
 // remotePackage reports whether an installer's operand names a package by
