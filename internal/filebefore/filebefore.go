@@ -252,16 +252,26 @@ func local(rel string) bool {
 }
 
 // protected reports whether p may not be shown: a sensitive path, or one
-// the caller's check refuses.
+// the caller's check refuses. p is checked as written and in lower case
+// too: on a case-insensitive file system (macOS, Windows) ~/.SSH/ID_RSA
+// is the key.
 func protected(ctx context.Context, p string, o Options) (string, bool) {
-	if e, found := sensitive.Lookup(p, o.Home); found {
-		return "it " + e.Reason + ": a protected file is never shown", true
+	spellings := []string{p}
+	if l := strings.ToLower(p); l != p {
+		spellings = append(spellings, l)
+	}
+	for _, s := range spellings {
+		if e, found := sensitive.Lookup(s, o.Home); found {
+			return "it " + e.Reason + ": a protected file is never shown", true
+		}
 	}
 	if o.Allowed == nil {
 		return "reading files is not allowed here", true
 	}
-	if ok, why := o.Allowed(ctx, p); !ok {
-		return "the rules do not allow reading it (" + why + ")", true
+	for _, s := range spellings {
+		if ok, why := o.Allowed(ctx, s); !ok {
+			return "the rules do not allow reading it (" + why + ")", true
+		}
 	}
 	return "", false
 }

@@ -50,6 +50,7 @@ func newFixture(t *testing.T) fixture {
 	write(filepath.Join(f.home, ".ssh", "id_rsa"), secret)
 	write(filepath.Join(f.outside, "secret.txt"), secret)
 	write(filepath.Join(f.ws, "main.go"), "package main\n")
+	write(filepath.Join(f.ws, "LICENSE.TXT"), "MIT\n")
 	write(filepath.Join(f.ws, "docs", "notes.md"), "# Notes\n")
 	write(filepath.Join(f.ws, ".env"), "TOKEN="+secret+"\n")
 	write(filepath.Join(f.ws, "deploy", ".ssh", "id_ed25519"), secret)
@@ -98,6 +99,7 @@ func TestRead(t *testing.T) {
 		{name: "absolute path inside", call: write(filepath.Join(f.ws, "docs", "notes.md"), f.ws), shown: "# Notes\n"},
 		{name: "an Edit", call: &toolgate.Call{Tool: "Edit", Cwd: f.ws, Args: map[string]any{"file_path": "main.go", "old_string": "main", "new_string": "app"}}, shown: "package main\n"},
 		{name: "a MultiEdit", call: &toolgate.Call{Tool: "MultiEdit", Cwd: f.ws, Args: map[string]any{"file_path": "main.go", "edits": []any{map[string]any{"old_string": "a", "new_string": "b"}}}}, shown: "package main\n"},
+		{name: "a name in capitals", call: write("LICENSE.TXT", f.ws), shown: "MIT\n"},
 		{name: "a link inside the project", call: write("alias.go", f.ws), shown: "package main\n"},
 		{name: "a configured root", call: write(filepath.Join(f.other, "lib.go"), f.ws), opts: func(o *filebefore.Options) { o.Roots = []string{f.other} }, shown: "package lib\n"},
 		{name: "a new file", call: write("cmd/new.go", f.ws), note: "does not exist yet"},
@@ -115,6 +117,9 @@ func TestRead(t *testing.T) {
 		{name: "a link to a device", call: write("zero", f.ws), note: "outside the working directory through a symbolic link"},
 		{name: "a key inside the project", call: write("deploy/.ssh/id_ed25519", f.ws), note: "SSH private keys"},
 		{name: "an env file the rules deny", call: write(".env", f.ws), note: "rules do not allow reading it"},
+		// On a case-insensitive file system these name the same files.
+		{name: "a key in other case", call: write("deploy/.SSH/ID_ED25519", f.ws), note: "SSH private keys"},
+		{name: "an env file in other case", call: write("prod.ENV", f.ws), note: "rules do not allow reading it"},
 		{name: "a link to an env file", call: write("env.txt", f.ws), note: "rules do not allow reading it"},
 		{name: "no rules check", call: write("main.go", f.ws), opts: func(o *filebefore.Options) { o.Allowed = nil }, note: "not allowed"},
 		{name: "a hard link to a file outside", call: write("hard.txt", f.ws), note: "other hard links"},
