@@ -699,6 +699,7 @@ func (w *walker) secretOperands(name string, args []word, owner string, d *dirSt
 		if _, v, ok := strings.Cut(p, "="); ok && strings.HasPrefix(p, "-") {
 			p = v // --file=~/.netrc
 		}
+		p = strings.TrimPrefix(p, "@") // a response file: gcc @FILE, --extra-opts=@FILE
 		if a.tilde || strings.HasPrefix(p, "$") {
 			if e, ok := expandHome(p, w.a.home); ok {
 				p = e

@@ -110,8 +110,13 @@ func fileCommands() map[string]*cmdSpec {
 		"od":      {files: readAll, shortVal: "AjNt"},
 		"hexdump": {files: readAll, shortVal: "efns", opts: []optEffect{readValue("-f")}},
 		"nl":      {files: readAll, shortVal: "bdfhilnsvw"},
-		"cut":     {files: readAll, shortVal: "bcdf", long: []string{"bytes=", "characters=", "delimiter=", "fields=", "output-delimiter="}},
-		"paste":   {files: readAll, shortVal: "d"}, "comm": readSimple, "fold": {files: readAll, shortVal: "w"},
+		// Plain commands that read a file an option names, or print the
+		// files they are given: GTFOBins' readers.
+		"column": {files: readAll, shortVal: "csoNRHEWdl", long: []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="}},
+		"date":   {files: noFiles, shortVal: "dfr", long: []string{"date=", "file=", "reference="}, opts: []optEffect{readValue("-f", "--file")}},
+		"file":   {files: noFiles, shortVal: "fmFeP", long: []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="}, opts: []optEffect{readValue("-f", "--files-from", "-m", "--magic-file")}},
+		"cut":    {files: readAll, shortVal: "bcdf", long: []string{"bytes=", "characters=", "delimiter=", "fields=", "output-delimiter="}},
+		"paste":  {files: readAll, shortVal: "d"}, "comm": readSimple, "fold": {files: readAll, shortVal: "w"},
 		"join":   {files: readAll, shortVal: "aeotv12"},
 		"md5sum": checksums, "sha1sum": checksums, "sha224sum": checksums, "sha256sum": checksums,
 		"sha384sum": checksums, "sha512sum": checksums, "b2sum": {files: readAll, shortVal: "l"}, "cksum": checksums, "sum": checksums,
