@@ -519,3 +519,7 @@ func packageFile(a string) bool {
 func standardInput(v string) bool {
 	return v == "-" || v == "/dev/stdin" || strings.HasPrefix(v, "/dev/fd/") || strings.HasPrefix(v, "/proc/self/fd/") || strings.HasPrefix(v, "<(")
 }
+
+// anyValue matches every value: the option's presence with a value is the
+// risk (git checkout -B NAME).
+func anyValue(string) bool { return true }

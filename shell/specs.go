@@ -266,7 +266,8 @@ var gitSpec = &cmdSpec{
 			"no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul"},
 			shortVal: "bB",
 			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "throws away uncommitted changes"},
-				{match: everything, operand: true, class: ClassDestructive, why: "throws away every uncommitted change in the tree"}}},
+				{match: everything, operand: true, class: ClassDestructive, why: "throws away every uncommitted change in the tree"},
+				{names: []string{"-B"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"}}},
 		// restore overwrites the working tree's files unless it only
 		// unstages (--staged without --worktree).
 		"restore": {long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge",
@@ -277,7 +278,8 @@ var gitSpec = &cmdSpec{
 		"switch": {long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=",
 			"quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules"},
 			shortVal: "cC",
-			opts:     []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: ClassDestructive, why: "throws away uncommitted changes"}}},
+			opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: ClassDestructive, why: "throws away uncommitted changes"},
+				{names: []string{"-C", "--force-create"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"}}},
 		"rm": {long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul"},
 			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes files with uncommitted changes"}}},
 		"filter-branch": {class: ClassDestructive, why: "rewrites the repository's history"},
@@ -302,6 +304,11 @@ var gitSpec = &cmdSpec{
 		"send-email": {effect: EffectNetwork},
 		"config":     {opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}},
 		"credential": {opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}},
+		// The credential helpers answer "get" with the stored password.
+		"credential-store": {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}},
+		"credential-cache": {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints cached git credentials"}}},
+		"worktree": {subs: map[string]*cmdSpec{"remove": {long: []string{"force"},
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes a worktree with its uncommitted changes"}}}}},
 	}}
 
 // riskCommands is the risk family of the command table (cmdSpecs): the
