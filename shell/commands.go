@@ -50,7 +50,7 @@ type specSlot struct {
 func (s *specSlot) get() *cmdSpec {
 	s.once.Do(func() {
 		for _, p := range s.parts {
-			s.spec = mergeSpec(s.spec, p)
+			s.spec = merge(s.spec, p, true) // s.spec is nil or made here
 		}
 		declareOptions(s.spec)
 		s.parts = nil
@@ -84,7 +84,11 @@ var specSlots = sync.OnceValue(func() map[string]*specSlot {
 // joined, flags and effects or-ed, functions and kinds taken from b when
 // it sets them. Neither a nor b is changed (entries are shared): the
 // result and its subcommands are copies.
-func mergeSpec(a, b *cmdSpec) *cmdSpec {
+func mergeSpec(a, b *cmdSpec) *cmdSpec { return merge(a, b, false) }
+
+// merge is mergeSpec; with own, a is the caller's own entry (made by an
+// earlier merge), whose subcommands are taken over rather than copied.
+func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	if a == nil {
 		a = &cmdSpec{}
 	}
@@ -151,10 +155,15 @@ func mergeSpec(a, b *cmdSpec) *cmdSpec {
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))
 		for k, v := range a.subs {
-			out.subs[k] = mergeSpec(v, nil)
+			if own {
+				out.subs[k] = v
+			} else {
+				out.subs[k] = mergeSpec(v, nil)
+			}
 		}
 		for k, v := range b.subs {
-			out.subs[k] = mergeSpec(out.subs[k], v)
+			// out.subs[k] is nil or a copy made here: this entry's own.
+			out.subs[k] = merge(out.subs[k], v, true)
 		}
 	}
 	return &out
@@ -173,6 +182,7 @@ func declareOptions(s *cmdSpec) {
 		s.otherSub = &cmdSpec{opts: clipped(s.everySub)}
 		declareOptions(s.otherSub)
 	}
+	ownLong := false
 	for i := range s.opts {
 		o := &s.opts[i]
 		if o.file != noRole || o.mode != "" || o.pattern {
@@ -190,7 +200,12 @@ func declareOptions(s *cmdSpec) {
 					l += "="
 				}
 				if !contains(s.long, l) {
-					s.long = append(s.long[:len(s.long):len(s.long)], l)
+					if !ownLong {
+						// The list may be a family's: the first append
+						// copies it, the rest go to the copy.
+						s.long, ownLong = clipped(s.long), true
+					}
+					s.long = append(s.long, l)
 				}
 			case value && len(n) == 2 && n[0] == '-' && strings.IndexByte(s.shortVal, n[1]) < 0:
 				s.shortVal += n[1:]
