@@ -15,7 +15,9 @@
 //
 // arguments is the call's argument object; batch_remaining lists the calls
 // still to come in the call's batch, each with its arguments as a JSON
-// string (as the seed sends them). approval_id, session, origin, reason
+// string (as the seed sends them). A call submitted without a batch (a
+// hook, POST /v1/calls with none) gets the other calls of its session
+// waiting for an answer instead, the oldest five. approval_id, session, origin, reason
 // and expires_at are toolgate's additions.
 //
 // Client to server, answering the approval last sent (or the one named by
@@ -356,9 +358,36 @@ func (s *session) ask() error {
 			continue
 		}
 		s.asked = a.ID
-		return s.write(NeededFor(a))
+		m := NeededFor(a)
+		if len(a.BatchRemaining) == 0 {
+			m.BatchRemaining = append(m.BatchRemaining, s.waiting(a)...)
+		}
+		return s.write(m)
 	}
 	return nil
+}
+
+// waiting is the batch context of a call that came without a batch: the
+// other calls of its session waiting for an answer, as the gateway reads
+// them now. Context is a help: a read that fails leaves it out.
+func (s *session) waiting(a *toolgate.Approval) []BatchCall {
+	as, err := s.h.broker.WithWaiting(s.ctx, []*toolgate.Approval{a})
+	if err != nil || as[0].SessionWaiting == nil {
+		return nil
+	}
+	var out []BatchCall
+	for _, w := range as[0].SessionWaiting.Calls {
+		x, err := s.h.broker.Get(s.ctx, w.ApprovalID)
+		if err != nil || x.Status != toolgate.StatusPending {
+			continue
+		}
+		args := x.Call.Args
+		if args == nil {
+			args = map[string]any{}
+		}
+		out = append(out, BatchCall{Tool: x.Call.Tool, Arguments: PythonJSON(args)})
+	}
+	return out
 }
 
 // fail tells the client a message could not be used.

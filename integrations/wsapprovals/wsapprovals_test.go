@@ -616,3 +616,38 @@ func TestSessionScopeNeedsAdmin(t *testing.T) {
 		t.Fatalf("grants %+v %v", grants, err)
 	}
 }
+
+// Calls that arrive one at a time with no batch (parallel hook calls)
+// are each other's batch_remaining: the first asked lists the second,
+// and once the first is answered the second lists nothing.
+func TestSessionWaitingAsBatch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, wsapprovals.Options{})
+	r1 := e.submit(call("s1", "c1", "bash", map[string]any{"command": "npm test"}, nil))
+	r2 := e.submit(call("s1", "c2", "bash", map[string]any{"command": "npm run lint"}, nil))
+	r3 := e.submit(call("s2", "c3", "bash", map[string]any{"command": "make"}, nil)) // another session
+	waitPending(t, e, 3)
+	ws := e.dial("?session=s1")
+	m := ws.next("approval_needed")
+	if m["arguments"].(map[string]any)["command"] != "npm test" {
+		t.Fatalf("asked first %v", m)
+	}
+	mustJSON(t, "batch_remaining of the first", m["batch_remaining"], `[{"tool": "bash", "arguments": "{\"command\": \"npm run lint\"}"}]`)
+	ws.send(`{"approved": true}`)
+	ws.next("approval_resolved")
+	receive(t, r1)
+	m = ws.next("approval_needed")
+	mustJSON(t, "batch_remaining of the second", m["batch_remaining"], `[]`)
+	ws.send(`{"approved": true}`)
+	ws.next("approval_resolved")
+	receive(t, r2)
+	// The other session's call is answered elsewhere.
+	list, err := e.Broker.List(context.Background(), store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s2"})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%v %v", list, err)
+	}
+	if _, err := e.Broker.Deny(context.Background(), list[0].ID, approval.DenyRequest{Mode: toolgate.DenySoft}, approval.Actor{Name: "alice", Via: "api"}); err != nil {
+		t.Fatal(err)
+	}
+	receive(t, r3)
+}
