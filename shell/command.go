@@ -289,7 +289,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	if name == "git" {
 		w.gitPathspecs(norm, args, cmd.Text, d)
 	}
-	if !w.known(name) {
+	if !w.known(name) || scriptRunner(name) {
 		w.probe(idx, args, c)
 	}
 	for _, s := range scripts {
@@ -603,6 +603,15 @@ func (w *walker) known(name string) bool {
 	return plainCommands[name] || isInterpreter(name) || fetchers[name]
 }
 
+// scriptRunner reports whether a command is an interpreter that is not a
+// shell (python, julia, …): what its script does is unknown, so its
+// arguments are probed as an unknown command's are: a secret among them
+// is a read ("python3 ~/.aws/credentials" prints the file's first line in
+// its error), a shell command among them raises its risk.
+func scriptRunner(name string) bool {
+	return isInterpreter(name) && !shells[name] && name != "source" && name != "."
+}
+
 // plainCommands take arguments that are data, never a command line: text
 // that looks like one ("echo 'sudo su'") is not run.
 var plainCommands = map[string]bool{
@@ -680,7 +689,7 @@ var openers = map[string]bool{
 // file:///home/u/.ssh/id_rsa").
 func (w *walker) secretOperands(name string, args []word, owner string, d *dirState) {
 	described := describes(name)
-	probe := openers[name] || !described && !w.known(name)
+	probe := openers[name] || !described && (!w.known(name) || scriptRunner(name))
 	for _, a := range args {
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {

@@ -27,6 +27,7 @@ var (
 	copyLong  = []string{"target-directory=", "suffix=", "no-target-directory"}
 	copyOpts  = []optEffect{targetDir, noTarget}
 	checksums = &cmdSpec{files: readAll}
+	compiler  = &cmdSpec{files: readAll, shortVal: "oIlLDUxeTuzBF", opts: []optEffect{writeValue("-o")}}
 	// compressor returns a compressor's entry: its operands are rewritten
 	// (and removed) under the suffix added or removed, or only read with
 	// -c, -t or -l; lz4 IN OUT and zstd -o OUT name the output.
@@ -112,6 +113,8 @@ func fileCommands() map[string]*cmdSpec {
 		"nl":      {files: readAll, shortVal: "bdfhilnsvw"},
 		// Plain commands that read a file an option names, or print the
 		// files they are given: GTFOBins' readers.
+		// Compilers: the sources are read (gcc -E prints them), -o written.
+		"gcc": compiler, "cc": compiler, "g++": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
 		"column": {files: readAll, shortVal: "csoNRHEWdl", long: []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="}},
 		"date":   {files: noFiles, shortVal: "dfr", long: []string{"date=", "file=", "reference="}, opts: []optEffect{readValue("-f", "--file")}},
 		"file":   {files: noFiles, shortVal: "fmFeP", long: []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="}, opts: []optEffect{readValue("-f", "--files-from", "-m", "--magic-file")}},

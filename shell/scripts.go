@@ -27,6 +27,9 @@ var interpreterOpts = map[string]struct{ code, val string }{
 	"node": {"ep", "r"}, "nodejs": {"ep", "r"}, "php": {"rBRFE", "dcz"}, "lua": {"e", "l"},
 	"luajit": {"e", "lj"}, "fish": {"c", "C"}, "deno": {"", ""}, "bun": {"e", ""},
 	"Rscript": {"e", ""}, "tclsh": {"", ""}, "pwsh": {"c", ""}, "osascript": {"e", ""},
+	// Other languages' runners with inline code (GTFOBins' readers and
+	// shells): Julia, the JDK's script runner, shells that are not sh.
+	"julia": {"eE", "LJC"}, "jrunscript": {"e", "fl"}, "elvish": {"c", ""}, "nu": {"c", ""}, "xonsh": {"c", ""},
 }
 
 var interpreters = func() map[string]bool {
