@@ -73,6 +73,12 @@ func TestBrowserSuggestions(t *testing.T) {
 		t.Fatalf("why: %q", got)
 	}
 	shot := b.elemShot(t, "#suggestions", "inbox-suggestions.png")
+	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	b.wait(t, "the phone layout", `window.innerWidth === 390`)
+	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("with the card the page is %d px wide at 390 px: it scrolls sideways", w)
+	}
+	b.do(t, "desktop width", chromedp.ResetViewport())
 
 	// The rules change after the card was read: adopting the stale
 	// document is refused, and the card says so.
