@@ -3,6 +3,7 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 
@@ -27,8 +28,8 @@ type Analyzer struct {
 	maxDepth  int
 	rules     map[string][]ExecFlagRule // WithExecFlags rules, by command name
 	extra     map[string]*cmdSpec       // the table's entries with those rules added
-	arity     map[string]int
-	maxArityK int // most words in an arity key
+	arity     map[string]int            // nil: the built-in table (arityTable)
+	maxArityK int                       // most words in an arity key
 	budget    Budget
 }
 
@@ -85,6 +86,9 @@ func WithArity(extra map[string]int) Option {
 			if k == "" || v < 1 {
 				continue
 			}
+			if a.arity == nil {
+				a.arity = maps.Clone(builtinArity())
+			}
 			a.arity[k] = v
 		}
 	}
@@ -97,10 +101,6 @@ func New(opts ...Option) *Analyzer {
 		maxDepth: DefaultMaxDepth,
 		budget:   DefaultBudget(),
 		rules:    map[string][]ExecFlagRule{},
-		arity:    make(map[string]int, len(builtinArity)),
-	}
-	for k, v := range builtinArity {
-		a.arity[k] = v
 	}
 	for _, o := range opts {
 		o(a)
@@ -111,10 +111,8 @@ func New(opts ...Option) *Analyzer {
 			a.extra[name] = ruleSpec(commandSpec(name), rs)
 		}
 	}
-	for k := range a.arity {
-		if n := strings.Count(k, " ") + 1; n > a.maxArityK {
-			a.maxArityK = n
-		}
+	if a.arity != nil {
+		a.maxArityK = maxWords(a.arity)
 	}
 	return a
 }

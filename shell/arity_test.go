@@ -89,4 +89,17 @@ func TestWithArity(t *testing.T) {
 			t.Errorf("Suggest(%q) = %q, want %q", tc.src, got, tc.want)
 		}
 	}
+	// Analyzers without the entries keep the built-in table, which the
+	// others share until they add entries.
+	plain := New(WithArity(nil))
+	for _, tc := range []struct{ src, want string }{
+		{"make test extra", "make *"},
+		{"git push origin main", "git push *"},
+		{"cargo build --release", "cargo build *"},
+	} {
+		res, _ := plain.Analyze(tc.src)
+		if got, _ := plain.Suggest(res.Commands[0]); got != tc.want {
+			t.Errorf("without entries, Suggest(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
 }
