@@ -1,0 +1,304 @@
+package glob
+
+import "strings"
+
+// Path is a shell pathname pattern as a command line writes it ("*.log",
+// "src/*.go", "~/.ss?/id_*"): a word the shell expands into the names of
+// existing files, read so that it can be compared with rule patterns
+// without knowing which files exist.
+//
+// The reading over-approximates what the shell can expand the word to:
+// '*', '?' and a bracket expression each stand for any run of characters
+// within one path element, "**" (globstar) for any run across elements,
+// and every other byte, a backslash included, is literal. A word that
+// matches nothing is passed on as written, which the reading covers too
+// ('*' matches the literal '*'). So MayMatch never misses a path some
+// expansion reaches, and Covers never claims one it does not.
+type Path struct {
+	syms []sym
+	meta bool
+}
+
+// symKind is what one element of a flattened pattern matches.
+type symKind uint8
+
+const (
+	symLit     symKind = iota // the byte b
+	symOne                    // one character (of cls when set): rule '?' and classes
+	symStar                   // any run of bytes, '/' included
+	symSegStar                // any run of bytes without '/'
+)
+
+type sym struct {
+	k   symKind
+	b   byte
+	cls *class
+}
+
+// maxStates bounds the product of the two patterns' lengths the
+// comparisons explore; beyond it MayMatch says yes and Covers says no,
+// the answers that can never make a protected path look unprotected.
+const maxStates = 1 << 16
+
+// ParsePath reads a shell pathname pattern. A bracket expression runs
+// from '[' to the last ']' of the word, the widest reading the shell may
+// give it; one that holds a '/' stands for a run across elements.
+func ParsePath(word string) Path {
+	p := Path{syms: make([]sym, 0, len(word))}
+	lastClose := strings.LastIndexByte(word, ']')
+	for i := 0; i < len(word); i++ {
+		switch c := word[i]; {
+		case c == '*' && i+1 < len(word) && word[i+1] == '*':
+			for i+1 < len(word) && word[i+1] == '*' {
+				i++
+			}
+			p.addStar(symStar)
+		case c == '*' || c == '?':
+			p.addStar(symSegStar)
+		case c == '[' && lastClose > i:
+			k := symSegStar
+			if strings.IndexByte(word[i:lastClose], '/') >= 0 {
+				k = symStar
+			}
+			p.addStar(k)
+			i = lastClose
+		default:
+			p.syms = append(p.syms, sym{k: symLit, b: c})
+		}
+	}
+	return p
+}
+
+// addStar appends a star, merging it with a star before it.
+func (p *Path) addStar(k symKind) {
+	p.meta = true
+	if n := len(p.syms); n > 0 && p.syms[n-1].k >= symStar {
+		if k == symStar {
+			p.syms[n-1].k = symStar
+		}
+		return
+	}
+	p.syms = append(p.syms, sym{k: k})
+}
+
+// HasMeta reports whether the word holds a glob metacharacter: without
+// one it names one file and compares like any path.
+func (p Path) HasMeta() bool { return p.meta }
+
+// Crosses reports whether some run of the pattern may hold a '/' ("**",
+// a bracket expression holding one): its expansions then need not end in
+// the element it writes last.
+func (p Path) Crosses() bool {
+	for _, s := range p.syms {
+		if s.k == symStar {
+			return true
+		}
+	}
+	return false
+}
+
+// altSyms flattens one alternative of a rule pattern. For MayMatch (may)
+// a '?' or class becomes "one or more bytes", since a character may take
+// several; for Covers it stays one character.
+func (a *alt) syms(may bool) []sym {
+	var out []sym
+	lit := func(s string) {
+		for i := 0; i < len(s); i++ {
+			out = append(out, sym{k: symLit, b: s[i]})
+		}
+	}
+	star := func() {
+		if n := len(out); n == 0 || out[n-1].k != symStar {
+			out = append(out, sym{k: symStar})
+		}
+	}
+	switch a.kind {
+	case kindAny:
+		star()
+	case kindLiteral:
+		lit(a.lit)
+	case kindPrefix:
+		lit(a.lit)
+		star()
+	case kindSuffix:
+		star()
+		lit(a.lit)
+	case kindContains:
+		star()
+		lit(a.lit)
+		star()
+	default:
+		lit(a.prefix)
+		for _, t := range a.toks {
+			switch t.kind {
+			case tokLit:
+				lit(t.lit)
+			case tokStar:
+				star()
+			default:
+				if may {
+					out = append(out, sym{k: symOne})
+					star()
+				} else {
+					out = append(out, sym{k: symOne, cls: t.cls})
+				}
+			}
+		}
+		lit(a.suffix)
+	}
+	return out
+}
+
+// MayMatch reports whether some path the shell may expand p to matches
+// the rule pattern g. It may say yes when none does (a bracket expression
+// is read as a run of characters, and so on), never no when one does: a
+// deny or ask rule it says no for cannot apply to any expansion.
+func (g *Glob) MayMatch(p Path) bool {
+	if g.negate {
+		return true // all but some paths: assume one of them
+	}
+	for i := range g.alts {
+		if meet(g.alts[i].syms(true), p.syms) {
+			return true
+		}
+	}
+	return false
+}
+
+// Covers reports whether g matches every path the shell may expand p to,
+// so that an allow rule of g vouches for the whole word. It may say no
+// when g does cover p, never yes when it does not. A path with a byte
+// outside ASCII is never covered (a character of a rule's '?' may then
+// straddle the pattern's pieces).
+func (g *Glob) Covers(p Path) bool {
+	for _, s := range p.syms {
+		if s.k == symLit && s.b >= 0x80 {
+			return false
+		}
+	}
+	if g.negate {
+		// The complement of the alternatives covers p when no
+		// alternative may match it.
+		for i := range g.alts {
+			if meet(g.alts[i].syms(true), p.syms) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range g.alts {
+		if covers(g.alts[i].syms(false), p.syms) {
+			return true
+		}
+	}
+	return false
+}
+
+// meet reports whether some string matches both a (a rule pattern's
+// symbols, symOne meaning any byte) and b (a path pattern's): the product
+// of the two automata reaches its accepting state.
+func meet(a, b []sym) bool {
+	la, lb := len(a), len(b)
+	if (la+1)*(lb+1) > maxStates {
+		return true
+	}
+	seen := make([]bool, (la+1)*(lb+1))
+	stack := make([]int32, 0, 16)
+	push := func(i, j int) {
+		k := i*(lb+1) + j
+		if !seen[k] {
+			seen[k] = true
+			stack = append(stack, int32(k))
+		}
+	}
+	push(0, 0)
+	for len(stack) > 0 {
+		k := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		i, j := k/(lb+1), k%(lb+1)
+		if i == la && j == lb {
+			return true
+		}
+		aStar := i < la && a[i].k >= symStar
+		bStar := j < lb && b[j].k >= symStar
+		if aStar {
+			push(i+1, j)
+		}
+		if bStar {
+			push(i, j+1)
+		}
+		if i == la || j == lb || aStar && bStar || !bytesMeet(a[i], b[j]) {
+			continue
+		}
+		ni, nj := i+1, j+1
+		if aStar {
+			ni = i
+		}
+		if bStar {
+			nj = j
+		}
+		push(ni, nj)
+	}
+	return false
+}
+
+// bytesMeet reports whether one byte exists that both symbols accept.
+func bytesMeet(x, y sym) bool {
+	switch {
+	case x.k == symLit && y.k == symLit:
+		return x.b == y.b
+	case x.k == symLit && y.k == symSegStar:
+		return x.b != '/'
+	case y.k == symLit && x.k == symSegStar:
+		return y.b != '/'
+	}
+	return true
+}
+
+// covers reports whether every string b (a path pattern's symbols)
+// matches is matched by a (a rule pattern's): a run of b's stars is only
+// ever absorbed by a star of a, which matches whatever they expand to,
+// and a's literals and single characters only match b's literals.
+func covers(a, b []sym) bool {
+	la, lb := len(a), len(b)
+	if (la+1)*(lb+1) > maxStates {
+		return false
+	}
+	seen := make([]bool, (la+1)*(lb+1))
+	stack := make([]int32, 0, 16)
+	push := func(i, j int) {
+		k := i*(lb+1) + j
+		if !seen[k] {
+			seen[k] = true
+			stack = append(stack, int32(k))
+		}
+	}
+	push(0, 0)
+	for len(stack) > 0 {
+		k := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		i, j := k/(lb+1), k%(lb+1)
+		if i == la && j == lb {
+			return true
+		}
+		if i == la {
+			continue
+		}
+		switch x := a[i]; x.k {
+		case symStar:
+			push(i+1, j)
+			if j < lb {
+				push(i, j+1)
+			}
+		case symLit:
+			if j < lb && b[j].k == symLit && b[j].b == x.b {
+				push(i+1, j+1)
+			}
+		case symOne:
+			if j < lb && b[j].k == symLit && (x.cls == nil || x.cls.match(rune(b[j].b))) {
+				push(i+1, j+1)
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,181 @@
+package glob
+
+import (
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestPathMayMatchCovers(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		rule, word   string
+		may, covered bool
+	}{
+		// A rule '*' absorbs any expansion.
+		{"*", "*.log", true, true},
+		{"*", "src/**/x", true, true},
+		{"*.log", "*.log", true, true},
+		{"*.log", "app-*.log", true, true},
+		{"*.log", "logs/*.log", true, true},
+		{"*.log", "*.txt", false, false},
+		{"*.log", "*", true, false},
+		{"src/*", "src/*.go", true, true},
+		{"src/*", "src/[ab]*.go", true, true},
+		{"src/*", "sr?/x.go", true, false},
+		{"$ws/*", "*", false, false},
+		// Deny rules the word may reach.
+		{"*.env", ".en*", true, false},
+		{"*.env", "*.env", true, true},
+		{"*.env", "config/*", true, false},
+		{"*.env.*", "*.log", true, false}, // "a.env.b.log"
+		{"*secret*", "*.log", true, false},
+		{"*secret*", "src/*.go", true, false},
+		{"secrets/*", "secret*/*", true, false},
+		{"secrets/*", "src/*.go", false, false},
+		{"secrets/*", "s?c*/x", true, false},
+		{"/home/*/.ssh/*", "/home/user/.ssh/id_*", true, true},
+		{"/home/*/.ssh/*", "/home/user/.ss?/id_*", true, false},
+		{"/home/*/.ssh/*", "/home/user/proj/*.log", false, false},
+		{"/etc/shadow", "/etc/sha*", true, false},
+		{"/etc/shadow", "/etc/*/shadow", false, false},
+		{"/etc/shadow", "/etc/**/shadow", false, false}, // "**/" needs the slash
+		{"/etc/shadow", "/et**dow", true, false},
+		// A '*' of the word never crosses '/', "**" does.
+		{"a/*/b", "a*b", false, false},
+		{"a/*/b", "a**b", true, false},
+		{"x/y", "x[/]y", true, false},
+		// Rule '?' and classes: one character.
+		{"a?c", "a*c", true, false},
+		{"a?c", "abc", true, true},
+		{"a?c", "a[b]c", true, false},
+		{"[ab]c", "ac", true, true},
+		{"[ab]c", "cc", true, false}, // a class may meet, read loosely
+		{"a{b,c}", "a*", true, false},
+		{"{*.o,*.a}", "*.o", true, true},
+		// A literal backslash stays literal.
+		{`a\*`, `a*`, true, false},
+		{"a*", `a\*`, true, true},
+		// Negated rules.
+		{"!*.md", "*.go", true, true},
+		{"!*.md", "*.md", true, false},
+		{"!src/*", "docs/*.md", true, true},
+		// Non-ASCII is never covered.
+		{"*", "é*", true, false},
+	}
+	for _, c := range cases {
+		rule := c.rule
+		if strings.HasPrefix(rule, "$ws/") {
+			rule = "src/x"
+		}
+		g := MustCompile(rule)
+		p := ParsePath(c.word)
+		if got := g.MayMatch(p); got != c.may {
+			t.Errorf("MustCompile(%q).MayMatch(%q) = %v, want %v", rule, c.word, got, c.may)
+		}
+		if got := g.Covers(p); got != c.covered {
+			t.Errorf("MustCompile(%q).Covers(%q) = %v, want %v", rule, c.word, got, c.covered)
+		}
+	}
+}
+
+func TestParsePathMeta(t *testing.T) {
+	t.Parallel()
+	for w, want := range map[string]bool{"a.txt": false, "*.go": true, "a?": true, "[ab]": true, "a]": false, "x[": false} {
+		if got := ParsePath(w).HasMeta(); got != want {
+			t.Errorf("ParsePath(%q).HasMeta() = %v, want %v", w, got, want)
+		}
+	}
+	if ParsePath("a/*").Crosses() || !ParsePath("a/**").Crosses() || !ParsePath("[a/b]").Crosses() {
+		t.Error("Crosses")
+	}
+}
+
+// pathRegexp is the reference reading of a Path: what MayMatch and Covers
+// must be exact or safe against.
+func pathRegexp(p Path) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString(`^`)
+	for _, s := range p.syms {
+		switch s.k {
+		case symLit:
+			b.WriteString(regexp.QuoteMeta(string([]byte{s.b})))
+		case symSegStar:
+			b.WriteString(`[^/]*`)
+		default:
+			b.WriteString(`.*`)
+		}
+	}
+	b.WriteString(`$`)
+	return regexp.MustCompile(b.String())
+}
+
+// strs returns every string over alphabet up to length n.
+func strs(alphabet string, n int) []string {
+	out := []string{""}
+	level := []string{""}
+	for k := 0; k < n; k++ {
+		var next []string
+		for _, s := range level {
+			for i := 0; i < len(alphabet); i++ {
+				next = append(next, s+alphabet[i:i+1])
+			}
+		}
+		out = append(out, next...)
+		level = next
+	}
+	return out
+}
+
+// FuzzPathCompare checks MayMatch and Covers against brute force on a
+// small alphabet: whenever a short string matches both the rule and the
+// word's reading, MayMatch says yes; whenever Covers says yes, every short
+// string of the word's reading matches the rule. It also checks that the
+// reading holds what the shell (path.Match) expands the word to and the
+// word itself.
+func FuzzPathCompare(f *testing.F) {
+	for _, s := range [][2]string{{"*.env", ".en*"}, {"a/*/b", "a**b"}, {"a?b", "a*b"}, {"[ab]*", "a[/]b"}, {"!a*", "b*"}, {"a{b,/}*", "ab?"}, {`\*a`, "*a"}} {
+		f.Add(s[0], s[1])
+	}
+	all := strs("ab/.*", 5)
+	f.Fuzz(func(t *testing.T, rule, word string) {
+		if len(rule) > 10 || len(word) > 10 || !ascii(rule) || !ascii(word) {
+			return // the reference reading is a regexp, which reads UTF-8
+		}
+		g, err := Compile(rule)
+		if err != nil {
+			return
+		}
+		p := ParsePath(word)
+		re := pathRegexp(p)
+		if !re.MatchString(word) {
+			t.Fatalf("reading of %q does not hold the word itself", word)
+		}
+		may, cov := g.MayMatch(p), g.Covers(p)
+		for _, s := range all {
+			inP := re.MatchString(s)
+			// path.Match reads a backslash as an escape; in a quote-removed word
+			// a backslash was quoted, so the shell reads it literally.
+			if ok, err := path.Match(word, s); err == nil && ok && !inP && !strings.Contains(word, `\`) {
+				t.Fatalf("the shell expands %q to %q, which its reading lacks", word, s)
+			}
+			inG := g.Match(s)
+			if inP && inG && !may {
+				t.Fatalf("MustCompile(%q).MayMatch(%q) = false, but %q matches both", rule, word, s)
+			}
+			if inP && !inG && cov {
+				t.Fatalf("MustCompile(%q).Covers(%q) = true, but %q is not matched", rule, word, s)
+			}
+		}
+	})
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
