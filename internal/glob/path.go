@@ -194,10 +194,21 @@ func (g *Glob) Covers(p Path) bool {
 	return false
 }
 
+// MayMeet reports whether some path may match both p and q, each read
+// as ParsePath reads it. Like MayMatch it may say yes wrongly, never no.
+func (p Path) MayMeet(q Path) bool { return meet(p.syms, q.syms) }
+
+// Holds reports whether every path q's reading matches, p's reading
+// matches too. Like Covers it may say no wrongly, never yes.
+func (p Path) Holds(q Path) bool { return covers(p.syms, q.syms) }
+
 // meet reports whether some string matches both a (a rule pattern's
 // symbols, symOne meaning any byte) and b (a path pattern's): the product
 // of the two automata reaches its accepting state.
 func meet(a, b []sym) bool {
+	if !endsAgree(a, b) {
+		return false
+	}
 	la, lb := len(a), len(b)
 	if (la+1)*(lb+1) > maxStates {
 		return true
@@ -240,6 +251,22 @@ func meet(a, b []sym) bool {
 		push(ni, nj)
 	}
 	return false
+}
+
+// endsAgree is meet's quick test: the literal runs both patterns start
+// with agree as far as both go, and so do the runs they end with.
+func endsAgree(a, b []sym) bool {
+	for i := 0; i < len(a) && i < len(b) && a[i].k == symLit && b[i].k == symLit; i++ {
+		if a[i].b != b[i].b {
+			return false
+		}
+	}
+	for i, j := len(a)-1, len(b)-1; i >= 0 && j >= 0 && a[i].k == symLit && b[j].k == symLit; i, j = i-1, j-1 {
+		if a[i].b != b[j].b {
+			return false
+		}
+	}
+	return true
 }
 
 // bytesMeet reports whether one byte exists that both symbols accept.
@@ -288,6 +315,11 @@ func covers(a, b []sym) bool {
 		case symStar:
 			push(i+1, j)
 			if j < lb {
+				push(i, j+1)
+			}
+		case symSegStar:
+			push(i+1, j)
+			if j < lb && (b[j].k == symSegStar || b[j].k == symLit && b[j].b != '/') {
 				push(i, j+1)
 			}
 		case symLit:

@@ -153,6 +153,10 @@ func FuzzPathCompare(f *testing.F) {
 			t.Fatalf("reading of %q does not hold the word itself", word)
 		}
 		may, cov := g.MayMatch(p), g.Covers(p)
+		// The rule text read as a path pattern too: MayMeet and Holds.
+		q := ParsePath(rule)
+		reQ := pathRegexp(q)
+		meets, holds := q.MayMeet(p), q.Holds(p)
 		for _, s := range all {
 			inP := re.MatchString(s)
 			// path.Match reads a backslash as an escape; in a quote-removed word
@@ -166,6 +170,13 @@ func FuzzPathCompare(f *testing.F) {
 			}
 			if inP && !inG && cov {
 				t.Fatalf("MustCompile(%q).Covers(%q) = true, but %q is not matched", rule, word, s)
+			}
+			inQ := reQ.MatchString(s)
+			if inP && inQ && !meets {
+				t.Fatalf("ParsePath(%q).MayMeet(%q) = false, but %q matches both", rule, word, s)
+			}
+			if inP && !inQ && holds {
+				t.Fatalf("ParsePath(%q).Holds(%q) = true, but %q is not matched", rule, word, s)
 			}
 		}
 	})

@@ -3,6 +3,9 @@ package sensitive
 import (
 	"path"
 	"strings"
+	"sync"
+
+	"github.com/toolgate/toolgate/internal/glob"
 )
 
 // Kind says what a sensitive path is and so which access to it matters.
@@ -378,3 +381,108 @@ func Within(dir, home string, k Kind) (Entry, bool) {
 	}
 	return Entry{}, false
 }
+
+// MayMatch classifies a shell pathname pattern ("~/.ssh/id_*",
+// "/etc/sha*", ".git/hook*/*"): the first entry of kind k some expansion
+// of the pattern may fall under, if any. A kind is asked for on its own
+// because one pattern may reach several (".claude/*" holds agent
+// configuration, and may hold a file named like a credential). every reports whether each expansion
+// does (the pattern lies inside the entry and none of the entry's
+// exceptions may apply), so that a caller can tell "reads a credential"
+// from "may read one". The pattern is read as glob.ParsePath reads it,
+// home as for Lookup; like Lookup, a pattern whose expansions only contain
+// sensitive paths (~/.con*) is not reported. It over-approximates: it may
+// report an entry no expansion reaches, never miss one.
+func MayMatch(pattern, home string, k Kind) (e Entry, every, ok bool) {
+	if pattern == "" {
+		return Entry{}, false, false
+	}
+	forms := [2]glob.Path{glob.ParsePath(pattern)}
+	n := 1
+	if home != "" && home != "/" {
+		if rest, ok := strings.CutPrefix(pattern, strings.TrimSuffix(home, "/")+"/"); ok {
+			forms[1], n = glob.ParsePath("~/"+rest), 2
+		}
+	}
+	var base glob.Path
+	baseKnown := !forms[0].Crosses()
+	if baseKnown {
+		base = glob.ParsePath(pattern[strings.LastIndexByte(pattern, '/')+1:])
+	}
+	pats := patterns()
+	for i := range pats {
+		c := &pats[i]
+		if c.entry.Kind != k {
+			continue
+		}
+		may, all := false, false
+		for _, p := range forms[:n] {
+			for _, q := range c.paths {
+				if q.MayMeet(p) {
+					may = true
+					all = all || q.Holds(p)
+				}
+			}
+		}
+		if !may {
+			continue
+		}
+		if len(c.except) > 0 {
+			if !baseKnown {
+				all = false
+			} else {
+				excepted := false
+				for _, x := range c.except {
+					excepted = excepted || x.Holds(base)
+					all = all && !x.MayMeet(base)
+				}
+				if excepted {
+					continue // every expansion is an exception ("*.pub")
+				}
+			}
+		}
+		return c.entry, all, true
+	}
+	return Entry{}, false, false
+}
+
+// entryPaths is an entry as path patterns, read as glob.ParsePath reads
+// them: '*' stays within an element, "**" crosses elements.
+type entryPaths struct {
+	entry  Entry
+	paths  []glob.Path
+	except []glob.Path
+}
+
+// patterns reads every entry's paths once, on first use: a Home entry
+// under "~/", /root and any user's home, a Root entry under "/", an
+// Anywhere entry at the start or after any directory; a directory with
+// everything under it.
+var patterns = sync.OnceValue(func() []entryPaths {
+	list := table().list
+	out := make([]entryPaths, len(list))
+	for i := range list {
+		e := list[i].Entry
+		out[i].entry = e
+		p := strings.TrimSuffix(e.Path, "/")
+		var roots []string
+		switch e.Anchor {
+		case Home:
+			roots = []string{"~/", "/root/", "/home/*/", "/Users/*/"}
+		case Root:
+			roots = []string{"/"}
+		default:
+			roots = []string{"", "**/"}
+		}
+		for _, r := range roots {
+			out[i].paths = append(out[i].paths, glob.ParsePath(r+p))
+			if e.Dir() {
+				out[i].paths = append(out[i].paths, glob.ParsePath(r+p+"/**"))
+			}
+		}
+		for _, x := range e.Except {
+			out[i].except = append(out[i].except, glob.ParsePath(x))
+		}
+	}
+	return out
+})

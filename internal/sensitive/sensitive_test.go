@@ -220,3 +220,43 @@ func TestWithinAnyKind(t *testing.T) {
 		t.Errorf("Within(/usr, credentials) reports a credential; /usr holds none")
 	}
 }
+
+func TestMayMatch(t *testing.T) {
+	t.Parallel()
+	const home = "/var/lib/ann" // not under /home: the "~/" form must count
+	tests := []struct {
+		pattern string
+		kind    sensitive.Kind
+		found   bool
+		every   bool
+	}{
+		{"~/.ssh/id_*", sensitive.Credential, true, false}, // id_rsa.pub is an exception
+		{"/var/lib/ann/.ssh/id_*", sensitive.Credential, true, false},
+		{"/var/lib/ann/.ss?/id_rsa", sensitive.Credential, true, false},
+		{"/home/bob/.ssh/*", sensitive.Credential, true, false},
+		{"/home/bob/.aws/*", sensitive.Credential, true, true},
+		{"/etc/sha*", sensitive.Credential, true, false},
+		{"/proj/*.kdbx", sensitive.Credential, true, true},
+		{"/proj/logs/*", sensitive.Credential, true, false}, // may be logs/kubeconfig
+		{"/proj/.git/hook*/*", sensitive.AgentConfig, true, false},
+		{"/proj/.claude/*", sensitive.AgentConfig, true, true},
+		{"/proj/.en*", sensitive.AgentConfig, true, false}, // .envrc
+		{"/var/lib/ann/.config/autostar*/x.desktop", sensitive.Autostart, true, false},
+		{"/var/lib/ann/.config/systemd/user/*.service", sensitive.Autostart, true, true},
+		{"/var/lib/ann/*", sensitive.Credential, true, false}, // ~/.bash_history
+		// Benign twins.
+		{"~/.ssh/*.pub", sensitive.Credential, false, false},
+		{"/proj/*.log", sensitive.Credential, false, false},
+		{"/proj/src/*.go", sensitive.AgentConfig, false, false},
+		{"/proj/docs/*.md", sensitive.AgentConfig, false, false},
+		{"/etc/host*", sensitive.Autostart, false, false},
+		{"/var/lib/ann/.con*", sensitive.Autostart, false, false}, // holds ~/.config/autostart, is not it
+		{"/var/lib/ann/proj/*.o", sensitive.Autostart, false, false},
+	}
+	for _, tt := range tests {
+		e, every, ok := sensitive.MayMatch(tt.pattern, home, tt.kind)
+		if ok != tt.found || every != tt.every {
+			t.Errorf("MayMatch(%q, %s) = %q every=%v ok=%v, want ok=%v every=%v", tt.pattern, tt.kind, e.Path, every, ok, tt.found, tt.every)
+		}
+	}
+}
