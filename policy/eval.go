@@ -76,6 +76,15 @@ type subject struct {
 	hidden   bool // left out of the decision's subjects
 	// operand marks a command's operand checked as a possible file.
 	operand bool
+	// pat is set for a pattern subject, a file operand written as a
+	// shell glob (pattern.go).
+	pat *patForms
+	// maybe marks a tampering class found only as a possibility: it asks
+	// instead of denying.
+	maybe bool
+	// under marks a delete of some files under the path, picked by a
+	// test (find . -name X -delete): the workspace root is fine.
+	under bool
 }
 
 // risky reports whether the subject has a risk class, and the first.
@@ -92,7 +101,7 @@ func (s *subject) risky() (shell.ClassRisk, bool) {
 // tampering reports whether the subject tampers with toolgate or the
 // agent's configuration.
 func (s *subject) tampering() (shell.ClassRisk, bool) {
-	if s.fclass.Class == shell.ClassTampering {
+	if s.fclass.Class == shell.ClassTampering && !s.maybe {
 		return s.fclass, true
 	}
 	for _, c := range s.classes {
@@ -243,6 +252,15 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 // judge decides one subject: veto layers, then the merged layers scanned
 // from the end, then the subject kind's rules and the mode.
 func (e *Engine) judge(s *subject, args map[string]any, env *Env, agent *Ruleset, tier toolgate.Tier) verdict {
+	if s.pat != nil {
+		s.pat.unc = nil
+		return uncertain(s, e.judgeSubject(s, args, env, agent, tier))
+	}
+	return e.judgeSubject(s, args, env, agent, tier)
+}
+
+// judgeSubject is judge without the pattern subjects' last step.
+func (e *Engine) judgeSubject(s *subject, args map[string]any, env *Env, agent *Ruleset, tier toolgate.Tier) verdict {
 	if s.kind == toolgate.SubjectRead || s.kind == toolgate.SubjectWrite {
 		args = nil // conditions name the call's arguments, not a file's
 	}
@@ -355,6 +373,9 @@ func applyMode(v verdict, m toolgate.Mode, tier toolgate.Tier) verdict {
 func (rs *Ruleset) find(s *subject, args map[string]any) *compiledRule {
 	if rs == nil {
 		return nil
+	}
+	if s.pat != nil {
+		return rs.findPattern(s, args)
 	}
 	best := int32(-1)
 	if ix := rs.exact[s.family]; ix != nil {
@@ -665,7 +686,11 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		// files a Bash command writes.
 		fb := subject{family: fam, tool: canonicalTool[fam], same: base.same, call: base.call, alias: base.alias}
 		var s subject
-		if !f.Static || strings.ContainsAny(f.Path, "$`*?[") {
+		pattern := (f.Static || f.Glob) && !f.Into && isPattern(f.Path) // an extraction directory stays opaque
+		if pattern {
+			s = e.patternSubject(fb, kind, f.Path, c.Cwd, f.Dir)
+			s.fclass = e.patternClass(&s, f.Write, f.Delete, f.Recursive)
+		} else if !f.Static || strings.ContainsAny(f.Path, "$`*?[") {
 			// Only known when the command runs (an expansion or a glob):
 			// allow rules cannot vouch for it.
 			s = fb
@@ -675,7 +700,8 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		} else {
 			s = e.fileSubject(fb, kind, f.Path, c.Cwd, f.Dir)
 		}
-		if !s.opaque {
+		s.under = f.Under
+		if !s.opaque && !pattern {
 			s.fclass = e.fileClass(&s, f.Write, f.Delete, f.Recursive)
 			if f.Into && s.fclass.Class == "" {
 				s.fclass = e.intoClass(&s)
@@ -683,7 +709,11 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		}
 		s.restrict = f.Remote
 		subs = append(subs, s)
-		if f.Write {
+		if f.Write && pattern {
+			if code, reason, ok := shell.MayBeCriticalWritePath(s.texts[s.n-1], e.home); ok && !hasRisk(d.Risks, code, s.texts[0]) {
+				d.Risks = append(d.Risks, toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: s.texts[0]})
+			}
+		} else if f.Write {
 			// The analysis checked the path as written; only here is the
 			// call's working directory known, so ".bashrc" run from the
 			// home directory is caught through its absolute form.
@@ -942,11 +972,17 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 			return shell.ClassRisk{Class: shell.ClassPersistence, Reason: "writes " + s.texts[0] + ", which " + ent.Reason, Token: token}
 		}
 	}
+	return e.placeClass(s, del, recursive)
+}
+
+// placeClass is the destructive class of deleting (or recursively
+// changing) a path outside the workspace, or the workspace itself.
+func (e *Engine) placeClass(s *subject, del, recursive bool) shell.ClassRisk {
 	if !del && !recursive {
 		return shell.ClassRisk{}
 	}
 	where, outside := e.outsideWorkspace(s)
-	if !outside {
+	if !outside || s.under && where != reasonOutside {
 		return shell.ClassRisk{}
 	}
 	verb := "deletes "
@@ -954,6 +990,8 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 		verb = "changes the permissions of everything under "
 	} else if recursive {
 		verb = "deletes everything under "
+	} else if s.under {
+		verb = "deletes files under "
 	}
 	// A rule names the risky form when it names the directory the target
 	// is in ("rm -rf /home/u/old-*" for /home/u/old-proj).
@@ -986,8 +1024,10 @@ func (e *Engine) outsideWorkspace(s *subject) (string, bool) {
 			return "", false
 		}
 	}
-	return "which is outside the workspace", true
+	return reasonOutside, true
 }
+
+const reasonOutside = "which is outside the workspace"
 
 // tempDirs and homeCaches hold files nobody keeps: deleting them is not
 // destructive.
@@ -1027,7 +1067,7 @@ func (e *Engine) classRisks(risks []toolgate.Risk, s *subject, text string) []to
 	for _, cr := range s.classes {
 		risks = append(risks, toolgate.Risk{Code: string(cr.Class), Severity: toolgate.SeverityClass, Reason: classReason(cr), Subject: text})
 	}
-	if s.fclass.Class != "" && s.fclass.Class != shell.ClassTampering {
+	if s.fclass.Class != "" && (s.fclass.Class != shell.ClassTampering || s.maybe) {
 		risks = append(risks, toolgate.Risk{Code: string(s.fclass.Class), Severity: toolgate.SeverityClass, Reason: classReason(s.fclass), Subject: text})
 	}
 	return risks

@@ -94,6 +94,11 @@ type File struct {
 	// Static is false when the path contains an expansion, so it is kept in
 	// its source form.
 	Static bool
+	// Glob is set when the path is static but for unquoted glob
+	// metacharacters ("*.log", "src/*.go"): the shell expands it to the
+	// names of the files that match when the command runs. Static is
+	// false for it.
+	Glob bool
 	// Dir is the directory relative paths resolve against when a preceding
 	// cd (or env -C, git -C) changed it; empty means the call's own working
 	// directory. When a cd may have failed or not run ("cd x; rm y", a cd
@@ -111,6 +116,10 @@ type File struct {
 	// Into is set when the command writes files whose names the call does
 	// not show under Path, a directory (an archive extracted into it).
 	Into bool
+	// Under is set when the command deletes some of the files under the
+	// path, picked by a test (find DIR -name X -delete), neither the path
+	// itself nor its whole tree.
+	Under bool
 	// Remote is set for a file of a command run elsewhere (ssh HOST CMD):
 	// it only restricts.
 	Remote bool

@@ -525,6 +525,23 @@ func (w *walker) chdir(d *dirState, name string, args []word, mayFail bool) {
 	}
 }
 
+// findTests reports whether a find expression holds a test that picks
+// files by name, path, type, time, size, owner or permissions: without
+// one, -delete deletes everything under the starting points.
+func findTests(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+			"-lname", "-ilname", "-type", "-xtype", "-newer", "-anewer", "-cnewer", "-newermt", "-newerct",
+			"-newerat", "-newermm", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used",
+			"-size", "-empty", "-user", "-group", "-uid", "-gid", "-nouser", "-nogroup", "-perm",
+			"-links", "-inum", "-samefile", "-readable", "-writable", "-executable", "-fstype", "-context":
+			return true
+		}
+	}
+	return false
+}
+
 // joinDir resolves p against dir ("" = the call's own directory).
 func joinDir(dir, p string) string {
 	if dir == "" || path.IsAbs(p) || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
@@ -551,6 +568,7 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 	if name == "find" {
 		for _, a := range norm {
 			if a == "-delete" {
+				tested := findTests(norm)
 				for _, r := range args {
 					if strings.HasPrefix(r.text, "-") || r.text == "(" || r.text == "!" {
 						break
@@ -558,7 +576,12 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 					n := len(w.res.Files)
 					w.file(r, true, owner, d)
 					for i := n; i < len(w.res.Files); i++ {
-						w.res.Files[i].Delete, w.res.Files[i].Recursive = true, true
+						// A test picks the files: find deletes some of
+						// those under r, not r's whole tree ("find .
+						// -name '*.pyc' -delete"), a part of what
+						// "find r -delete" deletes.
+						f := &w.res.Files[i]
+						f.Delete, f.Recursive, f.Under = true, !tested, tested
 					}
 				}
 				return

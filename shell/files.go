@@ -520,14 +520,16 @@ func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 	}
 	p := wd.text
 	static := wd.static && !wd.glob
+	glob := wd.static && wd.glob
 	if wd.tilde || strings.HasPrefix(p, "$") {
 		if e, ok := expandHome(p, w.a.home); ok {
 			p = e
 			static = !wd.glob && !strings.ContainsAny(p, "$`")
+			glob = wd.glob && !strings.ContainsAny(p, "$`")
 		}
 	}
 	f := as
-	f.Path, f.Static, f.Command = p, static, owner
+	f.Path, f.Static, f.Glob, f.Command = p, static, glob, owner
 	if !static {
 		if e, ok := defaultExpansion(p, w.a.home); ok {
 			f.Alts = []string{e}
@@ -545,7 +547,7 @@ func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 		w.addFile(f)
 	})
 	if d.lost() {
-		f.Dir, f.Static = "", false
+		f.Dir, f.Static, f.Glob = "", false, false
 		w.addFile(f)
 	}
 }

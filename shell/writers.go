@@ -40,7 +40,7 @@ func (w *walker) into(dst, src word, owner string, d *dirState) {
 	if b == "." || b == ".." || b == "/" || b == "" {
 		return
 	}
-	w.file(joinWord(dst, b, src.static && !src.glob), true, owner, d)
+	w.file(joinWord(dst, b, src.static), true, owner, d) // a glob stays one: joinWord marks it
 }
 
 // gitCheckoutFiles: git checkout [REV] [--] PATHS: a lone operand may be

@@ -334,3 +334,27 @@ func covers(a, b []sym) bool {
 	}
 	return false
 }
+
+// Lead returns the literal text every expansion of p starts with: the
+// bytes before its first wildcard.
+func (p Path) Lead() string {
+	b := make([]byte, 0, len(p.syms))
+	for _, s := range p.syms {
+		if s.k != symLit {
+			break
+		}
+		b = append(b, s.b)
+	}
+	return string(b)
+}
+
+// Wild reports whether p has no literal byte ("*", "?*", "[ab]"): it may
+// stand for any name at all.
+func (p Path) Wild() bool {
+	for _, s := range p.syms {
+		if s.k == symLit {
+			return false
+		}
+	}
+	return len(p.syms) > 0
+}
