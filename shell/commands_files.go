@@ -115,6 +115,7 @@ func fileCommands() map[string]*cmdSpec {
 		// files they are given: GTFOBins' readers.
 		// Compilers: the sources are read (gcc -E prints them), -o written.
 		"gcc": compiler, "cc": compiler, "g++": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
+		"aria2c": {files: noFiles, shortVal: "idoxsjk", long: []string{"input-file=", "dir=", "out="}, opts: []optEffect{readValue("-i", "--input-file")}},
 		"column": {files: readAll, shortVal: "csoNRHEWdl", long: []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="}},
 		"date":   {files: noFiles, shortVal: "dfr", long: []string{"date=", "file=", "reference="}, opts: []optEffect{readValue("-f", "--file")}},
 		"file":   {files: noFiles, shortVal: "fmFeP", long: []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="}, opts: []optEffect{readValue("-f", "--files-from", "-m", "--magic-file")}},

@@ -377,6 +377,7 @@ func riskCommands() map[string]*cmdSpec {
 		}},
 		"docker": {effect: EffectRuns, subs: map[string]*cmdSpec{
 			"run": dockerRun, "create": dockerRun,
+			"cp":     {opts: []optEffect{{match: credentialRef, operand: true, sources: true, class: ClassCredential, why: "copies a credential file into a container, where whatever runs there reads it"}}},
 			"system": {opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}},
 			"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
 			"image":  dockerPrune, "container": dockerPrune, "network": dockerPrune, "builder": dockerPrune, "buildx": dockerPrune,
