@@ -623,8 +623,11 @@ func TestSessionScopeNeedsAdmin(t *testing.T) {
 func TestSessionWaitingAsBatch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, wsapprovals.Options{})
+	// One after the other, so the order they are asked in is known.
 	r1 := e.submit(call("s1", "c1", "bash", map[string]any{"command": "npm test"}, nil))
+	waitPending(t, e, 1)
 	r2 := e.submit(call("s1", "c2", "bash", map[string]any{"command": "npm run lint"}, nil))
+	waitPending(t, e, 2)
 	r3 := e.submit(call("s2", "c3", "bash", map[string]any{"command": "make"}, nil)) // another session
 	waitPending(t, e, 3)
 	ws := e.dial("?session=s1")
