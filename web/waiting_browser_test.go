@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,20 +87,22 @@ func TestBrowserSessionWaiting(t *testing.T) {
 	}
 	sub := e.Broker.Subscribe(t.Context(), approval.EventFilter{})
 	t.Cleanup(sub.Close)
-	requested := func(id string) *toolgate.Approval {
+	// announced collects the approval.requested events of the given ids.
+	announced := func(ids ...string) map[string]*toolgate.Approval {
 		t.Helper()
+		got := map[string]*toolgate.Approval{}
 		timeout := time.After(stepTimeout)
-		for {
+		for len(got) < len(ids) {
 			select {
 			case ev := <-sub.Events():
-				if ev.Type == toolgate.EventApprovalRequested && ev.Approval != nil && ev.Approval.ID == id && !ev.Replay {
-					return ev.Approval
+				if ev.Type == toolgate.EventApprovalRequested && ev.Approval != nil && !ev.Replay && slices.Contains(ids, ev.Approval.ID) {
+					got[ev.Approval.ID] = ev.Approval
 				}
 			case <-timeout:
-				t.Fatalf("no approval.requested event for %s", id)
-				return nil
+				t.Fatalf("approval.requested events for %v: got %d", ids, len(got))
 			}
 		}
+		return got
 	}
 	test := hook("cc-1", "toolu_1", "npm test")
 	lint := hook("cc-1", "toolu_2", "npm run lint")
@@ -123,14 +126,18 @@ func TestBrowserSessionWaiting(t *testing.T) {
 	if alone.SessionWaiting != nil {
 		t.Fatalf("a call alone in its session: %+v", alone.SessionWaiting)
 	}
-	// So does the event that announces the later of the two (what the
-	// notifiers word): the earlier one was waiting when it came.
-	later := first
-	if second.CreatedAt.After(first.CreatedAt) {
-		later = second
+	// So does the event that announces whichever of the two was stored
+	// second (what the notifiers word): the other was waiting by then.
+	evs := announced(first.ID, second.ID)
+	n1, n2 := 0, 0
+	if w := evs[first.ID].SessionWaiting; w != nil {
+		n1 = w.Count
 	}
-	if w := requested(later.ID).SessionWaiting; w == nil || w.Count != 1 {
-		t.Fatalf("the event of the later call carries %+v", w)
+	if w := evs[second.ID].SessionWaiting; w != nil {
+		n2 = w.Count
+	}
+	if n1+n2 < 1 || n1 > 1 || n2 > 1 {
+		t.Fatalf("the events carry %d and %d waiting, want the later one to carry 1", n1, n2)
 	}
 
 	// In the inbox, each card shows the other.
