@@ -42,7 +42,12 @@ func checkBounded(t *testing.T, a *Analyzer, src string) {
 		t.Errorf("%d-byte input allocated %d bytes, bound %d: %.80q", n, alloc, limit, src)
 	}
 	if limit := int64(boundCPUBase + boundCPUPerByte*float64(n)); ok && cpu > limit {
-		t.Errorf("%d-byte input took %d ns of CPU, bound %d: %.80q", n, cpu, limit, src)
+		// A shared machine can charge one run a stall (a GC assist, a
+		// cache flushed by a neighbour): work that grows with the
+		// square of the input is over the bound every time.
+		if _, again, ok := work(a, src); ok && again > limit {
+			t.Errorf("%d-byte input took %d and %d ns of CPU, bound %d: %.80q", n, cpu, again, limit, src)
+		}
 	}
 }
 
