@@ -763,9 +763,12 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
 				arg = v // if=.env, --data=DIR: the option's value
 			}
-			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`*?[\x00") {
+			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`\x00") {
 				continue
 			}
+			// A glob operand is compared as a pattern even when an element
+			// may expand to ".." (.*): its other expansions still count.
+			pattern := strings.ContainsAny(arg, "*?[") && !strings.Contains(arg, "(")
 			if left--; left < 0 {
 				return subs, false
 			}
@@ -777,7 +780,14 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 				if fam == familyWrite {
 					kind = toolgate.SubjectWrite
 				}
-				s := e.fileSubject(subject{family: fam, tool: canonicalTool[fam]}, kind, arg, cwd, "")
+				var s subject
+				if pattern {
+					// A glob operand (mytool *.env): a rule that may match
+					// one of its expansions asks.
+					s = e.patternSubject(subject{family: fam, tool: canonicalTool[fam]}, kind, arg, cwd, "")
+				} else {
+					s = e.fileSubject(subject{family: fam, tool: canonicalTool[fam]}, kind, arg, cwd, "")
+				}
 				s.restrict, s.operand = true, true
 				subs = append(subs, s)
 			}

@@ -210,45 +210,52 @@ func meet(a, b []sym) bool {
 		return false
 	}
 	la, lb := len(a), len(b)
-	if (la+1)*(lb+1) > maxStates {
+	n := (la + 1) * (lb + 1)
+	if n > maxStates {
 		return true
 	}
-	seen := make([]bool, (la+1)*(lb+1))
-	stack := make([]int32, 0, 16)
-	push := func(i, j int) {
-		k := i*(lb+1) + j
-		if !seen[k] {
-			seen[k] = true
-			stack = append(stack, int32(k))
-		}
+	var seenBuf [1024]bool
+	var stackBuf [256]int32
+	var seen []bool
+	if n <= len(seenBuf) {
+		seen = seenBuf[:n]
+	} else {
+		seen = make([]bool, n)
 	}
-	push(0, 0)
+	w := lb + 1
+	stack := append(stackBuf[:0], 0)
+	seen[0] = true
 	for len(stack) > 0 {
 		k := int(stack[len(stack)-1])
 		stack = stack[:len(stack)-1]
-		i, j := k/(lb+1), k%(lb+1)
+		i, j := k/w, k%w
 		if i == la && j == lb {
 			return true
 		}
 		aStar := i < la && a[i].k >= symStar
 		bStar := j < lb && b[j].k >= symStar
-		if aStar {
-			push(i+1, j)
+		if aStar && !seen[k+w] {
+			seen[k+w] = true
+			stack = append(stack, int32(k+w))
 		}
-		if bStar {
-			push(i, j+1)
+		if bStar && !seen[k+1] {
+			seen[k+1] = true
+			stack = append(stack, int32(k+1))
 		}
 		if i == la || j == lb || aStar && bStar || !bytesMeet(a[i], b[j]) {
 			continue
 		}
-		ni, nj := i+1, j+1
-		if aStar {
-			ni = i
+		next := k
+		if !aStar {
+			next += w
 		}
-		if bStar {
-			nj = j
+		if !bStar {
+			next++
 		}
-		push(ni, nj)
+		if !seen[next] {
+			seen[next] = true
+			stack = append(stack, int32(next))
+		}
 	}
 	return false
 }

@@ -409,10 +409,11 @@ func MayMatch(pattern, home string, k Kind) (e Entry, every, ok bool) {
 	if baseKnown {
 		base = glob.ParsePath(pattern[strings.LastIndexByte(pattern, '/')+1:])
 	}
+	v := viewOf(pattern, home)
 	pats := patterns()
 	for i := range pats {
 		c := &pats[i]
-		if c.entry.Kind != k {
+		if c.entry.Kind != k || !v.possible(c) {
 			continue
 		}
 		may, all := false, false
@@ -446,10 +447,85 @@ func MayMatch(pattern, home string, k Kind) (e Entry, every, ok bool) {
 	return Entry{}, false, false
 }
 
+// view is what a pattern's literal start says about where its expansions
+// lie, so MayMatch compares it only with the entries that can be there.
+type view struct {
+	abs       bool
+	rootFirst string // the first element, when literal
+	homeKnown bool   // whether the expansions lie in a home is known
+	inHome    bool
+	homeFirst string // the first element below the home, when literal
+}
+
+// viewOf reads the literal start of a pattern (the text before its first
+// metacharacter).
+func viewOf(pattern, home string) view {
+	lead := pattern
+	if i := strings.IndexAny(pattern, "*?["); i >= 0 {
+		lead = pattern[:i]
+	}
+	// first returns the element of p at from when lead holds it whole.
+	first := func(from int) string {
+		end := strings.IndexByte(pattern[from:], '/')
+		if end < 0 {
+			end = len(pattern) - from
+		}
+		if from+end > len(lead) {
+			return ""
+		}
+		return pattern[from : from+end]
+	}
+	v := view{abs: strings.HasPrefix(pattern, "/")}
+	if v.abs {
+		v.rootFirst = first(1)
+	}
+	home = strings.TrimSuffix(home, "/")
+	relAt := -1
+	switch {
+	case strings.HasPrefix(lead, "~/"):
+		relAt = 2
+	case home != "" && strings.HasPrefix(lead, home+"/"):
+		relAt = len(home) + 1
+	case strings.HasPrefix(lead, "/root/"):
+		relAt = len("/root/")
+	case strings.HasPrefix(lead, "/home/"), strings.HasPrefix(lead, "/Users/"):
+		at := strings.IndexByte(pattern[1:], '/') + 2
+		if end := strings.IndexByte(pattern[at:], '/'); end >= 0 && at+end < len(lead) {
+			relAt = at + end + 1
+		}
+	case !v.abs && !strings.HasPrefix(pattern, "~"):
+		v.homeKnown = true // relative: never anchored at a home
+	default:
+		v.homeKnown = true
+		for _, r := range [...]string{"~/", "/root/", "/home/", "/Users/", home + "/"} {
+			if r != "/" && (strings.HasPrefix(r, lead) || strings.HasPrefix(lead, r)) {
+				v.homeKnown = false
+			}
+		}
+	}
+	if relAt >= 0 {
+		v.homeKnown, v.inHome = true, true
+		v.homeFirst = first(relAt)
+	}
+	return v
+}
+
+// possible reports whether the entry may hold an expansion at all.
+func (v *view) possible(c *entryPaths) bool {
+	switch c.entry.Anchor {
+	case Root:
+		return v.abs && (v.rootFirst == "" || v.rootFirst == c.first)
+	case Home:
+		return !v.homeKnown || v.inHome && (v.homeFirst == "" || v.homeFirst == c.first)
+	}
+	return true
+}
+
 // entryPaths is an entry as path patterns, read as glob.ParsePath reads
 // them: '*' stays within an element, "**" crosses elements.
 type entryPaths struct {
 	entry  Entry
+	first  string // the entry path's first element
 	paths  []glob.Path
 	except []glob.Path
 }
@@ -464,6 +540,7 @@ var patterns = sync.OnceValue(func() []entryPaths {
 	for i := range list {
 		e := list[i].Entry
 		out[i].entry = e
+		out[i].first = list[i].elems[0]
 		p := strings.TrimSuffix(e.Path, "/")
 		var roots []string
 		switch e.Anchor {

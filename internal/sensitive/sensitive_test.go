@@ -1,6 +1,7 @@
 package sensitive_test
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -259,4 +260,52 @@ func TestMayMatch(t *testing.T) {
 			t.Errorf("MayMatch(%q, %s) = %q every=%v ok=%v, want ok=%v every=%v", tt.pattern, tt.kind, e.Path, every, ok, tt.found, tt.every)
 		}
 	}
+}
+
+// FuzzMayMatchAgainstLookup checks MayMatch against Lookup: a pattern
+// made from a sensitive path by turning bytes into wildcards still
+// expands to that path (path.Match), so MayMatch must report an entry of
+// the kind Lookup gives the path.
+func FuzzMayMatchAgainstLookup(f *testing.F) {
+	const home = "/home/ann"
+	paths := []string{
+		"/home/ann/.ssh/id_rsa", "/home/bob/.ssh/id_ed25519", "/root/.aws/credentials", "~/.gnupg/x",
+		"/etc/shadow", "/proc/12/environ", "/home/ann/proj/.claude/settings.json", "proj/.git/hooks/pre-commit",
+		"a/b.kdbx", "/home/ann/.config/systemd/user/x.service", "/etc/cron.d/job", "/var/log/syslog",
+		"/home/ann/.bash_history", "/Users/bob/Library/Keychains/login.keychain", "/proc/sys/kernel/x",
+		"src/.envrc", "/home/ann/.local/bin/ls", "/usr/local/bin/tool", "x/kubeconfig",
+	}
+	for i := range paths {
+		f.Add(i, uint16(1), uint16(5))
+	}
+	f.Fuzz(func(t *testing.T, which int, at, width uint16) {
+		if which < 0 {
+			which = -which
+		}
+		p := paths[which%len(paths)]
+		e, ok := sensitive.Lookup(p, home)
+		if !ok {
+			t.Fatalf("%s is not sensitive", p)
+		}
+		// Replace p[i:j] by '*' (or '?' for one byte) unless it holds a '/'.
+		i := int(at) % len(p)
+		j := i + int(width)%6
+		if j > len(p) {
+			j = len(p)
+		}
+		star := "*"
+		if j-i == 1 {
+			star = "?"
+		}
+		if j == i || strings.ContainsAny(p[i:j], "/~") {
+			return // an empty element ("*/proc") never expands to "/proc"; a glob never makes a ~
+		}
+		g := p[:i] + star + p[j:]
+		if m, err := path.Match(g, p); err != nil || !m {
+			return
+		}
+		if _, _, ok := sensitive.MayMatch(g, home, e.Kind); !ok {
+			t.Fatalf("MayMatch(%q, %s) = none, but it expands to %s (%s)", g, e.Kind, p, e.Path)
+		}
+	})
 }
