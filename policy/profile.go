@@ -62,7 +62,11 @@ var builtinProfile = func() map[string]toolInfo {
 		{"KillShell KillBash kill_task", "", ToolSpec{Kind: KindNone, Tier: toolgate.TierWrite}},
 		{"Spawn SlashCommand send_email post delete remove", "", ToolSpec{Kind: KindNone, Tier: toolgate.TierExec}},
 	}
-	m := make(map[string]toolInfo)
+	n := 0
+	for _, e := range entries {
+		n += strings.Count(e.names, " ") + 1
+	}
+	m := make(map[string]toolInfo, n) // sized: every hook process builds it
 	for _, e := range entries {
 		for _, name := range strings.Fields(e.names) {
 			fam := e.family
@@ -185,7 +189,11 @@ var sameTool = func() map[string]string {
 		"AskUserQuestion",
 		"KillShell KillBash",
 	}
-	m := make(map[string]string)
+	n := 0
+	for _, g := range groups {
+		n += strings.Count(g, " ") + 1
+	}
+	m := make(map[string]string, n)
 	for _, g := range groups {
 		names := strings.Fields(g)
 		for _, n := range names {
