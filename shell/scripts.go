@@ -33,7 +33,7 @@ var interpreterOpts = map[string]struct{ code, val string }{
 }
 
 var interpreters = func() map[string]bool {
-	m := map[string]bool{}
+	m := make(map[string]bool, len(interpreterOpts)+len(shells)+7) // built by every hook process
 	for k := range interpreterOpts {
 		m[k] = true
 	}
