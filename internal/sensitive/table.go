@@ -204,20 +204,49 @@ type index struct {
 }
 
 func compile(list []Entry) index {
-	x := index{list: make([]compiled, len(list)), home: map[string][]int{}, root: map[string][]int{}, anywhere: map[string][]int{}}
+	// Built once per process, which for the hook is once per call: the
+	// maps are sized, and the path elements and the first index of each
+	// key are cut from one slab each.
+	var nHome, nRoot, nAny, nElems int
+	for _, e := range list {
+		nElems += strings.Count(strings.TrimSuffix(e.Path, "/"), "/") + 1
+		switch e.Anchor {
+		case Home:
+			nHome++
+		case Root:
+			nRoot++
+		default:
+			nAny++
+		}
+	}
+	x := index{list: make([]compiled, len(list)), home: make(map[string][]int, nHome), root: make(map[string][]int, nRoot), anywhere: make(map[string][]int, nAny)}
+	elems := make([]string, 0, nElems)
+	ids := make([]int, 0, len(list))
+	add := func(m map[string][]int, key string, i int) {
+		if l := m[key]; l != nil {
+			m[key] = append(l, i) // the slab's element is cut to length: this copies
+			return
+		}
+		ids = append(ids, i)
+		m[key] = ids[len(ids)-1 : len(ids) : len(ids)]
+	}
 	for i, e := range list {
-		c := compiled{Entry: e, elems: strings.Split(strings.TrimSuffix(e.Path, "/"), "/")}
+		start := len(elems)
+		for p := range strings.SplitSeq(strings.TrimSuffix(e.Path, "/"), "/") {
+			elems = append(elems, p)
+		}
+		c := compiled{Entry: e, elems: elems[start:len(elems):len(elems)]}
 		x.list[i] = c
 		first := c.elems[0]
 		switch {
 		case e.Anchor == Home:
-			x.home[first] = append(x.home[first], i)
+			add(x.home, first, i)
 		case e.Anchor == Root:
-			x.root[first] = append(x.root[first], i)
+			add(x.root, first, i)
 		case strings.Contains(first, "*"):
 			x.globbed = append(x.globbed, i)
 		default:
-			x.anywhere[first] = append(x.anywhere[first], i)
+			add(x.anywhere, first, i)
 		}
 	}
 	return x
