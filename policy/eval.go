@@ -1018,6 +1018,9 @@ func (e *Engine) placeClass(s *subject, del, recursive bool) shell.ClassRisk {
 // says which.
 func (e *Engine) outsideWorkspace(s *subject) (string, bool) {
 	p := s.texts[s.n-1]
+	if s.under && !strings.HasSuffix(p, "/") {
+		p += "/" // only files under it: find /tmp -name x -delete
+	}
 	if s.inWS && !strings.HasPrefix(s.texts[0], "~") && !strings.HasPrefix(s.texts[0], "$") {
 		if s.ws == "." {
 			return "which is the workspace itself", true

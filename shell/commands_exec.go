@@ -27,7 +27,7 @@ func execCommands() map[string]*cmdSpec {
 		// aria2c runs a program when a download starts, stops or ends.
 		"aria2c": {long: []string{"on-download-complete=", "on-download-error=", "on-download-start=", "on-download-pause=", "on-download-stop=", "on-bt-download-complete="},
 			opts: []optEffect{{names: []string{"--on-download-complete", "--on-download-error", "--on-download-start", "--on-download-pause", "--on-download-stop", "--on-bt-download-complete"}, exec: true}}},
-		"find": {singleDash: true, opts: []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}}},
+		"find": {singleDash: true, opts: []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}}},
 		"git": {long: gitGlobalLong, shortVal: "Cc",
 			opts: []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}},
 			subs: map[string]*cmdSpec{

@@ -114,7 +114,7 @@ func TestBuiltinExecFlagsKeepsTheTable(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"find  -exec", "find  -execdir", "find  -ok", "find  -okdir", "find  -fprint", "find  -fprint0", "find  -fprintf", "find  -fls",
+		"find  -exec", "find  -execdir", "find  -ok", "find  -okdir", "find  -delete", "find  -fprint", "find  -fprint0", "find  -fprintf", "find  -fls",
 		"git  -c", "git  --config-env", "git  -p", "git  --paginate", "git  --exec-path",
 		"git rebase --exec", "git rebase -x", "git submodule foreach", "git bisect run", "git difftool -x", "git difftool --extcmd",
 		"git mergetool --tool", "git grep -O", "git grep --open-files-in-pager", "git filter-branch ", "git config check",
