@@ -769,6 +769,9 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			// A glob operand is compared as a pattern even when an element
 			// may expand to ".." (.*): its other expansions still count.
 			pattern := strings.ContainsAny(arg, "*?[") && !strings.Contains(arg, "(")
+			if pattern && len(arg) > maxPatternBytes {
+				continue // too long to compare; as before, not checked
+			}
 			if left--; left < 0 {
 				return subs, false
 			}

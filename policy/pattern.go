@@ -29,13 +29,18 @@ type patForms struct {
 	unc *compiledRule
 }
 
+// maxPatternBytes bounds the glob operands compared with the rules: each
+// comparison is a product of two automata, and a longer word stays opaque
+// (asks) rather than make a call slow.
+const maxPatternBytes = 512
+
 // isPattern reports whether a static file operand is a shell pathname
 // pattern this file can reason about: it holds a glob metacharacter, no
 // expansion or extglob, and no element that may expand to "." or ".."
 // (".*" and ".?" may, in bash before 5.2), which would leave the
 // directory the text names.
 func isPattern(p string) bool {
-	if !strings.ContainsAny(p, "*?[") || strings.ContainsAny(p, "$`(\x00") {
+	if len(p) > maxPatternBytes || !strings.ContainsAny(p, "*?[") || strings.ContainsAny(p, "$`(\x00") {
 		return false
 	}
 	if !glob.ParsePath(p).HasMeta() {
