@@ -138,10 +138,10 @@ func (w *walker) subscriptCode(s string) bool {
 // appended to the words would itself be the command ("xargs env", "xargs
 // timeout 5") or a shell's -c script ("xargs sh -c"): the command is
 // then opaque.
-func xargsInput(inner []word, vals []optVal) (_ []word, code bool) {
+func xargsInput(inner []word, vals []optArg) (_ []word, code bool) {
 	repl := ""
 	for _, v := range vals {
-		switch v.opt {
+		switch v.name {
 		case "-I":
 			repl = v.val
 		case "-i", "--replace":
@@ -169,8 +169,8 @@ func appendsCode(words []word) bool {
 			return true
 		}
 		name := cmdName(words[0])
-		if spec, ok := wrappers()[name]; ok {
-			start, _, _, _ := parseOpts(spec, words)
+		if spec := wrapperFor(name); spec != nil {
+			start, _, _, _ := spec.wrapped(words)
 			words = words[start:]
 			continue
 		}

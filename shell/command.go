@@ -97,7 +97,7 @@ func (w *walker) run(words []word, assigns []string, c scope, d *dirState, opaqu
 			}
 			return
 		}
-		if spec, ok := wrappers()[name]; ok {
+		if spec := wrapperFor(name); spec != nil {
 			inner, next, nd, done := w.wrapper(name, spec, words, assigns, c, d)
 			if done {
 				return

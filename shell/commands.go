@@ -15,7 +15,9 @@ import (
 //   - execCommands (commands_exec.go): exec-capable options, the options
 //     whose values are command lines, git's global options;
 //   - fileCommands (commands_files.go): the files options and operands
-//     read, write and delete.
+//     read, write and delete;
+//   - wrapCommands (commands_wrap.go): the wrappers, commands that run
+//     the command following their options (env, nice, sudo, timeout).
 //
 // Adding a command, or an option's effect, is adding data to one of them,
 // with a decision case.
@@ -61,7 +63,7 @@ func (s *specSlot) get() *cmdSpec {
 // specSlots indexes the families' entries by command name. Only names some
 // family knows have a slot, so no input grows it.
 var specSlots = sync.OnceValue(func() map[string]*specSlot {
-	families := []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands()}
+	families := []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands()}
 	n := 0
 	for _, f := range families {
 		n += len(f)
@@ -128,6 +130,13 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	out.numeric = a.numeric || b.numeric
 	out.singleDash = a.singleDash || b.singleDash
 	out.bundled = a.bundled || b.bundled
+	out.wraps = a.wraps || b.wraps
+	out.short = joinBytes(a.short, b.short)
+	out.shortAttached = joinBytes(a.shortAttached, b.shortAttached)
+	out.positional = max(a.positional, b.positional)
+	out.assigns = a.assigns || b.assigns
+	out.subject = a.subject || b.subject
+	out.noCommand = joinBytes(a.noCommand, b.noCommand)
 	out.exec = a.exec || b.exec
 	if b.files != noFiles {
 		out.files = b.files
@@ -254,6 +263,16 @@ func dupString(list []string) bool {
 		}
 	}
 	return false
+}
+
+// joinBytes returns a followed by the bytes of b it lacks.
+func joinBytes(a, b string) string {
+	for i := 0; i < len(b); i++ {
+		if strings.IndexByte(a, b[i]) < 0 {
+			a += b[i : i+1]
+		}
+	}
+	return a
 }
 
 // dupByte reports whether a byte appears twice in s.

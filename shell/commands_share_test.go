@@ -51,6 +51,13 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out.numeric = a.numeric || b.numeric
 	out.singleDash = a.singleDash || b.singleDash
 	out.bundled = a.bundled || b.bundled
+	out.wraps = a.wraps || b.wraps
+	out.short = joinBytes(a.short, b.short)
+	out.shortAttached = joinBytes(a.shortAttached, b.shortAttached)
+	out.positional = max(a.positional, b.positional)
+	out.assigns = a.assigns || b.assigns
+	out.subject = a.subject || b.subject
+	out.noCommand = joinBytes(a.noCommand, b.noCommand)
 	out.exec = a.exec || b.exec
 	if b.files != noFiles {
 		out.files = b.files
@@ -139,7 +146,7 @@ func describe(v reflect.Value) string {
 func TestMergeSharesNoDifference(t *testing.T) {
 	t.Parallel()
 	want := map[string]*cmdSpec{}
-	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands()} {
+	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands()} {
 		for name, s := range family {
 			want[name] = copyingMerge(want[name], s)
 		}

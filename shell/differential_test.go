@@ -500,7 +500,7 @@ func (d *diffTally) account(src string, res *Analysis, err error, progs []string
 		switch {
 		case names[p]:
 			d.named++
-		case wrappers()[p] != nil:
+		case wrapperFor(p) != nil:
 			d.wrapper++ // seen through on purpose: the inner command is the subject
 		case shells[p] && nested:
 			d.shell++ // the shell a wrapper runs a parsed script with (flock -c, xargs sh -c)

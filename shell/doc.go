@@ -25,14 +25,26 @@
 //     directory, archive, working directory; its form: "@file",
 //     "name=<file", REV:PATH …), the mode an option switches (tar -x, gzip
 //     -d, curl -O, sed -i) and the operand layout (every operand read,
-//     sources and a destination, the first operand written …).
+//     sources and a destination, the first operand written …);
+//   - the wrapper family (wrapCommands, commands_wrap.go): commands that
+//     run the command following their options and positional operands
+//     (env, nice, sudo, timeout DURATION), with what their options are
+//     (short letters, -N counts, NAME=value assignments, values only
+//     attached), whether the wrapper is a subject itself and which options
+//     leave no command to run. A wrapper's options are strict: one its
+//     entry does not know, or abbreviates ambiguously, keeps the wrapper
+//     an opaque subject, and the command after it is still looked for.
+//     The options of a launcher's form (ssh HOST CMD, docker exec C CMD,
+//     tmux new-window CMD; launchers.go) and of xargs and parallel are
+//     wrapper entries too, read the same way.
 //
 // Every check reads a command line through one option parser (scan,
 // optparse.go): GNU long options resolved to the option they are a unique
 // prefix of (an ambiguous abbreviation stands for every option it may be,
 // so none of their effects is lost), clusters of short options up to the
 // one that takes a value, "--", old-style bundled letters (tar czf),
-// one-dash long options (find -exec) and subcommands after global options.
+// one-dash long options (find -exec), subcommands after global options and
+// a wrapper's command after its positional operands.
 //
 // Adding a command, or the effect of one of its options, is adding data to
 // a family, with a decision case in policy/testdata/decide: for example a

@@ -13,8 +13,9 @@ type launcher struct {
 	// sub are the words that select this form ("netns", "exec"); empty
 	// for the command itself.
 	sub []string
-	// opts are the options before the operands, parsed as a wrapper's.
-	opts *wrapperSpec
+	// opts are the options before the operands, a wrapper's entry
+	// (wraps) read by the one parser.
+	opts *cmdSpec
 	// operands is how many operands come before the command (the host,
 	// the container).
 	operands int
@@ -37,26 +38,16 @@ type launcher struct {
 }
 
 var (
-	sshOpts     = &wrapperSpec{short: "46AaCfGgKkMNnqsTtVvXxYy", shortVal: "BbcDEeFIiJLlmOoPpQRSWw"}
-	dockerExec  = &wrapperSpec{short: "dit", shortVal: "euw", long: []string{"detach", "interactive", "tty", "privileged"}, longVal: []string{"env", "env-file", "user", "workdir", "detach-keys"}}
-	kubectlExec = &wrapperSpec{short: "itq", shortVal: "cnf", long: []string{"stdin", "tty", "quiet"}, longVal: []string{"container", "namespace", "filename", "pod-running-timeout", "context", "kubeconfig"}}
-	tmuxNew     = &wrapperSpec{short: "AdDEPXabhvfIkZS", shortVal: "cefFnstxylT", long: nil}
-	tmuxKeys    = &wrapperSpec{short: "FHlMRX", shortVal: "Nt"}
-	screenOpts  = &wrapperSpec{short: "dmDRrxUaAiOlLqQ", shortVal: "SctTpeshX"}
+	sshOpts     = &cmdSpec{wraps: true, short: "46AaCfGgKkMNnqsTtVvXxYy", shortVal: "BbcDEeFIiJLlmOoPpQRSWw"}
+	dockerExec  = &cmdSpec{wraps: true, short: "dit", shortVal: "euw", long: []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="}}
+	kubectlExec = &cmdSpec{wraps: true, short: "itq", shortVal: "cnf", long: []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="}}
+	tmuxNew     = &cmdSpec{wraps: true, short: "AdDEPXabhvfIkZS", shortVal: "cefFnstxylT"}
+	tmuxKeys    = &cmdSpec{wraps: true, short: "FHlMRX", shortVal: "Nt"}
+	screenOpts  = &cmdSpec{wraps: true, short: "dmDRrxUaAiOlLqQ", shortVal: "SctTpeshX"}
 )
 
 // dockerRunOpts are docker/podman run's options, from the command table.
-var dockerRunOpts = func() *wrapperSpec {
-	w := &wrapperSpec{short: "dit", shortVal: "vewpuhlm"}
-	for _, l := range dockerRun.long {
-		if n, ok := strings.CutSuffix(l, "="); ok {
-			w.longVal = append(w.longVal, n)
-		} else {
-			w.long = append(w.long, l)
-		}
-	}
-	return w
-}()
+var dockerRunOpts = &cmdSpec{wraps: true, short: "dit", shortVal: "vewpuhlm", long: dockerRun.long}
 
 // launchers is the launcher table, by command name.
 var launchers = sync.OnceValue(func() map[string][]launcher {
@@ -66,11 +57,11 @@ var launchers = sync.OnceValue(func() map[string][]launcher {
 		"podman":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}},
 		"kubectl": {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
 		"oc":      {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
-		"lxc":     {{sub: []string{"exec"}, opts: &wrapperSpec{shortVal: "", long: []string{"force-interactive", "force-noninteractive"}, longVal: []string{"env", "cwd", "user", "group", "mode"}}, operands: 1, dashdash: true, remote: true}},
-		"incus":   {{sub: []string{"exec"}, opts: &wrapperSpec{long: []string{"force-interactive", "force-noninteractive"}, longVal: []string{"env", "cwd", "user", "group", "mode"}}, operands: 1, dashdash: true, remote: true}},
-		"vagrant": {{sub: []string{"ssh"}, opts: &wrapperSpec{shortVal: "c", longVal: []string{"command"}, long: []string{"plain", "tty", "no-tty"}}, optScript: []string{"-c", "--command"}, remote: true}},
-		"gcloud":  {{sub: []string{"compute", "ssh"}, opts: &wrapperSpec{longVal: []string{"command", "zone", "project", "ssh-flag", "ssh-key-file"}, long: []string{"tunnel-through-iap", "internal-ip"}}, optScript: []string{"--command"}, operands: 1, remote: true}},
-		"ip":      {{sub: []string{"netns", "exec"}, opts: &wrapperSpec{}, operands: 1}},
+		"lxc":     {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}},
+		"incus":   {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}},
+		"vagrant": {{sub: []string{"ssh"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"plain", "tty", "no-tty", "command="}}, optScript: []string{"-c", "--command"}, remote: true}},
+		"gcloud":  {{sub: []string{"compute", "ssh"}, opts: &cmdSpec{wraps: true, long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}}, optScript: []string{"--command"}, operands: 1, remote: true}},
+		"ip":      {{sub: []string{"netns", "exec"}, opts: &cmdSpec{wraps: true}, operands: 1}},
 		"tmux": {
 			{sub: []string{"new-session"}, opts: tmuxNew, script: true}, {sub: []string{"new"}, opts: tmuxNew, script: true},
 			{sub: []string{"new-window"}, opts: tmuxNew, script: true}, {sub: []string{"neww"}, opts: tmuxNew, script: true},
@@ -78,26 +69,26 @@ var launchers = sync.OnceValue(func() map[string][]launcher {
 			{sub: []string{"respawn-pane"}, opts: tmuxNew, script: true}, {sub: []string{"respawnp"}, opts: tmuxNew, script: true},
 			{sub: []string{"respawn-window"}, opts: tmuxNew, script: true}, {sub: []string{"respawnw"}, opts: tmuxNew, script: true},
 			{sub: []string{"display-popup"}, opts: tmuxNew, script: true}, {sub: []string{"popup"}, opts: tmuxNew, script: true},
-			{sub: []string{"run-shell"}, opts: &wrapperSpec{short: "bC", shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &wrapperSpec{short: "bC", shortVal: "dt"}, script: true},
+			{sub: []string{"run-shell"}, opts: &cmdSpec{wraps: true, short: "bC", shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "bC", shortVal: "dt"}, script: true},
 			{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
 		},
 		"screen":        {{opts: screenOpts}},
-		"script":        {{opts: &wrapperSpec{short: "aeEfqTV", shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet"}, longVal: []string{"command", "log-in", "log-out", "log-io", "log-timing", "logging-format", "echo", "output-limit"}}, optScript: []string{"-c", "--command"}, operands: 1}},
-		"sg":            {{opts: &wrapperSpec{shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}},
-		"poetry":        {{sub: []string{"run"}, opts: &wrapperSpec{}}},
-		"pipenv":        {{sub: []string{"run"}, opts: &wrapperSpec{}}},
-		"uv":            {{sub: []string{"run"}, opts: &wrapperSpec{short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras"}, longVal: []string{"with", "python", "extra", "env-file", "directory", "project", "package", "group"}}}},
-		"conda":         {{sub: []string{"run"}, opts: &wrapperSpec{shortVal: "np", long: []string{"no-capture-output", "live-stream"}, longVal: []string{"name", "prefix", "cwd"}}}},
-		"bundle":        {{sub: []string{"exec"}, opts: &wrapperSpec{}}},
-		"direnv":        {{sub: []string{"exec"}, opts: &wrapperSpec{}, operands: 1}},
-		"mise":          {{sub: []string{"exec"}, opts: &wrapperSpec{}, dashdash: true}, {sub: []string{"x"}, opts: &wrapperSpec{}, dashdash: true}},
-		"nix":           {{sub: []string{"develop"}, opts: &wrapperSpec{shortVal: "c", longVal: []string{"command"}}, optScript: nil, dashdash: false}},
-		"nix-shell":     {{opts: &wrapperSpec{long: []string{"pure", "impure"}, longVal: []string{"run", "command", "packages", "arg", "argstr", "attr", "include"}}, optScript: []string{"--run", "--command"}}},
-		"flatpak-spawn": {{opts: &wrapperSpec{long: []string{"host", "clear-env", "watch-bus", "no-network"}, longVal: []string{"env", "directory", "forward-fd"}}}},
-		"distrobox":     {{sub: []string{"enter"}, opts: &wrapperSpec{long: []string{"no-tty", "no-workdir", "clean-path"}, longVal: []string{"name", "additional-flags"}, shortVal: "na"}, dashdash: true, remote: true}},
-		"toolbox":       {{sub: []string{"run"}, opts: &wrapperSpec{longVal: []string{"container", "distro", "release"}, shortVal: "cdr"}, remote: true}},
-		"watchexec":     {{opts: &wrapperSpec{short: "rcNn", shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone"}, longVal: []string{"watch", "exts", "debounce", "signal", "filter", "ignore", "shell", "on-busy-update"}}, dashdash: true}},
-		"entr":          {{opts: &wrapperSpec{short: "acdnprsz"}}},
+		"script":        {{opts: &cmdSpec{wraps: true, short: "aeEfqTV", shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}},
+		"sg":            {{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}},
+		"poetry":        {{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}},
+		"pipenv":        {{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}},
+		"uv":            {{sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}},
+		"conda":         {{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}},
+		"bundle":        {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}},
+		"direnv":        {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}},
+		"mise":          {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, dashdash: true}, {sub: []string{"x"}, opts: &cmdSpec{wraps: true}, dashdash: true}},
+		"nix":           {{sub: []string{"develop"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"command="}}, optScript: nil, dashdash: false}},
+		"nix-shell":     {{opts: &cmdSpec{wraps: true, long: []string{"pure", "impure", "run=", "command=", "packages=", "arg=", "argstr=", "attr=", "include="}}, optScript: []string{"--run", "--command"}}},
+		"flatpak-spawn": {{opts: &cmdSpec{wraps: true, long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}}}},
+		"distrobox":     {{sub: []string{"enter"}, opts: &cmdSpec{wraps: true, shortVal: "na", long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}}, dashdash: true, remote: true}},
+		"toolbox":       {{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "cdr", long: []string{"container=", "distro=", "release="}}, remote: true}},
+		"watchexec":     {{opts: &cmdSpec{wraps: true, short: "rcNn", shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}}, dashdash: true}},
+		"entr":          {{opts: &cmdSpec{wraps: true, short: "acdnprsz"}}},
 	}
 })
 
@@ -136,7 +127,7 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 	// Parse the options as a wrapper's: a fake first word stands for the
 	// launcher and its subcommand.
 	rest := append([]word{{text: name, static: true}}, words[at:]...)
-	start, vals, _, unknown := parseOpts(l.opts, rest)
+	start, vals, _, unknown := l.opts.wrapped(rest)
 	if unknown {
 		w.res.Commands[idx].Opaque = true
 	}
@@ -162,7 +153,7 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 	}
 	from, ffrom := len(w.res.Commands), len(w.res.Files)
 	for _, v := range vals {
-		if contains(l.optScript, v.opt) {
+		if contains(l.optScript, v.name) {
 			if !w.script(v.val, !strings.ContainsAny(v.val, "$`"), ic, d, via, true) {
 				w.res.Commands[idx].Opaque = true
 			}

@@ -20,6 +20,10 @@ type optArg struct {
 	at, valAt int
 	// ambiguous: the word abbreviates several options, this among them.
 	ambiguous bool
+	// unknown: a wrapper's option its entry does not know (wraps).
+	unknown bool
+	// assign: a NAME=value operand setting the environment (env), in val.
+	assign bool
 }
 
 // word returns the word to record for o: the value word when the
@@ -37,14 +41,16 @@ func (o optArg) word(args []string) string {
 // option it may mean, so none of their effects is lost), clusters of
 // short options up to the one that takes a value, "--" ending the
 // options, and operands anywhere (GNU permutation). With stop it stops
-// at the first operand (a subcommand follows: git -C DIR push). It
-// returns the options and the indexes of the operands.
+// at the operand after the entry's positional ones (a subcommand follows:
+// git -C DIR push; a wrapper's command: timeout 5 CMD). It returns the
+// options and the indexes of the operands.
 func (s *cmdSpec) scan(args []string, stop bool) (opts []optArg, ops []int) {
 	return s.scanWords(args, nil, stop)
 }
 
 // scanWords is scan for the words of a command line: a word with an
-// expansion ("-$X") is an operand, never options.
+// expansion ("-$X") is an operand, never options (but for a wrapper,
+// "--$X" is an unknown option: no command starts with "--").
 func (s *cmdSpec) scanWords(args []string, words []word, stop bool) (opts []optArg, ops []int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -54,6 +60,10 @@ func (s *cmdSpec) scanWords(args []string, words []word, stop bool) (opts []optA
 				ops = append(ops, j)
 			}
 			return opts, ops
+		case s.assigns && isAssignment(a):
+			opts = append(opts, optArg{val: a, at: i, valAt: i, assign: true})
+		case s.assigns && a == "-":
+			opts = append(opts, optArg{name: "-i", at: i, valAt: -1}) // env -
 		case i == 0 && s.bundled && len(a) > 0 && a[0] != '-' && (words == nil || words[0].static):
 			// Old-style bundled letters ("tar czf ARCHIVE"): the values of
 			// the letters that take one follow in order.
@@ -67,68 +77,132 @@ func (s *cmdSpec) scanWords(args []string, words []word, stop bool) (opts []optA
 				opts = append(opts, o)
 			}
 			i = next - 1
-		case len(a) < 2 || a[0] != '-' || s.dashOperand != nil && s.dashOperand(a) || words != nil && !words[i].static:
+		case len(a) < 2 || a[0] != '-' || s.dashOperand != nil && s.dashOperand(a) ||
+			words != nil && !words[i].static && !(s.wraps && len(a) > 2 && a[1] == '-'):
 			ops = append(ops, i)
-			if stop {
+			if stop && len(ops) > s.positional {
 				return opts, ops
 			}
 		case s.singleDash:
 			opts = append(opts, optArg{name: a, at: i, valAt: -1})
 		case a[1] == '-':
-			name, val, hasEq := strings.Cut(a, "=")
-			n0 := len(opts)
-			s.resolveAll(name, func(canon string) {
-				o := optArg{name: canon, at: i, valAt: -1}
-				if hasEq {
-					o.val, o.valAt = val, i
-				}
-				opts = append(opts, o)
-			})
-			if hasEq || len(opts) == n0 {
-				if len(opts) == n0 {
-					o := optArg{name: name, at: i, valAt: -1}
-					if hasEq {
-						o.val, o.valAt = val, i
-					}
-					opts = append(opts, o)
-				}
-				continue
-			}
-			// A separate value: the next word, when any option it may
-			// be takes one.
-			if len(opts)-n0 > 1 {
-				for k := n0; k < len(opts); k++ {
-					opts[k].ambiguous = true
-				}
-			}
-			if s.anyTakesValue(opts[n0:]) && i+1 < len(args) {
-				i++
-				for k := n0; k < len(opts); k++ {
-					opts[k].val, opts[k].valAt = args[i], i
-				}
-			}
+			i = s.scanLong(args, i, &opts)
 		default:
-			for j := 1; j < len(a); j++ {
-				c := a[j]
-				if s.numeric && c >= '0' && c <= '9' {
-					break // -5: a count, not options
-				}
-				o := optArg{name: "-" + a[j:j+1], at: i, valAt: -1}
-				if strings.IndexByte(s.shortVal, c) >= 0 {
-					if j+1 < len(a) {
-						o.val, o.valAt = a[j+1:], i
-					} else if i+1 < len(args) {
-						i++
-						o.val, o.valAt = args[i], i
-					}
-					opts = append(opts, o)
-					break
-				}
-				opts = append(opts, o)
-			}
+			i = s.scanShort(args, i, &opts)
 		}
 	}
 	return opts, ops
+}
+
+// scanLong reads the long option args[i] (and its value) into opts and
+// returns the index of the last word it used.
+func (s *cmdSpec) scanLong(args []string, i int, opts *[]optArg) int {
+	a := args[i]
+	name, val, hasEq := strings.Cut(a, "=")
+	n0 := len(*opts)
+	s.resolveAll(name, func(canon string) {
+		o := optArg{name: canon, at: i, valAt: -1}
+		if hasEq {
+			o.val, o.valAt = val, i
+		}
+		*opts = append(*opts, o)
+	})
+	if s.wraps && len(*opts)-n0 != 1 {
+		// A wrapper's option it does not know, or abbreviated
+		// ambiguously (the wrapper refuses it): its value, if any, is
+		// unknown, and the next word is not taken for it.
+		*opts = append((*opts)[:n0], optArg{name: name, at: i, valAt: -1, unknown: true})
+		if hasEq {
+			(*opts)[n0].val, (*opts)[n0].valAt = val, i
+		}
+		return i
+	}
+	if hasEq || len(*opts) == n0 {
+		if len(*opts) == n0 {
+			o := optArg{name: name, at: i, valAt: -1}
+			if hasEq {
+				o.val, o.valAt = val, i
+			}
+			*opts = append(*opts, o)
+		}
+		return i
+	}
+	// A separate value: the next word, when any option it may be takes
+	// one.
+	if len(*opts)-n0 > 1 {
+		for k := n0; k < len(*opts); k++ {
+			(*opts)[k].ambiguous = true
+		}
+	}
+	if s.anyTakesValue((*opts)[n0:]) && i+1 < len(args) {
+		i++
+		for k := n0; k < len(*opts); k++ {
+			(*opts)[k].val, (*opts)[k].valAt = args[i], i
+		}
+	}
+	return i
+}
+
+// scanShort reads the cluster of short options args[i] (and the value of
+// the one that takes a value) into opts and returns the index of the last
+// word it used.
+func (s *cmdSpec) scanShort(args []string, i int, opts *[]optArg) int {
+	a := args[i]
+	for j := 1; j < len(a); j++ {
+		c := a[j]
+		if s.numeric && c >= '0' && c <= '9' {
+			break // -5: a count, not options
+		}
+		o := optArg{name: "-" + a[j:j+1], at: i, valAt: -1}
+		switch {
+		case strings.IndexByte(s.shortVal, c) >= 0:
+			if j+1 < len(a) {
+				o.val, o.valAt = a[j+1:], i
+			} else if i+1 < len(args) {
+				i++
+				o.val, o.valAt = args[i], i
+			}
+			*opts = append(*opts, o)
+			return i
+		case strings.IndexByte(s.shortAttached, c) >= 0:
+			o.val, o.valAt = a[j+1:], i
+			*opts = append(*opts, o)
+			return i
+		case s.wraps && strings.IndexByte(s.short, c) < 0:
+			// A wrapper's unknown letter: the rest of the word is
+			// unreadable (it may be the letter's value).
+			o.unknown = true
+			*opts = append(*opts, o)
+			return i
+		}
+		*opts = append(*opts, o)
+	}
+	return i
+}
+
+// wrapped reads a wrapper's command line (words[0] is the wrapper) with
+// the one parser: it returns where the command it runs starts
+// (len(words) when none follows), the options, the NAME=value operands
+// (env) and whether an option is unknown (wraps).
+func (s *cmdSpec) wrapped(words []word) (start int, opts []optArg, envs []string, unknown bool) {
+	args := make([]string, len(words)-1)
+	for i, wd := range words[1:] {
+		args[i] = wd.text
+	}
+	opts, ops := s.scanWords(args, words[1:], true)
+	start = len(words)
+	if len(ops) > s.positional {
+		start = ops[s.positional] + 1
+	}
+	for _, o := range opts {
+		switch {
+		case o.assign:
+			envs = append(envs, o.val)
+		case o.unknown:
+			unknown = true
+		}
+	}
+	return start, opts, envs, unknown
 }
 
 // resolveAll calls fn with each long option name ("--out") may be: the

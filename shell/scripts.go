@@ -224,12 +224,12 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 	if name == "parallel" {
 		spec = parallelSpec
 	}
-	start, vals, _, unknown := parseOpts(spec, words)
+	start, vals, _, unknown := spec.wrapped(words)
 	if unknown {
 		w.res.Commands[len(w.res.Commands)-1].Opaque = true
 	}
 	for _, v := range vals {
-		if v.opt == "-a" || v.opt == "--arg-file" {
+		if v.name == "-a" || v.name == "--arg-file" {
 			w.file(litWord(v.val), false, cmd.Text, d)
 		}
 	}
@@ -260,17 +260,9 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 	w.runtimeFiles(cmdName(inner[0]), name)
 }
 
-var xargsSpec = &wrapperSpec{
-	short: "0oprtx", shortVal: "adEILnPs", shortOpt: "eil",
-	long:    []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits", "eof", "replace", "max-lines"},
-	longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"},
-}
+var xargsSpec = &cmdSpec{wraps: true, short: "0oprtx", shortVal: "adEILnPs", shortAttached: "eil", long: []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits", "eof", "replace", "max-lines", "arg-file=", "delimiter=", "max-args=", "max-procs=", "max-chars=", "process-slot-var="}}
 
-var parallelSpec = &wrapperSpec{
-	short: "0gkquvX", shortVal: "jSaIdnNLlsCE",
-	long:    []string{"null", "group", "keep-order", "quote", "ungroup", "verbose", "dry-run", "halt-on-error", "tag", "line-buffer", "progress", "bar", "eta", "pipe", "will-cite", "xapply", "shuf", "no-notice"},
-	longVal: []string{"jobs", "sshlogin", "arg-file", "delimiter", "max-args", "max-lines", "max-chars", "colsep", "halt", "joblog", "results", "timeout", "workdir", "env", "basefile", "transfer", "return", "tmpdir", "retries", "delay", "sshloginfile", "memfree", "load"},
-}
+var parallelSpec = &cmdSpec{wraps: true, short: "0gkquvX", shortVal: "jSaIdnNLlsCE", long: []string{"null", "group", "keep-order", "quote", "ungroup", "verbose", "dry-run", "halt-on-error", "tag", "line-buffer", "progress", "bar", "eta", "pipe", "will-cite", "xapply", "shuf", "no-notice", "jobs=", "sshlogin=", "arg-file=", "delimiter=", "max-args=", "max-lines=", "max-chars=", "colsep=", "halt=", "joblog=", "results=", "timeout=", "workdir=", "env=", "basefile=", "transfer=", "return=", "tmpdir=", "retries=", "delay=", "sshloginfile=", "memfree=", "load="}}
 
 // substPositional replaces $0…$9 and ${0}…${9} in a -c script with the
 // static arguments that follow it, so "rm -rf \"$1\"" _ / is seen as

@@ -48,6 +48,28 @@ type cmdSpec struct {
 	// whose values follow in order (tar czf ARCHIVE).
 	bundled bool
 
+	// A wrapper (commands_wrap.go): a command that runs the command
+	// following its options and positional operands.
+	// wraps: the words after them are the command it runs. Its options
+	// are strict: a long option its long list does not name (or names
+	// ambiguously), a short letter in none of short, shortVal and
+	// shortAttached, is unknown, and keeps the wrapper an opaque subject.
+	wraps bool
+	// short lists the short options without a value; shortAttached those
+	// whose value can only be attached (xargs -i).
+	short, shortAttached string
+	// positional is how many operands come before the command (timeout
+	// DURATION).
+	positional int
+	// assigns: NAME=value operands set the environment and a lone "-"
+	// clears it (env).
+	assigns bool
+	// subject: the wrapper is a subject itself (sudo).
+	subject bool
+	// noCommand lists short options after which no command follows
+	// (ionice -p PID).
+	noCommand string
+
 	// exec makes the (sub)command itself exec-capable: only a rule that
 	// names it allows it (git filter-branch).
 	exec bool
@@ -868,14 +890,6 @@ func longOptions(key string) []string {
 	if s != nil {
 		add(s.long...)
 	}
-	if len(words) == 1 {
-		if w := wrappers()[key]; w != nil {
-			add(w.long...)
-			for _, l := range w.longVal {
-				add(l + "=")
-			}
-		}
-	}
 	return out
 }
 
@@ -894,24 +908,17 @@ func normaliseArgs(key string, args []string) []string {
 		w, rest, isSub = strings.Cut(rest, " ")
 		s = s.subs[w]
 	}
-	var wl, wv []string // the wrapper's long options, without and with a value
-	if w := wrappers()[key]; w != nil {
-		wl, wv = w.long, w.longVal
-	}
 	if s != nil && key == "git" {
 		sub := s.firstOperand(args)
 		if sub >= len(args) {
 			return args
 		}
-		s, wl, wv, from = s.subs[args[sub]], nil, nil, sub+1
+		s, from = s.subs[args[sub]], sub+1
 	}
-	if s == nil && wl == nil && wv == nil {
+	if s == nil {
 		return args
 	}
-	var long []string
-	if s != nil {
-		long = s.long
-	}
+	long := s.long
 	for i := from; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -920,7 +927,7 @@ func normaliseArgs(key string, args []string) []string {
 		if len(a) < 4 || a[0] != '-' || a[1] != '-' {
 			continue
 		}
-		if r, ok := resolveLongIn(a, long, wl, wv); ok && r != a {
+		if r, ok := resolveLongIn(a, long); ok && r != a {
 			if len(out) > 0 && &out[0] == &args[0] {
 				out = append([]string(nil), args...)
 			}
