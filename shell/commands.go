@@ -24,14 +24,15 @@ import (
 //
 // An entry is merged on first use (commandSpec): a hook process analyses
 // one command line of a few commands, and merging every entry of the
-// table was most of its work.
-func cmdSpecs() map[string]*cmdSpec {
-	out := map[string]*cmdSpec{}
+// table was most of its work. cmdSpecs is the whole table, for what needs
+// every entry (BuiltinExecFlags, tests); a lookup is commandSpec.
+var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
+	out := make(map[string]*cmdSpec, len(specSlots()))
 	for name, slot := range specSlots() {
 		out[name] = slot.get()
 	}
 	return out
-}
+})
 
 // commandSpec returns the command table's entry for name, nil for a
 // command the table does not know.
