@@ -251,6 +251,13 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(c.stdin.script), 60), Token: name})
 		}
 	}
+	if c.stdin.kind == stdinText && listReaders[name] {
+		// "echo /etc/shadow | cpio -o": the names of the files to read
+		// come on the input.
+		if f, ok := mentionsCredential(c.stdin.script); ok {
+			addClass(&cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
+		}
+	}
 	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && sqlShells[name] && !sqlInline(cmd.Args) {
 		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
 		// not in the call, so nobody approving it sees what they do.
@@ -635,6 +642,10 @@ func scriptRunner(name string) bool {
 	return isInterpreter(name) && !shells[name] && name != "source" && name != "."
 }
 
+// listReaders read the files whose names come on their input (cpio -o,
+// cpio -p, afio -o, pax -w without operands).
+var listReaders = map[string]bool{"cpio": true, "afio": true, "pax": true}
+
 // plainCommands take arguments that are data, never a command line: text
 // that looks like one ("echo 'sudo su'") is not run.
 var plainCommands = map[string]bool{
@@ -708,11 +719,12 @@ var openers = map[string]bool{
 
 // secretOperands reports, as read files, the operands that name a secret
 // (internal/sensitive) when the command is one the reader table does not
-// describe, and file:// URLs given to any command ("curl
+// describe or an interpreter (perl and ruby are described for -i, yet
+// "perl ~/.ssh/id_rsa" still prints the key in its error), and file:// URLs given to any command ("curl
 // file:///home/u/.ssh/id_rsa").
 func (w *walker) secretOperands(name string, args []word, owner string, d *dirState) {
 	described := describes(name)
-	probe := openers[name] || !described && (!w.known(name) || scriptRunner(name))
+	probe := openers[name] || scriptRunner(name) || !described && !w.known(name)
 	for _, a := range args {
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {

@@ -1,5 +1,7 @@
 package shell
 
+import "strings"
+
 // The exec family of the command table: options that make a command run
 // other programs, write files nobody named or otherwise escape what a
 // wildcard allow ("find *", "git *") was meant to cover, and the options
@@ -12,6 +14,31 @@ var sshCommandOpts = []string{"ProxyCommand", "LocalCommand", "PermitLocalComman
 
 // vimExec are vim's options that run editor commands.
 var vimExec = &cmdSpec{shortVal: "cS", long: []string{"cmd="}, opts: []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}}}
+
+// apacheExec: -C and -c give configuration directives on the command
+// line (LoadModule runs code, Include reads any file).
+var apacheExec = &cmdSpec{probe: true, shortVal: "CcdfDeE", opts: []optEffect{{names: []string{"-C", "-c"}, exec: true}}}
+
+// gdbCommands finds gdb's options that run debugger commands (-ex 'shell
+// id', -ex 'dump value FILE …', a command file -x), in any of the
+// spellings gdb accepts (one or two dashes, "=VALUE").
+func gdbCommands(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if a == n {
+			continue
+		}
+		switch n {
+		case "ex", "iex", "x", "ix", "eval-command", "init-eval-command", "command", "init-command":
+			out = append(out, a)
+		}
+	}
+	return out
+}
 
 // awkExec reads the awk program for commands, pipes and output files.
 var awkExec = &cmdSpec{analyse: awkPrograms}
@@ -57,12 +84,26 @@ func execCommands() map[string]*cmdSpec {
 		"rg":  {opts: []optEffect{{names: []string{"--pre", "--hostname-bin"}, exec: true}}},
 		"sed": {analyse: sedScripts, opts: []optEffect{{names: []string{"-i", "-f"}, exec: true, cluster: true}, {names: []string{"--in-place", "--file"}, exec: true}}},
 		"tar": {bundled: true, opts: []optEffect{{names: []string{"-I", "-F"}, exec: true, cluster: true},
-			{names: []string{"--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script"}, exec: true, script: true}}},
-		"rsync": {opts: []optEffect{{names: []string{"-e"}, exec: true, cluster: true, script: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}}},
-		"ssh":   {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}}},
-		"scp":   {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}, {names: []string{"-S"}, exec: true, cluster: true}}},
-		"sftp":  {opts: []optEffect{{names: []string{"-S", "-D"}, exec: true, cluster: true}}},
-		"awk":   awkExec, "gawk": awkExec, "mawk": awkExec, "nawk": awkExec,
+			{names: []string{"--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script"}, exec: true, script: true},
+			{names: []string{"--rsh-command"}, exec: true}}},
+		// cpio's remote archives are reached through the program named.
+		"cpio": {probe: true, opts: []optEffect{{names: []string{"--rsh-command"}, exec: true}}},
+		// Programs a tool runs by itself: a backup's password helper, a
+		// capture's post-rotate command, a mount's ssh, a socket's server
+		// program, apache's command-line directives (LoadModule loads
+		// code, Include reads any file), gdb's commands (shell, dump).
+		"restic":  {probe: true, opts: []optEffect{{names: []string{"--password-command"}, exec: true, script: true}}},
+		"tcpdump": {probe: true, shortVal: "iwWGcZzrsCFETyBjMQ", opts: []optEffect{{names: []string{"-z"}, exec: true, cluster: true}}},
+		"sshfs":   {probe: true, shortVal: "op", opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: []string{"ssh_command", "sshfs_sync", "ProxyCommand", "LocalCommand"}}}},
+		"socket":  {probe: true, opts: []optEffect{{names: []string{"-p"}, exec: true, cluster: true, script: true}}},
+		"apache2": apacheExec, "apache2ctl": apacheExec, "apachectl": apacheExec, "httpd": apacheExec,
+		"gdb":           {probe: true, analyse: gdbCommands},
+		"gdb-multiarch": {probe: true, analyse: gdbCommands},
+		"rsync":         {opts: []optEffect{{names: []string{"-e"}, exec: true, cluster: true, script: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}}},
+		"ssh":           {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}}},
+		"scp":           {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}, {names: []string{"-S"}, exec: true, cluster: true}}},
+		"sftp":          {opts: []optEffect{{names: []string{"-S", "-D"}, exec: true, cluster: true}}},
+		"awk":           awkExec, "gawk": awkExec, "mawk": awkExec, "nawk": awkExec,
 		"sort":   {opts: []optEffect{{names: []string{"--compress-program"}, exec: true}}},
 		"split":  {opts: []optEffect{{names: []string{"--filter"}, exec: true, script: true}}},
 		"curl":   {opts: []optEffect{{names: []string{"-K", "--config"}, exec: true}}},

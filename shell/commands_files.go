@@ -114,7 +114,10 @@ func fileCommands() map[string]*cmdSpec {
 		// Plain commands that read a file an option names, or print the
 		// files they are given: GTFOBins' readers.
 		// Compilers: the sources are read (gcc -E prints them), -o written.
-		"gcc": compiler, "cc": compiler, "g++": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
+		"rustc": {files: readAll, probe: true, shortVal: "oLlCAWDFg", long: []string{"crate-type=", "crate-name=", "edition=", "emit=", "out-dir=", "target=", "cfg=", "cap-lints=", "explain=", "print=", "extern=", "sysroot=", "error-format=", "json=", "color="},
+			opts: []optEffect{writeValue("-o"), {names: []string{"--out-dir"}, file: fileDir}}},
+		"tcpdump": {files: noFiles, probe: true, opts: []optEffect{writeValue("-w"), readValue("-F", "-r")}},
+		"gcc":     compiler, "cc": compiler, "g++": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
 		"aria2c": {files: noFiles, shortVal: "idoxsjk", long: []string{"input-file=", "dir=", "out="}, opts: []optEffect{readValue("-i", "--input-file")}},
 		"column": {files: readAll, shortVal: "csoNRHEWdl", long: []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="}},
 		"date":   {files: noFiles, shortVal: "dfr", long: []string{"date=", "file=", "reference="}, opts: []optEffect{readValue("-f", "--file")}},

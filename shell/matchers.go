@@ -506,7 +506,7 @@ func packageFile(a string) bool {
 	if remoteURL(a) {
 		return true
 	}
-	for _, ext := range []string{".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz", ".pkg.tar.gz"} {
+	for _, ext := range []string{".deb", ".rpm", ".apk", ".pkg.tar.zst", ".pkg.tar.xz", ".pkg.tar.gz", ".txz", ".pkg", ".ipk"} {
 		if strings.HasSuffix(a, ext) {
 			return true
 		}

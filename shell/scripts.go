@@ -29,7 +29,9 @@ var interpreterOpts = map[string]struct{ code, val string }{
 	"Rscript": {"e", ""}, "tclsh": {"", ""}, "pwsh": {"c", ""}, "osascript": {"e", ""},
 	// Other languages' runners with inline code (GTFOBins' readers and
 	// shells): Julia, the JDK's script runner, shells that are not sh.
-	"julia": {"eE", "LJC"}, "jrunscript": {"e", "fl"}, "elvish": {"c", ""}, "nu": {"c", ""}, "xonsh": {"c", ""},
+	"julia": {"eE", "LJC"},
+	// m4 runs commands (syscmd, esyscmd) from its input; Octave's --eval.
+	"m4": {"", "DUIdtoFRl"}, "octave": {"", "pW"}, "octave-cli": {"", "pW"}, "jrunscript": {"e", "fl"}, "elvish": {"c", ""}, "nu": {"c", ""}, "xonsh": {"c", ""},
 }
 
 var interpreters = func() map[string]bool {

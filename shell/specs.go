@@ -433,19 +433,23 @@ func riskCommands() map[string]*cmdSpec {
 		"ssh-copy-id": {effect: EffectNetwork | EffectPersistence, class: ClassPersistence, why: "adds a login key to a machine's authorized_keys"},
 
 		// Privilege.
-		"su":       {effect: EffectPrivilege, class: ClassPrivilege, why: "switches to another user (root by default)"},
-		"pkexec":   {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as root"},
-		"setcap":   {effect: EffectPrivilege, class: ClassPrivilege, why: "gives a program capabilities, so it runs with root's powers"},
-		"usermod":  {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a user's groups or rights"},
-		"gpasswd":  {effect: EffectPrivilege, class: ClassPrivilege, why: "changes group membership"},
-		"newgrp":   {effect: EffectPrivilege, class: ClassPrivilege, why: "switches the shell to another group"},
-		"adduser":  {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a user or adds one to a group"},
-		"useradd":  {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a user"},
-		"passwd":   {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a password"},
-		"visudo":   {effect: EffectPrivilege, class: ClassPrivilege, why: "edits who may use sudo"},
-		"mount":    {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "mounts a file system, which can hide or replace system files", unless: []string{"-l"}},
-		"nsenter":  {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "enters another process's namespaces (a container escape)"},
-		"sysctl":   {opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"}}},
+		"su":      {effect: EffectPrivilege, class: ClassPrivilege, why: "switches to another user (root by default)"},
+		"pkexec":  {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as root"},
+		"setcap":  {effect: EffectPrivilege, class: ClassPrivilege, why: "gives a program capabilities, so it runs with root's powers"},
+		"usermod": {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a user's groups or rights"},
+		"gpasswd": {effect: EffectPrivilege, class: ClassPrivilege, why: "changes group membership"},
+		"newgrp":  {effect: EffectPrivilege, class: ClassPrivilege, why: "switches the shell to another group"},
+		"adduser": {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a user or adds one to a group"},
+		"useradd": {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a user"},
+		"passwd":  {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a password"},
+		"visudo":  {effect: EffectPrivilege, class: ClassPrivilege, why: "edits who may use sudo"},
+		"mount":   {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "mounts a file system, which can hide or replace system files", unless: []string{"-l"}},
+		"nsenter": {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "enters another process's namespaces (a container escape)"},
+		"sysctl": {shortVal: "p", opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
+			// "sysctl key=value" sets as -w does; a key with ".." reads a
+			// file outside /proc/sys ("sysctl -n /../../etc/shadow").
+			{operand: true, match: func(a string) bool { return strings.Contains(a, "=") }, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
+			{operand: true, match: func(a string) bool { return strings.Contains(a, "..") }, class: ClassCredential, why: "reads a file outside /proc/sys through a key that climbs out of it"}}},
 		"insmod":   {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module"},
 		"chroot":   {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "runs a command with another root directory (as root)"},
 		"umount":   {effect: EffectPrivilege, class: ClassPrivilege, why: "unmounts a file system"},
@@ -522,7 +526,7 @@ func riskCommands() map[string]*cmdSpec {
 		// Security controls.
 		"iptables":   {opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes or loosens the machine's firewall rules"}}},
 		"ip6tables":  {opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes or loosens the machine's firewall rules"}}},
-		"nft":        {opts: []optEffect{{names: []string{"flush", "delete"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the machine's firewall rules"}}},
+		"nft":        {shortVal: "fI", opts: []optEffect{{names: []string{"flush", "delete"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the machine's firewall rules"}, secretConfig("-f", "--file")}},
 		"ufw":        {opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the machine's firewall"}}},
 		"setenforce": {opts: []optEffect{{names: []string{"0", "Permissive", "permissive"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off SELinux enforcement"}}},
 		"kill": {opts: []optEffect{{names: []string{"-1"}, operand: true, class: ClassDestructive, why: "signals every process the user may signal"},
@@ -535,6 +539,19 @@ func riskCommands() map[string]*cmdSpec {
 				{names: []string{"-u", "--user"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills every process of a user"}}},
 		"chattr": {opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the flag that keeps a file from being changed"}}},
 		"make":   makeSpec, "gmake": makeSpec,
+		// rake runs a Rakefile (Ruby) and Ruby given with -e/-p/-E.
+		"rake": {probe: true, shortVal: "fCIrReEpgjmPT", long: []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
+			opts: []optEffect{secretConfig("-f", "--rakefile"),
+				{names: []string{"-e", "-p", "-E", "--execute", "--execute-print", "--execute-continue"}, value: func(string) bool { return true }, class: ClassInlineCode, why: "runs Ruby given inline, which no rule can read"}}},
+		// Languages given inline to a tool that is no interpreter by name:
+		// a Puppet manifest (exec, file resources), TeX source given as the
+		// argument (\input, \verbatiminput read any file).
+		"puppet": {probe: true, subs: map[string]*cmdSpec{"apply": {shortVal: "e", long: []string{"execute="},
+			opts: []optEffect{{names: []string{"-e", "--execute"}, value: func(string) bool { return true }, class: ClassInlineCode, why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
+		"tex": texInline, "latex": texInline, "pdftex": texInline, "pdflatex": texInline, "xelatex": texInline, "lualatex": texInline, "luatex": texInline, "xetex": texInline, "etex": texInline,
+		// FreeBSD's and OpenWrt's package managers: a package file.
+		"pkg":  {probe: true, subs: map[string]*cmdSpec{"install": {opts: []optEffect{installsPackageFile}}, "add": {opts: []optEffect{installsPackageFile}}}},
+		"opkg": {probe: true, subs: map[string]*cmdSpec{"install": {opts: []optEffect{installsPackageFile}}}},
 		"dpkg": {long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
 			opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: ClassSupplyChain, why: "installs a package file; its install scripts run as root"}}},
 		"rpm": {long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
@@ -567,13 +584,13 @@ func riskCommands() map[string]*cmdSpec {
 		"killall5": {class: ClassDestructive, why: "signals every process"},
 
 		// Network: a secret read in the same command may leave the machine.
-		"curl": curlFetch(), "wget": wgetFetch(), "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork}, "sftp": {effect: EffectNetwork},
+		"curl": curlFetch(), "wget": wgetFetch(), "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F")}}, "sftp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F")}},
 		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
 				{match: wholeTree, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
 		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork, probe: true}, "smbclient": {effect: EffectNetwork, probe: true},
-		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}}},
+		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}, secretConfig("-F")}},
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
 		"tar": archiver("CfTXgKLNVbH", false), "zip": archiver("bntxiT", false), "7z": archiver("", true), "7za": archiver("", true), "rar": archiver("", true),
@@ -1070,6 +1087,9 @@ var (
 	// installsPackageFile is a system package manager's operand that is a
 	// package file or URL rather than a package of the distribution's
 	// signed archive: its install scripts run as root.
+	// texInline: a TeX engine given source on the command line (an
+	// argument starting with a backslash) rather than a .tex file.
+	texInline           = &cmdSpec{opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: ClassInlineCode, why: "runs TeX given inline, which reads and writes files no rule can see"}}}
 	installsPackageFile = optEffect{match: packageFile, operand: true, class: ClassSupplyChain, why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}
 	// makeSpec: a makefile read from standard input (a here-doc) or rules
 	// given by --eval are recipes no rule can read, as python -c is code.
@@ -1196,4 +1216,11 @@ func wgetFetch() *cmdSpec {
 	body := secretInBody
 	body.names = []string{"--post-data", "--body-data"}
 	return &cmdSpec{effect: EffectNetwork, opts: append(append([]optEffect(nil), fetchURL...), body)}
+}
+
+// secretConfig is an option whose value a command reads as its
+// configuration or input: given a credential file, its errors print the
+// file's lines ("ssh -F /etc/shadow x", "nft -f", "rake -f").
+func secretConfig(names ...string) optEffect {
+	return optEffect{names: names, value: credentialRef, class: ClassCredential, why: "reads a credential file as its configuration, and its errors print the lines"}
 }
