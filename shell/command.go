@@ -280,10 +280,20 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		if v, ok := verbDestroys(norm); ok {
 			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
 		}
+	} else if jar, rest, ok := runsJar(name, norm); ok {
+		// "java -jar jenkins-cli.jar delete-job x": the program's
+		// arguments are an unknown command's.
+		if v, ok := verbDestroys(rest); ok {
+			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: jar + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
+		}
 	}
 	if fetchers[name] {
 		if u, ok := httpDeletes(name, norm); ok {
-			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " sends an HTTP DELETE to " + clip(u, 60) + ", deleting data in a service", Token: "DELETE"})
+			reason, token := name+" sends an HTTP DELETE to "+clip(u, 60)+", deleting data in a service", "DELETE"
+			if deleteEndpoint(u) {
+				reason, token = name+" calls the delete endpoint "+clip(u, 60)+", deleting data in a service", u
+			}
+			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: reason, Token: token})
 		}
 	}
 	idx := w.emit(cmd)
@@ -640,6 +650,22 @@ func (w *walker) known(name string) bool {
 // its error), a shell command among them raises its risk.
 func scriptRunner(name string) bool {
 	return isInterpreter(name) && !shells[name] && name != "source" && name != "."
+}
+
+// runsJar returns the jar "java -jar JAR ARGS…" runs and its arguments.
+func runsJar(name string, args []string) (string, []string, bool) {
+	if name != "java" {
+		return "", nil, false
+	}
+	for i, a := range args {
+		if a == "-jar" || a == "--jar" {
+			if i+1 < len(args) {
+				return args[i+1], args[i+2:], true
+			}
+			return "", nil, false
+		}
+	}
+	return "", nil, false
 }
 
 // listReaders read the files whose names come on their input (cpio -o,

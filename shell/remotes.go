@@ -16,15 +16,19 @@ var destroyVerbs = map[string]bool{
 	"delete": true, "destroy": true, "purge": true, "del": true, "rdelete": true, "forget": true, "prune": true,
 	"unregister": true, "wipe": true, "erase": true, "drop": true, "nuke": true, "terminate": true,
 	"flushall": true, "flushdb": true, "flush": true,
+	// unsubscribing drops a subscription; compacting frees the space of
+	// deleted archives or history for good (borg, etcd).
+	"unsubscribe": true, "compact": true,
 }
 
 // destroyPrefixes are verbs with an object ("delete-job", "delete_user",
 // "repo-delete" is a suffix).
-var destroyPrefixes = [...]string{"delete-", "delete_", "destroy-", "purge-", "drop-", "terminate-"}
+var destroyPrefixes = [...]string{"delete-", "delete_", "destroy-", "purge-", "drop-", "terminate-",
+	"remove-", "remove_", "clear-", "clear_"}
 
 // destroyOptions are the options of a service CLI that delete
 // ("kafka-topics --delete", "kafka-configs --delete-config").
-var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-delete", "--delete-"}
+var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-delete", "--delete-", "--remove"}
 
 // verbDestroys reports whether the arguments of a command the table does
 // not know ask it to delete: a destroy verb among the first three
@@ -32,11 +36,15 @@ var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-de
 // option. It returns the word.
 func verbDestroys(args []string) (string, bool) {
 	ops := 0
+	afterLong := false // the word follows a long option: maybe its value
 	for _, a := range args {
 		if a == "--" {
 			return "", false
 		}
+		value := afterLong
+		afterLong = false
 		if strings.HasPrefix(a, "--") {
+			afterLong = !strings.Contains(a, "=")
 			name, _, _ := strings.Cut(a, "=")
 			for _, o := range destroyOptions {
 				if name == o || strings.HasSuffix(o, "-") && strings.HasPrefix(name, o) {
@@ -52,7 +60,15 @@ func verbDestroys(args []string) (string, bool) {
 			return "", false
 		}
 		v := strings.ToLower(a[strings.LastIndexByte(a, ':')+1:])
-		if destroyVerbs[v] || strings.HasSuffix(v, "-delete") {
+		if destroyVerbs[v] {
+			return a, true
+		}
+		if value {
+			// "mytool --name delete-me": a name that holds a verb is
+			// the option's value; a bare verb still counts.
+			continue
+		}
+		if strings.HasSuffix(v, "-delete") {
 			return a, true
 		}
 		for _, p := range destroyPrefixes {
@@ -85,10 +101,36 @@ func httpDeletes(name string, args []string) (string, bool) {
 			url = a
 		}
 	}
-	if !del || url == "" || loopbackURL(url) {
+	if url == "" || loopbackURL(url) || !del && !deleteEndpoint(url) {
 		return "", false
 	}
 	return url, true
+}
+
+// deleteEndpoints are URL path segments that delete whatever the method:
+// Elasticsearch's and OpenSearch's delete by query, Jenkins' doDelete and
+// doWipeOutWorkspace (both POST).
+var deleteEndpoints = [...]string{"_delete_by_query", "dodelete", "dowipeoutworkspace"}
+
+// deleteEndpoint reports whether a URL's path names a delete endpoint.
+func deleteEndpoint(u string) bool {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	_, path, _ := strings.Cut(u, "/")
+	for path != "" {
+		var seg string
+		seg, path, _ = strings.Cut(path, "/")
+		for _, e := range deleteEndpoints {
+			if strings.EqualFold(seg, e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // loopbackURL reports whether a URL names this machine.

@@ -613,6 +613,7 @@ func riskCommands() map[string]*cmdSpec {
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"version", "help", "--help", "-h", "config"}},
 		"cloudflared": {effect: EffectNetwork, subs: map[string]*cmdSpec{"tunnel": {class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
 		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
+			{names: []string{"move", "moveto"}, operand: true, class: ClassDestructive, why: "moves files away from the source, deleting them there"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
 		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
 	}
@@ -1166,14 +1167,14 @@ func k8sSecret(a string) bool {
 }
 
 // cloudDelete reports whether an aws operation deletes or terminates
-// ("delete-bucket", "terminate-instances").
+// ("delete-bucket", "terminate-instances", "sns unsubscribe").
 func cloudDelete(a string) bool {
-	for _, p := range [...]string{"delete-", "terminate-", "deregister-", "purge-"} {
+	for _, p := range [...]string{"delete-", "terminate-", "deregister-", "purge-", "remove-"} {
 		if strings.HasPrefix(a, p) {
 			return true
 		}
 	}
-	return false
+	return a == "unsubscribe"
 }
 
 // servesDir is a file server's option naming the served directory.
