@@ -422,6 +422,55 @@ func httpieSecret(a string) bool {
 // command line, which starts with the program ("toolgate serve").
 func killsGate(p string) bool { return procMatches(p, "toolgate", true) }
 
+// gateLines are the command lines of toolgate's long-running processes
+// as pkill -f sees them (the program, then its subcommand).
+var gateLines = [...]string{"toolgate serve", "toolgate mcp-proxy", "toolgate tui", "toolgate host"}
+
+// killsGateLine reports whether a pkill -f pattern matches the command
+// line of one of toolgate's processes: "pkill -f serve" stops "toolgate
+// serve" although the pattern does not name toolgate.
+func killsGateLine(p string) bool {
+	if p == "" || allProcesses(p) {
+		return false // every process: its own entry
+	}
+	var re *regexp.Regexp
+	if strings.ContainsAny(p, ".*+?[]()|^$\\{}") {
+		var err error
+		if re, err = regexp.Compile(p); err != nil {
+			return false // pkill rejects it too
+		}
+	}
+	for _, l := range gateLines {
+		if re == nil && strings.Contains(l, p) || re != nil && re.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// pkillFull reports whether pkill's or pgrep's arguments match the whole
+// command line (-f, --full, or f in a cluster of short options).
+func pkillFull(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--full":
+			return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			for j := 1; j < len(a); j++ {
+				if a[j] == 'f' {
+					return true
+				}
+				if strings.IndexByte("gGPsTtuUF", a[j]) >= 0 {
+					break // the rest is this option's value
+				}
+			}
+		}
+	}
+	return false
+}
+
 // namesGate reports whether a process, service or container name
 // (killall, systemctl, launchctl, docker) is toolgate's: it contains
 // "toolgate" ("toolgate.service", "dev.toolgate.serve") or, as a regular

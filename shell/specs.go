@@ -133,7 +133,10 @@ type optEffect struct {
 	match func(string) bool
 	// value, when set, tests the value of the options in names instead
 	// of their presence ("psql -c 'DROP TABLE t'", "install -m 4755").
-	value  func(string) bool
+	value func(string) bool
+	// when, when set, gates a risk on the whole argument list (git
+	// config's NAME is a risk only in a form that sets it).
+	when   func(args []string) bool
 	effect Effect
 	class  Class
 	why    string
@@ -325,7 +328,7 @@ var gitSpec = &cmdSpec{
 		"pull":       {effect: EffectNetwork},
 		"ls-remote":  {effect: EffectNetwork},
 		"send-email": {effect: EffectNetwork},
-		"config":     {opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}},
+		"config":     {opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}},
 		"credential": {opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}},
 		// The credential helpers answer "get" with the stored password.
 		"credential-store": {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}},
@@ -593,7 +596,7 @@ func riskCommands() map[string]*cmdSpec {
 		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}, secretConfig("-F")}},
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
-		"tar": archiver("CfTXgKLNVbH", false), "zip": archiver("bntxiT", false), "7z": archiver("", true), "7za": archiver("", true), "rar": archiver("", true),
+		"tar": withChdirTree(archiver("CfTXgKLNVbH", false)), "zip": archiver("bntxiT", false), "7z": archiver("", true), "7za": archiver("", true), "rar": archiver("", true),
 		"grep": homeSearch, "egrep": homeSearch, "fgrep": homeSearch, "rg": homeSearch, "ag": homeSearch, "ack": homeSearch,
 		// python -m http.server: serving the workspace is a dev server,
 		// serving the home directory or / hands its files to the network.
@@ -805,6 +808,9 @@ func classify(cmd *Command, name string, args []string) {
 		for _, o := range s.opts {
 			if o.class == "" && o.effect == 0 {
 				continue // an exec or file effect, read elsewhere
+			}
+			if o.when != nil && !o.when(resolved) {
+				continue
 			}
 			if o.operand {
 				if ops == nil {
@@ -1109,6 +1115,7 @@ var (
 	pkillSpec = &cmdSpec{long: []string{"signal=", "full", "exact", "newest", "oldest", "parent=", "pgroup=", "group=", "session=", "terminal=", "euid=", "uid=", "ignore-case", "count", "echo", "inverse", "pidfile=", "logpidfile", "ns=", "nslist="},
 		shortVal: "gGPsTtuUF",
 		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsGate, killsAgents,
+			{match: killsGateLine, when: pkillFull, operand: true, class: ClassTampering, why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"},
 			{names: []string{"-u", "-U", "--euid", "--uid"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills processes of a whole user"},
 			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
 	// stopsGate stops toolgate itself: with the gate gone, nothing vets
@@ -1224,4 +1231,38 @@ func wgetFetch() *cmdSpec {
 // file's lines ("ssh -F /etc/shadow x", "nft -f", "rake -f").
 func secretConfig(names ...string) optEffect {
 	return optEffect{names: names, value: credentialRef, class: ClassCredential, why: "reads a credential file as its configuration, and its errors print the lines"}
+}
+
+// withChdirTree adds to tar's entry the whole tree reached through -C:
+// "tar -C ~ -czf x.tgz ." archives the home directory as "tar czf x.tgz
+// ~" does.
+func withChdirTree(s *cmdSpec) *cmdSpec {
+	s.opts = append(s.opts, optEffect{names: []string{"-C", "--directory"}, when: chdirWholeTree, class: ClassCredential,
+		why: "archives a whole home directory (or /), reached through -C, credential files included"})
+	return s
+}
+
+// chdirWholeTree reports whether tar's arguments create an archive of
+// ".", "./" or "*" after a -C into a whole home directory or /.
+func chdirWholeTree(args []string) bool {
+	home, create := false, false
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		switch {
+		case a == "-C" || a == "--directory":
+			home = i+1 < len(args) && wholeTree(args[i+1])
+		case strings.HasPrefix(a, "--directory="):
+			home = wholeTree(a[len("--directory="):])
+		case strings.HasPrefix(a, "-C") && len(a) > 2:
+			home = wholeTree(a[2:])
+		case a == "--create" || !strings.HasPrefix(a, "--") && strings.HasPrefix(a, "-") && strings.Contains(a, "c") && !strings.HasPrefix(a, "-C"),
+			i == 0 && !strings.HasPrefix(a, "-") && strings.Contains(a, "c"):
+			create = true
+		case home && (a == "." || a == "./" || a == "*" || a == ".*"):
+			return create
+		}
+	}
+	return false
 }
