@@ -223,6 +223,43 @@ func assignsOf(cmd *Command) string {
 	return cmd.Text
 }
 
+// programVars are environment variables that name a program (or a
+// command line) the command they are set for runs in its own place: git's
+// ssh, editor, pager and helpers, the pagers and editors of man, less,
+// systemctl and sudo, less's input filter, a backup's password helper,
+// the dynamic loader's preloads, interpreters' start-up options.
+var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_SEQUENCE_EDITOR=", "GIT_PAGER=", "GIT_EXTERNAL_DIFF=",
+	"GIT_ASKPASS=", "SSH_ASKPASS=", "GIT_CONFIG_PARAMETERS=", "GIT_CONFIG_COUNT=", "GIT_PROXY_COMMAND=", "PAGER=", "MANPAGER=",
+	"MANROFFOPT=", "EDITOR=", "VISUAL=", "SYSTEMD_EDITOR=", "SYSTEMD_PAGER=", "SUDO_EDITOR=", "LESSOPEN=", "LESSCLOSE=",
+	"LESSEDIT=", "CRASHPAGER=", "RESTIC_PASSWORD_COMMAND=", "BORG_PASSCOMMAND=", "BORG_RSH=", "RSYNC_RSH=", "BROWSER=",
+	"PERL5OPT=", "PERL5DB=", "NODE_OPTIONS=", "LD_PRELOAD=", "LD_AUDIT=", "GROFF_BIN_PATH=", "RUSTC_WRAPPER=", "PYTHONSTARTUP="}
+
+// plainPrograms are the pagers and editors that run no other program:
+// "PAGER=cat git log", "GIT_EDITOR=true git rebase --continue" stay open.
+var plainPrograms = map[string]bool{"cat": true, "true": true, "false": true, ":": true, "less": true, "more": true, "most": true,
+	"head": true, "vi": true, "vim": true, "nvim": true, "nano": true, "emacs": true, "code": true, "bat": true, "delta": true, "": true}
+
+// programVar records, as exec-capable, an assignment in front of a
+// command that names a program the command runs ("LESSOPEN='|sh %s'
+// less x", "GIT_SSH_COMMAND=… git fetch", "LD_PRELOAD=./x.so ls"), or
+// set for the commands after it ("export PAGER=…; git log"): only a rule
+// naming it allows the command.
+func programVar(cmd *Command) {
+	for _, f := range strings.Fields(assignsOf(cmd)) {
+		for _, v := range programVars {
+			if !strings.HasPrefix(f, v) {
+				continue
+			}
+			val := strings.Trim(f[len(v):], "'\"")
+			if (v == "PAGER=" || v == "GIT_PAGER=" || v == "MANPAGER=" || v == "SYSTEMD_PAGER=" || v == "EDITOR=" || v == "VISUAL=" ||
+				v == "GIT_EDITOR=" || v == "GIT_SEQUENCE_EDITOR=" || v == "SYSTEMD_EDITOR=" || v == "SUDO_EDITOR=") && plainPrograms[val] {
+				continue
+			}
+			cmd.ExecFlags = append(cmd.ExecFlags, f)
+		}
+	}
+}
+
 // historyOff classes a command run with the shell history turned off
 // ("HISTFILE=/dev/null bash", "env HISTSIZE=0 sh"): it hides what runs.
 func historyOff(cmd *Command) {

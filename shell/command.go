@@ -251,9 +251,10 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(c.stdin.script), 60), Token: name})
 		}
 	}
-	if c.stdin.kind == stdinText && listReaders[name] {
+	if c.stdin.kind == stdinText && (listReaders[name] || scriptReaders[name]) {
 		// "echo /etc/shadow | cpio -o": the names of the files to read
-		// come on the input.
+		// come on the input; "sqlite3 <<EOF .import /etc/shadow x": a
+		// tool's script on its input reads the file.
 		if f, ok := mentionsCredential(c.stdin.script); ok {
 			addClass(&cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
 		}
@@ -672,6 +673,11 @@ func runsJar(name string, args []string) (string, []string, bool) {
 // cpio -p, afio -o, pax -w without operands).
 var listReaders = map[string]bool{"cpio": true, "afio": true, "pax": true}
 
+// scriptReaders run a script on their input whose commands read files
+// (sqlite3 .import and .read, psql's \\i, gdb, ed, ex).
+var scriptReaders = map[string]bool{"sqlite3": true, "sqlite": true, "duckdb": true, "psql": true, "mysql": true, "mariadb": true,
+	"gdb": true, "ed": true, "ex": true}
+
 // plainCommands take arguments that are data, never a command line: text
 // that looks like one ("echo 'sudo su'") is not run.
 var plainCommands = map[string]bool{
@@ -735,6 +741,7 @@ func (w *walker) probe(idx int, args []word, c scope) {
 // commands the tables do not know, their operands that name a secret are
 // read subjects.
 var openers = map[string]bool{
+	"man": true, // a path operand is rendered: "man /etc/shadow"
 	"vim": true, "vi": true, "nvim": true, "view": true, "nano": true, "pico": true, "emacs": true, "ed": true, "ex": true,
 	"micro": true, "joe": true, "code": true, "subl": true, "gedit": true, "kate": true, "open": true, "xdg-open": true,
 	"sqlite3": true, "sqlite": true, "pandoc": true, "iconv": true, "expand": true, "unexpand": true, "fmt": true, "pr": true,

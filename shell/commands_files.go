@@ -27,7 +27,8 @@ var (
 	copyLong  = []string{"target-directory=", "suffix=", "no-target-directory"}
 	copyOpts  = []optEffect{targetDir, noTarget}
 	checksums = &cmdSpec{files: readAll}
-	compiler  = &cmdSpec{files: readAll, shortVal: "oIlLDUxeTuzBF", opts: []optEffect{writeValue("-o")}}
+	// compiler: "@FILE" is a response file, read for more options.
+	compiler = &cmdSpec{files: readAll, shortVal: "oIlLDUxeTuzBF", opts: []optEffect{writeValue("-o"), {operand: true, file: fileRead, form: formAt}}}
 	// compressor returns a compressor's entry: its operands are rewritten
 	// (and removed) under the suffix added or removed, or only read with
 	// -c, -t or -l; lz4 IN OUT and zstd -o OUT name the output.

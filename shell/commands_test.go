@@ -118,7 +118,7 @@ func TestCommandFields(t *testing.T) {
 		want Command
 	}{
 		{"/bin/rm -rf x", "/bin/rm -rf x", Command{Name: "rm", Args: []string{"-rf", "x"}, Alts: []string{"rm -rf x"}}},
-		{"LD_PRELOAD=x.so ls -l", "LD_PRELOAD=x.so ls -l", Command{Name: "ls", Args: []string{"-l"}, Alts: []string{"ls -l"}}},
+		{"LD_PRELOAD=x.so ls -l", "LD_PRELOAD=x.so ls -l", Command{Name: "ls", Args: []string{"-l"}, Alts: []string{"ls -l"}, ExecFlags: []string{"LD_PRELOAD=x.so"}}},
 		{"A=1 /usr/bin/ls", "A=1 /usr/bin/ls", Command{Name: "ls", Args: []string{}, Alts: []string{"/usr/bin/ls", "ls", "A=1 ls"}}},
 		{"X=1", "X=1", Command{}},
 		{"export A=1", "export A=1", Command{Name: "export", Args: []string{"A=1"}}},

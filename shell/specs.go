@@ -2,6 +2,8 @@ package shell
 
 import (
 	"strings"
+
+	"github.com/toolgate/toolgate/internal/sensitive"
 )
 
 // cmdSpec is one command's entry in the command table (DESIGN §3.5): its
@@ -389,6 +391,7 @@ func riskCommands() map[string]*cmdSpec {
 		"helm": {effect: EffectNetwork, subs: map[string]*cmdSpec{"uninstall": helmDelete, "delete": helmDelete, "del": helmDelete, "un": helmDelete}},
 		"kubectl": {effect: EffectNetwork, subs: map[string]*cmdSpec{
 			"delete":  {class: ClassDestructive, why: "deletes cluster resources"},
+			"proxy":   {long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}},
 			"drain":   {class: ClassDestructive, why: "evicts every workload from a node"},
 			"replace": {opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}},
 			"get":     {opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}},
@@ -592,12 +595,21 @@ func riskCommands() map[string]*cmdSpec {
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
 				{match: wholeTree, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
-		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork, probe: true}, "smbclient": {effect: EffectNetwork, probe: true},
-		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}, secretConfig("-F")}},
+		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork, probe: true},
+		// smbclient -c runs a transfer script ("put /etc/shadow x").
+		"smbclient": {effect: EffectNetwork, probe: true, shortVal: "cAUWOnpI", opts: []optEffect{{names: []string{"-c", "--command"}, value: namesCredential, effect: EffectNetwork, class: ClassExfiltrate, why: "is told to send a credential file"}}},
+		"ssh":       {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}, secretConfig("-F")}},
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
 		"tar": withChdirTree(archiver("CfTXgKLNVbH", false)), "zip": archiver("bntxiT", false), "7z": archiver("", true), "7za": archiver("", true), "rar": archiver("", true),
-		"grep": homeSearch, "egrep": homeSearch, "fgrep": homeSearch, "rg": homeSearch, "ag": homeSearch, "ack": homeSearch,
+		// diff -r prints the lines of every file that differs.
+		"diff": {opts: []optEffect{{match: holdsCredentials, when: diffRecursive, operand: true, class: ClassCredential, why: "compares a whole directory that holds credential files, printing their lines"}}},
+		// kubectl proxy --www serves a local directory; fzf --listen
+		// takes actions (execute) from whoever connects; dnsmasq runs
+		// its --conf-script.
+		"fzf":     {long: []string{"listen=", "listen-unsafe="}, opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: EffectRuns, class: ClassExfiltrate, why: "lets whoever reaches its port run commands through its actions"}}},
+		"dnsmasq": {probe: true, long: []string{"conf-script=", "dhcp-script=", "conf-file="}, opts: []optEffect{{names: []string{"--conf-script", "--dhcp-script"}, value: func(string) bool { return true }, effect: EffectRuns, class: ClassInlineCode, why: "runs a script it is given as configuration"}}},
+		"grep":    homeSearch, "egrep": homeSearch, "fgrep": homeSearch, "rg": homeSearch, "ag": homeSearch, "ack": homeSearch,
 		// python -m http.server: serving the workspace is a dev server,
 		// serving the home directory or / hands its files to the network.
 		"http.server": {long: []string{"directory=", "bind=", "protocol=", "cgi"}, shortVal: "dbp",
@@ -1131,7 +1143,8 @@ var (
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
 	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", patternOpts: []string{"-e", "-f", "--regexp", "--file"}, opts: []optEffect{
 		{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"},
-		{match: wholeTree, operand: true, paths: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"}}}
+		{match: wholeTree, operand: true, paths: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"},
+		{match: holdsCredentials, operand: true, paths: true, class: ClassCredential, why: "searches a directory that holds credential files"}}}
 	// archiver packs the files it is given: a whole home directory takes
 	// every credential in it along. probe is set for the archivers the
 	// tables did not know before (their operands are still probed).
@@ -1265,4 +1278,48 @@ func chdirWholeTree(args []string) bool {
 		}
 	}
 	return false
+}
+
+// holdsCredentials reports whether a directory holds credential files
+// (internal/sensitive: "/etc", "~/.config", "~/.ssh"): read recursively,
+// they are read too.
+func holdsCredentials(a string) bool {
+	if a == "" || a[0] != '/' && a[0] != '~' {
+		return false // relative: the workspace's own
+	}
+	if credentialPath(a) {
+		return true
+	}
+	_, ok := sensitive.Within(a, "", sensitive.Credential)
+	return ok
+}
+
+// diffRecursive reports whether diff's arguments compare directories
+// recursively (-r, --recursive, r in a cluster of short options).
+func diffRecursive(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--recursive":
+			return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			for j := 1; j < len(a); j++ {
+				if a[j] == 'r' {
+					return true
+				}
+				if strings.IndexByte("CUIxXFLWS", a[j]) >= 0 {
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
+// namesCredential reports whether a transfer script names a credential
+// file ("put /etc/shadow x").
+func namesCredential(script string) bool {
+	_, ok := mentionsCredential(script)
+	return ok
 }
