@@ -674,6 +674,13 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		s.kind, s.shell, s.cmd = toolgate.SubjectCommand, true, cmd
 		s.texts[0], s.n = cmd.Text, 1
 		s.alts, s.opaque, s.flags = cmd.Alts, cmd.Opaque, cmd.ExecFlags
+		if cmd.ServesCwd != "" && c.Cwd != "" && shell.ServesSecrets(path.Clean(c.Cwd)) {
+			// A file server started in the call's own directory, which
+			// only the call knows: the home directory, "/", a
+			// credential directory.
+			cmd.Classes = append(cmd.Classes, shell.ClassRisk{Class: shell.ClassExfiltrate,
+				Reason: cmd.ServesCwd + " serves its working directory " + c.Cwd + " to the network", Token: cmd.ServesCwd})
+		}
 		s.classes, s.restrict = cmd.Classes, cmd.Remote
 		subs = append(subs, s)
 	}

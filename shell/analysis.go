@@ -79,7 +79,18 @@ type Command struct {
 	// files the program may read or write, which the policy checks
 	// against its file rules.
 	Paths []string
+	// ServesCwd names the file server the command starts in the call's
+	// own working directory (no cd before it in the line): only the
+	// policy knows that directory, and a server there serving the home
+	// directory, the root or a credential directory is exfiltration
+	// (ServesSecrets).
+	ServesCwd string
 }
+
+// ServesSecrets reports whether a directory served to the network holds
+// the machine's secrets: a home directory, every home, "/", "/etc",
+// "/var" or a credential directory.
+func ServesSecrets(dir string) bool { return servesSecrets(dir) }
 
 // File is a file a script touches.
 type File struct {

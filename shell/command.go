@@ -264,7 +264,9 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		// not in the call, so nobody approving it sees what they do.
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from a file or pipe, statements nobody reviewed here", Token: name})
 	}
-	if srv, dir, ok := w.servesSecretDir(name, cmd.Args, d); ok {
+	if srv, dir, ok := w.servesSecretDir(name, cmd.Args, d); ok && dir == "" {
+		cmd.ServesCwd = srv
+	} else if ok {
 		addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: srv + " serves its working directory " + dir + " to the network", Token: srv})
 	}
 	if code, ok := inlineCode(name, args, c.stdin); ok {

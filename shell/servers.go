@@ -58,7 +58,8 @@ func runsPackage(name string, args []string) (string, []string, bool) {
 // servesSecretDir reports whether a file server run without a directory
 // serves a working directory (after a cd in the same line) that holds
 // the machine's secrets, and names it. The call's own directory is not
-// known here: a server started there is not flagged.
+// known here: for a server started there it returns the server and an
+// empty directory (Command.ServesCwd), for the policy to judge.
 func (w *walker) servesSecretDir(name string, args []string, d *dirState) (string, string, bool) {
 	if m, rest, ok := runsPackage(name, args); ok {
 		name, args = m, rest
@@ -84,6 +85,9 @@ func (w *walker) servesSecretDir(name string, args []string, d *dirState) (strin
 	for _, dir := range append([]string{d.dir}, d.alts()...) {
 		if dir != "" && servesSecrets(dir) {
 			return name, dir, true
+		}
+		if dir == "" {
+			return name, "", true // the call's own directory: the policy's
 		}
 	}
 	return "", "", false

@@ -68,6 +68,14 @@ func (w *walker) wrapper(name string, spec *cmdSpec, words []word, assigns []str
 		if f, ok := optValue(vals, "-o", "--output"); ok {
 			w.file(litWord(f), true, joinWords(words), d)
 		}
+	case "strace", "ltrace":
+		// The trace log is written; ltrace -F reads its configuration.
+		if f, ok := optValue(vals, "-o", "--output"); ok {
+			w.file(litWord(f), true, joinWords(words), d)
+		}
+		if f, ok := optValue(vals, "-F", "--config"); ok && name == "ltrace" {
+			w.file(litWord(f), false, joinWords(words), d)
+		}
 	case "flock":
 		if s, ok := optValue(vals, "-c", "--command"); ok {
 			script = &word{text: s, static: !strings.ContainsAny(s, "$`")}
