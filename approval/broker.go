@@ -151,6 +151,10 @@ func (b *Broker) Close() error {
 		b.timer.Stop()
 	}
 	b.mu.Unlock()
+	if b.feed != nil && b.feed.stopLease != nil {
+		// Writers stop waiting for this node.
+		b.feed.stopLease()
+	}
 	b.reapers.Wait()
 	b.hub.closeAll()
 	return nil
@@ -276,7 +280,7 @@ func (b *Broker) EvaluateAs(ctx context.Context, c toolgate.Call, by Actor) (too
 	if err := b.admitWorkspace(ctx, c.Workspace, by); err != nil {
 		return toolgate.Decision{}, err
 	}
-	if err := b.fresh(ctx); err != nil {
+	if err := b.freshDry(ctx); err != nil {
 		return failClosed("shared state unavailable: " + err.Error()), nil
 	}
 	e, err := b.policies.Engine(ctx, c.Workspace)

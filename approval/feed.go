@@ -31,6 +31,11 @@ const feedBatch = 1000
 // own entries come back through the feed like everyone else's.
 type feed struct {
 	src store.Feed
+	// lease, when the store has leases, lets dry runs decide on the
+	// caches without reading the head while it is current; stopLease
+	// gives it up.
+	lease     store.Leaser
+	stopLease func()
 	// mu serializes catching up: entries are applied once, in order.
 	mu      sync.Mutex
 	applied atomic.Int64 // sequence of the last entry applied
@@ -130,6 +135,14 @@ func (b *Broker) startFeed(ctx context.Context, st store.Store) (int64, error) {
 	b.feed = &feed{src: src}
 	b.guard, _ = st.(store.GuardedAppender)
 	b.feed.applied.Store(h.Seq)
+	if l, ok := st.(store.Leaser); ok {
+		l.Applied(h.Seq)
+		stop, err := l.StartLease(ctx)
+		if err != nil {
+			return 0, err
+		}
+		b.feed.lease, b.feed.stopLease = l, stop
+	}
 	// Sessions never stored are not cached as absent: creating one is no
 	// entry on the feed, so another node's creation would not clear it.
 	b.sessions.noAbsent = true
@@ -180,6 +193,16 @@ func (b *Broker) fresh(ctx context.Context) error {
 	return b.catchUp(ctx, h.ChangeSeq)
 }
 
+// freshDry is fresh for a dry run: while the node's lease is current
+// (store.Leaser), every change whose write has returned is already applied
+// and the head is not read.
+func (b *Broker) freshDry(ctx context.Context) error {
+	if f := b.feed; f != nil && f.lease != nil && f.lease.Current(f.applied.Load()) {
+		return nil
+	}
+	return b.fresh(ctx)
+}
+
 // currentSince reports whether the caches, which held every change up to
 // the entry seen, still hold every change in the shared store; when they
 // do not, it applies the feed first.
@@ -220,6 +243,10 @@ func (b *Broker) catchUp(ctx context.Context, target int64) error {
 			if b.applied != nil {
 				b.applied(&es[i])
 			}
+		}
+		if f.lease != nil && len(es) > 0 {
+			// Writers of these changes may be waiting for this node.
+			f.lease.Applied(f.applied.Load())
 		}
 		if len(es) < feedBatch {
 			return nil

@@ -29,6 +29,13 @@ func nodes(t *testing.T, n int, opts ...approval.Option) []*approval.Broker {
 // wrap(i, db) (nil: as is).
 func nodesWith(t *testing.T, n int, wrap func(i int, db *postgres.DB) store.Store, opts ...approval.Option) []*approval.Broker {
 	t.Helper()
+	return nodesDB(t, n, nil, wrap, opts...)
+}
+
+// nodesDB is nodesWith with node i's store opened with dbOpts(i) added
+// (dbOpts nil: none).
+func nodesDB(t *testing.T, n int, dbOpts func(i int) []postgres.Option, wrap func(i int, db *postgres.DB) store.Store, opts ...approval.Option) []*approval.Broker {
+	t.Helper()
 	dsn := os.Getenv("TOOLGATE_TEST_POSTGRES")
 	if dsn == "" {
 		t.Skip("TOOLGATE_TEST_POSTGRES is not set: skipping the multi-node broker tests")
@@ -46,7 +53,11 @@ func nodesWith(t *testing.T, n int, wrap func(i int, db *postgres.DB) store.Stor
 	})
 	var out []*approval.Broker
 	for i := range n {
-		db, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema), postgres.WithMaxConns(2))
+		dopts := []postgres.Option{postgres.WithSchema(schema), postgres.WithMaxConns(2)}
+		if dbOpts != nil {
+			dopts = append(dopts, dbOpts(i)...)
+		}
+		db, err := postgres.Open(ctx, dsn, dopts...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -154,7 +154,8 @@ type Versioner interface {
 // the audit log is the change feed. A node applies entries in sequence
 // order (ListAudit with AfterSeq) to wake its waiters, drop its caches and
 // publish events. So that no cache older than the database decides a
-// call, a dry run checks Head first, and a recorded decision is appended
+// call, a dry run checks Head first (unless the node's lease is current,
+// Leaser), and a recorded decision is appended
 // only if its caches are still current (GuardedAppender), or after a Head
 // check when the store has no guarded append.
 type Feed interface {
@@ -180,6 +181,29 @@ type GuardedAppender interface {
 	// feed's ChangeSeq is at most applied when they are appended, and
 	// reports true; otherwise it appends nothing and reports false.
 	AppendAuditIfCurrent(ctx context.Context, applied int64, entries ...toolgate.AuditEntry) (bool, error)
+}
+
+// Leaser is implemented by a shared store (a Feed) whose writers wait
+// for the nodes that hold a lease, so that a node may decide a dry run on
+// its caches without reading Head. A node holds a lease (renewed in the
+// database while its notification connection is up) and reports the feed
+// entries it has applied; every write of an entry that caches depend on
+// (ChangesCaches) returns to its caller only once every node with a live
+// lease has applied it, or that node's lease has lapsed. So a node whose
+// lease is valid, by its own clock with a margin, holds every change whose
+// write has returned.
+type Leaser interface {
+	// StartLease registers this node and renews its lease until stop is
+	// called (which gives it up at once).
+	StartLease(ctx context.Context) (stop func(), err error)
+	// Applied reports that this node's caches hold every entry up to seq.
+	Applied(seq int64)
+	// Current reports whether caches that hold every entry up to applied
+	// hold every change whose write has returned: the lease is valid by
+	// the local clock, the notification connection is up and no change
+	// announced or seen at the last renewal is beyond applied. When it is
+	// false the caller reads Head.
+	Current(applied int64) bool
 }
 
 // FeedHead is where the change feed stands.

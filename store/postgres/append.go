@@ -65,6 +65,9 @@ type appendReq struct {
 	done    chan struct{}
 	ok      bool // appended
 	err     error
+	// change is set, when entries hold one that caches depend on, to the
+	// group's last entry: the caller waits for the nodes to apply it.
+	change int64
 }
 
 // AppendAudit implements store.Store.
@@ -111,6 +114,9 @@ func (db *DB) appendQueued(ctx context.Context, guarded bool, applied int64, ent
 	}
 	select {
 	case <-r.done:
+		if r.ok && r.err == nil && r.change > 0 {
+			return true, wrap(op, db.awaitApplied(ctx, r.change))
+		}
 		return r.ok, wrap(op, r.err)
 	case <-ctx.Done():
 		// The append may still commit: as when a commit's answer is lost,
@@ -200,6 +206,9 @@ func (db *DB) appendGroup(ctx context.Context, group []*appendReq) error {
 		if err == nil {
 			for _, r := range in {
 				r.ok = true
+				if changes(r.entries) {
+					r.change = seq
+				}
 			}
 			db.appends.setHead(chainHead{seq: seq, hash: hash, gen: h.gen})
 			db.appends.fast.Add(1)
@@ -245,6 +254,9 @@ func (db *DB) appendGroup(ctx context.Context, group []*appendReq) error {
 	}
 	for _, r := range in {
 		r.ok = true
+		if changes(r.entries) {
+			r.change = seq
+		}
 	}
 	db.appends.setHead(chainHead{seq: seq, hash: prev, gen: h.gen})
 	db.appends.slow.Add(1)

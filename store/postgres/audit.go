@@ -35,10 +35,17 @@ func (db *DB) appendAudit(ctx context.Context, tx pgx.Tx, entries []toolgate.Aud
 	// The head moves outside the group appender: it must read it again.
 	db.appends.moved()
 	b := &pgx.Batch{}
-	if _, _, err := db.chain(b, entries, seq, prev); err != nil {
+	last, _, err := db.chain(b, entries, seq, prev)
+	if err != nil {
 		return err
 	}
-	return tx.SendBatch(ctx, b).Close()
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return err
+	}
+	if w, ok := tx.(*writeTx); ok && changes(entries) {
+		w.change = last // the write waits for the nodes (DB.write)
+	}
+	return nil
 }
 
 // lockHead reads the chain's head (and the feed's change head) and locks
@@ -49,7 +56,7 @@ const lockHead = `SELECT seq, hash, change_seq FROM audit_head WHERE id = 1 FOR 
 // prev: the inserts, the head's advance and the NOTIFY, sent in one round
 // trip. It returns the new head.
 func (db *DB) chain(b *pgx.Batch, entries []toolgate.AuditEntry, seq int64, prev string) (int64, string, error) {
-	change := false
+	change := int64(0)
 	for _, e := range entries {
 		seq++
 		e.Seq, e.PrevHash = seq, prev
@@ -66,12 +73,30 @@ func (db *DB) chain(b *pgx.Batch, entries []toolgate.AuditEntry, seq int64, prev
 			e.Seq, t, e.Kind, e.Session, e.Workspace, e.CallID, e.ApprovalID,
 			e.Tool, e.Outcome, e.Who, e.Via, e.Reason, data, e.PrevHash, e.Hash)
 		prev = e.Hash
-		change = change || store.ChangesCaches(e.Kind)
+		if store.ChangesCaches(e.Kind) {
+			change = seq
+		}
 	}
 	b.Queue(`UPDATE audit_head SET seq = $1, hash = $2,
-		change_seq = CASE WHEN $3 THEN $1 ELSE change_seq END WHERE id = 1`, seq, prev, change)
-	b.Queue(`SELECT pg_notify($1, $2)`, db.channel, strconv.FormatInt(seq, 10))
+		change_seq = CASE WHEN $3 THEN $1 ELSE change_seq END WHERE id = 1`, seq, prev, change > 0)
+	// The payload is the new head and, when the group holds a change, the
+	// sequence of its last change: "SEQ" or "SEQ CHANGE".
+	payload := strconv.FormatInt(seq, 10)
+	if change > 0 {
+		payload += " " + strconv.FormatInt(change, 10)
+	}
+	b.Queue(`SELECT pg_notify($1, $2)`, db.channel, payload)
 	return seq, prev, nil
+}
+
+// changes reports whether entries hold one that caches depend on.
+func changes(entries []toolgate.AuditEntry) bool {
+	for _, e := range entries {
+		if store.ChangesCaches(e.Kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // ListAudit implements store.Store. Since is inclusive and Until exclusive:

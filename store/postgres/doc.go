@@ -19,4 +19,11 @@
 //     so a node can check that it is current before it decides.
 //   - Workspace rules documents are rows (Rules), versioned, and every
 //     change to one is an audit entry, so it travels on the same feed.
+//   - Leases (store.Leaser, lease.go): a node renews a lease row (nodes)
+//     while its LISTEN connection is up and records the feed entries it
+//     has applied; a write of a change that caches depend on returns only
+//     when every node with a live lease has applied it or its lease has
+//     lapsed, whoever writes (a gateway node or a CLI command with
+//     --store). A node whose lease is valid by its own clock decides dry
+//     runs on its caches without reading Head.
 package postgres

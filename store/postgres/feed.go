@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -106,18 +107,39 @@ func (db *DB) listenOnceConn(ctx context.Context, connected func()) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{db.channel}.Sanitize()); err != nil {
-		return err
+	// The change channel last: its LISTEN stays the connection's last
+	// query, by which tools find the connection (pg_stat_activity).
+	for _, ch := range []string{db.ackChannel, db.channel} {
+		if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{ch}.Sanitize()); err != nil {
+			return err
+		}
 	}
 	connected()
+	db.listenUp.Store(true)
+	select {
+	case db.lease.kick <- struct{}{}:
+	default:
+	}
+	// Notifications may be missed from here on: the lease stops being
+	// trusted at once (store.Leaser's Current).
+	defer db.listenUp.Store(false)
 	db.signal()
+	db.ack() // acknowledgements may have been missed too
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return err
 		}
-		if seq, err := strconv.ParseInt(n.Payload, 10, 64); err == nil {
+		if n.Channel == db.ackChannel {
+			db.ack()
+			continue
+		}
+		head, change, _ := strings.Cut(n.Payload, " ")
+		if seq, err := strconv.ParseInt(head, 10, 64); err == nil {
 			db.appends.announced(seq)
+		}
+		if seq, err := strconv.ParseInt(change, 10, 64); err == nil {
+			db.lease.heard(seq)
 		}
 		db.signal()
 	}

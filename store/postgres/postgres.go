@@ -39,6 +39,15 @@ type DB struct {
 
 	appends appender // appends waiting to be committed in a group
 
+	// lease is this node's lease (store.Leaser); listenUp tells whether
+	// the LISTEN connection is up. ackChannel carries the nodes' reports
+	// of applied entries; ackCh is closed at each.
+	lease      *lease
+	listenUp   atomic.Bool
+	ackChannel string
+	ackMu      sync.Mutex
+	ackCh      chan struct{}
+
 	closed    atomic.Bool
 	closeOnce sync.Once
 }
@@ -52,9 +61,11 @@ var (
 type Option func(*options)
 
 type options struct {
-	schema   string
-	maxConns int32
-	log      *slog.Logger
+	schema     string
+	maxConns   int32
+	log        *slog.Logger
+	lease      time.Duration
+	leaseEvery time.Duration
 }
 
 // WithSchema keeps the tables in schema, creating it if needed: several
@@ -82,7 +93,7 @@ func IsURL(s string) bool {
 // database at once: migrations run under an advisory lock. ctx bounds the
 // opening only.
 func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
-	o := options{log: slog.New(slog.DiscardHandler)}
+	o := options{log: slog.New(slog.DiscardHandler), lease: defaultLease, leaseEvery: defaultLeaseEvery}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -113,7 +124,8 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("postgres: open %s: %w", host, err)
 	}
 	db := &DB{pool: pool, schema: o.schema, log: o.log, changes: make(chan struct{}, 1),
-		stop: make(chan struct{}), listenDone: make(chan struct{})}
+		stop: make(chan struct{}), listenDone: make(chan struct{}),
+		lease: newLease(o.lease, o.leaseEvery), ackCh: make(chan struct{})}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open %s: %w", host, err)
@@ -126,6 +138,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	}
 	sum := sha256.Sum256([]byte(db.schema))
 	db.channel = "toolgate_" + hex.EncodeToString(sum[:8])
+	db.ackChannel = db.channel + "_ack"
 	db.listen = cfg.ConnConfig.Copy()
 	db.listen.RuntimeParams["application_name"] = "toolgate-listen-" + strconv.Itoa(os.Getpid())
 	return db, nil
@@ -170,9 +183,28 @@ func (db *DB) errClosed(op string) error {
 	return &toolgate.Error{Code: toolgate.EUnavailable, Message: "postgres: " + op + ": the store is closed"}
 }
 
-// write runs fn in a transaction and commits it.
+// write runs fn in a transaction and commits it. If it appended an entry
+// that caches depend on, it returns once every node holding a lease has
+// applied it (or its lease lapsed).
 func (db *DB) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, db.pool, fn)
+	var change int64
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		w := &writeTx{Tx: tx}
+		err := fn(w)
+		change = w.change
+		return err
+	})
+	if err != nil || change == 0 {
+		return err
+	}
+	return db.awaitApplied(ctx, change)
+}
+
+// writeTx is a write's transaction; appendAudit notes in change the last
+// entry it appended that caches depend on.
+type writeTx struct {
+	pgx.Tx
+	change int64
 }
 
 // wrap adds op's context to err, keeping a *toolgate.Error's code visible
