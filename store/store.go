@@ -216,12 +216,13 @@ type FeedHead struct {
 
 // ChangesCaches reports whether an audit entry of this kind records a
 // change that a node's caches depend on (a grant, a session's mode, turn
-// or stop flag, a rules document). Decisions and the creation and
-// resolution of approvals do not: approvals are always read from the
-// store. Unknown kinds count as changes.
+// or stop flag, a rules document, the credential list: a revoked token
+// must fail on every node once the revocation returns). Decisions and the
+// creation and resolution of approvals do not: approvals are always read
+// from the store. Unknown kinds count as changes.
 func ChangesCaches(kind string) bool {
 	switch kind {
-	case "decision", "approval.requested", "approval.resolved", "call.conflict", "tokens.changed":
+	case "decision", "approval.requested", "approval.resolved", "call.conflict":
 		return false
 	}
 	return true
