@@ -124,7 +124,6 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	}
 	out.deletes = a.deletes || b.deletes
 	out.recursive = joinNew(a.recursive, b.recursive)
-	out.patternOpts = joinNew(a.patternOpts, b.patternOpts)
 	if b.dashOperand != nil {
 		out.dashOperand = b.dashOperand
 	}
@@ -198,10 +197,10 @@ func declareOptions(s *cmdSpec) {
 		if o.file != noRole || o.mode != "" || o.pattern {
 			s.fileOpts = true
 		}
-		if o.operand || o.match != nil || o.class != "" || o.effect != 0 {
+		if o.operand || o.match != nil || (o.class != "" || o.effect != 0) && o.value == nil {
 			continue // risk options name spellings, not options
 		}
-		value := o.script || len(o.values) > 0 || o.file != noRole
+		value := o.script || len(o.values) > 0 || o.file != noRole || o.value != nil
 		for _, n := range o.names {
 			switch {
 			case strings.HasPrefix(n, "--") && !strings.Contains(n, "="):

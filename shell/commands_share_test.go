@@ -44,7 +44,6 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
 	out.deletes = a.deletes || b.deletes
 	out.recursive = join(a.recursive, b.recursive)
-	out.patternOpts = join(a.patternOpts, b.patternOpts)
 	if b.dashOperand != nil {
 		out.dashOperand = b.dashOperand
 	}

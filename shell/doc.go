@@ -39,7 +39,9 @@
 //     wrapper entries too, read the same way.
 //
 // Every check reads a command line through one option parser (scan,
-// optparse.go): GNU long options resolved to the option they are a unique
+// optparse.go), the risk classes included (classify matches the options
+// and operands scan found, with their resolved names and values; a value
+// word that looks like an option is read as options too, fail closed): GNU long options resolved to the option they are a unique
 // prefix of (an ambiguous abbreviation stands for every option it may be,
 // so none of their effects is lost), clusters of short options up to the
 // one that takes a value, "--", old-style bundled letters (tar czf),

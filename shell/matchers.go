@@ -11,54 +11,6 @@ import (
 // and operands: SQL that drops data, secret-looking variable names,
 // process patterns that match every process, security services.
 
-// valueMatch finds an option of o.names in args (resolved long options)
-// whose value o.value accepts: "--command=X", "--command X", "-cX",
-// "-c X" or a cluster ending in the letter ("-Xc X"). It returns the
-// option and the value.
-func (s *cmdSpec) valueMatch(args []string, o optEffect) (string, string, bool) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			continue
-		}
-		next := ""
-		if i+1 < len(args) {
-			next = args[i+1]
-		}
-		for _, n := range o.names {
-			var v string
-			switch {
-			case strings.HasPrefix(n, "--") && a == n:
-				v = next
-			case strings.HasPrefix(n, "--") && strings.HasPrefix(a, n+"="):
-				v = a[len(n)+1:]
-			case len(n) == 2 && n[0] == '-' && a[1] != '-':
-				j := strings.IndexByte(a[1:], n[1])
-				if j < 0 {
-					continue
-				}
-				// The letter must not sit inside the value of an earlier
-				// option of the cluster.
-				if k := strings.IndexAny(a[1:1+j], s.shortVal); k >= 0 && s.shortVal != "" {
-					continue
-				}
-				if v = a[2+j:]; v == "" {
-					v = next
-				}
-			default:
-				continue
-			}
-			if o.value(v) {
-				return n, v, true
-			}
-		}
-	}
-	return "", "", false
-}
-
 // sqlDestroys reports whether SQL (or a database shell's script) drops or
 // empties data: DROP, TRUNCATE, DELETE or UPDATE without WHERE, MongoDB's
 // drop(), dropDatabase(), deleteMany({}) and remove({}), Redis FLUSHALL.

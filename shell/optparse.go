@@ -52,6 +52,11 @@ func (s *cmdSpec) scan(args []string, stop bool) (opts []optArg, ops []int) {
 // expansion ("-$X") is an operand, never options (but for a wrapper,
 // "--$X" is an unknown option: no command starts with "--").
 func (s *cmdSpec) scanWords(args []string, words []word, stop bool) (opts []optArg, ops []int) {
+	return s.scanInto(args, words, stop, nil, nil)
+}
+
+// scanInto is scanWords appending to opts and ops, buffers of the caller.
+func (s *cmdSpec) scanInto(args []string, words []word, stop bool, opts []optArg, ops []int) ([]optArg, []int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -69,7 +74,7 @@ func (s *cmdSpec) scanWords(args []string, words []word, stop bool) (opts []optA
 			// the letters that take one follow in order.
 			next := 1
 			for j := 0; j < len(a); j++ {
-				o := optArg{name: "-" + a[j:j+1], at: 0, valAt: -1}
+				o := optArg{name: shortName(a[j]), at: 0, valAt: -1}
 				if strings.IndexByte(s.shortVal, a[j]) >= 0 && next < len(args) {
 					o.val, o.valAt = args[next], next
 					next++
@@ -86,74 +91,74 @@ func (s *cmdSpec) scanWords(args []string, words []word, stop bool) (opts []optA
 		case s.singleDash:
 			opts = append(opts, optArg{name: a, at: i, valAt: -1})
 		case a[1] == '-':
-			i = s.scanLong(args, i, &opts)
+			opts, i = s.scanLong(args, i, opts)
 		default:
-			i = s.scanShort(args, i, &opts)
+			opts, i = s.scanShort(args, i, opts)
 		}
 	}
 	return opts, ops
 }
 
 // scanLong reads the long option args[i] (and its value) into opts and
-// returns the index of the last word it used.
-func (s *cmdSpec) scanLong(args []string, i int, opts *[]optArg) int {
+// returns them and the index of the last word it used.
+func (s *cmdSpec) scanLong(args []string, i int, opts []optArg) ([]optArg, int) {
 	a := args[i]
 	name, val, hasEq := strings.Cut(a, "=")
-	n0 := len(*opts)
+	n0 := len(opts)
 	s.resolveAll(name, func(canon string) {
 		o := optArg{name: canon, at: i, valAt: -1}
 		if hasEq {
 			o.val, o.valAt = val, i
 		}
-		*opts = append(*opts, o)
+		opts = append(opts, o)
 	})
-	if s.wraps && len(*opts)-n0 != 1 {
+	if s.wraps && len(opts)-n0 != 1 {
 		// A wrapper's option it does not know, or abbreviated
 		// ambiguously (the wrapper refuses it): its value, if any, is
 		// unknown, and the next word is not taken for it.
-		*opts = append((*opts)[:n0], optArg{name: name, at: i, valAt: -1, unknown: true})
+		opts = append(opts[:n0], optArg{name: name, at: i, valAt: -1, unknown: true})
 		if hasEq {
-			(*opts)[n0].val, (*opts)[n0].valAt = val, i
+			opts[n0].val, opts[n0].valAt = val, i
 		}
-		return i
+		return opts, i
 	}
-	if hasEq || len(*opts) == n0 {
-		if len(*opts) == n0 {
+	if hasEq || len(opts) == n0 {
+		if len(opts) == n0 {
 			o := optArg{name: name, at: i, valAt: -1}
 			if hasEq {
 				o.val, o.valAt = val, i
 			}
-			*opts = append(*opts, o)
+			opts = append(opts, o)
 		}
-		return i
+		return opts, i
 	}
 	// A separate value: the next word, when any option it may be takes
 	// one.
-	if len(*opts)-n0 > 1 {
-		for k := n0; k < len(*opts); k++ {
-			(*opts)[k].ambiguous = true
+	if len(opts)-n0 > 1 {
+		for k := n0; k < len(opts); k++ {
+			opts[k].ambiguous = true
 		}
 	}
-	if s.anyTakesValue((*opts)[n0:]) && i+1 < len(args) {
+	if s.anyTakesValue(opts[n0:]) && i+1 < len(args) {
 		i++
-		for k := n0; k < len(*opts); k++ {
-			(*opts)[k].val, (*opts)[k].valAt = args[i], i
+		for k := n0; k < len(opts); k++ {
+			opts[k].val, opts[k].valAt = args[i], i
 		}
 	}
-	return i
+	return opts, i
 }
 
 // scanShort reads the cluster of short options args[i] (and the value of
-// the one that takes a value) into opts and returns the index of the last
-// word it used.
-func (s *cmdSpec) scanShort(args []string, i int, opts *[]optArg) int {
+// the one that takes a value) into opts and returns them and the index of
+// the last word it used.
+func (s *cmdSpec) scanShort(args []string, i int, opts []optArg) ([]optArg, int) {
 	a := args[i]
 	for j := 1; j < len(a); j++ {
 		c := a[j]
 		if s.numeric && c >= '0' && c <= '9' {
 			break // -5: a count, not options
 		}
-		o := optArg{name: "-" + a[j:j+1], at: i, valAt: -1}
+		o := optArg{name: shortName(a[j]), at: i, valAt: -1}
 		switch {
 		case strings.IndexByte(s.shortVal, c) >= 0:
 			if j+1 < len(a) {
@@ -162,27 +167,31 @@ func (s *cmdSpec) scanShort(args []string, i int, opts *[]optArg) int {
 				i++
 				o.val, o.valAt = args[i], i
 			}
-			*opts = append(*opts, o)
-			return i
+			opts = append(opts, o)
+			return opts, i
 		case strings.IndexByte(s.shortAttached, c) >= 0:
 			o.val, o.valAt = a[j+1:], i
-			*opts = append(*opts, o)
-			return i
+			opts = append(opts, o)
+			return opts, i
 		case s.wraps && strings.IndexByte(s.short, c) < 0:
 			// A wrapper's unknown letter: the rest of the word is
-			// unreadable (it may be the letter's value).
-			o.unknown = true
-			*opts = append(*opts, o)
-			return i
+			// unreadable (it may be the letter's value). Its letters are
+			// still reported, unknown, so a risky one counts (fail
+			// closed); they take no value from the next word.
+			for k := j; k < len(a); k++ {
+				opts = append(opts, optArg{name: shortName(a[k]), at: i, valAt: -1, unknown: true})
+			}
+			return opts, i
 		}
-		*opts = append(*opts, o)
+		opts = append(opts, o)
 	}
-	return i
+	return opts, i
 }
 
 // wrapped reads a wrapper's command line (words[0] is the wrapper) with
 // the one parser: it returns where the command it runs starts
-// (len(words) when none follows), the options, the NAME=value operands
+// (len(words) when none follows), the options it knows, the NAME=value
+// operands
 // (env) and whether an option is unknown (wraps).
 func (s *cmdSpec) wrapped(words []word) (start int, opts []optArg, envs []string, unknown bool) {
 	args := make([]string, len(words)-1)
@@ -194,15 +203,18 @@ func (s *cmdSpec) wrapped(words []word) (start int, opts []optArg, envs []string
 	if len(ops) > s.positional {
 		start = ops[s.positional] + 1
 	}
+	known := opts[:0]
 	for _, o := range opts {
 		switch {
 		case o.assign:
 			envs = append(envs, o.val)
 		case o.unknown:
 			unknown = true
+			continue
 		}
+		known = append(known, o)
 	}
-	return start, opts, envs, unknown
+	return start, known, envs, unknown
 }
 
 // resolveAll calls fn with each long option name ("--out") may be: the
@@ -268,4 +280,17 @@ func valWord(args []word, o optArg) word {
 	v := args[o.valAt]
 	v.text = o.val
 	return v
+}
+
+// dashChars holds "-c" for every printable ASCII c, so a short option's
+// name is a slice of it, not a new string.
+const dashChars = "-!-\"-#-$-%-&-'-(-)-*-+-,---.-/-0-1-2-3-4-5-6-7-8-9-:-;-<-=->-?-@-A-B-C-D-E-F-G-H-I-J-K-L-M-N-O-P-Q-R-S-T-U-V-W-X-Y-Z-[-\\-]-^-_-`-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y-z-{-|-}-~"
+
+// shortName returns "-" followed by c.
+func shortName(c byte) string {
+	if c > 32 && c < 127 {
+		i := 2 * int(c-33)
+		return dashChars[i : i+2]
+	}
+	return "-" + string([]byte{c})
 }

@@ -133,3 +133,13 @@ func TestBuiltinExecFlagsKeepsTheTable(t *testing.T) {
 		}
 	}
 }
+
+// TestShortName: a short option's name is "-" and its byte, for every byte.
+func TestShortName(t *testing.T) {
+	t.Parallel()
+	for c := 0; c < 256; c++ {
+		if got, want := shortName(byte(c)), "-"+string([]byte{byte(c)}); got != want {
+			t.Errorf("shortName(%d) = %q, want %q", c, got, want)
+		}
+	}
+}

@@ -34,9 +34,6 @@ type cmdSpec struct {
 	// with one of the options in recursive.
 	deletes   bool
 	recursive []string
-	// patternOpts, when set, makes the first operand a pattern, not a
-	// file, unless one of these options gives the pattern (grep -e).
-	patternOpts []string
 	// dashOperand tells an operand that looks like an option from one
 	// (chmod's "-w" is a mode).
 	dashOperand func(string) bool
@@ -85,7 +82,8 @@ type cmdSpec struct {
 	// and destination, …
 	files fileKind
 	// pattern: the first operand is a pattern or script, not a file,
-	// unless an option marked pattern gives it (grep -e, sed -f).
+	// unless an option marked pattern gives it (grep -e, sed -f): for the
+	// file checks and for the risk classes alike (optEffect.paths).
 	pattern bool
 	// maxOps: at most this many operands are files (cmp).
 	maxOps int
@@ -128,8 +126,8 @@ type optEffect struct {
 	prefix bool
 	// sources matches every operand but the last (a copy's destination).
 	sources bool
-	// paths skips the pattern operand of a command with patternOpts
-	// (grep PATTERN FILE…): only the files are matched.
+	// paths skips the pattern operand of a command with pattern (grep
+	// PATTERN FILE…): only the files are matched.
 	paths bool
 	// match, when set, tests operands instead of names (chmod modes).
 	match func(string) bool
@@ -810,13 +808,23 @@ func classify(cmd *Command, name string, args []string) {
 		return
 	}
 	label := name
+	// The one parser's reading of each level's words, in buffers that
+	// stay on the stack for a command line of a few options.
+	var optBuf [16]optArg
+	var opBuf [16]int
 	for depth := 0; s != nil && depth < 4; depth++ {
-		resolved := normaliseArgs(label, args)
+		// A wrapper's options end at the command it runs (sudo -v is
+		// sudo's, docker run -v/:/h is not).
 		cmd.Effects |= s.effect
-		if s.class != "" && !s.excused(resolved) && !(s.bare && len(resolved) == 0) {
+		var opts []optArg
+		var ops []int
+		if s.class != "" || s.hasRiskOpts() {
+			opts, ops = s.scanInto(args, nil, s.wraps, optBuf[:0], opBuf[:0])
+			opts = s.valueOptions(args, opts)
+		}
+		if s.class != "" && !s.excused(opts, ops, args) && !(s.bare && len(args) == 0) {
 			addClass(cmd, ClassRisk{Class: s.class, Reason: label + " " + s.why, Token: label})
 		}
-		var ops []int
 		for _, o := range s.opts {
 			if o.class == "" && o.effect == 0 {
 				continue // an exec or file effect, read elsewhere
@@ -825,18 +833,15 @@ func classify(cmd *Command, name string, args []string) {
 				continue
 			}
 			if o.operand {
-				if ops == nil {
-					ops = s.operands(resolved)
-				}
 				cand := ops
-				if o.paths && len(cand) > 0 && s.patternOpts != nil && !s.hasAny(resolved, s.patternOpts...) {
+				if o.paths && len(cand) > 0 && s.pattern && !s.patternGiven(opts) {
 					cand = cand[1:]
 				}
 				for k, i := range cand {
 					if o.sources && k == len(cand)-1 {
 						break
 					}
-					if o.matchOperand(resolved[i]) {
+					if o.matchOperand(args[i]) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + " " + o.why, Token: urlToken(args[i])})
 						break
@@ -845,21 +850,21 @@ func classify(cmd *Command, name string, args []string) {
 				continue
 			}
 			if o.value != nil {
-				if n, v, ok := s.valueMatch(resolved, o); ok {
+				if n, v, ok := valueFound(opts, o); ok {
 					cmd.Effects |= o.effect
 					addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + n + " " + o.why + ": " + clip(v, 60), Token: n})
 				}
 				continue
 			}
 			for _, n := range o.names {
-				if w, ok := s.has(resolved, args, n, o.prefix); ok {
+				if w, ok := optFound(opts, args, n, o.prefix); ok {
 					cmd.Effects |= o.effect
 					addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + w + " " + o.why, Token: w})
 					break
 				}
 			}
 		}
-		next, word, rest := s.sub(name, resolved)
+		next, word, rest := s.sub(name, args)
 		if next == nil {
 			return
 		}
@@ -868,17 +873,132 @@ func classify(cmd *Command, name string, args []string) {
 	}
 }
 
+// hasRiskOpts reports whether an option or operand of s has an effect or
+// a risk class (the others are read by the exec and file checks).
+func (s *cmdSpec) hasRiskOpts() bool {
+	for k := range s.opts {
+		if s.opts[k].class != "" || s.opts[k].effect != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// valueOptions adds to opts the options a separate value word spells
+// ("git push -o -f": -f is push -o's value, or the table may be wrong
+// about -o taking one): a risk counts whichever way the word is read
+// (fail closed).
+func (s *cmdSpec) valueOptions(args []string, opts []optArg) []optArg {
+	n := len(opts)
+	for k := 0; k < n; k++ {
+		o := opts[k]
+		if o.valAt <= o.at || len(args[o.valAt]) < 2 || args[o.valAt][0] != '-' || args[o.valAt] == "--" {
+			continue
+		}
+		end := min(o.valAt+2, len(args))
+		more, _ := s.scan(args[o.valAt:end], false)
+		for _, m := range more {
+			if m.at != 0 {
+				continue
+			}
+			m.at += o.valAt
+			if m.valAt >= 0 {
+				m.valAt += o.valAt
+			}
+			opts = append(opts, m)
+		}
+	}
+	return opts
+}
+
+// optFound reports whether the parser found option n among opts ("-f",
+// also inside a cluster; "--force"; with prefix, a spelling with its
+// value: "--pid=host", "-v/:" for "-v /:/h"). It returns the words as
+// written, the token a rule must name. An abbreviation the table cannot
+// resolve that may stand for n counts (fail closed): "--forc" when the
+// entry does not list --force.
+func optFound(opts []optArg, args []string, n string, prefix bool) (string, bool) {
+	for _, o := range opts {
+		if o.assign {
+			continue
+		}
+		if w := args[o.at]; o.name == n || len(n) > 2 && (w == n || strings.HasPrefix(w, n+"=") || prefix && strings.HasPrefix(w, n)) {
+			// The option, or the word as written spelling it: a one-dash
+			// long option of a command that takes both kinds (terraform
+			// -auto-approve, -destroy=true), a long option the table
+			// does not list ("--vacuum-size=1").
+			return w, true
+		}
+		if !prefix {
+			if len(o.name) > 3 && o.valAt < 0 && strings.HasPrefix(n, "--") && strings.HasPrefix(n, o.name) {
+				return args[o.at], true // an abbreviation the table does not know
+			}
+			continue
+		}
+		if o.valAt < 0 || !strings.HasPrefix(n, o.name) {
+			continue
+		}
+		sep := "="
+		if len(o.name) == 2 && o.name[1] != '-' {
+			sep = ""
+		}
+		if strings.HasPrefix(o.name+sep+o.val, n) {
+			if o.valAt != o.at {
+				return args[o.at] + " " + args[o.valAt], true
+			}
+			return args[o.at], true
+		}
+	}
+	return "", false
+}
+
+// valueFound returns the first option of e.names among opts whose value
+// e.value accepts, with its name and value.
+func valueFound(opts []optArg, e optEffect) (string, string, bool) {
+	for _, o := range opts {
+		if o.assign || !contains(e.names, o.name) {
+			continue // without a value, the test sees "" (make --eval at the end)
+		}
+		if e.value(o.val) {
+			return o.name, o.val, true
+		}
+	}
+	return "", "", false
+}
+
+// patternGiven reports whether an option among opts gives the pattern
+// (an option effect marked pattern: grep -e, sed -f), so the first
+// operand is a file.
+func (s *cmdSpec) patternGiven(opts []optArg) bool {
+	for _, o := range opts {
+		for k := range s.opts {
+			if e := &s.opts[k]; e.pattern && contains(e.names, o.name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // excused reports whether an option or operand in unless makes the
-// command harmless (crontab -l).
-func (s *cmdSpec) excused(args []string) bool {
-	for _, a := range args {
-		if a == "--help" {
+// command harmless (crontab -l), or the command only prints its usage
+// (--help): opts and ops are the parser's reading of args.
+func (s *cmdSpec) excused(opts []optArg, ops []int, args []string) bool {
+	for _, o := range opts {
+		if o.name == "--help" {
 			return true // prints the usage and does nothing else
 		}
 	}
 	for _, u := range s.unless {
-		for _, a := range args {
-			if a == u {
+		for _, o := range opts {
+			// The word as written ("-l", not a letter of "-rl"), or a
+			// long option resolved ("--li" for --list).
+			if !o.assign && (args[o.at] == u || len(o.name) > 2 && o.name[1] == '-' && o.name == u) {
+				return true
+			}
+		}
+		for _, i := range ops {
+			if args[i] == u {
 				return true
 			}
 		}
@@ -1141,7 +1261,7 @@ var (
 	killsAgents      = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: "kills the AI agents' processes, the user's sessions among them"}
 	systemctlOff     = &cmdSpec{opts: []optEffect{stopsNamedGate, {match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
-	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", patternOpts: []string{"-e", "-f", "--regexp", "--file"}, opts: []optEffect{
+	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", pattern: true, opts: []optEffect{patternBy("-e", "--regexp"), patternBy("-f", "--file"),
 		{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"},
 		{match: wholeTree, operand: true, paths: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"},
 		{match: holdsCredentials, operand: true, paths: true, class: ClassCredential, why: "searches a directory that holds credential files"}}}
