@@ -829,7 +829,10 @@ func classify(cmd *Command, name string, args []string) {
 			if o.class == "" && o.effect == 0 {
 				continue // an exec or file effect, read elsewhere
 			}
-			if o.when != nil && !o.when(resolved) {
+			if o.when != nil && !o.when(normaliseArgs(label, args)) {
+				// A gate over the whole argument list (code: git config's
+				// set form, pkill -f): it reads the words, abbreviations
+				// resolved.
 				continue
 			}
 			if o.operand {
