@@ -615,13 +615,8 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 		return
 	}
 	recursive := false
-	if s != nil {
-		for _, r := range s.recursive {
-			if _, ok := s.has(norm, norm, r, false); ok {
-				recursive = true
-				break
-			}
-		}
+	if s != nil && len(s.recursive) > 0 {
+		recursive = s.hasAny(norm, s.recursive...)
 	}
 	if !deletes && !recursive {
 		return

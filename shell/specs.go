@@ -693,65 +693,6 @@ func (s *cmdSpec) takesValue(name string) bool {
 	return false
 }
 
-// hasShort reports whether a short option letter appears in args, alone
-// or in a cluster, stopping a cluster at an option that takes a value.
-func (s *cmdSpec) hasShort(args []string, letter byte) (string, bool) {
-	for _, a := range args {
-		if a == "--" {
-			return "", false
-		}
-		if len(a) < 2 || a[0] != '-' || a[1] == '-' || s.dashOperand != nil && s.dashOperand(a) {
-			continue
-		}
-		for j := 1; j < len(a); j++ {
-			if a[j] == letter {
-				return a, true
-			}
-			if strings.IndexByte(s.shortVal, a[j]) >= 0 {
-				break
-			}
-		}
-	}
-	return "", false
-}
-
-// has reports whether option opt ("-f", "--force", "--pid=host" with
-// prefix) is among args, returning the word as written.
-func (s *cmdSpec) has(args, written []string, opt string, prefix bool) (string, bool) {
-	if len(opt) == 2 && opt[0] == '-' && opt[1] != '-' {
-		return s.hasShort(written, opt[1])
-	}
-	for i, a := range args {
-		if a == "--" {
-			return "", false
-		}
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		if a == opt || prefix && strings.HasPrefix(a, opt) || !prefix && strings.HasPrefix(a, opt+"=") {
-			return written[i], true
-		}
-		// An abbreviation that may stand for opt: a unique one was
-		// resolved already; an ambiguous one the command may refuse, or
-		// may not, so it counts (fail closed).
-		if name, _, _ := strings.Cut(a, "="); !prefix && len(name) > 3 && strings.HasPrefix(opt, "--") && strings.HasPrefix(opt, name) {
-			return written[i], true
-		}
-		// A short option with its value attached or separate: "-v/:/h",
-		// "-v /:/h" (opt "-v/:").
-		if prefix && len(opt) > 2 && opt[1] != '-' && a == opt[:2] && i+1 < len(args) && strings.HasPrefix(opt[:2]+args[i+1], opt) {
-			return written[i] + " " + written[i+1], true
-		}
-		if prefix && strings.HasPrefix(opt, "--") && strings.Contains(opt, "=") {
-			name, _, _ := strings.Cut(opt, "=")
-			if a == name && i+1 < len(args) && strings.HasPrefix(name+"="+args[i+1], opt) {
-				return written[i] + " " + written[i+1], true
-			}
-		}
-	}
-	return "", false
-}
-
 // operands returns the operands of args: the words that are not options
 // or option values.
 func (s *cmdSpec) operands(args []string) []int {
@@ -1169,10 +1110,16 @@ func urlToken(a string) string {
 	return a
 }
 
-// hasAny reports whether any of opts is among args (as has does).
+// hasAny reports whether any of opts is among args, as the one parser
+// reads them (and as classify matches them: a cluster's letter, an
+// option-looking value, an unlisted option spelled out).
 func (s *cmdSpec) hasAny(args []string, opts ...string) bool {
-	for _, o := range opts {
-		if _, ok := s.has(args, args, o, false); ok {
+	var optBuf [16]optArg
+	var opBuf [16]int
+	found, _ := s.scanInto(args, nil, s.wraps, optBuf[:0], opBuf[:0])
+	found = s.valueOptions(args, found)
+	for _, n := range opts {
+		if _, ok := optFound(found, args, n, false); ok {
 			return true
 		}
 	}
