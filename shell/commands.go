@@ -64,7 +64,7 @@ func (s *specSlot) get() *cmdSpec {
 // specSlots indexes the families' entries by command name. Only names some
 // family knows have a slot, so no input grows it.
 var specSlots = sync.OnceValue(func() map[string]*specSlot {
-	families := []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands()}
+	families := []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands(), launchCommands()}
 	n := 0
 	for _, f := range families {
 		n += len(f)
@@ -137,6 +137,7 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	out.assigns = a.assigns || b.assigns
 	out.subject = a.subject || b.subject
 	out.noCommand = joinBytes(a.noCommand, b.noCommand)
+	out.launch = append(clipped(a.launch), b.launch...)
 	out.exec = a.exec || b.exec
 	if b.files != noFiles {
 		out.files = b.files

@@ -57,6 +57,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out.assigns = a.assigns || b.assigns
 	out.subject = a.subject || b.subject
 	out.noCommand = joinBytes(a.noCommand, b.noCommand)
+	out.launch = append(append([]launcher(nil), a.launch...), b.launch...)
 	out.exec = a.exec || b.exec
 	if b.files != noFiles {
 		out.files = b.files
@@ -145,7 +146,7 @@ func describe(v reflect.Value) string {
 func TestMergeSharesNoDifference(t *testing.T) {
 	t.Parallel()
 	want := map[string]*cmdSpec{}
-	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands()} {
+	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands(), launchCommands()} {
 		for name, s := range family {
 			want[name] = copyingMerge(want[name], s)
 		}

@@ -34,9 +34,14 @@
 //     leave no command to run. A wrapper's options are strict: one its
 //     entry does not know, or abbreviates ambiguously, keeps the wrapper
 //     an opaque subject, and the command after it is still looked for.
-//     The options of a launcher's form (ssh HOST CMD, docker exec C CMD,
-//     tmux new-window CMD; launchers.go) and of xargs and parallel are
-//     wrapper entries too, read the same way.
+//     The options of xargs and parallel are wrapper entries too, read
+//     the same way;
+//   - the launcher family (launchCommands, launchers.go): the forms in
+//     which a command runs another after a subcommand, options and
+//     operands (ssh HOST CMD, docker exec C CMD, kubectl exec POD -- CMD,
+//     tmux new-window CMD), each form's options a wrapper entry; whether
+//     the command runs elsewhere (it then only restricts), is one shell
+//     string, or keystrokes.
 //
 // Every check reads a command line through one option parser (scan,
 // optparse.go), the risk classes included (classify matches the options

@@ -2,13 +2,13 @@ package shell
 
 import (
 	"strings"
-	"sync"
 )
 
-// launcher is a command that runs another command given after a fixed
-// subcommand, options and operands (ip netns exec NS CMD, tmux new-window
-// CMD, ssh HOST CMD, docker exec C CMD). It is an entry of the command
-// table like a wrapper, but the launcher stays a subject itself.
+// launcher is a form in which a command runs another command given after
+// a fixed subcommand, options and operands (ip netns exec NS CMD, tmux
+// new-window CMD, ssh HOST CMD, docker exec C CMD): the command table's
+// entry lists its forms (cmdSpec.launch, launchCommands). Unlike a
+// wrapper, the launcher stays a subject itself.
 type launcher struct {
 	// sub are the words that select this form ("netns", "exec"); empty
 	// for the command itself.
@@ -49,20 +49,23 @@ var (
 // dockerRunOpts are docker/podman run's options, from the command table.
 var dockerRunOpts = &cmdSpec{wraps: true, short: "dit", shortVal: "vewpuhlm", long: dockerRun.long}
 
-// launchers is the launcher table, by command name.
-var launchers = sync.OnceValue(func() map[string][]launcher {
-	return map[string][]launcher{
-		"ssh":     {{opts: sshOpts, operands: 1, remote: true, script: true}},
-		"docker":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true}},
-		"podman":  {{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}},
-		"kubectl": {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
-		"oc":      {{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}},
-		"lxc":     {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}},
-		"incus":   {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}},
-		"vagrant": {{sub: []string{"ssh"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"plain", "tty", "no-tty", "command="}}, optScript: []string{"-c", "--command"}, remote: true}},
-		"gcloud":  {{sub: []string{"compute", "ssh"}, opts: &cmdSpec{wraps: true, long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}}, optScript: []string{"--command"}, operands: 1, remote: true}},
-		"ip":      {{sub: []string{"netns", "exec"}, opts: &cmdSpec{wraps: true}, operands: 1}},
-		"tmux": {
+// launchCommands is the launcher family of the command table: the forms
+// in which a command runs another one (cmdSpec.launch). probe keeps the
+// analysis of the commands no other family knows as it was (their other
+// forms' arguments are still probed).
+func launchCommands() map[string]*cmdSpec {
+	return map[string]*cmdSpec{
+		"ssh":     {launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}},
+		"docker":  {launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true}}},
+		"podman":  {launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}}},
+		"kubectl": {launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}},
+		"oc":      {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}},
+		"lxc":     {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}},
+		"incus":   {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}},
+		"vagrant": {probe: true, launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"plain", "tty", "no-tty", "command="}}, optScript: []string{"-c", "--command"}, remote: true}}},
+		"gcloud":  {launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{wraps: true, long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}}, optScript: []string{"--command"}, operands: 1, remote: true}}},
+		"ip":      {probe: true, launch: []launcher{{sub: []string{"netns", "exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}},
+		"tmux": {probe: true, launch: []launcher{
 			{sub: []string{"new-session"}, opts: tmuxNew, script: true}, {sub: []string{"new"}, opts: tmuxNew, script: true},
 			{sub: []string{"new-window"}, opts: tmuxNew, script: true}, {sub: []string{"neww"}, opts: tmuxNew, script: true},
 			{sub: []string{"split-window"}, opts: tmuxNew, script: true}, {sub: []string{"splitw"}, opts: tmuxNew, script: true},
@@ -71,31 +74,35 @@ var launchers = sync.OnceValue(func() map[string][]launcher {
 			{sub: []string{"display-popup"}, opts: tmuxNew, script: true}, {sub: []string{"popup"}, opts: tmuxNew, script: true},
 			{sub: []string{"run-shell"}, opts: &cmdSpec{wraps: true, short: "bC", shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "bC", shortVal: "dt"}, script: true},
 			{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
-		},
-		"screen":        {{opts: screenOpts}},
-		"script":        {{opts: &cmdSpec{wraps: true, short: "aeEfqTV", shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}},
-		"sg":            {{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}},
-		"poetry":        {{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}},
-		"pipenv":        {{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}},
-		"uv":            {{sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}},
-		"conda":         {{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}},
-		"bundle":        {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}},
-		"direnv":        {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}},
-		"mise":          {{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, dashdash: true}, {sub: []string{"x"}, opts: &cmdSpec{wraps: true}, dashdash: true}},
-		"nix":           {{sub: []string{"develop"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"command="}}, optScript: nil, dashdash: false}},
-		"nix-shell":     {{opts: &cmdSpec{wraps: true, long: []string{"pure", "impure", "run=", "command=", "packages=", "arg=", "argstr=", "attr=", "include="}}, optScript: []string{"--run", "--command"}}},
-		"flatpak-spawn": {{opts: &cmdSpec{wraps: true, long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}}}},
-		"distrobox":     {{sub: []string{"enter"}, opts: &cmdSpec{wraps: true, shortVal: "na", long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}}, dashdash: true, remote: true}},
-		"toolbox":       {{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "cdr", long: []string{"container=", "distro=", "release="}}, remote: true}},
-		"watchexec":     {{opts: &cmdSpec{wraps: true, short: "rcNn", shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}}, dashdash: true}},
-		"entr":          {{opts: &cmdSpec{wraps: true, short: "acdnprsz"}}},
+		}},
+		"screen":        {probe: true, launch: []launcher{{opts: screenOpts}}},
+		"script":        {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, short: "aeEfqTV", shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}}},
+		"sg":            {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}}},
+		"poetry":        {launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}},
+		"pipenv":        {probe: true, launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}},
+		"uv":            {launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}}},
+		"conda":         {probe: true, launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}}},
+		"bundle":        {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}},
+		"direnv":        {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}},
+		"mise":          {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, dashdash: true}, {sub: []string{"x"}, opts: &cmdSpec{wraps: true}, dashdash: true}}},
+		"nix":           {probe: true, launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"command="}}, optScript: nil, dashdash: false}}},
+		"nix-shell":     {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"pure", "impure", "run=", "command=", "packages=", "arg=", "argstr=", "attr=", "include="}}, optScript: []string{"--run", "--command"}}}},
+		"flatpak-spawn": {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}}}}},
+		"distrobox":     {probe: true, launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{wraps: true, shortVal: "na", long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}}, dashdash: true, remote: true}}},
+		"toolbox":       {probe: true, launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "cdr", long: []string{"container=", "distro=", "release="}}, remote: true}}},
+		"watchexec":     {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, short: "rcNn", shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}}, dashdash: true}}},
+		"entr":          {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, short: "acdnprsz"}}}},
 	}
-})
+}
 
 // findLauncher returns the launcher form words use, if any, and the index
 // after its subcommand words.
 func findLauncher(name string, words []word) (*launcher, int) {
-	forms := launchers()[name]
+	s := commandSpec(name)
+	if s == nil {
+		return nil, 0
+	}
+	forms := s.launch
 	for i := range forms {
 		l := &forms[i]
 		at := 1

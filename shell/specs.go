@@ -68,6 +68,10 @@ type cmdSpec struct {
 	// noCommand lists short options after which no command follows
 	// (ionice -p PID).
 	noCommand string
+	// launch lists the forms in which the command runs another command
+	// after a subcommand, options and operands (ssh HOST CMD, docker exec
+	// C CMD, tmux new-window CMD; launchers.go).
+	launch []launcher
 
 	// exec makes the (sub)command itself exec-capable: only a rule that
 	// names it allows it (git filter-branch).
