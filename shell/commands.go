@@ -100,6 +100,7 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	}
 	out := *a
 	out.long = joinNew(a.long, b.long)
+	out.pairs = joinNew(a.pairs, b.pairs)
 	out.shortVal = a.shortVal
 	if out.shortVal == "" && !dupByte(b.shortVal) {
 		out.shortVal = b.shortVal

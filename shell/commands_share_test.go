@@ -31,6 +31,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	}
 	out := *a
 	out.long = join(a.long, b.long)
+	out.pairs = join(a.pairs, b.pairs)
 	out.shortVal = a.shortVal
 	for i := 0; i < len(b.shortVal); i++ {
 		if strings.IndexByte(out.shortVal, b.shortVal[i]) < 0 {

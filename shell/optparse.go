@@ -144,6 +144,9 @@ func (s *cmdSpec) scanLong(args []string, i int, opts []optArg) ([]optArg, int) 
 		for k := n0; k < len(opts); k++ {
 			opts[k].val, opts[k].valAt = args[i], i
 		}
+		if len(opts)-n0 == 1 && contains(s.pairs, strings.TrimPrefix(opts[n0].name, "--")) && i+1 < len(args) {
+			i++ // the second value of a pair (--bind SRC DEST)
+		}
 	}
 	return opts, i
 }

@@ -14,6 +14,10 @@ type cmdSpec struct {
 	// long lists every long option without dashes; "name=" takes a value.
 	// An abbreviation resolves to the one option it is a prefix of.
 	long []string
+	// pairs lists the long options of long (written "name=") that take
+	// two separate values (bwrap --bind SRC DEST), so the second value is
+	// not taken for an operand or a wrapped command.
+	pairs []string
 	// shortVal lists the short options that take a value, so a cluster
 	// ("-fd", "-oFILE") is read as the command reads it.
 	shortVal string
