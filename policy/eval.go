@@ -576,7 +576,9 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 	if e.home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
 		p = e.home + p[1:]
 	}
-	clean := path.Clean(p)
+	// "/proc/self/root/etc/shadow" is "/etc/shadow": the process's root
+	// directory link is stripped before any rule or class sees the path.
+	clean := sensitive.ProcRoot(path.Clean(p))
 	s.texts[0], s.n = clean, 1
 	if dir != "" && !path.IsAbs(clean) {
 		clean = path.Join(dir, clean)

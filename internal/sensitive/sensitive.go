@@ -146,6 +146,7 @@ func Lookup(p, home string) (Entry, bool) {
 	if strings.Contains(p, "//") || strings.Contains(p, "/.") || strings.HasSuffix(p, "/") || strings.HasPrefix(p, "./") {
 		p = path.Clean(p)
 	}
+	p = ProcRoot(p)
 	table := table()
 	best := len(table.list)
 	// Home entries: the path below a home directory, matched from its start.
@@ -205,6 +206,45 @@ func Lookup(p, home string) (Entry, bool) {
 		return table.list[best].Entry, true
 	}
 	return Entry{}, false
+}
+
+// ProcRoot returns p without a leading /proc/PID/root (PID a number,
+// "self" or "thread-self"): that link is the process's root directory, so
+// /proc/self/root/etc/shadow and /proc/1/root/etc/shadow are /etc/shadow.
+// A path that does not start so is returned as it is, without allocating.
+func ProcRoot(p string) string {
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok {
+		return p
+	}
+	pid, tail, ok := strings.Cut(rest, "/")
+	if !ok || !isPID(pid) {
+		return p
+	}
+	if tail == "root" {
+		return "/"
+	}
+	if after, ok := strings.CutPrefix(tail, "root/"); ok {
+		return ProcRoot("/" + after)
+	}
+	return p
+}
+
+// isPID reports whether s names a process in /proc: digits, "self" or
+// "thread-self".
+func isPID(s string) bool {
+	if s == "self" || s == "thread-self" {
+		return true
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // underHome returns p relative to the home directory it is in, or "".
