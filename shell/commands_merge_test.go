@@ -19,11 +19,11 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		files: readAll, pattern: true, maxOps: 2, suffix: ".gz", decompress: true, saves: true, probe: true, fileOpts: true,
 		fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {},
 		needMode: "m", everySub: []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{},
-		wraps: true, short: "v", shortAttached: "i", positional: 1, assigns: true, subject: true, noCommand: "p", launch: []launcher{{}},
+		wraps: true, inOrder: true, short: "v", shortAttached: "i", positional: 1, assigns: true, subject: true, noCommand: "p", launch: []launcher{{}},
 		pairs: []string{"x"},
 	}
 	v := reflect.ValueOf(full)
-	if n := v.NumField(); n != 38 {
+	if n := v.NumField(); n != 39 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for i := 0; i < v.NumField(); i++ {

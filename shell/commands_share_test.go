@@ -52,6 +52,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out.singleDash = a.singleDash || b.singleDash
 	out.bundled = a.bundled || b.bundled
 	out.wraps = a.wraps || b.wraps
+	out.inOrder = a.inOrder || b.inOrder
 	out.short = joinBytes(a.short, b.short)
 	out.shortAttached = joinBytes(a.shortAttached, b.shortAttached)
 	out.positional = max(a.positional, b.positional)

@@ -58,6 +58,9 @@ type cmdSpec struct {
 	// ambiguously), a short letter in none of short, shortVal and
 	// shortAttached, is unknown, and keeps the wrapper an opaque subject.
 	wraps bool
+	// inOrder: the options end at the first operand, as for a wrapper;
+	// the words after it are another program's (npx PKG ARGS…).
+	inOrder bool
 	// short lists the short options without a value; shortAttached those
 	// whose value can only be attached (xargs -i).
 	short, shortAttached string
@@ -134,6 +137,9 @@ type optEffect struct {
 	prefix bool
 	// sources matches every operand but the last (a copy's destination).
 	sources bool
+	// first matches the first operand only: a runner's package (npx PKG
+	// ARGS…), whose later operands are the package program's arguments.
+	first bool
 	// paths skips the pattern operand of a command with pattern (grep
 	// PATTERN FILE…): only the files are matched.
 	paths bool
@@ -225,10 +231,35 @@ var pipSpec = &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=
 		"download": withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f")),
 	}}
 
-var npmInstall = withPackageOpt(supplyInstall([]string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save",
+var npmInstall = withPackageOpt(supplyInstall(npmInstallLong, "w", "--registry"))
+
+var npmInstallLong = []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save",
 	"global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=",
-	"package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, "w",
-	"--registry"))
+	"package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}
+
+// npmExec is npm exec (npx, pnpm dlx, yarn dlx, bun x): the first operand
+// is the package it fetches and runs, the rest that program's arguments.
+var npmExec = supplyRun(withPackageOpt(supplyInstall(npmInstallLong, "wp", "--registry")))
+
+// npxSpec is npx: unlike npm exec, its options must come before the
+// package, so "npx tsc -p src/x.json" gives -p to tsc.
+var npxSpec = func() *cmdSpec {
+	s := *npmExec
+	s.inOrder = true
+	return &s
+}()
+
+// supplyRun is the entry of a package runner (npx PKG ARGS…, pipx run
+// PKG ARGS…): only its first operand names what to fetch; the words after
+// it are the arguments of the program it runs (npx prettier --write src/).
+func supplyRun(s *cmdSpec) *cmdSpec {
+	for i := range s.opts {
+		if s.opts[i].operand && s.opts[i].class == ClassSupplyChain {
+			s.opts[i].first = true
+		}
+	}
+	return s
+}
 
 // withRemoteRequirements adds pip's options whose value names what to
 // install: a requirements or constraints file, or an editable package,
@@ -242,7 +273,7 @@ func withRemoteRequirements(s *cmdSpec) *cmdSpec {
 // withPackageOpt adds npm exec's --package: a package named by URL or git
 // remote is fetched and run.
 func withPackageOpt(s *cmdSpec) *cmdSpec {
-	s.opts = append(s.opts, optEffect{names: []string{"--package"}, value: remotePackage, class: ClassSupplyChain, why: "runs a package straight from a URL or git remote"})
+	s.opts = append(s.opts, optEffect{names: []string{"--package", "-p"}, value: remotePackage, class: ClassSupplyChain, why: "runs a package straight from a URL or git remote"})
 	return s
 }
 
@@ -483,15 +514,15 @@ func riskCommands() map[string]*cmdSpec {
 		"modprobe": {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module", unless: []string{"-r", "-n", "--dry-run"}},
 
 		// Supply chain: installers given a URL, a git remote or another index.
-		"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyInstall(nil, "")}},
-		"uv": {subs: map[string]*cmdSpec{"pip": pipSpec, "tool": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyInstall(nil, "")}},
+		"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyRun(supplyInstall(nil, ""))}},
+		"uv": {subs: map[string]*cmdSpec{"pip": pipSpec, "tool": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyRun(supplyInstall(nil, ""))}},
 			"add": supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}},
-		"npm": {subs: map[string]*cmdSpec{"install": npmInstall, "i": npmInstall, "add": npmInstall, "exec": npmInstall, "x": npmInstall,
+		"npm": {subs: map[string]*cmdSpec{"install": npmInstall, "i": npmInstall, "add": npmInstall, "exec": npmExec, "x": npmExec,
 			"publish": publish, "unpublish": {class: ClassDestructive, why: "deletes a published package version from the registry"}}},
-		"npx":   supplyInstall(nil, ""),
-		"pnpm":  {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "i": npmInstall, "dlx": npmInstall}},
-		"yarn":  {subs: map[string]*cmdSpec{"add": npmInstall, "dlx": npmInstall, "publish": publish, "npm": {subs: map[string]*cmdSpec{"publish": publish}}}},
-		"bun":   {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "x": npmInstall}},
+		"npx":   npxSpec,
+		"pnpm":  {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "i": npmInstall, "dlx": npmExec}},
+		"yarn":  {subs: map[string]*cmdSpec{"add": npmInstall, "dlx": npmExec, "publish": publish, "npm": {subs: map[string]*cmdSpec{"publish": publish}}}},
+		"bun":   {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "x": npmExec}},
 		"gem":   {subs: map[string]*cmdSpec{"push": publish, "yank": {class: ClassDestructive, why: "withdraws a published gem version"}, "install": supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}},
 		"cargo": {subs: map[string]*cmdSpec{"publish": publish, "yank": {class: ClassDestructive, why: "withdraws a published crate version"}, "install": supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}},
 		"go":    {subs: map[string]*cmdSpec{"install": supplyInstall(nil, "")}},
@@ -768,7 +799,7 @@ func classify(cmd *Command, name string, args []string) {
 		var opts []optArg
 		var ops []int
 		if s.class != "" || s.hasRiskOpts() {
-			opts, ops = s.scanInto(args, nil, s.wraps, optBuf[:0], opBuf[:0])
+			opts, ops = s.scanInto(args, nil, s.wraps || s.inOrder, optBuf[:0], opBuf[:0])
 			opts = s.valueOptions(args, opts)
 		}
 		if s.class != "" && !s.excused(opts, ops, args) && !(s.bare && len(args) == 0) {
@@ -790,7 +821,7 @@ func classify(cmd *Command, name string, args []string) {
 					cand = cand[1:]
 				}
 				for k, i := range cand {
-					if o.sources && k == len(cand)-1 {
+					if o.sources && k == len(cand)-1 || o.first && k > 0 {
 						break
 					}
 					if o.matchOperand(args[i]) {
@@ -1094,7 +1125,8 @@ func remotePackage(a string) bool {
 	if i := strings.IndexByte(a, '/'); i > 0 && a[0] != '@' && a[0] != '.' && a[0] != '~' && !strings.Contains(a, "==") {
 		// npm's "user/repo" and "user/repo#ref" fetch from GitHub; a Go
 		// module path ("golang.org/x/tools/...") has a dot in its host.
-		return !strings.Contains(a[:i], ".")
+		// "src/" (nothing after the slash) is no shorthand: a directory.
+		return !strings.Contains(a[:i], ".") && strings.Trim(a[i+1:], "/") != ""
 	}
 	return false
 }

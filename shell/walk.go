@@ -154,8 +154,12 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 		}
 	case *syntax.ArithmCmd:
 		w.scanNode(x.X, c, d)
+		w.emit(Command{Text: strings.Join(strings.Fields(srcOf(c.src, x)), " "), Name: "((", Via: c.via})
 	case *syntax.TestClause:
+		// A test is a command of its own (its status is the point of
+		// "[[ -f go.mod ]]"); its substitutions were scanned above.
 		w.scanNode(x.X, c, d)
+		w.emit(Command{Text: strings.Join(strings.Fields(srcOf(c.src, x)), " "), Name: "[[", Via: c.via})
 	case *syntax.DeclClause:
 		w.decl(x, c, d)
 	case *syntax.LetClause:

@@ -47,13 +47,14 @@ func render(src string, x *syntax.Word) word {
 			return word{
 				text:   l.Value,
 				static: true,
-				glob:   strings.ContainsAny(l.Value, "*?["),
+				glob:   globMeta(l.Value),
 				tilde:  strings.HasPrefix(l.Value, "~"),
 			}
 		}
 	}
 	var b strings.Builder
 	w := word{static: true}
+	litGlob := false
 	for i, p := range x.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
@@ -61,14 +62,29 @@ func render(src string, x *syntax.Word) word {
 				w.tilde = true
 			}
 			if unquoteLit(&b, p.Value) {
-				w.glob = true
+				litGlob = true
 			}
 		default:
 			renderPart(&b, &w, src, p)
 		}
 	}
 	w.text = b.String()
+	// An unmatched "[" is matched as itself ("[ -f x ]"); a "]" anywhere
+	// in the word, quoted or not, keeps it a glob.
+	if litGlob && strings.ContainsAny(w.text, "*?]") {
+		w.glob = true
+	}
 	return w
+}
+
+// globMeta reports whether an unquoted literal is a glob pattern: a "*", a
+// "?" or a "[" with a "]" after it (an unmatched "[" is matched as itself).
+func globMeta(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
 }
 
 // renderPart renders a word part other than an unquoted literal.
