@@ -518,7 +518,8 @@ func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 		return false
 	}
 	c.stdin = stdin{}
-	sc, nested := c, false // one level deeper, taken at the first substitution
+	sc, nested := c, false       // one level deeper, taken at the first substitution
+	var known []*syntax.CmdSubst // "$(cat <<'EOF' …)": a text the words read
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if !w.step(1) {
 			return false
@@ -528,8 +529,19 @@ func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 		case *syntax.ParamExp:
 			w.promptExpansion(n, c.src)
 			return true
+		case *syntax.DblQuoted:
+			for _, p := range n.Parts {
+				if cs, ok := p.(*syntax.CmdSubst); ok {
+					if _, ok := catHeredoc(c.src, cs); ok {
+						known = append(known, cs)
+					}
+				}
+			}
+			return true
 		case *syntax.CmdSubst:
-			w.unprefixable("command-substitution", "command substitution runs a command whose output no prefix can vet", srcOf(c.src, n))
+			if !slices.Contains(known, n) {
+				w.unprefixable("command-substitution", "command substitution runs a command whose output no prefix can vet", srcOf(c.src, n))
+			}
 			stmts = n.Stmts
 		case *syntax.ProcSubst:
 			w.unprefixable("process-substitution", "process substitution runs a command no prefix can vet", srcOf(c.src, n))

@@ -104,6 +104,12 @@ func renderPart(b *strings.Builder, w *word, src string, p syntax.WordPart) {
 				unquoteDbl(b, l.Value, true)
 				continue
 			}
+			if cs, ok := q.(*syntax.CmdSubst); ok {
+				if t, ok := catHeredoc(src, cs); ok {
+					b.WriteString(t)
+					continue
+				}
+			}
 			renderPart(b, w, src, q)
 		}
 	case *syntax.ExtGlob:
@@ -282,4 +288,36 @@ func expandHome(p, home string) (string, bool) {
 		}
 	}
 	return p, false
+}
+
+// catHeredoc returns the output of a command substitution that only
+// prints a here-document with no expansions, "$(cat <<'EOF' … EOF)" (how
+// agents write a commit message): its text is known before the command
+// runs, trailing newlines removed as bash removes them. Anything else
+// (another command, an option, a second redirection, an expansion in the
+// body, a tab-stripping <<-) is not.
+func catHeredoc(src string, cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	if st.Negated || st.Background || st.Coprocess || len(st.Redirs) != 1 {
+		return "", false
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) != 0 || len(call.Args) != 1 || len(call.Args[0].Parts) != 1 {
+		return "", false
+	}
+	if l, ok := call.Args[0].Parts[0].(*syntax.Lit); !ok || l.Value != "cat" {
+		return "", false
+	}
+	r := st.Redirs[0]
+	if r.Op != syntax.Hdoc || r.N != nil || r.Hdoc == nil {
+		return "", false
+	}
+	t, static := heredocText(src, r)
+	if !static {
+		return "", false
+	}
+	return strings.TrimRight(t, "\n"), true
 }
