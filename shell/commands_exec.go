@@ -12,6 +12,16 @@ import "strings"
 // sshCommandOpts are ssh configuration options that run a local program.
 var sshCommandOpts = []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}
 
+// pwshEncoded are PowerShell's -EncodedCommand (a base64 script; any
+// unique prefix from -e on) and -Command written out, in the spellings
+// seen in use (-c is the interpreter's inline code already).
+var pwshEncoded = &cmdSpec{singleDash: true, opts: []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded",
+	"-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand",
+	"-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}}}
+
+// npmCall is npm exec's -c: a shell command line npm runs.
+var npmCall = &cmdSpec{shortVal: "cp", long: []string{"call=", "package="}, opts: []optEffect{{names: []string{"-c", "--call"}, exec: true, script: true}}}
+
 // vimExec are vim's options that run editor commands.
 var vimExec = &cmdSpec{shortVal: "cS", long: []string{"cmd="}, opts: []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}}}
 
@@ -114,6 +124,16 @@ func execCommands() map[string]*cmdSpec {
 		"less":   {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}},
 		"man":    {opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}}},
 		"jq":     {opts: []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}}},
-		"vim":    vimExec, "nvim": vimExec,
+		"vim":    vimExec, "nvim": vimExec, "vi": vimExec, "ex": vimExec, "view": vimExec, "rvim": vimExec, "vimdiff": vimExec, "gvim": vimExec,
+		// emacs evaluates Lisp given on the command line (shell-command,
+		// delete-file, write-region).
+		"emacs": {long: []string{"eval=", "execute="}, opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}}},
+		// PowerShell runs a base64-encoded script or a command line.
+		"pwsh": pwshEncoded, "powershell": pwshEncoded,
+		// npx -c and npm exec -c run a shell command line.
+		"npx": {shortVal: "cp", long: []string{"call=", "package="}, opts: []optEffect{{names: []string{"-c", "--call"}, exec: true, script: true}}},
+		"npm": {subs: map[string]*cmdSpec{"exec": npmCall, "x": npmCall}},
+		// git runs the program an --upload-pack or --receive-pack names
+		// (on this machine for a local or ext:: remote).
 	}
 }

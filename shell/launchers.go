@@ -83,6 +83,8 @@ func launchCommands() map[string]*cmdSpec {
 		"uv":            {launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}}},
 		"conda":         {probe: true, launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}}},
 		"bundle":        {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}},
+		"pnpm":          {launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}},
+		"yarn":          {launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, script: true}}},
 		"direnv":        {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}},
 		"mise":          {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, dashdash: true}, {sub: []string{"x"}, opts: &cmdSpec{wraps: true}, dashdash: true}}},
 		"nix":           {probe: true, launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"command="}}, optScript: nil, dashdash: false}}},

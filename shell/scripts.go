@@ -31,7 +31,7 @@ var interpreterOpts = map[string]struct{ code, val string }{
 	// shells): Julia, the JDK's script runner, shells that are not sh.
 	"julia": {"eE", "LJC"},
 	// m4 runs commands (syscmd, esyscmd) from its input; Octave's --eval.
-	"m4": {"", "DUIdtoFRl"}, "octave": {"", "pW"}, "octave-cli": {"", "pW"}, "jrunscript": {"e", "fl"}, "elvish": {"c", ""}, "nu": {"c", ""}, "xonsh": {"c", ""},
+	"m4": {"", "DUIdtoFRl"}, "octave": {"", "pW"}, "octave-cli": {"", "pW"}, "expect": {"c", "fD"}, "powershell": {"c", ""}, "jrunscript": {"e", "fl"}, "elvish": {"c", ""}, "nu": {"c", ""}, "xonsh": {"c", ""},
 }
 
 var interpreters = func() map[string]bool {

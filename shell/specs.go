@@ -407,8 +407,15 @@ func riskCommands() map[string]*cmdSpec {
 		"sfdisk":     {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l", "--list", "-d", "--dump"}},
 		"parted":     {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l", "--list"}},
 		"blkdiscard": {class: ClassDestructive, why: "discards every block of a device"},
-		"dropdb":     {class: ClassDestructive, why: "drops a database"},
-		"dropuser":   {class: ClassDestructive, why: "drops a database role"},
+		"hdparm": {opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"},
+			class: ClassDestructive, why: "erases or rewrites a disk"}}},
+		"cryptsetup": {opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true,
+			class: ClassDestructive, why: "formats a disk or destroys its encryption keys, so its data cannot be read again"}}},
+		"lvremove": {class: ClassDestructive, why: "deletes logical volumes and their data"},
+		"vgremove": {class: ClassDestructive, why: "deletes volume groups and the volumes in them"},
+		"pvremove": {class: ClassDestructive, why: "wipes a disk's LVM label"},
+		"dropdb":   {class: ClassDestructive, why: "drops a database"},
+		"dropuser": {class: ClassDestructive, why: "drops a database role"},
 		"psql": {effect: EffectNetwork, long: []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="}, shortVal: "cdfhpUo",
 			opts: []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"},
 				{names: []string{"-f", "--file"}, value: sqlFile, class: ClassDestructive, why: "runs SQL from a file, statements nobody reviewed here"}}},
@@ -451,6 +458,7 @@ func riskCommands() map[string]*cmdSpec {
 			"stop":    gateStop, "kill": gateStop, "rm": gateStop, "pause": gateStop,
 		}},
 		"docker-compose": composeSpec,
+		"nerdctl":        {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun}},
 		"podman": {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun,
 			"system": {opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}},
 			"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
@@ -559,11 +567,16 @@ func riskCommands() map[string]*cmdSpec {
 				{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}},
 			"secretsmanager": {opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"},
 				{names: []string{"update-secret", "put-secret-value"}, operand: true, class: ClassDestructive, why: "overwrites a stored secret, which its users read"}}},
-			"ssm": {opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}}},
+			"ssm": {opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}},
+			"iam": {opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: ClassCredential, why: "creates long-lived AWS credentials"},
+				{names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants AWS permissions"},
+				{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}}}},
 			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}, awsSendsFile}},
 		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome}},
-		"az": {effect: EffectNetwork, subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
+		"az": {effect: EffectNetwork, subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}},
+			"keyvault": {subs: map[string]*cmdSpec{"secret": azVaultRead, "key": azVaultRead, "certificate": azVaultRead},
+				opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}},
 			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential, sendsHome}},
 
 		// Security controls.
@@ -670,6 +683,11 @@ func riskCommands() map[string]*cmdSpec {
 		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
 	}
 }
+
+// azVaultRead is az keyvault secret|key|certificate: show, download and
+// backup print or save the secret (a vault's own "show" is its metadata).
+var azVaultRead = &cmdSpec{opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: ClassCredential, why: "prints or saves a Key Vault secret, key or certificate"},
+	{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}
 
 // dockerRun is docker/podman run and create: privileged containers and
 // host mounts of / escape the container.
