@@ -130,6 +130,13 @@ func execCommands() map[string]*cmdSpec {
 		"emacs": {long: []string{"eval=", "execute="}, opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}}},
 		// PowerShell runs a base64-encoded script or a command line.
 		"pwsh": pwshEncoded, "powershell": pwshEncoded,
+		// Programs that load a library or script named on the command
+		// line: openssl's engines and providers, ssh's and ssh-keygen's
+		// PKCS#11 providers, nmap's scripts, less's startup command.
+		"openssl":    {singleDash: true, opts: []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}}},
+		"ssh-keygen": {opts: []optEffect{{names: []string{"-D"}, exec: true, cluster: true}}},
+		"ssh-add":    {opts: []optEffect{{names: []string{"-s", "-S"}, exec: true, cluster: true}}},
+		"nmap":       {long: []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"}, opts: []optEffect{{names: []string{"--script"}, exec: true}}},
 		// npx -c and npm exec -c run a shell command line.
 		"npx": {shortVal: "cp", long: []string{"call=", "package="}, opts: []optEffect{{names: []string{"-c", "--call"}, exec: true, script: true}}},
 		"npm": {subs: map[string]*cmdSpec{"exec": npmCall, "x": npmCall}},

@@ -86,13 +86,18 @@ func wrapCommands() map[string]*cmdSpec {
 		"runuser":          {wraps: true, short: "lmpfP", shortVal: "cgGswu", long: []string{"login", "preserve-environment", "pty", "command=", "session-command=", "group=", "supp-group=", "shell=", "whitelist-environment=", "user="}, subject: true},
 		// moreutils, cgroup and personality launchers.
 		"eatmydata": {wraps: true},
-		"nocache":   {wraps: true},
-		"chronic":   {wraps: true, short: "ev"},
-		"ifne":      {wraps: true, short: "n"},
-		"cgexec":    {wraps: true, shortVal: "g", long: []string{"sticky"}},
-		"setarch":   setarch(1),
-		"linux32":   setarch(0),
-		"linux64":   setarch(0),
+		// A readline wrapper, D-Bus and X session launchers, Tor's wrapper:
+		// each runs the command after its options.
+		"rlwrap":      {wraps: true, short: "AcEhimnorRsSvWz", shortVal: "abCDefFgHlOpPqt"},
+		"dbus-launch": {wraps: true, long: []string{"sh-syntax", "csh-syntax", "auto-syntax", "binary-syntax", "close-stderr", "exit-with-session", "exit-with-x11", "autolaunch=", "config-file="}},
+		"torify":      {wraps: true},
+		"nocache":     {wraps: true},
+		"chronic":     {wraps: true, short: "ev"},
+		"ifne":        {wraps: true, short: "n"},
+		"cgexec":      {wraps: true, shortVal: "g", long: []string{"sticky"}},
+		"setarch":     setarch(1),
+		"linux32":     setarch(0),
+		"linux64":     setarch(0),
 	}
 }
 

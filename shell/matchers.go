@@ -524,3 +524,52 @@ func standardInput(v string) bool {
 // anyValue matches every value: the option's presence with a value is the
 // risk (git checkout -B NAME).
 func anyValue(string) bool { return true }
+
+// clientShell reports whether a command given to a SQL or transfer
+// client runs a shell command: psql's and mysql's "\\!", lftp's and
+// ftp's leading "!", mysql's "system".
+func clientShell(q string) bool {
+	for _, line := range strings.FieldsFunc(q, func(r rune) bool { return r == '\n' || r == ';' }) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "!") || strings.HasPrefix(line, "system ") || strings.HasPrefix(line, "\\!") {
+			return true
+		}
+	}
+	return strings.Contains(q, "\\!")
+}
+
+// sqliteShell reports whether sqlite3 input runs a program or loads a
+// library: the dot commands .shell, .system and .load.
+func sqliteShell(q string) bool {
+	for _, line := range strings.FieldsFunc(q, func(r rune) bool { return r == '\n' || r == ';' }) {
+		line = strings.TrimSpace(line)
+		for _, dot := range [...]string{".shell", ".system", ".load"} {
+			if rest, ok := strings.CutPrefix(line, dot); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// redisConfigSet reports whether redis-cli's arguments set the server's
+// configuration (CONFIG SET, any case).
+func redisConfigSet(args []string) bool {
+	for i := 0; i+1 < len(args); i++ {
+		if strings.EqualFold(args[i], "config") && strings.EqualFold(args[i+1], "set") {
+			return true
+		}
+	}
+	return false
+}
+
+// redisModuleLoad reports whether redis-cli's arguments load a module
+// (MODULE LOAD, any case).
+func redisModuleLoad(args []string) bool {
+	for i := 0; i+1 < len(args); i++ {
+		if strings.EqualFold(args[i], "module") && strings.EqualFold(args[i+1], "load") {
+			return true
+		}
+	}
+	return false
+}
