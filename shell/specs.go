@@ -261,6 +261,18 @@ func supplyRun(s *cmdSpec) *cmdSpec {
 	return s
 }
 
+// withRemoteOpts adds options whose value names the package to install
+// (pipx --spec, uv tool --from and --with): one fetched from a URL or git
+// remote is code nobody vetted.
+func withRemoteOpts(s *cmdSpec, names ...string) *cmdSpec {
+	s.opts = append(s.opts, optEffect{names: names, value: remotePackage, class: ClassSupplyChain, why: "installs a package straight from a URL or git remote"})
+	return s
+}
+
+// uvToolRun is uv tool run and uvx: the first operand is the tool, the
+// rest its arguments; --from and --with name what is installed.
+var uvToolRun = supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--from", "--with"))
+
 // withRemoteRequirements adds pip's options whose value names what to
 // install: a requirements or constraints file, or an editable package,
 // fetched from a URL or git remote installs whatever it lists.
@@ -529,12 +541,13 @@ func riskCommands() map[string]*cmdSpec {
 		"modprobe": {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module", unless: []string{"-r", "-n", "--dry-run"}},
 
 		// Supply chain: installers given a URL, a git remote or another index.
-		"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyRun(supplyInstall(nil, ""))}},
-		"uv": {subs: map[string]*cmdSpec{"pip": pipSpec, "tool": {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "run": supplyRun(supplyInstall(nil, ""))}},
+		"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: map[string]*cmdSpec{"install": withRemoteOpts(supplyInstall(nil, ""), "--spec"), "run": supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}},
+		"uv": {subs: map[string]*cmdSpec{"pip": pipSpec, "tool": {subs: map[string]*cmdSpec{"install": withRemoteOpts(supplyInstall(nil, ""), "--from", "--with"), "run": uvToolRun}},
 			"add": supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}},
 		"npm": {subs: map[string]*cmdSpec{"install": npmInstall, "i": npmInstall, "add": npmInstall, "exec": npmExec, "x": npmExec,
 			"publish": publish, "unpublish": {class: ClassDestructive, why: "deletes a published package version from the registry"}}},
 		"npx":   npxSpec,
+		"uvx":   uvToolRun,
 		"pnpm":  {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "i": npmInstall, "dlx": npmExec}},
 		"yarn":  {subs: map[string]*cmdSpec{"add": npmInstall, "dlx": npmExec, "publish": publish, "npm": {subs: map[string]*cmdSpec{"publish": publish}}}},
 		"bun":   {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "x": npmExec}},
