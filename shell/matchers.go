@@ -573,3 +573,35 @@ func redisModuleLoad(args []string) bool {
 	}
 	return false
 }
+
+// checkoutPaths reports whether git checkout's arguments name paths, which
+// it overwrites with their committed content: anything after "--", a
+// pathspec file, or a second operand (git checkout REV PATH). A lone
+// operand is a branch to switch to (or a path: git guesses, and so the
+// form stays open); -b, -B and --orphan create a branch from the operand.
+func checkoutPaths(args []string) bool {
+	ops := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasEq := strings.Cut(a, "=")
+		switch {
+		case a == "--":
+			return i+1 < len(args)
+		case name == "--pathspec-from-file":
+			return true
+		case name == "-b" || name == "-B" || name == "--orphan":
+			return false
+		case name == "--conflict":
+			if !hasEq {
+				i++
+			}
+		case strings.HasPrefix(a, "-"):
+			if len(a) > 2 && a[1] != '-' && strings.ContainsAny(a[1:], "bB") {
+				return false // a cluster ending in -b NAME
+			}
+		default:
+			ops++
+		}
+	}
+	return ops >= 2
+}

@@ -343,7 +343,9 @@ var gitSpec = &cmdSpec{
 			shortVal: "bB",
 			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "throws away uncommitted changes"},
 				{match: everything, operand: true, class: ClassDestructive, why: "throws away every uncommitted change in the tree"},
-				{names: []string{"-B"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"}}},
+				{names: []string{"-B"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"},
+				{match: anyValue, operand: true, when: checkoutPaths, class: ClassDestructive, why: "throws away uncommitted changes to the paths it checks out, as git restore does"},
+				{names: []string{"--pathspec-from-file"}, class: ClassDestructive, why: "throws away uncommitted changes to the paths a file lists"}}},
 		// restore overwrites the working tree's files unless it only
 		// unstages (--staged without --worktree).
 		"restore": {long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge",
