@@ -131,8 +131,8 @@ func execCommands() map[string]*cmdSpec {
 		// PowerShell runs a base64-encoded script or a command line.
 		"pwsh": pwshEncoded, "powershell": pwshEncoded,
 		// Programs that load a library or script named on the command
-		// line: openssl's engines and providers, ssh's and ssh-keygen's
-		// PKCS#11 providers, nmap's scripts, less's startup command.
+		// line: openssl's engines and providers, ssh-add's and ssh-keygen's
+		// PKCS#11 providers, nmap's scripts.
 		"openssl":    {singleDash: true, opts: []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}}},
 		"ssh-keygen": {opts: []optEffect{{names: []string{"-D"}, exec: true, cluster: true}}},
 		"ssh-add":    {opts: []optEffect{{names: []string{"-s", "-S"}, exec: true, cluster: true}}},

@@ -46,6 +46,10 @@ var (
 	screenOpts  = &cmdSpec{wraps: true, short: "dmDRrxUaAiOlLqQ", shortVal: "SctTpeshX"}
 )
 
+// perfOpts are perf record/stat/trace's options before the command they
+// profile.
+var perfOpts = &cmdSpec{wraps: true, short: "aAgnqsTvBNRi", shortVal: "ceFoptCGjmrIDuMLWSx", long: []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"}}
+
 // dockerRunOpts are docker/podman run's options, from the command table.
 var dockerRunOpts = &cmdSpec{wraps: true, short: "dit", shortVal: "vewpuhlm", long: dockerRun.long}
 
@@ -83,6 +87,7 @@ func launchCommands() map[string]*cmdSpec {
 		"uv":            {launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}}},
 		"conda":         {probe: true, launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}}},
 		"bundle":        {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}},
+		"perf":          {probe: true, launch: []launcher{{sub: []string{"record"}, opts: perfOpts}, {sub: []string{"stat"}, opts: perfOpts}, {sub: []string{"trace"}, opts: perfOpts}}},
 		"pnpm":          {launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}},
 		"yarn":          {launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, script: true}}},
 		"direnv":        {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}},

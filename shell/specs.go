@@ -480,6 +480,7 @@ func riskCommands() map[string]*cmdSpec {
 		}},
 		"docker-compose": composeSpec,
 		"nerdctl":        {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun}},
+		"ctr":            {effect: EffectRuns, subs: map[string]*cmdSpec{"run": ctrRun, "container": {subs: map[string]*cmdSpec{"create": ctrRun}}}},
 		"podman": {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun,
 			"system": {opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}},
 			"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
@@ -705,6 +706,10 @@ func riskCommands() map[string]*cmdSpec {
 		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
 	}
 }
+
+// ctrRun is containerd's ctr run: a privileged container or the host's
+// namespaces.
+var ctrRun = &cmdSpec{opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a container with root's powers on the host or the host's network"}}}
 
 // azVaultRead is az keyvault secret|key|certificate: show, download and
 // backup print or save the secret (a vault's own "show" is its metadata).
