@@ -326,6 +326,11 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			// ". <(cmd)" runs what cmd prints.
 			w.res.Commands[idx].Opaque = true
 		}
+		if len(args) > 0 {
+			if text, ok := w.writtenScript(args[0]); ok && !w.script(text, true, c, d, name, false) {
+				w.res.Commands[idx].Opaque = true
+			}
+		}
 		if len(args) > 0 && isStdinPath(args[0].text) {
 			switch c.stdin.kind {
 			case stdinText:

@@ -153,6 +153,9 @@ func (w *walker) shell(name string, words []word, assigns []string, c scope, d *
 		}
 		if !isStdinPath(words[i].text) {
 			w.file(words[i], false, w.res.Commands[idx].Text, d)
+			if text, ok := w.writtenScript(words[i]); ok && !w.script(text, true, c, d, via, true) {
+				w.res.Commands[idx].Opaque = true
+			}
 			break
 		}
 		fallthrough

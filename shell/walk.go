@@ -17,6 +17,11 @@ type walker struct {
 	left     Budget          // what remains of the analyzer's budget
 	exceeded string          // the bound that stopped the walk, "" while within
 	hashed   map[string]word // names hash -p bound to a program
+	// written holds the text a static echo, printf or cat of a heredoc
+	// wrote with > or >> to a static path of the same script, by the
+	// path as written: a shell or source that runs the file later in
+	// the script runs that text ("echo 'rm -rf ~' > a.sh; sh a.sh").
+	written map[string]string
 }
 
 // scope is what a statement inherits from where it is found.
@@ -105,6 +110,7 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 	for _, r := range s.Redirs {
 		pend = w.redirect(r, &c, d, pend)
 	}
+	w.recordWritten(s, c)
 	start := len(w.res.Commands)
 	switch x := s.Cmd.(type) {
 	case nil:
@@ -418,6 +424,47 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 			in = stdin{kind: stdinPipe, fetch: fetch}
 		}
 	}
+}
+
+// recordWritten notes the text a static echo, printf or cat of a heredoc
+// writes to a static path with > or >> (walker.written). A write whose
+// text is not known forgets what an earlier write left there.
+func (w *walker) recordWritten(s *syntax.Stmt, c scope) {
+	for _, r := range s.Redirs {
+		if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.RdrClob && r.Op != syntax.RdrAll && r.Op != syntax.AppAll {
+			continue
+		}
+		if r.N != nil && r.N.Value != "1" {
+			continue
+		}
+		target := render(c.src, r.Word)
+		if !target.static || target.text == "" {
+			continue
+		}
+		key := path.Clean(target.text)
+		text, ok := staticOutput(c.src, s)
+		if !ok {
+			delete(w.written, key)
+			continue
+		}
+		if w.written == nil {
+			w.written = map[string]string{}
+		}
+		if r.Op == syntax.AppOut || r.Op == syntax.AppAll {
+			text = w.written[key] + text
+		}
+		w.written[key] = text
+	}
+}
+
+// writtenScript returns the text the script wrote to a file it now runs
+// (walker.written).
+func (w *walker) writtenScript(p word) (string, bool) {
+	if !p.static || w.written == nil {
+		return "", false
+	}
+	text, ok := w.written[path.Clean(p.text)]
+	return text, ok
 }
 
 // staticOutput returns what a stage writes when it is a static echo,
