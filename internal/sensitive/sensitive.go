@@ -138,8 +138,45 @@ func Of(k Kind) []Entry {
 // the home directory. A directory that contains a sensitive directory
 // (~/ itself, ~/.config) is not reported: the caller decides what reading
 // a whole home means. Lookup does not allocate for paths that are already
-// clean.
+// clean and either match an entry or hold no upper-case letter.
+//
+// A path that matches no entry as written is tried again with its letters
+// folded to lower case: on a case-insensitive file system (macOS's
+// default) ".Claude/settings.json" and "~/.SSH/id_rsa" are the protected
+// files themselves.
 func Lookup(p, home string) (Entry, bool) {
+	if e, ok := lookup(p, home); ok {
+		return e, true
+	}
+	if !hasUpper(p) {
+		return Entry{}, false
+	}
+	return lookup(foldCase(p), foldCase(home))
+}
+
+// hasUpper reports whether s holds an ASCII upper-case letter.
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// foldCase lowers a path's letters, keeping a leading $HOME or ${HOME}
+// that stands for the home directory.
+func foldCase(p string) string {
+	for _, pre := range [...]string{"$HOME", "${HOME}"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && (rest == "" || rest[0] == '/') {
+			return pre + strings.ToLower(rest)
+		}
+	}
+	return strings.ToLower(p)
+}
+
+// lookup is Lookup for the path as written.
+func lookup(p, home string) (Entry, bool) {
 	if p == "" {
 		return Entry{}, false
 	}
