@@ -605,3 +605,15 @@ func checkoutPaths(args []string) bool {
 	}
 	return ops >= 2
 }
+
+// serviceStops reports whether service's arguments stop the service
+// (stop, or a state that leaves it off).
+func serviceStops(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "stop", "force-stop", "disable", "mask":
+			return true
+		}
+	}
+	return false
+}

@@ -611,10 +611,11 @@ func riskCommands() map[string]*cmdSpec {
 		"kill": {opts: []optEffect{{names: []string{"-1"}, operand: true, class: ClassDestructive, why: "signals every process the user may signal"},
 			{match: parentProcess, operand: true, class: ClassDestructive, why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"},
 			{names: []string{"1"}, operand: true, class: ClassDestructive, why: "signals init, which stops the machine"}}, dashOperand: killPID},
-		"pkill": pkillSpec,
+		"pkill":   pkillSpec,
+		"service": serviceOff,
 		"killall": {long: []string{"exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "signal=", "user=", "verbose", "wait", "older-than=", "younger-than=", "ns="},
 			shortVal: "sunoy",
-			opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsNamedGate, killsNamedAgents,
+			opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsNamedGate, killsNamedAgents, killsAccess, killsSecurity,
 				{names: []string{"-u", "--user"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills every process of a user"}}},
 		"chattr": {opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the flag that keeps a file from being changed"}}},
 		"make":   makeSpec, "gmake": makeSpec,
@@ -1281,7 +1282,7 @@ var (
 			opts: []optEffect{{names: []string{"-v", "--volumes"}, class: ClassDestructive, why: "deletes the project's volumes and their data"}}}}}
 	pkillSpec = &cmdSpec{long: []string{"signal=", "full", "exact", "newest", "oldest", "parent=", "pgroup=", "group=", "session=", "terminal=", "euid=", "uid=", "ignore-case", "count", "echo", "inverse", "pidfile=", "logpidfile", "ns=", "nslist="},
 		shortVal: "gGPsTtuUF",
-		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsGate, killsAgents,
+		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsGate, killsAgents, killsAccess, killsSecurity,
 			{match: killsGateLine, when: pkillFull, operand: true, class: ClassTampering, why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"},
 			{names: []string{"-u", "-U", "--euid", "--uid"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills processes of a whole user"},
 			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
@@ -1293,8 +1294,15 @@ var (
 	stopsNamedGate   = optEffect{match: namesGate, operand: true, class: ClassTampering, why: stopsGate.why}
 	killsNamedAgents = optEffect{match: namesAgent, operand: true, class: ClassDestructive, why: killsAgents.why}
 	gateStop         = &cmdSpec{opts: []optEffect{stopsNamedGate}}
-	killsAgents      = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: "kills the AI agents' processes, the user's sessions among them"}
-	systemctlOff     = &cmdSpec{opts: []optEffect{stopsNamedGate, {match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
+	// killsAccess and killsSecurity kill the SSH server or a security
+	// daemon by name (killall sshd, pkill auditd), as systemctl stop does.
+	killsAccess   = optEffect{match: accessUnit, operand: true, class: ClassDestructive, why: "kills the remote-access service, locking its users out of the machine"}
+	killsSecurity = optEffect{match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "kills a security control (firewall, access control or audit)"}
+	// serviceOff is service NAME stop|restart…: SysV's systemctl stop.
+	serviceOff = &cmdSpec{opts: []optEffect{{match: accessUnit, operand: true, when: serviceStops, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"},
+		{match: securityUnit, operand: true, when: serviceStops, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"}}}
+	killsAgents  = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: "kills the AI agents' processes, the user's sessions among them"}
+	systemctlOff = &cmdSpec{opts: []optEffect{stopsNamedGate, {match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
 	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", pattern: true, opts: []optEffect{patternBy("-e", "--regexp"), patternBy("-f", "--file"),
 		{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"},
