@@ -30,6 +30,7 @@ import (
 // spec is one command to time.
 type spec struct {
 	label, expect string
+	status        int // the exit status every run must end with
 	argv          []string
 	input         []byte
 	lat           []time.Duration
@@ -100,6 +101,7 @@ func parseSpec(fs *flag.FlagSet, args []string) *spec {
 	stdin := fs.String("stdin", "", "file fed to each run's stdin")
 	fs.StringVar(&s.expect, "expect", "", "text every run must print on stdout")
 	fs.StringVar(&s.label, "label", "", "label printed with the result")
+	fs.IntVar(&s.status, "status", 0, "exit status every run must end with")
 	fs.Parse(args)
 	s.argv = fs.Args()
 	if len(s.argv) == 0 {
@@ -127,8 +129,8 @@ func (s *spec) run(measured bool) time.Duration {
 	t0 := time.Now()
 	err := cmd.Run()
 	took := time.Since(t0)
-	if err != nil {
-		fail(fmt.Errorf("%v: %v\n%s", s.argv, err, errb.Bytes()))
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != s.status {
+		fail(fmt.Errorf("%v: %v (want exit status %d)\n%s", s.argv, err, s.status, errb.Bytes()))
 	}
 	if !bytes.Contains(out.Bytes(), []byte(s.expect)) {
 		fail(fmt.Errorf("%v printed %q, want it to contain %q", s.argv, out.Bytes(), s.expect))
