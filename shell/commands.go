@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -165,17 +166,20 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	}
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	if len(a.subs)+len(b.subs) > 0 {
-		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))
-		for k, v := range a.subs {
-			if own {
-				out.subs[k] = v
-			} else {
-				out.subs[k] = mergeSpec(v, nil)
+		out.subs = make(subcommands, 0, len(a.subs)+len(b.subs))
+		for _, sc := range a.subs {
+			if !own {
+				sc.spec = mergeSpec(sc.spec, nil)
 			}
+			out.subs = append(out.subs, sc)
 		}
-		for k, v := range b.subs {
-			// out.subs[k] is nil or a copy made here: this entry's own.
-			out.subs[k] = merge(out.subs[k], v, true)
+		for _, sc := range b.subs {
+			// An entry of out.subs is a copy made here: this entry's own.
+			if i := out.subs.index(sc.name); i >= 0 {
+				out.subs[i].spec = merge(out.subs[i].spec, sc.spec, true)
+			} else {
+				out.subs = append(out.subs, namedSpec{sc.name, merge(nil, sc.spec, true)})
+			}
 		}
 	}
 	return &out
@@ -188,8 +192,8 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 // entries need not repeat either.
 func declareOptions(s *cmdSpec) {
 	if len(s.everySub) > 0 {
-		for _, ss := range s.subs {
-			ss.opts = append(clipped(ss.opts), s.everySub...)
+		for _, sc := range s.subs {
+			sc.spec.opts = append(clipped(sc.spec.opts), s.everySub...)
 		}
 		s.otherSub = &cmdSpec{opts: clipped(s.everySub)}
 		declareOptions(s.otherSub)
@@ -224,8 +228,8 @@ func declareOptions(s *cmdSpec) {
 			}
 		}
 	}
-	for _, ss := range s.subs {
-		declareOptions(ss)
+	for _, sc := range s.subs {
+		declareOptions(sc.spec)
 	}
 }
 
@@ -286,6 +290,40 @@ func dupByte(s string) bool {
 		}
 	}
 	return false
+}
+
+// subcommands are a command's subcommands, by name.
+type subcommands []namedSpec
+
+// namedSpec is the entry of a command or subcommand.
+type namedSpec struct {
+	name string
+	spec *cmdSpec
+}
+
+// get returns the entry of the subcommand name, nil for one not listed.
+func (l subcommands) get(name string) *cmdSpec {
+	if i := l.index(name); i >= 0 {
+		return l[i].spec
+	}
+	return nil
+}
+
+// index returns the position of the subcommand name, -1 if not listed.
+func (l subcommands) index(name string) int {
+	for i := range l {
+		if l[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// sorted returns the subcommands in name order.
+func (l subcommands) sorted() subcommands {
+	out := slices.Clone(l)
+	slices.SortFunc(out, func(a, b namedSpec) int { return strings.Compare(a.name, b.name) })
+	return out
 }
 
 // sortedKeys returns the keys of m in order.

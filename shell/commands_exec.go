@@ -67,29 +67,29 @@ func execCommands() map[string]*cmdSpec {
 		"find": {singleDash: true, opts: []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}}},
 		"git": {long: gitGlobalLong, shortVal: "Cc",
 			opts: []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}},
-			subs: map[string]*cmdSpec{
-				"rebase":    {opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}}},
-				"submodule": {opts: []optEffect{{names: []string{"foreach"}, operand: true, exec: true}}},
-				"bisect":    {opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}}},
-				"difftool":  {opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}}},
-				"mergetool": {opts: []optEffect{{names: []string{"--tool"}, exec: true}}},
-				"grep":      {opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}}},
+			subs: subcommands{
+				{"rebase",    &cmdSpec{opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}}}},
+				{"submodule", &cmdSpec{opts: []optEffect{{names: []string{"foreach"}, operand: true, exec: true}}}},
+				{"bisect",    &cmdSpec{opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}}}},
+				{"difftool",  &cmdSpec{opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}}}},
+				{"mergetool", &cmdSpec{opts: []optEffect{{names: []string{"--tool"}, exec: true}}}},
+				{"grep",      &cmdSpec{opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}}}},
 				// Setting git configuration makes later git commands run
 				// code (core.fsmonitor, core.pager, core.sshCommand,
 				// core.hooksPath, alias.*, diff.external, filter.*).
-				"config": {analyse: gitConfigCheck},
+				{"config", &cmdSpec{analyse: gitConfigCheck}},
 				// Templates carry hooks; clone -c sets configuration in the
 				// new repository; --upload-pack and friends name the
 				// program to run.
-				"clone":         {opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}}},
-				"init":          {opts: []optEffect{{names: []string{"--template"}, exec: true}}},
-				"fetch":         {opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}},
-				"pull":          {opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}},
-				"ls-remote":     {opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}},
-				"push":          {opts: []optEffect{{names: []string{"--receive-pack", "--exec"}, exec: true}}},
-				"archive":       {opts: []optEffect{{names: []string{"--exec"}, exec: true}}},
-				"filter-branch": {exec: true},
-				"filter-repo":   {exec: true},
+				{"clone",         &cmdSpec{opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}}}},
+				{"init",          &cmdSpec{opts: []optEffect{{names: []string{"--template"}, exec: true}}}},
+				{"fetch",         &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
+				{"pull",          &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
+				{"ls-remote",     &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
+				{"push",          &cmdSpec{opts: []optEffect{{names: []string{"--receive-pack", "--exec"}, exec: true}}}},
+				{"archive",       &cmdSpec{opts: []optEffect{{names: []string{"--exec"}, exec: true}}}},
+				{"filter-branch", &cmdSpec{exec: true}},
+				{"filter-repo",   &cmdSpec{exec: true}},
 			}},
 		"rg":  {opts: []optEffect{{names: []string{"--pre", "--hostname-bin"}, exec: true}}},
 		"sed": {analyse: sedScripts, opts: []optEffect{{names: []string{"-i", "-f"}, exec: true, cluster: true}, {names: []string{"--in-place", "--file"}, exec: true}}},
@@ -139,7 +139,7 @@ func execCommands() map[string]*cmdSpec {
 		"nmap":       {long: []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"}, opts: []optEffect{{names: []string{"--script"}, exec: true}}},
 		// npx -c and npm exec -c run a shell command line.
 		"npx": {shortVal: "cp", long: []string{"call=", "package="}, opts: []optEffect{{names: []string{"-c", "--call"}, exec: true, script: true}}},
-		"npm": {subs: map[string]*cmdSpec{"exec": npmCall, "x": npmCall}},
+		"npm": {subs: subcommands{{"exec", npmCall}, {"x", npmCall}}},
 		// git runs the program an --upload-pack or --receive-pack names
 		// (on this machine for a local or ext:: remote).
 	}

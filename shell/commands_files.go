@@ -53,33 +53,33 @@ var (
 // options and operand layout say the rest.
 var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, file: fileChdir}},
 	everySub: []optEffect{writeValue("--output"), readValue("--pathspec-from-file")},
-	subs: map[string]*cmdSpec{
-		"mv": {files: writeAll}, "rm": {files: writeAll},
-		"restore":      {files: writeAll, shortVal: "s", long: []string{"source="}},
-		"checkout":     {files: codeKind, fileCode: (*walker).gitCheckoutFiles, shortVal: "bB", long: []string{"orphan=", "conflict="}},
-		"commit":       {shortVal: "Ft", long: []string{"file=", "template="}, opts: []optEffect{readValue("-F", "--file", "-t", "--template")}},
-		"tag":          {shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}},
-		"merge":        {shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}},
-		"notes":        {shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}},
-		"blame":        {opts: []optEffect{readValue("--contents")}},
-		"config":       {files: codeKind, fileCode: (*walker).gitConfigFiles, shortVal: "f", long: []string{"file="}},
-		"archive":      {shortVal: "o", opts: []optEffect{writeValue("-o")}},
-		"format-patch": {shortVal: "o", opts: []optEffect{writeValue("-o", "--output-directory")}},
-		"bundle":       {files: bySub, subs: map[string]*cmdSpec{"create": {files: writeFirst}}},
-		"clone":        {files: writeSecond, shortVal: "obuc", long: []string{"origin=", "branch=", "depth=", "reference=", "separate-git-dir=", "config=", "upload-pack=", "template="}},
-		"init":         {files: writeFirst},
-		"worktree":     {files: bySub, subs: map[string]*cmdSpec{"add": {files: writeFirst, shortVal: "bB", long: []string{"reason="}}}},
-		"merge-file":   {files: writeFirst, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}}},
+	subs: subcommands{
+		{"mv", &cmdSpec{files: writeAll}}, {"rm", &cmdSpec{files: writeAll}},
+		{"restore",      &cmdSpec{files: writeAll, shortVal: "s", long: []string{"source="}}},
+		{"checkout",     &cmdSpec{files: codeKind, fileCode: (*walker).gitCheckoutFiles, shortVal: "bB", long: []string{"orphan=", "conflict="}}},
+		{"commit",       &cmdSpec{shortVal: "Ft", long: []string{"file=", "template="}, opts: []optEffect{readValue("-F", "--file", "-t", "--template")}}},
+		{"tag",          &cmdSpec{shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}}},
+		{"merge",        &cmdSpec{shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}}},
+		{"notes",        &cmdSpec{shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}}},
+		{"blame",        &cmdSpec{opts: []optEffect{readValue("--contents")}}},
+		{"config",       &cmdSpec{files: codeKind, fileCode: (*walker).gitConfigFiles, shortVal: "f", long: []string{"file="}}},
+		{"archive",      &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o")}}},
+		{"format-patch", &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o", "--output-directory")}}},
+		{"bundle",       &cmdSpec{files: bySub, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}}},
+		{"clone",        &cmdSpec{files: writeSecond, shortVal: "obuc", long: []string{"origin=", "branch=", "depth=", "reference=", "separate-git-dir=", "config=", "upload-pack=", "template="}}},
+		{"init",         &cmdSpec{files: writeFirst}},
+		{"worktree",     &cmdSpec{files: bySub, subs: subcommands{{"add", &cmdSpec{files: writeFirst, shortVal: "bB", long: []string{"reason="}}}}}},
+		{"merge-file",   &cmdSpec{files: writeFirst, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}}}},
 		// --no-index compares or searches any files, not the repository.
-		"diff": {files: readAll, needMode: "no-index", opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}}},
+		{"diff", &cmdSpec{files: readAll, needMode: "no-index", opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}}}},
 		// -e is declared without its value, so the pattern is read as a
 		// file too, as before the table (over-approximated, never less).
-		"grep": {files: readAll, needMode: "no-index", pattern: true, shortVal: "f",
-			opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, patternBy("-e"), {names: []string{"-f"}, file: fileRead, pattern: true}}},
+		{"grep", &cmdSpec{files: readAll, needMode: "no-index", pattern: true, shortVal: "f",
+			opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, patternBy("-e"), {names: []string{"-f"}, file: fileRead, pattern: true}}}},
 		// REV:PATH reads PATH as committed.
-		"show":     {opts: []optEffect{{operand: true, file: fileRead, form: formRevPath}}},
-		"cat-file": {opts: []optEffect{{operand: true, file: fileRead, form: formRevPath}}},
-		"apply":    {files: codeKind, fileCode: (*walker).gitApplyFiles},
+		{"show",     &cmdSpec{opts: []optEffect{{operand: true, file: fileRead, form: formRevPath}}}},
+		{"cat-file", &cmdSpec{opts: []optEffect{{operand: true, file: fileRead, form: formRevPath}}}},
+		{"apply",    &cmdSpec{files: codeKind, fileCode: (*walker).gitApplyFiles}},
 	}}
 
 func fileCommands() map[string]*cmdSpec {

@@ -13,7 +13,7 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 	full := cmdSpec{
 		long: []string{"x="}, shortVal: "x", effect: EffectNetwork, class: ClassDestructive, why: "w",
 		unless: []string{"u"}, bare: true, opts: []optEffect{{names: []string{"-x"}}},
-		subs: map[string]*cmdSpec{"s": {}}, deletes: true, recursive: []string{"-r"},
+		subs: subcommands{{"s", &cmdSpec{}}}, deletes: true, recursive: []string{"-r"},
 		dashOperand: func(string) bool { return true }, numeric: true,
 		singleDash: true, bundled: true, exec: true, analyse: func([]string) []string { return nil },
 		files: readAll, pattern: true, maxOps: 2, suffix: ".gz", decompress: true, saves: true, probe: true, fileOpts: true,

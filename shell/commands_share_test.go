@@ -30,6 +30,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 		return out
 	}
 	out := *a
+	out.subs = nil
 	out.long = join(a.long, b.long)
 	out.pairs = join(a.pairs, b.pairs)
 	out.shortVal = a.shortVal
@@ -84,13 +85,14 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 		out.otherSub = b.otherSub
 	}
 	out.analyse = chainChecks(a.analyse, b.analyse)
-	if len(a.subs)+len(b.subs) > 0 {
-		out.subs = make(map[string]*cmdSpec, len(a.subs)+len(b.subs))
-		for k, v := range a.subs {
-			out.subs[k] = copyingMerge(v, nil)
-		}
-		for k, v := range b.subs {
-			out.subs[k] = copyingMerge(out.subs[k], v)
+	for _, sc := range a.subs {
+		out.subs = append(out.subs, namedSpec{sc.name, copyingMerge(sc.spec, nil)})
+	}
+	for _, sc := range b.subs {
+		if i := out.subs.index(sc.name); i >= 0 {
+			out.subs[i].spec = copyingMerge(out.subs[i].spec, sc.spec)
+		} else {
+			out.subs = append(out.subs, namedSpec{sc.name, copyingMerge(nil, sc.spec)})
 		}
 	}
 	return &out

@@ -66,8 +66,8 @@ func appendRules(out []ExecFlagRule, name, sub string, s *cmdSpec, global bool) 
 		}
 	}
 	if sub == "" {
-		for _, k := range sortedKeys(s.subs) {
-			out = appendRules(out, name, k, s.subs[k], false)
+		for _, sc := range s.subs.sorted() {
+			out = appendRules(out, name, sc.name, sc.spec, false)
 		}
 	}
 	return out
@@ -80,13 +80,10 @@ func ruleSpec(base *cmdSpec, rules []ExecFlagRule) *cmdSpec {
 	for _, r := range rules {
 		s := add
 		if r.Sub != "" {
-			if add.subs == nil {
-				add.subs = map[string]*cmdSpec{}
+			if s = add.subs.get(r.Sub); s == nil {
+				s = &cmdSpec{}
+				add.subs = append(add.subs, namedSpec{r.Sub, s})
 			}
-			if add.subs[r.Sub] == nil {
-				add.subs[r.Sub] = &cmdSpec{}
-			}
-			s = add.subs[r.Sub]
 			if len(r.Flags) == 0 && r.Check == nil {
 				s.exec = true
 			}
@@ -162,7 +159,7 @@ func (s *cmdSpec) execWords(args []string, inSub bool, flags, scripts []string) 
 	if end >= len(args) {
 		return flags, scripts
 	}
-	ss := s.subs[args[end]]
+	ss := s.subs.get(args[end])
 	if ss == nil {
 		return flags, scripts
 	}

@@ -201,7 +201,7 @@ func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c s
 			return
 		}
 		i := opIdx[0]
-		sub := s.subs[texts[i]]
+		sub := s.subs.get(texts[i])
 		if sub == nil {
 			sub = s.otherSub
 		}

@@ -53,8 +53,8 @@ func TestLongOptions(t *testing.T) {
 				t.Errorf("%s: scan reads --%s as %v, want --%s", key, abbr, opts, name)
 			}
 		}
-		for n, ss := range s.subs {
-			walk(key+" "+n, ss)
+		for _, sc := range s.subs {
+			walk(key+" "+sc.name, sc.spec)
 		}
 	}
 	for name, s := range cmdSpecs() {

@@ -86,8 +86,8 @@ func TestFileOptionsTakeValues(t *testing.T) {
 				}
 			}
 		}
-		for k, ss := range s.subs {
-			walk(key+" "+k, ss)
+		for _, sc := range s.subs {
+			walk(key+" "+sc.name, sc.spec)
 		}
 	}
 	for name, s := range cmdSpecs() {

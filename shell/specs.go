@@ -33,7 +33,7 @@ type cmdSpec struct {
 	// opts are the effects of options and operands.
 	opts []optEffect
 	// subs are subcommands (git push), found after the global options.
-	subs map[string]*cmdSpec
+	subs subcommands
 	// deletes marks the file operands as deleted (rm, shred), recursive
 	// with one of the options in recursive.
 	deletes   bool
@@ -226,9 +226,9 @@ var pipSpec = &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=
 	"keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=",
 	"no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
 	shortVal: "",
-	subs: map[string]*cmdSpec{
-		"install":  withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f")),
-		"download": withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f")),
+	subs: subcommands{
+		{"install",  withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
+		{"download", withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
 	}}
 
 var npmInstall = withPackageOpt(supplyInstall(npmInstallLong, "w", "--registry"))
@@ -309,8 +309,8 @@ func pythonModule(name string, args []string) (string, []string, bool) {
 
 var gitSpec = &cmdSpec{
 	effect: EffectRuns,
-	subs: map[string]*cmdSpec{
-		"push": {long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain",
+	subs: subcommands{
+		{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain",
 			"delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes",
 			"recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify",
 			"verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress"},
@@ -323,21 +323,21 @@ var gitSpec = &cmdSpec{
 				{names: []string{":"}, operand: true, prefix: true, class: ClassDestructive, why: "deletes a remote branch"},
 				{names: []string{"--no-verify"}, class: ClassDestructive, why: "skips the repository's pre-push checks"},
 				{names: urlPrefix, operand: true, prefix: true, class: ClassExfiltrate, why: "pushes the repository to a URL instead of a configured remote"},
-			}},
-		"reset": {long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules",
+			}}},
+		{"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules",
 			"pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add"},
-			opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: ClassDestructive, why: "throws away uncommitted changes"}}},
-		"clean": {long: []string{"force", "dry-run", "quiet", "exclude=", "interactive"}, shortVal: "e",
-			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes untracked files for good"}}},
-		"branch": {long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track",
+			opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: ClassDestructive, why: "throws away uncommitted changes"}}}},
+		{"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive"}, shortVal: "e",
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes untracked files for good"}}}},
+		{"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track",
 			"set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=",
 			"points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules"},
 			shortVal: "u",
 			opts: []optEffect{{names: []string{"-D"}, class: ClassDestructive, why: "deletes a branch even if it is not merged"},
 				{names: []string{"-f", "--force"}, class: ClassDestructive, why: "force-deletes or overwrites a branch"},
-				{names: []string{"-M", "-C"}, class: ClassDestructive, why: "overwrites an existing branch"}}},
-		"stash": {opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: ClassDestructive, why: "throws away stashed changes for good"}}},
-		"checkout": {long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
+				{names: []string{"-M", "-C"}, class: ClassDestructive, why: "overwrites an existing branch"}}}},
+		{"stash", &cmdSpec{opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: ClassDestructive, why: "throws away stashed changes for good"}}}},
+		{"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
 			"detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore",
 			"no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul"},
 			shortVal: "bB",
@@ -345,49 +345,49 @@ var gitSpec = &cmdSpec{
 				{match: everything, operand: true, class: ClassDestructive, why: "throws away every uncommitted change in the tree"},
 				{names: []string{"-B"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"},
 				{match: anyValue, operand: true, when: checkoutPaths, class: ClassDestructive, why: "throws away uncommitted changes to the paths it checks out, as git restore does"},
-				{names: []string{"--pathspec-from-file"}, class: ClassDestructive, why: "throws away uncommitted changes to the paths a file lists"}}},
+				{names: []string{"--pathspec-from-file"}, class: ClassDestructive, why: "throws away uncommitted changes to the paths a file lists"}}}},
 		// restore overwrites the working tree's files unless it only
 		// unstages (--staged without --worktree).
-		"restore": {long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge",
+		{"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge",
 			"conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay",
 			"pathspec-from-file=", "pathspec-file-nul"}, shortVal: "s",
 			class: ClassDestructive, why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"},
-			opts: []optEffect{{names: []string{"--worktree", "-W"}, class: ClassDestructive, why: "throws away uncommitted changes to the files it restores"}}},
-		"switch": {long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=",
+			opts: []optEffect{{names: []string{"--worktree", "-W"}, class: ClassDestructive, why: "throws away uncommitted changes to the files it restores"}}}},
+		{"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=",
 			"quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules"},
 			shortVal: "cC",
 			opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: ClassDestructive, why: "throws away uncommitted changes"},
-				{names: []string{"-C", "--force-create"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"}}},
-		"rm": {long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul"},
-			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes files with uncommitted changes"}}},
-		"filter-branch": {class: ClassDestructive, why: "rewrites the repository's history"},
-		"commit": {long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul"},
+				{names: []string{"-C", "--force-create"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"}}}},
+		{"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul"},
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes files with uncommitted changes"}}}},
+		{"filter-branch", &cmdSpec{class: ClassDestructive, why: "rewrites the repository's history"}},
+		{"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul"},
 			shortVal: "mFcCtS",
-			opts:     []optEffect{{names: []string{"-n", "--no-verify"}, class: ClassDestructive, why: "skips the repository's pre-commit checks"}}},
-		"filter-repo": {class: ClassDestructive, why: "rewrites the repository's history"},
-		"apply":       {opts: []optEffect{{names: []string{"--unsafe-paths"}, class: ClassDestructive, why: "lets the patch write files outside the repository"}}},
-		"read-tree": {long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet"},
-			opts: []optEffect{{names: []string{"--reset"}, class: ClassDestructive, why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}}},
-		"reflog":     {opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}},
-		"update-ref": {opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes a ref directly"}}},
-		"gc":         {long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}},
-		"clone": {long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare",
+			opts:     []optEffect{{names: []string{"-n", "--no-verify"}, class: ClassDestructive, why: "skips the repository's pre-commit checks"}}}},
+		{"filter-repo", &cmdSpec{class: ClassDestructive, why: "rewrites the repository's history"}},
+		{"apply",       &cmdSpec{opts: []optEffect{{names: []string{"--unsafe-paths"}, class: ClassDestructive, why: "lets the patch write files outside the repository"}}}},
+		{"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet"},
+			opts: []optEffect{{names: []string{"--reset"}, class: ClassDestructive, why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}}}},
+		{"reflog",     &cmdSpec{opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}}},
+		{"update-ref", &cmdSpec{opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes a ref directly"}}}},
+		{"gc",         &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}}},
+		{"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare",
 			"mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=",
 			"depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules",
 			"shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=",
 			"also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format="},
-			shortVal: "obucj", effect: EffectNetwork | EffectWrites},
-		"fetch":      {effect: EffectNetwork},
-		"pull":       {effect: EffectNetwork},
-		"ls-remote":  {effect: EffectNetwork},
-		"send-email": {effect: EffectNetwork},
-		"config":     {opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}},
-		"credential": {opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}},
+			shortVal: "obucj", effect: EffectNetwork | EffectWrites}},
+		{"fetch",      &cmdSpec{effect: EffectNetwork}},
+		{"pull",       &cmdSpec{effect: EffectNetwork}},
+		{"ls-remote",  &cmdSpec{effect: EffectNetwork}},
+		{"send-email", &cmdSpec{effect: EffectNetwork}},
+		{"config",     &cmdSpec{opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}}},
+		{"credential", &cmdSpec{opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}},
 		// The credential helpers answer "get" with the stored password.
-		"credential-store": {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}},
-		"credential-cache": {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints cached git credentials"}}},
-		"worktree": {subs: map[string]*cmdSpec{"remove": {long: []string{"force"},
-			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes a worktree with its uncommitted changes"}}}}},
+		{"credential-store", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}},
+		{"credential-cache", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints cached git credentials"}}}},
+		{"worktree", &cmdSpec{subs: subcommands{{"remove", &cmdSpec{long: []string{"force"},
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes a worktree with its uncommitted changes"}}}}}}},
 	}}
 
 // riskCommands is the risk family of the command table (cmdSpecs): the
@@ -451,40 +451,40 @@ func riskCommands() map[string]*cmdSpec {
 			{names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: ClassPersistence, why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"},
 			{names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: ClassInlineCode, why: "loads a library into the server"}}},
 		"terraform": terraformSpec, "tofu": terraformSpec, "terragrunt": terraformSpec,
-		"pulumi": {subs: map[string]*cmdSpec{"destroy": {class: ClassDestructive, why: "destroys the stack's infrastructure"},
-			"stack": {opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}}},
-		"helm": {effect: EffectNetwork, subs: map[string]*cmdSpec{"uninstall": helmDelete, "delete": helmDelete, "del": helmDelete, "un": helmDelete}},
-		"kubectl": {effect: EffectNetwork, subs: map[string]*cmdSpec{
-			"delete":  {class: ClassDestructive, why: "deletes cluster resources"},
-			"proxy":   {long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}},
-			"drain":   {class: ClassDestructive, why: "evicts every workload from a node"},
-			"replace": {opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}},
-			"get":     {opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}},
-			"create":  {opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}},
-			"exec":    {effect: EffectRuns}, "cp": {effect: EffectWrites, opts: []optEffect{sendsCredential, sendsHome}},
-			"run": {long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="},
+		"pulumi": {subs: subcommands{{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the stack's infrastructure"}},
+			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}}}},
+		"helm": {effect: EffectNetwork, subs: subcommands{{"uninstall", helmDelete}, {"delete", helmDelete}, {"del", helmDelete}, {"un", helmDelete}}},
+		"kubectl": {effect: EffectNetwork, subs: subcommands{
+			{"delete",  &cmdSpec{class: ClassDestructive, why: "deletes cluster resources"}},
+			{"proxy",   &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}}},
+			{"drain",   &cmdSpec{class: ClassDestructive, why: "evicts every workload from a node"}},
+			{"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}}},
+			{"get",     &cmdSpec{opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}}},
+			{"create",  &cmdSpec{opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}}},
+			{"exec",    &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{sendsCredential, sendsHome}}},
+			{"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="},
 				shortVal: "nl", effect: EffectRuns,
 				opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged pod, which has root's powers on its node"},
-					{names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a pod that shares its node's processes, network or files, or is privileged"}}},
-			"config": {opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints cluster credentials"}}},
+					{names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}},
+			{"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints cluster credentials"}}}},
 		}},
-		"docker": {effect: EffectRuns, subs: map[string]*cmdSpec{
-			"run": dockerRun, "create": dockerRun,
-			"cp":     {opts: []optEffect{{match: credentialRef, operand: true, sources: true, class: ClassCredential, why: "copies a credential file into a container, where whatever runs there reads it"}}},
-			"system": {opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}},
-			"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
-			"image":  dockerPrune, "container": dockerPrune, "network": dockerPrune, "builder": dockerPrune, "buildx": dockerPrune,
-			"compose": composeSpec,
-			"push":    publish,
-			"stop":    gateStop, "kill": gateStop, "rm": gateStop, "pause": gateStop,
+		"docker": {effect: EffectRuns, subs: subcommands{
+			{"run", dockerRun}, {"create", dockerRun},
+			{"cp",     &cmdSpec{opts: []optEffect{{match: credentialRef, operand: true, sources: true, class: ClassCredential, why: "copies a credential file into a container, where whatever runs there reads it"}}}},
+			{"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}}},
+			{"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}}},
+			{"image",  dockerPrune}, {"container", dockerPrune}, {"network", dockerPrune}, {"builder", dockerPrune}, {"buildx", dockerPrune},
+			{"compose", composeSpec},
+			{"push",    publish},
+			{"stop",    gateStop}, {"kill", gateStop}, {"rm", gateStop}, {"pause", gateStop},
 		}},
 		"docker-compose": composeSpec,
-		"nerdctl":        {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun}},
-		"ctr":            {effect: EffectRuns, subs: map[string]*cmdSpec{"run": ctrRun, "container": {subs: map[string]*cmdSpec{"create": ctrRun}}}},
-		"podman": {effect: EffectRuns, subs: map[string]*cmdSpec{"run": dockerRun, "create": dockerRun,
-			"system": {opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}},
-			"volume": {opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}},
-			"image":  dockerPrune, "container": dockerPrune}},
+		"nerdctl":        {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun}}},
+		"ctr":            {effect: EffectRuns, subs: subcommands{{"run", ctrRun}, {"container", &cmdSpec{subs: subcommands{{"create", ctrRun}}}}}},
+		"podman": {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun},
+			{"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}}},
+			{"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}}},
+			{"image",  dockerPrune}, {"container", dockerPrune}}},
 
 		// Running as root.
 		"sudo":    {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "runs a command as root", unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
@@ -499,10 +499,10 @@ func riskCommands() map[string]*cmdSpec {
 		"update-rc.d": {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot"},
 		"chkconfig":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", unless: []string{"--list"}},
 		"rc-update":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", unless: []string{"show"}},
-		"systemctl":   {subs: map[string]*cmdSpec{"stop": systemctlOff, "disable": systemctlOff, "kill": systemctlOff, "mask": systemctlOff}, opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"}}},
+		"systemctl":   {subs: subcommands{{"stop", systemctlOff}, {"disable", systemctlOff}, {"kill", systemctlOff}, {"mask", systemctlOff}}, opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"}}},
 		"systemd-run": {effect: EffectPersistence | EffectRuns, opts: []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: ClassPersistence, why: "installs a timer or service that runs later by itself"}},
 			long: []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host="}},
-		"launchctl":   {subs: map[string]*cmdSpec{"unload": gateStop, "bootout": gateStop, "disable": gateStop, "kill": gateStop, "stop": gateStop, "remove": gateStop}, opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
+		"launchctl":   {subs: subcommands{{"unload", gateStop}, {"bootout", gateStop}, {"disable", gateStop}, {"kill", gateStop}, {"stop", gateStop}, {"remove", gateStop}}, opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
 		"ssh-copy-id": {effect: EffectNetwork | EffectPersistence, class: ClassPersistence, why: "adds a login key to a machine's authorized_keys"},
 
 		// Privilege.
@@ -544,62 +544,62 @@ func riskCommands() map[string]*cmdSpec {
 		"modprobe": {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module", unless: []string{"-r", "-n", "--dry-run"}},
 
 		// Supply chain: installers given a URL, a git remote or another index.
-		"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: map[string]*cmdSpec{"install": withRemoteOpts(supplyInstall(nil, ""), "--spec"), "run": supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}},
-		"uv": {subs: map[string]*cmdSpec{"pip": pipSpec, "tool": {subs: map[string]*cmdSpec{"install": withRemoteOpts(supplyInstall(nil, ""), "--from", "--with"), "run": uvToolRun}},
-			"add": supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}},
-		"npm": {subs: map[string]*cmdSpec{"install": npmInstall, "i": npmInstall, "add": npmInstall, "exec": npmExec, "x": npmExec,
-			"publish": publish, "unpublish": {class: ClassDestructive, why: "deletes a published package version from the registry"}}},
+		"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--spec")}, {"run", supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}}},
+		"uv": {subs: subcommands{{"pip", pipSpec}, {"tool", &cmdSpec{subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--from", "--with")}, {"run", uvToolRun}}}},
+			{"add", supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}}},
+		"npm": {subs: subcommands{{"install", npmInstall}, {"i", npmInstall}, {"add", npmInstall}, {"exec", npmExec}, {"x", npmExec},
+			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}}}},
 		"npx":   npxSpec,
 		"uvx":   uvToolRun,
-		"pnpm":  {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "i": npmInstall, "dlx": npmExec}},
-		"yarn":  {subs: map[string]*cmdSpec{"add": npmInstall, "dlx": npmExec, "publish": publish, "npm": {subs: map[string]*cmdSpec{"publish": publish}}}},
-		"bun":   {subs: map[string]*cmdSpec{"add": npmInstall, "install": npmInstall, "x": npmExec}},
-		"gem":   {subs: map[string]*cmdSpec{"push": publish, "yank": {class: ClassDestructive, why: "withdraws a published gem version"}, "install": supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}},
-		"cargo": {subs: map[string]*cmdSpec{"publish": publish, "yank": {class: ClassDestructive, why: "withdraws a published crate version"}, "install": supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}},
-		"go":    {subs: map[string]*cmdSpec{"install": supplyInstall(nil, "")}},
-		"brew":  {subs: map[string]*cmdSpec{"install": supplyInstall(nil, ""), "tap": supplyInstall(nil, "")}},
+		"pnpm":  {subs: subcommands{{"add", npmInstall}, {"install", npmInstall}, {"i", npmInstall}, {"dlx", npmExec}}},
+		"yarn":  {subs: subcommands{{"add", npmInstall}, {"dlx", npmExec}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}}},
+		"bun":   {subs: subcommands{{"add", npmInstall}, {"install", npmInstall}, {"x", npmExec}}},
+		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}}},
+		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}}},
+		"go":    {subs: subcommands{{"install", supplyInstall(nil, "")}}},
+		"brew":  {subs: subcommands{{"install", supplyInstall(nil, "")}, {"tap", supplyInstall(nil, "")}}},
 
 		// Credentials printed by their tools.
 		"security":    {opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: ClassCredential, why: "prints passwords from the keychain"}}},
 		"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
 		"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}},
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
-		"gh": {opts: []optEffect{sendsCredential}, subs: map[string]*cmdSpec{"auth": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
-			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}},
-			"repo":    {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}},
-			"gist":    {effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}},
-			"release": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}},
-			"secret":  {opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}}},
-		"vault": {effect: EffectNetwork, opts: []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: ClassDestructive, why: "deletes or disables secrets, policies, leases or auth methods in Vault"}}, subs: map[string]*cmdSpec{"read": {class: ClassCredential, why: "prints a secret from Vault"},
-			"kv":    {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}},
-			"token": {opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: ClassCredential, why: "creates or prints a Vault token"}}},
-			"print": {opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}},
-		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: map[string]*cmdSpec{"read": {class: ClassCredential, why: "prints a secret from 1Password"},
-			"item": {opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}}},
-		"bw":    {subs: map[string]*cmdSpec{"get": {class: ClassCredential, why: "prints a secret from Bitwarden"}, "export": {class: ClassCredential, why: "exports the Bitwarden vault"}}},
-		"lpass": {subs: map[string]*cmdSpec{"show": {class: ClassCredential, why: "prints a secret from LastPass"}, "export": {class: ClassCredential, why: "exports the LastPass vault"}}},
-		"gcloud": {subs: map[string]*cmdSpec{"storage": uploader, "compute": gcloudCompute, "alpha": gcloudTracks, "beta": gcloudTracks, "auth": {opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}},
+		"gh": {opts: []optEffect{sendsCredential}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
+			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}}},
+			{"repo",    &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}}},
+			{"gist",    &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}}},
+			{"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}}},
+			{"secret",  &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}}}},
+		"vault": {effect: EffectNetwork, opts: []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: ClassDestructive, why: "deletes or disables secrets, policies, leases or auth methods in Vault"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from Vault"}},
+			{"kv",    &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}}},
+			{"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: ClassCredential, why: "creates or prints a Vault token"}}}},
+			{"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}}},
+		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from 1Password"}},
+			{"item", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}}}},
+		"bw":    {subs: subcommands{{"get", &cmdSpec{class: ClassCredential, why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the Bitwarden vault"}}}},
+		"lpass": {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
+		"gcloud": {subs: subcommands{{"storage", uploader}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"}}},
-		"aws": {effect: EffectNetwork, subs: map[string]*cmdSpec{
-			"configure": {opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}},
-			"sts":       {opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}},
-			"s3api":     uploader,
-			"s3": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
+		"aws": {effect: EffectNetwork, subs: subcommands{
+			{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
+			{"sts",       &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}}},
+			{"s3api",     uploader},
+			{"s3", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome,
-				{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}},
-			"secretsmanager": {opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"},
-				{names: []string{"update-secret", "put-secret-value"}, operand: true, class: ClassDestructive, why: "overwrites a stored secret, which its users read"}}},
-			"ssm": {opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}},
-			"iam": {opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: ClassCredential, why: "creates long-lived AWS credentials"},
+				{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}}},
+			{"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"},
+				{names: []string{"update-secret", "put-secret-value"}, operand: true, class: ClassDestructive, why: "overwrites a stored secret, which its users read"}}}},
+			{"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}}},
+			{"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: ClassCredential, why: "creates long-lived AWS credentials"},
 				{names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants AWS permissions"},
-				{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}}}},
+				{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}}}}},
 			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}, awsSendsFile}},
 		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome}},
-		"az": {effect: EffectNetwork, subs: map[string]*cmdSpec{"account": {opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}},
-			"keyvault": {subs: map[string]*cmdSpec{"secret": azVaultRead, "key": azVaultRead, "certificate": azVaultRead},
-				opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}},
+		"az": {effect: EffectNetwork, subs: subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
+			{"keyvault", &cmdSpec{subs: subcommands{{"secret", azVaultRead}, {"key", azVaultRead}, {"certificate", azVaultRead}},
+				opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}}},
 			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential, sendsHome}},
 
 		// Security controls.
@@ -626,12 +626,12 @@ func riskCommands() map[string]*cmdSpec {
 		// Languages given inline to a tool that is no interpreter by name:
 		// a Puppet manifest (exec, file resources), TeX source given as the
 		// argument (\input, \verbatiminput read any file).
-		"puppet": {probe: true, subs: map[string]*cmdSpec{"apply": {shortVal: "e", long: []string{"execute="},
-			opts: []optEffect{{names: []string{"-e", "--execute"}, value: func(string) bool { return true }, class: ClassInlineCode, why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
+		"puppet": {probe: true, subs: subcommands{{"apply", &cmdSpec{shortVal: "e", long: []string{"execute="},
+			opts: []optEffect{{names: []string{"-e", "--execute"}, value: func(string) bool { return true }, class: ClassInlineCode, why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}}},
 		"tex": texInline, "latex": texInline, "pdftex": texInline, "pdflatex": texInline, "xelatex": texInline, "lualatex": texInline, "luatex": texInline, "xetex": texInline, "etex": texInline,
 		// FreeBSD's and OpenWrt's package managers: a package file.
-		"pkg":  {probe: true, subs: map[string]*cmdSpec{"install": {opts: []optEffect{installsPackageFile}}, "add": {opts: []optEffect{installsPackageFile}}}},
-		"opkg": {probe: true, subs: map[string]*cmdSpec{"install": {opts: []optEffect{installsPackageFile}}}},
+		"pkg":  {probe: true, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{installsPackageFile}}}, {"add", &cmdSpec{opts: []optEffect{installsPackageFile}}}}},
+		"opkg": {probe: true, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{installsPackageFile}}}}},
 		"dpkg": {long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
 			opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: ClassSupplyChain, why: "installs a package file; its install scripts run as root"}}},
 		"rpm": {long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
@@ -640,8 +640,8 @@ func riskCommands() map[string]*cmdSpec {
 			opts: []optEffect{{names: []string{"--dangerous", "--devmode"}, class: ClassSupplyChain, why: "installs an unsigned snap or one without confinement"}}},
 		"apt": pkgRemove, "apt-get": pkgRemove, "dnf": pkgRemove, "yum": pkgRemove, "zypper": pkgRemove, "apk": pkgRemove,
 		"pacman": {opts: []optEffect{{names: []string{"-R", "--remove"}, class: ClassDestructive, why: "removes system packages"}}, long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"}},
-		"twine":  {subs: map[string]*cmdSpec{"upload": publish}},
-		"poetry": {subs: map[string]*cmdSpec{"publish": publish}}, "flit": {subs: map[string]*cmdSpec{"publish": publish}},
+		"twine":  {subs: subcommands{{"upload", publish}}},
+		"poetry": {subs: subcommands{{"publish", publish}}}, "flit": {subs: subcommands{{"publish", publish}}},
 		"aa-teardown": {effect: EffectPrivilege, class: ClassPrivilege, why: "unloads every AppArmor profile"},
 		"aa-disable":  {effect: EffectPrivilege, class: ClassPrivilege, why: "turns off an AppArmor profile"},
 		"aa-complain": {effect: EffectPrivilege, class: ClassPrivilege, why: "stops enforcing an AppArmor profile"},
@@ -693,14 +693,14 @@ func riskCommands() map[string]*cmdSpec {
 		"php":         {opts: []optEffect{servesDir("-t")}},
 		"httpd":       {probe: true, opts: []optEffect{servesDir("-h")}, shortVal: "phcru"},
 		"updog":       {probe: true, opts: []optEffect{servesDir("-d", "--directory")}, long: []string{"directory=", "port=", "password=", "ssl"}, shortVal: "dp"},
-		"caddy":       {probe: true, subs: map[string]*cmdSpec{"file-server": {opts: []optEffect{servesDir("--root", "-r")}, long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld"}}},
+		"caddy":       {probe: true, subs: subcommands{{"file-server", &cmdSpec{opts: []optEffect{servesDir("--root", "-r")}, long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld"}}}},
 		"twistd":      {probe: true, opts: []optEffect{servesDir("--path")}},
 		"http-server": servesOperand("paCKcdeSt"), "serve": servesOperand("lcp"), "live-server": servesOperand(""),
 		"miniserve": servesOperand("pigtaiuc"), "darkhttpd": servesOperand(""),
 		"dig": dnsLookup, "nslookup": dnsLookup, "host": dnsLookup, "drill": dnsLookup, "ping": dnsLookup, "ping6": dnsLookup, "traceroute": dnsLookup,
-		"code":        {subs: map[string]*cmdSpec{"tunnel": {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes this machine to the internet through a VS Code tunnel", unless: []string{"status", "user", "--help", "-h"}}}},
+		"code":        {subs: subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes this machine to the internet through a VS Code tunnel", unless: []string{"status", "user", "--help", "-h"}}}}},
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"version", "help", "--help", "-h", "config"}},
-		"cloudflared": {effect: EffectNetwork, subs: map[string]*cmdSpec{"tunnel": {class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
+		"cloudflared": {effect: EffectNetwork, subs: subcommands{{"tunnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}}},
 		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
 			{names: []string{"move", "moveto"}, operand: true, class: ClassDestructive, why: "moves files away from the source, deleting them there"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
@@ -816,8 +816,8 @@ func (s *cmdSpec) sub(name string, args []string) (*cmdSpec, string, []string) {
 	if i >= len(args) {
 		return nil, "", nil
 	}
-	ss, ok := s.subs[args[i]]
-	if !ok {
+	ss := s.subs.get(args[i])
+	if ss == nil {
 		return nil, "", nil
 	}
 	return ss, args[i], args[i+1:]
@@ -1070,7 +1070,7 @@ func longOptions(key string) []string {
 		if s == nil {
 			break
 		}
-		s = s.subs[w]
+		s = s.subs.get(w)
 	}
 	if s != nil {
 		add(s.long...)
@@ -1091,14 +1091,14 @@ func normaliseArgs(key string, args []string) []string {
 		// "pip install": the subcommand's own long options.
 		var w string
 		w, rest, isSub = strings.Cut(rest, " ")
-		s = s.subs[w]
+		s = s.subs.get(w)
 	}
 	if s != nil && key == "git" {
 		sub := s.firstOperand(args)
 		if sub >= len(args) {
 			return args
 		}
-		s, from = s.subs[args[sub]], sub+1
+		s, from = s.subs.get(args[sub]), sub+1
 	}
 	if s == nil {
 		return args
@@ -1246,12 +1246,12 @@ func parentProcess(a string) bool {
 var (
 	mongoSpec = &cmdSpec{effect: EffectNetwork, long: []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 		opts: []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: ClassDestructive, why: "runs a script that drops or empties data"}}}
-	terraformSpec = &cmdSpec{subs: map[string]*cmdSpec{
-		"destroy": {class: ClassDestructive, why: "destroys the infrastructure the configuration manages"},
-		"apply": {opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: ClassDestructive, why: "destroys the infrastructure the configuration manages"},
-			{names: []string{"-auto-approve", "--auto-approve"}, class: ClassDestructive, why: "changes infrastructure without showing the plan for approval"}}},
-		"state":     {opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}},
-		"workspace": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}},
+	terraformSpec = &cmdSpec{subs: subcommands{
+		{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the infrastructure the configuration manages"}},
+		{"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: ClassDestructive, why: "destroys the infrastructure the configuration manages"},
+			{names: []string{"-auto-approve", "--auto-approve"}, class: ClassDestructive, why: "changes infrastructure without showing the plan for approval"}}}},
+		{"state",     &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}}},
+		{"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}}},
 	}}
 	// publish uploads the workspace's code to a registry, which cannot be
 	// taken back.
@@ -1278,8 +1278,8 @@ var (
 	dockerPrune = &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused objects for good"}}}
 	composeSpec = &cmdSpec{effect: EffectRuns, shortVal: "fp",
 		long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
-		subs: map[string]*cmdSpec{"down": {long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
-			opts: []optEffect{{names: []string{"-v", "--volumes"}, class: ClassDestructive, why: "deletes the project's volumes and their data"}}}}}
+		subs: subcommands{{"down", &cmdSpec{long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
+			opts: []optEffect{{names: []string{"-v", "--volumes"}, class: ClassDestructive, why: "deletes the project's volumes and their data"}}}}}}
 	pkillSpec = &cmdSpec{long: []string{"signal=", "full", "exact", "newest", "oldest", "parent=", "pgroup=", "group=", "session=", "terminal=", "euid=", "uid=", "ignore-case", "count", "echo", "inverse", "pidfile=", "logpidfile", "ns=", "nslist="},
 		shortVal: "gGPsTtuUF",
 		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsGate, killsAgents, killsAccess, killsSecurity,
@@ -1322,8 +1322,8 @@ var (
 	// uploader sends the files it is given: a credential among them
 	// leaves the machine.
 	uploader      = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsHome}}
-	gcloudCompute = &cmdSpec{subs: map[string]*cmdSpec{"scp": uploader}}
-	gcloudTracks  = &cmdSpec{subs: map[string]*cmdSpec{"storage": uploader, "compute": gcloudCompute}}
+	gcloudCompute = &cmdSpec{subs: subcommands{{"scp", uploader}}}
+	gcloudTracks  = &cmdSpec{subs: subcommands{{"storage", uploader}, {"compute", gcloudCompute}}}
 	// awsSendsFile is aws's way of reading a parameter from a file
 	// ("--body fileb://~/.ssh/id_rsa"); s3 and s3api take plain paths.
 	awsSendsFile = optEffect{match: func(a string) bool {
