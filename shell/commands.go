@@ -2,15 +2,12 @@ package shell
 
 import (
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 )
 
-// cmdSpecs is the command table (DESIGN §3.5): one entry per known
-// command, read by the one option parser (scan) for every check. Its
-// entries are written by family, each in its own file, and merged here
-// into one entry per command:
+// The command table (DESIGN §3.5) has one entry per known command, read
+// by the one option parser (scan) for every check. Its entries are written
+// by family, each in its own file:
 //
 //   - riskCommands (specs.go): effects and risk classes;
 //   - execCommands (commands_exec.go): exec-capable options, the options
@@ -18,76 +15,33 @@ import (
 //   - fileCommands (commands_files.go): the files options and operands
 //     read, write and delete;
 //   - wrapCommands (commands_wrap.go): the wrappers, commands that run
-//     the command following their options (env, nice, sudo, timeout).
+//     the command following their options (env, nice, sudo, timeout);
+//   - launchCommands (launchers.go): the commands that run another after a
+//     subcommand, options and operands (ssh HOST CMD).
 //
 // Adding a command, or an option's effect, is adding data to one of them,
-// with a decision case.
-//
-// An entry is merged on first use (commandSpec): a hook process analyses
-// one command line of a few commands, and merging every entry of the
-// table was most of its work. cmdSpecs is the whole table, for what needs
-// every entry (BuiltinExecFlags, tests); a lookup is commandSpec.
-var cmdSpecs = sync.OnceValue(func() map[string]*cmdSpec {
-	out := make(map[string]*cmdSpec, len(specSlots()))
-	for name, slot := range specSlots() {
-		out[name] = slot.get()
-	}
-	return out
-})
+// with a decision case. The families are merged into one entry per
+// command, and the merged table written as data (commands_table.go, by
+// TestCommandTable): a hook process analyses one command line, and
+// building the families' maps and merging them was most of its work.
 
 // commandSpec returns the command table's entry for name, nil for a
 // command the table does not know.
 func commandSpec(name string) *cmdSpec {
-	if slot := specSlots()[name]; slot != nil {
-		return slot.get()
-	}
-	return nil
-}
-
-// specSlot is one command's entry of the table, merged on first use.
-type specSlot struct {
-	once  sync.Once
-	parts []*cmdSpec // the families' entries, in family order
-	spec  *cmdSpec
-}
-
-func (s *specSlot) get() *cmdSpec {
-	s.once.Do(func() {
-		for _, p := range s.parts {
-			s.spec = merge(s.spec, p, true) // s.spec is nil or made here
-		}
-		declareOptions(s.spec)
-		s.parts = nil
+	i, ok := slices.BinarySearchFunc(commandTable[:], name, func(e namedSpec, name string) int {
+		return strings.Compare(e.name, name)
 	})
-	return s.spec
+	if !ok {
+		return nil
+	}
+	return commandTable[i].spec
 }
-
-// specSlots indexes the families' entries by command name. Only names some
-// family knows have a slot, so no input grows it.
-var specSlots = sync.OnceValue(func() map[string]*specSlot {
-	families := []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands(), launchCommands()}
-	n := 0
-	for _, f := range families {
-		n += len(f)
-	}
-	slots := make(map[string]*specSlot, n)
-	for _, f := range families {
-		for name, s := range f {
-			slot := slots[name]
-			if slot == nil {
-				slot = &specSlot{}
-				slots[name] = slot
-			}
-			slot.parts = append(slot.parts, s)
-		}
-	}
-	return slots
-})
 
 // mergeSpec returns a new entry with the fields of a and b: lists are
 // joined, flags and effects or-ed, functions and kinds taken from b when
 // it sets them. Neither a nor b is changed (entries are shared): the
-// result and its subcommands are copies.
+// result and its subcommands are copies. It merges the families into the
+// table and the rules given to WithExecFlags into the table's entries.
 func mergeSpec(a, b *cmdSpec) *cmdSpec { return merge(a, b, false) }
 
 // merge is mergeSpec; with own, a is the caller's own entry (made by an
@@ -323,15 +277,5 @@ func (l subcommands) index(name string) int {
 func (l subcommands) sorted() subcommands {
 	out := slices.Clone(l)
 	slices.SortFunc(out, func(a, b namedSpec) int { return strings.Compare(a.name, b.name) })
-	return out
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]*cmdSpec) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

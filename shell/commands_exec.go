@@ -68,12 +68,12 @@ func execCommands() map[string]*cmdSpec {
 		"git": {long: gitGlobalLong, shortVal: "Cc",
 			opts: []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}},
 			subs: subcommands{
-				{"rebase",    &cmdSpec{opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}}}},
+				{"rebase", &cmdSpec{opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}}}},
 				{"submodule", &cmdSpec{opts: []optEffect{{names: []string{"foreach"}, operand: true, exec: true}}}},
-				{"bisect",    &cmdSpec{opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}}}},
-				{"difftool",  &cmdSpec{opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}}}},
+				{"bisect", &cmdSpec{opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}}}},
+				{"difftool", &cmdSpec{opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}}}},
 				{"mergetool", &cmdSpec{opts: []optEffect{{names: []string{"--tool"}, exec: true}}}},
-				{"grep",      &cmdSpec{opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}}}},
+				{"grep", &cmdSpec{opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}}}},
 				// Setting git configuration makes later git commands run
 				// code (core.fsmonitor, core.pager, core.sshCommand,
 				// core.hooksPath, alias.*, diff.external, filter.*).
@@ -81,15 +81,15 @@ func execCommands() map[string]*cmdSpec {
 				// Templates carry hooks; clone -c sets configuration in the
 				// new repository; --upload-pack and friends name the
 				// program to run.
-				{"clone",         &cmdSpec{opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}}}},
-				{"init",          &cmdSpec{opts: []optEffect{{names: []string{"--template"}, exec: true}}}},
-				{"fetch",         &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
-				{"pull",          &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
-				{"ls-remote",     &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
-				{"push",          &cmdSpec{opts: []optEffect{{names: []string{"--receive-pack", "--exec"}, exec: true}}}},
-				{"archive",       &cmdSpec{opts: []optEffect{{names: []string{"--exec"}, exec: true}}}},
+				{"clone", &cmdSpec{opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}}}},
+				{"init", &cmdSpec{opts: []optEffect{{names: []string{"--template"}, exec: true}}}},
+				{"fetch", &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
+				{"pull", &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
+				{"ls-remote", &cmdSpec{opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}}}},
+				{"push", &cmdSpec{opts: []optEffect{{names: []string{"--receive-pack", "--exec"}, exec: true}}}},
+				{"archive", &cmdSpec{opts: []optEffect{{names: []string{"--exec"}, exec: true}}}},
 				{"filter-branch", &cmdSpec{exec: true}},
-				{"filter-repo",   &cmdSpec{exec: true}},
+				{"filter-repo", &cmdSpec{exec: true}},
 			}},
 		"rg":  {opts: []optEffect{{names: []string{"--pre", "--hostname-bin"}, exec: true}}},
 		"sed": {analyse: sedScripts, opts: []optEffect{{names: []string{"-i", "-f"}, exec: true, cluster: true}, {names: []string{"--in-place", "--file"}, exec: true}}},

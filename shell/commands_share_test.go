@@ -158,7 +158,7 @@ func TestMergeSharesNoDifference(t *testing.T) {
 	for _, s := range want {
 		declareOptions(s)
 	}
-	got := cmdSpecs()
+	got := tableEntries()
 	if len(got) != len(want) {
 		t.Fatalf("%d entries, want %d", len(got), len(want))
 	}

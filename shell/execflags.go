@@ -44,10 +44,9 @@ type ExecFlagRule struct {
 // more. The table itself (commands_exec.go and the other families of the
 // command table) is where they are defined.
 func BuiltinExecFlags() []ExecFlagRule {
-	specs := cmdSpecs()
 	var out []ExecFlagRule
-	for _, name := range sortedKeys(specs) {
-		out = appendRules(out, name, "", specs[name], len(specs[name].subs) > 0)
+	for _, e := range commandTable {
+		out = appendRules(out, e.name, "", e.spec, len(e.spec.subs) > 0)
 	}
 	return out
 }

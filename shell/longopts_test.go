@@ -57,7 +57,7 @@ func TestLongOptions(t *testing.T) {
 			walk(key+" "+sc.name, sc.spec)
 		}
 	}
-	for name, s := range cmdSpecs() {
+	for name, s := range tableEntries() {
 		walk(name, s)
 	}
 	if checked < 500 {

@@ -90,7 +90,7 @@ func TestFileOptionsTakeValues(t *testing.T) {
 			walk(key+" "+sc.name, sc.spec)
 		}
 	}
-	for name, s := range cmdSpecs() {
+	for name, s := range tableEntries() {
 		walk(name, s)
 	}
 }

@@ -227,7 +227,7 @@ var pipSpec = &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=
 	"no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
 	shortVal: "",
 	subs: subcommands{
-		{"install",  withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
+		{"install", withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
 		{"download", withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
 	}}
 
@@ -365,23 +365,23 @@ var gitSpec = &cmdSpec{
 			shortVal: "mFcCtS",
 			opts:     []optEffect{{names: []string{"-n", "--no-verify"}, class: ClassDestructive, why: "skips the repository's pre-commit checks"}}}},
 		{"filter-repo", &cmdSpec{class: ClassDestructive, why: "rewrites the repository's history"}},
-		{"apply",       &cmdSpec{opts: []optEffect{{names: []string{"--unsafe-paths"}, class: ClassDestructive, why: "lets the patch write files outside the repository"}}}},
+		{"apply", &cmdSpec{opts: []optEffect{{names: []string{"--unsafe-paths"}, class: ClassDestructive, why: "lets the patch write files outside the repository"}}}},
 		{"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet"},
 			opts: []optEffect{{names: []string{"--reset"}, class: ClassDestructive, why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}}}},
-		{"reflog",     &cmdSpec{opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}}},
+		{"reflog", &cmdSpec{opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: ClassDestructive, why: "deletes reflog entries, the last way back to lost commits"}}}},
 		{"update-ref", &cmdSpec{opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes a ref directly"}}}},
-		{"gc",         &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}}},
+		{"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft"}, opts: []optEffect{{names: []string{"--prune"}, class: ClassDestructive, why: "prunes unreachable commits, the last copy of lost work"}}}},
 		{"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare",
 			"mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=",
 			"depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules",
 			"shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=",
 			"also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format="},
 			shortVal: "obucj", effect: EffectNetwork | EffectWrites}},
-		{"fetch",      &cmdSpec{effect: EffectNetwork}},
-		{"pull",       &cmdSpec{effect: EffectNetwork}},
-		{"ls-remote",  &cmdSpec{effect: EffectNetwork}},
+		{"fetch", &cmdSpec{effect: EffectNetwork}},
+		{"pull", &cmdSpec{effect: EffectNetwork}},
+		{"ls-remote", &cmdSpec{effect: EffectNetwork}},
 		{"send-email", &cmdSpec{effect: EffectNetwork}},
-		{"config",     &cmdSpec{opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}}},
+		{"config", &cmdSpec{opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}}},
 		{"credential", &cmdSpec{opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}},
 		// The credential helpers answer "get" with the stored password.
 		{"credential-store", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}},
@@ -455,13 +455,13 @@ func riskCommands() map[string]*cmdSpec {
 			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}}}},
 		"helm": {effect: EffectNetwork, subs: subcommands{{"uninstall", helmDelete}, {"delete", helmDelete}, {"del", helmDelete}, {"un", helmDelete}}},
 		"kubectl": {effect: EffectNetwork, subs: subcommands{
-			{"delete",  &cmdSpec{class: ClassDestructive, why: "deletes cluster resources"}},
-			{"proxy",   &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}}},
-			{"drain",   &cmdSpec{class: ClassDestructive, why: "evicts every workload from a node"}},
+			{"delete", &cmdSpec{class: ClassDestructive, why: "deletes cluster resources"}},
+			{"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}}},
+			{"drain", &cmdSpec{class: ClassDestructive, why: "evicts every workload from a node"}},
 			{"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}}},
-			{"get",     &cmdSpec{opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}}},
-			{"create",  &cmdSpec{opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}}},
-			{"exec",    &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{sendsCredential, sendsHome}}},
+			{"get", &cmdSpec{opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}}},
+			{"create", &cmdSpec{opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}}},
+			{"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{sendsCredential, sendsHome}}},
 			{"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="},
 				shortVal: "nl", effect: EffectRuns,
 				opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged pod, which has root's powers on its node"},
@@ -470,13 +470,13 @@ func riskCommands() map[string]*cmdSpec {
 		}},
 		"docker": {effect: EffectRuns, subs: subcommands{
 			{"run", dockerRun}, {"create", dockerRun},
-			{"cp",     &cmdSpec{opts: []optEffect{{match: credentialRef, operand: true, sources: true, class: ClassCredential, why: "copies a credential file into a container, where whatever runs there reads it"}}}},
+			{"cp", &cmdSpec{opts: []optEffect{{match: credentialRef, operand: true, sources: true, class: ClassCredential, why: "copies a credential file into a container, where whatever runs there reads it"}}}},
 			{"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}}},
 			{"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}}},
-			{"image",  dockerPrune}, {"container", dockerPrune}, {"network", dockerPrune}, {"builder", dockerPrune}, {"buildx", dockerPrune},
+			{"image", dockerPrune}, {"container", dockerPrune}, {"network", dockerPrune}, {"builder", dockerPrune}, {"buildx", dockerPrune},
 			{"compose", composeSpec},
-			{"push",    publish},
-			{"stop",    gateStop}, {"kill", gateStop}, {"rm", gateStop}, {"pause", gateStop},
+			{"push", publish},
+			{"stop", gateStop}, {"kill", gateStop}, {"rm", gateStop}, {"pause", gateStop},
 		}},
 		"docker-compose": composeSpec,
 		"nerdctl":        {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun}}},
@@ -484,7 +484,7 @@ func riskCommands() map[string]*cmdSpec {
 		"podman": {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun},
 			{"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}}},
 			{"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}}},
-			{"image",  dockerPrune}, {"container", dockerPrune}}},
+			{"image", dockerPrune}, {"container", dockerPrune}}},
 
 		// Running as root.
 		"sudo":    {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "runs a command as root", unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
@@ -521,8 +521,8 @@ func riskCommands() map[string]*cmdSpec {
 		"sysctl": {shortVal: "p", opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
 			// "sysctl key=value" sets as -w does; a key with ".." reads a
 			// file outside /proc/sys ("sysctl -n /../../etc/shadow").
-			{operand: true, match: func(a string) bool { return strings.Contains(a, "=") }, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
-			{operand: true, match: func(a string) bool { return strings.Contains(a, "..") }, class: ClassCredential, why: "reads a file outside /proc/sys through a key that climbs out of it"}}},
+			{operand: true, match: setsValue, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
+			{operand: true, match: climbsOut, class: ClassCredential, why: "reads a file outside /proc/sys through a key that climbs out of it"}}},
 		"insmod":   {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module"},
 		"chroot":   {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "runs a command with another root directory (as root)"},
 		"umount":   {effect: EffectPrivilege, class: ClassPrivilege, why: "unmounts a file system"},
@@ -566,12 +566,12 @@ func riskCommands() map[string]*cmdSpec {
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
 		"gh": {opts: []optEffect{sendsCredential}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
 			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}}},
-			{"repo",    &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}}},
-			{"gist",    &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}}},
+			{"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}}},
+			{"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}}},
 			{"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}}},
-			{"secret",  &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}}}},
+			{"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}}}},
 		"vault": {effect: EffectNetwork, opts: []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: ClassDestructive, why: "deletes or disables secrets, policies, leases or auth methods in Vault"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from Vault"}},
-			{"kv",    &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}}},
+			{"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}}},
 			{"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: ClassCredential, why: "creates or prints a Vault token"}}}},
 			{"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}}},
 		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from 1Password"}},
@@ -583,8 +583,8 @@ func riskCommands() map[string]*cmdSpec {
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"}}},
 		"aws": {effect: EffectNetwork, subs: subcommands{
 			{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
-			{"sts",       &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}}},
-			{"s3api",     uploader},
+			{"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}}},
+			{"s3api", uploader},
 			{"s3", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome,
 				{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}}},
@@ -616,18 +616,18 @@ func riskCommands() map[string]*cmdSpec {
 		"killall": {long: []string{"exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "signal=", "user=", "verbose", "wait", "older-than=", "younger-than=", "ns="},
 			shortVal: "sunoy",
 			opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsNamedGate, killsNamedAgents, killsAccess, killsSecurity,
-				{names: []string{"-u", "--user"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills every process of a user"}}},
+				{names: []string{"-u", "--user"}, value: anyValue, class: ClassDestructive, why: "kills every process of a user"}}},
 		"chattr": {opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the flag that keeps a file from being changed"}}},
 		"make":   makeSpec, "gmake": makeSpec,
 		// rake runs a Rakefile (Ruby) and Ruby given with -e/-p/-E.
 		"rake": {probe: true, shortVal: "fCIrReEpgjmPT", long: []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 			opts: []optEffect{secretConfig("-f", "--rakefile"),
-				{names: []string{"-e", "-p", "-E", "--execute", "--execute-print", "--execute-continue"}, value: func(string) bool { return true }, class: ClassInlineCode, why: "runs Ruby given inline, which no rule can read"}}},
+				{names: []string{"-e", "-p", "-E", "--execute", "--execute-print", "--execute-continue"}, value: anyValue, class: ClassInlineCode, why: "runs Ruby given inline, which no rule can read"}}},
 		// Languages given inline to a tool that is no interpreter by name:
 		// a Puppet manifest (exec, file resources), TeX source given as the
 		// argument (\input, \verbatiminput read any file).
 		"puppet": {probe: true, subs: subcommands{{"apply", &cmdSpec{shortVal: "e", long: []string{"execute="},
-			opts: []optEffect{{names: []string{"-e", "--execute"}, value: func(string) bool { return true }, class: ClassInlineCode, why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}}},
+			opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: ClassInlineCode, why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}}},
 		"tex": texInline, "latex": texInline, "pdftex": texInline, "pdflatex": texInline, "xelatex": texInline, "lualatex": texInline, "luatex": texInline, "xetex": texInline, "etex": texInline,
 		// FreeBSD's and OpenWrt's package managers: a package file.
 		"pkg":  {probe: true, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{installsPackageFile}}}, {"add", &cmdSpec{opts: []optEffect{installsPackageFile}}}}},
@@ -646,13 +646,13 @@ func riskCommands() map[string]*cmdSpec {
 		"aa-disable":  {effect: EffectPrivilege, class: ClassPrivilege, why: "turns off an AppArmor profile"},
 		"aa-complain": {effect: EffectPrivilege, class: ClassPrivilege, why: "stops enforcing an AppArmor profile"},
 		"auditctl": {opts: []optEffect{{names: []string{"-D"}, effect: EffectPrivilege, class: ClassPrivilege, why: "deletes every audit rule, turning off auditing"},
-			{names: []string{"-e"}, value: func(v string) bool { return v == "0" }, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off auditing"}}, shortVal: "ewWaAkFSdlR"},
+			{names: []string{"-e"}, value: isZero, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off auditing"}}, shortVal: "ewWaAkFSdlR"},
 		"spctl":   {opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off Gatekeeper, macOS's check of downloaded programs"}}, long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"}},
 		"csrutil": {opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off System Integrity Protection"}}},
 		"journalctl": {long: []string{"vacuum-time=", "vacuum-size=", "vacuum-files=", "rotate", "flush", "unit=", "follow", "lines=", "since=", "until="},
 			opts: []optEffect{{names: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files"}, prefix: true, class: ClassDestructive, why: "deletes the system journal, the machine's audit trail"}}},
 		"history": {opts: []optEffect{{names: []string{"-c"}, class: ClassDestructive, why: "clears the shell history, hiding what ran"},
-			{names: []string{"-w", "-d"}, class: ClassDestructive, why: "rewrites the shell history, hiding what ran"}}, dashOperand: func(a string) bool { return strings.Trim(a, "-0123456789") == "" && len(a) > 1 }},
+			{names: []string{"-w", "-d"}, class: ClassDestructive, why: "rewrites the shell history, hiding what ran"}}, dashOperand: historyOffset},
 		"unset":  {opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}},
 		"export": declSpec, "declare": declSpec, "typeset": declSpec, "readonly": declSpec, "local": declSpec,
 		"set":      {opts: []optEffect{{names: []string{"history"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "with +o turns off the shell history, a security control that records what runs"}}},
@@ -682,7 +682,7 @@ func riskCommands() map[string]*cmdSpec {
 		// takes actions (execute) from whoever connects; dnsmasq runs
 		// its --conf-script.
 		"fzf":     {long: []string{"listen=", "listen-unsafe="}, opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: EffectRuns, class: ClassExfiltrate, why: "lets whoever reaches its port run commands through its actions"}}},
-		"dnsmasq": {probe: true, long: []string{"conf-script=", "dhcp-script=", "conf-file="}, opts: []optEffect{{names: []string{"--conf-script", "--dhcp-script"}, value: func(string) bool { return true }, effect: EffectRuns, class: ClassInlineCode, why: "runs a script it is given as configuration"}}},
+		"dnsmasq": {probe: true, long: []string{"conf-script=", "dhcp-script=", "conf-file="}, opts: []optEffect{{names: []string{"--conf-script", "--dhcp-script"}, value: anyValue, effect: EffectRuns, class: ClassInlineCode, why: "runs a script it is given as configuration"}}},
 		"grep":    homeSearch, "egrep": homeSearch, "fgrep": homeSearch, "rg": homeSearch, "ag": homeSearch, "ack": homeSearch,
 		// python -m http.server: serving the workspace is a dev server,
 		// serving the home directory or / hands its files to the network.
@@ -731,7 +731,7 @@ var dockerRun = &cmdSpec{
 		{names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"},
 			prefix: true, effect: EffectPrivilege, class: ClassPrivilege, why: "mounts the host's root, /etc or the docker socket into a container"},
 		{names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: ClassCredential, why: "mounts a credential directory into a container"},
-		{names: []string{"--net", "--network"}, value: func(v string) bool { return v == "host" }, effect: EffectPrivilege, class: ClassPrivilege, why: "shares the host's network with a container, which reaches every local service"},
+		{names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: ClassPrivilege, why: "shares the host's network with a container, which reaches every local service"},
 	},
 }
 
@@ -1250,7 +1250,7 @@ var (
 		{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the infrastructure the configuration manages"}},
 		{"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: ClassDestructive, why: "destroys the infrastructure the configuration manages"},
 			{names: []string{"-auto-approve", "--auto-approve"}, class: ClassDestructive, why: "changes infrastructure without showing the plan for approval"}}}},
-		{"state",     &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}}},
+		{"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}}},
 		{"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}}},
 	}}
 	// publish uploads the workspace's code to a registry, which cannot be
@@ -1273,7 +1273,7 @@ var (
 		"always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory",
 		"no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 		opts: []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: ClassInlineCode, why: "runs a makefile given inline on standard input, whose recipes no rule can read"},
-			{names: []string{"-E", "--eval"}, value: func(string) bool { return true }, class: ClassInlineCode, why: "runs make rules given inline, whose recipes no rule can read"}}}
+			{names: []string{"-E", "--eval"}, value: anyValue, class: ClassInlineCode, why: "runs make rules given inline, whose recipes no rule can read"}}}
 	helmDelete  = &cmdSpec{class: ClassDestructive, why: "uninstalls a release and deletes its resources"}
 	dockerPrune = &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused objects for good"}}}
 	composeSpec = &cmdSpec{effect: EffectRuns, shortVal: "fp",
@@ -1284,7 +1284,7 @@ var (
 		shortVal: "gGPsTtuUF",
 		opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsGate, killsAgents, killsAccess, killsSecurity,
 			{match: killsGateLine, when: pkillFull, operand: true, class: ClassTampering, why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"},
-			{names: []string{"-u", "-U", "--euid", "--uid"}, value: func(string) bool { return true }, class: ClassDestructive, why: "kills processes of a whole user"},
+			{names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: ClassDestructive, why: "kills processes of a whole user"},
 			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
 	// stopsGate stops toolgate itself: with the gate gone, nothing vets
 	// the agent's next calls.
@@ -1326,9 +1326,7 @@ var (
 	gcloudTracks  = &cmdSpec{subs: subcommands{{"storage", uploader}, {"compute", gcloudCompute}}}
 	// awsSendsFile is aws's way of reading a parameter from a file
 	// ("--body fileb://~/.ssh/id_rsa"); s3 and s3api take plain paths.
-	awsSendsFile = optEffect{match: func(a string) bool {
-		return (strings.HasPrefix(a, "file://") || strings.HasPrefix(a, "fileb://")) && credentialRef(a)
-	}, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
+	awsSendsFile = optEffect{match: awsFileCredential, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
 	// httpieSpec is httpie and xh: request items name files to send
 	// ("@file", "field@file", "field=@file", "field:=@file").
 	httpieSpec = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{{match: metadataURL, operand: true, class: ClassCredential, why: "asks the cloud metadata service, which hands out the machine's credentials"}, sendsCredential,
@@ -1485,4 +1483,28 @@ func diffRecursive(args []string) bool {
 func namesCredential(script string) bool {
 	_, ok := mentionsCredential(script)
 	return ok
+}
+
+// The table's tests of option values and operands, named so that the
+// generated table (commands_table.go) can refer to them.
+
+// setsValue: a sysctl operand that sets a key (key=value).
+func setsValue(a string) bool { return strings.Contains(a, "=") }
+
+// climbsOut: a sysctl key that climbs out of /proc/sys.
+func climbsOut(a string) bool { return strings.Contains(a, "..") }
+
+// isZero: a value of 0 (auditctl -e 0).
+func isZero(v string) bool { return v == "0" }
+
+// isHost: the value host (docker --net host).
+func isHost(v string) bool { return v == "host" }
+
+// historyOffset: history's negative offsets ("-3") are operands.
+func historyOffset(a string) bool { return strings.Trim(a, "-0123456789") == "" && len(a) > 1 }
+
+// awsFileCredential: aws's way of reading a parameter from a file names a
+// credential ("fileb://~/.ssh/id_rsa").
+func awsFileCredential(a string) bool {
+	return (strings.HasPrefix(a, "file://") || strings.HasPrefix(a, "fileb://")) && credentialRef(a)
 }
