@@ -179,7 +179,8 @@ type AuditEntry struct {
 	// Kind is what happened: decision, approval.requested,
 	// approval.resolved, grant.added, grant.revoked, mode.changed,
 	// session.aborted, session.ended, session.turn_ended, rules.changed, call.conflict (a
-	// call id resubmitted with other content).
+	// call id resubmitted with other content), approval.file_read (an
+	// approver asked for the file a pending call would change).
 	Kind       string `json:"kind"`
 	Session    string `json:"session,omitempty"`
 	Workspace  string `json:"workspace,omitempty"`

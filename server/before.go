@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/filebefore"
 )
 
@@ -12,13 +13,17 @@ import (
 // change, as it is now, so the card can show old against new
 // (internal/filebefore says what may be read). Approvers only: the
 // content never goes into the approval itself, which the agent can read,
-// nor into events and notifications.
+// nor into events and notifications. Every answer is audited (who, which
+// approval and path, shown or withheld and why) before it is sent: when
+// the entry cannot be written the request fails and nothing of the file
+// is sent.
 func (s *server) handleBefore(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
-	a, err := s.broker.GetAs(r.Context(), id, actorOf(w, r))
+	by := actorOf(w, r)
+	a, err := s.broker.GetAs(r.Context(), id, by)
 	if err != nil {
 		return err
 	}
@@ -32,6 +37,10 @@ func (s *server) handleBefore(w http.ResponseWriter, r *http.Request) error {
 		b.Path, b.Note = p, "this gateway does not read the files calls name (it may run on another machine)"
 	default:
 		b = filebefore.Read(r.Context(), &a.Call, filebefore.Options{Home: s.deps.Home, Allowed: s.readAllowed(&a.Call)})
+	}
+	read := approval.FileRead{Path: b.Path, Shown: b.Shown, Exists: b.Exists, Content: b.Content, Note: b.Note}
+	if err := s.broker.RecordFileRead(r.Context(), a, by, read); err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, b)
 }

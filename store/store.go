@@ -217,12 +217,14 @@ type FeedHead struct {
 // ChangesCaches reports whether an audit entry of this kind records a
 // change that a node's caches depend on (a grant, a session's mode, turn
 // or stop flag, a rules document, the credential list: a revoked token
-// must fail on every node once the revocation returns). Decisions and the
-// creation and resolution of approvals do not: approvals are always read
-// from the store. Unknown kinds count as changes.
+// must fail on every node once the revocation returns). Decisions, the
+// creation and resolution of approvals, call conflicts and approvers'
+// reads of the files calls change do not: approvals are always read from
+// the store, and those entries record what happened without changing
+// what decides. Unknown kinds count as changes.
 func ChangesCaches(kind string) bool {
 	switch kind {
-	case "decision", "approval.requested", "approval.resolved", "call.conflict":
+	case "decision", "approval.requested", "approval.resolved", "call.conflict", "approval.file_read":
 		return false
 	}
 	return true
