@@ -990,7 +990,9 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 			return shell.ClassRisk{Class: shell.ClassPrivilege, Reason: "writes " + s.texts[0] + ", which " + ent.Reason, Token: token}
 		case ent.Kind == sensitive.AuditLog && write:
 			return shell.ClassRisk{Class: shell.ClassDestructive, Reason: "overwrites " + s.texts[0] + ", which " + ent.Reason, Token: token}
-		case ent.Kind == sensitive.Autostart && write:
+		case ent.Kind == sensitive.Autostart && write && !del:
+			// Deleting one removes what would run; outside the workspace
+			// it is destructive (placeClass).
 			return shell.ClassRisk{Class: shell.ClassPersistence, Reason: "writes " + s.texts[0] + ", which " + ent.Reason, Token: token}
 		}
 	}

@@ -21,7 +21,11 @@ const (
 	AgentConfig
 	// Autostart paths hold programs and jobs that run later by themselves
 	// (cron and systemd directories, launch agents, directories on every
-	// user's PATH): writing them is persistence. Reading them is harmless.
+	// user's PATH), programs' start-up files (~/.vimrc), and the project
+	// files a routine later command or agent session obeys (a project's
+	// .npmrc, hook managers' files, CI pipelines, the dev container,
+	// CLAUDE.md and AGENTS.md): writing them is persistence. Reading them
+	// is harmless, and so is deleting them in the workspace.
 	Autostart
 	// SecuritySetting paths hold the kernel's and the machine's security
 	// settings (/proc/sys, PAM, sshd_config): writing them is privilege

@@ -20,6 +20,13 @@ const (
 	onUserPath  = "is on the user's PATH: a program put there runs in place of the one asked for"
 	agentConfig = "configures an AI agent (its permissions, hooks and MCP servers)"
 	editorTasks = "configures the editor's tasks and settings, which run commands when the folder opens"
+	npmRuns     = "configures npm for the project: its script-shell, node-options, git and onload settings run a program in every later npm command"
+	yarnRuns    = "configures yarn for the project: its yarnPath, plugins and shell settings run a program in every later yarn command"
+	hookManager = "holds git hooks a hook manager installs, which run on every commit, checkout and push"
+	ciRuns      = "is a CI pipeline, which runs its commands with the repository's secrets on the next push"
+	devcontRuns = "configures the dev container, whose commands (initializeCommand, postCreateCommand…) run when the folder is opened"
+	agentRules  = "holds instructions every later agent session in the project follows (an injected instruction persists)"
+	editorRC    = "runs its commands every time that program starts"
 )
 
 // table is the one list of sensitive paths, compiled on first use (not
@@ -160,6 +167,68 @@ var table = sync.OnceValue(func() *index {
 		{Path: ".envrc", Anchor: Anywhere, Kind: AgentConfig, Reason: "is run by direnv whenever a shell enters the directory"},
 		// Jobs, services and programs that run later by themselves (writing
 		// them is persistence).
+		//
+		// A project's own files that a routine later command or session
+		// obeys: package managers' settings, hook managers, CI pipelines,
+		// the dev container, agent instruction files. Written in lower case
+		// where the real name has capitals ("claude.md"): Lookup folds a
+		// path that matches nothing, so CLAUDE.md and Claude.md both match.
+		// Build files (Makefile, package.json scripts) are not here: they
+		// are the project's code, run only when a build is asked for.
+		{Path: ".npmrc", Anchor: Anywhere, Kind: Autostart, Reason: npmRuns},
+		{Path: ".yarnrc", Anchor: Anywhere, Kind: Autostart, Reason: yarnRuns},
+		{Path: ".yarnrc.yml", Anchor: Anywhere, Kind: Autostart, Reason: yarnRuns},
+		{Path: ".yarn/plugins/", Anchor: Anywhere, Kind: Autostart, Reason: yarnRuns},
+		{Path: ".pnpmfile.cjs", Anchor: Anywhere, Kind: Autostart, Reason: "is pnpm's hook file, which runs in every later pnpm install"},
+		{Path: "bunfig.toml", Anchor: Anywhere, Kind: Autostart, Reason: "configures bun: its preload scripts run in every later bun run and bun test"},
+		{Path: ".husky/", Anchor: Anywhere, Kind: Autostart, Reason: hookManager + " (husky)"},
+		{Path: ".pre-commit-config.yaml", Anchor: Anywhere, Kind: Autostart, Reason: hookManager + " (pre-commit)"},
+		{Path: "lefthook.yml", Anchor: Anywhere, Kind: Autostart, Reason: hookManager + " (lefthook)"},
+		{Path: ".lefthook.yml", Anchor: Anywhere, Kind: Autostart, Reason: hookManager + " (lefthook)"},
+		{Path: ".github/workflows/", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (GitHub Actions)"},
+		{Path: ".github/actions/", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (a GitHub Actions step)"},
+		{Path: ".gitlab-ci.yml", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (GitLab)"},
+		{Path: ".circleci/", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (CircleCI)"},
+		{Path: ".travis.yml", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (Travis CI)"},
+		{Path: "azure-pipelines.yml", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (Azure Pipelines)"},
+		{Path: "bitbucket-pipelines.yml", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (Bitbucket)"},
+		{Path: "jenkinsfile", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (Jenkins)"},
+		{Path: ".buildkite/", Anchor: Anywhere, Kind: Autostart, Reason: ciRuns + " (Buildkite)"},
+		{Path: ".devcontainer/", Anchor: Anywhere, Kind: Autostart, Reason: devcontRuns},
+		{Path: ".devcontainer.json", Anchor: Anywhere, Kind: Autostart, Reason: devcontRuns},
+		{Path: "claude.md", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Claude Code)"},
+		{Path: "claude.local.md", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Claude Code)"},
+		{Path: "agents.md", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Codex and others)"},
+		{Path: "agent.md", Anchor: Anywhere, Kind: Autostart, Reason: agentRules},
+		{Path: "gemini.md", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Gemini CLI)"},
+		{Path: ".cursorrules", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Cursor)"},
+		{Path: ".windsurfrules", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Windsurf)"},
+		{Path: ".clinerules", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Cline)"},
+		{Path: ".clinerules/", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Cline)"},
+		{Path: ".github/copilot-instructions.md", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (GitHub Copilot)"},
+		{Path: ".github/instructions/", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (GitHub Copilot)"},
+		// Programs' start-up files in the home directory (the shell's are
+		// critical writes, shell/risks.go).
+		{Path: ".vimrc", Anchor: Home, Kind: Autostart, Reason: editorRC + " (vim)"},
+		{Path: ".gvimrc", Anchor: Home, Kind: Autostart, Reason: editorRC + " (vim)"},
+		{Path: ".exrc", Anchor: Home, Kind: Autostart, Reason: editorRC + " (vi)"},
+		{Path: ".vim/plugin/", Anchor: Home, Kind: Autostart, Reason: editorRC + " (vim)"},
+		{Path: ".vim/autoload/", Anchor: Home, Kind: Autostart, Reason: editorRC + " (vim)"},
+		{Path: ".config/nvim/", Anchor: Home, Kind: Autostart, Reason: editorRC + " (neovim)"},
+		{Path: ".emacs", Anchor: Home, Kind: Autostart, Reason: editorRC + " (emacs)"},
+		{Path: ".emacs.d/init.el", Anchor: Home, Kind: Autostart, Reason: editorRC + " (emacs)"},
+		{Path: ".config/emacs/init.el", Anchor: Home, Kind: Autostart, Reason: editorRC + " (emacs)"},
+		{Path: ".lessfilter", Anchor: Home, Kind: Autostart, Reason: "is run by lesspipe on every file less opens"},
+		{Path: ".tmux.conf", Anchor: Home, Kind: Autostart, Reason: editorRC + " (tmux: run-shell, if-shell)"},
+		{Path: ".config/tmux/tmux.conf", Anchor: Home, Kind: Autostart, Reason: editorRC + " (tmux: run-shell, if-shell)"},
+		{Path: ".screenrc", Anchor: Home, Kind: Autostart, Reason: editorRC + " (screen)"},
+		{Path: ".gdbinit", Anchor: Home, Kind: Autostart, Reason: editorRC + " (gdb)"},
+		{Path: ".psqlrc", Anchor: Home, Kind: Autostart, Reason: editorRC + " (psql: \\! runs a shell command)"},
+		{Path: ".irbrc", Anchor: Home, Kind: Autostart, Reason: editorRC + " (irb)"},
+		{Path: ".pryrc", Anchor: Home, Kind: Autostart, Reason: editorRC + " (pry)"},
+		{Path: ".rprofile", Anchor: Anywhere, Kind: Autostart, Reason: "runs every time R starts in that directory"},
+		{Path: ".bash_aliases", Anchor: Home, Kind: Autostart, Reason: "is read by every interactive bash (the usual .bashrc sources it)"},
+		{Path: ".config/direnv/", Anchor: Home, Kind: Autostart, Reason: "configures direnv, whose direnvrc runs whenever a shell enters a directory"},
 		{Path: "etc/crontab", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
 		{Path: "etc/cron.d/", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
 		{Path: "etc/cron.hourly/", Anchor: Root, Kind: Autostart, Reason: autostart + " (cron)"},
