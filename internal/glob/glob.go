@@ -15,6 +15,9 @@ type Glob struct {
 	src    string
 	negate bool
 	alts   []alt
+	// one holds the alternative of a pattern without braces (most are):
+	// rules are compiled on every hook call, so a glob is one allocation.
+	one [1]alt
 }
 
 // alt is one brace-free alternative of a pattern.
@@ -62,6 +65,15 @@ func Compile(pattern string) (*Glob, error) {
 	}
 	if err := checkExtglob(p); err != nil {
 		return nil, fmt.Errorf("pattern %q: %w", pattern, err)
+	}
+	if strings.IndexByte(p, '{') < 0 {
+		a, err := compileAlt(p)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", pattern, err)
+		}
+		g.one[0] = a
+		g.alts = g.one[:]
+		return g, nil
 	}
 	expanded, err := expandBraces(p)
 	if err != nil {
@@ -209,7 +221,10 @@ func checkExtglob(p string) error {
 // compileAlt turns one brace-free alternative into tokens and picks the
 // fastest matcher that gives the same answers.
 func compileAlt(p string) (alt, error) {
-	var toks []token
+	// The tokens are gathered on the stack: most patterns classify as a
+	// kind that keeps none, and classify copies those it keeps.
+	var buf [8]token
+	toks := buf[:0]
 	// A literal run is a substring of p unless it has an escape; then it
 	// is built in lit.
 	var lit strings.Builder
@@ -270,8 +285,10 @@ func compileAlt(p string) (alt, error) {
 	return classify(toks), nil
 }
 
+// classify picks the matcher for toks; the alternative it returns keeps a
+// copy of the tokens it needs, never toks itself.
 func classify(toks []token) alt {
-	a := alt{kind: kindGeneral, toks: toks}
+	a := alt{kind: kindGeneral}
 	isStar := func(i int) bool { return toks[i].kind == tokStar }
 	isLit := func(i int) bool { return toks[i].kind == tokLit }
 	switch {
@@ -290,14 +307,16 @@ func classify(toks []token) alt {
 	}
 	// Peel literal ends into prefix/suffix checks so most mismatches are
 	// rejected before the token loop runs.
+	lo, hi := 0, len(toks)
 	if isLit(0) {
 		a.prefix = toks[0].lit
-		a.toks = a.toks[1:]
+		lo++
 	}
-	if n := len(a.toks); n > 0 && a.toks[n-1].kind == tokLit {
-		a.suffix = a.toks[n-1].lit
-		a.toks = a.toks[:n-1]
+	if hi > lo && isLit(hi-1) {
+		a.suffix = toks[hi-1].lit
+		hi--
 	}
+	a.toks = append(make([]token, 0, hi-lo), toks[lo:hi]...)
 	return a
 }
 

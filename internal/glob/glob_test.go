@@ -172,3 +172,20 @@ func TestUnclosedBracket(t *testing.T) {
 		}
 	}
 }
+
+// A pattern without braces is one allocation, two when it needs the token
+// loop: every rule is compiled on each hook call.
+func TestCompileAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		allocs  float64
+	}{
+		{"*", 1}, {"*.env", 1}, {"git push *", 1}, {"*credentials*", 1}, {"a?c", 2},
+		{"*/v1/approvals/*/approve*", 2},
+	} {
+		got := testing.AllocsPerRun(20, func() { MustCompile(tc.pattern) })
+		if got != tc.allocs {
+			t.Errorf("Compile(%q): %v allocations, want %v", tc.pattern, got, tc.allocs)
+		}
+	}
+}
