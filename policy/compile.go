@@ -165,8 +165,9 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 		cr.ref.Pattern = "*"
 	}
 	cr.reason = ruleReason(&cr.ref)
+	toolGlob := isToolGlob(r.Tool)
 	if r.Exact {
-		if r.Tool == "*" || strings.ContainsAny(r.Tool, "*?[{") {
+		if r.Tool == "*" || toolGlob {
 			// A glob names its own tools: it is matched against the
 			// call's tool name, never widened to the families it touches.
 			cr.exactGlob = true
@@ -178,7 +179,7 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 	switch {
 	case r.Tool == "*":
 		cr.catchAll = true
-	case strings.ContainsAny(r.Tool, "*?[{"):
+	case toolGlob:
 		g, err := glob.Compile(r.Tool)
 		if err != nil {
 			return cr, fmt.Errorf("tool pattern: %w", err)
@@ -232,6 +233,17 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 		cr.prefix = wsMarker + cr.prefix
 	}
 	return cr, e.compileWhen(&cr, r)
+}
+
+// isToolGlob reports whether a rule's tool is a glob over tool names.
+func isToolGlob(tool string) bool {
+	for i := 0; i < len(tool); i++ {
+		switch tool[i] {
+		case '*', '?', '[', '{':
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Engine) compileWhen(cr *compiledRule, r *Rule) error {

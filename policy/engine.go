@@ -40,7 +40,13 @@ type Engine struct {
 	// fileRules is set when a read or write rule denies or asks: then
 	// every shell operand is checked as a file too.
 	fileRules bool
-	agents    map[string]*Ruleset
+	agents    map[string]*Ruleset // the agent layers the documents define
+	// explore is the built-in explore layer (exploreRules), for the agent
+	// types in builtinAgent that no document defines. It is compiled on
+	// first use: the hook builds an engine per call, and few calls come
+	// from an explore agent.
+	explore      func() *Ruleset
+	builtinAgent map[string]bool
 
 	// aliases caches the seed spelling of MCP tool names (see mcpKey).
 	aliases struct {
@@ -136,10 +142,16 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 			WithWorkspaceRoots(e.expandHome(r))(e)
 		}
 	}
-	for name, rules := range builtinAgents() {
-		if _, defined := agentRules[name]; !defined {
-			agentRules[name] = rules // a document's own definition replaces the built-in one
+	for _, name := range builtinAgentTypes {
+		if _, defined := agentRules[name]; !defined { // a document's own definition replaces the built-in one
+			if e.builtinAgent == nil {
+				e.builtinAgent = make(map[string]bool, len(builtinAgentTypes))
+			}
+			e.builtinAgent[name] = true
 		}
+	}
+	if e.builtinAgent != nil {
+		e.explore = sync.OnceValue(e.compileExplore)
 	}
 	e.families = map[string][]string{}
 	for name, info := range e.tools {
@@ -161,8 +173,8 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	if e.managed, err = e.Compile(toolgate.LayerManaged, append(e.selfProtection(), managed...)); err != nil {
 		return nil, fmt.Errorf("managed rules: %w", err)
 	}
-	// Agents defined by one list of rules (the built-in explore and
-	// Explore) share one compiled set: a Ruleset is immutable.
+	// Agents defined by one list of rules share one compiled set: a
+	// Ruleset is immutable.
 	shared := map[*Rule]*Ruleset{}
 	for name, rules := range agentRules {
 		if len(rules) > 0 {
@@ -182,6 +194,9 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	for _, rs := range e.agents {
 		e.fileRules = e.fileRules || e.restrictsFiles(rs)
 	}
+	// The built-in explore layer restricts no files (its deny is the
+	// catch-all, the rest allow; TestExploreLazy), so it changes nothing
+	// here and can wait until a call needs it.
 	var failures TestFailures
 	for _, d := range docs {
 		for i := range d.Tests {
@@ -273,16 +288,43 @@ func (e *Engine) runTest(t *Test) error {
 	return fmt.Errorf("%s: test %q: got %s, want %s (%s)", t.Source, name, d.Action, t.Expect, d.Reason)
 }
 
-// builtinAgents returns the built-in agent layers: explore may read and
-// search but nothing else. A document that defines the same agent type
-// replaces it.
-func builtinAgents() map[string][]Rule {
+// builtinAgentTypes are the agent types the built-in explore layer
+// (exploreRules) applies to; a document that defines one of them replaces
+// it for that type.
+var builtinAgentTypes = [...]string{"explore", "Explore"}
+
+// exploreRules returns the built-in explore layer: the agent may read and
+// search but nothing else.
+func exploreRules() []Rule {
 	src := Source{File: "builtin:agent-explore"}
 	explore := []Rule{{Tool: "*", Action: toolgate.Deny, Reason: "the explore agent may only read and search", Source: src}}
 	for _, t := range []string{"read_file", "glob", "grep", "WebFetch", "WebSearch", "TodoWrite"} {
 		explore = append(explore, Rule{Tool: t, Action: toolgate.Allow, Source: src})
 	}
-	return map[string][]Rule{"explore": explore, "Explore": explore}
+	return explore
+}
+
+// compileExplore compiles exploreRules for the engine. They always
+// compile (TestExploreLazy); were that ever to fail, the layer would deny
+// everything, never let the agent through.
+func (e *Engine) compileExplore() *Ruleset {
+	rs, err := e.Compile(toolgate.LayerAgent, exploreRules())
+	if err != nil {
+		rs, _ = e.Compile(toolgate.LayerAgent, []Rule{{Tool: "*", Action: toolgate.Deny,
+			Reason: "the built-in explore layer did not compile: " + err.Error(), Source: Source{File: "builtin:agent-explore"}}})
+	}
+	return rs
+}
+
+// agentLayer returns the engine's layer for an agent type, or nil.
+func (e *Engine) agentLayer(agent string) *Ruleset {
+	if rs := e.agents[agent]; rs != nil {
+		return rs
+	}
+	if e.builtinAgent[agent] {
+		return e.explore()
+	}
+	return nil
 }
 
 // selfProtection returns the managed rules that keep agents away from

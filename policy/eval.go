@@ -154,7 +154,7 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	d.Tier, d.Mode = tier.Effective(), env.Mode
 	agent := env.Agent
 	if agent == nil && c.Agent != "" {
-		agent = e.agents[c.Agent]
+		agent = e.agentLayer(c.Agent)
 	}
 
 	var local [4]subject

@@ -206,6 +206,9 @@ func matchTokens(toks []token, s string) bool {
 }
 
 func checkExtglob(p string) error {
+	if strings.IndexByte(p, '(') < 0 {
+		return nil // every extglob opens a group; most patterns have none
+	}
 	for i := 0; i+1 < len(p); i++ {
 		if p[i] == '\\' {
 			i++
