@@ -35,18 +35,15 @@ import (
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
 	configFlag := fs.String("config", "", "config file `F` (default $XDG_CONFIG_HOME/toolgate/toolgate.yaml if it exists)")
-	addr := fs.String("addr", "", "listen `address` (default 127.0.0.1:8787)")
-	data := fs.String("data", "", "data `dir`ectory (default $XDG_DATA_HOME/toolgate)")
-	storeURL := fs.String("store", "", "store `URL`: sqlite (default, in the data directory), sqlite:PATH, or postgres://… (several nodes sharing one database)")
-	allowRemote := fs.Bool("allow-remote", false, "listen on a non-loopback address without TLS (something else must terminate TLS)")
-	noFileReads := fs.Bool("no-file-reads", false, "never read the files write and edit calls name to show old against new (for a gateway on another machine than its agents)")
+	var flags serveFlags
+	flags.define(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("serve takes no arguments, got %q", fs.Arg(0))
 	}
-	cfg, config, configPath, err := serveSettings(fs, *configFlag, *addr, *data, *storeURL, *allowRemote)
+	cfg, config, configPath, err := serveSettings(fs, *configFlag, &flags)
 	if err != nil {
 		return badInput(err)
 	}
@@ -143,7 +140,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		Logger:         logger,
 		AllowedOrigins: cfg.AllowedOrigins, PublicMetrics: cfg.PublicMetrics,
 		Limits: limits, Mounts: mounts, Authenticate: ui.Authenticate, Metrics: extraMetrics,
-		NoFileReads: *noFileReads,
+		NoFileReads: cfg.NoFileReads,
 	})
 	handler := http.NewServeMux()
 	handler.Handle("/", api) // the API and every mounted protocol
@@ -192,10 +189,26 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return nil
 }
 
+// serveFlags are the flags of serve that override settings of the config
+// file's server section.
+type serveFlags struct {
+	addr, data, store        string
+	allowRemote, noFileReads bool
+}
+
+// define adds the flags to fs.
+func (f *serveFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.addr, "addr", "", "listen `address` (default 127.0.0.1:8787)")
+	fs.StringVar(&f.data, "data", "", "data `dir`ectory (default $XDG_DATA_HOME/toolgate)")
+	fs.StringVar(&f.store, "store", "", "store `URL`: sqlite (default, in the data directory), sqlite:PATH, or postgres://… (several nodes sharing one database)")
+	fs.BoolVar(&f.allowRemote, "allow-remote", false, "listen on a non-loopback address without TLS (something else must terminate TLS)")
+	fs.BoolVar(&f.noFileReads, "no-file-reads", false, "never read the files write and edit calls name to show old against new (for a gateway on another machine than its agents)")
+}
+
 // serveSettings layers the server settings: defaults, the config file's
 // server section, TOOLGATE_* variables, then the flags that were given.
 // It also loads the config file's rules and says which file it read.
-func serveSettings(fs *flag.FlagSet, configPath, addr, data, storeURL string, allowRemote bool) (serveConfig, *policy.Document, string, error) {
+func serveSettings(fs *flag.FlagSet, configPath string, flags *serveFlags) (serveConfig, *policy.Document, string, error) {
 	cfg := defaultServeConfig()
 	if configPath == "" {
 		configPath = os.Getenv("TOOLGATE_CONFIG")
@@ -219,13 +232,15 @@ func serveSettings(fs *flag.FlagSet, configPath, addr, data, storeURL string, al
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "addr":
-			cfg.Addr = addr
+			cfg.Addr = flags.addr
 		case "data":
-			cfg.Data = data
+			cfg.Data = flags.data
 		case "store":
-			cfg.Store = storeURL
+			cfg.Store = flags.store
 		case "allow-remote":
-			cfg.AllowRemote = allowRemote
+			cfg.AllowRemote = flags.allowRemote
+		case "no-file-reads":
+			cfg.NoFileReads = flags.noFileReads
 		}
 	})
 	if strings.HasPrefix(cfg.Data, "~/") {

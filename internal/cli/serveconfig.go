@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -32,6 +33,9 @@ type serveConfig struct {
 	LogLevel           string        `yaml:"log_level"`
 	LogFormat          string        `yaml:"log_format"`
 	PublicMetrics      bool          `yaml:"public_metrics"`
+	// NoFileReads stops the gateway reading the files write and edit
+	// calls name to show old against new (server.Deps.NoFileReads).
+	NoFileReads bool `yaml:"no_file_reads"`
 	// Workspaces, if set, lists the only workspaces agent tokens may use;
 	// otherwise each agent token may create WorkspacesPerToken new ones
 	// (default 32, -1 for no limit).
@@ -72,8 +76,14 @@ func loadServerSection(path string, c *serveConfig) error {
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if doc.Server.Kind == 0 {
-		return nil
+	if doc.Server.Kind == 0 || doc.Server.Tag == "!!null" {
+		return nil // no section, or one with every key commented out
+	}
+	// Decoding the section's node reports a bad value at its own line in
+	// the file; the re-encoded copy below is only for unknown keys, which
+	// Node.Decode does not check.
+	if err := doc.Server.Decode(c); err != nil {
+		return sectionError(path, "server", &doc.Server, false, err)
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
@@ -83,10 +93,49 @@ func loadServerSection(path string, c *serveConfig) error {
 	dec := yaml.NewDecoder(&buf)
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil {
-		// The re-encoded section starts at line 1; report the file's line.
-		return fmt.Errorf("%s:%d: server: %s", path, doc.Server.Line, strings.TrimPrefix(err.Error(), "yaml: "))
+		return sectionError(path, "server", &doc.Server, true, err)
 	}
 	return nil
+}
+
+// sectionError names the file and the line of each key of a section that
+// does not decode: "toolgate.yaml:7: server: cannot unmarshal !!str
+// `maybe` into bool", "toolgate.yaml:9: server: unknown key rate_limt".
+// err is from decoding the section's node (lines are the file's) or, when
+// reencoded, a copy of it (lines are the copy's, so only a key's name
+// locates it); a message that cannot be placed gets the section's line.
+func sectionError(path, name string, section *yaml.Node, reencoded bool, err error) error {
+	msgs := []string{strings.TrimPrefix(err.Error(), "yaml: ")}
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	out := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		at := section.Line
+		if rest, ok := strings.CutPrefix(m, "line "); ok {
+			if n, msg, ok := strings.Cut(rest, ": "); ok {
+				if l, err := strconv.Atoi(n); err == nil {
+					m = msg
+					if !reencoded {
+						at = l
+					}
+				}
+			}
+		}
+		if key, ok := strings.CutPrefix(m, "field "); ok {
+			if key, _, ok := strings.Cut(key, " not found"); ok {
+				m = "unknown key " + key
+				for i := 0; i+1 < len(section.Content); i += 2 {
+					if section.Content[i].Value == key {
+						at = section.Content[i].Line
+					}
+				}
+			}
+		}
+		out = append(out, fmt.Sprintf("%s:%d: %s: %s", path, at, name, m))
+	}
+	return errors.New(strings.Join(out, "; "))
 }
 
 // applyEnv overrides settings from TOOLGATE_* variables.
