@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -712,6 +713,11 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		s.under = f.Under
 		if !s.opaque && !pattern {
 			s.fclass = e.fileClass(&s, f.Write, f.Delete, f.Recursive)
+			if (f.Recursive || f.Moved) && (s.fclass.Class == "" || s.fclass.Class == shell.ClassDestructive) {
+				if tc := e.treeClass(&s, &f, c.Cwd); tc.Class != "" {
+					s.fclass = tc
+				}
+			}
 			if f.Into && s.fclass.Class == "" {
 				s.fclass = e.intoClass(&s)
 			}
@@ -997,6 +1003,65 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 		}
 	}
 	return e.placeClass(s, del, recursive)
+}
+
+// treeClass classifies a command on a whole tree (rm -r, chmod -R, chown
+// -R, an mv source) by what the tree holds, known from paths alone: a
+// directory above toolgate's own files (the engine's protected paths) or
+// above agent configuration in a home or at the root (~/.config holds
+// ~/.config/toolgate; ~ holds ~/.copilot) is tampering; moving away the
+// workspace or a directory above it, which holds the workspace's .git
+// and agent configuration, is destructive, as deleting it is
+// (placeClass). A tree deeper in the workspace (rm -rf src) may hold a
+// nested repository only the file system knows of: the decision does not
+// read the disk, so that stays a delete inside the workspace.
+func (e *Engine) treeClass(s *subject, f *shell.File, cwd string) shell.ClassRisk {
+	abs := s.texts[s.n-1]
+	if !path.IsAbs(abs) {
+		return shell.ClassRisk{}
+	}
+	verb := "deletes everything under "
+	switch {
+	case f.Moved:
+		verb = "moves away everything under "
+	case !f.Delete:
+		verb = "changes the permissions of everything under "
+	}
+	// "/" and a home are the critical list's (rm -rf ~ asks with its own
+	// reason whatever the rules say, DESIGN §3.4).
+	wide := abs == "/" || abs == "/home" || abs == "/Users" || abs == "/root" || abs == e.home ||
+		path.Dir(abs) == "/home" || path.Dir(abs) == "/Users"
+	for _, list := range [2][]string{e.protect, e.noWrite} {
+		if wide {
+			break
+		}
+		for _, p := range list {
+			if p = path.Clean(filepath.ToSlash(p)); p != "" && p != "." && above(abs, p) {
+				return shell.ClassRisk{Class: shell.ClassTampering, Reason: verb + s.texts[0] + ", which holds toolgate's own files (" + p + ")", Token: s.texts[0]}
+			}
+		}
+	}
+	if ent, ok := sensitive.Within(abs, e.home, sensitive.AgentConfig); ok && !wide {
+		return shell.ClassRisk{Class: shell.ClassTampering, Reason: verb + s.texts[0] + ", which holds " + ent.Path + " (that path " + ent.Reason + ")", Token: s.texts[0]}
+	}
+	if !f.Moved {
+		return shell.ClassRisk{}
+	}
+	roots := append([]string{path.Clean(cwd)}, e.roots...)
+	for _, r := range roots {
+		if path.IsAbs(r) && (abs == r || above(abs, r)) {
+			return shell.ClassRisk{Class: shell.ClassDestructive, Reason: verb + s.texts[0] + ", which holds the workspace " + r + " (its .git and agent configuration)", Token: s.texts[0]}
+		}
+	}
+	return shell.ClassRisk{}
+}
+
+// above reports whether directory dir lies above p (p is under it).
+func above(dir, p string) bool {
+	if dir == "/" {
+		return p != "/" && path.IsAbs(p)
+	}
+	return len(p) > len(dir) && strings.HasPrefix(p, dir) && p[len(dir)] == '/'
 }
 
 // placeClass is the destructive class of deleting (or recursively

@@ -131,6 +131,10 @@ type File struct {
 	// path, picked by a test (find DIR -name X -delete), neither the path
 	// itself nor its whole tree.
 	Under bool
+	// Moved is set for a source a command moves away (mv): the path and
+	// the tree under it leave where they were, as a recursive delete
+	// there would.
+	Moved bool
 	// Remote is set for a file of a command run elsewhere (ssh HOST CMD):
 	// it only restricts.
 	Remote bool

@@ -401,7 +401,7 @@ func (w *walker) copyFiles(kind fileKind, dir *word, ops []word, rewrite bool, l
 		}
 		// A link's target is written through it later ("ln -s
 		// ~/.bashrc notes; echo x >> notes"), so it counts as written.
-		w.file(o, kind != copyKind, owner, d)
+		w.fileAs(o, File{Write: kind != copyKind, Moved: kind == moveKind}, owner, d)
 	}
 }
 
