@@ -6,17 +6,9 @@ package shell
 // per command, options declared, sorted by name (TestCommandTable). As
 // data the linker lays out, it costs a process nothing to build.
 var commandTable = [...]namedSpec{
-	{".", &cmdSpec{
-		files: 8,
-	}},
-	{"7z", &cmdSpec{
-		opts:  []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}},
-		probe: true,
-	}},
-	{"7za", &cmdSpec{
-		opts:  []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}},
-		probe: true,
-	}},
+	{".", &sharedSpec0},
+	{"7z", &sharedSpec1},
+	{"7za", &sharedSpec1},
 	{"aa-complain", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -32,13 +24,7 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "unloads every AppArmor profile",
 	}},
-	{"ack", &cmdSpec{
-		long:     []string{"regexp", "file"},
-		shortVal: "efABCmdgtT",
-		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}},
-		pattern:  true,
-		fileOpts: true,
-	}},
+	{"ack", &sharedSpec2},
 	{"addgroup", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -49,37 +35,13 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "creates a user or adds one to a group",
 	}},
-	{"ag", &cmdSpec{
-		long:     []string{"regexp", "file"},
-		shortVal: "efABCmdgtT",
-		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}},
-		pattern:  true,
-		fileOpts: true,
-	}},
-	{"apache2", &cmdSpec{
-		shortVal: "CcdfDeE",
-		opts:     []optEffect{{names: []string{"-C", "-c"}, exec: true}},
-		probe:    true,
-	}},
-	{"apache2ctl", &cmdSpec{
-		shortVal: "CcdfDeE",
-		opts:     []optEffect{{names: []string{"-C", "-c"}, exec: true}},
-		probe:    true,
-	}},
-	{"apachectl", &cmdSpec{
-		shortVal: "CcdfDeE",
-		opts:     []optEffect{{names: []string{"-C", "-c"}, exec: true}},
-		probe:    true,
-	}},
-	{"apk", &cmdSpec{
-		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-	}},
-	{"apt", &cmdSpec{
-		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-	}},
-	{"apt-get", &cmdSpec{
-		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-	}},
+	{"ag", &sharedSpec2},
+	{"apache2", &sharedSpec3},
+	{"apache2ctl", &sharedSpec3},
+	{"apachectl", &sharedSpec3},
+	{"apk", &sharedSpec4},
+	{"apt", &sharedSpec4},
+	{"apt-get", &sharedSpec4},
 	{"aria2c", &cmdSpec{
 		long:     []string{"on-download-complete=", "on-download-error=", "on-download-start=", "on-download-pause=", "on-download-stop=", "on-bt-download-complete=", "input-file=", "dir=", "out="},
 		shortVal: "idoxsjk",
@@ -97,35 +59,23 @@ var commandTable = [...]namedSpec{
 		shortVal: "ewWaAkFSdlR",
 		opts:     []optEffect{{names: []string{"-D"}, effect: 32, class: "privilege-escalation", why: "deletes every audit rule, turning off auditing"}, {names: []string{"-e"}, value: isZero, effect: 32, class: "privilege-escalation", why: "turns off auditing"}},
 	}},
-	{"awk", &cmdSpec{
-		analyse:  awkPrograms,
-		files:    16,
-		fileCode: (*walker).awkCode,
-	}},
+	{"awk", &sharedSpec5},
 	{"aws", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}, {operand: true, match: awsFileCredential, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs:   subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}}}, {"s3api", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true}}, {"s3", &cmdSpec{effect: 16, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}}}},
+		subs:   subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}}}, {"s3api", &sharedSpec6}, {"s3", &cmdSpec{effect: 16, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}}}},
 	}},
 	{"az", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &cmdSpec{opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}}}, {"key", &cmdSpec{opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}}}, {"certificate", &cmdSpec{opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}}}}}}},
+		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}},
 	}},
 	{"b2sum", &cmdSpec{
 		shortVal: "l",
 		files:    1,
 	}},
-	{"base32", &cmdSpec{
-		long:     []string{"wrap="},
-		shortVal: "w",
-		files:    1,
-	}},
-	{"base64", &cmdSpec{
-		long:     []string{"wrap="},
-		shortVal: "w",
-		files:    1,
-	}},
+	{"base32", &sharedSpec8},
+	{"base64", &sharedSpec8},
 	{"bat", &cmdSpec{
 		long:     []string{"language=", "highlight-line=", "file-name=", "diff-context=", "tabs=", "wrap=", "terminal-width=", "color=", "decorations=", "paging=", "pager=", "map-syntax=", "theme=", "style=", "line-range="},
 		shortVal: "lHrm",
@@ -141,7 +91,7 @@ var commandTable = [...]namedSpec{
 		why:   "discards every block of a device",
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tap", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}},
+		subs: subcommands{{"install", &sharedSpec9}, {"tap", &sharedSpec9}},
 	}},
 	{"brotli", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -152,14 +102,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"builtin", &cmdSpec{
-		wraps: true,
-	}},
+	{"builtin", &sharedSpec10},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"install", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"x", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}},
+		subs: subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"x", &sharedSpec12}},
 	}},
 	{"bundle", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10}},
 		probe:  true,
 	}},
 	{"bunzip2", &cmdSpec{
@@ -172,9 +120,7 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"busybox", &cmdSpec{
-		wraps: true,
-	}},
+	{"busybox", &sharedSpec10},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
 	}},
@@ -183,24 +129,9 @@ var commandTable = [...]namedSpec{
 		pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"},
 		wraps: true,
 	}},
-	{"bzcat", &cmdSpec{
-		files: 1,
-	}},
-	{"bzip2", &cmdSpec{
-		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
-		suffix:   ".bz2",
-		probe:    true,
-		fileOpts: true,
-	}},
-	{"c++", &cmdSpec{
-		shortVal: "oIlLDUxeTuzBF",
-		opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
-		files:    1,
-		fileOpts: true,
-	}},
+	{"bzcat", &sharedSpec13},
+	{"bzip2", &sharedSpec14},
+	{"c++", &sharedSpec15},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -211,20 +142,11 @@ var commandTable = [...]namedSpec{
 		short:    "dimsu",
 	}},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs: subcommands{{"publish", &sharedSpec16}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 	}},
-	{"cat", &cmdSpec{
-		files: 1,
-	}},
-	{"catchsegv", &cmdSpec{
-		wraps: true,
-	}},
-	{"cc", &cmdSpec{
-		shortVal: "oIlLDUxeTuzBF",
-		opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
-		files:    1,
-		fileOpts: true,
-	}},
+	{"cat", &sharedSpec13},
+	{"catchsegv", &sharedSpec10},
+	{"cc", &sharedSpec15},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
@@ -309,21 +231,9 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's login shell",
 	}},
-	{"cksum", &cmdSpec{
-		files: 1,
-	}},
-	{"clang", &cmdSpec{
-		shortVal: "oIlLDUxeTuzBF",
-		opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
-		files:    1,
-		fileOpts: true,
-	}},
-	{"clang++", &cmdSpec{
-		shortVal: "oIlLDUxeTuzBF",
-		opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
-		files:    1,
-		fileOpts: true,
-	}},
+	{"cksum", &sharedSpec13},
+	{"clang", &sharedSpec15},
+	{"clang++", &sharedSpec15},
 	{"cloudflared", &cmdSpec{
 		effect: 16,
 		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
@@ -342,9 +252,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "csoNRHEWdl",
 		files:    1,
 	}},
-	{"comm", &cmdSpec{
-		files: 1,
-	}},
+	{"comm", &sharedSpec13},
 	{"command", &cmdSpec{
 		wraps: true,
 		short: "pvV",
@@ -400,7 +308,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ctr", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &cmdSpec{opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: 32, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}}}}, {"container", &cmdSpec{subs: subcommands{{"create", &cmdSpec{opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: 32, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}}}}}}}},
+		subs:   subcommands{{"run", &sharedSpec17}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec17}}}}},
 	}},
 	{"curl", &cmdSpec{
 		long:     []string{"output=", "upload-file=", "config=", "data=", "data-binary=", "data-raw=", "data-urlencode=", "data-ascii=", "form=", "form-string=", "json=", "header=", "user-agent=", "referer=", "cookie=", "cookie-jar=", "dump-header=", "request=", "user=", "proxy=", "proxy-user=", "max-time=", "connect-timeout=", "retry=", "retry-delay=", "retry-max-time=", "range=", "write-out=", "output-dir=", "cert=", "key=", "cacert=", "capath=", "trace=", "trace-ascii=", "stderr=", "libcurl=", "etag-save=", "etag-compare=", "hsts=", "alt-svc=", "url=", "resolve=", "connect-to=", "interface=", "limit-rate=", "max-filesize=", "speed-limit=", "speed-time=", "time-cond=", "continue-at=", "quote=", "telnet-option=", "ftp-port=", "netrc-file=", "unix-socket=", "abstract-unix-socket=", "proto=", "proto-redir=", "variable=", "create-file-mode=", "local-port=", "ciphers=", "pinnedpubkey=", "oauth2-bearer=", "aws-sigv4=", "preproxy=", "noproxy=", "mail-from=", "mail-rcpt=", "max-redirs=", "dns-servers=", "doh-url=", "tls-max=", "url-query=", "proxy-header=", "key-type=", "cert-type=", "request-target=", "socks5=", "socks5-hostname=", "happy-eyeballs-timeout-ms=", "keepalive-time=", "remote-name", "remote-name-all", "remote-header-name"},
@@ -415,11 +323,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "bcdf",
 		files:    1,
 	}},
-	{"darkhttpd", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
-		probe:  true,
-	}},
+	{"darkhttpd", &sharedSpec18},
 	{"date", &cmdSpec{
 		long:     []string{"date=", "file=", "reference="},
 		shortVal: "dfr",
@@ -438,14 +342,8 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).ddCode,
 	}},
-	{"declare", &cmdSpec{
-		opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
-	}},
-	{"deluser", &cmdSpec{
-		effect: 32,
-		class:  "destructive",
-		why:    "deletes a user account",
-	}},
+	{"declare", &sharedSpec19},
+	{"deluser", &sharedSpec20},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
 		shortVal: "CUIxXFLWS",
@@ -453,22 +351,16 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		fileOpts: true,
 	}},
-	{"dig", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
-		probe:  true,
-	}},
+	{"dig", &sharedSpec21},
 	{"direnv", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, operands: 1}},
 		probe:  true,
 	}},
 	{"distrobox", &cmdSpec{
 		launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}, shortVal: "na", wraps: true}, dashdash: true, remote: true}},
 		probe:  true,
 	}},
-	{"dnf", &cmdSpec{
-		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-	}},
+	{"dnf", &sharedSpec4},
 	{"dnsmasq", &cmdSpec{
 		long:  []string{"conf-script=", "dhcp-script=", "conf-file="},
 		opts:  []optEffect{{names: []string{"--conf-script", "--dhcp-script"}, value: anyValue, effect: 1, class: "inline-code", why: "runs a script it is given as configuration"}},
@@ -486,24 +378,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"docker", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &cmdSpec{long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}, shortVal: "vewpuh", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}}}}, {"create", &cmdSpec{long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}, shortVal: "vewpuh", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}}}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"builder", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &cmdSpec{long: []string{"volumes", "rmi=", "remove-orphans", "timeout="}, opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}}}}}}}, {"push", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}, {"stop", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}, {"kill", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}, {"rm", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}, {"pause", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="}, shortVal: "euw", wraps: true, short: "dit"}, operands: 1, remote: true}, {sub: []string{"run"}, opts: &cmdSpec{long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}, shortVal: "vewpuhlm", wraps: true, short: "dit"}, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &cmdSpec{long: []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="}, shortVal: "euw", wraps: true, short: "dit"}, operands: 1, remote: true}},
+		subs:   subcommands{{"run", &sharedSpec22}, {"create", &sharedSpec22}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &sharedSpec23}, {"image", &sharedSpec24}, {"container", &sharedSpec24}, {"network", &sharedSpec24}, {"builder", &sharedSpec24}, {"buildx", &sharedSpec24}, {"compose", &sharedSpec25}, {"push", &sharedSpec16}, {"stop", &sharedSpec26}, {"kill", &sharedSpec26}, {"rm", &sharedSpec26}, {"pause", &sharedSpec26}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec28, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec27, operands: 1, remote: true}},
 	}},
-	{"docker-compose", &cmdSpec{
-		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
-		shortVal: "fp",
-		effect:   1,
-		subs:     subcommands{{"down", &cmdSpec{long: []string{"volumes", "rmi=", "remove-orphans", "timeout="}, opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}}}}},
-	}},
+	{"docker-compose", &sharedSpec25},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
 		opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
 	}},
-	{"drill", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
-		probe:  true,
-	}},
+	{"drill", &sharedSpec21},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -516,21 +399,9 @@ var commandTable = [...]namedSpec{
 		shortVal: "c",
 		opts:     []optEffect{{names: []string{"-c"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
-	{"eatmydata", &cmdSpec{
-		wraps: true,
-	}},
-	{"echo", &cmdSpec{
-		opts: []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
-	}},
-	{"egrep", &cmdSpec{
-		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
-		shortVal: "efABCmdgtTD",
-		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
-		numeric:  true,
-		files:    1,
-		pattern:  true,
-		fileOpts: true,
-	}},
+	{"eatmydata", &sharedSpec10},
+	{"echo", &sharedSpec29},
+	{"egrep", &sharedSpec30},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -546,14 +417,8 @@ var commandTable = [...]namedSpec{
 		short:    "i0v",
 		assigns:  true,
 	}},
-	{"etex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
-	{"ex", &cmdSpec{
-		long:     []string{"cmd="},
-		shortVal: "cS",
-		opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	}},
+	{"etex", &sharedSpec31},
+	{"ex", &sharedSpec32},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -565,9 +430,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		probe:    true,
 	}},
-	{"export", &cmdSpec{
-		opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
-	}},
+	{"export", &sharedSpec19},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
 		shortVal: "lsib",
@@ -588,20 +451,8 @@ var commandTable = [...]namedSpec{
 		long: []string{"exec", "exec-batch"},
 		opts: []optEffect{{names: []string{"-x", "-X", "--exec", "--exec-batch"}, exec: true}},
 	}},
-	{"fdisk", &cmdSpec{
-		class:  "destructive",
-		why:    "rewrites a disk's partition table",
-		unless: []string{"-l", "--list"},
-	}},
-	{"fgrep", &cmdSpec{
-		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
-		shortVal: "efABCmdgtTD",
-		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
-		numeric:  true,
-		files:    1,
-		pattern:  true,
-		fileOpts: true,
-	}},
+	{"fdisk", &sharedSpec33},
+	{"fgrep", &sharedSpec30},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -620,9 +471,7 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}},
 		probe:  true,
 	}},
-	{"flit", &cmdSpec{
-		subs: subcommands{{"publish", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}},
-	}},
+	{"flit", &sharedSpec34},
 	{"flock", &cmdSpec{
 		long:       []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal:   "wEc",
@@ -641,50 +490,28 @@ var commandTable = [...]namedSpec{
 		shortVal: "w",
 		files:    1,
 	}},
-	{"ftp", &cmdSpec{
-		effect: 16,
-	}},
+	{"ftp", &sharedSpec35},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: 1, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &cmdSpec{
-		shortVal: "oIlLDUxeTuzBF",
-		opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
-		files:    1,
-		fileOpts: true,
-	}},
-	{"gawk", &cmdSpec{
-		analyse:  awkPrograms,
-		files:    16,
-		fileCode: (*walker).awkCode,
-	}},
-	{"gcc", &cmdSpec{
-		shortVal: "oIlLDUxeTuzBF",
-		opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
-		files:    1,
-		fileOpts: true,
-	}},
+	{"g++", &sharedSpec15},
+	{"gawk", &sharedSpec5},
+	{"gcc", &sharedSpec15},
 	{"gcloud", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}},
-		subs:   subcommands{{"storage", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true}}}}}, {"alpha", &cmdSpec{subs: subcommands{{"storage", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true}}}}}}}}, {"beta", &cmdSpec{subs: subcommands{{"storage", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true}}}}}}}}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}}}},
+		subs:   subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec36}, {"alpha", &sharedSpec37}, {"beta", &sharedSpec37}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}}}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
-	{"gdb", &cmdSpec{
-		analyse: gdbCommands,
-		probe:   true,
-	}},
-	{"gdb-multiarch", &cmdSpec{
-		analyse: gdbCommands,
-		probe:   true,
-	}},
+	{"gdb", &sharedSpec38},
+	{"gdb-multiarch", &sharedSpec38},
 	{"gdisk", &cmdSpec{
 		class:  "destructive",
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-l"},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs: subcommands{{"push", &sharedSpec16}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
@@ -695,19 +522,15 @@ var commandTable = [...]namedSpec{
 		shortVal: "Cc",
 		effect:   1,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: 6}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, class: "destructive", why: "rewrites the repository's history", opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, exec: true, fileOpts: true}}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, class: "destructive", why: "rewrites the repository's history", opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, exec: true, fileOpts: true}}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"pull", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}}, files: 12, fileOpts: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true}}, {"show", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"cat-file", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec39}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec39}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec40}, {"pull", &sharedSpec40}, {"ls-remote", &sharedSpec40}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}}, files: 12, fileOpts: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &sharedSpec41}, {"merge", &sharedSpec41}, {"notes", &sharedSpec41}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true}}, {"show", &sharedSpec42}, {"cat-file", &sharedSpec42}},
 		files:    12,
 		everySub: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true},
 		fileOpts: true,
 	}},
-	{"gmake", &cmdSpec{
-		long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
-		shortVal: "fCIoWE",
-		opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
-	}},
+	{"gmake", &sharedSpec43},
 	{"go", &cmdSpec{
-		subs: subcommands{{"install", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}},
+		subs: subcommands{{"install", &sharedSpec9}},
 	}},
 	{"gpasswd", &cmdSpec{
 		effect: 32,
@@ -717,15 +540,7 @@ var commandTable = [...]namedSpec{
 	{"gpg", &cmdSpec{
 		opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: "credential-access", why: "exports GnuPG private keys"}},
 	}},
-	{"grep", &cmdSpec{
-		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
-		shortVal: "efABCmdgtTD",
-		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
-		numeric:  true,
-		files:    1,
-		pattern:  true,
-		fileOpts: true,
-	}},
+	{"grep", &sharedSpec30},
 	{"groupadd", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -745,30 +560,9 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"gunzip", &cmdSpec{
-		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-		shortVal:   "So",
-		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:      15,
-		suffix:     ".gz",
-		decompress: true,
-		probe:      true,
-		fileOpts:   true,
-	}},
-	{"gvim", &cmdSpec{
-		long:     []string{"cmd="},
-		shortVal: "cS",
-		opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	}},
-	{"gzip", &cmdSpec{
-		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
-		suffix:   ".gz",
-		probe:    true,
-		fileOpts: true,
-	}},
+	{"gunzip", &sharedSpec44},
+	{"gvim", &sharedSpec32},
+	{"gzip", &sharedSpec45},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
 	}},
@@ -780,7 +574,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"helm", &cmdSpec{
 		effect: 16,
-		subs:   subcommands{{"uninstall", &cmdSpec{class: "destructive", why: "uninstalls a release and deletes its resources"}}, {"delete", &cmdSpec{class: "destructive", why: "uninstalls a release and deletes its resources"}}, {"del", &cmdSpec{class: "destructive", why: "uninstalls a release and deletes its resources"}}, {"un", &cmdSpec{class: "destructive", why: "uninstalls a release and deletes its resources"}}},
+		subs:   subcommands{{"uninstall", &sharedSpec46}, {"delete", &sharedSpec46}, {"del", &sharedSpec46}, {"un", &sharedSpec46}},
 	}},
 	{"hexdump", &cmdSpec{
 		shortVal: "efns",
@@ -792,19 +586,8 @@ var commandTable = [...]namedSpec{
 		opts:        []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		dashOperand: historyOffset,
 	}},
-	{"host", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
-		probe:  true,
-	}},
-	{"http", &cmdSpec{
-		long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
-		shortVal: "oa",
-		effect:   16,
-		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: 1, form: 6}, {names: []string{"-o", "--output"}, file: 2}, {names: []string{"--cert", "--cert-key"}, file: 1}, {names: []string{"--session"}, file: 2}, {names: []string{"--session-read-only"}, file: 1}},
-		probe:    true,
-		fileOpts: true,
-	}},
+	{"host", &sharedSpec21},
+	{"http", &sharedSpec47},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		effect:   16,
@@ -821,14 +604,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &cmdSpec{
-		long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
-		shortVal: "oa",
-		effect:   16,
-		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: 1, form: 6}, {names: []string{"-o", "--output"}, file: 2}, {names: []string{"--cert", "--cert-key"}, file: 1}, {names: []string{"--session"}, file: 2}, {names: []string{"--session-read-only"}, file: 1}},
-		probe:    true,
-		fileOpts: true,
-	}},
+	{"https", &sharedSpec47},
 	{"iconv", &cmdSpec{
 		long:     []string{"from-code=", "to-code=", "output="},
 		shortVal: "fto",
@@ -841,10 +617,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		short: "n",
 	}},
-	{"incus", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
-		probe:  true,
-	}},
+	{"incus", &sharedSpec48},
 	{"insmod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -865,15 +638,11 @@ var commandTable = [...]namedSpec{
 		noCommand: "pPu",
 	}},
 	{"ip", &cmdSpec{
-		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &cmdSpec{wraps: true}, operands: 1}},
+		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec10, operands: 1}},
 		probe:  true,
 	}},
-	{"ip6tables", &cmdSpec{
-		opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
-	}},
-	{"iptables", &cmdSpec{
-		opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
-	}},
+	{"ip6tables", &sharedSpec49},
+	{"iptables", &sharedSpec49},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    1,
@@ -904,14 +673,12 @@ var commandTable = [...]namedSpec{
 	{"kubectl", &cmdSpec{
 		effect: 16,
 		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}}}, {"create", &cmdSpec{opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}}}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="}, shortVal: "cnf", wraps: true, short: "itq"}, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec50, operands: 1, dashdash: true, remote: true}},
 	}},
-	{"latex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
+	{"latex", &sharedSpec31},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: 64, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}, {"bootout", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}, {"disable", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}, {"kill", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}, {"stop", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}, {"remove", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}}}}},
+		subs: subcommands{{"unload", &sharedSpec26}, {"bootout", &sharedSpec26}, {"disable", &sharedSpec26}, {"kill", &sharedSpec26}, {"stop", &sharedSpec26}, {"remove", &sharedSpec26}},
 	}},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
@@ -927,21 +694,9 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
-	{"linux32", &cmdSpec{
-		long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
-		wraps: true,
-		short: "RFZLXBIST3v",
-	}},
-	{"linux64", &cmdSpec{
-		long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
-		wraps: true,
-		short: "RFZLXBIST3v",
-	}},
-	{"live-server", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
-		probe:  true,
-	}},
+	{"linux32", &sharedSpec51},
+	{"linux64", &sharedSpec51},
+	{"live-server", &sharedSpec18},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
@@ -949,9 +704,7 @@ var commandTable = [...]namedSpec{
 		files:    5,
 		fileOpts: true,
 	}},
-	{"local", &cmdSpec{
-		opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
-	}},
+	{"local", &sharedSpec19},
 	{"lpass", &cmdSpec{
 		subs: subcommands{{"show", &cmdSpec{class: "credential-access", why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the LastPass vault"}}},
 	}},
@@ -960,20 +713,13 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "bcCfhiLrStTV",
 	}},
-	{"lualatex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
-	{"luatex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
+	{"lualatex", &sharedSpec31},
+	{"luatex", &sharedSpec31},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
-		probe:  true,
-	}},
+	{"lxc", &sharedSpec48},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1001,39 +747,16 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"mail", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		probe:  true,
-	}},
-	{"mailx", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		probe:  true,
-	}},
-	{"make", &cmdSpec{
-		long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
-		shortVal: "fCIoWE",
-		opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
-	}},
+	{"mail", &sharedSpec6},
+	{"mailx", &sharedSpec6},
+	{"make", &sharedSpec43},
 	{"man", &cmdSpec{
 		long: []string{"pager", "html"},
 		opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
 	}},
-	{"mariadb", &cmdSpec{
-		long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
-		shortVal: "eDhPuS",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
-	}},
-	{"mawk", &cmdSpec{
-		analyse:  awkPrograms,
-		files:    16,
-		fileCode: (*walker).awkCode,
-	}},
-	{"md5sum", &cmdSpec{
-		files: 1,
-	}},
+	{"mariadb", &sharedSpec52},
+	{"mawk", &sharedSpec5},
+	{"md5sum", &sharedSpec13},
 	{"miniserve", &cmdSpec{
 		shortVal: "pigtauc",
 		effect:   16,
@@ -1041,7 +764,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"mise", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, dashdash: true}, {sub: []string{"x"}, opts: &cmdSpec{wraps: true}, dashdash: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec10, dashdash: true}},
 		probe:  true,
 	}},
 	{"mkdir", &cmdSpec{
@@ -1055,16 +778,8 @@ var commandTable = [...]namedSpec{
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
 	}},
-	{"mongo", &cmdSpec{
-		long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
-		effect: 16,
-		opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
-	}},
-	{"mongosh", &cmdSpec{
-		long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
-		effect: 16,
-		opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
-	}},
+	{"mongo", &sharedSpec53},
+	{"mongosh", &sharedSpec53},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1077,11 +792,7 @@ var commandTable = [...]namedSpec{
 		unless: []string{"-l"},
 		bare:   true,
 	}},
-	{"mutt", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		probe:  true,
-	}},
+	{"mutt", &sharedSpec6},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -1089,43 +800,19 @@ var commandTable = [...]namedSpec{
 		files:    4,
 		fileOpts: true,
 	}},
-	{"mysql", &cmdSpec{
-		long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
-		shortVal: "eDhPuS",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
-	}},
+	{"mysql", &sharedSpec52},
 	{"mysqladmin", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
-	{"nawk", &cmdSpec{
-		analyse:  awkPrograms,
-		files:    16,
-		fileCode: (*walker).awkCode,
-	}},
-	{"nc", &cmdSpec{
-		long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
-		shortVal: "ecpswiIOqTxX",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
-	}},
-	{"ncat", &cmdSpec{
-		long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
-		shortVal: "ecpswiIOqTxX",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
-	}},
+	{"nawk", &sharedSpec5},
+	{"nc", &sharedSpec54},
+	{"ncat", &sharedSpec54},
 	{"nerdctl", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &cmdSpec{long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}, shortVal: "vewpuh", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}}}}, {"create", &cmdSpec{long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}, shortVal: "vewpuh", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}}}}},
+		subs:   subcommands{{"run", &sharedSpec22}, {"create", &sharedSpec22}},
 	}},
-	{"netcat", &cmdSpec{
-		long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
-		shortVal: "ecpswiIOqTxX",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
-	}},
+	{"netcat", &sharedSpec54},
 	{"newgrp", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -1164,14 +851,10 @@ var commandTable = [...]namedSpec{
 		long: []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
 		opts: []optEffect{{names: []string{"--script"}, exec: true}},
 	}},
-	{"nocache", &cmdSpec{
-		wraps: true,
-	}},
-	{"nohup", &cmdSpec{
-		wraps: true,
-	}},
+	{"nocache", &sharedSpec10},
+	{"nohup", &sharedSpec10},
 	{"npm", &cmdSpec{
-		subs: subcommands{{"install", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"i", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"add", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"exec", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="}, shortVal: "wpc", effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}}}}, {"x", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="}, shortVal: "wpc", effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}}}}, {"publish", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
+		subs: subcommands{{"install", &sharedSpec11}, {"i", &sharedSpec11}, {"add", &sharedSpec11}, {"exec", &sharedSpec55}, {"x", &sharedSpec55}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
 	}},
 	{"npx", &cmdSpec{
 		long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
@@ -1190,24 +873,16 @@ var commandTable = [...]namedSpec{
 		short:    "amuinpUCTrwFZ",
 		subject:  true,
 	}},
-	{"nslookup", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
-		probe:  true,
-	}},
+	{"nslookup", &sharedSpec21},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
 		wraps:    true,
 		short:    "ls",
 	}},
-	{"nvim", &cmdSpec{
-		long:     []string{"cmd="},
-		shortVal: "cS",
-		opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	}},
+	{"nvim", &sharedSpec32},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="}, shortVal: "cnf", wraps: true, short: "itq"}, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec50, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
 	}},
 	{"od", &cmdSpec{
@@ -1224,18 +899,14 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &cmdSpec{opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}}}}},
+		subs:  subcommands{{"install", &sharedSpec56}},
 		probe: true,
 	}},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
 	}},
-	{"parted", &cmdSpec{
-		class:  "destructive",
-		why:    "rewrites a disk's partition table",
-		unless: []string{"-l", "--list"},
-	}},
+	{"parted", &sharedSpec33},
 	{"pass", &cmdSpec{
 		class:  "credential-access",
 		why:    "prints passwords from the password store",
@@ -1257,62 +928,25 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).patchCode,
 	}},
-	{"pbzip2", &cmdSpec{
-		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
-		suffix:   ".bz2",
-		probe:    true,
-		fileOpts: true,
-	}},
-	{"pdflatex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
-	{"pdftex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
+	{"pbzip2", &sharedSpec14},
+	{"pdflatex", &sharedSpec31},
+	{"pdftex", &sharedSpec31},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &cmdSpec{long: []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"}, shortVal: "ceFoptCGjmrIDuMLWSx", wraps: true, short: "aAgnqsTvBNRi"}}, {sub: []string{"stat"}, opts: &cmdSpec{long: []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"}, shortVal: "ceFoptCGjmrIDuMLWSx", wraps: true, short: "aAgnqsTvBNRi"}}, {sub: []string{"trace"}, opts: &cmdSpec{long: []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"}, shortVal: "ceFoptCGjmrIDuMLWSx", wraps: true, short: "aAgnqsTvBNRi"}}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec57}, {sub: []string{"stat"}, opts: &sharedSpec57}, {sub: []string{"trace"}, opts: &sharedSpec57}},
 		probe:  true,
 	}},
-	{"perl", &cmdSpec{
-		files:    16,
-		fileCode: (*walker).inplaceCode,
-	}},
+	{"perl", &sharedSpec58},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	}},
-	{"pigz", &cmdSpec{
-		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
-		suffix:   ".gz",
-		probe:    true,
-		fileOpts: true,
-	}},
-	{"ping", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
-		probe:  true,
-	}},
-	{"ping6", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
-		probe:  true,
-	}},
-	{"pip", &cmdSpec{
-		long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-		subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}},
-	}},
-	{"pip3", &cmdSpec{
-		long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-		subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}},
-	}},
+	{"pigz", &sharedSpec45},
+	{"ping", &sharedSpec21},
+	{"ping6", &sharedSpec21},
+	{"pip", &sharedSpec59},
+	{"pip3", &sharedSpec59},
 	{"pipenv", &cmdSpec{
-		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
 		probe:  true,
 	}},
 	{"pipx", &cmdSpec{
@@ -1327,7 +961,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &cmdSpec{opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}}}}, {"add", &cmdSpec{opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}}}}},
+		subs:  subcommands{{"install", &sharedSpec56}, {"add", &sharedSpec56}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1336,22 +970,19 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"install", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"i", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"dlx", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}},
+		subs:   subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"i", &sharedSpec11}, {"dlx", &sharedSpec12}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10}},
 	}},
 	{"podman", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &cmdSpec{long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}, shortVal: "vewpuh", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}}}}, {"create", &cmdSpec{long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}, shortVal: "vewpuh", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="}, shortVal: "euw", wraps: true, short: "dit"}, operands: 1, remote: true}, {sub: []string{"run"}, opts: &cmdSpec{long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}, shortVal: "vewpuhlm", wraps: true, short: "dit"}, operands: 1, remote: true}},
+		subs:   subcommands{{"run", &sharedSpec22}, {"create", &sharedSpec22}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &sharedSpec23}, {"image", &sharedSpec24}, {"container", &sharedSpec24}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec28, operands: 1, remote: true}},
 	}},
 	{"poetry", &cmdSpec{
-		subs:   subcommands{{"publish", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}},
-		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}},
+		subs:   subcommands{{"publish", &sharedSpec16}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
 	}},
-	{"powershell", &cmdSpec{
-		opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
-		singleDash: true,
-	}},
+	{"powershell", &sharedSpec60},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1361,24 +992,14 @@ var commandTable = [...]namedSpec{
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 	}},
-	{"printf", &cmdSpec{
-		opts: []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
-	}},
+	{"printf", &sharedSpec29},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"proxychains", &cmdSpec{
-		shortVal: "f",
-		wraps:    true,
-		short:    "q",
-	}},
-	{"proxychains4", &cmdSpec{
-		shortVal: "f",
-		wraps:    true,
-		short:    "q",
-	}},
+	{"proxychains", &sharedSpec61},
+	{"proxychains4", &sharedSpec61},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
 		shortVal: "cdfhpUo",
@@ -1396,29 +1017,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
-	{"pwsh", &cmdSpec{
-		opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
-		singleDash: true,
-	}},
-	{"pzstd", &cmdSpec{
-		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
-		suffix:   ".zst",
-		probe:    true,
-		fileOpts: true,
-	}},
+	{"pwsh", &sharedSpec60},
+	{"pzstd", &sharedSpec62},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
 		opts:     []optEffect{{names: []string{"-f", "--rakefile"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-e", "-p", "-E", "--execute", "--execute-print", "--execute-continue"}, value: anyValue, class: "inline-code", why: "runs Ruby given inline, which no rule can read"}},
 		probe:    true,
 	}},
-	{"rar", &cmdSpec{
-		opts:  []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}},
-		probe: true,
-	}},
+	{"rar", &sharedSpec1},
 	{"rc-update", &cmdSpec{
 		effect: 64,
 		class:  "persistence",
@@ -1429,9 +1036,7 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"readonly", &cmdSpec{
-		opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
-	}},
+	{"readonly", &sharedSpec19},
 	{"redis-cli", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: 1, class: "inline-code", why: "loads a library into the server"}},
@@ -1446,9 +1051,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &cmdSpec{
-		files: 1,
-	}},
+	{"rev", &sharedSpec13},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1469,11 +1072,7 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &cmdSpec{
-		effect:  8,
-		deletes: true,
-		files:   2,
-	}},
+	{"rmdir", &sharedSpec63},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1486,10 +1085,7 @@ var commandTable = [...]namedSpec{
 		files:    9,
 		fileOpts: true,
 	}},
-	{"ruby", &cmdSpec{
-		files:    16,
-		fileCode: (*walker).inplaceCode,
-	}},
+	{"ruby", &sharedSpec58},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1516,11 +1112,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"rvim", &cmdSpec{
-		long:     []string{"cmd="},
-		shortVal: "cS",
-		opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	}},
+	{"rvim", &sharedSpec32},
 	{"sandbox-exec", &cmdSpec{
 		shortVal: "fpnD",
 		wraps:    true,
@@ -1554,9 +1146,7 @@ var commandTable = [...]namedSpec{
 		pattern:  true,
 		fileOpts: true,
 	}},
-	{"sendmail", &cmdSpec{
-		effect: 16,
-	}},
+	{"sendmail", &sharedSpec35},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
 		effect:   16,
@@ -1611,21 +1201,11 @@ var commandTable = [...]namedSpec{
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"},
 	}},
-	{"sha1sum", &cmdSpec{
-		files: 1,
-	}},
-	{"sha224sum", &cmdSpec{
-		files: 1,
-	}},
-	{"sha256sum", &cmdSpec{
-		files: 1,
-	}},
-	{"sha384sum", &cmdSpec{
-		files: 1,
-	}},
-	{"sha512sum", &cmdSpec{
-		files: 1,
-	}},
+	{"sha1sum", &sharedSpec13},
+	{"sha224sum", &sharedSpec13},
+	{"sha256sum", &sharedSpec13},
+	{"sha384sum", &sharedSpec13},
+	{"sha512sum", &sharedSpec13},
 	{"shred", &cmdSpec{
 		long:     []string{"force", "iterations=", "random-source=", "size=", "remove=", "verbose", "exact", "zero", "help", "version"},
 		shortVal: "ns",
@@ -1660,9 +1240,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		fileOpts: true,
 	}},
-	{"source", &cmdSpec{
-		files: 8,
-	}},
+	{"source", &sharedSpec0},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: 32, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
@@ -1742,24 +1320,16 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &cmdSpec{
-		files: 2,
-	}},
-	{"sum", &cmdSpec{
-		files: 1,
-	}},
-	{"swaks", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		probe:  true,
-	}},
+	{"sudoedit", &sharedSpec64},
+	{"sum", &sharedSpec13},
+	{"swaks", &sharedSpec6},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
 	}},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}}}}, {"disable", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}}}}, {"kill", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}}}}, {"mask", &cmdSpec{opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}}}}},
+		subs: subcommands{{"stop", &sharedSpec65}, {"disable", &sharedSpec65}, {"kill", &sharedSpec65}, {"mask", &sharedSpec65}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
 		long:  []string{"list", "no-pager", "no-legend", "what=", "who=", "why=", "mode="},
@@ -1806,24 +1376,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &cmdSpec{
-		files: 2,
-	}},
-	{"telnet", &cmdSpec{
-		effect: 16,
-	}},
-	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
-	}},
-	{"terragrunt", &cmdSpec{
-		subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
-	}},
-	{"tex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
-	{"tftp", &cmdSpec{
-		effect: 16,
-	}},
+	{"tee", &sharedSpec64},
+	{"telnet", &sharedSpec35},
+	{"terraform", &sharedSpec66},
+	{"terragrunt", &sharedSpec66},
+	{"tex", &sharedSpec31},
+	{"tftp", &sharedSpec35},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -1838,19 +1396,15 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"new"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"new-window"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"neww"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"split-window"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"splitw"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"respawn-pane"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"respawnp"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"respawn-window"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"respawnw"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"display-popup"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"popup"}, opts: &cmdSpec{shortVal: "cefFnstxylT", wraps: true, short: "AdDEPXabhvfIkZS"}, script: true}, {sub: []string{"run-shell"}, opts: &cmdSpec{shortVal: "dt", wraps: true, short: "bC"}, script: true}, {sub: []string{"run"}, opts: &cmdSpec{shortVal: "dt", wraps: true, short: "bC"}, script: true}, {sub: []string{"send-keys"}, opts: &cmdSpec{shortVal: "Nt", wraps: true, short: "FHlMRX"}, keys: true}, {sub: []string{"send"}, opts: &cmdSpec{shortVal: "Nt", wraps: true, short: "FHlMRX"}, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec67, script: true}, {sub: []string{"new"}, opts: &sharedSpec67, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec67, script: true}, {sub: []string{"neww"}, opts: &sharedSpec67, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec67, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec67, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec67, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec67, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec67, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec67, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec67, script: true}, {sub: []string{"popup"}, opts: &sharedSpec67, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec68, script: true}, {sub: []string{"run"}, opts: &sharedSpec68, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec69, keys: true}, {sub: []string{"send"}, opts: &sharedSpec69, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &cmdSpec{
-		subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
-	}},
+	{"tofu", &sharedSpec66},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
 	}},
-	{"torify", &cmdSpec{
-		wraps: true,
-	}},
+	{"torify", &sharedSpec10},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -1864,14 +1418,8 @@ var commandTable = [...]namedSpec{
 		files:    2,
 		fileOpts: true,
 	}},
-	{"toybox", &cmdSpec{
-		wraps: true,
-	}},
-	{"traceroute", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
-		probe:  true,
-	}},
+	{"toybox", &sharedSpec10},
+	{"traceroute", &sharedSpec21},
 	{"trickle", &cmdSpec{
 		shortVal: "udwtlnLPS",
 		wraps:    true,
@@ -1887,16 +1435,14 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}},
+		subs: subcommands{{"upload", &sharedSpec16}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
 		opts:  []optEffect{{names: []string{"--path"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe: true,
 	}},
-	{"typeset", &cmdSpec{
-		opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
-	}},
+	{"typeset", &sharedSpec19},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
@@ -1931,11 +1477,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		files:    7,
 	}},
-	{"unlink", &cmdSpec{
-		effect:  8,
-		deletes: true,
-		files:   2,
-	}},
+	{"unlink", &sharedSpec63},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1956,19 +1498,8 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"unpigz", &cmdSpec{
-		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-		shortVal:   "So",
-		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:      15,
-		suffix:     ".gz",
-		decompress: true,
-		probe:      true,
-		fileOpts:   true,
-	}},
-	{"unset", &cmdSpec{
-		opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
-	}},
+	{"unpigz", &sharedSpec44},
+	{"unset", &sharedSpec19},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -2015,32 +1546,22 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "creates a user",
 	}},
-	{"userdel", &cmdSpec{
-		effect: 32,
-		class:  "destructive",
-		why:    "deletes a user account",
-	}},
+	{"userdel", &sharedSpec20},
 	{"usermod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
 	}},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &sharedSpec59}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec70}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &cmdSpec{
-		long:   []string{"from=", "with="},
-		effect: 20,
-		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
-	}},
+	{"uvx", &sharedSpec70},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
 	}},
-	{"valgrind", &cmdSpec{
-		wraps: true,
-	}},
+	{"valgrind", &sharedSpec10},
 	{"vault", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
@@ -2050,31 +1571,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &cmdSpec{
-		long:     []string{"cmd="},
-		shortVal: "cS",
-		opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	}},
-	{"view", &cmdSpec{
-		long:     []string{"cmd="},
-		shortVal: "cS",
-		opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	}},
+	{"vi", &sharedSpec32},
+	{"view", &sharedSpec32},
 	{"vigr", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 	}},
-	{"vim", &cmdSpec{
-		long:     []string{"cmd="},
-		shortVal: "cS",
-		opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	}},
-	{"vimdiff", &cmdSpec{
-		long:     []string{"cmd="},
-		shortVal: "cS",
-		opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	}},
+	{"vim", &sharedSpec32},
+	{"vimdiff", &sharedSpec32},
 	{"vipw", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -2110,27 +1615,14 @@ var commandTable = [...]namedSpec{
 		saves:    true,
 		fileOpts: true,
 	}},
-	{"winpty", &cmdSpec{
-		wraps: true,
-	}},
+	{"winpty", &sharedSpec10},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
 	}},
-	{"xelatex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
-	{"xetex", &cmdSpec{
-		opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
-	}},
-	{"xh", &cmdSpec{
-		long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
-		shortVal: "oa",
-		effect:   16,
-		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: 1, form: 6}, {names: []string{"-o", "--output"}, file: 2}, {names: []string{"--cert", "--cert-key"}, file: 1}, {names: []string{"--session"}, file: 2}, {names: []string{"--session-read-only"}, file: 1}},
-		probe:    true,
-		fileOpts: true,
-	}},
+	{"xelatex", &sharedSpec31},
+	{"xetex", &sharedSpec31},
+	{"xh", &sharedSpec47},
 	{"xhs", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
@@ -2155,19 +1647,13 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"xzcat", &cmdSpec{
-		files: 1,
-	}},
+	{"xzcat", &sharedSpec13},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"dlx", &cmdSpec{long: []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"}, shortVal: "wp", effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}}}}, {"publish", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}, {"npm", &cmdSpec{subs: subcommands{{"publish", &cmdSpec{effect: 16, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}}}}}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, script: true}},
+		subs:   subcommands{{"add", &sharedSpec11}, {"dlx", &sharedSpec12}, {"publish", &sharedSpec16}, {"npm", &sharedSpec34}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, script: true}},
 	}},
-	{"yum", &cmdSpec{
-		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-	}},
-	{"zcat", &cmdSpec{
-		files: 1,
-	}},
+	{"yum", &sharedSpec4},
+	{"zcat", &sharedSpec13},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -2184,22 +1670,428 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).zipCode,
 	}},
-	{"zless", &cmdSpec{
-		files: 1,
-	}},
-	{"zmore", &cmdSpec{
-		files: 1,
-	}},
-	{"zstd", &cmdSpec{
-		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
-		suffix:   ".zst",
-		probe:    true,
-		fileOpts: true,
-	}},
-	{"zypper", &cmdSpec{
-		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-	}},
+	{"zless", &sharedSpec13},
+	{"zmore", &sharedSpec13},
+	{"zstd", &sharedSpec62},
+	{"zypper", &sharedSpec4},
+}
+
+var sharedSpec0 = cmdSpec{
+	files: 8,
+}
+
+var sharedSpec1 = cmdSpec{
+	opts:  []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}},
+	probe: true,
+}
+
+var sharedSpec2 = cmdSpec{
+	long:     []string{"regexp", "file"},
+	shortVal: "efABCmdgtT",
+	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}},
+	pattern:  true,
+	fileOpts: true,
+}
+
+var sharedSpec3 = cmdSpec{
+	shortVal: "CcdfDeE",
+	opts:     []optEffect{{names: []string{"-C", "-c"}, exec: true}},
+	probe:    true,
+}
+
+var sharedSpec4 = cmdSpec{
+	opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+}
+
+var sharedSpec5 = cmdSpec{
+	analyse:  awkPrograms,
+	files:    16,
+	fileCode: (*walker).awkCode,
+}
+
+var sharedSpec6 = cmdSpec{
+	effect: 16,
+	opts:   []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+	probe:  true,
+}
+
+var sharedSpec7 = cmdSpec{
+	opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}},
+}
+
+var sharedSpec8 = cmdSpec{
+	long:     []string{"wrap="},
+	shortVal: "w",
+	files:    1,
+}
+
+var sharedSpec9 = cmdSpec{
+	effect: 20,
+	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
+}
+
+var sharedSpec10 = cmdSpec{
+	wraps: true,
+}
+
+var sharedSpec11 = cmdSpec{
+	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
+	shortVal: "wp",
+	effect:   20,
+	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+}
+
+var sharedSpec12 = cmdSpec{
+	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
+	shortVal: "wp",
+	effect:   20,
+	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+}
+
+var sharedSpec13 = cmdSpec{
+	files: 1,
+}
+
+var sharedSpec14 = cmdSpec{
+	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
+	shortVal: "So",
+	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
+	files:    15,
+	suffix:   ".bz2",
+	probe:    true,
+	fileOpts: true,
+}
+
+var sharedSpec15 = cmdSpec{
+	shortVal: "oIlLDUxeTuzBF",
+	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
+	files:    1,
+	fileOpts: true,
+}
+
+var sharedSpec16 = cmdSpec{
+	effect: 16,
+	class:  "exfiltration",
+	why:    "publishes code to a registry, which cannot be taken back",
+	unless: []string{"--dry-run", "-n"},
+}
+
+var sharedSpec17 = cmdSpec{
+	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: 32, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
+}
+
+var sharedSpec18 = cmdSpec{
+	effect: 16,
+	opts:   []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+	probe:  true,
+}
+
+var sharedSpec19 = cmdSpec{
+	opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
+}
+
+var sharedSpec20 = cmdSpec{
+	effect: 32,
+	class:  "destructive",
+	why:    "deletes a user account",
+}
+
+var sharedSpec21 = cmdSpec{
+	effect: 16,
+	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
+	probe:  true,
+}
+
+var sharedSpec22 = cmdSpec{
+	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
+	shortVal: "vewpuh",
+	effect:   1,
+	opts:     []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
+}
+
+var sharedSpec23 = cmdSpec{
+	opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}},
+}
+
+var sharedSpec24 = cmdSpec{
+	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
+}
+
+var sharedSpec25 = cmdSpec{
+	long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
+	shortVal: "fp",
+	effect:   1,
+	subs:     subcommands{{"down", &cmdSpec{long: []string{"volumes", "rmi=", "remove-orphans", "timeout="}, opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}}}}},
+}
+
+var sharedSpec26 = cmdSpec{
+	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
+}
+
+var sharedSpec27 = cmdSpec{
+	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
+	shortVal: "euw",
+	wraps:    true,
+	short:    "dit",
+}
+
+var sharedSpec28 = cmdSpec{
+	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
+	shortVal: "vewpuhlm",
+	wraps:    true,
+	short:    "dit",
+}
+
+var sharedSpec29 = cmdSpec{
+	opts: []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
+}
+
+var sharedSpec30 = cmdSpec{
+	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
+	shortVal: "efABCmdgtTD",
+	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
+	numeric:  true,
+	files:    1,
+	pattern:  true,
+	fileOpts: true,
+}
+
+var sharedSpec31 = cmdSpec{
+	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
+}
+
+var sharedSpec32 = cmdSpec{
+	long:     []string{"cmd="},
+	shortVal: "cS",
+	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
+}
+
+var sharedSpec33 = cmdSpec{
+	class:  "destructive",
+	why:    "rewrites a disk's partition table",
+	unless: []string{"-l", "--list"},
+}
+
+var sharedSpec34 = cmdSpec{
+	subs: subcommands{{"publish", &sharedSpec16}},
+}
+
+var sharedSpec35 = cmdSpec{
+	effect: 16,
+}
+
+var sharedSpec36 = cmdSpec{
+	subs: subcommands{{"scp", &sharedSpec6}},
+}
+
+var sharedSpec37 = cmdSpec{
+	subs: subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec36}},
+}
+
+var sharedSpec38 = cmdSpec{
+	analyse: gdbCommands,
+	probe:   true,
+}
+
+var sharedSpec39 = cmdSpec{
+	long:     []string{"output=", "pathspec-from-file="},
+	class:    "destructive",
+	why:      "rewrites the repository's history",
+	opts:     []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	exec:     true,
+	fileOpts: true,
+}
+
+var sharedSpec40 = cmdSpec{
+	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
+	effect:   16,
+	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	fileOpts: true,
+}
+
+var sharedSpec41 = cmdSpec{
+	long:     []string{"file=", "output=", "pathspec-from-file="},
+	shortVal: "F",
+	opts:     []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	fileOpts: true,
+}
+
+var sharedSpec42 = cmdSpec{
+	long:     []string{"output=", "pathspec-from-file="},
+	opts:     []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	fileOpts: true,
+}
+
+var sharedSpec43 = cmdSpec{
+	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
+	shortVal: "fCIoWE",
+	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
+}
+
+var sharedSpec44 = cmdSpec{
+	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
+	shortVal:   "So",
+	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
+	files:      15,
+	suffix:     ".gz",
+	decompress: true,
+	probe:      true,
+	fileOpts:   true,
+}
+
+var sharedSpec45 = cmdSpec{
+	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
+	shortVal: "So",
+	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
+	files:    15,
+	suffix:   ".gz",
+	probe:    true,
+	fileOpts: true,
+}
+
+var sharedSpec46 = cmdSpec{
+	class: "destructive",
+	why:   "uninstalls a release and deletes its resources",
+}
+
+var sharedSpec47 = cmdSpec{
+	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
+	shortVal: "oa",
+	effect:   16,
+	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: 1, form: 6}, {names: []string{"-o", "--output"}, file: 2}, {names: []string{"--cert", "--cert-key"}, file: 1}, {names: []string{"--session"}, file: 2}, {names: []string{"--session-read-only"}, file: 1}},
+	probe:    true,
+	fileOpts: true,
+}
+
+var sharedSpec48 = cmdSpec{
+	launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
+	probe:  true,
+}
+
+var sharedSpec49 = cmdSpec{
+	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
+}
+
+var sharedSpec50 = cmdSpec{
+	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
+	shortVal: "cnf",
+	wraps:    true,
+	short:    "itq",
+}
+
+var sharedSpec51 = cmdSpec{
+	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
+	wraps: true,
+	short: "RFZLXBIST3v",
+}
+
+var sharedSpec52 = cmdSpec{
+	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
+	shortVal: "eDhPuS",
+	effect:   16,
+	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
+}
+
+var sharedSpec53 = cmdSpec{
+	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
+	effect: 16,
+	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
+}
+
+var sharedSpec54 = cmdSpec{
+	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
+	shortVal: "ecpswiIOqTxX",
+	effect:   16,
+	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
+}
+
+var sharedSpec55 = cmdSpec{
+	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
+	shortVal: "wpc",
+	effect:   20,
+	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
+}
+
+var sharedSpec56 = cmdSpec{
+	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+}
+
+var sharedSpec57 = cmdSpec{
+	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
+	shortVal: "ceFoptCGjmrIDuMLWSx",
+	wraps:    true,
+	short:    "aAgnqsTvBNRi",
+}
+
+var sharedSpec58 = cmdSpec{
+	files:    16,
+	fileCode: (*walker).inplaceCode,
+}
+
+var sharedSpec59 = cmdSpec{
+	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
+	subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}},
+}
+
+var sharedSpec60 = cmdSpec{
+	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
+	singleDash: true,
+}
+
+var sharedSpec61 = cmdSpec{
+	shortVal: "f",
+	wraps:    true,
+	short:    "q",
+}
+
+var sharedSpec62 = cmdSpec{
+	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
+	shortVal: "So",
+	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
+	files:    15,
+	suffix:   ".zst",
+	probe:    true,
+	fileOpts: true,
+}
+
+var sharedSpec63 = cmdSpec{
+	effect:  8,
+	deletes: true,
+	files:   2,
+}
+
+var sharedSpec64 = cmdSpec{
+	files: 2,
+}
+
+var sharedSpec65 = cmdSpec{
+	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
+}
+
+var sharedSpec66 = cmdSpec{
+	subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
+}
+
+var sharedSpec67 = cmdSpec{
+	shortVal: "cefFnstxylT",
+	wraps:    true,
+	short:    "AdDEPXabhvfIkZS",
+}
+
+var sharedSpec68 = cmdSpec{
+	shortVal: "dt",
+	wraps:    true,
+	short:    "bC",
+}
+
+var sharedSpec69 = cmdSpec{
+	shortVal: "Nt",
+	wraps:    true,
+	short:    "FHlMRX",
+}
+
+var sharedSpec70 = cmdSpec{
+	long:   []string{"from=", "with="},
+	effect: 20,
+	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 }

@@ -222,16 +222,22 @@ var pipInstallLong = []string{"requirement=", "constraint=", "editable=", "index
 	"compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary",
 	"require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}
 
-var pipSpec = &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input",
-	"keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=",
-	"no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	shortVal: "",
-	subs: subcommands{
-		{"install", withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
-		{"download", withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
-	}}
+// pipSpec is pip; the families are built only to generate the table
+// (TestCommandTable), so entries that take building are functions, not
+// variables every process would initialise.
+func pipSpec() *cmdSpec {
+	return &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input",
+		"keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=",
+		"no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
+		shortVal: "",
+		subs: subcommands{
+			{"install", withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
+			{"download", withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
+		}}
+}
 
-var npmInstall = withPackageOpt(supplyInstall(npmInstallLong, "w", "--registry"))
+// npmInstall is npm install (pnpm add, yarn add, bun add).
+func npmInstall() *cmdSpec { return withPackageOpt(supplyInstall(npmInstallLong, "w", "--registry")) }
 
 var npmInstallLong = []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save",
 	"global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=",
@@ -239,15 +245,17 @@ var npmInstallLong = []string{"save", "save-dev", "save-optional", "save-peer", 
 
 // npmExec is npm exec (npx, pnpm dlx, yarn dlx, bun x): the first operand
 // is the package it fetches and runs, the rest that program's arguments.
-var npmExec = supplyRun(withPackageOpt(supplyInstall(npmInstallLong, "wp", "--registry")))
+func npmExec() *cmdSpec {
+	return supplyRun(withPackageOpt(supplyInstall(npmInstallLong, "wp", "--registry")))
+}
 
 // npxSpec is npx: unlike npm exec, its options must come before the
 // package, so "npx tsc -p src/x.json" gives -p to tsc.
-var npxSpec = func() *cmdSpec {
-	s := *npmExec
+func npxSpec() *cmdSpec {
+	s := npmExec()
 	s.inOrder = true
-	return &s
-}()
+	return s
+}
 
 // supplyRun is the entry of a package runner (npx PKG ARGS…, pipx run
 // PKG ARGS…): only its first operand names what to fetch; the words after
@@ -271,7 +279,9 @@ func withRemoteOpts(s *cmdSpec, names ...string) *cmdSpec {
 
 // uvToolRun is uv tool run and uvx: the first operand is the tool, the
 // rest its arguments; --from and --with name what is installed.
-var uvToolRun = supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--from", "--with"))
+func uvToolRun() *cmdSpec {
+	return supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--from", "--with"))
+}
 
 // withRemoteRequirements adds pip's options whose value names what to
 // install: a requirements or constraints file, or an editable package,
@@ -544,16 +554,16 @@ func riskCommands() map[string]*cmdSpec {
 		"modprobe": {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module", unless: []string{"-r", "-n", "--dry-run"}},
 
 		// Supply chain: installers given a URL, a git remote or another index.
-		"pip": pipSpec, "pip3": pipSpec, "pipx": {subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--spec")}, {"run", supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}}},
-		"uv": {subs: subcommands{{"pip", pipSpec}, {"tool", &cmdSpec{subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--from", "--with")}, {"run", uvToolRun}}}},
+		"pip": pipSpec(), "pip3": pipSpec(), "pipx": {subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--spec")}, {"run", supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}}},
+		"uv": {subs: subcommands{{"pip", pipSpec()}, {"tool", &cmdSpec{subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--from", "--with")}, {"run", uvToolRun()}}}},
 			{"add", supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}}},
-		"npm": {subs: subcommands{{"install", npmInstall}, {"i", npmInstall}, {"add", npmInstall}, {"exec", npmExec}, {"x", npmExec},
+		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
 			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}}}},
-		"npx":   npxSpec,
-		"uvx":   uvToolRun,
-		"pnpm":  {subs: subcommands{{"add", npmInstall}, {"install", npmInstall}, {"i", npmInstall}, {"dlx", npmExec}}},
-		"yarn":  {subs: subcommands{{"add", npmInstall}, {"dlx", npmExec}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}}},
-		"bun":   {subs: subcommands{{"add", npmInstall}, {"install", npmInstall}, {"x", npmExec}}},
+		"npx":   npxSpec(),
+		"uvx":   uvToolRun(),
+		"pnpm":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}}},
+		"yarn":  {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}}},
+		"bun":   {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}}},
 		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}}},
 		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}}},
 		"go":    {subs: subcommands{{"install", supplyInstall(nil, "")}}},
