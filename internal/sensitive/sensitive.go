@@ -193,7 +193,7 @@ func lookup(p, home string) (Entry, bool) {
 	// Home entries: the path below a home directory, matched from its start.
 	if rel := underHome(p, home); rel != "" {
 		first, _, _ := strings.Cut(rel, "/")
-		for _, i := range table.home[first] {
+		for _, i := range table.home.get(first) {
 			if i < best && table.list[i].covers(rel, true) {
 				best = i
 				break
@@ -204,7 +204,7 @@ func lookup(p, home string) (Entry, bool) {
 	if len(p) > 1 && p[0] == '/' {
 		rel := p[1:]
 		first, _, _ := strings.Cut(rel, "/")
-		for _, i := range table.root[first] {
+		for _, i := range table.root.get(first) {
 			if i < best && table.list[i].covers(rel, true) {
 				best = i
 				break
@@ -219,7 +219,7 @@ func lookup(p, home string) (Entry, bool) {
 		} else {
 			end += start
 		}
-		for _, i := range table.anywhere[p[start:end]] {
+		for _, i := range table.anywhere.get(p[start:end]) {
 			if i < best && table.list[i].coversAt(p, start) {
 				best = i
 				break

@@ -1,8 +1,9 @@
 package sensitive
 
 import (
+	"maps"
+	"slices"
 	"strings"
-	"sync"
 )
 
 // Reasons shared by several entries.
@@ -29,11 +30,14 @@ const (
 	editorRC    = "runs its commands every time that program starts"
 )
 
-// table is the one list of sensitive paths, compiled on first use (not
-// at package init, which every hook process would pay for). Credentials
-// first: Lookup returns the first entry that covers a path.
-var table = sync.OnceValue(func() *index {
-	x := compile([]Entry{
+// entries is the one list of sensitive paths, credentials first: Lookup
+// returns the first entry that covers a path. The index Lookup uses is Go
+// data (table_data.go, generated from this list by TestTableData, which
+// checks it against compile(entries())): building it at run time cost
+// every hook process ~0.14M instructions and ~60 allocations.
+// After editing the list: go test ./internal/sensitive -run TestTableData -update-table
+func entries() []Entry {
+	return []Entry{
 		// SSH.
 		{Path: ".ssh/", Anchor: Home, Kind: Credential, Except: []string{"*.pub", "known_hosts", "known_hosts.old", "config"}, Reason: sshKeys},
 		{Path: ".ssh/id_*", Anchor: Anywhere, Kind: Credential, Except: []string{"*.pub"}, Reason: sshKeys},
@@ -286,66 +290,97 @@ var table = sync.OnceValue(func() *index {
 
 		{Path: ".config/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own configuration"},
 		{Path: ".local/share/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own data (its store and tokens)"},
-	})
-	return &x
-})
+	}
+}
+
+// table returns the compiled index of entries.
+func table() *index { return &tableIndex }
 
 // index is the list compiled for Lookup: each entry's path split once, and
 // entries indexed by their first element so a lookup tries only the few
 // that can match.
 type index struct {
 	list     []compiled
-	home     map[string][]int // Home entries by literal first element
-	root     map[string][]int // Root entries by literal first element
-	anywhere map[string][]int // Anywhere entries by literal first element
-	globbed  []int            // Anywhere entries whose first element is a pattern
+	home     keyTable // Home entries by literal first element
+	root     keyTable // Root entries by literal first element
+	anywhere keyTable // Anywhere entries by literal first element
+	globbed  []int    // Anywhere entries whose first element is a pattern
 }
 
+// keyTable maps a first path element to the indices of the entries that
+// start with it, ascending. It is an open-addressing hash table (linear
+// probing, at most half full) rather than a map so that the index can be
+// Go data the linker lays out, not built in every process.
+type keyTable []keySlot
+
+type keySlot struct {
+	key string
+	ids []int // nil: the slot is empty
+}
+
+// get returns the entries filed under key, or nil.
+func (t keyTable) get(key string) []int {
+	if len(t) == 0 {
+		return nil
+	}
+	mask := uint32(len(t) - 1)
+	for h := hashKey(key) & mask; ; h = (h + 1) & mask {
+		if s := &t[h]; s.ids == nil || s.key == key {
+			return s.ids
+		}
+	}
+}
+
+// hashKey is 32-bit FNV-1a.
+func hashKey(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// newKeyTable files m's lists in a table of a power-of-two size at least
+// twice its keys, inserting the keys in sorted order so that the layout,
+// and so table_data.go, depends on the keys alone.
+func newKeyTable(m map[string][]int) keyTable {
+	n := 1
+	for n < 2*len(m) {
+		n *= 2
+	}
+	t := make(keyTable, n)
+	mask := uint32(n - 1)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		h := hashKey(k) & mask
+		for t[h].ids != nil {
+			h = (h + 1) & mask
+		}
+		t[h] = keySlot{key: k, ids: m[k]}
+	}
+	return t
+}
+
+// compile builds the index of list: table_data.go is compile(entries())
+// as Go source (TestTableData).
 func compile(list []Entry) index {
-	// Built once per process, which for the hook is once per call: the
-	// maps are sized, and the path elements and the first index of each
-	// key are cut from one slab each.
-	var nHome, nRoot, nAny, nElems int
-	for _, e := range list {
-		nElems += strings.Count(strings.TrimSuffix(e.Path, "/"), "/") + 1
-		switch e.Anchor {
-		case Home:
-			nHome++
-		case Root:
-			nRoot++
-		default:
-			nAny++
-		}
-	}
-	x := index{list: make([]compiled, len(list)), home: make(map[string][]int, nHome), root: make(map[string][]int, nRoot), anywhere: make(map[string][]int, nAny)}
-	elems := make([]string, 0, nElems)
-	ids := make([]int, 0, len(list))
-	add := func(m map[string][]int, key string, i int) {
-		if l := m[key]; l != nil {
-			m[key] = append(l, i) // the slab's element is cut to length: this copies
-			return
-		}
-		ids = append(ids, i)
-		m[key] = ids[len(ids)-1 : len(ids) : len(ids)]
-	}
+	x := index{list: make([]compiled, len(list))}
+	home, root, anywhere := map[string][]int{}, map[string][]int{}, map[string][]int{}
 	for i, e := range list {
-		start := len(elems)
-		for p := range strings.SplitSeq(strings.TrimSuffix(e.Path, "/"), "/") {
-			elems = append(elems, p)
-		}
-		c := compiled{Entry: e, elems: elems[start:len(elems):len(elems)]}
+		c := compiled{Entry: e, elems: strings.Split(strings.TrimSuffix(e.Path, "/"), "/")}
 		x.list[i] = c
 		first := c.elems[0]
 		switch {
 		case e.Anchor == Home:
-			add(x.home, first, i)
+			home[first] = append(home[first], i)
 		case e.Anchor == Root:
-			add(x.root, first, i)
+			root[first] = append(root[first], i)
 		case strings.Contains(first, "*"):
 			x.globbed = append(x.globbed, i)
 		default:
-			add(x.anywhere, first, i)
+			anywhere[first] = append(anywhere[first], i)
 		}
 	}
+	x.home, x.root, x.anywhere = newKeyTable(home), newKeyTable(root), newKeyTable(anywhere)
 	return x
 }
