@@ -192,8 +192,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // serveFlags are the flags of serve that override settings of the config
 // file's server section.
 type serveFlags struct {
-	addr, data, store        string
-	allowRemote, noFileReads bool
+	addr, data, store           string
+	allowRemote, noFileReads    bool
+	nodeLease, nodeLeaseRenewal time.Duration
 }
 
 // define adds the flags to fs.
@@ -203,6 +204,8 @@ func (f *serveFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.store, "store", "", "store `URL`: sqlite (default, in the data directory), sqlite:PATH, or postgres://… (several nodes sharing one database)")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "listen on a non-loopback address without TLS (something else must terminate TLS)")
 	fs.BoolVar(&f.noFileReads, "no-file-reads", false, "never read the files write and edit calls name to show old against new (for a gateway on another machine than its agents)")
+	fs.DurationVar(&f.nodeLease, "node-lease", postgres.DefaultLease, "with a postgres:// store, how long this node's lease lasts: a write waits at most about this long for a node that died (at most 30s)")
+	fs.DurationVar(&f.nodeLeaseRenewal, "node-lease-renewal", postgres.DefaultLeaseRenewal, "with a postgres:// store, how often this node renews its lease (at most half the lease)")
 }
 
 // serveSettings layers the server settings: defaults, the config file's
@@ -241,6 +244,10 @@ func serveSettings(fs *flag.FlagSet, configPath string, flags *serveFlags) (serv
 			cfg.AllowRemote = flags.allowRemote
 		case "no-file-reads":
 			cfg.NoFileReads = flags.noFileReads
+		case "node-lease":
+			cfg.NodeLease = flags.nodeLease
+		case "node-lease-renewal":
+			cfg.NodeLeaseRenewal = flags.nodeLeaseRenewal
 		}
 	})
 	if strings.HasPrefix(cfg.Data, "~/") {
@@ -288,7 +295,7 @@ func openStore(ctx context.Context, cfg serveConfig, logger *slog.Logger) (store
 	case strings.HasPrefix(s, "sqlite:"):
 		return sqlite.Open(ctx, strings.TrimPrefix(s, "sqlite:"))
 	case postgres.IsURL(s):
-		return postgres.Open(ctx, s, postgres.WithLogger(logger))
+		return postgres.Open(ctx, s, postgres.WithLogger(logger), postgres.WithLease(cfg.NodeLease, cfg.NodeLeaseRenewal))
 	default:
 		return nil, usageErrorf("store %q: want sqlite, sqlite:PATH or postgres://…", s)
 	}

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolgate/toolgate/policy"
+	"github.com/toolgate/toolgate/store/postgres"
 )
 
 // serveConfig is the server section of toolgate.yaml, overridden by
@@ -48,6 +49,10 @@ type serveConfig struct {
 	// the defaults: "seed002" (default) adds seed 002's SAFE and DANGEROUS
 	// lists for its WebSocket clients' tools, "none" the defaults only.
 	ToolProfile string `yaml:"tool_profile"`
+	// NodeLease and NodeLeaseRenewal time a node's lease when nodes share
+	// PostgreSQL (postgres.WithLease; postgres.CheckLease bounds them).
+	NodeLease        time.Duration `yaml:"node_lease"`
+	NodeLeaseRenewal time.Duration `yaml:"node_lease_renewal"`
 }
 
 func defaultServeConfig() serveConfig {
@@ -59,6 +64,7 @@ func defaultServeConfig() serveConfig {
 		RateLimit:     50, RateBurst: 100,
 		LogLevel: "info", LogFormat: "text",
 		ToolProfile: "seed002",
+		NodeLease:   postgres.DefaultLease, NodeLeaseRenewal: postgres.DefaultLeaseRenewal,
 	}
 }
 
@@ -153,6 +159,7 @@ func (c *serveConfig) applyEnv(getenv func(string) string) error {
 	durs := map[string]*time.Duration{
 		"TOOLGATE_APPROVAL_TIMEOUT": &c.ApprovalTimeout, "TOOLGATE_SWEEP_INTERVAL": &c.SweepInterval,
 		"TOOLGATE_MAX_APPROVAL_TIMEOUT": &c.MaxApprovalTimeout,
+		"TOOLGATE_NODE_LEASE":           &c.NodeLease, "TOOLGATE_NODE_LEASE_RENEWAL": &c.NodeLeaseRenewal,
 	}
 	for name, p := range durs {
 		if v := getenv(name); v != "" {
@@ -194,6 +201,22 @@ func (c *serveConfig) check() error {
 	}
 	if _, err := c.defaultRules(); err != nil {
 		return err
+	}
+	return c.checkLease()
+}
+
+// checkLease validates the lease settings, which only nodes sharing
+// PostgreSQL hold: set with another store they would do nothing, and a
+// setting that silently does nothing is refused like an unknown key.
+func (c *serveConfig) checkLease() error {
+	if !postgres.IsURL(c.Store) {
+		if c.NodeLease != postgres.DefaultLease || c.NodeLeaseRenewal != postgres.DefaultLeaseRenewal {
+			return fmt.Errorf("node_lease and node_lease_renewal (--node-lease, --node-lease-renewal) apply only to nodes sharing a postgres:// store")
+		}
+		return nil
+	}
+	if err := postgres.CheckLease(c.NodeLease, c.NodeLeaseRenewal); err != nil {
+		return fmt.Errorf("node_lease, node_lease_renewal: %w", err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // settings runs serveSettings as runServe does: a config file with the
@@ -63,5 +64,72 @@ func TestServeSettingsNoFileReads(t *testing.T) {
 				t.Fatalf("NoFileReads = %v, want %v", cfg.NoFileReads, tt.want)
 			}
 		})
+	}
+}
+
+// TestServeSettingsNodeLease: node_lease and node_lease_renewal time a
+// PostgreSQL node's lease, flags over the file; a lease over
+// postgres.MaxLease, a renewal over half the lease (the default lease's
+// too), a non-positive value or one that is not a duration is refused,
+// and so is either setting with a store that holds no leases, unless it is
+// the default.
+func TestServeSettingsNodeLease(t *testing.T) {
+	t.Parallel()
+	const pg = "--store=postgres://db.example/toolgate"
+	for _, tt := range []struct {
+		name, section  string
+		args           []string
+		lease, renewal time.Duration
+		err            string
+	}{
+		{name: "defaults", args: []string{pg}, lease: 2 * time.Second, renewal: 500 * time.Millisecond},
+		{name: "config", section: "  node_lease: 10s\n  node_lease_renewal: 2s\n", args: []string{pg}, lease: 10 * time.Second, renewal: 2 * time.Second},
+		{name: "store in config", section: "  store: postgres://db/tg\n  node_lease: 1m0s\n", args: []string{"--node-lease=30s"}, lease: 30 * time.Second, renewal: 500 * time.Millisecond},
+		{name: "flag over config", section: "  node_lease: 10s\n  node_lease_renewal: 2s\n", args: []string{pg, "--node-lease=4s"}, lease: 4 * time.Second, renewal: 2 * time.Second},
+		{name: "renewal half the lease", args: []string{pg, "--node-lease=3s", "--node-lease-renewal=1.5s"}, lease: 3 * time.Second, renewal: 1500 * time.Millisecond},
+		{name: "renewal over half the lease", args: []string{pg, "--node-lease=3s", "--node-lease-renewal=1501ms"}, err: "renewal 1.501s must be at most half the lease (1.5s)"},
+		{name: "renewal over half the default lease", section: "  node_lease_renewal: 1.5s\n", args: []string{pg}, err: "at most half the lease (1s)"},
+		{name: "renewal over the flag's lease", section: "  node_lease: 10s\n  node_lease_renewal: 4s\n", args: []string{pg, "--node-lease=6s"}, err: "at most half the lease (3s)"},
+		{name: "lease over the cap", args: []string{pg, "--node-lease=31s"}, err: "lease 31s is longer than 30s"},
+		{name: "zero lease", section: "  node_lease: 0s\n", args: []string{pg}, err: "must both be positive"},
+		{name: "negative renewal", args: []string{pg, "--node-lease-renewal=-1s"}, err: "must both be positive"},
+		{name: "not a duration", section: "  node_lease: fast\n", args: []string{pg}, err: "toolgate.yaml:2: server: cannot unmarshal !!str `fast` into time.Duration"},
+		{name: "sqlite with a lease", section: "  node_lease: 10s\n", err: "apply only to nodes sharing a postgres:// store"},
+		{name: "sqlite with a renewal flag", args: []string{"--node-lease-renewal=100ms"}, err: "apply only to nodes sharing a postgres:// store"},
+		{name: "sqlite with the default lease", section: "  node_lease: 2s\n", lease: 2 * time.Second, renewal: 500 * time.Millisecond},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := settings(t, tt.section, tt.args...)
+			switch {
+			case tt.err != "":
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v, want one containing %q", err, tt.err)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case cfg.NodeLease != tt.lease || cfg.NodeLeaseRenewal != tt.renewal:
+				t.Fatalf("lease %v renewed every %v, want %v and %v", cfg.NodeLease, cfg.NodeLeaseRenewal, tt.lease, tt.renewal)
+			}
+		})
+	}
+}
+
+// TestServeEnvNodeLease: TOOLGATE_NODE_LEASE and
+// TOOLGATE_NODE_LEASE_RENEWAL set the lease as the other durations are
+// set, and a value that is no duration names its variable.
+func TestServeEnvNodeLease(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"TOOLGATE_STORE": "postgres://db/tg", "TOOLGATE_NODE_LEASE": "8s", "TOOLGATE_NODE_LEASE_RENEWAL": "1s"}
+	cfg := defaultServeConfig()
+	if err := cfg.applyEnv(func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.check(); err != nil || cfg.NodeLease != 8*time.Second || cfg.NodeLeaseRenewal != time.Second {
+		t.Fatalf("lease %v every %v: %v", cfg.NodeLease, cfg.NodeLeaseRenewal, err)
+	}
+	env["TOOLGATE_NODE_LEASE_RENEWAL"] = "often"
+	if err := cfg.applyEnv(func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "TOOLGATE_NODE_LEASE_RENEWAL") {
+		t.Fatalf("bad duration: %v", err)
 	}
 }

@@ -25,5 +25,7 @@
 //     when every node with a live lease has applied it or its lease has
 //     lapsed, whoever writes (a gateway node or a CLI command with
 //     --store). A node whose lease is valid by its own clock decides dry
-//     runs on its caches without reading Head.
+//     runs on its caches without reading Head. WithLease times it;
+//     CheckLease says which timings are sound (toolgate serve's
+//     node_lease and node_lease_renewal).
 package postgres

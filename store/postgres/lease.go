@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,33 +41,56 @@ var _ store.Leaser = (*DB)(nil)
 // node at most about two renewal periods and a lease; for a dead one at
 // most a lease.
 
-// Lease timing defaults (WithLease changes them).
+// Lease timing (WithLease changes it; CheckLease says what is sound).
 const (
-	defaultLease      = 2 * time.Second
-	defaultLeaseEvery = 500 * time.Millisecond
-	// maxLease bounds WithLease, and is what a writer waits when it cannot
+	DefaultLease        = 2 * time.Second
+	DefaultLeaseRenewal = 500 * time.Millisecond
+	// MaxLease bounds WithLease, and is what a writer waits when it cannot
 	// read the leases after its commit: by then every lease that might
-	// not have seen the write has lapsed.
-	maxLease = 30 * time.Second
+	// not have seen the write has lapsed. A longer lease would outlast
+	// that wait.
+	MaxLease = 30 * time.Second
 	// ackPoll is how often a waiting writer reads the leases again when no
 	// acknowledgement wakes it first.
 	ackPoll = 20 * time.Millisecond
 )
 
 // WithLease sets how long a node's lease lasts and how often it is
-// renewed (defaults 2 s and 0.5 s; the lease is capped at 30 s). A node
-// trusts its caches for the lease less a quarter of it after each
-// renewal's start; a write waits at most about a lease for a node that
-// died.
+// renewed (defaults 2 s and 0.5 s; the lease is capped at MaxLease; zero
+// keeps a default). A node trusts its caches for the lease less a quarter
+// of it after each renewal's start; a write waits at most about a lease
+// for a node that died. Settings a person chooses go through CheckLease
+// first: WithLease takes any positive pair, for tests.
 func WithLease(lease, every time.Duration) Option {
 	return func(o *options) {
 		if lease > 0 {
-			o.lease = min(lease, maxLease)
+			o.lease = min(lease, MaxLease)
 		}
 		if every > 0 {
 			o.leaseEvery = every
 		}
 	}
+}
+
+// CheckLease reports whether a lease and its renewal interval are sound:
+// both positive, the lease at most MaxLease (WithLease would cap it), and
+// the renewal at most half the lease. A node trusts its caches for three
+// quarters of the lease after a renewal starts, so a renewal every half
+// lease leaves a quarter of it for the round trip and a late tick before
+// the node falls back to reading the feed's head for every dry run; a
+// renewal any slower would make that fallback routine, and one of at least
+// three quarters of the lease would leave the node trusting its caches
+// never or only in flashes.
+func CheckLease(lease, renewal time.Duration) error {
+	switch {
+	case lease <= 0 || renewal <= 0:
+		return fmt.Errorf("lease %v and renewal %v must both be positive", lease, renewal)
+	case lease > MaxLease:
+		return fmt.Errorf("lease %v is longer than %v: a writer that cannot read the leases waits %v for them to lapse", lease, MaxLease, MaxLease)
+	case renewal > lease/2:
+		return fmt.Errorf("renewal %v must be at most half the lease (%v): a node trusts its caches for three quarters of the lease after a renewal starts", renewal, lease/2)
+	}
+	return nil
 }
 
 // lease is this node's lease, when it holds one.
@@ -333,7 +357,7 @@ func (db *DB) awaitApplied(ctx context.Context, seq int64) error {
 			// not have seen this write has lapsed.
 			db.log.Warn("postgres: read leases after a change", "err", err)
 			select {
-			case <-time.After(time.Until(committed.Add(maxLease))):
+			case <-time.After(time.Until(committed.Add(MaxLease))):
 				return nil
 			case <-ctx.Done():
 				return toolgate.Errorf(toolgate.EUnavailable, "committed, but not yet applied by every node: %v", ctx.Err())

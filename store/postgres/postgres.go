@@ -93,7 +93,7 @@ func IsURL(s string) bool {
 // database at once: migrations run under an advisory lock. ctx bounds the
 // opening only.
 func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
-	o := options{log: slog.New(slog.DiscardHandler), lease: defaultLease, leaseEvery: defaultLeaseEvery}
+	o := options{log: slog.New(slog.DiscardHandler), lease: DefaultLease, leaseEvery: DefaultLeaseRenewal}
 	for _, opt := range opts {
 		opt(&o)
 	}
