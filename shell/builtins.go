@@ -174,7 +174,7 @@ func appendsCode(words []word) bool {
 			words = words[start:]
 			continue
 		}
-		if shells[name] {
+		if isShell(name) {
 			// Without an operand the first appended word is the -c
 			// script or the script file.
 			i, _, stdinMode := shellOpts(words)
@@ -191,8 +191,15 @@ func appendsCode(words []word) bool {
 // functions (BASH_FUNC_name%%).
 var codeVars = []string{"PS1=", "PS2=", "PS3=", "PS4=", "PROMPT_COMMAND=", "BASH_ENV=", "ENV=", "BASH_FUNC_"}
 
-// declBuiltins set the variables named in their arguments.
-var declBuiltins = map[string]bool{"export": true, "declare": true, "typeset": true, "readonly": true, "local": true}
+// isDeclBuiltin: the declaration builtins set the variables named in
+// their arguments.
+func isDeclBuiltin(name string) bool {
+	switch name {
+	case "export", "declare", "typeset", "readonly", "local":
+		return true
+	}
+	return false
+}
 
 // codeVar reports a command that sets a variable bash runs as code: in
 // its assignments (the text before the command's own words), in the
@@ -214,7 +221,7 @@ func (w *walker) codeVar(cmd *Command) bool {
 // assignments (the text before the command's own words), or the arguments
 // of export and the like.
 func assignsOf(cmd *Command) string {
-	if cmd.Name != "" && !declBuiltins[cmd.Name] && !strings.HasPrefix(cmd.Name, "BASH_FUNC_") {
+	if cmd.Name != "" && !isDeclBuiltin(cmd.Name) && !strings.HasPrefix(cmd.Name, "BASH_FUNC_") {
 		if len(cmd.Alts) > 0 {
 			return strings.TrimSuffix(cmd.Text, cmd.Alts[0])
 		}
@@ -234,10 +241,16 @@ var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_S
 	"LESSEDIT=", "CRASHPAGER=", "RESTIC_PASSWORD_COMMAND=", "BORG_PASSCOMMAND=", "BORG_RSH=", "RSYNC_RSH=", "BROWSER=",
 	"PERL5OPT=", "PERL5DB=", "NODE_OPTIONS=", "LD_PRELOAD=", "LD_AUDIT=", "GROFF_BIN_PATH=", "RUSTC_WRAPPER=", "PYTHONSTARTUP="}
 
-// plainPrograms are the pagers and editors that run no other program:
+// isPlainProgram: the pagers and editors that run no other program:
 // "PAGER=cat git log", "GIT_EDITOR=true git rebase --continue" stay open.
-var plainPrograms = map[string]bool{"cat": true, "true": true, "false": true, ":": true, "less": true, "more": true, "most": true,
-	"head": true, "vi": true, "vim": true, "nvim": true, "nano": true, "emacs": true, "code": true, "bat": true, "delta": true, "": true}
+func isPlainProgram(name string) bool {
+	switch name {
+	case "cat", "true", "false", ":", "less", "more", "most",
+		"head", "vi", "vim", "nvim", "nano", "emacs", "code", "bat", "delta", "":
+		return true
+	}
+	return false
+}
 
 // programVar records, as exec-capable, an assignment in front of a
 // command that names a program the command runs ("LESSOPEN='|sh %s'
@@ -252,7 +265,7 @@ func programVar(cmd *Command) {
 			}
 			val := strings.Trim(f[len(v):], "'\"")
 			if (v == "PAGER=" || v == "GIT_PAGER=" || v == "MANPAGER=" || v == "SYSTEMD_PAGER=" || v == "EDITOR=" || v == "VISUAL=" ||
-				v == "GIT_EDITOR=" || v == "GIT_SEQUENCE_EDITOR=" || v == "SYSTEMD_EDITOR=" || v == "SUDO_EDITOR=") && plainPrograms[val] {
+				v == "GIT_EDITOR=" || v == "GIT_SEQUENCE_EDITOR=" || v == "SYSTEMD_EDITOR=" || v == "SUDO_EDITOR=") && isPlainProgram(val) {
 				continue
 			}
 			cmd.ExecFlags = append(cmd.ExecFlags, f)
@@ -263,7 +276,7 @@ func programVar(cmd *Command) {
 // historyOff classes a command run with the shell history turned off
 // ("HISTFILE=/dev/null bash", "env HISTSIZE=0 sh"): it hides what runs.
 func historyOff(cmd *Command) {
-	if cmd.Name == "" || declBuiltins[cmd.Name] {
+	if cmd.Name == "" || isDeclBuiltin(cmd.Name) {
 		return // export HISTFILE=… is the command table's
 	}
 	for _, f := range strings.Fields(assignsOf(cmd)) {

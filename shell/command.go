@@ -116,7 +116,7 @@ func (w *walker) run(words []word, assigns []string, c scope, d *dirState, opaqu
 			privileged = privileged || spec.subject
 			continue
 		}
-		if shells[name] {
+		if isShell(name) {
 			w.shell(name, words, assigns, c, d)
 			return
 		}
@@ -238,7 +238,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	var scripts []string
 	cmd.ExecFlags, scripts = w.execFlags(name, norm)
 	classify(&cmd, name, cmd.Args)
-	if c.stdin.kind == stdinText && sqlShells[name] && sqlDestroys(c.stdin.script) {
+	if c.stdin.kind == stdinText && isSQLShell(name) && sqlDestroys(c.stdin.script) {
 		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(c.stdin.script, 60), Token: name})
 	}
@@ -251,7 +251,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(c.stdin.script), 60), Token: name})
 		}
 	}
-	if c.stdin.kind == stdinText && (listReaders[name] || scriptReaders[name]) {
+	if c.stdin.kind == stdinText && (isListReader(name) || isScriptReader(name)) {
 		// "echo /etc/shadow | cpio -o": the names of the files to read
 		// come on the input; "sqlite3 <<EOF .import /etc/shadow x": a
 		// tool's script on its input reads the file.
@@ -259,7 +259,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
 		}
 	}
-	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && sqlShells[name] && !sqlInline(cmd.Args) {
+	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && isSQLShell(name) && !sqlInline(cmd.Args) {
 		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
 		// not in the call, so nobody approving it sees what they do.
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from a file or pipe, statements nobody reviewed here", Token: name})
@@ -290,7 +290,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: jar + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
 		}
 	}
-	if fetchers[name] {
+	if isFetcher(name) {
 		if u, ok := httpDeletes(name, norm); ok {
 			reason, token := name+" sends an HTTP DELETE to "+clip(u, 60)+", deleting data in a service", "DELETE"
 			if deleteEndpoint(u) {
@@ -643,7 +643,7 @@ func (w *walker) known(name string) bool {
 	if _, ok := w.a.extra[name]; ok {
 		return true
 	}
-	return plainCommands[name] || isInterpreter(name) || fetchers[name]
+	return isPlainCommand(name) || isInterpreter(name) || isFetcher(name)
 }
 
 // scriptRunner reports whether a command is an interpreter that is not a
@@ -652,7 +652,7 @@ func (w *walker) known(name string) bool {
 // is a read ("python3 ~/.aws/credentials" prints the file's first line in
 // its error), a shell command among them raises its risk.
 func scriptRunner(name string) bool {
-	return isInterpreter(name) && !shells[name] && name != "source" && name != "."
+	return isInterpreter(name) && !isShell(name) && name != "source" && name != "."
 }
 
 // runsJar returns the jar "java -jar JAR ARGS…" runs and its arguments.
@@ -671,30 +671,46 @@ func runsJar(name string, args []string) (string, []string, bool) {
 	return "", nil, false
 }
 
-// listReaders read the files whose names come on their input (cpio -o,
+// isListReader: these read the files whose names come on their input (cpio -o,
 // cpio -p, afio -o, pax -w without operands).
-var listReaders = map[string]bool{"cpio": true, "afio": true, "pax": true}
+func isListReader(name string) bool {
+	switch name {
+	case "cpio", "afio", "pax":
+		return true
+	}
+	return false
+}
 
-// scriptReaders run a script on their input whose commands read files
+// isScriptReader: these run a script on their input whose commands read files
 // (sqlite3 .import and .read, psql's \\i, gdb, ed, ex).
-var scriptReaders = map[string]bool{"sqlite3": true, "sqlite": true, "duckdb": true, "psql": true, "mysql": true, "mariadb": true,
-	"gdb": true, "ed": true, "ex": true}
+func isScriptReader(name string) bool {
+	switch name {
+	case "sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb",
+		"gdb", "ed", "ex":
+		return true
+	}
+	return false
+}
 
-// plainCommands take arguments that are data, never a command line: text
+// isPlainCommand: these take arguments that are data, never a command line: text
 // that looks like one ("echo 'sudo su'") is not run.
-var plainCommands = map[string]bool{
-	"echo": true, "printf": true, "ls": true, "pwd": true, "cd": true, "pushd": true, "popd": true, "test": true, "[": true,
-	"true": true, "false": true, "exit": true, "return": true, "read": true, "set": true, "unset": true, "shift": true,
-	"export": true, "local": true, "declare": true, "type": true, "which": true, "whereis": true, "hash": true, "help": true,
-	"man": true, "info": true, "date": true, "cal": true, "sleep": true, "wait": true, "kill": true, "basename": true,
-	"dirname": true, "realpath": true, "readlink": true, "stat": true, "file": true, "du": true, "df": true, "tr": true,
-	"expr": true, "seq": true, "yes": true, "whoami": true, "id": true, "uname": true, "hostname": true, "uptime": true,
-	"ps": true, "top": true, "free": true, "make": true, "go": true, "npm": true, "yarn": true, "pnpm": true, "cargo": true,
-	"pip": true, "pip3": true, "jq": true, "yq": true, "tree": true, "mkdir": true, "touch": true, "column": true,
-	"notify-send": true, "logger": true, "git": true, "gh": true, "docker": true, "kubectl": true, "mvn": true, "gradle": true,
-	"pytest": true, "tsc": true, "eslint": true, "prettier": true, "gofmt": true, "rustc": true, "gcc": true, "clang": true,
-	"javac": true, "java": true, "dotnet": true, "mix": true, "rake": true, "bundle": true, "composer": true, "tput": true,
-	"clear": true, "history": true, "alias": true, "unalias": true, "getopts": true, "printenv": true, "env": true, "diff": true,
+func isPlainCommand(name string) bool {
+	switch name {
+	case "echo", "printf", "ls", "pwd", "cd", "pushd", "popd", "test", "[",
+		"true", "false", "exit", "return", "read", "set", "unset", "shift",
+		"export", "local", "declare", "type", "which", "whereis", "hash", "help",
+		"man", "info", "date", "cal", "sleep", "wait", "kill", "basename",
+		"dirname", "realpath", "readlink", "stat", "file", "du", "df", "tr",
+		"expr", "seq", "yes", "whoami", "id", "uname", "hostname", "uptime",
+		"ps", "top", "free", "make", "go", "npm", "yarn", "pnpm", "cargo",
+		"pip", "pip3", "jq", "yq", "tree", "mkdir", "touch", "column",
+		"notify-send", "logger", "git", "gh", "docker", "kubectl", "mvn", "gradle",
+		"pytest", "tsc", "eslint", "prettier", "gofmt", "rustc", "gcc", "clang",
+		"javac", "java", "dotnet", "mix", "rake", "bundle", "composer", "tput",
+		"clear", "history", "alias", "unalias", "getopts", "printenv", "env", "diff":
+		return true
+	}
+	return false
 }
 
 // probe looks at the arguments of a command the tables do not know: one
@@ -738,18 +754,22 @@ func (w *walker) probe(idx int, args []word, c scope) {
 	}
 }
 
-// openers read (and often write) the files they are given whatever their
+// isOpener: openers read (and often write) the files they are given whatever their
 // options: editors, viewers, database shells, converters. With the
 // commands the tables do not know, their operands that name a secret are
 // read subjects.
-var openers = map[string]bool{
-	"man": true, // a path operand is rendered: "man /etc/shadow"
-	"vim": true, "vi": true, "nvim": true, "view": true, "nano": true, "pico": true, "emacs": true, "ed": true, "ex": true,
-	"micro": true, "joe": true, "code": true, "subl": true, "gedit": true, "kate": true, "open": true, "xdg-open": true,
-	"sqlite3": true, "sqlite": true, "pandoc": true, "iconv": true, "expand": true, "unexpand": true, "fmt": true, "pr": true,
-	"xmllint": true, "yq": true, "hexyl": true, "mlr": true, "csvlook": true, "xclip": true, "xsel": true, "gpg": true,
-	"openssl": true, "ssh-keygen": true, "age": true, "enscript": true, "a2ps": true, "look": true, "csplit": true,
-	"git": true, "vimdiff": true, "meld": true, "kdiff3": true, "colordiff": true, "icdiff": true, "delta": true,
+func isOpener(name string) bool {
+	switch name {
+	case "man", // a path operand is rendered: "man /etc/shadow"
+		"vim", "vi", "nvim", "view", "nano", "pico", "emacs", "ed", "ex",
+		"micro", "joe", "code", "subl", "gedit", "kate", "open", "xdg-open",
+		"sqlite3", "sqlite", "pandoc", "iconv", "expand", "unexpand", "fmt", "pr",
+		"xmllint", "yq", "hexyl", "mlr", "csvlook", "xclip", "xsel", "gpg",
+		"openssl", "ssh-keygen", "age", "enscript", "a2ps", "look", "csplit",
+		"git", "vimdiff", "meld", "kdiff3", "colordiff", "icdiff", "delta":
+		return true
+	}
+	return false
 }
 
 // secretOperands reports, as read files, the operands that name a secret
@@ -759,7 +779,7 @@ var openers = map[string]bool{
 // file:///home/u/.ssh/id_rsa").
 func (w *walker) secretOperands(name string, args []word, owner string, d *dirState) {
 	described := describes(name)
-	probe := openers[name] || scriptRunner(name) || !described && !w.known(name)
+	probe := isOpener(name) || scriptRunner(name) || !described && !w.known(name)
 	for _, a := range args {
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {
@@ -829,20 +849,26 @@ func (w *walker) runtimeFiles(name, owner string) {
 // commands whose operands are never files' contents (echo, ls). Other
 // commands' operands may be files the policy checks against its rules.
 func KnowsOperands(name string) bool {
-	return describes(name) || plainCommands[name]
+	return describes(name) || isPlainCommand(name)
 }
 
-// gitPrinters are git subcommands that print the contents (or the
+// isGitPrinter: the git subcommands that print the contents (or the
 // changes) of the files their pathspecs name.
-var gitPrinters = map[string]bool{"log": true, "diff": true, "show": true, "grep": true, "blame": true,
-	"annotate": true, "whatchanged": true, "format-patch": true}
+func isGitPrinter(name string) bool {
+	switch name {
+	case "log", "diff", "show", "grep", "blame",
+		"annotate", "whatchanged", "format-patch":
+		return true
+	}
+	return false
+}
 
 // gitPathspecs reports the pathspecs after "--" of git commands that
 // print file contents (git log -p -- .env, git grep KEY -- .env) and the
 // file of git blame as read files.
 func (w *walker) gitPathspecs(norm []string, args []word, owner string, d *dirState) {
 	sub := subcommand("git", norm)
-	if sub >= len(norm) || !gitPrinters[norm[sub]] {
+	if sub >= len(norm) || !isGitPrinter(norm[sub]) {
 		return
 	}
 	for i := sub + 1; i < len(norm); i++ {

@@ -6,7 +6,7 @@ import "strings"
 // not a shell (python -c, node -e, perl -e, a heredoc or here-string into
 // python), and whether there is one. Shell scripts are parsed instead.
 func inlineCode(name string, args []word, in stdin) (string, bool) {
-	if shells[name] || !isInterpreter(name) || name == "source" || name == "." {
+	if isShell(name) || !isInterpreter(name) || name == "source" || name == "." {
 		return "", false
 	}
 	key := name
@@ -20,7 +20,7 @@ func inlineCode(name string, args []word, in stdin) (string, bool) {
 	case strings.HasPrefix(name, "php"):
 		key = "php"
 	}
-	o := interpreterOpts[key]
+	o, _ := interpreterOpts(key)
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		switch {

@@ -76,9 +76,15 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
 }
 
-// sqlShells are the database shells that run the SQL on their input.
-var sqlShells = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "duckdb": true, "mongo": true,
-	"mongosh": true, "cqlsh": true, "redis-cli": true, "clickhouse-client": true, "sqlcmd": true}
+// isSQLShell: the database shells that run the SQL on their input.
+func isSQLShell(name string) bool {
+	switch name {
+	case "psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongo",
+		"mongosh", "cqlsh", "redis-cli", "clickhouse-client", "sqlcmd":
+		return true
+	}
+	return false
+}
 
 // mountsSecret reports whether a container volume ("-v ~/.ssh:/keys",
 // "--mount type=bind,source=~/.aws,…") mounts a credential directory.
@@ -485,7 +491,7 @@ func systemTree(a string) bool {
 		return false
 	}
 	c := stripWhole(a)
-	return c == "/" || systemDirs[c]
+	return c == "/" || isSystemDir(c)
 }
 
 // remoteURL reports whether a value is a URL or git remote (pip -r

@@ -11,14 +11,18 @@ import "strings"
 // delete lives on another machine and does not come back from the
 // workspace.
 
-// destroyVerbs are the subcommand verbs that delete data in a service.
-var destroyVerbs = map[string]bool{
-	"delete": true, "destroy": true, "purge": true, "del": true, "rdelete": true, "forget": true, "prune": true,
-	"unregister": true, "wipe": true, "erase": true, "drop": true, "nuke": true, "terminate": true,
-	"flushall": true, "flushdb": true, "flush": true,
-	// unsubscribing drops a subscription; compacting frees the space of
-	// deleted archives or history for good (borg, etcd).
-	"unsubscribe": true, "compact": true,
+// isDestroyVerb: the subcommand verbs that delete data in a service.
+func isDestroyVerb(name string) bool {
+	switch name {
+	case "delete", "destroy", "purge", "del", "rdelete", "forget", "prune",
+		"unregister", "wipe", "erase", "drop", "nuke", "terminate",
+		"flushall", "flushdb", "flush",
+		// unsubscribing drops a subscription; compacting frees the space of
+		// deleted archives or history for good (borg, etcd).
+		"unsubscribe", "compact":
+		return true
+	}
+	return false
 }
 
 // destroyPrefixes are verbs with an object ("delete-job", "delete_user",
@@ -60,7 +64,7 @@ func verbDestroys(args []string) (string, bool) {
 			return "", false
 		}
 		v := strings.ToLower(a[strings.LastIndexByte(a, ':')+1:])
-		if destroyVerbs[v] {
+		if isDestroyVerb(v) {
 			return a, true
 		}
 		if value {

@@ -25,16 +25,20 @@ const (
 	RiskToolConfig      = "tool-config-write"
 )
 
-// systemDirs are top-level directories whose recursive removal or
+// isSystemDir: the top-level directories whose recursive removal or
 // permission change breaks the system.
-var systemDirs = map[string]bool{
-	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
-	"/lib32": true, "/lib64": true, "/libx32": true, "/opt": true, "/proc": true, "/root": true,
-	"/run": true, "/sbin": true, "/srv": true, "/sys": true, "/usr": true, "/var": true,
-	"/snap": true, "/mnt": true, "/media": true, "/nix": true,
-	"/System": true, "/Users": true, "/Applications": true, "/Library": true, "/private": true,
-	"/usr/bin": true, "/usr/lib": true, "/usr/local": true, "/usr/sbin": true, "/usr/share": true,
-	"/var/lib": true, "/var/log": true,
+func isSystemDir(name string) bool {
+	switch name {
+	case "/bin", "/boot", "/dev", "/etc", "/home", "/lib",
+		"/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root",
+		"/run", "/sbin", "/srv", "/sys", "/usr", "/var",
+		"/snap", "/mnt", "/media", "/nix",
+		"/System", "/Users", "/Applications", "/Library", "/private",
+		"/usr/bin", "/usr/lib", "/usr/local", "/usr/sbin", "/usr/share",
+		"/var/lib", "/var/log":
+		return true
+	}
+	return false
 }
 
 // dangerous reports whether a recursive operation on t destroys the
@@ -112,7 +116,7 @@ func dangerousTarget(t word, home, dir string) (string, bool) {
 		switch {
 		case c == "/":
 			return "/ (the whole file system)", true
-		case systemDirs[c]:
+		case isSystemDir(c):
 			return "the system directory " + c, true
 		case home != "" && c == home:
 			return "your home directory " + home, true

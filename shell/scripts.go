@@ -4,63 +4,64 @@ import (
 	"strings"
 )
 
-// shells are the commands whose -c argument, heredoc or piped input is a
+// isShell: the commands whose -c argument, heredoc or piped input is a
 // shell script that is parsed recursively.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true,
-	"mksh": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true,
-	"rbash": true, "ksh93": true, "oksh": true, "pdksh": true, "lksh": true,
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "ash",
+		"mksh", "yash", "posh", "fish", "csh", "tcsh",
+		"rbash", "ksh93", "oksh", "pdksh", "lksh":
+		return true
+	}
+	return false
 }
 
-// fetchers are commands that download remote content.
-var fetchers = map[string]bool{
-	"curl": true, "wget": true, "fetch": true, "nc": true, "ncat": true, "netcat": true,
-	"aria2c": true, "http": true, "https": true, "httpie": true, "xh": true, "lynx": true,
-	"socat": true, "ftp": true, "tftp": true,
+// isFetcher: the commands that download remote content.
+func isFetcher(name string) bool {
+	switch name {
+	case "curl", "wget", "fetch", "nc", "ncat", "netcat",
+		"aria2c", "http", "https", "httpie", "xh", "lynx",
+		"socat", "ftp", "tftp":
+		return true
+	}
+	return false
 }
 
 // interpreters run code: given by a flag, a file, or read from standard
 // input. code lists the short options that give the code inline; val the
 // short options that take a value.
-var interpreterOpts = map[string]struct{ code, val string }{
-	"sh": {"c", "oO"}, "python": {"cm", "WXQ"}, "perl": {"eE", ""}, "ruby": {"e", "IrEC"},
-	"node": {"ep", "r"}, "nodejs": {"ep", "r"}, "php": {"rBRFE", "dcz"}, "lua": {"e", "l"},
-	"luajit": {"e", "lj"}, "fish": {"c", "C"}, "deno": {"", ""}, "bun": {"e", ""},
-	"Rscript": {"e", ""}, "tclsh": {"", ""}, "pwsh": {"c", ""}, "osascript": {"e", ""},
+var interpreters = [...]struct{ name, code, val string }{
+	{"sh", "c", "oO"}, {"python", "cm", "WXQ"}, {"perl", "eE", ""}, {"ruby", "e", "IrEC"},
+	{"node", "ep", "r"}, {"nodejs", "ep", "r"}, {"php", "rBRFE", "dcz"}, {"lua", "e", "l"},
+	{"luajit", "e", "lj"}, {"fish", "c", "C"}, {"deno", "", ""}, {"bun", "e", ""},
+	{"Rscript", "e", ""}, {"tclsh", "", ""}, {"pwsh", "c", ""}, {"osascript", "e", ""},
 	// Other languages' runners with inline code (GTFOBins' readers and
 	// shells): Julia, the JDK's script runner, shells that are not sh.
-	"julia": {"eE", "LJC"},
+	{"julia", "eE", "LJC"},
 	// m4 runs commands (syscmd, esyscmd) from its input; Octave's --eval.
-	"m4": {"", "DUIdtoFRl"}, "octave": {"", "pW"}, "octave-cli": {"", "pW"}, "expect": {"c", "fD"}, "powershell": {"c", ""}, "jrunscript": {"e", "fl"}, "elvish": {"c", ""}, "nu": {"c", ""}, "xonsh": {"c", ""},
+	{"m4", "", "DUIdtoFRl"}, {"octave", "", "pW"}, {"octave-cli", "", "pW"}, {"expect", "c", "fD"}, {"powershell", "c", ""}, {"jrunscript", "e", "fl"}, {"elvish", "c", ""}, {"nu", "c", ""}, {"xonsh", "c", ""},
 }
 
-var interpreters = func() map[string]bool {
-	m := make(map[string]bool, len(interpreterOpts)+len(shells)+7) // built by every hook process
-	for k := range interpreterOpts {
-		m[k] = true
+// interpreterOpts returns the options of interpreter name (zero for a
+// command not listed). Static data and a scan: a table the process builds
+// is paid by every hook call.
+func interpreterOpts(name string) (o struct{ code, val string }, ok bool) {
+	for _, e := range interpreters {
+		if e.name == name {
+			return struct{ code, val string }{e.code, e.val}, true
+		}
 	}
-	for k := range shells {
-		m[k] = true
-	}
-	for _, k := range []string{"python2", "python3", "pypy", "pypy3", "perl5", "ruby3", "php8"} {
-		m[k] = true
-	}
-	for i := 0; i <= 20; i++ {
-		m["python3."+itoa(i)] = true
-	}
-	return m
-}()
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
+	return o, false
 }
 
 // isInterpreter reports whether name runs code.
 func isInterpreter(name string) bool {
-	return interpreters[name] || strings.HasPrefix(name, "python") || name == "source" || name == "."
+	switch name {
+	case "pypy", "pypy3", "perl5", "ruby3", "php8", "source", ".":
+		return true // versions' names: their options are the language's
+	}
+	_, listed := interpreterOpts(name)
+	return listed || isShell(name) || strings.HasPrefix(name, "python")
 }
 
 // readsCodeFromStdin reports whether interpreter name with args reads the
@@ -71,7 +72,7 @@ func readsCodeFromStdin(name string, args []word) bool {
 	}
 	key := name
 	switch {
-	case shells[name]:
+	case isShell(name):
 		key = "sh"
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
 		key = "python"
@@ -82,7 +83,7 @@ func readsCodeFromStdin(name string, args []word) bool {
 	case strings.HasPrefix(name, "php"):
 		key = "php"
 	}
-	o := interpreterOpts[key]
+	o, _ := interpreterOpts(key)
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		switch {

@@ -52,9 +52,15 @@ func unhex(c byte) byte {
 	return c - '0'
 }
 
-// gateVerbs are toolgate's subcommands that answer approvals or change
+// isGateVerb: toolgate's subcommands that answer approvals or change
 // rules, grants, sessions and tokens.
-var gateVerbs = map[string]bool{"approvals": true, "grants": true, "tokens": true, "sessions": true}
+func isGateVerb(name string) bool {
+	switch name {
+	case "approvals", "grants", "tokens", "sessions":
+		return true
+	}
+	return false
+}
 
 // gateAlt returns "toolgate ARGS…" for a command that is toolgate's
 // program under another name ("cp $(which toolgate) /tmp/t; /tmp/t
@@ -65,7 +71,7 @@ func gateAlt(name string, args []string) (string, bool) {
 		return "", false
 	}
 	for i, a := range args {
-		if gateVerbs[a] && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+		if isGateVerb(a) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
 			// An option of the program before the verb (--data DIR) or
 			// nothing: the verb is toolgate's subcommand position.
 			if i == 0 || strings.HasPrefix(args[0], "-") {

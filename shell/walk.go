@@ -414,7 +414,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 		}
 		fetch := in.fetch
 		for _, cmd := range w.res.Commands[start:] {
-			if fetchers[cmd.Name] {
+			if isFetcher(cmd.Name) {
 				fetch = true
 			}
 		}
@@ -606,7 +606,7 @@ func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 		start := len(w.res.Commands)
 		w.stmts(stmts, sc, d.clone())
 		for _, cmd := range w.res.Commands[start:] {
-			if fetchers[cmd.Name] {
+			if isFetcher(cmd.Name) {
 				fetch = true
 			}
 		}
@@ -787,7 +787,7 @@ func (w *walker) fetchThenRun() {
 				break
 			}
 		}
-		if isInterpreter(cmd.Name) || shells[cmd.Name] {
+		if isInterpreter(cmd.Name) || isShell(cmd.Name) {
 			run, by = "", cmd.Name+" "
 			for _, a := range cmd.Args {
 				if !strings.HasPrefix(a, "-") {
