@@ -23,7 +23,137 @@ var pwshEncoded = &cmdSpec{singleDash: true, opts: []optEffect{{names: []string{
 var npmCall = &cmdSpec{shortVal: "cp", long: []string{"call=", "package="}, opts: []optEffect{{names: []string{"-c", "--call"}, exec: true, script: true}}}
 
 // vimExec are vim's options that run editor commands.
-var vimExec = &cmdSpec{shortVal: "cS", long: []string{"cmd="}, opts: []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}}}
+// "+CMD" is -c's other spelling; "+", "+NUM" and "+/PATTERN" only move
+// the cursor.
+var vimExec = &cmdSpec{shortVal: "cS", long: []string{"cmd="}, opts: []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}}, analyse: vimCommands}
+
+// pagerExec: less's and more's "+CMD" operands are keystrokes run at
+// start ("!" runs a shell, "|" pipes to one, "s" saves a file, "v" starts
+// an editor; macOS's more is less); "+G", "+F", "+NUM" and "+/PATTERN"
+// only move.
+var pagerExec = &cmdSpec{analyse: pagerCommands}
+
+// plusWords returns the "+CMD" operands of args before "--" that safe
+// does not accept, as written.
+func plusWords(args []string, safe func(string) bool) []string {
+	var out []string
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if c, ok := strings.CutPrefix(a, "+"); ok && !safe(c) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func pagerCommands(args []string) []string {
+	return plusWords(args, func(c string) bool {
+		c = strings.TrimPrefix(c, "+") // ++CMD: for every file
+		if c != "" && (c[0] == '/' || c[0] == '?') {
+			return printable(c)
+		}
+		c = strings.TrimLeft(c, "0123456789")
+		return c == "" || len(c) == 1 && strings.IndexByte("gGFpP%", c[0]) >= 0
+	})
+}
+
+func vimCommands(args []string) []string {
+	return plusWords(args, func(c string) bool {
+		if c != "" && (c[0] == '/' || c[0] == '?') {
+			// A search; "|" would start another Ex command.
+			return printable(c) && !strings.ContainsRune(c, '|')
+		}
+		return strings.Trim(c, "0123456789") == ""
+	})
+}
+
+// printable reports whether s holds no control character (a newline
+// would end a pager's search and start other commands).
+func printable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// makeCommands finds the variable definitions among make's operands that
+// run programs: SHELL (every recipe runs through it) set to other than a
+// usual shell, .SHELLFLAGS holding more than flags (make runs
+// "$(SHELL) $(.SHELLFLAGS) RECIPE", so "-c id;" runs id), and a "!="
+// definition, whose value make runs as a shell command at once.
+func makeCommands(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		eq := strings.IndexByte(a, '=')
+		if eq <= 0 || a[0] == '-' {
+			continue
+		}
+		name, val := a[:eq], a[eq+1:]
+		if strings.HasSuffix(name, "!") {
+			out = append(out, a)
+			continue
+		}
+		name = strings.TrimRight(name, ":+?")
+		switch name {
+		case "SHELL", "MAKESHELL":
+			if !usualShell(val) {
+				out = append(out, a)
+			}
+		case ".SHELLFLAGS":
+			for _, f := range strings.Fields(val) {
+				if !(len(f) > 1 && f[0] == '-' && strings.Trim(f[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "") && !setOption(f) {
+					out = append(out, a)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// usualShell reports whether v names a usual shell by its usual path.
+func usualShell(v string) bool {
+	switch v {
+	case "sh", "bash", "dash", "zsh", "ksh", "/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/bin/ksh",
+		"/usr/bin/sh", "/usr/bin/bash", "/usr/bin/dash", "/usr/bin/zsh", "/usr/bin/ksh", "/usr/local/bin/bash", "/opt/homebrew/bin/bash":
+		return true
+	}
+	return false
+}
+
+// setOption reports whether f is a name "set -o" takes (pipefail).
+func setOption(f string) bool {
+	switch f {
+	case "pipefail", "errexit", "nounset", "xtrace", "noglob", "posix", "noclobber", "allexport":
+		return true
+	}
+	return false
+}
+
+// cmakeCommands finds cmake's command mode running a program: "cmake -E
+// env|chdir|time CMD".
+func cmakeCommands(args []string) []string {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-E" && i+1 < len(args) {
+			switch args[i+1] {
+			case "env", "chdir", "time":
+				return []string{"-E " + args[i+1]}
+			}
+			return nil
+		}
+	}
+	return nil
+}
 
 // apacheExec: -C and -c give configuration directives on the command
 // line (LoadModule runs code, Include reads any file).
@@ -121,10 +251,13 @@ func execCommands() map[string]*cmdSpec {
 		"zip":    {opts: []optEffect{{names: []string{"-TT", "--unzip-command"}, exec: true}}},
 		"fd":     {opts: []optEffect{{names: []string{"-x", "-X"}, exec: true, cluster: true}, {names: []string{"--exec", "--exec-batch"}, exec: true}}},
 		"fdfind": {opts: []optEffect{{names: []string{"-x", "-X", "--exec", "--exec-batch"}, exec: true}}},
-		"less":   {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}},
+		"less":   {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}, analyse: pagerCommands},
 		"man":    {opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}}},
 		"jq":     {opts: []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}}},
-		"vim":    vimExec, "nvim": vimExec, "vi": vimExec, "ex": vimExec, "view": vimExec, "rvim": vimExec, "vimdiff": vimExec, "gvim": vimExec,
+		"more":   pagerExec,
+		"make":   {analyse: makeCommands}, "gmake": {analyse: makeCommands},
+		"cmake": {analyse: cmakeCommands},
+		"vim":   vimExec, "nvim": vimExec, "vi": vimExec, "ex": vimExec, "view": vimExec, "rvim": vimExec, "vimdiff": vimExec, "gvim": vimExec,
 		// emacs evaluates Lisp given on the command line (shell-command,
 		// delete-file, write-region).
 		"emacs": {long: []string{"eval=", "execute="}, opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}}},

@@ -159,6 +159,7 @@ func fileCommands() map[string]*cmdSpec {
 		"chown":    {files: modeKind, pattern: true, long: []string{"reference=", "from="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
 		"chgrp":    {files: modeKind, pattern: true, long: []string{"reference="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
 		"dd":       {files: codeKind, fileCode: (*walker).ddCode},
+		"nmap":     {files: codeKind, fileCode: (*walker).nmapCode},
 		"scp":      {files: scpKind, shortVal: "cFiJlLoPSDX"},
 		"rsync": {files: scpKind, shortVal: "efBTM", long: []string{"rsh=", "rsync-path=", "filter=", "exclude=", "include=", "exclude-from=",
 			"include-from=", "files-from=", "temp-dir=", "compare-dest=", "copy-dest=", "link-dest=", "backup-dir=", "suffix=", "chmod=", "chown=",

@@ -238,6 +238,11 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
 	}},
+	{"cmake", &cmdSpec{
+		shortVal: "SBCDUGTAP",
+		opts:     []optEffect{{names: []string{"-P"}, value: standardInput, class: "inline-code", why: "runs a CMake script given inline on standard input, which no rule can read"}},
+		analyse:  cmakeCommands,
+	}},
 	{"cmp", &cmdSpec{
 		long:     []string{"ignore-initial=", "bytes="},
 		shortVal: "in",
@@ -685,6 +690,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "bhjkoOpPtTxyz#",
 		opts:     []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}, {names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, file: 2}},
 		numeric:  true,
+		analyse:  pagerCommands,
 		files:    1,
 		fileOpts: true,
 	}},
@@ -783,6 +789,7 @@ var commandTable = [...]namedSpec{
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
+		analyse:  pagerCommands,
 		files:    1,
 	}},
 	{"mount", &cmdSpec{
@@ -848,8 +855,10 @@ var commandTable = [...]namedSpec{
 		files:    1,
 	}},
 	{"nmap", &cmdSpec{
-		long: []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
-		opts: []optEffect{{names: []string{"--script"}, exec: true}},
+		long:     []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
+		opts:     []optEffect{{names: []string{"--script"}, exec: true}},
+		files:    16,
+		fileCode: (*walker).nmapCode,
 	}},
 	{"nocache", &sharedSpec10},
 	{"nohup", &sharedSpec10},
@@ -1864,6 +1873,7 @@ var sharedSpec32 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
+	analyse:  vimCommands,
 }
 
 var sharedSpec33 = cmdSpec{
@@ -1926,6 +1936,7 @@ var sharedSpec43 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
+	analyse:  makeCommands,
 }
 
 var sharedSpec44 = cmdSpec{

@@ -629,6 +629,8 @@ func riskCommands() map[string]*cmdSpec {
 				{names: []string{"-u", "--user"}, value: anyValue, class: ClassDestructive, why: "kills every process of a user"}}},
 		"chattr": {opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes the flag that keeps a file from being changed"}}},
 		"make":   makeSpec, "gmake": makeSpec,
+		// cmake -P runs a CMake script (execute_process runs any program).
+		"cmake": {shortVal: "SBCDUGTAP", opts: []optEffect{{names: []string{"-P"}, value: standardInput, class: ClassInlineCode, why: "runs a CMake script given inline on standard input, which no rule can read"}}},
 		// rake runs a Rakefile (Ruby) and Ruby given with -e/-p/-E.
 		"rake": {probe: true, shortVal: "fCIrReEpgjmPT", long: []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 			opts: []optEffect{secretConfig("-f", "--rakefile"),

@@ -578,6 +578,56 @@ func (w *walker) inplaceCode(_ *cmdSpec, name string, args []word, _ scope, owne
 }
 
 // ddCode: dd's operands are if=FILE (read) and of=FILE (written).
+// nmapCode records nmap's file options. nmap reads options as
+// getopt_long_only does: a long option takes one dash or two ("-iL
+// hosts.txt", "--excludefile=x"), so "-iL" and "-oN" are no clusters of
+// short letters. -iL, --excludefile and --resume read a file (its lines
+// echoed in errors); -oN, -oX, -oS, -oG write one, -oA three.
+func (w *walker) nmapCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if t == "--" {
+			return
+		}
+		if len(t) < 3 || t[0] != '-' {
+			continue
+		}
+		name, val, eq := strings.Cut(strings.TrimPrefix(t[1:], "-"), "=")
+		var write, all bool
+		switch name {
+		case "iL", "excludefile", "resume", "script-args-file", "stylesheet", "servicedb", "versiondb":
+		case "oN", "oX", "oS", "oG", "oM", "oH":
+			write = true
+		case "oA":
+			write, all = true, true
+		default:
+			continue
+		}
+		v := args[i]
+		switch {
+		case eq:
+			v.text = val
+		case i+1 < len(args):
+			i++
+			v = args[i]
+		default:
+			continue
+		}
+		if v.text == "-" {
+			continue // standard input or output
+		}
+		if !all {
+			w.file(v, write, owner, d)
+			continue
+		}
+		for _, ext := range [...]string{".nmap", ".xml", ".gnmap"} {
+			f := v
+			f.text += ext
+			w.file(f, true, owner, d)
+		}
+	}
+}
+
 func (w *walker) ddCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
 	for _, a := range args {
 		if v, ok := strings.CutPrefix(a.text, "if="); ok {
