@@ -125,6 +125,15 @@ func (db *DB) GetApprovalByCall(ctx context.Context, session, callID string) (*t
 // CreatedAt, then by the order they were stored.
 func (db *DB) ListApprovals(ctx context.Context, f store.ApprovalFilter) ([]*toolgate.Approval, error) {
 	const op = "list approvals"
+	q, args, err := approvalsQuery(f)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	return queryRows(ctx, db, op, q, args, scanApproval)
+}
+
+// approvalsQuery is ListApprovals' query for f and its arguments.
+func approvalsQuery(f store.ApprovalFilter) (string, []any, error) {
 	var w where
 	if f.Status != "" {
 		w.add(`status =`, string(f.Status))
@@ -138,12 +147,12 @@ func (db *DB) ListApprovals(ctx context.Context, f store.ApprovalFilter) ([]*too
 	if !f.ExpiresBefore.IsZero() {
 		t, err := rowcodec.Nanos("expires_before", f.ExpiresBefore)
 		if err != nil {
-			return nil, wrap(op, err)
+			return "", nil, err
 		}
 		w.add(`expires_at <=`, t)
 	}
 	q := `SELECT ` + approvalColumns + ` FROM approvals` + w.String() + ` ORDER BY created_at NULLS FIRST, ord` + limit(f.Limit)
-	return queryRows(ctx, db, op, q, w.args, scanApproval)
+	return q, w.args, nil
 }
 
 // ResolveApproval implements store.Store: one transaction that updates the

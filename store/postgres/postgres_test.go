@@ -96,3 +96,45 @@ func TestOpenErrorsKeepThePasswordOut(t *testing.T) {
 		t.Errorf("schema with a semicolon: %v, want invalid", err)
 	}
 }
+
+// TestSessionPendingByIndex: the read behind every new approval's
+// session_waiting (the oldest pending approvals of one session) can be
+// served by an index in the order asked, without sorting every pending
+// approval. Sequential scans are off for the plan: on a table this small
+// the planner would rightly prefer one.
+func TestSessionPendingByIndex(t *testing.T) {
+	t.Parallel()
+	db := open(t, newSchema(t))
+	defer db.Close()
+	q, args, err := postgres.ApprovalsQuery(store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s1", Limit: toolgate.MaxWaitingShown + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Pool().Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(context.Background())
+	if _, err := tx.Exec(t.Context(), `SET LOCAL enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tx.Query(t.Context(), "EXPLAIN "+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(plan, "\n")
+	if !strings.Contains(text, "approvals_session_pending") || strings.Contains(text, "Sort") {
+		t.Errorf("plan of %s:\n%s\nwant a scan of approvals_session_pending with no sort", q, text)
+	}
+}

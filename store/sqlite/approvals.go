@@ -133,6 +133,15 @@ func (db *DB) ListApprovals(ctx context.Context, f store.ApprovalFilter) ([]*too
 	if db.closed.Load() {
 		return nil, db.errClosed(op)
 	}
+	q, args, err := approvalsQuery(f)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	return queryRows(ctx, db, op, q, args, scanApproval)
+}
+
+// approvalsQuery is ListApprovals' query for f and its arguments.
+func approvalsQuery(f store.ApprovalFilter) (string, []any, error) {
 	var w where
 	if f.Status != "" {
 		w.add(`status = ?`, string(f.Status))
@@ -146,7 +155,7 @@ func (db *DB) ListApprovals(ctx context.Context, f store.ApprovalFilter) ([]*too
 	if !f.ExpiresBefore.IsZero() {
 		t, err := rowcodec.Nanos("expires_before", f.ExpiresBefore)
 		if err != nil {
-			return nil, wrap(op, err)
+			return "", nil, err
 		}
 		w.add(`expires_at <= ?`, t)
 	}
@@ -154,7 +163,7 @@ func (db *DB) ListApprovals(ctx context.Context, f store.ApprovalFilter) ([]*too
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	return queryRows(ctx, db, op, q, w.args, scanApproval)
+	return q, w.args, nil
 }
 
 // ResolveApproval implements store.Store: one transaction that updates the

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
 )
 
 func TestConnectionPragmas(t *testing.T) {
@@ -175,5 +176,43 @@ func TestCheckpointer(t *testing.T) {
 			t.Fatalf("database file %d bytes after 200 KB written (%d before): not checkpointed", size(), before)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSessionPendingByIndex: the read behind every new approval's
+// session_waiting (the oldest pending approvals of one session) is served
+// by an index in the order asked, not by walking every pending approval
+// and sorting them.
+func TestSessionPendingByIndex(t *testing.T) {
+	t.Parallel()
+	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "toolgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	q, args, err := approvalsQuery(store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s1", Limit: toolgate.MaxWaitingShown + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.r.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(plan, "; ")
+	if !strings.Contains(text, "USING INDEX approvals_session_pending") || strings.Contains(text, "TEMP B-TREE") {
+		t.Errorf("plan of %s:\n%s\nwant a search of approvals_session_pending with no sort", q, text)
 	}
 }
