@@ -1,9 +1,6 @@
 package shell
 
-import (
-	"net/url"
-	"strings"
-)
+import "strings"
 
 // Spellings that hide what a command names from deny rules written for
 // the plain form (DESIGN §9 self-protection): the analysis adds the plain
@@ -12,16 +9,15 @@ import (
 
 // decodedAlt returns the command text with %-escapes decoded, when it has
 // any: the gateway decodes "%61pprove" in a URL path, so a deny rule for
-// ".../approve" must see it.
+// ".../approve" must see it. Where every % starts an escape this is
+// url.PathUnescape's result (TestDecodedAltAsPathUnescape); a stray %
+// stays as it is and the rest still decodes. Not net/url itself: its
+// package start-up (net/netip, unique) is a cost every hook process pays.
 func decodedAlt(text string) (string, bool) {
 	if !strings.Contains(text, "%") {
 		return "", false
 	}
-	d, err := url.PathUnescape(text)
-	if err != nil || d == text {
-		// A stray % makes PathUnescape fail: decode what decodes.
-		d = lenientUnescape(text)
-	}
+	d := lenientUnescape(text)
 	if d == text {
 		return "", false
 	}
