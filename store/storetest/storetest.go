@@ -330,6 +330,11 @@ func testListApprovals(t *testing.T, s store.Store) {
 		{"session", store.ApprovalFilter{Session: "s1"}, []string{"a2", "a1"}},
 		{"workspace", store.ApprovalFilter{Workspace: "w1"}, []string{"a2", "a1", "a4"}},
 		{"session and workspace", store.ApprovalFilter{Session: "s2", Workspace: "w1"}, []string{"a4"}},
+		// The read behind session_waiting: one session's oldest pending.
+		{"pending of a session", store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s1", Limit: toolgate.MaxWaitingShown + 1}, []string{"a2", "a1"}},
+		{"pending of a session, limit", store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s1", Limit: 1}, []string{"a2"}},
+		{"pending of a session, one answered", store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s2"}, []string{"a4"}},
+		{"pending of a session, none", store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s3"}, []string{}},
 		{"unknown workspace", store.ApprovalFilter{Workspace: "w9"}, []string{}},
 		// ExpiresBefore is inclusive, and compares instants whatever the zone.
 		{"expires before (inclusive)", store.ApprovalFilter{ExpiresBefore: a3.ExpiresAt.In(cet)}, []string{"a2", "a3"}},
