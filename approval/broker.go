@@ -56,9 +56,13 @@ type Broker struct {
 	expiries expiries       // the waiters, first to expire first
 	timer    *time.Timer    // expires the first of them (nil until one is tracked)
 	pending  map[string]int // session → approvals pending in this process
-	closed   bool
-	reapers  sync.WaitGroup
-	stop     chan struct{}
+	// storing counts, per session, the approvals Submit is storing and
+	// has not tracked yet: with pending, an upper bound on the session's
+	// pending approvals in a store this broker alone writes (see alone).
+	storing map[string]int
+	closed  bool
+	reapers sync.WaitGroup
+	stop    chan struct{}
 }
 
 // Option configures a Broker.
@@ -95,6 +99,7 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 		log:     slog.New(slog.DiscardHandler),
 		waiters: map[string]*waiter{},
 		pending: map[string]int{},
+		storing: map[string]int{},
 
 		wsPerCredential: DefaultWorkspacesPerCredential,
 		wsCreated:       map[string]map[string]struct{}{},
@@ -395,7 +400,11 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		CreatedAt: now, ExpiresAt: now.Add(ttl), BatchRemaining: req.BatchRemaining,
 	}
 	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, digest, &d))
+	b.beginStoring(c.Session)
 	existing, err := b.store.CreateApproval(ctx, a, entry)
+	if err != nil || existing != nil {
+		b.endStoring(c.Session, nil)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +415,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		}
 		return &Result{Decision: existing.Decision, Approval: existing}, nil
 	}
-	b.track(a)
+	b.endStoring(c.Session, a)
 	b.publish(toolgate.EventApprovalRequested, b.announced(ctx, a), nil)
 	return &Result{Decision: d, Approval: a}, nil
 }

@@ -55,6 +55,31 @@ func (h *expiries) Pop() any {
 func (b *Broker) track(a *toolgate.Approval) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.trackLocked(a)
+}
+
+// beginStoring counts an approval of session that Submit is about to
+// store; endStoring ends the count and tracks a, the approval stored (nil
+// if none was), in one step, so that from the moment it may be in the
+// store until it is resolved it is always counted.
+func (b *Broker) beginStoring(session string) {
+	b.mu.Lock()
+	b.storing[session]++
+	b.mu.Unlock()
+}
+
+func (b *Broker) endStoring(session string, a *toolgate.Approval) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if a != nil {
+		b.trackLocked(a)
+	}
+	if b.storing[session]--; b.storing[session] <= 0 {
+		delete(b.storing, session)
+	}
+}
+
+func (b *Broker) trackLocked(a *toolgate.Approval) {
 	if b.closed || b.waiters[a.ID] != nil {
 		return
 	}

@@ -10,9 +10,10 @@ import (
 
 // WithWaiting returns the approvals with SessionWaiting filled for each
 // pending one: the other calls of its session still waiting. Each session
-// costs one bounded read (its oldest pending approvals, enough to show);
-// how many wait comes from the broker's count of pending approvals. The
-// approvals returned are copies; as is unchanged.
+// costs one bounded read (its oldest pending approvals, enough to show),
+// none when the broker's counts show nothing else of it can be pending
+// (see alone); how many wait comes from the broker's count of pending
+// approvals. The approvals returned are copies; as is unchanged.
 func (b *Broker) WithWaiting(ctx context.Context, as []*toolgate.Approval) ([]*toolgate.Approval, error) {
 	bySession := map[string][]*toolgate.Approval{}
 	for _, a := range as {
@@ -21,6 +22,10 @@ func (b *Broker) WithWaiting(ctx context.Context, as []*toolgate.Approval) ([]*t
 		}
 		s := a.Call.Session
 		if _, done := bySession[s]; done {
+			continue
+		}
+		if b.alone(a) {
+			bySession[s] = nil
 			continue
 		}
 		// One more than shown: a itself may be among them.
@@ -56,6 +61,26 @@ func (b *Broker) WithWaiting(ctx context.Context, as []*toolgate.Approval) ([]*t
 		out[i] = &c
 	}
 	return out, nil
+}
+
+// alone reports whether no approval of a's session but a can be pending
+// in the store, so that reading them would find none. The broker knows
+// only on a store it alone writes (no change feed): there every pending
+// approval is tracked (New tracks those stored before, Submit each it
+// stores) or counted while Submit stores it, until its resolution is
+// stored. So the answer is what a read at this moment would give.
+func (b *Broker) alone(a *toolgate.Approval) bool {
+	if b.feed != nil {
+		return false
+	}
+	s := a.Call.Session
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := b.pending[s] + b.storing[s]
+	if b.waiters[a.ID] != nil {
+		n-- // a itself
+	}
+	return n <= 0
 }
 
 // WaitingFrom returns the approvals with SessionWaiting filled from
