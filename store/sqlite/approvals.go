@@ -31,7 +31,7 @@ func (db *DB) CreateApproval(ctx context.Context, a *toolgate.Approval, audit ..
 		return nil, wrap(op, err)
 	}
 	var existing *toolgate.Approval
-	err = db.writeUnsynced(ctx, func(tx *sql.Tx) error {
+	err = db.writeUnsynced(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.StmtContext(ctx, db.st.insertApproval).ExecContext(ctx,
 			a.ID, a.Call.Session, a.Call.ID, a.Call.Workspace, string(toolgate.StatusPending), nullString(a.ResumeToken),
 			row.CreatedAt, row.ExpiresAt, row.Call, row.Decision, row.Batch, a.Digest)
@@ -84,12 +84,18 @@ func scanApproval(s rowScanner) (*toolgate.Approval, error) {
 
 // getApproval reads one approval with a prepared statement; describe
 // names the operation and the approval for an error, and runs only then.
+// A ctx that has ended fails it; once started, it is not interrupted (see
+// uncancelled).
 func (db *DB) getApproval(ctx context.Context, stmt *sql.Stmt, describe func() (op, what string), args ...any) (*toolgate.Approval, error) {
 	if db.closed.Load() {
 		op, _ := describe()
 		return nil, db.errClosed(op)
 	}
-	a, err := scanApproval(stmt.QueryRowContext(ctx, args...))
+	if err := ctx.Err(); err != nil {
+		op, _ := describe()
+		return nil, wrap(op, err)
+	}
+	a, err := scanApproval(stmt.QueryRowContext(uncancelled(ctx), args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		_, what := describe()
 		return nil, toolgate.Errorf(toolgate.ENotFound, "%s not found", what)
@@ -186,7 +192,7 @@ func (db *DB) ResolveApproval(ctx context.Context, id string, res toolgate.Resol
 			return wrap(op, err)
 		}
 	}
-	err = db.write(ctx, func(tx *sql.Tx) error {
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		r, err := tx.StmtContext(ctx, db.st.resolveApproval).ExecContext(ctx, string(res.Status), text, id)
 		if err != nil {
 			return err

@@ -61,7 +61,7 @@ func (db *DB) AppendAudit(ctx context.Context, entries ...toolgate.AuditEntry) e
 	if len(entries) == 0 {
 		return nil
 	}
-	return wrap(op, db.write(ctx, func(tx *sql.Tx) error { return db.appendAudit(ctx, tx, entries) }))
+	return wrap(op, db.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return db.appendAudit(ctx, tx, entries) }))
 }
 
 // ListAudit implements store.Store. Since is inclusive and Until exclusive:

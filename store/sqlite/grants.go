@@ -51,7 +51,7 @@ func (db *DB) AddGrant(ctx context.Context, g *toolgate.Grant, audit ...toolgate
 	if err != nil {
 		return wrap(op+" "+g.ID, err)
 	}
-	err = db.write(ctx, func(tx *sql.Tx) error {
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := db.insertGrant(ctx, tx, g, row); err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ func (db *DB) RevokeGrant(ctx context.Context, id string, audit ...toolgate.Audi
 	if db.closed.Load() {
 		return db.errClosed(op)
 	}
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM grants WHERE id = ?`, id)
 		if err != nil {
 			return err

@@ -38,14 +38,14 @@ func TestGroupCommit(t *testing.T) {
 			e := toolgate.AuditEntry{Kind: "test", Session: fmt.Sprintf("s%d", i), Outcome: "ok"}
 			switch i % 10 {
 			case 3: // writes, then fails: rolled back alone
-				errs[i] = db.write(ctx, func(tx *sql.Tx) error {
+				errs[i] = db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 					if err := db.appendAudit(ctx, tx, []toolgate.AuditEntry{e}); err != nil {
 						return err
 					}
 					return errBoom
 				})
 			case 7: // its caller gave up first: not run
-				errs[i] = db.write(cancelled, func(tx *sql.Tx) error { return db.appendAudit(ctx, tx, []toolgate.AuditEntry{e}) })
+				errs[i] = db.write(cancelled, func(ctx context.Context, tx *sql.Tx) error { return db.appendAudit(ctx, tx, []toolgate.AuditEntry{e}) })
 			default:
 				errs[i] = db.AppendAudit(ctx, e)
 			}
@@ -88,5 +88,39 @@ func TestGroupCommit(t *testing.T) {
 	}
 	if err := toolgate.VerifyChain(entries, ""); err != nil {
 		t.Errorf("audit chain: %v", err)
+	}
+}
+
+// TestWriteNotInterrupted: a write whose caller gives up while it runs
+// still commits whole (its statements run with the caller's context
+// without its cancellation): it was checked before it started, and
+// completing it is what the caller would see had it given up a moment
+// later.
+func TestWriteNotInterrupted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "toolgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	caller, cancel := context.WithCancel(ctx)
+	defer cancel()
+	err = db.write(caller, func(ctx context.Context, tx *sql.Tx) error {
+		if err := db.appendAudit(ctx, tx, []toolgate.AuditEntry{{Kind: "test", Session: "first"}}); err != nil {
+			return err
+		}
+		cancel() // the caller goes away mid-write
+		return db.appendAudit(ctx, tx, []toolgate.AuditEntry{{Kind: "test", Session: "second"}})
+	})
+	if err != nil {
+		t.Fatalf("write: %v, want it committed", err)
+	}
+	entries, err := db.ListAudit(ctx, store.AuditFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Errorf("%d audit entries, want both of the write", len(entries))
 	}
 }

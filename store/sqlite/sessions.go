@@ -35,7 +35,7 @@ func (db *DB) PutSession(ctx context.Context, s *toolgate.Session, audit ...tool
 	if err != nil {
 		return wrap(op+" "+s.ID, err)
 	}
-	err = db.write(ctx, func(tx *sql.Tx) error {
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET workspace = excluded.workspace, mode = excluded.mode, owner = excluded.owner,
 				turn = excluded.turn, stopped = excluded.stopped, aborted = excluded.aborted,
@@ -69,7 +69,10 @@ func (db *DB) GetSession(ctx context.Context, id string) (*toolgate.Session, err
 	if db.closed.Load() {
 		return nil, db.errClosed("get session " + id)
 	}
-	s, err := scanSession(db.rst.getSession.QueryRowContext(ctx, id))
+	if err := ctx.Err(); err != nil {
+		return nil, wrap("get session "+id, err)
+	}
+	s, err := scanSession(db.rst.getSession.QueryRowContext(uncancelled(ctx), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, toolgate.Errorf(toolgate.ENotFound, "session %s not found", id)
 	}

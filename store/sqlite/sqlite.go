@@ -311,8 +311,10 @@ func (db *DB) errClosed(op string) error {
 // still stands alone: a failing one is rolled back to its savepoint and
 // returns its error, the others commit; nothing returns before the
 // commit that makes it durable, and a failed commit fails every write in
-// it. A write whose ctx ends before its turn is not run.
-func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+// it. A write whose ctx ends before its turn is not run; once run, it is
+// not interrupted: fn gets ctx without its cancellation (see
+// uncancelled), and runs its statements with that.
+func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return db.writeAt(ctx, syncFull, fn)
 }
 
@@ -327,11 +329,11 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // durable commit followed. Used for a new pending approval (see
 // CreateApproval); every answer, decision and grant stays durable before
 // it returns.
-func (db *DB) writeUnsynced(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (db *DB) writeUnsynced(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return db.writeAt(ctx, syncNormal, fn)
 }
 
-func (db *DB) writeAt(ctx context.Context, level syncLevel, fn func(tx *sql.Tx) error) error {
+func (db *DB) writeAt(ctx context.Context, level syncLevel, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	req := writeReq{ctx: ctx, fn: fn, sync: level, done: make(chan error, 1)}
 	select {
 	case db.writes <- req:
@@ -355,7 +357,7 @@ const (
 // writeReq is one write waiting for the writer.
 type writeReq struct {
 	ctx  context.Context
-	fn   func(tx *sql.Tx) error
+	fn   func(ctx context.Context, tx *sql.Tx) error
 	sync syncLevel
 	done chan error // buffered: the writer never blocks on it
 }
@@ -448,7 +450,7 @@ func (db *DB) commitGroup(group []writeReq) {
 	if len(group) == 1 {
 		// Alone: no savepoint needed, as a plain transaction.
 		if errs[0] = group[0].ctx.Err(); errs[0] == nil {
-			errs[0] = group[0].fn(tx)
+			errs[0] = group[0].fn(uncancelled(group[0].ctx), tx)
 		}
 		if errs[0] != nil {
 			tx.Rollback()
@@ -467,7 +469,7 @@ func (db *DB) commitGroup(group []writeReq) {
 			answer()
 			return
 		}
-		errs[i] = r.fn(tx)
+		errs[i] = r.fn(uncancelled(r.ctx), tx)
 		if errs[i] != nil {
 			if _, err := tx.Exec("ROLLBACK TO write"); err != nil {
 				db.abortGroup(tx, errs, i, err)
@@ -488,6 +490,19 @@ func (db *DB) commitGroup(group []writeReq) {
 		}
 	}
 	answer()
+}
+
+// uncancelled is ctx without its cancellation: what a write's statements
+// and a point read run with, once ctx was checked before they start.
+// Either takes microseconds, so interrupting it would gain nothing, while
+// a statement run with a ctx that can end costs a goroutine of the
+// driver's watching it (and database/sql another, for a query's rows):
+// several per approval round trip, each scheduled twice.
+func uncancelled(ctx context.Context) context.Context {
+	if ctx.Done() == nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
 }
 
 // abortGroup rolls back a group whose transaction broke at write i (a

@@ -32,7 +32,7 @@ func (db *DB) PutWebSession(ctx context.Context, s *store.WebSession) error {
 		}
 		times[i] = n
 	}
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO web_sessions (`+webSessionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET key_hash = excluded.key_hash, pairing = excluded.pairing,
 				token_name = excluded.token_name, token_hash = excluded.token_hash, role = excluded.role,
@@ -69,7 +69,10 @@ func (db *DB) GetWebSession(ctx context.Context, keyHash string) (*store.WebSess
 	if db.closed.Load() {
 		return nil, db.errClosed(op)
 	}
-	s, err := scanWebSession(db.r.QueryRowContext(ctx, `SELECT `+webSessionColumns+` FROM web_sessions WHERE key_hash = ?`, keyHash))
+	if err := ctx.Err(); err != nil {
+		return nil, wrap(op, err)
+	}
+	s, err := scanWebSession(db.r.QueryRowContext(uncancelled(ctx), `SELECT `+webSessionColumns+` FROM web_sessions WHERE key_hash = ?`, keyHash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, toolgate.Errorf(toolgate.ENotFound, "web session not found")
 	}
@@ -89,7 +92,7 @@ func (db *DB) TouchWebSession(ctx context.Context, id string, lastSeen time.Time
 	if err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, db.write(ctx, func(tx *sql.Tx) error {
+	return wrap(op, db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE web_sessions SET last_seen = ? WHERE id = ?`, n, id)
 		if err != nil {
 			return err
@@ -116,7 +119,7 @@ func (db *DB) DeleteWebSession(ctx context.Context, id string) error {
 	if db.closed.Load() {
 		return db.errClosed(op)
 	}
-	return wrap(op, db.write(ctx, func(tx *sql.Tx) error {
+	return wrap(op, db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE id = ?`, id)
 		if err != nil {
 			return err
@@ -139,7 +142,7 @@ func (db *DB) DeleteExpiredWebSessions(ctx context.Context, now time.Time) (int,
 		return 0, wrap(op, err)
 	}
 	var k int64
-	err = db.write(ctx, func(tx *sql.Tx) error {
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE expires_at <= ?`, n)
 		if err != nil {
 			return err
