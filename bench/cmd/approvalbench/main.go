@@ -16,7 +16,10 @@
 //     /v1/calls?wait=… and is held, the approver, subscribed to the event
 //     stream (SSE), receives approval.requested and POSTs the approval,
 //     and the agent's request returns allowed. It reports the p50 and p99
-//     of the agents' waits.
+//     of the agents' waits, and the CPU time per round trip that the
+//     server and approvalbench itself used meanwhile, with the time the
+//     server's threads spent runnable but waiting for a CPU (from
+//     /proc/PID/task/*/schedstat).
 //
 // It talks to loopback only and is bounded in requests and time.
 package main
@@ -162,7 +165,7 @@ func run() error {
 		return err
 	}
 
-	p50, p99, err := roundTrips(ctx, agent, approver, *n, *rtc)
+	p50, p99, use, err := roundTrips(ctx, agent, approver, *n, *rtc, srv.Process.Pid)
 	if err != nil {
 		return err
 	}
@@ -179,9 +182,9 @@ func run() error {
 		fmt.Printf("approvals-http-marginal %sfrom=%d to=%d rss-from-kB=%d rss-to-kB=%d B/pending-marginal=%.0f\n",
 			labelOf(*label), *pending, *pending+*more, rss2, rss3, float64(rss3-rss2)*1024/float64(*more))
 	}
-	fmt.Printf("approvals-http %spending=%d B/pending=%.0f rss-before-kB=%d rss-filled-kB=%d rss-after-rt-kB=%d fill-submits/s=%.0f rt-c=%d rt-p50-ms=%.2f rt-p99-ms=%.2f rt-n=%d\n",
+	fmt.Printf("approvals-http %spending=%d B/pending=%.0f rss-before-kB=%d rss-filled-kB=%d rss-after-rt-kB=%d fill-submits/s=%.0f rt-c=%d rt-p50-ms=%.2f rt-p99-ms=%.2f rt-n=%d srv-cpu-ms/rt=%.3f srv-runq-ms/rt=%.3f bench-cpu-ms/rt=%.3f\n",
 		labelOf(*label), *pending, float64(rss1-rss0)*1024/float64(*pending), rss0, rss1, rss2,
-		float64(*pending)/took.Seconds(), *rtc, p50, p99, *n)
+		float64(*pending)/took.Seconds(), *rtc, p50, p99, *n, use.serverCPU, use.serverWait, use.benchCPU)
 	return nil
 }
 
@@ -230,11 +233,19 @@ func fill(ctx context.Context, agent *client.Client, prefix string, n, conc int)
 	return time.Since(t0), ctx.Err()
 }
 
+// usage is the CPU time per timed round trip, in milliseconds: the
+// server's, the time its threads waited runnable for a CPU, and
+// approvalbench's own (agents and approver).
+type usage struct {
+	serverCPU, serverWait, benchCPU float64
+}
+
 // roundTrips times n approval round trips, from conc agents at once
 // (each one after another in its own session), and returns the p50 and
-// p99 in milliseconds. One approver answers them all from one event
-// stream.
-func roundTrips(ctx context.Context, agent, approver *client.Client, n, conc int) (p50, p99 float64, err error) {
+// p99 in milliseconds, and the CPU time used from the first timed round
+// trip of the first agent to the end (pid is the server's). One approver
+// answers them all from one event stream.
+func roundTrips(ctx context.Context, agent, approver *client.Client, n, conc, pid int) (p50, p99 float64, use usage, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	events, errs := approver.Events(ctx, toolgate.EventFilter{})
@@ -262,6 +273,7 @@ func roundTrips(ctx context.Context, agent, approver *client.Client, n, conc int
 	time.Sleep(500 * time.Millisecond) // the stream is subscribed (its replay of the pending ones read)
 	const warm = 20                    // per agent: the first ones warm the stream and the session
 	lats := make([][]time.Duration, conc)
+	var srv0, self0 schedstat
 	var wg sync.WaitGroup
 	errc := make(chan error, conc)
 	for k := range conc {
@@ -269,6 +281,9 @@ func roundTrips(ctx context.Context, agent, approver *client.Client, n, conc int
 		go func() {
 			defer wg.Done()
 			for i := range n/conc + warm {
+				if k == 0 && i == warm {
+					srv0, self0 = schedstatOf(pid), schedstatOf(os.Getpid())
+				}
 				t0 := time.Now()
 				r, err := agent.SubmitWait(ctx, toolgate.SubmitRequest{Call: toolgate.Call{
 					ID: fmt.Sprintf("rt-%d-%d", k, i), Session: fmt.Sprintf("rt-%d", k), Tool: tool, Args: map[string]any{"i": i},
@@ -288,19 +303,53 @@ func roundTrips(ctx context.Context, agent, approver *client.Client, n, conc int
 		}()
 	}
 	wg.Wait()
+	srv1, self1 := schedstatOf(pid), schedstatOf(os.Getpid())
 	close(errc)
 	if err := <-errc; err != nil {
 		select {
 		case aerr := <-approverErr:
-			return 0, 0, fmt.Errorf("%w (approver: %v)", err, aerr)
+			return 0, 0, use, fmt.Errorf("%w (approver: %v)", err, aerr)
 		default:
 		}
-		return 0, 0, err
+		return 0, 0, use, err
 	}
 	lat := slices.Concat(lats...)
+	per := func(ns int64) float64 { return float64(ns) / 1e6 / float64(len(lat)) }
+	use = usage{serverCPU: per(srv1.run - srv0.run), serverWait: per(srv1.wait - srv0.wait), benchCPU: per(self1.run - self0.run)}
 	slices.Sort(lat)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	return ms(lat[len(lat)/2]), ms(lat[min(len(lat)*99/100, len(lat)-1)]), nil
+	return ms(lat[len(lat)/2]), ms(lat[min(len(lat)*99/100, len(lat)-1)]), use, nil
+}
+
+// schedstat is a process's scheduler statistics summed over its threads,
+// in nanoseconds: time run on a CPU and time spent runnable waiting for
+// one. Zero where /proc/PID/task/*/schedstat cannot be read.
+type schedstat struct{ run, wait int64 }
+
+func schedstatOf(pid int) schedstat {
+	var s schedstat
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return s
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "schedstat"))
+		if err != nil {
+			continue // the thread exited
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 2 {
+			continue
+		}
+		run, err1 := strconv.ParseInt(f[0], 10, 64)
+		wait, err2 := strconv.ParseInt(f[1], 10, 64)
+		if err1 == nil && err2 == nil {
+			s.run += run
+			s.wait += wait
+		}
+	}
+	return s
 }
 
 // rss is a process's resident set size in kB (VmRSS).
