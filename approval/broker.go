@@ -402,9 +402,11 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, digest, &d))
 	b.beginStoring(c.Session)
 	existing, err := b.store.CreateApproval(ctx, a, entry)
+	stored := a
 	if err != nil || existing != nil {
-		b.endStoring(c.Session, nil)
+		stored = nil
 	}
+	b.endStoring(c.Session, stored)
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +417,6 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		}
 		return &Result{Decision: existing.Decision, Approval: existing}, nil
 	}
-	b.endStoring(c.Session, a)
 	b.publish(toolgate.EventApprovalRequested, b.announced(ctx, a), nil)
 	return &Result{Decision: d, Approval: a}, nil
 }
