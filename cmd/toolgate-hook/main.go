@@ -14,7 +14,10 @@
 // With a gateway (--server or $TOOLGATE_URL) it hands the whole run, before
 // reading the input, to the toolgate binary next to it (else toolgate on
 // PATH), which talks HTTP; without one that is an undecidable call,
-// answered by --on-error (deny by default), never allow.
+// answered by --on-error (deny by default), never allow. It reads YAML
+// configs with yamltree's subset reader, not yaml.v3, whose start-up
+// would cost every call; a config beyond the subset (anchors, block
+// scalars, multi-line values…) hands the run to toolgate the same way.
 package main
 
 import (
@@ -30,6 +33,7 @@ import (
 
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/yamltree"
 )
 
 func main() {
@@ -51,11 +55,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	default:
 		return clicore.UsageErrorf("unknown hook %q; %s", args[0], usage)
 	}
-	gateway := func(string, *clicore.HookFlags, claudecode.Dialect, time.Duration) claudecode.Decider {
-		// Only returns when toolgate cannot be run.
-		return clicore.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
+	handoff := clicore.Handoff{
+		Gateway: func(string, *clicore.HookFlags, claudecode.Dialect, time.Duration) claudecode.Decider {
+			// Only returns when toolgate cannot be run.
+			return clicore.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
+		},
+		Local: func(loadErr error) {
+			if errors.Is(loadErr, yamltree.ErrOutsideSubset) {
+				// Only returns when toolgate cannot be run; the load error
+				// then denies the call (--on-error), naming the cause.
+				_ = execToolgate(append([]string{"hook"}, args...))
+			}
+		},
 	}
-	return clicore.RunHookAgent(ctx, args[0], dialect, gateway, args[1:], stdin, stdout, stderr)
+	return clicore.RunHookAgent(ctx, args[0], dialect, handoff, args[1:], stdin, stdout, stderr)
 }
 
 // execToolgate replaces this process with "toolgate ARGS…": the binary

@@ -114,7 +114,10 @@ func TestLeanDeps(t *testing.T) {
 		"github.com/toolgate/toolgate/client", "github.com/toolgate/toolgate/server",
 		"github.com/toolgate/toolgate/approval", "log/slog",
 		// net/url starts net/netip and unique (interned zones) in every process.
-		"net/url"} {
+		"net/url",
+		// yaml.v3 compiles regular expressions and builds tables at start-up;
+		// the hook reads YAML with yamltree's subset and hands the rest on.
+		"go.yaml.in/yaml/v3"} {
 		for _, d := range deps {
 			if d == bad {
 				t.Errorf("cmd/toolgate-hook links %s (go list -deps; see go mod why -m or the import chain)", bad)
@@ -136,15 +139,26 @@ func buildHook(t *testing.T) string {
 	return bin
 }
 
-// TestGatewayHandsOff: with a gateway the run goes to the toolgate binary
-// next to toolgate-hook, with the same arguments and the unread input;
-// with no toolgate to run, the call is denied (never allowed).
-func TestGatewayHandsOff(t *testing.T) {
+// TestHandsOff: with a gateway, or with a config beyond the YAML
+// toolgate-hook reads (here an anchor and an alias), the run goes to the
+// toolgate binary next to toolgate-hook, with the same arguments and the
+// unread input; with no toolgate to run, the call is denied (never
+// allowed), naming why. A plain config is decided here.
+func TestHandsOff(t *testing.T) {
 	hookEnv(t)
 	bin := buildHook(t)
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.yaml")
+	full := filepath.Join(dir, "full.yml")
+	if err := os.WriteFile(plain, []byte("rules:\n  - Bash(ls *)\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte("agents:\n  explore: &ro\n    Bash: deny\n  plan: *ro\nrules:\n  - Bash(ls *)\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	input := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
-	run := func(env ...string) (string, string, error) {
-		cmd := exec.Command(bin, "claude-code", "--on-error", "deny", "--timeout", "3s")
+	run := func(args []string, env ...string) (string, string, error) {
+		cmd := exec.Command(bin, append([]string{"claude-code"}, args...)...)
 		cmd.Env = append(os.Environ(), env...)
 		cmd.Stdin = strings.NewReader(input)
 		var out, errb bytes.Buffer
@@ -152,11 +166,16 @@ func TestGatewayHandsOff(t *testing.T) {
 		err := cmd.Run()
 		return out.String(), errb.String(), err
 	}
+	gateway := []string{"--on-error", "deny", "--timeout", "3s"}
 
 	// No toolgate beside it nor on PATH: denied with the reason.
-	out, errs, err := run("TOOLGATE_URL=http://127.0.0.1:1", "PATH="+t.TempDir())
+	out, errs, err := run(gateway, "TOOLGATE_URL=http://127.0.0.1:1", "PATH="+t.TempDir())
 	if err != nil || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "needs the toolgate binary") {
-		t.Errorf("no toolgate: %v, stdout %q, stderr %q; want a deny naming the missing binary", err, out, errs)
+		t.Errorf("gateway, no toolgate: %v, stdout %q, stderr %q; want a deny naming the missing binary", err, out, errs)
+	}
+	out, errs, err = run([]string{"--rules", full}, "PATH="+t.TempDir())
+	if err != nil || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "only plain YAML") {
+		t.Errorf("full YAML, no toolgate: %v, stdout %q, stderr %q; want a deny saying the config needs toolgate", err, out, errs)
 	}
 
 	// A stand-in toolgate next to it prints what it was given.
@@ -164,16 +183,25 @@ func TestGatewayHandsOff(t *testing.T) {
 	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"args: $*\"\necho \"url: $TOOLGATE_URL\"\ncat\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out, errs, err = run("TOOLGATE_URL=http://127.0.0.1:1")
+	out, errs, err = run(gateway, "TOOLGATE_URL=http://127.0.0.1:1")
 	want := "args: hook claude-code --on-error deny --timeout 3s\nurl: http://127.0.0.1:1\n" + input
 	if err != nil || out != want {
-		t.Errorf("handed off: %v, stdout %q (stderr %q), want %q", err, out, errs, want)
+		t.Errorf("gateway handed off: %v, stdout %q (stderr %q), want %q", err, out, errs, want)
+	}
+	out, errs, err = run([]string{"--rules", full}, "TOOLGATE_URL=")
+	if want := "args: hook claude-code --rules " + full + "\nurl: \n" + input; err != nil || out != want {
+		t.Errorf("full YAML handed off: %v, stdout %q (stderr %q), want %q", err, out, errs, want)
 	}
 
-	// Without a gateway it decides itself: the stand-in is not run.
-	out, errs, err = run("TOOLGATE_URL=")
+	// Without a gateway, and with plain YAML, it decides itself: the
+	// stand-in is not run.
+	out, errs, err = run(nil, "TOOLGATE_URL=")
 	if err != nil || !strings.Contains(out, `"hookEventName":"PreToolUse"`) || strings.Contains(out, "args:") {
 		t.Errorf("local: %v, stdout %q, stderr %q", err, out, errs)
+	}
+	out, errs, err = run([]string{"--rules", plain}, "TOOLGATE_URL=")
+	if err != nil || !strings.Contains(out, `"permissionDecision":"allow"`) || strings.Contains(out, "args:") {
+		t.Errorf("plain config: %v, stdout %q, stderr %q; want an allow decided here", err, out, errs)
 	}
 }
 

@@ -26,9 +26,9 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	switch args[0] {
 	case "claude-code":
-		return clicore.RunHookAgent(ctx, "claude-code", claudecode.DialectAuto, gatewayDecider, args[1:], stdin, stdout, stderr)
+		return clicore.RunHookAgent(ctx, "claude-code", claudecode.DialectAuto, clicore.Handoff{Gateway: gatewayDecider}, args[1:], stdin, stdout, stderr)
 	case "codex":
-		return clicore.RunHookAgent(ctx, "codex", claudecode.DialectCodex, gatewayDecider, args[1:], stdin, stdout, stderr)
+		return clicore.RunHookAgent(ctx, "codex", claudecode.DialectCodex, clicore.Handoff{Gateway: gatewayDecider}, args[1:], stdin, stdout, stderr)
 	case "install":
 		if len(args) < 2 || args[1] != "claude-code" {
 			return usageErrorf("usage: toolgate hook install claude-code [--user|--project|--local] [--print] [hook flags]")

@@ -88,13 +88,25 @@ func (h *HookFlags) GatewayURL() string {
 // binary execs toolgate). deadline bounds each request to the gateway.
 type Gateway func(url string, f *HookFlags, dialect claudecode.Dialect, deadline time.Duration) claudecode.Decider
 
+// Handoff is how the binary running the hook hands on what it does not
+// decide itself. Gateway builds the decider for a gateway. Local, if set,
+// makes a hook that decides locally read its rules before the input and
+// calls Local with the error, so a lean binary can hand a run it cannot
+// decide (a config beyond the YAML it reads) to the toolgate binary, input
+// untouched. Other load errors are reported when a call is decided, as
+// without Local.
+type Handoff struct {
+	Gateway Gateway
+	Local   func(loadErr error)
+}
+
 // RunHookAgent answers one hook input ("hook claude-code|codex"; name is
 // the agent). Whatever goes wrong after the flags are read, the answer is
 // JSON on stdout with exit 0 (deny or ask, never allow), or exit 2 with
 // the reason on stderr when the input cannot be read at all: the exit
 // codes the agents read as a decision or a block. Exit 1 would let the
 // call through, so it is used only for an event that gates nothing.
-func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, gateway Gateway, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, handoff Handoff, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := NewFlagSet("hook "+name, stderr)
 	var hf HookFlags
 	hf.Register(fs)
@@ -132,9 +144,15 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		if hf.OnAsk == string(claudecode.AskWait) || hf.OnAsk == "" && dialect == claudecode.DialectCodex {
 			deadline += hf.Wait
 		}
-		hook.Decider = gateway(url, &hf, dialect, deadline)
+		hook.Decider = handoff.Gateway(url, &hf, dialect, deadline)
 	} else {
-		hook.Decider = &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, dialect: dialect, projectDir: hook.ProjectDir}
+		local := &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, dialect: dialect, projectDir: hook.ProjectDir}
+		if handoff.Local != nil {
+			var err error
+			local.loaded, err = hf.Rules.Load()
+			handoff.Local(err)
+		}
+		hook.Decider = local
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, claudecode.MaxInputBytes+1))
 	if err != nil {
@@ -173,7 +191,9 @@ type lazyLocal struct {
 	agentPerms bool
 	dialect    claudecode.Dialect
 	projectDir string
-	local      *claudecode.Local
+	// loaded are the rules if read before the input, else nil.
+	loaded *Loaded
+	local  *claudecode.Local
 }
 
 // CodexHome is $CODEX_HOME, else ~/.codex.
@@ -212,7 +232,10 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 				return p.Layer(docs), nil
 			}
 		}
-		e, agent, err := l.flags.Rules.EngineWith(stack, extra...)
+		if l.loaded == nil {
+			l.loaded, _ = l.flags.Rules.Load()
+		}
+		e, agent, err := l.flags.Rules.EngineFrom(l.loaded, stack, extra...)
 		if err != nil {
 			return claudecode.Verdict{}, fmt.Errorf("load rules: %w", err)
 		}

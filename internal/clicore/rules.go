@@ -80,6 +80,10 @@ func DataDir() string {
 // default workspace document unless a workspace document is given, then
 // the --rules files in order, then the config file, whose rules win.
 func (f *RuleFlags) Documents() ([]*policy.Document, error) {
+	return f.documents(f.configFile())
+}
+
+func (f *RuleFlags) documents(config string) ([]*policy.Document, error) {
 	var docs []*policy.Document
 	haveWorkspace := false
 	for _, path := range f.Rules {
@@ -89,10 +93,6 @@ func (f *RuleFlags) Documents() ([]*policy.Document, error) {
 		}
 		haveWorkspace = haveWorkspace || d.Workspace
 		docs = append(docs, d)
-	}
-	config := f.Config
-	if config == "" && !f.ExplicitOnly {
-		config = DefaultConfigFile()
 	}
 	if config != "" {
 		d, err := policy.LoadFile(config)
@@ -105,6 +105,42 @@ func (f *RuleFlags) Documents() ([]*policy.Document, error) {
 		docs = append([]*policy.Document{policy.DefaultDocument()}, docs...)
 	}
 	return docs, nil
+}
+
+// configFile is --config, else (unless ExplicitOnly) the config file in
+// the default place; "" for none.
+func (f *RuleFlags) configFile() string {
+	if f.Config == "" && !f.ExplicitOnly {
+		return DefaultConfigFile()
+	}
+	return f.Config
+}
+
+// Loaded are the rule documents of a run, read once: Load reads them and
+// EngineFrom builds the engine, so a caller can look at what loading
+// found before it decides anything (the lean hook hands configs it cannot
+// read to toolgate).
+type Loaded struct {
+	config   string
+	docs     []*policy.Document
+	docsErr  error
+	agent    *policy.Document
+	agentErr error
+}
+
+// Load reads the documents Documents reads and the --agent-rules document.
+// The error is the first either load met; EngineFrom reports each where
+// EngineWith would.
+func (f *RuleFlags) Load() (*Loaded, error) {
+	l := &Loaded{config: f.configFile()}
+	l.docs, l.docsErr = f.documents(l.config)
+	if f.AgentRules != "" {
+		l.agent, l.agentErr = policy.LoadFile(f.AgentRules)
+	}
+	if l.docsErr != nil {
+		return l, l.docsErr
+	}
+	return l, l.agentErr
 }
 
 // DefaultConfigFile is the config file in the default place,
@@ -162,26 +198,32 @@ func (f *RuleFlags) Engine() (*policy.Engine, *policy.Ruleset, error) {
 // add layers, as the Claude Code hook adds Claude Code's permissions) and
 // extra engine options.
 func (f *RuleFlags) EngineWith(stack func([]*policy.Document) ([]*policy.Document, error), extra ...policy.Option) (*policy.Engine, *policy.Ruleset, error) {
-	docs, err := f.Documents()
-	if err != nil {
-		return nil, nil, BadInput(err)
+	l, _ := f.Load()
+	return f.EngineFrom(l, stack, extra...)
+}
+
+// EngineFrom is EngineWith from documents Load read.
+func (f *RuleFlags) EngineFrom(l *Loaded, stack func([]*policy.Document) ([]*policy.Document, error), extra ...policy.Option) (*policy.Engine, *policy.Ruleset, error) {
+	if l.docsErr != nil {
+		return nil, nil, BadInput(l.docsErr)
 	}
+	docs := l.docs
 	if stack != nil {
+		var err error
 		if docs, err = stack(docs); err != nil {
 			return nil, nil, BadInput(err)
 		}
 	}
-	e, err := policy.New(docs, append(append(EngineOptions(), f.protectInputs()), extra...)...)
+	e, err := policy.New(docs, append(append(EngineOptions(), f.protectInputs(l.config)), extra...)...)
 	if err != nil {
 		return nil, nil, BadInput(fmt.Errorf("load rules: %w", err))
 	}
 	var agent *policy.Ruleset
 	if f.AgentRules != "" {
-		d, err := policy.LoadFile(f.AgentRules)
-		if err != nil {
-			return nil, nil, BadInput(err)
+		if l.agentErr != nil {
+			return nil, nil, BadInput(l.agentErr)
 		}
-		if agent, err = e.Compile(toolgate.LayerAgent, d.Rules); err != nil {
+		if agent, err = e.Compile(toolgate.LayerAgent, l.agent.Rules); err != nil {
 			return nil, nil, BadInput(fmt.Errorf("agent rules %s: %w", f.AgentRules, err))
 		}
 	}
@@ -191,15 +233,9 @@ func (f *RuleFlags) EngineWith(stack func([]*policy.Document) ([]*policy.Documen
 // protectInputs keeps agents from writing the files the engine is built
 // from (--rules, --config, --agent-rules): an agent that rewrote them would
 // write its own rules. Reading them stays allowed.
-func (f *RuleFlags) protectInputs() policy.Option {
-	files := append([]string(nil), f.Rules...)
-	config := f.Config
-	if config == "" && !f.ExplicitOnly {
-		config = DefaultConfigFile()
-	}
-	files = append(files, config, f.AgentRules)
+func (f *RuleFlags) protectInputs(config string) policy.Option {
 	var abs []string
-	for _, p := range files {
+	for _, p := range append(append([]string(nil), f.Rules...), config, f.AgentRules) {
 		if p == "" {
 			continue
 		}
