@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -161,7 +162,8 @@ func (c *configReader) hostList(n *docNode, what string) ([]Rule, error) {
 	}
 	var rules []Rule
 	for i, it := range n.items {
-		r, err := c.hostEntry(it, fmt.Sprintf("%s[%d]", what, i))
+		// Not fmt: the hook reads every rule of a config on every call.
+		r, err := c.hostEntry(it, what+"["+strconv.Itoa(i)+"]")
 		if err != nil {
 			return nil, err
 		}
