@@ -80,6 +80,9 @@ type srcLine struct {
 	num    int    // from 1
 	indent int    // leading spaces
 	text   string // the rest, comments included
+	// colOff and colChars memoise col: nodes are read left to right, so
+	// counting on from the last one keeps a long line linear.
+	colOff, colChars int
 }
 
 func splitLines(src string) []srcLine {
@@ -110,7 +113,12 @@ type subset struct {
 
 // col is the 1-based column of byte offset off in l.text.
 func (l *srcLine) col(off int) int {
-	return l.indent + 1 + utf8.RuneCountInString(l.text[:off])
+	if off < l.colOff {
+		l.colOff, l.colChars = 0, 0
+	}
+	l.colChars += utf8.RuneCountInString(l.text[l.colOff:off])
+	l.colOff = off
+	return l.indent + 1 + l.colChars
 }
 
 func isSeqEntry(text string) bool {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate/internal/yamltree"
 	"github.com/toolgate/toolgate/internal/yamltree/yamlv3"
@@ -224,4 +225,27 @@ func dump(n *yamltree.Node) string {
 	}
 	b.WriteString("}")
 	return b.String()
+}
+
+// TestReadSubsetLinear: a long line of flow items, or many lines, cost
+// time linear in the input (a column counted from the line's start for
+// each item would make the first quadratic).
+func TestReadSubsetLinear(t *testing.T) {
+	t.Parallel()
+	for _, gen := range []func(n int) string{
+		func(n int) string { return "a: [" + strings.Repeat("é, ", n) + "x]\n" },
+		func(n int) string { return "a: {" + strings.Repeat("é: x, ", n) + "x: y}\n" },
+		func(n int) string { return strings.Repeat("- é\n", n) },
+	} {
+		n := 200000
+		src := []byte(gen(n))
+		start := time.Now()
+		if _, err := yamltree.ReadSubset(src); err != nil {
+			t.Fatal(err)
+		}
+		// A quadratic reader takes minutes here; a linear one milliseconds.
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%d items took %v", n, d)
+		}
+	}
 }
