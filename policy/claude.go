@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -12,17 +13,17 @@ import (
 // claudeSettingsKeys are top-level keys of Claude Code settings files. A
 // .json/.jsonc file that has one of them with a value a workspace document
 // cannot hold is read as Claude Code settings.
-var claudeSettingsKeys = map[string]bool{
-	"permissions": true, "hooks": true, "env": true, "model": true,
-	"defaultMode": true, "apiKeyHelper": true, "cleanupPeriodDays": true,
-	"includeCoAuthoredBy": true, "statusLine": true, "outputStyle": true,
-	"forceLoginMethod": true, "forceLoginOrgUUID": true,
-	"enableAllProjectMcpServers": true, "enabledMcpjsonServers": true,
-	"disabledMcpjsonServers": true, "awsAuthRefresh": true,
-	"awsCredentialExport": true, "sandbox": true, "enabledPlugins": true,
-	"extraKnownMarketplaces": true, "disableAllHooks": true,
-	"alwaysThinkingEnabled": true, "companyAnnouncements": true,
-	"otelHeadersHelper": true, "spinnerTipsEnabled": true,
+var claudeSettingsKeys = [...]string{
+	"permissions", "hooks", "env", "model",
+	"defaultMode", "apiKeyHelper", "cleanupPeriodDays",
+	"includeCoAuthoredBy", "statusLine", "outputStyle",
+	"forceLoginMethod", "forceLoginOrgUUID",
+	"enableAllProjectMcpServers", "enabledMcpjsonServers",
+	"disabledMcpjsonServers", "awsAuthRefresh",
+	"awsCredentialExport", "sandbox", "enabledPlugins",
+	"extraKnownMarketplaces", "disableAllHooks",
+	"alwaysThinkingEnabled", "companyAnnouncements",
+	"otelHeadersHelper", "spinnerTipsEnabled",
 }
 
 // claudePermissionKeys are the keys of a Claude Code "permissions" object.
@@ -30,9 +31,9 @@ var claudeSettingsKeys = map[string]bool{
 var claudePermissionKeys = []string{"allow", "ask", "deny", "defaultMode", "additionalDirectories", "disableBypassPermissionsMode"}
 
 // claudePathTools take a gitignore-style path specifier.
-var claudePathTools = map[string]bool{
-	"Read": true, "Edit": true, "Write": true, "MultiEdit": true,
-	"NotebookEdit": true, "NotebookRead": true, "Grep": true, "Glob": true, "LS": true,
+var claudePathTools = [...]string{
+	"Read", "Edit", "Write", "MultiEdit",
+	"NotebookEdit", "NotebookRead", "Grep", "Glob", "LS",
 }
 
 // looksLikeClaudeSettings reports whether a JSONC document is Claude Code
@@ -53,7 +54,7 @@ func looksLikeClaudeSettings(src []byte) bool {
 		if name == "$schema" {
 			return true
 		}
-		if claudeSettingsKeys[name] && !workspaceValue(m.Value.Value) {
+		if slices.Contains(claudeSettingsKeys[:], name) && !workspaceValue(m.Value.Value) {
 			return true
 		}
 	}
@@ -284,7 +285,7 @@ func (r *reader) claudeEntry(n *docNode, at string, action toolgate.Action) (Rul
 				rule.Pattern = "*"
 			}
 		}
-	case claudePathTools[tool]:
+	case slices.Contains(claudePathTools[:], tool):
 		rule.Pattern = claudePath(spec, r.root)
 	default:
 		rule.Pattern = spec

@@ -25,10 +25,10 @@ type Ruleset struct {
 	wild []int32
 	// any indexes the rules whose tool is "*".
 	any *subjectIndex
-	// families is the engine's family table: glob-tool rules are filed
-	// under every known family they cover, so only tools outside every
-	// family need the wild scan.
-	families map[string][]string
+	// profile is the engine's: glob-tool rules are filed under every
+	// known family they cover, so only tools outside every family need
+	// the wild scan.
+	profile *toolProfile
 }
 
 // Len returns the number of rules in the set.
@@ -86,7 +86,7 @@ type compiledCond struct {
 // Compile compiles rules as one layer against the engine's tool profiles
 // and home directory. Grants are compiled with it too.
 func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
-	rs := &Ruleset{layer: layer, rules: make([]compiledRule, len(rules)), exact: map[string]*subjectIndex{}, families: e.families}
+	rs := &Ruleset{layer: layer, rules: make([]compiledRule, len(rules)), exact: map[string]*subjectIndex{}, profile: &e.profile}
 	// The rules are compiled first and indexed after, so each index's
 	// trie is allocated once at its size (the hook compiles every rule on
 	// each call).
@@ -151,7 +151,7 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 		return compiledRule{}, fmt.Errorf("rule for %s has no valid action", r.Tool)
 	}
 	pattern := e.expandHome(r.Pattern)
-	if info, ok := e.tools[r.Tool]; ok && info.spec.Kind == KindURL {
+	if info, ok := e.profile.lookup(r.Tool); ok && info.spec.Kind == KindURL {
 		// URL subjects are hosts; rules name them "domain:HOST".
 		pattern = strings.TrimPrefix(pattern, "domain:")
 	}
@@ -185,15 +185,7 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 			return cr, fmt.Errorf("tool pattern: %w", err)
 		}
 		cr.toolGlob = g
-		cr.families = map[string]bool{}
-		for fam, names := range e.families {
-			for _, n := range names {
-				if g.Match(n) {
-					cr.families[fam] = true
-					break
-				}
-			}
-		}
+		cr.families = e.profile.globFamilies(g)
 	}
 	if rest, ok := strings.CutPrefix(pattern, WorkspacePrefix); ok && !r.Prefix {
 		cr.ws, pattern = true, rest
@@ -201,7 +193,7 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 			pattern = "*"
 		}
 	}
-	if k, ok := sensitiveClasses[pattern]; ok && !r.Prefix {
+	if k, ok := sensitiveClass(pattern); ok && !r.Prefix {
 		cr.sens, cr.home = k, e.home
 		return cr, e.compileWhen(&cr, r)
 	}
@@ -313,7 +305,7 @@ func writeQuoted(b *strings.Builder, s string) {
 
 // familyKey returns the index key for a tool name written in a rule.
 func (e *Engine) familyKey(tool string) string {
-	if info, ok := e.tools[tool]; ok {
+	if info, ok := e.profile.lookup(tool); ok {
 		return info.family
 	}
 	var buf [128]byte

@@ -3,10 +3,8 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"path"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"github.com/toolgate/toolgate"
@@ -27,9 +25,9 @@ type Engine struct {
 	roots      []string // workspace roots besides each call's cwd
 	maxCommand int
 
-	tools     map[string]toolInfo
-	ownTools  bool                // tools is this engine's copy, not builtinProfile
-	families  map[string][]string // family key → member tool names
+	profile toolProfile
+	// questions are the question tools the documents add to the built-in
+	// profile's (builtinQuestion).
 	questions map[string]bool
 	arity     map[string]int
 	mode      toolgate.Mode
@@ -102,21 +100,13 @@ func WithMaxCommandBytes(n int) Option { return func(e *Engine) { e.maxCommand =
 func New(docs []*Document, opts ...Option) (*Engine, error) {
 	e := &Engine{
 		maxCommand: DefaultMaxCommandBytes,
-		// The built-in profile, shared until a document declares a tool
-		// (declare copies it): the hook builds an engine per call.
-		tools:     builtinProfile,
-		questions: map[string]bool{},
-		arity:     map[string]int{},
-		agents:    map[string]*Ruleset{},
+		questions:  map[string]bool{},
+		arity:      map[string]int{},
+		agents:     map[string]*Ruleset{},
 	}
 	e.aliases.m = map[string]string{}
 	for _, o := range opts {
 		o(e)
-	}
-	for name, info := range builtinProfile {
-		if info.spec.Question {
-			e.questions[name] = true
-		}
 	}
 	var static, managed []Rule
 	agentRules := map[string][]Rule{}
@@ -153,13 +143,7 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	if e.builtinAgent != nil {
 		e.explore = sync.OnceValue(e.compileExplore)
 	}
-	e.families = map[string][]string{}
-	for name, info := range e.tools {
-		e.families[info.family] = append(e.families[info.family], name)
-	}
-	for _, names := range e.families {
-		sort.Strings(names)
-	}
+	e.profile.index()
 	shellOpts := []shell.Option{shell.WithArity(e.arity), shell.WithMaxBytes(e.maxCommand)}
 	if e.home != "" {
 		shellOpts = append(shellOpts, shell.WithHome(e.home))
@@ -219,8 +203,8 @@ func (f TestFailures) Error() string { return errors.Join(f...).Error() }
 
 // declare adds a document's tool declarations to the profile.
 func (e *Engine) declare(d *Document) error {
-	if len(d.Tools) > 0 && !e.ownTools {
-		e.tools, e.ownTools = maps.Clone(e.tools), true
+	if len(d.Tools) > 0 && e.profile.declared == nil {
+		e.profile.declared = make(map[string]toolInfo, len(d.Tools))
 	}
 	for name, spec := range d.Tools {
 		switch spec.Kind {
@@ -242,11 +226,11 @@ func (e *Engine) declare(d *Document) error {
 			family = familyShell // shell analysis and rules are never optional
 		case spec.Family != "":
 			family = spec.Family
-			if info, ok := e.tools[spec.Family]; ok {
+			if info, ok := e.profile.lookup(spec.Family); ok {
 				family = info.family
 			}
 		}
-		e.tools[name] = toolInfo{spec: spec, family: family}
+		e.profile.declared[name] = toolInfo{spec: spec, family: family}
 		if spec.Question {
 			e.questions[name] = true
 		}
@@ -259,7 +243,7 @@ func (e *Engine) Mode() toolgate.Mode { return e.mode }
 
 // IsQuestionTool reports whether a tool's approval carries the human's
 // answer as its output (AskUserQuestion and configured question tools).
-func (e *Engine) IsQuestionTool(tool string) bool { return e.questions[tool] }
+func (e *Engine) IsQuestionTool(tool string) bool { return builtinQuestion(tool) || e.questions[tool] }
 
 // Shell returns the shell analyser the engine uses.
 func (e *Engine) Shell() *shell.Analyzer { return e.shell }
@@ -380,7 +364,7 @@ func (e *Engine) restrictsFiles(rs *Ruleset) bool {
 		if r.ref.Action == toolgate.Allow || r.catchAll || r.any {
 			continue
 		}
-		if info, ok := e.tools[r.ref.Tool]; ok && (info.family == familyRead || info.family == familyWrite) {
+		if info, ok := e.profile.lookup(r.ref.Tool); ok && (info.family == familyRead || info.family == familyWrite) {
 			return true
 		}
 		if r.families[familyRead] || r.families[familyWrite] {

@@ -140,7 +140,7 @@ func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	d.Reset()
 	var aliasBuf [128]byte
-	info, known := e.tools[c.Tool]
+	info, known := e.profile.lookup(c.Tool)
 	fam, alias := c.Tool, ""
 	if known {
 		fam = info.family
@@ -385,7 +385,7 @@ func (rs *Ruleset) find(s *subject, args map[string]any) *compiledRule {
 	if rs.any != nil {
 		best = rs.any.lastAny(rs, s, args, best)
 	}
-	if _, known := rs.families[s.family]; !known {
+	if !rs.profile.knownFamily(s.family) {
 		for j := len(rs.wild) - 1; j >= 0 && rs.wild[j] > best; j-- {
 			r := &rs.rules[rs.wild[j]]
 			if !r.toolGlob.Match(s.tool) && (s.alias == "" || !r.toolGlob.Match(s.alias)) {
@@ -694,7 +694,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		}
 		// same stays the call's tool: a grant for Write does not cover the
 		// files a Bash command writes.
-		fb := subject{family: fam, tool: canonicalTool[fam], same: base.same, call: base.call, alias: base.alias}
+		fb := subject{family: fam, tool: canonicalTool(fam), same: base.same, call: base.call, alias: base.alias}
 		var s subject
 		pattern := (f.Static || f.Glob) && !f.Into && isPattern(f.Path) // an extraction directory stays opaque
 		if pattern {
@@ -741,7 +741,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		var all bool
 		if subs, all = e.operandSubjects(subs, a, c.Cwd); !all {
 			d.Risks = append(d.Risks, toolgate.Risk{Code: shell.RiskBudget, Severity: toolgate.SeverityUnprefixable,
-				Reason: reasonOperandBudget, Subject: toolgate.Clip(src, toolgate.MaxSubjectText)})
+				Reason: reasonOperandBudget(), Subject: toolgate.Clip(src, toolgate.MaxSubjectText)})
 		}
 	}
 	return subs, true
@@ -752,8 +752,12 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 // 10,000 times once made 360,000 operand subjects.
 const maxOperands = shell.DefaultSubjects
 
-var reasonOperandBudget = "the command has more than " + strconv.Itoa(maxOperands) +
-	" operands to check against the file rules; it cannot be allowed by a rule and needs a human"
+// reasonOperandBudget is the risk reason of a command with too many
+// operands, worded when one has them: most processes never need it.
+func reasonOperandBudget() string {
+	return "the command has more than " + strconv.Itoa(maxOperands) +
+		" operands to check against the file rules; it cannot be allowed by a rule and needs a human"
+}
 
 // operandSubjects adds, for a workspace with read or write deny or ask
 // rules, a read and a write subject for every operand of every command
@@ -802,9 +806,9 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 				if pattern {
 					// A glob operand (mytool *.env): a rule that may match
 					// one of its expansions asks.
-					s = e.patternSubject(subject{family: fam, tool: canonicalTool[fam]}, kind, arg, cwd, "")
+					s = e.patternSubject(subject{family: fam, tool: canonicalTool(fam)}, kind, arg, cwd, "")
 				} else {
-					s = e.fileSubject(subject{family: fam, tool: canonicalTool[fam]}, kind, arg, cwd, "")
+					s = e.fileSubject(subject{family: fam, tool: canonicalTool(fam)}, kind, arg, cwd, "")
 				}
 				s.restrict, s.operand = true, true
 				subs = append(subs, s)

@@ -26,17 +26,30 @@ type defaultKey struct {
 // denies; the rule reference follows it in the decision's reason. A
 // workspace document cannot carry reasons, so the ones in "$defaults" get
 // theirs here, the seeded copies included.
-var defaultReasons = map[defaultKey]string{
-	{"*", "*", toolgate.Ask}:                      "Uses a tool no rule allows yet",
-	{"shell_exec", "*", toolgate.Ask}:             "Runs a shell command no rule allows yet",
-	{"skill", "*", toolgate.Ask}:                  "Runs a skill no rule allows yet",
-	{"write_file", "*", toolgate.Ask}:             "Writes a file outside the project",
-	{"read_file", "*.env", toolgate.Deny}:         "Reads an env file, which usually holds secrets",
-	{"read_file", "*.env.*", toolgate.Deny}:       "Reads an env file, which usually holds secrets",
-	{"write_file", "*.env", toolgate.Deny}:        "Writes an env file, which usually holds secrets",
-	{"write_file", "*.env.*", toolgate.Deny}:      "Writes an env file, which usually holds secrets",
-	{"read_file", "*credentials*", toolgate.Deny}: "Reads a file whose name says it holds credentials",
-	{"read_file", "*secret*", toolgate.Deny}:      "Reads a file whose name says it holds secrets",
+var defaultReasons = [...]struct {
+	key    defaultKey
+	reason string
+}{
+	{defaultKey{"*", "*", toolgate.Ask}, "Uses a tool no rule allows yet"},
+	{defaultKey{"shell_exec", "*", toolgate.Ask}, "Runs a shell command no rule allows yet"},
+	{defaultKey{"skill", "*", toolgate.Ask}, "Runs a skill no rule allows yet"},
+	{defaultKey{"write_file", "*", toolgate.Ask}, "Writes a file outside the project"},
+	{defaultKey{"read_file", "*.env", toolgate.Deny}, "Reads an env file, which usually holds secrets"},
+	{defaultKey{"read_file", "*.env.*", toolgate.Deny}, "Reads an env file, which usually holds secrets"},
+	{defaultKey{"write_file", "*.env", toolgate.Deny}, "Writes an env file, which usually holds secrets"},
+	{defaultKey{"write_file", "*.env.*", toolgate.Deny}, "Writes an env file, which usually holds secrets"},
+	{defaultKey{"read_file", "*credentials*", toolgate.Deny}, "Reads a file whose name says it holds credentials"},
+	{defaultKey{"read_file", "*secret*", toolgate.Deny}, "Reads a file whose name says it holds secrets"},
+}
+
+// defaultReason returns the reason of a built-in default, "" if none.
+func defaultReason(k defaultKey) string {
+	for i := range defaultReasons {
+		if defaultReasons[i].key == k {
+			return defaultReasons[i].reason
+		}
+	}
+	return ""
 }
 
 // ParseWorkspace parses a workspace rules document (the seed's
@@ -85,7 +98,7 @@ func ParseWorkspace(name string, src []byte) (*Document, error) {
 			for j := range rules {
 				rules[j].Default = true
 				if rules[j].Reason == "" {
-					rules[j].Reason = defaultReasons[defaultKey{rules[j].Tool, rules[j].Pattern, rules[j].Action}]
+					rules[j].Reason = defaultReason(defaultKey{rules[j].Tool, rules[j].Pattern, rules[j].Action})
 				}
 			}
 			doc.Rules = append(doc.Rules, rules...)

@@ -85,7 +85,7 @@ func (rs *Ruleset) findPattern(s *subject, args map[string]any) *compiledRule {
 	if rs.any != nil {
 		ids = rs.any.all(ids)
 	}
-	if _, known := rs.families[s.family]; !known {
+	if !rs.profile.knownFamily(s.family) {
 		for _, j := range rs.wild {
 			r := &rs.rules[j]
 			if r.toolGlob.Match(s.tool) || s.alias != "" && r.toolGlob.Match(s.alias) {

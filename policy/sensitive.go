@@ -20,9 +20,15 @@ const (
 	AgentConfigPattern = "$AGENT_CONFIG"
 )
 
-var sensitiveClasses = map[string]sensitive.Kind{
-	CredentialsPattern: sensitive.Credential,
-	AgentConfigPattern: sensitive.AgentConfig,
+// sensitiveClass returns the class a pattern keyword stands for.
+func sensitiveClass(pattern string) (sensitive.Kind, bool) {
+	switch pattern {
+	case CredentialsPattern:
+		return sensitive.Credential, true
+	case AgentConfigPattern:
+		return sensitive.AgentConfig, true
+	}
+	return 0, false
 }
 
 // sensitiveVerb is how a class rule's reason starts, by the tool family
