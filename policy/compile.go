@@ -43,36 +43,40 @@ func (rs *Ruleset) Len() int {
 func (rs *Ruleset) Layer() toolgate.Layer { return rs.layer }
 
 type compiledRule struct {
-	ref      toolgate.RuleRef
-	reason   string // the decision reason when this rule decides
-	catchAll bool   // tool pattern is "*": an open match
-	// ws marks a "$WORKSPACE/" rule: pat matches the path relative to
-	// the workspace root, and only that form.
-	ws bool
-	// sens makes the pattern a class of sensitive paths ("$CREDENTIALS",
-	// "$AGENT_CONFIG"): it matches what sensitive.Lookup puts in the class.
-	sens sensitive.Kind
-	home string
-	// open is true when the mode applies over the rule's answer: a
-	// catch-all or a built-in default, unless it denies (a deny is never
-	// loosened by a mode).
-	open     bool
+	ref    toolgate.RuleRef
+	reason string // the decision reason when this rule decides
+	home   string
+	// prefix is text every subject the rule matches starts with: the
+	// whole pattern for Prefix rules, else the pattern's literal prefix.
+	prefix   string
 	toolGlob *glob.Glob
 	// families lists the family keys a glob tool pattern covers through
 	// one of their member names.
 	families map[string]bool
-	any      bool       // the subject pattern matches everything
 	pat      *glob.Glob // subject pattern
 	bareGlob *glob.Glob // for "X *": X, which a shell subject also matches
-	hasBare  bool
-	// prefix is text every subject the rule matches starts with: the
-	// whole pattern for Prefix rules, else the pattern's literal prefix.
-	prefix   string
-	isPrefix bool
 	when     []compiledCond
 	// same is, for an exact rule, the alias-group key of its tool: only
 	// subjects of calls to that tool match.
 	same string
+
+	// The flags come last, together, so the struct packs: the hook
+	// compiles every rule on each call.
+
+	// sens makes the pattern a class of sensitive paths ("$CREDENTIALS",
+	// "$AGENT_CONFIG"): it matches what sensitive.Lookup puts in the class.
+	sens     sensitive.Kind
+	catchAll bool // tool pattern is "*": an open match
+	// ws marks a "$WORKSPACE/" rule: pat matches the path relative to
+	// the workspace root, and only that form.
+	ws bool
+	// open is true when the mode applies over the rule's answer: a
+	// catch-all or a built-in default, unless it denies (a deny is never
+	// loosened by a mode).
+	open     bool
+	any      bool // the subject pattern matches everything
+	hasBare  bool
+	isPrefix bool
 	// exactGlob is an exact rule whose tool is a glob: the call's tool
 	// name must match it.
 	exactGlob bool
@@ -91,8 +95,8 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 	// trie is allocated once at its size (the hook compiles every rule on
 	// each call).
 	keys := make([]string, len(rules)) // the family key of an exact-tool rule
-	size := map[string]int{}           // trie nodes per family key, at most
-	anySize := 0
+	size := map[string]trieSize{}      // trie nodes per family key, at most
+	var anySize trieSize
 	for i := range rules {
 		r := &rules[i]
 		cr, err := e.compileRule(layer, r)
@@ -102,20 +106,24 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 		rs.rules[i] = cr
 		switch {
 		case cr.catchAll:
-			anySize += len(cr.prefix)
+			anySize.add(cr.prefix)
 		case cr.toolGlob != nil:
 			for fam := range cr.families {
-				size[fam] += len(cr.prefix)
+				sz := size[fam]
+				sz.add(cr.prefix)
+				size[fam] = sz
 			}
 		default:
 			keys[i] = e.familyKey(r.Tool)
-			size[keys[i]] += len(cr.prefix)
+			sz := size[keys[i]]
+			sz.add(cr.prefix)
+			size[keys[i]] = sz
 		}
 	}
 	index := func(key string) *subjectIndex {
 		ix := rs.exact[key]
 		if ix == nil {
-			ix = newSubjectIndex(size[key])
+			ix = newSubjectIndex(size[key].nodes, size[key].rules)
 			rs.exact[key] = ix
 		}
 		return ix
@@ -126,7 +134,7 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 		switch {
 		case cr.catchAll:
 			if rs.any == nil {
-				rs.any = newSubjectIndex(anySize)
+				rs.any = newSubjectIndex(anySize.nodes, anySize.rules)
 			}
 			rs.any.add(cr.prefix, idx)
 		case cr.toolGlob != nil:
@@ -139,6 +147,23 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 		}
 	}
 	return rs, nil
+}
+
+// trieSize bounds what a subject index needs for the rules added to it so
+// far: each prefix adds at most the trie nodes for the bytes it does not
+// share with the one before it, exactly those when they come sorted.
+// Rules written together share their prefixes (a protected path and its
+// "/*"), so the bound stays near the trie's size, which the hook
+// allocates on each call.
+type trieSize struct {
+	nodes, rules int
+	last         string
+}
+
+func (t *trieSize) add(prefix string) {
+	t.nodes += len(prefix) - len(commonPrefix(t.last, prefix))
+	t.rules++
+	t.last = prefix
 }
 
 func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error) {

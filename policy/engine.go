@@ -108,7 +108,12 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	for _, o := range opts {
 		o(e)
 	}
-	var static, managed []Rule
+	// Sized first: the hook compiles every document's rules on each call.
+	nStatic, nManaged := 0, 0
+	for _, d := range docs {
+		nStatic, nManaged = nStatic+len(d.Rules), nManaged+len(d.Managed)
+	}
+	static, managed := make([]Rule, 0, nStatic), make([]Rule, 0, nManaged)
 	agentRules := map[string][]Rule{}
 	for _, d := range docs {
 		if err := e.declare(d); err != nil {
@@ -154,7 +159,7 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	if e.static, err = e.Compile(toolgate.LayerStatic, static); err != nil {
 		return nil, fmt.Errorf("static rules: %w", err)
 	}
-	if e.managed, err = e.Compile(toolgate.LayerManaged, append(e.selfProtection(), managed...)); err != nil {
+	if e.managed, err = e.Compile(toolgate.LayerManaged, e.selfProtection(managed)); err != nil {
 		return nil, fmt.Errorf("managed rules: %w", err)
 	}
 	// Agents defined by one list of rules share one compiled set: a
@@ -311,24 +316,30 @@ func (e *Engine) agentLayer(agent string) *Ruleset {
 	return nil
 }
 
+// selfProtectedCommands are the shell commands and endpoints agents may
+// not run or call: they answer approvals or change rules, grants,
+// sessions and tokens.
+var selfProtectedCommands = [...]string{
+	"*/v1/approvals/*/approve*", "*/v1/approvals/*/deny*", "*/v1/grants*",
+	"*/v1/sessions/*/mode*", "*/v1/sessions/*/abort*", "*/v1/workspaces/*/rules*",
+	"*/v1/tokens*", "*/api/tool-confirmation/*", "*tool.approve*", "*tool.deny*",
+	"toolgate approvals *", "toolgate grants *", "toolgate tokens *", "toolgate sessions *",
+	// Answer links (their tokens start with the signed claim's opening
+	// bytes), pairing a device, signing devices out, the terminal
+	// approver.
+	"*/answer/eyJ*", "*/ui/pair*", "*/ui/devices*",
+	"toolgate pair", "toolgate pair *", "toolgate devices *", "toolgate tui", "toolgate tui *",
+}
+
 // selfProtection returns the managed rules that keep agents away from
 // toolgate itself (DESIGN §9): its files, and the endpoints and commands
-// that answer approvals or change rules, grants, sessions and tokens.
-func (e *Engine) selfProtection() []Rule {
+// that answer approvals or change rules, grants, sessions and tokens;
+// then the documents' managed rules.
+func (e *Engine) selfProtection(managed []Rule) []Rule {
 	src := Source{File: "builtin:self-protection"}
 	const why = "agents may not approve their own calls or change the gate"
-	var rules []Rule
-	for _, p := range []string{
-		"*/v1/approvals/*/approve*", "*/v1/approvals/*/deny*", "*/v1/grants*",
-		"*/v1/sessions/*/mode*", "*/v1/sessions/*/abort*", "*/v1/workspaces/*/rules*",
-		"*/v1/tokens*", "*/api/tool-confirmation/*", "*tool.approve*", "*tool.deny*",
-		"toolgate approvals *", "toolgate grants *", "toolgate tokens *", "toolgate sessions *",
-		// Answer links (their tokens start with the signed claim's opening
-		// bytes), pairing a device, signing devices out, the terminal
-		// approver.
-		"*/answer/eyJ*", "*/ui/pair*", "*/ui/devices*",
-		"toolgate pair", "toolgate pair *", "toolgate devices *", "toolgate tui", "toolgate tui *",
-	} {
+	rules := make([]Rule, 0, len(selfProtectedCommands)+len(e.noWrite)+4*len(e.protect)+len(managed))
+	for _, p := range selfProtectedCommands {
 		rules = append(rules, Rule{Tool: "shell_exec", Pattern: p, Action: toolgate.Deny, Reason: why, Source: src})
 	}
 	const binWhy = "agents may not change toolgate's own program or the rules it was started with"
@@ -350,7 +361,7 @@ func (e *Engine) selfProtection() []Rule {
 			}
 		}
 	}
-	return rules
+	return append(rules, managed...)
 }
 
 // restrictsFiles reports whether rs has a read or write rule that denies

@@ -30,11 +30,12 @@ type trieEdge struct {
 }
 
 // newSubjectIndex returns an empty index with room for nodes trie nodes
-// besides the root (the prefixes' total length is enough).
-func newSubjectIndex(nodes int) *subjectIndex {
+// besides the root and for rules rules (trieSize bounds the nodes).
+func newSubjectIndex(nodes, rules int) *subjectIndex {
 	// Every node but the root is reached by one edge: the first edges
-	// of all the nodes fit in one slab.
-	return &subjectIndex{nodes: make([]trieNode, 1, 1+nodes), edges: make([]trieEdge, 0, nodes)}
+	// of all the nodes fit in one slab, and the first rule of every node
+	// in another.
+	return &subjectIndex{nodes: make([]trieNode, 1, 1+nodes), edges: make([]trieEdge, 0, nodes), ids: make([]int32, 0, rules)}
 }
 
 // add files rule idx under prefix. Rules must be added in ascending order.

@@ -216,8 +216,8 @@ const (
 // lazily built tables exist: loading the rules, compiling the engine and
 // deciding are most of the hook's work past start-up, and each byte of
 // fresh heap is a page the process faults in (docs/BENCHMARKS.md, "The
-// hook near the process floor"). Measured 2026-11-27: 596 objects,
-// 130 KB. A change that needs more should say so in BENCHMARKS.md and
+// hook near the process floor"). Measured 2026-11-27: 590 objects,
+// 92 KB. A change that needs more should say so in BENCHMARKS.md and
 // raise the budget with it.
 func TestCallBudget(t *testing.T) {
 	hookEnv(t)
@@ -233,7 +233,7 @@ func TestCallBudget(t *testing.T) {
 		}
 	}
 	call() // the lazily built tables
-	const maxObjects, maxBytes = 745, 163 << 10
+	const maxObjects, maxBytes = 740, 115 << 10
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	call()
