@@ -7,20 +7,32 @@ import (
 	"unicode/utf8"
 )
 
-// riskHeadlines words the risks whose code says all there is to say, as a
+// riskHeadline words the risks whose code says all there is to say, as a
 // person reads them at the top of an approval prompt. Risks not listed
 // here (those whose reason names the file they touch, and classes added
 // later) lead with their own Reason.
-var riskHeadlines = map[string]string{
-	"fork-bomb":            "Starts a fork bomb that exhausts the machine's processes",
-	"remote-fetch-exec":    "Runs code downloaded from the network without review",
-	"format-filesystem":    "Formats a file system, destroying its data",
-	"block-device-write":   "Writes directly to a disk device, destroying its data",
-	"system-shutdown":      "Shuts down or reboots the machine",
-	"dev-tcp":              "Opens a raw network connection through /dev/tcp",
-	"command-substitution": "Runs a command inside another whose result no rule can vet",
-	"process-substitution": "Runs a command inside another whose result no rule can vet",
-	"background":           "Runs a command in the background where no rule can vet it",
+func riskHeadline(code string) (string, bool) {
+	switch code {
+	case "fork-bomb":
+		return "Starts a fork bomb that exhausts the machine's processes", true
+	case "remote-fetch-exec":
+		return "Runs code downloaded from the network without review", true
+	case "format-filesystem":
+		return "Formats a file system, destroying its data", true
+	case "block-device-write":
+		return "Writes directly to a disk device, destroying its data", true
+	case "system-shutdown":
+		return "Shuts down or reboots the machine", true
+	case "dev-tcp":
+		return "Opens a raw network connection through /dev/tcp", true
+	case "command-substitution":
+		return "Runs a command inside another whose result no rule can vet", true
+	case "process-substitution":
+		return "Runs a command inside another whose result no rule can vet", true
+	case "background":
+		return "Runs a command in the background where no rule can vet it", true
+	}
+	return "", false
 }
 
 // severityRank orders severities for Explain: critical first, unknown
@@ -84,7 +96,7 @@ func dropRepeat(reason, headline string) string {
 // Headline is one risk in plain language, followed by the command or path
 // it was found in.
 func Headline(r *Risk) string {
-	h, ok := riskHeadlines[r.Code]
+	h, ok := riskHeadline(r.Code)
 	switch {
 	case r.Code == "recursive-delete":
 		h = deleteHeadline(r.Reason)

@@ -163,34 +163,41 @@ func (m Mode) String() string {
 }
 
 // modeAliases maps every accepted spelling, lower-cased, to its mode: the
-// canonical names, the seeds' names and Claude Code's permission modes.
-var modeAliases = map[string]Mode{
-	"default":           ModeDefault,
-	"event-based":       ModeDefault, // seed 004
-	"read-only":         ModeReadOnly,
-	"readonly":          ModeReadOnly,
-	"always-ask":        ModeReadOnly, // seed 003
-	"plan":              ModeReadOnly, // Claude Code: no edits, no commands
-	"auto-edit":         ModeAutoEdit,
-	"autoedit":          ModeAutoEdit, // seed 000 "AutoEdit"
-	"write":             ModeAutoEdit, // seed 003
-	"acceptedits":       ModeAutoEdit, // Claude Code
-	"yolo":              ModeYolo,
-	"--yolo":            ModeYolo,
-	"force":             ModeYolo, // seed 000 "Force"
-	"auto-approve":      ModeYolo, // seed 003 flag, seed 004 mode
-	"--auto-approve":    ModeYolo,
-	"bypasspermissions": ModeYolo, // Claude Code
-	"auto-deny":         ModeAutoDeny,
-	"dont-ask":          ModeDontAsk,
-	"dontask":           ModeDontAsk, // Claude Code: deny what is not pre-approved
+// canonical names, the seeds' names and Claude Code's permission modes. A
+// table, not a map, so no process builds it at start-up.
+var modeAliases = [...]struct {
+	name string
+	mode Mode
+}{
+	{"default", ModeDefault},
+	{"event-based", ModeDefault}, // seed 004
+	{"read-only", ModeReadOnly},
+	{"readonly", ModeReadOnly},
+	{"always-ask", ModeReadOnly}, // seed 003
+	{"plan", ModeReadOnly},       // Claude Code: no edits, no commands
+	{"auto-edit", ModeAutoEdit},
+	{"autoedit", ModeAutoEdit},    // seed 000 "AutoEdit"
+	{"write", ModeAutoEdit},       // seed 003
+	{"acceptedits", ModeAutoEdit}, // Claude Code
+	{"yolo", ModeYolo},
+	{"--yolo", ModeYolo},
+	{"force", ModeYolo},        // seed 000 "Force"
+	{"auto-approve", ModeYolo}, // seed 003 flag, seed 004 mode
+	{"--auto-approve", ModeYolo},
+	{"bypasspermissions", ModeYolo}, // Claude Code
+	{"auto-deny", ModeAutoDeny},
+	{"dont-ask", ModeDontAsk},
+	{"dontask", ModeDontAsk}, // Claude Code: deny what is not pre-approved
 }
 
 // ParseMode reads a mode by its name or any alias from the seeds or Claude
 // Code, ignoring case.
 func ParseMode(s string) (Mode, error) {
-	if m, ok := modeAliases[strings.ToLower(strings.TrimSpace(s))]; ok {
-		return m, nil
+	name := strings.ToLower(strings.TrimSpace(s))
+	for _, a := range modeAliases {
+		if a.name == name {
+			return a.mode, nil
+		}
 	}
 	return ModeDefault, fmt.Errorf("unknown mode %q (want default, read-only, auto-edit, yolo, auto-deny or dont-ask)", s)
 }

@@ -8,13 +8,16 @@ package shell
 // Over-approximating a write is fine: a write subject only asks when no
 // write rule covers it.
 
-// Option effects several entries share.
+// Option effects several entries share. The helpers are functions, not
+// func-typed vars, so the compiler can inline them into the table and lay
+// it out statically instead of building it in every process's init.
+func readValue(names ...string) optEffect  { return optEffect{names: names, file: fileRead} }
+func writeValue(names ...string) optEffect { return optEffect{names: names, file: fileWrite} }
+func patternBy(names ...string) optEffect  { return optEffect{names: names, pattern: true} }
+
 var (
-	readValue  = func(names ...string) optEffect { return optEffect{names: names, file: fileRead} }
-	writeValue = func(names ...string) optEffect { return optEffect{names: names, file: fileWrite} }
-	patternBy  = func(names ...string) optEffect { return optEffect{names: names, pattern: true} }
-	targetDir  = optEffect{names: []string{"-t", "--target-directory"}, file: fileDir}
-	noTarget   = optEffect{names: []string{"-T", "--no-target-directory"}, mode: "no-target"}
+	targetDir = optEffect{names: []string{"-t", "--target-directory"}, file: fileDir}
+	noTarget  = optEffect{names: []string{"-T", "--no-target-directory"}, mode: "no-target"}
 )
 
 var (

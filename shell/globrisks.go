@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"sort"
 	"strings"
 	"sync"
 
@@ -25,34 +24,21 @@ var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 			out = append(out, criticalPattern{path: glob.ParsePath(p), src: p, code: code, fold: fold})
 		}
 	}
-	rels := make([]string, 0, len(homeFiles))
-	for rel := range homeFiles {
-		rels = append(rels, rel)
-	}
-	sort.Strings(rels) // the first match names the risk: keep it stable
-	for _, rel := range rels {
+	// The tables are sorted: the first match names the risk, and stays
+	// the same.
+	for _, f := range homeFiles {
 		for _, root := range [...]string{"~/", "/root/", "/home/*/", "/Users/*/", "/var/home/*/"} {
-			add(homeFiles[rel], false, root+rel)
+			add(f.code, false, root+f.path)
 		}
 	}
 	for _, root := range [...]string{"~/", "/root/", "/home/*/", "/Users/*/", "/var/home/*/"} {
 		add(RiskStartupFile, false, root+".config/fish/conf.d/**")
 	}
-	files := make([]string, 0, len(systemFiles))
-	for f := range systemFiles {
-		files = append(files, f)
+	for _, f := range systemFiles {
+		add(f.code, false, f.path)
 	}
-	sort.Strings(files)
-	for _, f := range files {
-		add(systemFiles[f], false, f)
-	}
-	dirs := make([]string, 0, len(systemDirFiles))
-	for d := range systemDirFiles {
-		dirs = append(dirs, d)
-	}
-	sort.Strings(dirs)
-	for _, d := range dirs {
-		add(systemDirFiles[d], false, d+"/*")
+	for _, d := range systemDirFiles {
+		add(d.code, false, d.path+"/*")
 	}
 	for _, pre := range blockDevicePrefixes {
 		add(RiskDeviceWrite, false, pre+"**")
@@ -91,7 +77,7 @@ func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
 				f = folded
 			}
 			if c.path.MayMeet(f) {
-				return c.code, p + " may expand to " + c.src + ", which " + riskReasons[c.code], true
+				return c.code, p + " may expand to " + c.src + ", which " + riskReason(c.code), true
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -340,52 +341,107 @@ func worldWritable(m string) bool {
 	return false
 }
 
+// pathRisk is a path and the risk of writing it. The tables of them are
+// sorted by path for findRisk (TestRiskTablesSorted): the compiler lays
+// them out, where maps would be built in every process at start-up.
+type pathRisk struct{ path, code string }
+
+// findRisk returns the risk of writing p, from a table sorted by path.
+func findRisk(table []pathRisk, p string) (string, bool) {
+	i, ok := slices.BinarySearchFunc(table, p, func(r pathRisk, p string) int { return strings.Compare(r.path, p) })
+	if !ok {
+		return "", false
+	}
+	return table[i].code, true
+}
+
 // homeFiles are files under a home directory whose modification grants
 // persistent access or code execution.
-var homeFiles = map[string]string{
-	".ssh/authorized_keys":  RiskAuthorizedKeys,
-	".ssh/authorized_keys2": RiskAuthorizedKeys,
-	".bashrc":               RiskStartupFile, ".bash_profile": RiskStartupFile, ".bash_login": RiskStartupFile,
-	".bash_logout": RiskStartupFile, ".profile": RiskStartupFile, ".zshrc": RiskStartupFile,
-	".zshenv": RiskStartupFile, ".zprofile": RiskStartupFile, ".zlogin": RiskStartupFile,
-	".zlogout": RiskStartupFile, ".kshrc": RiskStartupFile, ".mkshrc": RiskStartupFile,
-	".cshrc": RiskStartupFile, ".tcshrc": RiskStartupFile, ".login": RiskStartupFile,
-	".config/fish/config.fish": RiskStartupFile,
-	".gitconfig":               RiskGitConfig, ".config/git/config": RiskGitConfig,
-	".ssh/config": RiskSSHConfig, ".ssh/rc": RiskSSHConfig, ".ssh/environment": RiskSSHConfig,
-	".npmrc": RiskToolConfig,
+var homeFiles = [...]pathRisk{
+	{".bash_login", RiskStartupFile},
+	{".bash_logout", RiskStartupFile},
+	{".bash_profile", RiskStartupFile},
+	{".bashrc", RiskStartupFile},
+	{".config/fish/config.fish", RiskStartupFile},
+	{".config/git/config", RiskGitConfig},
+	{".cshrc", RiskStartupFile},
+	{".gitconfig", RiskGitConfig},
+	{".kshrc", RiskStartupFile},
+	{".login", RiskStartupFile},
+	{".mkshrc", RiskStartupFile},
+	{".npmrc", RiskToolConfig},
+	{".profile", RiskStartupFile},
+	{".ssh/authorized_keys", RiskAuthorizedKeys},
+	{".ssh/authorized_keys2", RiskAuthorizedKeys},
+	{".ssh/config", RiskSSHConfig},
+	{".ssh/environment", RiskSSHConfig},
+	{".ssh/rc", RiskSSHConfig},
+	{".tcshrc", RiskStartupFile},
+	{".zlogin", RiskStartupFile},
+	{".zlogout", RiskStartupFile},
+	{".zprofile", RiskStartupFile},
+	{".zshenv", RiskStartupFile},
+	{".zshrc", RiskStartupFile},
 }
 
 // systemFiles are absolute paths whose modification compromises the system.
-var systemFiles = map[string]string{
-	"/etc/passwd": RiskAccountFile, "/etc/shadow": RiskAccountFile, "/etc/group": RiskAccountFile,
-	"/etc/gshadow": RiskAccountFile, "/etc/sudoers": RiskAccountFile, "/etc/master.passwd": RiskAccountFile,
-	"/etc/doas.conf": RiskAccountFile,
-	"/etc/profile":   RiskStartupFile, "/etc/bash.bashrc": RiskStartupFile, "/etc/bashrc": RiskStartupFile,
-	"/etc/environment": RiskStartupFile, "/etc/zshrc": RiskStartupFile, "/etc/zshenv": RiskStartupFile,
-	"/etc/zprofile": RiskStartupFile, "/etc/zlogin": RiskStartupFile, "/etc/csh.cshrc": RiskStartupFile,
-	"/etc/fish/config.fish": RiskStartupFile,
-	"/etc/ld.so.preload":    RiskPreloadFile,
-	"/etc/gitconfig":        RiskGitConfig, "/etc/ssh/ssh_config": RiskSSHConfig, "/etc/ssh/sshrc": RiskSSHConfig,
-	"/etc/npmrc": RiskToolConfig,
+var systemFiles = [...]pathRisk{
+	{"/etc/bash.bashrc", RiskStartupFile},
+	{"/etc/bashrc", RiskStartupFile},
+	{"/etc/csh.cshrc", RiskStartupFile},
+	{"/etc/doas.conf", RiskAccountFile},
+	{"/etc/environment", RiskStartupFile},
+	{"/etc/fish/config.fish", RiskStartupFile},
+	{"/etc/gitconfig", RiskGitConfig},
+	{"/etc/group", RiskAccountFile},
+	{"/etc/gshadow", RiskAccountFile},
+	{"/etc/ld.so.preload", RiskPreloadFile},
+	{"/etc/master.passwd", RiskAccountFile},
+	{"/etc/npmrc", RiskToolConfig},
+	{"/etc/passwd", RiskAccountFile},
+	{"/etc/profile", RiskStartupFile},
+	{"/etc/shadow", RiskAccountFile},
+	{"/etc/ssh/ssh_config", RiskSSHConfig},
+	{"/etc/ssh/sshrc", RiskSSHConfig},
+	{"/etc/sudoers", RiskAccountFile},
+	{"/etc/zlogin", RiskStartupFile},
+	{"/etc/zprofile", RiskStartupFile},
+	{"/etc/zshenv", RiskStartupFile},
+	{"/etc/zshrc", RiskStartupFile},
 }
 
 // systemDirFiles are directories every file of which is as sensitive.
-var systemDirFiles = map[string]string{
-	"/etc/sudoers.d": RiskAccountFile, "/etc/profile.d": RiskStartupFile, "/etc/zsh": RiskStartupFile,
-	"/etc/fish/conf.d": RiskStartupFile, "/etc/ssh/ssh_config.d": RiskSSHConfig,
+var systemDirFiles = [...]pathRisk{
+	{"/etc/fish/conf.d", RiskStartupFile},
+	{"/etc/profile.d", RiskStartupFile},
+	{"/etc/ssh/ssh_config.d", RiskSSHConfig},
+	{"/etc/sudoers.d", RiskAccountFile},
+	{"/etc/zsh", RiskStartupFile},
 }
 
-var riskReasons = map[string]string{
-	RiskAccountFile:    "is a system account or privilege file; writing it can grant root or lock everyone out",
-	RiskAuthorizedKeys: "controls who can log in over SSH; writing it grants persistent access",
-	RiskStartupFile:    "is a shell start-up file; writing it runs code in every future shell",
-	RiskPreloadFile:    "makes every program load a library; writing it runs code in every process",
-	RiskDeviceWrite:    "is a disk device; writing it destroys the file systems on it",
-	RiskGitConfig:      "is git configuration; writing it lets every later git command run code (core.fsmonitor, core.pager, core.sshCommand, core.hooksPath, aliases, filters)",
-	RiskGitHook:        "is a git hook; writing it runs code in later git commands (commit, checkout, merge, push)",
-	RiskSSHConfig:      "is SSH configuration; writing it runs code in later ssh, scp, rsync and git-over-ssh commands (ProxyCommand, LocalCommand, Match exec) or at login",
-	RiskToolConfig:     "is npm's configuration; writing it runs code in every later npm command (script-shell, node-options, git)",
+// riskReason words why writing a file of a risk code is dangerous.
+func riskReason(code string) string {
+	switch code {
+	case RiskAccountFile:
+		return "is a system account or privilege file; writing it can grant root or lock everyone out"
+	case RiskAuthorizedKeys:
+		return "controls who can log in over SSH; writing it grants persistent access"
+	case RiskStartupFile:
+		return "is a shell start-up file; writing it runs code in every future shell"
+	case RiskPreloadFile:
+		return "makes every program load a library; writing it runs code in every process"
+	case RiskDeviceWrite:
+		return "is a disk device; writing it destroys the file systems on it"
+	case RiskGitConfig:
+		return "is git configuration; writing it lets every later git command run code (core.fsmonitor, core.pager, core.sshCommand, core.hooksPath, aliases, filters)"
+	case RiskGitHook:
+		return "is a git hook; writing it runs code in later git commands (commit, checkout, merge, push)"
+	case RiskSSHConfig:
+		return "is SSH configuration; writing it runs code in later ssh, scp, rsync and git-over-ssh commands (ProxyCommand, LocalCommand, Match exec) or at login"
+	case RiskToolConfig:
+		return "is npm's configuration; writing it runs code in every later npm command (script-shell, node-options, git)"
+	}
+	return ""
 }
 
 // blockDevicePrefixes name disk devices under /dev.
@@ -438,12 +494,12 @@ func IsCriticalWritePath(p, home string) (code, reason string, ok bool) {
 	}
 	if inHome {
 		rel = path.Clean(rel)
-		code, ok := homeFiles[rel]
+		code, ok := findRisk(homeFiles[:], rel)
 		if !ok && strings.HasPrefix(rel, ".config/fish/conf.d/") {
 			code, ok = RiskStartupFile, true
 		}
 		if ok {
-			return code, p + " " + riskReasons[code], true
+			return code, p + " " + riskReason(code), true
 		}
 		return "", "", false
 	}
@@ -451,15 +507,15 @@ func IsCriticalWritePath(p, home string) (code, reason string, ok bool) {
 		return "", "", false
 	}
 	c := path.Clean(p)
-	if code, ok := systemFiles[c]; ok {
-		return code, c + " " + riskReasons[code], true
+	if code, ok := findRisk(systemFiles[:], c); ok {
+		return code, c + " " + riskReason(code), true
 	}
-	if code, ok := systemDirFiles[path.Dir(c)]; ok {
-		return code, c + " " + riskReasons[code], true
+	if code, ok := findRisk(systemDirFiles[:], path.Dir(c)); ok {
+		return code, c + " " + riskReason(code), true
 	}
 	for _, pre := range blockDevicePrefixes {
 		if strings.HasPrefix(c, pre) {
-			return RiskDeviceWrite, c + " " + riskReasons[RiskDeviceWrite], true
+			return RiskDeviceWrite, c + " " + riskReason(RiskDeviceWrite), true
 		}
 	}
 	return "", "", false
@@ -495,13 +551,13 @@ func gitMachinery(p string) (code, reason string, ok bool) {
 				return RiskGitConfig, p + " is a repository's .git entry; writing it can point git at a repository whose configuration or hooks run code in every later git command", true
 			}
 		case strings.EqualFold(rest[0], "hooks"):
-			return RiskGitHook, p + " " + riskReasons[RiskGitHook], true
+			return RiskGitHook, p + " " + riskReason(RiskGitHook), true
 		case len(rest) == 1 && isGitConfigName(rest[0]):
 			return RiskGitConfig, "writing " + p + " lets every later git command run code (core.fsmonitor, core.pager, core.sshCommand, core.hooksPath, aliases, filters)", true
 		case strings.EqualFold(rest[0], "modules") || strings.EqualFold(rest[0], "worktrees"):
 			for _, r := range rest[1:] {
 				if strings.EqualFold(r, "hooks") {
-					return RiskGitHook, p + " " + riskReasons[RiskGitHook], true
+					return RiskGitHook, p + " " + riskReason(RiskGitHook), true
 				}
 			}
 			if isGitConfigName(rest[len(rest)-1]) {

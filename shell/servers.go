@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // File servers (DESIGN §3.5, exfiltration): a server started in the
 // workspace is a development server; one that serves the home directory,
@@ -20,19 +23,35 @@ type cwdServer struct {
 	operand bool
 }
 
-var cwdServers = map[string]cwdServer{
-	"http.server":      {dirOpts: []string{"-d", "--directory"}},
-	"SimpleHTTPServer": {},
-	"uploadserver":     {dirOpts: []string{"-d", "--directory"}},
-	"php":              {needs: "-S", dirOpts: []string{"-t"}},
-	"httpd":            {dirOpts: []string{"-h"}},
-	"http-server":      {operand: true},
-	"serve":            {operand: true},
-	"live-server":      {operand: true},
-	"miniserve":        {operand: true},
-	"caddy":            {needs: "file-server", dirOpts: []string{"--root", "-r"}},
-	"twistd":           {needs: "web", dirOpts: []string{"--path"}},
-	"updog":            {dirOpts: []string{"-d", "--directory"}},
+type cwdServerEntry struct {
+	name string
+	cwdServer
+}
+
+// cwdServers are the servers that serve the working directory, sorted by
+// name for findCwdServer (TestCwdServersSorted).
+var cwdServers = [...]cwdServerEntry{
+	{"SimpleHTTPServer", cwdServer{}},
+	{"caddy", cwdServer{needs: "file-server", dirOpts: []string{"--root", "-r"}}},
+	{"http-server", cwdServer{operand: true}},
+	{"http.server", cwdServer{dirOpts: []string{"-d", "--directory"}}},
+	{"httpd", cwdServer{dirOpts: []string{"-h"}}},
+	{"live-server", cwdServer{operand: true}},
+	{"miniserve", cwdServer{operand: true}},
+	{"php", cwdServer{needs: "-S", dirOpts: []string{"-t"}}},
+	{"serve", cwdServer{operand: true}},
+	{"twistd", cwdServer{needs: "web", dirOpts: []string{"--path"}}},
+	{"updog", cwdServer{dirOpts: []string{"-d", "--directory"}}},
+	{"uploadserver", cwdServer{dirOpts: []string{"-d", "--directory"}}},
+}
+
+// findCwdServer returns how the server name serves the working directory.
+func findCwdServer(name string) (cwdServer, bool) {
+	i, ok := slices.BinarySearchFunc(cwdServers[:], name, func(e cwdServerEntry, name string) int { return strings.Compare(e.name, name) })
+	if !ok {
+		return cwdServer{}, false
+	}
+	return cwdServers[i].cwdServer, true
 }
 
 // runsPackage returns the program a package runner starts and its
@@ -64,7 +83,7 @@ func (w *walker) servesSecretDir(name string, args []string, d *dirState) (strin
 	if m, rest, ok := runsPackage(name, args); ok {
 		name, args = m, rest
 	}
-	s, ok := cwdServers[name]
+	s, ok := findCwdServer(name)
 	if !ok || d == nil {
 		return "", "", false
 	}

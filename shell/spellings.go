@@ -79,10 +79,20 @@ func gateAlt(name string, args []string) (string, bool) {
 	return "", false
 }
 
-// xdgDefaults are the XDG base directories under the home directory.
-var xdgDefaults = map[string]string{
-	"XDG_CONFIG_HOME": "/.config", "XDG_DATA_HOME": "/.local/share",
-	"XDG_STATE_HOME": "/.local/state", "XDG_CACHE_HOME": "/.cache",
+// xdgDefault returns where an XDG base directory is under the home
+// directory by default, "" for other variables.
+func xdgDefault(name string) string {
+	switch name {
+	case "XDG_CONFIG_HOME":
+		return "/.config"
+	case "XDG_DATA_HOME":
+		return "/.local/share"
+	case "XDG_STATE_HOME":
+		return "/.local/state"
+	case "XDG_CACHE_HOME":
+		return "/.cache"
+	}
+	return ""
 }
 
 // defaultExpansion returns the path p would be with $XDG_* variables at
@@ -110,8 +120,8 @@ func defaultExpansion(p, home string) (string, bool) {
 			switch {
 			case name == "HOME":
 				b.WriteString(home)
-			case xdgDefaults[name] != "" && !hasDef:
-				b.WriteString(home + xdgDefaults[name])
+			case xdgDefault(name) != "" && !hasDef:
+				b.WriteString(home + xdgDefault(name))
 			case hasDef:
 				d, ok := defaultExpansion(def, home)
 				if !ok {
@@ -137,8 +147,8 @@ func defaultExpansion(p, home string) (string, bool) {
 		switch name := rest[:n]; {
 		case name == "HOME":
 			b.WriteString(home)
-		case xdgDefaults[name] != "":
-			b.WriteString(home + xdgDefaults[name])
+		case xdgDefault(name) != "":
+			b.WriteString(home + xdgDefault(name))
 		default:
 			return "", false
 		}

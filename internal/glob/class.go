@@ -40,20 +40,39 @@ func (c *class) match(r rune) bool {
 	return in != c.negate
 }
 
-var posixClasses = map[string]func(rune) bool{
-	"alnum":  func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) },
-	"alpha":  unicode.IsLetter,
-	"blank":  func(r rune) bool { return r == ' ' || r == '\t' },
-	"cntrl":  unicode.IsControl,
-	"digit":  func(r rune) bool { return '0' <= r && r <= '9' },
-	"graph":  func(r rune) bool { return unicode.IsGraphic(r) && !unicode.IsSpace(r) },
-	"lower":  unicode.IsLower,
-	"print":  unicode.IsPrint,
-	"punct":  unicode.IsPunct,
-	"space":  unicode.IsSpace,
-	"upper":  unicode.IsUpper,
-	"word":   func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) },
-	"xdigit": func(r rune) bool { return strings.ContainsRune("0123456789abcdefABCDEF", r) },
+// posixClass returns the test of a POSIX character class ("alpha" of
+// [[:alpha:]]). A switch, not a map: a map would be built at start-up in
+// every process that links the package.
+func posixClass(name string) (func(rune) bool, bool) {
+	switch name {
+	case "alnum":
+		return func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }, true
+	case "alpha":
+		return unicode.IsLetter, true
+	case "blank":
+		return func(r rune) bool { return r == ' ' || r == '\t' }, true
+	case "cntrl":
+		return unicode.IsControl, true
+	case "digit":
+		return func(r rune) bool { return '0' <= r && r <= '9' }, true
+	case "graph":
+		return func(r rune) bool { return unicode.IsGraphic(r) && !unicode.IsSpace(r) }, true
+	case "lower":
+		return unicode.IsLower, true
+	case "print":
+		return unicode.IsPrint, true
+	case "punct":
+		return unicode.IsPunct, true
+	case "space":
+		return unicode.IsSpace, true
+	case "upper":
+		return unicode.IsUpper, true
+	case "word":
+		return func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }, true
+	case "xdigit":
+		return func(r rune) bool { return strings.ContainsRune("0123456789abcdefABCDEF", r) }, true
+	}
+	return nil, false
 }
 
 // parseClass parses a bracket expression at the start of p and returns it
@@ -74,7 +93,7 @@ func parseClass(p string) (c *class, n int, ok bool) {
 		first = false
 		if strings.HasPrefix(p[i:], "[:") {
 			if end := strings.Index(p[i+2:], ":]"); end >= 0 {
-				if f, known := posixClasses[p[i+2:i+2+end]]; known {
+				if f, known := posixClass(p[i+2 : i+2+end]); known {
 					c.posix = append(c.posix, f)
 					i += 2 + end + 2
 					continue
