@@ -2,7 +2,6 @@ package shell
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/toolgate/toolgate/internal/glob"
 )
@@ -17,7 +16,7 @@ type criticalPattern struct {
 }
 
 // criticalPatterns renders the critical write paths as path patterns, once.
-var criticalPatterns = sync.OnceValue(func() []criticalPattern {
+var criticalPatterns = onceValue[[]criticalPattern]{f: func() []criticalPattern {
 	var out []criticalPattern
 	add := func(code string, fold bool, paths ...string) {
 		for _, p := range paths {
@@ -46,7 +45,7 @@ var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 	add(RiskGitHook, true, "**.git/hooks", "**.git/hooks/**")
 	add(RiskGitConfig, true, ".git", "**/.git", "**.git/config", "**.git/config.worktree", "**.git/modules/**", "**.git/worktrees/**")
 	return out
-})
+}}
 
 // MayBeCriticalWritePath is IsCriticalWritePath for a shell pathname
 // pattern ("~/.bashr?", ".git/hook*/x", "/etc/sudoers.d/*"): whether some
@@ -66,7 +65,7 @@ func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
 	}
 	var folded glob.Path
 	foldDone := false
-	pats := criticalPatterns()
+	pats := criticalPatterns.get()
 	for i := range pats {
 		c := &pats[i]
 		for _, f := range forms[:n] {
