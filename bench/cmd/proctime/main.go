@@ -3,12 +3,12 @@
 // as an agent that runs a hook sees it.
 //
 //	proctime [-n 200] [-d 60s] [-warmup 5] SPEC [--- SPEC…]
-//	SPEC: [-label L] [-stdin FILE] [-expect TEXT] -- CMD ARGS…
+//	SPEC: [-label L] [-vs LABEL] [-stdin FILE] [-expect TEXT] -- CMD ARGS…
 //
 // With several commands the runs are interleaved, one run of each per
 // round (in turn order rotating each round), so that a machine shared with
-// other load slows them alike; the ratios to the first command are then
-// the figures to compare. Every run must exit 0 and print TEXT on stdout.
+// other load slows them alike; the ratios to the first command (or to the
+// one -vs names) are then the figures to compare. Every run must exit 0 and print TEXT on stdout.
 // For each command it prints the median, p90, p99 and mean wall time,
 // and for the others the ratio of their median and mean to the first's;
 // then the median CPU time (user and system, from the kernel's rusage of
@@ -30,7 +30,8 @@ import (
 // spec is one command to time.
 type spec struct {
 	label, expect string
-	status        int // the exit status every run must end with
+	vs            string // the label of the command to compare with
+	status        int    // the exit status every run must end with
 	argv          []string
 	input         []byte
 	lat           []time.Duration
@@ -73,24 +74,36 @@ func main() {
 			s.sum += t
 		}
 	}
-	for i, s := range specs {
+	base := func(s *spec) *spec {
+		for _, b := range specs {
+			if b.label == s.vs {
+				return b
+			}
+		}
+		return specs[0]
+	}
+	for _, s := range specs {
+		if s.vs != "" && base(s).label != s.vs {
+			fail(fmt.Errorf("-vs %s: no command has that label", s.vs))
+		}
+	}
+	for _, s := range specs {
 		p50, mean := s.pct(0.5), s.sum/time.Duration(len(s.lat))
 		fmt.Printf("proc %s runs=%d p50=%s p90=%s p99=%s mean=%s", s.label, len(s.lat),
 			p50.Round(10*time.Microsecond), s.pct(0.9).Round(10*time.Microsecond),
 			s.pct(0.99).Round(10*time.Microsecond), mean.Round(10*time.Microsecond))
-		if i > 0 {
-			b := specs[0]
+		if b := base(s); b != s {
 			fmt.Printf(" vs=%s ratio-p50=%.2f ratio-mean=%.2f", b.label,
 				float64(p50)/float64(b.pct(0.5)), float64(mean)/float64(b.sum/time.Duration(len(b.lat))))
 		}
 		fmt.Println()
 	}
-	for i, s := range specs {
+	for _, s := range specs {
 		cpu := median(s.cpu)
 		fmt.Printf("cpu %s cpu-p50=%s minflt=%d ctxsw=%d", s.label, cpu.Round(10*time.Microsecond),
 			s.faults/int64(len(s.cpu)), s.ctxsw/int64(len(s.cpu)))
-		if i > 0 {
-			fmt.Printf(" vs=%s ratio-cpu-p50=%.2f", specs[0].label, float64(cpu)/float64(median(specs[0].cpu)))
+		if b := base(s); b != s {
+			fmt.Printf(" vs=%s ratio-cpu-p50=%.2f", b.label, float64(cpu)/float64(median(b.cpu)))
 		}
 		fmt.Println()
 	}
@@ -101,6 +114,7 @@ func parseSpec(fs *flag.FlagSet, args []string) *spec {
 	stdin := fs.String("stdin", "", "file fed to each run's stdin")
 	fs.StringVar(&s.expect, "expect", "", "text every run must print on stdout")
 	fs.StringVar(&s.label, "label", "", "label printed with the result")
+	fs.StringVar(&s.vs, "vs", "", "compare with the command labelled `LABEL` (default the first)")
 	fs.IntVar(&s.status, "status", 0, "exit status every run must end with")
 	fs.Parse(args)
 	s.argv = fs.Args()
