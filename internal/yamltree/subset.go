@@ -11,8 +11,16 @@ import (
 // go to the full reader, which has its own limits.
 const maxSubsetDepth = 64
 
-// maxKeyChars is YAML's limit on an implicit key's length.
-const maxKeyChars = 1024
+// maxKeyChars bounds a key's length from its start to its ':'. YAML
+// limits implicit keys to 1024 characters, quoted ones and keys in flow
+// mappings included; the subset stays well inside, as yaml.v3 counts.
+const maxKeyChars = 1000
+
+// keyTooLong reports whether a key starting at byte start of text, with
+// its ':' at byte colon, is longer than the subset reads.
+func keyTooLong(text string, start, colon int) bool {
+	return colon-start > maxKeyChars && utf8.RuneCountInString(text[start:colon]) > maxKeyChars
+}
 
 // ReadSubset reads a document in the subset the package comment
 // describes. It returns nil for an empty document (or one of comments
@@ -270,6 +278,9 @@ func (p *subset) key(l *srcLine, off int) (key *Node, valOff int, ok bool, err e
 			return nil, 0, false, err
 		}
 		if end < len(text) && text[end] == ':' && (end+1 == len(text) || text[end+1] == ' ') {
+			if keyTooLong(text, off, end) {
+				return nil, 0, false, outside(l.num, "a very long key")
+			}
 			return &Node{Kind: Scalar, Tag: "str", Value: val, Line: l.num, Col: l.col(off)}, end + 1, true, nil
 		}
 		return nil, 0, false, nil
@@ -282,7 +293,7 @@ func (p *subset) key(l *srcLine, off int) (key *Node, valOff int, ok bool, err e
 	if err := checkPlain(l, off, raw, true); err != nil {
 		return nil, 0, false, err
 	}
-	if utf8.RuneCountInString(raw) > maxKeyChars {
+	if keyTooLong(text, off, end) {
 		return nil, 0, false, outside(l.num, "a very long key")
 	}
 	tag, err := resolvePlain(l, raw)
@@ -474,6 +485,7 @@ func (f *flow) collection() (*Node, error) {
 		return n, nil
 	}
 	for {
+		start := f.i
 		item, err := f.item(closer, open == '{')
 		if err != nil {
 			return nil, err
@@ -482,6 +494,9 @@ func (f *flow) collection() (*Node, error) {
 		if open == '{' {
 			if f.i+1 >= len(text) || text[f.i] != ':' || text[f.i+1] != ' ' {
 				return nil, f.outside("a flow mapping entry without ': '")
+			}
+			if keyTooLong(text, start, f.i) {
+				return nil, f.outside("a very long key")
 			}
 			f.i += 2
 			f.spaces()

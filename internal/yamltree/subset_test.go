@@ -52,6 +52,8 @@ var inSubset = []string{
 	"a:\n  b:\n    c:\n      - d\n      - e: f\n        g: h\n",
 	"a: {x: [1, {y: z}], w: []}\n",
 	"- call: {tool: Bash, args: {command: rm -rf build}, tier: exec}\n",
+	strings.Repeat("k", 990) + ": v\n",
+	"a: {\"" + strings.Repeat("k", 990) + "\": v}\n",
 }
 
 // outsideSubset are documents ReadSubset must leave to the full reader.
@@ -94,6 +96,9 @@ var outsideSubset = []string{
 	"a:\n  - x\n - y\n",
 	"\"a\":b\n",
 	"a: [x # c\n  ]\n",
+	"a: {" + strings.Repeat("k", 1100) + ": v}\n",
+	"\"" + strings.Repeat("k", 1100) + "\": v\n",
+	strings.Repeat("k", 1100) + ": v\n",
 	"a: \x01\n",
 	"a: \u2028\n",
 	"a: \xff\n",
