@@ -568,7 +568,8 @@ func (f *flow) scalar(closer byte, isKey bool) (*Node, error) {
 			break
 		}
 		switch c {
-		case ':', '[', ']', '{', '}':
+		case ':', '?', '[', ']', '{', '}':
+			// yaml.v3 ends a flow scalar at '?' too.
 			return nil, f.outside("a flow scalar with an indicator in it")
 		case '#':
 			if f.i > start && text[f.i-1] == ' ' {
