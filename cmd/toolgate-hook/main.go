@@ -32,6 +32,8 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	// First of all packages to start: the main goroutine's stack grown once.
+	_ "github.com/toolgate/toolgate/internal/bigstack"
 	"github.com/toolgate/toolgate/internal/clicore"
 	"github.com/toolgate/toolgate/internal/yamltree"
 )

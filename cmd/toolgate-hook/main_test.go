@@ -262,12 +262,14 @@ func TestInitBudget(t *testing.T) {
 	cmd.Stderr = &errb
 	_ = cmd.Run() // no input: a blocked call, after every package started
 	var size, allocs, pkgs int
+	order := map[string]int{} // package → when it started
 	for _, line := range strings.Split(errb.String(), "\n") {
 		// init PKG @T ms, C ms clock, B bytes, A allocs
 		f := strings.Fields(line)
 		if len(f) != 11 || f[0] != "init" || f[8] != "bytes," || f[10] != "allocs" {
 			continue
 		}
+		order[f[1]] = len(order)
 		b, err1 := strconv.Atoi(f[7])
 		a, err2 := strconv.Atoi(f[9])
 		if err1 != nil || err2 != nil {
@@ -279,6 +281,18 @@ func TestInitBudget(t *testing.T) {
 		t.Fatalf("inittrace listed %d packages; stderr:\n%s", pkgs, errb.String())
 	}
 	t.Logf("package initialisation: %d packages, %d bytes, %d allocations", pkgs, size, allocs)
+	// bigstack grows the main goroutine's stack while it is shallow, so it
+	// must start before the packages whose start-up or use grows it.
+	const bigstack = "github.com/toolgate/toolgate/internal/bigstack"
+	at, ok := order[bigstack]
+	if !ok {
+		t.Errorf("%s is not initialised in the hook binary", bigstack)
+	}
+	for _, later := range []string{"internal/godebug", "os", "mvdan.cc/sh/v3/syntax", "github.com/toolgate/toolgate/shell"} {
+		if o, ok := order[later]; ok && o < at {
+			t.Errorf("%s starts before %s: the stack then grows as before", later, bigstack)
+		}
+	}
 	// 2026-11-27, without yaml.v3 and with static tables: 34,184 bytes,
 	// 188 allocations, most of them mvdan.cc/sh's regexps and unicode's
 	// tables.
