@@ -97,11 +97,11 @@ func ParseInput(data []byte) (*Input, error) {
 		return nil, &InputError{Err: errors.New("no input on stdin (want the hook's JSON object)")}
 	}
 	var in Input
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&in); err != nil {
+	more, err := decodeInput(data, &in)
+	if err != nil {
 		return nil, &InputError{Event: sniffEvent(data), Err: fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))}
 	}
-	if dec.More() {
+	if more {
 		return nil, &InputError{Event: in.HookEventName, Err: errors.New("more than one JSON value")}
 	}
 	switch in.HookEventName {
