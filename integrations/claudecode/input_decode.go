@@ -10,17 +10,17 @@ import (
 
 // decodeInput decodes the first JSON value of data into in as
 // json.Decoder.Decode(in) would, and reports whether more follows. An
-// object is decoded field by field: keys match the json tags exactly or else with
-// strings.EqualFold (encoding/json's rule), a later key wins, unknown keys
-// are skipped, a value of the wrong type is skipped and reported once
-// decoding ends (the first such error, named "Input.FIELD"), and null
-// leaves a field as it was. It avoids encoding/json's reflection over the
-// struct (cachedTypeFields), which the per-call hook paid on every call
-// for its one input; each field's value is still decoded by
-// encoding/json. FuzzDecodeInput holds it to json.Decoder.Decode: the
-// same fields and the same type errors; two syntax errors are worded
-// differently ("expected colon after object key" for `{"a" 1}`), which
-// no agent sends.
+// object is decoded field by field: keys match the json tags exactly or
+// else with strings.EqualFold (encoding/json's rule), a later key wins,
+// unknown keys are skipped, a value of the wrong type is skipped and
+// reported once decoding ends (the first such error, named
+// "Input.FIELD"), and null leaves a field as it was. It avoids
+// encoding/json's reflection over the struct (cachedTypeFields), which
+// the per-call hook paid on every call for its one input; each field's
+// value is still decoded by encoding/json. FuzzDecodeInput holds it to
+// json.Decoder.Decode: the same fields and the same type errors; two
+// syntax errors are worded differently ("expected colon after object
+// key" for `{"a" 1}`), which no agent sends.
 func decodeInput(data []byte, in *Input) (more bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := decodeObject(dec, in); err != nil {
@@ -99,7 +99,8 @@ type inputField struct {
 	ptr  any
 }
 
-// inputFields are Input's fields by json name.
+// inputFields are Input's fields by json name, every one of them
+// (TestInputFieldsCoverInput).
 func inputFields(in *Input) [14]inputField {
 	return [...]inputField{
 		{"session_id", &in.SessionID},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -103,4 +104,33 @@ func FuzzDecodeInput(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkDecodeInput(t, data) })
+}
+
+// TestInputFieldsCoverInput: decodeInput decodes every field of Input, by
+// its json name, into that field: a field added to Input without an
+// entry would otherwise be silently left empty.
+func TestInputFieldsCoverInput(t *testing.T) {
+	t.Parallel()
+	var in Input
+	fields := inputFields(&in)
+	byName := map[string]any{}
+	for _, f := range fields {
+		byName[f.name] = f.ptr
+	}
+	v := reflect.ValueOf(&in).Elem()
+	typ := v.Type()
+	if typ.NumField() != len(fields) {
+		t.Errorf("Input has %d fields, inputFields lists %d", typ.NumField(), len(fields))
+	}
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		ptr, ok := byName[name]
+		if !ok {
+			t.Errorf("Input.%s (json %q) is not in inputFields", typ.Field(i).Name, name)
+			continue
+		}
+		if reflect.ValueOf(ptr).Pointer() != v.Field(i).Addr().Pointer() {
+			t.Errorf("inputFields decodes %q into another field than Input.%s", name, typ.Field(i).Name)
+		}
+	}
 }
