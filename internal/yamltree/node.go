@@ -81,9 +81,6 @@ func RegisterFull(r Reader) {
 	full = r
 }
 
-// HaveFull reports whether a full reader is registered.
-func HaveFull() bool { return full != nil }
-
 // Read reads a YAML document: with ReadSubset, and with the registered
 // full reader when the document is outside the subset. Without a full
 // reader, such a document is an error wrapping ErrOutsideSubset.
