@@ -3,9 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/glob"
+	"github.com/toolgate/toolgate/internal/readfile"
 )
 
 // maxDocumentSize bounds a rules document or config file read by LoadFile.
@@ -77,7 +76,7 @@ func LoadFile(path string) (*Document, error) {
 	default:
 		return nil, &LoadError{File: path, Msg: fmt.Sprintf("unknown rules file type %q (want .jsonc, .json, .yaml or .yml)", ext)}
 	}
-	src, err := readFile(path)
+	src, err := ReadDocument(path)
 	if err != nil {
 		return nil, err
 	}
@@ -91,16 +90,17 @@ func LoadFile(path string) (*Document, error) {
 	return ParseWorkspace(path, src)
 }
 
-// readFile reads a document, bounded by maxDocumentSize.
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// ReadDocument reads a rules document, config or settings file, bounded
+// by maxDocumentSize. Its errors are *LoadError naming the file;
+// errors.Is(err, fs.ErrNotExist) tells a missing file.
+func ReadDocument(path string) ([]byte, error) {
+	src, err := readfile.Read(path, maxDocumentSize)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Op != "open" {
+			return nil, ioError(path, "cannot read", err)
+		}
 		return nil, ioError(path, "cannot open", err)
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, maxDocumentSize+1))
-	if err != nil {
-		return nil, ioError(path, "cannot read", err)
 	}
 	if len(src) > maxDocumentSize {
 		return nil, &LoadError{File: path, Msg: fmt.Sprintf("file is larger than %d MiB", maxDocumentSize>>20)}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/toolgate/toolgate/internal/cli"
@@ -130,14 +131,49 @@ func TestLeanDeps(t *testing.T) {
 // buildHook builds toolgate-hook into a new directory.
 func buildHook(t *testing.T) string {
 	t.Helper()
+	return buildHookIn(t, t.TempDir())
+}
+
+func buildHookIn(t *testing.T, dir string) string {
+	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not found")
 	}
-	bin := filepath.Join(t.TempDir(), "toolgate-hook")
+	bin := filepath.Join(dir, "toolgate-hook")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// sharedHook is a toolgate-hook binary built once for the tests that only
+// run it (a build takes ~10 s on two cores); TestMain removes it.
+var sharedHook struct {
+	sync.Mutex
+	dir, bin string
+}
+
+func sharedHookBin(t *testing.T) string {
+	t.Helper()
+	sharedHook.Lock()
+	defer sharedHook.Unlock()
+	if sharedHook.bin == "" {
+		dir, err := os.MkdirTemp("", "toolgate-hook-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sharedHook.dir = dir
+		sharedHook.bin = buildHookIn(t, dir)
+	}
+	return sharedHook.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sharedHook.dir != "" {
+		os.RemoveAll(sharedHook.dir)
+	}
+	os.Exit(code)
 }
 
 // TestHandsOff: with a gateway, or with a config beyond the YAML
@@ -254,7 +290,7 @@ func TestCallBudget(t *testing.T) {
 // fileutil, both their regexps.
 func TestInitBudget(t *testing.T) {
 	hookEnv(t)
-	bin := buildHook(t)
+	bin := sharedHookBin(t)
 	cmd := exec.Command(bin, "claude-code")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	cmd.Stdin = strings.NewReader("")
@@ -326,5 +362,63 @@ func TestInitBudget(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Error("no init function of toolgate's packages found in the binary's symbols")
+	}
+}
+
+// TestNoPoller: deciding locally, toolgate-hook never starts Go's network
+// poller (an epoll instance and an eventfd, then a thread parked in
+// epoll_wait): it reads its files through internal/readfile and sets no
+// timer. The poller was a tenth of the hook's run (docs/BENCHMARKS.md).
+// The run has every file a local decision reads: toolgate's config, and
+// the project's Claude Code settings.
+func TestNoPoller(t *testing.T) {
+	hookEnv(t)
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace not found (.ci/run installs it)")
+	}
+	bin := sharedHookBin(t)
+	project := t.TempDir()
+	t.Setenv("CLAUDE_PROJECT_DIR", project)
+	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "toolgate", "toolgate.yaml")
+	settings := filepath.Join(project, ".claude", "settings.json")
+	for path, text := range map[string]string{
+		cfg:      benchRules,
+		settings: `{"permissions": {"allow": ["Bash(git status)"], "deny": ["Read(./.env)"]}}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trace := filepath.Join(t.TempDir(), "trace")
+	cmd := exec.Command(strace, "-f", "-qq", "-o", trace, "-e", "trace=openat,epoll_create,epoll_create1,eventfd2", bin, "claude-code")
+	cmd.Stdin = strings.NewReader(benchInput)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		if strings.Contains(errb.String(), "ptrace") {
+			t.Skipf("strace cannot trace here: %s", errb.String())
+		}
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), `"permissionDecision":"allow"`) {
+		t.Fatalf("stdout %q, stderr %q: want the config's allow", out.String(), errb.String())
+	}
+	got, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{cfg, settings} { // the files were read
+		if !bytes.Contains(got, []byte(strconv.Quote(path))) {
+			t.Errorf("the hook did not open %s; strace:\n%s", path, got)
+		}
+	}
+	for _, call := range []string{"epoll_create", "eventfd2"} {
+		if bytes.Contains(got, []byte(call)) {
+			t.Errorf("the hook called %s: Go's network poller started; strace:\n%s", call, got)
+		}
 	}
 }

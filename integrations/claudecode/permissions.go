@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -116,7 +115,7 @@ func LoadPermissions(files []SettingsFile) (*Permissions, error) {
 	var managed *policy.Document
 	p := &Permissions{}
 	for _, f := range files {
-		data, err := os.ReadFile(f.Path)
+		data, err := policy.ReadDocument(f.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

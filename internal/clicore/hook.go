@@ -159,8 +159,15 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		fmt.Fprintf(stderr, "toolgate: read hook input: %v; the call is blocked\n", err)
 		return ErrSilent(claudecode.ExitBlock)
 	}
-	ctx, cancel := context.WithTimeout(ctx, deadline)
-	defer cancel()
+	if _, local := hook.Decider.(*lazyLocal); !local {
+		// Only a gateway is waited for. A local decision is bounded work
+		// (the analysis budgets), and a timer would start Go's network
+		// poller in a process that otherwise never needs it
+		// (internal/readfile).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, deadline)
+		defer cancel()
+	}
 
 	ans := hook.Handle(ctx, data)
 	if ans.Output != nil {
