@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/glob"
@@ -43,8 +44,11 @@ func (rs *Ruleset) Len() int {
 func (rs *Ruleset) Layer() toolgate.Layer { return rs.layer }
 
 type compiledRule struct {
-	ref    toolgate.RuleRef
-	reason string // the decision reason when this rule decides
+	ref toolgate.RuleRef
+	// reason is the decision reason when this rule decides, built the
+	// first time it does (reasonText): most rules never decide a call,
+	// and the hook compiles every rule on each call.
+	reason atomic.Pointer[string]
 	home   string
 	// prefix is text every subject the rule matches starts with: the
 	// whole pattern for Prefix rules, else the pattern's literal prefix.
@@ -97,13 +101,14 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 	keys := make([]string, len(rules)) // the family key of an exact-tool rule
 	size := map[string]trieSize{}      // trie nodes per family key, at most
 	var anySize trieSize
+	var memo toolMemo
 	for i := range rules {
 		r := &rules[i]
-		cr, err := e.compileRule(layer, r)
-		if err != nil {
+		cr := &rs.rules[i]
+		tool := memo.get(e, r.Tool)
+		if err := e.compileRule(cr, layer, r, tool); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Source, err)
 		}
-		rs.rules[i] = cr
 		switch {
 		case cr.catchAll:
 			anySize.add(cr.prefix)
@@ -114,16 +119,21 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 				size[fam] = sz
 			}
 		default:
-			keys[i] = e.familyKey(r.Tool)
+			keys[i] = tool.familyKey(e)
 			sz := size[keys[i]]
 			sz.add(cr.prefix)
 			size[keys[i]] = sz
 		}
 	}
+	nIndex, nNodes, nRules := 1, anySize.nodes, anySize.rules
+	for _, sz := range size {
+		nIndex, nNodes, nRules = nIndex+1, nNodes+sz.nodes, nRules+sz.rules
+	}
+	slabs := newIndexSlabs(nIndex, nNodes, nRules)
 	index := func(key string) *subjectIndex {
 		ix := rs.exact[key]
 		if ix == nil {
-			ix = newSubjectIndex(size[key].nodes, size[key].rules)
+			ix = slabs.index(size[key].nodes, size[key].rules)
 			rs.exact[key] = ix
 		}
 		return ix
@@ -134,7 +144,7 @@ func (e *Engine) Compile(layer toolgate.Layer, rules []Rule) (*Ruleset, error) {
 		switch {
 		case cr.catchAll:
 			if rs.any == nil {
-				rs.any = newSubjectIndex(anySize.nodes, anySize.rules)
+				rs.any = slabs.index(anySize.nodes, anySize.rules)
 			}
 			rs.any.add(cr.prefix, idx)
 		case cr.toolGlob != nil:
@@ -166,21 +176,53 @@ func (t *trieSize) add(prefix string) {
 	t.last = prefix
 }
 
-func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error) {
+// toolMemo is the profile lookup of the tool last compiled: rules come
+// grouped by tool, and each lookup searches the built-in tool table.
+type toolMemo struct {
+	tool   string
+	info   toolInfo
+	known  bool
+	key    string
+	hasKey bool
+}
+
+// get returns the lookup of tool, done once per run of rules naming it.
+func (m *toolMemo) get(e *Engine, tool string) *toolMemo {
+	if m.tool != tool || m.tool == "" {
+		info, known := e.profile.lookup(tool)
+		*m = toolMemo{tool: tool, info: info, known: known}
+	}
+	return m
+}
+
+// familyKey is e.familyKey(m.tool).
+func (m *toolMemo) familyKey(e *Engine) string {
+	if !m.hasKey {
+		if m.known {
+			m.key = m.info.family
+		} else {
+			m.key = e.familyKey(m.tool)
+		}
+		m.hasKey = true
+	}
+	return m.key
+}
+
+func (e *Engine) compileRule(cr *compiledRule, layer toolgate.Layer, r *Rule, tool *toolMemo) error {
 	if r.Tool == "" {
-		return compiledRule{}, fmt.Errorf("rule has no tool")
+		return fmt.Errorf("rule has no tool")
 	}
 	switch r.Action {
 	case toolgate.Allow, toolgate.Ask, toolgate.Deny:
 	default:
-		return compiledRule{}, fmt.Errorf("rule for %s has no valid action", r.Tool)
+		return fmt.Errorf("rule for %s has no valid action", r.Tool)
 	}
 	pattern := e.expandHome(r.Pattern)
-	if info, ok := e.profile.lookup(r.Tool); ok && info.spec.Kind == KindURL {
+	if tool.known && tool.info.spec.Kind == KindURL {
 		// URL subjects are hosts; rules name them "domain:HOST".
 		pattern = strings.TrimPrefix(pattern, "domain:")
 	}
-	cr := compiledRule{
+	*cr = compiledRule{
 		ref: toolgate.RuleRef{
 			Layer: layer, Source: r.Source.String(), Tool: r.Tool,
 			Pattern: r.Pattern, Action: r.Action, Reason: r.Reason,
@@ -189,7 +231,6 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 	if cr.ref.Pattern == "" {
 		cr.ref.Pattern = "*"
 	}
-	cr.reason = ruleReason(&cr.ref)
 	toolGlob := isToolGlob(r.Tool)
 	if r.Exact {
 		if r.Tool == "*" || toolGlob {
@@ -207,7 +248,7 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 	case toolGlob:
 		g, err := glob.Compile(r.Tool)
 		if err != nil {
-			return cr, fmt.Errorf("tool pattern: %w", err)
+			return fmt.Errorf("tool pattern: %w", err)
 		}
 		cr.toolGlob = g
 		cr.families = e.profile.globFamilies(g)
@@ -220,12 +261,12 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 	}
 	if k, ok := sensitiveClass(pattern); ok && !r.Prefix {
 		cr.sens, cr.home = k, e.home
-		return cr, e.compileWhen(&cr, r)
+		return e.compileWhen(cr, r)
 	}
 	switch {
 	case r.Prefix:
 		if pattern == "" {
-			return cr, fmt.Errorf("empty prefix for %s", r.Tool)
+			return fmt.Errorf("empty prefix for %s", r.Tool)
 		}
 		cr.isPrefix, cr.prefix = true, pattern
 	case pattern == "" || pattern == "*":
@@ -233,7 +274,7 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 	default:
 		g, err := glob.Compile(pattern)
 		if err != nil {
-			return cr, err
+			return err
 		}
 		cr.pat = g
 		cr.any = g.MatchesAll()
@@ -249,7 +290,7 @@ func (e *Engine) compileRule(layer toolgate.Layer, r *Rule) (compiledRule, error
 	if cr.ws {
 		cr.prefix = wsMarker + cr.prefix
 	}
-	return cr, e.compileWhen(&cr, r)
+	return e.compileWhen(cr, r)
 }
 
 // isToolGlob reports whether a rule's tool is a glob over tool names.
@@ -278,9 +319,18 @@ func (e *Engine) compileWhen(cr *compiledRule, r *Rule) error {
 }
 
 // ruleReason words the reason a decision gives when rule r decides it.
+// reasonText returns the decision reason of the rule, built once.
+func (cr *compiledRule) reasonText() string {
+	if p := cr.reason.Load(); p != nil {
+		return *p
+	}
+	text := ruleReason(&cr.ref)
+	cr.reason.CompareAndSwap(nil, &text)
+	return *cr.reason.Load()
+}
+
 func ruleReason(r *toolgate.RuleRef) string {
-	// Every rule's reason is built when the rules compile, which the hook
-	// does once per call: one allocation per rule, not fmt.
+	// One allocation, not fmt.
 	where := r.Source
 	if where == "" {
 		where = string(r.Layer)

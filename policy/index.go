@@ -29,13 +29,54 @@ type trieEdge struct {
 	node int32
 }
 
-// newSubjectIndex returns an empty index with room for nodes trie nodes
-// besides the root and for rules rules (trieSize bounds the nodes).
-func newSubjectIndex(nodes, rules int) *subjectIndex {
-	// Every node but the root is reached by one edge: the first edges
-	// of all the nodes fit in one slab, and the first rule of every node
-	// in another.
-	return &subjectIndex{nodes: make([]trieNode, 1, 1+nodes), edges: make([]trieEdge, 0, nodes), ids: make([]int32, 0, rules)}
+// indexSlabs holds the subject indexes of one Ruleset and the slabs
+// their tries start from, each one allocation: the hook compiles every
+// rule on each call, and each allocation of a size not yet in use is a
+// fresh heap page or two it faults in.
+type indexSlabs struct {
+	indexes []subjectIndex
+	nodes   []trieNode
+	edges   []trieEdge
+	ids     []int32
+}
+
+// newIndexSlabs returns slabs for indexes indexes with nodes trie nodes
+// and rules rules between them, roots not counted.
+func newIndexSlabs(indexes, nodes, rules int) *indexSlabs {
+	return &indexSlabs{
+		indexes: make([]subjectIndex, 0, indexes),
+		nodes:   make([]trieNode, 0, indexes+nodes),
+		edges:   make([]trieEdge, 0, nodes),
+		ids:     make([]int32, 0, rules),
+	}
+}
+
+// index returns an empty index with room for nodes trie nodes besides the
+// root and for rules rules (trieSize bounds the nodes). Every node but
+// the root is reached by one edge: the first edges of all the nodes fit
+// in its share of the edge slab, and the first rule of every node in its
+// share of the ids. An index that outgrows a share (it cannot, sized by
+// trieSize) gets a new one rather than writing into the next.
+func (s *indexSlabs) index(nodes, rules int) *subjectIndex {
+	if len(s.indexes) == cap(s.indexes) {
+		s.indexes = make([]subjectIndex, 0, 1)
+	}
+	s.indexes = append(s.indexes, subjectIndex{
+		nodes: append(cut(&s.nodes, 1+nodes), trieNode{}),
+		edges: cut(&s.edges, nodes),
+		ids:   cut(&s.ids, rules),
+	})
+	return &s.indexes[len(s.indexes)-1]
+}
+
+// cut takes an empty slice with capacity n from the free end of slab.
+func cut[T any](slab *[]T, n int) []T {
+	l := len(*slab)
+	if cap(*slab)-l < n {
+		return make([]T, 0, n)
+	}
+	*slab = (*slab)[:l+n]
+	return (*slab)[l : l : l+n]
 }
 
 // add files rule idx under prefix. Rules must be added in ascending order.

@@ -48,14 +48,14 @@ func sensitiveVerb(tool string) string {
 // private keys"), then the rule's own reason and reference.
 func (r *compiledRule) reasonFor(s *subject) string {
 	if r.sens == 0 {
-		return r.reason
+		return r.reasonText()
 	}
 	for k := 0; k < s.n; k++ {
 		if e, ok := sensitive.Lookup(s.texts[k], r.home); ok && e.Kind == r.sens {
-			return sensitiveVerb(r.ref.Tool) + s.texts[0] + ", which " + e.Reason + ". " + capitalize(r.reason)
+			return sensitiveVerb(r.ref.Tool) + s.texts[0] + ", which " + e.Reason + ". " + capitalize(r.reasonText())
 		}
 	}
-	return r.reason
+	return r.reasonText()
 }
 
 func capitalize(s string) string {
