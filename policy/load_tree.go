@@ -7,20 +7,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
 
+	"github.com/toolgate/toolgate/internal/lazy"
 	"github.com/toolgate/toolgate/internal/yamltree"
 )
 
 // hujsonErr matches the position hujson puts in its parse errors. The
 // error-path regexps are compiled on first use: every process that loads
 // rules (the per-call hook above all) would pay for them at start.
-var hujsonErr = sync.OnceValue(func() *regexp.Regexp {
+var hujsonErr = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 	return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
-})
+}}
 
 // parseJSONC parses JSONC (JSON with comments and trailing commas) into a
 // node tree. It also returns the hujson tree, whose offsets index src.
@@ -49,7 +49,7 @@ func parseJSONC(file string, src []byte) (*docNode, hujson.Value, error) {
 	v, _, err := parseHuJSON(src)
 	if err != nil {
 		e := &LoadError{File: file, Msg: "invalid JSONC: " + err.Error()}
-		if m := hujsonErr().FindStringSubmatch(err.Error()); m != nil {
+		if m := hujsonErr.Get().FindStringSubmatch(err.Error()); m != nil {
 			e.Line, _ = strconv.Atoi(m[1])
 			e.Col, _ = strconv.Atoi(m[2])
 			e.Msg = "invalid JSONC: " + m[3]
@@ -145,7 +145,7 @@ func (c *jsoncConv) convert(v *hujson.Value, depth int) (*docNode, error) {
 }
 
 // yamlErr matches the line yaml.v3 puts in its parse errors.
-var yamlErr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
+var yamlErr = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) }}
 
 // parseYAML parses one YAML document into a node tree. An empty document
 // (or one of comments only) gives nil. The document is read by
@@ -176,7 +176,7 @@ func parseYAML(file string, src []byte) (*docNode, error) {
 func yamlError(file string, src []byte, err error) *LoadError {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	e := &LoadError{File: file, Msg: "invalid YAML: " + msg}
-	if m := yamlErr().FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlErr.Get().FindStringSubmatch(err.Error()); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Msg = "invalid YAML: " + m[2]
 		msg = m[2]
@@ -191,7 +191,7 @@ func yamlError(file string, src []byte, err error) *LoadError {
 	return e
 }
 
-var bareStar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s\[{,:-])\*`) })
+var bareStar = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s\[{,:-])\*`) }}
 
 // lineOfBareStar finds the first line with an unquoted "*" where YAML
 // expects a value or key.
@@ -201,7 +201,7 @@ func lineOfBareStar(src []byte) int {
 		if strings.HasPrefix(l, "#") {
 			continue
 		}
-		if bareStar().MatchString(l) {
+		if bareStar.Get().MatchString(l) {
 			return i + 1
 		}
 	}

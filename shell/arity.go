@@ -1,12 +1,16 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/lazy"
+)
 
 // builtinArity is the seed arity table (seed 001): how many leading words
 // form a command's "always" pattern. Unknown commands have arity 1. It and
 // the tables below are built on first use: only an ask is suggested a
 // rule, and a hook process that allows never reads them.
-var builtinArity = onceValue[map[string]int]{f: func() map[string]int {
+var builtinArity = lazy.Value[map[string]int]{New: func() map[string]int {
 	return map[string]int{
 		// Arity 1.
 		"cat": 1, "ls": 1, "grep": 1, "rm": 1, "cp": 1, "mv": 1, "mkdir": 1, "chmod": 1, "echo": 1,
@@ -26,7 +30,7 @@ var builtinArity = onceValue[map[string]int]{f: func() map[string]int {
 
 // neverSuggest are heads whose "always" pattern would grant arbitrary code:
 // interpreters and wrappers. They are granted once only.
-var neverSuggest = onceValue[map[string]bool]{f: func() map[string]bool {
+var neverSuggest = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"env": true, "sudo": true, "doas": true, "su": true, "runuser": true, "pkexec": true,
 		"xargs": true, "parallel": true, "eval": true, "exec": true, "source": true, ".": true,
@@ -47,7 +51,7 @@ var neverSuggest = onceValue[map[string]bool]{f: func() map[string]bool {
 // 001's arity table lists bun and bun run): with one of these subcommands
 // they are suggested by arity; anything else (bun -e, bun FILE.ts, bun x,
 // bun run FILE.ts) is code and granted once only.
-var subcommandTools = onceValue[map[string]map[string]bool]{f: func() map[string]map[string]bool {
+var subcommandTools = lazy.Value[map[string]map[string]bool]{New: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		"bun": {
 			"run": true, "test": true, "install": true, "i": true, "add": true, "a": true,
@@ -65,7 +69,7 @@ var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", 
 // tool: its first argument is a listed subcommand, and for "run" the
 // script is a package script, not a file.
 func runsSubcommand(c Command) bool {
-	subs := subcommandTools.get()[c.Name]
+	subs := subcommandTools.Get()[c.Name]
 	if subs == nil || len(c.Args) == 0 || !subs[c.Args[0]] {
 		return false
 	}
@@ -89,7 +93,7 @@ func runsSubcommand(c Command) bool {
 // flags or environment assignments, a bare assignment, or one whose
 // leading words hold glob characters.
 func (a *Analyzer) Suggest(c Command) (pattern string, ok bool) {
-	if c.Name == "" || c.Opaque || len(c.ExecFlags) > 0 || neverSuggest.get()[c.Name] || isInterpreter(c.Name) && !runsSubcommand(c) {
+	if c.Name == "" || c.Opaque || len(c.ExecFlags) > 0 || neverSuggest.Get()[c.Name] || isInterpreter(c.Name) && !runsSubcommand(c) {
 		return "", false
 	}
 	rest := strings.Join(c.Args, " ")
@@ -141,11 +145,11 @@ func (a *Analyzer) arityTable() (map[string]int, int) {
 	if a.arity != nil {
 		return a.arity, a.maxArityK
 	}
-	return builtinArity.get(), builtinMaxArity.get()
+	return builtinArity.Get(), builtinMaxArity.Get()
 }
 
 // builtinMaxArity is the most words in a key of the built-in table.
-var builtinMaxArity = onceValue[int]{f: func() int { return maxWords(builtinArity.get()) }}
+var builtinMaxArity = lazy.Value[int]{New: func() int { return maxWords(builtinArity.Get()) }}
 
 func maxWords(table map[string]int) int {
 	n := 0

@@ -16,19 +16,17 @@ func writeValue(names ...string) optEffect { return optEffect{names: names, file
 func patternBy(names ...string) optEffect  { return optEffect{names: names, pattern: true} }
 
 var (
-	targetDir = optEffect{names: []string{"-t", "--target-directory"}, file: fileDir}
-	noTarget  = optEffect{names: []string{"-T", "--no-target-directory"}, mode: "no-target"}
-)
-
-var (
 	readSimple  = &cmdSpec{files: readAll}
 	writeSimple = &cmdSpec{files: writeAll}
 	grepFiles   = &cmdSpec{files: readAll, shortVal: "efmABCdD", numeric: true, pattern: true,
 		long: []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=",
 			"devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		opts: []optEffect{patternBy("-e", "--regexp"), {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, readValue("--exclude-from")}}
-	copyLong  = []string{"target-directory=", "suffix=", "no-target-directory"}
-	copyOpts  = []optEffect{targetDir, noTarget}
+	copyLong = []string{"target-directory=", "suffix=", "no-target-directory"}
+	copyOpts = []optEffect{
+		{names: []string{"-t", "--target-directory"}, file: fileDir},
+		{names: []string{"-T", "--no-target-directory"}, mode: "no-target"},
+	}
 	checksums = &cmdSpec{files: readAll}
 	// compiler: "@FILE" is a response file, read for more options.
 	compiler = &cmdSpec{files: readAll, shortVal: "oIlLDUxeTuzBF", opts: []optEffect{writeValue("-o"), {operand: true, file: fileRead, form: formAt}}}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/glob"
+	"github.com/toolgate/toolgate/internal/lazy"
 )
 
 // criticalPattern is one path IsCriticalWritePath knows, as a path pattern
@@ -16,7 +17,7 @@ type criticalPattern struct {
 }
 
 // criticalPatterns renders the critical write paths as path patterns, once.
-var criticalPatterns = onceValue[[]criticalPattern]{f: func() []criticalPattern {
+var criticalPatterns = lazy.Value[[]criticalPattern]{New: func() []criticalPattern {
 	var out []criticalPattern
 	add := func(code string, fold bool, paths ...string) {
 		for _, p := range paths {
@@ -65,7 +66,7 @@ func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
 	}
 	var folded glob.Path
 	foldDone := false
-	pats := criticalPatterns.get()
+	pats := criticalPatterns.Get()
 	for i := range pats {
 		c := &pats[i]
 		for _, f := range forms[:n] {

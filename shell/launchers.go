@@ -51,7 +51,7 @@ var (
 var perfOpts = &cmdSpec{wraps: true, short: "aAgnqsTvBNRi", shortVal: "ceFoptCGjmrIDuMLWSx", long: []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"}}
 
 // dockerRunOpts are docker/podman run's options, from the command table.
-var dockerRunOpts = &cmdSpec{wraps: true, short: "dit", shortVal: "vewpuhlm", long: dockerRun.long}
+var dockerRunOpts = &cmdSpec{wraps: true, short: "dit", shortVal: "vewpuhlm", long: dockerRunLong}
 
 // launchCommands is the launcher family of the command table: the forms
 // in which a command runs another one (cmdSpec.launch). probe keeps the

@@ -729,12 +729,24 @@ var ctrRun = &cmdSpec{opts: []optEffect{{names: []string{"--privileged", "--net-
 var azVaultRead = &cmdSpec{opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: ClassCredential, why: "prints or saves a Key Vault secret, key or certificate"},
 	{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}
 
+// The reasons shared by a risk and its by-name form (stopsGate and
+// stopsNamedGate): constants, so the entries stay data the linker lays
+// out instead of values copied at start-up.
+const (
+	stopsGateWhy   = "stops toolgate, the gate that vets the agent's calls"
+	killsAgentsWhy = "kills the AI agents' processes, the user's sessions among them"
+)
+
+// dockerRunLong are docker/podman run's long options, the command's and
+// its wrapper form's (dockerRunOpts).
+var dockerRunLong = []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=",
+	"device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach",
+	"label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="}
+
 // dockerRun is docker/podman run and create: privileged containers and
 // host mounts of / escape the container.
 var dockerRun = &cmdSpec{
-	long: []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=",
-		"device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach",
-		"label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
+	long:     dockerRunLong,
 	shortVal: "vewpuh", effect: EffectRuns,
 	opts: []optEffect{
 		{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged container, which has root's powers on the host"},
@@ -1300,11 +1312,11 @@ var (
 			{names: []string{"-v", "--inverse"}, class: ClassDestructive, why: "kills every process that does not match"}}}
 	// stopsGate stops toolgate itself: with the gate gone, nothing vets
 	// the agent's next calls.
-	stopsGate = optEffect{match: killsGate, operand: true, class: ClassTampering, why: "stops toolgate, the gate that vets the agent's calls"}
+	stopsGate = optEffect{match: killsGate, operand: true, class: ClassTampering, why: stopsGateWhy}
 	// killsAgents kills the AI agents' processes, the user's sessions
 	// among them.
-	stopsNamedGate   = optEffect{match: namesGate, operand: true, class: ClassTampering, why: stopsGate.why}
-	killsNamedAgents = optEffect{match: namesAgent, operand: true, class: ClassDestructive, why: killsAgents.why}
+	stopsNamedGate   = optEffect{match: namesGate, operand: true, class: ClassTampering, why: stopsGateWhy}
+	killsNamedAgents = optEffect{match: namesAgent, operand: true, class: ClassDestructive, why: killsAgentsWhy}
 	gateStop         = &cmdSpec{opts: []optEffect{stopsNamedGate}}
 	// killsAccess and killsSecurity kill the SSH server or a security
 	// daemon by name (killall sshd, pkill auditd), as systemctl stop does.
@@ -1313,7 +1325,7 @@ var (
 	// serviceOff is service NAME stop|restart…: SysV's systemctl stop.
 	serviceOff = &cmdSpec{opts: []optEffect{{match: accessUnit, operand: true, when: serviceStops, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"},
 		{match: securityUnit, operand: true, when: serviceStops, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"}}}
-	killsAgents  = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: "kills the AI agents' processes, the user's sessions among them"}
+	killsAgents  = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: killsAgentsWhy}
 	systemctlOff = &cmdSpec{opts: []optEffect{stopsNamedGate, {match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
 	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", pattern: true, opts: []optEffect{patternBy("-e", "--regexp"), patternBy("-f", "--file"),

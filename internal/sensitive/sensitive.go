@@ -3,9 +3,9 @@ package sensitive
 import (
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/toolgate/toolgate/internal/glob"
+	"github.com/toolgate/toolgate/internal/lazy"
 )
 
 // Kind says what a sensitive path is and so which access to it matters.
@@ -491,7 +491,7 @@ func MayMatch(pattern, home string, k Kind) (e Entry, every, ok bool) {
 		base = glob.ParsePath(pattern[strings.LastIndexByte(pattern, '/')+1:])
 	}
 	v := viewOf(pattern, home)
-	pats := patterns()
+	pats := patterns.Get()
 	for i := range pats {
 		c := &pats[i]
 		if c.entry.Kind != k || !v.possible(c) {
@@ -615,7 +615,7 @@ type entryPaths struct {
 // under "~/", /root and any user's home, a Root entry under "/", an
 // Anywhere entry at the start or after any directory; a directory with
 // everything under it.
-var patterns = sync.OnceValue(func() []entryPaths {
+var patterns = lazy.Value[[]entryPaths]{New: func() []entryPaths {
 	list := table().list
 	out := make([]entryPaths, len(list))
 	for i := range list {
@@ -643,4 +643,4 @@ var patterns = sync.OnceValue(func() []entryPaths {
 		}
 	}
 	return out
-})
+}}
