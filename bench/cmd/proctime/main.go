@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -33,6 +34,7 @@ type spec struct {
 	vs            string // the label of the command to compare with
 	status        int    // the exit status every run must end with
 	argv          []string
+	env           []string // added to the environment
 	input         []byte
 	lat           []time.Duration
 	sum           time.Duration
@@ -116,6 +118,13 @@ func parseSpec(fs *flag.FlagSet, args []string) *spec {
 	fs.StringVar(&s.label, "label", "", "label printed with the result")
 	fs.StringVar(&s.vs, "vs", "", "compare with the command labelled `LABEL` (default the first)")
 	fs.IntVar(&s.status, "status", 0, "exit status every run must end with")
+	fs.Func("env", "`NAME=VALUE` added to the command's environment (repeatable)", func(kv string) error {
+		if !strings.Contains(kv, "=") {
+			return fmt.Errorf("%q is not NAME=VALUE", kv)
+		}
+		s.env = append(s.env, kv)
+		return nil
+	})
 	fs.Parse(args)
 	s.argv = fs.Args()
 	if len(s.argv) == 0 {
@@ -138,6 +147,9 @@ func parseSpec(fs *flag.FlagSet, args []string) *spec {
 func (s *spec) run(measured bool) time.Duration {
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	cmd.Stdin = bytes.NewReader(s.input)
+	if len(s.env) > 0 {
+		cmd.Env = append(os.Environ(), s.env...)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	t0 := time.Now()
