@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -175,8 +176,13 @@ func EngineOptions() []policy.Option {
 	// hook through toolgate-hook, which hands gateway calls to toolgate).
 	if exe, err := os.Executable(); err == nil {
 		paths := []string{exe}
-		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
-			paths = append(paths, real)
+		// On Linux the path is /proc/self/exe's, which the kernel gives
+		// with every symlink resolved: walking it again (an lstat per
+		// directory) finds the same file, on each hook call.
+		if runtime.GOOS != "linux" {
+			if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
+				paths = append(paths, real)
+			}
 		}
 		for _, p := range paths {
 			dir := filepath.Dir(p)
