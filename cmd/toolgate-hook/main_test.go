@@ -373,7 +373,7 @@ func TestInitBudget(t *testing.T) {
 // TestNoPoller: deciding locally, toolgate-hook never starts Go's network
 // poller (an epoll instance and an eventfd, then a thread parked in
 // epoll_wait): it reads its files through internal/readfile and sets no
-// timer. The poller was a tenth of the hook's run (docs/BENCHMARKS.md).
+// timer. The poller was 1–2% of the hook's run (docs/BENCHMARKS.md).
 // The run has every file a local decision reads: toolgate's config, and
 // the project's Claude Code settings.
 func TestNoPoller(t *testing.T) {

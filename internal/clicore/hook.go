@@ -140,7 +140,8 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		hook.OnError = toolgate.Ask
 	}
 	deadline := hf.Timeout
-	if url := hf.GatewayURL(); url != "" {
+	url := hf.GatewayURL()
+	if url != "" {
 		if hf.OnAsk == string(claudecode.AskWait) || hf.OnAsk == "" && dialect == claudecode.DialectCodex {
 			deadline += hf.Wait
 		}
@@ -159,7 +160,7 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		fmt.Fprintf(stderr, "toolgate: read hook input: %v; the call is blocked\n", err)
 		return ErrSilent(claudecode.ExitBlock)
 	}
-	if _, local := hook.Decider.(*lazyLocal); !local {
+	if url != "" {
 		// Only a gateway is waited for. A local decision is bounded work
 		// (the analysis budgets), and a timer would start Go's network
 		// poller in a process that otherwise never needs it

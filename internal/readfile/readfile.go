@@ -5,8 +5,8 @@
 // thread parked in epoll_wait, woken at exit. A regular file is never
 // pollable, so a process that only reads files gains nothing from it.
 // The per-call hook reads its rules and the agent's settings this way,
-// and starts no poller at all (a tenth of its run on a two-core VM;
-// docs/BENCHMARKS.md).
+// and starts no poller at all (1–2% of its run and a context switch on
+// a two-core VM; docs/BENCHMARKS.md, fifth pass).
 package readfile
 
 // Read returns the contents of the file at path, reading at most limit+1
