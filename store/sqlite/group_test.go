@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -20,11 +19,7 @@ import (
 func TestGroupCommit(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t)
 	const n = 200
 	errBoom := errors.New("boom")
 	cancelled, cancel := context.WithCancel(ctx)
@@ -99,14 +94,10 @@ func TestGroupCommit(t *testing.T) {
 func TestWriteNotInterrupted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t)
 	caller, cancel := context.WithCancel(ctx)
 	defer cancel()
-	err = db.write(caller, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.write(caller, func(ctx context.Context, tx *sql.Tx) error {
 		if err := db.appendAudit(ctx, tx, []toolgate.AuditEntry{{Kind: "test", Session: "first"}}); err != nil {
 			return err
 		}

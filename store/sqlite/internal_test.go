@@ -72,11 +72,7 @@ func writerSync(t *testing.T, db *DB) int {
 func TestCommitDurability(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t)
 	now := time.Now()
 	a := &toolgate.Approval{ID: "ap_1", Call: toolgate.Call{ID: "c1", Session: "s", Workspace: "w", Tool: "deploy"}, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
 	for _, c := range []struct {
@@ -215,4 +211,16 @@ func TestSessionPendingByIndex(t *testing.T) {
 	if !strings.Contains(text, "USING INDEX approvals_session_pending") || strings.Contains(text, "TEMP B-TREE") {
 		t.Errorf("plan of %s:\n%s\nwant a search of approvals_session_pending with no sort", q, text)
 	}
+}
+
+// openTemp opens a new database in a temporary directory, closed when
+// the test ends.
+func openTemp(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "toolgate.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
