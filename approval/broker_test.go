@@ -52,16 +52,29 @@ var root = approval.Actor{Name: "root", Via: "test", Admin: true}
 // workspace "default" starts with a document where shell commands ask.
 func newEnv(t testing.TB, opts ...approval.Option) *env {
 	t.Helper()
-	dir := t.TempDir()
-	return openEnv(t, dir, &clock{t: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}, opts...)
+	return openEnvOn(t, t.TempDir(), newClock(), nil, opts...)
 }
+
+// newClock is the clock of a new env, stopped at a fixed time.
+func newClock() *clock { return &clock{t: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)} }
 
 func openEnv(t testing.TB, dir string, c *clock, opts ...approval.Option) *env {
 	t.Helper()
+	return openEnvOn(t, dir, c, nil, opts...)
+}
+
+// openEnvOn is openEnv with the broker's store passed through wrap, when
+// not nil (a test's store that watches or delays calls).
+func openEnvOn(t testing.TB, dir string, c *clock, wrap func(store.Store) store.Store, opts ...approval.Option) *env {
+	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
+	db, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	var st store.Store = db
+	if wrap != nil {
+		st = wrap(db)
 	}
 	rules := fsrules.New(dir, policy.DefaultRulesJSONC())
 	pol := approval.NewWorkspaces(rules, nil, policy.WithHome("/home/user"))
@@ -71,7 +84,7 @@ func openEnv(t testing.TB, dir string, c *clock, opts ...approval.Option) *env {
 	}
 	t.Cleanup(func() {
 		b.Close()
-		st.Close()
+		db.Close()
 	})
 	return &env{broker: b, store: st, clock: c, dir: dir, rules: rules, pol: pol}
 }

@@ -2,7 +2,6 @@ package approval_test
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,10 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
-	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/sqlite"
 )
 
 // watchedStore counts the reads of a session's pending approvals (the
@@ -45,23 +41,12 @@ func (s *watchedStore) CreateApproval(ctx context.Context, a *toolgate.Approval,
 
 func newWatchedEnv(t *testing.T) (*approval.Broker, *watchedStore) {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "toolgate.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := &watchedStore{Store: st}
-	pol := approval.NewWorkspaces(fsrules.New(dir, policy.DefaultRulesJSONC()), nil, policy.WithHome("/home/user"))
-	b, err := approval.New(ctx, ws, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		b.Close()
-		st.Close()
+	var ws *watchedStore
+	e := openEnvOn(t, t.TempDir(), newClock(), func(st store.Store) store.Store {
+		ws = &watchedStore{Store: st}
+		return ws
 	})
-	return b, ws
+	return e.broker, ws
 }
 
 // requested returns the approval.requested event of approval id.
