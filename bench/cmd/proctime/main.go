@@ -6,20 +6,32 @@
 //	SPEC: [-label L] [-vs LABEL] [-stdin FILE] [-expect TEXT] -- CMD ARGS…
 //
 // With several commands the runs are interleaved, one run of each per
-// round (in turn order rotating each round), so that a machine shared with
-// other load slows them alike; the ratios to the first command (or to the
-// one -vs names) are then the figures to compare. Every run must exit 0 and print TEXT on stdout.
-// For each command it prints the median, p90, p99 and mean wall time,
-// and for the others the ratio of their median and mean to the first's;
-// then the median CPU time (user and system, from the kernel's rusage of
-// the child) and the mean of minor page faults and context switches,
-// which vary less with the machine's load than wall time.
+// round, so that a machine shared with other load slows them alike; the
+// ratios to the first command (or to the one -vs names) are then the
+// figures to compare. Each round runs the commands in a new random order
+// (-seed): a run is slowed by the exit of the process before it (a 25 ms
+// process leaves ~0.25 ms of the kernel's clean-up to its successor), so
+// in a fixed or rotating order each command would mostly follow the same
+// one, and the ratios would say more about the order than the commands.
+//
+// Commands given the same label are pooled and reported as one: run
+// several copies of one binary so (-label hook -- ./copy1 … --- -label
+// hook -- ./copy2 …), and where the page cache happened to put each
+// copy's pages averages out.
+//
+// Every run must exit 0 and print TEXT on stdout. For each command it
+// prints the median, p90, p99 and mean wall time, and for the others the
+// ratio of their median and mean to the first's; then the median CPU time
+// (user and system, from the kernel's rusage of the child) and the mean
+// of minor page faults and context switches, which vary less with the
+// machine's load than wall time.
 package main
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"slices"
@@ -48,6 +60,7 @@ func main() {
 	n := global.Int("n", 200, "runs of each command")
 	d := global.Duration("d", 60*time.Second, "stop starting rounds after this long")
 	warm := global.Int("warmup", 5, "unmeasured runs of each command first (page cache)")
+	seed := global.Uint64("seed", 1, "seed of the rounds' random orders")
 	var specs []*spec
 	rest := os.Args[1:]
 	for fs := global; len(rest) > 0; fs = flag.NewFlagSet("spec", flag.ExitOnError) {
@@ -67,15 +80,18 @@ func main() {
 			s.run(false)
 		}
 	}
+	rng := rand.New(rand.NewPCG(*seed, 0))
+	order := slices.Clone(specs)
 	start := time.Now()
 	for round := 0; round < *n && time.Since(start) < *d; round++ {
-		for i := range specs {
-			s := specs[(round+i)%len(specs)]
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, s := range order {
 			t := s.run(true)
 			s.lat = append(s.lat, t)
 			s.sum += t
 		}
 	}
+	specs = pool(specs)
 	base := func(s *spec) *spec {
 		for _, b := range specs {
 			if b.label == s.vs {
@@ -167,6 +183,29 @@ func (s *spec) run(measured bool) time.Duration {
 		s.ctxsw += ru.Nvcsw + ru.Nivcsw
 	}
 	return took
+}
+
+// pool merges the samples of commands that share a label into the first
+// of them: copies of one binary, so that where the page cache happened to
+// put each copy's pages (which moves a 2 ms process by up to a tenth)
+// averages out rather than deciding a ratio.
+func pool(specs []*spec) []*spec {
+	var out []*spec
+	byLabel := map[string]*spec{}
+	for _, s := range specs {
+		p := byLabel[s.label]
+		if p == nil {
+			byLabel[s.label] = s
+			out = append(out, s)
+			continue
+		}
+		p.lat = append(p.lat, s.lat...)
+		p.sum += s.sum
+		p.cpu = append(p.cpu, s.cpu...)
+		p.faults += s.faults
+		p.ctxsw += s.ctxsw
+	}
+	return out
 }
 
 func median(ds []time.Duration) time.Duration {
