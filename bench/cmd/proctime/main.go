@@ -9,10 +9,10 @@
 // round, so that a machine shared with other load slows them alike; the
 // ratios to the first command (or to the one -vs names) are then the
 // figures to compare. Each round runs the commands in a new random order
-// (-seed): a run is slowed by the exit of the process before it (a 25 ms
-// process leaves ~0.25 ms of the kernel's clean-up to its successor), so
-// in a fixed or rotating order each command would mostly follow the same
-// one, and the ratios would say more about the order than the commands.
+// (-seed): a run depends on the process before it (hello took ~0.25 ms
+// longer after a 25 ms toolgate run than after the hook), so in a fixed
+// or rotating order each command would mostly follow the same one, and
+// the ratios would say more about the order than the commands.
 //
 // Commands given the same label are pooled and reported as one: run
 // several copies of one binary so (-label hook -- ./copy1 … --- -label
