@@ -318,7 +318,6 @@ func (e *Engine) compileWhen(cr *compiledRule, r *Rule) error {
 	return nil
 }
 
-// ruleReason words the reason a decision gives when rule r decides it.
 // reasonText returns the decision reason of the rule, built once.
 func (cr *compiledRule) reasonText() string {
 	if p := cr.reason.Load(); p != nil {
@@ -329,6 +328,7 @@ func (cr *compiledRule) reasonText() string {
 	return *cr.reason.Load()
 }
 
+// ruleReason words the reason a decision gives when rule r decides it.
 func ruleReason(r *toolgate.RuleRef) string {
 	// One allocation, not fmt.
 	where := r.Source
