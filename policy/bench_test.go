@@ -159,27 +159,39 @@ func BenchmarkDecideDefaults(b *testing.B) {
 }
 
 // BenchmarkDecideShellGlob decides a command line with glob operands
-// (pattern subjects: every rule and the sensitive and critical path
-// tables compared with each glob) under a policy that allows every
-// command and file.
+// (pattern subjects: rules and the sensitive and critical path tables
+// compared with each glob): under a policy that allows every command and
+// file (allow-all), and under one that allows only the command, where
+// each glob is also compared with the defaults' floating read and write
+// rules ("*secret*", "*.env.*") and found not to aim at them (defaults).
 func BenchmarkDecideShellGlob(b *testing.B) {
-	doc := &policy.Document{Path: "bench", Rules: []policy.Rule{
+	allowAll := &policy.Document{Path: "bench", Rules: []policy.Rule{
 		{Tool: "Bash", Pattern: "*", Action: toolgate.Allow},
 		{Tool: "Read", Pattern: "*", Action: toolgate.Allow},
 		{Tool: "Write", Pattern: "*", Action: toolgate.Allow},
 	}}
-	e, err := policy.New([]*policy.Document{policy.DefaultDocument(), doc}, policy.WithHome("/home/u"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	call := &toolgate.Call{Tool: "Bash", Cwd: "/home/u/proj", Args: map[string]any{"command": "rm -f build/*.o && wc -l src/*.go"}}
-	var d toolgate.Decision
-	e.Decide(call, policy.Env{}, &d)
-	if d.Action != toolgate.Allow {
-		b.Fatalf("glob command decided %s: %s", d.Action, d.Reason)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		e.Decide(call, policy.Env{}, &d)
+	bashOnly := &policy.Document{Path: "bench", Rules: []policy.Rule{
+		{Tool: "Bash", Pattern: "*", Action: toolgate.Allow},
+	}}
+	for _, bc := range []struct {
+		name string
+		doc  *policy.Document
+	}{{"allow-all", allowAll}, {"defaults", bashOnly}} {
+		b.Run(bc.name, func(b *testing.B) {
+			e, err := policy.New([]*policy.Document{policy.DefaultDocument(), bc.doc}, policy.WithHome("/home/u"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			call := &toolgate.Call{Tool: "Bash", Cwd: "/home/u/proj", Args: map[string]any{"command": "rm -f build/*.o && wc -l src/*.go"}}
+			var d toolgate.Decision
+			e.Decide(call, policy.Env{}, &d)
+			if d.Action != toolgate.Allow {
+				b.Fatalf("glob command decided %s: %s", d.Action, d.Reason)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Decide(call, policy.Env{}, &d)
+			}
+		})
 	}
 }

@@ -214,7 +214,7 @@ func (r *compiledRule) mayMatchForm(text string, p glob.Path) bool {
 		lead := p.Lead()
 		return strings.HasPrefix(lead, r.prefix) || strings.HasPrefix(r.prefix, lead) && p.HasMeta()
 	}
-	return r.pat.MayMatch(p)
+	return r.pat.AimedBy(p)
 }
 
 // uncertain turns the verdict on a pattern subject into an ask when a

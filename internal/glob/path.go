@@ -194,6 +194,43 @@ func (g *Glob) Covers(p Path) bool {
 	return false
 }
 
+// AimedBy is MayMatch for a word that must aim at g to count: see
+// Aims. A deny or ask rule that floats ("*secret*", "*.env.*") restricts
+// the words that spell it out (".e*", "*secret*"), not every glob that
+// could expand to a file so named ("*.log").
+func (g *Glob) AimedBy(p Path) bool {
+	if g.negate {
+		return true
+	}
+	for i := range g.alts {
+		if aimed(g.alts[i].syms(true), p.syms, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// Aims reports whether the word p aims at q, a protected path pattern
+// read as ParsePath reads it. Where q is anchored (its first symbol is a
+// literal: "/etc/shadow", "~/.ssh/*") that is MayMeet. Where q floats
+// (it starts with a run that crosses '/': "*secret*", "**/id_*") and so
+// names a file by its name wherever it lies, any word with a '*' in its
+// last element may meet it ("*.log" may expand to "a-secret.log"), and
+// meeting would make every glob of a command ask. Such a q is aimed at
+// when, in some string both match, p's own literal bytes spell at least
+// a third of q's literal bytes, '/' not counted: ".e*" aims at "**/.env"
+// (2 of 4), "*cred*" at "*credentials*" (4 of 11), "*.log" at neither.
+// A word with a wildcard in an element that starts with '.' picks among
+// hidden names, few and chosen on purpose: it aims at every pattern it
+// may meet (".c*/x" at "**/.claude/**"). A recursive read is judged
+// alike: "grep -r x ." is not a read of every secret below ".".
+func (p Path) Aims(q Path) bool { return aimed(q.syms, p.syms, false) }
+
+// AimsName is Aims for q a name that may lie in any directory
+// ("id_*", ".git/hooks/**"): it floats although written without a
+// leading "**/".
+func (p Path) AimsName(q Path) bool { return aimed(q.syms, p.syms, true) }
+
 // MayMeet reports whether some path may match both p and q, each read
 // as ParsePath reads it. Like MayMatch it may say yes wrongly, never no.
 func (p Path) MayMeet(q Path) bool { return meet(p.syms, q.syms) }
@@ -255,6 +292,104 @@ func meet(a, b []sym) bool {
 		if !seen[next] {
 			seen[next] = true
 			stack = append(stack, int32(next))
+		}
+	}
+	return false
+}
+
+// aimed is Aims, with a floating also when floats is set (AimsName). It
+// weighs the paths through the product of the two automata by the
+// literal bytes of a that literal bytes of b match, and compares the
+// best with a third of a's. Every step moves forward in a, in b or in
+// both, so one pass over the states in order finds the best path to each.
+func aimed(a, b []sym, floats bool) bool {
+	total := 0
+	for _, s := range a {
+		if s.k == symLit && s.b != '/' {
+			total++
+		}
+	}
+	if !floats && (len(a) == 0 || a[0].k != symStar) || total == 0 {
+		return meet(a, b)
+	}
+	if !endsAgree(a, b) {
+		return false
+	}
+	if hiddenWild(b) {
+		// Hidden names are few and picked on purpose: "rm -rf .c*"
+		// may well mean .claude.
+		return meet(a, b)
+	}
+	la, lb := len(a), len(b)
+	w := lb + 1
+	if (la+1)*w > maxStates {
+		return true
+	}
+	// best[k] is the most literal bytes matched on a path to state k
+	// (i, j) = (k/w, k%w), or -1 when none reaches it.
+	var bestBuf [1024]int16
+	var best []int16
+	if n := (la + 1) * w; n <= len(bestBuf) {
+		best = bestBuf[:n]
+	} else {
+		best = make([]int16, n)
+	}
+	for k := range best {
+		best[k] = -1
+	}
+	best[0] = 0
+	relax := func(k int, v int16) {
+		if v > best[k] {
+			best[k] = v
+		}
+	}
+	for i := 0; i <= la; i++ {
+		for j := 0; j <= lb; j++ {
+			k := i*w + j
+			v := best[k]
+			if v < 0 {
+				continue
+			}
+			aStar := i < la && a[i].k >= symStar
+			bStar := j < lb && b[j].k >= symStar
+			if aStar {
+				relax(k+w, v)
+			}
+			if bStar {
+				relax(k+1, v)
+			}
+			if i == la || j == lb || aStar && bStar || !bytesMeet(a[i], b[j]) {
+				continue
+			}
+			next, gain := k, int16(0)
+			if !aStar {
+				next += w
+			}
+			if !bStar {
+				next++
+			}
+			if a[i].k == symLit && b[j].k == symLit && a[i].b != '/' {
+				gain = 1
+			}
+			relax(next, v+gain)
+		}
+	}
+	got := int(best[la*w+lb])
+	return got >= 0 && 3*got >= total
+}
+
+// hiddenWild reports whether an element of b starts with a literal '.'
+// and holds a wildcard: the word picks among hidden names.
+func hiddenWild(b []sym) bool {
+	hidden := false
+	for i, s := range b {
+		switch {
+		case s.k == symLit && s.b == '/':
+			hidden = false
+		case s.k == symLit && s.b == '.' && (i == 0 || b[i-1].k == symLit && b[i-1].b == '/'):
+			hidden = true
+		case s.k >= symStar && hidden:
+			return true
 		}
 	}
 	return false

@@ -80,6 +80,81 @@ func TestPathMayMatchCovers(t *testing.T) {
 	}
 }
 
+func TestAims(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		rule, word string
+		aims       bool
+	}{
+		// A floating rule counts for the words that spell a third of it.
+		{"*secret*", "*secret*", true},
+		{"*secret*", "*ecre*", true},
+		{"*secret*", "sec*", true},
+		{"*secret*", "*et*", true}, // 2 of 6
+		{"*secret*", "/srv/secrets/*.txt", true},
+		{"*credentials*", "*cred*", true},
+		{"*.env", ".e*", true},
+		{"*.env", "*nv", true},
+		{"*.env.*", "*.env.*", true},
+		{"*.env.*", "config/*.env*", true},
+		// Its benign twins: the glob may expand to such a name, but
+		// nothing in it points there.
+		{"*secret*", "*.log", false},
+		{"*secret*", "src/*.go", false},
+		{"*secret*", "*", false},
+		{"*secret*", "*s*", false}, // 1 of 6
+		{"*credentials*", "*.json", false},
+		{"*.env", "*v", false},
+		{"*.env.*", "*.log", false}, // "a.env.log": only the '.' is the word's
+		// A word of hidden names aims at whatever it may meet.
+		{"*secret*", ".s*", true},
+		{"*.kdbx", ".b*", true},
+		// What cannot meet is never aimed at.
+		{"*.env", "*.go", false},
+		{"*secret*", "x", false},
+		// Anchored rules, rules without a literal and negations are met
+		// as MayMatch meets them.
+		{"/etc/shadow", "/etc/sha*", true},
+		{"/etc/shadow", "/*/*", true},
+		{"secrets/*", "s?c*/x", true},
+		{"*", "*.go", true},
+		{"!*.md", "*.go", true},
+	}
+	for _, c := range cases {
+		g, p := MustCompile(c.rule), ParsePath(c.word)
+		if got := g.AimedBy(p); got != c.aims {
+			t.Errorf("MustCompile(%q).AimedBy(%q) = %v, want %v", c.rule, c.word, got, c.aims)
+		}
+		if c.aims && !g.MayMatch(p) {
+			t.Errorf("MustCompile(%q).AimedBy(%q) without MayMatch", c.rule, c.word)
+		}
+	}
+	// A name found anywhere floats without a leading "**/".
+	names := []struct {
+		name, word string
+		aims       bool
+	}{
+		{"kubeconfig", "/proj/logs/kube*", true},
+		{"kubeconfig", "/proj/logs/*", false},
+		{"application_default_credentials.json", "/proj/*.json", false},
+		{"application_default_credentials.json", "/proj/*_credentials.json", true},
+		{".claude/**", "/proj/.c*/x", true},
+		{".git/hooks/**", "/proj/.git/hook*/*", true},
+		{"kubeconfig", "kube*", true},
+		{"kubeconfig", "*", false},
+		{".claude/**", ".c*/settings.json", true},
+	}
+	for _, c := range names {
+		q := c.name
+		if strings.HasPrefix(c.word, "/") {
+			q = "**/" + q // as the sensitive table reads a name below a directory
+		}
+		if got := ParsePath(c.word).AimsName(ParsePath(q)); got != c.aims {
+			t.Errorf("ParsePath(%q).AimsName(%q) = %v, want %v", c.word, q, got, c.aims)
+		}
+	}
+}
+
 func TestParsePathMeta(t *testing.T) {
 	t.Parallel()
 	for w, want := range map[string]bool{"a.txt": false, "*.go": true, "a?": true, "[ab]": true, "a]": false, "x[": false} {

@@ -500,7 +500,10 @@ func MayMatch(pattern, home string, k Kind) (e Entry, every, ok bool) {
 		may, all := false, false
 		for _, p := range forms[:n] {
 			for _, q := range c.paths {
-				if q.MayMeet(p) {
+				// An entry found by its name anywhere counts for a word
+				// that spells it out, not for every glob that may
+				// expand to it (glob.Path.Aims).
+				if c.entry.Anchor == Anywhere && p.AimsName(q) || c.entry.Anchor != Anywhere && q.MayMeet(p) {
 					may = true
 					all = all || q.Holds(p)
 				}

@@ -248,7 +248,9 @@ func TestMayMatch(t *testing.T) {
 		{"/home/bob/.aws/*", sensitive.Credential, true, true},
 		{"/etc/sha*", sensitive.Credential, true, false},
 		{"/proj/*.kdbx", sensitive.Credential, true, true},
-		{"/proj/logs/*", sensitive.Credential, true, false}, // may be logs/kubeconfig
+		{"/proj/logs/kube*", sensitive.Credential, true, false}, // may be logs/kubeconfig
+		{"/proj/*.kd*", sensitive.Credential, true, false},      // spells 3 of .kdbx's 5 bytes
+		{"/proj/.k*", sensitive.Credential, true, false},        // hidden: may be .k.kdbx
 		{"/proj/.git/hook*/*", sensitive.AgentConfig, true, false},
 		{"/proj/.claude/*", sensitive.AgentConfig, true, true},
 		{"/proj/.en*", sensitive.AgentConfig, true, false}, // .envrc
@@ -257,6 +259,11 @@ func TestMayMatch(t *testing.T) {
 		{"/var/lib/ann/*", sensitive.Credential, true, false}, // ~/.bash_history
 		// Benign twins.
 		{"~/.ssh/*.pub", sensitive.Credential, false, false},
+		// A name found anywhere counts for a word that aims at it
+		// (glob.Path.Aims), not every glob that may expand to it.
+		{"/proj/logs/*", sensitive.Credential, false, false}, // logs/kubeconfig
+		{"/proj/*.json", sensitive.Credential, false, false}, // application_default_credentials.json
+		{"/proj/src/*", sensitive.AgentConfig, false, false}, // src/opencode.json
 		{"/proj/*.log", sensitive.Credential, false, false},
 		{"/proj/src/*.go", sensitive.AgentConfig, false, false},
 		{"/proj/docs/*.md", sensitive.AgentConfig, false, false},
@@ -275,7 +282,9 @@ func TestMayMatch(t *testing.T) {
 // FuzzMayMatchAgainstLookup checks MayMatch against Lookup: a pattern
 // made from a sensitive path by turning bytes into wildcards still
 // expands to that path (path.Match), so MayMatch must report an entry of
-// the kind Lookup gives the path.
+// the kind Lookup gives the path, unless the entry is a name found
+// anywhere the pattern does not aim at: it keeps less than a third of
+// the entry's literal bytes, and its last element is not hidden.
 func FuzzMayMatchAgainstLookup(f *testing.F) {
 	const home = "/home/ann"
 	paths := []string{
@@ -313,6 +322,23 @@ func FuzzMayMatchAgainstLookup(f *testing.F) {
 		g := p[:i] + star + p[j:]
 		if m, err := path.Match(g, p); err != nil || !m {
 			return
+		}
+		if e.Anchor == sensitive.Anywhere && !strings.HasPrefix(path.Base(g), ".") {
+			kept, total := 0, 0
+			for _, piece := range strings.Split(e.Path, "*") {
+				at := strings.LastIndex(p, piece)
+				for k := 0; k < len(piece) && at >= 0; k++ {
+					if piece[k] != '/' {
+						total++
+						if at+k < i || at+k >= j {
+							kept++
+						}
+					}
+				}
+			}
+			if 3*kept < total {
+				return
+			}
 		}
 		if _, _, ok := sensitive.MayMatch(g, home, e.Kind); !ok {
 			t.Fatalf("MayMatch(%q, %s) = none, but it expands to %s (%s)", g, e.Kind, p, e.Path)
