@@ -102,7 +102,12 @@ func TestLookup(t *testing.T) {
 		{"/proc/self/status", 0},
 		{"/proc/self", 0},
 		{"/etc/passwd", 0},
-		{"/etc/hosts", 0},
+		{"/etc/hosts", sensitive.SecuritySetting},
+		{"/etc/hostname", 0},
+		{"/etc/apt/sources.list.d/x.list", sensitive.SecuritySetting},
+		{"/home/me/.pip/pip.conf", sensitive.Autostart},
+		{"proj/.cargo/config.toml", sensitive.Autostart},
+		{"proj/cargo/config.toml", 0},
 		{"src/usr/local/bin/x", 0},
 		{"", 0},
 	}
@@ -268,7 +273,8 @@ func TestMayMatch(t *testing.T) {
 		{"/proj/src/*.go", sensitive.AgentConfig, false, false},
 		{"/proj/docs/*.md", sensitive.AgentConfig, false, false},
 		{"/etc/host*", sensitive.Autostart, false, false},
-		{"/var/lib/ann/.con*", sensitive.Autostart, false, false}, // holds ~/.config/autostart, is not it
+		{"/var/lib/ann/.loc*", sensitive.Autostart, false, false}, // holds ~/.local/bin, is not it
+		{"/var/lib/ann/.con*", sensitive.Autostart, true, false},  // ~/.condarc
 		{"/var/lib/ann/proj/*.o", sensitive.Autostart, false, false},
 	}
 	for _, tt := range tests {

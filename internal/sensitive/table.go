@@ -28,6 +28,11 @@ const (
 	devcontRuns = "configures the dev container, whose commands (initializeCommand, postCreateCommand…) run when the folder is opened"
 	agentRules  = "holds instructions every later agent session in the project follows (an injected instruction persists)"
 	editorRC    = "runs its commands every time that program starts"
+	cargoRuns   = "configures cargo: its rustc-wrapper, runner and registry settings run a program or fetch code in every later cargo build"
+	pkgIndex    = "says where packages come from (its index and source settings) for every later"
+	sysPackages = "says where the machine's packages come from and which keys they are trusted by: root installs what it names"
+	resolves    = "decides where host names resolve, so a line there sends the machine's connections (package registries, git remotes) to another host"
+	libraries   = "says where every program loads its shared libraries from"
 )
 
 // entries is the one list of sensitive paths, credentials first: Lookup
@@ -185,6 +190,8 @@ func entries() []Entry {
 		{Path: ".yarn/plugins/", Anchor: Anywhere, Kind: Autostart, Reason: yarnRuns},
 		{Path: ".pnpmfile.cjs", Anchor: Anywhere, Kind: Autostart, Reason: "is pnpm's hook file, which runs in every later pnpm install"},
 		{Path: "bunfig.toml", Anchor: Anywhere, Kind: Autostart, Reason: "configures bun: its preload scripts run in every later bun run and bun test"},
+		{Path: ".cargo/config.toml", Anchor: Anywhere, Kind: Autostart, Reason: cargoRuns},
+		{Path: ".cargo/config", Anchor: Anywhere, Kind: Autostart, Reason: cargoRuns},
 		{Path: ".husky/", Anchor: Anywhere, Kind: Autostart, Reason: hookManager + " (husky)"},
 		{Path: ".pre-commit-config.yaml", Anchor: Anywhere, Kind: Autostart, Reason: hookManager + " (pre-commit)"},
 		{Path: "lefthook.yml", Anchor: Anywhere, Kind: Autostart, Reason: hookManager + " (lefthook)"},
@@ -259,6 +266,13 @@ func entries() []Entry {
 		{Path: ".xsession", Anchor: Home, Kind: Autostart, Reason: autostart + " (runs at every graphical login)"},
 		{Path: ".xsessionrc", Anchor: Home, Kind: Autostart, Reason: autostart + " (runs at every graphical login)"},
 		{Path: ".pam_environment", Anchor: Home, Kind: Autostart, Reason: autostart + " (sets every login's environment, LD_PRELOAD included)"},
+		{Path: ".pip/pip.conf", Anchor: Home, Kind: Autostart, Reason: pkgIndex + " pip install"},
+		{Path: ".config/pip/pip.conf", Anchor: Home, Kind: Autostart, Reason: pkgIndex + " pip install"},
+		{Path: ".pydistutils.cfg", Anchor: Home, Kind: Autostart, Reason: pkgIndex + " setuptools install"},
+		{Path: ".config/uv/uv.toml", Anchor: Home, Kind: Autostart, Reason: pkgIndex + " uv install"},
+		{Path: ".gemrc", Anchor: Home, Kind: Autostart, Reason: pkgIndex + " gem install"},
+		{Path: ".bundle/config", Anchor: Home, Kind: Autostart, Reason: pkgIndex + " bundle install"},
+		{Path: ".condarc", Anchor: Home, Kind: Autostart, Reason: pkgIndex + " conda install"},
 		{Path: ".gradle/init.d/", Anchor: Home, Kind: Autostart, Reason: autostart + " (runs in every Gradle build)"},
 		{Path: ".gradle/init.gradle", Anchor: Home, Kind: Autostart, Reason: autostart + " (runs in every Gradle build)"},
 		{Path: "site-packages/sitecustomize.py", Anchor: Anywhere, Kind: Autostart, Reason: autostart + " (runs at every start of that Python)"},
@@ -286,6 +300,26 @@ func entries() []Entry {
 		{Path: "etc/ssh/sshd_config.d/", Anchor: Root, Kind: SecuritySetting, Reason: "says who may log in over SSH"},
 		{Path: "etc/apparmor.d/", Anchor: Root, Kind: SecuritySetting, Reason: "holds the AppArmor profiles"},
 		{Path: "etc/selinux/", Anchor: Root, Kind: SecuritySetting, Reason: "holds the SELinux settings"},
+		{Path: "etc/hosts", Anchor: Root, Kind: SecuritySetting, Reason: resolves},
+		{Path: "etc/resolv.conf", Anchor: Root, Kind: SecuritySetting, Reason: resolves},
+		{Path: "etc/nsswitch.conf", Anchor: Root, Kind: SecuritySetting, Reason: resolves},
+		{Path: "etc/ld.so.conf", Anchor: Root, Kind: SecuritySetting, Reason: libraries},
+		{Path: "etc/ld.so.conf.d/", Anchor: Root, Kind: SecuritySetting, Reason: libraries},
+		{Path: "etc/modules", Anchor: Root, Kind: SecuritySetting, Reason: "says which kernel modules load"},
+		{Path: "etc/modules-load.d/", Anchor: Root, Kind: SecuritySetting, Reason: "says which kernel modules load"},
+		{Path: "etc/fstab", Anchor: Root, Kind: SecuritySetting, Reason: "says which file systems mount at boot, and with which rights"},
+		{Path: "etc/apt/sources.list", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/apt/sources.list.d/", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/apt/trusted.gpg", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/apt/trusted.gpg.d/", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/apt/keyrings/", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/apt/apt.conf.d/", Anchor: Root, Kind: SecuritySetting, Reason: "configures apt, whose hooks run a program as root in every later apt command"},
+		{Path: "etc/yum.repos.d/", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/zypp/repos.d/", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/pacman.conf", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/pacman.d/", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/apk/repositories", Anchor: Root, Kind: SecuritySetting, Reason: sysPackages},
+		{Path: "etc/pip.conf", Anchor: Root, Kind: SecuritySetting, Reason: pkgIndex + " pip install on the machine"},
 		{Path: "var/log/", Anchor: Root, Kind: AuditLog, Reason: "is the machine's log, the record of what ran"},
 
 		{Path: ".config/toolgate/", Anchor: Home, Kind: AgentConfig, Reason: "is toolgate's own configuration"},
