@@ -408,6 +408,7 @@ var systemFiles = [...]pathRisk{
 	{"/etc/zprofile", RiskStartupFile},
 	{"/etc/zshenv", RiskStartupFile},
 	{"/etc/zshrc", RiskStartupFile},
+	{"/proc/sysrq-trigger", RiskShutdown},
 }
 
 // systemDirFiles are directories every file of which is as sensitive.
@@ -440,6 +441,8 @@ func riskReason(code string) string {
 		return "is SSH configuration; writing it runs code in later ssh, scp, rsync and git-over-ssh commands (ProxyCommand, LocalCommand, Match exec) or at login"
 	case RiskToolConfig:
 		return "is npm's configuration; writing it runs code in every later npm command (script-shell, node-options, git)"
+	case RiskShutdown:
+		return "makes the kernel act at once: a letter written there reboots, powers off or crashes the machine"
 	}
 	return ""
 }
