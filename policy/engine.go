@@ -317,13 +317,17 @@ func (e *Engine) agentLayer(agent string) *Ruleset {
 }
 
 // selfProtectedCommands are the shell commands and endpoints agents may
-// not run or call: they answer approvals or change rules, grants,
-// sessions and tokens.
+// not run or call: they answer approvals, change rules, grants, sessions
+// and tokens, or rewrite the agent's hook.
 var selfProtectedCommands = [...]string{
 	"*/v1/approvals/*/approve*", "*/v1/approvals/*/deny*", "*/v1/grants*",
 	"*/v1/sessions/*/mode*", "*/v1/sessions/*/abort*", "*/v1/workspaces/*/rules*",
 	"*/v1/tokens*", "*/api/tool-confirmation/*", "*tool.approve*", "*tool.deny*",
 	"toolgate approvals *", "toolgate grants *", "toolgate tokens *", "toolgate sessions *",
+	// Replacing a workspace's rules; writing the agent's hook into its
+	// settings, whose flags (--rules, --server, --on-error) decide how
+	// the gate answers.
+	"toolgate rules put", "toolgate rules put *", "toolgate hook install", "toolgate hook install *",
 	// Answer links (their tokens start with the signed claim's opening
 	// bytes), pairing a device, signing devices out, the terminal
 	// approver.
