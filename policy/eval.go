@@ -29,21 +29,22 @@ type Env struct {
 // Reasons used when no rule decides. They are constants so that deciding
 // does not allocate.
 const (
-	reasonNoRule        = "no rule allows this call"
-	reasonOpenWrite     = "writes a file that no write rule allows"
-	reasonDynamicRead   = "reads a file whose name is only known when the command runs"
-	reasonModeYolo      = "allowed by yolo mode"
-	reasonModeReadOnly  = "allowed by read-only mode for a read-tier tool"
-	reasonModeAutoEdit  = "allowed by auto-edit mode for a read- or write-tier tool"
-	reasonModeAutoDeny  = "denied by auto-deny mode, which denies every call"
-	reasonModeDontAsk   = "denied by dont-ask mode, which denies what would need a person's approval: "
-	reasonModeReadAsk   = "read-only mode asks before a write- or exec-tier call"
-	reasonModeEditAsk   = "auto-edit mode asks before an exec-tier call"
-	reasonTampering     = "The managed layer denies this in every mode: agents may not change their own or toolgate's configuration"
-	reasonOverride      = "no rule, grant or mode allows this without a person's approval"
-	reasonEmptyCommand  = "empty command: nothing to approve"
-	reasonNoCommand     = "shell call has no command argument"
-	reasonNothingDecide = "the call has no subject any rule decides"
+	reasonNoRule         = "no rule allows this call"
+	reasonOpenWrite      = "writes a file that no write rule allows"
+	reasonDynamicRead    = "reads a file whose name is only known when the command runs"
+	reasonModeYolo       = "allowed by yolo mode"
+	reasonModeReadOnly   = "allowed by read-only mode for a read-tier tool"
+	reasonModeAutoEdit   = "allowed by auto-edit mode for a read- or write-tier tool"
+	reasonModeAutoDeny   = "denied by auto-deny mode, which denies every call"
+	reasonModeDontAsk    = "denied by dont-ask mode, which denies what would need a person's approval: "
+	reasonModeReadAsk    = "read-only mode asks before a write- or exec-tier call"
+	reasonModeEditAsk    = "auto-edit mode asks before an exec-tier call"
+	reasonTampering      = "The managed layer denies this in every mode: agents may not change their own or toolgate's configuration"
+	reasonMaybeTampering = "A person decides in every mode: agents may not change their own or toolgate's configuration"
+	reasonOverride       = "no rule, grant or mode allows this without a person's approval"
+	reasonEmptyCommand   = "empty command: nothing to approve"
+	reasonNoCommand      = "shell call has no command argument"
+	reasonNothingDecide  = "the call has no subject any rule decides"
 )
 
 // subject is one string rules match, with how to match it.
@@ -281,6 +282,11 @@ func (e *Engine) judgeSubject(s *subject, args map[string]any, env *Env, agent *
 		// The managed layer, even where its rules do not reach (a
 		// command's class): no rule, grant or mode allows it.
 		return verdict{action: toolgate.Deny, reason: "Tampering: " + cr.Reason + ". " + reasonTampering}
+	}
+	if s.maybe && s.fclass.Class == shell.ClassTampering {
+		// Tampering found only as a possibility (".cl*", a path inline
+		// code names): a person looks, in every mode.
+		return verdict{action: toolgate.Ask, reason: "Tampering: " + s.fclass.Reason + ". " + reasonMaybeTampering}
 	}
 	if r := agent.find(s, args); r != nil && r.ref.Action == toolgate.Deny {
 		return verdict{action: toolgate.Deny, rule: r, reason: r.reasonFor(s)}
@@ -723,6 +729,13 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 			}
 		}
 		s.restrict = f.Remote
+		if f.Named {
+			// Named in inline code that writes files: perhaps only
+			// read. A class asks (tampering too), and nothing else
+			// is added to what the inline code already asks.
+			s.restrict, s.maybe = true, s.fclass.Class == shell.ClassTampering
+			s.fclass.Reason = mayVerb(s.fclass.Reason)
+		}
 		subs = append(subs, s)
 		if f.Write && pattern {
 			if code, reason, ok := shell.MayBeCriticalWritePath(s.texts[s.n-1], e.home); ok && !hasRisk(d.Risks, code, s.texts[0]) {
@@ -816,6 +829,17 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 		}
 	}
 	return subs, true
+}
+
+// mayVerb turns a class reason about a file into a possibility: "writes
+// X, which…" into "may write X, which…".
+func mayVerb(reason string) string {
+	for _, v := range [...]string{"writes ", "overwrites ", "deletes "} {
+		if rest, ok := strings.CutPrefix(reason, v); ok {
+			return "may " + strings.TrimSuffix(v, "s ") + " " + rest
+		}
+	}
+	return reason
 }
 
 // isFile reports whether p is already one of the analysis's files.

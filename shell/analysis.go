@@ -138,6 +138,10 @@ type File struct {
 	// Remote is set for a file of a command run elsewhere (ssh HOST CMD):
 	// it only restricts.
 	Remote bool
+	// Named is set for a path named in an interpreter's inline code
+	// (python -c, node -e) that writes or deletes files: the program may
+	// write it, or only read it, which a scan of the code cannot tell.
+	Named bool
 	// Alts are the static paths a non-static Path may be ($XDG_* and
 	// ${VAR:-default} at their defaults): deny and ask rules match them.
 	Alts []string

@@ -272,6 +272,14 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	if code, ok := inlineCode(name, args, c.stdin); ok {
 		addClass(&cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
 		cmd.Paths = codePaths(code)
+		if writes, deletes := codeWrites(code); writes || deletes {
+			// The program may write any path it names: the policy judges
+			// each as a possible write (.claude/settings.json asks).
+			for _, p := range cmd.Paths {
+				wd := word{text: p, static: !strings.ContainsAny(p, "$`"), glob: strings.ContainsAny(p, "*?["), tilde: strings.HasPrefix(p, "~")}
+				w.fileAs(wd, File{Write: true, Delete: deletes, Named: true}, cmd.Text, d)
+			}
+		}
 	}
 	if alt, ok := decodedAlt(cmd.Text); ok {
 		cmd.Alts = append(cmd.Alts, alt)

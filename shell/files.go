@@ -556,7 +556,7 @@ func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 func (w *walker) addFile(f File) {
 	w.spendSubject(len(f.Path) + len(f.Dir))
 	w.res.Files = append(w.res.Files, f)
-	if f.Write {
+	if f.Write && !f.Named { // a named path may only be read: its class asks
 		full := f.Path
 		if f.Dir != "" {
 			full = joinDir(f.Dir, f.Path)

@@ -80,6 +80,24 @@ var codeSigns = []struct {
 	{"builds code at run time", []string{"eval(", "compile(", "__import__", "importlib", "getattr(", "base64", "b64decode", "fromhex", "decode(", "Function(", "atob(", "unpack(", "chr("}},
 }
 
+// codeWrites reports whether a scan of inline code finds it writing or
+// deleting files (codeSigns).
+func codeWrites(code string) (writes, deletes bool) {
+	for _, s := range codeSigns {
+		if s.what != "writes files" && s.what != "deletes files" {
+			continue
+		}
+		for _, m := range s.marks {
+			if strings.Contains(code, m) {
+				writes = writes || s.what == "writes files"
+				deletes = deletes || s.what == "deletes files"
+				break
+			}
+		}
+	}
+	return writes, deletes
+}
+
 // inlineReason names what inline code does, as far as a scan can tell.
 func inlineReason(name, code string) string {
 	var found []string

@@ -215,8 +215,17 @@ func codePaths(code string) []string {
 			j++
 		}
 		tok := code[i:j]
+		quoted := i > 0 && j < len(code) && (code[i-1] == '\'' || code[i-1] == '"') && code[j] == code[i-1]
 		i = j
-		if !strings.Contains(tok, "/") || strings.Contains(tok, "://") {
+		if !strings.Contains(tok, "/") {
+			// A hidden file's name alone, as a string literal (".env",
+			// '.mcp.json'), not a method (.read()).
+			if quoted && len(tok) > 1 && tok[0] == '.' && tok != ".." {
+				out = append(out, tok)
+			}
+			continue
+		}
+		if strings.Contains(tok, "://") {
 			continue
 		}
 		if c := tok[0]; c == '/' || c == '~' || c == '.' || c == '$' {
