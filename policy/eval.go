@@ -384,6 +384,18 @@ func (rs *Ruleset) find(s *subject, args map[string]any) *compiledRule {
 	if s.pat != nil {
 		return rs.findPattern(s, args)
 	}
+	if i := rs.findIndex(s, args); i >= 0 {
+		return &rs.rules[i]
+	}
+	return nil
+}
+
+// findIndex is find for a subject that is not a pattern: the index of
+// the last rule that matches it, -1 for none.
+func (rs *Ruleset) findIndex(s *subject, args map[string]any) int32 {
+	if len(s.alts) > 0 && (s.kind == toolgate.SubjectRead || s.kind == toolgate.SubjectWrite) {
+		return rs.findAlts(s, args)
+	}
 	best := int32(-1)
 	if ix := rs.exact[s.family]; ix != nil {
 		best = ix.lastAny(rs, s, args, best)
@@ -403,10 +415,26 @@ func (rs *Ruleset) find(s *subject, args map[string]any) *compiledRule {
 			}
 		}
 	}
-	if best < 0 {
-		return nil
+	return best
+}
+
+// findAlts is findIndex for a file known only when the command runs,
+// which may be each of its static alternatives (s.alts): an alternative
+// restricts when the rule that decides it as a literal path (the last
+// match, allows included) denies or asks, so "f=.env.example; cat $f"
+// is read as "cat .env.example" is.
+func (rs *Ruleset) findAlts(s *subject, args map[string]any) int32 {
+	bare := *s
+	bare.alts = nil
+	best := rs.findIndex(&bare, args)
+	for _, t := range s.alts {
+		lit := bare
+		lit.texts[0], lit.n, lit.opaque = t, 1, false
+		if a := rs.findIndex(&lit, args); a > best && rs.rules[a].ref.Action != toolgate.Allow {
+			best = a
+		}
 	}
-	return &rs.rules[best]
+	return best
 }
 
 // matchesAny reports whether r matches any form of s.
@@ -713,6 +741,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 			s.kind, s.opaque = kind, true
 			s.texts[0], s.n = f.Path, 1
 			s.alts = f.Alts // its default spellings: deny and ask rules see them
+			s.fclass, s.maybe = e.altClass(fb, kind, &f, c.Cwd)
 		} else {
 			s = e.fileSubject(fb, kind, f.Path, c.Cwd, f.Dir)
 		}
@@ -829,6 +858,24 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 		}
 	}
 	return subs, true
+}
+
+// altClass is fileClass for a path known only when the command runs,
+// judged at each static path it may be (f.Alts: "$f" after "f=.claude/x",
+// ${D:-.claude}): the first class found, as a possibility, and whether
+// it is tampering, which then asks in every mode.
+func (e *Engine) altClass(base subject, kind toolgate.SubjectKind, f *shell.File, cwd string) (shell.ClassRisk, bool) {
+	for _, alt := range f.Alts {
+		s := e.fileSubject(base, kind, alt, cwd, f.Dir)
+		if cr := e.fileClass(&s, f.Write, f.Delete, f.Recursive); cr.Class != "" {
+			cr.Reason = mayVerb(cr.Reason)
+			if strings.HasPrefix(cr.Reason, "reads ") {
+				cr.Reason = "may read " + strings.TrimPrefix(cr.Reason, "reads ")
+			}
+			return cr, cr.Class == shell.ClassTampering
+		}
+	}
+	return shell.ClassRisk{}, false
 }
 
 // mayVerb turns a class reason about a file into a possibility: "writes

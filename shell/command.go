@@ -20,6 +20,9 @@ func (w *walker) call(x *syntax.CallExpr, c scope, d *dirState) {
 		assigns = append(assigns, w.assign(as, c, d))
 	}
 	if len(x.Args) == 0 {
+		for _, as := range x.Assigns {
+			w.rememberAssign(as, c.src) // a prefix of a command sets its environment only
+		}
 		if len(assigns) > 0 {
 			w.emit(Command{Text: strings.Join(assigns, " "), Via: c.via})
 		}

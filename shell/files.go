@@ -531,9 +531,7 @@ func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 	f := as
 	f.Path, f.Static, f.Glob, f.Command = p, static, glob, owner
 	if !static {
-		if e, ok := defaultExpansion(p, w.a.home); ok {
-			f.Alts = []string{e}
-		}
+		f.Alts = expansions(p, w.a.home, w.vars, maxExpansions)
 	}
 	rel := !path.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$")
 	if d == nil || !rel {

@@ -123,6 +123,28 @@ func TestSpellings(t *testing.T) {
 			t.Errorf("defaultExpansion(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+	// A script's own variables, at each value it gave them, within
+	// maxExpansions.
+	vars := map[string][]string{"f": {"/h/.ssh/id_rsa"}, "D": {".claude", ".codex"}, "n": {"1", "2", "3"}}
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"$f", []string{"/h/.ssh/id_rsa"}},
+		{"${f}.bak", []string{"/h/.ssh/id_rsa.bak"}},
+		{"$D/settings.json", []string{".claude/settings.json", ".codex/settings.json"}},
+		{"${D:-x}/a", []string{".claude/a", ".codex/a"}},
+		{"${E:-.env}", []string{".env"}},
+		{"$HOME/$D", []string{"/h/.claude", "/h/.codex"}},
+		{"$n$n", []string{"11", "12", "13", "21", "22", "23", "31", "32"}}, // capped
+		{"$unknown/x", nil},
+		{"plain", nil},
+	} {
+		got := expansions(tc.in, "/h", vars, maxExpansions)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("expansions(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 	if got, ok := gateAlt("tg", []string{"--data", "/d", "approvals", "approve", "a1"}); !ok || got != "toolgate approvals approve a1" {
 		t.Errorf("gateAlt = %q, %v", got, ok)
 	}

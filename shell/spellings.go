@@ -100,65 +100,91 @@ func xdgDefault(name string) string {
 // default, when that leaves a static path: one of the files the command
 // may touch, which deny rules must see.
 func defaultExpansion(p, home string) (string, bool) {
-	if !strings.Contains(p, "$") || home == "" {
+	if home == "" {
 		return "", false
 	}
-	var b strings.Builder
+	if out := expansions(p, home, nil, 1); len(out) > 0 {
+		return out[0], true
+	}
+	return "", false
+}
+
+// maxExpansions bounds the static paths one word may expand to.
+const maxExpansions = 8
+
+// expansions returns the static paths p may be: defaultExpansion's, with
+// each variable the script gave static values (vars) at each of them, at
+// most max. None when a variable has no known value.
+func expansions(p, home string, vars map[string][]string, max int) []string {
+	if !strings.Contains(p, "$") {
+		return nil
+	}
+	outs := []string{""}
 	for i := 0; i < len(p); i++ {
 		if p[i] != '$' {
-			b.WriteByte(p[i])
+			for k := range outs {
+				outs[k] += p[i : i+1]
+			}
 			continue
 		}
 		rest := p[i+1:]
-		if strings.HasPrefix(rest, "{") {
+		var name, def string
+		hasDef, braced := false, strings.HasPrefix(rest, "{")
+		adv := 0
+		if braced {
 			end := matchingBrace(rest)
 			if end < 0 {
-				return "", false
+				return nil
 			}
-			inner := rest[1:end]
-			name, def, hasDef := cutDefault(inner)
-			switch {
-			case name == "HOME":
-				b.WriteString(home)
-			case xdgDefault(name) != "" && !hasDef:
-				b.WriteString(home + xdgDefault(name))
-			case hasDef:
-				d, ok := defaultExpansion(def, home)
-				if !ok {
-					if strings.Contains(def, "$") {
-						return "", false
-					}
-					d = def
-				}
-				if strings.HasPrefix(d, "~/") || d == "~" {
-					d = home + d[1:]
-				}
-				b.WriteString(d)
-			default:
-				return "", false
+			name, def, hasDef = cutDefault(rest[1:end])
+			adv = end + 1
+		} else {
+			for adv < len(rest) && (rest[adv] == '_' || rest[adv] >= 'A' && rest[adv] <= 'Z' || rest[adv] >= 'a' && rest[adv] <= 'z' || adv > 0 && rest[adv] >= '0' && rest[adv] <= '9') {
+				adv++
 			}
-			i += end + 1
-			continue
+			name = rest[:adv]
 		}
-		n := 0
-		for n < len(rest) && (rest[n] == '_' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] >= 'a' && rest[n] <= 'z' || n > 0 && rest[n] >= '0' && rest[n] <= '9') {
-			n++
-		}
-		switch name := rest[:n]; {
-		case name == "HOME":
-			b.WriteString(home)
-		case xdgDefault(name) != "":
-			b.WriteString(home + xdgDefault(name))
+		opts := vars[name]
+		switch {
+		case len(opts) > 0:
+		case name == "HOME" && home != "":
+			opts = []string{home}
+		case xdgDefault(name) != "" && !hasDef && home != "":
+			opts = []string{home + xdgDefault(name)}
+		case hasDef:
+			d := def
+			if strings.Contains(def, "$") {
+				sub := expansions(def, home, vars, 1)
+				if len(sub) == 0 {
+					return nil
+				}
+				d = sub[0]
+			}
+			if (strings.HasPrefix(d, "~/") || d == "~") && home != "" {
+				d = home + d[1:]
+			}
+			opts = []string{d}
 		default:
-			return "", false
+			return nil
 		}
-		i += n
+		next := make([]string, 0, min(len(outs)*len(opts), max))
+		for _, o := range outs {
+			for _, v := range opts {
+				if len(next) < max {
+					next = append(next, o+v)
+				}
+			}
+		}
+		outs = next
+		i += adv
 	}
-	out := b.String()
-	if strings.ContainsAny(out, "$`") {
-		return "", false
+	kept := outs[:0]
+	for _, o := range outs {
+		if !strings.ContainsAny(o, "$`") {
+			kept = append(kept, o)
+		}
 	}
-	return out, true
+	return kept
 }
 
 // cutDefault splits "VAR:-default" (or "VAR-default", "VAR:=default",

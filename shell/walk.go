@@ -22,6 +22,56 @@ type walker struct {
 	// path as written: a shell or source that runs the file later in
 	// the script runs that text ("echo 'rm -rf ~' > a.sh; sh a.sh").
 	written map[string]string
+	// vars holds the static values the script assigns its variables
+	// ("f=~/.ssh/id_rsa", "export D=.claude", "for f in a b"), each one
+	// a value a later "$f" may have: deny rules and risk classes see the
+	// paths they make (File.Alts).
+	vars map[string][]string
+}
+
+// maxVars and maxVarValues bound what vars remembers.
+const (
+	maxVars      = 64
+	maxVarValues = 4
+)
+
+// remember records value as one a variable may have, when it is static
+// (or static once $HOME, $XDG_* and known variables are put in).
+func (w *walker) remember(name string, v word) {
+	if name == "" || v.glob {
+		return
+	}
+	val := v.text
+	if v.tilde || strings.HasPrefix(val, "$") {
+		if e, ok := expandHome(val, w.a.home); ok {
+			val = e
+		}
+	}
+	vals := []string{val}
+	if strings.ContainsAny(val, "$`") {
+		if vals = expansions(val, w.a.home, w.vars, maxVarValues); len(vals) == 0 {
+			return
+		}
+	}
+	if w.vars == nil {
+		w.vars = make(map[string][]string)
+	}
+	if _, ok := w.vars[name]; !ok && len(w.vars) >= maxVars {
+		return
+	}
+	for _, v := range vals {
+		if len(w.vars[name]) < maxVarValues && !slices.Contains(w.vars[name], v) {
+			w.vars[name] = append(w.vars[name], v)
+		}
+	}
+}
+
+// rememberAssign records a plain assignment's value (NAME=value).
+func (w *walker) rememberAssign(as *syntax.Assign, src string) {
+	if as.Name == nil || as.Value == nil || as.Array != nil || as.Index != nil || as.Naked || as.Append {
+		return
+	}
+	w.remember(as.Name.Value, render(src, as.Value))
 }
 
 // scope is what a statement inherits from where it is found.
@@ -142,6 +192,11 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 		c2 := c
 		c2.stdin = stdin{}
 		w.scanNode(x.Loop, c2, d)
+		if it, ok := x.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			for _, item := range it.Items {
+				w.remember(it.Name.Value, render(c.src, item))
+			}
+		}
 		w.stmts(x.Do, c, d)
 	case *syntax.CaseClause:
 		c2 := c
@@ -620,6 +675,7 @@ func (w *walker) decl(x *syntax.DeclClause, c scope, d *dirState) {
 	args := make([]string, 0, len(x.Args))
 	for _, as := range x.Args {
 		args = append(args, w.assign(as, c, d))
+		w.rememberAssign(as, c.src)
 	}
 	name := x.Variant.Value
 	text := name
