@@ -233,11 +233,12 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	if env.Mode == toolgate.ModeDontAsk && d.Action == toolgate.Ask {
 		d.Action, d.Reason = toolgate.Deny, reasonModeDontAsk+d.Reason
 	}
-	// Past the analysis budget part of the command was never looked at:
-	// like a command too large to analyse, no mode allows it.
+	// Past the analysis budget, or inside a nested script the parser
+	// could not read, part of the command was never looked at: like a
+	// command too large to analyse or unparsable, no mode allows it.
 	if d.Action == toolgate.Allow {
 		for _, r := range d.Risks {
-			if r.Code == shell.RiskBudget {
+			if r.Code == shell.RiskBudget || r.Code == shell.RiskUnparsed {
 				d.Action, d.Reason, d.Rule = toolgate.Ask, r.Reason, nil
 				break
 			}

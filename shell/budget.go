@@ -12,6 +12,13 @@ import (
 // not, so the call must reach a human in every mode.
 const RiskBudget = "analysis-budget"
 
+// RiskUnparsed is the code of the risk Analyze reports for a nested
+// script written out in full (bash -c '…', !( … ), eval '…') that the
+// parser cannot read: bash may read it otherwise and run what nobody
+// saw, so, like a command past the budget, it must reach a human in
+// every mode, as a top-level parse failure does.
+const RiskUnparsed = "unparsed-script"
+
 // Budget bounds the work of one Analyze call, so that every command is
 // analysed in time and memory linear in its size (issue 13): without it a
 // 64 KiB command nesting $(…) 20,000 deep copied each level's text into

@@ -479,6 +479,9 @@ func (w *walker) script(text string, static bool, c scope, d *dirState, via stri
 	}
 	f, err := parse(text)
 	if err != nil {
+		if static {
+			w.unprefixable(RiskUnparsed, "the script "+via+" runs cannot be parsed ("+err.Error()+"); bash may read it otherwise", text)
+		}
 		return false
 	}
 	if child {
