@@ -719,7 +719,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 			cmd.Classes = append(cmd.Classes, shell.ClassRisk{Class: shell.ClassExfiltrate,
 				Reason: cmd.ServesCwd + " serves its working directory " + c.Cwd + " to the network", Token: cmd.ServesCwd})
 		}
-		s.classes, s.restrict = cmd.Classes, cmd.Remote
+		s.classes, s.restrict = cmd.Classes, cmd.Remote || cmd.Runner
 		subs = append(subs, s)
 	}
 	for _, f := range a.Files {
@@ -758,7 +758,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 				s.fclass = e.intoClass(&s)
 			}
 		}
-		s.restrict = f.Remote
+		s.restrict = f.Remote || f.Runner
 		if f.Named {
 			// Named in inline code that writes files: perhaps only
 			// read. A class asks (tampering too), and nothing else

@@ -75,6 +75,11 @@ type Command struct {
 	// Remote is set for a command run elsewhere by a remote or container
 	// exec (ssh HOST CMD, docker exec): it only restricts, like a read.
 	Remote bool
+	// Runner is set for the program a package runner starts (npx NAME
+	// ARGS, npm exec -- NAME ARGS): the package's program, which may or
+	// may not be the command of that name, so it only restricts, though
+	// it runs here.
+	Runner bool
 	// Paths are path-like strings found in inline code (python -c …):
 	// files the program may read or write, which the policy checks
 	// against its file rules.
@@ -138,6 +143,9 @@ type File struct {
 	// Remote is set for a file of a command run elsewhere (ssh HOST CMD):
 	// it only restricts.
 	Remote bool
+	// Runner is set for a file of a program a package runner starts
+	// (Command.Runner): it only restricts.
+	Runner bool
 	// Named is set for a path named in an interpreter's inline code
 	// (python -c, node -e) that writes or deletes files: the program may
 	// write it, or only read it, which a scan of the code cannot tell.

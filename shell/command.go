@@ -329,6 +329,9 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		}
 	}
 	w.execInner(name, args, c, d)
+	if at, ok := packageProgram(name, norm); ok {
+		w.runnerProgram(name, args[at:], c, d)
+	}
 	switch name {
 	case "cd", "pushd", "popd":
 		w.chdir(d, name, args, true)
@@ -633,7 +636,7 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 	if s == nil && !deletes {
 		return
 	}
-	recursive := false
+	recursive := s != nil && s.treeDeletes
 	if s != nil && len(s.recursive) > 0 {
 		recursive = s.hasAny(norm, s.recursive...)
 	}

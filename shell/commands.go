@@ -80,6 +80,7 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	}
 	out.deletes = a.deletes || b.deletes
 	out.recursive = joinNew(a.recursive, b.recursive)
+	out.treeDeletes = a.treeDeletes || b.treeDeletes
 	if b.dashOperand != nil {
 		out.dashOperand = b.dashOperand
 	}

@@ -153,6 +153,7 @@ func fileCommands() map[string]*cmdSpec {
 		"ln":      {files: linkKind, shortVal: "tS", long: copyLong, opts: copyOpts},
 		"touch":   {files: writeAll, shortVal: "drt", long: []string{"date=", "reference=", "time="}, opts: []optEffect{readValue("-r", "--reference")}},
 		"rm":      writeSimple, "rmdir": writeSimple, "unlink": writeSimple, "sudoedit": writeSimple,
+		"rimraf": writeSimple, "del-cli": writeSimple,
 		"shred":    {files: writeAll, shortVal: "ns", long: []string{"iterations=", "size=", "random-source="}},
 		"truncate": {files: writeAll, shortVal: "sr", long: []string{"size=", "reference="}, opts: []optEffect{readValue("-r", "--reference")}},
 		"mkdir":    {files: writeAll, shortVal: "m", long: []string{"mode=", "context="}},

@@ -13,7 +13,7 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 	full := cmdSpec{
 		long: []string{"x="}, shortVal: "x", effect: EffectNetwork, class: ClassDestructive, why: "w",
 		unless: []string{"u"}, bare: true, opts: []optEffect{{names: []string{"-x"}}},
-		subs: subcommands{{"s", &cmdSpec{}}}, deletes: true, recursive: []string{"-r"},
+		subs: subcommands{{"s", &cmdSpec{}}}, deletes: true, recursive: []string{"-r"}, treeDeletes: true,
 		dashOperand: func(string) bool { return true }, numeric: true,
 		singleDash: true, bundled: true, exec: true, analyse: func([]string) []string { return nil },
 		files: readAll, pattern: true, maxOps: 2, suffix: ".gz", decompress: true, saves: true, probe: true, fileOpts: true,
@@ -23,7 +23,7 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		pairs: []string{"x"},
 	}
 	v := reflect.ValueOf(full)
-	if n := v.NumField(); n != 39 {
+	if n := v.NumField(); n != 40 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for i := 0; i < v.NumField(); i++ {

@@ -46,6 +46,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
 	out.deletes = a.deletes || b.deletes
 	out.recursive = join(a.recursive, b.recursive)
+	out.treeDeletes = a.treeDeletes || b.treeDeletes
 	if b.dashOperand != nil {
 		out.dashOperand = b.dashOperand
 	}

@@ -348,6 +348,14 @@ var commandTable = [...]namedSpec{
 		fileCode: (*walker).ddCode,
 	}},
 	{"declare", &sharedSpec19},
+	{"del-cli", &cmdSpec{
+		long:        []string{"force", "dry-run", "dot", "verbose", "help", "version"},
+		effect:      8,
+		deletes:     true,
+		treeDeletes: true,
+		short:       "fdv",
+		files:       2,
+	}},
 	{"deluser", &sharedSpec20},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
@@ -1068,6 +1076,14 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		pattern:  true,
 		fileOpts: true,
+	}},
+	{"rimraf", &cmdSpec{
+		long:        []string{"preserve-root", "no-preserve-root", "glob", "no-glob", "verbose", "no-verbose", "interactive", "no-interactive", "impl=", "help", "version"},
+		effect:      8,
+		deletes:     true,
+		treeDeletes: true,
+		short:       "Gvih",
+		files:       2,
 	}},
 	{"rlwrap", &cmdSpec{
 		shortVal: "abCDefFgHlOpPqt",

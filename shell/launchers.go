@@ -204,3 +204,21 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 		}
 	}
 }
+
+// runnerProgram walks the program a package runner starts (packageProgram)
+// as a command of its own, marked Runner: what the command of that name
+// would do (rm -rf ~, rimraf /) still counts, and nothing else asks.
+func (w *walker) runnerProgram(name string, prog []word, c scope, d *dirState) {
+	ic, ok := w.nest(c.withVia(name))
+	if !ok || len(prog) == 0 {
+		return
+	}
+	from, ffrom := len(w.res.Commands), len(w.res.Files)
+	w.run(prog, nil, ic, d.clone(), false)
+	for i := from; i < len(w.res.Commands); i++ {
+		w.res.Commands[i].Runner = true
+	}
+	for i := ffrom; i < len(w.res.Files); i++ {
+		w.res.Files[i].Runner = true
+	}
+}

@@ -220,15 +220,15 @@ func isWhole(rest string) bool {
 // risks checks a simple command for critical patterns.
 func (w *walker) risks(name string, args []word, text string, d *dirState) {
 	switch name {
-	case "rm":
+	case "rm", "rimraf", "del-cli":
 		spec, texts := commandSpec(name), wordTexts(args)
 		if spec.hasAny(texts, "--no-preserve-root") {
-			w.critical(RiskRecursiveDelete, "rm --no-preserve-root disables the protection against deleting the whole file system", text)
+			w.critical(RiskRecursiveDelete, name+" --no-preserve-root disables the protection against deleting the whole file system", text)
 		}
-		if spec.hasAny(texts, spec.recursive...) {
+		if spec.treeDeletes || spec.hasAny(texts, spec.recursive...) {
 			for _, i := range spec.operands(texts) {
 				if what, ok := w.dangerous(args[i], d); ok {
-					w.critical(RiskRecursiveDelete, "recursive rm of "+what+" deletes it entirely", text)
+					w.critical(RiskRecursiveDelete, "recursive "+name+" of "+what+" deletes it entirely", text)
 					break
 				}
 			}

@@ -54,6 +54,48 @@ func findCwdServer(name string) (cwdServer, bool) {
 	return cwdServers[i].cwdServer, true
 }
 
+// packageProgram returns where, in a package runner's arguments, the
+// program it starts begins: "npx rimraf dist", "npm exec -- rm -rf x",
+// "pnpm dlx NAME", "yarn dlx NAME", "bun x NAME", "bunx NAME". Options
+// before it are skipped, each as one word (a value in the next word is
+// then taken for the program, which restricts nothing); -c (a script)
+// starts none.
+func packageProgram(name string, args []string) (int, bool) {
+	i := 0
+	switch name {
+	case "npx", "bunx", "pnpx":
+	case "npm", "bun":
+		if len(args) == 0 || args[0] != "exec" && args[0] != "x" {
+			return 0, false
+		}
+		i = 1
+	case "pnpm", "yarn":
+		if len(args) == 0 || args[0] != "dlx" {
+			return 0, false
+		}
+		i = 1
+	default:
+		return 0, false
+	}
+	for ; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			if i+1 < len(args) {
+				return i + 1, true
+			}
+			return 0, false
+		case a == "-c" || a == "--call" || strings.HasPrefix(a, "--call="):
+			return 0, false
+		case a == "-p" || a == "--package":
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // runsPackage returns the program a package runner starts and its
 // arguments: the module of "python -m MODULE ARGS…", the package of
 // "npx PKG ARGS…" (bunx, pnpx) when nothing precedes it.

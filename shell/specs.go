@@ -38,6 +38,9 @@ type cmdSpec struct {
 	// with one of the options in recursive.
 	deletes   bool
 	recursive []string
+	// treeDeletes: every operand is deleted with its whole tree, whatever
+	// the options (rimraf).
+	treeDeletes bool
 	// dashOperand tells an operand that looks like an option from one
 	// (chmod's "-w" is a mode).
 	dashOperand func(string) bool
@@ -408,6 +411,12 @@ func riskCommands() map[string]*cmdSpec {
 		"rm": {long: []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
 			effect: EffectDeletes, deletes: true, recursive: []string{"-r", "-R", "--recursive"}},
 		"rmdir": {effect: EffectDeletes, deletes: true},
+		// Node's rm -rf, run by npm scripts and npx: every operand is
+		// deleted with its tree.
+		"rimraf": {long: []string{"preserve-root", "no-preserve-root", "glob", "no-glob", "verbose", "no-verbose", "interactive", "no-interactive", "impl=", "help", "version"},
+			short: "Gvih", effect: EffectDeletes, deletes: true, treeDeletes: true},
+		"del-cli": {long: []string{"force", "dry-run", "dot", "verbose", "help", "version"}, short: "fdv",
+			effect: EffectDeletes, deletes: true, treeDeletes: true},
 		// mv takes its sources away: a whole home, / or a system directory
 		// moved elsewhere is gone from where the system looks for it.
 		"mv": {shortVal: "tS", long: []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
