@@ -871,7 +871,7 @@ var commandTable = [...]namedSpec{
 	{"nocache", &sharedSpec10},
 	{"nohup", &sharedSpec10},
 	{"npm", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec11}, {"i", &sharedSpec11}, {"add", &sharedSpec11}, {"exec", &sharedSpec55}, {"x", &sharedSpec55}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
+		subs: subcommands{{"install", &sharedSpec11}, {"i", &sharedSpec11}, {"add", &sharedSpec11}, {"exec", &sharedSpec55}, {"x", &sharedSpec55}, {"config", &sharedSpec56}, {"set", &sharedSpec57}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
 	}},
 	{"npx", &cmdSpec{
 		long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
@@ -916,7 +916,7 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec56}},
+		subs:  subcommands{{"install", &sharedSpec58}},
 		probe: true,
 	}},
 	{"pacman", &cmdSpec{
@@ -949,10 +949,10 @@ var commandTable = [...]namedSpec{
 	{"pdflatex", &sharedSpec31},
 	{"pdftex", &sharedSpec31},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec57}, {sub: []string{"stat"}, opts: &sharedSpec57}, {sub: []string{"trace"}, opts: &sharedSpec57}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec59}, {sub: []string{"stat"}, opts: &sharedSpec59}, {sub: []string{"trace"}, opts: &sharedSpec59}},
 		probe:  true,
 	}},
-	{"perl", &sharedSpec58},
+	{"perl", &sharedSpec60},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -960,8 +960,8 @@ var commandTable = [...]namedSpec{
 	{"pigz", &sharedSpec45},
 	{"ping", &sharedSpec21},
 	{"ping6", &sharedSpec21},
-	{"pip", &sharedSpec59},
-	{"pip3", &sharedSpec59},
+	{"pip", &sharedSpec61},
+	{"pip3", &sharedSpec61},
 	{"pipenv", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
 		probe:  true,
@@ -978,7 +978,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec56}, {"add", &sharedSpec56}},
+		subs:  subcommands{{"install", &sharedSpec58}, {"add", &sharedSpec58}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -987,7 +987,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"i", &sharedSpec11}, {"dlx", &sharedSpec12}},
+		subs:   subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"i", &sharedSpec11}, {"dlx", &sharedSpec12}, {"config", &sharedSpec56}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10}},
 	}},
 	{"podman", &cmdSpec{
@@ -999,7 +999,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"publish", &sharedSpec16}},
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
 	}},
-	{"powershell", &sharedSpec60},
+	{"powershell", &sharedSpec62},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1015,8 +1015,8 @@ var commandTable = [...]namedSpec{
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"proxychains", &sharedSpec61},
-	{"proxychains4", &sharedSpec61},
+	{"proxychains", &sharedSpec63},
+	{"proxychains4", &sharedSpec63},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
 		shortVal: "cdfhpUo",
@@ -1034,8 +1034,8 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
-	{"pwsh", &sharedSpec60},
-	{"pzstd", &sharedSpec62},
+	{"pwsh", &sharedSpec62},
+	{"pzstd", &sharedSpec64},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1097,7 +1097,7 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &sharedSpec63},
+	{"rmdir", &sharedSpec65},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1110,7 +1110,7 @@ var commandTable = [...]namedSpec{
 		files:    9,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec58},
+	{"ruby", &sharedSpec60},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1345,7 +1345,7 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &sharedSpec64},
+	{"sudoedit", &sharedSpec66},
 	{"sum", &sharedSpec13},
 	{"swaks", &sharedSpec6},
 	{"sysctl", &cmdSpec{
@@ -1354,7 +1354,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &sharedSpec65}, {"disable", &sharedSpec65}, {"kill", &sharedSpec65}, {"mask", &sharedSpec65}},
+		subs: subcommands{{"stop", &sharedSpec67}, {"disable", &sharedSpec67}, {"kill", &sharedSpec67}, {"mask", &sharedSpec67}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
 		long:  []string{"list", "no-pager", "no-legend", "what=", "who=", "why=", "mode="},
@@ -1401,10 +1401,10 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec64},
+	{"tee", &sharedSpec66},
 	{"telnet", &sharedSpec35},
-	{"terraform", &sharedSpec66},
-	{"terragrunt", &sharedSpec66},
+	{"terraform", &sharedSpec68},
+	{"terragrunt", &sharedSpec68},
 	{"tex", &sharedSpec31},
 	{"tftp", &sharedSpec35},
 	{"time", &cmdSpec{
@@ -1421,10 +1421,10 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec67, script: true}, {sub: []string{"new"}, opts: &sharedSpec67, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec67, script: true}, {sub: []string{"neww"}, opts: &sharedSpec67, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec67, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec67, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec67, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec67, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec67, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec67, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec67, script: true}, {sub: []string{"popup"}, opts: &sharedSpec67, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec68, script: true}, {sub: []string{"run"}, opts: &sharedSpec68, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec69, keys: true}, {sub: []string{"send"}, opts: &sharedSpec69, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec69, script: true}, {sub: []string{"new"}, opts: &sharedSpec69, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec69, script: true}, {sub: []string{"neww"}, opts: &sharedSpec69, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec69, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec69, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec69, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec69, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec69, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec69, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec69, script: true}, {sub: []string{"popup"}, opts: &sharedSpec69, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec70, script: true}, {sub: []string{"run"}, opts: &sharedSpec70, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec71, keys: true}, {sub: []string{"send"}, opts: &sharedSpec71, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &sharedSpec66},
+	{"tofu", &sharedSpec68},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
@@ -1502,7 +1502,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		files:    7,
 	}},
-	{"unlink", &sharedSpec63},
+	{"unlink", &sharedSpec65},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1578,10 +1578,10 @@ var commandTable = [...]namedSpec{
 		why:    "changes a user's groups or rights",
 	}},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &sharedSpec59}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec70}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &sharedSpec61}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec72}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &sharedSpec70},
+	{"uvx", &sharedSpec72},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
@@ -1674,7 +1674,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xzcat", &sharedSpec13},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec11}, {"dlx", &sharedSpec12}, {"publish", &sharedSpec16}, {"npm", &sharedSpec34}},
+		subs:   subcommands{{"add", &sharedSpec11}, {"dlx", &sharedSpec12}, {"publish", &sharedSpec16}, {"npm", &sharedSpec34}, {"config", &sharedSpec56}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, script: true}},
 	}},
 	{"yum", &sharedSpec4},
@@ -1697,7 +1697,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"zless", &sharedSpec13},
 	{"zmore", &sharedSpec13},
-	{"zstd", &sharedSpec62},
+	{"zstd", &sharedSpec64},
 	{"zypper", &sharedSpec4},
 }
 
@@ -2040,38 +2040,48 @@ var sharedSpec55 = cmdSpec{
 }
 
 var sharedSpec56 = cmdSpec{
-	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+	subs: subcommands{{"set", &sharedSpec57}},
 }
 
 var sharedSpec57 = cmdSpec{
+	long:     []string{"global", "location=", "json"},
+	shortVal: "L",
+	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
+}
+
+var sharedSpec58 = cmdSpec{
+	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+}
+
+var sharedSpec59 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	short:    "aAgnqsTvBNRi",
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	files:    16,
 	fileCode: (*walker).inplaceCode,
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}},
+	subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"config", &cmdSpec{subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}}}}},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	short:    "q",
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2081,43 +2091,43 @@ var sharedSpec62 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	effect:  8,
 	deletes: true,
 	files:   2,
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	files: 2,
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	short:    "AdDEPXabhvfIkZS",
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	short:    "bC",
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	short:    "FHlMRX",
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	long:   []string{"from=", "with="},
 	effect: 20,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},

@@ -236,8 +236,29 @@ func pipSpec() *cmdSpec {
 		subs: subcommands{
 			{"install", withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
 			{"download", withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
+			{"config", &cmdSpec{subs: subcommands{{"set", pipConfigSet}}}},
 		}}
 }
+
+// pipConfigSet is pip config set: the index settings decide where every
+// later pip install fetches from.
+var pipConfigSet = &cmdSpec{opts: []optEffect{{names: []string{
+	"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host",
+	"install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host",
+	"download.index-url", "download.extra-index-url"},
+	operand: true, class: ClassSupplyChain, why: "points every later pip install at another package index"}}}
+
+// npmConfigSet is npm config set (npm set, pnpm and yarn config set): the
+// settings whose value is a program every later npm command runs, and
+// the registry every later install fetches from, as KEY VALUE or
+// KEY=VALUE. Static data: no code runs at start-up (TestInitBudget).
+var npmConfigSet = &cmdSpec{long: []string{"global", "location=", "json"}, shortVal: "L", opts: []optEffect{
+	{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"},
+		operand: true, class: ClassPersistence, why: "sets npm configuration that runs a program in every later npm command"},
+	{names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="},
+		operand: true, prefix: true, class: ClassPersistence, why: "sets npm configuration that runs a program in every later npm command"},
+	{names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: ClassSupplyChain, why: "points every later install at another registry"},
+}}
 
 // npmInstall is npm install (pnpm add, yarn add, bun add).
 func npmInstall() *cmdSpec { return withPackageOpt(supplyInstall(npmInstallLong, "w", "--registry")) }
@@ -567,11 +588,12 @@ func riskCommands() map[string]*cmdSpec {
 		"uv": {subs: subcommands{{"pip", pipSpec()}, {"tool", &cmdSpec{subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--from", "--with")}, {"run", uvToolRun()}}}},
 			{"add", supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}}},
 		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
+			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"set", npmConfigSet},
 			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}}}},
 		"npx":   npxSpec(),
 		"uvx":   uvToolRun(),
-		"pnpm":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}}},
-		"yarn":  {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}}},
+		"pnpm":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
+		"yarn":  {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
 		"bun":   {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}}},
 		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}}},
 		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}}},
