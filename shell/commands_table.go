@@ -395,6 +395,10 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec28, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec27, operands: 1, remote: true}},
 	}},
 	{"docker-compose", &sharedSpec25},
+	{"doctl", &cmdSpec{
+		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}},
+		probe: true,
+	}},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
 		opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -492,6 +496,8 @@ var commandTable = [...]namedSpec{
 		short:      "sxenuoFv",
 		positional: 1,
 	}},
+	{"fly", &sharedSpec35},
+	{"flyctl", &sharedSpec35},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -503,7 +509,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "w",
 		files:    1,
 	}},
-	{"ftp", &sharedSpec35},
+	{"ftp", &sharedSpec36},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: 1, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
@@ -513,11 +519,11 @@ var commandTable = [...]namedSpec{
 	{"gcc", &sharedSpec15},
 	{"gcloud", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}},
-		subs:   subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec36}, {"alpha", &sharedSpec37}, {"beta", &sharedSpec37}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}}}},
+		subs:   subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec37}, {"alpha", &sharedSpec38}, {"beta", &sharedSpec38}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}}}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
-	{"gdb", &sharedSpec38},
-	{"gdb-multiarch", &sharedSpec38},
+	{"gdb", &sharedSpec39},
+	{"gdb-multiarch", &sharedSpec39},
 	{"gdisk", &cmdSpec{
 		class:  "destructive",
 		why:    "rewrites a disk's partition table",
@@ -535,13 +541,17 @@ var commandTable = [...]namedSpec{
 		shortVal: "Cc",
 		effect:   1,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: 6}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec39}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec39}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec40}, {"pull", &sharedSpec40}, {"ls-remote", &sharedSpec40}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}}, files: 12, fileOpts: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &sharedSpec41}, {"merge", &sharedSpec41}, {"notes", &sharedSpec41}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true}}, {"show", &sharedSpec42}, {"cat-file", &sharedSpec42}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec40}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec40}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec41}, {"pull", &sharedSpec41}, {"ls-remote", &sharedSpec41}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}}, files: 12, fileOpts: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &sharedSpec42}, {"merge", &sharedSpec42}, {"notes", &sharedSpec42}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true}}, {"show", &sharedSpec43}, {"cat-file", &sharedSpec43}},
 		files:    12,
 		everySub: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true},
 		fileOpts: true,
 	}},
-	{"gmake", &sharedSpec43},
+	{"glab", &cmdSpec{
+		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
+		probe: true,
+	}},
+	{"gmake", &sharedSpec44},
 	{"go", &cmdSpec{
 		subs: subcommands{{"install", &sharedSpec9}},
 	}},
@@ -573,9 +583,9 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"gunzip", &sharedSpec44},
+	{"gunzip", &sharedSpec45},
 	{"gvim", &sharedSpec32},
-	{"gzip", &sharedSpec45},
+	{"gzip", &sharedSpec46},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
 	}},
@@ -587,7 +597,11 @@ var commandTable = [...]namedSpec{
 	}},
 	{"helm", &cmdSpec{
 		effect: 16,
-		subs:   subcommands{{"uninstall", &sharedSpec46}, {"delete", &sharedSpec46}, {"del", &sharedSpec46}, {"un", &sharedSpec46}},
+		subs:   subcommands{{"uninstall", &sharedSpec47}, {"delete", &sharedSpec47}, {"del", &sharedSpec47}, {"un", &sharedSpec47}},
+	}},
+	{"heroku", &cmdSpec{
+		opts:  []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: "credential-access", why: "prints a Heroku API token"}},
+		probe: true,
 	}},
 	{"hexdump", &cmdSpec{
 		shortVal: "efns",
@@ -600,7 +614,7 @@ var commandTable = [...]namedSpec{
 		dashOperand: historyOffset,
 	}},
 	{"host", &sharedSpec21},
-	{"http", &sharedSpec47},
+	{"http", &sharedSpec48},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		effect:   16,
@@ -617,7 +631,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec47},
+	{"https", &sharedSpec48},
 	{"iconv", &cmdSpec{
 		long:     []string{"from-code=", "to-code=", "output="},
 		shortVal: "fto",
@@ -630,7 +644,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		short: "n",
 	}},
-	{"incus", &sharedSpec48},
+	{"incus", &sharedSpec49},
 	{"insmod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -654,8 +668,8 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec10, operands: 1}},
 		probe:  true,
 	}},
-	{"ip6tables", &sharedSpec49},
-	{"iptables", &sharedSpec49},
+	{"ip6tables", &sharedSpec50},
+	{"iptables", &sharedSpec50},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    1,
@@ -686,7 +700,7 @@ var commandTable = [...]namedSpec{
 	{"kubectl", &cmdSpec{
 		effect: 16,
 		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}}}, {"create", &cmdSpec{opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}}}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec50, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec51, operands: 1, dashdash: true, remote: true}},
 	}},
 	{"latex", &sharedSpec31},
 	{"launchctl", &cmdSpec{
@@ -708,8 +722,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
-	{"linux32", &sharedSpec51},
-	{"linux64", &sharedSpec51},
+	{"linux32", &sharedSpec52},
+	{"linux64", &sharedSpec52},
 	{"live-server", &sharedSpec18},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -733,7 +747,7 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec48},
+	{"lxc", &sharedSpec49},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -763,12 +777,12 @@ var commandTable = [...]namedSpec{
 	}},
 	{"mail", &sharedSpec6},
 	{"mailx", &sharedSpec6},
-	{"make", &sharedSpec43},
+	{"make", &sharedSpec44},
 	{"man", &cmdSpec{
 		long: []string{"pager", "html"},
 		opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
 	}},
-	{"mariadb", &sharedSpec52},
+	{"mariadb", &sharedSpec53},
 	{"mawk", &sharedSpec5},
 	{"md5sum", &sharedSpec13},
 	{"miniserve", &cmdSpec{
@@ -792,8 +806,8 @@ var commandTable = [...]namedSpec{
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
 	}},
-	{"mongo", &sharedSpec53},
-	{"mongosh", &sharedSpec53},
+	{"mongo", &sharedSpec54},
+	{"mongosh", &sharedSpec54},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -815,19 +829,19 @@ var commandTable = [...]namedSpec{
 		files:    4,
 		fileOpts: true,
 	}},
-	{"mysql", &sharedSpec52},
+	{"mysql", &sharedSpec53},
 	{"mysqladmin", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
 	{"nawk", &sharedSpec5},
-	{"nc", &sharedSpec54},
-	{"ncat", &sharedSpec54},
+	{"nc", &sharedSpec55},
+	{"ncat", &sharedSpec55},
 	{"nerdctl", &cmdSpec{
 		effect: 1,
 		subs:   subcommands{{"run", &sharedSpec22}, {"create", &sharedSpec22}},
 	}},
-	{"netcat", &sharedSpec54},
+	{"netcat", &sharedSpec55},
 	{"newgrp", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -871,7 +885,7 @@ var commandTable = [...]namedSpec{
 	{"nocache", &sharedSpec10},
 	{"nohup", &sharedSpec10},
 	{"npm", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec11}, {"i", &sharedSpec11}, {"add", &sharedSpec11}, {"exec", &sharedSpec55}, {"x", &sharedSpec55}, {"config", &sharedSpec56}, {"set", &sharedSpec57}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
+		subs: subcommands{{"install", &sharedSpec11}, {"i", &sharedSpec11}, {"add", &sharedSpec11}, {"exec", &sharedSpec56}, {"x", &sharedSpec56}, {"config", &sharedSpec57}, {"set", &sharedSpec58}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
 	}},
 	{"npx", &cmdSpec{
 		long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
@@ -899,7 +913,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"nvim", &sharedSpec32},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec50, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec51, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
 	}},
 	{"od", &cmdSpec{
@@ -916,7 +930,7 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec58}},
+		subs:  subcommands{{"install", &sharedSpec59}},
 		probe: true,
 	}},
 	{"pacman", &cmdSpec{
@@ -949,19 +963,19 @@ var commandTable = [...]namedSpec{
 	{"pdflatex", &sharedSpec31},
 	{"pdftex", &sharedSpec31},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec59}, {sub: []string{"stat"}, opts: &sharedSpec59}, {sub: []string{"trace"}, opts: &sharedSpec59}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec60}, {sub: []string{"stat"}, opts: &sharedSpec60}, {sub: []string{"trace"}, opts: &sharedSpec60}},
 		probe:  true,
 	}},
-	{"perl", &sharedSpec60},
+	{"perl", &sharedSpec61},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	}},
-	{"pigz", &sharedSpec45},
+	{"pigz", &sharedSpec46},
 	{"ping", &sharedSpec21},
 	{"ping6", &sharedSpec21},
-	{"pip", &sharedSpec61},
-	{"pip3", &sharedSpec61},
+	{"pip", &sharedSpec62},
+	{"pip3", &sharedSpec62},
 	{"pipenv", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
 		probe:  true,
@@ -978,7 +992,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec58}, {"add", &sharedSpec58}},
+		subs:  subcommands{{"install", &sharedSpec59}, {"add", &sharedSpec59}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -987,7 +1001,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"i", &sharedSpec11}, {"dlx", &sharedSpec12}, {"config", &sharedSpec56}},
+		subs:   subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"i", &sharedSpec11}, {"dlx", &sharedSpec12}, {"config", &sharedSpec57}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10}},
 	}},
 	{"podman", &cmdSpec{
@@ -999,7 +1013,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"publish", &sharedSpec16}},
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
 	}},
-	{"powershell", &sharedSpec62},
+	{"powershell", &sharedSpec63},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1015,8 +1029,8 @@ var commandTable = [...]namedSpec{
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"proxychains", &sharedSpec63},
-	{"proxychains4", &sharedSpec63},
+	{"proxychains", &sharedSpec64},
+	{"proxychains4", &sharedSpec64},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
 		shortVal: "cdfhpUo",
@@ -1034,8 +1048,8 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
-	{"pwsh", &sharedSpec62},
-	{"pzstd", &sharedSpec64},
+	{"pwsh", &sharedSpec63},
+	{"pzstd", &sharedSpec65},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1097,7 +1111,7 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &sharedSpec65},
+	{"rmdir", &sharedSpec66},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1110,7 +1124,7 @@ var commandTable = [...]namedSpec{
 		files:    9,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec60},
+	{"ruby", &sharedSpec61},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1171,7 +1185,7 @@ var commandTable = [...]namedSpec{
 		pattern:  true,
 		fileOpts: true,
 	}},
-	{"sendmail", &sharedSpec35},
+	{"sendmail", &sharedSpec36},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
 		effect:   16,
@@ -1345,7 +1359,7 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &sharedSpec66},
+	{"sudoedit", &sharedSpec67},
 	{"sum", &sharedSpec13},
 	{"swaks", &sharedSpec6},
 	{"sysctl", &cmdSpec{
@@ -1354,7 +1368,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &sharedSpec67}, {"disable", &sharedSpec67}, {"kill", &sharedSpec67}, {"mask", &sharedSpec67}},
+		subs: subcommands{{"stop", &sharedSpec68}, {"disable", &sharedSpec68}, {"kill", &sharedSpec68}, {"mask", &sharedSpec68}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
 		long:  []string{"list", "no-pager", "no-legend", "what=", "who=", "why=", "mode="},
@@ -1401,12 +1415,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec66},
-	{"telnet", &sharedSpec35},
-	{"terraform", &sharedSpec68},
-	{"terragrunt", &sharedSpec68},
+	{"tee", &sharedSpec67},
+	{"telnet", &sharedSpec36},
+	{"terraform", &sharedSpec69},
+	{"terragrunt", &sharedSpec69},
 	{"tex", &sharedSpec31},
-	{"tftp", &sharedSpec35},
+	{"tftp", &sharedSpec36},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -1421,10 +1435,10 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec69, script: true}, {sub: []string{"new"}, opts: &sharedSpec69, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec69, script: true}, {sub: []string{"neww"}, opts: &sharedSpec69, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec69, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec69, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec69, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec69, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec69, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec69, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec69, script: true}, {sub: []string{"popup"}, opts: &sharedSpec69, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec70, script: true}, {sub: []string{"run"}, opts: &sharedSpec70, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec71, keys: true}, {sub: []string{"send"}, opts: &sharedSpec71, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec70, script: true}, {sub: []string{"new"}, opts: &sharedSpec70, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec70, script: true}, {sub: []string{"neww"}, opts: &sharedSpec70, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec70, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec70, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec70, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec70, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec70, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec70, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec70, script: true}, {sub: []string{"popup"}, opts: &sharedSpec70, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec71, script: true}, {sub: []string{"run"}, opts: &sharedSpec71, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec72, keys: true}, {sub: []string{"send"}, opts: &sharedSpec72, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &sharedSpec68},
+	{"tofu", &sharedSpec69},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
@@ -1502,7 +1516,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		files:    7,
 	}},
-	{"unlink", &sharedSpec65},
+	{"unlink", &sharedSpec66},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1523,7 +1537,7 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"unpigz", &sharedSpec44},
+	{"unpigz", &sharedSpec45},
 	{"unset", &sharedSpec19},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
@@ -1578,10 +1592,10 @@ var commandTable = [...]namedSpec{
 		why:    "changes a user's groups or rights",
 	}},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &sharedSpec61}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec72}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &sharedSpec62}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec73}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &sharedSpec72},
+	{"uvx", &sharedSpec73},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
@@ -1647,7 +1661,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xelatex", &sharedSpec31},
 	{"xetex", &sharedSpec31},
-	{"xh", &sharedSpec47},
+	{"xh", &sharedSpec48},
 	{"xhs", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
@@ -1674,7 +1688,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xzcat", &sharedSpec13},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec11}, {"dlx", &sharedSpec12}, {"publish", &sharedSpec16}, {"npm", &sharedSpec34}, {"config", &sharedSpec56}},
+		subs:   subcommands{{"add", &sharedSpec11}, {"dlx", &sharedSpec12}, {"publish", &sharedSpec16}, {"npm", &sharedSpec34}, {"config", &sharedSpec57}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, script: true}},
 	}},
 	{"yum", &sharedSpec4},
@@ -1697,7 +1711,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"zless", &sharedSpec13},
 	{"zmore", &sharedSpec13},
-	{"zstd", &sharedSpec64},
+	{"zstd", &sharedSpec65},
 	{"zypper", &sharedSpec4},
 }
 
@@ -1903,23 +1917,28 @@ var sharedSpec34 = cmdSpec{
 }
 
 var sharedSpec35 = cmdSpec{
-	effect: 16,
+	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}},
+	probe: true,
 }
 
 var sharedSpec36 = cmdSpec{
-	subs: subcommands{{"scp", &sharedSpec6}},
+	effect: 16,
 }
 
 var sharedSpec37 = cmdSpec{
-	subs: subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec36}},
+	subs: subcommands{{"scp", &sharedSpec6}},
 }
 
 var sharedSpec38 = cmdSpec{
+	subs: subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec37}},
+}
+
+var sharedSpec39 = cmdSpec{
 	analyse: gdbCommands,
 	probe:   true,
 }
 
-var sharedSpec39 = cmdSpec{
+var sharedSpec40 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	class:    "destructive",
 	why:      "rewrites the repository's history",
@@ -1928,34 +1947,34 @@ var sharedSpec39 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec40 = cmdSpec{
+var sharedSpec41 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	effect:   16,
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 }
 
-var sharedSpec41 = cmdSpec{
+var sharedSpec42 = cmdSpec{
 	long:     []string{"file=", "output=", "pathspec-from-file="},
 	shortVal: "F",
 	opts:     []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 }
 
-var sharedSpec42 = cmdSpec{
+var sharedSpec43 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 }
 
-var sharedSpec43 = cmdSpec{
+var sharedSpec44 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	analyse:  makeCommands,
 }
 
-var sharedSpec44 = cmdSpec{
+var sharedSpec45 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -1966,7 +1985,7 @@ var sharedSpec44 = cmdSpec{
 	fileOpts:   true,
 }
 
-var sharedSpec45 = cmdSpec{
+var sharedSpec46 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -1976,12 +1995,12 @@ var sharedSpec45 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec46 = cmdSpec{
+var sharedSpec47 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	effect:   16,
@@ -1990,98 +2009,98 @@ var sharedSpec47 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
 	probe:  true,
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	short:    "itq",
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	short: "RFZLXBIST3v",
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	effect:   20,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 }
 
-var sharedSpec56 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec57}},
+var sharedSpec57 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec58}},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	short:    "aAgnqsTvBNRi",
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	files:    16,
 	fileCode: (*walker).inplaceCode,
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
 	subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"config", &cmdSpec{subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}}}}},
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	short:    "q",
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2091,43 +2110,43 @@ var sharedSpec64 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	effect:  8,
 	deletes: true,
 	files:   2,
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	files: 2,
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	short:    "AdDEPXabhvfIkZS",
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	short:    "bC",
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	short:    "FHlMRX",
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	long:   []string{"from=", "with="},
 	effect: 20,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},

@@ -617,8 +617,15 @@ func riskCommands() map[string]*cmdSpec {
 			{"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}}},
 		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from 1Password"}},
 			{"item", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}}}},
-		"bw":    {subs: subcommands{{"get", &cmdSpec{class: ClassCredential, why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the Bitwarden vault"}}}},
-		"lpass": {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
+		"bw": {subs: subcommands{{"get", &cmdSpec{class: ClassCredential, why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the Bitwarden vault"}}}},
+		// Hosting and cloud CLIs that print their login token; their other
+		// arguments are probed as an unknown command's (apps:destroy).
+		"heroku": {probe: true, opts: []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: ClassCredential, why: "prints a Heroku API token"}}},
+		"doctl":  {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the DigitalOcean API token"}}}}}},
+		"flyctl": {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
+		"fly":    {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
+		"glab":   {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitLab token"}}}}}},
+		"lpass":  {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
 		"gcloud": {subs: subcommands{{"storage", uploader}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"}}},

@@ -33,6 +33,7 @@ const (
 	sysPackages = "says where the machine's packages come from and which keys they are trusted by: root installs what it names"
 	resolves    = "decides where host names resolve, so a line there sends the machine's connections (package registries, git remotes) to another host"
 	libraries   = "says where every program loads its shared libraries from"
+	tfState     = "is Terraform state: it keeps the infrastructure's secrets (passwords, keys, tokens) in plain text"
 )
 
 // entries is the one list of sensitive paths, credentials first: Lookup
@@ -114,6 +115,8 @@ func entries() []Entry {
 		{Path: ".local/share/kwalletd/", Anchor: Home, Kind: Credential, Reason: keychain + " (KWallet)"},
 		{Path: "Library/Keychains/", Anchor: Anywhere, Kind: Credential, Reason: keychain + " (macOS)"},
 		{Path: "*.kdbx", Anchor: Anywhere, Kind: Credential, Reason: "is a password database (KeePass)"},
+		{Path: "*.tfstate", Anchor: Anywhere, Kind: Credential, Reason: tfState},
+		{Path: "*.tfstate.backup", Anchor: Anywhere, Kind: Credential, Reason: tfState},
 		{Path: ".config/1Password/", Anchor: Home, Kind: Credential, Reason: keychain + " (1Password)"},
 		{Path: ".config/Bitwarden/", Anchor: Home, Kind: Credential, Reason: keychain + " (Bitwarden)"},
 		{Path: ".config/op/", Anchor: Home, Kind: Credential, Reason: keychain + " (1Password CLI sessions)"},
