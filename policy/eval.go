@@ -183,6 +183,7 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 		s.kind = toolgate.SubjectTool
 		s.n = 1 // matched as the empty subject: only patterns like "*" apply
 		subs = append(subs, s)
+		subs = e.toolPathSubjects(subs, c)
 	}
 
 	best, bestAt := toolgate.NoAction, -1
