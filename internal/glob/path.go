@@ -312,13 +312,13 @@ func aimed(a, b []sym, floats bool) bool {
 	if !floats && (len(a) == 0 || a[0].k != symStar) || total == 0 {
 		return meet(a, b)
 	}
-	if !endsAgree(a, b) {
-		return false
+	if !meet(a, b) {
+		return false // most pairs: no common string at all, found fast
 	}
 	if hiddenWild(b) {
 		// Hidden names are few and picked on purpose: "rm -rf .c*"
 		// may well mean .claude.
-		return meet(a, b)
+		return true
 	}
 	la, lb := len(a), len(b)
 	w := lb + 1
