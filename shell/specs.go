@@ -415,13 +415,21 @@ var gitSpec = &cmdSpec{
 		{"pull", &cmdSpec{effect: EffectNetwork}},
 		{"ls-remote", &cmdSpec{effect: EffectNetwork}},
 		{"send-email", &cmdSpec{effect: EffectNetwork}},
-		{"config", &cmdSpec{opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"}}}},
+		{"config", &cmdSpec{opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: ClassPersistence, why: "sets git configuration that runs a program in every later git command"},
+			{match: remoteURLKey, operand: true, when: gitConfigSets, class: ClassExfiltrate, why: "points a remote at another URL, where every later push sends the repository"}}}},
 		{"credential", &cmdSpec{opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}},
 		// The credential helpers answer "get" with the stored password.
 		{"credential-store", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}},
 		{"credential-cache", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints cached git credentials"}}}},
 		{"worktree", &cmdSpec{subs: subcommands{{"remove", &cmdSpec{long: []string{"force"},
 			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes a worktree with its uncommitted changes"}}}}}}},
+		// deinit -f and update -f throw away submodules' local changes.
+		{"submodule", &cmdSpec{long: []string{"force"},
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "throws away submodules' working trees or their uncommitted changes"}}}},
+		// A remote pointed at another URL: every later push, which a rule
+		// allows as routine, sends the repository there.
+		{"remote", &cmdSpec{subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"},
+			class: ClassExfiltrate, why: "points a remote at another URL, where every later push sends the repository"}}}}},
 	}}
 
 // riskCommands is the risk family of the command table (cmdSpecs): the
@@ -610,7 +618,9 @@ func riskCommands() map[string]*cmdSpec {
 			{"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}}},
 			{"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}}},
 			{"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}}},
-			{"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}}}},
+			{"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}},
+			{"api", &cmdSpec{shortVal: "XfFHpq", long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"},
+				opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: ClassDestructive, why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}}},
 		"vault": {effect: EffectNetwork, opts: []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: ClassDestructive, why: "deletes or disables secrets, policies, leases or auth methods in Vault"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from Vault"}},
 			{"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}}},
 			{"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: ClassCredential, why: "creates or prints a Vault token"}}}},
@@ -1549,6 +1559,16 @@ func namesCredential(script string) bool {
 
 // The table's tests of option values and operands, named so that the
 // generated table (commands_table.go) can refer to them.
+
+// remoteURLKey: a git configuration key that holds a remote's URL
+// (remote.origin.url, remote.x.pushurl).
+func remoteURLKey(a string) bool {
+	a = strings.ToLower(a)
+	return strings.HasPrefix(a, "remote.") && (strings.HasSuffix(a, ".url") || strings.HasSuffix(a, ".pushurl"))
+}
+
+// httpDelete: an HTTP method value that deletes (gh api -X DELETE).
+func httpDelete(v string) bool { return strings.EqualFold(v, "DELETE") }
 
 // setsValue: a sysctl operand that sets a key (key=value).
 func setsValue(a string) bool { return strings.Contains(a, "=") }
