@@ -87,6 +87,10 @@ type subject struct {
 	// under marks a delete of some files under the path, picked by a
 	// test (find . -name X -delete): the workspace root is fine.
 	under bool
+	// builtin limits the rules that may decide the subject to toolgate's
+	// own (the managed layer, the built-in defaults, the sensitive-path
+	// classes): a path an MCP tool's argument names (toolpaths.go).
+	builtin bool
 }
 
 // risky reports whether the subject has a risk class, and the first.

@@ -11,29 +11,25 @@ import (
 // toolPathSubjects adds, for a tool decided by its name alone (an MCP
 // server's read_file, an agent's own tools), a subject for each argument
 // that names a file by a usual name (path, file_path, source, …). They
-// only restrict: what the rules and the classes say about the file still
-// counts (the secrets' deny, toolgate's own files), nothing else asks. A
+// only restrict, and only toolgate's own rules decide them (the managed
+// layer, the built-in defaults' secret denies, the sensitive classes):
+// the rules a person writes for file tools stay with file tools. A
 // tool whose name says it writes (write_file, edit, move, delete…) may
 // write each: a class found is a possibility, and tampering asks in
 // every mode. Paths next to a repository, bucket or host are that
 // service's, not this machine's (remoteTool).
 func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
-	n := 0
+	var buf [8]string
+	keys := buf[:0]
 	for k := range c.Args {
-		if pathArgName(k) {
-			n++
-		}
-	}
-	if n == 0 || remoteTool(c.Args) {
-		return subs // most tools: no allocation
-	}
-	keys := make([]string, 0, n)
-	for k := range c.Args {
-		if pathArgName(k) {
+		if pathArgName(k) && len(keys) < len(buf) {
 			keys = append(keys, k)
 		}
 	}
-	slices.Sort(keys)
+	if len(keys) == 0 || remoteTool(c.Args) {
+		return subs
+	}
+	slices.Sort(keys) // map order is random; the decision's is not
 	writes := writerToolName(c.Tool)
 	add := func(p string) {
 		if p == "" || strings.Contains(p, "://") || len(subs) >= maxOperands {
@@ -48,14 +44,14 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 				kind = toolgate.SubjectWrite
 			}
 			s := e.fileSubject(subject{family: fam, tool: canonicalTool(fam)}, kind, p, c.Cwd, "")
-			if !s.opaque {
-				s.fclass = e.fileClass(&s, fam == familyWrite, false, false)
-				if fam == familyWrite {
-					s.fclass.Reason = mayVerb(s.fclass.Reason)
-					s.maybe = s.fclass.Class == shell.ClassTampering
-				}
+			if !s.opaque && fam == familyWrite {
+				// A read is the defaults' $CREDENTIALS deny's to judge; a
+				// possible write is classed (tampering asks).
+				s.fclass = e.fileClass(&s, true, false, false)
+				s.fclass.Reason = mayVerb(s.fclass.Reason)
+				s.maybe = s.fclass.Class == shell.ClassTampering
 			}
-			s.restrict = true
+			s.restrict, s.builtin = true, true
 			subs = append(subs, s)
 		}
 	}
