@@ -204,6 +204,11 @@ func (r *compiledRule) mayMatchPattern(s *subject) bool {
 }
 
 func (r *compiledRule) mayMatchForm(text string, p glob.Path) bool {
+	if !path.IsAbs(text) && strings.HasPrefix(r.ref.Pattern, "/") {
+		// A relative form meets an absolute rule only through "**",
+		// which the absolute form of the same word says better.
+		return false
+	}
 	switch {
 	case r.sens != 0:
 		_, _, ok := sensitive.MayMatch(text, r.home, r.sens)

@@ -399,7 +399,7 @@ func (w *walker) execInner(name string, args []word, c scope, d *dirState) {
 				inner := runtimeWords(args[i+1 : end])
 				w.run(inner, nil, ic, d.clone(), false)
 				if len(inner) > 0 {
-					w.runtimeFiles(cmdName(inner[0]), ic.via)
+					w.runtimeFiles(cmdName(inner[0]), ic.via, "", d)
 				}
 				return
 			}
@@ -851,13 +851,23 @@ func runtimeWords(words []word) []word {
 // runtimeFiles records the file a reader or writer receives only at run
 // time (xargs, parallel, fd -x append names from their input): a file
 // subject no allow rule can vouch for, so it never reaches a protected
-// file unseen.
-func (w *walker) runtimeFiles(name, owner string) {
+// file unseen. When the pipe is known to carry the names of files under
+// a directory (names: "find src -name '*.go' | xargs grep x") and the
+// command reads them, the subject is that pattern, src/**/*.go, judged
+// as a glob would be.
+func (w *walker) runtimeFiles(name, owner, names string, d *dirState) {
 	if !describes(name) {
 		return
 	}
 	kind := commandSpec(name).files
 	write := kind == writeAll || kind == modeKind || kind == moveKind
+	if names != "" && !write {
+		// A write (xargs rm) stays unknown: the pattern is the
+		// directory's whole tree, which would take .git and every
+		// start-up file below it along.
+		w.fileAs(word{text: names, static: true, glob: true, tilde: strings.HasPrefix(names, "~")}, File{}, owner, d)
+		return
+	}
 	w.addFile(File{Path: "{file names read by " + owner + " at run time}", Write: write, Static: false, Command: owner})
 }
 
@@ -866,7 +876,10 @@ func (w *walker) runtimeFiles(name, owner string) {
 // commands whose operands are never files' contents (echo, ls). Other
 // commands' operands may be files the policy checks against its rules.
 func KnowsOperands(name string) bool {
-	return describes(name) || isPlainCommand(name)
+	// A wrapper's and xargs's operands are the command line they run,
+	// analysed as a command of its own ("sudo grep -l secret /var/log":
+	// secret is grep's pattern, not a file).
+	return describes(name) || isPlainCommand(name) || wrapperFor(name) != nil || name == "xargs" || name == "parallel"
 }
 
 // isGitPrinter: the git subcommands that print the contents (or the

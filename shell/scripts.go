@@ -234,9 +234,11 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 	if unknown {
 		w.res.Commands[len(w.res.Commands)-1].Opaque = true
 	}
+	names := c.stdin.names
 	for _, v := range vals {
 		if v.name == "-a" || v.name == "--arg-file" {
 			w.file(litWord(v.val), false, cmd.Text, d)
+			names = "" // the names come from the file, not the pipe
 		}
 	}
 	inner := words[start:]
@@ -263,7 +265,66 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 	if ic, ok := w.nest(scope{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
 		w.run(inner, nil, ic, d.clone(), code)
 	}
-	w.runtimeFiles(cmdName(inner[0]), name)
+	w.runtimeFiles(cmdName(inner[0]), name, names, d)
+}
+
+// findNames returns the pattern of the file names find prints, DIR/**
+// (DIR/**/NAME with one -name test), when its expression only selects
+// and prints them under one static starting point, with no other name
+// test, -o, ! or -prune; -printf, -exec and the like print anything, and
+// then there is none.
+func findNames(args []string) (string, bool) {
+	i := 0
+	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P") {
+		i++
+	}
+	dir := ""
+	for ; i < len(args) && !strings.HasPrefix(args[i], "-") && args[i] != "(" && args[i] != "!"; i++ {
+		if dir != "" {
+			return "", false // several starting points
+		}
+		dir = args[i]
+	}
+	if dir == "" {
+		dir = "."
+	}
+	if dir == "" || strings.ContainsAny(dir, "$`*?[{") {
+		return "", false
+	}
+	name, names, widens := "", 0, false
+	for ; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "!", "-not", "-o", "-or", "-prune":
+			widens = true // a name test no longer bounds what is printed
+		case "-print", "-print0", "(", ")", "-a", "-and", "-empty", "-true", "-false",
+			"-readable", "-writable", "-executable", "-nouser", "-nogroup", "-xdev", "-mount", "-daystart", "-depth", "-follow":
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-regextype", "-type", "-xtype",
+			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used", "-size", "-newer", "-user", "-group", "-uid", "-gid",
+			"-perm", "-links", "-inum", "-samefile", "-maxdepth", "-mindepth", "-fstype", "-lname", "-ilname":
+			switch a {
+			case "-name":
+				if i+1 < len(args) {
+					name = args[i+1]
+				}
+				names++
+			case "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+				names += 2 // a test the pattern cannot say
+			}
+			i++ // and its value
+		default:
+			return "", false
+		}
+	}
+	p := strings.TrimSuffix(dir, "/") + "/**"
+	switch {
+	case names == 0 && !widens:
+		return p, true // every file below: find . -type f
+	case names == 1 && !widens && name != "" && !strings.ContainsAny(name, "/$`{"):
+		return p + "/" + name, true // find . -name '*.go': ./**/*.go
+	}
+	// Name tests the pattern cannot say (-iname '*.ENV', -o, !): the
+	// names they pick are where a command aims, so they stay unknown.
+	return "", false
 }
 
 var xargsSpec = &cmdSpec{wraps: true, short: "0oprtx", shortVal: "adEILnPs", shortAttached: "eil", long: []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits", "eof", "replace", "max-lines", "arg-file=", "delimiter=", "max-args=", "max-procs=", "max-chars=", "process-slot-var="}}

@@ -89,6 +89,10 @@ type stdin struct {
 	script string // the text when known (heredoc, here-string, echo | …)
 	static bool   // script has no expansions
 	fetch  bool   // fed by a remote fetcher
+	// names is the pattern of the file names the pipe carries, one per
+	// line, when the previous stage only lists files ("find DIR -name
+	// X": DIR/**): what xargs then hands its command.
+	names string
 }
 
 type stdinKind uint8
@@ -477,6 +481,9 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 			in = stdin{kind: stdinText, script: text, static: true, fetch: fetch}
 		} else {
 			in = stdin{kind: stdinPipe, fetch: fetch}
+			if cmds := w.res.Commands[start:]; len(cmds) == 1 && cmds[0].Name == "find" && !cmds[0].Opaque && len(s.Redirs) == 0 {
+				in.names, _ = findNames(cmds[0].Args)
+			}
 		}
 	}
 }
