@@ -294,6 +294,12 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		if v, ok := verbDestroys(norm); ok {
 			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
 		}
+	} else if script, rest, ok := runsAppScript(name, norm); ok {
+		// "python manage.py flush", "php artisan db:wipe": the app's
+		// commands are an unknown command's.
+		if v, ok := verbDestroys(rest); ok {
+			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
+		}
 	} else if jar, rest, ok := runsJar(name, norm); ok {
 		// "java -jar jenkins-cli.jar delete-job x": the program's
 		// arguments are an unknown command's.
@@ -673,6 +679,26 @@ func scriptRunner(name string) bool {
 }
 
 // runsJar returns the jar "java -jar JAR ARGS…" runs and its arguments.
+// runsAppScript returns the management script an interpreter runs and
+// its arguments: Django's manage.py, Laravel's artisan, Rails' bin/rails,
+// whose commands (flush, db:wipe, db:reset) act on the app's database.
+func runsAppScript(name string, args []string) (string, []string, bool) {
+	if !isInterpreter(name) || isShell(name) {
+		return "", nil, false
+	}
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		switch path.Base(a) {
+		case "manage.py", "artisan", "rails", "rake", "console":
+			return a, args[i+1:], true
+		}
+		return "", nil, false
+	}
+	return "", nil, false
+}
+
 func runsJar(name string, args []string) (string, []string, bool) {
 	if name != "java" {
 		return "", nil, false

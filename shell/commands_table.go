@@ -63,12 +63,12 @@ var commandTable = [...]namedSpec{
 	{"aws", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}, {operand: true, match: awsFileCredential, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs:   subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}}}, {"s3api", &sharedSpec6}, {"s3", &cmdSpec{effect: 16, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}}}},
+		subs:   subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}}}, {"s3api", &sharedSpec6}, {"s3", &cmdSpec{long: []string{"acl="}, effect: 16, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {names: []string{"--acl"}, value: publicACL, class: "exfiltration", why: "makes the objects it uploads readable by anyone"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}}}},
 	}},
 	{"az", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}},
+		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on Azure resources"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}},
 	}},
 	{"b2sum", &cmdSpec{
 		shortVal: "l",
@@ -518,7 +518,7 @@ var commandTable = [...]namedSpec{
 	{"gawk", &sharedSpec5},
 	{"gcc", &sharedSpec15},
 	{"gcloud", &cmdSpec{
-		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}},
+		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
 		subs:   subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec37}, {"alpha", &sharedSpec38}, {"beta", &sharedSpec38}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}}}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
@@ -597,7 +597,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"helm", &cmdSpec{
 		effect: 16,
-		subs:   subcommands{{"uninstall", &sharedSpec47}, {"delete", &sharedSpec47}, {"del", &sharedSpec47}, {"un", &sharedSpec47}},
+		subs:   subcommands{{"uninstall", &sharedSpec47}, {"delete", &sharedSpec47}, {"del", &sharedSpec47}, {"un", &sharedSpec47}, {"install", &sharedSpec48}, {"upgrade", &sharedSpec48}, {"template", &sharedSpec48}},
 	}},
 	{"heroku", &cmdSpec{
 		opts:  []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: "credential-access", why: "prints a Heroku API token"}},
@@ -614,7 +614,7 @@ var commandTable = [...]namedSpec{
 		dashOperand: historyOffset,
 	}},
 	{"host", &sharedSpec21},
-	{"http", &sharedSpec48},
+	{"http", &sharedSpec49},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		effect:   16,
@@ -631,7 +631,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec48},
+	{"https", &sharedSpec49},
 	{"iconv", &cmdSpec{
 		long:     []string{"from-code=", "to-code=", "output="},
 		shortVal: "fto",
@@ -644,7 +644,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		short: "n",
 	}},
-	{"incus", &sharedSpec49},
+	{"incus", &sharedSpec50},
 	{"insmod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -668,8 +668,8 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec10, operands: 1}},
 		probe:  true,
 	}},
-	{"ip6tables", &sharedSpec50},
-	{"iptables", &sharedSpec50},
+	{"ip6tables", &sharedSpec51},
+	{"iptables", &sharedSpec51},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    1,
@@ -699,8 +699,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"kubectl", &cmdSpec{
 		effect: 16,
-		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}}}, {"create", &cmdSpec{opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}}}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec51, operands: 1, dashdash: true, remote: true}},
+		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec52, operands: 1, dashdash: true, remote: true}},
 	}},
 	{"latex", &sharedSpec31},
 	{"launchctl", &cmdSpec{
@@ -722,8 +722,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
-	{"linux32", &sharedSpec52},
-	{"linux64", &sharedSpec52},
+	{"linux32", &sharedSpec53},
+	{"linux64", &sharedSpec53},
 	{"live-server", &sharedSpec18},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -747,7 +747,7 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec49},
+	{"lxc", &sharedSpec50},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -782,7 +782,7 @@ var commandTable = [...]namedSpec{
 		long: []string{"pager", "html"},
 		opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
 	}},
-	{"mariadb", &sharedSpec53},
+	{"mariadb", &sharedSpec54},
 	{"mawk", &sharedSpec5},
 	{"md5sum", &sharedSpec13},
 	{"miniserve", &cmdSpec{
@@ -806,8 +806,8 @@ var commandTable = [...]namedSpec{
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
 	}},
-	{"mongo", &sharedSpec54},
-	{"mongosh", &sharedSpec54},
+	{"mongo", &sharedSpec55},
+	{"mongosh", &sharedSpec55},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -829,19 +829,19 @@ var commandTable = [...]namedSpec{
 		files:    4,
 		fileOpts: true,
 	}},
-	{"mysql", &sharedSpec53},
+	{"mysql", &sharedSpec54},
 	{"mysqladmin", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
 	{"nawk", &sharedSpec5},
-	{"nc", &sharedSpec55},
-	{"ncat", &sharedSpec55},
+	{"nc", &sharedSpec56},
+	{"ncat", &sharedSpec56},
 	{"nerdctl", &cmdSpec{
 		effect: 1,
 		subs:   subcommands{{"run", &sharedSpec22}, {"create", &sharedSpec22}},
 	}},
-	{"netcat", &sharedSpec55},
+	{"netcat", &sharedSpec56},
 	{"newgrp", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -885,7 +885,7 @@ var commandTable = [...]namedSpec{
 	{"nocache", &sharedSpec10},
 	{"nohup", &sharedSpec10},
 	{"npm", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec11}, {"i", &sharedSpec11}, {"add", &sharedSpec11}, {"exec", &sharedSpec56}, {"x", &sharedSpec56}, {"config", &sharedSpec57}, {"set", &sharedSpec58}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
+		subs: subcommands{{"install", &sharedSpec11}, {"i", &sharedSpec11}, {"add", &sharedSpec11}, {"exec", &sharedSpec57}, {"x", &sharedSpec57}, {"config", &sharedSpec58}, {"set", &sharedSpec59}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
 	}},
 	{"npx", &cmdSpec{
 		long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
@@ -913,7 +913,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"nvim", &sharedSpec32},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec51, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec52, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
 	}},
 	{"od", &cmdSpec{
@@ -930,7 +930,7 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec59}},
+		subs:  subcommands{{"install", &sharedSpec60}},
 		probe: true,
 	}},
 	{"pacman", &cmdSpec{
@@ -963,10 +963,10 @@ var commandTable = [...]namedSpec{
 	{"pdflatex", &sharedSpec31},
 	{"pdftex", &sharedSpec31},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec60}, {sub: []string{"stat"}, opts: &sharedSpec60}, {sub: []string{"trace"}, opts: &sharedSpec60}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec61}, {sub: []string{"stat"}, opts: &sharedSpec61}, {sub: []string{"trace"}, opts: &sharedSpec61}},
 		probe:  true,
 	}},
-	{"perl", &sharedSpec61},
+	{"perl", &sharedSpec62},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -974,8 +974,8 @@ var commandTable = [...]namedSpec{
 	{"pigz", &sharedSpec46},
 	{"ping", &sharedSpec21},
 	{"ping6", &sharedSpec21},
-	{"pip", &sharedSpec62},
-	{"pip3", &sharedSpec62},
+	{"pip", &sharedSpec63},
+	{"pip3", &sharedSpec63},
 	{"pipenv", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
 		probe:  true,
@@ -992,7 +992,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec59}, {"add", &sharedSpec59}},
+		subs:  subcommands{{"install", &sharedSpec60}, {"add", &sharedSpec60}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1001,7 +1001,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"i", &sharedSpec11}, {"dlx", &sharedSpec12}, {"config", &sharedSpec57}},
+		subs:   subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"i", &sharedSpec11}, {"dlx", &sharedSpec12}, {"config", &sharedSpec58}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10}},
 	}},
 	{"podman", &cmdSpec{
@@ -1013,7 +1013,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"publish", &sharedSpec16}},
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
 	}},
-	{"powershell", &sharedSpec63},
+	{"powershell", &sharedSpec64},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1029,8 +1029,8 @@ var commandTable = [...]namedSpec{
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"proxychains", &sharedSpec64},
-	{"proxychains4", &sharedSpec64},
+	{"proxychains", &sharedSpec65},
+	{"proxychains4", &sharedSpec65},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
 		shortVal: "cdfhpUo",
@@ -1048,8 +1048,8 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
-	{"pwsh", &sharedSpec63},
-	{"pzstd", &sharedSpec65},
+	{"pwsh", &sharedSpec64},
+	{"pzstd", &sharedSpec66},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1111,7 +1111,7 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &sharedSpec66},
+	{"rmdir", &sharedSpec67},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1124,7 +1124,7 @@ var commandTable = [...]namedSpec{
 		files:    9,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec61},
+	{"ruby", &sharedSpec62},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1359,7 +1359,7 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &sharedSpec67},
+	{"sudoedit", &sharedSpec68},
 	{"sum", &sharedSpec13},
 	{"swaks", &sharedSpec6},
 	{"sysctl", &cmdSpec{
@@ -1368,7 +1368,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &sharedSpec68}, {"disable", &sharedSpec68}, {"kill", &sharedSpec68}, {"mask", &sharedSpec68}},
+		subs: subcommands{{"stop", &sharedSpec69}, {"disable", &sharedSpec69}, {"kill", &sharedSpec69}, {"mask", &sharedSpec69}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
 		long:  []string{"list", "no-pager", "no-legend", "what=", "who=", "why=", "mode="},
@@ -1415,10 +1415,10 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec67},
+	{"tee", &sharedSpec68},
 	{"telnet", &sharedSpec36},
-	{"terraform", &sharedSpec69},
-	{"terragrunt", &sharedSpec69},
+	{"terraform", &sharedSpec70},
+	{"terragrunt", &sharedSpec70},
 	{"tex", &sharedSpec31},
 	{"tftp", &sharedSpec36},
 	{"time", &cmdSpec{
@@ -1435,10 +1435,10 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec70, script: true}, {sub: []string{"new"}, opts: &sharedSpec70, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec70, script: true}, {sub: []string{"neww"}, opts: &sharedSpec70, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec70, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec70, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec70, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec70, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec70, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec70, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec70, script: true}, {sub: []string{"popup"}, opts: &sharedSpec70, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec71, script: true}, {sub: []string{"run"}, opts: &sharedSpec71, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec72, keys: true}, {sub: []string{"send"}, opts: &sharedSpec72, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec71, script: true}, {sub: []string{"new"}, opts: &sharedSpec71, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec71, script: true}, {sub: []string{"neww"}, opts: &sharedSpec71, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec71, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec71, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec71, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec71, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec71, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec71, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec71, script: true}, {sub: []string{"popup"}, opts: &sharedSpec71, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec72, script: true}, {sub: []string{"run"}, opts: &sharedSpec72, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec73, keys: true}, {sub: []string{"send"}, opts: &sharedSpec73, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &sharedSpec69},
+	{"tofu", &sharedSpec70},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
@@ -1516,7 +1516,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		files:    7,
 	}},
-	{"unlink", &sharedSpec66},
+	{"unlink", &sharedSpec67},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1592,10 +1592,10 @@ var commandTable = [...]namedSpec{
 		why:    "changes a user's groups or rights",
 	}},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &sharedSpec62}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec73}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &sharedSpec63}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec74}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &sharedSpec73},
+	{"uvx", &sharedSpec74},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
@@ -1661,7 +1661,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xelatex", &sharedSpec31},
 	{"xetex", &sharedSpec31},
-	{"xh", &sharedSpec48},
+	{"xh", &sharedSpec49},
 	{"xhs", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
@@ -1688,7 +1688,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xzcat", &sharedSpec13},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec11}, {"dlx", &sharedSpec12}, {"publish", &sharedSpec16}, {"npm", &sharedSpec34}, {"config", &sharedSpec57}},
+		subs:   subcommands{{"add", &sharedSpec11}, {"dlx", &sharedSpec12}, {"publish", &sharedSpec16}, {"npm", &sharedSpec34}, {"config", &sharedSpec58}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, script: true}},
 	}},
 	{"yum", &sharedSpec4},
@@ -1711,7 +1711,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"zless", &sharedSpec13},
 	{"zmore", &sharedSpec13},
-	{"zstd", &sharedSpec65},
+	{"zstd", &sharedSpec66},
 	{"zypper", &sharedSpec4},
 }
 
@@ -2001,6 +2001,12 @@ var sharedSpec47 = cmdSpec{
 }
 
 var sharedSpec48 = cmdSpec{
+	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
+	shortVal: "nf",
+	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
+}
+
+var sharedSpec49 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	effect:   16,
@@ -2009,98 +2015,98 @@ var sharedSpec48 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
 	probe:  true,
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	short:    "itq",
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	short: "RFZLXBIST3v",
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	effect:   20,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 }
 
-var sharedSpec57 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec58}},
+var sharedSpec58 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec59}},
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	short:    "aAgnqsTvBNRi",
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	files:    16,
 	fileCode: (*walker).inplaceCode,
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
 	subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"config", &cmdSpec{subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}}}}},
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	short:    "q",
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2110,43 +2116,43 @@ var sharedSpec65 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	effect:  8,
 	deletes: true,
 	files:   2,
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	files: 2,
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	short:    "AdDEPXabhvfIkZS",
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	short:    "bC",
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	short:    "FHlMRX",
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	long:   []string{"from=", "with="},
 	effect: 20,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},

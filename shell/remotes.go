@@ -16,7 +16,10 @@ func isDestroyVerb(name string) bool {
 	switch name {
 	case "delete", "destroy", "purge", "del", "rdelete", "forget", "prune",
 		"unregister", "wipe", "erase", "drop", "nuke", "terminate",
-		"flushall", "flushdb", "flush",
+		"flushall", "flushdb", "flush", "truncate",
+		// a database reset drops every table and re-creates them empty
+		// (prisma migrate reset, supabase db reset, rails db:reset).
+		"reset", "fresh", // php artisan migrate:fresh
 		// unsubscribing drops a subscription; compacting frees the space of
 		// deleted archives or history for good (borg, etcd).
 		"unsubscribe", "compact":

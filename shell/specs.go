@@ -501,20 +501,30 @@ func riskCommands() map[string]*cmdSpec {
 		"terraform": terraformSpec, "tofu": terraformSpec, "terragrunt": terraformSpec,
 		"pulumi": {subs: subcommands{{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the stack's infrastructure"}},
 			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}}}},
-		"helm": {effect: EffectNetwork, subs: subcommands{{"uninstall", helmDelete}, {"delete", helmDelete}, {"del", helmDelete}, {"un", helmDelete}}},
+		"helm": {effect: EffectNetwork, subs: subcommands{{"uninstall", helmDelete}, {"delete", helmDelete}, {"del", helmDelete}, {"un", helmDelete},
+			{"install", helmInstall}, {"upgrade", helmInstall}, {"template", helmInstall}}},
 		"kubectl": {effect: EffectNetwork, subs: subcommands{
 			{"delete", &cmdSpec{class: ClassDestructive, why: "deletes cluster resources"}},
 			{"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}}},
 			{"drain", &cmdSpec{class: ClassDestructive, why: "evicts every workload from a node"}},
 			{"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}}},
 			{"get", &cmdSpec{opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}}},
-			{"create", &cmdSpec{opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"}}}},
+			{"create", &cmdSpec{shortVal: "f", long: []string{"filename="}, opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"},
+				{names: []string{"-f", "--filename"}, value: remoteURL, class: ClassSupplyChain, why: "applies manifests fetched from a URL to the cluster"}}}},
 			{"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{sendsCredential, sendsHome}}},
 			{"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="},
 				shortVal: "nl", effect: EffectRuns,
 				opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged pod, which has root's powers on its node"},
 					{names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}},
 			{"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints cluster credentials"}}}},
+			// apply and create -f URL: manifests nobody vetted, applied to
+			// the cluster as they are.
+			{"apply", &cmdSpec{shortVal: "fkn", long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="},
+				opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: ClassSupplyChain, why: "applies manifests fetched from a URL to the cluster"},
+					{names: []string{"--prune"}, class: ClassDestructive, why: "deletes cluster resources the manifests no longer list"}}}},
+			{"patch", &cmdSpec{shortVal: "pn", long: []string{"patch=", "type=", "namespace="},
+				opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: ClassPrivilege, why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}},
+			{"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: ClassDestructive, why: "scales a workload to zero, taking it down"}}}},
 		}},
 		"docker": {effect: EffectRuns, subs: subcommands{
 			{"run", dockerRun}, {"create", dockerRun},
@@ -638,12 +648,14 @@ func riskCommands() map[string]*cmdSpec {
 		"lpass":  {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
 		"gcloud": {subs: subcommands{{"storage", uploader}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
-				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"}}},
+				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"},
+				{names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on a cloud resource"}}},
 		"aws": {effect: EffectNetwork, subs: subcommands{
 			{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
 			{"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}}},
 			{"s3api", uploader},
-			{"s3", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
+			{"s3", &cmdSpec{effect: EffectNetwork, long: []string{"acl="}, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
+				{names: []string{"--acl"}, value: publicACL, class: ClassExfiltrate, why: "makes the objects it uploads readable by anyone"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome,
 				{names: []string{"--delete"}, class: ClassDestructive, why: "deletes objects that are not in the source"}}}},
 			{"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: ClassCredential, why: "prints a secret"},
@@ -656,6 +668,7 @@ func riskCommands() map[string]*cmdSpec {
 		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome}},
 		"az": {effect: EffectNetwork, subs: subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
+			{"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on Azure resources"}}}},
 			{"keyvault", &cmdSpec{subs: subcommands{{"secret", azVaultRead}, {"key", azVaultRead}, {"certificate", azVaultRead}},
 				opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}}},
 			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential, sendsHome}},
@@ -1559,6 +1572,17 @@ func namesCredential(script string) bool {
 
 // The table's tests of option values and operands, named so that the
 // generated table (commands_table.go) can refer to them.
+
+// helmInstall is helm install, upgrade and template: a chart given as a
+// URL is code nobody vetted, run in the cluster (a chart repository's,
+// --repo, is a registry's).
+var helmInstall = &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf",
+	opts: []optEffect{{operand: true, match: remoteURL, class: ClassSupplyChain, why: "installs a chart fetched from a URL"}}}
+
+// publicACL: an object ACL that lets anyone read (aws s3 --acl).
+func publicACL(v string) bool {
+	return v == "public-read" || v == "public-read-write" || v == "authenticated-read"
+}
 
 // remoteURLKey: a git configuration key that holds a remote's URL
 // (remote.origin.url, remote.x.pushurl).
