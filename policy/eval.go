@@ -1054,7 +1054,11 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 			}
 			p = abs
 		}
-		ent, ok := sensitive.Lookup(p, e.home)
+		lookup := sensitive.Lookup
+		if s.builtin {
+			lookup = sensitive.LookupExact // an MCP tool's path: no allocation
+		}
+		ent, ok := lookup(p, e.home)
 		if !ok {
 			continue
 		}

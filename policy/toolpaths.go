@@ -43,15 +43,15 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 			if fam == familyWrite {
 				kind = toolgate.SubjectWrite
 			}
-			s := e.fileSubject(subject{family: fam, tool: canonicalTool(fam)}, kind, p, c.Cwd, "")
-			if !s.opaque && fam == familyWrite {
-				// A read is the defaults' $CREDENTIALS deny's to judge; a
-				// possible write is classed (tampering asks).
-				s.fclass = e.fileClass(&s, true, false, false)
-				s.fclass.Reason = mayVerb(s.fclass.Reason)
-				s.maybe = s.fclass.Class == shell.ClassTampering
+			s := e.fileSubject(subject{family: fam, tool: canonicalTool(fam), builtin: true}, kind, p, c.Cwd, "")
+			if !s.opaque {
+				s.fclass = e.fileClass(&s, fam == familyWrite, false, false)
+				if fam == familyWrite {
+					s.fclass.Reason = mayVerb(s.fclass.Reason)
+					s.maybe = s.fclass.Class == shell.ClassTampering
+				}
 			}
-			s.restrict, s.builtin = true, true
+			s.restrict = true
 			subs = append(subs, s)
 		}
 	}

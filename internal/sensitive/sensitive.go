@@ -158,6 +158,10 @@ func Lookup(p, home string) (Entry, bool) {
 	return lookup(foldCase(p), foldCase(home))
 }
 
+// LookupExact is Lookup without the second, case-folded try: it never
+// allocates for a clean path, for callers on a path that must not.
+func LookupExact(p, home string) (Entry, bool) { return lookup(p, home) }
+
 // hasUpper reports whether s holds an ASCII upper-case letter.
 func hasUpper(s string) bool {
 	for i := 0; i < len(s); i++ {
