@@ -655,6 +655,14 @@ func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 		case *syntax.ProcSubst:
 			w.unprefixable("process-substitution", "process substitution runs a command no prefix can vet", srcOf(c.src, n))
 			stmts = n.Stmts
+		case *syntax.ExtGlob:
+			// The parser keeps an extended glob's pattern as text; bash
+			// runs the substitutions in it ("!($(id))0").
+			if v := n.Pattern; v != nil && (strings.Contains(v.Value, "$(") || strings.Contains(v.Value, "`") ||
+				strings.Contains(v.Value, "<(") || strings.Contains(v.Value, ">(")) {
+				w.unprefixable(RiskUnparsed, "an extended glob holds a substitution the parser does not read", srcOf(c.src, n))
+			}
+			return true
 		default:
 			return true
 		}
