@@ -32,4 +32,9 @@ var pathological = []struct {
 	{"redirects", func(n int) string { return "a" + strings.Repeat(" >f", n) }},
 	{"cd-redirects", func(n int) string { return strings.Repeat("cd a; ", n) + "x" + strings.Repeat(" >f", n) }},
 	{"words", func(n int) string { return "a" + strings.Repeat(" b", n) }},
+	// A variable's value, and the words that use it, grow the paths a
+	// word may be (expansions): each stays bounded.
+	{"var-uses", func(n int) string { return "a=" + strings.Repeat("b", n/2) + "; cat " + strings.Repeat("$a", n/4) }},
+	{"var-long-word", func(n int) string { return "cat \"" + strings.Repeat("a", n) + "$HOME\"" }},
+	{"var-values", func(n int) string { return strings.Repeat("a=x$a; ", n/7) + "cat $a$a$a" }},
 }

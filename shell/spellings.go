@@ -109,29 +109,40 @@ func defaultExpansion(p, home string) (string, bool) {
 	return "", false
 }
 
-// maxExpansions bounds the static paths one word may expand to.
-const maxExpansions = 8
+// maxExpansions bounds the static paths one word may expand to, and
+// maxExpansionBytes the length of each (a path longer than PATH_MAX names
+// no file): the work stays linear in the word's length.
+const (
+	maxExpansions     = 8
+	maxExpansionBytes = 4096
+)
 
 // expansions returns the static paths p may be: defaultExpansion's, with
 // each variable the script gave static values (vars) at each of them, at
-// most max. None when a variable has no known value.
+// most max. None when a variable has no known value, or a path would be
+// longer than maxExpansionBytes.
 func expansions(p, home string, vars map[string][]string, max int) []string {
-	if !strings.Contains(p, "$") {
+	if !strings.Contains(p, "$") || len(p) > maxExpansionBytes {
 		return nil
 	}
 	outs := []string{""}
-	for i := 0; i < len(p); i++ {
-		if p[i] != '$' {
+	for len(p) > 0 {
+		i := strings.IndexByte(p, '$')
+		if i < 0 {
+			i = len(p)
+		}
+		if i > 0 {
 			for k := range outs {
-				outs[k] += p[i : i+1]
+				outs[k] += p[:i]
 			}
+			p = p[i:]
 			continue
 		}
-		rest := p[i+1:]
+		rest := p[1:]
 		var name, def string
-		hasDef, braced := false, strings.HasPrefix(rest, "{")
+		hasDef := false
 		adv := 0
-		if braced {
+		if strings.HasPrefix(rest, "{") {
 			end := matchingBrace(rest)
 			if end < 0 {
 				return nil
@@ -170,17 +181,20 @@ func expansions(p, home string, vars map[string][]string, max int) []string {
 		next := make([]string, 0, min(len(outs)*len(opts), max))
 		for _, o := range outs {
 			for _, v := range opts {
+				if len(o)+len(v) > maxExpansionBytes {
+					return nil
+				}
 				if len(next) < max {
 					next = append(next, o+v)
 				}
 			}
 		}
 		outs = next
-		i += adv
+		p = rest[adv:]
 	}
 	kept := outs[:0]
 	for _, o := range outs {
-		if !strings.ContainsAny(o, "$`") {
+		if len(o) <= maxExpansionBytes && !strings.ContainsAny(o, "$`") {
 			kept = append(kept, o)
 		}
 	}

@@ -38,7 +38,7 @@ const (
 // remember records value as one a variable may have, when it is static
 // (or static once $HOME, $XDG_* and known variables are put in).
 func (w *walker) remember(name string, v word) {
-	if name == "" || v.glob {
+	if name == "" || v.glob || len(v.text) > maxExpansionBytes {
 		return
 	}
 	val := v.text
