@@ -175,6 +175,8 @@ func entries() []Entry {
 		{Path: ".vscode/launch.json", Anchor: Anywhere, Kind: AgentConfig, Reason: editorTasks},
 		{Path: ".vscode/mcp.json", Anchor: Anywhere, Kind: AgentConfig, Reason: "declares the MCP servers an agent starts"},
 		{Path: ".git/config", Anchor: Anywhere, Kind: AgentConfig, Reason: "is git configuration, which lets every later git command run code (core.fsmonitor, core.pager, aliases, filters)"},
+		{Path: ".hg/hgrc", Anchor: Anywhere, Kind: AgentConfig, Reason: "is Mercurial's repository configuration, whose hooks and aliases run code in every later hg command"},
+		{Path: ".jj/repo/config.toml", Anchor: Anywhere, Kind: AgentConfig, Reason: "is Jujutsu's repository configuration, whose aliases, pager and editor run code in every later jj command"},
 		{Path: ".git/hooks/", Anchor: Anywhere, Kind: AgentConfig, Reason: "holds git hooks, which run on every commit, checkout and push"},
 		{Path: ".envrc", Anchor: Anywhere, Kind: AgentConfig, Reason: "is run by direnv whenever a shell enters the directory"},
 		// Jobs, services and programs that run later by themselves (writing
