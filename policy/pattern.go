@@ -195,7 +195,14 @@ func (r *compiledRule) mayMatchPattern(s *subject) bool {
 	if r.ws {
 		return s.inWS && r.mayMatchForm(s.ws, s.pat.ws)
 	}
+	// The absolute form, when there is one, is last. A relative form then
+	// meets an absolute rule only through "**", which the absolute form
+	// says precisely; without one (no cwd) the relative form must.
+	hasAbs := path.IsAbs(s.texts[s.n-1])
 	for k := 0; k < s.n; k++ {
+		if hasAbs && !path.IsAbs(s.texts[k]) && strings.HasPrefix(r.ref.Pattern, "/") {
+			continue
+		}
 		if r.mayMatchForm(s.texts[k], s.pat.texts[k]) {
 			return true
 		}
@@ -204,11 +211,6 @@ func (r *compiledRule) mayMatchPattern(s *subject) bool {
 }
 
 func (r *compiledRule) mayMatchForm(text string, p glob.Path) bool {
-	if !path.IsAbs(text) && strings.HasPrefix(r.ref.Pattern, "/") {
-		// A relative form meets an absolute rule only through "**",
-		// which the absolute form of the same word says better.
-		return false
-	}
 	switch {
 	case r.sens != 0:
 		_, _, ok := sensitive.MayMatch(text, r.home, r.sens)
