@@ -678,7 +678,6 @@ func scriptRunner(name string) bool {
 	return isInterpreter(name) && !isShell(name) && name != "source" && name != "."
 }
 
-// runsJar returns the jar "java -jar JAR ARGS…" runs and its arguments.
 // runsAppScript returns the management script an interpreter runs and
 // its arguments: Django's manage.py, Laravel's artisan, Rails' bin/rails,
 // whose commands (flush, db:wipe, db:reset) act on the app's database.
@@ -699,6 +698,7 @@ func runsAppScript(name string, args []string) (string, []string, bool) {
 	return "", nil, false
 }
 
+// runsJar returns the jar "java -jar JAR ARGS…" runs and its arguments.
 func runsJar(name string, args []string) (string, []string, bool) {
 	if name != "java" {
 		return "", nil, false

@@ -288,7 +288,7 @@ func findNames(args []string) (string, bool) {
 	if dir == "" {
 		dir = "."
 	}
-	if dir == "" || strings.ContainsAny(dir, "$`*?[{") {
+	if strings.ContainsAny(dir, "$`*?[{") {
 		return "", false
 	}
 	name, names, widens := "", 0, false
