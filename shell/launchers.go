@@ -213,6 +213,11 @@ func (w *walker) runnerProgram(name string, prog []word, c scope, d *dirState) {
 	if !ok || len(prog) == 0 {
 		return
 	}
+	if prog[0].static {
+		// "npx rimraf@5 ~" runs rimraf.
+		prog = append([]word{prog[0]}, prog[1:]...)
+		prog[0].text = packageName(prog[0].text)
+	}
 	from, ffrom := len(w.res.Commands), len(w.res.Files)
 	w.run(prog, nil, ic, d.clone(), false)
 	for i := from; i < len(w.res.Commands); i++ {

@@ -96,6 +96,15 @@ func packageProgram(name string, args []string) (int, bool) {
 	return 0, false
 }
 
+// packageName is a package runner's operand without its version:
+// "http-server@14" is http-server, "@scope/tool@1" @scope/tool.
+func packageName(spec string) string {
+	if i := strings.LastIndexByte(spec, '@'); i > 0 {
+		return spec[:i]
+	}
+	return spec
+}
+
 // runsPackage returns the program a package runner starts and its
 // arguments: the module of "python -m MODULE ARGS…", the package of
 // "npx PKG ARGS…" (bunx, pnpx) when nothing precedes it.
@@ -106,11 +115,7 @@ func runsPackage(name string, args []string) (string, []string, bool) {
 	switch name {
 	case "npx", "bunx", "pnpx":
 		if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !remotePackage(args[0]) {
-			pkg := args[0]
-			if i := strings.LastIndexByte(pkg, '@'); i > 0 {
-				pkg = pkg[:i] // http-server@14
-			}
-			return pkg, args[1:], true
+			return packageName(args[0]), args[1:], true
 		}
 	}
 	return "", nil, false
