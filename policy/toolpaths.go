@@ -16,8 +16,9 @@ import (
 // the rules a person writes for file tools stay with file tools. A
 // tool whose name says it writes (write_file, edit, move, delete…) may
 // write each: a class found is a possibility, and tampering asks in
-// every mode. Paths next to a repository, bucket or host are that
-// service's, not this machine's (remoteTool).
+// every mode. A path next to a repository or host argument is checked
+// all the same: the agent writes the arguments, and one named "repo"
+// would otherwise carry ~/.ssh/id_rsa past the check.
 func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 	var buf [8]string
 	keys := buf[:0]
@@ -26,7 +27,7 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 			keys = append(keys, k)
 		}
 	}
-	if len(keys) == 0 || remoteTool(c.Args) {
+	if len(keys) == 0 {
 		return subs
 	}
 	slices.Sort(keys) // map order is random; the decision's is not
@@ -92,19 +93,6 @@ func pathArgName(k string) bool {
 		"source", "sources", "src", "destination", "dest", "dst", "target", "targetpath",
 		"directory", "dir", "oldpath", "newpath", "frompath", "topath", "sourcepath", "destinationpath":
 		return true
-	}
-	return false
-}
-
-// remoteTool reports whether a tool's arguments say its paths are
-// another machine's or a service's (a repository's "path" next to its
-// "owner" and "repo", a bucket's, a host's): not this machine's files.
-func remoteTool(args map[string]any) bool {
-	for k := range args {
-		switch strings.ToLower(k) {
-		case "repo", "repository", "owner", "project", "project_id", "bucket", "url", "uri", "host", "hostname", "container", "pod", "remote", "branch", "ref":
-			return true
-		}
 	}
 	return false
 }
