@@ -875,9 +875,6 @@ func (e *Engine) altClass(base subject, kind toolgate.SubjectKind, f *shell.File
 		s := e.fileSubject(base, kind, alt, cwd, f.Dir)
 		if cr := e.fileClass(&s, f.Write, f.Delete, f.Recursive); cr.Class != "" {
 			cr.Reason = mayVerb(cr.Reason)
-			if strings.HasPrefix(cr.Reason, "reads ") {
-				cr.Reason = "may read " + strings.TrimPrefix(cr.Reason, "reads ")
-			}
 			return cr, cr.Class == shell.ClassTampering
 		}
 	}
@@ -887,7 +884,7 @@ func (e *Engine) altClass(base subject, kind toolgate.SubjectKind, f *shell.File
 // mayVerb turns a class reason about a file into a possibility: "writes
 // X, which…" into "may write X, which…".
 func mayVerb(reason string) string {
-	for _, v := range [...]string{"writes ", "overwrites ", "deletes "} {
+	for _, v := range [...]string{"reads ", "writes ", "overwrites ", "deletes "} {
 		if rest, ok := strings.CutPrefix(reason, v); ok {
 			return "may " + strings.TrimSuffix(v, "s ") + " " + rest
 		}

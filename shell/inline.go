@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // inlineCode returns the program given inline to an interpreter that is
 // not a shell (python -c, node -e, perl -e, a heredoc or here-string into
@@ -81,25 +84,14 @@ var codeSigns = []struct {
 }
 
 // codeWrites reports whether a scan of inline code finds it writing or
-// deleting files (codeSigns).
+// deleting files.
 func codeWrites(code string) (writes, deletes bool) {
-	for _, s := range codeSigns {
-		if s.what != "writes files" && s.what != "deletes files" {
-			continue
-		}
-		for _, m := range s.marks {
-			if strings.Contains(code, m) {
-				writes = writes || s.what == "writes files"
-				deletes = deletes || s.what == "deletes files"
-				break
-			}
-		}
-	}
-	return writes, deletes
+	found := codeDoes(code)
+	return slices.Contains(found, "writes files"), slices.Contains(found, "deletes files")
 }
 
-// inlineReason names what inline code does, as far as a scan can tell.
-func inlineReason(name, code string) string {
+// codeDoes lists what a scan of inline code finds it doing (codeSigns).
+func codeDoes(code string) []string {
 	var found []string
 	for _, s := range codeSigns {
 		for _, m := range s.marks {
@@ -109,6 +101,12 @@ func inlineReason(name, code string) string {
 			}
 		}
 	}
+	return found
+}
+
+// inlineReason names what inline code does, as far as a scan can tell.
+func inlineReason(name, code string) string {
+	found := codeDoes(code)
 	r := name + " runs a program given inline, which no rule can read"
 	if len(found) > 0 {
 		r += "; it " + strings.Join(found, ", ")
