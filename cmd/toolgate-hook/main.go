@@ -35,6 +35,8 @@ import (
 	// First of all packages to start: the main goroutine's stack grown once.
 	_ "github.com/toolgate/toolgate/internal/bigstack"
 	"github.com/toolgate/toolgate/internal/clicore"
+	// Early too: the heap's first 2 MB as one huge page where faults are slow.
+	_ "github.com/toolgate/toolgate/internal/hugeheap"
 	"github.com/toolgate/toolgate/internal/yamltree"
 )
 
