@@ -69,7 +69,7 @@ type Approval struct {
 	// ResumeToken is the public correlation handle for suspend and resume.
 	ResumeToken string `json:"resume_token"`
 	Call        Call   `json:"call"`
-	// Digest is the call's CallDigest as first submitted: a resubmission
+	// Digest is the call's digest.Call as first submitted: a resubmission
 	// of the call id with other content is refused, never attached.
 	Digest    string    `json:"digest,omitempty"`
 	Decision  Decision  `json:"decision"`

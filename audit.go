@@ -1,12 +1,8 @@
 package toolgate
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"strings"
-	"time"
 )
 
 // Contains reports whether the entry's text holds q, ignoring case: its
@@ -53,45 +49,4 @@ func anyString(v any, f func(string) bool) bool {
 		}
 	}
 	return false
-}
-
-// ChainHash returns the hash that chains e to the entry before it: SHA-256
-// over e with PrevHash set and Hash cleared, encoded as JSON with the time
-// in UTC. Every store computes it the same way, so a client can verify
-// the log it reads.
-func (e AuditEntry) ChainHash() string {
-	e.Hash = ""
-	e.Time = e.Time.UTC()
-	b, err := json.Marshal(auditHashForm{e, e.Time.Format(time.RFC3339Nano)})
-	if err != nil {
-		// Only an invalid Data value can fail; hash its text instead so
-		// tampering with it still shows.
-		e.Data = json.RawMessage(fmt.Sprintf("%q", string(e.Data)))
-		b, _ = json.Marshal(auditHashForm{e, e.Time.Format(time.RFC3339Nano)})
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// auditHashForm fixes the time's text so that a store's round trip of the
-// time value does not change the hash.
-type auditHashForm struct {
-	AuditEntry
-	TimeText string `json:"time_text"`
-}
-
-// VerifyChain checks that entries, in sequence order, are chained to each
-// other and to prev (the hash of the entry before the first, "" for the
-// start of the log). It names the first entry that does not verify.
-func VerifyChain(entries []AuditEntry, prev string) error {
-	for _, e := range entries {
-		if e.PrevHash != prev {
-			return fmt.Errorf("audit entry %d: previous hash %.12s… does not match entry before it (%.12s…)", e.Seq, e.PrevHash, prev)
-		}
-		if h := e.ChainHash(); h != e.Hash {
-			return fmt.Errorf("audit entry %d: hash %.12s… does not match its content (%.12s…): the entry was changed", e.Seq, e.Hash, h)
-		}
-		prev = e.Hash
-	}
-	return nil
 }

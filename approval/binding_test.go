@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -45,8 +46,8 @@ func TestResubmittedCallID(t *testing.T) {
 		e := newEnv(t)
 		ctx := context.Background()
 		a := e.ask(t, approved)
-		if a.Digest != toolgate.CallDigest(&a.Call) {
-			t.Fatalf("approval digest %q, want the call's %q", a.Digest, toolgate.CallDigest(&a.Call))
+		if a.Digest != digest.Call(&a.Call) {
+			t.Fatalf("approval digest %q, want the call's %q", a.Digest, digest.Call(&a.Call))
 		}
 		// Every decided call's digest is on record in the audit log.
 		requested, err := e.broker.Audit(ctx, store.AuditFilter{Kind: string(toolgate.EventApprovalRequested)})

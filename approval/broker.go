@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
 )
@@ -358,7 +359,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	if err := b.admitWorkspace(ctx, c.Workspace, req.By); err != nil {
 		return nil, err
 	}
-	digest := toolgate.CallDigest(&c)
+	sum := digest.Call(&c)
 	if req.By.Agent {
 		// Another credential's session is not there for this one: checked
 		// before a resubmitted call could attach to its approval.
@@ -372,14 +373,14 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		}
 	}
 	if a, err := b.store.GetApprovalByCall(ctx, c.Session, c.ID); err == nil {
-		if err := b.sameCall(ctx, a, &c, digest); err != nil {
+		if err := b.sameCall(ctx, a, &c, sum); err != nil {
 			return nil, err
 		}
 		return &Result{Decision: a.Decision, Approval: a}, nil
 	} else if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
 		return nil, err
 	}
-	d, err := b.decideRecorded(ctx, &c, digest, req)
+	d, err := b.decideRecorded(ctx, &c, sum, req)
 	if err != nil {
 		return nil, err
 	}
@@ -396,10 +397,10 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	now := b.now()
 	a := &toolgate.Approval{
 		ID: newID("ap_"), ResumeToken: newID("rt_"),
-		Call: c, Digest: digest, Decision: d, Status: toolgate.StatusPending,
+		Call: c, Digest: sum, Decision: d, Status: toolgate.StatusPending,
 		CreatedAt: now, ExpiresAt: now.Add(ttl), BatchRemaining: req.BatchRemaining,
 	}
-	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, digest, &d))
+	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, sum, &d))
 	b.beginStoring(c.Session)
 	existing, err := b.store.CreateApproval(ctx, a, entry)
 	stored := a
@@ -412,7 +413,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	}
 	if existing != nil {
 		// Another submission of the id won the race to store it.
-		if err := b.sameCall(ctx, existing, &c, digest); err != nil {
+		if err := b.sameCall(ctx, existing, &c, sum); err != nil {
 			return nil, err
 		}
 		return &Result{Decision: existing.Decision, Approval: existing}, nil
@@ -437,7 +438,7 @@ const maxStale = 16
 // the database as of its commit, and the head need not be read before
 // every decision. An ask to hold, which a person will see, is checked the
 // same way with a read of the feed's head before it is created.
-func (b *Broker) decideRecorded(ctx context.Context, c *toolgate.Call, digest string, req SubmitRequest) (toolgate.Decision, error) {
+func (b *Broker) decideRecorded(ctx context.Context, c *toolgate.Call, sum string, req SubmitRequest) (toolgate.Decision, error) {
 	optimistic := b.feed != nil && b.guard != nil
 	if b.feed != nil && !optimistic {
 		// Another node may have changed grants, modes, stop flags or
@@ -469,11 +470,11 @@ func (b *Broker) decideRecorded(ctx context.Context, c *toolgate.Call, digest st
 		var entry toolgate.AuditEntry
 		switch {
 		case d.Action != toolgate.Ask:
-			entry = b.auditEntry("decision", c, "", d.Action.String(), gate, d.Reason, decisionData(c, digest, &d))
+			entry = b.auditEntry("decision", c, "", d.Action.String(), gate, d.Reason, decisionData(c, sum, &d))
 		case req.NoHold:
 			// The host asks its own user: the ask is recorded, nothing is
 			// held, so no approver sees a question nobody waits for.
-			entry = b.auditEntry("decision", c, "", "ask", gate, NoHoldReason+": "+d.Reason, decisionData(c, digest, &d))
+			entry = b.auditEntry("decision", c, "", "ask", gate, NoHoldReason+": "+d.Reason, decisionData(c, sum, &d))
 		case optimistic:
 			current, err := b.currentSince(ctx, seen)
 			if err != nil {
@@ -518,13 +519,13 @@ const NoHoldReason = "asked in the agent's own prompt"
 // it would hand a human's answer about one call to another (approve
 // `git push` as call 7, then resubmit call 7 as `rm -rf /`). A mismatch is
 // audited and refused with EConflict, whatever the approval's status.
-func (b *Broker) sameCall(ctx context.Context, a *toolgate.Approval, c *toolgate.Call, digest string) error {
+func (b *Broker) sameCall(ctx context.Context, a *toolgate.Approval, c *toolgate.Call, sum string) error {
 	stored := a.Digest
 	if stored == "" {
 		// Stored before digests were kept: digest the stored call.
-		stored = toolgate.CallDigest(&a.Call)
+		stored = digest.Call(&a.Call)
 	}
-	if stored == digest {
+	if stored == sum {
 		return nil
 	}
 	reason := fmt.Sprintf("call id %q of session %s was already submitted with other content (tool, arguments, workspace or cwd); a call id names one call", c.ID, c.Session)
@@ -533,7 +534,7 @@ func (b *Broker) sameCall(ctx context.Context, a *toolgate.Approval, c *toolgate
 		StoredDigest string         `json:"stored_digest"`
 		Args         map[string]any `json:"args,omitempty"`
 		Cwd          string         `json:"cwd,omitempty"`
-	}{digest, stored, c.Args, c.Cwd})
+	}{sum, stored, c.Args, c.Cwd})
 	entry := b.auditEntry(AuditCallConflict, c, a.ID, "conflict", gate, reason, data)
 	if err := b.store.AppendAudit(ctx, entry); err != nil {
 		return fmt.Errorf("record call conflict: %w", err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/fsrules"
@@ -601,7 +602,7 @@ func TestAuditRecordsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := toolgate.VerifyChain(entries, ""); err != nil {
+	if err := digest.VerifyChain(entries, ""); err != nil {
 		t.Fatal(err)
 	}
 	var kinds []string

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/digest"
 )
 
 // longPoll submits a call with ?wait= in the background and returns the
@@ -449,7 +450,7 @@ func TestAuditAndGrantsAdmin(t *testing.T) {
 		t.Fatalf("limit: %d", len(au.Entries))
 	}
 	e.must(200, "GET", "/v1/audit?since=2026-11-21T08:00:00Z&until=2026-11-21T10:00:00Z&limit=5000", e.Admin, nil, &au)
-	if err := toolgate.VerifyChain(au.Entries, ""); err != nil || len(au.Entries) < 4 {
+	if err := digest.VerifyChain(au.Entries, ""); err != nil || len(au.Entries) < 4 {
 		t.Fatalf("chain of %d: %v", len(au.Entries), err)
 	}
 	if r := e.do("GET", "/v1/audit?since=yesterday", e.Admin, nil); r.status != 400 || !strings.Contains(r.errMessage(), "RFC 3339") {

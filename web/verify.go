@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -65,7 +66,7 @@ func verifyChain(ctx context.Context, src AuditLister) (chainStatus, error) {
 			st.OK = true
 			return st, nil
 		}
-		if err := toolgate.VerifyChain(page, st.Head); err != nil {
+		if err := digest.VerifyChain(page, st.Head); err != nil {
 			st.Error = err.Error()
 			return st, nil
 		}

@@ -32,10 +32,10 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/integrations/claudecode"
-	// First of all packages to start: the main goroutine's stack grown once.
+	// First of all packages to start: the main goroutine's stack grown
+	// once, and the heap's first 2 MB one huge page where faults are slow.
 	_ "github.com/toolgate/toolgate/internal/bigstack"
 	"github.com/toolgate/toolgate/internal/clicore"
-	// Early too: the heap's first 2 MB as one huge page where faults are slow.
 	_ "github.com/toolgate/toolgate/internal/hugeheap"
 	"github.com/toolgate/toolgate/internal/yamltree"
 )

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/digest"
 )
 
 func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -62,7 +63,7 @@ func verifyAudit(ctx context.Context, c *client.Client, stdout io.Writer) error 
 		if len(page) == 0 {
 			break
 		}
-		if err := toolgate.VerifyChain(page, prev); err != nil {
+		if err := digest.VerifyChain(page, prev); err != nil {
 			return fmt.Errorf("audit log does not verify: %w", err)
 		}
 		prev, after = page[len(page)-1].Hash, page[len(page)-1].Seq

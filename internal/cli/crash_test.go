@@ -17,6 +17,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -198,7 +199,7 @@ func TestCrashLosesNothing(t *testing.T) {
 			t.Fatalf("audit entry %d changed across the crash", before[i].Seq)
 		}
 	}
-	if err := toolgate.VerifyChain(after, ""); err != nil {
+	if err := digest.VerifyChain(after, ""); err != nil {
 		t.Fatalf("audit chain after crash: %v", err)
 	}
 	if grants, err := admin.Grants(ctx, store.GrantFilter{}); err != nil || len(grants) != 1 {

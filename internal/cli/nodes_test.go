@@ -17,6 +17,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store/postgres"
 )
 
@@ -386,7 +387,7 @@ func TestNodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := toolgate.VerifyChain(es, ""); err != nil {
+		if err := digest.VerifyChain(es, ""); err != nil {
 			t.Fatalf("the nodes' audit log is not one chain: %v", err)
 		}
 		out, err := exec.Command(bin, "audit", "--verify", "--url", gs[1].url, "--token", gs[0].token).CombinedOutput()

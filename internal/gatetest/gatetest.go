@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 )
 
 // Harness is one gate seen through four credentials.
@@ -317,7 +318,7 @@ func testAudit(t *testing.T, h Harness) {
 		t.Fatal("no audit entry for a decided call")
 	}
 	all := must(h.Admin.Audit(ctx, toolgate.AuditFilter{}))(t, "audit")
-	if err := toolgate.VerifyChain(all, ""); err != nil {
+	if err := digest.VerifyChain(all, ""); err != nil {
 		t.Errorf("audit chain: %v", err)
 	}
 }

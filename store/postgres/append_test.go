@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/postgres"
 )
@@ -32,7 +33,7 @@ func verify(t *testing.T, db *postgres.DB, want int) []toolgate.AuditEntry {
 			t.Fatalf("entry %d has seq %d", i, e.Seq)
 		}
 	}
-	if err := toolgate.VerifyChain(es, ""); err != nil {
+	if err := digest.VerifyChain(es, ""); err != nil {
 		t.Fatal(err)
 	}
 	return es

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/internal/rowcodec"
 )
@@ -60,7 +61,7 @@ func (db *DB) chain(b *pgx.Batch, entries []toolgate.AuditEntry, seq int64, prev
 	for _, e := range entries {
 		seq++
 		e.Seq, e.PrevHash = seq, prev
-		e.Hash = e.ChainHash()
+		e.Hash = digest.AuditEntry(e)
 		t, err := rowcodec.Nanos("audit time", e.Time)
 		if err != nil {
 			return 0, "", err

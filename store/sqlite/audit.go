@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/internal/rowcodec"
 )
@@ -34,7 +35,7 @@ func (db *DB) appendAudit(ctx context.Context, tx *sql.Tx, entries []toolgate.Au
 	for _, e := range entries {
 		seq++
 		e.Seq, e.PrevHash = seq, prev
-		e.Hash = e.ChainHash()
+		e.Hash = digest.AuditEntry(e)
 		t, err := rowcodec.Nanos("audit time", e.Time)
 		if err != nil {
 			return err

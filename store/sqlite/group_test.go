@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -81,7 +82,7 @@ func TestGroupCommit(t *testing.T) {
 			t.Errorf("committed write %s is missing", s)
 		}
 	}
-	if err := toolgate.VerifyChain(entries, ""); err != nil {
+	if err := digest.VerifyChain(entries, ""); err != nil {
 		t.Errorf("audit chain: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -103,7 +104,7 @@ func auditLog(t *testing.T, s store.Store) []toolgate.AuditEntry {
 			t.Fatalf("audit entry %d has seq %d, want %d (seqs %v)", i, e.Seq, i+1, seqs(es))
 		}
 	}
-	if err := toolgate.VerifyChain(es, ""); err != nil {
+	if err := digest.VerifyChain(es, ""); err != nil {
 		t.Fatalf("audit chain does not verify: %v", err)
 	}
 	return es
@@ -673,7 +674,7 @@ func testAuditChain(t *testing.T, s store.Store) {
 	// A page of the log verifies from the entry before it.
 	page, err := s.ListAudit(ctx, store.AuditFilter{AfterSeq: 2, Limit: 2})
 	ok(t, "ListAudit page", err)
-	if err := toolgate.VerifyChain(page, es[1].Hash); err != nil {
+	if err := digest.VerifyChain(page, es[1].Hash); err != nil {
 		t.Fatalf("page of the log: %v", err)
 	}
 }

@@ -1,18 +1,20 @@
-package toolgate_test
+package digest_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/digest"
 )
 
-func TestCallDigest(t *testing.T) {
+func TestCall(t *testing.T) {
 	t.Parallel()
 	base := toolgate.Call{ID: "c1", Session: "s", Workspace: "w", Tool: "Bash", Cwd: "/p",
 		Args: map[string]any{"command": "ls", "n": float64(3), "opts": map[string]any{"a": []any{true, nil}}}}
-	d := toolgate.CallDigest(&base)
+	d := digest.Call(&base)
 	decoded := func(s string) map[string]any {
 		var m map[string]any
 		dec := json.NewDecoder(strings.NewReader(s))
@@ -43,12 +45,12 @@ func TestCallDigest(t *testing.T) {
 		{"boundary shift", toolgate.Call{Session: "s", Workspace: "w", Tool: "Bash/p", Args: base.Args}, false},
 		{"invalid UTF-8 kept", withArgs(base, "command", "ls\xff"), false},
 	} {
-		if got := toolgate.CallDigest(&tc.c) == d; got != tc.same {
+		if got := digest.Call(&tc.c) == d; got != tc.same {
 			t.Errorf("%s: same digest %v, want %v", tc.name, got, tc.same)
 		}
 	}
 	a, b := withArgs(base, "command", "ls\xfe"), withArgs(base, "command", "ls\xff")
-	if toolgate.CallDigest(&a) == toolgate.CallDigest(&b) {
+	if digest.Call(&a) == digest.Call(&b) {
 		t.Error("two invalid UTF-8 strings digest alike")
 	}
 }
@@ -63,4 +65,43 @@ func withArgs(c toolgate.Call, k string, v any) toolgate.Call {
 	args[k] = v
 	c.Args = args
 	return c
+}
+
+func chain(n int) []toolgate.AuditEntry {
+	var out []toolgate.AuditEntry
+	prev := ""
+	for i := 1; i <= n; i++ {
+		e := toolgate.AuditEntry{
+			Seq: int64(i), Time: time.Date(2026, 11, 21, 8, 0, i, 123456789, time.UTC),
+			Kind: "decision", Tool: "Bash", Outcome: "allow", Data: json.RawMessage(`{"command":"ls"}`),
+			PrevHash: prev,
+		}
+		e.Hash = digest.AuditEntry(e)
+		prev = e.Hash
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestVerifyChain(t *testing.T) {
+	t.Parallel()
+	if err := digest.VerifyChain(chain(5), ""); err != nil {
+		t.Fatalf("intact chain: %v", err)
+	}
+	tampered := chain(5)
+	tampered[2].Outcome = "deny"
+	if err := digest.VerifyChain(tampered, ""); err == nil || !strings.Contains(err.Error(), "entry 3") {
+		t.Fatalf("changed entry: got %v, want an error naming entry 3", err)
+	}
+	removed := chain(5)
+	removed = append(removed[:1], removed[2:]...)
+	if err := digest.VerifyChain(removed, ""); err == nil || !strings.Contains(err.Error(), "entry 3") {
+		t.Fatalf("removed entry: got %v, want an error naming entry 3", err)
+	}
+	// A store that hands back the time in another zone still verifies.
+	local := chain(2)
+	local[1].Time = local[1].Time.In(time.FixedZone("X", 3600))
+	if err := digest.VerifyChain(local, ""); err != nil {
+		t.Fatalf("time zone round trip: %v", err)
+	}
 }

@@ -1,17 +1,21 @@
-package toolgate
+package digest
 
 import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"hash"
 	"math"
 	"sort"
 	"strconv"
+	"time"
+
+	"github.com/toolgate/toolgate"
 )
 
-// CallDigest returns the content digest of a call: a SHA-256 over its
+// Call returns the content digest of a call: a SHA-256 over its
 // workspace, session, tool, canonical arguments and working directory. A
 // call id names one call, so the gateway keeps this digest with the call's
 // approval and refuses a resubmission of the id whose digest differs: an
@@ -21,7 +25,7 @@ import (
 // its kind and every string is length-prefixed and kept byte for byte
 // (invalid UTF-8 is not folded into U+FFFD), object keys are sorted, and
 // numbers are compared as float64 values, as JSON decoding yields them.
-func CallDigest(c *Call) string {
+func Call(c *toolgate.Call) string {
 	h := sha256.New()
 	d := digester{h: h}
 	d.str("toolgate.call.v1")
@@ -33,7 +37,7 @@ func CallDigest(c *Call) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// digester writes values in the canonical encoding CallDigest hashes.
+// digester writes values in the canonical encoding Call hashes.
 type digester struct {
 	h   hash.Hash
 	buf [9]byte
@@ -109,4 +113,45 @@ func (d *digester) number(f float64) {
 		f = 0 // -0 and 0 are one JSON number
 	}
 	d.tag('f', math.Float64bits(f))
+}
+
+// AuditEntry returns the hash that chains e to the entry before it: SHA-256
+// over e with PrevHash set and Hash cleared, encoded as JSON with the time
+// in UTC. Every store computes it the same way, so a client can verify
+// the log it reads.
+func AuditEntry(e toolgate.AuditEntry) string {
+	e.Hash = ""
+	e.Time = e.Time.UTC()
+	b, err := json.Marshal(auditHashForm{e, e.Time.Format(time.RFC3339Nano)})
+	if err != nil {
+		// Only an invalid Data value can fail; hash its text instead so
+		// tampering with it still shows.
+		e.Data = json.RawMessage(fmt.Sprintf("%q", string(e.Data)))
+		b, _ = json.Marshal(auditHashForm{e, e.Time.Format(time.RFC3339Nano)})
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// auditHashForm fixes the time's text so that a store's round trip of the
+// time value does not change the hash.
+type auditHashForm struct {
+	toolgate.AuditEntry
+	TimeText string `json:"time_text"`
+}
+
+// VerifyChain checks that entries, in sequence order, are chained to each
+// other and to prev (the hash of the entry before the first, "" for the
+// start of the log). It names the first entry that does not verify.
+func VerifyChain(entries []toolgate.AuditEntry, prev string) error {
+	for _, e := range entries {
+		if e.PrevHash != prev {
+			return fmt.Errorf("audit entry %d: previous hash %.12s… does not match entry before it (%.12s…)", e.Seq, e.PrevHash, prev)
+		}
+		if h := AuditEntry(e); h != e.Hash {
+			return fmt.Errorf("audit entry %d: hash %.12s… does not match its content (%.12s…): the entry was changed", e.Seq, e.Hash, h)
+		}
+		prev = e.Hash
+	}
+	return nil
 }
