@@ -54,12 +54,12 @@ func TestCollapse(t *testing.T) {
 	}
 }
 
-// TestFaultTime: the probe measures something and stays well under a
-// millisecond (a fault, not a stall of the probe itself).
+// TestFaultTime: the probe maps a page and times its first write; a
+// zero would mean it timed nothing. (No upper bound: a busy machine can
+// preempt the probe for a whole time slice.)
 func TestFaultTime(t *testing.T) {
-	d := faultTime()
-	if d <= 0 || d > 50*SlowFault {
-		t.Errorf("faultTime() = %v, want within (0, %v]", d, 50*SlowFault)
+	if d := faultTime(); d <= 0 {
+		t.Errorf("faultTime() = %v, want > 0", d)
 	}
 }
 
