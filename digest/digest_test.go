@@ -105,3 +105,20 @@ func TestVerifyChain(t *testing.T) {
 		t.Fatalf("time zone round trip: %v", err)
 	}
 }
+
+// TestGolden pins both hashes to the values toolgate computed before they
+// moved into this package (b1c14db): stored approvals keep their call's
+// digest and audit logs their chain, so neither encoding may change.
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	c := toolgate.Call{ID: "c1", Session: "s1", Workspace: "w", Tool: "Bash", Cwd: "/p",
+		Args: map[string]any{"command": "git push", "n": float64(3), "opts": map[string]any{"a": []any{true, nil, "x\xff"}}}}
+	if got, want := digest.Call(&c), "sha256:5bbc5ae6bda717c54ce39abc93e4b284824a40b151f55319ce5e384bb985c35d"; got != want {
+		t.Errorf("digest.Call = %s, want %s", got, want)
+	}
+	e := toolgate.AuditEntry{Seq: 7, Time: time.Date(2026, 11, 21, 8, 0, 1, 123456789, time.FixedZone("X", 3600)),
+		Kind: "decision", Tool: "Bash", Outcome: "allow", Data: json.RawMessage(`{"command":"ls"}`), PrevHash: "abc"}
+	if got, want := digest.AuditEntry(e), "090cb0b227bc5557f9e67a7706ef09d00700b60c010ccd9a7ac1e7dd33d34000"; got != want {
+		t.Errorf("digest.AuditEntry = %s, want %s", got, want)
+	}
+}

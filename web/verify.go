@@ -27,7 +27,7 @@ type chainStatus struct {
 }
 
 // handleVerify verifies the whole audit log's hash chain on the server
-// (toolgate.VerifyChain) and reports the result. The audit log is an
+// (digest.VerifyChain) and reports the result. The audit log is an
 // admin's to read, so this needs an admin session.
 func (u *UI) handleVerify(w http.ResponseWriter, r *http.Request) {
 	noStore(w.Header())
