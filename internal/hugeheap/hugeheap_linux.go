@@ -6,12 +6,12 @@ import (
 	"unsafe"
 )
 
-// SlowFault is the first-touch time of a page above which the heap is
+// slowFault is the first-touch time of a page above which the heap is
 // collapsed: on the benchmark machine a fault takes ~11 µs and the
 // collapse is worth about fifty of them; on bare metal a fault takes
 // well under a microsecond and the collapse would cost more than it
 // saves.
-const SlowFault = 4 * time.Microsecond
+const slowFault = 4 * time.Microsecond
 
 const (
 	hugePageSize = 2 << 20
@@ -23,7 +23,7 @@ const (
 var heapObject *[64]byte
 
 func init() {
-	if thpAllowed() && faultTime() >= SlowFault {
+	if thpAllowed() && faultTime() >= slowFault {
 		_ = collapse()
 	}
 }
