@@ -23,7 +23,7 @@ const (
 var heapObject *[64]byte
 
 func init() {
-	if thpAllowed() && faultTime() >= slowFault {
+	if faultTime() >= slowFault && thpAllowed() {
 		_ = collapse()
 	}
 }
