@@ -13,9 +13,9 @@
 // the heap starts in into one huge page (MADV_COLLAPSE, Linux 6.1) costs
 // 0.3–0.8 ms there and makes every later touch of the region free.
 //
-// So the package first times one fault on a fresh page and collapses
-// only when it took at least 4 µs; elsewhere it costs a mapping,
-// one fault and two clock reads. It does nothing when the system's
+// So the package first times one fault on a fresh page of its own
+// zero-filled data and collapses only when it took at least 4 µs;
+// elsewhere it costs that one fault and two clock reads. It does nothing when the system's
 // transparent huge pages are set to "never", on a kernel without
 // MADV_COLLAPSE, or on other systems. The heap's contents are unchanged
 // either way: a collapse only changes how the pages are mapped.

@@ -54,12 +54,36 @@ func TestCollapse(t *testing.T) {
 	}
 }
 
-// TestFaultTime: the probe maps a page and times its first write; a
+// TestFaultTime: the probe times the first write to a fresh page; a
 // zero would mean it timed nothing. (No upper bound: a busy machine can
 // preempt the probe for a whole time slice.)
 func TestFaultTime(t *testing.T) {
-	if d := faultTime(); d <= 0 {
+	page, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(page)
+	if d := faultTime(page); d <= 0 {
 		t.Errorf("faultTime() = %v, want > 0", d)
+	}
+}
+
+// TestProbePage: init's probe is one whole page of its own, which the
+// package's first write found unmapped (a page shared with other data
+// could be mapped already and time no fault).
+func TestProbePage(t *testing.T) {
+	t.Parallel()
+	page := probePage()
+	start, end := uintptr(unsafe.Pointer(&page[0])), uintptr(unsafe.Pointer(&page[len(page)-1]))+1
+	if start%pageSize != 0 || end-start != pageSize {
+		t.Fatalf("probe page at %#x..%#x, want one aligned %d-byte page", start, end, pageSize)
+	}
+	lo, hi := uintptr(unsafe.Pointer(&probe[0])), uintptr(unsafe.Pointer(&probe[len(probe)-1]))+1
+	if start < lo || end > hi {
+		t.Fatalf("probe page %#x..%#x outside probe %#x..%#x", start, end, lo, hi)
+	}
+	if page[0] != 1 {
+		t.Errorf("init did not write the probe page")
 	}
 }
 
