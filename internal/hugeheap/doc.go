@@ -15,8 +15,9 @@
 //
 // So the package first times one fault on a fresh page of its own
 // zero-filled data and collapses only when it took at least 4 µs;
-// elsewhere it costs that one fault and two clock reads. It does nothing when the system's
-// transparent huge pages are set to "never", on a kernel without
-// MADV_COLLAPSE, or on other systems. The heap's contents are unchanged
-// either way: a collapse only changes how the pages are mapped.
+// elsewhere it costs that one fault and two clock reads. It does nothing
+// when the system's transparent huge pages are set to "never", on a
+// kernel without MADV_COLLAPSE, or on other systems. The heap's contents
+// are unchanged either way: a collapse only changes how the pages are
+// mapped.
 package hugeheap

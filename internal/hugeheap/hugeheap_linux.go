@@ -62,6 +62,9 @@ func contains(b []byte, s string) bool {
 // one of the runtime's threads (~40 µs under PVM).
 var probe [2 * pageSize]byte
 
+// pageSize is x86-64's page, which the 2 MB huge page assumes too. Where
+// pages are larger the probe's page may be shared and already mapped: it
+// then reads fast and the package does nothing.
 const pageSize = 4 << 10
 
 // probePage is the page-aligned page inside probe.

@@ -68,9 +68,9 @@ func TestFaultTime(t *testing.T) {
 	}
 }
 
-// TestProbePage: init's probe is one whole page of its own, which the
-// package's first write found unmapped (a page shared with other data
-// could be mapped already and time no fault).
+// TestProbePage: init's probe is one whole, aligned page inside probe,
+// so no other variable shares it (a shared page could be mapped already
+// and time no fault), and init wrote it, so the probe ran.
 func TestProbePage(t *testing.T) {
 	t.Parallel()
 	page := probePage()
