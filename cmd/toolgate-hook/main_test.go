@@ -351,9 +351,9 @@ func TestInitBudget(t *testing.T) {
 	// toolgate's own packages run nothing at start-up but bigstack's and
 	// hugeheap's inits: a package-level var set by a call
 	// (sync.OnceValue, a regexp, a copy of another var's field) is code
-	// that allocates and writes its page of .data, a page fault in every process (shell.init was
-	// 2,826 bytes of code copying tables; lazy.Value and constants keep
-	// such vars data the linker lays out).
+	// that allocates and writes its page of .data, a page fault in every
+	// process (shell.init was 2,826 bytes of code copying tables;
+	// lazy.Value and constants keep such vars data the linker lays out).
 	f, err := elf.Open(bin)
 	if err != nil {
 		t.Fatal(err)

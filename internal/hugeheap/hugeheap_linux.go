@@ -7,10 +7,10 @@ import (
 )
 
 // slowFault is the first-touch time of a page above which the heap is
-// collapsed: on the benchmark machine a fault takes ~11 µs and the
-// collapse is worth about fifty of them; on bare metal a fault takes
-// well under a microsecond and the collapse would cost more than it
-// saves.
+// collapsed: on the benchmark machine's slow days a fault takes ~11 µs
+// and the collapse is worth about fifty of them; on its fast days
+// (1.6–3.2 µs) and on bare metal (well under a microsecond) the collapse
+// would cost more than it saves (docs/BENCHMARKS.md, tenth pass).
 const slowFault = 4 * time.Microsecond
 
 const (
