@@ -255,8 +255,8 @@ const (
 // TestCallBudget bounds what one hook call allocates once the process's
 // lazily built tables exist: loading the rules, compiling the engine and
 // deciding are most of the hook's work past start-up, and each byte of
-// fresh heap is a page the process faults in (docs/BENCHMARKS.md, "The
-// hook near the process floor"). Measured 2026-11-27: 590 objects,
+// fresh heap is a page the process faults in (docs/BENCHMARKS.md, "Hook
+// start-up"). Measured 2026-11-27: 590 objects,
 // 92 KB. A change that needs more should say so in BENCHMARKS.md and
 // raise the budget with it.
 func TestCallBudget(t *testing.T) {
