@@ -118,6 +118,14 @@ func (s *subject) tampering() (shell.ClassRisk, bool) {
 	return shell.ClassRisk{}, false
 }
 
+// secret reports whether the subject reads a secret ($CREDENTIALS,
+// DESIGN §3.6): a key, token or credential file read or searched.
+// Such a subject is never open: no mode allows it, only a rule that names
+// it or a person's answer does.
+func (s *subject) secret() bool {
+	return s.fclass.Class == shell.ClassCredential
+}
+
 // classReason words a risk class for a person: the class, then what the
 // subject does.
 func classReason(c shell.ClassRisk) string {
@@ -315,11 +323,13 @@ func (e *Engine) judgeSubject(s *subject, args map[string]any, env *Env, agent *
 	// the subject: no match, or only a catch-all.
 	unset := r == nil || r.catchAll
 	cr, risky := s.risky()
-	if risky && v.open {
+	wild := risky && v.open
+	if wild {
 		// No rule that names the risky form matched: it needs a human,
 		// whatever a wildcard allows (DESIGN §3.5). It stays open, so
-		// yolo still allows it.
-		v = verdict{action: toolgate.Ask, open: true, reason: "a wildcard allow does not cover this; only a rule that names " + strconv.Quote(cr.Token) + " does"}
+		// yolo still allows it, unless it reads a secret: that is never
+		// open, in any mode (DESIGN §2 step 4).
+		v = verdict{action: toolgate.Ask, open: !s.secret(), reason: "a wildcard allow does not cover this; only a rule that names " + strconv.Quote(cr.Token) + " does"}
 	}
 	switch {
 	case s.restrict && !risky:
@@ -329,7 +339,7 @@ func (e *Engine) judgeSubject(s *subject, args map[string]any, env *Env, agent *
 			}
 			return verdict{action: toolgate.NoAction, rule: v.rule, open: v.open}
 		}
-	case s.kind == toolgate.SubjectRead && !(risky && v.open):
+	case s.kind == toolgate.SubjectRead && !wild:
 		// A read only restricts: an explicit deny or ask counts; an open
 		// result or an allow says nothing, unless the file is unknown.
 		if unset && s.opaque {
@@ -342,7 +352,7 @@ func (e *Engine) judgeSubject(s *subject, args map[string]any, env *Env, agent *
 			return verdict{action: toolgate.NoAction, rule: v.rule, open: v.open}
 		}
 	case s.kind == toolgate.SubjectWrite:
-		if unset && !(risky && v.open) {
+		if unset && !wild {
 			v = verdict{action: toolgate.Ask, open: true, reason: reasonOpenWrite}
 		}
 	}
