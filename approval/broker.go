@@ -19,11 +19,40 @@ import (
 )
 
 // DefaultWorkspace and DefaultSession name the workspace and session of a
-// call that names none.
+// call that names none. An agent credential's call that names no session
+// (or names DefaultSession) is in that credential's own default session
+// instead (SessionFor), so that no agent can take the shared one.
 const (
 	DefaultWorkspace = "default"
 	DefaultSession   = "default"
 )
+
+// defaultSessionPrefix starts the id of an agent credential's default
+// session: "default:" and the credential's name. No other credential may
+// name such a session, so none can take another's before its first call.
+const defaultSessionPrefix = DefaultSession + ":"
+
+// SessionFor returns the session a caller means by id. An agent
+// credential that names no session, or DefaultSession, means its own
+// default session ("default:NAME"); an agent that names another
+// credential's default session is told it does not exist (ENotFound).
+// Anyone else means id as given, DefaultSession when it is empty.
+func SessionFor(id string, by Actor) (string, error) {
+	if !by.Agent {
+		if id == "" {
+			return DefaultSession, nil
+		}
+		return id, nil
+	}
+	own := defaultSessionPrefix + by.Name
+	switch {
+	case id == "" || id == DefaultSession:
+		return own, nil
+	case strings.HasPrefix(id, defaultSessionPrefix) && id != own:
+		return "", errSessionNotFound(id)
+	}
+	return id, nil
+}
 
 // gate is the Actor the broker records for what it decides by itself.
 var gate = Actor{Name: "toolgate", Via: "rules"}
@@ -177,7 +206,8 @@ func newID(prefix string) string {
 
 // normalize fills a call's defaults and checks what every call needs. A
 // dry run needs no call id; Submit gives a call without one a random id.
-func normalize(c *toolgate.Call, needID bool) error {
+// A call that names no session is in by's default session (SessionFor).
+func normalize(c *toolgate.Call, needID bool, by Actor) error {
 	if strings.TrimSpace(c.Tool) == "" {
 		return toolgate.Errorf(toolgate.EInvalid, "call has no tool")
 	}
@@ -187,9 +217,11 @@ func normalize(c *toolgate.Call, needID bool) error {
 	if err := toolgate.ValidWorkspaceID(c.Workspace); err != nil {
 		return err
 	}
-	if c.Session == "" {
-		c.Session = DefaultSession
+	sess, err := SessionFor(c.Session, by)
+	if err != nil {
+		return err
 	}
+	c.Session = sess
 	if o, ok := toolgate.MCPOrigin(c.Tool); ok {
 		c.Origin = o // every approver surface shows where the tool comes from
 	}
@@ -280,7 +312,7 @@ func (b *Broker) Evaluate(ctx context.Context, c toolgate.Call) (toolgate.Decisi
 // EvaluateAs is Evaluate for a caller: an agent credential cannot
 // evaluate in a session another credential owns.
 func (b *Broker) EvaluateAs(ctx context.Context, c toolgate.Call, by Actor) (toolgate.Decision, error) {
-	if err := normalize(&c, false); err != nil {
+	if err := normalize(&c, false, by); err != nil {
 		return toolgate.Decision{}, err
 	}
 	if err := b.admitWorkspace(ctx, c.Workspace, by); err != nil {
@@ -350,7 +382,7 @@ func (b *Broker) decide(ctx context.Context, e *policy.Engine, c *toolgate.Call,
 // its outcome.
 func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error) {
 	c := req.Call
-	if err := normalize(&c, true); err != nil {
+	if err := normalize(&c, true, req.By); err != nil {
 		return nil, err
 	}
 	if err := checkBatch(&c, req.BatchRemaining); err != nil {

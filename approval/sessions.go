@@ -23,6 +23,12 @@ func (b *Broker) Sessions(ctx context.Context, f store.SessionFilter) ([]*toolga
 // workspace): its first call binds it, so a host may set the mode of a
 // session before its first call. Without create it is ENotFound.
 func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, create bool, change func(*toolgate.Session) string) (*toolgate.Session, error) {
+	if by.Agent {
+		var err error
+		if id, err = SessionFor(id, by); err != nil {
+			return nil, err
+		}
+	}
 	if id == "" {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "no session id")
 	}
@@ -100,6 +106,10 @@ func (b *Broker) CancelWorkspace(ctx context.Context, workspace string, by Actor
 // session does not exist.
 func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
 	if by.Agent {
+		var err error
+		if session, err = SessionFor(session, by); err != nil {
+			return nil, err
+		}
 		var s toolgate.Session
 		found, err := b.loadSession(ctx, session, &s)
 		if err != nil {
@@ -132,6 +142,10 @@ func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolga
 // credential that owns it.
 func (b *Broker) EndSession(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
 	if by.Agent {
+		var err error
+		if session, err = SessionFor(session, by); err != nil {
+			return nil, err
+		}
 		var s toolgate.Session
 		found, err := b.loadSession(ctx, session, &s)
 		if err != nil {

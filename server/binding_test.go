@@ -354,3 +354,61 @@ func TestTokensAPI(t *testing.T) {
 		t.Fatalf("audit kinds %v", kinds)
 	}
 }
+
+// TestSessionlessCallsPerCredential: a call that names no session is in
+// its agent credential's own default session. The first agent to send
+// one does not take it from the others, a hard deny in one credential's
+// default session stops no other's, and no agent can name another's.
+func TestSessionlessCallsPerCredential(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	other, err := e.Tokens.Create("agent-2", tokens.RoleAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := e.ask(shell("", "c1", "git push origin main"))
+	if a.Call.Session != "default:agent-1" {
+		t.Fatalf("agent-1's session-less call is in session %q", a.Call.Session)
+	}
+	var res approval.Result
+	e.must(200, "POST", "/v1/calls", other, map[string]any{"call": shell("", "c1", "make deploy")}, &res)
+	if res.Approval == nil || res.Approval.Call.Session != "default:agent-2" {
+		t.Fatalf("agent-2's session-less call: %+v", res)
+	}
+	// Naming "default" is the same as naming none.
+	e.must(200, "POST", "/v1/calls", other, map[string]any{"call": shell("default", "c2", "make release")}, &res)
+	if res.Approval == nil || res.Approval.Call.Session != "default:agent-2" {
+		t.Fatalf("agent-2's call in %q: %+v", "default", res)
+	}
+	e.must(200, "POST", "/v1/approvals/"+res.Approval.ID+"/deny", e.Approver, map[string]any{"mode": "hard"}, nil)
+	// agent-2's stop flag is its own: agent-1's default session goes on.
+	read := toolgate.Call{ID: "c3", Tool: "Read", Args: map[string]any{"file_path": "README.md"}}
+	if got := e.final(read); got != toolgate.Allow {
+		t.Fatalf("agent-1's read after agent-2's hard deny: %s", got)
+	}
+	read.ID = "c4"
+	var d approval.Result
+	e.must(200, "POST", "/v1/calls", other, read, &d)
+	if d.Decision.Action != toolgate.Deny {
+		t.Fatalf("agent-2's read after its hard deny: %s", d.Decision.Action)
+	}
+	for _, at := range []struct {
+		method, path string
+		body         any
+	}{
+		{"POST", "/v1/calls", shell("default:agent-1", "c9", "ls")},
+		{"POST", "/v1/calls", shell("default:agent-3", "c9", "ls")},
+		{"POST", "/v1/evaluate", shell("default:agent-1", "", "ls")},
+		{"POST", "/v1/sessions/default:agent-1/turn-end", nil},
+		{"POST", "/v1/sessions/default:agent-1/end", nil},
+	} {
+		if r := e.do(at.method, at.path, other, at.body); r.status != http.StatusNotFound {
+			t.Errorf("agent-2 %s %s: %d %s", at.method, at.path, r.status, r.body)
+		}
+	}
+	// Its own turn ends by the name it knows its session by.
+	e.must(200, "POST", "/v1/sessions/default/turn-end", other, nil, nil)
+	if s, err := e.Broker.Session(t.Context(), "default:agent-2"); err != nil || s.Stopped || s.Owner != "agent-2" {
+		t.Fatalf("agent-2's default session: %+v %v", s, err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/confirm"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/tokens"
 )
 
 // TestResubmittedCallID is issue 10's attack through the seed's
@@ -64,4 +65,53 @@ func waitPending(t *testing.T, s *stack) string {
 	}
 	t.Fatal("no pending confirmation")
 	return ""
+}
+
+// TestSessionlessPerCredential: seed 004's hosts often send no sessionId.
+// Each agent credential's such calls are in its own default session, so
+// the second host is served (not told the session does not exist) and
+// each is answered on its own.
+func TestSessionlessPerCredential(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, confirm.Config{})
+	second, err := s.Tokens.Create("host-2", tokens.RoleAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := make(chan httpResp, 2)
+	for _, tok := range []string{s.Agent, second} {
+		go func() {
+			outs <- s.post("/api/tool-confirmation", tok, map[string]any{"toolName": "shell", "args": map[string]any{"command": "git push origin main"}, "callId": "c1"})
+		}()
+	}
+	var pending []*toolgate.Approval
+	for deadline := time.Now().Add(10 * time.Second); len(pending) < 2 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if pending, err = s.Broker.List(t.Context(), store.ApprovalFilter{Status: toolgate.StatusPending}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(pending) != 2 {
+		t.Fatalf("pending: %d, want one per host", len(pending))
+	}
+	sessions := map[string]bool{}
+	for _, a := range pending {
+		sessions[a.Call.Session] = true
+		if r := s.answer(a.ID, map[string]any{"approved": true}); r.status != 200 {
+			t.Fatalf("answer %s: %d %s", a.ID, r.status, r.body)
+		}
+	}
+	if !sessions["default:host"] || !sessions["default:host-2"] {
+		t.Fatalf("sessions: %v", sessions)
+	}
+	for range 2 {
+		r := receive(t, outs)
+		var out confirm.Outcome
+		if r.status != 200 || json.Unmarshal([]byte(r.body), &out) != nil || !out.Approved {
+			t.Fatalf("host's outcome: %d %s", r.status, r.body)
+		}
+	}
+	// Neither may name the other's.
+	if r := s.post("/api/tool-confirmation", second, map[string]any{"toolName": "shell", "args": map[string]any{"command": "ls"}, "sessionId": "default:host", "callId": "c2"}); r.status != http.StatusNotFound {
+		t.Fatalf("host-2 in host's default session: %d %s", r.status, r.body)
+	}
 }

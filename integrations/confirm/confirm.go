@@ -311,9 +311,13 @@ func (c *Confirm) submit(ctx context.Context, sub Submission, by approval.Actor)
 	if call.Workspace == "" {
 		call.Workspace = approval.DefaultWorkspace
 	}
-	if call.Session == "" {
-		call.Session = approval.DefaultSession
+	// A submission without a session is in its agent credential's own
+	// default session: no agent takes the shared one from the others.
+	session, err := approval.SessionFor(call.Session, by)
+	if err != nil {
+		return nil, err
 	}
+	call.Session = session
 	if call.ID == "" {
 		call.ID = newID("call_")
 	}
