@@ -21,6 +21,22 @@ type Decision struct {
 	Risks []Risk `json:"risks"`
 	// Suggestions are patterns a human may grant with "always".
 	Suggestions []Suggestion `json:"suggestions"`
+	// Redactions says which secrets the call carried and where: each is
+	// masked in everything stored, shown, notified or searched, while the
+	// call's digest binds its exact arguments.
+	Redactions []Redaction `json:"redactions,omitempty"`
+}
+
+// Redaction is one secret found in a call's arguments and masked.
+type Redaction struct {
+	// Arg names the argument that held it (command, env.TOKEN, headers[0]).
+	Arg string `json:"arg"`
+	// Rule is the id of the detection rule that found it.
+	Rule string `json:"rule"`
+	// What the secret is, in words (AWS access key ID, password in a URL).
+	What string `json:"what"`
+	// Shown is the secret as masked ("AKIA…[redacted]").
+	Shown string `json:"shown"`
 }
 
 // MarshalJSON writes d with empty lists as [] rather than null, so every

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/digest"
+	"github.com/toolgate/toolgate/internal/redact"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store"
 )
@@ -339,6 +340,8 @@ func (b *Broker) EvaluateAs(ctx context.Context, c toolgate.Call, by Actor) (too
 	if !sessionHalts(&s, &d) {
 		b.decide(ctx, e, &c, &s, &d)
 	}
+	_, secrets := redact.Call(&c)
+	secrets.Decision(&d)
 	return d, nil
 }
 
@@ -412,7 +415,10 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	} else if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
 		return nil, err
 	}
-	d, err := b.decideRecorded(ctx, &c, sum, req)
+	// The call's secrets are masked in everything recorded or shown from
+	// here on; the gate decides, and sum binds, the exact arguments.
+	shown, secrets := redact.Call(&c)
+	d, err := b.decideRecorded(ctx, &c, &shown, secrets, sum, req)
 	if err != nil {
 		return nil, err
 	}
@@ -429,10 +435,10 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	now := b.now()
 	a := &toolgate.Approval{
 		ID: newID("ap_"), ResumeToken: newID("rt_"),
-		Call: c, Digest: sum, Decision: d, Status: toolgate.StatusPending,
-		CreatedAt: now, ExpiresAt: now.Add(ttl), BatchRemaining: req.BatchRemaining,
+		Call: shown, Digest: sum, Decision: d, Status: toolgate.StatusPending,
+		CreatedAt: now, ExpiresAt: now.Add(ttl), BatchRemaining: redactedCalls(req.BatchRemaining),
 	}
-	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &c, a.ID, "ask", gate, d.Reason, decisionData(&c, sum, &d))
+	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &shown, a.ID, "ask", gate, d.Reason, decisionData(&shown, sum, &d))
 	b.beginStoring(c.Session)
 	existing, err := b.store.CreateApproval(ctx, a, entry)
 	stored := a
@@ -470,7 +476,11 @@ const maxStale = 16
 // the database as of its commit, and the head need not be read before
 // every decision. An ask to hold, which a person will see, is checked the
 // same way with a read of the feed's head before it is created.
-func (b *Broker) decideRecorded(ctx context.Context, c *toolgate.Call, sum string, req SubmitRequest) (toolgate.Decision, error) {
+//
+// c is the call as submitted, shown the call with its secrets masked
+// (secrets, nil when there are none, masks the decision): the decision
+// is made about c and recorded about shown.
+func (b *Broker) decideRecorded(ctx context.Context, c, shown *toolgate.Call, secrets *redact.Secrets, sum string, req SubmitRequest) (toolgate.Decision, error) {
 	optimistic := b.feed != nil && b.guard != nil
 	if b.feed != nil && !optimistic {
 		// Another node may have changed grants, modes, stop flags or
@@ -499,14 +509,15 @@ func (b *Broker) decideRecorded(ctx context.Context, c *toolgate.Call, sum strin
 		default:
 			b.decide(ctx, e, c, s, &d)
 		}
+		secrets.Decision(&d)
 		var entry toolgate.AuditEntry
 		switch {
 		case d.Action != toolgate.Ask:
-			entry = b.auditEntry("decision", c, "", d.Action.String(), gate, d.Reason, decisionData(c, sum, &d))
+			entry = b.auditEntry("decision", shown, "", d.Action.String(), gate, d.Reason, decisionData(shown, sum, &d))
 		case req.NoHold:
 			// The host asks its own user: the ask is recorded, nothing is
 			// held, so no approver sees a question nobody waits for.
-			entry = b.auditEntry("decision", c, "", "ask", gate, NoHoldReason+": "+d.Reason, decisionData(c, sum, &d))
+			entry = b.auditEntry("decision", shown, "", "ask", gate, NoHoldReason+": "+d.Reason, decisionData(shown, sum, &d))
 		case optimistic:
 			current, err := b.currentSince(ctx, seen)
 			if err != nil {
@@ -561,6 +572,8 @@ func (b *Broker) sameCall(ctx context.Context, a *toolgate.Approval, c *toolgate
 		return nil
 	}
 	reason := fmt.Sprintf("call id %q of session %s was already submitted with other content (tool, arguments, workspace or cwd); a call id names one call", c.ID, c.Session)
+	shown, _ := redact.Call(c)
+	c = &shown
 	data, _ := json.Marshal(struct {
 		Digest       string         `json:"digest"`
 		StoredDigest string         `json:"stored_digest"`
@@ -796,6 +809,13 @@ func (b *Broker) decideModified(ctx context.Context, e *policy.Engine, a *toolga
 	if err != nil {
 		return toolgate.Errorf(toolgate.EInvalid, "%v", err)
 	}
+	if len(a.Decision.Redactions) > 0 {
+		// The stored call holds masked secrets: the call as modified can
+		// be decided only if no masked text is left in it.
+		if text, _ := json.Marshal(args); redact.Contains(string(text)) {
+			return toolgate.Errorf(toolgate.EInvalid, "the call's arguments hold masked secrets (%s): modifications must replace every argument that holds one; approve it unchanged or deny it", redactedArgs(a.Decision.Redactions))
+		}
+	}
 	s, err := b.getSession(ctx, a.Call.Session)
 	if err != nil {
 		return err
@@ -859,6 +879,9 @@ func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.App
 		}
 		if strings.TrimSpace(g.Pattern) == "" {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "empty pattern")
+		}
+		if redact.Contains(g.Pattern) {
+			return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q holds a masked secret: it would never match the call; give a pattern without it", g.Pattern)
 		}
 	default:
 		return nil, toolgate.Errorf(toolgate.EInvalid, "unknown grant kind %q (want tool, pattern or prefix)", kind)

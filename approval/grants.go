@@ -162,6 +162,11 @@ func (b *Broker) cascade(ctx context.Context, g *toolgate.Grant, by Actor) {
 		return
 	}
 	for _, a := range pending {
+		if len(a.Decision.Redactions) > 0 {
+			// Stored with masked secrets: the stored call is not the
+			// call, so no grant decides it; its approver answers.
+			continue
+		}
 		d, err := b.Evaluate(ctx, a.Call)
 		if err != nil || d.Action != toolgate.Allow {
 			continue

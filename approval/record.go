@@ -3,8 +3,11 @@ package approval
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/redact"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -111,3 +114,34 @@ func (b *Broker) Audit(ctx context.Context, f store.AuditFilter) ([]toolgate.Aud
 
 // auditSearchPage is how many entries a search reads from the store at once.
 const auditSearchPage = 500
+
+// redactedCalls returns calls with their secrets masked, for storing and
+// showing (a batch's calls still to come).
+func redactedCalls(cs []toolgate.Call) []toolgate.Call {
+	var out []toolgate.Call
+	for i := range cs {
+		shown, secrets := redact.Call(&cs[i])
+		if secrets == nil {
+			continue
+		}
+		if out == nil {
+			out = append([]toolgate.Call(nil), cs...)
+		}
+		out[i] = shown
+	}
+	if out == nil {
+		return cs
+	}
+	return out
+}
+
+// redactedArgs names the arguments that held the secrets rs found.
+func redactedArgs(rs []toolgate.Redaction) string {
+	var names []string
+	for _, r := range rs {
+		if !slices.Contains(names, r.Arg) {
+			names = append(names, r.Arg)
+		}
+	}
+	return strings.Join(names, ", ")
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/filebefore"
+	"github.com/toolgate/toolgate/internal/redact"
 )
 
 // handleBefore returns the file a pending write or edit is about to
@@ -38,6 +39,9 @@ func (s *server) handleBefore(w http.ResponseWriter, r *http.Request) error {
 	default:
 		b = filebefore.Read(r.Context(), &a.Call, filebefore.Options{Home: s.deps.Home, Allowed: s.readAllowed(&a.Call)})
 	}
+	// The file may hold secrets of its own: shown and hashed masked,
+	// like the call.
+	b.Content = redact.Text(b.Content)
 	read := approval.FileRead{Path: b.Path, Shown: b.Shown, Exists: b.Exists, Content: b.Content, Note: b.Note}
 	if err := s.broker.RecordFileRead(r.Context(), a, by, read); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,6 +29,18 @@ type gateway struct {
 	cmd   *exec.Cmd
 	url   string
 	token string // the admin token printed on first start
+	// log holds every line the process wrote to stderr.
+	log struct {
+		sync.Mutex
+		lines []string
+	}
+}
+
+// logText returns what the gateway has logged so far.
+func (g *gateway) logText() string {
+	g.log.Lock()
+	defer g.log.Unlock()
+	return strings.Join(g.log.lines, "\n")
 }
 
 // toolgateBinary returns a path under which this test binary runs as the
@@ -73,6 +86,9 @@ func startGateway(t *testing.T, bin, data string, env ...string) *gateway {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			line := sc.Text()
+			g.log.Lock()
+			g.log.lines = append(g.log.lines, line)
+			g.log.Unlock()
 			if m := tokenLine.FindStringSubmatch(line); m != nil {
 				g.token = m[1]
 			}
@@ -86,7 +102,7 @@ func startGateway(t *testing.T, bin, data string, env ...string) *gateway {
 	select {
 	case <-found:
 	case <-time.After(30 * time.Second):
-		t.Fatal("gateway did not start within 30s")
+		t.Fatalf("gateway did not start within 30s:\n%s", g.logText())
 	}
 	return g
 }

@@ -7,6 +7,7 @@ package present
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -400,11 +401,27 @@ func Text(a *toolgate.Approval, now time.Time) string {
 	for _, r := range Risks(a.Decision) {
 		fmt.Fprintf(&b, "Risk: %s\n", cut(r, 300))
 	}
+	if m := Masked(a.Decision); m != "" {
+		fmt.Fprintf(&b, "Secrets masked: %s\n", cut(m, 300))
+	}
 	if bt := Batch(a); bt != "" {
 		fmt.Fprintf(&b, "Batch: %s\n", bt)
 	}
 	fmt.Fprintf(&b, "Expires in %s", Remaining(a, now))
 	return b.String()
+}
+
+// Masked words the secrets masked in a call and where they were: "AWS
+// access key ID in command, password in a URL in env.DB"; "" when none.
+func Masked(d toolgate.Decision) string {
+	parts := make([]string, 0, len(d.Redactions))
+	for _, r := range d.Redactions {
+		p := r.What + " in " + Visible(r.Arg)
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // cut shortens s to n runes, marking the cut.
