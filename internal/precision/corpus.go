@@ -131,6 +131,9 @@ func expand(s string) ([]string, error) {
 		}
 		alts := strings.Split(strings.ReplaceAll(group, `\`+altSep, "\x00"), altSep)
 		for k, a := range alts {
+			if strings.TrimSpace(a) != a {
+				return nil, fmt.Errorf("alternative %q of %s%s%s starts or ends with a blank: put blanks outside the group", a, altOpen, group, altClose)
+			}
 			alts[k] = strings.ReplaceAll(a, "\x00", altSep)
 		}
 		if len(alts) < 2 {

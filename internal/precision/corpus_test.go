@@ -28,6 +28,7 @@ func TestParse(t *testing.T) {
 		{name: "unclosed group", src: "x\tread\tls «a|b\n", err: "without"},
 		{name: "stray close", src: "x\tread\tls a»\n", err: "without"},
 		{name: "one alternative", src: "x\tread\tls «a»\n", err: "one alternative"},
+		{name: "blank inside a group", src: "x\tread\tls« |-la»\n", err: "put blanks outside the group"},
 		{name: "nested", src: "x\tread\tls «a|«b|c»»\n", err: "nested"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -89,7 +89,7 @@ func Cause(d *toolgate.Decision) (cause, where string) {
 			}
 		}
 		if r.Subject != "" {
-			where = commandWhere(r.Subject)
+			where = riskWhere(r.Subject)
 		}
 		return fmt.Sprintf("risk %s (%s)", r.Code, r.Severity), where
 	}
@@ -112,6 +112,19 @@ func ruleName(r *toolgate.RuleRef) string {
 		origin = "built-in rule"
 	}
 	return fmt.Sprintf("%s %s %q %s", origin, r.Tool, r.Pattern, r.Action)
+}
+
+// riskWhere is where a risk was found: the construct for a substitution
+// ("$(…)", "<(…)", backticks), else the command.
+func riskWhere(subject string) string {
+	for _, c := range [...]struct{ open, shown string }{
+		{"$(", "$(…)"}, {"<(", "<(…)"}, {">(", ">(…)"}, {"`", "`…`"},
+	} {
+		if strings.HasPrefix(subject, c.open) {
+			return c.shown
+		}
+	}
+	return commandWhere(subject)
 }
 
 func subjectWhere(s *toolgate.SubjectResult) string {
