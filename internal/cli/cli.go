@@ -61,6 +61,7 @@ func commands() []command {
 		{"pair", "print a one-time link and QR code that sign a phone in to the web inbox as an approver", runPair},
 		{"devices", "list signed-in browsers and paired devices, or revoke one", runDevices},
 		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI},
+		{"sandbox", "run a command confined by the kernel (Landlock, seccomp): sandbox [--workspace DIR]… -- CMD…", runSandbox},
 		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy},
 		{"doctor", "check the hook's installation, the gateway, the credential and the rules, and say what to fix", runDoctor},
 		{"completion", "print a shell completion script: completion bash|zsh|fish", runCompletion},

@@ -17,6 +17,7 @@ func TestMain(m *testing.M) {
 		"toolgate": func() {
 			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
+		"escape": escapeMain,
 	})
 }
 

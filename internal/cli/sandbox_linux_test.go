@@ -1,0 +1,318 @@
+package cli_test
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// sandboxHome is a throwaway home with secrets, agent settings,
+// toolgate's state, start-up files, a git workspace and a directory
+// outside the workspace.
+type sandboxHome struct {
+	home, ws, outside, tmp string
+	env                    []string
+}
+
+const secret = "TOPSECRET-4711"
+
+func newSandboxHome(t *testing.T) *sandboxHome {
+	t.Helper()
+	if err := sandbox.Check(); err != nil {
+		t.Skipf("the kernel sandbox cannot run here: %v", err)
+	}
+	root := t.TempDir()
+	h := &sandboxHome{
+		home:    filepath.Join(root, "home"),
+		outside: filepath.Join(root, "outside"),
+		tmp:     filepath.Join(root, "tmp"),
+	}
+	h.ws = filepath.Join(h.home, "proj")
+	files := map[string]string{
+		".ssh/id_ed25519":                   secret,
+		".ssh/id_ed25519.pub":               "ssh-ed25519 AAAA public",
+		".ssh/known_hosts":                  "example.com ssh-ed25519 AAAA",
+		".aws/credentials":                  "[default]\naws_secret_access_key=" + secret,
+		".config/toolgate/toolgate.yaml":    "token: " + secret,
+		".local/share/toolgate/toolgate.db": secret,
+		".claude/settings.json":             `{"env":{"K":"` + secret + `"}}`,
+		".claude.json":                      `{"k":"` + secret + `"}`,
+		".bashrc":                           "# rc\n",
+		".gitconfig":                        "[user]\n\tname = t\n\temail = t@example.com\n",
+		"proj/main.go":                      "package main\n\nfunc main() { println(\"built\") }\n",
+		"proj/go.mod":                       "module example.com/proj\n\ngo 1.22\n",
+		"proj/csrc/hello.c":                 "#include <stdio.h>\nint main(void){puts(\"compiled\");return 0;}\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(h.home, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{h.outside, h.tmp} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.env = []string{
+		"HOME=" + h.home,
+		"XDG_CONFIG_HOME=" + filepath.Join(h.home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(h.home, ".local", "share"),
+		"TMPDIR=" + h.tmp,
+		"PATH=" + os.Getenv("PATH"),
+		"GOCACHE=" + filepath.Join(h.tmp, "gocache"),
+		"GOFLAGS=-mod=mod",
+		"GOTOOLCHAIN=local",
+		"TOOLGATE_TOKEN=" + secret,
+	}
+	git := exec.Command("sh", "-c", "git init -q && git add . && git commit -q -m init")
+	git.Dir, git.Env = h.ws, h.env
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return h
+}
+
+// run runs script under `toolgate sandbox` in the workspace and returns
+// its exit status and output.
+func (h *sandboxHome) run(t *testing.T, extra []string, argv ...string) (int, string) {
+	t.Helper()
+	args := append([]string{"sandbox", "--workspace", h.ws}, extra...)
+	args = append(append(args, "--"), argv...)
+	cmd := exec.Command("toolgate", args...)
+	cmd.Dir, cmd.Env = h.ws, h.env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("toolgate sandbox: %v", err)
+	}
+	return code, out.String()
+}
+
+func (h *sandboxHome) sh(t *testing.T, script string) (int, string) {
+	t.Helper()
+	return h.run(t, nil, "sh", "-c", script)
+}
+
+// TestSandboxEscapes runs each attack as the confined command, beside
+// its benign twin, which must still work.
+func TestSandboxEscapes(t *testing.T) {
+	t.Parallel()
+	h := newSandboxHome(t)
+	cases := []struct {
+		name, attack, benign string
+	}{
+		{"ssh key", `cat ~/.ssh/id_ed25519`, `cat ~/.ssh/id_ed25519.pub ~/.ssh/known_hosts`},
+		{"cloud credentials", `cat ~/.aws/credentials`, `cat /etc/os-release`},
+		{"toolgate config", `cat ~/.config/toolgate/toolgate.yaml`, `cat ~/.gitconfig`},
+		{"toolgate store", `cat ~/.local/share/toolgate/toolgate.db`, `ls ~/.local/share`},
+		{"agent settings", `cat ~/.claude/settings.json`, `ls ~`},
+		{"agent state file", `cat ~/.claude.json`, `cat ~/.bashrc`},
+		{"secrets through a directory walk", `grep -r TOPSECRET ~ 2>/dev/null | grep -q TOPSECRET`, `grep -rq package ~/proj`},
+		{"toolgate token in the environment", `env | grep TOPSECRET`, `env | grep -q HOME=`},
+		{"start-up file", `echo evil >> ~/.bashrc`, `echo ok >> notes.txt`},
+		{"new start-up file", `echo evil > ~/.profile`, `echo ok > "$TMPDIR/scratch"`},
+		{"git hook", `echo evil > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`, `echo ok > src.txt && git add src.txt && git commit -qm work`},
+		{"git config", `git config core.fsmonitor 'sh -c evil'`, `git -c core.abbrev=8 log --oneline -1`},
+		{"replace .git", `mv .git .git-old && mkdir -p .git/hooks`, `mkdir -p sub/dir && mv main.go sub/dir/main.go && mv sub/dir/main.go main.go`},
+		{"write outside the workspace", `echo evil > ` + h.outside + `/f`, `echo ok > ` + h.ws + `/f && rm f`},
+		{"symlink out of the workspace", `ln -s ~/.ssh/id_ed25519 key && cat key`, `ln -s main.go link.go && cat link.go >/dev/null`},
+		{"hard link out of the workspace", `ln ~/.ssh/id_ed25519 key2 && cat key2`, `ln main.go hard.go && cat hard.go >/dev/null && rm hard.go`},
+		{"/proc/self/root", `cat /proc/self/root$HOME/.ssh/id_ed25519`, `cat /proc/self/root/etc/os-release >/dev/null`},
+		{"device", `head -c 16 /dev/mem || head -c 512 $(ls /dev/[sv]d? /dev/nvme0n1 2>/dev/null | head -1)`, `head -c 16 /dev/urandom >/dev/null && echo x >/dev/null`},
+		{"make a device node", `escape mknod ./null2`, `mkfifo ./fifo && rm ./fifo`},
+		{"io_uring", `escape io_uring`, `escape socketpair`},
+		{"raw socket", `escape raw`, `true`},
+		{"packet socket", `escape packet`, `true`},
+		{"kernel keyring", `escape keyctl`, `true`},
+		{"new user namespace", `escape unshare`, `sh -c 'exit 0'`},
+		{"chroot", `escape chroot`, `cd / && pwd`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if code, out := h.sh(t, c.attack); code == 0 || strings.Contains(out, secret) {
+				t.Errorf("attack %q worked (exit %d):\n%s", c.attack, code, out)
+			}
+			if code, out := h.sh(t, c.benign); code != 0 {
+				t.Errorf("benign twin %q failed (exit %d):\n%s", c.benign, code, out)
+			}
+		})
+	}
+	// Nothing the attacks wrote reached the files they aimed at.
+	for name, want := range map[string]string{".bashrc": "# rc\n"} {
+		if b, _ := os.ReadFile(filepath.Join(h.home, name)); string(b) != want {
+			t.Errorf("~/%s changed: %q", name, b)
+		}
+	}
+	for _, p := range []string{filepath.Join(h.home, ".profile"), filepath.Join(h.ws, ".git/hooks/pre-commit"), filepath.Join(h.outside, "f")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s was created", p)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(h.ws, ".git/config")); strings.Contains(string(b), "fsmonitor") {
+		t.Errorf(".git/config changed:\n%s", b)
+	}
+}
+
+// TestSandboxProcessesAndSockets: the confined command cannot trace,
+// signal or read the memory and directories of a process outside, nor
+// reach a loopback listener (the gateway's place), a UDP port or an
+// abstract unix socket started outside; the same operations on its own
+// children and pipes work.
+func TestSandboxProcessesAndSockets(t *testing.T) {
+	t.Parallel()
+	h := newSandboxHome(t)
+	outside := exec.Command("sleep", "60")
+	outside.Env = append(os.Environ(), "OUTSIDE_SECRET="+secret)
+	outside.Dir = h.outside
+	if err := outside.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = outside.Process.Kill(); _ = outside.Wait() })
+	pid := fmt.Sprint(outside.Process.Pid)
+
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tcp.Close()
+	go func() {
+		for {
+			c, err := tcp.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	abstract := fmt.Sprintf("toolgate-sandbox-test-%d", os.Getpid())
+	ab, err := net.Listen("unix", "@"+abstract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ab.Close()
+	sock := filepath.Join(h.outside, "agent.sock")
+	us, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer us.Close()
+	go func() {
+		for _, l := range []net.Listener{ab, us} {
+			go func() {
+				for {
+					c, err := l.Accept()
+					if err != nil {
+						return
+					}
+					c.Close()
+				}
+			}()
+		}
+	}()
+
+	// The attacks work outside the sandbox: the targets are reachable.
+	for _, args := range [][]string{{"tcp", tcp.Addr().String()}, {"abstract", abstract}, {"unix", sock}, {"kill0", pid}} {
+		if out, err := exec.Command("escape", args...).CombinedOutput(); err != nil {
+			t.Fatalf("outside the sandbox, escape %v failed: %v\n%s", args, err, out)
+		}
+	}
+	cases := []struct {
+		name, attack, benign string
+	}{
+		{"ptrace a process outside", "escape ptrace " + pid, `sleep 0.01 & wait`},
+		{"signal a process outside", "escape kill0 " + pid, `sleep 5 & p=$!; escape kill0 $p && kill $p`},
+		{"environment of a process outside", "cat /proc/" + pid + "/environ", `grep -qa HOME= /proc/self/environ`},
+		{"working directory of a process outside", "ls /proc/" + pid + "/cwd/", `ls /proc/self/cwd/ >/dev/null`},
+		{"memory of a process outside", "head -c 8 /proc/" + pid + "/mem", `head -c 8 /proc/self/status >/dev/null`},
+		{"TCP to a loopback listener", "escape tcp " + tcp.Addr().String(), `escape socketpair`},
+		{"UDP", "escape udp " + udp.LocalAddr().String(), `echo ok | cat`},
+		{"abstract unix socket", "escape abstract " + abstract, `seq 1 100 | sort -rn | head -1 | grep -q 100`},
+		{"unix socket outside", "escape unix " + sock, `(echo a; echo b) | wc -l | grep -q 2`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if code, out := h.sh(t, c.attack); code == 0 || strings.Contains(out, secret) {
+				t.Errorf("attack %q worked (exit %d):\n%s", c.attack, code, out)
+			}
+			if code, out := h.sh(t, c.benign); code != 0 {
+				t.Errorf("benign twin %q failed (exit %d):\n%s", c.benign, code, out)
+			}
+		})
+	}
+	udp.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	if n, _, err := udp.ReadFrom(make([]byte, 16)); err == nil {
+		t.Errorf("the UDP listener received %d bytes from the sandbox", n)
+	}
+}
+
+// TestSandboxBuilds: everyday work in the workspace runs confined.
+func TestSandboxBuilds(t *testing.T) {
+	t.Parallel()
+	h := newSandboxHome(t)
+	for _, c := range []struct{ name, script, want string }{
+		{"go build", `go build -o app . && ./app 2>&1`, "built"},
+		{"cc", `cc -o hello csrc/hello.c && ./hello`, "compiled"},
+		{"git commit", `echo change >> main.go && git commit -qam change && git log --oneline | wc -l`, "2"},
+		{"temp files", `f=$(mktemp) && echo tmp > "$f" && cat "$f" && rm "$f"`, "tmp"},
+		{"children", `for i in 1 2 3; do (echo child$i) & done; wait`, "child"},
+	} {
+		if c.name == "go build" {
+			if _, err := exec.LookPath("go"); err != nil {
+				t.Logf("skipping %s: %v", c.name, err)
+				continue
+			}
+		}
+		if c.name == "cc" {
+			if _, err := exec.LookPath("cc"); err != nil {
+				t.Logf("skipping %s: %v", c.name, err)
+				continue
+			}
+		}
+		code, out := h.sh(t, c.script)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%s: exit %d, want output with %q:\n%s", c.name, code, c.want, out)
+		}
+	}
+}
+
+// TestSandboxExitStatus: the command's status passes through; toolgate's
+// own failures are 125, a missing command 127, and nothing runs.
+func TestSandboxExitStatus(t *testing.T) {
+	t.Parallel()
+	h := newSandboxHome(t)
+	if code, out := h.sh(t, "exit 7"); code != 7 {
+		t.Errorf("exit 7: got %d\n%s", code, out)
+	}
+	if code, out := h.run(t, nil, "no-such-command-here"); code != 127 {
+		t.Errorf("missing command: got %d\n%s", code, out)
+	}
+	if code, out := h.run(t, []string{"--workspace", filepath.Join(h.home, "missing")}, "true"); code != 125 {
+		t.Errorf("missing workspace: got %d\n%s", code, out)
+	}
+	if code, out := h.run(t, []string{"--bogus"}, "true"); code != 125 {
+		t.Errorf("bad flag: got %d\n%s", code, out)
+	}
+}

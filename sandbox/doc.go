@@ -1,0 +1,78 @@
+// Package sandbox runs a command confined by the kernel: the third layer
+// after the rules and the static analysis (DESIGN §3.7). A Profile says
+// what the command may read, write and reach; Default derives it from the
+// same tables as the static floor (internal/sensitive and
+// shell.CriticalHomeFiles), so the two cannot disagree about what is a
+// secret, an agent's configuration or a start-up file.
+//
+// # Linux: Landlock, seccomp and a mount namespace
+//
+// Run starts this program again (Command.Self, which calls Enter) in a new
+// user and mount namespace and a new session. Enter then, in order:
+//
+//   - bind-mounts every protected path that exists inside a writable root
+//     (.git/hooks, .git/config, .claude/, .vscode/settings.json, .envrc,
+//     CI pipelines, start-up files…) read-only onto itself, and pins the
+//     directories between it and the root with a bind mount of their own
+//     so that they cannot be renamed away (rename and rmdir of a mount
+//     point fail with EBUSY);
+//   - applies Landlock (ABI 6 or later): the file rules below, TCP bind
+//     and connect denied (connect allowed to the proxy's port only when
+//     the profile names hosts), signals and abstract unix sockets scoped
+//     to the sandbox, and, as always with Landlock, no ptrace of a process
+//     outside it (which also closes /proc/PID/environ, mem, cwd and root
+//     of such processes);
+//   - loads a seccomp filter: no sockets at all without a network (pipes
+//     from socketpair still work), only TCP over IPv4/IPv6 with one; no
+//     ptrace, process_vm_*, io_uring, keyrings, BPF, perf, mounts, new
+//     namespaces, modules, clock changes, reboot or open_by_handle_at
+//     (EPERM or EACCES, never a kill);
+//   - replaces itself with the command. Children inherit all of it.
+//
+// Where Landlock (ABI 6+), seccomp or user namespaces are missing, Run
+// refuses and nothing runs: there is no unconfined fallback.
+//
+// # Reading everything except some paths, with an allow-list
+//
+// Landlock only allows, and a rule on a directory covers its whole
+// hierarchy. "Read everything except ~/.ssh" is therefore built by a walk
+// (Grants): from "/", a directory with nothing denied below it gets one
+// rule; a directory with a denied path below it gets none, and the walk
+// goes down into it and gives each entry beside the denied one its own
+// rule, down to the denied path's parent. Only denied paths that exist
+// shape the walk, so a project without secrets in it is one rule. The
+// writable roots are walked the same way (around the denied paths and a
+// home directory that lies inside the temporary directory). Listing
+// directories is allowed everywhere (one rule on "/"), so the names in
+// ~/.ssh are visible, not their contents. Devices come from a short allow
+// list (null, zero, full, random, urandom, tty, ptmx, pts, shm): no disk
+// or memory device opens, even for root.
+//
+// # Limits
+//
+//   - The walk is a snapshot: an entry created later by another process
+//     directly inside a directory the walk went down into (the home
+//     directory, /etc) is neither readable nor writable; a secret created
+//     later there is therefore not exposed either.
+//   - Secrets recognised anywhere (.netrc, *.tfstate, kubeconfig…) are
+//     looked for in the home directory, /etc and the workspace roots only,
+//     not deeper in a project.
+//   - Protected paths inside a workspace are protected when they exist at
+//     start: a command may create a .claude/ or .mcp.json that was not
+//     there, or hooks in a repository it creates itself.
+//   - A hard link to a secret made before the sandbox started, inside a
+//     writable root, is readable through the root's rule.
+//   - Landlock does not cover metadata: outside the writable roots a
+//     command cannot write file contents, but chmod, chown, utime and
+//     extended attributes of files it may read are governed by the usual
+//     permissions only.
+//   - Pathname unix sockets are closed by seccomp (no socket(2)), not by
+//     Landlock, whose ABI 9 right for them this kernel family lacks.
+//   - The command runs in a new session without a controlling terminal.
+//
+// # macOS
+//
+// Seatbelt renders the same profile as a sandbox-exec (SBPL) policy; it
+// is generated and tested against golden text, and not run: there is no
+// Mac to run it on here.
+package sandbox

@@ -1,0 +1,155 @@
+package sandbox
+
+import (
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// Access is what a grant allows beneath its path.
+type Access uint8
+
+const (
+	// Read allows reading files and directories and running programs.
+	Read Access = iota + 1
+	// ReadWrite adds creating, changing, renaming and deleting files,
+	// directories, links, sockets and pipes (never device nodes).
+	ReadWrite
+)
+
+// Grant is one allow rule: Access to Path and, when it is a directory,
+// everything beneath it.
+type Grant struct {
+	Path   string
+	Dir    bool
+	Access Access
+}
+
+// Grants computes the allow rules that give Access a to everything under
+// root except what the deny specs and the denied directories cover.
+// Landlock can only allow, and a rule on a directory covers its whole
+// hierarchy; so a directory with a denied path below it gets no rule of
+// its own: the walk goes down into it and grants each entry beside the
+// denied one, down to the denied path's parent. What a denied
+// directory's listing shows (names, not contents) stays visible through
+// the read-directory right on "/", granted separately; symbolic links get
+// no rule (what they point at is decided by its own path).
+//
+// Entries created after the walk directly inside a directory it went
+// down into get no rule (they stay unreadable and unwritable); entries
+// created anywhere below a granted directory are covered.
+func Grants(root string, a Access, deny []Spec, denyDirs []string) []Grant {
+	w := walker{denyDirs: denyDirs, access: a, byParent: map[string][]*Spec{}, above: map[string]bool{}}
+	listed := map[string][]os.DirEntry{}
+	for i := range deny {
+		s := &deny[i]
+		if !s.exists(listed) {
+			continue
+		}
+		w.byParent[s.Parent] = append(w.byParent[s.Parent], s)
+		w.markAbove(s.Parent, true)
+	}
+	for _, d := range denyDirs {
+		w.markAbove(d, false)
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil
+	}
+	w.visit(root, fi.IsDir())
+	return w.out
+}
+
+type walker struct {
+	denyDirs []string
+	access   Access
+	out      []Grant
+	// byParent files the deny specs under their directory.
+	byParent map[string][]*Spec
+	// above holds every directory with a denied path below it.
+	above map[string]bool
+}
+
+// exists reports whether some entry the spec matches exists; listed
+// caches directory listings. Only existing paths shape the walk: a
+// directory holds no rule of its own only when something in it is
+// really denied.
+func (s *Spec) exists(listed map[string][]os.DirEntry) bool {
+	entries, ok := listed[s.Parent]
+	if !ok {
+		entries, _ = os.ReadDir(s.Parent)
+		listed[s.Parent] = entries
+	}
+	for _, e := range entries {
+		if nameMatch(s.Name, e.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// markAbove records that the directories above p (and p itself when self
+// is set) have a denied path below them.
+func (w *walker) markAbove(p string, self bool) {
+	if !self {
+		p = parentOf(p)
+	}
+	for {
+		if w.above[p] {
+			return
+		}
+		w.above[p] = true
+		if p == "/" || p == "." || p == "" {
+			return
+		}
+		p = parentOf(p)
+	}
+}
+
+// parentOf is the directory holding p ("/" for "/x").
+func parentOf(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return p[:i]
+}
+
+func (w *walker) visit(p string, isDir bool) {
+	for _, d := range w.denyDirs {
+		if p == d {
+			return
+		}
+	}
+	var partial *Spec
+	for _, s := range w.byParent[parentOf(p)] {
+		if !s.matches(p) {
+			continue
+		}
+		if !s.Dir || len(s.Except) == 0 || !isDir {
+			return
+		}
+		partial = s
+	}
+	if !isDir {
+		w.out = append(w.out, Grant{Path: p, Access: w.access})
+		return
+	}
+	if partial == nil && !w.above[p] {
+		w.out = append(w.out, Grant{Path: p, Dir: true, Access: w.access})
+		return
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return // unreadable: no rule, so denied
+	}
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink != 0 {
+			continue
+		}
+		if partial != nil && partial.covers(e.Name()) {
+			continue
+		}
+		w.visit(join(p, e.Name()), e.IsDir())
+	}
+}
