@@ -157,12 +157,7 @@ func protect(p *Profile) error {
 	var pins, ro []string
 	listed := map[string][]os.DirEntry{}
 	for _, s := range p.Protect {
-		entries, ok := listed[s.Parent]
-		if !ok {
-			entries, _ = os.ReadDir(s.Parent)
-			listed[s.Parent] = entries
-		}
-		for _, e := range entries {
+		for _, e := range listDir(listed, s.Parent) {
 			m := join(s.Parent, e.Name())
 			if !s.matches(m) {
 				continue

@@ -75,12 +75,7 @@ type walker struct {
 // directory holds no rule of its own only when something in it is
 // really denied.
 func (s *Spec) exists(listed map[string][]os.DirEntry) bool {
-	entries, ok := listed[s.Parent]
-	if !ok {
-		entries, _ = os.ReadDir(s.Parent)
-		listed[s.Parent] = entries
-	}
-	for _, e := range entries {
+	for _, e := range listDir(listed, s.Parent) {
 		if nameMatch(s.Name, e.Name()) {
 			return true
 		}
@@ -152,4 +147,14 @@ func (w *walker) visit(p string, isDir bool) {
 		}
 		w.visit(join(p, e.Name()), e.IsDir())
 	}
+}
+
+// listDir lists dir once per cache (nil when it cannot be read).
+func listDir(cache map[string][]os.DirEntry, dir string) []os.DirEntry {
+	entries, ok := cache[dir]
+	if !ok {
+		entries, _ = os.ReadDir(dir)
+		cache[dir] = entries
+	}
+	return entries
 }

@@ -109,14 +109,32 @@ func (h *sandboxHome) sh(t *testing.T, script string) (int, string) {
 	return h.run(t, nil, "sh", "-c", script)
 }
 
+// pair is an attack that must fail (and not show the secret) and its
+// benign twin, which must work.
+type pair struct{ name, attack, benign string }
+
+// pairs runs each pair under the sandbox, in parallel subtests.
+func (h *sandboxHome) pairs(t *testing.T, cases []pair) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if code, out := h.sh(t, c.attack); code == 0 || strings.Contains(out, secret) {
+				t.Errorf("attack %q worked (exit %d):\n%s", c.attack, code, out)
+			}
+			if code, out := h.sh(t, c.benign); code != 0 {
+				t.Errorf("benign twin %q failed (exit %d):\n%s", c.benign, code, out)
+			}
+		})
+	}
+}
+
 // TestSandboxEscapes runs each attack as the confined command, beside
 // its benign twin, which must still work.
 func TestSandboxEscapes(t *testing.T) {
 	t.Parallel()
 	h := newSandboxHome(t)
-	cases := []struct {
-		name, attack, benign string
-	}{
+	cases := []pair{
 		{"ssh key", `cat ~/.ssh/id_ed25519`, `cat ~/.ssh/id_ed25519.pub ~/.ssh/known_hosts`},
 		{"cloud credentials", `cat ~/.aws/credentials`, `cat /etc/os-release`},
 		{"toolgate config", `cat ~/.config/toolgate/toolgate.yaml`, `cat ~/.gitconfig`},
@@ -143,17 +161,7 @@ func TestSandboxEscapes(t *testing.T) {
 		{"new user namespace", `escape unshare`, `sh -c 'exit 0'`},
 		{"chroot", `escape chroot`, `cd / && pwd`},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			if code, out := h.sh(t, c.attack); code == 0 || strings.Contains(out, secret) {
-				t.Errorf("attack %q worked (exit %d):\n%s", c.attack, code, out)
-			}
-			if code, out := h.sh(t, c.benign); code != 0 {
-				t.Errorf("benign twin %q failed (exit %d):\n%s", c.benign, code, out)
-			}
-		})
-	}
+	h.pairs(t, cases)
 	// Nothing the attacks wrote reached the files they aimed at.
 	for name, want := range map[string]string{".bashrc": "# rc\n"} {
 		if b, _ := os.ReadFile(filepath.Join(h.home, name)); string(b) != want {
@@ -238,9 +246,7 @@ func TestSandboxProcessesAndSockets(t *testing.T) {
 			t.Fatalf("outside the sandbox, escape %v failed: %v\n%s", args, err, out)
 		}
 	}
-	cases := []struct {
-		name, attack, benign string
-	}{
+	cases := []pair{
 		{"ptrace a process outside", "escape ptrace " + pid, `sleep 0.01 & wait`},
 		{"signal a process outside", "escape kill0 " + pid, `sleep 5 & p=$!; escape kill0 $p && kill $p`},
 		{"environment of a process outside", "cat /proc/" + pid + "/environ", `grep -qa HOME= /proc/self/environ`},
@@ -251,17 +257,7 @@ func TestSandboxProcessesAndSockets(t *testing.T) {
 		{"abstract unix socket", "escape abstract " + abstract, `seq 1 100 | sort -rn | head -1 | grep -q 100`},
 		{"unix socket outside", "escape unix " + sock, `(echo a; echo b) | wc -l | grep -q 2`},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			if code, out := h.sh(t, c.attack); code == 0 || strings.Contains(out, secret) {
-				t.Errorf("attack %q worked (exit %d):\n%s", c.attack, code, out)
-			}
-			if code, out := h.sh(t, c.benign); code != 0 {
-				t.Errorf("benign twin %q failed (exit %d):\n%s", c.benign, code, out)
-			}
-		})
-	}
+	h.pairs(t, cases)
 	udp.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
 	if n, _, err := udp.ReadFrom(make([]byte, 16)); err == nil {
 		t.Errorf("the UDP listener received %d bytes from the sandbox", n)
