@@ -87,10 +87,9 @@ type subject struct {
 	// under marks a delete of some files under the path, picked by a
 	// test (find . -name X -delete): the workspace root is fine.
 	under bool
-	// builtin limits the rules that may decide the subject to toolgate's
-	// own (the managed layer, the built-in defaults, the sensitive-path
-	// classes): a path an MCP tool's argument names (toolpaths.go).
-	builtin bool
+	// toolArg marks a path a tool's argument names (toolpaths.go): its
+	// sensitive class is looked up without allocating.
+	toolArg bool
 }
 
 // risky reports whether the subject has a risk class, and the first.
@@ -188,6 +187,9 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 		s.texts[0], s.n = argText(c.Args, info.spec.Args, info.spec.Kind), 1
 		if s.texts[0] == "" {
 			s.opaque = true
+		}
+		if info.spec.Kind == KindURL {
+			s.fclass = urlClass(s.texts[0])
 		}
 		subs = append(subs, s)
 	default:
@@ -527,24 +529,25 @@ func argText(args map[string]any, names []string, k Kind) string {
 	return ""
 }
 
+// urlClass classifies a fetch tool's host as curl's URL operand is
+// (DESIGN §3.5): a cloud metadata service hands out the machine's
+// credentials (a secret read: never open); this machine's own services
+// (toolgate's gateway, a database, an admin port) trust local callers,
+// so a wildcard allow does not cover them. A file:// URL has no host: its
+// subject is opaque and asks.
+func urlClass(host string) shell.ClassRisk {
+	switch shell.ClassifyHost(host) {
+	case shell.HostMetadata:
+		return shell.ClassRisk{Class: shell.ClassCredential, Reason: "fetches from " + host + ", the cloud metadata service, which hands out the machine's credentials", Token: host}
+	case shell.HostLoopback:
+		return shell.ClassRisk{Class: shell.ClassPrivilege, Reason: "fetches from " + host + ", a service on this machine that trusts local callers", Token: host}
+	}
+	return shell.ClassRisk{}
+}
+
 // urlSubject returns a URL's host, the subject of URL tools. Rules name it
 // as Claude Code's WebFetch(domain:…) does; the compiler strips "domain:".
-func urlSubject(u string) string {
-	rest := u
-	if i := strings.Index(rest, "://"); i >= 0 {
-		rest = rest[i+3:]
-	}
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
-	}
-	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
-		rest = rest[i+1:]
-	}
-	if h, _, ok := strings.Cut(rest, ":"); ok && !strings.HasPrefix(rest, "[") {
-		rest = h
-	}
-	return strings.ToLower(rest)
-}
+func urlSubject(u string) string { return shell.URLHost(u) }
 
 // pathSubjects adds one subject per path argument of a file tool. A file
 // tool without a usable path gets an opaque subject: never an allow.
@@ -598,6 +601,22 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 					subs[i].fclass = e.searchClass(&subs[i])
 				}
 			}
+		}
+	}
+	switch spec.Kind {
+	case KindGrep:
+		// Grep's glob picks the files searched, at any depth.
+		root, _ := c.Args["path"].(string)
+		for _, k := range [...]string{"glob", "include"} {
+			if g, ok := c.Args[k].(string); ok {
+				subs = e.globSubjects(subs, g, root, c.Cwd, true)
+			}
+		}
+	case KindGlob:
+		// Glob's pattern names files under its path.
+		root, _ := c.Args["path"].(string)
+		if g, ok := c.Args["pattern"].(string); ok {
+			subs = e.globSubjects(subs, g, root, c.Cwd, false)
 		}
 	}
 	if spec.Kind == KindWrite {
@@ -1062,7 +1081,7 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 			p = abs
 		}
 		lookup := sensitive.Lookup
-		if s.builtin {
+		if s.toolArg {
 			lookup = sensitive.LookupExact // an MCP tool's path: no allocation
 		}
 		ent, ok := lookup(p, e.home)

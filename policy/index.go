@@ -200,9 +200,6 @@ func (ix *subjectIndex) last(rs *Ruleset, pre, text string, s *subject, args map
 // for opaque subjects, forms matched only for restriction, or exec-capable
 // flags the pattern does not name).
 func (r *compiledRule) eligible(s *subject, args map[string]any, allowOK bool) bool {
-	if s.builtin && !r.builtin() {
-		return false
-	}
 	if r.same != "" && r.same != s.same {
 		return false // an exact rule covers its own tool, not the family
 	}
@@ -264,10 +261,4 @@ func wordEdge(c byte) bool {
 		return true
 	}
 	return false
-}
-
-// builtin reports whether the rule is toolgate's own: the managed layer,
-// a built-in default, or a class of sensitive paths.
-func (r *compiledRule) builtin() bool {
-	return r.ref.Layer == toolgate.LayerManaged || r.sens != 0 || strings.HasPrefix(r.ref.Source, "builtin:")
 }

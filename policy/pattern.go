@@ -27,6 +27,13 @@ type patForms struct {
 	// unc is the deny or ask rule that decides some expansions but not
 	// all, found while the subject is judged.
 	unc *compiledRule
+	// search marks a search tool's file glob (toolpaths.go): a rule
+	// counts only where the glob aims at it (glob.Glob.AimedByGlob).
+	search bool
+	// local marks a tool's glob under a relative root when the call has
+	// no working directory: it names files inside the project, which
+	// rules written for absolute paths elsewhere do not meet.
+	local bool
 }
 
 // maxPatternBytes bounds the glob operands compared with the rules: each
@@ -193,24 +200,24 @@ func (r *compiledRule) coversForm(p glob.Path) bool {
 // mayMatchPattern reports whether r may match some expansion of s.
 func (r *compiledRule) mayMatchPattern(s *subject) bool {
 	if r.ws {
-		return s.inWS && r.mayMatchForm(s.ws, s.pat.ws)
+		return s.inWS && r.mayMatchForm(s, s.ws, s.pat.ws)
 	}
 	// The absolute form, when there is one, is last. A relative form then
 	// meets an absolute rule only through "**", which the absolute form
 	// says precisely; without one (no cwd) the relative form must.
-	hasAbs := path.IsAbs(s.texts[s.n-1])
+	hasAbs := path.IsAbs(s.texts[s.n-1]) || s.pat.local
 	for k := 0; k < s.n; k++ {
-		if hasAbs && !path.IsAbs(s.texts[k]) && strings.HasPrefix(r.ref.Pattern, "/") {
+		if hasAbs && !path.IsAbs(s.texts[k]) && (strings.HasPrefix(r.ref.Pattern, "/") || strings.HasPrefix(r.ref.Pattern, "~")) {
 			continue
 		}
-		if r.mayMatchForm(s.texts[k], s.pat.texts[k]) {
+		if r.mayMatchForm(s, s.texts[k], s.pat.texts[k]) {
 			return true
 		}
 	}
 	return false
 }
 
-func (r *compiledRule) mayMatchForm(text string, p glob.Path) bool {
+func (r *compiledRule) mayMatchForm(s *subject, text string, p glob.Path) bool {
 	switch {
 	case r.sens != 0:
 		_, _, ok := sensitive.MayMatch(text, r.home, r.sens)
@@ -220,6 +227,9 @@ func (r *compiledRule) mayMatchForm(text string, p glob.Path) bool {
 	case r.isPrefix:
 		lead := p.Lead()
 		return strings.HasPrefix(lead, r.prefix) || strings.HasPrefix(r.prefix, lead) && p.HasMeta()
+	}
+	if s.pat.search {
+		return r.pat.AimedByGlob(p)
 	}
 	return r.pat.AimedBy(p)
 }

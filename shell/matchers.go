@@ -178,14 +178,16 @@ func securityUnit(u string) bool {
 }
 
 // metadataURL reports whether a URL reaches a cloud instance's metadata
-// service, which hands out the machine's credentials.
+// service, which hands out the machine's credentials: its host in any
+// spelling (ClassifyHost), or the address further on, where a proxy or
+// redirector takes it.
 func metadataURL(a string) bool {
 	for _, h := range [...]string{"169.254.169.254", "metadata.google.internal", "100.100.100.200", "[fd00:ec2::254]", "169.254.170.2", "metadata.azure.com"} {
 		if i := strings.Index(a, h); i >= 0 && (i == 0 || a[i-1] == '/' || a[i-1] == '@') {
 			return true
 		}
 	}
-	return false
+	return ClassifyHost(URLHost(a)) == HostMetadata
 }
 
 // everything reports whether a pathspec names the whole tree (".", ":/",

@@ -74,6 +74,14 @@ func TestMatchers(t *testing.T) {
 		{"metadata", metadataURL, "metadata.google.internal/computeMetadata/v1/", true},
 		{"metadata", metadataURL, "https://example.com/169.254.169.254", true},
 		{"metadata", metadataURL, "https://x169.254.169.254.example", false},
+		{"metadata", metadataURL, "http://2852039166/latest/", true},
+		{"metadata", metadataURL, "http://0xa9.0xfe.0xa9.0xfe/", true},
+		{"metadata", metadataURL, "http://0251.0376.0251.0376/", true},
+		{"metadata", metadataURL, "http://169.254.43518/", true},
+		{"metadata", metadataURL, "http://[::ffff:169.254.169.254]/", true},
+		{"metadata", metadataURL, "http://METADATA.google.internal./x", true},
+		{"metadata", metadataURL, "https://10.0.0.1/", false},
+		{"metadata", metadataURL, "build.json", false},
 		{"everything", everything, ".", true},
 		{"everything", everything, ":/", true},
 		{"everything", everything, "src/main.go", false},
@@ -84,6 +92,39 @@ func TestMatchers(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.f(tt.in); got != tt.want {
 			t.Errorf("%s(%q) = %v, want %v", tt.name, tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestClassifyHost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		url  string
+		want HostKind
+	}{
+		{"http://localhost:8080/x", HostLoopback},
+		{"http://api.localhost/", HostLoopback},
+		{"http://127.0.0.1/", HostLoopback},
+		{"http://127.1/", HostLoopback},
+		{"http://2130706433/", HostLoopback},
+		{"http://0x7f000001/", HostLoopback},
+		{"http://[::1]:9000/", HostLoopback},
+		{"http://0.0.0.0:3000/", HostLoopback},
+		{"http://user:pw@127.0.0.1/", HostLoopback},
+		{"http://169.254.169.254/latest/", HostMetadata},
+		{"http://169.254.170.2/v2/credentials", HostMetadata},
+		{"http://[fd00:ec2::254]/", HostMetadata},
+		{"http://100.100.100.200/", HostMetadata},
+		{"http://metadata.google.internal/", HostMetadata},
+		{"https://go.dev/doc", HostRemote},
+		{"https://127.0.0.1.example.com/", HostRemote},
+		{"https://1.2.3.4.5/", HostRemote},
+		{"https://256.1.1.1/", HostRemote},
+		{"", HostRemote},
+	}
+	for _, tt := range tests {
+		if got := ClassifyHost(URLHost(tt.url)); got != tt.want {
+			t.Errorf("ClassifyHost(URLHost(%q)) = %v, want %v", tt.url, got, tt.want)
 		}
 	}
 }

@@ -141,21 +141,4 @@ func deleteEndpoint(u string) bool {
 }
 
 // loopbackURL reports whether a URL names this machine.
-func loopbackURL(u string) bool {
-	if i := strings.Index(u, "://"); i >= 0 {
-		u = u[i+3:]
-	}
-	host := u
-	if i := strings.IndexAny(host, "/?#"); i >= 0 {
-		host = host[:i]
-	}
-	if i := strings.LastIndexByte(host, '@'); i >= 0 {
-		host = host[i+1:]
-	}
-	if strings.HasPrefix(host, "[") {
-		host, _, _ = strings.Cut(host[1:], "]")
-	} else if i := strings.LastIndexByte(host, ':'); i >= 0 {
-		host = host[:i]
-	}
-	return host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasPrefix(host, "127.") || host == "::1" || host == "0.0.0.0"
-}
+func loopbackURL(u string) bool { return ClassifyHost(URLHost(u)) == HostLoopback }

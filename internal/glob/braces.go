@@ -5,6 +5,10 @@ import (
 	"strings"
 )
 
+// ExpandBraces expands every '{a,b}' group of a glob into alternatives,
+// at most a few hundred: "*.{ts,tsx}" is "*.ts" and "*.tsx".
+func ExpandBraces(p string) ([]string, error) { return expandBraces(p) }
+
 // expandBraces expands every '{a,b}' group into alternatives. A brace group
 // without a top-level comma is literal, as in bash. The text between groups
 // is appended as one run (every rule is compiled on each hook call, so

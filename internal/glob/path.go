@@ -198,17 +198,25 @@ func (g *Glob) Covers(p Path) bool {
 // Aims. A deny or ask rule that floats ("*secret*", "*.env.*") restricts
 // the words that spell it out (".e*", "*secret*"), not every glob that
 // could expand to a file so named ("*.log").
-func (g *Glob) AimedBy(p Path) bool {
+func (g *Glob) AimedBy(p Path) bool { return g.aimedBy(p, false) }
+
+func (g *Glob) aimedBy(p Path, floats bool) bool {
 	if g.negate {
 		return true
 	}
 	for i := range g.alts {
-		if aimed(g.alts[i].syms(true), p.syms, false) {
+		if aimed(g.alts[i].syms(true), p.syms, floats) {
 			return true
 		}
 	}
 	return false
 }
+
+// AimedByGlob is AimedBy for a search tool's file glob, which narrows a
+// search whose root is decided on its own: every rule, anchored or
+// floating, counts only where the glob spells it out ("**/*.env" aims at
+// "*.env" and "secrets/*" at "secrets/*"; "**/*.go" at neither).
+func (g *Glob) AimedByGlob(p Path) bool { return g.aimedBy(p, true) }
 
 // Aims reports whether the word p aims at q, a protected path pattern
 // read as ParsePath reads it. Where q is anchored (its first symbol is a
