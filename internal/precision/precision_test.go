@@ -22,7 +22,7 @@ import (
 // permissive policy, ≥ 90% of read-only commands allowed by default.
 const (
 	maxStoppedDefaultsPct    = 100.0
-	maxStoppedPermissivePct  = 8.9
+	maxStoppedPermissivePct  = 9.0
 	minReadAllowedDefaultPct = 0.0
 )
 
