@@ -55,12 +55,21 @@ func TestPrecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	gapsSrc, err := os.ReadFile("testdata/known-gaps.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gaps, err := Parse("known-gaps.txt", gapsSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	// Every command must be valid bash: a twin stopped only because it
 	// does not parse would prove nothing, and a benign one would count a
 	// typo as a false stop.
 	parser := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	benign := 0
-	for _, e := range entries {
+	for _, e := range append(entries[:len(entries):len(entries)], gaps...) {
 		if _, err := parser.Parse(strings.NewReader(e.Command), ""); err != nil {
 			t.Errorf("%s: not valid bash: %v: %s", e.Pos, err, e.Command)
 		}
@@ -93,6 +102,15 @@ func TestPrecision(t *testing.T) {
 			t.Errorf("%s: %s: attacker twin allowed (%s): %s", p.name, o.Pos, o.Reason, o.Command)
 		}
 		t.Log(s.Line())
+		// The known gaps are measured, not asserted: they are holes the
+		// floor has yet to close, listed so a fix shows up here.
+		g := Summarize(p.name, Decide(e, policy.Env{Mode: e.Mode(), Agent: agent}, cwd, gaps))
+		t.Logf("%s: %d of %d known gaps (testdata/known-gaps.txt) still allowed", p.name, len(g.AttacksAllowed), g.Attacks)
+		if testing.Verbose() {
+			for _, o := range g.AttacksAllowed {
+				t.Logf("%s: known gap allowed: %s", p.name, o.Command)
+			}
+		}
 		if testing.Verbose() {
 			var b strings.Builder
 			if err := s.WriteReport(&b, 30); err != nil {
