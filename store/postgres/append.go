@@ -102,7 +102,9 @@ func (db *DB) appendQueued(ctx context.Context, guarded bool, applied int64, ent
 			return false, wrap(op, err)
 		}
 	}
-	r := &appendReq{ctx: ctx, entries: entries, guarded: guarded, applied: applied, done: make(chan struct{})}
+	wctx, cancel := db.bound(ctx)
+	defer cancel()
+	r := &appendReq{ctx: wctx, entries: entries, guarded: guarded, applied: applied, done: make(chan struct{})}
 	a := &db.appends
 	a.mu.Lock()
 	a.queue = append(a.queue, r)
@@ -118,10 +120,10 @@ func (db *DB) appendQueued(ctx context.Context, guarded bool, applied int64, ent
 			return true, wrap(op, db.awaitApplied(ctx, r.change))
 		}
 		return r.ok, wrap(op, r.err)
-	case <-ctx.Done():
+	case <-wctx.Done():
 		// The append may still commit: as when a commit's answer is lost,
 		// the caller must not act on it.
-		return false, wrap(op, ctx.Err())
+		return false, wrap(op, wctx.Err())
 	}
 }
 
@@ -161,7 +163,7 @@ func answered(r *appendReq) bool {
 
 // commitGroup appends a group in one transaction and answers each caller.
 func (db *DB) commitGroup(group []*appendReq) {
-	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), min(groupTimeout, db.opTimeout))
 	defer cancel()
 	err := db.appendGroup(ctx, group)
 	for _, r := range group {

@@ -84,6 +84,8 @@ func (db *DB) getApproval(ctx context.Context, q string, describe func() (op, wh
 		op, _ := describe()
 		return nil, db.errClosed(op)
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	a, err := scanApproval(db.pool.QueryRow(ctx, q, args...))
 	if errors.Is(err, pgx.ErrNoRows) {
 		_, what := describe()

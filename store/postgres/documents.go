@@ -21,6 +21,8 @@ func (db *DB) loadDocument(ctx context.Context, name string) (body []byte, revis
 		return nil, 0, false, db.errClosed("read document " + name)
 	}
 	var s string
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	err = db.pool.QueryRow(ctx, `SELECT body, revision FROM documents WHERE name = $1`, name).Scan(&s, &revision)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, 0, false, nil

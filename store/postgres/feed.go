@@ -19,6 +19,8 @@ func (db *DB) Head(ctx context.Context) (store.FeedHead, error) {
 	if db.closed.Load() {
 		return h, db.errClosed("feed head")
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	if err := db.pool.QueryRow(ctx, `SELECT seq, change_seq FROM audit_head WHERE id = 1`).Scan(&h.Seq, &h.ChangeSeq); err != nil {
 		return h, wrap("feed head", err)
 	}
@@ -32,6 +34,10 @@ func (db *DB) LockSession(ctx context.Context, id string) (func(), error) {
 	if db.closed.Load() {
 		return nil, db.errClosed(op)
 	}
+	// Waiting for another node's hold counts too: a lock held past the
+	// store's call timeout is a fault, not a queue.
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	conn, err := db.pool.Acquire(ctx)
 	if err != nil {
 		return nil, wrap(op, err)

@@ -378,6 +378,8 @@ func (db *DB) awaitApplied(ctx context.Context, seq int64) error {
 // lagging reports whether a node with a live lease has not applied seq.
 // FOR SHARE waits for a renewal in flight and reads the row it leaves.
 func (db *DB) lagging(ctx context.Context, seq int64) (bool, error) {
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	rows, err := db.pool.Query(ctx, `SELECT lease_until > clock_timestamp() FROM nodes WHERE applied_seq < $1 FOR SHARE`, seq)
 	if err != nil {
 		return false, err

@@ -6,12 +6,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -48,6 +51,12 @@ type DB struct {
 	ackMu      sync.Mutex
 	ackCh      chan struct{}
 
+	// opTimeout bounds each call (bound); silentSince is when a call
+	// last waited it out with no answer since (unix nanoseconds, 0: the
+	// database answers).
+	opTimeout   time.Duration
+	silentSince atomic.Int64
+
 	closed    atomic.Bool
 	closeOnce sync.Once
 }
@@ -61,6 +70,7 @@ var (
 type Option func(*options)
 
 type options struct {
+	opTimeout  time.Duration
 	schema     string
 	maxConns   int32
 	log        *slog.Logger
@@ -82,6 +92,23 @@ func WithMaxConns(n int) Option { return func(o *options) { o.maxConns = int32(n
 // the database.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 
+// DefaultOpTimeout is how long one call of the store may take before it
+// fails with EUnavailable: a node cut off from its database (a dropped
+// network, a database that stopped answering) answers 503 within seconds
+// instead of when TCP gives up, and within about a second (silentTimeout)
+// once one call has found the database silent.
+const DefaultOpTimeout = 5 * time.Second
+
+// WithOpTimeout sets how long one call of the store may take
+// (DefaultOpTimeout; zero or negative keeps the default).
+func WithOpTimeout(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.opTimeout = d
+		}
+	}
+}
+
 // IsURL reports whether s names a PostgreSQL database (postgres:// or
 // postgresql://).
 func IsURL(s string) bool {
@@ -93,7 +120,7 @@ func IsURL(s string) bool {
 // database at once: migrations run under an advisory lock. ctx bounds the
 // opening only.
 func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
-	o := options{log: slog.New(slog.DiscardHandler), lease: DefaultLease, leaseEvery: DefaultLeaseRenewal}
+	o := options{log: slog.New(slog.DiscardHandler), lease: DefaultLease, leaseEvery: DefaultLeaseRenewal, opTimeout: DefaultOpTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -115,6 +142,19 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if o.maxConns > 0 {
 		cfg.MaxConns = o.maxConns
 	}
+	if cfg.ConnConfig.ConnectTimeout <= 0 || cfg.ConnConfig.ConnectTimeout > o.opTimeout {
+		// The pool connects in the background, outside any caller's
+		// deadline: a connection attempt into a silent network must end
+		// too, or it holds a place in the pool for good.
+		cfg.ConnConfig.ConnectTimeout = o.opTimeout
+	}
+	if cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] == "" {
+		// A node cut off in the middle of a transaction leaves its backend
+		// holding the transaction's locks (the audit head's, a row's) and
+		// every other node waiting: the server ends such a transaction
+		// once its client has been silent for twice the call timeout.
+		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt((2 * o.opTimeout).Milliseconds(), 10)
+	}
 	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "toolgate"
 	}
@@ -123,7 +163,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open %s: %w", host, err)
 	}
-	db := &DB{pool: pool, schema: o.schema, log: o.log, changes: make(chan struct{}, 1),
+	db := &DB{pool: pool, schema: o.schema, log: o.log, opTimeout: o.opTimeout, changes: make(chan struct{}, 1),
 		stop: make(chan struct{}), listenDone: make(chan struct{}),
 		lease: newLease(o.lease, o.leaseEvery), ackCh: make(chan struct{})}
 	if err := db.migrate(ctx); err != nil {
@@ -188,16 +228,50 @@ func (db *DB) errClosed(op string) error {
 // applied it (or its lease lapsed).
 func (db *DB) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	var change int64
-	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+	tctx, cancel := db.bound(ctx)
+	err := pgx.BeginFunc(tctx, db.pool, func(tx pgx.Tx) error {
 		w := &writeTx{Tx: tx}
 		err := fn(w)
 		change = w.change
 		return err
 	})
+	cancel()
 	if err != nil || change == 0 {
 		return err
 	}
 	return db.awaitApplied(ctx, change)
+}
+
+// silentTimeout bounds each call while the database is silent: once a
+// call has waited out its whole timeout, the next ones wait at most this
+// long, until one is answered, so a node cut off from its database
+// answers 503 within about a second after the first.
+const silentTimeout = time.Second
+
+// errSilent is the cause of a call's context that bound ended.
+var errSilent = errors.New("the database did not answer in time")
+
+// bound returns ctx bounded by the store's call timeout (silentTimeout
+// while the database is silent), unless it ends sooner already. Its
+// cancel notes whether the database answered in time.
+func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := db.opTimeout
+	if db.silentSince.Load() != 0 {
+		d = min(d, silentTimeout)
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
+		return ctx, func() {}
+	}
+	bctx, cancel := context.WithTimeoutCause(ctx, d, errSilent)
+	return bctx, func() {
+		switch {
+		case errors.Is(context.Cause(bctx), errSilent):
+			db.silentSince.CompareAndSwap(0, time.Now().UnixNano())
+		case ctx.Err() == nil:
+			db.silentSince.Store(0) // answered
+		}
+		cancel()
+	}
 }
 
 // writeTx is a write's transaction; appendAudit notes in change the last
@@ -220,6 +294,9 @@ func wrap(op string, err error) error {
 	if isUnique(err) {
 		return &toolgate.Error{Code: toolgate.EConflict, Message: "postgres: " + op + ": already exists", Err: err}
 	}
+	if errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) {
+		return &toolgate.Error{Code: toolgate.EUnavailable, Message: "postgres: " + op + ": the database did not answer in time", Err: err}
+	}
 	if isUnavailable(err) {
 		return &toolgate.Error{Code: toolgate.EUnavailable, Message: "postgres: " + op + ": database unavailable", Err: err}
 	}
@@ -233,10 +310,27 @@ func isUnique(err error) bool {
 }
 
 // isUnavailable reports whether err means the database could not be
-// reached (as opposed to refusing a statement).
+// reached or the connection was lost (as opposed to refusing a
+// statement): a server that restarted or killed the connection, a
+// network that dropped it. The caller answers 503 and fails closed; a
+// write whose commit was cut off may or may not have committed, so it is
+// never taken as done.
 func isUnavailable(err error) bool {
 	var ce *pgconn.ConnectError
-	return errors.As(err, &ce) || pgconn.SafeToRetry(err)
+	if errors.As(err, &ce) || pgconn.SafeToRetry(err) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		// Class 08: connection exception; 57P01–57P05: the server is
+		// shutting down, restarting or was told to end the connection;
+		// 53300: too many connections.
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "53300"
+	}
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		strings.Contains(err.Error(), "conn closed")
 }
 
 // fromNanos reads a time column: unix nanoseconds, NULL for the zero time
@@ -294,6 +388,8 @@ func queryRows[T any](ctx context.Context, db *DB, op, q string, args []any, sca
 	if db.closed.Load() {
 		return nil, db.errClosed(op)
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	rows, err := db.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, wrap(op, err)

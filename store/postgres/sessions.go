@@ -70,6 +70,8 @@ func (db *DB) GetSession(ctx context.Context, id string) (*toolgate.Session, err
 	if db.closed.Load() {
 		return nil, db.errClosed("get session " + id)
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	s, err := scanSession(db.pool.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, toolgate.Errorf(toolgate.ENotFound, "session %s not found", id)

@@ -36,6 +36,8 @@ func (db *DB) PutWebSession(ctx context.Context, s *store.WebSession) error {
 		}
 		times[i] = n
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	_, err := db.pool.Exec(ctx, `INSERT INTO web_sessions (`+webSessionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (id) DO UPDATE SET key_hash = excluded.key_hash, pairing = excluded.pairing,
 			token_name = excluded.token_name, token_hash = excluded.token_hash, role = excluded.role,
@@ -70,6 +72,8 @@ func (db *DB) GetWebSession(ctx context.Context, keyHash string) (*store.WebSess
 	if db.closed.Load() {
 		return nil, db.errClosed(op)
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	s, err := scanWebSession(db.pool.QueryRow(ctx, `SELECT `+webSessionColumns+` FROM web_sessions WHERE key_hash = $1`, keyHash))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, toolgate.Errorf(toolgate.ENotFound, "web session not found")
@@ -90,6 +94,8 @@ func (db *DB) TouchWebSession(ctx context.Context, id string, lastSeen time.Time
 	if err != nil {
 		return wrap(op, err)
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	tag, err := db.pool.Exec(ctx, `UPDATE web_sessions SET last_seen = $1 WHERE id = $2`, n, id)
 	if err == nil && tag.RowsAffected() == 0 {
 		err = toolgate.Errorf(toolgate.ENotFound, "web session %s not found", id)
@@ -109,6 +115,8 @@ func (db *DB) DeleteWebSession(ctx context.Context, id string) error {
 	if db.closed.Load() {
 		return db.errClosed(op)
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	tag, err := db.pool.Exec(ctx, `DELETE FROM web_sessions WHERE id = $1`, id)
 	if err == nil && tag.RowsAffected() == 0 {
 		err = toolgate.Errorf(toolgate.ENotFound, "web session %s not found", id)
@@ -126,6 +134,8 @@ func (db *DB) DeleteExpiredWebSessions(ctx context.Context, now time.Time) (int,
 	if err != nil {
 		return 0, wrap(op, err)
 	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	tag, err := db.pool.Exec(ctx, `DELETE FROM web_sessions WHERE expires_at <= $1`, n)
 	if err != nil {
 		return 0, wrap(op, err)

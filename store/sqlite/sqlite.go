@@ -39,9 +39,10 @@ type DB struct {
 	// prepares each on a pooled connection the first time it runs there).
 	rst readStmts
 
-	busyTimeout time.Duration
-	readConns   int
-	maxPages    int64
+	busyTimeout  time.Duration
+	writeTimeout time.Duration // see writeAt
+	readConns    int
+	maxPages     int64
 
 	// writes carries write transactions to the writer goroutine, which
 	// commits them in groups (see write); stop ends it, and writerDone
@@ -76,6 +77,13 @@ func WithBusyTimeout(d time.Duration) Option {
 	return func(db *DB) { db.busyTimeout = d }
 }
 
+// WithWriteTimeout sets how long a write may wait for its commit before
+// it fails with EUnavailable (default: the busy timeout and 5 s more, so
+// a lock another process holds fails as busy first).
+func WithWriteTimeout(d time.Duration) Option {
+	return func(db *DB) { db.writeTimeout = d }
+}
+
 // WithMaxSize bounds the database file (in bytes, rounded down to 4 KiB
 // pages): a write that would grow it further fails as a full disk does,
 // with EUnavailable. Zero is no bound.
@@ -103,6 +111,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	db := &DB{path: abs, busyTimeout: 5 * time.Second, readConns: max(4, runtime.NumCPU())}
 	for _, o := range opts {
 		o(db)
+	}
+	if db.writeTimeout <= 0 {
+		db.writeTimeout = db.busyTimeout + 5*time.Second
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
@@ -333,16 +344,48 @@ func (db *DB) writeUnsynced(ctx context.Context, fn func(ctx context.Context, tx
 	return db.writeAt(ctx, syncNormal, fn)
 }
 
+// writeAt queues a write and waits for its outcome, at most the store's
+// write timeout: a write the writer has not taken by then is not run, and
+// the caller is told the store is unavailable (one it had taken may still
+// commit; the caller must not act on it, as when a commit's answer is
+// lost). A caller whose ctx ends waits for the outcome as long, so that
+// what it is told is what happened whenever the store can say.
 func (db *DB) writeAt(ctx context.Context, level syncLevel, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	req := writeReq{ctx: ctx, fn: fn, sync: level, done: make(chan error, 1)}
+	timer := time.NewTimer(db.writeTimeout)
+	defer timer.Stop()
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	req := writeReq{ctx: wctx, fn: fn, sync: level, done: make(chan error, 1)}
 	select {
 	case db.writes <- req:
 	case <-db.stop:
 		return db.errClosed("write")
 	case <-ctx.Done():
-		return ctx.Err()
+		return ctxError(ctx.Err())
+	case <-timer.C:
+		return ctxError(errWriteTimeout)
 	}
-	return <-req.done
+	select {
+	case err := <-req.done:
+		return ctxError(err)
+	case <-timer.C:
+		cancel(errWriteTimeout) // not run if the writer has not taken it
+		return ctxError(errWriteTimeout)
+	}
+}
+
+// errWriteTimeout is a write that waited out the store's write timeout.
+var errWriteTimeout = errors.New("the database did not take the write in time")
+
+// ctxError returns err, unless it says a write's time ran out (the
+// store's timeout or the caller's deadline): that is the store being
+// unavailable, a 503. A cancellation (the caller went away) is returned
+// as is.
+func ctxError(err error) error {
+	if errors.Is(err, errWriteTimeout) || errors.Is(err, context.DeadlineExceeded) {
+		return &toolgate.Error{Code: toolgate.EUnavailable, Message: "sqlite: write: " + err.Error(), Err: fmt.Errorf("%w: %w", store.ErrUnavailable, err)}
+	}
+	return err
 }
 
 // syncLevel is a commit's synchronous setting.

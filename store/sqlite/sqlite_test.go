@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
@@ -229,5 +230,57 @@ func TestDiskFull(t *testing.T) {
 	}
 	if _, err := db.ListSessions(t.Context(), store.SessionFilter{Limit: 1}); err != nil {
 		t.Fatalf("read after a full disk: %v", err)
+	}
+}
+
+// TestStalledWrite: a write that cannot commit in time (here another
+// process holds the database's write lock, and the busy timeout is
+// longer than the write timeout) fails with EUnavailable (a 503) when
+// the write timeout ends, not when the lock is let go; writes work again
+// once it is.
+func TestStalledWrite(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "toolgate.db")
+	db, err := sqlite.Open(t.Context(), path, sqlite.WithBusyTimeout(time.Minute), sqlite.WithWriteTimeout(300*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	conn, err := raw.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(t.Context(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		done := make(chan error, 1)
+		go func() { done <- db.AppendAudit(context.Background(), storetestEntry()) }()
+		select {
+		case err := <-done:
+			if toolgate.ErrorCodeOf(err) != toolgate.EUnavailable || !errors.Is(err, store.ErrUnavailable) {
+				t.Fatalf("write %d behind another process's lock: %v (code %s), want unavailable", i, err, toolgate.ErrorCodeOf(err))
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("write %d behind another process's lock: no answer", i)
+		}
+	}
+	if _, err := conn.ExecContext(t.Context(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	var werr error
+	for range 50 {
+		if werr = db.AppendAudit(t.Context(), storetestEntry()); werr == nil {
+			break
+		}
+	}
+	if werr != nil {
+		t.Fatalf("write after the lock was let go: %v", werr)
 	}
 }
