@@ -25,12 +25,17 @@ type Command struct {
 	ProxyPort uint16
 }
 
-// enterPlan is what Run hands the process that calls Enter.
+// enterPlan is what Run hands the process that calls Enter, besides the
+// Landlock ruleset's descriptor: everything worked out, so that the
+// inside half only applies it.
 type enterPlan struct {
-	Profile   *Profile `json:"profile"`
-	Args      []string `json:"args"`
-	Env       []string `json:"env"`
-	ProxyPort uint16   `json:"proxy_port,omitempty"`
+	Args          []string `json:"args"`
+	Env           []string `json:"env"`
+	Pins          []string `json:"pins,omitempty"`
+	ReadOnly      []string `json:"read_only,omitempty"`
+	LandlockFlags uint32   `json:"landlock_flags,omitempty"`
+	// Seccomp is the assembled filter, as (code, jt, jf, k) instructions.
+	Seccomp [][4]uint32 `json:"seccomp"`
 }
 
 // ExecError is a command that could not be started inside the sandbox:

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"fmt"
-
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -78,19 +76,4 @@ func landlockRules(p *Profile, proxyPort uint16) []landlock.Rule {
 		rules = append(rules, landlock.ConnectTCP(proxyPort))
 	}
 	return rules
-}
-
-// applyLandlock restricts the calling process (every thread) to the
-// profile. It fails, and nothing runs, when the kernel's Landlock is
-// older than minABI or disabled.
-func applyLandlock(p *Profile, proxyPort uint16) error {
-	if v, err := ll.LandlockGetABIVersion(); err != nil {
-		return fmt.Errorf("landlock is not available in this kernel: %w", err)
-	} else if v < 6 {
-		return fmt.Errorf("landlock ABI %d is older than 6 (TCP, device and IPC restrictions)", v)
-	}
-	if err := minABI.Restrict(landlockRules(p, proxyPort)...); err != nil {
-		return fmt.Errorf("landlock: %w", err)
-	}
-	return nil
 }

@@ -115,7 +115,8 @@ func Default(o Options) (*Profile, error) {
 	if o.Home == "" || !filepath.IsAbs(o.Home) {
 		return nil, fmt.Errorf("home directory %q is not an absolute path", o.Home)
 	}
-	home := realPath(o.Home)
+	r := newResolver()
+	home := r.realPath(o.Home)
 	p := &Profile{Net: slices.Clone(o.Net)}
 	var work []string // the workspace roots among p.Write
 	for i, list := range [][]string{o.Workspaces, o.Temp} {
@@ -131,7 +132,7 @@ func Default(o Options) (*Profile, error) {
 			if !fi.IsDir() {
 				return nil, fmt.Errorf("writable directory %s is not a directory", abs)
 			}
-			abs = realPath(abs)
+			abs = r.realPath(abs)
 			if abs == "/" {
 				return nil, errors.New("the root directory cannot be writable")
 			}
@@ -169,7 +170,7 @@ func Default(o Options) (*Profile, error) {
 			parents = []string{home}
 		}
 		for _, parent := range parents {
-			p.DenyRead = append(p.DenyRead, specsOf(parent, e)...)
+			p.DenyRead = append(p.DenyRead, r.specsOf(parent, e)...)
 		}
 	}
 	for _, d := range o.State {
@@ -188,11 +189,11 @@ func Default(o Options) (*Profile, error) {
 	for _, root := range p.Write {
 		for _, e := range sensitive.Entries() {
 			if e.Anchor == sensitive.Anywhere && (e.Kind == sensitive.AgentConfig || e.Kind == sensitive.Autostart) {
-				p.Protect = append(p.Protect, specsOf(root, e)...)
+				p.Protect = append(p.Protect, r.specsOf(root, e)...)
 			}
 		}
 		for _, f := range shell.CriticalHomeFiles() {
-			p.Protect = append(p.Protect, specsOf(root, sensitive.Entry{Path: f, Reason: "is a start-up or configuration file that runs code later"})...)
+			p.Protect = append(p.Protect, r.specsOf(root, sensitive.Entry{Path: f, Reason: "is a start-up or configuration file that runs code later"})...)
 		}
 		// A home directory inside a writable root (a temporary home) keeps
 		// its start-up files whether they exist yet or not: all of it
@@ -204,20 +205,30 @@ func Default(o Options) (*Profile, error) {
 	return p, nil
 }
 
+// resolver resolves symbolic links and lists directories once each.
+type resolver struct {
+	real map[string]string
+	dirs dirCache
+}
+
+func newResolver() *resolver { return &resolver{real: map[string]string{}, dirs: dirCache{}} }
+
 // specsOf instantiates entry e below directory parent: one spec, or two
-// when the entry's directory part is a symbolic link (the spec then also
-// names the link's target, which is what a read through it reaches).
-func specsOf(parent string, e sensitive.Entry) []Spec {
+// when the entry's directory part, or the entry itself, is a symbolic
+// link (the second spec names the link's target, which is what a read
+// through it reaches).
+func (r *resolver) specsOf(parent string, e sensitive.Entry) []Spec {
 	full := filepath.Join(parent, strings.TrimSuffix(e.Path, "/"))
 	s := Spec{Parent: filepath.Dir(full), Name: filepath.Base(full), Dir: e.Dir(), Except: e.Except, Reason: e.Reason}
 	out := []Spec{s}
-	if real := realPath(s.Parent); real != s.Parent {
+	if real := r.realPath(s.Parent); real != s.Parent {
 		s.Parent = real
 		out = append(out, s)
 	}
 	if !strings.Contains(s.Name, "*") {
-		if fi, err := os.Lstat(s.Path()); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			if target := realPath(s.Path()); target != s.Path() {
+		l := r.dirs.list(s.Parent)
+		if i, ok := l.lower[strings.ToLower(s.Name)]; ok && l.entries[i].Type()&fs.ModeSymlink != 0 {
+			if target := r.realPath(s.Path()); target != s.Path() {
 				t := s
 				t.Parent, t.Name = filepath.Dir(target), filepath.Base(target)
 				out = append(out, t)
@@ -225,6 +236,21 @@ func specsOf(parent string, e sensitive.Entry) []Spec {
 		}
 	}
 	return out
+}
+
+// realPath resolves symbolic links in p as far as p exists.
+func (r *resolver) realPath(p string) string {
+	if q, ok := r.real[p]; ok {
+		return q
+	}
+	q := p
+	if e, err := filepath.EvalSymlinks(p); err == nil {
+		q = e
+	} else if dir, base := filepath.Split(p); strings.TrimSuffix(dir, "/") != "" && strings.TrimSuffix(dir, "/") != p {
+		q = filepath.Join(r.realPath(strings.TrimSuffix(dir, "/")), base)
+	}
+	r.real[p] = q
+	return q
 }
 
 // PathSpecs returns the specs that cover path p (a directory and
@@ -235,27 +261,9 @@ func PathSpecs(p, reason string) []Spec {
 		abs = p
 	}
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
-		return specsOf(filepath.Dir(abs), sensitive.Entry{Path: filepath.Base(abs), Reason: reason})
+		return newResolver().specsOf(filepath.Dir(abs), sensitive.Entry{Path: filepath.Base(abs), Reason: reason})
 	}
-	return dirSpec(abs, reason)
-}
-
-// dirSpec is a spec for directory d and everything under it.
-func dirSpec(d, reason string) []Spec {
-	return specsOf(filepath.Dir(d), sensitive.Entry{Path: filepath.Base(d) + "/", Reason: reason})
-}
-
-// realPath resolves symbolic links in p as far as p exists.
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	dir, base := filepath.Split(p)
-	dir = strings.TrimSuffix(dir, "/")
-	if dir == "" || dir == p {
-		return p
-	}
-	return filepath.Join(realPath(dir), base)
+	return newResolver().specsOf(filepath.Dir(abs), sensitive.Entry{Path: filepath.Base(abs) + "/", Reason: reason})
 }
 
 // within reports whether p lies strictly inside dir.

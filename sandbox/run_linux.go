@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -38,8 +40,12 @@ func Check() error {
 // Run runs c confined: it starts c.Self (this program) with c.EnterArgs
 // in a new user and mount namespace and a new session; that process,
 // which must call Enter, applies the profile to itself and becomes the
-// command. Run returns the command's exit status (128+N for signal N).
-// Cancelling ctx sends the command SIGTERM, and SIGKILL 5 s later.
+// command. While it starts, Run does the work: it builds the Landlock
+// ruleset (the walk), assembles the seccomp filter and finds the paths to
+// protect, then hands them over on descriptor 3 (a unix socket, which
+// carries the ruleset's descriptor). Run returns the command's exit
+// status (128+N for signal N). Cancelling ctx sends the command SIGTERM,
+// and SIGKILL 5 s later.
 func Run(ctx context.Context, c Command) (int, error) {
 	if c.Profile == nil || len(c.Args) == 0 {
 		return 0, errors.New("sandbox: no profile or no command")
@@ -47,19 +53,16 @@ func Run(ctx context.Context, c Command) (int, error) {
 	if err := Check(); err != nil {
 		return 0, err
 	}
-	plan, err := json.Marshal(enterPlan{Profile: c.Profile, Args: c.Args, Env: c.Env, ProxyPort: c.ProxyPort})
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return 0, fmt.Errorf("sandbox plan: %w", err)
+		return 0, fmt.Errorf("sandbox plan socket: %w", err)
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		return 0, fmt.Errorf("sandbox plan pipe: %w", err)
-	}
-	defer r.Close()
+	ours, theirs := os.NewFile(uintptr(fds[0]), "sandbox-plan"), os.NewFile(uintptr(fds[1]), "sandbox-plan")
+	defer ours.Close()
 	cmd := exec.Command(c.Self, c.EnterArgs...)
 	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Dir, c.Stdin, c.Stdout, c.Stderr
 	cmd.Env = []string{}
-	cmd.ExtraFiles = []*os.File{r}
+	cmd.ExtraFiles = []*os.File{theirs}
 	uid, gid := os.Getuid(), os.Getgid()
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
@@ -69,16 +72,15 @@ func Run(ctx context.Context, c Command) (int, error) {
 		// push keystrokes into the terminal it was started from.
 		Setsid: true,
 	}
-	if err := cmd.Start(); err != nil {
-		w.Close()
+	err = cmd.Start()
+	theirs.Close()
+	if err != nil {
 		return 0, fmt.Errorf("starting the sandbox: %w", err)
 	}
-	_, werr := w.Write(plan)
-	w.Close()
-	if werr != nil {
+	if err := sendPlan(ours, c); err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		return 0, fmt.Errorf("sending the sandbox its profile: %w", werr)
+		return 0, err
 	}
 	done := make(chan struct{})
 	go func() {
@@ -108,6 +110,35 @@ func Run(ctx context.Context, c Command) (int, error) {
 	return 0, nil
 }
 
+// sendPlan builds what the inside half applies and sends it on conn: one
+// byte carrying the Landlock ruleset's descriptor, then the plan as JSON.
+func sendPlan(conn *os.File, c Command) error {
+	ruleset, flags, err := minABI.NewRulesetFD(landlockRules(c.Profile, c.ProxyPort)...)
+	if err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	if ruleset < 0 {
+		return errors.New("landlock: nothing to enforce")
+	}
+	defer unix.Close(ruleset)
+	prog, err := seccompProgram(c.Profile)
+	if err != nil {
+		return err
+	}
+	pins, ro := protectedPaths(c.Profile)
+	plan, err := json.Marshal(enterPlan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, Seccomp: prog})
+	if err != nil {
+		return fmt.Errorf("sandbox plan: %w", err)
+	}
+	if err := unix.Sendmsg(int(conn.Fd()), []byte{0}, unix.UnixRights(ruleset), nil, 0); err != nil {
+		return fmt.Errorf("sending the sandbox its ruleset: %w", err)
+	}
+	if _, err := conn.Write(plan); err != nil {
+		return fmt.Errorf("sending the sandbox its plan: %w", err)
+	}
+	return nil
+}
+
 // Enter is the inside half of Run: it reads the plan Run sent on file
 // descriptor 3, makes the protected paths read-only, applies Landlock and
 // the seccomp filter, and replaces the process with the command. It
@@ -115,26 +146,24 @@ func Run(ctx context.Context, c Command) (int, error) {
 // started (126, or 127 when it does not exist), any other error when the
 // sandbox could not be set up; then nothing ran.
 func Enter() error {
-	f := os.NewFile(3, "sandbox-plan")
-	if f == nil {
-		return errors.New("sandbox: no plan on descriptor 3")
-	}
-	var plan enterPlan
-	err := json.NewDecoder(f).Decode(&plan)
-	f.Close()
+	ruleset, plan, err := receivePlan(3)
 	if err != nil {
-		return fmt.Errorf("sandbox: reading the plan: %w", err)
-	}
-	if plan.Profile == nil || len(plan.Args) == 0 {
-		return errors.New("sandbox: empty plan")
-	}
-	if err := protect(plan.Profile); err != nil {
 		return err
 	}
-	if err := applyLandlock(plan.Profile, plan.ProxyPort); err != nil {
+	// Landlock and seccomp apply to this thread, which then execs: it
+	// must stay this goroutine's thread, and never serve another.
+	runtime.LockOSThread()
+	if err := protect(plan.Pins, plan.ReadOnly); err != nil {
 		return err
 	}
-	if err := loadSeccomp(plan.Profile); err != nil {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: no_new_privs: %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(ruleset, plan.LandlockFlags); err != nil {
+		return fmt.Errorf("sandbox: landlock: %w", err)
+	}
+	unix.Close(ruleset)
+	if err := loadSeccomp(plan.Seccomp); err != nil {
 		return err
 	}
 	err = unix.Exec(plan.Args[0], plan.Args, plan.Env)
@@ -145,19 +174,41 @@ func Enter() error {
 	return &ExecError{Code: code, Err: fmt.Errorf("%s: %w", plan.Args[0], err)}
 }
 
-// protect makes every existing path the profile protects read-only with
-// a bind mount in the sandbox's own mount namespace, and pins the
-// directories between it and its writable root with a bind mount of
-// their own, so that they cannot be renamed or removed to put a fresh
-// copy in their place.
-func protect(p *Profile) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("sandbox: making mounts private: %w", err)
+// receivePlan reads the ruleset descriptor and the plan from fd.
+func receivePlan(fd int) (int, *enterPlan, error) {
+	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(fd, buf, oob, 0)
+	if err != nil {
+		return -1, nil, fmt.Errorf("sandbox: reading the ruleset: %w", err)
 	}
-	var pins, ro []string
-	listed := map[string][]os.DirEntry{}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return -1, nil, fmt.Errorf("sandbox: no ruleset received (%v)", err)
+	}
+	rights, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(rights) != 1 {
+		return -1, nil, fmt.Errorf("sandbox: no ruleset received (%v)", err)
+	}
+	f := os.NewFile(uintptr(fd), "sandbox-plan")
+	var plan enterPlan
+	err = json.NewDecoder(f).Decode(&plan)
+	f.Close()
+	if err != nil {
+		return -1, nil, fmt.Errorf("sandbox: reading the plan: %w", err)
+	}
+	if len(plan.Args) == 0 || len(plan.Seccomp) == 0 {
+		return -1, nil, errors.New("sandbox: empty plan")
+	}
+	return rights[0], &plan, nil
+}
+
+// protectedPaths lists the existing paths the profile protects inside
+// its writable roots (ro) and the directories between them and their root
+// (pins), each sorted by depth.
+func protectedPaths(p *Profile) (pins, ro []string) {
+	listed := dirCache{}
 	for _, s := range p.Protect {
-		for _, e := range listDir(listed, s.Parent) {
+		for _, e := range listed.list(s.Parent).entries {
 			m := join(s.Parent, e.Name())
 			if !s.matches(m) {
 				continue
@@ -182,12 +233,23 @@ func protect(p *Profile) error {
 	}
 	slices.SortFunc(pins, byDepth)
 	slices.SortFunc(ro, byDepth)
-	for _, d := range slices.Compact(pins) {
+	return slices.Compact(pins), slices.Compact(ro)
+}
+
+// protect makes the protected paths read-only with a bind mount in the
+// sandbox's own mount namespace, after pinning the directories between
+// them and their writable root with a bind mount of their own, so that
+// they cannot be renamed or removed to put a fresh copy in their place.
+func protect(pins, ro []string) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("sandbox: making mounts private: %w", err)
+	}
+	for _, d := range pins {
 		if err := bindSelf(d, false); err != nil {
 			return err
 		}
 	}
-	for _, m := range slices.Compact(ro) {
+	for _, m := range ro {
 		if err := bindSelf(m, true); err != nil {
 			return err
 		}

@@ -40,10 +40,10 @@ type Grant struct {
 // created anywhere below a granted directory are covered.
 func Grants(root string, a Access, deny []Spec, denyDirs []string) []Grant {
 	w := walker{denyDirs: denyDirs, access: a, byParent: map[string][]*Spec{}, above: map[string]bool{}}
-	listed := map[string][]os.DirEntry{}
+	listed := dirCache{}
 	for i := range deny {
 		s := &deny[i]
-		if !s.exists(listed) {
+		if (s.Parent != root && !within(s.Parent, root)) || !s.exists(listed) {
 			continue
 		}
 		w.byParent[s.Parent] = append(w.byParent[s.Parent], s)
@@ -70,12 +70,16 @@ type walker struct {
 	above map[string]bool
 }
 
-// exists reports whether some entry the spec matches exists; listed
-// caches directory listings. Only existing paths shape the walk: a
-// directory holds no rule of its own only when something in it is
-// really denied.
-func (s *Spec) exists(listed map[string][]os.DirEntry) bool {
-	for _, e := range listDir(listed, s.Parent) {
+// exists reports whether some entry the spec matches exists. Only
+// existing paths shape the walk: a directory holds no rule of its own
+// only when something in it is really denied.
+func (s *Spec) exists(c dirCache) bool {
+	l := c.list(s.Parent)
+	if !strings.Contains(s.Name, "*") {
+		_, ok := l.lower[strings.ToLower(s.Name)]
+		return ok
+	}
+	for _, e := range l.entries {
 		if nameMatch(s.Name, e.Name()) {
 			return true
 		}
@@ -149,12 +153,26 @@ func (w *walker) visit(p string, isDir bool) {
 	}
 }
 
-// listDir lists dir once per cache (nil when it cannot be read).
-func listDir(cache map[string][]os.DirEntry, dir string) []os.DirEntry {
-	entries, ok := cache[dir]
-	if !ok {
-		entries, _ = os.ReadDir(dir)
-		cache[dir] = entries
+// dirCache lists each directory once.
+type dirCache map[string]*listing
+
+// listing is a directory's entries, and their indexes by lower-case name.
+type listing struct {
+	entries []os.DirEntry
+	lower   map[string]int
+}
+
+// list lists dir (no entries when it cannot be read).
+func (c dirCache) list(dir string) *listing {
+	if l, ok := c[dir]; ok {
+		return l
 	}
-	return entries
+	l := &listing{}
+	l.entries, _ = os.ReadDir(dir)
+	l.lower = make(map[string]int, len(l.entries))
+	for i, e := range l.entries {
+		l.lower[strings.ToLower(e.Name())] = i
+	}
+	c[dir] = l
+	return l
 }

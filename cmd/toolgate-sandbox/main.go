@@ -1,0 +1,35 @@
+// Command toolgate-sandbox is "toolgate sandbox" as a lean binary:
+//
+//	toolgate-sandbox [--workspace DIR]… [--net none|HOST…] [--profile FILE] -- CMD [ARGS…]
+//
+// runs CMD confined by the kernel (Landlock, seccomp, a mount namespace)
+// and exits with its status; 125 is its own failure. A confined run
+// starts this program twice (the second time inside the new namespaces),
+// so it links only the sandbox and the tables it reads, not the gateway:
+// it starts in a fraction of the full toolgate binary's time
+// (docs/BENCHMARKS.md).
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/sandboxcmd"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "toolgate-sandbox: %v\n", err)
+		os.Exit(sandboxcmd.ExitSandbox)
+	}
+	err = sandboxcmd.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, self, []string{sandboxcmd.EnterFlag})
+	code := clicore.ExitCode(err, os.Stderr)
+	stop()
+	os.Exit(code)
+}

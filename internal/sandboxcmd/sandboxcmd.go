@@ -1,0 +1,218 @@
+// Package sandboxcmd is the command line of the kernel sandbox, shared
+// by "toolgate sandbox" and the lean toolgate-sandbox binary:
+//
+//	[--workspace DIR]… [--net none|HOST…] [--profile FILE] -- CMD [ARGS…]
+//
+// runs CMD confined (package sandbox) and exits with its status; 125 is
+// toolgate's own failure, 126 and 127 a command that could not start.
+package sandboxcmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/jsonstrict"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// ExitSandbox is toolgate's own failure under `toolgate sandbox`: the
+// command's own statuses (0–124, 126, 127, 128+N) pass through, as
+// env(1) and other wrappers do.
+const ExitSandbox = 125
+
+// EnterFlag, first among the arguments, makes Run the inside half of a
+// confined run (sandbox.Enter); it is not a user-facing flag.
+const EnterFlag = "--enter-sandbox"
+
+// profileFile is a --profile document: additions to the default profile.
+type profileFile struct {
+	// Write lists more writable directories.
+	Write []string `json:"write"`
+	// DenyRead lists more paths (directories or files) nothing may read.
+	DenyRead []string `json:"deny_read"`
+	// Net lists hosts the command may reach through the proxy.
+	Net []string `json:"net"`
+}
+
+// Run runs the sandbox command line. self is the path of this program
+// and enter the arguments that bring it back to Run with EnterFlag (the
+// inside half runs in a new process of the same program).
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, self string, enter []string) error {
+	if len(args) > 0 && args[0] == EnterFlag {
+		return sandboxEnter()
+	}
+	fs := clicore.NewFlagSet("sandbox", stderr)
+	var workspaces, net clicore.StringList
+	fs.Var(&workspaces, "workspace", "writable workspace root `DIR` (repeat for more; default the current directory)")
+	fs.Var(&net, "net", "`none` (the default), or a HOST the command may reach through toolgate's proxy (repeat for more)")
+	profilePath := fs.String("profile", "", "profile `FILE` (JSON: write, deny_read, net) adding to the default profile")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: toolgate sandbox [--workspace DIR]… [--net none|HOST…] [--profile FILE] -- CMD [ARGS…]")
+		fmt.Fprintln(stderr, "Runs CMD confined (Landlock and seccomp) and exits with its status; 125 is toolgate's own failure.")
+		fs.PrintDefaults()
+	}
+	if err := clicore.ParseFlags(fs, args); err != nil {
+		return sandboxFailure(err)
+	}
+	argv := fs.Args()
+	if len(argv) == 0 {
+		return sandboxFailure(clicore.UsageErrorf("sandbox: no command (toolgate sandbox [flags] -- CMD [ARGS…])"))
+	}
+	opts, err := sandboxOptions(workspaces, net, *profilePath)
+	if err != nil {
+		return sandboxFailure(err)
+	}
+	profile, err := sandbox.Default(opts.Options)
+	if err != nil {
+		return sandboxFailure(err)
+	}
+	for _, d := range opts.denyRead {
+		profile.DenyRead = append(profile.DenyRead, sandbox.PathSpecs(d, "is denied by the sandbox profile")...)
+	}
+	if len(profile.Net) > 0 {
+		return sandboxFailure(fmt.Errorf("sandbox: network by host name (--net %s) is not available yet: use --net none", strings.Join(profile.Net, " ")))
+	}
+	env := sandboxEnv(os.Environ())
+	path, err := lookPathIn(argv[0], env)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate: sandbox: %v\n", err)
+		return clicore.ErrSilent(127)
+	}
+	code, err := sandbox.Run(ctx, sandbox.Command{
+		Profile:   profile,
+		Args:      append([]string{path}, argv[1:]...),
+		Env:       env,
+		Stdin:     stdin,
+		Stdout:    stdout,
+		Stderr:    stderr,
+		Self:      self,
+		EnterArgs: enter,
+	})
+	if err != nil {
+		return sandboxFailure(fmt.Errorf("sandbox: %w (nothing ran)", err))
+	}
+	if code != 0 {
+		return clicore.ErrSilent(code)
+	}
+	return nil
+}
+
+// sandboxEnter is the inside half: it only returns on failure.
+func sandboxEnter() error {
+	err := sandbox.Enter()
+	var ee *sandbox.ExecError
+	if errors.As(err, &ee) {
+		return &clicore.ExitError{Code: ee.Code, Err: fmt.Errorf("sandbox: %w", ee.Err)}
+	}
+	return sandboxFailure(fmt.Errorf("%w (nothing ran)", err))
+}
+
+// sandboxFailure gives err toolgate's own exit status under sandbox.
+func sandboxFailure(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return &clicore.ExitError{Code: ExitSandbox, Err: err}
+}
+
+type sandboxOpts struct {
+	sandbox.Options
+	denyRead []string
+}
+
+// sandboxOptions gathers the facts of the default profile: the home
+// directory, the workspaces, the temporary directories, toolgate's own
+// directories, and what --profile adds.
+func sandboxOptions(workspaces, net []string, profilePath string) (sandboxOpts, error) {
+	var o sandboxOpts
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return o, fmt.Errorf("sandbox: %w", err)
+	}
+	o.Home = home
+	if len(workspaces) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return o, fmt.Errorf("sandbox: %w", err)
+		}
+		workspaces = []string{wd}
+	}
+	o.Workspaces = workspaces
+	// The temporary directory is $TMPDIR, else /tmp: one of them.
+	o.Temp = []string{os.TempDir()}
+	o.State = []string{clicore.ConfigDir(), clicore.DataDir()}
+	if c := os.Getenv("TOOLGATE_CONFIG"); c != "" {
+		o.State = append(o.State, c)
+	}
+	for _, h := range net {
+		if h != "none" {
+			o.Net = append(o.Net, h)
+		}
+	}
+	if profilePath != "" {
+		b, err := os.ReadFile(profilePath)
+		if err != nil {
+			return o, fmt.Errorf("sandbox: --profile: %w", err)
+		}
+		var pf profileFile
+		if err := jsonstrict.Check(b, reflect.TypeOf(pf)); err != nil {
+			return o, fmt.Errorf("sandbox: --profile %s: %w", profilePath, err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&pf); err != nil {
+			return o, fmt.Errorf("sandbox: --profile %s: %w", profilePath, err)
+		}
+		o.Workspaces = append(o.Workspaces, pf.Write...)
+		o.Net = append(o.Net, pf.Net...)
+		o.denyRead = pf.DenyRead
+	}
+	return o, nil
+}
+
+// sandboxEnv is the confined command's environment: this one without
+// toolgate's own variables (its credential above all).
+func sandboxEnv(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		return strings.HasPrefix(kv, "TOOLGATE_")
+	})
+}
+
+// lookPathIn finds name as a shell would with env's PATH.
+func lookPathIn(name string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		abs, err := filepath.Abs(name)
+		if err != nil {
+			return "", err
+		}
+		return abs, nil
+	}
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return filepath.Abs(p)
+		}
+	}
+	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+}
