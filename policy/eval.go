@@ -1053,19 +1053,41 @@ func (e *Engine) searchClass(s *subject) shell.ClassRisk {
 }
 
 // intoClass classifies a directory that receives files whose names the
-// call does not show (an archive extracted into it): a home directory, /,
-// /etc or ~/.config holds start-up files, autostart entries, keys and agent
-// configuration that the archive may replace.
+// call does not show (an archive extracted into it, "cp -a SRC/. DEST",
+// "cp -rT", "rsync -a SRC/ DEST/"): the one check every merging write
+// meets. A directory at or above toolgate's own files is tampering,
+// denied; one above agent configuration is tampering found as a
+// possibility, which a person decides in every mode; a home directory, /,
+// /etc or ~/.config holds start-up files, autostart entries and keys that
+// the files may replace.
 func (e *Engine) intoClass(s *subject) shell.ClassRisk {
 	abs := s.texts[s.n-1]
 	if !path.IsAbs(abs) {
 		abs = s.texts[0]
 	}
+	for _, list := range [2][]string{e.protect, e.noWrite} {
+		for _, p := range list {
+			if p = path.Clean(filepath.ToSlash(p)); p != "" && p != "." && (abs == p || above(abs, p)) {
+				return shell.ClassRisk{Class: shell.ClassTampering, Reason: "writes files the call does not name into " + s.texts[0] + ", where they may replace toolgate's own files (" + p + ")", Token: s.texts[0]}
+			}
+		}
+	}
+	if ent, ok := sensitive.Within(abs, e.home, sensitive.AgentConfig); ok {
+		s.maybe = true
+		return shell.ClassRisk{Class: shell.ClassTampering, Reason: "writes files the call does not name into " + s.texts[0] + ", where they may replace " + ent.Path + " (which " + ent.Reason + ")", Token: s.texts[0]}
+	}
+	// A repository's .git holds its hooks and config. (A project root
+	// holds .claude/ too, but archives are extracted there every day:
+	// only the names the call shows are checked there.)
+	if path.Base(abs) == ".git" {
+		s.maybe = true
+		return shell.ClassRisk{Class: shell.ClassTampering, Reason: "writes files the call does not name into " + s.texts[0] + ", where they may replace the repository's hooks and config", Token: s.texts[0]}
+	}
 	ent, ok := sensitive.Within(abs, e.home, 0)
 	if !ok {
 		return shell.ClassRisk{}
 	}
-	return shell.ClassRisk{Class: shell.ClassPersistence, Reason: "extracts files the call does not name into " + s.texts[0] + ", where they may replace " + ent.Path + " (which " + ent.Reason + ") and start-up files", Token: s.texts[0]}
+	return shell.ClassRisk{Class: shell.ClassPersistence, Reason: "writes files the call does not name into " + s.texts[0] + ", where they may replace " + ent.Path + " (which " + ent.Reason + ") and start-up files", Token: s.texts[0]}
 }
 
 func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRisk {

@@ -163,7 +163,7 @@ func fileCommands() map[string]*cmdSpec {
 		"dd":       {files: codeKind, fileCode: (*walker).ddCode},
 		"nmap":     {files: codeKind, fileCode: (*walker).nmapCode},
 		"scp":      {files: scpKind, shortVal: "cFiJlLoPSDX"},
-		"rsync": {files: scpKind, shortVal: "efBTM", long: []string{"rsh=", "rsync-path=", "filter=", "exclude=", "include=", "exclude-from=",
+		"rsync": {files: syncKind, shortVal: "efBTM", long: []string{"rsh=", "rsync-path=", "filter=", "exclude=", "include=", "exclude-from=",
 			"include-from=", "files-from=", "temp-dir=", "compare-dest=", "copy-dest=", "link-dest=", "backup-dir=", "suffix=", "chmod=", "chown=",
 			"log-file=", "log-file-format=", "password-file=", "partial-dir=", "max-size=", "min-size=", "bwlimit=", "timeout=", "contimeout=",
 			"port=", "sockopts=", "out-format=", "usermap=", "groupmap=", "iconv=", "block-size=", "max-delete=", "modify-window=",

@@ -1121,7 +1121,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "efBTM",
 		effect:   16,
 		opts:     []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: "destructive", why: "deletes files that are not in the source"}, {operand: true, match: wholeTree, class: "credential-access", why: "copies the whole home directory, credentials included"}, {operand: true, match: credentialPath, class: "credential-access", why: "copies a credential file or directory"}, {names: []string{"-e"}, exec: true, script: true, cluster: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}, {names: []string{"--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch", "--early-input"}, file: 1}, {names: []string{"--log-file", "--write-batch", "--only-write-batch", "--backup-dir", "--partial-dir", "-T", "--temp-dir"}, file: 2}},
-		files:    9,
+		files:    17,
 		fileOpts: true,
 	}},
 	{"ruby", &sharedSpec62},

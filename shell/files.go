@@ -27,6 +27,7 @@ const (
 	tarKind                      // members added (read) or extracted (written) by tar's mode
 	compressKind                 // operands rewritten under another suffix (gzip, xz, …)
 	codeKind                     // read by the entry's fileCode (mini-languages, patch headers)
+	syncKind                     // scpKind, and a source ending in '/' merges its entries (rsync)
 )
 
 // fileRole is what an option's value, or an operand, is to the file
@@ -344,7 +345,7 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 		}
 	case copyKind, moveKind, linkKind:
 		w.copyFiles(s.files, l.dir, ops, rewrite, l, owner, d)
-	case scpKind:
+	case scpKind, syncKind:
 		if len(ops) == 1 {
 			w.file(ops[0], false, owner, d) // rsync SRC lists it
 			return
@@ -355,9 +356,15 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 				w.file(o, false, owner, d)
 			}
 			if last && len(ops) > 1 && !isRemote(o.text) {
-				w.file(o, true, owner, d)
+				merge := false
 				for _, src := range ops[:i] {
-					w.into(o, src, owner, d)
+					merge = merge || mergesInto(src.text, s.files == syncKind)
+				}
+				w.fileAs(o, File{Write: true, Into: merge}, owner, d)
+				for _, src := range ops[:i] {
+					if !mergesInto(src.text, s.files == syncKind) {
+						w.into(o, src, owner, d)
+					}
 				}
 			}
 		}
@@ -377,7 +384,11 @@ func (w *walker) copyFiles(kind fileKind, dir *word, ops []word, rewrite bool, l
 	srcs := ops
 	switch {
 	case dir != nil:
-		w.file(*dir, true, owner, d)
+		merge := false
+		for _, o := range ops {
+			merge = merge || kind != linkKind && mergesInto(o.text, false)
+		}
+		w.fileAs(*dir, File{Write: true, Into: merge}, owner, d)
 	case rewrite: // install -d: every operand is a directory made
 		for _, o := range ops {
 			w.file(o, true, owner, d)
@@ -385,15 +396,23 @@ func (w *walker) copyFiles(kind fileKind, dir *word, ops []word, rewrite bool, l
 		return
 	case len(ops) > 0:
 		dst := ops[len(ops)-1]
+		merge := false
 		if len(ops) == 1 && kind == linkKind {
 			dst.text = path.Base(dst.text)
 		} else {
 			srcs = ops[:len(ops)-1]
 			if _, ok := l.mode("no-target"); !ok {
 				dir = &dst
+				for _, o := range srcs {
+					merge = merge || kind != linkKind && mergesInto(o.text, false)
+				}
+			} else {
+				// cp -rT SRC DEST: a directory's entries merge into
+				// DEST, whose existing files they replace.
+				merge = kind != linkKind
 			}
 		}
-		w.file(dst, true, owner, d)
+		w.fileAs(dst, File{Write: true, Into: merge}, owner, d)
 	}
 	for _, o := range srcs {
 		if dir != nil {

@@ -38,9 +38,24 @@ func (w *walker) into(dst, src word, owner string, d *dirState) {
 	}
 	b = path.Base(b)
 	if b == "." || b == ".." || b == "/" || b == "" {
-		return
+		return // merges: the destination is recorded so (mergesInto)
 	}
 	w.file(joinWord(dst, b, src.static), true, owner, d) // a glob stays one: joinWord marks it
+}
+
+// mergesInto reports whether copying src into a directory merges src's
+// entries into it instead of adding one entry named after it: "SRC/.",
+// "SRC/..", "/", and for rsync (sync) any "SRC/". The names the entries
+// get are not in the call, so the destination is a File.Into.
+func mergesInto(src string, sync bool) bool {
+	if sync && strings.HasSuffix(src, "/") {
+		return true
+	}
+	if isRemote(src) {
+		src = src[strings.IndexByte(src, ':')+1:]
+	}
+	b := path.Base(strings.TrimRight(src, "/"))
+	return src != "" && (b == "." || b == ".." || b == "/" || strings.Trim(src, "/") == "")
 }
 
 // gitCheckoutFiles: git checkout [REV] [--] PATHS: a lone operand may be
