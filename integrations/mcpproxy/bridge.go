@@ -522,6 +522,7 @@ func (b *bridge) listTools(ctx context.Context, req *mcp.ListToolsRequest) (mcp.
 		return res, nil
 	}
 	b.recordTools(lr.Tools)
+	lr.Tools = b.pinnedView(lr.Tools)
 	if b.p.cfg.HideDenied {
 		lr.Tools = slices.DeleteFunc(lr.Tools, func(t *mcp.Tool) bool {
 			return t != nil && b.deniedOutright(ctx, t)

@@ -61,14 +61,21 @@ func (b *bridge) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Re
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", req.Params.Name)}
 	}
 	call := b.newCall(ctx, req.Params)
-	v, err := b.decide(ctx, req, call)
+	pin, err := b.checkPin(ctx, req, call)
 	if err != nil {
 		return nil, fmt.Errorf("toolgate mcp-proxy: %s: %w", req.Params.Name, err)
+	}
+	v := pin.verdict
+	if pin.ok {
+		if v, err = b.decide(ctx, req, call); err != nil {
+			return nil, fmt.Errorf("toolgate mcp-proxy: %s: %w", req.Params.Name, err)
+		}
 	}
 	b.p.log.Info("tools/call", "tool", call.Tool, "allow", v.allow, "reason", v.reason)
 	if !v.allow {
 		return deniedResult(b.p.cfg.Name, req.Params.Name, v.reason), nil
 	}
+	b.pinFirst(req.Params.Name, pin)
 	return b.forward(ctx, methodCallTool, req.Params)
 }
 
@@ -239,31 +246,39 @@ func (b *bridge) elicit(ctx context.Context, call *toolgate.Call, reason string)
 	}
 }
 
+// choice is one choice of an elicitation form.
+type choice struct{ value, title string }
+
 // answers are the choices of the elicitation form, with their titles.
-var answers = []struct{ value, title string }{
+var answers = []choice{
 	{answerOnce, "Allow once"},
 	{answerSession, "Allow for this session"},
 	{answerAlways, "Always allow"},
 	{answerDeny, "Deny"},
 }
 
-// decisionSchema is the form's one field. Clients of MCP 2025-11-25 and
-// later read titled choices as oneOf [{const, title}]; older ones know
-// only enum with the non-standard enumNames, which that version
-// deprecated.
+// decisionSchema is the form's one field.
 func decisionSchema(titled bool, description string) map[string]any {
-	s := map[string]any{"type": "string", "title": "Allow this call?", "description": description}
+	return choiceSchema(titled, "Allow this call?", description, answers)
+}
+
+// choiceSchema is a form field with choices. Clients of MCP 2025-11-25
+// and later read titled choices as oneOf [{const, title}]; older ones
+// know only enum with the non-standard enumNames, which that version
+// deprecated.
+func choiceSchema(titled bool, title, description string, choices []choice) map[string]any {
+	s := map[string]any{"type": "string", "title": title, "description": description}
 	if titled {
-		choices := make([]any, len(answers))
-		for i, a := range answers {
-			choices[i] = map[string]any{"const": a.value, "title": a.title}
+		oneOf := make([]any, len(choices))
+		for i, c := range choices {
+			oneOf[i] = map[string]any{"const": c.value, "title": c.title}
 		}
-		s["oneOf"] = choices
+		s["oneOf"] = oneOf
 		return s
 	}
-	values, titles := make([]any, len(answers)), make([]any, len(answers))
-	for i, a := range answers {
-		values[i], titles[i] = a.value, a.title
+	values, titles := make([]any, len(choices)), make([]any, len(choices))
+	for i, c := range choices {
+		values[i], titles[i] = c.value, c.title
 	}
 	s["enum"], s["enumNames"] = values, titles
 	return s

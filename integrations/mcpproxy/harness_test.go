@@ -98,6 +98,8 @@ type proxyConf struct {
 	HideDenied bool   `json:"hide_denied,omitempty"`
 	// Remember is the file that keeps "always" answers (Config.Remember).
 	Remember string `json:"remember,omitempty"`
+	// Pins is the tool pin file (Config.Pins).
+	Pins string `json:"pins,omitempty"`
 }
 
 // runTestProxy is the proxy process: it runs the proxy as the CLI would.
@@ -107,7 +109,7 @@ func runTestProxy(conf string) int {
 		fmt.Fprintln(os.Stderr, "proxy conf:", err)
 		return 2
 	}
-	cfg := mcpproxy.Config{Name: c.Name, HideDenied: c.HideDenied, Remember: c.Remember, ProgressInterval: 200 * time.Millisecond,
+	cfg := mcpproxy.Config{Name: c.Name, HideDenied: c.HideDenied, Remember: c.Remember, Pins: c.Pins, ProgressInterval: 200 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	if c.Timeout != "" {
 		d, err := time.ParseDuration(c.Timeout)

@@ -101,6 +101,13 @@ type Config struct {
 	// at start. Its rules decide only calls the rules ask about. Empty
 	// keeps "always" answers in memory, for the proxy's lifetime.
 	Remember string
+	// Pins is the file that pins each tool's definition (PinFile): a
+	// tool is pinned at its first allowed call (or by `toolgate mcp
+	// pin`), and once its description, schemas or annotations change it
+	// is not called again until a person accepts the new definition, in
+	// the client (elicitation, shown with a diff) or with `toolgate mcp
+	// pin`. Empty pins nothing.
+	Pins string
 	// Logger logs what the proxy does; nil discards.
 	Logger *slog.Logger
 }
@@ -120,6 +127,7 @@ type Proxy struct {
 	// too when there is one.
 	always   map[string]bool
 	remember *rememberFile
+	pins     *PinFile
 	bridges  map[*bridge]struct{}
 	// posts maps the key the HTTP handler puts on each POST to the POST's
 	// context, so a call can tell that its client went away.
@@ -157,6 +165,9 @@ func New(cfg Config) (*Proxy, error) {
 	}
 	if p.gate == nil {
 		p.gate = rulesgate.New(cfg.Engine, rulesgate.WithMode(cfg.Mode), rulesgate.WithAgent(cfg.Agent))
+	}
+	if cfg.Pins != "" {
+		p.pins = OpenPins(cfg.Pins)
 	}
 	if cfg.Remember != "" && cfg.Gateway == nil {
 		r, err := openRemember(cfg.Remember)

@@ -63,6 +63,7 @@ func commands() []command {
 		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI},
 		{"sandbox", "run a command confined by the kernel (Landlock, seccomp): sandbox [--workspace DIR]… -- CMD…", runSandbox},
 		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy},
+		{"mcp", "pin MCP servers' tool definitions (mcp pin -- COMMAND…) or list the pins (mcp pins)", runMCP},
 		{"doctor", "check the hook's installation, the gateway, the credential and the rules, and say what to fix", runDoctor},
 		{"completion", "print a shell completion script: completion bash|zsh|fish", runCompletion},
 		{"version", "print the version", runVersion},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/mcpproxy"
 	"github.com/toolgate/toolgate/internal/clicore"
 )
 
@@ -43,6 +44,7 @@ func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	} else {
 		d.gateway(ctx, *url)
 	}
+	d.pins(defaultPinsFile())
 	if d.problems > 0 {
 		fmt.Fprintf(stdout, "\n%d thing(s) to fix.\n", d.problems)
 		return errSilent(1)
@@ -169,4 +171,25 @@ func (d *doctor) rules(rf *clicore.RuleFlags) {
 		return
 	}
 	d.ok("the rules load and their examples pass")
+}
+
+// pins reports the MCP tool pins mcp-proxy keeps by default.
+func (d *doctor) pins(path string) {
+	if path == "" {
+		return
+	}
+	all, err := mcpproxy.OpenPins(path).All()
+	if err != nil {
+		d.fix("MCP tool pins cannot be read (%v): mcp-proxy denies every call of a tool it would check against them; fix or remove %s", err, path)
+		return
+	}
+	tools := 0
+	for _, pins := range all {
+		tools += len(pins)
+	}
+	if tools == 0 {
+		d.info("no MCP tool pins yet (%s): mcp-proxy pins each tool's definition at its first allowed call", path)
+		return
+	}
+	d.ok("MCP tool pins: %d tool(s) of %d server(s) in %s ('toolgate mcp pins' lists them)", tools, len(all), path)
 }

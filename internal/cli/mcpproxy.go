@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +34,7 @@ type mcpProxyFlags struct {
 	timeout     time.Duration
 	hideDenied  bool
 	remember    string
+	pins        string
 	verbose     bool
 }
 
@@ -51,6 +51,7 @@ func (f *mcpProxyFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", mcpproxy.DefaultTimeout, "how long a call waits for an answer before it is denied")
 	fs.BoolVar(&f.hideDenied, "hide-denied", false, "leave the tools the rules deny outright out of tools/list")
 	fs.StringVar(&f.remember, "remember", defaultRememberFile(), "without a gateway, keep \"always\" answers in the rules document `F` (JSONC; read at start, applies where the rules ask; empty: only while the proxy runs)")
+	fs.StringVar(&f.pins, "pins", defaultPinsFile(), "pin each tool's definition in `F` at its first allowed call, and ask before a tool whose definition changed is used (empty: no pinning); see toolgate mcp pin")
 	fs.BoolVar(&f.verbose, "v", false, "log every decision on stderr")
 }
 
@@ -91,6 +92,7 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		Timeout:    f.timeout,
 		HideDenied: f.hideDenied,
 		Workspace:  f.workspace,
+		Pins:       f.pins,
 	}
 	if cfg.Workspace == "" {
 		cfg.Workspace = os.Getenv("TOOLGATE_WORKSPACE")
@@ -152,25 +154,8 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 
 // check validates the flags and the command.
 func (f *mcpProxyFlags) check(command []string) error {
-	switch {
-	case f.upstream == "" && len(command) == 0:
-		return usageErrorf("mcp-proxy needs a server: -- COMMAND [ARGS…] or --upstream URL")
-	case f.upstream != "" && len(command) > 0:
-		return usageErrorf("mcp-proxy takes a command or --upstream, not both (got command %q)", command[0])
-	case f.upstream != "" && f.name == "":
-		return usageErrorf("--upstream needs --name: the server name used in tool names and rules")
-	}
-	if f.upstream != "" {
-		u, err := url.Parse(f.upstream)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageErrorf("--upstream %q: want an http:// or https:// URL", f.upstream)
-		}
-	}
-	if f.name != "" && !validServerName(f.name) {
-		return usageErrorf("--name %q: use letters, digits, '_' and '-', without \"__\"", f.name)
-	}
-	if f.timeout <= 0 {
-		return usageErrorf("--timeout must be positive")
+	if err := f.checkServer(command); err != nil {
+		return err
 	}
 	m, err := f.modes.Resolve(f.mode)
 	if err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -199,4 +200,49 @@ type testLog struct{ t *testing.T }
 func (w testLog) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
+}
+
+// TestMCPPinCommand pins a real MCP server's tools with toolgate mcp pin,
+// pins them again after the server changed a tool (showing the diff), and
+// lists the pins; doctor reports them.
+func TestMCPPinCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test MCP server")
+	}
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	server := filepath.Join(dir, "testserver")
+	build := exec.Command("go", "build", "-o", server, "../../integrations/mcpproxy/internal/testserver")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build test server: %v\n%s", err, out)
+	}
+	ctx := context.Background()
+	run := func(args ...string) string {
+		t.Helper()
+		var out bytes.Buffer
+		if err := runMCP(ctx, args, nil, &out, testLog{t}); err != nil {
+			t.Fatalf("mcp %v: %v\n%s", args, err, out.String())
+		}
+		return out.String()
+	}
+	out := run("pin", "--", server)
+	if !strings.Contains(out, "new        write_note") || !strings.Contains(out, "pinned 8 tool(s) of testserver") {
+		t.Fatalf("first pin:\n%s", out)
+	}
+	out = run("pin", "--tool", "write_note", "--", server, "-rug-pull")
+	if !strings.Contains(out, "changed    write_note") || !strings.Contains(out, `+   "description": "writes a note. Before calling`) || strings.Contains(out, "echo") {
+		t.Fatalf("pin after the change:\n%s", out)
+	}
+	out = run("pins")
+	if !strings.Contains(out, "testserver  write_note") || !strings.Contains(out, "toolgate mcp pin") {
+		t.Fatalf("pins:\n%s", out)
+	}
+	var doc bytes.Buffer
+	runDoctor(ctx, []string{"--url", ""}, nil, &doc, io.Discard)
+	if !strings.Contains(doc.String(), "MCP tool pins: 8 tool(s) of 1 server(s)") {
+		t.Errorf("doctor:\n%s", doc.String())
+	}
+	if err := runMCP(ctx, []string{"pin", "--tool", "nope", "--", server}, nil, io.Discard, testLog{t}); err == nil {
+		t.Error("pinning a tool the server does not list succeeded")
+	}
 }

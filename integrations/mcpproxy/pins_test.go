@@ -1,0 +1,130 @@
+package mcpproxy_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate/integrations/mcpproxy"
+)
+
+// pinRules allow write_note, so that only the pin can stop it.
+const pinRules = `{"*": "ask", "mcp__demo__write_note": "allow", "mcp__demo__echo": "allow"}`
+
+// listedDescription returns the description tools/list gives for tool.
+func listedDescription(t *testing.T, c *mcpClient, id, tool string) string {
+	t.Helper()
+	m := c.do(map[string]any{"id": id, "op": "list"})
+	var lr struct {
+		Tools []struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(m.Result, &lr); err != nil {
+		t.Fatalf("list: %v in %s", err, m.Result)
+	}
+	for _, x := range lr.Tools {
+		if x.Name == tool {
+			return x.Description
+		}
+	}
+	t.Fatalf("tools/list has no %s: %s", tool, m.Result)
+	return ""
+}
+
+// TestToolPinning runs the proxy over a real MCP server (the official
+// SDK's) twice: the first run pins write_note at its first allowed call;
+// in the second the server has changed the tool's description and schema
+// (a "rug pull"), and the call is not forwarded until a person accepts the
+// new definition — denied with a diff when the client cannot be asked,
+// asked with the diff when it can — while tools/list keeps showing the
+// pinned description. An unchanged tool goes on as before.
+func TestToolPinning(t *testing.T) {
+	buildPrograms(t)
+	t.Parallel()
+	pins := filepath.Join(t.TempDir(), "pins.json")
+	conf := proxyConf{Name: "demo", Rules: pinRules, Pins: pins, Command: []string{serverBin}}
+
+	first := stdioClient(t, conf, "")
+	if r := first.do(call("1", "write_note", map[string]any{"note": "a"})).tool(t); r.IsError || r.text() != "wrote a" {
+		t.Fatalf("first run: %+v", r)
+	}
+	first.do(call("2", "echo", map[string]any{"text": "x"}))
+	all, err := mcpproxy.OpenPins(pins).All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin, ok := all["demo"]["write_note"]
+	if !ok || pin.PinnedBy != mcpproxy.PinnedByFirstCall || !strings.Contains(string(pin.Definition), `"writes a note"`) {
+		t.Fatalf("after the first run, pins = %+v", all)
+	}
+	if _, ok := all["demo"]["delete_all"]; ok {
+		t.Error("a tool never called was pinned")
+	}
+
+	// The server changes write_note; the client cannot be asked.
+	conf.Command = []string{serverBin, "-rug-pull"}
+	second := stdioClient(t, conf, "")
+	if d := listedDescription(t, second, "l", "write_note"); strings.Contains(d, "id_rsa") || !strings.Contains(d, "changed since it was pinned") {
+		t.Errorf("tools/list shows write_note as %q: want the pinned description, marked", d)
+	}
+	r := second.do(call("3", "write_note", map[string]any{"note": "b"})).tool(t)
+	if !r.IsError || !strings.Contains(r.text(), "changed since it was pinned") ||
+		!strings.Contains(r.text(), `-   "description": "writes a note"`) || !strings.Contains(r.text(), "+   \"description\": \"writes a note. Before calling") ||
+		!strings.Contains(r.text(), `"key"`) {
+		t.Fatalf("changed tool without elicitation: want a deny with the diff, got %+v", r)
+	}
+	if r := second.do(call("4", "echo", map[string]any{"text": "y"})).tool(t); r.IsError {
+		t.Fatalf("an unchanged tool stopped working: %+v", r)
+	}
+	if again, _ := mcpproxy.OpenPins(pins).All(); again["demo"]["write_note"].Hash != pin.Hash {
+		t.Fatal("a denied change re-pinned the tool")
+	}
+
+	// A client that can be asked: deny, then accept.
+	third := stdioClient(t, conf, "deny,accept")
+	if r := third.do(call("5", "write_note", map[string]any{"note": "c"})).tool(t); !r.IsError || !strings.Contains(r.text(), "did not accept") {
+		t.Fatalf("changed tool, answer deny: %+v", r)
+	}
+	q := third.waitFor(isEvent("elicit"))
+	if !strings.Contains(q.Message, "id_rsa") || !strings.Contains(q.Message, "changed since it was pinned") {
+		t.Errorf("the question shows no diff: %q", q.Message)
+	}
+	if r := third.do(call("6", "write_note", map[string]any{"note": "d"})).tool(t); r.IsError || r.text() != "wrote d" {
+		t.Fatalf("changed tool, answer accept: %+v", r)
+	}
+	after, _ := mcpproxy.OpenPins(pins).All()
+	if p := after["demo"]["write_note"]; p.Hash == pin.Hash || p.PinnedBy != mcpproxy.PinnedByClient {
+		t.Fatalf("accepting did not re-pin: %+v", p)
+	}
+	if r := third.do(call("7", "write_note", map[string]any{"note": "e"})).tool(t); r.IsError || third.count(isEvent("elicit")) != 2 {
+		t.Fatalf("after accepting, the tool should go on without a question: %+v, %d questions", r, third.count(isEvent("elicit")))
+	}
+}
+
+// TestPinFileFailsClosed checks that a pin file that does not parse
+// stops every call of a pinned server rather than trusting the tools.
+func TestPinFileFailsClosed(t *testing.T) {
+	buildPrograms(t)
+	t.Parallel()
+	pins := filepath.Join(t.TempDir(), "pins.json")
+	if err := os.WriteFile(pins, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := stdioClient(t, proxyConf{Name: "demo", Rules: pinRules, Pins: pins, Command: []string{serverBin}}, "")
+	if r := c.do(call("1", "write_note", map[string]any{"note": "a"})).tool(t); !r.IsError || !strings.Contains(r.text(), "pins could not be read") {
+		t.Fatalf("unreadable pins: want a deny, got %+v", r)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	t.Parallel()
+	got := mcpproxy.Diff([]byte("{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3,\n  \"d\": 4\n}"), []byte("{\n  \"a\": 1,\n  \"b\": 5,\n  \"c\": 3,\n  \"d\": 4\n}"))
+	want := "    \"a\": 1,\n-   \"b\": 2,\n+   \"b\": 5,\n    \"c\": 3,"
+	if got != want {
+		t.Errorf("Diff =\n%s\nwant\n%s", got, want)
+	}
+}
