@@ -161,7 +161,7 @@ func runMCPPins(args []string, stdout, stderr io.Writer) error {
 func (f *mcpProxyFlags) checkServer(command []string) error {
 	switch {
 	case f.upstream == "" && len(command) == 0:
-		return usageErrorf("a server is needed: -- COMMAND [ARGS…] or --upstream URL")
+		return usageErrorf("the command needs a server: -- COMMAND [ARGS…] or --upstream URL")
 	case f.upstream != "" && len(command) > 0:
 		return usageErrorf("give a command or --upstream, not both (got command %q)", command[0])
 	case f.upstream != "" && f.name == "":
