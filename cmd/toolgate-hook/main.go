@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 	// First of all packages to start: the main goroutine's stack grown
 	// once, and the heap's first 2 MB one huge page where faults are slow.
 	_ "github.com/toolgate/toolgate/internal/bigstack"
@@ -44,23 +45,18 @@ func main() {
 	os.Exit(clicore.ExitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
-const usage = "usage: toolgate-hook claude-code|codex [flags] < hook.json"
+const usage = "usage: toolgate-hook HOST [flags] < hook.json (HOST: claude-code, codex, gemini)"
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return clicore.UsageErrorf("%s", usage)
 	}
-	var dialect claudecode.Dialect
-	switch args[0] {
-	case "claude-code":
-		dialect = claudecode.DialectAuto
-	case "codex":
-		dialect = claudecode.DialectCodex
-	default:
+	host, err := hosts.Lookup(args[0])
+	if err != nil {
 		return clicore.UsageErrorf("unknown hook %q; %s", args[0], usage)
 	}
 	handoff := clicore.Handoff{
-		Gateway: func(string, *clicore.HookFlags, claudecode.Dialect, time.Duration) claudecode.Decider {
+		Gateway: func(string, *clicore.HookFlags, *hosts.Host, time.Duration) claudecode.Decider {
 			// Only returns when toolgate cannot be run.
 			return clicore.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
 		},
@@ -72,7 +68,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 		},
 	}
-	return clicore.RunHookAgent(ctx, args[0], dialect, handoff, args[1:], stdin, stdout, stderr)
+	return clicore.RunHookAgent(ctx, host, handoff, args[1:], stdin, stdout, stderr)
 }
 
 // execToolgate replaces this process with "toolgate ARGS…": the binary

@@ -67,11 +67,42 @@ func (e *InputError) Error() string { return "bad hook input: " + e.Err.Error() 
 func (e *InputError) Unwrap() error { return e.Err }
 
 // UnsupportedEventError is a well-formed input for an event the hook does
-// not answer (PostToolUse, Stop, …): it was installed on the wrong event.
-type UnsupportedEventError struct{ Event string }
+// not answer (PostToolUse, Stop, another agent's BeforeTool, …): it was
+// installed on the wrong event, or for the wrong agent.
+type UnsupportedEventError struct {
+	Event string
+	// Gates is true when the input carries a tool call (a tool_name) and
+	// the event is not one known to come after the call ran: it may be a
+	// pre-tool event of an agent this hook does not speak, so the answer
+	// must block, never let the call through.
+	Gates bool
+}
 
 func (e *UnsupportedEventError) Error() string {
-	return fmt.Sprintf("toolgate answers only %s, %s and %s hooks, not %q: install it on those events", EventPreToolUse, EventPermissionRequest, EventUserPromptSubmit, e.Event)
+	msg := fmt.Sprintf("toolgate answers only %s, %s and %s hooks, not %q: install it on those events", EventPreToolUse, EventPermissionRequest, EventUserPromptSubmit, e.Event)
+	if e.Gates {
+		msg += " (or install the hook of the agent that sent it: toolgate hook install HOST; toolgate hook -h lists them)"
+	}
+	return msg
+}
+
+// afterEvent reports the events of the agents toolgate knows that carry a
+// tool call after it ran, or none at all: an input for one of them that
+// reaches the hook gates nothing, and is answered as a notice, not a
+// block (blocking a Stop hook keeps the agent from stopping).
+// (A switch, not a map: the lean hook binary initialises no tables at
+// start-up.)
+func afterEvent(event string) bool {
+	switch event {
+	// Claude Code and Codex.
+	case "PostToolUse", "PostToolUseFailure", "Notification",
+		"Stop", "StopFailure", "SubagentStart", "SubagentStop",
+		"PreCompact", "PostCompact", "SessionStart", "SessionEnd",
+		// Gemini CLI.
+		"AfterTool", "AfterAgent", "AfterModel", "PreCompress":
+		return true
+	}
+	return false
 }
 
 // supported reports whether the hook answers event.
@@ -111,7 +142,8 @@ func ParseInput(data []byte) (*Input, error) {
 	case "":
 		return nil, &InputError{Err: errors.New(`"hook_event_name" is missing`)}
 	default:
-		return nil, &UnsupportedEventError{Event: in.HookEventName}
+		gates := strings.TrimSpace(in.ToolName) != "" && !afterEvent(in.HookEventName)
+		return nil, &UnsupportedEventError{Event: in.HookEventName, Gates: gates}
 	}
 	if strings.TrimSpace(in.ToolName) == "" {
 		return nil, &InputError{Event: in.HookEventName, Err: errors.New(`"tool_name" is missing`)}

@@ -286,6 +286,14 @@ func TestBadInput(t *testing.T) {
 		{"input not object", `{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": "rm -rf /"}`, 0, "deny"},
 		{"other event", `{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {}}`, claudecode.ExitNotice, ""},
 		{"stop event", `{"hook_event_name": "Stop", "stop_hook_active": false}`, claudecode.ExitNotice, ""},
+		// Another agent's pre-tool event (Gemini CLI's BeforeTool, given
+		// the Claude Code hook), or an event added later: it carries a
+		// tool call, so it blocks (exit 1 would let the call run).
+		{"gemini event", `{"hook_event_name": "BeforeTool", "tool_name": "read_file", "tool_input": {"file_path": "~/.ssh/id_rsa"}}`, claudecode.ExitBlock, ""},
+		{"new event", `{"hook_event_name": "PreToolCall", "tool_name": "Bash", "tool_input": {"command": "ls"}}`, claudecode.ExitBlock, ""},
+		// Its benign twins: after-events and lifecycle events gate nothing.
+		{"gemini after", `{"hook_event_name": "AfterTool", "tool_name": "read_file", "tool_input": {}}`, claudecode.ExitNotice, ""},
+		{"new event without a call", `{"hook_event_name": "TurnStart"}`, claudecode.ExitNotice, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ans := h.Handle(context.Background(), []byte(tc.input))

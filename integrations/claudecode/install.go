@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -66,22 +67,66 @@ func SettingsPath(scope, projectDir, home string) (string, error) {
 // or "hook codex", or the lean hook binary toolgate-hook followed by
 // "claude-code" or "codex".
 func IsToolgateCommand(cmd string) bool {
-	for _, sub := range []string{" hook claude-code", " hook codex", " claude-code", " codex"} {
-		i := strings.Index(cmd, sub)
-		if i < 0 {
-			continue
-		}
-		if rest := cmd[i+len(sub):]; rest != "" && rest[0] != ' ' {
-			continue
-		}
-		exe := strings.TrimSpace(cmd[:i])
-		exe = strings.ReplaceAll(exe, `'\''`, "'")
-		exe = filepath.Base(strings.Trim(exe, `'"`))
-		if strings.HasPrefix(sub, " hook ") && strings.HasPrefix(exe, "toolgate") || exe == "toolgate-hook" {
-			return true
+	host, ok := HookCommandHost(cmd)
+	return ok && (host == "claude-code" || host == "codex")
+}
+
+// HookCommandHost reads a hook command line as toolgate's hook: an
+// executable named toolgate* (quoted or not) followed by "hook HOST", or
+// the lean hook binary toolgate-hook followed by "HOST". It returns the
+// host name as written; ok is false for any other command.
+func HookCommandHost(cmd string) (host string, ok bool) {
+	exe, rest := FirstWord(strings.TrimSpace(cmd))
+	base := filepath.Base(exe)
+	next, rest := FirstWord(rest)
+	switch {
+	case base == "toolgate-hook":
+		host = next
+	case strings.HasPrefix(base, "toolgate") && next == "hook":
+		host, _ = FirstWord(rest)
+	default:
+		return "", false
+	}
+	if host == "" || strings.HasPrefix(host, "-") || strings.ContainsAny(host, `'"\`) {
+		return "", false
+	}
+	return host, true
+}
+
+// FirstWord splits the first word of a POSIX shell command line off,
+// with its quotes removed (single, double, and a backslash before a
+// character, which covers the escaped quote shellQuote writes).
+func FirstWord(s string) (word, rest string) {
+	s = strings.TrimLeft(s, " \t")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t':
+			return b.String(), s[i:]
+		case '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return b.String() + s[i+1:], ""
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case '"':
+			j := strings.IndexByte(s[i+1:], '"')
+			if j < 0 {
+				return b.String() + s[i+1:], ""
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return false
+	return b.String(), ""
 }
 
 // MergeSettings adds the hook entry to a settings document, keeping
@@ -104,19 +149,24 @@ func MergeSettings(src []byte, e HookEntry) (out []byte, changed bool, err error
 	case e.Matcher == "":
 		e.Matcher = "*"
 	}
+	return MergeHooks(src, e, IsToolgateCommand)
+}
+
+// MergeHooks adds a hook entry to a settings document laid out as Claude
+// Code's "hooks" (Codex's hooks.json and Gemini CLI's settings.json use
+// the same layout), keeping everything else. A hook whose command ours
+// reports as toolgate's is updated in place. An entry with no Matcher
+// makes a group without one (prompt events), whose matcher, if the user
+// set one, is left alone. e.Timeout is written as given, in the file's
+// unit.
+func MergeHooks(src []byte, e HookEntry, ours func(cmd string) bool) (out []byte, changed bool, err error) {
+	prompt := e.Matcher == ""
 	if strings.TrimSpace(e.Command) == "" {
 		return nil, false, errors.New("no hook command")
 	}
-	root := &object{}
-	if len(bytes.TrimSpace(src)) > 0 {
-		v, err := decodeOrdered(src)
-		if err != nil {
-			return nil, false, fmt.Errorf("settings are not valid JSON (fix or move the file; nothing was changed): %w", err)
-		}
-		var ok bool
-		if root, ok = v.(*object); !ok {
-			return nil, false, errors.New("settings are not a JSON object")
-		}
+	root, err := decodeRoot(src)
+	if err != nil {
+		return nil, false, err
 	}
 	hooks, err := root.objectAt("hooks")
 	if err != nil {
@@ -146,7 +196,7 @@ func MergeSettings(src []byte, e HookEntry) (out []byte, changed bool, err error
 				continue
 			}
 			cmd, _ := ho.get("command")
-			if s, _ := cmd.(string); !IsToolgateCommand(s) {
+			if s, _ := cmd.(string); !ours(s) {
 				continue
 			}
 			matcher, _ := group.get("matcher")
@@ -170,6 +220,99 @@ func MergeSettings(src []byte, e HookEntry) (out []byte, changed bool, err error
 	group.set("hooks", []any{want})
 	hooks.set(e.Event, append(list, group))
 	return encodeOrdered(root), true, nil
+}
+
+// decodeRoot decodes a settings document; empty is an empty object.
+func decodeRoot(src []byte) (*object, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return &object{}, nil
+	}
+	v, err := decodeOrdered(src)
+	if err != nil {
+		return nil, fmt.Errorf("settings are not valid JSON (fix or move the file; nothing was changed): %w", err)
+	}
+	root, ok := v.(*object)
+	if !ok {
+		return nil, errors.New("settings are not a JSON object")
+	}
+	return root, nil
+}
+
+// FoundHook is a toolgate hook found in a settings document.
+type FoundHook struct {
+	Event, Command string
+}
+
+// RemoveHooks takes every hook whose command ours reports as toolgate's
+// out of a settings document laid out as MergeHooks writes, and the
+// groups and events left empty by that; everything else stays as it was.
+// removed lists what was taken out; with none, out is src unchanged.
+func RemoveHooks(src []byte, ours func(cmd string) bool) (out []byte, removed []FoundHook, err error) {
+	root, err := decodeRoot(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	hv, _ := root.get("hooks")
+	hooks, ok := hv.(*object)
+	if !ok {
+		return src, nil, nil
+	}
+	for _, event := range append([]string(nil), hooks.keys...) {
+		groups, _ := hooks.vals[event].([]any)
+		var keptGroups []any
+		for _, g := range groups {
+			group, ok := g.(*object)
+			if !ok {
+				keptGroups = append(keptGroups, g)
+				continue
+			}
+			hs, _ := group.get("hooks")
+			entries, ok := hs.([]any)
+			if !ok {
+				keptGroups = append(keptGroups, g)
+				continue
+			}
+			var kept []any
+			for _, h := range entries {
+				ho, ok := h.(*object)
+				if ok {
+					cmd, _ := ho.get("command")
+					if s, _ := cmd.(string); ours(s) {
+						removed = append(removed, FoundHook{Event: event, Command: s})
+						continue
+					}
+				}
+				kept = append(kept, h)
+			}
+			if len(kept) == len(entries) {
+				keptGroups = append(keptGroups, g)
+				continue
+			}
+			if len(kept) > 0 {
+				group.set("hooks", kept)
+				keptGroups = append(keptGroups, group)
+			}
+		}
+		if len(groups) > 0 && len(keptGroups) == 0 {
+			hooks.remove(event)
+		} else if len(keptGroups) != len(groups) {
+			hooks.set(event, keptGroups)
+		}
+	}
+	if len(removed) == 0 {
+		return src, nil, nil
+	}
+	if len(hooks.keys) == 0 {
+		root.remove("hooks")
+	}
+	return encodeOrdered(root), removed, nil
+}
+
+// FindHooks lists the hooks in a settings document whose command ours
+// reports as toolgate's.
+func FindHooks(src []byte, ours func(cmd string) bool) ([]FoundHook, error) {
+	_, found, err := RemoveHooks(src, ours)
+	return found, err
 }
 
 // WriteSettings writes a settings file in place of the old one, atomically
@@ -241,6 +384,14 @@ func (o *object) set(k string, v any) {
 		o.keys = append(o.keys, k)
 	}
 	o.vals[k] = v
+}
+
+func (o *object) remove(k string) {
+	if _, ok := o.vals[k]; !ok {
+		return
+	}
+	delete(o.vals, k)
+	o.keys = slices.DeleteFunc(o.keys, func(s string) bool { return s == k })
 }
 
 // objectAt returns the object under key k, adding an empty one if absent.

@@ -21,9 +21,10 @@ const (
 	// enough to answer in JSON.
 	ExitBlock = 2
 	// ExitNotice is a non-blocking error: stderr is shown to the user and
-	// the agent goes on. Used only for events that gate nothing (the hook
-	// was installed on the wrong event), where blocking would only break
-	// the session: a Stop hook that exits 2 keeps the agent from stopping.
+	// the agent goes on. Used only for events known to gate nothing (the
+	// hook was installed on the wrong event), where blocking would only
+	// break the session: a Stop hook that exits 2 keeps the agent from
+	// stopping. An unknown event that carries a tool call is ExitBlock.
 	ExitNotice = 1
 )
 
@@ -86,6 +87,9 @@ func (h *Hook) Handle(ctx context.Context, data []byte) (ans Answer) {
 	in, err := ParseInput(data)
 	if err != nil {
 		var ue *UnsupportedEventError
+		if errors.As(err, &ue) && ue.Gates {
+			return Answer{Event: ue.Event, Err: err, Exit: ExitBlock, Stderr: "toolgate: " + err.Error() + "; the call is blocked"}
+		}
 		if errors.As(err, &ue) {
 			return Answer{Event: ue.Event, Err: err, Exit: ExitNotice, Stderr: "toolgate: " + err.Error()}
 		}

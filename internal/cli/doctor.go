@@ -2,23 +2,25 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
 	"github.com/toolgate/toolgate/internal/clicore"
 )
 
-// runDoctor checks what a working set-up needs and says what to fix: the
-// Claude Code hook's installation, the gateway's reachability and health,
+// runDoctor checks what a working set-up needs and says what to fix: every
+// installed agent hook (its program exists and answers; Codex trusts
+// it), the gateway's reachability and health,
 // the credential's role, and the rules' validity. It exits 1 when
 // something needs fixing.
 func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -26,7 +28,7 @@ func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	var rf clicore.RuleFlags
 	rf.Register(fs)
 	url := fs.String("url", os.Getenv("TOOLGATE_URL"), "gateway `URL` to check ($TOOLGATE_URL; none: the hook decides locally)")
-	project := fs.String("project", "", "project `dir`ectory whose .claude settings are checked (default: the current directory)")
+	project := fs.String("project", "", "project `dir`ectory whose agent settings (.claude, .codex, .gemini) are checked (default: the current directory)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -37,7 +39,7 @@ func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		*project, _ = os.Getwd()
 	}
 	d := &doctor{w: stdout}
-	d.hook(*project)
+	d.hooks(ctx, *project)
 	if *url == "" {
 		d.info("no gateway configured (TOOLGATE_URL is unset): the hook decides locally from rules, and asks go to Claude Code's own prompt")
 		d.rules(&rf)
@@ -69,51 +71,102 @@ func (d *doctor) fix(format string, a ...any) {
 	fmt.Fprintf(d.w, "FIX   %s\n", fmt.Sprintf(format, a...))
 }
 
-// hook looks for toolgate's hook in Claude Code's user, project and local
-// settings, and checks that its program can be found.
-func (d *doctor) hook(project string) {
+// hooks looks for toolgate's hook in every host's settings files, checks
+// that the program each runs exists and answers, and does the host's own
+// checks (Codex runs only hooks it trusts).
+func (d *doctor) hooks(ctx context.Context, project string) {
 	home, _ := os.UserHomeDir()
-	found := false
-	for _, scope := range []string{claudecode.ScopeUser, claudecode.ScopeProject, claudecode.ScopeLocal} {
-		path, err := claudecode.SettingsPath(scope, project, home)
-		if err != nil {
-			continue
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		var settings struct {
-			Hooks map[string][]struct {
-				Hooks []struct {
-					Command string `json:"command"`
-				} `json:"hooks"`
-			} `json:"hooks"`
-		}
-		if err := json.Unmarshal(data, &settings); err != nil {
-			d.fix("%s is not valid JSON (%v): Claude Code cannot read its hooks", path, err)
-			continue
-		}
-		for event, groups := range settings.Hooks {
-			for _, g := range groups {
-				for _, h := range g.Hooks {
-					if !claudecode.IsToolgateCommand(h.Command) {
-						continue
-					}
-					found = true
-					exe := strings.Trim(strings.Fields(h.Command)[0], `'"`)
-					if _, err := exec.LookPath(exe); err != nil {
-						d.fix("the %s hook in %s runs %s, which is not found: reinstall with 'toolgate hook install claude-code' from the toolgate you use", event, path, exe)
-					} else {
-						d.ok("Claude Code %s hook in %s: %s", event, path, h.Command)
-					}
-				}
+	found := 0
+	for _, host := range hosts.All() {
+		for i := range host.Scopes {
+			path, err := host.Scopes[i].Path(project, home)
+			if err != nil {
+				continue
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				continue
+			}
+			hooks, err := claudecode.FindHooks(data, hosts.IsHookCommand)
+			if err != nil {
+				d.fix("%s: %v: %s cannot read its hooks", path, err, host.Title)
+				continue
+			}
+			for _, h := range hooks {
+				found++
+				d.hookCommand(ctx, host, path, h)
+			}
+			if len(hooks) > 0 && host.Name == "codex" {
+				d.codexTrust(home, path)
 			}
 		}
 	}
-	if !found {
-		d.fix("no toolgate hook in Claude Code's settings (user, project or local): run 'toolgate hook install claude-code'")
+	if found == 0 {
+		d.fix("no toolgate hook in any agent's settings (%s): run 'toolgate hook install HOST'", strings.Join(hosts.Names(), ", "))
 	}
+}
+
+// hookCommand checks one installed hook: its program exists, and it
+// answers a prompt event (which decides nothing and changes nothing) with
+// exit 0.
+func (d *doctor) hookCommand(ctx context.Context, host *hosts.Host, path string, h claudecode.FoundHook) {
+	exe, _ := claudecode.FirstWord(h.Command)
+	if _, err := exec.LookPath(exe); err != nil {
+		d.fix("the %s %s hook in %s runs %s, which is not found, so %s runs without the gate: "+
+			"install the binaries (go install ./cmd/toolgate ./cmd/toolgate-hook) and run 'toolgate hook install %s' again",
+			host.Title, h.Event, path, exe, host.Title, host.Name)
+		return
+	}
+	if h.Event != host.PromptEvent {
+		d.ok("%s %s hook in %s: %s", host.Title, h.Event, path, h.Command)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	probe := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"","cwd":"/","prompt":""}`, host.PromptEvent)
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.Command)
+	cmd.Stdin = strings.NewReader(probe)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		d.fix("the %s %s hook in %s does not answer (%v: %s): run it by hand to see why, or reinstall it",
+			host.Title, h.Event, path, err, oneLine(errb.String()))
+		return
+	}
+	d.ok("%s %s hook in %s answers: %s", host.Title, h.Event, path, h.Command)
+}
+
+// codexTrust checks that Codex trusts the hooks in a hooks.json: Codex
+// keeps the trust of each hook as a hash under [hooks.state."…"] in its
+// config.toml, and skips, silently, a hook it does not trust. Whether the
+// hash is still the hook's own only Codex can tell: a changed hook needs
+// trusting again.
+func (d *doctor) codexTrust(home, hooksFile string) {
+	config := filepath.Join(filepath.Dir(hooksFile), "config.toml")
+	if dir := os.Getenv("CODEX_HOME"); dir != "" {
+		config = filepath.Join(dir, "config.toml")
+	} else if home != "" {
+		config = filepath.Join(home, ".codex", "config.toml")
+	}
+	data, _ := os.ReadFile(config)
+	section, trusted := "", false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			section = line
+			continue
+		}
+		if strings.HasPrefix(line, "trusted_hash") && strings.Contains(section, "hooks.state") &&
+			strings.Contains(section, hooksFile) && strings.Contains(section, "pre_tool_use") {
+			trusted = true
+		}
+	}
+	if !trusted {
+		d.fix("Codex has not trusted the toolgate hook in %s (no trusted_hash for it in %s), and skips an untrusted hook "+
+			"without a word, so Codex runs without the gate: start codex, open /hooks and trust it", hooksFile, config)
+		return
+	}
+	d.ok("Codex trusts the hook in %s (%s); after a reinstall that changes it, trust it again in /hooks", hooksFile, config)
 }
 
 // gateway checks that the gateway answers, is healthy, and accepts the

@@ -14,28 +14,78 @@ import (
 
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/internal/clicore"
 )
 
-// runHook runs "toolgate hook claude-code|codex" (the agent hook) and
-// "toolgate hook install claude-code" (writes it into a settings file).
+// runHook runs "toolgate hook HOST" (the agent hook), "toolgate hook
+// install HOST" (writes it into the host's settings) and "toolgate hook
+// uninstall HOST" (takes it out).
 func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	const usage = "usage: toolgate hook claude-code|codex [flags] < hook.json, or toolgate hook install claude-code [--user|--project|--local] [--print]"
+	usage := "usage: toolgate hook HOST [flags] < hook.json, toolgate hook install HOST [flags], or toolgate hook uninstall HOST; HOST is " + strings.Join(hosts.Names(), ", ")
 	if len(args) == 0 {
 		return usageErrorf("%s", usage)
 	}
 	switch args[0] {
-	case "claude-code":
-		return clicore.RunHookAgent(ctx, "claude-code", claudecode.DialectAuto, clicore.Handoff{Gateway: gatewayDecider}, args[1:], stdin, stdout, stderr)
-	case "codex":
-		return clicore.RunHookAgent(ctx, "codex", claudecode.DialectCodex, clicore.Handoff{Gateway: gatewayDecider}, args[1:], stdin, stdout, stderr)
-	case "install":
-		if len(args) < 2 || args[1] != "claude-code" {
-			return usageErrorf("usage: toolgate hook install claude-code [--user|--project|--local] [--print] [hook flags]")
+	case "-h", "-help", "--help", "help":
+		hookHelp(stdout)
+		return nil
+	case "install", "uninstall":
+		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
+			if len(args) >= 2 && (args[1] == "-h" || args[1] == "-help" || args[1] == "--help") {
+				hookHelp(stdout)
+				return nil
+			}
+			return usageErrorf("usage: toolgate hook %s HOST [flags]; HOST is %s", args[0], strings.Join(hosts.Names(), ", "))
 		}
-		return runHookInstall(args[2:], stdout, stderr)
+		host, err := hosts.Lookup(args[1])
+		if err != nil {
+			return usageErrorf("hook %s: %v", args[0], err)
+		}
+		if args[0] == "uninstall" {
+			return runHookUninstall(host, args[2:], stdout, stderr)
+		}
+		return runHookInstall(host, args[2:], stdout, stderr)
 	}
-	return usageErrorf("unknown hook %q; %s", args[0], usage)
+	host, err := hosts.Lookup(args[0])
+	if err != nil {
+		return usageErrorf("unknown hook %q; %s", args[0], usage)
+	}
+	return clicore.RunHookAgent(ctx, host, clicore.Handoff{Gateway: gatewayDecider}, args[1:], stdin, stdout, stderr)
+}
+
+// hookHelp is "toolgate hook -h": the hosts, their events and files, and
+// the commands.
+func hookHelp(w io.Writer) {
+	fmt.Fprint(w, `Usage:
+  toolgate hook HOST [flags] < hook.json     answer one hook call (the agent runs this)
+  toolgate hook install HOST [flags]         write the hook into the agent's settings
+  toolgate hook uninstall HOST [flags]       take it out again
+  toolgate doctor                            check every installed hook, the gateway and the rules
+
+Install the binaries first, so the hook the agent runs exists later:
+  go install ./cmd/toolgate ./cmd/toolgate-hook
+(a 'go run' build lives in a temporary directory, and install refuses it).
+
+Hosts:
+`)
+	for _, h := range hosts.All() {
+		var files []string
+		for _, s := range h.Scopes {
+			files = append(files, "--"+s.Name+": "+s.Help)
+		}
+		fmt.Fprintf(w, "  %-12s %s: %s\n", h.Name, h.Title, h.Events)
+		for _, f := range files {
+			fmt.Fprintf(w, "  %-12s   %s\n", "", f)
+		}
+	}
+	fmt.Fprint(w, `
+The hook decides locally from rules (default) or through a gateway (--server or
+$TOOLGATE_URL; token from $TOOLGATE_TOKEN). It never answers allow for what it cannot
+decide: bad input, an unknown event that carries a tool call, broken rules or a gateway
+that cannot be reached block the call (exit 2, or a deny).
+'toolgate hook HOST -h' and 'toolgate hook install HOST -h' list the flags.
+`)
 }
 
 // hookTimeoutSlack is the seconds the agent's timeout adds to ours.
@@ -43,13 +93,10 @@ const hookTimeoutSlack = 30
 
 // gatewayDecider decides the hook's calls through the gateway at url,
 // over its HTTP API.
-func gatewayDecider(url string, hf *clicore.HookFlags, dialect claudecode.Dialect, deadline time.Duration) claudecode.Decider {
+func gatewayDecider(url string, hf *clicore.HookFlags, host *hosts.Host, deadline time.Duration) claudecode.Decider {
 	remote := &claudecode.Remote{OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait}
 	if remote.OnAsk == "" {
-		remote.OnAsk = claudecode.AskPrompt
-		if dialect == claudecode.DialectCodex {
-			remote.OnAsk = claudecode.AskWait
-		}
+		remote.OnAsk = host.OnAsk
 	}
 	c, err := client.New(url, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("hook"),
 		client.WithHTTPClient(&http.Client{Timeout: deadline}))
@@ -60,27 +107,33 @@ func gatewayDecider(url string, hf *clicore.HookFlags, dialect claudecode.Dialec
 	return remote
 }
 
-// runHookInstall writes the hook into a Claude Code settings file, merging
+// runHookInstall writes the hook into a host's settings file, merging
 // with what is there.
-func runHookInstall(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("hook install claude-code", stderr)
+func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("hook install "+host.Name, stderr)
 	var hf clicore.HookFlags
 	hf.Register(fs)
-	user := fs.Bool("user", false, "install in ~/.claude/settings.json, for every project (the default)")
-	project := fs.Bool("project", false, "install in .claude/settings.json of the project, shared with the team (the command is 'toolgate' from PATH)")
-	local := fs.Bool("local", false, "install in .claude/settings.local.json of the project, this checkout only")
-	dir := fs.String("dir", "", "project `D`irectory for --project and --local (default: the current directory)")
+	scopes := make([]*bool, len(host.Scopes))
+	for i, s := range host.Scopes {
+		scopes[i] = fs.Bool(s.Name, false, "install in "+s.Help)
+	}
+	dir := fs.String("dir", "", "project `D`irectory for the project's settings (default: the current directory)")
 	printOnly := fs.Bool("print", false, "print the settings file as it would be, and write nothing")
-	command := fs.String("command", "", "the toolgate `CMD` the hook runs as CMD hook claude-code (default: toolgate-hook next to this executable if there is one, run as toolgate-hook claude-code, else this executable; 'toolgate' with --project)")
-	event := fs.String("event", claudecode.EventPreToolUse, "hook `EVENT`: PreToolUse (every call) or PermissionRequest (only calls Claude Code would ask about); UserPromptSubmit is always added")
-	matcher := fs.String("matcher", "*", "which tools the hook sees (Claude Code matcher)")
+	command := fs.String("command", "", "the toolgate `CMD` the hook runs as CMD hook "+host.Name+" (a toolgate-hook binary runs as CMD "+host.Name+"; default: toolgate-hook next to this executable if there is one, else this executable; 'toolgate' in shared project settings)")
+	event := fs.String("event", host.ToolEvent, "hook `EVENT` for tool calls"+eventHelp(host))
+	matcher := fs.String("matcher", host.Matcher, "which tools the hook sees (the agent's matcher; empty is every tool)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: toolgate hook install claude-code [--user|--project|--local] [--print] [hook flags]")
-		fmt.Fprintln(stderr, "Adds 'toolgate hook claude-code' to a Claude Code settings file, on the tool event and on")
-		fmt.Fprintln(stderr, "UserPromptSubmit (which ends the session's turn at a gateway), keeping every other key")
-		fmt.Fprintln(stderr, "and hook. Running it again updates toolgate's entries instead of adding some. Hook flags")
+		fmt.Fprintf(stderr, "Usage: toolgate hook install %s [--%s] [--print] [hook flags]\n", host.Name, scopeNames(host, "|--"))
+		fmt.Fprintf(stderr, "Adds 'toolgate hook %s' to a %s settings file, on %s", host.Name, host.Title, host.ToolEvent)
+		if host.PromptEvent != "" {
+			fmt.Fprintf(stderr, " and on\n%s (which ends the session's turn at a gateway)", host.PromptEvent)
+		}
+		fmt.Fprintln(stderr, ", keeping every other key and hook.")
+		fmt.Fprintln(stderr, "Running it again updates toolgate's entries instead of adding some. Hook flags")
 		fmt.Fprintln(stderr, "(--server, --on-ask, --wait, --on-error, --config, --rules, --workspace, …) are passed")
 		fmt.Fprintln(stderr, "on to the hook command; the token is not: set TOOLGATE_TOKEN in the agent's environment.")
+		fmt.Fprintln(stderr, "Install the binaries first (go install ./cmd/toolgate ./cmd/toolgate-hook): a 'go run'")
+		fmt.Fprintln(stderr, "build is deleted when it exits, and install refuses it.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -92,98 +145,252 @@ func runHookInstall(args []string, stdout, stderr io.Writer) error {
 	if err := hf.Check(); err != nil {
 		return err
 	}
-	scope, n := claudecode.ScopeUser, 0
-	for _, s := range []struct {
-		set   bool
-		scope string
-	}{{*user, claudecode.ScopeUser}, {*project, claudecode.ScopeProject}, {*local, claudecode.ScopeLocal}} {
-		if s.set {
-			scope, n = s.scope, n+1
-		}
-	}
-	if n > 1 {
-		return usageErrorf("give one of --user, --project and --local")
-	}
-	projectDir := *dir
-	if projectDir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return fmt.Errorf("current directory: %w", err)
-		}
-		projectDir = wd
-	}
-	home, _ := os.UserHomeDir()
-	path, err := claudecode.SettingsPath(scope, projectDir, home)
+	scope, path, projectDir, home, err := hookScope(host, scopes, *dir)
 	if err != nil {
-		return badInput(err)
+		return err
+	}
+	if *event != host.ToolEvent && !(host.Name == "claude-code" && *event == claudecode.EventPermissionRequest) {
+		if host.PromptEvent != "" && *event == host.PromptEvent {
+			return usageErrorf("--event %s: the hook is always installed on %s too; give the tool event%s", *event, host.PromptEvent, eventHelp(host))
+		}
+		return usageErrorf("--event %q: want %s%s", *event, host.ToolEvent, eventHelp(host))
 	}
 
-	exe, prefix := *command, []string{"hook", "claude-code"}
+	exe, prefix := *command, []string{"hook", host.Name}
 	if exe == "" {
 		exe = "toolgate"
-		if scope != claudecode.ScopeProject {
-			if p, err := os.Executable(); err == nil {
-				exe = p
+		if !scope.Shared {
+			p, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("cannot find this executable to install it (give --command): %w", err)
 			}
+			exe = p
 			// The lean hook binary installed next to toolgate starts in a
 			// fraction of the time; with --server it would only hand the
 			// run to toolgate, so then toolgate runs it directly.
 			if lean := leanHook(exe); lean != "" && hf.Server == "" {
-				exe, prefix = lean, []string{"claude-code"}
+				exe, prefix = lean, []string{host.Name}
 			}
 		}
+	}
+	if filepath.Base(exe) == "toolgate-hook" {
+		prefix = []string{host.Name} // the lean binary takes the host alone
+	}
+	if err := checkLasting(exe); err != nil {
+		return badInput(err)
 	}
 	cmdline, err := commandLine(&hf, fs, exe, prefix)
 	if err != nil {
 		return err
 	}
-	if *event == claudecode.EventUserPromptSubmit {
-		return usageErrorf("--event %s: the hook is always installed on UserPromptSubmit too; give the tool event (PreToolUse or PermissionRequest)", *event)
-	}
 	timeout := hf.Timeout
-	if hf.OnAsk == string(claudecode.AskWait) {
+	if hf.OnAsk == string(claudecode.AskWait) || hf.OnAsk == "" && host.OnAsk == claudecode.AskWait {
 		timeout += hf.Wait
 	}
-	entry := claudecode.HookEntry{
+	entries := []claudecode.HookEntry{{
 		Event: *event, Matcher: *matcher, Command: cmdline,
-		Timeout: int(math.Ceil(timeout.Seconds())) + hookTimeoutSlack,
-	}
-	// The same command on UserPromptSubmit ends the session's turn at the
-	// gateway when the user speaks again, which clears a hard deny's stop;
-	// it never holds a call, so its timeout leaves out --wait.
-	prompt := claudecode.HookEntry{
-		Event: claudecode.EventUserPromptSubmit, Command: cmdline,
-		Timeout: int(math.Ceil(hf.Timeout.Seconds())) + hookTimeoutSlack,
+		Timeout: hostTimeout(host, timeout),
+	}}
+	if host.PromptEvent != "" {
+		// The same command on the prompt event ends the session's turn at
+		// the gateway when the user speaks again, which clears a hard
+		// deny's stop; it never holds a call, so its timeout leaves out
+		// --wait.
+		entries = append(entries, claudecode.HookEntry{
+			Event: host.PromptEvent, Command: cmdline,
+			Timeout: hostTimeout(host, hf.Timeout),
+		})
 	}
 	out, err := claudecode.ReadSettings(path)
 	if err != nil {
 		return err
 	}
 	changed := false
-	for _, e := range []claudecode.HookEntry{entry, prompt} {
+	for _, e := range entries {
 		var c bool
-		out, c, err = claudecode.MergeSettings(out, e)
+		if host.Name == "claude-code" {
+			out, c, err = claudecode.MergeSettings(out, e)
+		} else {
+			if e.Matcher == "" && e.Event == host.ToolEvent {
+				e.Matcher = ".*" // a tool group with no matcher reads as a prompt group
+			}
+			out, c, err = claudecode.MergeHooks(out, e, hosts.IsHookCommand)
+		}
 		if err != nil {
 			return badInput(fmt.Errorf("%s: %w", path, err))
 		}
 		changed = changed || c
 	}
+	report := stdout
 	if *printOnly {
 		if _, err := stdout.Write(out); err != nil {
 			return err
 		}
-		reportClaudePermissions(stderr, &hf, projectDir, home)
-		return nil
-	}
-	if !changed {
+		report = stderr
+	} else if !changed {
 		fmt.Fprintf(stdout, "toolgate hook already installed in %s\n", path)
 	} else {
 		if err := claudecode.WriteSettings(path, out); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q; and %s): %s\n", path, entry.Event, entry.Matcher, prompt.Event, cmdline)
+		also := ""
+		if len(entries) > 1 {
+			also = "; and " + entries[1].Event
+		}
+		fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q%s): %s\n", path, entries[0].Event, entries[0].Matcher, also, cmdline)
 	}
-	reportClaudePermissions(stdout, &hf, projectDir, home)
+	switch host.Name {
+	case "claude-code":
+		reportClaudePermissions(report, &hf, projectDir, home)
+	case "codex":
+		fmt.Fprintln(report, "Codex runs a hook only once it is trusted: start codex, open /hooks and trust the toolgate hook")
+		fmt.Fprintln(report, "(until then Codex skips it, and 'toolgate doctor' says so).")
+	}
+	return nil
+}
+
+// runHookUninstall takes toolgate's hooks out of a host's settings file.
+func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("hook uninstall "+host.Name, stderr)
+	scopes := make([]*bool, len(host.Scopes))
+	for i, s := range host.Scopes {
+		scopes[i] = fs.Bool(s.Name, false, "uninstall from "+s.Help)
+	}
+	dir := fs.String("dir", "", "project `D`irectory for the project's settings (default: the current directory)")
+	printOnly := fs.Bool("print", false, "print the settings file as it would be, and write nothing")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: toolgate hook uninstall %s [--%s] [--print]\n", host.Name, scopeNames(host, "|--"))
+		fmt.Fprintf(stderr, "Takes every toolgate hook out of a %s settings file, keeping every other key and hook.\n", host.Title)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("hook uninstall takes no arguments, got %q", fs.Arg(0))
+	}
+	_, path, _, _, err := hookScope(host, scopes, *dir)
+	if err != nil {
+		return err
+	}
+	src, err := claudecode.ReadSettings(path)
+	if err != nil {
+		return err
+	}
+	out, removed, err := claudecode.RemoveHooks(src, hosts.IsHookCommand)
+	if err != nil {
+		return badInput(fmt.Errorf("%s: %w", path, err))
+	}
+	if *printOnly {
+		_, err := stdout.Write(out)
+		return err
+	}
+	if len(removed) == 0 {
+		fmt.Fprintf(stdout, "no toolgate hook in %s\n", path)
+		return nil
+	}
+	if err := claudecode.WriteSettings(path, out); err != nil {
+		return err
+	}
+	for _, r := range removed {
+		fmt.Fprintf(stdout, "removed the %s hook from %s: %s\n", r.Event, path, r.Command)
+	}
+	return nil
+}
+
+// hookScope is the settings file the scope flags pick.
+func hookScope(host *hosts.Host, set []*bool, dir string) (scope *hosts.Scope, path, projectDir, home string, err error) {
+	name, n := "", 0
+	for i, s := range set {
+		if *s {
+			name, n = host.Scopes[i].Name, n+1
+		}
+	}
+	if n > 1 {
+		names := "--" + scopeNames(host, ", --")
+		if i := strings.LastIndex(names, ", "); i >= 0 {
+			names = names[:i] + " and" + names[i+1:]
+		}
+		return nil, "", "", "", usageErrorf("give one of %s", names)
+	}
+	if scope, err = host.Scope(name); err != nil {
+		return nil, "", "", "", usageErrorf("%v", err)
+	}
+	projectDir = dir
+	if projectDir == "" {
+		if projectDir, err = os.Getwd(); err != nil {
+			return nil, "", "", "", fmt.Errorf("current directory: %w", err)
+		}
+	}
+	projectDir = absPath(projectDir)
+	home, _ = os.UserHomeDir()
+	if path, err = scope.Path(projectDir, home); err != nil {
+		return nil, "", "", "", badInput(err)
+	}
+	return scope, path, projectDir, home, nil
+}
+
+func scopeNames(host *hosts.Host, sep string) string {
+	var names []string
+	for _, s := range host.Scopes {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, sep)
+}
+
+func eventHelp(host *hosts.Host) string {
+	if host.Name == "claude-code" {
+		return ": PreToolUse (every call) or PermissionRequest (only calls Claude Code would ask about); UserPromptSubmit is always added"
+	}
+	return ""
+}
+
+// hostTimeout is the agent's timeout for the hook, in the settings file's
+// unit: the hook's own deadline and some slack, so the agent never kills
+// a hook that is about to answer (an agent goes on without a killed
+// hook).
+func hostTimeout(host *hosts.Host, d time.Duration) int {
+	return (int(math.Ceil(d.Seconds())) + hookTimeoutSlack) * host.TimeoutUnit
+}
+
+// checkLasting refuses to install a hook binary that will be gone when
+// the agent runs it: one in Go's build cache or a temporary directory,
+// which is where "go run" builds it.
+func checkLasting(exe string) error {
+	if !filepath.IsAbs(exe) {
+		return nil // a command from PATH, found when it runs
+	}
+	paths := []string{exe}
+	if r, err := filepath.EvalSymlinks(exe); err == nil && r != exe {
+		paths = append(paths, r)
+	}
+	dirs := []string{os.TempDir()}
+	if c, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(c, "go-build"))
+	}
+	if c := os.Getenv("GOCACHE"); c != "" {
+		dirs = append(dirs, c)
+	}
+	if t := os.Getenv("GOTMPDIR"); t != "" {
+		dirs = append(dirs, t)
+	}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			d = r
+		}
+		for _, p := range paths {
+			rel, err := filepath.Rel(d, p)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+				continue
+			}
+			return fmt.Errorf("the hook would run %s, which is a temporary build (go run) that is gone when it exits, "+
+				"so the agent would run without the gate: install the binaries first with "+
+				"'go install ./cmd/toolgate ./cmd/toolgate-hook' and run 'toolgate hook install' from there (or give --command)", exe)
+		}
+	}
 	return nil
 }
 

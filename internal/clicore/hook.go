@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -86,7 +87,7 @@ func (h *HookFlags) GatewayURL() string {
 // at url. It is called before the hook input is read, so an
 // implementation may hand the whole run to another program (the lean hook
 // binary execs toolgate). deadline bounds each request to the gateway.
-type Gateway func(url string, f *HookFlags, dialect claudecode.Dialect, deadline time.Duration) claudecode.Decider
+type Gateway func(url string, f *HookFlags, host *hosts.Host, deadline time.Duration) claudecode.Decider
 
 // Handoff is how the binary running the hook hands on what it does not
 // decide itself. Gateway builds the decider for a gateway. Local, if set,
@@ -100,24 +101,28 @@ type Handoff struct {
 	Local   func(loadErr error)
 }
 
-// RunHookAgent answers one hook input ("hook claude-code|codex"; name is
-// the agent). Whatever goes wrong after the flags are read, the answer is
-// JSON on stdout with exit 0 (deny or ask, never allow), or exit 2 with
-// the reason on stderr when the input cannot be read at all: the exit
-// codes the agents read as a decision or a block. Exit 1 would let the
-// call through, so it is used only for an event that gates nothing.
-func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, handoff Handoff, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// RunHookAgent answers one hook input of a host ("hook claude-code",
+// "hook gemini", …). Whatever goes wrong after the flags are read, the
+// answer is a decision on stdout with exit 0 (deny or ask, never allow),
+// or exit 2 with the reason on stderr when the input cannot be read at
+// all or is an event the hook does not know that carries a tool call:
+// the exit codes the agents read as a decision or a block. Exit 1 would
+// let the call through, so it is used only for an event known to gate
+// nothing.
+func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	name, dialect := host.Name, host.Dialect
 	fs := NewFlagSet("hook "+name, stderr)
 	var hf HookFlags
 	hf.Register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: toolgate hook %s [flags] < hook.json\n", name)
-		fmt.Fprintln(stderr, "Answers a PreToolUse or PermissionRequest hook: reads the hook JSON on stdin, decides")
+		fmt.Fprintf(stderr, "Answers %s's hooks (%s): reads the hook JSON on stdin, decides\n", host.Title, host.Events)
 		fmt.Fprintln(stderr, "the call locally from rules (default) or through a gateway (--server or $TOOLGATE_URL),")
 		fmt.Fprintln(stderr, "and prints the answer as JSON. Exit 0 with a decision; exit 2 (the agents' blocking")
-		fmt.Fprintln(stderr, "error) with the reason on stderr when the input cannot be read. On UserPromptSubmit")
-		fmt.Fprintln(stderr, "it ends the session's turn at the gateway (clearing a hard deny's stop) and always")
-		fmt.Fprintln(stderr, "exits 0 with no output, so the prompt goes through.")
+		fmt.Fprintln(stderr, "error) with the reason on stderr when the input cannot be read, or is an event it does")
+		fmt.Fprintln(stderr, "not know that carries a tool call. When the user sends a prompt it ends the session's")
+		fmt.Fprintln(stderr, "turn at the gateway (clearing a hard deny's stop) and always exits 0 with no output,")
+		fmt.Fprintln(stderr, "so the prompt goes through. Install it with 'toolgate hook install "+name+"'.")
 		fs.PrintDefaults()
 	}
 	if err := ParseFlags(fs, args); err != nil {
@@ -142,12 +147,12 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 	deadline := hf.Timeout
 	url := hf.GatewayURL()
 	if url != "" {
-		if hf.OnAsk == string(claudecode.AskWait) || hf.OnAsk == "" && dialect == claudecode.DialectCodex {
+		if hf.OnAsk == string(claudecode.AskWait) || hf.OnAsk == "" && host.OnAsk == claudecode.AskWait {
 			deadline += hf.Wait
 		}
-		hook.Decider = handoff.Gateway(url, &hf, dialect, deadline)
+		hook.Decider = handoff.Gateway(url, &hf, host, deadline)
 	} else {
-		local := &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, dialect: dialect, projectDir: hook.ProjectDir}
+		local := &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, host: name, projectDir: hook.ProjectDir}
 		if handoff.Local != nil {
 			var err error
 			local.loaded, err = hf.Rules.Load()
@@ -160,6 +165,12 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 		fmt.Fprintf(stderr, "toolgate: read hook input: %v; the call is blocked\n", err)
 		return ErrSilent(claudecode.ExitBlock)
 	}
+	if host.Adapter != nil && len(data) <= claudecode.MaxInputBytes {
+		if data, err = host.Adapter.Input(data); err != nil {
+			fmt.Fprintf(stderr, "toolgate: %v; the call is blocked\n", err)
+			return ErrSilent(claudecode.ExitBlock)
+		}
+	}
 	if url != "" {
 		// Only a gateway is waited for. A local decision is bounded work
 		// (the analysis budgets), and a timer would start Go's network
@@ -171,6 +182,20 @@ func RunHookAgent(ctx context.Context, name string, dialect claudecode.Dialect, 
 	}
 
 	ans := hook.Handle(ctx, data)
+	if host.Adapter != nil {
+		out, msg, code := host.Adapter.Answer(&ans)
+		if _, err := stdout.Write(out); err != nil {
+			fmt.Fprintf(stderr, "toolgate: write answer: %v; the call is blocked\n", err)
+			return ErrSilent(claudecode.ExitBlock)
+		}
+		if msg != "" {
+			fmt.Fprintln(stderr, msg)
+		}
+		if code != claudecode.ExitOK {
+			return ErrSilent(code)
+		}
+		return nil
+	}
 	if ans.Output != nil {
 		if _, err := stdout.Write(ans.Output.Marshal()); err != nil {
 			fmt.Fprintf(stderr, "toolgate: write answer: %v; the call is blocked\n", err)
@@ -195,9 +220,10 @@ type lazyLocal struct {
 	flags *HookFlags
 	// agentPerms layers the agent's own permissions: Claude Code's, read
 	// for projectDir (else the call's cwd, which is a workspace root
-	// either way), or Codex's rules for the Codex dialect.
+	// either way), or Codex's rules for Codex. Other hosts' permission
+	// files are not read yet.
 	agentPerms bool
-	dialect    claudecode.Dialect
+	host       string
 	projectDir string
 	// loaded are the rules if read before the input, else nil.
 	loaded *Loaded
@@ -226,11 +252,11 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 		if dir != "" {
 			extra = append(extra, policy.WithWorkspaceRoots(dir))
 		}
-		if l.agentPerms {
+		if l.agentPerms && (l.host == "claude-code" || l.host == "codex") {
 			stack = func(docs []*policy.Document) ([]*policy.Document, error) {
 				home, _ := os.UserHomeDir()
 				files := claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath())
-				if l.dialect == claudecode.DialectCodex {
+				if l.host == "codex" {
 					files = claudecode.CodexRuleFiles(CodexHome(home))
 				}
 				p, err := claudecode.LoadPermissions(files)

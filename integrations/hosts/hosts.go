@@ -1,0 +1,213 @@
+// Package hosts is the one home of the agents toolgate's hook runs in:
+// Claude Code, Codex CLI and Gemini CLI. A host is an adapter over the
+// one hook (package claudecode's Hook, which decides every call through a
+// toolgate.Gate, locally or at a gateway): how its hook input becomes a
+// call and how the answer goes back (Adapter), which of its events gate a
+// tool call, and where and how "toolgate hook install HOST" writes the
+// hook into its settings (Install). Adding a host is one entry in the
+// table below, its adapter file, and its tests.
+//
+// Every host blocks what the hook cannot read: an input that cannot be
+// decoded, an event it does not know that carries a tool call, a crash
+// or a gateway that cannot be reached is exit 2 (every host's "block")
+// or a deny, never an allow.
+package hosts
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgate/toolgate/integrations/claudecode"
+)
+
+// Host is one agent toolgate's hook runs in.
+type Host struct {
+	// Name is the host's name on the command line: toolgate hook NAME.
+	Name string
+	// Title is the agent's name for people.
+	Title string
+	// Dialect is the variant of Claude Code's answer the host reads, for
+	// hosts that speak Claude Code's format.
+	Dialect claudecode.Dialect
+	// Adapter translates the host's own hook format; nil is Claude Code's
+	// format (Claude Code, Codex).
+	Adapter Adapter
+	// OnAsk is what a gateway's ask does by default: the agent's own
+	// prompt where the host can ask from its hook, else a remote wait.
+	OnAsk claudecode.AskMode
+	// ToolEvent and PromptEvent are the events install hooks: the one
+	// before each tool call and, if the host has one, the one when the
+	// user sends a prompt (it ends the session's turn at a gateway).
+	ToolEvent, PromptEvent string
+	// Events says which of the host's events the hook answers, for the
+	// documentation and the help.
+	Events string
+	// Scopes are the settings files install can write, the default first.
+	Scopes []Scope
+	// TimeoutUnit is how many of the settings file's timeout units make a
+	// second (1000 for milliseconds); 0 writes no timeout.
+	TimeoutUnit int
+	// Matcher is the tool matcher of the tool event's group ("" none).
+	Matcher string
+}
+
+// Scope is one settings file of a host.
+type Scope struct {
+	// Name is the flag that picks it: user, project, local.
+	Name string
+	// Help says what it is, for the flag's help.
+	Help string
+	// Dir is where the file is: "~" the home directory, "project" the
+	// project directory, "codex" $CODEX_HOME (else ~/.codex).
+	Dir string
+	// File is the file's path under Dir.
+	File string
+	// Shared files are read by others (a project's checked-in settings):
+	// the hook command there is "toolgate" from PATH, not this machine's
+	// path to it.
+	Shared bool
+}
+
+// Adapter translates between a host's hook format and Claude Code's,
+// which the hook answers.
+type Adapter interface {
+	// Input turns the host's hook input into Claude Code's. An input it
+	// cannot read is an error; the hook then blocks (exit 2).
+	Input(data []byte) ([]byte, error)
+	// Answer renders the hook's answer for the host: what to print on
+	// stdout and stderr and the exit code.
+	Answer(ans *claudecode.Answer) (stdout []byte, stderr string, exit int)
+}
+
+// all is the table of hosts. (Data only: the lean hook binary initialises
+// it without running code at start-up.)
+var all = [...]Host{
+	{
+		Name: "claude-code", Title: "Claude Code", Dialect: claudecode.DialectAuto,
+		OnAsk:     claudecode.AskPrompt,
+		ToolEvent: claudecode.EventPreToolUse, PromptEvent: claudecode.EventUserPromptSubmit,
+		Events: "PreToolUse (or PermissionRequest), UserPromptSubmit",
+		Scopes: []Scope{
+			{Name: "user", Help: "~/.claude/settings.json, for every project (the default)", Dir: "~", File: ".claude/settings.json"},
+			{Name: "project", Help: ".claude/settings.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".claude/settings.json", Shared: true},
+			{Name: "local", Help: ".claude/settings.local.json of the project, this checkout only", Dir: "project", File: ".claude/settings.local.json"},
+		},
+		TimeoutUnit: 1, Matcher: "*",
+	},
+	{
+		Name: "codex", Title: "Codex CLI", Dialect: claudecode.DialectCodex,
+		// Codex cannot ask from a hook: a call that needs a human waits
+		// for a remote approver.
+		OnAsk:     claudecode.AskWait,
+		ToolEvent: claudecode.EventPreToolUse, PromptEvent: claudecode.EventUserPromptSubmit,
+		Events: "PreToolUse, PermissionRequest, UserPromptSubmit (allow and deny; ask waits for a remote approver)",
+		Scopes: []Scope{
+			{Name: "user", Help: "$CODEX_HOME/hooks.json (~/.codex/hooks.json), for every project (the default)", Dir: "codex", File: "hooks.json"},
+			{Name: "project", Help: ".codex/hooks.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".codex/hooks.json", Shared: true},
+		},
+		TimeoutUnit: 1, Matcher: "*",
+	},
+	{
+		Name: "gemini", Title: "Gemini CLI", Adapter: gemini{},
+		OnAsk:     claudecode.AskPrompt,
+		ToolEvent: geminiBeforeTool, PromptEvent: geminiBeforeAgent,
+		Events: "BeforeTool (allow, deny, ask), BeforeAgent",
+		Scopes: []Scope{
+			{Name: "user", Help: "~/.gemini/settings.json, for every project (the default)", Dir: "~", File: ".gemini/settings.json"},
+			{Name: "project", Help: ".gemini/settings.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".gemini/settings.json", Shared: true},
+		},
+		// Gemini CLI's hook timeouts are in milliseconds; its matcher is a
+		// regular expression, and none is every tool.
+		TimeoutUnit: 1000,
+	},
+}
+
+// All returns every host, in the table's order.
+func All() []*Host {
+	hs := make([]*Host, len(all))
+	for i := range all {
+		hs[i] = &all[i]
+	}
+	return hs
+}
+
+// Names lists the hosts' names.
+func Names() []string {
+	names := make([]string, len(all))
+	for i, h := range all {
+		names[i] = h.Name
+	}
+	return names
+}
+
+// Lookup returns the host of a name.
+func Lookup(name string) (*Host, error) {
+	for i := range all {
+		if all[i].Name == name {
+			return &all[i], nil
+		}
+	}
+	return nil, fmt.Errorf("unknown host %q (want %s)", name, strings.Join(Names(), ", "))
+}
+
+// Scope returns the host's scope of a name; "" is the default.
+func (h *Host) Scope(name string) (*Scope, error) {
+	if len(h.Scopes) == 0 {
+		return nil, fmt.Errorf("%s has no settings file toolgate writes", h.Title)
+	}
+	if name == "" {
+		return &h.Scopes[0], nil
+	}
+	var names []string
+	for i := range h.Scopes {
+		if h.Scopes[i].Name == name {
+			return &h.Scopes[i], nil
+		}
+		names = append(names, h.Scopes[i].Name)
+	}
+	return nil, fmt.Errorf("%s has no %s settings (want %s)", h.Title, name, strings.Join(names, ", "))
+}
+
+// IsHookCommand reports whether a hook command line runs toolgate's hook
+// for any host (toolgate hook HOST, toolgate-hook HOST), so install
+// replaces it and uninstall and doctor find it.
+func IsHookCommand(cmd string) bool {
+	name, ok := claudecode.HookCommandHost(cmd)
+	if !ok {
+		return false
+	}
+	_, err := Lookup(name)
+	return err == nil
+}
+
+// errNoHome is returned for a user scope without a home directory.
+var errNoHome = errors.New("no home directory")
+
+// Path is the settings file of a scope for a project and home directory.
+func (s *Scope) Path(project, home string) (string, error) {
+	var dir string
+	switch s.Dir {
+	case "~":
+		dir = home
+	case "project":
+		dir = project
+	case "codex":
+		dir = os.Getenv("CODEX_HOME")
+		if dir == "" && home != "" {
+			dir = filepath.Join(home, ".codex")
+		}
+	default:
+		return "", fmt.Errorf("%s settings: unknown directory %q", s.Name, s.Dir)
+	}
+	p := filepath.Join(dir, filepath.FromSlash(s.File))
+	if dir == "" || !filepath.IsAbs(p) {
+		if home == "" {
+			return "", fmt.Errorf("%s settings: %w", s.Name, errNoHome)
+		}
+		return "", fmt.Errorf("%s settings: %q is not an absolute path", s.Name, p)
+	}
+	return p, nil
+}

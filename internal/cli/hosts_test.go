@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// installEnv gives install a home and project of their own, and a
+// temporary directory elsewhere, so the binaries the tests name (under
+// t.TempDir) do not count as temporary builds.
+func installEnv(t *testing.T) (home, project string) {
+	hookEnv(t)
+	home = os.Getenv("HOME")
+	project = filepath.Join(home, "proj")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", filepath.Join(home, "tmp"))
+	t.Setenv("GOCACHE", filepath.Join(home, "gocache"))
+	t.Setenv("CODEX_HOME", "")
+	return home, project
+}
+
+// fakeHook writes an executable hook program that exits with code.
+func fakeHook(t *testing.T, dir string, code int) string {
+	t.Helper()
+	p := filepath.Join(dir, "bin", "toolgate-hook")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\ncat >/dev/null\nexit " + string(rune('0'+code)) + "\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// mainExit runs a command as the process would.
+func mainExit(args []string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestHookInstallEveryHost installs and uninstalls the hook for every
+// host: the tool and prompt events, the host's timeout unit, other hooks
+// kept, and nothing left behind.
+func TestHookInstallEveryHost(t *testing.T) {
+	home, project := installEnv(t)
+	bin := fakeHook(t, home, 0)
+	for _, tc := range []struct {
+		host, file, tool, prompt string
+		timeout                  float64 // of the tool event, in the file's unit
+	}{
+		{"claude-code", filepath.Join(home, ".claude", "settings.json"), "PreToolUse", "UserPromptSubmit", 40},
+		{"codex", filepath.Join(home, ".codex", "hooks.json"), "PreToolUse", "UserPromptSubmit", 160},
+		{"gemini", filepath.Join(home, ".gemini", "settings.json"), "BeforeTool", "BeforeAgent", 40000},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			// Someone else's hook on the same event stays.
+			if err := os.MkdirAll(filepath.Dir(tc.file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			other := `{"theme": "dark", "hooks": {"` + tc.tool + `": [{"matcher": "x", "hooks": [{"type": "command", "command": "audit.sh"}]}]}}`
+			if err := os.WriteFile(tc.file, []byte(other), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := hookExit(t, []string{"install", tc.host, "--dir", project, "--command", bin}, nil)
+			if code != 0 || !strings.Contains(stdout, "toolgate hook installed in "+tc.file) {
+				t.Fatalf("install: exit %d, %s%s", code, stdout, stderr)
+			}
+			var s struct {
+				Theme string
+				Hooks map[string][]struct {
+					Matcher *string
+					Hooks   []struct {
+						Command string
+						Timeout float64
+					}
+				}
+			}
+			data, _ := os.ReadFile(tc.file)
+			if err := json.Unmarshal(data, &s); err != nil || s.Theme != "dark" {
+				t.Fatalf("settings %s: %v", data, err)
+			}
+			tool, prompt := s.Hooks[tc.tool], s.Hooks[tc.prompt]
+			if len(tool) != 2 || tool[0].Hooks[0].Command != "audit.sh" || tool[1].Hooks[0].Command != bin+" "+tc.host ||
+				tool[1].Hooks[0].Timeout != tc.timeout || tool[1].Matcher == nil {
+				t.Errorf("tool event: %s", data)
+			}
+			if len(prompt) != 1 || prompt[0].Hooks[0].Command != bin+" "+tc.host || prompt[0].Matcher != nil {
+				t.Errorf("prompt event: %s", data)
+			}
+			// Installing again changes nothing.
+			if code, stdout, _ := hookExit(t, []string{"install", tc.host, "--dir", project, "--command", bin}, nil); code != 0 || !strings.Contains(stdout, "already installed") {
+				t.Errorf("reinstall: exit %d, %s", code, stdout)
+			}
+			code, stdout, stderr = hookExit(t, []string{"uninstall", tc.host, "--dir", project}, nil)
+			if code != 0 || strings.Count(stdout, "removed the ") != 2 {
+				t.Fatalf("uninstall: exit %d, %s%s", code, stdout, stderr)
+			}
+			data, _ = os.ReadFile(tc.file)
+			if strings.Contains(string(data), bin) || !strings.Contains(string(data), "audit.sh") || strings.Contains(string(data), tc.prompt) {
+				t.Errorf("after uninstall: %s", data)
+			}
+			if code, stdout, _ := hookExit(t, []string{"uninstall", tc.host, "--dir", project}, nil); code != 0 || !strings.Contains(stdout, "no toolgate hook in") {
+				t.Errorf("second uninstall: exit %d, %s", code, stdout)
+			}
+		})
+	}
+}
+
+// TestHookInstallRefusesTemporaryBuilds: a binary in Go's build cache or a
+// temporary directory (go run) is gone by the time the agent runs it, so
+// install refuses it and writes nothing; its twin, an installed binary,
+// is accepted.
+func TestHookInstallRefusesTemporaryBuilds(t *testing.T) {
+	home, project := installEnv(t)
+	settings := filepath.Join(home, ".claude", "settings.json")
+	for _, exe := range []string{
+		filepath.Join(home, "tmp", "go-build123", "b001", "exe", "toolgate"),
+		filepath.Join(home, "gocache", "ab", "toolgate-hook"),
+	} {
+		code, stdout, stderr := mainExit([]string{"hook", "install", "claude-code", "--dir", project, "--command", exe})
+		if code != 2 || !strings.Contains(stderr, "go install ./cmd/toolgate ./cmd/toolgate-hook") {
+			t.Errorf("%s: exit %d, %s%s", exe, code, stdout, stderr)
+		}
+		if _, err := os.Stat(settings); err == nil {
+			t.Fatalf("%s: settings written", exe)
+		}
+	}
+	if code, _, stderr := hookExit(t, []string{"install", "claude-code", "--dir", project, "--command", filepath.Join(home, "go", "bin", "toolgate")}, nil); code != 0 {
+		t.Errorf("installed binary: exit %d, %s", code, stderr)
+	}
+	// A command from PATH is found when the agent runs it.
+	if code, _, stderr := hookExit(t, []string{"install", "gemini", "--dir", project, "--command", "toolgate"}, nil); code != 0 {
+		t.Errorf("command from PATH: exit %d, %s", code, stderr)
+	}
+}
+
+// TestHookHelp: "hook -h" and "hook install -h" print real help.
+func TestHookHelp(t *testing.T) {
+	hookEnv(t)
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"install", "-h"}, {"uninstall", "--help"}} {
+		code, stdout, _ := hookExit(t, args, nil)
+		if code != 0 || !strings.Contains(stdout, "go install ./cmd/toolgate ./cmd/toolgate-hook") {
+			t.Errorf("%v: exit %d:\n%s", args, code, stdout)
+		}
+		for _, h := range []string{"claude-code", "codex", "gemini", "toolgate doctor"} {
+			if !strings.Contains(stdout, h) {
+				t.Errorf("%v: help does not name %s", args, h)
+			}
+		}
+	}
+	code, _, stderr := mainExit([]string{"hook", "install", "gemini", "-h"})
+	if code != 0 || !strings.Contains(stderr, "--project") || !strings.Contains(stderr, "BeforeAgent") || !strings.Contains(stderr, "--server") {
+		t.Errorf("install gemini -h: exit %d:\n%s", code, stderr)
+	}
+}
+
+// TestHookUnknownEventBlocks: an event the hook does not know that
+// carries a tool call blocks (exit 2) on every host: Gemini CLI's
+// BeforeTool given the Claude Code hook used to exit 1, which Gemini CLI
+// reads as a warning, and the call ran.
+func TestHookUnknownEventBlocks(t *testing.T) {
+	hookEnv(t)
+	for _, host := range []string{"claude-code", "codex", "gemini"} {
+		for input, want := range map[string]int{
+			`{"hook_event_name":"BeforeToolCall","tool_name":"read_file","tool_input":{"file_path":"/home/dev/.ssh/id_rsa"}}`: 2,
+			`{"hook_event_name":"Stop"}`: 1,
+			`not json`:                   2,
+		} {
+			code, stdout, stderr := hookExit(t, []string{host}, []byte(input))
+			if code != want || stdout != "" || !strings.HasPrefix(stderr, "toolgate: ") {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q", host, input, code, stdout, stderr)
+			}
+		}
+	}
+	code, _, stderr := hookExit(t, []string{"claude-code"}, []byte(`{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/home/dev/.ssh/id_rsa"}}`))
+	if code != 2 || !strings.Contains(stderr, "toolgate hook install HOST") {
+		t.Errorf("Gemini's event to the Claude Code hook: exit %d, %s", code, stderr)
+	}
+}
+
+// TestHookGemini answers Gemini CLI's own events in its format.
+func TestHookGemini(t *testing.T) {
+	hookEnv(t)
+	type answer struct {
+		Decision, Reason, SystemMessage string
+	}
+	for _, tc := range []struct{ name, input, decision string }{
+		{"secret", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/home/dev/.ssh/id_rsa"}}`, "deny"},
+		{"read", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/home/dev/shop/README.md"}}`, "allow"},
+		// The same answers as Claude Code's Bash gets for the same command.
+		{"shell", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls -la"}}`, "ask"},
+		{"shell secret", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, "deny"},
+		{"shell write", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"sub"}}`, "ask"},
+		{"mcp", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"mcp_github_create_issue","tool_input":{"title":"x"},"mcp_context":{"server_name":"github","tool_name":"create_issue"}}`, "ask"},
+	} {
+		code, stdout, stderr := hookExit(t, []string{"gemini"}, []byte(tc.input))
+		var a answer
+		dec := json.NewDecoder(strings.NewReader(stdout))
+		dec.DisallowUnknownFields()
+		if code != 0 || stderr != "" || dec.Decode(&a) != nil {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.name, code, stdout, stderr)
+			continue
+		}
+		if a.Decision != tc.decision || !strings.HasPrefix(a.Reason, "toolgate: ") || (a.Decision == "ask") != (a.SystemMessage != "") {
+			t.Errorf("%s: %s, want %s", tc.name, stdout, tc.decision)
+		}
+	}
+	// The prompt event passes, silently; an after-event is a notice.
+	if code, stdout, stderr := hookExit(t, []string{"gemini"}, []byte(`{"session_id":"s1","hook_event_name":"BeforeAgent","prompt":"hi"}`)); code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("BeforeAgent: exit %d, %q %q", code, stdout, stderr)
+	}
+	if code, stdout, _ := hookExit(t, []string{"gemini"}, []byte(`{"hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{}}`)); code != 1 || stdout != "" {
+		t.Errorf("AfterTool: exit %d, %q", code, stdout)
+	}
+	// A tool_input that is not an object is never allowed.
+	code, stdout, _ := hookExit(t, []string{"gemini"}, []byte(`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":"rm -rf /"}`))
+	if code != 2 && !strings.Contains(stdout, `"deny"`) {
+		t.Errorf("bad tool_input: exit %d, %q", code, stdout)
+	}
+}
+
+// TestDoctorHooks: doctor finds every installed host's hook, says when
+// its program is missing or does not answer, and when Codex has not
+// trusted it.
+func TestDoctorHooks(t *testing.T) {
+	home, project := installEnv(t)
+	good := fakeHook(t, filepath.Join(home, "good"), 0)
+	bad := fakeHook(t, filepath.Join(home, "bad"), 1)
+	for _, c := range [][]string{
+		{"install", "claude-code", "--dir", project, "--command", good},
+		{"install", "gemini", "--dir", project, "--command", bad},
+		{"install", "codex", "--dir", project, "--command", filepath.Join(home, "gone", "toolgate-hook")},
+	} {
+		if code, _, stderr := hookExit(t, c, nil); code != 0 {
+			t.Fatalf("%v: %s", c, stderr)
+		}
+	}
+	var out strings.Builder
+	err := runDoctor(t.Context(), []string{"--project", project}, strings.NewReader(""), &out, &out)
+	if err == nil {
+		t.Errorf("doctor found nothing to fix:\n%s", out.String())
+	}
+	for _, want := range []string{
+		"ok    Claude Code UserPromptSubmit hook in " + filepath.Join(home, ".claude", "settings.json") + " answers",
+		"FIX   the Gemini CLI BeforeAgent hook in " + filepath.Join(home, ".gemini", "settings.json") + " does not answer",
+		"FIX   the Codex CLI PreToolUse hook in " + filepath.Join(home, ".codex", "hooks.json") + " runs " + filepath.Join(home, "gone", "toolgate-hook") + ", which is not found",
+		"FIX   Codex has not trusted the toolgate hook",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
