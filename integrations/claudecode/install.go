@@ -103,15 +103,8 @@ func FirstWord(s string) (word, rest string) {
 		switch c := s[i]; c {
 		case ' ', '\t':
 			return b.String(), s[i:]
-		case '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return b.String() + s[i+1:], ""
-			}
-			b.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-		case '"':
-			j := strings.IndexByte(s[i+1:], '"')
+		case '\'', '"':
+			j := strings.IndexByte(s[i+1:], c)
 			if j < 0 {
 				return b.String() + s[i+1:], ""
 			}
