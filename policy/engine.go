@@ -335,6 +335,14 @@ var selfProtectedCommands = [...]string{
 	"toolgate pair", "toolgate pair *", "toolgate devices *", "toolgate tui", "toolgate tui *",
 }
 
+// ownHomeDirs are the places under a home where toolgate keeps its config
+// and data by default (XDG on Linux, Application Support on macOS).
+var ownHomeDirs = [...]string{".config/toolgate", ".local/share/toolgate", ".local/state/toolgate", "Library/Application Support/toolgate"}
+
+// ownFileNames are toolgate's store files by name, wherever --data put
+// them.
+var ownFileNames = [...]string{"**/toolgate.db", "**/toolgate.db-*"}
+
 // selfProtection returns the managed rules that keep agents away from
 // toolgate itself (DESIGN §9): its files, and the endpoints and commands
 // that answer approvals or change rules, grants, sessions and tokens;
@@ -342,7 +350,7 @@ var selfProtectedCommands = [...]string{
 func (e *Engine) selfProtection(managed []Rule) []Rule {
 	src := Source{File: "builtin:self-protection"}
 	const why = "agents may not approve their own calls or change the gate"
-	rules := make([]Rule, 0, len(selfProtectedCommands)+len(e.noWrite)+4*len(e.protect)+len(managed))
+	rules := make([]Rule, 0, len(selfProtectedCommands)+len(e.noWrite)+4*(len(e.protect)+len(ownHomeDirs))+2*len(ownFileNames)+len(managed))
 	for _, p := range selfProtectedCommands {
 		rules = append(rules, Rule{Tool: "shell_exec", Pattern: p, Action: toolgate.Deny, Reason: why, Source: src})
 	}
@@ -354,7 +362,20 @@ func (e *Engine) selfProtection(managed []Rule) []Rule {
 		rules = append(rules, Rule{Tool: "write_file", Pattern: escapeLiteral(path.Clean(filepath.ToSlash(p))), Action: toolgate.Deny, Reason: binWhy, Source: src})
 	}
 	const fileWhy = "toolgate's own config, data and credentials are off limits to agents"
-	for _, p := range e.protect {
+	protect := e.protect
+	if e.home != "" {
+		// Every default place, whichever one this process uses: the
+		// gateway's store may live in another than the hook's.
+		for _, d := range ownHomeDirs {
+			protect = append(protect, e.home+"/"+d)
+		}
+	}
+	for _, p := range ownFileNames {
+		for _, tool := range []string{"read_file", "write_file"} {
+			rules = append(rules, Rule{Tool: tool, Pattern: p, Action: toolgate.Deny, Reason: fileWhy, Source: src})
+		}
+	}
+	for _, p := range protect {
 		if p == "" {
 			continue
 		}

@@ -145,6 +145,8 @@ func fileCommands() map[string]*cmdSpec {
 			opts: []optEffect{patternBy("-e", "--expression"), {names: []string{"-f", "--file"}, file: fileRead, pattern: true},
 				{names: []string{"-i", "--in-place"}, mode: "rewrite"}}},
 		"source": {files: firstKind}, ".": {files: firstKind},
+		// Database shells: the first operand is the database file.
+		"sqlite3": {files: firstKind}, "sqlite": {files: firstKind}, "duckdb": {files: firstKind},
 		// Writers.
 		"tee":     writeSimple,
 		"cp":      {files: copyKind, shortVal: "tS", long: copyLong, opts: copyOpts},

@@ -415,6 +415,7 @@ var commandTable = [...]namedSpec{
 	{"duckdb", &cmdSpec{
 		shortVal: "c",
 		opts:     []optEffect{{names: []string{"-c"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+		files:    8,
 	}},
 	{"eatmydata", &sharedSpec10},
 	{"echo", &sharedSpec29},
@@ -1291,8 +1292,10 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).splitCode,
 	}},
+	{"sqlite", &sharedSpec0},
 	{"sqlite3", &cmdSpec{
-		opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqliteShell, effect: 1, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}, {names: []string{"-cmd"}, value: sqliteShell, effect: 1, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}},
+		opts:  []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqliteShell, effect: 1, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}, {names: []string{"-cmd"}, value: sqliteShell, effect: 1, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}},
+		files: 8,
 	}},
 	{"ssh", &cmdSpec{
 		shortVal: "Fo",
