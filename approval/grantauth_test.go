@@ -115,7 +115,7 @@ func TestModificationsAreDecided(t *testing.T) {
 		{`{"timeout": 5}`, true},
 	} {
 		e := newEnv(t)
-		a := e.ask(t, shellCall("s1", "c1", "cat notes.txt | wc -l"))
+		a := e.ask(t, shellCall("s1", "c1", "npm run notes | wc -l"))
 		_, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Modifications: json.RawMessage(tc.mods)}, human)
 		if tc.ok != (err == nil) {
 			t.Fatalf("modifications %s: %v", tc.mods, err)

@@ -121,7 +121,7 @@ func TestIdleEnginesEvicted(t *testing.T) {
 	e := newEnv(t)
 	e.pol.SetMaxEngines(4)
 	for i := range 10 {
-		c := shellCall(fmt.Sprint("s", i), "c", "ls")
+		c := shellCall(fmt.Sprint("s", i), "c", "make")
 		c.Workspace = fmt.Sprint("w", i)
 		e.ask(t, c)
 	}
@@ -129,7 +129,7 @@ func TestIdleEnginesEvicted(t *testing.T) {
 		t.Fatalf("%d engines cached, want at most 4", n)
 	}
 	// An evicted workspace is compiled again, with its rules.
-	c := shellCall("s0", "c2", "ls -la")
+	c := shellCall("s0", "c2", "make test")
 	c.Workspace = "w0"
 	e.ask(t, c)
 }

@@ -69,7 +69,10 @@ type compiledRule struct {
 
 	// sens makes the pattern a class of sensitive paths ("$CREDENTIALS",
 	// "$AGENT_CONFIG"): it matches what sensitive.Lookup puts in the class.
-	sens     sensitive.Kind
+	sens sensitive.Kind
+	// readOnly makes the pattern "$READ_ONLY": it matches a shell
+	// command that only reads (readOnlySubject).
+	readOnly bool
 	catchAll bool // tool pattern is "*": an open match
 	// ws marks a "$WORKSPACE/" rule: pat matches the path relative to
 	// the workspace root, and only that form.
@@ -258,6 +261,10 @@ func (e *Engine) compileRule(cr *compiledRule, layer toolgate.Layer, r *Rule, to
 		if pattern == "" {
 			pattern = "*"
 		}
+	}
+	if pattern == ReadOnlyPattern && !r.Prefix {
+		cr.readOnly = true
+		return e.compileWhen(cr, r)
 	}
 	if k, ok := sensitiveClass(pattern); ok && !r.Prefix {
 		cr.sens, cr.home = k, e.home

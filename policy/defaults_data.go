@@ -24,6 +24,7 @@ var defaultRules = [...]Rule{
 	{Tool: "glob", Exact: false, Pattern: "*", Prefix: false, Action: toolgate.Allow, Reason: "", Source: Source{File: DefaultPath, Line: 57}, Default: true},
 	{Tool: "grep", Exact: false, Pattern: "*", Prefix: false, Action: toolgate.Allow, Reason: "", Source: Source{File: DefaultPath, Line: 58}, Default: true},
 	{Tool: "grep", Exact: false, Pattern: "$CREDENTIALS", Prefix: false, Action: toolgate.Deny, Reason: "", Source: Source{File: DefaultPath, Line: 58}, Default: true},
-	{Tool: "skill", Exact: false, Pattern: "*", Prefix: false, Action: toolgate.Ask, Reason: "Runs a skill no rule allows yet", Source: Source{File: DefaultPath, Line: 62}, Default: true},
-	{Tool: "shell_exec", Exact: false, Pattern: "*", Prefix: false, Action: toolgate.Ask, Reason: "Runs a shell command no rule allows yet", Source: Source{File: DefaultPath, Line: 63}, Default: true},
+	{Tool: "skill", Exact: false, Pattern: "*", Prefix: false, Action: toolgate.Ask, Reason: "Runs a skill no rule allows yet", Source: Source{File: DefaultPath, Line: 67}, Default: true},
+	{Tool: "shell_exec", Exact: false, Pattern: "*", Prefix: false, Action: toolgate.Ask, Reason: "Runs a shell command no rule allows yet", Source: Source{File: DefaultPath, Line: 68}, Default: true},
+	{Tool: "shell_exec", Exact: false, Pattern: "$READ_ONLY", Prefix: false, Action: toolgate.Allow, Reason: "", Source: Source{File: DefaultPath, Line: 68}, Default: true},
 }

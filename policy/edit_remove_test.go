@@ -49,7 +49,7 @@ func TestRemoveRuleUndoesAppendRule(t *testing.T) {
 			t.Fatalf("rule %d: %+v, want %+v", i, got.Rules[i], doc.Rules[i])
 		}
 	}
-	if !strings.Contains(string(src), "// Skills and shell commands ask first") {
+	if !strings.Contains(string(src), "// Skills ask first") {
 		t.Fatal("comments were lost")
 	}
 	// A marker that is not there changes nothing.

@@ -90,6 +90,9 @@ type subject struct {
 	// toolArg marks a path a tool's argument names (toolpaths.go): its
 	// sensitive class is looked up without allocating.
 	toolArg bool
+	// readOnly marks a shell command that only reads, on paths no secret
+	// can be under: the "$READ_ONLY" rules match it (markReadOnly).
+	readOnly bool
 }
 
 // risky reports whether the subject has a risk class, and the first.
@@ -455,8 +458,19 @@ func (rs *Ruleset) findAlts(s *subject, args map[string]any) int32 {
 	return best
 }
 
+// matches reports whether r matches text, a form of s.
+func (r *compiledRule) matches(text string, s *subject) bool {
+	if r.readOnly {
+		return s.readOnly
+	}
+	return r.matchText(text, s.shell)
+}
+
 // matchesAny reports whether r matches any form of s.
 func (r *compiledRule) matchesAny(s *subject, args map[string]any) bool {
+	if r.readOnly {
+		return s.readOnly && r.eligible(s, args, true)
+	}
 	if r.ws {
 		return s.inWS && r.eligible(s, args, true) && r.matchText(s.ws, false)
 	}
@@ -481,6 +495,8 @@ func containsString(s, sub string) bool { return strings.Contains(s, sub) }
 
 func (r *compiledRule) matchText(t string, shellSubject bool) bool {
 	switch {
+	case r.readOnly:
+		return false // a property of the subject, not of a text (matches)
 	case r.sens != 0:
 		e, ok := sensitive.Lookup(t, r.home)
 		return ok && e.Kind == r.sens
@@ -814,6 +830,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 			}
 		}
 	}
+	e.markReadOnly(subs, a, c.Cwd)
 	if e.fileRules {
 		var all bool
 		if subs, all = e.operandSubjects(subs, a, c.Cwd); !all {

@@ -189,7 +189,7 @@ func (ix *subjectIndex) last(rs *Ruleset, pre, text string, s *subject, args map
 		if r.ws != (pre != "") {
 			continue
 		}
-		if r.eligible(s, args, allowOK) && r.matchText(text, s.shell) {
+		if r.eligible(s, args, allowOK) && r.matches(text, s) {
 			return best
 		}
 	}

@@ -187,7 +187,7 @@ func (r *compiledRule) coversPattern(s *subject) bool {
 
 func (r *compiledRule) coversForm(p glob.Path) bool {
 	switch {
-	case r.sens != 0:
+	case r.sens != 0, r.readOnly:
 		return false
 	case r.any:
 		return true
@@ -219,6 +219,8 @@ func (r *compiledRule) mayMatchPattern(s *subject) bool {
 
 func (r *compiledRule) mayMatchForm(s *subject, text string, p glob.Path) bool {
 	switch {
+	case r.readOnly:
+		return false
 	case r.sens != 0:
 		_, _, ok := sensitive.MayMatch(text, r.home, r.sens)
 		return ok

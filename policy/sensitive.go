@@ -18,6 +18,11 @@ const (
 	// later: ~/.claude, .claude/, .codex/, .gemini/, .cursor/, .mcp.json,
 	// .vscode tasks, .git/config and hooks, .envrc, toolgate's own config.
 	AgentConfigPattern = "$AGENT_CONFIG"
+	// ReadOnlyPattern matches a shell command that only reads, as the
+	// command table says (ls, cat, git status, grep, kubectl get), on
+	// paths no secret can be under (DESIGN §3.6): the built-in defaults
+	// allow it.
+	ReadOnlyPattern = "$READ_ONLY"
 )
 
 // sensitiveClass returns the class a pattern keyword stands for.

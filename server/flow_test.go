@@ -468,7 +468,7 @@ func TestAuditSearch(t *testing.T) {
 	e.final(shell("s", "c2", "ls -la"))
 	// Enough entries that the search reads more than one store page.
 	for i := range 520 {
-		e.final(shell(fmt.Sprintf("s%d", i+10), fmt.Sprintf("n%d", i), "pwd"))
+		e.final(shell(fmt.Sprintf("s%d", i+10), fmt.Sprintf("n%d", i), "make pwd"))
 	}
 	e.final(shell("s", "c3", "ECHO again"))
 	var au struct{ Entries []toolgate.AuditEntry }

@@ -300,7 +300,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	if h["status"] != "ok" {
 		t.Fatalf("health %v", h)
 	}
-	e.must(200, "POST", "/v1/evaluate", e.Agent, shell("s", "", "ls"), nil)
+	e.must(200, "POST", "/v1/evaluate", e.Agent, shell("s", "", "make all"), nil)
 	a := e.ask(shell("s", "c1", "make"))
 	e.ask(shell("s", "c2", "make b"))
 	e.must(200, "POST", "/v1/approvals/"+a.ID+"/deny", e.Approver, map[string]string{"mode": "soft"}, nil)

@@ -72,6 +72,13 @@ type Command struct {
 	// Classes are the risk classes of the command (DESIGN §3.5): a
 	// wildcard allow does not cover it; a rule naming each Token does.
 	Classes []ClassRisk
+	// ReadOnly is set when the command table says the command only reads
+	// (DESIGN §3.6): files, its input, the system's state or a service's
+	// through the tool's own client. It is not set for a command with
+	// environment assignments, a risk class, an exec-capable flag, inline
+	// code paths, or a file it writes; which paths it reads is the
+	// policy's to judge (a search of the home directory reads secrets).
+	ReadOnly bool
 	// Remote is set for a command run elsewhere by a remote or container
 	// exec (ssh HOST CMD, docker exec): it only restricts, like a read.
 	Remote bool

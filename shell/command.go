@@ -362,6 +362,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			}
 		}
 	}
+	w.markReadOnly(idx, name, norm, args, assigns, fstart)
 }
 
 // execInner walks the commands a command runs from its own arguments:

@@ -119,6 +119,11 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	if b.otherSub != nil {
 		out.otherSub = b.otherSub
 	}
+	out.readOnly = a.readOnly || b.readOnly
+	out.readBare = a.readBare || b.readBare
+	out.notReadWith = joinNew(a.notReadWith, b.notReadWith)
+	out.readVerbs = joinNew(a.readVerbs, b.readVerbs)
+	out.verbAt = max(a.verbAt, b.verbAt)
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(subcommands, 0, len(a.subs)+len(b.subs))

@@ -85,6 +85,11 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	if b.otherSub != nil {
 		out.otherSub = b.otherSub
 	}
+	out.readOnly = a.readOnly || b.readOnly
+	out.readBare = a.readBare || b.readBare
+	out.notReadWith = join(a.notReadWith, b.notReadWith)
+	out.readVerbs = join(a.readVerbs, b.readVerbs)
+	out.verbAt = max(a.verbAt, b.verbAt)
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	for _, sc := range a.subs {
 		out.subs = append(out.subs, namedSpec{sc.name, copyingMerge(sc.spec, nil)})
@@ -151,7 +156,7 @@ func describe(v reflect.Value) string {
 func TestMergeSharesNoDifference(t *testing.T) {
 	t.Parallel()
 	want := map[string]*cmdSpec{}
-	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands(), launchCommands()} {
+	for _, family := range []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands(), launchCommands(), readCommands()} {
 		for name, s := range family {
 			want[name] = copyingMerge(want[name], s)
 		}

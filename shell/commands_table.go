@@ -9,6 +9,7 @@ var commandTable = [...]namedSpec{
 	{".", &sharedSpec0},
 	{"7z", &sharedSpec1},
 	{"7za", &sharedSpec1},
+	{"[", &sharedSpec2},
 	{"aa-complain", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -24,7 +25,7 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "unloads every AppArmor profile",
 	}},
-	{"ack", &sharedSpec2},
+	{"ack", &sharedSpec3},
 	{"addgroup", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -35,13 +36,13 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "creates a user or adds one to a group",
 	}},
-	{"ag", &sharedSpec2},
-	{"apache2", &sharedSpec3},
-	{"apache2ctl", &sharedSpec3},
-	{"apachectl", &sharedSpec3},
-	{"apk", &sharedSpec4},
-	{"apt", &sharedSpec4},
-	{"apt-get", &sharedSpec4},
+	{"ag", &sharedSpec3},
+	{"apache2", &sharedSpec4},
+	{"apache2ctl", &sharedSpec4},
+	{"apachectl", &sharedSpec4},
+	{"apk", &sharedSpec5},
+	{"apt", &sharedSpec5},
+	{"apt-get", &sharedSpec5},
 	{"aria2c", &cmdSpec{
 		long:     []string{"on-download-complete=", "on-download-error=", "on-download-start=", "on-download-pause=", "on-download-stop=", "on-bt-download-complete=", "input-file=", "dir=", "out="},
 		shortVal: "idoxsjk",
@@ -59,27 +60,43 @@ var commandTable = [...]namedSpec{
 		shortVal: "ewWaAkFSdlR",
 		opts:     []optEffect{{names: []string{"-D"}, effect: 32, class: "privilege-escalation", why: "deletes every audit rule, turning off auditing"}, {names: []string{"-e"}, value: isZero, effect: 32, class: "privilege-escalation", why: "turns off auditing"}},
 	}},
-	{"awk", &sharedSpec5},
+	{"awk", &sharedSpec6},
 	{"aws", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}, {operand: true, match: awsFileCredential, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs:   subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}}}, {"s3api", &sharedSpec6}, {"s3", &cmdSpec{long: []string{"acl="}, effect: 16, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {names: []string{"--acl"}, value: publicACL, class: "exfiltration", why: "makes the objects it uploads readable by anyone"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}}}},
+		effect:      16,
+		opts:        []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}, {operand: true, match: awsFileCredential, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
+		subs:        subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}, readVerbs: []string{"list", "list-profiles"}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}, readVerbs: []string{"get-caller-identity"}}}, {"s3api", &sharedSpec7}, {"s3", &cmdSpec{long: []string{"acl="}, effect: 16, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {names: []string{"--acl"}, value: publicACL, class: "exfiltration", why: "makes the objects it uploads readable by anyone"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}, readVerbs: []string{"ls"}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}}}},
+		notReadWith: []string{"--endpoint-url"},
+		readVerbs:   []string{"describe-", "list-"},
+		verbAt:      1,
 	}},
 	{"az", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on Azure resources"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}},
+		effect:    16,
+		opts:      []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on Azure resources"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec8}, {"key", &sharedSpec8}, {"certificate", &sharedSpec8}}}}, {"version", &sharedSpec9}},
+		readVerbs: []string{"list", "show"},
+		verbAt:    1,
 	}},
 	{"b2sum", &cmdSpec{
 		shortVal: "l",
 		files:    1,
 	}},
-	{"base32", &sharedSpec8},
-	{"base64", &sharedSpec8},
+	{"base32", &cmdSpec{
+		long:     []string{"wrap="},
+		shortVal: "w",
+		files:    1,
+	}},
+	{"base64", &cmdSpec{
+		long:     []string{"wrap="},
+		shortVal: "w",
+		files:    1,
+		readOnly: true,
+	}},
+	{"basename", &sharedSpec2},
 	{"bat", &cmdSpec{
 		long:     []string{"language=", "highlight-line=", "file-name=", "diff-context=", "tabs=", "wrap=", "terminal-width=", "color=", "decorations=", "paging=", "pager=", "map-syntax=", "theme=", "style=", "line-range="},
 		shortVal: "lHrm",
 		files:    1,
+		readOnly: true,
 	}},
 	{"batch", &cmdSpec{
 		effect: 64,
@@ -91,7 +108,7 @@ var commandTable = [...]namedSpec{
 		why:   "discards every block of a device",
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec9}, {"tap", &sharedSpec9}},
+		subs: subcommands{{"install", &sharedSpec10}, {"tap", &sharedSpec10}},
 	}},
 	{"brotli", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -102,12 +119,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"builtin", &sharedSpec10},
+	{"builtin", &sharedSpec11},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"x", &sharedSpec12}},
+		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"x", &sharedSpec13}},
 	}},
 	{"bundle", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
 		probe:  true,
 	}},
 	{"bunzip2", &cmdSpec{
@@ -120,7 +137,7 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"busybox", &sharedSpec10},
+	{"busybox", &sharedSpec11},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
 	}},
@@ -129,9 +146,9 @@ var commandTable = [...]namedSpec{
 		pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"},
 		wraps: true,
 	}},
-	{"bzcat", &sharedSpec13},
-	{"bzip2", &sharedSpec14},
-	{"c++", &sharedSpec15},
+	{"bzcat", &sharedSpec14},
+	{"bzip2", &sharedSpec15},
+	{"c++", &sharedSpec16},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -141,12 +158,14 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "dimsu",
 	}},
+	{"cal", &sharedSpec2},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec16}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec9}, {"metadata", &sharedSpec9}, {"version", &sharedSpec9}, {"search", &sharedSpec9}, {"locate-project", &sharedSpec9}, {"pkgid", &sharedSpec9}},
 	}},
-	{"cat", &sharedSpec13},
-	{"catchsegv", &sharedSpec10},
-	{"cc", &sharedSpec15},
+	{"cat", &sharedSpec14},
+	{"catchsegv", &sharedSpec11},
+	{"cc", &sharedSpec16},
+	{"cd", &sharedSpec2},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
@@ -231,9 +250,9 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's login shell",
 	}},
-	{"cksum", &sharedSpec13},
-	{"clang", &sharedSpec15},
-	{"clang++", &sharedSpec15},
+	{"cksum", &sharedSpec18},
+	{"clang", &sharedSpec16},
+	{"clang++", &sharedSpec16},
 	{"cloudflared", &cmdSpec{
 		effect: 16,
 		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
@@ -248,6 +267,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "in",
 		files:    1,
 		maxOps:   2,
+		readOnly: true,
 	}},
 	{"code", &cmdSpec{
 		subs: subcommands{{"tunnel", &cmdSpec{effect: 16, class: "exfiltration", why: "exposes this machine to the internet through a VS Code tunnel", unless: []string{"status", "user", "--help", "-h"}}}},
@@ -256,8 +276,9 @@ var commandTable = [...]namedSpec{
 		long:     []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="},
 		shortVal: "csoNRHEWdl",
 		files:    1,
+		readOnly: true,
 	}},
-	{"comm", &sharedSpec13},
+	{"comm", &sharedSpec14},
 	{"command", &cmdSpec{
 		wraps: true,
 		short: "pvV",
@@ -313,7 +334,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ctr", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec17}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec17}}}}},
+		subs:   subcommands{{"run", &sharedSpec19}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec19}}}}},
 	}},
 	{"curl", &cmdSpec{
 		long:     []string{"output=", "upload-file=", "config=", "data=", "data-binary=", "data-raw=", "data-urlencode=", "data-ascii=", "form=", "form-string=", "json=", "header=", "user-agent=", "referer=", "cookie=", "cookie-jar=", "dump-header=", "request=", "user=", "proxy=", "proxy-user=", "max-time=", "connect-timeout=", "retry=", "retry-delay=", "retry-max-time=", "range=", "write-out=", "output-dir=", "cert=", "key=", "cacert=", "capath=", "trace=", "trace-ascii=", "stderr=", "libcurl=", "etag-save=", "etag-compare=", "hsts=", "alt-svc=", "url=", "resolve=", "connect-to=", "interface=", "limit-rate=", "max-filesize=", "speed-limit=", "speed-time=", "time-cond=", "continue-at=", "quote=", "telnet-option=", "ftp-port=", "netrc-file=", "unix-socket=", "abstract-unix-socket=", "proto=", "proto-redir=", "variable=", "create-file-mode=", "local-port=", "ciphers=", "pinnedpubkey=", "oauth2-bearer=", "aws-sigv4=", "preproxy=", "noproxy=", "mail-from=", "mail-rcpt=", "max-redirs=", "dns-servers=", "doh-url=", "tls-max=", "url-query=", "proxy-header=", "key-type=", "cert-type=", "request-target=", "socks5=", "socks5-hostname=", "happy-eyeballs-timeout-ms=", "keepalive-time=", "remote-name", "remote-name-all", "remote-header-name"},
@@ -327,13 +348,16 @@ var commandTable = [...]namedSpec{
 		long:     []string{"bytes=", "characters=", "delimiter=", "fields=", "output-delimiter="},
 		shortVal: "bcdf",
 		files:    1,
+		readOnly: true,
 	}},
-	{"darkhttpd", &sharedSpec18},
+	{"darkhttpd", &sharedSpec20},
 	{"date", &cmdSpec{
-		long:     []string{"date=", "file=", "reference="},
-		shortVal: "dfr",
-		opts:     []optEffect{{names: []string{"-f", "--file"}, file: 1}},
-		fileOpts: true,
+		long:        []string{"date=", "file=", "reference="},
+		shortVal:    "dfr",
+		opts:        []optEffect{{names: []string{"-f", "--file"}, file: 1}},
+		fileOpts:    true,
+		readOnly:    true,
+		notReadWith: []string{"-s", "--set"},
 	}},
 	{"dbus-launch", &cmdSpec{
 		long:  []string{"sh-syntax", "csh-syntax", "auto-syntax", "binary-syntax", "close-stderr", "exit-with-session", "exit-with-x11", "autolaunch=", "config-file="},
@@ -347,7 +371,7 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).ddCode,
 	}},
-	{"declare", &sharedSpec19},
+	{"declare", &sharedSpec21},
 	{"del-cli", &cmdSpec{
 		long:        []string{"force", "dry-run", "dot", "verbose", "help", "version"},
 		effect:      8,
@@ -356,24 +380,28 @@ var commandTable = [...]namedSpec{
 		short:       "fdv",
 		files:       2,
 	}},
-	{"deluser", &sharedSpec20},
+	{"deluser", &sharedSpec22},
+	{"df", &sharedSpec2},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
 		shortVal: "CUIxXFLWS",
 		opts:     []optEffect{{operand: true, match: holdsCredentials, when: diffRecursive, class: "credential-access", why: "compares a whole directory that holds credential files, printing their lines"}, {names: []string{"-X", "--exclude-from", "--from-file", "--to-file"}, file: 1}},
 		files:    1,
 		fileOpts: true,
+		readOnly: true,
 	}},
-	{"dig", &sharedSpec21},
+	{"diff3", &sharedSpec2},
+	{"dig", &sharedSpec23},
 	{"direnv", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, operands: 1}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, operands: 1}},
 		probe:  true,
 	}},
+	{"dirname", &sharedSpec2},
 	{"distrobox", &cmdSpec{
 		launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}, shortVal: "na", wraps: true}, dashdash: true, remote: true}},
 		probe:  true,
 	}},
-	{"dnf", &sharedSpec4},
+	{"dnf", &sharedSpec5},
 	{"dnsmasq", &cmdSpec{
 		long:  []string{"conf-script=", "dhcp-script=", "conf-file="},
 		opts:  []optEffect{{names: []string{"--conf-script", "--dhcp-script"}, value: anyValue, effect: 1, class: "inline-code", why: "runs a script it is given as configuration"}},
@@ -390,11 +418,17 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 	}},
 	{"docker", &cmdSpec{
-		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec22}, {"create", &sharedSpec22}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &sharedSpec23}, {"image", &sharedSpec24}, {"container", &sharedSpec24}, {"network", &sharedSpec24}, {"builder", &sharedSpec24}, {"buildx", &sharedSpec24}, {"compose", &sharedSpec25}, {"push", &sharedSpec16}, {"stop", &sharedSpec26}, {"kill", &sharedSpec26}, {"rm", &sharedSpec26}, {"pause", &sharedSpec26}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec28, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec27, operands: 1, remote: true}},
+		effect:      1,
+		subs:        subcommands{{"run", &sharedSpec24}, {"create", &sharedSpec24}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec9}, {"info", &sharedSpec9}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}, {"history", &sharedSpec9}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"ps", &sharedSpec9}, {"inspect", &sharedSpec9}, {"logs", &sharedSpec9}, {"top", &sharedSpec9}, {"port", &sharedSpec9}, {"diff", &sharedSpec9}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}}}}, {"builder", &sharedSpec25}, {"buildx", &sharedSpec25}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &sharedSpec26}, {"ps", &sharedSpec9}, {"logs", &sharedSpec9}, {"config", &sharedSpec9}, {"ls", &sharedSpec9}, {"images", &sharedSpec9}, {"top", &sharedSpec9}, {"version", &sharedSpec9}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec27}, {"kill", &sharedSpec27}, {"rm", &sharedSpec27}, {"pause", &sharedSpec27}, {"ps", &sharedSpec9}, {"images", &sharedSpec9}, {"inspect", &sharedSpec9}, {"logs", &sharedSpec9}, {"version", &sharedSpec9}, {"info", &sharedSpec9}, {"top", &sharedSpec9}, {"port", &sharedSpec9}, {"diff", &sharedSpec9}, {"history", &sharedSpec9}, {"events", &sharedSpec9}, {"search", &sharedSpec9}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}, {"show", &sharedSpec9}}}}},
+		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec28, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec29, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec28, operands: 1, remote: true}},
+		notReadWith: []string{"-H", "--host", "--config"},
 	}},
-	{"docker-compose", &sharedSpec25},
+	{"docker-compose", &cmdSpec{
+		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
+		shortVal: "fp",
+		effect:   1,
+		subs:     subcommands{{"down", &sharedSpec26}},
+	}},
 	{"doctl", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}},
 		probe: true,
@@ -403,7 +437,7 @@ var commandTable = [...]namedSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
 		opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
 	}},
-	{"drill", &sharedSpec21},
+	{"drill", &sharedSpec23},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -412,14 +446,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "drops a database role",
 	}},
+	{"du", &sharedSpec2},
 	{"duckdb", &cmdSpec{
 		shortVal: "c",
 		opts:     []optEffect{{names: []string{"-c"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    8,
 	}},
-	{"eatmydata", &sharedSpec10},
-	{"echo", &sharedSpec29},
-	{"egrep", &sharedSpec30},
+	{"eatmydata", &sharedSpec11},
+	{"echo", &sharedSpec30},
+	{"egrep", &sharedSpec31},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -435,8 +470,8 @@ var commandTable = [...]namedSpec{
 		short:    "i0v",
 		assigns:  true,
 	}},
-	{"etex", &sharedSpec31},
-	{"ex", &sharedSpec32},
+	{"etex", &sharedSpec32},
+	{"ex", &sharedSpec33},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -448,7 +483,8 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		probe:    true,
 	}},
-	{"export", &sharedSpec19},
+	{"export", &sharedSpec21},
+	{"expr", &sharedSpec2},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
 		shortVal: "lsib",
@@ -461,25 +497,30 @@ var commandTable = [...]namedSpec{
 		short:      "m",
 		positional: 1,
 	}},
+	{"false", &sharedSpec2},
 	{"fd", &cmdSpec{
-		long: []string{"exec", "exec-batch"},
-		opts: []optEffect{{names: []string{"-x", "-X"}, exec: true, cluster: true}, {names: []string{"--exec", "--exec-batch"}, exec: true}},
+		long:     []string{"exec", "exec-batch"},
+		opts:     []optEffect{{names: []string{"-x", "-X"}, exec: true, cluster: true}, {names: []string{"--exec", "--exec-batch"}, exec: true}},
+		readOnly: true,
 	}},
 	{"fdfind", &cmdSpec{
-		long: []string{"exec", "exec-batch"},
-		opts: []optEffect{{names: []string{"-x", "-X", "--exec", "--exec-batch"}, exec: true}},
+		long:     []string{"exec", "exec-batch"},
+		opts:     []optEffect{{names: []string{"-x", "-X", "--exec", "--exec-batch"}, exec: true}},
+		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec33},
-	{"fgrep", &sharedSpec30},
+	{"fdisk", &sharedSpec34},
+	{"fgrep", &sharedSpec31},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
 		opts:     []optEffect{{names: []string{"-f", "--files-from", "-m", "--magic-file"}, file: 1}},
 		fileOpts: true,
+		readOnly: true,
 	}},
 	{"find", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}},
 		singleDash: true,
+		readOnly:   true,
 	}},
 	{"firejail", &cmdSpec{
 		long:  []string{"noprofile", "quiet", "noroot", "seccomp", "caps.drop", "nosound", "no3d", "nogroups", "nonewprivs", "debug", "profile", "private", "whitelist", "blacklist", "read-only", "net", "dns", "name", "env", "rlimit-as", "timeout"},
@@ -489,7 +530,7 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}},
 		probe:  true,
 	}},
-	{"flit", &sharedSpec34},
+	{"flit", &sharedSpec35},
 	{"flock", &cmdSpec{
 		long:       []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal:   "wEc",
@@ -497,8 +538,8 @@ var commandTable = [...]namedSpec{
 		short:      "sxenuoFv",
 		positional: 1,
 	}},
-	{"fly", &sharedSpec35},
-	{"flyctl", &sharedSpec35},
+	{"fly", &sharedSpec36},
+	{"flyctl", &sharedSpec36},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -509,40 +550,42 @@ var commandTable = [...]namedSpec{
 	{"fold", &cmdSpec{
 		shortVal: "w",
 		files:    1,
+		readOnly: true,
 	}},
-	{"ftp", &sharedSpec36},
+	{"free", &sharedSpec2},
+	{"ftp", &sharedSpec37},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: 1, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &sharedSpec15},
-	{"gawk", &sharedSpec5},
-	{"gcc", &sharedSpec15},
+	{"g++", &sharedSpec16},
+	{"gawk", &sharedSpec6},
+	{"gcc", &sharedSpec16},
 	{"gcloud", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:   subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec37}, {"alpha", &sharedSpec38}, {"beta", &sharedSpec38}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}}}},
+		subs:   subcommands{{"storage", &sharedSpec7}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec7}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec38}, {"beta", &sharedSpec38}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe"}}}, {"container", &sharedSpec39}, {"run", &sharedSpec39}, {"version", &sharedSpec9}, {"info", &sharedSpec9}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
-	{"gdb", &sharedSpec39},
-	{"gdb-multiarch", &sharedSpec39},
+	{"gdb", &sharedSpec40},
+	{"gdb-multiarch", &sharedSpec40},
 	{"gdisk", &cmdSpec{
 		class:  "destructive",
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-l"},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec16}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec9}, {"list", &sharedSpec9}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec9}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec9}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"status", &sharedSpec9}, {"diff", &sharedSpec9}, {"checks", &sharedSpec9}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"status", &sharedSpec9}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"watch", &sharedSpec9}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}}}}, {"label", &sharedSpec41}, {"cache", &sharedSpec41}, {"variable", &sharedSpec41}, {"search", &sharedSpec9}, {"status", &sharedSpec9}},
 	}},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		effect:   1,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: 6}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec40}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec40}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec41}, {"pull", &sharedSpec41}, {"ls-remote", &sharedSpec41}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}}, fileOpts: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &sharedSpec42}, {"merge", &sharedSpec42}, {"notes", &sharedSpec42}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true}}, {"show", &sharedSpec43}, {"cat-file", &sharedSpec43}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}, {"show", &sharedSpec9}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec42}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec42}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec43}, {"pull", &sharedSpec43}, {"ls-remote", &sharedSpec43}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec9}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec9}, {"get-url", &sharedSpec9}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"merge", &sharedSpec44}, {"notes", &sharedSpec44}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec45}, {"cat-file", &sharedSpec45}, {"status", &sharedSpec46}, {"log", &sharedSpec46}, {"annotate", &sharedSpec46}, {"ls-files", &sharedSpec46}, {"ls-tree", &sharedSpec46}, {"rev-parse", &sharedSpec46}, {"rev-list", &sharedSpec46}, {"describe", &sharedSpec46}, {"shortlog", &sharedSpec46}, {"show-ref", &sharedSpec46}, {"for-each-ref", &sharedSpec46}, {"merge-base", &sharedSpec46}, {"name-rev", &sharedSpec46}, {"whatchanged", &sharedSpec46}, {"cherry", &sharedSpec46}, {"check-ignore", &sharedSpec46}, {"check-attr", &sharedSpec46}, {"count-objects", &sharedSpec46}, {"diff-tree", &sharedSpec46}, {"diff-index", &sharedSpec46}, {"diff-files", &sharedSpec46}, {"version", &sharedSpec46}, {"help", &sharedSpec46}},
 		files:    12,
 		everySub: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true},
@@ -552,9 +595,10 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec44},
+	{"gmake", &sharedSpec47},
 	{"go", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec9}},
+		subs:        subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec9}, {"version", &sharedSpec9}, {"doc", &sharedSpec9}, {"help", &sharedSpec9}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
+		notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
 	}},
 	{"gpasswd", &cmdSpec{
 		effect: 32,
@@ -564,7 +608,7 @@ var commandTable = [...]namedSpec{
 	{"gpg", &cmdSpec{
 		opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: "credential-access", why: "exports GnuPG private keys"}},
 	}},
-	{"grep", &sharedSpec30},
+	{"grep", &sharedSpec31},
 	{"groupadd", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -584,9 +628,9 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"gunzip", &sharedSpec45},
-	{"gvim", &sharedSpec32},
-	{"gzip", &sharedSpec46},
+	{"gunzip", &sharedSpec48},
+	{"gvim", &sharedSpec33},
+	{"gzip", &sharedSpec49},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
 	}},
@@ -595,10 +639,12 @@ var commandTable = [...]namedSpec{
 		shortVal: "nc",
 		numeric:  true,
 		files:    1,
+		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		effect: 16,
-		subs:   subcommands{{"uninstall", &sharedSpec47}, {"delete", &sharedSpec47}, {"del", &sharedSpec47}, {"un", &sharedSpec47}, {"install", &sharedSpec48}, {"upgrade", &sharedSpec48}, {"template", &sharedSpec48}},
+		effect:      16,
+		subs:        subcommands{{"uninstall", &sharedSpec50}, {"delete", &sharedSpec50}, {"del", &sharedSpec50}, {"un", &sharedSpec50}, {"install", &sharedSpec51}, {"upgrade", &sharedSpec51}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}, {"status", &sharedSpec9}, {"history", &sharedSpec9}, {"show", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec9}, {"env", &sharedSpec9}, {"lint", &sharedSpec9}, {"repo", &sharedSpec41}, {"dependency", &sharedSpec41}},
+		notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
 	}},
 	{"heroku", &cmdSpec{
 		opts:  []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: "credential-access", why: "prints a Heroku API token"}},
@@ -609,13 +655,19 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-f"}, file: 1}},
 		files:    1,
 		fileOpts: true,
+		readOnly: true,
 	}},
 	{"history", &cmdSpec{
 		opts:        []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		dashOperand: historyOffset,
 	}},
-	{"host", &sharedSpec21},
-	{"http", &sharedSpec49},
+	{"host", &sharedSpec23},
+	{"hostname", &cmdSpec{
+		probe:    true,
+		readOnly: true,
+		readBare: true,
+	}},
+	{"http", &sharedSpec52},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		effect:   16,
@@ -632,7 +684,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec49},
+	{"https", &sharedSpec52},
 	{"iconv", &cmdSpec{
 		long:     []string{"from-code=", "to-code=", "output="},
 		shortVal: "fto",
@@ -641,11 +693,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
+	{"id", &sharedSpec2},
 	{"ifne", &cmdSpec{
 		wraps: true,
 		short: "n",
 	}},
-	{"incus", &sharedSpec50},
+	{"incus", &sharedSpec53},
 	{"insmod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -666,14 +719,15 @@ var commandTable = [...]namedSpec{
 		noCommand: "pPu",
 	}},
 	{"ip", &cmdSpec{
-		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec10, operands: 1}},
+		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec11, operands: 1}},
 		probe:  true,
 	}},
-	{"ip6tables", &sharedSpec51},
-	{"iptables", &sharedSpec51},
+	{"ip6tables", &sharedSpec54},
+	{"iptables", &sharedSpec54},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    1,
+		readOnly: true,
 	}},
 	{"journalctl", &cmdSpec{
 		long: []string{"vacuum-time=", "vacuum-size=", "vacuum-files=", "rotate", "flush", "unit=", "follow", "lines=", "since=", "until="},
@@ -683,6 +737,7 @@ var commandTable = [...]namedSpec{
 		long:     []string{"rawfile", "slurpfile"},
 		opts:     []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}},
 		files:    16,
+		readOnly: true,
 		fileCode: (*walker).jqCode,
 	}},
 	{"kill", &cmdSpec{
@@ -699,14 +754,15 @@ var commandTable = [...]namedSpec{
 		why:   "signals every process",
 	}},
 	{"kubectl", &cmdSpec{
-		effect: 16,
-		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec52, operands: 1, dashdash: true, remote: true}},
+		effect:      16,
+		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec9}, {"get-contexts", &sharedSpec9}, {"current-context", &sharedSpec9}, {"get-clusters", &sharedSpec9}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec9}, {"logs", &sharedSpec9}, {"top", &sharedSpec9}, {"explain", &sharedSpec9}, {"api-resources", &sharedSpec9}, {"api-versions", &sharedSpec9}, {"version", &sharedSpec9}, {"events", &sharedSpec9}, {"cluster-info", &sharedSpec55}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec9}, {"whoami", &sharedSpec9}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec9}, {"history", &sharedSpec9}}}}},
+		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec56, operands: 1, dashdash: true, remote: true}},
+		notReadWith: []string{"-s", "--server", "--kubeconfig"},
 	}},
-	{"latex", &sharedSpec31},
+	{"latex", &sharedSpec32},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: 64, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &sharedSpec26}, {"bootout", &sharedSpec26}, {"disable", &sharedSpec26}, {"kill", &sharedSpec26}, {"stop", &sharedSpec26}, {"remove", &sharedSpec26}},
+		subs: subcommands{{"unload", &sharedSpec27}, {"bootout", &sharedSpec27}, {"disable", &sharedSpec27}, {"kill", &sharedSpec27}, {"stop", &sharedSpec27}, {"remove", &sharedSpec27}},
 	}},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
@@ -716,6 +772,7 @@ var commandTable = [...]namedSpec{
 		analyse:  pagerCommands,
 		files:    1,
 		fileOpts: true,
+		readOnly: true,
 	}},
 	{"lftp", &cmdSpec{
 		shortVal: "c",
@@ -723,9 +780,9 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
-	{"linux32", &sharedSpec53},
-	{"linux64", &sharedSpec53},
-	{"live-server", &sharedSpec18},
+	{"linux32", &sharedSpec57},
+	{"linux64", &sharedSpec57},
+	{"live-server", &sharedSpec20},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
@@ -733,22 +790,24 @@ var commandTable = [...]namedSpec{
 		files:    5,
 		fileOpts: true,
 	}},
-	{"local", &sharedSpec19},
+	{"local", &sharedSpec21},
 	{"lpass", &cmdSpec{
 		subs: subcommands{{"show", &cmdSpec{class: "credential-access", why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the LastPass vault"}}},
 	}},
+	{"ls", &sharedSpec2},
+	{"lsof", &sharedSpec2},
 	{"ltrace", &cmdSpec{
 		shortVal: "aADeEFlnopsuwx",
 		wraps:    true,
 		short:    "bcCfhiLrStTV",
 	}},
-	{"lualatex", &sharedSpec31},
-	{"luatex", &sharedSpec31},
+	{"lualatex", &sharedSpec32},
+	{"luatex", &sharedSpec32},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec50},
+	{"lxc", &sharedSpec53},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -776,16 +835,16 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"mail", &sharedSpec6},
-	{"mailx", &sharedSpec6},
-	{"make", &sharedSpec44},
+	{"mail", &sharedSpec7},
+	{"mailx", &sharedSpec7},
+	{"make", &sharedSpec47},
 	{"man", &cmdSpec{
 		long: []string{"pager", "html"},
 		opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
 	}},
-	{"mariadb", &sharedSpec54},
-	{"mawk", &sharedSpec5},
-	{"md5sum", &sharedSpec13},
+	{"mariadb", &sharedSpec58},
+	{"mawk", &sharedSpec59},
+	{"md5sum", &sharedSpec14},
 	{"miniserve", &cmdSpec{
 		shortVal: "pigtauc",
 		effect:   16,
@@ -793,7 +852,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"mise", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec10, dashdash: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec11, dashdash: true}},
 		probe:  true,
 	}},
 	{"mkdir", &cmdSpec{
@@ -807,13 +866,14 @@ var commandTable = [...]namedSpec{
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
 	}},
-	{"mongo", &sharedSpec55},
-	{"mongosh", &sharedSpec55},
+	{"mongo", &sharedSpec60},
+	{"mongosh", &sharedSpec60},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
 		analyse:  pagerCommands,
 		files:    1,
+		readOnly: true,
 	}},
 	{"mount", &cmdSpec{
 		effect: 32,
@@ -822,7 +882,7 @@ var commandTable = [...]namedSpec{
 		unless: []string{"-l"},
 		bare:   true,
 	}},
-	{"mutt", &sharedSpec6},
+	{"mutt", &sharedSpec7},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -830,19 +890,19 @@ var commandTable = [...]namedSpec{
 		files:    4,
 		fileOpts: true,
 	}},
-	{"mysql", &sharedSpec54},
+	{"mysql", &sharedSpec58},
 	{"mysqladmin", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
-	{"nawk", &sharedSpec5},
-	{"nc", &sharedSpec56},
-	{"ncat", &sharedSpec56},
+	{"nawk", &sharedSpec59},
+	{"nc", &sharedSpec61},
+	{"ncat", &sharedSpec61},
 	{"nerdctl", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec22}, {"create", &sharedSpec22}},
+		subs:   subcommands{{"run", &sharedSpec24}, {"create", &sharedSpec24}},
 	}},
-	{"netcat", &sharedSpec56},
+	{"netcat", &sharedSpec61},
 	{"newgrp", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -876,6 +936,7 @@ var commandTable = [...]namedSpec{
 	{"nl", &cmdSpec{
 		shortVal: "bdfhilnsvw",
 		files:    1,
+		readOnly: true,
 	}},
 	{"nmap", &cmdSpec{
 		long:     []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
@@ -883,11 +944,13 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).nmapCode,
 	}},
-	{"nocache", &sharedSpec10},
-	{"nohup", &sharedSpec10},
+	{"nocache", &sharedSpec11},
+	{"nohup", &sharedSpec11},
 	{"npm", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec11}, {"i", &sharedSpec11}, {"add", &sharedSpec11}, {"exec", &sharedSpec57}, {"x", &sharedSpec57}, {"config", &sharedSpec58}, {"set", &sharedSpec59}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}},
+		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec62}, {"x", &sharedSpec62}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec63}, {"get", &sharedSpec9}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}}}}, {"set", &sharedSpec63}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"ll", &sharedSpec9}, {"la", &sharedSpec9}, {"view", &sharedSpec9}, {"info", &sharedSpec9}, {"show", &sharedSpec9}, {"v", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"explain", &sharedSpec9}, {"prefix", &sharedSpec9}, {"root", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec55}, {"audit", &sharedSpec55}},
+		notReadWith: []string{"--registry"},
 	}},
+	{"nproc", &sharedSpec2},
 	{"npx", &cmdSpec{
 		long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 		shortVal: "wpc",
@@ -905,21 +968,22 @@ var commandTable = [...]namedSpec{
 		short:    "amuinpUCTrwFZ",
 		subject:  true,
 	}},
-	{"nslookup", &sharedSpec21},
+	{"nslookup", &sharedSpec23},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
 		wraps:    true,
 		short:    "ls",
 	}},
-	{"nvim", &sharedSpec32},
+	{"nvim", &sharedSpec33},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec52, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec56, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
 	}},
 	{"od", &cmdSpec{
 		shortVal: "AjNt",
 		files:    1,
+		readOnly: true,
 	}},
 	{"op", &cmdSpec{
 		opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes items, documents, vaults, users or groups in 1Password"}},
@@ -931,14 +995,14 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec60}},
+		subs:  subcommands{{"install", &sharedSpec64}},
 		probe: true,
 	}},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
 	}},
-	{"parted", &sharedSpec33},
+	{"parted", &sharedSpec34},
 	{"pass", &cmdSpec{
 		class:  "credential-access",
 		why:    "prints passwords from the password store",
@@ -953,6 +1017,7 @@ var commandTable = [...]namedSpec{
 	{"paste", &cmdSpec{
 		shortVal: "d",
 		files:    1,
+		readOnly: true,
 	}},
 	{"patch", &cmdSpec{
 		long:     []string{"input=", "strip=", "output=", "directory=", "reject-file=", "prefix=", "ifdef=", "fuzz=", "version-control=", "basename-prefix=", "suffix=", "get=", "quoting-style=", "reject-format=", "read-only="},
@@ -960,25 +1025,26 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).patchCode,
 	}},
-	{"pbzip2", &sharedSpec14},
-	{"pdflatex", &sharedSpec31},
-	{"pdftex", &sharedSpec31},
+	{"pbzip2", &sharedSpec15},
+	{"pdflatex", &sharedSpec32},
+	{"pdftex", &sharedSpec32},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec61}, {sub: []string{"stat"}, opts: &sharedSpec61}, {sub: []string{"trace"}, opts: &sharedSpec61}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec65}, {sub: []string{"stat"}, opts: &sharedSpec65}, {sub: []string{"trace"}, opts: &sharedSpec65}},
 		probe:  true,
 	}},
-	{"perl", &sharedSpec62},
+	{"perl", &sharedSpec66},
+	{"pgrep", &sharedSpec2},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	}},
-	{"pigz", &sharedSpec46},
-	{"ping", &sharedSpec21},
-	{"ping6", &sharedSpec21},
-	{"pip", &sharedSpec63},
-	{"pip3", &sharedSpec63},
+	{"pigz", &sharedSpec49},
+	{"ping", &sharedSpec23},
+	{"ping6", &sharedSpec23},
+	{"pip", &sharedSpec67},
+	{"pip3", &sharedSpec67},
 	{"pipenv", &cmdSpec{
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
 		probe:  true,
 	}},
 	{"pipx", &cmdSpec{
@@ -993,7 +1059,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec60}, {"add", &sharedSpec60}},
+		subs:  subcommands{{"install", &sharedSpec64}, {"add", &sharedSpec64}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1002,19 +1068,20 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec11}, {"install", &sharedSpec11}, {"i", &sharedSpec11}, {"dlx", &sharedSpec12}, {"config", &sharedSpec58}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10}},
+		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec68}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"audit", &sharedSpec55}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
 	}},
 	{"podman", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec22}, {"create", &sharedSpec22}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &sharedSpec23}, {"image", &sharedSpec24}, {"container", &sharedSpec24}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec28, operands: 1, remote: true}},
+		subs:   subcommands{{"run", &sharedSpec24}, {"create", &sharedSpec24}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec25}, {"container", &sharedSpec25}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec28, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec29, operands: 1, remote: true}},
 	}},
 	{"poetry", &cmdSpec{
-		subs:   subcommands{{"publish", &sharedSpec16}},
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec10}},
+		subs:   subcommands{{"publish", &sharedSpec17}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
 	}},
-	{"powershell", &sharedSpec64},
+	{"popd", &sharedSpec2},
+	{"powershell", &sharedSpec69},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1024,14 +1091,15 @@ var commandTable = [...]namedSpec{
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 	}},
-	{"printf", &sharedSpec29},
+	{"printf", &sharedSpec30},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"proxychains", &sharedSpec65},
-	{"proxychains4", &sharedSpec65},
+	{"proxychains", &sharedSpec70},
+	{"proxychains4", &sharedSpec70},
+	{"ps", &sharedSpec2},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
 		shortVal: "cdfhpUo",
@@ -1045,12 +1113,14 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"apply", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: "inline-code", why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
 		probe: true,
 	}},
+	{"pushd", &sharedSpec2},
 	{"pvremove", &cmdSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
-	{"pwsh", &sharedSpec64},
-	{"pzstd", &sharedSpec66},
+	{"pwd", &sharedSpec2},
+	{"pwsh", &sharedSpec69},
+	{"pzstd", &sharedSpec71},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1068,7 +1138,9 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"readonly", &sharedSpec19},
+	{"readlink", &sharedSpec2},
+	{"readonly", &sharedSpec21},
+	{"realpath", &sharedSpec2},
 	{"redis-cli", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: 1, class: "inline-code", why: "loads a library into the server"}},
@@ -1083,7 +1155,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec13},
+	{"rev", &sharedSpec14},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1091,6 +1163,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		pattern:  true,
 		fileOpts: true,
+		readOnly: true,
 	}},
 	{"rimraf", &cmdSpec{
 		long:        []string{"preserve-root", "no-preserve-root", "glob", "no-glob", "verbose", "no-verbose", "interactive", "no-interactive", "impl=", "help", "version"},
@@ -1112,7 +1185,7 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &sharedSpec67},
+	{"rmdir", &sharedSpec72},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1125,7 +1198,7 @@ var commandTable = [...]namedSpec{
 		files:    17,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec62},
+	{"ruby", &sharedSpec66},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1152,7 +1225,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"rvim", &sharedSpec32},
+	{"rvim", &sharedSpec33},
 	{"sandbox-exec", &cmdSpec{
 		shortVal: "fpnD",
 		wraps:    true,
@@ -1171,6 +1244,11 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}, shortVal: "cIOBlmto", wraps: true, short: "aeEfqTV"}, operands: 1, optScript: []string{"-c", "--command"}}},
 		probe:  true,
 	}},
+	{"sdiff", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-o", "--output"},
+	}},
 	{"secret-tool", &cmdSpec{
 		opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: "credential-access", why: "prints passwords from the keyring"}},
 	}},
@@ -1185,8 +1263,10 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		pattern:  true,
 		fileOpts: true,
+		readOnly: true,
 	}},
-	{"sendmail", &sharedSpec36},
+	{"sendmail", &sharedSpec37},
+	{"seq", &sharedSpec2},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
 		effect:   16,
@@ -1241,11 +1321,12 @@ var commandTable = [...]namedSpec{
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"},
 	}},
-	{"sha1sum", &sharedSpec13},
-	{"sha224sum", &sharedSpec13},
-	{"sha256sum", &sharedSpec13},
-	{"sha384sum", &sharedSpec13},
-	{"sha512sum", &sharedSpec13},
+	{"sha1sum", &sharedSpec14},
+	{"sha224sum", &sharedSpec18},
+	{"sha256sum", &sharedSpec14},
+	{"sha384sum", &sharedSpec18},
+	{"sha512sum", &sharedSpec14},
+	{"shasum", &sharedSpec2},
 	{"shred", &cmdSpec{
 		long:     []string{"force", "iterations=", "random-source=", "size=", "remove=", "verbose", "exact", "zero", "help", "version"},
 		shortVal: "ns",
@@ -1253,6 +1334,7 @@ var commandTable = [...]namedSpec{
 		deletes:  true,
 		files:    2,
 	}},
+	{"sleep", &sharedSpec2},
 	{"smbclient", &cmdSpec{
 		long:     []string{"command="},
 		shortVal: "cAUWOnpI",
@@ -1279,6 +1361,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"--compress-program"}, exec: true}, {names: []string{"-o", "--output"}, file: 2}, {names: []string{"--files0-from"}, file: 1}},
 		files:    1,
 		fileOpts: true,
+		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
 	{"spctl", &cmdSpec{
@@ -1324,6 +1407,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-o"}, exec: true, values: []string{"ssh_command", "sshfs_sync", "ProxyCommand", "LocalCommand"}, cluster: true}},
 		probe:    true,
 	}},
+	{"stat", &sharedSpec2},
 	{"stdbuf", &cmdSpec{
 		long:     []string{"input=", "output=", "error="},
 		shortVal: "ioe",
@@ -1338,6 +1422,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "nteT",
 		numeric:  true,
 		files:    1,
+		readOnly: true,
 	}},
 	{"su", &cmdSpec{
 		long:     []string{"login", "preserve-environment", "pty", "command=", "session-command=", "group=", "supp-group=", "shell=", "whitelist-environment="},
@@ -1362,16 +1447,16 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &sharedSpec68},
-	{"sum", &sharedSpec13},
-	{"swaks", &sharedSpec6},
+	{"sudoedit", &sharedSpec73},
+	{"sum", &sharedSpec18},
+	{"swaks", &sharedSpec7},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
 	}},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &sharedSpec69}, {"disable", &sharedSpec69}, {"kill", &sharedSpec69}, {"mask", &sharedSpec69}},
+		subs: subcommands{{"stop", &sharedSpec74}, {"disable", &sharedSpec74}, {"kill", &sharedSpec74}, {"mask", &sharedSpec74}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
 		long:  []string{"list", "no-pager", "no-legend", "what=", "who=", "why=", "mode="},
@@ -1390,12 +1475,14 @@ var commandTable = [...]namedSpec{
 		long:     []string{"separator="},
 		shortVal: "s",
 		files:    1,
+		readOnly: true,
 	}},
 	{"tail", &cmdSpec{
 		long:     []string{"lines=", "bytes=", "pid=", "sleep-interval=", "max-unchanged-stats="},
 		shortVal: "ncs",
 		numeric:  true,
 		files:    1,
+		readOnly: true,
 	}},
 	{"tar", &cmdSpec{
 		long:     []string{"file=", "directory=", "files-from=", "exclude-from=", "exclude=", "transform=", "xform=", "owner=", "group=", "mode=", "mtime=", "listed-incremental=", "newer=", "after-date=", "newer-mtime=", "label=", "format=", "blocking-factor=", "use-compress-program=", "to-command=", "info-script=", "new-volume-script=", "checkpoint-action=", "suffix=", "backup=", "record-size=", "tape-length=", "starting-file=", "volno-file=", "rsh-command=", "index-file=", "strip-components=", "owner-map=", "group-map=", "exclude-tag=", "exclude-tag-all=", "exclude-tag-under=", "occurrence=", "sparse-version=", "hole-detection=", "pax-option=", "quoting-style=", "xattrs-include=", "xattrs-exclude=", "create", "append", "update", "concatenate", "catenate", "extract", "get", "list", "diff", "compare", "test-label", "to-stdout"},
@@ -1418,12 +1505,13 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec68},
-	{"telnet", &sharedSpec36},
-	{"terraform", &sharedSpec70},
-	{"terragrunt", &sharedSpec70},
-	{"tex", &sharedSpec31},
-	{"tftp", &sharedSpec36},
+	{"tee", &sharedSpec73},
+	{"telnet", &sharedSpec37},
+	{"terraform", &sharedSpec75},
+	{"terragrunt", &sharedSpec75},
+	{"test", &sharedSpec2},
+	{"tex", &sharedSpec32},
+	{"tftp", &sharedSpec37},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -1438,15 +1526,15 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec71, script: true}, {sub: []string{"new"}, opts: &sharedSpec71, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec71, script: true}, {sub: []string{"neww"}, opts: &sharedSpec71, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec71, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec71, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec71, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec71, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec71, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec71, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec71, script: true}, {sub: []string{"popup"}, opts: &sharedSpec71, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec72, script: true}, {sub: []string{"run"}, opts: &sharedSpec72, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec73, keys: true}, {sub: []string{"send"}, opts: &sharedSpec73, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec76, script: true}, {sub: []string{"new"}, opts: &sharedSpec76, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec76, script: true}, {sub: []string{"neww"}, opts: &sharedSpec76, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec76, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec76, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec76, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec76, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec76, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec76, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec76, script: true}, {sub: []string{"popup"}, opts: &sharedSpec76, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec77, script: true}, {sub: []string{"run"}, opts: &sharedSpec77, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec78, keys: true}, {sub: []string{"send"}, opts: &sharedSpec78, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &sharedSpec70},
+	{"tofu", &sharedSpec75},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
 	}},
-	{"torify", &sharedSpec10},
+	{"torify", &sharedSpec11},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -1460,13 +1548,20 @@ var commandTable = [...]namedSpec{
 		files:    2,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec10},
-	{"traceroute", &sharedSpec21},
+	{"toybox", &sharedSpec11},
+	{"tr", &sharedSpec2},
+	{"traceroute", &sharedSpec23},
+	{"tree", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-o"},
+	}},
 	{"trickle", &cmdSpec{
 		shortVal: "udwtlnLPS",
 		wraps:    true,
 		short:    "sv",
 	}},
+	{"true", &sharedSpec2},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
 		shortVal: "rs",
@@ -1477,14 +1572,15 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec16}},
+		subs: subcommands{{"upload", &sharedSpec17}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
 		opts:  []optEffect{{names: []string{"--path"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe: true,
 	}},
-	{"typeset", &sharedSpec19},
+	{"type", &sharedSpec2},
+	{"typeset", &sharedSpec21},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
@@ -1493,6 +1589,7 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
 	}},
+	{"uname", &sharedSpec2},
 	{"unbuffer", &cmdSpec{
 		wraps: true,
 		short: "p",
@@ -1518,8 +1615,9 @@ var commandTable = [...]namedSpec{
 		shortVal: "fsw",
 		numeric:  true,
 		files:    7,
+		readOnly: true,
 	}},
-	{"unlink", &sharedSpec67},
+	{"unlink", &sharedSpec72},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1540,8 +1638,8 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"unpigz", &sharedSpec45},
-	{"unset", &sharedSpec19},
+	{"unpigz", &sharedSpec48},
+	{"unset", &sharedSpec21},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -1583,27 +1681,28 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-d", "--directory"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
 	}},
+	{"uptime", &sharedSpec2},
 	{"useradd", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "creates a user",
 	}},
-	{"userdel", &sharedSpec20},
+	{"userdel", &sharedSpec22},
 	{"usermod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
 	}},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &sharedSpec63}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec74}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec79}, {"download", &sharedSpec80}, {"config", &sharedSpec81}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec82}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &sharedSpec74},
+	{"uvx", &sharedSpec82},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
 	}},
-	{"valgrind", &sharedSpec10},
+	{"valgrind", &sharedSpec11},
 	{"vault", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
@@ -1613,15 +1712,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec32},
-	{"view", &sharedSpec32},
+	{"vi", &sharedSpec33},
+	{"view", &sharedSpec33},
 	{"vigr", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 	}},
-	{"vim", &sharedSpec32},
-	{"vimdiff", &sharedSpec32},
+	{"vim", &sharedSpec33},
+	{"vimdiff", &sharedSpec33},
 	{"vipw", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -1647,6 +1746,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"--files0-from"}, file: 1}},
 		files:    1,
 		fileOpts: true,
+		readOnly: true,
 	}},
 	{"wget", &cmdSpec{
 		long:     []string{"output-document=", "output-file=", "append-output=", "input-file=", "base=", "tries=", "timeout=", "wait=", "quota=", "directory-prefix=", "user-agent=", "level=", "accept=", "reject=", "domains=", "exclude-directories=", "include-directories=", "execute=", "post-file=", "post-data=", "body-file=", "body-data=", "load-cookies=", "save-cookies=", "header=", "user=", "password=", "http-user=", "http-password=", "method=", "referer=", "limit-rate=", "ca-certificate=", "certificate=", "private-key=", "bind-address=", "dns-timeout=", "connect-timeout=", "read-timeout=", "waitretry=", "cut-dirs=", "default-page=", "restrict-file-names=", "local-encoding=", "remote-encoding=", "config=", "use-askpass=", "progress=", "report-speed=", "warc-file=", "rejected-log=", "hsts-file=", "ca-directory=", "recursive", "mirror", "page-requisites", "force-directories", "content-disposition", "trust-server-names"},
@@ -1657,14 +1757,17 @@ var commandTable = [...]namedSpec{
 		saves:    true,
 		fileOpts: true,
 	}},
-	{"winpty", &sharedSpec10},
+	{"whereis", &sharedSpec2},
+	{"which", &sharedSpec2},
+	{"whoami", &sharedSpec2},
+	{"winpty", &sharedSpec11},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
 	}},
-	{"xelatex", &sharedSpec31},
-	{"xetex", &sharedSpec31},
-	{"xh", &sharedSpec49},
+	{"xelatex", &sharedSpec32},
+	{"xetex", &sharedSpec32},
+	{"xh", &sharedSpec52},
 	{"xhs", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
@@ -1679,6 +1782,7 @@ var commandTable = [...]namedSpec{
 	{"xxd", &cmdSpec{
 		shortVal: "cglson",
 		files:    7,
+		readOnly: true,
 	}},
 	{"xz", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -1689,13 +1793,18 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"xzcat", &sharedSpec13},
+	{"xzcat", &sharedSpec14},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec11}, {"dlx", &sharedSpec12}, {"publish", &sharedSpec16}, {"npm", &sharedSpec34}, {"config", &sharedSpec58}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec10, script: true}},
+		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec35}, {"config", &sharedSpec68}, {"list", &sharedSpec9}, {"info", &sharedSpec9}, {"why", &sharedSpec9}, {"outdated", &sharedSpec9}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}},
 	}},
-	{"yum", &sharedSpec4},
-	{"zcat", &sharedSpec13},
+	{"yq", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-i", "--inplace"},
+	}},
+	{"yum", &sharedSpec5},
+	{"zcat", &sharedSpec14},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -1704,6 +1813,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		pattern:  true,
 		fileOpts: true,
+		readOnly: true,
 	}},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
@@ -1712,10 +1822,10 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).zipCode,
 	}},
-	{"zless", &sharedSpec13},
-	{"zmore", &sharedSpec13},
-	{"zstd", &sharedSpec66},
-	{"zypper", &sharedSpec4},
+	{"zless", &sharedSpec18},
+	{"zmore", &sharedSpec18},
+	{"zstd", &sharedSpec71},
+	{"zypper", &sharedSpec5},
 }
 
 var sharedSpec0 = cmdSpec{
@@ -1728,73 +1838,80 @@ var sharedSpec1 = cmdSpec{
 }
 
 var sharedSpec2 = cmdSpec{
+	probe:    true,
+	readOnly: true,
+}
+
+var sharedSpec3 = cmdSpec{
 	long:     []string{"regexp", "file"},
 	shortVal: "efABCmdgtT",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}},
 	pattern:  true,
 	fileOpts: true,
+	readOnly: true,
 }
 
-var sharedSpec3 = cmdSpec{
+var sharedSpec4 = cmdSpec{
 	shortVal: "CcdfDeE",
 	opts:     []optEffect{{names: []string{"-C", "-c"}, exec: true}},
 	probe:    true,
 }
 
-var sharedSpec4 = cmdSpec{
+var sharedSpec5 = cmdSpec{
 	opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec5 = cmdSpec{
-	analyse:  awkPrograms,
-	files:    16,
-	fileCode: (*walker).awkCode,
+var sharedSpec6 = cmdSpec{
+	analyse:     awkPrograms,
+	files:       16,
+	readOnly:    true,
+	notReadWith: []string{"-i", "--include"},
+	fileCode:    (*walker).awkCode,
 }
 
-var sharedSpec6 = cmdSpec{
+var sharedSpec7 = cmdSpec{
 	effect: 16,
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	probe:  true,
 }
 
-var sharedSpec7 = cmdSpec{
+var sharedSpec8 = cmdSpec{
 	opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}},
 }
 
-var sharedSpec8 = cmdSpec{
-	long:     []string{"wrap="},
-	shortVal: "w",
-	files:    1,
+var sharedSpec9 = cmdSpec{
+	readOnly: true,
 }
 
-var sharedSpec9 = cmdSpec{
+var sharedSpec10 = cmdSpec{
 	effect: 20,
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 }
 
-var sharedSpec10 = cmdSpec{
-	wraps: true,
-}
-
 var sharedSpec11 = cmdSpec{
-	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
-	shortVal: "wp",
-	effect:   20,
-	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+	wraps: true,
 }
 
 var sharedSpec12 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	effect:   20,
-	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 }
 
 var sharedSpec13 = cmdSpec{
-	files: 1,
+	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
+	shortVal: "wp",
+	effect:   20,
+	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 }
 
 var sharedSpec14 = cmdSpec{
+	files:    1,
+	readOnly: true,
+}
+
+var sharedSpec15 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -1804,91 +1921,90 @@ var sharedSpec14 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec15 = cmdSpec{
+var sharedSpec16 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
 	files:    1,
 	fileOpts: true,
 }
 
-var sharedSpec16 = cmdSpec{
+var sharedSpec17 = cmdSpec{
 	effect: 16,
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	unless: []string{"--dry-run", "-n"},
 }
 
-var sharedSpec17 = cmdSpec{
+var sharedSpec18 = cmdSpec{
+	files: 1,
+}
+
+var sharedSpec19 = cmdSpec{
 	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: 32, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
-var sharedSpec18 = cmdSpec{
+var sharedSpec20 = cmdSpec{
 	effect: 16,
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	probe:  true,
 }
 
-var sharedSpec19 = cmdSpec{
+var sharedSpec21 = cmdSpec{
 	opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
 }
 
-var sharedSpec20 = cmdSpec{
+var sharedSpec22 = cmdSpec{
 	effect: 32,
 	class:  "destructive",
 	why:    "deletes a user account",
 }
 
-var sharedSpec21 = cmdSpec{
+var sharedSpec23 = cmdSpec{
 	effect: 16,
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	probe:  true,
 }
 
-var sharedSpec22 = cmdSpec{
+var sharedSpec24 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
 	effect:   1,
 	opts:     []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 }
 
-var sharedSpec23 = cmdSpec{
-	opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}},
-}
-
-var sharedSpec24 = cmdSpec{
+var sharedSpec25 = cmdSpec{
 	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
 }
 
-var sharedSpec25 = cmdSpec{
-	long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
-	shortVal: "fp",
-	effect:   1,
-	subs:     subcommands{{"down", &cmdSpec{long: []string{"volumes", "rmi=", "remove-orphans", "timeout="}, opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}}}}},
-}
-
 var sharedSpec26 = cmdSpec{
-	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
+	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
+	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
 var sharedSpec27 = cmdSpec{
+	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
+}
+
+var sharedSpec28 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	short:    "dit",
 }
 
-var sharedSpec28 = cmdSpec{
+var sharedSpec29 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	short:    "dit",
 }
 
-var sharedSpec29 = cmdSpec{
-	opts: []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
+var sharedSpec30 = cmdSpec{
+	opts:     []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
+	readOnly: true,
 }
 
-var sharedSpec30 = cmdSpec{
+var sharedSpec31 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
@@ -1896,52 +2012,58 @@ var sharedSpec30 = cmdSpec{
 	files:    1,
 	pattern:  true,
 	fileOpts: true,
-}
-
-var sharedSpec31 = cmdSpec{
-	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
+	readOnly: true,
 }
 
 var sharedSpec32 = cmdSpec{
+	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
+}
+
+var sharedSpec33 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	analyse:  vimCommands,
 }
 
-var sharedSpec33 = cmdSpec{
+var sharedSpec34 = cmdSpec{
 	class:  "destructive",
 	why:    "rewrites a disk's partition table",
 	unless: []string{"-l", "--list"},
 }
 
-var sharedSpec34 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec16}},
+var sharedSpec35 = cmdSpec{
+	subs: subcommands{{"publish", &sharedSpec17}},
 }
 
-var sharedSpec35 = cmdSpec{
+var sharedSpec36 = cmdSpec{
 	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}},
 	probe: true,
 }
 
-var sharedSpec36 = cmdSpec{
+var sharedSpec37 = cmdSpec{
 	effect: 16,
 }
 
-var sharedSpec37 = cmdSpec{
-	subs: subcommands{{"scp", &sharedSpec6}},
-}
-
 var sharedSpec38 = cmdSpec{
-	subs: subcommands{{"storage", &sharedSpec6}, {"compute", &sharedSpec37}},
+	subs: subcommands{{"storage", &sharedSpec7}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec7}}}}},
 }
 
 var sharedSpec39 = cmdSpec{
+	readVerbs: []string{"list", "describe"},
+	verbAt:    1,
+}
+
+var sharedSpec40 = cmdSpec{
 	analyse: gdbCommands,
 	probe:   true,
 }
 
-var sharedSpec40 = cmdSpec{
+var sharedSpec41 = cmdSpec{
+	subs: subcommands{{"list", &sharedSpec9}},
+}
+
+var sharedSpec42 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	class:    "destructive",
 	why:      "rewrites the repository's history",
@@ -1950,34 +2072,42 @@ var sharedSpec40 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec41 = cmdSpec{
+var sharedSpec43 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	effect:   16,
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 }
 
-var sharedSpec42 = cmdSpec{
+var sharedSpec44 = cmdSpec{
 	long:     []string{"file=", "output=", "pathspec-from-file="},
 	shortVal: "F",
 	opts:     []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 }
 
-var sharedSpec43 = cmdSpec{
+var sharedSpec45 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
+	readOnly: true,
 }
 
-var sharedSpec44 = cmdSpec{
+var sharedSpec46 = cmdSpec{
+	long:     []string{"output=", "pathspec-from-file="},
+	opts:     []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	fileOpts: true,
+	readOnly: true,
+}
+
+var sharedSpec47 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	analyse:  makeCommands,
 }
 
-var sharedSpec45 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -1988,7 +2118,7 @@ var sharedSpec45 = cmdSpec{
 	fileOpts:   true,
 }
 
-var sharedSpec46 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -1998,18 +2128,18 @@ var sharedSpec46 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	effect:   16,
@@ -2018,98 +2148,109 @@ var sharedSpec49 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
 	probe:  true,
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec55 = cmdSpec{
+	readOnly: true,
+	readBare: true,
+}
+
+var sharedSpec56 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	short:    "itq",
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	short: "RFZLXBIST3v",
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec59 = cmdSpec{
+	analyse:  awkPrograms,
+	files:    16,
+	fileCode: (*walker).awkCode,
+}
+
+var sharedSpec60 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	effect:   20,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 }
 
-var sharedSpec58 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec59}},
-}
-
-var sharedSpec59 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	short:    "aAgnqsTvBNRi",
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	files:    16,
 	fileCode: (*walker).inplaceCode,
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceit", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"download", &cmdSpec{long: []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}, shortVal: "rceid", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}}}}, {"config", &cmdSpec{subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}}}}},
+	subs: subcommands{{"install", &sharedSpec79}, {"download", &sharedSpec80}, {"config", &sharedSpec81}, {"list", &sharedSpec9}, {"show", &sharedSpec9}, {"freeze", &sharedSpec9}, {"check", &sharedSpec9}},
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec68 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec63}},
+}
+
+var sharedSpec69 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	short:    "q",
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2119,43 +2260,61 @@ var sharedSpec66 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	effect:  8,
 	deletes: true,
 	files:   2,
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	files: 2,
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	short:    "AdDEPXabhvfIkZS",
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	short:    "bC",
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	short:    "FHlMRX",
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec79 = cmdSpec{
+	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
+	shortVal: "rceit",
+	effect:   20,
+	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
+}
+
+var sharedSpec80 = cmdSpec{
+	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
+	shortVal: "rceid",
+	effect:   20,
+	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
+}
+
+var sharedSpec81 = cmdSpec{
+	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
+}
+
+var sharedSpec82 = cmdSpec{
 	long:   []string{"from=", "with="},
 	effect: 20,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},

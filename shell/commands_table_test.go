@@ -18,7 +18,7 @@ var updateTable = flag.Bool("update-table", false, "rewrite commands_table.go fr
 // families are the families of the command table, in merge order: a
 // field two families set is the later one's.
 func families() []map[string]*cmdSpec {
-	return []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands(), launchCommands()}
+	return []map[string]*cmdSpec{riskCommands(), execCommands(), fileCommands(), wrapCommands(), launchCommands(), readCommands()}
 }
 
 // mergedFamilies merges the families' entries into one entry per command

@@ -124,6 +124,23 @@ type cmdSpec struct {
 	// fileOpts is set when an option or operand has a file effect (set
 	// when the table is built).
 	fileOpts bool
+	// The read-only entries (readCommands, commands_read.go; DESIGN
+	// §3.6). readOnly: the (sub)command only reads: files, its input, the
+	// system's state, or a service's state through the tool's own client
+	// (kubectl get, gh pr list). An effect one of its options or operands
+	// has (a risk class, an exec-capable flag, a file it writes) still
+	// counts, and so does an option of notReadWith. readBare: only
+	// without operands (git branch lists, git branch NAME creates).
+	readOnly, readBare bool
+	// notReadWith lists options with which a read-only command is not
+	// read-only after all: it writes (go env -w) or talks to a
+	// destination the option names (kubectl --server, docker -H).
+	notReadWith []string
+	// readVerbs are the operations of a service client that only read,
+	// as names or, ending in "-", name prefixes (aws ec2
+	// describe-instances): the operand at verbAt, with none after it.
+	readVerbs []string
+	verbAt    int
 	// fileCode names the code that reads the files of a command whose
 	// arguments are a mini-language or whose layout the fields cannot
 	// say (awk programs, jq filters, patch headers, git subcommands).

@@ -65,7 +65,8 @@ func TestPermissionsLayer(t *testing.T) {
 		{"npm run deploy", toolgate.ModeDefault, toolgate.Deny},
 		{"npm run deploy", toolgate.ModeYolo, toolgate.Deny},
 		{"curl https://x.io", toolgate.ModeYolo, toolgate.Deny},
-		{"ls", toolgate.ModeDefault, toolgate.Ask},
+		{"ls", toolgate.ModeDefault, toolgate.Allow},        // only reads: the built-in default allows
+		{"cargo build", toolgate.ModeDefault, toolgate.Ask}, // no rule covers it
 	} {
 		d := e.Evaluate(&toolgate.Call{Tool: "Bash", Args: map[string]any{"command": tc.cmd}}, tc.mode)
 		if d.Action != tc.want {

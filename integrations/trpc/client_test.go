@@ -54,7 +54,7 @@ func TestClientApproveAndDeny(t *testing.T) {
 	c.subscribe("s1", map[string]any{"sessionId": "sess-1"})
 	s.takeRequests()
 
-	a := s.shell("sess-1", "c1", "git status --short")
+	a := s.shell("sess-1", "c1", "git fetch --prune")
 	b := s.ask("sess-1", "c2", "mcp_github_create_issue", map[string]any{"title": "Bug", "labels": []any{"p1"}})
 	other := s.shell("sess-2", "c3", "make test")
 	checkRequired(t, c.event("s1", "a requested", isRequired(a.ID)), a)
@@ -158,7 +158,7 @@ func TestClientAlways(t *testing.T) {
 	// A destructive variant is a risk class no wildcard allow covers.
 	f := s.shell("sess-1", "c2f", "git push --force origin dev")
 	d := s.shell("sess-2", "c3", "npm run build")
-	e := s.shell("sess-1", "c4", "git status")
+	e := s.shell("sess-1", "c4", "git fetch")
 	for _, x := range []*toolgate.Approval{a, b, d, e, f} {
 		c.event("all", "requested", isRequired(x.ID))
 	}
@@ -177,7 +177,7 @@ func TestClientAlways(t *testing.T) {
 		t.Error("git push --force was allowed by a git push * grant")
 	}
 	if s.get(e.ID).Status != toolgate.StatusPending {
-		t.Error("git status was allowed by a git push grant")
+		t.Error("git fetch was allowed by a git push grant")
 	}
 	// A pipeline's rules are added one per command; their cascade
 	// approves the call itself.

@@ -19,7 +19,7 @@ import (
 func TestWireFormat(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, trpc.Config{})
-	a := s.shell("sess-1", "c1", "git status")
+	a := s.shell("sess-1", "c1", "git fetch")
 	const js = "application/json"
 	errBody := func(msg string, rpc int, code string, status int, path string) string {
 		p := ""
@@ -89,7 +89,7 @@ func TestWireFormat(t *testing.T) {
 func TestWireSubscription(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, trpc.Config{Heartbeat: 50 * time.Millisecond})
-	a := s.shell("sess-1", "c1", "git status")
+	a := s.shell("sess-1", "c1", "git fetch")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -118,7 +118,7 @@ func TestWireSubscription(t *testing.T) {
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" || resp.Header.Get("Cache-Control") != "no-cache, no-transform" {
 		t.Fatalf("stream: %d %v", resp.StatusCode, resp.Header)
 	}
-	ev := `{"type":"tool_approval_required","approvalId":"` + a.ID + `","toolName":"shell_exec","arguments":"{\"command\":\"git status\"}","sessionId":"sess-1"}`
+	ev := `{"type":"tool_approval_required","approvalId":"` + a.ID + `","toolName":"shell_exec","arguments":"{\"command\":\"git fetch\"}","sessionId":"sess-1"}`
 	want := "event: connected\ndata: {}\n\n\n" + "data: " + ev + "\n\n\n" + "event: ping\ndata: \n\n\n"
 	if got := readN(br, 11); got != want {
 		t.Errorf("stream:\n%q\nwant\n%q", got, want)

@@ -31,6 +31,7 @@ const waitLong = 20 * time.Second
 const hostConfig = `rules:
   - read_file
   - Bash(git status)
+  - Bash(make build)
   - Bash(git diff *)
   - Bash(pwd)
   - Bash(ls *)
@@ -368,7 +369,9 @@ func TestConfigAutoApproval(t *testing.T) {
 	}{
 		{"read_file", map[string]any{"path": "src/main.py"}, toolgate.Allow},          // simple tool name
 		{"Bash", map[string]any{"command": "git status"}, toolgate.Allow},             // exact command
-		{"Bash", map[string]any{"command": "git status --short"}, toolgate.Ask},       // exact only
+		{"Bash", map[string]any{"command": "make build"}, toolgate.Allow},             // exact command
+		{"Bash", map[string]any{"command": "make build install"}, toolgate.Ask},       // exact only
+		{"Bash", map[string]any{"command": "git status --short"}, toolgate.Allow},     // only reads: the built-in defaults allow it
 		{"Bash", map[string]any{"command": "git diff HEAD~1"}, toolgate.Allow},        // wildcard
 		{"write", map[string]any{"file_path": "README.md"}, toolgate.Allow},           // when: {file_path: "*.md"}
 		{"write", map[string]any{"file_path": "config.json"}, toolgate.Ask},           // when does not hold
@@ -376,8 +379,8 @@ func TestConfigAutoApproval(t *testing.T) {
 		{"Bash", map[string]any{"command": "pwd && ls -la"}, toolgate.Allow},          // all permitted
 		{"Bash", map[string]any{"command": "git status; git diff x"}, toolgate.Allow}, // all permitted
 		{"Bash", map[string]any{"command": "pwd && rm -rf /"}, toolgate.Ask},          // one dangerous command
-		{"Bash", map[string]any{"command": "ls src | grep test"}, toolgate.Ask},       // grep not permitted
-		{"Bash", map[string]any{"command": "test -f f || echo no"}, toolgate.Ask},     // neither permitted
+		{"Bash", map[string]any{"command": "ls src | npm test"}, toolgate.Ask},        // npm test not permitted
+		{"Bash", map[string]any{"command": "npm test || make all"}, toolgate.Ask},     // neither permitted
 	} {
 		d, err := e.Broker.Evaluate(context.Background(), toolgate.Call{Session: "s1", Tool: tc.tool, Args: tc.args})
 		if err != nil {

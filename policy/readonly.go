@@ -1,0 +1,116 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/sensitive"
+	"github.com/toolgate/toolgate/shell"
+)
+
+// markReadOnly sets subject.readOnly on the command subjects of analysis
+// a, run in cwd, that only read (DESIGN §3.6): the command table says so
+// (shell.Command.ReadOnly), the line writes no file, and no word of the
+// command names a path a secret is or may be under: a search of the home
+// directory or of "/" reads every credential in it. A working directory
+// that holds secrets (the home directory) makes no command read-only:
+// a recursive reader given no path searches it.
+func (e *Engine) markReadOnly(subs []subject, a *shell.Analysis, cwd string) {
+	for i := range a.Files {
+		if a.Files[i].Write {
+			return
+		}
+	}
+	if cwd != "" && e.holdsSecrets(path.Clean(cwd)) {
+		return
+	}
+	// After a cd the shell is elsewhere: a relative path that climbs out
+	// is not resolved against cwd.
+	moved := false
+	for i := range a.Commands {
+		switch a.Commands[i].Name {
+		case "cd", "pushd", "popd":
+			moved = true
+		}
+	}
+	for i := range subs {
+		s := &subs[i]
+		if s.kind == toolgate.SubjectCommand && s.cmd != nil && s.cmd.ReadOnly {
+			s.readOnly = e.readsNoSecret(s.cmd, cwd, moved)
+		}
+	}
+}
+
+// holdsSecrets reports whether the absolute path p is a credential or a
+// directory one is under.
+func (e *Engine) holdsSecrets(p string) bool {
+	if en, ok := sensitive.Lookup(p, e.home); ok && en.Kind == sensitive.Credential {
+		return true
+	}
+	_, ok := sensitive.Within(p, e.home, sensitive.Credential)
+	return ok
+}
+
+// readsNoSecret reports whether no word of cmd names a path a secret is
+// or may be under, or a URL. (A word known only at run time keeps
+// Command.ReadOnly unset.)
+func (e *Engine) readsNoSecret(cmd *shell.Command, cwd string, moved bool) bool {
+	for _, a := range cmd.Args {
+		if strings.HasPrefix(a, "-") {
+			v, ok := "", false
+			if _, v, ok = strings.Cut(a, "="); !ok {
+				if strings.Contains(a, "~") {
+					return false // an attached value: -C~
+				}
+				continue
+			}
+			a = v
+		}
+		if a == "" {
+			continue
+		}
+		if strings.Contains(a, "://") && !strings.HasPrefix(a, "s3://") && !strings.HasPrefix(a, "gs://") {
+			return false // a destination the command names
+		}
+		p, ok := e.absPath(a, cwd, moved)
+		if !ok {
+			return false
+		}
+		if p == "" {
+			continue // relative, with no cwd to resolve it against
+		}
+		if i := strings.IndexAny(p, "*?["); i >= 0 {
+			if _, _, ok := sensitive.MayMatch(p, e.home, sensitive.Credential); ok {
+				return false
+			}
+			p = path.Dir(p[:i+1]) // the directory the expansions lie under
+		}
+		if e.holdsSecrets(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// absPath resolves a word as a path: "" for a relative path when cwd is
+// not known (one that climbs out with ".." is not ok then), false for a
+// path it cannot resolve (~user, a climb after a cd).
+func (e *Engine) absPath(a, cwd string, moved bool) (string, bool) {
+	switch {
+	case a == "~" || strings.HasPrefix(a, "~/"):
+		if e.home == "" {
+			return "", false
+		}
+		return path.Join(e.home, a[1:]), true
+	case strings.HasPrefix(a, "~"):
+		return "", false
+	case path.IsAbs(a):
+		return path.Clean(a), true
+	}
+	climbs := a == ".." || strings.HasPrefix(a, "../") || strings.Contains(a, "/../") || strings.HasSuffix(a, "/..")
+	if cwd == "" || moved {
+		return "", !climbs
+	}
+	return path.Join(cwd, a), true
+}

@@ -1,0 +1,153 @@
+package shell
+
+// readCommands is the read-only family of the command table (DESIGN
+// §3.6): the commands and subcommands that only read, which the built-in
+// defaults allow without a question. A read is reading files, the
+// command's input, the system's state, or a service's state through the
+// tool's own client (kubectl get, gh pr list, aws ec2 describe-*); a
+// command that sends data to a destination it names is not one (curl
+// URL, git push, nc, ssh HOST: none is listed). What an entry adds:
+//
+//   - readOnly: the (sub)command only reads. Everything the other
+//     families say still counts: a risk class (kubectl get secrets), an
+//     exec-capable flag (find -exec, rg --pre), a file written (sort -o,
+//     sed -i, git log --output) make the command not read-only;
+//   - readBare: only without operands (git branch lists, git branch
+//     NAME creates one);
+//   - notReadWith: options with which it is not read-only after all: it
+//     writes (go env -w, yq -i) or talks to a destination or runs a
+//     program the option names (kubectl --server, --kubeconfig, whose
+//     exec credential plugin runs a command);
+//   - readVerbs at verbAt: a service client's operations that only read,
+//     by name or name prefix ("describe-"), given as that operand with at
+//     most one plain resource name after it. A listed subcommand inherits
+//     its parent's verbs one operand earlier (aws iam list-users).
+//
+// Every command whose operands are files is still checked by the file
+// rules, and the policy allows a read-only command only on paths no
+// secret can be under (policy.readOnlySubject). A command the table did
+// not know before is marked probe, so its arguments are still probed as
+// an unknown command's are.
+func readCommands() map[string]*cmdSpec {
+	ro := &cmdSpec{readOnly: true}
+	roNew := &cmdSpec{readOnly: true, probe: true}
+	roSub := func(names ...string) subcommands {
+		out := make(subcommands, len(names))
+		for i, n := range names {
+			out[i] = namedSpec{n, ro}
+		}
+		return out
+	}
+	withSubs := func(names ...string) *cmdSpec { return &cmdSpec{subs: roSub(names...)} }
+	return map[string]*cmdSpec{
+		// Files and text.
+		"cat": ro, "tac": ro, "rev": ro, "nl": ro, "head": ro, "tail": ro, "wc": ro,
+		"grep": ro, "egrep": ro, "fgrep": ro, "zgrep": ro, "rg": ro, "ag": ro, "ack": ro,
+		"fd": ro, "fdfind": ro, "find": ro, "jq": ro, "sed": ro, "sort": ro, "uniq": ro,
+		"cut": ro, "column": ro, "fold": ro, "paste": ro, "comm": ro, "join": ro,
+		"diff": ro, "cmp": ro, "md5sum": ro, "sha1sum": ro, "sha256sum": ro, "sha512sum": ro,
+		"base64": ro, "xxd": ro, "od": ro, "hexdump": ro, "strings": ro, "file": ro,
+		"bat": ro, "less": ro, "more": ro, "zcat": ro, "bzcat": ro, "xzcat": ro,
+		"echo": ro, "printf": ro,
+		"awk":  {readOnly: true, notReadWith: []string{"-i", "--include"}},
+		"gawk": {readOnly: true, notReadWith: []string{"-i", "--include"}},
+		"date": {readOnly: true, notReadWith: []string{"-s", "--set"}},
+		"yq":   {readOnly: true, probe: true, notReadWith: []string{"-i", "--inplace"}},
+		"tree": {readOnly: true, probe: true, notReadWith: []string{"-o"}},
+		"ls":   roNew, "tr": roNew, "shasum": roNew, "stat": roNew, "du": roNew, "df": roNew,
+		"basename": roNew, "dirname": roNew, "realpath": roNew, "readlink": roNew,
+		"pwd": roNew, "true": roNew, "false": roNew, "test": roNew, "[": roNew,
+		"which": roNew, "type": roNew, "whereis": roNew, "cd": roNew, "pushd": roNew, "popd": roNew,
+		"diff3": roNew, "seq": roNew, "expr": roNew, "sleep": roNew,
+		"sdiff": {readOnly: true, probe: true, notReadWith: []string{"-o", "--output"}},
+
+		// The system's state.
+		"whoami": roNew, "id": roNew, "uname": roNew, "uptime": roNew, "free": roNew,
+		"ps": roNew, "pgrep": roNew, "nproc": roNew, "cal": roNew, "lsof": roNew,
+		"hostname": {readOnly: true, readBare: true, probe: true},
+
+		// Version control.
+		"git": {subs: append(roSub("status", "log", "diff", "show", "blame", "annotate", "ls-files", "ls-tree",
+			"rev-parse", "rev-list", "describe", "shortlog", "cat-file", "grep", "reflog", "show-ref",
+			"for-each-ref", "merge-base", "name-rev", "whatchanged", "cherry", "check-ignore", "check-attr",
+			"count-objects", "diff-tree", "diff-index", "diff-files", "version", "help"),
+			namedSpec{"branch", &cmdSpec{readOnly: true, readBare: true}},
+			namedSpec{"tag", &cmdSpec{readOnly: true, readBare: true}},
+			namedSpec{"remote", &cmdSpec{readOnly: true, subs: roSub("show", "get-url")}},
+			namedSpec{"stash", withSubs("list", "show")},
+			namedSpec{"worktree", withSubs("list")})},
+
+		// Clusters, containers and clouds, through their own clients.
+		"kubectl": {notReadWith: []string{"-s", "--server", "--kubeconfig"},
+			subs: append(roSub("get", "describe", "logs", "top", "explain", "api-resources", "api-versions",
+				"version", "events"),
+				namedSpec{"cluster-info", &cmdSpec{readOnly: true, readBare: true}},
+				namedSpec{"config", withSubs("view", "get-contexts", "current-context", "get-clusters")},
+				namedSpec{"auth", withSubs("can-i", "whoami")},
+				namedSpec{"rollout", withSubs("status", "history")})},
+		"docker": {notReadWith: []string{"-H", "--host", "--config"},
+			subs: append(roSub("ps", "images", "inspect", "logs", "version", "info", "top", "port", "diff",
+				"history", "events", "search"),
+				namedSpec{"image", withSubs("ls", "inspect", "history")},
+				namedSpec{"container", withSubs("ls", "ps", "inspect", "logs", "top", "port", "diff")},
+				namedSpec{"network", withSubs("ls", "inspect")},
+				namedSpec{"volume", withSubs("ls", "inspect")},
+				namedSpec{"context", withSubs("ls", "inspect", "show")},
+				namedSpec{"system", withSubs("df", "info")},
+				namedSpec{"compose", withSubs("ps", "logs", "config", "ls", "images", "top", "version")})},
+		"helm": {notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
+			subs: append(roSub("list", "ls", "status", "history", "show", "search", "version", "env", "lint"),
+				namedSpec{"template", &cmdSpec{readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}},
+				namedSpec{"repo", withSubs("list")},
+				namedSpec{"dependency", withSubs("list")})},
+		"gh": {subs: subcommands{
+			{"pr", withSubs("list", "view", "status", "diff", "checks")},
+			{"issue", withSubs("list", "view", "status")},
+			{"run", withSubs("list", "view", "watch")},
+			{"repo", withSubs("view", "list")},
+			{"release", withSubs("list", "view")},
+			{"workflow", withSubs("list", "view")},
+			{"label", withSubs("list")},
+			{"cache", withSubs("list")},
+			{"secret", withSubs("list")},
+			{"variable", withSubs("list")},
+			{"gist", withSubs("list")},
+			{"search", ro},
+			{"status", ro},
+			{"auth", &cmdSpec{subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}},
+		}},
+		"aws": {notReadWith: []string{"--endpoint-url"}, readVerbs: []string{"describe-", "list-"}, verbAt: 1,
+			subs: subcommands{{"sts", &cmdSpec{readVerbs: []string{"get-caller-identity"}}},
+				{"s3", &cmdSpec{readVerbs: []string{"ls"}}},
+				{"configure", &cmdSpec{readVerbs: []string{"list", "list-profiles"}}}}},
+		"gcloud": {subs: subcommands{
+			{"config", &cmdSpec{readVerbs: []string{"list", "get-value", "get"}}},
+			{"auth", &cmdSpec{readVerbs: []string{"list"}}},
+			{"projects", &cmdSpec{readVerbs: []string{"list", "describe"}}},
+			{"compute", &cmdSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}},
+			{"container", &cmdSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}},
+			{"run", &cmdSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}},
+			{"version", ro}, {"info", ro},
+		}},
+		"az": {readVerbs: []string{"list", "show"}, verbAt: 1,
+			subs: subcommands{{"account", &cmdSpec{readVerbs: []string{"list", "show"}}}, {"version", ro}}},
+
+		// Package managers and toolchains: what is installed, and where.
+		"npm": {notReadWith: []string{"--registry"},
+			subs: append(roSub("ls", "list", "ll", "la", "view", "info", "show", "v", "outdated", "why", "explain",
+				"prefix", "root", "search"),
+				namedSpec{"version", &cmdSpec{readOnly: true, readBare: true}},
+				namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}},
+				namedSpec{"config", withSubs("get", "list", "ls")})},
+		"pnpm": {subs: append(roSub("ls", "list", "outdated", "why"),
+			namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}})},
+		"yarn":  {subs: roSub("list", "info", "why", "outdated")},
+		"pip":   {subs: roSub("list", "show", "freeze", "check")},
+		"pip3":  {subs: roSub("list", "show", "freeze", "check")},
+		"cargo": {subs: roSub("tree", "metadata", "version", "search", "locate-project", "pkgid")},
+		// go list takes the build flags: -toolexec and -exec run a program.
+		"go": {notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
+			subs: append(roSub("list", "version", "doc", "help"),
+				namedSpec{"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}})},
+	}
+}

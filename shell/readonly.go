@@ -1,0 +1,122 @@
+package shell
+
+import "strings"
+
+// readOnlyCommand reports whether the command table says the command
+// name with arguments args (as normalised) only reads (DESIGN §3.6): its
+// entry, or the entry of the subcommand its words name, is read-only and
+// no option of notReadWith is given; or it names a service client's
+// read-only operation (readVerbs). The caller adds what the other
+// families say (classes, exec-capable flags, files written).
+func readOnlyCommand(name string, args []string) bool {
+	s := commandSpec(name)
+	if s == nil {
+		return false
+	}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "--help") {
+		return true // a known command's version or usage, nothing else
+	}
+	var verbs []string // the parent's read verbs, inherited
+	verbAt := -1
+	for depth := 0; depth < 4; depth++ {
+		opts, ops := s.scan(args, s.wraps || s.inOrder)
+		for _, n := range s.notReadWith {
+			if _, ok := optFound(opts, args, n, false); ok {
+				return false
+			}
+		}
+		if len(s.readVerbs) > 0 {
+			verbs, verbAt = s.readVerbs, s.verbAt
+		}
+		next, _, rest := s.sub(name, args)
+		if next == nil {
+			switch {
+			case s.readOnly && s.readBare:
+				return len(ops) == 0
+			case s.readOnly:
+				// An operand of a command with subcommands is one the
+				// table does not list (git remote add).
+				return len(s.subs) == 0 || len(ops) == 0
+			case verbAt >= 0:
+				return readVerb(args, ops, verbs, verbAt)
+			}
+			return false
+		}
+		verbAt--
+		s, args = next, rest
+	}
+	return false
+}
+
+// readVerb reports whether the operand at position at is one of verbs
+// (a name, or a prefix ending in "-") with at most one plain resource
+// name after it.
+func readVerb(args []string, ops []int, verbs []string, at int) bool {
+	if at < 0 || at >= len(ops) || len(ops) > at+2 {
+		return false
+	}
+	if len(ops) == at+2 && !plainName(args[ops[at+1]]) {
+		return false
+	}
+	v := args[ops[at]]
+	for _, r := range verbs {
+		if v == r || strings.HasSuffix(r, "-") && strings.HasPrefix(v, r) && len(v) > len(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainName reports whether s is a resource's name: letters, digits and
+// "-_.", no path, host or URL.
+func plainName(s string) bool {
+	if s == "" || s[0] == '.' || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// markReadOnly sets Command.ReadOnly on the command at idx, whose files
+// start at fstart, when the table says it only reads and nothing else
+// found in it says otherwise: a word known only when it runs ($X, $(…))
+// may name any file.
+func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, assigns []string, fstart int) {
+	cmd := &w.res.Commands[idx]
+	if cmd.Text != name && !strings.HasPrefix(cmd.Text, name+" ") {
+		return // named by path (./ls): not the command the table describes
+	}
+	for _, a := range args {
+		if !a.static {
+			return
+		}
+	}
+	if len(assigns) > 0 || cmd.Opaque || len(cmd.ExecFlags) > 0 || len(cmd.Classes) > 0 ||
+		len(cmd.Paths) > 0 || cmd.Remote || cmd.Runner || cmd.ServesCwd != "" || runtimeOperands(cmd.Via) ||
+		!readOnlyCommand(name, norm) {
+		return
+	}
+	for _, f := range w.res.Files[fstart:] {
+		if f.Write || f.Delete || f.Into {
+			return
+		}
+	}
+	cmd.ReadOnly = true
+}
+
+// runtimeOperands reports whether a command found in context via gets
+// operands only known when it runs (xargs CMD, find -exec CMD {}): what
+// it reads is not in the call.
+func runtimeOperands(via string) bool {
+	head, _, _ := strings.Cut(via, " ")
+	switch head {
+	case "xargs", "parallel", "find", "fd", "fdfind", "git":
+		return true
+	}
+	return false
+}
