@@ -71,7 +71,7 @@ type compiledRule struct {
 	// "$AGENT_CONFIG"): it matches what sensitive.Lookup puts in the class.
 	sens sensitive.Kind
 	// readOnly makes the pattern "$READ_ONLY": it matches a shell
-	// command that only reads (readOnlySubject).
+	// command that only reads (markReadOnly).
 	readOnly bool
 	catchAll bool // tool pattern is "*": an open match
 	// ws marks a "$WORKSPACE/" rule: pat matches the path relative to

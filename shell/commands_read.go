@@ -25,7 +25,7 @@ package shell
 //
 // Every command whose operands are files is still checked by the file
 // rules, and the policy allows a read-only command only on paths no
-// secret can be under (policy.readOnlySubject). A command the table did
+// secret can be under (the policy's markReadOnly). A command the table did
 // not know before is marked probe, so its arguments are still probed as
 // an unknown command's are.
 func readCommands() map[string]*cmdSpec {
