@@ -500,6 +500,7 @@ func (w *walker) awkFiles(args []word, owner string, d *dirState) {
 		}
 	}
 	if prog && len(ops) > 0 {
+		w.awkReads(ops[0], owner, d)
 		ops = ops[1:]
 	}
 	for _, o := range ops {
@@ -507,6 +508,40 @@ func (w *walker) awkFiles(args []word, owner string, d *dirState) {
 			continue
 		}
 		w.file(o, false, owner, d)
+	}
+}
+
+// awkReads records the files an awk program reads with getline < FILE:
+// a quoted name is that file; any other expression names a file known
+// only when the program runs. A "<" after getline that is a comparison
+// ((getline) < 0) is read as a redirection too: fail closed.
+func (w *walker) awkReads(prog word, owner string, d *dirState) {
+	p := prog.text
+	for {
+		i := strings.Index(p, "getline")
+		if i < 0 {
+			return
+		}
+		p = p[i+len("getline"):]
+		stmt := p
+		if end := strings.IndexAny(stmt, ";}\n"); end >= 0 {
+			stmt = stmt[:end]
+		}
+		j := strings.IndexByte(stmt, '<')
+		if j < 0 {
+			continue
+		}
+		target := strings.TrimSpace(stmt[j+1:])
+		if rest, ok := strings.CutPrefix(target, `"`); ok {
+			if k := strings.IndexByte(rest, '"'); k >= 0 && !strings.Contains(rest[:k], `\`) {
+				w.file(word{text: rest[:k], static: prog.static}, false, owner, d)
+				continue
+			}
+		}
+		if k := strings.IndexAny(target, ")"); k >= 0 {
+			target = target[:k]
+		}
+		w.file(word{text: "$(" + strings.TrimSpace(target) + ")"}, false, owner, d)
 	}
 }
 
