@@ -114,4 +114,3 @@ func Program(network bool) ([][4]uint32, error) {
 	}
 	return out, nil
 }
-
