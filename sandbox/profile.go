@@ -238,16 +238,25 @@ func (r *resolver) specsOf(parent string, e sensitive.Entry) []Spec {
 	return out
 }
 
-// realPath resolves symbolic links in p as far as p exists.
-func (r *resolver) realPath(p string) string {
+// realPath resolves symbolic links in p (absolute and clean) as far as
+// p exists, one lstat per path prefix it has not seen.
+func (r *resolver) realPath(p string) string { return r.resolve(p, 0) }
+
+func (r *resolver) resolve(p string, depth int) string {
+	if p == "/" || p == "" || !filepath.IsAbs(p) {
+		return p
+	}
 	if q, ok := r.real[p]; ok {
 		return q
 	}
-	q := p
-	if e, err := filepath.EvalSymlinks(p); err == nil {
-		q = e
-	} else if dir, base := filepath.Split(p); strings.TrimSuffix(dir, "/") != "" && strings.TrimSuffix(dir, "/") != p {
-		q = filepath.Join(r.realPath(strings.TrimSuffix(dir, "/")), base)
+	q := join(r.resolve(parentOf(p), depth), filepath.Base(p))
+	if fi, err := os.Lstat(q); err == nil && fi.Mode()&fs.ModeSymlink != 0 && depth < 40 {
+		if t, err := os.Readlink(q); err == nil {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(parentOf(q), t)
+			}
+			q = r.resolve(filepath.Clean(t), depth+1)
+		}
 	}
 	r.real[p] = q
 	return q

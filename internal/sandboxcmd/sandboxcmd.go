@@ -58,6 +58,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.Var(&workspaces, "workspace", "writable workspace root `DIR` (repeat for more; default the current directory)")
 	fs.Var(&net, "net", "`none` (the default), or a HOST the command may reach through toolgate's proxy (repeat for more)")
 	profilePath := fs.String("profile", "", "profile `FILE` (JSON: write, deny_read, net) adding to the default profile")
+	printAs := fs.String("print", "", "print the profile instead of running a command: `json`, or seatbelt (macOS sandbox-exec)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolgate sandbox [--workspace DIR]… [--net none|HOST…] [--profile FILE] -- CMD [ARGS…]")
 		fmt.Fprintln(stderr, "Runs CMD confined (Landlock and seccomp) and exits with its status; 125 is toolgate's own failure.")
@@ -67,7 +68,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return sandboxFailure(err)
 	}
 	argv := fs.Args()
-	if len(argv) == 0 {
+	if *printAs != "" && *printAs != "json" && *printAs != "seatbelt" {
+		return sandboxFailure(clicore.UsageErrorf("sandbox: --print %q: want json or seatbelt", *printAs))
+	}
+	if len(argv) == 0 && *printAs == "" {
 		return sandboxFailure(clicore.UsageErrorf("sandbox: no command (toolgate sandbox [flags] -- CMD [ARGS…])"))
 	}
 	opts, err := sandboxOptions(workspaces, net, *profilePath)
@@ -80,6 +84,18 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	for _, d := range opts.denyRead {
 		profile.DenyRead = append(profile.DenyRead, sandbox.PathSpecs(d, "is denied by the sandbox profile")...)
+	}
+	switch *printAs {
+	case "json":
+		b, err := json.MarshalIndent(profile, "", "  ")
+		if err != nil {
+			return sandboxFailure(err)
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", b)
+		return err
+	case "seatbelt":
+		_, err := io.WriteString(stdout, sandbox.Seatbelt(profile, 0))
+		return err
 	}
 	if len(profile.Net) > 0 {
 		return sandboxFailure(fmt.Errorf("sandbox: network by host name (--net %s) is not available yet: use --net none", strings.Join(profile.Net, " ")))
