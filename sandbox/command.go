@@ -4,8 +4,10 @@ import "io"
 
 // Command is one command to run confined.
 type Command struct {
-	// Profile is what the command may do.
-	Profile *Profile
+	// Profile is what the command may do; when it is nil, Run calls
+	// MakeProfile while the inside process starts.
+	Profile     *Profile
+	MakeProfile func() (*Profile, error)
 	// Args is the command and its arguments; Args[0] is a path.
 	Args []string
 	// Env is the command's whole environment.

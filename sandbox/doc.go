@@ -57,6 +57,8 @@
 //   - Secrets recognised anywhere (.netrc, *.tfstate, kubeconfig…) are
 //     looked for in the home directory, /etc and the workspace roots only,
 //     not deeper in a project.
+//   - Landlock's TCP rule names a port, not an address: with a proxy, its
+//     port number is reachable on any address.
 //   - Protected paths inside a workspace are protected when they exist at
 //     start: a command may create a .claude/ or .mcp.json that was not
 //     there, or hooks in a repository it creates itself.

@@ -183,10 +183,10 @@ func Default(o Options) (*Profile, error) {
 		}
 		p.DenyRead = append(p.DenyRead, PathSpecs(abs, "is toolgate's own state (its configuration, store and tokens)")...)
 	}
-	// Inside each writable root: the agents' configuration, the
+	// Inside each workspace root: the agents' configuration, the
 	// repository's hooks and configuration, the files later commands and
 	// sessions obey, and shell start-up files.
-	for _, root := range p.Write {
+	for _, root := range work {
 		for _, e := range sensitive.Entries() {
 			if e.Anchor == sensitive.Anywhere && (e.Kind == sensitive.AgentConfig || e.Kind == sensitive.Autostart) {
 				p.Protect = append(p.Protect, r.specsOf(root, e)...)
@@ -195,9 +195,11 @@ func Default(o Options) (*Profile, error) {
 		for _, f := range shell.CriticalHomeFiles() {
 			p.Protect = append(p.Protect, r.specsOf(root, sensitive.Entry{Path: f, Reason: "is a start-up or configuration file that runs code later"})...)
 		}
-		// A home directory inside a writable root (a temporary home) keeps
-		// its start-up files whether they exist yet or not: all of it
-		// stays read-only, except the workspaces inside it.
+	}
+	// A home directory inside a writable root (a temporary home) keeps
+	// its start-up files whether they exist yet or not: all of it stays
+	// read-only, except the workspaces inside it.
+	for _, root := range p.Write {
 		if home != root && within(home, root) {
 			p.NoWrite = append(p.NoWrite, home)
 		}

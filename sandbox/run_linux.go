@@ -47,7 +47,7 @@ func Check() error {
 // status (128+N for signal N). Cancelling ctx sends the command SIGTERM,
 // and SIGKILL 5 s later.
 func Run(ctx context.Context, c Command) (int, error) {
-	if c.Profile == nil || len(c.Args) == 0 {
+	if (c.Profile == nil && c.MakeProfile == nil) || len(c.Args) == 0 {
 		return 0, errors.New("sandbox: no profile or no command")
 	}
 	if err := Check(); err != nil {
@@ -76,6 +76,13 @@ func Run(ctx context.Context, c Command) (int, error) {
 	theirs.Close()
 	if err != nil {
 		return 0, fmt.Errorf("starting the sandbox: %w", err)
+	}
+	if c.Profile == nil {
+		if c.Profile, err = c.MakeProfile(); err != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			return 0, err
+		}
 	}
 	if err := sendPlan(ours, c); err != nil {
 		_ = cmd.Process.Kill()

@@ -1,8 +1,12 @@
 package cli_test
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"syscall"
@@ -59,6 +63,40 @@ func escape(op string, args []string) error {
 		defer c.Close()
 		_, err = c.Write([]byte("leak"))
 		return err
+	case "get", "connect":
+		// Through the proxy the environment names, as curl would.
+		proxy, err := url.Parse(os.Getenv("HTTPS_PROXY"))
+		if err != nil || proxy.Host == "" {
+			return fmt.Errorf("no proxy in HTTPS_PROXY (%v)", err)
+		}
+		if op == "connect" {
+			c, err := net.Dial("tcp", proxy.Host)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", arg(0), arg(0))
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				return err
+			}
+			if resp.StatusCode != http.StatusOK {
+				return fmt.Errorf("CONNECT %s: %s", arg(0), resp.Status)
+			}
+			return nil
+		}
+		client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
+		resp, err := client.Get(arg(0))
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("GET %s: %s: %s", arg(0), resp.Status, body)
+		}
+		fmt.Printf("%s\n", body)
+		return nil
 	case "raw":
 		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_RAW, unix.IPPROTO_ICMP)
 		if err != nil {

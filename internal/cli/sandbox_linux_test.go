@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,20 +115,23 @@ func (h *sandboxHome) sh(t *testing.T, script string) (int, string) {
 // benign twin, which must work.
 type pair struct{ name, attack, benign string }
 
-// pairs runs each pair under the sandbox, in parallel subtests.
+// pairs runs each pair under the sandbox, in parallel subtests, and
+// returns when all are done.
 func (h *sandboxHome) pairs(t *testing.T, cases []pair) {
 	t.Helper()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			if code, out := h.sh(t, c.attack); code == 0 || strings.Contains(out, secret) {
-				t.Errorf("attack %q worked (exit %d):\n%s", c.attack, code, out)
-			}
-			if code, out := h.sh(t, c.benign); code != 0 {
-				t.Errorf("benign twin %q failed (exit %d):\n%s", c.benign, code, out)
-			}
-		})
-	}
+	t.Run("pairs", func(t *testing.T) {
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				if code, out := h.sh(t, c.attack); code == 0 || strings.Contains(out, secret) {
+					t.Errorf("attack %q worked (exit %d):\n%s", c.attack, code, out)
+				}
+				if code, out := h.sh(t, c.benign); code != 0 {
+					t.Errorf("benign twin %q failed (exit %d):\n%s", c.benign, code, out)
+				}
+			})
+		}
+	})
 }
 
 // TestSandboxEscapes runs each attack as the confined command, beside
@@ -199,7 +204,7 @@ func TestSandboxProcessesAndSockets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tcp.Close()
+	t.Cleanup(func() { tcp.Close() })
 	go func() {
 		for {
 			c, err := tcp.Accept()
@@ -213,19 +218,19 @@ func TestSandboxProcessesAndSockets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer udp.Close()
+	t.Cleanup(func() { udp.Close() })
 	abstract := fmt.Sprintf("toolgate-sandbox-test-%d", os.Getpid())
 	ab, err := net.Listen("unix", "@"+abstract)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ab.Close()
+	t.Cleanup(func() { ab.Close() })
 	sock := filepath.Join(h.outside, "agent.sock")
 	us, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer us.Close()
+	t.Cleanup(func() { us.Close() })
 	go func() {
 		for _, l := range []net.Listener{ab, us} {
 			go func() {
@@ -310,5 +315,45 @@ func TestSandboxExitStatus(t *testing.T) {
 	}
 	if code, out := h.run(t, []string{"--bogus"}, "true"); code != 125 {
 		t.Errorf("bad flag: got %d\n%s", code, out)
+	}
+}
+
+// TestSandboxNetwork: with --net HOST the command reaches the named host
+// through toolgate's proxy and nothing else: not another host through the
+// proxy, not the named host directly, not UDP; a refusal names the rule
+// on stderr.
+func TestSandboxNetwork(t *testing.T) {
+	t.Parallel()
+	h := newSandboxHome(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "served")
+	}))
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	_, port, _ := net.SplitHostPort(addr)
+	net127 := []string{"--net", "127.0.0.1"}
+	for _, c := range []struct {
+		name   string
+		net    []string
+		argv   []string
+		ok     bool
+		output string
+	}{
+		{"named host through the proxy", net127, []string{"escape", "get", "http://" + addr + "/"}, true, "served"},
+		{"named host by CONNECT", net127, []string{"escape", "connect", addr}, true, "done"},
+		{"named host directly", net127, []string{"escape", "tcp", addr}, false, "permission denied"},
+		{"another name through the proxy", net127, []string{"escape", "get", "http://localhost:" + port + "/"}, false, "toolgate sandbox: connection to localhost:" + port + " refused"},
+		{"another host by CONNECT", net127, []string{"escape", "connect", "localhost:" + port}, false, "refused"},
+		{"UDP with a network", net127, []string{"escape", "udp", "127.0.0.1:" + port}, false, "permission denied"},
+		{"a local address the profile does not name", []string{"--net", "localhost.example"}, []string{"escape", "get", "http://" + addr + "/"}, false, "refused"},
+		{"no network", nil, []string{"escape", "get", "http://" + addr + "/"}, false, "no proxy"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			code, out := h.run(t, c.net, c.argv...)
+			if (code == 0) != c.ok || !strings.Contains(out, c.output) {
+				t.Errorf("%v under %v: exit %d, want success %v and output with %q:\n%s", c.argv, c.net, code, c.ok, c.output, out)
+			}
+		})
 	}
 }

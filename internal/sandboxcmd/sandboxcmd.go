@@ -78,14 +78,63 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return sandboxFailure(err)
 	}
-	profile, err := sandbox.Default(opts.Options)
+	makeProfile := func() (*sandbox.Profile, error) {
+		profile, err := sandbox.Default(opts.Options)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range opts.denyRead {
+			profile.DenyRead = append(profile.DenyRead, sandbox.PathSpecs(d, "is denied by the sandbox profile")...)
+		}
+		return profile, nil
+	}
+	if *printAs != "" {
+		return printProfile(stdout, *printAs, makeProfile)
+	}
+	env := sandboxEnv(os.Environ())
+	var port uint16
+	if len(opts.Net) > 0 {
+		proxy := &sandbox.Proxy{Hosts: opts.Net, Log: stderr}
+		if err := proxy.Start(ctx); err != nil {
+			return sandboxFailure(err)
+		}
+		defer proxy.Close()
+		port = proxy.Port()
+		env = append(env, proxy.Env()...)
+	}
+	path, err := lookPathIn(argv[0], env)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate: sandbox: %v\n", err)
+		return clicore.ErrSilent(127)
+	}
+	// The profile is built while the sandbox's inside process starts.
+	code, err := sandbox.Run(ctx, sandbox.Command{
+		MakeProfile: makeProfile,
+		Args:        append([]string{path}, argv[1:]...),
+		Env:         env,
+		Stdin:       stdin,
+		Stdout:      stdout,
+		Stderr:      stderr,
+		Self:        self,
+		EnterArgs:   enter,
+		ProxyPort:   port,
+	})
+	if err != nil {
+		return sandboxFailure(fmt.Errorf("sandbox: %w (nothing ran)", err))
+	}
+	if code != 0 {
+		return clicore.ErrSilent(code)
+	}
+	return nil
+}
+
+// printProfile prints the profile as JSON or as a Seatbelt profile.
+func printProfile(stdout io.Writer, as string, makeProfile func() (*sandbox.Profile, error)) error {
+	profile, err := makeProfile()
 	if err != nil {
 		return sandboxFailure(err)
 	}
-	for _, d := range opts.denyRead {
-		profile.DenyRead = append(profile.DenyRead, sandbox.PathSpecs(d, "is denied by the sandbox profile")...)
-	}
-	switch *printAs {
+	switch as {
 	case "json":
 		b, err := json.MarshalIndent(profile, "", "  ")
 		if err != nil {
@@ -94,33 +143,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		_, err = fmt.Fprintf(stdout, "%s\n", b)
 		return err
 	case "seatbelt":
-		_, err := io.WriteString(stdout, sandbox.Seatbelt(profile, 0))
+		_, err := io.WriteString(stdout, sandbox.Seatbelt(profile, 0)) // a proxy's port is known only when it runs
 		return err
-	}
-	if len(profile.Net) > 0 {
-		return sandboxFailure(fmt.Errorf("sandbox: network by host name (--net %s) is not available yet: use --net none", strings.Join(profile.Net, " ")))
-	}
-	env := sandboxEnv(os.Environ())
-	path, err := lookPathIn(argv[0], env)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolgate: sandbox: %v\n", err)
-		return clicore.ErrSilent(127)
-	}
-	code, err := sandbox.Run(ctx, sandbox.Command{
-		Profile:   profile,
-		Args:      append([]string{path}, argv[1:]...),
-		Env:       env,
-		Stdin:     stdin,
-		Stdout:    stdout,
-		Stderr:    stderr,
-		Self:      self,
-		EnterArgs: enter,
-	})
-	if err != nil {
-		return sandboxFailure(fmt.Errorf("sandbox: %w (nothing ran)", err))
-	}
-	if code != 0 {
-		return clicore.ErrSilent(code)
 	}
 	return nil
 }
@@ -199,9 +223,15 @@ func sandboxOptions(workspaces, net []string, profilePath string) (sandboxOpts, 
 }
 
 // sandboxEnv is the confined command's environment: this one without
-// toolgate's own variables (its credential above all).
+// toolgate's own variables (its credential above all) and proxy settings
+// (the sandbox sets its own when it has a network).
 func sandboxEnv(env []string) []string {
 	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		switch strings.ToUpper(name) {
+		case "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY":
+			return true
+		}
 		return strings.HasPrefix(kv, "TOOLGATE_")
 	})
 }

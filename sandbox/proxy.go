@@ -1,0 +1,218 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Proxy is the HTTP(S) proxy a confined command reaches the network
+// through: CONNECT for HTTPS and absolute-form requests for plain HTTP,
+// to the hosts the profile names and nowhere else. Landlock lets the
+// command connect to the proxy's port only, and the command's environment
+// points HTTPS_PROXY and HTTP_PROXY at it. A host not named is refused
+// (403), with a line on Log naming it.
+type Proxy struct {
+	// Hosts are the names allowed: "example.com" (any port),
+	// "example.com:443", or "*.example.com" (any name below it).
+	Hosts []string
+	// Log receives one line per refused connection.
+	Log io.Writer
+
+	ln  net.Listener
+	srv *http.Server
+	mu  sync.Mutex
+}
+
+// Start listens on a loopback port and serves until ctx ends or Close.
+func (p *Proxy) Start(ctx context.Context) error {
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("sandbox proxy: %w", err)
+	}
+	p.ln = ln
+	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
+	go func() { _ = p.srv.Serve(ln) }()
+	go func() {
+		<-ctx.Done()
+		_ = p.Close()
+	}()
+	return nil
+}
+
+// Port is the loopback port the proxy listens on.
+func (p *Proxy) Port() uint16 { return uint16(p.ln.Addr().(*net.TCPAddr).Port) }
+
+// Env is the environment that sends a command's HTTP(S) through the
+// proxy.
+func (p *Proxy) Env() []string {
+	u := fmt.Sprintf("http://127.0.0.1:%d", p.Port())
+	return []string{"HTTPS_PROXY=" + u, "https_proxy=" + u, "HTTP_PROXY=" + u, "http_proxy=" + u, "NO_PROXY=", "no_proxy="}
+}
+
+// Close stops the proxy and the connections it carries.
+func (p *Proxy) Close() error {
+	if p.srv == nil {
+		return nil
+	}
+	return p.srv.Close()
+}
+
+// allowed reports whether the profile names host:port.
+func (p *Proxy) allowed(host, port string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, h := range p.Hosts {
+		h = strings.ToLower(h)
+		name, hport, err := net.SplitHostPort(h)
+		if err != nil {
+			name, hport = h, ""
+		}
+		if hport != "" && hport != port {
+			continue
+		}
+		if name == host {
+			return true
+		}
+		if suffix, ok := strings.CutPrefix(name, "*."); ok && strings.HasSuffix(host, "."+suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// named reports whether the profile names host itself, not by a wildcard
+// (a loopback or private address must be named to be reached).
+func (p *Proxy) named(host string) bool {
+	for _, h := range p.Hosts {
+		name, _, err := net.SplitHostPort(h)
+		if err != nil {
+			name = h
+		}
+		if strings.EqualFold(name, host) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Proxy) refuse(w http.ResponseWriter, target, why string) {
+	msg := fmt.Sprintf("toolgate sandbox: connection to %s refused: %s", target, why)
+	if p.Log != nil {
+		p.mu.Lock()
+		fmt.Fprintln(p.Log, msg)
+		p.mu.Unlock()
+	}
+	http.Error(w, msg, http.StatusForbidden)
+}
+
+// dial connects to host:port after checking the name and, unless the
+// profile names it literally, that it does not resolve to this machine or
+// a private network (toolgate's gateway listens on loopback).
+func (p *Proxy) dial(ctx context.Context, host, port string) (net.Conn, error) {
+	ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	var d net.Dialer
+	var last error = errors.New("no address")
+	for _, ip := range ips {
+		if (ip.IP.IsLoopback() || ip.IP.IsPrivate() || ip.IP.IsUnspecified() || ip.IP.IsLinkLocalUnicast()) && !p.named(host) && !p.named(ip.IP.String()) {
+			last = fmt.Errorf("%s resolves to %s, a local address the profile does not name", host, ip.IP)
+			continue
+		}
+		c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(ip.IP.String(), port))
+		if err == nil {
+			return c, nil
+		}
+		last = err
+	}
+	return nil, last
+}
+
+// ServeHTTP proxies one request.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodConnect {
+		p.connect(w, r)
+		return
+	}
+	if r.URL.Scheme != "http" || r.URL.Host == "" {
+		http.Error(w, "toolgate sandbox proxy: send absolute-form http requests or CONNECT", http.StatusBadRequest)
+		return
+	}
+	host, port := r.URL.Hostname(), r.URL.Port()
+	if port == "" {
+		port = "80"
+	}
+	if !p.allowed(host, port) {
+		p.refuse(w, net.JoinHostPort(host, port), "the sandbox profile does not name this host (--net)")
+		return
+	}
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return p.dial(ctx, host, port) },
+		Proxy:       nil,
+	}
+	defer tr.CloseIdleConnections()
+	out := r.Clone(r.Context())
+	out.RequestURI = ""
+	for _, h := range []string{"Proxy-Connection", "Proxy-Authorization", "Connection", "Keep-Alive", "Te", "Trailer", "Upgrade"} {
+		out.Header.Del(h)
+	}
+	resp, err := tr.RoundTrip(out)
+	if err != nil {
+		p.refuse(w, net.JoinHostPort(host, port), err.Error())
+		return
+	}
+	defer resp.Body.Close()
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	w.WriteHeader(resp.StatusCode)
+	_, _ = io.Copy(w, resp.Body)
+}
+
+// connect tunnels a CONNECT request.
+func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
+	host, port, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		http.Error(w, "toolgate sandbox proxy: CONNECT needs host:port", http.StatusBadRequest)
+		return
+	}
+	if !p.allowed(host, port) {
+		p.refuse(w, r.Host, "the sandbox profile does not name this host (--net)")
+		return
+	}
+	upstream, err := p.dial(r.Context(), host, port)
+	if err != nil {
+		p.refuse(w, r.Host, err.Error())
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		upstream.Close()
+		http.Error(w, "toolgate sandbox proxy: cannot tunnel", http.StatusInternalServerError)
+		return
+	}
+	client, buf, err := hj.Hijack()
+	if err != nil {
+		upstream.Close()
+		return
+	}
+	_, _ = client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
+	go func() {
+		if buf.Reader.Buffered() > 0 {
+			_, _ = io.CopyN(upstream, buf, int64(buf.Reader.Buffered()))
+		}
+		_, _ = io.Copy(upstream, client)
+		upstream.Close()
+	}()
+	_, _ = io.Copy(client, upstream)
+	client.Close()
+}
