@@ -919,10 +919,35 @@ func (s *cmdSpec) sub(name string, args []string) (*cmdSpec, string, []string) {
 		return nil, "", nil
 	}
 	ss := s.subs.get(args[i])
+	if ss == nil && i > 0 && undeclaredOption(args[i-1]) {
+		// An option the table does not declare may take a value
+		// ("kubectl --kubeconfig F -n prod delete"): each operand
+		// after such an option may be its value, so the first later
+		// one that is a subcommand is taken, and its effects count
+		// (fail closed).
+		for k := i + 1; k < len(args) && args[k] != "--"; k++ {
+			if strings.HasPrefix(args[k], "-") {
+				continue
+			}
+			if ss = s.subs.get(args[k]); ss != nil {
+				return ss, args[k], args[k+1:]
+			}
+			if !undeclaredOption(args[k-1]) {
+				break
+			}
+		}
+	}
 	if ss == nil {
 		return nil, "", nil
 	}
 	return ss, args[i], args[i+1:]
+}
+
+// undeclaredOption reports whether a word is an option whose value, if
+// it takes one, is not attached to it: "-x", "--name", not "--name=v",
+// "--" or "-".
+func undeclaredOption(a string) bool {
+	return len(a) > 1 && a[0] == '-' && a != "--" && strings.IndexByte(a, '=') < 0
 }
 
 // classify finds the effects and risk classes of a command from the
