@@ -9,12 +9,17 @@
 // the others, the broker or any decision, and its health shows in
 // /metrics and the log.
 //
-// Notifiers whose buttons are plain links (ntfy, webhook) carry signed
+// No credential is ever put in a notification, and a button answers only
+// for a person the gateway can tell: Telegram's presses come back through
+// the bot's own getUpdates long poll and count only for the configured
+// approver ids; Slack's come to the gateway signed by Slack
+// (slack.ActionsPath) and count only for the configured Slack user ids;
+// ntfy's button opens the approval in the web inbox, where the person
+// answers with their own session. A webhook's receiver gets signed
 // one-time answer links (Links): each is bound to one approval, one
 // answer, an expiry and the recipient it was issued to, works once, and
-// is useless for any other approval. No credential is ever put in a
-// notification. Telegram's buttons come back through the bot's own
-// getUpdates long poll and count only for the configured approver ids.
+// is useless for any other approval.
 //
-// The implementations are in the subpackages telegram, ntfy and webhook.
+// The implementations are in the subpackages telegram, slack, ntfy and
+// webhook.
 package notify

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/present"
+	"github.com/toolgate/toolgate/server"
 )
 
 // Notifier sends approvals to one channel.
@@ -29,6 +30,13 @@ type Notifier interface {
 // getUpdates). Listen runs until ctx ends.
 type Listener interface {
 	Listen(ctx context.Context, ans Answerer) error
+}
+
+// Receiver is a Notifier that takes answers on the gateway's own HTTP
+// server (Slack's signed interactivity requests): its routes are mounted
+// with the answer links'.
+type Receiver interface {
+	Mounts(ans Answerer) []server.Mount
 }
 
 // Answerer answers approvals; *approval.Broker implements it.

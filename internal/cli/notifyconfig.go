@@ -14,6 +14,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/notify"
 	"github.com/toolgate/toolgate/integrations/notify/ntfy"
+	"github.com/toolgate/toolgate/integrations/notify/slack"
 	"github.com/toolgate/toolgate/integrations/notify/telegram"
 	"github.com/toolgate/toolgate/integrations/notify/webhook"
 	"github.com/toolgate/toolgate/server"
@@ -23,6 +24,7 @@ import (
 // errors: a misspelt notifier must not silently send nothing.
 type notifyConfig struct {
 	Telegram *telegram.Config `yaml:"telegram"`
+	Slack    *slack.Config    `yaml:"slack"`
 	Ntfy     *ntfy.Config     `yaml:"ntfy"`
 	Webhook  *webhook.Config  `yaml:"webhook"`
 }
@@ -67,6 +69,15 @@ func loadNotifySection(path string) (*notifyConfig, error) {
 			return nil, fail(fmt.Errorf("telegram: %w", err))
 		}
 	}
+	if s := c.Slack; s != nil {
+		s.BotToken, s.SigningSecret = expandSecret(s.BotToken), expandSecret(s.SigningSecret)
+		if err := s.Check(); err != nil {
+			return nil, fail(err)
+		}
+		if err := s.Filter.Check(); err != nil {
+			return nil, fail(fmt.Errorf("slack: %w", err))
+		}
+	}
 	if n := c.Ntfy; n != nil {
 		n.Token = expandSecret(n.Token)
 		if err := n.Check(); err != nil {
@@ -99,7 +110,7 @@ func expandSecret(v string) string {
 // notifiers builds the dispatcher and the answer links' routes; a nil
 // dispatcher when nothing is configured.
 func notifiers(c *notifyConfig, b *approval.Broker, data string, logger *slog.Logger) (*notify.Dispatcher, []server.Mount, error) {
-	if c == nil || (c.Telegram == nil && c.Ntfy == nil && c.Webhook == nil) {
+	if c == nil || (c.Telegram == nil && c.Slack == nil && c.Ntfy == nil && c.Webhook == nil) {
 		return nil, nil, nil
 	}
 	key, err := notify.LoadKey(filepath.Join(data, "answer-links.key"))
@@ -114,8 +125,14 @@ func notifiers(c *notifyConfig, b *approval.Broker, data string, logger *slog.Lo
 	if c.Telegram != nil {
 		d.Add(telegram.New(*c.Telegram, nil), c.Telegram.Filter)
 	}
+	mounts := links.Mounts(b)
+	if c.Slack != nil {
+		s := slack.New(*c.Slack, nil)
+		d.Add(s, c.Slack.Filter)
+		mounts = append(mounts, s.Mounts(b)...)
+	}
 	if c.Ntfy != nil {
-		d.Add(ntfy.New(*c.Ntfy, links, nil), c.Ntfy.Filter)
+		d.Add(ntfy.New(*c.Ntfy, nil), c.Ntfy.Filter)
 	}
 	if c.Webhook != nil {
 		d.Add(webhook.New(*c.Webhook, links, nil), c.Webhook.Filter)
@@ -123,7 +140,7 @@ func notifiers(c *notifyConfig, b *approval.Broker, data string, logger *slog.Lo
 	for _, h := range d.Health() {
 		logger.Info("notifier configured", "notifier", h.Name)
 	}
-	return d, links.Mounts(b), nil
+	return d, mounts, nil
 }
 
 // runNotifiers runs d until ctx ends; it returns at once for a nil d.

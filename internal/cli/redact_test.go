@@ -12,12 +12,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/integrations/notify/slack"
 )
 
 // recorder keeps every body sent to or answered by something under test.
@@ -50,7 +52,7 @@ func (r *recorder) count(what string) int {
 }
 
 // TestServeRedactsSecrets runs `toolgate serve` with every notifier
-// pointed at local stand-ins, submits calls carrying secrets over HTTP
+// pointed at local stand-ins (Slack's presses signed as Slack signs them), submits calls carrying secrets over HTTP
 // and reads them back on every surface (answers, approvals list, audit
 // search, events, notifications, the log). No secret may appear in any
 // of them nor in any file of the data directory, while approvers see that
@@ -84,6 +86,8 @@ func TestServeRedactsSecrets(t *testing.T) {
 			io.WriteString(w, `{"ok":true,"result":[]}`)
 		case strings.HasPrefix(r.URL.Path, "/bot"):
 			io.WriteString(w, `{"ok":true,"result":{"message_id":7}}`)
+		case strings.HasPrefix(r.URL.Path, "/slack/"):
+			io.WriteString(w, `{"ok":true,"channel":"C0APPROVALS","ts":"1700000000.1"}`)
 		default:
 			io.WriteString(w, `{}`)
 		}
@@ -99,6 +103,12 @@ func TestServeRedactsSecrets(t *testing.T) {
     chat_id: 42
     approvers: [1001]
     api_url: %[1]s
+  slack:
+    bot_token: xoxb-serve-test
+    signing_secret: serve-test-slack-signing-secret
+    channel: C0APPROVALS
+    approvers: [U0APPROVER]
+    api_url: %[1]s/slack
   ntfy:
     url: %[1]s
     topic: approvals
@@ -240,14 +250,29 @@ func TestServeRedactsSecrets(t *testing.T) {
 		t.Errorf("a grant of a masked pattern was accepted: %s", out)
 	}
 	call(g.token, http.MethodPost, "/v1/approvals/"+a1.ID+"/approve", map[string]any{"scope": "once"})
-	for _, a := range []*toolgate.Approval{a2, a3, a4} {
+	// a2 is denied from Slack: a signed press reaches the gateway's route.
+	payload, _ := json.Marshal(map[string]any{"type": "block_actions", "user": map[string]any{"id": "U0APPROVER"},
+		"channel": map[string]any{"id": "C0APPROVALS"}, "actions": []any{map[string]any{"action_id": "toolgate_deny", "value": "deny:" + a2.ID}}})
+	form := url.Values{"payload": {string(payload)}}.Encode()
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	req, _ := http.NewRequest(http.MethodPost, g.url+slack.ActionsPath, strings.NewReader(form))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Slack-Request-Timestamp", ts)
+	req.Header.Set("X-Slack-Signature", slack.Sign("serve-test-slack-signing-secret", ts, []byte(form)))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("slack press: %v %v", resp, err)
+	}
+	if code, out := call(g.token, http.MethodGet, "/v1/approvals/"+a2.ID, nil); code != http.StatusOK || !strings.Contains(string(out), `"via":"slack"`) {
+		t.Errorf("after the slack press: %d %s", code, out)
+	}
+	for _, a := range []*toolgate.Approval{a3, a4} {
 		call(g.token, http.MethodPost, "/v1/approvals/"+a.ID+"/deny", map[string]any{"reason": "no", "mode": "soft"})
 	}
 	call(g.token, http.MethodGet, "/v1/approvals?status=denied", nil)
 
 	// Every notifier was told of every call and of its outcome.
 	deadline := time.Now().Add(15 * time.Second)
-	for notified.count("/hook") < 8 || notified.count("/") < 4 || notified.count("/bot12345:test-bot/editMessageText") < 4 {
+	for notified.count("/hook") < 8 || notified.count("/") < 4 || notified.count("/bot12345:test-bot/editMessageText") < 4 || notified.count("/slack/chat.update") < 4 {
 		if time.Now().After(deadline) {
 			t.Fatalf("notifications: %d webhook, %d ntfy, %d telegram edits", notified.count("/hook"), notified.count("/"), notified.count("/bot12345:test-bot/editMessageText"))
 		}

@@ -424,6 +424,10 @@ func Masked(d toolgate.Decision) string {
 	return strings.Join(parts, ", ")
 }
 
+// Limit shortens s to n runes, marking the cut with "…": a message
+// within a chat API's length limit.
+func Limit(s string, n int) string { return cut(s, n) }
+
 // cut shortens s to n runes, marking the cut.
 func cut(s string, n int) string {
 	if len(s) <= n {

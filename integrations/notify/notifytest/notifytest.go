@@ -27,7 +27,8 @@ type Env struct {
 	URL string
 }
 
-// New starts the gateway; build makes the notifier given the links.
+// New starts the gateway; build makes the notifier given the links. A
+// notifier that is a notify.Receiver has its routes mounted.
 func New(t *testing.T, filter notify.Filter, build func(links *notify.Links) notify.Notifier) *Env {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -40,9 +41,16 @@ func New(t *testing.T, filter notify.Filter, build func(links *notify.Links) not
 	if e.Links, err = notify.NewLinks(key, nil); err != nil {
 		t.Fatal(err)
 	}
+	n := build(e.Links)
 	var api http.Handler
 	e.Stack = stacktest.New(t,
-		stacktest.Mounts(func(s *stacktest.Stack) []server.Mount { return e.Links.Mounts(s.Broker) }),
+		stacktest.Mounts(func(s *stacktest.Stack) []server.Mount {
+			mounts := e.Links.Mounts(s.Broker)
+			if r, ok := n.(notify.Receiver); ok {
+				mounts = append(mounts, r.Mounts(s.Broker)...)
+			}
+			return mounts
+		}),
 		stacktest.Deps(func(_ *stacktest.Stack, d *server.Deps) {
 			d.Metrics = func(w io.Writer) { e.Dispatcher.WriteMetrics(w) } // as serve wires it
 		}),
@@ -52,7 +60,7 @@ func New(t *testing.T, filter notify.Filter, build func(links *notify.Links) not
 	t.Cleanup(func() { srv.Close() })
 
 	e.Dispatcher = notify.NewDispatcher(e.Stack.Broker, notify.WithBackoff(10*time.Millisecond, 100*time.Millisecond))
-	e.Dispatcher.Add(build(e.Links), filter)
+	e.Dispatcher.Add(n, filter)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); e.Dispatcher.Run(ctx, e.Stack.Broker) }()

@@ -1,7 +1,12 @@
-// Package ntfy publishes pending approvals to an ntfy topic with http
-// action buttons that post to signed one-time answer links on the
-// gateway, and updates the notification (same sequence id) when the
-// approval resolves.
+// Package ntfy publishes pending approvals to an ntfy topic and updates
+// the notification (same sequence id) when the approval resolves.
+//
+// The notification carries no answer: its button (and a tap on it) opens
+// the approval in the gateway's web inbox, where the person answers with
+// their own signed-in session (an approver's web login or a paired
+// phone), recorded as them. An ntfy topic is read by whoever subscribes
+// to it, often without an account, so a button that answered by itself
+// would be a bearer credential for everyone who can read the topic.
 package ntfy
 
 import (
@@ -32,7 +37,7 @@ type Config struct {
 	// ntfy server, never into a message.
 	Token string `yaml:"token"`
 	// PublicURL is the gateway's address as the phone reaches it: the
-	// answer links point there.
+	// button opens the web inbox there.
 	PublicURL string        `yaml:"public_url"`
 	Filter    notify.Filter `yaml:"filter"`
 }
@@ -47,7 +52,7 @@ func (c *Config) Check() error {
 	case c.Topic == "" || strings.ContainsAny(c.Topic, "/?#"):
 		return errors.New("ntfy: topic is required (letters, digits, - and _)")
 	case c.PublicURL == "":
-		return errors.New("ntfy: public_url (the gateway's URL as your phone reaches it) is required for the answer buttons")
+		return errors.New("ntfy: public_url (the gateway's URL as your phone reaches it) is required for the button that opens the approval")
 	}
 	for _, u := range []string{c.URL, c.PublicURL} {
 		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
@@ -59,32 +64,26 @@ func (c *Config) Check() error {
 
 // Notifier publishes to one topic.
 type Notifier struct {
-	cfg   Config
-	links *notify.Links
-	http  *http.Client
-	now   func() time.Time
+	cfg  Config
+	http *http.Client
+	now  func() time.Time
 }
 
-// New returns the notifier; links must point at cfg.PublicURL.
-func New(cfg Config, links *notify.Links, hc *http.Client) *Notifier {
+// New returns the notifier for a checked config.
+func New(cfg Config, hc *http.Client) *Notifier {
 	if hc == nil {
 		hc = &http.Client{Timeout: 30 * time.Second}
 	}
-	return &Notifier{cfg: cfg, links: links, http: hc, now: time.Now}
+	return &Notifier{cfg: cfg, http: hc, now: time.Now}
 }
 
 // Name is "ntfy".
 func (n *Notifier) Name() string { return "ntfy" }
 
-// recipient is who the links are issued to, and who an answer is
-// recorded as.
-func (n *Notifier) recipient() string { return "ntfy:" + n.cfg.Topic }
-
 type action struct {
 	Action string `json:"action"`
 	Label  string `json:"label"`
 	URL    string `json:"url"`
-	Method string `json:"method,omitempty"`
 	Clear  bool   `json:"clear,omitempty"`
 }
 
@@ -92,31 +91,26 @@ type action struct {
 // place.
 func sequenceID(a *toolgate.Approval) string { return "toolgate-" + a.ID }
 
-// Send publishes the approval. ntfy shows at most three buttons: Approve,
-// Session (or Always when there is no session) and Deny; each posts to
-// its own signed link.
+// InboxURL is the web inbox with approval a selected, on the gateway's
+// public URL.
+func InboxURL(publicURL string, a *toolgate.Approval) string {
+	return strings.TrimRight(publicURL, "/") + "/#inbox/" + url.PathEscape(a.ID)
+}
+
+// Send publishes the approval with one button, which opens it in the web
+// inbox.
 func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, error) {
-	answers := []notify.Answer{notify.AnswerOnce, notify.AnswerDeny}
-	if notify.Offered(a, notify.AnswerSession) {
-		answers = []notify.Answer{notify.AnswerOnce, notify.AnswerSession, notify.AnswerDeny}
-	}
-	var acts []action
-	for _, ans := range answers {
-		u, err := n.links.URL(n.cfg.PublicURL, a, ans, n.recipient())
-		if err != nil {
-			return "", err
-		}
-		acts = append(acts, action{Action: "http", Label: ans.Label(), URL: u, Method: http.MethodPost, Clear: true})
-	}
+	open := InboxURL(n.cfg.PublicURL, a)
 	prio := 4
 	if len(a.Decision.Risks) > 0 {
 		prio = 5
 	}
 	msg := map[string]any{
 		"topic": n.cfg.Topic, "sequence_id": sequenceID(a),
-		"title":    limit("toolgate: "+present.Title(a), 200),
-		"message":  limit(present.Text(a, n.now()), 3500),
-		"priority": prio, "tags": []string{"lock"}, "actions": acts,
+		"title":    present.Limit("toolgate: "+present.Title(a), 200),
+		"message":  present.Limit(present.Text(a, n.now()), 3500),
+		"priority": prio, "tags": []string{"lock"}, "click": open,
+		"actions": []action{{Action: "view", Label: "Open to answer", URL: open}},
 	}
 	return sequenceID(a), n.publish(ctx, msg)
 }
@@ -125,8 +119,8 @@ func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, erro
 func (n *Notifier) Resolved(ctx context.Context, a *toolgate.Approval, ref string) error {
 	return n.publish(ctx, map[string]any{
 		"topic": n.cfg.Topic, "sequence_id": ref,
-		"title":    limit("toolgate: "+present.Outcome(a), 200),
-		"message":  limit(present.Title(a)+"\n"+present.Where(a.Call), 3500),
+		"title":    present.Limit("toolgate: "+present.Outcome(a), 200),
+		"message":  present.Limit(present.Title(a)+"\n"+present.Where(a.Call), 3500),
 		"priority": 2, "tags": []string{"white_check_mark"},
 	})
 }
@@ -158,12 +152,4 @@ func (n *Notifier) publish(ctx context.Context, msg map[string]any) error {
 		return err
 	}
 	return nil
-}
-
-func limit(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -180,7 +180,7 @@ func (b *Bot) Send(ctx context.Context, a *toolgate.Approval) (string, error) {
 		text += "\nAlways grants: " + present.Visible(p)
 	}
 	err := b.call(ctx, "sendMessage", map[string]any{
-		"chat_id": b.cfg.ChatID, "text": limit(text), "reply_markup": keyboard(a),
+		"chat_id": b.cfg.ChatID, "text": present.Limit(text, 4000), "reply_markup": keyboard(a),
 		"link_preview_options": map[string]bool{"is_disabled": true},
 	}, &msg)
 	if err != nil {
@@ -198,22 +198,13 @@ func (b *Bot) Resolved(ctx context.Context, a *toolgate.Approval, ref string) er
 	}
 	text := present.Title(a) + "\n" + present.Where(a.Call) + "\n→ " + present.Outcome(a)
 	err = b.call(ctx, "editMessageText", map[string]any{
-		"chat_id": b.cfg.ChatID, "message_id": id, "text": limit(text),
+		"chat_id": b.cfg.ChatID, "message_id": id, "text": present.Limit(text, 4000),
 	}, nil)
 	var ae *apiError
 	if errors.As(err, &ae) && strings.Contains(ae.desc, "message is not modified") {
 		return nil
 	}
 	return err
-}
-
-// limit keeps a text within Telegram's 4096 characters.
-func limit(s string) string {
-	r := []rune(s)
-	if len(r) <= 4000 {
-		return s
-	}
-	return string(r[:3999]) + "…"
 }
 
 type update struct {

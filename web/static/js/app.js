@@ -127,8 +127,10 @@ function notifyButton() {
 }
 
 function route() {
-  const want = location.hash.replace(/^#/, '') || 'inbox';
+  // #inbox/ID (the link a notification opens) selects that approval.
+  const [want, id] = (location.hash.replace(/^#/, '') || 'inbox').split('/');
   view = VIEWS.includes(want) ? want : 'inbox';
+  if (view === 'inbox' && id) inbox.want(id);
   if (!me) return;
   for (const v of VIEWS) $('view-' + v).hidden = v !== view;
   for (const a of document.querySelectorAll('#nav a')) {

@@ -120,7 +120,8 @@ export class Inbox {
     const after = this.order().find((x) => (Date.parse(x.a.created_at) || 0) > created);
     this.list.insertBefore(item.el, after ? after.el : null);
     const cur = this.items.get(this.selected);
-    if (!cur || cur.state !== 'pending') this.select(a.id);
+    if (a.id === this.wanted || !cur || cur.state !== 'pending') this.select(a.id);
+    if (a.id === this.wanted) item.el.scrollIntoView({ block: 'nearest' });
     this.tick();
     this.changed();
     return a;
@@ -231,6 +232,16 @@ export class Inbox {
     clear(note).append('Expired: no answer in time, so the call is denied.');
     note.hidden = false;
     this.changed();
+  }
+
+  /** want selects approval id now, or when it arrives (a notification's link). */
+  want(id) {
+    this.wanted = id;
+    const it = this.items.get(id);
+    if (it) {
+      this.select(id);
+      it.el.scrollIntoView({ block: 'nearest' });
+    }
   }
 
   select(id) {
