@@ -293,6 +293,17 @@ func join(dir, name string) string {
 	return dir + "/" + name
 }
 
+// Summary says in one line what the profile confines, for a person (or
+// an agent) looking at a failed command's output.
+func (p *Profile) Summary() string {
+	net := "no network"
+	if len(p.Net) > 0 {
+		net = "network only to " + strings.Join(p.Net, ", ") + " through toolgate's proxy"
+	}
+	return fmt.Sprintf("writes only in %s (not .git/hooks, .git/config, agent settings or start-up files), no reads of secrets, agent settings or toolgate's state, %s",
+		strings.Join(p.Write, ", "), net)
+}
+
 // Explain returns the reason the profile gives for path p: the spec that
 // denies reading it or protects it from writes, if any.
 func (p *Profile) Explain(path string) (string, bool) {

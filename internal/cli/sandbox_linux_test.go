@@ -304,8 +304,11 @@ func TestSandboxBuilds(t *testing.T) {
 func TestSandboxExitStatus(t *testing.T) {
 	t.Parallel()
 	h := newSandboxHome(t)
-	if code, out := h.sh(t, "exit 7"); code != 7 {
-		t.Errorf("exit 7: got %d\n%s", code, out)
+	if code, out := h.sh(t, "exit 7"); code != 7 || !strings.Contains(out, "toolgate sandbox: exit status 7; the command ran confined: writes only in "+h.ws) {
+		t.Errorf("exit 7: got %d, want 7 and the sandbox's explanation:\n%s", code, out)
+	}
+	if code, out := h.sh(t, "true"); code != 0 || out != "" {
+		t.Errorf("true: got %d and %q, want 0 and no output", code, out)
 	}
 	if code, out := h.run(t, nil, "no-such-command-here"); code != 127 {
 		t.Errorf("missing command: got %d\n%s", code, out)

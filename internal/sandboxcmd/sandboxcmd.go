@@ -108,21 +108,28 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return clicore.ErrSilent(127)
 	}
 	// The profile is built while the sandbox's inside process starts.
+	var profile *sandbox.Profile
 	code, err := sandbox.Run(ctx, sandbox.Command{
-		MakeProfile: makeProfile,
-		Args:        append([]string{path}, argv[1:]...),
-		Env:         env,
-		Stdin:       stdin,
-		Stdout:      stdout,
-		Stderr:      stderr,
-		Self:        self,
-		EnterArgs:   enter,
-		ProxyPort:   port,
+		MakeProfile: func() (*sandbox.Profile, error) {
+			var err error
+			profile, err = makeProfile()
+			return profile, err
+		},
+		Args:      append([]string{path}, argv[1:]...),
+		Env:       env,
+		Stdin:     stdin,
+		Stdout:    stdout,
+		Stderr:    stderr,
+		Self:      self,
+		EnterArgs: enter,
+		ProxyPort: port,
 	})
 	if err != nil {
 		return sandboxFailure(fmt.Errorf("sandbox: %w (nothing ran)", err))
 	}
 	if code != 0 {
+		// The agent reads this beside the command's own error.
+		fmt.Fprintf(stderr, "toolgate sandbox: exit status %d; the command ran confined: %s. A \"Permission denied\", \"Operation not permitted\" or \"Read-only file system\" above comes from the sandbox.\n", code, profile.Summary())
 		return clicore.ErrSilent(code)
 	}
 	return nil
