@@ -81,6 +81,10 @@ type Broker struct {
 	wsMu            sync.Mutex
 	wsCreated       map[string]map[string]struct{} // agent credential → workspaces it created
 	maxPending      int
+	// maxPendingPerCred and sessionsPerCred are the agent credentials'
+	// quotas (WithCredentialQuotas).
+	maxPendingPerCred int
+	sessionsPerCred   int
 
 	mu       sync.Mutex
 	waiters  map[string]*waiter
@@ -135,9 +139,12 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 		wsPerCredential: DefaultWorkspacesPerCredential,
 		wsCreated:       map[string]map[string]struct{}{},
 		maxPending:      DefaultMaxPendingPerSession,
-		sessions:        sessionCache{m: map[string]sessionEntry{}, max: DefaultSessionCacheSize},
-		grants:          newLayerCache(),
-		stop:            make(chan struct{}),
+
+		maxPendingPerCred: DefaultMaxPendingPerCredential,
+		sessionsPerCred:   DefaultSessionsPerCredential,
+		sessions:          sessionCache{m: map[string]sessionEntry{}, max: DefaultSessionCacheSize},
+		grants:            newLayerCache(),
+		stop:              make(chan struct{}),
 	}
 	for _, o := range opts {
 		o(b)
@@ -273,6 +280,9 @@ func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine
 	}
 	s = &toolgate.Session{ID: c.Session, Workspace: c.Workspace, Mode: mode, CreatedAt: now, UpdatedAt: now}
 	if by.Agent {
+		if err := b.sessionRoom(ctx, by); err != nil {
+			return nil, err
+		}
 		s.Owner = by.Name
 	}
 	if err := b.putSession(ctx, s); err != nil {
@@ -426,6 +436,9 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		return &Result{Decision: d}, nil // recorded
 	}
 	if err := b.roomToAsk(c.Session); err != nil {
+		return nil, err
+	}
+	if err := b.credentialRoom(ctx, req.By); err != nil {
 		return nil, err
 	}
 	ttl := b.ttl

@@ -3,8 +3,10 @@ package approval
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/store"
 )
 
 // Defaults of the limits that keep an agent from growing the gateway
@@ -17,7 +19,34 @@ const (
 	// DefaultMaxPendingPerSession is how many approvals one session may
 	// hold pending at once.
 	DefaultMaxPendingPerSession = 100
+	// DefaultMaxPendingPerCredential is how many approvals the sessions
+	// of one agent credential may hold pending at once, together: what
+	// one agent can put in every approver's inbox.
+	DefaultMaxPendingPerCredential = 200
+	// DefaultSessionsPerCredential is how many new sessions one agent
+	// credential may open in SessionWindow.
+	DefaultSessionsPerCredential = 500
+	// SessionWindow is the window DefaultSessionsPerCredential counts in.
+	SessionWindow = time.Hour
 )
+
+// WithCredentialQuotas bounds what one agent credential holds, counted in
+// the store (store.Counter) so the bounds hold across every node sharing
+// it: pendingPerCredential approvals pending at once in all its sessions
+// (DefaultMaxPendingPerCredential) and sessionsPerHour new sessions in
+// SessionWindow (DefaultSessionsPerCredential). Zero keeps a default,
+// negative removes the bound. Past either, a call is ERateLimited (429).
+// Approvers, admins and in-process hosts are not bounded.
+func WithCredentialQuotas(pendingPerCredential, sessionsPerHour int) Option {
+	return func(b *Broker) {
+		if pendingPerCredential != 0 {
+			b.maxPendingPerCred = pendingPerCredential
+		}
+		if sessionsPerHour != 0 {
+			b.sessionsPerCred = sessionsPerHour
+		}
+	}
+}
 
 // WithWorkspaceLimits bounds the workspaces agent credentials may use.
 // With allowed set, they may use only those (any other is 403); otherwise
@@ -130,6 +159,48 @@ func (b *Broker) roomToAsk(session string) error {
 	b.mu.Unlock()
 	if n >= b.maxPending {
 		return toolgate.Errorf(toolgate.ERateLimited, "session %s has %d approvals pending, its limit; wait for answers or cancel some", session, n)
+	}
+	return nil
+}
+
+// credentialRoom refuses a new approval for an agent credential whose
+// sessions hold the most pending approvals it may, counted in the store
+// on every node. A count that fails is refused too: a quota that cannot
+// be checked is never a pass.
+func (b *Broker) credentialRoom(ctx context.Context, by Actor) error {
+	if !by.Agent || b.maxPendingPerCred < 0 {
+		return nil
+	}
+	c, ok := b.store.(store.Counter)
+	if !ok {
+		return nil
+	}
+	n, err := c.CountPending(ctx, by.Name)
+	if err != nil {
+		return err
+	}
+	if n >= b.maxPendingPerCred {
+		return toolgate.Errorf(toolgate.ERateLimited, "agent credential %s has %d approvals pending, its limit; wait for answers or cancel some", by.Name, n)
+	}
+	return nil
+}
+
+// sessionRoom refuses a new session to an agent credential that opened
+// the most it may in the last SessionWindow, counted in the store.
+func (b *Broker) sessionRoom(ctx context.Context, by Actor) error {
+	if !by.Agent || b.sessionsPerCred < 0 {
+		return nil
+	}
+	c, ok := b.store.(store.Counter)
+	if !ok {
+		return nil
+	}
+	n, err := c.CountSessions(ctx, by.Name, b.now().Add(-SessionWindow))
+	if err != nil {
+		return err
+	}
+	if n >= b.sessionsPerCred {
+		return toolgate.Errorf(toolgate.ERateLimited, "agent credential %s opened %d sessions in the last %s, its limit; use an existing session", by.Name, n, SessionWindow)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
@@ -182,4 +183,70 @@ func heapInUse() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapInuse
+}
+
+// TestPendingPerCredentialCap: one agent credential spreading its asks
+// over many sessions holds at most its quota pending, counted in the
+// store; another credential still asks; an answer makes room; calls the
+// rules decide need none.
+func TestPendingPerCredentialCap(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, approval.WithCredentialQuotas(4, -1))
+	agentB := approval.Actor{Name: "agent-b", Via: "api", Agent: true}
+	var ids []string
+	for i := range 4 {
+		res, err := e.submitAs(shellCall(fmt.Sprint("s", i), "c1", fmt.Sprint("make t", i)), agentA)
+		if err != nil || res.Approval == nil {
+			t.Fatalf("ask %d: %+v %v", i, res, err)
+		}
+		ids = append(ids, res.Approval.ID)
+	}
+	for _, sess := range []string{"s0", "s9"} { // an old session or a new one
+		if _, err := e.submitAs(shellCall(sess, "c2", "make flood"), agentA); toolgate.ErrorCodeOf(err) != toolgate.ERateLimited {
+			t.Fatalf("a 5th pending approval in %s: %v, want rate limited", sess, err)
+		}
+	}
+	if res, err := e.submitAs(shellCall("b1", "c1", "make other"), agentB); err != nil || res.Approval == nil {
+		t.Fatalf("agent-b's ask: %+v %v", res, err)
+	}
+	if res, err := e.submitAs(toolgate.Call{ID: "r1", Session: "s0", Tool: "Read", Args: map[string]any{"file_path": "README.md"}}, agentA); err != nil || res.Decision.Action != toolgate.Allow {
+		t.Fatalf("agent-a's read at its quota: %+v %v", res, err)
+	}
+	if _, err := e.broker.Deny(context.Background(), ids[0], approval.DenyRequest{Mode: toolgate.DenySoft}, human); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := e.submitAs(shellCall("s9", "c2", "make flood"), agentA); err != nil || res.Approval == nil {
+		t.Fatalf("after an answer: %+v %v", res, err)
+	}
+}
+
+// TestSessionsPerCredentialCap: an agent credential opens at most its
+// quota of new sessions an hour; its existing sessions go on, another
+// credential opens its own, and the window moves on.
+func TestSessionsPerCredentialCap(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, approval.WithCredentialQuotas(-1, 3))
+	agentB := approval.Actor{Name: "agent-b", Via: "api", Agent: true}
+	read := func(session, id string, by approval.Actor) error {
+		_, err := e.submitAs(toolgate.Call{ID: id, Session: session, Tool: "Read", Args: map[string]any{"file_path": "README.md"}}, by)
+		return err
+	}
+	for i := range 3 {
+		if err := read(fmt.Sprint("s", i), "c1", agentA); err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+	}
+	if err := read("s3", "c1", agentA); toolgate.ErrorCodeOf(err) != toolgate.ERateLimited {
+		t.Fatalf("a 4th session: %v, want rate limited", err)
+	}
+	if err := read("s0", "c2", agentA); err != nil {
+		t.Fatalf("an existing session: %v", err)
+	}
+	if err := read("b0", "c1", agentB); err != nil {
+		t.Fatalf("agent-b's session: %v", err)
+	}
+	e.clock.Add(approval.SessionWindow + time.Second)
+	if err := read("s3", "c1", agentA); err != nil {
+		t.Fatalf("a session an hour later: %v", err)
+	}
 }

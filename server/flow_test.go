@@ -463,7 +463,8 @@ func TestAuditAndGrantsAdmin(t *testing.T) {
 // ignoring case, across the broker's store pages, and bounds the query.
 func TestAuditSearch(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	// Hundreds of sessions of one agent token asking: past its quotas.
+	e := newEnvWith(t, []approval.Option{approval.WithCredentialQuotas(-1, -1)})
 	e.final(shell("s", "c1", `echo "Hello" > /tmp/out.txt`))
 	e.final(shell("s", "c2", "ls -la"))
 	// Enough entries that the search reads more than one store page.

@@ -12,6 +12,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -125,10 +126,7 @@ func (s *server) adapt(rt *route) http.Handler {
 			s.setErrorHeaders(w, httpcode.Status(toolgate.ErrorCodeOf(err)))
 			rt.writeAuthErr(w, r, err)
 		case err == nil:
-			if r.Body != nil && r.Body != http.NoBody {
-				r.Body = http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes)
-			}
-			err = rt.handler(w, r)
+			err = s.serve(w, r, rt)
 			switch {
 			case errors.Is(err, store.ErrUnavailable):
 				s.fault.Store(&storeFault{at: s.now(), msg: toolgate.ErrorMessageOf(err)})
@@ -159,6 +157,101 @@ func (s *server) adapt(rt *route) http.Handler {
 		*w = respWriter{}
 		respWriters.Put(w)
 	})
+}
+
+// serve runs an authorized request's handler under the caller's limits:
+// the body timeout, the bytes an agent may send to be stored, the
+// requests it may hold waiting.
+func (s *server) serve(w *respWriter, r *http.Request, rt *route) error {
+	var body *deadlineBody
+	if r.Body != nil && r.Body != http.NoBody {
+		body = s.bodyDeadline(w, http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes))
+		r.Body = body
+	}
+	if rt.Stores && w.caller.Role == tokens.RoleAgent {
+		if full, wait := s.stored.empty(w.caller.Name); full {
+			w.retryAfter = wait
+			return toolgate.Errorf(toolgate.ERateLimited, "credential %s sent more than %d bytes a minute to be stored; retry in %s", w.caller.Name, s.limits.StoredBytesPerMinute, wait.Round(time.Second))
+		}
+		if body != nil {
+			defer func() { s.stored.take(w.caller.Name, float64(body.n)) }()
+		}
+	}
+	if rt.Holds {
+		release, err := s.hold(w)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
+	return rt.handler(w, r)
+}
+
+// deadlineBody is a request body that must arrive within the body
+// timeout: a client that sends its headers and then trickles or stalls
+// its body holds a connection and a goroutine only that long. The
+// deadline is lifted once the body is read, so a long poll that follows
+// is not cut.
+type deadlineBody struct {
+	io.ReadCloser
+	rc      *http.ResponseController
+	timeout time.Duration
+	lifted  bool
+	n       int64 // bytes read
+}
+
+// bodyDeadline sets the read deadline of r's connection and returns the
+// body that lifts it.
+func (s *server) bodyDeadline(w http.ResponseWriter, body io.ReadCloser) *deadlineBody {
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(s.limits.BodyTimeout)) != nil {
+		// Not a connection with deadlines (a test recorder, HTTP/2's
+		// streams have their own): the server's own timeouts apply.
+		return &deadlineBody{ReadCloser: body, lifted: true, timeout: s.limits.BodyTimeout}
+	}
+	return &deadlineBody{ReadCloser: body, rc: rc, timeout: s.limits.BodyTimeout}
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
+	switch {
+	case err == io.EOF:
+		b.done() // all here: a long poll may follow
+	case err != nil:
+		// The deadline stays: the server drains what is left of a body
+		// before it answers, and that must end too.
+		b.lifted = true
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return n, toolgate.Errorf(toolgate.EInvalid, "the request body did not arrive within %s", b.timeout)
+		}
+	}
+	return n, err
+}
+
+// done lifts the deadline once the body was read to its end. A handler
+// that returns without reading it so leaves the deadline: what the server
+// drains of the body before it answers is bounded by it, and the server
+// sets the next request's deadlines itself.
+func (b *deadlineBody) done() {
+	if b == nil || b.lifted {
+		return
+	}
+	b.lifted = true
+	_ = b.rc.SetReadDeadline(time.Time{})
+}
+
+// hold takes one of the caller's holds for a request that waits; a
+// caller past its limit is told when to retry.
+func (s *server) hold(w http.ResponseWriter) (func(), error) {
+	release, err := s.holds.acquire(callerOf(w).Name)
+	if err != nil {
+		if rw, ok := w.(*respWriter); ok {
+			rw.retryAfter = time.Second
+		}
+		return nil, err
+	}
+	return release, nil
 }
 
 // clientAddr is the address failed authentication is counted by: the
@@ -309,8 +402,9 @@ func readBody(r *http.Request) (*bytes.Buffer, error) {
 	if _, err := buf.ReadFrom(r.Body); err != nil {
 		putBuffer(buf)
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, err
+		var te *toolgate.Error
+		if errors.As(err, &mbe) || errors.As(err, &te) {
+			return nil, err // too large, or too slow (deadlineBody)
 		}
 		if r.Context().Err() != nil {
 			return nil, errClientGone
@@ -434,6 +528,11 @@ func (s *server) parseWait(r *http.Request) (time.Duration, error) {
 // away it returns errClientGone and the approval stays as it is: an agent
 // re-attaches by call id.
 func (s *server) waitFor(w http.ResponseWriter, r *http.Request, id string, d time.Duration) (*toolgate.Approval, error) {
+	release, err := s.hold(w)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(d + s.limits.WriteTimeout))
 	ctx, cancel := context.WithTimeout(r.Context(), d)

@@ -44,8 +44,14 @@ type envOption func(*server.Deps)
 
 func newEnv(t *testing.T, opts ...envOption) *env {
 	t.Helper()
+	return newEnvWith(t, nil, opts...)
+}
+
+// newEnvWith is newEnv with broker options.
+func newEnvWith(t *testing.T, brokerOpts []approval.Option, opts ...envOption) *env {
+	t.Helper()
 	c := &clock{t: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
-	s := stacktest.New(t, stacktest.Broker(approval.WithClock(c.Now)),
+	s := stacktest.New(t, stacktest.Broker(append([]approval.Option{approval.WithClock(c.Now)}, brokerOpts...)...),
 		stacktest.Rules(func(dir string) store.Rules { return newRules(t, dir) }),
 		stacktest.Deps(func(_ *stacktest.Stack, d *server.Deps) {
 			d.Limits = server.Limits{RatePerSecond: -1, Heartbeat: 50 * time.Millisecond}

@@ -27,6 +27,10 @@ type Mount struct {
 	// error shape on /trpc/). The status headers (WWW-Authenticate,
 	// Retry-After) are set before it is called.
 	WriteError func(w http.ResponseWriter, r *http.Request, err error)
+	// Holds marks a route whose requests wait (a blocking submit, a
+	// stream): each takes one of the caller's holds
+	// (Limits.MaxHoldsPerToken), so one credential cannot hold them all.
+	Holds bool
 }
 
 // mountHandler adapts a Mount's handler to the adapter's signature,

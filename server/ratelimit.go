@@ -3,6 +3,8 @@ package server
 import (
 	"sync"
 	"time"
+
+	"github.com/toolgate/toolgate"
 )
 
 // limiter keeps one token bucket per credential name.
@@ -56,6 +58,32 @@ func (l *limiter) allow(name string) (bool, time.Duration) {
 	return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
 }
 
+// take takes n tokens from name's bucket, into debt if it holds fewer:
+// the cost of what a request did is known only once it is done (the bytes
+// of its body), and the next request waits until the debt is paid
+// (empty).
+func (l *limiter) take(name string, n float64) {
+	if l.rate <= 0 || n <= 0 {
+		return
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[name]
+	if b == nil {
+		if len(l.buckets) >= maxBuckets {
+			l.evict(now)
+		}
+		b = &bucket{tokens: l.burst, last: now}
+		l.buckets[name] = b
+	}
+	if el := now.Sub(b.last); el > 0 {
+		b.tokens = min(l.burst, b.tokens+el.Seconds()*l.rate)
+		b.last = now
+	}
+	b.tokens -= n
+}
+
 // empty reports whether name's bucket has no token left, without taking
 // one, and how long until it has.
 func (l *limiter) empty(name string) (bool, time.Duration) {
@@ -84,4 +112,39 @@ func (l *limiter) evict(now time.Time) {
 			delete(l.buckets, k)
 		}
 	}
+}
+
+// holds counts, per credential name, the requests that hold a
+// connection open waiting (long polls, event streams, a mount's blocking
+// submit): one credential cannot tie up the goroutines and connections
+// every other one needs. The count is this process's: what it bounds is
+// this process's.
+type holds struct {
+	max int // <= 0: unlimited
+
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func newHolds(maxHolds int) *holds { return &holds{max: maxHolds, n: map[string]int{}} }
+
+// acquire takes one of name's holds, or fails with ERateLimited when it
+// has them all; release gives it back.
+func (h *holds) acquire(name string) (release func(), err error) {
+	if h.max <= 0 {
+		return func() {}, nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n[name] >= h.max {
+		return nil, toolgate.Errorf(toolgate.ERateLimited, "credential %s holds %d waiting requests (long polls, event streams), its limit; wait for one to end", name, h.max)
+	}
+	h.n[name]++
+	return func() {
+		h.mu.Lock()
+		if h.n[name]--; h.n[name] <= 0 {
+			delete(h.n, name)
+		}
+		h.mu.Unlock()
+	}, nil
 }

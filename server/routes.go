@@ -18,6 +18,12 @@ type route struct {
 	// Writes marks a route that writes to the store: its success shows the
 	// store takes writes again (/healthz).
 	Writes bool
+	// Holds marks a route whose requests wait (a stream, a blocking
+	// call): each takes one of the caller's holds (Limits.MaxHoldsPerToken).
+	Holds bool
+	// Stores marks a route whose request bodies agents send to be stored
+	// (calls): the bytes count against the agent's StoredBytesPerMinute.
+	Stores bool
 	// slot indexes the route's metrics.
 	slot int
 }
@@ -38,7 +44,7 @@ func (s *server) routes() []route {
 	}
 	return []route{
 		{Method: http.MethodPost, Path: "/v1/evaluate", Role: agent, handler: s.handleEvaluate},
-		{Method: http.MethodPost, Path: "/v1/calls", Role: agent, handler: s.handleSubmit, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/calls", Role: agent, handler: s.handleSubmit, Writes: true, Stores: true},
 
 		{Method: http.MethodGet, Path: "/v1/approvals", Role: approver, handler: s.handleListApprovals},
 		{Method: http.MethodGet, Path: "/v1/approvals/{id}", Role: agent, handler: s.handleGetApproval},
@@ -69,7 +75,7 @@ func (s *server) routes() []route {
 		{Method: http.MethodGet, Path: "/v1/tokens", Role: admin, handler: s.handleListTokens},
 		{Method: http.MethodPost, Path: "/v1/tokens", Role: admin, handler: s.handleCreateToken, Writes: true},
 		{Method: http.MethodDelete, Path: "/v1/tokens/{name}", Role: admin, handler: s.handleRevokeToken, Writes: true},
-		{Method: http.MethodGet, Path: "/v1/events", Role: approver, handler: s.handleEvents},
+		{Method: http.MethodGet, Path: "/v1/events", Role: approver, handler: s.handleEvents, Holds: true},
 
 		{Method: http.MethodGet, Path: "/healthz", Role: public, handler: s.handleHealth},
 		{Method: http.MethodGet, Path: "/metrics", Role: metricsRole, handler: s.handleMetrics},

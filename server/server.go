@@ -84,6 +84,21 @@ type Limits struct {
 	// token cannot be guessed by brute force. Negative turns it off.
 	FailedAuthPerSecond float64
 	FailedAuthBurst     int
+	// MaxHoldsPerToken bounds the requests one credential may hold open
+	// waiting at once on this process: long polls (?wait=), event streams
+	// and mounts' blocking calls (default 64; negative: no bound). Past it
+	// a request is 429 with Retry-After.
+	MaxHoldsPerToken int
+	// StoredBytesPerMinute bounds the request bytes one agent credential
+	// may send a minute to routes that store them (calls and their
+	// arguments), on this process (default 8 MiB; negative: no bound).
+	// The bucket holds a minute's worth; a request that overdraws it is
+	// served, and the next waits (429 with Retry-After) until it refills.
+	StoredBytesPerMinute int64
+	// BodyTimeout bounds receiving a request's body once its headers
+	// have arrived (default 10 s); the listener's ReadHeaderTimeout
+	// bounds the headers.
+	BodyTimeout time.Duration
 }
 
 // Defaults.
@@ -96,6 +111,13 @@ const (
 	DefaultBurst         = 100
 	DefaultHeartbeat     = 15 * time.Second
 	DefaultWriteTimeout  = 10 * time.Second
+	DefaultBodyTimeout   = 10 * time.Second
+	// DefaultStoredBytesPerMinute: 32 calls a minute at the largest
+	// arguments (DefaultMaxArgsBytes), thousands of ordinary ones.
+	DefaultStoredBytesPerMinute = 8 << 20
+	// DefaultMaxHoldsPerToken: a busy agent's parallel sessions each
+	// long-polling, with room to spare.
+	DefaultMaxHoldsPerToken = 64
 	// DefaultFailedAuthPerSecond and DefaultFailedAuthBurst: twenty wrong
 	// tokens from one address, then one more every five seconds.
 	DefaultFailedAuthPerSecond = 0.2
@@ -137,6 +159,15 @@ func (l Limits) withDefaults() Limits {
 	if l.FailedAuthBurst <= 0 {
 		l.FailedAuthBurst = DefaultFailedAuthBurst
 	}
+	if l.BodyTimeout <= 0 {
+		l.BodyTimeout = DefaultBodyTimeout
+	}
+	if l.StoredBytesPerMinute == 0 {
+		l.StoredBytesPerMinute = DefaultStoredBytesPerMinute
+	}
+	if l.MaxHoldsPerToken == 0 {
+		l.MaxHoldsPerToken = DefaultMaxHoldsPerToken
+	}
 	return l
 }
 
@@ -166,8 +197,12 @@ type server struct {
 	// authFails is a bucket per client address that each failed token
 	// check drains.
 	authFails *limiter
-	metrics   *metrics
-	mux       *http.ServeMux
+	// holds counts each credential's waiting requests; stored is a
+	// bucket of bytes per agent credential (StoredBytesPerMinute).
+	holds   *holds
+	stored  *limiter
+	metrics *metrics
+	mux     *http.ServeMux
 }
 
 // NewServer returns the API handler. It panics if a required dependency
@@ -193,9 +228,12 @@ func NewServer(deps Deps) http.Handler {
 	}
 	s.limiter = newLimiter(s.limits.RatePerSecond, s.limits.Burst, s.now)
 	s.authFails = newLimiter(s.limits.FailedAuthPerSecond, s.limits.FailedAuthBurst, s.now)
+	s.holds = newHolds(s.limits.MaxHoldsPerToken)
+	s.stored = newLimiter(float64(s.limits.StoredBytesPerMinute)/60, int(s.limits.StoredBytesPerMinute), s.now)
 	table := s.routes()
 	for _, m := range deps.Mounts {
-		table = append(table, route{Method: m.Method, Path: m.Path, Role: m.Role, handler: mountHandler(m), writeAuthErr: m.WriteError})
+		table = append(table, route{Method: m.Method, Path: m.Path, Role: m.Role, handler: mountHandler(m), writeAuthErr: m.WriteError, Holds: m.Holds,
+			Stores: m.Role == tokens.RoleAgent})
 	}
 	s.metrics = newMetrics(table)
 	for i := range table {

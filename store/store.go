@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/toolgate/toolgate"
 )
@@ -228,4 +229,16 @@ func ChangesCaches(kind string) bool {
 		return false
 	}
 	return true
+}
+
+// Counter is implemented by stores that count what an agent credential
+// holds, so that its quotas (DESIGN §9) hold across every node sharing
+// the store, not per process.
+type Counter interface {
+	// CountPending returns how many approvals are pending in the
+	// sessions owner opened.
+	CountPending(ctx context.Context, owner string) (int, error)
+	// CountSessions returns how many sessions owner opened at or after
+	// since.
+	CountSessions(ctx context.Context, owner string, since time.Time) (int, error)
 }

@@ -134,8 +134,8 @@ func (c *Confirm) forgetMemory(ctx context.Context) error {
 func (c *Confirm) Mounts() []server.Mount {
 	return []server.Mount{
 		{Method: http.MethodPost, Path: "/api/tool-confirmation/{executionId}", Role: tokens.RoleApprover, Handler: c.handleAnswer},
-		{Method: http.MethodGet, Path: "/api/events", Role: tokens.RoleApprover, Handler: c.handleEvents},
-		{Method: http.MethodPost, Path: "/api/tool-confirmation", Role: tokens.RoleAgent, Handler: c.handleSubmit},
+		{Method: http.MethodGet, Path: "/api/events", Role: tokens.RoleApprover, Handler: c.handleEvents, Holds: true},
+		{Method: http.MethodPost, Path: "/api/tool-confirmation", Role: tokens.RoleAgent, Handler: c.handleSubmit, Holds: true},
 	}
 }
 

@@ -131,7 +131,7 @@ func New(b *approval.Broker, opts Options) *Handler {
 // Mount is the route for server.Deps.Mounts: GET /v1/ws/approvals, for
 // approvers.
 func (h *Handler) Mount() server.Mount {
-	return server.Mount{Method: http.MethodGet, Path: Path, Role: tokens.RoleApprover, Handler: h.Serve}
+	return server.Mount{Method: http.MethodGet, Path: Path, Role: tokens.RoleApprover, Handler: h.Serve, Holds: true}
 }
 
 // ApprovalNeeded asks the client about one call.

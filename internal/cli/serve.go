@@ -77,6 +77,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			approval.WithTTL(cfg.ApprovalTimeout), approval.WithMaxTTL(cfg.MaxApprovalTimeout),
 			approval.WithSweepInterval(cfg.SweepInterval), approval.WithLogger(logger),
 			approval.WithWorkspaceLimits(cfg.Workspaces, cfg.WorkspacesPerToken), approval.WithMaxPending(cfg.MaxPendingPerSession),
+			approval.WithCredentialQuotas(cfg.MaxPendingPerToken, cfg.SessionsPerToken),
 		},
 	})
 	if err != nil {
@@ -100,7 +101,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 
-	limits := server.Limits{RatePerSecond: cfg.RateLimit, Burst: cfg.RateBurst, MaxWait: cfg.MaxApprovalTimeout}
+	limits := server.Limits{RatePerSecond: cfg.RateLimit, Burst: cfg.RateBurst, MaxWait: cfg.MaxApprovalTimeout,
+		MaxHoldsPerToken: cfg.MaxWaitingPerToken, StoredBytesPerMinute: cfg.StoredBytesPerMinute, BodyTimeout: cfg.BodyTimeout}
 	confirmCfg, err := confirmConfig(configPath)
 	if err != nil {
 		return badInput(err)

@@ -45,6 +45,20 @@ type serveConfig struct {
 	// MaxPendingPerSession bounds one session's pending approvals
 	// (default 100, -1 for no limit).
 	MaxPendingPerSession int `yaml:"max_pending_per_session"`
+	// MaxPendingPerToken bounds the pending approvals of all of one agent
+	// token's sessions, and SessionsPerToken the sessions it may open in
+	// an hour; both counted in the store, so they hold across nodes
+	// (defaults 200 and 500, -1 for no limit).
+	MaxPendingPerToken int `yaml:"max_pending_per_token"`
+	SessionsPerToken   int `yaml:"sessions_per_token"`
+	// MaxWaitingPerToken bounds the requests one token holds open waiting
+	// (long polls, event streams) on a node (default 64, -1 for none).
+	MaxWaitingPerToken int `yaml:"max_waiting_per_token"`
+	// StoredBytesPerMinute bounds the request bytes one agent token may
+	// send a minute to be stored, on a node (default 8 MiB, -1 for none).
+	StoredBytesPerMinute int64 `yaml:"stored_bytes_per_minute"`
+	// BodyTimeout bounds receiving a request body (default 10s).
+	BodyTimeout time.Duration `yaml:"body_timeout"`
 	// ToolProfile is what new workspace documents are seeded with besides
 	// the defaults: "seed002" (default) adds seed 002's SAFE and DANGEROUS
 	// lists for its WebSocket clients' tools, "none" the defaults only.

@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Audit/Concurrent", testAuditConcurrent},
 		{"Audit/EveryWriter", testAuditEveryWriter},
 		{"WebSessions", testWebSessions},
+		{"Counts", testCounts},
 		{"Close", testClose},
 	}
 	for _, tc := range tests {
@@ -886,5 +887,47 @@ func testReopen(t *testing.T, open func(t *testing.T, dir string) store.Store) {
 	same(t, "audit log after a second reopen", auditLog(t, s), after)
 	if a := get(t, s, "a1"); a.Status != toolgate.StatusDenied {
 		t.Fatalf("a1 after a second reopen is %s, want denied", a.Status)
+	}
+}
+
+// testCounts: a store that counts what an agent credential holds counts
+// the approvals pending in its sessions (not another owner's, not
+// resolved ones) and the sessions it opened since a time.
+func testCounts(t *testing.T, s store.Store) {
+	c, isCounter := s.(store.Counter)
+	if !isCounter {
+		t.Skip("the store does not count")
+	}
+	ctx := t.Context()
+	for i, o := range []struct{ id, owner string }{{"a1", "agent-a"}, {"a2", "agent-a"}, {"b1", "agent-b"}} {
+		x := newSession(o.id, "w1", at(i+1))
+		x.Owner = o.owner
+		ok(t, "PutSession "+o.id, s.PutSession(ctx, x))
+	}
+	for i, p := range []struct{ id, session string }{{"ap1", "a1"}, {"ap2", "a1"}, {"ap3", "a2"}, {"ap4", "b1"}, {"ap5", "a2"}} {
+		_, err := s.CreateApproval(ctx, newApproval(t, p.id, p.session, "c"+p.id, "w1", at(10+i)))
+		ok(t, "CreateApproval "+p.id, err)
+	}
+	ok(t, "ResolveApproval ap5", s.ResolveApproval(ctx, "ap5", toolgate.Resolution{Status: toolgate.StatusDenied, At: at(30), Reason: "no"}, nil))
+	for _, w := range []struct {
+		owner string
+		want  int
+	}{{"agent-a", 3}, {"agent-b", 1}, {"agent-c", 0}} {
+		n, err := c.CountPending(ctx, w.owner)
+		ok(t, "CountPending "+w.owner, err)
+		if n != w.want {
+			t.Errorf("CountPending(%s) = %d, want %d", w.owner, n, w.want)
+		}
+	}
+	for _, w := range []struct {
+		owner string
+		since time.Time
+		want  int
+	}{{"agent-a", time.Time{}, 2}, {"agent-a", at(2), 1}, {"agent-a", at(3), 0}, {"agent-b", at(1), 1}, {"agent-c", time.Time{}, 0}} {
+		n, err := c.CountSessions(ctx, w.owner, w.since)
+		ok(t, "CountSessions "+w.owner, err)
+		if n != w.want {
+			t.Errorf("CountSessions(%s, %s) = %d, want %d", w.owner, w.since.Format(time.RFC3339), n, w.want)
+		}
 	}
 }
