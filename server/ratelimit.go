@@ -36,21 +36,9 @@ func (l *limiter) allow(name string) (bool, time.Duration) {
 	if l.rate <= 0 {
 		return true, 0
 	}
-	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.buckets[name]
-	if b == nil {
-		if len(l.buckets) >= maxBuckets {
-			l.evict(now)
-		}
-		b = &bucket{tokens: l.burst, last: now}
-		l.buckets[name] = b
-	}
-	if el := now.Sub(b.last); el > 0 {
-		b.tokens = min(l.burst, b.tokens+el.Seconds()*l.rate)
-		b.last = now
-	}
+	b := l.refilled(name)
 	if b.tokens >= 1 {
 		b.tokens--
 		return true, 0
@@ -66,9 +54,16 @@ func (l *limiter) take(name string, n float64) {
 	if l.rate <= 0 || n <= 0 {
 		return
 	}
-	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	b := l.refilled(name)
+	b.tokens -= n
+}
+
+// refilled returns name's bucket with what it earned since last used;
+// l.mu is held.
+func (l *limiter) refilled(name string) *bucket {
+	now := l.now()
 	b := l.buckets[name]
 	if b == nil {
 		if len(l.buckets) >= maxBuckets {
@@ -81,7 +76,7 @@ func (l *limiter) take(name string, n float64) {
 		b.tokens = min(l.burst, b.tokens+el.Seconds()*l.rate)
 		b.last = now
 	}
-	b.tokens -= n
+	return b
 }
 
 // empty reports whether name's bucket has no token left, without taking
