@@ -181,16 +181,18 @@ type Summary struct {
 	Attacks        int
 	AttacksAllowed []Outcome
 	// ByCause counts stopped benign commands per Cause; ByWhere per Cause
-	// and Where.
-	ByCause map[string]int
-	ByWhere map[string]int
+	// and Where. ReadByWhere counts the read-only ones among them, the
+	// stops DESIGN §3.6 means to remove.
+	ByCause     map[string]int
+	ByWhere     map[string]int
+	ReadByWhere map[string]int
 	// ByCategory counts benign commands and stopped ones per category.
 	ByCategory map[string][2]int
 }
 
 // Summarize counts outcomes.
 func Summarize(policyName string, outs []Outcome) Summary {
-	s := Summary{Policy: policyName, ByCause: map[string]int{}, ByWhere: map[string]int{}, ByCategory: map[string][2]int{}}
+	s := Summary{Policy: policyName, ByCause: map[string]int{}, ByWhere: map[string]int{}, ReadByWhere: map[string]int{}, ByCategory: map[string][2]int{}}
 	for _, o := range outs {
 		switch {
 		case o.Kind == Attack:
@@ -216,6 +218,9 @@ func Summarize(policyName string, outs []Outcome) Summary {
 			}
 			s.ByCause[o.Cause]++
 			s.ByWhere[o.Cause+"\x00"+o.Where]++
+			if o.Kind == Read {
+				s.ReadByWhere[o.Cause+"\x00"+o.Where]++
+			}
 		}
 		s.ByCategory[o.Category] = c
 	}
@@ -262,20 +267,26 @@ func sorted(m map[string]int) []count {
 }
 
 // WriteReport writes s as tables: stops by cause, by cause and command
-// (the top ones), and by category.
+// (the top ones, of all everyday commands and of the read-only ones), and
+// by category.
 func (s Summary) WriteReport(w io.Writer, top int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\n\nstopped\t%% of benign\tcause\n", s.Line())
 	for _, c := range sorted(s.ByCause) {
 		fmt.Fprintf(tw, "%d\t%.1f%%\t%s\n", c.n, Pct(c.n, s.Benign), c.key)
 	}
-	fmt.Fprintf(tw, "\nstopped\tcommand\tcause (top %d)\n", top)
-	for i, c := range sorted(s.ByWhere) {
-		if i == top {
-			break
+	for _, t := range []struct {
+		title string
+		m     map[string]int
+	}{{"", s.ByWhere}, {"read-only ", s.ReadByWhere}} {
+		fmt.Fprintf(tw, "\n%sstopped\tcommand\tcause (top %d)\n", t.title, top)
+		for i, c := range sorted(t.m) {
+			if i == top {
+				break
+			}
+			cause, where, _ := strings.Cut(c.key, "\x00")
+			fmt.Fprintf(tw, "%d\t%s\t%s\n", c.n, where, cause)
 		}
-		cause, where, _ := strings.Cut(c.key, "\x00")
-		fmt.Fprintf(tw, "%d\t%s\t%s\n", c.n, where, cause)
 	}
 	fmt.Fprintf(tw, "\ncategory\tbenign\tstopped\t%%\n")
 	cats := make([]string, 0, len(s.ByCategory))
