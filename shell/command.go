@@ -241,6 +241,12 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	var scripts []string
 	cmd.ExecFlags, scripts = w.execFlags(name, norm)
 	classify(&cmd, name, cmd.Args)
+	if alias, ok := gitAlias(name, cmd.Args); ok {
+		// Push plumbing and git under another name: the rules and
+		// classes written for the git command it is apply.
+		classify(&cmd, "git", alias)
+		cmd.Alts = append(cmd.Alts, "git "+strings.Join(alias, " "))
+	}
 	if c.stdin.kind == stdinText && isSQLShell(name) && sqlDestroys(c.stdin.script) {
 		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(c.stdin.script, 60), Token: name})

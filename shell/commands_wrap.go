@@ -95,9 +95,13 @@ func wrapCommands() map[string]*cmdSpec {
 		"chronic":     {wraps: true, short: "ev"},
 		"ifne":        {wraps: true, short: "n"},
 		"cgexec":      {wraps: true, shortVal: "g", long: []string{"sticky"}},
-		"setarch":     setarch(1),
-		"linux32":     setarch(0),
-		"linux64":     setarch(0),
+		// macOS arch runs the command under another architecture
+		// (-x86_64, -arm64, -d VAR, -e VAR=VALUE); bare it prints the
+		// machine's, as Linux's arch does.
+		"arch":    {wraps: true, singleDash: true, shortVal: "de"},
+		"setarch": setarch(1),
+		"linux32": setarch(0),
+		"linux64": setarch(0),
 	}
 }
 

@@ -88,6 +88,10 @@ func (s *cmdSpec) scanInto(args []string, words []word, stop bool, opts []optArg
 			if stop && len(ops) > s.positional {
 				return opts, ops
 			}
+		case s.singleDash && len(a) == 2 && strings.IndexByte(s.shortVal, a[1]) >= 0 && i+1 < len(args):
+			// A one-letter option that takes the next word (arch -e V=1).
+			opts = append(opts, optArg{name: a, at: i, val: args[i+1], valAt: i + 1})
+			i++
 		case s.singleDash:
 			opts = append(opts, optArg{name: a, at: i, valAt: -1})
 		case a[1] == '-':

@@ -75,7 +75,7 @@ func verbDestroys(args []string) (string, bool) {
 			// the option's value; a bare verb still counts.
 			continue
 		}
-		if strings.HasSuffix(v, "-delete") {
+		if strings.HasSuffix(v, "-delete") || destroyPart(v) {
 			return a, true
 		}
 		for _, p := range destroyPrefixes {

@@ -19,7 +19,8 @@ type cmdSpec struct {
 	// not taken for an operand or a wrapped command.
 	pairs []string
 	// shortVal lists the short options that take a value, so a cluster
-	// ("-fd", "-oFILE") is read as the command reads it.
+	// ("-fd", "-oFILE") is read as the command reads it; with singleDash,
+	// the one-letter options that take the next word (arch -e V=1).
 	shortVal string
 	// effect is what running the command does at all.
 	effect Effect
@@ -509,8 +510,20 @@ func riskCommands() map[string]*cmdSpec {
 		"sqlite3": {opts: []optEffect{{match: sqlDestroys, operand: true, class: ClassDestructive, why: "runs SQL that drops or empties data"},
 			{match: sqliteShell, operand: true, effect: EffectRuns, class: ClassInlineCode, why: "runs a shell command or loads a library from the SQL client"},
 			{names: []string{"-cmd"}, value: sqliteShell, effect: EffectRuns, class: ClassInlineCode, why: "runs a shell command or loads a library from the SQL client"}}},
-		"duckdb": {opts: []optEffect{{names: []string{"-c"}, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"}}},
-		"mongo":  mongoSpec, "mongosh": mongoSpec,
+		"duckdb": {opts: []optEffect{sqlValue("-c", "-s"), sqlOperand}},
+		// The other tools that take SQL in an option or an operand.
+		"sqlcmd":            {effect: EffectNetwork, shortVal: "QqSdUPiovshHl", opts: []optEffect{sqlValue("-Q", "-q")}},
+		"clickhouse-client": {effect: EffectNetwork, long: []string{"query="}, shortVal: "q", opts: []optEffect{sqlValue("-q", "--query")}},
+		"snowsql":           {effect: EffectNetwork, long: []string{"query="}, shortVal: "q", opts: []optEffect{sqlValue("-q", "--query")}},
+		"trino":             {effect: EffectNetwork, long: []string{"execute="}, opts: []optEffect{sqlValue("--execute")}},
+		"presto":            {effect: EffectNetwork, long: []string{"execute="}, opts: []optEffect{sqlValue("--execute")}},
+		"spark-sql":         {shortVal: "e", opts: []optEffect{sqlValue("-e")}},
+		"beeline":           {effect: EffectNetwork, shortVal: "eu", opts: []optEffect{sqlValue("-e")}},
+		"hive":              {shortVal: "e", opts: []optEffect{sqlValue("-e")}},
+		"usql":              {effect: EffectNetwork, long: []string{"command="}, shortVal: "c", opts: []optEffect{sqlValue("-c", "--command")}},
+		"cockroach":         {effect: EffectNetwork, subs: subcommands{{"sql", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{sqlValue("-e", "--execute")}}}}},
+		"bq":                {effect: EffectNetwork, subs: subcommands{{"query", &cmdSpec{opts: []optEffect{sqlOperand}}}}},
+		"mongo":             mongoSpec, "mongosh": mongoSpec,
 		"cqlsh": {effect: EffectNetwork, long: []string{"execute="}, shortVal: "eu", opts: []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: ClassDestructive, why: "runs CQL that drops or empties data"}}},
 		"redis-cli": {effect: EffectNetwork, opts: []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: ClassDestructive, why: "deletes every key of the database"},
 			{names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: ClassPersistence, why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"},
@@ -681,14 +694,16 @@ func riskCommands() map[string]*cmdSpec {
 			{"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: ClassCredential, why: "creates long-lived AWS credentials"},
 				{names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants AWS permissions"},
 				{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}}}}},
-			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}, awsSendsFile}},
+			long: []string{"query-string=", "sql="},
+			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}, awsSendsFile,
+				sqlValue("--query-string", "--sql")}}, // athena, redshift-data, rds-data
 		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome}},
 		"az": {effect: EffectNetwork, subs: subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
 			{"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on Azure resources"}}}},
 			{"keyvault", &cmdSpec{subs: subcommands{{"secret", azVaultRead}, {"key", azVaultRead}, {"certificate", azVaultRead}},
 				opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}}},
-			opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential, sendsHome}},
+			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential, sendsHome}},
 
 		// Security controls.
 		"iptables":   {opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: ClassPrivilege, why: "removes or loosens the machine's firewall rules"}}},
@@ -1474,15 +1489,45 @@ func k8sSecret(a string) bool {
 	return false
 }
 
-// cloudDelete reports whether an aws operation deletes or terminates
-// ("delete-bucket", "terminate-instances", "sns unsubscribe").
+// sqlValue is a tool's option whose value is SQL, sqlOperand an operand
+// that is: either destroys when the SQL drops or empties data.
+func sqlValue(names ...string) optEffect {
+	return optEffect{names: names, value: sqlDestroys, class: ClassDestructive, why: "runs SQL that drops or empties data"}
+}
+
+var sqlOperand = optEffect{match: sqlDestroys, operand: true, class: ClassDestructive, why: "runs SQL that drops or empties data"}
+
+// cloudDelete reports whether a cloud CLI's operation deletes, terminates
+// or empties: a destroy verb as the whole word or as any part of a
+// compound one ("delete", "delete-bucket", "batch-delete-item",
+// "admin-delete-user", "delete-batch", "sns unsubscribe").
 func cloudDelete(a string) bool {
-	for _, p := range [...]string{"delete-", "terminate-", "deregister-", "purge-", "remove-"} {
-		if strings.HasPrefix(a, p) {
-			return true
+	return a == "unsubscribe" || destroyPart(a)
+}
+
+// destroyParts are the verbs that destroy wherever they stand in a
+// compound verb.
+var destroyParts = [...]string{"delete", "remove", "destroy", "terminate", "purge", "drop", "wipe", "erase",
+	"deregister", "unregister", "truncate", "nuke", "flush", "rdelete", "prune"}
+
+// destroyPart reports whether a verb, split at '-', '_' and ':', has a
+// destroy verb among its parts (any case).
+func destroyPart(v string) bool {
+	for v != "" {
+		i := strings.IndexAny(v, "-_:")
+		part := v
+		if i >= 0 {
+			part, v = v[:i], v[i+1:]
+		} else {
+			v = ""
+		}
+		for _, d := range destroyParts {
+			if strings.EqualFold(part, d) {
+				return true
+			}
 		}
 	}
-	return a == "unsubscribe"
+	return false
 }
 
 // servesDir is a file server's option naming the served directory.

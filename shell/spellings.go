@@ -277,3 +277,49 @@ func codePaths(code string) []string {
 	}
 	return out
 }
+
+// gitAlias returns the arguments of the git command a command is under
+// another name: a git-CMD program (/usr/lib/git-core/git-push) is git
+// CMD, hub is git, and the push plumbing (git send-pack, git http-push,
+// git subtree push) is git push. ok is false for anything else.
+func gitAlias(name string, args []string) ([]string, bool) {
+	switch {
+	case name == "hub":
+		return args, true
+	case strings.HasPrefix(name, "git-") && len(name) > len("git-") && !strings.Contains(name[4:], "-") && name != "git-lfs":
+		return append([]string{name[4:]}, args...), true
+	case name != "git":
+		return nil, false
+	}
+	i := firstWord(args, 0)
+	if i < 0 {
+		return nil, false
+	}
+	switch args[i] {
+	case "send-pack", "http-push":
+		return append([]string{"push"}, args[i+1:]...), true
+	case "subtree":
+		if j := firstWord(args, i+1); j >= 0 && args[j] == "push" {
+			return append([]string{"push"}, args[j+1:]...), true
+		}
+	}
+	return nil, false
+}
+
+// firstWord returns the index of the first word from i on that is no
+// option (or the option's value it may take), -1 for none.
+func firstWord(args []string, i int) int {
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return -1
+		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--prefix" || a == "-P":
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
+}
