@@ -1,8 +1,9 @@
 // Command toolgate-hook is toolgate's agent hook as a lean binary:
 //
-//	toolgate-hook claude-code|codex [hook flags] < hook.json
+//	toolgate-hook HOST [hook flags] < hook.json
 //
-// does what "toolgate hook claude-code|codex" does, with the same flags,
+// does what "toolgate hook HOST" does (HOST is claude-code, codex, gemini,
+// cursor, copilot or opencode), with the same flags,
 // answers and exit codes. The hook runs once per tool call of the agent,
 // so its process start is part of every call: this binary links only
 // what deciding from local rules needs (package clicore), not the
@@ -28,6 +29,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -45,15 +47,15 @@ func main() {
 	os.Exit(clicore.ExitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
-const usage = "usage: toolgate-hook HOST [flags] < hook.json (HOST: claude-code, codex, gemini)"
+const usage = "usage: toolgate-hook HOST [flags] < hook.json (HOST: %s)"
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return clicore.UsageErrorf("%s", usage)
+		return clicore.UsageErrorf(usage, strings.Join(hosts.Names(), ", "))
 	}
 	host, err := hosts.Lookup(args[0])
 	if err != nil {
-		return clicore.UsageErrorf("unknown hook %q; %s", args[0], usage)
+		return clicore.UsageErrorf("unknown hook %q; "+usage, args[0], strings.Join(hosts.Names(), ", "))
 	}
 	handoff := clicore.Handoff{
 		Gateway: func(string, *clicore.HookFlags, *hosts.Host, time.Duration) claudecode.Decider {

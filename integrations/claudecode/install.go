@@ -237,9 +237,10 @@ type FoundHook struct {
 }
 
 // RemoveHooks takes every hook whose command ours reports as toolgate's
-// out of a settings document laid out as MergeHooks writes, and the
-// groups and events left empty by that; everything else stays as it was.
-// removed lists what was taken out; with none, out is src unchanged.
+// out of a settings document laid out as MergeHooks or MergeFlatHooks
+// writes, and the groups and events left empty by that; everything else
+// stays as it was. removed lists what was taken out; with none, out is src
+// unchanged.
 func RemoveHooks(src []byte, ours func(cmd string) bool) (out []byte, removed []FoundHook, err error) {
 	root, err := decodeRoot(src)
 	if err != nil {
@@ -250,10 +251,30 @@ func RemoveHooks(src []byte, ours func(cmd string) bool) (out []byte, removed []
 	if !ok {
 		return src, nil, nil
 	}
+	// isOurs reports a hook entry of toolgate's: its command is under
+	// "command" (Claude Code, Codex, Gemini CLI, Cursor) or "bash"
+	// (Copilot CLI).
+	isOurs := func(event string, h any) bool {
+		ho, ok := h.(*object)
+		if !ok {
+			return false
+		}
+		for _, k := range []string{"command", "bash"} {
+			cmd, _ := ho.get(k)
+			if s, _ := cmd.(string); ours(s) {
+				removed = append(removed, FoundHook{Event: event, Command: s})
+				return true
+			}
+		}
+		return false
+	}
 	for _, event := range append([]string(nil), hooks.keys...) {
 		groups, _ := hooks.vals[event].([]any)
 		var keptGroups []any
 		for _, g := range groups {
+			if isOurs(event, g) {
+				continue // a flat entry
+			}
 			group, ok := g.(*object)
 			if !ok {
 				keptGroups = append(keptGroups, g)
@@ -267,15 +288,9 @@ func RemoveHooks(src []byte, ours func(cmd string) bool) (out []byte, removed []
 			}
 			var kept []any
 			for _, h := range entries {
-				ho, ok := h.(*object)
-				if ok {
-					cmd, _ := ho.get("command")
-					if s, _ := cmd.(string); ours(s) {
-						removed = append(removed, FoundHook{Event: event, Command: s})
-						continue
-					}
+				if !isOurs(event, h) {
+					kept = append(kept, h)
 				}
-				kept = append(kept, h)
 			}
 			if len(kept) == len(entries) {
 				keptGroups = append(keptGroups, g)
@@ -301,11 +316,61 @@ func RemoveHooks(src []byte, ours func(cmd string) bool) (out []byte, removed []
 	return encodeOrdered(root), removed, nil
 }
 
-// FindHooks lists the hooks in a settings document whose command ours
-// reports as toolgate's.
-func FindHooks(src []byte, ours func(cmd string) bool) ([]FoundHook, error) {
-	_, found, err := RemoveHooks(src, ours)
-	return found, err
+// Field is one key and value of a hook entry, in the order written.
+type Field struct {
+	Key   string
+	Value any
+}
+
+// MergeFlatHooks adds a hook entry to a document in the flat layout of
+// Cursor's hooks.json and Copilot CLI's hook files, {"version": 1,
+// "hooks": {EVENT: [ENTRY, …]}}, keeping everything else. The entry's
+// fields are written in order; a string under "command" or "bash" is its
+// command. An entry of toolgate's already there (ours) is updated in
+// place, so installing twice changes nothing.
+func MergeFlatHooks(src []byte, event string, fields []Field, ours func(cmd string) bool) (out []byte, changed bool, err error) {
+	root, err := decodeRoot(src)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, ok := root.get("version"); !ok {
+		root.set("version", json.Number("1"))
+	}
+	hooks, err := root.objectAt("hooks")
+	if err != nil {
+		return nil, false, err
+	}
+	want := &object{}
+	for _, f := range fields {
+		if n, ok := f.Value.(int); ok {
+			f.Value = json.Number(fmt.Sprint(n))
+		}
+		want.set(f.Key, f.Value)
+	}
+	v, _ := hooks.get(event)
+	list, ok := v.([]any)
+	if v != nil && !ok {
+		return nil, false, fmt.Errorf(`"hooks.%s" is not a list`, event)
+	}
+	for i, h := range list {
+		ho, ok := h.(*object)
+		if !ok {
+			continue
+		}
+		for _, k := range []string{"command", "bash"} {
+			cmd, _ := ho.get(k)
+			if s, _ := cmd.(string); !ours(s) {
+				continue
+			}
+			if equalJSON(ho, want) {
+				return encodeOrdered(root), false, nil
+			}
+			list[i] = want
+			return encodeOrdered(root), true, nil
+		}
+	}
+	hooks.set(event, append(list, want))
+	return encodeOrdered(root), true, nil
 }
 
 // WriteSettings writes a settings file in place of the old one, atomically

@@ -64,6 +64,8 @@ type TurnEnder interface {
 type Answer struct {
 	// Event is the input's event, "" if it could not be read.
 	Event string
+	// Tool is the call's tool, when a call was decided.
+	Tool string
 	// Verdict is what was decided (or the on-error verdict).
 	Verdict Verdict
 	// Err is why the call could not be decided, if it could not.
@@ -120,7 +122,7 @@ func (h *Hook) Handle(ctx context.Context, data []byte) (ans Answer) {
 		return h.failed(in.HookEventName, dialect, fmt.Errorf("decider returned %v", v.Action))
 	}
 	v = inPlanMode(in.PermissionMode, v)
-	return Answer{Event: in.HookEventName, Verdict: v, Output: Render(in.HookEventName, v, dialect), Exit: ExitOK}
+	return Answer{Event: in.HookEventName, Tool: in.ToolName, Verdict: v, Output: Render(in.HookEventName, v, dialect), Exit: ExitOK}
 }
 
 // userPrompt answers a UserPromptSubmit: the user spoke again, so a

@@ -1,5 +1,6 @@
 // Package hosts is the one home of the agents toolgate's hook runs in:
-// Claude Code, Codex CLI and Gemini CLI. A host is an adapter over the
+// Claude Code, Codex CLI, Gemini CLI, Cursor, GitHub Copilot CLI and
+// opencode. A host is an adapter over the
 // one hook (package claudecode's Hook, which decides every call through a
 // toolgate.Gate, locally or at a gateway): how its hook input becomes a
 // call and how the answer goes back (Adapter), which of its events gate a
@@ -52,7 +53,30 @@ type Host struct {
 	TimeoutUnit int
 	// Matcher is the tool matcher of the tool event's group ("" none).
 	Matcher string
+	// AlsoEvents are more tool events install hooks, for a host that
+	// splits its calls over several (Cursor).
+	AlsoEvents []string
+	// Layout is how the settings file holds hooks: LayoutGroups,
+	// LayoutFlat or LayoutPlugin.
+	Layout string
+	// CommandKey and TimeoutKey name an entry's fields in LayoutFlat
+	// ("" TimeoutKey writes none); Type, if set, is its "type".
+	CommandKey, TimeoutKey, Type string
 }
+
+// Layouts of a host's settings.
+const (
+	// LayoutGroups is Claude Code's: {"hooks": {EVENT: [{"matcher": M,
+	// "hooks": [{"type": "command", "command": CMD, "timeout": N}]}]}}
+	// (Codex CLI and Gemini CLI too).
+	LayoutGroups = ""
+	// LayoutFlat is {"version": 1, "hooks": {EVENT: [{CommandKey: CMD,
+	// …}]}} (Cursor, Copilot CLI).
+	LayoutFlat = "flat"
+	// LayoutPlugin is a file of toolgate's own that the host loads
+	// (opencode's plugin, OpencodePlugin).
+	LayoutPlugin = "plugin"
+)
 
 // Scope is one settings file of a host.
 type Scope struct {
@@ -122,6 +146,43 @@ var all = [...]Host{
 		// Gemini CLI's hook timeouts are in milliseconds; its matcher is a
 		// regular expression, and none is every tool.
 		TimeoutUnit: 1000,
+	},
+	{
+		Name: "cursor", Title: "Cursor", Adapter: cursor{},
+		OnAsk:     claudecode.AskPrompt,
+		ToolEvent: cursorShell, AlsoEvents: []string{cursorRead, cursorMCP}, PromptEvent: cursorPrompt,
+		Events: "beforeShellExecution, beforeReadFile, beforeMCPExecution (allow, deny, ask), beforeSubmitPrompt",
+		Scopes: []Scope{
+			{Name: "user", Help: "~/.cursor/hooks.json, for every project (the default)", Dir: "~", File: ".cursor/hooks.json"},
+			{Name: "project", Help: ".cursor/hooks.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".cursor/hooks.json", Shared: true},
+		},
+		Layout: LayoutFlat, CommandKey: "command",
+	},
+	{
+		Name: "copilot", Title: "GitHub Copilot CLI", Adapter: copilot{},
+		OnAsk:     claudecode.AskPrompt,
+		ToolEvent: copilotPreToolUse, PromptEvent: copilotPrompt,
+		Events: "preToolUse (allow, deny, ask), userPromptSubmitted",
+		Scopes: []Scope{
+			{Name: "project", Help: ".github/hooks/toolgate.json of the repository (the default; the command is 'toolgate' from PATH)", Dir: "project", File: ".github/hooks/toolgate.json", Shared: true},
+			{Name: "local", Help: ".github/hooks/toolgate.json of the repository, with this machine's path to the hook", Dir: "project", File: ".github/hooks/toolgate.json"},
+		},
+		TimeoutUnit: 1,
+		Layout:      LayoutFlat, Type: "command", CommandKey: "bash", TimeoutKey: "timeoutSec",
+	},
+	{
+		Name: "opencode", Title: "opencode", Adapter: opencode{},
+		// A plugin cannot ask: a call that needs a human waits for a
+		// remote approver.
+		OnAsk:     claudecode.AskWait,
+		ToolEvent: opencodeBefore,
+		Events:    "tool.execute.before, through a plugin file (allow, deny; ask waits for a remote approver)",
+		Scopes: []Scope{
+			{Name: "user", Help: "~/.config/opencode/plugins/toolgate.js, for every project (the default)", Dir: "~", File: ".config/opencode/plugins/toolgate.js"},
+			{Name: "project", Help: ".opencode/plugins/toolgate.js of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".opencode/plugins/toolgate.js", Shared: true},
+		},
+		TimeoutUnit: 1000,
+		Layout:      LayoutPlugin,
 	},
 }
 

@@ -87,9 +87,9 @@ func (d *doctor) hooks(ctx context.Context, project string) {
 			if err != nil {
 				continue
 			}
-			hooks, err := claudecode.FindHooks(data, hosts.IsHookCommand)
+			hooks, err := host.Find(data)
 			if err != nil {
-				d.fix("%s: %v: %s cannot read its hooks", path, err, host.Title)
+				d.fix("%s: %v", path, err)
 				continue
 			}
 			for _, h := range hooks {

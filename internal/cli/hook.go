@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -87,9 +86,6 @@ that cannot be reached block the call (exit 2, or a deny).
 'toolgate hook HOST -h' and 'toolgate hook install HOST -h' list the flags.
 `)
 }
-
-// hookTimeoutSlack is the seconds the agent's timeout adds to ours.
-const hookTimeoutSlack = 30
 
 // gatewayDecider decides the hook's calls through the gateway at url,
 // over its HTTP API.
@@ -187,39 +183,17 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 	if hf.OnAsk == string(claudecode.AskWait) || hf.OnAsk == "" && host.OnAsk == claudecode.AskWait {
 		timeout += hf.Wait
 	}
-	entries := []claudecode.HookEntry{{
-		Event: *event, Matcher: *matcher, Command: cmdline,
-		Timeout: hostTimeout(host, timeout),
-	}}
-	if host.PromptEvent != "" {
-		// The same command on the prompt event ends the session's turn at
-		// the gateway when the user speaks again, which clears a hard
-		// deny's stop; it never holds a call, so its timeout leaves out
-		// --wait.
-		entries = append(entries, claudecode.HookEntry{
-			Event: host.PromptEvent, Command: cmdline,
-			Timeout: hostTimeout(host, hf.Timeout),
-		})
-	}
+	// The same command on the prompt event ends the session's turn at the
+	// gateway when the user speaks again, which clears a hard deny's stop;
+	// it never holds a call, so its timeout leaves out --wait.
+	entries := host.Entries(cmdline, *event, *matcher, timeout, hf.Timeout)
 	out, err := claudecode.ReadSettings(path)
 	if err != nil {
 		return err
 	}
-	changed := false
-	for _, e := range entries {
-		var c bool
-		if host.Name == "claude-code" {
-			out, c, err = claudecode.MergeSettings(out, e)
-		} else {
-			if e.Matcher == "" && e.Event == host.ToolEvent {
-				e.Matcher = ".*" // a tool group with no matcher reads as a prompt group
-			}
-			out, c, err = claudecode.MergeHooks(out, e, hosts.IsHookCommand)
-		}
-		if err != nil {
-			return badInput(fmt.Errorf("%s: %w", path, err))
-		}
-		changed = changed || c
+	out, changed, err := host.Merge(out, entries)
+	if err != nil {
+		return badInput(fmt.Errorf("%s: %w", path, err))
 	}
 	report := stdout
 	if *printOnly {
@@ -234,8 +208,8 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		also := ""
-		if len(entries) > 1 {
-			also = "; and " + entries[1].Event
+		for _, e := range entries[1:] {
+			also += "; and " + e.Event
 		}
 		fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q%s): %s\n", path, entries[0].Event, entries[0].Matcher, also, cmdline)
 	}
@@ -277,7 +251,7 @@ func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	out, removed, err := claudecode.RemoveHooks(src, hosts.IsHookCommand)
+	out, removed, err := host.Remove(src)
 	if err != nil {
 		return badInput(fmt.Errorf("%s: %w", path, err))
 	}
@@ -289,7 +263,12 @@ func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stdout, "no toolgate hook in %s\n", path)
 		return nil
 	}
-	if err := claudecode.WriteSettings(path, out); err != nil {
+	if out == nil {
+		err = os.Remove(path) // toolgate's own plugin file
+	} else {
+		err = claudecode.WriteSettings(path, out)
+	}
+	if err != nil {
 		return err
 	}
 	for _, r := range removed {
@@ -343,14 +322,6 @@ func eventHelp(host *hosts.Host) string {
 		return ": PreToolUse (every call) or PermissionRequest (only calls Claude Code would ask about); UserPromptSubmit is always added"
 	}
 	return ""
-}
-
-// hostTimeout is the agent's timeout for the hook, in the settings file's
-// unit: the hook's own deadline and some slack, so the agent never kills
-// a hook that is about to answer (an agent goes on without a killed
-// hook).
-func hostTimeout(host *hosts.Host, d time.Duration) int {
-	return (int(math.Ceil(d.Seconds())) + hookTimeoutSlack) * host.TimeoutUnit
 }
 
 // checkLasting refuses to install a hook binary that will be gone when

@@ -131,7 +131,7 @@ func TestHookExitCodes(t *testing.T) {
 		{"codex prompt", []string{"codex"}, string(recorded(t, "codex_user_prompt_submit.json")), 0},
 		{"bad prompt", []string{"claude-code"}, `{"hook_event_name":"UserPromptSubmit","prompt":7}`, 0},
 		{"bad flag", []string{"claude-code", "--on-error", "allow"}, "", 2},
-		{"unknown hook", []string{"cursor"}, "", 2},
+		{"unknown hook", []string{"nosuchagent"}, "", 2},
 	} {
 		code, stdout, stderr := hookExit(t, tc.args, []byte(tc.input))
 		if code != tc.code {

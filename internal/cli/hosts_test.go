@@ -260,3 +260,105 @@ func TestDoctorHooks(t *testing.T) {
 		}
 	}
 }
+
+// TestHookAdaptersDecide runs each host's own input format through its
+// hook: a secret read is denied and its benign twin allowed, in the
+// host's answer format; a shell command that writes asks (or, where the
+// host cannot ask from a hook, is denied saying so).
+func TestHookAdaptersDecide(t *testing.T) {
+	hookEnv(t)
+	secret, readme := "/home/dev/.ssh/id_rsa", "/home/dev/shop/README.md"
+	for _, tc := range []struct {
+		host, input, want string
+	}{
+		{"cursor", `{"hook_event_name":"beforeReadFile","conversation_id":"c1","workspace_roots":["/home/dev/shop"],"file_path":"` + secret + `","content":"KEY"}`, `{"permission":"deny","user_message":"toolgate: `},
+		{"cursor", `{"hook_event_name":"beforeReadFile","conversation_id":"c1","workspace_roots":["/home/dev/shop"],"file_path":"` + readme + `","content":"hi"}`, `{"permission":"allow"}`},
+		{"cursor", `{"hook_event_name":"beforeShellExecution","conversation_id":"c1","command":"cat ~/.ssh/id_rsa","cwd":"/home/dev/shop"}`, `{"permission":"deny"`},
+		{"cursor", `{"hook_event_name":"beforeShellExecution","conversation_id":"c1","command":"rm -rf build","cwd":"/home/dev/shop"}`, `{"permission":"ask"`},
+		{"cursor", `{"hook_event_name":"beforeMCPExecution","conversation_id":"c1","tool_name":"query","tool_input":"{\"sql\":\"select 1\"}","cwd":"/home/dev/shop"}`, `{"permission":"ask"`},
+		{"cursor", `{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c1","prompt":"hi"}`, `{"continue":true}`},
+		{"copilot", `{"timestamp":1,"cwd":"/home/dev/shop","toolName":"view","toolArgs":"{\"path\":\"` + secret + `\"}"}`, `{"permissionDecision":"deny","permissionDecisionReason":"toolgate: `},
+		{"copilot", `{"timestamp":1,"cwd":"/home/dev/shop","toolName":"view","toolArgs":"{\"path\":\"` + readme + `\"}"}`, `{"permissionDecision":"allow"}`},
+		{"copilot", `{"timestamp":1,"cwd":"/home/dev/shop","toolName":"bash","toolArgs":{"command":"rm -rf build"}}`, `{"permissionDecision":"ask"`},
+		{"opencode", `{"hook_event_name":"tool.execute.before","session_id":"o1","cwd":"/home/dev/shop","tool_name":"read","tool_input":{"filePath":"` + secret + `"}}`, `{"decision":"deny","reason":"toolgate: `},
+		{"opencode", `{"hook_event_name":"tool.execute.before","session_id":"o1","cwd":"/home/dev/shop","tool_name":"read","tool_input":{"filePath":"` + readme + `"}}`, `{"decision":"allow"}`},
+		{"opencode", `{"hook_event_name":"tool.execute.before","session_id":"o1","cwd":"/home/dev/shop","tool_name":"bash","tool_input":{"command":"rm -rf build"}}`, `opencode plugins cannot ask`},
+	} {
+		code, stdout, stderr := hookExit(t, []string{tc.host}, []byte(tc.input))
+		if code != 0 || !strings.Contains(stdout, tc.want) || strings.Count(stdout, "\n") != 1 {
+			t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want %s", tc.host, tc.input, code, stdout, stderr, tc.want)
+		}
+	}
+	// What cannot be read blocks, on every host.
+	for _, host := range []string{"cursor", "copilot", "opencode"} {
+		for _, input := range []string{"{", `{"hook_event_name":"beforeWhatever","toolName":"bash","tool_name":"bash","command":"ls"}`, `{"hook_event_name":"beforeMCPExecution","toolName":"bash","toolArgs":"[1]","tool_input":"[1]","tool_name":"x"}`} {
+			code, stdout, stderr := hookExit(t, []string{host}, []byte(input))
+			if code == 0 && !strings.Contains(stdout, "deny") || code == 1 {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q", host, input, code, stdout, stderr)
+			}
+		}
+	}
+}
+
+// TestHookInstallFlatAndPlugin installs the hosts whose files are not
+// Claude Code's layout: Cursor's and Copilot CLI's flat hooks files and
+// opencode's plugin, and takes them out again.
+func TestHookInstallFlatAndPlugin(t *testing.T) {
+	home, project := installEnv(t)
+	bin := fakeHook(t, home, 0)
+	cursor := filepath.Join(home, ".cursor", "hooks.json")
+	if err := os.MkdirAll(filepath.Dir(cursor), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cursor, []byte(`{"version": 1, "hooks": {"afterFileEdit": [{"command": "fmt.sh"}], "beforeShellExecution": [{"command": "audit.sh"}]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		host, file string
+		want       []string
+	}{
+		{"cursor", cursor, []string{`"beforeShellExecution": [`, `"command": "audit.sh"`, `"command": "` + bin + ` cursor"`, `"beforeReadFile": [`, `"beforeMCPExecution": [`, `"beforeSubmitPrompt": [`, `"afterFileEdit"`}},
+		{"copilot", filepath.Join(project, ".github", "hooks", "toolgate.json"), []string{`"version": 1`, `"preToolUse": [`, `"type": "command"`, `"bash": "` + bin + ` copilot"`, `"timeoutSec": 40`, `"userPromptSubmitted": [`}},
+		{"opencode", filepath.Join(home, ".config", "opencode", "plugins", "toolgate.js"), []string{"// toolgate-hook-command: " + bin + " opencode\n", `"tool.execute.before"`, "const TIMEOUT_MS = 160000;"}},
+	} {
+		args := []string{"install", tc.host, "--dir", project, "--command", bin}
+		if tc.host == "copilot" {
+			args = append(args, "--local")
+		}
+		if code, stdout, stderr := hookExit(t, args, nil); code != 0 || !strings.Contains(stdout, "installed in "+tc.file) {
+			t.Fatalf("%s: exit %d, %s%s", tc.host, code, stdout, stderr)
+		}
+		data, _ := os.ReadFile(tc.file)
+		for _, w := range tc.want {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("%s: %s lacks %q:\n%s", tc.host, tc.file, w, data)
+			}
+		}
+		if code, stdout, _ := hookExit(t, args, nil); code != 0 || !strings.Contains(stdout, "already installed") {
+			t.Errorf("%s reinstall: exit %d, %s", tc.host, code, stdout)
+		}
+		args = []string{"uninstall", tc.host, "--dir", project}
+		if tc.host == "copilot" {
+			args = append(args, "--local")
+		}
+		if code, stdout, stderr := hookExit(t, args, nil); code != 0 || !strings.Contains(stdout, "removed the ") {
+			t.Fatalf("%s uninstall: exit %d, %s%s", tc.host, code, stdout, stderr)
+		}
+		data, err := os.ReadFile(tc.file)
+		if strings.Contains(string(data), bin) || tc.host == "opencode" && err == nil {
+			t.Errorf("%s after uninstall: %s", tc.host, data)
+		}
+	}
+	data, _ := os.ReadFile(cursor)
+	if !strings.Contains(string(data), "audit.sh") || !strings.Contains(string(data), "fmt.sh") || strings.Contains(string(data), "beforeReadFile") {
+		t.Errorf("cursor after uninstall: %s", data)
+	}
+	// Someone else's file where the plugin goes is left alone.
+	plugin := filepath.Join(home, ".config", "opencode", "plugins", "toolgate.js")
+	if err := os.WriteFile(plugin, []byte("export const Mine = async () => ({})\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := hookExit(t, []string{"install", "opencode", "--command", bin}, nil); code != 2 {
+		t.Errorf("install over someone else's plugin: exit %d", code)
+	}
+}
