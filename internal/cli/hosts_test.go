@@ -187,6 +187,15 @@ func TestHookUnknownEventBlocks(t *testing.T) {
 	}
 }
 
+// bashAnswer is the Claude Code hook's decision on a Bash command.
+func bashAnswer(t *testing.T, command string) string {
+	t.Helper()
+	in, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": "/home/dev/shop", "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+	_, stdout, _ := hookExit(t, []string{"claude-code"}, in)
+	return parseAnswer(t, stdout).HookSpecificOutput.PermissionDecision
+}
+
 // TestHookGemini answers Gemini CLI's own events in its format.
 func TestHookGemini(t *testing.T) {
 	hookEnv(t)
@@ -196,8 +205,8 @@ func TestHookGemini(t *testing.T) {
 	for _, tc := range []struct{ name, input, decision string }{
 		{"secret", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/home/dev/.ssh/id_rsa"}}`, "deny"},
 		{"read", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/home/dev/shop/README.md"}}`, "allow"},
-		// The same answers as Claude Code's Bash gets for the same command.
-		{"shell", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls -la"}}`, "ask"},
+		// The answer Claude Code's Bash gets for the same command.
+		{"shell", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls -la"}}`, bashAnswer(t, "ls -la")},
 		{"shell secret", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, "deny"},
 		{"shell write", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"sub"}}`, "ask"},
 		{"mcp", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"mcp_github_create_issue","tool_input":{"title":"x"},"mcp_context":{"server_name":"github","tool_name":"create_issue"}}`, "ask"},
