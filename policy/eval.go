@@ -862,10 +862,18 @@ func reasonOperandBudget() string {
 func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) (_ []subject, all bool) {
 	left := maxOperands
 	for i := range a.Commands {
-		if shell.KnowsOperands(a.Commands[i].Name) && len(a.Commands[i].Paths) == 0 {
-			continue // its files are reported already; the rest are not files
-		}
+		// A file rule beats the table (DESIGN §3.5): of a known command
+		// that sends data away, an operand its entry gives another role
+		// (gh gist create .env, gh api -F x=@.env) is checked too, when
+		// it is written like a path (a '.' or '/', no space: not a
+		// title, a label or a message). The other known commands'
+		// files are reported already; the rest of their words are
+		// patterns and text.
 		cmd := &a.Commands[i]
+		known := shell.KnowsOperands(cmd.Name) && len(cmd.Paths) == 0
+		if known && !shell.SendsOperands(cmd.Name, cmd.Effects) {
+			continue
+		}
 		for k, n := 0, len(cmd.Args)+len(cmd.Paths); k < n; k++ {
 			var arg string
 			if k < len(cmd.Args) {
@@ -876,7 +884,10 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
 				arg = v // if=.env, --data=DIR: the option's value
 			}
-			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`\x00") {
+			if len(arg) > 1 && (arg[0] == '@' || arg[0] == '<') {
+				arg = arg[1:] // -F x=@.env, -d @file: a file read for the value
+			}
+			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`\x00") || known && (strings.ContainsAny(arg, " \t\n") || !strings.ContainsAny(arg, "./")) {
 				continue
 			}
 			// A glob operand is compared as a pattern even when an element

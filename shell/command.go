@@ -915,6 +915,22 @@ func KnowsOperands(name string) bool {
 	return describes(name) || isPlainCommand(name) || wrapperFor(name) != nil || name == "xargs" || name == "parallel"
 }
 
+// SendsOperands reports whether a command is the client of a service its
+// operands may be sent to (gh gist create FILE, aws s3 cp FILE URL, gh
+// api -F x=@FILE): whatever role its table entry gives an operand, a
+// file the rules protect may leave with it.
+func SendsOperands(name string, effects Effect) bool {
+	if effects&EffectNetwork != 0 {
+		return true
+	}
+	switch name {
+	case "gh", "glab", "hub", "tea", "aws", "gcloud", "gsutil", "az", "doctl", "flyctl", "fly", "heroku",
+		"vercel", "netlify", "wrangler", "firebase", "rclone", "s3cmd", "b2", "oci", "ibmcloud", "linode-cli":
+		return true
+	}
+	return false
+}
+
 // isGitPrinter: the git subcommands that print the contents (or the
 // changes) of the files their pathspecs name.
 func isGitPrinter(name string) bool {
