@@ -36,10 +36,9 @@ import (
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
 	// First of all packages to start: the main goroutine's stack grown
-	// once, and the heap's first 2 MB one huge page where faults are slow.
+	// once, while it is shallow.
 	_ "github.com/toolgate/toolgate/internal/bigstack"
 	"github.com/toolgate/toolgate/internal/clicore"
-	_ "github.com/toolgate/toolgate/internal/hugeheap"
 	"github.com/toolgate/toolgate/internal/yamltree"
 )
 

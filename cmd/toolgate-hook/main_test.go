@@ -320,21 +320,16 @@ func TestInitBudget(t *testing.T) {
 		t.Fatalf("inittrace listed %d packages; stderr:\n%s", pkgs, errb.String())
 	}
 	t.Logf("package initialisation: %d packages, %d bytes, %d allocations", pkgs, size, allocs)
-	// bigstack grows the main goroutine's stack while it is shallow, and
-	// hugeheap collapses the heap's first pages before most of them are
-	// touched: both must start before the packages whose start-up or use
-	// grows the stack or the heap.
+	// bigstack grows the main goroutine's stack while it is shallow: it
+	// must start before the packages whose start-up or use grows it.
 	const bigstack = "github.com/toolgate/toolgate/internal/bigstack"
-	const hugeheap = "github.com/toolgate/toolgate/internal/hugeheap"
-	for _, early := range []string{bigstack, hugeheap} {
-		at, ok := order[early]
-		if !ok {
-			t.Errorf("%s is not initialised in the hook binary", early)
-		}
-		for _, later := range []string{"os", "unicode", "mvdan.cc/sh/v3/syntax", "github.com/toolgate/toolgate/shell"} {
-			if o, ok := order[later]; ok && o < at {
-				t.Errorf("%s starts before %s", later, early)
-			}
+	at, ok := order[bigstack]
+	if !ok {
+		t.Errorf("%s is not initialised in the hook binary", bigstack)
+	}
+	for _, later := range []string{"os", "unicode", "mvdan.cc/sh/v3/syntax", "github.com/toolgate/toolgate/shell"} {
+		if o, ok := order[later]; ok && o < at {
+			t.Errorf("%s starts before %s", later, bigstack)
 		}
 	}
 	if o, ok := order["internal/godebug"]; ok && o < order[bigstack] {
@@ -348,8 +343,8 @@ func TestInitBudget(t *testing.T) {
 		t.Errorf("package initialisation allocates %d bytes in %d allocations; budget %d, %d (GODEBUG=inittrace=1 names the packages)", size, allocs, maxBytes, maxAllocs)
 	}
 
-	// toolgate's own packages run nothing at start-up but bigstack's and
-	// hugeheap's inits: a package-level var set by a call
+	// toolgate's own packages run nothing at start-up but bigstack's
+	// init: a package-level var set by a call
 	// (sync.OnceValue, a regexp, a copy of another var's field) is code
 	// that allocates and writes its page of .data, a page fault in every
 	// process (shell.init was 2,826 bytes of code copying tables;
@@ -368,7 +363,7 @@ func TestInitBudget(t *testing.T) {
 		if !strings.HasPrefix(s.Name, "github.com/toolgate/toolgate") || !strings.Contains(s.Name, ".init") || strings.Contains(s.Name, ".init.func") {
 			continue
 		}
-		if s.Name == bigstack+".init.0" || s.Name == hugeheap+".init.0" {
+		if s.Name == bigstack+".init.0" {
 			seen[s.Name] = true
 			continue
 		}
@@ -376,10 +371,8 @@ func TestInitBudget(t *testing.T) {
 			t.Errorf("%s runs at start-up (%d bytes of code): a package-level var's initializer or an init function", s.Name, s.Size)
 		}
 	}
-	for _, early := range []string{bigstack, hugeheap} {
-		if !seen[early+".init.0"] {
-			t.Errorf("%s.init.0 not found in the binary's symbols", early)
-		}
+	if !seen[bigstack+".init.0"] {
+		t.Errorf("%s.init.0 not found in the binary's symbols", bigstack)
 	}
 }
 
