@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/toolgate/toolgate/internal/lazy"
-	"github.com/toolgate/toolgate/internal/yamltree"
 )
 
 // hujsonErr matches the position hujson puts in its parse errors. The
@@ -147,28 +148,29 @@ func (c *jsoncConv) convert(v *hujson.Value, depth int) (*docNode, error) {
 // yamlErr matches the line yaml.v3 puts in its parse errors.
 var yamlErr = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) }}
 
-// parseYAML parses one YAML document into a node tree. An empty document
-// (or one of comments only) gives nil. The document is read by
-// yamltree's subset reader, or by the full reader the binary registered
-// (toolgate registers yaml.v3; the lean hook has none, and hands configs
-// outside the subset to toolgate before it gets here).
+// parseYAML parses one YAML document into a node tree with yaml.v3. An
+// empty document (or one of comments only) gives nil; a second document
+// ("---") is an error, as a config file holds one.
 func parseYAML(file string, src []byte) (*docNode, error) {
-	root, err := yamltree.Read(src)
-	if err != nil {
-		var te *yamltree.Error
-		switch {
-		case errors.As(err, &te):
-			return nil, &LoadError{File: file, Line: te.Line, Col: te.Col, Msg: te.Msg}
-		case errors.Is(err, yamltree.ErrOutsideSubset):
-			return nil, &LoadError{File: file, Msg: "this binary reads only plain YAML and toolgate, which reads the rest, was not run: " + err.Error(), Err: err}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
 		}
 		return nil, yamlError(file, src, err)
 	}
-	if root == nil {
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &LoadError{File: file, Line: extra.Line, Msg: "more than one YAML document (\"---\"); a config file holds one"}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(file, src, err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, nil
 	}
 	conv := yamlConv{file: file}
-	return conv.convert(root, 0)
+	return conv.convert(doc.Content[0], 0)
 }
 
 // yamlError turns a yaml.v3 error into a *LoadError, with a hint for the
@@ -212,33 +214,33 @@ type yamlConv struct {
 	file string
 	// anchors holds the converted value of every anchored node, so an
 	// alias costs nothing to convert however often it is used.
-	anchors map[*yamltree.Node]*docNode
+	anchors map[*yaml.Node]*docNode
 }
 
-func (c *yamlConv) errAt(y *yamltree.Node, format string, args ...any) *LoadError {
-	return &LoadError{File: c.file, Line: y.Line, Col: y.Col, Msg: fmt.Sprintf(format, args...)}
+func (c *yamlConv) errAt(y *yaml.Node, format string, args ...any) *LoadError {
+	return &LoadError{File: c.file, Line: y.Line, Col: y.Column, Msg: fmt.Sprintf(format, args...)}
 }
 
 // convert converts a YAML node. Aliases share the converted value of their
 // anchor; the size and height a consumer would see once aliases are
 // expanded are bounded by maxNodes and maxDepth.
-func (c *yamlConv) convert(y *yamltree.Node, depth int) (*docNode, error) {
+func (c *yamlConv) convert(y *yaml.Node, depth int) (*docNode, error) {
 	if depth > maxDepth {
 		return nil, c.errAt(y, "document nested deeper than %d levels", maxDepth)
 	}
-	if y.Kind == yamltree.Alias {
+	if y.Kind == yaml.AliasNode {
 		a, ok := c.anchors[y.Alias]
 		if y.Alias == nil || !ok || a == nil {
 			return nil, c.errAt(y, "invalid YAML alias %q (an alias must follow its anchor and not be inside it)", y.Value)
 		}
 		// Report positions where the alias is used.
 		cp := *a
-		cp.line, cp.col = y.Line, y.Col
+		cp.line, cp.col = y.Line, y.Column
 		return &cp, nil
 	}
 	if y.Anchor != "" {
 		if c.anchors == nil {
-			c.anchors = make(map[*yamltree.Node]*docNode)
+			c.anchors = make(map[*yaml.Node]*docNode)
 		}
 		c.anchors[y] = nil // in progress
 	}
@@ -265,14 +267,14 @@ func (c *yamlConv) convert(y *yamltree.Node, depth int) (*docNode, error) {
 	return n, nil
 }
 
-func (c *yamlConv) convertValue(y *yamltree.Node, depth int) (*docNode, error) {
-	n := &docNode{line: y.Line, col: y.Col}
+func (c *yamlConv) convertValue(y *yaml.Node, depth int) (*docNode, error) {
+	n := &docNode{line: y.Line, col: y.Column}
 	switch y.Kind {
-	case yamltree.Map:
+	case yaml.MappingNode:
 		n.kind = kMap
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			ky, vy := y.Content[i], y.Content[i+1]
-			if ky.Tag == "merge" {
+			if ky.ShortTag() == "!!merge" {
 				return nil, c.errAt(ky, "YAML merge keys (<<) are not supported here: write the entries out")
 			}
 			k, err := c.convert(ky, depth+1)
@@ -286,7 +288,7 @@ func (c *yamlConv) convertValue(y *yamltree.Node, depth int) (*docNode, error) {
 			n.keys = append(n.keys, k)
 			n.vals = append(n.vals, v)
 		}
-	case yamltree.List:
+	case yaml.SequenceNode:
 		n.kind = kList
 		for _, it := range y.Content {
 			v, err := c.convert(it, depth+1)
@@ -295,9 +297,9 @@ func (c *yamlConv) convertValue(y *yamltree.Node, depth int) (*docNode, error) {
 			}
 			n.items = append(n.items, v)
 		}
-	case yamltree.Scalar:
+	case yaml.ScalarNode:
 		n.kind, n.text = kScalar, y.Value
-		switch y.Tag {
+		switch strings.TrimPrefix(y.ShortTag(), "!!") {
 		case "null":
 			n.kind = kNull
 		case "bool":

@@ -15,10 +15,7 @@
 // With a gateway (--server or $TOOLGATE_URL) it hands the whole run, before
 // reading the input, to the toolgate binary next to it (else toolgate on
 // PATH), which talks HTTP; without one that is an undecidable call,
-// answered by --on-error (deny by default), never allow. It reads YAML
-// configs with yamltree's subset reader, not yaml.v3, whose start-up
-// would cost every call; a config beyond the subset (anchors, block
-// scalars, multi-line values…) hands the run to toolgate the same way.
+// answered by --on-error (deny by default), never allow.
 package main
 
 import (
@@ -39,7 +36,6 @@ import (
 	// once, while it is shallow.
 	_ "github.com/toolgate/toolgate/internal/bigstack"
 	"github.com/toolgate/toolgate/internal/clicore"
-	"github.com/toolgate/toolgate/internal/yamltree"
 )
 
 func main() {
@@ -60,13 +56,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Gateway: func(string, *clicore.HookFlags, *hosts.Host, time.Duration) claudecode.Decider {
 			// Only returns when toolgate cannot be run.
 			return clicore.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
-		},
-		Local: func(loadErr error) {
-			if errors.Is(loadErr, yamltree.ErrOutsideSubset) {
-				// Only returns when toolgate cannot be run; the load error
-				// then denies the call (--on-error), naming the cause.
-				_ = execToolgate(append([]string{"hook"}, args...))
-			}
 		},
 	}
 	return clicore.RunHookAgent(ctx, host, handoff, args[1:], stdin, stdout, stderr)

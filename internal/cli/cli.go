@@ -7,9 +7,6 @@ import (
 	"io"
 
 	"github.com/toolgate/toolgate/internal/clicore"
-	// toolgate reads every YAML config: the full reader behind yamltree's
-	// subset (the lean hook links only the subset, and hands the rest here).
-	_ "github.com/toolgate/toolgate/internal/yamltree/yamlv3"
 	"github.com/toolgate/toolgate/policy"
 )
 

@@ -90,15 +90,9 @@ func (h *HookFlags) GatewayURL() string {
 type Gateway func(url string, f *HookFlags, host *hosts.Host, deadline time.Duration) claudecode.Decider
 
 // Handoff is how the binary running the hook hands on what it does not
-// decide itself. Gateway builds the decider for a gateway. Local, if set,
-// makes a hook that decides locally read its rules before the input and
-// calls Local with the error, so a lean binary can hand a run it cannot
-// decide (a config beyond the YAML it reads) to the toolgate binary, input
-// untouched. Other load errors are reported when a call is decided, as
-// without Local.
+// decide itself: Gateway builds the decider for a gateway.
 type Handoff struct {
 	Gateway Gateway
-	Local   func(loadErr error)
 }
 
 // RunHookAgent answers one hook input of a host ("hook claude-code",
@@ -152,13 +146,7 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 		}
 		hook.Decider = handoff.Gateway(url, &hf, host, deadline)
 	} else {
-		local := &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, host: name, projectDir: hook.ProjectDir}
-		if handoff.Local != nil {
-			var err error
-			local.loaded, err = hf.Rules.Load()
-			handoff.Local(err)
-		}
-		hook.Decider = local
+		hook.Decider = &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, host: name, projectDir: hook.ProjectDir}
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, claudecode.MaxInputBytes+1))
 	if err != nil {
@@ -225,7 +213,7 @@ type lazyLocal struct {
 	agentPerms bool
 	host       string
 	projectDir string
-	// loaded are the rules if read before the input, else nil.
+	// loaded are the rules once read.
 	loaded *Loaded
 	local  *claudecode.Local
 }
