@@ -3,7 +3,9 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,7 +15,6 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/glob"
-	"github.com/toolgate/toolgate/internal/readfile"
 )
 
 // maxDocumentSize bounds a rules document or config file read by LoadFile.
@@ -94,13 +95,14 @@ func LoadFile(path string) (*Document, error) {
 // by maxDocumentSize. Its errors are *LoadError naming the file;
 // errors.Is(err, fs.ErrNotExist) tells a missing file.
 func ReadDocument(path string) ([]byte, error) {
-	src, err := readfile.Read(path, maxDocumentSize)
+	f, err := os.Open(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) && pe.Op != "open" {
-			return nil, ioError(path, "cannot read", err)
-		}
 		return nil, ioError(path, "cannot open", err)
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, maxDocumentSize+1))
+	if err != nil {
+		return nil, ioError(path, "cannot read", err)
 	}
 	if len(src) > maxDocumentSize {
 		return nil, &LoadError{File: path, Msg: fmt.Sprintf("file is larger than %d MiB", maxDocumentSize>>20)}

@@ -8,20 +8,19 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/toolgate/toolgate/internal/lazy"
 )
 
 // hujsonErr matches the position hujson puts in its parse errors. The
 // error-path regexps are compiled on first use: every process that loads
 // rules (the per-call hook above all) would pay for them at start.
-var hujsonErr = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
+var hujsonErr = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
-}}
+})
 
 // parseJSONC parses JSONC (JSON with comments and trailing commas) into a
 // node tree. It also returns the hujson tree, whose offsets index src.
@@ -50,7 +49,7 @@ func parseJSONC(file string, src []byte) (*docNode, hujson.Value, error) {
 	v, _, err := parseHuJSON(src)
 	if err != nil {
 		e := &LoadError{File: file, Msg: "invalid JSONC: " + err.Error()}
-		if m := hujsonErr.Get().FindStringSubmatch(err.Error()); m != nil {
+		if m := hujsonErr().FindStringSubmatch(err.Error()); m != nil {
 			e.Line, _ = strconv.Atoi(m[1])
 			e.Col, _ = strconv.Atoi(m[2])
 			e.Msg = "invalid JSONC: " + m[3]
@@ -146,7 +145,7 @@ func (c *jsoncConv) convert(v *hujson.Value, depth int) (*docNode, error) {
 }
 
 // yamlErr matches the line yaml.v3 puts in its parse errors.
-var yamlErr = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) }}
+var yamlErr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // parseYAML parses one YAML document into a node tree with yaml.v3. An
 // empty document (or one of comments only) gives nil; a second document
@@ -178,7 +177,7 @@ func parseYAML(file string, src []byte) (*docNode, error) {
 func yamlError(file string, src []byte, err error) *LoadError {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	e := &LoadError{File: file, Msg: "invalid YAML: " + msg}
-	if m := yamlErr.Get().FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlErr().FindStringSubmatch(err.Error()); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Msg = "invalid YAML: " + m[2]
 		msg = m[2]
@@ -193,7 +192,7 @@ func yamlError(file string, src []byte, err error) *LoadError {
 	return e
 }
 
-var bareStar = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s\[{,:-])\*`) }}
+var bareStar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[\s\[{,:-])\*`) })
 
 // lineOfBareStar finds the first line with an unquoted "*" where YAML
 // expects a value or key.
@@ -203,7 +202,7 @@ func lineOfBareStar(src []byte) int {
 		if strings.HasPrefix(l, "#") {
 			continue
 		}
-		if bareStar.Get().MatchString(l) {
+		if bareStar().MatchString(l) {
 			return i + 1
 		}
 	}

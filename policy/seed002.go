@@ -3,8 +3,7 @@ package policy
 import (
 	"bytes"
 	_ "embed"
-
-	"github.com/toolgate/toolgate/internal/lazy"
+	"sync"
 )
 
 // seed002ProfileJSONC is seed 002's tool classification as workspace
@@ -18,7 +17,7 @@ var seed002ProfileJSONC []byte
 // Seed002Path is the Path of the document Seed002RulesJSONC parses to.
 const Seed002Path = "builtin:seed002"
 
-var seed002Rules = lazy.Value[[]byte]{New: func() []byte {
+var seed002Rules = sync.OnceValue(func() []byte {
 	// The defaults' closing brace is their last; the profile goes
 	// before it, so its rules come after the defaults' and win.
 	d := bytes.TrimRight(defaultRulesJSONC, " \t\r\n")
@@ -34,9 +33,9 @@ var seed002Rules = lazy.Value[[]byte]{New: func() []byte {
 		panic("policy: invalid seed002.jsonc: " + err.Error())
 	}
 	return b.Bytes()
-}}
+})
 
 // Seed002RulesJSONC returns the default workspace document followed by
 // seed 002's tool profile: what a gateway serving seed 002's WebSocket
 // clients seeds new workspace documents with. Each call returns a copy.
-func Seed002RulesJSONC() []byte { return append([]byte(nil), seed002Rules.Get()...) }
+func Seed002RulesJSONC() []byte { return append([]byte(nil), seed002Rules()...) }

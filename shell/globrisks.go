@@ -2,9 +2,9 @@ package shell
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/internal/glob"
-	"github.com/toolgate/toolgate/internal/lazy"
 )
 
 // criticalPattern is one path IsCriticalWritePath knows, as a path pattern
@@ -17,7 +17,7 @@ type criticalPattern struct {
 }
 
 // criticalPatterns renders the critical write paths as path patterns, once.
-var criticalPatterns = lazy.Value[[]criticalPattern]{New: func() []criticalPattern {
+var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 	var out []criticalPattern
 	add := func(code string, fold bool, paths ...string) {
 		for _, p := range paths {
@@ -46,7 +46,7 @@ var criticalPatterns = lazy.Value[[]criticalPattern]{New: func() []criticalPatte
 	add(RiskGitHook, true, "**.git/hooks", "**.git/hooks/**")
 	add(RiskGitConfig, true, ".git", "**/.git", "**.git/config", "**.git/config.worktree", "**.git/modules/**", "**.git/worktrees/**")
 	return out
-}}
+})
 
 // MayBeCriticalWritePath is IsCriticalWritePath for a shell pathname
 // pattern ("~/.bashr?", ".git/hook*/x", "/etc/sudoers.d/*"): whether some
@@ -66,7 +66,7 @@ func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
 	}
 	var folded glob.Path
 	foldDone := false
-	pats := criticalPatterns.Get()
+	pats := criticalPatterns()
 	for i := range pats {
 		c := &pats[i]
 		for _, f := range forms[:n] {

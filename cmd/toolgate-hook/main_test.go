@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -328,95 +327,5 @@ func TestInitBudget(t *testing.T) {
 	const maxBytes, maxAllocs = 72 << 10, 540
 	if size > maxBytes || allocs > maxAllocs {
 		t.Errorf("package initialisation allocates %d bytes in %d allocations; budget %d, %d (GODEBUG=inittrace=1 names the packages)", size, allocs, maxBytes, maxAllocs)
-	}
-
-	// toolgate's own packages run nothing at start-up but bigstack's
-	// init: a package-level var set by a call
-	// (sync.OnceValue, a regexp, a copy of another var's field) is code
-	// that allocates and writes its page of .data, a page fault in every
-	// process (shell.init was 2,826 bytes of code copying tables;
-	// lazy.Value and constants keep such vars data the linker lays out).
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, s := range syms {
-		if !strings.HasPrefix(s.Name, "github.com/toolgate/toolgate") || !strings.Contains(s.Name, ".init") || strings.Contains(s.Name, ".init.func") {
-			continue
-		}
-		if s.Name == bigstack+".init.0" {
-			seen[s.Name] = true
-			continue
-		}
-		if strings.HasSuffix(s.Name, ".init") || strings.Contains(s.Name, ".init.") {
-			t.Errorf("%s runs at start-up (%d bytes of code): a package-level var's initializer or an init function", s.Name, s.Size)
-		}
-	}
-	if !seen[bigstack+".init.0"] {
-		t.Errorf("%s.init.0 not found in the binary's symbols", bigstack)
-	}
-}
-
-// TestNoPoller: deciding locally, toolgate-hook never starts Go's network
-// poller (an epoll instance and an eventfd, then a thread parked in
-// epoll_wait): it reads its files through internal/readfile and sets no
-// timer. The poller was 1–2% of the hook's run (docs/BENCHMARKS.md).
-// The run has every file a local decision reads: toolgate's config, and
-// the project's Claude Code settings.
-func TestNoPoller(t *testing.T) {
-	hookEnv(t)
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace not found (.ci/run installs it)")
-	}
-	bin := sharedHookBin(t)
-	project := t.TempDir()
-	t.Setenv("CLAUDE_PROJECT_DIR", project)
-	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "toolgate", "toolgate.yaml")
-	settings := filepath.Join(project, ".claude", "settings.json")
-	for path, text := range map[string]string{
-		cfg:      benchRules,
-		settings: `{"permissions": {"allow": ["Bash(git status)"], "deny": ["Read(./.env)"]}}`,
-	} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	trace := filepath.Join(t.TempDir(), "trace")
-	cmd := exec.Command(strace, "-f", "-qq", "-o", trace, "-e", "trace=openat,epoll_create,epoll_create1,eventfd2", bin, "claude-code")
-	cmd.Stdin = strings.NewReader(benchInput)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		if strings.Contains(errb.String(), "ptrace") {
-			t.Skipf("strace cannot trace here: %s", errb.String())
-		}
-		t.Fatalf("%v: %s", err, errb.String())
-	}
-	if !strings.Contains(out.String(), `"permissionDecision":"allow"`) {
-		t.Fatalf("stdout %q, stderr %q: want the config's allow", out.String(), errb.String())
-	}
-	got, err := os.ReadFile(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{cfg, settings} { // the files were read
-		if !bytes.Contains(got, []byte(strconv.Quote(path))) {
-			t.Errorf("the hook did not open %s; strace:\n%s", path, got)
-		}
-	}
-	for _, call := range []string{"epoll_create", "eventfd2"} {
-		if bytes.Contains(got, []byte(call)) {
-			t.Errorf("the hook called %s: Go's network poller started; strace:\n%s", call, got)
-		}
 	}
 }

@@ -160,10 +160,8 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 		}
 	}
 	if url != "" {
-		// Only a gateway is waited for. A local decision is bounded work
-		// (the analysis budgets), and a timer would start Go's network
-		// poller in a process that otherwise never needs it
-		// (internal/readfile).
+		// Only a gateway is waited for: a local decision is bounded work
+		// (the analysis budgets).
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, deadline)
 		defer cancel()

@@ -3,9 +3,9 @@ package sensitive
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/internal/glob"
-	"github.com/toolgate/toolgate/internal/lazy"
 )
 
 // Kind says what a sensitive path is and so which access to it matters.
@@ -495,7 +495,7 @@ func MayMatch(pattern, home string, k Kind) (e Entry, every, ok bool) {
 		base = glob.ParsePath(pattern[strings.LastIndexByte(pattern, '/')+1:])
 	}
 	v := viewOf(pattern, home)
-	pats := patterns.Get()
+	pats := patterns()
 	for i := range pats {
 		c := &pats[i]
 		if c.entry.Kind != k || !v.possible(c) {
@@ -622,7 +622,7 @@ type entryPaths struct {
 // under "~/", /root and any user's home, a Root entry under "/", an
 // Anywhere entry at the start or after any directory; a directory with
 // everything under it.
-var patterns = lazy.Value[[]entryPaths]{New: func() []entryPaths {
+var patterns = sync.OnceValue(func() []entryPaths {
 	list := table().list
 	out := make([]entryPaths, len(list))
 	for i := range list {
@@ -650,4 +650,4 @@ var patterns = lazy.Value[[]entryPaths]{New: func() []entryPaths {
 		}
 	}
 	return out
-}}
+})
