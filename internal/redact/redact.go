@@ -18,11 +18,11 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/internal/lazy"
 )
 
 // Marker ends every masked secret.
@@ -52,13 +52,13 @@ type table struct {
 	rules  []*Rule
 }
 
-var rules = lazy.Value[*table]{New: func() *table {
+var rules = sync.OnceValue(func() *table {
 	t, err := parse(rulesYAML)
 	if err != nil {
 		panic(err) // the embedded table is checked by its tests
 	}
 	return t
-}}
+})
 
 // parse reads and compiles a rule table.
 func parse(data []byte) (*table, error) {
@@ -103,7 +103,7 @@ func parse(data []byte) (*table, error) {
 
 // Rules returns the rule set, for documentation and doctor.
 func Rules() []Rule {
-	t := rules.Get()
+	t := rules()
 	out := make([]Rule, len(t.rules))
 	for i, r := range t.rules {
 		out[i] = *r
@@ -123,7 +123,7 @@ func Find(s string) []Match {
 	if len(s) < 8 {
 		return nil
 	}
-	t := rules.Get()
+	t := rules()
 	var lower string
 	var out []Match
 	for _, r := range t.rules {
