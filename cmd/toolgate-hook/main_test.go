@@ -104,7 +104,9 @@ func TestLeanDeps(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not found")
 	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	list := exec.Command("go", "list", "-deps", ".")
+	list.Env = goEnv
+	out, err := list.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
@@ -127,11 +129,11 @@ func TestLeanDeps(t *testing.T) {
 	}
 }
 
-// buildHook builds toolgate-hook into a new directory.
-func buildHook(t *testing.T) string {
-	t.Helper()
-	return buildHookIn(t, t.TempDir())
-}
+// goEnv is the environment the tests started with, for the go command:
+// hookEnv moves HOME and XDG_CONFIG_HOME, and with them the go command's
+// build cache, module cache and settings, so a build under hookEnv would
+// start from nothing (minutes on two cores) and might need the network.
+var goEnv []string
 
 func buildHookIn(t *testing.T, dir string) string {
 	t.Helper()
@@ -139,7 +141,9 @@ func buildHookIn(t *testing.T, dir string) string {
 		t.Skip("go command not found")
 	}
 	bin := filepath.Join(dir, "toolgate-hook")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = goEnv
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
@@ -168,6 +172,7 @@ func sharedHookBin(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	goEnv = os.Environ()
 	code := m.Run()
 	if sharedHook.dir != "" {
 		os.RemoveAll(sharedHook.dir)
@@ -182,8 +187,16 @@ func TestMain(m *testing.M) {
 // included.
 func TestHandsOff(t *testing.T) {
 	hookEnv(t)
-	bin := buildHook(t)
 	dir := t.TempDir()
+	// A copy of its own: a stand-in toolgate goes next to it.
+	src, err := os.ReadFile(sharedHookBin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "toolgate-hook")
+	if err := os.WriteFile(bin, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	plain := filepath.Join(dir, "plain.yaml")
 	full := filepath.Join(dir, "full.yml")
 	if err := os.WriteFile(plain, []byte("rules:\n  - Bash(ls *)\n"), 0o600); err != nil {
