@@ -6,7 +6,12 @@ require (
 	github.com/charmbracelet/bubbles v1.0.0
 	github.com/charmbracelet/bubbletea v1.3.10
 	github.com/charmbracelet/lipgloss v1.1.0
-	github.com/charmbracelet/x/ansi v0.11.9
+	// x/ansi from v0.11.8 needs go-runewidth v0.0.24 or later, whose
+	// package initialisation builds its width tables: 50 ms at every start
+	// of toolgate, any command, TUI or not. v0.11.6 keeps go-runewidth at
+	// v0.0.19, whose initialisation only reads the locale (docs/BENCHMARKS.md,
+	// "Main binary start-up"; bench/run's start section measures it).
+	github.com/charmbracelet/x/ansi v0.11.6
 	github.com/chromedp/chromedp v0.22.1
 	github.com/coder/websocket v1.8.15
 	github.com/elastic/go-seccomp-bpf v1.6.0
@@ -44,7 +49,7 @@ require (
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-localereader v0.0.1 // indirect
-	github.com/mattn/go-runewidth v0.0.27 // indirect
+	github.com/mattn/go-runewidth v0.0.19 // indirect
 	github.com/muesli/ansi v0.0.0-20230316100256-276c6243b2f6 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
