@@ -128,7 +128,9 @@ func ParseInput(data []byte) (*Input, error) {
 		return nil, &InputError{Err: errors.New("no input on stdin (want the hook's JSON object)")}
 	}
 	var in Input
-	more, err := decodeInput(data, &in)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&in)
+	more := err == nil && dec.More()
 	if err != nil {
 		return nil, &InputError{Event: sniffEvent(data), Err: fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))}
 	}
