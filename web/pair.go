@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	qrcode "github.com/skip2/go-qrcode"
@@ -183,7 +184,7 @@ func (u *UI) handlePairPage(w http.ResponseWriter, r *http.Request) {
 	} else {
 		w.WriteHeader(http.StatusNotFound)
 	}
-	_ = pairPage.Execute(w, data)
+	_ = pairPage().Execute(w, data)
 }
 
 // handlePairRedeem signs this device in: the code is deleted (a guarded
@@ -219,7 +220,10 @@ func (u *UI) handlePairRedeem(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-var pairPage = template.Must(template.New("pair").Parse(`<!doctype html>
+// pairPage is parsed when first used: at start-up it would cost every
+// toolgate command.
+var pairPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("pair").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>toolgate: sign this device in</title><link rel="stylesheet" href="/static/style.css"></head>
 <body><main class="pair">
@@ -229,6 +233,7 @@ var pairPage = template.Must(template.New("pair").Parse(`<!doctype html>
 {{else}}<p>This pairing link is unknown, used or expired. Make a new one with <code>toolgate pair</code>.</p>{{end}}
 </main></body></html>
 `))
+})
 
 // device is one entry of GET /ui/devices.
 type device struct {

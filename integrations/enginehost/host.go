@@ -352,7 +352,7 @@ func (h *host) toolRequest(line []byte, n int) {
 }
 
 // contextTool reads "Tool: detail" from approval_required's context.
-var contextTool = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.:-]*):\s*(.*)$`)
+var contextTool = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.:-]*):\s*(.*)$`) })
 
 // approvalRequired decides a suspended call and resumes the engine with
 // approval_resume. The call's tool is the one of its tool_request if the
@@ -380,7 +380,7 @@ func (h *host) suspendedCall(req ApprovalRequired) (string, Tool) {
 	t, ok := h.recall(req.CallID)
 	if !ok {
 		t = Tool{Name: "HostDecision", Args: map[string]any{}}
-		if m := contextTool.FindStringSubmatch(req.Context); m != nil {
+		if m := contextTool().FindStringSubmatch(req.Context); m != nil {
 			t.Name = m[1]
 			t.Args["question"] = m[2]
 		}

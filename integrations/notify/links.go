@@ -196,7 +196,7 @@ func (l *Links) Mounts(ans Answerer) []server.Mount {
 			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Content-Security-Policy", "default-src 'none'; form-action 'self'; frame-ancestors 'none'")
-			return confirmPage.Execute(w, map[string]any{"Title": present.Title(a), "Answer": c.Answer.Label(),
+			return confirmPage().Execute(w, map[string]any{"Title": present.Title(a), "Answer": c.Answer.Label(),
 				"Action": LinkPath + url.PathEscape(token), "Status": string(a.Status)})
 		}
 		a, err := l.Redeem(r.Context(), ans, token)
@@ -215,7 +215,10 @@ func (l *Links) Mounts(ans Answerer) []server.Mount {
 	}
 }
 
-var confirmPage = template.Must(template.New("confirm").Parse(`<!doctype html>
+// confirmPage is parsed when first used: at start-up it would cost every
+// toolgate command.
+var confirmPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("confirm").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>toolgate</title></head><body>
 <p>{{.Title}}</p>
@@ -223,3 +226,4 @@ var confirmPage = template.Must(template.New("confirm").Parse(`<!doctype html>
 {{else}}<p>Already {{.Status}}.</p>{{end}}
 </body></html>
 `))
+})
