@@ -150,6 +150,9 @@ type Grant struct {
 	CreatedBy  string    `json:"created_by"`
 	Via        string    `json:"via,omitempty"`
 	CreatedAt  time.Time `json:"created_at"`
+	// ExpiresAt, when set, is when a time-boxed grant ("allow for 30
+	// minutes") stops counting: from then on no node decides by it.
+	ExpiresAt time.Time `json:"expires_at,omitzero"`
 }
 
 // Session is one agent conversation.

@@ -147,6 +147,23 @@ type ApproveRequest struct {
 	Answer json.RawMessage `json:"answer,omitempty"`
 	// Modifications are changes to the call's arguments.
 	Modifications json.RawMessage `json:"modifications,omitempty"`
+	// For time-boxes the grant of a scope beyond once: a Go duration
+	// ("30m", "2h") after which the grant stops counting on every node
+	// (MaxGrantFor at most). Empty: the grant lasts as its scope does.
+	For string `json:"for,omitempty"`
+}
+
+// MaxGrantFor bounds a time-boxed grant's duration.
+const MaxGrantFor = 30 * 24 * time.Hour
+
+// ParseGrantFor reads a time-boxed grant's duration ("30m"): positive,
+// at most MaxGrantFor.
+func ParseGrantFor(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 || d > MaxGrantFor {
+		return 0, Errorf(EInvalid, "for %q: want a positive duration up to %s, such as 30m or 2h", s, MaxGrantFor)
+	}
+	return d, nil
 }
 
 // DenyRequest is a human's denial.

@@ -785,6 +785,9 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 	if req.Scope == "" {
 		req.Scope = toolgate.ScopeOnce
 	}
+	if req.For != "" && req.Scope == toolgate.ScopeOnce {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "for %q needs a scope beyond once (turn, session, workspace or global): a once approval has nothing to time-box", req.For)
+	}
 	if err := b.fresh(ctx); err != nil { // the session's turn, for a turn grant
 		return nil, err
 	}
@@ -866,6 +869,13 @@ func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.App
 	g := &toolgate.Grant{
 		ID: newID("gr_"), Scope: req.Scope, Kind: kind, Tool: a.Call.Tool,
 		ApprovalID: a.ID, CreatedBy: by.Name, Via: by.Via, CreatedAt: b.now(),
+	}
+	if req.For != "" {
+		d, err := toolgate.ParseGrantFor(req.For)
+		if err != nil {
+			return nil, err
+		}
+		g.ExpiresAt = g.CreatedAt.Add(d)
 	}
 	switch kind {
 	case toolgate.GrantTool:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
@@ -31,6 +32,19 @@ type layerKey struct {
 type cachedLayer struct {
 	engine *policy.Engine
 	rs     *policy.Ruleset
+	until  time.Time // the first of its time-boxed grants to expire (zero: none)
+}
+
+// current reports whether a layer compiled with grants until expires
+// still holds at now: none of its time-boxed grants has expired.
+func current(until, now time.Time) bool { return until.IsZero() || now.Before(until) }
+
+// earlier returns the earlier of two expiries, zero meaning never.
+func earlier(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // sessionLayers is a session's merged grant layers as of its workspace
@@ -40,6 +54,7 @@ type sessionLayers struct {
 	workspace string
 	turn      int
 	layers    []*policy.Ruleset
+	until     time.Time // the first of its time-boxed grants to expire
 }
 
 // maxCachedSessionLayers bounds the per-session entries; when full the
@@ -59,9 +74,14 @@ func (b *Broker) grantLayers(ctx context.Context, e *policy.Engine, s *toolgate.
 	sl, ok := lc.sessions[s.ID]
 	gen := lc.gen
 	lc.mu.RUnlock()
-	if ok && sl.engine == e && sl.workspace == s.Workspace && sl.turn == s.Turn {
+	if ok && sl.engine == e && sl.workspace == s.Workspace && sl.turn == s.Turn && (sl.until.IsZero() || current(sl.until, b.now())) {
 		return sl.layers, nil
 	}
+	// A time-boxed grant counts until its expiry by this node's clock,
+	// whichever node granted it: expired, it is left out, and the layers
+	// that held it are compiled again.
+	now := b.now()
+	var until time.Time
 	specs := [...]struct {
 		key    layerKey
 		filter store.GrantFilter
@@ -77,8 +97,9 @@ func (b *Broker) grantLayers(ctx context.Context, e *policy.Engine, s *toolgate.
 		lc.mu.RLock()
 		c, ok := lc.layers[sp.key]
 		lc.mu.RUnlock()
-		if ok && c.engine == e {
+		if ok && c.engine == e && current(c.until, now) {
 			layers = append(layers, c.rs)
+			until = earlier(until, c.until)
 			continue
 		}
 		grants, err := b.store.ListGrants(ctx, sp.filter)
@@ -86,19 +107,22 @@ func (b *Broker) grantLayers(ctx context.Context, e *policy.Engine, s *toolgate.
 			return nil, err
 		}
 		var rules []policy.Rule
+		var layerUntil time.Time
 		for _, g := range grants {
-			if sp.turn >= 0 && g.Turn != sp.turn {
+			if sp.turn >= 0 && g.Turn != sp.turn || !current(g.ExpiresAt, now) {
 				continue
 			}
 			rules = append(rules, grantRule(g))
+			layerUntil = earlier(layerUntil, g.ExpiresAt)
 		}
+		until = earlier(until, layerUntil)
 		rs, err := e.Compile(sp.key.layer, rules)
 		if err != nil {
 			return nil, fmt.Errorf("compile %s grants: %w", sp.key.layer, err)
 		}
 		lc.mu.Lock()
 		if lc.gen == gen {
-			lc.layers[sp.key] = cachedLayer{engine: e, rs: rs}
+			lc.layers[sp.key] = cachedLayer{engine: e, rs: rs, until: layerUntil}
 		}
 		lc.mu.Unlock()
 		layers = append(layers, rs)
@@ -109,7 +133,7 @@ func (b *Broker) grantLayers(ctx context.Context, e *policy.Engine, s *toolgate.
 			clear(lc.sessions)
 			clear(lc.layers)
 		}
-		lc.sessions[s.ID] = sessionLayers{engine: e, workspace: s.Workspace, turn: s.Turn, layers: layers}
+		lc.sessions[s.ID] = sessionLayers{engine: e, workspace: s.Workspace, turn: s.Turn, layers: layers, until: until}
 	}
 	lc.mu.Unlock()
 	return layers, nil
@@ -131,7 +155,9 @@ func (b *Broker) grantsChanged() {
 func (b *Broker) grantAdded(ctx context.Context, g *toolgate.Grant, by Actor) {
 	b.grantsChanged()
 	b.publish(toolgate.EventGrantAdded, nil, g)
-	if g.Scope == toolgate.ScopeWorkspace {
+	if g.Scope == toolgate.ScopeWorkspace && g.ExpiresAt.IsZero() {
+		// A time-boxed grant stays out of the rules document, which
+		// has no expiry: it lives in the grants alone.
 		comment := fmt.Sprintf("granted by %s via %s at %s %s", g.CreatedBy, g.Via, g.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), grantMarker(g.ID))
 		r := grantRule(g)
 		r.Prefix = false
@@ -192,6 +218,9 @@ func (b *Broker) AddGrant(ctx context.Context, g toolgate.Grant, by Actor) (*too
 	}
 	if g.Pattern == "" {
 		g.Pattern = "*"
+	}
+	if !g.ExpiresAt.IsZero() && !g.ExpiresAt.After(b.now()) {
+		return nil, toolgate.Errorf(toolgate.EInvalid, "expires_at %s is not in the future", g.ExpiresAt.UTC().Format(time.RFC3339))
 	}
 	switch g.Scope {
 	case toolgate.ScopeGlobal:
@@ -262,7 +291,7 @@ func (b *Broker) RevokeGrant(ctx context.Context, id string, by Actor) error {
 	if g == nil {
 		return toolgate.Errorf(toolgate.ENotFound, "grant %s not found", id)
 	}
-	if g.Scope == toolgate.ScopeWorkspace {
+	if g.Scope == toolgate.ScopeWorkspace && g.ExpiresAt.IsZero() { // a time-boxed one is not in the document
 		if err := b.policies.RemoveRule(ctx, g.Workspace, grantMarker(g.ID)); err != nil {
 			return fmt.Errorf("remove grant %s from the rules of workspace %s: %w", g.ID, g.Workspace, err)
 		}

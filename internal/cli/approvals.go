@@ -48,13 +48,22 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			grant := fs.String("grant", "", "grant `kind` for scopes beyond once: tool, pattern or prefix")
 			pattern := fs.String("pattern", "", "grant `pattern` (default: the call exactly as made for turn and session, the suggestion for workspace and global)")
 			answer := fs.String("answer", "", "a question tool's answer, as `JSON`")
+			forD := fs.String("for", "", "time-box the grant of a scope beyond once: a `duration` such as 30m or 2h")
 			if err := parseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != 1 {
 				return usageErrorf("usage: toolgate approvals approve [flags] ID")
 			}
-			req := approval.ApproveRequest{Scope: toolgate.Scope(*scope), Grant: toolgate.GrantKind(*grant), Pattern: *pattern}
+			if *forD != "" {
+				if _, err := toolgate.ParseGrantFor(*forD); err != nil {
+					return usageErrorf("--for: %s", toolgate.ErrorMessageOf(err))
+				}
+				if *scope == "" || *scope == string(toolgate.ScopeOnce) {
+					return usageErrorf("--for needs --scope turn, session, workspace or global: a once approval has nothing to time-box")
+				}
+			}
+			req := approval.ApproveRequest{Scope: toolgate.Scope(*scope), Grant: toolgate.GrantKind(*grant), Pattern: *pattern, For: *forD}
 			if *answer != "" {
 				if !json.Valid([]byte(*answer)) {
 					return usageErrorf("--answer is not valid JSON (quote a text answer: '\"staging\"')")

@@ -41,9 +41,13 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 				if gr.Session != "" {
 					where += "/" + gr.Session
 				}
-				rows = append(rows, []string{gr.ID, string(gr.Scope), where, gr.Tool, string(gr.Kind), gr.Pattern, gr.CreatedBy, gr.CreatedAt.Local().Format(time.DateTime)})
+				until := "-"
+				if !gr.ExpiresAt.IsZero() {
+					until = gr.ExpiresAt.Local().Format(time.DateTime)
+				}
+				rows = append(rows, []string{gr.ID, string(gr.Scope), where, gr.Tool, string(gr.Kind), gr.Pattern, gr.CreatedBy, gr.CreatedAt.Local().Format(time.DateTime), until})
 			}
-			return table(stdout, "ID\tSCOPE\tWHERE\tTOOL\tKIND\tPATTERN\tBY\tCREATED", rows)
+			return table(stdout, "ID\tSCOPE\tWHERE\tTOOL\tKIND\tPATTERN\tBY\tCREATED\tUNTIL", rows)
 		}},
 		"revoke": {"revoke a grant", func(args []string) error {
 			fs := newFlagSet("grants revoke", stderr)

@@ -11,11 +11,11 @@ import (
 	"github.com/toolgate/toolgate/store/internal/rowcodec"
 )
 
-const grantColumns = `id, scope, kind, tool, pattern, session, workspace, turn, approval_id, created_by, via, created_at`
+const grantColumns = `id, scope, kind, tool, pattern, session, workspace, turn, approval_id, created_by, via, created_at, expires_at`
 
 // grantRow holds a grant's encoded column values.
 type grantRow struct {
-	createdAt any
+	createdAt, expiresAt any
 }
 
 func encodeGrant(g *toolgate.Grant) (grantRow, error) {
@@ -24,15 +24,18 @@ func encodeGrant(g *toolgate.Grant) (grantRow, error) {
 		return row, toolgate.Errorf(toolgate.EInvalid, "no grant id")
 	}
 	var err error
-	row.createdAt, err = rowcodec.Nanos("created_at", g.CreatedAt)
+	if row.createdAt, err = rowcodec.Nanos("created_at", g.CreatedAt); err != nil {
+		return row, err
+	}
+	row.expiresAt, err = rowcodec.Nanos("expires_at", g.ExpiresAt)
 	return row, err
 }
 
 // insertGrant stores g; a grant with the same id is a conflict.
 func insertGrant(ctx context.Context, tx pgx.Tx, g *toolgate.Grant, row grantRow) error {
-	_, err := tx.Exec(ctx, `INSERT INTO grants (`+grantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+	_, err := tx.Exec(ctx, `INSERT INTO grants (`+grantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		g.ID, string(g.Scope), string(g.Kind), g.Tool, g.Pattern, g.Session, g.Workspace, g.Turn,
-		g.ApprovalID, g.CreatedBy, g.Via, row.createdAt)
+		g.ApprovalID, g.CreatedBy, g.Via, row.createdAt, row.expiresAt)
 	if isUnique(err) {
 		return &toolgate.Error{Code: toolgate.EConflict, Message: fmt.Sprintf("grant %s already exists", g.ID), Err: err}
 	}
@@ -106,11 +109,12 @@ func scanGrant(s rowScanner) (*toolgate.Grant, error) {
 		g           toolgate.Grant
 		scope, kind string
 		created     *int64
+		expires     *int64
 	)
 	if err := s.Scan(&g.ID, &scope, &kind, &g.Tool, &g.Pattern, &g.Session, &g.Workspace, &g.Turn,
-		&g.ApprovalID, &g.CreatedBy, &g.Via, &created); err != nil {
+		&g.ApprovalID, &g.CreatedBy, &g.Via, &created, &expires); err != nil {
 		return nil, err
 	}
-	g.Scope, g.Kind, g.CreatedAt = toolgate.Scope(scope), toolgate.GrantKind(kind), fromNanos(created)
+	g.Scope, g.Kind, g.CreatedAt, g.ExpiresAt = toolgate.Scope(scope), toolgate.GrantKind(kind), fromNanos(created), fromNanos(expires)
 	return &g, nil
 }

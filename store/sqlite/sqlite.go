@@ -253,7 +253,7 @@ func (st *writeStmts) prepare(ctx context.Context, w *sql.DB) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
 			ON CONFLICT (session, call_id) DO NOTHING`},
 		{&st.resolveApproval, `UPDATE approvals SET status = ?, resolution = ? WHERE id = ? AND status = 'pending'`},
-		{&st.insertGrant, `INSERT INTO grants (` + grantColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertGrant, `INSERT INTO grants (` + grantColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 	} {
 		var err error
 		if *s.dst, err = w.PrepareContext(ctx, s.sql); err != nil {

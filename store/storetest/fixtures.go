@@ -171,7 +171,7 @@ func normApproval(a *toolgate.Approval) *toolgate.Approval {
 
 func normGrant(g *toolgate.Grant) *toolgate.Grant {
 	c := *g
-	c.CreatedAt = utc(c.CreatedAt)
+	c.CreatedAt, c.ExpiresAt = utc(c.CreatedAt), utc(c.ExpiresAt)
 	return &c
 }
 

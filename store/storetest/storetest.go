@@ -509,6 +509,7 @@ func testGrants(t *testing.T, s store.Store) {
 	}
 	gs[2].Kind, gs[2].Pattern, gs[2].Turn, gs[2].ApprovalID, gs[2].Via = toolgate.GrantTool, "*", 0, "", ""
 	gs[3].Kind, gs[3].Pattern = toolgate.GrantPrefix, "npm run"
+	gs[0].ExpiresAt = at(3).Add(30 * time.Minute).In(cet) // time-boxed: kept, read back
 	for _, g := range gs {
 		ok(t, "AddGrant "+g.ID, s.AddGrant(ctx, g, entry("grant.added", g.Session, g.Workspace, g.Tool, "", g.CreatedAt)))
 	}
