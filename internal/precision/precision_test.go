@@ -15,15 +15,17 @@ import (
 
 // Regression ceilings, measured on the corpus as it is: the benchmark fails
 // when a change stops more everyday work than this (or allows fewer
-// read-only commands). They are today's figures rounded outwards by 0.1,
-// not goals: whoever makes the gate quieter lowers them (raises the floor)
-// in the same commit, and whoever grows the corpus re-measures them. The
-// goals are DESIGN §3.6 and docs/BENCHMARKS.md's: ≤ 5% stopped under a
-// permissive policy, ≥ 90% of read-only commands allowed by default.
+// read-only commands). They are today's figures rounded outwards to the
+// next 0.01%, less than one command of the corpus, so a single new false
+// stop fails; they are not goals. Whoever makes the gate quieter lowers
+// them (raises the floor) in the same commit, and whoever grows the corpus
+// re-measures them. The goals are DESIGN §3.6 and docs/BENCHMARKS.md's:
+// ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
+// allowed by default.
 const (
-	maxStoppedDefaultsPct    = 55.0
-	maxStoppedPermissivePct  = 8.5
-	minReadAllowedDefaultPct = 70.7
+	maxStoppedDefaultsPct    = 54.94
+	maxStoppedPermissivePct  = 8.48
+	minReadAllowedDefaultPct = 70.85
 )
 
 // minBenign is the size the everyday corpus must keep.
@@ -138,10 +140,10 @@ func TestPrecision(t *testing.T) {
 		{"read-only allowed under the defaults", sums["defaults"].ReadAllowedPct(), minReadAllowedDefaultPct, false},
 	} {
 		if c.ceiling && c.got > c.want {
-			t.Errorf("%s: %.1f%%, ceiling %.1f%% (a regression; run with -v -precision.dump=FILE to see the causes)", c.what, c.got, c.want)
+			t.Errorf("%s: %.2f%%, ceiling %.2f%% (a regression; run with -v -precision.dump=FILE to see the causes)", c.what, c.got, c.want)
 		}
 		if !c.ceiling && c.got < c.want {
-			t.Errorf("%s: %.1f%%, floor %.1f%% (a regression; run with -v -precision.dump=FILE to see the causes)", c.what, c.got, c.want)
+			t.Errorf("%s: %.2f%%, floor %.2f%% (a regression; run with -v -precision.dump=FILE to see the causes)", c.what, c.got, c.want)
 		}
 	}
 }
