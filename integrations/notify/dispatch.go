@@ -21,8 +21,10 @@ type Subscriber interface {
 
 // Defaults of a Dispatcher.
 const (
-	// DefaultQueue is how many messages a notifier may have waiting; past
-	// it new ones are dropped (and counted) rather than held in memory.
+	// DefaultQueue is how many messages one tenant (an agent credential,
+	// else a workspace) may have waiting at a notifier; past it its new
+	// ones are dropped (and counted) rather than held in memory. Tenants
+	// are served in turn, each from its own queue.
 	DefaultQueue = 256
 	// DefaultBackoff is the first retry's delay; each retry doubles it up
 	// to DefaultMaxBackoff.
@@ -59,7 +61,8 @@ func WithBackoff(first, max time.Duration) DispatcherOption {
 // WithClock injects the clock (default time.Now).
 func WithClock(now func() time.Time) DispatcherOption { return func(d *Dispatcher) { d.now = now } }
 
-// WithQueue sets how many messages a notifier may have waiting.
+// WithQueue sets how many messages one tenant may have waiting at a
+// notifier (DefaultQueue).
 func WithQueue(n int) DispatcherOption { return func(d *Dispatcher) { d.queue = n } }
 
 // NewDispatcher returns a dispatcher for notifiers, each with its filter.
@@ -76,7 +79,7 @@ func NewDispatcher(src Subscriber, opts ...DispatcherOption) *Dispatcher {
 
 // Add registers a notifier with its filter. Call it before Run.
 func (d *Dispatcher) Add(n Notifier, f Filter) {
-	s := &sink{n: n, filter: f, queue: make(chan job, d.queue), refs: map[string]string{}, seen: map[string]bool{}, done: map[string]bool{}}
+	s := &sink{n: n, filter: f, queue: newFairQueue(d.queue), refs: map[string]string{}, seen: map[string]bool{}, done: map[string]bool{}}
 	s.up.Store(true)
 	d.sinks = append(d.sinks, s)
 }
@@ -91,7 +94,7 @@ type job struct {
 type sink struct {
 	n      Notifier
 	filter Filter
-	queue  chan job
+	queue  *fairQueue
 
 	mu   sync.Mutex
 	refs map[string]string // approval id → message reference
@@ -173,6 +176,7 @@ func (d *Dispatcher) route(e toolgate.Event) {
 	if a == nil {
 		return
 	}
+	tenant := "" // whose queue: looked up for the first notifier it concerns
 	for _, s := range d.sinks {
 		if !s.filter.Match(a) {
 			continue
@@ -195,24 +199,44 @@ func (d *Dispatcher) route(e toolgate.Event) {
 			s.seen[a.ID] = true
 		}
 		s.mu.Unlock()
-		select {
-		case s.queue <- job{a: a, resolved: resolved}:
-		default:
+		if tenant == "" {
+			tenant = d.tenant(a)
+		}
+		if !s.queue.push(tenant, job{a: a, resolved: resolved}) {
 			s.dropped.Add(1)
 			d.log.Warn("notifier queue full; message dropped", "notifier", s.n.Name(), "approval", a.ID)
 		}
 	}
 }
 
+// sessionOwners is implemented by an event source that can tell whose
+// session an approval is in (*approval.Broker): the tenant a message is
+// queued for.
+type sessionOwners interface {
+	Session(ctx context.Context, id string) (*toolgate.Session, error)
+}
+
+// tenant names whose queue an approval's messages wait in: the agent
+// credential that owns its session, else its workspace.
+func (d *Dispatcher) tenant(a *toolgate.Approval) string {
+	if so, ok := d.src.(sessionOwners); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		s, err := so.Session(ctx, a.Call.Session)
+		cancel()
+		if err == nil && s.Owner != "" {
+			return "token:" + s.Owner
+		}
+	}
+	return "workspace:" + a.Call.Workspace
+}
+
 // work delivers a notifier's messages in order, retrying each with
 // backoff. A new approval is retried until it resolves or expires.
 func (d *Dispatcher) work(ctx context.Context, s *sink) {
 	for {
-		var j job
-		select {
-		case <-ctx.Done():
+		j, ok := s.queue.pop(ctx)
+		if !ok {
 			return
-		case j = <-s.queue:
 		}
 		id := j.a.ID
 		for attempt := 0; ; attempt++ {
