@@ -95,6 +95,11 @@ type Broker struct {
 	// has not tracked yet: with pending, an upper bound on the session's
 	// pending approvals in a store this broker alone writes (see alone).
 	storing map[string]int
+	// holders counts, per session and call id, the RequestApproval calls
+	// waiting on its approval in this process: the approval is cancelled
+	// when the last of them goes away, not the first (two requests may
+	// wait on one call id).
+	holders map[string]int
 	closed  bool
 	reapers sync.WaitGroup
 	stop    chan struct{}
@@ -135,6 +140,7 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 		waiters: map[string]*waiter{},
 		pending: map[string]int{},
 		storing: map[string]int{},
+		holders: map[string]int{},
 
 		wsPerCredential: DefaultWorkspacesPerCredential,
 		wsCreated:       map[string]map[string]struct{}{},
@@ -470,7 +476,52 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		return &Result{Decision: existing.Decision, Approval: existing}, nil
 	}
 	b.publish(toolgate.EventApprovalRequested, b.announced(ctx, a), nil)
+	if halted, err := b.haltedSince(ctx, a); err != nil || halted != nil {
+		return &Result{Decision: d, Approval: halted}, err
+	}
 	return &Result{Decision: d, Approval: a}, nil
+}
+
+// haltedSince ends an approval Submit just stored if its session was
+// stopped (a hard deny) or aborted after the call was decided: the stop
+// resolves the approvals pending when it lists them, and one stored after
+// that list would be left waiting for an answer nobody will give. The
+// stop writes the session before it lists: on a store this broker alone
+// writes, its cache is written before the list too; on a shared one the
+// session is read from the store. It returns the approval as resolved,
+// or nil if the session goes on.
+func (b *Broker) haltedSince(ctx context.Context, a *toolgate.Approval) (*toolgate.Approval, error) {
+	var s toolgate.Session
+	found, err := b.loadSession(ctx, a.Call.Session, &s)
+	if b.feed != nil {
+		var stored *toolgate.Session
+		stored, err = b.store.GetSession(ctx, a.Call.Session)
+		if found = err == nil; found {
+			s = *stored
+		} else if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read session %s: %w", a.Call.Session, err)
+	}
+	if !found {
+		return nil, nil
+	}
+	res := toolgate.Resolution{Status: toolgate.StatusDenied, DenyMode: toolgate.DenyHard, By: gate.Name, Via: gate.Via}
+	switch {
+	case s.Aborted:
+		res.Status, res.DenyMode, res.Reason = toolgate.StatusCancelled, "", "the session was aborted"
+	case s.Stopped:
+		res.Reason = "an earlier call was denied and the user stopped this turn"
+	default:
+		return nil, nil
+	}
+	resolved, err := b.Resolve(ctx, a.ID, res)
+	if toolgate.ErrorCodeOf(err) == toolgate.EConflict {
+		return b.store.GetApproval(ctx, a.ID) // resolved by the stop itself
+	}
+	return resolved, err
 }
 
 // maxStale bounds how often one Submit decides again because another
@@ -661,12 +712,29 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 // RequestApproval submits a call and waits for its outcome: the seed
 // engine's request_approval. If ctx ends while the call waits, the waiter
 // has gone away and the approval is cancelled (never allowed).
+//
+// Several requests may wait on one approval (the same call id submitted
+// twice, seed 004's two waiters): it is cancelled only when the last of
+// those waiting in this process goes away; the others keep waiting.
 func (b *Broker) RequestApproval(ctx context.Context, req SubmitRequest) (*Result, error) {
+	// Counted from before the submission, so that a request attaching to
+	// the approval is counted before another's departure could cancel it.
+	key := req.Call.Session + "\x00" + req.Call.ID
+	if req.Call.ID == "" {
+		key = "" // a fresh call id: nobody else can wait on it
+	}
+	b.hold(key, 1)
 	r, err := b.Submit(ctx, req)
 	if err != nil || r.Approval == nil || r.Approval.Status != toolgate.StatusPending {
+		b.hold(key, -1)
 		return r, err
 	}
 	a, err := b.Wait(ctx, r.Approval.ID)
+	if others := b.hold(key, -1); err != nil && ctx.Err() != nil && others > 0 {
+		// Another request still waits for the answer.
+		r.Approval = a
+		return r, ctx.Err()
+	}
 	if err != nil && ctx.Err() != nil {
 		a, cerr := b.Resolve(context.WithoutCancel(ctx), r.Approval.ID, toolgate.Resolution{
 			Status: toolgate.StatusCancelled, Reason: "the agent stopped waiting for approval", By: gate.Name, Via: "cancel",
@@ -685,6 +753,23 @@ func (b *Broker) RequestApproval(ctx context.Context, req SubmitRequest) (*Resul
 	}
 	r.Approval = a
 	return r, nil
+}
+
+// hold adds delta to the requests waiting on a call (key "" counts
+// nothing) and returns how many are left.
+func (b *Broker) hold(key string, delta int) int {
+	if key == "" {
+		return 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := b.holders[key] + delta
+	if n <= 0 {
+		delete(b.holders, key)
+		return 0
+	}
+	b.holders[key] = n
+	return n
 }
 
 // Get returns an approval.

@@ -598,9 +598,14 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 	if !found {
 		s := base
 		s.kind, s.n = kind, 1
-		switch spec.Kind {
-		case KindGlob, KindGrep:
-			s.texts[0] = "." // searching the working directory
+		switch {
+		case spec.Kind == KindGlob || spec.Kind == KindGrep,
+			spec.InCwd && !anyString(c.Args):
+			// Searching the working directory; a reader with no argument
+			// that could name a path (list_files {}, LS {}) lists or
+			// inspects the working directory too. One with a string
+			// argument its spec does not name might read anything.
+			s.texts[0] = "."
 			if c.Cwd != "" {
 				s.texts[1], s.n = c.Cwd, 2
 			}
@@ -1347,4 +1352,26 @@ func namesTokens(pattern string, s *subject) bool {
 		}
 	}
 	return s.fclass.Class == "" || namesWord(pattern, s.fclass.Token)
+}
+
+// anyString reports whether v holds a string anywhere (a value, in a
+// list or in a nested object): an argument that could name a path.
+func anyString(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return true
+	case []any:
+		for _, x := range v {
+			if anyString(x) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, x := range v {
+			if anyString(x) {
+				return true
+			}
+		}
+	}
+	return false
 }

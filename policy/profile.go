@@ -44,6 +44,7 @@ type toolGroup uint8
 const (
 	groupShell toolGroup = iota
 	groupRead
+	groupList // readers whose path defaults to the working directory
 	groupWrite
 	groupGlob
 	groupGrep
@@ -71,6 +72,8 @@ var profileGroups = [...]toolInfo{
 		Args: []string{"command", "cmd"}, Source: Source{File: builtinSource}}},
 	groupRead: {family: familyRead, spec: ToolSpec{Kind: KindRead, Tier: toolgate.TierRead,
 		Args: []string{"file_path", "path", "absolute_path", "notebook_path", "filename", "paths", "dir_path"}, Source: Source{File: builtinSource}}},
+	groupList: {family: familyRead, spec: ToolSpec{Kind: KindRead, Tier: toolgate.TierRead, InCwd: true,
+		Args: []string{"file_path", "path", "absolute_path", "filename", "paths", "dir_path", "directory"}, Source: Source{File: builtinSource}}},
 	groupWrite: {family: familyWrite, spec: ToolSpec{Kind: KindWrite, Tier: toolgate.TierWrite,
 		Args: []string{"file_path", "path", "absolute_path", "notebook_path", "filename"}, Source: Source{File: builtinSource}}},
 	groupGlob: {family: "glob", spec: ToolSpec{Kind: KindGlob, Tier: toolgate.TierRead,
@@ -120,7 +123,7 @@ var builtinTools = [...]builtinTool{
 	{"Grep", groupGrep, "Grep"},
 	{"KillBash", groupOwnWrite, "KillShell"},
 	{"KillShell", groupOwnWrite, "KillShell"},
-	{"LS", groupRead, "LS"},
+	{"LS", groupList, "LS"},
 	{"MultiEdit", groupWrite, "MultiEdit"},
 	{"NotebookEdit", groupWrite, ""},
 	{"NotebookRead", groupRead, ""},
@@ -143,13 +146,13 @@ var builtinTools = [...]builtinTool{
 	{"enter_plan_mode", groupOwnRead, ""},
 	{"exec_command", groupShell, "Bash"},
 	{"exit_plan_mode", groupOwnRead, ""},
-	{"get_file_info", groupRead, ""},
+	{"get_file_info", groupList, ""},
 	{"glob", groupGlob, "Glob"},
 	{"google_web_search", groupWebSearch, "WebSearch"},
 	{"grep", groupGrep, "Grep"},
 	{"kill_task", groupOwnWrite, ""},
-	{"list_directory", groupRead, "LS"},
-	{"list_files", groupRead, ""},
+	{"list_directory", groupList, "LS"},
+	{"list_files", groupList, ""},
 	{"load_guide", groupOwnRead, ""},
 	{"local_shell", groupShell, "Bash"},
 	{"multi_edit", groupWrite, ""},
@@ -224,6 +227,11 @@ func builtinFamily(fam string) bool {
 
 // builtinQuestion reports whether the built-in profile makes tool a
 // question tool.
+// BuiltinQuestion reports whether the built-in profile knows tool as a
+// question tool (AskUserQuestion, ask_user), for hosts that decide
+// through a gateway and have no engine of their own to ask.
+func BuiltinQuestion(tool string) bool { return builtinQuestion(tool) }
+
 func builtinQuestion(tool string) bool {
 	t, ok := findBuiltin(tool)
 	return ok && profileGroups[t.group].spec.Question

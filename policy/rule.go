@@ -98,6 +98,11 @@ type ToolSpec struct {
 	// Question marks a question tool (AskUserQuestion): the approver's
 	// answer becomes its output.
 	Question bool
+	// InCwd marks a reader whose path is optional and defaults to the
+	// working directory (LS, list_files): a call with no argument that
+	// could name a path is decided as acting on the working directory,
+	// where any other reader's is undecidable and asks.
+	InCwd bool
 	// Source is where the declaration was written.
 	Source Source
 }

@@ -55,6 +55,9 @@ func (l *Local) Decide(_ context.Context, req approval.SubmitRequest) (*approval
 	return &approval.Result{Decision: d}, nil
 }
 
+// IsQuestionTool reports whether the rules know tool as a question tool.
+func (l *Local) IsQuestionTool(tool string) bool { return l.engine.IsQuestionTool(tool) }
+
 // errNoApprovals is returned by Local's Wait and Cancel: it holds none.
 var errNoApprovals = errors.New("local decisions hold no approvals")
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/policy"
 )
 
 // Config configures Run.
@@ -367,12 +368,32 @@ func (h *host) approvalRequired(line []byte, n int) {
 	}
 	id, t := h.suspendedCall(req)
 	h.decide(h.call(id, t), func(a verdict) {
+		if a.approved && len(a.answer) == 0 && !a.byPerson && h.isQuestion(t.Name) {
+			// Rules or a mode (Force allows everything) approved a
+			// question nobody answered: resuming approved would hand the
+			// engine an empty answer as the user's.
+			a = verdict{reason: NoAnswerReason}
+		}
 		r := ApprovalResume{Type: TypeApprovalResume, ResumeToken: req.ResumeToken, Approved: a.approved}
 		if a.approved {
 			r.Modifications = withAnswer(a.modifications, a.answer)
 		}
 		h.toEngine(r)
 	})
+}
+
+// NoAnswerReason is the reason a question tool's suspension is resumed
+// as denied when rules or a mode allowed it: only a person can answer a
+// question, through the gateway's approvers.
+const NoAnswerReason = "a question needs a person's answer, and no rule or mode can give one; answer it through toolgate's approvers (toolgate host --server URL), in a mode that asks"
+
+// isQuestion reports whether tool is a question tool: as the local rules
+// declare, or as the built-in profile knows when a gateway decides.
+func (h *host) isQuestion(tool string) bool {
+	if q, ok := h.cfg.Decider.(interface{ IsQuestionTool(string) bool }); ok {
+		return q.IsQuestionTool(tool)
+	}
+	return policy.BuiltinQuestion(tool)
 }
 
 // suspendedCall returns the call id and tool of an approval_required.
@@ -421,6 +442,8 @@ type verdict struct {
 	answer        json.RawMessage
 	modifications json.RawMessage
 	reason        string
+	// byPerson is set when an approver answered, not the rules or a mode.
+	byPerson bool
 }
 
 // decide submits a call and calls answer with the verdict: at once when
@@ -500,7 +523,7 @@ func verdictOf(a *toolgate.Approval) verdict {
 	}
 	switch a.Status {
 	case toolgate.StatusApproved:
-		return verdict{approved: true, scope: engineScope(res), answer: res.Answer, modifications: res.Modifications}
+		return verdict{approved: true, scope: engineScope(res), answer: res.Answer, modifications: res.Modifications, byPerson: res.Via != "cascade"}
 	case toolgate.StatusExpired:
 		return verdict{reason: approval.TimeoutReason}
 	}

@@ -503,3 +503,24 @@ func TestHostLocalRules(t *testing.T) {
 		t.Fatalf("Bash: %v", r)
 	}
 }
+
+// In Force with no gateway (seed 000's --force), a question tool's
+// suspension is not resumed approved with no answer: only a person can
+// answer a question. Another suspended call is approved by the mode as
+// any call is.
+func TestHostForceQuestionSuspend(t *testing.T) {
+	t.Parallel()
+	pol, err := policy.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := startHost(t, enginehost.Config{Decider: enginehost.NewLocal(pol, nil, toolgate.ModeYolo)}, "-caps", "hitl_suspend")
+	h.send(`{"type":"test_suspend","call_id":"q1","tool_name":"AskUserQuestion","context":"AskUserQuestion: Which deployment target?"}`)
+	if r := h.result("q1"); r["approved"] != false || r.str("answer") != "" {
+		t.Fatalf("question in Force: %v, want denied without an answer", r)
+	}
+	h.send(`{"type":"test_suspend","call_id":"d1","tool_name":"Deploy","context":"Deploy: to staging?"}`)
+	if r := h.result("d1"); r["approved"] != true {
+		t.Fatalf("another suspended call in Force: %v, want approved", r)
+	}
+}
