@@ -14,6 +14,10 @@ const (
 	// MaxDecisionText bounds the subject text of one decision in all;
 	// the subjects beyond it keep only an ellipsis.
 	MaxDecisionText = 64 << 10
+	// MaxSubjects and MaxRisks bound how many subjects and risks one
+	// decision lists; the first of each kind that decided it stays.
+	MaxSubjects = 256
+	MaxRisks    = 64
 )
 
 // Ellipsis marks a clipped text.
@@ -39,6 +43,30 @@ func Clip(s string, max int) string {
 // short it would grant something else. Bound allocates only when it clips.
 func (d *Decision) Bound() {
 	d.Reason = Clip(d.Reason, MaxReasonText)
+	if len(d.Subjects) > MaxSubjects {
+		// Keep the first subject whose action is the decision's: the
+		// one that decided it (a deny, an ask) stays in the record.
+		for i := range d.Subjects {
+			if d.Subjects[i].Action == d.Action {
+				if i >= MaxSubjects {
+					d.Subjects[MaxSubjects-1] = d.Subjects[i]
+				}
+				break
+			}
+		}
+		d.Subjects = d.Subjects[:MaxSubjects]
+	}
+	if len(d.Risks) > MaxRisks {
+		for i := range d.Risks {
+			if d.Risks[i].Severity == SeverityCritical {
+				if i >= MaxRisks {
+					d.Risks[MaxRisks-1] = d.Risks[i]
+				}
+				break
+			}
+		}
+		d.Risks = d.Risks[:MaxRisks]
+	}
 	left := MaxDecisionText
 	for i := range d.Subjects {
 		s := &d.Subjects[i]

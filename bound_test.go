@@ -50,8 +50,8 @@ func TestDecisionBound(t *testing.T) {
 	if total > toolgate.MaxDecisionText+len(d.Subjects)*len(toolgate.Ellipsis) {
 		t.Errorf("subjects keep %d bytes in all", total)
 	}
-	if last := d.Subjects[len(d.Subjects)-1].Text; last != toolgate.Ellipsis {
-		t.Errorf("the subjects past the decision's bound keep %q", last)
+	if len(d.Subjects) > toolgate.MaxSubjects {
+		t.Errorf("%d subjects kept, bound %d", len(d.Subjects), toolgate.MaxSubjects)
 	}
 	if len(d.Reason) > toolgate.MaxReasonText+3 || len(d.Risks[0].Reason) > toolgate.MaxReasonText+3 || len(d.Risks[0].Subject) > toolgate.MaxSubjectText+3 {
 		t.Errorf("reason %d, risk reason %d, risk subject %d bytes", len(d.Reason), len(d.Risks[0].Reason), len(d.Risks[0].Subject))
@@ -64,6 +64,37 @@ func TestDecisionBound(t *testing.T) {
 	d.Bound()
 	if len(d.Suggestions) != 0 {
 		t.Errorf("a suggestion too long to show, clipped, would grant something else: %d kept", len(d.Suggestions))
+	}
+}
+
+// TestDecisionBoundKeepsDecisive: past the bound on subjects and risks,
+// the subject that decided the call and the critical risk stay.
+func TestDecisionBoundKeepsDecisive(t *testing.T) {
+	t.Parallel()
+	d := toolgate.Decision{Action: toolgate.Deny}
+	for i := range 10 * toolgate.MaxSubjects {
+		s := toolgate.SubjectResult{Kind: toolgate.SubjectWrite, Text: "f", Action: toolgate.Allow}
+		if i == 9*toolgate.MaxSubjects {
+			s.Text, s.Action = ".env", toolgate.Deny
+		}
+		d.Subjects = append(d.Subjects, s)
+	}
+	for i := range 10 * toolgate.MaxRisks {
+		r := toolgate.Risk{Code: "c", Severity: toolgate.SeverityClass}
+		if i == 9*toolgate.MaxRisks {
+			r.Code, r.Severity = "rm-root", toolgate.SeverityCritical
+		}
+		d.Risks = append(d.Risks, r)
+	}
+	d.Bound()
+	if len(d.Subjects) != toolgate.MaxSubjects || len(d.Risks) != toolgate.MaxRisks {
+		t.Fatalf("%d subjects, %d risks kept", len(d.Subjects), len(d.Risks))
+	}
+	if s := d.Subjects[len(d.Subjects)-1]; s.Action != toolgate.Deny || s.Text != ".env" {
+		t.Errorf("the deciding subject was dropped: last kept %+v", s)
+	}
+	if r := d.Risks[len(d.Risks)-1]; r.Code != "rm-root" {
+		t.Errorf("the critical risk was dropped: last kept %+v", r)
 	}
 }
 

@@ -32,6 +32,14 @@ var pathological = []struct {
 	{"redirects", func(n int) string { return "a" + strings.Repeat(" >f", n) }},
 	{"cd-redirects", func(n int) string { return strings.Repeat("cd a; ", n) + "x" + strings.Repeat(" >f", n) }},
 	{"words", func(n int) string { return "a" + strings.Repeat(" b", n) }},
+	// A static echo's text is recorded for each file it writes: once per
+	// statement, not once per redirect, and the appends to one file stop
+	// being recorded past a bound.
+	{"echo-redirects", func(n int) string { return "echo " + strings.Repeat("A", 8<<10) + strings.Repeat(" >>f", n) }},
+	{"echo-appends", func(n int) string { return strings.Repeat("echo "+strings.Repeat("A", 64)+" >>f; ", n) }},
+	{"cat-heredoc-redirects", func(n int) string {
+		return "cat" + strings.Repeat(" >f", n) + " <<'E'\n" + strings.Repeat("A", 8<<10) + "\nE"
+	}},
 	// A variable's value, and the words that use it, grow the paths a
 	// word may be (expansions): each stays bounded.
 	{"var-uses", func(n int) string { return "a=" + strings.Repeat("b", n/2) + "; cat " + strings.Repeat("$a", n/4) }},

@@ -490,13 +490,26 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 
 // recordWritten notes the text a static echo, printf or cat of a heredoc
 // writes to a static path with > or >> (walker.written). A write whose
-// text is not known forgets what an earlier write left there.
+// text is not known forgets what an earlier write left there. Of several
+// redirections of the output, as in bash only the last gets the text:
+// an earlier > empties its file, an earlier >> leaves it. The text is
+// rendered once per statement, and a file's recorded text stops growing
+// at maxWrittenBytes: past it the content is unknown (unknownWritten),
+// so the work stays linear in the script's size.
 func (w *walker) recordWritten(s *syntax.Stmt, c scope) {
-	for _, r := range s.Redirs {
-		if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.RdrClob && r.Op != syntax.RdrAll && r.Op != syntax.AppAll {
-			continue
+	last := -1
+	for i, r := range s.Redirs {
+		if stdoutWrite(r) {
+			last = i
 		}
-		if r.N != nil && r.N.Value != "1" {
+	}
+	if last < 0 {
+		return
+	}
+	text, ok := "", false
+	rendered := false
+	for i, r := range s.Redirs {
+		if !stdoutWrite(r) {
 			continue
 		}
 		target := render(c.src, r.Word)
@@ -504,20 +517,51 @@ func (w *walker) recordWritten(s *syntax.Stmt, c scope) {
 			continue
 		}
 		key := path.Clean(target.text)
-		text, ok := staticOutput(c.src, s)
-		if !ok {
-			delete(w.written, key)
-			continue
-		}
 		if w.written == nil {
 			w.written = map[string]string{}
 		}
-		if r.Op == syntax.AppOut || r.Op == syntax.AppAll {
-			text = w.written[key] + text
+		appends := r.Op == syntax.AppOut || r.Op == syntax.AppAll
+		if i != last {
+			if !appends {
+				w.written[key] = "" // emptied; the text goes further on
+			}
+			continue
 		}
-		w.written[key] = text
+		if !rendered {
+			text, ok = staticOutput(c.src, s)
+			rendered = true
+		}
+		prev, had := w.written[key]
+		switch {
+		case !ok || appends && had && prev == unknownWritten:
+			w.written[key] = unknownWritten
+		case appends && len(prev)+len(text) > maxWrittenBytes:
+			w.written[key] = unknownWritten
+		case appends:
+			w.written[key] = prev + text
+		default:
+			w.written[key] = text
+		}
 	}
 }
+
+// stdoutWrite reports whether a redirection writes the standard output to
+// a file: >, >>, >|, &>, &>>.
+func stdoutWrite(r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+		return r.N == nil || r.N.Value == "1"
+	}
+	return false
+}
+
+// unknownWritten marks a file the script wrote with a text it cannot
+// know (a command's output, or more than maxWrittenBytes of appends):
+// running it is running an unknown script.
+const unknownWritten = "\x00unknown"
+
+// maxWrittenBytes bounds the text recorded for one file.
+const maxWrittenBytes = 64 << 10
 
 // writtenScript returns the text the script wrote to a file it now runs
 // (walker.written).
@@ -526,7 +570,7 @@ func (w *walker) writtenScript(p word) (string, bool) {
 		return "", false
 	}
 	text, ok := w.written[path.Clean(p.text)]
-	return text, ok
+	return text, ok && text != unknownWritten
 }
 
 // staticOutput returns what a stage writes when it is a static echo,
