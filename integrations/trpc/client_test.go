@@ -84,7 +84,7 @@ func TestClientApproveAndDeny(t *testing.T) {
 		t.Errorf("b: %s %+v", gb.Status, gb.Resolution)
 	}
 	// A soft deny does not stop the session: the agent goes on.
-	if got := s.decide("sess-1", "c4", "git log"); got != toolgate.Ask {
+	if got := s.decide("sess-1", "c4", "git push origin main"); got != toolgate.Ask {
 		t.Errorf("after a deny the next call is %s, want ask", got)
 	}
 

@@ -88,9 +88,10 @@ func TestNodes(t *testing.T) {
 	storeURL, db := sharedStore(t)
 	t.Parallel()
 	ctx := context.Background()
-	// The test drives 100 agents through one token: lift the rate limit.
+	// The test drives 100 agents through one token: lift the rate limit
+	// and the bound on the requests one token holds waiting.
 	config := filepath.Join(t.TempDir(), "toolgate.yaml")
-	if err := os.WriteFile(config, []byte("server:\n  rate_limit: 100000\n  rate_burst: 100000\n"), 0o600); err != nil {
+	if err := os.WriteFile(config, []byte("server:\n  rate_limit: 100000\n  rate_burst: 100000\n  max_waiting_per_token: -1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	bin, gs := startNodes(t, 3, storeURL, "TOOLGATE_CONFIG="+config)
@@ -213,7 +214,7 @@ func TestNodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		edited := strings.Replace(string(src), `"shell_exec": "ask"`, `"shell_exec": { "*": "ask", "make test": "allow" }`, 1)
+		edited := strings.Replace(string(src), `"shell_exec": { "*": "ask",`, `"shell_exec": { "*": "ask", "make test": "allow",`, 1)
 		if edited == string(src) {
 			t.Fatalf("default rules changed shape:\n%s", src)
 		}
