@@ -133,6 +133,9 @@ func (m *model) details(w int) (info, prompt []string) {
 			out = append(out, m.styles.risk.Render(l))
 		}
 	}
+	if s := present.Masked(a.Decision); s != "" {
+		out = append(out, wrap("Secrets masked: "+s, w, 2)...)
+	}
 	// The other calls of the session, from the live list: current as
 	// calls arrive and are answered (what the gateway sent is a snapshot).
 	live := *a

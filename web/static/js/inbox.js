@@ -386,6 +386,13 @@ export class Inbox {
       warns.append(h('li', { class: 'warn invisible' }, '\u26A0 ',
         `${suspects} invisible, zero-width or direction-changing character${suspects > 1 ? 's' : ''}: shown as \u27E6U+\u2026\u27E7. The text may not be what it looks like.`));
     }
+    // Secrets the gateway masked where the call entered: what and where.
+    const masked = [...new Set((d.redactions || []).map((r) => `${r.what} in ${r.arg}`))];
+    if (masked.length > 0) {
+      warns.append(h('li', { class: 'warn secret' }, '\u26A0 ',
+        h('strong', null, 'Secrets masked'), ': ', v(masked.join(', ')),
+        '. The call carries them as sent; they are never stored or shown.'));
+    }
     for (const r of d.risks || []) {
       warns.append(h('li', { class: 'warn risk ' + (r.severity || '') }, '\u26A0 ',
         h('strong', null, r.severity === 'unprefixable' ? 'Cannot be pre-approved' : 'Critical risk'), ': ', v(r.reason),
