@@ -151,6 +151,10 @@ type ApproveRequest struct {
 	// ("30m", "2h") after which the grant stops counting on every node
 	// (MaxGrantFor at most). Empty: the grant lasts as its scope does.
 	For string `json:"for,omitempty"`
+	// Rest answers the other pending calls of the call's batch too: each
+	// is first decided by its own rules as they stand (a deny stays a
+	// deny), and approved once if they would ask or allow.
+	Rest bool `json:"rest,omitempty"`
 }
 
 // MaxGrantFor bounds a time-boxed grant's duration.
@@ -172,6 +176,9 @@ type DenyRequest struct {
 	Feedback string `json:"feedback,omitempty"`
 	// Mode defaults to hard.
 	Mode DenyMode `json:"mode,omitempty"`
+	// Rest denies the other pending calls of the call's batch too (a hard
+	// deny ends the batch anyway; with soft, the session goes on).
+	Rest bool `json:"rest,omitempty"`
 }
 
 // EventFilter selects events for a subscriber.

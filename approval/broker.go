@@ -870,6 +870,9 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 	if req.Scope == "" {
 		req.Scope = toolgate.ScopeOnce
 	}
+	if err := checkRest(req.Rest, a); err != nil {
+		return nil, err
+	}
 	if req.For != "" && req.Scope == toolgate.ScopeOnce {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "for %q needs a scope beyond once (turn, session, workspace or global): a once approval has nothing to time-box", req.For)
 	}
@@ -899,7 +902,74 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 	if grant != nil {
 		b.grantAdded(ctx, grant, by)
 	}
+	if req.Rest {
+		return resolved, b.answerRest(ctx, a, by, nil)
+	}
 	return resolved, nil
+}
+
+// checkRest refuses an answer for the rest of a batch to a call in no
+// batch, before anything is applied.
+func checkRest(rest bool, a *toolgate.Approval) error {
+	if rest && (a.Call.Batch == nil || a.Call.Batch.ID == "") {
+		return toolgate.Errorf(toolgate.EInvalid, "call %s is in no batch: there is no rest to answer", a.Call.ID)
+	}
+	return nil
+}
+
+// answerRest answers the other pending calls of a's batch: denies each
+// with deny, or (deny nil) decides each by its own rules as they stand
+// now (the session's mode and stop flag, grants, the rules document) and
+// denies what they deny, approving the rest once. An approval answered
+// meanwhile by someone else is left as it is.
+func (b *Broker) answerRest(ctx context.Context, a *toolgate.Approval, by Actor, deny *DenyRequest) error {
+	pending, err := b.store.ListApprovals(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: a.Call.Session})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, p := range pending {
+		if p.ID == a.ID || p.Call.Batch == nil || p.Call.Batch.ID != a.Call.Batch.ID {
+			continue
+		}
+		var err error
+		switch {
+		case deny != nil:
+			_, err = b.Deny(ctx, p.ID, *deny, by)
+		default:
+			var d toolgate.Decision
+			if d, err = b.decideNow(ctx, p); err != nil {
+				break
+			}
+			if d.Action == toolgate.Deny {
+				_, err = b.Deny(ctx, p.ID, DenyRequest{Mode: toolgate.DenySoft, Reason: "its own rules deny it: " + d.Reason}, by)
+			} else {
+				_, err = b.Approve(ctx, p.ID, ApproveRequest{Scope: toolgate.ScopeOnce}, by)
+			}
+		}
+		if err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+			errs = append(errs, fmt.Errorf("batch %s, call %s: %w", a.Call.Batch.ID, p.Call.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// decideNow decides a pending call again as its session and rules stand.
+func (b *Broker) decideNow(ctx context.Context, p *toolgate.Approval) (toolgate.Decision, error) {
+	var d toolgate.Decision
+	e, err := b.policies.Engine(ctx, p.Call.Workspace)
+	if err != nil {
+		return d, toolgate.Errorf(toolgate.EUnavailable, "rules of workspace %s: %w", p.Call.Workspace, err)
+	}
+	s, err := b.getSession(ctx, p.Call.Session)
+	if err != nil {
+		return d, err
+	}
+	if !sessionHalts(s, &d) {
+		c := p.Call
+		b.decide(ctx, e, &c, s, &d)
+	}
+	return d, nil
 }
 
 // decideModified decides the call as the human changed it, like a new
@@ -1045,12 +1115,19 @@ func (b *Broker) Deny(ctx context.Context, id string, req DenyRequest, by Actor)
 	if err != nil {
 		return a, err
 	}
+	if err := checkRest(req.Rest, a); err != nil {
+		return nil, err
+	}
 	res := toolgate.Resolution{
 		Status: toolgate.StatusDenied, DenyMode: req.Mode, Feedback: req.Feedback,
 		Reason: DenyMessage(a.Call.Tool, req), By: by.Name, Via: by.Via, At: b.now(),
 	}
 	audit := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res, &a.Call))
 	resolved, err := b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{audit})
+	if err == nil && req.Rest {
+		rest := DenyRequest{Mode: toolgate.DenySoft, Reason: req.Reason, Feedback: req.Feedback}
+		err = b.answerRest(ctx, a, by, &rest)
+	}
 	if err != nil || req.Mode == toolgate.DenySoft {
 		return resolved, err
 	}

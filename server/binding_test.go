@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -410,5 +411,35 @@ func TestSessionlessCallsPerCredential(t *testing.T) {
 	e.must(200, "POST", "/v1/sessions/default/turn-end", other, nil, nil)
 	if s, err := e.Broker.Session(t.Context(), "default:agent-2"); err != nil || s.Stopped || s.Owner != "agent-2" {
 		t.Fatalf("agent-2's default session: %+v %v", s, err)
+	}
+}
+
+// TestTimeBoxAndRestOverHTTP: "for" and "rest" reach the broker from the
+// API; a time box on a once answer or "rest" for a call in no batch is
+// 400 with nothing applied.
+func TestTimeBoxAndRestOverHTTP(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a := e.ask(shell("s1", "c1", "make deploy"))
+	for _, body := range []map[string]any{{"for": "30m"}, {"scope": "session", "for": "forever"}, {"rest": true}} {
+		if r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, body); r.status != http.StatusBadRequest {
+			t.Fatalf("approve %v: %d %s", body, r.status, r.body)
+		}
+	}
+	if r := e.do("POST", "/v1/approvals/"+a.ID+"/deny", e.Approver, map[string]any{"rest": true}); r.status != http.StatusBadRequest {
+		t.Fatalf("deny rest of no batch: %d %s", r.status, r.body)
+	}
+	e.must(200, "POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, map[string]any{"scope": "session", "for": "30m"}, nil)
+	var grants struct{ Grants []toolgate.Grant }
+	e.must(200, "GET", "/v1/grants", e.Approver, nil, &grants)
+	if len(grants.Grants) != 1 || !grants.Grants[0].ExpiresAt.Equal(e.clock.Now().Add(30*time.Minute)) {
+		t.Fatalf("grants: %+v", grants.Grants)
+	}
+	if got := e.final(shell("s1", "c2", "make deploy")); got != toolgate.Allow {
+		t.Fatalf("within the time box: %s", got)
+	}
+	e.clock.Add(31 * time.Minute)
+	if got := e.final(shell("s1", "c3", "make deploy")); got != toolgate.Ask {
+		t.Fatalf("after the time box: %s", got)
 	}
 }

@@ -49,6 +49,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			pattern := fs.String("pattern", "", "grant `pattern` (default: the call exactly as made for turn and session, the suggestion for workspace and global)")
 			answer := fs.String("answer", "", "a question tool's answer, as `JSON`")
 			forD := fs.String("for", "", "time-box the grant of a scope beyond once: a `duration` such as 30m or 2h")
+			rest := fs.Bool("rest", false, "also approve the other pending calls of its batch, each decided again by its own rules first (a deny stays a deny)")
 			if err := parseFlags(fs, args); err != nil {
 				return err
 			}
@@ -63,7 +64,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 					return usageErrorf("--for needs --scope turn, session, workspace or global: a once approval has nothing to time-box")
 				}
 			}
-			req := approval.ApproveRequest{Scope: toolgate.Scope(*scope), Grant: toolgate.GrantKind(*grant), Pattern: *pattern, For: *forD}
+			req := approval.ApproveRequest{Scope: toolgate.Scope(*scope), Grant: toolgate.GrantKind(*grant), Pattern: *pattern, For: *forD, Rest: *rest}
 			if *answer != "" {
 				if !json.Valid([]byte(*answer)) {
 					return usageErrorf("--answer is not valid JSON (quote a text answer: '\"staging\"')")
@@ -87,6 +88,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			mode := fs.String("mode", "hard", "`mode`: soft (this call only) or hard (the rest of the batch too, and stop)")
 			feedback := fs.String("feedback", "", "`text` returned to the agent")
 			reason := fs.String("reason", "", "`reason` recorded and returned to the agent")
+			rest := fs.Bool("rest", false, "also deny (soft) the other pending calls of its batch")
 			if err := parseFlags(fs, args); err != nil {
 				return err
 			}
@@ -97,7 +99,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			if err != nil {
 				return err
 			}
-			a, err := c.Deny(ctx, fs.Arg(0), approval.DenyRequest{Mode: toolgate.DenyMode(*mode), Feedback: *feedback, Reason: *reason})
+			a, err := c.Deny(ctx, fs.Arg(0), approval.DenyRequest{Mode: toolgate.DenyMode(*mode), Feedback: *feedback, Reason: *reason, Rest: *rest})
 			if err != nil {
 				return err
 			}
