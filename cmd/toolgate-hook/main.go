@@ -12,10 +12,14 @@
 // install" writes it into the agent's settings when it is installed next
 // to toolgate.
 //
-// With a gateway (--server or $TOOLGATE_URL) it hands the whole run, before
-// reading the input, to the toolgate binary next to it (else toolgate on
-// PATH), which talks HTTP; without one that is an undecidable call,
-// answered by --on-error (deny by default), never allow.
+// With a gateway (--server or $TOOLGATE_URL) at an IP address or
+// localhost over http:// it decides through it itself, over HTTP/1.1 on a
+// socket of its own (internal/hookgate: neither net/http, whose start-up
+// would cost every call, nor package net, which brings cgo). An https://
+// gateway or a host name needs TLS or a resolver, which it does not link:
+// it hands that run, before reading the input, to the toolgate binary
+// next to it (else toolgate on PATH); without one that is an undecidable
+// call, answered by --on-error (deny by default), never allow.
 package main
 
 import (
@@ -36,6 +40,7 @@ import (
 	// once, while it is shallow.
 	_ "github.com/toolgate/toolgate/internal/bigstack"
 	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookgate"
 )
 
 func main() {
@@ -53,9 +58,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return clicore.UsageErrorf("unknown hook %q; "+usage, args[0], strings.Join(hosts.Names(), ", "))
 	}
 	handoff := clicore.Handoff{
-		Gateway: func(string, *clicore.HookFlags, *hosts.Host, time.Duration) claudecode.Decider {
-			// Only returns when toolgate cannot be run.
-			return clicore.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
+		Gateway: func(url string, hf *clicore.HookFlags, host *hosts.Host, _ time.Duration) claudecode.Decider {
+			g, err := hookgate.New(url, os.Getenv("TOOLGATE_TOKEN"), "hook")
+			if errors.Is(err, hookgate.ErrHandOff) {
+				// https or a host name needs TLS or a resolver, which
+				// this binary does not link: toolgate decides it. Only
+				// returns when toolgate cannot be run.
+				return clicore.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
+			}
+			if err != nil {
+				return clicore.FailingDecider{Err: fmt.Errorf("--server: %w", err)}
+			}
+			return clicore.RemoteDecider(g, hf, host)
 		},
 	}
 	return clicore.RunHookAgent(ctx, host, handoff, args[1:], stdin, stdout, stderr)

@@ -111,7 +111,9 @@ func TestLeanDeps(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	deps := strings.Fields(string(out))
-	for _, bad := range []string{"runtime/cgo", "net", "net/http", "os/user", "encoding/gob",
+	// A gateway is asked over internal/hookgate's own socket: package net
+	// would bring cgo (its resolver) and net/http its start-up.
+	for _, bad := range []string{"runtime/cgo", "net", "net/http", "crypto/tls", "os/user", "encoding/gob",
 		"modernc.org/sqlite", "modernc.org/libc", "github.com/google/jsonschema-go/jsonschema",
 		"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/toolgate/toolgate/internal/cli",
 		"github.com/toolgate/toolgate/client", "github.com/toolgate/toolgate/server",
@@ -180,11 +182,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestHandsOff: with a gateway the run goes to the toolgate binary next
-// to toolgate-hook, with the same arguments and the unread input; with no
-// toolgate to run, the call is denied (never allowed), naming why. Without
-// a gateway every config is decided here, YAML anchors and aliases
-// included.
+// TestHandsOff: with an https:// gateway (TLS is not linked) the run goes
+// to the toolgate binary next to toolgate-hook, with the same arguments
+// and the unread input; with no toolgate to run, the call is denied
+// (never allowed), naming why. An http:// gateway, and without a gateway
+// every config, YAML anchors and aliases included, are decided here.
 func TestHandsOff(t *testing.T) {
 	hookEnv(t)
 	dir := t.TempDir()
@@ -218,7 +220,7 @@ func TestHandsOff(t *testing.T) {
 	gateway := []string{"--on-error", "deny", "--timeout", "3s"}
 
 	// No toolgate beside it nor on PATH: denied with the reason.
-	out, errs, err := run(gateway, "TOOLGATE_URL=http://127.0.0.1:1", "PATH="+t.TempDir())
+	out, errs, err := run(gateway, "TOOLGATE_URL=https://127.0.0.1:1", "PATH="+t.TempDir())
 	if err != nil || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "needs the toolgate binary") {
 		t.Errorf("gateway, no toolgate: %v, stdout %q, stderr %q; want a deny naming the missing binary", err, out, errs)
 	}
@@ -228,10 +230,16 @@ func TestHandsOff(t *testing.T) {
 	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"args: $*\"\necho \"url: $TOOLGATE_URL\"\ncat\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out, errs, err = run(gateway, "TOOLGATE_URL=http://127.0.0.1:1")
-	want := "args: hook claude-code --on-error deny --timeout 3s\nurl: http://127.0.0.1:1\n" + input
+	out, errs, err = run(gateway, "TOOLGATE_URL=https://127.0.0.1:1")
+	want := "args: hook claude-code --on-error deny --timeout 3s\nurl: https://127.0.0.1:1\n" + input
 	if err != nil || out != want {
 		t.Errorf("gateway handed off: %v, stdout %q (stderr %q), want %q", err, out, errs, want)
+	}
+	// An http:// gateway is asked here: one that is down is a deny
+	// naming it, and the stand-in is not run.
+	out, errs, err = run(gateway, "TOOLGATE_URL=http://127.0.0.1:1")
+	if err != nil || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "gateway 127.0.0.1:1 unreachable") || strings.Contains(out, "args:") {
+		t.Errorf("http gateway down: %v, stdout %q, stderr %q; want a deny decided here", err, out, errs)
 	}
 
 	// Without a gateway it decides itself: the stand-in is not run.

@@ -75,12 +75,22 @@ func ParseAskMode(s string) (AskMode, error) {
 // DefaultWait is how long AskWait holds a call by default.
 const DefaultWait = 2 * time.Minute
 
+// HookGate is the part of a toolgate.Gate the hook uses: submit a call,
+// wait for its approval, withdraw it, end a session's turn. The lean hook
+// binary implements it over HTTP without net/http (internal/hookgate).
+type HookGate interface {
+	Submit(ctx context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error)
+	Wait(ctx context.Context, id string) (*toolgate.Approval, error)
+	Cancel(ctx context.Context, id, reason string) (*toolgate.Approval, error)
+	EndTurn(ctx context.Context, session string) (*toolgate.Session, error)
+}
+
 // Remote decides through a gateway: the gateway's rules, grants and
 // session state decide, and its audit log records the call. The Gate is the
 // broker in process (the gateway's own POST /hooks/claude-code) or the HTTP
 // client (a command hook).
 type Remote struct {
-	Gate toolgate.Gate
+	Gate HookGate
 	// Actor names the hook to the gate when it withdraws an approval or
 	// ends a turn; zero is "hook" via "hook".
 	Actor toolgate.Actor

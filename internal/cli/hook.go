@@ -90,17 +90,12 @@ that cannot be reached block the call (exit 2, or a deny).
 // gatewayDecider decides the hook's calls through the gateway at url,
 // over its HTTP API.
 func gatewayDecider(url string, hf *clicore.HookFlags, host *hosts.Host, deadline time.Duration) claudecode.Decider {
-	remote := &claudecode.Remote{OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait}
-	if remote.OnAsk == "" {
-		remote.OnAsk = host.OnAsk
-	}
 	c, err := client.New(url, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("hook"),
 		client.WithHTTPClient(&http.Client{Timeout: deadline}))
 	if err != nil {
 		return clicore.FailingDecider{Err: fmt.Errorf("--server: %w", err)}
 	}
-	remote.Gate = c
-	return remote
+	return clicore.RemoteDecider(c, hf, host)
 }
 
 // runHookInstall writes the hook into a host's settings file, merging

@@ -270,6 +270,17 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 	return l.local.Decide(ctx, c)
 }
 
+// RemoteDecider decides a host's calls through a gateway reached by g,
+// with the hook flags' ask mode and wait (the host's own ask mode by
+// default).
+func RemoteDecider(g claudecode.HookGate, hf *HookFlags, host *hosts.Host) *claudecode.Remote {
+	remote := &claudecode.Remote{Gate: g, OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait}
+	if remote.OnAsk == "" {
+		remote.OnAsk = host.OnAsk
+	}
+	return remote
+}
+
 // FailingDecider cannot decide: a misconfigured gateway answers every call
 // by the on-error policy.
 type FailingDecider struct{ Err error }

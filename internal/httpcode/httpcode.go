@@ -1,13 +1,28 @@
 // Package httpcode maps toolgate error codes to HTTP statuses and back: the
 // one table the server (code to status) and the client (status to code)
 // share, kept out of the root package so the domain types do not import
-// net/http.
+// net/http. The statuses are numbers, not net/http's constants, so the
+// lean hook binary's HTTP client (internal/hookgate) does not link
+// net/http either.
 package httpcode
 
 import (
-	"net/http"
-
 	"github.com/toolgate/toolgate"
+)
+
+// HTTP statuses (RFC 9110).
+const (
+	statusBadRequest            = 400
+	statusUnauthorized          = 401
+	statusForbidden             = 403
+	statusNotFound              = 404
+	statusConflict              = 409
+	statusRequestEntityTooLarge = 413
+	statusTooManyRequests       = 429
+	statusInternalServerError   = 500
+	statusBadGateway            = 502
+	statusServiceUnavailable    = 503
+	statusGatewayTimeout        = 504
 )
 
 // statuses pairs each code with its HTTP status.
@@ -15,15 +30,15 @@ var statuses = [...]struct {
 	code   toolgate.ErrorCode
 	status int
 }{
-	{toolgate.EInvalid, http.StatusBadRequest},
-	{toolgate.EUnauthorized, http.StatusUnauthorized},
-	{toolgate.EForbidden, http.StatusForbidden},
-	{toolgate.ENotFound, http.StatusNotFound},
-	{toolgate.EConflict, http.StatusConflict},
-	{toolgate.ETooLarge, http.StatusRequestEntityTooLarge},
-	{toolgate.ERateLimited, http.StatusTooManyRequests},
-	{toolgate.EUnavailable, http.StatusServiceUnavailable},
-	{toolgate.EInternal, http.StatusInternalServerError},
+	{toolgate.EInvalid, statusBadRequest},
+	{toolgate.EUnauthorized, statusUnauthorized},
+	{toolgate.EForbidden, statusForbidden},
+	{toolgate.ENotFound, statusNotFound},
+	{toolgate.EConflict, statusConflict},
+	{toolgate.ETooLarge, statusRequestEntityTooLarge},
+	{toolgate.ERateLimited, statusTooManyRequests},
+	{toolgate.EUnavailable, statusServiceUnavailable},
+	{toolgate.EInternal, statusInternalServerError},
 }
 
 // Status returns the HTTP status an error with code c is answered with; an
@@ -34,7 +49,7 @@ func Status(c toolgate.ErrorCode) int {
 			return p.status
 		}
 	}
-	return http.StatusInternalServerError
+	return statusInternalServerError
 }
 
 // Code returns the code of an error answered with an HTTP status, for a
@@ -42,7 +57,7 @@ func Status(c toolgate.ErrorCode) int {
 // not reach the server counts as unavailable.
 func Code(status int) toolgate.ErrorCode {
 	switch status {
-	case http.StatusBadGateway, http.StatusGatewayTimeout:
+	case statusBadGateway, statusGatewayTimeout:
 		return toolgate.EUnavailable
 	}
 	for _, p := range statuses {
