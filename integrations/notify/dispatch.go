@@ -45,6 +45,9 @@ type Dispatcher struct {
 	maxBackoff time.Duration
 	queue      int
 	state      *stateFile // nil: message references live in memory only
+	// remind is how long before an approval expires a Reminder reminds
+	// (0: never).
+	remind time.Duration
 }
 
 // DispatcherOption configures a Dispatcher.
@@ -60,6 +63,11 @@ func WithBackoff(first, max time.Duration) DispatcherOption {
 
 // WithClock injects the clock (default time.Now).
 func WithClock(now func() time.Time) DispatcherOption { return func(d *Dispatcher) { d.now = now } }
+
+// WithReminder makes notifiers that are Reminders remind approvers of an
+// approval still pending d before it expires (approvals whose whole time
+// is shorter than d get none).
+func WithReminder(d time.Duration) DispatcherOption { return func(d2 *Dispatcher) { d2.remind = d } }
 
 // WithQueue sets how many messages one tenant may have waiting at a
 // notifier (DefaultQueue).
@@ -88,6 +96,7 @@ func (d *Dispatcher) Add(n Notifier, f Filter) {
 type job struct {
 	a        *toolgate.Approval
 	resolved bool
+	remind   bool // a reminder of a message sent
 }
 
 // sink is one notifier's queue, state and health.
@@ -209,6 +218,51 @@ func (d *Dispatcher) route(e toolgate.Event) {
 	}
 }
 
+// scheduleReminder queues a reminder of a sent approval for d.remind
+// before it expires, if the notifier reminds and there is time for it.
+func (d *Dispatcher) scheduleReminder(ctx context.Context, s *sink, a *toolgate.Approval) {
+	if d.remind <= 0 {
+		return
+	}
+	if _, ok := s.n.(Reminder); !ok {
+		return
+	}
+	wait := a.ExpiresAt.Add(-d.remind).Sub(d.now())
+	if wait <= 0 || a.ExpiresAt.Sub(a.CreatedAt) <= d.remind {
+		return
+	}
+	time.AfterFunc(wait, func() {
+		if ctx.Err() != nil {
+			return
+		}
+		s.mu.Lock()
+		_, sent := s.refs[a.ID]
+		gone := s.done[a.ID]
+		s.mu.Unlock()
+		if sent && !gone && !s.queue.push(d.tenant(a), job{a: a, remind: true}) {
+			s.dropped.Add(1)
+		}
+	})
+}
+
+// sendReminder reminds approvers of an approval still pending. One try:
+// a reminder is a courtesy, and a late one is worse than none.
+func (d *Dispatcher) sendReminder(ctx context.Context, s *sink, a *toolgate.Approval) {
+	s.mu.Lock()
+	ref, sent := s.refs[a.ID]
+	gone := s.done[a.ID]
+	s.mu.Unlock()
+	if !sent || gone || !d.now().Before(a.ExpiresAt) {
+		return
+	}
+	if err := s.n.(Reminder).Remind(ctx, a, ref); err != nil {
+		s.fail(err)
+		d.log.Warn("notifier reminder failed", "notifier", s.n.Name(), "approval", a.ID, "err", err)
+		return
+	}
+	s.sent.Add(1)
+}
+
 // sessionOwners is implemented by an event source that can tell whose
 // session an approval is in (*approval.Broker): the tenant a message is
 // queued for.
@@ -239,6 +293,10 @@ func (d *Dispatcher) work(ctx context.Context, s *sink) {
 			return
 		}
 		id := j.a.ID
+		if j.remind {
+			d.sendReminder(ctx, s, j.a)
+			continue
+		}
 		for attempt := 0; ; attempt++ {
 			var err error
 			if j.resolved {
@@ -271,6 +329,7 @@ func (d *Dispatcher) work(ctx context.Context, s *sink) {
 					s.refs[id] = ref
 					s.mu.Unlock()
 					d.save(s, id, ref, j.a.ExpiresAt)
+					d.scheduleReminder(ctx, s, j.a)
 				}
 			}
 			if err == nil {

@@ -26,6 +26,15 @@ type Notifier interface {
 	Resolved(ctx context.Context, a *toolgate.Approval, ref string) error
 }
 
+// Reminder is a Notifier that can remind approvers of an approval still
+// pending shortly before it expires (WithReminder): unattended runs stop
+// for want of an answer nobody saw.
+type Reminder interface {
+	// Remind says again that the approval waits, and how long it has
+	// left; ref is what Send returned.
+	Remind(ctx context.Context, a *toolgate.Approval, ref string) error
+}
+
 // Listener is a Notifier that receives answers itself (Telegram's
 // getUpdates). Listen runs until ctx ends.
 type Listener interface {

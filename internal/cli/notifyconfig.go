@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -27,6 +28,10 @@ type notifyConfig struct {
 	Slack    *slack.Config    `yaml:"slack"`
 	Ntfy     *ntfy.Config     `yaml:"ntfy"`
 	Webhook  *webhook.Config  `yaml:"webhook"`
+	// RemindBefore, when set, reminds approvers through the notifiers
+	// that can (the webhook) of an approval still pending this long
+	// before it expires.
+	RemindBefore time.Duration `yaml:"remind_before"`
 }
 
 // loadNotifySection reads and checks the notify section of a config
@@ -60,6 +65,9 @@ func loadNotifySection(path string) (*notifyConfig, error) {
 		return nil, fmt.Errorf("%s:%d: notify: %s", path, doc.Notify.Line, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	fail := func(err error) error { return fmt.Errorf("%s:%d: notify: %w", path, doc.Notify.Line, err) }
+	if c.RemindBefore < 0 {
+		return nil, fail(fmt.Errorf("remind_before %s: want a positive duration such as 1m", c.RemindBefore))
+	}
 	if t := c.Telegram; t != nil {
 		t.BotToken = expandSecret(t.BotToken)
 		if err := t.Check(); err != nil {
@@ -121,7 +129,8 @@ func notifiers(c *notifyConfig, b *approval.Broker, data string, logger *slog.Lo
 	if err != nil {
 		return nil, nil, err
 	}
-	d := notify.NewDispatcher(b, notify.WithLogger(logger), notify.WithStateFile(filepath.Join(data, "notify-state.json")))
+	d := notify.NewDispatcher(b, notify.WithLogger(logger), notify.WithStateFile(filepath.Join(data, "notify-state.json")),
+		notify.WithReminder(c.RemindBefore))
 	if c.Telegram != nil {
 		d.Add(telegram.New(*c.Telegram, nil), c.Telegram.Filter)
 	}

@@ -53,7 +53,8 @@ func (c *Config) Check() error {
 
 // Payload is the JSON body of every post.
 type Payload struct {
-	// Type is approval.requested or approval.resolved.
+	// Type is approval.requested, approval.reminder (still pending, soon
+	// to expire: the links answer it) or approval.resolved.
 	Type     toolgate.EventType `json:"type"`
 	SentAt   time.Time          `json:"sent_at"`
 	Approval *toolgate.Approval `json:"approval"`
@@ -96,8 +97,25 @@ func public(a *toolgate.Approval) *toolgate.Approval {
 	return &cp
 }
 
+// EventReminder is the Type of a reminder's post.
+const EventReminder toolgate.EventType = "approval.reminder"
+
+var _ notify.Reminder = (*Notifier)(nil)
+
 // Send posts a new pending approval with its answer links.
 func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, error) {
+	return a.ID, n.postPending(ctx, toolgate.EventApprovalRequested, a, present.Text(a, n.now()))
+}
+
+// Remind posts an approval still pending, soon to expire, with its
+// answer links again.
+func (n *Notifier) Remind(ctx context.Context, a *toolgate.Approval, _ string) error {
+	left := a.ExpiresAt.Sub(n.now()).Round(time.Second)
+	return n.postPending(ctx, EventReminder, a, fmt.Sprintf("Still waiting, expires in %s: %s", left, present.Text(a, n.now())))
+}
+
+// postPending posts a pending approval with its answer links.
+func (n *Notifier) postPending(ctx context.Context, typ toolgate.EventType, a *toolgate.Approval, text string) error {
 	links := map[notify.Answer]string{}
 	for _, ans := range notify.Answers {
 		if !notify.Offered(a, ans) {
@@ -105,12 +123,11 @@ func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, erro
 		}
 		u, err := n.links.URL(n.cfg.PublicURL, a, ans, n.recipient())
 		if err != nil {
-			return "", err
+			return err
 		}
 		links[ans] = u
 	}
-	return a.ID, n.post(ctx, Payload{Type: toolgate.EventApprovalRequested, SentAt: n.now().UTC(), Approval: public(a),
-		Text: present.Text(a, n.now()), Links: links})
+	return n.post(ctx, Payload{Type: typ, SentAt: n.now().UTC(), Approval: public(a), Text: text, Links: links})
 }
 
 // Resolved posts the outcome.

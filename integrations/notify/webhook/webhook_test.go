@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/notify"
@@ -128,5 +129,29 @@ func TestSignature(t *testing.T) {
 				t.Fatalf("Verify = %v, want %v", got, tc.ok)
 			}
 		})
+	}
+}
+
+// TestWebhookReminder: a reminder posts the approval still pending, with
+// how long it has left and its answer links, signed like every post.
+func TestWebhookReminder(t *testing.T) {
+	t.Parallel()
+	rc, srv := newReceiver(t)
+	key := []byte(strings.Repeat("k", 32))
+	links, err := notify.NewLinks(key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := New(Config{URL: srv.URL + "/hook", Secret: secret, PublicURL: "http://gateway.invalid"}, links, nil)
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	n.now = func() time.Time { return now }
+	a := &toolgate.Approval{ID: "ap_1", ResumeToken: "rt_secret", Status: toolgate.StatusPending, CreatedAt: now.Add(-4 * time.Minute), ExpiresAt: now.Add(time.Minute),
+		Call: toolgate.Call{ID: "c1", Session: "s1", Workspace: "w", Tool: "Bash", Args: map[string]any{"command": "npm publish"}}}
+	if err := n.Remind(t.Context(), a, "ap_1"); err != nil {
+		t.Fatal(err)
+	}
+	p := rc.find(EventReminder, "ap_1")
+	if p == nil || !strings.Contains(p.Text, "expires in 1m0s") || !strings.Contains(p.Text, "npm publish") || len(p.Links) == 0 || p.Approval.ResumeToken != "" {
+		t.Fatalf("reminder %+v", p)
 	}
 }
