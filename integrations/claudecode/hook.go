@@ -128,9 +128,7 @@ func ParseInput(data []byte) (*Input, error) {
 		return nil, &InputError{Err: errors.New("no input on stdin (want the hook's JSON object)")}
 	}
 	var in Input
-	dec := json.NewDecoder(bytes.NewReader(data))
-	err := dec.Decode(&in)
-	more := err == nil && dec.More()
+	more, err := decodeInput(data, &in)
 	if err != nil {
 		return nil, &InputError{Event: sniffEvent(data), Err: fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))}
 	}

@@ -3,6 +3,7 @@ package claudecode
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate"
 )
@@ -145,6 +146,9 @@ func Render(event string, v Verdict, d Dialect) *Output {
 // UpdatedInput could fail, and it came from JSON) becomes a deny for the
 // same event: the human approved the changed input, not the original.
 func (o *Output) Marshal() []byte {
+	if b, ok := o.appendPlain(nil); ok {
+		return b
+	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -157,6 +161,94 @@ func (o *Output) Marshal() []byte {
 		_ = enc.Encode(Render(event, Verdict{Action: toolgate.Deny, Reason: "cannot encode the answer: " + err.Error()}, DialectClaude))
 	}
 	return []byte(b.String())
+}
+
+// appendPlain appends o as Marshal's encoder writes it, for an output
+// without an updated input (every answer of a local decision); ok is false
+// for one with, which goes through the encoder. The hook answers once per
+// process, and building encoding/json's encoders for these types by
+// reflection was a tenth of its work and its deepest stack
+// (TestMarshalPlainAsEncoder compares the two).
+func (o *Output) appendPlain(b []byte) (_ []byte, ok bool) {
+	h := o.HookSpecificOutput
+	if h != nil && (h.UpdatedInput != nil || h.Decision != nil && h.Decision.UpdatedInput != nil) {
+		return nil, false
+	}
+	b = append(b, '{')
+	if o.SystemMessage != "" {
+		b = appendJSONString(append(b, `"systemMessage":`...), o.SystemMessage)
+		if h != nil {
+			b = append(b, ',')
+		}
+	}
+	if h != nil {
+		b = appendJSONString(append(b, `"hookSpecificOutput":{"hookEventName":`...), h.HookEventName)
+		if h.PermissionDecision != "" {
+			b = appendJSONString(append(b, `,"permissionDecision":`...), h.PermissionDecision)
+		}
+		if h.PermissionDecisionReason != "" {
+			b = appendJSONString(append(b, `,"permissionDecisionReason":`...), h.PermissionDecisionReason)
+		}
+		if d := h.Decision; d != nil {
+			b = appendJSONString(append(b, `,"decision":{"behavior":`...), d.Behavior)
+			if d.Message != "" {
+				b = appendJSONString(append(b, `,"message":`...), d.Message)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}', '\n'), true
+}
+
+// appendJSONString appends s as a JSON string the way encoding/json does
+// with HTML escaping off: quotes, backslashes and control characters
+// escaped, invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(append(b, s[start:i]...), `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	return append(append(b, s[start:]...), '"')
 }
 
 // BlockOutput is the answer to a body that is not a hook input: the
