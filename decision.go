@@ -25,6 +25,23 @@ type Decision struct {
 	// masked in everything stored, shown, notified or searched, while the
 	// call's digest binds its exact arguments.
 	Redactions []Redaction `json:"redactions,omitempty"`
+	// Sandbox, set on an ask, offers a confined allow (DESIGN §3.7): the
+	// workspace opted in and the call asks only because what it runs is
+	// unknown or stays inside the sandbox's profile. A surface that runs
+	// the command under `toolgate sandbox` may allow it so; every other
+	// surface asks, as Action says.
+	Sandbox *Confinement `json:"sandbox,omitempty"`
+}
+
+// Confinement is the sandbox a confined allow runs the command in.
+type Confinement struct {
+	// Profile names the sandbox profile: "default" is package sandbox's
+	// (read all but secrets, agent configuration and toolgate's state;
+	// write the workspaces and the temporary directory; no network).
+	Profile string `json:"profile"`
+	// Workspaces are the writable roots: the call's working directory and
+	// the workspace's other roots.
+	Workspaces []string `json:"workspaces"`
 }
 
 // Redaction is one secret found in a call's arguments and masked.

@@ -21,7 +21,7 @@ import (
 // exact rules, as the broker makes them) and a "cases"
 // file with one case per line:
 //
-//	EXPECT TOOL ARGS-JSON [mode=M] [agent=A] [cwd=D] [tier=T] [rule=SOURCE]
+//	EXPECT TOOL ARGS-JSON [mode=M] [agent=A] [cwd=D] [tier=T] [rule=SOURCE] [sandbox=yes|no]
 //	    [reason~=TEXT] [risk=CODE] [suggest=PATTERN] [nosuggest]
 //
 // EXPECT is allow, ask or deny, or !allow for "anything but allow" (the
@@ -97,6 +97,9 @@ func checkCase(t *testing.T, file string, c decideCase, d *toolgate.Decision) {
 		if !found {
 			t.Errorf("%s\n\tsuggestions %+v lack %q", where, d.Suggestions, want)
 		}
+	}
+	if want, ok := c.opts["sandbox"]; ok && (d.Sandbox != nil) != (want == "yes") {
+		t.Errorf("%s\n\tsandbox %+v, want %s (%s)\n\tsubjects: %s", where, d.Sandbox, want, d.Reason, subjects(d))
 	}
 	if _, ok := c.opts["nosuggest"]; ok && len(d.Suggestions) > 0 {
 		t.Errorf("%s\n\tsuggestions %+v, want none", where, d.Suggestions)
@@ -247,7 +250,7 @@ func parseCases(t *testing.T, file, text string, defaultMode toolgate.Mode) []de
 				if err := c.call.Tier.UnmarshalText([]byte(v)); err != nil {
 					t.Fatal(err)
 				}
-			case "rule", "reason~", "risk", "suggest", "nosuggest":
+			case "rule", "reason~", "risk", "suggest", "nosuggest", "sandbox":
 				c.opts[k] = v
 			default:
 				t.Fatalf("%s: cases:%d: unknown option %q", file, c.line, k)

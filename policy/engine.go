@@ -24,6 +24,8 @@ type Engine struct {
 	noWrite    []string // paths agents may not write (toolgate's binary)
 	roots      []string // workspace roots besides each call's cwd
 	maxCommand int
+	// sandbox offers confined allows (a workspace's "$sandbox": "auto").
+	sandbox bool
 
 	profile toolProfile
 	// questions are the question tools the documents add to the built-in
@@ -132,6 +134,9 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 		}
 		if d.Mode != nil {
 			e.mode = *d.Mode
+		}
+		if d.Sandbox != "" {
+			e.sandbox = d.Sandbox == "auto"
 		}
 		for _, r := range d.Roots {
 			WithWorkspaceRoots(e.expandHome(r))(e)

@@ -149,6 +149,9 @@ type verdict struct {
 // of d are clipped (Decision.Bound): the call keeps the command whole.
 func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	e.decide(c, env, d)
+	if e.sandbox && d.Action == toolgate.Ask {
+		e.confine(c, env, d)
+	}
 	d.Bound()
 }
 

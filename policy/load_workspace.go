@@ -14,6 +14,7 @@ const (
 	// seeded into a new workspace document. The mode applies over them
 	// (DESIGN §2 step 4); rules outside the block are the person's own.
 	defaultsKey = "$defaults"
+	sandboxKey  = "$sandbox"
 )
 
 // defaultKey names a built-in default rule.
@@ -85,6 +86,12 @@ func ParseWorkspace(name string, src []byte) (*Document, error) {
 		}
 		switch k.text {
 		case testsKey:
+		case sandboxKey:
+			v := root.vals[i]
+			if v.kind != kScalar || v.tag != "str" || (v.text != "auto" && v.text != "off") {
+				return nil, r.errAt(v, "%s: want \"auto\" (shell calls that ask only because their effects are unknown run in the kernel sandbox) or \"off\", got %s", sandboxKey, v.describe())
+			}
+			doc.Sandbox = v.text
 		case defaultsKey:
 			rules, err := r.ruleMap(root.vals[i], defaultsKey, func(k *docNode) (bool, error) {
 				if strings.HasPrefix(k.text, "$") {
@@ -103,7 +110,7 @@ func ParseWorkspace(name string, src []byte) (*Document, error) {
 			}
 			doc.Rules = append(doc.Rules, rules...)
 		default:
-			return nil, r.errAt(k, "unknown reserved key %q (the \"$\" keys are %q and %q; tool names do not start with \"$\")", k.text, testsKey, defaultsKey)
+			return nil, r.errAt(k, "unknown reserved key %q (the \"$\" keys are %q, %q and %q; tool names do not start with \"$\")", k.text, testsKey, defaultsKey, sandboxKey)
 		}
 	}
 	for i, k := range root.keys {

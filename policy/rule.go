@@ -140,6 +140,11 @@ type Document struct {
 	// Roots are directories that count as inside the workspace besides the
 	// call's cwd (Claude Code's permissions.additionalDirectories).
 	Roots []string
+	// Sandbox is the workspace's "$sandbox" setting: "auto" offers a
+	// confined allow for shell calls that ask only because their effects
+	// are unknown (DESIGN §3.7); "off" or "" does not. The last document
+	// that sets it wins.
+	Sandbox string
 	// Tests are examples that must hold.
 	Tests []Test
 }

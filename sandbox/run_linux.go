@@ -14,6 +14,7 @@ import (
 	"time"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"github.com/toolgate/toolgate/sandbox/kernel"
 	"golang.org/x/sys/unix"
 )
 
@@ -23,19 +24,7 @@ const Supported = true
 
 // Check reports why this machine cannot confine a command, or nil when it
 // can: Landlock ABI 6 or later, seccomp, and user namespaces.
-func Check() error {
-	v, err := landlockABI()
-	if err != nil {
-		return fmt.Errorf("landlock is not available in this kernel (%w)", err)
-	}
-	if v < 6 {
-		return fmt.Errorf("landlock ABI %d is older than 6 (TCP, device and IPC restrictions)", v)
-	}
-	if b, err := os.ReadFile("/proc/sys/user/max_user_namespaces"); err == nil && strings.TrimSpace(string(b)) == "0" {
-		return errors.New("user namespaces are disabled (/proc/sys/user/max_user_namespaces is 0)")
-	}
-	return nil
-}
+func Check() error { return kernel.Check() }
 
 // Run runs c confined: it starts c.Self (this program) with c.EnterArgs
 // in a new user and mount namespace and a new session; that process,
@@ -283,12 +272,4 @@ func bindSelf(p string, ro bool) error {
 		return fmt.Errorf("sandbox: making %s read-only: %w", p, err)
 	}
 	return nil
-}
-
-func landlockABI() (int, error) {
-	r, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if e != 0 {
-		return 0, e
-	}
-	return int(r), nil
 }

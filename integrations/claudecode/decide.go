@@ -27,6 +27,9 @@ type Local struct {
 	// Env is the mode and agent layer to decide in; its Agent nil picks
 	// the engine's layer for the call's agent type.
 	Env policy.Env
+	// Confine, when set, runs a call offered a confined allow under the
+	// kernel sandbox instead of asking (Remote.Confine).
+	Confine Confiner
 }
 
 // Decide implements Decider.
@@ -34,7 +37,7 @@ func (l *Local) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) {
 	if l.Engine == nil {
 		return Verdict{}, errors.New("no policy engine")
 	}
-	r := Remote{Gate: rulesgate.New(l.Engine, rulesgate.WithMode(l.Env.Mode), rulesgate.WithAgent(l.Env.Agent))}
+	r := Remote{Gate: rulesgate.New(l.Engine, rulesgate.WithMode(l.Env.Mode), rulesgate.WithAgent(l.Env.Agent)), Confine: l.Confine}
 	return r.Decide(ctx, c)
 }
 
@@ -99,6 +102,10 @@ type Remote struct {
 	// Wait bounds AskWait; zero is DefaultWait. The approval is submitted
 	// with the same time to live, so the gateway expires it too.
 	Wait time.Duration
+	// Confine, when set, turns an unheld ask that offers a confined allow
+	// (Decision.Sandbox, DESIGN §3.7) into an allow of the call rewritten
+	// to run under the kernel sandbox. Nil: such a call asks.
+	Confine Confiner
 }
 
 // cancelTimeout bounds the best-effort cancel of an approval the hook no
@@ -142,7 +149,13 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 			return Verdict{Action: res.Decision.Action, Reason: decisionReason(&res.Decision), Tier: res.Decision.Tier}, nil
 		}
 		// Ask without an approval: the prompt mode's unheld ask (or, waiting,
-		// a gateway that did not hold it): the user's own prompt decides.
+		// a gateway that did not hold it): the user's own prompt decides,
+		// unless the call may run confined and this host can run it so.
+		if res.Decision.Sandbox != nil && r.Confine != nil {
+			if updated, ok := r.Confine(c, res.Decision.Sandbox); ok {
+				return Verdict{Action: toolgate.Allow, Reason: "runs in toolgate's kernel sandbox: " + decisionReason(&res.Decision), Tier: res.Decision.Tier, UpdatedInput: updated}, nil
+			}
+		}
 		return Verdict{Action: toolgate.Ask, Reason: decisionReason(&res.Decision), Tier: res.Decision.Tier}, nil
 	}
 	if a.Status == toolgate.StatusPending && r.OnAsk != AskWait {

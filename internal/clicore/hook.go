@@ -265,7 +265,7 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 		} else if m != nil {
 			env.Mode = *m
 		}
-		l.local = &claudecode.Local{Engine: e, Env: env}
+		l.local = &claudecode.Local{Engine: e, Env: env, Confine: SandboxConfiner(l.host)}
 	}
 	return l.local.Decide(ctx, c)
 }
@@ -274,7 +274,7 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 // with the hook flags' ask mode and wait (the host's own ask mode by
 // default).
 func RemoteDecider(g claudecode.HookGate, hf *HookFlags, host *hosts.Host) *claudecode.Remote {
-	remote := &claudecode.Remote{Gate: g, OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait}
+	remote := &claudecode.Remote{Gate: g, OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait, Confine: SandboxConfiner(host.Name)}
 	if remote.OnAsk == "" {
 		remote.OnAsk = host.OnAsk
 	}

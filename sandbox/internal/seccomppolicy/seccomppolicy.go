@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package seccomppolicy is the sandbox's system-call filter, written with
 // github.com/elastic/go-seccomp-bpf. The sandbox links the assembled
 // programs as data on amd64 (the library's tables cost every process

@@ -1,0 +1,45 @@
+package claudecode
+
+import (
+	"strings"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Confiner turns a call offered a confined allow (Decision.Sandbox) into
+// the same call run under the kernel sandbox: the updated tool input, and
+// whether it can. A hook whose host cannot replace a tool's input, or a
+// machine that cannot confine, has none: the call asks.
+type Confiner func(c *toolgate.Call, conf *toolgate.Confinement) (map[string]any, bool)
+
+// SandboxBash is the Confiner for Claude Code's Bash tool: its command
+// becomes `SANDBOX --workspace W… -- bash -c 'COMMAND'`, the rest of its
+// input unchanged. sandbox is the path of toolgate-sandbox (or of toolgate
+// followed by its "sandbox" subcommand, as one argument list).
+func SandboxBash(sandbox ...string) Confiner {
+	return func(c *toolgate.Call, conf *toolgate.Confinement) (map[string]any, bool) {
+		cmd, ok := c.Args["command"].(string)
+		if c.Tool != "Bash" || !ok || cmd == "" || conf == nil || conf.Profile != "default" || len(conf.Workspaces) == 0 || len(sandbox) == 0 {
+			return nil, false
+		}
+		var b strings.Builder
+		for _, s := range sandbox {
+			b.WriteString(shellQuote(s) + " ")
+		}
+		for _, w := range conf.Workspaces {
+			b.WriteString("--workspace " + shellQuote(w) + " ")
+		}
+		b.WriteString("-- bash -c " + shellQuote(cmd))
+		out := make(map[string]any, len(c.Args))
+		for k, v := range c.Args {
+			out[k] = v
+		}
+		out["command"] = b.String()
+		return out, true
+	}
+}
+
+// shellQuote quotes s for a POSIX shell: one single-quoted word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
