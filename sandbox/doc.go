@@ -61,7 +61,8 @@
 //     port number is reachable on any address.
 //   - Protected paths inside a workspace are protected when they exist at
 //     start: a command may create a .claude/ or .mcp.json that was not
-//     there, or hooks in a repository it creates itself.
+//     there, or hooks in a repository it creates itself. Run names each
+//     such path on the command's standard error when it ends.
 //   - A hard link to a secret made before the sandbox started, inside a
 //     writable root, is readable through the root's rule.
 //   - Landlock does not cover metadata: outside the writable roots a

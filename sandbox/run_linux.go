@@ -73,7 +73,8 @@ func Run(ctx context.Context, c Command) (int, error) {
 			return 0, err
 		}
 	}
-	if err := sendPlan(ours, c); err != nil {
+	before, err := sendPlan(ours, c)
+	if err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		return 0, err
@@ -93,6 +94,7 @@ func Run(ctx context.Context, c Command) (int, error) {
 	}()
 	err = cmd.Wait()
 	close(done)
+	reportCreated(c, before)
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -106,33 +108,53 @@ func Run(ctx context.Context, c Command) (int, error) {
 	return 0, nil
 }
 
+// reportCreated tells the command's standard error about protected paths
+// inside the workspace that exist now and did not at start (before): the
+// read-only mounts cover only what existed, so a command may create a
+// .claude/ or .mcp.json the workspace did not have. It names each, so a
+// person or agent looks at it before the next session obeys it.
+func reportCreated(c Command, before []string) {
+	if c.Stderr == nil {
+		return
+	}
+	_, after := protectedPaths(c.Profile)
+	for _, p := range after {
+		if slices.Contains(before, p) {
+			continue
+		}
+		why, _ := c.Profile.Explain(p)
+		fmt.Fprintf(c.Stderr, "toolgate sandbox: the command created %s, which %s; the sandbox protects it only when it exists at the start: check it before it is used\n", p, why)
+	}
+}
+
 // sendPlan builds what the inside half applies and sends it on conn: one
 // byte carrying the Landlock ruleset's descriptor, then the plan as JSON.
-func sendPlan(conn *os.File, c Command) error {
+// It returns the paths it made read-only.
+func sendPlan(conn *os.File, c Command) ([]string, error) {
 	ruleset, flags, err := minABI.NewRulesetFD(landlockRules(c.Profile, c.ProxyPort)...)
 	if err != nil {
-		return fmt.Errorf("landlock: %w", err)
+		return nil, fmt.Errorf("landlock: %w", err)
 	}
 	if ruleset < 0 {
-		return errors.New("landlock: nothing to enforce")
+		return nil, errors.New("landlock: nothing to enforce")
 	}
 	defer unix.Close(ruleset)
 	prog, err := seccompProgram(c.Profile)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	pins, ro := protectedPaths(c.Profile)
 	plan, err := json.Marshal(enterPlan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, Seccomp: prog})
 	if err != nil {
-		return fmt.Errorf("sandbox plan: %w", err)
+		return nil, fmt.Errorf("sandbox plan: %w", err)
 	}
 	if err := unix.Sendmsg(int(conn.Fd()), []byte{0}, unix.UnixRights(ruleset), nil, 0); err != nil {
-		return fmt.Errorf("sending the sandbox its ruleset: %w", err)
+		return nil, fmt.Errorf("sending the sandbox its ruleset: %w", err)
 	}
 	if _, err := conn.Write(plan); err != nil {
-		return fmt.Errorf("sending the sandbox its plan: %w", err)
+		return nil, fmt.Errorf("sending the sandbox its plan: %w", err)
 	}
-	return nil
+	return ro, nil
 }
 
 // Enter is the inside half of Run: it reads the plan Run sent on file

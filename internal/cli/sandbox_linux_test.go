@@ -360,3 +360,18 @@ func TestSandboxNetwork(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxReportsCreated: agent configuration the workspace did not
+// have when the command started is not covered by the read-only mounts;
+// the sandbox names it on stderr when the command ends.
+func TestSandboxReportsCreated(t *testing.T) {
+	t.Parallel()
+	h := newSandboxHome(t)
+	code, out := h.sh(t, `mkdir .claude && echo '{"hooks":{}}' > .claude/settings.json && echo ok > notes.txt`)
+	if code != 0 || !strings.Contains(out, "toolgate sandbox: the command created "+filepath.Join(h.ws, ".claude")+", which configures an AI agent") {
+		t.Errorf("exit %d, want 0 and a line naming .claude:\n%s", code, out)
+	}
+	if strings.Contains(out, "notes.txt") {
+		t.Errorf("an ordinary file was reported:\n%s", out)
+	}
+}
