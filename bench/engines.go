@@ -17,6 +17,7 @@ import (
 // before timing starts.
 type Toolgate struct {
 	Engine *policy.Engine
+	set    *Set
 }
 
 // NewToolgate compiles the set with policy.New.
@@ -25,12 +26,19 @@ func NewToolgate(s *Set) (*Toolgate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Toolgate{Engine: e}, nil
+	return &Toolgate{Engine: e, set: s}, nil
 }
 
-// Input returns the toolgate.Call for c.
+// Input returns the toolgate.Call for c. A declared tool gets its path as
+// "path"; any other tool gets the same string under a name that does not
+// say path, because toolgate checks every tool's path-named arguments
+// against the file rules, and the set's other tools are matched by name
+// alone (Set.Subject).
 func (t *Toolgate) Input(c Call) *toolgate.Call {
-	return &toolgate.Call{Tool: c.Tool, Args: map[string]any{"path": c.Path}}
+	if t.set.Declared(c.Tool) {
+		return &toolgate.Call{Tool: c.Tool, Args: map[string]any{"path": c.Path}}
+	}
+	return &toolgate.Call{Tool: c.Tool, Args: map[string]any{"query": c.Path}}
 }
 
 // Decide decides a prepared call into d (reused, as a server worker does).
