@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,8 +26,9 @@ func TestDecideBounded(t *testing.T) {
 	}{
 		{strings.Repeat("xargs ", 10000) + "x", true},
 		{strings.Repeat("sudo ", 10000) + "x", true},
-		{"mytool" + strings.Repeat(" f", 30000), true}, // operands of a command the tables do not know
-		{"ls" + strings.Repeat(" f", 30000), false},    // within: ls reads no file operand
+		{"mytool" + distinctWords(10000), true},         // operands of a command the tables do not know
+		{"mytool" + strings.Repeat(" f", 30000), false}, // one operand, written 30,000 times: one subject
+		{"ls" + strings.Repeat(" f", 30000), false},     // within: ls reads no file operand
 		{strings.Repeat("cat f;", 10000), true},
 		{"echo " + strings.Repeat("$(", 20000) + "x" + strings.Repeat(")", 20000), true},
 	} {
@@ -49,4 +51,14 @@ func TestDecideBounded(t *testing.T) {
 			t.Errorf("%.20q…: %s (%s), budget risk %v, want %v", src, d.Action, d.Reason, budget, c.past)
 		}
 	}
+}
+
+// distinctWords returns n distinct words, each after a space.
+func distinctWords(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(" f")
+		b.WriteString(strconv.Itoa(i))
+	}
+	return b.String()
 }

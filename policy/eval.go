@@ -780,7 +780,21 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		s.classes, s.restrict = cmd.Classes, cmd.Remote || cmd.Runner
 		subs = append(subs, s)
 	}
+	// A file written the same way more than once ("cat *.go *.go …",
+	// "a >f >f …") is one subject: the decision's work stays linear in
+	// the distinct files, not in the words.
+	var seen map[fileKey]bool
+	if len(a.Files) > 16 {
+		seen = make(map[fileKey]bool, len(a.Files))
+	}
 	for _, f := range a.Files {
+		if seen != nil && len(f.Alts) == 0 {
+			k := keyOf(&f)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
 		fam, kind := familyRead, toolgate.SubjectRead
 		if f.Write {
 			fam, kind = familyWrite, toolgate.SubjectWrite
@@ -869,6 +883,7 @@ func reasonOperandBudget() string {
 // when there were more than maxOperands operands.
 func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) (_ []subject, all bool) {
 	left := maxOperands
+	var seen wordSet
 	for i := range a.Commands {
 		// A file rule beats the table (DESIGN §3.5): of a known command
 		// that sends data away, an operand its entry gives another role
@@ -904,9 +919,13 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			if pattern && len(arg) > maxPatternBytes {
 				continue // too long to compare; as before, not checked
 			}
+			if seen.has(arg) {
+				continue // checked already: one subject per distinct word
+			}
 			if left--; left < 0 {
 				return subs, false
 			}
+			seen.add(arg)
 			if isFile(a.Files, arg) {
 				continue
 			}
@@ -929,6 +948,44 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 		}
 	}
 	return subs, true
+}
+
+// wordSet is a set of words that allocates only past its first eight.
+type wordSet struct {
+	few  [8]string
+	n    int
+	more map[string]bool
+}
+
+func (w *wordSet) has(s string) bool {
+	for i := 0; i < w.n; i++ {
+		if w.few[i] == s {
+			return true
+		}
+	}
+	return w.more[s]
+}
+
+func (w *wordSet) add(s string) {
+	if w.n < len(w.few) {
+		w.few[w.n], w.n = s, w.n+1
+		return
+	}
+	if w.more == nil {
+		w.more = map[string]bool{}
+	}
+	w.more[s] = true
+}
+
+// fileKey is what decides a file of the analysis: two files with the
+// same key make the same subject.
+type fileKey struct {
+	path, dir, command                                                       string
+	write, static, glob, del, rec, into, under, moved, remote, runner, named bool
+}
+
+func keyOf(f *shell.File) fileKey {
+	return fileKey{f.Path, f.Dir, f.Command, f.Write, f.Static, f.Glob, f.Delete, f.Recursive, f.Into, f.Under, f.Moved, f.Remote, f.Runner, f.Named}
 }
 
 // altClass is fileClass for a path known only when the command runs,

@@ -874,16 +874,24 @@ func truncate(s string) string { return clip(s, maxRiskSubject) }
 // -O x URL; chmod +x x; ./x", "base64 -d > x; sh x"): a download or a
 // hidden payload run unseen, as "curl URL | sh" is.
 func (w *walker) fetchThenRun() {
-	var fetched []string
-	for _, f := range w.res.Files {
-		if !f.Write || !f.Static || f.Remote {
-			continue
-		}
-		for _, c := range w.res.Commands {
-			if c.Text == f.Command && (c.Effects&EffectNetwork != 0 || decodes(c.Name, c.Args)) {
-				fetched = append(fetched, path.Clean(f.Path))
-				break
+	// The commands that download or decode, by text: one pass over the
+	// commands, then one over the files (linear, DESIGN §10).
+	var fetchers map[string]bool
+	for _, c := range w.res.Commands {
+		if c.Effects&EffectNetwork != 0 || decodes(c.Name, c.Args) {
+			if fetchers == nil {
+				fetchers = map[string]bool{}
 			}
+			fetchers[c.Text] = true
+		}
+	}
+	var fetched map[string]bool
+	for _, f := range w.res.Files {
+		if f.Write && f.Static && !f.Remote && fetchers[f.Command] {
+			if fetched == nil {
+				fetched = map[string]bool{}
+			}
+			fetched[path.Clean(f.Path)] = true
 		}
 	}
 	if len(fetched) == 0 {
@@ -914,11 +922,8 @@ func (w *walker) fetchThenRun() {
 		if run == "" {
 			continue
 		}
-		for _, f := range fetched {
-			if path.Clean(run) == f {
-				addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: by + "runs " + run + ", which a download or decoder of the same line wrote", Token: run})
-				break
-			}
+		if fetched[path.Clean(run)] {
+			addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: by + "runs " + run + ", which a download or decoder of the same line wrote", Token: run})
 		}
 	}
 }
