@@ -236,12 +236,16 @@ func (m *model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.inputKey(k)
 	case modeSession:
 		switch k.String() {
-		case "enter", "y", "s", "t":
+		case "enter", "y", "s", "t", "3":
 			m.mode = modeList
-			if m.turn {
-				return m, m.approve(toolgate.ScopeTurn, "")
+			forD := ""
+			if k.String() == "3" {
+				forD = sessionFor // only for the next half hour
 			}
-			return m, m.approve(toolgate.ScopeSession, "")
+			if m.turn {
+				return m, m.approve(toolgate.ScopeTurn, "", forD)
+			}
+			return m, m.approve(toolgate.ScopeSession, "", forD)
 		case "esc", "n", "q":
 			m.mode = modeList
 		}
@@ -418,7 +422,7 @@ func (m *model) press(i int) tea.Cmd {
 	}
 	switch i {
 	case 0:
-		return m.approve(toolgate.ScopeOnce, "")
+		return m.approve(toolgate.ScopeOnce, "", "")
 	case 1:
 		m.mode = modeSession
 	case 2:
@@ -506,7 +510,7 @@ func (m *model) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.global {
 			scope = toolgate.ScopeGlobal
 		}
-		return m, m.approve(scope, val)
+		return m, m.approve(scope, val, "")
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
@@ -516,12 +520,15 @@ func (m *model) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 // answerTimeout bounds one answer's round trip.
 const answerTimeout = 15 * time.Second
 
-func (m *model) approve(scope toolgate.Scope, pattern string) tea.Cmd {
+// sessionFor is the time box the session prompt's "3" answers with.
+const sessionFor = "30m"
+
+func (m *model) approve(scope toolgate.Scope, pattern, forD string) tea.Cmd {
 	a := m.selected()
 	if a == nil {
 		return nil
 	}
-	req := approval.ApproveRequest{Scope: scope}
+	req := approval.ApproveRequest{Scope: scope, For: forD}
 	if scope != toolgate.ScopeOnce {
 		if pattern == "" && (scope == toolgate.ScopeSession || scope == toolgate.ScopeTurn) {
 			pattern = present.SessionPattern(a.Decision)

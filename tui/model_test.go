@@ -133,6 +133,8 @@ func TestKeys(t *testing.T) {
 			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
 		{"s shows the grant, enter approves for the session", []string{"s", "enter"},
 			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
+		{"s then 3 approves for the session, 30 minutes only", []string{"s", "3"},
+			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force", For: "30m"}, nil},
 		{"s then esc answers nothing", []string{"s", "esc"}, nil, nil},
 		{"right right enter is always with the suggestion", []string{"right", "right", "enter", "enter"},
 			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
@@ -162,7 +164,7 @@ func TestKeys(t *testing.T) {
 				if len(g.approves) != 1 || len(g.denies) != 0 {
 					t.Fatalf("approves %v denies %v", g.approves, g.denies)
 				}
-				if got := g.approves[0]; got.Scope != tc.approve.Scope || got.Grant != tc.approve.Grant || got.Pattern != tc.approve.Pattern {
+				if got := g.approves[0]; got.Scope != tc.approve.Scope || got.Grant != tc.approve.Grant || got.Pattern != tc.approve.Pattern || got.For != tc.approve.For {
 					t.Fatalf("approve %+v, want %+v", got, *tc.approve)
 				}
 				if len(m.items) != 0 {

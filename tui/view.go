@@ -153,7 +153,7 @@ func (m *model) details(w int) (info, prompt []string) {
 			label, scope = "Turn: ", toolgate.ScopeTurn
 		}
 		out = append(out, m.warnLines(label+present.Grant(a, scope, present.SessionPattern(a.Decision))+".", w)...)
-		out = append(out, "Enter to approve, Esc to go back.")
+		out = append(out, "Enter to approve, 3 for the next 30 minutes only, Esc to go back.")
 	case modeAlways:
 		scope := toolgate.ScopeWorkspace
 		if m.global {
@@ -305,7 +305,8 @@ func (m *model) answerBar() string {
 var helpLines = []string{
 	"Keys",
 	"  y          approve this call once",
-	"  s          approve for the session (shows what it grants; Enter confirms)",
+	"  s          approve for the session (shows what it grants; Enter confirms,",
+	"             3 confirms for the next 30 minutes only)",
 	"  t          approve for this turn only, until the user speaks again (the same)",
 	"  a          always: edit the suggested pattern, Tab for workspace/global",
 	"  a Ctrl-P   in always: switch glob pattern / literal prefix grant",
