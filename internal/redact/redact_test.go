@@ -68,6 +68,10 @@ func TestFind(t *testing.T) {
 		{"json literal", `{"password": "correct horse"}`, "correct horse", "secret-literal"},
 		{"code literal", `API_KEY = "q9w8e7r6"`, "q9w8e7r6", "secret-literal"},
 		{"yaml", "db:\n  password: hunter2\n", "hunter2", "secret-yaml"},
+		{"telegram", "curl https://api.telegram.org/bot" + "123456789:AA" + "Hx9Lm2Qr7Tz4Vb6Nc1Jk8Wp3Ys5Df0GhI" + "/getMe", "123456789:AA" + "Hx9Lm2Qr7Tz4Vb6Nc1Jk8Wp3Ys5Df0GhI", "telegram-bot-token"},
+		{"discord", "curl -d '{}' https://discord.com/api/webhooks/1234567890/" + "Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1Uv3Wx5", "Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1Uv3Wx5", "discord-webhook"},
+		{"twilio", "twilio api:core:messages:create --api-key " + "SK" + "0123456789abcdef0123456789abcdef", "SK" + "0123456789abcdef0123456789abcdef", ""},
+		{"shopify", "curl -H 'X-Shopify-Access-Token: " + "shpat_" + "0123456789abcdef0123456789abcdef" + "'", "shpat_" + "0123456789abcdef0123456789abcdef", ""},
 		{"entropy", "export SIGNING_SEED=Zx8Qp3Lr7Tn2Wv9Ks4Hd", "Zx8Qp3Lr7Tn2Wv9Ks4Hd", "high-entropy-assignment"},
 	}
 	for _, c := range cases {
@@ -125,6 +129,9 @@ func TestBenign(t *testing.T) {
 		"https://example.com/search?q=token&page=2",
 		"password: ${DB_PASSWORD}",
 		"task-skeleton --keep",
+		"echo SKIPPED_TESTS=3",
+		"date +%H:%M:%S",
+		"curl https://discord.com/api/webhooks",
 	} {
 		if got := Text(text); got != text {
 			t.Errorf("Text(%q) = %q, want it unchanged", text, got)
