@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -702,7 +703,35 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 		}
 	}
 	s.ws, s.inWS = e.inWorkspace(clean, abs, cwd)
+	s.alts = foldedForms(s.alts, s.texts[0], abs)
 	return s
+}
+
+// foldedForms appends the lower-case forms of a path, as given and
+// absolute, when they differ from it: on a file system that folds case
+// (macOS, Windows) ".ENV" is ".env", and on any system no project names a
+// secret or agent file ".Env" but to pass a rule. Deny and ask rules see
+// them (subject.alts); allow rules do not.
+func foldedForms(alts []string, forms ...string) []string {
+	for _, f := range forms {
+		if f == "" || !hasUpperASCII(f) {
+			continue
+		}
+		l := strings.ToLower(f)
+		if !slices.Contains(alts, l) {
+			alts = append(alts, l)
+		}
+	}
+	return alts
+}
+
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // inWorkspace returns a path relative to the workspace root it lies in:
