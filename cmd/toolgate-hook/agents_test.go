@@ -1,0 +1,335 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/internal/stacktest"
+)
+
+// geminiStub is a stand-in of the Gemini API (generateContent and
+// streamGenerateContent with SSE) that asks for one tool call and then
+// answers with what the tool returned, so the test reads what reached
+// the model.
+func geminiStub(t *testing.T, tool string, args map[string]any) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Contents []struct {
+				Parts []map[string]json.RawMessage `json:"parts"`
+			} `json:"contents"`
+			Tools []any `json:"tools"`
+		}
+		_ = json.Unmarshal(body, &req)
+		var response json.RawMessage
+		if n := len(req.Contents); n > 0 {
+			for _, p := range req.Contents[n-1].Parts {
+				if fr, ok := p["functionResponse"]; ok {
+					response = fr
+				}
+			}
+		}
+		var parts []any
+		switch {
+		case response != nil:
+			parts = []any{map[string]string{"text": "FINAL " + string(response)}}
+		case strings.Contains(r.URL.Path, "streamGenerateContent") && len(req.Tools) > 0:
+			parts = []any{map[string]any{"functionCall": map[string]any{"name": tool, "args": args}}}
+		default:
+			parts = []any{map[string]string{"text": "{}"}}
+		}
+		data, _ := json.Marshal(map[string]any{
+			"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}},
+			"usageMetadata": map[string]int{"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+		})
+		if r.URL.Query().Get("alt") == "sse" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: %s\r\n\r\n", data)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(data)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// realAgent is an agent CLI from npm that the tests drive against a
+// stand-in of its model API, with toolgate-hook installed as "toolgate
+// hook install HOST" writes it.
+type realAgent struct {
+	// host is the hook's host name (toolgate-hook HOST).
+	host string
+	// env names the variable holding the agent's program (.ci/run
+	// installs it from npm and sets it).
+	env string
+	// model starts the stand-in of the model API, which asks for one
+	// shell call and then answers with the tool's result, prefixed
+	// "FINAL".
+	model func(t *testing.T, command string) *httptest.Server
+	// settings writes the agent's settings under home, with hook as the
+	// command of its pre-tool and prompt hooks.
+	settings func(t *testing.T, home, hook string)
+	// args and env are the agent's command line and environment for one
+	// run against model.
+	args    []string
+	environ func(model string) []string
+	// blocked is what the agent puts before a blocked call's reason.
+	blocked string
+}
+
+// TestGeminiCLI drives the real Gemini CLI (@google/gemini-cli, the gemini
+// program named by $TOOLGATE_TEST_GEMINI).
+func TestGeminiCLI(t *testing.T) {
+	testRealAgent(t, realAgent{
+		host: "gemini",
+		env:  "TOOLGATE_TEST_GEMINI",
+		model: func(t *testing.T, command string) *httptest.Server {
+			return geminiStub(t, "run_shell_command", map[string]any{"command": command})
+		},
+		settings: func(t *testing.T, home, hook string) {
+			writeJSON(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{
+				"hooks": map[string]any{
+					"BeforeTool":  []any{map[string]any{"matcher": ".*", "hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 90000}}}},
+					"BeforeAgent": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 40000}}}},
+				},
+				"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
+			})
+		},
+		args: []string{"-p", "do the task", "--yolo"},
+		environ: func(model string) []string {
+			return []string{"GOOGLE_GEMINI_BASE_URL=" + model, "GEMINI_API_KEY=test"}
+		},
+		blocked: "Tool execution blocked: toolgate: ",
+	})
+}
+
+// TestClaudeCode drives the real Claude Code (@anthropic-ai/claude-code,
+// the claude program named by $TOOLGATE_TEST_CLAUDE) in print mode.
+func TestClaudeCode(t *testing.T) {
+	testRealAgent(t, realAgent{
+		host:  "claude-code",
+		env:   "TOOLGATE_TEST_CLAUDE",
+		model: anthropicStub,
+		settings: func(t *testing.T, home, hook string) {
+			writeJSON(t, filepath.Join(home, ".claude", "settings.json"), map[string]any{
+				"hooks": map[string]any{
+					"PreToolUse":       []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 90}}}},
+					"UserPromptSubmit": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 40}}}},
+				},
+			})
+		},
+		args: []string{"-p", "do the task"},
+		environ: func(model string) []string {
+			return []string{"ANTHROPIC_BASE_URL=" + model, "ANTHROPIC_API_KEY=test",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
+		},
+		blocked: "hook error: toolgate: ",
+	})
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// anthropicStub is a stand-in of the Anthropic Messages API (streamed
+// with SSE, or not) that asks for one Bash call and then answers with its
+// result.
+func anthropicStub(t *testing.T, command string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/v1/messages") {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"input_tokens":1}`)
+			return
+		}
+		var req struct {
+			Model    string `json:"model"`
+			Stream   bool   `json:"stream"`
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &req)
+		var result json.RawMessage
+		if n := len(req.Messages); n > 0 {
+			var parts []struct {
+				Type    string          `json:"type"`
+				Content json.RawMessage `json:"content"`
+			}
+			_ = json.Unmarshal(req.Messages[n-1].Content, &parts)
+			for _, p := range parts {
+				if p.Type == "tool_result" {
+					result = p.Content
+				}
+			}
+		}
+		bash := false
+		for _, tl := range req.Tools {
+			bash = bash || tl.Name == "Bash"
+		}
+		block := map[string]any{"type": "text", "text": "ok"}
+		stop := "end_turn"
+		switch {
+		case result != nil:
+			block = map[string]any{"type": "text", "text": "FINAL " + string(result)}
+		case bash:
+			block = map[string]any{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": map[string]any{"command": command}}
+			stop = "tool_use"
+		}
+		msg := map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": req.Model, "content": []any{},
+			"stop_reason": nil, "stop_sequence": nil, "usage": map[string]int{"input_tokens": 1, "output_tokens": 1}}
+		if !req.Stream {
+			msg["content"], msg["stop_reason"] = []any{block}, stop
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(msg)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		event := func(name string, v any) {
+			data, _ := json.Marshal(v)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data)
+		}
+		event("message_start", map[string]any{"type": "message_start", "message": msg})
+		if block["type"] == "tool_use" {
+			input, _ := json.Marshal(block["input"])
+			event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+				"content_block": map[string]any{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": map[string]any{}}})
+			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+				"delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+		} else {
+			event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+				"content_block": map[string]any{"type": "text", "text": ""}})
+			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+				"delta": map[string]any{"type": "text_delta", "text": block["text"]}})
+		}
+		event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+		event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+			"usage": map[string]int{"output_tokens": 1}})
+		event("message_stop", map[string]any{"type": "message_stop"})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// testRealAgent runs the agent once per scenario: allow runs the tool; a
+// deny's reason reaches the model and the secret does not; an ask held
+// at a gateway runs once approved, and not when denied, the feedback
+// reaching the model; a gateway that is down blocks the call.
+func testRealAgent(t *testing.T, agent realAgent) {
+	program := os.Getenv(agent.env)
+	if program == "" {
+		t.Skipf("%s is unset: the real agent is not driven (.ci/run installs it from npm)", agent.env)
+	}
+	bin := sharedHookBin(t)
+	gw := stacktest.New(t)
+	approver, err := client.New(gw.Server.URL, gw.Approver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := []string{"--server", gw.Server.URL, "--on-ask", "wait", "--wait", "60s"}
+	for _, tc := range []struct {
+		name, command string
+		hookArgs      []string
+		answer        func(ctx context.Context, id string) // for a call held at the gateway
+		want, not     []string                             // in what reached the model
+		made          bool                                 // the call made approved.txt
+	}{
+		{name: "allow", command: "ls", want: []string{"FINAL", "notes.txt"}},
+		{name: "deny", command: "cat ~/.ssh/id_rsa", want: []string{agent.blocked, "SSH private keys"}, not: []string{"FAKE-KEY"}},
+		{name: "ask approved", command: "touch approved.txt", hookArgs: wait,
+			answer: func(ctx context.Context, id string) {
+				_, _ = approver.Approve(ctx, id, toolgate.ApproveRequest{})
+			}, want: []string{"FINAL"}, made: true},
+		{name: "ask denied", command: "touch denied.txt", hookArgs: wait,
+			answer: func(ctx context.Context, id string) {
+				_, _ = approver.Deny(ctx, id, toolgate.DenyRequest{Feedback: "write it under build/ instead", Mode: toolgate.DenySoft})
+			}, want: []string{agent.blocked, "write it under build/ instead"}},
+		{name: "gateway down", command: "ls", hookArgs: []string{"--server", "http://127.0.0.1:1"},
+			want: []string{agent.blocked, "unreachable"}, not: []string{"notes.txt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			project := filepath.Join(home, "proj")
+			for path, text := range map[string]string{
+				filepath.Join(project, "notes.txt"):   "notes\n",
+				filepath.Join(home, ".ssh", "id_rsa"): "FAKE-KEY-4711\n",
+			} {
+				if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			agent.settings(t, home, strings.Join(append([]string{bin, agent.host}, tc.hookArgs...), " "))
+			model := agent.model(t, tc.command)
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			if tc.answer != nil {
+				go func() { // answer the call once the gateway holds it
+					for ctx.Err() == nil {
+						as, err := approver.Approvals(ctx, toolgate.ApprovalFilter{Status: toolgate.StatusPending})
+						if err == nil && len(as) > 0 {
+							tc.answer(ctx, as[0].ID)
+							return
+						}
+						time.Sleep(100 * time.Millisecond)
+					}
+				}()
+			}
+			cmd := exec.CommandContext(ctx, program, agent.args...)
+			cmd.Dir = project
+			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+				"TOOLGATE_URL=", "TOOLGATE_TOKEN="+gw.Agent, "NO_COLOR=1", "CI=1")
+			cmd.Env = append(cmd.Env, agent.environ(model.URL)...)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", program, err, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(string(out), n) {
+					t.Errorf("output has %q:\n%s", n, out)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(project, "approved.txt")); (err == nil) != tc.made {
+				t.Errorf("approved.txt made: %v, want %v\n%s", err == nil, tc.made, out)
+			}
+			if _, err := os.Stat(filepath.Join(project, "denied.txt")); err == nil {
+				t.Errorf("denied.txt was made: the denied call ran\n%s", out)
+			}
+		})
+	}
+}
