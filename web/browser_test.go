@@ -362,6 +362,27 @@ func TestBrowser(t *testing.T) {
 		b.wait(t, "the note", q(card(a.ID)+" .note")+`.textContent.includes('for this session (git push *) by root')`)
 	})
 
+	t.Run("approve for the session, 30 minutes only", func(t *testing.T) {
+		a := e.ask(shell("s-timebox", "c1", "kubectl rollout restart deploy/api"), "")
+		res := e.await(a.ID)
+		b.wait(t, "the card", q(card(a.ID)))
+		b.wait(t, "pick 30 minutes", `(() => { const s = `+q(card(a.ID)+" select.for")+`; if (!s) return false;
+			s.value = '30m'; s.dispatchEvent(new Event('change')); return true; })()`)
+		b.click(t, card(a.ID)+" button.session")
+		if got := result(t, res); got.Status != toolgate.StatusApproved || got.Resolution.Scope != toolgate.ScopeSession {
+			t.Fatalf("agent got %s %+v", got.Status, got.Resolution)
+		}
+		var gs []toolgate.Grant
+		for _, g := range e.grants() {
+			if g.Session == "s-timebox" {
+				gs = append(gs, g)
+			}
+		}
+		if len(gs) != 1 || gs[0].ExpiresAt.IsZero() || gs[0].ExpiresAt.Sub(gs[0].CreatedAt) != 30*time.Minute {
+			t.Fatalf("grants %+v, want one of the session for 30 minutes", gs)
+		}
+	})
+
 	t.Run("approve for the turn with a prefix grant", func(t *testing.T) {
 		a := e.ask(shell("s11", "c1", "terraform plan -out=tf.plan"), "")
 		res := e.await(a.ID)

@@ -321,8 +321,10 @@ export class Inbox {
    */
   grantBody(it, scope) {
     const pattern = it.refs.pattern.value.trim();
-    if (!pattern) return { scope, grant: 'tool' };
-    return { scope, grant: it.refs.kind.value, pattern };
+    const body = pattern ? { scope, grant: it.refs.kind.value, pattern } : { scope, grant: 'tool' };
+    // A time box: the grant stops counting then, on every node.
+    if (it.refs.for.value) body.for = it.refs.for.value;
+    return body;
   }
 
   /** showGrant writes on every grant button what it will grant. */
@@ -459,6 +461,11 @@ export class Inbox {
       title: i === 0 ? 'only this call, as made' : 'wider: every call this pattern matches',
       onclick: () => { refs.pattern.value = p; refs.kind.value = 'pattern'; this.showGrant(it); },
     }, i === 0 ? 'exact: ' : 'wider: ', h('code', null, visible(p))));
+    refs.for = h('select', { class: 'for', 'aria-label': 'For how long' },
+      h('option', { value: '' }, 'until the scope ends'),
+      h('option', { value: '30m' }, 'for 30 minutes'),
+      h('option', { value: '1h' }, 'for 1 hour'),
+      h('option', { value: '8h' }, 'for 8 hours'));
     refs.pattern.addEventListener('input', () => this.showGrant(it));
     refs.kind.addEventListener('change', () => this.showGrant(it));
     refs.scope = h('select', { class: 'scope', 'aria-label': 'Where to remember' },
@@ -529,7 +536,7 @@ export class Inbox {
     // granting the whole shell tool instead would be a foot-gun.
     const onceOnly = !!shellKey && sugg.length === 0;
     if (onceOnly) {
-      for (const c of [refs.turn, refs.session, refs.pattern, refs.kind, refs.scope, refs.always]) {
+      for (const c of [refs.turn, refs.session, refs.pattern, refs.kind, refs.for, refs.scope, refs.always]) {
         c.disabled = true;
         c.dataset.locked = '';
       }
@@ -540,7 +547,7 @@ export class Inbox {
       // A question is answered, not granted: its card has no grants.
       h('div', { class: 'row' }, refs.once, qs ? null : [refs.session, refs.turn],
         onceOnly ? h('span', { class: 'onlyonce' }, 'No pattern can safely cover this command: approve it once or deny it.') : null),
-      h('div', { class: 'row grant', hidden: onceOnly || !!qs }, h('span', { class: 'lbl' }, 'Grant'), refs.pattern, refs.kind,
+      h('div', { class: 'row grant', hidden: onceOnly || !!qs }, h('span', { class: 'lbl' }, 'Grant'), refs.pattern, refs.kind, refs.for,
         refs.alts.length > 1 ? h('span', { class: 'alts' }, refs.alts) : null),
       h('div', { class: 'row always', hidden: onceOnly || !!qs }, h('span', { class: 'lbl' }, 'Remember'), refs.scope, refs.always),
       qs ? null : edit,
