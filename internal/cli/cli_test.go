@@ -8,6 +8,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/toolgate/toolgate/internal/cli"
+	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/sandboxcmd"
 )
 
 // TestMain lets the scripts run "toolgate" as a real process: testscript
@@ -18,6 +20,11 @@ func TestMain(m *testing.M) {
 			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 		"escape": escapeMain,
+		"toolgate-sandbox": func() {
+			self, _ := os.Executable()
+			err := sandboxcmd.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, self, []string{sandboxcmd.EnterFlag})
+			os.Exit(clicore.ExitCode(err, os.Stderr))
+		},
 	})
 }
 

@@ -33,6 +33,8 @@ type mcpProxyFlags struct {
 	allowRemote bool
 	timeout     time.Duration
 	hideDenied  bool
+	sandbox     bool
+	sandboxNet  clicore.StringList
 	remember    string
 	pins        string
 	verbose     bool
@@ -49,6 +51,8 @@ func (f *mcpProxyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.listen, "listen", "", "serve clients over streamable HTTP at `ADDR` (host:port, path /mcp) instead of stdio")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "let --listen use an address that is not loopback (it has no authentication)")
 	fs.DurationVar(&f.timeout, "timeout", mcpproxy.DefaultTimeout, "how long a call waits for an answer before it is denied")
+	fs.BoolVar(&f.sandbox, "sandbox", false, "run the server COMMAND in the kernel sandbox (toolgate sandbox): writes only in the current directory and the temporary directory, no secrets, no network")
+	fs.Var(&f.sandboxNet, "sandbox-net", "with --sandbox, a `HOST` the server may reach through toolgate's proxy (repeat for more)")
 	fs.BoolVar(&f.hideDenied, "hide-denied", false, "leave the tools the rules deny outright out of tools/list")
 	fs.StringVar(&f.remember, "remember", defaultRememberFile(), "without a gateway, keep \"always\" answers in the rules document `F` (JSONC; read at start, applies where the rules ask; empty: only while the proxy runs)")
 	fs.StringVar(&f.pins, "pins", defaultPinsFile(), "pin each tool's definition in `F` at its first allowed call, and ask before a tool whose definition changed is used (empty: no pinning); see toolgate mcp pin")
@@ -106,10 +110,16 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if f.upstream != "" {
 		cfg.Upstream = mcpproxy.HTTPUpstream(f.upstream, nil)
 	} else {
-		cfg.Upstream = mcpproxy.CommandUpstream(stderr, command[0], command[1:]...)
 		if cfg.Name == "" {
 			cfg.Name = serverNameFor(command[0])
 		}
+		if f.sandbox {
+			var err error
+			if command, err = sandboxedCommand(command, f.sandboxNet); err != nil {
+				return err
+			}
+		}
+		cfg.Upstream = mcpproxy.CommandUpstream(stderr, command[0], command[1:]...)
 	}
 
 	m, err := f.modes.Resolve(f.mode)
@@ -272,4 +282,29 @@ func writeCloser(w io.Writer) io.WriteCloser {
 		return wc
 	}
 	return nopWriteCloser{w}
+}
+
+// sandboxedCommand is command run under the kernel sandbox with the
+// current directory as its workspace: by toolgate-sandbox when it is
+// installed (it starts faster), else by this program's sandbox command.
+// The sandbox refuses to start (and so does the server) where the kernel
+// cannot confine.
+func sandboxedCommand(command, nets []string) ([]string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("--sandbox: %w", err)
+	}
+	argv := []string{clicore.SandboxBinary()}
+	if argv[0] == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("--sandbox: %w", err)
+		}
+		argv = []string{self, "sandbox"}
+	}
+	argv = append(argv, "--workspace", wd)
+	for _, n := range nets {
+		argv = append(argv, "--net", n)
+	}
+	return append(append(argv, "--"), command...), nil
 }

@@ -23,7 +23,7 @@ func SandboxConfiner(host string) claudecode.Confiner {
 		if kernel.Check() != nil {
 			return nil, false
 		}
-		bin := sandboxBinary()
+		bin := SandboxBinary()
 		if bin == "" {
 			return nil, false
 		}
@@ -31,9 +31,9 @@ func SandboxConfiner(host string) claudecode.Confiner {
 	}
 }
 
-// sandboxBinary is the path of toolgate-sandbox: beside this program
+// SandboxBinary is the path of toolgate-sandbox: beside this program
 // (installed together), else on PATH; "" when there is none.
-func sandboxBinary() string {
+func SandboxBinary() string {
 	if self, err := os.Executable(); err == nil {
 		p := filepath.Join(filepath.Dir(self), "toolgate-sandbox")
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
