@@ -365,7 +365,11 @@ func checkLasting(exe string) error {
 // projectDir now: the hook reads them again for each call's project.
 func reportClaudePermissions(w io.Writer, hf *clicore.HookFlags, projectDir, home string) {
 	if hf.GatewayURL() != "" {
-		fmt.Fprintln(w, "The gateway decides (its rules, grants and modes); Claude Code's own permission files are not layered into its decisions.")
+		if hf.AgentPerms {
+			fmt.Fprintln(w, "The gateway decides (its rules, grants and modes); Claude Code's own deny rules are checked first by the hook, which denies what they deny without asking the gateway.")
+		} else {
+			fmt.Fprintln(w, "The gateway decides (its rules, grants and modes); Claude Code's own permissions are left out (--agent-permissions=false).")
+		}
 		return
 	}
 	if !hf.AgentPerms {

@@ -371,3 +371,43 @@ func TestHookInstallFlatAndPlugin(t *testing.T) {
 		t.Errorf("install over someone else's plugin: exit %d", code)
 	}
 }
+
+// TestHookGatewayAgentDeny: through a gateway, a call Claude Code's own
+// settings deny is denied by the hook with the setting's reason, never
+// sent to be held for a human (here the gateway is down, so a call that
+// reached it would say so); its benign twin goes to the gateway.
+func TestHookGatewayAgentDeny(t *testing.T) {
+	hookEnv(t)
+	project := t.TempDir()
+	t.Setenv("CLAUDE_PROJECT_DIR", project)
+	settings := filepath.Join(project, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(`{"permissions": {"deny": ["Bash(git push *)"]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TOOLGATE_URL", "http://127.0.0.1:1")
+	call := func(command string) string {
+		in, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": project, "hook_event_name": "PreToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+		code, stdout, stderr := hookExit(t, []string{"claude-code", "--timeout", "3s"}, in)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, %s", command, code, stderr)
+		}
+		return stdout
+	}
+	if out := call("git push origin main"); !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, settings) || strings.Contains(out, "unreachable") {
+		t.Errorf("denied by the settings: %s", out)
+	}
+	if out := call("git status"); !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "unreachable") {
+		t.Errorf("the twin did not go to the gateway: %s", out)
+	}
+	// A settings file that cannot be read is never an allow.
+	if err := os.WriteFile(settings, []byte(`{"permissions": `), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := call("git status"); !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, settings) {
+		t.Errorf("broken settings: %s", out)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate"
@@ -145,6 +146,9 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 			deadline += hf.Wait
 		}
 		hook.Decider = handoff.Gateway(url, &hf, host, deadline)
+		if hf.AgentPerms && (name == "claude-code" || name == "codex") {
+			hook.Decider = &agentDenyFirst{host: name, projectDir: hook.ProjectDir, next: hook.Decider}
+		}
 	} else {
 		hook.Decider = &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, host: name, projectDir: hook.ProjectDir}
 	}
@@ -279,6 +283,84 @@ func RemoteDecider(g claudecode.HookGate, hf *HookFlags, host *hosts.Host) *clau
 		remote.OnAsk = host.OnAsk
 	}
 	return remote
+}
+
+// agentDenyFirst decides a call by the agent's own deny rules (Claude
+// Code's permission files, Codex's rules) before a gateway sees it: a call
+// the agent refuses whatever the hook answers is denied here, with the
+// rule's reason, instead of being held for a human whose approval the
+// agent would then refuse anyway. Everything else goes to the gateway.
+// The files are read as the agent's own user, so ~ is the agent's home.
+type agentDenyFirst struct {
+	host       string
+	projectDir string
+	next       claudecode.Decider
+	loaded     bool
+	engine     *policy.Engine
+	// files are the agent's permission files found, whose rules alone
+	// decide here (not the engine's built-in floor: the gateway has it).
+	files []string
+}
+
+// ownRule reports a rule written in one of the agent's files.
+func (a *agentDenyFirst) ownRule(source string) bool {
+	for _, f := range a.files {
+		if strings.HasPrefix(source, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *agentDenyFirst) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Verdict, error) {
+	if !a.loaded {
+		home, _ := os.UserHomeDir()
+		dir := a.projectDir
+		if dir == "" {
+			dir = c.Cwd
+		}
+		files := claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath())
+		if a.host == "codex" {
+			files = claudecode.CodexRuleFiles(CodexHome(home))
+		}
+		p, err := claudecode.LoadPermissions(files)
+		if err != nil {
+			return claudecode.Verdict{}, err // a deny rule that cannot be read: never allow
+		}
+		for _, f := range p.Found {
+			a.files = append(a.files, f.Path)
+		}
+		if p.Deny != nil && len(p.Deny.Rules) > 0 {
+			var opts []policy.Option
+			if dir != "" {
+				opts = append(opts, policy.WithWorkspaceRoots(dir))
+			}
+			if a.engine, err = policy.New([]*policy.Document{p.Deny}, opts...); err != nil {
+				return claudecode.Verdict{}, fmt.Errorf("the agent's permissions: %w", err)
+			}
+		}
+		a.loaded = true
+	}
+	if a.engine != nil {
+		var d toolgate.Decision
+		a.engine.Decide(c, policy.Env{}, &d)
+		if d.Action == toolgate.Deny && d.Rule != nil && a.ownRule(d.Rule.Source) {
+			r := d.Reason
+			if d.Rule.Source != "" && !strings.Contains(r, d.Rule.Source) {
+				r += " (" + d.Rule.Source + ")"
+			}
+			return claudecode.Verdict{Action: toolgate.Deny, Reason: r, Tier: d.Tier}, nil
+		}
+	}
+	return a.next.Decide(ctx, c)
+}
+
+// EndTurn passes a prompt on to the gateway.
+func (a *agentDenyFirst) EndTurn(ctx context.Context, session string) error {
+	if te, ok := a.next.(claudecode.TurnEnder); ok {
+		return te.EndTurn(ctx, session)
+	}
+	return nil
 }
 
 // FailingDecider cannot decide: a misconfigured gateway answers every call
