@@ -25,12 +25,10 @@ func riskHeadline(code string) (string, bool) {
 		return "Shuts down or reboots the machine", true
 	case "dev-tcp":
 		return "Opens a raw network connection through /dev/tcp", true
-	case "command-substitution":
-		return "Runs a command inside another whose result no rule can vet", true
-	case "process-substitution":
-		return "Runs a command inside another whose result no rule can vet", true
+	case "command-substitution", "process-substitution":
+		return "Runs a command inside another, whose output is known only when it runs", true
 	case "background":
-		return "Runs a command in the background where no rule can vet it", true
+		return "Runs a command in the background", true
 	}
 	return "", false
 }

@@ -30,7 +30,7 @@ func TestExplain(t *testing.T) {
 		{"repeat", []toolgate.Risk{{Code: "credential-access", Severity: "class", Reason: "credential access: reads /h/.ssh/id_rsa, which holds SSH private keys", Subject: "/h/.ssh/id_rsa"}},
 			`Reads /h/.ssh/id_rsa, which holds SSH private keys. Denied by rule read_file "$CREDENTIALS" (builtin:default:42)`,
 			`Credential access: reads /h/.ssh/id_rsa, which holds SSH private keys. Denied by rule read_file "$CREDENTIALS" (builtin:default:42)`},
-		{"backquote in subject", []toolgate.Risk{{Code: "command-substitution", Severity: toolgate.SeverityUnprefixable, Subject: "echo `id`"}}, "", "Runs a command inside another whose result no rule can vet: `echo 'id'`"},
+		{"backquote in subject", []toolgate.Risk{{Code: "command-substitution", Severity: toolgate.SeverityUnprefixable, Subject: "echo `id`"}}, "", "Runs a command inside another, whose output is known only when it runs: `echo 'id'`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

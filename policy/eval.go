@@ -91,6 +91,9 @@ type subject struct {
 	// toolArg marks a path a tool's argument names (toolpaths.go): its
 	// sensitive class is looked up without allocating.
 	toolArg bool
+	// unprefixable marks a subject of a command line with a construct no
+	// grant covers (§3.2): allow grants do not match it (grant).
+	unprefixable bool
 	// readOnly marks a shell command that only reads, on paths no secret
 	// can be under: the "$READ_ONLY" rules match it (markReadOnly).
 	readOnly bool
@@ -236,11 +239,13 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 		return
 	}
 	d.Action = best
-	// Safety override (DESIGN §2 step 6): a critical risk or an
-	// unprefixable construct needs a human unless the session is yolo.
+	// Safety override (DESIGN §2 step 6): a critical risk needs a human
+	// unless the session is yolo. An unprefixable construct binds prefix
+	// grants only (§3.2; eligible): rules judge its inner commands, and
+	// its run-time values, as subjects like any other.
 	if d.Action == toolgate.Allow && env.Mode != toolgate.ModeYolo {
 		for _, r := range d.Risks {
-			if r.Severity != toolgate.SeverityClass {
+			if r.Severity == toolgate.SeverityCritical || r.Severity == toolgate.SeverityUnprefixable && !shell.JudgedByRules(r.Code) {
 				d.Action, d.Reason, d.Rule = toolgate.Ask, reasonOverride, nil
 				break
 			}
@@ -270,8 +275,33 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 		e.suggest(c, subs, d)
 	}
 	if len(d.Risks) > 0 {
-		d.Reason = toolgate.Explain(d.Risks, d.Reason)
+		d.Reason = toolgate.Explain(explained(d.Action, d.Risks), d.Reason)
 	}
+}
+
+// explained returns the risks a decision's reason leads with: for an
+// allow, not the constructs the rules judged (a substitution, a lone &),
+// which did not stand in its way.
+func explained(a toolgate.Action, risks []toolgate.Risk) []toolgate.Risk {
+	if a != toolgate.Allow {
+		return risks
+	}
+	n := 0
+	for i := range risks {
+		if risks[i].Severity != toolgate.SeverityUnprefixable || !shell.JudgedByRules(risks[i].Code) {
+			n++
+		}
+	}
+	if n == len(risks) {
+		return risks
+	}
+	out := make([]toolgate.Risk, 0, n)
+	for _, r := range risks {
+		if r.Severity != toolgate.SeverityUnprefixable || !shell.JudgedByRules(r.Code) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // judge decides one subject: veto layers, then the merged layers scanned
@@ -882,6 +912,11 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		}
 	}
 	e.markReadOnly(subs, a, c.Cwd)
+	if a.Unprefixable() {
+		for i := range subs {
+			subs[i].unprefixable = true
+		}
+	}
 	if e.fileRules {
 		var all bool
 		if subs, all = e.operandSubjects(subs, a, c.Cwd); !all {

@@ -207,7 +207,7 @@ func (r *compiledRule) eligible(s *subject, args map[string]any, allowOK bool) b
 		return false
 	}
 	if r.ref.Action == toolgate.Allow {
-		if !allowOK || s.opaque {
+		if !allowOK || s.opaque || s.unprefixable && r.grant() {
 			return false
 		}
 		for _, f := range s.flags {
@@ -231,6 +231,18 @@ func (r *compiledRule) eligible(s *subject, args map[string]any, allowOK bool) b
 		}
 	}
 	return true
+}
+
+// grant reports whether the rule is a grant (an "always" answer, a prefix
+// grant) rather than a rule a document holds: seed 000's grants never
+// cover an unprefixable construct (DESIGN §3.2), which falls through to
+// a person.
+func (r *compiledRule) grant() bool {
+	switch r.ref.Layer {
+	case toolgate.LayerGlobal, toolgate.LayerWorkspace, toolgate.LayerSession, toolgate.LayerTurn:
+		return true
+	}
+	return r.isPrefix
 }
 
 // namesWord reports whether pattern contains token as a whole word:

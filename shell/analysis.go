@@ -32,6 +32,21 @@ func (a *Analysis) Unprefixable() bool {
 	return false
 }
 
+// JudgedByRules reports whether an unprefixable construct, found under
+// risk code code, binds prefix grants only (DESIGN §3.2): the rules see
+// inside it (a command or process substitution's commands are subjects,
+// its output a value known only at run time) and a lone & runs its
+// command with the same effects. The other unprefixable constructs hide
+// code the analysis cannot see (prompt expansion, a code variable, a
+// subscript) and need a human whatever the rules say.
+func JudgedByRules(code string) bool {
+	switch code {
+	case "command-substitution", "process-substitution", "background":
+		return true
+	}
+	return false
+}
+
 // Critical reports whether the script carries a critical risk.
 func (a *Analysis) Critical() bool {
 	for _, r := range a.Risks {

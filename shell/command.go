@@ -240,7 +240,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	}
 	var scripts []string
 	cmd.ExecFlags, scripts = w.execFlags(name, norm)
-	classify(&cmd, name, cmd.Args)
+	classifyWords(&cmd, name, cmd.Args, dynamicWords(words[1:]))
 	if alias, ok := gitAlias(name, cmd.Args); ok {
 		// Push plumbing and git under another name: the rules and
 		// classes written for the git command it is apply.

@@ -134,7 +134,7 @@ func findLauncher(name string, words []word) (*launcher, int) {
 // command it runs is walked too, marked Remote when it runs elsewhere.
 func (w *walker) launch(name string, l *launcher, at int, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
-	classify(&cmd, name, cmd.Args)
+	classifyWords(&cmd, name, cmd.Args, dynamicWords(words[1:]))
 	norm := normaliseArgs(name, cmd.Args)
 	cmd.ExecFlags, _ = w.execFlags(name, norm)
 	idx := w.emit(cmd)

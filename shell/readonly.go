@@ -120,3 +120,38 @@ func runtimeOperands(via string) bool {
 	}
 	return false
 }
+
+// dynamicWords says which of words are values known only when the
+// command runs (DESIGN §3.1), nil when none is: a word that is a command
+// or process substitution's output from its start. The working directory
+// ($(pwd), `pwd`) is known: the call's cwd. A parameter expansion keeps
+// its name, which the table's matchers read ($AWS_SECRET_ACCESS_KEY).
+func dynamicWords(words []word) []bool {
+	var dyn []bool
+	for i, wd := range words {
+		if wd.static || !substituted(wd.text) || cwdOnly(wd.text) {
+			continue
+		}
+		if dyn == nil {
+			dyn = make([]bool, len(words))
+		}
+		dyn[i] = true
+	}
+	return dyn
+}
+
+// cwdOnly reports whether the only expansions in a word's source form
+// name the working directory.
+func cwdOnly(text string) bool {
+	for _, f := range [...]string{"$(pwd)", "`pwd`", "${PWD}", "$PWD"} {
+		text = strings.ReplaceAll(text, f, "")
+	}
+	return !strings.ContainsAny(text, "$`")
+}
+
+// substituted reports whether a word's source form starts with a command
+// or process substitution: its whole text is known only when it runs.
+func substituted(text string) bool {
+	return strings.HasPrefix(text, "$(") || strings.HasPrefix(text, "`") ||
+		strings.HasPrefix(text, "<(") || strings.HasPrefix(text, ">(")
+}

@@ -11,19 +11,23 @@ const (
 	RiskRecursiveDelete = "recursive-delete"
 	RiskForkBomb        = "fork-bomb"
 	RiskRemoteFetchExec = "remote-fetch-exec"
-	RiskAccountFile     = "system-account-file-write"
-	RiskAuthorizedKeys  = "ssh-authorized-keys-write"
-	RiskStartupFile     = "shell-startup-file-write"
-	RiskPreloadFile     = "preload-file-write"
-	RiskFormatDisk      = "format-filesystem"
-	RiskDeviceWrite     = "block-device-write"
-	RiskShutdown        = "system-shutdown"
-	RiskRecursiveChmod  = "recursive-permission-change"
-	RiskDevTCP          = "dev-tcp"
-	RiskGitConfig       = "git-config-write"
-	RiskGitHook         = "git-hook-write"
-	RiskSSHConfig       = "ssh-config-write"
-	RiskToolConfig      = "tool-config-write"
+	// RiskFetchSubst is a substitution whose command fetches from the
+	// network (echo $(curl …), diff <(wget -O- …)): what the download
+	// makes the outer command do is not in the call.
+	RiskFetchSubst     = "fetch-substitution"
+	RiskAccountFile    = "system-account-file-write"
+	RiskAuthorizedKeys = "ssh-authorized-keys-write"
+	RiskStartupFile    = "shell-startup-file-write"
+	RiskPreloadFile    = "preload-file-write"
+	RiskFormatDisk     = "format-filesystem"
+	RiskDeviceWrite    = "block-device-write"
+	RiskShutdown       = "system-shutdown"
+	RiskRecursiveChmod = "recursive-permission-change"
+	RiskDevTCP         = "dev-tcp"
+	RiskGitConfig      = "git-config-write"
+	RiskGitHook        = "git-hook-write"
+	RiskSSHConfig      = "ssh-config-write"
+	RiskToolConfig     = "tool-config-write"
 )
 
 // isSystemDir: the top-level directories whose recursive removal or

@@ -967,13 +967,31 @@ func undeclaredOption(a string) bool {
 
 // classify finds the effects and risk classes of a command from the
 // command table. args are the words after the name as written.
-func classify(cmd *Command, name string, args []string) {
+func classify(cmd *Command, name string, args []string) { classifyWords(cmd, name, args, nil) }
+
+// classifyWords is classify with, in dyn, which of args are values known
+// only when the command runs ($(…), `…`, $X; DESIGN §3.1): such a word
+// stands for any word, so every class it may give the command counts
+// (an option it may be, an operand or value a class matches); in a
+// subcommand's place it makes the command opaque.
+func classifyWords(cmd *Command, name string, args []string, dyn []bool) {
 	if m, rest, ok := runsPackage(name, args); ok && commandSpec(m) != nil {
 		name, args = m, rest // python -m pip install … is pip install …
+		dyn = nil
 	}
 	s := commandSpec(name)
 	if s == nil {
 		return
+	}
+	off := 0 // args[0] is the off-th word of dyn
+	isDyn := func(i int) bool { return dyn != nil && off+i < len(dyn) && dyn[off+i] }
+	anyDyn := func() bool {
+		for i := range args {
+			if isDyn(i) {
+				return true
+			}
+		}
+		return false
 	}
 	label := name
 	// The one parser's reading of each level's words, in buffers that
@@ -986,10 +1004,15 @@ func classify(cmd *Command, name string, args []string) {
 		cmd.Effects |= s.effect
 		var opts []optArg
 		var ops []int
-		if s.class != "" || s.hasRiskOpts() {
+		if s.class != "" || s.hasRiskOpts() || len(s.subs) > 0 && dyn != nil {
 			opts, ops = s.scanInto(args, nil, s.wraps || s.inOrder, optBuf[:0], opBuf[:0])
 			opts = s.valueOptions(args, opts)
 		}
+		if len(s.subs) > 0 && len(ops) > 0 && isDyn(ops[0]) {
+			// Which subcommand runs is known only then (git $(…)).
+			cmd.Opaque = true
+		}
+		mayOpt := anyDyn()
 		if s.class != "" && !s.excused(opts, ops, args) && !(s.bare && len(args) == 0) {
 			addClass(cmd, ClassRisk{Class: s.class, Reason: label + " " + s.why, Token: label})
 		}
@@ -1012,6 +1035,11 @@ func classify(cmd *Command, name string, args []string) {
 					if o.sources && k == len(cand)-1 || o.first && k > 0 {
 						break
 					}
+					if isDyn(i) {
+						cmd.Effects |= o.effect
+						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + ", known only when it runs, may be an operand that " + o.why, Token: args[i]})
+						break
+					}
 					if o.matchOperand(args[i]) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + " " + o.why, Token: urlToken(args[i])})
@@ -1024,14 +1052,29 @@ func classify(cmd *Command, name string, args []string) {
 				if n, v, ok := valueFound(opts, o); ok {
 					cmd.Effects |= o.effect
 					addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + n + " " + o.why + ": " + clip(v, 60), Token: n})
+				} else if n, v, ok := dynValue(opts, o, isDyn); ok {
+					cmd.Effects |= o.effect
+					addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + n + " " + v + ", known only when it runs, may be a value that " + o.why, Token: v})
 				}
 				continue
 			}
+			found := false
 			for _, n := range o.names {
 				if w, ok := optFound(opts, args, n, o.prefix); ok {
 					cmd.Effects |= o.effect
 					addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + w + " " + o.why, Token: w})
+					found = true
 					break
+				}
+			}
+			if !found && mayOpt && len(o.names) > 0 && strings.HasPrefix(o.names[0], "-") {
+				// A word known only when it runs may be the option.
+				for i := range args {
+					if isDyn(i) {
+						cmd.Effects |= o.effect
+						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + ", known only when it runs, may be " + o.names[0] + ", which " + o.why, Token: args[i]})
+						break
+					}
 				}
 			}
 		}
@@ -1040,8 +1083,25 @@ func classify(cmd *Command, name string, args []string) {
 			return
 		}
 		label += " " + word
+		off += len(args) - len(rest)
 		s, args = next, args[len(args)-len(rest):]
 	}
+}
+
+// dynValue returns an option of e.names given with a value known only
+// when the command runs, which e.value may match.
+func dynValue(opts []optArg, e optEffect, isDyn func(int) bool) (string, string, bool) {
+	for _, o := range opts {
+		if o.assign || !contains(e.names, o.name) || o.valAt < 0 {
+			continue
+		}
+		// An attached value ("--opt=$(…)") is read from its text: a quoted
+		// '$(…)' counts too (fail closed).
+		if o.valAt == o.at && substituted(o.val) || o.valAt != o.at && isDyn(o.valAt) {
+			return o.name, o.val, true
+		}
+	}
+	return "", "", false
 }
 
 // hasRiskOpts reports whether an option or operand of s has an effect or

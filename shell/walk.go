@@ -719,10 +719,14 @@ func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 		}
 		start := len(w.res.Commands)
 		w.stmts(stmts, sc, d.clone())
+		fetched := false
 		for _, cmd := range w.res.Commands[start:] {
 			if isFetcher(cmd.Name) {
-				fetch = true
+				fetch, fetched = true, true
 			}
+		}
+		if fetched {
+			w.critical(RiskFetchSubst, "a substitution's output comes from a network download, and what it makes the command do is not in the call", srcOf(c.src, n))
 		}
 		return false
 	})
