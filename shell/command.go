@@ -326,6 +326,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	fstart := len(w.res.Files)
 	w.files(name, args, cmd.Text, c, d)
 	w.fileEffects(name, norm, args, fstart, cmd.Text, d)
+	w.writeForms(idx, name, norm, fstart)
 	w.risks(name, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, isInterpreter(name))
 	w.secretOperands(name, args, cmd.Text, d)
@@ -340,7 +341,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			w.res.Commands[idx].Opaque = true
 		}
 	}
-	w.execInner(name, args, c, d)
+	w.execInner(idx, name, args, c, d)
 	if at, ok := packageProgram(name, norm); ok {
 		w.runnerProgram(name, args[at:], c, d)
 	}
@@ -373,7 +374,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 
 // execInner walks the commands a command runs from its own arguments:
 // find -exec, fd -x, git bisect run, git submodule foreach.
-func (w *walker) execInner(name string, args []word, c scope, d *dirState) {
+func (w *walker) execInner(idx int, name string, args []word, c scope, d *dirState) {
 	switch name {
 	case "find", "fd", "fdfind", "git":
 	default:
@@ -385,6 +386,7 @@ func (w *walker) execInner(name string, args []word, c scope, d *dirState) {
 	}
 	switch name {
 	case "find":
+		names, _ := findNames(wordTexts(args[:findAction(args)]))
 		for i := 0; i < len(args); i++ {
 			switch args[i].text {
 			case "-exec", "-execdir", "-ok", "-okdir":
@@ -393,7 +395,17 @@ func (w *walker) execInner(name string, args []word, c scope, d *dirState) {
 					j++
 				}
 				ic.via = "find " + args[i].text
-				w.run(runtimeWords(args[i+1:j]), nil, ic, d.clone(), false)
+				inner := runtimeWords(args[i+1 : j])
+				start := len(w.res.Commands)
+				w.run(inner, nil, ic, d.clone(), false)
+				if len(inner) > 0 && namePicked(names) && w.seesThrough(inner[0], start) {
+					// The command and the files a name test gives it
+					// are seen (DESIGN §3.1): the form is those
+					// subjects. Every file below a directory (dot-files
+					// too, unlike "*") keeps the flag.
+					w.runtimeFiles(cmdName(inner[0]), ic.via, names, d)
+					w.dropFlag(idx, args[i].text)
+				}
 				i = j
 			}
 		}
@@ -894,11 +906,13 @@ func (w *walker) runtimeFiles(name, owner, names string, d *dirState) {
 	}
 	kind := commandSpec(name).files
 	write := kind == writeAll || kind == modeKind || kind == moveKind
-	if names != "" && !write {
-		// A write (xargs rm) stays unknown: the pattern is the
-		// directory's whole tree, which would take .git and every
-		// start-up file below it along.
-		w.fileAs(word{text: names, static: true, glob: true, tilde: strings.HasPrefix(names, "~")}, File{}, owner, d)
+	if names != "" && (!write || namePicked(names)) {
+		// The files a name test picks (find . -name '*.tmp' -exec rm
+		// {} ;): the pattern says which. A write to every file below a
+		// directory (xargs rm) stays unknown: it would take .git and
+		// every start-up file below it along.
+		w.fileAs(word{text: names, static: true, glob: true, tilde: strings.HasPrefix(names, "~")},
+			File{Write: write, Delete: write && commandSpec(name).deletes}, owner, d)
 		return
 	}
 	w.addFile(File{Path: "{file names read by " + owner + " at run time}", Write: write, Static: false, Command: owner})

@@ -194,7 +194,8 @@ func execCommands() map[string]*cmdSpec {
 		// aria2c runs a program when a download starts, stops or ends.
 		"aria2c": {long: []string{"on-download-complete=", "on-download-error=", "on-download-start=", "on-download-pause=", "on-download-stop=", "on-bt-download-complete="},
 			opts: []optEffect{{names: []string{"--on-download-complete", "--on-download-error", "--on-download-start", "--on-download-pause", "--on-download-stop", "--on-bt-download-complete"}, exec: true}}},
-		"find": {singleDash: true, opts: []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}}},
+		"find": {singleDash: true, opts: []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true},
+			{names: []string{"-delete"}, exec: true, writes: true}}},
 		"git": {long: gitGlobalLong, shortVal: "Cc",
 			opts: []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}},
 			subs: subcommands{
@@ -222,7 +223,8 @@ func execCommands() map[string]*cmdSpec {
 				{"filter-repo", &cmdSpec{exec: true}},
 			}},
 		"rg":  {opts: []optEffect{{names: []string{"--pre", "--hostname-bin"}, exec: true}}},
-		"sed": {analyse: sedScripts, opts: []optEffect{{names: []string{"-i", "-f"}, exec: true, cluster: true}, {names: []string{"--in-place", "--file"}, exec: true}}},
+		"sed": {analyse: sedScripts, opts: []optEffect{{names: []string{"-f"}, exec: true, cluster: true}, {names: []string{"-i"}, exec: true, cluster: true, writes: true},
+			{names: []string{"--file"}, exec: true}, {names: []string{"--in-place"}, exec: true, writes: true}}},
 		"tar": {bundled: true, opts: []optEffect{{names: []string{"-I", "-F"}, exec: true, cluster: true},
 			{names: []string{"--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script"}, exec: true, script: true},
 			{names: []string{"--rsh-command"}, exec: true}}},

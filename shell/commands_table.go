@@ -538,7 +538,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"find", &cmdSpec{
-		opts:       []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}},
+		opts:       []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}, {names: []string{"-delete"}, exec: true, writes: true}},
 		singleDash: true,
 		readOnly:   true,
 	}},
@@ -1280,7 +1280,7 @@ var commandTable = [...]namedSpec{
 	{"sed", &cmdSpec{
 		long:     []string{"expression=", "file=", "line-length=", "in-place"},
 		shortVal: "efl",
-		opts:     []optEffect{{names: []string{"-i", "-f"}, exec: true, cluster: true}, {names: []string{"--in-place", "--file"}, exec: true}, {names: []string{"-e", "--expression"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"-i", "--in-place"}, mode: "rewrite"}},
+		opts:     []optEffect{{names: []string{"-f"}, exec: true, cluster: true}, {names: []string{"-i"}, exec: true, writes: true, cluster: true}, {names: []string{"--file"}, exec: true}, {names: []string{"--in-place"}, exec: true, writes: true}, {names: []string{"-e", "--expression"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"-i", "--in-place"}, mode: "rewrite"}},
 		analyse:  sedScripts,
 		files:    1,
 		pattern:  true,

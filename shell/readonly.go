@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // readOnlyCommand reports whether the command table says the command
 // name with arguments args (as normalised) only reads (DESIGN §3.6): its
@@ -154,4 +157,113 @@ func cwdOnly(text string) bool {
 func substituted(text string) bool {
 	return strings.HasPrefix(text, "$(") || strings.HasPrefix(text, "`") ||
 		strings.HasPrefix(text, "<(") || strings.HasPrefix(text, ">(")
+}
+
+// writeForms drops from the command at idx the exec-capable flags whose
+// whole effect is writing its files (optEffect.writes: sed -i, find
+// -delete) once those files are recorded, from fstart on: the command is
+// then judged by the writes (DESIGN §3.1). Without a recorded write the
+// flag stays, and only a rule naming it allows the command.
+func (w *walker) writeForms(idx int, name string, norm []string, fstart int) {
+	cmd := &w.res.Commands[idx]
+	s := commandSpec(name)
+	if s == nil || len(cmd.ExecFlags) == 0 {
+		return
+	}
+	if name == "find" {
+		// find -delete deletes what its tests pick: with no name test,
+		// every file below the directory, .git's included.
+		at := len(norm)
+		for i, a := range norm {
+			if a == "-delete" || a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
+				at = i
+				break
+			}
+		}
+		if names, _ := findNames(norm[:at]); !namePicked(names) {
+			return
+		}
+	}
+	wrote := false
+	for _, f := range w.res.Files[fstart:] {
+		wrote = wrote || f.Write || f.Delete
+	}
+	if !wrote {
+		return
+	}
+	// The short letters of the exec options that are not writes: a
+	// cluster holding one of them ("-if") keeps its flag.
+	var other []byte
+	for _, o := range s.opts {
+		for _, n := range o.names {
+			if o.exec && !o.writes && len(n) == 2 && n[0] == '-' {
+				other = append(other, n[1])
+			}
+		}
+	}
+	for _, o := range s.opts {
+		if !o.exec || !o.writes {
+			continue
+		}
+		for _, n := range o.names {
+			w.dropFlag(idx, n)
+			if !o.cluster || len(n) != 2 {
+				continue
+			}
+			for _, f := range slices.Clone(cmd.ExecFlags) {
+				if len(f) > 2 && f[0] == '-' && f[1] != '-' && strings.IndexByte(f, n[1]) > 0 && !strings.ContainsAny(f[1:], string(other)) {
+					w.dropFlag(idx, f) // -ni, -i.bak
+				}
+			}
+		}
+	}
+}
+
+// dropFlag removes flag from the exec-capable flags of the command at idx.
+func (w *walker) dropFlag(idx int, flag string) {
+	cmd := &w.res.Commands[idx]
+	for i, f := range cmd.ExecFlags {
+		if f == flag {
+			cmd.ExecFlags = append(cmd.ExecFlags[:i:i], cmd.ExecFlags[i+1:]...)
+			return
+		}
+	}
+}
+
+// seesThrough reports whether the command an exec-capable form runs
+// (find -exec CMD, xargs CMD), whose first word is first and whose
+// commands were emitted from start on, is one the analysis sees through:
+// a static name the table knows the files of, no command of it opaque,
+// no shell, interpreter or eval among them.
+func (w *walker) seesThrough(first word, start int) bool {
+	name := cmdName(first)
+	if name == "" || !describes(name) || isShell(name) || isInterpreter(name) {
+		return false
+	}
+	for _, c := range w.res.Commands[start:] {
+		if c.Opaque || c.Name == "eval" || isShell(c.Name) || isInterpreter(c.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// findAction returns the index of find's first action that runs or
+// deletes (-exec, -delete, …), len(args) for none: the tests before it
+// pick the files it acts on.
+func findAction(args []word) int {
+	for i, a := range args {
+		switch a.text {
+		case "-exec", "-execdir", "-ok", "-okdir", "-delete":
+			return i
+		}
+	}
+	return len(args)
+}
+
+// namePicked reports whether a producer's file-name pattern (findNames)
+// has a name test: DIR/**/NAME, not every file below DIR, which takes
+// the dot-files (.env, .git) along.
+func namePicked(names string) bool {
+	return names != "" && !strings.HasSuffix(names, "/**")
 }

@@ -225,7 +225,7 @@ func usesAllArgs(s string) bool {
 func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
 	cmd.ExecFlags = []string{name}
-	w.emit(cmd)
+	idx := w.emit(cmd)
 	spec := xargsSpec
 	if name == "parallel" {
 		spec = parallelSpec
@@ -262,10 +262,16 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 	}
 	inner = runtimeWords(inner)
 	inner, code := xargsInput(inner, vals)
+	from := len(w.res.Commands)
 	if ic, ok := w.nest(scope{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
 		w.run(inner, nil, ic, d.clone(), code)
 	}
 	w.runtimeFiles(cmdName(inner[0]), name, names, d)
+	if !code && !unknown && namePicked(names) && w.seesThrough(inner[0], from) {
+		// PRODUCER | xargs CMD is CMD with operands known only when it
+		// runs, its files those runtimeFiles recorded (DESIGN §3.1).
+		w.dropFlag(idx, name)
+	}
 }
 
 // findNames returns the pattern of the file names find prints, DIR/**

@@ -188,6 +188,12 @@ type optEffect struct {
 	// values limits an exec option to values starting with one of them,
 	// case-insensitively (ssh -o ProxyCommand=…); the value is recorded.
 	values []string
+	// writes marks an exec option whose whole effect is writing or
+	// deleting the command's files (sed -i, find -delete): once the
+	// analysis records those files, the command is judged by them, as
+	// the writes they are (DESIGN §3.1), and the flag no longer needs a
+	// rule naming it.
+	writes bool
 	// cluster makes a one-letter exec option count anywhere in a word of
 	// short options, even after a letter taking a value, so a misread
 	// cluster never hides it (sed -ni, tar -xIzstd).
