@@ -222,7 +222,7 @@ func execCommands() map[string]*cmdSpec {
 				{"filter-branch", &cmdSpec{exec: true}},
 				{"filter-repo", &cmdSpec{exec: true}},
 			}},
-		"rg":  {opts: []optEffect{{names: []string{"--pre", "--hostname-bin"}, exec: true}}},
+		"rg": {opts: []optEffect{{names: []string{"--pre", "--hostname-bin"}, exec: true}}},
 		"sed": {analyse: sedScripts, opts: []optEffect{{names: []string{"-f"}, exec: true, cluster: true}, {names: []string{"-i"}, exec: true, cluster: true, writes: true},
 			{names: []string{"--file"}, exec: true}, {names: []string{"--in-place"}, exec: true, writes: true}}},
 		"tar": {bundled: true, opts: []optEffect{{names: []string{"-I", "-F"}, exec: true, cluster: true},
