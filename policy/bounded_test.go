@@ -26,9 +26,9 @@ func TestDecideBounded(t *testing.T) {
 	}{
 		{strings.Repeat("xargs ", 10000) + "x", true},
 		{strings.Repeat("sudo ", 10000) + "x", true},
-		{"mytool" + distinctWords(10000), true},         // operands of a command the tables do not know
-		{"mytool" + strings.Repeat(" f", 30000), false}, // one operand, written 30,000 times: one subject
-		{"ls" + strings.Repeat(" f", 30000), false},     // within: ls reads no file operand
+		{"mytool" + distinctWords(8000), true},           // operands of a command the tables do not know
+		{"mytool" + strings.Repeat(" f.c", 16000), false}, // one operand, written 16,000 times: one subject
+		{"ls" + strings.Repeat(" f", 30000), false},       // within: ls reads no file operand
 		{strings.Repeat("cat f;", 10000), true},
 		{"echo " + strings.Repeat("$(", 20000) + "x" + strings.Repeat(")", 20000), true},
 	} {
@@ -59,6 +59,7 @@ func distinctWords(n int) string {
 	for i := range n {
 		b.WriteString(" f")
 		b.WriteString(strconv.Itoa(i))
+		b.WriteString(".c") // shaped like a file: a plain name is no operand to check
 	}
 	return b.String()
 }

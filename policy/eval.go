@@ -977,6 +977,11 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`\x00") || known && (strings.ContainsAny(arg, " \t\n") || !strings.ContainsAny(arg, "./")) {
 				continue
 			}
+			if k < len(cmd.Args) && bareName(cmd.Args[k]) && (k == 0 || !strings.HasPrefix(cmd.Args[k-1], "-")) {
+				// A plain name in an operand's place, not an option's
+				// value, which may name a file (--config secret).
+				continue
+			}
 			// A glob operand is compared as a pattern even when an element
 			// may expand to ".." (.*): its other expansions still count.
 			pattern := strings.ContainsAny(arg, "*?[") && !strings.Contains(arg, "(")
@@ -1050,6 +1055,22 @@ type fileKey struct {
 
 func keyOf(f *shell.File) fileKey {
 	return fileKey{f.Path, f.Dir, f.Command, f.Write, f.Static, f.Glob, f.Delete, f.Recursive, f.Into, f.Under, f.Moved, f.Remote, f.Runner, f.Named}
+}
+
+// bareName reports whether a word is a plain name, letters, digits,
+// "-" and "_" with no path, extension, dot or glob: a subcommand, an
+// operation or a resource (aws secretsmanager list-secrets, gcloud …
+// get-credentials, mytool secret), which a read rule written for file
+// names ("*secret*") does not take for a file (DESIGN §3.1). A name the
+// command table knows a command reads is a file subject of its own.
+func bareName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // altClass is fileClass for a path known only when the command runs,

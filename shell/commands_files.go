@@ -86,7 +86,8 @@ var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, 
 func fileCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
 		// Readers.
-		"cat": readSimple, "tac": {files: readAll, shortVal: "s", long: []string{"separator="}}, "rev": readSimple,
+		"find": {files: codeKind, fileCode: (*walker).findFiles},
+		"cat":  readSimple, "tac": {files: readAll, shortVal: "s", long: []string{"separator="}}, "rev": readSimple,
 		"head": {files: readAll, shortVal: "nc", numeric: true, long: []string{"lines=", "bytes="}},
 		"tail": {files: readAll, shortVal: "ncs", numeric: true, long: []string{"lines=", "bytes=", "pid=", "sleep-interval=", "max-unchanged-stats="}},
 		"less": {files: readAll, shortVal: "bhjkoOpPtTxyz#", numeric: true, opts: []optEffect{writeValue("-o", "-O", "--log-file", "--LOG-FILE")}},

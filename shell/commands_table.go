@@ -540,7 +540,9 @@ var commandTable = [...]namedSpec{
 	{"find", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}, {names: []string{"-delete"}, exec: true, writes: true}},
 		singleDash: true,
+		files:      16,
 		readOnly:   true,
+		fileCode:   (*walker).findFiles,
 	}},
 	{"firejail", &cmdSpec{
 		long:  []string{"noprofile", "quiet", "noroot", "seccomp", "caps.drop", "nosound", "no3d", "nogroups", "nonewprivs", "debug", "profile", "private", "whitelist", "blacklist", "read-only", "net", "dns", "name", "env", "rlimit-as", "timeout"},
@@ -1299,7 +1301,7 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{operand: true, match: accessUnit, when: serviceStops, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, when: serviceStops, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}},
 	}},
 	{"set", &cmdSpec{
-		opts: []optEffect{{names: []string{"history"}, operand: true, effect: 32, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
+		opts: []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: 32, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
 	}},
 	{"setarch", &cmdSpec{
 		long:       []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},

@@ -150,6 +150,17 @@ func allProcesses(p string) bool {
 
 // historyVar reports whether an assignment or name turns off or redirects
 // the shell's history (HISTFILE=/dev/null, unset HISTFILE, HISTSIZE=0).
+// setsHistoryOff reports whether set's arguments turn the history option off:
+// "+o history" ("-o history" turns it on).
+func setsHistoryOff(args []string) bool {
+	for i := 1; i < len(args); i++ {
+		if args[i] == "history" && strings.HasPrefix(args[i-1], "+") && strings.HasSuffix(args[i-1], "o") {
+			return true
+		}
+	}
+	return false
+}
+
 func historyVar(a string) bool {
 	name, val, eq := strings.Cut(a, "=")
 	switch name {

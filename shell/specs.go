@@ -766,7 +766,7 @@ func riskCommands() map[string]*cmdSpec {
 			{names: []string{"-w", "-d"}, class: ClassDestructive, why: "rewrites the shell history, hiding what ran"}}, dashOperand: historyOffset},
 		"unset":  {opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}},
 		"export": declSpec, "declare": declSpec, "typeset": declSpec, "readonly": declSpec, "local": declSpec,
-		"set":      {opts: []optEffect{{names: []string{"history"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "with +o turns off the shell history, a security control that records what runs"}}},
+		"set":      {opts: []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: EffectPrivilege, class: ClassPrivilege, why: "with +o turns off the shell history, a security control that records what runs"}}},
 		"printenv": {opts: []optEffect{{match: secretName, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}},
 		"echo":     echoSpec, "printf": echoSpec,
 		"sgdisk":   {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},

@@ -568,6 +568,27 @@ func (w *walker) jqCode(_ *cmdSpec, _ string, args []word, _ scope, owner string
 	w.jqFiles(args, owner, d)
 }
 
+// findCode: find reads below its starting points (the words before the
+// expression) and the files -newer and its kin compare with; the values
+// of its name tests (-name '*secret*', -path, -regex) are patterns, not
+// files.
+func (w *walker) findFiles(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	i := 0
+	for i < len(args) && (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P") {
+		i++
+	}
+	for ; i < len(args) && !strings.HasPrefix(args[i].text, "-") && args[i].text != "(" && args[i].text != "!"; i++ {
+		w.file(args[i], false, owner, d)
+	}
+	for ; i+1 < len(args); i++ {
+		switch args[i].text {
+		case "-newer", "-anewer", "-cnewer", "-samefile", "-files0-from":
+			i++
+			w.file(args[i], false, owner, d)
+		}
+	}
+}
+
 func (w *walker) awkCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
 	w.awkFiles(args, owner, d)
 }

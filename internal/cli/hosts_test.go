@@ -207,6 +207,7 @@ func TestHookGemini(t *testing.T) {
 		{"read", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/home/dev/shop/README.md"}}`, "allow"},
 		// The answer Claude Code's Bash gets for the same command.
 		{"shell", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls -la"}}`, bashAnswer(t, "ls -la")},
+		{"shell change", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"make all"}}`, bashAnswer(t, "make all")},
 		{"shell secret", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, "deny"},
 		{"shell write", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"sub"}}`, "ask"},
 		{"mcp", `{"session_id":"s1","cwd":"/home/dev/shop","hook_event_name":"BeforeTool","tool_name":"mcp_github_create_issue","tool_input":{"title":"x"},"mcp_context":{"server_name":"github","tool_name":"create_issue"}}`, "ask"},
