@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 54.98
-	maxStoppedPermissivePct  = 8.54
-	minReadAllowedDefaultPct = 70.84
+	maxStoppedDefaultsPct    = 54.92
+	maxStoppedPermissivePct  = 4.78
+	minReadAllowedDefaultPct = 70.94
 )
 
 // minBenign is the size the everyday corpus must keep.
