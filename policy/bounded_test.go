@@ -26,7 +26,7 @@ func TestDecideBounded(t *testing.T) {
 	}{
 		{strings.Repeat("xargs ", 10000) + "x", true},
 		{strings.Repeat("sudo ", 10000) + "x", true},
-		{"mytool" + distinctWords(8000), true},           // operands of a command the tables do not know
+		{"mytool" + distinctWords(8000), true},            // operands of a command the tables do not know
 		{"mytool" + strings.Repeat(" f.c", 16000), false}, // one operand, written 16,000 times: one subject
 		{"ls" + strings.Repeat(" f", 30000), false},       // within: ls reads no file operand
 		{strings.Repeat("cat f;", 10000), true},
