@@ -111,17 +111,7 @@ func (c *Client) authorize(req *http.Request) {
 // decodeError turns an error response into a *toolgate.Error.
 func decodeError(resp *http.Response) error {
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	var body struct {
-		Error struct {
-			Code    toolgate.ErrorCode `json:"code"`
-			Message string             `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(data, &body) == nil && body.Error.Code != "" {
-		return &toolgate.Error{Code: body.Error.Code, Message: body.Error.Message}
-	}
-	code := httpcode.Code(resp.StatusCode)
-	return &toolgate.Error{Code: code, Message: fmt.Sprintf("gateway answered %s: %s", resp.Status, strings.TrimSpace(string(data)))}
+	return httpcode.Error(resp.StatusCode, resp.Status, data)
 }
 
 func waitQuery(wait time.Duration) url.Values {

@@ -170,7 +170,7 @@ func (g *Gate) do(ctx context.Context, method, path string, body, out any) error
 		return g.failed(ctx, method, path, err)
 	}
 	if status >= 300 {
-		return decodeError(status, data)
+		return httpcode.Error(status, strconv.Itoa(status), data)
 	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
@@ -367,24 +367,6 @@ func readLine(r *bufio.Reader) (string, error) {
 		return "", err
 	}
 	return strings.TrimRight(string(line), "\r\n"), nil
-}
-
-// decodeError turns an error response into a *toolgate.Error, as package
-// client does.
-func decodeError(status int, data []byte) error {
-	var body struct {
-		Error struct {
-			Code    toolgate.ErrorCode `json:"code"`
-			Message string             `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(data, &body) == nil && body.Error.Code != "" {
-		return &toolgate.Error{Code: body.Error.Code, Message: body.Error.Message}
-	}
-	if len(data) > 512 {
-		data = data[:512]
-	}
-	return &toolgate.Error{Code: httpcode.Code(status), Message: fmt.Sprintf("gateway answered %d: %s", status, strings.TrimSpace(string(data)))}
 }
 
 // pathEscape escapes a path segment: every byte but unreserved ones.

@@ -7,6 +7,10 @@
 package httpcode
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
 	"github.com/toolgate/toolgate"
 )
 
@@ -66,4 +70,24 @@ func Code(status int) toolgate.ErrorCode {
 		}
 	}
 	return toolgate.EInternal
+}
+
+// Error turns an error response's body into a *toolgate.Error: the
+// gateway's {"error": {"code", "message"}}, else the status's code with
+// the start of the body. status is the status line's text ("503 Service
+// Unavailable"), for the message.
+func Error(code int, status string, body []byte) error {
+	var b struct {
+		Error struct {
+			Code    toolgate.ErrorCode `json:"code"`
+			Message string             `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &b) == nil && b.Error.Code != "" {
+		return &toolgate.Error{Code: b.Error.Code, Message: b.Error.Message}
+	}
+	if len(body) > 512 {
+		body = body[:512]
+	}
+	return &toolgate.Error{Code: Code(code), Message: fmt.Sprintf("gateway answered %s: %s", status, strings.TrimSpace(string(body)))}
 }
