@@ -80,7 +80,7 @@ func (e *Engine) readsNoSecret(cmd *shell.Command, cwd string, moved bool) bool 
 		if p == "" {
 			continue // relative, with no cwd to resolve it against
 		}
-		if i := strings.IndexAny(p, "*?["); i >= 0 {
+		if i := globAt(p); i >= 0 {
 			if _, _, ok := sensitive.MayMatch(p, e.home, sensitive.Credential); ok {
 				return false
 			}
@@ -113,4 +113,21 @@ func (e *Engine) absPath(a, cwd string, moved bool) (string, bool) {
 		return "", !climbs
 	}
 	return path.Join(cwd, a), true
+}
+
+// globAt returns the index of the first glob metacharacter of p, -1 for
+// none: "*", "?", or a "[" that opens a bracket expression ("[]", as in
+// a jq filter's ".items[]", matches nothing and is no glob).
+func globAt(p string) int {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '*', '?':
+			return i
+		case '[':
+			if j := strings.IndexByte(p[i+1:], ']'); j > 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }

@@ -75,6 +75,7 @@ func readCommands() map[string]*cmdSpec {
 			namedSpec{"tag", &cmdSpec{readOnly: true, readBare: true}},
 			namedSpec{"remote", &cmdSpec{readOnly: true, subs: roSub("show", "get-url")}},
 			namedSpec{"stash", withSubs("list", "show")},
+			namedSpec{"config", &cmdSpec{readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}}},
 			namedSpec{"worktree", withSubs("list")})},
 
 		// Clusters, containers and clouds, through their own clients.

@@ -55,6 +55,16 @@ func readOnlyCommand(name string, args []string) bool {
 // (a name, or a prefix ending in "-") with at most one plain resource
 // name after it.
 func readVerb(args []string, ops []int, verbs []string, at int) bool {
+	// A word after an option the table does not list is that option's
+	// value (aws … --output text, --filters Name=x): not an operand.
+	kept := ops[:0:0]
+	for k, i := range ops {
+		if k > at && i > 0 && strings.HasPrefix(args[i-1], "-") {
+			continue
+		}
+		kept = append(kept, i)
+	}
+	ops = kept
 	if at < 0 || at >= len(ops) || len(ops) > at+2 {
 		return false
 	}
