@@ -85,6 +85,7 @@ type Broker struct {
 	// quotas (WithCredentialQuotas).
 	maxPendingPerCred int
 	sessionsPerCred   int
+	credLocks         sync.Map // agent credential name → *sync.Mutex (lockCredential)
 
 	mu       sync.Mutex
 	waiters  map[string]*waiter
@@ -444,7 +445,12 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	if err := b.roomToAsk(c.Session); err != nil {
 		return nil, err
 	}
+	// The count and the insert are one step per credential on this node,
+	// so concurrent asks cannot all pass a count taken before any of them
+	// is stored. Across nodes a few may still overshoot (docs/security.md).
+	unlock := b.lockCredential(req.By)
 	if err := b.credentialRoom(ctx, req.By); err != nil {
+		unlock()
 		return nil, err
 	}
 	ttl := b.ttl
@@ -460,6 +466,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	entry := b.auditEntry(string(toolgate.EventApprovalRequested), &shown, a.ID, "ask", gate, d.Reason, decisionData(&shown, sum, &d))
 	b.beginStoring(c.Session)
 	existing, err := b.store.CreateApproval(ctx, a, entry)
+	unlock()
 	stored := a
 	if err != nil || existing != nil {
 		stored = nil

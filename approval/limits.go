@@ -3,6 +3,7 @@ package approval
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/toolgate/toolgate"
@@ -183,6 +184,19 @@ func (b *Broker) credentialRoom(ctx context.Context, by Actor) error {
 		return toolgate.Errorf(toolgate.ERateLimited, "agent credential %s has %d approvals pending, its limit; wait for answers or cancel some", by.Name, n)
 	}
 	return nil
+}
+
+// lockCredential serialises an agent credential's pending-quota check
+// with the insert it guards, on this node, and returns the unlock. Other
+// actors, and credentials without a quota, are not locked.
+func (b *Broker) lockCredential(by Actor) (unlock func()) {
+	if !by.Agent || b.maxPendingPerCred < 0 {
+		return func() {}
+	}
+	m, _ := b.credLocks.LoadOrStore(by.Name, new(sync.Mutex))
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
 }
 
 // sessionRoom refuses a new session to an agent credential that opened
