@@ -607,7 +607,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "Cc",
 		effect:   1,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: 6}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}, {"show", &sharedSpec9}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec43}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec43}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec44}, {"pull", &sharedSpec44}, {"ls-remote", &sharedSpec44}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec9}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec9}, {"get-url", &sharedSpec9}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"merge", &sharedSpec45}, {"notes", &sharedSpec45}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec46}, {"cat-file", &sharedSpec46}, {"status", &sharedSpec47}, {"log", &sharedSpec47}, {"annotate", &sharedSpec47}, {"ls-files", &sharedSpec47}, {"ls-tree", &sharedSpec47}, {"rev-parse", &sharedSpec47}, {"rev-list", &sharedSpec47}, {"describe", &sharedSpec47}, {"shortlog", &sharedSpec47}, {"show-ref", &sharedSpec47}, {"for-each-ref", &sharedSpec47}, {"merge-base", &sharedSpec47}, {"name-rev", &sharedSpec47}, {"whatchanged", &sharedSpec47}, {"cherry", &sharedSpec47}, {"check-ignore", &sharedSpec47}, {"check-attr", &sharedSpec47}, {"count-objects", &sharedSpec47}, {"diff-tree", &sharedSpec47}, {"diff-index", &sharedSpec47}, {"diff-files", &sharedSpec47}, {"version", &sharedSpec47}, {"help", &sharedSpec47}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}, {"show", &sharedSpec9}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec43}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec43}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec44}, {"pull", &sharedSpec44}, {"ls-remote", &sharedSpec44}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec9}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec9}, {"get-url", &sharedSpec9}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}, {"show", &sharedSpec9}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec45}, {"cat-file", &sharedSpec45}, {"status", &sharedSpec46}, {"log", &sharedSpec46}, {"annotate", &sharedSpec46}, {"ls-files", &sharedSpec46}, {"ls-tree", &sharedSpec46}, {"rev-parse", &sharedSpec46}, {"rev-list", &sharedSpec46}, {"describe", &sharedSpec46}, {"shortlog", &sharedSpec46}, {"show-ref", &sharedSpec46}, {"for-each-ref", &sharedSpec46}, {"merge-base", &sharedSpec46}, {"name-rev", &sharedSpec46}, {"whatchanged", &sharedSpec46}, {"cherry", &sharedSpec46}, {"check-ignore", &sharedSpec46}, {"check-attr", &sharedSpec46}, {"count-objects", &sharedSpec46}, {"diff-tree", &sharedSpec46}, {"diff-index", &sharedSpec46}, {"diff-files", &sharedSpec46}, {"version", &sharedSpec46}, {"help", &sharedSpec46}, {"range-diff", &sharedSpec46}, {"var", &sharedSpec46}, {"verify-commit", &sharedSpec46}, {"verify-tag", &sharedSpec46}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"ls-files", &sharedSpec9}, {"status", &sharedSpec9}, {"env", &sharedSpec9}, {"version", &sharedSpec9}}, fileOpts: true}}},
 		files:    12,
 		everySub: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true},
@@ -617,7 +617,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec48},
+	{"gmake", &sharedSpec47},
 	{"go", &cmdSpec{
 		subs:        subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec9}, {"version", &sharedSpec9}, {"doc", &sharedSpec9}, {"help", &sharedSpec9}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
 		notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
@@ -650,9 +650,9 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"gunzip", &sharedSpec49},
+	{"gunzip", &sharedSpec48},
 	{"gvim", &sharedSpec34},
-	{"gzip", &sharedSpec50},
+	{"gzip", &sharedSpec49},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
 	}},
@@ -665,7 +665,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"helm", &cmdSpec{
 		effect:      16,
-		subs:        subcommands{{"uninstall", &sharedSpec51}, {"delete", &sharedSpec51}, {"del", &sharedSpec51}, {"un", &sharedSpec51}, {"install", &sharedSpec52}, {"upgrade", &sharedSpec52}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}, {"status", &sharedSpec9}, {"history", &sharedSpec9}, {"show", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec9}, {"env", &sharedSpec9}, {"lint", &sharedSpec9}, {"repo", &sharedSpec42}, {"dependency", &sharedSpec42}},
+		subs:        subcommands{{"uninstall", &sharedSpec50}, {"delete", &sharedSpec50}, {"del", &sharedSpec50}, {"un", &sharedSpec50}, {"install", &sharedSpec51}, {"upgrade", &sharedSpec51}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}, {"status", &sharedSpec9}, {"history", &sharedSpec9}, {"show", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec9}, {"env", &sharedSpec9}, {"lint", &sharedSpec9}, {"repo", &sharedSpec42}, {"dependency", &sharedSpec42}},
 		notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
 	}},
 	{"heroku", &cmdSpec{
@@ -683,14 +683,14 @@ var commandTable = [...]namedSpec{
 		opts:        []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		dashOperand: historyOffset,
 	}},
-	{"hive", &sharedSpec53},
+	{"hive", &sharedSpec52},
 	{"host", &sharedSpec24},
 	{"hostname", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		readBare: true,
 	}},
-	{"http", &sharedSpec54},
+	{"http", &sharedSpec53},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		effect:   16,
@@ -707,7 +707,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec54},
+	{"https", &sharedSpec53},
 	{"iconv", &cmdSpec{
 		long:     []string{"from-code=", "to-code=", "output="},
 		shortVal: "fto",
@@ -721,7 +721,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		short: "n",
 	}},
-	{"incus", &sharedSpec55},
+	{"incus", &sharedSpec54},
 	{"insmod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -745,8 +745,8 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec11, operands: 1}},
 		probe:  true,
 	}},
-	{"ip6tables", &sharedSpec56},
-	{"iptables", &sharedSpec56},
+	{"ip6tables", &sharedSpec55},
+	{"iptables", &sharedSpec55},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    1,
@@ -778,8 +778,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"kubectl", &cmdSpec{
 		effect:      16,
-		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec9}, {"get-contexts", &sharedSpec9}, {"current-context", &sharedSpec9}, {"get-clusters", &sharedSpec9}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec9}, {"logs", &sharedSpec9}, {"top", &sharedSpec9}, {"explain", &sharedSpec9}, {"api-resources", &sharedSpec9}, {"api-versions", &sharedSpec9}, {"version", &sharedSpec9}, {"events", &sharedSpec9}, {"cluster-info", &sharedSpec57}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec9}, {"whoami", &sharedSpec9}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec9}, {"history", &sharedSpec9}}}}},
-		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec58, operands: 1, dashdash: true, remote: true}},
+		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec9}, {"get-contexts", &sharedSpec9}, {"current-context", &sharedSpec9}, {"get-clusters", &sharedSpec9}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec9}, {"logs", &sharedSpec9}, {"top", &sharedSpec9}, {"explain", &sharedSpec9}, {"api-resources", &sharedSpec9}, {"api-versions", &sharedSpec9}, {"version", &sharedSpec9}, {"events", &sharedSpec9}, {"cluster-info", &sharedSpec56}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec9}, {"whoami", &sharedSpec9}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec9}, {"history", &sharedSpec9}}}}},
+		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec57, operands: 1, dashdash: true, remote: true}},
 		notReadWith: []string{"-s", "--server", "--kubeconfig"},
 	}},
 	{"latex", &sharedSpec33},
@@ -803,8 +803,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
-	{"linux32", &sharedSpec59},
-	{"linux64", &sharedSpec59},
+	{"linux32", &sharedSpec58},
+	{"linux64", &sharedSpec58},
 	{"live-server", &sharedSpec21},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -830,7 +830,7 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec55},
+	{"lxc", &sharedSpec54},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -860,13 +860,13 @@ var commandTable = [...]namedSpec{
 	}},
 	{"mail", &sharedSpec7},
 	{"mailx", &sharedSpec7},
-	{"make", &sharedSpec48},
+	{"make", &sharedSpec47},
 	{"man", &cmdSpec{
 		long: []string{"pager", "html"},
 		opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
 	}},
-	{"mariadb", &sharedSpec60},
-	{"mawk", &sharedSpec61},
+	{"mariadb", &sharedSpec59},
+	{"mawk", &sharedSpec60},
 	{"md5sum", &sharedSpec14},
 	{"miniserve", &cmdSpec{
 		shortVal: "pigtauc",
@@ -889,8 +889,8 @@ var commandTable = [...]namedSpec{
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
 	}},
-	{"mongo", &sharedSpec62},
-	{"mongosh", &sharedSpec62},
+	{"mongo", &sharedSpec61},
+	{"mongosh", &sharedSpec61},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -913,19 +913,19 @@ var commandTable = [...]namedSpec{
 		files:    4,
 		fileOpts: true,
 	}},
-	{"mysql", &sharedSpec60},
+	{"mysql", &sharedSpec59},
 	{"mysqladmin", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
-	{"nawk", &sharedSpec61},
-	{"nc", &sharedSpec63},
-	{"ncat", &sharedSpec63},
+	{"nawk", &sharedSpec60},
+	{"nc", &sharedSpec62},
+	{"ncat", &sharedSpec62},
 	{"nerdctl", &cmdSpec{
 		effect: 1,
 		subs:   subcommands{{"run", &sharedSpec25}, {"create", &sharedSpec25}},
 	}},
-	{"netcat", &sharedSpec63},
+	{"netcat", &sharedSpec62},
 	{"newgrp", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -970,7 +970,7 @@ var commandTable = [...]namedSpec{
 	{"nocache", &sharedSpec11},
 	{"nohup", &sharedSpec11},
 	{"npm", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec64}, {"x", &sharedSpec64}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec65}, {"get", &sharedSpec9}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}}}}, {"set", &sharedSpec65}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"ll", &sharedSpec9}, {"la", &sharedSpec9}, {"view", &sharedSpec9}, {"info", &sharedSpec9}, {"show", &sharedSpec9}, {"v", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"explain", &sharedSpec9}, {"prefix", &sharedSpec9}, {"root", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec57}, {"audit", &sharedSpec57}},
+		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec63}, {"x", &sharedSpec63}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec64}, {"get", &sharedSpec9}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}}}}, {"set", &sharedSpec64}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"ll", &sharedSpec9}, {"la", &sharedSpec9}, {"view", &sharedSpec9}, {"info", &sharedSpec9}, {"show", &sharedSpec9}, {"v", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"explain", &sharedSpec9}, {"prefix", &sharedSpec9}, {"root", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec56}, {"audit", &sharedSpec56}},
 		notReadWith: []string{"--registry"},
 	}},
 	{"nproc", &sharedSpec2},
@@ -1000,7 +1000,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"nvim", &sharedSpec34},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec58, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec57, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
 	}},
 	{"od", &cmdSpec{
@@ -1018,7 +1018,7 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec66}},
+		subs:  subcommands{{"install", &sharedSpec65}},
 		probe: true,
 	}},
 	{"pacman", &cmdSpec{
@@ -1052,20 +1052,20 @@ var commandTable = [...]namedSpec{
 	{"pdflatex", &sharedSpec33},
 	{"pdftex", &sharedSpec33},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec67}, {sub: []string{"stat"}, opts: &sharedSpec67}, {sub: []string{"trace"}, opts: &sharedSpec67}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec66}, {sub: []string{"stat"}, opts: &sharedSpec66}, {sub: []string{"trace"}, opts: &sharedSpec66}},
 		probe:  true,
 	}},
-	{"perl", &sharedSpec68},
+	{"perl", &sharedSpec67},
 	{"pgrep", &sharedSpec2},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	}},
-	{"pigz", &sharedSpec50},
+	{"pigz", &sharedSpec49},
 	{"ping", &sharedSpec24},
 	{"ping6", &sharedSpec24},
-	{"pip", &sharedSpec69},
-	{"pip3", &sharedSpec69},
+	{"pip", &sharedSpec68},
+	{"pip3", &sharedSpec68},
 	{"pipenv", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
 		probe:  true,
@@ -1082,7 +1082,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec66}, {"add", &sharedSpec66}},
+		subs:  subcommands{{"install", &sharedSpec65}, {"add", &sharedSpec65}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1091,7 +1091,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec70}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"audit", &sharedSpec57}},
+		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec69}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"audit", &sharedSpec56}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
 	}},
 	{"podman", &cmdSpec{
@@ -1104,14 +1104,14 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
 	}},
 	{"popd", &sharedSpec2},
-	{"powershell", &sharedSpec71},
+	{"powershell", &sharedSpec70},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
 		files:    1,
 		probe:    true,
 	}},
-	{"presto", &sharedSpec72},
+	{"presto", &sharedSpec71},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 	}},
@@ -1121,8 +1121,8 @@ var commandTable = [...]namedSpec{
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"proxychains", &sharedSpec73},
-	{"proxychains4", &sharedSpec73},
+	{"proxychains", &sharedSpec72},
+	{"proxychains4", &sharedSpec72},
 	{"ps", &sharedSpec2},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
@@ -1143,8 +1143,8 @@ var commandTable = [...]namedSpec{
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec2},
-	{"pwsh", &sharedSpec71},
-	{"pzstd", &sharedSpec74},
+	{"pwsh", &sharedSpec70},
+	{"pzstd", &sharedSpec73},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1209,7 +1209,7 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &sharedSpec75},
+	{"rmdir", &sharedSpec74},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1222,7 +1222,7 @@ var commandTable = [...]namedSpec{
 		files:    17,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec68},
+	{"ruby", &sharedSpec67},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1389,7 +1389,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec53},
+	{"spark-sql", &sharedSpec52},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: 32, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
@@ -1478,7 +1478,7 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &sharedSpec76},
+	{"sudoedit", &sharedSpec75},
 	{"sum", &sharedSpec18},
 	{"swaks", &sharedSpec7},
 	{"sysctl", &cmdSpec{
@@ -1487,7 +1487,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &sharedSpec77}, {"disable", &sharedSpec77}, {"kill", &sharedSpec77}, {"mask", &sharedSpec77}},
+		subs: subcommands{{"stop", &sharedSpec76}, {"disable", &sharedSpec76}, {"kill", &sharedSpec76}, {"mask", &sharedSpec76}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
 		long:  []string{"list", "no-pager", "no-legend", "what=", "who=", "why=", "mode="},
@@ -1536,10 +1536,10 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec76},
+	{"tee", &sharedSpec75},
 	{"telnet", &sharedSpec38},
-	{"terraform", &sharedSpec78},
-	{"terragrunt", &sharedSpec78},
+	{"terraform", &sharedSpec77},
+	{"terragrunt", &sharedSpec77},
 	{"test", &sharedSpec2},
 	{"tex", &sharedSpec33},
 	{"tftp", &sharedSpec38},
@@ -1557,10 +1557,10 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec79, script: true}, {sub: []string{"new"}, opts: &sharedSpec79, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec79, script: true}, {sub: []string{"neww"}, opts: &sharedSpec79, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec79, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec79, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec79, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec79, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec79, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec79, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec79, script: true}, {sub: []string{"popup"}, opts: &sharedSpec79, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec80, script: true}, {sub: []string{"run"}, opts: &sharedSpec80, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec81, keys: true}, {sub: []string{"send"}, opts: &sharedSpec81, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec78, script: true}, {sub: []string{"new"}, opts: &sharedSpec78, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec78, script: true}, {sub: []string{"neww"}, opts: &sharedSpec78, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec78, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec78, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec78, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec78, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec78, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec78, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec78, script: true}, {sub: []string{"popup"}, opts: &sharedSpec78, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec79, script: true}, {sub: []string{"run"}, opts: &sharedSpec79, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec80, keys: true}, {sub: []string{"send"}, opts: &sharedSpec80, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &sharedSpec78},
+	{"tofu", &sharedSpec77},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
@@ -1592,7 +1592,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "sv",
 	}},
-	{"trino", &sharedSpec72},
+	{"trino", &sharedSpec71},
 	{"true", &sharedSpec2},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -1649,7 +1649,7 @@ var commandTable = [...]namedSpec{
 		files:    7,
 		readOnly: true,
 	}},
-	{"unlink", &sharedSpec75},
+	{"unlink", &sharedSpec74},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1670,7 +1670,7 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"unpigz", &sharedSpec49},
+	{"unpigz", &sharedSpec48},
 	{"unset", &sharedSpec22},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
@@ -1732,10 +1732,10 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec82}, {"download", &sharedSpec83}, {"config", &sharedSpec84}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec85}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec81}, {"download", &sharedSpec82}, {"config", &sharedSpec83}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec84}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &sharedSpec85},
+	{"uvx", &sharedSpec84},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
@@ -1805,7 +1805,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xelatex", &sharedSpec33},
 	{"xetex", &sharedSpec33},
-	{"xh", &sharedSpec54},
+	{"xh", &sharedSpec53},
 	{"xhs", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
@@ -1833,7 +1833,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xzcat", &sharedSpec14},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec36}, {"config", &sharedSpec70}, {"list", &sharedSpec9}, {"info", &sharedSpec9}, {"why", &sharedSpec9}, {"outdated", &sharedSpec9}},
+		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec36}, {"config", &sharedSpec69}, {"list", &sharedSpec9}, {"info", &sharedSpec9}, {"why", &sharedSpec9}, {"outdated", &sharedSpec9}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}},
 	}},
 	{"yq", &cmdSpec{
@@ -1862,7 +1862,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"zless", &sharedSpec18},
 	{"zmore", &sharedSpec18},
-	{"zstd", &sharedSpec74},
+	{"zstd", &sharedSpec73},
 	{"zypper", &sharedSpec5},
 }
 
@@ -2125,34 +2125,27 @@ var sharedSpec44 = cmdSpec{
 }
 
 var sharedSpec45 = cmdSpec{
-	long:     []string{"file=", "output=", "pathspec-from-file="},
-	shortVal: "F",
-	opts:     []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
-	fileOpts: true,
-}
-
-var sharedSpec46 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec46 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec47 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	analyse:  makeCommands,
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2163,7 +2156,7 @@ var sharedSpec49 = cmdSpec{
 	fileOpts:   true,
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2173,23 +2166,23 @@ var sharedSpec50 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	effect:   16,
@@ -2198,115 +2191,115 @@ var sharedSpec54 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
 	probe:  true,
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	short:    "itq",
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	short: "RFZLXBIST3v",
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	analyse:  awkPrograms,
 	files:    16,
 	fileCode: (*walker).awkCode,
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	effect:   20,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	short:    "aAgnqsTvBNRi",
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	files:    16,
 	fileCode: (*walker).inplaceCode,
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &sharedSpec82}, {"download", &sharedSpec83}, {"config", &sharedSpec84}, {"list", &sharedSpec9}, {"show", &sharedSpec9}, {"freeze", &sharedSpec9}, {"check", &sharedSpec9}},
+	subs: subcommands{{"install", &sharedSpec81}, {"download", &sharedSpec82}, {"config", &sharedSpec83}, {"list", &sharedSpec9}, {"show", &sharedSpec9}, {"freeze", &sharedSpec9}, {"check", &sharedSpec9}},
+}
+
+var sharedSpec69 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec64}},
 }
 
 var sharedSpec70 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec65}},
-}
-
-var sharedSpec71 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	long:   []string{"execute="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	short:    "q",
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2316,61 +2309,61 @@ var sharedSpec74 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	effect:  8,
 	deletes: true,
 	files:   2,
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	files: 2,
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	short:    "AdDEPXabhvfIkZS",
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	short:    "bC",
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	short:    "FHlMRX",
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	long:   []string{"from=", "with="},
 	effect: 20,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
