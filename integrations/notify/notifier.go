@@ -35,6 +35,12 @@ type Reminder interface {
 	Remind(ctx context.Context, a *toolgate.Approval, ref string) error
 }
 
+// StillWaiting is a reminder's first line: that approval a still waits
+// and how long it has left at now.
+func StillWaiting(a *toolgate.Approval, now time.Time) string {
+	return fmt.Sprintf("Still waiting, expires in %s", max(a.ExpiresAt.Sub(now), 0).Round(time.Second))
+}
+
 // Listener is a Notifier that receives answers itself (Telegram's
 // getUpdates). Listen runs until ctx ends.
 type Listener interface {

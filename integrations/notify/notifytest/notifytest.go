@@ -117,3 +117,29 @@ func Post(t *testing.T, url string) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+// Pending is a pending approval of "npm publish" created four minutes
+// before now with left to go: for a notifier's own calls without a
+// gateway.
+func Pending(now time.Time, left time.Duration) *toolgate.Approval {
+	return &toolgate.Approval{ID: "ap_1", Status: toolgate.StatusPending, CreatedAt: now.Add(-4 * time.Minute), ExpiresAt: now.Add(left),
+		Call: toolgate.Call{ID: "c1", Session: "s1", Workspace: "w", Tool: "Bash", Args: map[string]any{"command": "npm publish"}}}
+}
+
+// SendRemind sends a through n, then reminds of it with the reference
+// Send returned, as the dispatcher does; it returns the reference.
+func SendRemind(t *testing.T, n notify.Notifier, a *toolgate.Approval) string {
+	t.Helper()
+	ref, err := n.Send(t.Context(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := n.(notify.Reminder)
+	if !ok {
+		t.Fatalf("%s does not remind", n.Name())
+	}
+	if err := r.Remind(t.Context(), a, ref); err != nil {
+		t.Fatal(err)
+	}
+	return ref
+}

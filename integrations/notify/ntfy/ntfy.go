@@ -115,6 +115,23 @@ func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, erro
 	return sequenceID(a), n.publish(ctx, msg)
 }
 
+var _ notify.Reminder = (*Notifier)(nil)
+
+// Remind publishes the approval again, saying it still waits and how
+// long it has left, with the same button to the web inbox. It reuses the
+// notification's sequence id (ref): the phone alerts again, and Resolved
+// later replaces the reminder with the outcome rather than leaving it.
+func (n *Notifier) Remind(ctx context.Context, a *toolgate.Approval, ref string) error {
+	open := InboxURL(n.cfg.PublicURL, a)
+	return n.publish(ctx, map[string]any{
+		"topic": n.cfg.Topic, "sequence_id": ref,
+		"title":    present.Limit("toolgate: "+notify.StillWaiting(a, n.now()), 200),
+		"message":  present.Limit(present.Title(a)+"\n"+present.Where(a.Call), 3500),
+		"priority": 4, "tags": []string{"hourglass"}, "click": open,
+		"actions": []action{{Action: "view", Label: "Open to answer", URL: open}},
+	})
+}
+
 // Resolved updates the notification with the outcome, without buttons.
 func (n *Notifier) Resolved(ctx context.Context, a *toolgate.Approval, ref string) error {
 	return n.publish(ctx, map[string]any{

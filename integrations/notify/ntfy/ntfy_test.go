@@ -2,11 +2,13 @@ package ntfy
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/notify"
@@ -131,4 +133,29 @@ func TestNtfyEndToEnd(t *testing.T) {
 		})
 		return m != nil && strings.Contains(m["title"].(string), "approved once by "+r.By)
 	})
+}
+
+// TestNtfyReminder: a reminder publishes the approval again under the
+// same sequence id, saying how long it has left, with the same inbox
+// button and no answer in it.
+func TestNtfyReminder(t *testing.T) {
+	t.Parallel()
+	fake, srv := newFake(t)
+	cfg := Config{URL: srv.URL, Topic: "ops-approvals", PublicURL: "http://gateway.invalid"}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	n := New(cfg, nil)
+	now := time.Now()
+	n.now = func() time.Time { return now }
+	a := notifytest.Pending(now, time.Minute)
+	ref := notifytest.SendRemind(t, n, a)
+	first := fake.find(func(m map[string]any) bool { s, _ := m["message"].(string); return strings.Contains(s, "npm publish") })
+	rem := fake.find(func(m map[string]any) bool { s, _ := m["title"].(string); return strings.Contains(s, "Still waiting") })
+	if first == nil || rem == nil {
+		t.Fatalf("first %v reminder %v", first, rem)
+	}
+	if rem["sequence_id"] != ref || !strings.Contains(rem["title"].(string), "expires in 1m0s") || rem["click"] != first["click"] || fmt.Sprint(rem["actions"]) != fmt.Sprint(first["actions"]) {
+		t.Fatalf("reminder %v, first %v", rem, first)
+	}
 }

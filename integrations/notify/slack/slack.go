@@ -255,6 +255,24 @@ func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, erro
 	return ch + " " + out.TS, nil
 }
 
+var _ notify.Reminder = (*Notifier)(nil)
+
+// Remind posts in the approval's message thread (ref) that it still
+// waits and how long it has left, broadcast to the channel so it is
+// seen; the buttons stay on the original message.
+func (n *Notifier) Remind(ctx context.Context, a *toolgate.Approval, ref string) error {
+	ch, ts, ok := strings.Cut(ref, " ")
+	if !ok {
+		return fmt.Errorf("slack: message reference %q", ref)
+	}
+	body := notify.StillWaiting(a, n.now()) + "\n" + present.Title(a) + "\n" + present.Where(a.Call)
+	return n.call(ctx, "chat.postMessage", map[string]any{
+		"channel": ch, "thread_ts": ts, "reply_broadcast": true,
+		"text":   present.Limit("toolgate: "+notify.StillWaiting(a, n.now())+": "+present.Title(a), 3000),
+		"blocks": []block{{Type: "section", Text: ptr(plain(body, 2900))}}, "unfurl_links": false, "unfurl_media": false,
+	}, nil)
+}
+
 // Resolved replaces the message with the outcome, without buttons.
 func (n *Notifier) Resolved(ctx context.Context, a *toolgate.Approval, ref string) error {
 	ch, ts, ok := strings.Cut(ref, " ")

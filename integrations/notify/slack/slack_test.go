@@ -276,3 +276,32 @@ func TestConfigCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestSlackReminder: a reminder is a threaded chat.postMessage under the
+// approval's message, saying how long it has left, without buttons.
+func TestSlackReminder(t *testing.T) {
+	t.Parallel()
+	fake, srv := newFake(t)
+	cfg := Config{BotToken: botToken, SigningSecret: secret, Channel: channel, Approvers: []string{approver}, APIURL: srv.URL}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	n := New(cfg, nil)
+	now := time.Now()
+	n.now = func() time.Time { return now }
+	a := notifytest.Pending(now, time.Minute)
+	ref := notifytest.SendRemind(t, n, a)
+	msg := fake.find("chat.postMessage", func(b map[string]any) bool { return b["thread_ts"] != nil })
+	if msg == nil {
+		t.Fatal("no threaded reminder")
+	}
+	if ref != channel+" "+msg["thread_ts"].(string) || msg["channel"] != channel || !strings.Contains(toJSON(msg), "expires in 1m0s") {
+		t.Fatalf("reminder %v for message %q", msg, ref)
+	}
+	if strings.Contains(toJSON(msg), `"actions"`) {
+		t.Fatalf("reminder carries buttons: %v", msg)
+	}
+	if err := n.Remind(t.Context(), a, "no-space"); err == nil {
+		t.Fatal("a bad reference was accepted")
+	}
+}

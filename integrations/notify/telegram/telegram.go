@@ -189,6 +189,25 @@ func (b *Bot) Send(ctx context.Context, a *toolgate.Approval) (string, error) {
 	return strconv.FormatInt(msg.MessageID, 10), nil
 }
 
+var _ notify.Reminder = (*Bot)(nil)
+
+// Remind replies to the approval's message (ref) that it still waits and
+// how long it has left, so the chat shows it again and the buttons are
+// one tap up. The reply has no buttons of its own: only the original
+// message is edited when the approval ends.
+func (b *Bot) Remind(ctx context.Context, a *toolgate.Approval, ref string) error {
+	id, err := strconv.ParseInt(ref, 10, 64)
+	if err != nil {
+		return fmt.Errorf("telegram: message reference %q: %w", ref, err)
+	}
+	text := "toolgate: " + notify.StillWaiting(a, time.Now()) + "\n" + present.Title(a) + "\n" + present.Where(a.Call)
+	return b.call(ctx, "sendMessage", map[string]any{
+		"chat_id": b.cfg.ChatID, "text": present.Limit(text, 4000),
+		"reply_parameters":     map[string]any{"message_id": id, "allow_sending_without_reply": true},
+		"link_preview_options": map[string]bool{"is_disabled": true},
+	}, nil)
+}
+
 // Resolved replaces the message with the outcome and removes its
 // buttons.
 func (b *Bot) Resolved(ctx context.Context, a *toolgate.Approval, ref string) error {

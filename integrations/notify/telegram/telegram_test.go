@@ -302,3 +302,36 @@ func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestTelegramReminder: a reminder is a new message replying to the
+// approval's message, saying how long it has left, without buttons of its
+// own; a reference that is no message id is refused.
+func TestTelegramReminder(t *testing.T) {
+	t.Parallel()
+	fake, srv := newFakeAPI(t)
+	cfg := Config{BotToken: token, ChatID: chat, Approvers: []int64{approver}, APIURL: srv.URL}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	b := New(cfg, nil)
+	now := time.Now()
+	a := notifytest.Pending(now, time.Minute+30*time.Second)
+	ref := notifytest.SendRemind(t, b, a)
+	msg := fake.find("sendMessage", func(m map[string]any) bool { return strings.Contains(m["text"].(string), "Still waiting") })
+	if msg == nil {
+		t.Fatal("no reminder sent")
+	}
+	reply, _ := msg["reply_parameters"].(map[string]any)
+	if reply == nil || reply["message_id"] != float64(101) || msg["chat_id"] != float64(chat) {
+		t.Fatalf("reminder not a reply to message %s in the chat: %v", ref, msg)
+	}
+	if text := msg["text"].(string); !strings.Contains(text, "expires in 1m") || !strings.Contains(text, "Bash") {
+		t.Fatalf("reminder text %q", text)
+	}
+	if _, ok := msg["reply_markup"]; ok || strings.Contains(toJSON(msg), token) {
+		t.Fatalf("reminder carries buttons or the token: %v", msg)
+	}
+	if err := b.Remind(t.Context(), a, "not-a-message"); err == nil {
+		t.Fatal("a bad reference was accepted")
+	}
+}

@@ -110,8 +110,7 @@ func (n *Notifier) Send(ctx context.Context, a *toolgate.Approval) (string, erro
 // Remind posts an approval still pending, soon to expire, with its
 // answer links again.
 func (n *Notifier) Remind(ctx context.Context, a *toolgate.Approval, _ string) error {
-	left := a.ExpiresAt.Sub(n.now()).Round(time.Second)
-	return n.postPending(ctx, EventReminder, a, fmt.Sprintf("Still waiting, expires in %s: %s", left, present.Text(a, n.now())))
+	return n.postPending(ctx, EventReminder, a, notify.StillWaiting(a, n.now())+": "+present.Text(a, n.now()))
 }
 
 // postPending posts a pending approval with its answer links.
