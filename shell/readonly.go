@@ -16,7 +16,7 @@ func readOnlyCommand(name string, args []string) bool {
 	if s == nil {
 		return false
 	}
-	if len(args) == 1 && (args[0] == "--version" || args[0] == "--help") {
+	if len(args) == 1 && aboutForm(s, name, args[0]) {
 		return true // a known command's version or usage, nothing else
 	}
 	var verbs []string // the parent's read verbs, inherited
@@ -49,6 +49,22 @@ func readOnlyCommand(name string, args []string) bool {
 		s, args = next, rest
 	}
 	return false
+}
+
+// aboutForms are the lone arguments with which a command only prints its
+// version or usage. "version" and "help" are words only a command with
+// subcommands reads so (terraform version, kubectl help): to make and
+// task runners they are targets to run, to an interpreter a script.
+var aboutForms = map[string]bool{"--version": true, "--help": true, "-V": true}
+
+// aboutForm reports whether arg alone asks the command whose entry is s
+// only for its version or usage.
+func aboutForm(s *cmdSpec, name, arg string) bool {
+	if aboutForms[arg] {
+		return true
+	}
+	return (arg == "version" || arg == "help") && len(s.subs) > 0 && !s.wraps &&
+		s.analyse == nil && !isInterpreter(name) && !isShell(name)
 }
 
 // readVerb reports whether the operand at position at is one of verbs
@@ -111,7 +127,7 @@ func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, 
 	}
 	if len(assigns) > 0 || cmd.Opaque || len(cmd.ExecFlags) > 0 || len(cmd.Classes) > 0 ||
 		len(cmd.Paths) > 0 || cmd.Remote || cmd.Runner || cmd.ServesCwd != "" || runtimeOperands(cmd.Via) ||
-		!readOnlyCommand(name, norm) {
+		!readOnlyCommand(name, norm) && !w.aboutKnown(name, norm) {
 		return
 	}
 	for _, f := range w.res.Files[fstart:] {
@@ -120,6 +136,13 @@ func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, 
 		}
 	}
 	cmd.ReadOnly = true
+}
+
+// aboutKnown reports whether a command the analyser knows but the table
+// has no entry for (an interpreter, a plain command) is asked only for
+// its version or usage: python3 --version, node --help.
+func (w *walker) aboutKnown(name string, norm []string) bool {
+	return len(norm) == 1 && aboutForms[norm[0]] && commandSpec(name) == nil && w.known(name)
 }
 
 // runtimeOperands reports whether a command found in context via gets

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 54.09
+	maxStoppedDefaultsPct    = 53.61
 	maxStoppedPermissivePct  = 4.78
-	minReadAllowedDefaultPct = 72.25
+	minReadAllowedDefaultPct = 73.01
 )
 
 // minBenign is the size the everyday corpus must keep.
