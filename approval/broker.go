@@ -78,8 +78,7 @@ type Broker struct {
 
 	wsAllowed       []string
 	wsPerCredential int
-	wsMu            sync.Mutex
-	wsCreated       map[string]map[string]struct{} // agent credential → workspaces it created
+	wsAdmitted      sync.Map // "credential\x00workspace" → struct{}: claims the store granted, never revoked
 	maxPending      int
 	// maxPendingPerCred and sessionsPerCred are the agent credentials'
 	// quotas (WithCredentialQuotas).
@@ -144,7 +143,6 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 		holders: map[string]int{},
 
 		wsPerCredential: DefaultWorkspacesPerCredential,
-		wsCreated:       map[string]map[string]struct{}{},
 		maxPending:      DefaultMaxPendingPerSession,
 
 		maxPendingPerCred: DefaultMaxPendingPerCredential,

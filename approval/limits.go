@@ -80,8 +80,10 @@ type workspaceExister interface {
 }
 
 // admitWorkspace checks that by may use workspace: a configured list, or
-// a cap on the new workspaces each agent credential creates. The count is
-// kept in memory, per credential, for the process's life.
+// a cap on the new workspaces each agent credential creates, counted in
+// the store (store.Counter) so that it holds on every node and across
+// restarts. A claim that cannot be checked is refused: a quota that
+// cannot be counted is never a pass.
 func (b *Broker) admitWorkspace(ctx context.Context, workspace string, by Actor) error {
 	if !by.Agent {
 		return nil
@@ -95,10 +97,8 @@ func (b *Broker) admitWorkspace(ctx context.Context, workspace string, by Actor)
 	if b.wsPerCredential < 0 {
 		return nil
 	}
-	b.wsMu.Lock()
-	_, known := b.wsCreated[by.Name][workspace]
-	b.wsMu.Unlock()
-	if known {
+	key := by.Name + "\x00" + workspace
+	if _, known := b.wsAdmitted.Load(key); known {
 		return nil
 	}
 	if ex, ok := b.policies.(workspaceExister); ok {
@@ -110,20 +110,18 @@ func (b *Broker) admitWorkspace(ctx context.Context, workspace string, by Actor)
 			return nil
 		}
 	}
-	b.wsMu.Lock()
-	defer b.wsMu.Unlock()
-	set := b.wsCreated[by.Name]
-	if _, ok := set[workspace]; ok {
-		return nil
+	c, ok := b.store.(store.Counter)
+	if !ok {
+		return toolgate.Errorf(toolgate.EUnavailable, "workspace %s: the store cannot count the workspaces agent credential %s created", workspace, by.Name)
 	}
-	if len(set) >= b.wsPerCredential {
-		return toolgate.Errorf(toolgate.EForbidden, "agent credential %s has created %d workspaces, its limit; use an existing workspace or ask an admin to create %q", by.Name, len(set), workspace)
+	admitted, n, err := c.ClaimWorkspace(ctx, by.Name, workspace, b.wsPerCredential)
+	if err != nil {
+		return err
 	}
-	if set == nil {
-		set = map[string]struct{}{}
-		b.wsCreated[by.Name] = set
+	if !admitted {
+		return toolgate.Errorf(toolgate.EForbidden, "agent credential %s has created %d workspaces, its limit; use an existing workspace or ask an admin to create %q", by.Name, n, workspace)
 	}
-	set[workspace] = struct{}{}
+	b.wsAdmitted.Store(key, struct{}{})
 	return nil
 }
 

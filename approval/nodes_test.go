@@ -419,3 +419,65 @@ func TestNodesSessionOwnerHolds(t *testing.T) {
 		t.Fatalf("agent-1 on B: %v %v", r, err)
 	}
 }
+
+// failingClaims is a node's store whose workspace count fails.
+type failingClaims struct{ *postgres.DB }
+
+func (failingClaims) ClaimWorkspace(context.Context, string, string, int) (bool, int, error) {
+	return false, 0, toolgate.Errorf(toolgate.EUnavailable, "count failed")
+}
+
+// TestNodesWorkspaceQuota: the cap on new workspaces per agent credential
+// is counted in the shared store, so a credential that used it up on some
+// nodes is refused on the others, concurrent claims on every node pass it
+// not once, and a node whose count fails refuses.
+func TestNodesWorkspaceQuota(t *testing.T) {
+	t.Parallel()
+	ns := nodesWith(t, 4, func(i int, db *postgres.DB) store.Store {
+		if i == 3 {
+			return failingClaims{db}
+		}
+		return db
+	}, approval.WithWorkspaceLimits(nil, 2))
+	ctx := context.Background()
+	try := func(b *approval.Broker, who, ws string) error {
+		_, err := b.EvaluateAs(ctx, toolgate.Call{ID: "c", Session: "s-" + who + ws, Workspace: ws, Tool: "Bash", Args: map[string]any{"command": "make"}},
+			approval.Actor{Name: who, Via: "test", Agent: true})
+		return err
+	}
+	for i, ws := range []string{"w0", "w1"} {
+		if err := try(ns[i], "agent-a", ws); err != nil {
+			t.Fatalf("agent-a's workspace %s on node %d: %v", ws, i, err)
+		}
+	}
+	if err := try(ns[2], "agent-a", "w2"); toolgate.ErrorCodeOf(err) != toolgate.EForbidden {
+		t.Fatalf("agent-a's 3rd new workspace on another node: %v, want forbidden", err)
+	}
+	for i := range 3 { // its own, created on other nodes, stay open to it everywhere
+		if err := try(ns[i], "agent-a", "w1"); err != nil {
+			t.Fatalf("agent-a's w1 on node %d: %v", i, err)
+		}
+	}
+	if err := try(ns[3], "agent-b", "w9"); toolgate.ErrorCodeOf(err) != toolgate.EUnavailable {
+		t.Fatalf("a new workspace on a node whose count fails: %v, want unavailable", err)
+	}
+
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	passed := 0
+	for i := range 9 {
+		wg.Go(func() {
+			if err := try(ns[i%3], "agent-c", fmt.Sprint("c", i)); err == nil {
+				mu.Lock()
+				passed++
+				mu.Unlock()
+			} else if toolgate.ErrorCodeOf(err) != toolgate.EForbidden {
+				t.Errorf("agent-c's c%d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	if passed != 2 {
+		t.Fatalf("9 concurrent new workspaces on 3 nodes: %d passed, want 2", passed)
+	}
+}

@@ -241,4 +241,10 @@ type Counter interface {
 	// CountSessions returns how many sessions owner opened at or after
 	// since.
 	CountSessions(ctx context.Context, owner string, since time.Time) (int, error)
+	// ClaimWorkspace records workspace as created by owner, unless some
+	// credential created it before, when owner has created fewer than
+	// limit workspaces. It reports whether owner may use workspace, and
+	// how many workspaces owner has created. Concurrent claims by one
+	// owner are serialised, on every node, so the limit is exact.
+	ClaimWorkspace(ctx context.Context, owner, workspace string, limit int) (ok bool, created int, err error)
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"github.com/jackc/pgx/v5"
 	"time"
 
 	"github.com/toolgate/toolgate/store"
@@ -40,4 +41,47 @@ func (db *DB) count(ctx context.Context, op, q string, args ...any) (int, error)
 		return 0, wrap(op, err)
 	}
 	return n, nil
+}
+
+// ClaimWorkspace implements store.Counter. A transaction-scoped advisory
+// lock on the owner serialises its claims across every node, so the
+// count and the insert are one step.
+func (db *DB) ClaimWorkspace(ctx context.Context, owner, workspace string, limit int) (ok bool, created int, err error) {
+	op := "claim workspace " + workspace + " for " + owner
+	if db.closed.Load() {
+		return false, 0, db.errClosed(op)
+	}
+	err = db.write(ctx, func(tx pgx.Tx) error {
+		ok, created = false, 0
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('toolgate.workspace_creators:' || $1, 0))`, owner); err != nil {
+			return err
+		}
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM workspace_creators WHERE workspace = $1)`, workspace).Scan(&exists); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM workspace_creators WHERE owner = $1`, owner).Scan(&created); err != nil {
+			return err
+		}
+		if exists {
+			ok = true
+			return nil
+		}
+		if created >= limit {
+			return nil
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO workspace_creators (workspace, owner) VALUES ($1, $2) ON CONFLICT (workspace) DO NOTHING`, workspace, owner)
+		if err != nil {
+			return err
+		}
+		ok = true
+		if tag.RowsAffected() == 1 {
+			created++
+		}
+		return nil
+	})
+	if err != nil {
+		return false, 0, wrap(op, err)
+	}
+	return ok, created, nil
 }

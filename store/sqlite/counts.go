@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/toolgate/toolgate/store"
@@ -38,4 +39,39 @@ func (db *DB) count(ctx context.Context, op, q string, args ...any) (int, error)
 		return 0, wrap(op, err)
 	}
 	return n, nil
+}
+
+// ClaimWorkspace implements store.Counter. Writes are serialised by the
+// store's one writer, so the count and the insert are one step.
+func (db *DB) ClaimWorkspace(ctx context.Context, owner, workspace string, limit int) (ok bool, created int, err error) {
+	op := "claim workspace " + workspace + " for " + owner
+	if db.closed.Load() {
+		return false, 0, db.errClosed(op)
+	}
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		ok, created = false, 0
+		var exists bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM workspace_creators WHERE workspace = ?)`, workspace).Scan(&exists); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspace_creators WHERE owner = ?`, owner).Scan(&created); err != nil {
+			return err
+		}
+		if exists {
+			ok = true
+			return nil
+		}
+		if created >= limit {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO workspace_creators (workspace, owner) VALUES (?, ?)`, workspace, owner); err != nil {
+			return err
+		}
+		ok, created = true, created+1
+		return nil
+	})
+	if err != nil {
+		return false, 0, wrap(op, err)
+	}
+	return ok, created, nil
 }

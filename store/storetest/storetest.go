@@ -47,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Audit/EveryWriter", testAuditEveryWriter},
 		{"WebSessions", testWebSessions},
 		{"Counts", testCounts},
+		{"Counts/ClaimWorkspace", testClaimWorkspace},
 		{"Close", testClose},
 	}
 	for _, tc := range tests {
@@ -930,5 +931,58 @@ func testCounts(t *testing.T, s store.Store) {
 		if n != w.want {
 			t.Errorf("CountSessions(%s, %s) = %d, want %d", w.owner, w.since.Format(time.RFC3339), n, w.want)
 		}
+	}
+}
+
+// testClaimWorkspace: a credential may create up to its limit of
+// workspaces, counted once each; a workspace another credential created
+// is free to use and counts for nobody else; concurrent claims by one
+// credential never pass the limit.
+func testClaimWorkspace(t *testing.T, s store.Store) {
+	c, isCounter := s.(store.Counter)
+	if !isCounter {
+		t.Skip("the store does not count")
+	}
+	ctx := t.Context()
+	for i, step := range []struct {
+		owner, workspace string
+		ok               bool
+		created          int
+	}{
+		{"agent-a", "w1", true, 1},
+		{"agent-a", "w1", true, 1}, // again: not a new one
+		{"agent-a", "w2", true, 2},
+		{"agent-a", "w3", false, 2}, // over agent-a's limit of 2
+		{"agent-b", "w1", true, 0},  // agent-a's: usable, not agent-b's
+		{"agent-b", "w3", true, 1},
+		{"agent-a", "w3", true, 2}, // now exists: usable at the limit
+	} {
+		got, n, err := c.ClaimWorkspace(ctx, step.owner, step.workspace, 2)
+		ok(t, "ClaimWorkspace", err)
+		if got != step.ok || n != step.created {
+			t.Errorf("step %d: ClaimWorkspace(%s, %s) = %v, %d; want %v, %d", i, step.owner, step.workspace, got, n, step.ok, step.created)
+		}
+	}
+	const tries, limit = 16, 3
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	granted := 0
+	for i := range tries {
+		wg.Go(func() {
+			got, _, err := c.ClaimWorkspace(ctx, "agent-c", fmt.Sprintf("c%d", i), limit)
+			if err != nil {
+				t.Errorf("ClaimWorkspace c%d: %v", i, err)
+				return
+			}
+			if got {
+				mu.Lock()
+				granted++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if granted != limit {
+		t.Errorf("%d concurrent claims granted %d workspaces, want the limit %d", tries, granted, limit)
 	}
 }
