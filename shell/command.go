@@ -405,6 +405,7 @@ func (w *walker) execInner(idx int, name string, args []word, c scope, d *dirSta
 					// too, unlike "*") keeps the flag.
 					w.runtimeFiles(cmdName(inner[0]), ic.via, names, d)
 					w.dropFlag(idx, args[i].text)
+					w.markProduced(start)
 				}
 				i = j
 			}

@@ -121,12 +121,12 @@ func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, 
 		return // named by path (./ls): not the command the table describes
 	}
 	for _, a := range args {
-		if !a.static {
-			return
+		if !a.static && (a.text != "{}" || !runtimeOperands(cmd.Via)) {
+			return // "{}" is the file an exec-capable form hands it
 		}
 	}
 	if len(assigns) > 0 || cmd.Opaque || len(cmd.ExecFlags) > 0 || len(cmd.Classes) > 0 ||
-		len(cmd.Paths) > 0 || cmd.Remote || cmd.Runner || cmd.ServesCwd != "" || runtimeOperands(cmd.Via) ||
+		len(cmd.Paths) > 0 || cmd.Remote || cmd.Runner || cmd.ServesCwd != "" ||
 		!readOnlyCommand(name, norm) && !w.aboutKnown(name, norm) {
 		return
 	}
@@ -135,7 +135,34 @@ func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, 
 			return
 		}
 	}
+	if runtimeOperands(cmd.Via) {
+		// What it reads is known only once the form that runs it is
+		// seen through (markProduced).
+		if w.readsProduced == nil {
+			w.readsProduced = map[int]bool{}
+		}
+		w.readsProduced[idx] = true
+		return
+	}
 	cmd.ReadOnly = true
+}
+
+// markProduced marks read-only the commands from index from on that an
+// exec-capable form seen through runs (find -name X -exec CMD {}, find
+// … | xargs CMD): each only reads, and the files they get are the
+// pattern runtimeFiles recorded, judged by the file rules and the
+// policy's secret check like a glob's. It reports whether every one of
+// them is read-only, and at least one ran.
+func (w *walker) markProduced(from int) bool {
+	cmds := w.res.Commands[from:]
+	all := len(cmds) > 0
+	for i := range cmds {
+		if w.readsProduced[from+i] {
+			cmds[i].ReadOnly = true
+		}
+		all = all && cmds[i].ReadOnly
+	}
+	return all
 }
 
 // aboutKnown reports whether a command the analyser knows but the table

@@ -271,6 +271,10 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 		// PRODUCER | xargs CMD is CMD with operands known only when it
 		// runs, its files those runtimeFiles recorded (DESIGN §3.1).
 		w.dropFlag(idx, name)
+		if w.markProduced(from) && len(assigns) == 0 {
+			// xargs itself then only hands those names on.
+			w.res.Commands[idx].ReadOnly = true
+		}
 	}
 }
 

@@ -27,6 +27,11 @@ type walker struct {
 	// a value a later "$f" may have: deny rules and risk classes see the
 	// paths they make (File.Alts).
 	vars map[string][]string
+	// readsProduced holds the commands, by index, that only read and
+	// whose operands an exec-capable form hands them at run time (find
+	// -exec CMD {}, PRODUCER | xargs CMD): read-only once the form is
+	// seen through, its files recorded (markProduced).
+	readsProduced map[int]bool
 }
 
 // maxVars and maxVarValues bound what vars remembers.

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 53.61
+	maxStoppedDefaultsPct    = 52.67
 	maxStoppedPermissivePct  = 4.78
-	minReadAllowedDefaultPct = 73.01
+	minReadAllowedDefaultPct = 74.49
 )
 
 // minBenign is the size the everyday corpus must keep.
