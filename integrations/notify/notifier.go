@@ -70,12 +70,18 @@ type Answer string
 const (
 	AnswerOnce    Answer = "once"
 	AnswerSession Answer = "session"
-	AnswerAlways  Answer = "always"
-	AnswerDeny    Answer = "deny"
+	// AnswerSession30m is AnswerSession time-boxed to SessionFor.
+	AnswerSession30m Answer = "session30m"
+	AnswerAlways     Answer = "always"
+	AnswerDeny       Answer = "deny"
 )
 
+// SessionFor is how long a "30 min" answer's session grant lasts, in the
+// form of the API's "for".
+const SessionFor = "30m"
+
 // Answers lists every answer in button order.
-var Answers = []Answer{AnswerOnce, AnswerSession, AnswerAlways, AnswerDeny}
+var Answers = []Answer{AnswerOnce, AnswerSession, AnswerSession30m, AnswerAlways, AnswerDeny}
 
 // Label is a button's text.
 func (a Answer) Label() string {
@@ -84,6 +90,8 @@ func (a Answer) Label() string {
 		return "Approve"
 	case AnswerSession:
 		return "Session"
+	case AnswerSession30m:
+		return "30 min"
 	case AnswerAlways:
 		return "Always"
 	case AnswerDeny:
@@ -101,7 +109,7 @@ var ErrNoPattern = errors.New("no pattern can safely cover this call: approve it
 // exact pattern (what a session grant is), Always the suggested one.
 func Offered(a *toolgate.Approval, ans Answer) bool {
 	switch ans {
-	case AnswerSession:
+	case AnswerSession, AnswerSession30m:
 		return present.SessionPattern(a.Decision) != ""
 	case AnswerAlways:
 		return present.Pattern(a.Decision) != ""
@@ -114,7 +122,7 @@ func Apply(ctx context.Context, an Answerer, id string, ans Answer, by approval.
 	switch ans {
 	case AnswerOnce:
 		return an.Approve(ctx, id, approval.ApproveRequest{Scope: toolgate.ScopeOnce}, by)
-	case AnswerSession, AnswerAlways:
+	case AnswerSession, AnswerSession30m, AnswerAlways:
 		a, err := an.Get(ctx, id)
 		if err != nil {
 			return nil, err
@@ -131,7 +139,11 @@ func Apply(ctx context.Context, an Answerer, id string, ans Answer, by approval.
 		if pattern == "" {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "%v", ErrNoPattern)
 		}
-		return an.Approve(ctx, id, approval.ApproveRequest{Scope: scope, Grant: toolgate.GrantPattern, Pattern: pattern}, by)
+		req := approval.ApproveRequest{Scope: scope, Grant: toolgate.GrantPattern, Pattern: pattern}
+		if ans == AnswerSession30m {
+			req.For = SessionFor
+		}
+		return an.Approve(ctx, id, req, by)
 	case AnswerDeny:
 		return an.Deny(ctx, id, approval.DenyRequest{Mode: toolgate.DenyHard, Reason: "denied by " + by.Name + " via " + by.Via}, by)
 	}

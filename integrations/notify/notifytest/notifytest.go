@@ -143,3 +143,30 @@ func SendRemind(t *testing.T, n notify.Notifier, a *toolgate.Approval) string {
 	}
 	return ref
 }
+
+// CheckTimeBoxed fails the test unless approval id was approved via via
+// for the session with a grant that lapses notify.SessionFor after it
+// was made: what a "30 min" button does.
+func (e *Env) CheckTimeBoxed(t *testing.T, id, via string) {
+	t.Helper()
+	Eventually(t, "approval "+id+" resolved", func() bool { return e.Get(t, id).Status != toolgate.StatusPending })
+	a := e.Get(t, id)
+	if a.Status != toolgate.StatusApproved || a.Resolution.Scope != toolgate.ScopeSession || a.Resolution.Via != via {
+		t.Fatalf("resolution %s %+v, want approved for the session via %s", a.Status, a.Resolution, via)
+	}
+	grants, err := e.Stack.Broker.Grants(context.Background(), toolgate.GrantFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := time.ParseDuration(notify.SessionFor)
+	for _, g := range grants {
+		if g.ApprovalID != id {
+			continue
+		}
+		if g.Scope != toolgate.ScopeSession || g.ExpiresAt.IsZero() || g.ExpiresAt.Sub(g.CreatedAt) != want {
+			t.Fatalf("grant %+v, want a session grant lasting %s", g, want)
+		}
+		return
+	}
+	t.Fatalf("no grant for approval %s", id)
+}

@@ -1,5 +1,5 @@
 // Package slack sends pending approvals to a Slack channel as Block Kit
-// messages with buttons (Approve once, Session, Always, Deny) and takes
+// messages with buttons (Approve once, Session, 30 min, Always, Deny) and takes
 // the presses back on the gateway's own HTTP server, at ActionsPath, the
 // Slack app's interactivity Request URL.
 //
@@ -190,7 +190,8 @@ type block struct {
 
 // labels are the buttons' texts.
 var labels = map[notify.Answer]string{
-	notify.AnswerOnce: "Approve once", notify.AnswerSession: "Session", notify.AnswerAlways: "Always", notify.AnswerDeny: "Deny",
+	notify.AnswerOnce: "Approve once", notify.AnswerSession: "Session", notify.AnswerSession30m: "30 min",
+	notify.AnswerAlways: "Always", notify.AnswerDeny: "Deny",
 }
 
 // value is what a button carries back: the answer and the approval id.

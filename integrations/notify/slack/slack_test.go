@@ -160,7 +160,7 @@ func TestSlackEndToEnd(t *testing.T) {
 	fake, env := setup(t)
 	a := env.Submit(t, "demo", "c1", "git push origin main")
 	msg, values := posted(t, fake, "git push origin main")
-	want := []string{"once:" + a.ID, "session:" + a.ID, "always:" + a.ID, "deny:" + a.ID}
+	want := []string{"once:" + a.ID, "session:" + a.ID, "session30m:" + a.ID, "always:" + a.ID, "deny:" + a.ID}
 	if strings.Join(values, ",") != strings.Join(want, ",") {
 		t.Fatalf("buttons %v, want %v", values, want)
 	}
@@ -304,4 +304,22 @@ func TestSlackReminder(t *testing.T) {
 	if err := n.Remind(t.Context(), a, "no-space"); err == nil {
 		t.Fatal("a bad reference was accepted")
 	}
+}
+
+// TestSlackThirtyMinutes: the "30 min" button grants the call for the
+// session, lapsing after 30 minutes; a stranger's press of it changes
+// nothing.
+func TestSlackThirtyMinutes(t *testing.T) {
+	t.Parallel()
+	fake, env := setup(t)
+	a := env.Submit(t, "demo", "c1", "npm publish")
+	posted(t, fake, "npm publish")
+	h, b := press(stranger, channel, "session30m:"+a.ID, time.Now())
+	send(t, env, h, b)
+	if got := env.Get(t, a.ID); got.Status != toolgate.StatusPending {
+		t.Fatalf("a stranger's 30 min press changed the approval to %s", got.Status)
+	}
+	h, b = press(approver, channel, "session30m:"+a.ID, time.Now().Add(time.Second))
+	send(t, env, h, b)
+	env.CheckTimeBoxed(t, a.ID, "slack")
 }

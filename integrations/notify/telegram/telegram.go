@@ -1,5 +1,5 @@
 // Package telegram sends pending approvals to a Telegram chat with
-// inline Approve / Session / Always / Deny buttons, reads the presses by
+// inline Approve / Session / 30 min / Always / Deny buttons, reads the presses by
 // long-polling getUpdates (no public URL needed), and edits each message
 // with the outcome. Only presses from the configured approver user ids
 // count; an answer is recorded as that person via telegram.

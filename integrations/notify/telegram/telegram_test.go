@@ -183,7 +183,7 @@ func TestTelegramEndToEnd(t *testing.T) {
 	fake, env := setup(t, notify.Filter{})
 	a := env.Submit(t, "demo", "c1", "git push origin main")
 	msgID, data := sent(t, fake, "git push origin main")
-	want := []string{"once:" + a.ID, "session:" + a.ID, "always:" + a.ID, "deny:" + a.ID}
+	want := []string{"once:" + a.ID, "session:" + a.ID, "session30m:" + a.ID, "always:" + a.ID, "deny:" + a.ID}
 	if strings.Join(data, ",") != strings.Join(want, ",") {
 		t.Fatalf("buttons %v, want %v", data, want)
 	}
@@ -334,4 +334,23 @@ func TestTelegramReminder(t *testing.T) {
 	if err := b.Remind(t.Context(), a, "not-a-message"); err == nil {
 		t.Fatal("a bad reference was accepted")
 	}
+}
+
+// TestTelegramThirtyMinutes: the "30 min" button grants the call for the
+// session, lapsing after 30 minutes; a stranger's press of it changes
+// nothing.
+func TestTelegramThirtyMinutes(t *testing.T) {
+	t.Parallel()
+	fake, env := setup(t, notify.Filter{})
+	a := env.Submit(t, "demo", "c1", "git push origin main")
+	msgID, _ := sent(t, fake, "git push origin main")
+	q := fake.press(stranger, chat, msgID, "session30m:"+a.ID)
+	notifytest.Eventually(t, "the stranger's press answered", func() bool {
+		return fake.find("answerCallbackQuery", func(b map[string]any) bool { return b["callback_query_id"] == q }) != nil
+	})
+	if st := env.Get(t, a.ID).Status; st != toolgate.StatusPending {
+		t.Fatalf("a stranger's 30 min press changed the approval to %s", st)
+	}
+	fake.press(approver, chat, msgID, "session30m:"+a.ID)
+	env.CheckTimeBoxed(t, a.ID, "telegram")
 }
