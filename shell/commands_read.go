@@ -126,17 +126,25 @@ func readCommands() map[string]*cmdSpec {
 			subs: subcommands{{"sts", &cmdSpec{readVerbs: []string{"get-caller-identity"}}},
 				{"s3", &cmdSpec{readVerbs: []string{"ls"}}},
 				{"configure", &cmdSpec{readVerbs: []string{"list", "list-profiles"}}}}},
-		"gcloud": {subs: subcommands{
-			{"config", &cmdSpec{readVerbs: []string{"list", "get-value", "get"}}},
+		// gcloud GROUP VERB and gcloud GROUP RESOURCE VERB: each group
+		// says where its verb stands, so "gcloud functions create list"
+		// is create. Groups whose resources hold secret values list only
+		// (gcloud secrets versions access is not a verb here).
+		"gcloud": {subs: append(subcommands{
+			{"config", &cmdSpec{readVerbs: []string{"list", "get-value", "get"},
+				subs: subcommands{{"configurations", gcloudRead(0)}}}},
 			{"auth", &cmdSpec{readVerbs: []string{"list"}}},
-			{"projects", &cmdSpec{readVerbs: []string{"list", "describe"}}},
-			{"compute", &cmdSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}},
-			{"container", &cmdSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}},
-			{"run", &cmdSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}},
+			{"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}},
+			{"secrets", &cmdSpec{readVerbs: []string{"list"}}},
 			{"version", ro}, {"info", ro},
-		}},
+		}, gcloudGroups()...)},
+		// az GROUP VERB (az vm list) and az GROUP RESOURCE VERB (az
+		// network vnet list) for the groups whose resources hold no
+		// credential a show prints: az acr credential show, az keyvault
+		// secret show and az storage account keys list stay asked.
 		"az": {readVerbs: []string{"list", "show"}, verbAt: 1,
-			subs: subcommands{{"account", &cmdSpec{readVerbs: []string{"list", "show"}}}, {"version", ro}}},
+			subs: append(subcommands{{"account", &cmdSpec{readVerbs: []string{"list", "show", "list-locations"}}}, {"version", ro}},
+				azGroups()...)},
 
 		// Package managers and toolchains: what is installed, and where.
 		"npm": {notReadWith: []string{"--registry"},
@@ -156,4 +164,33 @@ func readCommands() map[string]*cmdSpec {
 			subs: append(roSub("list", "version", "doc", "help"),
 				namedSpec{"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}})},
 	}
+}
+
+// gcloudRead is a gcloud group whose read verbs stand at operand at.
+func gcloudRead(at int) *cmdSpec {
+	return &cmdSpec{readVerbs: []string{"list", "describe"}, verbAt: at}
+}
+
+// gcloudGroups are the gcloud groups by where their verb stands: GROUP
+// VERB, or GROUP RESOURCE VERB.
+func gcloudGroups() subcommands {
+	var out subcommands
+	for _, g := range []string{"functions", "builds", "services", "components"} {
+		out = append(out, namedSpec{g, gcloudRead(0)})
+	}
+	for _, g := range []string{"compute", "container", "run", "sql", "iam", "artifacts", "pubsub", "logging",
+		"monitoring", "redis", "dns", "billing", "app", "scheduler", "tasks", "kms"} {
+		out = append(out, namedSpec{g, gcloudRead(1)})
+	}
+	return out
+}
+
+// azGroups are the az groups whose read verbs stand after a resource
+// type: az network vnet list, az storage container list.
+func azGroups() subcommands {
+	var out subcommands
+	for _, g := range []string{"network", "storage", "sql", "monitor", "deployment", "role", "policy", "ad"} {
+		out = append(out, namedSpec{g, &cmdSpec{readVerbs: []string{"list", "show"}, verbAt: 1}})
+	}
+	return out
 }

@@ -78,7 +78,7 @@ var commandTable = [...]namedSpec{
 	{"az", &cmdSpec{
 		effect:    16,
 		opts:      []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on Azure resources"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec8}, {"key", &sharedSpec8}, {"certificate", &sharedSpec8}}}}, {"version", &sharedSpec9}},
+		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show", "list-locations"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on Azure resources"}}, readVerbs: []string{"list", "show"}, verbAt: 1}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec8}, {"key", &sharedSpec8}, {"certificate", &sharedSpec8}}}}, {"version", &sharedSpec9}, {"network", &sharedSpec10}, {"storage", &sharedSpec10}, {"sql", &sharedSpec10}, {"monitor", &sharedSpec10}, {"deployment", &sharedSpec10}, {"policy", &sharedSpec10}, {"ad", &sharedSpec10}},
 		readVerbs: []string{"list", "show"},
 		verbAt:    1,
 	}},
@@ -123,7 +123,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"query", &cmdSpec{opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec10}, {"tap", &sharedSpec10}},
+		subs: subcommands{{"install", &sharedSpec11}, {"tap", &sharedSpec11}},
 	}},
 	{"brotli", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -134,12 +134,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"builtin", &sharedSpec11},
+	{"builtin", &sharedSpec12},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"x", &sharedSpec13}},
+		subs: subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"x", &sharedSpec14}},
 	}},
 	{"bundle", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}},
 		probe:  true,
 	}},
 	{"bunzip2", &cmdSpec{
@@ -152,7 +152,7 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"busybox", &sharedSpec11},
+	{"busybox", &sharedSpec12},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
 	}},
@@ -161,9 +161,9 @@ var commandTable = [...]namedSpec{
 		pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"},
 		wraps: true,
 	}},
-	{"bzcat", &sharedSpec14},
-	{"bzip2", &sharedSpec15},
-	{"c++", &sharedSpec16},
+	{"bzcat", &sharedSpec15},
+	{"bzip2", &sharedSpec16},
+	{"c++", &sharedSpec17},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -175,11 +175,11 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec2},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec9}, {"metadata", &sharedSpec9}, {"version", &sharedSpec9}, {"search", &sharedSpec9}, {"locate-project", &sharedSpec9}, {"pkgid", &sharedSpec9}},
+		subs: subcommands{{"publish", &sharedSpec18}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec9}, {"metadata", &sharedSpec9}, {"version", &sharedSpec9}, {"search", &sharedSpec9}, {"locate-project", &sharedSpec9}, {"pkgid", &sharedSpec9}},
 	}},
-	{"cat", &sharedSpec14},
-	{"catchsegv", &sharedSpec11},
-	{"cc", &sharedSpec16},
+	{"cat", &sharedSpec15},
+	{"catchsegv", &sharedSpec12},
+	{"cc", &sharedSpec17},
 	{"cd", &sharedSpec2},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
@@ -265,10 +265,10 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's login shell",
 	}},
-	{"cksum", &sharedSpec18},
-	{"clang", &sharedSpec16},
-	{"clang++", &sharedSpec16},
-	{"clickhouse-client", &sharedSpec19},
+	{"cksum", &sharedSpec19},
+	{"clang", &sharedSpec17},
+	{"clang++", &sharedSpec17},
+	{"clickhouse-client", &sharedSpec20},
 	{"cloudflared", &cmdSpec{
 		effect: 16,
 		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
@@ -298,7 +298,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		readOnly: true,
 	}},
-	{"comm", &sharedSpec14},
+	{"comm", &sharedSpec15},
 	{"command", &cmdSpec{
 		wraps: true,
 		short: "pvV",
@@ -354,7 +354,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ctr", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec20}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec20}}}}},
+		subs:   subcommands{{"run", &sharedSpec21}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec21}}}}},
 	}},
 	{"curl", &cmdSpec{
 		long:     []string{"output=", "upload-file=", "config=", "data=", "data-binary=", "data-raw=", "data-urlencode=", "data-ascii=", "form=", "form-string=", "json=", "header=", "user-agent=", "referer=", "cookie=", "cookie-jar=", "dump-header=", "request=", "user=", "proxy=", "proxy-user=", "max-time=", "connect-timeout=", "retry=", "retry-delay=", "retry-max-time=", "range=", "write-out=", "output-dir=", "cert=", "key=", "cacert=", "capath=", "trace=", "trace-ascii=", "stderr=", "libcurl=", "etag-save=", "etag-compare=", "hsts=", "alt-svc=", "url=", "resolve=", "connect-to=", "interface=", "limit-rate=", "max-filesize=", "speed-limit=", "speed-time=", "time-cond=", "continue-at=", "quote=", "telnet-option=", "ftp-port=", "netrc-file=", "unix-socket=", "abstract-unix-socket=", "proto=", "proto-redir=", "variable=", "create-file-mode=", "local-port=", "ciphers=", "pinnedpubkey=", "oauth2-bearer=", "aws-sigv4=", "preproxy=", "noproxy=", "mail-from=", "mail-rcpt=", "max-redirs=", "dns-servers=", "doh-url=", "tls-max=", "url-query=", "proxy-header=", "key-type=", "cert-type=", "request-target=", "socks5=", "socks5-hostname=", "happy-eyeballs-timeout-ms=", "keepalive-time=", "remote-name", "remote-name-all", "remote-header-name"},
@@ -370,7 +370,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		readOnly: true,
 	}},
-	{"darkhttpd", &sharedSpec21},
+	{"darkhttpd", &sharedSpec22},
 	{"date", &cmdSpec{
 		long:        []string{"date=", "file=", "reference="},
 		shortVal:    "dfr",
@@ -391,7 +391,7 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).ddCode,
 	}},
-	{"declare", &sharedSpec22},
+	{"declare", &sharedSpec23},
 	{"del-cli", &cmdSpec{
 		long:        []string{"force", "dry-run", "dot", "verbose", "help", "version"},
 		effect:      8,
@@ -400,7 +400,7 @@ var commandTable = [...]namedSpec{
 		short:       "fdv",
 		files:       2,
 	}},
-	{"deluser", &sharedSpec23},
+	{"deluser", &sharedSpec24},
 	{"df", &sharedSpec2},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
@@ -411,9 +411,9 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"diff3", &sharedSpec2},
-	{"dig", &sharedSpec24},
+	{"dig", &sharedSpec25},
 	{"direnv", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, operands: 1}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, operands: 1}},
 		probe:  true,
 	}},
 	{"dirname", &sharedSpec2},
@@ -439,15 +439,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"docker", &cmdSpec{
 		effect:      1,
-		subs:        subcommands{{"run", &sharedSpec25}, {"create", &sharedSpec25}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec9}, {"info", &sharedSpec9}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}, {"history", &sharedSpec9}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"ps", &sharedSpec9}, {"inspect", &sharedSpec9}, {"logs", &sharedSpec9}, {"top", &sharedSpec9}, {"port", &sharedSpec9}, {"diff", &sharedSpec9}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}}}}, {"builder", &sharedSpec26}, {"buildx", &sharedSpec26}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &sharedSpec27}, {"ps", &sharedSpec9}, {"logs", &sharedSpec9}, {"config", &sharedSpec9}, {"ls", &sharedSpec9}, {"images", &sharedSpec9}, {"top", &sharedSpec9}, {"version", &sharedSpec9}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec28}, {"kill", &sharedSpec28}, {"rm", &sharedSpec28}, {"pause", &sharedSpec28}, {"ps", &sharedSpec9}, {"images", &sharedSpec9}, {"inspect", &sharedSpec9}, {"logs", &sharedSpec9}, {"version", &sharedSpec9}, {"info", &sharedSpec9}, {"top", &sharedSpec9}, {"port", &sharedSpec9}, {"diff", &sharedSpec9}, {"history", &sharedSpec9}, {"events", &sharedSpec9}, {"search", &sharedSpec9}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}, {"show", &sharedSpec9}}}}},
-		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec29, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec30, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec29, operands: 1, remote: true}},
+		subs:        subcommands{{"run", &sharedSpec26}, {"create", &sharedSpec26}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec9}, {"info", &sharedSpec9}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}, {"history", &sharedSpec9}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"ps", &sharedSpec9}, {"inspect", &sharedSpec9}, {"logs", &sharedSpec9}, {"top", &sharedSpec9}, {"port", &sharedSpec9}, {"diff", &sharedSpec9}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}}}}, {"builder", &sharedSpec27}, {"buildx", &sharedSpec27}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &sharedSpec28}, {"ps", &sharedSpec9}, {"logs", &sharedSpec9}, {"config", &sharedSpec9}, {"ls", &sharedSpec9}, {"images", &sharedSpec9}, {"top", &sharedSpec9}, {"version", &sharedSpec9}}}}, {"push", &sharedSpec18}, {"stop", &sharedSpec29}, {"kill", &sharedSpec29}, {"rm", &sharedSpec29}, {"pause", &sharedSpec29}, {"ps", &sharedSpec9}, {"images", &sharedSpec9}, {"inspect", &sharedSpec9}, {"logs", &sharedSpec9}, {"version", &sharedSpec9}, {"info", &sharedSpec9}, {"top", &sharedSpec9}, {"port", &sharedSpec9}, {"diff", &sharedSpec9}, {"history", &sharedSpec9}, {"events", &sharedSpec9}, {"search", &sharedSpec9}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec9}, {"inspect", &sharedSpec9}, {"show", &sharedSpec9}}}}},
+		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec30, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec31, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec30, operands: 1, remote: true}},
 		notReadWith: []string{"-H", "--host", "--config"},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
 		effect:   1,
-		subs:     subcommands{{"down", &sharedSpec27}},
+		subs:     subcommands{{"down", &sharedSpec28}},
 	}},
 	{"doctl", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}},
@@ -457,7 +457,7 @@ var commandTable = [...]namedSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
 		opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
 	}},
-	{"drill", &sharedSpec24},
+	{"drill", &sharedSpec25},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -472,9 +472,9 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    8,
 	}},
-	{"eatmydata", &sharedSpec11},
-	{"echo", &sharedSpec31},
-	{"egrep", &sharedSpec32},
+	{"eatmydata", &sharedSpec12},
+	{"echo", &sharedSpec32},
+	{"egrep", &sharedSpec33},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -490,8 +490,8 @@ var commandTable = [...]namedSpec{
 		short:    "i0v",
 		assigns:  true,
 	}},
-	{"etex", &sharedSpec33},
-	{"ex", &sharedSpec34},
+	{"etex", &sharedSpec34},
+	{"ex", &sharedSpec35},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -503,7 +503,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		probe:    true,
 	}},
-	{"export", &sharedSpec22},
+	{"export", &sharedSpec23},
 	{"expr", &sharedSpec2},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
@@ -528,8 +528,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-x", "-X", "--exec", "--exec-batch"}, exec: true}},
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec35},
-	{"fgrep", &sharedSpec32},
+	{"fdisk", &sharedSpec36},
+	{"fgrep", &sharedSpec33},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -552,7 +552,7 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}},
 		probe:  true,
 	}},
-	{"flit", &sharedSpec36},
+	{"flit", &sharedSpec37},
 	{"flock", &cmdSpec{
 		long:       []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal:   "wEc",
@@ -560,8 +560,8 @@ var commandTable = [...]namedSpec{
 		short:      "sxenuoFv",
 		positional: 1,
 	}},
-	{"fly", &sharedSpec37},
-	{"flyctl", &sharedSpec37},
+	{"fly", &sharedSpec38},
+	{"flyctl", &sharedSpec38},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -575,39 +575,39 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"free", &sharedSpec2},
-	{"ftp", &sharedSpec38},
+	{"ftp", &sharedSpec39},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: 1, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &sharedSpec16},
+	{"g++", &sharedSpec17},
 	{"gawk", &sharedSpec6},
-	{"gcc", &sharedSpec16},
+	{"gcc", &sharedSpec17},
 	{"gcloud", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:   subcommands{{"storage", &sharedSpec7}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec7}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec39}, {"beta", &sharedSpec39}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe"}}}, {"container", &sharedSpec40}, {"run", &sharedSpec40}, {"version", &sharedSpec9}, {"info", &sharedSpec9}},
+		subs:   subcommands{{"storage", &sharedSpec7}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec7}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec40}, {"beta", &sharedSpec40}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec41}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec9}, {"info", &sharedSpec9}, {"functions", &sharedSpec41}, {"builds", &sharedSpec41}, {"services", &sharedSpec41}, {"components", &sharedSpec41}, {"container", &sharedSpec42}, {"run", &sharedSpec42}, {"sql", &sharedSpec42}, {"iam", &sharedSpec42}, {"artifacts", &sharedSpec42}, {"pubsub", &sharedSpec42}, {"logging", &sharedSpec42}, {"monitoring", &sharedSpec42}, {"redis", &sharedSpec42}, {"dns", &sharedSpec42}, {"billing", &sharedSpec42}, {"app", &sharedSpec42}, {"scheduler", &sharedSpec42}, {"tasks", &sharedSpec42}, {"kms", &sharedSpec42}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
-	{"gdb", &sharedSpec41},
-	{"gdb-multiarch", &sharedSpec41},
+	{"gdb", &sharedSpec43},
+	{"gdb-multiarch", &sharedSpec43},
 	{"gdisk", &cmdSpec{
 		class:  "destructive",
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-l"},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs: subcommands{{"push", &sharedSpec18}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec9}, {"list", &sharedSpec9}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec9}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec9}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"status", &sharedSpec9}, {"diff", &sharedSpec9}, {"checks", &sharedSpec9}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"status", &sharedSpec9}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"watch", &sharedSpec9}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}}}}, {"label", &sharedSpec42}, {"cache", &sharedSpec42}, {"variable", &sharedSpec42}, {"search", &sharedSpec9}, {"status", &sharedSpec9}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec9}, {"list", &sharedSpec9}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec9}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec9}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"status", &sharedSpec9}, {"diff", &sharedSpec9}, {"checks", &sharedSpec9}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"status", &sharedSpec9}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}, {"watch", &sharedSpec9}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec9}, {"view", &sharedSpec9}}}}, {"label", &sharedSpec44}, {"cache", &sharedSpec44}, {"variable", &sharedSpec44}, {"search", &sharedSpec9}, {"status", &sharedSpec9}},
 	}},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		effect:   1,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: 6}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}, {"show", &sharedSpec9}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec43}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec43}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec44}, {"pull", &sharedSpec44}, {"ls-remote", &sharedSpec44}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec9}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec9}, {"get-url", &sharedSpec9}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}, {"show", &sharedSpec9}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec45}, {"cat-file", &sharedSpec45}, {"status", &sharedSpec46}, {"log", &sharedSpec46}, {"annotate", &sharedSpec46}, {"ls-files", &sharedSpec46}, {"ls-tree", &sharedSpec46}, {"rev-parse", &sharedSpec46}, {"rev-list", &sharedSpec46}, {"describe", &sharedSpec46}, {"shortlog", &sharedSpec46}, {"show-ref", &sharedSpec46}, {"for-each-ref", &sharedSpec46}, {"merge-base", &sharedSpec46}, {"name-rev", &sharedSpec46}, {"whatchanged", &sharedSpec46}, {"cherry", &sharedSpec46}, {"check-ignore", &sharedSpec46}, {"check-attr", &sharedSpec46}, {"count-objects", &sharedSpec46}, {"diff-tree", &sharedSpec46}, {"diff-index", &sharedSpec46}, {"diff-files", &sharedSpec46}, {"version", &sharedSpec46}, {"help", &sharedSpec46}, {"range-diff", &sharedSpec46}, {"var", &sharedSpec46}, {"verify-commit", &sharedSpec46}, {"verify-tag", &sharedSpec46}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"ls-files", &sharedSpec9}, {"status", &sharedSpec9}, {"env", &sharedSpec9}, {"version", &sharedSpec9}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}, {"show", &sharedSpec9}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec45}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec45}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec46}, {"pull", &sharedSpec46}, {"ls-remote", &sharedSpec46}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec9}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec9}, {"get-url", &sharedSpec9}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}, {"show", &sharedSpec9}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec47}, {"cat-file", &sharedSpec47}, {"status", &sharedSpec48}, {"log", &sharedSpec48}, {"annotate", &sharedSpec48}, {"ls-files", &sharedSpec48}, {"ls-tree", &sharedSpec48}, {"rev-parse", &sharedSpec48}, {"rev-list", &sharedSpec48}, {"describe", &sharedSpec48}, {"shortlog", &sharedSpec48}, {"show-ref", &sharedSpec48}, {"for-each-ref", &sharedSpec48}, {"merge-base", &sharedSpec48}, {"name-rev", &sharedSpec48}, {"whatchanged", &sharedSpec48}, {"cherry", &sharedSpec48}, {"check-ignore", &sharedSpec48}, {"check-attr", &sharedSpec48}, {"count-objects", &sharedSpec48}, {"diff-tree", &sharedSpec48}, {"diff-index", &sharedSpec48}, {"diff-files", &sharedSpec48}, {"version", &sharedSpec48}, {"help", &sharedSpec48}, {"range-diff", &sharedSpec48}, {"var", &sharedSpec48}, {"verify-commit", &sharedSpec48}, {"verify-tag", &sharedSpec48}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec9}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"ls-files", &sharedSpec9}, {"status", &sharedSpec9}, {"env", &sharedSpec9}, {"version", &sharedSpec9}}, fileOpts: true}}},
 		files:    12,
 		everySub: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true},
@@ -617,9 +617,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec47},
+	{"gmake", &sharedSpec49},
 	{"go", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec9}, {"version", &sharedSpec9}, {"doc", &sharedSpec9}, {"help", &sharedSpec9}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
+		subs:        subcommands{{"install", &sharedSpec11}, {"list", &sharedSpec9}, {"version", &sharedSpec9}, {"doc", &sharedSpec9}, {"help", &sharedSpec9}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
 		notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
 	}},
 	{"gpasswd", &cmdSpec{
@@ -630,7 +630,7 @@ var commandTable = [...]namedSpec{
 	{"gpg", &cmdSpec{
 		opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: "credential-access", why: "exports GnuPG private keys"}},
 	}},
-	{"grep", &sharedSpec32},
+	{"grep", &sharedSpec33},
 	{"groupadd", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -650,9 +650,9 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"gunzip", &sharedSpec48},
-	{"gvim", &sharedSpec34},
-	{"gzip", &sharedSpec49},
+	{"gunzip", &sharedSpec50},
+	{"gvim", &sharedSpec35},
+	{"gzip", &sharedSpec51},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
 	}},
@@ -665,7 +665,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"helm", &cmdSpec{
 		effect:      16,
-		subs:        subcommands{{"uninstall", &sharedSpec50}, {"delete", &sharedSpec50}, {"del", &sharedSpec50}, {"un", &sharedSpec50}, {"install", &sharedSpec51}, {"upgrade", &sharedSpec51}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}, {"status", &sharedSpec9}, {"history", &sharedSpec9}, {"show", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec9}, {"env", &sharedSpec9}, {"lint", &sharedSpec9}, {"repo", &sharedSpec42}, {"dependency", &sharedSpec42}},
+		subs:        subcommands{{"uninstall", &sharedSpec52}, {"delete", &sharedSpec52}, {"del", &sharedSpec52}, {"un", &sharedSpec52}, {"install", &sharedSpec53}, {"upgrade", &sharedSpec53}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}, {"status", &sharedSpec9}, {"history", &sharedSpec9}, {"show", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec9}, {"env", &sharedSpec9}, {"lint", &sharedSpec9}, {"repo", &sharedSpec44}, {"dependency", &sharedSpec44}},
 		notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
 	}},
 	{"heroku", &cmdSpec{
@@ -683,14 +683,14 @@ var commandTable = [...]namedSpec{
 		opts:        []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		dashOperand: historyOffset,
 	}},
-	{"hive", &sharedSpec52},
-	{"host", &sharedSpec24},
+	{"hive", &sharedSpec54},
+	{"host", &sharedSpec25},
 	{"hostname", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		readBare: true,
 	}},
-	{"http", &sharedSpec53},
+	{"http", &sharedSpec55},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		effect:   16,
@@ -707,7 +707,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec53},
+	{"https", &sharedSpec55},
 	{"iconv", &cmdSpec{
 		long:     []string{"from-code=", "to-code=", "output="},
 		shortVal: "fto",
@@ -721,7 +721,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		short: "n",
 	}},
-	{"incus", &sharedSpec54},
+	{"incus", &sharedSpec56},
 	{"insmod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -742,11 +742,11 @@ var commandTable = [...]namedSpec{
 		noCommand: "pPu",
 	}},
 	{"ip", &cmdSpec{
-		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec11, operands: 1}},
+		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec12, operands: 1}},
 		probe:  true,
 	}},
-	{"ip6tables", &sharedSpec55},
-	{"iptables", &sharedSpec55},
+	{"ip6tables", &sharedSpec57},
+	{"iptables", &sharedSpec57},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    1,
@@ -778,14 +778,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"kubectl", &cmdSpec{
 		effect:      16,
-		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec9}, {"get-contexts", &sharedSpec9}, {"current-context", &sharedSpec9}, {"get-clusters", &sharedSpec9}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec9}, {"logs", &sharedSpec9}, {"top", &sharedSpec9}, {"explain", &sharedSpec9}, {"api-resources", &sharedSpec9}, {"api-versions", &sharedSpec9}, {"version", &sharedSpec9}, {"events", &sharedSpec9}, {"cluster-info", &sharedSpec56}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec9}, {"whoami", &sharedSpec9}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec9}, {"history", &sharedSpec9}}}}},
-		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec57, operands: 1, dashdash: true, remote: true}},
+		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec9}, {"get-contexts", &sharedSpec9}, {"current-context", &sharedSpec9}, {"get-clusters", &sharedSpec9}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec9}, {"logs", &sharedSpec9}, {"top", &sharedSpec9}, {"explain", &sharedSpec9}, {"api-resources", &sharedSpec9}, {"api-versions", &sharedSpec9}, {"version", &sharedSpec9}, {"events", &sharedSpec9}, {"cluster-info", &sharedSpec58}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec9}, {"whoami", &sharedSpec9}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec9}, {"history", &sharedSpec9}}}}},
+		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec59, operands: 1, dashdash: true, remote: true}},
 		notReadWith: []string{"-s", "--server", "--kubeconfig"},
 	}},
-	{"latex", &sharedSpec33},
+	{"latex", &sharedSpec34},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: 64, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &sharedSpec28}, {"bootout", &sharedSpec28}, {"disable", &sharedSpec28}, {"kill", &sharedSpec28}, {"stop", &sharedSpec28}, {"remove", &sharedSpec28}},
+		subs: subcommands{{"unload", &sharedSpec29}, {"bootout", &sharedSpec29}, {"disable", &sharedSpec29}, {"kill", &sharedSpec29}, {"stop", &sharedSpec29}, {"remove", &sharedSpec29}},
 	}},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
@@ -803,9 +803,9 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
-	{"linux32", &sharedSpec58},
-	{"linux64", &sharedSpec58},
-	{"live-server", &sharedSpec21},
+	{"linux32", &sharedSpec60},
+	{"linux64", &sharedSpec60},
+	{"live-server", &sharedSpec22},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
@@ -813,7 +813,7 @@ var commandTable = [...]namedSpec{
 		files:    5,
 		fileOpts: true,
 	}},
-	{"local", &sharedSpec22},
+	{"local", &sharedSpec23},
 	{"lpass", &cmdSpec{
 		subs: subcommands{{"show", &cmdSpec{class: "credential-access", why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the LastPass vault"}}},
 	}},
@@ -824,13 +824,13 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "bcCfhiLrStTV",
 	}},
-	{"lualatex", &sharedSpec33},
-	{"luatex", &sharedSpec33},
+	{"lualatex", &sharedSpec34},
+	{"luatex", &sharedSpec34},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec54},
+	{"lxc", &sharedSpec56},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -860,14 +860,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"mail", &sharedSpec7},
 	{"mailx", &sharedSpec7},
-	{"make", &sharedSpec47},
+	{"make", &sharedSpec49},
 	{"man", &cmdSpec{
 		long: []string{"pager", "html"},
 		opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
 	}},
-	{"mariadb", &sharedSpec59},
-	{"mawk", &sharedSpec60},
-	{"md5sum", &sharedSpec14},
+	{"mariadb", &sharedSpec61},
+	{"mawk", &sharedSpec62},
+	{"md5sum", &sharedSpec15},
 	{"miniserve", &cmdSpec{
 		shortVal: "pigtauc",
 		effect:   16,
@@ -875,7 +875,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"mise", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec11, dashdash: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec12, dashdash: true}},
 		probe:  true,
 	}},
 	{"mkdir", &cmdSpec{
@@ -889,8 +889,8 @@ var commandTable = [...]namedSpec{
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
 	}},
-	{"mongo", &sharedSpec61},
-	{"mongosh", &sharedSpec61},
+	{"mongo", &sharedSpec63},
+	{"mongosh", &sharedSpec63},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -913,19 +913,19 @@ var commandTable = [...]namedSpec{
 		files:    4,
 		fileOpts: true,
 	}},
-	{"mysql", &sharedSpec59},
+	{"mysql", &sharedSpec61},
 	{"mysqladmin", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
-	{"nawk", &sharedSpec60},
-	{"nc", &sharedSpec62},
-	{"ncat", &sharedSpec62},
+	{"nawk", &sharedSpec62},
+	{"nc", &sharedSpec64},
+	{"ncat", &sharedSpec64},
 	{"nerdctl", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec25}, {"create", &sharedSpec25}},
+		subs:   subcommands{{"run", &sharedSpec26}, {"create", &sharedSpec26}},
 	}},
-	{"netcat", &sharedSpec62},
+	{"netcat", &sharedSpec64},
 	{"newgrp", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -967,10 +967,10 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).nmapCode,
 	}},
-	{"nocache", &sharedSpec11},
-	{"nohup", &sharedSpec11},
+	{"nocache", &sharedSpec12},
+	{"nohup", &sharedSpec12},
 	{"npm", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec63}, {"x", &sharedSpec63}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec64}, {"get", &sharedSpec9}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}}}}, {"set", &sharedSpec64}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"ll", &sharedSpec9}, {"la", &sharedSpec9}, {"view", &sharedSpec9}, {"info", &sharedSpec9}, {"show", &sharedSpec9}, {"v", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"explain", &sharedSpec9}, {"prefix", &sharedSpec9}, {"root", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec56}, {"audit", &sharedSpec56}},
+		subs:        subcommands{{"install", &sharedSpec13}, {"i", &sharedSpec13}, {"add", &sharedSpec13}, {"exec", &sharedSpec65}, {"x", &sharedSpec65}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec66}, {"get", &sharedSpec9}, {"list", &sharedSpec9}, {"ls", &sharedSpec9}}}}, {"set", &sharedSpec66}, {"publish", &sharedSpec18}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"ll", &sharedSpec9}, {"la", &sharedSpec9}, {"view", &sharedSpec9}, {"info", &sharedSpec9}, {"show", &sharedSpec9}, {"v", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"explain", &sharedSpec9}, {"prefix", &sharedSpec9}, {"root", &sharedSpec9}, {"search", &sharedSpec9}, {"version", &sharedSpec58}, {"audit", &sharedSpec58}},
 		notReadWith: []string{"--registry"},
 	}},
 	{"nproc", &sharedSpec2},
@@ -991,16 +991,16 @@ var commandTable = [...]namedSpec{
 		short:    "amuinpUCTrwFZ",
 		subject:  true,
 	}},
-	{"nslookup", &sharedSpec24},
+	{"nslookup", &sharedSpec25},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
 		wraps:    true,
 		short:    "ls",
 	}},
-	{"nvim", &sharedSpec34},
+	{"nvim", &sharedSpec35},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec57, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec59, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
 	}},
 	{"od", &cmdSpec{
@@ -1018,14 +1018,14 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec65}},
+		subs:  subcommands{{"install", &sharedSpec67}},
 		probe: true,
 	}},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
 	}},
-	{"parted", &sharedSpec35},
+	{"parted", &sharedSpec36},
 	{"pass", &cmdSpec{
 		class:  "credential-access",
 		why:    "prints passwords from the password store",
@@ -1048,26 +1048,26 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).patchCode,
 	}},
-	{"pbzip2", &sharedSpec15},
-	{"pdflatex", &sharedSpec33},
-	{"pdftex", &sharedSpec33},
+	{"pbzip2", &sharedSpec16},
+	{"pdflatex", &sharedSpec34},
+	{"pdftex", &sharedSpec34},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec66}, {sub: []string{"stat"}, opts: &sharedSpec66}, {sub: []string{"trace"}, opts: &sharedSpec66}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec68}, {sub: []string{"stat"}, opts: &sharedSpec68}, {sub: []string{"trace"}, opts: &sharedSpec68}},
 		probe:  true,
 	}},
-	{"perl", &sharedSpec67},
+	{"perl", &sharedSpec69},
 	{"pgrep", &sharedSpec2},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	}},
-	{"pigz", &sharedSpec49},
-	{"ping", &sharedSpec24},
-	{"ping6", &sharedSpec24},
-	{"pip", &sharedSpec68},
-	{"pip3", &sharedSpec68},
+	{"pigz", &sharedSpec51},
+	{"ping", &sharedSpec25},
+	{"ping6", &sharedSpec25},
+	{"pip", &sharedSpec70},
+	{"pip3", &sharedSpec70},
 	{"pipenv", &cmdSpec{
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}},
 		probe:  true,
 	}},
 	{"pipx", &cmdSpec{
@@ -1082,7 +1082,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec65}, {"add", &sharedSpec65}},
+		subs:  subcommands{{"install", &sharedSpec67}, {"add", &sharedSpec67}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1091,38 +1091,38 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec69}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"audit", &sharedSpec56}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
+		subs:   subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"i", &sharedSpec13}, {"dlx", &sharedSpec14}, {"config", &sharedSpec71}, {"ls", &sharedSpec9}, {"list", &sharedSpec9}, {"outdated", &sharedSpec9}, {"why", &sharedSpec9}, {"audit", &sharedSpec58}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}},
 	}},
 	{"podman", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec25}, {"create", &sharedSpec25}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec26}, {"container", &sharedSpec26}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec29, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec30, operands: 1, remote: true}},
+		subs:   subcommands{{"run", &sharedSpec26}, {"create", &sharedSpec26}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec27}, {"container", &sharedSpec27}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec30, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec31, operands: 1, remote: true}},
 	}},
 	{"poetry", &cmdSpec{
-		subs:   subcommands{{"publish", &sharedSpec17}},
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
+		subs:   subcommands{{"publish", &sharedSpec18}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}},
 	}},
 	{"popd", &sharedSpec2},
-	{"powershell", &sharedSpec70},
+	{"powershell", &sharedSpec72},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
 		files:    1,
 		probe:    true,
 	}},
-	{"presto", &sharedSpec71},
+	{"presto", &sharedSpec73},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 	}},
-	{"printf", &sharedSpec31},
+	{"printf", &sharedSpec32},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"proxychains", &sharedSpec72},
-	{"proxychains4", &sharedSpec72},
+	{"proxychains", &sharedSpec74},
+	{"proxychains4", &sharedSpec74},
 	{"ps", &sharedSpec2},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
@@ -1143,8 +1143,8 @@ var commandTable = [...]namedSpec{
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec2},
-	{"pwsh", &sharedSpec70},
-	{"pzstd", &sharedSpec73},
+	{"pwsh", &sharedSpec72},
+	{"pzstd", &sharedSpec75},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1163,7 +1163,7 @@ var commandTable = [...]namedSpec{
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
 	{"readlink", &sharedSpec2},
-	{"readonly", &sharedSpec22},
+	{"readonly", &sharedSpec23},
 	{"realpath", &sharedSpec2},
 	{"redis-cli", &cmdSpec{
 		effect: 16,
@@ -1179,7 +1179,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec14},
+	{"rev", &sharedSpec15},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1209,7 +1209,7 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &sharedSpec74},
+	{"rmdir", &sharedSpec76},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1222,7 +1222,7 @@ var commandTable = [...]namedSpec{
 		files:    17,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec67},
+	{"ruby", &sharedSpec69},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1249,7 +1249,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"rvim", &sharedSpec34},
+	{"rvim", &sharedSpec35},
 	{"sandbox-exec", &cmdSpec{
 		shortVal: "fpnD",
 		wraps:    true,
@@ -1289,7 +1289,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"sendmail", &sharedSpec38},
+	{"sendmail", &sharedSpec39},
 	{"seq", &sharedSpec2},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
@@ -1345,11 +1345,11 @@ var commandTable = [...]namedSpec{
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"},
 	}},
-	{"sha1sum", &sharedSpec14},
-	{"sha224sum", &sharedSpec18},
-	{"sha256sum", &sharedSpec14},
-	{"sha384sum", &sharedSpec18},
-	{"sha512sum", &sharedSpec14},
+	{"sha1sum", &sharedSpec15},
+	{"sha224sum", &sharedSpec19},
+	{"sha256sum", &sharedSpec15},
+	{"sha384sum", &sharedSpec19},
+	{"sha512sum", &sharedSpec15},
 	{"shasum", &sharedSpec2},
 	{"shred", &cmdSpec{
 		long:     []string{"force", "iterations=", "random-source=", "size=", "remove=", "verbose", "exact", "zero", "help", "version"},
@@ -1370,7 +1370,7 @@ var commandTable = [...]namedSpec{
 		long: []string{"dangerous", "devmode", "classic", "channel=", "edge", "beta", "candidate", "stable", "jailmode"},
 		opts: []optEffect{{names: []string{"--dangerous", "--devmode"}, class: "supply-chain", why: "installs an unsigned snap or one without confinement"}},
 	}},
-	{"snowsql", &sharedSpec19},
+	{"snowsql", &sharedSpec20},
 	{"socat", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
@@ -1389,7 +1389,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec52},
+	{"spark-sql", &sharedSpec54},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: 32, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
@@ -1478,8 +1478,8 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &sharedSpec75},
-	{"sum", &sharedSpec18},
+	{"sudoedit", &sharedSpec77},
+	{"sum", &sharedSpec19},
 	{"swaks", &sharedSpec7},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
@@ -1487,7 +1487,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &sharedSpec76}, {"disable", &sharedSpec76}, {"kill", &sharedSpec76}, {"mask", &sharedSpec76}},
+		subs: subcommands{{"stop", &sharedSpec78}, {"disable", &sharedSpec78}, {"kill", &sharedSpec78}, {"mask", &sharedSpec78}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
 		long:  []string{"list", "no-pager", "no-legend", "what=", "who=", "why=", "mode="},
@@ -1536,13 +1536,13 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec75},
-	{"telnet", &sharedSpec38},
-	{"terraform", &sharedSpec77},
-	{"terragrunt", &sharedSpec77},
+	{"tee", &sharedSpec77},
+	{"telnet", &sharedSpec39},
+	{"terraform", &sharedSpec79},
+	{"terragrunt", &sharedSpec79},
 	{"test", &sharedSpec2},
-	{"tex", &sharedSpec33},
-	{"tftp", &sharedSpec38},
+	{"tex", &sharedSpec34},
+	{"tftp", &sharedSpec39},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -1557,15 +1557,15 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec78, script: true}, {sub: []string{"new"}, opts: &sharedSpec78, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec78, script: true}, {sub: []string{"neww"}, opts: &sharedSpec78, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec78, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec78, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec78, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec78, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec78, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec78, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec78, script: true}, {sub: []string{"popup"}, opts: &sharedSpec78, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec79, script: true}, {sub: []string{"run"}, opts: &sharedSpec79, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec80, keys: true}, {sub: []string{"send"}, opts: &sharedSpec80, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec80, script: true}, {sub: []string{"new"}, opts: &sharedSpec80, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec80, script: true}, {sub: []string{"neww"}, opts: &sharedSpec80, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec80, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec80, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec80, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec80, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec80, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec80, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec80, script: true}, {sub: []string{"popup"}, opts: &sharedSpec80, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec81, script: true}, {sub: []string{"run"}, opts: &sharedSpec81, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec82, keys: true}, {sub: []string{"send"}, opts: &sharedSpec82, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &sharedSpec77},
+	{"tofu", &sharedSpec79},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
 	}},
-	{"torify", &sharedSpec11},
+	{"torify", &sharedSpec12},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -1579,9 +1579,9 @@ var commandTable = [...]namedSpec{
 		files:    2,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec11},
+	{"toybox", &sharedSpec12},
 	{"tr", &sharedSpec2},
-	{"traceroute", &sharedSpec24},
+	{"traceroute", &sharedSpec25},
 	{"tree", &cmdSpec{
 		probe:       true,
 		readOnly:    true,
@@ -1592,7 +1592,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "sv",
 	}},
-	{"trino", &sharedSpec71},
+	{"trino", &sharedSpec73},
 	{"true", &sharedSpec2},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -1604,7 +1604,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec17}},
+		subs: subcommands{{"upload", &sharedSpec18}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
@@ -1612,7 +1612,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"type", &sharedSpec2},
-	{"typeset", &sharedSpec22},
+	{"typeset", &sharedSpec23},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
@@ -1649,7 +1649,7 @@ var commandTable = [...]namedSpec{
 		files:    7,
 		readOnly: true,
 	}},
-	{"unlink", &sharedSpec74},
+	{"unlink", &sharedSpec76},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1670,8 +1670,8 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"unpigz", &sharedSpec48},
-	{"unset", &sharedSpec22},
+	{"unpigz", &sharedSpec50},
+	{"unset", &sharedSpec23},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -1719,7 +1719,7 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "creates a user",
 	}},
-	{"userdel", &sharedSpec23},
+	{"userdel", &sharedSpec24},
 	{"usermod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -1732,15 +1732,15 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec81}, {"download", &sharedSpec82}, {"config", &sharedSpec83}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec84}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec83}, {"download", &sharedSpec84}, {"config", &sharedSpec85}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec86}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &sharedSpec84},
+	{"uvx", &sharedSpec86},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
 	}},
-	{"valgrind", &sharedSpec11},
+	{"valgrind", &sharedSpec12},
 	{"vault", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
@@ -1750,15 +1750,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec34},
-	{"view", &sharedSpec34},
+	{"vi", &sharedSpec35},
+	{"view", &sharedSpec35},
 	{"vigr", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 	}},
-	{"vim", &sharedSpec34},
-	{"vimdiff", &sharedSpec34},
+	{"vim", &sharedSpec35},
+	{"vimdiff", &sharedSpec35},
 	{"vipw", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -1798,14 +1798,14 @@ var commandTable = [...]namedSpec{
 	{"whereis", &sharedSpec2},
 	{"which", &sharedSpec2},
 	{"whoami", &sharedSpec2},
-	{"winpty", &sharedSpec11},
+	{"winpty", &sharedSpec12},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
 	}},
-	{"xelatex", &sharedSpec33},
-	{"xetex", &sharedSpec33},
-	{"xh", &sharedSpec53},
+	{"xelatex", &sharedSpec34},
+	{"xetex", &sharedSpec34},
+	{"xh", &sharedSpec55},
 	{"xhs", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
@@ -1831,10 +1831,10 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"xzcat", &sharedSpec14},
+	{"xzcat", &sharedSpec15},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec36}, {"config", &sharedSpec69}, {"list", &sharedSpec9}, {"info", &sharedSpec9}, {"why", &sharedSpec9}, {"outdated", &sharedSpec9}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}},
+		subs:   subcommands{{"add", &sharedSpec13}, {"dlx", &sharedSpec14}, {"publish", &sharedSpec18}, {"npm", &sharedSpec37}, {"config", &sharedSpec71}, {"list", &sharedSpec9}, {"info", &sharedSpec9}, {"why", &sharedSpec9}, {"outdated", &sharedSpec9}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, script: true}},
 	}},
 	{"yq", &cmdSpec{
 		probe:       true,
@@ -1842,7 +1842,7 @@ var commandTable = [...]namedSpec{
 		notReadWith: []string{"-i", "--inplace"},
 	}},
 	{"yum", &sharedSpec5},
-	{"zcat", &sharedSpec14},
+	{"zcat", &sharedSpec15},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -1860,9 +1860,9 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).zipCode,
 	}},
-	{"zless", &sharedSpec18},
-	{"zmore", &sharedSpec18},
-	{"zstd", &sharedSpec73},
+	{"zless", &sharedSpec19},
+	{"zmore", &sharedSpec19},
+	{"zstd", &sharedSpec75},
 	{"zypper", &sharedSpec5},
 }
 
@@ -1922,34 +1922,39 @@ var sharedSpec9 = cmdSpec{
 }
 
 var sharedSpec10 = cmdSpec{
+	readVerbs: []string{"list", "show"},
+	verbAt:    1,
+}
+
+var sharedSpec11 = cmdSpec{
 	effect: 20,
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 }
 
-var sharedSpec11 = cmdSpec{
-	wraps: true,
-}
-
 var sharedSpec12 = cmdSpec{
-	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
-	shortVal: "wp",
-	effect:   20,
-	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+	wraps: true,
 }
 
 var sharedSpec13 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	effect:   20,
-	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 }
 
 var sharedSpec14 = cmdSpec{
+	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
+	shortVal: "wp",
+	effect:   20,
+	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+}
+
+var sharedSpec15 = cmdSpec{
 	files:    1,
 	readOnly: true,
 }
 
-var sharedSpec15 = cmdSpec{
+var sharedSpec16 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -1959,97 +1964,97 @@ var sharedSpec15 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec16 = cmdSpec{
+var sharedSpec17 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
 	files:    1,
 	fileOpts: true,
 }
 
-var sharedSpec17 = cmdSpec{
+var sharedSpec18 = cmdSpec{
 	effect: 16,
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	unless: []string{"--dry-run", "-n"},
 }
 
-var sharedSpec18 = cmdSpec{
+var sharedSpec19 = cmdSpec{
 	files: 1,
 }
 
-var sharedSpec19 = cmdSpec{
+var sharedSpec20 = cmdSpec{
 	long:     []string{"query="},
 	shortVal: "q",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-q", "--query"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec20 = cmdSpec{
+var sharedSpec21 = cmdSpec{
 	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: 32, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
-var sharedSpec21 = cmdSpec{
+var sharedSpec22 = cmdSpec{
 	effect: 16,
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	probe:  true,
 }
 
-var sharedSpec22 = cmdSpec{
+var sharedSpec23 = cmdSpec{
 	opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
 }
 
-var sharedSpec23 = cmdSpec{
+var sharedSpec24 = cmdSpec{
 	effect: 32,
 	class:  "destructive",
 	why:    "deletes a user account",
 }
 
-var sharedSpec24 = cmdSpec{
+var sharedSpec25 = cmdSpec{
 	effect: 16,
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	probe:  true,
 }
 
-var sharedSpec25 = cmdSpec{
+var sharedSpec26 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
 	effect:   1,
 	opts:     []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 }
 
-var sharedSpec26 = cmdSpec{
+var sharedSpec27 = cmdSpec{
 	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
 }
 
-var sharedSpec27 = cmdSpec{
+var sharedSpec28 = cmdSpec{
 	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
 	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
-var sharedSpec28 = cmdSpec{
+var sharedSpec29 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
 }
 
-var sharedSpec29 = cmdSpec{
+var sharedSpec30 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	short:    "dit",
 }
 
-var sharedSpec30 = cmdSpec{
+var sharedSpec31 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	short:    "dit",
 }
 
-var sharedSpec31 = cmdSpec{
+var sharedSpec32 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec32 = cmdSpec{
+var sharedSpec33 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
@@ -2060,55 +2065,59 @@ var sharedSpec32 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec33 = cmdSpec{
+var sharedSpec34 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec34 = cmdSpec{
+var sharedSpec35 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	analyse:  vimCommands,
 }
 
-var sharedSpec35 = cmdSpec{
+var sharedSpec36 = cmdSpec{
 	class:  "destructive",
 	why:    "rewrites a disk's partition table",
 	unless: []string{"-l", "--list"},
 }
 
-var sharedSpec36 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec17}},
+var sharedSpec37 = cmdSpec{
+	subs: subcommands{{"publish", &sharedSpec18}},
 }
 
-var sharedSpec37 = cmdSpec{
+var sharedSpec38 = cmdSpec{
 	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}},
 	probe: true,
 }
 
-var sharedSpec38 = cmdSpec{
+var sharedSpec39 = cmdSpec{
 	effect: 16,
 }
 
-var sharedSpec39 = cmdSpec{
+var sharedSpec40 = cmdSpec{
 	subs: subcommands{{"storage", &sharedSpec7}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec7}}}}},
 }
 
-var sharedSpec40 = cmdSpec{
+var sharedSpec41 = cmdSpec{
+	readVerbs: []string{"list", "describe"},
+}
+
+var sharedSpec42 = cmdSpec{
 	readVerbs: []string{"list", "describe"},
 	verbAt:    1,
 }
 
-var sharedSpec41 = cmdSpec{
+var sharedSpec43 = cmdSpec{
 	analyse: gdbCommands,
 	probe:   true,
 }
 
-var sharedSpec42 = cmdSpec{
+var sharedSpec44 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec9}},
 }
 
-var sharedSpec43 = cmdSpec{
+var sharedSpec45 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	class:    "destructive",
 	why:      "rewrites the repository's history",
@@ -2117,35 +2126,35 @@ var sharedSpec43 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec44 = cmdSpec{
+var sharedSpec46 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	effect:   16,
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 }
 
-var sharedSpec45 = cmdSpec{
+var sharedSpec47 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec46 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	analyse:  makeCommands,
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2156,7 +2165,7 @@ var sharedSpec48 = cmdSpec{
 	fileOpts:   true,
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2166,23 +2175,23 @@ var sharedSpec49 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	effect:   16,
@@ -2191,115 +2200,115 @@ var sharedSpec53 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
 	probe:  true,
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	short:    "itq",
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	short: "RFZLXBIST3v",
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	analyse:  awkPrograms,
 	files:    16,
 	fileCode: (*walker).awkCode,
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	effect:   20,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	short:    "aAgnqsTvBNRi",
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	files:    16,
 	fileCode: (*walker).inplaceCode,
 }
 
-var sharedSpec68 = cmdSpec{
-	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &sharedSpec81}, {"download", &sharedSpec82}, {"config", &sharedSpec83}, {"list", &sharedSpec9}, {"show", &sharedSpec9}, {"freeze", &sharedSpec9}, {"check", &sharedSpec9}},
-}
-
-var sharedSpec69 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec64}},
-}
-
 var sharedSpec70 = cmdSpec{
+	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
+	subs: subcommands{{"install", &sharedSpec83}, {"download", &sharedSpec84}, {"config", &sharedSpec85}, {"list", &sharedSpec9}, {"show", &sharedSpec9}, {"freeze", &sharedSpec9}, {"check", &sharedSpec9}},
+}
+
+var sharedSpec71 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec66}},
+}
+
+var sharedSpec72 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	long:   []string{"execute="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	short:    "q",
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2309,61 +2318,61 @@ var sharedSpec73 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	effect:  8,
 	deletes: true,
 	files:   2,
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	files: 2,
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	short:    "AdDEPXabhvfIkZS",
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	short:    "bC",
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	short:    "FHlMRX",
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	long:   []string{"from=", "with="},
 	effect: 20,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},

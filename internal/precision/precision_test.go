@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 52.67
+	maxStoppedDefaultsPct    = 51.73
 	maxStoppedPermissivePct  = 4.78
-	minReadAllowedDefaultPct = 74.49
+	minReadAllowedDefaultPct = 75.98
 )
 
 // minBenign is the size the everyday corpus must keep.
