@@ -122,6 +122,7 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	out.readOnly = a.readOnly || b.readOnly
 	out.readBare = a.readBare || b.readBare
 	out.notReadWith = joinNew(a.notReadWith, b.notReadWith)
+	out.readWith = joinNew(a.readWith, b.readWith)
 	out.readVerbs = joinNew(a.readVerbs, b.readVerbs)
 	out.verbAt = max(a.verbAt, b.verbAt)
 	out.analyse = chainChecks(a.analyse, b.analyse)

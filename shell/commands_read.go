@@ -39,6 +39,9 @@ func readCommands() map[string]*cmdSpec {
 		return out
 	}
 	withSubs := func(names ...string) *cmdSpec { return &cmdSpec{subs: roSub(names...)} }
+	// git branch and git tag list, and take their operands as patterns,
+	// with these; creating or deleting alongside is an error in git.
+	gitListing := []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
 	return map[string]*cmdSpec{
 		// Files and text.
 		"cat": ro, "tac": ro, "rev": ro, "nl": ro, "head": ro, "tail": ro, "wc": ro,
@@ -65,6 +68,15 @@ func readCommands() map[string]*cmdSpec {
 		"whoami": roNew, "id": roNew, "uname": roNew, "uptime": roNew, "free": roNew,
 		"ps": roNew, "pgrep": roNew, "nproc": roNew, "cal": roNew, "lsof": roNew,
 		"hostname": {readOnly: true, readBare: true, probe: true},
+		// Services and their logs, on this machine only (-H and -M reach
+		// another); what changes a unit or the journal is not listed.
+		"systemctl": {notReadWith: []string{"-H", "--host", "-M", "--machine"},
+			subs: roSub("status", "is-active", "is-enabled", "is-failed", "is-system-running", "list-units",
+				"list-unit-files", "list-timers", "list-sockets", "list-dependencies", "show", "cat", "get-default")},
+		"journalctl": {readOnly: true, notReadWith: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files",
+			"--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys",
+			"--update-catalog", "-M", "--machine"}},
+		"launchctl": {subs: roSub("list", "print", "print-disabled")},
 
 		// Version control.
 		"git": {subs: append(roSub("status", "log", "diff", "show", "blame", "annotate", "ls-files", "ls-tree",
@@ -76,11 +88,13 @@ func readCommands() map[string]*cmdSpec {
 			namedSpec{"notes", withSubs("list", "show")},
 			namedSpec{"sparse-checkout", withSubs("list")},
 			namedSpec{"lfs", withSubs("ls-files", "status", "env", "version")},
-			namedSpec{"branch", &cmdSpec{readOnly: true, readBare: true}},
-			namedSpec{"tag", &cmdSpec{readOnly: true, readBare: true}},
+			namedSpec{"branch", &cmdSpec{readOnly: true, readBare: true, readWith: gitListing}},
+			namedSpec{"tag", &cmdSpec{readOnly: true, readBare: true, readWith: gitListing}},
 			namedSpec{"remote", &cmdSpec{readOnly: true, subs: roSub("show", "get-url")}},
 			namedSpec{"stash", withSubs("list", "show")},
-			namedSpec{"config", &cmdSpec{readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}}},
+			namedSpec{"config", &cmdSpec{readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"},
+				readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"},
+				subs:     roSub("get", "list")}},
 			namedSpec{"worktree", withSubs("list")})},
 
 		// Clusters, containers and clouds, through their own clients.

@@ -88,6 +88,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out.readOnly = a.readOnly || b.readOnly
 	out.readBare = a.readBare || b.readBare
 	out.notReadWith = join(a.notReadWith, b.notReadWith)
+	out.readWith = join(a.readWith, b.readWith)
 	out.readVerbs = join(a.readVerbs, b.readVerbs)
 	out.verbAt = max(a.verbAt, b.verbAt)
 	out.analyse = chainChecks(a.analyse, b.analyse)

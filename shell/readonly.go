@@ -35,6 +35,11 @@ func readOnlyCommand(name string, args []string) bool {
 		if next == nil {
 			switch {
 			case s.readOnly && s.readBare:
+				for _, n := range s.readWith {
+					if _, ok := optFound(opts, args, n, false); ok {
+						return true
+					}
+				}
 				return len(ops) == 0
 			case s.readOnly:
 				// An operand of a command with subcommands is one the

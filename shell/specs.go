@@ -137,6 +137,11 @@ type cmdSpec struct {
 	// read-only after all: it writes (go env -w) or talks to a
 	// destination the option names (kubectl --server, docker -H).
 	notReadWith []string
+	// readWith lists options that put a readBare command in its listing
+	// or query mode, where its operands are patterns, names or commits it
+	// reads (git tag --list 'v*', git branch --contains HEAD, git config
+	// --get user.name): read-only with operands too.
+	readWith []string
 	// readVerbs are the operations of a service client that only read,
 	// as names or, ending in "-", name prefixes (aws ec2
 	// describe-instances): the operand at verbAt, with none after it.

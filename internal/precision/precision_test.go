@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 51.73
+	maxStoppedDefaultsPct    = 51.25
 	maxStoppedPermissivePct  = 4.78
-	minReadAllowedDefaultPct = 75.98
+	minReadAllowedDefaultPct = 76.74
 )
 
 // minBenign is the size the everyday corpus must keep.
