@@ -102,7 +102,7 @@ func readCommands() map[string]*cmdSpec {
 			subs: append(roSub("get", "describe", "logs", "top", "explain", "api-resources", "api-versions",
 				"version", "events"),
 				namedSpec{"cluster-info", &cmdSpec{readOnly: true, readBare: true}},
-				namedSpec{"config", withSubs("view", "get-contexts", "current-context", "get-clusters")},
+				namedSpec{"config", withSubs("view", "get-contexts", "current-context", "get-clusters", "get-users")},
 				namedSpec{"auth", withSubs("can-i", "whoami")},
 				namedSpec{"rollout", withSubs("status", "history")})},
 		"docker": {notReadWith: []string{"-H", "--host", "--config"},
@@ -114,7 +114,16 @@ func readCommands() map[string]*cmdSpec {
 				namedSpec{"volume", withSubs("ls", "inspect")},
 				namedSpec{"context", withSubs("ls", "inspect", "show")},
 				namedSpec{"system", withSubs("df", "info")},
-				namedSpec{"compose", withSubs("ps", "logs", "config", "ls", "images", "top", "version")})},
+				namedSpec{"compose", withSubs("ps", "logs", "config", "ls", "images", "top", "version")},
+				namedSpec{"stats", ro},
+				namedSpec{"buildx", withSubs("ls", "version")},
+				namedSpec{"manifest", withSubs("inspect")},
+				namedSpec{"plugin", withSubs("ls", "inspect")},
+				namedSpec{"service", withSubs("ls", "ps")},
+				namedSpec{"stack", withSubs("ls", "ps", "services")},
+				namedSpec{"node", withSubs("ls")},
+				namedSpec{"secret", withSubs("ls")},
+				namedSpec{"config", withSubs("ls")})},
 		"helm": {notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
 			subs: append(roSub("list", "ls", "status", "history", "show", "search", "version", "env", "lint"),
 				namedSpec{"template", &cmdSpec{readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}},
@@ -136,10 +145,23 @@ func readCommands() map[string]*cmdSpec {
 			{"status", ro},
 			{"auth", &cmdSpec{subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}},
 		}},
+		// aws SERVICE describe-* and list-*; the get- and other read
+		// operations by service, named, since get- also prints secrets
+		// and tokens (secretsmanager get-secret-value, ecr
+		// get-login-password) and s3api get-object writes a file.
 		"aws": {notReadWith: []string{"--endpoint-url"}, readVerbs: []string{"describe-", "list-"}, verbAt: 1,
 			subs: subcommands{{"sts", &cmdSpec{readVerbs: []string{"get-caller-identity"}}},
 				{"s3", &cmdSpec{readVerbs: []string{"ls"}}},
-				{"configure", &cmdSpec{readVerbs: []string{"list", "list-profiles"}}}}},
+				{"configure", &cmdSpec{readVerbs: []string{"list", "list-profiles"}}},
+				{"iam", awsReads("get-role", "get-user", "get-group", "get-policy", "get-account-summary")},
+				{"lambda", awsReads("get-function", "get-function-configuration", "get-alias", "get-policy")},
+				{"s3api", awsReads("get-bucket-", "head-object", "head-bucket")},
+				{"apigateway", awsReads("get-rest-apis", "get-stages", "get-resources")},
+				{"cloudwatch", awsReads("get-metric-statistics", "get-metric-data")},
+				{"sqs", awsReads("get-queue-attributes", "get-queue-url")},
+				{"logs", awsReads("filter-log-events", "get-log-events", "tail")},
+				{"cloudtrail", awsReads("lookup-events")},
+				{"ce", awsReads("get-cost-and-usage")}}},
 		// gcloud GROUP VERB and gcloud GROUP RESOURCE VERB: each group
 		// says where its verb stands, so "gcloud functions create list"
 		// is create. Groups whose resources hold secret values list only
@@ -207,4 +229,10 @@ func azGroups() subcommands {
 		out = append(out, namedSpec{g, &cmdSpec{readVerbs: []string{"list", "show"}, verbAt: 1}})
 	}
 	return out
+}
+
+// awsReads is an aws service whose read operations are describe-*,
+// list-* and the ones named.
+func awsReads(verbs ...string) *cmdSpec {
+	return &cmdSpec{readVerbs: append([]string{"describe-", "list-"}, verbs...)}
 }

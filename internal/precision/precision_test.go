@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 51.25
+	maxStoppedDefaultsPct    = 50.72
 	maxStoppedPermissivePct  = 4.78
-	minReadAllowedDefaultPct = 76.74
+	minReadAllowedDefaultPct = 77.57
 )
 
 // minBenign is the size the everyday corpus must keep.
