@@ -329,6 +329,10 @@ func findNames(args []string) (string, bool) {
 	switch {
 	case names == 0 && !widens:
 		return p, true // every file below: find . -type f
+	case names == 1 && !widens && strings.Trim(name, "*") == "":
+		// find's -name '*' matches every name, dot-files too (fnmatch
+		// without FNM_PERIOD), unlike the shell's *: every file below.
+		return p, true
 	case names == 1 && !widens && name != "" && !strings.ContainsAny(name, "/$`{"):
 		return p + "/" + name, true // find . -name '*.go': ./**/*.go
 	}
