@@ -108,6 +108,29 @@ type SubmitRequest struct {
 	By Actor
 }
 
+// SubmitBody is a SubmitRequest as the HTTP API's POST /v1/calls takes
+// it: {"call": …, "batch_remaining": […], "ttl": "90s", "hold": false}.
+// The Go client and the lean hook send it.
+type SubmitBody struct {
+	Call           Call   `json:"call"`
+	BatchRemaining []Call `json:"batch_remaining,omitempty"`
+	TTL            string `json:"ttl,omitempty"`
+	Hold           *bool  `json:"hold,omitempty"`
+}
+
+// Body returns req as the HTTP API's request body (By travels as the
+// credential, not in the body).
+func (req SubmitRequest) Body() SubmitBody {
+	b := SubmitBody{Call: req.Call, BatchRemaining: req.BatchRemaining}
+	if req.NoHold {
+		b.Hold = new(bool)
+	}
+	if req.TTL > 0 {
+		b.TTL = req.TTL.String()
+	}
+	return b
+}
+
 // Result is the outcome of submitting a call.
 type Result struct {
 	// Decision is what the rules said.

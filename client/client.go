@@ -141,20 +141,8 @@ func (c *Client) Submit(ctx context.Context, req toolgate.SubmitRequest) (*toolg
 // SubmitWait submits a call; with wait > 0 the gateway holds the request
 // up to that long for a pending approval's outcome, saving a round trip.
 func (c *Client) SubmitWait(ctx context.Context, req toolgate.SubmitRequest, wait time.Duration) (*toolgate.Result, error) {
-	body := struct {
-		Call           toolgate.Call   `json:"call"`
-		BatchRemaining []toolgate.Call `json:"batch_remaining,omitempty"`
-		TTL            string          `json:"ttl,omitempty"`
-		Hold           *bool           `json:"hold,omitempty"`
-	}{Call: req.Call, BatchRemaining: req.BatchRemaining}
-	if req.NoHold {
-		body.Hold = new(bool)
-	}
-	if req.TTL > 0 {
-		body.TTL = req.TTL.String()
-	}
 	var r toolgate.Result
-	return &r, c.do(ctx, http.MethodPost, "/v1/calls", waitQuery(wait), body, &r)
+	return &r, c.do(ctx, http.MethodPost, "/v1/calls", waitQuery(wait), req.Body(), &r)
 }
 
 // Approval returns an approval.

@@ -80,20 +80,8 @@ func New(baseURL, token, via string) (*Gate, error) {
 
 // Submit implements claudecode.HookGate: POST /v1/calls.
 func (g *Gate) Submit(ctx context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error) {
-	body := struct {
-		Call           toolgate.Call   `json:"call"`
-		BatchRemaining []toolgate.Call `json:"batch_remaining,omitempty"`
-		TTL            string          `json:"ttl,omitempty"`
-		Hold           *bool           `json:"hold,omitempty"`
-	}{Call: req.Call, BatchRemaining: req.BatchRemaining}
-	if req.NoHold {
-		body.Hold = new(bool)
-	}
-	if req.TTL > 0 {
-		body.TTL = req.TTL.String()
-	}
 	var r toolgate.Result
-	return &r, g.do(ctx, "POST", "/v1/calls", body, &r)
+	return &r, g.do(ctx, "POST", "/v1/calls", req.Body(), &r)
 }
 
 // Wait implements claudecode.HookGate: it long-polls the approval until
