@@ -39,10 +39,7 @@ func TestMCPProxySandbox(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte(secret), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	server := filepath.Join(dir, "testserver")
-	if out, err := exec.Command("go", "build", "-o", server, "../../integrations/mcpproxy/internal/testserver").CombinedOutput(); err != nil {
-		t.Fatalf("build test server: %v\n%s", err, out)
-	}
+	server := buildMCPTestServer(t, dir)
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))

@@ -73,11 +73,7 @@ func TestMCPProxyCommand(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	t.Setenv("TOOLGATE_URL", "")
-	server := filepath.Join(dir, "testserver")
-	build := exec.Command("go", "build", "-o", server, "../../integrations/mcpproxy/internal/testserver")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build test server: %v\n%s", err, out)
-	}
+	server := buildMCPTestServer(t, dir)
 	rules := filepath.Join(dir, "rules.jsonc")
 	if err := os.WriteFile(rules, []byte(`{"*": "ask", "testserver_echo": "allow", "mcp__testserver__delete_all": "deny"}`), 0o600); err != nil {
 		t.Fatal(err)
@@ -144,11 +140,7 @@ func TestMCPProxyListen(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	t.Setenv("TOOLGATE_URL", "")
-	server := filepath.Join(dir, "testserver")
-	build := exec.Command("go", "build", "-o", server, "../../integrations/mcpproxy/internal/testserver")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build test server: %v\n%s", err, out)
-	}
+	server := buildMCPTestServer(t, dir)
 	rules := filepath.Join(dir, "rules.jsonc")
 	if err := os.WriteFile(rules, []byte(`{"*": "ask", "demo_echo": "allow"}`), 0o600); err != nil {
 		t.Fatal(err)
@@ -211,11 +203,7 @@ func TestMCPPinCommand(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	server := filepath.Join(dir, "testserver")
-	build := exec.Command("go", "build", "-o", server, "../../integrations/mcpproxy/internal/testserver")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build test server: %v\n%s", err, out)
-	}
+	server := buildMCPTestServer(t, dir)
 	ctx := context.Background()
 	run := func(args ...string) string {
 		t.Helper()
@@ -245,4 +233,16 @@ func TestMCPPinCommand(t *testing.T) {
 	if err := runMCP(ctx, []string{"pin", "--tool", "nope", "--", server}, nil, io.Discard, testLog{t}); err == nil {
 		t.Error("pinning a tool the server does not list succeeded")
 	}
+}
+
+// buildMCPTestServer builds the SDK test MCP server into dir as
+// "testserver", the name mcp-proxy gives the server when --name is not
+// set.
+func buildMCPTestServer(t *testing.T, dir string) string {
+	t.Helper()
+	server := filepath.Join(dir, "testserver")
+	if out, err := exec.Command("go", "build", "-o", server, "../../integrations/mcpproxy/internal/testserver").CombinedOutput(); err != nil {
+		t.Fatalf("build test server: %v\n%s", err, out)
+	}
+	return server
 }
