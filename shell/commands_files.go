@@ -177,6 +177,12 @@ func fileCommands() map[string]*cmdSpec {
 		"git":   gitFiles,
 		"zip":   {files: codeKind, fileCode: (*walker).zipCode},
 		"unzip": {files: codeKind, fileCode: (*walker).unzipCode},
+		// ditto (macOS): SRC… DEST merges each source directory's
+		// entries into DEST; -c writes an archive, -x extracts into DEST.
+		"ditto": {files: codeKind, fileCode: (*walker).dittoCode, long: []string{"arch=", "bom=", "zlibCompressionLevel=", "password", "keepParent",
+			"rsrc", "norsrc", "extattr", "noextattr", "qtn", "noqtn", "acl", "noacl", "sequesterRsrc", "hfsCompression", "nohfsCompression",
+			"preserveHFSCompression", "nopreserveHFSCompression", "nocache", "persistRootless", "clone", "noclone"},
+			opts: []optEffect{readValue("--bom")}},
 		"split": {files: codeKind, fileCode: (*walker).splitCode, shortVal: "abCeln t",
 			long: []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"}},
 		"patch": {files: codeKind, fileCode: (*walker).patchCode, shortVal: "ipodrBDFVYzgl",

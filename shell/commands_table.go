@@ -421,6 +421,13 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}, shortVal: "na", wraps: true}, dashdash: true, remote: true}},
 		probe:  true,
 	}},
+	{"ditto", &cmdSpec{
+		long:     []string{"arch=", "bom=", "zlibCompressionLevel=", "password", "keepParent", "rsrc", "norsrc", "extattr", "noextattr", "qtn", "noqtn", "acl", "noacl", "sequesterRsrc", "hfsCompression", "nohfsCompression", "preserveHFSCompression", "nopreserveHFSCompression", "nocache", "persistRootless", "clone", "noclone"},
+		opts:     []optEffect{{names: []string{"--bom"}, file: 1}},
+		files:    16,
+		fileOpts: true,
+		fileCode: (*walker).dittoCode,
+	}},
 	{"dnf", &sharedSpec5},
 	{"dnsmasq", &cmdSpec{
 		long:  []string{"conf-script=", "dhcp-script=", "conf-file="},

@@ -601,6 +601,29 @@ func (w *walker) unzipCode(_ *cmdSpec, _ string, args []word, _ scope, owner str
 	w.unzipFiles(args, owner, d)
 }
 
+// dittoCode: ditto SRC… DEST copies each source into DEST, a directory
+// source's entries merged with what DEST holds (the form cp -rT and
+// rsync SRC/ DEST write); -x extracts archives into DEST the same way,
+// and -c writes one archive, DEST, from the one source.
+func (w *walker) dittoCode(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	texts := wordTexts(args)
+	opts, opIdx := s.scanWords(texts, args, false)
+	if len(opIdx) < 2 {
+		for _, i := range opIdx {
+			w.file(args[i], false, owner, d)
+		}
+		return
+	}
+	archive := false
+	for _, o := range opts {
+		archive = archive || o.name == "-c"
+	}
+	for _, i := range opIdx[:len(opIdx)-1] {
+		w.file(args[i], false, owner, d)
+	}
+	w.fileAs(args[opIdx[len(opIdx)-1]], File{Write: true, Into: !archive}, owner, d)
+}
+
 func (w *walker) splitCode(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
 	w.splitFiles(s, args, owner, d)
 }
