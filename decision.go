@@ -108,6 +108,9 @@ type RuleRef struct {
 	Tool    string `json:"tool"`
 	Pattern string `json:"pattern,omitempty"`
 	Action  Action `json:"action"`
+	// Sandbox marks a rule written with the action "sandbox": it asks, and
+	// offers the subjects it decides a confined allow (Decision.Sandbox).
+	Sandbox bool `json:"sandbox,omitempty"`
 	// Reason is the rule's own reason, when it gives one.
 	Reason string `json:"reason,omitempty"`
 }

@@ -220,6 +220,12 @@ func (e *Engine) compileRule(cr *compiledRule, layer toolgate.Layer, r *Rule, to
 	default:
 		return fmt.Errorf("rule for %s has no valid action", r.Tool)
 	}
+	if r.Sandbox && layer == toolgate.LayerManaged {
+		return fmt.Errorf("rule for %s: the managed layer only restricts, and a sandbox rule allows (confined)", r.Tool)
+	}
+	if r.Sandbox && r.Action != toolgate.Ask {
+		return fmt.Errorf("rule for %s: a sandbox rule asks outside the sandbox, not %s", r.Tool, r.Action)
+	}
 	pattern := e.expandHome(r.Pattern)
 	if tool.known && tool.info.spec.Kind == KindURL {
 		// URL subjects are hosts; rules name them "domain:HOST".
@@ -228,7 +234,7 @@ func (e *Engine) compileRule(cr *compiledRule, layer toolgate.Layer, r *Rule, to
 	*cr = compiledRule{
 		ref: toolgate.RuleRef{
 			Layer: layer, Source: r.Source.String(), Tool: r.Tool,
-			Pattern: r.Pattern, Action: r.Action, Reason: r.Reason,
+			Pattern: r.Pattern, Action: r.Action, Sandbox: r.Sandbox, Reason: r.Reason,
 		},
 	}
 	if cr.ref.Pattern == "" {
@@ -350,6 +356,9 @@ func ruleReason(r *toolgate.RuleRef) string {
 		before = "denied by "
 	case toolgate.Ask:
 		after = " asks for approval"
+		if r.Sandbox {
+			after = " asks for approval unless it runs in the kernel sandbox"
+		}
 	default:
 		before = " by "
 	}

@@ -13,15 +13,16 @@ import (
 // allow.
 const reasonConfined = "allowed inside the kernel sandbox where the agent's host runs it so (writes only in the workspace and the temporary directory, no secrets, no network); elsewhere it asks: "
 
-// confine offers a confined allow on ask decision d (DESIGN §3.7) when
-// the workspace opted in ("$sandbox": "auto") and the call is a shell
-// command that asks only because what it runs is unknown or stays inside
-// the sandbox's profile: in the default or auto-edit mode, with no risk
-// of any kind (critical, unprefixable, a risk class), every subject that
-// asks open (no rule a person wrote asks or denies it), no network
-// effect, and every written path inside the working directory, the
-// workspace roots or the temporary directory. d stays an ask: only a
-// surface that runs the command confined may allow it.
+// confine offers a confined allow on ask decision d (DESIGN §3.7) for a
+// shell command that asks only because what it runs is unknown or stays
+// inside the sandbox's profile: in the default or auto-edit mode, with no
+// risk of any kind (critical, unprefixable, a risk class), every subject
+// that asks decided by a rule whose action is "sandbox" or, where the
+// workspace opted in ("$sandbox": "auto"), asking open (no rule a person
+// wrote asks or denies it), no network effect, and every written path
+// inside the working directory, the workspace roots or the temporary
+// directory. d stays an ask: only a surface that runs the command
+// confined may allow it.
 func (e *Engine) confine(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	if env.Mode != toolgate.ModeDefault && env.Mode != toolgate.ModeAutoEdit {
 		return
@@ -32,15 +33,26 @@ func (e *Engine) confine(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	}
 	cwd := path.Clean(c.Cwd)
 	roots := append([]string{cwd}, e.roots...)
+	byRule := false
 	for _, s := range d.Subjects {
 		switch {
 		case s.Action == toolgate.Deny:
 			return
-		case s.Action == toolgate.Ask && !s.Open:
-			return
 		case s.Kind == toolgate.SubjectWrite && !insideAny(writePath(s.Text, cwd), roots):
 			return
+		case s.Action != toolgate.Ask:
+		case s.Rule != nil && s.Rule.Sandbox:
+			byRule = true
+		case !s.Open:
+			return
+		case !e.sandbox && s.Kind != toolgate.SubjectWrite:
+			// Without the opt-in, only the writes (inside the roots) of
+			// a command a sandbox rule names go with it.
+			return
 		}
+	}
+	if !e.sandbox && !byRule {
+		return
 	}
 	src, ok := commandText(c.Args, info.spec.Args)
 	if !ok {

@@ -71,7 +71,7 @@ func AppendRule(src []byte, r Rule, comment string) ([]byte, error) {
 		return nil, fmt.Errorf("append rule: edited document has %d rules, want %d", len(doc.Rules), n+1)
 	}
 	last := doc.Rules[n]
-	if last.Tool != r.Tool || last.Pattern != r.Pattern || last.Action != r.Action {
+	if last.Tool != r.Tool || last.Pattern != r.Pattern || last.Action != r.Action || last.Sandbox != r.Sandbox {
 		return nil, fmt.Errorf("append rule: edited document ends with %s %q %v, want %s %q %v", last.Tool, last.Pattern, last.Action, r.Tool, r.Pattern, r.Action)
 	}
 	return out, nil
@@ -89,7 +89,11 @@ func appendRule(src []byte, r Rule, comment string) ([]byte, error) {
 	if bytes.Contains(src, []byte("\r\n")) {
 		e.nl = "\r\n"
 	}
-	entry := jsonString(r.Pattern) + ": " + jsonString(r.Action.String())
+	action := r.Action.String()
+	if r.Sandbox {
+		action = SandboxAction
+	}
+	entry := jsonString(r.Pattern) + ": " + jsonString(action)
 	commentLines := commentLines(comment)
 	key := r.Tool
 	if r.Exact {

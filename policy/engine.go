@@ -24,8 +24,14 @@ type Engine struct {
 	noWrite    []string // paths agents may not write (toolgate's binary)
 	roots      []string // workspace roots besides each call's cwd
 	maxCommand int
-	// sandbox offers confined allows (a workspace's "$sandbox": "auto").
-	sandbox bool
+	// sandbox offers confined allows (a workspace's "$sandbox": "auto");
+	// sandboxRules is set when a rule's action is "sandbox", which offers
+	// them for the calls it decides.
+	sandbox, sandboxRules bool
+	// staticDenies are the static layer's deny rules alone, when it has a
+	// sandbox rule: a sandbox rule never overrides a deny, wherever the
+	// deny is written.
+	staticDenies *Ruleset
 
 	profile toolProfile
 	// questions are the question tools the documents add to the built-in
@@ -123,8 +129,10 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 		}
 		static = append(static, d.Rules...)
 		managed = append(managed, d.Managed...)
+		e.sandboxRules = e.sandboxRules || hasSandboxRule(d.Rules)
 		for name, rules := range d.Agents {
 			agentRules[name] = append(agentRules[name], rules...)
+			e.sandboxRules = e.sandboxRules || hasSandboxRule(rules)
 		}
 		for name, n := range d.Arity {
 			e.arity[name] = n
@@ -163,6 +171,11 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	var err error
 	if e.static, err = e.Compile(toolgate.LayerStatic, static); err != nil {
 		return nil, fmt.Errorf("static rules: %w", err)
+	}
+	if hasSandboxRule(static) {
+		if e.staticDenies, err = e.Compile(toolgate.LayerStatic, denyRules(static)); err != nil {
+			return nil, fmt.Errorf("static rules: %w", err)
+		}
 	}
 	if e.managed, err = e.Compile(toolgate.LayerManaged, e.selfProtection(managed)); err != nil {
 		return nil, fmt.Errorf("managed rules: %w", err)
@@ -413,4 +426,25 @@ func (e *Engine) restrictsFiles(rs *Ruleset) bool {
 		}
 	}
 	return false
+}
+
+// hasSandboxRule reports whether a rule of rules has the action "sandbox".
+func hasSandboxRule(rules []Rule) bool {
+	for i := range rules {
+		if rules[i].Sandbox {
+			return true
+		}
+	}
+	return false
+}
+
+// denyRules returns the deny rules of rules, in order.
+func denyRules(rules []Rule) []Rule {
+	var out []Rule
+	for _, r := range rules {
+		if r.Action == toolgate.Deny {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -153,7 +153,7 @@ type verdict struct {
 // of d are clipped (Decision.Bound): the call keeps the command whole.
 func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	e.decide(c, env, d)
-	if e.sandbox && d.Action == toolgate.Ask {
+	if d.Action == toolgate.Ask && (e.sandbox || e.sandboxRules) {
 		e.confine(c, env, d)
 	}
 	d.Bound()
@@ -350,6 +350,13 @@ func (e *Engine) judgeSubject(s *subject, args map[string]any, env *Env, agent *
 	}
 	if r == nil {
 		r = e.static.find(s, args)
+		if r != nil && r.ref.Sandbox {
+			// A sandbox rule only turns an ask into a confined allow:
+			// a deny that matches stands, before it or after.
+			if d := e.staticDenies.find(s, args); d != nil {
+				r = d
+			}
+		}
 	}
 	if r == nil {
 		r = agent.find(s, args)
@@ -398,7 +405,9 @@ func (e *Engine) judgeSubject(s *subject, args map[string]any, env *Env, agent *
 	if v.open {
 		v = applyMode(v, env.Mode, tier)
 	}
-	if floor != nil && v.action == toolgate.Allow {
+	if floor != nil && (v.action == toolgate.Allow || v.rule != nil && v.rule.ref.Sandbox) {
+		// The admin's ask holds over an allow, and over a sandbox rule's
+		// offer of a confined allow.
 		v = verdict{action: toolgate.Ask, rule: floor, reason: floor.reasonFor(s)}
 	}
 	return v

@@ -388,6 +388,26 @@ func (r *reader) list(n *docNode, what string) error {
 	return nil
 }
 
+// SandboxAction is the rule action that allows a shell call confined in
+// the kernel sandbox (Rule.Sandbox): an ask that offers a confined allow.
+const SandboxAction = "sandbox"
+
+// ruleAction reads a rule's action: allow, ask, deny, or "sandbox" (ask,
+// with sandbox true). Layers that veto (managed) call action instead.
+func (r *reader) ruleAction(n *docNode, what string) (_ toolgate.Action, sandbox bool, _ error) {
+	if n.kind == kScalar && n.tag == "str" && n.text == SandboxAction {
+		return toolgate.Ask, true, nil
+	}
+	if n.kind != kScalar || n.tag != "str" {
+		return 0, false, r.errAt(n, "%s: want an action (allow, ask, deny or sandbox), got %s", what, n.describe())
+	}
+	a, err := toolgate.ParseAction(n.text)
+	if err != nil {
+		return 0, false, r.errAt(n, "%s: invalid action %q (want allow, ask, deny or sandbox)", what, n.text)
+	}
+	return a, false, nil
+}
+
 func (r *reader) action(n *docNode, what string) (toolgate.Action, error) {
 	if n.kind != kScalar || n.tag != "str" {
 		return 0, r.errAt(n, "%s: want an action (allow, ask or deny), got %s", what, n.describe())
@@ -492,11 +512,11 @@ func (r *reader) ruleMap(n *docNode, what string, skip func(key *docNode) (bool,
 		v := n.vals[i]
 		switch v.kind {
 		case kScalar:
-			a, err := r.action(v, at)
+			a, sb, err := r.ruleAction(v, at)
 			if err != nil {
 				return nil, err
 			}
-			rule := Rule{Tool: tool, Exact: exact, Pattern: "*", Action: a, Source: r.src(k)}
+			rule := Rule{Tool: tool, Exact: exact, Pattern: "*", Action: a, Sandbox: sb, Source: r.src(k)}
 			if err := r.checkRule(k, at, rule); err != nil {
 				return nil, err
 			}
@@ -508,18 +528,18 @@ func (r *reader) ruleMap(n *docNode, what string, skip func(key *docNode) (bool,
 				}
 				pat := pk.text
 				pat2 := at + ": " + strconv.Quote(pat)
-				a, err := r.action(v.vals[j], pat2)
+				a, sb, err := r.ruleAction(v.vals[j], pat2)
 				if err != nil {
 					return nil, err
 				}
-				rule := Rule{Tool: tool, Exact: exact, Pattern: pat, Action: a, Source: r.src(pk)}
+				rule := Rule{Tool: tool, Exact: exact, Pattern: pat, Action: a, Sandbox: sb, Source: r.src(pk)}
 				if err := r.checkRule(pk, pat2, rule); err != nil {
 					return nil, err
 				}
 				rules = append(rules, rule)
 			}
 		default:
-			return nil, r.errAt(v, "%s: want an action (\"allow\", \"ask\" or \"deny\") or an object of \"pattern\": \"action\", got %s", at, v.describe())
+			return nil, r.errAt(v, "%s: want an action (\"allow\", \"ask\", \"deny\" or \"sandbox\") or an object of \"pattern\": \"action\", got %s", at, v.describe())
 		}
 	}
 	return rules, nil

@@ -29,7 +29,7 @@ var declKinds = []Kind{KindShell, KindRead, KindWrite, KindGlob, KindGrep, KindS
 //   - mode: the approval mode (any alias toolgate.ParseMode knows);
 //   - rules: a host-config list: "read_file", "Bash(git status)",
 //     "Bash(git diff *)" (allow rules), or objects {tool, pattern?,
-//     action? (default allow), when?: {arg: glob}, reason?};
+//     action? (default allow; allow, ask, deny or sandbox), when?: {arg: glob}, reason?};
 //   - permissions: the same list, or a Claude Code permissions object
 //     {allow, ask, deny, defaultMode} (see ParseClaudeSettings);
 //   - tools: approvalMode (a mode), approval {tool: allow|deny|prompt}
@@ -106,7 +106,9 @@ func (c *configReader) parse(root *docNode) error {
 			err = c.agents(v)
 		case "managed":
 			if v.kind != kNull {
-				c.doc.Managed, err = c.ruleMap(v, "managed", nil)
+				if c.doc.Managed, err = c.ruleMap(v, "managed", nil); err == nil {
+					err = noSandboxRules(c.doc.Managed, "managed")
+				}
 			}
 		case "arity":
 			err = c.arity(v)
@@ -215,7 +217,7 @@ func (c *configReader) hostEntry(n *docNode, at string) (Rule, error) {
 			}
 		}
 		if an := n.get("action"); an != nil {
-			if rule.Action, err = c.action(an, at+".action"); err != nil {
+			if rule.Action, rule.Sandbox, err = c.ruleAction(an, at+".action"); err != nil {
 				return rule, err
 			}
 		}
@@ -498,6 +500,18 @@ func (c *configReader) workspaceRoots(v *docNode) error {
 			return c.errAt(it, "%s: / would make every write an in-workspace write", at)
 		}
 		c.doc.Roots = append(c.doc.Roots, d)
+	}
+	return nil
+}
+
+// noSandboxRules refuses the action "sandbox" in a veto layer (what):
+// the managed layer only restricts, and a confined allow is an allow.
+func noSandboxRules(rules []Rule, what string) error {
+	for _, r := range rules {
+		if r.Sandbox {
+			return &LoadError{File: r.Source.File, Line: r.Source.Line,
+				Msg: fmt.Sprintf("%s: the action %q allows (confined) and %s rules only restrict: use ask or deny", what, SandboxAction, what)}
+		}
 	}
 	return nil
 }

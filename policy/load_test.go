@@ -428,9 +428,9 @@ func TestParseWorkspaceErrorsPlain(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ src, want string }{
 		{`{"a": "allow"} x`, `w.jsonc:1:16: invalid JSONC: invalid character 'x' after top-level value`},
-		{"{\n  \"é\": \"nope\"\n}", `w.jsonc:2:8: é: invalid action "nope" (want allow, ask or deny)`},
-		{`{"a": null}`, `w.jsonc:1:7: a: want an action ("allow", "ask" or "deny") or an object of "pattern": "action", got nothing (null)`},
-		{`{"a": {"*": true}}`, `w.jsonc:1:13: a: "*": want an action (allow, ask or deny), got the boolean true`},
+		{"{\n  \"é\": \"nope\"\n}", `w.jsonc:2:8: é: invalid action "nope" (want allow, ask, deny or sandbox)`},
+		{`{"a": null}`, `w.jsonc:1:7: a: want an action ("allow", "ask", "deny" or "sandbox") or an object of "pattern": "action", got nothing (null)`},
+		{`{"a": {"*": true}}`, `w.jsonc:1:13: a: "*": want an action (allow, ask, deny or sandbox), got the boolean true`},
 		{`"allow"`, `w.jsonc:1:1: top level: want an object mapping tool names to actions, got the string "allow"`},
 	} {
 		_, err := ParseWorkspace("w.jsonc", []byte(tc.src))

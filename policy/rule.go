@@ -40,6 +40,11 @@ type Rule struct {
 	Prefix bool
 	// Action is what the rule does when it matches.
 	Action toolgate.Action
+	// Sandbox marks the action "sandbox" (Action is Ask): a shell call the
+	// rule decides may run confined in the kernel sandbox (DESIGN §3.7),
+	// as a workspace's "$sandbox": "auto" offers for calls no rule
+	// decides; everywhere else it is an ask.
+	Sandbox bool
 	// When holds conditions on the call's arguments; all must hold.
 	When []Cond
 	// Reason is shown to the human and the agent when the rule decides.
