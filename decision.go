@@ -31,6 +31,11 @@ type Decision struct {
 	// the command under `toolgate sandbox` may allow it so; every other
 	// surface asks, as Action says.
 	Sandbox *Confinement `json:"sandbox,omitempty"`
+	// Confirm is set when the submitter required a person's answer
+	// (SubmitRequest.Confirm): why, e.g. what changed in an MCP tool's
+	// definition. Only a person's approval resolves such a call: no
+	// grant, mode or cascade does.
+	Confirm string `json:"confirm,omitempty"`
 }
 
 // Confinement is the sandbox a confined allow runs the command in.

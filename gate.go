@@ -102,6 +102,14 @@ type SubmitRequest struct {
 	// sets it. It changes nothing for allow and deny, and a call id
 	// already held attaches to its approval as ever. JSON "hold": false.
 	NoHold bool
+	// Confirm, when set, is why a person must answer this call whatever
+	// the rules, grants and mode allow: an MCP proxy sets it for a call
+	// of a tool whose definition changed since it was pinned, with what
+	// changed. A call the rules deny stays denied; any other is held for
+	// an approver with Confirm leading its reason, and no grant, mode,
+	// cascade or answer to the rest of a batch approves it. It can only
+	// make a call ask, so any credential may set it. JSON "confirm".
+	Confirm string
 	// By is who submits. An agent credential opens the sessions of its
 	// first calls and may submit only into those. A Gate fills it from the
 	// context's actor.
@@ -109,19 +117,21 @@ type SubmitRequest struct {
 }
 
 // SubmitBody is a SubmitRequest as the HTTP API's POST /v1/calls takes
-// it: {"call": …, "batch_remaining": […], "ttl": "90s", "hold": false}.
+// it: {"call": …, "batch_remaining": […], "ttl": "90s", "hold": false,
+// "confirm": "…"}.
 // The Go client and the lean hook send it.
 type SubmitBody struct {
 	Call           Call   `json:"call"`
 	BatchRemaining []Call `json:"batch_remaining,omitempty"`
 	TTL            string `json:"ttl,omitempty"`
 	Hold           *bool  `json:"hold,omitempty"`
+	Confirm        string `json:"confirm,omitempty"`
 }
 
 // Body returns req as the HTTP API's request body (By travels as the
 // credential, not in the body).
 func (req SubmitRequest) Body() SubmitBody {
-	b := SubmitBody{Call: req.Call, BatchRemaining: req.BatchRemaining}
+	b := SubmitBody{Call: req.Call, BatchRemaining: req.BatchRemaining, Confirm: req.Confirm}
 	if req.NoHold {
 		b.Hold = new(bool)
 	}

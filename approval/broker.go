@@ -406,6 +406,12 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	if err := checkBatch(&c, req.BatchRemaining); err != nil {
 		return nil, err
 	}
+	if len(req.Confirm) > MaxConfirm {
+		return nil, toolgate.Errorf(toolgate.ETooLarge, "confirm is %d bytes, more than %d", len(req.Confirm), MaxConfirm)
+	}
+	// The reason is the submitter's text: its secrets are masked like
+	// the call's.
+	req.Confirm = redact.Text(req.Confirm)
 	if err := b.admitWorkspace(ctx, c.Workspace, req.By); err != nil {
 		return nil, err
 	}
@@ -579,6 +585,7 @@ func (b *Broker) decideRecorded(ctx context.Context, c, shown *toolgate.Call, se
 			b.decide(ctx, e, c, s, &d)
 		}
 		secrets.Decision(&d)
+		needsPerson(&d, req.Confirm)
 		var entry toolgate.AuditEntry
 		switch {
 		case d.Action != toolgate.Ask:
@@ -620,6 +627,27 @@ func (b *Broker) decideRecorded(ctx context.Context, c, shown *toolgate.Call, se
 			return toolgate.Decision{}, fmt.Errorf("apply change feed: %w", err)
 		}
 	}
+}
+
+// MaxConfirm bounds SubmitRequest.Confirm.
+const MaxConfirm = 16 << 10
+
+// needsPerson makes a decision that a submitter required a person for
+// (SubmitRequest.Confirm) an ask led by the confirm text's first line
+// (its other lines, such as a diff, are the detail every surface shows
+// from Decision.Confirm): a deny stays a deny, and neither an allow by
+// rule, grant or mode nor a confined allow stands.
+func needsPerson(d *toolgate.Decision, confirm string) {
+	if confirm == "" || d.Action == toolgate.Deny {
+		return
+	}
+	why := "the rules allow the call"
+	if d.Action == toolgate.Ask {
+		why = "the rules ask too"
+	}
+	d.Action, d.Confirm, d.Sandbox = toolgate.Ask, confirm, nil
+	head, _, _ := strings.Cut(confirm, "\n")
+	d.Reason = fmt.Sprintf("%s (a person must answer this; %s: %s)", head, why, d.Reason)
 }
 
 // NoHoldReason leads the audited reason of a call that asks and was
@@ -926,7 +954,8 @@ func checkRest(rest bool, a *toolgate.Approval) error {
 // with deny, or (deny nil) decides each by its own rules as they stand
 // now (the session's mode and stop flag, grants, the rules document) and
 // denies what they deny, approving the rest once. An approval answered
-// meanwhile by someone else is left as it is.
+// meanwhile by someone else is left as it is, and so, when approving, is
+// one its submitter required a person's own answer for (Decision.Confirm).
 func (b *Broker) answerRest(ctx context.Context, a *toolgate.Approval, by Actor, deny *DenyRequest) error {
 	pending, err := b.store.ListApprovals(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: a.Call.Session})
 	if err != nil {
@@ -941,6 +970,8 @@ func (b *Broker) answerRest(ctx context.Context, a *toolgate.Approval, by Actor,
 		switch {
 		case deny != nil:
 			_, err = b.Deny(ctx, p.ID, *deny, by)
+		case p.Decision.Confirm != "":
+			continue
 		default:
 			var d toolgate.Decision
 			if d, err = b.decideNow(ctx, p); err != nil {

@@ -188,6 +188,10 @@ func (b *Broker) cascade(ctx context.Context, g *toolgate.Grant, by Actor) {
 		return
 	}
 	for _, a := range pending {
+		if a.Decision.Confirm != "" {
+			// The submitter required a person's answer: no grant gives it.
+			continue
+		}
 		if len(a.Decision.Redactions) > 0 {
 			// Stored with masked secrets: the stored call is not the
 			// call, so no grant decides it; its approver answers.

@@ -65,6 +65,8 @@ type submitBody struct {
 	TTL            string          `json:"ttl"`
 	// Hold false records a call that asks without holding it (SubmitRequest.NoHold).
 	Hold *bool `json:"hold"`
+	// Confirm is SubmitRequest.Confirm.
+	Confirm string `json:"confirm"`
 }
 
 // handleSubmit decides a call; on ask it creates (or attaches to) a
@@ -87,7 +89,7 @@ func (s *server) handleSubmit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	req := approval.SubmitRequest{Call: body.Call, BatchRemaining: body.BatchRemaining, By: actorOf(w, r),
-		NoHold: body.Hold != nil && !*body.Hold}
+		NoHold: body.Hold != nil && !*body.Hold, Confirm: body.Confirm}
 	if body.Wrapped != nil {
 		if !reflect.ValueOf(body.Call).IsZero() {
 			return toolgate.Errorf(toolgate.EInvalid, `give the call either as "call" or as the bare body, not both`)

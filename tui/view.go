@@ -128,6 +128,9 @@ func (m *model) details(w int) (info, prompt []string) {
 		}
 	}
 	out = append(out, wrap("Why: "+present.Reason(a.Decision), w, 2)...)
+	for _, l := range present.Confirm(a.Decision, 40) {
+		out = append(out, "  "+cut(l, w-2))
+	}
 	for _, r := range present.Risks(a.Decision) {
 		for _, l := range wrap("! "+r, w, 2) {
 			out = append(out, m.styles.risk.Render(l))

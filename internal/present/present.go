@@ -398,6 +398,9 @@ func Text(a *toolgate.Approval, now time.Time) string {
 		}
 	}
 	fmt.Fprintf(&b, "Why: %s\n", cut(Reason(a.Decision), 300))
+	for _, l := range Confirm(a.Decision, 24) {
+		fmt.Fprintf(&b, "  %s\n", cut(l, 160))
+	}
 	for _, r := range Risks(a.Decision) {
 		fmt.Fprintf(&b, "Risk: %s\n", cut(r, 300))
 	}
@@ -409,6 +412,27 @@ func Text(a *toolgate.Approval, now time.Time) string {
 	}
 	fmt.Fprintf(&b, "Expires in %s", Remaining(a, now))
 	return b.String()
+}
+
+// Confirm returns the detail of what a person was required for
+// (Decision.Confirm, e.g. the diff of a changed MCP tool definition): its
+// lines after the first, which leads the reason, each made visible, at
+// most most of them (the last says how many more there were).
+func Confirm(d toolgate.Decision, most int) []string {
+	_, rest, ok := strings.Cut(d.Confirm, "\n")
+	if !ok || most < 1 {
+		return nil
+	}
+	lines := strings.Split(strings.TrimRight(rest, "\n"), "\n")
+	if len(lines) > most {
+		more := len(lines) - most + 1
+		lines = append(lines[:most-1:most-1], fmt.Sprintf("… %d more lines", more))
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = Visible(l)
+	}
+	return out
 }
 
 // Masked words the secrets masked in a call and where they were: "AWS

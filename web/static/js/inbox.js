@@ -562,6 +562,9 @@ export class Inbox {
         h('span', { class: 'timer' }, h('progress', { max: '1', value: '1' }), h('span', { class: 'left' }, ''))),
       h('div', { class: 'meta' }, meta),
       d.reason ? h('p', { class: 'reason' }, v(d.reason)) : null,
+      // What a person was required for (the diff of a changed MCP tool
+      // definition), as written, after the line that leads the reason.
+      d.confirm && d.confirm.includes('\n') ? h('pre', { class: 'confirm' }, v(d.confirm.slice(d.confirm.indexOf('\n') + 1))) : null,
       warns.childNodes.length ? warns : null,
       body,
       batch,
