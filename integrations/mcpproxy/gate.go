@@ -26,6 +26,11 @@ const (
 type verdict struct {
 	allow  bool
 	reason string
+	// acceptedBy says who approved the call on the gateway, for the pin
+	// of a changed definition the approval accepted; pinned is set when
+	// the proxy pinned it already.
+	acceptedBy string
+	pinned     bool
 }
 
 func allowBecause(reason string) verdict { return verdict{allow: true, reason: reason} }
@@ -67,7 +72,7 @@ func (b *bridge) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Re
 	}
 	v := pin.verdict
 	if pin.ok {
-		if v, err = b.decide(ctx, req, call); err != nil {
+		if v, err = b.decide(ctx, req, call, pin); err != nil {
 			return nil, fmt.Errorf("toolgate mcp-proxy: %s: %w", req.Params.Name, err)
 		}
 	}
@@ -75,7 +80,7 @@ func (b *bridge) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Re
 	if !v.allow {
 		return deniedResult(b.p.cfg.Name, req.Params.Name, v.reason), nil
 	}
-	b.pinFirst(req.Params.Name, pin)
+	b.pinAllowed(req.Params.Name, pin, v)
 	return b.forward(ctx, methodCallTool, req.Params)
 }
 
@@ -145,9 +150,12 @@ func (b *bridge) canElicit() bool {
 
 // decide returns the verdict for a call. An error means the client went
 // away (or the proxy is shutting down) before there was one.
-func (b *bridge) decide(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call) (verdict, error) {
+func (b *bridge) decide(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, pin pinState) (verdict, error) {
 	if b.p.cfg.Gateway != nil {
-		return b.decideGateway(ctx, req, call)
+		if pin.changed != nil {
+			return b.decidePinGateway(ctx, req, call, pin)
+		}
+		return b.decideGateway(ctx, req, call, pinState{})
 	}
 	d, err := b.p.gate.Evaluate(ctx, *call)
 	if err != nil {
@@ -358,13 +366,27 @@ func (b *bridge) deniedOutright(ctx context.Context, t *mcp.Tool) bool {
 	return err == nil && d.Action == toolgate.Deny
 }
 
+// decidePinGateway has the gateway's approvers accept a changed tool
+// definition with the call (SubmitRequest.Confirm): the gateway holds the
+// call for a person even where its rules allow it, and denies it where
+// they deny it.
+func (b *bridge) decidePinGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, pin pinState) (verdict, error) {
+	v, err := b.decideGateway(ctx, req, call, pin)
+	if !v.allow && !v.pinned && err == nil {
+		v.reason += " (the tool's definition changed since it was pinned; the old pin stays)"
+	}
+	return v, err
+}
+
 // decideGateway has the gateway decide a call. An ask becomes a pending
 // approval there; the user may answer it in the client (when the client
 // supports elicitation) or toolgate's approvers on the gateway, whichever
-// comes first. An unreachable gateway is a deny.
-func (b *bridge) decideGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call) (verdict, error) {
+// comes first. An unreachable gateway is a deny. pin.confirm, when set,
+// is why a person must answer (SubmitRequest.Confirm): a changed tool
+// definition, which the user in the client is asked to accept.
+func (b *bridge) decideGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, pin pinState) (verdict, error) {
 	gw := b.p.cfg.Gateway
-	if b.remembered(call.Tool) {
+	if pin.confirm == "" && b.remembered(call.Tool) {
 		// The user answered session or always in the client and the
 		// gateway did not take the answer as a grant: a dry run keeps
 		// the gateway's deny rules in force without asking again.
@@ -376,7 +398,7 @@ func (b *bridge) decideGateway(ctx context.Context, req *mcp.CallToolRequest, ca
 	// Submit even if the client goes away meanwhile, so that an approval
 	// the gateway creates is known, and can be withdrawn.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	res, err := gw.Submit(sctx, approval.SubmitRequest{Call: *call, TTL: b.p.cfg.Timeout})
+	res, err := gw.Submit(sctx, approval.SubmitRequest{Call: *call, TTL: b.p.cfg.Timeout, Confirm: pin.confirm})
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -395,7 +417,7 @@ func (b *bridge) decideGateway(ctx context.Context, req *mcp.CallToolRequest, ca
 			return gatewayVerdict(act, res), nil
 		}
 	}
-	return b.waitGateway(ctx, req, call, res)
+	return b.waitGateway(ctx, req, call, res, pin)
 }
 
 // gatewayVerdict turns a final result into a verdict.
@@ -413,7 +435,11 @@ func gatewayVerdict(act toolgate.Action, res *approval.Result) verdict {
 func approvalVerdict(a *toolgate.Approval) verdict {
 	action, msg := a.Outcome()
 	if action == toolgate.Allow {
-		return allowBecause(msg)
+		v := allowBecause(msg)
+		if r := a.Resolution; r != nil {
+			v.acceptedBy = fmt.Sprintf("%s by %s via %s (%s)", PinnedByGateway, r.By, r.Via, a.ID)
+		}
+		return v
 	}
 	// Deny, or still pending when the wait ended: never an allow.
 	return denyBecause(msg)
@@ -422,7 +448,7 @@ func approvalVerdict(a *toolgate.Approval) verdict {
 // waitGateway waits for a pending approval: for the gateway's approvers,
 // for the user in the client, or for the gate's timeout, whichever comes
 // first. A client that goes away cancels the approval.
-func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, res *approval.Result) (verdict, error) {
+func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, res *approval.Result, pin pinState) (verdict, error) {
 	gw := b.p.cfg.Gateway
 	id := res.Approval.ID
 	cancelApproval := func() { b.withdraw(ctx, id) }
@@ -450,6 +476,15 @@ func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call
 	if b.canElicit() {
 		fromUser = make(chan userOutcome, 1)
 		go func() {
+			if pin.confirm != "" {
+				accepted, err := b.elicitPin(ectx, pin.confirm)
+				answer := answerDeny
+				if accepted {
+					answer = pinAccept
+				}
+				fromUser <- userOutcome{answer, err}
+				return
+			}
 			answer, err := b.elicit(ectx, call, res.Decision.Reason)
 			fromUser <- userOutcome{answer, err}
 		}()
@@ -477,6 +512,9 @@ func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call
 				// The client could not ask; the gateway's approvers still can.
 				b.p.log.Info("elicitation failed; waiting for the gateway", "err", u.err)
 				continue
+			}
+			if pin.confirm != "" {
+				return b.pinAccepted(ctx, req, call, pin, id, u.answer == pinAccept)
 			}
 			return b.userAnswered(ctx, gw, id, call, u.answer), nil
 		}

@@ -32,8 +32,11 @@ type testGateway struct {
 	cancelled       chan string
 }
 
-func newTestGateway(t *testing.T) *testGateway {
-	s := stacktest.New(t, stacktest.Rules(func(dir string) store.Rules { return fsrules.New(dir, []byte(gatewayRules)) }))
+func newTestGateway(t *testing.T) *testGateway { return newTestGatewayWith(t, gatewayRules) }
+
+// newTestGatewayWith is newTestGateway with rules as its workspace document.
+func newTestGatewayWith(t *testing.T, rules string) *testGateway {
+	s := stacktest.New(t, stacktest.Rules(func(dir string) store.Rules { return fsrules.New(dir, []byte(rules)) }))
 	g := &testGateway{t: t, stack: s, agent: s.Agent, approver: s.Approver,
 		submitted: make(chan *toolgate.Approval, 16), cancelled: make(chan string, 16)}
 	ctx, cancel := context.WithCancel(context.Background())

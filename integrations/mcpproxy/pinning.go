@@ -2,12 +2,14 @@ package mcpproxy
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
 )
 
 // pinState is what the pins say about the tool of one call.
@@ -18,12 +20,22 @@ type pinState struct {
 	// unpinned holds the tool's definition when it has no pin yet: it is
 	// pinned when the call is allowed.
 	unpinned []byte
+	// changed holds the tool's new definition when it no longer matches
+	// its pin and a gateway's approvers are to accept it: confirm is what
+	// they are asked (SubmitRequest.Confirm), and an approval pins it.
+	changed []byte
+	confirm string
 }
+
+// maxDiffShown bounds the diff a gateway's approvers are sent.
+const maxDiffShown = 12 << 10
 
 // checkPin compares the called tool's definition with its pin. A tool
 // without a pin goes on (and is pinned if allowed); a changed one is put
-// to the user in the client with a diff when the client can be asked, and
-// denied with the diff otherwise. Pins that cannot be read deny.
+// with a diff to the gateway's approvers when there is a gateway (and to
+// the user in the client too, when it can be asked), else to the user in
+// the client, and is denied with the diff when nobody can be asked. Pins
+// that cannot be read deny.
 func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call) (pinState, error) {
 	pins := b.p.pins
 	if pins == nil {
@@ -51,6 +63,14 @@ func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *t
 	b.p.log.Warn("tool definition changed since it was pinned", "server", b.p.cfg.Name, "tool", name, "pinned", pin.Hash, "now", hash)
 	what := fmt.Sprintf("the definition of tool %s on MCP server %q changed since it was pinned (%s, %s); what changed:\n%s",
 		name, b.p.cfg.Name, pin.PinnedBy, pin.PinnedAt.Format(time.DateOnly), diff)
+	if b.p.cfg.Gateway != nil {
+		if len(diff) > maxDiffShown {
+			diff = diff[:maxDiffShown] + "\n… (cut; toolgate mcp pin shows it all)"
+		}
+		confirm := fmt.Sprintf("The definition of tool %s on MCP server %q changed since it was pinned (%s, %s): approving accepts the new definition, pins it and allows this call; denying keeps the old pin. What changed:\n%s",
+			name, b.p.cfg.Name, pin.PinnedBy, pin.PinnedAt.Format(time.DateOnly), diff)
+		return pinState{ok: true, changed: def, confirm: confirm}, nil
+	}
 	if !b.canElicit() {
 		return pinState{verdict: denyBecause(what + fmt.Sprintf("\nReview it and accept the new definition with: toolgate mcp pin --name %s --tool %s (with the server's command or --upstream); pins in %s", b.p.cfg.Name, name, pins.Path()))}, nil
 	}
@@ -75,16 +95,67 @@ func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *t
 	return pinState{ok: true}, nil
 }
 
-// pinFirst pins an allowed call's tool if it had no pin.
-func (b *bridge) pinFirst(name string, pin pinState) {
-	if b.p.pins == nil || pin.unpinned == nil {
+// pinAllowed pins an allowed call's tool if it had no pin, or if its
+// changed definition was accepted with the call (v.acceptedBy) and is not
+// pinned yet.
+func (b *bridge) pinAllowed(name string, pin pinState, v verdict) {
+	if b.p.pins == nil {
 		return
 	}
-	if err := b.p.pins.Set(b.p.cfg.Name, map[string][]byte{name: pin.unpinned}, PinnedByFirstCall, time.Now(), false); err != nil {
+	def, by, replace := pin.unpinned, PinnedByFirstCall, false
+	if pin.changed != nil {
+		if v.pinned {
+			return
+		}
+		def, by, replace = pin.changed, v.acceptedBy, true
+		if by == "" {
+			by = PinnedByGateway
+		}
+	}
+	if def == nil {
+		return
+	}
+	if err := b.p.pins.Set(b.p.cfg.Name, map[string][]byte{name: def}, by, time.Now(), replace); err != nil {
 		b.p.log.Warn("pin a tool's definition", "server", b.p.cfg.Name, "tool", name, "err", err)
 		return
 	}
-	b.p.log.Info("tool pinned", "server", b.p.cfg.Name, "tool", name, "by", PinnedByFirstCall)
+	b.p.log.Info("tool pinned", "server", b.p.cfg.Name, "tool", name, "by", by)
+}
+
+// pinAccepted applies the user's answer in the client to a changed
+// definition put to a gateway's approvers (approval id). The gateway
+// takes it if the proxy's token may answer; otherwise the proxy withdraws
+// the approval and honours the answer itself: accepted, it pins the new
+// definition and has the gateway decide the call anew, without the
+// question, as the docs say an accepted definition goes on to the rules.
+func (b *bridge) pinAccepted(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, pin pinState, id string, accepted bool) (verdict, error) {
+	if !accepted {
+		v := b.userAnswered(ctx, b.p.cfg.Gateway, id, call, answerDeny)
+		if !v.allow {
+			v.reason = "the user did not accept the new definition of the tool in the MCP client: " + v.reason
+		}
+		return v, nil
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	a, err := b.p.cfg.Gateway.Approve(cctx, id, approval.ApproveRequest{Scope: toolgate.ScopeOnce})
+	cancel()
+	if err == nil && a != nil && a.Status.Final() {
+		return approvalVerdict(a), nil
+	}
+	if err != nil {
+		b.p.log.Info("gateway did not take the user's acceptance of a changed tool; honouring it in the proxy", "approval", id, "err", err)
+	}
+	b.withdraw(ctx, id)
+	name := req.Params.Name
+	if err := b.p.pins.Set(b.p.cfg.Name, map[string][]byte{name: pin.changed}, PinnedByClient, time.Now(), true); err != nil {
+		return denyBecause(fmt.Sprintf("the new definition was accepted but could not be pinned: %v", err)), nil
+	}
+	b.p.log.Info("tool pinned anew", "server", b.p.cfg.Name, "tool", name, "by", PinnedByClient)
+	again := *call
+	again.ID = rand.Text()
+	v, err := b.decideGateway(ctx, req, &again, pinState{})
+	v.pinned = true
+	return v, err
 }
 
 // The answers to a changed definition.

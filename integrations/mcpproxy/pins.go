@@ -23,6 +23,10 @@ const (
 	PinnedByFirstCall = "first allowed call"
 	PinnedByClient    = "accepted in the MCP client"
 	PinnedByCommand   = "toolgate mcp pin"
+	// PinnedByGateway leads the pins made when a gateway's approver
+	// accepted a changed definition: "approved on the toolgate gateway by
+	// NAME via VIA (approval ID)".
+	PinnedByGateway = "approved on the toolgate gateway"
 )
 
 // Pin is the definition of one tool as it was when it was pinned.

@@ -1,12 +1,16 @@
 package mcpproxy_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
 )
 
@@ -126,5 +130,104 @@ func TestDiff(t *testing.T) {
 	want := "    \"a\": 1,\n-   \"b\": 2,\n+   \"b\": 5,\n    \"c\": 3,"
 	if got != want {
 		t.Errorf("Diff =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestToolPinningGateway: through a gateway whose rules allow write_note,
+// a changed definition is held there for a person with the diff
+// (Decision.Confirm), whichever surface answers. The proxy's agent token
+// cannot approve it; an approver's deny keeps the old pin and refuses
+// the call; an approver's approval pins the new definition, recording
+// who, and the call runs; the next call goes by the rules again.
+func TestToolPinningGateway(t *testing.T) {
+	buildPrograms(t)
+	t.Parallel()
+	ctx := context.Background()
+	gw := newTestGatewayWith(t, pinRules)
+	pins := filepath.Join(t.TempDir(), "pins.json")
+	conf := proxyConf{Name: "demo", Gateway: gw.URL(), Token: gw.agent, Pins: pins, Command: []string{serverBin}}
+
+	first := stdioClient(t, conf, "")
+	if r := first.do(call("1", "write_note", map[string]any{"note": "a"})).tool(t); r.IsError || r.text() != "wrote a" {
+		t.Fatalf("first run: %+v", r)
+	}
+	pin, _, err := mcpproxy.OpenPins(pins).Get("demo", "write_note")
+	if err != nil || pin.PinnedBy != mcpproxy.PinnedByFirstCall {
+		t.Fatalf("after the first run: %+v %v", pin, err)
+	}
+
+	conf.Command = []string{serverBin, "-rug-pull"}
+	second := stdioClient(t, conf, "")
+	agent, err := client.New(gw.URL(), gw.agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	approver, err := client.New(gw.URL(), gw.approver)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	second.send(call("2", "write_note", map[string]any{"note": "b"}))
+	a := gw.nextSubmitted()
+	if a.Decision.Action != toolgate.Ask || !strings.Contains(a.Decision.Confirm, "changed since it was pinned") ||
+		!strings.Contains(a.Decision.Confirm, "id_rsa") || !strings.Contains(a.Decision.Reason, "a person must answer") {
+		t.Fatalf("held without the diff: %+v", a.Decision)
+	}
+	if _, err := agent.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); toolgate.ErrorCodeOf(err) != toolgate.EForbidden {
+		t.Fatalf("the agent token approved its own changed tool: %v", err)
+	}
+	if _, err := approver.Deny(ctx, a.ID, approval.DenyRequest{Mode: toolgate.DenySoft, Reason: "not this description"}); err != nil {
+		t.Fatal(err)
+	}
+	if r := second.waitFor(func(m msg) bool { return m.ID == "2" }).tool(t); !r.IsError || !strings.Contains(r.text(), "old pin stays") {
+		t.Fatalf("denied on the gateway: %+v", r)
+	}
+	if p, _, _ := mcpproxy.OpenPins(pins).Get("demo", "write_note"); p.Hash != pin.Hash {
+		t.Fatal("a denied change re-pinned the tool")
+	}
+
+	second.send(call("3", "write_note", map[string]any{"note": "c"}))
+	a = gw.nextSubmitted()
+	if _, err := approver.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
+		t.Fatal(err)
+	}
+	if r := second.waitFor(func(m msg) bool { return m.ID == "3" }).tool(t); r.IsError || r.text() != "wrote c" {
+		t.Fatalf("approved on the gateway: %+v", r)
+	}
+	p, _, _ := mcpproxy.OpenPins(pins).Get("demo", "write_note")
+	if p.Hash == pin.Hash || !strings.HasPrefix(p.PinnedBy, mcpproxy.PinnedByGateway) || !strings.Contains(p.PinnedBy, a.ID) {
+		t.Fatalf("approving did not re-pin, or did not say who: %+v", p)
+	}
+	if r := second.do(call("4", "write_note", map[string]any{"note": "d"})).tool(t); r.IsError || r.text() != "wrote d" {
+		t.Fatalf("after the approval, the rules allow the tool again: %+v", r)
+	}
+	select {
+	case extra := <-gw.submitted:
+		t.Fatalf("a call of the accepted definition was held: %+v", extra.Decision)
+	default:
+	}
+
+	// A client that can be asked is asked too; its acceptance, which the
+	// agent token cannot give on the gateway, withdraws the approval,
+	// pins, and lets the rules decide the call.
+	pins2 := filepath.Join(t.TempDir(), "pins.json")
+	if err := mcpproxy.OpenPins(pins2).Set("demo", map[string][]byte{"write_note": pin.Definition}, mcpproxy.PinnedByFirstCall, pin.PinnedAt, true); err != nil {
+		t.Fatal(err)
+	}
+	conf.Pins = pins2
+	third := stdioClient(t, conf, "accept")
+	third.send(call("5", "write_note", map[string]any{"note": "e"}))
+	a = gw.nextSubmitted()
+	if r := third.waitFor(func(m msg) bool { return m.ID == "5" }).tool(t); r.IsError || r.text() != "wrote e" {
+		t.Fatalf("accepted in the client: %+v", r)
+	}
+	if id := gw.nextCancelled(); id != a.ID {
+		t.Fatalf("withdrew %s, want %s", id, a.ID)
+	}
+	if q := third.waitFor(isEvent("elicit")); !strings.Contains(q.Message, "id_rsa") {
+		t.Errorf("the client's question shows no diff: %q", q.Message)
+	}
+	if p, _, _ := mcpproxy.OpenPins(pins2).Get("demo", "write_note"); p.Hash == pin.Hash || p.PinnedBy != mcpproxy.PinnedByClient {
+		t.Fatalf("accepting in the client did not re-pin: %+v", p)
 	}
 }
