@@ -908,7 +908,11 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		}
 		subs = append(subs, s)
 		if f.Write && pattern {
-			if code, reason, ok := shell.MayBeCriticalWritePath(s.texts[s.n-1], e.home); ok && !hasRisk(d.Risks, code, s.texts[0]) {
+			mayBe := shell.MayBeCriticalWritePath
+			if f.Picked {
+				mayBe = shell.MayBeCriticalPickedPath
+			}
+			if code, reason, ok := mayBe(s.texts[s.n-1], e.home); ok && !hasRisk(d.Risks, code, s.texts[0]) {
 				d.Risks = append(d.Risks, toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: s.texts[0]})
 			}
 		} else if f.Write {
@@ -1058,12 +1062,12 @@ func (w *wordSet) add(s string) {
 // fileKey is what decides a file of the analysis: two files with the
 // same key make the same subject.
 type fileKey struct {
-	path, dir, command                                                       string
-	write, static, glob, del, rec, into, under, moved, remote, runner, named bool
+	path, dir, command                                                               string
+	write, static, glob, del, rec, into, under, picked, moved, remote, runner, named bool
 }
 
 func keyOf(f *shell.File) fileKey {
-	return fileKey{f.Path, f.Dir, f.Command, f.Write, f.Static, f.Glob, f.Delete, f.Recursive, f.Into, f.Under, f.Moved, f.Remote, f.Runner, f.Named}
+	return fileKey{f.Path, f.Dir, f.Command, f.Write, f.Static, f.Glob, f.Delete, f.Recursive, f.Into, f.Under, f.Picked, f.Moved, f.Remote, f.Runner, f.Named}
 }
 
 // bareName reports whether a word is a plain name, letters, digits,

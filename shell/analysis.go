@@ -158,6 +158,14 @@ type File struct {
 	// path, picked by a test (find DIR -name X -delete), neither the path
 	// itself nor its whole tree.
 	Under bool
+	// Picked is set when Path is DIR/**/NAME, the files below DIR that a
+	// find name test (-name NAME) picks, and the command changes each in
+	// place (find -delete; rm, sed -i, chmod run by find -exec or by
+	// xargs on find's output): every file it changes is named by NAME,
+	// so a critical path that is any file of a directory counts only
+	// through the names that make a file there dangerous
+	// (MayBeCriticalPickedPath).
+	Picked bool
 	// Moved is set for a source a command moves away (mv): the path and
 	// the tree under it leave where they were, as a recursive delete
 	// there would.

@@ -634,8 +634,16 @@ func gitWithoutGlobals(args []string) (string, bool) {
 // policy classes as destructive outside the workspace.
 func (w *walker) fileEffects(name string, norm []string, args []word, from int, owner string, d *dirState) {
 	if name == "find" {
-		for _, a := range norm {
+		for i, a := range norm {
 			if a == "-delete" {
+				if names, _ := findNames(norm[:i]); namePicked(names) {
+					// The files a name test picks, as find -exec rm {}
+					// reads them: "find . -name settings.json -delete"
+					// deletes ./**/settings.json, which the rules and
+					// the critical paths judge, not just files under ".".
+					w.pickedFiles(names, File{Write: true, Delete: true, Picked: true}, owner, d)
+					return
+				}
 				tested := findTests(norm)
 				for _, r := range args {
 					if strings.HasPrefix(r.text, "-") || r.text == "(" || r.text == "!" {
@@ -911,12 +919,22 @@ func (w *walker) runtimeFiles(name, owner, names string, d *dirState) {
 		// The files a name test picks (find . -name '*.tmp' -exec rm
 		// {} ;): the pattern says which. A write to every file below a
 		// directory (xargs rm) stays unknown: it would take .git and
-		// every start-up file below it along.
-		w.fileAs(word{text: names, static: true, glob: true, tilde: strings.HasPrefix(names, "~")},
-			File{Write: write, Delete: write && commandSpec(name).deletes}, owner, d)
+		// every start-up file below it along. A command that changes
+		// its operands in place (rm, sed -i, chmod) changes files so
+		// named; one that moves or copies into them (mv) may write
+		// other names inside a picked directory.
+		w.pickedFiles(names, File{Write: write, Delete: write && commandSpec(name).deletes, Picked: write && kind != moveKind}, owner, d)
 		return
 	}
 	w.addFile(File{Path: "{file names read by " + owner + " at run time}", Write: write, Static: false, Command: owner})
+}
+
+// pickedFiles records the files a find expression picks, names (findNames:
+// DIR/** or DIR/**/NAME), as a glob subject with the effect as has: the one
+// reading of find -exec, find -delete and "find … | xargs".
+func (w *walker) pickedFiles(names string, as File, owner string, d *dirState) {
+	as.Picked = as.Picked && namePicked(names)
+	w.fileAs(word{text: names, static: true, glob: true, tilde: strings.HasPrefix(names, "~")}, as, owner, d)
 }
 
 // KnowsOperands reports whether the analysis knows what a command's

@@ -14,6 +14,43 @@ type criticalPattern struct {
 	src  string
 	code string
 	fold bool // compared with the pattern lower-cased (git's own files)
+	// picked is what the pattern stands for against a word whose last
+	// element is a find name test (MayBeCriticalPickedPath): path, or,
+	// where the pattern ends in a wildcard element (".git/hooks/**"),
+	// that element replaced by each name a file there must have to be
+	// dangerous to write.
+	picked    []glob.Path
+	pickedSrc []string
+}
+
+// gitHookNames are the names git runs from a hooks directory
+// (githooks(5)): the other files there run only if a hook calls them.
+var gitHookNames = [...]string{
+	"applypatch-msg", "commit-msg", "fsmonitor-watchman", "p4-changelist", "p4-post-changelist",
+	"p4-pre-submit", "p4-prepare-changelist", "post-applypatch", "post-checkout", "post-commit", "post-index-change",
+	"post-merge", "post-receive", "post-rewrite", "post-update", "pre-applypatch", "pre-auto-gc", "pre-commit",
+	"pre-merge-commit", "pre-push", "pre-rebase", "pre-receive", "prepare-commit-msg", "proc-receive",
+	"push-to-checkout", "reference-transaction", "sendemail-validate", "update",
+}
+
+// gitDirNames are the names below a submodule's or a worktree's git
+// directory (.git/modules/X, .git/worktrees/X) whose writing makes git
+// run code: its configuration, the pointer to the common directory
+// whose configuration applies, its hooks directory and the hooks.
+var gitDirNames = append([]string{"commondir", "config", "config.worktree", "hooks"}, gitHookNames[:]...)
+
+// pickedNames gives, for a critical pattern ending in a wildcard
+// element, the last elements a file there has when writing it is
+// dangerous; a pattern not listed keeps its wildcard (every file of
+// /etc/sudoers.d is read by sudo).
+var pickedNames = []struct {
+	suffix string
+	names  []string
+}{
+	{".config/fish/conf.d/**", []string{"*.fish"}}, // fish sources conf.d/*.fish
+	{".git/hooks/**", gitHookNames[:]},
+	{".git/modules/**", gitDirNames},
+	{".git/worktrees/**", gitDirNames},
 }
 
 // criticalPatterns renders the critical write paths as path patterns, once.
@@ -21,7 +58,22 @@ var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 	var out []criticalPattern
 	add := func(code string, fold bool, paths ...string) {
 		for _, p := range paths {
-			out = append(out, criticalPattern{path: glob.ParsePath(p), src: p, code: code, fold: fold})
+			c := criticalPattern{path: glob.ParsePath(p), src: p, code: code, fold: fold}
+			c.picked, c.pickedSrc = []glob.Path{c.path}, []string{p}
+			for _, pn := range pickedNames {
+				if strings.HasSuffix(p, pn.suffix) {
+					dir := strings.TrimSuffix(p, "**")
+					if pn.suffix != ".git/hooks/**" {
+						dir += "**/" // a submodule's or worktree's own directory below
+					}
+					c.picked, c.pickedSrc = c.picked[:0], c.pickedSrc[:0]
+					for _, n := range pn.names {
+						c.picked = append(c.picked, glob.ParsePath(dir+n))
+						c.pickedSrc = append(c.pickedSrc, dir+n)
+					}
+				}
+			}
+			out = append(out, c)
 		}
 	}
 	// The tables are sorted: the first match names the risk, and stays
@@ -54,9 +106,27 @@ var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 // read as glob.ParsePath reads it; p is expected in its cleaned form, home
 // as for IsCriticalWritePath. It may say yes wrongly, never no wrongly.
 func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
+	return mayBeCritical(p, home, false)
+}
+
+// MayBeCriticalPickedPath is MayBeCriticalWritePath for the files a find
+// name test picks and a command changes in place (File.Picked): p is
+// DIR/**/NAME, and each file so changed is named by NAME. A critical
+// path that is every file of a directory (".git/hooks/**") then counts
+// only through the names that make a file there dangerous: "**" /
+// "*.pyc" cannot be a git hook, "pre-*" can.
+func MayBeCriticalPickedPath(p, home string) (code, reason string, ok bool) {
+	return mayBeCritical(p, home, true)
+}
+
+func mayBeCritical(p, home string, picked bool) (code, reason string, ok bool) {
 	if p == "" {
 		return "", "", false
 	}
+	word := p
+	// "a/**/b" is "a/b" too (globstar, and find's DIR/**/NAME for the
+	// files right in DIR): "a/**b" reads it so, and more.
+	p = strings.ReplaceAll(p, "/**/", "/**")
 	forms := [2]glob.Path{glob.ParsePath(p)}
 	n := 1
 	if home = strings.TrimRight(home, "/"); home != "" {
@@ -64,6 +134,7 @@ func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
 			forms[1], n = glob.ParsePath("~/"+rest), 2
 		}
 	}
+	p = word
 	var folded glob.Path
 	foldDone := false
 	pats := criticalPatterns()
@@ -72,12 +143,19 @@ func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
 		for _, f := range forms[:n] {
 			if c.fold {
 				if !foldDone {
-					folded, foldDone = glob.ParsePath(strings.ToLower(p)), true
+					folded, foldDone = glob.ParsePath(strings.ToLower(strings.ReplaceAll(p, "/**/", "/**"))), true
 				}
 				f = folded
 			}
-			if c.path.MayMeet(f) {
+			if !picked && c.path.MayMeet(f) {
 				return c.code, p + " may expand to " + c.src + ", which " + riskReason(c.code), true
+			}
+			if picked {
+				for k, q := range c.picked {
+					if q.MayMeet(f) {
+						return c.code, p + " may expand to " + c.pickedSrc[k] + ", which " + riskReason(c.code), true
+					}
+				}
 			}
 		}
 	}

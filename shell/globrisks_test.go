@@ -39,3 +39,47 @@ func TestMayBeCriticalWritePath(t *testing.T) {
 		}
 	}
 }
+
+func TestMayBeCriticalPickedPath(t *testing.T) {
+	t.Parallel()
+	const home = "/home/u"
+	cases := []struct {
+		p    string
+		code string // "" for none
+	}{
+		{"/home/u/proj/**/pre-commit", RiskGitHook},
+		{"/home/u/proj/**/pre-*", RiskGitHook},
+		{"/home/u/proj/**/*", RiskGitHook},
+		{"/home/u/proj/**/config", RiskGitConfig},
+		{"/home/u/proj/**/commondir", RiskGitConfig},
+		{"/home/u/proj/**/hooks", RiskGitHook},
+		{"/home/u/proj/**/.git", RiskGitConfig},
+		{"/home/u/proj/.git/hooks/**/post-merge", RiskGitHook}, // find .git/hooks -name post-merge: a file right in DIR
+		{"/home/u/proj/.git/modules/**/update", RiskGitHook},
+		{"/home/u/**/.bashrc", RiskStartupFile},
+		{"/home/u/.config/fish/**/*.fish", RiskStartupFile},
+		{"/etc/sudoers.d/**/*.bak", RiskAccountFile},
+		// Benign twins: no file so named is dangerous to write.
+		{"/home/u/proj/**/*.pyc", ""},
+		{"/home/u/proj/**/*.orig", ""},
+		{"/home/u/proj/**/__pycache__", ""},
+		{"/home/u/proj/**/*.sh", ""},
+		{"/home/u/proj/**/commit-*.txt", ""},
+		{"/home/u/proj/build/**/*.o", ""},
+		{"/home/u/proj/**/.bashrc", ""},
+		{"/home/u/.config/fish/**/*.bak", ""},
+	}
+	for _, c := range cases {
+		code, reason, ok := MayBeCriticalPickedPath(c.p, home)
+		if code != c.code || ok != (c.code != "") {
+			t.Errorf("MayBeCriticalPickedPath(%q) = %q %q %v, want %q", c.p, code, reason, ok, c.code)
+		}
+		// Every name the picked reading flags, the reading of the
+		// whole word flags too: it only narrows.
+		if ok {
+			if _, _, whole := MayBeCriticalWritePath(c.p, home); !whole {
+				t.Errorf("MayBeCriticalWritePath(%q) misses what the picked reading finds", c.p)
+			}
+		}
+	}
+}

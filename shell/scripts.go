@@ -281,8 +281,9 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 // findNames returns the pattern of the file names find prints, DIR/**
 // (DIR/**/NAME with one -name test), when its expression only selects
 // and prints them under one static starting point, with no other name
-// test, -o, ! or -prune; -printf, -exec and the like print anything, and
-// then there is none.
+// test, -o or ! (-prune alone only stops the descent below what it
+// picks); -printf, -exec and the like print anything, and then there is
+// none.
 func findNames(args []string) (string, bool) {
 	i := 0
 	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P") {
@@ -304,9 +305,9 @@ func findNames(args []string) (string, bool) {
 	name, names, widens := "", 0, false
 	for ; i < len(args); i++ {
 		switch a := args[i]; a {
-		case "!", "-not", "-o", "-or", "-prune":
+		case "!", "-not", "-o", "-or":
 			widens = true // a name test no longer bounds what is printed
-		case "-print", "-print0", "(", ")", "-a", "-and", "-empty", "-true", "-false",
+		case "-print", "-print0", "(", ")", "-a", "-and", "-empty", "-true", "-false", "-prune",
 			"-readable", "-writable", "-executable", "-nouser", "-nogroup", "-xdev", "-mount", "-daystart", "-depth", "-follow":
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-regextype", "-type", "-xtype",
 			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used", "-size", "-newer", "-user", "-group", "-uid", "-gid",

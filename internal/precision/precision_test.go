@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 50.72
-	maxStoppedPermissivePct  = 4.78
-	minReadAllowedDefaultPct = 77.57
+	maxStoppedDefaultsPct    = 50.74
+	maxStoppedPermissivePct  = 4.66
+	minReadAllowedDefaultPct = 77.58
 )
 
 // minBenign is the size the everyday corpus must keep.
