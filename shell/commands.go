@@ -125,6 +125,7 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	out.readWith = joinNew(a.readWith, b.readWith)
 	out.readVerbs = joinNew(a.readVerbs, b.readVerbs)
 	out.verbAt = max(a.verbAt, b.verbAt)
+	out.about = joinNew(a.about, b.about)
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(subcommands, 0, len(a.subs)+len(b.subs))

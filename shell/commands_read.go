@@ -42,7 +42,32 @@ func readCommands() map[string]*cmdSpec {
 	// git branch and git tag list, and take their operands as patterns,
 	// with these; creating or deleting alongside is an error in git.
 	gitListing := []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
+	// A command known only by the words with which it prints its
+	// version: --version, --help and -V, which each of these reads so or
+	// rejects, and the spellings of its own (node -v, java -version).
+	about := func(words ...string) *cmdSpec { return &cmdSpec{probe: true, about: words} }
 	return map[string]*cmdSpec{
+		// Toolchains, interpreters and tools, by their version forms.
+		// Not here: a tool whose bare run, or an option it does not know,
+		// runs the project's code or configuration (vite, webpack, R's
+		// .Rprofile, mix and lein's project files, nx and turbo, which
+		// hand over to the project's own copy).
+		"node": about("-v"), "lua": about("-v"), "elixir": about("-v"), "iex": about(), "nim": about("-v"),
+		"crystal": about("-v"), "jekyll": about("-v"), "nginx": about("-v"), "mvn": about("-v"),
+		"ruby": about("-v"), "perl": about("-v"), "php": about("-v"), "gcc": about("-v"), "clang": about("-v"),
+		"rustc": about("-vV"), "python3": about("-VV"), "python": about("-VV"),
+		"java": about("-version"), "javac": about("-version"), "kotlin": about("-version"),
+		"kotlinc": about("-version"), "scala": about("-version"), "ocaml": about("-version"),
+		"ghc": about(), "cabal": about(), "stack": about(), "protoc": about(), "buf": about(),
+		"golangci-lint": about(), "ruff": about(), "black": about(), "mypy": about(), "shellcheck": about(),
+		"hadolint": about(), "esbuild": about(), "markdownlint": about(), "mkdocs": about(),
+		"sphinx-build": about(), "vale": about(), "tflint": about(), "redis-server": about("-v"),
+		"pandoc": about(), "rustup": about(), "htop": about(), "ld": about(), "ldd": about(), "pod": about(),
+		"flutter": about(), "dart": about(), "swift": about(),
+		"hugo": about("version"), "zig": about("version"), "k9s": about("version"),
+		"openssl":   {subs: roSub("version")},
+		"terraform": {about: []string{"-help"}},
+
 		// Files and text.
 		"cat": ro, "tac": ro, "rev": ro, "nl": ro, "head": ro, "tail": ro, "wc": ro,
 		"grep": ro, "egrep": ro, "fgrep": ro, "zgrep": ro, "rg": ro, "ag": ro, "ack": ro,
@@ -183,15 +208,15 @@ func readCommands() map[string]*cmdSpec {
 				azGroups()...)},
 
 		// Package managers and toolchains: what is installed, and where.
-		"npm": {notReadWith: []string{"--registry"},
+		"npm": {notReadWith: []string{"--registry"}, about: []string{"-v"},
 			subs: append(roSub("ls", "list", "ll", "la", "view", "info", "show", "v", "outdated", "why", "explain",
 				"prefix", "root", "search"),
 				namedSpec{"version", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"config", withSubs("get", "list", "ls")})},
-		"pnpm": {subs: append(roSub("ls", "list", "outdated", "why"),
+		"pnpm": {about: []string{"-v"}, subs: append(roSub("ls", "list", "outdated", "why"),
 			namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}})},
-		"yarn":  {subs: roSub("list", "info", "why", "outdated")},
+		"yarn":  {about: []string{"-v"}, subs: roSub("list", "info", "why", "outdated")},
 		"pip":   {subs: roSub("list", "show", "freeze", "check")},
 		"pip3":  {subs: roSub("list", "show", "freeze", "check")},
 		"cargo": {subs: roSub("tree", "metadata", "version", "search", "locate-project", "pkgid")},

@@ -114,6 +114,7 @@ var commandTable = [...]namedSpec{
 		effect:   16,
 		opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
+	{"black", &sharedSpec10},
 	{"blkdiscard", &cmdSpec{
 		class: "destructive",
 		why:   "discards every block of a device",
@@ -123,7 +124,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"query", &cmdSpec{opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec10}, {"tap", &sharedSpec10}},
+		subs: subcommands{{"install", &sharedSpec11}, {"tap", &sharedSpec11}},
 	}},
 	{"brotli", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -134,12 +135,13 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"builtin", &sharedSpec11},
+	{"buf", &sharedSpec10},
+	{"builtin", &sharedSpec12},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"x", &sharedSpec13}},
+		subs: subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"x", &sharedSpec14}},
 	}},
 	{"bundle", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}},
 		probe:  true,
 	}},
 	{"bunzip2", &cmdSpec{
@@ -152,7 +154,7 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"busybox", &sharedSpec11},
+	{"busybox", &sharedSpec12},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
 	}},
@@ -161,9 +163,10 @@ var commandTable = [...]namedSpec{
 		pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"},
 		wraps: true,
 	}},
-	{"bzcat", &sharedSpec14},
-	{"bzip2", &sharedSpec15},
-	{"c++", &sharedSpec16},
+	{"bzcat", &sharedSpec15},
+	{"bzip2", &sharedSpec16},
+	{"c++", &sharedSpec17},
+	{"cabal", &sharedSpec10},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -175,11 +178,11 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec2},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec8}, {"metadata", &sharedSpec8}, {"version", &sharedSpec8}, {"search", &sharedSpec8}, {"locate-project", &sharedSpec8}, {"pkgid", &sharedSpec8}},
+		subs: subcommands{{"publish", &sharedSpec18}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec8}, {"metadata", &sharedSpec8}, {"version", &sharedSpec8}, {"search", &sharedSpec8}, {"locate-project", &sharedSpec8}, {"pkgid", &sharedSpec8}},
 	}},
-	{"cat", &sharedSpec14},
-	{"catchsegv", &sharedSpec11},
-	{"cc", &sharedSpec16},
+	{"cat", &sharedSpec15},
+	{"catchsegv", &sharedSpec12},
+	{"cc", &sharedSpec17},
 	{"cd", &sharedSpec2},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
@@ -265,10 +268,10 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's login shell",
 	}},
-	{"cksum", &sharedSpec18},
-	{"clang", &sharedSpec16},
-	{"clang++", &sharedSpec16},
-	{"clickhouse-client", &sharedSpec19},
+	{"cksum", &sharedSpec19},
+	{"clang", &sharedSpec20},
+	{"clang++", &sharedSpec17},
+	{"clickhouse-client", &sharedSpec21},
 	{"cloudflared", &cmdSpec{
 		effect: 16,
 		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
@@ -298,7 +301,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		readOnly: true,
 	}},
-	{"comm", &sharedSpec14},
+	{"comm", &sharedSpec15},
 	{"command", &cmdSpec{
 		wraps: true,
 		short: "pvV",
@@ -349,12 +352,13 @@ var commandTable = [...]namedSpec{
 	{"cryptsetup", &cmdSpec{
 		opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true, class: "destructive", why: "formats a disk or destroys its encryption keys, so its data cannot be read again"}},
 	}},
+	{"crystal", &sharedSpec22},
 	{"csrutil", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
 	{"ctr", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec20}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec20}}}}},
+		subs:   subcommands{{"run", &sharedSpec23}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec23}}}}},
 	}},
 	{"curl", &cmdSpec{
 		long:     []string{"output=", "upload-file=", "config=", "data=", "data-binary=", "data-raw=", "data-urlencode=", "data-ascii=", "form=", "form-string=", "json=", "header=", "user-agent=", "referer=", "cookie=", "cookie-jar=", "dump-header=", "request=", "user=", "proxy=", "proxy-user=", "max-time=", "connect-timeout=", "retry=", "retry-delay=", "retry-max-time=", "range=", "write-out=", "output-dir=", "cert=", "key=", "cacert=", "capath=", "trace=", "trace-ascii=", "stderr=", "libcurl=", "etag-save=", "etag-compare=", "hsts=", "alt-svc=", "url=", "resolve=", "connect-to=", "interface=", "limit-rate=", "max-filesize=", "speed-limit=", "speed-time=", "time-cond=", "continue-at=", "quote=", "telnet-option=", "ftp-port=", "netrc-file=", "unix-socket=", "abstract-unix-socket=", "proto=", "proto-redir=", "variable=", "create-file-mode=", "local-port=", "ciphers=", "pinnedpubkey=", "oauth2-bearer=", "aws-sigv4=", "preproxy=", "noproxy=", "mail-from=", "mail-rcpt=", "max-redirs=", "dns-servers=", "doh-url=", "tls-max=", "url-query=", "proxy-header=", "key-type=", "cert-type=", "request-target=", "socks5=", "socks5-hostname=", "happy-eyeballs-timeout-ms=", "keepalive-time=", "remote-name", "remote-name-all", "remote-header-name"},
@@ -370,7 +374,8 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		readOnly: true,
 	}},
-	{"darkhttpd", &sharedSpec21},
+	{"darkhttpd", &sharedSpec24},
+	{"dart", &sharedSpec10},
 	{"date", &cmdSpec{
 		long:        []string{"date=", "file=", "reference="},
 		shortVal:    "dfr",
@@ -391,7 +396,7 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).ddCode,
 	}},
-	{"declare", &sharedSpec22},
+	{"declare", &sharedSpec25},
 	{"del-cli", &cmdSpec{
 		long:        []string{"force", "dry-run", "dot", "verbose", "help", "version"},
 		effect:      8,
@@ -400,7 +405,7 @@ var commandTable = [...]namedSpec{
 		short:       "fdv",
 		files:       2,
 	}},
-	{"deluser", &sharedSpec23},
+	{"deluser", &sharedSpec26},
 	{"df", &sharedSpec2},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
@@ -411,9 +416,9 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"diff3", &sharedSpec2},
-	{"dig", &sharedSpec24},
+	{"dig", &sharedSpec27},
 	{"direnv", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, operands: 1}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, operands: 1}},
 		probe:  true,
 	}},
 	{"dirname", &sharedSpec2},
@@ -446,15 +451,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"docker", &cmdSpec{
 		effect:      1,
-		subs:        subcommands{{"run", &sharedSpec25}, {"create", &sharedSpec25}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec8}, {"info", &sharedSpec8}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}, {"history", &sharedSpec8}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}, {"inspect", &sharedSpec8}, {"logs", &sharedSpec8}, {"top", &sharedSpec8}, {"port", &sharedSpec8}, {"diff", &sharedSpec8}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"builder", &sharedSpec26}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"version", &sharedSpec8}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &sharedSpec27}, {"ps", &sharedSpec8}, {"logs", &sharedSpec8}, {"config", &sharedSpec8}, {"ls", &sharedSpec8}, {"images", &sharedSpec8}, {"top", &sharedSpec8}, {"version", &sharedSpec8}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec28}, {"kill", &sharedSpec28}, {"rm", &sharedSpec28}, {"pause", &sharedSpec28}, {"ps", &sharedSpec8}, {"images", &sharedSpec8}, {"inspect", &sharedSpec8}, {"logs", &sharedSpec8}, {"version", &sharedSpec8}, {"info", &sharedSpec8}, {"top", &sharedSpec8}, {"port", &sharedSpec8}, {"diff", &sharedSpec8}, {"history", &sharedSpec8}, {"events", &sharedSpec8}, {"search", &sharedSpec8}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}, {"show", &sharedSpec8}}}}, {"stats", &sharedSpec8}, {"manifest", &cmdSpec{subs: subcommands{{"inspect", &sharedSpec8}}}}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}, {"services", &sharedSpec8}}}}, {"node", &sharedSpec29}, {"secret", &sharedSpec29}, {"config", &sharedSpec29}},
-		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec30, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec31, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec30, operands: 1, remote: true}},
+		subs:        subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec8}, {"info", &sharedSpec8}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}, {"history", &sharedSpec8}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}, {"inspect", &sharedSpec8}, {"logs", &sharedSpec8}, {"top", &sharedSpec8}, {"port", &sharedSpec8}, {"diff", &sharedSpec8}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"builder", &sharedSpec29}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"version", &sharedSpec8}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &sharedSpec30}, {"ps", &sharedSpec8}, {"logs", &sharedSpec8}, {"config", &sharedSpec8}, {"ls", &sharedSpec8}, {"images", &sharedSpec8}, {"top", &sharedSpec8}, {"version", &sharedSpec8}}}}, {"push", &sharedSpec18}, {"stop", &sharedSpec31}, {"kill", &sharedSpec31}, {"rm", &sharedSpec31}, {"pause", &sharedSpec31}, {"ps", &sharedSpec8}, {"images", &sharedSpec8}, {"inspect", &sharedSpec8}, {"logs", &sharedSpec8}, {"version", &sharedSpec8}, {"info", &sharedSpec8}, {"top", &sharedSpec8}, {"port", &sharedSpec8}, {"diff", &sharedSpec8}, {"history", &sharedSpec8}, {"events", &sharedSpec8}, {"search", &sharedSpec8}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}, {"show", &sharedSpec8}}}}, {"stats", &sharedSpec8}, {"manifest", &cmdSpec{subs: subcommands{{"inspect", &sharedSpec8}}}}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}, {"services", &sharedSpec8}}}}, {"node", &sharedSpec32}, {"secret", &sharedSpec32}, {"config", &sharedSpec32}},
+		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec33, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec34, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec33, operands: 1, remote: true}},
 		notReadWith: []string{"-H", "--host", "--config"},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
 		effect:   1,
-		subs:     subcommands{{"down", &sharedSpec27}},
+		subs:     subcommands{{"down", &sharedSpec30}},
 	}},
 	{"doctl", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}},
@@ -464,7 +469,7 @@ var commandTable = [...]namedSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
 		opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
 	}},
-	{"drill", &sharedSpec24},
+	{"drill", &sharedSpec27},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -479,9 +484,10 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    8,
 	}},
-	{"eatmydata", &sharedSpec11},
-	{"echo", &sharedSpec32},
-	{"egrep", &sharedSpec33},
+	{"eatmydata", &sharedSpec12},
+	{"echo", &sharedSpec35},
+	{"egrep", &sharedSpec36},
+	{"elixir", &sharedSpec22},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -497,8 +503,9 @@ var commandTable = [...]namedSpec{
 		short:    "i0v",
 		assigns:  true,
 	}},
-	{"etex", &sharedSpec34},
-	{"ex", &sharedSpec35},
+	{"esbuild", &sharedSpec10},
+	{"etex", &sharedSpec37},
+	{"ex", &sharedSpec38},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -510,7 +517,7 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		probe:    true,
 	}},
-	{"export", &sharedSpec22},
+	{"export", &sharedSpec25},
 	{"expr", &sharedSpec2},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
@@ -535,8 +542,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-x", "-X", "--exec", "--exec-batch"}, exec: true}},
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec36},
-	{"fgrep", &sharedSpec33},
+	{"fdisk", &sharedSpec39},
+	{"fgrep", &sharedSpec36},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -559,7 +566,7 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}},
 		probe:  true,
 	}},
-	{"flit", &sharedSpec37},
+	{"flit", &sharedSpec40},
 	{"flock", &cmdSpec{
 		long:       []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal:   "wEc",
@@ -567,8 +574,9 @@ var commandTable = [...]namedSpec{
 		short:      "sxenuoFv",
 		positional: 1,
 	}},
-	{"fly", &sharedSpec38},
-	{"flyctl", &sharedSpec38},
+	{"flutter", &sharedSpec10},
+	{"fly", &sharedSpec41},
+	{"flyctl", &sharedSpec41},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -582,39 +590,40 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"free", &sharedSpec2},
-	{"ftp", &sharedSpec39},
+	{"ftp", &sharedSpec42},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: 1, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &sharedSpec16},
+	{"g++", &sharedSpec17},
 	{"gawk", &sharedSpec6},
-	{"gcc", &sharedSpec16},
+	{"gcc", &sharedSpec20},
 	{"gcloud", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:   subcommands{{"storage", &sharedSpec40}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec40}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec41}, {"beta", &sharedSpec41}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec42}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec8}, {"info", &sharedSpec8}, {"functions", &sharedSpec42}, {"builds", &sharedSpec42}, {"services", &sharedSpec42}, {"components", &sharedSpec42}, {"container", &sharedSpec43}, {"run", &sharedSpec43}, {"sql", &sharedSpec43}, {"iam", &sharedSpec43}, {"artifacts", &sharedSpec43}, {"pubsub", &sharedSpec43}, {"logging", &sharedSpec43}, {"monitoring", &sharedSpec43}, {"redis", &sharedSpec43}, {"dns", &sharedSpec43}, {"billing", &sharedSpec43}, {"app", &sharedSpec43}, {"scheduler", &sharedSpec43}, {"tasks", &sharedSpec43}, {"kms", &sharedSpec43}},
+		subs:   subcommands{{"storage", &sharedSpec43}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec43}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec44}, {"beta", &sharedSpec44}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec45}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec8}, {"info", &sharedSpec8}, {"functions", &sharedSpec45}, {"builds", &sharedSpec45}, {"services", &sharedSpec45}, {"components", &sharedSpec45}, {"container", &sharedSpec46}, {"run", &sharedSpec46}, {"sql", &sharedSpec46}, {"iam", &sharedSpec46}, {"artifacts", &sharedSpec46}, {"pubsub", &sharedSpec46}, {"logging", &sharedSpec46}, {"monitoring", &sharedSpec46}, {"redis", &sharedSpec46}, {"dns", &sharedSpec46}, {"billing", &sharedSpec46}, {"app", &sharedSpec46}, {"scheduler", &sharedSpec46}, {"tasks", &sharedSpec46}, {"kms", &sharedSpec46}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
-	{"gdb", &sharedSpec44},
-	{"gdb-multiarch", &sharedSpec44},
+	{"gdb", &sharedSpec47},
+	{"gdb-multiarch", &sharedSpec47},
 	{"gdisk", &cmdSpec{
 		class:  "destructive",
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-l"},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs: subcommands{{"push", &sharedSpec18}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec8}, {"list", &sharedSpec8}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec8}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec8}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"status", &sharedSpec8}, {"diff", &sharedSpec8}, {"checks", &sharedSpec8}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"status", &sharedSpec8}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"watch", &sharedSpec8}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}}}}, {"label", &sharedSpec45}, {"cache", &sharedSpec45}, {"variable", &sharedSpec45}, {"search", &sharedSpec8}, {"status", &sharedSpec8}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec8}, {"list", &sharedSpec8}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec8}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec8}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"status", &sharedSpec8}, {"diff", &sharedSpec8}, {"checks", &sharedSpec8}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"status", &sharedSpec8}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"watch", &sharedSpec8}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}}}}, {"label", &sharedSpec48}, {"cache", &sharedSpec48}, {"variable", &sharedSpec48}, {"search", &sharedSpec8}, {"status", &sharedSpec8}},
 	}},
+	{"ghc", &sharedSpec10},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		effect:   1,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: 6}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}, {"show", &sharedSpec8}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec46}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec46}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec47}, {"pull", &sharedSpec47}, {"ls-remote", &sharedSpec47}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"get", &sharedSpec8}, {"list", &sharedSpec8}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec8}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec8}, {"get-url", &sharedSpec8}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}, {"show", &sharedSpec8}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec48}, {"cat-file", &sharedSpec48}, {"status", &sharedSpec49}, {"log", &sharedSpec49}, {"annotate", &sharedSpec49}, {"ls-files", &sharedSpec49}, {"ls-tree", &sharedSpec49}, {"rev-parse", &sharedSpec49}, {"rev-list", &sharedSpec49}, {"describe", &sharedSpec49}, {"shortlog", &sharedSpec49}, {"show-ref", &sharedSpec49}, {"for-each-ref", &sharedSpec49}, {"merge-base", &sharedSpec49}, {"name-rev", &sharedSpec49}, {"whatchanged", &sharedSpec49}, {"cherry", &sharedSpec49}, {"check-ignore", &sharedSpec49}, {"check-attr", &sharedSpec49}, {"count-objects", &sharedSpec49}, {"diff-tree", &sharedSpec49}, {"diff-index", &sharedSpec49}, {"diff-files", &sharedSpec49}, {"version", &sharedSpec49}, {"help", &sharedSpec49}, {"range-diff", &sharedSpec49}, {"var", &sharedSpec49}, {"verify-commit", &sharedSpec49}, {"verify-tag", &sharedSpec49}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"ls-files", &sharedSpec8}, {"status", &sharedSpec8}, {"env", &sharedSpec8}, {"version", &sharedSpec8}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}, {"show", &sharedSpec8}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec49}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec49}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec50}, {"pull", &sharedSpec50}, {"ls-remote", &sharedSpec50}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"get", &sharedSpec8}, {"list", &sharedSpec8}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec8}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec8}, {"get-url", &sharedSpec8}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}, {"show", &sharedSpec8}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec51}, {"cat-file", &sharedSpec51}, {"status", &sharedSpec52}, {"log", &sharedSpec52}, {"annotate", &sharedSpec52}, {"ls-files", &sharedSpec52}, {"ls-tree", &sharedSpec52}, {"rev-parse", &sharedSpec52}, {"rev-list", &sharedSpec52}, {"describe", &sharedSpec52}, {"shortlog", &sharedSpec52}, {"show-ref", &sharedSpec52}, {"for-each-ref", &sharedSpec52}, {"merge-base", &sharedSpec52}, {"name-rev", &sharedSpec52}, {"whatchanged", &sharedSpec52}, {"cherry", &sharedSpec52}, {"check-ignore", &sharedSpec52}, {"check-attr", &sharedSpec52}, {"count-objects", &sharedSpec52}, {"diff-tree", &sharedSpec52}, {"diff-index", &sharedSpec52}, {"diff-files", &sharedSpec52}, {"version", &sharedSpec52}, {"help", &sharedSpec52}, {"range-diff", &sharedSpec52}, {"var", &sharedSpec52}, {"verify-commit", &sharedSpec52}, {"verify-tag", &sharedSpec52}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"ls-files", &sharedSpec8}, {"status", &sharedSpec8}, {"env", &sharedSpec8}, {"version", &sharedSpec8}}, fileOpts: true}}},
 		files:    12,
 		everySub: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true},
@@ -624,11 +633,12 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec50},
+	{"gmake", &sharedSpec53},
 	{"go", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec8}, {"version", &sharedSpec8}, {"doc", &sharedSpec8}, {"help", &sharedSpec8}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
+		subs:        subcommands{{"install", &sharedSpec11}, {"list", &sharedSpec8}, {"version", &sharedSpec8}, {"doc", &sharedSpec8}, {"help", &sharedSpec8}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
 		notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
 	}},
+	{"golangci-lint", &sharedSpec10},
 	{"gpasswd", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -637,7 +647,7 @@ var commandTable = [...]namedSpec{
 	{"gpg", &cmdSpec{
 		opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: "credential-access", why: "exports GnuPG private keys"}},
 	}},
-	{"grep", &sharedSpec33},
+	{"grep", &sharedSpec36},
 	{"groupadd", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -657,9 +667,10 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"gunzip", &sharedSpec51},
-	{"gvim", &sharedSpec35},
-	{"gzip", &sharedSpec52},
+	{"gunzip", &sharedSpec54},
+	{"gvim", &sharedSpec38},
+	{"gzip", &sharedSpec55},
+	{"hadolint", &sharedSpec10},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
 	}},
@@ -672,7 +683,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"helm", &cmdSpec{
 		effect:      16,
-		subs:        subcommands{{"uninstall", &sharedSpec53}, {"delete", &sharedSpec53}, {"del", &sharedSpec53}, {"un", &sharedSpec53}, {"install", &sharedSpec54}, {"upgrade", &sharedSpec54}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec8}, {"ls", &sharedSpec8}, {"status", &sharedSpec8}, {"history", &sharedSpec8}, {"show", &sharedSpec8}, {"search", &sharedSpec8}, {"version", &sharedSpec8}, {"env", &sharedSpec8}, {"lint", &sharedSpec8}, {"repo", &sharedSpec45}, {"dependency", &sharedSpec45}},
+		subs:        subcommands{{"uninstall", &sharedSpec56}, {"delete", &sharedSpec56}, {"del", &sharedSpec56}, {"un", &sharedSpec56}, {"install", &sharedSpec57}, {"upgrade", &sharedSpec57}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec8}, {"ls", &sharedSpec8}, {"status", &sharedSpec8}, {"history", &sharedSpec8}, {"show", &sharedSpec8}, {"search", &sharedSpec8}, {"version", &sharedSpec8}, {"env", &sharedSpec8}, {"lint", &sharedSpec8}, {"repo", &sharedSpec48}, {"dependency", &sharedSpec48}},
 		notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
 	}},
 	{"heroku", &cmdSpec{
@@ -690,14 +701,15 @@ var commandTable = [...]namedSpec{
 		opts:        []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		dashOperand: historyOffset,
 	}},
-	{"hive", &sharedSpec55},
-	{"host", &sharedSpec24},
+	{"hive", &sharedSpec58},
+	{"host", &sharedSpec27},
 	{"hostname", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		readBare: true,
 	}},
-	{"http", &sharedSpec56},
+	{"htop", &sharedSpec10},
+	{"http", &sharedSpec59},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		effect:   16,
@@ -714,7 +726,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec56},
+	{"https", &sharedSpec59},
+	{"hugo", &sharedSpec60},
 	{"iconv", &cmdSpec{
 		long:     []string{"from-code=", "to-code=", "output="},
 		shortVal: "fto",
@@ -724,11 +737,12 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"id", &sharedSpec2},
+	{"iex", &sharedSpec10},
 	{"ifne", &cmdSpec{
 		wraps: true,
 		short: "n",
 	}},
-	{"incus", &sharedSpec57},
+	{"incus", &sharedSpec61},
 	{"insmod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -749,11 +763,14 @@ var commandTable = [...]namedSpec{
 		noCommand: "pPu",
 	}},
 	{"ip", &cmdSpec{
-		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec11, operands: 1}},
+		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec12, operands: 1}},
 		probe:  true,
 	}},
-	{"ip6tables", &sharedSpec58},
-	{"iptables", &sharedSpec58},
+	{"ip6tables", &sharedSpec62},
+	{"iptables", &sharedSpec62},
+	{"java", &sharedSpec63},
+	{"javac", &sharedSpec63},
+	{"jekyll", &sharedSpec22},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    1,
@@ -772,6 +789,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		fileCode: (*walker).jqCode,
 	}},
+	{"k9s", &sharedSpec60},
 	{"kill", &cmdSpec{
 		opts:        []optEffect{{names: []string{"-1"}, operand: true, class: "destructive", why: "signals every process the user may signal"}, {operand: true, match: parentProcess, class: "destructive", why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"}, {names: []string{"1"}, operand: true, class: "destructive", why: "signals init, which stops the machine"}},
 		dashOperand: killPID,
@@ -785,17 +803,21 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
+	{"kotlin", &sharedSpec63},
+	{"kotlinc", &sharedSpec63},
 	{"kubectl", &cmdSpec{
 		effect:      16,
-		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec8}, {"get-contexts", &sharedSpec8}, {"current-context", &sharedSpec8}, {"get-clusters", &sharedSpec8}, {"get-users", &sharedSpec8}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec8}, {"logs", &sharedSpec8}, {"top", &sharedSpec8}, {"explain", &sharedSpec8}, {"api-resources", &sharedSpec8}, {"api-versions", &sharedSpec8}, {"version", &sharedSpec8}, {"events", &sharedSpec8}, {"cluster-info", &sharedSpec59}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec8}, {"whoami", &sharedSpec8}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec8}, {"history", &sharedSpec8}}}}},
-		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec60, operands: 1, dashdash: true, remote: true}},
+		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec8}, {"get-contexts", &sharedSpec8}, {"current-context", &sharedSpec8}, {"get-clusters", &sharedSpec8}, {"get-users", &sharedSpec8}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec8}, {"logs", &sharedSpec8}, {"top", &sharedSpec8}, {"explain", &sharedSpec8}, {"api-resources", &sharedSpec8}, {"api-versions", &sharedSpec8}, {"version", &sharedSpec8}, {"events", &sharedSpec8}, {"cluster-info", &sharedSpec64}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec8}, {"whoami", &sharedSpec8}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec8}, {"history", &sharedSpec8}}}}},
+		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec65, operands: 1, dashdash: true, remote: true}},
 		notReadWith: []string{"-s", "--server", "--kubeconfig"},
 	}},
-	{"latex", &sharedSpec34},
+	{"latex", &sharedSpec37},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: 64, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &sharedSpec28}, {"bootout", &sharedSpec28}, {"disable", &sharedSpec28}, {"kill", &sharedSpec28}, {"stop", &sharedSpec28}, {"remove", &sharedSpec28}, {"list", &sharedSpec8}, {"print", &sharedSpec8}, {"print-disabled", &sharedSpec8}},
+		subs: subcommands{{"unload", &sharedSpec31}, {"bootout", &sharedSpec31}, {"disable", &sharedSpec31}, {"kill", &sharedSpec31}, {"stop", &sharedSpec31}, {"remove", &sharedSpec31}, {"list", &sharedSpec8}, {"print", &sharedSpec8}, {"print-disabled", &sharedSpec8}},
 	}},
+	{"ld", &sharedSpec10},
+	{"ldd", &sharedSpec10},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
 		shortVal: "bhjkoOpPtTxyz#",
@@ -812,9 +834,9 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
-	{"linux32", &sharedSpec61},
-	{"linux64", &sharedSpec61},
-	{"live-server", &sharedSpec21},
+	{"linux32", &sharedSpec66},
+	{"linux64", &sharedSpec66},
+	{"live-server", &sharedSpec24},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
@@ -822,7 +844,7 @@ var commandTable = [...]namedSpec{
 		files:    5,
 		fileOpts: true,
 	}},
-	{"local", &sharedSpec22},
+	{"local", &sharedSpec25},
 	{"lpass", &cmdSpec{
 		subs: subcommands{{"show", &cmdSpec{class: "credential-access", why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the LastPass vault"}}},
 	}},
@@ -833,13 +855,14 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "bcCfhiLrStTV",
 	}},
-	{"lualatex", &sharedSpec34},
-	{"luatex", &sharedSpec34},
+	{"lua", &sharedSpec22},
+	{"lualatex", &sharedSpec37},
+	{"luatex", &sharedSpec37},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec57},
+	{"lxc", &sharedSpec61},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -867,16 +890,17 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"mail", &sharedSpec40},
-	{"mailx", &sharedSpec40},
-	{"make", &sharedSpec50},
+	{"mail", &sharedSpec43},
+	{"mailx", &sharedSpec43},
+	{"make", &sharedSpec53},
 	{"man", &cmdSpec{
 		long: []string{"pager", "html"},
 		opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
 	}},
-	{"mariadb", &sharedSpec62},
-	{"mawk", &sharedSpec63},
-	{"md5sum", &sharedSpec14},
+	{"mariadb", &sharedSpec67},
+	{"markdownlint", &sharedSpec10},
+	{"mawk", &sharedSpec68},
+	{"md5sum", &sharedSpec15},
 	{"miniserve", &cmdSpec{
 		shortVal: "pigtauc",
 		effect:   16,
@@ -884,7 +908,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"mise", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec11, dashdash: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec12, dashdash: true}},
 		probe:  true,
 	}},
 	{"mkdir", &cmdSpec{
@@ -892,14 +916,15 @@ var commandTable = [...]namedSpec{
 		shortVal: "m",
 		files:    2,
 	}},
+	{"mkdocs", &sharedSpec10},
 	{"modprobe", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
 	}},
-	{"mongo", &sharedSpec64},
-	{"mongosh", &sharedSpec64},
+	{"mongo", &sharedSpec69},
+	{"mongosh", &sharedSpec69},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -914,7 +939,7 @@ var commandTable = [...]namedSpec{
 		unless: []string{"-l"},
 		bare:   true,
 	}},
-	{"mutt", &sharedSpec40},
+	{"mutt", &sharedSpec43},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -922,19 +947,21 @@ var commandTable = [...]namedSpec{
 		files:    4,
 		fileOpts: true,
 	}},
-	{"mysql", &sharedSpec62},
+	{"mvn", &sharedSpec22},
+	{"mypy", &sharedSpec10},
+	{"mysql", &sharedSpec67},
 	{"mysqladmin", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
-	{"nawk", &sharedSpec63},
-	{"nc", &sharedSpec65},
-	{"ncat", &sharedSpec65},
+	{"nawk", &sharedSpec68},
+	{"nc", &sharedSpec70},
+	{"ncat", &sharedSpec70},
 	{"nerdctl", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec25}, {"create", &sharedSpec25}},
+		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}},
 	}},
-	{"netcat", &sharedSpec65},
+	{"netcat", &sharedSpec70},
 	{"newgrp", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -945,6 +972,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "fI",
 		opts:     []optEffect{{names: []string{"flush", "delete"}, operand: true, effect: 32, class: "privilege-escalation", why: "removes the machine's firewall rules"}, {names: []string{"-f", "--file"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}},
 	}},
+	{"nginx", &sharedSpec22},
 	{"ngrok", &cmdSpec{
 		effect: 16,
 		class:  "exfiltration",
@@ -957,6 +985,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		wraps:    true,
 	}},
+	{"nim", &sharedSpec22},
 	{"nix", &cmdSpec{
 		launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}},
 		probe:  true,
@@ -976,11 +1005,13 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).nmapCode,
 	}},
-	{"nocache", &sharedSpec11},
-	{"nohup", &sharedSpec11},
+	{"nocache", &sharedSpec12},
+	{"node", &sharedSpec22},
+	{"nohup", &sharedSpec12},
 	{"npm", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec66}, {"x", &sharedSpec66}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec67}, {"get", &sharedSpec8}, {"list", &sharedSpec8}, {"ls", &sharedSpec8}}}}, {"set", &sharedSpec67}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec8}, {"list", &sharedSpec8}, {"ll", &sharedSpec8}, {"la", &sharedSpec8}, {"view", &sharedSpec8}, {"info", &sharedSpec8}, {"show", &sharedSpec8}, {"v", &sharedSpec8}, {"outdated", &sharedSpec8}, {"why", &sharedSpec8}, {"explain", &sharedSpec8}, {"prefix", &sharedSpec8}, {"root", &sharedSpec8}, {"search", &sharedSpec8}, {"version", &sharedSpec59}, {"audit", &sharedSpec59}},
+		subs:        subcommands{{"install", &sharedSpec13}, {"i", &sharedSpec13}, {"add", &sharedSpec13}, {"exec", &sharedSpec71}, {"x", &sharedSpec71}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec72}, {"get", &sharedSpec8}, {"list", &sharedSpec8}, {"ls", &sharedSpec8}}}}, {"set", &sharedSpec72}, {"publish", &sharedSpec18}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec8}, {"list", &sharedSpec8}, {"ll", &sharedSpec8}, {"la", &sharedSpec8}, {"view", &sharedSpec8}, {"info", &sharedSpec8}, {"show", &sharedSpec8}, {"v", &sharedSpec8}, {"outdated", &sharedSpec8}, {"why", &sharedSpec8}, {"explain", &sharedSpec8}, {"prefix", &sharedSpec8}, {"root", &sharedSpec8}, {"search", &sharedSpec8}, {"version", &sharedSpec64}, {"audit", &sharedSpec64}},
 		notReadWith: []string{"--registry"},
+		about:       []string{"-v"},
 	}},
 	{"nproc", &sharedSpec2},
 	{"npx", &cmdSpec{
@@ -1000,18 +1031,19 @@ var commandTable = [...]namedSpec{
 		short:    "amuinpUCTrwFZ",
 		subject:  true,
 	}},
-	{"nslookup", &sharedSpec24},
+	{"nslookup", &sharedSpec27},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
 		wraps:    true,
 		short:    "ls",
 	}},
-	{"nvim", &sharedSpec35},
+	{"nvim", &sharedSpec38},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec60, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec65, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
 	}},
+	{"ocaml", &sharedSpec63},
 	{"od", &cmdSpec{
 		shortVal: "AjNt",
 		files:    1,
@@ -1024,17 +1056,19 @@ var commandTable = [...]namedSpec{
 	{"openssl", &cmdSpec{
 		effect:     16,
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
+		subs:       subcommands{{"version", &sharedSpec8}},
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec68}},
+		subs:  subcommands{{"install", &sharedSpec73}},
 		probe: true,
 	}},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
 	}},
-	{"parted", &sharedSpec36},
+	{"pandoc", &sharedSpec10},
+	{"parted", &sharedSpec39},
 	{"pass", &cmdSpec{
 		class:  "credential-access",
 		why:    "prints passwords from the password store",
@@ -1057,26 +1091,28 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).patchCode,
 	}},
-	{"pbzip2", &sharedSpec15},
-	{"pdflatex", &sharedSpec34},
-	{"pdftex", &sharedSpec34},
+	{"pbzip2", &sharedSpec16},
+	{"pdflatex", &sharedSpec37},
+	{"pdftex", &sharedSpec37},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec69}, {sub: []string{"stat"}, opts: &sharedSpec69}, {sub: []string{"trace"}, opts: &sharedSpec69}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec74}, {sub: []string{"stat"}, opts: &sharedSpec74}, {sub: []string{"trace"}, opts: &sharedSpec74}},
 		probe:  true,
 	}},
-	{"perl", &sharedSpec70},
+	{"perl", &sharedSpec75},
 	{"pgrep", &sharedSpec2},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		probe:    true,
+		about:    []string{"-v"},
 	}},
-	{"pigz", &sharedSpec52},
-	{"ping", &sharedSpec24},
-	{"ping6", &sharedSpec24},
-	{"pip", &sharedSpec71},
-	{"pip3", &sharedSpec71},
+	{"pigz", &sharedSpec55},
+	{"ping", &sharedSpec27},
+	{"ping6", &sharedSpec27},
+	{"pip", &sharedSpec76},
+	{"pip3", &sharedSpec76},
 	{"pipenv", &cmdSpec{
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}},
 		probe:  true,
 	}},
 	{"pipx", &cmdSpec{
@@ -1091,7 +1127,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec68}, {"add", &sharedSpec68}},
+		subs:  subcommands{{"install", &sharedSpec73}, {"add", &sharedSpec73}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1100,38 +1136,41 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec72}, {"ls", &sharedSpec8}, {"list", &sharedSpec8}, {"outdated", &sharedSpec8}, {"why", &sharedSpec8}, {"audit", &sharedSpec59}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
+		subs:   subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"i", &sharedSpec13}, {"dlx", &sharedSpec14}, {"config", &sharedSpec77}, {"ls", &sharedSpec8}, {"list", &sharedSpec8}, {"outdated", &sharedSpec8}, {"why", &sharedSpec8}, {"audit", &sharedSpec64}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}},
+		about:  []string{"-v"},
 	}},
+	{"pod", &sharedSpec10},
 	{"podman", &cmdSpec{
 		effect: 1,
-		subs:   subcommands{{"run", &sharedSpec25}, {"create", &sharedSpec25}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec26}, {"container", &sharedSpec26}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec30, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec31, operands: 1, remote: true}},
+		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec29}, {"container", &sharedSpec29}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec33, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec34, operands: 1, remote: true}},
 	}},
 	{"poetry", &cmdSpec{
-		subs:   subcommands{{"publish", &sharedSpec17}},
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
+		subs:   subcommands{{"publish", &sharedSpec18}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}},
 	}},
 	{"popd", &sharedSpec2},
-	{"powershell", &sharedSpec73},
+	{"powershell", &sharedSpec78},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
 		files:    1,
 		probe:    true,
 	}},
-	{"presto", &sharedSpec74},
+	{"presto", &sharedSpec79},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 	}},
-	{"printf", &sharedSpec32},
+	{"printf", &sharedSpec35},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"proxychains", &sharedSpec75},
-	{"proxychains4", &sharedSpec75},
+	{"protoc", &sharedSpec10},
+	{"proxychains", &sharedSpec80},
+	{"proxychains4", &sharedSpec80},
 	{"ps", &sharedSpec2},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
@@ -1152,8 +1191,10 @@ var commandTable = [...]namedSpec{
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec2},
-	{"pwsh", &sharedSpec73},
-	{"pzstd", &sharedSpec76},
+	{"pwsh", &sharedSpec78},
+	{"python", &sharedSpec81},
+	{"python3", &sharedSpec81},
+	{"pzstd", &sharedSpec82},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1172,12 +1213,13 @@ var commandTable = [...]namedSpec{
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
 	{"readlink", &sharedSpec2},
-	{"readonly", &sharedSpec22},
+	{"readonly", &sharedSpec25},
 	{"realpath", &sharedSpec2},
 	{"redis-cli", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: 1, class: "inline-code", why: "loads a library into the server"}},
 	}},
+	{"redis-server", &sharedSpec22},
 	{"restic", &cmdSpec{
 		long:  []string{"password-command="},
 		opts:  []optEffect{{names: []string{"--password-command"}, exec: true, script: true}},
@@ -1188,7 +1230,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec14},
+	{"rev", &sharedSpec15},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1218,7 +1260,7 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &sharedSpec77},
+	{"rmdir", &sharedSpec83},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1231,7 +1273,8 @@ var commandTable = [...]namedSpec{
 		files:    17,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec70},
+	{"ruby", &sharedSpec75},
+	{"ruff", &sharedSpec10},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1257,12 +1300,15 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		probe:    true,
 		fileOpts: true,
+		about:    []string{"-vV"},
 	}},
-	{"rvim", &sharedSpec35},
+	{"rustup", &sharedSpec10},
+	{"rvim", &sharedSpec38},
 	{"sandbox-exec", &cmdSpec{
 		shortVal: "fpnD",
 		wraps:    true,
 	}},
+	{"scala", &sharedSpec63},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
 		effect:   16,
@@ -1298,7 +1344,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"sendmail", &sharedSpec39},
+	{"sendmail", &sharedSpec42},
 	{"seq", &sharedSpec2},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
@@ -1354,12 +1400,13 @@ var commandTable = [...]namedSpec{
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"},
 	}},
-	{"sha1sum", &sharedSpec14},
-	{"sha224sum", &sharedSpec18},
-	{"sha256sum", &sharedSpec14},
-	{"sha384sum", &sharedSpec18},
-	{"sha512sum", &sharedSpec14},
+	{"sha1sum", &sharedSpec15},
+	{"sha224sum", &sharedSpec19},
+	{"sha256sum", &sharedSpec15},
+	{"sha384sum", &sharedSpec19},
+	{"sha512sum", &sharedSpec15},
 	{"shasum", &sharedSpec2},
+	{"shellcheck", &sharedSpec10},
 	{"shred", &cmdSpec{
 		long:     []string{"force", "iterations=", "random-source=", "size=", "remove=", "verbose", "exact", "zero", "help", "version"},
 		shortVal: "ns",
@@ -1379,7 +1426,7 @@ var commandTable = [...]namedSpec{
 		long: []string{"dangerous", "devmode", "classic", "channel=", "edge", "beta", "candidate", "stable", "jailmode"},
 		opts: []optEffect{{names: []string{"--dangerous", "--devmode"}, class: "supply-chain", why: "installs an unsigned snap or one without confinement"}},
 	}},
-	{"snowsql", &sharedSpec19},
+	{"snowsql", &sharedSpec21},
 	{"socat", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
@@ -1398,11 +1445,12 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec55},
+	{"spark-sql", &sharedSpec58},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: 32, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
 	}},
+	{"sphinx-build", &sharedSpec10},
 	{"split", &cmdSpec{
 		long:     []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"},
 		shortVal: "abCeln t",
@@ -1447,6 +1495,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-o"}, exec: true, values: []string{"ssh_command", "sshfs_sync", "ProxyCommand", "LocalCommand"}, cluster: true}},
 		probe:    true,
 	}},
+	{"stack", &sharedSpec10},
 	{"stat", &sharedSpec2},
 	{"stdbuf", &cmdSpec{
 		long:     []string{"input=", "output=", "error="},
@@ -1487,16 +1536,17 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &sharedSpec78},
-	{"sum", &sharedSpec18},
-	{"swaks", &sharedSpec40},
+	{"sudoedit", &sharedSpec84},
+	{"sum", &sharedSpec19},
+	{"swaks", &sharedSpec43},
+	{"swift", &sharedSpec10},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
 	}},
 	{"systemctl", &cmdSpec{
 		opts:        []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs:        subcommands{{"stop", &sharedSpec79}, {"disable", &sharedSpec79}, {"kill", &sharedSpec79}, {"mask", &sharedSpec79}, {"status", &sharedSpec8}, {"is-active", &sharedSpec8}, {"is-enabled", &sharedSpec8}, {"is-failed", &sharedSpec8}, {"is-system-running", &sharedSpec8}, {"list-units", &sharedSpec8}, {"list-unit-files", &sharedSpec8}, {"list-timers", &sharedSpec8}, {"list-sockets", &sharedSpec8}, {"list-dependencies", &sharedSpec8}, {"show", &sharedSpec8}, {"cat", &sharedSpec8}, {"get-default", &sharedSpec8}},
+		subs:        subcommands{{"stop", &sharedSpec85}, {"disable", &sharedSpec85}, {"kill", &sharedSpec85}, {"mask", &sharedSpec85}, {"status", &sharedSpec8}, {"is-active", &sharedSpec8}, {"is-enabled", &sharedSpec8}, {"is-failed", &sharedSpec8}, {"is-system-running", &sharedSpec8}, {"list-units", &sharedSpec8}, {"list-unit-files", &sharedSpec8}, {"list-timers", &sharedSpec8}, {"list-sockets", &sharedSpec8}, {"list-dependencies", &sharedSpec8}, {"show", &sharedSpec8}, {"cat", &sharedSpec8}, {"get-default", &sharedSpec8}},
 		notReadWith: []string{"-H", "--host", "-M", "--machine"},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -1546,13 +1596,17 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec78},
-	{"telnet", &sharedSpec39},
-	{"terraform", &sharedSpec80},
-	{"terragrunt", &sharedSpec80},
+	{"tee", &sharedSpec84},
+	{"telnet", &sharedSpec42},
+	{"terraform", &cmdSpec{
+		subs:  subcommands{{"destroy", &sharedSpec86}, {"apply", &sharedSpec87}, {"state", &sharedSpec88}, {"workspace", &sharedSpec89}},
+		about: []string{"-help"},
+	}},
+	{"terragrunt", &sharedSpec90},
 	{"test", &sharedSpec2},
-	{"tex", &sharedSpec34},
-	{"tftp", &sharedSpec39},
+	{"tex", &sharedSpec37},
+	{"tflint", &sharedSpec10},
+	{"tftp", &sharedSpec42},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -1567,15 +1621,15 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec81, script: true}, {sub: []string{"new"}, opts: &sharedSpec81, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec81, script: true}, {sub: []string{"neww"}, opts: &sharedSpec81, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec81, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec81, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec81, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec81, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec81, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec81, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec81, script: true}, {sub: []string{"popup"}, opts: &sharedSpec81, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec82, script: true}, {sub: []string{"run"}, opts: &sharedSpec82, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec83, keys: true}, {sub: []string{"send"}, opts: &sharedSpec83, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec91, script: true}, {sub: []string{"new"}, opts: &sharedSpec91, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec91, script: true}, {sub: []string{"neww"}, opts: &sharedSpec91, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec91, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec91, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec91, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec91, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec91, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec91, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec91, script: true}, {sub: []string{"popup"}, opts: &sharedSpec91, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec92, script: true}, {sub: []string{"run"}, opts: &sharedSpec92, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec93, keys: true}, {sub: []string{"send"}, opts: &sharedSpec93, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &sharedSpec80},
+	{"tofu", &sharedSpec90},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
 	}},
-	{"torify", &sharedSpec11},
+	{"torify", &sharedSpec12},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -1589,9 +1643,9 @@ var commandTable = [...]namedSpec{
 		files:    2,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec11},
+	{"toybox", &sharedSpec12},
 	{"tr", &sharedSpec2},
-	{"traceroute", &sharedSpec24},
+	{"traceroute", &sharedSpec27},
 	{"tree", &cmdSpec{
 		probe:       true,
 		readOnly:    true,
@@ -1602,7 +1656,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "sv",
 	}},
-	{"trino", &sharedSpec74},
+	{"trino", &sharedSpec79},
 	{"true", &sharedSpec2},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -1614,7 +1668,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec17}},
+		subs: subcommands{{"upload", &sharedSpec18}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
@@ -1622,7 +1676,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"type", &sharedSpec2},
-	{"typeset", &sharedSpec22},
+	{"typeset", &sharedSpec25},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
@@ -1659,7 +1713,7 @@ var commandTable = [...]namedSpec{
 		files:    7,
 		readOnly: true,
 	}},
-	{"unlink", &sharedSpec77},
+	{"unlink", &sharedSpec83},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1680,8 +1734,8 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"unpigz", &sharedSpec51},
-	{"unset", &sharedSpec22},
+	{"unpigz", &sharedSpec54},
+	{"unset", &sharedSpec25},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -1729,7 +1783,7 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "creates a user",
 	}},
-	{"userdel", &sharedSpec23},
+	{"userdel", &sharedSpec26},
 	{"usermod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -1742,15 +1796,16 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec84}, {"download", &sharedSpec85}, {"config", &sharedSpec86}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec87}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec94}, {"download", &sharedSpec95}, {"config", &sharedSpec96}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec97}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &sharedSpec87},
+	{"uvx", &sharedSpec97},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
 	}},
-	{"valgrind", &sharedSpec11},
+	{"vale", &sharedSpec10},
+	{"valgrind", &sharedSpec12},
 	{"vault", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
@@ -1760,15 +1815,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec35},
-	{"view", &sharedSpec35},
+	{"vi", &sharedSpec38},
+	{"view", &sharedSpec38},
 	{"vigr", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 	}},
-	{"vim", &sharedSpec35},
-	{"vimdiff", &sharedSpec35},
+	{"vim", &sharedSpec38},
+	{"vimdiff", &sharedSpec38},
 	{"vipw", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -1808,14 +1863,14 @@ var commandTable = [...]namedSpec{
 	{"whereis", &sharedSpec2},
 	{"which", &sharedSpec2},
 	{"whoami", &sharedSpec2},
-	{"winpty", &sharedSpec11},
+	{"winpty", &sharedSpec12},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
 	}},
-	{"xelatex", &sharedSpec34},
-	{"xetex", &sharedSpec34},
-	{"xh", &sharedSpec56},
+	{"xelatex", &sharedSpec37},
+	{"xetex", &sharedSpec37},
+	{"xh", &sharedSpec59},
 	{"xhs", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
@@ -1841,10 +1896,11 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"xzcat", &sharedSpec14},
+	{"xzcat", &sharedSpec15},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec37}, {"config", &sharedSpec72}, {"list", &sharedSpec8}, {"info", &sharedSpec8}, {"why", &sharedSpec8}, {"outdated", &sharedSpec8}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}},
+		subs:   subcommands{{"add", &sharedSpec13}, {"dlx", &sharedSpec14}, {"publish", &sharedSpec18}, {"npm", &sharedSpec40}, {"config", &sharedSpec77}, {"list", &sharedSpec8}, {"info", &sharedSpec8}, {"why", &sharedSpec8}, {"outdated", &sharedSpec8}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, script: true}},
+		about:  []string{"-v"},
 	}},
 	{"yq", &cmdSpec{
 		probe:       true,
@@ -1852,7 +1908,7 @@ var commandTable = [...]namedSpec{
 		notReadWith: []string{"-i", "--inplace"},
 	}},
 	{"yum", &sharedSpec5},
-	{"zcat", &sharedSpec14},
+	{"zcat", &sharedSpec15},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -1863,6 +1919,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
+	{"zig", &sharedSpec60},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -1870,9 +1927,9 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).zipCode,
 	}},
-	{"zless", &sharedSpec18},
-	{"zmore", &sharedSpec18},
-	{"zstd", &sharedSpec76},
+	{"zless", &sharedSpec19},
+	{"zmore", &sharedSpec19},
+	{"zstd", &sharedSpec82},
 	{"zypper", &sharedSpec5},
 }
 
@@ -1931,34 +1988,38 @@ var sharedSpec9 = cmdSpec{
 }
 
 var sharedSpec10 = cmdSpec{
+	probe: true,
+}
+
+var sharedSpec11 = cmdSpec{
 	effect: 20,
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 }
 
-var sharedSpec11 = cmdSpec{
-	wraps: true,
-}
-
 var sharedSpec12 = cmdSpec{
-	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
-	shortVal: "wp",
-	effect:   20,
-	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+	wraps: true,
 }
 
 var sharedSpec13 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	effect:   20,
-	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 }
 
 var sharedSpec14 = cmdSpec{
+	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
+	shortVal: "wp",
+	effect:   20,
+	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+}
+
+var sharedSpec15 = cmdSpec{
 	files:    1,
 	readOnly: true,
 }
 
-var sharedSpec15 = cmdSpec{
+var sharedSpec16 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -1968,101 +2029,115 @@ var sharedSpec15 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec16 = cmdSpec{
+var sharedSpec17 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
 	files:    1,
 	fileOpts: true,
 }
 
-var sharedSpec17 = cmdSpec{
+var sharedSpec18 = cmdSpec{
 	effect: 16,
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	unless: []string{"--dry-run", "-n"},
 }
 
-var sharedSpec18 = cmdSpec{
+var sharedSpec19 = cmdSpec{
 	files: 1,
 }
 
-var sharedSpec19 = cmdSpec{
+var sharedSpec20 = cmdSpec{
+	shortVal: "oIlLDUxeTuzBF",
+	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
+	files:    1,
+	probe:    true,
+	fileOpts: true,
+	about:    []string{"-v"},
+}
+
+var sharedSpec21 = cmdSpec{
 	long:     []string{"query="},
 	shortVal: "q",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-q", "--query"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec20 = cmdSpec{
+var sharedSpec22 = cmdSpec{
+	probe: true,
+	about: []string{"-v"},
+}
+
+var sharedSpec23 = cmdSpec{
 	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: 32, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
-var sharedSpec21 = cmdSpec{
+var sharedSpec24 = cmdSpec{
 	effect: 16,
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	probe:  true,
 }
 
-var sharedSpec22 = cmdSpec{
+var sharedSpec25 = cmdSpec{
 	opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
 }
 
-var sharedSpec23 = cmdSpec{
+var sharedSpec26 = cmdSpec{
 	effect: 32,
 	class:  "destructive",
 	why:    "deletes a user account",
 }
 
-var sharedSpec24 = cmdSpec{
+var sharedSpec27 = cmdSpec{
 	effect: 16,
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	probe:  true,
 }
 
-var sharedSpec25 = cmdSpec{
+var sharedSpec28 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
 	effect:   1,
 	opts:     []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 }
 
-var sharedSpec26 = cmdSpec{
+var sharedSpec29 = cmdSpec{
 	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
 }
 
-var sharedSpec27 = cmdSpec{
+var sharedSpec30 = cmdSpec{
 	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
 	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
-var sharedSpec28 = cmdSpec{
+var sharedSpec31 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
 }
 
-var sharedSpec29 = cmdSpec{
+var sharedSpec32 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec8}},
 }
 
-var sharedSpec30 = cmdSpec{
+var sharedSpec33 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	short:    "dit",
 }
 
-var sharedSpec31 = cmdSpec{
+var sharedSpec34 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	short:    "dit",
 }
 
-var sharedSpec32 = cmdSpec{
+var sharedSpec35 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec33 = cmdSpec{
+var sharedSpec36 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
@@ -2073,65 +2148,65 @@ var sharedSpec33 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec34 = cmdSpec{
+var sharedSpec37 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec35 = cmdSpec{
+var sharedSpec38 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	analyse:  vimCommands,
 }
 
-var sharedSpec36 = cmdSpec{
+var sharedSpec39 = cmdSpec{
 	class:  "destructive",
 	why:    "rewrites a disk's partition table",
 	unless: []string{"-l", "--list"},
 }
 
-var sharedSpec37 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec17}},
+var sharedSpec40 = cmdSpec{
+	subs: subcommands{{"publish", &sharedSpec18}},
 }
 
-var sharedSpec38 = cmdSpec{
+var sharedSpec41 = cmdSpec{
 	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}},
 	probe: true,
 }
 
-var sharedSpec39 = cmdSpec{
+var sharedSpec42 = cmdSpec{
 	effect: 16,
 }
 
-var sharedSpec40 = cmdSpec{
+var sharedSpec43 = cmdSpec{
 	effect: 16,
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	probe:  true,
 }
 
-var sharedSpec41 = cmdSpec{
-	subs: subcommands{{"storage", &sharedSpec40}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec40}}}}},
+var sharedSpec44 = cmdSpec{
+	subs: subcommands{{"storage", &sharedSpec43}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec43}}}}},
 }
 
-var sharedSpec42 = cmdSpec{
+var sharedSpec45 = cmdSpec{
 	readVerbs: []string{"list", "describe"},
 }
 
-var sharedSpec43 = cmdSpec{
+var sharedSpec46 = cmdSpec{
 	readVerbs: []string{"list", "describe"},
 	verbAt:    1,
 }
 
-var sharedSpec44 = cmdSpec{
+var sharedSpec47 = cmdSpec{
 	analyse: gdbCommands,
 	probe:   true,
 }
 
-var sharedSpec45 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec8}},
 }
 
-var sharedSpec46 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	class:    "destructive",
 	why:      "rewrites the repository's history",
@@ -2140,35 +2215,35 @@ var sharedSpec46 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	effect:   16,
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	analyse:  makeCommands,
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2179,7 +2254,7 @@ var sharedSpec51 = cmdSpec{
 	fileOpts:   true,
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2189,23 +2264,23 @@ var sharedSpec52 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	effect:   16,
@@ -2214,115 +2289,132 @@ var sharedSpec56 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec60 = cmdSpec{
+	probe: true,
+	about: []string{"version"},
+}
+
+var sharedSpec61 = cmdSpec{
 	launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
 	probe:  true,
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec63 = cmdSpec{
+	probe: true,
+	about: []string{"-version"},
+}
+
+var sharedSpec64 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	short:    "itq",
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	short: "RFZLXBIST3v",
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	analyse:  awkPrograms,
 	files:    16,
 	fileCode: (*walker).awkCode,
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	effect:   20,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	short:    "aAgnqsTvBNRi",
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	files:    16,
+	probe:    true,
+	about:    []string{"-v"},
 	fileCode: (*walker).inplaceCode,
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &sharedSpec84}, {"download", &sharedSpec85}, {"config", &sharedSpec86}, {"list", &sharedSpec8}, {"show", &sharedSpec8}, {"freeze", &sharedSpec8}, {"check", &sharedSpec8}},
+	subs: subcommands{{"install", &sharedSpec94}, {"download", &sharedSpec95}, {"config", &sharedSpec96}, {"list", &sharedSpec8}, {"show", &sharedSpec8}, {"freeze", &sharedSpec8}, {"check", &sharedSpec8}},
 }
 
-var sharedSpec72 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec67}},
+var sharedSpec77 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec72}},
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	long:   []string{"execute="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	short:    "q",
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec81 = cmdSpec{
+	probe: true,
+	about: []string{"-VV"},
+}
+
+var sharedSpec82 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2332,61 +2424,78 @@ var sharedSpec76 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	effect:  8,
 	deletes: true,
 	files:   2,
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	files: 2,
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec80 = cmdSpec{
-	subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the infrastructure the configuration manages"}}, {"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}}}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}}}},
+var sharedSpec86 = cmdSpec{
+	class: "destructive",
+	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec87 = cmdSpec{
+	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
+}
+
+var sharedSpec88 = cmdSpec{
+	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
+}
+
+var sharedSpec89 = cmdSpec{
+	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
+}
+
+var sharedSpec90 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec86}, {"apply", &sharedSpec87}, {"state", &sharedSpec88}, {"workspace", &sharedSpec89}},
+}
+
+var sharedSpec91 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	short:    "AdDEPXabhvfIkZS",
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	short:    "bC",
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	short:    "FHlMRX",
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
-var sharedSpec86 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	long:   []string{"from=", "with="},
 	effect: 20,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},

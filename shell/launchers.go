@@ -137,6 +137,14 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 	classifyWords(&cmd, name, cmd.Args, dynamicWords(words[1:]))
 	norm := normaliseArgs(name, cmd.Args)
 	cmd.ExecFlags, _ = w.execFlags(name, norm)
+	if len(l.sub) == 0 && len(norm) == 1 && len(assigns) == 0 && words[0].text == name && words[1].static &&
+		strings.HasPrefix(norm[0], "-") && aboutForm(commandSpec(name), name, norm[0]) {
+		// ssh -V: the version, no host, nothing run (a word without a
+		// dash is the host).
+		cmd.ReadOnly = true
+		w.emit(cmd)
+		return
+	}
 	idx := w.emit(cmd)
 	// Parse the options as a wrapper's: a fake first word stands for the
 	// launcher and its subcommand.

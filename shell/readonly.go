@@ -65,7 +65,7 @@ var aboutForms = map[string]bool{"--version": true, "--help": true, "-V": true}
 // aboutForm reports whether arg alone asks the command whose entry is s
 // only for its version or usage.
 func aboutForm(s *cmdSpec, name, arg string) bool {
-	if aboutForms[arg] {
+	if aboutForms[arg] || slices.Contains(s.about, arg) {
 		return true
 	}
 	return (arg == "version" || arg == "help") && len(s.subs) > 0 && !s.wraps &&

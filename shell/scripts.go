@@ -126,6 +126,10 @@ func isStdinPath(p string) bool {
 func (w *walker) shell(name string, words []word, assigns []string, c scope, d *dirState) {
 	i, hasC, stdinMode := shellOpts(words)
 	idx := w.emit(w.makeCommand(words, assigns, c.via, false))
+	if shellAbout(name, words, assigns, c) {
+		w.res.Commands[idx].ReadOnly = true
+		return
+	}
 	via := name
 	switch {
 	case hasC:
@@ -171,6 +175,17 @@ func (w *walker) shell(name string, words []word, assigns []string, c scope, d *
 		}
 	}
 	w.checkCodeFetch(idx, words, c, true)
+}
+
+// shellAbout reports whether a shell is asked only for its version: a
+// lone --version, by name, with no input but the terminal and nothing in
+// its environment. bash, zsh, fish and ksh print it and exit before any
+// start-up file or script is read; a shell that does not know the option
+// (dash) exits on it. Any other word (--rcfile FILE, -i, a script) or an
+// input it could read a script from keeps the shell a shell.
+func shellAbout(name string, words []word, assigns []string, c scope) bool {
+	return len(words) == 2 && len(assigns) == 0 && c.stdin.kind == stdinNone &&
+		words[0].static && words[0].text == name && words[1].static && words[1].text == "--version"
 }
 
 // shellOpts parses a shell's options: it returns the index of the first

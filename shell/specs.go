@@ -147,6 +147,11 @@ type cmdSpec struct {
 	// describe-instances): the operand at verbAt, with none after it.
 	readVerbs []string
 	verbAt    int
+	// about lists the lone words, beyond aboutForms, with which the
+	// command prints only its version or usage (node -v, java -version,
+	// openssl version): to another command they are an option that runs
+	// it (ctest -V is verbose, tox -v runs the tests).
+	about []string
 	// fileCode names the code that reads the files of a command whose
 	// arguments are a mini-language or whose layout the fields cannot
 	// say (awk programs, jq filters, patch headers, git subcommands).

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 50.74
+	maxStoppedDefaultsPct    = 49.29
 	maxStoppedPermissivePct  = 4.66
-	minReadAllowedDefaultPct = 77.58
+	minReadAllowedDefaultPct = 79.86
 )
 
 // minBenign is the size the everyday corpus must keep.
