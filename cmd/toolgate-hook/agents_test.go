@@ -10,12 +10,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/internal/stacktest"
 )
 
@@ -87,6 +90,8 @@ type realAgent struct {
 	// run against model.
 	args    []string
 	environ func(model string) []string
+	// modelArgs, if set, are more arguments for a run against model.
+	modelArgs func(model string) []string
 	// blocked is what the agent puts before a blocked call's reason.
 	blocked string
 }
@@ -139,6 +144,127 @@ func TestClaudeCode(t *testing.T) {
 		},
 		blocked: "hook error: toolgate: ",
 	})
+}
+
+// TestCodexCLI drives the real Codex CLI (@openai/codex, the codex program
+// named by $TOOLGATE_TEST_CODEX) with codex exec, the hook installed and
+// trusted as "toolgate hook install codex" does it (Codex skips an
+// untrusted hook without a word).
+func TestCodexCLI(t *testing.T) {
+	testRealAgent(t, realAgent{
+		host:  "codex",
+		env:   "TOOLGATE_TEST_CODEX",
+		model: responsesStub,
+		settings: func(t *testing.T, home, hook string) {
+			// install reads $CODEX_HOME, as Codex does.
+			t.Setenv("CODEX_HOME", filepath.Join(home, ".codex"))
+			installHook(t, "codex", home, hook, 70*time.Second, 10*time.Second)
+		},
+		// Every call goes to the hook, not Codex's own approvals or
+		// sandbox (Gemini CLI's --yolo).
+		args: []string{"exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "do the task"},
+		modelArgs: func(model string) []string {
+			return []string{"-c", `model="gpt-5"`, "-c", `model_provider="stub"`,
+				"-c", `model_providers.stub={name="stub",base_url="` + model + `/v1",env_key="TOOLGATE_TEST_STUB_KEY",wire_api="responses"}`}
+		},
+		environ: func(string) []string {
+			return []string{"TOOLGATE_TEST_STUB_KEY=test", "RUST_LOG=error"}
+		},
+		blocked: "Command blocked by PreToolUse hook: toolgate: ",
+	})
+}
+
+// installHook writes hook into the host's user settings under home and
+// trusts it where the host asks for that, with the calls "toolgate hook
+// install HOST" makes; tool and prompt are the hook's deadlines.
+func installHook(t *testing.T, name, home, hook string, tool, prompt time.Duration) {
+	t.Helper()
+	host, err := hosts.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scope, err := host.Scope("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := scope.Path(filepath.Join(home, "proj"), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := claudecode.ReadSettings(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := host.Merge(src, host.Entries(hook, "", "", tool, prompt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := claudecode.WriteSettings(path, out); err != nil {
+		t.Fatal(err)
+	}
+	if tr, ok := host.Adapter.(hosts.Trusting); ok {
+		if _, err := tr.Trust(path, home, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// responsesStub is a stand-in of the OpenAI Responses API (streamed with
+// SSE) that asks for one exec_command call (Codex's shell tool) and then
+// answers with its output.
+func responsesStub(t *testing.T, command string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/responses") {
+			http.NotFound(w, r)
+			return
+		}
+		var req struct {
+			Input []struct {
+				Type   string          `json:"type"`
+				Output json.RawMessage `json:"output"`
+			} `json:"input"`
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &req)
+		var output json.RawMessage
+		for _, in := range req.Input {
+			if in.Type == "function_call_output" {
+				output = in.Output
+			}
+		}
+		shell := false
+		for _, tl := range req.Tools {
+			shell = shell || tl.Name == "exec_command"
+		}
+		text := func(s string) map[string]any {
+			return map[string]any{"type": "message", "role": "assistant", "id": "msg_1",
+				"content": []any{map[string]any{"type": "output_text", "text": s}}}
+		}
+		item := text("ok")
+		switch {
+		case output != nil:
+			item = text("FINAL " + string(output))
+		case shell:
+			args, _ := json.Marshal(map[string]string{"cmd": command})
+			item = map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "exec_command", "arguments": string(args)}
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range []map[string]any{
+			{"type": "response.created", "response": map[string]any{"id": "resp_1"}},
+			{"type": "response.output_item.done", "item": item},
+			{"type": "response.completed", "response": map[string]any{"id": "resp_1",
+				"usage": map[string]any{"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}}},
+		} {
+			data, _ := json.Marshal(ev)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev["type"], data)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 func writeJSON(t *testing.T, path string, v any) {
@@ -305,7 +431,11 @@ func testRealAgent(t *testing.T, agent realAgent) {
 					}
 				}()
 			}
-			cmd := exec.CommandContext(ctx, program, agent.args...)
+			args := agent.args
+			if agent.modelArgs != nil {
+				args = append(slices.Clip(args), agent.modelArgs(model.URL)...)
+			}
+			cmd := exec.CommandContext(ctx, program, args...)
 			cmd.Dir = project
 			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 				"TOOLGATE_URL=", "TOOLGATE_TOKEN="+gw.Agent, "NO_COLOR=1", "CI=1")

@@ -106,6 +106,35 @@ type Adapter interface {
 	Answer(ans *claudecode.Answer) (stdout []byte, stderr string, exit int)
 }
 
+// Trusting is implemented by the Adapter of a host that runs only the
+// hooks its user has trusted (Codex CLI): install records the trust,
+// uninstall takes it back, and doctor checks it, so the hook is never
+// installed and then skipped without a word.
+type Trusting interface {
+	// Trust records that the user trusts toolgate's hooks in the settings
+	// file at path, whose content is settings (home is the user's home
+	// directory). It returns what it did or what the user must do, for
+	// the user.
+	Trust(path, home string, settings []byte) (string, error)
+	// Untrust takes back the trust of toolgate's hooks in the settings
+	// file at path as it was (old), before they were removed.
+	Untrust(path, home string, old []byte) error
+	// CheckTrust says, for each of toolgate's hooks in the settings file,
+	// whether the host runs it and, if not, why.
+	CheckTrust(path, home string, settings []byte) []TrustCheck
+}
+
+// TrustCheck is whether the host runs one of toolgate's hooks.
+type TrustCheck struct {
+	// Event is the hook's event.
+	Event string
+	// OK is true when the host runs the hook.
+	OK bool
+	// Say is what to tell the user: where the trust is, or why the host
+	// skips the hook and how to fix it.
+	Say string
+}
+
 // all is the table of hosts. (Data only: the lean hook binary initialises
 // it without running code at start-up.)
 var all = [...]Host{
@@ -122,7 +151,7 @@ var all = [...]Host{
 		TimeoutUnit: 1, Matcher: "*",
 	},
 	{
-		Name: "codex", Title: "Codex CLI", Dialect: claudecode.DialectCodex,
+		Name: "codex", Title: "Codex CLI", Dialect: claudecode.DialectCodex, Adapter: codex{},
 		// Codex cannot ask from a hook: a call that needs a human waits
 		// for a remote approver.
 		OnAsk:     claudecode.AskWait,

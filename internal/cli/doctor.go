@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -96,8 +95,14 @@ func (d *doctor) hooks(ctx context.Context, project string) {
 				found++
 				d.hookCommand(ctx, host, path, h)
 			}
-			if len(hooks) > 0 && host.Name == "codex" {
-				d.codexTrust(home, path)
+			if t, ok := host.Adapter.(hosts.Trusting); ok && len(hooks) > 0 {
+				for _, c := range t.CheckTrust(path, home, data) {
+					if c.OK {
+						d.ok("%s", c.Say)
+					} else {
+						d.fix("%s", c.Say)
+					}
+				}
 			}
 		}
 	}
@@ -134,39 +139,6 @@ func (d *doctor) hookCommand(ctx context.Context, host *hosts.Host, path string,
 		return
 	}
 	d.ok("%s %s hook in %s answers: %s", host.Title, h.Event, path, h.Command)
-}
-
-// codexTrust checks that Codex trusts the hooks in a hooks.json: Codex
-// keeps the trust of each hook as a hash under [hooks.state."…"] in its
-// config.toml, and skips, silently, a hook it does not trust. Whether the
-// hash is still the hook's own only Codex can tell: a changed hook needs
-// trusting again.
-func (d *doctor) codexTrust(home, hooksFile string) {
-	config := filepath.Join(filepath.Dir(hooksFile), "config.toml")
-	if dir := os.Getenv("CODEX_HOME"); dir != "" {
-		config = filepath.Join(dir, "config.toml")
-	} else if home != "" {
-		config = filepath.Join(home, ".codex", "config.toml")
-	}
-	data, _ := os.ReadFile(config)
-	section, trusted := "", false
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			section = line
-			continue
-		}
-		if strings.HasPrefix(line, "trusted_hash") && strings.Contains(section, "hooks.state") &&
-			strings.Contains(section, hooksFile) && strings.Contains(section, "pre_tool_use") {
-			trusted = true
-		}
-	}
-	if !trusted {
-		d.fix("Codex has not trusted the toolgate hook in %s (no trusted_hash for it in %s), and skips an untrusted hook "+
-			"without a word, so Codex runs without the gate: start codex, open /hooks and trust it", hooksFile, config)
-		return
-	}
-	d.ok("Codex trusts the hook in %s (%s); after a reinstall that changes it, trust it again in /hooks", hooksFile, config)
 }
 
 // gateway checks that the gateway answers, is healthy, and accepts the

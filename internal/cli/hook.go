@@ -208,12 +208,17 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 		}
 		fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q%s): %s\n", path, entries[0].Event, entries[0].Matcher, also, cmdline)
 	}
-	switch host.Name {
-	case "claude-code":
+	if host.Name == "claude-code" {
 		reportClaudePermissions(report, &hf, projectDir, home)
-	case "codex":
-		fmt.Fprintln(report, "Codex runs a hook only once it is trusted: start codex, open /hooks and trust the toolgate hook")
-		fmt.Fprintln(report, "(until then Codex skips it, and 'toolgate doctor' says so).")
+	}
+	if t, ok := host.Adapter.(hosts.Trusting); ok && !*printOnly {
+		// The host skips a hook its user has not trusted, silently: trust
+		// it now, as the user's own act of installing it.
+		say, err := t.Trust(path, home, out)
+		if err != nil {
+			return badInput(fmt.Errorf("the hook is in %s, but %s will skip it until it is trusted: %w", path, host.Title, err))
+		}
+		fmt.Fprintln(report, say)
 	}
 	return nil
 }
@@ -238,7 +243,7 @@ func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer)
 	if fs.NArg() > 0 {
 		return usageErrorf("hook uninstall takes no arguments, got %q", fs.Arg(0))
 	}
-	_, path, _, _, err := hookScope(host, scopes, *dir)
+	_, path, _, home, err := hookScope(host, scopes, *dir)
 	if err != nil {
 		return err
 	}
@@ -257,6 +262,11 @@ func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer)
 	if len(removed) == 0 {
 		fmt.Fprintf(stdout, "no toolgate hook in %s\n", path)
 		return nil
+	}
+	if t, ok := host.Adapter.(hosts.Trusting); ok {
+		if err := t.Untrust(path, home, src); err != nil {
+			return err
+		}
 	}
 	if out == nil {
 		err = os.Remove(path) // toolgate's own plugin file

@@ -239,8 +239,8 @@ func TestHookGemini(t *testing.T) {
 }
 
 // TestDoctorHooks: doctor finds every installed host's hook, says when
-// its program is missing or does not answer, and when Codex has not
-// trusted it.
+// its program is missing or does not answer, and that Codex trusts the
+// hook install trusted (TestCodexTrust has the rest).
 func TestDoctorHooks(t *testing.T) {
 	home, project := installEnv(t)
 	good := fakeHook(t, filepath.Join(home, "good"), 0)
@@ -263,7 +263,7 @@ func TestDoctorHooks(t *testing.T) {
 		"ok    Claude Code UserPromptSubmit hook in " + filepath.Join(home, ".claude", "settings.json") + " answers",
 		"FIX   the Gemini CLI BeforeAgent hook in " + filepath.Join(home, ".gemini", "settings.json") + " does not answer",
 		"FIX   the Codex CLI PreToolUse hook in " + filepath.Join(home, ".codex", "hooks.json") + " runs " + filepath.Join(home, "gone", "toolgate-hook") + ", which is not found",
-		"FIX   Codex has not trusted the toolgate hook",
+		"ok    Codex trusts the toolgate PreToolUse hook in " + filepath.Join(home, ".codex", "hooks.json"),
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out.String())
@@ -410,5 +410,108 @@ func TestHookGatewayAgentDeny(t *testing.T) {
 	}
 	if out := call("git status"); !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, settings) {
 		t.Errorf("broken settings: %s", out)
+	}
+}
+
+// TestCodexTrust: install trusts the Codex hook in $CODEX_HOME/config.toml
+// as Codex's /hooks records it, keeping the rest of the file; doctor
+// says when Codex would skip the hook (never trusted, changed since,
+// turned off, hooks off) and a second install mends it; uninstall takes
+// the trust back; a project's hooks are left for each user to trust.
+func TestCodexTrust(t *testing.T) {
+	home, project := installEnv(t)
+	codexHome := filepath.Join(home, "codexhome")
+	t.Setenv("CODEX_HOME", codexHome)
+	bin := fakeHook(t, home, 0)
+	config := filepath.Join(codexHome, "config.toml")
+	hooksJSON := filepath.Join(codexHome, "hooks.json")
+	other := "model = \"gpt-5\"\n\n[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:other\"\n"
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte(other), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	install := func() string {
+		t.Helper()
+		code, stdout, stderr := hookExit(t, []string{"install", "codex", "--dir", project, "--command", bin}, nil)
+		if code != 0 {
+			t.Fatalf("install: %d %s %s", code, stdout, stderr)
+		}
+		return stdout
+	}
+	doctor := func() string {
+		var out strings.Builder
+		_ = runDoctor(t.Context(), []string{"--project", project}, strings.NewReader(""), &out, &out)
+		return out.String()
+	}
+	read := func(p string) string {
+		b, _ := os.ReadFile(p)
+		return string(b)
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := install(); !strings.Contains(out, "Codex trusts the hook: its trusted_hash is in "+config) {
+		t.Errorf("install does not say it trusted the hook:\n%s", out)
+	}
+	trusted := read(config)
+	for _, want := range []string{other, `[hooks.state."` + hooksJSON + `:pre_tool_use:0:0"]` + "\ntrusted_hash = \"sha256:",
+		`[hooks.state."` + hooksJSON + `:user_prompt_submit:0:0"]`} {
+		if !strings.Contains(trusted, want) {
+			t.Errorf("config.toml lacks %q:\n%s", want, trusted)
+		}
+	}
+	if out := doctor(); !strings.Contains(out, "ok    Codex trusts the toolgate PreToolUse hook") || strings.Contains(out, "FIX   Codex") {
+		t.Errorf("doctor after install:\n%s", out)
+	}
+	if install(); read(config) != trusted {
+		t.Errorf("a second install changed config.toml:\n%s\nwas\n%s", read(config), trusted)
+	}
+	hooks := read(hooksJSON)
+	for _, tc := range []struct {
+		name, hooks, config, want string
+	}{
+		{"never trusted", hooks, other, "FIX   Codex has not trusted the toolgate PreToolUse hook in " + hooksJSON},
+		{"changed", strings.Replace(hooks, `"timeout": 160`, `"timeout": 161`, 1), trusted, "FIX   Codex trusted the toolgate PreToolUse hook in " + hooksJSON + " as it was before it changed"},
+		{"turned off", hooks, strings.Replace(trusted, "pre_tool_use:0:0\"]\n", "pre_tool_use:0:0\"]\nenabled = false\n", 1), "FIX   the toolgate PreToolUse hook in " + hooksJSON + " is turned off in Codex"},
+		{"hooks off", hooks, "[features]\nhooks = false\n" + trusted, "turns Codex's hooks off"},
+	} {
+		write(hooksJSON, tc.hooks)
+		write(config, tc.config)
+		if out := doctor(); !strings.Contains(out, tc.want) {
+			t.Errorf("%s: doctor lacks %q:\n%s", tc.name, tc.want, out)
+		}
+		if tc.name == "hooks off" {
+			continue // install warns; the user removes the line
+		}
+		install()
+		if out := doctor(); strings.Contains(out, "FIX   Codex") || strings.Contains(out, "turned off in Codex") {
+			t.Errorf("%s: install did not mend it:\n%s", tc.name, out)
+		}
+	}
+	write(config, trusted)
+	write(hooksJSON, hooks)
+	if code, stdout, stderr := hookExit(t, []string{"uninstall", "codex"}, nil); code != 0 {
+		t.Fatalf("uninstall: %d %s %s", code, stdout, stderr)
+	}
+	if got := read(config); got != other {
+		t.Errorf("uninstall left config.toml as\n%s\nwant\n%s", got, other)
+	}
+
+	// Hook state kept in a form install does not edit: refused, saying so.
+	write(config, "[hooks]\nstate = { }\n")
+	code, _, stderr := mainExit([]string{"hook", "install", "codex", "--dir", project, "--command", bin})
+	if code == 0 || !strings.Contains(stderr, "Codex CLI will skip it until it is trusted") || !strings.Contains(stderr, "/hooks") {
+		t.Errorf("install into an unusual config.toml: %d %s", code, stderr)
+	}
+
+	// A project's hooks.json: each user trusts it in Codex.
+	write(config, "")
+	code, stdout, _ := hookExit(t, []string{"install", "codex", "--project", "--dir", project}, nil)
+	if code != 0 || !strings.Contains(stdout, "Codex runs a project's hooks only in a project it trusts") || read(config) != "" {
+		t.Errorf("project install: %d %s; config.toml %q", code, stdout, read(config))
 	}
 }
