@@ -25,6 +25,11 @@ type Call struct {
 	Origin string `json:"origin,omitempty"`
 	// Cwd is the agent's working directory, used to resolve relative paths.
 	Cwd string `json:"cwd,omitempty"`
+	// Home is the agent's home directory, which "~" in the call's paths
+	// and commands means. A gateway whose own home differs decides the
+	// call for both homes, the stricter decision standing: the agent's
+	// word can only tighten a decision. Empty: the gateway's home.
+	Home string `json:"home,omitempty"`
 	// Batch places the call in a model turn that requested several calls.
 	Batch *Batch `json:"batch,omitempty"`
 }

@@ -668,7 +668,7 @@ func (b *Broker) sameCall(ctx context.Context, a *toolgate.Approval, c *toolgate
 	if stored == sum {
 		return nil
 	}
-	reason := fmt.Sprintf("call id %q of session %s was already submitted with other content (tool, arguments, workspace or cwd); a call id names one call", c.ID, c.Session)
+	reason := fmt.Sprintf("call id %q of session %s was already submitted with other content (tool, arguments, workspace, cwd or home); a call id names one call", c.ID, c.Session)
 	shown, _ := redact.Call(c)
 	c = &shown
 	data, _ := json.Marshal(struct {

@@ -16,10 +16,11 @@ import (
 )
 
 // Call returns the content digest of a call: a SHA-256 over its
-// workspace, session, tool, canonical arguments and working directory. A
-// call id names one call, so the gateway keeps this digest with the call's
-// approval and refuses a resubmission of the id whose digest differs: an
-// approval covers exactly the call a human saw.
+// workspace, session, tool, canonical arguments, working directory and
+// home directory (when set). A call id names one call, so the gateway
+// keeps this digest with the call's approval and refuses a resubmission
+// of the id whose digest differs: an approval covers exactly the call a
+// human saw.
 //
 // The encoding is canonical and unambiguous: every value is tagged with
 // its kind and every string is length-prefixed and kept byte for byte
@@ -34,6 +35,10 @@ func Call(c *toolgate.Call) string {
 	d.str(c.Tool)
 	d.value(c.Args)
 	d.str(c.Cwd)
+	if c.Home != "" {
+		// Only when set, so a call without one keeps its digest.
+		d.str(c.Home)
+	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 

@@ -226,7 +226,11 @@ func (e *Engine) compileRule(cr *compiledRule, layer toolgate.Layer, r *Rule, to
 	if r.Sandbox && r.Action != toolgate.Ask {
 		return fmt.Errorf("rule for %s: a sandbox rule asks outside the sandbox, not %s", r.Tool, r.Action)
 	}
-	pattern := e.expandHome(r.Pattern)
+	home := e.home
+	if r.Action == toolgate.Allow && e.allowHome != "" {
+		home = e.allowHome
+	}
+	pattern := expandHome(r.Pattern, home)
 	if tool.known && tool.info.spec.Kind == KindURL {
 		// URL subjects are hosts; rules name them "domain:HOST".
 		pattern = strings.TrimPrefix(pattern, "domain:")
@@ -417,19 +421,18 @@ const WorkspacePrefix = "$WORKSPACE/"
 const wsMarker = "\x00ws/"
 
 // expandHome expands a leading "~/" or "$HOME/" (and "${HOME}/") in a
-// pattern to the engine's home directory, and "$WORKSPACE/" to the marker
-// of in-workspace path forms.
-func (e *Engine) expandHome(p string) string {
-	if e.home == "" {
+// pattern to home, if set.
+func expandHome(p, home string) string {
+	if home == "" {
 		return p
 	}
 	for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
 		if rest, ok := strings.CutPrefix(p, pre); ok {
-			return filepath.ToSlash(filepath.Join(e.home, rest)) + trailingSlash(rest)
+			return filepath.ToSlash(filepath.Join(home, rest)) + trailingSlash(rest)
 		}
 	}
 	if p == "~" || p == "$HOME" || p == "${HOME}" {
-		return e.home
+		return home
 	}
 	return p
 }

@@ -21,11 +21,12 @@ import (
 // exact rules, as the broker makes them) and a "cases"
 // file with one case per line:
 //
-//	EXPECT TOOL ARGS-JSON [mode=M] [agent=A] [cwd=D] [tier=T] [rule=SOURCE] [sandbox=yes|no]
+//	EXPECT TOOL ARGS-JSON [mode=M] [agent=A] [cwd=D] [home=H] [tier=T] [rule=SOURCE] [sandbox=yes|no]
 //	    [reason~=TEXT] [risk=CODE] [suggest=PATTERN] [nosuggest]
 //
 // EXPECT is allow, ask or deny, or !allow for "anything but allow" (the
-// attacker cases). Values with spaces are written with %20.
+// attacker cases). Values with spaces are written with %20. The engine's
+// home is testHome; home=H is the agent's home the call names.
 const testHome = "/home/user"
 
 type decideCase struct {
@@ -246,6 +247,8 @@ func parseCases(t *testing.T, file, text string, defaultMode toolgate.Mode) []de
 				c.call.Agent = v
 			case "cwd":
 				c.call.Cwd = v
+			case "home":
+				c.call.Home = v
 			case "tier":
 				if err := c.call.Tier.UnmarshalText([]byte(v)); err != nil {
 					t.Fatal(err)

@@ -19,7 +19,15 @@ const DefaultMaxCommandBytes = 64 << 10
 // managed veto layer, agent layers and tool profiles. It is immutable and
 // safe for concurrent use; build a new one when rules change.
 type Engine struct {
-	home       string
+	home string
+	// tilde, when set, is what "~" in a call's paths and commands means
+	// instead of home: the agent's home in the gateway's view of a call
+	// (see Decide and view). Rule patterns still expand with home.
+	tilde string
+	// allowHome, when set, is what "~" in allow rules and workspace roots
+	// expands to instead of home (the gateway's view of a call from
+	// another home: see home.go).
+	allowHome  string
 	protect    []string
 	noWrite    []string // paths agents may not write (toolgate's binary)
 	roots      []string // workspace roots besides each call's cwd
@@ -58,6 +66,16 @@ type Engine struct {
 	aliases struct {
 		mu sync.RWMutex
 		m  map[string]string
+	}
+
+	// docs and opts are what the engine was built from: a view for a
+	// call's own home directory is built from them again.
+	docs []*Document
+	opts []Option
+	// views caches the engines built for calls from another home (view).
+	views struct {
+		mu sync.Mutex
+		m  map[viewKey]*Engine
 	}
 }
 
@@ -106,11 +124,19 @@ func WithMaxCommandBytes(n int) Option { return func(e *Engine) { e.maxCommand =
 // earlier ones; so do their declarations and modes. Tests the documents
 // carry are run, and a failing test is an error.
 func New(docs []*Document, opts ...Option) (*Engine, error) {
+	return build(docs, opts, true)
+}
+
+// build is New, with the documents' tests run or not: a view of the
+// engine for another home does not run them again.
+func build(docs []*Document, opts []Option, runTests bool) (*Engine, error) {
 	e := &Engine{
 		maxCommand: DefaultMaxCommandBytes,
 		questions:  map[string]bool{},
 		arity:      map[string]int{},
 		agents:     map[string]*Ruleset{},
+		docs:       docs,
+		opts:       opts,
 	}
 	e.aliases.m = map[string]string{}
 	for _, o := range opts {
@@ -147,7 +173,13 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 			e.sandbox = d.Sandbox == "auto"
 		}
 		for _, r := range d.Roots {
-			WithWorkspaceRoots(e.expandHome(r))(e)
+			// A root widens what is allowed: "~" in it is the allow
+			// rules' home.
+			home := e.home
+			if e.allowHome != "" {
+				home = e.allowHome
+			}
+			WithWorkspaceRoots(expandHome(r, home))(e)
 		}
 	}
 	for _, name := range builtinAgentTypes {
@@ -163,8 +195,8 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	}
 	e.profile.index()
 	shellOpts := []shell.Option{shell.WithArity(e.arity), shell.WithMaxBytes(e.maxCommand)}
-	if e.home != "" {
-		shellOpts = append(shellOpts, shell.WithHome(e.home))
+	if h := e.tildeHome(); h != "" {
+		shellOpts = append(shellOpts, shell.WithHome(h))
 	}
 	e.shell = shell.New(shellOpts...)
 
@@ -204,6 +236,9 @@ func New(docs []*Document, opts ...Option) (*Engine, error) {
 	// The built-in explore layer restricts no files (its deny is the
 	// catch-all, the rest allow; TestExploreLazy), so it changes nothing
 	// here and can wait until a call needs it.
+	if !runTests {
+		return e, nil
+	}
 	var failures TestFailures
 	for _, d := range docs {
 		for i := range d.Tests {

@@ -151,12 +151,24 @@ type verdict struct {
 // Decide decides call c in env and writes the decision into d, reusing d's
 // slices. It never returns allow for a call it cannot analyse. The texts
 // of d are clipped (Decision.Bound): the call keeps the command whole.
+//
+// A call that names its agent's home (Call.Home) other than the engine's
+// is decided for both homes, the stricter decision standing (home.go).
 func (e *Engine) Decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
+	if home, ok := e.callHome(c.Home); ok {
+		e.decideHome(c, home, env, d)
+	} else {
+		e.decideConfined(c, env, d)
+	}
+	d.Bound()
+}
+
+// decideConfined is decide with the sandbox's confined allow offered.
+func (e *Engine) decideConfined(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	e.decide(c, env, d)
 	if d.Action == toolgate.Ask && (e.sandbox || e.sandboxRules) {
 		e.confine(c, env, d)
 	}
-	d.Bound()
 }
 
 func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
@@ -707,8 +719,8 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 		s.texts[0], s.n, s.opaque = p, 1, true
 		return s
 	}
-	if e.home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		p = e.home + p[1:]
+	if h := e.tildeHome(); h != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		p = h + p[1:]
 	}
 	// "/proc/self/root/etc/shadow" is "/etc/shadow": the process's root
 	// directory link is stripped before any rule or class sees the path.

@@ -617,7 +617,7 @@ func (r *reader) test(n *docNode, at string) (Test, error) {
 	return t, nil
 }
 
-var callKeys = []string{"tool", "args", "agent", "cwd", "tier", "session", "workspace", "id", "origin"}
+var callKeys = []string{"tool", "args", "agent", "cwd", "home", "tier", "session", "workspace", "id", "origin"}
 
 func (r *reader) call(n *docNode, at string) (toolgate.Call, error) {
 	var c toolgate.Call
@@ -644,7 +644,7 @@ func (r *reader) call(n *docNode, at string) (toolgate.Call, error) {
 	for _, f := range []struct {
 		key string
 		dst *string
-	}{{"agent", &c.Agent}, {"cwd", &c.Cwd}, {"session", &c.Session}, {"workspace", &c.Workspace}, {"id", &c.ID}, {"origin", &c.Origin}} {
+	}{{"agent", &c.Agent}, {"cwd", &c.Cwd}, {"home", &c.Home}, {"session", &c.Session}, {"workspace", &c.Workspace}, {"id", &c.ID}, {"origin", &c.Origin}} {
 		if v := n.get(f.key); v != nil {
 			if *f.dst, err = r.str(v, at+"."+f.key); err != nil {
 				return c, err

@@ -99,10 +99,11 @@ func (e *Engine) readsNoSecret(cmd *shell.Command, cwd string, moved bool) bool 
 func (e *Engine) absPath(a, cwd string, moved bool) (string, bool) {
 	switch {
 	case a == "~" || strings.HasPrefix(a, "~/"):
-		if e.home == "" {
+		h := e.tildeHome()
+		if h == "" {
 			return "", false
 		}
-		return path.Join(e.home, a[1:]), true
+		return path.Join(h, a[1:]), true
 	case strings.HasPrefix(a, "~"):
 		return "", false
 	case path.IsAbs(a):

@@ -106,6 +106,10 @@ type Remote struct {
 	// (Decision.Sandbox, DESIGN §3.7) into an allow of the call rewritten
 	// to run under the kernel sandbox. Nil: such a call asks.
 	Confine Confiner
+	// Home is the agent's home directory, sent with each call that names
+	// none (Call.Home) so that "~" in it means the agent's home at the
+	// gateway, not the gateway's own.
+	Home string
 }
 
 // cancelTimeout bounds the best-effort cancel of an approval the hook no
@@ -135,6 +139,9 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 		wait = DefaultWait
 	}
 	req := toolgate.SubmitRequest{Call: *c, NoHold: r.OnAsk != AskWait}
+	if req.Call.Home == "" {
+		req.Call.Home = r.Home
+	}
 	if r.OnAsk == AskWait {
 		req.TTL = wait
 	}

@@ -276,9 +276,11 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 
 // RemoteDecider decides a host's calls through a gateway reached by g,
 // with the hook flags' ask mode and wait (the host's own ask mode by
-// default).
+// default). Each call carries the agent's home ($HOME), so "~" in it
+// means the agent's home at the gateway.
 func RemoteDecider(g claudecode.HookGate, hf *HookFlags, host *hosts.Host) *claudecode.Remote {
-	remote := &claudecode.Remote{Gate: g, OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait, Confine: SandboxConfiner(host.Name)}
+	home, _ := os.UserHomeDir()
+	remote := &claudecode.Remote{Gate: g, OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait, Confine: SandboxConfiner(host.Name), Home: home}
 	if remote.OnAsk == "" {
 		remote.OnAsk = host.OnAsk
 	}
