@@ -27,7 +27,6 @@ import (
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/postgres"
-	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
 	"github.com/toolgate/toolgate/web"
 )
@@ -291,16 +290,12 @@ func hookMount(b *approval.Broker, maxWait time.Duration) server.Mount {
 
 // openStore opens the store the settings name.
 func openStore(ctx context.Context, cfg serveConfig, logger *slog.Logger) (store.Store, error) {
-	switch s := cfg.Store; {
-	case s == "" || s == "sqlite":
-		return sqlite.Open(ctx, filepath.Join(cfg.Data, "toolgate.db"))
-	case strings.HasPrefix(s, "sqlite:"):
-		return sqlite.Open(ctx, strings.TrimPrefix(s, "sqlite:"))
-	case postgres.IsURL(s):
-		return postgres.Open(ctx, s, postgres.WithLogger(logger), postgres.WithLease(cfg.NodeLease, cfg.NodeLeaseRenewal))
-	default:
-		return nil, usageErrorf("store %q: want sqlite, sqlite:PATH or postgres://…", s)
+	url := defaultStore(cfg.Store)
+	b, ok := stores(storeOptions{data: cfg.Data, log: logger, lease: cfg.NodeLease, leaseRenewal: cfg.NodeLeaseRenewal}).Lookup(url)
+	if !ok {
+		return nil, usageErrorf("store %q: want sqlite, sqlite:PATH or postgres://…", cfg.Store)
 	}
+	return b.Open(ctx, url)
 }
 
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {

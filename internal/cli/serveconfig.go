@@ -219,11 +219,11 @@ func (c *serveConfig) check() error {
 	return c.checkLease()
 }
 
-// checkLease validates the lease settings, which only nodes sharing
-// PostgreSQL hold: set with another store they would do nothing, and a
+// checkLease validates the lease settings, which only nodes sharing a
+// store hold: set with another store they would do nothing, and a
 // setting that silently does nothing is refused like an unknown key.
 func (c *serveConfig) checkLease() error {
-	if !postgres.IsURL(c.Store) {
+	if b, ok := stores(storeOptions{}).Lookup(defaultStore(c.Store)); !ok || !b.Shared {
 		if c.NodeLease != postgres.DefaultLease || c.NodeLeaseRenewal != postgres.DefaultLeaseRenewal {
 			return fmt.Errorf("node_lease and node_lease_renewal (--node-lease, --node-lease-renewal) apply only to nodes sharing a postgres:// store")
 		}

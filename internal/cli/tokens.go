@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/client"
-	"github.com/toolgate/toolgate/store/postgres"
+	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -86,13 +86,17 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			}
 			return remoteTokens{ctx: ctx, c: c}, fs, nil
 		}
-		if postgres.IsURL(*storeURL) {
-			db, err := postgres.Open(ctx, *storeURL)
+		if b, ok := stores(storeOptions{data: *data}).Lookup(*storeURL); ok && b.Shared {
+			db, err := b.Open(ctx, *storeURL)
 			if err != nil {
 				return nil, nil, fmt.Errorf("tokens: %w", err)
 			}
 			closers = append(closers, db.Close)
-			st, err := tokens.OpenBackend(db.Tokens())
+			keeper, ok := db.(store.Keeper)
+			if !ok {
+				return nil, nil, fmt.Errorf("tokens: store %q keeps no credentials", *storeURL)
+			}
+			st, err := tokens.OpenBackend(keeper.Tokens())
 			if err != nil {
 				return nil, nil, fmt.Errorf("tokens: %w", err)
 			}

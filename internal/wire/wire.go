@@ -18,7 +18,6 @@ import (
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/fsrules"
-	"github.com/toolgate/toolgate/store/postgres"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -54,26 +53,27 @@ type Gateway struct {
 	Tokens   *tokens.Store
 }
 
-// New builds a gateway's core. Nodes sharing a PostgreSQL store keep
-// rules documents and credentials in the database, and every node picks up
-// another's credential changes from the change feed.
+// New builds a gateway's core. Nodes sharing a store that keeps the rules
+// documents and credentials itself (store.Keeper: PostgreSQL) read them
+// from it, and every node picks up another's credential changes from the
+// change feed.
 func New(ctx context.Context, cfg Config) (*Gateway, error) {
 	g := &Gateway{Store: cfg.Store, Rules: cfg.Rules}
 	defaults := cfg.DefaultRules
 	if defaults == nil {
 		defaults = policy.DefaultRulesJSONC()
 	}
-	pg, shared := cfg.Store.(*postgres.DB)
+	keeper, shared := cfg.Store.(store.Keeper)
 	if g.Rules == nil {
 		if shared {
-			g.Rules = pg.Rules(defaults)
+			g.Rules = keeper.Rules(defaults)
 		} else {
 			g.Rules = fsrules.New(cfg.Dir, defaults)
 		}
 	}
 	var err error
 	if shared {
-		g.Tokens, err = tokens.OpenBackend(pg.Tokens(), cfg.TokenOptions...)
+		g.Tokens, err = tokens.OpenBackend(keeper.Tokens(), cfg.TokenOptions...)
 	} else {
 		g.Tokens, err = tokens.Open(filepath.Join(cfg.Dir, "tokens.json"), cfg.TokenOptions...)
 	}
@@ -82,7 +82,7 @@ func New(ctx context.Context, cfg Config) (*Gateway, error) {
 	}
 	g.Policies = approval.NewWorkspaces(g.Rules, cfg.ConfigDocs, cfg.PolicyOptions...)
 	opts := append([]approval.Option{approval.WithApplied(func(e *toolgate.AuditEntry) {
-		if e.Kind == postgres.TokensChanged {
+		if e.Kind == store.TokensChanged {
 			g.Tokens.Refresh()
 		}
 	})}, cfg.BrokerOptions...)

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -12,9 +11,8 @@ import (
 	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/internal/rowcodec"
+	"github.com/toolgate/toolgate/store/internal/sqlstore"
 )
-
-const auditColumns = `seq, time, kind, session, workspace, call_id, approval_id, tool, outcome, who, via, reason, data, prev_hash, hash`
 
 // appendAudit appends entries in tx, chaining them to the last entry of
 // the log. It locks the audit_head row first, so appends from every node
@@ -70,7 +68,7 @@ func (db *DB) chain(b *pgx.Batch, entries []toolgate.AuditEntry, seq int64, prev
 		if e.Data != nil {
 			data = string(e.Data)
 		}
-		b.Queue(`INSERT INTO audit (`+auditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		b.Queue(`INSERT INTO audit (`+sqlstore.AuditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 			e.Seq, t, e.Kind, e.Session, e.Workspace, e.CallID, e.ApprovalID,
 			e.Tool, e.Outcome, e.Who, e.Via, e.Reason, data, e.PrevHash, e.Hash)
 		prev = e.Hash
@@ -98,55 +96,4 @@ func changes(entries []toolgate.AuditEntry) bool {
 		}
 	}
 	return false
-}
-
-// ListAudit implements store.Store. Since is inclusive and Until exclusive:
-// an entry is selected when Since <= Time < Until.
-func (db *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]toolgate.AuditEntry, error) {
-	const op = "list audit"
-	var w where
-	if f.AfterSeq > 0 {
-		w.add(`seq >`, f.AfterSeq)
-	}
-	for _, c := range []struct{ col, val string }{
-		{"session", f.Session}, {"workspace", f.Workspace}, {"tool", f.Tool},
-		{"outcome", f.Outcome}, {"kind", f.Kind},
-	} {
-		if c.val != "" {
-			w.add(c.col+` =`, c.val)
-		}
-	}
-	if !f.Since.IsZero() {
-		t, err := rowcodec.Nanos("since", f.Since)
-		if err != nil {
-			return nil, wrap(op, err)
-		}
-		w.add(`time >=`, t)
-	}
-	if !f.Until.IsZero() {
-		t, err := rowcodec.Nanos("until", f.Until)
-		if err != nil {
-			return nil, wrap(op, err)
-		}
-		w.add(`time <`, t)
-	}
-	q := `SELECT ` + auditColumns + ` FROM audit` + w.String() + ` ORDER BY seq` + limit(f.Limit)
-	return queryRows(ctx, db, op, q, w.args, scanAudit)
-}
-
-func scanAudit(s rowScanner) (toolgate.AuditEntry, error) {
-	var (
-		e    toolgate.AuditEntry
-		t    *int64
-		data *string
-	)
-	if err := s.Scan(&e.Seq, &t, &e.Kind, &e.Session, &e.Workspace, &e.CallID, &e.ApprovalID,
-		&e.Tool, &e.Outcome, &e.Who, &e.Via, &e.Reason, &data, &e.PrevHash, &e.Hash); err != nil {
-		return e, err
-	}
-	e.Time = fromNanos(t)
-	if data != nil {
-		e.Data = json.RawMessage(*data)
-	}
-	return e, nil
 }

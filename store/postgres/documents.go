@@ -84,7 +84,8 @@ func (db *DB) updateDocument(ctx context.Context, name string, seed []byte, entr
 // seeded with defaults on first use. It implements store.FeedRules: every
 // change is an audit entry of kind "rules.changed" on the feed, so a node
 // may keep what it compiled from a document until that entry arrives.
-func (db *DB) Rules(defaults []byte) *Rules {
+// With Tokens it implements store.Keeper.
+func (db *DB) Rules(defaults []byte) store.Rules {
 	if len(defaults) == 0 {
 		defaults = []byte("{}\n")
 	}
@@ -184,12 +185,9 @@ func (r *Rules) Exists(ctx context.Context, workspace string) (bool, error) {
 // ChangesOnFeed implements store.FeedRules.
 func (r *Rules) ChangesOnFeed() {}
 
-// TokensChanged is the audit kind of a change to the credential list.
-const TokensChanged = "tokens.changed"
-
 // Tokens returns the credential list kept in the database, for
 // tokens.OpenBackend: every node verifies against the same list.
-func (db *DB) Tokens() *Tokens { return &Tokens{db: db} }
+func (db *DB) Tokens() store.Credentials { return &Tokens{db: db} }
 
 // Tokens keeps the credential list (token hashes, never tokens) as a
 // document. It implements tokens.Backend.
@@ -210,6 +208,6 @@ func (t *Tokens) Load() ([]byte, string, error) {
 func (t *Tokens) Update(change func([]byte) ([]byte, error)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := t.db.updateDocument(ctx, "tokens", nil, toolgate.AuditEntry{Kind: TokensChanged, Outcome: "changed", Via: "store"}, change)
+	_, err := t.db.updateDocument(ctx, "tokens", nil, toolgate.AuditEntry{Kind: store.TokensChanged, Outcome: "changed", Via: "store"}, change)
 	return err
 }

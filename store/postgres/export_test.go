@@ -1,6 +1,9 @@
 package postgres
 
-import "github.com/toolgate/toolgate/store"
+import (
+	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/sqlstore"
+)
 
 // AppendCounts returns how many append groups committed in one round
 // trip, how many in two, and how many one-round-trip attempts found the
@@ -10,4 +13,6 @@ func (db *DB) AppendCounts() (fast, slow, missed int64) {
 }
 
 // ApprovalsQuery is ListApprovals' query for f.
-func ApprovalsQuery(f store.ApprovalFilter) (string, []any, error) { return approvalsQuery(f) }
+func ApprovalsQuery(f store.ApprovalFilter) (string, []any, error) {
+	return sqlstore.ApprovalsQuery(sqlstore.Postgres(), f)
+}

@@ -23,11 +23,16 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/sqlstore"
 )
 
 // DB is a toolgate store in a PostgreSQL database. It implements
-// store.Store, store.Feed and, through Rules, store.Rules.
+// store.Store, store.Counter, store.WebSessions, store.Feed and, through
+// Rules, store.Rules: the SQL it shares with store/sqlite is sqlstore's,
+// run on this database.
 type DB struct {
+	*sqlstore.Store
+
 	pool    *pgxpool.Pool
 	schema  string // the schema the tables are in
 	channel string // the schema's NOTIFY channel
@@ -62,8 +67,9 @@ type DB struct {
 }
 
 var (
-	_ store.Store = (*DB)(nil)
-	_ store.Feed  = (*DB)(nil)
+	_ store.Store  = (*DB)(nil)
+	_ store.Feed   = (*DB)(nil)
+	_ store.Keeper = (*DB)(nil)
 )
 
 // Option configures Open.
@@ -166,6 +172,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	db := &DB{pool: pool, schema: o.schema, log: o.log, opTimeout: o.opTimeout, changes: make(chan struct{}, 1),
 		stop: make(chan struct{}), listenDone: make(chan struct{}),
 		lease: newLease(o.lease, o.leaseEvery), ackCh: make(chan struct{})}
+	db.Store = sqlstore.New(sqlstore.Postgres(), backend{db})
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open %s: %w", host, err)
@@ -331,80 +338,4 @@ func isUnavailable(err error) bool {
 	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
 		strings.Contains(err.Error(), "conn closed")
-}
-
-// fromNanos reads a time column: unix nanoseconds, NULL for the zero time
-// (rowcodec.Nanos writes them).
-func fromNanos(n *int64) time.Time {
-	if n == nil {
-		return time.Time{}
-	}
-	return time.Unix(0, *n).UTC()
-}
-
-// nullString stores "" as NULL.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// rowScanner is pgx.Row or pgx.Rows.
-type rowScanner interface {
-	Scan(dest ...any) error
-}
-
-// where builds a WHERE clause with numbered parameters.
-type where struct {
-	conds []string
-	args  []any
-}
-
-// add adds "expr $n" for arg.
-func (w *where) add(expr string, arg any) {
-	w.args = append(w.args, arg)
-	w.conds = append(w.conds, expr+" $"+strconv.Itoa(len(w.args)))
-}
-
-func (w *where) String() string {
-	if len(w.conds) == 0 {
-		return ""
-	}
-	return " WHERE " + strings.Join(w.conds, " AND ")
-}
-
-// limit returns a LIMIT clause for n > 0.
-func limit(n int) string {
-	if n > 0 {
-		return " LIMIT " + strconv.Itoa(n)
-	}
-	return ""
-}
-
-// queryRows runs a read query and scans each row with scan; op names the
-// operation in errors.
-func queryRows[T any](ctx context.Context, db *DB, op, q string, args []any, scan func(rowScanner) (T, error)) ([]T, error) {
-	if db.closed.Load() {
-		return nil, db.errClosed(op)
-	}
-	ctx, cancel := db.bound(ctx)
-	defer cancel()
-	rows, err := db.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, wrap(op, err)
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, wrap(op, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(op, err)
-	}
-	return out, nil
 }

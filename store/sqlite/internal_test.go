@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/sqlstore"
 )
 
 func TestConnectionPragmas(t *testing.T) {
@@ -186,7 +187,7 @@ func TestSessionPendingByIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	q, args, err := approvalsQuery(store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s1", Limit: toolgate.MaxWaitingShown + 1})
+	q, args, err := sqlstore.ApprovalsQuery(sqlstore.SQLite(), store.ApprovalFilter{Status: toolgate.StatusPending, Session: "s1", Limit: toolgate.MaxWaitingShown + 1})
 	if err != nil {
 		t.Fatal(err)
 	}

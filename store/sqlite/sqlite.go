@@ -20,10 +20,15 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
+	"github.com/toolgate/toolgate/store/internal/sqlstore"
 )
 
-// DB is a toolgate store in a SQLite database. It implements store.Store.
+// DB is a toolgate store in a SQLite database. It implements store.Store,
+// store.Counter and store.WebSessions: the SQL it shares with
+// store/postgres is sqlstore's, run on this database.
 type DB struct {
+	*sqlstore.Store
+
 	path string
 	// w is the one writer connection: every write transaction runs on it,
 	// so writes are serialized within the process, and it begins its
@@ -33,11 +38,13 @@ type DB struct {
 	// r is the pool of read-only connections.
 	r *sql.DB
 
-	// st holds the hot write statements, prepared once on w.
-	st writeStmts
-	// rst holds the hot read statements, prepared once on r (database/sql
-	// prepares each on a pooled connection the first time it runs there).
-	rst readStmts
+	// st holds the audit chain's statements, prepared once on w.
+	st auditStmts
+	// hotWrites and hotReads are the shared layer's statements on the hot
+	// paths (sqlstore.Store.Hot) by their text, prepared once on w and on
+	// r (database/sql prepares each on a pooled connection the first time
+	// it runs there). Set by Open, only read afterwards.
+	hotWrites, hotReads map[string]*sql.Stmt
 
 	busyTimeout  time.Duration
 	writeTimeout time.Duration // see writeAt
@@ -109,6 +116,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	db := &DB{path: abs, busyTimeout: 5 * time.Second, readConns: max(4, runtime.NumCPU())}
+	db.Store = sqlstore.New(sqlstore.SQLite(), backend{db})
+	hotReads, hotWrites := db.Hot()
 	for _, o := range opts {
 		o(db)
 	}
@@ -167,7 +176,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		db.w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
-	if err := db.st.prepare(ctx, db.w); err != nil {
+	if db.hotWrites, err = prepare(ctx, db.w, hotWrites); err == nil {
+		err = db.st.prepare(ctx, db.w)
+	}
+	if err != nil {
 		db.w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: prepare: %w", abs, err)
 	}
@@ -198,69 +210,39 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
-	if err := db.rst.prepare(ctx, db.r); err != nil {
+	if db.hotReads, err = prepare(ctx, db.r, hotReads); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: prepare: %w", abs, err)
 	}
 	return db, nil
 }
 
-// readStmts are the reads on the hot paths: a session for every decision
-// the broker cannot answer from its cache, an approval by call id for
-// every submission, an approval by id for every answer and wait.
-type readStmts struct {
-	getSession, getApproval, getApprovalByCall, getApprovalByToken *sql.Stmt
-}
-
-func (st *readStmts) prepare(ctx context.Context, r *sql.DB) error {
-	for _, s := range []struct {
-		dst **sql.Stmt
-		sql string
-	}{
-		{&st.getSession, `SELECT ` + sessionColumns + ` FROM sessions WHERE id = ?`},
-		{&st.getApproval, `SELECT ` + approvalColumns + ` FROM approvals WHERE id = ?`},
-		{&st.getApprovalByCall, `SELECT ` + approvalColumns + ` FROM approvals WHERE session = ? AND call_id = ?`},
-		{&st.getApprovalByToken, `SELECT ` + approvalColumns + ` FROM approvals WHERE resume_token = ?`},
-	} {
-		var err error
-		if *s.dst, err = r.PrepareContext(ctx, s.sql); err != nil {
-			return err
+// prepare prepares each statement of texts on c, by its text.
+func prepare(ctx context.Context, c *sql.DB, texts []string) (map[string]*sql.Stmt, error) {
+	m := make(map[string]*sql.Stmt, len(texts))
+	for _, q := range texts {
+		st, err := c.PrepareContext(ctx, q)
+		if err != nil {
+			return m, err
 		}
+		m[q] = st
 	}
-	return nil
+	return m, nil
 }
 
-func (st *readStmts) all() []*sql.Stmt {
-	return []*sql.Stmt{st.getSession, st.getApproval, st.getApprovalByCall, st.getApprovalByToken}
+// auditStmts are the audit chain's statements, run by every write that
+// appends to it.
+type auditStmts struct {
+	lastAudit, insertAudit *sql.Stmt
 }
 
-// writeStmts are the statements every write path runs. They are prepared
-// on the writer connection once, instead of parsed in every transaction;
-// a transaction uses them through tx.StmtContext.
-type writeStmts struct {
-	lastAudit, insertAudit, insertApproval, resolveApproval, insertGrant *sql.Stmt
-}
-
-func (st *writeStmts) prepare(ctx context.Context, w *sql.DB) error {
-	for _, s := range []struct {
-		dst **sql.Stmt
-		sql string
-	}{
-		{&st.lastAudit, `SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1`},
-		{&st.insertAudit, `INSERT INTO audit (` + auditColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&st.insertApproval, `INSERT INTO approvals
-			(id, session, call_id, workspace, status, resume_token, created_at, expires_at, call, decision, batch_remaining, resolution, digest)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
-			ON CONFLICT (session, call_id) DO NOTHING`},
-		{&st.resolveApproval, `UPDATE approvals SET status = ?, resolution = ? WHERE id = ? AND status = 'pending'`},
-		{&st.insertGrant, `INSERT INTO grants (` + grantColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-	} {
-		var err error
-		if *s.dst, err = w.PrepareContext(ctx, s.sql); err != nil {
-			return err
-		}
+func (st *auditStmts) prepare(ctx context.Context, w *sql.DB) error {
+	var err error
+	if st.lastAudit, err = w.PrepareContext(ctx, `SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1`); err != nil {
+		return err
 	}
-	return nil
+	st.insertAudit, err = w.PrepareContext(ctx, `INSERT INTO audit (`+sqlstore.AuditColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	return err
 }
 
 // dsn returns the driver's name for the file at abs: a file: URI, so that
@@ -287,7 +269,13 @@ func (db *DB) Close() error {
 			<-db.ckptDone
 		}
 		var errs []error
-		for _, st := range append([]*sql.Stmt{db.st.lastAudit, db.st.insertAudit, db.st.insertApproval, db.st.resolveApproval, db.st.insertGrant}, db.rst.all()...) {
+		stmts := []*sql.Stmt{db.st.lastAudit, db.st.insertAudit}
+		for _, m := range []map[string]*sql.Stmt{db.hotWrites, db.hotReads} {
+			for _, st := range m {
+				stmts = append(stmts, st)
+			}
+		}
+		for _, st := range stmts {
 			if st != nil {
 				errs = append(errs, st.Close())
 			}
@@ -327,21 +315,6 @@ func (db *DB) errClosed(op string) error {
 // uncancelled), and runs its statements with that.
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return db.writeAt(ctx, syncFull, fn)
-}
-
-// writeUnsynced is write for a write that may be lost to a power cut (not
-// to a crash of the process) until the next durable commit: it is
-// committed with synchronous=NORMAL, which in WAL mode does not fsync.
-//
-// In WAL mode a commit is frames appended to the log, and recovery keeps
-// the log's frames up to the last valid commit: a prefix of the commits.
-// So a durable commit's fsync makes every earlier commit durable too, and
-// a power cut loses only a suffix of unsynced commits, never one that a
-// durable commit followed. Used for a new pending approval (see
-// CreateApproval); every answer, decision and grant stays durable before
-// it returns.
-func (db *DB) writeUnsynced(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	return db.writeAt(ctx, syncNormal, fn)
 }
 
 // writeAt queues a write and waits for its outcome, at most the store's
@@ -618,50 +591,6 @@ func isUnique(err error) bool {
 	}
 	c := se.Code()
 	return c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || c == sqlite3.SQLITE_CONSTRAINT_UNIQUE
-}
-
-// fromNanos reads a time column: unix nanoseconds, NULL for the zero time
-// (rowcodec.Nanos writes them).
-func fromNanos(n sql.NullInt64) time.Time {
-	if !n.Valid {
-		return time.Time{}
-	}
-	return time.Unix(0, n.Int64).UTC()
-}
-
-// nullString stores "" as NULL.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// rowScanner is *sql.Row or *sql.Rows.
-type rowScanner interface {
-	Scan(dest ...any) error
-}
-
-// where builds a WHERE clause from conditions.
-type where struct {
-	conds []string
-	args  []any
-}
-
-func (w *where) add(cond string, arg any) {
-	w.conds = append(w.conds, cond)
-	w.args = append(w.args, arg)
-}
-
-func (w *where) String() string {
-	if len(w.conds) == 0 {
-		return ""
-	}
-	s := " WHERE " + w.conds[0]
-	for _, c := range w.conds[1:] {
-		s += " AND " + c
-	}
-	return s
 }
 
 // Checkpoints: the WAL is copied into the database by the checkpointer,
