@@ -11,23 +11,22 @@ import (
 // expandBraces renders x after brace expansion, appending to out. It
 // reports false when the expansion exceeded budget, the command's share
 // of words (the word is then appended once, in its source form), or the
-// call's Budget.
-func (w *walker) expandBraces(src string, x *syntax.Word, out []word, budget *int) ([]word, bool) {
+// call's Budget. It returns what is left of budget.
+func (w *walker) expandBraces(src string, x *syntax.Word, out []word, budget int) ([]word, int, bool) {
 	if hasBraces(x) {
 		cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), x.Parts...)}
 		if syntax.SplitBraces(cp) {
 			start := len(out)
 			g := braceGen{w: w, src: src, out: out, budget: budget}
 			if g.run([][]syntax.WordPart{cp.Parts}) {
-				return g.out, true
+				return g.out, g.budget, true
 			}
-			return append(g.out[:start], word{text: srcOf(src, x), glob: true}), false
+			return append(g.out[:start], word{text: srcOf(src, x), glob: true}), g.budget, false
 		}
 	}
-	*budget--
 	wd := render(src, x)
 	w.spendWords(1, len(wd.text))
-	return append(out, wd), true
+	return append(out, wd), budget - 1, true
 }
 
 // braceGen expands braces as bash does (left to right, nested elements in
@@ -45,7 +44,7 @@ type braceGen struct {
 	src    string
 	buf    []syntax.WordPart // the parts of the word being built
 	out    []word
-	budget *int
+	budget int // words left to the command
 }
 
 // run processes the part sequences on stack (the top is last) and yields
@@ -92,10 +91,10 @@ func (g *braceGen) run(stack [][]syntax.WordPart) bool {
 			return more([]syntax.WordPart{&syntax.Lit{Value: v}})
 		})
 	}
-	if *g.budget <= 0 {
+	if g.budget <= 0 {
 		return false
 	}
-	*g.budget--
+	g.budget--
 	wd := render(g.src, &syntax.Word{Parts: g.buf})
 	g.out = append(g.out, wd)
 	return g.w.spendWords(1, len(wd.text))

@@ -37,8 +37,7 @@ func checkBraces(t *testing.T, s string) {
 	}
 	src := "e " + s
 	w := walker{a: testAnalyzer, res: &Analysis{}, left: testAnalyzer.budget}
-	budget := maxBraceWords
-	got, ok := w.expandBraces(src, x.Args[1], nil, &budget)
+	got, _, ok := w.expandBraces(src, x.Args[1], nil, maxBraceWords)
 	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), x.Args[1].Parts...)}
 	var want []string
 	if syntax.SplitBraces(cp) {

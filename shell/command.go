@@ -48,7 +48,7 @@ func (w *walker) call(x *syntax.CallExpr, c scope, d *dirState) {
 	for i, a := range x.Args {
 		n := len(words)
 		var ok bool
-		words, ok = w.expandBraces(c.src, a, words, &budget)
+		words, budget, ok = w.expandBraces(c.src, a, words, budget)
 		if w.over() {
 			return
 		}

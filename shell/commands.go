@@ -28,13 +28,37 @@ import (
 // commandSpec returns the command table's entry for name, nil for a
 // command the table does not know.
 func commandSpec(name string) *cmdSpec {
-	i, ok := slices.BinarySearchFunc(commandTable[:], name, func(e namedSpec, name string) int {
+	if name == "" {
+		return nil
+	}
+	// Only the names with name's first byte are searched: the analysis
+	// looks a command up a dozen times.
+	tab := commandTable[commandStart[name[0]]:commandStart[int(name[0])+1]]
+	i, ok := slices.BinarySearchFunc(tab, name, func(e namedSpec, name string) int {
 		return strings.Compare(e.name, name)
 	})
 	if !ok {
 		return nil
 	}
-	return commandTable[i].spec
+	return tab[i].spec
+}
+
+// commandStart holds where the command table's names with each first
+// byte begin: those with byte b are commandTable[commandStart[b]:
+// commandStart[b+1]]. It is computed once, from the sorted table, and
+// never changed.
+var commandStart = tableStarts()
+
+func tableStarts() (start [257]uint16) {
+	i := 0
+	for b := range 256 {
+		start[b] = uint16(i)
+		for i < len(commandTable) && commandTable[i].name != "" && int(commandTable[i].name[0]) == b {
+			i++
+		}
+	}
+	start[256] = uint16(len(commandTable))
+	return start
 }
 
 // mergeSpec returns a new entry with the fields of a and b: lists are

@@ -175,8 +175,11 @@ func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c s
 	if len(args) == 0 {
 		return
 	}
-	texts := wordTexts(args)
-	opts, opIdx := s.scanWords(texts, args, s.files == bySub)
+	var textBuf [8]string
+	texts := appendTexts(textBuf[:0], args)
+	var optBuf [8]optArg
+	var opBuf [8]int
+	opts, opIdx := s.scanInto(texts, args, s.files == bySub, optBuf[:0], opBuf[:0])
 	l := fileLine{args: args, pattern: s.pattern}
 	for _, i := range opIdx {
 		for _, o := range opts {
@@ -425,9 +428,14 @@ func (w *walker) copyFiles(kind fileKind, dir *word, ops []word, rewrite bool, l
 }
 
 func wordTexts(args []word) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = a.text
+	return appendTexts(make([]string, 0, len(args)), args)
+}
+
+// appendTexts appends the words' texts to out: a caller's buffer, which
+// keeps the common short command line off the heap.
+func appendTexts(out []string, args []word) []string {
+	for _, a := range args {
+		out = append(out, a.text)
 	}
 	return out
 }

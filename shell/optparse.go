@@ -274,7 +274,9 @@ func (s *cmdSpec) anyTakesValue(opts []optArg) bool {
 // subcommand of a command with subcommands (len(args) when there is
 // none): git's global options (-C DIR, --git-dir=DIR, -c k=v) come first.
 func (s *cmdSpec) firstOperand(args []string) int {
-	_, ops := s.scan(args, true)
+	var optBuf [8]optArg
+	var opBuf [4]int
+	_, ops := s.scanInto(args, nil, true, optBuf[:0], opBuf[:0])
 	if len(ops) == 0 {
 		return len(args)
 	}

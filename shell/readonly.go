@@ -21,8 +21,10 @@ func readOnlyCommand(name string, args []string) bool {
 	}
 	var verbs []string // the parent's read verbs, inherited
 	verbAt := -1
+	var optBuf [8]optArg
+	var opBuf [8]int
 	for depth := 0; depth < 4; depth++ {
-		opts, ops := s.scan(args, s.wraps || s.inOrder)
+		opts, ops := s.scanInto(args, nil, s.wraps || s.inOrder, optBuf[:0], opBuf[:0])
 		for _, n := range s.notReadWith {
 			if _, ok := optFound(opts, args, n, false); ok {
 				return false

@@ -27,31 +27,54 @@ func isFetcher(name string) bool {
 	return false
 }
 
-// interpreters run code: given by a flag, a file, or read from standard
-// input. code lists the short options that give the code inline; val the
-// short options that take a value.
-var interpreters = [...]struct{ name, code, val string }{
-	{"sh", "c", "oO"}, {"python", "cm", "WXQ"}, {"perl", "eE", ""}, {"ruby", "e", "IrEC"},
-	{"node", "ep", "r"}, {"nodejs", "ep", "r"}, {"php", "rBRFE", "dcz"}, {"lua", "e", "l"},
-	{"luajit", "e", "lj"}, {"fish", "c", "C"}, {"deno", "", ""}, {"bun", "e", ""},
-	{"Rscript", "e", ""}, {"tclsh", "", ""}, {"pwsh", "c", ""}, {"osascript", "e", ""},
-	// Other languages' runners with inline code (GTFOBins' readers and
-	// shells): Julia, the JDK's script runner, shells that are not sh.
-	{"julia", "eE", "LJC"},
-	// m4 runs commands (syscmd, esyscmd) from its input; Octave's --eval.
-	{"m4", "", "DUIdtoFRl"}, {"octave", "", "pW"}, {"octave-cli", "", "pW"}, {"expect", "c", "fD"}, {"powershell", "c", ""}, {"jrunscript", "e", "fl"}, {"elvish", "c", ""}, {"nu", "c", ""}, {"xonsh", "c", ""},
-}
-
-// interpreterOpts returns the options of interpreter name (zero for a
-// command not listed). Static data and a scan: a table the process builds
+// interpreterOpts returns the options of interpreter name, the commands
+// that run code given by a flag, a file, or read from standard input:
+// code lists the short options that give the code inline, val the short
+// options that take a value (ok is false for a command not listed). A
+// switch, which the compiler makes a search: a table the process builds
 // is paid by every hook call.
 func interpreterOpts(name string) (o struct{ code, val string }, ok bool) {
-	for _, e := range interpreters {
-		if e.name == name {
-			return struct{ code, val string }{e.code, e.val}, true
-		}
+	switch name {
+	case "sh":
+		o.code, o.val = "c", "oO"
+	case "python":
+		o.code, o.val = "cm", "WXQ"
+	case "perl":
+		o.code = "eE"
+	case "ruby":
+		o.code, o.val = "e", "IrEC"
+	case "node", "nodejs":
+		o.code, o.val = "ep", "r"
+	case "php":
+		o.code, o.val = "rBRFE", "dcz"
+	case "lua":
+		o.code, o.val = "e", "l"
+	case "luajit":
+		o.code, o.val = "e", "lj"
+	case "fish":
+		o.code, o.val = "c", "C"
+	case "deno", "tclsh":
+	case "bun", "Rscript", "osascript":
+		o.code = "e"
+	case "pwsh", "powershell", "elvish", "nu", "xonsh":
+		o.code = "c"
+	// Other languages' runners with inline code (GTFOBins' readers and
+	// shells): Julia, the JDK's script runner, shells that are not sh.
+	case "julia":
+		o.code, o.val = "eE", "LJC"
+	case "jrunscript":
+		o.code, o.val = "e", "fl"
+	case "expect":
+		o.code, o.val = "c", "fD"
+	// m4 runs commands (syscmd, esyscmd) from its input; Octave's --eval.
+	case "m4":
+		o.val = "DUIdtoFRl"
+	case "octave", "octave-cli":
+		o.val = "pW"
+	default:
+		return o, false
 	}
-	return o, false
+	return o, true
 }
 
 // isInterpreter reports whether name runs code.

@@ -453,19 +453,8 @@ func heredocText(src string, r *syntax.Redirect) (string, bool) {
 // pipeline walks a pipeline stage by stage: each stage is a subshell whose
 // standard input is the previous stage's output.
 func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
-	var stages []*syntax.Stmt
-	var flatten func(s *syntax.Stmt)
-	flatten = func(s *syntax.Stmt) {
-		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) &&
-			len(s.Redirs) == 0 && !s.Background && !s.Negated {
-			flatten(b.X)
-			flatten(b.Y)
-			return
-		}
-		stages = append(stages, s)
-	}
-	flatten(x.X)
-	flatten(x.Y)
+	var buf [8]*syntax.Stmt
+	stages := pipeStages(x.Y, pipeStages(x.X, buf[:0]))
 	in := c.stdin
 	for i, s := range stages {
 		sc := c
@@ -491,6 +480,16 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 			}
 		}
 	}
+}
+
+// pipeStages appends the stages of the pipeline s is (s itself when it is
+// no pipeline) to out.
+func pipeStages(s *syntax.Stmt, out []*syntax.Stmt) []*syntax.Stmt {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) &&
+		len(s.Redirs) == 0 && !s.Background && !s.Negated {
+		return pipeStages(b.Y, pipeStages(b.X, out))
+	}
+	return append(out, s)
 }
 
 // recordWritten notes the text a static echo, printf or cat of a heredoc
