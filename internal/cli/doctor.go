@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"time"
 
@@ -216,5 +217,25 @@ func (d *doctor) pins(path string) {
 		d.info("no MCP tool pins yet (%s): mcp-proxy pins each tool's definition at its first allowed call", path)
 		return
 	}
-	d.ok("MCP tool pins: %d tool(s) of %d server(s) in %s ('toolgate mcp pins' lists them)", tools, len(all), path)
+	d.ok("MCP tool pins: %d tool(s) of %d server(s) in %s", tools, len(all), path)
+	servers := make([]string, 0, len(all))
+	for s := range all {
+		servers = append(servers, s)
+	}
+	sort.Strings(servers)
+	shown := 0
+	for _, s := range servers {
+		for _, t := range mcpproxy.PinnedTools(all[s]) {
+			if shown == maxPinsShown {
+				fmt.Fprintf(d.w, "      … %d more ('toolgate mcp pins' lists them all)\n", tools-shown)
+				return
+			}
+			p := all[s][t]
+			fmt.Fprintf(d.w, "      %s %s %s, %s, %s\n", s, t, short(p.Hash), p.PinnedAt.Format(time.DateOnly), p.PinnedBy)
+			shown++
+		}
+	}
 }
+
+// maxPinsShown bounds the pins doctor lists.
+const maxPinsShown = 50

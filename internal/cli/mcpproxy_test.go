@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -227,7 +228,8 @@ func TestMCPPinCommand(t *testing.T) {
 	}
 	var doc bytes.Buffer
 	runDoctor(ctx, []string{"--url", ""}, nil, &doc, io.Discard)
-	if !strings.Contains(doc.String(), "MCP tool pins: 8 tool(s) of 1 server(s)") {
+	if !strings.Contains(doc.String(), "MCP tool pins: 8 tool(s) of 1 server(s)") ||
+		!regexp.MustCompile(`(?m)^ +testserver write_note [0-9a-f]{12}, \d{4}-\d\d-\d\d, toolgate mcp pin$`).MatchString(doc.String()) {
 		t.Errorf("doctor:\n%s", doc.String())
 	}
 	if err := runMCP(ctx, []string{"pin", "--tool", "nope", "--", server}, nil, io.Discard, testLog{t}); err == nil {
