@@ -896,6 +896,10 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 		return nil, toolgate.Errorf(toolgate.EInvalid, "modifications are not valid JSON")
 	}
 	if len(req.Modifications) > 0 && !e.IsQuestionTool(a.Call.Tool) {
+		if _, found := redact.JSON(req.Modifications, "modifications"); len(found) > 0 {
+			// Stored masked, the agent would run the masked text.
+			return nil, toolgate.Errorf(toolgate.EInvalid, "the edited arguments hold a secret (%s): the gateway keeps no secret, so it cannot hand it to the agent; approve the call without it (let the tool read the secret where it is kept) or deny it", redactedArgs(found))
+		}
 		if err := b.decideModified(ctx, e, a, req.Modifications); err != nil {
 			return nil, err
 		}
@@ -917,6 +921,7 @@ func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by 
 		Status: toolgate.StatusApproved, Scope: req.Scope, Answer: req.Answer,
 		Modifications: req.Modifications, By: by.Name, Via: by.Via, At: now,
 	}
+	maskResolution(&res)
 	var grant *toolgate.Grant
 	if req.Scope != toolgate.ScopeOnce {
 		if grant, err = b.grantFor(ctx, e, a, req, by); err != nil {
@@ -1097,6 +1102,10 @@ func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.App
 		if redact.Contains(g.Pattern) {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q holds a masked secret: it would never match the call; give a pattern without it", g.Pattern)
 		}
+		if ms := redact.Find(g.Pattern); len(ms) > 0 {
+			// A grant is stored, shown and written to the rules document.
+			return nil, toolgate.Errorf(toolgate.EInvalid, "pattern %q holds a secret (%s): the gateway keeps no secret; give a pattern without it", redact.Text(g.Pattern), ms[0].Rule.What)
+		}
 	default:
 		return nil, toolgate.Errorf(toolgate.EInvalid, "unknown grant kind %q (want tool, pattern or prefix)", kind)
 	}
@@ -1158,6 +1167,7 @@ func (b *Broker) Deny(ctx context.Context, id string, req DenyRequest, by Actor)
 		Status: toolgate.StatusDenied, DenyMode: req.Mode, Feedback: req.Feedback,
 		Reason: DenyMessage(a.Call.Tool, req), By: by.Name, Via: by.Via, At: b.now(),
 	}
+	maskResolution(&res)
 	audit := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res, &a.Call))
 	resolved, err := b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{audit})
 	if err == nil && req.Rest {
@@ -1171,6 +1181,19 @@ func (b *Broker) Deny(ctx context.Context, id string, req DenyRequest, by Actor)
 		return resolved, err
 	}
 	return resolved, nil
+}
+
+// maskResolution masks the secrets in what a person (or an agent
+// withdrawing its call) typed into an answer: a deny's reason and
+// feedback, a question's answer, a cancel's reason. They are stored,
+// shown, notified, searched and handed to the agent masked.
+func maskResolution(res *toolgate.Resolution) {
+	res.Feedback = redact.Text(res.Feedback)
+	res.Reason = redact.Text(res.Reason)
+	res.Answer, _ = redact.JSON(res.Answer, "answer")
+	// A call's edited arguments with a secret are refused before; a
+	// question's modifications carry its answer (seed 000).
+	res.Modifications, _ = redact.JSON(res.Modifications, "modifications")
 }
 
 // DenyMessage is what the agent is told when a human denies a call: the
@@ -1260,6 +1283,7 @@ func (b *Broker) Resolve(ctx context.Context, id string, res toolgate.Resolution
 	if res.At.IsZero() {
 		res.At = b.now()
 	}
+	maskResolution(&res)
 	by := Actor{Name: res.By, Via: res.Via}
 	entry := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res, &a.Call))
 	return b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{entry})

@@ -54,7 +54,8 @@ func (r *recorder) count(what string) int {
 // TestServeRedactsSecrets runs `toolgate serve` with every notifier
 // pointed at local stand-ins (Slack's presses signed as Slack signs them), submits calls carrying secrets over HTTP
 // and reads them back on every surface (answers, approvals list, audit
-// search, events, notifications, the log). No secret may appear in any
+// search, events, notifications, the log), and answers them with secrets
+// in what the approver types. No secret may appear in any
 // of them nor in any file of the data directory, while approvers see that
 // a secret was there and where, and the call id still binds the exact
 // arguments.
@@ -250,6 +251,19 @@ func TestServeRedactsSecrets(t *testing.T) {
 		t.Errorf("a grant of a masked pattern was accepted: %s", out)
 	}
 	call(g.token, http.MethodPost, "/v1/approvals/"+a1.ID+"/approve", map[string]any{"scope": "once"})
+	// What approvers type is masked too: a deny's reason and feedback,
+	// a question's answer; edited arguments with a secret are refused.
+	if code, out := call(g.token, http.MethodPost, "/v1/approvals/"+a3.ID+"/approve", map[string]any{"modifications": map[string]any{"command": "mysql -u root -p" + secrets["password"] + " prod -e 'SELECT 1'"}}); code != http.StatusBadRequest {
+		t.Errorf("edited arguments with a secret: %d %s, want 400", code, out)
+	}
+	for _, a := range []*toolgate.Approval{a3, a4} {
+		call(g.token, http.MethodPost, "/v1/approvals/"+a.ID+"/deny", map[string]any{"reason": "use " + secrets["aws id"] + " instead", "feedback": "the token is " + secrets["github"], "mode": "soft"})
+	}
+	q := submit("c6", toolgate.Call{Tool: "AskUserQuestion", Args: map[string]any{"question": "Which Stripe key?"}})
+	if code, out := call(g.token, http.MethodPost, "/v1/approvals/"+q.ID+"/approve", map[string]any{"answer": "use " + secrets["stripe"]}); code != http.StatusOK || !strings.Contains(string(out), "sk_live_…[redacted]") {
+		t.Errorf("a question answered with a secret: %d %s", code, out)
+	}
+	call(agent, http.MethodGet, "/v1/approvals/"+a3.ID, nil)
 	// a2 is denied from Slack: a signed press reaches the gateway's route.
 	payload, _ := json.Marshal(map[string]any{"type": "block_actions", "user": map[string]any{"id": "U0APPROVER"},
 		"channel": map[string]any{"id": "C0APPROVALS"}, "actions": []any{map[string]any{"action_id": "toolgate_deny", "value": "deny:" + a2.ID}}})
@@ -265,12 +279,10 @@ func TestServeRedactsSecrets(t *testing.T) {
 	if code, out := call(g.token, http.MethodGet, "/v1/approvals/"+a2.ID, nil); code != http.StatusOK || !strings.Contains(string(out), `"via":"slack"`) {
 		t.Errorf("after the slack press: %d %s", code, out)
 	}
-	for _, a := range []*toolgate.Approval{a3, a4} {
-		call(g.token, http.MethodPost, "/v1/approvals/"+a.ID+"/deny", map[string]any{"reason": "no", "mode": "soft"})
-	}
 	call(g.token, http.MethodGet, "/v1/approvals?status=denied", nil)
 
-	// Every notifier was told of every call and of its outcome.
+	// Every notifier was told of every call and of its outcome (the
+	// question, answered at once, may be answered before it is sent).
 	deadline := time.Now().Add(15 * time.Second)
 	for notified.count("/hook") < 8 || notified.count("/") < 4 || notified.count("/bot12345:test-bot/editMessageText") < 4 || notified.count("/slack/chat.update") < 4 {
 		if time.Now().After(deadline) {

@@ -12,7 +12,9 @@
 package redact
 
 import (
+	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -339,6 +341,34 @@ func (sc *scanner) value(v any, path string) (any, bool) {
 		return out, true
 	}
 	return v, false
+}
+
+// JSON masks the secrets in the strings (and keys) of a JSON value, such
+// as a question's answer an approver typed. It returns the value as it
+// may be stored and shown and what was masked, where path names the
+// value; with nothing found it returns raw as it is. A value that does
+// not parse is returned as it is too: its callers refuse it before.
+func JSON(raw json.RawMessage, path string) (json.RawMessage, []toolgate.Redaction) {
+	if len(raw) == 0 {
+		return raw, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers come back as they were written
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return raw, nil
+	}
+	var sc scanner
+	out, changed := sc.value(v, path)
+	if !changed {
+		return raw, nil
+	}
+	masked, err := json.Marshal(out)
+	if err != nil {
+		// Cannot happen for a decoded value; never hand the secret on.
+		return json.RawMessage(`"` + Marker + `"`), sc.s.found
+	}
+	return masked, sc.s.found
 }
 
 // join names key k under path.

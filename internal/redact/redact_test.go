@@ -230,3 +230,45 @@ func BenchmarkFindSecret(b *testing.B) {
 		Find(s)
 	}
 }
+
+// TestJSON: an approver's JSON (a question's answer, edited arguments) is
+// masked in its strings and keys and keeps its numbers as written; one
+// without secrets comes back byte for byte.
+func TestJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, in, path string
+		want           []string // substrings of the result
+		found          int
+	}{
+		{"string", `"use ` + awsID + `"`, "answer", []string{`"use AKIA…[redacted]"`}, 1},
+		{"nested", `{"command":"curl -H 'Authorization: Bearer ` + ghToken + `' x","n":12345678901234567890}`, "modifications",
+			[]string{`ghp_…[redacted]`, `12345678901234567890`}, 1},
+		{"key", `{"` + stripeKey + `":1}`, "answer", []string{`sk_live_…[redacted]`}, 1},
+		{"none", `{"answer": "staging", "n": 1.50}`, "answer", []string{`{"answer": "staging", "n": 1.50}`}, 0},
+		{"invalid", `{"a":`, "answer", []string{`{"a":`}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, found := JSON(json.RawMessage(tc.in), tc.path)
+			for _, w := range tc.want {
+				if !strings.Contains(string(got), w) {
+					t.Errorf("JSON(%s) = %s, want it to hold %s", tc.in, got, w)
+				}
+			}
+			if len(found) != tc.found {
+				t.Errorf("found %+v, want %d", found, tc.found)
+			}
+			for _, f := range found {
+				if !strings.HasPrefix(f.Arg, tc.path) {
+					t.Errorf("found at %q, want under %q", f.Arg, tc.path)
+				}
+			}
+			for _, secret := range []string{awsID, ghToken, stripeKey} {
+				if strings.Contains(string(got), secret) {
+					t.Errorf("JSON(%s) keeps a secret: %s", tc.in, got)
+				}
+			}
+		})
+	}
+}
