@@ -18,6 +18,8 @@ package shell
 //     writes (go env -w, yq -i) or talks to a destination or runs a
 //     program the option names (kubectl --server, --kubeconfig, whose
 //     exec credential plugin runs a command);
+//   - readWith without readOnly: read-only only in one of these query
+//     modes (dpkg -l, pacman -Q, tar -t, brew --prefix);
 //   - readVerbs at verbAt: a service client's operations that only read,
 //     by name or name prefix ("describe-"), given as that operand with at
 //     most one plain resource name after it. A listed subcommand inherits
@@ -46,6 +48,9 @@ func readCommands() map[string]*cmdSpec {
 	// version: --version, --help and -V, which each of these reads so or
 	// rejects, and the spellings of its own (node -v, java -version).
 	about := func(words ...string) *cmdSpec { return &cmdSpec{probe: true, about: words} }
+	// An object of ip lists without operands, or with show, list or get
+	// (ip addr, ip route show table all).
+	ipListing := &cmdSpec{readOnly: true, readBare: true, subs: roSub("show", "list", "get")}
 	return map[string]*cmdSpec{
 		// Toolchains, interpreters and tools, by their version forms.
 		// Not here: a tool whose bare run, or an option it does not know,
@@ -59,10 +64,10 @@ func readCommands() map[string]*cmdSpec {
 		"java": about("-version"), "javac": about("-version"), "kotlin": about("-version"),
 		"kotlinc": about("-version"), "scala": about("-version"), "ocaml": about("-version"),
 		"ghc": about(), "cabal": about(), "stack": about(), "protoc": about(), "buf": about(),
-		"golangci-lint": about(), "ruff": about(), "black": about(), "mypy": about(), "shellcheck": about(),
-		"hadolint": about(), "esbuild": about(), "markdownlint": about(), "mkdocs": about(),
+		"golangci-lint": about(), "ruff": about(), "black": about(), "mypy": about(),
+		"esbuild": about(), "markdownlint": about(), "mkdocs": about(),
 		"sphinx-build": about(), "vale": about(), "tflint": about(), "redis-server": about("-v"),
-		"pandoc": about(), "rustup": about(), "htop": about(), "ld": about(), "ldd": about(), "pod": about(),
+		"pandoc": about(), "htop": about(), "ld": about(), "ldd": about(), "pod": about(),
 		"flutter": about(), "dart": about(), "swift": about(),
 		"hugo": about("version"), "zig": about("version"), "k9s": about("version"),
 		"openssl":   {subs: roSub("version")},
@@ -102,6 +107,110 @@ func readCommands() map[string]*cmdSpec {
 			"--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys",
 			"--update-catalog", "-M", "--machine"}},
 		"launchctl": {subs: roSub("list", "print", "print-disabled")},
+		// Hardware, devices, processes, sessions and the network's
+		// configuration, as listings. What sets one (ip addr add, route
+		// add, dmesg -C, ss -K, arp -s) is an operand or option that is
+		// not read-only.
+		"lscpu": roNew, "lsmem": roNew, "lspci": roNew, "lsusb": roNew, "lsblk": roNew, "lshw": roNew,
+		"inxi": roNew, "hwinfo": roNew, "sensors": roNew, "findmnt": roNew, "pstree": roNew, "pidof": roNew,
+		"vmstat": roNew, "iostat": roNew, "w": roNew, "who": roNew, "last": roNew, "logname": roNew,
+		"groups": roNew, "tty": roNew, "locale": roNew, "getconf": roNew, "lsb_release": roNew,
+		"sw_vers": roNew, "system_profiler": roNew, "vm_stat": roNew, "netstat": roNew, "top": roNew,
+		"neofetch": roNew, "mdfind": roNew, "mdls": roNew, "locate": roNew, "jobs": roNew,
+		"ulimit":      {readOnly: true, readBare: true, probe: true},
+		"ss":          {readOnly: true, probe: true, notReadWith: []string{"-K", "--kill"}},
+		"route":       {readOnly: true, readBare: true, probe: true},
+		"arp":         {readOnly: true, readBare: true, probe: true, notReadWith: []string{"-d", "--delete", "-s", "--set", "-f", "--file"}},
+		"dmesg":       {readOnly: true, probe: true, notReadWith: []string{"-C", "--clear", "-c", "--read-clear", "-n", "--console-level", "-D", "--console-off", "-E", "--console-on"}},
+		"getent":      {probe: true, readVerbs: []string{"passwd", "group", "hosts", "ahosts", "ahostsv4", "ahostsv6", "services", "protocols", "networks", "netgroup"}},
+		"timedatectl": {readOnly: true, readBare: true, probe: true, subs: roSub("status", "show", "list-timezones", "timesync-status", "show-timesync")},
+		"hostnamectl": {readOnly: true, readBare: true, probe: true, subs: roSub("status")},
+		"resolvectl":  {probe: true, subs: roSub("status", "statistics", "query")},
+		"nmcli":       {probe: true, subs: subcommands{{"device", withSubs("status", "show")}, {"connection", withSubs("show")}, {"general", withSubs("status")}}},
+		"iw":          {probe: true, subs: subcommands{{"dev", &cmdSpec{readOnly: true, readBare: true}}, {"list", ro}}},
+		"ip": {singleDash: true, shortVal: "n", notReadWith: []string{"-b", "-batch", "-force"}, subs: subcommands{
+			{"addr", ipListing}, {"address", ipListing}, {"a", ipListing}, {"route", ipListing}, {"r", ipListing},
+			{"link", ipListing}, {"l", ipListing}, {"neigh", ipListing}, {"n", ipListing}, {"rule", ipListing}}},
+		"xcode-select": {readOnly: true, probe: true, notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
+		"diskutil":     {probe: true, subs: roSub("list", "info")},
+		"defaults":     {probe: true, subs: roSub("read", "read-type", "domains", "find")},
+
+		// What is installed, through the system's package managers: the
+		// query modes and listing verbs; installing, removing and
+		// refreshing are not listed.
+		"apt":       {subs: roSub("list", "show", "search", "policy", "depends", "rdepends", "showsrc")},
+		"apt-cache": {probe: true, subs: roSub("policy", "search", "show", "showpkg", "depends", "rdepends", "madison", "stats", "pkgnames", "showsrc")},
+		"dpkg": {readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail",
+			"--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"},
+			notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}},
+		"dpkg-query": {readOnly: true, probe: true},
+		"pacman":     {readWith: []string{"-Q", "--query"}},
+		"apk":        {subs: roSub("info", "list", "search", "policy", "stats")},
+		"dnf":        {subs: roSub("list", "info", "search", "repolist", "provides", "repoquery")},
+		"yum":        {subs: roSub("list", "info", "search", "repolist", "provides")},
+		"zypper":     {subs: roSub("se", "search", "info", "if", "lr", "repos", "ls", "services", "pa", "packages", "pch", "patches", "lu", "list-updates")},
+		"brew": {readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"},
+			subs: append(roSub("list", "ls", "info", "outdated", "deps", "uses", "config", "leaves", "doctor", "search", "desc", "cat"),
+				namedSpec{"tap", &cmdSpec{readOnly: true, readBare: true}},
+				namedSpec{"services", withSubs("list", "info")})},
+		"snap":    {subs: roSub("list", "info", "find", "version", "services", "connections", "changes")},
+		"flatpak": {subs: roSub("list", "info", "search", "remotes", "history")},
+		"port":    {probe: true, subs: roSub("installed", "outdated", "info", "search", "list", "deps", "contents")},
+		"nix-env": {probe: true, readWith: []string{"-q", "--query"}},
+		"guix":    {probe: true, subs: subcommands{{"package", &cmdSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
+
+		// Archives, binaries, media and documents, read: listing an archive
+		// (tar -t, unzip -l, gzip -l) but not extracting it; what writes
+		// an output file names it in an option that is not read-only.
+		"tar":     {readWith: []string{"-t", "--list"}},
+		"unzip":   {readWith: []string{"-l", "-v", "-Z", "-t"}},
+		"gzip":    {readWith: []string{"-l", "--list", "-t", "--test"}},
+		"xz":      {readWith: []string{"-l", "--list", "-t", "--test"}},
+		"zipinfo": roNew,
+		"nm":      roNew, "objdump": roNew, "readelf": roNew, "size": roNew, "otool": roNew,
+		"ffprobe": roNew, "pdfinfo": roNew,
+		"mediainfo": {readOnly: true, probe: true, notReadWith: []string{"--LogFile", "--logfile"}},
+		"xmllint":   {readOnly: true, probe: true, notReadWith: []string{"-o", "--output", "--shell"}},
+		"csvlook":   roNew,
+		"iconv":     {readOnly: true, notReadWith: []string{"-o", "--output"}},
+		"fmt":       ro, "expand": ro, "pr": ro,
+		"look": roNew, "bc": roNew, "yes": roNew, "uuidgen": roNew,
+		"man":     {readOnly: true, notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
+		"info":    {readOnly: true, probe: true, notReadWith: []string{"-o", "--output", "--dribble", "--restore"}},
+		"apropos": roNew, "whatis": roNew, "tldr": roNew,
+
+		// Linters and scanners that only report on the files they read;
+		// an option that rewrites them (codespell -w) or names a program
+		// to run (actionlint -shellcheck) is not read-only.
+		"shellcheck": {readOnly: true, probe: true},
+		"hadolint":   {readOnly: true, probe: true},
+		"yamllint":   roNew,
+		"actionlint": {readOnly: true, probe: true, notReadWith: []string{"-shellcheck", "-pyflakes"}},
+		"codespell":  {readOnly: true, probe: true, notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"}},
+		"tokei":      roNew,
+		"scc":        {readOnly: true, probe: true, notReadWith: []string{"-o", "--output"}},
+		"tfsec":      {readOnly: true, probe: true, notReadWith: []string{"-O", "--out"}},
+		"kubeval":    roNew, "kubeconform": roNew,
+		"act": {probe: true, readWith: []string{"-l", "--list"}},
+
+		// Toolchains' and version managers' listings.
+		"pipx":   {subs: roSub("list")},
+		"poetry": {subs: append(roSub("show", "check", "about"), namedSpec{"env", withSubs("info", "list")}, namedSpec{"version", &cmdSpec{readOnly: true, readBare: true}})},
+		"uv":     {subs: subcommands{{"pip", withSubs("list", "show", "freeze", "tree", "check")}, {"tree", ro}}},
+		"pipenv": {subs: roSub("graph")},
+		"conda":  {subs: append(roSub("list", "info", "search"), namedSpec{"env", withSubs("list")})},
+		"mamba":  {probe: true, subs: append(roSub("list", "info", "search"), namedSpec{"env", withSubs("list")})},
+		"gem":    {subs: roSub("list", "env", "which", "dependency", "contents", "search", "info", "specification", "outdated")},
+		"asdf":   {probe: true, subs: roSub("list", "current", "where", "which", "plugin-list")},
+		"mise":   {subs: roSub("ls", "list", "current", "where", "which", "doctor")},
+		"volta":  {probe: true, subs: roSub("list", "which")},
+		"rbenv":  {probe: true, subs: roSub("versions", "version", "which", "root")},
+		"pyenv":  {probe: true, subs: roSub("versions", "version", "which", "root", "prefix")},
+		"goenv":  {probe: true, subs: roSub("versions", "version", "which", "root")},
+		"fnm":    {probe: true, subs: roSub("list", "ls", "current", "ls-remote")},
+		"n":      {probe: true, subs: roSub("ls", "list", "which")},
+		"rustup": {probe: true, subs: append(roSub("show", "which"), namedSpec{"toolchain", withSubs("list")}, namedSpec{"target", withSubs("list")},
+			namedSpec{"component", withSubs("list")})},
 
 		// Version control.
 		"git": {subs: append(roSub("status", "log", "diff", "show", "blame", "annotate", "ls-files", "ls-tree",

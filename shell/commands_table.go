@@ -26,6 +26,15 @@ var commandTable = [...]namedSpec{
 		why:    "unloads every AppArmor profile",
 	}},
 	{"ack", &sharedSpec3},
+	{"act", &cmdSpec{
+		probe:    true,
+		readWith: []string{"-l", "--list"},
+	}},
+	{"actionlint", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-shellcheck", "-pyflakes"},
+	}},
 	{"addgroup", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -40,9 +49,22 @@ var commandTable = [...]namedSpec{
 	{"apache2", &sharedSpec4},
 	{"apache2ctl", &sharedSpec4},
 	{"apachectl", &sharedSpec4},
-	{"apk", &sharedSpec5},
-	{"apt", &sharedSpec5},
-	{"apt-get", &sharedSpec5},
+	{"apk", &cmdSpec{
+		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+		subs: subcommands{{"info", &sharedSpec5}, {"list", &sharedSpec5}, {"search", &sharedSpec5}, {"policy", &sharedSpec5}, {"stats", &sharedSpec5}},
+	}},
+	{"apropos", &sharedSpec2},
+	{"apt", &cmdSpec{
+		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+		subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}, {"search", &sharedSpec5}, {"policy", &sharedSpec5}, {"depends", &sharedSpec5}, {"rdepends", &sharedSpec5}, {"showsrc", &sharedSpec5}},
+	}},
+	{"apt-cache", &cmdSpec{
+		subs:  subcommands{{"policy", &sharedSpec5}, {"search", &sharedSpec5}, {"show", &sharedSpec5}, {"showpkg", &sharedSpec5}, {"depends", &sharedSpec5}, {"rdepends", &sharedSpec5}, {"madison", &sharedSpec5}, {"stats", &sharedSpec5}, {"pkgnames", &sharedSpec5}, {"showsrc", &sharedSpec5}},
+		probe: true,
+	}},
+	{"apt-get", &cmdSpec{
+		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+	}},
 	{"arch", &cmdSpec{
 		shortVal:   "de",
 		singleDash: true,
@@ -54,6 +76,16 @@ var commandTable = [...]namedSpec{
 		effect:   16,
 		opts:     []optEffect{{names: []string{"--on-download-complete", "--on-download-error", "--on-download-start", "--on-download-pause", "--on-download-stop", "--on-bt-download-complete"}, exec: true}, {names: []string{"-i", "--input-file"}, file: 1}},
 		fileOpts: true,
+	}},
+	{"arp", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		readBare:    true,
+		notReadWith: []string{"-d", "--delete", "-s", "--set", "-f", "--file"},
+	}},
+	{"asdf", &cmdSpec{
+		subs:  subcommands{{"list", &sharedSpec5}, {"current", &sharedSpec5}, {"where", &sharedSpec5}, {"which", &sharedSpec5}, {"plugin-list", &sharedSpec5}},
+		probe: true,
 	}},
 	{"at", &cmdSpec{
 		effect: 64,
@@ -78,7 +110,7 @@ var commandTable = [...]namedSpec{
 	{"az", &cmdSpec{
 		effect:    16,
 		opts:      []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show", "list-locations"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on Azure resources"}}, readVerbs: []string{"list", "show"}, verbAt: 1}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec8}, {"network", &sharedSpec9}, {"storage", &sharedSpec9}, {"sql", &sharedSpec9}, {"monitor", &sharedSpec9}, {"deployment", &sharedSpec9}, {"policy", &sharedSpec9}, {"ad", &sharedSpec9}},
+		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show", "list-locations"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on Azure resources"}}, readVerbs: []string{"list", "show"}, verbAt: 1}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec5}, {"network", &sharedSpec8}, {"storage", &sharedSpec8}, {"sql", &sharedSpec8}, {"monitor", &sharedSpec8}, {"deployment", &sharedSpec8}, {"policy", &sharedSpec8}, {"ad", &sharedSpec8}},
 		readVerbs: []string{"list", "show"},
 		verbAt:    1,
 	}},
@@ -109,12 +141,13 @@ var commandTable = [...]namedSpec{
 		class:  "persistence",
 		why:    "schedules a command to run later by itself",
 	}},
+	{"bc", &sharedSpec2},
 	{"beeline", &cmdSpec{
 		shortVal: "eu",
 		effect:   16,
 		opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
-	{"black", &sharedSpec10},
+	{"black", &sharedSpec9},
 	{"blkdiscard", &cmdSpec{
 		class: "destructive",
 		why:   "discards every block of a device",
@@ -124,7 +157,8 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"query", &cmdSpec{opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec11}, {"tap", &sharedSpec11}},
+		subs:     subcommands{{"install", &sharedSpec10}, {"tap", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, readOnly: true, readBare: true}}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"info", &sharedSpec5}, {"outdated", &sharedSpec5}, {"deps", &sharedSpec5}, {"uses", &sharedSpec5}, {"config", &sharedSpec5}, {"leaves", &sharedSpec5}, {"doctor", &sharedSpec5}, {"search", &sharedSpec5}, {"desc", &sharedSpec5}, {"cat", &sharedSpec5}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}}}}},
+		readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"},
 	}},
 	{"brotli", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -135,13 +169,13 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"buf", &sharedSpec10},
-	{"builtin", &sharedSpec12},
+	{"buf", &sharedSpec9},
+	{"builtin", &sharedSpec11},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"x", &sharedSpec14}},
+		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"x", &sharedSpec13}},
 	}},
 	{"bundle", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
 		probe:  true,
 	}},
 	{"bunzip2", &cmdSpec{
@@ -154,7 +188,7 @@ var commandTable = [...]namedSpec{
 		probe:      true,
 		fileOpts:   true,
 	}},
-	{"busybox", &sharedSpec12},
+	{"busybox", &sharedSpec11},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
 	}},
@@ -163,10 +197,10 @@ var commandTable = [...]namedSpec{
 		pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"},
 		wraps: true,
 	}},
-	{"bzcat", &sharedSpec15},
-	{"bzip2", &sharedSpec16},
-	{"c++", &sharedSpec17},
-	{"cabal", &sharedSpec10},
+	{"bzcat", &sharedSpec14},
+	{"bzip2", &sharedSpec15},
+	{"c++", &sharedSpec16},
+	{"cabal", &sharedSpec9},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -178,11 +212,11 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec2},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec18}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec8}, {"metadata", &sharedSpec8}, {"version", &sharedSpec8}, {"search", &sharedSpec8}, {"locate-project", &sharedSpec8}, {"pkgid", &sharedSpec8}},
+		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec5}, {"metadata", &sharedSpec5}, {"version", &sharedSpec5}, {"search", &sharedSpec5}, {"locate-project", &sharedSpec5}, {"pkgid", &sharedSpec5}},
 	}},
-	{"cat", &sharedSpec15},
-	{"catchsegv", &sharedSpec12},
-	{"cc", &sharedSpec17},
+	{"cat", &sharedSpec14},
+	{"catchsegv", &sharedSpec11},
+	{"cc", &sharedSpec16},
 	{"cd", &sharedSpec2},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
@@ -268,10 +302,10 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's login shell",
 	}},
-	{"cksum", &sharedSpec19},
-	{"clang", &sharedSpec20},
-	{"clang++", &sharedSpec17},
-	{"clickhouse-client", &sharedSpec21},
+	{"cksum", &sharedSpec18},
+	{"clang", &sharedSpec19},
+	{"clang++", &sharedSpec16},
+	{"clickhouse-client", &sharedSpec20},
 	{"cloudflared", &cmdSpec{
 		effect: 16,
 		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
@@ -295,13 +329,18 @@ var commandTable = [...]namedSpec{
 	{"code", &cmdSpec{
 		subs: subcommands{{"tunnel", &cmdSpec{effect: 16, class: "exfiltration", why: "exposes this machine to the internet through a VS Code tunnel", unless: []string{"status", "user", "--help", "-h"}}}},
 	}},
+	{"codespell", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"},
+	}},
 	{"column", &cmdSpec{
 		long:     []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="},
 		shortVal: "csoNRHEWdl",
 		files:    1,
 		readOnly: true,
 	}},
-	{"comm", &sharedSpec15},
+	{"comm", &sharedSpec14},
 	{"command", &cmdSpec{
 		wraps: true,
 		short: "pvV",
@@ -316,6 +355,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"conda", &cmdSpec{
+		subs:   subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"env", &sharedSpec21}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}},
 		probe:  true,
 	}},
@@ -356,6 +396,7 @@ var commandTable = [...]namedSpec{
 	{"csrutil", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
+	{"csvlook", &sharedSpec2},
 	{"ctr", &cmdSpec{
 		effect: 1,
 		subs:   subcommands{{"run", &sharedSpec23}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec23}}}}},
@@ -375,7 +416,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"darkhttpd", &sharedSpec24},
-	{"dart", &sharedSpec10},
+	{"dart", &sharedSpec9},
 	{"date", &cmdSpec{
 		long:        []string{"date=", "file=", "reference="},
 		shortVal:    "dfr",
@@ -397,6 +438,10 @@ var commandTable = [...]namedSpec{
 		fileCode: (*walker).ddCode,
 	}},
 	{"declare", &sharedSpec25},
+	{"defaults", &cmdSpec{
+		subs:  subcommands{{"read", &sharedSpec5}, {"read-type", &sharedSpec5}, {"domains", &sharedSpec5}, {"find", &sharedSpec5}},
+		probe: true,
+	}},
 	{"del-cli", &cmdSpec{
 		long:        []string{"force", "dry-run", "dot", "verbose", "help", "version"},
 		effect:      8,
@@ -418,10 +463,14 @@ var commandTable = [...]namedSpec{
 	{"diff3", &sharedSpec2},
 	{"dig", &sharedSpec27},
 	{"direnv", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, operands: 1}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, operands: 1}},
 		probe:  true,
 	}},
 	{"dirname", &sharedSpec2},
+	{"diskutil", &cmdSpec{
+		subs:  subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}},
+		probe: true,
+	}},
 	{"distrobox", &cmdSpec{
 		launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}, shortVal: "na", wraps: true}, dashdash: true, remote: true}},
 		probe:  true,
@@ -433,7 +482,15 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		fileCode: (*walker).dittoCode,
 	}},
-	{"dnf", &sharedSpec5},
+	{"dmesg", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-C", "--clear", "-c", "--read-clear", "-n", "--console-level", "-D", "--console-off", "-E", "--console-on"},
+	}},
+	{"dnf", &cmdSpec{
+		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+		subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"repolist", &sharedSpec5}, {"provides", &sharedSpec5}, {"repoquery", &sharedSpec5}},
+	}},
 	{"dnsmasq", &cmdSpec{
 		long:  []string{"conf-script=", "dhcp-script=", "conf-file="},
 		opts:  []optEffect{{names: []string{"--conf-script", "--dhcp-script"}, value: anyValue, effect: 1, class: "inline-code", why: "runs a script it is given as configuration"}},
@@ -451,7 +508,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"docker", &cmdSpec{
 		effect:      1,
-		subs:        subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec8}, {"info", &sharedSpec8}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}, {"history", &sharedSpec8}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}, {"inspect", &sharedSpec8}, {"logs", &sharedSpec8}, {"top", &sharedSpec8}, {"port", &sharedSpec8}, {"diff", &sharedSpec8}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"builder", &sharedSpec29}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec8}, {"version", &sharedSpec8}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &sharedSpec30}, {"ps", &sharedSpec8}, {"logs", &sharedSpec8}, {"config", &sharedSpec8}, {"ls", &sharedSpec8}, {"images", &sharedSpec8}, {"top", &sharedSpec8}, {"version", &sharedSpec8}}}}, {"push", &sharedSpec18}, {"stop", &sharedSpec31}, {"kill", &sharedSpec31}, {"rm", &sharedSpec31}, {"pause", &sharedSpec31}, {"ps", &sharedSpec8}, {"images", &sharedSpec8}, {"inspect", &sharedSpec8}, {"logs", &sharedSpec8}, {"version", &sharedSpec8}, {"info", &sharedSpec8}, {"top", &sharedSpec8}, {"port", &sharedSpec8}, {"diff", &sharedSpec8}, {"history", &sharedSpec8}, {"events", &sharedSpec8}, {"search", &sharedSpec8}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}, {"show", &sharedSpec8}}}}, {"stats", &sharedSpec8}, {"manifest", &cmdSpec{subs: subcommands{{"inspect", &sharedSpec8}}}}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"inspect", &sharedSpec8}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec8}, {"ps", &sharedSpec8}, {"services", &sharedSpec8}}}}, {"node", &sharedSpec32}, {"secret", &sharedSpec32}, {"config", &sharedSpec32}},
+		subs:        subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec5}, {"info", &sharedSpec5}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}, {"history", &sharedSpec5}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}, {"inspect", &sharedSpec5}, {"logs", &sharedSpec5}, {"top", &sharedSpec5}, {"port", &sharedSpec5}, {"diff", &sharedSpec5}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"builder", &sharedSpec29}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"version", &sharedSpec5}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &sharedSpec30}, {"ps", &sharedSpec5}, {"logs", &sharedSpec5}, {"config", &sharedSpec5}, {"ls", &sharedSpec5}, {"images", &sharedSpec5}, {"top", &sharedSpec5}, {"version", &sharedSpec5}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec31}, {"kill", &sharedSpec31}, {"rm", &sharedSpec31}, {"pause", &sharedSpec31}, {"ps", &sharedSpec5}, {"images", &sharedSpec5}, {"inspect", &sharedSpec5}, {"logs", &sharedSpec5}, {"version", &sharedSpec5}, {"info", &sharedSpec5}, {"top", &sharedSpec5}, {"port", &sharedSpec5}, {"diff", &sharedSpec5}, {"history", &sharedSpec5}, {"events", &sharedSpec5}, {"search", &sharedSpec5}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}, {"show", &sharedSpec5}}}}, {"stats", &sharedSpec5}, {"manifest", &cmdSpec{subs: subcommands{{"inspect", &sharedSpec5}}}}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}, {"services", &sharedSpec5}}}}, {"node", &sharedSpec32}, {"secret", &sharedSpec32}, {"config", &sharedSpec32}},
 		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec33, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec34, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec33, operands: 1, remote: true}},
 		notReadWith: []string{"-H", "--host", "--config"},
 	}},
@@ -466,9 +523,12 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"dpkg", &cmdSpec{
-		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
-		opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
+		long:        []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
+		opts:        []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
+		notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"},
+		readWith:    []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"},
 	}},
+	{"dpkg-query", &sharedSpec2},
 	{"drill", &sharedSpec27},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
@@ -484,7 +544,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    8,
 	}},
-	{"eatmydata", &sharedSpec12},
+	{"eatmydata", &sharedSpec11},
 	{"echo", &sharedSpec35},
 	{"egrep", &sharedSpec36},
 	{"elixir", &sharedSpec22},
@@ -503,7 +563,7 @@ var commandTable = [...]namedSpec{
 		short:    "i0v",
 		assigns:  true,
 	}},
-	{"esbuild", &sharedSpec10},
+	{"esbuild", &sharedSpec9},
 	{"etex", &sharedSpec37},
 	{"ex", &sharedSpec38},
 	{"exec", &cmdSpec{
@@ -516,6 +576,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "t",
 		files:    1,
 		probe:    true,
+		readOnly: true,
 	}},
 	{"export", &sharedSpec25},
 	{"expr", &sharedSpec2},
@@ -543,6 +604,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"fdisk", &sharedSpec39},
+	{"ffprobe", &sharedSpec2},
 	{"fgrep", &sharedSpec36},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
@@ -558,9 +620,13 @@ var commandTable = [...]namedSpec{
 		readOnly:   true,
 		fileCode:   (*walker).findFiles,
 	}},
+	{"findmnt", &sharedSpec2},
 	{"firejail", &cmdSpec{
 		long:  []string{"noprofile", "quiet", "noroot", "seccomp", "caps.drop", "nosound", "no3d", "nogroups", "nonewprivs", "debug", "profile", "private", "whitelist", "blacklist", "read-only", "net", "dns", "name", "env", "rlimit-as", "timeout"},
 		wraps: true,
+	}},
+	{"flatpak", &cmdSpec{
+		subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"remotes", &sharedSpec5}, {"history", &sharedSpec5}},
 	}},
 	{"flatpak-spawn", &cmdSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}},
@@ -574,7 +640,7 @@ var commandTable = [...]namedSpec{
 		short:      "sxenuoFv",
 		positional: 1,
 	}},
-	{"flutter", &sharedSpec10},
+	{"flutter", &sharedSpec9},
 	{"fly", &sharedSpec41},
 	{"flyctl", &sharedSpec41},
 	{"fmt", &cmdSpec{
@@ -583,6 +649,11 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		files:    1,
 		probe:    true,
+		readOnly: true,
+	}},
+	{"fnm", &cmdSpec{
+		subs:  subcommands{{"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"current", &sharedSpec5}, {"ls-remote", &sharedSpec5}},
+		probe: true,
 	}},
 	{"fold", &cmdSpec{
 		shortVal: "w",
@@ -595,12 +666,12 @@ var commandTable = [...]namedSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: 1, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &sharedSpec17},
+	{"g++", &sharedSpec16},
 	{"gawk", &sharedSpec6},
-	{"gcc", &sharedSpec20},
+	{"gcc", &sharedSpec19},
 	{"gcloud", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:   subcommands{{"storage", &sharedSpec43}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec43}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec44}, {"beta", &sharedSpec44}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec45}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec8}, {"info", &sharedSpec8}, {"functions", &sharedSpec45}, {"builds", &sharedSpec45}, {"services", &sharedSpec45}, {"components", &sharedSpec45}, {"container", &sharedSpec46}, {"run", &sharedSpec46}, {"sql", &sharedSpec46}, {"iam", &sharedSpec46}, {"artifacts", &sharedSpec46}, {"pubsub", &sharedSpec46}, {"logging", &sharedSpec46}, {"monitoring", &sharedSpec46}, {"redis", &sharedSpec46}, {"dns", &sharedSpec46}, {"billing", &sharedSpec46}, {"app", &sharedSpec46}, {"scheduler", &sharedSpec46}, {"tasks", &sharedSpec46}, {"kms", &sharedSpec46}},
+		subs:   subcommands{{"storage", &sharedSpec43}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec43}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec44}, {"beta", &sharedSpec44}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec45}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec5}, {"info", &sharedSpec5}, {"functions", &sharedSpec45}, {"builds", &sharedSpec45}, {"services", &sharedSpec45}, {"components", &sharedSpec45}, {"container", &sharedSpec46}, {"run", &sharedSpec46}, {"sql", &sharedSpec46}, {"iam", &sharedSpec46}, {"artifacts", &sharedSpec46}, {"pubsub", &sharedSpec46}, {"logging", &sharedSpec46}, {"monitoring", &sharedSpec46}, {"redis", &sharedSpec46}, {"dns", &sharedSpec46}, {"billing", &sharedSpec46}, {"app", &sharedSpec46}, {"scheduler", &sharedSpec46}, {"tasks", &sharedSpec46}, {"kms", &sharedSpec46}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
 	{"gdb", &sharedSpec47},
@@ -611,19 +682,24 @@ var commandTable = [...]namedSpec{
 		unless: []string{"-l"},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec18}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"list", &sharedSpec5}, {"env", &sharedSpec5}, {"which", &sharedSpec5}, {"dependency", &sharedSpec5}, {"contents", &sharedSpec5}, {"search", &sharedSpec5}, {"info", &sharedSpec5}, {"specification", &sharedSpec5}, {"outdated", &sharedSpec5}},
+	}},
+	{"getconf", &sharedSpec2},
+	{"getent", &cmdSpec{
+		probe:     true,
+		readVerbs: []string{"passwd", "group", "hosts", "ahosts", "ahostsv4", "ahostsv6", "services", "protocols", "networks", "netgroup"},
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec8}, {"list", &sharedSpec8}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec8}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec8}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"status", &sharedSpec8}, {"diff", &sharedSpec8}, {"checks", &sharedSpec8}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"status", &sharedSpec8}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}, {"watch", &sharedSpec8}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec8}, {"view", &sharedSpec8}}}}, {"label", &sharedSpec48}, {"cache", &sharedSpec48}, {"variable", &sharedSpec48}, {"search", &sharedSpec8}, {"status", &sharedSpec8}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec5}, {"list", &sharedSpec5}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec5}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec5}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"status", &sharedSpec5}, {"diff", &sharedSpec5}, {"checks", &sharedSpec5}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"status", &sharedSpec5}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"watch", &sharedSpec5}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}}}}, {"label", &sharedSpec21}, {"cache", &sharedSpec21}, {"variable", &sharedSpec21}, {"search", &sharedSpec5}, {"status", &sharedSpec5}},
 	}},
-	{"ghc", &sharedSpec10},
+	{"ghc", &sharedSpec9},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		effect:   1,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: 6}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}, {"show", &sharedSpec8}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec49}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec49}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec50}, {"pull", &sharedSpec50}, {"ls-remote", &sharedSpec50}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"get", &sharedSpec8}, {"list", &sharedSpec8}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec8}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec8}, {"get-url", &sharedSpec8}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}, {"show", &sharedSpec8}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec51}, {"cat-file", &sharedSpec51}, {"status", &sharedSpec52}, {"log", &sharedSpec52}, {"annotate", &sharedSpec52}, {"ls-files", &sharedSpec52}, {"ls-tree", &sharedSpec52}, {"rev-parse", &sharedSpec52}, {"rev-list", &sharedSpec52}, {"describe", &sharedSpec52}, {"shortlog", &sharedSpec52}, {"show-ref", &sharedSpec52}, {"for-each-ref", &sharedSpec52}, {"merge-base", &sharedSpec52}, {"name-rev", &sharedSpec52}, {"whatchanged", &sharedSpec52}, {"cherry", &sharedSpec52}, {"check-ignore", &sharedSpec52}, {"check-attr", &sharedSpec52}, {"count-objects", &sharedSpec52}, {"diff-tree", &sharedSpec52}, {"diff-index", &sharedSpec52}, {"diff-files", &sharedSpec52}, {"version", &sharedSpec52}, {"help", &sharedSpec52}, {"range-diff", &sharedSpec52}, {"var", &sharedSpec52}, {"verify-commit", &sharedSpec52}, {"verify-tag", &sharedSpec52}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec8}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"ls-files", &sharedSpec8}, {"status", &sharedSpec8}, {"env", &sharedSpec8}, {"version", &sharedSpec8}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec48}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec48}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec49}, {"pull", &sharedSpec49}, {"ls-remote", &sharedSpec49}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"get", &sharedSpec5}, {"list", &sharedSpec5}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec5}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec5}, {"get-url", &sharedSpec5}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec50}, {"cat-file", &sharedSpec50}, {"status", &sharedSpec51}, {"log", &sharedSpec51}, {"annotate", &sharedSpec51}, {"ls-files", &sharedSpec51}, {"ls-tree", &sharedSpec51}, {"rev-parse", &sharedSpec51}, {"rev-list", &sharedSpec51}, {"describe", &sharedSpec51}, {"shortlog", &sharedSpec51}, {"show-ref", &sharedSpec51}, {"for-each-ref", &sharedSpec51}, {"merge-base", &sharedSpec51}, {"name-rev", &sharedSpec51}, {"whatchanged", &sharedSpec51}, {"cherry", &sharedSpec51}, {"check-ignore", &sharedSpec51}, {"check-attr", &sharedSpec51}, {"count-objects", &sharedSpec51}, {"diff-tree", &sharedSpec51}, {"diff-index", &sharedSpec51}, {"diff-files", &sharedSpec51}, {"version", &sharedSpec51}, {"help", &sharedSpec51}, {"range-diff", &sharedSpec51}, {"var", &sharedSpec51}, {"verify-commit", &sharedSpec51}, {"verify-tag", &sharedSpec51}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec5}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"ls-files", &sharedSpec5}, {"status", &sharedSpec5}, {"env", &sharedSpec5}, {"version", &sharedSpec5}}, fileOpts: true}}},
 		files:    12,
 		everySub: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true},
@@ -633,12 +709,13 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec53},
+	{"gmake", &sharedSpec52},
 	{"go", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec11}, {"list", &sharedSpec8}, {"version", &sharedSpec8}, {"doc", &sharedSpec8}, {"help", &sharedSpec8}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
+		subs:        subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec5}, {"version", &sharedSpec5}, {"doc", &sharedSpec5}, {"help", &sharedSpec5}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
 		notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
 	}},
-	{"golangci-lint", &sharedSpec10},
+	{"goenv", &sharedSpec53},
+	{"golangci-lint", &sharedSpec9},
 	{"gpasswd", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -663,14 +740,28 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "changes a group",
 	}},
+	{"groups", &sharedSpec2},
 	{"gsutil", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
+	{"guix", &cmdSpec{
+		subs:  subcommands{{"package", &cmdSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}},
+		probe: true,
+	}},
 	{"gunzip", &sharedSpec54},
 	{"gvim", &sharedSpec38},
-	{"gzip", &sharedSpec55},
-	{"hadolint", &sharedSpec10},
+	{"gzip", &cmdSpec{
+		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
+		shortVal: "So",
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
+		files:    15,
+		suffix:   ".gz",
+		probe:    true,
+		fileOpts: true,
+		readWith: []string{"-l", "--list", "-t", "--test"},
+	}},
+	{"hadolint", &sharedSpec2},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
 	}},
@@ -683,7 +774,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"helm", &cmdSpec{
 		effect:      16,
-		subs:        subcommands{{"uninstall", &sharedSpec56}, {"delete", &sharedSpec56}, {"del", &sharedSpec56}, {"un", &sharedSpec56}, {"install", &sharedSpec57}, {"upgrade", &sharedSpec57}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec8}, {"ls", &sharedSpec8}, {"status", &sharedSpec8}, {"history", &sharedSpec8}, {"show", &sharedSpec8}, {"search", &sharedSpec8}, {"version", &sharedSpec8}, {"env", &sharedSpec8}, {"lint", &sharedSpec8}, {"repo", &sharedSpec48}, {"dependency", &sharedSpec48}},
+		subs:        subcommands{{"uninstall", &sharedSpec55}, {"delete", &sharedSpec55}, {"del", &sharedSpec55}, {"un", &sharedSpec55}, {"install", &sharedSpec56}, {"upgrade", &sharedSpec56}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"status", &sharedSpec5}, {"history", &sharedSpec5}, {"show", &sharedSpec5}, {"search", &sharedSpec5}, {"version", &sharedSpec5}, {"env", &sharedSpec5}, {"lint", &sharedSpec5}, {"repo", &sharedSpec21}, {"dependency", &sharedSpec21}},
 		notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
 	}},
 	{"heroku", &cmdSpec{
@@ -701,14 +792,16 @@ var commandTable = [...]namedSpec{
 		opts:        []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		dashOperand: historyOffset,
 	}},
-	{"hive", &sharedSpec58},
+	{"hive", &sharedSpec57},
 	{"host", &sharedSpec27},
-	{"hostname", &cmdSpec{
+	{"hostname", &sharedSpec58},
+	{"hostnamectl", &cmdSpec{
+		subs:     subcommands{{"status", &sharedSpec5}},
 		probe:    true,
 		readOnly: true,
 		readBare: true,
 	}},
-	{"htop", &sharedSpec10},
+	{"htop", &sharedSpec9},
 	{"http", &sharedSpec59},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
@@ -728,21 +821,29 @@ var commandTable = [...]namedSpec{
 	}},
 	{"https", &sharedSpec59},
 	{"hugo", &sharedSpec60},
+	{"hwinfo", &sharedSpec2},
 	{"iconv", &cmdSpec{
-		long:     []string{"from-code=", "to-code=", "output="},
-		shortVal: "fto",
-		opts:     []optEffect{{names: []string{"-o", "--output"}, file: 2}},
-		files:    1,
-		probe:    true,
-		fileOpts: true,
+		long:        []string{"from-code=", "to-code=", "output="},
+		shortVal:    "fto",
+		opts:        []optEffect{{names: []string{"-o", "--output"}, file: 2}},
+		files:       1,
+		probe:       true,
+		fileOpts:    true,
+		readOnly:    true,
+		notReadWith: []string{"-o", "--output"},
 	}},
 	{"id", &sharedSpec2},
-	{"iex", &sharedSpec10},
+	{"iex", &sharedSpec9},
 	{"ifne", &cmdSpec{
 		wraps: true,
 		short: "n",
 	}},
 	{"incus", &sharedSpec61},
+	{"info", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-o", "--output", "--dribble", "--restore"},
+	}},
 	{"insmod", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -755,6 +856,7 @@ var commandTable = [...]namedSpec{
 		files:    3,
 		fileOpts: true,
 	}},
+	{"inxi", &sharedSpec2},
 	{"ionice", &cmdSpec{
 		long:      []string{"ignore", "class=", "classdata=", "pid=", "pgid=", "uid="},
 		shortVal:  "cnpPu",
@@ -762,15 +864,25 @@ var commandTable = [...]namedSpec{
 		short:     "t",
 		noCommand: "pPu",
 	}},
+	{"iostat", &sharedSpec2},
 	{"ip", &cmdSpec{
-		launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec12, operands: 1}},
-		probe:  true,
+		shortVal:    "n",
+		subs:        subcommands{{"addr", &sharedSpec62}, {"address", &sharedSpec62}, {"a", &sharedSpec62}, {"route", &sharedSpec62}, {"r", &sharedSpec62}, {"link", &sharedSpec62}, {"l", &sharedSpec62}, {"neigh", &sharedSpec62}, {"n", &sharedSpec62}, {"rule", &sharedSpec62}},
+		singleDash:  true,
+		launch:      []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec11, operands: 1}},
+		probe:       true,
+		notReadWith: []string{"-b", "-batch", "-force"},
 	}},
-	{"ip6tables", &sharedSpec62},
-	{"iptables", &sharedSpec62},
-	{"java", &sharedSpec63},
-	{"javac", &sharedSpec63},
+	{"ip6tables", &sharedSpec63},
+	{"iptables", &sharedSpec63},
+	{"iw", &cmdSpec{
+		subs:  subcommands{{"dev", &sharedSpec64}, {"list", &sharedSpec5}},
+		probe: true,
+	}},
+	{"java", &sharedSpec65},
+	{"javac", &sharedSpec65},
 	{"jekyll", &sharedSpec22},
+	{"jobs", &sharedSpec2},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    1,
@@ -803,21 +915,24 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kotlin", &sharedSpec63},
-	{"kotlinc", &sharedSpec63},
+	{"kotlin", &sharedSpec65},
+	{"kotlinc", &sharedSpec65},
+	{"kubeconform", &sharedSpec2},
 	{"kubectl", &cmdSpec{
 		effect:      16,
-		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec8}, {"get-contexts", &sharedSpec8}, {"current-context", &sharedSpec8}, {"get-clusters", &sharedSpec8}, {"get-users", &sharedSpec8}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec8}, {"logs", &sharedSpec8}, {"top", &sharedSpec8}, {"explain", &sharedSpec8}, {"api-resources", &sharedSpec8}, {"api-versions", &sharedSpec8}, {"version", &sharedSpec8}, {"events", &sharedSpec8}, {"cluster-info", &sharedSpec64}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec8}, {"whoami", &sharedSpec8}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec8}, {"history", &sharedSpec8}}}}},
-		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec65, operands: 1, dashdash: true, remote: true}},
+		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec5}, {"get-contexts", &sharedSpec5}, {"current-context", &sharedSpec5}, {"get-clusters", &sharedSpec5}, {"get-users", &sharedSpec5}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec5}, {"logs", &sharedSpec5}, {"top", &sharedSpec5}, {"explain", &sharedSpec5}, {"api-resources", &sharedSpec5}, {"api-versions", &sharedSpec5}, {"version", &sharedSpec5}, {"events", &sharedSpec5}, {"cluster-info", &sharedSpec64}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec5}, {"whoami", &sharedSpec5}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec5}, {"history", &sharedSpec5}}}}},
+		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec66, operands: 1, dashdash: true, remote: true}},
 		notReadWith: []string{"-s", "--server", "--kubeconfig"},
 	}},
+	{"kubeval", &sharedSpec2},
+	{"last", &sharedSpec2},
 	{"latex", &sharedSpec37},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: 64, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &sharedSpec31}, {"bootout", &sharedSpec31}, {"disable", &sharedSpec31}, {"kill", &sharedSpec31}, {"stop", &sharedSpec31}, {"remove", &sharedSpec31}, {"list", &sharedSpec8}, {"print", &sharedSpec8}, {"print-disabled", &sharedSpec8}},
+		subs: subcommands{{"unload", &sharedSpec31}, {"bootout", &sharedSpec31}, {"disable", &sharedSpec31}, {"kill", &sharedSpec31}, {"stop", &sharedSpec31}, {"remove", &sharedSpec31}, {"list", &sharedSpec5}, {"print", &sharedSpec5}, {"print-disabled", &sharedSpec5}},
 	}},
-	{"ld", &sharedSpec10},
-	{"ldd", &sharedSpec10},
+	{"ld", &sharedSpec9},
+	{"ldd", &sharedSpec9},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
 		shortVal: "bhjkoOpPtTxyz#",
@@ -834,8 +949,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
-	{"linux32", &sharedSpec66},
-	{"linux64", &sharedSpec66},
+	{"linux32", &sharedSpec67},
+	{"linux64", &sharedSpec67},
 	{"live-server", &sharedSpec24},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -845,11 +960,22 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"local", &sharedSpec25},
+	{"locale", &sharedSpec2},
+	{"locate", &sharedSpec2},
+	{"logname", &sharedSpec2},
+	{"look", &sharedSpec2},
 	{"lpass", &cmdSpec{
 		subs: subcommands{{"show", &cmdSpec{class: "credential-access", why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the LastPass vault"}}},
 	}},
 	{"ls", &sharedSpec2},
+	{"lsb_release", &sharedSpec2},
+	{"lsblk", &sharedSpec2},
+	{"lscpu", &sharedSpec2},
+	{"lshw", &sharedSpec2},
+	{"lsmem", &sharedSpec2},
 	{"lsof", &sharedSpec2},
+	{"lspci", &sharedSpec2},
+	{"lsusb", &sharedSpec2},
 	{"ltrace", &cmdSpec{
 		shortVal: "aADeEFlnopsuwx",
 		wraps:    true,
@@ -892,15 +1018,28 @@ var commandTable = [...]namedSpec{
 	}},
 	{"mail", &sharedSpec43},
 	{"mailx", &sharedSpec43},
-	{"make", &sharedSpec53},
-	{"man", &cmdSpec{
-		long: []string{"pager", "html"},
-		opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
+	{"make", &sharedSpec52},
+	{"mamba", &cmdSpec{
+		subs:  subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"env", &sharedSpec21}},
+		probe: true,
 	}},
-	{"mariadb", &sharedSpec67},
-	{"markdownlint", &sharedSpec10},
-	{"mawk", &sharedSpec68},
-	{"md5sum", &sharedSpec15},
+	{"man", &cmdSpec{
+		long:        []string{"pager", "html"},
+		opts:        []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
+		readOnly:    true,
+		notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"},
+	}},
+	{"mariadb", &sharedSpec68},
+	{"markdownlint", &sharedSpec9},
+	{"mawk", &sharedSpec69},
+	{"md5sum", &sharedSpec14},
+	{"mdfind", &sharedSpec2},
+	{"mdls", &sharedSpec2},
+	{"mediainfo", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"--LogFile", "--logfile"},
+	}},
 	{"miniserve", &cmdSpec{
 		shortVal: "pigtauc",
 		effect:   16,
@@ -908,7 +1047,8 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"mise", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec12, dashdash: true}},
+		subs:   subcommands{{"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"current", &sharedSpec5}, {"where", &sharedSpec5}, {"which", &sharedSpec5}, {"doctor", &sharedSpec5}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec11, dashdash: true}},
 		probe:  true,
 	}},
 	{"mkdir", &cmdSpec{
@@ -916,15 +1056,15 @@ var commandTable = [...]namedSpec{
 		shortVal: "m",
 		files:    2,
 	}},
-	{"mkdocs", &sharedSpec10},
+	{"mkdocs", &sharedSpec9},
 	{"modprobe", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
 	}},
-	{"mongo", &sharedSpec69},
-	{"mongosh", &sharedSpec69},
+	{"mongo", &sharedSpec70},
+	{"mongosh", &sharedSpec70},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -948,20 +1088,26 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"mvn", &sharedSpec22},
-	{"mypy", &sharedSpec10},
-	{"mysql", &sharedSpec67},
+	{"mypy", &sharedSpec9},
+	{"mysql", &sharedSpec68},
 	{"mysqladmin", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
-	{"nawk", &sharedSpec68},
-	{"nc", &sharedSpec70},
-	{"ncat", &sharedSpec70},
+	{"n", &cmdSpec{
+		subs:  subcommands{{"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"which", &sharedSpec5}},
+		probe: true,
+	}},
+	{"nawk", &sharedSpec69},
+	{"nc", &sharedSpec71},
+	{"ncat", &sharedSpec71},
+	{"neofetch", &sharedSpec2},
 	{"nerdctl", &cmdSpec{
 		effect: 1,
 		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}},
 	}},
-	{"netcat", &sharedSpec70},
+	{"netcat", &sharedSpec71},
+	{"netstat", &sharedSpec2},
 	{"newgrp", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -990,6 +1136,10 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}},
 		probe:  true,
 	}},
+	{"nix-env", &cmdSpec{
+		probe:    true,
+		readWith: []string{"-q", "--query"},
+	}},
 	{"nix-shell", &cmdSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"pure", "impure", "run=", "command=", "packages=", "arg=", "argstr=", "attr=", "include="}, wraps: true}, optScript: []string{"--run", "--command"}}},
 		probe:  true,
@@ -999,17 +1149,22 @@ var commandTable = [...]namedSpec{
 		files:    1,
 		readOnly: true,
 	}},
+	{"nm", &sharedSpec2},
 	{"nmap", &cmdSpec{
 		long:     []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
 		opts:     []optEffect{{names: []string{"--script"}, exec: true}},
 		files:    16,
 		fileCode: (*walker).nmapCode,
 	}},
-	{"nocache", &sharedSpec12},
+	{"nmcli", &cmdSpec{
+		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec5}, {"show", &sharedSpec5}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec5}}}}, {"general", &cmdSpec{subs: subcommands{{"status", &sharedSpec5}}}}},
+		probe: true,
+	}},
+	{"nocache", &sharedSpec11},
 	{"node", &sharedSpec22},
-	{"nohup", &sharedSpec12},
+	{"nohup", &sharedSpec11},
 	{"npm", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec13}, {"i", &sharedSpec13}, {"add", &sharedSpec13}, {"exec", &sharedSpec71}, {"x", &sharedSpec71}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec72}, {"get", &sharedSpec8}, {"list", &sharedSpec8}, {"ls", &sharedSpec8}}}}, {"set", &sharedSpec72}, {"publish", &sharedSpec18}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec8}, {"list", &sharedSpec8}, {"ll", &sharedSpec8}, {"la", &sharedSpec8}, {"view", &sharedSpec8}, {"info", &sharedSpec8}, {"show", &sharedSpec8}, {"v", &sharedSpec8}, {"outdated", &sharedSpec8}, {"why", &sharedSpec8}, {"explain", &sharedSpec8}, {"prefix", &sharedSpec8}, {"root", &sharedSpec8}, {"search", &sharedSpec8}, {"version", &sharedSpec64}, {"audit", &sharedSpec64}},
+		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec72}, {"x", &sharedSpec72}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec73}, {"get", &sharedSpec5}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}}}}, {"set", &sharedSpec73}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"ll", &sharedSpec5}, {"la", &sharedSpec5}, {"view", &sharedSpec5}, {"info", &sharedSpec5}, {"show", &sharedSpec5}, {"v", &sharedSpec5}, {"outdated", &sharedSpec5}, {"why", &sharedSpec5}, {"explain", &sharedSpec5}, {"prefix", &sharedSpec5}, {"root", &sharedSpec5}, {"search", &sharedSpec5}, {"version", &sharedSpec64}, {"audit", &sharedSpec64}},
 		notReadWith: []string{"--registry"},
 		about:       []string{"-v"},
 	}},
@@ -1039,11 +1194,12 @@ var commandTable = [...]namedSpec{
 		short:    "ls",
 	}},
 	{"nvim", &sharedSpec38},
+	{"objdump", &sharedSpec2},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec65, operands: 1, dashdash: true, remote: true}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec66, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
 	}},
-	{"ocaml", &sharedSpec63},
+	{"ocaml", &sharedSpec65},
 	{"od", &cmdSpec{
 		shortVal: "AjNt",
 		files:    1,
@@ -1056,18 +1212,20 @@ var commandTable = [...]namedSpec{
 	{"openssl", &cmdSpec{
 		effect:     16,
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"version", &sharedSpec8}},
+		subs:       subcommands{{"version", &sharedSpec5}},
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec73}},
+		subs:  subcommands{{"install", &sharedSpec74}},
 		probe: true,
 	}},
+	{"otool", &sharedSpec2},
 	{"pacman", &cmdSpec{
-		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
-		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
+		long:     []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
+		opts:     []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
+		readWith: []string{"-Q", "--query"},
 	}},
-	{"pandoc", &sharedSpec10},
+	{"pandoc", &sharedSpec9},
 	{"parted", &sharedSpec39},
 	{"pass", &cmdSpec{
 		class:  "credential-access",
@@ -1091,14 +1249,15 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).patchCode,
 	}},
-	{"pbzip2", &sharedSpec16},
+	{"pbzip2", &sharedSpec15},
+	{"pdfinfo", &sharedSpec2},
 	{"pdflatex", &sharedSpec37},
 	{"pdftex", &sharedSpec37},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec74}, {sub: []string{"stat"}, opts: &sharedSpec74}, {sub: []string{"trace"}, opts: &sharedSpec74}},
+		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec75}, {sub: []string{"stat"}, opts: &sharedSpec75}, {sub: []string{"trace"}, opts: &sharedSpec75}},
 		probe:  true,
 	}},
-	{"perl", &sharedSpec75},
+	{"perl", &sharedSpec76},
 	{"pgrep", &sharedSpec2},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1106,17 +1265,27 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		about:    []string{"-v"},
 	}},
-	{"pigz", &sharedSpec55},
+	{"pidof", &sharedSpec2},
+	{"pigz", &cmdSpec{
+		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
+		shortVal: "So",
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
+		files:    15,
+		suffix:   ".gz",
+		probe:    true,
+		fileOpts: true,
+	}},
 	{"ping", &sharedSpec27},
 	{"ping6", &sharedSpec27},
-	{"pip", &sharedSpec76},
-	{"pip3", &sharedSpec76},
+	{"pip", &sharedSpec77},
+	{"pip3", &sharedSpec77},
 	{"pipenv", &cmdSpec{
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}},
+		subs:   subcommands{{"graph", &sharedSpec5}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
 		probe:  true,
 	}},
 	{"pipx", &cmdSpec{
-		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &cmdSpec{long: []string{"spec="}, effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}},
+		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &cmdSpec{long: []string{"spec="}, effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"list", &sharedSpec5}},
 	}},
 	{"pkexec", &cmdSpec{
 		long:    []string{"disable-internal-agent", "keep-cwd", "user="},
@@ -1127,7 +1296,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec73}, {"add", &sharedSpec73}},
+		subs:  subcommands{{"install", &sharedSpec74}, {"add", &sharedSpec74}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1136,29 +1305,34 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"i", &sharedSpec13}, {"dlx", &sharedSpec14}, {"config", &sharedSpec77}, {"ls", &sharedSpec8}, {"list", &sharedSpec8}, {"outdated", &sharedSpec8}, {"why", &sharedSpec8}, {"audit", &sharedSpec64}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}},
+		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec78}, {"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"outdated", &sharedSpec5}, {"why", &sharedSpec5}, {"audit", &sharedSpec64}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
 		about:  []string{"-v"},
 	}},
-	{"pod", &sharedSpec10},
+	{"pod", &sharedSpec9},
 	{"podman", &cmdSpec{
 		effect: 1,
 		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec29}, {"container", &sharedSpec29}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec33, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec34, operands: 1, remote: true}},
 	}},
 	{"poetry", &cmdSpec{
-		subs:   subcommands{{"publish", &sharedSpec18}},
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}},
+		subs:   subcommands{{"publish", &sharedSpec17}, {"show", &sharedSpec5}, {"check", &sharedSpec5}, {"about", &sharedSpec5}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec5}, {"list", &sharedSpec5}}}}, {"version", &sharedSpec64}},
+		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
 	}},
 	{"popd", &sharedSpec2},
-	{"powershell", &sharedSpec78},
+	{"port", &cmdSpec{
+		subs:  subcommands{{"installed", &sharedSpec5}, {"outdated", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"list", &sharedSpec5}, {"deps", &sharedSpec5}, {"contents", &sharedSpec5}},
+		probe: true,
+	}},
+	{"powershell", &sharedSpec79},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
 		files:    1,
 		probe:    true,
+		readOnly: true,
 	}},
-	{"presto", &sharedSpec79},
+	{"presto", &sharedSpec80},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 	}},
@@ -1168,9 +1342,9 @@ var commandTable = [...]namedSpec{
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"protoc", &sharedSpec10},
-	{"proxychains", &sharedSpec80},
-	{"proxychains4", &sharedSpec80},
+	{"protoc", &sharedSpec9},
+	{"proxychains", &sharedSpec81},
+	{"proxychains4", &sharedSpec81},
 	{"ps", &sharedSpec2},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
@@ -1178,6 +1352,7 @@ var commandTable = [...]namedSpec{
 		effect:   16,
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-c", "--command"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}, {names: []string{"-f", "--file"}, value: sqlFile, class: "destructive", why: "runs SQL from a file, statements nobody reviewed here"}},
 	}},
+	{"pstree", &sharedSpec2},
 	{"pulumi", &cmdSpec{
 		subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the stack's infrastructure"}}, {"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: "destructive", why: "deletes a stack"}}}}},
 	}},
@@ -1191,10 +1366,14 @@ var commandTable = [...]namedSpec{
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec2},
-	{"pwsh", &sharedSpec78},
-	{"python", &sharedSpec81},
-	{"python3", &sharedSpec81},
-	{"pzstd", &sharedSpec82},
+	{"pwsh", &sharedSpec79},
+	{"pyenv", &cmdSpec{
+		subs:  subcommands{{"versions", &sharedSpec5}, {"version", &sharedSpec5}, {"which", &sharedSpec5}, {"root", &sharedSpec5}, {"prefix", &sharedSpec5}},
+		probe: true,
+	}},
+	{"python", &sharedSpec82},
+	{"python3", &sharedSpec82},
+	{"pzstd", &sharedSpec83},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1202,6 +1381,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"rar", &sharedSpec1},
+	{"rbenv", &sharedSpec53},
 	{"rc-update", &cmdSpec{
 		effect: 64,
 		class:  "persistence",
@@ -1212,6 +1392,7 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
+	{"readelf", &sharedSpec2},
 	{"readlink", &sharedSpec2},
 	{"readonly", &sharedSpec25},
 	{"realpath", &sharedSpec2},
@@ -1220,6 +1401,10 @@ var commandTable = [...]namedSpec{
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: 1, class: "inline-code", why: "loads a library into the server"}},
 	}},
 	{"redis-server", &sharedSpec22},
+	{"resolvectl", &cmdSpec{
+		subs:  subcommands{{"status", &sharedSpec5}, {"statistics", &sharedSpec5}, {"query", &sharedSpec5}},
+		probe: true,
+	}},
 	{"restic", &cmdSpec{
 		long:  []string{"password-command="},
 		opts:  []optEffect{{names: []string{"--password-command"}, exec: true, script: true}},
@@ -1230,7 +1415,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec15},
+	{"rev", &sharedSpec14},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1260,7 +1445,8 @@ var commandTable = [...]namedSpec{
 		recursive: []string{"-r", "-R", "--recursive"},
 		files:     2,
 	}},
-	{"rmdir", &sharedSpec83},
+	{"rmdir", &sharedSpec84},
+	{"route", &sharedSpec58},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1273,8 +1459,8 @@ var commandTable = [...]namedSpec{
 		files:    17,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec75},
-	{"ruff", &sharedSpec10},
+	{"ruby", &sharedSpec76},
+	{"ruff", &sharedSpec9},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		effect:  32,
@@ -1302,13 +1488,17 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		about:    []string{"-vV"},
 	}},
-	{"rustup", &sharedSpec10},
+	{"rustup", &cmdSpec{
+		subs:  subcommands{{"show", &sharedSpec5}, {"which", &sharedSpec5}, {"toolchain", &sharedSpec21}, {"target", &sharedSpec21}, {"component", &sharedSpec21}},
+		probe: true,
+	}},
 	{"rvim", &sharedSpec38},
 	{"sandbox-exec", &cmdSpec{
 		shortVal: "fpnD",
 		wraps:    true,
 	}},
-	{"scala", &sharedSpec63},
+	{"scala", &sharedSpec65},
+	{"scc", &sharedSpec85},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
 		effect:   16,
@@ -1323,11 +1513,7 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}, shortVal: "cIOBlmto", wraps: true, short: "aeEfqTV"}, operands: 1, optScript: []string{"-c", "--command"}}},
 		probe:  true,
 	}},
-	{"sdiff", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-o", "--output"},
-	}},
+	{"sdiff", &sharedSpec85},
 	{"secret-tool", &cmdSpec{
 		opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: "credential-access", why: "prints passwords from the keyring"}},
 	}},
@@ -1345,6 +1531,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"sendmail", &sharedSpec42},
+	{"sensors", &sharedSpec2},
 	{"seq", &sharedSpec2},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
@@ -1400,13 +1587,13 @@ var commandTable = [...]namedSpec{
 		why:    "rewrites a disk's partition table",
 		unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"},
 	}},
-	{"sha1sum", &sharedSpec15},
-	{"sha224sum", &sharedSpec19},
-	{"sha256sum", &sharedSpec15},
-	{"sha384sum", &sharedSpec19},
-	{"sha512sum", &sharedSpec15},
+	{"sha1sum", &sharedSpec14},
+	{"sha224sum", &sharedSpec18},
+	{"sha256sum", &sharedSpec14},
+	{"sha384sum", &sharedSpec18},
+	{"sha512sum", &sharedSpec14},
 	{"shasum", &sharedSpec2},
-	{"shellcheck", &sharedSpec10},
+	{"shellcheck", &sharedSpec2},
 	{"shred", &cmdSpec{
 		long:     []string{"force", "iterations=", "random-source=", "size=", "remove=", "verbose", "exact", "zero", "help", "version"},
 		shortVal: "ns",
@@ -1414,6 +1601,7 @@ var commandTable = [...]namedSpec{
 		deletes:  true,
 		files:    2,
 	}},
+	{"size", &sharedSpec2},
 	{"sleep", &sharedSpec2},
 	{"smbclient", &cmdSpec{
 		long:     []string{"command="},
@@ -1425,8 +1613,9 @@ var commandTable = [...]namedSpec{
 	{"snap", &cmdSpec{
 		long: []string{"dangerous", "devmode", "classic", "channel=", "edge", "beta", "candidate", "stable", "jailmode"},
 		opts: []optEffect{{names: []string{"--dangerous", "--devmode"}, class: "supply-chain", why: "installs an unsigned snap or one without confinement"}},
+		subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"find", &sharedSpec5}, {"version", &sharedSpec5}, {"services", &sharedSpec5}, {"connections", &sharedSpec5}, {"changes", &sharedSpec5}},
 	}},
-	{"snowsql", &sharedSpec21},
+	{"snowsql", &sharedSpec20},
 	{"socat", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
@@ -1445,12 +1634,12 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec58},
+	{"spark-sql", &sharedSpec57},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: 32, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
 	}},
-	{"sphinx-build", &sharedSpec10},
+	{"sphinx-build", &sharedSpec9},
 	{"split", &cmdSpec{
 		long:     []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"},
 		shortVal: "abCeln t",
@@ -1467,6 +1656,11 @@ var commandTable = [...]namedSpec{
 	{"sqlite3", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqliteShell, effect: 1, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}, {names: []string{"-cmd"}, value: sqliteShell, effect: 1, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}},
 		files: 8,
+	}},
+	{"ss", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-K", "--kill"},
 	}},
 	{"ssh", &cmdSpec{
 		shortVal: "Fo",
@@ -1495,7 +1689,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-o"}, exec: true, values: []string{"ssh_command", "sshfs_sync", "ProxyCommand", "LocalCommand"}, cluster: true}},
 		probe:    true,
 	}},
-	{"stack", &sharedSpec10},
+	{"stack", &sharedSpec9},
 	{"stat", &sharedSpec2},
 	{"stdbuf", &cmdSpec{
 		long:     []string{"input=", "output=", "error="},
@@ -1536,17 +1730,19 @@ var commandTable = [...]namedSpec{
 		subject:   true,
 		noCommand: "eKkvV",
 	}},
-	{"sudoedit", &sharedSpec84},
-	{"sum", &sharedSpec19},
+	{"sudoedit", &sharedSpec86},
+	{"sum", &sharedSpec18},
+	{"sw_vers", &sharedSpec2},
 	{"swaks", &sharedSpec43},
-	{"swift", &sharedSpec10},
+	{"swift", &sharedSpec9},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
 	}},
+	{"system_profiler", &sharedSpec2},
 	{"systemctl", &cmdSpec{
 		opts:        []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs:        subcommands{{"stop", &sharedSpec85}, {"disable", &sharedSpec85}, {"kill", &sharedSpec85}, {"mask", &sharedSpec85}, {"status", &sharedSpec8}, {"is-active", &sharedSpec8}, {"is-enabled", &sharedSpec8}, {"is-failed", &sharedSpec8}, {"is-system-running", &sharedSpec8}, {"list-units", &sharedSpec8}, {"list-unit-files", &sharedSpec8}, {"list-timers", &sharedSpec8}, {"list-sockets", &sharedSpec8}, {"list-dependencies", &sharedSpec8}, {"show", &sharedSpec8}, {"cat", &sharedSpec8}, {"get-default", &sharedSpec8}},
+		subs:        subcommands{{"stop", &sharedSpec87}, {"disable", &sharedSpec87}, {"kill", &sharedSpec87}, {"mask", &sharedSpec87}, {"status", &sharedSpec5}, {"is-active", &sharedSpec5}, {"is-enabled", &sharedSpec5}, {"is-failed", &sharedSpec5}, {"is-system-running", &sharedSpec5}, {"list-units", &sharedSpec5}, {"list-unit-files", &sharedSpec5}, {"list-timers", &sharedSpec5}, {"list-sockets", &sharedSpec5}, {"list-dependencies", &sharedSpec5}, {"show", &sharedSpec5}, {"cat", &sharedSpec5}, {"get-default", &sharedSpec5}},
 		notReadWith: []string{"-H", "--host", "-M", "--machine"},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -1582,6 +1778,7 @@ var commandTable = [...]namedSpec{
 		bundled:  true,
 		files:    14,
 		fileOpts: true,
+		readWith: []string{"-t", "--list"},
 	}},
 	{"taskset", &cmdSpec{
 		long:       []string{"all-tasks", "cpu-list", "pid"},
@@ -1596,22 +1793,33 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec84},
+	{"tee", &sharedSpec86},
 	{"telnet", &sharedSpec42},
 	{"terraform", &cmdSpec{
-		subs:  subcommands{{"destroy", &sharedSpec86}, {"apply", &sharedSpec87}, {"state", &sharedSpec88}, {"workspace", &sharedSpec89}},
+		subs:  subcommands{{"destroy", &sharedSpec88}, {"apply", &sharedSpec89}, {"state", &sharedSpec90}, {"workspace", &sharedSpec91}},
 		about: []string{"-help"},
 	}},
-	{"terragrunt", &sharedSpec90},
+	{"terragrunt", &sharedSpec92},
 	{"test", &sharedSpec2},
 	{"tex", &sharedSpec37},
-	{"tflint", &sharedSpec10},
+	{"tflint", &sharedSpec9},
+	{"tfsec", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-O", "--out"},
+	}},
 	{"tftp", &sharedSpec42},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
 		wraps:    true,
 		short:    "apqvV",
+	}},
+	{"timedatectl", &cmdSpec{
+		subs:     subcommands{{"status", &sharedSpec5}, {"show", &sharedSpec5}, {"list-timezones", &sharedSpec5}, {"timesync-status", &sharedSpec5}, {"show-timesync", &sharedSpec5}},
+		probe:    true,
+		readOnly: true,
+		readBare: true,
 	}},
 	{"timeout", &cmdSpec{
 		long:       []string{"preserve-status", "foreground", "verbose", "kill-after=", "signal="},
@@ -1620,16 +1828,19 @@ var commandTable = [...]namedSpec{
 		short:      "v",
 		positional: 1,
 	}},
+	{"tldr", &sharedSpec2},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec91, script: true}, {sub: []string{"new"}, opts: &sharedSpec91, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec91, script: true}, {sub: []string{"neww"}, opts: &sharedSpec91, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec91, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec91, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec91, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec91, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec91, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec91, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec91, script: true}, {sub: []string{"popup"}, opts: &sharedSpec91, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec92, script: true}, {sub: []string{"run"}, opts: &sharedSpec92, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec93, keys: true}, {sub: []string{"send"}, opts: &sharedSpec93, keys: true}},
+		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec93, script: true}, {sub: []string{"new"}, opts: &sharedSpec93, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec93, script: true}, {sub: []string{"neww"}, opts: &sharedSpec93, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec93, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec93, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec93, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec93, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec93, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec93, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec93, script: true}, {sub: []string{"popup"}, opts: &sharedSpec93, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec94, script: true}, {sub: []string{"run"}, opts: &sharedSpec94, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec95, keys: true}, {sub: []string{"send"}, opts: &sharedSpec95, keys: true}},
 		probe:  true,
 	}},
-	{"tofu", &sharedSpec90},
+	{"tofu", &sharedSpec92},
+	{"tokei", &sharedSpec2},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
 	}},
-	{"torify", &sharedSpec12},
+	{"top", &sharedSpec2},
+	{"torify", &sharedSpec11},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -1643,7 +1854,7 @@ var commandTable = [...]namedSpec{
 		files:    2,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec12},
+	{"toybox", &sharedSpec11},
 	{"tr", &sharedSpec2},
 	{"traceroute", &sharedSpec27},
 	{"tree", &cmdSpec{
@@ -1656,7 +1867,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "sv",
 	}},
-	{"trino", &sharedSpec79},
+	{"trino", &sharedSpec80},
 	{"true", &sharedSpec2},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -1667,8 +1878,9 @@ var commandTable = [...]namedSpec{
 		files:    2,
 		fileOpts: true,
 	}},
+	{"tty", &sharedSpec2},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec18}},
+		subs: subcommands{{"upload", &sharedSpec17}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
@@ -1680,6 +1892,7 @@ var commandTable = [...]namedSpec{
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
+	{"ulimit", &sharedSpec58},
 	{"umount", &cmdSpec{
 		effect: 32,
 		class:  "privilege-escalation",
@@ -1713,7 +1926,7 @@ var commandTable = [...]namedSpec{
 		files:    7,
 		readOnly: true,
 	}},
-	{"unlink", &sharedSpec83},
+	{"unlink", &sharedSpec84},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -1754,6 +1967,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"unzip", &cmdSpec{
 		files:    16,
+		readWith: []string{"-l", "-v", "-Z", "-t"},
 		fileCode: (*walker).unzipCode,
 	}},
 	{"unzstd", &cmdSpec{
@@ -1795,17 +2009,18 @@ var commandTable = [...]namedSpec{
 		effect:   16,
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
+	{"uuidgen", &sharedSpec2},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec94}, {"download", &sharedSpec95}, {"config", &sharedSpec96}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec97}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}},
+		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec96}, {"download", &sharedSpec97}, {"config", &sharedSpec98}, {"list", &sharedSpec5}, {"show", &sharedSpec5}, {"freeze", &sharedSpec5}, {"tree", &sharedSpec5}, {"check", &sharedSpec5}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec99}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec5}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
-	{"uvx", &sharedSpec97},
+	{"uvx", &sharedSpec99},
 	{"vagrant", &cmdSpec{
 		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
 		probe:  true,
 	}},
-	{"vale", &sharedSpec10},
-	{"valgrind", &sharedSpec12},
+	{"vale", &sharedSpec9},
+	{"valgrind", &sharedSpec11},
 	{"vault", &cmdSpec{
 		effect: 16,
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
@@ -1834,6 +2049,13 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "edits who may use sudo",
 	}},
+	{"vm_stat", &sharedSpec2},
+	{"vmstat", &sharedSpec2},
+	{"volta", &cmdSpec{
+		subs:  subcommands{{"list", &sharedSpec5}, {"which", &sharedSpec5}},
+		probe: true,
+	}},
+	{"w", &sharedSpec2},
 	{"watch", &cmdSpec{
 		long:     []string{"differences", "no-title", "beep", "errexit", "color", "no-color", "exec", "precise", "no-wrap", "no-rerun", "chgexit", "interval=", "equexit="},
 		shortVal: "nq",
@@ -1860,13 +2082,20 @@ var commandTable = [...]namedSpec{
 		saves:    true,
 		fileOpts: true,
 	}},
+	{"whatis", &sharedSpec2},
 	{"whereis", &sharedSpec2},
 	{"which", &sharedSpec2},
+	{"who", &sharedSpec2},
 	{"whoami", &sharedSpec2},
-	{"winpty", &sharedSpec12},
+	{"winpty", &sharedSpec11},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
+	}},
+	{"xcode-select", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"},
 	}},
 	{"xelatex", &sharedSpec37},
 	{"xetex", &sharedSpec37},
@@ -1875,6 +2104,11 @@ var commandTable = [...]namedSpec{
 		effect: 16,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		probe:  true,
+	}},
+	{"xmllint", &cmdSpec{
+		probe:       true,
+		readOnly:    true,
+		notReadWith: []string{"-o", "--output", "--shell"},
 	}},
 	{"xvfb-run", &cmdSpec{
 		long:     []string{"auto-servernum", "auto-display", "server-num=", "server-args=", "error-file=", "auth-file=", "xauth-protocol=", "wait="},
@@ -1895,20 +2129,26 @@ var commandTable = [...]namedSpec{
 		suffix:   ".xz",
 		probe:    true,
 		fileOpts: true,
+		readWith: []string{"-l", "--list", "-t", "--test"},
 	}},
-	{"xzcat", &sharedSpec15},
+	{"xzcat", &sharedSpec14},
+	{"yamllint", &sharedSpec2},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec13}, {"dlx", &sharedSpec14}, {"publish", &sharedSpec18}, {"npm", &sharedSpec40}, {"config", &sharedSpec77}, {"list", &sharedSpec8}, {"info", &sharedSpec8}, {"why", &sharedSpec8}, {"outdated", &sharedSpec8}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, script: true}},
+		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec40}, {"config", &sharedSpec78}, {"list", &sharedSpec5}, {"info", &sharedSpec5}, {"why", &sharedSpec5}, {"outdated", &sharedSpec5}},
+		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}},
 		about:  []string{"-v"},
 	}},
+	{"yes", &sharedSpec2},
 	{"yq", &cmdSpec{
 		probe:       true,
 		readOnly:    true,
 		notReadWith: []string{"-i", "--inplace"},
 	}},
-	{"yum", &sharedSpec5},
-	{"zcat", &sharedSpec15},
+	{"yum", &cmdSpec{
+		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+		subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"repolist", &sharedSpec5}, {"provides", &sharedSpec5}},
+	}},
+	{"zcat", &sharedSpec14},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -1927,10 +2167,14 @@ var commandTable = [...]namedSpec{
 		files:    16,
 		fileCode: (*walker).zipCode,
 	}},
-	{"zless", &sharedSpec19},
-	{"zmore", &sharedSpec19},
-	{"zstd", &sharedSpec82},
-	{"zypper", &sharedSpec5},
+	{"zipinfo", &sharedSpec2},
+	{"zless", &sharedSpec18},
+	{"zmore", &sharedSpec18},
+	{"zstd", &sharedSpec83},
+	{"zypper", &cmdSpec{
+		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+		subs: subcommands{{"se", &sharedSpec5}, {"search", &sharedSpec5}, {"info", &sharedSpec5}, {"if", &sharedSpec5}, {"lr", &sharedSpec5}, {"repos", &sharedSpec5}, {"ls", &sharedSpec5}, {"services", &sharedSpec5}, {"pa", &sharedSpec5}, {"packages", &sharedSpec5}, {"pch", &sharedSpec5}, {"patches", &sharedSpec5}, {"lu", &sharedSpec5}, {"list-updates", &sharedSpec5}},
+	}},
 }
 
 var sharedSpec0 = cmdSpec{
@@ -1963,7 +2207,7 @@ var sharedSpec4 = cmdSpec{
 }
 
 var sharedSpec5 = cmdSpec{
-	opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
+	readOnly: true,
 }
 
 var sharedSpec6 = cmdSpec{
@@ -1979,47 +2223,43 @@ var sharedSpec7 = cmdSpec{
 }
 
 var sharedSpec8 = cmdSpec{
-	readOnly: true,
-}
-
-var sharedSpec9 = cmdSpec{
 	readVerbs: []string{"list", "show"},
 	verbAt:    1,
 }
 
-var sharedSpec10 = cmdSpec{
+var sharedSpec9 = cmdSpec{
 	probe: true,
 }
 
-var sharedSpec11 = cmdSpec{
+var sharedSpec10 = cmdSpec{
 	effect: 20,
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 }
 
-var sharedSpec12 = cmdSpec{
+var sharedSpec11 = cmdSpec{
 	wraps: true,
 }
 
-var sharedSpec13 = cmdSpec{
+var sharedSpec12 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 }
 
-var sharedSpec14 = cmdSpec{
+var sharedSpec13 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	effect:   20,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 }
 
-var sharedSpec15 = cmdSpec{
+var sharedSpec14 = cmdSpec{
 	files:    1,
 	readOnly: true,
 }
 
-var sharedSpec16 = cmdSpec{
+var sharedSpec15 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2029,25 +2269,25 @@ var sharedSpec16 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec17 = cmdSpec{
+var sharedSpec16 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
 	files:    1,
 	fileOpts: true,
 }
 
-var sharedSpec18 = cmdSpec{
+var sharedSpec17 = cmdSpec{
 	effect: 16,
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	unless: []string{"--dry-run", "-n"},
 }
 
-var sharedSpec19 = cmdSpec{
+var sharedSpec18 = cmdSpec{
 	files: 1,
 }
 
-var sharedSpec20 = cmdSpec{
+var sharedSpec19 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
 	files:    1,
@@ -2056,11 +2296,15 @@ var sharedSpec20 = cmdSpec{
 	about:    []string{"-v"},
 }
 
-var sharedSpec21 = cmdSpec{
+var sharedSpec20 = cmdSpec{
 	long:     []string{"query="},
 	shortVal: "q",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-q", "--query"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+}
+
+var sharedSpec21 = cmdSpec{
+	subs: subcommands{{"list", &sharedSpec5}},
 }
 
 var sharedSpec22 = cmdSpec{
@@ -2115,7 +2359,7 @@ var sharedSpec31 = cmdSpec{
 }
 
 var sharedSpec32 = cmdSpec{
-	subs: subcommands{{"ls", &sharedSpec8}},
+	subs: subcommands{{"ls", &sharedSpec5}},
 }
 
 var sharedSpec33 = cmdSpec{
@@ -2166,7 +2410,7 @@ var sharedSpec39 = cmdSpec{
 }
 
 var sharedSpec40 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec18}},
+	subs: subcommands{{"publish", &sharedSpec17}},
 }
 
 var sharedSpec41 = cmdSpec{
@@ -2203,10 +2447,6 @@ var sharedSpec47 = cmdSpec{
 }
 
 var sharedSpec48 = cmdSpec{
-	subs: subcommands{{"list", &sharedSpec8}},
-}
-
-var sharedSpec49 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	class:    "destructive",
 	why:      "rewrites the repository's history",
@@ -2215,32 +2455,37 @@ var sharedSpec49 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	effect:   16,
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	analyse:  makeCommands,
+}
+
+var sharedSpec53 = cmdSpec{
+	subs:  subcommands{{"versions", &sharedSpec5}, {"version", &sharedSpec5}, {"which", &sharedSpec5}, {"root", &sharedSpec5}},
+	probe: true,
 }
 
 var sharedSpec54 = cmdSpec{
@@ -2255,29 +2500,25 @@ var sharedSpec54 = cmdSpec{
 }
 
 var sharedSpec55 = cmdSpec{
-	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
-	shortVal: "So",
-	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-	files:    15,
-	suffix:   ".gz",
-	probe:    true,
-	fileOpts: true,
-}
-
-var sharedSpec56 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+}
+
+var sharedSpec58 = cmdSpec{
+	probe:    true,
+	readOnly: true,
+	readBare: true,
 }
 
 var sharedSpec59 = cmdSpec{
@@ -2300,12 +2541,13 @@ var sharedSpec61 = cmdSpec{
 }
 
 var sharedSpec62 = cmdSpec{
-	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
+	subs:     subcommands{{"show", &sharedSpec5}, {"list", &sharedSpec5}, {"get", &sharedSpec5}},
+	readOnly: true,
+	readBare: true,
 }
 
 var sharedSpec63 = cmdSpec{
-	probe: true,
-	about: []string{"-version"},
+	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
 var sharedSpec64 = cmdSpec{
@@ -2314,107 +2556,112 @@ var sharedSpec64 = cmdSpec{
 }
 
 var sharedSpec65 = cmdSpec{
+	probe: true,
+	about: []string{"-version"},
+}
+
+var sharedSpec66 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	short:    "itq",
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	short: "RFZLXBIST3v",
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	analyse:  awkPrograms,
 	files:    16,
 	fileCode: (*walker).awkCode,
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	effect:   16,
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	effect:   20,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	short:    "aAgnqsTvBNRi",
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	files:    16,
 	probe:    true,
 	about:    []string{"-v"},
 	fileCode: (*walker).inplaceCode,
 }
 
-var sharedSpec76 = cmdSpec{
-	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &sharedSpec94}, {"download", &sharedSpec95}, {"config", &sharedSpec96}, {"list", &sharedSpec8}, {"show", &sharedSpec8}, {"freeze", &sharedSpec8}, {"check", &sharedSpec8}},
-}
-
 var sharedSpec77 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec72}},
+	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
+	subs: subcommands{{"install", &sharedSpec96}, {"download", &sharedSpec97}, {"config", &sharedSpec98}, {"list", &sharedSpec5}, {"show", &sharedSpec5}, {"freeze", &sharedSpec5}, {"check", &sharedSpec5}},
 }
 
 var sharedSpec78 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec73}},
+}
+
+var sharedSpec79 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	long:   []string{"execute="},
 	effect: 16,
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	short:    "q",
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	probe: true,
 	about: []string{"-VV"},
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
@@ -2424,78 +2671,84 @@ var sharedSpec82 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	effect:  8,
 	deletes: true,
 	files:   2,
 }
 
-var sharedSpec84 = cmdSpec{
-	files: 2,
-}
-
 var sharedSpec85 = cmdSpec{
-	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
+	probe:       true,
+	readOnly:    true,
+	notReadWith: []string{"-o", "--output"},
 }
 
 var sharedSpec86 = cmdSpec{
+	files: 2,
+}
+
+var sharedSpec87 = cmdSpec{
+	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
+}
+
+var sharedSpec88 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec89 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
-var sharedSpec90 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec86}, {"apply", &sharedSpec87}, {"state", &sharedSpec88}, {"workspace", &sharedSpec89}},
+var sharedSpec92 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec88}, {"apply", &sharedSpec89}, {"state", &sharedSpec90}, {"workspace", &sharedSpec91}},
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	short:    "AdDEPXabhvfIkZS",
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	short:    "bC",
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	short:    "FHlMRX",
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	effect:   20,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	long:   []string{"from=", "with="},
 	effect: 20,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},

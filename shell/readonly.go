@@ -47,6 +47,14 @@ func readOnlyCommand(name string, args []string) bool {
 				// An operand of a command with subcommands is one the
 				// table does not list (git remote add).
 				return len(s.subs) == 0 || len(ops) == 0
+			case len(s.readWith) > 0:
+				// Read-only only in a query mode (dpkg -l, tar -t).
+				for _, n := range s.readWith {
+					if _, ok := optFound(opts, args, n, false); ok {
+						return true
+					}
+				}
+				return false
 			case verbAt >= 0:
 				return readVerb(args, ops, verbs, verbAt)
 			}

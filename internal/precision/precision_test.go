@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 49.29
+	maxStoppedDefaultsPct    = 45.42
 	maxStoppedPermissivePct  = 4.66
-	minReadAllowedDefaultPct = 79.86
+	minReadAllowedDefaultPct = 85.91
 )
 
 // minBenign is the size the everyday corpus must keep.
