@@ -110,6 +110,14 @@ type SubmitRequest struct {
 	// cascade or answer to the rest of a batch approves it. It can only
 	// make a call ask, so any credential may set it. JSON "confirm".
 	Confirm string
+	// Confined says the host runs a call offered a confined allow
+	// (Decision.Sandbox, DESIGN §3.7) under the kernel sandbox, as the
+	// Claude Code, Gemini CLI and opencode hooks can: such a call is
+	// recorded as allowed confined and not held (no approval, no
+	// approver notified), and its Result carries the decision, still an
+	// ask with its Sandbox, which the host runs so. It changes nothing
+	// for any other call. JSON "confined": true.
+	Confined bool
 	// By is who submits. An agent credential opens the sessions of its
 	// first calls and may submit only into those. A Gate fills it from the
 	// context's actor.
@@ -118,7 +126,7 @@ type SubmitRequest struct {
 
 // SubmitBody is a SubmitRequest as the HTTP API's POST /v1/calls takes
 // it: {"call": …, "batch_remaining": […], "ttl": "90s", "hold": false,
-// "confirm": "…"}.
+// "confirm": "…", "confined": true}.
 // The Go client and the lean hook send it.
 type SubmitBody struct {
 	Call           Call   `json:"call"`
@@ -126,12 +134,13 @@ type SubmitBody struct {
 	TTL            string `json:"ttl,omitempty"`
 	Hold           *bool  `json:"hold,omitempty"`
 	Confirm        string `json:"confirm,omitempty"`
+	Confined       bool   `json:"confined,omitempty"`
 }
 
 // Body returns req as the HTTP API's request body (By travels as the
 // credential, not in the body).
 func (req SubmitRequest) Body() SubmitBody {
-	b := SubmitBody{Call: req.Call, BatchRemaining: req.BatchRemaining, Confirm: req.Confirm}
+	b := SubmitBody{Call: req.Call, BatchRemaining: req.BatchRemaining, Confirm: req.Confirm, Confined: req.Confined}
 	if req.NoHold {
 		b.Hold = new(bool)
 	}

@@ -443,7 +443,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	if d.Action != toolgate.Ask || req.NoHold {
+	if d.Action != toolgate.Ask || req.NoHold || runsConfined(req, &d) {
 		return &Result{Decision: d}, nil // recorded
 	}
 	if err := b.roomToAsk(c.Session); err != nil {
@@ -590,6 +590,10 @@ func (b *Broker) decideRecorded(ctx context.Context, c, shown *toolgate.Call, se
 		switch {
 		case d.Action != toolgate.Ask:
 			entry = b.auditEntry("decision", shown, "", d.Action.String(), gate, d.Reason, decisionData(shown, sum, &d))
+		case runsConfined(req, &d):
+			// The host runs it in the kernel sandbox: allowed so, and
+			// nobody is asked.
+			entry = b.auditEntry("decision", shown, "", toolgate.Allow.String(), gate, ConfinedReason+": "+d.Reason, decisionData(shown, sum, &d))
 		case req.NoHold:
 			// The host asks its own user: the ask is recorded, nothing is
 			// held, so no approver sees a question nobody waits for.
@@ -653,6 +657,16 @@ func needsPerson(d *toolgate.Decision, confirm string) {
 // NoHoldReason leads the audited reason of a call that asks and was
 // submitted with NoHold.
 const NoHoldReason = "asked in the agent's own prompt"
+
+// ConfinedReason leads the audited reason of a call offered a confined
+// allow and submitted by a host that runs it so (SubmitRequest.Confined).
+const ConfinedReason = "allowed confined: the agent's host runs it in toolgate's kernel sandbox"
+
+// runsConfined reports whether ask decision d is allowed confined: it
+// offers a confined allow and the host runs it so.
+func runsConfined(req SubmitRequest, d *toolgate.Decision) bool {
+	return req.Confined && d.Action == toolgate.Ask && d.Sandbox != nil
+}
 
 // sameCall checks that a resubmitted call id carries the call its stored
 // approval was made for. An id names one call: attaching other content to

@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -32,7 +33,12 @@ func (e *Engine) confine(c *toolgate.Call, env Env, d *toolgate.Decision) {
 		return
 	}
 	cwd := path.Clean(c.Cwd)
-	roots := append([]string{cwd}, e.roots...)
+	roots := []string{cwd}
+	for _, r := range e.roots {
+		if !slices.Contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
 	byRule := false
 	for _, s := range d.Subjects {
 		switch {

@@ -67,6 +67,8 @@ type submitBody struct {
 	Hold *bool `json:"hold"`
 	// Confirm is SubmitRequest.Confirm.
 	Confirm string `json:"confirm"`
+	// Confined: the host runs a confined allow so (SubmitRequest.Confined).
+	Confined bool `json:"confined"`
 }
 
 // handleSubmit decides a call; on ask it creates (or attaches to) a
@@ -89,7 +91,7 @@ func (s *server) handleSubmit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	req := approval.SubmitRequest{Call: body.Call, BatchRemaining: body.BatchRemaining, By: actorOf(w, r),
-		NoHold: body.Hold != nil && !*body.Hold, Confirm: body.Confirm}
+		NoHold: body.Hold != nil && !*body.Hold, Confirm: body.Confirm, Confined: body.Confined}
 	if body.Wrapped != nil {
 		if !reflect.ValueOf(body.Call).IsZero() {
 			return toolgate.Errorf(toolgate.EInvalid, `give the call either as "call" or as the bare body, not both`)

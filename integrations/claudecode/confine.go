@@ -12,14 +12,17 @@ import (
 // machine that cannot confine, has none: the call asks.
 type Confiner func(c *toolgate.Call, conf *toolgate.Confinement) (map[string]any, bool)
 
-// SandboxBash is the Confiner for Claude Code's Bash tool: its command
-// becomes `SANDBOX --workspace W… -- bash -c 'COMMAND'`, the rest of its
-// input unchanged. sandbox is the path of toolgate-sandbox (or of toolgate
-// followed by its "sandbox" subcommand, as one argument list).
-func SandboxBash(sandbox ...string) Confiner {
+// SandboxShell is the Confiner for a host's shell tool (Claude Code's
+// and opencode's Bash, Gemini CLI's run_shell_command), whose input holds
+// the command line in "command": the command becomes `SANDBOX --workspace
+// W… -- bash -c 'COMMAND'`, the rest of the input unchanged. sandbox is
+// the path of toolgate-sandbox (or of toolgate followed by its "sandbox"
+// subcommand, as one argument list). Any other tool, or a call without a
+// command, declines.
+func SandboxShell(tool string, sandbox ...string) Confiner {
 	return func(c *toolgate.Call, conf *toolgate.Confinement) (map[string]any, bool) {
 		cmd, ok := c.Args["command"].(string)
-		if c.Tool != "Bash" || !ok || cmd == "" || conf == nil || conf.Profile != "default" || len(conf.Workspaces) == 0 || len(sandbox) == 0 {
+		if tool == "" || c.Tool != tool || !ok || cmd == "" || conf == nil || conf.Profile != "default" || len(conf.Workspaces) == 0 || len(sandbox) == 0 {
 			return nil, false
 		}
 		var b strings.Builder

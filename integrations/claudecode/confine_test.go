@@ -25,7 +25,7 @@ func TestConfinedAllow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	confine := claudecode.SandboxBash("/opt/toolgate/toolgate-sandbox")
+	confine := claudecode.SandboxShell("Bash", "/opt/toolgate/toolgate-sandbox")
 	for _, c := range []struct {
 		command string
 		confine claudecode.Confiner
@@ -62,13 +62,13 @@ func TestConfinedAllow(t *testing.T) {
 
 // The rewritten command hands the sandbox the original command as one
 // argument, whatever quotes it holds.
-func TestSandboxBashQuoting(t *testing.T) {
+func TestSandboxShellQuoting(t *testing.T) {
 	t.Parallel()
 	for _, command := range []string{`echo 'a b' "c" $HOME; x='it'\''s'`, "printf '%s\\n' *", `a\b`} {
-		updated, ok := claudecode.SandboxBash("printf", "%s\\n")(&toolgate.Call{Tool: "Bash", Args: map[string]any{"command": command}},
+		updated, ok := claudecode.SandboxShell("Bash", "printf", "%s\\n")(&toolgate.Call{Tool: "Bash", Args: map[string]any{"command": command}},
 			&toolgate.Confinement{Profile: "default", Workspaces: []string{"/w s/it's"}})
 		if !ok {
-			t.Fatal("SandboxBash declined")
+			t.Fatal("SandboxShell declined")
 		}
 		out, err := exec.Command("sh", "-c", updated["command"].(string)).Output()
 		if err != nil {
@@ -80,7 +80,27 @@ func TestSandboxBashQuoting(t *testing.T) {
 			t.Errorf("%q: the sandbox would get %q", command, args)
 		}
 	}
-	if _, ok := claudecode.SandboxBash("x")(&toolgate.Call{Tool: "Write", Args: map[string]any{"command": "x"}}, &toolgate.Confinement{Profile: "default", Workspaces: []string{"/w"}}); ok {
+	if _, ok := claudecode.SandboxShell("Bash", "x")(&toolgate.Call{Tool: "Write", Args: map[string]any{"command": "x"}}, &toolgate.Confinement{Profile: "default", Workspaces: []string{"/w"}}); ok {
 		t.Error("a non-Bash tool was rewritten")
+	}
+}
+
+// Codex does not apply an updated input: an allow that holds only with
+// it (a confined allow, a human's changes) is a deny there, on both
+// events; a plain allow stays no decision.
+func TestRenderCodexUpdatedInput(t *testing.T) {
+	t.Parallel()
+	changed := claudecode.Verdict{Action: toolgate.Allow, Reason: "runs in the sandbox", UpdatedInput: map[string]any{"command": "toolgate-sandbox -- bash -c make"}}
+	if o := claudecode.Render(claudecode.EventPreToolUse, changed, claudecode.DialectCodex); o.HookSpecificOutput == nil || o.HookSpecificOutput.PermissionDecision != "deny" || o.HookSpecificOutput.UpdatedInput != nil {
+		t.Errorf("PreToolUse: %s", o.Marshal())
+	}
+	if o := claudecode.Render(claudecode.EventPermissionRequest, changed, claudecode.DialectCodex); o.HookSpecificOutput == nil || o.HookSpecificOutput.Decision == nil || o.HookSpecificOutput.Decision.Behavior != "deny" {
+		t.Errorf("PermissionRequest: %s", o.Marshal())
+	}
+	if o := claudecode.Render(claudecode.EventPreToolUse, claudecode.Verdict{Action: toolgate.Allow}, claudecode.DialectCodex); o.HookSpecificOutput != nil {
+		t.Errorf("plain allow: %s", o.Marshal())
+	}
+	if o := claudecode.Render(claudecode.EventPreToolUse, changed, claudecode.DialectClaude); o.HookSpecificOutput.PermissionDecision != "allow" || o.HookSpecificOutput.UpdatedInput == nil {
+		t.Errorf("Claude Code: %s", o.Marshal())
 	}
 }

@@ -102,14 +102,27 @@ type Remote struct {
 	// Wait bounds AskWait; zero is DefaultWait. The approval is submitted
 	// with the same time to live, so the gateway expires it too.
 	Wait time.Duration
-	// Confine, when set, turns an unheld ask that offers a confined allow
+	// Confine, when set, turns an ask that offers a confined allow
 	// (Decision.Sandbox, DESIGN §3.7) into an allow of the call rewritten
-	// to run under the kernel sandbox. Nil: such a call asks.
+	// to run under the kernel sandbox, in either ask mode: the call is
+	// submitted with SubmitRequest.Confined, so the gateway records it
+	// allowed confined and holds nothing. Nil: such a call asks.
 	Confine Confiner
 	// Home is the agent's home directory, sent with each call that names
 	// none (Call.Home) so that "~" in it means the agent's home at the
 	// gateway, not the gateway's own.
 	Home string
+}
+
+// canConfine reports whether r.Confine would run c in the sandbox: the
+// host's shell tool with a command, a kernel that confines, the sandbox
+// program installed.
+func (r *Remote) canConfine(c *toolgate.Call) bool {
+	if r.Confine == nil || c.Cwd == "" {
+		return false
+	}
+	_, ok := r.Confine(c, &toolgate.Confinement{Profile: "default", Workspaces: []string{c.Cwd}})
+	return ok
 }
 
 // cancelTimeout bounds the best-effort cancel of an approval the hook no
@@ -138,7 +151,7 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 	if wait <= 0 {
 		wait = DefaultWait
 	}
-	req := toolgate.SubmitRequest{Call: *c, NoHold: r.OnAsk != AskWait}
+	req := toolgate.SubmitRequest{Call: *c, NoHold: r.OnAsk != AskWait, Confined: r.canConfine(c)}
 	if req.Call.Home == "" {
 		req.Call.Home = r.Home
 	}
@@ -155,9 +168,10 @@ func (r *Remote) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) 
 		case toolgate.Allow, toolgate.Deny:
 			return Verdict{Action: res.Decision.Action, Reason: decisionReason(&res.Decision), Tier: res.Decision.Tier}, nil
 		}
-		// Ask without an approval: the prompt mode's unheld ask (or, waiting,
-		// a gateway that did not hold it): the user's own prompt decides,
-		// unless the call may run confined and this host can run it so.
+		// Ask without an approval: the prompt mode's unheld ask, a call
+		// allowed confined (Confined), or, waiting, a gateway that did not
+		// hold it: the user's own prompt decides, unless the call may run
+		// confined and this host can run it so.
 		if res.Decision.Sandbox != nil && r.Confine != nil {
 			if updated, ok := r.Confine(c, res.Decision.Sandbox); ok {
 				return Verdict{Action: toolgate.Allow, Reason: "runs in toolgate's kernel sandbox: " + decisionReason(&res.Decision), Tier: res.Decision.Tier, UpdatedInput: updated}, nil

@@ -53,5 +53,7 @@
 //     rejected output lets the call proceed. PermissionRequest accepts
 //     behavior allow|deny and rejects updatedInput. So for Codex (DialectCodex,
 //     or an input carrying turn_id) allow is rendered as no decision at all,
-//     ask as deny with the reason, and updatedInput is never sent.
+//     ask as deny with the reason, and updatedInput is never sent: an
+//     allow that holds only with it (a human's changes, a command rewritten
+//     to run in the kernel sandbox) is a deny that says so.
 package claudecode

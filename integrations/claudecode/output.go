@@ -98,6 +98,12 @@ func reason(r string) string {
 // Every verdict renders to a valid output: no input makes it allow.
 func Render(event string, v Verdict, d Dialect) *Output {
 	codex := d == DialectCodex
+	if codex && v.Action == toolgate.Allow && v.UpdatedInput != nil {
+		// Codex does not apply an updated input: the allow was for the
+		// changed call (a human's edit, a command run in the sandbox),
+		// never for the one Codex would run.
+		v = Verdict{Action: toolgate.Deny, Tier: v.Tier, Reason: v.Reason + " (allowed only as changed, which Codex cannot apply to the call: run the changed call instead)"}
+	}
 	why := reason(v.Reason)
 	if event == EventPermissionRequest {
 		switch v.Action {

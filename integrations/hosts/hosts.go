@@ -39,6 +39,12 @@ type Host struct {
 	// OnAsk is what a gateway's ask does by default: the agent's own
 	// prompt where the host can ask from its hook, else a remote wait.
 	OnAsk claudecode.AskMode
+	// ShellTool is the host's shell tool as the hook decides it, for a
+	// host whose hook can replace a call's input: a confined allow
+	// (DESIGN §3.7) runs that tool's command under toolgate-sandbox. ""
+	// for a host that cannot (Codex, Cursor, Copilot CLI): there a
+	// confined allow is an ask.
+	ShellTool string
 	// ToolEvent and PromptEvent are the events install hooks: the one
 	// before each tool call and, if the host has one, the one when the
 	// user sends a prompt (it ends the session's turn at a gateway).
@@ -140,7 +146,7 @@ type TrustCheck struct {
 var all = [...]Host{
 	{
 		Name: "claude-code", Title: "Claude Code", Dialect: claudecode.DialectAuto,
-		OnAsk:     claudecode.AskPrompt,
+		OnAsk: claudecode.AskPrompt, ShellTool: "Bash", // updatedInput
 		ToolEvent: claudecode.EventPreToolUse, PromptEvent: claudecode.EventUserPromptSubmit,
 		Events: "PreToolUse (or PermissionRequest), UserPromptSubmit",
 		Scopes: []Scope{
@@ -165,7 +171,7 @@ var all = [...]Host{
 	},
 	{
 		Name: "gemini", Title: "Gemini CLI", Adapter: gemini{},
-		OnAsk:     claudecode.AskPrompt,
+		OnAsk: claudecode.AskPrompt, ShellTool: "run_shell_command", // hookSpecificOutput.tool_input
 		ToolEvent: geminiBeforeTool, PromptEvent: geminiBeforeAgent,
 		Events: "BeforeTool (allow, deny, ask), BeforeAgent",
 		Scopes: []Scope{
@@ -202,8 +208,8 @@ var all = [...]Host{
 	{
 		Name: "opencode", Title: "opencode", Adapter: opencode{},
 		// A plugin cannot ask: a call that needs a human waits for a
-		// remote approver.
-		OnAsk:     claudecode.AskWait,
+		// remote approver. Its answer's args replace the call's.
+		OnAsk: claudecode.AskWait, ShellTool: "Bash",
 		ToolEvent: opencodeBefore,
 		Events:    "tool.execute.before, through a plugin file (allow, deny; ask waits for a remote approver)",
 		Scopes: []Scope{

@@ -7,16 +7,18 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/sandbox/kernel"
 )
 
 // SandboxConfiner is how a hook whose host can replace a tool's input
-// (Claude Code's updatedInput) runs a call offered a confined allow: under
+// (host.ShellTool: Claude Code's updatedInput, Gemini CLI's tool_input,
+// opencode's args) runs a call offered a confined allow: under
 // toolgate-sandbox, found next to this program or on PATH. Where the
-// kernel cannot confine or the binary is missing, it declines and the
-// call asks.
-func SandboxConfiner(host string) claudecode.Confiner {
-	if host != "claude-code" {
+// host cannot, the kernel cannot confine or the binary is missing, it
+// declines (nil, or false) and the call asks.
+func SandboxConfiner(host *hosts.Host) claudecode.Confiner {
+	if host == nil || host.ShellTool == "" {
 		return nil
 	}
 	return func(c *toolgate.Call, conf *toolgate.Confinement) (map[string]any, bool) {
@@ -27,7 +29,7 @@ func SandboxConfiner(host string) claudecode.Confiner {
 		if bin == "" {
 			return nil, false
 		}
-		return claudecode.SandboxBash(bin)(c, conf)
+		return claudecode.SandboxShell(host.ShellTool, bin)(c, conf)
 	}
 }
 

@@ -269,7 +269,8 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 		} else if m != nil {
 			env.Mode = *m
 		}
-		l.local = &claudecode.Local{Engine: e, Env: env, Confine: SandboxConfiner(l.host)}
+		h, _ := hosts.Lookup(l.host)
+		l.local = &claudecode.Local{Engine: e, Env: env, Confine: SandboxConfiner(h)}
 	}
 	return l.local.Decide(ctx, c)
 }
@@ -280,7 +281,7 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 // means the agent's home at the gateway.
 func RemoteDecider(g claudecode.HookGate, hf *HookFlags, host *hosts.Host) *claudecode.Remote {
 	home, _ := os.UserHomeDir()
-	remote := &claudecode.Remote{Gate: g, OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait, Confine: SandboxConfiner(host.Name), Home: home}
+	remote := &claudecode.Remote{Gate: g, OnAsk: claudecode.AskMode(hf.OnAsk), Wait: hf.Wait, Confine: SandboxConfiner(host), Home: home}
 	if remote.OnAsk == "" {
 		remote.OnAsk = host.OnAsk
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"time"
 
 	"github.com/toolgate/toolgate"
@@ -43,8 +44,11 @@ type handler struct {
 //
 // Query parameters override the hook per request, so one gateway serves
 // differently configured agents: workspace=ID, on_ask=prompt|wait,
-// wait=DURATION (capped by WithMaxWait), dialect=claude|codex. An invalid
-// parameter makes every call undecidable (denied by default), never open.
+// wait=DURATION (capped by WithMaxWait), dialect=claude|codex, and
+// sandbox=PATH, toolgate-sandbox on the agent's machine: a call offered a
+// confined allow (DESIGN §3.7) is allowed with its Bash command rewritten
+// to run under it. An invalid parameter makes every call undecidable
+// (denied by default), never open.
 func NewHandler(hook claudecode.Hook, opts ...HandlerOption) http.Handler {
 	h := &handler{hook: hook, maxWait: claudecode.DefaultWait}
 	for _, o := range opts {
@@ -105,15 +109,27 @@ func (h *handler) configure(r *http.Request) (*claudecode.Hook, error) {
 	default:
 		return nil, fmt.Errorf("dialect=%q: want claude or codex", q.Get("dialect"))
 	}
-	onAsk, wait := q.Get("on_ask"), q.Get("wait")
-	if onAsk == "" && wait == "" {
+	onAsk, wait, sandbox := q.Get("on_ask"), q.Get("wait"), q.Get("sandbox")
+	if onAsk == "" && wait == "" && sandbox == "" {
 		return &hook, nil
 	}
 	remote, ok := hook.Decider.(*claudecode.Remote)
 	if !ok {
-		return nil, errors.New("on_ask and wait apply only to a gateway decider")
+		return nil, errors.New("on_ask, wait and sandbox apply only to a gateway decider")
 	}
 	rc := *remote
+	if sandbox != "" {
+		// The agent's machine runs a confined allow under this program;
+		// where its kernel cannot confine, the program refuses (125) and
+		// nothing runs.
+		if !path.IsAbs(sandbox) {
+			return nil, fmt.Errorf("sandbox=%q: want the absolute path of toolgate-sandbox on the agent's machine", sandbox)
+		}
+		if hook.Dialect == claudecode.DialectCodex {
+			return nil, errors.New("sandbox: Codex hooks cannot replace a call's input; leave it out for Codex")
+		}
+		rc.Confine = claudecode.SandboxShell("Bash", sandbox)
+	}
 	if onAsk != "" {
 		m, err := claudecode.ParseAskMode(onAsk)
 		if err != nil {
