@@ -37,7 +37,7 @@ func (l *Local) Decide(ctx context.Context, c *toolgate.Call) (Verdict, error) {
 	if l.Engine == nil {
 		return Verdict{}, errors.New("no policy engine")
 	}
-	r := Remote{Gate: rulesgate.New(l.Engine, rulesgate.WithMode(l.Env.Mode), rulesgate.WithAgent(l.Env.Agent)), Confine: l.Confine}
+	r := Remote{Gate: rulesgate.New(l.Engine, rulesgate.WithMode(l.Env.Mode), rulesgate.WithAgent(l.Env.Agent)), Confine: l.Confine, local: true}
 	return r.Decide(ctx, c)
 }
 
@@ -112,13 +112,16 @@ type Remote struct {
 	// none (Call.Home) so that "~" in it means the agent's home at the
 	// gateway, not the gateway's own.
 	Home string
+	// local is set for the rules decided in this process (Local): there
+	// is no gateway to tell that a call runs confined.
+	local bool
 }
 
 // canConfine reports whether r.Confine would run c in the sandbox: the
 // host's shell tool with a command, a kernel that confines, the sandbox
 // program installed.
 func (r *Remote) canConfine(c *toolgate.Call) bool {
-	if r.Confine == nil || c.Cwd == "" {
+	if r.Confine == nil || r.local || c.Cwd == "" {
 		return false
 	}
 	_, ok := r.Confine(c, &toolgate.Confinement{Profile: "default", Workspaces: []string{c.Cwd}})

@@ -22,7 +22,7 @@ func SandboxConfiner(host *hosts.Host) claudecode.Confiner {
 		return nil
 	}
 	return func(c *toolgate.Call, conf *toolgate.Confinement) (map[string]any, bool) {
-		if kernel.Check() != nil {
+		if c.Tool != host.ShellTool || conf == nil || kernel.Check() != nil {
 			return nil, false
 		}
 		bin := SandboxBinary()
