@@ -95,6 +95,11 @@ type Broker struct {
 	// has not tracked yet: with pending, an upper bound on the session's
 	// pending approvals in a store this broker alone writes (see alone).
 	storing map[string]int
+	// answered holds the approvals resolved while some Submit was still
+	// storing: one answered between its insert and its tracking must not
+	// be tracked after (its waiter would sleep until expiry, and it would
+	// count as pending). Emptied when nothing is being stored.
+	answered map[string]struct{}
 	// holders counts, per session and call id, the RequestApproval calls
 	// waiting on its approval in this process: the approval is cancelled
 	// when the last of them goes away, not the first (two requests may
@@ -136,11 +141,12 @@ func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Br
 	b := &Broker{
 		store: st, policies: pol,
 		now: time.Now, ttl: DefaultTTL, maxTTL: 24 * time.Hour, sweep: DefaultSweepInterval,
-		log:     slog.New(slog.DiscardHandler),
-		waiters: map[string]*waiter{},
-		pending: map[string]int{},
-		storing: map[string]int{},
-		holders: map[string]int{},
+		log:      slog.New(slog.DiscardHandler),
+		waiters:  map[string]*waiter{},
+		pending:  map[string]int{},
+		storing:  map[string]int{},
+		answered: map[string]struct{}{},
+		holders:  map[string]int{},
 
 		wsPerCredential: DefaultWorkspacesPerCredential,
 		maxPending:      DefaultMaxPendingPerSession,

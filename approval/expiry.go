@@ -72,10 +72,15 @@ func (b *Broker) endStoring(session string, a *toolgate.Approval) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if a != nil {
-		b.trackLocked(a)
+		if _, answered := b.answered[a.ID]; !answered {
+			b.trackLocked(a)
+		}
 	}
 	if b.storing[session]--; b.storing[session] <= 0 {
 		delete(b.storing, session)
+	}
+	if len(b.storing) == 0 {
+		clear(b.answered)
 	}
 }
 
@@ -151,6 +156,10 @@ func (b *Broker) releaseWith(id string, final *toolgate.Approval) {
 	b.mu.Lock()
 	w := b.waiters[id]
 	if w == nil {
+		if len(b.storing) > 0 {
+			// Perhaps answered before Submit tracked it: see answered.
+			b.answered[id] = struct{}{}
+		}
 		b.mu.Unlock()
 		return
 	}

@@ -3,6 +3,7 @@ package approval_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
@@ -79,4 +80,56 @@ func TestCallAfterHardDenyIsNotLeftPending(t *testing.T) {
 			}
 		})
 	}
+}
+
+// answeredStore lets a test answer one call's approval after the store has
+// it and before CreateApproval returns to the broker: a human answering
+// from the inbox the instant the call appears there.
+type answeredStore struct {
+	store.Store
+	callID string
+	stored chan *toolgate.Approval
+	answer chan struct{}
+}
+
+func (s *answeredStore) CreateApproval(ctx context.Context, a *toolgate.Approval, audit ...toolgate.AuditEntry) (*toolgate.Approval, error) {
+	existing, err := s.Store.CreateApproval(ctx, a, audit...)
+	if err == nil && existing == nil && a.Call.ID == s.callID {
+		s.stored <- a
+		<-s.answer
+	}
+	return existing, err
+}
+
+// TestAnsweredBeforeTracked: an approval answered between its insert and
+// the broker tracking it wakes its waiter with the answer (not at its
+// expiry) and is not counted as pending afterwards.
+func TestAnsweredBeforeTracked(t *testing.T) {
+	t.Parallel()
+	st := &answeredStore{callID: "c1", stored: make(chan *toolgate.Approval, 1), answer: make(chan struct{})}
+	e := openEnvOn(t, t.TempDir(), newClock(), func(inner store.Store) store.Store { st.Store = inner; return st },
+		approval.WithMaxPending(1))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	type out struct {
+		r   *approval.Result
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		r, err := e.broker.RequestApproval(ctx, approval.SubmitRequest{Call: shellCall("s1", "c1", "git push origin main")})
+		done <- out{r, err}
+	}()
+	a := <-st.stored
+	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{}, human); err != nil {
+		t.Fatal(err)
+	}
+	close(st.answer)
+	got := <-done
+	if got.err != nil || got.r.Approval == nil || got.r.Approval.Status != toolgate.StatusApproved {
+		t.Fatalf("the waiter of an approval answered before it was tracked: %+v %v", got.r, got.err)
+	}
+	// With one pending approval allowed per session, the answered one must
+	// not hold the place of the next.
+	e.ask(t, shellCall("s1", "c2", "npm publish"))
 }
