@@ -883,11 +883,13 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 		// files a Bash command writes.
 		fb := subject{family: fam, tool: canonicalTool(fam), same: base.same, call: base.call, alias: base.alias}
 		var s subject
-		pattern := (f.Static || f.Glob) && !f.Into && isPattern(f.Path) // an extraction directory stays opaque
+		// A quoted '*', '?' or '[' is a literal character: a static path
+		// names the one file spelled so ("pip install -e '.[dev]'").
+		pattern := f.Glob && !f.Into && isPattern(f.Path) // an extraction directory stays opaque
 		if pattern {
 			s = e.patternSubject(fb, kind, f.Path, c.Cwd, f.Dir)
 			s.fclass = e.patternClass(&s, f.Write, f.Delete, f.Recursive)
-		} else if !f.Static || strings.ContainsAny(f.Path, "$`*?[") {
+		} else if !f.Static || f.Glob || strings.ContainsAny(f.Path, "$`") {
 			// Only known when the command runs (an expansion or a glob):
 			// allow rules cannot vouch for it.
 			s = fb
@@ -1009,7 +1011,8 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			}
 			// A glob operand is compared as a pattern even when an element
 			// may expand to ".." (.*): its other expansions still count.
-			pattern := strings.ContainsAny(arg, "*?[") && !strings.Contains(arg, "(")
+			pattern := strings.ContainsAny(arg, "*?[") && !strings.Contains(arg, "(") &&
+				!(k < len(cmd.Literal) && cmd.Literal[k]) // quoted: the word as written
 			if pattern && len(arg) > maxPatternBytes {
 				continue // too long to compare; as before, not checked
 			}

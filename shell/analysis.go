@@ -72,6 +72,11 @@ type Command struct {
 	Name string
 	// Args are the words after the name, quote-removed where static.
 	Args []string
+	// Literal marks the Args whose glob metacharacters ('*', '?', '[')
+	// were all quoted ("pip install -e '.[dev]'", "jq '.[].name'"): the
+	// shell passes them on as written, so they name no file but the one
+	// spelled so. Nil when no argument is such a word.
+	Literal []bool
 	// Opaque is set when no allow rule may match the command: its name is
 	// not static (a variable, a substitution, a glob) or it is eval.
 	Opaque bool

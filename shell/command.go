@@ -196,6 +196,14 @@ func (w *walker) makeCommand(words []word, assigns []string, via string, opaque 
 	if len(words) > 0 {
 		cmd.Name = cmdName(words[0])
 		cmd.Args = texts[1:]
+		for i, wd := range words[1:] {
+			if wd.static && !wd.glob && strings.ContainsAny(wd.text, "*?[") {
+				if cmd.Literal == nil {
+					cmd.Literal = make([]bool, len(cmd.Args))
+				}
+				cmd.Literal[i] = true
+			}
+		}
 		if cmd.Name == "" {
 			cmd.Opaque = true
 		}

@@ -755,8 +755,8 @@ func riskCommands() map[string]*cmdSpec {
 		"opkg": {probe: true, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{installsPackageFile}}}}},
 		"dpkg": {long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
 			opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: ClassSupplyChain, why: "installs a package file; its install scripts run as root"}}},
-		"rpm": {long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "root=", "dbpath="},
-			opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, class: ClassSupplyChain, why: "installs a package file; its install scripts run as root"}}},
+		"rpm": {long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
+			opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: ClassSupplyChain, why: "installs a package file; its install scripts run as root"}}},
 		"snap": {long: []string{"dangerous", "devmode", "classic", "channel=", "edge", "beta", "candidate", "stable", "jailmode"},
 			opts: []optEffect{{names: []string{"--dangerous", "--devmode"}, class: ClassSupplyChain, why: "installs an unsigned snap or one without confinement"}}},
 		"apt": pkgRemove, "apt-get": pkgRemove, "dnf": pkgRemove, "yum": pkgRemove, "zypper": pkgRemove, "apk": pkgRemove,
@@ -1051,7 +1051,7 @@ func classifyWords(cmd *Command, name string, args []string, dyn []bool) {
 					if o.sources && k == len(cand)-1 || o.first && k > 0 {
 						break
 					}
-					if isDyn(i) {
+					if isDyn(i) && !(arithOnly(args[i]) && !o.matchesNumber()) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + ", known only when it runs, may be an operand that " + o.why, Token: args[i]})
 						break
@@ -1086,7 +1086,7 @@ func classifyWords(cmd *Command, name string, args []string, dyn []bool) {
 			if !found && mayOpt && len(o.names) > 0 && strings.HasPrefix(o.names[0], "-") {
 				// A word known only when it runs may be the option.
 				for i := range args {
-					if isDyn(i) {
+					if isDyn(i) && !(arithOnly(args[i]) && !numericOption(o.names)) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + ", known only when it runs, may be " + o.names[0] + ", which " + o.why, Token: args[i]})
 						break
@@ -1733,8 +1733,100 @@ func namesCredential(script string) bool {
 	return ok
 }
 
+// arithOnly reports whether a word's only expansions are arithmetic
+// ("$((3*4))", "$((RANDOM % 10))") with nothing but digits beside them,
+// each made of numbers, operators and the shell's own numeric variables:
+// its value is a number. Another variable's value, or a substitution's
+// output, is evaluated as an expression in turn, and one that holds
+// "a[$(cmd)]" runs cmd, so a word with either stays any word.
+func arithOnly(text string) bool {
+	rest, found := text, false
+	for {
+		i := strings.Index(rest, "$((")
+		if i < 0 {
+			break
+		}
+		depth, j := 0, i+1
+		for ; j < len(rest); j++ {
+			if rest[j] == '(' {
+				depth++
+			} else if rest[j] == ')' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		if j >= len(rest) || depth != 0 || !numericExpr(rest[i+3:j-1]) {
+			return false
+		}
+		rest, found = rest[:i]+rest[j+1:], true
+	}
+	return found && strings.Trim(rest, "0123456789") == ""
+}
+
+// numericExpr reports whether an arithmetic expression holds only
+// numbers, operators and variables bash itself keeps numeric.
+func numericExpr(e string) bool {
+	for _, v := range [...]string{"EPOCHSECONDS", "SRANDOM", "RANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "EUID", "UID", "$#", "$?", "$$"} {
+		e = strings.ReplaceAll(e, v, "0")
+	}
+	return strings.Trim(e, "0123456789 \t+-*/%()<>=!&|^~?:,") == ""
+}
+
+// numbers stand for the values of an arithmetic expansion when the
+// table's operand tests are asked whether one may match it: the signs,
+// zero and a few magnitudes (kill -1 is every process).
+var numbers = [...]string{"-1", "0", "1", "-2", "2", "9", "-9", "15", "65535", "-65535"}
+
+// numericOption reports whether one of names is an option a number may
+// spell ("-1", "-9").
+func numericOption(names []string) bool {
+	for _, n := range names {
+		if len(n) > 1 && n[0] == '-' && strings.Trim(n[1:], "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesNumber reports whether an operand effect may match a number.
+func (o *optEffect) matchesNumber() bool {
+	for _, n := range numbers {
+		if o.matchOperand(n) {
+			return true
+		}
+	}
+	return false
+}
+
 // The table's tests of option values and operands, named so that the
 // generated table (commands_table.go) can refer to them.
+
+// rpmInstalls: rpm's first mode option installs. After -q (--query) or
+// -V (--verify), -i is --info and -F --file ("rpm -qi bash" reads the
+// package database).
+func rpmInstalls(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--query" || a == "--verify":
+			return false
+		case a == "--install" || a == "--upgrade" || a == "--freshen" || a == "--reinstall":
+			return true
+		case a == "--":
+			return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			for _, c := range a[1:] {
+				switch c {
+				case 'q', 'V':
+					return false
+				case 'i', 'U', 'F':
+					return true
+				}
+			}
+		}
+	}
+	return true
+}
 
 // helmInstall is helm install, upgrade and template: a chart given as a
 // URL is code nobody vetted, run in the cluster (a chart repository's,

@@ -24,7 +24,7 @@ import (
 // allowed by default.
 const (
 	maxStoppedDefaultsPct    = 45.42
-	maxStoppedPermissivePct  = 4.66
+	maxStoppedPermissivePct  = 4.55
 	minReadAllowedDefaultPct = 85.91
 )
 
