@@ -11,17 +11,17 @@ var commandTable = [...]namedSpec{
 	{"7za", &sharedSpec1},
 	{"[", &sharedSpec2},
 	{"aa-complain", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "stops enforcing an AppArmor profile",
 	}},
 	{"aa-disable", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "turns off an AppArmor profile",
 	}},
 	{"aa-teardown", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "unloads every AppArmor profile",
 	}},
@@ -36,12 +36,12 @@ var commandTable = [...]namedSpec{
 		notReadWith: []string{"-shellcheck", "-pyflakes"},
 	}},
 	{"addgroup", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "creates a group or adds a user to one",
 	}},
 	{"adduser", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "creates a user or adds one to a group",
 	}},
@@ -73,8 +73,8 @@ var commandTable = [...]namedSpec{
 	{"aria2c", &cmdSpec{
 		long:     []string{"on-download-complete=", "on-download-error=", "on-download-start=", "on-download-pause=", "on-download-stop=", "on-bt-download-complete=", "input-file=", "dir=", "out="},
 		shortVal: "idoxsjk",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"--on-download-complete", "--on-download-error", "--on-download-start", "--on-download-pause", "--on-download-stop", "--on-bt-download-complete"}, exec: true}, {names: []string{"-i", "--input-file"}, file: 1}},
+		effect:   EffectNetwork,
+		opts:     []optEffect{{names: []string{"--on-download-complete", "--on-download-error", "--on-download-start", "--on-download-pause", "--on-download-stop", "--on-bt-download-complete"}, exec: true}, {names: []string{"-i", "--input-file"}, file: fileRead}},
 		fileOpts: true,
 	}},
 	{"arp", &cmdSpec{
@@ -88,63 +88,63 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"at", &cmdSpec{
-		effect: 64,
+		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "schedules a command to run later by itself",
 		unless: []string{"-l", "-r", "-d", "-c"},
 	}},
 	{"auditctl", &cmdSpec{
 		shortVal: "ewWaAkFSdlR",
-		opts:     []optEffect{{names: []string{"-D"}, effect: 32, class: "privilege-escalation", why: "deletes every audit rule, turning off auditing"}, {names: []string{"-e"}, value: isZero, effect: 32, class: "privilege-escalation", why: "turns off auditing"}},
+		opts:     []optEffect{{names: []string{"-D"}, effect: EffectPrivilege, class: "privilege-escalation", why: "deletes every audit rule, turning off auditing"}, {names: []string{"-e"}, value: isZero, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off auditing"}},
 	}},
 	{"awk", &sharedSpec6},
 	{"aws", &cmdSpec{
 		long:        []string{"query-string=", "sql="},
-		effect:      16,
-		opts:        []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}, {operand: true, match: awsFileCredential, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {names: []string{"--query-string", "--sql"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
-		subs:        subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}, readVerbs: []string{"list", "list-profiles"}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}, readVerbs: []string{"get-caller-identity"}}}, {"s3api", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true, readVerbs: []string{"describe-", "list-", "get-bucket-", "head-object", "head-bucket"}}}, {"s3", &cmdSpec{long: []string{"acl="}, effect: 16, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {names: []string{"--acl"}, value: publicACL, class: "exfiltration", why: "makes the objects it uploads readable by anyone"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}, readVerbs: []string{"ls"}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}, readVerbs: []string{"describe-", "list-", "get-role", "get-user", "get-group", "get-policy", "get-account-summary"}}}, {"lambda", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-function", "get-function-configuration", "get-alias", "get-policy"}}}, {"apigateway", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-rest-apis", "get-stages", "get-resources"}}}, {"cloudwatch", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-metric-statistics", "get-metric-data"}}}, {"sqs", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-queue-attributes", "get-queue-url"}}}, {"logs", &cmdSpec{readVerbs: []string{"describe-", "list-", "filter-log-events", "get-log-events", "tail"}}}, {"cloudtrail", &cmdSpec{readVerbs: []string{"describe-", "list-", "lookup-events"}}}, {"ce", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-cost-and-usage"}}}},
+		effect:      EffectNetwork,
+		opts:        []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}, {operand: true, match: awsFileCredential, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {names: []string{"--query-string", "--sql"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+		subs:        subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}, readVerbs: []string{"list", "list-profiles"}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}, readVerbs: []string{"get-caller-identity"}}}, {"s3api", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true, readVerbs: []string{"describe-", "list-", "get-bucket-", "head-object", "head-bucket"}}}, {"s3", &cmdSpec{long: []string{"acl="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {names: []string{"--acl"}, value: publicACL, class: "exfiltration", why: "makes the objects it uploads readable by anyone"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}, readVerbs: []string{"ls"}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}, readVerbs: []string{"describe-", "list-", "get-role", "get-user", "get-group", "get-policy", "get-account-summary"}}}, {"lambda", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-function", "get-function-configuration", "get-alias", "get-policy"}}}, {"apigateway", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-rest-apis", "get-stages", "get-resources"}}}, {"cloudwatch", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-metric-statistics", "get-metric-data"}}}, {"sqs", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-queue-attributes", "get-queue-url"}}}, {"logs", &cmdSpec{readVerbs: []string{"describe-", "list-", "filter-log-events", "get-log-events", "tail"}}}, {"cloudtrail", &cmdSpec{readVerbs: []string{"describe-", "list-", "lookup-events"}}}, {"ce", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-cost-and-usage"}}}},
 		notReadWith: []string{"--endpoint-url"},
 		readVerbs:   []string{"describe-", "list-"},
 		verbAt:      1,
 	}},
 	{"az", &cmdSpec{
-		effect:    16,
-		opts:      []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show", "list-locations"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on Azure resources"}}, readVerbs: []string{"list", "show"}, verbAt: 1}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec5}, {"network", &sharedSpec8}, {"storage", &sharedSpec8}, {"sql", &sharedSpec8}, {"monitor", &sharedSpec8}, {"deployment", &sharedSpec8}, {"policy", &sharedSpec8}, {"ad", &sharedSpec8}},
+		effect:    EffectNetwork,
+		opts:      []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show", "list-locations"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, readVerbs: []string{"list", "show"}, verbAt: 1}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec5}, {"network", &sharedSpec8}, {"storage", &sharedSpec8}, {"sql", &sharedSpec8}, {"monitor", &sharedSpec8}, {"deployment", &sharedSpec8}, {"policy", &sharedSpec8}, {"ad", &sharedSpec8}},
 		readVerbs: []string{"list", "show"},
 		verbAt:    1,
 	}},
 	{"b2sum", &cmdSpec{
 		shortVal: "l",
-		files:    1,
+		files:    readAll,
 	}},
 	{"base32", &cmdSpec{
 		long:     []string{"wrap="},
 		shortVal: "w",
-		files:    1,
+		files:    readAll,
 	}},
 	{"base64", &cmdSpec{
 		long:     []string{"wrap="},
 		shortVal: "w",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"basename", &sharedSpec2},
 	{"bat", &cmdSpec{
 		long:     []string{"language=", "highlight-line=", "file-name=", "diff-context=", "tabs=", "wrap=", "terminal-width=", "color=", "decorations=", "paging=", "pager=", "map-syntax=", "theme=", "style=", "line-range="},
 		shortVal: "lHrm",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"batch", &cmdSpec{
-		effect: 64,
+		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "schedules a command to run later by itself",
 	}},
 	{"bc", &sharedSpec2},
 	{"beeline", &cmdSpec{
 		shortVal: "eu",
-		effect:   16,
+		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
 	{"black", &sharedSpec9},
@@ -153,18 +153,18 @@ var commandTable = [...]namedSpec{
 		why:   "discards every block of a device",
 	}},
 	{"bq", &cmdSpec{
-		effect: 16,
+		effect: EffectNetwork,
 		subs:   subcommands{{"query", &cmdSpec{opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
 	}},
 	{"brew", &cmdSpec{
-		subs:     subcommands{{"install", &sharedSpec10}, {"tap", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, readOnly: true, readBare: true}}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"info", &sharedSpec5}, {"outdated", &sharedSpec5}, {"deps", &sharedSpec5}, {"uses", &sharedSpec5}, {"config", &sharedSpec5}, {"leaves", &sharedSpec5}, {"doctor", &sharedSpec5}, {"search", &sharedSpec5}, {"desc", &sharedSpec5}, {"cat", &sharedSpec5}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}}}}},
+		subs:     subcommands{{"install", &sharedSpec10}, {"tap", &cmdSpec{effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, readOnly: true, readBare: true}}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"info", &sharedSpec5}, {"outdated", &sharedSpec5}, {"deps", &sharedSpec5}, {"uses", &sharedSpec5}, {"config", &sharedSpec5}, {"leaves", &sharedSpec5}, {"doctor", &sharedSpec5}, {"search", &sharedSpec5}, {"desc", &sharedSpec5}, {"cat", &sharedSpec5}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}}}}},
 		readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"},
 	}},
 	{"brotli", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:    compressKind,
 		suffix:   ".br",
 		probe:    true,
 		fileOpts: true,
@@ -181,8 +181,8 @@ var commandTable = [...]namedSpec{
 	{"bunzip2", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
-		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:      15,
+		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:      compressKind,
 		suffix:     ".bz2",
 		decompress: true,
 		probe:      true,
@@ -202,7 +202,7 @@ var commandTable = [...]namedSpec{
 	{"c++", &sharedSpec16},
 	{"cabal", &sharedSpec9},
 	{"caddy", &cmdSpec{
-		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
+		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
 	}},
 	{"caffeinate", &cmdSpec{
@@ -212,7 +212,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec2},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec5}, {"metadata", &sharedSpec5}, {"version", &sharedSpec5}, {"search", &sharedSpec5}, {"locate-project", &sharedSpec5}, {"pkgid", &sharedSpec5}},
+		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec5}, {"metadata", &sharedSpec5}, {"version", &sharedSpec5}, {"search", &sharedSpec5}, {"locate-project", &sharedSpec5}, {"pkgid", &sharedSpec5}},
 	}},
 	{"cat", &sharedSpec14},
 	{"catchsegv", &sharedSpec11},
@@ -228,47 +228,47 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 	}},
 	{"chage", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes password expiry",
 		unless: []string{"-l", "--list"},
 	}},
 	{"chattr", &cmdSpec{
-		opts: []optEffect{{names: []string{"-i", "-a"}, effect: 32, class: "privilege-escalation", why: "removes the flag that keeps a file from being changed"}},
+		opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the flag that keeps a file from being changed"}},
 	}},
 	{"chgrp", &cmdSpec{
 		long:      []string{"changes", "dereference", "no-dereference", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-		opts:      []optEffect{{names: []string{"--reference"}, file: 1, pattern: true}},
+		opts:      []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}},
 		recursive: []string{"-R", "--recursive"},
-		files:     6,
+		files:     modeKind,
 		pattern:   true,
 		fileOpts:  true,
 	}},
 	{"chkconfig", &cmdSpec{
-		effect: 64,
+		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
 		unless: []string{"--list"},
 	}},
 	{"chmod", &cmdSpec{
 		long:        []string{"changes", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-		opts:        []optEffect{{operand: true, match: setuidMode, effect: 32, class: "privilege-escalation", why: "sets the setuid or setgid bit, so the program runs with its owner's rights"}, {names: []string{"--reference"}, file: 1, pattern: true}},
+		opts:        []optEffect{{operand: true, match: setuidMode, effect: EffectPrivilege, class: "privilege-escalation", why: "sets the setuid or setgid bit, so the program runs with its owner's rights"}, {names: []string{"--reference"}, file: fileRead, pattern: true}},
 		recursive:   []string{"-R", "--recursive"},
 		dashOperand: dashMode,
-		files:       6,
+		files:       modeKind,
 		pattern:     true,
 		fileOpts:    true,
 	}},
 	{"chown", &cmdSpec{
 		long:      []string{"changes", "dereference", "no-dereference", "from=", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-		opts:      []optEffect{{operand: true, match: rootOwner, effect: 32, class: "privilege-escalation", why: "hands files to root"}, {names: []string{"--reference"}, file: 1, pattern: true}},
+		opts:      []optEffect{{operand: true, match: rootOwner, effect: EffectPrivilege, class: "privilege-escalation", why: "hands files to root"}, {names: []string{"--reference"}, file: fileRead, pattern: true}},
 		recursive: []string{"-R", "--recursive"},
-		files:     6,
+		files:     modeKind,
 		pattern:   true,
 		fileOpts:  true,
 	}},
 	{"chpasswd", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes passwords",
 	}},
@@ -282,7 +282,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"chroot", &cmdSpec{
 		long:       []string{"skip-chdir", "userspec=", "groups="},
-		effect:     33,
+		effect:     EffectRuns | EffectPrivilege,
 		class:      "privilege-escalation",
 		why:        "runs a command with another root directory (as root)",
 		wraps:      true,
@@ -298,7 +298,7 @@ var commandTable = [...]namedSpec{
 		noCommand:  "pm",
 	}},
 	{"chsh", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes a user's login shell",
 	}},
@@ -307,7 +307,7 @@ var commandTable = [...]namedSpec{
 	{"clang++", &sharedSpec16},
 	{"clickhouse-client", &sharedSpec20},
 	{"cloudflared", &cmdSpec{
-		effect: 16,
+		effect: EffectNetwork,
 		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
 	}},
 	{"cmake", &cmdSpec{
@@ -318,16 +318,16 @@ var commandTable = [...]namedSpec{
 	{"cmp", &cmdSpec{
 		long:     []string{"ignore-initial=", "bytes="},
 		shortVal: "in",
-		files:    1,
+		files:    readAll,
 		maxOps:   2,
 		readOnly: true,
 	}},
 	{"cockroach", &cmdSpec{
-		effect: 16,
+		effect: EffectNetwork,
 		subs:   subcommands{{"sql", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
 	}},
 	{"code", &cmdSpec{
-		subs: subcommands{{"tunnel", &cmdSpec{effect: 16, class: "exfiltration", why: "exposes this machine to the internet through a VS Code tunnel", unless: []string{"status", "user", "--help", "-h"}}}},
+		subs: subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: "exfiltration", why: "exposes this machine to the internet through a VS Code tunnel", unless: []string{"status", "user", "--help", "-h"}}}},
 	}},
 	{"codespell", &cmdSpec{
 		probe:       true,
@@ -337,7 +337,7 @@ var commandTable = [...]namedSpec{
 	{"column", &cmdSpec{
 		long:     []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="},
 		shortVal: "csoNRHEWdl",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"comm", &sharedSpec14},
@@ -348,8 +348,8 @@ var commandTable = [...]namedSpec{
 	{"compress", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:    compressKind,
 		suffix:   ".Z",
 		probe:    true,
 		fileOpts: true,
@@ -362,8 +362,8 @@ var commandTable = [...]namedSpec{
 	{"cp", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
-		opts:     []optEffect{{names: []string{"-t", "--target-directory"}, file: 4}, {names: []string{"-T", "--no-target-directory"}, mode: "no-target"}},
-		files:    3,
+		opts:     []optEffect{{names: []string{"-t", "--target-directory"}, file: fileDir}, {names: []string{"-T", "--no-target-directory"}, mode: "no-target"}},
+		files:    copyKind,
 		fileOpts: true,
 	}},
 	{"cpio", &cmdSpec{
@@ -380,11 +380,11 @@ var commandTable = [...]namedSpec{
 	{"cqlsh", &cmdSpec{
 		long:     []string{"execute="},
 		shortVal: "eu",
-		effect:   16,
+		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs CQL that drops or empties data"}},
 	}},
 	{"crontab", &cmdSpec{
-		effect: 64,
+		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "installs a scheduled job that runs later by itself",
 		unless: []string{"-l"},
@@ -394,25 +394,25 @@ var commandTable = [...]namedSpec{
 	}},
 	{"crystal", &sharedSpec22},
 	{"csrutil", &cmdSpec{
-		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
+		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
 	{"csvlook", &sharedSpec2},
 	{"ctr", &cmdSpec{
-		effect: 1,
+		effect: EffectRuns,
 		subs:   subcommands{{"run", &sharedSpec23}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec23}}}}},
 	}},
 	{"curl", &cmdSpec{
 		long:     []string{"output=", "upload-file=", "config=", "data=", "data-binary=", "data-raw=", "data-urlencode=", "data-ascii=", "form=", "form-string=", "json=", "header=", "user-agent=", "referer=", "cookie=", "cookie-jar=", "dump-header=", "request=", "user=", "proxy=", "proxy-user=", "max-time=", "connect-timeout=", "retry=", "retry-delay=", "retry-max-time=", "range=", "write-out=", "output-dir=", "cert=", "key=", "cacert=", "capath=", "trace=", "trace-ascii=", "stderr=", "libcurl=", "etag-save=", "etag-compare=", "hsts=", "alt-svc=", "url=", "resolve=", "connect-to=", "interface=", "limit-rate=", "max-filesize=", "speed-limit=", "speed-time=", "time-cond=", "continue-at=", "quote=", "telnet-option=", "ftp-port=", "netrc-file=", "unix-socket=", "abstract-unix-socket=", "proto=", "proto-redir=", "variable=", "create-file-mode=", "local-port=", "ciphers=", "pinnedpubkey=", "oauth2-bearer=", "aws-sigv4=", "preproxy=", "noproxy=", "mail-from=", "mail-rcpt=", "max-redirs=", "dns-servers=", "doh-url=", "tls-max=", "url-query=", "proxy-header=", "key-type=", "cert-type=", "request-target=", "socks5=", "socks5-hostname=", "happy-eyeballs-timeout-ms=", "keepalive-time=", "remote-name", "remote-name-all", "remote-header-name"},
 		shortVal: "AbcCdDeEFHKmoPQrtTuUwxXyYz",
-		effect:   16,
-		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--form-string", "--json", "--url-query"}, value: secretRef, class: "exfiltration", why: "sends a secret from the environment in the request body"}, {names: []string{"--url"}, value: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"--url", "-e", "--referer", "-x", "--proxy", "--preproxy", "-H", "--header", "--connect-to", "--resolve"}, value: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {names: []string{"-K", "--config"}, exec: true}, {names: []string{"-o", "--output"}, file: 3}, {names: []string{"--output-dir"}, file: 4}, {names: []string{"-O", "--remote-name", "--remote-name-all"}, mode: "remote-name"}, {names: []string{"-J", "--remote-header-name"}, mode: "server-names"}, {names: []string{"-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"}, file: 2}, {names: []string{"-T", "--upload-file", "-K", "--config", "--etag-compare", "-E", "--cert", "--key", "--cacert", "--netrc-file"}, file: 1}, {names: []string{"-b", "--cookie"}, file: 1, form: 4}, {names: []string{"--url"}, mode: "url"}, {names: []string{"-w", "--write-out"}, file: 2, form: 5}, {names: []string{"-d", "--data", "--data-binary", "--data-ascii", "--json"}, file: 1, form: 1}, {names: []string{"--data-urlencode"}, file: 1, form: 2}, {names: []string{"-F", "--form"}, file: 1, form: 3}},
-		files:    13,
+		effect:   EffectNetwork,
+		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--form-string", "--json", "--url-query"}, value: secretRef, class: "exfiltration", why: "sends a secret from the environment in the request body"}, {names: []string{"--url"}, value: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"--url", "-e", "--referer", "-x", "--proxy", "--preproxy", "-H", "--header", "--connect-to", "--resolve"}, value: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {names: []string{"-K", "--config"}, exec: true}, {names: []string{"-o", "--output"}, file: fileOutput}, {names: []string{"--output-dir"}, file: fileDir}, {names: []string{"-O", "--remote-name", "--remote-name-all"}, mode: "remote-name"}, {names: []string{"-J", "--remote-header-name"}, mode: "server-names"}, {names: []string{"-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"}, file: fileWrite}, {names: []string{"-T", "--upload-file", "-K", "--config", "--etag-compare", "-E", "--cert", "--key", "--cacert", "--netrc-file"}, file: fileRead}, {names: []string{"-b", "--cookie"}, file: fileRead, form: formNoAssign}, {names: []string{"--url"}, mode: "url"}, {names: []string{"-w", "--write-out"}, file: fileWrite, form: formWriteOut}, {names: []string{"-d", "--data", "--data-binary", "--data-ascii", "--json"}, file: fileRead, form: formAt}, {names: []string{"--data-urlencode"}, file: fileRead, form: formAnyAt}, {names: []string{"-F", "--form"}, file: fileRead, form: formField}},
+		files:    fetchKind,
 		fileOpts: true,
 	}},
 	{"cut", &cmdSpec{
 		long:     []string{"bytes=", "characters=", "delimiter=", "fields=", "output-delimiter="},
 		shortVal: "bcdf",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"darkhttpd", &sharedSpec24},
@@ -420,7 +420,7 @@ var commandTable = [...]namedSpec{
 	{"date", &cmdSpec{
 		long:        []string{"date=", "file=", "reference="},
 		shortVal:    "dfr",
-		opts:        []optEffect{{names: []string{"-f", "--file"}, file: 1}},
+		opts:        []optEffect{{names: []string{"-f", "--file"}, file: fileRead}},
 		fileOpts:    true,
 		readOnly:    true,
 		notReadWith: []string{"-s", "--set"},
@@ -434,7 +434,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 	}},
 	{"dd", &cmdSpec{
-		files:    16,
+		files:    codeKind,
 		fileCode: (*walker).ddCode,
 	}},
 	{"declare", &sharedSpec25},
@@ -444,19 +444,19 @@ var commandTable = [...]namedSpec{
 	}},
 	{"del-cli", &cmdSpec{
 		long:        []string{"force", "dry-run", "dot", "verbose", "help", "version"},
-		effect:      8,
+		effect:      EffectDeletes,
 		deletes:     true,
 		treeDeletes: true,
 		short:       "fdv",
-		files:       2,
+		files:       writeAll,
 	}},
 	{"deluser", &sharedSpec26},
 	{"df", &sharedSpec2},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
 		shortVal: "CUIxXFLWS",
-		opts:     []optEffect{{operand: true, match: holdsCredentials, when: diffRecursive, class: "credential-access", why: "compares a whole directory that holds credential files, printing their lines"}, {names: []string{"-X", "--exclude-from", "--from-file", "--to-file"}, file: 1}},
-		files:    1,
+		opts:     []optEffect{{operand: true, match: holdsCredentials, when: diffRecursive, class: "credential-access", why: "compares a whole directory that holds credential files, printing their lines"}, {names: []string{"-X", "--exclude-from", "--from-file", "--to-file"}, file: fileRead}},
+		files:    readAll,
 		fileOpts: true,
 		readOnly: true,
 	}},
@@ -477,8 +477,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ditto", &cmdSpec{
 		long:     []string{"arch=", "bom=", "zlibCompressionLevel=", "password", "keepParent", "rsrc", "norsrc", "extattr", "noextattr", "qtn", "noqtn", "acl", "noacl", "sequesterRsrc", "hfsCompression", "nohfsCompression", "preserveHFSCompression", "nopreserveHFSCompression", "nocache", "persistRootless", "clone", "noclone"},
-		opts:     []optEffect{{names: []string{"--bom"}, file: 1}},
-		files:    16,
+		opts:     []optEffect{{names: []string{"--bom"}, file: fileRead}},
+		files:    codeKind,
 		fileOpts: true,
 		fileCode: (*walker).dittoCode,
 	}},
@@ -493,12 +493,12 @@ var commandTable = [...]namedSpec{
 	}},
 	{"dnsmasq", &cmdSpec{
 		long:  []string{"conf-script=", "dhcp-script=", "conf-file="},
-		opts:  []optEffect{{names: []string{"--conf-script", "--dhcp-script"}, value: anyValue, effect: 1, class: "inline-code", why: "runs a script it is given as configuration"}},
+		opts:  []optEffect{{names: []string{"--conf-script", "--dhcp-script"}, value: anyValue, effect: EffectRuns, class: "inline-code", why: "runs a script it is given as configuration"}},
 		probe: true,
 	}},
 	{"doas", &cmdSpec{
 		shortVal: "uC",
-		effect:   32,
+		effect:   EffectPrivilege,
 		class:    "privilege-escalation",
 		why:      "runs a command as root",
 		unless:   []string{"-L"},
@@ -507,15 +507,15 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 	}},
 	{"docker", &cmdSpec{
-		effect:      1,
-		subs:        subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec5}, {"info", &sharedSpec5}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}, {"history", &sharedSpec5}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}, {"inspect", &sharedSpec5}, {"logs", &sharedSpec5}, {"top", &sharedSpec5}, {"port", &sharedSpec5}, {"diff", &sharedSpec5}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"builder", &sharedSpec29}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"version", &sharedSpec5}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: 1, subs: subcommands{{"down", &sharedSpec30}, {"ps", &sharedSpec5}, {"logs", &sharedSpec5}, {"config", &sharedSpec5}, {"ls", &sharedSpec5}, {"images", &sharedSpec5}, {"top", &sharedSpec5}, {"version", &sharedSpec5}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec31}, {"kill", &sharedSpec31}, {"rm", &sharedSpec31}, {"pause", &sharedSpec31}, {"ps", &sharedSpec5}, {"images", &sharedSpec5}, {"inspect", &sharedSpec5}, {"logs", &sharedSpec5}, {"version", &sharedSpec5}, {"info", &sharedSpec5}, {"top", &sharedSpec5}, {"port", &sharedSpec5}, {"diff", &sharedSpec5}, {"history", &sharedSpec5}, {"events", &sharedSpec5}, {"search", &sharedSpec5}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}, {"show", &sharedSpec5}}}}, {"stats", &sharedSpec5}, {"manifest", &cmdSpec{subs: subcommands{{"inspect", &sharedSpec5}}}}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}, {"services", &sharedSpec5}}}}, {"node", &sharedSpec32}, {"secret", &sharedSpec32}, {"config", &sharedSpec32}},
+		effect:      EffectRuns,
+		subs:        subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec5}, {"info", &sharedSpec5}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}, {"history", &sharedSpec5}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}, {"inspect", &sharedSpec5}, {"logs", &sharedSpec5}, {"top", &sharedSpec5}, {"port", &sharedSpec5}, {"diff", &sharedSpec5}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"builder", &sharedSpec29}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"version", &sharedSpec5}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: EffectRuns, subs: subcommands{{"down", &sharedSpec30}, {"ps", &sharedSpec5}, {"logs", &sharedSpec5}, {"config", &sharedSpec5}, {"ls", &sharedSpec5}, {"images", &sharedSpec5}, {"top", &sharedSpec5}, {"version", &sharedSpec5}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec31}, {"kill", &sharedSpec31}, {"rm", &sharedSpec31}, {"pause", &sharedSpec31}, {"ps", &sharedSpec5}, {"images", &sharedSpec5}, {"inspect", &sharedSpec5}, {"logs", &sharedSpec5}, {"version", &sharedSpec5}, {"info", &sharedSpec5}, {"top", &sharedSpec5}, {"port", &sharedSpec5}, {"diff", &sharedSpec5}, {"history", &sharedSpec5}, {"events", &sharedSpec5}, {"search", &sharedSpec5}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}, {"show", &sharedSpec5}}}}, {"stats", &sharedSpec5}, {"manifest", &cmdSpec{subs: subcommands{{"inspect", &sharedSpec5}}}}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}, {"services", &sharedSpec5}}}}, {"node", &sharedSpec32}, {"secret", &sharedSpec32}, {"config", &sharedSpec32}},
 		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec33, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec34, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec33, operands: 1, remote: true}},
 		notReadWith: []string{"-H", "--host", "--config"},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		effect:   1,
+		effect:   EffectRuns,
 		subs:     subcommands{{"down", &sharedSpec30}},
 	}},
 	{"doctl", &cmdSpec{
@@ -542,7 +542,7 @@ var commandTable = [...]namedSpec{
 	{"duckdb", &cmdSpec{
 		shortVal: "cs",
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
-		files:    8,
+		files:    firstKind,
 	}},
 	{"eatmydata", &sharedSpec11},
 	{"echo", &sharedSpec35},
@@ -574,7 +574,7 @@ var commandTable = [...]namedSpec{
 	{"expand", &cmdSpec{
 		long:     []string{"tabs=", "initial"},
 		shortVal: "t",
-		files:    1,
+		files:    readAll,
 		probe:    true,
 		readOnly: true,
 	}},
@@ -609,14 +609,14 @@ var commandTable = [...]namedSpec{
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
-		opts:     []optEffect{{names: []string{"-f", "--files-from", "-m", "--magic-file"}, file: 1}},
+		opts:     []optEffect{{names: []string{"-f", "--files-from", "-m", "--magic-file"}, file: fileRead}},
 		fileOpts: true,
 		readOnly: true,
 	}},
 	{"find", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}, {names: []string{"-delete"}, exec: true, writes: true}},
 		singleDash: true,
-		files:      16,
+		files:      codeKind,
 		readOnly:   true,
 		fileCode:   (*walker).findFiles,
 	}},
@@ -647,7 +647,7 @@ var commandTable = [...]namedSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
 		numeric:  true,
-		files:    1,
+		files:    readAll,
 		probe:    true,
 		readOnly: true,
 	}},
@@ -657,20 +657,20 @@ var commandTable = [...]namedSpec{
 	}},
 	{"fold", &cmdSpec{
 		shortVal: "w",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"free", &sharedSpec2},
 	{"ftp", &sharedSpec42},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
-		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: 1, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
+		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: EffectRuns, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
 	{"g++", &sharedSpec16},
 	{"gawk", &sharedSpec6},
 	{"gcc", &sharedSpec19},
 	{"gcloud", &cmdSpec{
-		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
+		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
 		subs:   subcommands{{"storage", &sharedSpec43}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec43}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec44}, {"beta", &sharedSpec44}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec45}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec5}, {"info", &sharedSpec5}, {"functions", &sharedSpec45}, {"builds", &sharedSpec45}, {"services", &sharedSpec45}, {"components", &sharedSpec45}, {"container", &sharedSpec46}, {"run", &sharedSpec46}, {"sql", &sharedSpec46}, {"iam", &sharedSpec46}, {"artifacts", &sharedSpec46}, {"pubsub", &sharedSpec46}, {"logging", &sharedSpec46}, {"monitoring", &sharedSpec46}, {"redis", &sharedSpec46}, {"dns", &sharedSpec46}, {"billing", &sharedSpec46}, {"app", &sharedSpec46}, {"scheduler", &sharedSpec46}, {"tasks", &sharedSpec46}, {"kms", &sharedSpec46}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
@@ -682,7 +682,7 @@ var commandTable = [...]namedSpec{
 		unless: []string{"-l"},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"list", &sharedSpec5}, {"env", &sharedSpec5}, {"which", &sharedSpec5}, {"dependency", &sharedSpec5}, {"contents", &sharedSpec5}, {"search", &sharedSpec5}, {"info", &sharedSpec5}, {"specification", &sharedSpec5}, {"outdated", &sharedSpec5}},
+		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"list", &sharedSpec5}, {"env", &sharedSpec5}, {"which", &sharedSpec5}, {"dependency", &sharedSpec5}, {"contents", &sharedSpec5}, {"search", &sharedSpec5}, {"info", &sharedSpec5}, {"specification", &sharedSpec5}, {"outdated", &sharedSpec5}},
 	}},
 	{"getconf", &sharedSpec2},
 	{"getent", &cmdSpec{
@@ -690,19 +690,19 @@ var commandTable = [...]namedSpec{
 		readVerbs: []string{"passwd", "group", "hosts", "ahosts", "ahostsv4", "ahostsv6", "services", "protocols", "networks", "netgroup"},
 	}},
 	{"gh", &cmdSpec{
-		opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec5}, {"list", &sharedSpec5}}}}, {"gist", &cmdSpec{effect: 16, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec5}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec5}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"status", &sharedSpec5}, {"diff", &sharedSpec5}, {"checks", &sharedSpec5}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"status", &sharedSpec5}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"watch", &sharedSpec5}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}}}}, {"label", &sharedSpec21}, {"cache", &sharedSpec21}, {"variable", &sharedSpec21}, {"search", &sharedSpec5}, {"status", &sharedSpec5}},
+		opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec5}, {"list", &sharedSpec5}}}}, {"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec5}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec5}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"status", &sharedSpec5}, {"diff", &sharedSpec5}, {"checks", &sharedSpec5}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"status", &sharedSpec5}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"watch", &sharedSpec5}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}}}}, {"label", &sharedSpec21}, {"cache", &sharedSpec21}, {"variable", &sharedSpec21}, {"search", &sharedSpec5}, {"status", &sharedSpec5}},
 	}},
 	{"ghc", &sharedSpec9},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
-		effect:   1,
-		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: 6}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: 16, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"filter-branch", &sharedSpec48}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"filter-repo", &sharedSpec48}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 16, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: 20, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 11, fileOpts: true}}, {"fetch", &sharedSpec49}, {"pull", &sharedSpec49}, {"ls-remote", &sharedSpec49}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: 16, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"get", &sharedSpec5}, {"list", &sharedSpec5}}, analyse: gitConfigCheck, files: 16, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: 10}}, {"list", &sharedSpec5}}, files: 12, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec5}, {"get-url", &sharedSpec5}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: 1, pattern: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 2, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: 1}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: 2}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"create", &cmdSpec{files: 10}}}, files: 12, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 10, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, files: 1, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec50}, {"cat-file", &sharedSpec50}, {"status", &sharedSpec51}, {"log", &sharedSpec51}, {"annotate", &sharedSpec51}, {"ls-files", &sharedSpec51}, {"ls-tree", &sharedSpec51}, {"rev-parse", &sharedSpec51}, {"rev-list", &sharedSpec51}, {"describe", &sharedSpec51}, {"shortlog", &sharedSpec51}, {"show-ref", &sharedSpec51}, {"for-each-ref", &sharedSpec51}, {"merge-base", &sharedSpec51}, {"name-rev", &sharedSpec51}, {"whatchanged", &sharedSpec51}, {"cherry", &sharedSpec51}, {"check-ignore", &sharedSpec51}, {"check-attr", &sharedSpec51}, {"count-objects", &sharedSpec51}, {"diff-tree", &sharedSpec51}, {"diff-index", &sharedSpec51}, {"diff-files", &sharedSpec51}, {"version", &sharedSpec51}, {"help", &sharedSpec51}, {"range-diff", &sharedSpec51}, {"var", &sharedSpec51}, {"verify-commit", &sharedSpec51}, {"verify-tag", &sharedSpec51}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"list", &sharedSpec5}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, subs: subcommands{{"ls-files", &sharedSpec5}, {"status", &sharedSpec5}, {"env", &sharedSpec5}, {"version", &sharedSpec5}}, fileOpts: true}}},
-		files:    12,
-		everySub: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
-		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}}, fileOpts: true},
+		effect:   EffectRuns,
+		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: EffectNetwork, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec48}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec48}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: EffectWrites | EffectNetwork, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec49}, {"pull", &sharedSpec49}, {"ls-remote", &sharedSpec49}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec5}, {"list", &sharedSpec5}}, analyse: gitConfigCheck, files: codeKind, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec5}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec5}, {"get-url", &sharedSpec5}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec50}, {"cat-file", &sharedSpec50}, {"status", &sharedSpec51}, {"log", &sharedSpec51}, {"annotate", &sharedSpec51}, {"ls-files", &sharedSpec51}, {"ls-tree", &sharedSpec51}, {"rev-parse", &sharedSpec51}, {"rev-list", &sharedSpec51}, {"describe", &sharedSpec51}, {"shortlog", &sharedSpec51}, {"show-ref", &sharedSpec51}, {"for-each-ref", &sharedSpec51}, {"merge-base", &sharedSpec51}, {"name-rev", &sharedSpec51}, {"whatchanged", &sharedSpec51}, {"cherry", &sharedSpec51}, {"check-ignore", &sharedSpec51}, {"check-attr", &sharedSpec51}, {"count-objects", &sharedSpec51}, {"diff-tree", &sharedSpec51}, {"diff-index", &sharedSpec51}, {"diff-files", &sharedSpec51}, {"version", &sharedSpec51}, {"help", &sharedSpec51}, {"range-diff", &sharedSpec51}, {"var", &sharedSpec51}, {"verify-commit", &sharedSpec51}, {"verify-tag", &sharedSpec51}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec5}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec5}, {"status", &sharedSpec5}, {"env", &sharedSpec5}, {"version", &sharedSpec5}}, fileOpts: true}}},
+		files:    bySub,
+		everySub: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
+		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true},
 		fileOpts: true,
 	}},
 	{"glab", &cmdSpec{
@@ -717,7 +717,7 @@ var commandTable = [...]namedSpec{
 	{"goenv", &sharedSpec53},
 	{"golangci-lint", &sharedSpec9},
 	{"gpasswd", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes group membership",
 	}},
@@ -726,24 +726,24 @@ var commandTable = [...]namedSpec{
 	}},
 	{"grep", &sharedSpec36},
 	{"groupadd", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "creates a group",
 	}},
 	{"groupdel", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "destructive",
 		why:    "deletes a group",
 	}},
 	{"groupmod", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes a group",
 	}},
 	{"groups", &sharedSpec2},
 	{"gsutil", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+		effect: EffectNetwork,
+		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
 	{"guix", &cmdSpec{
 		subs:  subcommands{{"package", &cmdSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}},
@@ -754,8 +754,8 @@ var commandTable = [...]namedSpec{
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:    compressKind,
 		suffix:   ".gz",
 		probe:    true,
 		fileOpts: true,
@@ -769,11 +769,11 @@ var commandTable = [...]namedSpec{
 		long:     []string{"lines=", "bytes="},
 		shortVal: "nc",
 		numeric:  true,
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		effect:      16,
+		effect:      EffectNetwork,
 		subs:        subcommands{{"uninstall", &sharedSpec55}, {"delete", &sharedSpec55}, {"del", &sharedSpec55}, {"un", &sharedSpec55}, {"install", &sharedSpec56}, {"upgrade", &sharedSpec56}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"status", &sharedSpec5}, {"history", &sharedSpec5}, {"show", &sharedSpec5}, {"search", &sharedSpec5}, {"version", &sharedSpec5}, {"env", &sharedSpec5}, {"lint", &sharedSpec5}, {"repo", &sharedSpec21}, {"dependency", &sharedSpec21}},
 		notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
 	}},
@@ -783,8 +783,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"hexdump", &cmdSpec{
 		shortVal: "efns",
-		opts:     []optEffect{{names: []string{"-f"}, file: 1}},
-		files:    1,
+		opts:     []optEffect{{names: []string{"-f"}, file: fileRead}},
+		files:    readAll,
 		fileOpts: true,
 		readOnly: true,
 	}},
@@ -805,8 +805,8 @@ var commandTable = [...]namedSpec{
 	{"http", &sharedSpec59},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
-		effect:   16,
-		opts:     []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		effect:   EffectNetwork,
+		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
 	}},
 	{"http.server", &cmdSpec{
@@ -816,7 +816,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"httpd", &cmdSpec{
 		shortVal: "phcruCdfDeE",
-		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
+		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
 	{"https", &sharedSpec59},
@@ -825,8 +825,8 @@ var commandTable = [...]namedSpec{
 	{"iconv", &cmdSpec{
 		long:        []string{"from-code=", "to-code=", "output="},
 		shortVal:    "fto",
-		opts:        []optEffect{{names: []string{"-o", "--output"}, file: 2}},
-		files:       1,
+		opts:        []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
+		files:       readAll,
 		probe:       true,
 		fileOpts:    true,
 		readOnly:    true,
@@ -845,15 +845,15 @@ var commandTable = [...]namedSpec{
 		notReadWith: []string{"-o", "--output", "--dribble", "--restore"},
 	}},
 	{"insmod", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
 	}},
 	{"install", &cmdSpec{
 		long:     []string{"mode=", "owner=", "group=", "target-directory=", "suffix=", "backup=", "compare", "directory", "preserve-timestamps", "strip", "strip-program=", "verbose", "context=", "no-target-directory"},
 		shortVal: "mogtSb",
-		opts:     []optEffect{{names: []string{"-m", "--mode"}, value: setuidMode, effect: 32, class: "privilege-escalation", why: "installs a program with the setuid or setgid bit, so it runs with its owner's rights"}, {names: []string{"-o", "--owner"}, value: rootOwner, effect: 32, class: "privilege-escalation", why: "hands files to root"}, {names: []string{"-d", "--directory"}, mode: "rewrite"}, {names: []string{"-t", "--target-directory"}, file: 4}, {names: []string{"-T", "--no-target-directory"}, mode: "no-target"}},
-		files:    3,
+		opts:     []optEffect{{names: []string{"-m", "--mode"}, value: setuidMode, effect: EffectPrivilege, class: "privilege-escalation", why: "installs a program with the setuid or setgid bit, so it runs with its owner's rights"}, {names: []string{"-o", "--owner"}, value: rootOwner, effect: EffectPrivilege, class: "privilege-escalation", why: "hands files to root"}, {names: []string{"-d", "--directory"}, mode: "rewrite"}, {names: []string{"-t", "--target-directory"}, file: fileDir}, {names: []string{"-T", "--no-target-directory"}, mode: "no-target"}},
+		files:    copyKind,
 		fileOpts: true,
 	}},
 	{"inxi", &sharedSpec2},
@@ -885,7 +885,7 @@ var commandTable = [...]namedSpec{
 	{"jobs", &sharedSpec2},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"journalctl", &cmdSpec{
@@ -897,7 +897,7 @@ var commandTable = [...]namedSpec{
 	{"jq", &cmdSpec{
 		long:     []string{"rawfile", "slurpfile"},
 		opts:     []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}},
-		files:    16,
+		files:    codeKind,
 		readOnly: true,
 		fileCode: (*walker).jqCode,
 	}},
@@ -909,7 +909,7 @@ var commandTable = [...]namedSpec{
 	{"killall", &cmdSpec{
 		long:     []string{"exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "signal=", "user=", "verbose", "wait", "older-than=", "younger-than=", "ns="},
 		shortVal: "sunoy",
-		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: namesAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {names: []string{"-u", "--user"}, value: anyValue, class: "destructive", why: "kills every process of a user"}},
+		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: namesAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {names: []string{"-u", "--user"}, value: anyValue, class: "destructive", why: "kills every process of a user"}},
 	}},
 	{"killall5", &cmdSpec{
 		class: "destructive",
@@ -919,8 +919,8 @@ var commandTable = [...]namedSpec{
 	{"kotlinc", &sharedSpec65},
 	{"kubeconform", &sharedSpec2},
 	{"kubectl", &cmdSpec{
-		effect:      16,
-		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: 32, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: 1}}, {"cp", &cmdSpec{effect: 4, opts: []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: 1, opts: []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec5}, {"get-contexts", &sharedSpec5}, {"current-context", &sharedSpec5}, {"get-clusters", &sharedSpec5}, {"get-users", &sharedSpec5}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: 32, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec5}, {"logs", &sharedSpec5}, {"top", &sharedSpec5}, {"explain", &sharedSpec5}, {"api-resources", &sharedSpec5}, {"api-versions", &sharedSpec5}, {"version", &sharedSpec5}, {"events", &sharedSpec5}, {"cluster-info", &sharedSpec64}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec5}, {"whoami", &sharedSpec5}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec5}, {"history", &sharedSpec5}}}}},
+		effect:      EffectNetwork,
+		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: EffectRuns, opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec5}, {"get-contexts", &sharedSpec5}, {"current-context", &sharedSpec5}, {"get-clusters", &sharedSpec5}, {"get-users", &sharedSpec5}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec5}, {"logs", &sharedSpec5}, {"top", &sharedSpec5}, {"explain", &sharedSpec5}, {"api-resources", &sharedSpec5}, {"api-versions", &sharedSpec5}, {"version", &sharedSpec5}, {"events", &sharedSpec5}, {"cluster-info", &sharedSpec64}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec5}, {"whoami", &sharedSpec5}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec5}, {"history", &sharedSpec5}}}}},
 		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec66, operands: 1, dashdash: true, remote: true}},
 		notReadWith: []string{"-s", "--server", "--kubeconfig"},
 	}},
@@ -928,7 +928,7 @@ var commandTable = [...]namedSpec{
 	{"last", &sharedSpec2},
 	{"latex", &sharedSpec37},
 	{"launchctl", &cmdSpec{
-		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: 64, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
+		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
 		subs: subcommands{{"unload", &sharedSpec31}, {"bootout", &sharedSpec31}, {"disable", &sharedSpec31}, {"kill", &sharedSpec31}, {"stop", &sharedSpec31}, {"remove", &sharedSpec31}, {"list", &sharedSpec5}, {"print", &sharedSpec5}, {"print-disabled", &sharedSpec5}},
 	}},
 	{"ld", &sharedSpec9},
@@ -936,17 +936,17 @@ var commandTable = [...]namedSpec{
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
 		shortVal: "bhjkoOpPtTxyz#",
-		opts:     []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}, {names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, file: 2}},
+		opts:     []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}, {names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, file: fileWrite}},
 		numeric:  true,
 		analyse:  pagerCommands,
-		files:    1,
+		files:    readAll,
 		fileOpts: true,
 		readOnly: true,
 	}},
 	{"lftp", &cmdSpec{
 		shortVal: "c",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the transfer client"}},
+		effect:   EffectNetwork,
+		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the transfer client"}},
 		probe:    true,
 	}},
 	{"linux32", &sharedSpec67},
@@ -955,8 +955,8 @@ var commandTable = [...]namedSpec{
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
-		opts:     []optEffect{{names: []string{"-t", "--target-directory"}, file: 4}, {names: []string{"-T", "--no-target-directory"}, mode: "no-target"}},
-		files:    5,
+		opts:     []optEffect{{names: []string{"-t", "--target-directory"}, file: fileDir}, {names: []string{"-T", "--no-target-directory"}, mode: "no-target"}},
+		files:    linkKind,
 		fileOpts: true,
 	}},
 	{"local", &sharedSpec25},
@@ -992,8 +992,8 @@ var commandTable = [...]namedSpec{
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:    compressKind,
 		suffix:   ".lz4",
 		probe:    true,
 		fileOpts: true,
@@ -1001,8 +1001,8 @@ var commandTable = [...]namedSpec{
 	{"lzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:    compressKind,
 		suffix:   ".lz",
 		probe:    true,
 		fileOpts: true,
@@ -1010,8 +1010,8 @@ var commandTable = [...]namedSpec{
 	{"lzma", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:    compressKind,
 		suffix:   ".lzma",
 		probe:    true,
 		fileOpts: true,
@@ -1042,8 +1042,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"miniserve", &cmdSpec{
 		shortVal: "pigtauc",
-		effect:   16,
-		opts:     []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		effect:   EffectNetwork,
+		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
 	}},
 	{"mise", &cmdSpec{
@@ -1054,11 +1054,11 @@ var commandTable = [...]namedSpec{
 	{"mkdir", &cmdSpec{
 		long:     []string{"mode=", "context="},
 		shortVal: "m",
-		files:    2,
+		files:    writeAll,
 	}},
 	{"mkdocs", &sharedSpec9},
 	{"modprobe", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
 		unless: []string{"-r", "-n", "--dry-run"},
@@ -1069,11 +1069,11 @@ var commandTable = [...]namedSpec{
 		shortVal: "n",
 		numeric:  true,
 		analyse:  pagerCommands,
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"mount", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "mounts a file system, which can hide or replace system files",
 		unless: []string{"-l"},
@@ -1083,15 +1083,15 @@ var commandTable = [...]namedSpec{
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
-		opts:     []optEffect{{operand: true, sources: true, match: systemTree, class: "destructive", why: "moves a whole home directory, / or a system directory away"}, {names: []string{"-t", "--target-directory"}, file: 4}, {names: []string{"-T", "--no-target-directory"}, mode: "no-target"}},
-		files:    4,
+		opts:     []optEffect{{operand: true, sources: true, match: systemTree, class: "destructive", why: "moves a whole home directory, / or a system directory away"}, {names: []string{"-t", "--target-directory"}, file: fileDir}, {names: []string{"-T", "--no-target-directory"}, mode: "no-target"}},
+		files:    moveKind,
 		fileOpts: true,
 	}},
 	{"mvn", &sharedSpec22},
 	{"mypy", &sharedSpec9},
 	{"mysql", &sharedSpec68},
 	{"mysqladmin", &cmdSpec{
-		effect: 16,
+		effect: EffectNetwork,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
 	{"n", &cmdSpec{
@@ -1103,24 +1103,24 @@ var commandTable = [...]namedSpec{
 	{"ncat", &sharedSpec71},
 	{"neofetch", &sharedSpec2},
 	{"nerdctl", &cmdSpec{
-		effect: 1,
+		effect: EffectRuns,
 		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}},
 	}},
 	{"netcat", &sharedSpec71},
 	{"netstat", &sharedSpec2},
 	{"newgrp", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "switches the shell to another group",
 	}},
 	{"nft", &cmdSpec{
 		long:     []string{"file="},
 		shortVal: "fI",
-		opts:     []optEffect{{names: []string{"flush", "delete"}, operand: true, effect: 32, class: "privilege-escalation", why: "removes the machine's firewall rules"}, {names: []string{"-f", "--file"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}},
+		opts:     []optEffect{{names: []string{"flush", "delete"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the machine's firewall rules"}, {names: []string{"-f", "--file"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}},
 	}},
 	{"nginx", &sharedSpec22},
 	{"ngrok", &cmdSpec{
-		effect: 16,
+		effect: EffectNetwork,
 		class:  "exfiltration",
 		why:    "exposes a local port to the internet",
 		unless: []string{"version", "help", "--help", "-h", "config"},
@@ -1146,14 +1146,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"nl", &cmdSpec{
 		shortVal: "bdfhilnsvw",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"nm", &sharedSpec2},
 	{"nmap", &cmdSpec{
 		long:     []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
 		opts:     []optEffect{{names: []string{"--script"}, exec: true}},
-		files:    16,
+		files:    codeKind,
 		fileCode: (*walker).nmapCode,
 	}},
 	{"nmcli", &cmdSpec{
@@ -1172,14 +1172,14 @@ var commandTable = [...]namedSpec{
 	{"npx", &cmdSpec{
 		long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 		shortVal: "wpc",
-		effect:   20,
+		effect:   EffectWrites | EffectNetwork,
 		opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 		inOrder:  true,
 	}},
 	{"nsenter", &cmdSpec{
 		long:     []string{"all", "mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "preserve-credentials", "no-fork", "target=", "setuid=", "setgid=", "root=", "wd=", "env="},
 		shortVal: "tSG",
-		effect:   33,
+		effect:   EffectRuns | EffectPrivilege,
 		class:    "privilege-escalation",
 		why:      "enters another process's namespaces (a container escape)",
 		wraps:    true,
@@ -1202,7 +1202,7 @@ var commandTable = [...]namedSpec{
 	{"ocaml", &sharedSpec65},
 	{"od", &cmdSpec{
 		shortVal: "AjNt",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"op", &cmdSpec{
@@ -1210,7 +1210,7 @@ var commandTable = [...]namedSpec{
 		subs: subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from 1Password"}}, {"item", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from 1Password"}}}}},
 	}},
 	{"openssl", &cmdSpec{
-		effect:     16,
+		effect:     EffectNetwork,
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
 		subs:       subcommands{{"version", &sharedSpec5}},
 		singleDash: true,
@@ -1234,19 +1234,19 @@ var commandTable = [...]namedSpec{
 		bare:   true,
 	}},
 	{"passwd", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes a password",
 	}},
 	{"paste", &cmdSpec{
 		shortVal: "d",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"patch", &cmdSpec{
 		long:     []string{"input=", "strip=", "output=", "directory=", "reject-file=", "prefix=", "ifdef=", "fuzz=", "version-control=", "basename-prefix=", "suffix=", "get=", "quoting-style=", "reject-format=", "read-only="},
 		shortVal: "ipodrBDFVYzgl",
-		files:    16,
+		files:    codeKind,
 		fileCode: (*walker).patchCode,
 	}},
 	{"pbzip2", &sharedSpec15},
@@ -1261,7 +1261,7 @@ var commandTable = [...]namedSpec{
 	{"pgrep", &sharedSpec2},
 	{"php", &cmdSpec{
 		shortVal: "t",
-		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
 		about:    []string{"-v"},
 	}},
@@ -1269,8 +1269,8 @@ var commandTable = [...]namedSpec{
 	{"pigz", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:    compressKind,
 		suffix:   ".gz",
 		probe:    true,
 		fileOpts: true,
@@ -1285,11 +1285,11 @@ var commandTable = [...]namedSpec{
 		probe:  true,
 	}},
 	{"pipx", &cmdSpec{
-		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &cmdSpec{long: []string{"spec="}, effect: 20, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"list", &sharedSpec5}},
+		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &cmdSpec{long: []string{"spec="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"list", &sharedSpec5}},
 	}},
 	{"pkexec", &cmdSpec{
 		long:    []string{"disable-internal-agent", "keep-cwd", "user="},
-		effect:  32,
+		effect:  EffectPrivilege,
 		class:   "privilege-escalation",
 		why:     "runs a command as root",
 		wraps:   true,
@@ -1302,7 +1302,7 @@ var commandTable = [...]namedSpec{
 	{"pkill", &cmdSpec{
 		long:     []string{"signal=", "full", "exact", "newest", "oldest", "parent=", "pgroup=", "group=", "session=", "terminal=", "euid=", "uid=", "ignore-case", "count", "echo", "inverse", "pidfile=", "logpidfile", "ns=", "nslist="},
 		shortVal: "gGPsTtuUF",
-		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
+		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
 		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec78}, {"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"outdated", &sharedSpec5}, {"why", &sharedSpec5}, {"audit", &sharedSpec64}},
@@ -1311,7 +1311,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"pod", &sharedSpec9},
 	{"podman", &cmdSpec{
-		effect: 1,
+		effect: EffectRuns,
 		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec29}, {"container", &sharedSpec29}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec33, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec34, operands: 1, remote: true}},
 	}},
@@ -1328,7 +1328,7 @@ var commandTable = [...]namedSpec{
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
-		files:    1,
+		files:    readAll,
 		probe:    true,
 		readOnly: true,
 	}},
@@ -1349,8 +1349,8 @@ var commandTable = [...]namedSpec{
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
 		shortVal: "cdfhpUo",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-c", "--command"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}, {names: []string{"-f", "--file"}, value: sqlFile, class: "destructive", why: "runs SQL from a file, statements nobody reviewed here"}},
+		effect:   EffectNetwork,
+		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-c", "--command"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}, {names: []string{"-f", "--file"}, value: sqlFile, class: "destructive", why: "runs SQL from a file, statements nobody reviewed here"}},
 	}},
 	{"pstree", &sharedSpec2},
 	{"pulumi", &cmdSpec{
@@ -1383,22 +1383,22 @@ var commandTable = [...]namedSpec{
 	{"rar", &sharedSpec1},
 	{"rbenv", &sharedSpec53},
 	{"rc-update", &cmdSpec{
-		effect: 64,
+		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
 		unless: []string{"show"},
 	}},
 	{"rclone", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+		effect: EffectNetwork,
+		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
 	{"readelf", &sharedSpec2},
 	{"readlink", &sharedSpec2},
 	{"readonly", &sharedSpec25},
 	{"realpath", &sharedSpec2},
 	{"redis-cli", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: 1, class: "inline-code", why: "loads a library into the server"}},
+		effect: EffectNetwork,
+		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
 	}},
 	{"redis-server", &sharedSpec22},
 	{"resolvectl", &cmdSpec{
@@ -1419,19 +1419,19 @@ var commandTable = [...]namedSpec{
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
-		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"--pre", "--hostname-bin"}, exec: true}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--ignore-file"}, file: 1}},
-		files:    1,
+		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"--pre", "--hostname-bin"}, exec: true}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--ignore-file"}, file: fileRead}},
+		files:    readAll,
 		pattern:  true,
 		fileOpts: true,
 		readOnly: true,
 	}},
 	{"rimraf", &cmdSpec{
 		long:        []string{"preserve-root", "no-preserve-root", "glob", "no-glob", "verbose", "no-verbose", "interactive", "no-interactive", "impl=", "help", "version"},
-		effect:      8,
+		effect:      EffectDeletes,
 		deletes:     true,
 		treeDeletes: true,
 		short:       "Gvih",
-		files:       2,
+		files:       writeAll,
 	}},
 	{"rlwrap", &cmdSpec{
 		shortVal: "abCDefFgHlOpPqt",
@@ -1440,10 +1440,10 @@ var commandTable = [...]namedSpec{
 	}},
 	{"rm", &cmdSpec{
 		long:      []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
-		effect:    8,
+		effect:    EffectDeletes,
 		deletes:   true,
 		recursive: []string{"-r", "-R", "--recursive"},
-		files:     2,
+		files:     writeAll,
 	}},
 	{"rmdir", &sharedSpec84},
 	{"route", &sharedSpec58},
@@ -1454,16 +1454,16 @@ var commandTable = [...]namedSpec{
 	{"rsync", &cmdSpec{
 		long:     []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update", "rsync-path=", "filter=", "exclude-from=", "include-from=", "files-from=", "temp-dir=", "compare-dest=", "copy-dest=", "link-dest=", "backup-dir=", "suffix=", "chmod=", "chown=", "log-file=", "log-file-format=", "password-file=", "partial-dir=", "max-size=", "min-size=", "bwlimit=", "timeout=", "contimeout=", "port=", "sockopts=", "out-format=", "usermap=", "groupmap=", "iconv=", "block-size=", "max-delete=", "modify-window=", "compress-choice=", "checksum-choice=", "skip-compress=", "info=", "debug=", "outbuf=", "remote-option=", "address=", "protocol=", "read-batch=", "write-batch=", "only-write-batch=", "stop-after=", "stop-at=", "mkpath-mode=", "early-input="},
 		shortVal: "efBTM",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: "destructive", why: "deletes files that are not in the source"}, {operand: true, match: wholeTree, class: "credential-access", why: "copies the whole home directory, credentials included"}, {operand: true, match: credentialPath, class: "credential-access", why: "copies a credential file or directory"}, {names: []string{"-e"}, exec: true, script: true, cluster: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}, {names: []string{"--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch", "--early-input"}, file: 1}, {names: []string{"--log-file", "--write-batch", "--only-write-batch", "--backup-dir", "--partial-dir", "-T", "--temp-dir"}, file: 2}},
-		files:    17,
+		effect:   EffectNetwork,
+		opts:     []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: "destructive", why: "deletes files that are not in the source"}, {operand: true, match: wholeTree, class: "credential-access", why: "copies the whole home directory, credentials included"}, {operand: true, match: credentialPath, class: "credential-access", why: "copies a credential file or directory"}, {names: []string{"-e"}, exec: true, script: true, cluster: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}, {names: []string{"--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch", "--early-input"}, file: fileRead}, {names: []string{"--log-file", "--write-batch", "--only-write-batch", "--backup-dir", "--partial-dir", "-T", "--temp-dir"}, file: fileWrite}},
+		files:    syncKind,
 		fileOpts: true,
 	}},
 	{"ruby", &sharedSpec76},
 	{"ruff", &sharedSpec9},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
-		effect:  32,
+		effect:  EffectPrivilege,
 		class:   "privilege-escalation",
 		why:     "runs a command as root",
 		wraps:   true,
@@ -1472,7 +1472,7 @@ var commandTable = [...]namedSpec{
 	{"runuser", &cmdSpec{
 		long:     []string{"login", "preserve-environment", "pty", "command=", "session-command=", "group=", "supp-group=", "shell=", "whitelist-environment=", "user="},
 		shortVal: "cgGswu",
-		effect:   32,
+		effect:   EffectPrivilege,
 		class:    "privilege-escalation",
 		why:      "runs a command as another user",
 		wraps:    true,
@@ -1482,8 +1482,8 @@ var commandTable = [...]namedSpec{
 	{"rustc", &cmdSpec{
 		long:     []string{"crate-type=", "crate-name=", "edition=", "emit=", "out-dir=", "target=", "cfg=", "cap-lints=", "explain=", "print=", "extern=", "sysroot=", "error-format=", "json=", "color="},
 		shortVal: "oLlCAWDFg",
-		opts:     []optEffect{{names: []string{"-o"}, file: 2}, {names: []string{"--out-dir"}, file: 4}},
-		files:    1,
+		opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {names: []string{"--out-dir"}, file: fileDir}},
+		files:    readAll,
 		probe:    true,
 		fileOpts: true,
 		about:    []string{"-vV"},
@@ -1501,9 +1501,9 @@ var commandTable = [...]namedSpec{
 	{"scc", &sharedSpec85},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
-		effect:   16,
+		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}, {names: []string{"-S"}, exec: true, cluster: true}},
-		files:    9,
+		files:    scpKind,
 	}},
 	{"screen", &cmdSpec{
 		launch: []launcher{{opts: &cmdSpec{shortVal: "SctTpeshX", wraps: true, short: "dmDRrxUaAiOlLqQ"}}},
@@ -1523,9 +1523,9 @@ var commandTable = [...]namedSpec{
 	{"sed", &cmdSpec{
 		long:     []string{"expression=", "file=", "line-length=", "in-place"},
 		shortVal: "efl",
-		opts:     []optEffect{{names: []string{"-f"}, exec: true, cluster: true}, {names: []string{"-i"}, exec: true, writes: true, cluster: true}, {names: []string{"--file"}, exec: true}, {names: []string{"--in-place"}, exec: true, writes: true}, {names: []string{"-e", "--expression"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"-i", "--in-place"}, mode: "rewrite"}},
+		opts:     []optEffect{{names: []string{"-f"}, exec: true, cluster: true}, {names: []string{"-i"}, exec: true, writes: true, cluster: true}, {names: []string{"--file"}, exec: true}, {names: []string{"--in-place"}, exec: true, writes: true}, {names: []string{"-e", "--expression"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"-i", "--in-place"}, mode: "rewrite"}},
 		analyse:  sedScripts,
-		files:    1,
+		files:    readAll,
 		pattern:  true,
 		fileOpts: true,
 		readOnly: true,
@@ -1535,15 +1535,15 @@ var commandTable = [...]namedSpec{
 	{"seq", &sharedSpec2},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
-		effect:   16,
-		opts:     []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		effect:   EffectNetwork,
+		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
 	}},
 	{"service", &cmdSpec{
-		opts: []optEffect{{operand: true, match: accessUnit, when: serviceStops, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, when: serviceStops, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}},
+		opts: []optEffect{{operand: true, match: accessUnit, when: serviceStops, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, when: serviceStops, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}},
 	}},
 	{"set", &cmdSpec{
-		opts: []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: 32, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
+		opts: []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: EffectPrivilege, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
 	}},
 	{"setarch", &cmdSpec{
 		long:       []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
@@ -1552,12 +1552,12 @@ var commandTable = [...]namedSpec{
 		positional: 1,
 	}},
 	{"setcap", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "gives a program capabilities, so it runs with root's powers",
 	}},
 	{"setenforce", &cmdSpec{
-		opts: []optEffect{{names: []string{"0", "Permissive", "permissive"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off SELinux enforcement"}},
+		opts: []optEffect{{names: []string{"0", "Permissive", "permissive"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off SELinux enforcement"}},
 	}},
 	{"setpriv", &cmdSpec{
 		long:  []string{"no-new-privs", "clear-groups", "keep-groups", "init-groups", "reset-env", "dump", "reuid=", "regid=", "ruid=", "rgid=", "euid=", "egid=", "groups=", "inh-caps=", "ambient-caps=", "bounding-set=", "securebits=", "pdeathsig=", "selinux-label=", "apparmor-profile=", "landlock-access=", "landlock-rule="},
@@ -1575,7 +1575,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"sftp", &cmdSpec{
 		shortVal: "F",
-		effect:   16,
+		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-S", "-D"}, exec: true, cluster: true}},
 	}},
 	{"sg", &cmdSpec{
@@ -1597,17 +1597,17 @@ var commandTable = [...]namedSpec{
 	{"shred", &cmdSpec{
 		long:     []string{"force", "iterations=", "random-source=", "size=", "remove=", "verbose", "exact", "zero", "help", "version"},
 		shortVal: "ns",
-		effect:   8,
+		effect:   EffectDeletes,
 		deletes:  true,
-		files:    2,
+		files:    writeAll,
 	}},
 	{"size", &sharedSpec2},
 	{"sleep", &sharedSpec2},
 	{"smbclient", &cmdSpec{
 		long:     []string{"command="},
 		shortVal: "cAUWOnpI",
-		effect:   16,
-		opts:     []optEffect{{names: []string{"-c", "--command"}, value: namesCredential, effect: 16, class: "exfiltration", why: "is told to send a credential file"}},
+		effect:   EffectNetwork,
+		opts:     []optEffect{{names: []string{"-c", "--command"}, value: namesCredential, effect: EffectNetwork, class: "exfiltration", why: "is told to send a credential file"}},
 		probe:    true,
 	}},
 	{"snap", &cmdSpec{
@@ -1617,8 +1617,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"snowsql", &sharedSpec20},
 	{"socat", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}},
+		effect: EffectNetwork,
+		opts:   []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}},
 	}},
 	{"socket", &cmdSpec{
 		shortVal: "p",
@@ -1628,8 +1628,8 @@ var commandTable = [...]namedSpec{
 	{"sort", &cmdSpec{
 		long:     []string{"key=", "output=", "field-separator=", "buffer-size=", "temporary-directory=", "parallel=", "batch-size=", "compress-program=", "files0-from=", "sort=", "random-source="},
 		shortVal: "kotST",
-		opts:     []optEffect{{names: []string{"--compress-program"}, exec: true}, {names: []string{"-o", "--output"}, file: 2}, {names: []string{"--files0-from"}, file: 1}},
-		files:    1,
+		opts:     []optEffect{{names: []string{"--compress-program"}, exec: true}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--files0-from"}, file: fileRead}},
+		files:    readAll,
 		fileOpts: true,
 		readOnly: true,
 	}},
@@ -1637,25 +1637,25 @@ var commandTable = [...]namedSpec{
 	{"spark-sql", &sharedSpec57},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
-		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: 32, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
+		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
 	}},
 	{"sphinx-build", &sharedSpec9},
 	{"split", &cmdSpec{
 		long:     []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"},
 		shortVal: "abCeln t",
 		opts:     []optEffect{{names: []string{"--filter"}, exec: true, script: true}},
-		files:    16,
+		files:    codeKind,
 		fileCode: (*walker).splitCode,
 	}},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
-		effect:   16,
+		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
 	{"sqlite", &sharedSpec0},
 	{"sqlite3", &cmdSpec{
-		opts:  []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqliteShell, effect: 1, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}, {names: []string{"-cmd"}, value: sqliteShell, effect: 1, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}},
-		files: 8,
+		opts:  []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqliteShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}, {names: []string{"-cmd"}, value: sqliteShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}},
+		files: firstKind,
 	}},
 	{"ss", &cmdSpec{
 		probe:       true,
@@ -1664,7 +1664,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ssh", &cmdSpec{
 		shortVal: "Fo",
-		effect:   17,
+		effect:   EffectRuns | EffectNetwork,
 		opts:     []optEffect{{names: []string{"-R"}, class: "exfiltration", why: "opens a reverse tunnel that exposes this machine to the remote side"}, {names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}},
 		launch:   []launcher{{opts: &cmdSpec{shortVal: "BbcDEeFIiJLlmOoPpQRSWw", wraps: true, short: "46AaCfGgKkMNnqsTtVvXxYy"}, operands: 1, script: true, remote: true}},
 	}},
@@ -1677,7 +1677,7 @@ var commandTable = [...]namedSpec{
 		short:    "cDdks",
 	}},
 	{"ssh-copy-id", &cmdSpec{
-		effect: 80,
+		effect: EffectNetwork | EffectPersistence,
 		class:  "persistence",
 		why:    "adds a login key to a machine's authorized_keys",
 	}},
@@ -1704,13 +1704,13 @@ var commandTable = [...]namedSpec{
 	{"strings", &cmdSpec{
 		shortVal: "nteT",
 		numeric:  true,
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"su", &cmdSpec{
 		long:     []string{"login", "preserve-environment", "pty", "command=", "session-command=", "group=", "supp-group=", "shell=", "whitelist-environment="},
 		shortVal: "cgGsw",
-		effect:   32,
+		effect:   EffectPrivilege,
 		class:    "privilege-escalation",
 		why:      "switches to another user (root by default)",
 		wraps:    true,
@@ -1720,7 +1720,7 @@ var commandTable = [...]namedSpec{
 	{"sudo", &cmdSpec{
 		long:      []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "validate", "version", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="},
 		shortVal:  "CDghpRrtTUu",
-		effect:    32,
+		effect:    EffectPrivilege,
 		class:     "privilege-escalation",
 		why:       "runs a command as root",
 		unless:    []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"},
@@ -1737,11 +1737,11 @@ var commandTable = [...]namedSpec{
 	{"swift", &sharedSpec9},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
-		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: 32, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
+		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
 	}},
 	{"system_profiler", &sharedSpec2},
 	{"systemctl", &cmdSpec{
-		opts:        []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: 64, class: "persistence", why: "installs or changes a service that starts by itself"}},
+		opts:        []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}},
 		subs:        subcommands{{"stop", &sharedSpec87}, {"disable", &sharedSpec87}, {"kill", &sharedSpec87}, {"mask", &sharedSpec87}, {"status", &sharedSpec5}, {"is-active", &sharedSpec5}, {"is-enabled", &sharedSpec5}, {"is-failed", &sharedSpec5}, {"is-system-running", &sharedSpec5}, {"list-units", &sharedSpec5}, {"list-unit-files", &sharedSpec5}, {"list-timers", &sharedSpec5}, {"list-sockets", &sharedSpec5}, {"list-dependencies", &sharedSpec5}, {"show", &sharedSpec5}, {"cat", &sharedSpec5}, {"get-default", &sharedSpec5}},
 		notReadWith: []string{"-H", "--host", "-M", "--machine"},
 	}},
@@ -1752,7 +1752,7 @@ var commandTable = [...]namedSpec{
 	{"systemd-run", &cmdSpec{
 		long:     []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host=", "system", "shell", "no-block", "send-sighup", "no-ask-password", "slice-inherit=", "on-clock-change=", "on-timezone-change=", "path-property=", "socket-property=", "expand-environment="},
 		shortVal: "upEM",
-		effect:   65,
+		effect:   EffectRuns | EffectPersistence,
 		opts:     []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: "persistence", why: "installs a timer or service that runs later by itself"}},
 		wraps:    true,
 		short:    "GPqrS",
@@ -1761,22 +1761,22 @@ var commandTable = [...]namedSpec{
 	{"tac", &cmdSpec{
 		long:     []string{"separator="},
 		shortVal: "s",
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"tail", &cmdSpec{
 		long:     []string{"lines=", "bytes=", "pid=", "sleep-interval=", "max-unchanged-stats="},
 		shortVal: "ncs",
 		numeric:  true,
-		files:    1,
+		files:    readAll,
 		readOnly: true,
 	}},
 	{"tar", &cmdSpec{
 		long:     []string{"file=", "directory=", "files-from=", "exclude-from=", "exclude=", "transform=", "xform=", "owner=", "group=", "mode=", "mtime=", "listed-incremental=", "newer=", "after-date=", "newer-mtime=", "label=", "format=", "blocking-factor=", "use-compress-program=", "to-command=", "info-script=", "new-volume-script=", "checkpoint-action=", "suffix=", "backup=", "record-size=", "tape-length=", "starting-file=", "volno-file=", "rsh-command=", "index-file=", "strip-components=", "owner-map=", "group-map=", "exclude-tag=", "exclude-tag-all=", "exclude-tag-under=", "occurrence=", "sparse-version=", "hole-detection=", "pax-option=", "quoting-style=", "xattrs-include=", "xattrs-exclude=", "create", "append", "update", "concatenate", "catenate", "extract", "get", "list", "diff", "compare", "test-label", "to-stdout"},
 		shortVal: "CfTXgKLNVbHIF",
-		opts:     []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}, {names: []string{"-C", "--directory"}, when: chdirWholeTree, class: "credential-access", why: "archives a whole home directory (or /), reached through -C, credential files included"}, {names: []string{"-I", "-F"}, exec: true, cluster: true}, {names: []string{"--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script"}, exec: true, script: true}, {names: []string{"--rsh-command"}, exec: true}, {names: []string{"-f", "--file"}, file: 5}, {names: []string{"-C", "--directory"}, file: 4}, {names: []string{"-T", "-X", "--files-from", "--exclude-from"}, file: 1}, {names: []string{"-g", "--listed-incremental", "--index-file", "--volno-file"}, file: 2}, {names: []string{"-c", "-r", "-u", "-A", "--create", "--append", "--update", "--concatenate", "--catenate"}, mode: "create"}, {names: []string{"-x", "--extract", "--get"}, mode: "extract"}, {names: []string{"-t", "-d", "--list", "--diff", "--compare", "--test-label"}, mode: "list"}, {names: []string{"-O", "--to-stdout"}, mode: "stdout"}},
+		opts:     []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}, {names: []string{"-C", "--directory"}, when: chdirWholeTree, class: "credential-access", why: "archives a whole home directory (or /), reached through -C, credential files included"}, {names: []string{"-I", "-F"}, exec: true, cluster: true}, {names: []string{"--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script"}, exec: true, script: true}, {names: []string{"--rsh-command"}, exec: true}, {names: []string{"-f", "--file"}, file: fileArchive}, {names: []string{"-C", "--directory"}, file: fileDir}, {names: []string{"-T", "-X", "--files-from", "--exclude-from"}, file: fileRead}, {names: []string{"-g", "--listed-incremental", "--index-file", "--volno-file"}, file: fileWrite}, {names: []string{"-c", "-r", "-u", "-A", "--create", "--append", "--update", "--concatenate", "--catenate"}, mode: "create"}, {names: []string{"-x", "--extract", "--get"}, mode: "extract"}, {names: []string{"-t", "-d", "--list", "--diff", "--compare", "--test-label"}, mode: "list"}, {names: []string{"-O", "--to-stdout"}, mode: "stdout"}},
 		bundled:  true,
-		files:    14,
+		files:    tarKind,
 		fileOpts: true,
 		readWith: []string{"-t", "--list"},
 	}},
@@ -1789,7 +1789,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tcpdump", &cmdSpec{
 		shortVal: "iwWGcZzrsCFETyBjMQ",
-		opts:     []optEffect{{names: []string{"-z"}, exec: true, cluster: true}, {names: []string{"-w"}, file: 2}, {names: []string{"-F", "-r"}, file: 1}},
+		opts:     []optEffect{{names: []string{"-z"}, exec: true, cluster: true}, {names: []string{"-w"}, file: fileWrite}, {names: []string{"-F", "-r"}, file: fileRead}},
 		probe:    true,
 		fileOpts: true,
 	}},
@@ -1850,8 +1850,8 @@ var commandTable = [...]namedSpec{
 	{"touch", &cmdSpec{
 		long:     []string{"date=", "reference=", "time="},
 		shortVal: "drt",
-		opts:     []optEffect{{names: []string{"-r", "--reference"}, file: 1}},
-		files:    2,
+		opts:     []optEffect{{names: []string{"-r", "--reference"}, file: fileRead}},
+		files:    writeAll,
 		fileOpts: true,
 	}},
 	{"toybox", &sharedSpec11},
@@ -1872,10 +1872,10 @@ var commandTable = [...]namedSpec{
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
 		shortVal: "rs",
-		effect:   8,
-		opts:     []optEffect{{names: []string{"-r", "--reference"}, file: 1}},
+		effect:   EffectDeletes,
+		opts:     []optEffect{{names: []string{"-r", "--reference"}, file: fileRead}},
 		deletes:  true,
-		files:    2,
+		files:    writeAll,
 		fileOpts: true,
 	}},
 	{"tty", &sharedSpec2},
@@ -1884,17 +1884,17 @@ var commandTable = [...]namedSpec{
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
-		opts:  []optEffect{{names: []string{"--path"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		opts:  []optEffect{{names: []string{"--path"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe: true,
 	}},
 	{"type", &sharedSpec2},
 	{"typeset", &sharedSpec25},
 	{"ufw", &cmdSpec{
-		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: 32, class: "privilege-escalation", why: "turns off the machine's firewall"}},
+		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
 	{"ulimit", &sharedSpec58},
 	{"umount", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
 	}},
@@ -1906,8 +1906,8 @@ var commandTable = [...]namedSpec{
 	{"uncompress", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
-		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:      15,
+		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:      compressKind,
 		suffix:     ".Z",
 		decompress: true,
 		probe:      true,
@@ -1916,22 +1916,22 @@ var commandTable = [...]namedSpec{
 	{"unexpand", &cmdSpec{
 		long:     []string{"tabs=", "all", "first-only"},
 		shortVal: "t",
-		files:    1,
+		files:    readAll,
 		probe:    true,
 	}},
 	{"uniq", &cmdSpec{
 		long:     []string{"skip-fields=", "skip-chars=", "check-chars=", "group=", "all-repeated="},
 		shortVal: "fsw",
 		numeric:  true,
-		files:    7,
+		files:    pairKind,
 		readOnly: true,
 	}},
 	{"unlink", &sharedSpec84},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
-		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:      15,
+		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:      compressKind,
 		suffix:     ".lz4",
 		decompress: true,
 		probe:      true,
@@ -1940,8 +1940,8 @@ var commandTable = [...]namedSpec{
 	{"unlzma", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
-		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:      15,
+		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:      compressKind,
 		suffix:     ".lzma",
 		decompress: true,
 		probe:      true,
@@ -1958,60 +1958,60 @@ var commandTable = [...]namedSpec{
 	{"unxz", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
-		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:      15,
+		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:      compressKind,
 		suffix:     ".xz",
 		decompress: true,
 		probe:      true,
 		fileOpts:   true,
 	}},
 	{"unzip", &cmdSpec{
-		files:    16,
+		files:    codeKind,
 		readWith: []string{"-l", "-v", "-Z", "-t"},
 		fileCode: (*walker).unzipCode,
 	}},
 	{"unzstd", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
-		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:      15,
+		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:      compressKind,
 		suffix:     ".zst",
 		decompress: true,
 		probe:      true,
 		fileOpts:   true,
 	}},
 	{"update-rc.d", &cmdSpec{
-		effect: 64,
+		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
 	}},
 	{"updog", &cmdSpec{
 		long:     []string{"directory=", "port=", "password=", "ssl"},
 		shortVal: "dp",
-		opts:     []optEffect{{names: []string{"-d", "--directory"}, value: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		opts:     []optEffect{{names: []string{"-d", "--directory"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
 	}},
 	{"uptime", &sharedSpec2},
 	{"useradd", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "creates a user",
 	}},
 	{"userdel", &sharedSpec26},
 	{"usermod", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
 	}},
 	{"usql", &cmdSpec{
 		long:     []string{"command="},
 		shortVal: "c",
-		effect:   16,
+		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
 	{"uuidgen", &sharedSpec2},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec96}, {"download", &sharedSpec97}, {"config", &sharedSpec98}, {"list", &sharedSpec5}, {"show", &sharedSpec5}, {"freeze", &sharedSpec5}, {"tree", &sharedSpec5}, {"check", &sharedSpec5}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec99}}}}, {"add", &cmdSpec{effect: 20, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec5}},
+		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec96}, {"download", &sharedSpec97}, {"config", &sharedSpec98}, {"list", &sharedSpec5}, {"show", &sharedSpec5}, {"freeze", &sharedSpec5}, {"tree", &sharedSpec5}, {"check", &sharedSpec5}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec99}}}}, {"add", &cmdSpec{effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec5}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
 	{"uvx", &sharedSpec99},
@@ -2022,7 +2022,7 @@ var commandTable = [...]namedSpec{
 	{"vale", &sharedSpec9},
 	{"valgrind", &sharedSpec11},
 	{"vault", &cmdSpec{
-		effect: 16,
+		effect: EffectNetwork,
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
 		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}},
 	}},
@@ -2033,19 +2033,19 @@ var commandTable = [...]namedSpec{
 	{"vi", &sharedSpec38},
 	{"view", &sharedSpec38},
 	{"vigr", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 	}},
 	{"vim", &sharedSpec38},
 	{"vimdiff", &sharedSpec38},
 	{"vipw", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
 	}},
 	{"visudo", &cmdSpec{
-		effect: 32,
+		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "edits who may use sudo",
 	}},
@@ -2068,17 +2068,17 @@ var commandTable = [...]namedSpec{
 	}},
 	{"wc", &cmdSpec{
 		long:     []string{"files0-from="},
-		opts:     []optEffect{{names: []string{"--files0-from"}, file: 1}},
-		files:    1,
+		opts:     []optEffect{{names: []string{"--files0-from"}, file: fileRead}},
+		files:    readAll,
 		fileOpts: true,
 		readOnly: true,
 	}},
 	{"wget", &cmdSpec{
 		long:     []string{"output-document=", "output-file=", "append-output=", "input-file=", "base=", "tries=", "timeout=", "wait=", "quota=", "directory-prefix=", "user-agent=", "level=", "accept=", "reject=", "domains=", "exclude-directories=", "include-directories=", "execute=", "post-file=", "post-data=", "body-file=", "body-data=", "load-cookies=", "save-cookies=", "header=", "user=", "password=", "http-user=", "http-password=", "method=", "referer=", "limit-rate=", "ca-certificate=", "certificate=", "private-key=", "bind-address=", "dns-timeout=", "connect-timeout=", "read-timeout=", "waitretry=", "cut-dirs=", "default-page=", "restrict-file-names=", "local-encoding=", "remote-encoding=", "config=", "use-askpass=", "progress=", "report-speed=", "warc-file=", "rejected-log=", "hsts-file=", "ca-directory=", "recursive", "mirror", "page-requisites", "force-directories", "content-disposition", "trust-server-names"},
 		shortVal: "oaiBtOTwQPUlARDXIe",
-		effect:   16,
-		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"--post-data", "--body-data"}, value: secretRef, class: "exfiltration", why: "sends a secret from the environment in the request body"}, {names: []string{"-e", "--execute", "--config", "--use-askpass"}, exec: true}, {names: []string{"-O", "--output-document"}, file: 3}, {names: []string{"-P", "--directory-prefix"}, file: 4}, {names: []string{"-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"}, file: 2}, {names: []string{"-i", "--input-file"}, file: 1, mode: "input-list"}, {names: []string{"--post-file", "--body-file", "--load-cookies", "--config", "--ca-certificate", "--certificate", "--private-key"}, file: 1}, {names: []string{"-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites", "-x", "--force-directories", "--content-disposition", "--trust-server-names"}, mode: "server-names"}},
-		files:    13,
+		effect:   EffectNetwork,
+		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"--post-data", "--body-data"}, value: secretRef, class: "exfiltration", why: "sends a secret from the environment in the request body"}, {names: []string{"-e", "--execute", "--config", "--use-askpass"}, exec: true}, {names: []string{"-O", "--output-document"}, file: fileOutput}, {names: []string{"-P", "--directory-prefix"}, file: fileDir}, {names: []string{"-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"}, file: fileWrite}, {names: []string{"-i", "--input-file"}, file: fileRead, mode: "input-list"}, {names: []string{"--post-file", "--body-file", "--load-cookies", "--config", "--ca-certificate", "--certificate", "--private-key"}, file: fileRead}, {names: []string{"-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites", "-x", "--force-directories", "--content-disposition", "--trust-server-names"}, mode: "server-names"}},
+		files:    fetchKind,
 		saves:    true,
 		fileOpts: true,
 	}},
@@ -2101,8 +2101,8 @@ var commandTable = [...]namedSpec{
 	{"xetex", &sharedSpec37},
 	{"xh", &sharedSpec59},
 	{"xhs", &cmdSpec{
-		effect: 16,
-		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
+		effect: EffectNetwork,
+		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		probe:  true,
 	}},
 	{"xmllint", &cmdSpec{
@@ -2118,14 +2118,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xxd", &cmdSpec{
 		shortVal: "cglson",
-		files:    7,
+		files:    pairKind,
 		readOnly: true,
 	}},
 	{"xz", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
-		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-		files:    15,
+		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+		files:    compressKind,
 		suffix:   ".xz",
 		probe:    true,
 		fileOpts: true,
@@ -2152,9 +2152,9 @@ var commandTable = [...]namedSpec{
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
-		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
+		opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
 		numeric:  true,
-		files:    1,
+		files:    readAll,
 		pattern:  true,
 		fileOpts: true,
 		readOnly: true,
@@ -2164,7 +2164,7 @@ var commandTable = [...]namedSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
 		opts:     []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}, {names: []string{"-TT", "--unzip-command"}, exec: true}},
-		files:    16,
+		files:    codeKind,
 		fileCode: (*walker).zipCode,
 	}},
 	{"zipinfo", &sharedSpec2},
@@ -2178,7 +2178,7 @@ var commandTable = [...]namedSpec{
 }
 
 var sharedSpec0 = cmdSpec{
-	files: 8,
+	files: firstKind,
 }
 
 var sharedSpec1 = cmdSpec{
@@ -2212,7 +2212,7 @@ var sharedSpec5 = cmdSpec{
 
 var sharedSpec6 = cmdSpec{
 	analyse:     awkPrograms,
-	files:       16,
+	files:       codeKind,
 	readOnly:    true,
 	notReadWith: []string{"-i", "--include"},
 	fileCode:    (*walker).awkCode,
@@ -2232,7 +2232,7 @@ var sharedSpec9 = cmdSpec{
 }
 
 var sharedSpec10 = cmdSpec{
-	effect: 20,
+	effect: EffectWrites | EffectNetwork,
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 }
 
@@ -2243,27 +2243,27 @@ var sharedSpec11 = cmdSpec{
 var sharedSpec12 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
-	effect:   20,
+	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 }
 
 var sharedSpec13 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
-	effect:   20,
+	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 }
 
 var sharedSpec14 = cmdSpec{
-	files:    1,
+	files:    readAll,
 	readOnly: true,
 }
 
 var sharedSpec15 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
-	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-	files:    15,
+	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+	files:    compressKind,
 	suffix:   ".bz2",
 	probe:    true,
 	fileOpts: true,
@@ -2271,26 +2271,26 @@ var sharedSpec15 = cmdSpec{
 
 var sharedSpec16 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
-	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
-	files:    1,
+	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
+	files:    readAll,
 	fileOpts: true,
 }
 
 var sharedSpec17 = cmdSpec{
-	effect: 16,
+	effect: EffectNetwork,
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	unless: []string{"--dry-run", "-n"},
 }
 
 var sharedSpec18 = cmdSpec{
-	files: 1,
+	files: readAll,
 }
 
 var sharedSpec19 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
-	opts:     []optEffect{{names: []string{"-o"}, file: 2}, {operand: true, file: 1, form: 1}},
-	files:    1,
+	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
+	files:    readAll,
 	probe:    true,
 	fileOpts: true,
 	about:    []string{"-v"},
@@ -2299,7 +2299,7 @@ var sharedSpec19 = cmdSpec{
 var sharedSpec20 = cmdSpec{
 	long:     []string{"query="},
 	shortVal: "q",
-	effect:   16,
+	effect:   EffectNetwork,
 	opts:     []optEffect{{names: []string{"-q", "--query"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
@@ -2313,27 +2313,27 @@ var sharedSpec22 = cmdSpec{
 }
 
 var sharedSpec23 = cmdSpec{
-	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: 32, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
+	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
 var sharedSpec24 = cmdSpec{
-	effect: 16,
-	opts:   []optEffect{{operand: true, match: servesSecrets, effect: 16, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+	effect: EffectNetwork,
+	opts:   []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	probe:  true,
 }
 
 var sharedSpec25 = cmdSpec{
-	opts: []optEffect{{operand: true, match: historyVar, effect: 32, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
+	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
 }
 
 var sharedSpec26 = cmdSpec{
-	effect: 32,
+	effect: EffectPrivilege,
 	class:  "destructive",
 	why:    "deletes a user account",
 }
 
 var sharedSpec27 = cmdSpec{
-	effect: 16,
+	effect: EffectNetwork,
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	probe:  true,
 }
@@ -2341,8 +2341,8 @@ var sharedSpec27 = cmdSpec{
 var sharedSpec28 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
-	effect:   1,
-	opts:     []optEffect{{names: []string{"--privileged"}, effect: 32, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: 32, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: 32, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: 32, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
+	effect:   EffectRuns,
+	opts:     []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 }
 
 var sharedSpec29 = cmdSpec{
@@ -2384,9 +2384,9 @@ var sharedSpec35 = cmdSpec{
 var sharedSpec36 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
-	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: 1, pattern: true}, {names: []string{"--exclude-from"}, file: 1}},
+	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
 	numeric:  true,
-	files:    1,
+	files:    readAll,
 	pattern:  true,
 	fileOpts: true,
 	readOnly: true,
@@ -2419,12 +2419,12 @@ var sharedSpec41 = cmdSpec{
 }
 
 var sharedSpec42 = cmdSpec{
-	effect: 16,
+	effect: EffectNetwork,
 }
 
 var sharedSpec43 = cmdSpec{
-	effect: 16,
-	opts:   []optEffect{{operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: 16, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+	effect: EffectNetwork,
+	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	probe:  true,
 }
 
@@ -2450,28 +2450,28 @@ var sharedSpec48 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	class:    "destructive",
 	why:      "rewrites the repository's history",
-	opts:     []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	exec:     true,
 	fileOpts: true,
 }
 
 var sharedSpec49 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
-	effect:   16,
-	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	effect:   EffectNetwork,
+	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 }
 
 var sharedSpec50 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
-	opts:     []optEffect{{operand: true, file: 1, form: 7}, {names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	opts:     []optEffect{{operand: true, file: fileRead, form: formRevPath}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
 var sharedSpec51 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
-	opts:     []optEffect{{names: []string{"--output"}, file: 2}, {names: []string{"--pathspec-from-file"}, file: 1}},
+	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
@@ -2491,8 +2491,8 @@ var sharedSpec53 = cmdSpec{
 var sharedSpec54 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
-	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-	files:      15,
+	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+	files:      compressKind,
 	suffix:     ".gz",
 	decompress: true,
 	probe:      true,
@@ -2524,8 +2524,8 @@ var sharedSpec58 = cmdSpec{
 var sharedSpec59 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
-	effect:   16,
-	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: 16, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: 1, form: 6}, {names: []string{"-o", "--output"}, file: 2}, {names: []string{"--cert", "--cert-key"}, file: 1}, {names: []string{"--session"}, file: 2}, {names: []string{"--session-read-only"}, file: 1}},
+	effect:   EffectNetwork,
+	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
 	probe:    true,
 	fileOpts: true,
 }
@@ -2547,7 +2547,7 @@ var sharedSpec62 = cmdSpec{
 }
 
 var sharedSpec63 = cmdSpec{
-	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: 32, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
+	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
 var sharedSpec64 = cmdSpec{
@@ -2576,33 +2576,33 @@ var sharedSpec67 = cmdSpec{
 var sharedSpec68 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
-	effect:   16,
-	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: 1, class: "inline-code", why: "runs a shell command from the SQL client"}},
+	effect:   EffectNetwork,
+	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
 }
 
 var sharedSpec69 = cmdSpec{
 	analyse:  awkPrograms,
-	files:    16,
+	files:    codeKind,
 	fileCode: (*walker).awkCode,
 }
 
 var sharedSpec70 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
-	effect: 16,
+	effect: EffectNetwork,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 }
 
 var sharedSpec71 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
-	effect:   16,
-	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: 1, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
+	effect:   EffectNetwork,
+	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 }
 
 var sharedSpec72 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
-	effect:   20,
+	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 }
 
@@ -2624,7 +2624,7 @@ var sharedSpec75 = cmdSpec{
 }
 
 var sharedSpec76 = cmdSpec{
-	files:    16,
+	files:    codeKind,
 	probe:    true,
 	about:    []string{"-v"},
 	fileCode: (*walker).inplaceCode,
@@ -2646,7 +2646,7 @@ var sharedSpec79 = cmdSpec{
 
 var sharedSpec80 = cmdSpec{
 	long:   []string{"execute="},
-	effect: 16,
+	effect: EffectNetwork,
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
@@ -2664,17 +2664,17 @@ var sharedSpec82 = cmdSpec{
 var sharedSpec83 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
-	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: 3}},
-	files:    15,
+	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
+	files:    compressKind,
 	suffix:   ".zst",
 	probe:    true,
 	fileOpts: true,
 }
 
 var sharedSpec84 = cmdSpec{
-	effect:  8,
+	effect:  EffectDeletes,
 	deletes: true,
-	files:   2,
+	files:   writeAll,
 }
 
 var sharedSpec85 = cmdSpec{
@@ -2684,11 +2684,11 @@ var sharedSpec85 = cmdSpec{
 }
 
 var sharedSpec86 = cmdSpec{
-	files: 2,
+	files: writeAll,
 }
 
 var sharedSpec87 = cmdSpec{
-	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: 32, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
+	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
 var sharedSpec88 = cmdSpec{
@@ -2733,14 +2733,14 @@ var sharedSpec95 = cmdSpec{
 var sharedSpec96 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
-	effect:   20,
+	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
 var sharedSpec97 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
-	effect:   20,
+	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 }
 
@@ -2750,6 +2750,6 @@ var sharedSpec98 = cmdSpec{
 
 var sharedSpec99 = cmdSpec{
 	long:   []string{"from=", "with="},
-	effect: 20,
+	effect: EffectWrites | EffectNetwork,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 }

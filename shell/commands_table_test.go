@@ -252,9 +252,51 @@ func (w *tableWriter) value(b *bytes.Buffer, v reflect.Value, top bool) error {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		fmt.Fprint(b, v.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		fmt.Fprint(b, v.Uint())
+		return writeConst(b, v)
 	default:
 		return fmt.Errorf("cannot write a %s (%s) as data", v.Kind(), typeName)
+	}
+	return nil
+}
+
+// constNames are the names of the table's enumerations, by value; an
+// Effect is a set, written as its bits' names or-ed. A name out of order
+// here changes what the written table means, which TestCommandTable's
+// field-by-field comparison with the families catches.
+var constNames = map[reflect.Type][]string{
+	reflect.TypeFor[Effect]():    {"EffectRuns", "EffectReads", "EffectWrites", "EffectDeletes", "EffectNetwork", "EffectPrivilege", "EffectPersistence"},
+	reflect.TypeFor[fileKind]():  {"noFiles", "readAll", "writeAll", "copyKind", "moveKind", "linkKind", "modeKind", "pairKind", "firstKind", "scpKind", "writeFirst", "writeSecond", "bySub", "fetchKind", "tarKind", "compressKind", "codeKind", "syncKind"},
+	reflect.TypeFor[fileRole]():  {"noRole", "fileRead", "fileWrite", "fileOutput", "fileDir", "fileArchive", "fileChdir"},
+	reflect.TypeFor[valueForm](): {"formPath", "formAt", "formAnyAt", "formField", "formNoAssign", "formWriteOut", "formItem", "formRevPath"},
+}
+
+// writeConst writes an unsigned value of the table by its constants'
+// names, so the generated table reads like the families it is made of.
+func writeConst(b *bytes.Buffer, v reflect.Value) error {
+	names, ok := constNames[v.Type()]
+	if !ok {
+		return fmt.Errorf("%s has no constant names: add them to constNames", v.Type())
+	}
+	n := v.Uint()
+	if v.Type() != reflect.TypeFor[Effect]() {
+		if n >= uint64(len(names)) {
+			return fmt.Errorf("%s %d has no name in constNames", v.Type(), n)
+		}
+		b.WriteString(names[n])
+		return nil
+	}
+	for i, name := range names {
+		if n&(1<<i) == 0 {
+			continue
+		}
+		if n != v.Uint() {
+			b.WriteString(" | ")
+		}
+		b.WriteString(name)
+		n &^= 1 << i
+	}
+	if n != 0 {
+		return fmt.Errorf("Effect bits %#x have no name in constNames", n)
 	}
 	return nil
 }
