@@ -437,7 +437,9 @@ func testRealAgent(t *testing.T, agent realAgent) {
 			}
 			cmd := exec.CommandContext(ctx, program, args...)
 			cmd.Dir = project
-			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+			// PWD too: the test's own would name the package directory,
+			// and opencode runs its tools there.
+			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+project,
 				"TOOLGATE_URL=", "TOOLGATE_TOKEN="+gw.Agent, "NO_COLOR=1", "CI=1")
 			cmd.Env = append(cmd.Env, agent.environ(model.URL)...)
 			out, err := cmd.CombinedOutput()
