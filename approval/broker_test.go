@@ -774,3 +774,23 @@ func TestSessionGrantsExactCall(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsEndsWithCause: Events delivers what Subscribe does, and once
+// its context ends the channel closes and the error channel says nil (a
+// consumer that stopped), not a drop to resume from.
+func TestEventsEndsWithCause(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	events, errc := e.broker.Events(ctx, toolgate.EventFilter{})
+	a := e.ask(t, shellCall("s1", "c1", "git push origin main"))
+	if ev := <-events; ev.Type != toolgate.EventApprovalRequested || ev.Approval.ID != a.ID {
+		t.Fatalf("first event %+v", ev)
+	}
+	cancel()
+	for range events { // drains until closed
+	}
+	if err := <-errc; err != nil {
+		t.Fatalf("after the context ended: %v, want nil", err)
+	}
+}

@@ -77,6 +77,30 @@ func (b *Broker) Subscribe(ctx context.Context, f EventFilter) *Subscription {
 	return b.hub.subscribe(ctx, f)
 }
 
+// Events is Subscribe in the shape of the HTTP client's Events, so that a
+// consumer of events takes either: the events come on the first channel;
+// once it closes, the second carries why the stream ended: nil when ctx
+// ended or the broker closed, ErrDropped when the consumer fell behind
+// (resume with AfterSeq set to the last Seq seen).
+func (b *Broker) Events(ctx context.Context, f EventFilter) (<-chan toolgate.Event, <-chan error) {
+	sub := b.hub.subscribe(ctx, f)
+	events := make(chan toolgate.Event)
+	errc := make(chan error, 1)
+	go func() {
+		defer close(errc)
+		defer close(events)
+		for e := range sub.Events() {
+			select {
+			case events <- e:
+			case <-ctx.Done():
+				sub.Close()
+			}
+		}
+		errc <- sub.Err()
+	}()
+	return events, errc
+}
+
 // Audit lists audit entries.
 //
 // A filter's Query is applied here, over pages of the store's entries that

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -395,7 +396,7 @@ func TestOpenAPIParity(t *testing.T) {
 func TestMounts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) {
-		d.Mounts = []server.Mount{
+		d.Mounts = []mount.Route{
 			{Method: "POST", Path: "/trpc/{proc}", Role: tokens.RoleApprover, Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
 				if r.PathValue("proc") == "fail" {
 					return toolgate.Errorf(toolgate.EConflict, "nope")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
@@ -56,7 +57,7 @@ type Deps struct {
 	// endpoints, the web UI). They go through the same adapter as the
 	// API's own routes and are documented by their packages, not by
 	// openapi.json.
-	Mounts []Mount
+	Mounts []mount.Route
 }
 
 // Limits bound what one request may ask for.

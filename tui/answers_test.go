@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // questionCall is an AskUserQuestion approval with a single choice and a
@@ -35,7 +34,7 @@ func questionCall(id string) *toolgate.Approval {
 }
 
 // withSelected adds a and selects it (it sorts after the shell call).
-func withSelected(g Gate, a *toolgate.Approval) *model {
+func withSelected(g Gateway, a *toolgate.Approval) *model {
 	m := newTestModel(g, true)
 	m.Update(eventMsg(toolgate.Event{Type: toolgate.EventApprovalRequested, Approval: a}))
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
@@ -70,7 +69,7 @@ func TestQuestionKeys(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			g := &fakeGate{}
+			g := &fakeGateway{}
 			m := withSelected(g, questionCall("q1"))
 			press(t, m, tc.keys...)
 			if tc.answer == "" {
@@ -108,7 +107,7 @@ func TestShellWithQuestionsIsACommand(t *testing.T) {
 	a := pending("x", "rm -rf /")
 	a.CreatedAt = t0.Add(time.Second)
 	a.Call.Args["questions"] = questionCall("y").Call.Args["questions"]
-	m := withSelected(&fakeGate{}, a)
+	m := withSelected(&fakeGateway{}, a)
 	if m.asking() != nil {
 		t.Fatal("a shell command shown as a question card")
 	}
@@ -122,23 +121,23 @@ func TestPrefixAndEditKeys(t *testing.T) {
 	tests := []struct {
 		name    string
 		keys    []string
-		approve *approval.ApproveRequest
+		approve *toolgate.ApproveRequest
 		status  string
 	}{
 		{"ctrl+p makes always a prefix grant", []string{"a", "ctrl+u", "text:git push", "ctrl+p", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPrefix, Pattern: "git push"}, ""},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPrefix, Pattern: "git push"}, ""},
 		{"ctrl+p turns the suggestion's trailing * into its prefix", []string{"a", "ctrl+p", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPrefix, Pattern: "git push"}, ""},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPrefix, Pattern: "git push"}, ""},
 		{"ctrl+p twice is a glob again", []string{"a", "ctrl+p", "ctrl+p", "tab", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantPattern, Pattern: "git push"}, ""},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantPattern, Pattern: "git push"}, ""},
 		{"a glob typed after ctrl+p twice", []string{"a", "ctrl+p", "ctrl+p", "ctrl+u", "text:git push origin *", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push origin *"}, ""},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push origin *"}, ""},
 		{"prefix is not kept for the next always", []string{"a", "ctrl+p", "esc", "a", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push *"}, ""},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push *"}, ""},
 		{"e edits the arguments, enter approves once with the change", []string{"e", "ctrl+u", `text:{"command":"git push"}`, "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeOnce, Modifications: []byte(`{"command":"git push"}`)}, ""},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeOnce, Modifications: []byte(`{"command":"git push"}`)}, ""},
 		{"e adds an argument", []string{"e", "ctrl+u", `text:{"command":"git push --force && rm -rf build","timeout":5}`, "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeOnce, Modifications: []byte(`{"timeout":5}`)}, ""},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeOnce, Modifications: []byte(`{"timeout":5}`)}, ""},
 		{"an unchanged edit sends nothing", []string{"e", "enter"}, nil, "nothing was changed"},
 		{"a removed argument sends nothing", []string{"e", "ctrl+u", "text:{}", "enter"}, nil, "cannot be removed"},
 		{"not JSON sends nothing", []string{"e", "ctrl+u", "text:ls", "enter"}, nil, "not a JSON object"},
@@ -148,7 +147,7 @@ func TestPrefixAndEditKeys(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			g := &fakeGate{}
+			g := &fakeGateway{}
 			m := newTestModel(g, true)
 			pressWith(t, m, tc.keys...)
 			if tc.approve == nil {
@@ -192,7 +191,7 @@ func pressWith(t *testing.T, m *model, spec ...string) {
 // the approval stays to be answered.
 func TestEditRefused(t *testing.T) {
 	t.Parallel()
-	g := &fakeGate{refuse: toolgate.Errorf(toolgate.EForbidden, "the call as modified is denied (rm -rf / is denied); approve it unchanged or deny it")}
+	g := &fakeGateway{refuse: toolgate.Errorf(toolgate.EForbidden, "the call as modified is denied (rm -rf / is denied); approve it unchanged or deny it")}
 	m := newTestModel(g, true)
 	press(t, m, "e", "ctrl+u", `text:{"command":"rm -rf /"}`, "enter")
 	if len(g.approves) != 1 {
@@ -218,9 +217,9 @@ func TestNewScreensFit(t *testing.T) {
 		}{{true, nil}, {true, []string{"2", "tab", "?"}}, {true, []string{"o", "text:" + strings.Repeat("long answer ", 20)}}, {false, []string{"a", "ctrl+p"}}, {false, []string{"e"}}, {false, []string{"?"}}} {
 			var m *model
 			if tc.q {
-				m = withSelected(&fakeGate{}, questionCall("q1"))
+				m = withSelected(&fakeGateway{}, questionCall("q1"))
 			} else {
-				m = newTestModel(&fakeGate{}, true)
+				m = newTestModel(&fakeGateway{}, true)
 			}
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			pressWith(t, m, tc.keys...)
@@ -286,7 +285,7 @@ func TestManyOptions(t *testing.T) {
 		opts = append(opts, map[string]any{"label": fmt.Sprintf("choice-%02d", i)})
 	}
 	a.Call.Args = map[string]any{"questions": []any{map[string]any{"question": "Which one?", "options": opts}}}
-	g := &fakeGate{}
+	g := &fakeGateway{}
 	m := withSelected(g, a)
 	v := m.View()
 	if !strings.Contains(v, "choice-07") || strings.Contains(v, "choice-08") || !strings.Contains(v, "13 more below") {

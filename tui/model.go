@@ -15,16 +15,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/present"
 )
 
-// Gate is what the terminal approver needs from a gateway; *client.Client
+// Gateway is what the terminal approver needs from a gateway; *client.Client
 // implements it.
-type Gate interface {
-	Approve(ctx context.Context, id string, req approval.ApproveRequest) (*toolgate.Approval, error)
-	Deny(ctx context.Context, id string, req approval.DenyRequest) (*toolgate.Approval, error)
-	Events(ctx context.Context, f approval.EventFilter) (<-chan toolgate.Event, <-chan error)
+type Gateway interface {
+	Approve(ctx context.Context, id string, req toolgate.ApproveRequest) (*toolgate.Approval, error)
+	Deny(ctx context.Context, id string, req toolgate.DenyRequest) (*toolgate.Approval, error)
+	Events(ctx context.Context, f toolgate.EventFilter) (<-chan toolgate.Event, <-chan error)
 }
 
 // mode is what the keyboard is doing.
@@ -63,7 +62,7 @@ type (
 // model is the Bubble Tea model.
 type model struct {
 	ctx    context.Context
-	gate   Gate
+	gate   Gateway
 	target string // the gateway, as the header shows it
 	styles styles
 	now    time.Time
@@ -87,7 +86,7 @@ type model struct {
 	height int
 }
 
-func newModel(ctx context.Context, g Gate, target string, st styles, now time.Time) *model {
+func newModel(ctx context.Context, g Gateway, target string, st styles, now time.Time) *model {
 	in := textinput.New()
 	in.CharLimit = 20000 // the arguments' JSON, when editing them
 	in.Prompt = "> "
@@ -381,7 +380,7 @@ func (m *model) sendAnswer(s *asking) tea.Cmd {
 		m.status = "Cannot send: " + err.Error() + "."
 		return nil
 	}
-	return m.send(approval.ApproveRequest{Scope: toolgate.ScopeOnce, Answer: ans}, "answer")
+	return m.send(toolgate.ApproveRequest{Scope: toolgate.ScopeOnce, Answer: ans}, "answer")
 }
 
 // edit opens the arguments for editing; Enter approves the edited call
@@ -499,7 +498,7 @@ func (m *model) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 			m.mode = modeList
 			m.input.Blur()
-			return m, m.send(approval.ApproveRequest{Scope: toolgate.ScopeOnce, Modifications: mods}, "approve edited call")
+			return m, m.send(toolgate.ApproveRequest{Scope: toolgate.ScopeOnce, Modifications: mods}, "approve edited call")
 		}
 		m.mode = modeList
 		m.input.Blur()
@@ -528,7 +527,7 @@ func (m *model) approve(scope toolgate.Scope, pattern, forD string) tea.Cmd {
 	if a == nil {
 		return nil
 	}
-	req := approval.ApproveRequest{Scope: scope, For: forD}
+	req := toolgate.ApproveRequest{Scope: scope, For: forD}
 	if scope != toolgate.ScopeOnce {
 		if pattern == "" && (scope == toolgate.ScopeSession || scope == toolgate.ScopeTurn) {
 			pattern = present.SessionPattern(a.Decision)
@@ -549,7 +548,7 @@ func (m *model) approve(scope toolgate.Scope, pattern, forD string) tea.Cmd {
 
 // send approves the selected approval with req; what names the answer
 // in the status line, with the gateway's refusal if it refuses.
-func (m *model) send(req approval.ApproveRequest, what string) tea.Cmd {
+func (m *model) send(req toolgate.ApproveRequest, what string) tea.Cmd {
 	a := m.selected()
 	if a == nil {
 		return nil
@@ -570,7 +569,7 @@ func (m *model) deny(feedback string) tea.Cmd {
 	if a == nil {
 		return nil
 	}
-	req := approval.DenyRequest{Feedback: feedback, Mode: toolgate.DenyHard}
+	req := toolgate.DenyRequest{Feedback: feedback, Mode: toolgate.DenyHard}
 	if !m.hard {
 		req.Mode = toolgate.DenySoft
 	}

@@ -12,18 +12,17 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
-// fakeGate records answers.
-type fakeGate struct {
+// fakeGateway records answers.
+type fakeGateway struct {
 	mu       sync.Mutex
-	approves []approval.ApproveRequest
-	denies   []approval.DenyRequest
+	approves []toolgate.ApproveRequest
+	denies   []toolgate.DenyRequest
 	refuse   error // returned by Approve, as a broker refusing an edit
 }
 
-func (g *fakeGate) Approve(_ context.Context, id string, req approval.ApproveRequest) (*toolgate.Approval, error) {
+func (g *fakeGateway) Approve(_ context.Context, id string, req toolgate.ApproveRequest) (*toolgate.Approval, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.approves = append(g.approves, req)
@@ -34,7 +33,7 @@ func (g *fakeGate) Approve(_ context.Context, id string, req approval.ApproveReq
 		Resolution: &toolgate.Resolution{Status: toolgate.StatusApproved, Scope: req.Scope, Pattern: req.Pattern, By: "me", Via: "tui"}}, nil
 }
 
-func (g *fakeGate) Deny(_ context.Context, id string, req approval.DenyRequest) (*toolgate.Approval, error) {
+func (g *fakeGateway) Deny(_ context.Context, id string, req toolgate.DenyRequest) (*toolgate.Approval, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.denies = append(g.denies, req)
@@ -42,7 +41,7 @@ func (g *fakeGate) Deny(_ context.Context, id string, req approval.DenyRequest) 
 		Resolution: &toolgate.Resolution{Status: toolgate.StatusDenied, DenyMode: req.Mode, Feedback: req.Feedback}}, nil
 }
 
-func (g *fakeGate) Events(ctx context.Context, _ approval.EventFilter) (<-chan toolgate.Event, <-chan error) {
+func (g *fakeGateway) Events(ctx context.Context, _ toolgate.EventFilter) (<-chan toolgate.Event, <-chan error) {
 	panic("not used")
 }
 
@@ -61,7 +60,7 @@ func pending(id, command string) *toolgate.Approval {
 	}
 }
 
-func newTestModel(g Gate, noColor bool) *model {
+func newTestModel(g Gateway, noColor bool) *model {
 	m := newModel(context.Background(), g, "http://gw", newStyles(lipgloss.NewRenderer(&strings.Builder{}), noColor), t0)
 	m.Update(connMsg{live: true})
 	m.Update(eventMsg(toolgate.Event{Seq: 1, Type: toolgate.EventApprovalRequested, Approval: pending("a1", "git push --force && rm -rf build"), Replay: true}))
@@ -122,41 +121,41 @@ func TestKeys(t *testing.T) {
 	tests := []struct {
 		name    string
 		keys    []string
-		approve *approval.ApproveRequest
-		deny    *approval.DenyRequest
+		approve *toolgate.ApproveRequest
+		deny    *toolgate.DenyRequest
 	}{
-		{"y approves once", []string{"y"}, &approval.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
-		{"enter on the first button approves once", []string{"enter"}, &approval.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
+		{"y approves once", []string{"y"}, &toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
+		{"enter on the first button approves once", []string{"enter"}, &toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}, nil},
 		{"t shows the turn grant, enter approves for the turn", []string{"t", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeTurn, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeTurn, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
 		{"t then s approves for the session", []string{"t", "esc", "s", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
 		{"s shows the grant, enter approves for the session", []string{"s", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force"}, nil},
 		{"s then 3 approves for the session, 30 minutes only", []string{"s", "3"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force", For: "30m"}, nil},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPattern, Pattern: "git push --force", For: "30m"}, nil},
 		{"s then esc answers nothing", []string{"s", "esc"}, nil, nil},
 		{"right right enter is always with the suggestion", []string{"right", "right", "enter", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
 		{"a with an edited pattern", []string{"a", "ctrl+u", "text:git push origin *", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push origin *"}, nil},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern, Pattern: "git push origin *"}, nil},
 		{"a tab is global", []string{"a", "tab", "enter"},
-			&approval.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
+			&toolgate.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantPattern, Pattern: "git push *"}, nil},
 		{"n with feedback is a hard deny", []string{"n", "text:use make push", "enter"}, nil,
-			&approval.DenyRequest{Feedback: "use make push", Mode: toolgate.DenyHard}},
+			&toolgate.DenyRequest{Feedback: "use make push", Mode: toolgate.DenyHard}},
 		{"n tab is a soft deny", []string{"n", "tab", "text:not now", "enter"}, nil,
-			&approval.DenyRequest{Feedback: "not now", Mode: toolgate.DenySoft}},
+			&toolgate.DenyRequest{Feedback: "not now", Mode: toolgate.DenySoft}},
 		{"left from once wraps to deny", []string{"left", "enter", "enter"}, nil,
-			&approval.DenyRequest{Mode: toolgate.DenyHard}},
+			&toolgate.DenyRequest{Mode: toolgate.DenyHard}},
 		{"n then esc answers nothing", []string{"n", "text:x", "esc"}, nil, nil},
 		{"typed y inside the feedback does not approve", []string{"n", "text:y", "enter"}, nil,
-			&approval.DenyRequest{Feedback: "y", Mode: toolgate.DenyHard}},
+			&toolgate.DenyRequest{Feedback: "y", Mode: toolgate.DenyHard}},
 		{"? shows help, any key leaves it", []string{"?", "y"}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			g := &fakeGate{}
+			g := &fakeGateway{}
 			m := newTestModel(g, true)
 			press(t, m, tc.keys...)
 			switch {
@@ -191,7 +190,7 @@ func TestKeys(t *testing.T) {
 
 func TestSessionShowsWhatItGrants(t *testing.T) {
 	t.Parallel()
-	m := newTestModel(&fakeGate{}, true)
+	m := newTestModel(&fakeGateway{}, true)
 	press(t, m, "s")
 	v := strings.Join(strings.Fields(m.View()), " ")
 	want := "allows Bash calls matching git push --force in session s1 until the session ends"
@@ -202,7 +201,7 @@ func TestSessionShowsWhatItGrants(t *testing.T) {
 
 func TestListFollowsEvents(t *testing.T) {
 	t.Parallel()
-	m := newTestModel(&fakeGate{}, true)
+	m := newTestModel(&fakeGateway{}, true)
 	b := pending("a2", "make deploy")
 	b.CreatedAt = t0.Add(time.Second)
 	m.Update(eventMsg(toolgate.Event{Seq: 2, Type: toolgate.EventApprovalRequested, Approval: b}))
@@ -241,7 +240,7 @@ func TestViewFits(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {60, 16}, {120, 40}} {
 		for _, spec := range [][]string{nil, {"s"}, {"a"}, {"n", "text:" + strings.Repeat("long feedback ", 20)}, {"?"}} {
-			m := newTestModel(&fakeGate{}, true)
+			m := newTestModel(&fakeGateway{}, true)
 			long := pending("a3", strings.Repeat("echo very long command; ", 40))
 			long.CreatedAt = t0.Add(time.Second)
 			m.Update(eventMsg(toolgate.Event{Type: toolgate.EventApprovalRequested, Approval: long}))
@@ -269,7 +268,7 @@ func TestViewFits(t *testing.T) {
 // terminal.
 func TestHostileText(t *testing.T) {
 	t.Parallel()
-	m := newTestModel(&fakeGate{}, true)
+	m := newTestModel(&fakeGateway{}, true)
 	evil := pending("a9", "echo ok\x1b[2J\x1b]0;pwned\x07 \u202erm -rf ~\u202c")
 	evil.CreatedAt = t0.Add(time.Second)
 	evil.Decision.Reason = "reason\x1b[31m"
@@ -291,7 +290,7 @@ func TestHostileText(t *testing.T) {
 // approved once or denied; s and a answer nothing.
 func TestOnceOnly(t *testing.T) {
 	t.Parallel()
-	g := &fakeGate{}
+	g := &fakeGateway{}
 	m := newTestModel(g, true)
 	m.items[0].Decision.Suggestions = nil
 	for _, k := range []string{"s", "a"} {
@@ -308,13 +307,13 @@ func TestOnceOnly(t *testing.T) {
 
 // streamGate serves scripted event streams and records the filters asked.
 type streamGate struct {
-	fakeGate
+	fakeGateway
 	mu      sync.Mutex
-	filters []approval.EventFilter
+	filters []toolgate.EventFilter
 	streams [][]toolgate.Event
 }
 
-func (g *streamGate) Events(ctx context.Context, f approval.EventFilter) (<-chan toolgate.Event, <-chan error) {
+func (g *streamGate) Events(ctx context.Context, f toolgate.EventFilter) (<-chan toolgate.Event, <-chan error) {
 	g.mu.Lock()
 	g.filters = append(g.filters, f)
 	var evs []toolgate.Event
@@ -349,7 +348,7 @@ func TestFollowResumes(t *testing.T) {
 	defer cancel()
 	var mu sync.Mutex
 	var got []tea.Msg
-	go follow(ctx, g, approval.EventFilter{Workspace: "w"}, func(m tea.Msg) { mu.Lock(); got = append(got, m); mu.Unlock() })
+	go follow(ctx, g, toolgate.EventFilter{Workspace: "w"}, func(m tea.Msg) { mu.Lock(); got = append(got, m); mu.Unlock() })
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		g.mu.Lock()
@@ -384,9 +383,9 @@ func TestFollowResumes(t *testing.T) {
 
 // refusingGate refuses the event stream as a gateway does for an agent
 // token.
-type refusingGate struct{ fakeGate }
+type refusingGate struct{ fakeGateway }
 
-func (*refusingGate) Events(context.Context, approval.EventFilter) (<-chan toolgate.Event, <-chan error) {
+func (*refusingGate) Events(context.Context, toolgate.EventFilter) (<-chan toolgate.Event, <-chan error) {
 	ch, errc := make(chan toolgate.Event), make(chan error, 1)
 	close(ch)
 	errc <- toolgate.Errorf(toolgate.EForbidden, "this needs an approver token")
@@ -398,11 +397,11 @@ func (*refusingGate) Events(context.Context, approval.EventFilter) (<-chan toolg
 func TestWrongCredentialQuits(t *testing.T) {
 	t.Parallel()
 	var got []tea.Msg
-	follow(context.Background(), &refusingGate{}, approval.EventFilter{}, func(m tea.Msg) { got = append(got, m) })
+	follow(context.Background(), &refusingGate{}, toolgate.EventFilter{}, func(m tea.Msg) { got = append(got, m) })
 	if len(got) != 1 {
 		t.Fatalf("messages %v, want one fatal", got)
 	}
-	m := newTestModel(&fakeGate{}, true)
+	m := newTestModel(&fakeGateway{}, true)
 	_, cmd := m.Update(got[0])
 	if cmd == nil || m.fatal == nil || !strings.Contains(m.fatal.Error(), "approver") {
 		t.Fatalf("fatal %v", m.fatal)
@@ -414,7 +413,7 @@ func TestWrongCredentialQuits(t *testing.T) {
 
 func TestTurnShowsWhatItGrants(t *testing.T) {
 	t.Parallel()
-	m := newTestModel(&fakeGate{}, true)
+	m := newTestModel(&fakeGateway{}, true)
 	press(t, m, "t")
 	v := strings.Join(strings.Fields(m.View()), " ")
 	want := "Turn: allows Bash calls matching git push --force in session s1 until the user speaks again"
@@ -428,7 +427,7 @@ func TestTurnShowsWhatItGrants(t *testing.T) {
 // the live list; a call of another session is no context.
 func TestSessionWaiting(t *testing.T) {
 	t.Parallel()
-	m := newModel(context.Background(), &fakeGate{}, "http://gw", newStyles(lipgloss.NewRenderer(&strings.Builder{}), true), t0)
+	m := newModel(context.Background(), &fakeGateway{}, "http://gw", newStyles(lipgloss.NewRenderer(&strings.Builder{}), true), t0)
 	m.Update(connMsg{live: true})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	mk := func(id, session, cmd string, at time.Duration) *toolgate.Approval {

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // Options configure Run.
@@ -19,12 +18,12 @@ type Options struct {
 	// NoColor draws without color (NO_COLOR).
 	NoColor bool
 	// Filter limits the approvals shown to a session or workspace.
-	Filter approval.EventFilter
+	Filter toolgate.EventFilter
 }
 
 // Run shows the terminal approver on in/out until the user quits or ctx
 // ends.
-func Run(ctx context.Context, g Gate, in io.Reader, out io.Writer, o Options) error {
+func Run(ctx context.Context, g Gateway, in io.Reader, out io.Writer, o Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := lipgloss.NewRenderer(out)
@@ -44,7 +43,7 @@ func Run(ctx context.Context, g Gate, in io.Reader, out io.Writer, o Options) er
 // follow streams events into send, reconnecting with backoff and resuming
 // after the last sequence seen, so no resolution is missed; each
 // (re)connection replays the approvals still pending.
-func follow(ctx context.Context, g Gate, f approval.EventFilter, send func(tea.Msg)) {
+func follow(ctx context.Context, g Gateway, f toolgate.EventFilter, send func(tea.Msg)) {
 	backoff := 250 * time.Millisecond
 	for ctx.Err() == nil {
 		events, errc := g.Events(ctx, f)

@@ -18,13 +18,14 @@ import (
 	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/tokens"
 )
 
 // hookMount is the gateway's POST /hooks/claude-code (as `toolgate
 // serve` mounts it), held for remote approval.
-func hookMount(s *stacktest.Stack) server.Mount {
-	return server.Mount{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
+func hookMount(s *stacktest.Stack) mount.Route {
+	return mount.Route{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
 		Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
 			by := approval.Actor{Name: caller.Name, Via: "hook", Agent: caller.Role == tokens.RoleAgent}
 			hookhttp.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{Gate: s.Broker.Gate(), Actor: by, OnAsk: claudecode.AskWait}}).ServeHTTP(w, r)

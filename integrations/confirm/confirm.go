@@ -18,7 +18,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
@@ -131,8 +131,8 @@ func (c *Confirm) forgetMemory(ctx context.Context) error {
 //	POST /api/tool-confirmation/{executionId}  approver: answer a confirmation
 //	GET  /api/events                           approver: the event stream (SSE or WebSocket)
 //	POST /api/tool-confirmation                agent: submit a call and wait for its outcome
-func (c *Confirm) Mounts() []server.Mount {
-	return []server.Mount{
+func (c *Confirm) Mounts() []mount.Route {
+	return []mount.Route{
 		{Method: http.MethodPost, Path: "/api/tool-confirmation/{executionId}", Role: tokens.RoleApprover, Handler: c.handleAnswer},
 		{Method: http.MethodGet, Path: "/api/events", Role: tokens.RoleApprover, Handler: c.handleEvents, Holds: true},
 		{Method: http.MethodPost, Path: "/api/tool-confirmation", Role: tokens.RoleAgent, Handler: c.handleSubmit, Holds: true},

@@ -13,7 +13,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/confirm"
 	"github.com/toolgate/toolgate/internal/stacktest"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 )
 
 // stack is a real gateway on loopback: a broker over a SQLite store and
@@ -29,7 +29,7 @@ func newStack(t *testing.T, cfg confirm.Config, opts ...stacktest.Option) *stack
 	t.Helper()
 	s := &stack{t: t}
 	s.Stack = stacktest.New(t, append(opts, stacktest.Names("host", "alice", "root"),
-		stacktest.Mounts(func(st *stacktest.Stack) []server.Mount {
+		stacktest.Mounts(func(st *stacktest.Stack) []mount.Route {
 			var err error
 			if s.confirm, err = confirm.New(context.Background(), st.Broker, cfg, confirm.Options{Heartbeat: 50 * time.Millisecond}); err != nil {
 				t.Fatal(err)

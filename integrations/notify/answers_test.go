@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/notify"
 )
 
@@ -13,16 +12,16 @@ import (
 // records whether anything was approved.
 type patternless struct{ approved bool }
 
-func (p *patternless) Get(context.Context, string) (*toolgate.Approval, error) {
+func (p *patternless) Approval(context.Context, string) (*toolgate.Approval, error) {
 	return &toolgate.Approval{ID: "ap_1", Status: toolgate.StatusPending, Call: toolgate.Call{Tool: "Bash", Args: map[string]any{"command": "eval \"$X\""}}}, nil
 }
 
-func (p *patternless) Approve(context.Context, string, approval.ApproveRequest, approval.Actor) (*toolgate.Approval, error) {
+func (p *patternless) Approve(context.Context, string, toolgate.ApproveRequest) (*toolgate.Approval, error) {
 	p.approved = true
 	return &toolgate.Approval{Status: toolgate.StatusApproved}, nil
 }
 
-func (p *patternless) Deny(context.Context, string, approval.DenyRequest, approval.Actor) (*toolgate.Approval, error) {
+func (p *patternless) Deny(context.Context, string, toolgate.DenyRequest) (*toolgate.Approval, error) {
 	return &toolgate.Approval{Status: toolgate.StatusDenied}, nil
 }
 
@@ -44,11 +43,11 @@ func TestAnswersWithoutPattern(t *testing.T) {
 		t.Run(string(tc.ans), func(t *testing.T) {
 			t.Parallel()
 			an := &patternless{}
-			a, _ := an.Get(t.Context(), "ap_1")
+			a, _ := an.Approval(t.Context(), "ap_1")
 			if got := notify.Offered(a, tc.ans); got != tc.offered {
 				t.Fatalf("Offered = %v, want %v", got, tc.offered)
 			}
-			_, err := notify.Apply(t.Context(), an, a.ID, tc.ans, approval.Actor{Name: "alice", Via: "test"})
+			_, err := notify.Apply(t.Context(), an, a.ID, tc.ans, toolgate.Actor{Name: "alice", Via: "test"})
 			if tc.offered && err != nil {
 				t.Fatalf("Apply: %v", err)
 			}

@@ -11,12 +11,17 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
-// Subscriber is the event source; *approval.Broker implements it.
+// Subscriber is the event source: the broker in process, or a gateway's
+// HTTP client.
 type Subscriber interface {
-	Subscribe(ctx context.Context, f approval.EventFilter) *approval.Subscription
+	// Events streams the events f selects, the approvals still pending
+	// first, until ctx ends or the stream ends; the error channel then
+	// says why: nil when ctx ended or the source closed, else an error
+	// after which the stream is resumed after the last sequence seen (the
+	// broker's approval.ErrDropped for a subscriber that fell behind).
+	Events(ctx context.Context, f toolgate.EventFilter) (<-chan toolgate.Event, <-chan error)
 }
 
 // Defaults of a Dispatcher.
@@ -160,21 +165,27 @@ func (d *Dispatcher) listen(ctx context.Context, s *sink, l Listener, ans Answer
 }
 
 // follow subscribes, resubscribing after the last sequence seen when the
-// broker drops a subscriber that fell behind.
+// stream ends with an error (the broker drops a subscriber that fell
+// behind): at once after a stream that delivered, else after a backoff.
 func (d *Dispatcher) follow(ctx context.Context) {
 	var after int64
-	for ctx.Err() == nil {
-		sub := d.src.Subscribe(ctx, approval.EventFilter{AfterSeq: after})
-		for e := range sub.Events() {
+	for attempt := 0; ctx.Err() == nil; attempt++ {
+		events, errc := d.src.Events(ctx, toolgate.EventFilter{AfterSeq: after})
+		for e := range events {
 			if !e.Replay && e.Seq > after {
 				after = e.Seq
 			}
+			attempt = 0
 			d.route(e)
 		}
-		if !errors.Is(sub.Err(), approval.ErrDropped) {
+		err := <-errc
+		if err == nil {
 			return
 		}
-		d.log.Warn("notifiers fell behind the event stream; resuming", "after", after)
+		d.log.Warn("notifiers lost the event stream; resuming", "after", after, "err", err)
+		if attempt > 0 && !sleep(ctx, d.delay(attempt-1, err)) {
+			return
+		}
 	}
 }
 
@@ -264,8 +275,8 @@ func (d *Dispatcher) sendReminder(ctx context.Context, s *sink, a *toolgate.Appr
 }
 
 // sessionOwners is implemented by an event source that can tell whose
-// session an approval is in (*approval.Broker): the tenant a message is
-// queued for.
+// session an approval is in (the broker): the tenant a message is queued
+// for.
 type sessionOwners interface {
 	Session(ctx context.Context, id string) (*toolgate.Session, error)
 }

@@ -54,7 +54,7 @@ func TestFairQueues(t *testing.T) {
 	d.Add(n, notify.Filter{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); d.Run(ctx, st.Broker) }()
+	go func() { defer close(done); d.Run(ctx, st.Broker.Gate()) }()
 	defer func() { cancel(); <-done }()
 
 	ask := func(by string, session string, i int) {

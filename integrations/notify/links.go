@@ -18,9 +18,8 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/present"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -173,14 +172,14 @@ func (l *Links) Redeem(ctx context.Context, ans Answerer, token string) (*toolga
 		return nil, ErrLinkUsed
 	}
 	via, _, _ := strings.Cut(c.Recipient, ":")
-	return Apply(ctx, ans, c.Approval, c.Answer, approval.Actor{Name: c.Recipient, Via: via})
+	return Apply(ctx, ans, c.Approval, c.Answer, toolgate.Actor{Name: c.Recipient, Via: via})
 }
 
 // Mounts serves the links: GET shows what the link would do and a button
 // (link previews and scanners fetch with GET, so GET never answers); POST
 // answers. Both are public routes: the signed token is the credential,
 // and it is good for one answer to one approval.
-func (l *Links) Mounts(ans Answerer) []server.Mount {
+func (l *Links) Mounts(ans Answerer) []mount.Route {
 	handle := func(w http.ResponseWriter, r *http.Request, _ tokens.Entry) error {
 		token := r.PathValue("token")
 		w.Header().Set("Cache-Control", "no-store")
@@ -190,7 +189,7 @@ func (l *Links) Mounts(ans Answerer) []server.Mount {
 			if err != nil {
 				return toolgate.Errorf(toolgate.EForbidden, "%v", err)
 			}
-			a, err := ans.Get(r.Context(), c.Approval)
+			a, err := ans.Approval(r.Context(), c.Approval)
 			if err != nil {
 				return err
 			}
@@ -209,7 +208,7 @@ func (l *Links) Mounts(ans Answerer) []server.Mount {
 		w.Header().Set("Content-Type", "application/json")
 		return json.NewEncoder(w).Encode(map[string]any{"id": a.ID, "status": a.Status, "resolution": a.Resolution})
 	}
-	return []server.Mount{
+	return []mount.Route{
 		{Method: http.MethodGet, Path: LinkPath + "{token}", Handler: handle},
 		{Method: http.MethodPost, Path: LinkPath + "{token}", Handler: handle},
 	}

@@ -79,7 +79,7 @@ func TestExpiredLink(t *testing.T) {
 	a := env.Submit(t, "demo", "c1", "make deploy")
 	past, _ := notify.NewLinks([]byte("notifytest link key, not secret\x00"), func() time.Time { return time.Now().Add(time.Hour) })
 	u, _ := env.Links.URL(env.URL, a, notify.AnswerOnce, "hook:x")
-	if _, err := past.Redeem(t.Context(), env.Stack.Broker, strings.TrimPrefix(u, env.URL+notify.LinkPath)); err != notify.ErrLinkExpired {
+	if _, err := past.Redeem(t.Context(), env.Stack.Broker.Gate(), strings.TrimPrefix(u, env.URL+notify.LinkPath)); err != notify.ErrLinkExpired {
 		t.Fatalf("expired link: %v", err)
 	}
 	if env.Get(t, a.ID).Status != toolgate.StatusPending {

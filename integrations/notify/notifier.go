@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/present"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 )
 
 // Notifier sends approvals to one channel.
@@ -51,14 +50,16 @@ type Listener interface {
 // server (Slack's signed interactivity requests): its routes are mounted
 // with the answer links'.
 type Receiver interface {
-	Mounts(ans Answerer) []server.Mount
+	Mounts(ans Answerer) []mount.Route
 }
 
-// Answerer answers approvals; *approval.Broker implements it.
+// Answerer answers approvals as the actor its context carries
+// (toolgate.WithActor): a toolgate.Gate, the broker's in process or a
+// gateway's over HTTP, is one.
 type Answerer interface {
-	Get(ctx context.Context, id string) (*toolgate.Approval, error)
-	Approve(ctx context.Context, id string, req approval.ApproveRequest, by approval.Actor) (*toolgate.Approval, error)
-	Deny(ctx context.Context, id string, req approval.DenyRequest, by approval.Actor) (*toolgate.Approval, error)
+	Approval(ctx context.Context, id string) (*toolgate.Approval, error)
+	Approve(ctx context.Context, id string, req toolgate.ApproveRequest) (*toolgate.Approval, error)
+	Deny(ctx context.Context, id string, req toolgate.DenyRequest) (*toolgate.Approval, error)
 }
 
 // Answer is what a button does.
@@ -118,12 +119,13 @@ func Offered(a *toolgate.Approval, ans Answer) bool {
 }
 
 // Apply answers approval id with ans on behalf of by.
-func Apply(ctx context.Context, an Answerer, id string, ans Answer, by approval.Actor) (*toolgate.Approval, error) {
+func Apply(ctx context.Context, an Answerer, id string, ans Answer, by toolgate.Actor) (*toolgate.Approval, error) {
+	ctx = toolgate.WithActor(ctx, by)
 	switch ans {
 	case AnswerOnce:
-		return an.Approve(ctx, id, approval.ApproveRequest{Scope: toolgate.ScopeOnce}, by)
+		return an.Approve(ctx, id, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce})
 	case AnswerSession, AnswerSession30m, AnswerAlways:
-		a, err := an.Get(ctx, id)
+		a, err := an.Approval(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -139,13 +141,13 @@ func Apply(ctx context.Context, an Answerer, id string, ans Answer, by approval.
 		if pattern == "" {
 			return nil, toolgate.Errorf(toolgate.EInvalid, "%v", ErrNoPattern)
 		}
-		req := approval.ApproveRequest{Scope: scope, Grant: toolgate.GrantPattern, Pattern: pattern}
+		req := toolgate.ApproveRequest{Scope: scope, Grant: toolgate.GrantPattern, Pattern: pattern}
 		if ans == AnswerSession30m {
 			req.For = SessionFor
 		}
-		return an.Approve(ctx, id, req, by)
+		return an.Approve(ctx, id, req)
 	case AnswerDeny:
-		return an.Deny(ctx, id, approval.DenyRequest{Mode: toolgate.DenyHard, Reason: "denied by " + by.Name + " via " + by.Via}, by)
+		return an.Deny(ctx, id, toolgate.DenyRequest{Mode: toolgate.DenyHard, Reason: "denied by " + by.Name + " via " + by.Via})
 	}
 	return nil, toolgate.Errorf(toolgate.EInvalid, "unknown answer %q", ans)
 }

@@ -52,7 +52,7 @@ func TestReminder(t *testing.T) {
 	d.Add(n, notify.Filter{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); d.Run(ctx, st.Broker) }()
+	go func() { defer close(done); d.Run(ctx, st.Broker.Gate()) }()
 	defer func() { cancel(); <-done }()
 	var ids []string
 	for _, id := range []string{"waits", "answered"} {

@@ -61,7 +61,7 @@ func TestStateFileSurvivesRestart(t *testing.T) {
 		d.Add(rec, notify.Filter{})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		go func() { defer close(done); d.Run(ctx, env.Stack.Broker) }()
+		go func() { defer close(done); d.Run(ctx, env.Stack.Broker.Gate()) }()
 		return func() { cancel(); <-done }
 	}
 	stop := run()

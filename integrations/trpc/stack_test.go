@@ -11,7 +11,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/internal/stacktest"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 )
 
 // stack is a real gateway on loopback: a broker over a SQLite store and
@@ -29,7 +29,7 @@ func newStack(t *testing.T, cfg trpc.Config) *stack {
 	t.Helper()
 	s := &stack{t: t}
 	s.Stack = stacktest.New(t,
-		stacktest.Mounts(func(st *stacktest.Stack) []server.Mount { return trpc.Mounts(st.Broker, cfg) }),
+		stacktest.Mounts(func(st *stacktest.Stack) []mount.Route { return trpc.Mounts(st.Broker, cfg) }),
 		stacktest.Handler(func(_ *stacktest.Stack, mux http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if strings.HasPrefix(r.URL.Path, "/trpc") {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -108,12 +108,12 @@ func New(b *approval.Broker, cfg Config) *Handler {
 
 // Mounts returns the server routes of the procedures: GET and POST
 // PREFIX/{path}, for approvers.
-func Mounts(b *approval.Broker, cfg Config) []server.Mount { return New(b, cfg).Mounts() }
+func Mounts(b *approval.Broker, cfg Config) []mount.Route { return New(b, cfg).Mounts() }
 
 // Mounts returns the server routes of h.
-func (h *Handler) Mounts() []server.Mount {
+func (h *Handler) Mounts() []mount.Route {
 	p := h.cfg.Prefix + "/{path}"
-	return []server.Mount{
+	return []mount.Route{
 		{Method: http.MethodGet, Path: p, Role: tokens.RoleApprover, Handler: h.ServeTRPC, WriteError: h.WriteError},
 		{Method: http.MethodPost, Path: p, Role: tokens.RoleApprover, Handler: h.ServeTRPC, WriteError: h.WriteError},
 	}

@@ -59,7 +59,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/stream"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -130,8 +130,8 @@ func New(b *approval.Broker, opts Options) *Handler {
 
 // Mount is the route for server.Deps.Mounts: GET /v1/ws/approvals, for
 // approvers.
-func (h *Handler) Mount() server.Mount {
-	return server.Mount{Method: http.MethodGet, Path: Path, Role: tokens.RoleApprover, Handler: h.Serve, Holds: true}
+func (h *Handler) Mount() mount.Route {
+	return mount.Route{Method: http.MethodGet, Path: Path, Role: tokens.RoleApprover, Handler: h.Serve, Holds: true}
 }
 
 // ApprovalNeeded asks the client about one call.

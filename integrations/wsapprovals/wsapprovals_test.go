@@ -17,7 +17,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/wsapprovals"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/policy"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/fsrules"
 	"github.com/toolgate/toolgate/tokens"
@@ -79,7 +79,7 @@ func newEnv(t *testing.T, opts wsapprovals.Options) *env {
 // compose puts a Mount beside the API as the server will through
 // Deps.Mounts: bearer authentication, the role check, errors in the API's
 // format.
-func compose(api http.Handler, tok *tokens.Store, m server.Mount) http.Handler {
+func compose(api http.Handler, tok *tokens.Store, m mount.Route) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", api)
 	mux.HandleFunc(m.Method+" "+m.Path, func(w http.ResponseWriter, r *http.Request) {

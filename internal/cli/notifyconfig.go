@@ -18,7 +18,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/notify/slack"
 	"github.com/toolgate/toolgate/integrations/notify/telegram"
 	"github.com/toolgate/toolgate/integrations/notify/webhook"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 )
 
 // notifyConfig is the notify section of toolgate.yaml. Unknown keys are
@@ -117,7 +117,7 @@ func expandSecret(v string) string {
 
 // notifiers builds the dispatcher and the answer links' routes; a nil
 // dispatcher when nothing is configured.
-func notifiers(c *notifyConfig, b *approval.Broker, data string, logger *slog.Logger) (*notify.Dispatcher, []server.Mount, error) {
+func notifiers(c *notifyConfig, b *approval.Broker, data string, logger *slog.Logger) (*notify.Dispatcher, []mount.Route, error) {
 	if c == nil || (c.Telegram == nil && c.Slack == nil && c.Ntfy == nil && c.Webhook == nil) {
 		return nil, nil, nil
 	}
@@ -134,11 +134,11 @@ func notifiers(c *notifyConfig, b *approval.Broker, data string, logger *slog.Lo
 	if c.Telegram != nil {
 		d.Add(telegram.New(*c.Telegram, nil), c.Telegram.Filter)
 	}
-	mounts := links.Mounts(b)
+	mounts := links.Mounts(b.Gate())
 	if c.Slack != nil {
 		s := slack.New(*c.Slack, nil)
 		d.Add(s, c.Slack.Filter)
-		mounts = append(mounts, s.Mounts(b)...)
+		mounts = append(mounts, s.Mounts(b.Gate())...)
 	}
 	if c.Ntfy != nil {
 		d.Add(ntfy.New(*c.Ntfy, nil), c.Ntfy.Filter)
@@ -159,6 +159,6 @@ func runNotifiers(ctx context.Context, d *notify.Dispatcher, b *approval.Broker)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); d.Run(ctx, b) }()
+	go func() { defer close(done); d.Run(ctx, b.Gate()) }()
 	return func() { cancel(); <-done }
 }

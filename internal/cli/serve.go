@@ -25,6 +25,7 @@ import (
 	"github.com/toolgate/toolgate/internal/wire"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/postgres"
 	"github.com/toolgate/toolgate/tokens"
@@ -276,8 +277,8 @@ func confirmConfig(path string) (confirm.Config, error) {
 // the same JSON as the command hook, decided by this gateway.
 // Each request acts as its caller, so the sessions an agent credential
 // opens through the hook are its own, as through POST /v1/calls.
-func hookMount(b *approval.Broker, maxWait time.Duration) server.Mount {
-	return server.Mount{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
+func hookMount(b *approval.Broker, maxWait time.Duration) mount.Route {
+	return mount.Route{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
 		Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
 			by := approval.Actor{Name: caller.Name, Via: "hook", Agent: caller.Role == tokens.RoleAgent}
 			hookhttp.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{

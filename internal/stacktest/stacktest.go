@@ -25,6 +25,7 @@ import (
 	"github.com/toolgate/toolgate/internal/wire"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/sqlite"
 	"github.com/toolgate/toolgate/tokens"
@@ -112,7 +113,7 @@ func Limits(l server.Limits) Option {
 }
 
 // Mounts adds the routes mounts returns to the server.
-func Mounts(mounts func(s *Stack) []server.Mount) Option {
+func Mounts(mounts func(s *Stack) []mount.Route) Option {
 	return Deps(func(s *Stack, d *server.Deps) { d.Mounts = append(d.Mounts, mounts(s)...) })
 }
 

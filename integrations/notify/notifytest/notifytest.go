@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/notify"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 )
 
 // Env is a running gateway with one notifier.
@@ -44,10 +44,10 @@ func New(t *testing.T, filter notify.Filter, build func(links *notify.Links) not
 	n := build(e.Links)
 	var api http.Handler
 	e.Stack = stacktest.New(t,
-		stacktest.Mounts(func(s *stacktest.Stack) []server.Mount {
-			mounts := e.Links.Mounts(s.Broker)
+		stacktest.Mounts(func(s *stacktest.Stack) []mount.Route {
+			mounts := e.Links.Mounts(s.Broker.Gate())
 			if r, ok := n.(notify.Receiver); ok {
-				mounts = append(mounts, r.Mounts(s.Broker)...)
+				mounts = append(mounts, r.Mounts(s.Broker.Gate())...)
 			}
 			return mounts
 		}),
@@ -63,7 +63,7 @@ func New(t *testing.T, filter notify.Filter, build func(links *notify.Links) not
 	e.Dispatcher.Add(n, filter)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); e.Dispatcher.Run(ctx, e.Stack.Broker) }()
+	go func() { defer close(done); e.Dispatcher.Run(ctx, e.Stack.Broker.Gate()) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return e
 }
@@ -72,7 +72,7 @@ func New(t *testing.T, filter notify.Filter, build func(links *notify.Links) not
 // its pending approval.
 func (e *Env) Submit(t *testing.T, ws, id, command string) *toolgate.Approval {
 	t.Helper()
-	r, err := e.Stack.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
+	r, err := e.Stack.Broker.Submit(context.Background(), toolgate.SubmitRequest{Call: toolgate.Call{
 		ID: id, Session: "s-" + ws, Workspace: ws, Tool: "Bash", Args: map[string]any{"command": command}}})
 	if err != nil {
 		t.Fatal(err)

@@ -32,10 +32,9 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/notify"
 	"github.com/toolgate/toolgate/internal/present"
-	"github.com/toolgate/toolgate/server"
+	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -353,8 +352,8 @@ type payload struct {
 
 // Mounts serves ActionsPath. The route is public to the gateway's
 // authentication: Slack's signature is the credential.
-func (n *Notifier) Mounts(ans notify.Answerer) []server.Mount {
-	return []server.Mount{{Method: http.MethodPost, Path: ActionsPath,
+func (n *Notifier) Mounts(ans notify.Answerer) []mount.Route {
+	return []mount.Route{{Method: http.MethodPost, Path: ActionsPath,
 		Handler: func(w http.ResponseWriter, r *http.Request, _ tokens.Entry) error {
 			return n.handle(w, r, ans)
 		}}}
@@ -413,7 +412,7 @@ func (n *Notifier) press(ctx context.Context, ans notify.Answerer, p *payload) {
 	if p.User.Username != "" {
 		who += " (@" + p.User.Username + ")"
 	}
-	if _, err := notify.Apply(ctx, ans, id, answer, approval.Actor{Name: who, Via: "slack"}); err != nil {
+	if _, err := notify.Apply(ctx, ans, id, answer, toolgate.Actor{Name: who, Via: "slack"}); err != nil {
 		tell("Not applied: " + present.Visible(toolgate.ErrorMessageOf(err)))
 	}
 }

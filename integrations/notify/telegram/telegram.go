@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/notify"
 	"github.com/toolgate/toolgate/internal/present"
 )
@@ -294,7 +293,7 @@ func (b *Bot) press(ctx context.Context, ans notify.Answerer, u update) {
 	if q.From.Username != "" {
 		who += " (@" + q.From.Username + ")"
 	}
-	res, err := notify.Apply(ctx, ans, id, answer, approval.Actor{Name: who, Via: "telegram"})
+	res, err := notify.Apply(ctx, ans, id, answer, toolgate.Actor{Name: who, Via: "telegram"})
 	if err != nil {
 		reply("Not applied: " + present.Visible(err.Error()))
 		return
