@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -203,7 +204,7 @@ func installHook(t *testing.T, name, home, hook string, tool, prompt time.Durati
 		t.Fatal(err)
 	}
 	if tr, ok := host.Adapter.(hosts.Trusting); ok {
-		if _, err := tr.Trust(path, home, out); err != nil {
+		if _, err := tr.Trust(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, out); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -91,16 +92,19 @@ func TestSandboxShellQuoting(t *testing.T) {
 func TestRenderCodexUpdatedInput(t *testing.T) {
 	t.Parallel()
 	changed := claudecode.Verdict{Action: toolgate.Allow, Reason: "runs in the sandbox", UpdatedInput: map[string]any{"command": "toolgate-sandbox -- bash -c make"}}
-	if o := claudecode.Render(claudecode.EventPreToolUse, changed, claudecode.DialectCodex); o.HookSpecificOutput == nil || o.HookSpecificOutput.PermissionDecision != "deny" || o.HookSpecificOutput.UpdatedInput != nil {
+	codex := func(event string, v claudecode.Verdict) *claudecode.Output {
+		return hosts.CodexOutput(&claudecode.Answer{Event: event, Verdict: v, Output: claudecode.Render(event, v)})
+	}
+	if o := codex(claudecode.EventPreToolUse, changed); o.HookSpecificOutput == nil || o.HookSpecificOutput.PermissionDecision != "deny" || o.HookSpecificOutput.UpdatedInput != nil {
 		t.Errorf("PreToolUse: %s", o.Marshal())
 	}
-	if o := claudecode.Render(claudecode.EventPermissionRequest, changed, claudecode.DialectCodex); o.HookSpecificOutput == nil || o.HookSpecificOutput.Decision == nil || o.HookSpecificOutput.Decision.Behavior != "deny" {
+	if o := codex(claudecode.EventPermissionRequest, changed); o.HookSpecificOutput == nil || o.HookSpecificOutput.Decision == nil || o.HookSpecificOutput.Decision.Behavior != "deny" {
 		t.Errorf("PermissionRequest: %s", o.Marshal())
 	}
-	if o := claudecode.Render(claudecode.EventPreToolUse, claudecode.Verdict{Action: toolgate.Allow}, claudecode.DialectCodex); o.HookSpecificOutput != nil {
+	if o := codex(claudecode.EventPreToolUse, claudecode.Verdict{Action: toolgate.Allow}); o.HookSpecificOutput != nil {
 		t.Errorf("plain allow: %s", o.Marshal())
 	}
-	if o := claudecode.Render(claudecode.EventPreToolUse, changed, claudecode.DialectClaude); o.HookSpecificOutput.PermissionDecision != "allow" || o.HookSpecificOutput.UpdatedInput == nil {
+	if o := claudecode.Render(claudecode.EventPreToolUse, changed); o.HookSpecificOutput.PermissionDecision != "allow" || o.HookSpecificOutput.UpdatedInput == nil {
 		t.Errorf("Claude Code: %s", o.Marshal())
 	}
 }

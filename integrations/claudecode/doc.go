@@ -1,7 +1,8 @@
-// Package claudecode puts toolgate in front of Claude Code (and Codex)
-// through their hooks: it reads the hook input JSON, turns it into a
-// toolgate.Call, decides it locally with the policy engine or through a
-// gateway, and answers in the exact JSON the agent expects. The same logic
+// Package claudecode puts toolgate in front of Claude Code (and, through
+// package hosts, the agents whose hooks are like it) through its hooks: it
+// reads the hook input JSON, turns it into a toolgate.Call, decides it
+// locally with the policy engine or through a gateway, and answers in the
+// exact JSON the agent expects. The same logic
 // serves command hooks (toolgate hook claude-code) and HTTP hooks
 // (hookhttp.NewHandler, mounted at POST /hooks/claude-code).
 //
@@ -51,9 +52,11 @@
 //     (output_parser.rs): PreToolUse honours only "deny" (with a non-empty
 //     reason); a bare "allow" and "ask" are rejected as unsupported, and a
 //     rejected output lets the call proceed. PermissionRequest accepts
-//     behavior allow|deny and rejects updatedInput. So for Codex (DialectCodex,
-//     or an input carrying turn_id) allow is rendered as no decision at all,
-//     ask as deny with the reason, and updatedInput is never sent: an
-//     allow that holds only with it (a human's changes, a command rewritten
-//     to run in the kernel sandbox) is a deny that says so.
+//     behavior allow|deny and rejects updatedInput. This package answers
+//     in Claude Code's format and keeps a Codex input's turn_id in the
+//     Answer; package hosts renders Codex's subset (hosts.CodexOutput),
+//     for the Codex host and for a Codex input given to this hook: allow
+//     as no decision at all, ask as deny with the reason, and an allow
+//     that holds only with updatedInput (a human's changes, a command
+//     rewritten to run in the kernel sandbox) as a deny that says so.
 package claudecode

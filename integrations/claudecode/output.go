@@ -34,34 +34,8 @@ type PermissionDecision struct {
 	// Message tells the model why, for a deny.
 	Message string `json:"message,omitempty"`
 	// UpdatedInput replaces the tool's input, for an allow (Claude Code
-	// only: Codex rejects it).
+	// only: Codex rejects it, see package hosts).
 	UpdatedInput map[string]any `json:"updatedInput,omitempty"`
-}
-
-// Dialect selects the variant of the output format.
-type Dialect int
-
-// Dialects.
-const (
-	// DialectAuto is Claude Code's format unless the input carries Codex's
-	// turn_id.
-	DialectAuto Dialect = iota
-	// DialectClaude is Claude Code's format.
-	DialectClaude
-	// DialectCodex is what Codex accepts: no bare allow, no ask, no
-	// updatedInput (see the package documentation).
-	DialectCodex
-)
-
-// resolve picks the dialect for an input.
-func (d Dialect) resolve(in *Input) Dialect {
-	if d == DialectAuto {
-		if in != nil && in.TurnID != "" {
-			return DialectCodex
-		}
-		return DialectClaude
-	}
-	return d
 }
 
 // Verdict is what the hook answers for one call.
@@ -94,24 +68,15 @@ func reason(r string) string {
 }
 
 // Render returns the output for verdict v on event (PreToolUse or
-// PermissionRequest) in dialect d (DialectAuto counts as Claude Code).
-// Every verdict renders to a valid output: no input makes it allow.
-func Render(event string, v Verdict, d Dialect) *Output {
-	codex := d == DialectCodex
-	if codex && v.Action == toolgate.Allow && v.UpdatedInput != nil {
-		// Codex does not apply an updated input: the allow was for the
-		// changed call (a human's edit, a command run in the sandbox),
-		// never for the one Codex would run.
-		v = Verdict{Action: toolgate.Deny, Tier: v.Tier, Reason: v.Reason + " (allowed only as changed, which Codex cannot apply to the call: run the changed call instead)"}
-	}
+// PermissionRequest) in Claude Code's format. Every verdict renders to a
+// valid output: no input makes it allow. (Codex reads less of it: package
+// hosts renders Codex's subset from this output.)
+func Render(event string, v Verdict) *Output {
 	why := reason(v.Reason)
 	if event == EventPermissionRequest {
 		switch v.Action {
 		case toolgate.Allow:
-			pd := &PermissionDecision{Behavior: "allow"}
-			if !codex {
-				pd.UpdatedInput = v.UpdatedInput
-			}
+			pd := &PermissionDecision{Behavior: "allow", UpdatedInput: v.UpdatedInput}
 			return &Output{HookSpecificOutput: &HookSpecificOutput{HookEventName: event, Decision: pd}}
 		case toolgate.Ask:
 			// No decision: the permission dialog goes to the user, with
@@ -125,21 +90,9 @@ func Render(event string, v Verdict, d Dialect) *Output {
 	h := &HookSpecificOutput{HookEventName: EventPreToolUse, PermissionDecisionReason: why}
 	switch v.Action {
 	case toolgate.Allow:
-		if codex {
-			// Codex rejects a bare allow; no decision lets the call go on
-			// through Codex's own approval policy.
-			return &Output{}
-		}
 		h.PermissionDecision = "allow"
 		h.UpdatedInput = v.UpdatedInput
 	case toolgate.Ask:
-		if codex {
-			// Codex cannot ask from PreToolUse (and would run the call):
-			// a call that needs a human is denied, saying so.
-			h.PermissionDecision = "deny"
-			h.PermissionDecisionReason = why + " (needs a human's approval, and Codex hooks cannot ask: run the hook with a gateway and --on-ask=wait to approve it remotely)"
-			break
-		}
 		h.PermissionDecision = "ask"
 	default:
 		h.PermissionDecision = "deny"
@@ -164,7 +117,7 @@ func (o *Output) Marshal() []byte {
 			event = o.HookSpecificOutput.HookEventName
 		}
 		b.Reset()
-		_ = enc.Encode(Render(event, Verdict{Action: toolgate.Deny, Reason: "cannot encode the answer: " + err.Error()}, DialectClaude))
+		_ = enc.Encode(Render(event, Verdict{Action: toolgate.Deny, Reason: "cannot encode the answer: " + err.Error()}))
 	}
 	return []byte(b.String())
 }

@@ -30,11 +30,9 @@ func TestMarshalPlainAsEncoder(t *testing.T) {
 	var outs []*Output
 	for _, ev := range []string{EventPreToolUse, EventPermissionRequest, EventUserPromptSubmit, ""} {
 		for _, act := range []toolgate.Action{toolgate.Allow, toolgate.Ask, toolgate.Deny} {
-			for _, dia := range []Dialect{DialectClaude, DialectCodex} {
-				for _, why := range reasons {
-					if o := Render(ev, Verdict{Action: act, Reason: why}, dia); o != nil {
-						outs = append(outs, o)
-					}
+			for _, why := range reasons {
+				if o := Render(ev, Verdict{Action: act, Reason: why}); o != nil {
+					outs = append(outs, o)
 				}
 			}
 		}

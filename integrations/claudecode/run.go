@@ -39,8 +39,6 @@ type Hook struct {
 	// gateway unreachable, internal error): Deny (the default) or Ask.
 	// Never Allow.
 	OnError toolgate.Action
-	// Dialect is the output variant; DialectAuto detects Codex.
-	Dialect Dialect
 	// ProjectDir, if set, is the project directory a workspace is derived
 	// from when Workspace is empty.
 	ProjectDir string
@@ -66,6 +64,10 @@ type Answer struct {
 	Event string
 	// Tool is the call's tool, when a call was decided.
 	Tool string
+	// TurnID is the input's turn_id. Only Codex sends one: an answer with
+	// it goes to Codex running Claude Code's hook, and is rendered in what
+	// Codex reads (package hosts).
+	TurnID string
 	// Verdict is what was decided (or the on-error verdict).
 	Verdict Verdict
 	// Err is why the call could not be decided, if it could not.
@@ -100,29 +102,28 @@ func (h *Hook) Handle(ctx context.Context, data []byte) (ans Answer) {
 			return promptAnswer(err, "cannot read the UserPromptSubmit input ("+err.Error()+"), so the session's turn was not ended")
 		}
 		if errors.As(err, &ie) && ie.Event != "" {
-			return h.failed(ie.Event, h.Dialect, err)
+			return h.failed(ie.Event, "", err)
 		}
 		return Answer{Err: err, Exit: ExitBlock, Stderr: "toolgate: " + err.Error() + "; the call is blocked"}
 	}
 	if in.HookEventName == EventUserPromptSubmit {
 		return h.userPrompt(ctx, in)
 	}
-	dialect := h.Dialect.resolve(in)
 	defer func() {
 		if p := recover(); p != nil {
-			ans = h.failed(in.HookEventName, dialect, fmt.Errorf("internal error: %v", p))
+			ans = h.failed(in.HookEventName, in.TurnID, fmt.Errorf("internal error: %v", p))
 		}
 	}()
 	c := in.Call(h.workspace(in))
 	v, err := h.Decider.Decide(ctx, &c)
 	if err != nil {
-		return h.failed(in.HookEventName, dialect, err)
+		return h.failed(in.HookEventName, in.TurnID, err)
 	}
 	if v.Action != toolgate.Allow && v.Action != toolgate.Ask && v.Action != toolgate.Deny {
-		return h.failed(in.HookEventName, dialect, fmt.Errorf("decider returned %v", v.Action))
+		return h.failed(in.HookEventName, in.TurnID, fmt.Errorf("decider returned %v", v.Action))
 	}
 	v = inPlanMode(in.PermissionMode, v)
-	return Answer{Event: in.HookEventName, Tool: in.ToolName, Verdict: v, Output: Render(in.HookEventName, v, dialect), Exit: ExitOK}
+	return Answer{Event: in.HookEventName, Tool: in.ToolName, TurnID: in.TurnID, Verdict: v, Output: Render(in.HookEventName, v), Exit: ExitOK}
 }
 
 // userPrompt answers a UserPromptSubmit: the user spoke again, so a
@@ -179,7 +180,7 @@ func promptAnswer(err error, msg string) Answer {
 }
 
 // failed answers a call that could not be decided by the on-error policy.
-func (h *Hook) failed(event string, d Dialect, err error) Answer {
+func (h *Hook) failed(event, turnID string, err error) Answer {
 	act := toolgate.Deny
 	if h.OnError == toolgate.Ask {
 		act = toolgate.Ask
@@ -188,7 +189,7 @@ func (h *Hook) failed(event string, d Dialect, err error) Answer {
 	if act == toolgate.Deny {
 		v.Reason += "; denied because toolgate fails closed"
 	}
-	return Answer{Event: event, Verdict: v, Err: err, Output: Render(event, v, d), Exit: ExitOK}
+	return Answer{Event: event, TurnID: turnID, Verdict: v, Err: err, Output: Render(event, v), Exit: ExitOK}
 }
 
 // workspace is the workspace for an input's call.

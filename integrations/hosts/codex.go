@@ -2,7 +2,6 @@ package hosts
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -63,7 +62,7 @@ type CodexHook struct {
 
 // codexHooks lists toolgate's hooks in a hooks.json's content, keyed for
 // the file at keyPath (the path as Codex names it).
-func codexHooks(keyPath string, src []byte) ([]CodexHook, error) {
+func codexHooks(keyPath string, src []byte, sum func([]byte) [32]byte) ([]CodexHook, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, nil
 	}
@@ -96,7 +95,7 @@ func codexHooks(keyPath string, src []byte) ([]CodexHook, error) {
 				}
 				hook := CodexHook{Event: event, Command: cmd,
 					Key: keyPath + ":" + ev.label + ":" + strconv.Itoa(g) + ":" + strconv.Itoa(h)}
-				hook.Hash = codexHash(ev.label, ev.matcher, group.Matcher, handler)
+				hook.Hash = codexHash(ev.label, ev.matcher, group.Matcher, handler, sum)
 				out = append(out, hook)
 			}
 		}
@@ -107,7 +106,7 @@ func codexHooks(keyPath string, src []byte) ([]CodexHook, error) {
 // codexHash is Codex's trust hash of a command handler as toolgate writes
 // it ("type", "command", "timeout"; "async" false), or "" for a handler
 // with anything else or a matcher Codex would normalise.
-func codexHash(label string, takesMatcher bool, matcher *string, handler map[string]json.RawMessage) string {
+func codexHash(label string, takesMatcher bool, matcher *string, handler map[string]json.RawMessage, sum256 func([]byte) [32]byte) string {
 	var typ, cmd string
 	var timeout uint64
 	if json.Unmarshal(handler["type"], &typ) != nil || typ != "command" ||
@@ -139,7 +138,7 @@ func codexHash(label string, takesMatcher bool, matcher *string, handler map[str
 		}
 		b = appendBasicString(append(b, `,"matcher":`...), *matcher)
 	}
-	sum := sha256.Sum256(append(b, '}'))
+	sum := sum256(append(b, '}'))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
@@ -368,13 +367,14 @@ const codexTrustHow = "start codex, open /hooks and trust the toolgate hook"
 // trusting them in Codex's /hooks does. A project's hooks.json is left to
 // each user of the project to trust in Codex, which also runs a
 // project's hooks only in a project it trusts.
-func (codex) Trust(path, home string, settings []byte) (string, error) {
+func (codex) Trust(env TrustEnv, path string, settings []byte) (string, error) {
+	home := env.Home
 	keyPath, user := codexKeyPath(path, home)
 	if !user {
 		return "Codex runs a project's hooks only in a project it trusts, once each user has trusted the hook: " +
 			"in the project, " + codexTrustHow + " (until then Codex skips it, and 'toolgate doctor' says so).", nil
 	}
-	hooks, err := codexHooks(keyPath, settings)
+	hooks, err := codexHooks(keyPath, settings, env.SHA256)
 	if err != nil {
 		return "", err
 	}
@@ -408,12 +408,13 @@ func (codex) Trust(path, home string, settings []byte) (string, error) {
 
 // Untrust implements Trusting: it takes out of config.toml the trust of
 // toolgate's hooks as they were in the user's hooks.json.
-func (codex) Untrust(path, home string, old []byte) error {
+func (codex) Untrust(env TrustEnv, path string, old []byte) error {
+	home := env.Home
 	keyPath, user := codexKeyPath(path, home)
 	if !user {
 		return nil
 	}
-	hooks, err := codexHooks(keyPath, old)
+	hooks, err := codexHooks(keyPath, old, env.SHA256)
 	if err != nil || len(hooks) == 0 {
 		return err
 	}
@@ -435,10 +436,11 @@ func (codex) Untrust(path, home string, old []byte) error {
 // CheckTrust implements Trusting: each of toolgate's hooks must have its
 // own hash as trusted_hash in Codex's config.toml, not be turned off,
 // and Codex's hooks must be on.
-func (codex) CheckTrust(path, home string, settings []byte) []TrustCheck {
+func (codex) CheckTrust(env TrustEnv, path string, settings []byte) []TrustCheck {
+	home := env.Home
 	keyPath, _ := codexKeyPath(path, home)
 	config := filepath.Join(CodexHome(home), "config.toml")
-	hooks, err := codexHooks(keyPath, settings)
+	hooks, err := codexHooks(keyPath, settings, env.SHA256)
 	if err != nil {
 		return []TrustCheck{{Say: fmt.Sprintf("Codex cannot read %s (%v), so it runs none of its hooks", path, err)}}
 	}
@@ -470,14 +472,69 @@ func (codex) CheckTrust(path, home string, settings []byte) []TrustCheck {
 }
 
 // Input implements Adapter: Codex's hook input is Claude Code's, with
-// turn_id and model added.
+// turn_id and model added (and transcript_path may be null).
 func (codex) Input(data []byte) ([]byte, error) { return data, nil }
 
-// Answer implements Adapter: the hook's answer, rendered in what Codex
-// accepts (the host's Dialect).
+// Answer implements Adapter: the hook's answer in what Codex accepts
+// (CodexOutput).
 func (codex) Answer(ans *claudecode.Answer) ([]byte, string, int) {
-	if ans.Output == nil {
+	out := CodexOutput(ans)
+	if out == nil {
 		return nil, ans.Stderr, ans.Exit
 	}
-	return ans.Output.Marshal(), "", claudecode.ExitOK
+	return out.Marshal(), "", claudecode.ExitOK
+}
+
+// codexNoAsk is added to the reason of a call that needs a human, which a
+// Codex hook cannot ask for.
+const codexNoAsk = " (needs a human's approval, and Codex hooks cannot ask: run the hook with a gateway and --on-ask=wait to approve it remotely)"
+
+// codexNoChange is added to the reason of an allow that holds only with
+// an updated input (a human's changes, a command rewritten to run in the
+// kernel sandbox), which a Codex hook cannot make to the call.
+const codexNoChange = " (allowed only as changed, which Codex cannot apply to the call: run the changed call instead)"
+
+// CodexOutput renders the hook's answer, in Claude Code's format, in the
+// subset Codex reads (codex-rs/hooks/src/engine/output_parser.rs): a
+// PreToolUse answer honours only "deny" with a non-empty reason, and
+// rejects a bare "allow", "ask" and updatedInput, a rejected answer
+// letting the call proceed; a PermissionRequest answer takes behavior
+// allow or deny without updatedInput. So an allow is no decision at all
+// (the call goes on through Codex's own approval policy), an ask is a
+// deny saying why, and an allow with a human's changes, which Codex
+// cannot make, is a deny: the human approved the changed call, not the
+// one Codex would run. nil is no output (the exit code says it all).
+func CodexOutput(ans *claudecode.Answer) *claudecode.Output {
+	o := ans.Output
+	if o == nil || o.HookSpecificOutput == nil {
+		return o
+	}
+	h := *o.HookSpecificOutput
+	if d := h.Decision; d != nil {
+		if d.Behavior != "allow" || d.UpdatedInput == nil {
+			return o
+		}
+		why := strings.TrimPrefix(strings.TrimSpace(ans.Verdict.Reason), "toolgate: ")
+		if why == "" {
+			why = "approved"
+		}
+		h.Decision = &claudecode.PermissionDecision{Behavior: "deny", Message: "toolgate: " + why + codexNoChange}
+		return &claudecode.Output{SystemMessage: o.SystemMessage, HookSpecificOutput: &h}
+	}
+	switch h.PermissionDecision {
+	case "allow":
+		if h.UpdatedInput == nil {
+			return &claudecode.Output{}
+		}
+		h.UpdatedInput = nil
+		h.PermissionDecision = "deny"
+		h.PermissionDecisionReason += codexNoChange
+	case "ask":
+		h.PermissionDecision = "deny"
+		h.PermissionDecisionReason += codexNoAsk
+	case "deny":
+	default:
+		h.PermissionDecision = "deny"
+	}
+	return &claudecode.Output{SystemMessage: o.SystemMessage, HookSpecificOutput: &h}
 }

@@ -1,8 +1,16 @@
 package hosts
 
 import (
+	"context"
+	"crypto/sha256"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/policy"
 )
 
 // TestCodexHash: the trust hashes of toolgate's hooks are the ones Codex
@@ -34,7 +42,7 @@ func TestCodexHash(t *testing.T) {
 		{"no timeout", group("PreToolUse", `"matcher":"*",`, `{"type":"command","command":"toolgate-hook codex"}`), file + ":pre_tool_use:1:1", ""},
 		{"empty matcher", group("PreToolUse", `"matcher":"",`, ours), file + ":pre_tool_use:1:1", ""},
 	} {
-		hooks, err := codexHooks(file, []byte(tc.src))
+		hooks, err := codexHooks(file, []byte(tc.src), sha256.Sum256)
 		if err != nil || len(hooks) != 1 {
 			t.Fatalf("%s: %v %+v", tc.name, err, hooks)
 		}
@@ -74,5 +82,82 @@ func TestCodexTrustTables(t *testing.T) {
 	if !codexHooksOff([]byte("[features]\nhooks = false # off\n")) || codexHooksOff([]byte("[features]\nhooks = true\n")) ||
 		!codexHooksOff([]byte("features.codex_hooks = false\n")) {
 		t.Error("codexHooksOff")
+	}
+}
+
+// codexInput is a recorded hook input (claudecode's test data).
+func codexInput(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "claudecode", "testdata", "inputs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestCodexAnswers: the Codex host answers in the subset Codex reads, and
+// so does the Claude Code host when Codex (by its turn_id) runs it: a
+// deny with its reason, an ask denied saying a human is needed, an allow
+// as no decision, a human's changes (which Codex cannot make) denied, and
+// a prompt let through. Claude Code's own inputs keep Claude Code's
+// format on its host.
+func TestCodexAnswers(t *testing.T) {
+	t.Parallel()
+	e, err := policy.New([]*policy.Document{policy.DefaultDocument()}, policy.WithHome("/home/dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := &claudecode.Hook{Decider: &claudecode.Local{Engine: e, Env: policy.Env{Mode: e.Mode()}}}
+	allow := strings.Replace(string(codexInput(t, "codex_ask.json")), "git push origin main", "git status", 1)
+	codexHost, _ := Lookup("codex")
+	claude, _ := Lookup("claude-code")
+	for _, tc := range []struct {
+		name  string
+		hosts []*Host
+		input []byte
+		want  string // the answer on stdout, "" for none
+	}{
+		{"deny", []*Host{codexHost, claude}, codexInput(t, "codex_bash.json"), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"toolgate: `},
+		{"ask", []*Host{codexHost, claude}, codexInput(t, "codex_ask.json"), `"permissionDecision":"deny","permissionDecisionReason":"toolgate: `},
+		{"allow", []*Host{codexHost, claude}, []byte(allow), "{}\n"},
+		{"permission request", []*Host{codexHost, claude}, codexInput(t, "codex_permission_request.json"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"toolgate: `},
+		{"Claude Code's input on the Codex host", []*Host{codexHost}, codexInput(t, "bash.json"), `"permissionDecision":"deny"`},
+		{"Claude Code's input on its host", []*Host{claude}, codexInput(t, "bash.json"), `"permissionDecision":"ask"`},
+		{"prompt", []*Host{codexHost, claude}, codexInput(t, "codex_user_prompt_submit.json"), ""},
+	} {
+		for _, h := range tc.hosts {
+			ans := hook.Handle(context.Background(), tc.input)
+			out, msg, code := h.Answer(&ans)
+			if code != 0 || msg != "" || tc.want == "" && out != nil || !strings.HasPrefix(string(out), tc.want) && !strings.Contains(string(out), tc.want) {
+				t.Errorf("%s on %s: exit %d, stdout %s, stderr %q; want %s", tc.name, h.Name, code, out, msg, tc.want)
+			}
+			if tc.name == "ask" && !strings.Contains(string(out), "Codex hooks cannot ask") {
+				t.Errorf("ask on %s does not say why: %s", h.Name, out)
+			}
+		}
+	}
+
+	// --on-error=ask: Codex cannot ask, so a call that cannot be decided
+	// is denied there.
+	failing := &claudecode.Hook{Decider: hook.Decider, OnError: toolgate.Ask}
+	bad := []byte(`{"hook_event_name": "PreToolUse", "turn_id": "t1", "tool_input": {}}`)
+	ans := failing.Handle(context.Background(), bad)
+	if out, _, _ := codexHost.Answer(&ans); !strings.Contains(string(out), `"permissionDecision":"deny"`) {
+		t.Errorf("on-error ask on Codex: %s", out)
+	}
+
+	// A human approved the call with changes: Claude Code gets them,
+	// Codex (which cannot change a call) denies the call as it was.
+	changed := map[string]any{"command": "git push origin dev"}
+	for _, event := range []string{claudecode.EventPreToolUse, claudecode.EventPermissionRequest} {
+		v := claudecode.Verdict{Action: toolgate.Allow, Reason: "approved by ann", UpdatedInput: changed}
+		ans := claudecode.Answer{Event: event, Verdict: v, Output: claudecode.Render(event, v)}
+		out, _, _ := codexHost.Answer(&ans)
+		if strings.Contains(string(out), "updatedInput") || !strings.Contains(string(out), "deny") || !strings.Contains(string(out), "which Codex cannot apply to the call") {
+			t.Errorf("%s with changes on Codex: %s", event, out)
+		}
+		if out, _, _ := claude.Answer(&ans); !strings.Contains(string(out), `"updatedInput":{"command":"git push origin dev"}`) {
+			t.Errorf("%s with changes on Claude Code: %s", event, out)
+		}
 	}
 }

@@ -30,11 +30,8 @@ type Host struct {
 	Name string
 	// Title is the agent's name for people.
 	Title string
-	// Dialect is the variant of Claude Code's answer the host reads, for
-	// hosts that speak Claude Code's format.
-	Dialect claudecode.Dialect
 	// Adapter translates the host's own hook format; nil is Claude Code's
-	// format (Claude Code, Codex).
+	// format (Claude Code).
 	Adapter Adapter
 	// OnAsk is what a gateway's ask does by default: the agent's own
 	// prompt where the host can ask from its hook, else a remote wait.
@@ -118,16 +115,25 @@ type Adapter interface {
 // installed and then skipped without a word.
 type Trusting interface {
 	// Trust records that the user trusts toolgate's hooks in the settings
-	// file at path, whose content is settings (home is the user's home
-	// directory). It returns what it did or what the user must do, for
-	// the user.
-	Trust(path, home string, settings []byte) (string, error)
+	// file at path, whose content is settings. It returns what it did or
+	// what the user must do, for the user.
+	Trust(env TrustEnv, path string, settings []byte) (string, error)
 	// Untrust takes back the trust of toolgate's hooks in the settings
 	// file at path as it was (old), before they were removed.
-	Untrust(path, home string, old []byte) error
+	Untrust(env TrustEnv, path string, old []byte) error
 	// CheckTrust says, for each of toolgate's hooks in the settings file,
 	// whether the host runs it and, if not, why.
-	CheckTrust(path, home string, settings []byte) []TrustCheck
+	CheckTrust(env TrustEnv, path string, settings []byte) []TrustCheck
+}
+
+// TrustEnv is what a Trusting host's methods need from their caller.
+type TrustEnv struct {
+	// Home is the user's home directory.
+	Home string
+	// SHA256 is crypto/sha256's Sum256. It is passed in because the lean
+	// hook binary, which links this package, must not start the crypto
+	// packages on every call (cmd/toolgate-hook's TestLeanDeps).
+	SHA256 func([]byte) [32]byte
 }
 
 // TrustCheck is whether the host runs one of toolgate's hooks.
@@ -145,7 +151,7 @@ type TrustCheck struct {
 // it without running code at start-up.)
 var all = [...]Host{
 	{
-		Name: "claude-code", Title: "Claude Code", Dialect: claudecode.DialectAuto,
+		Name: "claude-code", Title: "Claude Code",
 		OnAsk: claudecode.AskPrompt, ShellTool: "Bash", // updatedInput
 		ToolEvent: claudecode.EventPreToolUse, PromptEvent: claudecode.EventUserPromptSubmit,
 		Events: "PreToolUse (or PermissionRequest), UserPromptSubmit",
@@ -157,7 +163,7 @@ var all = [...]Host{
 		TimeoutUnit: 1, Matcher: "*",
 	},
 	{
-		Name: "codex", Title: "Codex CLI", Dialect: claudecode.DialectCodex, Adapter: codex{},
+		Name: "codex", Title: "Codex CLI", Adapter: codex{},
 		// Codex cannot ask from a hook: a call that needs a human waits
 		// for a remote approver.
 		OnAsk:     claudecode.AskWait,
@@ -219,6 +225,22 @@ var all = [...]Host{
 		TimeoutUnit: 1000,
 		Layout:      LayoutPlugin,
 	},
+}
+
+// Answer renders the hook's answer for the host: what to print on stdout
+// and stderr and the exit code. A host without an Adapter reads Claude
+// Code's format, but an input from Codex (which runs Claude Code's hooks
+// as well) is answered in what Codex reads.
+func (h *Host) Answer(ans *claudecode.Answer) (stdout []byte, stderr string, exit int) {
+	switch {
+	case h.Adapter != nil:
+		return h.Adapter.Answer(ans)
+	case ans.TurnID != "":
+		return codex{}.Answer(ans)
+	case ans.Output != nil:
+		return ans.Output.Marshal(), "", claudecode.ExitOK
+	}
+	return nil, ans.Stderr, ans.Exit
 }
 
 // All returns every host, in the table's order.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"io"
@@ -214,7 +215,7 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 	if t, ok := host.Adapter.(hosts.Trusting); ok && !*printOnly {
 		// The host skips a hook its user has not trusted, silently: trust
 		// it now, as the user's own act of installing it.
-		say, err := t.Trust(path, home, out)
+		say, err := t.Trust(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, out)
 		if err != nil {
 			return badInput(fmt.Errorf("the hook is in %s, but %s will skip it until it is trusted: %w", path, host.Title, err))
 		}
@@ -264,7 +265,7 @@ func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer)
 		return nil
 	}
 	if t, ok := host.Adapter.(hosts.Trusting); ok {
-		if err := t.Untrust(path, home, src); err != nil {
+		if err := t.Untrust(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, src); err != nil {
 			return err
 		}
 	}

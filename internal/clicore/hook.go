@@ -105,7 +105,7 @@ type Handoff struct {
 // let the call through, so it is used only for an event known to gate
 // nothing.
 func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	name, dialect := host.Name, host.Dialect
+	name := host.Name
 	fs := NewFlagSet("hook "+name, stderr)
 	var hf HookFlags
 	hf.Register(fs)
@@ -130,7 +130,7 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 		return err
 	}
 
-	hook := claudecode.Hook{Dialect: dialect, Workspace: hf.Workspace}
+	hook := claudecode.Hook{Workspace: hf.Workspace}
 	if hook.Workspace == "" {
 		hook.Workspace = os.Getenv("TOOLGATE_WORKSPACE")
 	}
@@ -172,36 +172,20 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 	}
 
 	ans := hook.Handle(ctx, data)
-	if host.Adapter != nil {
-		out, msg, code := host.Adapter.Answer(&ans)
-		if _, err := stdout.Write(out); err != nil {
-			fmt.Fprintf(stderr, "toolgate: write answer: %v; the call is blocked\n", err)
-			return ErrSilent(claudecode.ExitBlock)
-		}
-		if msg != "" {
-			fmt.Fprintln(stderr, msg)
-		}
-		if code != claudecode.ExitOK {
-			return ErrSilent(code)
-		}
-		return nil
+	out, msg, code := host.Answer(&ans)
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintf(stderr, "toolgate: write answer: %v; the call is blocked\n", err)
+		return ErrSilent(claudecode.ExitBlock)
 	}
-	if ans.Output != nil {
-		if _, err := stdout.Write(ans.Output.Marshal()); err != nil {
-			fmt.Fprintf(stderr, "toolgate: write answer: %v; the call is blocked\n", err)
-			return ErrSilent(claudecode.ExitBlock)
-		}
-		return nil
+	if msg != "" {
+		fmt.Fprintln(stderr, msg)
 	}
-	if ans.Stderr != "" {
-		fmt.Fprintln(stderr, ans.Stderr)
+	if code != claudecode.ExitOK {
+		return ErrSilent(code)
 	}
-	if ans.Exit == claudecode.ExitOK {
-		// A UserPromptSubmit: exit 0 and no output let the prompt through,
-		// even when its turn could not be ended (see Hook.Handle).
-		return nil
-	}
-	return ErrSilent(ans.Exit)
+	// Exit 0: a decision on stdout, or a UserPromptSubmit, which no output
+	// lets through even when its turn could not be ended (see Hook.Handle).
+	return nil
 }
 
 // lazyLocal decides locally, loading the rules on first use: an input that

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 )
 
 // HandlerOption configures NewHandler.
@@ -67,8 +68,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// A misconfigured hook URL must not open the gate: every call is
 		// answered as undecidable, which the agent shows with the reason.
-		hook = &claudecode.Hook{Decider: failing{fmt.Errorf("hook URL: %w", err)}, OnError: h.hook.OnError, Dialect: h.hook.Dialect}
+		hook = &claudecode.Hook{Decider: failing{fmt.Errorf("hook URL: %w", err)}, OnError: h.hook.OnError}
 	}
+	dialect := r.URL.Query().Get("dialect")
 	data, err := io.ReadAll(io.LimitReader(r.Body, claudecode.MaxInputBytes+1))
 	if err != nil {
 		// The agent is gone or the body broke: answer a block anyway.
@@ -76,6 +78,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ans := hook.Handle(r.Context(), data)
+	if dialect == "codex" || dialect == "" && ans.TurnID != "" {
+		// Codex (by the URL, or by the turn_id only it sends) reads
+		// less of the answer.
+		ans.Output = hosts.CodexOutput(&ans)
+	}
 	switch {
 	case ans.Output != nil:
 		writeJSON(w, ans.Output)
@@ -101,11 +108,7 @@ func (h *handler) configure(r *http.Request) (*claudecode.Hook, error) {
 		hook.Workspace = ws
 	}
 	switch q.Get("dialect") {
-	case "":
-	case "claude", "claude-code":
-		hook.Dialect = claudecode.DialectClaude
-	case "codex":
-		hook.Dialect = claudecode.DialectCodex
+	case "", "claude", "claude-code", "codex":
 	default:
 		return nil, fmt.Errorf("dialect=%q: want claude or codex", q.Get("dialect"))
 	}
@@ -125,7 +128,7 @@ func (h *handler) configure(r *http.Request) (*claudecode.Hook, error) {
 		if !path.IsAbs(sandbox) {
 			return nil, fmt.Errorf("sandbox=%q: want the absolute path of toolgate-sandbox on the agent's machine", sandbox)
 		}
-		if hook.Dialect == claudecode.DialectCodex {
+		if q.Get("dialect") == "codex" {
 			return nil, errors.New("sandbox: Codex hooks cannot replace a call's input; leave it out for Codex")
 		}
 		rc.Confine = claudecode.SandboxShell("Bash", sandbox)
