@@ -197,6 +197,7 @@ type serveFlags struct {
 	addr, data, store           string
 	allowRemote, noFileReads    bool
 	nodeLease, nodeLeaseRenewal time.Duration
+	storeTimeout                time.Duration
 }
 
 // define adds the flags to fs.
@@ -208,6 +209,7 @@ func (f *serveFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noFileReads, "no-file-reads", false, "never read the files write and edit calls name to show old against new (for a gateway on another machine than its agents)")
 	fs.DurationVar(&f.nodeLease, "node-lease", postgres.DefaultLease, "with a postgres:// store, how long this node's lease lasts: a write waits at most about this long for a node that died (at most 30s)")
 	fs.DurationVar(&f.nodeLeaseRenewal, "node-lease-renewal", postgres.DefaultLeaseRenewal, "with a postgres:// store, how often this node renews its lease (at most half the lease)")
+	fs.DurationVar(&f.storeTimeout, "store-timeout", postgres.DefaultOpTimeout, "with a postgres:// store, how long one call of the database may take, connecting included, before the request answers 503 (at most 1m)")
 }
 
 // serveSettings layers the server settings: defaults, the config file's
@@ -250,6 +252,8 @@ func serveSettings(fs *flag.FlagSet, configPath string, flags *serveFlags) (serv
 			cfg.NodeLease = flags.nodeLease
 		case "node-lease-renewal":
 			cfg.NodeLeaseRenewal = flags.nodeLeaseRenewal
+		case "store-timeout":
+			cfg.StoreTimeout = flags.storeTimeout
 		}
 	})
 	if strings.HasPrefix(cfg.Data, "~/") {
@@ -292,7 +296,7 @@ func hookMount(b *approval.Broker, maxWait time.Duration) mount.Route {
 // openStore opens the store the settings name.
 func openStore(ctx context.Context, cfg serveConfig, logger *slog.Logger) (store.Store, error) {
 	url := defaultStore(cfg.Store)
-	b, ok := stores(storeOptions{data: cfg.Data, log: logger, lease: cfg.NodeLease, leaseRenewal: cfg.NodeLeaseRenewal}).Lookup(url)
+	b, ok := stores(storeOptions{data: cfg.Data, log: logger, lease: cfg.NodeLease, leaseRenewal: cfg.NodeLeaseRenewal, timeout: cfg.StoreTimeout}).Lookup(url)
 	if !ok {
 		return nil, usageErrorf("store %q: want sqlite, sqlite:PATH or postgres://…", cfg.Store)
 	}

@@ -67,7 +67,16 @@ type serveConfig struct {
 	// PostgreSQL (postgres.WithLease; postgres.CheckLease bounds them).
 	NodeLease        time.Duration `yaml:"node_lease"`
 	NodeLeaseRenewal time.Duration `yaml:"node_lease_renewal"`
+	// StoreTimeout bounds each call of a PostgreSQL store, connecting
+	// included (postgres.WithOpTimeout, default 5s; at most
+	// maxStoreTimeout): a node cut off from its database answers 503
+	// after it.
+	StoreTimeout time.Duration `yaml:"store_timeout"`
 }
+
+// maxStoreTimeout bounds store_timeout: past a minute a node cut off
+// from its database holds its callers long after /healthz says so.
+const maxStoreTimeout = time.Minute
 
 func defaultServeConfig() serveConfig {
 	return serveConfig{
@@ -79,6 +88,7 @@ func defaultServeConfig() serveConfig {
 		LogLevel: "info", LogFormat: "text",
 		ToolProfile: "seed002",
 		NodeLease:   postgres.DefaultLease, NodeLeaseRenewal: postgres.DefaultLeaseRenewal,
+		StoreTimeout: postgres.DefaultOpTimeout,
 	}
 }
 
@@ -174,6 +184,7 @@ func (c *serveConfig) applyEnv(getenv func(string) string) error {
 		"TOOLGATE_APPROVAL_TIMEOUT": &c.ApprovalTimeout, "TOOLGATE_SWEEP_INTERVAL": &c.SweepInterval,
 		"TOOLGATE_MAX_APPROVAL_TIMEOUT": &c.MaxApprovalTimeout,
 		"TOOLGATE_NODE_LEASE":           &c.NodeLease, "TOOLGATE_NODE_LEASE_RENEWAL": &c.NodeLeaseRenewal,
+		"TOOLGATE_STORE_TIMEOUT": &c.StoreTimeout,
 	}
 	for name, p := range durs {
 		if v := getenv(name); v != "" {
@@ -219,15 +230,22 @@ func (c *serveConfig) check() error {
 	return c.checkLease()
 }
 
-// checkLease validates the lease settings, which only nodes sharing a
-// store hold: set with another store they would do nothing, and a
-// setting that silently does nothing is refused like an unknown key.
+// checkLease validates the lease and store timeout settings, which only
+// nodes sharing a store use: set with another store they would do
+// nothing, and a setting that silently does nothing is refused like an
+// unknown key.
 func (c *serveConfig) checkLease() error {
 	if b, ok := stores(storeOptions{}).Lookup(defaultStore(c.Store)); !ok || !b.Shared {
 		if c.NodeLease != postgres.DefaultLease || c.NodeLeaseRenewal != postgres.DefaultLeaseRenewal {
 			return fmt.Errorf("node_lease and node_lease_renewal (--node-lease, --node-lease-renewal) apply only to nodes sharing a postgres:// store")
 		}
+		if c.StoreTimeout != postgres.DefaultOpTimeout {
+			return fmt.Errorf("store_timeout (--store-timeout) applies only to a postgres:// store")
+		}
 		return nil
+	}
+	if c.StoreTimeout <= 0 || c.StoreTimeout > maxStoreTimeout {
+		return fmt.Errorf("store_timeout %v: want more than 0 and at most %v", c.StoreTimeout, maxStoreTimeout)
 	}
 	if err := postgres.CheckLease(c.NodeLease, c.NodeLeaseRenewal); err != nil {
 		return fmt.Errorf("node_lease, node_lease_renewal: %w", err)

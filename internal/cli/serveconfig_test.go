@@ -115,6 +115,54 @@ func TestServeSettingsNodeLease(t *testing.T) {
 	}
 }
 
+// TestServeSettingsStoreTimeout: store_timeout bounds each call of a
+// PostgreSQL store, from the file, TOOLGATE_STORE_TIMEOUT or the flag
+// (which wins); zero, negative, over a minute, or set with SQLite (other
+// than the default) is refused.
+func TestServeSettingsStoreTimeout(t *testing.T) {
+	t.Parallel()
+	const pg = "--store=postgres://db.example/toolgate"
+	for _, tt := range []struct {
+		name, section string
+		args          []string
+		want          time.Duration
+		err           string
+	}{
+		{name: "default", args: []string{pg}, want: 5 * time.Second},
+		{name: "config", section: "  store_timeout: 2s\n", args: []string{pg}, want: 2 * time.Second},
+		{name: "flag over config", section: "  store_timeout: 2s\n", args: []string{pg, "--store-timeout=750ms"}, want: 750 * time.Millisecond},
+		{name: "a minute", args: []string{pg, "--store-timeout=1m"}, want: time.Minute},
+		{name: "over a minute", args: []string{pg, "--store-timeout=61s"}, err: "at most 1m0s"},
+		{name: "zero", section: "  store_timeout: 0s\n", args: []string{pg}, err: "want more than 0"},
+		{name: "not a duration", section: "  store_timeout: soon\n", args: []string{pg}, err: "toolgate.yaml:2: server: cannot unmarshal !!str `soon` into time.Duration"},
+		{name: "sqlite", section: "  store_timeout: 2s\n", err: "applies only to a postgres:// store"},
+		{name: "sqlite, the default", args: []string{"--store-timeout=5s"}, want: 5 * time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := settings(t, tt.section, tt.args...)
+			switch {
+			case tt.err != "":
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v, want one containing %q", err, tt.err)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case cfg.StoreTimeout != tt.want:
+				t.Fatalf("store timeout %v, want %v", cfg.StoreTimeout, tt.want)
+			}
+		})
+	}
+	env := map[string]string{"TOOLGATE_STORE": "postgres://db/tg", "TOOLGATE_STORE_TIMEOUT": "3s"}
+	cfg := defaultServeConfig()
+	if err := cfg.applyEnv(func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.check(); err != nil || cfg.StoreTimeout != 3*time.Second {
+		t.Fatalf("from the environment: %v, %v", cfg.StoreTimeout, err)
+	}
+}
+
 // TestServeEnvNodeLease: TOOLGATE_NODE_LEASE and
 // TOOLGATE_NODE_LEASE_RENEWAL set the lease as the other durations are
 // set, and a value that is no duration names its variable.

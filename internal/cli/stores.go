@@ -20,13 +20,15 @@ type storeOptions struct {
 	log  *slog.Logger
 	// lease and leaseRenewal are a shared store's node lease.
 	lease, leaseRenewal time.Duration
+	// timeout bounds each call of a shared store (zero: its default).
+	timeout time.Duration
 }
 
 // stores is the store backends the toolgate command links, by the scheme
 // of the store setting's URL: the one place that names them.
 func stores(o storeOptions) store.Registry {
 	pg := store.Backend{Shared: true, Open: func(ctx context.Context, url string) (store.Store, error) {
-		opts := []postgres.Option{postgres.WithLease(o.lease, o.leaseRenewal)}
+		opts := []postgres.Option{postgres.WithLease(o.lease, o.leaseRenewal), postgres.WithOpTimeout(o.timeout)}
 		if o.log != nil {
 			opts = append(opts, postgres.WithLogger(o.log))
 		}
