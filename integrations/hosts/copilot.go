@@ -7,7 +7,10 @@ import (
 )
 
 // GitHub Copilot CLI's hook events (docs.github.com, Copilot CLI hooks
-// reference): files .github/hooks/*.json, {"version": 1, "hooks":
+// reference): files $COPILOT_HOME/hooks/*.json (~/.copilot/hooks) and
+// the repository's .github/hooks/*.json, which Copilot CLI loads only in
+// a folder the user trusts (trusted_folders in its config.json) and
+// skips without a word elsewhere, {"version": 1, "hooks":
 // {"preToolUse": [{"type": "command", "bash": CMD, "timeoutSec": N}]}}.
 // preToolUse's input is {"timestamp", "cwd", "toolName", "toolArgs"} (the
 // arguments as a string of JSON) and its answer {"permissionDecision":

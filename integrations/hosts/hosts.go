@@ -88,7 +88,8 @@ type Scope struct {
 	// Help says what it is, for the flag's help.
 	Help string
 	// Dir is where the file is: "~" the home directory, "project" the
-	// project directory, "codex" $CODEX_HOME (else ~/.codex).
+	// project directory, "codex" $CODEX_HOME (else ~/.codex), "copilot"
+	// $COPILOT_HOME (else ~/.copilot).
 	Dir string
 	// File is the file's path under Dir.
 	File string
@@ -205,7 +206,8 @@ var all = [...]Host{
 		ToolEvent: copilotPreToolUse, PromptEvent: copilotPrompt,
 		Events: "preToolUse (allow, deny, ask), userPromptSubmitted",
 		Scopes: []Scope{
-			{Name: "project", Help: ".github/hooks/toolgate.json of the repository (the default; the command is 'toolgate' from PATH)", Dir: "project", File: ".github/hooks/toolgate.json", Shared: true},
+			{Name: "user", Help: "$COPILOT_HOME/hooks/toolgate.json (~/.copilot/hooks/toolgate.json), for every project (the default)", Dir: "copilot", File: "hooks/toolgate.json"},
+			{Name: "project", Help: ".github/hooks/toolgate.json of the repository, shared with the team (the command is 'toolgate' from PATH); Copilot CLI runs it only in a folder the user trusts", Dir: "project", File: ".github/hooks/toolgate.json", Shared: true},
 			{Name: "local", Help: ".github/hooks/toolgate.json of the repository, with this machine's path to the hook", Dir: "project", File: ".github/hooks/toolgate.json"},
 		},
 		TimeoutUnit: 1,
@@ -316,6 +318,11 @@ func (s *Scope) Path(project, home string) (string, error) {
 		dir = os.Getenv("CODEX_HOME")
 		if dir == "" && home != "" {
 			dir = filepath.Join(home, ".codex")
+		}
+	case "copilot":
+		dir = os.Getenv("COPILOT_HOME")
+		if dir == "" && home != "" {
+			dir = filepath.Join(home, ".copilot")
 		}
 	default:
 		return "", fmt.Errorf("%s settings: unknown directory %q", s.Name, s.Dir)

@@ -23,6 +23,7 @@ func installEnv(t *testing.T) (home, project string) {
 	t.Setenv("TMPDIR", filepath.Join(home, "tmp"))
 	t.Setenv("GOCACHE", filepath.Join(home, "gocache"))
 	t.Setenv("CODEX_HOME", "")
+	t.Setenv("COPILOT_HOME", "")
 	return home, project
 }
 
@@ -324,16 +325,17 @@ func TestHookInstallFlatAndPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		host, file string
-		want       []string
+		host, scope, file string
+		want              []string
 	}{
-		{"cursor", cursor, []string{`"beforeShellExecution": [`, `"command": "audit.sh"`, `"command": "` + bin + ` cursor"`, `"beforeReadFile": [`, `"beforeMCPExecution": [`, `"beforeSubmitPrompt": [`, `"afterFileEdit"`}},
-		{"copilot", filepath.Join(project, ".github", "hooks", "toolgate.json"), []string{`"version": 1`, `"preToolUse": [`, `"type": "command"`, `"bash": "` + bin + ` copilot"`, `"timeoutSec": 40`, `"userPromptSubmitted": [`}},
-		{"opencode", filepath.Join(home, ".config", "opencode", "plugins", "toolgate.js"), []string{"// toolgate-hook-command: " + bin + " opencode\n", `"tool.execute.before"`, "const TIMEOUT_MS = 160000;"}},
+		{"cursor", "", cursor, []string{`"beforeShellExecution": [`, `"command": "audit.sh"`, `"command": "` + bin + ` cursor"`, `"beforeReadFile": [`, `"beforeMCPExecution": [`, `"beforeSubmitPrompt": [`, `"afterFileEdit"`}},
+		{"copilot", "--local", filepath.Join(project, ".github", "hooks", "toolgate.json"), []string{`"version": 1`, `"preToolUse": [`, `"type": "command"`, `"bash": "` + bin + ` copilot"`, `"timeoutSec": 40`, `"userPromptSubmitted": [`}},
+		{"copilot", "", filepath.Join(home, ".copilot", "hooks", "toolgate.json"), []string{`"version": 1`, `"preToolUse": [`, `"bash": "` + bin + ` copilot"`, `"userPromptSubmitted": [`}},
+		{"opencode", "", filepath.Join(home, ".config", "opencode", "plugins", "toolgate.js"), []string{"// toolgate-hook-command: " + bin + " opencode\n", `"tool.execute.before"`, "const TIMEOUT_MS = 160000;"}},
 	} {
 		args := []string{"install", tc.host, "--dir", project, "--command", bin}
-		if tc.host == "copilot" {
-			args = append(args, "--local")
+		if tc.scope != "" {
+			args = append(args, tc.scope)
 		}
 		if code, stdout, stderr := hookExit(t, args, nil); code != 0 || !strings.Contains(stdout, "installed in "+tc.file) {
 			t.Fatalf("%s: exit %d, %s%s", tc.host, code, stdout, stderr)
@@ -348,8 +350,8 @@ func TestHookInstallFlatAndPlugin(t *testing.T) {
 			t.Errorf("%s reinstall: exit %d, %s", tc.host, code, stdout)
 		}
 		args = []string{"uninstall", tc.host, "--dir", project}
-		if tc.host == "copilot" {
-			args = append(args, "--local")
+		if tc.scope != "" {
+			args = append(args, tc.scope)
 		}
 		if code, stdout, stderr := hookExit(t, args, nil); code != 0 || !strings.Contains(stdout, "removed the ") {
 			t.Fatalf("%s uninstall: exit %d, %s%s", tc.host, code, stdout, stderr)
