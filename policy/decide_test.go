@@ -36,6 +36,9 @@ type decideCase struct {
 	call   toolgate.Call
 	mode   toolgate.Mode
 	opts   map[string]string
+	// vars is the environment the command runs in (env=K=V;K=V, or
+	// env=- for one with nothing of interest set); nil: unknown.
+	vars map[string]string
 }
 
 func TestDecide(t *testing.T) {
@@ -52,6 +55,12 @@ func TestDecide(t *testing.T) {
 				var d toolgate.Decision
 				e := env
 				e.Mode = c.mode
+				if c.vars != nil {
+					e.Vars = func(name string) (string, bool) {
+						v, ok := c.vars[name]
+						return v, ok
+					}
+				}
 				engine.Decide(&c.call, e, &d)
 				checkCase(t, file, c, &d)
 			}
@@ -249,6 +258,13 @@ func parseCases(t *testing.T, file, text string, defaultMode toolgate.Mode) []de
 				c.call.Cwd = v
 			case "home":
 				c.call.Home = v
+			case "env":
+				c.vars = map[string]string{}
+				for _, kv := range strings.Split(v, ";") {
+					if name, val, ok := strings.Cut(kv, "="); ok {
+						c.vars[name] = val
+					}
+				}
 			case "tier":
 				if err := c.call.Tier.UnmarshalText([]byte(v)); err != nil {
 					t.Fatal(err)

@@ -25,6 +25,14 @@ type Env struct {
 	// Grants are the grant layers in merge order: global, workspace,
 	// session, turn. Later layers win.
 	Grants []*Ruleset
+	// Vars looks up the variables of the environment the call's shell
+	// command runs in, when the caller knows it (a hook running in the
+	// agent's own environment passes os.LookupEnv); nil when it does not.
+	// A file operand's variables are then read at their values
+	// ("cat $XDG_CONFIG_HOME/gh/hosts.yml"); without it a variable with no
+	// known value may name any file, a protected one among them. $PWD is
+	// the call's cwd either way.
+	Vars func(name string) (string, bool)
 }
 
 // Reasons used when no rule decides. They are constants so that deciding
@@ -198,7 +206,7 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 	switch info.spec.Kind {
 	case KindShell:
 		var ok bool
-		if subs, ok = e.shellSubjects(c, info.spec, base, d); !ok {
+		if subs, ok = e.shellSubjects(c, &env, info.spec, base, d); !ok {
 			return
 		}
 	case KindRead, KindWrite, KindGlob, KindGrep:
@@ -827,13 +835,13 @@ func underRoot(abs, root string) (string, bool) {
 // shellSubjects analyses the call's command and returns a subject per
 // simple command and per file. ok is false when the decision is already
 // made (no command, a parse failure, too large).
-func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d *toolgate.Decision) ([]subject, bool) {
+func (e *Engine) shellSubjects(c *toolgate.Call, env *Env, spec ToolSpec, base subject, d *toolgate.Decision) ([]subject, bool) {
 	src, ok := commandText(c.Args, spec.Args)
 	if !ok {
 		d.Action, d.Reason = toolgate.Ask, reasonNoCommand
 		return nil, false
 	}
-	a, err := e.shell.Analyze(src)
+	a, err := e.shell.AnalyzeEnv(src, e.shellVars(env.Vars, c.Cwd))
 	if err != nil {
 		d.Action, d.Reason = toolgate.Ask, "cannot analyse shell command: "+err.Error()
 		return nil, false
@@ -897,12 +905,22 @@ func (e *Engine) shellSubjects(c *toolgate.Call, spec ToolSpec, base subject, d 
 			s.texts[0], s.n = f.Path, 1
 			s.alts = f.Alts // its default spellings: deny and ask rules see them
 			s.fclass, s.maybe = e.altClass(fb, kind, &f, c.Cwd)
+			if s.fclass.Class == "" && f.Unknown {
+				s.fclass, s.maybe = unknownClass(&f)
+			}
 		} else {
 			s = e.fileSubject(fb, kind, f.Path, c.Cwd, f.Dir)
+			if len(f.Alts) > 0 {
+				// A path read with the environment: its defaults too.
+				s.alts = append(s.alts[:len(s.alts):len(s.alts)], f.Alts...)
+			}
 		}
 		s.under = f.Under
 		if !s.opaque && !pattern {
 			s.fclass = e.fileClass(&s, f.Write, f.Delete, f.Recursive)
+			if s.fclass.Class == "" && len(f.Alts) > 0 {
+				s.fclass, s.maybe = e.altClass(fb, kind, &f, c.Cwd)
+			}
 			if (f.Recursive || f.Moved) && (s.fclass.Class == "" || s.fclass.Class == shell.ClassDestructive) {
 				if tc := e.treeClass(&s, &f, c.Cwd); tc.Class != "" {
 					s.fclass = tc
@@ -1114,6 +1132,39 @@ func (e *Engine) altClass(base subject, kind toolgate.SubjectKind, f *shell.File
 		}
 	}
 	return shell.ClassRisk{}, false
+}
+
+// shellVars is what the engine knows of the environment a shell call
+// runs in: $PWD is the call's cwd, the rest what vars (Env.Vars) says; nil
+// when it knows nothing.
+func (e *Engine) shellVars(vars func(string) (string, bool), cwd string) shell.Vars {
+	if vars == nil && cwd == "" {
+		return nil
+	}
+	return func(name string) (string, bool, bool) {
+		if name == "PWD" && cwd != "" {
+			return cwd, true, true
+		}
+		if vars == nil {
+			return "", false, false
+		}
+		v, set := vars(name)
+		return v, set, true
+	}
+}
+
+// unknownClass is the class of a file named through a variable whose
+// value nobody knows: it may be any file, so it is judged as the
+// protected files it may be. A read may read a secret, which no mode
+// allows; a write may change the agent's or toolgate's configuration,
+// which a person decides in every mode.
+func unknownClass(f *shell.File) (shell.ClassRisk, bool) {
+	if f.Write || f.Delete {
+		return shell.ClassRisk{Class: shell.ClassTampering, Token: f.Path,
+			Reason: "may write " + f.Path + ", whose value is not known here: the agent's or toolgate's configuration among the files it may be"}, true
+	}
+	return shell.ClassRisk{Class: shell.ClassCredential, Token: f.Path,
+		Reason: "may read " + f.Path + ", whose value is not known here: a secret among the files it may be"}, false
 }
 
 // mayVerb turns a class reason about a file into a possibility: "writes

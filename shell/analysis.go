@@ -188,4 +188,8 @@ type File struct {
 	// Alts are the static paths a non-static Path may be ($XDG_* and
 	// ${VAR:-default} at their defaults): deny and ask rules match them.
 	Alts []string
+	// Unknown is set for a path through a variable of the environment
+	// whose value nobody knows ("$X/id_rsa" when the caller's environment
+	// is not known): it may be any file, a protected one among them.
+	Unknown bool
 }

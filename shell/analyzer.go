@@ -135,6 +135,15 @@ func parse(src string) (*syntax.File, error) {
 // syntax.LangError); a script over the byte limit yields ErrTooLarge. It
 // never panics: an internal failure is returned as an error.
 func (a *Analyzer) Analyze(src string) (res *Analysis, err error) {
+	return a.AnalyzeEnv(src, nil)
+}
+
+// AnalyzeEnv is Analyze for a command line run in an environment the
+// caller knows (env; nil for none): a word whose variables it gives and
+// the command line does not change is read with their values
+// ("cat $PWD/README.md", "ls ${BUILD_DIR:-build}"), and a file named
+// through a variable nobody knows is marked File.Unknown.
+func (a *Analyzer) AnalyzeEnv(src string, env Vars) (res *Analysis, err error) {
 	if len(src) > a.maxBytes {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(src), a.maxBytes)
 	}
@@ -150,7 +159,8 @@ func (a *Analyzer) Analyze(src string) (res *Analysis, err error) {
 			res, err = nil, fmt.Errorf("shell: internal error analysing command: %v", r)
 		}
 	}()
-	w := walker{a: a, res: &Analysis{Commands: make([]Command, 0, 4)}, left: a.budget}
+	w := walker{a: a, res: &Analysis{Commands: make([]Command, 0, 4)}, left: a.budget, env: env}
+	scanAssigned(f, &w.assigned)
 	w.stmts(f.Stmts, scope{src: src}, &dirState{})
 	w.finish(src)
 	w.finishBudget(src)

@@ -25,6 +25,11 @@ func (w *walker) expandBraces(src string, x *syntax.Word, out []word, budget int
 		}
 	}
 	wd := render(src, x)
+	if !wd.static {
+		if res, ok := w.resolveWord(src, x); ok {
+			wd = res
+		}
+	}
 	w.spendWords(1, len(wd.text))
 	return append(out, wd), budget - 1, true
 }

@@ -524,6 +524,7 @@ func (w *walker) script(text string, static bool, c scope, d *dirState, via stri
 	if child {
 		d = d.clone()
 	}
+	scanAssigned(f, &w.assigned)
 	w.stmts(f.Stmts, sc, d)
 	return static
 }

@@ -594,6 +594,11 @@ func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 	f.Path, f.Static, f.Glob, f.Command = p, static, glob, owner
 	if !static {
 		f.Alts = expansions(p, w.a.home, w.vars, maxExpansions)
+		f.Unknown = w.unknownVar(p)
+	} else if wd.src != "" {
+		// Read with the environment's values: the places its $XDG_*
+		// variables default to are still where their tools look.
+		f.Alts = expansions(wd.src, w.a.home, nil, maxExpansions)
 	}
 	rel := !path.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$")
 	if d == nil || !rel {

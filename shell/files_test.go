@@ -112,7 +112,7 @@ func TestFileFields(t *testing.T) {
 	t.Parallel()
 	res := analyze(t, `cat "$X/y" *.log ~/z > out`)
 	want := []File{
-		{Path: "$X/y", Static: false, Command: "cat $X/y *.log ~/z"},
+		{Path: "$X/y", Static: false, Command: "cat $X/y *.log ~/z", Unknown: true},
 		{Path: "*.log", Static: false, Glob: true, Command: "cat $X/y *.log ~/z"},
 		{Path: "/home/me/z", Static: true, Command: "cat $X/y *.log ~/z"},
 		{Path: "out", Write: true, Static: true, Command: "cat $X/y *.log ~/z"},

@@ -32,6 +32,11 @@ type walker struct {
 	// -exec CMD {}, PRODUCER | xargs CMD): read-only once the form is
 	// seen through, its files recorded (markProduced).
 	readsProduced map[int]bool
+	// env is what the caller knows of the environment (nil: nothing), and
+	// assigned what the scripts may assign: a word whose variables the
+	// environment gives and no script changes is resolved (resolveWord).
+	env      Vars
+	assigned assigned
 }
 
 // maxVars and maxVarValues bound what vars remembers.
@@ -378,6 +383,11 @@ func (w *walker) redirect(r *syntax.Redirect, c *scope, d *dirState, pend []pend
 		return pend
 	}
 	rw := render(c.src, r.Word)
+	if !rw.static {
+		if res, ok := w.resolveWord(c.src, r.Word); ok {
+			rw = res
+		}
+	}
 	if strings.HasPrefix(rw.text, "/dev/tcp/") || strings.HasPrefix(rw.text, "/dev/udp/") {
 		w.critical(RiskDevTCP, "a redirection to "+rw.text+" opens a network connection from the shell", rw.text)
 	}

@@ -15,6 +15,10 @@ type word struct {
 	glob   bool   // an unquoted glob metacharacter (*, ?, [, extglob)
 	tilde  bool   // starts with an unquoted ~
 	fetch  bool   // a substitution in it runs a remote fetcher
+	// src is the source form of a word read with the caller's
+	// environment (resolveWord), whose defaults ($XDG_*) stay
+	// alternatives deny rules see; "" for the others.
+	src string
 }
 
 // maxBraceWords caps how many words brace expansion may produce for one

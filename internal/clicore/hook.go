@@ -247,7 +247,9 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 		if err != nil {
 			return claudecode.Verdict{}, fmt.Errorf("load rules: %w", err)
 		}
-		env := policy.Env{Mode: e.Mode(), Agent: agent}
+		// The hook runs in the agent's environment, which its shell
+		// commands inherit: their variables are read at these values.
+		env := policy.Env{Mode: e.Mode(), Agent: agent, Vars: os.LookupEnv}
 		if m, err := l.flags.Modes.Resolve(l.flags.Mode); err != nil {
 			return claudecode.Verdict{}, err
 		} else if m != nil {
