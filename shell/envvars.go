@@ -116,6 +116,16 @@ func scanAssigned(f *syntax.File, as *assigned) {
 	})
 }
 
+// assignedVars returns what the scripts may assign, scanning the command
+// line on first use: most have no word that needs it.
+func (w *walker) assignedVars() *assigned {
+	if w.top != nil {
+		scanAssigned(w.top, &w.assigned)
+		w.top = nil
+	}
+	return &w.assigned
+}
+
 // arithmAssigned records the variable an arithmetic assignment sets.
 func arithmAssigned(x syntax.ArithmExpr, as *assigned) {
 	if w, ok := x.(*syntax.Word); ok {
@@ -146,7 +156,7 @@ func litOf(w *syntax.Word) (string, bool) {
 // word splitting or pathname expansion would change, no empty unquoted
 // word. ok is false otherwise: the word stays as render leaves it.
 func (w *walker) resolveWord(src string, x *syntax.Word) (word, bool) {
-	if w.env == nil || w.assigned.any {
+	if w.env == nil || w.assignedVars().any {
 		return word{}, false
 	}
 	var b strings.Builder
@@ -207,7 +217,7 @@ func (w *walker) paramValue(src string, p *syntax.ParamExp) (string, bool) {
 		return "", false
 	}
 	name := p.Param.Value
-	if !isVarName(name) || w.assigned.has(name) {
+	if !isVarName(name) || w.assignedVars().has(name) {
 		return "", false
 	}
 	v, set, known := w.env(name)
@@ -295,7 +305,7 @@ func (w *walker) unknownVar(p string) bool {
 			// $1, $@, $(…): judged as before (a substitution asks on
 			// its own).
 		case len(w.vars[name]) > 0:
-		case w.assigned.has(name):
+		case w.assignedVars().has(name):
 			return true // assigned a value the analysis does not know
 		case name == "PWD" || name == "HOME" || xdgDefault(name) != "" && w.a.home != "":
 		case w.env == nil:

@@ -37,6 +37,7 @@ type walker struct {
 	// environment gives and no script changes is resolved (resolveWord).
 	env      Vars
 	assigned assigned
+	top      *syntax.File // the command line, until assignedVars scans it
 }
 
 // maxVars and maxVarValues bound what vars remembers.
