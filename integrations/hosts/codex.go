@@ -346,6 +346,13 @@ func CodexHome(home string) string {
 // codex adapts Codex CLI's hooks.
 type codex struct{}
 
+// codexPermissions are Codex's rules files, $CODEX_HOME/rules/*.rules (a
+// project's .codex/rules are left out: Codex loads them only in a project
+// the user trusts, which toolgate cannot see).
+func codexPermissions(_, home string) []claudecode.SettingsFile {
+	return claudecode.CodexRuleFiles(CodexHome(home))
+}
+
 // codexKeyPath is a hooks.json's path as Codex names it in trust keys: a
 // user's under Codex's home as Codex resolves it, a project's as it is.
 func codexKeyPath(path, home string) (keyPath string, user bool) {

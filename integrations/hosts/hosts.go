@@ -33,6 +33,10 @@ type Host struct {
 	// Adapter translates the host's own hook format; nil is Claude Code's
 	// format (Claude Code).
 	Adapter Adapter
+	// Permissions lists the agent's own permission files for a project
+	// directory and home directory, which the hook layers under
+	// toolgate's rules (--agent-permissions); nil reads none.
+	Permissions func(projectDir, home string) []claudecode.SettingsFile
 	// OnAsk is what a gateway's ask does by default: the agent's own
 	// prompt where the host can ask from its hook, else a remote wait.
 	OnAsk claudecode.AskMode
@@ -152,7 +156,7 @@ type TrustCheck struct {
 // it without running code at start-up.)
 var all = [...]Host{
 	{
-		Name: "claude-code", Title: "Claude Code",
+		Name: "claude-code", Title: "Claude Code", Permissions: claudePermissions,
 		OnAsk: claudecode.AskPrompt, ShellTool: "Bash", // updatedInput
 		ToolEvent: claudecode.EventPreToolUse, PromptEvent: claudecode.EventUserPromptSubmit,
 		Events: "PreToolUse (or PermissionRequest), UserPromptSubmit",
@@ -164,7 +168,7 @@ var all = [...]Host{
 		TimeoutUnit: 1, Matcher: "*",
 	},
 	{
-		Name: "codex", Title: "Codex CLI", Adapter: codex{},
+		Name: "codex", Title: "Codex CLI", Adapter: codex{}, Permissions: codexPermissions,
 		// Codex cannot ask from a hook: a call that needs a human waits
 		// for a remote approver.
 		OnAsk:     claudecode.AskWait,
@@ -227,6 +231,12 @@ var all = [...]Host{
 		TimeoutUnit: 1000,
 		Layout:      LayoutPlugin,
 	},
+}
+
+// claudePermissions are Claude Code's permission files: the managed
+// settings, the user's, and the project's shared and local ones.
+func claudePermissions(projectDir, home string) []claudecode.SettingsFile {
+	return claudecode.PermissionFiles(projectDir, home, claudecode.ManagedSettingsPath())
 }
 
 // Answer renders the hook's answer for the host: what to print on stdout

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -146,11 +145,11 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 			deadline += hf.Wait
 		}
 		hook.Decider = handoff.Gateway(url, &hf, host, deadline)
-		if hf.AgentPerms && (name == "claude-code" || name == "codex") {
-			hook.Decider = &agentDenyFirst{host: name, projectDir: hook.ProjectDir, next: hook.Decider}
+		if hf.AgentPerms && host.Permissions != nil {
+			hook.Decider = &agentDenyFirst{perms: host.Permissions, projectDir: hook.ProjectDir, next: hook.Decider}
 		}
 	} else {
-		hook.Decider = &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, host: name, projectDir: hook.ProjectDir}
+		hook.Decider = &lazyLocal{flags: &hf, agentPerms: hf.AgentPerms, host: host, projectDir: hook.ProjectDir}
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, claudecode.MaxInputBytes+1))
 	if err != nil {
@@ -192,27 +191,15 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 // is not a call costs no rule loading.
 type lazyLocal struct {
 	flags *HookFlags
-	// agentPerms layers the agent's own permissions: Claude Code's, read
-	// for projectDir (else the call's cwd, which is a workspace root
-	// either way), or Codex's rules for Codex. Other hosts' permission
-	// files are not read yet.
+	// agentPerms layers the agent's own permissions (the host's
+	// Permissions), read for projectDir (else the call's cwd, which is a
+	// workspace root either way).
 	agentPerms bool
-	host       string
+	host       *hosts.Host
 	projectDir string
 	// loaded are the rules once read.
 	loaded *Loaded
 	local  *claudecode.Local
-}
-
-// CodexHome is $CODEX_HOME, else ~/.codex.
-func CodexHome(home string) string {
-	if d := os.Getenv("CODEX_HOME"); d != "" {
-		return d
-	}
-	if home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".codex")
 }
 
 func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Verdict, error) {
@@ -226,14 +213,10 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 		if dir != "" {
 			extra = append(extra, policy.WithWorkspaceRoots(dir))
 		}
-		if l.agentPerms && (l.host == "claude-code" || l.host == "codex") {
+		if l.agentPerms && l.host.Permissions != nil {
 			stack = func(docs []*policy.Document) ([]*policy.Document, error) {
 				home, _ := os.UserHomeDir()
-				files := claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath())
-				if l.host == "codex" {
-					files = claudecode.CodexRuleFiles(CodexHome(home))
-				}
-				p, err := claudecode.LoadPermissions(files)
+				p, err := claudecode.LoadPermissions(l.host.Permissions(dir, home))
 				if err != nil {
 					return nil, err
 				}
@@ -255,8 +238,7 @@ func (l *lazyLocal) Decide(ctx context.Context, c *toolgate.Call) (claudecode.Ve
 		} else if m != nil {
 			env.Mode = *m
 		}
-		h, _ := hosts.Lookup(l.host)
-		l.local = &claudecode.Local{Engine: e, Env: env, Confine: SandboxConfiner(h)}
+		l.local = &claudecode.Local{Engine: e, Env: env, Confine: SandboxConfiner(l.host)}
 	}
 	return l.local.Decide(ctx, c)
 }
@@ -281,7 +263,8 @@ func RemoteDecider(g claudecode.HookGate, hf *HookFlags, host *hosts.Host) *clau
 // agent would then refuse anyway. Everything else goes to the gateway.
 // The files are read as the agent's own user, so ~ is the agent's home.
 type agentDenyFirst struct {
-	host       string
+	// perms lists the agent's permission files (the host's Permissions).
+	perms      func(projectDir, home string) []claudecode.SettingsFile
 	projectDir string
 	next       claudecode.Decider
 	loaded     bool
@@ -308,11 +291,7 @@ func (a *agentDenyFirst) Decide(ctx context.Context, c *toolgate.Call) (claudeco
 		if dir == "" {
 			dir = c.Cwd
 		}
-		files := claudecode.PermissionFiles(dir, home, claudecode.ManagedSettingsPath())
-		if a.host == "codex" {
-			files = claudecode.CodexRuleFiles(CodexHome(home))
-		}
-		p, err := claudecode.LoadPermissions(files)
+		p, err := claudecode.LoadPermissions(a.perms(dir, home))
 		if err != nil {
 			return claudecode.Verdict{}, err // a deny rule that cannot be read: never allow
 		}
