@@ -183,7 +183,8 @@ type AuditEntry struct {
 	// approval.resolved, grant.added, grant.revoked, mode.changed,
 	// session.aborted, session.ended, session.turn_ended, rules.changed, call.conflict (a
 	// call id resubmitted with other content), approval.file_read (an
-	// approver asked for the file a pending call would change).
+	// approver asked for the file a pending call would change),
+	// sandbox.violation (a confined command tried what its sandbox refuses).
 	Kind       string `json:"kind"`
 	Session    string `json:"session,omitempty"`
 	Workspace  string `json:"workspace,omitempty"`

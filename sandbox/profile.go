@@ -307,8 +307,17 @@ func (p *Profile) Summary() string {
 // Explain returns the reason the profile gives for path p: the spec that
 // denies reading it or protects it from writes, if any.
 func (p *Profile) Explain(path string) (string, bool) {
+	return explainIn(path, p.DenyRead, p.Protect)
+}
+
+// ExplainRead is Explain for the specs that deny reading alone.
+func (p *Profile) ExplainRead(path string) (string, bool) {
+	return explainIn(path, p.DenyRead)
+}
+
+func explainIn(path string, lists ...[]Spec) (string, bool) {
 	path = filepath.Clean(path)
-	for _, list := range [][]Spec{p.DenyRead, p.Protect} {
+	for _, list := range lists {
 		for _, s := range list {
 			for q := path; q != "/" && q != "."; q = filepath.Dir(q) {
 				if s.matches(q) {

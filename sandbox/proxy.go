@@ -17,17 +17,25 @@ import (
 // to the hosts the profile names and nowhere else. Landlock lets the
 // command connect to the proxy's port only, and the command's environment
 // points HTTPS_PROXY and HTTP_PROXY at it. A host not named is refused
-// (403), with a line on Log naming it.
+// (403), with a line on Log naming it, unless Ask lets it through.
 type Proxy struct {
 	// Hosts are the names allowed: "example.com" (any port),
 	// "example.com:443", or "*.example.com" (any name below it).
 	Hosts []string
 	// Log receives one line per refused connection.
 	Log io.Writer
+	// Ask, when set, is asked about a host:port the profile does not
+	// name (a person, through a gateway): true lets it through, for the
+	// rest of the run; false or an error refuses it. Nil refuses.
+	Ask func(ctx context.Context, target string) (bool, error)
+	// Refused, when set, is told of each refused connection: the target
+	// and why.
+	Refused func(target, why string)
 
-	ln  net.Listener
-	srv *http.Server
-	mu  sync.Mutex
+	ln       net.Listener
+	srv      *http.Server
+	mu       sync.Mutex
+	approved map[string]bool // targets Ask let through
 }
 
 // Start listens on a loopback port and serves until ctx ends or Close.
@@ -103,12 +111,51 @@ func (p *Proxy) named(host string) bool {
 
 func (p *Proxy) refuse(w http.ResponseWriter, target, why string) {
 	msg := fmt.Sprintf("toolgate sandbox: connection to %s refused: %s", target, why)
+	p.mu.Lock()
 	if p.Log != nil {
-		p.mu.Lock()
 		fmt.Fprintln(p.Log, msg)
-		p.mu.Unlock()
 	}
+	if p.Refused != nil {
+		p.Refused(target, why)
+	}
+	p.mu.Unlock()
 	http.Error(w, msg, http.StatusForbidden)
+}
+
+// reasonUnnamed is why a host the profile does not name is refused.
+const reasonUnnamed = "the sandbox profile does not name this host (--net)"
+
+// permit reports whether the command may connect to host:port: the
+// profile names it, or Ask let it through (asked once per target and
+// run); why says what refused it.
+func (p *Proxy) permit(ctx context.Context, host, port string) (ok bool, why string) {
+	if p.allowed(host, port) {
+		return true, ""
+	}
+	if p.Ask == nil {
+		return false, reasonUnnamed
+	}
+	target := net.JoinHostPort(strings.ToLower(strings.TrimSuffix(host, ".")), port)
+	p.mu.Lock()
+	done := p.approved[target]
+	p.mu.Unlock()
+	if done {
+		return true, ""
+	}
+	yes, err := p.Ask(ctx, target)
+	switch {
+	case err != nil:
+		return false, reasonUnnamed + ", and asking a person failed: " + err.Error()
+	case !yes:
+		return false, reasonUnnamed + ", and the person asked refused it"
+	}
+	p.mu.Lock()
+	if p.approved == nil {
+		p.approved = map[string]bool{}
+	}
+	p.approved[target] = true
+	p.mu.Unlock()
+	return true, ""
 }
 
 // dial connects to host:port after checking the name and, unless the
@@ -149,8 +196,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if port == "" {
 		port = "80"
 	}
-	if !p.allowed(host, port) {
-		p.refuse(w, net.JoinHostPort(host, port), "the sandbox profile does not name this host (--net)")
+	if ok, why := p.permit(r.Context(), host, port); !ok {
+		p.refuse(w, net.JoinHostPort(host, port), why)
 		return
 	}
 	tr := &http.Transport{
@@ -185,8 +232,8 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "toolgate sandbox proxy: CONNECT needs host:port", http.StatusBadRequest)
 		return
 	}
-	if !p.allowed(host, port) {
-		p.refuse(w, r.Host, "the sandbox profile does not name this host (--net)")
+	if ok, why := p.permit(r.Context(), host, port); !ok {
+		p.refuse(w, r.Host, why)
 		return
 	}
 	upstream, err := p.dial(r.Context(), host, port)

@@ -51,6 +51,9 @@ func Run(ctx context.Context, c Command) (int, error) {
 	cmd := exec.Command(c.Self, c.EnterArgs...)
 	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Dir, c.Stdin, c.Stdout, c.Stderr
 	cmd.Env = []string{}
+	// A stream that is not a file is copied through a pipe: a process the
+	// command left running with it open must not keep Run waiting.
+	cmd.WaitDelay = time.Second
 	cmd.ExtraFiles = []*os.File{theirs}
 	uid, gid := os.Getuid(), os.Getgid()
 	cmd.SysProcAttr = &syscall.SysProcAttr{

@@ -425,6 +425,25 @@ func (s *server) handleEndSession(w http.ResponseWriter, r *http.Request) error 
 	return writeJSON(w, http.StatusOK, sess)
 }
 
+// handleSandboxReport audits what the kernel sandbox refused a confined
+// command (toolgate.SandboxReport).
+func (s *server) handleSandboxReport(w http.ResponseWriter, r *http.Request) error {
+	buf, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	var rep toolgate.SandboxReport
+	err = unmarshalStrict(buf.Bytes(), &rep)
+	putBuffer(buf)
+	if err != nil {
+		return err
+	}
+	if err := s.broker.RecordSandbox(r.Context(), &rep, actorOf(w, r)); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]bool{"recorded": true})
+}
+
 // handleDisconnect is seed 001's worker disconnect: the workspace's
 // pending approvals are cancelled.
 func (s *server) handleDisconnect(w http.ResponseWriter, r *http.Request) error {

@@ -45,6 +45,7 @@ func (s *server) routes() []route {
 	return []route{
 		{Method: http.MethodPost, Path: "/v1/evaluate", Role: agent, handler: s.handleEvaluate},
 		{Method: http.MethodPost, Path: "/v1/calls", Role: agent, handler: s.handleSubmit, Writes: true, Stores: true},
+		{Method: http.MethodPost, Path: "/v1/sandbox/violations", Role: agent, handler: s.handleSandboxReport, Writes: true, Stores: true},
 
 		{Method: http.MethodGet, Path: "/v1/approvals", Role: approver, handler: s.handleListApprovals},
 		{Method: http.MethodGet, Path: "/v1/approvals/{id}", Role: agent, handler: s.handleGetApproval},

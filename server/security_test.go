@@ -422,3 +422,28 @@ func TestMounts(t *testing.T) {
 		t.Fatal(r.status)
 	}
 }
+
+// A sandbox report is audited for an agent; one that names nothing, a
+// kind the sandbox does not make or too many violations is refused.
+func TestSandboxReport(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	v := func(n int, kind string) map[string]any {
+		list := make([]map[string]string, n)
+		for i := range list {
+			list[i] = map[string]string{"kind": kind, "target": "~/.bashrc", "rule": "writes outside the workspace are blocked"}
+		}
+		return map[string]any{"command": "sh -c 'echo x >> ~/.bashrc'", "violations": list}
+	}
+	e.must(200, "POST", "/v1/sandbox/violations", e.Agent, v(2, "file"), nil)
+	e.must(400, "POST", "/v1/sandbox/violations", e.Agent, v(0, "file"), nil)
+	e.must(400, "POST", "/v1/sandbox/violations", e.Agent, v(1, "shell"), nil)
+	e.must(413, "POST", "/v1/sandbox/violations", e.Agent, v(65, "network"), nil)
+	var page struct {
+		Entries []toolgate.AuditEntry `json:"entries"`
+	}
+	e.must(200, "GET", "/v1/audit?kind=sandbox.violation", e.Admin, nil, &page)
+	if audit := page.Entries; len(audit) != 1 || audit[0].Outcome != "blocked" || !strings.HasPrefix(audit[0].Reason, "writes outside the workspace are blocked: ~/.bashrc (and 1 more)") {
+		t.Errorf("audit %+v", page.Entries)
+	}
+}

@@ -117,6 +117,15 @@ func (g *Gate) EndTurn(ctx context.Context, session string) (*toolgate.Session, 
 	return &s, g.do(ctx, "POST", "/v1/sessions/"+pathEscape(session)+"/turn-end", struct{}{}, &s)
 }
 
+// ReportSandbox sends what the kernel sandbox refused a confined command
+// to the gateway's audit (POST /v1/sandbox/violations).
+func (g *Gate) ReportSandbox(ctx context.Context, r *toolgate.SandboxReport) error {
+	var out struct {
+		Recorded bool `json:"recorded"`
+	}
+	return g.do(ctx, "POST", "/v1/sandbox/violations", r, &out)
+}
+
 // do sends one request and decodes the JSON response into out. An error
 // response becomes a *toolgate.Error with the gateway's code; a gateway
 // that cannot be reached is EUnavailable, as package client says it.

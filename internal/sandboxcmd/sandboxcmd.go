@@ -21,7 +21,9 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/clicore"
 	"github.com/toolgate/toolgate/internal/jsonstrict"
 	"github.com/toolgate/toolgate/sandbox"
@@ -92,15 +94,40 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return printProfile(stdout, *printAs, makeProfile)
 	}
 	env := sandboxEnv(os.Environ())
+	cwd, _ := os.Getwd()
+	rep := &toolgate.SandboxReport{Command: strings.Join(argv, " "), Cwd: cwd,
+		Session: os.Getenv("TOOLGATE_SESSION"), Workspace: os.Getenv("TOOLGATE_WORKSPACE")}
+	gw, noGateway := gatewayFromEnv()
 	var port uint16
 	if len(opts.Net) > 0 {
-		proxy := &sandbox.Proxy{Hosts: opts.Net, Log: stderr}
+		var mu sync.Mutex
+		proxy := &sandbox.Proxy{Hosts: opts.Net, Log: stderr, Refused: func(target, why string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(rep.Violations) < maxViolations {
+				rep.Violations = append(rep.Violations, toolgate.SandboxViolation{Kind: "network", Target: target, Rule: "connections to hosts the sandbox profile does not name are refused"})
+			}
+		}}
+		if gw != nil {
+			// A host the profile does not name is held for a person.
+			proxy.Ask = askGateway(gw, rep.Command, cwd)
+		} else {
+			proxy.Log = &prefixNote{w: stderr, note: " (" + noGateway + ", so nobody could be asked)"}
+		}
 		if err := proxy.Start(ctx); err != nil {
 			return sandboxFailure(err)
 		}
 		defer proxy.Close()
 		port = proxy.Port()
 		env = append(env, proxy.Env()...)
+	}
+	// The command's "Permission denied" lines are explained when it ends;
+	// a terminal is left alone (a person is watching it).
+	var watch *watcher
+	cmdErr := stderr
+	if !isTerminal(stderr) {
+		watch = &watcher{w: stderr, cwd: cwd, home: opts.Home}
+		cmdErr = watch
 	}
 	path, err := lookPathIn(argv[0], env)
 	if err != nil {
@@ -119,7 +146,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Env:       env,
 		Stdin:     stdin,
 		Stdout:    stdout,
-		Stderr:    stderr,
+		Stderr:    cmdErr,
 		Self:      self,
 		EnterArgs: enter,
 		ProxyPort: port,
@@ -127,6 +154,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return sandboxFailure(fmt.Errorf("sandbox: %w (nothing ran)", err))
 	}
+	if watch != nil {
+		files := watch.explain(profile)
+		rep.Violations = append(files, rep.Violations...)
+	}
+	rep.ExitCode = code
+	report(ctx, stderr, gw, rep)
 	if code != 0 {
 		// The agent reads this beside the command's own error.
 		fmt.Fprintf(stderr, "toolgate sandbox: exit status %d; the command ran confined: %s. A \"Permission denied\", \"Operation not permitted\" or \"Read-only file system\" above comes from the sandbox.\n", code, profile.Summary())
@@ -268,4 +301,29 @@ func lookPathIn(name string, env []string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+}
+
+// isTerminal reports whether w is a terminal (or another character
+// device, such as /dev/null, that there is nothing to watch on).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// prefixNote adds a note to each line written, before its newline.
+type prefixNote struct {
+	w    io.Writer
+	note string
+}
+
+func (p *prefixNote) Write(b []byte) (int, error) {
+	line := strings.TrimSuffix(string(b), "\n")
+	if _, err := io.WriteString(p.w, line+p.note+"\n"); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
