@@ -893,9 +893,9 @@ func (e *Engine) shellSubjects(c *toolgate.Call, env *Env, spec ToolSpec, base s
 		var s subject
 		// A quoted '*', '?' or '[' is a literal character: a static path
 		// names the one file spelled so ("pip install -e '.[dev]'").
-		pattern := f.Glob && !f.Into && isPattern(f.Path) // an extraction directory stays opaque
+		pattern := f.Glob && !f.Into && isPattern(f.Path, f.HidesDots) // an extraction directory stays opaque
 		if pattern {
-			s = e.patternSubject(fb, kind, f.Path, c.Cwd, f.Dir)
+			s = e.patternSubject(fb, kind, f.Path, c.Cwd, f.Dir, f.HidesDots)
 			s.fclass = e.patternClass(&s, f.Write, f.Delete, f.Recursive)
 		} else if !f.Static || f.Glob || strings.ContainsAny(f.Path, "$`") {
 			// Only known when the command runs (an expansion or a glob):
@@ -941,8 +941,11 @@ func (e *Engine) shellSubjects(c *toolgate.Call, env *Env, spec ToolSpec, base s
 		subs = append(subs, s)
 		if f.Write && pattern {
 			mayBe := shell.MayBeCriticalWritePath
-			if f.Picked {
+			switch {
+			case f.Picked:
 				mayBe = shell.MayBeCriticalPickedPath
+			case f.HidesDots:
+				mayBe = shell.MayBeCriticalShellWrite
 			}
 			if code, reason, ok := mayBe(s.texts[s.n-1], e.home); ok && !hasRisk(d.Risks, code, s.texts[0]) {
 				d.Risks = append(d.Risks, toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: s.texts[0]})
@@ -1013,11 +1016,15 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			} else {
 				arg = cmd.Paths[k-len(cmd.Args)]
 			}
+			// An operand is a word bash expanded as a glob; a value cut out
+			// of one, or a path in inline code, is read by the program,
+			// whose globs may match dot-files.
+			shellGlob := k < len(cmd.Args)
 			if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
-				arg = v // if=.env, --data=DIR: the option's value
+				arg, shellGlob = v, false // if=.env, --data=DIR: the option's value
 			}
 			if len(arg) > 1 && (arg[0] == '@' || arg[0] == '<') {
-				arg = arg[1:] // -F x=@.env, -d @file: a file read for the value
+				arg, shellGlob = arg[1:], false // -F x=@.env, -d @file: a file read for the value
 			}
 			if arg == "" || arg[0] == '-' || strings.ContainsAny(arg, "$`\x00") || known && (strings.ContainsAny(arg, " \t\n") || !strings.ContainsAny(arg, "./")) {
 				continue
@@ -1053,7 +1060,7 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 				if pattern {
 					// A glob operand (mytool *.env): a rule that may match
 					// one of its expansions asks.
-					s = e.patternSubject(subject{family: fam, tool: canonicalTool(fam)}, kind, arg, cwd, "")
+					s = e.patternSubject(subject{family: fam, tool: canonicalTool(fam)}, kind, arg, cwd, "", shellGlob && !a.DotGlob)
 				} else {
 					s = e.fileSubject(subject{family: fam, tool: canonicalTool(fam)}, kind, arg, cwd, "")
 				}
@@ -1095,12 +1102,12 @@ func (w *wordSet) add(s string) {
 // fileKey is what decides a file of the analysis: two files with the
 // same key make the same subject.
 type fileKey struct {
-	path, dir, command                                                               string
-	write, static, glob, del, rec, into, under, picked, moved, remote, runner, named bool
+	path, dir, command                                                                      string
+	write, static, glob, del, rec, into, under, picked, hides, moved, remote, runner, named bool
 }
 
 func keyOf(f *shell.File) fileKey {
-	return fileKey{f.Path, f.Dir, f.Command, f.Write, f.Static, f.Glob, f.Delete, f.Recursive, f.Into, f.Under, f.Picked, f.Moved, f.Remote, f.Runner, f.Named}
+	return fileKey{f.Path, f.Dir, f.Command, f.Write, f.Static, f.Glob, f.Delete, f.Recursive, f.Into, f.Under, f.Picked, f.HidesDots, f.Moved, f.Remote, f.Runner, f.Named}
 }
 
 // bareName reports whether a word is a plain name, letters, digits,

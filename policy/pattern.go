@@ -34,6 +34,25 @@ type patForms struct {
 	// no working directory: it names files inside the project, which
 	// rules written for absolute paths elsewhere do not meet.
 	local bool
+	// hides marks a shell glob bash expands with its default options
+	// (shell.File.HidesDots): a leading wildcard skips dot-files.
+	hides bool
+}
+
+// parse reads a form of the subject's pattern as its expansion works.
+func (pf *patForms) parse(p string) glob.Path {
+	if pf.hides {
+		return glob.ParseShellPath(p)
+	}
+	return glob.ParsePath(p)
+}
+
+// mayBeSensitive is sensitive.MayMatch for a form of the pattern.
+func (pf *patForms) mayBeSensitive(p, home string, k sensitive.Kind) (sensitive.Entry, bool, bool) {
+	if pf.hides {
+		return sensitive.MayMatchShell(p, home, k)
+	}
+	return sensitive.MayMatch(p, home, k)
 }
 
 // maxPatternBytes bounds the glob operands compared with the rules: each
@@ -44,9 +63,9 @@ const maxPatternBytes = 512
 // isPattern reports whether a static file operand is a shell pathname
 // pattern this file can reason about: it holds a glob metacharacter, no
 // expansion or extglob, and no element that may expand to "." or ".."
-// (".*" and ".?" may, in bash before 5.2), which would leave the
-// directory the text names.
-func isPattern(p string) bool {
+// (".*" and ".?" may, in bash before 5.2; "[.]*" may with dotglob), which
+// would leave the directory the text names. hides is File.HidesDots.
+func isPattern(p string, hides bool) bool {
 	if len(p) > maxPatternBytes || !strings.ContainsAny(p, "*?[") || strings.ContainsAny(p, "$`(\x00") {
 		return false
 	}
@@ -54,7 +73,9 @@ func isPattern(p string) bool {
 		return false
 	}
 	for _, el := range strings.Split(p, "/") {
-		if el == "" || (el[0] != '.' && el[0] != '[') || !strings.ContainsAny(el, "*?[") {
+		// Without dotglob, an element that starts with a wildcard never
+		// matches a leading '.', so neither "." nor "..".
+		if el == "" || (el[0] != '.' && (el[0] != '[' || hides)) || !strings.ContainsAny(el, "*?[") {
 			continue
 		}
 		e := glob.ParsePath(el)
@@ -66,14 +87,14 @@ func isPattern(p string) bool {
 }
 
 // patternSubject makes the file subject of a pattern operand.
-func (e *Engine) patternSubject(base subject, kind toolgate.SubjectKind, p, cwd, dir string) subject {
+func (e *Engine) patternSubject(base subject, kind toolgate.SubjectKind, p, cwd, dir string, hides bool) subject {
 	s := e.fileSubject(base, kind, p, cwd, dir)
-	pf := &patForms{}
+	pf := &patForms{hides: hides}
 	for k := 0; k < s.n; k++ {
-		pf.texts[k] = glob.ParsePath(s.texts[k])
+		pf.texts[k] = pf.parse(s.texts[k])
 	}
 	if s.inWS {
-		pf.ws = glob.ParsePath(s.ws)
+		pf.ws = pf.parse(s.ws)
 	}
 	s.pat = pf
 	return s
@@ -222,7 +243,7 @@ func (r *compiledRule) mayMatchForm(s *subject, text string, p glob.Path) bool {
 	case r.readOnly:
 		return false
 	case r.sens != 0:
-		_, _, ok := sensitive.MayMatch(text, r.home, r.sens)
+		_, _, ok := s.pat.mayBeSensitive(text, r.home, r.sens)
 		return ok
 	case r.any:
 		return true
@@ -268,7 +289,7 @@ func (e *Engine) patternClass(s *subject, write, del, recursive bool) shell.Clas
 		order = []sensitive.Kind{sensitive.AgentConfig, sensitive.Autostart, sensitive.SecuritySetting, sensitive.Credential, sensitive.AuditLog}
 	}
 	for _, k := range order {
-		ent, every, ok := sensitive.MayMatch(p, e.home, k)
+		ent, every, ok := s.pat.mayBeSensitive(p, e.home, k)
 		if !ok {
 			continue
 		}

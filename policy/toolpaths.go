@@ -128,8 +128,8 @@ func (e *Engine) globSubjects(subs []subject, g, root, cwd string, anyDepth bool
 			break
 		}
 		var s subject
-		if isPattern(p) {
-			s = e.patternSubject(base, toolgate.SubjectRead, p, cwd, "")
+		if isPattern(p, false) {
+			s = e.patternSubject(base, toolgate.SubjectRead, p, cwd, "", false)
 			s.pat.local, s.pat.search = cwd == "" && !path.IsAbs(p), true
 			s.fclass = e.patternClass(&s, false, false, false)
 		} else {

@@ -19,6 +19,12 @@ type Analysis struct {
 	// found before it are reported, the rest is one opaque command, and
 	// Risks holds RiskBudget: such a call is never allowed without a human.
 	Exceeded string
+	// DotGlob is set when the script may make bash's globs match
+	// dot-files (shopt -s dotglob, GLOBIGNORE, BASHOPTS, zsh's GLOB_DOTS,
+	// a sourced file, an option or a variable name known only when it
+	// runs). Then no File has HidesDots, and a glob operand may reach
+	// .git and .env.
+	DotGlob bool
 }
 
 // Unprefixable reports whether the script contains a construct that no
@@ -163,6 +169,12 @@ type File struct {
 	// path, picked by a test (find DIR -name X -delete), neither the path
 	// itself nor its whole tree.
 	Under bool
+	// HidesDots is set for a Glob path bash expands with its default
+	// options: a '*', '?' or bracket expression that starts an element
+	// does not match a leading '.' (glob.ParseShellPath), so "chmod g+w
+	// *" does not reach .git. Never set when Analysis.DotGlob is, nor for
+	// find's name patterns, whose '*' matches dot-files.
+	HidesDots bool
 	// Picked is set when Path is DIR/**/NAME, the files below DIR that a
 	// find name test (-name NAME) picks, and the command changes each in
 	// place (find -delete; rm, sed -i, chmod run by find -exec or by

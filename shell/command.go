@@ -943,7 +943,7 @@ func (w *walker) runtimeFiles(name, owner, names string, d *dirState) {
 // reading of find -exec, find -delete and "find … | xargs".
 func (w *walker) pickedFiles(names string, as File, owner string, d *dirState) {
 	as.Picked = as.Picked && namePicked(names)
-	w.fileAs(word{text: names, static: true, glob: true, tilde: strings.HasPrefix(names, "~")}, as, owner, d)
+	w.fileAs(word{text: names, static: true, glob: true, tilde: strings.HasPrefix(names, "~"), names: true}, as, owner, d)
 }
 
 // KnowsOperands reports whether the analysis knows what a command's

@@ -592,6 +592,7 @@ func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 	}
 	f := as
 	f.Path, f.Static, f.Glob, f.Command = p, static, glob, owner
+	f.HidesDots = glob && !wd.names && !strings.Contains(p, "(") // an extglob keeps the wide reading
 	if !static {
 		f.Alts = expansions(p, w.a.home, w.vars, maxExpansions)
 		f.Unknown = w.unknownVar(p)
@@ -612,7 +613,7 @@ func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 		w.addFile(f)
 	})
 	if d.lost() {
-		f.Dir, f.Static, f.Glob = "", false, false
+		f.Dir, f.Static, f.Glob, f.HidesDots = "", false, false, false
 		w.addFile(f)
 	}
 }

@@ -113,7 +113,7 @@ func TestFileFields(t *testing.T) {
 	res := analyze(t, `cat "$X/y" *.log ~/z > out`)
 	want := []File{
 		{Path: "$X/y", Static: false, Command: "cat $X/y *.log ~/z", Unknown: true},
-		{Path: "*.log", Static: false, Glob: true, Command: "cat $X/y *.log ~/z"},
+		{Path: "*.log", Static: false, Glob: true, HidesDots: true, Command: "cat $X/y *.log ~/z"},
 		{Path: "/home/me/z", Static: true, Command: "cat $X/y *.log ~/z"},
 		{Path: "out", Write: true, Static: true, Command: "cat $X/y *.log ~/z"},
 	}
@@ -126,5 +126,44 @@ func TestFileFields(t *testing.T) {
 	}
 	if len(noHome.Files) != 1 || noHome.Files[0].Path != "~/x" {
 		t.Errorf("without WithHome: %+v", noHome.Files)
+	}
+}
+
+// TestDotGlob: a glob operand hides dot-files unless the script may turn
+// dotglob on, however it spells it; a find name pattern never does.
+func TestDotGlob(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		src     string
+		dotglob bool
+	}{
+		{`rm -rf out/*`, false},
+		{`shopt -s nullglob; rm -rf out/*`, false},
+		{`shopt -s dotglob; rm -rf out/*`, true},
+		{`rm -rf out/*; shopt -s dotglob`, true},
+		{`shopt -s "dot""glob"; rm -rf out/*`, true},
+		{`o=dot; shopt -s ${o}glob; rm -rf out/*`, true},
+		{`GLOBIGNORE=.; rm -rf out/*`, true},
+		{`BASHOPTS=dotglob bash -c 'rm -rf out/*'`, true},
+		{`setopt GLOB_DOTS; rm -rf out/*`, true},
+		{`. ./env.sh; rm -rf out/*`, true},
+		{`declare "$v=x"; rm -rf out/*`, true},
+		{`eval "$cmd"; rm -rf out/*`, true},
+	}
+	for _, c := range cases {
+		res := analyze(t, c.src)
+		if res.DotGlob != c.dotglob {
+			t.Errorf("%s: DotGlob %v, want %v", c.src, res.DotGlob, c.dotglob)
+		}
+		for _, f := range res.Files {
+			if f.Glob && f.HidesDots == c.dotglob {
+				t.Errorf("%s: %s HidesDots %v with DotGlob %v", c.src, f.Path, f.HidesDots, res.DotGlob)
+			}
+		}
+	}
+	for _, f := range analyze(t, `find . -name '*.pyc' -delete`).Files {
+		if f.HidesDots {
+			t.Errorf("find's name pattern %s hides dot-files; find's '*' matches them", f.Path)
+		}
 	}
 }

@@ -106,7 +106,15 @@ var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 // read as glob.ParsePath reads it; p is expected in its cleaned form, home
 // as for IsCriticalWritePath. It may say yes wrongly, never no wrongly.
 func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
-	return mayBeCritical(p, home, false)
+	return mayBeCritical(p, home, false, false)
+}
+
+// MayBeCriticalShellWrite is MayBeCriticalWritePath for a glob bash
+// expands with its default options (File.HidesDots): a wildcard that
+// starts an element does not match a leading '.' ("chmod g+w *" does not
+// reach .git; ".git/hook*/*" does).
+func MayBeCriticalShellWrite(p, home string) (code, reason string, ok bool) {
+	return mayBeCritical(p, home, false, true)
 }
 
 // MayBeCriticalPickedPath is MayBeCriticalWritePath for the files a find
@@ -116,10 +124,14 @@ func MayBeCriticalWritePath(p, home string) (code, reason string, ok bool) {
 // only through the names that make a file there dangerous: "**" /
 // "*.pyc" cannot be a git hook, "pre-*" can.
 func MayBeCriticalPickedPath(p, home string) (code, reason string, ok bool) {
-	return mayBeCritical(p, home, true)
+	return mayBeCritical(p, home, true, false)
 }
 
-func mayBeCritical(p, home string, picked bool) (code, reason string, ok bool) {
+func mayBeCritical(p, home string, picked, hides bool) (code, reason string, ok bool) {
+	parse := glob.ParsePath
+	if hides {
+		parse = glob.ParseShellPath
+	}
 	if p == "" {
 		return "", "", false
 	}
@@ -127,11 +139,11 @@ func mayBeCritical(p, home string, picked bool) (code, reason string, ok bool) {
 	// "a/**/b" is "a/b" too (globstar, and find's DIR/**/NAME for the
 	// files right in DIR): "a/**b" reads it so, and more.
 	p = strings.ReplaceAll(p, "/**/", "/**")
-	forms := [2]glob.Path{glob.ParsePath(p)}
+	forms := [2]glob.Path{parse(p)}
 	n := 1
 	if home = strings.TrimRight(home, "/"); home != "" {
 		if rest, ok := strings.CutPrefix(p, home+"/"); ok {
-			forms[1], n = glob.ParsePath("~/"+rest), 2
+			forms[1], n = parse("~/"+rest), 2
 		}
 	}
 	p = word
@@ -143,7 +155,7 @@ func mayBeCritical(p, home string, picked bool) (code, reason string, ok bool) {
 		for _, f := range forms[:n] {
 			if c.fold {
 				if !foldDone {
-					folded, foldDone = glob.ParsePath(strings.ToLower(strings.ReplaceAll(p, "/**/", "/**"))), true
+					folded, foldDone = parse(strings.ToLower(strings.ReplaceAll(p, "/**/", "/**"))), true
 				}
 				f = folded
 			}

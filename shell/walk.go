@@ -878,6 +878,12 @@ func (w *walker) critical(code, reason, subject string) {
 
 // finish runs the checks on the whole source.
 func (w *walker) finish(src string) {
+	if w.dotGlob(src) {
+		w.res.DotGlob = true
+		for i := range w.res.Files {
+			w.res.Files[i].HidesDots = false
+		}
+	}
 	w.exfiltration()
 	w.fetchThenRun()
 	w.pushToNewRemote()
@@ -887,6 +893,41 @@ func (w *walker) finish(src string) {
 }
 
 func truncate(s string) string { return clip(s, maxRiskSubject) }
+
+// dotGlob reports whether the script may make a glob match dot-files
+// (Analysis.DotGlob): its text or a command's words name dotglob,
+// GLOBIGNORE, BASHOPTS or zsh's GLOB_DOTS, however spelled; or a command
+// that sets shell options or variables takes a word known only when it
+// runs; or it sources a file, runs eval or an opaque command, whose
+// options are not seen.
+func (w *walker) dotGlob(src string) bool {
+	names := func(s string) bool {
+		s = strings.ReplaceAll(strings.ToLower(s), "_", "")
+		return strings.Contains(s, "dotglob") || strings.Contains(s, "globdots") ||
+			strings.Contains(s, "globignore") || strings.Contains(s, "bashopts")
+	}
+	if names(src) {
+		return true
+	}
+	for i := range w.res.Commands {
+		c := &w.res.Commands[i]
+		if c.Opaque || names(c.Text) {
+			return true
+		}
+		switch c.Name {
+		case "source", ".", "eval", "setopt", "emulate", "enable":
+			return true
+		case "shopt", "set", "declare", "typeset", "export", "local", "readonly", "read", "printf",
+			"mapfile", "readarray", "let", "unsetopt":
+			for _, a := range c.Args {
+				if strings.ContainsAny(a, "$`") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // fetchThenRun marks a command that runs a file a network command or a
 // decoder of the same script wrote ("curl -o i.sh URL && sh i.sh", "wget

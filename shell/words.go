@@ -18,7 +18,8 @@ type word struct {
 	// src is the source form of a word read with the caller's
 	// environment (resolveWord), whose defaults ($XDG_*) stay
 	// alternatives deny rules see; "" for the others.
-	src string
+	src   string
+	names bool // a find name pattern, whose '*' matches dot-files
 }
 
 // maxBraceWords caps how many words brace expansion may produce for one

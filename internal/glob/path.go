@@ -33,6 +33,10 @@ type sym struct {
 	k   symKind
 	b   byte
 	cls *class
+	// nodot marks a run that starts a path element of a shell word read
+	// without dotglob (ParseShellPath): the element's first byte is not
+	// '.', whichever symbol of the element matches it.
+	nodot bool
 }
 
 // maxStates bounds the product of the two patterns' lengths the
@@ -65,6 +69,27 @@ func ParsePath(word string) Path {
 		default:
 			p.syms = append(p.syms, sym{k: symLit, b: c})
 		}
+	}
+	return p
+}
+
+// ParseShellPath is ParsePath for a word bash expands with its default
+// options: a '*', '?' or bracket expression that starts a path element
+// does not match a '.' there (".git", ".env" are matched only by an
+// element that spells the dot), as without shopt -s dotglob and
+// GLOBIGNORE. An element holding a run that crosses '/' keeps
+// ParsePath's reading.
+func ParseShellPath(word string) Path {
+	p := ParsePath(word)
+	for i := range p.syms {
+		if p.syms[i].k != symSegStar || i > 0 && !(p.syms[i-1].k == symLit && p.syms[i-1].b == '/') {
+			continue
+		}
+		crosses := false
+		for j := i; j < len(p.syms) && !(p.syms[j].k == symLit && p.syms[j].b == '/'); j++ {
+			crosses = crosses || p.syms[j].k == symStar
+		}
+		p.syms[i].nodot = !crosses
 	}
 	return p
 }
@@ -255,7 +280,7 @@ func meet(a, b []sym) bool {
 		return false
 	}
 	la, lb := len(a), len(b)
-	n := (la + 1) * (lb + 1)
+	n := 2 * (la + 1) * (lb + 1)
 	if n > maxStates {
 		return true
 	}
@@ -267,40 +292,56 @@ func meet(a, b []sym) bool {
 	} else {
 		seen = make([]bool, n)
 	}
+	// A state is (i, j, f): f is set while b[j] is a nodot run that has
+	// matched nothing yet, so the next byte it or b[j+1] takes starts its
+	// element and may not be '.'.
 	w := lb + 1
-	stack := append(stackBuf[:0], 0)
-	seen[0] = true
+	stack := stackBuf[:0]
+	push := func(i, j int, f bool) {
+		k := 2 * (i*w + j)
+		if f {
+			k++
+		}
+		if !seen[k] {
+			seen[k] = true
+			stack = append(stack, int32(k))
+		}
+	}
+	push(0, 0, lb > 0 && b[0].nodot)
 	for len(stack) > 0 {
 		k := int(stack[len(stack)-1])
 		stack = stack[:len(stack)-1]
-		i, j := k/w, k%w
+		f := k%2 == 1
+		i, j := (k/2)/w, (k/2)%w
 		if i == la && j == lb {
 			return true
 		}
 		aStar := i < la && a[i].k >= symStar
 		bStar := j < lb && b[j].k >= symStar
-		if aStar && !seen[k+w] {
-			seen[k+w] = true
-			stack = append(stack, int32(k+w))
+		if aStar {
+			push(i+1, j, f)
 		}
-		if bStar && !seen[k+1] {
-			seen[k+1] = true
-			stack = append(stack, int32(k+1))
+		if bStar && !(f && j+1 < lb && b[j+1].k == symLit && b[j+1].b == '.') {
+			push(i, j+1, false)
+		}
+		if aStar && bStar && f {
+			push(i, j, false) // both take a first byte that is not '.'
 		}
 		if i == la || j == lb || aStar && bStar || !bytesMeet(a[i], b[j]) {
 			continue
 		}
-		next := k
+		if f && a[i].k == symLit && a[i].b == '.' {
+			continue // the element's first byte, taken by b's run
+		}
+		ni, nj, nf := i, j, false
 		if !aStar {
-			next += w
+			ni++
 		}
 		if !bStar {
-			next++
+			nj++
+			nf = nj < lb && b[nj].nodot
 		}
-		if !seen[next] {
-			seen[next] = true
-			stack = append(stack, int32(next))
-		}
+		push(ni, nj, nf)
 	}
 	return false
 }
@@ -330,14 +371,14 @@ func aimed(a, b []sym, floats bool) bool {
 	}
 	la, lb := len(a), len(b)
 	w := lb + 1
-	if (la+1)*w > maxStates {
+	if 2*(la+1)*w > maxStates {
 		return true
 	}
-	// best[k] is the most literal bytes matched on a path to state k
-	// (i, j) = (k/w, k%w), or -1 when none reaches it.
+	// best[k] is the most literal bytes matched on a path to state k,
+	// 2*(i*w+j)+f as in meet, or -1 when none reaches it.
 	var bestBuf [1024]int16
 	var best []int16
-	if n := (la + 1) * w; n <= len(bestBuf) {
+	if n := 2 * (la + 1) * w; n <= len(bestBuf) {
 		best = bestBuf[:n]
 	} else {
 		best = make([]int16, n)
@@ -345,45 +386,62 @@ func aimed(a, b []sym, floats bool) bool {
 	for k := range best {
 		best[k] = -1
 	}
-	best[0] = 0
-	relax := func(k int, v int16) {
+	relax := func(i, j int, f bool, v int16) {
+		k := 2 * (i*w + j)
+		if f {
+			k++
+		}
 		if v > best[k] {
 			best[k] = v
 		}
 	}
+	relax(0, 0, lb > 0 && b[0].nodot, 0)
 	for i := 0; i <= la; i++ {
 		for j := 0; j <= lb; j++ {
-			k := i*w + j
-			v := best[k]
-			if v < 0 {
-				continue
+			// f set before f clear: (i, j, set) leads to (i, j, clear).
+			for _, f := range [2]bool{true, false} {
+				k := 2 * (i*w + j)
+				if f {
+					k++
+				}
+				v := best[k]
+				if v < 0 {
+					continue
+				}
+				aStar := i < la && a[i].k >= symStar
+				bStar := j < lb && b[j].k >= symStar
+				if aStar {
+					relax(i+1, j, f, v)
+				}
+				if bStar && !(f && j+1 < lb && b[j+1].k == symLit && b[j+1].b == '.') {
+					relax(i, j+1, false, v)
+				}
+				if aStar && bStar && f {
+					relax(i, j, false, v)
+				}
+				if i == la || j == lb || aStar && bStar || !bytesMeet(a[i], b[j]) {
+					continue
+				}
+				if f && a[i].k == symLit && a[i].b == '.' {
+					continue
+				}
+				ni, nj, nf, gain := i, j, false, int16(0)
+				if !aStar {
+					ni++
+				}
+				if !bStar {
+					nj++
+					nf = nj < lb && b[nj].nodot
+				}
+				if a[i].k == symLit && b[j].k == symLit && a[i].b != '/' {
+					gain = 1
+				}
+				relax(ni, nj, nf, v+gain)
 			}
-			aStar := i < la && a[i].k >= symStar
-			bStar := j < lb && b[j].k >= symStar
-			if aStar {
-				relax(k+w, v)
-			}
-			if bStar {
-				relax(k+1, v)
-			}
-			if i == la || j == lb || aStar && bStar || !bytesMeet(a[i], b[j]) {
-				continue
-			}
-			next, gain := k, int16(0)
-			if !aStar {
-				next += w
-			}
-			if !bStar {
-				next++
-			}
-			if a[i].k == symLit && b[j].k == symLit && a[i].b != '/' {
-				gain = 1
-			}
-			relax(next, v+gain)
 		}
 	}
-	got := int(best[la*w+lb])
-	return got >= 0 && 3*got >= total
+	got := max(best[2*(la*w+lb)], best[2*(la*w+lb)+1])
+	return got >= 0 && 3*int(got) >= total
 }
 
 // hiddenWild reports whether an element of b starts with a literal '.'

@@ -265,3 +265,45 @@ func ascii(s string) bool {
 	}
 	return true
 }
+
+func TestParseShellPathHidesDots(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		pattern, word string
+		plain, shell  bool // MayMeet with ParsePath's and ParseShellPath's reading of word
+	}{
+		{"**/.git", "/p/*", true, false},
+		{"**/.git", "/p/?git", true, false},
+		{"**/.git", "/p/[.]git", true, false},
+		{"**/.git", "/p/*.git", true, false},
+		{"**/.git/config", "/p/*/config", true, false},
+		{"**/.git", "/p/.*", true, true}, // the dot spelled out
+		{"**/.git", "/p/.g*", true, true},
+		{"**/x.git", "/p/*", true, true},
+		{"**/hooks", "/p/*hooks", true, true}, // '*' may match nothing
+		{".env", "*", true, false},
+		{"*.env", "*", true, true},
+		{"**/.git/config", "/p/**/*", true, true}, // "**" may cross a hidden directory: kept
+		{"/p/*", "/p/*", true, true},
+		{"/p/.bashrc", "/p/*rc", true, false},
+		{"/p/a.bashrc", "/p/*rc", true, true},
+		{"/p/.x/y", "/p/*/y", true, false},
+		{"/p/.x/y", "/p/.*/y", true, true},
+		{"/p/q/.x", "/p/*/*", true, false},
+		{"/p/q/.x", "/p/*/.*", true, true},
+	}
+	for _, c := range cases {
+		q := ParsePath(c.pattern)
+		if got := q.MayMeet(ParsePath(c.word)); got != c.plain {
+			t.Errorf("ParsePath(%q).MayMeet(ParsePath(%q)) = %v, want %v", c.pattern, c.word, got, c.plain)
+		}
+		if got := q.MayMeet(ParseShellPath(c.word)); got != c.shell {
+			t.Errorf("ParsePath(%q).MayMeet(ParseShellPath(%q)) = %v, want %v", c.pattern, c.word, got, c.shell)
+		}
+		// Aims agrees with MayMeet where it must: never yes where
+		// MayMeet says no.
+		if !c.shell && ParseShellPath(c.word).Aims(q) {
+			t.Errorf("ParseShellPath(%q).Aims(%q) = true where the paths cannot meet", c.word, c.pattern)
+		}
+	}
+}

@@ -23,8 +23,8 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 45.42
-	maxStoppedPermissivePct  = 4.55
+	maxStoppedDefaultsPct    = 45.46
+	maxStoppedPermissivePct  = 4.50
 	minReadAllowedDefaultPct = 85.91
 )
 

@@ -479,20 +479,31 @@ func Within(dir, home string, k Kind) (Entry, bool) {
 // sensitive paths (~/.con*) is not reported. It over-approximates: it may
 // report an entry no expansion reaches, never miss one.
 func MayMatch(pattern, home string, k Kind) (e Entry, every, ok bool) {
+	return mayMatch(pattern, home, k, glob.ParsePath)
+}
+
+// MayMatchShell is MayMatch for a glob bash expands with its default
+// options, read as glob.ParseShellPath reads it: a wildcard that starts
+// an element does not match a leading '.'.
+func MayMatchShell(pattern, home string, k Kind) (e Entry, every, ok bool) {
+	return mayMatch(pattern, home, k, glob.ParseShellPath)
+}
+
+func mayMatch(pattern, home string, k Kind, parse func(string) glob.Path) (e Entry, every, ok bool) {
 	if pattern == "" {
 		return Entry{}, false, false
 	}
-	forms := [2]glob.Path{glob.ParsePath(pattern)}
+	forms := [2]glob.Path{parse(pattern)}
 	n := 1
 	if home != "" && home != "/" {
 		if rest, ok := strings.CutPrefix(pattern, strings.TrimSuffix(home, "/")+"/"); ok {
-			forms[1], n = glob.ParsePath("~/"+rest), 2
+			forms[1], n = parse("~/"+rest), 2
 		}
 	}
 	var base glob.Path
 	baseKnown := !forms[0].Crosses()
 	if baseKnown {
-		base = glob.ParsePath(pattern[strings.LastIndexByte(pattern, '/')+1:])
+		base = parse(pattern[strings.LastIndexByte(pattern, '/')+1:])
 	}
 	v := viewOf(pattern, home)
 	pats := patterns()
