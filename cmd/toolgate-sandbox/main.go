@@ -17,7 +17,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/sandboxcmd"
 )
 
@@ -29,7 +29,7 @@ func main() {
 		os.Exit(sandboxcmd.ExitSandbox)
 	}
 	err = sandboxcmd.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, self, []string{sandboxcmd.EnterFlag})
-	code := clicore.ExitCode(err, os.Stderr)
+	code := clibase.ExitCode(err, os.Stderr)
 	stop()
 	os.Exit(code)
 }

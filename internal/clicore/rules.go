@@ -55,28 +55,6 @@ func (f *RuleFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AgentRules, "agent-rules", "", "rules document `F` used as the agent layer (its deny rules veto)")
 }
 
-// ConfigDir is toolgate's config directory: $XDG_CONFIG_HOME/toolgate.
-func ConfigDir() string {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "toolgate")
-}
-
-// DataDir is toolgate's data directory: $XDG_DATA_HOME/toolgate, else
-// ~/.local/share/toolgate.
-func DataDir() string {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "toolgate")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".local", "share", "toolgate")
-}
-
 // Documents loads the rule documents in decision order: the built-in
 // default workspace document unless a workspace document is given, then
 // the --rules files in order, then the config file, whose rules win.

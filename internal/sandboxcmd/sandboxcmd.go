@@ -24,7 +24,7 @@ import (
 	"sync"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/jsonstrict"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -55,8 +55,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == EnterFlag {
 		return sandboxEnter()
 	}
-	fs := clicore.NewFlagSet("sandbox", stderr)
-	var workspaces, net clicore.StringList
+	fs := clibase.NewFlagSet("sandbox", stderr)
+	var workspaces, net clibase.StringList
 	fs.Var(&workspaces, "workspace", "writable workspace root `DIR` (repeat for more; default the current directory)")
 	fs.Var(&net, "net", "`none` (the default), or a HOST the command may reach through toolgate's proxy (repeat for more)")
 	profilePath := fs.String("profile", "", "profile `FILE` (JSON: write, deny_read, net) adding to the default profile")
@@ -66,15 +66,15 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "Runs CMD confined (Landlock and seccomp) and exits with its status; 125 is toolgate's own failure.")
 		fs.PrintDefaults()
 	}
-	if err := clicore.ParseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return sandboxFailure(err)
 	}
 	argv := fs.Args()
 	if *printAs != "" && *printAs != "json" && *printAs != "seatbelt" {
-		return sandboxFailure(clicore.UsageErrorf("sandbox: --print %q: want json or seatbelt", *printAs))
+		return sandboxFailure(clibase.UsageErrorf("sandbox: --print %q: want json or seatbelt", *printAs))
 	}
 	if len(argv) == 0 && *printAs == "" {
-		return sandboxFailure(clicore.UsageErrorf("sandbox: no command (toolgate sandbox [flags] -- CMD [ARGS…])"))
+		return sandboxFailure(clibase.UsageErrorf("sandbox: no command (toolgate sandbox [flags] -- CMD [ARGS…])"))
 	}
 	opts, err := sandboxOptions(workspaces, net, *profilePath)
 	if err != nil {
@@ -132,7 +132,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	path, err := lookPathIn(argv[0], env)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgate: sandbox: %v\n", err)
-		return clicore.ErrSilent(127)
+		return clibase.ErrSilent(127)
 	}
 	// The profile is built while the sandbox's inside process starts.
 	var profile *sandbox.Profile
@@ -163,7 +163,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if code != 0 {
 		// The agent reads this beside the command's own error.
 		fmt.Fprintf(stderr, "toolgate sandbox: exit status %d; the command ran confined: %s. A \"Permission denied\", \"Operation not permitted\" or \"Read-only file system\" above comes from the sandbox.\n", code, profile.Summary())
-		return clicore.ErrSilent(code)
+		return clibase.ErrSilent(code)
 	}
 	return nil
 }
@@ -194,7 +194,7 @@ func sandboxEnter() error {
 	err := sandbox.Enter()
 	var ee *sandbox.ExecError
 	if errors.As(err, &ee) {
-		return &clicore.ExitError{Code: ee.Code, Err: fmt.Errorf("sandbox: %w", ee.Err)}
+		return &clibase.ExitError{Code: ee.Code, Err: fmt.Errorf("sandbox: %w", ee.Err)}
 	}
 	return sandboxFailure(fmt.Errorf("%w (nothing ran)", err))
 }
@@ -204,7 +204,7 @@ func sandboxFailure(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	return &clicore.ExitError{Code: ExitSandbox, Err: err}
+	return &clibase.ExitError{Code: ExitSandbox, Err: err}
 }
 
 type sandboxOpts struct {
@@ -232,7 +232,7 @@ func sandboxOptions(workspaces, net []string, profilePath string) (sandboxOpts, 
 	o.Workspaces = workspaces
 	// The temporary directory is $TMPDIR, else /tmp: one of them.
 	o.Temp = []string{os.TempDir()}
-	o.State = []string{clicore.ConfigDir(), clicore.DataDir()}
+	o.State = []string{clibase.ConfigDir(), clibase.DataDir()}
 	if c := os.Getenv("TOOLGATE_CONFIG"); c != "" {
 		o.State = append(o.State, c)
 	}

@@ -1,10 +1,17 @@
-package clicore
+// Package clibase is what every toolgate command line shares and nothing
+// more: exit codes and the errors that carry them, flag sets that report
+// instead of exiting, and toolgate's own directories. Package clicore and
+// the lean binaries build on it; the sandbox's lean binary links it
+// without the policy engine behind clicore.
+package clibase
 
 import (
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -97,3 +104,25 @@ type StringList []string
 
 func (s *StringList) String() string     { return strings.Join(*s, ",") }
 func (s *StringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// ConfigDir is toolgate's config directory: $XDG_CONFIG_HOME/toolgate.
+func ConfigDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "toolgate")
+}
+
+// DataDir is toolgate's data directory: $XDG_DATA_HOME/toolgate, else
+// ~/.local/share/toolgate.
+func DataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "toolgate")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "toolgate")
+}
