@@ -175,6 +175,50 @@ func TestCodexCLI(t *testing.T) {
 	})
 }
 
+// TestCodexTrustsInstall asks the real Codex (its app-server's
+// hooks/list, as toolgate doctor does) whether it runs the hook install
+// trusted: it does, and once the hook is changed by hand it does not, and
+// doctor's check says so.
+func TestCodexTrustsInstall(t *testing.T) {
+	program := os.Getenv("TOOLGATE_TEST_CODEX")
+	if program == "" {
+		t.Skip("TOOLGATE_TEST_CODEX is unset: the real Codex is not asked (.ci/run installs it from npm)")
+	}
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", filepath.Join(home, ".codex"))
+	hook := "/usr/local/bin/toolgate-hook codex"
+	installHook(t, "codex", home, hook, 70*time.Second, 10*time.Second)
+	host, _ := hosts.Lookup("codex")
+	path := filepath.Join(home, ".codex", "hooks.json")
+	env := hosts.TrustEnv{Home: home, SHA256: sha256.Sum256, Program: program}
+	check := func() (ok, fix []string) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range host.Adapter.(hosts.Trusting).CheckTrust(t.Context(), env, path, data) {
+			if c.OK {
+				ok = append(ok, c.Say)
+			} else {
+				fix = append(fix, c.Say)
+			}
+		}
+		return ok, fix
+	}
+	ok, fix := check()
+	if len(fix) > 0 || !slices.ContainsFunc(ok, func(s string) bool { return strings.Contains(s, "itself lists the toolgate PreToolUse hook as trusted") }) {
+		t.Fatalf("after install: ok %q, fix %q", ok, fix)
+	}
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `"timeout": 100`, `"timeout": 101`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, fix = check()
+	if !slices.ContainsFunc(fix, func(s string) bool { return strings.Contains(s, "lists the toolgate PreToolUse hook as modified") }) {
+		t.Errorf("a hook changed by hand: fix %q", fix)
+	}
+}
+
 // installHook writes hook into the host's user settings under home and
 // trusts it where the host asks for that, with the calls "toolgate hook
 // install HOST" makes; tool and prompt are the hook's deadlines.

@@ -1,16 +1,21 @@
 package hosts
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolgate/toolgate/integrations/claudecode"
 )
@@ -443,7 +448,7 @@ func (codex) Untrust(env TrustEnv, path string, old []byte) error {
 // CheckTrust implements Trusting: each of toolgate's hooks must have its
 // own hash as trusted_hash in Codex's config.toml, not be turned off,
 // and Codex's hooks must be on.
-func (codex) CheckTrust(env TrustEnv, path string, settings []byte) []TrustCheck {
+func (codex) CheckTrust(ctx context.Context, env TrustEnv, path string, settings []byte) []TrustCheck {
 	home := env.Home
 	keyPath, _ := codexKeyPath(path, home)
 	config := filepath.Join(CodexHome(home), "config.toml")
@@ -474,6 +479,13 @@ func (codex) CheckTrust(env TrustEnv, path string, settings []byte) []TrustCheck
 			c.Say = fmt.Sprintf("Codex trusts the toolgate %s hook in %s (%s)", h.Event, path, config)
 		}
 		out = append(out, c)
+	}
+	if len(hooks) > 0 {
+		dir := filepath.Dir(path)
+		if filepath.Base(dir) == ".codex" {
+			dir = filepath.Dir(dir) // a project's: ask for the project
+		}
+		out = append(out, codexAsk(ctx, env.Program, dir, hooks)...)
 	}
 	return out
 }
@@ -544,4 +556,112 @@ func CodexOutput(ans *claudecode.Answer) *claudecode.Output {
 		h.PermissionDecision = "deny"
 	}
 	return &claudecode.Output{SystemMessage: o.SystemMessage, HookSpecificOutput: &h}
+}
+
+// codexListTimeout bounds asking Codex for its hooks.
+const codexListTimeout = 30 * time.Second
+
+// codexListed is a hook as Codex's app-server lists it (hooks/list).
+type codexListed struct {
+	Key         string `json:"key"`
+	Enabled     bool   `json:"enabled"`
+	TrustStatus string `json:"trustStatus"`
+	CurrentHash string `json:"currentHash"`
+}
+
+// codexAsk asks Codex itself (program, else codex on PATH) whether it
+// runs hooks, through its app-server's hooks/list for a directory: the
+// word of the Codex that will run, whatever its hash. Without a Codex to
+// ask it says so, and the checks above stand alone.
+func codexAsk(ctx context.Context, program, dir string, hooks []CodexHook) []TrustCheck {
+	if program == "" {
+		p, err := exec.LookPath("codex")
+		if err != nil {
+			return []TrustCheck{{OK: true, Say: "codex is not on PATH, so Codex itself was not asked whether it runs the toolgate hook (the checks above read its config.toml)"}}
+		}
+		program = p
+	}
+	listed, err := codexList(ctx, program, dir)
+	if err != nil {
+		return []TrustCheck{{OK: true, Say: fmt.Sprintf("Codex (%s) could not be asked whether it runs the toolgate hook: %v (the checks above read its config.toml)", program, err)}}
+	}
+	var out []TrustCheck
+	for _, h := range hooks {
+		c := TrustCheck{Event: h.Event}
+		i := slices.IndexFunc(listed, func(l codexListed) bool { return l.Key == h.Key })
+		switch {
+		case i < 0:
+			c.Say = fmt.Sprintf("Codex (%s) does not list the toolgate %s hook (%s), so it does not run it: see 'codex doctor'", program, h.Event, h.Key)
+		case !listed[i].Enabled || listed[i].TrustStatus != "trusted":
+			c.Say = fmt.Sprintf("Codex (%s) lists the toolgate %s hook as %s (enabled: %v), and skips it, so Codex runs without the gate: run 'toolgate hook install codex' again, or %s",
+				program, h.Event, listed[i].TrustStatus, listed[i].Enabled, codexTrustHow)
+		default:
+			c.OK = true
+			c.Say = fmt.Sprintf("Codex (%s) itself lists the toolgate %s hook as trusted", program, h.Event)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// codexList runs Codex's app-server and asks it for the hooks it loads
+// for a directory (JSON-RPC over stdio: initialize, initialized,
+// hooks/list).
+func codexList(ctx context.Context, program, dir string) ([]codexListed, error) {
+	ctx, cancel := context.WithTimeout(ctx, codexListTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, program, "app-server")
+	cmd.Dir = dir
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		_ = stdin.Close()
+		cancel()
+		_ = cmd.Wait()
+	}()
+	cwd, _ := json.Marshal(dir)
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"toolgate","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"hooks/list","params":{"cwds":[`+string(cwd)+`]}}`+"\n"); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Result struct {
+				Data []struct {
+					Hooks []codexListed `json:"hooks"`
+				} `json:"data"`
+			} `json:"result"`
+			Error *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(sc.Bytes(), &msg) != nil || string(msg.ID) != "2" {
+			continue
+		}
+		if msg.Error != nil {
+			return nil, fmt.Errorf("hooks/list: %s", msg.Error.Message)
+		}
+		var out []codexListed
+		for _, d := range msg.Result.Data {
+			out = append(out, d.Hooks...)
+		}
+		return out, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("no answer to hooks/list in %s", codexListTimeout)
+	}
+	return nil, errors.New("its app-server ended without answering hooks/list")
 }

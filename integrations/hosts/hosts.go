@@ -15,6 +15,7 @@
 package hosts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -127,8 +128,9 @@ type Trusting interface {
 	// file at path as it was (old), before they were removed.
 	Untrust(env TrustEnv, path string, old []byte) error
 	// CheckTrust says, for each of toolgate's hooks in the settings file,
-	// whether the host runs it and, if not, why.
-	CheckTrust(env TrustEnv, path string, settings []byte) []TrustCheck
+	// whether the host runs it and, if not, why; where the host's own
+	// program can be asked, it asks it too.
+	CheckTrust(ctx context.Context, env TrustEnv, path string, settings []byte) []TrustCheck
 }
 
 // TrustEnv is what a Trusting host's methods need from their caller.
@@ -139,6 +141,9 @@ type TrustEnv struct {
 	// hook binary, which links this package, must not start the crypto
 	// packages on every call (cmd/toolgate-hook's TestLeanDeps).
 	SHA256 func([]byte) [32]byte
+	// Program is the agent's program for CheckTrust to ask; "" looks for
+	// it on PATH.
+	Program string
 }
 
 // TrustCheck is whether the host runs one of toolgate's hooks.

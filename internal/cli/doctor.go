@@ -98,7 +98,7 @@ func (d *doctor) hooks(ctx context.Context, project string) {
 				d.hookCommand(ctx, host, path, h)
 			}
 			if t, ok := host.Adapter.(hosts.Trusting); ok && len(hooks) > 0 {
-				for _, c := range t.CheckTrust(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, data) {
+				for _, c := range t.CheckTrust(ctx, hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, data) {
 					if c.OK {
 						d.ok("%s", c.Say)
 					} else {
