@@ -184,7 +184,8 @@ type AuditEntry struct {
 	// session.aborted, session.ended, session.turn_ended, rules.changed, call.conflict (a
 	// call id resubmitted with other content), approval.file_read (an
 	// approver asked for the file a pending call would change),
-	// sandbox.violation (a confined command tried what its sandbox refuses).
+	// sandbox.violation (a confined command tried what its sandbox refuses),
+	// mcp.pinned (an MCP proxy pinned a tool's definition, PinEvent).
 	Kind       string `json:"kind"`
 	Session    string `json:"session,omitempty"`
 	Workspace  string `json:"workspace,omitempty"`

@@ -256,6 +256,12 @@ func (c *Client) Cancel(ctx context.Context, id, reason string) (*toolgate.Appro
 	return &a, c.do(ctx, http.MethodPost, "/v1/approvals/"+url.PathEscape(id)+"/cancel", nil, body, &a)
 }
 
+// RecordPin records in the gateway's audit log that an MCP proxy pinned
+// a tool's definition.
+func (c *Client) RecordPin(ctx context.Context, ev toolgate.PinEvent) error {
+	return c.do(ctx, http.MethodPost, "/v1/mcp/pins", nil, ev, nil)
+}
+
 // Grants lists grants.
 func (c *Client) Grants(ctx context.Context, f toolgate.GrantFilter) ([]*toolgate.Grant, error) {
 	q := url.Values{}

@@ -322,6 +322,20 @@ func (s *server) handleAddGrant(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, out)
 }
 
+// handleRecordPin records an MCP proxy's pin of a tool definition in the
+// audit log.
+func (s *server) handleRecordPin(w http.ResponseWriter, r *http.Request) error {
+	var ev toolgate.PinEvent
+	if err := decodeJSON(r, &ev); err != nil {
+		return err
+	}
+	if err := s.broker.RecordPin(r.Context(), ev, actorOf(w, r)); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
 func (s *server) handleRevokeGrant(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r)
 	if err != nil {

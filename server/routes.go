@@ -68,6 +68,7 @@ func (s *server) routes() []route {
 		{Method: http.MethodPost, Path: "/v1/sessions/{id}/turn-end", Role: agent, handler: s.handleTurnEnd, Writes: true},
 		{Method: http.MethodPost, Path: "/v1/sessions/{id}/end", Role: agent, handler: s.handleEndSession},
 		{Method: http.MethodPost, Path: "/v1/workspaces/{id}/disconnect", Role: agent, handler: s.handleDisconnect},
+		{Method: http.MethodPost, Path: "/v1/mcp/pins", Role: agent, handler: s.handleRecordPin, Writes: true, Stores: true},
 
 		{Method: http.MethodGet, Path: "/v1/audit", Role: admin, handler: s.handleAudit},
 		{Method: http.MethodGet, Path: "/v1/insights", Role: approver, handler: s.handleInsights},

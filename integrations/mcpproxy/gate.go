@@ -30,6 +30,7 @@ type verdict struct {
 	// of a changed definition the approval accepted; pinned is set when
 	// the proxy pinned it already.
 	acceptedBy string
+	approval   string
 	pinned     bool
 }
 
@@ -80,7 +81,7 @@ func (b *bridge) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Re
 	if !v.allow {
 		return deniedResult(b.p.cfg.Name, req.Params.Name, v.reason), nil
 	}
-	b.pinAllowed(req.Params.Name, pin, v)
+	b.pinAllowed(ctx, req.Params.Name, pin, v)
 	return b.forward(ctx, methodCallTool, req.Params)
 }
 
@@ -439,6 +440,7 @@ func approvalVerdict(a *toolgate.Approval) verdict {
 		if r := a.Resolution; r != nil {
 			v.acceptedBy = fmt.Sprintf("%s by %s via %s (%s)", PinnedByGateway, r.By, r.Via, a.ID)
 		}
+		v.approval = a.ID
 		return v
 	}
 	// Deny, or still pending when the wait ended: never an allow.

@@ -25,6 +25,8 @@ type pinState struct {
 	// they are asked (SubmitRequest.Confirm), and an approval pins it.
 	changed []byte
 	confirm string
+	// previous is the hash of the pin a changed definition replaces.
+	previous string
 }
 
 // maxDiffShown bounds the diff a gateway's approvers are sent.
@@ -69,7 +71,7 @@ func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *t
 		}
 		confirm := fmt.Sprintf("The definition of tool %s on MCP server %q changed since it was pinned (%s, %s): approving accepts the new definition, pins it and allows this call; denying keeps the old pin. What changed:\n%s",
 			name, b.p.cfg.Name, pin.PinnedBy, pin.PinnedAt.Format(time.DateOnly), diff)
-		return pinState{ok: true, changed: def, confirm: confirm}, nil
+		return pinState{ok: true, changed: def, confirm: confirm, previous: pin.Hash}, nil
 	}
 	if !b.canElicit() {
 		return pinState{verdict: denyBecause(what + fmt.Sprintf("\nReview it and accept the new definition with: toolgate mcp pin --name %s --tool %s (with the server's command or --upstream); pins in %s", b.p.cfg.Name, name, pins.Path()))}, nil
@@ -88,38 +90,65 @@ func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *t
 	case !accepted:
 		return pinState{verdict: denyBecause(what + "\nThe user did not accept the new definition.")}, nil
 	}
-	if err := pins.Set(b.p.cfg.Name, map[string][]byte{name: def}, PinnedByClient, time.Now(), true); err != nil {
+	if err := b.pin(ctx, name, def, pin.Hash, PinnedByClient, ""); err != nil {
 		return pinState{verdict: denyBecause(fmt.Sprintf("the new definition was accepted but could not be pinned: %v", err))}, nil
 	}
-	b.p.log.Info("tool pinned anew", "server", b.p.cfg.Name, "tool", name, "hash", hash, "by", PinnedByClient)
 	return pinState{ok: true}, nil
 }
 
 // pinAllowed pins an allowed call's tool if it had no pin, or if its
 // changed definition was accepted with the call (v.acceptedBy) and is not
 // pinned yet.
-func (b *bridge) pinAllowed(name string, pin pinState, v verdict) {
+func (b *bridge) pinAllowed(ctx context.Context, name string, pin pinState, v verdict) {
 	if b.p.pins == nil {
 		return
 	}
-	def, by, replace := pin.unpinned, PinnedByFirstCall, false
-	if pin.changed != nil {
-		if v.pinned {
-			return
-		}
-		def, by, replace = pin.changed, v.acceptedBy, true
+	var err error
+	switch {
+	case pin.unpinned != nil:
+		err = b.pin(ctx, name, pin.unpinned, "", PinnedByFirstCall, "")
+	case pin.changed != nil && !v.pinned:
+		by := v.acceptedBy
 		if by == "" {
 			by = PinnedByGateway
 		}
+		err = b.pin(ctx, name, pin.changed, pin.previous, by, v.approval)
 	}
-	if def == nil {
-		return
-	}
-	if err := b.p.pins.Set(b.p.cfg.Name, map[string][]byte{name: def}, by, time.Now(), replace); err != nil {
+	if err != nil {
 		b.p.log.Warn("pin a tool's definition", "server", b.p.cfg.Name, "tool", name, "err", err)
-		return
 	}
-	b.p.log.Info("tool pinned", "server", b.p.cfg.Name, "tool", name, "by", by)
+}
+
+// pin pins a tool's definition (replacing the pin whose hash is previous,
+// if any; a first pin keeps one another proxy made meanwhile) and, with
+// a gateway that keeps an audit log, records it there: approval is the
+// approval that accepted a changed definition, if one did. A pin the
+// gateway does not record is kept and logged: the pin protects, the
+// record tells.
+func (b *bridge) pin(ctx context.Context, name string, def []byte, previous, by, approval string) error {
+	if err := b.p.pins.Set(b.p.cfg.Name, map[string][]byte{name: def}, by, time.Now(), previous != ""); err != nil {
+		return err
+	}
+	hash := hashOf(def)
+	b.p.log.Info("tool pinned", "server", b.p.cfg.Name, "tool", name, "hash", hash, "by", by)
+	rec, ok := b.p.cfg.Gateway.(pinRecorder)
+	if !ok {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	err := rec.RecordPin(cctx, toolgate.PinEvent{Session: b.session, Workspace: b.p.cfg.Workspace, Server: b.p.cfg.Name,
+		Tool: name, Hash: hash, Previous: previous, By: by, ApprovalID: approval})
+	if err != nil {
+		b.p.log.Warn("record the pin in the gateway's audit log", "server", b.p.cfg.Name, "tool", name, "err", err)
+	}
+	return nil
+}
+
+// pinRecorder is a gateway that records pins in its audit log (the HTTP
+// client is one).
+type pinRecorder interface {
+	RecordPin(ctx context.Context, ev toolgate.PinEvent) error
 }
 
 // pinAccepted applies the user's answer in the client to a changed
@@ -146,11 +175,9 @@ func (b *bridge) pinAccepted(ctx context.Context, req *mcp.CallToolRequest, call
 		b.p.log.Info("gateway did not take the user's acceptance of a changed tool; honouring it in the proxy", "approval", id, "err", err)
 	}
 	b.withdraw(ctx, id)
-	name := req.Params.Name
-	if err := b.p.pins.Set(b.p.cfg.Name, map[string][]byte{name: pin.changed}, PinnedByClient, time.Now(), true); err != nil {
+	if err := b.pin(ctx, req.Params.Name, pin.changed, pin.previous, PinnedByClient, ""); err != nil {
 		return denyBecause(fmt.Sprintf("the new definition was accepted but could not be pinned: %v", err)), nil
 	}
-	b.p.log.Info("tool pinned anew", "server", b.p.cfg.Name, "tool", name, "by", PinnedByClient)
 	again := *call
 	again.ID = rand.Text()
 	v, err := b.decideGateway(ctx, req, &again, pinState{})

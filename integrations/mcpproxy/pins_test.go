@@ -188,6 +188,7 @@ func TestToolPinningGateway(t *testing.T) {
 
 	second.send(call("3", "write_note", map[string]any{"note": "c"}))
 	a = gw.nextSubmitted()
+	a2ID := a.ID
 	if _, err := approver.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
 		t.Fatal(err)
 	}
@@ -229,5 +230,26 @@ func TestToolPinningGateway(t *testing.T) {
 	}
 	if p, _, _ := mcpproxy.OpenPins(pins2).Get("demo", "write_note"); p.Hash == pin.Hash || p.PinnedBy != mcpproxy.PinnedByClient {
 		t.Fatalf("accepting in the client did not re-pin: %+v", p)
+	}
+
+	// The gateway's audit shows each pin: the first, the approver's
+	// (naming the approval) and the client's; and the asks, with the diff.
+	pinned, err := gw.stack.Broker.Audit(ctx, toolgate.AuditFilter{Kind: toolgate.AuditMCPPinned})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range pinned {
+		if e.Tool != "mcp__demo__write_note" || e.Via != "mcp" || e.Who == "" {
+			t.Errorf("pin entry %+v", e)
+		}
+		got = append(got, e.Outcome+" "+e.ApprovalID)
+	}
+	if want := []string{"pinned ", "re-pinned " + a2ID, "re-pinned "}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("mcp.pinned entries %q, want %q", got, want)
+	}
+	asked, err := gw.stack.Broker.Audit(ctx, toolgate.AuditFilter{Kind: string(toolgate.EventApprovalRequested), Query: "changed since it was pinned"})
+	if err != nil || len(asked) != 3 {
+		t.Errorf("approval.requested entries for the change: %d, %v", len(asked), err)
 	}
 }
