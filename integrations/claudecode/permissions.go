@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 
 	"github.com/toolgate/toolgate"
@@ -18,6 +20,89 @@ const ScopeManaged = "managed"
 
 // ScopeCodex is a Codex rules file of the user (CODEX_HOME/rules/*.rules).
 const ScopeCodex = "codex"
+
+// Gemini CLI's settings files (system, user) and a project's
+// .gemini/settings.json, and opencode's config files (user) and a
+// project's. A project's allow entries are left out: a cloned repository
+// must not pre-approve its own commands; its deny and ask entries count.
+const (
+	ScopeGemini          = "gemini"
+	ScopeGeminiProject   = "gemini-project"
+	ScopeOpencode        = "opencode"
+	ScopeOpencodeProject = "opencode-project"
+)
+
+// scopeFormats says, per scope of another host than Claude Code, how its
+// files read and what they are called in messages.
+var scopeFormats = map[string]struct {
+	parse   func(name string, src []byte) (*policy.Document, error)
+	what    string
+	project bool // allow entries are left out
+}{
+	ScopeCodex:           {policy.ParseCodexRules, "Codex rules", false},
+	ScopeGemini:          {policy.ParseGeminiSettings, "Gemini CLI settings", false},
+	ScopeGeminiProject:   {policy.ParseGeminiSettings, "Gemini CLI project settings", true},
+	ScopeOpencode:        {policy.ParseOpencodeConfig, "opencode config", false},
+	ScopeOpencodeProject: {policy.ParseOpencodeConfig, "opencode project config", true},
+}
+
+// GeminiSettingsFiles lists Gemini CLI's settings files in its order:
+// system defaults, user (~/.gemini/settings.json), the project's
+// .gemini/settings.json, and the system settings that override them
+// ($GEMINI_CLI_SYSTEM_DEFAULTS_PATH and $GEMINI_CLI_SYSTEM_SETTINGS_PATH
+// move the system files). An empty home or projectDir leaves its file
+// out.
+func GeminiSettingsFiles(projectDir, home string) []SettingsFile {
+	sysDir := "/etc/gemini-cli"
+	switch runtime.GOOS {
+	case "darwin":
+		sysDir = "/Library/Application Support/GeminiCli"
+	case "windows":
+		sysDir = `C:\ProgramData\gemini-cli`
+	}
+	env := func(name, def string) string {
+		if p := os.Getenv(name); p != "" {
+			return p
+		}
+		return def
+	}
+	out := []SettingsFile{{ScopeGemini, env("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", filepath.Join(sysDir, "system-defaults.json"))}}
+	if home != "" {
+		out = append(out, SettingsFile{ScopeGemini, filepath.Join(home, ".gemini", "settings.json")})
+	}
+	if projectDir != "" && (home == "" || filepath.Clean(projectDir) != filepath.Clean(home)) {
+		out = append(out, SettingsFile{ScopeGeminiProject, filepath.Join(projectDir, ".gemini", "settings.json")})
+	}
+	return append(out, SettingsFile{ScopeGemini, env("GEMINI_CLI_SYSTEM_SETTINGS_PATH", filepath.Join(sysDir, "settings.json"))})
+}
+
+// OpencodeConfigFiles lists opencode's config files in its order: the
+// user's ($XDG_CONFIG_HOME/opencode, else ~/.config/opencode:
+// config.json, opencode.json, opencode.jsonc), $OPENCODE_CONFIG, and the
+// project's (opencode.json(c) and .opencode/opencode.json(c) in
+// projectDir). opencode also reads config files in the directories
+// between the project and its git root, which are not listed.
+func OpencodeConfigFiles(projectDir, home string) []SettingsFile {
+	var out []SettingsFile
+	cfg := os.Getenv("XDG_CONFIG_HOME")
+	if cfg == "" && home != "" {
+		cfg = filepath.Join(home, ".config")
+	}
+	if cfg != "" {
+		for _, f := range []string{"config.json", "opencode.json", "opencode.jsonc"} {
+			out = append(out, SettingsFile{ScopeOpencode, filepath.Join(cfg, "opencode", f)})
+		}
+	}
+	if p := os.Getenv("OPENCODE_CONFIG"); p != "" {
+		out = append(out, SettingsFile{ScopeOpencode, p})
+	}
+	if projectDir != "" {
+		for _, f := range []string{"opencode.json", "opencode.jsonc", filepath.Join(".opencode", "opencode.json"), filepath.Join(".opencode", "opencode.jsonc")} {
+			out = append(out, SettingsFile{ScopeOpencodeProject, filepath.Join(projectDir, f)})
+		}
+	}
+	return out
+}
 
 // CodexRuleFiles lists the user's Codex rules files, codexHome/rules/*.rules
 // ($CODEX_HOME, else ~/.codex), in name order. A project's .codex/rules are
@@ -83,8 +168,8 @@ func PermissionFiles(projectDir, home, managed string) []SettingsFile {
 }
 
 func (f SettingsFile) what() string {
-	if f.Scope == ScopeCodex {
-		return "Codex rules"
+	if sf, ok := scopeFormats[f.Scope]; ok {
+		return sf.what
 	}
 	return "Claude Code " + f.Scope + " settings"
 }
@@ -107,7 +192,8 @@ type Permissions struct {
 }
 
 // LoadPermissions reads the permissions of the settings files that exist
-// (Codex rules files for ScopeCodex).
+// (Codex rules files for ScopeCodex, Gemini CLI settings and opencode
+// config files for theirs).
 // A file that exists but cannot be read or parsed is an error naming it:
 // its deny entries would be lost, so the hook must not decide without it.
 func LoadPermissions(files []SettingsFile) (*Permissions, error) {
@@ -123,12 +209,16 @@ func LoadPermissions(files []SettingsFile) (*Permissions, error) {
 			return nil, fmt.Errorf("%s: %w", f.what(), err)
 		}
 		parse := policy.ParseClaudeSettings
-		if f.Scope == ScopeCodex {
-			parse = policy.ParseCodexRules
+		sf, other := scopeFormats[f.Scope]
+		if other {
+			parse = sf.parse
 		}
 		d, err := parse(f.Path, data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.what(), err)
+		}
+		if sf.project {
+			d.Rules = slices.DeleteFunc(d.Rules, func(r policy.Rule) bool { return r.Action == toolgate.Allow })
 		}
 		ff := FoundFile{SettingsFile: f}
 		for _, r := range d.Rules {

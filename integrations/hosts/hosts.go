@@ -186,7 +186,7 @@ var all = [...]Host{
 		TimeoutUnit: 1, Matcher: "*",
 	},
 	{
-		Name: "gemini", Title: "Gemini CLI", Adapter: gemini{},
+		Name: "gemini", Title: "Gemini CLI", Adapter: gemini{}, Permissions: claudecode.GeminiSettingsFiles,
 		OnAsk: claudecode.AskPrompt, ShellTool: "run_shell_command", // hookSpecificOutput.tool_input
 		ToolEvent: geminiBeforeTool, PromptEvent: geminiBeforeAgent,
 		Events: "BeforeTool (allow, deny, ask), BeforeAgent",
@@ -223,7 +223,7 @@ var all = [...]Host{
 		Layout:      LayoutFlat, Type: "command", CommandKey: "bash", TimeoutKey: "timeoutSec",
 	},
 	{
-		Name: "opencode", Title: "opencode", Adapter: opencode{},
+		Name: "opencode", Title: "opencode", Adapter: opencode{}, Permissions: claudecode.OpencodeConfigFiles,
 		// A plugin cannot ask: a call that needs a human waits for a
 		// remote approver. Its answer's args replace the call's.
 		OnAsk: claudecode.AskWait, ShellTool: "Bash",

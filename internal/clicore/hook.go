@@ -26,8 +26,9 @@ type HookFlags struct {
 	Timeout   time.Duration
 	OnError   string
 	Workspace string
-	// AgentPerms honours the agent's own permissions (Claude Code's
-	// settings files, Codex's rules files) as a layer of the local rules.
+	// AgentPerms honours the agent's own permissions (the host's
+	// Permissions files) as a layer of the local rules, and their deny
+	// rules before a gateway.
 	AgentPerms bool
 	Modes      ModeFlags
 }
@@ -40,7 +41,7 @@ func (h *HookFlags) Register(fs *flag.FlagSet) {
 	h.Rules.Register(fs)
 	fs.StringVar(&h.Mode, "mode", "", "approval `M`ode for local decisions (default: the config's)")
 	h.Modes.Register(fs)
-	fs.BoolVar(&h.AgentPerms, "agent-permissions", true, "decide locally with the agent's own permissions as a layer: Claude Code's allow/ask/deny (managed, user, project and local settings), Codex's rules ($CODEX_HOME/rules/*.rules); =false leaves them out")
+	fs.BoolVar(&h.AgentPerms, "agent-permissions", true, "decide locally with the agent's own permissions as a layer (through a gateway, their deny rules first): Claude Code's allow/ask/deny (managed, user, project and local settings), Codex's rules ($CODEX_HOME/rules/*.rules), Gemini CLI's tools.exclude/allowed, opencode's permission; =false leaves them out")
 	fs.StringVar(&h.Server, "server", "", "decide through the gateway at `URL` (default $TOOLGATE_URL; none: decide locally from rules). Token from $TOOLGATE_TOKEN")
 	fs.StringVar(&h.OnAsk, "on-ask", "", "with a gateway, what ask does: prompt (hand it to the agent's own prompt; default for Claude Code) or wait (hold it for a remote approver; default for Codex)")
 	fs.DurationVar(&h.Wait, "wait", claudecode.DefaultWait, "with --on-ask=wait, how long to hold a call for an approver before denying it")
@@ -256,8 +257,9 @@ func RemoteDecider(g claudecode.HookGate, hf *HookFlags, host *hosts.Host) *clau
 	return remote
 }
 
-// agentDenyFirst decides a call by the agent's own deny rules (Claude
-// Code's permission files, Codex's rules) before a gateway sees it: a call
+// agentDenyFirst decides a call by the agent's own deny rules (the host's
+// Permissions: Claude Code's settings, Codex's rules, Gemini CLI's
+// settings, opencode's config) before a gateway sees it: a call
 // the agent refuses whatever the hook answers is denied here, with the
 // rule's reason, instead of being held for a human whose approval the
 // agent would then refuse anyway. Everything else goes to the gateway.
