@@ -38,6 +38,12 @@ type walker struct {
 	env      Vars
 	assigned assigned
 	top      *syntax.File // the command line, until assignedVars scans it
+	// funcs is set once the script defines a function, and external
+	// holds, by index, the commands of the table's programs whose words
+	// subscriptCode has yet to see: a function of the same name would
+	// make them the script's own words (finish).
+	funcs    bool
+	external []int
 }
 
 // maxVars and maxVarValues bound what vars remembers.
@@ -224,6 +230,7 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 			w.stmts(it.Stmts, c, d)
 		}
 	case *syntax.FuncDecl:
+		w.funcs = true
 		w.forkBomb(x, c)
 		if fc, ok := w.nest(scope{src: c.src, via: c.via, depth: c.depth, nest: c.nest}); ok {
 			w.stmt(x.Body, fc, d.clone())
@@ -846,7 +853,23 @@ func (w *walker) emit(cmd Command) int {
 		n += len(a)
 	}
 	w.spendSubject(n)
-	if w.subscriptCode(cmd.Text) || w.codeVar(&cmd) {
+	if externalProgram(&cmd) {
+		// Bash hands a program its words as strings: it evaluates none
+		// as a variable name or arithmetic ("aws … --query
+		// 'Tags[?Key==`Name`]'"), unless a function takes the name. A
+		// NAME=VALUE word may reach a shell's environment (env, sudo,
+		// make), where arithmetic evaluates it.
+		w.external = append(w.external, len(w.res.Commands))
+		for _, a := range cmd.Args {
+			if name, _, ok := strings.Cut(a, "="); ok && identifier(name) && w.subscriptCode(a) {
+				cmd.Opaque = true
+				break
+			}
+		}
+		if w.codeVar(&cmd) {
+			cmd.Opaque = true
+		}
+	} else if w.subscriptCode(cmd.Text) || w.codeVar(&cmd) {
 		cmd.Opaque = true
 	}
 	historyOff(&cmd)
@@ -878,6 +901,13 @@ func (w *walker) critical(code, reason, subject string) {
 
 // finish runs the checks on the whole source.
 func (w *walker) finish(src string) {
+	if w.funcs {
+		for _, i := range w.external {
+			if w.subscriptCode(w.res.Commands[i].Text) {
+				w.res.Commands[i].Opaque = true
+			}
+		}
+	}
 	if w.dotGlob(src) {
 		w.res.DotGlob = true
 		for i := range w.res.Files {
@@ -893,6 +923,50 @@ func (w *walker) finish(src string) {
 }
 
 func truncate(s string) string { return clip(s, maxRiskSubject) }
+
+// externalProgram reports whether a command runs a program of the command
+// table that is not a bash builtin, by a static name: bash passes its
+// words on and evaluates none of them.
+func externalProgram(cmd *Command) bool {
+	if cmd.Name == "" || cmd.Opaque || bashBuiltin(cmd.Name) || commandSpec(cmd.Name) == nil {
+		return false
+	}
+	first, _, _ := strings.Cut(cmd.Text, " ")
+	if name, _, ok := strings.Cut(first, "="); ok && identifier(name) {
+		return false // assignments in front: judged as before
+	}
+	return true
+}
+
+// identifier reports whether s is a shell variable name: the names an
+// environment entry gives a shell.
+func identifier(s string) bool {
+	if s == "" || !isNameStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isNameStart(c) && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// bashBuiltin reports whether bash runs name itself (builtins and the
+// keywords that take words): those may read a word as a variable name or
+// evaluate it as arithmetic.
+func bashBuiltin(name string) bool {
+	switch name {
+	case ".", ":", "[", "[[", "((", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen",
+		"complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec", "exit",
+		"export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let", "local",
+		"logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly", "return", "set",
+		"shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type", "typeset", "ulimit",
+		"umask", "unalias", "unset", "wait":
+		return true
+	}
+	return false
+}
 
 // dotGlob reports whether the script may make a glob match dot-files
 // (Analysis.DotGlob): its text or a command's words name dotglob,

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 45.46
-	maxStoppedPermissivePct  = 4.50
-	minReadAllowedDefaultPct = 85.91
+	maxStoppedDefaultsPct    = 45.41
+	maxStoppedPermissivePct  = 4.45
+	minReadAllowedDefaultPct = 85.98
 )
 
 // minBenign is the size the everyday corpus must keep.
