@@ -81,3 +81,22 @@ func TestCallHomeViewsBounded(t *testing.T) {
 		t.Fatalf("past the bound: got %s (%s) with %d views, want deny with %d", d.Action, d.Reason, len(e.views.m), maxViews)
 	}
 }
+
+// BenchmarkCallHome is a call decided by the engine's own home and by an
+// agent's other home (two views, once built).
+func BenchmarkCallHome(b *testing.B) {
+	e, err := New([]*Document{DefaultDocument()}, WithHome("/home/gw"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct{ name, home string }{{"own", ""}, {"agent", "/home/alice"}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := toolgate.Call{Tool: "Bash", Args: map[string]any{"command": "cat ~/notes.txt | grep todo"}, Cwd: "/srv/proj", Home: bc.home}
+			var d toolgate.Decision
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Decide(&c, Env{}, &d)
+			}
+		})
+	}
+}

@@ -78,6 +78,20 @@ func TestHookHostPermissions(t *testing.T) {
 			}
 		}
 	}
+	// Through a gateway (down here, so a call that reached it would say
+	// so) their deny entries deny first, naming the file; the twin goes
+	// to the gateway.
+	for host, file := range map[string]string{"gemini": filepath.Join(home, ".gemini", "settings.json"), "opencode": filepath.Join(project, "opencode.json")} {
+		command := map[string]string{"gemini": "git push origin main", "opencode": "npm publish"}[host]
+		code, stdout, stderr := hookExit(t, []string{host, "--server", "http://127.0.0.1:1", "--timeout", "3s"}, input(host, command))
+		if code != 0 || !strings.Contains(stdout, `"decision":"deny"`) || !strings.Contains(stdout, file) || strings.Contains(stdout, "unreachable") {
+			t.Errorf("%s through a gateway, %q: exit %d, %s%s; want a deny naming %s", host, command, code, stdout, stderr, file)
+		}
+		code, stdout, stderr = hookExit(t, []string{host, "--server", "http://127.0.0.1:1", "--timeout", "3s"}, input(host, "git status"))
+		if code != 0 || !strings.Contains(stdout, "unreachable") {
+			t.Errorf("%s through a gateway, the twin: exit %d, %s%s; want it sent to the gateway", host, code, stdout, stderr)
+		}
+	}
 	// A settings file that cannot be read is no allow.
 	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(`{"tools": {"exclude": ["read_file(/etc)"]}}`), 0o600); err != nil {
 		t.Fatal(err)
