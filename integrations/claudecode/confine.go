@@ -15,7 +15,10 @@ type Confiner func(c *toolgate.Call, conf *toolgate.Confinement) (map[string]any
 // SandboxShell is the Confiner for a host's shell tool (Claude Code's
 // and opencode's Bash, Gemini CLI's run_shell_command), whose input holds
 // the command line in "command": the command becomes `SANDBOX --workspace
-// W… -- bash -c 'COMMAND'`, the rest of the input unchanged. sandbox is
+// W… -- bash -c 'COMMAND'`, the rest of the input unchanged, led by
+// TOOLGATE_SESSION=… TOOLGATE_WORKSPACE=… when the call names them, so
+// what the sandbox reports or asks a gateway lands in the call's session
+// (the command itself never sees toolgate's variables). sandbox is
 // the path of toolgate-sandbox (or of toolgate followed by its "sandbox"
 // subcommand, as one argument list). Any other tool, or a call without a
 // command, declines.
@@ -26,6 +29,12 @@ func SandboxShell(tool string, sandbox ...string) Confiner {
 			return nil, false
 		}
 		var b strings.Builder
+		if c.Session != "" {
+			b.WriteString("TOOLGATE_SESSION=" + shellQuote(c.Session) + " ")
+		}
+		if c.Workspace != "" {
+			b.WriteString("TOOLGATE_WORKSPACE=" + shellQuote(c.Workspace) + " ")
+		}
 		for _, s := range sandbox {
 			b.WriteString(shellQuote(s) + " ")
 		}

@@ -61,7 +61,7 @@ func TestRemoteWaitConfined(t *testing.T) {
 
 	a := decode(t, h.Handle(context.Background(), []byte(bashInput("t1", "make build"))).Output.Marshal())
 	if a.HookSpecificOutput == nil || a.HookSpecificOutput.PermissionDecision != "allow" ||
-		!strings.HasPrefix(a.HookSpecificOutput.UpdatedInput["command"].(string), "'"+sandboxPath+"' --workspace '/home/dev/shop' ") {
+		!strings.HasPrefix(a.HookSpecificOutput.UpdatedInput["command"].(string), "TOOLGATE_SESSION='s-confine' TOOLGATE_WORKSPACE='shop' '"+sandboxPath+"' --workspace '/home/dev/shop' ") {
 		t.Fatalf("make build: %+v", a.HookSpecificOutput)
 	}
 	if ids := g.Approvals(); len(ids) != 0 {
@@ -127,7 +127,7 @@ func TestHandlerConfined(t *testing.T) {
 			continue
 		}
 		cmd, _ := a.HookSpecificOutput.UpdatedInput["command"].(string)
-		if rewritten := strings.HasPrefix(cmd, "'"+sandboxPath+"' --workspace '/home/dev/shop' -- bash -c "); rewritten != tc.rewritten {
+		if rewritten := strings.HasPrefix(cmd, "TOOLGATE_SESSION='s-confine' TOOLGATE_WORKSPACE='shop' '"+sandboxPath+"' --workspace '/home/dev/shop' -- bash -c "); rewritten != tc.rewritten {
 			t.Errorf("%s %q: updated input %q, rewritten %v", tc.query, tc.command, cmd, tc.rewritten)
 		}
 	}

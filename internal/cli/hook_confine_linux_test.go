@@ -35,7 +35,11 @@ func TestHookConfinedEveryHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	wrapped := "'" + prog + "' --workspace '/home/dev/shop' -- bash -c 'make build'"
+	// The session and workspace lead the command, for what the sandbox
+	// reports or asks a gateway.
+	wrapped := func(session string) string {
+		return "TOOLGATE_SESSION='" + session + "' TOOLGATE_WORKSPACE='shop' '" + prog + "' --workspace '/home/dev/shop' -- bash -c 'make build'"
+	}
 
 	inputs := map[string]func(cmd string) string{
 		"claude-code": func(cmd string) string {
@@ -88,7 +92,7 @@ func TestHookConfinedEveryHost(t *testing.T) {
 		}
 	}
 	want := map[string]result{
-		"claude-code": {"allow", wrapped}, "gemini": {"allow", wrapped}, "opencode": {"allow", wrapped},
+		"claude-code": {"allow", wrapped("s1")}, "gemini": {"allow", wrapped("s1")}, "opencode": {"allow", wrapped("o1")},
 		"codex": {"deny", ""}, "cursor": {"ask", ""}, "copilot": {"ask", ""},
 	}
 	for host, in := range inputs {
