@@ -83,3 +83,33 @@ func TestMayBeCriticalPickedPath(t *testing.T) {
 		}
 	}
 }
+
+func TestMayBeCriticalShellWrite(t *testing.T) {
+	t.Parallel()
+	const home = "/home/u"
+	cases := []struct {
+		p    string
+		code string // "" for none
+	}{
+		{"~/.z*", RiskStartupFile},
+		{"/home/u/.bashr?", RiskStartupFile},
+		{".git/hook*/pre-commit", RiskGitHook},
+		{"/home/u/proj/.gi?", RiskGitConfig},
+		{"/home/u/proj/.*", RiskGitConfig},
+		{"/etc/sudoers.d/*", RiskAccountFile},
+		{"/home/u/proj/**/config", RiskGitHook}, // "**" may cross .git: kept
+		{"/home/u/proj/*/config", RiskGitConfig}, // a bare repository x.git
+		// Benign twins: bash's '*' skips the dot-files these need.
+		{"build/*", ""},
+		{"/home/u/proj/*", ""},
+		{"/home/u/*rc", ""},
+		{"/home/u/proj/src/*", ""},
+		{"/home/u/proj/?git", ""},
+	}
+	for _, c := range cases {
+		code, reason, ok := MayBeCriticalShellWrite(c.p, home)
+		if code != c.code || ok != (c.code != "") {
+			t.Errorf("MayBeCriticalShellWrite(%q) = %q %q %v, want %q", c.p, code, reason, ok, c.code)
+		}
+	}
+}
