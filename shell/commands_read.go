@@ -218,6 +218,10 @@ func readCommands() map[string]*cmdSpec {
 			"for-each-ref", "merge-base", "name-rev", "whatchanged", "cherry", "check-ignore", "check-attr",
 			"count-objects", "diff-tree", "diff-index", "diff-files", "version", "help", "range-diff", "var",
 			"verify-commit", "verify-tag"),
+			// ls-remote's -u and --upload-pack name the program run on
+			// the remote's side, here for a local or ssh remote.
+			namedSpec{"ls-remote", &cmdSpec{readOnly: true, notReadWith: []string{"-u", "--upload-pack", "--exec"}}},
+			namedSpec{"submodule", &cmdSpec{readVerbs: []string{"status", "summary"}}},
 			namedSpec{"fsck", &cmdSpec{readOnly: true, notReadWith: []string{"--lost-found"}}},
 			namedSpec{"notes", withSubs("list", "show")},
 			namedSpec{"sparse-checkout", withSubs("list")},
@@ -234,14 +238,15 @@ func readCommands() map[string]*cmdSpec {
 		// Clusters, containers and clouds, through their own clients.
 		"kubectl": {notReadWith: []string{"-s", "--server", "--kubeconfig"},
 			subs: append(roSub("get", "describe", "logs", "top", "explain", "api-resources", "api-versions",
-				"version", "events"),
+				"version", "events", "wait"),
 				namedSpec{"cluster-info", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"config", withSubs("view", "get-contexts", "current-context", "get-clusters", "get-users")},
 				namedSpec{"auth", withSubs("can-i", "whoami")},
 				namedSpec{"rollout", withSubs("status", "history")})},
 		"docker": {notReadWith: []string{"-H", "--host", "--config"},
 			subs: append(roSub("ps", "images", "inspect", "logs", "version", "info", "top", "port", "diff",
-				"history", "events", "search"),
+				"history", "events", "search", "help"),
+				namedSpec{"trust", withSubs("inspect")},
 				namedSpec{"image", withSubs("ls", "inspect", "history")},
 				namedSpec{"container", withSubs("ls", "ps", "inspect", "logs", "top", "port", "diff")},
 				namedSpec{"network", withSubs("ls", "inspect")},
@@ -250,7 +255,7 @@ func readCommands() map[string]*cmdSpec {
 				namedSpec{"system", withSubs("df", "info")},
 				namedSpec{"compose", withSubs("ps", "logs", "config", "ls", "images", "top", "version")},
 				namedSpec{"stats", ro},
-				namedSpec{"buildx", withSubs("ls", "version")},
+				namedSpec{"buildx", &cmdSpec{subs: append(roSub("ls", "version"), namedSpec{"imagetools", withSubs("inspect")})}},
 				namedSpec{"manifest", withSubs("inspect")},
 				namedSpec{"plugin", withSubs("ls", "inspect")},
 				namedSpec{"service", withSubs("ls", "ps")},
@@ -259,7 +264,7 @@ func readCommands() map[string]*cmdSpec {
 				namedSpec{"secret", withSubs("ls")},
 				namedSpec{"config", withSubs("ls")})},
 		"helm": {notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
-			subs: append(roSub("list", "ls", "status", "history", "show", "search", "version", "env", "lint"),
+			subs: append(roSub("list", "ls", "status", "history", "show", "search", "version", "env", "lint", "help"),
 				namedSpec{"template", &cmdSpec{readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}},
 				namedSpec{"repo", withSubs("list")},
 				namedSpec{"dependency", withSubs("list")})},
@@ -276,6 +281,16 @@ func readCommands() map[string]*cmdSpec {
 			{"variable", withSubs("list")},
 			{"gist", withSubs("list")},
 			{"search", ro},
+			{"ruleset", withSubs("list", "view")},
+			{"project", withSubs("list", "view")},
+			{"codespace", withSubs("list")},
+			{"extension", withSubs("list")},
+			{"config", withSubs("list", "get")},
+			{"org", withSubs("list")},
+			// gh api PATH is a GET: a method, a field, an input body or a
+			// header (X-HTTP-Method-Override) makes it a write.
+			{"api", &cmdSpec{readOnly: true, notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field",
+				"--input", "-H", "--header"}}},
 			{"status", ro},
 			{"auth", &cmdSpec{subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}},
 		}},
@@ -306,8 +321,12 @@ func readCommands() map[string]*cmdSpec {
 			{"auth", &cmdSpec{readVerbs: []string{"list"}}},
 			{"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}},
 			{"secrets", &cmdSpec{readVerbs: []string{"list"}}},
+			{"storage", &cmdSpec{readVerbs: []string{"ls", "du", "cat"}}},
 			{"version", ro}, {"info", ro},
 		}, gcloudGroups()...)},
+		// gsutil VERB [gs://BUCKET/PATH]: listing, sizes and an object's
+		// content, read from the service.
+		"gsutil": {readVerbs: []string{"ls", "du", "cat", "stat", "version", "help"}, notReadWith: []string{"-o"}},
 		// az GROUP VERB (az vm list) and az GROUP RESOURCE VERB (az
 		// network vnet list) for the groups whose resources hold no
 		// credential a show prints: az acr credential show, az keyvault
@@ -316,22 +335,61 @@ func readCommands() map[string]*cmdSpec {
 			subs: append(subcommands{{"account", &cmdSpec{readVerbs: []string{"list", "show", "list-locations"}}}, {"version", ro}},
 				azGroups()...)},
 
+		// Hosting and infrastructure clients' listings and status, read
+		// from their own service (doctl GROUP RESOURCE list, hcloud
+		// RESOURCE list). A preview that runs the project's program
+		// (pulumi preview), a secret printed (pulumi --show-secrets, vault
+		// read) or a change is not listed.
+		"doctl":      {readVerbs: []string{"list", "get"}, verbAt: 2, subs: subcommands{{"account", &cmdSpec{readVerbs: []string{"get"}}}}},
+		"hcloud":     {probe: true, readVerbs: []string{"list", "describe"}, verbAt: 1},
+		"linode-cli": {probe: true, readVerbs: []string{"list", "view"}, verbAt: 1},
+		"oci":        {probe: true, readVerbs: []string{"list", "get"}, verbAt: 2},
+		"flyctl":     {subs: append(roSub("status", "logs", "version"), namedSpec{"apps", withSubs("list")})},
+		"fly":        {subs: append(roSub("status", "logs", "version"), namedSpec{"apps", withSubs("list")})},
+		"vercel":     {probe: true, subs: roSub("ls", "list", "whoami", "inspect")},
+		"netlify":    {probe: true, subs: roSub("status")},
+		"heroku":     {subs: roSub("apps", "logs", "ps", "releases", "domains")},
+		"firebase":   {probe: true, subs: roSub("projects:list", "apps:list", "hosting:channel:list")},
+		"wrangler":   {probe: true, subs: roSub("whoami")},
+		"pulumi":     {notReadWith: []string{"--show-secrets"}, subs: subcommands{{"stack", &cmdSpec{subs: roSub("ls", "output", "history")}}}},
+		"vault":      {notReadWith: []string{"-address"}, subs: append(roSub("status", "version"), namedSpec{"secrets", withSubs("list")})},
+		"consul":     {probe: true, notReadWith: []string{"-http-addr"}, subs: append(roSub("members", "info", "version"), namedSpec{"catalog", withSubs("services", "nodes", "datacenters")})},
+		"nomad":      {probe: true, notReadWith: []string{"-address"}, subs: append(roSub("status", "version"), namedSpec{"job", withSubs("status")}, namedSpec{"node", withSubs("status")})},
+		"argocd":     {probe: true, subs: subcommands{{"app", withSubs("list", "get", "history")}, {"version", ro}}},
+		"flux":       {probe: true, notReadWith: []string{"--kubeconfig", "--server"}, subs: subcommands{{"get", ro}, {"version", ro}}},
+		"istioctl":   {probe: true, notReadWith: []string{"--kubeconfig"}, subs: roSub("proxy-status", "version", "analyze")},
+		"stern":      {readOnly: true, probe: true, notReadWith: []string{"--kubeconfig"}},
+		"kubectx":    {readOnly: true, readBare: true, probe: true, readWith: []string{"-c", "--current"}},
+		"kubens":     {readOnly: true, readBare: true, probe: true, readWith: []string{"-c", "--current"}},
+		"crontab":    {readWith: []string{"-l"}},
+		"xcrun":      {probe: true, subs: subcommands{{"simctl", withSubs("list")}, {"--show-sdk-path", ro}, {"--find", ro}}},
+		"emulator":   {probe: true, readWith: []string{"-list-avds"}},
+		"sdkmanager": {probe: true, readWith: []string{"--list", "--list_installed"}},
+		"code":       {readWith: []string{"--list-extensions"}},
+		"opam":       {probe: true, subs: roSub("list", "show", "switch")},
+		"luarocks":   {probe: true, subs: roSub("list", "show", "search")},
+
 		// Package managers and toolchains: what is installed, and where.
 		"npm": {notReadWith: []string{"--registry"}, about: []string{"-v"},
 			subs: append(roSub("ls", "list", "ll", "la", "view", "info", "show", "v", "outdated", "why", "explain",
-				"prefix", "root", "search"),
+				"prefix", "root", "search", "bin", "whoami", "fund", "help", "help-search", "query"),
+				namedSpec{"pkg", withSubs("get")},
+				namedSpec{"dist-tag", withSubs("ls")},
 				namedSpec{"version", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"config", withSubs("get", "list", "ls")})},
 		"pnpm": {about: []string{"-v"}, subs: append(roSub("ls", "list", "outdated", "why"),
+			namedSpec{"config", withSubs("get", "list")}, namedSpec{"store", withSubs("path")},
 			namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}})},
-		"yarn":  {about: []string{"-v"}, subs: roSub("list", "info", "why", "outdated")},
-		"pip":   {subs: roSub("list", "show", "freeze", "check")},
-		"pip3":  {subs: roSub("list", "show", "freeze", "check")},
-		"cargo": {subs: roSub("tree", "metadata", "version", "search", "locate-project", "pkgid")},
+		"yarn": {about: []string{"-v"}, subs: append(roSub("list", "info", "why", "outdated"), namedSpec{"config", withSubs("get", "list")})},
+		"pip":  {subs: append(roSub("list", "show", "freeze", "check", "help", "debug"), namedSpec{"index", withSubs("versions")})},
+		"pip3": {subs: append(roSub("list", "show", "freeze", "check", "help", "debug"), namedSpec{"index", withSubs("versions")})},
+		"cargo": {subs: append(roSub("tree", "metadata", "version", "search", "locate-project", "pkgid", "help", "read-manifest", "verify-project"),
+			namedSpec{"install", &cmdSpec{readWith: []string{"--list"}}})},
 		// go list takes the build flags: -toolexec and -exec run a program.
 		"go": {notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
 			subs: append(roSub("list", "version", "doc", "help"),
+				namedSpec{"mod", withSubs("graph", "why")},
 				namedSpec{"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}})},
 	}
 }

@@ -112,8 +112,15 @@ func readVerb(args []string, ops []int, verbs []string, at int) bool {
 }
 
 // plainName reports whether s is a resource's name: letters, digits and
-// "-_.", no path, host or URL.
+// "-_.", no path, host or URL; or a bucket's object path in the storage
+// service's own scheme (s3://bucket/logs/, gs://bucket), which names no
+// destination a client could send to.
 func plainName(s string) bool {
+	for _, scheme := range [...]string{"s3://", "gs://"} {
+		if rest, ok := strings.CutPrefix(s, scheme); ok {
+			return rest != "" && !strings.Contains(rest, "..") && plainName(strings.ReplaceAll(rest, "/", "_"))
+		}
+	}
 	if s == "" || s[0] == '.' || s[0] == '-' {
 		return false
 	}

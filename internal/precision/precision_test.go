@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 45.41
+	maxStoppedDefaultsPct    = 43.48
 	maxStoppedPermissivePct  = 4.45
-	minReadAllowedDefaultPct = 85.98
+	minReadAllowedDefaultPct = 88.98
 )
 
 // minBenign is the size the everyday corpus must keep.
