@@ -30,6 +30,11 @@ type Call struct {
 	// call for both homes, the stricter decision standing: the agent's
 	// word can only tighten a decision. Empty: the gateway's home.
 	Home string `json:"home,omitempty"`
+	// PathArgs names the arguments that hold file paths by the tool's own
+	// description of them (an MCP server's input schema), besides those
+	// named like paths: each is checked as a file the tool reads, or
+	// writes when its name says so. It can only add checks.
+	PathArgs []string `json:"pathArgs,omitempty"`
 	// Batch places the call in a model turn that requested several calls.
 	Batch *Batch `json:"batch,omitempty"`
 }

@@ -21,7 +21,7 @@ import (
 // exact rules, as the broker makes them) and a "cases"
 // file with one case per line:
 //
-//	EXPECT TOOL ARGS-JSON [mode=M] [agent=A] [cwd=D] [home=H] [tier=T] [rule=SOURCE] [sandbox=yes|no]
+//	EXPECT TOOL ARGS-JSON [mode=M] [agent=A] [cwd=D] [home=H] [env=K=V;K=V] [pathargs=A,B] [tier=T] [rule=SOURCE] [sandbox=yes|no]
 //	    [reason~=TEXT] [risk=CODE] [suggest=PATTERN] [nosuggest]
 //
 // EXPECT is allow, ask or deny, or !allow for "anything but allow" (the
@@ -258,6 +258,8 @@ func parseCases(t *testing.T, file, text string, defaultMode toolgate.Mode) []de
 				c.call.Cwd = v
 			case "home":
 				c.call.Home = v
+			case "pathargs":
+				c.call.PathArgs = strings.Split(v, ",")
 			case "env":
 				c.vars = map[string]string{}
 				for _, kv := range strings.Split(v, ";") {

@@ -27,7 +27,7 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 	keys := buf[:0]
 	search := fileSearchToolName(c.Tool)
 	for k := range c.Args {
-		if (pathArgName(k) || globArgName(k, search)) && len(keys) < len(buf) {
+		if (isPathArg(c, k) || globArgName(k, search)) && len(keys) < len(buf) {
 			keys = append(keys, k)
 		}
 	}
@@ -38,11 +38,12 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 	writes := writerToolName(c.Tool)
 	root := ""
 	for _, k := range keys {
-		if v, ok := c.Args[k].(string); ok && pathArgName(k) && root == "" {
+		if v, ok := c.Args[k].(string); ok && isPathArg(c, k) && root == "" {
 			root = v // a glob argument is relative to the path searched
 		}
 	}
 	add := func(p string) {
+		p = strings.TrimPrefix(p, "file://") // a file URI names its path
 		if p == "" || strings.Contains(p, "://") || len(subs) >= maxOperands {
 			return
 		}
@@ -63,7 +64,7 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 		}
 	}
 	for _, k := range keys {
-		isPath := pathArgName(k)
+		isPath := isPathArg(c, k)
 		switch v := c.Args[k].(type) {
 		case string:
 			if isPath {
@@ -207,6 +208,12 @@ func pathArgName(k string) bool {
 		return true
 	}
 	return false
+}
+
+// isPathArg reports whether argument k of call c holds paths: by its
+// name, or by the tool's description of it (Call.PathArgs).
+func isPathArg(c *toolgate.Call, k string) bool {
+	return pathArgName(k) || slices.Contains(c.PathArgs, k)
 }
 
 // writerToolName reports whether a tool's name says it writes, moves or

@@ -106,8 +106,13 @@ func (b *bridge) newCall(ctx context.Context, p *mcp.CallToolParamsRaw) *toolgat
 			c.Args = map[string]any{"arguments": string(p.Arguments)}
 		}
 	}
-	if t := b.tool(ctx, p.Name); t != nil && t.Annotations != nil && t.Annotations.ReadOnlyHint {
-		c.Tier = toolgate.TierRead
+	if t := b.tool(ctx, p.Name); t != nil {
+		if t.Annotations != nil && t.Annotations.ReadOnlyHint {
+			c.Tier = toolgate.TierRead
+		}
+		// The arguments the schema says are paths are checked as files,
+		// whatever they are called.
+		c.PathArgs = schemaPathArgs(t.InputSchema)
 	}
 	return c
 }
