@@ -162,8 +162,13 @@ func TestCodexCLI(t *testing.T) {
 			installHook(t, "codex", home, hook, 70*time.Second, 10*time.Second)
 		},
 		// Every call goes to the hook, not Codex's own approvals or
-		// sandbox (Gemini CLI's --yolo).
-		args: []string{"exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "do the task"},
+		// sandbox (Gemini CLI's --yolo); and nothing but the stand-in is
+		// looked up (no update check, analytics, apps or plugins, which
+		// would resolve api.github.com and chatgpt.com).
+		args: []string{"exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check",
+			"-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false",
+			"--disable", "apps", "--disable", "plugins", "--disable", "remote_plugin", "--disable", "plugin_sharing",
+			"--disable", "api_key_model_discovery", "--disable", "in_app_updates", "do the task"},
 		modelArgs: func(model string) []string {
 			return []string{"-c", `model="gpt-5"`, "-c", `model_provider="stub"`,
 				"-c", `model_providers.stub={name="stub",base_url="` + model + `/v1",env_key="TOOLGATE_TEST_STUB_KEY",wire_api="responses"}`}
