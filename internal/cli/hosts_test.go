@@ -324,6 +324,19 @@ func TestHookInstallFlatAndPlugin(t *testing.T) {
 	if err := os.WriteFile(cursor, []byte(`{"version": 1, "hooks": {"afterFileEdit": [{"command": "fmt.sh"}], "beforeShellExecution": [{"command": "audit.sh"}]}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// Copilot CLI runs a repository's hooks only in a folder the user
+	// trusts: an untrusted one is refused, naming why.
+	untrusted := filepath.Join(home, "other")
+	if code, _, stderr := mainExit([]string{"hook", "install", "copilot", "--dir", untrusted, "--command", bin, "--local"}); code == 0 || !strings.Contains(stderr, "is not one (trusted_folders in") {
+		t.Errorf("copilot into an untrusted folder: exit %d, %s; want a refusal naming trusted_folders", code, stderr)
+	}
+	config := filepath.Join(home, ".copilot", "config.json")
+	if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte("// managed by Copilot CLI\n{\"trusted_folders\": [\""+home+"\"]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		host, scope, file string
 		want              []string
