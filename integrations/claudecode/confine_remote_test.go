@@ -3,10 +3,12 @@ package claudecode_test
 import (
 	"context"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
@@ -55,6 +57,16 @@ func TestRemoteWaitConfined(t *testing.T) {
 	c, err := client.New(g.URL, g.Agent, client.WithVia("hook"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A custom host reads the offer from the API: the ask carries the
+	// profile and its writable roots, and the rule that offers it.
+	d, err := c.Evaluate(context.Background(), toolgate.Call{Tool: "Bash", Workspace: "shop", Cwd: "/home/dev/shop", Args: map[string]any{"command": "make build"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Action != toolgate.Ask || d.Sandbox == nil || d.Sandbox.Profile != "default" || !slices.Equal(d.Sandbox.Workspaces, []string{"/home/dev/shop"}) ||
+		len(d.Subjects) != 1 || d.Subjects[0].Rule == nil || !d.Subjects[0].Rule.Sandbox {
+		t.Fatalf("POST /v1/evaluate: %+v", d)
 	}
 	h := &claudecode.Hook{Workspace: "shop", Decider: &claudecode.Remote{Gate: c, OnAsk: claudecode.AskWait,
 		Wait: 300 * time.Millisecond, Confine: claudecode.SandboxShell("Bash", sandboxPath)}}

@@ -524,3 +524,29 @@ func TestHostForceQuestionSuspend(t *testing.T) {
 		t.Fatalf("another suspended call in Force: %v, want approved", r)
 	}
 }
+
+// A call a sandbox rule names is an ask here: the engine runs its tools
+// itself and cannot run one confined (and its calls carry no working
+// directory, which a confined allow needs), so it goes to an approver;
+// the rule's deny twin is denied at once.
+func TestHostConfinedAllowAsks(t *testing.T) {
+	t.Parallel()
+	g := newGateway(t, `{"*": "ask", "Bash": {"cargo test*": "sandbox", "cargo test --release*": "deny"}}`)
+	h := startHost(t, hostCfg(g, "s1"))
+	h.call("c-sbx", seedTools["Bash"]) // cargo test --lib
+	a := g.pending("s1", "c-sbx")
+	if a.Decision.Action != toolgate.Ask || !strings.Contains(a.Decision.Reason, "unless it runs in the kernel sandbox") {
+		t.Fatalf("held decision %+v, want the sandbox rule's ask", a.Decision)
+	}
+	g.deny(a.ID, approval.DenyRequest{Mode: toolgate.DenySoft})
+	if r := h.result("c-sbx"); r["approved"] != false {
+		t.Fatalf("result %v", r)
+	}
+	h.call("c-rel", bash("cargo test --release"))
+	if r := h.result("c-rel"); r["approved"] != false || !strings.Contains(r.str("reason"), "denied by rule") {
+		t.Fatalf("deny twin: %v", r)
+	}
+	if a := g.approvalOf("s1", "c-rel"); a != nil {
+		t.Fatalf("the deny reached a human: %+v", a)
+	}
+}
