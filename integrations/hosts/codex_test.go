@@ -161,3 +161,49 @@ func TestCodexAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexAsk asks stand-ins of Codex's app-server: a hook it lists as
+// trusted is fine, one it lists as untrusted or does not list is to fix,
+// and a Codex that cannot answer is said to be so, the config checks
+// standing alone. (Not parallel: a script written while another test
+// starts a process can be busy when it runs.)
+func TestCodexAsk(t *testing.T) {
+	dir := t.TempDir()
+	hooks := []CodexHook{{Event: "PreToolUse", Key: "/h/hooks.json:pre_tool_use:0:0"}}
+	fake := func(name, reply string) string {
+		p := filepath.Join(dir, name)
+		script := "#!/bin/sh\nread a; read b; read c\ncase \"$c\" in *hooks/list*) ;; *) exit 3;; esac\n" +
+			"echo '{\"method\":\"configWarning\",\"params\":{}}'\necho '" + reply + "'\n"
+		if reply == "" {
+			script = "#!/bin/sh\nexit 1\n"
+		}
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	list := func(status string, enabled bool) string {
+		e := "false"
+		if enabled {
+			e = "true"
+		}
+		return `{"id":2,"result":{"data":[{"cwd":"/p","hooks":[{"key":"/h/hooks.json:pre_tool_use:0:0","enabled":` + e + `,"trustStatus":"` + status + `"}]}]}}`
+	}
+	for _, tc := range []struct {
+		name, reply string
+		ok          bool
+		want        string
+	}{
+		{"trusted", list("trusted", true), true, "itself lists the toolgate PreToolUse hook as trusted"},
+		{"modified", list("modified", true), false, "lists the toolgate PreToolUse hook as modified"},
+		{"disabled", list("trusted", false), false, "(enabled: false)"},
+		{"not listed", `{"id":2,"result":{"data":[{"cwd":"/p","hooks":[]}]}}`, false, "does not list the toolgate PreToolUse hook"},
+		{"error", `{"id":2,"error":{"code":-1,"message":"boom"}}`, true, "could not be asked whether it runs the toolgate hook: hooks/list: boom"},
+		{"no answer", "", true, "could not be asked"},
+	} {
+		got := codexAsk(t.Context(), fake(strings.ReplaceAll(tc.name, " ", "_"), tc.reply), "/", hooks)
+		if len(got) != 1 || got[0].OK != tc.ok || !strings.Contains(got[0].Say, tc.want) {
+			t.Errorf("%s: %+v, want ok %v and %q", tc.name, got, tc.ok, tc.want)
+		}
+	}
+}
