@@ -57,15 +57,16 @@ func (e *Engine) tildeHome() string {
 
 // callHome returns the call's home directory when it is one the engine
 // must decide the call for: set, usable, and not the engine's own "~".
-// A home that is not an absolute path, or holds a glob character or a
-// control character, is not used (the call is decided with the engine's
-// home): a home is spliced into rule patterns.
+// A home that is not an absolute path, is the root, or holds a glob
+// character or a control character, is not used (the call is decided
+// with the engine's home): a home is spliced into rule patterns.
 func (e *Engine) callHome(home string) (string, bool) {
 	if home == "" || e.home == "" {
 		return "", false
 	}
 	home = strings.TrimRight(home, "/")
-	if !path.IsAbs(home) || path.Clean(home) != home || strings.ContainsAny(home, "*?[]{}\\") {
+	if home == "" || !path.IsAbs(home) || path.Clean(home) != home || strings.ContainsAny(home, "*?[]{}\\") {
+		// "/" too: its "~/**" would be every file.
 		return "", false
 	}
 	for i := 0; i < len(home); i++ {
