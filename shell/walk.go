@@ -474,12 +474,15 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 	var buf [8]*syntax.Stmt
 	stages := pipeStages(x.Y, pipeStages(x.X, buf[:0]))
 	in := c.stdin
+	// Each stage is a subshell with its own copy of the directory state,
+	// made in one allocation for the whole pipeline.
+	sds := make([]dirState, len(stages))
 	for i, s := range stages {
 		sc := c
 		sc.stdin = in
 		start := len(w.res.Commands)
-		sd := *d // each stage is a subshell
-		w.stmt(s, sc, &sd)
+		sds[i] = *d
+		w.stmt(s, sc, &sds[i])
 		if i == len(stages)-1 {
 			break
 		}
