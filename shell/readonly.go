@@ -139,15 +139,19 @@ func plainName(s string) bool {
 // may name any file.
 func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, assigns []string, fstart int) {
 	cmd := &w.res.Commands[idx]
-	if cmd.Text != name && !strings.HasPrefix(cmd.Text, name+" ") {
+	text := cmd.Text
+	if len(assigns) > 0 {
+		text = strings.TrimPrefix(text, strings.Join(assigns, " ")+" ")
+	}
+	if text != name && !strings.HasPrefix(text, name+" ") {
 		return // named by path (./ls): not the command the table describes
 	}
 	for _, a := range args {
-		if !a.static && (a.text != "{}" || !runtimeOperands(cmd.Via)) {
+		if !a.static && (a.text != "{}" || !runtimeOperands(cmd.Via)) && !inputPipe(a.text) {
 			return // "{}" is the file an exec-capable form hands it
 		}
 	}
-	if len(assigns) > 0 || cmd.Opaque || len(cmd.ExecFlags) > 0 || len(cmd.Classes) > 0 ||
+	if !formatOnly(assigns) || cmd.Opaque || len(cmd.ExecFlags) > 0 || len(cmd.Classes) > 0 ||
 		len(cmd.Paths) > 0 || cmd.Remote || cmd.Runner || cmd.ServesCwd != "" ||
 		!readOnlyCommand(name, norm) && !w.aboutKnown(name, norm) {
 		return
@@ -192,6 +196,61 @@ func (w *walker) markProduced(from int) bool {
 // its version or usage: python3 --version, node --help.
 func (w *walker) aboutKnown(name string, norm []string) bool {
 	return len(norm) == 1 && aboutForms[norm[0]] && commandSpec(name) == nil && w.known(name)
+}
+
+// formatOnly reports whether every environment assignment in front of a
+// command only changes how it formats what it prints: a locale, a time
+// zone, a terminal type, colours and width by plain values, or a pager
+// turned off (PAGER=cat, GIT_PAGER=""). Any other variable may make it
+// load code or read elsewhere (LD_PRELOAD, GIT_DIR, PAGER=./x).
+func formatOnly(assigns []string) bool {
+	for _, a := range assigns {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok {
+			return false
+		}
+		switch {
+		case strings.HasSuffix(name, "PAGER") && (name == "PAGER" || name == "GIT_PAGER" || name == "MANPAGER" ||
+			name == "SYSTEMD_PAGER" || name == "AWS_PAGER"):
+			if val != "cat" && val != "" && val != "''" && val != `""` {
+				return false
+			}
+		case name == "LANG" || name == "LANGUAGE" || strings.HasPrefix(name, "LC_") || name == "TZ" || name == "TERM" ||
+			name == "NO_COLOR" || name == "CLICOLOR" || name == "CLICOLOR_FORCE" || name == "FORCE_COLOR" ||
+			name == "COLUMNS" || name == "LINES":
+			for i := 0; i < len(val); i++ {
+				c := val[i]
+				if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' || c == '+' || c == '@') {
+					return false // a path (LC_ALL=/tmp/x loads that locale), an expansion
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// inputPipe reports whether a word's source form is one process
+// substitution read as a file, "<(…)": the command gets a pipe's name
+// (/dev/fd/63), never a path or an option, and reads what the commands
+// inside print; those are subjects of their own, judged as any other.
+func inputPipe(text string) bool {
+	if !strings.HasPrefix(text, "<(") || !strings.HasSuffix(text, ")") {
+		return false
+	}
+	depth := 0
+	for i := 1; i < len(text); i++ {
+		switch text[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 && i != len(text)-1 {
+				return false // "<(a)x", "<(a)<(b)": more than one pipe's name
+			}
+		}
+	}
+	return depth == 0
 }
 
 // runtimeOperands reports whether a command found in context via gets

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 43.48
+	maxStoppedDefaultsPct    = 43.16
 	maxStoppedPermissivePct  = 4.45
-	minReadAllowedDefaultPct = 88.98
+	minReadAllowedDefaultPct = 89.49
 )
 
 // minBenign is the size the everyday corpus must keep.
