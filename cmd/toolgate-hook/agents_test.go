@@ -211,7 +211,9 @@ func TestCodexTrustsInstall(t *testing.T) {
 		return ok, fix
 	}
 	ok, fix := check()
-	if len(fix) > 0 || !slices.ContainsFunc(ok, func(s string) bool { return strings.Contains(s, "itself lists the toolgate PreToolUse hook as trusted") }) {
+	if len(fix) > 0 || !slices.ContainsFunc(ok, func(s string) bool {
+		return strings.Contains(s, "itself lists the toolgate PreToolUse hook as trusted")
+	}) {
 		t.Fatalf("after install: ok %q, fix %q", ok, fix)
 	}
 	data, _ := os.ReadFile(path)
