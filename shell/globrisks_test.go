@@ -97,7 +97,7 @@ func TestMayBeCriticalShellWrite(t *testing.T) {
 		{"/home/u/proj/.gi?", RiskGitConfig},
 		{"/home/u/proj/.*", RiskGitConfig},
 		{"/etc/sudoers.d/*", RiskAccountFile},
-		{"/home/u/proj/**/config", RiskGitHook}, // "**" may cross .git: kept
+		{"/home/u/proj/**/config", RiskGitHook},  // "**" may cross .git: kept
 		{"/home/u/proj/*/config", RiskGitConfig}, // a bare repository x.git
 		// Benign twins: bash's '*' skips the dot-files these need.
 		{"build/*", ""},
