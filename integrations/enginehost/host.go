@@ -343,7 +343,7 @@ func (h *host) toolRequest(line []byte, n int) {
 	}
 	h.remember(req.CallID, req.Tool)
 	c := h.call(req.CallID, req.Tool)
-	h.decide(c, func(a verdict) {
+	h.decide(c, "", func(a verdict) {
 		if a.approved {
 			h.toEngine(ToolApprove{Type: TypeToolApprove, CallID: req.CallID, Scope: a.scope, Answer: a.answer})
 		} else {
@@ -367,7 +367,14 @@ func (h *host) approvalRequired(line []byte, n int) {
 		return
 	}
 	id, t := h.suspendedCall(req)
-	h.decide(h.call(id, t), func(a verdict) {
+	confirm := ""
+	if h.isQuestion(t.Name) {
+		// A gateway holds the question for a person whatever the rules
+		// or the mode allow (Force allows everything), as the seed puts
+		// it to the user; without one the check below refuses it.
+		confirm = QuestionConfirm
+	}
+	h.decide(h.call(id, t), confirm, func(a verdict) {
 		if a.approved && len(a.answer) == 0 && !a.byPerson && h.isQuestion(t.Name) {
 			// Rules or a mode (Force allows everything) approved a
 			// question nobody answered: resuming approved would hand the
@@ -381,6 +388,10 @@ func (h *host) approvalRequired(line []byte, n int) {
 		h.toEngine(r)
 	})
 }
+
+// QuestionConfirm is why a gateway holds a question tool's suspension
+// for a person (SubmitRequest.Confirm).
+const QuestionConfirm = "a question for the user: only a person can answer it, whatever the rules or the mode allow"
 
 // NoAnswerReason is the reason a question tool's suspension is resumed
 // as denied when rules or a mode allowed it: only a person can answer a
@@ -446,14 +457,15 @@ type verdict struct {
 	byPerson bool
 }
 
-// decide submits a call and calls answer with the verdict: at once when
+// decide submits a call (with confirm, SubmitRequest.Confirm, when a
+// person must answer it) and calls answer with the verdict: at once when
 // the rules decide, from a goroutine when approvers do. A gateway that
 // fails is a deny (fail closed); a pending approval the gateway never
 // resolves is denied with the timeout reason after its TTL and one sweep
 // interval.
-func (h *host) decide(c toolgate.Call, answer func(verdict)) {
+func (h *host) decide(c toolgate.Call, confirm string, answer func(verdict)) {
 	ctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
-	res, err := h.cfg.Decider.Decide(ctx, approval.SubmitRequest{Call: c, TTL: h.cfg.TTL})
+	res, err := h.cfg.Decider.Decide(ctx, approval.SubmitRequest{Call: c, TTL: h.cfg.TTL, Confirm: confirm})
 	cancel()
 	if err != nil {
 		h.log.Warn("decide", "call", c.ID, "tool", c.Tool, "err", err)

@@ -504,6 +504,30 @@ func TestHostLocalRules(t *testing.T) {
 	}
 }
 
+// In Force with a gateway, a question tool's suspension is held there
+// for a person, as seed 000 puts it to the user, and resumed with their
+// answer; its twin, another suspended call, is approved by the mode with
+// nobody asked.
+func TestHostForceQuestionAtGateway(t *testing.T) {
+	t.Parallel()
+	g := newGateway(t, seedRules)
+	h := startHost(t, enginehost.Config{Decider: g.decider(g.approver), Session: "s2"}, "-caps", "hitl_suspend")
+	h.send(`{"type":"set_mode","mode":"Force"}`)
+	h.send(`{"type":"test_suspend","call_id":"d1","tool_name":"Deploy","context":"Deploy: to staging?"}`)
+	if r := h.result("d1"); r["approved"] != true {
+		t.Fatalf("another suspended call in Force: %v, want approved", r)
+	}
+	h.send(`{"type":"test_suspend","call_id":"q1","tool_name":"AskUserQuestion","context":"AskUserQuestion: Which deployment target?"}`)
+	a := g.pending("s2", "q1")
+	if a.Decision.Confirm != enginehost.QuestionConfirm {
+		t.Fatalf("the question is held without saying why: %+v", a.Decision)
+	}
+	g.approve(a.ID, approval.ApproveRequest{Answer: json.RawMessage(`"staging"`)})
+	if r := h.result("q1"); r["approved"] != true || r.str("answer") != "staging" {
+		t.Fatalf("question in Force at a gateway: %v, want the person's answer", r)
+	}
+}
+
 // In Force with no gateway (seed 000's --force), a question tool's
 // suspension is not resumed approved with no answer: only a person can
 // answer a question. Another suspended call is approved by the mode as
