@@ -481,3 +481,53 @@ func TestNodesWorkspaceQuota(t *testing.T) {
 		t.Fatalf("9 concurrent new workspaces on 3 nodes: %d passed, want 2", passed)
 	}
 }
+
+// TestNodesCredentialQuotas: an agent credential's pending approvals and
+// new sessions are counted in the shared store, so what it used up on
+// some nodes is refused on the others, while another credential is
+// served everywhere. (Concurrent requests on several nodes may end a few
+// over: docs/security.md.)
+func TestNodesCredentialQuotas(t *testing.T) {
+	t.Parallel()
+	ns := nodes(t, 3, approval.WithCredentialQuotas(3, 4))
+	ctx := context.Background()
+	a := approval.Actor{Name: "agent-a", Via: "test", Agent: true}
+	b := approval.Actor{Name: "agent-b", Via: "test", Agent: true}
+	ask := func(n *approval.Broker, by approval.Actor, session string) error {
+		_, err := n.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c1", Session: session, Tool: "Bash", Args: map[string]any{"command": "make deploy"}}, By: by})
+		return err
+	}
+	read := func(n *approval.Broker, by approval.Actor, session string) error {
+		_, err := n.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "r1", Session: session, Tool: "Read", Args: map[string]any{"file_path": "README.md"}}, By: by})
+		return err
+	}
+	for i, n := range ns {
+		if err := ask(n, a, fmt.Sprint("a", i)); err != nil {
+			t.Fatalf("agent-a's ask on node %d: %v", i, err)
+		}
+	}
+	if err := ask(ns[0], a, "a0"); err != nil {
+		t.Fatalf("the same call again attaches: %v", err)
+	}
+	for i, n := range ns {
+		if err := ask(n, a, "a3"); toolgate.ErrorCodeOf(err) != toolgate.ERateLimited {
+			t.Fatalf("agent-a's 4th pending approval on node %d: %v, want rate limited", i, err)
+		}
+	}
+	if err := ask(ns[1], b, "b0"); err != nil {
+		t.Fatalf("agent-b's ask: %v", err)
+	}
+	// Sessions: a0–a3 are agent-a's four (the refused ask opened a3);
+	// they go on, on any node, and a fifth is refused on every node.
+	if err := read(ns[2], a, "a3"); err != nil {
+		t.Fatalf("agent-a's 4th session: %v", err)
+	}
+	for i, n := range ns {
+		if err := read(n, a, "a5"); toolgate.ErrorCodeOf(err) != toolgate.ERateLimited {
+			t.Fatalf("agent-a's 5th session on node %d: %v, want rate limited", i, err)
+		}
+	}
+	if err := read(ns[0], b, "b1"); err != nil {
+		t.Fatalf("agent-b's session: %v", err)
+	}
+}
