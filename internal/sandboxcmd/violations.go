@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/toolgate/toolgate"
@@ -171,11 +172,17 @@ func explainPath(p *sandbox.Profile, path string) (rule, why string, ok bool) {
 	}
 	// Outside the writable roots: a write was refused if the command
 	// could read the path (or create in its directory's place).
+	// The path comes from the command's output: only a regular file or a
+	// directory is opened, and without blocking (never a FIFO or a
+	// device, whose opening can wait or act).
 	probe := path
 	if _, err := os.Lstat(path); err != nil {
 		probe = filepath.Dir(path)
 	}
-	f, err := os.Open(probe)
+	if fi, err := os.Stat(probe); err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
+		return "", "", false
+	}
+	f, err := os.OpenFile(probe, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", "", false // refused by the file's own permissions
 	}
