@@ -33,14 +33,19 @@ func commandSpec(name string) *cmdSpec {
 	}
 	// Only the names with name's first byte are searched: the analysis
 	// looks a command up a dozen times.
-	tab := commandTable[commandStart[name[0]]:commandStart[int(name[0])+1]]
-	i, ok := slices.BinarySearchFunc(tab, name, func(e namedSpec, name string) int {
-		return strings.Compare(e.name, name)
-	})
-	if !ok {
-		return nil
+	lo, end := int(commandStart[name[0]]), int(commandStart[int(name[0])+1])
+	for hi := end; lo < hi; {
+		m := int(uint(lo+hi) >> 1)
+		if commandTable[m].name < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	return tab[i].spec
+	if lo < end && commandTable[lo].name == name {
+		return commandTable[lo].spec
+	}
+	return nil
 }
 
 // commandStart holds where the command table's names with each first
