@@ -4,9 +4,13 @@
 // one hook (package claudecode's Hook, which decides every call through a
 // toolgate.Gate, locally or at a gateway): how its hook input becomes a
 // call and how the answer goes back (Adapter), which of its events gate a
-// tool call, and where and how "toolgate hook install HOST" writes the
-// hook into its settings (Install). Adding a host is one entry in the
-// table below, its adapter file, and its tests.
+// tool call, where and how "toolgate hook install HOST" writes the hook
+// into its settings (Install), and which of the agent's own permission
+// files the hook layers (Host.Permissions). An agent that runs
+// only hooks its user has trusted (Codex CLI) has an adapter that is also
+// Trusting: install trusts the hook, uninstall takes the trust back, and
+// doctor checks it. Adding a host is one entry in the table below, its
+// adapter file, and its tests.
 //
 // Every host blocks what the hook cannot read: an input that cannot be
 // decoded, an event it does not know that carries a tool call, a crash
