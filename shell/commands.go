@@ -155,6 +155,7 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	out.readVerbs = joinNew(a.readVerbs, b.readVerbs)
 	out.verbAt = max(a.verbAt, b.verbAt)
 	out.about = joinNew(a.about, b.about)
+	out.readSQL = joinNew(a.readSQL, b.readSQL)
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(subcommands, 0, len(a.subs)+len(b.subs))

@@ -20,10 +20,10 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {},
 		needMode: "m", everySub: []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{},
 		wraps: true, inOrder: true, short: "v", shortAttached: "i", positional: 1, assigns: true, subject: true, noCommand: "p", launch: []launcher{{}},
-		pairs: []string{"x"}, readOnly: true, readBare: true, notReadWith: []string{"-w"}, readWith: []string{"-l"}, readVerbs: []string{"list"}, verbAt: 1, about: []string{"-v"},
+		pairs: []string{"x"}, readOnly: true, readBare: true, notReadWith: []string{"-w"}, readWith: []string{"-l"}, readVerbs: []string{"list"}, verbAt: 1, about: []string{"-v"}, readSQL: []string{"-c"},
 	}
 	v := reflect.ValueOf(full)
-	if n := v.NumField(); n != 47 {
+	if n := v.NumField(); n != 48 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for i := 0; i < v.NumField(); i++ {

@@ -369,6 +369,20 @@ func readCommands() map[string]*cmdSpec {
 		"opam":       {probe: true, subs: roSub("list", "show", "switch")},
 		"luarocks":   {probe: true, subs: roSub("list", "show", "search")},
 
+		// Database clients given SQL that only reads (sqlReadsOnly): a
+		// query, a catalogue listing. A statement that writes, a function
+		// that reads files or runs code, a shell escape, a script file or
+		// an output file is not a read, nor is the client with no SQL
+		// given (it runs what its input says).
+		"psql": {readSQL: []string{"-c", "--command"}, readWith: []string{"-l", "--list"},
+			notReadWith: []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}},
+		"mysql":             {readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command"}},
+		"mariadb":           {readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command"}},
+		"sqlite3":           {readSQL: []string{""}, notReadWith: []string{"-cmd", "-init", "-A", "-archive"}},
+		"clickhouse-client": {readSQL: []string{"-q", "--query"}, notReadWith: []string{"--queries-file"}},
+		"redis-cli": {readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"},
+			notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}},
+
 		// Package managers and toolchains: what is installed, and where.
 		"npm": {notReadWith: []string{"--registry"}, about: []string{"-v"},
 			subs: append(roSub("ls", "list", "ll", "la", "view", "info", "show", "v", "outdated", "why", "explain",

@@ -92,6 +92,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out.readVerbs = join(a.readVerbs, b.readVerbs)
 	out.verbAt = max(a.verbAt, b.verbAt)
 	out.about = join(a.about, b.about)
+	out.readSQL = join(a.readSQL, b.readSQL)
 	out.analyse = chainChecks(a.analyse, b.analyse)
 	for _, sc := range a.subs {
 		out.subs = append(out.subs, namedSpec{sc.name, copyingMerge(sc.spec, nil)})

@@ -34,6 +34,11 @@ func readOnlyCommand(name string, args []string) bool {
 			verbs, verbAt = s.readVerbs, s.verbAt
 		}
 		next, _, rest := s.sub(name, args)
+		if next == nil && len(s.readSQL) > 0 {
+			if reads, given := sqlGiven(s, opts, args, ops); given {
+				return reads
+			}
+		}
 		if next == nil {
 			switch {
 			case s.readOnly && s.readBare:
@@ -64,6 +69,26 @@ func readOnlyCommand(name string, args []string) bool {
 		s, args = next, rest
 	}
 	return false
+}
+
+// sqlGiven reports whether the command whose entry is s is given SQL to
+// run (readSQL), and whether every statement of it only reads.
+func sqlGiven(s *cmdSpec, opts []optArg, args []string, ops []int) (reads, given bool) {
+	reads = true
+	for _, n := range s.readSQL {
+		if n == "" {
+			for _, i := range ops[min(1, len(ops)):] {
+				given, reads = true, reads && sqlReadsOnly(args[i])
+			}
+			continue
+		}
+		for _, o := range opts {
+			if o.name == n && !o.assign {
+				given, reads = true, reads && o.valAt >= 0 && sqlReadsOnly(o.val)
+			}
+		}
+	}
+	return reads, given
 }
 
 // aboutForms are the lone arguments with which a command only prints its

@@ -152,6 +152,12 @@ type cmdSpec struct {
 	// openssl version): to another command they are an option that runs
 	// it (ctest -V is verbose, tox -v runs the tests).
 	about []string
+	// readSQL names the options whose values are SQL the command runs
+	// (psql -c, mysql -e); "" names its operands after the database
+	// (sqlite3 DB SQL…). Given one, the command is read-only when every
+	// statement only reads (sqlReadsOnly) and no option of notReadWith is
+	// given.
+	readSQL []string
 	// fileCode names the code that reads the files of a command whose
 	// arguments are a mini-language or whose layout the fields cannot
 	// say (awk programs, jq filters, patch headers, git subcommands).

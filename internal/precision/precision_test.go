@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 43.16
+	maxStoppedDefaultsPct    = 42.75
 	maxStoppedPermissivePct  = 4.45
-	minReadAllowedDefaultPct = 89.49
+	minReadAllowedDefaultPct = 90.14
 )
 
 // minBenign is the size the everyday corpus must keep.
