@@ -25,8 +25,9 @@ type Proxy struct {
 	// Log receives one line per refused connection.
 	Log io.Writer
 	// Ask, when set, is asked about a host:port the profile does not
-	// name (a person, through a gateway): true lets it through, for the
-	// rest of the run; false or an error refuses it. Nil refuses.
+	// name (a person, through a gateway): true lets it through, false
+	// refuses it, either for the rest of the run; an error refuses this
+	// connection. Nil refuses.
 	Ask func(ctx context.Context, target string) (bool, error)
 	// Refused, when set, is told of each refused connection: the target
 	// and why.
@@ -35,7 +36,7 @@ type Proxy struct {
 	ln       net.Listener
 	srv      *http.Server
 	mu       sync.Mutex
-	approved map[string]bool // targets Ask let through
+	answered map[string]bool // targets Ask answered: let through or not
 }
 
 // Start listens on a loopback port and serves until ctx ends or Close.
@@ -126,8 +127,10 @@ func (p *Proxy) refuse(w http.ResponseWriter, target, why string) {
 const reasonUnnamed = "the sandbox profile does not name this host (--net)"
 
 // permit reports whether the command may connect to host:port: the
-// profile names it, or Ask let it through (asked once per target and
-// run); why says what refused it.
+// profile names it, or Ask let it through. Ask's answer, yes or no, holds
+// for the target for the rest of the run, so a command cannot ring the
+// approver again by retrying; a failure to ask is not remembered. why
+// says what refused it.
 func (p *Proxy) permit(ctx context.Context, host, port string) (ok bool, why string) {
 	if p.allowed(host, port) {
 		return true, ""
@@ -137,24 +140,23 @@ func (p *Proxy) permit(ctx context.Context, host, port string) (ok bool, why str
 	}
 	target := net.JoinHostPort(strings.ToLower(strings.TrimSuffix(host, ".")), port)
 	p.mu.Lock()
-	done := p.approved[target]
+	yes, done := p.answered[target]
 	p.mu.Unlock()
-	if done {
-		return true, ""
+	if !done {
+		var err error
+		if yes, err = p.Ask(ctx, target); err != nil {
+			return false, reasonUnnamed + ", and asking a person failed: " + err.Error()
+		}
+		p.mu.Lock()
+		if p.answered == nil {
+			p.answered = map[string]bool{}
+		}
+		p.answered[target] = yes
+		p.mu.Unlock()
 	}
-	yes, err := p.Ask(ctx, target)
-	switch {
-	case err != nil:
-		return false, reasonUnnamed + ", and asking a person failed: " + err.Error()
-	case !yes:
+	if !yes {
 		return false, reasonUnnamed + ", and the person asked refused it"
 	}
-	p.mu.Lock()
-	if p.approved == nil {
-		p.approved = map[string]bool{}
-	}
-	p.approved[target] = true
-	p.mu.Unlock()
 	return true, ""
 }
 

@@ -42,8 +42,13 @@ func TestProxyPermit(t *testing.T) {
 			t.Errorf("%s:%s: %v %q, want %v %q", c.host, c.port, ok, why, c.ok, c.why)
 		}
 	}
-	if asked["yes.example:443"] != 1 || asked["registry.example:443"] != 0 || len(asked) != 3 {
-		t.Errorf("asked %v: want each unnamed target once, the named never", asked)
+	// A no holds too: retrying does not ask again; a failure does.
+	if ok, _ := p.permit(context.Background(), "no.example", "443"); ok {
+		t.Error("no.example let through on a retry")
+	}
+	_, _ = p.permit(context.Background(), "down.example", "443")
+	if asked["yes.example:443"] != 1 || asked["no.example:443"] != 1 || asked["down.example:443"] != 2 || asked["registry.example:443"] != 0 || len(asked) != 3 {
+		t.Errorf("asked %v: want each answered target once, a failed one again, the named never", asked)
 	}
 	nobody := &Proxy{Hosts: []string{"registry.example"}}
 	if ok, why := nobody.permit(context.Background(), "yes.example", "443"); ok || why != reasonUnnamed {
