@@ -856,7 +856,11 @@ func (w *walker) emit(cmd Command) int {
 		n += len(a)
 	}
 	w.spendSubject(n)
-	if externalProgram(&cmd) {
+	if cmd.Name == "[" || cmd.Name == "[[" || cmd.Name == "test" {
+		if w.testCode(&cmd) || w.codeVar(&cmd) {
+			cmd.Opaque = true
+		}
+	} else if externalProgram(&cmd) {
 		// Bash hands a program its words as strings: it evaluates none
 		// as a variable name or arithmetic ("aws … --query
 		// 'Tags[?Key==`Name`]'"), unless a function takes the name. A
@@ -926,6 +930,46 @@ func (w *walker) finish(src string) {
 }
 
 func truncate(s string) string { return clip(s, maxRiskSubject) }
+
+// testCode is subscriptCode for a test ([ … ], [[ … ]], test), whose own
+// brackets hold no subscript: the words inside are checked, and a word
+// known only when it runs counts where the test reads a word as a
+// variable name (-v, -R) or, in [[ ]], evaluates it as arithmetic (-eq,
+// -lt, …), since a value "a[$(cmd)]" there runs cmd.
+func (w *walker) testCode(cmd *Command) bool {
+	closer := "" // test
+	switch cmd.Name {
+	case "[":
+		closer = "]"
+	case "[[":
+		closer = "]]"
+	}
+	inner, ok := strings.CutPrefix(cmd.Text, cmd.Name+" ")
+	if !ok {
+		return w.subscriptCode(cmd.Text) // assignments in front: the whole text
+	}
+	inner = strings.TrimSuffix(inner, " "+closer)
+	if w.subscriptCode(inner) {
+		return true
+	}
+	if !strings.ContainsAny(inner, "$`") {
+		return false
+	}
+	for _, f := range strings.Fields(inner) {
+		switch f {
+		case "-v", "-R":
+		case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+			if cmd.Name != "[[" {
+				continue
+			}
+		default:
+			continue
+		}
+		w.unprefixable(RiskSubscriptCode, "a test reads a word known only when it runs as a variable name or as arithmetic, where a value holding an array subscript with a command substitution runs it", cmd.Text)
+		return true
+	}
+	return false
+}
 
 // externalProgram reports whether a command runs a program of the command
 // table that is not a bash builtin, by a static name: bash passes its

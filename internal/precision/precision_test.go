@@ -24,7 +24,7 @@ import (
 // allowed by default.
 const (
 	maxStoppedDefaultsPct    = 42.75
-	maxStoppedPermissivePct  = 4.45
+	maxStoppedPermissivePct  = 4.41
 	minReadAllowedDefaultPct = 90.14
 )
 
