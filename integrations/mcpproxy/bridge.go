@@ -60,6 +60,9 @@ type bridge struct {
 	closing bool
 	upErr   error
 	tools   map[string]*mcp.Tool
+	// pathArgs holds, by tool, the arguments its input schema says are
+	// paths (schemaPathArgs), read once when the tool is listed.
+	pathArgs map[string][]string
 	// allowed holds the tools the user allowed for this session.
 	allowed map[string]bool
 	// active holds the contexts of the client requests being forwarded,
@@ -467,8 +470,19 @@ func (b *bridge) recordTools(tools []*mcp.Tool) {
 	for _, t := range tools {
 		if t != nil {
 			b.tools[t.Name] = t
+			if b.pathArgs == nil {
+				b.pathArgs = map[string][]string{}
+			}
+			b.pathArgs[t.Name] = schemaPathArgs(t.InputSchema)
 		}
 	}
+}
+
+// toolPathArgs returns the arguments tool's input schema says are paths.
+func (b *bridge) toolPathArgs(tool string) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pathArgs[tool]
 }
 
 // tool returns what the server said about a tool, listing the tools once

@@ -112,7 +112,7 @@ func (b *bridge) newCall(ctx context.Context, p *mcp.CallToolParamsRaw) *toolgat
 		}
 		// The arguments the schema says are paths are checked as files,
 		// whatever they are called.
-		c.PathArgs = schemaPathArgs(t.InputSchema)
+		c.PathArgs = b.toolPathArgs(p.Name)
 	}
 	return c
 }
