@@ -174,7 +174,7 @@ func appendsCode(words []word) bool {
 			words = words[start:]
 			continue
 		}
-		if isShell(name) {
+		if hasRole(name, roleShell) {
 			// Without an operand the first appended word is the -c
 			// script or the script file.
 			i, _, stdinMode := shellOpts(words)
@@ -241,17 +241,6 @@ var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_S
 	"LESSEDIT=", "CRASHPAGER=", "RESTIC_PASSWORD_COMMAND=", "BORG_PASSCOMMAND=", "BORG_RSH=", "RSYNC_RSH=", "BROWSER=",
 	"PERL5OPT=", "PERL5DB=", "NODE_OPTIONS=", "LD_PRELOAD=", "LD_AUDIT=", "GROFF_BIN_PATH=", "RUSTC_WRAPPER=", "PYTHONSTARTUP="}
 
-// isPlainProgram: the pagers and editors that run no other program:
-// "PAGER=cat git log", "GIT_EDITOR=true git rebase --continue" stay open.
-func isPlainProgram(name string) bool {
-	switch name {
-	case "cat", "true", "false", ":", "less", "more", "most",
-		"head", "vi", "vim", "nvim", "nano", "emacs", "code", "bat", "delta", "":
-		return true
-	}
-	return false
-}
-
 // programVar records, as exec-capable, an assignment in front of a
 // command that names a program the command runs ("LESSOPEN='|sh %s'
 // less x", "GIT_SSH_COMMAND=… git fetch", "LD_PRELOAD=./x.so ls"), or
@@ -265,7 +254,7 @@ func programVar(cmd *Command) {
 			}
 			val := strings.Trim(f[len(v):], "'\"")
 			if (v == "PAGER=" || v == "GIT_PAGER=" || v == "MANPAGER=" || v == "SYSTEMD_PAGER=" || v == "EDITOR=" || v == "VISUAL=" ||
-				v == "GIT_EDITOR=" || v == "GIT_SEQUENCE_EDITOR=" || v == "SYSTEMD_EDITOR=" || v == "SUDO_EDITOR=") && isPlainProgram(val) {
+				v == "GIT_EDITOR=" || v == "GIT_SEQUENCE_EDITOR=" || v == "SYSTEMD_EDITOR=" || v == "SUDO_EDITOR=") && hasRole(val, rolePlainProgram) {
 				continue
 			}
 			cmd.ExecFlags = append(cmd.ExecFlags, f)

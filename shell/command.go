@@ -119,7 +119,7 @@ func (w *walker) run(words []word, assigns []string, c scope, d *dirState, opaqu
 			privileged = privileged || spec.subject
 			continue
 		}
-		if isShell(name) {
+		if hasRole(name, roleShell) {
 			w.shell(name, words, assigns, c, d)
 			return
 		}
@@ -255,7 +255,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		classify(&cmd, "git", alias)
 		cmd.Alts = append(cmd.Alts, "git "+strings.Join(alias, " "))
 	}
-	if c.stdin.kind == stdinText && isSQLShell(name) && sqlDestroys(c.stdin.script) {
+	if c.stdin.kind == stdinText && hasRole(name, roleSQLShell) && sqlDestroys(c.stdin.script) {
 		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(c.stdin.script, 60), Token: name})
 	}
@@ -268,7 +268,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(c.stdin.script), 60), Token: name})
 		}
 	}
-	if c.stdin.kind == stdinText && (isListReader(name) || isScriptReader(name)) {
+	if c.stdin.kind == stdinText && hasRole(name, roleListReader|roleScriptReader) {
 		// "echo /etc/shadow | cpio -o": the names of the files to read
 		// come on the input; "sqlite3 <<EOF .import /etc/shadow x": a
 		// tool's script on its input reads the file.
@@ -276,7 +276,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
 		}
 	}
-	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && isSQLShell(name) && !sqlInline(cmd.Args) {
+	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && hasRole(name, roleSQLShell) && !sqlInline(cmd.Args) {
 		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
 		// not in the call, so nobody approving it sees what they do.
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from a file or pipe, statements nobody reviewed here", Token: name})
@@ -321,7 +321,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: jar + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
 		}
 	}
-	if isFetcher(name) {
+	if hasRole(name, roleFetcher) {
 		if u, ok := httpDeletes(name, norm); ok {
 			reason, token := name+" sends an HTTP DELETE to "+clip(u, 60)+", deleting data in a service", "DELETE"
 			if deleteEndpoint(u) {
@@ -703,7 +703,7 @@ func (w *walker) known(name string) bool {
 	if _, ok := w.a.extra[name]; ok {
 		return true
 	}
-	return isPlainCommand(name) || isInterpreter(name) || isFetcher(name)
+	return hasRole(name, rolePlainCommand|roleFetcher) || isInterpreter(name)
 }
 
 // scriptRunner reports whether a command is an interpreter that is not a
@@ -712,14 +712,14 @@ func (w *walker) known(name string) bool {
 // is a read ("python3 ~/.aws/credentials" prints the file's first line in
 // its error), a shell command among them raises its risk.
 func scriptRunner(name string) bool {
-	return isInterpreter(name) && !isShell(name) && name != "source" && name != "."
+	return isInterpreter(name) && !hasRole(name, roleShell) && name != "source" && name != "."
 }
 
 // runsAppScript returns the management script an interpreter runs and
 // its arguments: Django's manage.py, Laravel's artisan, Rails' bin/rails,
 // whose commands (flush, db:wipe, db:reset) act on the app's database.
 func runsAppScript(name string, args []string) (string, []string, bool) {
-	if !isInterpreter(name) || isShell(name) {
+	if !isInterpreter(name) || hasRole(name, roleShell) {
 		return "", nil, false
 	}
 	for i, a := range args {
@@ -749,48 +749,6 @@ func runsJar(name string, args []string) (string, []string, bool) {
 		}
 	}
 	return "", nil, false
-}
-
-// isListReader: these read the files whose names come on their input (cpio -o,
-// cpio -p, afio -o, pax -w without operands).
-func isListReader(name string) bool {
-	switch name {
-	case "cpio", "afio", "pax":
-		return true
-	}
-	return false
-}
-
-// isScriptReader: these run a script on their input whose commands read files
-// (sqlite3 .import and .read, psql's \\i, gdb, ed, ex).
-func isScriptReader(name string) bool {
-	switch name {
-	case "sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb",
-		"gdb", "ed", "ex":
-		return true
-	}
-	return false
-}
-
-// isPlainCommand: these take arguments that are data, never a command line: text
-// that looks like one ("echo 'sudo su'") is not run.
-func isPlainCommand(name string) bool {
-	switch name {
-	case "echo", "printf", "ls", "pwd", "cd", "pushd", "popd", "test", "[",
-		"true", "false", "exit", "return", "read", "set", "unset", "shift",
-		"export", "local", "declare", "type", "which", "whereis", "hash", "help",
-		"man", "info", "date", "cal", "sleep", "wait", "kill", "basename",
-		"dirname", "realpath", "readlink", "stat", "file", "du", "df", "tr",
-		"expr", "seq", "yes", "whoami", "id", "uname", "hostname", "uptime",
-		"ps", "top", "free", "make", "go", "npm", "yarn", "pnpm", "cargo",
-		"pip", "pip3", "jq", "yq", "tree", "mkdir", "touch", "column",
-		"notify-send", "logger", "git", "gh", "docker", "kubectl", "mvn", "gradle",
-		"pytest", "tsc", "eslint", "prettier", "gofmt", "rustc", "gcc", "clang",
-		"javac", "java", "dotnet", "mix", "rake", "bundle", "composer", "tput",
-		"clear", "history", "alias", "unalias", "getopts", "printenv", "env", "diff":
-		return true
-	}
-	return false
 }
 
 // probe looks at the arguments of a command the tables do not know: one
@@ -834,24 +792,6 @@ func (w *walker) probe(idx int, args []word, c scope) {
 	}
 }
 
-// isOpener: openers read (and often write) the files they are given whatever their
-// options: editors, viewers, database shells, converters. With the
-// commands the tables do not know, their operands that name a secret are
-// read subjects.
-func isOpener(name string) bool {
-	switch name {
-	case "man", // a path operand is rendered: "man /etc/shadow"
-		"vim", "vi", "nvim", "view", "nano", "pico", "emacs", "ed", "ex",
-		"micro", "joe", "code", "subl", "gedit", "kate", "open", "xdg-open",
-		"sqlite3", "sqlite", "pandoc", "iconv", "expand", "unexpand", "fmt", "pr",
-		"xmllint", "yq", "hexyl", "mlr", "csvlook", "xclip", "xsel", "gpg",
-		"openssl", "ssh-keygen", "age", "enscript", "a2ps", "look", "csplit",
-		"git", "vimdiff", "meld", "kdiff3", "colordiff", "icdiff", "delta":
-		return true
-	}
-	return false
-}
-
 // secretOperands reports, as read files, the operands that name a secret
 // (internal/sensitive) when the command is one the reader table does not
 // describe or an interpreter (perl and ruby are described for -i, yet
@@ -859,7 +799,7 @@ func isOpener(name string) bool {
 // file:///home/u/.ssh/id_rsa").
 func (w *walker) secretOperands(name string, args []word, owner string, d *dirState) {
 	described := describes(name)
-	probe := isOpener(name) || scriptRunner(name) || !described && !w.known(name)
+	probe := hasRole(name, roleOpener) || scriptRunner(name) || !described && !w.known(name)
 	for _, a := range args {
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {
@@ -954,7 +894,7 @@ func KnowsOperands(name string) bool {
 	// A wrapper's and xargs's operands are the command line they run,
 	// analysed as a command of its own ("sudo grep -l secret /var/log":
 	// secret is grep's pattern, not a file).
-	return describes(name) || isPlainCommand(name) || wrapperFor(name) != nil || name == "xargs" || name == "parallel"
+	return describes(name) || hasRole(name, rolePlainCommand) || wrapperFor(name) != nil || name == "xargs" || name == "parallel"
 }
 
 // SendsOperands reports whether a command is the client of a service its
@@ -965,23 +905,7 @@ func SendsOperands(name string, effects Effect) bool {
 	if effects&EffectNetwork != 0 {
 		return true
 	}
-	switch name {
-	case "gh", "glab", "hub", "tea", "aws", "gcloud", "gsutil", "az", "doctl", "flyctl", "fly", "heroku",
-		"vercel", "netlify", "wrangler", "firebase", "rclone", "s3cmd", "b2", "oci", "ibmcloud", "linode-cli":
-		return true
-	}
-	return false
-}
-
-// isGitPrinter: the git subcommands that print the contents (or the
-// changes) of the files their pathspecs name.
-func isGitPrinter(name string) bool {
-	switch name {
-	case "log", "diff", "show", "grep", "blame",
-		"annotate", "whatchanged", "format-patch":
-		return true
-	}
-	return false
+	return hasRole(name, roleServiceClient)
 }
 
 // gitPathspecs reports the pathspecs after "--" of git commands that
@@ -989,7 +913,7 @@ func isGitPrinter(name string) bool {
 // file of git blame as read files.
 func (w *walker) gitPathspecs(norm []string, args []word, owner string, d *dirState) {
 	sub := subcommand("git", norm)
-	if sub >= len(norm) || !isGitPrinter(norm[sub]) {
+	if sub >= len(norm) || !hasRole(norm[sub], roleGitPrinter) {
 		return
 	}
 	for i := sub + 1; i < len(norm); i++ {

@@ -24,6 +24,10 @@ import (
 // command, and the merged table written as data (commands_table.go, by
 // TestCommandTable): a hook process analyses one command line, and
 // building the families' maps and merging them was most of its work.
+//
+// What the analysis knows of a command by its name alone, its roles (a
+// shell, a downloader, a database shell), is lists in commandRoles
+// (roles.go), merged the same way into roleTable.
 
 // commandSpec returns the command table's entry for name, nil for a
 // command the table does not know.

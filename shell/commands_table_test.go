@@ -45,12 +45,64 @@ func tableEntries() map[string]*cmdSpec {
 	return out
 }
 
+// mergedRoles merges commandRoles' lists into one entry per name, sorted
+// by name. A name twice in one list is an error: an edit that meant
+// another role.
+func mergedRoles() ([]namedRoles, error) {
+	by := map[string]role{}
+	for _, l := range commandRoles() {
+		for _, name := range l.names {
+			if by[name]&l.role != 0 {
+				return nil, fmt.Errorf("%q is listed twice as %s", name, roleName(l.role))
+			}
+			by[name] |= l.role
+		}
+	}
+	out := make([]namedRoles, 0, len(by))
+	for name, r := range by {
+		out = append(out, namedRoles{name, r})
+	}
+	slices.SortFunc(out, func(a, b namedRoles) int { return strings.Compare(a.name, b.name) })
+	return out, nil
+}
+
+// roleSlotsFor lays out roleSlots (see rolesOf) for the merged roles:
+// each name, in table order, takes the first free slot from its hash on.
+func roleSlotsFor(roles []namedRoles) ([1 << roleSlotBits]uint8, error) {
+	var slots [1 << roleSlotBits]uint8
+	if len(roles) >= 255 || 2*len(roles) > len(slots) {
+		return slots, fmt.Errorf("%d names with roles: make roleSlots' entries wider or roleSlotBits larger", len(roles))
+	}
+	for i, e := range roles {
+		h := roleHash(e.name)
+		for slots[h] != 0 {
+			h = (h + 1) % uint32(len(slots))
+		}
+		slots[h] = uint8(i + 1)
+	}
+	return slots, nil
+}
+
+// roleName is the constant name of a single role.
+func roleName(r role) string {
+	var b bytes.Buffer
+	if err := writeConst(&b, reflect.ValueOf(r)); err != nil {
+		return fmt.Sprint(uint16(r))
+	}
+	return b.String()
+}
+
 // The command table the analysis reads (commands_table.go) is the
-// families merged, as data. After editing a family:
+// families merged, as data, and the role table the role lists merged.
+// After editing a family or a role list:
 // go test ./shell -run TestCommandTable -update-table
 func TestCommandTable(t *testing.T) {
 	want := mergedFamilies()
-	src, err := tableSource(want)
+	roles, err := mergedRoles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := tableSource(want, roles)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +129,36 @@ func TestCommandTable(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s%s", e.name, g, w, stale)
 		}
 	}
+	if !slices.Equal(roleTable[:], roles) {
+		t.Fatalf("roleTable is not the role lists merged%s", stale)
+	}
+	if slots, err := roleSlotsFor(roles); err != nil || slots != roleSlots {
+		t.Fatalf("roleSlots is not roleTable's hash table (err %v)%s", err, stale)
+	}
+	has := map[string]role{}
+	for _, e := range roles {
+		has[e.name] = e.roles
+	}
+	// Every name with roles, and the command table's names, which mostly
+	// have none, are found with their roles.
+	for _, e := range commandTable {
+		if _, ok := has[e.name]; !ok {
+			has[e.name] = 0
+		}
+	}
+	for name, r := range has {
+		if got := rolesOf(name); got != r {
+			t.Errorf("rolesOf(%q) = %d, want %d", name, got, r)
+		}
+	}
 }
 
 // tableSource writes the Go source of commands_table.go for the merged
 // table. An entry several commands or subcommands have alike is written
 // once, as a variable they share: the table is data the runtime's start
 // reads through (the data segment's pointer bitmap), so its size is time.
-func tableSource(table map[string]*cmdSpec) ([]byte, error) {
+// The role table follows it.
+func tableSource(table map[string]*cmdSpec, roles []namedRoles) ([]byte, error) {
 	names := make([]string, 0, len(table))
 	for name := range table {
 		names = append(names, name)
@@ -109,7 +184,31 @@ func tableSource(table map[string]*cmdSpec) ([]byte, error) {
 		}
 		b.WriteString("},\n")
 	}
-	b.WriteString("}\n")
+	b.WriteString("}\n\n")
+	b.WriteString("// roleTable is the role lists (commandRoles) merged into one entry per\n")
+	b.WriteString("// name, sorted by name.\n")
+	b.WriteString("var roleTable = [...]namedRoles{\n")
+	for _, e := range roles {
+		fmt.Fprintf(&b, "{%q, ", e.name)
+		if err := writeConst(&b, reflect.ValueOf(e.roles)); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.name, err)
+		}
+		b.WriteString("},\n")
+	}
+	b.WriteString("}\n\n")
+	slots, err := roleSlotsFor(roles)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString("// roleSlots is the hash table rolesOf searches roleTable by.\n")
+	b.WriteString("var roleSlots = [1 << roleSlotBits]uint8{")
+	for i, s := range slots {
+		if i%32 == 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%d, ", s)
+	}
+	b.WriteString("\n}\n")
 	// The shared entries, in the order first used; writing one may name
 	// more.
 	for i := 0; i < len(w.order); i++ {
@@ -260,15 +359,21 @@ func (w *tableWriter) value(b *bytes.Buffer, v reflect.Value, top bool) error {
 }
 
 // constNames are the names of the table's enumerations, by value; an
-// Effect is a set, written as its bits' names or-ed. A name out of order
-// here changes what the written table means, which TestCommandTable's
-// field-by-field comparison with the families catches.
+// Effect or a role is a set (constSets), written as its bits' names
+// or-ed. A name out of order here changes what the written table means,
+// which TestCommandTable's field-by-field comparison with the families
+// catches.
 var constNames = map[reflect.Type][]string{
 	reflect.TypeFor[Effect]():    {"EffectRuns", "EffectReads", "EffectWrites", "EffectDeletes", "EffectNetwork", "EffectPrivilege", "EffectPersistence"},
 	reflect.TypeFor[fileKind]():  {"noFiles", "readAll", "writeAll", "copyKind", "moveKind", "linkKind", "modeKind", "pairKind", "firstKind", "scpKind", "writeFirst", "writeSecond", "bySub", "fetchKind", "tarKind", "compressKind", "codeKind", "syncKind"},
 	reflect.TypeFor[fileRole]():  {"noRole", "fileRead", "fileWrite", "fileOutput", "fileDir", "fileArchive", "fileChdir"},
 	reflect.TypeFor[valueForm](): {"formPath", "formAt", "formAnyAt", "formField", "formNoAssign", "formWriteOut", "formItem", "formRevPath"},
+	reflect.TypeFor[role](): {"roleShell", "roleFetcher", "roleSQLShell", "roleScriptReader", "roleListReader", "rolePlainCommand",
+		"roleOpener", "rolePlainProgram", "roleServiceClient", "roleInterpreter", "roleGitPrinter"},
 }
+
+// constSets are the enumerations whose values are sets of bits.
+var constSets = map[reflect.Type]bool{reflect.TypeFor[Effect](): true, reflect.TypeFor[role](): true}
 
 // writeConst writes an unsigned value of the table by its constants'
 // names, so the generated table reads like the families it is made of.
@@ -278,7 +383,7 @@ func writeConst(b *bytes.Buffer, v reflect.Value) error {
 		return fmt.Errorf("%s has no constant names: add them to constNames", v.Type())
 	}
 	n := v.Uint()
-	if v.Type() != reflect.TypeFor[Effect]() {
+	if !constSets[v.Type()] {
 		if n >= uint64(len(names)) {
 			return fmt.Errorf("%s %d has no name in constNames", v.Type(), n)
 		}
@@ -296,7 +401,7 @@ func writeConst(b *bytes.Buffer, v reflect.Value) error {
 		n &^= 1 << i
 	}
 	if n != 0 {
-		return fmt.Errorf("Effect bits %#x have no name in constNames", n)
+		return fmt.Errorf("%s bits %#x have no name in constNames", v.Type(), n)
 	}
 	return nil
 }

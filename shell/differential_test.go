@@ -502,7 +502,7 @@ func (d *diffTally) account(src string, res *Analysis, err error, progs []string
 			d.named++
 		case wrapperFor(p) != nil:
 			d.wrapper++ // seen through on purpose: the inner command is the subject
-		case isShell(p) && nested:
+		case hasRole(p, roleShell) && nested:
 			d.shell++ // the shell a wrapper runs a parsed script with (flock -c, xargs sh -c)
 		case opaque:
 			d.opaque++

@@ -76,16 +76,6 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
 }
 
-// isSQLShell: the database shells that run the SQL on their input.
-func isSQLShell(name string) bool {
-	switch name {
-	case "psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongo",
-		"mongosh", "cqlsh", "redis-cli", "clickhouse-client", "sqlcmd":
-		return true
-	}
-	return false
-}
-
 // mountsSecret reports whether a container volume ("-v ~/.ssh:/keys",
 // "--mount type=bind,source=~/.aws,…") mounts a credential directory.
 func mountsSecret(v string) bool {

@@ -4,29 +4,6 @@ import (
 	"strings"
 )
 
-// isShell: the commands whose -c argument, heredoc or piped input is a
-// shell script that is parsed recursively.
-func isShell(name string) bool {
-	switch name {
-	case "sh", "bash", "zsh", "dash", "ksh", "ash",
-		"mksh", "yash", "posh", "fish", "csh", "tcsh",
-		"rbash", "ksh93", "oksh", "pdksh", "lksh":
-		return true
-	}
-	return false
-}
-
-// isFetcher: the commands that download remote content.
-func isFetcher(name string) bool {
-	switch name {
-	case "curl", "wget", "fetch", "nc", "ncat", "netcat",
-		"aria2c", "http", "https", "httpie", "xh", "lynx",
-		"socat", "ftp", "tftp":
-		return true
-	}
-	return false
-}
-
 // interpreterOpts returns the options of interpreter name, the commands
 // that run code given by a flag, a file, or read from standard input:
 // code lists the short options that give the code inline, val the short
@@ -79,12 +56,11 @@ func interpreterOpts(name string) (o struct{ code, val string }, ok bool) {
 
 // isInterpreter reports whether name runs code.
 func isInterpreter(name string) bool {
-	switch name {
-	case "pypy", "pypy3", "perl5", "ruby3", "php8", "source", ".":
-		return true // versions' names: their options are the language's
+	if hasRole(name, roleInterpreter|roleShell) {
+		return true
 	}
 	_, listed := interpreterOpts(name)
-	return listed || isShell(name) || strings.HasPrefix(name, "python")
+	return listed || strings.HasPrefix(name, "python")
 }
 
 // readsCodeFromStdin reports whether interpreter name with args reads the
@@ -95,7 +71,7 @@ func readsCodeFromStdin(name string, args []word) bool {
 	}
 	key := name
 	switch {
-	case isShell(name):
+	case hasRole(name, roleShell):
 		key = "sh"
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
 		key = "python"

@@ -488,7 +488,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 		}
 		fetch := in.fetch
 		for _, cmd := range w.res.Commands[start:] {
-			if isFetcher(cmd.Name) {
+			if hasRole(cmd.Name, roleFetcher) {
 				fetch = true
 			}
 		}
@@ -746,7 +746,7 @@ func (w *walker) scanNode(n syntax.Node, c scope, d *dirState) (fetch bool) {
 		w.stmts(stmts, sc, d.clone())
 		fetched := false
 		for _, cmd := range w.res.Commands[start:] {
-			if isFetcher(cmd.Name) {
+			if hasRole(cmd.Name, roleFetcher) {
 				fetch, fetched = true, true
 			}
 		}
@@ -1091,7 +1091,7 @@ func (w *walker) fetchThenRun() {
 				break
 			}
 		}
-		if isInterpreter(cmd.Name) || isShell(cmd.Name) {
+		if isInterpreter(cmd.Name) || hasRole(cmd.Name, roleShell) {
 			run, by = "", cmd.Name+" "
 			for _, a := range cmd.Args {
 				if !strings.HasPrefix(a, "-") {

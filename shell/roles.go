@@ -1,0 +1,127 @@
+package shell
+
+// A role is what the analysis knows of a command from its name alone,
+// whatever its options: a shell, a downloader, a database shell. A
+// command may have several (psql is a database shell that also runs the
+// scripts its input names).
+type role uint16
+
+// Roles.
+const (
+	roleShell         role = 1 << iota // its -c argument, heredoc or piped input is a shell script, parsed in turn
+	roleFetcher                        // downloads remote content
+	roleSQLShell                       // runs the SQL on its input
+	roleScriptReader                   // runs a script on its input whose commands read files (sqlite3 .read, psql \i, ed)
+	roleListReader                     // reads the files whose names come on its input (cpio -o, pax -w)
+	rolePlainCommand                   // its arguments are data, never a command line: "echo 'sudo su'" runs nothing
+	roleOpener                         // reads (often writes) the files it is given whatever its options
+	rolePlainProgram                   // a pager or editor that runs no other program ("PAGER=cat git log")
+	roleServiceClient                  // the client of a service its operands may be sent to (gh gist create FILE)
+	roleInterpreter                    // runs code, though interpreterOpts does not list it (a version's name, source)
+	roleGitPrinter                     // a git subcommand that prints the files its pathspecs name (git log -p -- .env)
+)
+
+// commandRoles are the commands of each role, written as lists: the
+// generator merges them into roleTable, one entry per name (go test
+// ./shell -run TestCommandTable -update-table).
+//
+// The roles are a table of their own, not a field of the command table's
+// entries: most of these names (bash, lynx, ed, cpio, pytest) have no
+// entry there, and commandSpec(name) != nil is what "the command table
+// knows this command" means to the analysis (walker.known, the read-only
+// test). A role-only entry in the command table would change that
+// meaning for every such name. Like the command table, roleTable is data
+// the linker lays out: a hook process builds nothing to look a role up.
+func commandRoles() []roleList {
+	return []roleList{
+		{roleShell, []string{"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "posh", "fish", "csh", "tcsh",
+			"rbash", "ksh93", "oksh", "pdksh", "lksh"}},
+		{roleFetcher, []string{"curl", "wget", "fetch", "nc", "ncat", "netcat", "aria2c", "http", "https", "httpie", "xh", "lynx",
+			"socat", "ftp", "tftp"}},
+		{roleSQLShell, []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongo", "mongosh", "cqlsh", "redis-cli",
+			"clickhouse-client", "sqlcmd"}},
+		{roleScriptReader, []string{"sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb", "gdb", "ed", "ex"}},
+		{roleListReader, []string{"cpio", "afio", "pax"}},
+		{rolePlainCommand, []string{"echo", "printf", "ls", "pwd", "cd", "pushd", "popd", "test", "[",
+			"true", "false", "exit", "return", "read", "set", "unset", "shift",
+			"export", "local", "declare", "type", "which", "whereis", "hash", "help",
+			"man", "info", "date", "cal", "sleep", "wait", "kill", "basename",
+			"dirname", "realpath", "readlink", "stat", "file", "du", "df", "tr",
+			"expr", "seq", "yes", "whoami", "id", "uname", "hostname", "uptime",
+			"ps", "top", "free", "make", "go", "npm", "yarn", "pnpm", "cargo",
+			"pip", "pip3", "jq", "yq", "tree", "mkdir", "touch", "column",
+			"notify-send", "logger", "git", "gh", "docker", "kubectl", "mvn", "gradle",
+			"pytest", "tsc", "eslint", "prettier", "gofmt", "rustc", "gcc", "clang",
+			"javac", "java", "dotnet", "mix", "rake", "bundle", "composer", "tput",
+			"clear", "history", "alias", "unalias", "getopts", "printenv", "env", "diff"}},
+		{roleOpener, []string{"man", // a path operand is rendered: "man /etc/shadow"
+			"vim", "vi", "nvim", "view", "nano", "pico", "emacs", "ed", "ex",
+			"micro", "joe", "code", "subl", "gedit", "kate", "open", "xdg-open",
+			"sqlite3", "sqlite", "pandoc", "iconv", "expand", "unexpand", "fmt", "pr",
+			"xmllint", "yq", "hexyl", "mlr", "csvlook", "xclip", "xsel", "gpg",
+			"openssl", "ssh-keygen", "age", "enscript", "a2ps", "look", "csplit",
+			"git", "vimdiff", "meld", "kdiff3", "colordiff", "icdiff", "delta"}},
+		// "" is an empty value: "PAGER= git log" runs no pager.
+		{rolePlainProgram, []string{"cat", "true", "false", ":", "less", "more", "most",
+			"head", "vi", "vim", "nvim", "nano", "emacs", "code", "bat", "delta", ""}},
+		{roleServiceClient, []string{"gh", "glab", "hub", "tea", "aws", "gcloud", "gsutil", "az", "doctl", "flyctl", "fly", "heroku",
+			"vercel", "netlify", "wrangler", "firebase", "rclone", "s3cmd", "b2", "oci", "ibmcloud", "linode-cli"}},
+		// Versions' names, whose options are the language's, and the
+		// shell's own script runners.
+		{roleInterpreter, []string{"pypy", "pypy3", "perl5", "ruby3", "php8", "source", "."}},
+		{roleGitPrinter, []string{"log", "diff", "show", "grep", "blame", "annotate", "whatchanged", "format-patch"}},
+	}
+}
+
+// roleList is the commands of one role.
+type roleList struct {
+	role  role
+	names []string
+}
+
+// namedRoles is an entry of roleTable.
+type namedRoles struct {
+	name  string
+	roles role
+}
+
+// hasRole reports whether command name has one of the roles r.
+func hasRole(name string, r role) bool {
+	return rolesOf(name)&r != 0
+}
+
+// roleSlotBits sizes roleSlots: 1<<roleSlotBits slots, about four to a
+// name, so a search ends in one or two steps.
+const roleSlotBits = 10
+
+// rolesOf returns the roles of command name, none for a name roleTable
+// does not list. roleSlots is a hash table over roleTable, generated with
+// it: slot roleHash(name) holds the index (plus one) of name's entry, or
+// of a name that came first to that slot, whose entry is in a later slot
+// (linear probing); an empty slot (0) ends the search. The analysis looks
+// roles up some thirty times per command line: a binary search of the
+// table cost several times the switches the roles replace.
+func rolesOf(name string) role {
+	const mask = 1<<roleSlotBits - 1
+	for h := roleHash(name); ; h = (h + 1) & mask {
+		i := roleSlots[h&mask]
+		if i == 0 {
+			return 0
+		}
+		if e := &roleTable[i-1]; e.name == name {
+			return e.roles
+		}
+	}
+}
+
+// roleHash is the slot a name's search starts at: its length and its
+// first, middle and last bytes, mixed by a multiplication (Fibonacci
+// hashing). Names alike in all four share a start and are told apart by
+// the probing.
+func roleHash(name string) uint32 {
+	h := uint32(len(name))
+	if n := len(name); n > 0 {
+		h |= uint32(name[0])<<8 | uint32(name[n/2])<<16 | uint32(name[n-1])<<24
+	}
+	return h * 0x9e3779b1 >> (32 - roleSlotBits)
+}
