@@ -703,7 +703,8 @@ func (w *walker) known(name string) bool {
 	if _, ok := w.a.extra[name]; ok {
 		return true
 	}
-	return hasRole(name, rolePlainCommand|roleFetcher) || isInterpreter(name)
+	r := rolesOf(name)
+	return r&(rolePlainCommand|roleFetcher) != 0 || runsCode(name, r)
 }
 
 // scriptRunner reports whether a command is an interpreter that is not a
@@ -712,14 +713,15 @@ func (w *walker) known(name string) bool {
 // is a read ("python3 ~/.aws/credentials" prints the file's first line in
 // its error), a shell command among them raises its risk.
 func scriptRunner(name string) bool {
-	return isInterpreter(name) && !hasRole(name, roleShell) && name != "source" && name != "."
+	r := rolesOf(name)
+	return r&roleShell == 0 && runsCode(name, r) && name != "source" && name != "."
 }
 
 // runsAppScript returns the management script an interpreter runs and
 // its arguments: Django's manage.py, Laravel's artisan, Rails' bin/rails,
 // whose commands (flush, db:wipe, db:reset) act on the app's database.
 func runsAppScript(name string, args []string) (string, []string, bool) {
-	if !isInterpreter(name) || hasRole(name, roleShell) {
+	if r := rolesOf(name); r&roleShell != 0 || !runsCode(name, r) {
 		return "", nil, false
 	}
 	for i, a := range args {

@@ -9,7 +9,7 @@ import (
 // not a shell (python -c, node -e, perl -e, a heredoc or here-string into
 // python), and whether there is one. Shell scripts are parsed instead.
 func inlineCode(name string, args []word, in stdin) (string, bool) {
-	if hasRole(name, roleShell) || !isInterpreter(name) || name == "source" || name == "." {
+	if !scriptRunner(name) {
 		return "", false
 	}
 	key := name

@@ -104,7 +104,7 @@ func aboutForm(s *cmdSpec, name, arg string) bool {
 		return true
 	}
 	return (arg == "version" || arg == "help") && len(s.subs) > 0 && !s.wraps &&
-		s.analyse == nil && !isInterpreter(name) && !hasRole(name, roleShell)
+		s.analyse == nil && !isInterpreter(name) // a shell is one
 }
 
 // readVerb reports whether the operand at position at is one of verbs
@@ -403,11 +403,11 @@ func (w *walker) dropFlag(idx int, flag string) {
 // no shell, interpreter or eval among them.
 func (w *walker) seesThrough(first word, start int) bool {
 	name := cmdName(first)
-	if name == "" || !describes(name) || hasRole(name, roleShell) || isInterpreter(name) {
+	if name == "" || !describes(name) || isInterpreter(name) { // a shell is one
 		return false
 	}
 	for _, c := range w.res.Commands[start:] {
-		if c.Opaque || c.Name == "eval" || hasRole(c.Name, roleShell) || isInterpreter(c.Name) {
+		if c.Opaque || c.Name == "eval" || isInterpreter(c.Name) {
 			return false
 		}
 	}

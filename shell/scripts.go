@@ -56,7 +56,12 @@ func interpreterOpts(name string) (o struct{ code, val string }, ok bool) {
 
 // isInterpreter reports whether name runs code.
 func isInterpreter(name string) bool {
-	if hasRole(name, roleInterpreter|roleShell) {
+	return runsCode(name, rolesOf(name))
+}
+
+// runsCode is isInterpreter for a name whose roles r are looked up.
+func runsCode(name string, r role) bool {
+	if r&(roleInterpreter|roleShell) != 0 {
 		return true
 	}
 	_, listed := interpreterOpts(name)

@@ -1091,7 +1091,7 @@ func (w *walker) fetchThenRun() {
 				break
 			}
 		}
-		if isInterpreter(cmd.Name) || hasRole(cmd.Name, roleShell) {
+		if isInterpreter(cmd.Name) { // a shell is one
 			run, by = "", cmd.Name+" "
 			for _, a := range cmd.Args {
 				if !strings.HasPrefix(a, "-") {
