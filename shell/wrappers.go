@@ -54,10 +54,11 @@ func (w *walker) wrapper(name string, spec *cmdSpec, words []word, assigns []str
 	}
 	var script *word
 	var nd *dirState
+	lookup := false // command -v NAME: says what NAME is, runs nothing
 	switch name {
 	case "command":
 		if _, ok := optValue(vals, "-v", "-V"); ok {
-			noCmd = true
+			noCmd, lookup = true, true
 		}
 	case "env":
 		if s, ok := optValue(vals, "-S", "--split-string"); ok {
@@ -109,6 +110,7 @@ func (w *walker) wrapper(name string, spec *cmdSpec, words []word, assigns []str
 	if spec.subject || unknown || script != nil || len(inner) == 0 {
 		cmd := w.makeCommand(words, assigns, c.via, unknown)
 		classify(&cmd, name, cmd.Args)
+		cmd.ReadOnly = lookup && !unknown && len(assigns) == 0 && words[0].text == name && allStatic(words)
 		idx := w.emit(cmd)
 		if script != nil && !w.script(script.text, script.static, c, d, name, true) {
 			w.res.Commands[idx].Opaque = true
@@ -161,4 +163,14 @@ func splitWords(s string) []word {
 		out = append(out, litWord(t))
 	}
 	return out
+}
+
+// allStatic reports whether every word is known before the command runs.
+func allStatic(words []word) bool {
+	for _, wd := range words {
+		if !wd.static {
+			return false
+		}
+	}
+	return true
 }

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 42.75
+	maxStoppedDefaultsPct    = 42.64
 	maxStoppedPermissivePct  = 4.41
-	minReadAllowedDefaultPct = 90.14
+	minReadAllowedDefaultPct = 90.32
 )
 
 // minBenign is the size the everyday corpus must keep.
