@@ -93,6 +93,12 @@ func readCommands() map[string]*cmdSpec {
 		"which": roNew, "type": roNew, "whereis": roNew, "cd": roNew, "pushd": roNew, "popd": roNew,
 		"diff3": roNew, "seq": roNew, "expr": roNew, "sleep": roNew,
 		"sdiff": {readOnly: true, probe: true, notReadWith: []string{"-o", "--output"}},
+		// The shell's own options and exits change nothing outside the
+		// line: set with options (set -euo pipefail; bare set prints every
+		// variable, secrets included, and set +o history is a class),
+		// shopt, ":" and exit.
+		"set":   {readWith: []string{"-e", "-u", "-o", "-x", "-E", "-T", "-f", "-C", "-v", "-n", "-B", "-H", "-P"}},
+		"shopt": roNew, ":": ro, "exit": ro,
 
 		// The system's state.
 		"whoami": roNew, "id": roNew, "uname": roNew, "uptime": roNew, "free": roNew,

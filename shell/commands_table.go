@@ -9,7 +9,8 @@ var commandTable = [...]namedSpec{
 	{".", &sharedSpec0},
 	{"7z", &sharedSpec1},
 	{"7za", &sharedSpec1},
-	{"[", &sharedSpec2},
+	{":", &sharedSpec2},
+	{"[", &sharedSpec3},
 	{"aa-complain", &cmdSpec{
 		effect: EffectPrivilege,
 		class:  "privilege-escalation",
@@ -25,7 +26,7 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "unloads every AppArmor profile",
 	}},
-	{"ack", &sharedSpec3},
+	{"ack", &sharedSpec4},
 	{"act", &cmdSpec{
 		probe:    true,
 		readWith: []string{"-l", "--list"},
@@ -45,21 +46,21 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "creates a user or adds one to a group",
 	}},
-	{"ag", &sharedSpec3},
-	{"apache2", &sharedSpec4},
-	{"apache2ctl", &sharedSpec4},
-	{"apachectl", &sharedSpec4},
+	{"ag", &sharedSpec4},
+	{"apache2", &sharedSpec5},
+	{"apache2ctl", &sharedSpec5},
+	{"apachectl", &sharedSpec5},
 	{"apk", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-		subs: subcommands{{"info", &sharedSpec5}, {"list", &sharedSpec5}, {"search", &sharedSpec5}, {"policy", &sharedSpec5}, {"stats", &sharedSpec5}},
+		subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}, {"search", &sharedSpec2}, {"policy", &sharedSpec2}, {"stats", &sharedSpec2}},
 	}},
-	{"apropos", &sharedSpec2},
+	{"apropos", &sharedSpec3},
 	{"apt", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-		subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}, {"search", &sharedSpec5}, {"policy", &sharedSpec5}, {"depends", &sharedSpec5}, {"rdepends", &sharedSpec5}, {"showsrc", &sharedSpec5}},
+		subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"policy", &sharedSpec2}, {"depends", &sharedSpec2}, {"rdepends", &sharedSpec2}, {"showsrc", &sharedSpec2}},
 	}},
 	{"apt-cache", &cmdSpec{
-		subs:  subcommands{{"policy", &sharedSpec5}, {"search", &sharedSpec5}, {"show", &sharedSpec5}, {"showpkg", &sharedSpec5}, {"depends", &sharedSpec5}, {"rdepends", &sharedSpec5}, {"madison", &sharedSpec5}, {"stats", &sharedSpec5}, {"pkgnames", &sharedSpec5}, {"showsrc", &sharedSpec5}},
+		subs:  subcommands{{"policy", &sharedSpec2}, {"search", &sharedSpec2}, {"show", &sharedSpec2}, {"showpkg", &sharedSpec2}, {"depends", &sharedSpec2}, {"rdepends", &sharedSpec2}, {"madison", &sharedSpec2}, {"stats", &sharedSpec2}, {"pkgnames", &sharedSpec2}, {"showsrc", &sharedSpec2}},
 		probe: true,
 	}},
 	{"apt-get", &cmdSpec{
@@ -71,7 +72,7 @@ var commandTable = [...]namedSpec{
 		wraps:      true,
 	}},
 	{"argocd", &cmdSpec{
-		subs:  subcommands{{"app", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"get", &sharedSpec5}, {"history", &sharedSpec5}}}}, {"version", &sharedSpec5}},
+		subs:  subcommands{{"app", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"version", &sharedSpec2}},
 		probe: true,
 	}},
 	{"aria2c", &cmdSpec{
@@ -88,7 +89,7 @@ var commandTable = [...]namedSpec{
 		notReadWith: []string{"-d", "--delete", "-s", "--set", "-f", "--file"},
 	}},
 	{"asdf", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec5}, {"current", &sharedSpec5}, {"where", &sharedSpec5}, {"which", &sharedSpec5}, {"plugin-list", &sharedSpec5}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"plugin-list", &sharedSpec2}},
 		probe: true,
 	}},
 	{"at", &cmdSpec{
@@ -114,7 +115,7 @@ var commandTable = [...]namedSpec{
 	{"az", &cmdSpec{
 		effect:    EffectNetwork,
 		opts:      []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show", "list-locations"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, readVerbs: []string{"list", "show"}, verbAt: 1}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec5}, {"network", &sharedSpec8}, {"storage", &sharedSpec8}, {"sql", &sharedSpec8}, {"monitor", &sharedSpec8}, {"deployment", &sharedSpec8}, {"policy", &sharedSpec8}, {"ad", &sharedSpec8}},
+		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show", "list-locations"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, readVerbs: []string{"list", "show"}, verbAt: 1}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec2}, {"network", &sharedSpec8}, {"storage", &sharedSpec8}, {"sql", &sharedSpec8}, {"monitor", &sharedSpec8}, {"deployment", &sharedSpec8}, {"policy", &sharedSpec8}, {"ad", &sharedSpec8}},
 		readVerbs: []string{"list", "show"},
 		verbAt:    1,
 	}},
@@ -133,7 +134,7 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"basename", &sharedSpec2},
+	{"basename", &sharedSpec3},
 	{"bat", &cmdSpec{
 		long:     []string{"language=", "highlight-line=", "file-name=", "diff-context=", "tabs=", "wrap=", "terminal-width=", "color=", "decorations=", "paging=", "pager=", "map-syntax=", "theme=", "style=", "line-range="},
 		shortVal: "lHrm",
@@ -145,7 +146,7 @@ var commandTable = [...]namedSpec{
 		class:  "persistence",
 		why:    "schedules a command to run later by itself",
 	}},
-	{"bc", &sharedSpec2},
+	{"bc", &sharedSpec3},
 	{"beeline", &cmdSpec{
 		shortVal: "eu",
 		effect:   EffectNetwork,
@@ -161,7 +162,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"query", &cmdSpec{opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
 	}},
 	{"brew", &cmdSpec{
-		subs:     subcommands{{"install", &sharedSpec10}, {"tap", &cmdSpec{effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, readOnly: true, readBare: true}}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"info", &sharedSpec5}, {"outdated", &sharedSpec5}, {"deps", &sharedSpec5}, {"uses", &sharedSpec5}, {"config", &sharedSpec5}, {"leaves", &sharedSpec5}, {"doctor", &sharedSpec5}, {"search", &sharedSpec5}, {"desc", &sharedSpec5}, {"cat", &sharedSpec5}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}}}}},
+		subs:     subcommands{{"install", &sharedSpec10}, {"tap", &cmdSpec{effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
 		readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"},
 	}},
 	{"brotli", &cmdSpec{
@@ -214,14 +215,14 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "dimsu",
 	}},
-	{"cal", &sharedSpec2},
+	{"cal", &sharedSpec3},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, readWith: []string{"--list"}}}, {"tree", &sharedSpec5}, {"metadata", &sharedSpec5}, {"version", &sharedSpec5}, {"search", &sharedSpec5}, {"locate-project", &sharedSpec5}, {"pkgid", &sharedSpec5}, {"help", &sharedSpec5}, {"read-manifest", &sharedSpec5}, {"verify-project", &sharedSpec5}},
+		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, readWith: []string{"--list"}}}, {"tree", &sharedSpec2}, {"metadata", &sharedSpec2}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}},
 	}},
 	{"cat", &sharedSpec14},
 	{"catchsegv", &sharedSpec11},
 	{"cc", &sharedSpec16},
-	{"cd", &sharedSpec2},
+	{"cd", &sharedSpec3},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
@@ -367,12 +368,12 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"conda", &cmdSpec{
-		subs:   subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"env", &sharedSpec20}},
+		subs:   subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec20}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}},
 		probe:  true,
 	}},
 	{"consul", &cmdSpec{
-		subs:        subcommands{{"members", &sharedSpec5}, {"info", &sharedSpec5}, {"version", &sharedSpec5}, {"catalog", &cmdSpec{subs: subcommands{{"services", &sharedSpec5}, {"nodes", &sharedSpec5}, {"datacenters", &sharedSpec5}}}}},
+		subs:        subcommands{{"members", &sharedSpec2}, {"info", &sharedSpec2}, {"version", &sharedSpec2}, {"catalog", &cmdSpec{subs: subcommands{{"services", &sharedSpec2}, {"nodes", &sharedSpec2}, {"datacenters", &sharedSpec2}}}}},
 		probe:       true,
 		notReadWith: []string{"-http-addr"},
 	}},
@@ -414,7 +415,7 @@ var commandTable = [...]namedSpec{
 	{"csrutil", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
-	{"csvlook", &sharedSpec2},
+	{"csvlook", &sharedSpec3},
 	{"ctr", &cmdSpec{
 		effect: EffectRuns,
 		subs:   subcommands{{"run", &sharedSpec22}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec22}}}}},
@@ -457,7 +458,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"declare", &sharedSpec24},
 	{"defaults", &cmdSpec{
-		subs:  subcommands{{"read", &sharedSpec5}, {"read-type", &sharedSpec5}, {"domains", &sharedSpec5}, {"find", &sharedSpec5}},
+		subs:  subcommands{{"read", &sharedSpec2}, {"read-type", &sharedSpec2}, {"domains", &sharedSpec2}, {"find", &sharedSpec2}},
 		probe: true,
 	}},
 	{"del-cli", &cmdSpec{
@@ -469,7 +470,7 @@ var commandTable = [...]namedSpec{
 		files:       writeAll,
 	}},
 	{"deluser", &sharedSpec25},
-	{"df", &sharedSpec2},
+	{"df", &sharedSpec3},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
 		shortVal: "CUIxXFLWS",
@@ -478,15 +479,15 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"diff3", &sharedSpec2},
+	{"diff3", &sharedSpec3},
 	{"dig", &sharedSpec26},
 	{"direnv", &cmdSpec{
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, operands: 1}},
 		probe:  true,
 	}},
-	{"dirname", &sharedSpec2},
+	{"dirname", &sharedSpec3},
 	{"diskutil", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}},
 		probe: true,
 	}},
 	{"distrobox", &cmdSpec{
@@ -507,7 +508,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"dnf", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-		subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"repolist", &sharedSpec5}, {"provides", &sharedSpec5}, {"repoquery", &sharedSpec5}},
+		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"repolist", &sharedSpec2}, {"provides", &sharedSpec2}, {"repoquery", &sharedSpec2}},
 	}},
 	{"dnsmasq", &cmdSpec{
 		long:  []string{"conf-script=", "dhcp-script=", "conf-file="},
@@ -526,7 +527,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"docker", &cmdSpec{
 		effect:      EffectRuns,
-		subs:        subcommands{{"run", &sharedSpec27}, {"create", &sharedSpec27}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec5}, {"info", &sharedSpec5}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}, {"history", &sharedSpec5}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}, {"inspect", &sharedSpec5}, {"logs", &sharedSpec5}, {"top", &sharedSpec5}, {"port", &sharedSpec5}, {"diff", &sharedSpec5}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"builder", &sharedSpec28}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec5}, {"version", &sharedSpec5}, {"imagetools", &sharedSpec29}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: EffectRuns, subs: subcommands{{"down", &sharedSpec30}, {"ps", &sharedSpec5}, {"logs", &sharedSpec5}, {"config", &sharedSpec5}, {"ls", &sharedSpec5}, {"images", &sharedSpec5}, {"top", &sharedSpec5}, {"version", &sharedSpec5}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec31}, {"kill", &sharedSpec31}, {"rm", &sharedSpec31}, {"pause", &sharedSpec31}, {"ps", &sharedSpec5}, {"images", &sharedSpec5}, {"inspect", &sharedSpec5}, {"logs", &sharedSpec5}, {"version", &sharedSpec5}, {"info", &sharedSpec5}, {"top", &sharedSpec5}, {"port", &sharedSpec5}, {"diff", &sharedSpec5}, {"history", &sharedSpec5}, {"events", &sharedSpec5}, {"search", &sharedSpec5}, {"help", &sharedSpec5}, {"trust", &sharedSpec29}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}, {"show", &sharedSpec5}}}}, {"stats", &sharedSpec5}, {"manifest", &sharedSpec29}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"inspect", &sharedSpec5}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec5}, {"ps", &sharedSpec5}, {"services", &sharedSpec5}}}}, {"node", &sharedSpec32}, {"secret", &sharedSpec32}, {"config", &sharedSpec32}},
+		subs:        subcommands{{"run", &sharedSpec27}, {"create", &sharedSpec27}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec28}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec29}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: EffectRuns, subs: subcommands{{"down", &sharedSpec30}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"config", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec31}, {"kill", &sharedSpec31}, {"rm", &sharedSpec31}, {"pause", &sharedSpec31}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec29}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec29}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec32}, {"secret", &sharedSpec32}, {"config", &sharedSpec32}},
 		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec33, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec34, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec33, operands: 1, remote: true}},
 		notReadWith: []string{"-H", "--host", "--config"},
 	}},
@@ -548,7 +549,7 @@ var commandTable = [...]namedSpec{
 		notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"},
 		readWith:    []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"},
 	}},
-	{"dpkg-query", &sharedSpec2},
+	{"dpkg-query", &sharedSpec3},
 	{"drill", &sharedSpec26},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
@@ -558,7 +559,7 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "drops a database role",
 	}},
-	{"du", &sharedSpec2},
+	{"du", &sharedSpec3},
 	{"duckdb", &cmdSpec{
 		shortVal: "cs",
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
@@ -595,6 +596,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		short:    "cl",
 	}},
+	{"exit", &sharedSpec2},
 	{"expand", &cmdSpec{
 		long:     []string{"tabs=", "initial"},
 		shortVal: "t",
@@ -603,7 +605,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"export", &sharedSpec24},
-	{"expr", &sharedSpec2},
+	{"expr", &sharedSpec3},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
 		shortVal: "lsib",
@@ -616,7 +618,7 @@ var commandTable = [...]namedSpec{
 		short:      "m",
 		positional: 1,
 	}},
-	{"false", &sharedSpec2},
+	{"false", &sharedSpec3},
 	{"fd", &cmdSpec{
 		long:     []string{"exec", "exec-batch"},
 		opts:     []optEffect{{names: []string{"-x", "-X"}, exec: true, cluster: true}, {names: []string{"--exec", "--exec-batch"}, exec: true}},
@@ -628,7 +630,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"fdisk", &sharedSpec39},
-	{"ffprobe", &sharedSpec2},
+	{"ffprobe", &sharedSpec3},
 	{"fgrep", &sharedSpec36},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
@@ -644,9 +646,9 @@ var commandTable = [...]namedSpec{
 		readOnly:   true,
 		fileCode:   (*walker).findFiles,
 	}},
-	{"findmnt", &sharedSpec2},
+	{"findmnt", &sharedSpec3},
 	{"firebase", &cmdSpec{
-		subs:  subcommands{{"projects:list", &sharedSpec5}, {"apps:list", &sharedSpec5}, {"hosting:channel:list", &sharedSpec5}},
+		subs:  subcommands{{"projects:list", &sharedSpec2}, {"apps:list", &sharedSpec2}, {"hosting:channel:list", &sharedSpec2}},
 		probe: true,
 	}},
 	{"firejail", &cmdSpec{
@@ -654,7 +656,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 	}},
 	{"flatpak", &cmdSpec{
-		subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"remotes", &sharedSpec5}, {"history", &sharedSpec5}},
+		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"remotes", &sharedSpec2}, {"history", &sharedSpec2}},
 	}},
 	{"flatpak-spawn", &cmdSpec{
 		launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}},
@@ -670,7 +672,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"flutter", &sharedSpec9},
 	{"flux", &cmdSpec{
-		subs:        subcommands{{"get", &sharedSpec5}, {"version", &sharedSpec5}},
+		subs:        subcommands{{"get", &sharedSpec2}, {"version", &sharedSpec2}},
 		probe:       true,
 		notReadWith: []string{"--kubeconfig", "--server"},
 	}},
@@ -685,7 +687,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"fnm", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"current", &sharedSpec5}, {"ls-remote", &sharedSpec5}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"current", &sharedSpec2}, {"ls-remote", &sharedSpec2}},
 		probe: true,
 	}},
 	{"fold", &cmdSpec{
@@ -693,7 +695,7 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"free", &sharedSpec2},
+	{"free", &sharedSpec3},
 	{"ftp", &sharedSpec42},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
@@ -704,7 +706,7 @@ var commandTable = [...]namedSpec{
 	{"gcc", &sharedSpec19},
 	{"gcloud", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:   subcommands{{"storage", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true, readVerbs: []string{"ls", "du", "cat"}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec43}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec44}, {"beta", &sharedSpec44}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec45}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec5}, {"info", &sharedSpec5}, {"functions", &sharedSpec45}, {"builds", &sharedSpec45}, {"services", &sharedSpec45}, {"components", &sharedSpec45}, {"container", &sharedSpec46}, {"run", &sharedSpec46}, {"sql", &sharedSpec46}, {"iam", &sharedSpec46}, {"artifacts", &sharedSpec46}, {"pubsub", &sharedSpec46}, {"logging", &sharedSpec46}, {"monitoring", &sharedSpec46}, {"redis", &sharedSpec46}, {"dns", &sharedSpec46}, {"billing", &sharedSpec46}, {"app", &sharedSpec46}, {"scheduler", &sharedSpec46}, {"tasks", &sharedSpec46}, {"kms", &sharedSpec46}},
+		subs:   subcommands{{"storage", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true, readVerbs: []string{"ls", "du", "cat"}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec43}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec44}, {"beta", &sharedSpec44}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec45}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"functions", &sharedSpec45}, {"builds", &sharedSpec45}, {"services", &sharedSpec45}, {"components", &sharedSpec45}, {"container", &sharedSpec46}, {"run", &sharedSpec46}, {"sql", &sharedSpec46}, {"iam", &sharedSpec46}, {"artifacts", &sharedSpec46}, {"pubsub", &sharedSpec46}, {"logging", &sharedSpec46}, {"monitoring", &sharedSpec46}, {"redis", &sharedSpec46}, {"dns", &sharedSpec46}, {"billing", &sharedSpec46}, {"app", &sharedSpec46}, {"scheduler", &sharedSpec46}, {"tasks", &sharedSpec46}, {"kms", &sharedSpec46}},
 		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
 	}},
 	{"gdb", &sharedSpec47},
@@ -715,16 +717,16 @@ var commandTable = [...]namedSpec{
 		unless: []string{"-l"},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"list", &sharedSpec5}, {"env", &sharedSpec5}, {"which", &sharedSpec5}, {"dependency", &sharedSpec5}, {"contents", &sharedSpec5}, {"search", &sharedSpec5}, {"info", &sharedSpec5}, {"specification", &sharedSpec5}, {"outdated", &sharedSpec5}},
+		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
 	}},
-	{"getconf", &sharedSpec2},
+	{"getconf", &sharedSpec3},
 	{"getent", &cmdSpec{
 		probe:     true,
 		readVerbs: []string{"passwd", "group", "hosts", "ahosts", "ahostsv4", "ahostsv6", "services", "protocols", "networks", "netgroup"},
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec5}, {"list", &sharedSpec5}}}}, {"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec5}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec5}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}, readOnly: true, notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"status", &sharedSpec5}, {"diff", &sharedSpec5}, {"checks", &sharedSpec5}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"status", &sharedSpec5}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}, {"watch", &sharedSpec5}}}}, {"workflow", &sharedSpec48}, {"label", &sharedSpec20}, {"cache", &sharedSpec20}, {"variable", &sharedSpec20}, {"search", &sharedSpec5}, {"ruleset", &sharedSpec48}, {"project", &sharedSpec48}, {"codespace", &sharedSpec20}, {"extension", &sharedSpec20}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec5}, {"get", &sharedSpec5}}}}, {"org", &sharedSpec20}, {"status", &sharedSpec5}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}, readOnly: true, notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"workflow", &sharedSpec48}, {"label", &sharedSpec20}, {"cache", &sharedSpec20}, {"variable", &sharedSpec20}, {"search", &sharedSpec2}, {"ruleset", &sharedSpec48}, {"project", &sharedSpec48}, {"codespace", &sharedSpec20}, {"extension", &sharedSpec20}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec20}, {"status", &sharedSpec2}},
 	}},
 	{"ghc", &sharedSpec9},
 	{"git", &cmdSpec{
@@ -732,7 +734,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "Cc",
 		effect:   EffectRuns,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: EffectNetwork, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec49}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec49}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: EffectWrites | EffectNetwork, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec50}, {"pull", &sharedSpec50}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, notReadWith: []string{"-u", "--upload-pack", "--exec"}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec5}, {"list", &sharedSpec5}}, analyse: gitConfigCheck, files: codeKind, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec5}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readVerbs: []string{"status", "summary"}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec5}, {"get-url", &sharedSpec5}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec51}, {"cat-file", &sharedSpec51}, {"status", &sharedSpec52}, {"log", &sharedSpec52}, {"annotate", &sharedSpec52}, {"ls-files", &sharedSpec52}, {"ls-tree", &sharedSpec52}, {"rev-parse", &sharedSpec52}, {"rev-list", &sharedSpec52}, {"describe", &sharedSpec52}, {"shortlog", &sharedSpec52}, {"show-ref", &sharedSpec52}, {"for-each-ref", &sharedSpec52}, {"merge-base", &sharedSpec52}, {"name-rev", &sharedSpec52}, {"whatchanged", &sharedSpec52}, {"cherry", &sharedSpec52}, {"check-ignore", &sharedSpec52}, {"check-attr", &sharedSpec52}, {"count-objects", &sharedSpec52}, {"diff-tree", &sharedSpec52}, {"diff-index", &sharedSpec52}, {"diff-files", &sharedSpec52}, {"version", &sharedSpec52}, {"help", &sharedSpec52}, {"range-diff", &sharedSpec52}, {"var", &sharedSpec52}, {"verify-commit", &sharedSpec52}, {"verify-tag", &sharedSpec52}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec5}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec5}, {"status", &sharedSpec5}, {"env", &sharedSpec5}, {"version", &sharedSpec5}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: EffectNetwork, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec49}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec49}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: EffectWrites | EffectNetwork, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec50}, {"pull", &sharedSpec50}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, notReadWith: []string{"-u", "--upload-pack", "--exec"}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, analyse: gitConfigCheck, files: codeKind, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readVerbs: []string{"status", "summary"}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec51}, {"cat-file", &sharedSpec51}, {"status", &sharedSpec52}, {"log", &sharedSpec52}, {"annotate", &sharedSpec52}, {"ls-files", &sharedSpec52}, {"ls-tree", &sharedSpec52}, {"rev-parse", &sharedSpec52}, {"rev-list", &sharedSpec52}, {"describe", &sharedSpec52}, {"shortlog", &sharedSpec52}, {"show-ref", &sharedSpec52}, {"for-each-ref", &sharedSpec52}, {"merge-base", &sharedSpec52}, {"name-rev", &sharedSpec52}, {"whatchanged", &sharedSpec52}, {"cherry", &sharedSpec52}, {"check-ignore", &sharedSpec52}, {"check-attr", &sharedSpec52}, {"count-objects", &sharedSpec52}, {"diff-tree", &sharedSpec52}, {"diff-index", &sharedSpec52}, {"diff-files", &sharedSpec52}, {"version", &sharedSpec52}, {"help", &sharedSpec52}, {"range-diff", &sharedSpec52}, {"var", &sharedSpec52}, {"verify-commit", &sharedSpec52}, {"verify-tag", &sharedSpec52}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
 		files:    bySub,
 		everySub: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true},
@@ -744,7 +746,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gmake", &sharedSpec53},
 	{"go", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec5}, {"version", &sharedSpec5}, {"doc", &sharedSpec5}, {"help", &sharedSpec5}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec5}, {"why", &sharedSpec5}}}}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
+		subs:        subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
 		notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
 	}},
 	{"goenv", &sharedSpec54},
@@ -773,7 +775,7 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "changes a group",
 	}},
-	{"groups", &sharedSpec2},
+	{"groups", &sharedSpec3},
 	{"gsutil", &cmdSpec{
 		effect:      EffectNetwork,
 		opts:        []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
@@ -796,7 +798,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readWith: []string{"-l", "--list", "-t", "--test"},
 	}},
-	{"hadolint", &sharedSpec2},
+	{"hadolint", &sharedSpec3},
 	{"hcloud", &cmdSpec{
 		probe:     true,
 		readVerbs: []string{"list", "describe"},
@@ -814,12 +816,12 @@ var commandTable = [...]namedSpec{
 	}},
 	{"helm", &cmdSpec{
 		effect:      EffectNetwork,
-		subs:        subcommands{{"uninstall", &sharedSpec56}, {"delete", &sharedSpec56}, {"del", &sharedSpec56}, {"un", &sharedSpec56}, {"install", &sharedSpec57}, {"upgrade", &sharedSpec57}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}, {"status", &sharedSpec5}, {"history", &sharedSpec5}, {"show", &sharedSpec5}, {"search", &sharedSpec5}, {"version", &sharedSpec5}, {"env", &sharedSpec5}, {"lint", &sharedSpec5}, {"help", &sharedSpec5}, {"repo", &sharedSpec20}, {"dependency", &sharedSpec20}},
+		subs:        subcommands{{"uninstall", &sharedSpec56}, {"delete", &sharedSpec56}, {"del", &sharedSpec56}, {"un", &sharedSpec56}, {"install", &sharedSpec57}, {"upgrade", &sharedSpec57}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec20}, {"dependency", &sharedSpec20}},
 		notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
 	}},
 	{"heroku", &cmdSpec{
 		opts:  []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: "credential-access", why: "prints a Heroku API token"}},
-		subs:  subcommands{{"apps", &sharedSpec5}, {"logs", &sharedSpec5}, {"ps", &sharedSpec5}, {"releases", &sharedSpec5}, {"domains", &sharedSpec5}},
+		subs:  subcommands{{"apps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ps", &sharedSpec2}, {"releases", &sharedSpec2}, {"domains", &sharedSpec2}},
 		probe: true,
 	}},
 	{"hexdump", &cmdSpec{
@@ -837,7 +839,7 @@ var commandTable = [...]namedSpec{
 	{"host", &sharedSpec26},
 	{"hostname", &sharedSpec59},
 	{"hostnamectl", &cmdSpec{
-		subs:     subcommands{{"status", &sharedSpec5}},
+		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
 		readOnly: true,
 		readBare: true,
@@ -862,7 +864,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"https", &sharedSpec60},
 	{"hugo", &sharedSpec61},
-	{"hwinfo", &sharedSpec2},
+	{"hwinfo", &sharedSpec3},
 	{"iconv", &cmdSpec{
 		long:        []string{"from-code=", "to-code=", "output="},
 		shortVal:    "fto",
@@ -873,7 +875,7 @@ var commandTable = [...]namedSpec{
 		readOnly:    true,
 		notReadWith: []string{"-o", "--output"},
 	}},
-	{"id", &sharedSpec2},
+	{"id", &sharedSpec3},
 	{"iex", &sharedSpec9},
 	{"ifne", &cmdSpec{
 		wraps: true,
@@ -897,7 +899,7 @@ var commandTable = [...]namedSpec{
 		files:    copyKind,
 		fileOpts: true,
 	}},
-	{"inxi", &sharedSpec2},
+	{"inxi", &sharedSpec3},
 	{"ionice", &cmdSpec{
 		long:      []string{"ignore", "class=", "classdata=", "pid=", "pgid=", "uid="},
 		shortVal:  "cnpPu",
@@ -905,7 +907,7 @@ var commandTable = [...]namedSpec{
 		short:     "t",
 		noCommand: "pPu",
 	}},
-	{"iostat", &sharedSpec2},
+	{"iostat", &sharedSpec3},
 	{"ip", &cmdSpec{
 		shortVal:    "n",
 		subs:        subcommands{{"addr", &sharedSpec63}, {"address", &sharedSpec63}, {"a", &sharedSpec63}, {"route", &sharedSpec63}, {"r", &sharedSpec63}, {"link", &sharedSpec63}, {"l", &sharedSpec63}, {"neigh", &sharedSpec63}, {"n", &sharedSpec63}, {"rule", &sharedSpec63}},
@@ -917,18 +919,18 @@ var commandTable = [...]namedSpec{
 	{"ip6tables", &sharedSpec64},
 	{"iptables", &sharedSpec64},
 	{"istioctl", &cmdSpec{
-		subs:        subcommands{{"proxy-status", &sharedSpec5}, {"version", &sharedSpec5}, {"analyze", &sharedSpec5}},
+		subs:        subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
 		probe:       true,
 		notReadWith: []string{"--kubeconfig"},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec65}, {"list", &sharedSpec5}},
+		subs:  subcommands{{"dev", &sharedSpec65}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
 	{"java", &sharedSpec66},
 	{"javac", &sharedSpec66},
 	{"jekyll", &sharedSpec21},
-	{"jobs", &sharedSpec2},
+	{"jobs", &sharedSpec3},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
 		files:    readAll,
@@ -963,21 +965,21 @@ var commandTable = [...]namedSpec{
 	}},
 	{"kotlin", &sharedSpec66},
 	{"kotlinc", &sharedSpec66},
-	{"kubeconform", &sharedSpec2},
+	{"kubeconform", &sharedSpec3},
 	{"kubectl", &cmdSpec{
 		effect:      EffectNetwork,
-		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: EffectRuns, opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec5}, {"get-contexts", &sharedSpec5}, {"current-context", &sharedSpec5}, {"get-clusters", &sharedSpec5}, {"get-users", &sharedSpec5}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec5}, {"logs", &sharedSpec5}, {"top", &sharedSpec5}, {"explain", &sharedSpec5}, {"api-resources", &sharedSpec5}, {"api-versions", &sharedSpec5}, {"version", &sharedSpec5}, {"events", &sharedSpec5}, {"wait", &sharedSpec5}, {"cluster-info", &sharedSpec65}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec5}, {"whoami", &sharedSpec5}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec5}, {"history", &sharedSpec5}}}}},
+		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: EffectRuns, opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec65}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
 		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec67, operands: 1, dashdash: true, remote: true}},
 		notReadWith: []string{"-s", "--server", "--kubeconfig"},
 	}},
 	{"kubectx", &sharedSpec68},
 	{"kubens", &sharedSpec68},
-	{"kubeval", &sharedSpec2},
-	{"last", &sharedSpec2},
+	{"kubeval", &sharedSpec3},
+	{"last", &sharedSpec3},
 	{"latex", &sharedSpec37},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &sharedSpec31}, {"bootout", &sharedSpec31}, {"disable", &sharedSpec31}, {"kill", &sharedSpec31}, {"stop", &sharedSpec31}, {"remove", &sharedSpec31}, {"list", &sharedSpec5}, {"print", &sharedSpec5}, {"print-disabled", &sharedSpec5}},
+		subs: subcommands{{"unload", &sharedSpec31}, {"bootout", &sharedSpec31}, {"disable", &sharedSpec31}, {"kill", &sharedSpec31}, {"stop", &sharedSpec31}, {"remove", &sharedSpec31}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
 	}},
 	{"ld", &sharedSpec9},
 	{"ldd", &sharedSpec9},
@@ -1013,22 +1015,22 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"local", &sharedSpec24},
-	{"locale", &sharedSpec2},
-	{"locate", &sharedSpec2},
-	{"logname", &sharedSpec2},
-	{"look", &sharedSpec2},
+	{"locale", &sharedSpec3},
+	{"locate", &sharedSpec3},
+	{"logname", &sharedSpec3},
+	{"look", &sharedSpec3},
 	{"lpass", &cmdSpec{
 		subs: subcommands{{"show", &cmdSpec{class: "credential-access", why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the LastPass vault"}}},
 	}},
-	{"ls", &sharedSpec2},
-	{"lsb_release", &sharedSpec2},
-	{"lsblk", &sharedSpec2},
-	{"lscpu", &sharedSpec2},
-	{"lshw", &sharedSpec2},
-	{"lsmem", &sharedSpec2},
-	{"lsof", &sharedSpec2},
-	{"lspci", &sharedSpec2},
-	{"lsusb", &sharedSpec2},
+	{"ls", &sharedSpec3},
+	{"lsb_release", &sharedSpec3},
+	{"lsblk", &sharedSpec3},
+	{"lscpu", &sharedSpec3},
+	{"lshw", &sharedSpec3},
+	{"lsmem", &sharedSpec3},
+	{"lsof", &sharedSpec3},
+	{"lspci", &sharedSpec3},
+	{"lsusb", &sharedSpec3},
 	{"ltrace", &cmdSpec{
 		shortVal: "aADeEFlnopsuwx",
 		wraps:    true,
@@ -1037,7 +1039,7 @@ var commandTable = [...]namedSpec{
 	{"lua", &sharedSpec21},
 	{"lualatex", &sharedSpec37},
 	{"luarocks", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}, {"search", &sharedSpec5}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}},
 		probe: true,
 	}},
 	{"luatex", &sharedSpec37},
@@ -1077,7 +1079,7 @@ var commandTable = [...]namedSpec{
 	{"mailx", &sharedSpec43},
 	{"make", &sharedSpec53},
 	{"mamba", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"env", &sharedSpec20}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec20}},
 		probe: true,
 	}},
 	{"man", &cmdSpec{
@@ -1090,8 +1092,8 @@ var commandTable = [...]namedSpec{
 	{"markdownlint", &sharedSpec9},
 	{"mawk", &sharedSpec71},
 	{"md5sum", &sharedSpec14},
-	{"mdfind", &sharedSpec2},
-	{"mdls", &sharedSpec2},
+	{"mdfind", &sharedSpec3},
+	{"mdls", &sharedSpec3},
 	{"mediainfo", &cmdSpec{
 		probe:       true,
 		readOnly:    true,
@@ -1104,7 +1106,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"mise", &cmdSpec{
-		subs:   subcommands{{"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"current", &sharedSpec5}, {"where", &sharedSpec5}, {"which", &sharedSpec5}, {"doctor", &sharedSpec5}},
+		subs:   subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"doctor", &sharedSpec2}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec11, dashdash: true}},
 		probe:  true,
 	}},
@@ -1152,23 +1154,23 @@ var commandTable = [...]namedSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 	}},
 	{"n", &cmdSpec{
-		subs:  subcommands{{"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"which", &sharedSpec5}},
+		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
 	{"nawk", &sharedSpec71},
 	{"nc", &sharedSpec73},
 	{"ncat", &sharedSpec73},
-	{"neofetch", &sharedSpec2},
+	{"neofetch", &sharedSpec3},
 	{"nerdctl", &cmdSpec{
 		effect: EffectRuns,
 		subs:   subcommands{{"run", &sharedSpec27}, {"create", &sharedSpec27}},
 	}},
 	{"netcat", &sharedSpec73},
 	{"netlify", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec5}},
+		subs:  subcommands{{"status", &sharedSpec2}},
 		probe: true,
 	}},
-	{"netstat", &sharedSpec2},
+	{"netstat", &sharedSpec3},
 	{"newgrp", &cmdSpec{
 		effect: EffectPrivilege,
 		class:  "privilege-escalation",
@@ -1210,7 +1212,7 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"nm", &sharedSpec2},
+	{"nm", &sharedSpec3},
 	{"nmap", &cmdSpec{
 		long:     []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
 		opts:     []optEffect{{names: []string{"--script"}, exec: true}},
@@ -1218,23 +1220,23 @@ var commandTable = [...]namedSpec{
 		fileCode: (*walker).nmapCode,
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec5}, {"show", &sharedSpec5}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec5}}}}, {"general", &sharedSpec74}},
+		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec74}},
 		probe: true,
 	}},
 	{"nocache", &sharedSpec11},
 	{"node", &sharedSpec21},
 	{"nohup", &sharedSpec11},
 	{"nomad", &cmdSpec{
-		subs:        subcommands{{"status", &sharedSpec5}, {"version", &sharedSpec5}, {"job", &sharedSpec74}, {"node", &sharedSpec74}},
+		subs:        subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec74}, {"node", &sharedSpec74}},
 		probe:       true,
 		notReadWith: []string{"-address"},
 	}},
 	{"npm", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec75}, {"x", &sharedSpec75}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec76}, {"get", &sharedSpec5}, {"list", &sharedSpec5}, {"ls", &sharedSpec5}}}}, {"set", &sharedSpec76}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"ll", &sharedSpec5}, {"la", &sharedSpec5}, {"view", &sharedSpec5}, {"info", &sharedSpec5}, {"show", &sharedSpec5}, {"v", &sharedSpec5}, {"outdated", &sharedSpec5}, {"why", &sharedSpec5}, {"explain", &sharedSpec5}, {"prefix", &sharedSpec5}, {"root", &sharedSpec5}, {"search", &sharedSpec5}, {"bin", &sharedSpec5}, {"whoami", &sharedSpec5}, {"fund", &sharedSpec5}, {"help", &sharedSpec5}, {"help-search", &sharedSpec5}, {"query", &sharedSpec5}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec5}}}}, {"dist-tag", &sharedSpec32}, {"version", &sharedSpec65}, {"audit", &sharedSpec65}},
+		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec75}, {"x", &sharedSpec75}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec76}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec76}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec32}, {"version", &sharedSpec65}, {"audit", &sharedSpec65}},
 		notReadWith: []string{"--registry"},
 		about:       []string{"-v"},
 	}},
-	{"nproc", &sharedSpec2},
+	{"nproc", &sharedSpec3},
 	{"npx", &cmdSpec{
 		long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 		shortVal: "wpc",
@@ -1260,7 +1262,7 @@ var commandTable = [...]namedSpec{
 		short:    "ls",
 	}},
 	{"nvim", &sharedSpec38},
-	{"objdump", &sharedSpec2},
+	{"objdump", &sharedSpec3},
 	{"oc", &cmdSpec{
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec67, operands: 1, dashdash: true, remote: true}},
 		probe:  true,
@@ -1281,20 +1283,20 @@ var commandTable = [...]namedSpec{
 		subs: subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from 1Password"}}, {"item", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from 1Password"}}}}},
 	}},
 	{"opam", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec5}, {"show", &sharedSpec5}, {"switch", &sharedSpec5}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"switch", &sharedSpec2}},
 		probe: true,
 	}},
 	{"openssl", &cmdSpec{
 		effect:     EffectNetwork,
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"version", &sharedSpec5}},
+		subs:       subcommands{{"version", &sharedSpec2}},
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
 		subs:  subcommands{{"install", &sharedSpec77}},
 		probe: true,
 	}},
-	{"otool", &sharedSpec2},
+	{"otool", &sharedSpec3},
 	{"pacman", &cmdSpec{
 		long:     []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts:     []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
@@ -1325,7 +1327,7 @@ var commandTable = [...]namedSpec{
 		fileCode: (*walker).patchCode,
 	}},
 	{"pbzip2", &sharedSpec15},
-	{"pdfinfo", &sharedSpec2},
+	{"pdfinfo", &sharedSpec3},
 	{"pdflatex", &sharedSpec37},
 	{"pdftex", &sharedSpec37},
 	{"perf", &cmdSpec{
@@ -1333,14 +1335,14 @@ var commandTable = [...]namedSpec{
 		probe:  true,
 	}},
 	{"perl", &sharedSpec79},
-	{"pgrep", &sharedSpec2},
+	{"pgrep", &sharedSpec3},
 	{"php", &cmdSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
 		about:    []string{"-v"},
 	}},
-	{"pidof", &sharedSpec2},
+	{"pidof", &sharedSpec3},
 	{"pigz", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1355,12 +1357,12 @@ var commandTable = [...]namedSpec{
 	{"pip", &sharedSpec80},
 	{"pip3", &sharedSpec80},
 	{"pipenv", &cmdSpec{
-		subs:   subcommands{{"graph", &sharedSpec5}},
+		subs:   subcommands{{"graph", &sharedSpec2}},
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
 		probe:  true,
 	}},
 	{"pipx", &cmdSpec{
-		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &cmdSpec{long: []string{"spec="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"list", &sharedSpec5}},
+		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &cmdSpec{long: []string{"spec="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"list", &sharedSpec2}},
 	}},
 	{"pkexec", &cmdSpec{
 		long:    []string{"disable-internal-agent", "keep-cwd", "user="},
@@ -1380,7 +1382,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec81}, {"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"outdated", &sharedSpec5}, {"why", &sharedSpec5}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec5}}}}, {"audit", &sharedSpec65}},
+		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec81}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec65}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
 		about:  []string{"-v"},
 	}},
@@ -1391,12 +1393,12 @@ var commandTable = [...]namedSpec{
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec33, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec34, operands: 1, remote: true}},
 	}},
 	{"poetry", &cmdSpec{
-		subs:   subcommands{{"publish", &sharedSpec17}, {"show", &sharedSpec5}, {"check", &sharedSpec5}, {"about", &sharedSpec5}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec5}, {"list", &sharedSpec5}}}}, {"version", &sharedSpec65}},
+		subs:   subcommands{{"publish", &sharedSpec17}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec65}},
 		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
 	}},
-	{"popd", &sharedSpec2},
+	{"popd", &sharedSpec3},
 	{"port", &cmdSpec{
-		subs:  subcommands{{"installed", &sharedSpec5}, {"outdated", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"list", &sharedSpec5}, {"deps", &sharedSpec5}, {"contents", &sharedSpec5}},
+		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
 	{"powershell", &sharedSpec82},
@@ -1420,7 +1422,7 @@ var commandTable = [...]namedSpec{
 	{"protoc", &sharedSpec9},
 	{"proxychains", &sharedSpec84},
 	{"proxychains4", &sharedSpec84},
-	{"ps", &sharedSpec2},
+	{"ps", &sharedSpec3},
 	{"psql", &cmdSpec{
 		long:        []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
 		shortVal:    "cdfhpUo",
@@ -1430,24 +1432,24 @@ var commandTable = [...]namedSpec{
 		readWith:    []string{"-l", "--list"},
 		readSQL:     []string{"-c", "--command"},
 	}},
-	{"pstree", &sharedSpec2},
+	{"pstree", &sharedSpec3},
 	{"pulumi", &cmdSpec{
-		subs:        subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the stack's infrastructure"}}, {"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: "destructive", why: "deletes a stack"}}, subs: subcommands{{"ls", &sharedSpec5}, {"output", &sharedSpec5}, {"history", &sharedSpec5}}}}},
+		subs:        subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the stack's infrastructure"}}, {"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: "destructive", why: "deletes a stack"}}, subs: subcommands{{"ls", &sharedSpec2}, {"output", &sharedSpec2}, {"history", &sharedSpec2}}}}},
 		notReadWith: []string{"--show-secrets"},
 	}},
 	{"puppet", &cmdSpec{
 		subs:  subcommands{{"apply", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: "inline-code", why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
 		probe: true,
 	}},
-	{"pushd", &sharedSpec2},
+	{"pushd", &sharedSpec3},
 	{"pvremove", &cmdSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
-	{"pwd", &sharedSpec2},
+	{"pwd", &sharedSpec3},
 	{"pwsh", &sharedSpec82},
 	{"pyenv", &cmdSpec{
-		subs:  subcommands{{"versions", &sharedSpec5}, {"version", &sharedSpec5}, {"which", &sharedSpec5}, {"root", &sharedSpec5}, {"prefix", &sharedSpec5}},
+		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
 	{"python", &sharedSpec85},
@@ -1471,10 +1473,10 @@ var commandTable = [...]namedSpec{
 		effect: EffectNetwork,
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	}},
-	{"readelf", &sharedSpec2},
-	{"readlink", &sharedSpec2},
+	{"readelf", &sharedSpec3},
+	{"readlink", &sharedSpec3},
 	{"readonly", &sharedSpec24},
-	{"realpath", &sharedSpec2},
+	{"realpath", &sharedSpec3},
 	{"redis-cli", &cmdSpec{
 		effect:      EffectNetwork,
 		opts:        []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
@@ -1483,7 +1485,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"redis-server", &sharedSpec21},
 	{"resolvectl", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec5}, {"statistics", &sharedSpec5}, {"query", &sharedSpec5}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
 		probe: true,
 	}},
 	{"restic", &cmdSpec{
@@ -1570,7 +1572,7 @@ var commandTable = [...]namedSpec{
 		about:    []string{"-vV"},
 	}},
 	{"rustup", &cmdSpec{
-		subs:  subcommands{{"show", &sharedSpec5}, {"which", &sharedSpec5}, {"toolchain", &sharedSpec20}, {"target", &sharedSpec20}, {"component", &sharedSpec20}},
+		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec20}, {"target", &sharedSpec20}, {"component", &sharedSpec20}},
 		probe: true,
 	}},
 	{"rvim", &sharedSpec38},
@@ -1616,8 +1618,8 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"sendmail", &sharedSpec42},
-	{"sensors", &sharedSpec2},
-	{"seq", &sharedSpec2},
+	{"sensors", &sharedSpec3},
+	{"seq", &sharedSpec3},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
 		effect:   EffectNetwork,
@@ -1628,7 +1630,8 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{operand: true, match: accessUnit, when: serviceStops, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, when: serviceStops, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}},
 	}},
 	{"set", &cmdSpec{
-		opts: []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: EffectPrivilege, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
+		opts:     []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: EffectPrivilege, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
+		readWith: []string{"-e", "-u", "-o", "-x", "-E", "-T", "-f", "-C", "-v", "-n", "-B", "-H", "-P"},
 	}},
 	{"setarch", &cmdSpec{
 		long:       []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
@@ -1677,8 +1680,9 @@ var commandTable = [...]namedSpec{
 	{"sha256sum", &sharedSpec14},
 	{"sha384sum", &sharedSpec18},
 	{"sha512sum", &sharedSpec14},
-	{"shasum", &sharedSpec2},
-	{"shellcheck", &sharedSpec2},
+	{"shasum", &sharedSpec3},
+	{"shellcheck", &sharedSpec3},
+	{"shopt", &sharedSpec3},
 	{"shred", &cmdSpec{
 		long:     []string{"force", "iterations=", "random-source=", "size=", "remove=", "verbose", "exact", "zero", "help", "version"},
 		shortVal: "ns",
@@ -1686,8 +1690,8 @@ var commandTable = [...]namedSpec{
 		deletes:  true,
 		files:    writeAll,
 	}},
-	{"size", &sharedSpec2},
-	{"sleep", &sharedSpec2},
+	{"size", &sharedSpec3},
+	{"sleep", &sharedSpec3},
 	{"smbclient", &cmdSpec{
 		long:     []string{"command="},
 		shortVal: "cAUWOnpI",
@@ -1698,7 +1702,7 @@ var commandTable = [...]namedSpec{
 	{"snap", &cmdSpec{
 		long: []string{"dangerous", "devmode", "classic", "channel=", "edge", "beta", "candidate", "stable", "jailmode"},
 		opts: []optEffect{{names: []string{"--dangerous", "--devmode"}, class: "supply-chain", why: "installs an unsigned snap or one without confinement"}},
-		subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"find", &sharedSpec5}, {"version", &sharedSpec5}, {"services", &sharedSpec5}, {"connections", &sharedSpec5}, {"changes", &sharedSpec5}},
+		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"find", &sharedSpec2}, {"version", &sharedSpec2}, {"services", &sharedSpec2}, {"connections", &sharedSpec2}, {"changes", &sharedSpec2}},
 	}},
 	{"snowsql", &cmdSpec{
 		long:     []string{"query="},
@@ -1782,7 +1786,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"stack", &sharedSpec9},
-	{"stat", &sharedSpec2},
+	{"stat", &sharedSpec3},
 	{"stdbuf", &cmdSpec{
 		long:     []string{"input=", "output=", "error="},
 		shortVal: "ioe",
@@ -1829,17 +1833,17 @@ var commandTable = [...]namedSpec{
 	}},
 	{"sudoedit", &sharedSpec89},
 	{"sum", &sharedSpec18},
-	{"sw_vers", &sharedSpec2},
+	{"sw_vers", &sharedSpec3},
 	{"swaks", &sharedSpec43},
 	{"swift", &sharedSpec9},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
 	}},
-	{"system_profiler", &sharedSpec2},
+	{"system_profiler", &sharedSpec3},
 	{"systemctl", &cmdSpec{
 		opts:        []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs:        subcommands{{"stop", &sharedSpec90}, {"disable", &sharedSpec90}, {"kill", &sharedSpec90}, {"mask", &sharedSpec90}, {"status", &sharedSpec5}, {"is-active", &sharedSpec5}, {"is-enabled", &sharedSpec5}, {"is-failed", &sharedSpec5}, {"is-system-running", &sharedSpec5}, {"list-units", &sharedSpec5}, {"list-unit-files", &sharedSpec5}, {"list-timers", &sharedSpec5}, {"list-sockets", &sharedSpec5}, {"list-dependencies", &sharedSpec5}, {"show", &sharedSpec5}, {"cat", &sharedSpec5}, {"get-default", &sharedSpec5}},
+		subs:        subcommands{{"stop", &sharedSpec90}, {"disable", &sharedSpec90}, {"kill", &sharedSpec90}, {"mask", &sharedSpec90}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		notReadWith: []string{"-H", "--host", "-M", "--machine"},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -1897,7 +1901,7 @@ var commandTable = [...]namedSpec{
 		about: []string{"-help"},
 	}},
 	{"terragrunt", &sharedSpec95},
-	{"test", &sharedSpec2},
+	{"test", &sharedSpec3},
 	{"tex", &sharedSpec37},
 	{"tflint", &sharedSpec9},
 	{"tfsec", &cmdSpec{
@@ -1913,7 +1917,7 @@ var commandTable = [...]namedSpec{
 		short:    "apqvV",
 	}},
 	{"timedatectl", &cmdSpec{
-		subs:     subcommands{{"status", &sharedSpec5}, {"show", &sharedSpec5}, {"list-timezones", &sharedSpec5}, {"timesync-status", &sharedSpec5}, {"show-timesync", &sharedSpec5}},
+		subs:     subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}, {"list-timezones", &sharedSpec2}, {"timesync-status", &sharedSpec2}, {"show-timesync", &sharedSpec2}},
 		probe:    true,
 		readOnly: true,
 		readBare: true,
@@ -1925,18 +1929,18 @@ var commandTable = [...]namedSpec{
 		short:      "v",
 		positional: 1,
 	}},
-	{"tldr", &sharedSpec2},
+	{"tldr", &sharedSpec3},
 	{"tmux", &cmdSpec{
 		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec96, script: true}, {sub: []string{"new"}, opts: &sharedSpec96, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec96, script: true}, {sub: []string{"neww"}, opts: &sharedSpec96, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec96, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec96, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec96, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec96, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec96, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec96, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec96, script: true}, {sub: []string{"popup"}, opts: &sharedSpec96, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec97, script: true}, {sub: []string{"run"}, opts: &sharedSpec97, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec98, keys: true}, {sub: []string{"send"}, opts: &sharedSpec98, keys: true}},
 		probe:  true,
 	}},
 	{"tofu", &sharedSpec95},
-	{"tokei", &sharedSpec2},
+	{"tokei", &sharedSpec3},
 	{"toolbox", &cmdSpec{
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
 		probe:  true,
 	}},
-	{"top", &sharedSpec2},
+	{"top", &sharedSpec3},
 	{"torify", &sharedSpec11},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
@@ -1952,7 +1956,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"toybox", &sharedSpec11},
-	{"tr", &sharedSpec2},
+	{"tr", &sharedSpec3},
 	{"traceroute", &sharedSpec26},
 	{"tree", &cmdSpec{
 		probe:       true,
@@ -1965,7 +1969,7 @@ var commandTable = [...]namedSpec{
 		short:    "sv",
 	}},
 	{"trino", &sharedSpec83},
-	{"true", &sharedSpec2},
+	{"true", &sharedSpec3},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
 		shortVal: "rs",
@@ -1975,7 +1979,7 @@ var commandTable = [...]namedSpec{
 		files:    writeAll,
 		fileOpts: true,
 	}},
-	{"tty", &sharedSpec2},
+	{"tty", &sharedSpec3},
 	{"twine", &cmdSpec{
 		subs: subcommands{{"upload", &sharedSpec17}},
 	}},
@@ -1984,7 +1988,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{names: []string{"--path"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe: true,
 	}},
-	{"type", &sharedSpec2},
+	{"type", &sharedSpec3},
 	{"typeset", &sharedSpec24},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
@@ -1995,7 +1999,7 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
 	}},
-	{"uname", &sharedSpec2},
+	{"uname", &sharedSpec3},
 	{"unbuffer", &cmdSpec{
 		wraps: true,
 		short: "p",
@@ -2088,7 +2092,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-d", "--directory"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
 	}},
-	{"uptime", &sharedSpec2},
+	{"uptime", &sharedSpec3},
 	{"useradd", &cmdSpec{
 		effect: EffectPrivilege,
 		class:  "privilege-escalation",
@@ -2106,9 +2110,9 @@ var commandTable = [...]namedSpec{
 		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	}},
-	{"uuidgen", &sharedSpec2},
+	{"uuidgen", &sharedSpec3},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec99}, {"download", &sharedSpec100}, {"config", &sharedSpec101}, {"list", &sharedSpec5}, {"show", &sharedSpec5}, {"freeze", &sharedSpec5}, {"tree", &sharedSpec5}, {"check", &sharedSpec5}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec102}}}}, {"add", &cmdSpec{effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec5}},
+		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec99}, {"download", &sharedSpec100}, {"config", &sharedSpec101}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec102}}}}, {"add", &cmdSpec{effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec2}},
 		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
 	}},
 	{"uvx", &sharedSpec102},
@@ -2121,11 +2125,11 @@ var commandTable = [...]namedSpec{
 	{"vault", &cmdSpec{
 		effect:      EffectNetwork,
 		opts:        []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
-		subs:        subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec5}, {"version", &sharedSpec5}, {"secrets", &sharedSpec20}},
+		subs:        subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec20}},
 		notReadWith: []string{"-address"},
 	}},
 	{"vercel", &cmdSpec{
-		subs:  subcommands{{"ls", &sharedSpec5}, {"list", &sharedSpec5}, {"whoami", &sharedSpec5}, {"inspect", &sharedSpec5}},
+		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"whoami", &sharedSpec2}, {"inspect", &sharedSpec2}},
 		probe: true,
 	}},
 	{"vgremove", &cmdSpec{
@@ -2151,13 +2155,13 @@ var commandTable = [...]namedSpec{
 		class:  "privilege-escalation",
 		why:    "edits who may use sudo",
 	}},
-	{"vm_stat", &sharedSpec2},
-	{"vmstat", &sharedSpec2},
+	{"vm_stat", &sharedSpec3},
+	{"vmstat", &sharedSpec3},
 	{"volta", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec5}, {"which", &sharedSpec5}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"w", &sharedSpec2},
+	{"w", &sharedSpec3},
 	{"watch", &cmdSpec{
 		long:     []string{"differences", "no-title", "beep", "errexit", "color", "no-color", "exec", "precise", "no-wrap", "no-rerun", "chgexit", "interval=", "equexit="},
 		shortVal: "nq",
@@ -2184,18 +2188,18 @@ var commandTable = [...]namedSpec{
 		saves:    true,
 		fileOpts: true,
 	}},
-	{"whatis", &sharedSpec2},
-	{"whereis", &sharedSpec2},
-	{"which", &sharedSpec2},
-	{"who", &sharedSpec2},
-	{"whoami", &sharedSpec2},
+	{"whatis", &sharedSpec3},
+	{"whereis", &sharedSpec3},
+	{"which", &sharedSpec3},
+	{"who", &sharedSpec3},
+	{"whoami", &sharedSpec3},
 	{"winpty", &sharedSpec11},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
 	}},
 	{"wrangler", &cmdSpec{
-		subs:  subcommands{{"whoami", &sharedSpec5}},
+		subs:  subcommands{{"whoami", &sharedSpec2}},
 		probe: true,
 	}},
 	{"xcode-select", &cmdSpec{
@@ -2204,7 +2208,7 @@ var commandTable = [...]namedSpec{
 		notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"},
 	}},
 	{"xcrun", &cmdSpec{
-		subs:  subcommands{{"simctl", &sharedSpec20}, {"--show-sdk-path", &sharedSpec5}, {"--find", &sharedSpec5}},
+		subs:  subcommands{{"simctl", &sharedSpec20}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
 		probe: true,
 	}},
 	{"xelatex", &sharedSpec37},
@@ -2242,13 +2246,13 @@ var commandTable = [...]namedSpec{
 		readWith: []string{"-l", "--list", "-t", "--test"},
 	}},
 	{"xzcat", &sharedSpec14},
-	{"yamllint", &sharedSpec2},
+	{"yamllint", &sharedSpec3},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec40}, {"config", &sharedSpec81}, {"list", &sharedSpec5}, {"info", &sharedSpec5}, {"why", &sharedSpec5}, {"outdated", &sharedSpec5}},
+		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec40}, {"config", &sharedSpec81}, {"list", &sharedSpec2}, {"info", &sharedSpec2}, {"why", &sharedSpec2}, {"outdated", &sharedSpec2}},
 		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}},
 		about:  []string{"-v"},
 	}},
-	{"yes", &sharedSpec2},
+	{"yes", &sharedSpec3},
 	{"yq", &cmdSpec{
 		probe:       true,
 		readOnly:    true,
@@ -2256,7 +2260,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"yum", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-		subs: subcommands{{"list", &sharedSpec5}, {"info", &sharedSpec5}, {"search", &sharedSpec5}, {"repolist", &sharedSpec5}, {"provides", &sharedSpec5}},
+		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"repolist", &sharedSpec2}, {"provides", &sharedSpec2}},
 	}},
 	{"zcat", &sharedSpec14},
 	{"zgrep", &cmdSpec{
@@ -2277,13 +2281,13 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		fileCode: (*walker).zipCode,
 	}},
-	{"zipinfo", &sharedSpec2},
+	{"zipinfo", &sharedSpec3},
 	{"zless", &sharedSpec18},
 	{"zmore", &sharedSpec18},
 	{"zstd", &sharedSpec86},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
-		subs: subcommands{{"se", &sharedSpec5}, {"search", &sharedSpec5}, {"info", &sharedSpec5}, {"if", &sharedSpec5}, {"lr", &sharedSpec5}, {"repos", &sharedSpec5}, {"ls", &sharedSpec5}, {"services", &sharedSpec5}, {"pa", &sharedSpec5}, {"packages", &sharedSpec5}, {"pch", &sharedSpec5}, {"patches", &sharedSpec5}, {"lu", &sharedSpec5}, {"list-updates", &sharedSpec5}},
+		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
 	}},
 }
 
@@ -2570,11 +2574,15 @@ var sharedSpec1 = cmdSpec{
 }
 
 var sharedSpec2 = cmdSpec{
-	probe:    true,
 	readOnly: true,
 }
 
 var sharedSpec3 = cmdSpec{
+	probe:    true,
+	readOnly: true,
+}
+
+var sharedSpec4 = cmdSpec{
 	long:     []string{"regexp", "file"},
 	shortVal: "efABCmdgtT",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}},
@@ -2583,14 +2591,10 @@ var sharedSpec3 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec4 = cmdSpec{
+var sharedSpec5 = cmdSpec{
 	shortVal: "CcdfDeE",
 	opts:     []optEffect{{names: []string{"-C", "-c"}, exec: true}},
 	probe:    true,
-}
-
-var sharedSpec5 = cmdSpec{
-	readOnly: true,
 }
 
 var sharedSpec6 = cmdSpec{
@@ -2680,7 +2684,7 @@ var sharedSpec19 = cmdSpec{
 }
 
 var sharedSpec20 = cmdSpec{
-	subs: subcommands{{"list", &sharedSpec5}},
+	subs: subcommands{{"list", &sharedSpec2}},
 }
 
 var sharedSpec21 = cmdSpec{
@@ -2726,7 +2730,7 @@ var sharedSpec28 = cmdSpec{
 }
 
 var sharedSpec29 = cmdSpec{
-	subs: subcommands{{"inspect", &sharedSpec5}},
+	subs: subcommands{{"inspect", &sharedSpec2}},
 }
 
 var sharedSpec30 = cmdSpec{
@@ -2739,7 +2743,7 @@ var sharedSpec31 = cmdSpec{
 }
 
 var sharedSpec32 = cmdSpec{
-	subs: subcommands{{"ls", &sharedSpec5}},
+	subs: subcommands{{"ls", &sharedSpec2}},
 }
 
 var sharedSpec33 = cmdSpec{
@@ -2794,7 +2798,7 @@ var sharedSpec40 = cmdSpec{
 }
 
 var sharedSpec41 = cmdSpec{
-	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec5}, {"logs", &sharedSpec5}, {"version", &sharedSpec5}, {"apps", &sharedSpec20}},
+	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec20}},
 	probe: true,
 }
 
@@ -2827,7 +2831,7 @@ var sharedSpec47 = cmdSpec{
 }
 
 var sharedSpec48 = cmdSpec{
-	subs: subcommands{{"list", &sharedSpec5}, {"view", &sharedSpec5}},
+	subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}},
 }
 
 var sharedSpec49 = cmdSpec{
@@ -2868,7 +2872,7 @@ var sharedSpec53 = cmdSpec{
 }
 
 var sharedSpec54 = cmdSpec{
-	subs:  subcommands{{"versions", &sharedSpec5}, {"version", &sharedSpec5}, {"which", &sharedSpec5}, {"root", &sharedSpec5}},
+	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
@@ -2925,7 +2929,7 @@ var sharedSpec62 = cmdSpec{
 }
 
 var sharedSpec63 = cmdSpec{
-	subs:     subcommands{{"show", &sharedSpec5}, {"list", &sharedSpec5}, {"get", &sharedSpec5}},
+	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
@@ -2993,7 +2997,7 @@ var sharedSpec73 = cmdSpec{
 }
 
 var sharedSpec74 = cmdSpec{
-	subs: subcommands{{"status", &sharedSpec5}},
+	subs: subcommands{{"status", &sharedSpec2}},
 }
 
 var sharedSpec75 = cmdSpec{
@@ -3029,11 +3033,11 @@ var sharedSpec79 = cmdSpec{
 
 var sharedSpec80 = cmdSpec{
 	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &sharedSpec99}, {"download", &sharedSpec100}, {"config", &sharedSpec101}, {"list", &sharedSpec5}, {"show", &sharedSpec5}, {"freeze", &sharedSpec5}, {"check", &sharedSpec5}, {"help", &sharedSpec5}, {"debug", &sharedSpec5}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec5}}}}},
+	subs: subcommands{{"install", &sharedSpec99}, {"download", &sharedSpec100}, {"config", &sharedSpec101}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
 }
 
 var sharedSpec81 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec76}, {"get", &sharedSpec5}, {"list", &sharedSpec5}},
+	subs: subcommands{{"set", &sharedSpec76}, {"get", &sharedSpec2}, {"list", &sharedSpec2}},
 }
 
 var sharedSpec82 = cmdSpec{

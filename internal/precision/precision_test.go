@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 42.64
+	maxStoppedDefaultsPct    = 42.54
 	maxStoppedPermissivePct  = 4.41
-	minReadAllowedDefaultPct = 90.32
+	minReadAllowedDefaultPct = 90.47
 )
 
 // minBenign is the size the everyday corpus must keep.
