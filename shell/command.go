@@ -229,6 +229,7 @@ func (w *walker) makeCommand(words []word, assigns []string, via string, opaque 
 // files, risks and the commands it runs itself (find -exec, …).
 func (w *walker) simple(name string, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
+	roles := rolesOf(name) // looked up once: the checks below ask often
 	// Abbreviated long options ("--forc", "--out=x") are read as the
 	// command reads them, by every check below.
 	norm := normaliseArgs(name, cmd.Args)
@@ -255,7 +256,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		classify(&cmd, "git", alias)
 		cmd.Alts = append(cmd.Alts, "git "+strings.Join(alias, " "))
 	}
-	if c.stdin.kind == stdinText && hasRole(name, roleSQLShell) && sqlDestroys(c.stdin.script) {
+	if c.stdin.kind == stdinText && roles&roleSQLShell != 0 && sqlDestroys(c.stdin.script) {
 		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(c.stdin.script, 60), Token: name})
 	}
@@ -268,7 +269,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(c.stdin.script), 60), Token: name})
 		}
 	}
-	if c.stdin.kind == stdinText && hasRole(name, roleListReader|roleScriptReader) {
+	if c.stdin.kind == stdinText && roles&(roleListReader|roleScriptReader) != 0 {
 		// "echo /etc/shadow | cpio -o": the names of the files to read
 		// come on the input; "sqlite3 <<EOF .import /etc/shadow x": a
 		// tool's script on its input reads the file.
@@ -276,7 +277,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
 		}
 	}
-	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && hasRole(name, roleSQLShell) && !sqlInline(cmd.Args) {
+	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && roles&roleSQLShell != 0 && !sqlInline(cmd.Args) {
 		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
 		// not in the call, so nobody approving it sees what they do.
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from a file or pipe, statements nobody reviewed here", Token: name})
@@ -286,7 +287,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	} else if ok {
 		addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: srv + " serves its working directory " + dir + " to the network", Token: srv})
 	}
-	if code, ok := inlineCode(name, args, c.stdin); ok {
+	if code, ok := inlineCode(name, roles, args, c.stdin); ok {
 		addClass(&cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
 		cmd.Paths = codePaths(code)
 		if writes, deletes := codeWrites(code); writes || deletes {
@@ -308,7 +309,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		if v, ok := verbDestroys(norm); ok {
 			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
 		}
-	} else if script, rest, ok := runsAppScript(name, norm); ok {
+	} else if script, rest, ok := runsAppScript(name, roles, norm); ok {
 		// "python manage.py flush", "php artisan db:wipe": the app's
 		// commands are an unknown command's.
 		if v, ok := verbDestroys(rest); ok {
@@ -321,7 +322,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: jar + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
 		}
 	}
-	if hasRole(name, roleFetcher) {
+	if roles&roleFetcher != 0 {
 		if u, ok := httpDeletes(name, norm); ok {
 			reason, token := name+" sends an HTTP DELETE to "+clip(u, 60)+", deleting data in a service", "DELETE"
 			if deleteEndpoint(u) {
@@ -336,12 +337,12 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	w.fileEffects(name, norm, args, fstart, cmd.Text, d)
 	w.writeForms(idx, name, norm, fstart)
 	w.risks(name, args, cmd.Text, d)
-	w.checkCodeFetch(idx, words, c, isInterpreter(name))
-	w.secretOperands(name, args, cmd.Text, d)
+	w.checkCodeFetch(idx, words, c, runsCode(name, roles))
+	w.secretOperands(name, roles, args, cmd.Text, d)
 	if name == "git" {
 		w.gitPathspecs(norm, args, cmd.Text, d)
 	}
-	if !w.known(name) || scriptRunner(name) {
+	if !w.known(name) || scriptRunner(name, roles) {
 		w.probe(idx, args, c)
 	}
 	for _, s := range scripts {
@@ -711,17 +712,18 @@ func (w *walker) known(name string) bool {
 // shell (python, julia, …): what its script does is unknown, so its
 // arguments are probed as an unknown command's are: a secret among them
 // is a read ("python3 ~/.aws/credentials" prints the file's first line in
-// its error), a shell command among them raises its risk.
-func scriptRunner(name string) bool {
-	r := rolesOf(name)
+// its error), a shell command among them raises its risk. r is name's
+// roles (rolesOf).
+func scriptRunner(name string, r role) bool {
 	return r&roleShell == 0 && runsCode(name, r) && name != "source" && name != "."
 }
 
 // runsAppScript returns the management script an interpreter runs and
 // its arguments: Django's manage.py, Laravel's artisan, Rails' bin/rails,
 // whose commands (flush, db:wipe, db:reset) act on the app's database.
-func runsAppScript(name string, args []string) (string, []string, bool) {
-	if r := rolesOf(name); r&roleShell != 0 || !runsCode(name, r) {
+// r is name's roles (rolesOf).
+func runsAppScript(name string, r role, args []string) (string, []string, bool) {
+	if r&roleShell != 0 || !runsCode(name, r) {
 		return "", nil, false
 	}
 	for i, a := range args {
@@ -799,9 +801,9 @@ func (w *walker) probe(idx int, args []word, c scope) {
 // describe or an interpreter (perl and ruby are described for -i, yet
 // "perl ~/.ssh/id_rsa" still prints the key in its error), and file:// URLs given to any command ("curl
 // file:///home/u/.ssh/id_rsa").
-func (w *walker) secretOperands(name string, args []word, owner string, d *dirState) {
+func (w *walker) secretOperands(name string, r role, args []word, owner string, d *dirState) {
 	described := describes(name)
-	probe := hasRole(name, roleOpener) || scriptRunner(name) || !described && !w.known(name)
+	probe := r&roleOpener != 0 || scriptRunner(name, r) || !described && !w.known(name)
 	for _, a := range args {
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {

@@ -8,8 +8,9 @@ import (
 // inlineCode returns the program given inline to an interpreter that is
 // not a shell (python -c, node -e, perl -e, a heredoc or here-string into
 // python), and whether there is one. Shell scripts are parsed instead.
-func inlineCode(name string, args []word, in stdin) (string, bool) {
-	if !scriptRunner(name) {
+// r is name's roles (rolesOf).
+func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
+	if !scriptRunner(name, r) {
 		return "", false
 	}
 	key := name
