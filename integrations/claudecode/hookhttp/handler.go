@@ -45,7 +45,8 @@ type handler struct {
 //
 // Query parameters override the hook per request, so one gateway serves
 // differently configured agents: workspace=ID, on_ask=prompt|wait,
-// wait=DURATION (capped by WithMaxWait), dialect=claude|codex, and
+// wait=DURATION (capped by WithMaxWait), dialect=claude|codex,
+// home=PATH, the agent's home directory ("~" in its calls), and
 // sandbox=PATH, toolgate-sandbox on the agent's machine: a call offered a
 // confined allow (DESIGN §3.7) is allowed with its Bash command rewritten
 // to run under it. An invalid parameter makes every call undecidable
@@ -112,15 +113,25 @@ func (h *handler) configure(r *http.Request) (*claudecode.Hook, error) {
 	default:
 		return nil, fmt.Errorf("dialect=%q: want claude or codex", q.Get("dialect"))
 	}
-	onAsk, wait, sandbox := q.Get("on_ask"), q.Get("wait"), q.Get("sandbox")
-	if onAsk == "" && wait == "" && sandbox == "" {
+	onAsk, wait, sandbox, home := q.Get("on_ask"), q.Get("wait"), q.Get("sandbox"), q.Get("home")
+	if onAsk == "" && wait == "" && sandbox == "" && home == "" {
 		return &hook, nil
 	}
 	remote, ok := hook.Decider.(*claudecode.Remote)
 	if !ok {
-		return nil, errors.New("on_ask, wait and sandbox apply only to a gateway decider")
+		return nil, errors.New("on_ask, wait, sandbox and home apply only to a gateway decider")
 	}
 	rc := *remote
+	if home != "" {
+		// The agent's home, which Claude Code's HTTP hook input does not
+		// carry: "~" in its calls means it. The engine decides such a
+		// call in both homes and keeps the stricter answer, so a home
+		// named here cannot lift a protection of the gateway's own.
+		if !path.IsAbs(home) || path.Clean(home) == "/" {
+			return nil, fmt.Errorf("home=%q: want the absolute path of the agent's home directory", home)
+		}
+		rc.Home = path.Clean(home)
+	}
 	if sandbox != "" {
 		// The agent's machine runs a confined allow under this program;
 		// where its kernel cannot confine, the program refuses (125) and
