@@ -95,10 +95,11 @@ type Broker struct {
 	// has not tracked yet: with pending, an upper bound on the session's
 	// pending approvals in a store this broker alone writes (see alone).
 	storing map[string]int
-	// answered holds the approvals resolved while some Submit was still
-	// storing: one answered between its insert and its tracking must not
-	// be tracked after (its waiter would sleep until expiry, and it would
-	// count as pending). Emptied when nothing is being stored.
+	// answered holds the approvals resolved untracked while a Submit of
+	// their session was storing: one answered between its insert and its
+	// tracking must not be tracked after (its waiter would sleep until
+	// expiry, and it would count as pending). An entry goes when Submit
+	// meets it, all of them when nothing is being stored.
 	answered map[string]struct{}
 	// holders counts, per session and call id, the RequestApproval calls
 	// waiting on its approval in this process: the approval is cancelled
@@ -739,7 +740,7 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 		// applied after it too, and closes the waiter.
 		a, err := b.store.GetApproval(ctx, id)
 		if err != nil || a.Status != toolgate.StatusPending {
-			b.release(id)
+			b.release(id, "") // tracked (w): nothing to remember
 			return a, err
 		}
 	}
@@ -1316,7 +1317,7 @@ func (b *Broker) resolve(ctx context.Context, a *toolgate.Approval, res toolgate
 		if toolgate.ErrorCodeOf(err) == toolgate.EConflict {
 			cur, gerr := b.store.GetApproval(ctx, a.ID)
 			if gerr == nil {
-				b.release(a.ID)
+				b.release(a.ID, a.Call.Session)
 				return cur, toolgate.Errorf(toolgate.EConflict, "approval %s is already %s", a.ID, cur.Status)
 			}
 		}
@@ -1330,7 +1331,7 @@ func (b *Broker) resolve(ctx context.Context, a *toolgate.Approval, res toolgate
 	res.At = res.At.Round(0).UTC() // as the store gives it back
 	done := *a
 	done.Status, done.Resolution = res.Status, &res
-	b.releaseWith(a.ID, &done)
+	b.releaseWith(a.ID, a.Call.Session, &done)
 	b.publish(toolgate.EventApprovalResolved, &done, nil)
 	return &done, nil
 }

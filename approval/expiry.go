@@ -72,7 +72,9 @@ func (b *Broker) endStoring(session string, a *toolgate.Approval) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if a != nil {
-		if _, answered := b.answered[a.ID]; !answered {
+		if _, answered := b.answered[a.ID]; answered {
+			delete(b.answered, a.ID)
+		} else {
 			b.trackLocked(a)
 		}
 	}
@@ -149,14 +151,14 @@ func (b *Broker) waiterOf(id string) *waiter {
 }
 
 // release wakes an approval's waiters and drops its expiry.
-func (b *Broker) release(id string) { b.releaseWith(id, nil) }
+func (b *Broker) release(id, session string) { b.releaseWith(id, session, nil) }
 
 // releaseWith is release handing the waiters the approval as resolved.
-func (b *Broker) releaseWith(id string, final *toolgate.Approval) {
+func (b *Broker) releaseWith(id, session string, final *toolgate.Approval) {
 	b.mu.Lock()
 	w := b.waiters[id]
 	if w == nil {
-		if len(b.storing) > 0 {
+		if b.storing[session] > 0 {
 			// Perhaps answered before Submit tracked it: see answered.
 			b.answered[id] = struct{}{}
 		}

@@ -260,7 +260,7 @@ func (b *Broker) apply(ctx context.Context, e *toolgate.AuditEntry) {
 	switch ev.Type {
 	case toolgate.EventApprovalRequested, toolgate.EventApprovalResolved:
 		if ev.Type == toolgate.EventApprovalResolved {
-			b.release(e.ApprovalID) // first: the waiters need nothing more
+			b.release(e.ApprovalID, e.Session) // first: the waiters need nothing more
 		}
 		a, err := b.store.GetApproval(ctx, e.ApprovalID)
 		if err != nil {
