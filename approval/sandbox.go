@@ -39,6 +39,9 @@ func (b *Broker) RecordSandbox(ctx context.Context, r *toolgate.SandboxReport, b
 		}
 		*s = redact.Text(*s)
 	}
+	if err := b.sandboxSession(ctx, r, by); err != nil {
+		return err
+	}
 	data, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("sandbox report: %w", err)
@@ -55,5 +58,29 @@ func (b *Broker) RecordSandbox(ctx context.Context, r *toolgate.SandboxReport, b
 	if err := b.store.AppendAudit(ctx, e); err != nil {
 		return fmt.Errorf("record sandbox report: %w", err)
 	}
+	return nil
+}
+
+// sandboxSession holds a report that names a session to that session: an
+// agent credential reports only in its own sessions (like RecordPin), and
+// the entry takes the session's workspace, so one credential cannot write
+// blocked commands into another's session or workspace. A session the
+// gateway does not know is left as the host named it.
+func (b *Broker) sandboxSession(ctx context.Context, r *toolgate.SandboxReport, by Actor) error {
+	if r.Session == "" {
+		return nil
+	}
+	var s toolgate.Session
+	found, err := b.loadSession(ctx, r.Session, &s)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return nil
+	}
+	if !owns(by, &s) {
+		return errSessionNotFound(r.Session)
+	}
+	r.Workspace = s.Workspace
 	return nil
 }
