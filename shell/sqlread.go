@@ -124,7 +124,10 @@ type sqlWord struct {
 	call bool
 }
 
-// sqlWords returns the bare words of st outside quotes.
+// sqlWords returns the bare words of st outside quotes. A quoted
+// identifier ("lo_export", `sys_exec`) that is called stands as a call
+// of a function with no name, which no list knows; so does a call after
+// a byte outside ASCII, which may end a name.
 func sqlWords(st string) []sqlWord {
 	var out []sqlWord
 	for i := 0; i < len(st); {
@@ -136,20 +139,33 @@ func sqlWords(st string) []sqlWord {
 				return out
 			}
 			i += j + 2
+			if c != '\'' && sqlCallAt(st, i) {
+				out = append(out, sqlWord{call: true})
+			}
 		case isWordByte(c):
 			j := i
 			for j < len(st) && isWordByte(st[j]) {
 				j++
 			}
-			k := j
-			for k < len(st) && (st[k] == ' ' || st[k] == '\t' || st[k] == '\n') {
-				k++
-			}
-			out = append(out, sqlWord{text: strings.ToLower(st[i:j]), call: k < len(st) && st[k] == '('})
+			out = append(out, sqlWord{text: strings.ToLower(st[i:j]), call: sqlCallAt(st, j)})
 			i = j
+		case c >= 0x80:
+			if sqlCallAt(st, i+1) {
+				out = append(out, sqlWord{call: true})
+			}
+			i++
 		default:
 			i++
 		}
 	}
 	return out
+}
+
+// sqlCallAt reports whether "(" is the first byte from i on that is not
+// SQL white space.
+func sqlCallAt(st string, i int) bool {
+	for i < len(st) && strings.IndexByte(" \t\n\r\f\v", st[i]) >= 0 {
+		i++
+	}
+	return i < len(st) && st[i] == '('
 }
