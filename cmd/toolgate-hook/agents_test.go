@@ -420,7 +420,8 @@ func anthropicStub(t *testing.T, command string) *httptest.Server {
 // testRealAgent runs the agent once per scenario: allow runs the tool; a
 // deny's reason reaches the model and the secret does not; an ask held
 // at a gateway runs once approved, and not when denied, the feedback
-// reaching the model; a gateway that is down blocks the call.
+// reaching the model; a gateway that is down blocks the call, and so does
+// a tool call's input the hook cannot read (exit 2, nothing on stdout).
 func testRealAgent(t *testing.T, agent realAgent) {
 	program := os.Getenv(agent.env)
 	if program == "" {
@@ -436,6 +437,7 @@ func testRealAgent(t *testing.T, agent realAgent) {
 	for _, tc := range []struct {
 		name, command string
 		hookArgs      []string
+		garble        bool                                 // the hook reads a broken input, not the agent's
 		answer        func(ctx context.Context, id string) // for a call held at the gateway
 		want, not     []string                             // in what reached the model
 		made          bool                                 // the call made approved.txt
@@ -452,6 +454,9 @@ func testRealAgent(t *testing.T, agent realAgent) {
 			}, want: []string{agent.blocked, "write it under build/ instead"}},
 		{name: "gateway down", command: "ls", hookArgs: []string{"--server", "http://127.0.0.1:1"},
 			want: []string{agent.blocked, "unreachable"}, not: []string{"notes.txt"}},
+		// An input the hook cannot read ends in exit 2 and no answer on
+		// stdout: the agent must block the call, not run it.
+		{name: "unreadable input", command: "ls", garble: true, want: []string{"FINAL"}, not: []string{"notes.txt"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
@@ -467,7 +472,16 @@ func testRealAgent(t *testing.T, agent realAgent) {
 					t.Fatal(err)
 				}
 			}
-			agent.settings(t, home, strings.Join(append([]string{bin, agent.host}, tc.hookArgs...), " "))
+			hook := strings.Join(append([]string{bin, agent.host}, tc.hookArgs...), " ")
+			if tc.garble && agent.host == "codex" {
+				t.Skip("Codex runs only trusted hooks, and install trusts toolgate's own command, not a shell wrapping it")
+			}
+			if tc.garble {
+				// Only a tool call's input: a prompt hook's exit 2 would
+				// block the prompt before any call.
+				hook = `in=$(cat); case "$in" in *tool_name*|*toolName*) echo '{' | ` + hook + `;; *) printf %s "$in" | ` + hook + `;; esac`
+			}
+			agent.settings(t, home, hook)
 			model := agent.model(t, tc.command)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
