@@ -113,9 +113,5 @@ func (gemini) Answer(ans *claudecode.Answer) ([]byte, string, int) {
 	default:
 		out.Decision = "deny"
 	}
-	b, err := json.Marshal(&out)
-	if err != nil {
-		return nil, "toolgate: cannot encode the answer: " + err.Error() + "; the call is blocked", claudecode.ExitBlock
-	}
-	return append(b, '\n'), "", claudecode.ExitOK
+	return encodeAnswer(&out)
 }
