@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -107,19 +108,10 @@ func (w *watcher) scan(line string) {
 			p = filepath.Join(w.cwd, p)
 		}
 		p = filepath.Clean(p)
-		if !contains(w.paths, p) {
+		if !slices.Contains(w.paths, p) {
 			w.paths = append(w.paths, p)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // explain returns the violations the noted paths are, each with the
