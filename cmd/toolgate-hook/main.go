@@ -39,23 +39,24 @@ import (
 	// First of all packages to start: the main goroutine's stack grown
 	// once, while it is shallow.
 	_ "github.com/toolgate/toolgate/internal/bigstack"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/clicore"
 	"github.com/toolgate/toolgate/internal/hookgate"
 )
 
 func main() {
-	os.Exit(clicore.ExitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+	os.Exit(clibase.ExitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
 const usage = "usage: toolgate-hook HOST [flags] < hook.json (HOST: %s)"
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return clicore.UsageErrorf(usage, strings.Join(hosts.Names(), ", "))
+		return clibase.UsageErrorf(usage, strings.Join(hosts.Names(), ", "))
 	}
 	host, err := hosts.Lookup(args[0])
 	if err != nil {
-		return clicore.UsageErrorf("unknown hook %q; "+usage, args[0], strings.Join(hosts.Names(), ", "))
+		return clibase.UsageErrorf("unknown hook %q; "+usage, args[0], strings.Join(hosts.Names(), ", "))
 	}
 	handoff := clicore.Handoff{
 		Gateway: func(url string, hf *clicore.HookFlags, host *hosts.Host, _ time.Duration) claudecode.Decider {

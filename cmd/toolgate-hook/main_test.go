@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate/internal/cli"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // hookEnv isolates a hook run from the user's config and gateway.
@@ -62,7 +62,7 @@ func TestSameAnswers(t *testing.T) {
 			for _, flags := range flagSets {
 				args := append([]string{hook}, flags...)
 				var lo, le, fo, fe bytes.Buffer
-				lcode := clicore.ExitCode(run(context.Background(), args, strings.NewReader(a.data), &lo, &le), &le)
+				lcode := clibase.ExitCode(run(context.Background(), args, strings.NewReader(a.data), &lo, &le), &le)
 				fcode := cli.Main(context.Background(), append([]string{"hook"}, args...), strings.NewReader(a.data), &fo, &fe)
 				if lcode != fcode || lo.String() != fo.String() || le.String() != fe.String() {
 					t.Errorf("%s %v: toolgate-hook exit %d %q %q; toolgate hook exit %d %q %q",
@@ -91,8 +91,8 @@ func TestSameAnswers(t *testing.T) {
 func TestUsage(t *testing.T) {
 	for _, args := range [][]string{nil, {"install", "claude-code"}, {"claude-code", "extra"}, {"claude-code", "--on-error", "allow"}} {
 		var out, errb bytes.Buffer
-		if code := clicore.ExitCode(run(context.Background(), args, strings.NewReader("{}"), &out, &errb), &errb); code != clicore.ExitUsage || out.Len() != 0 {
-			t.Errorf("%q: exit %d, stdout %q, want exit %d and no answer", args, code, out.String(), clicore.ExitUsage)
+		if code := clibase.ExitCode(run(context.Background(), args, strings.NewReader("{}"), &out, &errb), &errb); code != clibase.ExitUsage || out.Len() != 0 {
+			t.Errorf("%q: exit %d, stdout %q, want exit %d and no answer", args, code, out.String(), clibase.ExitUsage)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/clicore"
 	"github.com/toolgate/toolgate/policy"
 )
@@ -13,26 +14,26 @@ import (
 // The exit codes, errors and flag helpers are clicore's, shared with the
 // lean hook binary; the short names keep the commands readable.
 const (
-	exitOK      = clicore.ExitOK
-	exitFailure = clicore.ExitFailure
-	exitUsage   = clicore.ExitUsage
+	exitOK      = clibase.ExitOK
+	exitFailure = clibase.ExitFailure
+	exitUsage   = clibase.ExitUsage
 )
 
 type (
-	exitError = clicore.ExitError
-	errSilent = clicore.ErrSilent
+	exitError = clibase.ExitError
+	errSilent = clibase.ErrSilent
 	ruleFlags = clicore.RuleFlags
 	modeFlags = clicore.ModeFlags
 )
 
-func usageErrorf(format string, args ...any) error { return clicore.UsageErrorf(format, args...) }
-func badInput(err error) error                     { return clicore.BadInput(err) }
+func usageErrorf(format string, args ...any) error { return clibase.UsageErrorf(format, args...) }
+func badInput(err error) error                     { return clibase.BadInput(err) }
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	return clicore.NewFlagSet(name, stderr)
+	return clibase.NewFlagSet(name, stderr)
 }
-func parseFlags(fs *flag.FlagSet, args []string) error { return clicore.ParseFlags(fs, args) }
-func oneLine(s string) string                          { return clicore.OneLine(s) }
-func dataDir() string                                  { return clicore.DataDir() }
+func parseFlags(fs *flag.FlagSet, args []string) error { return clibase.ParseFlags(fs, args) }
+func oneLine(s string) string                          { return clibase.OneLine(s) }
+func dataDir() string                                  { return clibase.DataDir() }
 func engineOptions() []policy.Option                   { return clicore.EngineOptions() }
 func testFailures(err error) ([]string, error)         { return clicore.RuleTestFailures(err) }
 
@@ -70,7 +71,7 @@ func commands() []command {
 // Main runs the command line and returns the process exit code, printing
 // any error as one line on stderr.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return clicore.ExitCode(Run(ctx, args, stdin, stdout, stderr), stderr)
+	return clibase.ExitCode(Run(ctx, args, stdin, stdout, stderr), stderr)
 }
 
 // Run runs the subcommand named by args[0].

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/toolgate/toolgate/internal/cli"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/sandboxcmd"
 )
 
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 		"toolgate-sandbox": func() {
 			self, _ := os.Executable()
 			err := sandboxcmd.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, self, []string{sandboxcmd.EnterFlag})
-			os.Exit(clicore.ExitCode(err, os.Stderr))
+			os.Exit(clibase.ExitCode(err, os.Stderr))
 		},
 	})
 }

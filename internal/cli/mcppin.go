@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // defaultPinsFile is where MCP tool pins are kept by default:
 // $XDG_CONFIG_HOME/toolgate/mcp-pins.json.
 func defaultPinsFile() string {
-	dir := clicore.ConfigDir()
+	dir := clibase.ConfigDir()
 	if dir == "" {
 		return ""
 	}

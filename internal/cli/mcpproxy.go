@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/clicore"
 )
 
@@ -34,7 +35,7 @@ type mcpProxyFlags struct {
 	timeout     time.Duration
 	hideDenied  bool
 	sandbox     bool
-	sandboxNet  clicore.StringList
+	sandboxNet  clibase.StringList
 	remember    string
 	pins        string
 	verbose     bool
@@ -62,7 +63,7 @@ func (f *mcpProxyFlags) register(fs *flag.FlagSet) {
 // defaultRememberFile is where "always" answers are kept by default:
 // $XDG_CONFIG_HOME/toolgate/mcp-always.jsonc.
 func defaultRememberFile() string {
-	dir := clicore.ConfigDir()
+	dir := clibase.ConfigDir()
 	if dir == "" {
 		return ""
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -54,20 +55,20 @@ func (h *HookFlags) Register(fs *flag.FlagSet) {
 func (h *HookFlags) Check() error {
 	if h.OnAsk != "" {
 		if _, err := claudecode.ParseAskMode(h.OnAsk); err != nil {
-			return BadInput(fmt.Errorf("--on-ask: %w", err))
+			return clibase.BadInput(fmt.Errorf("--on-ask: %w", err))
 		}
 	}
 	if h.OnError != "deny" && h.OnError != "ask" {
-		return UsageErrorf("--on-error %q: want deny or ask (never allow)", h.OnError)
+		return clibase.UsageErrorf("--on-error %q: want deny or ask (never allow)", h.OnError)
 	}
 	if h.Wait <= 0 || h.Timeout <= 0 {
-		return UsageErrorf("--wait and --timeout must be positive")
+		return clibase.UsageErrorf("--wait and --timeout must be positive")
 	}
 	if _, err := h.Modes.Resolve(h.Mode); err != nil {
 		return err
 	}
 	if h.Workspace != "" && claudecode.WorkspaceFor(h.Workspace) != h.Workspace {
-		return UsageErrorf("--workspace %q: use letters, digits, '.', '_' and '-'", h.Workspace)
+		return clibase.UsageErrorf("--workspace %q: use letters, digits, '.', '_' and '-'", h.Workspace)
 	}
 	_, err := h.gatewayURL()
 	return err
@@ -106,7 +107,7 @@ type Handoff struct {
 // nothing.
 func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	name := host.Name
-	fs := NewFlagSet("hook "+name, stderr)
+	fs := clibase.NewFlagSet("hook "+name, stderr)
 	var hf HookFlags
 	hf.Register(fs)
 	fs.Usage = func() {
@@ -120,11 +121,11 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 		fmt.Fprintln(stderr, "so the prompt goes through. Install it with 'toolgate hook install "+name+"'.")
 		fs.PrintDefaults()
 	}
-	if err := ParseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return UsageErrorf("hook %s takes no arguments, got %q", name, fs.Arg(0))
+		return clibase.UsageErrorf("hook %s takes no arguments, got %q", name, fs.Arg(0))
 	}
 	if err := hf.Check(); err != nil {
 		return err
@@ -155,12 +156,12 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 	data, err := io.ReadAll(io.LimitReader(stdin, claudecode.MaxInputBytes+1))
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgate: read hook input: %v; the call is blocked\n", err)
-		return ErrSilent(claudecode.ExitBlock)
+		return clibase.ErrSilent(claudecode.ExitBlock)
 	}
 	if host.Adapter != nil && len(data) <= claudecode.MaxInputBytes {
 		if data, err = host.Adapter.Input(data); err != nil {
 			fmt.Fprintf(stderr, "toolgate: %v; the call is blocked\n", err)
-			return ErrSilent(claudecode.ExitBlock)
+			return clibase.ErrSilent(claudecode.ExitBlock)
 		}
 	}
 	if url != "" {
@@ -175,13 +176,13 @@ func RunHookAgent(ctx context.Context, host *hosts.Host, handoff Handoff, args [
 	out, msg, code := host.Answer(&ans)
 	if _, err := stdout.Write(out); err != nil {
 		fmt.Fprintf(stderr, "toolgate: write answer: %v; the call is blocked\n", err)
-		return ErrSilent(claudecode.ExitBlock)
+		return clibase.ErrSilent(claudecode.ExitBlock)
 	}
 	if msg != "" {
 		fmt.Fprintln(stderr, msg)
 	}
 	if code != claudecode.ExitOK {
-		return ErrSilent(code)
+		return clibase.ErrSilent(code)
 	}
 	// Exit 0: a decision on stdout, or a UserPromptSubmit, which no output
 	// lets through even when its turn could not be ended (see Hook.Handle).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // ModeFlags are the seeds' mode switches, besides --mode: seed 003's
@@ -31,13 +32,13 @@ func (m *ModeFlags) Resolve(mode string) (*toolgate.Mode, error) {
 	if mode != "" {
 		v, err := toolgate.ParseMode(mode)
 		if err != nil {
-			return nil, BadInput(fmt.Errorf("--mode: %w", err))
+			return nil, clibase.BadInput(fmt.Errorf("--mode: %w", err))
 		}
 		out = &v
 	}
 	if m.yolo || m.autoApprove || m.force {
 		if out != nil && *out != toolgate.ModeYolo {
-			return nil, UsageErrorf("--mode %s contradicts --yolo/--auto-approve/--force", mode)
+			return nil, clibase.UsageErrorf("--mode %s contradicts --yolo/--auto-approve/--force", mode)
 		}
 		y := toolgate.ModeYolo
 		out = &y

@@ -10,13 +10,14 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/policy"
 )
 
 // RuleFlags are the flags every command that decides calls shares.
 type RuleFlags struct {
 	Config     string
-	Rules      StringList
+	Rules      clibase.StringList
 	AgentRules string
 	// ExplicitOnly skips the config file found in the default place, for
 	// commands that must judge exactly the files they are given.
@@ -39,7 +40,7 @@ func (f *RuleFlags) Explicit() bool {
 func GatewayURL(server string, local bool) (string, error) {
 	switch {
 	case server != "" && local:
-		return "", UsageErrorf("--server %s and local rules or modes (--rules, --agent-rules, --config, --mode, --yolo) both given: the gateway decides with its own rules; give one or the other", server)
+		return "", clibase.UsageErrorf("--server %s and local rules or modes (--rules, --agent-rules, --config, --mode, --yolo) both given: the gateway decides with its own rules; give one or the other", server)
 	case server != "":
 		return server, nil
 	case local:
@@ -125,7 +126,7 @@ func (f *RuleFlags) Load() (*Loaded, error) {
 // DefaultConfigFile is the config file in the default place,
 // $XDG_CONFIG_HOME/toolgate/toolgate.yaml, or "" when there is none.
 func DefaultConfigFile() string {
-	dir := ConfigDir()
+	dir := clibase.ConfigDir()
 	if dir == "" {
 		return ""
 	}
@@ -143,7 +144,7 @@ func EngineOptions() []policy.Option {
 	if home, err := os.UserHomeDir(); err == nil {
 		opts = append(opts, policy.WithHome(home))
 	}
-	for _, p := range []string{ConfigDir(), DataDir()} {
+	for _, p := range []string{clibase.ConfigDir(), clibase.DataDir()} {
 		if p != "" {
 			opts = append(opts, policy.WithProtectedPaths(p))
 		}
@@ -189,26 +190,26 @@ func (f *RuleFlags) EngineWith(stack func([]*policy.Document) ([]*policy.Documen
 // EngineFrom is EngineWith from documents Load read.
 func (f *RuleFlags) EngineFrom(l *Loaded, stack func([]*policy.Document) ([]*policy.Document, error), extra ...policy.Option) (*policy.Engine, *policy.Ruleset, error) {
 	if l.docsErr != nil {
-		return nil, nil, BadInput(l.docsErr)
+		return nil, nil, clibase.BadInput(l.docsErr)
 	}
 	docs := l.docs
 	if stack != nil {
 		var err error
 		if docs, err = stack(docs); err != nil {
-			return nil, nil, BadInput(err)
+			return nil, nil, clibase.BadInput(err)
 		}
 	}
 	e, err := policy.New(docs, append(append(EngineOptions(), f.protectInputs(l.config)), extra...)...)
 	if err != nil {
-		return nil, nil, BadInput(fmt.Errorf("load rules: %w", err))
+		return nil, nil, clibase.BadInput(fmt.Errorf("load rules: %w", err))
 	}
 	var agent *policy.Ruleset
 	if f.AgentRules != "" {
 		if l.agentErr != nil {
-			return nil, nil, BadInput(l.agentErr)
+			return nil, nil, clibase.BadInput(l.agentErr)
 		}
 		if agent, err = e.Compile(toolgate.LayerAgent, l.agent.Rules); err != nil {
-			return nil, nil, BadInput(fmt.Errorf("agent rules %s: %w", f.AgentRules, err))
+			return nil, nil, clibase.BadInput(fmt.Errorf("agent rules %s: %w", f.AgentRules, err))
 		}
 	}
 	return e, agent, nil
