@@ -99,8 +99,8 @@ func sqlStatementReads(st string) bool {
 		strings.ContainsAny(st, "$\\") {
 		return false
 	}
-	words := sqlWords(st)
-	if len(words) == 0 || !sqlReadKeywords[words[0].text] {
+	words, ok := sqlWords(st)
+	if !ok || len(words) == 0 || !sqlReadKeywords[words[0].text] {
 		return false
 	}
 	for i, w := range words {
@@ -127,16 +127,18 @@ type sqlWord struct {
 // sqlWords returns the bare words of st outside quotes. A quoted
 // identifier ("lo_export", `sys_exec`) that is called stands as a call
 // of a function with no name, which no list knows; so does a call after
-// a byte outside ASCII, which may end a name.
-func sqlWords(st string) []sqlWord {
-	var out []sqlWord
+// a byte outside ASCII, which may end a name. ok is false for a colon
+// outside quotes that is not a cast ("::"): psql puts a variable's value
+// there (psql -v 'x=1; drop table t' -c 'select :x'), and a value may
+// hold any statement.
+func sqlWords(st string) (out []sqlWord, ok bool) {
 	for i := 0; i < len(st); {
 		c := st[i]
 		switch {
 		case c == '\'' || c == '"' || c == '`':
 			j := strings.IndexByte(st[i+1:], c)
 			if j < 0 {
-				return out
+				return out, true
 			}
 			i += j + 2
 			if c != '\'' && sqlCallAt(st, i) {
@@ -149,6 +151,11 @@ func sqlWords(st string) []sqlWord {
 			}
 			out = append(out, sqlWord{text: strings.ToLower(st[i:j]), call: sqlCallAt(st, j)})
 			i = j
+		case c == ':':
+			if i+1 >= len(st) || st[i+1] != ':' {
+				return nil, false
+			}
+			i += 2
 		case c >= 0x80:
 			if sqlCallAt(st, i+1) {
 				out = append(out, sqlWord{call: true})
@@ -158,7 +165,7 @@ func sqlWords(st string) []sqlWord {
 			i++
 		}
 	}
-	return out
+	return out, true
 }
 
 // sqlCallAt reports whether "(" is the first byte from i on that is not
