@@ -382,8 +382,8 @@ func readCommands() map[string]*cmdSpec {
 		// given (it runs what its input says).
 		"psql": {readSQL: []string{"-c", "--command"}, readWith: []string{"-l", "--list"},
 			notReadWith: []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}},
-		"mysql":             {readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command"}},
-		"mariadb":           {readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command"}},
+		"mysql":             {readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}},
+		"mariadb":           {readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}},
 		"sqlite3":           {readSQL: []string{""}, notReadWith: []string{"-cmd", "-init", "-A", "-archive"}},
 		"clickhouse-client": {readSQL: []string{"-q", "--query"}, notReadWith: []string{"--queries-file"}},
 		"redis-cli": {readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"},

@@ -2973,7 +2973,7 @@ var sharedSpec70 = cmdSpec{
 	shortVal:    "eDhPuS",
 	effect:      EffectNetwork,
 	opts:        []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
-	notReadWith: []string{"--tee", "--pager", "--init-command"},
+	notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"},
 	readSQL:     []string{"-e", "--execute"},
 }
 
