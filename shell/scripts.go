@@ -345,6 +345,10 @@ func findNames(args []string) (string, bool) {
 			return "", false
 		}
 	}
+	// find reads "\c" as c; a backslash the glob matcher kept would
+	// hide settings\.json from the rules on settings.json. An escaped
+	// wildcard read as a wildcard picks more names, never fewer.
+	name = strings.ReplaceAll(name, `\`, "")
 	p := strings.TrimSuffix(dir, "/") + "/**"
 	switch {
 	case names == 0 && !widens:
