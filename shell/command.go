@@ -603,23 +603,6 @@ func (w *walker) chdir(d *dirState, name string, args []word, mayFail bool) {
 	}
 }
 
-// findTests reports whether a find expression holds a test that picks
-// files by name, path, type, time, size, owner or permissions: without
-// one, -delete deletes everything under the starting points.
-func findTests(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
-			"-lname", "-ilname", "-type", "-xtype", "-newer", "-anewer", "-cnewer", "-newermt", "-newerct",
-			"-newerat", "-newermm", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used",
-			"-size", "-empty", "-user", "-group", "-uid", "-gid", "-nouser", "-nogroup", "-perm",
-			"-links", "-inum", "-samefile", "-readable", "-writable", "-executable", "-fstype", "-context":
-			return true
-		}
-	}
-	return false
-}
-
 // joinDir resolves p against dir ("" = the call's own directory).
 func joinDir(dir, p string) string {
 	if dir == "" || path.IsAbs(p) || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
