@@ -22,6 +22,22 @@ func decodeInput(title string, data []byte, v any) error {
 	return nil
 }
 
+// foreignEvent is what an adapter passes on as the event of an input whose
+// event it does not know: the name as sent, unless that is one of the
+// events the hook answers in Claude Code's format (PreToolUse,
+// PermissionRequest, UserPromptSubmit). From another host's input such a
+// name would be answered without the adapter's translation (a tool call
+// decided without its arguments, a prompt's "no output" read by the host
+// as an allow), so it is named as the host's own unknown event, which
+// blocks when it carries a tool call.
+func foreignEvent(title, event string) string {
+	switch event {
+	case claudecode.EventPreToolUse, claudecode.EventPermissionRequest, claudecode.EventUserPromptSubmit:
+		return title + " " + event
+	}
+	return event
+}
+
 // decision is the hook's decision on a tool call, read from its answer in
 // Claude Code's format: allow, deny or ask, the reason (prefixed with
 // "toolgate: ") and the input as a human changed it. ok is false when the

@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/toolgate/toolgate/integrations/claudecode"
 )
@@ -49,12 +50,15 @@ func (copilot) Input(data []byte) ([]byte, error) {
 			return nil, err
 		}
 		out.HookEventName = claudecode.EventPreToolUse
-		out.ToolName, out.ToolInput = mapTool(copilotTools[:], in.ToolName, args)
+		if out.ToolName, out.ToolInput, err = mapTool(copilotTools[:], in.ToolName, args); err != nil {
+			return nil, fmt.Errorf("bad Copilot CLI hook input: %w", err)
+		}
 	case in.Prompt != nil && (in.HookEventName == "" || in.HookEventName == copilotPrompt):
 		out.HookEventName = claudecode.EventUserPromptSubmit
 	default:
 		// An input toolgate does not know: it blocks if it carries a call.
 		out.ToolName = in.ToolName
+		out.HookEventName = foreignEvent("Copilot CLI", in.HookEventName)
 		if out.HookEventName == "" {
 			out.HookEventName = "unknown"
 		}

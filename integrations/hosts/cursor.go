@@ -67,6 +67,7 @@ func (cursor) Input(data []byte) ([]byte, error) {
 		out.HookEventName = claudecode.EventUserPromptSubmit
 	default:
 		// An event toolgate does not know: it blocks if it carries a call.
+		out.HookEventName = foreignEvent("Cursor", in.HookEventName)
 		out.ToolName = in.ToolName
 		if in.Command != "" || in.FilePath != "" {
 			out.ToolName = in.HookEventName

@@ -69,6 +69,8 @@ func (gemini) Input(data []byte) ([]byte, error) {
 	case geminiBeforeAgent:
 		out.HookEventName = claudecode.EventUserPromptSubmit
 		// The prompt is not used, and not sent on.
+	default:
+		out.HookEventName = foreignEvent("Gemini CLI", in.HookEventName)
 	}
 	if c := in.MCPContext; c != nil && c.ServerName != "" {
 		tool := c.ToolName

@@ -45,7 +45,12 @@ func (opencode) Input(data []byte) ([]byte, error) {
 		ToolName: in.ToolName, ToolInput: in.ToolInput}
 	if in.HookEventName == opencodeBefore {
 		out.HookEventName = claudecode.EventPreToolUse
-		out.ToolName, out.ToolInput = mapTool(opencodeTools[:], in.ToolName, in.ToolInput)
+		var err error
+		if out.ToolName, out.ToolInput, err = mapTool(opencodeTools[:], in.ToolName, in.ToolInput); err != nil {
+			return nil, fmt.Errorf("bad opencode hook input: %w", err)
+		}
+	} else {
+		out.HookEventName = foreignEvent("opencode", in.HookEventName)
 	}
 	return json.Marshal(&out)
 }

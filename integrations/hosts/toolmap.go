@@ -1,6 +1,9 @@
 package hosts
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // toolName maps one host's tool to Claude Code's, whose names and
 // argument names the policy's tool table and most rules are written in:
@@ -43,24 +46,41 @@ var copilotTools = [...]toolName{
 }
 
 // mapTool renames a host's tool and its arguments to Claude Code's by a
-// table; an MCP tool the host names with mcpSep (SERVER + sep + TOOL)
-// becomes mcp__SERVER__TOOL. The arguments are copied, never changed in
-// place.
-func mapTool(table []toolName, name string, args map[string]any) (string, map[string]any) {
+// table. The arguments are copied, never changed in place. Two arguments
+// that would get one name (the host's path and a file_path beside it) are
+// an error: the host runs the one under its own name, and the policy
+// would decide whichever a map's order kept.
+func mapTool(table []toolName, name string, args map[string]any) (string, map[string]any, error) {
 	for _, t := range table {
 		if t.host != name {
 			continue
 		}
 		if len(t.args) == 0 {
-			return t.tool, args
+			return t.tool, args, nil
 		}
 		out := make(map[string]any, len(args))
 		for k, v := range args {
-			out[renameArg(t.args, k, 0)] = v
+			r := renameArg(t.args, k, 0)
+			if _, dup := out[r]; dup {
+				return "", nil, fmt.Errorf("the %s call has two arguments that both mean %s (%s)", name, r, strings.Join(argsNamed(t.args, r), " and "))
+			}
+			out[r] = v
 		}
-		return t.tool, out
+		return t.tool, out, nil
 	}
-	return name, args
+	return name, args, nil
+}
+
+// argsNamed lists the host's argument names that mean Claude Code's name
+// r: the one renamed to it, and r itself.
+func argsNamed(pairs []string, r string) []string {
+	var names []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == r {
+			names = append(names, pairs[i])
+		}
+	}
+	return append(names, r)
 }
 
 // unmapArgs renames Claude Code's argument names back to the host's, for

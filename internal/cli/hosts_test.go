@@ -311,6 +311,60 @@ func TestHookAdaptersDecide(t *testing.T) {
 	}
 }
 
+// TestHookForeignInputsBlock feeds each adapter inputs its host does not
+// send but a changed host, or a model that adds arguments, could: none is
+// let through undecided. Two arguments that mean one path (the host's own
+// and Claude Code's name for it) blocked the read of a key only as often
+// as a map's order decided on the other; an event named as Claude Code
+// names it was answered without the adapter's translation (the call's
+// arguments dropped, or a prompt's "no output", which Gemini CLI reads as
+// an allow). Each has a benign twin its host does send, allowed.
+func TestHookForeignInputsBlock(t *testing.T) {
+	hookEnv(t)
+	secret, readme := "/home/dev/.ssh/id_rsa", "/home/dev/shop/README.md"
+	for _, tc := range []struct {
+		host, attack, twin, allow string
+	}{
+		{"copilot",
+			`{"cwd":"/home/dev/shop","toolName":"view","toolArgs":{"path":"` + secret + `","file_path":"` + readme + `"}}`,
+			`{"cwd":"/home/dev/shop","toolName":"view","toolArgs":{"path":"` + readme + `"}}`, `{"permissionDecision":"allow"}`},
+		{"copilot",
+			`{"cwd":"/home/dev/shop","toolName":"view","toolArgs":"{\"path\":\"` + secret + `\",\"file_path\":\"` + readme + `\"}"}`,
+			`{"cwd":"/home/dev/shop","toolName":"view","toolArgs":"{\"path\":\"` + readme + `\"}"}`, `{"permissionDecision":"allow"}`},
+		{"opencode",
+			`{"hook_event_name":"tool.execute.before","cwd":"/home/dev/shop","tool_name":"read","tool_input":{"filePath":"` + secret + `","file_path":"` + readme + `"}}`,
+			`{"hook_event_name":"tool.execute.before","cwd":"/home/dev/shop","tool_name":"read","tool_input":{"filePath":"` + readme + `"}}`, `{"decision":"allow"}`},
+		{"copilot",
+			`{"hook_event_name":"PreToolUse","cwd":"/home/dev/shop","toolName":"view","toolArgs":{"path":"` + secret + `"}}`,
+			`{"hook_event_name":"preToolUse","cwd":"/home/dev/shop","toolName":"view","toolArgs":{"path":"` + readme + `"}}`, `{"permissionDecision":"allow"}`},
+		{"cursor",
+			`{"hook_event_name":"PreToolUse","cwd":"/home/dev/shop","tool_name":"Read","tool_input":{"file_path":"` + secret + `"}}`,
+			`{"hook_event_name":"beforeReadFile","workspace_roots":["/home/dev/shop"],"file_path":"` + readme + `"}`, `{"permission":"allow"}`},
+		{"gemini",
+			`{"hook_event_name":"UserPromptSubmit","cwd":"/home/dev/shop","tool_name":"read_file","tool_input":{"file_path":"` + secret + `"}}`,
+			`{"hook_event_name":"BeforeTool","cwd":"/home/dev/shop","tool_name":"read_file","tool_input":{"file_path":"` + readme + `"}}`, `{"decision":"allow"`},
+		{"gemini",
+			`{"hook_event_name":"PermissionRequest","cwd":"/home/dev/shop","tool_name":"read_file","tool_input":{"file_path":"` + secret + `"}}`,
+			`{"hook_event_name":"BeforeTool","cwd":"/home/dev/shop","tool_name":"read_file","tool_input":{"file_path":"` + readme + `"}}`, `{"decision":"allow"`},
+		{"opencode",
+			`{"hook_event_name":"PreToolUse","cwd":"/home/dev/shop","tool_name":"Read","tool_input":{"file_path":"` + secret + `"}}`,
+			`{"hook_event_name":"tool.execute.before","cwd":"/home/dev/shop","tool_name":"read","tool_input":{"filePath":"` + readme + `"}}`, `{"decision":"allow"}`},
+	} {
+		// Map order varies from run to run: a block must not be luck.
+		for range 8 {
+			code, stdout, stderr := hookExit(t, []string{tc.host}, []byte(tc.attack))
+			if code != 2 || stdout != "" || !strings.Contains(stderr, "the call is blocked") {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want exit 2", tc.host, tc.attack, code, stdout, stderr)
+				break
+			}
+		}
+		code, stdout, stderr := hookExit(t, []string{tc.host}, []byte(tc.twin))
+		if code != 0 || !strings.HasPrefix(stdout, tc.allow) {
+			t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want %s", tc.host, tc.twin, code, stdout, stderr, tc.allow)
+		}
+	}
+}
+
 // TestHookInstallFlatAndPlugin installs the hosts whose files are not
 // Claude Code's layout: Cursor's and Copilot CLI's flat hooks files and
 // opencode's plugin, and takes them out again.
