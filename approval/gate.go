@@ -50,8 +50,11 @@ func admin(ctx context.Context) (toolgate.Actor, error) {
 	return a, err
 }
 
+// Evaluate decides a call as the context's actor: an agent credential
+// cannot evaluate in a session another credential owns.
 func (g gateAdapter) Evaluate(ctx context.Context, c toolgate.Call) (*toolgate.Decision, error) {
-	d, err := g.b.Evaluate(ctx, c)
+	by, _ := toolgate.ActorFrom(ctx)
+	d, err := g.b.EvaluateAs(ctx, c, by)
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
-	"github.com/toolgate/toolgate/store"
 )
 
 // checkArgs bounds the size of a call's args. A body no larger than the
@@ -47,13 +45,13 @@ func (s *server) handleEvaluate(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkArgs(n, &c); err != nil {
 		return err
 	}
-	d, err := s.broker.EvaluateAs(r.Context(), c, actorOf(w, r))
+	d, err := s.gate.Evaluate(r.Context(), c)
 	if err != nil {
 		return err
 	}
 	s.metrics.decision(endpointEvaluate, d.Action)
 	s.metrics.byTool.add(c.Workspace, c.Tool, d.Action)
-	return writeJSON(w, http.StatusOK, &d)
+	return writeJSON(w, http.StatusOK, d)
 }
 
 // submitBody is the body of POST /v1/calls: {"call": …, "batch_remaining":
@@ -90,7 +88,7 @@ func (s *server) handleSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req := approval.SubmitRequest{Call: body.Call, BatchRemaining: body.BatchRemaining, By: actorOf(w, r),
+	req := toolgate.SubmitRequest{Call: body.Call, BatchRemaining: body.BatchRemaining,
 		NoHold: body.Hold != nil && !*body.Hold, Confirm: body.Confirm, Confined: body.Confined}
 	if body.Wrapped != nil {
 		if !reflect.ValueOf(body.Call).IsZero() {
@@ -115,7 +113,7 @@ func (s *server) handleSubmit(w http.ResponseWriter, r *http.Request) error {
 		}
 		req.TTL = d
 	}
-	res, err := s.broker.Submit(r.Context(), req)
+	res, err := s.gate.Submit(r.Context(), req)
 	if err != nil {
 		return err
 	}
@@ -168,7 +166,7 @@ func (s *server) handleListApprovals(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	list, err := s.broker.List(r.Context(), store.ApprovalFilter{
+	list, err := s.gate.Approvals(r.Context(), toolgate.ApprovalFilter{
 		Status: st, Session: q.Get("session"), Workspace: q.Get("workspace"), Limit: limit,
 	})
 	if err != nil {
@@ -196,7 +194,7 @@ func (s *server) handleGetApproval(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	a, err := s.broker.GetAs(r.Context(), id, actorOf(w, r))
+	a, err := s.gate.Approval(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -240,11 +238,11 @@ func (s *server) handleApprove(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req approval.ApproveRequest
+	var req toolgate.ApproveRequest
 	if err := decodeOptional(r, &req); err != nil {
 		return err
 	}
-	a, err := s.broker.Approve(r.Context(), id, req, actorOf(w, r))
+	a, err := s.gate.Approve(r.Context(), id, req)
 	if err != nil {
 		return err
 	}
@@ -256,11 +254,11 @@ func (s *server) handleDeny(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req approval.DenyRequest
+	var req toolgate.DenyRequest
 	if err := decodeOptional(r, &req); err != nil {
 		return err
 	}
-	a, err := s.broker.Deny(r.Context(), id, req, actorOf(w, r))
+	a, err := s.gate.Deny(r.Context(), id, req)
 	if err != nil {
 		return err
 	}
@@ -284,7 +282,7 @@ func (s *server) handleCancel(w http.ResponseWriter, r *http.Request) error {
 	if req.Reason == "" {
 		req.Reason = "the agent cancelled the call"
 	}
-	a, err := s.broker.Cancel(r.Context(), id, req.Reason, actorOf(w, r))
+	a, err := s.gate.Cancel(r.Context(), id, req.Reason)
 	if err != nil {
 		return err
 	}
@@ -298,7 +296,7 @@ func (s *server) handleListGrants(w http.ResponseWriter, r *http.Request) error 
 	if !scopes[q.Get("scope")] {
 		return toolgate.Errorf(toolgate.EInvalid, "scope=%q: want turn, session, workspace or global", q.Get("scope"))
 	}
-	list, err := s.broker.Grants(r.Context(), store.GrantFilter{
+	list, err := s.gate.Grants(r.Context(), toolgate.GrantFilter{
 		Scope: toolgate.Scope(q.Get("scope")), Session: q.Get("session"), Workspace: q.Get("workspace"), Tool: q.Get("tool"),
 	})
 	if err != nil {
@@ -315,7 +313,7 @@ func (s *server) handleAddGrant(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &g); err != nil {
 		return err
 	}
-	out, err := s.broker.AddGrant(r.Context(), g, actorOf(w, r))
+	out, err := s.gate.AddGrant(r.Context(), g)
 	if err != nil {
 		return err
 	}
@@ -341,7 +339,7 @@ func (s *server) handleRevokeGrant(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	if err := s.broker.RevokeGrant(r.Context(), id, actorOf(w, r)); err != nil {
+	if err := s.gate.RevokeGrant(r.Context(), id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -353,7 +351,7 @@ func (s *server) handleListSessions(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	list, err := s.broker.Sessions(r.Context(), store.SessionFilter{Workspace: r.URL.Query().Get("workspace"), Limit: limit})
+	list, err := s.gate.Sessions(r.Context(), toolgate.SessionFilter{Workspace: r.URL.Query().Get("workspace"), Limit: limit})
 	if err != nil {
 		return err
 	}
@@ -368,7 +366,7 @@ func (s *server) handleGetSession(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	sess, err := s.broker.Session(r.Context(), id)
+	sess, err := s.gate.Session(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -396,7 +394,7 @@ func (s *server) handleSetMode(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return toolgate.Errorf(toolgate.EInvalid, "%w", err)
 	}
-	sess, err := s.broker.SetMode(r.Context(), id, m, actorOf(w, r))
+	sess, err := s.gate.SetMode(r.Context(), id, m)
 	if err != nil {
 		return err
 	}
@@ -408,7 +406,7 @@ func (s *server) handleAbort(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sess, err := s.broker.Abort(r.Context(), id, actorOf(w, r))
+	sess, err := s.gate.Abort(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -420,7 +418,7 @@ func (s *server) handleTurnEnd(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sess, err := s.broker.EndTurn(r.Context(), id, actorOf(w, r))
+	sess, err := s.gate.EndTurn(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -489,7 +487,7 @@ const maxAuditQuery = 1024
 
 func (s *server) handleAudit(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	f := store.AuditFilter{
+	f := toolgate.AuditFilter{
 		Session: q.Get("session"), Workspace: q.Get("workspace"), Tool: q.Get("tool"),
 		Outcome: q.Get("outcome"), Kind: q.Get("kind"), Query: q.Get("q"),
 	}
@@ -514,7 +512,7 @@ func (s *server) handleAudit(w http.ResponseWriter, r *http.Request) error {
 	if f.Limit == 0 {
 		f.Limit = DefaultAuditLimit
 	}
-	entries, err := s.broker.Audit(r.Context(), f)
+	entries, err := s.gate.Audit(r.Context(), f)
 	if err != nil {
 		return err
 	}

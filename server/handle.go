@@ -126,6 +126,9 @@ func (s *server) adapt(rt *route) http.Handler {
 			s.setErrorHeaders(w, httpcode.Status(toolgate.ErrorCodeOf(err)))
 			rt.writeAuthErr(w, r, err)
 		case err == nil:
+			if w.authed {
+				r = r.WithContext(toolgate.WithActor(r.Context(), actorOf(w, r)))
+			}
 			err = s.serve(w, r, rt)
 			switch {
 			case errors.Is(err, store.ErrUnavailable):

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/store"
@@ -180,7 +181,11 @@ type storeFault struct {
 
 // server holds the dependencies the handlers share.
 type server struct {
-	broker   *approval.Broker
+	broker *approval.Broker
+	// gate is the broker as a toolgate.Gate: every route that answers,
+	// changes or reads as a credential goes through it, with the caller
+	// in the request's context (toolgate.WithActor).
+	gate     toolgate.Gate
 	policies *approval.Workspaces
 	rules    store.Rules
 	tokens   *tokens.Store
@@ -213,7 +218,7 @@ func NewServer(deps Deps) http.Handler {
 		panic("server: NewServer needs Broker, Policies, Rules and Tokens")
 	}
 	s := &server{
-		broker: deps.Broker, policies: deps.Policies, rules: deps.Rules, tokens: deps.Tokens,
+		broker: deps.Broker, gate: deps.Broker.Gate(), policies: deps.Policies, rules: deps.Rules, tokens: deps.Tokens,
 		store: deps.Store, log: deps.Logger, now: deps.Now, limits: deps.Limits.withDefaults(),
 		origins: deps.AllowedOrigins, deps: deps,
 		mux: http.NewServeMux(),

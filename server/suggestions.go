@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/suggest"
 	"github.com/toolgate/toolgate/policy"
 )
@@ -17,22 +16,6 @@ import (
 // suggestionsWindow is how far back GET /v1/suggestions reads the audit
 // log unless ?since= says otherwise: habits, not history.
 const suggestionsWindow = 30 * 24 * time.Hour
-
-// brokerGate lets internal/suggest read the broker in process: the audit
-// log, and calls decided as the rules stand now.
-type brokerGate struct{ b *approval.Broker }
-
-func (g brokerGate) Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.AuditEntry, error) {
-	return g.b.Audit(ctx, f)
-}
-
-func (g brokerGate) Evaluate(ctx context.Context, c toolgate.Call) (*toolgate.Decision, error) {
-	d, err := g.b.Evaluate(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return &d, nil
-}
 
 // suggestion is a proposal as the web UI adopts it: the proposal, the
 // workspace document with its rules appended (comments and formatting
@@ -88,7 +71,7 @@ func (s *server) handleSuggestions(w http.ResponseWriter, r *http.Request) error
 		d, err := read(ctx, ws)
 		return d.src, err
 	}
-	ps, err := suggest.Suggest(r.Context(), brokerGate{s.broker}, o)
+	ps, err := suggest.Suggest(r.Context(), s.gate, o)
 	if err != nil {
 		return err
 	}
