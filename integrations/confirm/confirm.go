@@ -19,7 +19,6 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/server/mount"
-	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -58,7 +57,8 @@ type Options struct {
 
 // Confirm serves seed 004's event confirmation over one broker.
 type Confirm struct {
-	broker *approval.Broker
+	broker *approval.Broker // its event stream and seed calls
+	gate   toolgate.Gate    // everything done as a credential
 	cfg    Config
 	mode   *toolgate.Mode
 	opts   Options
@@ -86,7 +86,7 @@ func New(ctx context.Context, b *approval.Broker, cfg Config, opts Options) (*Co
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	c := &Confirm{broker: b, cfg: cfg, mode: mode, opts: opts, via: Via, descriptions: map[string]string{}}
+	c := &Confirm{broker: b, gate: b.Gate(), cfg: cfg, mode: mode, opts: opts, via: Via, descriptions: map[string]string{}}
 	if cfg.AllowedToolsStorage == StorageMemory {
 		c.via = ViaMemory
 		if err := c.forgetMemory(ctx); err != nil {
@@ -110,7 +110,9 @@ func (c *Confirm) Close(ctx context.Context) error {
 
 // forgetMemory revokes every grant made under memory storage.
 func (c *Confirm) forgetMemory(ctx context.Context) error {
-	grants, err := c.broker.Grants(ctx, store.GrantFilter{})
+	// The gateway itself revokes what it remembered for this process.
+	ctx = toolgate.WithActor(ctx, toolgate.Actor{Name: "toolgate", Via: ViaMemory, Admin: true})
+	grants, err := c.gate.Grants(ctx, toolgate.GrantFilter{})
 	if err != nil {
 		return err
 	}
@@ -119,7 +121,7 @@ func (c *Confirm) forgetMemory(ctx context.Context) error {
 		if g.Via != ViaMemory {
 			continue
 		}
-		if err := c.broker.RevokeGrant(ctx, g.ID, approval.Actor{Name: "toolgate", Via: ViaMemory}); err != nil && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+		if err := c.gate.RevokeGrant(ctx, g.ID); err != nil && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
 			errs = append(errs, err)
 		}
 	}
@@ -171,7 +173,8 @@ func (c *Confirm) Respond(ctx context.Context, executionID string, resp Response
 	if resp.Approved == nil {
 		return badRequest("approved: required, a boolean")
 	}
-	a, err := c.broker.Get(ctx, executionID)
+	ctx = toolgate.WithActor(ctx, toolgate.Actor{Name: caller.Name, Via: c.via, Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent})
+	a, err := c.gate.Approval(ctx, executionID)
 	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
 		return errNotFound
 	}
@@ -185,9 +188,8 @@ func (c *Confirm) Respond(ctx context.Context, executionID string, resp Response
 	if a.Status != toolgate.StatusPending || session != "" && session != a.Call.Session {
 		return errNotFound
 	}
-	by := approval.Actor{Name: caller.Name, Via: c.via, Admin: caller.Role == tokens.RoleAdmin}
 	if *resp.Approved {
-		req := approval.ApproveRequest{Scope: toolgate.ScopeOnce}
+		req := toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}
 		if resp.RememberChoice {
 			// Seed 004 remembers the tool: for the session when the
 			// answer names it, else for every session. The engine looks
@@ -195,16 +197,16 @@ func (c *Confirm) Respond(ctx context.Context, executionID string, resp Response
 			// Under memory storage approvals are "cleared when the session
 			// ends": they are the call's session's, whatever the answer
 			// says, and end with it (Broker.EndSession) or with the process.
-			req = approval.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantTool}
+			req = toolgate.ApproveRequest{Scope: toolgate.ScopeGlobal, Grant: toolgate.GrantTool}
 			if session != "" || c.cfg.AllowedToolsStorage == StorageMemory {
 				req.Scope = toolgate.ScopeSession
 			}
 		}
-		_, err = c.broker.Approve(ctx, a.ID, req, by)
+		_, err = c.gate.Approve(ctx, a.ID, req)
 	} else {
 		// A denied tool's error goes back to the model and the agent goes
 		// on: a soft deny.
-		_, err = c.broker.Deny(ctx, a.ID, approval.DenyRequest{Mode: toolgate.DenySoft}, by)
+		_, err = c.gate.Deny(ctx, a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 	}
 	switch code := toolgate.ErrorCodeOf(err); {
 	case err == nil:
@@ -337,7 +339,7 @@ func (c *Confirm) submit(ctx context.Context, sub Submission, by approval.Actor)
 		}()
 	}
 	req := approval.SubmitRequest{Call: call, TTL: c.cfg.Timeout, By: by}
-	res, err := c.broker.Submit(ctx, req)
+	res, err := c.gate.Submit(toolgate.WithActor(ctx, by), req)
 	if err != nil {
 		return nil, fmt.Errorf("confirm: submit %s: %w", call.Tool, err)
 	}
@@ -368,8 +370,10 @@ func (c *Confirm) applyMode(ctx context.Context, session, workspace string, forc
 	if c.mode == nil {
 		return false, nil
 	}
+	// The gateway itself sets the mode its configuration names.
+	ctx = toolgate.WithActor(ctx, toolgate.Actor{Name: "toolgate", Via: Via})
 	if !force {
-		_, err := c.broker.Session(ctx, session)
+		_, err := c.gate.Session(ctx, session)
 		if err == nil {
 			return false, nil
 		}
@@ -380,7 +384,7 @@ func (c *Confirm) applyMode(ctx context.Context, session, workspace string, forc
 			return true, nil
 		}
 	}
-	if _, err := c.broker.SetMode(ctx, session, *c.mode, approval.Actor{Name: "toolgate", Via: Via}); err != nil {
+	if _, err := c.gate.SetMode(ctx, session, *c.mode); err != nil {
 		return true, fmt.Errorf("set mode of session %s: %w", session, err)
 	}
 	return true, nil

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/tokens"
 )
 
@@ -81,14 +80,14 @@ func decodeInput(raw json.RawMessage, fields ...field) error {
 }
 
 // actor is who answers: the token's name, via trpc.
-func actor(caller tokens.Entry) approval.Actor {
-	return approval.Actor{Name: caller.Name, Via: Via, Admin: caller.Role == tokens.RoleAdmin}
+func actor(caller tokens.Entry) toolgate.Actor {
+	return toolgate.Actor{Name: caller.Name, Via: Via, Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent}
 }
 
 // pending returns the approval an answer is for, or nil when the answer
 // cannot apply: unknown, resolved, or of another session.
 func (h *Handler) pending(ctx context.Context, session, id string) (*toolgate.Approval, error) {
-	a, err := h.broker.Get(ctx, id)
+	a, err := h.gate.Approval(ctx, id)
 	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
 		return nil, nil
 	}
@@ -138,28 +137,33 @@ func applied(verb, id string, err error) (any, error) {
 // approve is tool.approve.
 func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller tokens.Entry) (any, error) {
 	var in ApproveInput
+	ctx = toolgate.WithActor(ctx, actor(caller))
 	a, err := h.pendingAnswered(ctx, raw, &in.SessionID, &in.ApprovalID, field{name: "always", boolean: &in.Always})
 	if err != nil || a == nil {
 		return Applied{}, err
 	}
-	req := approval.ApproveRequest{Scope: toolgate.ScopeOnce}
+	req := toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}
 	// "Always" grants the decision's arity patterns at workspace scope:
 	// the broker appends the rule to the workspace's permissions.jsonc,
 	// adds it to the session's layers at once and cascades. A call with
 	// no suggestion (an interpreter, a wrapper) can only be approved once.
 	suggestions := a.Decision.Suggestions
 	if in.Always && len(suggestions) == 1 {
-		req = approval.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern}
+		req = toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace, Grant: toolgate.GrantPattern}
 	}
 	if !in.Always || len(suggestions) <= 1 {
-		_, err := h.broker.Approve(ctx, a.ID, req, actor(caller))
+		_, err := h.gate.Approve(ctx, a.ID, req)
 		return applied("approve", a.ID, err)
 	}
 	// A pipeline: each command gets its own arity rule (seed 001: every
 	// sub-command is evaluated on its own). No one of them covers the
 	// call, which the broker requires of an answer's grant, so the rules
 	// are added first (their cascade approves the call) and the call is
-	// then approved once if it is still pending.
+	// then approved once if it is still pending. The rules are the
+	// decision's own suggestions, which an approver may grant while
+	// answering (an answer's grant may be one of them): they go to the
+	// broker directly, since the Gate's AddGrant is an admin's grant of
+	// anything.
 	var errs []error
 	for _, s := range suggestions {
 		g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern, ApprovalID: a.ID}
@@ -167,9 +171,9 @@ func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller token
 			errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
 		}
 	}
-	_, err = h.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}, actor(caller))
+	_, err = h.gate.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce})
 	if notApplied(err) {
-		if got, gerr := h.broker.Get(ctx, a.ID); gerr == nil && got.Status == toolgate.StatusApproved {
+		if got, gerr := h.gate.Approval(ctx, a.ID); gerr == nil && got.Status == toolgate.StatusApproved {
 			err = nil // the cascade of the new rules approved it
 		}
 	}
@@ -187,12 +191,13 @@ func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller token
 // deny is tool.deny: a soft deny carrying the feedback.
 func (h *Handler) deny(ctx context.Context, raw json.RawMessage, caller tokens.Entry) (any, error) {
 	var in DenyInput
+	ctx = toolgate.WithActor(ctx, actor(caller))
 	a, err := h.pendingAnswered(ctx, raw, &in.SessionID, &in.ApprovalID, field{name: "feedback", str: &in.Feedback})
 	if err != nil || a == nil {
 		return Applied{}, err
 	}
-	req := approval.DenyRequest{Feedback: strings.TrimSpace(in.Feedback), Mode: toolgate.DenySoft}
-	_, err = h.broker.Deny(ctx, a.ID, req, actor(caller))
+	req := toolgate.DenyRequest{Feedback: strings.TrimSpace(in.Feedback), Mode: toolgate.DenySoft}
+	_, err = h.gate.Deny(ctx, a.ID, req)
 	return applied("deny", a.ID, err)
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/server/mount"
 	"github.com/toolgate/toolgate/tokens"
@@ -74,7 +75,8 @@ func (c Config) withDefaults() Config {
 
 // Handler serves the tRPC procedures for one broker.
 type Handler struct {
-	broker *approval.Broker
+	broker *approval.Broker // its event stream, and the "always" rules of a pipeline
+	gate   toolgate.Gate    // answers, as the caller
 	cfg    Config
 	procs  map[string]procedure
 }
@@ -97,7 +99,7 @@ type procedure struct {
 
 // New returns the procedures over b.
 func New(b *approval.Broker, cfg Config) *Handler {
-	h := &Handler{broker: b, cfg: cfg.withDefaults()}
+	h := &Handler{broker: b, gate: b.Gate(), cfg: cfg.withDefaults()}
 	h.procs = map[string]procedure{
 		"tool.approve":   {typ: typeMutation, run: h.approve},
 		"tool.deny":      {typ: typeMutation, run: h.deny},

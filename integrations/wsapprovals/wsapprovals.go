@@ -107,7 +107,8 @@ type Options struct {
 
 // Handler serves the endpoint.
 type Handler struct {
-	broker *approval.Broker
+	broker *approval.Broker // its event stream and batch context
+	gate   toolgate.Gate    // answers, as the caller
 	opts   Options
 }
 
@@ -125,7 +126,7 @@ func New(b *approval.Broker, opts Options) *Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{broker: b, opts: opts}
+	return &Handler{broker: b, gate: b.Gate(), opts: opts}
 }
 
 // Mount is the route for server.Deps.Mounts: GET /v1/ws/approvals, for
@@ -252,10 +253,10 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.En
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(h.opts.MaxMessageBytes)
-	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	by := toolgate.Actor{Name: caller.Name, Via: "ws", Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent}
+	ctx, cancel := context.WithCancel(toolgate.WithActor(context.WithoutCancel(r.Context()), by))
 	defer cancel()
-	by := approval.Actor{Name: caller.Name, Via: "ws", Admin: caller.Role == tokens.RoleAdmin}
-	s := &session{h: h, ctx: ctx, by: by, ws: &stream.WebSocket{
+	s := &session{h: h, ctx: ctx, ws: &stream.WebSocket{
 		Conn: c, Heartbeat: h.opts.Heartbeat, WriteTimeout: h.opts.WriteTimeout,
 		EndReason: "event stream ended; reconnect",
 		Slow:      func() { h.opts.Logger.Warn("websocket approvals client too slow; closing", "approver", by.Name) },
@@ -267,8 +268,8 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.En
 type session struct {
 	h   *Handler
 	ws  *stream.WebSocket
+	// ctx carries the caller (toolgate.WithActor): answers are its.
 	ctx context.Context
-	by  approval.Actor
 	// queue holds the pending approvals the client has not answered, in
 	// order; asked is the one last sent (the head), "" if none.
 	queue []*toolgate.Approval
@@ -422,7 +423,7 @@ func (s *session) answer(data []byte) error {
 		err      error
 	)
 	if *ans.Approved {
-		req := approval.ApproveRequest{Scope: toolgate.ScopeOnce}
+		req := toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}
 		switch ans.Scope {
 		case "", ScopeOnce:
 		case ScopeSession:
@@ -434,9 +435,9 @@ func (s *session) answer(data []byte) error {
 		}
 		// A mode sent with an approval is ignored: it says what a
 		// rejection does.
-		resolved, err = s.h.broker.Approve(s.ctx, id, req, s.by)
+		resolved, err = s.h.gate.Approve(s.ctx, id, req)
 	} else {
-		req := approval.DenyRequest{Mode: toolgate.DenyHard, Feedback: ans.Feedback}
+		req := toolgate.DenyRequest{Mode: toolgate.DenyHard, Feedback: ans.Feedback}
 		switch ans.Mode {
 		case "", RejectHard:
 		case RejectSoft:
@@ -446,7 +447,7 @@ func (s *session) answer(data []byte) error {
 		}
 		// A scope sent with a rejection is ignored: a rejection is of
 		// this call (and, hard, its batch), never remembered.
-		resolved, err = s.h.broker.Deny(s.ctx, id, req, s.by)
+		resolved, err = s.h.gate.Deny(s.ctx, id, req)
 	}
 	if err != nil {
 		if toolgate.ErrorCodeOf(err) == toolgate.EConflict && resolved != nil {
