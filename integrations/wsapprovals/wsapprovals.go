@@ -266,8 +266,8 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.En
 
 // session is one client connection.
 type session struct {
-	h   *Handler
-	ws  *stream.WebSocket
+	h  *Handler
+	ws *stream.WebSocket
 	// ctx carries the caller (toolgate.WithActor): answers are its.
 	ctx context.Context
 	// queue holds the pending approvals the client has not answered, in
