@@ -32,12 +32,21 @@ type Proxy struct {
 	// Refused, when set, is told of each refused connection: the target
 	// and why.
 	Refused func(target, why string)
+	// MaxAsks caps how many times a run calls Ask (0: DefaultMaxAsks): a
+	// command cannot flood the approver with one question per host:port.
+	// Past it, a host the profile does not name is refused unasked.
+	MaxAsks int
 
 	ln       net.Listener
 	srv      *http.Server
 	mu       sync.Mutex
 	answered map[string]bool // targets Ask answered: let through or not
+	asks     int             // calls of Ask made or under way
 }
+
+// DefaultMaxAsks is how many hosts a confined run may ask a person about
+// when Proxy.MaxAsks is not set.
+const DefaultMaxAsks = 8
 
 // Start listens on a loopback port and serves until ctx ends or Close.
 func (p *Proxy) Start(ctx context.Context) error {
@@ -129,8 +138,8 @@ const reasonUnnamed = "the sandbox profile does not name this host (--net)"
 // permit reports whether the command may connect to host:port: the
 // profile names it, or Ask let it through. Ask's answer, yes or no, holds
 // for the target for the rest of the run, so a command cannot ring the
-// approver again by retrying; a failure to ask is not remembered. why
-// says what refused it.
+// approver again by retrying; a failure to ask is not remembered, but
+// counts towards MaxAsks. why says what refused it.
 func (p *Proxy) permit(ctx context.Context, host, port string) (ok bool, why string) {
 	if p.allowed(host, port) {
 		return true, ""
@@ -139,9 +148,23 @@ func (p *Proxy) permit(ctx context.Context, host, port string) (ok bool, why str
 		return false, reasonUnnamed
 	}
 	target := net.JoinHostPort(strings.ToLower(strings.TrimSuffix(host, ".")), port)
+	limit := p.MaxAsks
+	if limit <= 0 {
+		limit = DefaultMaxAsks
+	}
 	p.mu.Lock()
 	yes, done := p.answered[target]
+	capped := false
+	if !done {
+		capped = p.asks >= limit
+		if !capped {
+			p.asks++
+		}
+	}
 	p.mu.Unlock()
+	if capped {
+		return false, fmt.Sprintf("%s, and this run already asked about %d hosts, the most one sandboxed run may ask about", reasonUnnamed, limit)
+	}
 	if !done {
 		var err error
 		if yes, err = p.Ask(ctx, target); err != nil {

@@ -3,6 +3,9 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -57,3 +60,44 @@ func TestProxyPermit(t *testing.T) {
 }
 
 var errNo = errors.New("no")
+
+// A run asks about at most MaxAsks hosts (DefaultMaxAsks when unset):
+// past the cap a host the profile does not name is refused unasked, with
+// a line naming the cap; a host already answered keeps its answer, and a
+// host the profile names still passes.
+func TestProxyAskCap(t *testing.T) {
+	t.Parallel()
+	for _, max := range []int{2, 0} {
+		limit := max
+		if limit == 0 {
+			limit = DefaultMaxAsks
+		}
+		asked := 0
+		var log strings.Builder
+		p := &Proxy{Hosts: []string{"registry.example"}, MaxAsks: max, Log: &log,
+			Ask: func(context.Context, string) (bool, error) { asked++; return true, nil }}
+		for i := range limit {
+			if ok, why := p.permit(context.Background(), fmt.Sprintf("h%d.example", i), "443"); !ok {
+				t.Fatalf("MaxAsks %d: ask %d refused: %s", max, i+1, why)
+			}
+		}
+		w := httptest.NewRecorder()
+		p.ServeHTTP(w, httptest.NewRequest(http.MethodConnect, "over.example:443", nil))
+		want := fmt.Sprintf("asked about %d hosts, the most one sandboxed run may ask about", limit)
+		if w.Code != http.StatusForbidden || !strings.Contains(log.String(), "connection to over.example:443 refused") || !strings.Contains(log.String(), want) {
+			t.Errorf("MaxAsks %d: past the cap: status %d, log %q, want 403 and %q", max, w.Code, log.String(), want)
+		}
+		if asked != limit {
+			t.Errorf("MaxAsks %d: asked %d times, want %d", max, asked, limit)
+		}
+		// Benign twins: an answered host and a named host still pass.
+		for _, host := range []string{"h0.example", "registry.example"} {
+			if ok, why := p.permit(context.Background(), host, "443"); !ok {
+				t.Errorf("MaxAsks %d: %s refused past the cap: %s", max, host, why)
+			}
+		}
+		if asked != limit {
+			t.Errorf("MaxAsks %d: asked again past the cap (%d)", max, asked)
+		}
+	}
+}
