@@ -230,6 +230,7 @@ func (w *walker) makeCommand(words []word, assigns []string, via string, opaque 
 func (w *walker) simple(name string, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
 	roles := rolesOf(name) // looked up once: the checks below ask often
+	spec := commandSpec(name)
 	// Abbreviated long options ("--forc", "--out=x") are read as the
 	// command reads them, by every check below.
 	norm := normaliseArgs(name, cmd.Args)
@@ -350,120 +351,128 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			w.res.Commands[idx].Opaque = true
 		}
 	}
-	w.execInner(idx, name, args, c, d)
+	if spec != nil && spec.runs != runsNothing {
+		spec.runs.walk(w, idx, name, args, c, d)
+	}
 	if at, ok := packageProgram(name, norm); ok {
 		w.runnerProgram(name, args[at:], c, d)
-	}
-	switch name {
-	case "cd", "pushd", "popd":
-		w.chdir(d, name, args, true)
-	case "source", ".":
-		if len(args) > 0 && !args[0].static {
-			// ". <(cmd)" runs what cmd prints.
-			w.res.Commands[idx].Opaque = true
-		}
-		if len(args) > 0 {
-			if text, ok := w.writtenScript(args[0]); ok && !w.script(text, true, c, d, name, false) {
-				w.res.Commands[idx].Opaque = true
-			}
-		}
-		if len(args) > 0 && isStdinPath(args[0].text) {
-			switch c.stdin.kind {
-			case stdinText:
-				if !w.script(c.stdin.script, c.stdin.static, c, d, name, false) {
-					w.res.Commands[idx].Opaque = true
-				}
-			case stdinPipe:
-				w.res.Commands[idx].Opaque = true
-			}
-		}
 	}
 	w.markReadOnly(idx, name, norm, args, assigns, fstart)
 }
 
-// execInner walks the commands a command runs from its own arguments:
-// find -exec, fd -x, git bisect run, git submodule foreach.
-func (w *walker) execInner(idx int, name string, args []word, c scope, d *dirState) {
-	switch name {
-	case "find", "fd", "fdfind", "git":
-	default:
-		return
-	}
+// findExec walks the commands find runs for each file it picks (-exec,
+// -execdir, -ok, -okdir): runsFindExec.
+func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 	ic, ok := w.nest(scope{src: c.src, depth: c.depth, nest: c.nest})
 	if !ok {
 		return
 	}
-	switch name {
-	case "find":
-		names, _ := findNames(wordTexts(args[:findAction(args)]))
-		for i := 0; i < len(args); i++ {
-			switch args[i].text {
-			case "-exec", "-execdir", "-ok", "-okdir":
+	names, _ := findNames(wordTexts(args[:findAction(args)]))
+	for i := 0; i < len(args); i++ {
+		switch args[i].text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(args) && args[j].text != ";" && args[j].text != "+" {
+				j++
+			}
+			ic.via = "find " + args[i].text
+			inner := runtimeWords(args[i+1 : j])
+			start := len(w.res.Commands)
+			w.run(inner, nil, ic, d.clone(), false)
+			if len(inner) > 0 && namePicked(names) && w.seesThrough(inner[0], start) {
+				// The command and the files a name test gives it
+				// are seen (DESIGN §3.1): the form is those
+				// subjects. Every file below a directory (dot-files
+				// too, unlike "*") keeps the flag.
+				w.runtimeFiles(cmdName(inner[0]), ic.via, names, d)
+				w.dropFlag(idx, args[i].text)
+				w.markProduced(start)
+			}
+			i = j
+		}
+	}
+}
+
+// fdExec walks the command fd runs for the files it finds (-x, -X): the
+// runs of fd's table entry.
+func (w *walker) fdExec(name string, args []word, c scope, d *dirState) {
+	ic, ok := w.nest(scope{src: c.src, depth: c.depth, nest: c.nest})
+	if !ok {
+		return
+	}
+	for i, a := range args {
+		switch a.text {
+		case "-x", "--exec", "-X", "--exec-batch":
+			end := len(args)
+			for j := i + 1; j < len(args); j++ {
+				if args[j].text == ";" {
+					end = j
+					break
+				}
+			}
+			ic.via = name + " " + a.text
+			inner := runtimeWords(args[i+1 : end])
+			w.run(inner, nil, ic, d.clone(), false)
+			if len(inner) > 0 {
+				w.runtimeFiles(cmdName(inner[0]), ic.via, "", d)
+			}
+			return
+		}
+	}
+}
+
+// gitExec walks the commands git runs from its own arguments (git bisect
+// run, git submodule foreach): runsGitExec.
+func (w *walker) gitExec(args []word, c scope, d *dirState) {
+	ic, ok := w.nest(scope{src: c.src, depth: c.depth, nest: c.nest})
+	if !ok {
+		return
+	}
+	rest := wordTexts(args)
+	sub := subcommand("git", rest)
+	if sub+1 >= len(args) {
+		return
+	}
+	switch {
+	case rest[sub] == "bisect" && rest[sub+1] == "run":
+		ic.via = "git bisect run"
+		w.run(args[sub+2:], nil, ic, d.clone(), false)
+	case rest[sub] == "submodule":
+		for i := sub + 1; i < len(args); i++ {
+			if rest[i] == "foreach" {
 				j := i + 1
-				for j < len(args) && args[j].text != ";" && args[j].text != "+" {
+				for j < len(args) && strings.HasPrefix(rest[j], "-") {
 					j++
 				}
-				ic.via = "find " + args[i].text
-				inner := runtimeWords(args[i+1 : j])
-				start := len(w.res.Commands)
-				w.run(inner, nil, ic, d.clone(), false)
-				if len(inner) > 0 && namePicked(names) && w.seesThrough(inner[0], start) {
-					// The command and the files a name test gives it
-					// are seen (DESIGN §3.1): the form is those
-					// subjects. Every file below a directory (dot-files
-					// too, unlike "*") keeps the flag.
-					w.runtimeFiles(cmdName(inner[0]), ic.via, names, d)
-					w.dropFlag(idx, args[i].text)
-					w.markProduced(start)
-				}
-				i = j
-			}
-		}
-	case "fd", "fdfind":
-		for i, a := range args {
-			switch a.text {
-			case "-x", "--exec", "-X", "--exec-batch":
-				end := len(args)
-				for j := i + 1; j < len(args); j++ {
-					if args[j].text == ";" {
-						end = j
-						break
-					}
-				}
-				ic.via = name + " " + a.text
-				inner := runtimeWords(args[i+1 : end])
-				w.run(inner, nil, ic, d.clone(), false)
-				if len(inner) > 0 {
-					w.runtimeFiles(cmdName(inner[0]), ic.via, "", d)
-				}
+				s, static := joinStatic(args[j:])
+				w.script(s, static, c, d, "git submodule foreach", true)
 				return
 			}
 		}
-	case "git":
-		rest := make([]string, len(args))
-		for i, a := range args {
-			rest[i] = a.text
-		}
-		sub := subcommand("git", rest)
-		if sub+1 >= len(args) {
-			return
-		}
-		switch {
-		case rest[sub] == "bisect" && rest[sub+1] == "run":
-			ic.via = "git bisect run"
-			w.run(args[sub+2:], nil, ic, d.clone(), false)
-		case rest[sub] == "submodule":
-			for i := sub + 1; i < len(args); i++ {
-				if rest[i] == "foreach" {
-					j := i + 1
-					for j < len(args) && strings.HasPrefix(rest[j], "-") {
-						j++
-					}
-					s, static := joinStatic(args[j:])
-					w.script(s, static, c, d, "git submodule foreach", true)
-					return
-				}
+	}
+}
+
+// sources walks the script source and . read, when it is seen:
+// runsSource.
+func (w *walker) sources(idx int, name string, args []word, c scope, d *dirState) {
+	if len(args) == 0 {
+		return
+	}
+	if !args[0].static {
+		// ". <(cmd)" runs what cmd prints.
+		w.res.Commands[idx].Opaque = true
+	}
+	if text, ok := w.writtenScript(args[0]); ok && !w.script(text, true, c, d, name, false) {
+		w.res.Commands[idx].Opaque = true
+	}
+	if isStdinPath(args[0].text) {
+		switch c.stdin.kind {
+		case stdinText:
+			if !w.script(c.stdin.script, c.stdin.static, c, d, name, false) {
+				w.res.Commands[idx].Opaque = true
 			}
+		case stdinPipe:
+			w.res.Commands[idx].Opaque = true
 		}
 	}
 }

@@ -145,6 +145,9 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	if b.fileCode != nil {
 		out.fileCode = b.fileCode
 	}
+	if b.runs != runsNothing {
+		out.runs = b.runs
+	}
 	if b.needMode != "" {
 		out.needMode = b.needMode
 	}

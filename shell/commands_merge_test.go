@@ -17,13 +17,13 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		dashOperand: func(string) bool { return true }, numeric: true,
 		singleDash: true, bundled: true, exec: true, analyse: func([]string) []string { return nil },
 		files: readAll, pattern: true, maxOps: 2, suffix: ".gz", decompress: true, saves: true, probe: true, fileOpts: true,
-		fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {},
+		fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {}, runs: runsSource,
 		needMode: "m", everySub: []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{},
 		wraps: true, inOrder: true, short: "v", shortAttached: "i", positional: 1, assigns: true, subject: true, noCommand: "p", launch: []launcher{{}},
 		pairs: []string{"x"}, readOnly: true, readBare: true, notReadWith: []string{"-w"}, readWith: []string{"-l"}, readVerbs: []string{"list"}, verbAt: 1, about: []string{"-v"}, readSQL: []string{"-c"},
 	}
 	v := reflect.ValueOf(full)
-	if n := v.NumField(); n != 48 {
+	if n := v.NumField(); n != 49 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for i := 0; i < v.NumField(); i++ {

@@ -78,6 +78,9 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	if b.fileCode != nil {
 		out.fileCode = b.fileCode
 	}
+	if b.runs != runsNothing {
+		out.runs = b.runs
+	}
 	if b.needMode != "" {
 		out.needMode = b.needMode
 	}

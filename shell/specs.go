@@ -91,6 +91,9 @@ type cmdSpec struct {
 	// describe (sed scripts, awk programs, git config's forms): it
 	// returns the exec-capable words it finds in the arguments.
 	analyse func(args []string) []string
+	// runs names the code that walks what the command runs or changes
+	// from its own arguments, a language the fields cannot say (runner).
+	runs runner
 
 	// The files its operands are (see optEffect.file for its options').
 	// files is the operand layout: every operand read, written, sources
@@ -162,6 +165,41 @@ type cmdSpec struct {
 	// arguments are a mini-language or whose layout the fields cannot
 	// say (awk programs, jq filters, patch headers, git subcommands).
 	fileCode func(w *walker, s *cmdSpec, name string, args []word, c scope, owner string, d *dirState)
+}
+
+// A runner names the code that walks what a command runs or changes from
+// its own arguments (cmdSpec.runs): the commands find -exec and fd -x
+// run for each file, git bisect run's and git submodule foreach's, the
+// script source reads, the directory cd enters.
+type runner uint8
+
+// The runners.
+const (
+	runsNothing runner = iota
+	runsFindExec
+	runsFdExec
+	runsGitExec
+	runsChdir
+	runsSource
+)
+
+// walk runs the code r names. A switch, not a table of functions: the
+// code walks commands, which looks up the command table and this, so a
+// table holding it (or the command table holding it, as it holds
+// fileCode) would be part of its own initialisation.
+func (r runner) walk(w *walker, idx int, name string, args []word, c scope, d *dirState) {
+	switch r {
+	case runsFindExec:
+		w.findExec(idx, args, c, d)
+	case runsFdExec:
+		w.fdExec(name, args, c, d)
+	case runsGitExec:
+		w.gitExec(args, c, d)
+	case runsChdir:
+		w.chdir(d, name, args, true)
+	case runsSource:
+		w.sources(idx, name, args, c, d)
+	}
 }
 
 // optEffect is the effect of an option or operand.
