@@ -18,7 +18,6 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
-	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/internal/stacktest"
 )
@@ -107,13 +106,11 @@ func TestGeminiCLI(t *testing.T) {
 			return geminiStub(t, "run_shell_command", map[string]any{"command": command})
 		},
 		settings: func(t *testing.T, home, hook string) {
+			// The user's own settings, which install keeps.
 			writeJSON(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{
-				"hooks": map[string]any{
-					"BeforeTool":  []any{map[string]any{"matcher": ".*", "hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 90000}}}},
-					"BeforeAgent": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 40000}}}},
-				},
 				"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
 			})
+			installHook(t, "gemini", home, hook, 60*time.Second, 10*time.Second)
 		},
 		args: []string{"-p", "do the task", "--yolo"},
 		environ: func(model string) []string {
@@ -131,12 +128,7 @@ func TestClaudeCode(t *testing.T) {
 		env:   "TOOLGATE_TEST_CLAUDE",
 		model: anthropicStub,
 		settings: func(t *testing.T, home, hook string) {
-			writeJSON(t, filepath.Join(home, ".claude", "settings.json"), map[string]any{
-				"hooks": map[string]any{
-					"PreToolUse":       []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 90}}}},
-					"UserPromptSubmit": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 40}}}},
-				},
-			})
+			installHook(t, "claude-code", home, hook, 60*time.Second, 10*time.Second)
 		},
 		args: []string{"-p", "do the task"},
 		environ: func(model string) []string {
@@ -226,9 +218,10 @@ func TestCodexTrustsInstall(t *testing.T) {
 	}
 }
 
-// installHook writes hook into the host's user settings under home and
-// trusts it where the host asks for that, with the calls "toolgate hook
-// install HOST" makes; tool and prompt are the hook's deadlines.
+// installHook installs hook into the host's user settings under home as
+// "toolgate hook install HOST" does (Host.Install: merged with what is
+// there, and trusted where the host asks for that); tool and prompt are
+// the hook's deadlines.
 func installHook(t *testing.T, name, home, hook string, tool, prompt time.Duration) {
 	t.Helper()
 	host, err := hosts.Lookup(name)
@@ -243,21 +236,8 @@ func installHook(t *testing.T, name, home, hook string, tool, prompt time.Durati
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := claudecode.ReadSettings(path)
-	if err != nil {
+	if _, err := host.Install(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, host.Entries(hook, "", "", tool, prompt)); err != nil {
 		t.Fatal(err)
-	}
-	out, _, err := host.Merge(src, host.Entries(hook, "", "", tool, prompt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := claudecode.WriteSettings(path, out); err != nil {
-		t.Fatal(err)
-	}
-	if tr, ok := host.Adapter.(hosts.Trusting); ok {
-		if _, err := tr.Trust(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, out); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

@@ -111,3 +111,54 @@ func (h *Host) Find(src []byte) ([]claudecode.FoundHook, error) {
 	}
 	return found, nil
 }
+
+// Installed is what Install did.
+type Installed struct {
+	// Settings is the settings file's content with the hooks in it.
+	Settings []byte
+	// Changed is false when the hooks were there already, and the file
+	// was left as it was.
+	Changed bool
+	// Trust is what a Trusting host's Trust did or asks of the user; ""
+	// for other hosts.
+	Trust string
+}
+
+// InstallError is a hook Install cannot install as asked: the settings
+// file cannot take it, or the host would skip it because it cannot be
+// trusted. The user must fix the file or the host's config.
+type InstallError struct{ Err error }
+
+func (e *InstallError) Error() string { return e.Err.Error() }
+func (e *InstallError) Unwrap() error { return e.Err }
+
+// Install is what "toolgate hook install HOST" does to the host's
+// settings file at path: it merges entries into it, keeping everything
+// else, writes it if that changed anything, and trusts the hooks where
+// the host runs only trusted ones (a Trusting host), so the hook is never
+// installed only to be skipped. When the hooks are in the file but cannot
+// be trusted, Installed says what was written and the error is an
+// InstallError; after any other error nothing was installed and
+// Installed is zero.
+func (h *Host) Install(env TrustEnv, path string, entries []claudecode.HookEntry) (Installed, error) {
+	src, err := claudecode.ReadSettings(path)
+	if err != nil {
+		return Installed{}, err
+	}
+	out, changed, err := h.Merge(src, entries)
+	if err != nil {
+		return Installed{}, &InstallError{fmt.Errorf("%s: %w", path, err)}
+	}
+	inst := Installed{Settings: out, Changed: changed}
+	if changed {
+		if err := claudecode.WriteSettings(path, out); err != nil {
+			return Installed{}, err
+		}
+	}
+	if t, ok := h.Adapter.(Trusting); ok {
+		if inst.Trust, err = t.Trust(env, path, out); err != nil {
+			return inst, &InstallError{fmt.Errorf("the hook is in %s, but %s will skip it until it is trusted: %w", path, h.Title, err)}
+		}
+	}
+	return inst, nil
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -183,43 +184,49 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 	// gateway when the user speaks again, which clears a hard deny's stop;
 	// it never holds a call, so its timeout leaves out --wait.
 	entries := host.Entries(cmdline, *event, *matcher, timeout, hf.Timeout)
-	out, err := claudecode.ReadSettings(path)
-	if err != nil {
-		return err
-	}
-	out, changed, err := host.Merge(out, entries)
-	if err != nil {
-		return badInput(fmt.Errorf("%s: %w", path, err))
-	}
 	report := stdout
+	var inst hosts.Installed
 	if *printOnly {
+		src, err := claudecode.ReadSettings(path)
+		if err != nil {
+			return err
+		}
+		out, _, err := host.Merge(src, entries)
+		if err != nil {
+			return badInput(fmt.Errorf("%s: %w", path, err))
+		}
 		if _, err := stdout.Write(out); err != nil {
 			return err
 		}
 		report = stderr
-	} else if !changed {
-		fmt.Fprintf(stdout, "toolgate hook already installed in %s\n", path)
 	} else {
-		if err := claudecode.WriteSettings(path, out); err != nil {
+		var err error
+		inst, err = host.Install(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, entries)
+		var ie *hosts.InstallError
+		if err != nil && inst.Settings == nil { // nothing installed
+			if errors.As(err, &ie) {
+				return badInput(err)
+			}
 			return err
 		}
-		also := ""
-		for _, e := range entries[1:] {
-			also += "; and " + e.Event
+		if !inst.Changed {
+			fmt.Fprintf(stdout, "toolgate hook already installed in %s\n", path)
+		} else {
+			also := ""
+			for _, e := range entries[1:] {
+				also += "; and " + e.Event
+			}
+			fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q%s): %s\n", path, entries[0].Event, entries[0].Matcher, also, cmdline)
 		}
-		fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q%s): %s\n", path, entries[0].Event, entries[0].Matcher, also, cmdline)
+		if err != nil {
+			return badInput(err) // installed, but the host would skip it
+		}
 	}
 	if host.Name == "claude-code" {
 		reportClaudePermissions(report, &hf, projectDir, home)
 	}
-	if t, ok := host.Adapter.(hosts.Trusting); ok && !*printOnly {
-		// The host skips a hook its user has not trusted, silently: trust
-		// it now, as the user's own act of installing it.
-		say, err := t.Trust(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, out)
-		if err != nil {
-			return badInput(fmt.Errorf("the hook is in %s, but %s will skip it until it is trusted: %w", path, host.Title, err))
-		}
-		fmt.Fprintln(report, say)
+	if inst.Trust != "" {
+		fmt.Fprintln(report, inst.Trust)
 	}
 	return nil
 }
