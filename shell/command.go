@@ -673,8 +673,8 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 		return
 	}
 	recursive := s != nil && s.treeDeletes
-	if s != nil && len(s.recursive) > 0 {
-		recursive = s.hasAny(norm, s.recursive...)
+	if s != nil && s.rare != nil && len(s.rare.recursive) > 0 {
+		recursive = s.hasAny(norm, s.rare.recursive...)
 	}
 	if !deletes && !recursive {
 		return

@@ -88,7 +88,6 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	}
 	out := *a
 	out.long = joinNew(a.long, b.long)
-	out.pairs = joinNew(a.pairs, b.pairs)
 	out.shortVal = a.shortVal
 	if out.shortVal == "" && !dupByte(b.shortVal) {
 		out.shortVal = b.shortVal
@@ -101,7 +100,7 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	}
 	out.effect |= b.effect
 	if b.class != "" {
-		out.class, out.why, out.unless, out.bare = b.class, b.why, b.unless, b.bare
+		out.class, out.why, out.bare = b.class, b.why, b.bare
 	}
 	switch {
 	case len(b.opts) == 0:
@@ -112,58 +111,31 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 		out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
 	}
 	out.deletes = a.deletes || b.deletes
-	out.recursive = joinNew(a.recursive, b.recursive)
 	out.treeDeletes = a.treeDeletes || b.treeDeletes
-	if b.dashOperand != nil {
-		out.dashOperand = b.dashOperand
-	}
 	out.numeric = a.numeric || b.numeric
 	out.singleDash = a.singleDash || b.singleDash
 	out.bundled = a.bundled || b.bundled
 	out.wraps = a.wraps || b.wraps
 	out.inOrder = a.inOrder || b.inOrder
-	out.short = joinBytes(a.short, b.short)
-	out.shortAttached = joinBytes(a.shortAttached, b.shortAttached)
-	out.positional = max(a.positional, b.positional)
 	out.assigns = a.assigns || b.assigns
 	out.subject = a.subject || b.subject
-	out.noCommand = joinBytes(a.noCommand, b.noCommand)
-	out.launch = append(clipped(a.launch), b.launch...)
 	out.exec = a.exec || b.exec
 	if b.files != noFiles {
 		out.files = b.files
 	}
 	out.pattern = a.pattern || b.pattern
-	out.maxOps = max(a.maxOps, b.maxOps)
-	if b.suffix != "" {
-		out.suffix = b.suffix
-	}
 	out.decompress = a.decompress || b.decompress
 	out.saves = a.saves || b.saves
 	out.probe = a.probe || b.probe
 	out.fileOpts = a.fileOpts || b.fileOpts
-	if b.fileCode != nil {
-		out.fileCode = b.fileCode
-	}
 	if b.runs != runsNothing {
 		out.runs = b.runs
 	}
-	if b.needMode != "" {
-		out.needMode = b.needMode
-	}
-	out.everySub = append(clipped(a.everySub), b.everySub...)
-	if b.otherSub != nil {
-		out.otherSub = b.otherSub
-	}
 	out.readOnly = a.readOnly || b.readOnly
 	out.readBare = a.readBare || b.readBare
-	out.notReadWith = joinNew(a.notReadWith, b.notReadWith)
-	out.readWith = joinNew(a.readWith, b.readWith)
-	out.readVerbs = joinNew(a.readVerbs, b.readVerbs)
-	out.verbAt = max(a.verbAt, b.verbAt)
-	out.about = joinNew(a.about, b.about)
-	out.readSQL = joinNew(a.readSQL, b.readSQL)
-	out.analyse = chainChecks(a.analyse, b.analyse)
+	out.wrap = mergeWrap(a.wrap, b.wrap)
+	out.read = mergeRead(a.read, b.read)
+	out.rare = mergeRare(a.rare, b.rare, b.class != "")
 	if len(a.subs)+len(b.subs) > 0 {
 		out.subs = make(subcommands, 0, len(a.subs)+len(b.subs))
 		for _, sc := range a.subs {
@@ -184,18 +156,117 @@ func merge(a, b *cmdSpec, own bool) *cmdSpec {
 	return &out
 }
 
+// mergeWrap merges the wrapper fields of two entries as merge does: nil
+// when the merged fields are all zero, so an entry has a group only when
+// it sets one of its fields.
+func mergeWrap(a, b *wrapSpec) *wrapSpec {
+	if a == nil && b == nil {
+		return nil
+	}
+	x, y := ptrValue(a), ptrValue(b)
+	out := wrapSpec{
+		short:         joinBytes(x.short, y.short),
+		shortAttached: joinBytes(x.shortAttached, y.shortAttached),
+		noCommand:     joinBytes(x.noCommand, y.noCommand),
+		positional:    max(x.positional, y.positional),
+		launch:        append(clipped(x.launch), y.launch...),
+	}
+	if out.short == "" && out.shortAttached == "" && out.noCommand == "" && out.positional == 0 && len(out.launch) == 0 {
+		return nil
+	}
+	return &out
+}
+
+// mergeRead merges the read-only fields of two entries as merge does: nil
+// when the merged fields are all zero.
+func mergeRead(a, b *readSpec) *readSpec {
+	if a == nil && b == nil {
+		return nil
+	}
+	x, y := ptrValue(a), ptrValue(b)
+	out := readSpec{
+		notReadWith: joinNew(x.notReadWith, y.notReadWith),
+		readWith:    joinNew(x.readWith, y.readWith),
+		readVerbs:   joinNew(x.readVerbs, y.readVerbs),
+		verbAt:      max(x.verbAt, y.verbAt),
+		about:       joinNew(x.about, y.about),
+		readSQL:     joinNew(x.readSQL, y.readSQL),
+	}
+	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 {
+		return nil
+	}
+	return &out
+}
+
+// mergeRare merges the rare fields of two entries as merge does: nil when
+// the merged fields are all zero. With risky, b's class replaces a's, and its unless
+// with it.
+func mergeRare(a, b *rareSpec, risky bool) *rareSpec {
+	if a == nil && b == nil {
+		return nil
+	}
+	x, y := ptrValue(a), ptrValue(b)
+	out := x
+	out.pairs = joinNew(x.pairs, y.pairs)
+	if risky {
+		out.unless = y.unless
+	}
+	out.recursive = joinNew(x.recursive, y.recursive)
+	if y.dashOperand != nil {
+		out.dashOperand = y.dashOperand
+	}
+	out.analyse = chainChecks(x.analyse, y.analyse)
+	out.maxOps = max(x.maxOps, y.maxOps)
+	if y.suffix != "" {
+		out.suffix = y.suffix
+	}
+	if y.needMode != "" {
+		out.needMode = y.needMode
+	}
+	out.everySub = append(clipped(x.everySub), y.everySub...)
+	if y.otherSub != nil {
+		out.otherSub = y.otherSub
+	}
+	if y.fileCode != nil {
+		out.fileCode = y.fileCode
+	}
+	if len(out.pairs)+len(out.unless)+len(out.recursive)+len(out.everySub) == 0 && out.dashOperand == nil && out.analyse == nil &&
+		out.maxOps == 0 && out.suffix == "" && out.needMode == "" && out.otherSub == nil && out.fileCode == nil {
+		return nil
+	}
+	return &out
+}
+
+// ptrValue is *p, or T's zero value for a nil p.
+func ptrValue[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
+// wrapFields are the entry's wrapper fields (zero when it has none).
+func (s *cmdSpec) wrapFields() wrapSpec { return ptrValue(s.wrap) }
+
+// readFields are the entry's read-only fields (zero when it has none).
+func (s *cmdSpec) readFields() readSpec { return ptrValue(s.read) }
+
+// rareFields are the entry's rare fields (zero when it has none).
+func (s *cmdSpec) rareFields() rareSpec { return ptrValue(s.rare) }
+
 // declareOptions adds the long options the entry's exec and file effects
 // name to its long options, so an abbreviation of one resolves, and makes
 // every option whose value the table reads (a script, a value tested)
 // one that takes a value, so the parser gives it the next word: the
 // entries need not repeat either.
 func declareOptions(s *cmdSpec) {
-	if len(s.everySub) > 0 {
+	if r := s.rare; r != nil && len(r.everySub) > 0 {
 		for _, sc := range s.subs {
-			sc.spec.opts = append(clipped(sc.spec.opts), s.everySub...)
+			sc.spec.opts = append(clipped(sc.spec.opts), r.everySub...)
 		}
-		s.otherSub = &cmdSpec{opts: clipped(s.everySub)}
-		declareOptions(s.otherSub)
+		r.otherSub = &cmdSpec{opts: clipped(r.everySub)}
+		declareOptions(r.otherSub)
 	}
 	ownLong := false
 	for i := range s.opts {

@@ -25,13 +25,13 @@ var npmCall = &cmdSpec{shortVal: "cp", long: []string{"call=", "package="}, opts
 // vimExec are vim's options that run editor commands.
 // "+CMD" is -c's other spelling; "+", "+NUM" and "+/PATTERN" only move
 // the cursor.
-var vimExec = &cmdSpec{shortVal: "cS", long: []string{"cmd="}, opts: []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}}, analyse: vimCommands}
+var vimExec = &cmdSpec{shortVal: "cS", long: []string{"cmd="}, opts: []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}}, rare: &rareSpec{analyse: vimCommands}}
 
 // pagerExec: less's and more's "+CMD" operands are keystrokes run at
 // start ("!" runs a shell, "|" pipes to one, "s" saves a file, "v" starts
 // an editor; macOS's more is less); "+G", "+F", "+NUM" and "+/PATTERN"
 // only move.
-var pagerExec = &cmdSpec{analyse: pagerCommands}
+var pagerExec = &cmdSpec{rare: &rareSpec{analyse: pagerCommands}}
 
 // plusWords returns the "+CMD" operands of args before "--" that safe
 // does not accept, as written.
@@ -181,7 +181,7 @@ func gdbCommands(args []string) []string {
 }
 
 // awkExec reads the awk program for commands, pipes and output files.
-var awkExec = &cmdSpec{analyse: awkPrograms}
+var awkExec = &cmdSpec{rare: &rareSpec{analyse: awkPrograms}}
 
 // gitGlobalLong are git's global options, before the subcommand; "=" marks
 // those taking a value (git -C DIR, --git-dir=DIR).
@@ -208,7 +208,7 @@ func execCommands() map[string]*cmdSpec {
 				// Setting git configuration makes later git commands run
 				// code (core.fsmonitor, core.pager, core.sshCommand,
 				// core.hooksPath, alias.*, diff.external, filter.*).
-				{"config", &cmdSpec{analyse: gitConfigCheck}},
+				{"config", &cmdSpec{rare: &rareSpec{analyse: gitConfigCheck}}},
 				// Templates carry hooks; clone -c sets configuration in the
 				// new repository; --upload-pack and friends name the
 				// program to run.
@@ -223,7 +223,7 @@ func execCommands() map[string]*cmdSpec {
 				{"filter-repo", &cmdSpec{exec: true}},
 			}},
 		"rg": {opts: []optEffect{{names: []string{"--pre", "--hostname-bin"}, exec: true}}},
-		"sed": {analyse: sedScripts, opts: []optEffect{{names: []string{"-f"}, exec: true, cluster: true}, {names: []string{"-i"}, exec: true, cluster: true, writes: true},
+		"sed": {rare: &rareSpec{analyse: sedScripts}, opts: []optEffect{{names: []string{"-f"}, exec: true, cluster: true}, {names: []string{"-i"}, exec: true, cluster: true, writes: true},
 			{names: []string{"--file"}, exec: true}, {names: []string{"--in-place"}, exec: true, writes: true}}},
 		"tar": {bundled: true, opts: []optEffect{{names: []string{"-I", "-F"}, exec: true, cluster: true},
 			{names: []string{"--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script"}, exec: true, script: true},
@@ -239,8 +239,8 @@ func execCommands() map[string]*cmdSpec {
 		"sshfs":   {probe: true, shortVal: "op", opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: []string{"ssh_command", "sshfs_sync", "ProxyCommand", "LocalCommand"}}}},
 		"socket":  {probe: true, opts: []optEffect{{names: []string{"-p"}, exec: true, cluster: true, script: true}}},
 		"apache2": apacheExec, "apache2ctl": apacheExec, "apachectl": apacheExec, "httpd": apacheExec,
-		"gdb":           {probe: true, analyse: gdbCommands},
-		"gdb-multiarch": {probe: true, analyse: gdbCommands},
+		"gdb":           {probe: true, rare: &rareSpec{analyse: gdbCommands}},
+		"gdb-multiarch": {probe: true, rare: &rareSpec{analyse: gdbCommands}},
 		"rsync":         {opts: []optEffect{{names: []string{"-e"}, exec: true, cluster: true, script: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}}},
 		"ssh":           {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}}},
 		"scp":           {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}, {names: []string{"-S"}, exec: true, cluster: true}}},
@@ -256,12 +256,12 @@ func execCommands() map[string]*cmdSpec {
 		// The shell's own: the directory cd enters, the script source reads.
 		"cd": {runs: runsChdir}, "pushd": {runs: runsChdir}, "popd": {runs: runsChdir},
 		"source": {runs: runsSource}, ".": {runs: runsSource},
-		"less": {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}, analyse: pagerCommands},
+		"less": {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}, rare: &rareSpec{analyse: pagerCommands}},
 		"man":  {opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}}},
 		"jq":   {opts: []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}}},
 		"more": pagerExec,
-		"make": {analyse: makeCommands}, "gmake": {analyse: makeCommands},
-		"cmake": {analyse: cmakeCommands},
+		"make": {rare: &rareSpec{analyse: makeCommands}}, "gmake": {rare: &rareSpec{analyse: makeCommands}},
+		"cmake": {rare: &rareSpec{analyse: cmakeCommands}},
 		"vim":   vimExec, "nvim": vimExec, "vi": vimExec, "ex": vimExec, "view": vimExec, "rvim": vimExec, "vimdiff": vimExec, "gvim": vimExec,
 		// emacs evaluates Lisp given on the command line (shell-command,
 		// delete-file, write-region).

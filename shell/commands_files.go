@@ -34,7 +34,7 @@ var (
 	// (and removed) under the suffix added or removed, or only read with
 	// -c, -t or -l; lz4 IN OUT and zstd -o OUT name the output.
 	compressor = func(suffix string, decompress bool) *cmdSpec {
-		return &cmdSpec{files: compressKind, suffix: suffix, decompress: decompress, shortVal: "So", probe: true,
+		return &cmdSpec{files: compressKind, rare: &rareSpec{suffix: suffix}, decompress: decompress, shortVal: "So", probe: true,
 			long: []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 			opts: []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"},
 				{names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"},
@@ -53,17 +53,17 @@ var (
 // --pathspec-from-file are every subcommand's; each subcommand's
 // options and operand layout say the rest.
 var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, file: fileChdir}},
-	everySub: []optEffect{writeValue("--output"), readValue("--pathspec-from-file")},
+	rare: &rareSpec{everySub: []optEffect{writeValue("--output"), readValue("--pathspec-from-file")}},
 	subs: subcommands{
 		{"mv", &cmdSpec{files: writeAll}}, {"rm", &cmdSpec{files: writeAll}},
 		{"restore", &cmdSpec{files: writeAll, shortVal: "s", long: []string{"source="}}},
-		{"checkout", &cmdSpec{files: codeKind, fileCode: (*walker).gitCheckoutFiles, shortVal: "bB", long: []string{"orphan=", "conflict="}}},
+		{"checkout", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}, shortVal: "bB", long: []string{"orphan=", "conflict="}}},
 		{"commit", &cmdSpec{shortVal: "Ft", long: []string{"file=", "template="}, opts: []optEffect{readValue("-F", "--file", "-t", "--template")}}},
 		{"tag", &cmdSpec{shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}}},
 		{"merge", &cmdSpec{shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}}},
 		{"notes", &cmdSpec{shortVal: "F", long: []string{"file="}, opts: []optEffect{readValue("-F", "--file")}}},
 		{"blame", &cmdSpec{opts: []optEffect{readValue("--contents")}}},
-		{"config", &cmdSpec{files: codeKind, fileCode: (*walker).gitConfigFiles, shortVal: "f", long: []string{"file="}}},
+		{"config", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).gitConfigFiles}, shortVal: "f", long: []string{"file="}}},
 		{"archive", &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o")}}},
 		{"format-patch", &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o", "--output-directory")}}},
 		{"bundle", &cmdSpec{files: bySub, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}}},
@@ -72,21 +72,21 @@ var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, 
 		{"worktree", &cmdSpec{files: bySub, subs: subcommands{{"add", &cmdSpec{files: writeFirst, shortVal: "bB", long: []string{"reason="}}}}}},
 		{"merge-file", &cmdSpec{files: writeFirst, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}}}},
 		// --no-index compares or searches any files, not the repository.
-		{"diff", &cmdSpec{files: readAll, needMode: "no-index", opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}}}},
+		{"diff", &cmdSpec{files: readAll, rare: &rareSpec{needMode: "no-index"}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}}}},
 		// -e is declared without its value, so the pattern is read as a
 		// file too, as before the table (over-approximated, never less).
-		{"grep", &cmdSpec{files: readAll, needMode: "no-index", pattern: true, shortVal: "f",
+		{"grep", &cmdSpec{files: readAll, rare: &rareSpec{needMode: "no-index"}, pattern: true, shortVal: "f",
 			opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, patternBy("-e"), {names: []string{"-f"}, file: fileRead, pattern: true}}}},
 		// REV:PATH reads PATH as committed.
 		{"show", &cmdSpec{opts: []optEffect{{operand: true, file: fileRead, form: formRevPath}}}},
 		{"cat-file", &cmdSpec{opts: []optEffect{{operand: true, file: fileRead, form: formRevPath}}}},
-		{"apply", &cmdSpec{files: codeKind, fileCode: (*walker).gitApplyFiles}},
+		{"apply", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}},
 	}}
 
 func fileCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
 		// Readers.
-		"find": {files: codeKind, fileCode: (*walker).findFiles},
+		"find": {files: codeKind, rare: &rareSpec{fileCode: (*walker).findFiles}},
 		"cat":  readSimple, "tac": {files: readAll, shortVal: "s", long: []string{"separator="}}, "rev": readSimple,
 		"head": {files: readAll, shortVal: "nc", numeric: true, long: []string{"lines=", "bytes="}},
 		"tail": {files: readAll, shortVal: "ncs", numeric: true, long: []string{"lines=", "bytes=", "pid=", "sleep-interval=", "max-unchanged-stats="}},
@@ -106,7 +106,7 @@ func fileCommands() map[string]*cmdSpec {
 		"uniq": {files: pairKind, shortVal: "fsw", numeric: true, long: []string{"skip-fields=", "skip-chars=", "check-chars=", "group=", "all-repeated="}},
 		"diff": {files: readAll, shortVal: "CUIxXFLWS", long: []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
 			opts: []optEffect{readValue("-X", "--exclude-from", "--from-file", "--to-file")}},
-		"cmp":     {files: readAll, shortVal: "in", maxOps: 2, long: []string{"ignore-initial=", "bytes="}},
+		"cmp":     {files: readAll, shortVal: "in", rare: &rareSpec{maxOps: 2}, long: []string{"ignore-initial=", "bytes="}},
 		"base64":  {files: readAll, shortVal: "w", long: []string{"wrap="}},
 		"base32":  {files: readAll, shortVal: "w", long: []string{"wrap="}},
 		"strings": {files: readAll, shortVal: "nteT", numeric: true},
@@ -139,9 +139,9 @@ func fileCommands() map[string]*cmdSpec {
 		"iconv": {files: readAll, probe: true, shortVal: "fto", long: []string{"from-code=", "to-code=", "output="},
 			opts: []optEffect{writeValue("-o", "--output")}},
 		// Mini-languages: the code reads the program or filter.
-		"jq":  {files: codeKind, fileCode: (*walker).jqCode},
-		"awk": {files: codeKind, fileCode: (*walker).awkCode}, "gawk": {files: codeKind, fileCode: (*walker).awkCode},
-		"mawk": {files: codeKind, fileCode: (*walker).awkCode}, "nawk": {files: codeKind, fileCode: (*walker).awkCode},
+		"jq":  {files: codeKind, rare: &rareSpec{fileCode: (*walker).jqCode}},
+		"awk": {files: codeKind, rare: &rareSpec{fileCode: (*walker).awkCode}}, "gawk": {files: codeKind, rare: &rareSpec{fileCode: (*walker).awkCode}},
+		"mawk": {files: codeKind, rare: &rareSpec{fileCode: (*walker).awkCode}}, "nawk": {files: codeKind, rare: &rareSpec{fileCode: (*walker).awkCode}},
 		"sed": {files: readAll, pattern: true, shortVal: "efl", long: []string{"expression=", "file=", "line-length=", "in-place"},
 			opts: []optEffect{patternBy("-e", "--expression"), {names: []string{"-f", "--file"}, file: fileRead, pattern: true},
 				{names: []string{"-i", "--in-place"}, mode: "rewrite"}}},
@@ -163,8 +163,8 @@ func fileCommands() map[string]*cmdSpec {
 		"chmod":    {files: modeKind, pattern: true, long: []string{"reference="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
 		"chown":    {files: modeKind, pattern: true, long: []string{"reference=", "from="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
 		"chgrp":    {files: modeKind, pattern: true, long: []string{"reference="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
-		"dd":       {files: codeKind, fileCode: (*walker).ddCode},
-		"nmap":     {files: codeKind, fileCode: (*walker).nmapCode},
+		"dd":       {files: codeKind, rare: &rareSpec{fileCode: (*walker).ddCode}},
+		"nmap":     {files: codeKind, rare: &rareSpec{fileCode: (*walker).nmapCode}},
 		"scp":      {files: scpKind, shortVal: "cFiJlLoPSDX"},
 		"rsync": {files: syncKind, shortVal: "efBTM", long: []string{"rsh=", "rsync-path=", "filter=", "exclude=", "include=", "exclude-from=",
 			"include-from=", "files-from=", "temp-dir=", "compare-dest=", "copy-dest=", "link-dest=", "backup-dir=", "suffix=", "chmod=", "chown=",
@@ -175,19 +175,19 @@ func fileCommands() map[string]*cmdSpec {
 			opts: []optEffect{readValue("--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch", "--early-input"),
 				writeValue("--log-file", "--write-batch", "--only-write-batch", "--backup-dir", "--partial-dir", "-T", "--temp-dir")}},
 		"git":   gitFiles,
-		"zip":   {files: codeKind, fileCode: (*walker).zipCode},
-		"unzip": {files: codeKind, fileCode: (*walker).unzipCode},
+		"zip":   {files: codeKind, rare: &rareSpec{fileCode: (*walker).zipCode}},
+		"unzip": {files: codeKind, rare: &rareSpec{fileCode: (*walker).unzipCode}},
 		// ditto (macOS): SRC… DEST merges each source directory's
 		// entries into DEST; -c writes an archive, -x extracts into DEST.
-		"ditto": {files: codeKind, fileCode: (*walker).dittoCode, long: []string{"arch=", "bom=", "zlibCompressionLevel=", "password", "keepParent",
+		"ditto": {files: codeKind, rare: &rareSpec{fileCode: (*walker).dittoCode}, long: []string{"arch=", "bom=", "zlibCompressionLevel=", "password", "keepParent",
 			"rsrc", "norsrc", "extattr", "noextattr", "qtn", "noqtn", "acl", "noacl", "sequesterRsrc", "hfsCompression", "nohfsCompression",
 			"preserveHFSCompression", "nopreserveHFSCompression", "nocache", "persistRootless", "clone", "noclone"},
 			opts: []optEffect{readValue("--bom")}},
-		"split": {files: codeKind, fileCode: (*walker).splitCode, shortVal: "abCeln t",
+		"split": {files: codeKind, rare: &rareSpec{fileCode: (*walker).splitCode}, shortVal: "abCeln t",
 			long: []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"}},
-		"patch": {files: codeKind, fileCode: (*walker).patchCode, shortVal: "ipodrBDFVYzgl",
+		"patch": {files: codeKind, rare: &rareSpec{fileCode: (*walker).patchCode}, shortVal: "ipodrBDFVYzgl",
 			long: []string{"input=", "strip=", "output=", "directory=", "reject-file=", "prefix=", "ifdef=", "fuzz=", "version-control=", "basename-prefix=", "suffix=", "get=", "quoting-style=", "reject-format=", "read-only="}},
-		"perl": {files: codeKind, fileCode: (*walker).inplaceCode}, "ruby": {files: codeKind, fileCode: (*walker).inplaceCode},
+		"perl": {files: codeKind, rare: &rareSpec{fileCode: (*walker).inplaceCode}}, "ruby": {files: codeKind, rare: &rareSpec{fileCode: (*walker).inplaceCode}},
 
 		// Downloaders and uploaders: -o writes the output, -O saves under
 		// the URL's name, files given with @ are uploaded.

@@ -12,23 +12,29 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 	t.Parallel()
 	full := cmdSpec{
 		long: []string{"x="}, shortVal: "x", effect: EffectNetwork, class: ClassDestructive, why: "w",
-		unless: []string{"u"}, bare: true, opts: []optEffect{{names: []string{"-x"}}},
-		subs: subcommands{{"s", &cmdSpec{}}}, deletes: true, recursive: []string{"-r"}, treeDeletes: true,
-		dashOperand: func(string) bool { return true }, numeric: true,
-		singleDash: true, bundled: true, exec: true, analyse: func([]string) []string { return nil },
-		files: readAll, pattern: true, maxOps: 2, suffix: ".gz", decompress: true, saves: true, probe: true, fileOpts: true,
-		fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {}, runs: runsSource,
-		needMode: "m", everySub: []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{},
-		wraps: true, inOrder: true, short: "v", shortAttached: "i", positional: 1, assigns: true, subject: true, noCommand: "p", launch: []launcher{{}},
-		pairs: []string{"x"}, readOnly: true, readBare: true, notReadWith: []string{"-w"}, readWith: []string{"-l"}, readVerbs: []string{"list"}, verbAt: 1, about: []string{"-v"}, readSQL: []string{"-c"},
+		bare: true, opts: []optEffect{{names: []string{"-x"}}},
+		subs: subcommands{{"s", &cmdSpec{}}}, deletes: true, treeDeletes: true,
+		numeric:    true,
+		singleDash: true, bundled: true, exec: true,
+		files: readAll, pattern: true, decompress: true, saves: true, probe: true, fileOpts: true, runs: runsSource,
+
+		wraps: true, inOrder: true, assigns: true, subject: true,
+		readOnly: true, readBare: true,
+		wrap: &wrapSpec{short: "v", shortAttached: "i", positional: 1, noCommand: "p", launch: []launcher{{}}},
+		read: &readSpec{notReadWith: []string{"-w"}, readWith: []string{"-l"}, readVerbs: []string{"list"}, verbAt: 1,
+			about: []string{"-v"}, readSQL: []string{"-c"}},
+		rare: &rareSpec{unless: []string{"u"}, recursive: []string{"-r"}, dashOperand: func(string) bool { return true },
+			analyse: func([]string) []string { return nil }, maxOps: 2, suffix: ".gz",
+			fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {}, needMode: "m",
+			everySub: []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{}, pairs: []string{"x"}},
 	}
-	v := reflect.ValueOf(full)
-	if n := v.NumField(); n != 49 {
+	fields := entryFields(&full)
+	if n := len(fields); n != 49 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
-	for i := 0; i < v.NumField(); i++ {
-		if v.Field(i).IsZero() {
-			t.Fatalf("field %s is not set in the test's full entry", v.Type().Field(i).Name)
+	for name, f := range fields {
+		if f.IsZero() {
+			t.Fatalf("field %s is not set in the test's full entry", name)
 		}
 	}
 	for _, side := range []string{"a", "b"} {
@@ -38,11 +44,32 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		} else {
 			m = mergeSpec(nil, &full)
 		}
-		mv := reflect.ValueOf(*m)
-		for i := 0; i < mv.NumField(); i++ {
-			if mv.Field(i).IsZero() {
-				t.Errorf("mergeSpec drops field %s when only %s sets it", mv.Type().Field(i).Name, side)
+		for name, f := range entryFields(m) {
+			if f.IsZero() {
+				t.Errorf("mergeSpec drops field %s when only %s sets it", name, side)
 			}
 		}
 	}
+}
+
+// entryFields are the fields of entry s by name, a group's (wrap, read,
+// rare) as group.field; a nil group's fields are zero values.
+func entryFields(s *cmdSpec) map[string]reflect.Value {
+	out := map[string]reflect.Value{}
+	v := reflect.ValueOf(s).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		if f.Kind() != reflect.Pointer || f.Type().Elem().Kind() != reflect.Struct || f.Type() == reflect.TypeFor[*cmdSpec]() {
+			out[name] = f
+			continue
+		}
+		g := reflect.New(f.Type().Elem()).Elem()
+		if !f.IsNil() {
+			g = f.Elem()
+		}
+		for j := 0; j < g.NumField(); j++ {
+			out[name+"."+g.Type().Field(j).Name] = g.Field(j)
+		}
+	}
+	return out
 }

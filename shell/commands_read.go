@@ -47,7 +47,7 @@ func readCommands() map[string]*cmdSpec {
 	// A command known only by the words with which it prints its
 	// version: --version, --help and -V, which each of these reads so or
 	// rejects, and the spellings of its own (node -v, java -version).
-	about := func(words ...string) *cmdSpec { return &cmdSpec{probe: true, about: words} }
+	about := func(words ...string) *cmdSpec { return &cmdSpec{probe: true, read: &readSpec{about: words}} }
 	// An object of ip lists without operands, or with show, list or get
 	// (ip addr, ip route show table all).
 	ipListing := &cmdSpec{readOnly: true, readBare: true, subs: roSub("show", "list", "get")}
@@ -71,7 +71,7 @@ func readCommands() map[string]*cmdSpec {
 		"flutter": about(), "dart": about(), "swift": about(),
 		"hugo": about("version"), "zig": about("version"), "k9s": about("version"),
 		"openssl":   {subs: roSub("version")},
-		"terraform": {about: []string{"-help"}},
+		"terraform": {read: &readSpec{about: []string{"-help"}}},
 
 		// Files and text.
 		"cat": ro, "tac": ro, "rev": ro, "nl": ro, "head": ro, "tail": ro, "wc": ro,
@@ -82,22 +82,22 @@ func readCommands() map[string]*cmdSpec {
 		"base64": ro, "xxd": ro, "od": ro, "hexdump": ro, "strings": ro, "file": ro,
 		"bat": ro, "less": ro, "more": ro, "zcat": ro, "bzcat": ro, "xzcat": ro,
 		"echo": ro, "printf": ro,
-		"awk":  {readOnly: true, notReadWith: []string{"-i", "--include"}},
-		"gawk": {readOnly: true, notReadWith: []string{"-i", "--include"}},
-		"date": {readOnly: true, notReadWith: []string{"-s", "--set"}},
-		"yq":   {readOnly: true, probe: true, notReadWith: []string{"-i", "--inplace"}},
-		"tree": {readOnly: true, probe: true, notReadWith: []string{"-o"}},
+		"awk":  {readOnly: true, read: &readSpec{notReadWith: []string{"-i", "--include"}}},
+		"gawk": {readOnly: true, read: &readSpec{notReadWith: []string{"-i", "--include"}}},
+		"date": {readOnly: true, read: &readSpec{notReadWith: []string{"-s", "--set"}}},
+		"yq":   {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-i", "--inplace"}}},
+		"tree": {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-o"}}},
 		"ls":   roNew, "tr": roNew, "shasum": roNew, "stat": roNew, "du": roNew, "df": roNew,
 		"basename": roNew, "dirname": roNew, "realpath": roNew, "readlink": roNew,
 		"pwd": roNew, "true": roNew, "false": roNew, "test": roNew, "[": roNew,
 		"which": roNew, "type": roNew, "whereis": roNew, "cd": roNew, "pushd": roNew, "popd": roNew,
 		"diff3": roNew, "seq": roNew, "expr": roNew, "sleep": roNew,
-		"sdiff": {readOnly: true, probe: true, notReadWith: []string{"-o", "--output"}},
+		"sdiff": {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-o", "--output"}}},
 		// The shell's own options and exits change nothing outside the
 		// line: set with options (set -euo pipefail; bare set prints every
 		// variable, secrets included, and set +o history is a class),
 		// shopt, ":" and exit.
-		"set":   {readWith: []string{"-e", "-u", "-o", "-x", "-E", "-T", "-f", "-C", "-v", "-n", "-B", "-H", "-P"}},
+		"set":   {read: &readSpec{readWith: []string{"-e", "-u", "-o", "-x", "-E", "-T", "-f", "-C", "-v", "-n", "-B", "-H", "-P"}}},
 		"shopt": roNew, ":": ro, "exit": ro,
 
 		// The system's state.
@@ -106,12 +106,12 @@ func readCommands() map[string]*cmdSpec {
 		"hostname": {readOnly: true, readBare: true, probe: true},
 		// Services and their logs, on this machine only (-H and -M reach
 		// another); what changes a unit or the journal is not listed.
-		"systemctl": {notReadWith: []string{"-H", "--host", "-M", "--machine"},
+		"systemctl": {read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 			subs: roSub("status", "is-active", "is-enabled", "is-failed", "is-system-running", "list-units",
 				"list-unit-files", "list-timers", "list-sockets", "list-dependencies", "show", "cat", "get-default")},
-		"journalctl": {readOnly: true, notReadWith: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files",
+		"journalctl": {readOnly: true, read: &readSpec{notReadWith: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files",
 			"--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys",
-			"--update-catalog", "-M", "--machine"}},
+			"--update-catalog", "-M", "--machine"}}},
 		"launchctl": {subs: roSub("list", "print", "print-disabled")},
 		// Hardware, devices, processes, sessions and the network's
 		// configuration, as listings. What sets one (ip addr add, route
@@ -124,20 +124,20 @@ func readCommands() map[string]*cmdSpec {
 		"sw_vers": roNew, "system_profiler": roNew, "vm_stat": roNew, "netstat": roNew, "top": roNew,
 		"neofetch": roNew, "mdfind": roNew, "mdls": roNew, "locate": roNew, "jobs": roNew,
 		"ulimit":      {readOnly: true, readBare: true, probe: true},
-		"ss":          {readOnly: true, probe: true, notReadWith: []string{"-K", "--kill"}},
+		"ss":          {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-K", "--kill"}}},
 		"route":       {readOnly: true, readBare: true, probe: true},
-		"arp":         {readOnly: true, readBare: true, probe: true, notReadWith: []string{"-d", "--delete", "-s", "--set", "-f", "--file"}},
-		"dmesg":       {readOnly: true, probe: true, notReadWith: []string{"-C", "--clear", "-c", "--read-clear", "-n", "--console-level", "-D", "--console-off", "-E", "--console-on"}},
-		"getent":      {probe: true, readVerbs: []string{"passwd", "group", "hosts", "ahosts", "ahostsv4", "ahostsv6", "services", "protocols", "networks", "netgroup"}},
+		"arp":         {readOnly: true, readBare: true, probe: true, read: &readSpec{notReadWith: []string{"-d", "--delete", "-s", "--set", "-f", "--file"}}},
+		"dmesg":       {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-C", "--clear", "-c", "--read-clear", "-n", "--console-level", "-D", "--console-off", "-E", "--console-on"}}},
+		"getent":      {probe: true, read: &readSpec{readVerbs: []string{"passwd", "group", "hosts", "ahosts", "ahostsv4", "ahostsv6", "services", "protocols", "networks", "netgroup"}}},
 		"timedatectl": {readOnly: true, readBare: true, probe: true, subs: roSub("status", "show", "list-timezones", "timesync-status", "show-timesync")},
 		"hostnamectl": {readOnly: true, readBare: true, probe: true, subs: roSub("status")},
 		"resolvectl":  {probe: true, subs: roSub("status", "statistics", "query")},
 		"nmcli":       {probe: true, subs: subcommands{{"device", withSubs("status", "show")}, {"connection", withSubs("show")}, {"general", withSubs("status")}}},
 		"iw":          {probe: true, subs: subcommands{{"dev", &cmdSpec{readOnly: true, readBare: true}}, {"list", ro}}},
-		"ip": {singleDash: true, shortVal: "n", notReadWith: []string{"-b", "-batch", "-force"}, subs: subcommands{
+		"ip": {singleDash: true, shortVal: "n", read: &readSpec{notReadWith: []string{"-b", "-batch", "-force"}}, subs: subcommands{
 			{"addr", ipListing}, {"address", ipListing}, {"a", ipListing}, {"route", ipListing}, {"r", ipListing},
 			{"link", ipListing}, {"l", ipListing}, {"neigh", ipListing}, {"n", ipListing}, {"rule", ipListing}}},
-		"xcode-select": {readOnly: true, probe: true, notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
+		"xcode-select": {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}}},
 		"diskutil":     {probe: true, subs: roSub("list", "info")},
 		"defaults":     {probe: true, subs: roSub("read", "read-type", "domains", "find")},
 
@@ -146,43 +146,43 @@ func readCommands() map[string]*cmdSpec {
 		// refreshing are not listed.
 		"apt":       {subs: roSub("list", "show", "search", "policy", "depends", "rdepends", "showsrc")},
 		"apt-cache": {probe: true, subs: roSub("policy", "search", "show", "showpkg", "depends", "rdepends", "madison", "stats", "pkgnames", "showsrc")},
-		"dpkg": {readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail",
-			"--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"},
-			notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}},
+		"dpkg": {read: &readSpec{readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail",
+			"--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"}, notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}},
+		},
 		"dpkg-query": {readOnly: true, probe: true},
-		"pacman":     {readWith: []string{"-Q", "--query"}},
+		"pacman":     {read: &readSpec{readWith: []string{"-Q", "--query"}}},
 		"apk":        {subs: roSub("info", "list", "search", "policy", "stats")},
 		"dnf":        {subs: roSub("list", "info", "search", "repolist", "provides", "repoquery")},
 		"yum":        {subs: roSub("list", "info", "search", "repolist", "provides")},
 		"zypper":     {subs: roSub("se", "search", "info", "if", "lr", "repos", "ls", "services", "pa", "packages", "pch", "patches", "lu", "list-updates")},
-		"brew": {readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"},
+		"brew": {read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
 			subs: append(roSub("list", "ls", "info", "outdated", "deps", "uses", "config", "leaves", "doctor", "search", "desc", "cat"),
 				namedSpec{"tap", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"services", withSubs("list", "info")})},
 		"snap":    {subs: roSub("list", "info", "find", "version", "services", "connections", "changes")},
 		"flatpak": {subs: roSub("list", "info", "search", "remotes", "history")},
 		"port":    {probe: true, subs: roSub("installed", "outdated", "info", "search", "list", "deps", "contents")},
-		"nix-env": {probe: true, readWith: []string{"-q", "--query"}},
-		"guix":    {probe: true, subs: subcommands{{"package", &cmdSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
+		"nix-env": {probe: true, read: &readSpec{readWith: []string{"-q", "--query"}}},
+		"guix":    {probe: true, subs: subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}}},
 
 		// Archives, binaries, media and documents, read: listing an archive
 		// (tar -t, unzip -l, gzip -l) but not extracting it; what writes
 		// an output file names it in an option that is not read-only.
-		"tar":     {readWith: []string{"-t", "--list"}},
-		"unzip":   {readWith: []string{"-l", "-v", "-Z", "-t"}},
-		"gzip":    {readWith: []string{"-l", "--list", "-t", "--test"}},
-		"xz":      {readWith: []string{"-l", "--list", "-t", "--test"}},
+		"tar":     {read: &readSpec{readWith: []string{"-t", "--list"}}},
+		"unzip":   {read: &readSpec{readWith: []string{"-l", "-v", "-Z", "-t"}}},
+		"gzip":    {read: &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}}},
+		"xz":      {read: &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}}},
 		"zipinfo": roNew,
 		"nm":      roNew, "objdump": roNew, "readelf": roNew, "size": roNew, "otool": roNew,
 		"ffprobe": roNew, "pdfinfo": roNew,
-		"mediainfo": {readOnly: true, probe: true, notReadWith: []string{"--LogFile", "--logfile"}},
-		"xmllint":   {readOnly: true, probe: true, notReadWith: []string{"-o", "--output", "--shell"}},
+		"mediainfo": {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"--LogFile", "--logfile"}}},
+		"xmllint":   {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-o", "--output", "--shell"}}},
 		"csvlook":   roNew,
-		"iconv":     {readOnly: true, notReadWith: []string{"-o", "--output"}},
+		"iconv":     {readOnly: true, read: &readSpec{notReadWith: []string{"-o", "--output"}}},
 		"fmt":       ro, "expand": ro, "pr": ro,
 		"look": roNew, "bc": roNew, "yes": roNew, "uuidgen": roNew,
-		"man":     {readOnly: true, notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
-		"info":    {readOnly: true, probe: true, notReadWith: []string{"-o", "--output", "--dribble", "--restore"}},
+		"man":     {readOnly: true, read: &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}}},
+		"info":    {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-o", "--output", "--dribble", "--restore"}}},
 		"apropos": roNew, "whatis": roNew, "tldr": roNew,
 
 		// Linters and scanners that only report on the files they read;
@@ -191,13 +191,13 @@ func readCommands() map[string]*cmdSpec {
 		"shellcheck": {readOnly: true, probe: true},
 		"hadolint":   {readOnly: true, probe: true},
 		"yamllint":   roNew,
-		"actionlint": {readOnly: true, probe: true, notReadWith: []string{"-shellcheck", "-pyflakes"}},
-		"codespell":  {readOnly: true, probe: true, notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"}},
+		"actionlint": {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-shellcheck", "-pyflakes"}}},
+		"codespell":  {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"}}},
 		"tokei":      roNew,
-		"scc":        {readOnly: true, probe: true, notReadWith: []string{"-o", "--output"}},
-		"tfsec":      {readOnly: true, probe: true, notReadWith: []string{"-O", "--out"}},
+		"scc":        {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-o", "--output"}}},
+		"tfsec":      {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-O", "--out"}}},
 		"kubeval":    roNew, "kubeconform": roNew,
-		"act": {probe: true, readWith: []string{"-l", "--list"}},
+		"act": {probe: true, read: &readSpec{readWith: []string{"-l", "--list"}}},
 
 		// Toolchains' and version managers' listings.
 		"pipx":   {subs: roSub("list")},
@@ -226,30 +226,29 @@ func readCommands() map[string]*cmdSpec {
 			"verify-commit", "verify-tag"),
 			// ls-remote's -u and --upload-pack name the program run on
 			// the remote's side, here for a local or ssh remote.
-			namedSpec{"ls-remote", &cmdSpec{readOnly: true, notReadWith: []string{"-u", "--upload-pack", "--exec"}}},
-			namedSpec{"submodule", &cmdSpec{readVerbs: []string{"status", "summary"}}},
-			namedSpec{"fsck", &cmdSpec{readOnly: true, notReadWith: []string{"--lost-found"}}},
+			namedSpec{"ls-remote", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}},
+			namedSpec{"submodule", &cmdSpec{read: &readSpec{readVerbs: []string{"status", "summary"}}}},
+			namedSpec{"fsck", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}},
 			namedSpec{"notes", withSubs("list", "show")},
 			namedSpec{"sparse-checkout", withSubs("list")},
 			namedSpec{"lfs", withSubs("ls-files", "status", "env", "version")},
-			namedSpec{"branch", &cmdSpec{readOnly: true, readBare: true, readWith: gitListing}},
-			namedSpec{"tag", &cmdSpec{readOnly: true, readBare: true, readWith: gitListing}},
+			namedSpec{"branch", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{readWith: gitListing}}},
+			namedSpec{"tag", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{readWith: gitListing}}},
 			namedSpec{"remote", &cmdSpec{readOnly: true, subs: roSub("show", "get-url")}},
 			namedSpec{"stash", withSubs("list", "show")},
-			namedSpec{"config", &cmdSpec{readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"},
-				readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"},
-				subs:     roSub("get", "list")}},
+			namedSpec{"config", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}},
+				subs: roSub("get", "list")}},
 			namedSpec{"worktree", withSubs("list")})},
 
 		// Clusters, containers and clouds, through their own clients.
-		"kubectl": {notReadWith: []string{"-s", "--server", "--kubeconfig"},
+		"kubectl": {read: &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 			subs: append(roSub("get", "describe", "logs", "top", "explain", "api-resources", "api-versions",
 				"version", "events", "wait"),
 				namedSpec{"cluster-info", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"config", withSubs("view", "get-contexts", "current-context", "get-clusters", "get-users")},
 				namedSpec{"auth", withSubs("can-i", "whoami")},
 				namedSpec{"rollout", withSubs("status", "history")})},
-		"docker": {notReadWith: []string{"-H", "--host", "--config"},
+		"docker": {read: &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 			subs: append(roSub("ps", "images", "inspect", "logs", "version", "info", "top", "port", "diff",
 				"history", "events", "search", "help"),
 				namedSpec{"trust", withSubs("inspect")},
@@ -269,9 +268,9 @@ func readCommands() map[string]*cmdSpec {
 				namedSpec{"node", withSubs("ls")},
 				namedSpec{"secret", withSubs("ls")},
 				namedSpec{"config", withSubs("ls")})},
-		"helm": {notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
+		"helm": {read: &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 			subs: append(roSub("list", "ls", "status", "history", "show", "search", "version", "env", "lint", "help"),
-				namedSpec{"template", &cmdSpec{readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}},
+				namedSpec{"template", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}},
 				namedSpec{"repo", withSubs("list")},
 				namedSpec{"dependency", withSubs("list")})},
 		"gh": {subs: subcommands{
@@ -295,19 +294,19 @@ func readCommands() map[string]*cmdSpec {
 			{"org", withSubs("list")},
 			// gh api PATH is a GET: a method, a field, an input body or a
 			// header (X-HTTP-Method-Override) makes it a write.
-			{"api", &cmdSpec{readOnly: true, notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field",
-				"--input", "-H", "--header"}}},
+			{"api", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field",
+				"--input", "-H", "--header"}}}},
 			{"status", ro},
-			{"auth", &cmdSpec{subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}},
+			{"auth", &cmdSpec{subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}},
 		}},
 		// aws SERVICE describe-* and list-*; the get- and other read
 		// operations by service, named, since get- also prints secrets
 		// and tokens (secretsmanager get-secret-value, ecr
 		// get-login-password) and s3api get-object writes a file.
-		"aws": {notReadWith: []string{"--endpoint-url"}, readVerbs: []string{"describe-", "list-"}, verbAt: 1,
-			subs: subcommands{{"sts", &cmdSpec{readVerbs: []string{"get-caller-identity"}}},
-				{"s3", &cmdSpec{readVerbs: []string{"ls"}}},
-				{"configure", &cmdSpec{readVerbs: []string{"list", "list-profiles"}}},
+		"aws": {read: &readSpec{notReadWith: []string{"--endpoint-url"}, readVerbs: []string{"describe-", "list-"}, verbAt: 1},
+			subs: subcommands{{"sts", &cmdSpec{read: &readSpec{readVerbs: []string{"get-caller-identity"}}}},
+				{"s3", &cmdSpec{read: &readSpec{readVerbs: []string{"ls"}}}},
+				{"configure", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "list-profiles"}}}},
 				{"iam", awsReads("get-role", "get-user", "get-group", "get-policy", "get-account-summary")},
 				{"lambda", awsReads("get-function", "get-function-configuration", "get-alias", "get-policy")},
 				{"s3api", awsReads("get-bucket-", "head-object", "head-bucket")},
@@ -322,23 +321,23 @@ func readCommands() map[string]*cmdSpec {
 		// is create. Groups whose resources hold secret values list only
 		// (gcloud secrets versions access is not a verb here).
 		"gcloud": {subs: append(subcommands{
-			{"config", &cmdSpec{readVerbs: []string{"list", "get-value", "get"},
+			{"config", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "get-value", "get"}},
 				subs: subcommands{{"configurations", gcloudRead(0)}}}},
-			{"auth", &cmdSpec{readVerbs: []string{"list"}}},
-			{"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}},
-			{"secrets", &cmdSpec{readVerbs: []string{"list"}}},
-			{"storage", &cmdSpec{readVerbs: []string{"ls", "du", "cat"}}},
+			{"auth", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}},
+			{"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}},
+			{"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}},
+			{"storage", &cmdSpec{read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}},
 			{"version", ro}, {"info", ro},
 		}, gcloudGroups()...)},
 		// gsutil VERB [gs://BUCKET/PATH]: listing, sizes and an object's
 		// content, read from the service.
-		"gsutil": {readVerbs: []string{"ls", "du", "cat", "stat", "version", "help"}, notReadWith: []string{"-o"}},
+		"gsutil": {read: &readSpec{readVerbs: []string{"ls", "du", "cat", "stat", "version", "help"}, notReadWith: []string{"-o"}}},
 		// az GROUP VERB (az vm list) and az GROUP RESOURCE VERB (az
 		// network vnet list) for the groups whose resources hold no
 		// credential a show prints: az acr credential show, az keyvault
 		// secret show and az storage account keys list stay asked.
-		"az": {readVerbs: []string{"list", "show"}, verbAt: 1,
-			subs: append(subcommands{{"account", &cmdSpec{readVerbs: []string{"list", "show", "list-locations"}}}, {"version", ro}},
+		"az": {read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
+			subs: append(subcommands{{"account", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"version", ro}},
 				azGroups()...)},
 
 		// Hosting and infrastructure clients' listings and status, read
@@ -346,10 +345,10 @@ func readCommands() map[string]*cmdSpec {
 		// RESOURCE list). A preview that runs the project's program
 		// (pulumi preview), a secret printed (pulumi --show-secrets, vault
 		// read) or a change is not listed.
-		"doctl":      {readVerbs: []string{"list", "get"}, verbAt: 2, subs: subcommands{{"account", &cmdSpec{readVerbs: []string{"get"}}}}},
-		"hcloud":     {probe: true, readVerbs: []string{"list", "describe"}, verbAt: 1},
-		"linode-cli": {probe: true, readVerbs: []string{"list", "view"}, verbAt: 1},
-		"oci":        {probe: true, readVerbs: []string{"list", "get"}, verbAt: 2},
+		"doctl":      {read: &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2}, subs: subcommands{{"account", &cmdSpec{read: &readSpec{readVerbs: []string{"get"}}}}}},
+		"hcloud":     {probe: true, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}},
+		"linode-cli": {probe: true, read: &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1}},
+		"oci":        {probe: true, read: &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2}},
 		"flyctl":     {subs: append(roSub("status", "logs", "version"), namedSpec{"apps", withSubs("list")})},
 		"fly":        {subs: append(roSub("status", "logs", "version"), namedSpec{"apps", withSubs("list")})},
 		"vercel":     {probe: true, subs: roSub("ls", "list", "whoami", "inspect")},
@@ -357,21 +356,21 @@ func readCommands() map[string]*cmdSpec {
 		"heroku":     {subs: roSub("apps", "logs", "ps", "releases", "domains")},
 		"firebase":   {probe: true, subs: roSub("projects:list", "apps:list", "hosting:channel:list")},
 		"wrangler":   {probe: true, subs: roSub("whoami")},
-		"pulumi":     {notReadWith: []string{"--show-secrets"}, subs: subcommands{{"stack", &cmdSpec{subs: roSub("ls", "output", "history")}}}},
-		"vault":      {notReadWith: []string{"-address"}, subs: append(roSub("status", "version"), namedSpec{"secrets", withSubs("list")})},
-		"consul":     {probe: true, notReadWith: []string{"-http-addr"}, subs: append(roSub("members", "info", "version"), namedSpec{"catalog", withSubs("services", "nodes", "datacenters")})},
-		"nomad":      {probe: true, notReadWith: []string{"-address"}, subs: append(roSub("status", "version"), namedSpec{"job", withSubs("status")}, namedSpec{"node", withSubs("status")})},
+		"pulumi":     {read: &readSpec{notReadWith: []string{"--show-secrets"}}, subs: subcommands{{"stack", &cmdSpec{subs: roSub("ls", "output", "history")}}}},
+		"vault":      {read: &readSpec{notReadWith: []string{"-address"}}, subs: append(roSub("status", "version"), namedSpec{"secrets", withSubs("list")})},
+		"consul":     {probe: true, read: &readSpec{notReadWith: []string{"-http-addr"}}, subs: append(roSub("members", "info", "version"), namedSpec{"catalog", withSubs("services", "nodes", "datacenters")})},
+		"nomad":      {probe: true, read: &readSpec{notReadWith: []string{"-address"}}, subs: append(roSub("status", "version"), namedSpec{"job", withSubs("status")}, namedSpec{"node", withSubs("status")})},
 		"argocd":     {probe: true, subs: subcommands{{"app", withSubs("list", "get", "history")}, {"version", ro}}},
-		"flux":       {probe: true, notReadWith: []string{"--kubeconfig", "--server"}, subs: subcommands{{"get", ro}, {"version", ro}}},
-		"istioctl":   {probe: true, notReadWith: []string{"--kubeconfig"}, subs: roSub("proxy-status", "version", "analyze")},
-		"stern":      {readOnly: true, probe: true, notReadWith: []string{"--kubeconfig"}},
-		"kubectx":    {readOnly: true, readBare: true, probe: true, readWith: []string{"-c", "--current"}},
-		"kubens":     {readOnly: true, readBare: true, probe: true, readWith: []string{"-c", "--current"}},
-		"crontab":    {readWith: []string{"-l"}},
+		"flux":       {probe: true, read: &readSpec{notReadWith: []string{"--kubeconfig", "--server"}}, subs: subcommands{{"get", ro}, {"version", ro}}},
+		"istioctl":   {probe: true, read: &readSpec{notReadWith: []string{"--kubeconfig"}}, subs: roSub("proxy-status", "version", "analyze")},
+		"stern":      {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"--kubeconfig"}}},
+		"kubectx":    {readOnly: true, readBare: true, probe: true, read: &readSpec{readWith: []string{"-c", "--current"}}},
+		"kubens":     {readOnly: true, readBare: true, probe: true, read: &readSpec{readWith: []string{"-c", "--current"}}},
+		"crontab":    {read: &readSpec{readWith: []string{"-l"}}},
 		"xcrun":      {probe: true, subs: subcommands{{"simctl", withSubs("list")}, {"--show-sdk-path", ro}, {"--find", ro}}},
-		"emulator":   {probe: true, readWith: []string{"-list-avds"}},
-		"sdkmanager": {probe: true, readWith: []string{"--list", "--list_installed"}},
-		"code":       {readWith: []string{"--list-extensions"}},
+		"emulator":   {probe: true, read: &readSpec{readWith: []string{"-list-avds"}}},
+		"sdkmanager": {probe: true, read: &readSpec{readWith: []string{"--list", "--list_installed"}}},
+		"code":       {read: &readSpec{readWith: []string{"--list-extensions"}}},
 		"opam":       {probe: true, subs: roSub("list", "show", "switch")},
 		"luarocks":   {probe: true, subs: roSub("list", "show", "search")},
 
@@ -380,17 +379,15 @@ func readCommands() map[string]*cmdSpec {
 		// that reads files or runs code, a shell escape, a script file or
 		// an output file is not a read, nor is the client with no SQL
 		// given (it runs what its input says).
-		"psql": {readSQL: []string{"-c", "--command"}, readWith: []string{"-l", "--list"},
-			notReadWith: []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}},
-		"mysql":             {readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}},
-		"mariadb":           {readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}},
-		"sqlite3":           {readSQL: []string{""}, notReadWith: []string{"-cmd", "-init", "-A", "-archive"}},
-		"clickhouse-client": {readSQL: []string{"-q", "--query"}, notReadWith: []string{"--queries-file"}},
-		"redis-cli": {readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"},
-			notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}},
+		"psql":              {read: &readSpec{readSQL: []string{"-c", "--command"}, readWith: []string{"-l", "--list"}, notReadWith: []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}}},
+		"mysql":             {read: &readSpec{readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}}},
+		"mariadb":           {read: &readSpec{readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}}},
+		"sqlite3":           {read: &readSpec{readSQL: []string{""}, notReadWith: []string{"-cmd", "-init", "-A", "-archive"}}},
+		"clickhouse-client": {read: &readSpec{readSQL: []string{"-q", "--query"}, notReadWith: []string{"--queries-file"}}},
+		"redis-cli":         {read: &readSpec{readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}, notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}}},
 
 		// Package managers and toolchains: what is installed, and where.
-		"npm": {notReadWith: []string{"--registry"}, about: []string{"-v"},
+		"npm": {read: &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
 			subs: append(roSub("ls", "list", "ll", "la", "view", "info", "show", "v", "outdated", "why", "explain",
 				"prefix", "root", "search", "bin", "whoami", "fund", "help", "help-search", "query"),
 				namedSpec{"pkg", withSubs("get")},
@@ -398,25 +395,25 @@ func readCommands() map[string]*cmdSpec {
 				namedSpec{"version", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"config", withSubs("get", "list", "ls")})},
-		"pnpm": {about: []string{"-v"}, subs: append(roSub("ls", "list", "outdated", "why"),
+		"pnpm": {read: &readSpec{about: []string{"-v"}}, subs: append(roSub("ls", "list", "outdated", "why"),
 			namedSpec{"config", withSubs("get", "list")}, namedSpec{"store", withSubs("path")},
 			namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}})},
-		"yarn": {about: []string{"-v"}, subs: append(roSub("list", "info", "why", "outdated"), namedSpec{"config", withSubs("get", "list")})},
+		"yarn": {read: &readSpec{about: []string{"-v"}}, subs: append(roSub("list", "info", "why", "outdated"), namedSpec{"config", withSubs("get", "list")})},
 		"pip":  {subs: append(roSub("list", "show", "freeze", "check", "help", "debug"), namedSpec{"index", withSubs("versions")})},
 		"pip3": {subs: append(roSub("list", "show", "freeze", "check", "help", "debug"), namedSpec{"index", withSubs("versions")})},
 		"cargo": {subs: append(roSub("tree", "metadata", "version", "search", "locate-project", "pkgid", "help", "read-manifest", "verify-project"),
-			namedSpec{"install", &cmdSpec{readWith: []string{"--list"}}})},
+			namedSpec{"install", &cmdSpec{read: &readSpec{readWith: []string{"--list"}}}})},
 		// go list takes the build flags: -toolexec and -exec run a program.
-		"go": {notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
+		"go": {read: &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 			subs: append(roSub("list", "version", "doc", "help"),
 				namedSpec{"mod", withSubs("graph", "why")},
-				namedSpec{"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}})},
+				namedSpec{"env", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}})},
 	}
 }
 
 // gcloudRead is a gcloud group whose read verbs stand at operand at.
 func gcloudRead(at int) *cmdSpec {
-	return &cmdSpec{readVerbs: []string{"list", "describe"}, verbAt: at}
+	return &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: at}}
 }
 
 // gcloudGroups are the gcloud groups by where their verb stands: GROUP
@@ -438,7 +435,7 @@ func gcloudGroups() subcommands {
 func azGroups() subcommands {
 	var out subcommands
 	for _, g := range []string{"network", "storage", "sql", "monitor", "deployment", "role", "policy", "ad"} {
-		out = append(out, namedSpec{g, &cmdSpec{readVerbs: []string{"list", "show"}, verbAt: 1}})
+		out = append(out, namedSpec{g, &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}})
 	}
 	return out
 }
@@ -446,5 +443,5 @@ func azGroups() subcommands {
 // awsReads is an aws service whose read operations are describe-*,
 // list-* and the ones named.
 func awsReads(verbs ...string) *cmdSpec {
-	return &cmdSpec{readVerbs: append([]string{"describe-", "list-"}, verbs...)}
+	return &cmdSpec{read: &readSpec{readVerbs: append([]string{"describe-", "list-"}, verbs...)}}
 }

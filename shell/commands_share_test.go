@@ -32,7 +32,6 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	out := *a
 	out.subs = nil
 	out.long = join(a.long, b.long)
-	out.pairs = join(a.pairs, b.pairs)
 	out.shortVal = a.shortVal
 	for i := 0; i < len(b.shortVal); i++ {
 		if strings.IndexByte(out.shortVal, b.shortVal[i]) < 0 {
@@ -41,62 +40,92 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	}
 	out.effect |= b.effect
 	if b.class != "" {
-		out.class, out.why, out.unless, out.bare = b.class, b.why, b.unless, b.bare
+		out.class, out.why, out.bare = b.class, b.why, b.bare
 	}
 	out.opts = append(append([]optEffect(nil), a.opts...), b.opts...)
 	out.deletes = a.deletes || b.deletes
-	out.recursive = join(a.recursive, b.recursive)
 	out.treeDeletes = a.treeDeletes || b.treeDeletes
-	if b.dashOperand != nil {
-		out.dashOperand = b.dashOperand
-	}
 	out.numeric = a.numeric || b.numeric
 	out.singleDash = a.singleDash || b.singleDash
 	out.bundled = a.bundled || b.bundled
 	out.wraps = a.wraps || b.wraps
 	out.inOrder = a.inOrder || b.inOrder
-	out.short = joinBytes(a.short, b.short)
-	out.shortAttached = joinBytes(a.shortAttached, b.shortAttached)
-	out.positional = max(a.positional, b.positional)
 	out.assigns = a.assigns || b.assigns
 	out.subject = a.subject || b.subject
-	out.noCommand = joinBytes(a.noCommand, b.noCommand)
-	out.launch = append(append([]launcher(nil), a.launch...), b.launch...)
 	out.exec = a.exec || b.exec
 	if b.files != noFiles {
 		out.files = b.files
 	}
 	out.pattern = a.pattern || b.pattern
-	out.maxOps = max(a.maxOps, b.maxOps)
-	if b.suffix != "" {
-		out.suffix = b.suffix
-	}
 	out.decompress = a.decompress || b.decompress
 	out.saves = a.saves || b.saves
 	out.probe = a.probe || b.probe
 	out.fileOpts = a.fileOpts || b.fileOpts
-	if b.fileCode != nil {
-		out.fileCode = b.fileCode
-	}
 	if b.runs != runsNothing {
 		out.runs = b.runs
 	}
-	if b.needMode != "" {
-		out.needMode = b.needMode
-	}
-	out.everySub = append(append([]optEffect(nil), a.everySub...), b.everySub...)
-	if b.otherSub != nil {
-		out.otherSub = b.otherSub
-	}
 	out.readOnly = a.readOnly || b.readOnly
 	out.readBare = a.readBare || b.readBare
-	out.notReadWith = join(a.notReadWith, b.notReadWith)
-	out.readWith = join(a.readWith, b.readWith)
-	out.readVerbs = join(a.readVerbs, b.readVerbs)
-	out.verbAt = max(a.verbAt, b.verbAt)
-	out.about = join(a.about, b.about)
-	out.readSQL = join(a.readSQL, b.readSQL)
-	out.analyse = chainChecks(a.analyse, b.analyse)
+	// A group is there when either entry has it.
+	if a.wrap != nil || b.wrap != nil {
+		aw, bw := a.wrapFields(), b.wrapFields()
+		out.wrap = &wrapSpec{
+			short:         joinBytes(aw.short, bw.short),
+			shortAttached: joinBytes(aw.shortAttached, bw.shortAttached),
+			positional:    max(aw.positional, bw.positional),
+			noCommand:     joinBytes(aw.noCommand, bw.noCommand),
+			launch:        append(append([]launcher(nil), aw.launch...), bw.launch...),
+		}
+	}
+	if a.read != nil || b.read != nil {
+		ar, br := a.readFields(), b.readFields()
+		out.read = &readSpec{
+			notReadWith: join(ar.notReadWith, br.notReadWith),
+			readWith:    join(ar.readWith, br.readWith),
+			readVerbs:   join(ar.readVerbs, br.readVerbs),
+			verbAt:      max(ar.verbAt, br.verbAt),
+			about:       join(ar.about, br.about),
+			readSQL:     join(ar.readSQL, br.readSQL),
+		}
+	}
+	if a.rare != nil || b.rare != nil {
+		ar, br := a.rareFields(), b.rareFields()
+		r := ar
+		r.pairs = join(ar.pairs, br.pairs)
+		if b.class != "" {
+			r.unless = br.unless
+		}
+		r.recursive = join(ar.recursive, br.recursive)
+		if br.dashOperand != nil {
+			r.dashOperand = br.dashOperand
+		}
+		r.maxOps = max(ar.maxOps, br.maxOps)
+		if br.suffix != "" {
+			r.suffix = br.suffix
+		}
+		if br.fileCode != nil {
+			r.fileCode = br.fileCode
+		}
+		if br.needMode != "" {
+			r.needMode = br.needMode
+		}
+		r.everySub = append(append([]optEffect(nil), ar.everySub...), br.everySub...)
+		if br.otherSub != nil {
+			r.otherSub = br.otherSub
+		}
+		r.analyse = chainChecks(ar.analyse, br.analyse)
+		out.rare = &r
+	}
+	// A group whose fields merge to nothing is none.
+	if out.wrap != nil && reflect.ValueOf(*out.wrap).IsZero() {
+		out.wrap = nil
+	}
+	if out.read != nil && reflect.ValueOf(*out.read).IsZero() {
+		out.read = nil
+	}
+	if out.rare != nil && reflect.ValueOf(*out.rare).IsZero() {
+		out.rare = nil
+	}
 	for _, sc := range a.subs {
 		out.subs = append(out.subs, namedSpec{sc.name, copyingMerge(sc.spec, nil)})
 	}

@@ -12,39 +12,39 @@ var commandTable = [...]namedSpec{
 	{":", &sharedSpec2},
 	{"[", &sharedSpec3},
 	{"aa-complain", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "stops enforcing an AppArmor profile",
+		effect: EffectPrivilege,
 	}},
 	{"aa-disable", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "turns off an AppArmor profile",
+		effect: EffectPrivilege,
 	}},
 	{"aa-teardown", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "unloads every AppArmor profile",
+		effect: EffectPrivilege,
 	}},
 	{"ack", &sharedSpec4},
 	{"act", &cmdSpec{
-		probe:    true,
-		readWith: []string{"-l", "--list"},
+		probe: true,
+		read:  &readSpec{readWith: []string{"-l", "--list"}},
 	}},
 	{"actionlint", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-shellcheck", "-pyflakes"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-shellcheck", "-pyflakes"}},
 	}},
 	{"addgroup", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "creates a group or adds a user to one",
+		effect: EffectPrivilege,
 	}},
 	{"adduser", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "creates a user or adds one to a group",
+		effect: EffectPrivilege,
 	}},
 	{"ag", &sharedSpec4},
 	{"apache2", &sharedSpec5},
@@ -78,25 +78,25 @@ var commandTable = [...]namedSpec{
 	{"aria2c", &cmdSpec{
 		long:     []string{"on-download-complete=", "on-download-error=", "on-download-start=", "on-download-pause=", "on-download-stop=", "on-bt-download-complete=", "input-file=", "dir=", "out="},
 		shortVal: "idoxsjk",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"--on-download-complete", "--on-download-error", "--on-download-start", "--on-download-pause", "--on-download-stop", "--on-bt-download-complete"}, exec: true}, {names: []string{"-i", "--input-file"}, file: fileRead}},
+		effect:   EffectNetwork,
 		fileOpts: true,
 	}},
 	{"arp", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		readBare:    true,
-		notReadWith: []string{"-d", "--delete", "-s", "--set", "-f", "--file"},
+		probe:    true,
+		readOnly: true,
+		readBare: true,
+		read:     &readSpec{notReadWith: []string{"-d", "--delete", "-s", "--set", "-f", "--file"}},
 	}},
 	{"asdf", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"plugin-list", &sharedSpec2}},
 		probe: true,
 	}},
 	{"at", &cmdSpec{
-		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "schedules a command to run later by itself",
-		unless: []string{"-l", "-r", "-d", "-c"},
+		effect: EffectPersistence,
+		rare:   &rareSpec{unless: []string{"-l", "-r", "-d", "-c"}},
 	}},
 	{"auditctl", &cmdSpec{
 		shortVal: "ewWaAkFSdlR",
@@ -104,20 +104,17 @@ var commandTable = [...]namedSpec{
 	}},
 	{"awk", &sharedSpec6},
 	{"aws", &cmdSpec{
-		long:        []string{"query-string=", "sql="},
-		effect:      EffectNetwork,
-		opts:        []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}, {operand: true, match: awsFileCredential, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {names: []string{"--query-string", "--sql"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
-		subs:        subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}, readVerbs: []string{"list", "list-profiles"}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}, readVerbs: []string{"get-caller-identity"}}}, {"s3api", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true, readVerbs: []string{"describe-", "list-", "get-bucket-", "head-object", "head-bucket"}}}, {"s3", &cmdSpec{long: []string{"acl="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {names: []string{"--acl"}, value: publicACL, class: "exfiltration", why: "makes the objects it uploads readable by anyone"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}, readVerbs: []string{"ls"}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}, readVerbs: []string{"describe-", "list-", "get-role", "get-user", "get-group", "get-policy", "get-account-summary"}}}, {"lambda", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-function", "get-function-configuration", "get-alias", "get-policy"}}}, {"apigateway", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-rest-apis", "get-stages", "get-resources"}}}, {"cloudwatch", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-metric-statistics", "get-metric-data"}}}, {"sqs", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-queue-attributes", "get-queue-url"}}}, {"logs", &cmdSpec{readVerbs: []string{"describe-", "list-", "filter-log-events", "get-log-events", "tail"}}}, {"cloudtrail", &cmdSpec{readVerbs: []string{"describe-", "list-", "lookup-events"}}}, {"ce", &cmdSpec{readVerbs: []string{"describe-", "list-", "get-cost-and-usage"}}}},
-		notReadWith: []string{"--endpoint-url"},
-		readVerbs:   []string{"describe-", "list-"},
-		verbAt:      1,
+		long:   []string{"query-string=", "sql="},
+		opts:   []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}, {operand: true, match: awsFileCredential, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {names: []string{"--query-string", "--sql"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+		subs:   subcommands{{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: "credential-access", why: "prints AWS credentials"}}, read: &readSpec{readVerbs: []string{"list", "list-profiles"}}}}, {"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: "credential-access", why: "creates AWS credentials"}}, read: &readSpec{readVerbs: []string{"get-caller-identity"}}}}, {"s3api", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectNetwork, probe: true, read: &readSpec{readVerbs: []string{"describe-", "list-", "get-bucket-", "head-object", "head-bucket"}}}}, {"s3", &cmdSpec{long: []string{"acl="}, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes S3 objects or buckets"}, {names: []string{"--acl"}, value: publicACL, class: "exfiltration", why: "makes the objects it uploads readable by anyone"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"--delete"}, class: "destructive", why: "deletes objects that are not in the source"}}, effect: EffectNetwork, read: &readSpec{readVerbs: []string{"ls"}}}}, {"secretsmanager", &cmdSpec{opts: []optEffect{{names: []string{"get-secret-value"}, operand: true, class: "credential-access", why: "prints a secret"}, {names: []string{"update-secret", "put-secret-value"}, operand: true, class: "destructive", why: "overwrites a stored secret, which its users read"}}}}, {"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: "credential-access", why: "prints decrypted parameters"}}}}, {"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: "credential-access", why: "creates long-lived AWS credentials"}, {names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants AWS permissions"}, {operand: true, match: cloudDelete, class: "destructive", why: "deletes or terminates cloud resources"}}, read: &readSpec{readVerbs: []string{"describe-", "list-", "get-role", "get-user", "get-group", "get-policy", "get-account-summary"}}}}, {"lambda", &cmdSpec{read: &readSpec{readVerbs: []string{"describe-", "list-", "get-function", "get-function-configuration", "get-alias", "get-policy"}}}}, {"apigateway", &cmdSpec{read: &readSpec{readVerbs: []string{"describe-", "list-", "get-rest-apis", "get-stages", "get-resources"}}}}, {"cloudwatch", &cmdSpec{read: &readSpec{readVerbs: []string{"describe-", "list-", "get-metric-statistics", "get-metric-data"}}}}, {"sqs", &cmdSpec{read: &readSpec{readVerbs: []string{"describe-", "list-", "get-queue-attributes", "get-queue-url"}}}}, {"logs", &cmdSpec{read: &readSpec{readVerbs: []string{"describe-", "list-", "filter-log-events", "get-log-events", "tail"}}}}, {"cloudtrail", &cmdSpec{read: &readSpec{readVerbs: []string{"describe-", "list-", "lookup-events"}}}}, {"ce", &cmdSpec{read: &readSpec{readVerbs: []string{"describe-", "list-", "get-cost-and-usage"}}}}},
+		effect: EffectNetwork,
+		read:   &readSpec{notReadWith: []string{"--endpoint-url"}, readVerbs: []string{"describe-", "list-"}, verbAt: 1},
 	}},
 	{"az", &cmdSpec{
-		effect:    EffectNetwork,
-		opts:      []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:      subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, readVerbs: []string{"list", "show", "list-locations"}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, readVerbs: []string{"list", "show"}, verbAt: 1}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec2}, {"network", &sharedSpec8}, {"storage", &sharedSpec8}, {"sql", &sharedSpec8}, {"monitor", &sharedSpec8}, {"deployment", &sharedSpec8}, {"policy", &sharedSpec8}, {"ad", &sharedSpec8}},
-		readVerbs: []string{"list", "show"},
-		verbAt:    1,
+		opts:   []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec2}, {"network", &sharedSpec8}, {"storage", &sharedSpec8}, {"sql", &sharedSpec8}, {"monitor", &sharedSpec8}, {"deployment", &sharedSpec8}, {"policy", &sharedSpec8}, {"ad", &sharedSpec8}},
+		effect: EffectNetwork,
+		read:   &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
 	}},
 	{"b2sum", &cmdSpec{
 		shortVal: "l",
@@ -142,15 +139,15 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"batch", &cmdSpec{
-		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "schedules a command to run later by itself",
+		effect: EffectPersistence,
 	}},
 	{"bc", &sharedSpec3},
 	{"beeline", &cmdSpec{
 		shortVal: "eu",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+		effect:   EffectNetwork,
 	}},
 	{"black", &sharedSpec9},
 	{"blkdiscard", &cmdSpec{
@@ -158,21 +155,21 @@ var commandTable = [...]namedSpec{
 		why:   "discards every block of a device",
 	}},
 	{"bq", &cmdSpec{
-		effect: EffectNetwork,
 		subs:   subcommands{{"query", &cmdSpec{opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
+		effect: EffectNetwork,
 	}},
 	{"brew", &cmdSpec{
-		subs:     subcommands{{"install", &sharedSpec10}, {"tap", &cmdSpec{effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
-		readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"},
+		subs: subcommands{{"install", &sharedSpec10}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
+		read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
 	}},
 	{"brotli", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
 		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:    compressKind,
-		suffix:   ".br",
 		probe:    true,
 		fileOpts: true,
+		rare:     &rareSpec{suffix: ".br"},
 	}},
 	{"buf", &sharedSpec9},
 	{"builtin", &sharedSpec11},
@@ -180,18 +177,18 @@ var commandTable = [...]namedSpec{
 		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"x", &sharedSpec13}},
 	}},
 	{"bundle", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}}},
 	}},
 	{"bunzip2", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
 		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:      compressKind,
-		suffix:     ".bz2",
 		decompress: true,
 		probe:      true,
 		fileOpts:   true,
+		rare:       &rareSpec{suffix: ".bz2"},
 	}},
 	{"busybox", &sharedSpec11},
 	{"bw", &cmdSpec{
@@ -199,8 +196,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"bwrap", &cmdSpec{
 		long:  []string{"unshare-all", "unshare-user", "unshare-ipc", "unshare-pid", "unshare-net", "unshare-uts", "unshare-cgroup", "share-net", "die-with-parent", "new-session", "as-pid-1", "clearenv", "bind=", "ro-bind=", "dev-bind=", "bind-try=", "ro-bind-try=", "dev=", "proc=", "tmpfs=", "dir=", "chdir=", "setenv=", "unsetenv=", "uid=", "gid=", "hostname=", "symlink=", "remount-ro=", "cap-add=", "cap-drop=", "dev-bind-try=", "chmod=", "ro-bind-data=", "bind-data=", "file="},
-		pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"},
 		wraps: true,
+		rare:  &rareSpec{pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"}},
 	}},
 	{"bzcat", &sharedSpec14},
 	{"bzip2", &sharedSpec15},
@@ -213,11 +210,11 @@ var commandTable = [...]namedSpec{
 	{"caffeinate", &cmdSpec{
 		shortVal: "tw",
 		wraps:    true,
-		short:    "dimsu",
+		wrap:     &wrapSpec{short: "dimsu"},
 	}},
 	{"cal", &sharedSpec3},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, readWith: []string{"--list"}}}, {"tree", &sharedSpec2}, {"metadata", &sharedSpec2}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}},
+		subs: subcommands{{"publish", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork, read: &readSpec{readWith: []string{"--list"}}}}, {"tree", &sharedSpec2}, {"metadata", &sharedSpec2}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}},
 	}},
 	{"cat", &sharedSpec14},
 	{"catchsegv", &sharedSpec11},
@@ -233,49 +230,48 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 	}},
 	{"chage", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes password expiry",
-		unless: []string{"-l", "--list"},
+		effect: EffectPrivilege,
+		rare:   &rareSpec{unless: []string{"-l", "--list"}},
 	}},
 	{"chattr", &cmdSpec{
 		opts: []optEffect{{names: []string{"-i", "-a"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the flag that keeps a file from being changed"}},
 	}},
 	{"chgrp", &cmdSpec{
-		long:      []string{"changes", "dereference", "no-dereference", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-		opts:      []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}},
-		recursive: []string{"-R", "--recursive"},
-		files:     modeKind,
-		pattern:   true,
-		fileOpts:  true,
+		long:     []string{"changes", "dereference", "no-dereference", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
+		opts:     []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}},
+		files:    modeKind,
+		pattern:  true,
+		fileOpts: true,
+		rare:     &rareSpec{recursive: []string{"-R", "--recursive"}},
 	}},
 	{"chkconfig", &cmdSpec{
-		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
-		unless: []string{"--list"},
+		effect: EffectPersistence,
+		rare:   &rareSpec{unless: []string{"--list"}},
 	}},
 	{"chmod", &cmdSpec{
-		long:        []string{"changes", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-		opts:        []optEffect{{operand: true, match: setuidMode, effect: EffectPrivilege, class: "privilege-escalation", why: "sets the setuid or setgid bit, so the program runs with its owner's rights"}, {names: []string{"--reference"}, file: fileRead, pattern: true}},
-		recursive:   []string{"-R", "--recursive"},
-		dashOperand: dashMode,
-		files:       modeKind,
-		pattern:     true,
-		fileOpts:    true,
+		long:     []string{"changes", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
+		opts:     []optEffect{{operand: true, match: setuidMode, effect: EffectPrivilege, class: "privilege-escalation", why: "sets the setuid or setgid bit, so the program runs with its owner's rights"}, {names: []string{"--reference"}, file: fileRead, pattern: true}},
+		files:    modeKind,
+		pattern:  true,
+		fileOpts: true,
+		rare:     &rareSpec{recursive: []string{"-R", "--recursive"}, dashOperand: dashMode},
 	}},
 	{"chown", &cmdSpec{
-		long:      []string{"changes", "dereference", "no-dereference", "from=", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-		opts:      []optEffect{{operand: true, match: rootOwner, effect: EffectPrivilege, class: "privilege-escalation", why: "hands files to root"}, {names: []string{"--reference"}, file: fileRead, pattern: true}},
-		recursive: []string{"-R", "--recursive"},
-		files:     modeKind,
-		pattern:   true,
-		fileOpts:  true,
+		long:     []string{"changes", "dereference", "no-dereference", "from=", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
+		opts:     []optEffect{{operand: true, match: rootOwner, effect: EffectPrivilege, class: "privilege-escalation", why: "hands files to root"}, {names: []string{"--reference"}, file: fileRead, pattern: true}},
+		files:    modeKind,
+		pattern:  true,
+		fileOpts: true,
+		rare:     &rareSpec{recursive: []string{"-R", "--recursive"}},
 	}},
 	{"chpasswd", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes passwords",
+		effect: EffectPrivilege,
 	}},
 	{"chpst", &cmdSpec{
 		shortVal: "ugUenlmdofcrp",
@@ -283,69 +279,66 @@ var commandTable = [...]namedSpec{
 	}},
 	{"chronic", &cmdSpec{
 		wraps: true,
-		short: "ev",
+		wrap:  &wrapSpec{short: "ev"},
 	}},
 	{"chroot", &cmdSpec{
-		long:       []string{"skip-chdir", "userspec=", "groups="},
-		effect:     EffectRuns | EffectPrivilege,
-		class:      "privilege-escalation",
-		why:        "runs a command with another root directory (as root)",
-		wraps:      true,
-		positional: 1,
-		subject:    true,
+		long:    []string{"skip-chdir", "userspec=", "groups="},
+		class:   "privilege-escalation",
+		why:     "runs a command with another root directory (as root)",
+		effect:  EffectRuns | EffectPrivilege,
+		wraps:   true,
+		subject: true,
+		wrap:    &wrapSpec{positional: 1},
 	}},
 	{"chrt", &cmdSpec{
-		long:       []string{"all-tasks", "batch", "deadline", "ext", "fifo", "idle", "other", "rr", "reset-on-fork", "max", "pid", "verbose", "sched-runtime=", "sched-period=", "sched-deadline="},
-		shortVal:   "TPD",
-		wraps:      true,
-		short:      "abdefiorRmpv",
-		positional: 1,
-		noCommand:  "pm",
+		long:     []string{"all-tasks", "batch", "deadline", "ext", "fifo", "idle", "other", "rr", "reset-on-fork", "max", "pid", "verbose", "sched-runtime=", "sched-period=", "sched-deadline="},
+		shortVal: "TPD",
+		wraps:    true,
+		wrap:     &wrapSpec{short: "abdefiorRmpv", noCommand: "pm", positional: 1},
 	}},
 	{"chsh", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes a user's login shell",
+		effect: EffectPrivilege,
 	}},
 	{"cksum", &sharedSpec19},
 	{"clang", &sharedSpec20},
 	{"clang++", &sharedSpec16},
 	{"clickhouse-client", &cmdSpec{
-		long:        []string{"query="},
-		shortVal:    "q",
-		effect:      EffectNetwork,
-		opts:        []optEffect{{names: []string{"-q", "--query"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
-		notReadWith: []string{"--queries-file"},
-		readSQL:     []string{"-q", "--query"},
+		long:     []string{"query="},
+		shortVal: "q",
+		opts:     []optEffect{{names: []string{"-q", "--query"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+		effect:   EffectNetwork,
+		read:     &readSpec{notReadWith: []string{"--queries-file"}, readSQL: []string{"-q", "--query"}},
 	}},
 	{"cloudflared", &cmdSpec{
+		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"list", "info", "--help"}}}}},
 		effect: EffectNetwork,
-		subs:   subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}},
 	}},
 	{"cmake", &cmdSpec{
 		shortVal: "SBCDUGTAP",
 		opts:     []optEffect{{names: []string{"-P"}, value: standardInput, class: "inline-code", why: "runs a CMake script given inline on standard input, which no rule can read"}},
-		analyse:  cmakeCommands,
+		rare:     &rareSpec{analyse: cmakeCommands},
 	}},
 	{"cmp", &cmdSpec{
 		long:     []string{"ignore-initial=", "bytes="},
 		shortVal: "in",
 		files:    readAll,
-		maxOps:   2,
 		readOnly: true,
+		rare:     &rareSpec{maxOps: 2},
 	}},
 	{"cockroach", &cmdSpec{
-		effect: EffectNetwork,
 		subs:   subcommands{{"sql", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
+		effect: EffectNetwork,
 	}},
 	{"code", &cmdSpec{
-		subs:     subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: "exfiltration", why: "exposes this machine to the internet through a VS Code tunnel", unless: []string{"status", "user", "--help", "-h"}}}},
-		readWith: []string{"--list-extensions"},
+		subs: subcommands{{"tunnel", &cmdSpec{class: "exfiltration", why: "exposes this machine to the internet through a VS Code tunnel", effect: EffectNetwork, rare: &rareSpec{unless: []string{"status", "user", "--help", "-h"}}}}},
+		read: &readSpec{readWith: []string{"--list-extensions"}},
 	}},
 	{"codespell", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"}},
 	}},
 	{"column", &cmdSpec{
 		long:     []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="},
@@ -356,26 +349,26 @@ var commandTable = [...]namedSpec{
 	{"comm", &sharedSpec14},
 	{"command", &cmdSpec{
 		wraps: true,
-		short: "pvV",
+		wrap:  &wrapSpec{short: "pvV"},
 	}},
 	{"compress", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
 		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:    compressKind,
-		suffix:   ".Z",
 		probe:    true,
 		fileOpts: true,
+		rare:     &rareSpec{suffix: ".Z"},
 	}},
 	{"conda", &cmdSpec{
-		subs:   subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec21}},
-		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}},
-		probe:  true,
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec21}},
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}}},
 	}},
 	{"consul", &cmdSpec{
-		subs:        subcommands{{"members", &sharedSpec2}, {"info", &sharedSpec2}, {"version", &sharedSpec2}, {"catalog", &cmdSpec{subs: subcommands{{"services", &sharedSpec2}, {"nodes", &sharedSpec2}, {"datacenters", &sharedSpec2}}}}},
-		probe:       true,
-		notReadWith: []string{"-http-addr"},
+		subs:  subcommands{{"members", &sharedSpec2}, {"info", &sharedSpec2}, {"version", &sharedSpec2}, {"catalog", &cmdSpec{subs: subcommands{{"services", &sharedSpec2}, {"nodes", &sharedSpec2}, {"datacenters", &sharedSpec2}}}}},
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-http-addr"}},
 	}},
 	{"cp", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -393,20 +386,20 @@ var commandTable = [...]namedSpec{
 		long:     []string{"foreground", "kill", "lazy", "restore", "verbose", "include-children", "limit=", "pid=", "exe=", "signal="},
 		shortVal: "lpe",
 		wraps:    true,
-		short:    "fkzrvi",
+		wrap:     &wrapSpec{short: "fkzrvi"},
 	}},
 	{"cqlsh", &cmdSpec{
 		long:     []string{"execute="},
 		shortVal: "eu",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs CQL that drops or empties data"}},
+		effect:   EffectNetwork,
 	}},
 	{"crontab", &cmdSpec{
-		effect:   EffectPersistence,
-		class:    "persistence",
-		why:      "installs a scheduled job that runs later by itself",
-		unless:   []string{"-l"},
-		readWith: []string{"-l"},
+		class:  "persistence",
+		why:    "installs a scheduled job that runs later by itself",
+		effect: EffectPersistence,
+		read:   &readSpec{readWith: []string{"-l"}},
+		rare:   &rareSpec{unless: []string{"-l"}},
 	}},
 	{"cryptsetup", &cmdSpec{
 		opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true, class: "destructive", why: "formats a disk or destroys its encryption keys, so its data cannot be read again"}},
@@ -417,14 +410,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"csvlook", &sharedSpec3},
 	{"ctr", &cmdSpec{
-		effect: EffectRuns,
 		subs:   subcommands{{"run", &sharedSpec23}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec23}}}}},
+		effect: EffectRuns,
 	}},
 	{"curl", &cmdSpec{
 		long:     []string{"output=", "upload-file=", "config=", "data=", "data-binary=", "data-raw=", "data-urlencode=", "data-ascii=", "form=", "form-string=", "json=", "header=", "user-agent=", "referer=", "cookie=", "cookie-jar=", "dump-header=", "request=", "user=", "proxy=", "proxy-user=", "max-time=", "connect-timeout=", "retry=", "retry-delay=", "retry-max-time=", "range=", "write-out=", "output-dir=", "cert=", "key=", "cacert=", "capath=", "trace=", "trace-ascii=", "stderr=", "libcurl=", "etag-save=", "etag-compare=", "hsts=", "alt-svc=", "url=", "resolve=", "connect-to=", "interface=", "limit-rate=", "max-filesize=", "speed-limit=", "speed-time=", "time-cond=", "continue-at=", "quote=", "telnet-option=", "ftp-port=", "netrc-file=", "unix-socket=", "abstract-unix-socket=", "proto=", "proto-redir=", "variable=", "create-file-mode=", "local-port=", "ciphers=", "pinnedpubkey=", "oauth2-bearer=", "aws-sigv4=", "preproxy=", "noproxy=", "mail-from=", "mail-rcpt=", "max-redirs=", "dns-servers=", "doh-url=", "tls-max=", "url-query=", "proxy-header=", "key-type=", "cert-type=", "request-target=", "socks5=", "socks5-hostname=", "happy-eyeballs-timeout-ms=", "keepalive-time=", "remote-name", "remote-name-all", "remote-header-name"},
 		shortVal: "AbcCdDeEFHKmoPQrtTuUwxXyYz",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--form-string", "--json", "--url-query"}, value: secretRef, class: "exfiltration", why: "sends a secret from the environment in the request body"}, {names: []string{"--url"}, value: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"--url", "-e", "--referer", "-x", "--proxy", "--preproxy", "-H", "--header", "--connect-to", "--resolve"}, value: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {names: []string{"-K", "--config"}, exec: true}, {names: []string{"-o", "--output"}, file: fileOutput}, {names: []string{"--output-dir"}, file: fileDir}, {names: []string{"-O", "--remote-name", "--remote-name-all"}, mode: "remote-name"}, {names: []string{"-J", "--remote-header-name"}, mode: "server-names"}, {names: []string{"-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"}, file: fileWrite}, {names: []string{"-T", "--upload-file", "-K", "--config", "--etag-compare", "-E", "--cert", "--key", "--cacert", "--netrc-file"}, file: fileRead}, {names: []string{"-b", "--cookie"}, file: fileRead, form: formNoAssign}, {names: []string{"--url"}, mode: "url"}, {names: []string{"-w", "--write-out"}, file: fileWrite, form: formWriteOut}, {names: []string{"-d", "--data", "--data-binary", "--data-ascii", "--json"}, file: fileRead, form: formAt}, {names: []string{"--data-urlencode"}, file: fileRead, form: formAnyAt}, {names: []string{"-F", "--form"}, file: fileRead, form: formField}},
+		effect:   EffectNetwork,
 		files:    fetchKind,
 		fileOpts: true,
 	}},
@@ -437,12 +430,12 @@ var commandTable = [...]namedSpec{
 	{"darkhttpd", &sharedSpec24},
 	{"dart", &sharedSpec9},
 	{"date", &cmdSpec{
-		long:        []string{"date=", "file=", "reference="},
-		shortVal:    "dfr",
-		opts:        []optEffect{{names: []string{"-f", "--file"}, file: fileRead}},
-		fileOpts:    true,
-		readOnly:    true,
-		notReadWith: []string{"-s", "--set"},
+		long:     []string{"date=", "file=", "reference="},
+		shortVal: "dfr",
+		opts:     []optEffect{{names: []string{"-f", "--file"}, file: fileRead}},
+		fileOpts: true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-s", "--set"}},
 	}},
 	{"dbus-launch", &cmdSpec{
 		long:  []string{"sh-syntax", "csh-syntax", "auto-syntax", "binary-syntax", "close-stderr", "exit-with-session", "exit-with-x11", "autolaunch=", "config-file="},
@@ -453,8 +446,8 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 	}},
 	{"dd", &cmdSpec{
-		files:    codeKind,
-		fileCode: (*walker).ddCode,
+		files: codeKind,
+		rare:  &rareSpec{fileCode: (*walker).ddCode},
 	}},
 	{"declare", &sharedSpec25},
 	{"defaults", &cmdSpec{
@@ -466,8 +459,8 @@ var commandTable = [...]namedSpec{
 		effect:      EffectDeletes,
 		deletes:     true,
 		treeDeletes: true,
-		short:       "fdv",
 		files:       writeAll,
+		wrap:        &wrapSpec{short: "fdv"},
 	}},
 	{"deluser", &sharedSpec26},
 	{"df", &sharedSpec3},
@@ -482,8 +475,8 @@ var commandTable = [...]namedSpec{
 	{"diff3", &sharedSpec3},
 	{"dig", &sharedSpec27},
 	{"direnv", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, operands: 1}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, operands: 1}}},
 	}},
 	{"dirname", &sharedSpec3},
 	{"diskutil", &cmdSpec{
@@ -491,20 +484,20 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"distrobox", &cmdSpec{
-		launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}, shortVal: "na", wraps: true}, dashdash: true, remote: true}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}, shortVal: "na", wraps: true}, dashdash: true, remote: true}}},
 	}},
 	{"ditto", &cmdSpec{
 		long:     []string{"arch=", "bom=", "zlibCompressionLevel=", "password", "keepParent", "rsrc", "norsrc", "extattr", "noextattr", "qtn", "noqtn", "acl", "noacl", "sequesterRsrc", "hfsCompression", "nohfsCompression", "preserveHFSCompression", "nopreserveHFSCompression", "nocache", "persistRootless", "clone", "noclone"},
 		opts:     []optEffect{{names: []string{"--bom"}, file: fileRead}},
 		files:    codeKind,
 		fileOpts: true,
-		fileCode: (*walker).dittoCode,
+		rare:     &rareSpec{fileCode: (*walker).dittoCode},
 	}},
 	{"dmesg", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-C", "--clear", "-c", "--read-clear", "-n", "--console-level", "-D", "--console-off", "-E", "--console-on"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-C", "--clear", "-c", "--read-clear", "-n", "--console-level", "-D", "--console-off", "-E", "--console-on"}},
 	}},
 	{"dnf", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
@@ -517,37 +510,35 @@ var commandTable = [...]namedSpec{
 	}},
 	{"doas", &cmdSpec{
 		shortVal: "uC",
-		effect:   EffectPrivilege,
 		class:    "privilege-escalation",
 		why:      "runs a command as root",
-		unless:   []string{"-L"},
+		effect:   EffectPrivilege,
 		wraps:    true,
-		short:    "nsL",
 		subject:  true,
+		wrap:     &wrapSpec{short: "nsL"},
+		rare:     &rareSpec{unless: []string{"-L"}},
 	}},
 	{"docker", &cmdSpec{
-		effect:      EffectRuns,
-		subs:        subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec29}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec30}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", effect: EffectRuns, subs: subcommands{{"down", &sharedSpec31}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"config", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}}}, {"push", &sharedSpec17}, {"stop", &sharedSpec32}, {"kill", &sharedSpec32}, {"rm", &sharedSpec32}, {"pause", &sharedSpec32}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec30}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec30}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec33}, {"secret", &sharedSpec33}, {"config", &sharedSpec33}},
-		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec34, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec35, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec34, operands: 1, remote: true}},
-		notReadWith: []string{"-H", "--host", "--config"},
+		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec29}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec30}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec31}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"config", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns}}, {"push", &sharedSpec17}, {"stop", &sharedSpec32}, {"kill", &sharedSpec32}, {"rm", &sharedSpec32}, {"pause", &sharedSpec32}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec30}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec30}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec33}, {"secret", &sharedSpec33}, {"config", &sharedSpec33}},
+		effect: EffectRuns,
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec34, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec35, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec34, operands: 1, remote: true}}},
+		read:   &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		effect:   EffectRuns,
 		subs:     subcommands{{"down", &sharedSpec31}},
+		effect:   EffectRuns,
 	}},
 	{"doctl", &cmdSpec{
-		subs:      subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}, {"account", &cmdSpec{readVerbs: []string{"get"}}}},
-		probe:     true,
-		readVerbs: []string{"list", "get"},
-		verbAt:    2,
+		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}, {"account", &cmdSpec{read: &readSpec{readVerbs: []string{"get"}}}}},
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
 	}},
 	{"dpkg", &cmdSpec{
-		long:        []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
-		opts:        []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
-		notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"},
-		readWith:    []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"},
+		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
+		opts: []optEffect{{names: []string{"-i", "--install", "--unpack"}, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
+		read: &readSpec{notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}, readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"}},
 	}},
 	{"dpkg-query", &sharedSpec3},
 	{"drill", &sharedSpec27},
@@ -574,19 +565,19 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
 	}},
 	{"emulator", &cmdSpec{
-		probe:    true,
-		readWith: []string{"-list-avds"},
+		probe: true,
+		read:  &readSpec{readWith: []string{"-list-avds"}},
 	}},
 	{"entr", &cmdSpec{
-		launch: []launcher{{opts: &cmdSpec{wraps: true, short: "acdnprsz"}}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "acdnprsz"}}}}},
 	}},
 	{"env", &cmdSpec{
 		long:     []string{"ignore-environment", "null", "debug", "block-signal", "default-signal", "ignore-signal", "list-signal-handling", "unset=", "chdir=", "split-string="},
 		shortVal: "uCSP",
 		wraps:    true,
-		short:    "i0v",
 		assigns:  true,
+		wrap:     &wrapSpec{short: "i0v"},
 	}},
 	{"esbuild", &sharedSpec9},
 	{"etex", &sharedSpec38},
@@ -594,7 +585,7 @@ var commandTable = [...]namedSpec{
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
-		short:    "cl",
+		wrap:     &wrapSpec{short: "cl"},
 	}},
 	{"exit", &sharedSpec2},
 	{"expand", &cmdSpec{
@@ -610,13 +601,12 @@ var commandTable = [...]namedSpec{
 		long:     []string{"lib=", "faked="},
 		shortVal: "lsib",
 		wraps:    true,
-		short:    "u",
+		wrap:     &wrapSpec{short: "u"},
 	}},
 	{"faketime", &cmdSpec{
-		shortVal:   "f",
-		wraps:      true,
-		short:      "m",
-		positional: 1,
+		shortVal: "f",
+		wraps:    true,
+		wrap:     &wrapSpec{short: "m", positional: 1},
 	}},
 	{"false", &sharedSpec3},
 	{"fd", &cmdSpec{
@@ -647,7 +637,7 @@ var commandTable = [...]namedSpec{
 		runs:       runsFindExec,
 		files:      codeKind,
 		readOnly:   true,
-		fileCode:   (*walker).findFiles,
+		rare:       &rareSpec{fileCode: (*walker).findFiles},
 	}},
 	{"findmnt", &sharedSpec3},
 	{"firebase", &cmdSpec{
@@ -662,22 +652,21 @@ var commandTable = [...]namedSpec{
 		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"remotes", &sharedSpec2}, {"history", &sharedSpec2}},
 	}},
 	{"flatpak-spawn", &cmdSpec{
-		launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}}},
 	}},
 	{"flit", &sharedSpec41},
 	{"flock", &cmdSpec{
-		long:       []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
-		shortVal:   "wEc",
-		wraps:      true,
-		short:      "sxenuoFv",
-		positional: 1,
+		long:     []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
+		shortVal: "wEc",
+		wraps:    true,
+		wrap:     &wrapSpec{short: "sxenuoFv", positional: 1},
 	}},
 	{"flutter", &sharedSpec9},
 	{"flux", &cmdSpec{
-		subs:        subcommands{{"get", &sharedSpec2}, {"version", &sharedSpec2}},
-		probe:       true,
-		notReadWith: []string{"--kubeconfig", "--server"},
+		subs:  subcommands{{"get", &sharedSpec2}, {"version", &sharedSpec2}},
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"--kubeconfig", "--server"}},
 	}},
 	{"fly", &sharedSpec42},
 	{"flyctl", &sharedSpec42},
@@ -708,41 +697,40 @@ var commandTable = [...]namedSpec{
 	{"gawk", &sharedSpec6},
 	{"gcc", &sharedSpec20},
 	{"gcloud", &cmdSpec{
-		opts:   []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:   subcommands{{"storage", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, probe: true, readVerbs: []string{"ls", "du", "cat"}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec44}}, readVerbs: []string{"list", "describe"}, verbAt: 1}}, {"alpha", &sharedSpec45}, {"beta", &sharedSpec45}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, readVerbs: []string{"list"}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec46}}, readVerbs: []string{"list", "get-value", "get"}}}, {"projects", &cmdSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}, {"secrets", &cmdSpec{readVerbs: []string{"list"}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"functions", &sharedSpec46}, {"builds", &sharedSpec46}, {"services", &sharedSpec46}, {"components", &sharedSpec46}, {"container", &sharedSpec47}, {"run", &sharedSpec47}, {"sql", &sharedSpec47}, {"iam", &sharedSpec47}, {"artifacts", &sharedSpec47}, {"pubsub", &sharedSpec47}, {"logging", &sharedSpec47}, {"monitoring", &sharedSpec47}, {"redis", &sharedSpec47}, {"dns", &sharedSpec47}, {"billing", &sharedSpec47}, {"app", &sharedSpec47}, {"scheduler", &sharedSpec47}, {"tasks", &sharedSpec47}, {"kms", &sharedSpec47}},
-		launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}},
+		opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
+		subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectNetwork, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec44}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec45}, {"beta", &sharedSpec45}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec46}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"functions", &sharedSpec46}, {"builds", &sharedSpec46}, {"services", &sharedSpec46}, {"components", &sharedSpec46}, {"container", &sharedSpec47}, {"run", &sharedSpec47}, {"sql", &sharedSpec47}, {"iam", &sharedSpec47}, {"artifacts", &sharedSpec47}, {"pubsub", &sharedSpec47}, {"logging", &sharedSpec47}, {"monitoring", &sharedSpec47}, {"redis", &sharedSpec47}, {"dns", &sharedSpec47}, {"billing", &sharedSpec47}, {"app", &sharedSpec47}, {"scheduler", &sharedSpec47}, {"tasks", &sharedSpec47}, {"kms", &sharedSpec47}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}}},
 	}},
 	{"gdb", &sharedSpec48},
 	{"gdb-multiarch", &sharedSpec48},
 	{"gdisk", &cmdSpec{
-		class:  "destructive",
-		why:    "rewrites a disk's partition table",
-		unless: []string{"-l"},
+		class: "destructive",
+		why:   "rewrites a disk's partition table",
+		rare:  &rareSpec{unless: []string{"-l"}},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs: subcommands{{"push", &sharedSpec17}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
 	}},
 	{"getconf", &sharedSpec3},
 	{"getent", &cmdSpec{
-		probe:     true,
-		readVerbs: []string{"passwd", "group", "hosts", "ahosts", "ahostsv4", "ahostsv6", "services", "protocols", "networks", "netgroup"},
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"passwd", "group", "hosts", "ahosts", "ahostsv4", "ahostsv6", "services", "protocols", "networks", "netgroup"}},
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, notReadWith: []string{"-t", "--show-token"}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}, readOnly: true, notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"workflow", &sharedSpec49}, {"label", &sharedSpec21}, {"cache", &sharedSpec21}, {"variable", &sharedSpec21}, {"search", &sharedSpec2}, {"ruleset", &sharedSpec49}, {"project", &sharedSpec49}, {"codespace", &sharedSpec21}, {"extension", &sharedSpec21}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec21}, {"status", &sharedSpec2}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"workflow", &sharedSpec49}, {"label", &sharedSpec21}, {"cache", &sharedSpec21}, {"variable", &sharedSpec21}, {"search", &sharedSpec2}, {"ruleset", &sharedSpec49}, {"project", &sharedSpec49}, {"codespace", &sharedSpec21}, {"extension", &sharedSpec21}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec21}, {"status", &sharedSpec2}},
 	}},
 	{"ghc", &sharedSpec9},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
-		effect:   EffectRuns,
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", effect: EffectNetwork, opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, fileCode: (*walker).gitCheckoutFiles}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", class: "destructive", why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"}, opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec50}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec50}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, fileCode: (*walker).gitApplyFiles}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", effect: EffectWrites | EffectNetwork, opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec51}, {"pull", &sharedSpec51}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, notReadWith: []string{"-u", "--upload-pack", "--exec"}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, effect: EffectNetwork, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, analyse: gitConfigCheck, files: codeKind, fileOpts: true, readOnly: true, readBare: true, notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, fileCode: (*walker).gitConfigFiles}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readVerbs: []string{"status", "summary"}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, needMode: "no-index", fileOpts: true, readOnly: true}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, needMode: "no-index", fileOpts: true, readOnly: true}}, {"show", &sharedSpec52}, {"cat-file", &sharedSpec52}, {"status", &sharedSpec53}, {"log", &sharedSpec53}, {"annotate", &sharedSpec53}, {"ls-files", &sharedSpec53}, {"ls-tree", &sharedSpec53}, {"rev-parse", &sharedSpec53}, {"rev-list", &sharedSpec53}, {"describe", &sharedSpec53}, {"shortlog", &sharedSpec53}, {"show-ref", &sharedSpec53}, {"for-each-ref", &sharedSpec53}, {"merge-base", &sharedSpec53}, {"name-rev", &sharedSpec53}, {"whatchanged", &sharedSpec53}, {"cherry", &sharedSpec53}, {"check-ignore", &sharedSpec53}, {"check-attr", &sharedSpec53}, {"count-objects", &sharedSpec53}, {"diff-tree", &sharedSpec53}, {"diff-index", &sharedSpec53}, {"diff-files", &sharedSpec53}, {"version", &sharedSpec53}, {"help", &sharedSpec53}, {"range-diff", &sharedSpec53}, {"var", &sharedSpec53}, {"verify-commit", &sharedSpec53}, {"verify-tag", &sharedSpec53}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, notReadWith: []string{"--lost-found"}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "bB", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "s", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec50}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec50}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec51}, {"pull", &sharedSpec51}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec52}, {"cat-file", &sharedSpec52}, {"status", &sharedSpec53}, {"log", &sharedSpec53}, {"annotate", &sharedSpec53}, {"ls-files", &sharedSpec53}, {"ls-tree", &sharedSpec53}, {"rev-parse", &sharedSpec53}, {"rev-list", &sharedSpec53}, {"describe", &sharedSpec53}, {"shortlog", &sharedSpec53}, {"show-ref", &sharedSpec53}, {"for-each-ref", &sharedSpec53}, {"merge-base", &sharedSpec53}, {"name-rev", &sharedSpec53}, {"whatchanged", &sharedSpec53}, {"cherry", &sharedSpec53}, {"check-ignore", &sharedSpec53}, {"check-attr", &sharedSpec53}, {"count-objects", &sharedSpec53}, {"diff-tree", &sharedSpec53}, {"diff-index", &sharedSpec53}, {"diff-files", &sharedSpec53}, {"version", &sharedSpec53}, {"help", &sharedSpec53}, {"range-diff", &sharedSpec53}, {"var", &sharedSpec53}, {"verify-commit", &sharedSpec53}, {"verify-tag", &sharedSpec53}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		effect:   EffectRuns,
 		runs:     runsGitExec,
 		files:    bySub,
-		everySub: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
-		otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true},
 		fileOpts: true,
+		rare:     &rareSpec{everySub: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, otherSub: &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}},
 	}},
 	{"glab", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
@@ -750,44 +738,43 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gmake", &sharedSpec54},
 	{"go", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}, {"env", &cmdSpec{readOnly: true, notReadWith: []string{"-w", "-u"}}}},
-		notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"},
+		subs: subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}, {"env", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}},
+		read: &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 	}},
 	{"goenv", &sharedSpec55},
 	{"golangci-lint", &sharedSpec9},
 	{"gpasswd", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes group membership",
+		effect: EffectPrivilege,
 	}},
 	{"gpg", &cmdSpec{
 		opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: "credential-access", why: "exports GnuPG private keys"}},
 	}},
 	{"grep", &sharedSpec37},
 	{"groupadd", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "creates a group",
+		effect: EffectPrivilege,
 	}},
 	{"groupdel", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "destructive",
 		why:    "deletes a group",
+		effect: EffectPrivilege,
 	}},
 	{"groupmod", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes a group",
+		effect: EffectPrivilege,
 	}},
 	{"groups", &sharedSpec3},
 	{"gsutil", &cmdSpec{
-		effect:      EffectNetwork,
-		opts:        []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		notReadWith: []string{"-o"},
-		readVerbs:   []string{"ls", "du", "cat", "stat", "version", "help"},
+		opts:   []optEffect{{names: []string{"rm", "rb"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+		effect: EffectNetwork,
+		read:   &readSpec{notReadWith: []string{"-o"}, readVerbs: []string{"ls", "du", "cat", "stat", "version", "help"}},
 	}},
 	{"guix", &cmdSpec{
-		subs:  subcommands{{"package", &cmdSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}},
+		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
 	{"gunzip", &sharedSpec56},
@@ -797,16 +784,15 @@ var commandTable = [...]namedSpec{
 		shortVal: "So",
 		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:    compressKind,
-		suffix:   ".gz",
 		probe:    true,
 		fileOpts: true,
-		readWith: []string{"-l", "--list", "-t", "--test"},
+		read:     &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}},
+		rare:     &rareSpec{suffix: ".gz"},
 	}},
 	{"hadolint", &sharedSpec3},
 	{"hcloud", &cmdSpec{
-		probe:     true,
-		readVerbs: []string{"list", "describe"},
-		verbAt:    1,
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
 	}},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
@@ -819,9 +805,9 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		effect:      EffectNetwork,
-		subs:        subcommands{{"uninstall", &sharedSpec57}, {"delete", &sharedSpec57}, {"del", &sharedSpec57}, {"un", &sharedSpec57}, {"install", &sharedSpec58}, {"upgrade", &sharedSpec58}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, notReadWith: []string{"--output-dir", "--post-renderer"}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec21}, {"dependency", &sharedSpec21}},
-		notReadWith: []string{"--kube-apiserver", "--kubeconfig"},
+		subs:   subcommands{{"uninstall", &sharedSpec57}, {"delete", &sharedSpec57}, {"del", &sharedSpec57}, {"un", &sharedSpec57}, {"install", &sharedSpec58}, {"upgrade", &sharedSpec58}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec21}, {"dependency", &sharedSpec21}},
+		effect: EffectNetwork,
+		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 	}},
 	{"heroku", &cmdSpec{
 		opts:  []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: "credential-access", why: "prints a Heroku API token"}},
@@ -836,8 +822,8 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"history", &cmdSpec{
-		opts:        []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
-		dashOperand: historyOffset,
+		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
+		rare: &rareSpec{dashOperand: historyOffset},
 	}},
 	{"hive", &sharedSpec59},
 	{"host", &sharedSpec27},
@@ -852,8 +838,8 @@ var commandTable = [...]namedSpec{
 	{"http", &sharedSpec61},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		effect:   EffectNetwork,
 		probe:    true,
 	}},
 	{"http.server", &cmdSpec{
@@ -870,31 +856,31 @@ var commandTable = [...]namedSpec{
 	{"hugo", &sharedSpec62},
 	{"hwinfo", &sharedSpec3},
 	{"iconv", &cmdSpec{
-		long:        []string{"from-code=", "to-code=", "output="},
-		shortVal:    "fto",
-		opts:        []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
-		files:       readAll,
-		probe:       true,
-		fileOpts:    true,
-		readOnly:    true,
-		notReadWith: []string{"-o", "--output"},
+		long:     []string{"from-code=", "to-code=", "output="},
+		shortVal: "fto",
+		opts:     []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
+		files:    readAll,
+		probe:    true,
+		fileOpts: true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 	}},
 	{"id", &sharedSpec3},
 	{"iex", &sharedSpec9},
 	{"ifne", &cmdSpec{
 		wraps: true,
-		short: "n",
+		wrap:  &wrapSpec{short: "n"},
 	}},
 	{"incus", &sharedSpec63},
 	{"info", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-o", "--output", "--dribble", "--restore"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-o", "--output", "--dribble", "--restore"}},
 	}},
 	{"insmod", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
+		effect: EffectPrivilege,
 	}},
 	{"install", &cmdSpec{
 		long:     []string{"mode=", "owner=", "group=", "target-directory=", "suffix=", "backup=", "compare", "directory", "preserve-timestamps", "strip", "strip-program=", "verbose", "context=", "no-target-directory"},
@@ -905,27 +891,26 @@ var commandTable = [...]namedSpec{
 	}},
 	{"inxi", &sharedSpec3},
 	{"ionice", &cmdSpec{
-		long:      []string{"ignore", "class=", "classdata=", "pid=", "pgid=", "uid="},
-		shortVal:  "cnpPu",
-		wraps:     true,
-		short:     "t",
-		noCommand: "pPu",
+		long:     []string{"ignore", "class=", "classdata=", "pid=", "pgid=", "uid="},
+		shortVal: "cnpPu",
+		wraps:    true,
+		wrap:     &wrapSpec{short: "t", noCommand: "pPu"},
 	}},
 	{"iostat", &sharedSpec3},
 	{"ip", &cmdSpec{
-		shortVal:    "n",
-		subs:        subcommands{{"addr", &sharedSpec64}, {"address", &sharedSpec64}, {"a", &sharedSpec64}, {"route", &sharedSpec64}, {"r", &sharedSpec64}, {"link", &sharedSpec64}, {"l", &sharedSpec64}, {"neigh", &sharedSpec64}, {"n", &sharedSpec64}, {"rule", &sharedSpec64}},
-		singleDash:  true,
-		launch:      []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec11, operands: 1}},
-		probe:       true,
-		notReadWith: []string{"-b", "-batch", "-force"},
+		shortVal:   "n",
+		subs:       subcommands{{"addr", &sharedSpec64}, {"address", &sharedSpec64}, {"a", &sharedSpec64}, {"route", &sharedSpec64}, {"r", &sharedSpec64}, {"link", &sharedSpec64}, {"l", &sharedSpec64}, {"neigh", &sharedSpec64}, {"n", &sharedSpec64}, {"rule", &sharedSpec64}},
+		singleDash: true,
+		probe:      true,
+		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec11, operands: 1}}},
+		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
 	{"ip6tables", &sharedSpec65},
 	{"iptables", &sharedSpec65},
 	{"istioctl", &cmdSpec{
-		subs:        subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
-		probe:       true,
-		notReadWith: []string{"--kubeconfig"},
+		subs:  subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
 		subs:  subcommands{{"dev", &sharedSpec66}, {"list", &sharedSpec2}},
@@ -941,22 +926,22 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"journalctl", &cmdSpec{
-		long:        []string{"vacuum-time=", "vacuum-size=", "vacuum-files=", "rotate", "flush", "unit=", "follow", "lines=", "since=", "until="},
-		opts:        []optEffect{{names: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files"}, prefix: true, class: "destructive", why: "deletes the system journal, the machine's audit trail"}},
-		readOnly:    true,
-		notReadWith: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog", "-M", "--machine"},
+		long:     []string{"vacuum-time=", "vacuum-size=", "vacuum-files=", "rotate", "flush", "unit=", "follow", "lines=", "since=", "until="},
+		opts:     []optEffect{{names: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files"}, prefix: true, class: "destructive", why: "deletes the system journal, the machine's audit trail"}},
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog", "-M", "--machine"}},
 	}},
 	{"jq", &cmdSpec{
 		long:     []string{"rawfile", "slurpfile"},
 		opts:     []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}},
 		files:    codeKind,
 		readOnly: true,
-		fileCode: (*walker).jqCode,
+		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
 	{"k9s", &sharedSpec62},
 	{"kill", &cmdSpec{
-		opts:        []optEffect{{names: []string{"-1"}, operand: true, class: "destructive", why: "signals every process the user may signal"}, {operand: true, match: parentProcess, class: "destructive", why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"}, {names: []string{"1"}, operand: true, class: "destructive", why: "signals init, which stops the machine"}},
-		dashOperand: killPID,
+		opts: []optEffect{{names: []string{"-1"}, operand: true, class: "destructive", why: "signals every process the user may signal"}, {operand: true, match: parentProcess, class: "destructive", why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"}, {names: []string{"1"}, operand: true, class: "destructive", why: "signals init, which stops the machine"}},
+		rare: &rareSpec{dashOperand: killPID},
 	}},
 	{"killall", &cmdSpec{
 		long:     []string{"exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "signal=", "user=", "verbose", "wait", "older-than=", "younger-than=", "ns="},
@@ -971,10 +956,10 @@ var commandTable = [...]namedSpec{
 	{"kotlinc", &sharedSpec67},
 	{"kubeconform", &sharedSpec3},
 	{"kubectl", &cmdSpec{
-		effect:      EffectNetwork,
-		subs:        subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", effect: EffectRuns, opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec66}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
-		launch:      []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, dashdash: true, remote: true}},
-		notReadWith: []string{"-s", "--server", "--kubeconfig"},
+		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec66}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
+		effect: EffectNetwork,
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, dashdash: true, remote: true}}},
+		read:   &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
 	{"kubectx", &sharedSpec69},
 	{"kubens", &sharedSpec69},
@@ -992,21 +977,20 @@ var commandTable = [...]namedSpec{
 		shortVal: "bhjkoOpPtTxyz#",
 		opts:     []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}, {names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, file: fileWrite}},
 		numeric:  true,
-		analyse:  pagerCommands,
 		files:    readAll,
 		fileOpts: true,
 		readOnly: true,
+		rare:     &rareSpec{analyse: pagerCommands},
 	}},
 	{"lftp", &cmdSpec{
 		shortVal: "c",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-c"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the transfer client"}},
+		effect:   EffectNetwork,
 		probe:    true,
 	}},
 	{"linode-cli", &cmdSpec{
-		probe:     true,
-		readVerbs: []string{"list", "view"},
-		verbAt:    1,
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
 	{"linux32", &sharedSpec70},
 	{"linux64", &sharedSpec70},
@@ -1038,7 +1022,7 @@ var commandTable = [...]namedSpec{
 	{"ltrace", &cmdSpec{
 		shortVal: "aADeEFlnopsuwx",
 		wraps:    true,
-		short:    "bcCfhiLrStTV",
+		wrap:     &wrapSpec{short: "bcCfhiLrStTV"},
 	}},
 	{"lua", &sharedSpec22},
 	{"lualatex", &sharedSpec38},
@@ -1057,27 +1041,27 @@ var commandTable = [...]namedSpec{
 		shortVal: "So",
 		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:    compressKind,
-		suffix:   ".lz4",
 		probe:    true,
 		fileOpts: true,
+		rare:     &rareSpec{suffix: ".lz4"},
 	}},
 	{"lzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
 		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:    compressKind,
-		suffix:   ".lz",
 		probe:    true,
 		fileOpts: true,
+		rare:     &rareSpec{suffix: ".lz"},
 	}},
 	{"lzma", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
 		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:    compressKind,
-		suffix:   ".lzma",
 		probe:    true,
 		fileOpts: true,
+		rare:     &rareSpec{suffix: ".lzma"},
 	}},
 	{"mail", &sharedSpec44},
 	{"mailx", &sharedSpec44},
@@ -1087,10 +1071,10 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"man", &cmdSpec{
-		long:        []string{"pager", "html"},
-		opts:        []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
-		readOnly:    true,
-		notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"},
+		long:     []string{"pager", "html"},
+		opts:     []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}},
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
 	{"mariadb", &sharedSpec71},
 	{"markdownlint", &sharedSpec9},
@@ -1099,20 +1083,20 @@ var commandTable = [...]namedSpec{
 	{"mdfind", &sharedSpec3},
 	{"mdls", &sharedSpec3},
 	{"mediainfo", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"--LogFile", "--logfile"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"--LogFile", "--logfile"}},
 	}},
 	{"miniserve", &cmdSpec{
 		shortVal: "pigtauc",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		effect:   EffectNetwork,
 		probe:    true,
 	}},
 	{"mise", &cmdSpec{
-		subs:   subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"doctor", &sharedSpec2}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec11, dashdash: true}},
-		probe:  true,
+		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"doctor", &sharedSpec2}},
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec11, dashdash: true}}},
 	}},
 	{"mkdir", &cmdSpec{
 		long:     []string{"mode=", "context="},
@@ -1121,26 +1105,26 @@ var commandTable = [...]namedSpec{
 	}},
 	{"mkdocs", &sharedSpec9},
 	{"modprobe", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
-		unless: []string{"-r", "-n", "--dry-run"},
+		effect: EffectPrivilege,
+		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
 	{"mongo", &sharedSpec73},
 	{"mongosh", &sharedSpec73},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
-		analyse:  pagerCommands,
 		files:    readAll,
 		readOnly: true,
+		rare:     &rareSpec{analyse: pagerCommands},
 	}},
 	{"mount", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "mounts a file system, which can hide or replace system files",
-		unless: []string{"-l"},
+		effect: EffectPrivilege,
 		bare:   true,
+		rare:   &rareSpec{unless: []string{"-l"}},
 	}},
 	{"mutt", &sharedSpec44},
 	{"mv", &cmdSpec{
@@ -1154,8 +1138,8 @@ var commandTable = [...]namedSpec{
 	{"mypy", &sharedSpec9},
 	{"mysql", &sharedSpec71},
 	{"mysqladmin", &cmdSpec{
-		effect: EffectNetwork,
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
+		effect: EffectNetwork,
 	}},
 	{"n", &cmdSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
@@ -1166,8 +1150,8 @@ var commandTable = [...]namedSpec{
 	{"ncat", &sharedSpec74},
 	{"neofetch", &sharedSpec3},
 	{"nerdctl", &cmdSpec{
-		effect: EffectRuns,
 		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}},
+		effect: EffectRuns,
 	}},
 	{"netcat", &sharedSpec74},
 	{"netlify", &cmdSpec{
@@ -1176,9 +1160,9 @@ var commandTable = [...]namedSpec{
 	}},
 	{"netstat", &sharedSpec3},
 	{"newgrp", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "switches the shell to another group",
+		effect: EffectPrivilege,
 	}},
 	{"nft", &cmdSpec{
 		long:     []string{"file="},
@@ -1187,10 +1171,10 @@ var commandTable = [...]namedSpec{
 	}},
 	{"nginx", &sharedSpec22},
 	{"ngrok", &cmdSpec{
-		effect: EffectNetwork,
 		class:  "exfiltration",
 		why:    "exposes a local port to the internet",
-		unless: []string{"version", "help", "--help", "-h", "config"},
+		effect: EffectNetwork,
+		rare:   &rareSpec{unless: []string{"version", "help", "--help", "-h", "config"}},
 	}},
 	{"nice", &cmdSpec{
 		long:     []string{"adjustment="},
@@ -1200,16 +1184,16 @@ var commandTable = [...]namedSpec{
 	}},
 	{"nim", &sharedSpec22},
 	{"nix", &cmdSpec{
-		launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}}},
 	}},
 	{"nix-env", &cmdSpec{
-		probe:    true,
-		readWith: []string{"-q", "--query"},
+		probe: true,
+		read:  &readSpec{readWith: []string{"-q", "--query"}},
 	}},
 	{"nix-shell", &cmdSpec{
-		launch: []launcher{{opts: &cmdSpec{long: []string{"pure", "impure", "run=", "command=", "packages=", "arg=", "argstr=", "attr=", "include="}, wraps: true}, optScript: []string{"--run", "--command"}}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"pure", "impure", "run=", "command=", "packages=", "arg=", "argstr=", "attr=", "include="}, wraps: true}, optScript: []string{"--run", "--command"}}}},
 	}},
 	{"nl", &cmdSpec{
 		shortVal: "bdfhilnsvw",
@@ -1218,10 +1202,10 @@ var commandTable = [...]namedSpec{
 	}},
 	{"nm", &sharedSpec3},
 	{"nmap", &cmdSpec{
-		long:     []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
-		opts:     []optEffect{{names: []string{"--script"}, exec: true}},
-		files:    codeKind,
-		fileCode: (*walker).nmapCode,
+		long:  []string{"script=", "script-args=", "script-args-file=", "script-help=", "script-trace", "script-updatedb"},
+		opts:  []optEffect{{names: []string{"--script"}, exec: true}},
+		files: codeKind,
+		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
 		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec75}},
@@ -1231,51 +1215,49 @@ var commandTable = [...]namedSpec{
 	{"node", &sharedSpec22},
 	{"nohup", &sharedSpec11},
 	{"nomad", &cmdSpec{
-		subs:        subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec75}, {"node", &sharedSpec75}},
-		probe:       true,
-		notReadWith: []string{"-address"},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec75}, {"node", &sharedSpec75}},
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs:        subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec76}, {"x", &sharedSpec76}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec77}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec77}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec33}, {"version", &sharedSpec66}, {"audit", &sharedSpec66}},
-		notReadWith: []string{"--registry"},
-		about:       []string{"-v"},
+		subs: subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec76}, {"x", &sharedSpec76}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec77}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec77}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec33}, {"version", &sharedSpec66}, {"audit", &sharedSpec66}},
+		read: &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
 	}},
 	{"nproc", &sharedSpec3},
 	{"npx", &cmdSpec{
 		long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 		shortVal: "wpc",
-		effect:   EffectWrites | EffectNetwork,
 		opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
+		effect:   EffectWrites | EffectNetwork,
 		inOrder:  true,
 	}},
 	{"nsenter", &cmdSpec{
 		long:     []string{"all", "mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "preserve-credentials", "no-fork", "target=", "setuid=", "setgid=", "root=", "wd=", "env="},
 		shortVal: "tSG",
-		effect:   EffectRuns | EffectPrivilege,
 		class:    "privilege-escalation",
 		why:      "enters another process's namespaces (a container escape)",
+		effect:   EffectRuns | EffectPrivilege,
 		wraps:    true,
-		short:    "amuinpUCTrwFZ",
 		subject:  true,
+		wrap:     &wrapSpec{short: "amuinpUCTrwFZ"},
 	}},
 	{"nslookup", &sharedSpec27},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
 		wraps:    true,
-		short:    "ls",
+		wrap:     &wrapSpec{short: "ls"},
 	}},
 	{"nvim", &sharedSpec39},
 	{"objdump", &sharedSpec3},
 	{"oc", &cmdSpec{
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, dashdash: true, remote: true}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, dashdash: true, remote: true}}},
 	}},
 	{"ocaml", &sharedSpec67},
 	{"oci", &cmdSpec{
-		probe:     true,
-		readVerbs: []string{"list", "get"},
-		verbAt:    2,
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
 	}},
 	{"od", &cmdSpec{
 		shortVal: "AjNt",
@@ -1291,9 +1273,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"openssl", &cmdSpec{
-		effect:     EffectNetwork,
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
 		subs:       subcommands{{"version", &sharedSpec2}},
+		effect:     EffectNetwork,
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
@@ -1302,22 +1284,22 @@ var commandTable = [...]namedSpec{
 	}},
 	{"otool", &sharedSpec3},
 	{"pacman", &cmdSpec{
-		long:     []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
-		opts:     []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
-		readWith: []string{"-Q", "--query"},
+		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
+		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
+		read: &readSpec{readWith: []string{"-Q", "--query"}},
 	}},
 	{"pandoc", &sharedSpec9},
 	{"parted", &sharedSpec40},
 	{"pass", &cmdSpec{
-		class:  "credential-access",
-		why:    "prints passwords from the password store",
-		unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"},
-		bare:   true,
+		class: "credential-access",
+		why:   "prints passwords from the password store",
+		bare:  true,
+		rare:  &rareSpec{unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}},
 	}},
 	{"passwd", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes a password",
+		effect: EffectPrivilege,
 	}},
 	{"paste", &cmdSpec{
 		shortVal: "d",
@@ -1328,15 +1310,15 @@ var commandTable = [...]namedSpec{
 		long:     []string{"input=", "strip=", "output=", "directory=", "reject-file=", "prefix=", "ifdef=", "fuzz=", "version-control=", "basename-prefix=", "suffix=", "get=", "quoting-style=", "reject-format=", "read-only="},
 		shortVal: "ipodrBDFVYzgl",
 		files:    codeKind,
-		fileCode: (*walker).patchCode,
+		rare:     &rareSpec{fileCode: (*walker).patchCode},
 	}},
 	{"pbzip2", &sharedSpec15},
 	{"pdfinfo", &sharedSpec3},
 	{"pdflatex", &sharedSpec38},
 	{"pdftex", &sharedSpec38},
 	{"perf", &cmdSpec{
-		launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec79}, {sub: []string{"stat"}, opts: &sharedSpec79}, {sub: []string{"trace"}, opts: &sharedSpec79}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec79}, {sub: []string{"stat"}, opts: &sharedSpec79}, {sub: []string{"trace"}, opts: &sharedSpec79}}},
 	}},
 	{"perl", &sharedSpec80},
 	{"pgrep", &sharedSpec3},
@@ -1344,7 +1326,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "t",
 		opts:     []optEffect{{names: []string{"-t"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 		probe:    true,
-		about:    []string{"-v"},
+		read:     &readSpec{about: []string{"-v"}},
 	}},
 	{"pidof", &sharedSpec3},
 	{"pigz", &cmdSpec{
@@ -1352,27 +1334,27 @@ var commandTable = [...]namedSpec{
 		shortVal: "So",
 		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:    compressKind,
-		suffix:   ".gz",
 		probe:    true,
 		fileOpts: true,
+		rare:     &rareSpec{suffix: ".gz"},
 	}},
 	{"ping", &sharedSpec27},
 	{"ping6", &sharedSpec27},
 	{"pip", &sharedSpec81},
 	{"pip3", &sharedSpec81},
 	{"pipenv", &cmdSpec{
-		subs:   subcommands{{"graph", &sharedSpec2}},
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
-		probe:  true,
+		subs:  subcommands{{"graph", &sharedSpec2}},
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}}},
 	}},
 	{"pipx", &cmdSpec{
-		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &cmdSpec{long: []string{"spec="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"list", &sharedSpec2}},
+		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}},
 	}},
 	{"pkexec", &cmdSpec{
 		long:    []string{"disable-internal-agent", "keep-cwd", "user="},
-		effect:  EffectPrivilege,
 		class:   "privilege-escalation",
 		why:     "runs a command as root",
+		effect:  EffectPrivilege,
 		wraps:   true,
 		subject: true,
 	}},
@@ -1386,19 +1368,19 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec82}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec66}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}},
-		about:  []string{"-v"},
+		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec82}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec66}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}}},
+		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"pod", &sharedSpec9},
 	{"podman", &cmdSpec{
-		effect: EffectRuns,
 		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec29}, {"container", &sharedSpec29}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec34, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec35, operands: 1, remote: true}},
+		effect: EffectRuns,
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec34, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec35, operands: 1, remote: true}}},
 	}},
 	{"poetry", &cmdSpec{
-		subs:   subcommands{{"publish", &sharedSpec17}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec66}},
-		launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}},
+		subs: subcommands{{"publish", &sharedSpec17}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec66}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}}},
 	}},
 	{"popd", &sharedSpec18},
 	{"port", &cmdSpec{
@@ -1428,18 +1410,16 @@ var commandTable = [...]namedSpec{
 	{"proxychains4", &sharedSpec85},
 	{"ps", &sharedSpec3},
 	{"psql", &cmdSpec{
-		long:        []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
-		shortVal:    "cdfhpUo",
-		effect:      EffectNetwork,
-		opts:        []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-c", "--command"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}, {names: []string{"-f", "--file"}, value: sqlFile, class: "destructive", why: "runs SQL from a file, statements nobody reviewed here"}},
-		notReadWith: []string{"-f", "--file", "-o", "--output", "-L", "--log-file"},
-		readWith:    []string{"-l", "--list"},
-		readSQL:     []string{"-c", "--command"},
+		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
+		shortVal: "cdfhpUo",
+		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-c", "--command"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}, {names: []string{"-f", "--file"}, value: sqlFile, class: "destructive", why: "runs SQL from a file, statements nobody reviewed here"}},
+		effect:   EffectNetwork,
+		read:     &readSpec{notReadWith: []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}, readWith: []string{"-l", "--list"}, readSQL: []string{"-c", "--command"}},
 	}},
 	{"pstree", &sharedSpec3},
 	{"pulumi", &cmdSpec{
-		subs:        subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the stack's infrastructure"}}, {"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: "destructive", why: "deletes a stack"}}, subs: subcommands{{"ls", &sharedSpec2}, {"output", &sharedSpec2}, {"history", &sharedSpec2}}}}},
-		notReadWith: []string{"--show-secrets"},
+		subs: subcommands{{"destroy", &cmdSpec{class: "destructive", why: "destroys the stack's infrastructure"}}, {"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: "destructive", why: "deletes a stack"}}, subs: subcommands{{"ls", &sharedSpec2}, {"output", &sharedSpec2}, {"history", &sharedSpec2}}}}},
+		read: &readSpec{notReadWith: []string{"--show-secrets"}},
 	}},
 	{"puppet", &cmdSpec{
 		subs:  subcommands{{"apply", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: "inline-code", why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
@@ -1468,24 +1448,23 @@ var commandTable = [...]namedSpec{
 	{"rar", &sharedSpec1},
 	{"rbenv", &sharedSpec55},
 	{"rc-update", &cmdSpec{
-		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
-		unless: []string{"show"},
+		effect: EffectPersistence,
+		rare:   &rareSpec{unless: []string{"show"}},
 	}},
 	{"rclone", &cmdSpec{
-		effect: EffectNetwork,
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+		effect: EffectNetwork,
 	}},
 	{"readelf", &sharedSpec3},
 	{"readlink", &sharedSpec3},
 	{"readonly", &sharedSpec25},
 	{"realpath", &sharedSpec3},
 	{"redis-cli", &cmdSpec{
-		effect:      EffectNetwork,
-		opts:        []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
-		notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"},
-		readVerbs:   []string{"ping", "info", "dbsize", "time", "lastsave"},
+		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
+		effect: EffectNetwork,
+		read:   &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}},
 	}},
 	{"redis-server", &sharedSpec22},
 	{"resolvectl", &cmdSpec{
@@ -1517,20 +1496,20 @@ var commandTable = [...]namedSpec{
 		effect:      EffectDeletes,
 		deletes:     true,
 		treeDeletes: true,
-		short:       "Gvih",
 		files:       writeAll,
+		wrap:        &wrapSpec{short: "Gvih"},
 	}},
 	{"rlwrap", &cmdSpec{
 		shortVal: "abCDefFgHlOpPqt",
 		wraps:    true,
-		short:    "AcEhimnorRsSvWz",
+		wrap:     &wrapSpec{short: "AcEhimnorRsSvWz"},
 	}},
 	{"rm", &cmdSpec{
-		long:      []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
-		effect:    EffectDeletes,
-		deletes:   true,
-		recursive: []string{"-r", "-R", "--recursive"},
-		files:     writeAll,
+		long:    []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
+		effect:  EffectDeletes,
+		deletes: true,
+		files:   writeAll,
+		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
 	{"rmdir", &sharedSpec88},
 	{"route", &sharedSpec60},
@@ -1541,8 +1520,8 @@ var commandTable = [...]namedSpec{
 	{"rsync", &cmdSpec{
 		long:     []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update", "rsync-path=", "filter=", "exclude-from=", "include-from=", "files-from=", "temp-dir=", "compare-dest=", "copy-dest=", "link-dest=", "backup-dir=", "suffix=", "chmod=", "chown=", "log-file=", "log-file-format=", "password-file=", "partial-dir=", "max-size=", "min-size=", "bwlimit=", "timeout=", "contimeout=", "port=", "sockopts=", "out-format=", "usermap=", "groupmap=", "iconv=", "block-size=", "max-delete=", "modify-window=", "compress-choice=", "checksum-choice=", "skip-compress=", "info=", "debug=", "outbuf=", "remote-option=", "address=", "protocol=", "read-batch=", "write-batch=", "only-write-batch=", "stop-after=", "stop-at=", "mkpath-mode=", "early-input="},
 		shortVal: "efBTM",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: "destructive", why: "deletes files that are not in the source"}, {operand: true, match: wholeTree, class: "credential-access", why: "copies the whole home directory, credentials included"}, {operand: true, match: credentialPath, class: "credential-access", why: "copies a credential file or directory"}, {names: []string{"-e"}, exec: true, script: true, cluster: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}, {names: []string{"--exclude-from", "--include-from", "--files-from", "--password-file", "--read-batch", "--early-input"}, file: fileRead}, {names: []string{"--log-file", "--write-batch", "--only-write-batch", "--backup-dir", "--partial-dir", "-T", "--temp-dir"}, file: fileWrite}},
+		effect:   EffectNetwork,
 		files:    syncKind,
 		fileOpts: true,
 	}},
@@ -1550,21 +1529,21 @@ var commandTable = [...]namedSpec{
 	{"ruff", &sharedSpec9},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
-		effect:  EffectPrivilege,
 		class:   "privilege-escalation",
 		why:     "runs a command as root",
+		effect:  EffectPrivilege,
 		wraps:   true,
 		subject: true,
 	}},
 	{"runuser", &cmdSpec{
 		long:     []string{"login", "preserve-environment", "pty", "command=", "session-command=", "group=", "supp-group=", "shell=", "whitelist-environment=", "user="},
 		shortVal: "cgGswu",
-		effect:   EffectPrivilege,
 		class:    "privilege-escalation",
 		why:      "runs a command as another user",
+		effect:   EffectPrivilege,
 		wraps:    true,
-		short:    "lmpfP",
 		subject:  true,
+		wrap:     &wrapSpec{short: "lmpfP"},
 	}},
 	{"rustc", &cmdSpec{
 		long:     []string{"crate-type=", "crate-name=", "edition=", "emit=", "out-dir=", "target=", "cfg=", "cap-lints=", "explain=", "print=", "extern=", "sysroot=", "error-format=", "json=", "color="},
@@ -1573,7 +1552,7 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		probe:    true,
 		fileOpts: true,
-		about:    []string{"-vV"},
+		read:     &readSpec{about: []string{"-vV"}},
 	}},
 	{"rustup", &cmdSpec{
 		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec21}, {"target", &sharedSpec21}, {"component", &sharedSpec21}},
@@ -1588,22 +1567,22 @@ var commandTable = [...]namedSpec{
 	{"scc", &sharedSpec89},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}, {names: []string{"-S"}, exec: true, cluster: true}},
+		effect:   EffectNetwork,
 		files:    scpKind,
 	}},
 	{"screen", &cmdSpec{
-		launch: []launcher{{opts: &cmdSpec{shortVal: "SctTpeshX", wraps: true, short: "dmDRrxUaAiOlLqQ"}}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{shortVal: "SctTpeshX", wraps: true, wrap: &wrapSpec{short: "dmDRrxUaAiOlLqQ"}}}}},
 	}},
 	{"script", &cmdSpec{
-		launch: []launcher{{opts: &cmdSpec{long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}, shortVal: "cIOBlmto", wraps: true, short: "aeEfqTV"}, operands: 1, optScript: []string{"-c", "--command"}}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}, shortVal: "cIOBlmto", wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}}, operands: 1, optScript: []string{"-c", "--command"}}}},
 	}},
 	{"sdiff", &sharedSpec89},
 	{"sdkmanager", &cmdSpec{
-		probe:    true,
-		readWith: []string{"--list", "--list_installed"},
+		probe: true,
+		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
 	}},
 	{"secret-tool", &cmdSpec{
 		opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: "credential-access", why: "prints passwords from the keyring"}},
@@ -1615,38 +1594,37 @@ var commandTable = [...]namedSpec{
 		long:     []string{"expression=", "file=", "line-length=", "in-place"},
 		shortVal: "efl",
 		opts:     []optEffect{{names: []string{"-f"}, exec: true, cluster: true}, {names: []string{"-i"}, exec: true, writes: true, cluster: true}, {names: []string{"--file"}, exec: true}, {names: []string{"--in-place"}, exec: true, writes: true}, {names: []string{"-e", "--expression"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"-i", "--in-place"}, mode: "rewrite"}},
-		analyse:  sedScripts,
 		files:    readAll,
 		pattern:  true,
 		fileOpts: true,
 		readOnly: true,
+		rare:     &rareSpec{analyse: sedScripts},
 	}},
 	{"sendmail", &sharedSpec43},
 	{"sensors", &sharedSpec3},
 	{"seq", &sharedSpec3},
 	{"serve", &cmdSpec{
 		shortVal: "lcp",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+		effect:   EffectNetwork,
 		probe:    true,
 	}},
 	{"service", &cmdSpec{
 		opts: []optEffect{{operand: true, match: accessUnit, when: serviceStops, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, when: serviceStops, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}},
 	}},
 	{"set", &cmdSpec{
-		opts:     []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: EffectPrivilege, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
-		readWith: []string{"-e", "-u", "-o", "-x", "-E", "-T", "-f", "-C", "-v", "-n", "-B", "-H", "-P"},
+		opts: []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: EffectPrivilege, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
+		read: &readSpec{readWith: []string{"-e", "-u", "-o", "-x", "-E", "-T", "-f", "-C", "-v", "-n", "-B", "-H", "-P"}},
 	}},
 	{"setarch", &cmdSpec{
-		long:       []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
-		wraps:      true,
-		short:      "RFZLXBIST3v",
-		positional: 1,
+		long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
+		wraps: true,
+		wrap:  &wrapSpec{short: "RFZLXBIST3v", positional: 1},
 	}},
 	{"setcap", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "gives a program capabilities, so it runs with root's powers",
+		effect: EffectPrivilege,
 	}},
 	{"setenforce", &cmdSpec{
 		opts: []optEffect{{names: []string{"0", "Permissive", "permissive"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off SELinux enforcement"}},
@@ -1658,26 +1636,26 @@ var commandTable = [...]namedSpec{
 	{"setsid", &cmdSpec{
 		long:  []string{"ctty", "fork", "wait"},
 		wraps: true,
-		short: "cfw",
+		wrap:  &wrapSpec{short: "cfw"},
 	}},
 	{"sfdisk", &cmdSpec{
-		class:  "destructive",
-		why:    "rewrites a disk's partition table",
-		unless: []string{"-l", "--list", "-d", "--dump"},
+		class: "destructive",
+		why:   "rewrites a disk's partition table",
+		rare:  &rareSpec{unless: []string{"-l", "--list", "-d", "--dump"}},
 	}},
 	{"sftp", &cmdSpec{
 		shortVal: "F",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-S", "-D"}, exec: true, cluster: true}},
+		effect:   EffectNetwork,
 	}},
 	{"sg", &cmdSpec{
-		launch: []launcher{{opts: &cmdSpec{shortVal: "c", wraps: true}, operands: 1, script: true, optScript: []string{"-c"}}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{shortVal: "c", wraps: true}, operands: 1, script: true, optScript: []string{"-c"}}}},
 	}},
 	{"sgdisk", &cmdSpec{
-		class:  "destructive",
-		why:    "rewrites a disk's partition table",
-		unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"},
+		class: "destructive",
+		why:   "rewrites a disk's partition table",
+		rare:  &rareSpec{unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},
 	}},
 	{"sha1sum", &sharedSpec14},
 	{"sha224sum", &sharedSpec19},
@@ -1699,8 +1677,8 @@ var commandTable = [...]namedSpec{
 	{"smbclient", &cmdSpec{
 		long:     []string{"command="},
 		shortVal: "cAUWOnpI",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: namesCredential, effect: EffectNetwork, class: "exfiltration", why: "is told to send a credential file"}},
+		effect:   EffectNetwork,
 		probe:    true,
 	}},
 	{"snap", &cmdSpec{
@@ -1711,12 +1689,12 @@ var commandTable = [...]namedSpec{
 	{"snowsql", &cmdSpec{
 		long:     []string{"query="},
 		shortVal: "q",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-q", "--query"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+		effect:   EffectNetwork,
 	}},
 	{"socat", &cmdSpec{
-		effect: EffectNetwork,
 		opts:   []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}},
+		effect: EffectNetwork,
 	}},
 	{"socket", &cmdSpec{
 		shortVal: "p",
@@ -1743,32 +1721,31 @@ var commandTable = [...]namedSpec{
 		shortVal: "abCeln t",
 		opts:     []optEffect{{names: []string{"--filter"}, exec: true, script: true}},
 		files:    codeKind,
-		fileCode: (*walker).splitCode,
+		rare:     &rareSpec{fileCode: (*walker).splitCode},
 	}},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+		effect:   EffectNetwork,
 	}},
 	{"sqlite", &cmdSpec{
 		files: firstKind,
 	}},
 	{"sqlite3", &cmdSpec{
-		opts:        []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqliteShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}, {names: []string{"-cmd"}, value: sqliteShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}},
-		files:       firstKind,
-		notReadWith: []string{"-cmd", "-init", "-A", "-archive"},
-		readSQL:     []string{""},
+		opts:  []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqliteShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}, {names: []string{"-cmd"}, value: sqliteShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command or loads a library from the SQL client"}},
+		files: firstKind,
+		read:  &readSpec{notReadWith: []string{"-cmd", "-init", "-A", "-archive"}, readSQL: []string{""}},
 	}},
 	{"ss", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-K", "--kill"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-K", "--kill"}},
 	}},
 	{"ssh", &cmdSpec{
 		shortVal: "Fo",
-		effect:   EffectRuns | EffectNetwork,
 		opts:     []optEffect{{names: []string{"-R"}, class: "exfiltration", why: "opens a reverse tunnel that exposes this machine to the remote side"}, {names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}},
-		launch:   []launcher{{opts: &cmdSpec{shortVal: "BbcDEeFIiJLlmOoPpQRSWw", wraps: true, short: "46AaCfGgKkMNnqsTtVvXxYy"}, operands: 1, script: true, remote: true}},
+		effect:   EffectRuns | EffectNetwork,
+		wrap:     &wrapSpec{launch: []launcher{{opts: &cmdSpec{shortVal: "BbcDEeFIiJLlmOoPpQRSWw", wraps: true, wrap: &wrapSpec{short: "46AaCfGgKkMNnqsTtVvXxYy"}}, operands: 1, script: true, remote: true}}},
 	}},
 	{"ssh-add", &cmdSpec{
 		opts: []optEffect{{names: []string{"-s", "-S"}, exec: true, cluster: true}},
@@ -1776,12 +1753,12 @@ var commandTable = [...]namedSpec{
 	{"ssh-agent", &cmdSpec{
 		shortVal: "aEPt",
 		wraps:    true,
-		short:    "cDdks",
+		wrap:     &wrapSpec{short: "cDdks"},
 	}},
 	{"ssh-copy-id", &cmdSpec{
-		effect: EffectNetwork | EffectPersistence,
 		class:  "persistence",
 		why:    "adds a login key to a machine's authorized_keys",
+		effect: EffectNetwork | EffectPersistence,
 	}},
 	{"ssh-keygen", &cmdSpec{
 		opts: []optEffect{{names: []string{"-D"}, exec: true, cluster: true}},
@@ -1799,14 +1776,14 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 	}},
 	{"stern", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"--kubeconfig"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"strace", &cmdSpec{
 		shortVal: "abeEIoOpPsSuUX",
 		wraps:    true,
-		short:    "cCdDfFhiknqrtTvVwxyYz",
+		wrap:     &wrapSpec{short: "cCdDfFhiknqrtTvVwxyYz"},
 	}},
 	{"strings", &cmdSpec{
 		shortVal: "nteT",
@@ -1817,25 +1794,24 @@ var commandTable = [...]namedSpec{
 	{"su", &cmdSpec{
 		long:     []string{"login", "preserve-environment", "pty", "command=", "session-command=", "group=", "supp-group=", "shell=", "whitelist-environment="},
 		shortVal: "cgGsw",
-		effect:   EffectPrivilege,
 		class:    "privilege-escalation",
 		why:      "switches to another user (root by default)",
+		effect:   EffectPrivilege,
 		wraps:    true,
-		short:    "lmpfP",
 		subject:  true,
+		wrap:     &wrapSpec{short: "lmpfP"},
 	}},
 	{"sudo", &cmdSpec{
-		long:      []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "validate", "version", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="},
-		shortVal:  "CDghpRrtTUu",
-		effect:    EffectPrivilege,
-		class:     "privilege-escalation",
-		why:       "runs a command as root",
-		unless:    []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"},
-		bare:      true,
-		wraps:     true,
-		short:     "AbBEeHiKklnPSsVv",
-		subject:   true,
-		noCommand: "eKkvV",
+		long:     []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "validate", "version", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="},
+		shortVal: "CDghpRrtTUu",
+		class:    "privilege-escalation",
+		why:      "runs a command as root",
+		effect:   EffectPrivilege,
+		bare:     true,
+		wraps:    true,
+		subject:  true,
+		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
+		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
 	{"sudoedit", &sharedSpec90},
 	{"sum", &sharedSpec19},
@@ -1848,9 +1824,9 @@ var commandTable = [...]namedSpec{
 	}},
 	{"system_profiler", &sharedSpec3},
 	{"systemctl", &cmdSpec{
-		opts:        []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs:        subcommands{{"stop", &sharedSpec91}, {"disable", &sharedSpec91}, {"kill", &sharedSpec91}, {"mask", &sharedSpec91}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
-		notReadWith: []string{"-H", "--host", "-M", "--machine"},
+		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}},
+		subs: subcommands{{"stop", &sharedSpec91}, {"disable", &sharedSpec91}, {"kill", &sharedSpec91}, {"mask", &sharedSpec91}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
 		long:  []string{"list", "no-pager", "no-legend", "what=", "who=", "why=", "mode="},
@@ -1859,11 +1835,11 @@ var commandTable = [...]namedSpec{
 	{"systemd-run", &cmdSpec{
 		long:     []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host=", "system", "shell", "no-block", "send-sighup", "no-ask-password", "slice-inherit=", "on-clock-change=", "on-timezone-change=", "path-property=", "socket-property=", "expand-environment="},
 		shortVal: "upEM",
-		effect:   EffectRuns | EffectPersistence,
 		opts:     []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: "persistence", why: "installs a timer or service that runs later by itself"}},
+		effect:   EffectRuns | EffectPersistence,
 		wraps:    true,
-		short:    "GPqrS",
 		subject:  true,
+		wrap:     &wrapSpec{short: "GPqrS"},
 	}},
 	{"tac", &cmdSpec{
 		long:     []string{"separator="},
@@ -1885,14 +1861,12 @@ var commandTable = [...]namedSpec{
 		bundled:  true,
 		files:    tarKind,
 		fileOpts: true,
-		readWith: []string{"-t", "--list"},
+		read:     &readSpec{readWith: []string{"-t", "--list"}},
 	}},
 	{"taskset", &cmdSpec{
-		long:       []string{"all-tasks", "cpu-list", "pid"},
-		wraps:      true,
-		short:      "acp",
-		positional: 1,
-		noCommand:  "p",
+		long:  []string{"all-tasks", "cpu-list", "pid"},
+		wraps: true,
+		wrap:  &wrapSpec{short: "acp", noCommand: "p", positional: 1},
 	}},
 	{"tcpdump", &cmdSpec{
 		shortVal: "iwWGcZzrsCFETyBjMQ",
@@ -1903,24 +1877,24 @@ var commandTable = [...]namedSpec{
 	{"tee", &sharedSpec90},
 	{"telnet", &sharedSpec43},
 	{"terraform", &cmdSpec{
-		subs:  subcommands{{"destroy", &sharedSpec92}, {"apply", &sharedSpec93}, {"state", &sharedSpec94}, {"workspace", &sharedSpec95}},
-		about: []string{"-help"},
+		subs: subcommands{{"destroy", &sharedSpec92}, {"apply", &sharedSpec93}, {"state", &sharedSpec94}, {"workspace", &sharedSpec95}},
+		read: &readSpec{about: []string{"-help"}},
 	}},
 	{"terragrunt", &sharedSpec96},
 	{"test", &sharedSpec3},
 	{"tex", &sharedSpec38},
 	{"tflint", &sharedSpec9},
 	{"tfsec", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-O", "--out"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-O", "--out"}},
 	}},
 	{"tftp", &sharedSpec43},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
 		wraps:    true,
-		short:    "apqvV",
+		wrap:     &wrapSpec{short: "apqvV"},
 	}},
 	{"timedatectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}, {"list-timezones", &sharedSpec2}, {"timesync-status", &sharedSpec2}, {"show-timesync", &sharedSpec2}},
@@ -1929,22 +1903,21 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 	}},
 	{"timeout", &cmdSpec{
-		long:       []string{"preserve-status", "foreground", "verbose", "kill-after=", "signal="},
-		shortVal:   "ks",
-		wraps:      true,
-		short:      "v",
-		positional: 1,
+		long:     []string{"preserve-status", "foreground", "verbose", "kill-after=", "signal="},
+		shortVal: "ks",
+		wraps:    true,
+		wrap:     &wrapSpec{short: "v", positional: 1},
 	}},
 	{"tldr", &sharedSpec3},
 	{"tmux", &cmdSpec{
-		launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec97, script: true}, {sub: []string{"new"}, opts: &sharedSpec97, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"neww"}, opts: &sharedSpec97, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec97, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec97, script: true}, {sub: []string{"popup"}, opts: &sharedSpec97, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec98, script: true}, {sub: []string{"run"}, opts: &sharedSpec98, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec99, keys: true}, {sub: []string{"send"}, opts: &sharedSpec99, keys: true}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec97, script: true}, {sub: []string{"new"}, opts: &sharedSpec97, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"neww"}, opts: &sharedSpec97, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec97, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec97, script: true}, {sub: []string{"popup"}, opts: &sharedSpec97, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec98, script: true}, {sub: []string{"run"}, opts: &sharedSpec98, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec99, keys: true}, {sub: []string{"send"}, opts: &sharedSpec99, keys: true}}},
 	}},
 	{"tofu", &sharedSpec96},
 	{"tokei", &sharedSpec3},
 	{"toolbox", &cmdSpec{
-		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}}},
 	}},
 	{"top", &sharedSpec3},
 	{"torify", &sharedSpec11},
@@ -1952,7 +1925,7 @@ var commandTable = [...]namedSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
 		wraps:    true,
-		short:    "idqh6",
+		wrap:     &wrapSpec{short: "idqh6"},
 	}},
 	{"touch", &cmdSpec{
 		long:     []string{"date=", "reference=", "time="},
@@ -1965,22 +1938,22 @@ var commandTable = [...]namedSpec{
 	{"tr", &sharedSpec3},
 	{"traceroute", &sharedSpec27},
 	{"tree", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-o"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-o"}},
 	}},
 	{"trickle", &cmdSpec{
 		shortVal: "udwtlnLPS",
 		wraps:    true,
-		short:    "sv",
+		wrap:     &wrapSpec{short: "sv"},
 	}},
 	{"trino", &sharedSpec84},
 	{"true", &sharedSpec3},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
 		shortVal: "rs",
-		effect:   EffectDeletes,
 		opts:     []optEffect{{names: []string{"-r", "--reference"}, file: fileRead}},
+		effect:   EffectDeletes,
 		deletes:  true,
 		files:    writeAll,
 		fileOpts: true,
@@ -2001,24 +1974,24 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ulimit", &sharedSpec60},
 	{"umount", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
+		effect: EffectPrivilege,
 	}},
 	{"uname", &sharedSpec3},
 	{"unbuffer", &cmdSpec{
 		wraps: true,
-		short: "p",
+		wrap:  &wrapSpec{short: "p"},
 	}},
 	{"uncompress", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
 		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:      compressKind,
-		suffix:     ".Z",
 		decompress: true,
 		probe:      true,
 		fileOpts:   true,
+		rare:       &rareSpec{suffix: ".Z"},
 	}},
 	{"unexpand", &cmdSpec{
 		long:     []string{"tabs=", "all", "first-only"},
@@ -2039,20 +2012,20 @@ var commandTable = [...]namedSpec{
 		shortVal:   "So",
 		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:      compressKind,
-		suffix:     ".lz4",
 		decompress: true,
 		probe:      true,
 		fileOpts:   true,
+		rare:       &rareSpec{suffix: ".lz4"},
 	}},
 	{"unlzma", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
 		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:      compressKind,
-		suffix:     ".lzma",
 		decompress: true,
 		probe:      true,
 		fileOpts:   true,
+		rare:       &rareSpec{suffix: ".lzma"},
 	}},
 	{"unpigz", &sharedSpec56},
 	{"unset", &sharedSpec25},
@@ -2060,37 +2033,37 @@ var commandTable = [...]namedSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
 		wraps:    true,
-		short:    "mUipnuCTrfc",
+		wrap:     &wrapSpec{short: "mUipnuCTrfc"},
 	}},
 	{"unxz", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
 		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:      compressKind,
-		suffix:     ".xz",
 		decompress: true,
 		probe:      true,
 		fileOpts:   true,
+		rare:       &rareSpec{suffix: ".xz"},
 	}},
 	{"unzip", &cmdSpec{
-		files:    codeKind,
-		readWith: []string{"-l", "-v", "-Z", "-t"},
-		fileCode: (*walker).unzipCode,
+		files: codeKind,
+		read:  &readSpec{readWith: []string{"-l", "-v", "-Z", "-t"}},
+		rare:  &rareSpec{fileCode: (*walker).unzipCode},
 	}},
 	{"unzstd", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
 		opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:      compressKind,
-		suffix:     ".zst",
 		decompress: true,
 		probe:      true,
 		fileOpts:   true,
+		rare:       &rareSpec{suffix: ".zst"},
 	}},
 	{"update-rc.d", &cmdSpec{
-		effect: EffectPersistence,
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
+		effect: EffectPersistence,
 	}},
 	{"updog", &cmdSpec{
 		long:     []string{"directory=", "port=", "password=", "ssl"},
@@ -2100,39 +2073,39 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uptime", &sharedSpec3},
 	{"useradd", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "creates a user",
+		effect: EffectPrivilege,
 	}},
 	{"userdel", &sharedSpec26},
 	{"usermod", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
+		effect: EffectPrivilege,
 	}},
 	{"usql", &cmdSpec{
 		long:     []string{"command="},
 		shortVal: "c",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+		effect:   EffectNetwork,
 	}},
 	{"uuidgen", &sharedSpec3},
 	{"uv", &cmdSpec{
-		subs:   subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec100}, {"download", &sharedSpec101}, {"config", &sharedSpec102}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"run", &sharedSpec103}}}}, {"add", &cmdSpec{effect: EffectWrites | EffectNetwork, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}}}, {"tree", &sharedSpec2}},
-		launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, short: "q"}}},
+		subs: subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec100}, {"download", &sharedSpec101}, {"config", &sharedSpec102}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &sharedSpec103}}}}, {"add", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"tree", &sharedSpec2}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}}},
 	}},
 	{"uvx", &sharedSpec103},
 	{"vagrant", &cmdSpec{
-		launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}}},
 	}},
 	{"vale", &sharedSpec9},
 	{"valgrind", &sharedSpec11},
 	{"vault", &cmdSpec{
-		effect:      EffectNetwork,
-		opts:        []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
-		subs:        subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec21}},
-		notReadWith: []string{"-address"},
+		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
+		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec21}},
+		effect: EffectNetwork,
+		read:   &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"vercel", &cmdSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"whoami", &sharedSpec2}, {"inspect", &sharedSpec2}},
@@ -2145,21 +2118,21 @@ var commandTable = [...]namedSpec{
 	{"vi", &sharedSpec39},
 	{"view", &sharedSpec39},
 	{"vigr", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "edits the groups",
+		effect: EffectPrivilege,
 	}},
 	{"vim", &sharedSpec39},
 	{"vimdiff", &sharedSpec39},
 	{"vipw", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
+		effect: EffectPrivilege,
 	}},
 	{"visudo", &cmdSpec{
-		effect: EffectPrivilege,
 		class:  "privilege-escalation",
 		why:    "edits who may use sudo",
+		effect: EffectPrivilege,
 	}},
 	{"vm_stat", &sharedSpec3},
 	{"vmstat", &sharedSpec3},
@@ -2172,11 +2145,11 @@ var commandTable = [...]namedSpec{
 		long:     []string{"differences", "no-title", "beep", "errexit", "color", "no-color", "exec", "precise", "no-wrap", "no-rerun", "chgexit", "interval=", "equexit="},
 		shortVal: "nq",
 		wraps:    true,
-		short:    "dgtbecxpwr",
+		wrap:     &wrapSpec{short: "dgtbecxpwr"},
 	}},
 	{"watchexec", &cmdSpec{
-		launch: []launcher{{opts: &cmdSpec{long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}, shortVal: "wedsfip", wraps: true, short: "rcNn"}, dashdash: true}},
-		probe:  true,
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}, shortVal: "wedsfip", wraps: true, wrap: &wrapSpec{short: "rcNn"}}, dashdash: true}}},
 	}},
 	{"wc", &cmdSpec{
 		long:     []string{"files0-from="},
@@ -2188,8 +2161,8 @@ var commandTable = [...]namedSpec{
 	{"wget", &cmdSpec{
 		long:     []string{"output-document=", "output-file=", "append-output=", "input-file=", "base=", "tries=", "timeout=", "wait=", "quota=", "directory-prefix=", "user-agent=", "level=", "accept=", "reject=", "domains=", "exclude-directories=", "include-directories=", "execute=", "post-file=", "post-data=", "body-file=", "body-data=", "load-cookies=", "save-cookies=", "header=", "user=", "password=", "http-user=", "http-password=", "method=", "referer=", "limit-rate=", "ca-certificate=", "certificate=", "private-key=", "bind-address=", "dns-timeout=", "connect-timeout=", "read-timeout=", "waitretry=", "cut-dirs=", "default-page=", "restrict-file-names=", "local-encoding=", "remote-encoding=", "config=", "use-askpass=", "progress=", "report-speed=", "warc-file=", "rejected-log=", "hsts-file=", "ca-directory=", "recursive", "mirror", "page-requisites", "force-directories", "content-disposition", "trust-server-names"},
 		shortVal: "oaiBtOTwQPUlARDXIe",
-		effect:   EffectNetwork,
 		opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: secretInURL, class: "exfiltration", why: "sends a secret from the environment in the URL"}, {names: []string{"--post-data", "--body-data"}, value: secretRef, class: "exfiltration", why: "sends a secret from the environment in the request body"}, {names: []string{"-e", "--execute", "--config", "--use-askpass"}, exec: true}, {names: []string{"-O", "--output-document"}, file: fileOutput}, {names: []string{"-P", "--directory-prefix"}, file: fileDir}, {names: []string{"-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"}, file: fileWrite}, {names: []string{"-i", "--input-file"}, file: fileRead, mode: "input-list"}, {names: []string{"--post-file", "--body-file", "--load-cookies", "--config", "--ca-certificate", "--certificate", "--private-key"}, file: fileRead}, {names: []string{"-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites", "-x", "--force-directories", "--content-disposition", "--trust-server-names"}, mode: "server-names"}},
+		effect:   EffectNetwork,
 		files:    fetchKind,
 		saves:    true,
 		fileOpts: true,
@@ -2209,9 +2182,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"xcode-select", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
 	}},
 	{"xcrun", &cmdSpec{
 		subs:  subcommands{{"simctl", &sharedSpec21}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
@@ -2221,20 +2194,20 @@ var commandTable = [...]namedSpec{
 	{"xetex", &sharedSpec38},
 	{"xh", &sharedSpec61},
 	{"xhs", &cmdSpec{
-		effect: EffectNetwork,
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
+		effect: EffectNetwork,
 		probe:  true,
 	}},
 	{"xmllint", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-o", "--output", "--shell"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-o", "--output", "--shell"}},
 	}},
 	{"xvfb-run", &cmdSpec{
 		long:     []string{"auto-servernum", "auto-display", "server-num=", "server-args=", "error-file=", "auth-file=", "xauth-protocol=", "wait="},
 		shortVal: "nslpew",
 		wraps:    true,
-		short:    "af",
+		wrap:     &wrapSpec{short: "af"},
 	}},
 	{"xxd", &cmdSpec{
 		shortVal: "cglson",
@@ -2246,23 +2219,23 @@ var commandTable = [...]namedSpec{
 		shortVal: "So",
 		opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 		files:    compressKind,
-		suffix:   ".xz",
 		probe:    true,
 		fileOpts: true,
-		readWith: []string{"-l", "--list", "-t", "--test"},
+		read:     &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}},
+		rare:     &rareSpec{suffix: ".xz"},
 	}},
 	{"xzcat", &sharedSpec14},
 	{"yamllint", &sharedSpec3},
 	{"yarn", &cmdSpec{
-		subs:   subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec41}, {"config", &sharedSpec82}, {"list", &sharedSpec2}, {"info", &sharedSpec2}, {"why", &sharedSpec2}, {"outdated", &sharedSpec2}},
-		launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}},
-		about:  []string{"-v"},
+		subs: subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec41}, {"config", &sharedSpec82}, {"list", &sharedSpec2}, {"info", &sharedSpec2}, {"why", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}}},
+		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"yes", &sharedSpec3},
 	{"yq", &cmdSpec{
-		probe:       true,
-		readOnly:    true,
-		notReadWith: []string{"-i", "--inplace"},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-i", "--inplace"}},
 	}},
 	{"yum", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
@@ -2285,7 +2258,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "bntxiT",
 		opts:     []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}, {names: []string{"-TT", "--unzip-command"}, exec: true}},
 		files:    codeKind,
-		fileCode: (*walker).zipCode,
+		rare:     &rareSpec{fileCode: (*walker).zipCode},
 	}},
 	{"zipinfo", &sharedSpec3},
 	{"zless", &sharedSpec19},
@@ -2605,11 +2578,10 @@ var sharedSpec5 = cmdSpec{
 }
 
 var sharedSpec6 = cmdSpec{
-	analyse:     awkPrograms,
-	files:       codeKind,
-	readOnly:    true,
-	notReadWith: []string{"-i", "--include"},
-	fileCode:    (*walker).awkCode,
+	files:    codeKind,
+	readOnly: true,
+	read:     &readSpec{notReadWith: []string{"-i", "--include"}},
+	rare:     &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
 var sharedSpec7 = cmdSpec{
@@ -2617,8 +2589,7 @@ var sharedSpec7 = cmdSpec{
 }
 
 var sharedSpec8 = cmdSpec{
-	readVerbs: []string{"list", "show"},
-	verbAt:    1,
+	read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
 }
 
 var sharedSpec9 = cmdSpec{
@@ -2626,8 +2597,8 @@ var sharedSpec9 = cmdSpec{
 }
 
 var sharedSpec10 = cmdSpec{
-	effect: EffectWrites | EffectNetwork,
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
+	effect: EffectWrites | EffectNetwork,
 }
 
 var sharedSpec11 = cmdSpec{
@@ -2637,15 +2608,15 @@ var sharedSpec11 = cmdSpec{
 var sharedSpec12 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
-	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+	effect:   EffectWrites | EffectNetwork,
 }
 
 var sharedSpec13 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
-	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
+	effect:   EffectWrites | EffectNetwork,
 }
 
 var sharedSpec14 = cmdSpec{
@@ -2658,9 +2629,9 @@ var sharedSpec15 = cmdSpec{
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 	files:    compressKind,
-	suffix:   ".bz2",
 	probe:    true,
 	fileOpts: true,
+	rare:     &rareSpec{suffix: ".bz2"},
 }
 
 var sharedSpec16 = cmdSpec{
@@ -2671,10 +2642,10 @@ var sharedSpec16 = cmdSpec{
 }
 
 var sharedSpec17 = cmdSpec{
-	effect: EffectNetwork,
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
-	unless: []string{"--dry-run", "-n"},
+	effect: EffectNetwork,
+	rare:   &rareSpec{unless: []string{"--dry-run", "-n"}},
 }
 
 var sharedSpec18 = cmdSpec{
@@ -2693,7 +2664,7 @@ var sharedSpec20 = cmdSpec{
 	files:    readAll,
 	probe:    true,
 	fileOpts: true,
-	about:    []string{"-v"},
+	read:     &readSpec{about: []string{"-v"}},
 }
 
 var sharedSpec21 = cmdSpec{
@@ -2702,7 +2673,7 @@ var sharedSpec21 = cmdSpec{
 
 var sharedSpec22 = cmdSpec{
 	probe: true,
-	about: []string{"-v"},
+	read:  &readSpec{about: []string{"-v"}},
 }
 
 var sharedSpec23 = cmdSpec{
@@ -2710,8 +2681,8 @@ var sharedSpec23 = cmdSpec{
 }
 
 var sharedSpec24 = cmdSpec{
-	effect: EffectNetwork,
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
+	effect: EffectNetwork,
 	probe:  true,
 }
 
@@ -2720,22 +2691,22 @@ var sharedSpec25 = cmdSpec{
 }
 
 var sharedSpec26 = cmdSpec{
-	effect: EffectPrivilege,
 	class:  "destructive",
 	why:    "deletes a user account",
+	effect: EffectPrivilege,
 }
 
 var sharedSpec27 = cmdSpec{
-	effect: EffectNetwork,
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
+	effect: EffectNetwork,
 	probe:  true,
 }
 
 var sharedSpec28 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
-	effect:   EffectRuns,
 	opts:     []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
+	effect:   EffectRuns,
 }
 
 var sharedSpec29 = cmdSpec{
@@ -2763,14 +2734,14 @@ var sharedSpec34 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
-	short:    "dit",
+	wrap:     &wrapSpec{short: "dit"},
 }
 
 var sharedSpec35 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
-	short:    "dit",
+	wrap:     &wrapSpec{short: "dit"},
 }
 
 var sharedSpec36 = cmdSpec{
@@ -2797,13 +2768,13 @@ var sharedSpec39 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
-	analyse:  vimCommands,
+	rare:     &rareSpec{analyse: vimCommands},
 }
 
 var sharedSpec40 = cmdSpec{
-	class:  "destructive",
-	why:    "rewrites a disk's partition table",
-	unless: []string{"-l", "--list"},
+	class: "destructive",
+	why:   "rewrites a disk's partition table",
+	rare:  &rareSpec{unless: []string{"-l", "--list"}},
 }
 
 var sharedSpec41 = cmdSpec{
@@ -2820,8 +2791,8 @@ var sharedSpec43 = cmdSpec{
 }
 
 var sharedSpec44 = cmdSpec{
-	effect: EffectNetwork,
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+	effect: EffectNetwork,
 	probe:  true,
 }
 
@@ -2830,17 +2801,16 @@ var sharedSpec45 = cmdSpec{
 }
 
 var sharedSpec46 = cmdSpec{
-	readVerbs: []string{"list", "describe"},
+	read: &readSpec{readVerbs: []string{"list", "describe"}},
 }
 
 var sharedSpec47 = cmdSpec{
-	readVerbs: []string{"list", "describe"},
-	verbAt:    1,
+	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
 }
 
 var sharedSpec48 = cmdSpec{
-	analyse: gdbCommands,
-	probe:   true,
+	probe: true,
+	rare:  &rareSpec{analyse: gdbCommands},
 }
 
 var sharedSpec49 = cmdSpec{
@@ -2849,17 +2819,17 @@ var sharedSpec49 = cmdSpec{
 
 var sharedSpec50 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
+	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	class:    "destructive",
 	why:      "rewrites the repository's history",
-	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	exec:     true,
 	fileOpts: true,
 }
 
 var sharedSpec51 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
-	effect:   EffectNetwork,
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
+	effect:   EffectNetwork,
 	fileOpts: true,
 }
 
@@ -2881,7 +2851,7 @@ var sharedSpec54 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
-	analyse:  makeCommands,
+	rare:     &rareSpec{analyse: makeCommands},
 }
 
 var sharedSpec55 = cmdSpec{
@@ -2894,10 +2864,10 @@ var sharedSpec56 = cmdSpec{
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 	files:      compressKind,
-	suffix:     ".gz",
 	decompress: true,
 	probe:      true,
 	fileOpts:   true,
+	rare:       &rareSpec{suffix: ".gz"},
 }
 
 var sharedSpec57 = cmdSpec{
@@ -2925,20 +2895,20 @@ var sharedSpec60 = cmdSpec{
 var sharedSpec61 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
-	effect:   EffectNetwork,
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
+	effect:   EffectNetwork,
 	probe:    true,
 	fileOpts: true,
 }
 
 var sharedSpec62 = cmdSpec{
 	probe: true,
-	about: []string{"version"},
+	read:  &readSpec{about: []string{"version"}},
 }
 
 var sharedSpec63 = cmdSpec{
-	launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}},
-	probe:  true,
+	probe: true,
+	wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}}},
 }
 
 var sharedSpec64 = cmdSpec{
@@ -2958,55 +2928,53 @@ var sharedSpec66 = cmdSpec{
 
 var sharedSpec67 = cmdSpec{
 	probe: true,
-	about: []string{"-version"},
+	read:  &readSpec{about: []string{"-version"}},
 }
 
 var sharedSpec68 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
-	short:    "itq",
+	wrap:     &wrapSpec{short: "itq"},
 }
 
 var sharedSpec69 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
-	readWith: []string{"-c", "--current"},
+	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
 var sharedSpec70 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
-	short: "RFZLXBIST3v",
+	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
 var sharedSpec71 = cmdSpec{
-	long:        []string{"execute=", "database=", "host=", "port=", "user=", "password="},
-	shortVal:    "eDhPuS",
-	effect:      EffectNetwork,
-	opts:        []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
-	notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"},
-	readSQL:     []string{"-e", "--execute"},
+	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
+	shortVal: "eDhPuS",
+	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
+	effect:   EffectNetwork,
+	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}, readSQL: []string{"-e", "--execute"}},
 }
 
 var sharedSpec72 = cmdSpec{
-	analyse:  awkPrograms,
-	files:    codeKind,
-	fileCode: (*walker).awkCode,
+	files: codeKind,
+	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
 var sharedSpec73 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
-	effect: EffectNetwork,
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
+	effect: EffectNetwork,
 }
 
 var sharedSpec74 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
-	effect:   EffectNetwork,
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
+	effect:   EffectNetwork,
 }
 
 var sharedSpec75 = cmdSpec{
@@ -3016,8 +2984,8 @@ var sharedSpec75 = cmdSpec{
 var sharedSpec76 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
-	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
+	effect:   EffectWrites | EffectNetwork,
 }
 
 var sharedSpec77 = cmdSpec{
@@ -3034,14 +3002,14 @@ var sharedSpec79 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
-	short:    "aAgnqsTvBNRi",
+	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
 var sharedSpec80 = cmdSpec{
-	files:    codeKind,
-	probe:    true,
-	about:    []string{"-v"},
-	fileCode: (*walker).inplaceCode,
+	files: codeKind,
+	probe: true,
+	read:  &readSpec{about: []string{"-v"}},
+	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
 var sharedSpec81 = cmdSpec{
@@ -3060,19 +3028,19 @@ var sharedSpec83 = cmdSpec{
 
 var sharedSpec84 = cmdSpec{
 	long:   []string{"execute="},
-	effect: EffectNetwork,
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
+	effect: EffectNetwork,
 }
 
 var sharedSpec85 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
-	short:    "q",
+	wrap:     &wrapSpec{short: "q"},
 }
 
 var sharedSpec86 = cmdSpec{
 	probe: true,
-	about: []string{"-VV"},
+	read:  &readSpec{about: []string{"-VV"}},
 }
 
 var sharedSpec87 = cmdSpec{
@@ -3080,9 +3048,9 @@ var sharedSpec87 = cmdSpec{
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
 	files:    compressKind,
-	suffix:   ".zst",
 	probe:    true,
 	fileOpts: true,
+	rare:     &rareSpec{suffix: ".zst"},
 }
 
 var sharedSpec88 = cmdSpec{
@@ -3092,9 +3060,9 @@ var sharedSpec88 = cmdSpec{
 }
 
 var sharedSpec89 = cmdSpec{
-	probe:       true,
-	readOnly:    true,
-	notReadWith: []string{"-o", "--output"},
+	probe:    true,
+	readOnly: true,
+	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
 var sharedSpec90 = cmdSpec{
@@ -3129,33 +3097,33 @@ var sharedSpec96 = cmdSpec{
 var sharedSpec97 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
-	short:    "AdDEPXabhvfIkZS",
+	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
 var sharedSpec98 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
-	short:    "bC",
+	wrap:     &wrapSpec{short: "bC"},
 }
 
 var sharedSpec99 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
-	short:    "FHlMRX",
+	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
 var sharedSpec100 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
-	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
+	effect:   EffectWrites | EffectNetwork,
 }
 
 var sharedSpec101 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
-	effect:   EffectWrites | EffectNetwork,
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
+	effect:   EffectWrites | EffectNetwork,
 }
 
 var sharedSpec102 = cmdSpec{
@@ -3164,6 +3132,6 @@ var sharedSpec102 = cmdSpec{
 
 var sharedSpec103 = cmdSpec{
 	long:   []string{"from=", "with="},
-	effect: EffectWrites | EffectNetwork,
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
+	effect: EffectWrites | EffectNetwork,
 }

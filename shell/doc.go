@@ -65,6 +65,6 @@
 // forms, the targets a patch's headers name, dd's if=/of= operands, and the
 // guess whether git checkout's lone operand is a branch or a path. Those
 // stay code, because a table of options cannot describe a grammar; the
-// table names the code (cmdSpec.analyse for exec-capable words, fileCode
+// table names the code (rareSpec.analyse for exec-capable words, fileCode
 // for files), so a reader of the table still sees which command has it.
 package shell

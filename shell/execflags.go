@@ -56,8 +56,8 @@ func appendRules(out []ExecFlagRule, name, sub string, s *cmdSpec, global bool) 
 	if s.exec && sub != "" {
 		out = append(out, ExecFlagRule{Command: name, Sub: sub})
 	}
-	if s.analyse != nil {
-		out = append(out, ExecFlagRule{Command: name, Sub: sub, Check: s.analyse})
+	if analyse := s.rareFields().analyse; analyse != nil {
+		out = append(out, ExecFlagRule{Command: name, Sub: sub, Check: analyse})
 	}
 	for _, o := range s.opts {
 		if o.exec {
@@ -88,7 +88,10 @@ func ruleSpec(base *cmdSpec, rules []ExecFlagRule) *cmdSpec {
 			}
 		}
 		if r.Check != nil {
-			s.analyse = chainChecks(s.analyse, r.Check)
+			if s.rare == nil {
+				s.rare = &rareSpec{}
+			}
+			s.rare.analyse = chainChecks(s.rare.analyse, r.Check)
 		}
 		var dashed, words []string
 		for _, f := range r.Flags {
@@ -138,8 +141,8 @@ func (w *walker) execFlags(name string, args []string) (flags, scripts []string)
 // execWords collects the exec-capable words of spec s in args, descending
 // into the subcommand. inSub is set for a subcommand's arguments.
 func (s *cmdSpec) execWords(args []string, inSub bool, flags, scripts []string) ([]string, []string) {
-	if s.analyse != nil {
-		flags = appendNew(flags, s.analyse(args)...)
+	if analyse := s.rareFields().analyse; analyse != nil {
+		flags = appendNew(flags, analyse(args)...)
 	}
 	end := len(args)
 	if len(s.subs) > 0 {

@@ -165,11 +165,12 @@ func (w *walker) files(name string, args []word, owner string, c scope, d *dirSt
 // filesOf records the files of a command line by its entry s; a command
 // with subcommands descends into the subcommand's entry.
 func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c scope, d *dirState) {
-	if s.files == noFiles && s.fileCode == nil && !s.fileOpts {
+	rare := s.rareFields()
+	if s.files == noFiles && rare.fileCode == nil && !s.fileOpts {
 		return
 	}
-	if s.fileCode != nil {
-		s.fileCode(w, s, name, args, c, owner, d)
+	if rare.fileCode != nil {
+		rare.fileCode(w, s, name, args, c, owner, d)
 		return
 	}
 	if len(args) == 0 {
@@ -207,7 +208,7 @@ func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c s
 		i := opIdx[0]
 		sub := s.subs.get(texts[i])
 		if sub == nil {
-			sub = s.otherSub
+			sub = rare.otherSub
 		}
 		if sub != nil {
 			w.filesOf(sub, name, args[i+1:], owner, c, d)
@@ -228,8 +229,8 @@ func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c s
 			}
 		}
 	}
-	if s.needMode != "" {
-		if _, ok := l.mode(s.needMode); !ok {
+	if rare.needMode != "" {
+		if _, ok := l.mode(rare.needMode); !ok {
 			return
 		}
 	}
@@ -316,8 +317,8 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 	if l.pattern && len(ops) > 0 {
 		ops = ops[1:]
 	}
-	if s.maxOps > 0 && len(ops) > s.maxOps {
-		ops = ops[:s.maxOps]
+	if n := s.rareFields().maxOps; n > 0 && len(ops) > n {
+		ops = ops[:n]
 	}
 	switch s.files {
 	case readAll, firstKind:

@@ -7,7 +7,7 @@ import (
 // launcher is a form in which a command runs another command given after
 // a fixed subcommand, options and operands (ip netns exec NS CMD, tmux
 // new-window CMD, ssh HOST CMD, docker exec C CMD): the command table's
-// entry lists its forms (cmdSpec.launch, launchCommands). Unlike a
+// entry lists its forms (wrapSpec.launch, launchCommands). Unlike a
 // wrapper, the launcher stays a subject itself.
 type launcher struct {
 	// sub are the words that select this form ("netns", "exec"); empty
@@ -38,67 +38,67 @@ type launcher struct {
 }
 
 var (
-	sshOpts     = &cmdSpec{wraps: true, short: "46AaCfGgKkMNnqsTtVvXxYy", shortVal: "BbcDEeFIiJLlmOoPpQRSWw"}
-	dockerExec  = &cmdSpec{wraps: true, short: "dit", shortVal: "euw", long: []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="}}
-	kubectlExec = &cmdSpec{wraps: true, short: "itq", shortVal: "cnf", long: []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="}}
-	tmuxNew     = &cmdSpec{wraps: true, short: "AdDEPXabhvfIkZS", shortVal: "cefFnstxylT"}
-	tmuxKeys    = &cmdSpec{wraps: true, short: "FHlMRX", shortVal: "Nt"}
-	screenOpts  = &cmdSpec{wraps: true, short: "dmDRrxUaAiOlLqQ", shortVal: "SctTpeshX"}
+	sshOpts     = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "46AaCfGgKkMNnqsTtVvXxYy"}, shortVal: "BbcDEeFIiJLlmOoPpQRSWw"}
+	dockerExec  = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dit"}, shortVal: "euw", long: []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="}}
+	kubectlExec = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "itq"}, shortVal: "cnf", long: []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="}}
+	tmuxNew     = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "AdDEPXabhvfIkZS"}, shortVal: "cefFnstxylT"}
+	tmuxKeys    = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "FHlMRX"}, shortVal: "Nt"}
+	screenOpts  = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dmDRrxUaAiOlLqQ"}, shortVal: "SctTpeshX"}
 )
 
 // perfOpts are perf record/stat/trace's options before the command they
 // profile.
-var perfOpts = &cmdSpec{wraps: true, short: "aAgnqsTvBNRi", shortVal: "ceFoptCGjmrIDuMLWSx", long: []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"}}
+var perfOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "aAgnqsTvBNRi"}, shortVal: "ceFoptCGjmrIDuMLWSx", long: []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"}}
 
 // dockerRunOpts are docker/podman run's options, from the command table.
-var dockerRunOpts = &cmdSpec{wraps: true, short: "dit", shortVal: "vewpuhlm", long: dockerRunLong}
+var dockerRunOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dit"}, shortVal: "vewpuhlm", long: dockerRunLong}
 
 // launchCommands is the launcher family of the command table: the forms
-// in which a command runs another one (cmdSpec.launch). probe keeps the
+// in which a command runs another one (wrapSpec.launch). probe keeps the
 // analysis of the commands no other family knows as it was (their other
 // forms' arguments are still probed).
 func launchCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
-		"ssh":     {launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}},
-		"docker":  {launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true}}},
-		"podman":  {launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}}},
-		"kubectl": {launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}},
-		"oc":      {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}},
-		"lxc":     {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}},
-		"incus":   {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}},
-		"vagrant": {probe: true, launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"plain", "tty", "no-tty", "command="}}, optScript: []string{"-c", "--command"}, remote: true}}},
-		"gcloud":  {launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{wraps: true, long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}}, optScript: []string{"--command"}, operands: 1, remote: true}}},
-		"ip":      {probe: true, launch: []launcher{{sub: []string{"netns", "exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}},
-		"tmux": {probe: true, launch: []launcher{
+		"ssh":     {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}}},
+		"docker":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true}}}},
+		"podman":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}}}},
+		"kubectl": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}}},
+		"oc":      {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}}},
+		"lxc":     {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}}},
+		"incus":   {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}}},
+		"vagrant": {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"plain", "tty", "no-tty", "command="}}, optScript: []string{"-c", "--command"}, remote: true}}}},
+		"gcloud":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{wraps: true, long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}}, optScript: []string{"--command"}, operands: 1, remote: true}}}},
+		"ip":      {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}}},
+		"tmux": {probe: true, wrap: &wrapSpec{launch: []launcher{
 			{sub: []string{"new-session"}, opts: tmuxNew, script: true}, {sub: []string{"new"}, opts: tmuxNew, script: true},
 			{sub: []string{"new-window"}, opts: tmuxNew, script: true}, {sub: []string{"neww"}, opts: tmuxNew, script: true},
 			{sub: []string{"split-window"}, opts: tmuxNew, script: true}, {sub: []string{"splitw"}, opts: tmuxNew, script: true},
 			{sub: []string{"respawn-pane"}, opts: tmuxNew, script: true}, {sub: []string{"respawnp"}, opts: tmuxNew, script: true},
 			{sub: []string{"respawn-window"}, opts: tmuxNew, script: true}, {sub: []string{"respawnw"}, opts: tmuxNew, script: true},
 			{sub: []string{"display-popup"}, opts: tmuxNew, script: true}, {sub: []string{"popup"}, opts: tmuxNew, script: true},
-			{sub: []string{"run-shell"}, opts: &cmdSpec{wraps: true, short: "bC", shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "bC", shortVal: "dt"}, script: true},
+			{sub: []string{"run-shell"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "bC"}, shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "bC"}, shortVal: "dt"}, script: true},
 			{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
-		}},
-		"screen":        {probe: true, launch: []launcher{{opts: screenOpts}}},
-		"script":        {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, short: "aeEfqTV", shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}}},
-		"sg":            {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}}},
-		"poetry":        {launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}},
-		"pipenv":        {probe: true, launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}},
-		"uv":            {launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, short: "q", long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}}},
-		"conda":         {probe: true, launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}}},
-		"bundle":        {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}},
-		"perf":          {probe: true, launch: []launcher{{sub: []string{"record"}, opts: perfOpts}, {sub: []string{"stat"}, opts: perfOpts}, {sub: []string{"trace"}, opts: perfOpts}}},
-		"pnpm":          {launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}},
-		"yarn":          {launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, script: true}}},
-		"direnv":        {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}},
-		"mise":          {probe: true, launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, dashdash: true}, {sub: []string{"x"}, opts: &cmdSpec{wraps: true}, dashdash: true}}},
-		"nix":           {probe: true, launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"command="}}, optScript: nil, dashdash: false}}},
-		"nix-shell":     {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"pure", "impure", "run=", "command=", "packages=", "arg=", "argstr=", "attr=", "include="}}, optScript: []string{"--run", "--command"}}}},
-		"flatpak-spawn": {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}}}}},
-		"distrobox":     {probe: true, launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{wraps: true, shortVal: "na", long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}}, dashdash: true, remote: true}}},
-		"toolbox":       {probe: true, launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "cdr", long: []string{"container=", "distro=", "release="}}, remote: true}}},
-		"watchexec":     {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, short: "rcNn", shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}}, dashdash: true}}},
-		"entr":          {probe: true, launch: []launcher{{opts: &cmdSpec{wraps: true, short: "acdnprsz"}}}},
+		}}},
+		"screen":        {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: screenOpts}}}},
+		"script":        {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}, shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}}}},
+		"sg":            {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}}}},
+		"poetry":        {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
+		"pipenv":        {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
+		"uv":            {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "q"}, long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}}}},
+		"conda":         {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}}}},
+		"bundle":        {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}}},
+		"perf":          {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: perfOpts}, {sub: []string{"stat"}, opts: perfOpts}, {sub: []string{"trace"}, opts: perfOpts}}}},
+		"pnpm":          {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}}},
+		"yarn":          {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, script: true}}}},
+		"direnv":        {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}}},
+		"mise":          {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, dashdash: true}, {sub: []string{"x"}, opts: &cmdSpec{wraps: true}, dashdash: true}}}},
+		"nix":           {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"command="}}, optScript: nil, dashdash: false}}}},
+		"nix-shell":     {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"pure", "impure", "run=", "command=", "packages=", "arg=", "argstr=", "attr=", "include="}}, optScript: []string{"--run", "--command"}}}}},
+		"flatpak-spawn": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}}}}}},
+		"distrobox":     {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{wraps: true, shortVal: "na", long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}}, dashdash: true, remote: true}}}},
+		"toolbox":       {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "cdr", long: []string{"container=", "distro=", "release="}}, remote: true}}}},
+		"watchexec":     {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "rcNn"}, shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}}, dashdash: true}}}},
+		"entr":          {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "acdnprsz"}}}}}},
 	}
 }
 
@@ -109,7 +109,7 @@ func findLauncher(name string, words []word) (*launcher, int) {
 	if s == nil {
 		return nil, 0
 	}
-	forms := s.launch
+	forms := s.wrapFields().launch
 	for i := range forms {
 		l := &forms[i]
 		at := 1

@@ -57,6 +57,14 @@ func (s *cmdSpec) scanWords(args []string, words []word, stop bool) (opts []optA
 
 // scanInto is scanWords appending to opts and ops, buffers of the caller.
 func (s *cmdSpec) scanInto(args []string, words []word, stop bool, opts []optArg, ops []int) ([]optArg, []int) {
+	var dashOperand func(string) bool
+	if s.rare != nil {
+		dashOperand = s.rare.dashOperand
+	}
+	var positional int
+	if s.wrap != nil {
+		positional = s.wrap.positional
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -82,10 +90,10 @@ func (s *cmdSpec) scanInto(args []string, words []word, stop bool, opts []optArg
 				opts = append(opts, o)
 			}
 			i = next - 1
-		case len(a) < 2 || a[0] != '-' || s.dashOperand != nil && s.dashOperand(a) ||
+		case len(a) < 2 || a[0] != '-' || dashOperand != nil && dashOperand(a) ||
 			words != nil && !words[i].static && !(s.wraps && len(a) > 2 && a[1] == '-'):
 			ops = append(ops, i)
-			if stop && len(ops) > s.positional {
+			if stop && len(ops) > positional {
 				return opts, ops
 			}
 		case s.singleDash && len(a) == 2 && strings.IndexByte(s.shortVal, a[1]) >= 0 && i+1 < len(args):
@@ -148,7 +156,7 @@ func (s *cmdSpec) scanLong(args []string, i int, opts []optArg) ([]optArg, int) 
 		for k := n0; k < len(opts); k++ {
 			opts[k].val, opts[k].valAt = args[i], i
 		}
-		if len(opts)-n0 == 1 && contains(s.pairs, strings.TrimPrefix(opts[n0].name, "--")) && i+1 < len(args) {
+		if len(opts)-n0 == 1 && s.rare != nil && contains(s.rare.pairs, strings.TrimPrefix(opts[n0].name, "--")) && i+1 < len(args) {
 			i++ // the second value of a pair (--bind SRC DEST)
 		}
 	}
@@ -160,6 +168,10 @@ func (s *cmdSpec) scanLong(args []string, i int, opts []optArg) ([]optArg, int) 
 // the last word it used.
 func (s *cmdSpec) scanShort(args []string, i int, opts []optArg) ([]optArg, int) {
 	a := args[i]
+	var short, shortAttached string
+	if s.wrap != nil {
+		short, shortAttached = s.wrap.short, s.wrap.shortAttached
+	}
 	for j := 1; j < len(a); j++ {
 		c := a[j]
 		if s.numeric && c >= '0' && c <= '9' {
@@ -176,11 +188,11 @@ func (s *cmdSpec) scanShort(args []string, i int, opts []optArg) ([]optArg, int)
 			}
 			opts = append(opts, o)
 			return opts, i
-		case strings.IndexByte(s.shortAttached, c) >= 0:
+		case strings.IndexByte(shortAttached, c) >= 0:
 			o.val, o.valAt = a[j+1:], i
 			opts = append(opts, o)
 			return opts, i
-		case s.wraps && strings.IndexByte(s.short, c) < 0:
+		case s.wraps && strings.IndexByte(short, c) < 0:
 			// A wrapper's unknown letter: the rest of the word is
 			// unreadable (it may be the letter's value). Its letters are
 			// still reported, unknown, so a risky one counts (fail
@@ -207,8 +219,8 @@ func (s *cmdSpec) wrapped(words []word) (start int, opts []optArg, envs []string
 	}
 	opts, ops := s.scanWords(args, words[1:], true)
 	start = len(words)
-	if len(ops) > s.positional {
-		start = ops[s.positional] + 1
+	if p := s.wrapFields().positional; len(ops) > p {
+		start = ops[p] + 1
 	}
 	known := opts[:0]
 	for _, o := range opts {

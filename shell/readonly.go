@@ -25,24 +25,25 @@ func readOnlyCommand(name string, args []string) bool {
 	var opBuf [8]int
 	for depth := 0; depth < 4; depth++ {
 		opts, ops := s.scanInto(args, nil, s.wraps || s.inOrder, optBuf[:0], opBuf[:0])
-		for _, n := range s.notReadWith {
+		r := s.readFields()
+		for _, n := range r.notReadWith {
 			if _, ok := optFound(opts, args, n, false); ok {
 				return false
 			}
 		}
-		if len(s.readVerbs) > 0 {
-			verbs, verbAt = s.readVerbs, s.verbAt
+		if len(r.readVerbs) > 0 {
+			verbs, verbAt = r.readVerbs, r.verbAt
 		}
 		next, _, rest := s.sub(name, args)
-		if next == nil && len(s.readSQL) > 0 {
-			if reads, given := sqlGiven(s, opts, args, ops); given {
+		if next == nil && len(r.readSQL) > 0 {
+			if reads, given := sqlGiven(r.readSQL, opts, args, ops); given {
 				return reads
 			}
 		}
 		if next == nil {
 			switch {
 			case s.readOnly && s.readBare:
-				for _, n := range s.readWith {
+				for _, n := range r.readWith {
 					if _, ok := optFound(opts, args, n, false); ok {
 						return true
 					}
@@ -52,9 +53,9 @@ func readOnlyCommand(name string, args []string) bool {
 				// An operand of a command with subcommands is one the
 				// table does not list (git remote add).
 				return len(s.subs) == 0 || len(ops) == 0
-			case len(s.readWith) > 0:
+			case len(r.readWith) > 0:
 				// Read-only only in a query mode (dpkg -l, tar -t).
-				for _, n := range s.readWith {
+				for _, n := range r.readWith {
 					if _, ok := optFound(opts, args, n, false); ok {
 						return true
 					}
@@ -71,11 +72,12 @@ func readOnlyCommand(name string, args []string) bool {
 	return false
 }
 
-// sqlGiven reports whether the command whose entry is s is given SQL to
-// run (readSQL), and whether every statement of it only reads.
-func sqlGiven(s *cmdSpec, opts []optArg, args []string, ops []int) (reads, given bool) {
+// sqlGiven reports whether a command is given SQL to run by the options
+// readSQL names (readSpec.readSQL), and whether every statement of it
+// only reads.
+func sqlGiven(readSQL []string, opts []optArg, args []string, ops []int) (reads, given bool) {
 	reads = true
-	for _, n := range s.readSQL {
+	for _, n := range readSQL {
 		if n == "" {
 			for _, i := range ops[min(1, len(ops)):] {
 				given, reads = true, reads && sqlReadsOnly(args[i])
@@ -100,11 +102,11 @@ var aboutForms = map[string]bool{"--version": true, "--help": true, "-V": true}
 // aboutForm reports whether arg alone asks the command whose entry is s
 // only for its version or usage.
 func aboutForm(s *cmdSpec, name, arg string) bool {
-	if aboutForms[arg] || slices.Contains(s.about, arg) {
+	if aboutForms[arg] || s.read != nil && slices.Contains(s.read.about, arg) {
 		return true
 	}
 	return (arg == "version" || arg == "help") && len(s.subs) > 0 && !s.wraps &&
-		s.analyse == nil && !isInterpreter(name) // a shell is one
+		(s.rare == nil || s.rare.analyse == nil) && !isInterpreter(name) // a shell is one
 }
 
 // readVerb reports whether the operand at position at is one of verbs

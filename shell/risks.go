@@ -229,7 +229,7 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 		if spec.hasAny(texts, "--no-preserve-root") {
 			w.critical(RiskRecursiveDelete, name+" --no-preserve-root disables the protection against deleting the whole file system", text)
 		}
-		if spec.treeDeletes || spec.hasAny(texts, spec.recursive...) {
+		if spec.treeDeletes || spec.hasAny(texts, spec.rareFields().recursive...) {
 			for _, i := range spec.operands(texts) {
 				if what, ok := w.dangerous(args[i], d); ok {
 					w.critical(RiskRecursiveDelete, "recursive "+name+" of "+what+" deletes it entirely", text)
@@ -240,7 +240,7 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 	case "chmod", "chown", "chgrp":
 		spec, texts := commandSpec(name), wordTexts(args)
 		ops := spec.operands(texts)
-		if !spec.hasAny(texts, spec.recursive...) || len(ops) < 2 {
+		if !spec.hasAny(texts, spec.rareFields().recursive...) || len(ops) < 2 {
 			return
 		}
 		mode := args[ops[0]].text

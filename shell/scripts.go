@@ -297,9 +297,9 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 	}
 }
 
-var xargsSpec = &cmdSpec{wraps: true, short: "0oprtx", shortVal: "adEILnPs", shortAttached: "eil", long: []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits", "eof", "replace", "max-lines", "arg-file=", "delimiter=", "max-args=", "max-procs=", "max-chars=", "process-slot-var="}}
+var xargsSpec = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "0oprtx", shortAttached: "eil"}, shortVal: "adEILnPs", long: []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits", "eof", "replace", "max-lines", "arg-file=", "delimiter=", "max-args=", "max-procs=", "max-chars=", "process-slot-var="}}
 
-var parallelSpec = &cmdSpec{wraps: true, short: "0gkquvX", shortVal: "jSaIdnNLlsCE", long: []string{"null", "group", "keep-order", "quote", "ungroup", "verbose", "dry-run", "halt-on-error", "tag", "line-buffer", "progress", "bar", "eta", "pipe", "will-cite", "xapply", "shuf", "no-notice", "jobs=", "sshlogin=", "arg-file=", "delimiter=", "max-args=", "max-lines=", "max-chars=", "colsep=", "halt=", "joblog=", "results=", "timeout=", "workdir=", "env=", "basefile=", "transfer=", "return=", "tmpdir=", "retries=", "delay=", "sshloginfile=", "memfree=", "load="}}
+var parallelSpec = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "0gkquvX"}, shortVal: "jSaIdnNLlsCE", long: []string{"null", "group", "keep-order", "quote", "ungroup", "verbose", "dry-run", "halt-on-error", "tag", "line-buffer", "progress", "bar", "eta", "pipe", "will-cite", "xapply", "shuf", "no-notice", "jobs=", "sshlogin=", "arg-file=", "delimiter=", "max-args=", "max-lines=", "max-chars=", "colsep=", "halt=", "joblog=", "results=", "timeout=", "workdir=", "env=", "basefile=", "transfer=", "return=", "tmpdir=", "retries=", "delay=", "sshloginfile=", "memfree=", "load="}}
 
 // substPositional replaces $0…$9 and ${0}…${9} in a -c script with the
 // static arguments that follow it, so "rm -rf \"$1\"" _ / is seen as

@@ -10,41 +10,38 @@ import (
 // long options, for GNU unique-prefix resolution, its short options that
 // take a value, and the effect of each option and operand. Adding a
 // command is adding an entry here, with a decision case.
+//
+// The table is data the runtime's start reads through (the data
+// segment's pointer bitmap), so an entry's size is every process's
+// time: the fields most entries set are here, the lists and functions
+// few set are behind one pointer per group (wrap, read, rare), nil when
+// the entry sets none of them.
 type cmdSpec struct {
 	// long lists every long option without dashes; "name=" takes a value.
 	// An abbreviation resolves to the one option it is a prefix of.
 	long []string
-	// pairs lists the long options of long (written "name=") that take
-	// two separate values (bwrap --bind SRC DEST), so the second value is
-	// not taken for an operand or a wrapped command.
-	pairs []string
 	// shortVal lists the short options that take a value, so a cluster
 	// ("-fd", "-oFILE") is read as the command reads it; with singleDash,
 	// the one-letter options that take the next word (arch -e V=1).
 	shortVal string
-	// effect is what running the command does at all.
-	effect Effect
-	// class, when set, makes the command itself risky (crontab, su).
-	class Class
-	why   string
-	// unless lists options with which the command is harmless after all
-	// (crontab -l); bare makes it harmless without arguments (mount).
-	unless []string
-	bare   bool
 	// opts are the effects of options and operands.
 	opts []optEffect
 	// subs are subcommands (git push), found after the global options.
 	subs subcommands
+	// class, when set, makes the command itself risky (crontab, su);
+	// rare.unless lists options with which it is harmless after all
+	// (crontab -l); bare makes it harmless without arguments (mount).
+	class Class
+	why   string
+	// effect is what running the command does at all.
+	effect Effect
+	bare   bool
 	// deletes marks the file operands as deleted (rm, shred), recursive
-	// with one of the options in recursive.
-	deletes   bool
-	recursive []string
+	// with one of the options in rare.recursive.
+	deletes bool
 	// treeDeletes: every operand is deleted with its whole tree, whatever
 	// the options (rimraf).
 	treeDeletes bool
-	// dashOperand tells an operand that looks like an option from one
-	// (chmod's "-w" is a mode).
-	dashOperand func(string) bool
 
 	// How the options are spelled, for the one parser (scan).
 	// numeric makes -N a count, not options (head -5).
@@ -56,41 +53,25 @@ type cmdSpec struct {
 	bundled bool
 
 	// A wrapper (commands_wrap.go): a command that runs the command
-	// following its options and positional operands.
+	// following its options and positional operands (wrap.positional).
 	// wraps: the words after them are the command it runs. Its options
 	// are strict: a long option its long list does not name (or names
-	// ambiguously), a short letter in none of short, shortVal and
-	// shortAttached, is unknown, and keeps the wrapper an opaque subject.
+	// ambiguously), a short letter in none of wrap.short, shortVal and
+	// wrap.shortAttached, is unknown, and keeps the wrapper an opaque
+	// subject.
 	wraps bool
 	// inOrder: the options end at the first operand, as for a wrapper;
 	// the words after it are another program's (npx PKG ARGS…).
 	inOrder bool
-	// short lists the short options without a value; shortAttached those
-	// whose value can only be attached (xargs -i).
-	short, shortAttached string
-	// positional is how many operands come before the command (timeout
-	// DURATION).
-	positional int
 	// assigns: NAME=value operands set the environment and a lone "-"
 	// clears it (env).
 	assigns bool
 	// subject: the wrapper is a subject itself (sudo).
 	subject bool
-	// noCommand lists short options after which no command follows
-	// (ionice -p PID).
-	noCommand string
-	// launch lists the forms in which the command runs another command
-	// after a subcommand, options and operands (ssh HOST CMD, docker exec
-	// C CMD, tmux new-window CMD; launchers.go).
-	launch []launcher
 
 	// exec makes the (sub)command itself exec-capable: only a rule that
 	// names it allows it (git filter-branch).
 	exec bool
-	// analyse names the code that reads a mini-language the table cannot
-	// describe (sed scripts, awk programs, git config's forms): it
-	// returns the exec-capable words it finds in the arguments.
-	analyse func(args []string) []string
 	// runs names the code that walks what the command runs or changes
 	// from its own arguments, a language the fields cannot say (runner).
 	runs runner
@@ -103,22 +84,11 @@ type cmdSpec struct {
 	// unless an option marked pattern gives it (grep -e, sed -f): for the
 	// file checks and for the risk classes alike (optEffect.paths).
 	pattern bool
-	// maxOps: at most this many operands are files (cmp).
-	maxOps int
-	// suffix and decompress: a compressor's suffix and whether it
-	// decompresses by default (gunzip).
-	suffix     string
+	// decompress: a compressor decompresses by default (gunzip); its
+	// suffix is rare.suffix.
 	decompress bool
 	// saves: a downloader saves under the URL's name by default (wget).
 	saves bool
-	// needMode: the operands are files only with an option setting this
-	// mode (git diff --no-index).
-	needMode string
-	// everySub are options every subcommand takes (git's --output); the
-	// table adds them to each subcommand's entry and to otherSub, the
-	// entry of the subcommands it does not list.
-	everySub []optEffect
-	otherSub *cmdSpec
 	// probe keeps the analysis of a command the table did not know
 	// before: its arguments are still probed for command lines and
 	// secrets as an unknown command's are, and the policy still checks
@@ -133,9 +103,39 @@ type cmdSpec struct {
 	// system's state, or a service's state through the tool's own client
 	// (kubectl get, gh pr list). An effect one of its options or operands
 	// has (a risk class, an exec-capable flag, a file it writes) still
-	// counts, and so does an option of notReadWith. readBare: only
+	// counts, and so does an option of read.notReadWith. readBare: only
 	// without operands (git branch lists, git branch NAME creates).
 	readOnly, readBare bool
+
+	// wrap is how a wrapper or launcher reads the command it runs.
+	wrap *wrapSpec
+	// read is what makes a read-only entry read-only or not.
+	read *readSpec
+	// rare are the fields few entries set.
+	rare *rareSpec
+}
+
+// wrapSpec is how a wrapper (cmdSpec.wraps) or launcher reads the command
+// it runs.
+type wrapSpec struct {
+	// short lists the short options without a value; shortAttached those
+	// whose value can only be attached (xargs -i).
+	short, shortAttached string
+	// noCommand lists short options after which no command follows
+	// (ionice -p PID).
+	noCommand string
+	// positional is how many operands come before the command (timeout
+	// DURATION).
+	positional int
+	// launch lists the forms in which the command runs another command
+	// after a subcommand, options and operands (ssh HOST CMD, docker exec
+	// C CMD, tmux new-window CMD; launchers.go).
+	launch []launcher
+}
+
+// readSpec is what makes a read-only entry (cmdSpec.readOnly, readBare)
+// read-only or not.
+type readSpec struct {
 	// notReadWith lists options with which a read-only command is not
 	// read-only after all: it writes (go env -w) or talks to a
 	// destination the option names (kubectl --server, docker -H).
@@ -161,6 +161,39 @@ type cmdSpec struct {
 	// statement only reads (sqlReadsOnly) and no option of notReadWith is
 	// given.
 	readSQL []string
+}
+
+// rareSpec are the fields of a command entry few entries set.
+type rareSpec struct {
+	// pairs lists the long options of long (written "name=") that take
+	// two separate values (bwrap --bind SRC DEST), so the second value is
+	// not taken for an operand or a wrapped command.
+	pairs []string
+	// unless lists options with which a command risky itself (class) is
+	// harmless after all (crontab -l).
+	unless []string
+	// recursive lists the options with which a command that deletes its
+	// operands (deletes) deletes their trees.
+	recursive []string
+	// dashOperand tells an operand that looks like an option from one
+	// (chmod's "-w" is a mode).
+	dashOperand func(string) bool
+	// analyse names the code that reads a mini-language the table cannot
+	// describe (sed scripts, awk programs, git config's forms): it
+	// returns the exec-capable words it finds in the arguments.
+	analyse func(args []string) []string
+	// maxOps: at most this many operands are files (cmp).
+	maxOps int
+	// suffix: a compressor's suffix (see cmdSpec.decompress).
+	suffix string
+	// needMode: the operands are files only with an option setting this
+	// mode (git diff --no-index).
+	needMode string
+	// everySub are options every subcommand takes (git's --output); the
+	// table adds them to each subcommand's entry and to otherSub, the
+	// entry of the subcommands it does not list.
+	everySub []optEffect
+	otherSub *cmdSpec
 	// fileCode names the code that reads the files of a command whose
 	// arguments are a mini-language or whose layout the fields cannot
 	// say (awk programs, jq filters, patch headers, git subcommands).
@@ -463,7 +496,7 @@ var gitSpec = &cmdSpec{
 		{"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge",
 			"conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay",
 			"pathspec-from-file=", "pathspec-file-nul"}, shortVal: "s",
-			class: ClassDestructive, why: "throws away uncommitted changes to the files it restores", unless: []string{"--staged", "-S"},
+			class: ClassDestructive, why: "throws away uncommitted changes to the files it restores", rare: &rareSpec{unless: []string{"--staged", "-S"}},
 			opts: []optEffect{{names: []string{"--worktree", "-W"}, class: ClassDestructive, why: "throws away uncommitted changes to the files it restores"}}}},
 		{"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=",
 			"quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules"},
@@ -516,13 +549,13 @@ func riskCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
 		"git": gitSpec,
 		"rm": {long: []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
-			effect: EffectDeletes, deletes: true, recursive: []string{"-r", "-R", "--recursive"}},
+			effect: EffectDeletes, deletes: true, rare: &rareSpec{recursive: []string{"-r", "-R", "--recursive"}}},
 		"rmdir": {effect: EffectDeletes, deletes: true},
 		// Node's rm -rf, run by npm scripts and npx: every operand is
 		// deleted with its tree.
 		"rimraf": {long: []string{"preserve-root", "no-preserve-root", "glob", "no-glob", "verbose", "no-verbose", "interactive", "no-interactive", "impl=", "help", "version"},
-			short: "Gvih", effect: EffectDeletes, deletes: true, treeDeletes: true},
-		"del-cli": {long: []string{"force", "dry-run", "dot", "verbose", "help", "version"}, short: "fdv",
+			wrap: &wrapSpec{short: "Gvih"}, effect: EffectDeletes, deletes: true, treeDeletes: true},
+		"del-cli": {long: []string{"force", "dry-run", "dot", "verbose", "help", "version"}, wrap: &wrapSpec{short: "fdv"},
 			effect: EffectDeletes, deletes: true, treeDeletes: true},
 		// mv takes its sources away: a whole home, / or a system directory
 		// moved elsewhere is gone from where the system looks for it.
@@ -533,19 +566,19 @@ func riskCommands() map[string]*cmdSpec {
 			shortVal: "ns", effect: EffectDeletes, deletes: true},
 		"truncate": {long: []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"}, shortVal: "rs", effect: EffectDeletes, deletes: true},
 		"chmod": {long: []string{"changes", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-			recursive: []string{"-R", "--recursive"}, dashOperand: dashMode,
+			rare: &rareSpec{recursive: []string{"-R", "--recursive"}, dashOperand: dashMode},
 			opts: []optEffect{{match: setuidMode, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "sets the setuid or setgid bit, so the program runs with its owner's rights"}}},
 		"chown": {long: []string{"changes", "dereference", "no-dereference", "from=", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-			recursive: []string{"-R", "--recursive"},
-			opts:      []optEffect{{match: rootOwner, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "hands files to root"}}},
+			rare: &rareSpec{recursive: []string{"-R", "--recursive"}},
+			opts: []optEffect{{match: rootOwner, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "hands files to root"}}},
 		"chgrp": {long: []string{"changes", "dereference", "no-dereference", "no-preserve-root", "preserve-root", "quiet", "silent", "reference=", "recursive", "verbose", "help", "version"},
-			recursive: []string{"-R", "--recursive"}},
+			rare: &rareSpec{recursive: []string{"-R", "--recursive"}}},
 
 		// Disks and databases.
 		"wipefs":     {class: ClassDestructive, why: "erases file system signatures from a disk"},
-		"fdisk":      {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l", "--list"}},
-		"sfdisk":     {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l", "--list", "-d", "--dump"}},
-		"parted":     {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l", "--list"}},
+		"fdisk":      {class: ClassDestructive, why: "rewrites a disk's partition table", rare: &rareSpec{unless: []string{"-l", "--list"}}},
+		"sfdisk":     {class: ClassDestructive, why: "rewrites a disk's partition table", rare: &rareSpec{unless: []string{"-l", "--list", "-d", "--dump"}}},
+		"parted":     {class: ClassDestructive, why: "rewrites a disk's partition table", rare: &rareSpec{unless: []string{"-l", "--list"}}},
 		"blkdiscard": {class: ClassDestructive, why: "discards every block of a device"},
 		"hdparm": {opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"},
 			class: ClassDestructive, why: "erases or rewrites a disk"}}},
@@ -635,18 +668,18 @@ func riskCommands() map[string]*cmdSpec {
 			{"image", dockerPrune}, {"container", dockerPrune}}},
 
 		// Running as root.
-		"sudo":    {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "runs a command as root", unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
-		"doas":    {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as root", unless: []string{"-L"}},
+		"sudo":    {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "runs a command as root", rare: &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}}},
+		"doas":    {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as root", rare: &rareSpec{unless: []string{"-L"}}},
 		"run0":    {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as root"},
 		"runuser": {effect: EffectPrivilege, class: ClassPrivilege, why: "runs a command as another user"},
 
 		// Persistence.
-		"crontab":     {effect: EffectPersistence, class: ClassPersistence, why: "installs a scheduled job that runs later by itself", unless: []string{"-l"}},
-		"at":          {effect: EffectPersistence, class: ClassPersistence, why: "schedules a command to run later by itself", unless: []string{"-l", "-r", "-d", "-c"}},
+		"crontab":     {effect: EffectPersistence, class: ClassPersistence, why: "installs a scheduled job that runs later by itself", rare: &rareSpec{unless: []string{"-l"}}},
+		"at":          {effect: EffectPersistence, class: ClassPersistence, why: "schedules a command to run later by itself", rare: &rareSpec{unless: []string{"-l", "-r", "-d", "-c"}}},
 		"batch":       {effect: EffectPersistence, class: ClassPersistence, why: "schedules a command to run later by itself"},
 		"update-rc.d": {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot"},
-		"chkconfig":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", unless: []string{"--list"}},
-		"rc-update":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", unless: []string{"show"}},
+		"chkconfig":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", rare: &rareSpec{unless: []string{"--list"}}},
+		"rc-update":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", rare: &rareSpec{unless: []string{"show"}}},
 		"systemctl":   {subs: subcommands{{"stop", systemctlOff}, {"disable", systemctlOff}, {"kill", systemctlOff}, {"mask", systemctlOff}}, opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"}}},
 		"systemd-run": {effect: EffectPersistence | EffectRuns, opts: []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: ClassPersistence, why: "installs a timer or service that runs later by itself"}},
 			long: []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host="}},
@@ -664,7 +697,7 @@ func riskCommands() map[string]*cmdSpec {
 		"useradd": {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a user"},
 		"passwd":  {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a password"},
 		"visudo":  {effect: EffectPrivilege, class: ClassPrivilege, why: "edits who may use sudo"},
-		"mount":   {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "mounts a file system, which can hide or replace system files", unless: []string{"-l"}},
+		"mount":   {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "mounts a file system, which can hide or replace system files", rare: &rareSpec{unless: []string{"-l"}}},
 		"nsenter": {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "enters another process's namespaces (a container escape)"},
 		"sysctl": {shortVal: "p", opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
 			// "sysctl key=value" sets as -w does; a key with ".." reads a
@@ -675,7 +708,7 @@ func riskCommands() map[string]*cmdSpec {
 		"chroot":   {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "runs a command with another root directory (as root)"},
 		"umount":   {effect: EffectPrivilege, class: ClassPrivilege, why: "unmounts a file system"},
 		"chpasswd": {effect: EffectPrivilege, class: ClassPrivilege, why: "changes passwords"},
-		"chage":    {effect: EffectPrivilege, class: ClassPrivilege, why: "changes password expiry", unless: []string{"-l", "--list"}},
+		"chage":    {effect: EffectPrivilege, class: ClassPrivilege, why: "changes password expiry", rare: &rareSpec{unless: []string{"-l", "--list"}}},
 		"chsh":     {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a user's login shell"},
 		"vipw":     {effect: EffectPrivilege, class: ClassPrivilege, why: "edits the user accounts"},
 		"vigr":     {effect: EffectPrivilege, class: ClassPrivilege, why: "edits the groups"},
@@ -689,7 +722,7 @@ func riskCommands() map[string]*cmdSpec {
 			shortVal: "mogtSb",
 			opts: []optEffect{{names: []string{"-m", "--mode"}, value: setuidMode, effect: EffectPrivilege, class: ClassPrivilege, why: "installs a program with the setuid or setgid bit, so it runs with its owner's rights"},
 				{names: []string{"-o", "--owner"}, value: rootOwner, effect: EffectPrivilege, class: ClassPrivilege, why: "hands files to root"}}},
-		"modprobe": {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module", unless: []string{"-r", "-n", "--dry-run"}},
+		"modprobe": {effect: EffectPrivilege, class: ClassPrivilege, why: "loads a kernel module", rare: &rareSpec{unless: []string{"-r", "-n", "--dry-run"}}},
 
 		// Supply chain: installers given a URL, a git remote or another index.
 		"pip": pipSpec(), "pip3": pipSpec(), "pipx": {subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--spec")}, {"run", supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}}},
@@ -711,7 +744,7 @@ func riskCommands() map[string]*cmdSpec {
 		// Credentials printed by their tools.
 		"security":    {opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: ClassCredential, why: "prints passwords from the keychain"}}},
 		"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
-		"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}},
+		"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", rare: &rareSpec{unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}}},
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
 		"gh": {opts: []optEffect{sendsCredential}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
 			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}}},
@@ -773,7 +806,7 @@ func riskCommands() map[string]*cmdSpec {
 		"setenforce": {opts: []optEffect{{names: []string{"0", "Permissive", "permissive"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off SELinux enforcement"}}},
 		"kill": {opts: []optEffect{{names: []string{"-1"}, operand: true, class: ClassDestructive, why: "signals every process the user may signal"},
 			{match: parentProcess, operand: true, class: ClassDestructive, why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"},
-			{names: []string{"1"}, operand: true, class: ClassDestructive, why: "signals init, which stops the machine"}}, dashOperand: killPID},
+			{names: []string{"1"}, operand: true, class: ClassDestructive, why: "signals init, which stops the machine"}}, rare: &rareSpec{dashOperand: killPID}},
 		"pkill":   pkillSpec,
 		"service": serviceOff,
 		"killall": {long: []string{"exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "signal=", "user=", "verbose", "wait", "older-than=", "younger-than=", "ns="},
@@ -817,14 +850,14 @@ func riskCommands() map[string]*cmdSpec {
 		"journalctl": {long: []string{"vacuum-time=", "vacuum-size=", "vacuum-files=", "rotate", "flush", "unit=", "follow", "lines=", "since=", "until="},
 			opts: []optEffect{{names: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files"}, prefix: true, class: ClassDestructive, why: "deletes the system journal, the machine's audit trail"}}},
 		"history": {opts: []optEffect{{names: []string{"-c"}, class: ClassDestructive, why: "clears the shell history, hiding what ran"},
-			{names: []string{"-w", "-d"}, class: ClassDestructive, why: "rewrites the shell history, hiding what ran"}}, dashOperand: historyOffset},
+			{names: []string{"-w", "-d"}, class: ClassDestructive, why: "rewrites the shell history, hiding what ran"}}, rare: &rareSpec{dashOperand: historyOffset}},
 		"unset":  {opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}},
 		"export": declSpec, "declare": declSpec, "typeset": declSpec, "readonly": declSpec, "local": declSpec,
 		"set":      {opts: []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: EffectPrivilege, class: ClassPrivilege, why: "with +o turns off the shell history, a security control that records what runs"}}},
 		"printenv": {opts: []optEffect{{match: secretName, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}},
 		"echo":     echoSpec, "printf": echoSpec,
-		"sgdisk":   {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},
-		"gdisk":    {class: ClassDestructive, why: "rewrites a disk's partition table", unless: []string{"-l"}},
+		"sgdisk":   {class: ClassDestructive, why: "rewrites a disk's partition table", rare: &rareSpec{unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}}},
+		"gdisk":    {class: ClassDestructive, why: "rewrites a disk's partition table", rare: &rareSpec{unless: []string{"-l"}}},
 		"cfdisk":   {class: ClassDestructive, why: "rewrites a disk's partition table"},
 		"killall5": {class: ClassDestructive, why: "signals every process"},
 
@@ -863,9 +896,9 @@ func riskCommands() map[string]*cmdSpec {
 		"http-server": servesOperand("paCKcdeSt"), "serve": servesOperand("lcp"), "live-server": servesOperand(""),
 		"miniserve": servesOperand("pigtaiuc"), "darkhttpd": servesOperand(""),
 		"dig": dnsLookup, "nslookup": dnsLookup, "host": dnsLookup, "drill": dnsLookup, "ping": dnsLookup, "ping6": dnsLookup, "traceroute": dnsLookup,
-		"code":        {subs: subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes this machine to the internet through a VS Code tunnel", unless: []string{"status", "user", "--help", "-h"}}}}},
-		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"version", "help", "--help", "-h", "config"}},
-		"cloudflared": {effect: EffectNetwork, subs: subcommands{{"tunnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port to the internet", unless: []string{"list", "info", "--help"}}}}},
+		"code":        {subs: subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes this machine to the internet through a VS Code tunnel", rare: &rareSpec{unless: []string{"status", "user", "--help", "-h"}}}}}},
+		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"version", "help", "--help", "-h", "config"}}},
+		"cloudflared": {effect: EffectNetwork, subs: subcommands{{"tunnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"list", "info", "--help"}}}}}},
 		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
 			{names: []string{"move", "moveto"}, operand: true, class: ClassDestructive, why: "moves files away from the source, deleting them there"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
@@ -1280,7 +1313,7 @@ func (s *cmdSpec) excused(opts []optArg, ops []int, args []string) bool {
 			return true // prints the usage and does nothing else
 		}
 	}
-	for _, u := range s.unless {
+	for _, u := range s.rareFields().unless {
 		for _, o := range opts {
 			// The word as written ("-l", not a letter of "-rl"), or a
 			// long option resolved ("--li" for --list).
@@ -1517,7 +1550,7 @@ var (
 	}}
 	// publish uploads the workspace's code to a registry, which cannot be
 	// taken back.
-	publish = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "publishes code to a registry, which cannot be taken back", unless: []string{"--dry-run", "-n"}}
+	publish = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "publishes code to a registry, which cannot be taken back", rare: &rareSpec{unless: []string{"--dry-run", "-n"}}}
 	// pkgRemove is a system package manager: removing packages can take
 	// the machine's tools (or its SSH server) away.
 	pkgRemove = &cmdSpec{opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: ClassDestructive, why: "removes system packages"}, installsPackageFile}}

@@ -48,7 +48,7 @@ func (w *walker) wrapper(name string, spec *cmdSpec, words []word, assigns []str
 	inner := words[start:]
 	noCmd := false
 	for _, v := range vals {
-		if len(v.name) == 2 && v.name[0] == '-' && strings.IndexByte(spec.noCommand, v.name[1]) >= 0 {
+		if len(v.name) == 2 && v.name[0] == '-' && strings.IndexByte(spec.wrapFields().noCommand, v.name[1]) >= 0 {
 			noCmd = true
 		}
 	}

@@ -105,7 +105,7 @@ func hasWord(args []word, opts ...string) bool {
 // read with -c, -t or -l (mode "stdout"). An output named with -o was
 // recorded with the options.
 func (w *walker) compressFiles(s *cmdSpec, l *fileLine, owner string, d *dirState) {
-	suffix, decomp := s.suffix, s.decompress
+	suffix, decomp := s.rareFields().suffix, s.decompress
 	if v, ok := l.mode("suffix"); ok {
 		suffix = v
 	}
