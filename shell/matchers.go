@@ -12,45 +12,196 @@ import (
 // process patterns that match every process, security services.
 
 // sqlDestroys reports whether SQL (or a database shell's script) drops or
-// empties data: DROP, TRUNCATE, DELETE or UPDATE without WHERE, MongoDB's
-// drop(), dropDatabase(), deleteMany({}) and remove({}), Redis FLUSHALL.
+// empties data, under any dialect's reading of it (sqlScan): a DROP
+// statement, a DROP of what a database holds (sqlDropKinds) anywhere,
+// ALTER … DROP, TRUNCATE, DELETE or UPDATE … SET without a WHERE of
+// their own that holds for some rows only; MongoDB's drop(),
+// dropDatabase(), deleteMany({}), updateMany({}, …) and remove({});
+// Redis FLUSHALL; or statements it cannot see: a psql variable in a
+// WHERE clause (its text may be any condition), a script file (\i,
+// source) or query results run as statements (\gexec). The strings of a
+// statement that does not only read may be statements (EXECUTE '…',
+// DO $$…$$, dblink_exec('…')) and are read as SQL too.
 func sqlDestroys(q string) bool {
-	u := strings.ToUpper(strings.Join(strings.Fields(q), " "))
-	for _, kw := range [...]string{"DROP TABLE", "DROP DATABASE", "DROP SCHEMA", "DROP USER", "DROP ROLE", "DROP OWNED",
-		"DROP VIEW", "DROP INDEX", "DROP COLLECTION", "TRUNCATE ", "DROPDATABASE(", ".DROP(", "FLUSHALL", "FLUSHDB",
-		"DELETEMANY({})", "REMOVE({})", "DELETEMANY( {} )", "ALTER TABLE"} {
-		if strings.Contains(u, kw) {
-			if kw == "ALTER TABLE" && !strings.Contains(u, " DROP ") {
-				continue
-			}
-			return true
-		}
+	return sqlDestroysIn(q, 0)
+}
+
+// sqlDestroysIn is sqlDestroys of text quoted depth levels deep.
+func sqlDestroysIn(q string, depth int) bool {
+	if depth > 3 {
+		return true // quotes within quotes: no reading to trust
 	}
-	for _, kw := range [...]string{"DELETE FROM ", "UPDATE "} {
-		for rest := u; ; {
-			i := strings.Index(rest, kw)
-			if i < 0 {
-				break
-			}
-			if i > 0 && isWordByte(rest[i-1]) {
-				rest = rest[i+len(kw):]
-				continue
-			}
-			stmt := rest[i:]
-			if j := strings.IndexByte(stmt, ';'); j >= 0 {
-				stmt = stmt[:j]
-			}
-			if kw == "UPDATE " && !strings.Contains(stmt, " SET ") {
-				rest = rest[i+len(kw):]
-				continue
-			}
-			if _, where, ok := strings.Cut(stmt, " WHERE "); !ok || alwaysTrue(where) {
+	for _, d := range sqlDialects {
+		for _, st := range sqlScan(q, d).stmts {
+			if sqlStatementDestroys(st, depth) {
 				return true
 			}
-			rest = rest[i+len(kw):]
 		}
 	}
 	return false
+}
+
+// sqlRunsScript are the client commands that run statements the text
+// does not hold: a script file, or the rows a query returns.
+var sqlRunsScript = map[string]bool{
+	`\i`: true, `\ir`: true, `\include`: true, `\include_relative`: true, `\gexec`: true, `\.`: true, ".read": true,
+}
+
+// sqlDropKinds are what a DROP drops: tables and what holds or shapes
+// their data, in the SQL and NoSQL dialects the clients speak.
+var sqlDropKinds = map[string]bool{
+	"table": true, "tables": true, "database": true, "databases": true, "schema": true, "user": true, "role": true,
+	"owned": true, "view": true, "materialized": true, "index": true, "collection": true, "keyspace": true,
+	"column": true, "columnfamily": true, "function": true, "procedure": true, "routine": true, "sequence": true,
+	"trigger": true, "type": true, "domain": true, "extension": true, "tablespace": true, "temporary": true,
+	"foreign": true, "partition": true, "constraint": true, "policy": true, "rule": true, "server": true,
+	"publication": true, "subscription": true, "event": true, "aggregate": true, "statistics": true, "group": true,
+	"primary": true, "dictionary": true, "measurement": true, "series": true, "retention": true, "shard": true,
+	"stream": true, "topic": true, "stage": true, "warehouse": true, "if": true,
+}
+
+// sqlStatementDestroys reports whether one statement drops or empties
+// data (sqlDestroys).
+func sqlStatementDestroys(st []sqlToken, depth int) bool {
+	if st[0].kind == sqlMetaTok {
+		cmd, args, _ := strings.Cut(strings.TrimLeft(st[0].text, sqlSpace), " ")
+		if i := strings.IndexAny(cmd, sqlSpace); i >= 0 {
+			cmd, args = cmd[:i], cmd[i:]+" "+args
+		}
+		// A client command's arguments are read as SQL too: mysql reads
+		// on after \G, \copy and \set take a query or a value.
+		return sqlRunsScript[cmd] || args != "" && sqlDestroysIn(args, depth+1)
+	}
+	if st[0].kind == sqlWordTok && st[0].text == "source" {
+		return true
+	}
+	reads := sqlWordsRead(st)
+	for i, w := range st {
+		next := sqlNext(st, i)
+		switch {
+		case (w.kind == sqlStringTok || w.kind == sqlDollarTok) && !reads:
+			if sqlDestroysIn(w.text, depth+1) {
+				return true
+			}
+		case w.kind != sqlWordTok:
+		case w.text == "drop":
+			// DROP TABLE t, ALTER TABLE t DROP c, db.users.drop(); in
+			// the middle of a statement or a string, DROP of what a
+			// database holds ("drop the" is prose).
+			head := st[0].kind == sqlWordTok && (st[0].text == "drop" || st[0].text == "alter")
+			if next.text == "(" || next.kind == sqlWordTok && sqlDropKinds[next.text] ||
+				head && (next.kind == sqlWordTok || next.kind == sqlIdentTok) {
+				return true
+			}
+		case w.text == "truncate":
+			// TRUNCATE t; truncate(x, 2) is MySQL's rounding.
+			if next.kind == sqlWordTok || next.kind == sqlIdentTok {
+				return true
+			}
+		case w.text == "dropdatabase" || w.text == "dropindexes" || w.text == "flushall" || w.text == "flushdb":
+			return true
+		case w.text == "deletemany" || w.text == "updatemany" || w.text == "remove":
+			if sqlEmptyFilter(st[i+1:]) {
+				return true
+			}
+		case w.text == "delete" || w.text == "update":
+			if sqlWholeTable(st, i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sqlNext returns the token after i, or a blank one.
+func sqlNext(st []sqlToken, i int) sqlToken {
+	if i+1 < len(st) {
+		return st[i+1]
+	}
+	return sqlToken{kind: sqlPunctTok}
+}
+
+// sqlEmptyFilter reports whether the tokens after a MongoDB method name
+// call it with an empty filter: ({}) or ({}, …).
+func sqlEmptyFilter(st []sqlToken) bool {
+	var b strings.Builder
+	for _, w := range st[:min(len(st), 4)] {
+		b.WriteString(w.text)
+	}
+	s := b.String()
+	return s == "({})" || strings.HasPrefix(s, "({},")
+}
+
+// sqlWholeTable reports whether the DELETE or UPDATE at st[i] is a
+// statement (DELETE … FROM, UPDATE … SET; not ON DELETE CASCADE, GRANT
+// DELETE, ON CONFLICT DO UPDATE, SELECT … FOR UPDATE) whose WHERE, at
+// its own depth of parentheses, is missing or holds for every row
+// (alwaysTrue), or is a psql variable's text.
+func sqlWholeTable(st []sqlToken, i int) bool {
+	if i > 0 && st[i-1].kind == sqlWordTok {
+		switch st[i-1].text {
+		case "on", "do", "for", "grant", "revoke", "key", "before", "after", "instead", "of", "or":
+			return false
+		}
+	}
+	if i > 0 && st[i-1].text == "," {
+		return false // GRANT SELECT, DELETE ON …
+	}
+	want := "from"
+	if st[i].text == "update" {
+		want = "set"
+	}
+	depth, found := 0, false
+	var where []sqlToken
+	inWhere := false
+	for _, w := range st[i+1:] {
+		if w.kind == sqlPunctTok && w.text == "(" {
+			depth++
+		}
+		if w.kind == sqlPunctTok && w.text == ")" {
+			if depth == 0 {
+				break // the end of a WITH's statement
+			}
+			depth--
+		}
+		if depth > 0 && !inWhere {
+			continue
+		}
+		switch {
+		case depth == 0 && w.kind == sqlWordTok && w.text == want && !found:
+			found = true
+		case !found && want == "from" && depth == 0 && w.kind == sqlWordTok && (w.text == "on" || w.text == "to"):
+			return false // GRANT DELETE ON t, REVOKE … FROM
+		case found && depth == 0 && w.kind == sqlWordTok && w.text == "where":
+			inWhere = true
+		case inWhere && depth == 0 && w.kind == sqlWordTok && (w.text == "returning" || w.text == "order" || w.text == "limit"):
+			inWhere = false
+		case inWhere:
+			where = append(where, w)
+		}
+	}
+	if !found {
+		return false
+	}
+	return len(where) == 0 || alwaysTrue(sqlClauseText(where))
+}
+
+// sqlClauseText spells a WHERE clause's tokens upper-cased, without white
+// space, strings in single quotes ("ID=3OR1=1", "'A'='A'"); a psql
+// variable stands as TRUE, for its text may be any condition.
+func sqlClauseText(toks []sqlToken) string {
+	var b strings.Builder
+	for _, w := range toks {
+		switch w.kind {
+		case sqlVarTok:
+			return "TRUE"
+		case sqlStringTok, sqlDollarTok:
+			b.WriteString("'" + strings.ToUpper(w.text) + "'")
+		default:
+			b.WriteString(strings.ToUpper(w.text))
+		}
+	}
+	return b.String()
 }
 
 // alwaysTrue reports whether an upper-cased WHERE clause holds for every

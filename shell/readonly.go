@@ -36,6 +36,9 @@ func readOnlyCommand(name string, args []string) bool {
 		}
 		next, _, rest := s.sub(name, args)
 		if next == nil && len(r.readSQL) > 0 {
+			if !sqlConnectsPlainly(r.readSQL, opts, args, ops) {
+				return false
+			}
 			if reads, given := sqlGiven(r.readSQL, opts, args, ops); given {
 				return reads
 			}

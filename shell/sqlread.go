@@ -1,60 +1,43 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // sqlReadsOnly reports whether every statement of q, as a database
-// client runs it (psql -c, mysql -e, sqlite3 DB SQL), only reads: a
-// SELECT, SHOW, DESCRIBE or EXPLAIN (not EXPLAIN ANALYZE, which runs the
-// statement) that names no statement or clause that writes (INTO, a
-// data-modifying WITH), calls no function but the pure ones of
-// sqlPureFuncs (pg_read_file, load_extension, writefile and a user's own
-// function may read files, run code or write), and has no comment or
-// dollar quote to hide a word in; or a catalogue listing of psql (\dt,
-// \d users, \l) or sqlite3 (.tables, .schema) with at most one plain
-// name. Anything else, a shell escape (\!, .shell) or an output file
-// (\o, .output) included, is not a read.
+// client runs it (psql -c, mysql -e, sqlite3 DB SQL), only reads, under
+// every dialect's reading of it (sqlScan): a SELECT, SHOW, DESCRIBE or
+// EXPLAIN (not EXPLAIN ANALYZE, which runs the statement) that names no
+// statement or clause that writes (INTO, a data-modifying WITH), calls
+// no function but the pure ones of sqlPureFuncs (pg_read_file,
+// load_extension, writefile and a user's own function may read files,
+// run code or write), has no psql variable (its value may be any
+// statement) and no comment or dollar quote to hide a word in; or a
+// catalogue listing of psql (\dt, \d users, \l) or sqlite3 (.tables,
+// .schema) with at most one plain name. Anything else, a shell escape
+// (\!, .shell) or an output file (\o, \g FILE, .output) included, is
+// not a read.
 func sqlReadsOnly(q string) bool {
-	stmts := sqlStatements(q)
-	if len(stmts) == 0 {
-		return false
-	}
-	for _, st := range stmts {
-		if !sqlStatementReads(st) {
+	for _, d := range sqlDialects {
+		if !sqlTextReads(sqlScan(q, d)) {
 			return false
 		}
 	}
 	return true
 }
 
-// sqlStatements splits q at the semicolons outside quotes, dropping
-// empty statements; nil when a quote is not closed.
-func sqlStatements(q string) []string {
-	var out []string
-	start := 0
-	var quote byte
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case c == ';':
-			if st := strings.TrimSpace(q[start:i]); st != "" {
-				out = append(out, st)
-			}
-			start = i + 1
+// sqlTextReads reports whether one reading of SQL text only reads.
+func sqlTextReads(t sqlText) bool {
+	if t.hidden || len(t.stmts) == 0 {
+		return false
+	}
+	for _, st := range t.stmts {
+		if !sqlStatementReads(st) {
+			return false
 		}
 	}
-	if quote != 0 {
-		return nil
-	}
-	if st := strings.TrimSpace(q[start:]); st != "" {
-		out = append(out, st)
-	}
-	return out
+	return true
 }
 
 // sqlCatalogue are the psql and sqlite3 meta-commands that only list the
@@ -75,7 +58,8 @@ var sqlWriteWords = map[string]bool{
 	"truncate": true, "grant": true, "revoke": true, "merge": true, "copy": true, "call": true, "do": true,
 	"exec": true, "execute": true, "attach": true, "detach": true, "load": true, "lock": true, "set": true,
 	"replace": true, "outfile": true, "dumpfile": true, "analyze": true, "vacuum": true, "reindex": true,
-	"upsert": true, "pragma": true, "handler": true, "prepare": true,
+	"upsert": true, "pragma": true, "handler": true, "prepare": true, "flushall": true, "flushdb": true,
+	"dropdatabase": true, "dropindexes": true,
 }
 
 // sqlPureFuncs are the functions a reading statement may call: they
@@ -90,89 +74,140 @@ var sqlPureFuncs = map[string]bool{
 }
 
 // sqlStatementReads reports whether one statement only reads.
-func sqlStatementReads(st string) bool {
-	if st[0] == '\\' || st[0] == '.' {
-		f := strings.Fields(st)
-		return sqlCatalogue[f[0]] && (len(f) == 1 || len(f) == 2 && plainName(f[1]))
+func sqlStatementReads(st []sqlToken) bool {
+	if st[0].kind == sqlMetaTok {
+		f := strings.Fields(st[0].text)
+		return len(st) == 1 && sqlCatalogue[f[0]] && (len(f) == 1 || len(f) == 2 && plainName(f[1]))
 	}
-	if strings.Contains(st, "--") || strings.Contains(st, "/*") || strings.Contains(st, "#") ||
-		strings.ContainsAny(st, "$\\") {
+	if !sqlWordsRead(st) {
 		return false
 	}
-	words, ok := sqlWords(st)
-	if !ok || len(words) == 0 || !sqlReadKeywords[words[0].text] {
-		return false
-	}
-	for i, w := range words {
-		if sqlWriteWords[w.text] {
+	return st[0].kind == sqlWordTok && sqlReadKeywords[st[0].text] &&
+		!(st[0].text == "explain" && len(st) > 1 && st[1].text == "analyze")
+}
+
+// sqlWordsRead reports whether the tokens of a statement name nothing
+// that writes, runs or reaches elsewhere: no word of sqlWriteWords, no
+// call but of sqlPureFuncs (a quoted identifier called, or a name
+// outside ASCII, is a function no list knows), no psql variable, no
+// dollar quote, no client command.
+func sqlWordsRead(st []sqlToken) bool {
+	for _, w := range st {
+		switch w.kind {
+		case sqlWordTok:
+			if sqlWriteWords[w.text] || w.call && !sqlPureFuncs[w.text] {
+				return false
+			}
+		case sqlIdentTok:
+			if w.call {
+				return false
+			}
+		case sqlVarTok, sqlDollarTok, sqlMetaTok:
 			return false
-		}
-		if w.call && !sqlPureFuncs[w.text] {
-			return false
-		}
-		if i == 0 && w.text == "explain" && len(words) > 1 && words[1].text == "analyze" {
-			return false
+		case sqlPunctTok:
+			if w.text == "$" {
+				return false // a parameter ($1) has no value here
+			}
 		}
 	}
 	return true
 }
 
-// sqlWord is a bare word of a statement, lower-cased, and whether a "("
-// follows it (a function call).
-type sqlWord struct {
-	text string
-	call bool
+// sqlConnKeys are the connection parameters that only say where a
+// client connects and as whom. Any other (options, service, servicefile,
+// client_encoding, sslkey, passfile…) may set the server's settings
+// (options=-csearch_path=… puts a schema's functions before the pure
+// ones a read calls), read a file that does, or change how the server
+// splits the text.
+var sqlConnKeys = map[string]bool{
+	"host": true, "hostaddr": true, "port": true, "dbname": true, "user": true, "connect_timeout": true,
+	"sslmode": true, "application_name": true, "target_session_attrs": true,
 }
 
-// sqlWords returns the bare words of st outside quotes. A quoted
-// identifier ("lo_export", `sys_exec`) that is called stands as a call
-// of a function with no name, which no list knows; so does a call after
-// a byte outside ASCII, which may end a name. ok is false for a colon
-// outside quotes that is not a cast ("::"): psql puts a variable's value
-// there (psql -v 'x=1; drop table t' -c 'select :x'), and a value may
-// hold any statement.
-func sqlWords(st string) (out []sqlWord, ok bool) {
-	for i := 0; i < len(st); {
-		c := st[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			j := strings.IndexByte(st[i+1:], c)
-			if j < 0 {
-				return out, true
+// sqlConnPlain reports whether a database operand or --dbname value
+// names a database plainly: a name, or a connection string (key=value
+// pairs, or a postgres:// URI) setting only sqlConnKeys.
+func sqlConnPlain(v string) bool {
+	if rest, ok := strings.CutPrefix(v, "postgresql://"); ok || strings.HasPrefix(v, "postgres://") {
+		if !ok {
+			rest = strings.TrimPrefix(v, "postgres://")
+		}
+		_, query, has := strings.Cut(rest, "?")
+		if !has {
+			return true
+		}
+		for _, kv := range strings.Split(query, "&") {
+			k, _, _ := strings.Cut(kv, "=")
+			if !sqlConnKeys[k] {
+				return false
 			}
-			i += j + 2
-			if c != '\'' && sqlCallAt(st, i) {
-				out = append(out, sqlWord{call: true})
-			}
-		case isWordByte(c):
-			j := i
-			for j < len(st) && isWordByte(st[j]) {
-				j++
-			}
-			out = append(out, sqlWord{text: strings.ToLower(st[i:j]), call: sqlCallAt(st, j)})
-			i = j
-		case c == ':':
-			if i+1 >= len(st) || st[i+1] != ':' {
-				return nil, false
-			}
-			i += 2
-		case c >= 0x80:
-			if sqlCallAt(st, i+1) {
-				out = append(out, sqlWord{call: true})
-			}
-			i++
-		default:
+		}
+		return true
+	}
+	if !strings.Contains(v, "=") {
+		return true
+	}
+	// key = value pairs; a value may be quoted, with backslash escapes.
+	for i := 0; ; {
+		for i < len(v) && strings.IndexByte(sqlSpace, v[i]) >= 0 {
 			i++
 		}
+		if i == len(v) {
+			return true
+		}
+		j := i
+		for j < len(v) && v[j] != '=' && strings.IndexByte(sqlSpace, v[j]) < 0 {
+			j++
+		}
+		if !sqlConnKeys[v[i:j]] {
+			return false
+		}
+		for j < len(v) && strings.IndexByte(sqlSpace, v[j]) >= 0 {
+			j++
+		}
+		if j == len(v) || v[j] != '=' {
+			return false
+		}
+		j++
+		for j < len(v) && strings.IndexByte(sqlSpace, v[j]) >= 0 {
+			j++
+		}
+		if j < len(v) && v[j] == '\'' {
+			for j++; j < len(v) && v[j] != '\''; j++ {
+				if v[j] == '\\' {
+					j++
+				}
+			}
+			if j >= len(v) {
+				return false
+			}
+			j++
+		} else {
+			for j < len(v) && strings.IndexByte(sqlSpace, v[j]) < 0 {
+				j++
+			}
+		}
+		i = j
 	}
-	return out, true
 }
 
-// sqlCallAt reports whether "(" is the first byte from i on that is not
-// SQL white space.
-func sqlCallAt(st string, i int) bool {
-	for i < len(st) && strings.IndexByte(" \t\n\r\f\v", st[i]) >= 0 {
-		i++
+// sqlConnectsPlainly reports whether a database client given SQL by
+// option (psql -c, mysql -e) names its database plainly (sqlConnPlain)
+// in its operands and its --dbname: a service or options in a connection
+// string is not proven to read. sqlite3's operand is a file.
+func sqlConnectsPlainly(readSQL []string, opts []optArg, args []string, ops []int) bool {
+	if slices.Contains(readSQL, "") {
+		return true
 	}
-	return i < len(st) && st[i] == '('
+	for _, i := range ops {
+		if !sqlConnPlain(args[i]) {
+			return false
+		}
+	}
+	for _, o := range opts {
+		if (o.name == "-d" || o.name == "--dbname") && o.valAt >= 0 && !sqlConnPlain(o.val) {
+			return false
+		}
+	}
+	return true
 }
