@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/toolgate/toolgate"
@@ -71,7 +70,7 @@ type model struct {
 	cursor int
 	button int
 	mode   mode
-	input  textinput.Model
+	input  input
 	hard   bool // deny mode: hard (default) or soft
 	global bool // always scope: workspace (default) or global
 	turn   bool // the session prompt grants for the turn only
@@ -87,9 +86,8 @@ type model struct {
 }
 
 func newModel(ctx context.Context, g Gateway, target string, st styles, now time.Time) *model {
-	in := textinput.New()
-	in.CharLimit = 20000 // the arguments' JSON, when editing them
-	in.Prompt = "> "
+	// The limit leaves room for the arguments' JSON, when editing them.
+	in := input{prompt: "> ", limit: 20000, caret: st.caret, dim: st.dim}
 	return &model{ctx: ctx, gate: g, target: target, styles: st, now: now, input: in,
 		hard: true, busy: map[string]bool{}, width: 80, height: 24, status: "connecting…"}
 }
@@ -353,10 +351,8 @@ func (m *model) questionKey(s *asking, k tea.KeyMsg) (tea.Cmd, bool) {
 		return m.sendAnswer(s), true
 	case "o":
 		m.mode = modeOther
-		m.input.Placeholder = "your own answer (empty: none)"
-		m.input.SetValue(s.other[s.cur])
-		m.input.CursorEnd()
-		return m.input.Focus(), true
+		m.input.open("your own answer (empty: none)", s.other[s.cur])
+		return nil, true
 	case "s", "t", "a", "e":
 		m.status = "A question is answered, not granted: pick with 1-9 or ←/→ and Enter; y lets the agent ask itself; n denies."
 	default:
@@ -396,10 +392,8 @@ func (m *model) edit() tea.Cmd {
 		return nil
 	}
 	m.mode = modeEdit
-	m.input.Placeholder = "arguments (JSON object)"
-	m.input.SetValue(text)
-	m.input.CursorEnd()
-	return m.input.Focus()
+	m.input.open("arguments (JSON object)", text)
+	return nil
 }
 
 // press starts the answer of button i for the selected approval.
@@ -428,16 +422,11 @@ func (m *model) press(i int) tea.Cmd {
 		m.mode = modeAlways
 		m.global = false
 		m.prefix = false
-		m.input.Placeholder = "pattern"
-		m.input.SetValue(present.Pattern(a.Decision))
-		m.input.CursorEnd()
-		return m.input.Focus()
+		m.input.open("pattern", present.Pattern(a.Decision))
 	case 3:
 		m.mode = modeDeny
 		m.hard = true
-		m.input.Placeholder = "feedback for the agent (optional)"
-		m.input.SetValue("")
-		return m.input.Focus()
+		m.input.open("feedback for the agent (optional)", "")
 	}
 	return nil
 }
@@ -511,9 +500,8 @@ func (m *model) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.approve(scope, val, "")
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
-	return m, cmd
+	m.input.Update(k)
+	return m, nil
 }
 
 // answerTimeout bounds one answer's round trip.

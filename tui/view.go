@@ -17,6 +17,7 @@ import (
 // for severity), so nothing is lost without color.
 type styles struct {
 	header, dim, cursor, button, chosen, risk, warn lipgloss.Style
+	caret                                           lipgloss.Style // an input's cursor
 }
 
 // newStyles returns styles drawn by r; with noColor it draws plain text.
@@ -32,6 +33,7 @@ func newStyles(r *lipgloss.Renderer, noColor bool) styles {
 		chosen: r.NewStyle().Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("14")),
 		risk:   r.NewStyle().Bold(true).Foreground(lipgloss.Color("9")),
 		warn:   r.NewStyle().Foreground(lipgloss.Color("11")),
+		caret:  r.NewStyle().Reverse(true),
 	}
 }
 
