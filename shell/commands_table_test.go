@@ -58,9 +58,19 @@ func mergedRoles() ([]namedRoles, error) {
 			by[name] |= l.role
 		}
 	}
+	opts := map[string]interpreterList{}
+	for _, l := range commandInterpreters() {
+		for _, name := range l.names {
+			if _, ok := opts[name]; ok || by[name]&roleInterpreter != 0 {
+				return nil, fmt.Errorf("%q is listed twice as an interpreter", name)
+			}
+			opts[name] = l
+			by[name] |= roleInterpreter
+		}
+	}
 	out := make([]namedRoles, 0, len(by))
 	for name, r := range by {
-		out = append(out, namedRoles{name, r})
+		out = append(out, namedRoles{name: name, roles: r, code: opts[name].code, val: opts[name].val})
 	}
 	slices.SortFunc(out, func(a, b namedRoles) int { return strings.Compare(a.name, b.name) })
 	return out, nil
@@ -68,17 +78,17 @@ func mergedRoles() ([]namedRoles, error) {
 
 // roleSlotsFor lays out roleSlots (see rolesOf) for the merged roles:
 // each name, in table order, takes the first free slot from its hash on.
-func roleSlotsFor(roles []namedRoles) ([1 << roleSlotBits]uint8, error) {
-	var slots [1 << roleSlotBits]uint8
-	if len(roles) >= 255 || 2*len(roles) > len(slots) {
-		return slots, fmt.Errorf("%d names with roles: make roleSlots' entries wider or roleSlotBits larger", len(roles))
+func roleSlotsFor(roles []namedRoles) ([1 << roleSlotBits]uint16, error) {
+	var slots [1 << roleSlotBits]uint16
+	if 2*len(roles) > len(slots) {
+		return slots, fmt.Errorf("%d names with roles: make roleSlotBits larger", len(roles))
 	}
 	for i, e := range roles {
 		h := roleHash(e.name)
 		for slots[h] != 0 {
 			h = (h + 1) % uint32(len(slots))
 		}
-		slots[h] = uint8(i + 1)
+		slots[h] = uint16(i + 1)
 	}
 	return slots, nil
 }
@@ -189,9 +199,15 @@ func tableSource(table map[string]*cmdSpec, roles []namedRoles) ([]byte, error) 
 	b.WriteString("// name, sorted by name.\n")
 	b.WriteString("var roleTable = [...]namedRoles{\n")
 	for _, e := range roles {
-		fmt.Fprintf(&b, "{%q, ", e.name)
+		fmt.Fprintf(&b, "{name: %q, roles: ", e.name)
 		if err := writeConst(&b, reflect.ValueOf(e.roles)); err != nil {
 			return nil, fmt.Errorf("%s: %w", e.name, err)
+		}
+		if e.code != "" {
+			fmt.Fprintf(&b, ", code: %q", e.code)
+		}
+		if e.val != "" {
+			fmt.Fprintf(&b, ", val: %q", e.val)
 		}
 		b.WriteString("},\n")
 	}
@@ -201,7 +217,7 @@ func tableSource(table map[string]*cmdSpec, roles []namedRoles) ([]byte, error) 
 		return nil, err
 	}
 	b.WriteString("// roleSlots is the hash table rolesOf searches roleTable by.\n")
-	b.WriteString("var roleSlots = [1 << roleSlotBits]uint8{")
+	b.WriteString("var roleSlots = [1 << roleSlotBits]uint16{")
 	for i, s := range slots {
 		if i%32 == 0 {
 			b.WriteString("\n")

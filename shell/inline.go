@@ -13,18 +13,8 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 	if !scriptRunner(name, r) {
 		return "", false
 	}
-	key := name
-	switch {
-	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
-		key = "python"
-	case strings.HasPrefix(name, "ruby"):
-		key = "ruby"
-	case strings.HasPrefix(name, "perl"):
-		key = "perl"
-	case strings.HasPrefix(name, "php"):
-		key = "php"
-	}
-	o, _ := interpreterOpts(key)
+	key := interpreterKey(name)
+	code, val := interpreterOpts(key)
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		switch {
@@ -38,7 +28,7 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 			return v, true
 		case len(t) > 1 && t[0] == '-' && t[1] != '-':
 			for j := 1; j < len(t); j++ {
-				if strings.IndexByte(o.code, t[j]) >= 0 {
+				if strings.IndexByte(code, t[j]) >= 0 {
 					if key == "python" && t[j] == 'm' {
 						return "", false // a module, not inline code
 					}
@@ -50,7 +40,7 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 					}
 					return "", true
 				}
-				if strings.IndexByte(o.val, t[j]) >= 0 {
+				if strings.IndexByte(val, t[j]) >= 0 {
 					if j == len(t)-1 {
 						i++
 					}

@@ -17,7 +17,7 @@ const (
 	roleOpener                         // reads (often writes) the files it is given whatever its options
 	rolePlainProgram                   // a pager or editor that runs no other program ("PAGER=cat git log")
 	roleServiceClient                  // the client of a service its operands may be sent to (gh gist create FILE)
-	roleInterpreter                    // runs code, though interpreterOpts does not list it (a version's name, source)
+	roleInterpreter                    // runs code given inline (commandInterpreters), a file, or read from its input
 	roleGitPrinter                     // a git subcommand that prints the files its pathspecs name (git log -p -- .env)
 )
 
@@ -73,16 +73,57 @@ func commandRoles() []roleList {
 	}
 }
 
+// commandInterpreters are the commands that run code given by an option,
+// a file, or read from standard input, with their options: code lists
+// the short options that give the code inline, val the short options
+// that take a value. The generator gives them roleInterpreter and their
+// options in roleTable (interpreterOpts). A version's name (python3.12,
+// ruby3) reads as its language's (interpreterKey).
+func commandInterpreters() []interpreterList {
+	return []interpreterList{
+		{[]string{"sh"}, "c", "oO"},
+		{[]string{"python"}, "cm", "WXQ"},
+		{[]string{"perl"}, "eE", ""},
+		{[]string{"ruby"}, "e", "IrEC"},
+		{[]string{"node", "nodejs"}, "ep", "r"},
+		{[]string{"php"}, "rBRFE", "dcz"},
+		{[]string{"lua"}, "e", "l"},
+		{[]string{"luajit"}, "e", "lj"},
+		{[]string{"fish"}, "c", "C"},
+		{[]string{"deno", "tclsh"}, "", ""},
+		{[]string{"bun", "Rscript", "osascript"}, "e", ""},
+		{[]string{"pwsh", "powershell", "elvish", "nu", "xonsh"}, "c", ""},
+		// Other languages' runners with inline code (GTFOBins' readers
+		// and shells): Julia, the JDK's script runner, shells that are
+		// not sh.
+		{[]string{"julia"}, "eE", "LJC"},
+		{[]string{"jrunscript"}, "e", "fl"},
+		{[]string{"expect"}, "c", "fD"},
+		// m4 runs commands (syscmd, esyscmd) from its input; Octave's
+		// --eval.
+		{[]string{"m4"}, "", "DUIdtoFRl"},
+		{[]string{"octave", "octave-cli"}, "", "pW"},
+	}
+}
+
+// interpreterList is interpreters alike in their options.
+type interpreterList struct {
+	names     []string
+	code, val string
+}
+
 // roleList is the commands of one role.
 type roleList struct {
 	role  role
 	names []string
 }
 
-// namedRoles is an entry of roleTable.
+// namedRoles is an entry of roleTable: a name's roles and, for an
+// interpreter of commandInterpreters, its options.
 type namedRoles struct {
-	name  string
-	roles role
+	name      string
+	roles     role
+	code, val string
 }
 
 // hasRole reports whether command name has one of the roles r.
@@ -102,14 +143,23 @@ const roleSlotBits = 10
 // roles up some thirty times per command line: a binary search of the
 // table cost several times the switches the roles replace.
 func rolesOf(name string) role {
+	if e := roleEntry(name); e != nil {
+		return e.roles
+	}
+	return 0
+}
+
+// roleEntry returns name's entry of roleTable, nil for a name it does
+// not list (see rolesOf).
+func roleEntry(name string) *namedRoles {
 	const mask = 1<<roleSlotBits - 1
 	for h := roleHash(name); ; h = (h + 1) & mask {
 		i := roleSlots[h&mask]
 		if i == 0 {
-			return 0
+			return nil
 		}
 		if e := &roleTable[i-1]; e.name == name {
-			return e.roles
+			return e
 		}
 	}
 }

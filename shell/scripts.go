@@ -4,54 +4,30 @@ import (
 	"strings"
 )
 
-// interpreterOpts returns the options of interpreter name, the commands
-// that run code given by a flag, a file, or read from standard input:
-// code lists the short options that give the code inline, val the short
-// options that take a value (ok is false for a command not listed). A
-// switch, which the compiler makes a search: a table the process builds
-// is paid by every hook call.
-func interpreterOpts(name string) (o struct{ code, val string }, ok bool) {
-	switch name {
-	case "sh":
-		o.code, o.val = "c", "oO"
-	case "python":
-		o.code, o.val = "cm", "WXQ"
-	case "perl":
-		o.code = "eE"
-	case "ruby":
-		o.code, o.val = "e", "IrEC"
-	case "node", "nodejs":
-		o.code, o.val = "ep", "r"
-	case "php":
-		o.code, o.val = "rBRFE", "dcz"
-	case "lua":
-		o.code, o.val = "e", "l"
-	case "luajit":
-		o.code, o.val = "e", "lj"
-	case "fish":
-		o.code, o.val = "c", "C"
-	case "deno", "tclsh":
-	case "bun", "Rscript", "osascript":
-		o.code = "e"
-	case "pwsh", "powershell", "elvish", "nu", "xonsh":
-		o.code = "c"
-	// Other languages' runners with inline code (GTFOBins' readers and
-	// shells): Julia, the JDK's script runner, shells that are not sh.
-	case "julia":
-		o.code, o.val = "eE", "LJC"
-	case "jrunscript":
-		o.code, o.val = "e", "fl"
-	case "expect":
-		o.code, o.val = "c", "fD"
-	// m4 runs commands (syscmd, esyscmd) from its input; Octave's --eval.
-	case "m4":
-		o.val = "DUIdtoFRl"
-	case "octave", "octave-cli":
-		o.val = "pW"
-	default:
-		return o, false
+// interpreterOpts returns the options of interpreter name
+// (commandInterpreters): code lists the short options that give the code
+// inline, val the short options that take a value.
+func interpreterOpts(name string) (code, val string) {
+	if e := roleEntry(name); e != nil {
+		return e.code, e.val
 	}
-	return o, true
+	return "", ""
+}
+
+// interpreterKey is the interpreter whose options a version's name has:
+// python3.12 and pypy3 python's, ruby3 ruby's.
+func interpreterKey(name string) string {
+	switch {
+	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+		return "python"
+	case strings.HasPrefix(name, "ruby"):
+		return "ruby"
+	case strings.HasPrefix(name, "perl"):
+		return "perl"
+	case strings.HasPrefix(name, "php"):
+		return "php"
+	}
+	return name
 }
 
 // isInterpreter reports whether name runs code.
@@ -61,11 +37,7 @@ func isInterpreter(name string) bool {
 
 // runsCode is isInterpreter for a name whose roles r are looked up.
 func runsCode(name string, r role) bool {
-	if r&(roleInterpreter|roleShell) != 0 {
-		return true
-	}
-	_, listed := interpreterOpts(name)
-	return listed || strings.HasPrefix(name, "python")
+	return r&(roleInterpreter|roleShell) != 0 || strings.HasPrefix(name, "python")
 }
 
 // readsCodeFromStdin reports whether interpreter name with args reads the
@@ -74,20 +46,11 @@ func readsCodeFromStdin(name string, args []word) bool {
 	if name == "source" || name == "." {
 		return len(args) > 0 && isStdinPath(args[0].text)
 	}
-	key := name
-	switch {
-	case hasRole(name, roleShell):
+	key := interpreterKey(name)
+	if hasRole(name, roleShell) {
 		key = "sh"
-	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
-		key = "python"
-	case strings.HasPrefix(name, "ruby"):
-		key = "ruby"
-	case strings.HasPrefix(name, "perl"):
-		key = "perl"
-	case strings.HasPrefix(name, "php"):
-		key = "php"
 	}
-	o, _ := interpreterOpts(key)
+	code, val := interpreterOpts(key)
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		switch {
@@ -104,10 +67,10 @@ func readsCodeFromStdin(name string, args []word) bool {
 				if key == "sh" && t[j] == 's' {
 					return true
 				}
-				if strings.IndexByte(o.code, t[j]) >= 0 {
+				if strings.IndexByte(code, t[j]) >= 0 {
 					return false
 				}
-				if strings.IndexByte(o.val, t[j]) >= 0 {
+				if strings.IndexByte(val, t[j]) >= 0 {
 					if j == len(t)-1 {
 						i++
 					}
