@@ -303,7 +303,8 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	if alt, ok := decodedAlt(cmd.Text); ok {
 		cmd.Alts = append(cmd.Alts, alt)
 	}
-	if !w.known(name) {
+	known := w.known(name, spec)
+	if !known {
 		if alt, ok := gateAlt(name, norm); ok {
 			cmd.Alts = append(cmd.Alts, alt)
 		}
@@ -334,16 +335,18 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	}
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
-	w.files(name, args, cmd.Text, c, d)
-	w.fileEffects(name, norm, args, fstart, cmd.Text, d)
+	if spec != nil {
+		w.filesOf(spec, name, args, cmd.Text, c, d)
+	}
+	w.fileEffects(spec, name, norm, args, fstart, cmd.Text, d)
 	w.writeForms(idx, name, norm, fstart)
 	w.risks(name, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, runsCode(name, roles))
-	w.secretOperands(name, roles, args, cmd.Text, d)
+	w.secretOperands(name, roles, spec.describes() || known, args, cmd.Text, d)
 	if name == "git" {
 		w.gitPathspecs(norm, args, cmd.Text, d)
 	}
-	if !w.known(name) || scriptRunner(name, roles) {
+	if !known || scriptRunner(name, roles) {
 		w.probe(idx, args, c)
 	}
 	for _, s := range scripts {
@@ -634,7 +637,7 @@ func gitWithoutGlobals(args []string) (string, bool) {
 // fileEffects marks the files a command deletes or changes recursively
 // (rm -r, shred, truncate, dd of=, chmod -R, find -delete), which the
 // policy classes as destructive outside the workspace.
-func (w *walker) fileEffects(name string, norm []string, args []word, from int, owner string, d *dirState) {
+func (w *walker) fileEffects(s *cmdSpec, name string, norm []string, args []word, from int, owner string, d *dirState) {
 	if name == "find" {
 		for i, a := range norm {
 			if a == "-delete" {
@@ -667,7 +670,6 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 		}
 		return
 	}
-	s := commandSpec(name)
 	deletes := name == "dd" || s != nil && s.deletes
 	if s == nil && !deletes {
 		return
@@ -688,9 +690,10 @@ func (w *walker) fileEffects(name string, norm []string, args []word, from int, 
 }
 
 // known reports whether a command is in one of the tables, so its
-// arguments are understood; other commands' arguments are probed.
-func (w *walker) known(name string) bool {
-	if s := commandSpec(name); s != nil && !s.probe {
+// arguments are understood; other commands' arguments are probed. s is
+// its entry of the command table (commandSpec).
+func (w *walker) known(name string, s *cmdSpec) bool {
+	if s != nil && !s.probe {
 		return true
 	}
 	if _, ok := w.a.extra[name]; ok {
@@ -793,9 +796,11 @@ func (w *walker) probe(idx int, args []word, c scope) {
 // describe or an interpreter (perl and ruby are described for -i, yet
 // "perl ~/.ssh/id_rsa" still prints the key in its error), and file:// URLs given to any command ("curl
 // file:///home/u/.ssh/id_rsa").
-func (w *walker) secretOperands(name string, r role, args []word, owner string, d *dirState) {
-	described := describes(name)
-	probe := r&roleOpener != 0 || scriptRunner(name, r) || !described && !w.known(name)
+//
+// understood is whether the command's operands are understood: the
+// reader table describes it or it is known.
+func (w *walker) secretOperands(name string, r role, understood bool, args []word, owner string, d *dirState) {
+	probe := r&roleOpener != 0 || scriptRunner(name, r) || !understood
 	for _, a := range args {
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {

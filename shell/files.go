@@ -148,22 +148,21 @@ func (l *fileLine) mode(m string) (string, bool) {
 // describes reports whether the command table says which files a
 // command's operands are.
 func describes(name string) bool {
-	s := commandSpec(name)
+	return commandSpec(name).describes()
+}
+
+// describes is describes for a command's entry s, nil for one the table
+// does not know.
+func (s *cmdSpec) describes() bool {
 	return s != nil && s.files != noFiles && !s.probe
 }
 
-// files records the files a known command reads and writes, read from its
-// entry in the command table through the one option parser: the effect
-// of each option (fileRole, valueForm, mode) and the operand layout
-// (fileKind). A layout the fields cannot say is the entry's fileCode.
-func (w *walker) files(name string, args []word, owner string, c scope, d *dirState) {
-	if s := commandSpec(name); s != nil {
-		w.filesOf(s, name, args, owner, c, d)
-	}
-}
-
-// filesOf records the files of a command line by its entry s; a command
-// with subcommands descends into the subcommand's entry.
+// filesOf records the files a known command reads and writes, read from
+// its entry s in the command table through the one option parser: the
+// effect of each option (fileRole, valueForm, mode) and the operand
+// layout (fileKind). A layout the fields cannot say is the entry's
+// fileCode. A command with subcommands descends into the subcommand's
+// entry.
 func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c scope, d *dirState) {
 	rare := s.rareFields()
 	if s.files == noFiles && rare.fileCode == nil && !s.fileOpts {

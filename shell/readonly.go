@@ -225,7 +225,7 @@ func (w *walker) markProduced(from int) bool {
 // has no entry for (an interpreter, a plain command) is asked only for
 // its version or usage: python3 --version, node --help.
 func (w *walker) aboutKnown(name string, norm []string) bool {
-	return len(norm) == 1 && aboutForms[norm[0]] && commandSpec(name) == nil && w.known(name)
+	return len(norm) == 1 && aboutForms[norm[0]] && commandSpec(name) == nil && w.known(name, nil)
 }
 
 // formatOnly reports whether every environment assignment in front of a
