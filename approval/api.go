@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"context"
 	"time"
 
 	"github.com/toolgate/toolgate"
@@ -36,4 +37,11 @@ type (
 // owns reports whether by may act on session s as an agent.
 func owns(by Actor, s *toolgate.Session) bool {
 	return !by.Agent || s.Owner == "" || s.Owner == by.Name
+}
+
+// caller is the context's actor (toolgate.WithActor), the zero Actor (an
+// in-process host) if it carries none.
+func caller(ctx context.Context) Actor {
+	a, _ := toolgate.ActorFrom(ctx)
+	return a
 }

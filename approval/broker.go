@@ -329,12 +329,12 @@ func errSessionNotFound(id string) error {
 // run. It reads nothing from the store while the rules, session and
 // grants are cached.
 func (b *Broker) Evaluate(ctx context.Context, c toolgate.Call) (toolgate.Decision, error) {
-	return b.EvaluateAs(ctx, c, Actor{})
+	return b.evaluateAs(ctx, c, Actor{})
 }
 
-// EvaluateAs is Evaluate for a caller: an agent credential cannot
+// evaluateAs is Evaluate for a caller: an agent credential cannot
 // evaluate in a session another credential owns.
-func (b *Broker) EvaluateAs(ctx context.Context, c toolgate.Call, by Actor) (toolgate.Decision, error) {
+func (b *Broker) evaluateAs(ctx context.Context, c toolgate.Call, by Actor) (toolgate.Decision, error) {
 	if err := normalize(&c, false, by); err != nil {
 		return toolgate.Decision{}, err
 	}
@@ -831,10 +831,10 @@ func (b *Broker) Get(ctx context.Context, id string) (*toolgate.Approval, error)
 	return b.store.GetApproval(ctx, id)
 }
 
-// GetAs returns an approval to a caller: an agent credential sees only
+// getAs returns an approval to a caller: an agent credential sees only
 // the approvals of its own sessions; another's is not found, so its
 // arguments and resume token stay with the session's owner.
-func (b *Broker) GetAs(ctx context.Context, id string, by Actor) (*toolgate.Approval, error) {
+func (b *Broker) getAs(ctx context.Context, id string, by Actor) (*toolgate.Approval, error) {
 	a, err := b.store.GetApproval(ctx, id)
 	if err != nil {
 		return nil, err
@@ -895,10 +895,10 @@ func (b *Broker) pendingApproval(ctx context.Context, id string) (*toolgate.Appr
 	return a, nil
 }
 
-// Approve answers a pending approval with yes, at the scope the human
+// approve answers a pending approval with yes, at the scope the human
 // chose; a scope beyond once adds a grant and re-evaluates every pending
 // approval it could affect (the cascade).
-func (b *Broker) Approve(ctx context.Context, id string, req ApproveRequest, by Actor) (*toolgate.Approval, error) {
+func (b *Broker) approve(ctx context.Context, id string, req ApproveRequest, by Actor) (*toolgate.Approval, error) {
 	a, err := b.pendingApproval(ctx, id)
 	if err != nil {
 		return a, err
@@ -995,7 +995,7 @@ func (b *Broker) answerRest(ctx context.Context, a *toolgate.Approval, by Actor,
 		var err error
 		switch {
 		case deny != nil:
-			_, err = b.Deny(ctx, p.ID, *deny, by)
+			_, err = b.deny(ctx, p.ID, *deny, by)
 		case p.Decision.Confirm != "":
 			continue
 		default:
@@ -1004,9 +1004,9 @@ func (b *Broker) answerRest(ctx context.Context, a *toolgate.Approval, by Actor,
 				break
 			}
 			if d.Action == toolgate.Deny {
-				_, err = b.Deny(ctx, p.ID, DenyRequest{Mode: toolgate.DenySoft, Reason: "its own rules deny it: " + d.Reason}, by)
+				_, err = b.deny(ctx, p.ID, DenyRequest{Mode: toolgate.DenySoft, Reason: "its own rules deny it: " + d.Reason}, by)
 			} else {
-				_, err = b.Approve(ctx, p.ID, ApproveRequest{Scope: toolgate.ScopeOnce}, by)
+				_, err = b.approve(ctx, p.ID, ApproveRequest{Scope: toolgate.ScopeOnce}, by)
 			}
 		}
 		if err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
@@ -1167,10 +1167,10 @@ func grantRule(g *toolgate.Grant) policy.Rule {
 	}
 }
 
-// Deny answers a pending approval with no. Soft denies this call and lets
+// deny answers a pending approval with no. Soft denies this call and lets
 // the batch go on; hard (the default) also denies the session's other
 // pending calls and sets its stop flag.
-func (b *Broker) Deny(ctx context.Context, id string, req DenyRequest, by Actor) (*toolgate.Approval, error) {
+func (b *Broker) deny(ctx context.Context, id string, req DenyRequest, by Actor) (*toolgate.Approval, error) {
 	if req.Mode == "" {
 		req.Mode = toolgate.DenyHard
 	}
@@ -1288,8 +1288,8 @@ func (b *Broker) resolveAll(ctx context.Context, f store.ApprovalFilter, res too
 }
 
 // Resolve ends a pending approval with res: the seed engine's resolve. It
-// is how expiry, cancellation and the cascade end approvals; Approve and
-// Deny are the human answers.
+// is how expiry, cancellation and the cascade end approvals; approve and
+// deny are the human answers (the Gate's Approve and Deny).
 func (b *Broker) Resolve(ctx context.Context, id string, res toolgate.Resolution) (*toolgate.Approval, error) {
 	if !res.Status.Final() {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "resolution status %q is not final", res.Status)
@@ -1336,14 +1336,14 @@ func (b *Broker) resolve(ctx context.Context, a *toolgate.Approval, res toolgate
 	return &done, nil
 }
 
-// Cancel ends a pending approval because its waiter went away. An agent
+// cancel ends a pending approval because its waiter went away. An agent
 // credential may cancel only the approvals of its own sessions.
-func (b *Broker) Cancel(ctx context.Context, id, reason string, by Actor) (*toolgate.Approval, error) {
+func (b *Broker) cancel(ctx context.Context, id, reason string, by Actor) (*toolgate.Approval, error) {
 	if reason == "" {
 		reason = "cancelled"
 	}
 	if by.Agent {
-		if _, err := b.GetAs(ctx, id, by); err != nil {
+		if _, err := b.getAs(ctx, id, by); err != nil {
 			return nil, err
 		}
 	}
@@ -1351,14 +1351,19 @@ func (b *Broker) Cancel(ctx context.Context, id, reason string, by Actor) (*tool
 }
 
 // ResumeByToken answers a suspended approval by its resume token (DESIGN
-// §4.6): approved with optional modifications, or denied.
-func (b *Broker) ResumeByToken(ctx context.Context, token string, approved bool, modifications json.RawMessage, by Actor) (*toolgate.Approval, error) {
+// §4.6): approved with optional modifications, or denied, as the
+// context's actor, who must be an approver (as for the Gate's answers).
+func (b *Broker) ResumeByToken(ctx context.Context, token string, approved bool, modifications json.RawMessage) (*toolgate.Approval, error) {
+	by, err := approver(ctx)
+	if err != nil {
+		return nil, err
+	}
 	a, err := b.store.GetApprovalByToken(ctx, token)
 	if err != nil {
 		return nil, err
 	}
 	if !approved {
-		return b.Deny(ctx, a.ID, DenyRequest{Mode: toolgate.DenySoft}, by)
+		return b.deny(ctx, a.ID, DenyRequest{Mode: toolgate.DenySoft}, by)
 	}
 	req := ApproveRequest{Modifications: modifications}
 	// A question tool's answer travels in the modifications (seed 000).
@@ -1370,5 +1375,5 @@ func (b *Broker) ResumeByToken(ctx context.Context, token string, approved bool,
 			req.Answer = m.Answer
 		}
 	}
-	return b.Approve(ctx, a.ID, req, by)
+	return b.approve(ctx, a.ID, req, by)
 }

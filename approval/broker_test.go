@@ -457,14 +457,14 @@ func TestResumeByToken(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	q := e.ask(t, toolgate.Call{ID: "q1", Session: "s", Tool: "AskUserQuestion"})
-	got, err := e.broker.ResumeByToken(ctx, q.ResumeToken, true, json.RawMessage(`{"answer":"staging"}`), human)
+	got, err := e.broker.ResumeByToken(toolgate.WithActor(ctx, human), q.ResumeToken, true, json.RawMessage(`{"answer":"staging"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Status != toolgate.StatusApproved || string(got.Resolution.Answer) != `"staging"` {
 		t.Fatalf("resume: %s %s", got.Status, got.Resolution.Answer)
 	}
-	if _, err := e.broker.ResumeByToken(ctx, q.ID, true, nil, human); toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+	if _, err := e.broker.ResumeByToken(toolgate.WithActor(ctx, human), q.ID, true, nil); toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
 		t.Fatalf("the internal id is not a resume token: %v", err)
 	}
 }

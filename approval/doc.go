@@ -21,11 +21,14 @@
 // other.
 //
 // Broker.Gate is the broker as a toolgate.Gate, the interface every surface
-// is written against: the acting credential comes from the context and its
-// role is checked as the HTTP routes check it. The broker also owns the
-// workspaces' rules documents (Rules, PutRules: validated, stored, audited,
-// published).
+// is written against and the only way to answer, cancel, change a session
+// or write a grant: the acting credential comes from the context and its
+// role is checked as the HTTP routes check it. The broker's operations
+// beyond the Gate take the actor from the context too: the workspaces'
+// rules documents (Rules, PutRules: validated, stored, audited,
+// published), pins, sandbox reports, file reads, ending a session or a
+// workspace's calls, and the decision's suggested rules as grants.
 //
 // The seed engine's calls exist under their names: RequestApproval,
-// Approve, Resolve, SpawnReaper and ReapNow.
+// Resolve, SpawnReaper and ReapNow (its Approve is the Gate's).
 package approval

@@ -42,7 +42,8 @@ type FileRead struct {
 // for the file approval a's call would change. It is durable when it
 // returns nil; the caller must show the content only then, so that no
 // file an approver saw is missing from the log.
-func (b *Broker) RecordFileRead(ctx context.Context, a *toolgate.Approval, by Actor, r FileRead) error {
+func (b *Broker) RecordFileRead(ctx context.Context, a *toolgate.Approval, r FileRead) error {
+	by := caller(ctx)
 	outcome := FileWithheld
 	d := fileReadData{Path: r.Path, Shown: r.Shown, Exists: r.Exists}
 	if r.Shown {

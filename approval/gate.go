@@ -6,15 +6,16 @@ import (
 	"github.com/toolgate/toolgate"
 )
 
-// Gate returns the broker as a toolgate.Gate, for code that should not care
-// whether the gate is in process or behind the HTTP API. The broker's own
-// methods take the acting credential as an argument; the Gate takes it
-// from the context (toolgate.WithActor) and checks its role as the HTTP
-// API's routes do: agents submit, wait, cancel and end turns (of their own
-// sessions); approvers also answer and manage sessions; admins also write
-// grants and read the audit log. A context without an actor is an
-// in-process host: it may submit and read its calls, nothing that changes
-// or answers something, so nothing is recorded as done by nobody.
+// Gate returns the broker as a toolgate.Gate: the one door through which
+// a credential answers, changes or reads approvals, sessions and grants,
+// for code that should not care whether the gate is in process or behind
+// the HTTP API. It takes the acting credential from the context
+// (toolgate.WithActor) and checks its role as the HTTP API's routes do:
+// agents submit, wait, cancel and end turns (of their own sessions);
+// approvers also answer and manage sessions; admins also write grants
+// and read the audit log. A context without an actor is an in-process
+// host: it may submit and read its calls, nothing that changes or answers
+// something, so nothing is recorded as done by nobody.
 func (b *Broker) Gate() toolgate.Gate { return gateAdapter{b} }
 
 type gateAdapter struct{ b *Broker }
@@ -54,7 +55,7 @@ func admin(ctx context.Context) (toolgate.Actor, error) {
 // cannot evaluate in a session another credential owns.
 func (g gateAdapter) Evaluate(ctx context.Context, c toolgate.Call) (*toolgate.Decision, error) {
 	by, _ := toolgate.ActorFrom(ctx)
-	d, err := g.b.EvaluateAs(ctx, c, by)
+	d, err := g.b.evaluateAs(ctx, c, by)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func (g gateAdapter) Wait(ctx context.Context, id string) (*toolgate.Approval, e
 // own sessions (others are not found).
 func (g gateAdapter) Approval(ctx context.Context, id string) (*toolgate.Approval, error) {
 	by, _ := toolgate.ActorFrom(ctx)
-	return g.b.GetAs(ctx, id, by)
+	return g.b.getAs(ctx, id, by)
 }
 
 func (g gateAdapter) Approvals(ctx context.Context, f toolgate.ApprovalFilter) ([]*toolgate.Approval, error) {
@@ -97,7 +98,7 @@ func (g gateAdapter) Approve(ctx context.Context, id string, req toolgate.Approv
 	if err != nil {
 		return nil, err
 	}
-	return g.b.Approve(ctx, id, req, by)
+	return g.b.approve(ctx, id, req, by)
 }
 
 func (g gateAdapter) Deny(ctx context.Context, id string, req toolgate.DenyRequest) (*toolgate.Approval, error) {
@@ -105,7 +106,7 @@ func (g gateAdapter) Deny(ctx context.Context, id string, req toolgate.DenyReque
 	if err != nil {
 		return nil, err
 	}
-	return g.b.Deny(ctx, id, req, by)
+	return g.b.deny(ctx, id, req, by)
 }
 
 func (g gateAdapter) Cancel(ctx context.Context, id, reason string) (*toolgate.Approval, error) {
@@ -113,7 +114,7 @@ func (g gateAdapter) Cancel(ctx context.Context, id, reason string) (*toolgate.A
 	if err != nil {
 		return nil, err
 	}
-	return g.b.Cancel(ctx, id, reason, by)
+	return g.b.cancel(ctx, id, reason, by)
 }
 
 func (g gateAdapter) Session(ctx context.Context, id string) (*toolgate.Session, error) {
@@ -135,7 +136,7 @@ func (g gateAdapter) SetMode(ctx context.Context, session string, m toolgate.Mod
 	if err != nil {
 		return nil, err
 	}
-	return g.b.SetMode(ctx, session, m, by)
+	return g.b.setMode(ctx, session, m, by)
 }
 
 func (g gateAdapter) Abort(ctx context.Context, session string) (*toolgate.Session, error) {
@@ -143,7 +144,7 @@ func (g gateAdapter) Abort(ctx context.Context, session string) (*toolgate.Sessi
 	if err != nil {
 		return nil, err
 	}
-	return g.b.Abort(ctx, session, by)
+	return g.b.abort(ctx, session, by)
 }
 
 func (g gateAdapter) EndTurn(ctx context.Context, session string) (*toolgate.Session, error) {
@@ -151,7 +152,7 @@ func (g gateAdapter) EndTurn(ctx context.Context, session string) (*toolgate.Ses
 	if err != nil {
 		return nil, err
 	}
-	return g.b.EndTurn(ctx, session, by)
+	return g.b.endTurn(ctx, session, by)
 }
 
 func (g gateAdapter) Grants(ctx context.Context, f toolgate.GrantFilter) ([]*toolgate.Grant, error) {
@@ -166,7 +167,7 @@ func (g gateAdapter) AddGrant(ctx context.Context, gr toolgate.Grant) (*toolgate
 	if err != nil {
 		return nil, err
 	}
-	return g.b.AddGrant(ctx, gr, by)
+	return g.b.addGrant(ctx, gr, by)
 }
 
 func (g gateAdapter) RevokeGrant(ctx context.Context, id string) error {
@@ -174,7 +175,7 @@ func (g gateAdapter) RevokeGrant(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return g.b.RevokeGrant(ctx, id, by)
+	return g.b.revokeGrant(ctx, id, by)
 }
 
 func (g gateAdapter) Audit(ctx context.Context, f toolgate.AuditFilter) ([]toolgate.AuditEntry, error) {

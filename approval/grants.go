@@ -2,6 +2,7 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -211,9 +212,9 @@ func (b *Broker) cascade(ctx context.Context, g *toolgate.Grant, by Actor) {
 	}
 }
 
-// AddGrant stores a grant an admin makes directly (not as an answer) and
+// addGrant stores a grant an admin makes directly (not as an answer) and
 // cascades it.
-func (b *Broker) AddGrant(ctx context.Context, g toolgate.Grant, by Actor) (*toolgate.Grant, error) {
+func (b *Broker) addGrant(ctx context.Context, g toolgate.Grant, by Actor) (*toolgate.Grant, error) {
 	if g.Tool == "" {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "grant has no tool")
 	}
@@ -273,14 +274,41 @@ func (b *Broker) AddGrant(ctx context.Context, g toolgate.Grant, by Actor) (*too
 	return &g, nil
 }
 
+// GrantSuggestions adds the rules the decision of approval id suggested
+// (Decision.Suggestions) as grants of its workspace, each cascading, as
+// the context's actor, who must be an approver: what the seed tRPC
+// protocol's "always" does for a call of several commands, where no one
+// rule covers the call as an answer's grant must. The suggestions are the
+// gate's own and as narrow as it makes them; any other grant is the
+// Gate's AddGrant, an admin's. A rule that cannot be added is in the
+// joined error; the others stay added.
+func (b *Broker) GrantSuggestions(ctx context.Context, id string) error {
+	by, err := approver(ctx)
+	if err != nil {
+		return err
+	}
+	a, err := b.store.GetApproval(ctx, id)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, s := range a.Decision.Suggestions {
+		g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern, ApprovalID: a.ID}
+		if _, err := b.addGrant(ctx, g, by); err != nil {
+			errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // grantMarker is the text that marks a workspace grant's rule in the rules
 // document, so revoking the grant can find and remove it.
 func grantMarker(id string) string { return "(grant " + id + ")" }
 
-// RevokeGrant deletes a grant. A workspace grant's rule is removed from
+// revokeGrant deletes a grant. A workspace grant's rule is removed from
 // the rules document first: if that fails, nothing is revoked, since a
 // revoked grant whose rule still allows would be worse than an error.
-func (b *Broker) RevokeGrant(ctx context.Context, id string, by Actor) error {
+func (b *Broker) revokeGrant(ctx context.Context, id string, by Actor) error {
 	grants, err := b.store.ListGrants(ctx, store.GrantFilter{})
 	if err != nil {
 		return err

@@ -31,7 +31,8 @@ const maxPinBy = 256
 // names an approval is checked against it: approved, in the session, of
 // the tool, and held for a person (Decision.Confirm), so the audit never
 // says an approver accepted a definition nobody was asked about.
-func (b *Broker) RecordPin(ctx context.Context, ev toolgate.PinEvent, by Actor) error {
+func (b *Broker) RecordPin(ctx context.Context, ev toolgate.PinEvent) error {
+	by := caller(ctx)
 	switch {
 	case !pinName().MatchString(ev.Server) || !pinName().MatchString(ev.Tool):
 		return toolgate.Errorf(toolgate.EInvalid, "server %q and tool %q: want letters, digits, '_', '.' and '-', at most 128", ev.Server, ev.Tool)

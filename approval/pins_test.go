@@ -61,7 +61,7 @@ func TestRecordPin(t *testing.T) {
 		{"malformed hash", func() toolgate.PinEvent { x := ev(""); x.Hash = "md5:1"; return x }(), proxy, toolgate.EInvalid},
 		{"server name with a separator", func() toolgate.PinEvent { x := ev(""); x.Server = "a/b"; return x }(), proxy, toolgate.EInvalid},
 	} {
-		err := e.broker.RecordPin(ctx, tc.ev, tc.by)
+		err := e.broker.RecordPin(toolgate.WithActor(ctx, tc.by), tc.ev)
 		if got := toolgate.ErrorCodeOf(err); (tc.want == "" && err != nil) || (tc.want != "" && got != tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}

@@ -50,7 +50,8 @@ func (b *Broker) Rules(ctx context.Context, workspace string) (src []byte, versi
 // recorded in the audit log as rules.changed by its author and published
 // on the event stream. With a store shared by several nodes the store
 // records the change on its feed, and every node applies it from there.
-func (b *Broker) PutRules(ctx context.Context, workspace string, src []byte, by Actor) error {
+func (b *Broker) PutRules(ctx context.Context, workspace string, src []byte) error {
+	by := caller(ctx)
 	docs, err := b.ruleDocuments()
 	if err != nil {
 		return err

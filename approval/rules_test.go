@@ -24,7 +24,7 @@ func TestPutRules(t *testing.T) {
 	events := e.broker.Subscribe(ctx, approval.EventFilter{})
 	defer events.Close()
 
-	if err := e.broker.PutRules(ctx, "default", []byte(`{"Bash": {"git *": "perhaps"}}`), root); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+	if err := e.broker.PutRules(toolgate.WithActor(ctx, root), "default", []byte(`{"Bash": {"git *": "perhaps"}}`)); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 		t.Fatalf("invalid document: %v, want invalid", err)
 	}
 	if after, _, _ := e.broker.Rules(ctx, "default"); string(after) != string(before) {
@@ -32,7 +32,7 @@ func TestPutRules(t *testing.T) {
 	}
 
 	doc := []byte("// mine\n{\"*\": \"ask\", \"Bash\": {\"make test\": \"allow\"}}\n")
-	if err := e.broker.PutRules(ctx, "default", doc, root); err != nil {
+	if err := e.broker.PutRules(toolgate.WithActor(ctx, root), "default", doc); err != nil {
 		t.Fatal(err)
 	}
 	if got, _, _ := e.broker.Rules(ctx, "default"); string(got) != string(doc) {

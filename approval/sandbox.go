@@ -18,7 +18,8 @@ const SandboxViolationKind = "sandbox.violation"
 // "blocked", tool "sandbox", its reason the first violation's rule and
 // target, its data the report with secrets masked. The report is the
 // word of the host that ran the command, recorded as such (Who, Via).
-func (b *Broker) RecordSandbox(ctx context.Context, r *toolgate.SandboxReport, by Actor) error {
+func (b *Broker) RecordSandbox(ctx context.Context, r *toolgate.SandboxReport) error {
+	by := caller(ctx)
 	switch {
 	case len(r.Violations) == 0:
 		return toolgate.Errorf(toolgate.EInvalid, "a sandbox report needs at least one violation")

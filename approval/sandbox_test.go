@@ -41,7 +41,7 @@ func TestRecordSandboxSession(t *testing.T) {
 		{"no session", rep("", "default"), other, "", "default"},
 		{"a session the gateway does not know", rep("unknown-s", "default"), other, "", "default"},
 	} {
-		err := e.broker.RecordSandbox(ctx, tc.rep, tc.by)
+		err := e.broker.RecordSandbox(toolgate.WithActor(ctx, tc.by), tc.rep)
 		if got := toolgate.ErrorCodeOf(err); (tc.want == "" && err != nil) || (tc.want != "" && got != tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 			continue

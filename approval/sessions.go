@@ -57,9 +57,9 @@ func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, c
 	return s, nil
 }
 
-// SetMode changes a session's mode. It applies to calls decided after it;
+// setMode changes a session's mode. It applies to calls decided after it;
 // pending approvals are not re-decided.
-func (b *Broker) SetMode(ctx context.Context, session string, m toolgate.Mode, by Actor) (*toolgate.Session, error) {
+func (b *Broker) setMode(ctx context.Context, session string, m toolgate.Mode, by Actor) (*toolgate.Session, error) {
 	s, err := b.updateSession(ctx, session, string(toolgate.EventModeChanged), by, true, func(s *toolgate.Session) string {
 		s.Mode = m
 		return m.String()
@@ -71,9 +71,9 @@ func (b *Broker) SetMode(ctx context.Context, session string, m toolgate.Mode, b
 	return s, nil
 }
 
-// Abort ends a session: its pending approvals are cancelled and later
+// abort ends a session: its pending approvals are cancelled and later
 // calls are denied.
-func (b *Broker) Abort(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+func (b *Broker) abort(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
 	s, err := b.updateSession(ctx, session, string(toolgate.EventSessionAborted), by, true, func(s *toolgate.Session) string {
 		s.Aborted = true
 		return "aborted"
@@ -92,19 +92,20 @@ func (b *Broker) Abort(ctx context.Context, session string, by Actor) (*toolgate
 // host disconnected: seed 001's "On worker disconnect, all pending
 // approvals for sessions bound to that worker are cleared" (a worker is a
 // workspace; POST /v1/workspaces/{id}/disconnect).
-func (b *Broker) CancelWorkspace(ctx context.Context, workspace string, by Actor) error {
+func (b *Broker) CancelWorkspace(ctx context.Context, workspace string) error {
+	by := caller(ctx)
 	return b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Workspace: workspace}, toolgate.Resolution{
 		Status: toolgate.StatusCancelled, Reason: "the workspace disconnected", By: by.Name, Via: by.Via,
 	})
 }
 
-// EndTurn ends the session's current turn: the user spoke again. Turn
+// endTurn ends the session's current turn: the user spoke again. Turn
 // grants lapse and the stop flag of a hard deny clears. Who may end a
 // turn: an approver or admin (a human), and the agent credential that owns
 // the session, which is how the Claude Code hook's UserPromptSubmit event
 // reports the user's new message; another agent credential is told the
 // session does not exist.
-func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+func (b *Broker) endTurn(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
 	if by.Agent {
 		var err error
 		if session, err = SessionFor(session, by); err != nil {
@@ -140,7 +141,8 @@ func (b *Broker) EndTurn(ctx context.Context, session string, by Actor) (*toolga
 // nothing it was given (grants, the agent layer its calls named) outlives
 // it. Who may end a session: an approver or admin, and the agent
 // credential that owns it.
-func (b *Broker) EndSession(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+func (b *Broker) EndSession(ctx context.Context, session string) (*toolgate.Session, error) {
+	by := caller(ctx)
 	if by.Agent {
 		var err error
 		if session, err = SessionFor(session, by); err != nil {
@@ -175,7 +177,7 @@ func (b *Broker) EndSession(ctx context.Context, session string, by Actor) (*too
 		if g.Session != s.ID || g.Scope != toolgate.ScopeSession && g.Scope != toolgate.ScopeTurn {
 			continue
 		}
-		if rerr := b.RevokeGrant(ctx, g.ID, by); rerr != nil && toolgate.ErrorCodeOf(rerr) != toolgate.ENotFound {
+		if rerr := b.revokeGrant(ctx, g.ID, by); rerr != nil && toolgate.ErrorCodeOf(rerr) != toolgate.ENotFound {
 			errs = append(errs, rerr)
 		}
 	}

@@ -327,7 +327,7 @@ func (s *server) handleRecordPin(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &ev); err != nil {
 		return err
 	}
-	if err := s.broker.RecordPin(r.Context(), ev, actorOf(w, r)); err != nil {
+	if err := s.broker.RecordPin(r.Context(), ev); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -430,7 +430,7 @@ func (s *server) handleEndSession(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	sess, err := s.broker.EndSession(r.Context(), id, actorOf(w, r))
+	sess, err := s.broker.EndSession(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -450,7 +450,7 @@ func (s *server) handleSandboxReport(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	if err := s.broker.RecordSandbox(r.Context(), &rep, actorOf(w, r)); err != nil {
+	if err := s.broker.RecordSandbox(r.Context(), &rep); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]bool{"recorded": true})
@@ -463,7 +463,7 @@ func (s *server) handleDisconnect(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if err := s.broker.CancelWorkspace(r.Context(), id, actorOf(w, r)); err != nil {
+	if err := s.broker.CancelWorkspace(r.Context(), id); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]bool{"cancelled": true})

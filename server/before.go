@@ -23,8 +23,7 @@ func (s *server) handleBefore(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	by := actorOf(w, r)
-	a, err := s.broker.GetAs(r.Context(), id, by)
+	a, err := s.gate.Approval(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -43,7 +42,7 @@ func (s *server) handleBefore(w http.ResponseWriter, r *http.Request) error {
 	// like the call.
 	b.Content = redact.Text(b.Content)
 	read := approval.FileRead{Path: b.Path, Shown: b.Shown, Exists: b.Exists, Content: b.Content, Note: b.Note}
-	if err := s.broker.RecordFileRead(r.Context(), a, by, read); err != nil {
+	if err := s.broker.RecordFileRead(r.Context(), a, read); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, b)

@@ -54,7 +54,7 @@ func (s *server) handlePutRules(w http.ResponseWriter, r *http.Request) error {
 			return toolgate.Errorf(toolgate.EConflict, "the rules of workspace %s changed since they were read: load them again", id)
 		}
 	}
-	if err := s.broker.PutRules(r.Context(), id, src, actorOf(w, r)); err != nil {
+	if err := s.broker.PutRules(r.Context(), id, src); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

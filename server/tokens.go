@@ -73,7 +73,7 @@ func (s *server) auditToken(w http.ResponseWriter, r *http.Request, kind, name, 
 	if s.store == nil {
 		return
 	}
-	by := actorOf(w, r)
+	by, _ := toolgate.ActorFrom(r.Context())
 	e := toolgate.AuditEntry{Time: s.now(), Kind: kind, Outcome: role, Who: by.Name, Via: by.Via, Reason: name}
 	if err := s.store.AppendAudit(r.Context(), e); err != nil {
 		s.log.Error("audit token change", "kind", kind, "name", name, "err", err)

@@ -120,7 +120,7 @@ func roundTrips(b *testing.B, br *approval.Broker, session string, n int) (p50, 
 			if e.Type != toolgate.EventApprovalRequested || e.Approval == nil {
 				continue
 			}
-			if _, err := br.Approve(ctx, e.Approval.ID, approval.ApproveRequest{}, approval.Actor{Name: "bench", Via: "api"}); err != nil && ctx.Err() == nil {
+			if _, err := br.Gate().Approve(toolgate.WithActor(ctx, approval.Actor{Name: "bench", Via: "api"}), e.Approval.ID, approval.ApproveRequest{}); err != nil && ctx.Err() == nil {
 				approverErr <- err
 				return
 			}

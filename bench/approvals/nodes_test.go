@@ -102,7 +102,7 @@ func crossRoundTrips(tb testing.TB, a, b *approval.Broker, session string, n int
 			if e.Type != toolgate.EventApprovalRequested || e.Approval == nil {
 				continue
 			}
-			if _, err := b.Approve(ctx, e.Approval.ID, approval.ApproveRequest{}, approval.Actor{Name: "bench", Via: "api"}); err != nil && ctx.Err() == nil {
+			if _, err := b.Gate().Approve(toolgate.WithActor(ctx, approval.Actor{Name: "bench", Via: "api"}), e.Approval.ID, approval.ApproveRequest{}); err != nil && ctx.Err() == nil {
 				approverErr <- err
 				return
 			}
@@ -243,17 +243,18 @@ func BenchmarkNodesChangeWrite(b *testing.B) {
 	ns := pgNodes(b, 3)
 	a := ns[0]
 	ctx := context.Background()
-	by := approval.Actor{Name: "bench", Via: "api"}
+	gate := a.Gate()
+	admin := toolgate.WithActor(ctx, approval.Actor{Name: "bench", Via: "api", Admin: true})
 	if _, err := a.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c0", Session: "s1", Tool: "read_file", Args: map[string]any{"path": "src/main.go"}}}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := a.AddGrant(ctx, toolgate.Grant{Scope: toolgate.ScopeSession, Session: "s1", Tool: "Bash", Kind: toolgate.GrantPrefix, Pattern: "git push"}, by)
+		g, err := gate.AddGrant(admin, toolgate.Grant{Scope: toolgate.ScopeSession, Session: "s1", Tool: "Bash", Kind: toolgate.GrantPrefix, Pattern: "git push"})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := a.RevokeGrant(ctx, g.ID, by); err != nil {
+		if err := gate.RevokeGrant(admin, g.ID); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -45,7 +45,7 @@ func TestUserPromptSubmitOverAPI(t *testing.T) {
 	if id == "" {
 		t.Fatal("no pending approval")
 	}
-	if _, err := b.Deny(ctx, id, approval.DenyRequest{Reason: "not now"}, approval.Actor{Name: "bob", Via: "web"}); err != nil {
+	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, approval.Actor{Name: "bob", Via: "web"}), id, approval.DenyRequest{Reason: "not now"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, reason := preToolUse(t, <-done); got != "deny" {

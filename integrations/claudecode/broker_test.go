@@ -66,7 +66,7 @@ func TestHandlerOnBroker(t *testing.T) {
 	if id == "" {
 		t.Fatal("no pending approval")
 	}
-	if _, err := b.Deny(ctx, id, approval.DenyRequest{Feedback: "fetch the vendored copy instead"}, approval.Actor{Name: "bob", Via: "tui"}); err != nil {
+	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, approval.Actor{Name: "bob", Via: "tui"}), id, approval.DenyRequest{Feedback: "fetch the vendored copy instead"}); err != nil {
 		t.Fatal(err)
 	}
 	body = <-done
@@ -123,7 +123,7 @@ func TestUserPromptSubmitOnBroker(t *testing.T) {
 	if id == "" {
 		t.Fatal("no pending approval")
 	}
-	if _, err := b.Deny(ctx, id, approval.DenyRequest{Reason: "not now", Mode: toolgate.DenyHard}, approval.Actor{Name: "bob", Via: "web"}); err != nil {
+	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, approval.Actor{Name: "bob", Via: "web"}), id, approval.DenyRequest{Reason: "not now", Mode: toolgate.DenyHard}); err != nil {
 		t.Fatal(err)
 	}
 	if got, reason := preToolUse(t, <-done); got != "deny" || !strings.Contains(reason, "not now") {

@@ -63,7 +63,7 @@ func TestReminder(t *testing.T) {
 		ids = append(ids, r.Approval.ID)
 	}
 	waitFor(t, func() bool { sent, _ := n.counts(); return sent == 2 })
-	if _, err := st.Broker.Approve(context.Background(), ids[1], approval.ApproveRequest{}, approval.Actor{Name: "alice", Via: "test"}); err != nil {
+	if _, err := st.Broker.Gate().Approve(toolgate.WithActor(context.Background(), approval.Actor{Name: "alice", Via: "test"}), ids[1], approval.ApproveRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, func() bool { _, r := n.counts(); return len(r) > 0 })

@@ -342,7 +342,7 @@ func TestClientTrackedResume(t *testing.T) {
 	// saw and is sent both.
 	c.forget("s")
 	s.Server.CloseClientConnections()
-	if _, err := s.Broker.Approve(context.Background(), a.ID, approval.ApproveRequest{}, approval.Actor{Name: "bob", Via: "api"}); err != nil {
+	if _, err := s.Broker.Gate().Approve(toolgate.WithActor(context.Background(), approval.Actor{Name: "bob", Via: "api"}), a.ID, approval.ApproveRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	b := s.shell("sess-1", "c2", "npm publish")

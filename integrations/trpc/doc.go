@@ -9,8 +9,9 @@
 //     arguments, sessionId}, with every pending approval replayed on
 //     (re)connect.
 //
-// It is a thin adapter over the approval broker: answers go to
-// approval.Broker.Approve and Deny, events come from Subscribe.
+// It is a thin adapter over the approval broker: answers go through its
+// Gate (Approve and Deny, as the caller), a pipeline's "always" rules
+// through GrantSuggestions, events come from Subscribe.
 //
 // # Answers
 //

@@ -79,7 +79,7 @@ func TestSubagentSessionEnd(t *testing.T) {
 		t.Fatal("make test did not ask")
 	}
 	c.event("all", "requested", isRequired(first.ID))
-	if _, err := s.Broker.Approve(ctx, first.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "make test"}, approval.Actor{Name: "alice"}); err != nil {
+	if _, err := s.Broker.Gate().Approve(toolgate.WithActor(ctx, approval.Actor{Name: "alice"}), first.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "make test"}); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := sub("k2", "make test").Final(); v != toolgate.Allow {

@@ -3,7 +3,6 @@ package trpc
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -159,18 +158,8 @@ func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller token
 	// sub-command is evaluated on its own). No one of them covers the
 	// call, which the broker requires of an answer's grant, so the rules
 	// are added first (their cascade approves the call) and the call is
-	// then approved once if it is still pending. The rules are the
-	// decision's own suggestions, which an approver may grant while
-	// answering (an answer's grant may be one of them): they go to the
-	// broker directly, since the Gate's AddGrant is an admin's grant of
-	// anything.
-	var errs []error
-	for _, s := range suggestions {
-		g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern, ApprovalID: a.ID}
-		if _, err := h.broker.AddGrant(ctx, g, actor(caller)); err != nil {
-			errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
-		}
-	}
+	// then approved once if it is still pending.
+	grantErr := h.broker.GrantSuggestions(ctx, a.ID)
 	_, err = h.gate.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce})
 	if notApplied(err) {
 		if got, gerr := h.gate.Approval(ctx, a.ID); gerr == nil && got.Status == toolgate.StatusApproved {
@@ -180,7 +169,7 @@ func (h *Handler) approve(ctx context.Context, raw json.RawMessage, caller token
 	if err != nil {
 		return applied("approve", a.ID, err)
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := grantErr; err != nil {
 		// The call is approved; only some of its "always" rules are
 		// missing. Say so rather than pretend it all worked.
 		return nil, fmt.Errorf("approve %s always: %w", a.ID, err)

@@ -652,7 +652,7 @@ func TestSessionWaitingAsBatch(t *testing.T) {
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%v %v", list, err)
 	}
-	if _, err := e.Broker.Deny(context.Background(), list[0].ID, approval.DenyRequest{Mode: toolgate.DenySoft}, approval.Actor{Name: "alice", Via: "api"}); err != nil {
+	if _, err := e.Broker.Gate().Deny(toolgate.WithActor(context.Background(), approval.Actor{Name: "alice", Via: "api"}), list[0].ID, approval.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
 		t.Fatal(err)
 	}
 	receive(t, r3)
