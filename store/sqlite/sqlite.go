@@ -172,7 +172,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		db.w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
-	if err := migrate(ctx, db.w); err != nil {
+	if err := db.migrate(ctx); err != nil {
 		db.w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}

@@ -14,6 +14,8 @@ type Dialect struct {
 	// Stored is the column that orders rows in the order they were
 	// stored, after created_at.
 	Stored string
+	// Int64 is the column type of a 64-bit integer (a time in nanoseconds).
+	Int64 string
 	// NullsFirst is what ORDER BY created_at needs to put rows without a
 	// time first ("" where the database does so already).
 	NullsFirst string
@@ -25,12 +27,12 @@ type Dialect struct {
 }
 
 // SQLite is the dialect of store/sqlite.
-func SQLite() Dialect { return Dialect{Name: "sqlite", Stored: "rowid"} }
+func SQLite() Dialect { return Dialect{Name: "sqlite", Stored: "rowid", Int64: "INTEGER"} }
 
 // Postgres is the dialect of store/postgres.
 func Postgres() Dialect {
 	return Dialect{
-		Name: "postgres", Numbered: true, Stored: "ord", NullsFirst: " NULLS FIRST",
+		Name: "postgres", Numbered: true, Stored: "ord", Int64: "BIGINT", NullsFirst: " NULLS FIRST",
 		ClaimLock: `SELECT pg_advisory_xact_lock(hashtextextended('toolgate.workspace_creators:' || ?, 0))`,
 	}
 }
