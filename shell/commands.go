@@ -52,24 +52,6 @@ func commandSpec(name string) *cmdSpec {
 	return nil
 }
 
-// commandStart holds where the command table's names with each first
-// byte begin: those with byte b are commandTable[commandStart[b]:
-// commandStart[b+1]]. It is computed once, from the sorted table, and
-// never changed.
-var commandStart = tableStarts()
-
-func tableStarts() (start [257]uint16) {
-	i := 0
-	for b := range 256 {
-		start[b] = uint16(i)
-		for i < len(commandTable) && commandTable[i].name != "" && int(commandTable[i].name[0]) == b {
-			i++
-		}
-	}
-	start[256] = uint16(len(commandTable))
-	return start
-}
-
 // mergeSpec returns a new entry with the fields of a and b: lists are
 // joined, flags and effects or-ed, functions and kinds taken from b when
 // it sets them. Neither a nor b is changed (entries are shared): the

@@ -93,6 +93,20 @@ func roleSlotsFor(roles []namedRoles) ([1 << roleSlotBits]uint16, error) {
 	return slots, nil
 }
 
+// tableStarts lays out commandStart for the sorted names: where the
+// names with each first byte begin.
+func tableStarts(names []string) (start [257]uint16) {
+	i := 0
+	for b := range 256 {
+		start[b] = uint16(i)
+		for i < len(names) && names[i] != "" && int(names[i][0]) == b {
+			i++
+		}
+	}
+	start[256] = uint16(len(names))
+	return start
+}
+
 // roleName is the constant name of a single role.
 func roleName(r role) string {
 	var b bytes.Buffer
@@ -138,6 +152,13 @@ func TestCommandTable(t *testing.T) {
 		if g, w := describe(reflect.ValueOf(e.spec)), describe(reflect.ValueOf(want[e.name])); g != w {
 			t.Errorf("%s:\n got %s\nwant %s%s", e.name, g, w, stale)
 		}
+	}
+	names := make([]string, len(commandTable))
+	for i, e := range commandTable {
+		names[i] = e.name
+	}
+	if commandStart != tableStarts(names) {
+		t.Fatalf("commandStart is not where the table's first bytes begin%s", stale)
 	}
 	if !slices.Equal(roleTable[:], roles) {
 		t.Fatalf("roleTable is not the role lists merged%s", stale)
@@ -195,6 +216,17 @@ func tableSource(table map[string]*cmdSpec, roles []namedRoles) ([]byte, error) 
 		b.WriteString("},\n")
 	}
 	b.WriteString("}\n\n")
+	b.WriteString("// commandStart holds where the command table's names with each first\n")
+	b.WriteString("// byte begin: those with byte b are commandTable[commandStart[b]:\n")
+	b.WriteString("// commandStart[b+1]].\n")
+	b.WriteString("var commandStart = [257]uint16{")
+	for i, n := range tableStarts(names) {
+		if i%16 == 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%d, ", n)
+	}
+	b.WriteString("\n}\n\n")
 	b.WriteString("// roleTable is the role lists (commandRoles) merged into one entry per\n")
 	b.WriteString("// name, sorted by name.\n")
 	b.WriteString("var roleTable = [...]namedRoles{\n")

@@ -13,7 +13,7 @@ import (
 
 // sqlDestroys reports whether SQL (or a database shell's script) drops or
 // empties data, under any dialect's reading of it (sqlScan): a DROP
-// statement, a DROP of what a database holds (sqlDropKinds) anywhere,
+// statement, a DROP of what a database holds (sqlDropKind) anywhere,
 // ALTER … DROP, TRUNCATE, DELETE or UPDATE … SET without a WHERE of
 // their own that holds for some rows only; MongoDB's drop(),
 // dropDatabase(), deleteMany({}), updateMany({}, …) and remove({});
@@ -41,23 +41,31 @@ func sqlDestroysIn(q string, depth int) bool {
 	return false
 }
 
-// sqlRunsScript are the client commands that run statements the text
-// does not hold: a script file, or the rows a query returns.
-var sqlRunsScript = map[string]bool{
-	`\i`: true, `\ir`: true, `\include`: true, `\include_relative`: true, `\gexec`: true, `\.`: true, ".read": true,
+// sqlRunsScript reports whether w is a client command that runs
+// statements the text does not hold: a script file, or the rows a query
+// returns.
+func sqlRunsScript(w string) bool {
+	switch w {
+	case `\i`, `\ir`, `\include`, `\include_relative`, `\gexec`, `\.`, ".read":
+		return true
+	}
+	return false
 }
 
-// sqlDropKinds are what a DROP drops: tables and what holds or shapes
-// their data, in the SQL and NoSQL dialects the clients speak.
-var sqlDropKinds = map[string]bool{
-	"table": true, "tables": true, "database": true, "databases": true, "schema": true, "user": true, "role": true,
-	"owned": true, "view": true, "materialized": true, "index": true, "collection": true, "keyspace": true,
-	"column": true, "columnfamily": true, "function": true, "procedure": true, "routine": true, "sequence": true,
-	"trigger": true, "type": true, "domain": true, "extension": true, "tablespace": true, "temporary": true,
-	"foreign": true, "partition": true, "constraint": true, "policy": true, "rule": true, "server": true,
-	"publication": true, "subscription": true, "event": true, "aggregate": true, "statistics": true, "group": true,
-	"primary": true, "dictionary": true, "measurement": true, "series": true, "retention": true, "shard": true,
-	"stream": true, "topic": true, "stage": true, "warehouse": true, "if": true,
+// sqlDropKind reports whether w is what a DROP drops: tables and what
+// holds or shapes their data, in the SQL and NoSQL dialects the clients
+// speak.
+func sqlDropKind(w string) bool {
+	switch w {
+	case "table", "tables", "database", "databases", "schema", "user", "role", "owned", "view",
+		"materialized", "index", "collection", "keyspace", "column", "columnfamily", "function",
+		"procedure", "routine", "sequence", "trigger", "type", "domain", "extension", "tablespace",
+		"temporary", "foreign", "partition", "constraint", "policy", "rule", "server", "publication",
+		"subscription", "event", "aggregate", "statistics", "group", "primary", "dictionary",
+		"measurement", "series", "retention", "shard", "stream", "topic", "stage", "warehouse", "if":
+		return true
+	}
+	return false
 }
 
 // sqlStatementDestroys reports whether one statement drops or empties
@@ -70,7 +78,7 @@ func sqlStatementDestroys(st []sqlToken, depth int) bool {
 		}
 		// A client command's arguments are read as SQL too: mysql reads
 		// on after \G, \copy and \set take a query or a value.
-		return sqlRunsScript[cmd] || args != "" && sqlDestroysIn(args, depth+1)
+		return sqlRunsScript(cmd) || args != "" && sqlDestroysIn(args, depth+1)
 	}
 	if st[0].kind == sqlWordTok && st[0].text == "source" {
 		return true
@@ -89,7 +97,7 @@ func sqlStatementDestroys(st []sqlToken, depth int) bool {
 			// the middle of a statement or a string, DROP of what a
 			// database holds ("drop the" is prose).
 			head := st[0].kind == sqlWordTok && (st[0].text == "drop" || st[0].text == "alter")
-			if next.text == "(" || next.kind == sqlWordTok && sqlDropKinds[next.text] ||
+			if next.text == "(" || next.kind == sqlWordTok && sqlDropKind(next.text) ||
 				head && (next.kind == sqlWordTok || next.kind == sqlIdentTok) {
 				return true
 			}

@@ -96,16 +96,22 @@ func sqlGiven(readSQL []string, opts []optArg, args []string, ops []int) (reads,
 	return reads, given
 }
 
-// aboutForms are the lone arguments with which a command only prints its
-// version or usage. "version" and "help" are words only a command with
+// aboutWord reports whether w is a lone argument with which a command
+// only prints its version or usage. "version" and "help" are words only a command with
 // subcommands reads so (terraform version, kubectl help): to make and
 // task runners they are targets to run, to an interpreter a script.
-var aboutForms = map[string]bool{"--version": true, "--help": true, "-V": true}
+func aboutWord(w string) bool {
+	switch w {
+	case "--version", "--help", "-V":
+		return true
+	}
+	return false
+}
 
 // aboutForm reports whether arg alone asks the command whose entry is s
 // only for its version or usage.
 func aboutForm(s *cmdSpec, name, arg string) bool {
-	if aboutForms[arg] || s.read != nil && slices.Contains(s.read.about, arg) {
+	if aboutWord(arg) || s.read != nil && slices.Contains(s.read.about, arg) {
 		return true
 	}
 	return (arg == "version" || arg == "help") && len(s.subs) > 0 && !s.wraps &&
@@ -225,7 +231,7 @@ func (w *walker) markProduced(from int) bool {
 // has no entry for (an interpreter, a plain command) is asked only for
 // its version or usage: python3 --version, node --help.
 func (w *walker) aboutKnown(name string, norm []string) bool {
-	return len(norm) == 1 && aboutForms[norm[0]] && commandSpec(name) == nil && w.known(name, nil)
+	return len(norm) == 1 && aboutWord(norm[0]) && commandSpec(name) == nil && w.known(name, nil)
 }
 
 // formatOnly reports whether every environment assignment in front of a

@@ -150,7 +150,7 @@ type readSpec struct {
 	// describe-instances): the operand at verbAt, with none after it.
 	readVerbs []string
 	verbAt    int
-	// about lists the lone words, beyond aboutForms, with which the
+	// about lists the lone words, beyond aboutWord, with which the
 	// command prints only its version or usage (node -v, java -version,
 	// openssl version): to another command they are an option that runs
 	// it (ctest -V is verbose, tox -v runs the tests).

@@ -10,7 +10,7 @@ import (
 // every dialect's reading of it (sqlScan): a SELECT, SHOW, DESCRIBE or
 // EXPLAIN (not EXPLAIN ANALYZE, which runs the statement) that names no
 // statement or clause that writes (INTO, a data-modifying WITH), calls
-// no function but the pure ones of sqlPureFuncs (pg_read_file,
+// no function but the pure ones of sqlPureFunc (pg_read_file,
 // load_extension, writefile and a user's own function may read files,
 // run code or write), has no psql variable (its value may be any
 // statement) and no comment or dollar quote to hide a word in; or a
@@ -40,62 +40,77 @@ func sqlTextReads(t sqlText) bool {
 	return true
 }
 
-// sqlCatalogue are the psql and sqlite3 meta-commands that only list the
-// database's catalogue or set how results print.
-var sqlCatalogue = map[string]bool{
-	`\d`: true, `\d+`: true, `\dt`: true, `\dt+`: true, `\di`: true, `\dv`: true, `\dn`: true, `\du`: true,
-	`\df`: true, `\ds`: true, `\dx`: true, `\l`: true, `\l+`: true, `\conninfo`: true,
-	".tables": true, ".schema": true, ".indexes": true, ".indices": true, ".databases": true,
+// sqlCatalogue reports whether w is a psql or sqlite3 meta-command that
+// only lists the database's catalogue or sets how results print. The
+// word lists here are switches, not maps: a map literal is built by every
+// process at start-up, a switch costs nothing until it runs.
+func sqlCatalogue(w string) bool {
+	switch w {
+	case `\d`, `\d+`, `\dt`, `\dt+`, `\di`, `\dv`, `\dn`, `\du`, `\df`, `\ds`, `\dx`, `\l`, `\l+`,
+		`\conninfo`, ".tables", ".schema", ".indexes", ".indices", ".databases":
+		return true
+	}
+	return false
 }
 
-// sqlReadKeywords are the statements that read.
-var sqlReadKeywords = map[string]bool{"select": true, "show": true, "describe": true, "desc": true, "explain": true, "values": true}
-
-// sqlWriteWords are words that make a reading statement write, run or
-// reach elsewhere wherever they stand in it.
-var sqlWriteWords = map[string]bool{
-	"into": true, "insert": true, "update": true, "delete": true, "drop": true, "alter": true, "create": true,
-	"truncate": true, "grant": true, "revoke": true, "merge": true, "copy": true, "call": true, "do": true,
-	"exec": true, "execute": true, "attach": true, "detach": true, "load": true, "lock": true, "set": true,
-	"replace": true, "outfile": true, "dumpfile": true, "analyze": true, "vacuum": true, "reindex": true,
-	"upsert": true, "pragma": true, "handler": true, "prepare": true, "flushall": true, "flushdb": true,
-	"dropdatabase": true, "dropindexes": true,
+// sqlReadKeyword reports whether w begins a statement that reads.
+func sqlReadKeyword(w string) bool {
+	switch w {
+	case "select", "show", "describe", "desc", "explain", "values":
+		return true
+	}
+	return false
 }
 
-// sqlPureFuncs are the functions a reading statement may call: they
-// compute on their arguments and touch nothing else.
-var sqlPureFuncs = map[string]bool{
-	"count": true, "sum": true, "avg": true, "min": true, "max": true, "version": true, "now": true,
-	"lower": true, "upper": true, "length": true, "coalesce": true, "round": true, "abs": true,
-	"substr": true, "substring": true, "trim": true, "date": true, "datetime": true, "strftime": true,
-	"current_date": true, "current_timestamp": true, "current_user": true, "current_database": true,
-	"database": true, "user": true, "typeof": true, "cast": true, "ifnull": true, "nullif": true,
-	"concat": true, "date_trunc": true, "to_char": true, "in": true, "exists": true,
+// sqlWriteWord reports whether w makes a reading statement write, run or
+// reach elsewhere wherever it stands in it.
+func sqlWriteWord(w string) bool {
+	switch w {
+	case "into", "insert", "update", "delete", "drop", "alter", "create", "truncate", "grant", "revoke",
+		"merge", "copy", "call", "do", "exec", "execute", "attach", "detach", "load", "lock", "set",
+		"replace", "outfile", "dumpfile", "analyze", "vacuum", "reindex", "upsert", "pragma",
+		"handler", "prepare", "flushall", "flushdb", "dropdatabase", "dropindexes":
+		return true
+	}
+	return false
+}
+
+// sqlPureFunc reports whether w is a function a reading statement may
+// call: it computes on its arguments and touches nothing else.
+func sqlPureFunc(w string) bool {
+	switch w {
+	case "count", "sum", "avg", "min", "max", "version", "now", "lower", "upper", "length", "coalesce",
+		"round", "abs", "substr", "substring", "trim", "date", "datetime", "strftime", "current_date",
+		"current_timestamp", "current_user", "current_database", "database", "user", "typeof", "cast",
+		"ifnull", "nullif", "concat", "date_trunc", "to_char", "in", "exists":
+		return true
+	}
+	return false
 }
 
 // sqlStatementReads reports whether one statement only reads.
 func sqlStatementReads(st []sqlToken) bool {
 	if st[0].kind == sqlMetaTok {
 		f := strings.Fields(st[0].text)
-		return len(st) == 1 && sqlCatalogue[f[0]] && (len(f) == 1 || len(f) == 2 && plainName(f[1]))
+		return len(st) == 1 && sqlCatalogue(f[0]) && (len(f) == 1 || len(f) == 2 && plainName(f[1]))
 	}
 	if !sqlWordsRead(st) {
 		return false
 	}
-	return st[0].kind == sqlWordTok && sqlReadKeywords[st[0].text] &&
+	return st[0].kind == sqlWordTok && sqlReadKeyword(st[0].text) &&
 		!(st[0].text == "explain" && len(st) > 1 && st[1].text == "analyze")
 }
 
 // sqlWordsRead reports whether the tokens of a statement name nothing
-// that writes, runs or reaches elsewhere: no word of sqlWriteWords, no
-// call but of sqlPureFuncs (a quoted identifier called, or a name
+// that writes, runs or reaches elsewhere: no word of sqlWriteWord, no
+// call but of sqlPureFunc (a quoted identifier called, or a name
 // outside ASCII, is a function no list knows), no psql variable, no
 // dollar quote, no client command.
 func sqlWordsRead(st []sqlToken) bool {
 	for _, w := range st {
 		switch w.kind {
 		case sqlWordTok:
-			if sqlWriteWords[w.text] || w.call && !sqlPureFuncs[w.text] {
+			if sqlWriteWord(w.text) || w.call && !sqlPureFunc(w.text) {
 				return false
 			}
 		case sqlIdentTok:
@@ -113,20 +128,24 @@ func sqlWordsRead(st []sqlToken) bool {
 	return true
 }
 
-// sqlConnKeys are the connection parameters that only say where a
-// client connects and as whom. Any other (options, service, servicefile,
+// sqlConnKey reports whether w is a connection parameter that only says
+// where a client connects and as whom. Any other (options, service, servicefile,
 // client_encoding, sslkey, passfile…) may set the server's settings
 // (options=-csearch_path=… puts a schema's functions before the pure
 // ones a read calls), read a file that does, or change how the server
 // splits the text.
-var sqlConnKeys = map[string]bool{
-	"host": true, "hostaddr": true, "port": true, "dbname": true, "user": true, "connect_timeout": true,
-	"sslmode": true, "application_name": true, "target_session_attrs": true,
+func sqlConnKey(w string) bool {
+	switch w {
+	case "host", "hostaddr", "port", "dbname", "user", "connect_timeout", "sslmode", "application_name",
+		"target_session_attrs":
+		return true
+	}
+	return false
 }
 
 // sqlConnPlain reports whether a database operand or --dbname value
 // names a database plainly: a name, or a connection string (key=value
-// pairs, or a postgres:// URI) setting only sqlConnKeys.
+// pairs, or a postgres:// URI) setting only sqlConnKey.
 func sqlConnPlain(v string) bool {
 	if rest, ok := strings.CutPrefix(v, "postgresql://"); ok || strings.HasPrefix(v, "postgres://") {
 		if !ok {
@@ -138,7 +157,7 @@ func sqlConnPlain(v string) bool {
 		}
 		for _, kv := range strings.Split(query, "&") {
 			k, _, _ := strings.Cut(kv, "=")
-			if !sqlConnKeys[k] {
+			if !sqlConnKey(k) {
 				return false
 			}
 		}
@@ -159,7 +178,7 @@ func sqlConnPlain(v string) bool {
 		for j < len(v) && v[j] != '=' && strings.IndexByte(sqlSpace, v[j]) < 0 {
 			j++
 		}
-		if !sqlConnKeys[v[i:j]] {
+		if !sqlConnKey(v[i:j]) {
 			return false
 		}
 		for j < len(v) && strings.IndexByte(sqlSpace, v[j]) >= 0 {
