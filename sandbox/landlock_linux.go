@@ -1,8 +1,13 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
+	"strings"
+
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // minABI is the oldest Landlock ABI the sandbox runs on: 6 restricts TCP
@@ -39,13 +44,19 @@ var devices = []struct {
 	{"/dev/shm", true, dirRead | dirWrite},
 }
 
+// pathRule is one Landlock rule on a path: access to it and, when it is
+// a directory, to everything beneath it.
+type pathRule struct {
+	path   string
+	access landlock.AccessFSSet
+}
+
 // landlockRules turns the profile into Landlock rules: read grants from
 // "/" around what DenyRead names, read-write grants on each writable root
-// around DenyRead and NoWrite, listing of every directory, the devices,
-// and TCP connect to the proxy's port when there is one.
-func landlockRules(p *Profile, proxyPort uint16) []landlock.Rule {
+// around DenyRead and NoWrite, listing of every directory and the devices
+// (paths), and TCP connect to the proxy's port when there is one (net).
+func landlockRules(p *Profile, proxyPort uint16) (paths []pathRule, net []landlock.Rule) {
 	deny := append([]Spec{{Parent: "/", Name: "dev", Dir: true, Reason: "holds the machine's devices"}}, p.DenyRead...)
-	var rules []landlock.Rule
 	add := func(g Grant) {
 		var a landlock.AccessFSSet
 		switch {
@@ -58,22 +69,89 @@ func landlockRules(p *Profile, proxyPort uint16) []landlock.Rule {
 		default:
 			a = fileRead | fileWrite
 		}
-		rules = append(rules, landlock.PathAccess(a, g.Path).IgnoreIfMissing())
+		paths = append(paths, pathRule{g.Path, a})
 	}
-	for _, g := range Grants("/", Read, deny, nil) {
+	listed := p.dirs
+	if listed == nil {
+		listed = dirCache{}
+	}
+	for _, g := range grants("/", Read, deny, nil, listed) {
 		add(g)
 	}
 	for _, root := range p.Write {
-		for _, g := range Grants(root, ReadWrite, p.DenyRead, p.NoWrite) {
+		for _, g := range grants(root, ReadWrite, p.DenyRead, p.NoWrite, listed) {
 			add(g)
 		}
 	}
-	rules = append(rules, landlock.PathAccess(ll.AccessFSReadDir, "/"))
+	paths = append(paths, pathRule{"/", ll.AccessFSReadDir})
 	for _, d := range devices {
-		rules = append(rules, landlock.PathAccess(d.access, d.path).IgnoreIfMissing())
+		paths = append(paths, pathRule{d.path, d.access})
 	}
 	if proxyPort != 0 {
-		rules = append(rules, landlock.ConnectTCP(proxyPort))
+		net = append(net, landlock.ConnectTCP(proxyPort))
 	}
-	return rules
+	return paths, net
+}
+
+// newRuleset creates the profile's Landlock ruleset (minABI, strictly:
+// an older kernel is an error) and returns its descriptor and the flags
+// to restrict with. A path that does not exist is skipped; any other
+// failure to add a rule is an error.
+func newRuleset(p *Profile, proxyPort uint16) (fd int, flags uint32, err error) {
+	paths, net := landlockRules(p, proxyPort)
+	fd, flags, err = minABI.NewRulesetFD(net...)
+	if err != nil {
+		return -1, 0, fmt.Errorf("landlock: %w", err)
+	}
+	if fd < 0 {
+		return -1, 0, errors.New("landlock: nothing to enforce")
+	}
+	if err := addPathRules(fd, paths); err != nil {
+		unix.Close(fd)
+		return -1, 0, err
+	}
+	return fd, flags, nil
+}
+
+// addPathRules adds one path-beneath rule per path to the ruleset. Each
+// path is opened relative to its directory, which is opened once for all
+// its entries (the walk grants a walked directory's entries one by one).
+func addPathRules(ruleset int, rules []pathRule) error {
+	dirs := map[string]int{}
+	defer func() {
+		for _, d := range dirs {
+			if d >= 0 {
+				unix.Close(d)
+			}
+		}
+	}()
+	for _, r := range rules {
+		dir, name := unix.AT_FDCWD, r.path
+		if r.path != "/" {
+			parent := parentOf(r.path)
+			d, ok := dirs[parent]
+			if !ok {
+				d, _ = unix.Open(parent, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+				dirs[parent] = d
+			}
+			if d >= 0 {
+				dir, name = d, r.path[len(parent):]
+				name = strings.TrimPrefix(name, "/")
+			}
+		}
+		pfd, err := unix.Openat(dir, name, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if errors.Is(err, unix.ENOENT) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("landlock: opening %s: %w", r.path, err)
+		}
+		attr := ll.PathBeneathAttr{ParentFd: pfd, AllowedAccess: uint64(r.access)}
+		err = ll.LandlockAddPathBeneathRule(ruleset, &attr, 0)
+		unix.Close(pfd)
+		if err != nil {
+			return fmt.Errorf("landlock: a rule for %s: %w", r.path, err)
+		}
+	}
+	return nil
 }

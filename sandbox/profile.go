@@ -63,9 +63,16 @@ func excepted(except []string, name string) bool {
 // nameMatch matches one path element against a pattern with '*', folding
 // case.
 func nameMatch(pat, name string) bool {
+	if !hasMeta(pat) {
+		return strings.ToLower(pat) == strings.ToLower(name)
+	}
 	ok, err := filepath.Match(strings.ToLower(pat), strings.ToLower(name))
 	return err == nil && ok
 }
+
+// hasMeta reports whether pat holds a character filepath.Match treats
+// specially: without one, a pattern matches only its own text.
+func hasMeta(pat string) bool { return strings.ContainsAny(pat, `*?[\`) }
 
 // Profile is what a confined command may do. The zero Profile reads
 // nothing and writes nothing; Default builds the usual one.
@@ -87,6 +94,11 @@ type Profile struct {
 	// Net lists the hosts the command may reach through toolgate's proxy;
 	// empty means no network at all.
 	Net []string `json:"net,omitempty"`
+
+	// dirs are the directory listings Default took, which the Landlock
+	// walk and the protected paths reuse in the same run (nil: list
+	// afresh).
+	dirs dirCache
 }
 
 // Options are the facts Default builds a profile from.
@@ -204,6 +216,7 @@ func Default(o Options) (*Profile, error) {
 			p.NoWrite = append(p.NoWrite, home)
 		}
 	}
+	p.dirs = r.dirs
 	return p, nil
 }
 

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -120,7 +119,7 @@ func reportCreated(c Command, before []string) {
 	if c.Stderr == nil {
 		return
 	}
-	_, after := protectedPaths(c.Profile)
+	_, after := protectedPaths(c.Profile, dirCache{})
 	for _, p := range after {
 		if slices.Contains(before, p) {
 			continue
@@ -131,26 +130,25 @@ func reportCreated(c Command, before []string) {
 }
 
 // sendPlan builds what the inside half applies and sends it on conn: one
-// byte carrying the Landlock ruleset's descriptor, then the plan as JSON.
+// byte carrying the Landlock ruleset's descriptor, then the plan
+// (enterPlan.encode).
 // It returns the paths it made read-only.
 func sendPlan(conn *os.File, c Command) ([]string, error) {
-	ruleset, flags, err := minABI.NewRulesetFD(landlockRules(c.Profile, c.ProxyPort)...)
+	ruleset, flags, err := newRuleset(c.Profile, c.ProxyPort)
 	if err != nil {
-		return nil, fmt.Errorf("landlock: %w", err)
-	}
-	if ruleset < 0 {
-		return nil, errors.New("landlock: nothing to enforce")
+		return nil, err
 	}
 	defer unix.Close(ruleset)
 	prog, err := seccompProgram(c.Profile)
 	if err != nil {
 		return nil, err
 	}
-	pins, ro := protectedPaths(c.Profile)
-	plan, err := json.Marshal(enterPlan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, Seccomp: prog})
-	if err != nil {
-		return nil, fmt.Errorf("sandbox plan: %w", err)
+	listed := c.Profile.dirs
+	if listed == nil {
+		listed = dirCache{}
 	}
+	pins, ro := protectedPaths(c.Profile, listed)
+	plan := (&enterPlan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, Seccomp: prog}).encode()
 	if err := unix.Sendmsg(int(conn.Fd()), []byte{0}, unix.UnixRights(ruleset), nil, 0); err != nil {
 		return nil, fmt.Errorf("sending the sandbox its ruleset: %w", err)
 	}
@@ -211,8 +209,7 @@ func receivePlan(fd int) (int, *enterPlan, error) {
 		return -1, nil, fmt.Errorf("sandbox: no ruleset received (%v)", err)
 	}
 	f := os.NewFile(uintptr(fd), "sandbox-plan")
-	var plan enterPlan
-	err = json.NewDecoder(f).Decode(&plan)
+	plan, err := readPlan(f)
 	f.Close()
 	if err != nil {
 		return -1, nil, fmt.Errorf("sandbox: reading the plan: %w", err)
@@ -220,14 +217,13 @@ func receivePlan(fd int) (int, *enterPlan, error) {
 	if len(plan.Args) == 0 || len(plan.Seccomp) == 0 {
 		return -1, nil, errors.New("sandbox: empty plan")
 	}
-	return rights[0], &plan, nil
+	return rights[0], plan, nil
 }
 
 // protectedPaths lists the existing paths the profile protects inside
 // its writable roots (ro) and the directories between them and their root
-// (pins), each sorted by depth.
-func protectedPaths(p *Profile) (pins, ro []string) {
-	listed := dirCache{}
+// (pins), each sorted by depth, as the listings of listed show them.
+func protectedPaths(p *Profile, listed dirCache) (pins, ro []string) {
 	for _, s := range p.Protect {
 		for _, e := range listed.list(s.Parent).entries {
 			m := join(s.Parent, e.Name())

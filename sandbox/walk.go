@@ -3,6 +3,7 @@ package sandbox
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -39,8 +40,13 @@ type Grant struct {
 // down into get no rule (they stay unreadable and unwritable); entries
 // created anywhere below a granted directory are covered.
 func Grants(root string, a Access, deny []Spec, denyDirs []string) []Grant {
-	w := walker{denyDirs: denyDirs, access: a, byParent: map[string][]*Spec{}, above: map[string]bool{}}
-	listed := dirCache{}
+	return grants(root, a, deny, denyDirs, dirCache{})
+}
+
+// grants is Grants with the directory listings of listed (read there
+// once per run: building the profile already listed most of them).
+func grants(root string, a Access, deny []Spec, denyDirs []string, listed dirCache) []Grant {
+	w := walker{denyDirs: denyDirs, access: a, byParent: map[string][]*Spec{}, above: map[string]bool{}, listed: listed}
 	for i := range deny {
 		s := &deny[i]
 		if (s.Parent != root && !within(s.Parent, root)) || !s.exists(listed) {
@@ -68,6 +74,8 @@ type walker struct {
 	byParent map[string][]*Spec
 	// above holds every directory with a denied path below it.
 	above map[string]bool
+	// listed lists each directory once.
+	listed dirCache
 }
 
 // exists reports whether some entry the spec matches exists. Only
@@ -75,12 +83,13 @@ type walker struct {
 // only when something in it is really denied.
 func (s *Spec) exists(c dirCache) bool {
 	l := c.list(s.Parent)
-	if !strings.Contains(s.Name, "*") {
+	if !hasMeta(s.Name) {
 		_, ok := l.lower[strings.ToLower(s.Name)]
 		return ok
 	}
-	for _, e := range l.entries {
-		if nameMatch(s.Name, e.Name()) {
+	pat := strings.ToLower(s.Name)
+	for name := range l.lower {
+		if ok, err := filepath.Match(pat, name); err == nil && ok {
 			return true
 		}
 	}
@@ -138,11 +147,8 @@ func (w *walker) visit(p string, isDir bool) {
 		w.out = append(w.out, Grant{Path: p, Dir: true, Access: w.access})
 		return
 	}
-	entries, err := os.ReadDir(p)
-	if err != nil {
-		return // unreadable: no rule, so denied
-	}
-	for _, e := range entries {
+	// An unreadable directory lists nothing: no rule, so denied.
+	for _, e := range w.listed.list(p).entries {
 		if e.Type()&fs.ModeSymlink != 0 {
 			continue
 		}
