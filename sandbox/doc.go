@@ -1,8 +1,8 @@
 // Package sandbox runs a command confined by the kernel: the third layer
 // after the rules and the static analysis (DESIGN §3.7). A Profile says
 // what the command may read, write and reach; Default derives it from the
-// same tables as the static floor (internal/sensitive and
-// shell.CriticalHomeFiles), so the two cannot disagree about what is a
+// same tables as the static floor (internal/sensitive, with its
+// HomeFiles), so the two cannot disagree about what is a
 // secret, an agent's configuration or a start-up file.
 //
 // # Linux: Landlock, seccomp and a mount namespace

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/sensitive"
-	"github.com/toolgate/toolgate/shell"
 )
 
 // Spec names sensitive paths: every entry of directory Parent whose name
@@ -64,7 +63,7 @@ func excepted(except []string, name string) bool {
 // case.
 func nameMatch(pat, name string) bool {
 	if !hasMeta(pat) {
-		return strings.ToLower(pat) == strings.ToLower(name)
+		return strings.EqualFold(pat, name)
 	}
 	ok, err := filepath.Match(strings.ToLower(pat), strings.ToLower(name))
 	return err == nil && ok
@@ -117,7 +116,7 @@ type Options struct {
 }
 
 // Default builds the default profile from the same tables the static
-// floor uses (internal/sensitive, shell.CriticalHomeFiles): read
+// floor uses (internal/sensitive, its HomeFiles among them): read
 // everything except credentials, the agents' configuration in the home
 // directory and toolgate's state; write the workspace roots and the
 // temporary directories, except the agents' configuration, automation
@@ -204,8 +203,8 @@ func Default(o Options) (*Profile, error) {
 				p.Protect = append(p.Protect, r.specsOf(root, e)...)
 			}
 		}
-		for _, f := range shell.CriticalHomeFiles() {
-			p.Protect = append(p.Protect, r.specsOf(root, sensitive.Entry{Path: f, Reason: "is a start-up or configuration file that runs code later"})...)
+		for _, f := range sensitive.HomeFiles() {
+			p.Protect = append(p.Protect, r.specsOf(root, sensitive.Entry{Path: f.Path, Reason: "is a start-up or configuration file that runs code later"})...)
 		}
 	}
 	// A home directory inside a writable root (a temporary home) keeps

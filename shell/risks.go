@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/toolgate/toolgate/internal/sensitive"
 )
 
 // Codes of the critical risks (DESIGN §3.4).
@@ -360,33 +362,23 @@ func findRisk(table []pathRisk, p string) (string, bool) {
 }
 
 // homeFiles are files under a home directory whose modification grants
-// persistent access or code execution.
-var homeFiles = [...]pathRisk{
-	{".bash_login", RiskStartupFile},
-	{".bash_logout", RiskStartupFile},
-	{".bash_profile", RiskStartupFile},
-	{".bashrc", RiskStartupFile},
-	{".config/fish/config.fish", RiskStartupFile},
-	{".config/git/config", RiskGitConfig},
-	{".cshrc", RiskStartupFile},
-	{".gitconfig", RiskGitConfig},
-	{".kshrc", RiskStartupFile},
-	{".login", RiskStartupFile},
-	{".mkshrc", RiskStartupFile},
-	{".npmrc", RiskToolConfig},
-	{".profile", RiskStartupFile},
-	{".ssh/authorized_keys", RiskAuthorizedKeys},
-	{".ssh/authorized_keys2", RiskAuthorizedKeys},
-	{".ssh/config", RiskSSHConfig},
-	{".ssh/environment", RiskSSHConfig},
-	{".ssh/rc", RiskSSHConfig},
-	{".tcshrc", RiskStartupFile},
-	{".zlogin", RiskStartupFile},
-	{".zlogout", RiskStartupFile},
-	{".zprofile", RiskStartupFile},
-	{".zshenv", RiskStartupFile},
-	{".zshrc", RiskStartupFile},
-}
+// persistent access or code execution (sensitive.HomeFiles, sorted by
+// path), with their risks.
+var homeFiles = func() []pathRisk {
+	codes := [...]string{
+		sensitive.StartupFile:    RiskStartupFile,
+		sensitive.GitConfig:      RiskGitConfig,
+		sensitive.ToolConfig:     RiskToolConfig,
+		sensitive.AuthorizedKeys: RiskAuthorizedKeys,
+		sensitive.SSHConfig:      RiskSSHConfig,
+	}
+	files := sensitive.HomeFiles()
+	out := make([]pathRisk, len(files))
+	for i, f := range files {
+		out[i] = pathRisk{f.Path, codes[f.Kind]}
+	}
+	return out
+}()
 
 // systemFiles are absolute paths whose modification compromises the system.
 var systemFiles = [...]pathRisk{
