@@ -343,9 +343,6 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	w.risks(name, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, runsCode(name, roles))
 	w.secretOperands(name, roles, spec.describes() || known, args, cmd.Text, d)
-	if name == "git" {
-		w.gitPathspecs(norm, args, cmd.Text, d)
-	}
 	if !known || scriptRunner(name, roles) {
 		w.probe(idx, args, c)
 	}
@@ -355,7 +352,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		}
 	}
 	if spec != nil && spec.runs != runsNothing {
-		spec.runs.walk(w, idx, name, args, c, d)
+		spec.runs.walk(w, idx, name, args, cmd.Text, c, d)
 	}
 	if at, ok := packageProgram(name, norm); ok {
 		w.runnerProgram(name, args[at:], c, d)
@@ -424,14 +421,16 @@ func (w *walker) fdExec(name string, args []word, c scope, d *dirState) {
 	}
 }
 
-// gitExec walks the commands git runs from its own arguments (git bisect
-// run, git submodule foreach): runsGitExec.
-func (w *walker) gitExec(args []word, c scope, d *dirState) {
+// gitExec reads what git prints and runs from its own arguments: the
+// files of its pathspecs (gitPathspecs) and the commands of git bisect
+// run and git submodule foreach: runsGitExec.
+func (w *walker) gitExec(args []word, owner string, c scope, d *dirState) {
+	rest := wordTexts(args)
+	w.gitPathspecs(rest, args, owner, d)
 	ic, ok := w.nest(scope{src: c.src, depth: c.depth, nest: c.nest})
 	if !ok {
 		return
 	}
-	rest := wordTexts(args)
 	sub := subcommand("git", rest)
 	if sub+1 >= len(args) {
 		return

@@ -202,8 +202,9 @@ type rareSpec struct {
 
 // A runner names the code that walks what a command runs or changes from
 // its own arguments (cmdSpec.runs): the commands find -exec and fd -x
-// run for each file, git bisect run's and git submodule foreach's, the
-// script source reads, the directory cd enters.
+// run for each file, git bisect run's and git submodule foreach's (and
+// the files git's pathspecs print), the script source reads, the
+// directory cd enters.
 type runner uint8
 
 // The runners.
@@ -220,14 +221,16 @@ const (
 // code walks commands, which looks up the command table and this, so a
 // table holding it (or the command table holding it, as it holds
 // fileCode) would be part of its own initialisation.
-func (r runner) walk(w *walker, idx int, name string, args []word, c scope, d *dirState) {
+//
+// idx is the command's entry in the analysis, owner its text.
+func (r runner) walk(w *walker, idx int, name string, args []word, owner string, c scope, d *dirState) {
 	switch r {
 	case runsFindExec:
 		w.findExec(idx, args, c, d)
 	case runsFdExec:
 		w.fdExec(name, args, c, d)
 	case runsGitExec:
-		w.gitExec(args, c, d)
+		w.gitExec(args, owner, c, d)
 	case runsChdir:
 		w.chdir(d, name, args, true)
 	case runsSource:
