@@ -94,6 +94,12 @@ type realAgent struct {
 	modelArgs func(model string) []string
 	// blocked is what the agent puts before a blocked call's reason.
 	blocked string
+	// scenarios, if set, are the agent's runs instead of shellScenarios.
+	scenarios func(agent realAgent, approver *client.Client, wait []string) []scenario
+	// killedRuns says that the agent runs a call whose hook was killed by
+	// a signal (or is missing: exit 126, 127), as it runs one after any
+	// exit but 0 and 2; the crash scenario then skips, saying so.
+	killedRuns bool
 }
 
 // TestGeminiCLI drives the real Gemini CLI (@google/gemini-cli, the gemini
@@ -116,7 +122,8 @@ func TestGeminiCLI(t *testing.T) {
 		environ: func(model string) []string {
 			return []string{"GOOGLE_GEMINI_BASE_URL=" + model, "GEMINI_API_KEY=test"}
 		},
-		blocked: "Tool execution blocked: toolgate: ",
+		blocked:    "Tool execution blocked: toolgate: ",
+		killedRuns: true,
 	})
 }
 
@@ -135,7 +142,8 @@ func TestClaudeCode(t *testing.T) {
 			return []string{"ANTHROPIC_BASE_URL=" + model, "ANTHROPIC_API_KEY=test",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
 		},
-		blocked: "hook error: toolgate: ",
+		blocked:    "hook error: toolgate: ",
+		killedRuns: true,
 	})
 }
 
@@ -144,7 +152,12 @@ func TestClaudeCode(t *testing.T) {
 // trusted as "toolgate hook install codex" does it (Codex skips an
 // untrusted hook without a word).
 func TestCodexCLI(t *testing.T) {
-	testRealAgent(t, realAgent{
+	testRealAgent(t, codexAgent())
+}
+
+// codexAgent is the real Codex CLI run by codex exec.
+func codexAgent() realAgent {
+	return realAgent{
 		host:  "codex",
 		env:   "TOOLGATE_TEST_CODEX",
 		model: responsesStub,
@@ -161,15 +174,51 @@ func TestCodexCLI(t *testing.T) {
 			"-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false",
 			"--disable", "apps", "--disable", "plugins", "--disable", "remote_plugin", "--disable", "plugin_sharing",
 			"--disable", "api_key_model_discovery", "--disable", "in_app_updates", "do the task"},
-		modelArgs: func(model string) []string {
-			return []string{"-c", `model="gpt-5"`, "-c", `model_provider="stub"`,
-				"-c", `model_providers.stub={name="stub",base_url="` + model + `/v1",env_key="TOOLGATE_TEST_STUB_KEY",wire_api="responses"}`}
-		},
+		modelArgs: func(model string) []string { return codexModelArgs("gpt-5", model) },
 		environ: func(string) []string {
 			return []string{"TOOLGATE_TEST_STUB_KEY=test", "RUST_LOG=error"}
 		},
-		blocked: "Command blocked by PreToolUse hook: toolgate: ",
-	})
+		blocked:    "Command blocked by PreToolUse hook: toolgate: ",
+		killedRuns: true,
+	}
+}
+
+// TestCodexApplyPatch drives the real Codex CLI's apply_patch, its tool
+// for editing files, which Codex hands to PreToolUse hooks as tool
+// apply_patch with the patch in tool_input.command (its shell and MCP
+// tools too; a model that offers no apply_patch, like the gpt-5 of
+// TestCodexCLI, edits by shell). toolgate's rules do not know the tool,
+// so every patch asks: deciding locally the hook denies it, saying it
+// needs a human (a Codex hook cannot ask); through a gateway it waits for
+// an approver, and runs only once approved. A gateway that is down, an
+// input the hook cannot read and an event it does not know block it.
+func TestCodexApplyPatch(t *testing.T) {
+	agent := codexAgent()
+	agent.model = func(t *testing.T, file string) *httptest.Server {
+		return patchStub(t, "*** Begin Patch\n*** Add File: "+file+"\n+made by apply_patch\n*** End Patch\n")
+	}
+	agent.modelArgs = func(model string) []string { // a model Codex offers apply_patch
+		return codexModelArgs("gpt-5.5", model)
+	}
+	agent.scenarios = func(agent realAgent, approver *client.Client, wait []string) []scenario {
+		return []scenario{
+			{name: "local ask", command: "approved.txt",
+				want: []string{agent.blocked, "needs a human's approval", "*** Add File: approved.txt"}},
+			{name: "ask approved", command: "approved.txt", hookArgs: wait,
+				answer: func(ctx context.Context, id string) {
+					_, _ = approver.Approve(ctx, id, toolgate.ApproveRequest{})
+				}, want: []string{"FINAL", "approved.txt"}, made: true},
+			{name: "ask denied", command: "denied.txt", hookArgs: wait,
+				answer: func(ctx context.Context, id string) {
+					_, _ = approver.Deny(ctx, id, toolgate.DenyRequest{Feedback: "write it under build/ instead", Mode: toolgate.DenySoft})
+				}, want: []string{agent.blocked, "write it under build/ instead"}},
+			{name: "gateway down", command: "approved.txt", hookArgs: []string{"--server", "http://127.0.0.1:1"},
+				want: []string{agent.blocked, "unreachable"}},
+			{name: "unreadable input", command: "approved.txt", hookArgs: wait, wrap: "garble", want: []string{"FINAL"}},
+			{name: "unknown event", command: "approved.txt", hookArgs: wait, wrap: "rename", want: []string{"FINAL"}},
+		}
+	}
+	testRealAgent(t, agent)
 }
 
 // TestCodexTrustsInstall asks the real Codex (its app-server's
@@ -241,10 +290,33 @@ func installHook(t *testing.T, name, home, hook string, tool, prompt time.Durati
 	}
 }
 
+// codexModelArgs are Codex's flags for the model name served by the
+// stand-in at url.
+func codexModelArgs(name, url string) []string {
+	return []string{"-c", `model="` + name + `"`, "-c", `model_provider="stub"`,
+		"-c", `model_providers.stub={name="stub",base_url="` + url + `/v1",env_key="TOOLGATE_TEST_STUB_KEY",wire_api="responses"}`}
+}
+
 // responsesStub is a stand-in of the OpenAI Responses API (streamed with
 // SSE) that asks for one exec_command call (Codex's shell tool) and then
 // answers with its output.
 func responsesStub(t *testing.T, command string) *httptest.Server {
+	args, _ := json.Marshal(map[string]string{"cmd": command})
+	return responsesCallStub(t, map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1",
+		"name": "exec_command", "arguments": string(args)})
+}
+
+// patchStub is responsesStub asking for one apply_patch call (Codex's
+// file editing tool, a freeform tool whose input is the patch) instead.
+func patchStub(t *testing.T, patch string) *httptest.Server {
+	return responsesCallStub(t, map[string]any{"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1",
+		"name": "apply_patch", "input": patch})
+}
+
+// responsesCallStub is a stand-in of the OpenAI Responses API that asks
+// for the call item, if the request offers its tool, and then answers
+// with the call's output, prefixed "FINAL".
+func responsesCallStub(t *testing.T, call map[string]any) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/responses") {
@@ -264,13 +336,13 @@ func responsesStub(t *testing.T, command string) *httptest.Server {
 		_ = json.Unmarshal(body, &req)
 		var output json.RawMessage
 		for _, in := range req.Input {
-			if in.Type == "function_call_output" {
+			if in.Type == "function_call_output" || in.Type == "custom_tool_call_output" {
 				output = in.Output
 			}
 		}
-		shell := false
+		offered := false
 		for _, tl := range req.Tools {
-			shell = shell || tl.Name == "exec_command"
+			offered = offered || tl.Name == call["name"]
 		}
 		text := func(s string) map[string]any {
 			return map[string]any{"type": "message", "role": "assistant", "id": "msg_1",
@@ -280,9 +352,8 @@ func responsesStub(t *testing.T, command string) *httptest.Server {
 		switch {
 		case output != nil:
 			item = text("FINAL " + string(output))
-		case shell:
-			args, _ := json.Marshal(map[string]string{"cmd": command})
-			item = map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "exec_command", "arguments": string(args)}
+		case offered:
+			item = call
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		for _, ev := range []map[string]any{
@@ -397,31 +468,57 @@ func anthropicStub(t *testing.T, command string) *httptest.Server {
 	return srv
 }
 
-// testRealAgent runs the agent once per scenario: allow runs the tool; a
-// deny's reason reaches the model and the secret does not; an ask held
-// at a gateway runs once approved, and not when denied, the feedback
-// reaching the model; a gateway that is down blocks the call, and so does
-// a tool call's input the hook cannot read (exit 2, nothing on stdout).
-func testRealAgent(t *testing.T, agent realAgent) {
-	program := os.Getenv(agent.env)
-	if program == "" {
-		t.Skipf("%s is unset: the real agent is not driven (.ci/run installs it from npm)", agent.env)
+// wrapper writes a program named toolgate-hook (so the hosts that trust
+// only toolgate's own hook command, Codex CLI, trust it as install does)
+// that runs the real hook on an input changed as mode says, for a tool
+// call's input only (a prompt hook's exit 2 would block the prompt
+// before any call): "garble" gives it an input that is not JSON,
+// "rename" the input with its event's name changed to one no host sends,
+// and "kill" has the hook's process killed by a signal (as the kernel's
+// OOM killer would) after the hook decided but before it answered.
+func wrapper(t *testing.T, mode string) string {
+	t.Helper()
+	var run string
+	switch mode {
+	case "garble":
+		run = `echo '{' | "$hook" "$@"`
+	case "rename":
+		// Copilot CLI's input names no event: it gets one.
+		run = `printf %s "$in" | sed -e 's/"hook_event_name": *"[^"]*"/"hook_event_name":"PreToolCall"/' -e t -e 's/^{/{"hook_event_name":"PreToolCall",/' | "$hook" "$@"`
+	case "kill":
+		run = `printf %s "$in" | "$hook" "$@" >/dev/null; kill -9 $$`
+	default:
+		t.Fatalf("wrapper mode %q", mode)
 	}
-	bin := sharedHookBin(t)
-	gw := stacktest.New(t)
-	approver, err := client.New(gw.Server.URL, gw.Approver)
-	if err != nil {
+	p := filepath.Join(t.TempDir(), "toolgate-hook")
+	script := "#!/bin/sh\nhook=" + sharedHookBin(t) + "\nin=$(cat)\ncase \"$in\" in\n*tool_name*|*toolName*) " + run +
+		";;\n*) printf %s \"$in\" | exec \"$hook\" \"$@\";;\nesac\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	wait := []string{"--server", gw.Server.URL, "--on-ask", "wait", "--wait", "60s"}
-	for _, tc := range []struct {
-		name, command string
-		hookArgs      []string
-		garble        bool                                 // the hook reads a broken input, not the agent's
-		answer        func(ctx context.Context, id string) // for a call held at the gateway
-		want, not     []string                             // in what reached the model
-		made          bool                                 // the call made approved.txt
-	}{
+	return p
+}
+
+// scenario is one run of a real agent: the call its model asks for
+// (command, which the agent's model stand-in turns into its tool call),
+// how the hook runs, and what must reach the model.
+type scenario struct {
+	name, command string
+	hookArgs      []string
+	wrap          string                               // the hook runs behind wrapper(wrap): a broken input, an unknown event, a crash
+	answer        func(ctx context.Context, id string) // for a call held at the gateway
+	want, not     []string                             // in what reached the model
+	made          bool                                 // the call made approved.txt
+}
+
+// shellScenarios are the scenarios of a shell call: allow runs the tool;
+// a deny's reason reaches the model and the secret does not; an ask held
+// at a gateway (wait: the hook's flags for that) runs once approved, and
+// not when denied, the feedback reaching the model; a gateway that is
+// down blocks the call, and so do a tool call's input the hook cannot
+// read, an event it does not know and a hook that crashed.
+func shellScenarios(agent realAgent, approver *client.Client, wait []string) []scenario {
+	return []scenario{
 		{name: "allow", command: "ls", want: []string{"FINAL", "notes.txt"}},
 		{name: "deny", command: "cat ~/.ssh/id_rsa", want: []string{agent.blocked, "SSH private keys"}, not: []string{"FAKE-KEY"}},
 		{name: "ask approved", command: "touch approved.txt", hookArgs: wait,
@@ -434,10 +531,35 @@ func testRealAgent(t *testing.T, agent realAgent) {
 			}, want: []string{agent.blocked, "write it under build/ instead"}},
 		{name: "gateway down", command: "ls", hookArgs: []string{"--server", "http://127.0.0.1:1"},
 			want: []string{agent.blocked, "unreachable"}, not: []string{"notes.txt"}},
-		// An input the hook cannot read ends in exit 2 and no answer on
-		// stdout: the agent must block the call, not run it.
-		{name: "unreadable input", command: "ls", garble: true, want: []string{"FINAL"}, not: []string{"notes.txt"}},
-	} {
+		// An input the hook cannot read, or an event it does not know that
+		// carries a tool call, ends in exit 2 and no answer on stdout: the
+		// agent must block the call, not run it.
+		{name: "unreadable input", command: "ls", wrap: "garble", want: []string{"FINAL"}, not: []string{"notes.txt"}},
+		{name: "unknown event", command: "ls", wrap: "rename", want: []string{"FINAL"}, not: []string{"notes.txt"}},
+		{name: "crash", command: "ls", wrap: "kill", want: []string{"FINAL"}, not: []string{"notes.txt"}},
+	}
+}
+
+// testRealAgent runs the agent once per scenario (agent.scenarios, else
+// shellScenarios) against a gateway of its own, in a home with a project
+// holding notes.txt and a secret in ~/.ssh/id_rsa.
+func testRealAgent(t *testing.T, agent realAgent) {
+	program := os.Getenv(agent.env)
+	if program == "" {
+		t.Skipf("%s is unset: the real agent is not driven (.ci/run installs it from npm)", agent.env)
+	}
+	bin := sharedHookBin(t)
+	gw := stacktest.New(t)
+	approver, err := client.New(gw.Server.URL, gw.Approver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := []string{"--server", gw.Server.URL, "--on-ask", "wait", "--wait", "60s"}
+	scenarios := shellScenarios
+	if agent.scenarios != nil {
+		scenarios = agent.scenarios
+	}
+	for _, tc := range scenarios(agent, approver, wait) {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
 			project := filepath.Join(home, "proj")
@@ -453,13 +575,11 @@ func testRealAgent(t *testing.T, agent realAgent) {
 				}
 			}
 			hook := strings.Join(append([]string{bin, agent.host}, tc.hookArgs...), " ")
-			if tc.garble && agent.host == "codex" {
-				t.Skip("Codex runs only trusted hooks, and install trusts toolgate's own command, not a shell wrapping it")
+			if tc.wrap == "kill" && agent.killedRuns {
+				t.Skipf("%s runs a call whose hook process was killed by a signal or is missing (any exit but 0 and 2 is a non-blocking error to it): toolgate's hook cannot answer for a process that is gone", program)
 			}
-			if tc.garble {
-				// Only a tool call's input: a prompt hook's exit 2 would
-				// block the prompt before any call.
-				hook = `in=$(cat); case "$in" in *tool_name*|*toolName*) echo '{' | ` + hook + `;; *) printf %s "$in" | ` + hook + `;; esac`
+			if tc.wrap != "" {
+				hook = wrapper(t, tc.wrap) + " " + strings.Join(append([]string{agent.host}, tc.hookArgs...), " ")
 			}
 			agent.settings(t, home, hook)
 			model := agent.model(t, tc.command)
