@@ -26,7 +26,9 @@ func (w *walker) expandBraces(src string, x *syntax.Word, out []word, budget int
 	}
 	wd := render(src, x)
 	if !wd.static {
-		if res, ok := w.resolveWord(src, x); ok {
+		if res, ok := w.loopWord(src, x); ok {
+			wd = res
+		} else if res, ok := w.resolveWord(src, x); ok {
 			wd = res
 		}
 	}

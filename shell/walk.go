@@ -27,6 +27,13 @@ type walker struct {
 	// a value a later "$f" may have: deny rules and risk classes see the
 	// paths they make (File.Alts).
 	vars map[string][]string
+	// lost holds the variables assigned a value remember cannot record
+	// (a glob, a substitution, an append): the values vars holds for
+	// them are not all they may have, so "$f" is a value nobody knows.
+	lost map[string]bool
+	// loops are the for loops over a glob whose body is being walked
+	// (bindLoopGlob): there "$f" stands for the glob.
+	loops []loopGlob
 	// readsProduced holds the commands, by index, that only read and
 	// whose operands an exec-capable form hands them at run time (find
 	// -exec CMD {}, PRODUCER | xargs CMD): read-only once the form is
@@ -55,7 +62,11 @@ const (
 // remember records value as one a variable may have, when it is static
 // (or static once $HOME, $XDG_* and known variables are put in).
 func (w *walker) remember(name string, v word) {
-	if name == "" || v.glob || len(v.text) > maxExpansionBytes {
+	if name == "" || w.lost[name] {
+		return
+	}
+	if v.glob || len(v.text) > maxExpansionBytes {
+		w.lose(name)
 		return
 	}
 	val := v.text
@@ -67,6 +78,7 @@ func (w *walker) remember(name string, v word) {
 	vals := []string{val}
 	if strings.ContainsAny(val, "$`") {
 		if vals = expansions(val, w.a.home, w.vars, maxVarValues); len(vals) == 0 {
+			w.lose(name)
 			return
 		}
 	}
@@ -83,12 +95,97 @@ func (w *walker) remember(name string, v word) {
 	}
 }
 
-// rememberAssign records a plain assignment's value (NAME=value).
+// lose marks name as assigned a value remember cannot record (lost).
+func (w *walker) lose(name string) {
+	if w.lost == nil {
+		w.lost = make(map[string]bool)
+	}
+	w.lost[name] = true
+	delete(w.vars, name)
+}
+
+// rememberAssign records a plain assignment's value (NAME=value). An
+// append (f+=x) or an element (f[0]=x, f=(x y): "$f" is the first) makes
+// a value it cannot record.
 func (w *walker) rememberAssign(as *syntax.Assign, src string) {
-	if as.Name == nil || as.Value == nil || as.Array != nil || as.Index != nil || as.Naked || as.Append {
+	if as.Name == nil || as.Naked {
+		return
+	}
+	if as.Value == nil || as.Array != nil || as.Index != nil || as.Append {
+		w.lose(as.Name.Value)
 		return
 	}
 	w.remember(as.Name.Value, render(src, as.Value))
+}
+
+// forget marks lost the variables a command assigns where remember does
+// not see it: read, mapfile, readarray, getopts, unset and printf -v
+// lose the names they are given; eval, source, a command named at run
+// time, or any command once the script defines functions (a function
+// may be called so, and its body read or eval into any variable), lose
+// every variable known so far.
+func (w *walker) forget(x *syntax.CallExpr, src string) {
+	if len(x.Args) == 0 || len(w.vars) == 0 {
+		return
+	}
+	name, ok := litOf(x.Args[0])
+	switch {
+	case !ok || w.funcs || name == "eval" || name == "source" || name == "." || name == "builtin" ||
+		name == "command" || name == "enable" || name == "let":
+		w.loseAll()
+	case name == "printf":
+		for i := 1; i < len(x.Args); i++ {
+			t := render(src, x.Args[i])
+			switch {
+			case !t.static:
+				if i == 1 {
+					w.loseAll() // printf $opt …: perhaps -v
+				}
+			case t.text == "-v" && i+1 < len(x.Args):
+				if v := render(src, x.Args[i+1]); v.static {
+					w.lose(v.text)
+				} else {
+					w.loseAll()
+				}
+			case strings.HasPrefix(t.text, "-v"):
+				w.lose(t.text[2:])
+			}
+		}
+	case assignsVars[name]:
+		for _, a := range x.Args[1:] {
+			t := render(src, a)
+			if !t.static {
+				w.loseAll()
+				return
+			}
+			if isVarName(t.text) {
+				w.lose(t.text)
+			}
+		}
+	}
+}
+
+// loseAll marks lost every variable known so far.
+func (w *walker) loseAll() {
+	for name := range w.vars {
+		w.lose(name)
+	}
+}
+
+// loopAssigns records, before a loop's condition and body are walked,
+// the values they assign anywhere in them: a later iteration runs the
+// first words with the values the last ones assigned ("for …; do cat
+// $f; f=~/.ssh/id_rsa; done").
+func (w *walker) loopAssigns(src string, loop syntax.Node) {
+	syntax.Walk(loop, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			w.rememberAssign(n, src)
+		case *syntax.CallExpr:
+			w.forget(n, src)
+		}
+		return true
+	})
 }
 
 // scope is what a statement inherits from where it is found.
@@ -186,6 +283,7 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 	switch x := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
+		w.forget(x, c.src)
 		w.call(x, c, d)
 	case *syntax.BinaryCmd:
 		switch x.Op {
@@ -207,18 +305,29 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 			w.stmts(ic.Then, c, d)
 		}
 	case *syntax.WhileClause:
+		w.loopAssigns(c.src, x)
 		w.stmts(x.Cond, c, d)
 		w.stmts(x.Do, c, d)
 	case *syntax.ForClause:
+		w.loopAssigns(c.src, x)
 		c2 := c
 		c2.stdin = stdin{}
 		w.scanNode(x.Loop, c2, d)
+		bound := false
 		if it, ok := x.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			items := make([]word, 0, len(it.Items))
 			for _, item := range it.Items {
-				w.remember(it.Name.Value, render(c.src, item))
+				items = append(items, render(c.src, item))
+				w.remember(it.Name.Value, items[len(items)-1])
+			}
+			if lg, ok := w.bindLoopGlob(it, items, c.src, x.Do); ok {
+				w.loops, bound = append(w.loops, lg), true
 			}
 		}
 		w.stmts(x.Do, c, d)
+		if bound {
+			w.loops = w.loops[:len(w.loops)-1]
+		}
 	case *syntax.CaseClause:
 		c2 := c
 		c2.stdin = stdin{}
@@ -392,7 +501,9 @@ func (w *walker) redirect(r *syntax.Redirect, c *scope, d *dirState, pend []pend
 	}
 	rw := render(c.src, r.Word)
 	if !rw.static {
-		if res, ok := w.resolveWord(c.src, r.Word); ok {
+		if res, ok := w.loopWord(c.src, r.Word); ok {
+			rw = res
+		} else if res, ok := w.resolveWord(c.src, r.Word); ok {
 			rw = res
 		}
 	}

@@ -1,0 +1,193 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file holds the loop variables whose values are the files a glob
+// matches ("for f in *.go; do wc -l "$f"; done"): inside the loop's body,
+// "$f" stands for the files the pattern matches, so the word is judged as
+// the glob written in its place ("wc -l *.go"), as a glob subject, not as
+// the literal path "*.go" nor as a path nobody knows.
+
+// loopGlob is a for loop's variable while its body is walked.
+type loopGlob struct {
+	name string
+	src  string // the source the loop and its body's nodes are in
+	pat  string // the glob pattern, ~ put in
+}
+
+// bindLoopGlob returns the binding of a for loop over one glob item
+// (for f in *.go), when its body's "$f" can only be a file the pattern
+// matches: the body assigns the variable in no way (nor does a function,
+// a trap or a command that assigns variables the analysis cannot name).
+// A loop over several items, one a glob among them, binds nothing: a
+// word could then stand for either, where position matters (cp $f DEST).
+func (w *walker) bindLoopGlob(it *syntax.WordIter, items []word, src string, body []*syntax.Stmt) (loopGlob, bool) {
+	if len(items) != 1 || !items[0].static || !items[0].glob || w.funcs || w.trapSet() {
+		return loopGlob{}, false
+	}
+	pat := items[0].text
+	if items[0].tilde {
+		e, ok := expandHome(pat, w.a.home)
+		if !ok {
+			return loopGlob{}, false
+		}
+		pat = e
+	}
+	if strings.ContainsAny(pat, "$`\\") || len(pat) > maxExpansionBytes {
+		return loopGlob{}, false
+	}
+	for _, st := range body {
+		if assignsIn(st, it.Name.Value) {
+			return loopGlob{}, false
+		}
+	}
+	return loopGlob{name: it.Name.Value, src: src, pat: pat}, true
+}
+
+// trapSet reports whether the script ran trap before here: a DEBUG trap
+// runs its code, which may assign any variable, before each command.
+func (w *walker) trapSet() bool {
+	for i := range w.res.Commands {
+		if w.res.Commands[i].Name == "trap" {
+			return true
+		}
+	}
+	return false
+}
+
+// assignsIn reports whether node n may assign the variable name: an
+// assignment, a for loop, a declaration, an arithmetic or ${name:=…}
+// assignment, a function definition, or a command that assigns variables
+// the analysis cannot name (read, eval, source, printf -v, trap, a
+// command named at run time).
+func assignsIn(n syntax.Node, name string) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Assign:
+			found = n.Name == nil || n.Name.Value == name
+		case *syntax.ForClause:
+			wi, ok := n.Loop.(*syntax.WordIter)
+			found = !ok || wi.Name == nil || wi.Name.Value == name
+		case *syntax.DeclClause, *syntax.FuncDecl, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause:
+			found = true
+		case *syntax.ParamExp:
+			found = n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull)
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 {
+				cmd, ok := litOf(n.Args[0])
+				found = !ok || assignsVars[cmd] || cmd == "printf" || cmd == "trap"
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// loopWord renders x with the glob a bound loop variable stands for put
+// in place of each plain "$f" or "${f}" (quoted or not) of the loop's
+// body: a glob word, the pattern's files. ok is false for a word with any
+// other expansion, a quoted glob character (which would stand for
+// itself), a backslash or a leading ~.
+//
+// An unquoted "$f" is split at blanks and globbed again; a file named
+// with a blank in it then gives names the pattern does not match, which
+// only a file created for it can do (as a symbolic link can): the
+// pattern stands for its files.
+func (w *walker) loopWord(src string, x *syntax.Word) (word, bool) {
+	if len(w.loops) == 0 {
+		return word{}, false
+	}
+	var b strings.Builder
+	bound := false
+	if !w.loopParts(&b, src, x.Parts, false, &bound) || !bound || b.Len() > maxExpansionBytes {
+		return word{}, false
+	}
+	return word{text: b.String(), static: true, glob: true}, true
+}
+
+// loopParts is loopWord for a word's parts; quoted is set inside double
+// quotes, and bound once a loop variable was put in.
+func (w *walker) loopParts(b *strings.Builder, src string, parts []syntax.WordPart, quoted bool, bound *bool) bool {
+	for i, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "\\$`") || quoted && strings.ContainsAny(p.Value, "*?[") ||
+				!quoted && i == 0 && strings.HasPrefix(p.Value, "~") {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar || strings.ContainsAny(p.Value, "*?[\\") {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if !w.loopParts(b, src, p.Parts, true, bound) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if p.Param == nil || p.Flags != nil || p.Excl || p.Length || p.Width || p.IsSet || p.NestedParam != nil ||
+				p.Index != nil || len(p.Modifiers) > 0 || p.Slice != nil || p.Repl != nil || p.Names != 0 {
+				return false
+			}
+			lg, ok := w.loopBound(p.Param.Value, src)
+			if !ok {
+				return false
+			}
+			pat, ok := trimPattern(lg.pat, p.Exp)
+			if !ok {
+				return false
+			}
+			b.WriteString(pat)
+			*bound = true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// loopBound returns the innermost binding of name for words of src.
+func (w *walker) loopBound(name, src string) (loopGlob, bool) {
+	for i := len(w.loops) - 1; i >= 0; i-- {
+		if lg := w.loops[i]; lg.name == name {
+			return lg, lg.src == src
+		}
+	}
+	return loopGlob{}, false
+}
+
+// trimPattern is the pattern of "${f%SUFFIX}" or "${f#PREFIX}" (either
+// doubled) when f's values match pat: with a literal suffix or prefix
+// that pat spells at its end or start, outside any bracket expression,
+// every value has it, and the rest of pat matches what is left. ok is
+// false for any other operator or word.
+func trimPattern(pat string, e *syntax.Expansion) (string, bool) {
+	if e == nil {
+		return pat, true
+	}
+	if e.Word == nil {
+		return "", false
+	}
+	lit, ok := litOf(e.Word)
+	if !ok || lit == "" || strings.ContainsAny(pat, "[]") || strings.Trim(lit, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") != "" {
+		return "", false
+	}
+	switch e.Op {
+	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		rest, ok := strings.CutSuffix(pat, lit)
+		return rest, ok
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		rest, ok := strings.CutPrefix(pat, lit)
+		return rest, ok
+	}
+	return "", false
+}
