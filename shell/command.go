@@ -279,7 +279,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	if spec != nil {
 		w.filesOf(spec, name, args, cmd.Text, c, d)
 	}
-	w.fileEffects(spec, name, norm, args, fstart, cmd.Text, d)
+	w.fileEffects(spec, norm, fstart)
 	w.writeForms(idx, name, norm, fstart)
 	w.risks(name, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, runsCode(name, roles))
@@ -659,47 +659,15 @@ func gitWithoutGlobals(args []string) (string, bool) {
 }
 
 // fileEffects marks the files a command deletes or changes recursively
-// (rm -r, shred, truncate, dd of=, chmod -R, find -delete), which the
-// policy classes as destructive outside the workspace.
-func (w *walker) fileEffects(s *cmdSpec, name string, norm []string, args []word, from int, owner string, d *dirState) {
-	if name == "find" {
-		for i, a := range norm {
-			if a == "-delete" {
-				if names, _ := findNames(norm[:i]); namePicked(names) {
-					// The files a name test picks, as find -exec rm {}
-					// reads them: "find . -name settings.json -delete"
-					// deletes ./**/settings.json, which the rules and
-					// the critical paths judge, not just files under ".".
-					w.pickedFiles(names, File{Write: true, Delete: true, Picked: true}, owner, d)
-					return
-				}
-				tested := findTests(norm)
-				for _, r := range args {
-					if strings.HasPrefix(r.text, "-") || r.text == "(" || r.text == "!" {
-						break
-					}
-					n := len(w.res.Files)
-					w.file(r, true, owner, d)
-					for i := n; i < len(w.res.Files); i++ {
-						// A test picks the files: find deletes some of
-						// those under r, not r's whole tree ("find .
-						// -name '*.pyc' -delete"), a part of what
-						// "find r -delete" deletes.
-						f := &w.res.Files[i]
-						f.Delete, f.Recursive, f.Under = true, !tested, tested
-					}
-				}
-				return
-			}
-		}
+// (rm -r, shred, truncate, dd of=, chmod -R), which the policy classes as
+// destructive outside the workspace, by its entry s; from is where its
+// files begin. find -delete is find's fileCode's (findDeletes).
+func (w *walker) fileEffects(s *cmdSpec, norm []string, from int) {
+	if s == nil {
 		return
 	}
-	deletes := name == "dd" || s != nil && s.deletes
-	if s == nil && !deletes {
-		return
-	}
-	recursive := s != nil && s.treeDeletes
-	if s != nil && s.rare != nil && len(s.rare.recursive) > 0 {
+	deletes, recursive := s.deletes, s.treeDeletes
+	if s.rare != nil && len(s.rare.recursive) > 0 {
 		recursive = s.hasAny(norm, s.rare.recursive...)
 	}
 	if !deletes && !recursive {

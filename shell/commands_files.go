@@ -163,7 +163,7 @@ func fileCommands() map[string]*cmdSpec {
 		"chmod":    {files: modeKind, pattern: true, long: []string{"reference="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
 		"chown":    {files: modeKind, pattern: true, long: []string{"reference=", "from="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
 		"chgrp":    {files: modeKind, pattern: true, long: []string{"reference="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
-		"dd":       {files: codeKind, rare: &rareSpec{fileCode: (*walker).ddCode}},
+		"dd":       {files: codeKind, deletes: true, rare: &rareSpec{fileCode: (*walker).ddCode}}, // of= empties the file it writes
 		"nmap":     {files: codeKind, rare: &rareSpec{fileCode: (*walker).nmapCode}},
 		"scp":      {files: scpKind, shortVal: "cFiJlLoPSDX"},
 		"rsync": {files: syncKind, shortVal: "efBTM", long: []string{"rsh=", "rsync-path=", "filter=", "exclude=", "include=", "exclude-from=",

@@ -446,8 +446,9 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 	}},
 	{"dd", &cmdSpec{
-		files: codeKind,
-		rare:  &rareSpec{fileCode: (*walker).ddCode},
+		deletes: true,
+		files:   codeKind,
+		rare:    &rareSpec{fileCode: (*walker).ddCode},
 	}},
 	{"declare", &sharedSpec25},
 	{"defaults", &cmdSpec{

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -585,6 +586,41 @@ func (w *walker) findFiles(_ *cmdSpec, _ string, args []word, _ scope, owner str
 		case "-newer", "-anewer", "-cnewer", "-samefile", "-files0-from":
 			i++
 			w.file(args[i], false, owner, d)
+		}
+	}
+	w.findDeletes(args, owner, d)
+}
+
+// findDeletes records the files find -delete deletes: those a name test
+// picks, or the starting points' trees (only some files under them when
+// a test picks).
+func (w *walker) findDeletes(args []word, owner string, d *dirState) {
+	at := slices.IndexFunc(args, func(a word) bool { return a.text == "-delete" })
+	if at < 0 {
+		return
+	}
+	norm := wordTexts(args)
+	if names, _ := findNames(norm[:at]); namePicked(names) {
+		// The files a name test picks, as find -exec rm {} reads them:
+		// "find . -name settings.json -delete" deletes
+		// ./**/settings.json, which the rules and the critical paths
+		// judge, not just files under ".".
+		w.pickedFiles(names, File{Write: true, Delete: true, Picked: true}, owner, d)
+		return
+	}
+	tested := findTests(norm)
+	for _, r := range args {
+		if strings.HasPrefix(r.text, "-") || r.text == "(" || r.text == "!" {
+			break
+		}
+		n := len(w.res.Files)
+		w.file(r, true, owner, d)
+		for i := n; i < len(w.res.Files); i++ {
+			// A test picks the files: find deletes some of those under
+			// r, not r's whole tree ("find . -name '*.pyc' -delete"), a
+			// part of what "find r -delete" deletes.
+			f := &w.res.Files[i]
+			f.Delete, f.Recursive, f.Under = true, !tested, tested
 		}
 	}
 }
