@@ -9,18 +9,19 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return subcommands("approvals", args, stdout, map[string]sub{
 		"list": {"list approvals (pending ones by default)", func(args []string) error {
-			fs := newFlagSet("approvals list", stderr)
+			fs := clibase.NewFlagSet("approvals list", stderr)
 			var g gatewayFlags
 			g.register(fs)
 			status := fs.String("status", "pending", "`status` to list (pending, approved, denied, expired, cancelled; empty for all)")
 			session := fs.String("session", "", "only this `session`")
 			workspace := fs.String("workspace", "", "only this `workspace`")
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			c, err := g.client()
@@ -41,7 +42,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			return table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tORIGIN\tCALL\tREASON\tEXPIRES IN / ANSWERED", rows)
 		}},
 		"approve": {"approve a pending approval, once or for a scope", func(args []string) error {
-			fs := newFlagSet("approvals approve", stderr)
+			fs := clibase.NewFlagSet("approvals approve", stderr)
 			var g gatewayFlags
 			g.register(fs)
 			scope := fs.String("scope", "once", "`scope`: once, turn, session, workspace or global")
@@ -50,24 +51,24 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			answer := fs.String("answer", "", "a question tool's answer, as `JSON`")
 			forD := fs.String("for", "", "time-box the grant of a scope beyond once: a `duration` such as 30m or 2h")
 			rest := fs.Bool("rest", false, "also approve the other pending calls of its batch, each decided again by its own rules first (a deny stays a deny)")
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != 1 {
-				return usageErrorf("usage: toolgate approvals approve [flags] ID")
+				return clibase.UsageErrorf("usage: toolgate approvals approve [flags] ID")
 			}
 			if *forD != "" {
 				if _, err := toolgate.ParseGrantFor(*forD); err != nil {
-					return usageErrorf("--for: %s", toolgate.ErrorMessageOf(err))
+					return clibase.UsageErrorf("--for: %s", toolgate.ErrorMessageOf(err))
 				}
 				if *scope == "" || *scope == string(toolgate.ScopeOnce) {
-					return usageErrorf("--for needs --scope turn, session, workspace or global: a once approval has nothing to time-box")
+					return clibase.UsageErrorf("--for needs --scope turn, session, workspace or global: a once approval has nothing to time-box")
 				}
 			}
 			req := approval.ApproveRequest{Scope: toolgate.Scope(*scope), Grant: toolgate.GrantKind(*grant), Pattern: *pattern, For: *forD, Rest: *rest}
 			if *answer != "" {
 				if !json.Valid([]byte(*answer)) {
-					return usageErrorf("--answer is not valid JSON (quote a text answer: '\"staging\"')")
+					return clibase.UsageErrorf("--answer is not valid JSON (quote a text answer: '\"staging\"')")
 				}
 				req.Answer = json.RawMessage(*answer)
 			}
@@ -82,18 +83,18 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			return printResolution(stdout, g.json, a)
 		}},
 		"deny": {"deny a pending approval, with feedback for the agent", func(args []string) error {
-			fs := newFlagSet("approvals deny", stderr)
+			fs := clibase.NewFlagSet("approvals deny", stderr)
 			var g gatewayFlags
 			g.register(fs)
 			mode := fs.String("mode", "hard", "`mode`: soft (this call only) or hard (the rest of the batch too, and stop)")
 			feedback := fs.String("feedback", "", "`text` returned to the agent")
 			reason := fs.String("reason", "", "`reason` recorded and returned to the agent")
 			rest := fs.Bool("rest", false, "also deny (soft) the other pending calls of its batch")
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != 1 {
-				return usageErrorf("usage: toolgate approvals deny [flags] ID")
+				return clibase.UsageErrorf("usage: toolgate approvals deny [flags] ID")
 			}
 			c, err := g.client()
 			if err != nil {

@@ -9,10 +9,11 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/digest"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("audit", stderr)
+	fs := clibase.NewFlagSet("audit", stderr)
 	var g gatewayFlags
 	g.register(fs)
 	var f toolgate.AuditFilter
@@ -25,7 +26,7 @@ func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	since := fs.Duration("since", 0, "only entries from the last `duration` (e.g. 2h)")
 	fs.IntVar(&f.Limit, "limit", 100, "at most `n` entries")
 	verify := fs.Bool("verify", false, "check the whole log's hash chain instead of listing")
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	c, err := g.client()
@@ -47,7 +48,7 @@ func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	var rows [][]string
 	for _, e := range entries {
-		rows = append(rows, []string{fmt.Sprint(e.Seq), e.Time.Local().Format(time.DateTime), e.Kind, e.Session, e.Tool, e.Outcome, e.Who + "/" + e.Via, oneLine(e.Reason)})
+		rows = append(rows, []string{fmt.Sprint(e.Seq), e.Time.Local().Format(time.DateTime), e.Kind, e.Session, e.Tool, e.Outcome, e.Who + "/" + e.Via, clibase.OneLine(e.Reason)})
 	}
 	return table(stdout, "SEQ\tTIME\tKIND\tSESSION\tTOOL\tOUTCOME\tBY\tREASON", rows)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/clicore"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -18,11 +20,11 @@ import (
 const maxCallBytes = 1 << 20
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check", stderr)
-	var rf ruleFlags
+	fs := clibase.NewFlagSet("check", stderr)
+	var rf clicore.RuleFlags
 	rf.Register(fs)
 	modeName := fs.String("mode", "", "approval `M`ode: default, read-only, auto-edit, yolo, auto-deny, dont-ask (or a seed alias)")
-	var modes modeFlags
+	var modes clicore.ModeFlags
 	modes.Register(fs)
 	cwd := fs.String("cwd", "", "working `D`irectory for calls that name none")
 	tool := fs.String("tool", "", "decide a call to tool `NAME` given by flags instead of stdin")
@@ -35,17 +37,17 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "decision, 2 for bad input.")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("check takes no arguments, got %q", fs.Arg(0))
+		return clibase.UsageErrorf("check takes no arguments, got %q", fs.Arg(0))
 	}
 	if *argsJSON != "" && *tool == "" {
-		return usageErrorf("--args needs --tool")
+		return clibase.UsageErrorf("--args needs --tool")
 	}
 	if *jsonl && *tool != "" {
-		return usageErrorf("--jsonl reads calls from stdin; it does not combine with --tool")
+		return clibase.UsageErrorf("--jsonl reads calls from stdin; it does not combine with --tool")
 	}
 	e, agent, err := rf.Engine()
 	if err != nil {
@@ -75,7 +77,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		c := toolgate.Call{Tool: *tool}
 		if *argsJSON != "" {
 			if err := json.Unmarshal([]byte(*argsJSON), &c.Args); err != nil {
-				return usageErrorf("--args: not a JSON object: %v", err)
+				return clibase.UsageErrorf("--args: not a JSON object: %v", err)
 			}
 		}
 		return enc.Encode(decide(&c))
@@ -88,7 +90,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	c, err := parseCall(data)
 	if err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
 	return enc.Encode(decide(c))
 }
@@ -124,11 +126,11 @@ func checkLines(stdin io.Reader, enc *json.Encoder, decide func(*toolgate.Call) 
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return usageErrorf("line %d: call larger than %d bytes", n+1, maxCallBytes)
+			return clibase.UsageErrorf("line %d: call larger than %d bytes", n+1, maxCallBytes)
 		}
 		return fmt.Errorf("read calls: %w", err)
 	}
-	return badInput(firstErr)
+	return clibase.BadInput(firstErr)
 }
 
 // parseCall reads one call. Unknown fields are errors so that a typo such

@@ -2,40 +2,11 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
-	"github.com/toolgate/toolgate/policy"
 )
-
-// The exit codes, errors and flag helpers are clicore's, shared with the
-// lean hook binary; the short names keep the commands readable.
-const (
-	exitOK      = clibase.ExitOK
-	exitFailure = clibase.ExitFailure
-	exitUsage   = clibase.ExitUsage
-)
-
-type (
-	exitError = clibase.ExitError
-	errSilent = clibase.ErrSilent
-	ruleFlags = clicore.RuleFlags
-	modeFlags = clicore.ModeFlags
-)
-
-func usageErrorf(format string, args ...any) error { return clibase.UsageErrorf(format, args...) }
-func badInput(err error) error                     { return clibase.BadInput(err) }
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	return clibase.NewFlagSet(name, stderr)
-}
-func parseFlags(fs *flag.FlagSet, args []string) error { return clibase.ParseFlags(fs, args) }
-func oneLine(s string) string                          { return clibase.OneLine(s) }
-func dataDir() string                                  { return clibase.DataDir() }
-func engineOptions() []policy.Option                   { return clicore.EngineOptions() }
-func testFailures(err error) ([]string, error)         { return clicore.RuleTestFailures(err) }
 
 // command is one subcommand.
 type command struct {
@@ -88,7 +59,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return c.run(ctx, args[1:], stdin, stdout, stderr)
 		}
 	}
-	return usageErrorf("unknown command %q (run 'toolgate help')", args[0])
+	return clibase.UsageErrorf("unknown command %q (run 'toolgate help')", args[0])
 }
 
 func printUsage(w io.Writer) {

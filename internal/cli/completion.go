@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // runCompletion prints a shell completion script for bash, zsh or fish:
@@ -14,7 +16,7 @@ import (
 func runCompletion(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	const usage = "usage: toolgate completion bash|zsh|fish (e.g. source <(toolgate completion bash))"
 	if len(args) != 1 {
-		return usageErrorf(usage)
+		return clibase.UsageErrorf(usage)
 	}
 	tree := completionTree(ctx)
 	switch args[0] {
@@ -28,7 +30,7 @@ func runCompletion(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
-	return usageErrorf("%s", usage)
+	return clibase.UsageErrorf("%s", usage)
 }
 
 // entry is a command or subcommand and its summary.

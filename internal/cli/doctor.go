@@ -16,6 +16,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/clicore"
 )
 
@@ -25,16 +26,16 @@ import (
 // the credential's role, and the rules' validity. It exits 1 when
 // something needs fixing.
 func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("doctor", stderr)
+	fs := clibase.NewFlagSet("doctor", stderr)
 	var rf clicore.RuleFlags
 	rf.Register(fs)
 	url := fs.String("url", os.Getenv("TOOLGATE_URL"), "gateway `URL` to check ($TOOLGATE_URL; none: the hook decides locally)")
 	project := fs.String("project", "", "project `dir`ectory whose agent settings (.claude, .codex, .gemini) are checked (default: the current directory)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("doctor takes no arguments")
+		return clibase.UsageErrorf("doctor takes no arguments")
 	}
 	if *project == "" {
 		*project, _ = os.Getwd()
@@ -50,7 +51,7 @@ func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	d.pins(defaultPinsFile())
 	if d.problems > 0 {
 		fmt.Fprintf(stdout, "\n%d thing(s) to fix.\n", d.problems)
-		return errSilent(1)
+		return clibase.ErrSilent(1)
 	}
 	fmt.Fprintln(stdout, "\nNothing to fix.")
 	return nil
@@ -137,7 +138,7 @@ func (d *doctor) hookCommand(ctx context.Context, host *hosts.Host, path string,
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		d.fix("the %s %s hook in %s does not answer (%v: %s): run it by hand to see why, or reinstall it",
-			host.Title, h.Event, path, err, oneLine(errb.String()))
+			host.Title, h.Event, path, err, clibase.OneLine(errb.String()))
 		return
 	}
 	d.ok("%s %s hook in %s answers: %s", host.Title, h.Event, path, h.Command)

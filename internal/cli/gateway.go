@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/present"
 )
 
@@ -46,11 +47,11 @@ func (g *gatewayFlags) clientVia(via string) (*client.Client, error) {
 		token = os.Getenv("TOOLGATE_TOKEN")
 	}
 	if token == "" {
-		return nil, usageErrorf("no credential: set TOOLGATE_TOKEN (see 'toolgate tokens create')")
+		return nil, clibase.UsageErrorf("no credential: set TOOLGATE_TOKEN (see 'toolgate tokens create')")
 	}
 	c, err := client.New(g.url, token, client.WithVia(via))
 	if err != nil {
-		return nil, badInput(err)
+		return nil, clibase.BadInput(err)
 	}
 	return c, nil
 }
@@ -65,7 +66,7 @@ type sub struct {
 // --help or help lists them.
 func subcommands(name string, args []string, stdout io.Writer, subs map[string]sub) error {
 	if len(args) == 0 {
-		return usageErrorf("usage: toolgate %s %s (run 'toolgate %s -h')", name, strings.Join(sortedKeys(subs), "|"), name)
+		return clibase.UsageErrorf("usage: toolgate %s %s (run 'toolgate %s -h')", name, strings.Join(sortedKeys(subs), "|"), name)
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
@@ -78,7 +79,7 @@ func subcommands(name string, args []string, stdout io.Writer, subs map[string]s
 	}
 	s, ok := subs[args[0]]
 	if !ok {
-		return usageErrorf("unknown %s command %q (want %s)", name, args[0], strings.Join(sortedKeys(subs), ", "))
+		return clibase.UsageErrorf("unknown %s command %q (want %s)", name, args[0], strings.Join(sortedKeys(subs), ", "))
 	}
 	return s.run(args[1:])
 }
@@ -115,7 +116,7 @@ func table(w io.Writer, header string, rows [][]string) error {
 // callSummary renders a call's arguments on one line for a table.
 func callSummary(c toolgate.Call) string {
 	if cmd, ok := c.Args["command"].(string); ok {
-		return oneLine(cmd)
+		return clibase.OneLine(cmd)
 	}
 	for _, k := range []string{"file_path", "path", "url", "pattern", "name"} {
 		if s, ok := c.Args[k].(string); ok {

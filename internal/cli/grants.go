@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/store"
 )
 
 func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return subcommands("grants", args, stdout, map[string]sub{
 		"list": {"list grants", func(args []string) error {
-			fs := newFlagSet("grants list", stderr)
+			fs := clibase.NewFlagSet("grants list", stderr)
 			var g gatewayFlags
 			g.register(fs)
 			var f store.GrantFilter
@@ -21,7 +22,7 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			fs.StringVar(&f.Session, "session", "", "only this `session`")
 			fs.StringVar(&f.Workspace, "workspace", "", "only this `workspace`")
 			fs.StringVar(&f.Tool, "tool", "", "only this `tool`")
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			c, err := g.client()
@@ -50,14 +51,14 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return table(stdout, "ID\tSCOPE\tWHERE\tTOOL\tKIND\tPATTERN\tBY\tCREATED\tUNTIL", rows)
 		}},
 		"revoke": {"revoke a grant", func(args []string) error {
-			fs := newFlagSet("grants revoke", stderr)
+			fs := clibase.NewFlagSet("grants revoke", stderr)
 			var g gatewayFlags
 			g.register(fs)
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != 1 {
-				return usageErrorf("usage: toolgate grants revoke ID")
+				return clibase.UsageErrorf("usage: toolgate grants revoke ID")
 			}
 			c, err := g.client()
 			if err != nil {
@@ -70,7 +71,7 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return err
 		}},
 		"add": {"add a grant directly (admin): a rule at a scope, without an approval", func(args []string) error {
-			fs := newFlagSet("grants add", stderr)
+			fs := clibase.NewFlagSet("grants add", stderr)
 			var g gatewayFlags
 			g.register(fs)
 			var gr toolgate.Grant
@@ -80,11 +81,11 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			fs.StringVar(&gr.Tool, "tool", "", "the `tool` it covers (required)")
 			fs.StringVar((*string)(&gr.Kind), "kind", "", "`kind`: pattern (default with --pattern), prefix or tool (the whole tool)")
 			fs.StringVar(&gr.Pattern, "pattern", "", "the subject `glob` (or literal prefix) it covers")
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if gr.Scope == "" || gr.Tool == "" {
-				return usageErrorf("grants add needs --scope and --tool")
+				return clibase.UsageErrorf("grants add needs --scope and --tool")
 			}
 			if gr.Kind == "" {
 				gr.Kind = toolgate.GrantTool

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/clicore"
 )
 
@@ -25,7 +26,7 @@ import (
 func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	usage := "usage: toolgate hook HOST [flags] < hook.json, toolgate hook install HOST [flags], or toolgate hook uninstall HOST; HOST is " + strings.Join(hosts.Names(), ", ")
 	if len(args) == 0 {
-		return usageErrorf("%s", usage)
+		return clibase.UsageErrorf("%s", usage)
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -37,11 +38,11 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				hookHelp(stdout)
 				return nil
 			}
-			return usageErrorf("usage: toolgate hook %s HOST [flags]; HOST is %s", args[0], strings.Join(hosts.Names(), ", "))
+			return clibase.UsageErrorf("usage: toolgate hook %s HOST [flags]; HOST is %s", args[0], strings.Join(hosts.Names(), ", "))
 		}
 		host, err := hosts.Lookup(args[1])
 		if err != nil {
-			return usageErrorf("hook %s: %v", args[0], err)
+			return clibase.UsageErrorf("hook %s: %v", args[0], err)
 		}
 		if args[0] == "uninstall" {
 			return runHookUninstall(host, args[2:], stdout, stderr)
@@ -50,7 +51,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	host, err := hosts.Lookup(args[0])
 	if err != nil {
-		return usageErrorf("unknown hook %q; %s", args[0], usage)
+		return clibase.UsageErrorf("unknown hook %q; %s", args[0], usage)
 	}
 	return clicore.RunHookAgent(ctx, host, clicore.Handoff{Gateway: gatewayDecider}, args[1:], stdin, stdout, stderr)
 }
@@ -103,7 +104,7 @@ func gatewayDecider(url string, hf *clicore.HookFlags, host *hosts.Host, deadlin
 // runHookInstall writes the hook into a host's settings file, merging
 // with what is there.
 func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("hook install "+host.Name, stderr)
+	fs := clibase.NewFlagSet("hook install "+host.Name, stderr)
 	var hf clicore.HookFlags
 	hf.Register(fs)
 	scopes := make([]*bool, len(host.Scopes))
@@ -129,11 +130,11 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintln(stderr, "build is deleted when it exits, and install refuses it.")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("hook install takes no arguments, got %q", fs.Arg(0))
+		return clibase.UsageErrorf("hook install takes no arguments, got %q", fs.Arg(0))
 	}
 	if err := hf.Check(); err != nil {
 		return err
@@ -144,9 +145,9 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 	}
 	if *event != host.ToolEvent && !(host.Name == "claude-code" && *event == claudecode.EventPermissionRequest) {
 		if host.PromptEvent != "" && *event == host.PromptEvent {
-			return usageErrorf("--event %s: the hook is always installed on %s too; give the tool event%s", *event, host.PromptEvent, eventHelp(host))
+			return clibase.UsageErrorf("--event %s: the hook is always installed on %s too; give the tool event%s", *event, host.PromptEvent, eventHelp(host))
 		}
-		return usageErrorf("--event %q: want %s%s", *event, host.ToolEvent, eventHelp(host))
+		return clibase.UsageErrorf("--event %q: want %s%s", *event, host.ToolEvent, eventHelp(host))
 	}
 
 	exe, prefix := *command, []string{"hook", host.Name}
@@ -170,7 +171,7 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 		prefix = []string{host.Name} // the lean binary takes the host alone
 	}
 	if err := checkLasting(exe); err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
 	cmdline, err := commandLine(&hf, fs, exe, prefix)
 	if err != nil {
@@ -193,7 +194,7 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 		}
 		out, _, err := host.Merge(src, entries)
 		if err != nil {
-			return badInput(fmt.Errorf("%s: %w", path, err))
+			return clibase.BadInput(fmt.Errorf("%s: %w", path, err))
 		}
 		if _, err := stdout.Write(out); err != nil {
 			return err
@@ -205,7 +206,7 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 		var ie *hosts.InstallError
 		if err != nil && inst.Settings == nil { // nothing installed
 			if errors.As(err, &ie) {
-				return badInput(err)
+				return clibase.BadInput(err)
 			}
 			return err
 		}
@@ -219,7 +220,7 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 			fmt.Fprintf(stdout, "toolgate hook installed in %s (%s, matcher %q%s): %s\n", path, entries[0].Event, entries[0].Matcher, also, cmdline)
 		}
 		if err != nil {
-			return badInput(err) // installed, but the host would skip it
+			return clibase.BadInput(err) // installed, but the host would skip it
 		}
 	}
 	if host.Name == "claude-code" {
@@ -233,7 +234,7 @@ func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) e
 
 // runHookUninstall takes toolgate's hooks out of a host's settings file.
 func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("hook uninstall "+host.Name, stderr)
+	fs := clibase.NewFlagSet("hook uninstall "+host.Name, stderr)
 	scopes := make([]*bool, len(host.Scopes))
 	for i, s := range host.Scopes {
 		scopes[i] = fs.Bool(s.Name, false, "uninstall from "+s.Help)
@@ -245,11 +246,11 @@ func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "Takes every toolgate hook out of a %s settings file, keeping every other key and hook.\n", host.Title)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("hook uninstall takes no arguments, got %q", fs.Arg(0))
+		return clibase.UsageErrorf("hook uninstall takes no arguments, got %q", fs.Arg(0))
 	}
 	_, path, _, home, err := hookScope(host, scopes, *dir)
 	if err != nil {
@@ -261,7 +262,7 @@ func runHookUninstall(host *hosts.Host, args []string, stdout, stderr io.Writer)
 	}
 	out, removed, err := host.Remove(src)
 	if err != nil {
-		return badInput(fmt.Errorf("%s: %w", path, err))
+		return clibase.BadInput(fmt.Errorf("%s: %w", path, err))
 	}
 	if *printOnly {
 		_, err := stdout.Write(out)
@@ -303,10 +304,10 @@ func hookScope(host *hosts.Host, set []*bool, dir string) (scope *hosts.Scope, p
 		if i := strings.LastIndex(names, ", "); i >= 0 {
 			names = names[:i] + " and" + names[i+1:]
 		}
-		return nil, "", "", "", usageErrorf("give one of %s", names)
+		return nil, "", "", "", clibase.UsageErrorf("give one of %s", names)
 	}
 	if scope, err = host.Scope(name); err != nil {
-		return nil, "", "", "", usageErrorf("%v", err)
+		return nil, "", "", "", clibase.UsageErrorf("%v", err)
 	}
 	projectDir = dir
 	if projectDir == "" {
@@ -317,7 +318,7 @@ func hookScope(host *hosts.Host, set []*bool, dir string) (scope *hosts.Scope, p
 	projectDir = absPath(projectDir)
 	home, _ = os.UserHomeDir()
 	if path, err = scope.Path(projectDir, home); err != nil {
-		return nil, "", "", "", badInput(err)
+		return nil, "", "", "", clibase.BadInput(err)
 	}
 	return scope, path, projectDir, home, nil
 }
@@ -437,7 +438,7 @@ func commandLine(h *clicore.HookFlags, fs *flag.FlagSet, exe string, prefix []st
 			v = absPath(v)
 		case "server":
 			if _, cerr := client.New(v, ""); cerr != nil {
-				err = badInput(fmt.Errorf("--server: %w", cerr))
+				err = clibase.BadInput(fmt.Errorf("--server: %w", cerr))
 			}
 		}
 		parts = append(parts, "--"+f.Name, shellQuote(v))

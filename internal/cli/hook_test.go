@@ -16,6 +16,7 @@ import (
 	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode/claudecodetest"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // hookExit runs runHook as the process would and returns its exit code,
@@ -24,8 +25,8 @@ func hookExit(t *testing.T, args []string, input []byte) (code int, stdout, stde
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := runHook(context.Background(), args, bytes.NewReader(input), &out, &errb)
-	var silent errSilent
-	var ee *exitError
+	var silent clibase.ErrSilent
+	var ee *clibase.ExitError
 	switch {
 	case err == nil:
 		code = 0
@@ -34,7 +35,7 @@ func hookExit(t *testing.T, args []string, input []byte) (code int, stdout, stde
 	case errors.As(err, &ee):
 		code = ee.Code
 	default:
-		code = exitFailure
+		code = clibase.ExitFailure
 	}
 	return code, out.String(), errb.String()
 }

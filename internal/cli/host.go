@@ -12,12 +12,13 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/enginehost"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/clicore"
 )
 
 // hostFlags are the flags of toolgate host.
 type hostFlags struct {
-	rules     ruleFlags
+	rules     clicore.RuleFlags
 	mode      string
 	force     bool
 	server    string
@@ -43,7 +44,7 @@ func (f *hostFlags) register(fs *flag.FlagSet) {
 // protocol (seed 000) as a child process, its approval requests answered
 // by the gate.
 func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("host", stderr)
+	fs := clibase.NewFlagSet("host", stderr)
 	var f hostFlags
 	f.rules.Register(fs)
 	f.register(fs)
@@ -58,15 +59,15 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "With --passthrough an existing host runs toolgate host as its engine and keeps its UI.")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	command := fs.Args()
 	if len(command) == 0 {
-		return usageErrorf("host needs an engine: toolgate host [flags] -- ENGINE [ARGS…]")
+		return clibase.UsageErrorf("host needs an engine: toolgate host [flags] -- ENGINE [ARGS…]")
 	}
 	if f.force && f.mode != "" {
-		return usageErrorf("use --mode or --force, not both")
+		return clibase.UsageErrorf("use --mode or --force, not both")
 	}
 	var mode *toolgate.Mode
 	switch {
@@ -76,12 +77,12 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	case f.mode != "":
 		m, err := toolgate.ParseMode(f.mode)
 		if err != nil {
-			return badInput(fmt.Errorf("--mode: %w", err))
+			return clibase.BadInput(fmt.Errorf("--mode: %w", err))
 		}
 		mode = &m
 	}
 	if f.ttl < 0 {
-		return usageErrorf("--ttl must not be negative")
+		return clibase.UsageErrorf("--ttl must not be negative")
 	}
 	level := slog.LevelWarn
 	if f.verbose {
@@ -100,7 +101,7 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if gw != "" {
 		c, err := client.New(gw, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("engine"))
 		if err != nil {
-			return badInput(fmt.Errorf("--server: %w", err))
+			return clibase.BadInput(fmt.Errorf("--server: %w", err))
 		}
 		if cfg.Workspace == "" {
 			cfg.Workspace = os.Getenv("TOOLGATE_WORKSPACE")
@@ -117,7 +118,7 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		cfg.Decider = g
 	} else {
 		if f.ttl > 0 {
-			return usageErrorf("--ttl needs a gateway: without one nothing waits for approval")
+			return clibase.UsageErrorf("--ttl needs a gateway: without one nothing waits for approval")
 		}
 		e, agent, err := f.rules.Engine()
 		if err != nil {
@@ -134,7 +135,7 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fmt.Errorf("host: %w", err)
 	}
 	if code != 0 {
-		return errSilent(code)
+		return clibase.ErrSilent(code)
 	}
 	return nil
 }

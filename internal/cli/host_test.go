@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // TestRunHost runs toolgate host with local rules against the seed 000
@@ -88,7 +90,7 @@ func TestRunHost(t *testing.T) {
 
 	// The engine's exit code is the host's.
 	_, _, err = run(`{"type":"test_exit","code":4}`+"\n", "--", bin)
-	var silent errSilent
+	var silent clibase.ErrSilent
 	if !errors.As(err, &silent) || int(silent) != 4 {
 		t.Fatalf("exit code: %v", err)
 	}
@@ -102,8 +104,8 @@ func TestRunHost(t *testing.T) {
 		{"--ttl", "1m", "--", bin},
 	} {
 		_, _, err := run("", args...)
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.Code != exitUsage {
+		var ee *clibase.ExitError
+		if !errors.As(err, &ee) || ee.Code != clibase.ExitUsage {
 			t.Errorf("%q: %v", args, err)
 		}
 	}

@@ -42,7 +42,7 @@ func (t *toolNames) Set(v string) error { *t = append(*t, v); return nil }
 // runMCPPin lists a server's tools and pins their definitions, showing
 // what changed since the last pin.
 func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("mcp pin", stderr)
+	fs := clibase.NewFlagSet("mcp pin", stderr)
 	pins := fs.String("pins", defaultPinsFile(), "the tool pin `F`ile the proxies read")
 	name := fs.String("name", "", "server `N`ame, as mcp-proxy's --name (default: the command's base name)")
 	upstream := fs.String("upstream", "", "pin the streamable HTTP MCP server at `URL` instead of running a command")
@@ -57,7 +57,7 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stderr, "tool whose definition no longer matches its pin is used.")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	command := fs.Args()
@@ -66,7 +66,7 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *pins == "" {
-		return usageErrorf("--pins: no file given and no config directory to default to")
+		return clibase.UsageErrorf("--pins: no file given and no config directory to default to")
 	}
 	var up mcpproxy.Upstream
 	server := *name
@@ -111,7 +111,7 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	for _, want := range tools {
 		if _, ok := defs[want]; !ok {
-			return badInput(fmt.Errorf("--tool %s: the server lists no such tool", want))
+			return clibase.BadInput(fmt.Errorf("--tool %s: the server lists no such tool", want))
 		}
 	}
 	if err := pf.Set(server, defs, mcpproxy.PinnedByCommand, time.Now(), true); err != nil {
@@ -123,14 +123,14 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // runMCPPins lists the pins.
 func runMCPPins(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("mcp pins", stderr)
+	fs := clibase.NewFlagSet("mcp pins", stderr)
 	pins := fs.String("pins", defaultPinsFile(), "the tool pin `F`ile")
 	name := fs.String("name", "", "only server `N`")
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("mcp pins takes no arguments")
+		return clibase.UsageErrorf("mcp pins takes no arguments")
 	}
 	all, err := mcpproxy.OpenPins(*pins).All()
 	if err != nil {
@@ -161,23 +161,23 @@ func runMCPPins(args []string, stdout, stderr io.Writer) error {
 func (f *mcpProxyFlags) checkServer(command []string) error {
 	switch {
 	case f.upstream == "" && len(command) == 0:
-		return usageErrorf("the command needs a server: -- COMMAND [ARGS…] or --upstream URL")
+		return clibase.UsageErrorf("the command needs a server: -- COMMAND [ARGS…] or --upstream URL")
 	case f.upstream != "" && len(command) > 0:
-		return usageErrorf("give a command or --upstream, not both (got command %q)", command[0])
+		return clibase.UsageErrorf("give a command or --upstream, not both (got command %q)", command[0])
 	case f.upstream != "" && f.name == "":
-		return usageErrorf("--upstream needs --name: the server name used in tool names and rules")
+		return clibase.UsageErrorf("--upstream needs --name: the server name used in tool names and rules")
 	}
 	if f.upstream != "" {
 		u, err := url.Parse(f.upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageErrorf("--upstream %q: want an http:// or https:// URL", f.upstream)
+			return clibase.UsageErrorf("--upstream %q: want an http:// or https:// URL", f.upstream)
 		}
 	}
 	if f.name != "" && !validServerName(f.name) {
-		return usageErrorf("--name %q: use letters, digits, '_' and '-', without \"__\"", f.name)
+		return clibase.UsageErrorf("--name %q: use letters, digits, '_' and '-', without \"__\"", f.name)
 	}
 	if f.timeout <= 0 {
-		return usageErrorf("--timeout must be positive")
+		return clibase.UsageErrorf("--timeout must be positive")
 	}
 	return nil
 }

@@ -23,9 +23,9 @@ import (
 
 // mcpProxyFlags are the flags of toolgate mcp-proxy.
 type mcpProxyFlags struct {
-	rules       ruleFlags
+	rules       clicore.RuleFlags
 	mode        string
-	modes       modeFlags
+	modes       clicore.ModeFlags
 	name        string
 	server      string
 	workspace   string
@@ -72,7 +72,7 @@ func defaultRememberFile() string {
 
 // runMCPProxy runs toolgate mcp-proxy: an MCP server behind the gate.
 func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("mcp-proxy", stderr)
+	fs := clibase.NewFlagSet("mcp-proxy", stderr)
 	var f mcpProxyFlags
 	f.register(fs)
 	fs.Usage = func() {
@@ -84,7 +84,7 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stderr, "on stdin/stdout, or over streamable HTTP with --listen.")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	command := fs.Args()
@@ -134,7 +134,7 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if gw != "" {
 		c, err := client.New(gw, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("mcp"))
 		if err != nil {
-			return badInput(fmt.Errorf("--server: %w", err))
+			return clibase.BadInput(fmt.Errorf("--server: %w", err))
 		}
 		cfg.Gateway = c
 	} else {
@@ -151,7 +151,7 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 
 	p, err := mcpproxy.New(cfg)
 	if err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
 	if f.listen != "" {
 		return serveMCPHTTP(ctx, p, f.listen, stderr)
@@ -226,7 +226,7 @@ func serverNameFor(command string) string {
 func checkListenAddr(addr string, allowRemote bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usageErrorf("--listen %q: want host:port, e.g. 127.0.0.1:8788", addr)
+		return clibase.UsageErrorf("--listen %q: want host:port, e.g. 127.0.0.1:8788", addr)
 	}
 	if allowRemote || host == "localhost" {
 		return nil
@@ -234,7 +234,7 @@ func checkListenAddr(addr string, allowRemote bool) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return usageErrorf("--listen %q is not a loopback address; anyone who reaches it could use the server's tools (add --allow-remote if you mean it)", addr)
+	return clibase.UsageErrorf("--listen %q is not a loopback address; anyone who reaches it could use the server's tools (add --allow-remote if you mean it)", addr)
 }
 
 // serveMCPHTTP serves the proxy over streamable HTTP at addr until ctx

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 func TestMCPProxyUsage(t *testing.T) {
@@ -36,8 +37,8 @@ func TestMCPProxyUsage(t *testing.T) {
 		{[]string{"--timeout", "0s", "--", "srv"}, "--timeout"},
 	} {
 		err := runMCPProxy(context.Background(), tc.args, strings.NewReader(""), io.Discard, io.Discard)
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.Code != exitUsage || !strings.Contains(err.Error(), tc.want) {
+		var ee *clibase.ExitError
+		if !errors.As(err, &ee) || ee.Code != clibase.ExitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want a usage error containing %q", tc.args, err, tc.want)
 		}
 	}

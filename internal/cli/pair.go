@@ -12,23 +12,24 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // runPair prints a one-time link and its QR code that sign a device (a
 // phone) in to the web inbox as an approver.
 func runPair(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("pair", stderr)
+	fs := clibase.NewFlagSet("pair", stderr)
 	var g gatewayFlags
 	g.register(fs)
 	label := fs.String("label", "", "a `name` for the device, as the devices list shows it")
 	ttl := fs.Duration("ttl", 30*24*time.Hour, "how long the device stays signed in")
 	public := fs.String("public-url", "", "the gateway's `URL` as the device reaches it (default --url)")
 	noQR := fs.Bool("no-qr", false, "print the link only")
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("pair takes flags only, got %q", fs.Arg(0))
+		return clibase.UsageErrorf("pair takes flags only, got %q", fs.Arg(0))
 	}
 	c, err := g.client()
 	if err != nil {
@@ -58,10 +59,10 @@ func runPair(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return subcommands("devices", args, stdout, map[string]sub{
 		"list": {"list signed-in browsers and paired devices", func(args []string) error {
-			fs := newFlagSet("devices list", stderr)
+			fs := clibase.NewFlagSet("devices list", stderr)
 			var g gatewayFlags
 			g.register(fs)
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			c, err := g.client()
@@ -91,7 +92,7 @@ func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			return tw.Flush()
 		}},
 		"revoke": {"sign a browser or device out", func(args []string) error {
-			fs := newFlagSet("devices revoke", stderr)
+			fs := clibase.NewFlagSet("devices revoke", stderr)
 			var g gatewayFlags
 			g.register(fs)
 			// The ID may come before the flags or after them.
@@ -99,13 +100,13 @@ func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 				id, args = args[0], args[1:]
 			}
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if id == "" && fs.NArg() == 1 {
 				id = fs.Arg(0)
 			} else if fs.NArg() > 0 || id == "" {
-				return usageErrorf("usage: toolgate devices revoke ID")
+				return clibase.UsageErrorf("usage: toolgate devices revoke ID")
 			}
 			c, err := g.client()
 			if err != nil {

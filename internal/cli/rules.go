@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/clicore"
 	"github.com/toolgate/toolgate/internal/sensitive"
 	"github.com/toolgate/toolgate/internal/suggest"
 	"github.com/toolgate/toolgate/policy"
@@ -21,39 +23,39 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}},
 		"classes": {"list the paths $CREDENTIALS and $AGENT_CONFIG stand for", func(args []string) error {
 			if len(args) > 0 {
-				return usageErrorf("rules classes takes no arguments")
+				return clibase.UsageErrorf("rules classes takes no arguments")
 			}
 			return runRulesClasses(stdout)
 		}},
 		"validate": {"check workspace documents as the gateway would, without storing them", func(args []string) error {
-			fs := newFlagSet("rules validate", stderr)
-			if err := parseFlags(fs, args); err != nil {
+			fs := clibase.NewFlagSet("rules validate", stderr)
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() == 0 {
-				return usageErrorf("usage: toolgate rules validate FILE…")
+				return clibase.UsageErrorf("usage: toolgate rules validate FILE…")
 			}
 			for _, path := range fs.Args() {
 				src, err := os.ReadFile(path)
 				if err != nil {
-					return badInput(err)
+					return clibase.BadInput(err)
 				}
 				if err := validateWorkspace(path, src); err != nil {
-					return badInput(err)
+					return clibase.BadInput(err)
 				}
 				fmt.Fprintf(stdout, "%s: valid\n", path)
 			}
 			return nil
 		}},
 		"get": {"print a workspace's rules document from a running gateway (admin)", func(args []string) error {
-			fs := newFlagSet("rules get", stderr)
+			fs := clibase.NewFlagSet("rules get", stderr)
 			var g gatewayFlags
 			g.register(fs)
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != 1 {
-				return usageErrorf("usage: toolgate rules get WORKSPACE")
+				return clibase.UsageErrorf("usage: toolgate rules get WORKSPACE")
 			}
 			c, err := g.client()
 			if err != nil {
@@ -70,14 +72,14 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return runRulesSuggest(ctx, args, stdout, stderr)
 		}},
 		"put": {"replace a workspace's rules document on a running gateway (admin); - reads stdin", func(args []string) error {
-			fs := newFlagSet("rules put", stderr)
+			fs := clibase.NewFlagSet("rules put", stderr)
 			var g gatewayFlags
 			g.register(fs)
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != 2 {
-				return usageErrorf("usage: toolgate rules put WORKSPACE FILE|-")
+				return clibase.UsageErrorf("usage: toolgate rules put WORKSPACE FILE|-")
 			}
 			var src []byte
 			var err error
@@ -87,12 +89,12 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 				src, err = os.ReadFile(fs.Arg(1))
 			}
 			if err != nil {
-				return badInput(err)
+				return clibase.BadInput(err)
 			}
 			// Checked here first for a message with the file's own name;
 			// the gateway checks again before it stores anything.
 			if err := validateWorkspace(fs.Arg(1), src); err != nil {
-				return badInput(err)
+				return clibase.BadInput(err)
 			}
 			c, err := g.client()
 			if err != nil {
@@ -112,19 +114,19 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // it would have allowed. It changes nothing: a person copies the rules
 // they want into the workspace document (rules get/put).
 func runRulesSuggest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rules suggest", stderr)
+	fs := clibase.NewFlagSet("rules suggest", stderr)
 	var g gatewayFlags
 	g.register(fs)
 	min := fs.Int("min", 3, "approvals (and, to widen to the suggested pattern, distinct calls) a proposal needs")
 	since := fs.Duration("since", 0, "read only the audit of this last `duration` (0: all of it)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
-		return usageErrorf("usage: toolgate rules suggest [--min N] [--since DURATION] [--json]")
+		return clibase.UsageErrorf("usage: toolgate rules suggest [--min N] [--since DURATION] [--json]")
 	}
 	if *min < 1 {
-		return usageErrorf("--min must be at least 1, not %d", *min)
+		return clibase.UsageErrorf("--min must be at least 1, not %d", *min)
 	}
 	c, err := g.client()
 	if err != nil {
@@ -200,33 +202,33 @@ func runRulesClasses(stdout io.Writer) error {
 // default document first unless a workspace document is among them) and
 // runs every test they carry. Failures are listed and exit 1.
 func runRulesTest(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rules test", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := clibase.NewFlagSet("rules test", stderr)
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageErrorf("usage: toolgate rules test FILE…")
+		return clibase.UsageErrorf("usage: toolgate rules test FILE…")
 	}
-	rf := ruleFlags{Rules: fs.Args(), ExplicitOnly: true}
+	rf := clicore.RuleFlags{Rules: fs.Args(), ExplicitOnly: true}
 	docs, err := rf.Documents()
 	if err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
 	total := 0
 	for _, d := range docs {
 		total += len(d.Tests)
 	}
-	_, err = policy.New(docs, engineOptions()...)
-	failures, err := testFailures(err)
+	_, err = policy.New(docs, clicore.EngineOptions()...)
+	failures, err := clicore.RuleTestFailures(err)
 	if err != nil {
-		return badInput(fmt.Errorf("load rules: %w", err))
+		return clibase.BadInput(fmt.Errorf("load rules: %w", err))
 	}
 	for _, f := range failures {
 		fmt.Fprintf(stdout, "FAIL %s\n", f)
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", total-len(failures), len(failures))
 	if len(failures) > 0 {
-		return errSilent(exitFailure)
+		return clibase.ErrSilent(clibase.ExitFailure)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/sandboxcmd"
 )
 
@@ -14,7 +15,7 @@ import (
 func runSandbox(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	self, err := os.Executable()
 	if err != nil {
-		return &exitError{Code: sandboxcmd.ExitSandbox, Err: fmt.Errorf("sandbox: locating toolgate: %w", err)}
+		return &clibase.ExitError{Code: sandboxcmd.ExitSandbox, Err: fmt.Errorf("sandbox: locating toolgate: %w", err)}
 	}
 	return sandboxcmd.Run(ctx, args, stdin, stdout, stderr, self, []string{"sandbox", sandboxcmd.EnterFlag})
 }

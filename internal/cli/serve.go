@@ -21,6 +21,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/confirm"
 	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/integrations/wsapprovals"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/clicore"
 	"github.com/toolgate/toolgate/internal/wire"
 	"github.com/toolgate/toolgate/policy"
@@ -33,23 +34,23 @@ import (
 )
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", stderr)
+	fs := clibase.NewFlagSet("serve", stderr)
 	configFlag := fs.String("config", "", "config file `F` (default $XDG_CONFIG_HOME/toolgate/toolgate.yaml if it exists)")
 	var flags serveFlags
 	flags.define(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("serve takes no arguments, got %q", fs.Arg(0))
+		return clibase.UsageErrorf("serve takes no arguments, got %q", fs.Arg(0))
 	}
 	cfg, config, configPath, err := serveSettings(fs, *configFlag, &flags)
 	if err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
 	logger, err := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	if err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
@@ -61,9 +62,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer st.Close()
 	defaults, err := cfg.defaultRules()
 	if err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
-	opts := append(engineOptions(), policy.WithProtectedPaths(cfg.Data))
+	opts := append(clicore.EngineOptions(), policy.WithProtectedPaths(cfg.Data))
 	if configPath != "" {
 		opts = append(opts, policy.WithProtectedPaths(configPath))
 	}
@@ -105,7 +106,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		MaxHoldsPerToken: cfg.MaxWaitingPerToken, StoredBytesPerMinute: cfg.StoredBytesPerMinute, BodyTimeout: cfg.BodyTimeout}
 	confirmCfg, err := confirmConfig(configPath)
 	if err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
 	cf, err := confirm.New(ctx, broker, confirmCfg, confirm.Options{Logger: logger, AllowedOrigins: cfg.AllowedOrigins})
 	if err != nil {
@@ -114,7 +115,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer cf.Close(context.Background())
 	notifyCfg, err := loadNotifySection(configPath)
 	if err != nil {
-		return badInput(err)
+		return clibase.BadInput(err)
 	}
 	dispatcher, linkMounts, err := notifiers(notifyCfg, broker, cfg.Data, logger)
 	if err != nil {
@@ -298,7 +299,7 @@ func openStore(ctx context.Context, cfg serveConfig, logger *slog.Logger) (store
 	url := defaultStore(cfg.Store)
 	b, ok := stores(storeOptions{data: cfg.Data, log: logger, lease: cfg.NodeLease, leaseRenewal: cfg.NodeLeaseRenewal, timeout: cfg.StoreTimeout}).Lookup(url)
 	if !ok {
-		return nil, usageErrorf("store %q: want sqlite, sqlite:PATH or postgres://…", cfg.Store)
+		return nil, clibase.UsageErrorf("store %q: want sqlite, sqlite:PATH or postgres://…", cfg.Store)
 	}
 	return b.Open(ctx, url)
 }

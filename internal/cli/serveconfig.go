@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/store/postgres"
 )
@@ -81,7 +82,7 @@ const maxStoreTimeout = time.Minute
 func defaultServeConfig() serveConfig {
 	return serveConfig{
 		Addr:            "127.0.0.1:8787",
-		Data:            dataDir(),
+		Data:            clibase.DataDir(),
 		ApprovalTimeout: 5 * time.Minute, MaxApprovalTimeout: 24 * time.Hour,
 		SweepInterval: 30 * time.Second,
 		RateLimit:     50, RateBurst: 100,

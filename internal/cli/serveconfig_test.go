@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // settings runs serveSettings as runServe does: a config file with the
@@ -18,10 +20,10 @@ func settings(t *testing.T, section string, args ...string) (serveConfig, error)
 	if err := os.WriteFile(config, []byte("server:\n"+section), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fs := newFlagSet("serve", io.Discard)
+	fs := clibase.NewFlagSet("serve", io.Discard)
 	var flags serveFlags
 	flags.define(fs)
-	if err := parseFlags(fs, append([]string{"--data", filepath.Join(dir, "data")}, args...)); err != nil {
+	if err := clibase.ParseFlags(fs, append([]string{"--data", filepath.Join(dir, "data")}, args...)); err != nil {
 		t.Fatal(err)
 	}
 	cfg, _, _, err := serveSettings(fs, config, &flags)

@@ -8,15 +8,16 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	sessionCmd := func(name string, nargs int, do func(c *client.Client, args []string) (*toolgate.Session, error)) func([]string) error {
 		return func(args []string) error {
-			fs := newFlagSet("sessions "+name, stderr)
+			fs := clibase.NewFlagSet("sessions "+name, stderr)
 			var g gatewayFlags
 			g.register(fs)
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != nargs {
@@ -24,7 +25,7 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 				if nargs == 2 {
 					usage = "SESSION MODE"
 				}
-				return usageErrorf("usage: toolgate sessions %s %s", name, usage)
+				return clibase.UsageErrorf("usage: toolgate sessions %s %s", name, usage)
 			}
 			c, err := g.client()
 			if err != nil {
@@ -42,10 +43,10 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	return subcommands("sessions", args, stdout, map[string]sub{
 		"list": {"list sessions", func(args []string) error {
-			fs := newFlagSet("sessions list", stderr)
+			fs := clibase.NewFlagSet("sessions list", stderr)
 			var g gatewayFlags
 			g.register(fs)
-			if err := parseFlags(fs, args); err != nil {
+			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			c, err := g.client()
@@ -64,7 +65,7 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		"mode": {"change a session's mode", sessionCmd("mode", 2, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			m, err := toolgate.ParseMode(a[1])
 			if err != nil {
-				return nil, badInput(err)
+				return nil, clibase.BadInput(err)
 			}
 			return c.SetMode(ctx, a[0], m)
 		})},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/client"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )
@@ -65,8 +66,8 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 	}()
 	open := func(fsArgs []string, name string, extra func(*flag.FlagSet)) (tokenAdmin, *flag.FlagSet, error) {
-		fs := newFlagSet("tokens "+name, stderr)
-		data := fs.String("data", envOr("TOOLGATE_DATA", dataDir()), "data `dir`ectory ($TOOLGATE_DATA)")
+		fs := clibase.NewFlagSet("tokens "+name, stderr)
+		data := fs.String("data", envOr("TOOLGATE_DATA", clibase.DataDir()), "data `dir`ectory ($TOOLGATE_DATA)")
 		storeURL := fs.String("store", os.Getenv("TOOLGATE_STORE"), "a postgres://… `URL` to keep credentials in the database gateway nodes share ($TOOLGATE_STORE)")
 		gw := gatewayFlags{}
 		fs.StringVar(&gw.url, "url", os.Getenv("TOOLGATE_URL"), "a running gateway's `URL`: manage its credentials over its API with an admin $TOOLGATE_TOKEN ($TOOLGATE_URL)")
@@ -74,7 +75,7 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		if extra != nil {
 			extra(fs)
 		}
-		if err := parseFlags(fs, fsArgs); err != nil {
+		if err := clibase.ParseFlags(fs, fsArgs); err != nil {
 			return nil, nil, err
 		}
 		direct := false
@@ -119,18 +120,18 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 				return err
 			}
 			if fs.NArg() > 0 {
-				return usageErrorf("tokens create takes flags only")
+				return clibase.UsageErrorf("tokens create takes flags only")
 			}
 			r, err := tokens.ParseRole(*role)
 			if err != nil {
-				return badInput(err)
+				return clibase.BadInput(err)
 			}
 			if *name == "" {
-				return usageErrorf("--name is required")
+				return clibase.UsageErrorf("--name is required")
 			}
 			token, err := st.Create(*name, r)
 			if err != nil {
-				return badInput(err)
+				return clibase.BadInput(err)
 			}
 			_, err = fmt.Fprintln(stdout, token)
 			return err
@@ -156,10 +157,10 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 				return err
 			}
 			if fs.NArg() != 1 {
-				return usageErrorf("usage: toolgate tokens revoke NAME")
+				return clibase.UsageErrorf("usage: toolgate tokens revoke NAME")
 			}
 			if err := st.Revoke(fs.Arg(0)); err != nil {
-				return badInput(err)
+				return clibase.BadInput(err)
 			}
 			_, err = fmt.Fprintf(stdout, "revoked %s\n", fs.Arg(0))
 			return err

@@ -6,22 +6,23 @@ import (
 	"os"
 
 	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/tui"
 )
 
 // runTUI is the terminal approver: it lists a gateway's pending approvals
 // live and answers them from the keyboard.
 func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tui", stderr)
+	fs := clibase.NewFlagSet("tui", stderr)
 	var g gatewayFlags
 	g.register(fs)
 	session := fs.String("session", "", "show only this `session`'s approvals")
 	workspace := fs.String("workspace", "", "show only this `workspace`'s approvals")
-	if err := parseFlags(fs, args); err != nil {
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("tui takes flags only, got %q", fs.Arg(0))
+		return clibase.UsageErrorf("tui takes flags only, got %q", fs.Arg(0))
 	}
 	c, err := g.clientVia("tui")
 	if err != nil {

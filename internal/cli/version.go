@@ -6,6 +6,8 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // version is set at build time with -ldflags "-X …/internal/cli.version=v1.2.3";
@@ -24,12 +26,12 @@ func versionString() string {
 }
 
 func runVersion(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := clibase.NewFlagSet("version", stderr)
+	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErrorf("version takes no arguments")
+		return clibase.UsageErrorf("version takes no arguments")
 	}
 	fmt.Fprintf(stdout, "toolgate %s %s %s/%s\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return nil
