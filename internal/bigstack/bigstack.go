@@ -1,6 +1,6 @@
 // Package bigstack grows the main goroutine's stack once, to 32 KB, when
 // its package initialisation starts. Imported for its side effect by the
-// per-call hook binary:
+// per-call hook binary and by toolgate:
 //
 //	import _ "github.com/toolgate/toolgate/internal/bigstack"
 //
@@ -14,8 +14,9 @@
 //
 // It must import nothing: packages are initialised dependencies first,
 // then in import-path order, so a package with no imports whose path
-// sorts before "internal/…" is initialised before every other package
-// outside the runtime.
+// sorts before "internal/…" is initialised before every other toolgate
+// package (in the hook, before every package outside the runtime; in
+// toolgate, after the third-party ones whose paths sort before it).
 package bigstack
 
 // never is false; the compiler cannot know it, so the frame below stays.
