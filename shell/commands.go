@@ -26,8 +26,10 @@ import (
 // building the families' maps and merging them was most of its work.
 //
 // What the analysis knows of a command by its name alone, its roles (a
-// shell, a downloader, a database shell), is lists in commandRoles
-// (roles.go), merged the same way into roleTable.
+// shell, a downloader, a database shell), an interpreter's options and
+// the critical risks worth checking, is lists in commandRoles,
+// commandInterpreters and commandRiskChecks (roles.go), merged the same
+// way into roleTable.
 
 // commandSpec returns the command table's entry for name, nil for a
 // command the table does not know.

@@ -68,9 +68,21 @@ func mergedRoles() ([]namedRoles, error) {
 			by[name] |= roleInterpreter
 		}
 	}
+	checks := map[string]riskCheck{}
+	for _, l := range commandRiskChecks() {
+		for _, name := range l.names {
+			if _, ok := checks[name]; ok {
+				return nil, fmt.Errorf("%q has two risk checks", name)
+			}
+			checks[name] = l.check
+			if _, ok := by[name]; !ok {
+				by[name] = 0
+			}
+		}
+	}
 	out := make([]namedRoles, 0, len(by))
 	for name, r := range by {
-		out = append(out, namedRoles{name: name, roles: r, code: opts[name].code, val: opts[name].val})
+		out = append(out, namedRoles{name: name, roles: r, check: checks[name], code: opts[name].code, val: opts[name].val})
 	}
 	slices.SortFunc(out, func(a, b namedRoles) int { return strings.Compare(a.name, b.name) })
 	return out, nil
@@ -231,9 +243,18 @@ func tableSource(table map[string]*cmdSpec, roles []namedRoles) ([]byte, error) 
 	b.WriteString("// name, sorted by name.\n")
 	b.WriteString("var roleTable = [...]namedRoles{\n")
 	for _, e := range roles {
-		fmt.Fprintf(&b, "{name: %q, roles: ", e.name)
-		if err := writeConst(&b, reflect.ValueOf(e.roles)); err != nil {
-			return nil, fmt.Errorf("%s: %w", e.name, err)
+		fmt.Fprintf(&b, "{name: %q", e.name)
+		if e.roles != 0 {
+			b.WriteString(", roles: ")
+			if err := writeConst(&b, reflect.ValueOf(e.roles)); err != nil {
+				return nil, fmt.Errorf("%s: %w", e.name, err)
+			}
+		}
+		if e.check != noRiskCheck {
+			b.WriteString(", check: ")
+			if err := writeConst(&b, reflect.ValueOf(e.check)); err != nil {
+				return nil, fmt.Errorf("%s: %w", e.name, err)
+			}
 		}
 		if e.code != "" {
 			fmt.Fprintf(&b, ", code: %q", e.code)
@@ -416,7 +437,9 @@ var constNames = map[reflect.Type][]string{
 	reflect.TypeFor[fileKind]():  {"noFiles", "readAll", "writeAll", "copyKind", "moveKind", "linkKind", "modeKind", "pairKind", "firstKind", "scpKind", "writeFirst", "writeSecond", "bySub", "fetchKind", "tarKind", "compressKind", "codeKind", "syncKind"},
 	reflect.TypeFor[fileRole]():  {"noRole", "fileRead", "fileWrite", "fileOutput", "fileDir", "fileArchive", "fileChdir"},
 	reflect.TypeFor[valueForm](): {"formPath", "formAt", "formAnyAt", "formField", "formNoAssign", "formWriteOut", "formItem", "formRevPath"},
-	reflect.TypeFor[runner]():    {"runsNothing", "runsFindExec", "runsFdExec", "runsGitExec", "runsChdir", "runsSource"},
+	reflect.TypeFor[riskCheck](): {"noRiskCheck", "checkTreeDelete", "checkTreeMode", "checkTreeOwner", "checkFormat", "checkDeviceWrite",
+		"checkShutdown", "checkRunlevel", "checkSystemctlPower", "checkFindDelete"},
+	reflect.TypeFor[runner](): {"runsNothing", "runsFindExec", "runsFdExec", "runsGitExec", "runsChdir", "runsSource"},
 	reflect.TypeFor[role](): {"roleShell", "roleFetcher", "roleSQLShell", "roleScriptReader", "roleListReader", "rolePlainCommand",
 		"roleOpener", "rolePlainProgram", "roleServiceClient", "roleInterpreter", "roleGitPrinter"},
 }

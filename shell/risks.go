@@ -223,10 +223,15 @@ func isWhole(rest string) bool {
 	return stripWhole("/"+strings.TrimLeft(rest, "/")) == "/"
 }
 
-// risks checks a simple command for critical patterns.
+// risks checks a simple command for critical patterns: the code its
+// risk check names (commandRiskChecks).
 func (w *walker) risks(name string, args []word, text string, d *dirState) {
-	switch name {
-	case "rm", "rimraf", "del-cli":
+	var check riskCheck
+	if e := roleEntry(name); e != nil {
+		check = e.check
+	}
+	switch check {
+	case checkTreeDelete:
 		spec, texts := commandSpec(name), wordTexts(args)
 		if spec.hasAny(texts, "--no-preserve-root") {
 			w.critical(RiskRecursiveDelete, name+" --no-preserve-root disables the protection against deleting the whole file system", text)
@@ -239,20 +244,20 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 				}
 			}
 		}
-	case "chmod", "chown", "chgrp":
+	case checkTreeMode, checkTreeOwner:
 		spec, texts := commandSpec(name), wordTexts(args)
 		ops := spec.operands(texts)
 		if !spec.hasAny(texts, spec.rareFields().recursive...) || len(ops) < 2 {
 			return
 		}
 		mode := args[ops[0]].text
-		if name == "chmod" && !worldWritable(mode) {
+		if check == checkTreeMode && !worldWritable(mode) {
 			return
 		}
 		for _, i := range ops[1:] {
 			if what, ok := w.dangerous(args[i], d); ok {
 				reason := "recursive " + name + " " + mode + " of " + what
-				if name == "chmod" {
+				if check == checkTreeMode {
 					reason += " makes every file in it writable by anyone"
 				} else {
 					reason += " hands every file in it to another owner"
@@ -261,26 +266,26 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 				break
 			}
 		}
-	case "mkfs", "mke2fs", "mkswap", "wipefs", "mkdosfs":
+	case checkFormat:
 		w.critical(RiskFormatDisk, name+" formats a file system, destroying the data on it", text)
-	case "dd":
+	case checkDeviceWrite:
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a.text, "of=/dev/"); ok && !nonFile("/dev/"+v) {
 				w.critical(RiskDeviceWrite, "dd writes directly to the device /dev/"+v+", destroying its data", text)
 			}
 		}
-	case "shutdown", "reboot", "halt", "poweroff":
+	case checkShutdown:
 		for _, a := range args {
 			if a.text == "-c" || a.text == "--help" {
 				return
 			}
 		}
 		w.critical(RiskShutdown, name+" shuts down or restarts the machine", text)
-	case "init", "telinit":
+	case checkRunlevel:
 		if len(args) > 0 && (args[0].text == "0" || args[0].text == "6") {
 			w.critical(RiskShutdown, name+" "+args[0].text+" shuts down or restarts the machine", text)
 		}
-	case "systemctl":
+	case checkSystemctlPower:
 		for _, a := range args {
 			if strings.HasPrefix(a.text, "-") {
 				continue
@@ -291,7 +296,7 @@ func (w *walker) risks(name string, args []word, text string, d *dirState) {
 			}
 			break
 		}
-	case "find":
+	case checkFindDelete:
 		// find / -delete
 		var roots []word
 		for _, a := range args {

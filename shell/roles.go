@@ -112,17 +112,59 @@ type interpreterList struct {
 	code, val string
 }
 
+// A riskCheck names the code that finds a command's critical risks
+// (walker.risks), what its name alone makes worth checking: the target of
+// a recursive delete or mode change, a device dd writes, a shutdown.
+type riskCheck uint8
+
+// The risk checks.
+const (
+	noRiskCheck         riskCheck = iota
+	checkTreeDelete               // a recursive delete of /, ~ or the like; --no-preserve-root
+	checkTreeMode                 // a recursive chmod that makes such a tree writable by anyone
+	checkTreeOwner                // a recursive chown or chgrp of such a tree
+	checkFormat                   // formats a file system, whatever its arguments
+	checkDeviceWrite              // dd of=/dev/DISK
+	checkShutdown                 // shuts down or restarts, unless -c or --help
+	checkRunlevel                 // init 0, init 6
+	checkSystemctlPower           // systemctl poweroff, reboot, halt, kexec
+	checkFindDelete               // find -delete under a starting point like /
+)
+
+// commandRiskChecks are the commands of each risk check, merged into
+// roleTable with the roles (mkfs.TYPE is checkFormat by its prefix).
+func commandRiskChecks() []riskList {
+	return []riskList{
+		{checkTreeDelete, []string{"rm", "rimraf", "del-cli"}},
+		{checkTreeMode, []string{"chmod"}},
+		{checkTreeOwner, []string{"chown", "chgrp"}},
+		{checkFormat, []string{"mkfs", "mke2fs", "mkswap", "wipefs", "mkdosfs"}},
+		{checkDeviceWrite, []string{"dd"}},
+		{checkShutdown, []string{"shutdown", "reboot", "halt", "poweroff"}},
+		{checkRunlevel, []string{"init", "telinit"}},
+		{checkSystemctlPower, []string{"systemctl"}},
+		{checkFindDelete, []string{"find"}},
+	}
+}
+
+// riskList is the commands of one risk check.
+type riskList struct {
+	check riskCheck
+	names []string
+}
+
 // roleList is the commands of one role.
 type roleList struct {
 	role  role
 	names []string
 }
 
-// namedRoles is an entry of roleTable: a name's roles and, for an
-// interpreter of commandInterpreters, its options.
+// namedRoles is an entry of roleTable: a name's roles, its risk check
+// and, for an interpreter of commandInterpreters, its options.
 type namedRoles struct {
 	name      string
 	roles     role
+	check     riskCheck
 	code, val string
 }
 
