@@ -22,6 +22,11 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandboxcmd.EnterFlag {
+		// The inside half becomes the command at once: no signal
+		// handling (its thread) and no lookup of this program.
+		os.Exit(clibase.ExitCode(sandboxcmd.Enter(), os.Stderr))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	self, err := os.Executable()
 	if err != nil {

@@ -53,7 +53,7 @@ type profileFile struct {
 // inside half runs in a new process of the same program).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, self string, enter []string) error {
 	if len(args) > 0 && args[0] == EnterFlag {
-		return sandboxEnter()
+		return Enter()
 	}
 	fs := clibase.NewFlagSet("sandbox", stderr)
 	var workspaces, net clibase.StringList
@@ -189,8 +189,9 @@ func printProfile(stdout io.Writer, as string, makeProfile func() (*sandbox.Prof
 	return nil
 }
 
-// sandboxEnter is the inside half: it only returns on failure.
-func sandboxEnter() error {
+// Enter is the inside half (what Run does given EnterFlag): it only
+// returns on failure, with the exit status to report.
+func Enter() error {
 	err := sandbox.Enter()
 	var ee *sandbox.ExecError
 	if errors.As(err, &ee) {
