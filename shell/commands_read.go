@@ -380,8 +380,8 @@ func readCommands() map[string]*cmdSpec {
 		// an output file is not a read, nor is the client with no SQL
 		// given (it runs what its input says).
 		"psql":              {read: &readSpec{readSQL: []string{"-c", "--command"}, readWith: []string{"-l", "--list"}, notReadWith: []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}}},
-		"mysql":             {read: &readSpec{readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}}},
-		"mariadb":           {read: &readSpec{readSQL: []string{"-e", "--execute"}, notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}}},
+		"mysql":             {read: &readSpec{readSQL: []string{"-e", "--execute"}, notReadWith: mysqlNotRead}},
+		"mariadb":           {read: &readSpec{readSQL: []string{"-e", "--execute"}, notReadWith: mysqlNotRead}},
 		"sqlite3":           {read: &readSpec{readSQL: []string{""}, notReadWith: []string{"-cmd", "-init", "-A", "-archive"}}},
 		"clickhouse-client": {read: &readSpec{readSQL: []string{"-q", "--query"}, notReadWith: []string{"--queries-file"}}},
 		"redis-cli":         {read: &readSpec{readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}, notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}}},

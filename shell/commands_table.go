@@ -3024,7 +3024,7 @@ var sharedSpec71 = cmdSpec{
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
 	effect:   EffectNetwork,
-	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--defaults-file", "--defaults-extra-file"}, readSQL: []string{"-e", "--execute"}},
+	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}, readSQL: []string{"-e", "--execute"}},
 }
 
 var sharedSpec72 = cmdSpec{

@@ -72,10 +72,7 @@ func sqlDropKind(w string) bool {
 // data (sqlDestroys).
 func sqlStatementDestroys(st []sqlToken, depth int) bool {
 	if st[0].kind == sqlMetaTok {
-		cmd, args, _ := strings.Cut(strings.TrimLeft(st[0].text, sqlSpace), " ")
-		if i := strings.IndexAny(cmd, sqlSpace); i >= 0 {
-			cmd, args = cmd[:i], cmd[i:]+" "+args
-		}
+		cmd, args := sqlMetaSplit(st[0].text)
 		// A client command's arguments are read as SQL too: mysql reads
 		// on after \G, \copy and \set take a query or a value.
 		return sqlRunsScript(cmd) || args != "" && sqlDestroysIn(args, depth+1)
@@ -695,7 +692,9 @@ func anyValue(string) bool { return true }
 
 // clientShell reports whether a command given to a SQL or transfer
 // client runs a shell command: psql's and mysql's "\\!", lftp's and
-// ftp's leading "!", mysql's "system".
+// ftp's leading "!", mysql's "system"; or, as the SQL scanner reads it
+// (sqlRunsShell), a pipe to a command, a pager or an editor, COPY …
+// PROGRAM.
 func clientShell(q string) bool {
 	for _, line := range strings.FieldsFunc(q, func(r rune) bool { return r == '\n' || r == ';' }) {
 		line = strings.TrimSpace(line)
@@ -703,16 +702,81 @@ func clientShell(q string) bool {
 			return true
 		}
 	}
-	return strings.Contains(q, "\\!")
+	return strings.Contains(q, "\\!") || sqlRunsShell(q)
 }
 
 // sqliteShell reports whether sqlite3 input runs a program or loads a
-// library: the dot commands .shell, .system and .load.
+// library: the dot commands .shell, .system and .load, or, as the SQL
+// scanner reads it (sqlRunsShell), a pipe to a command, a spreadsheet
+// application or an editor.
 func sqliteShell(q string) bool {
 	for _, line := range strings.FieldsFunc(q, func(r rune) bool { return r == '\n' || r == ';' }) {
 		line = strings.TrimSpace(line)
 		for _, dot := range [...]string{".shell", ".system", ".load"} {
 			if rest, ok := strings.CutPrefix(line, dot); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+				return true
+			}
+		}
+	}
+	return sqlRunsShell(q)
+}
+
+// sqlPipeCommands are the client commands whose file argument, begun
+// with "|", is a shell command their output or input goes through
+// (psql's \o |cmd and \g (format=csv) |cmd, sqlite3's .once |cmd and
+// .import |cmd).
+var sqlPipeCommands = map[string]bool{
+	`\o`: true, `\out`: true, `\g`: true, `\gx`: true, `\w`: true, `\write`: true,
+	".once": true, ".output": true, ".import": true, ".read": true,
+}
+
+// sqlProgramCommands are the client commands that run a program
+// whatever their arguments: an editor, a pager, a spreadsheet
+// application, an environment variable a pager or editor is read from.
+var sqlProgramCommands = map[string]bool{
+	`\e`: true, `\edit`: true, `\ef`: true, `\ev`: true, `\setenv`: true, `\P`: true, ".excel": true,
+}
+
+// sqlRunsShell reports whether SQL text, under any dialect's reading
+// (sqlScan), runs a shell command on the client or the server: a pipe
+// client command (sqlPipeCommands), a program one (sqlProgramCommands),
+// sqlite3's .once -x/-e, COPY or \copy … PROGRAM, mysql's pager,
+// sqlite3's edit().
+func sqlRunsShell(q string) bool {
+	for _, d := range sqlDialects {
+		for _, st := range sqlScan(q, d).stmts {
+			if st[0].kind == sqlMetaTok {
+				cmd, args := sqlMetaSplit(st[0].text)
+				arg := strings.TrimLeft(args, sqlSpace)
+				if strings.HasPrefix(arg, "(") {
+					_, arg, _ = strings.Cut(arg, ")") // \g (format=csv) FILE
+				}
+				arg = strings.TrimLeft(arg, sqlSpace+`'"`)
+				if sqlProgramCommands[cmd] || sqlPipeCommands[cmd] && strings.HasPrefix(arg, "|") ||
+					cmd == ".once" && (strings.HasPrefix(arg, "-x") || strings.HasPrefix(arg, "-e")) ||
+					cmd == `\copy` && sqlHasWord(sqlScan(args, d), "program") {
+					return true
+				}
+				continue
+			}
+			if st[0].kind == sqlWordTok && (st[0].text == "pager" || st[0].text == "copy" && sqlHasWord(sqlText{stmts: [][]sqlToken{st}}, "program")) {
+				return true
+			}
+			for _, w := range st {
+				if w.kind == sqlWordTok && w.call && w.text == "edit" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sqlHasWord reports whether a reading holds the bare word w.
+func sqlHasWord(t sqlText, w string) bool {
+	for _, st := range t.stmts {
+		for _, tok := range st {
+			if tok.kind == sqlWordTok && tok.text == w {
 				return true
 			}
 		}

@@ -230,3 +230,11 @@ func sqlConnectsPlainly(readSQL []string, opts []optArg, args []string, ops []in
 	}
 	return true
 }
+
+// mysqlNotRead are the options with which mysql and mariadb given SQL
+// that only reads still do more: write a file (--tee), run a program
+// (--pager), run statements (--init-command, an option file) or load a
+// client plugin, a library, from a directory the command names
+// (--plugin-dir with --default-auth).
+var mysqlNotRead = []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file",
+	"--defaults-extra-file", "--plugin-dir", "--default-auth"}

@@ -292,3 +292,14 @@ func sqlDollarTag(q string, i int) (string, bool) {
 	}
 	return "", false
 }
+
+// sqlMetaSplit splits a client command's token (sqlMetaTok) into its
+// name (\g, .once) and the rest of its line.
+func sqlMetaSplit(text string) (cmd, args string) {
+	text = strings.TrimLeft(text, sqlSpace)
+	i := strings.IndexAny(text, sqlSpace)
+	if i < 0 {
+		return text, ""
+	}
+	return text[:i], text[i:]
+}
