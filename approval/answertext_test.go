@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -27,7 +26,7 @@ func TestApproverTextMasked(t *testing.T) {
 	e := newEnv(t)
 
 	denied := e.ask(t, shellCall("s1", "c1", "make deploy"))
-	if _, err := e.broker.Deny(ctx, denied.ID, approval.DenyRequest{Mode: toolgate.DenySoft, Reason: "use key " + key, Feedback: "or the token " + token}, human); err != nil {
+	if _, err := e.broker.Deny(ctx, denied.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft, Reason: "use key " + key, Feedback: "or the token " + token}, human); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.get(t, denied.ID).Resolution; !strings.Contains(r.Reason, "AKIA…[redacted]") || !strings.Contains(r.Feedback, "ghp_…[redacted]") {
@@ -36,7 +35,7 @@ func TestApproverTextMasked(t *testing.T) {
 
 	q := e.ask(t, toolgate.Call{ID: "q1", Session: "s2", Tool: "AskUserQuestion", Args: map[string]any{"question": "Which key?"}})
 	answer, _ := json.Marshal("the key is " + key)
-	if _, err := e.broker.Approve(ctx, q.ID, approval.ApproveRequest{Answer: answer}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, q.ID, toolgate.ApproveRequest{Answer: answer}, human); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.get(t, q.ID).Resolution; !strings.Contains(string(r.Answer), "AKIA…[redacted]") {
@@ -48,16 +47,16 @@ func TestApproverTextMasked(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"command": cmd})
 		return b
 	}
-	if _, err := e.broker.Approve(ctx, edited.ID, approval.ApproveRequest{Modifications: mods("AWS_ACCESS_KEY_ID=" + key + " make deploy")}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+	if _, err := e.broker.Approve(ctx, edited.ID, toolgate.ApproveRequest{Modifications: mods("AWS_ACCESS_KEY_ID=" + key + " make deploy")}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 		t.Errorf("edited arguments with a secret: %v", err)
 	}
-	if _, err := e.broker.Approve(ctx, edited.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "curl -H 'Authorization: Bearer " + token + "' *"}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+	if _, err := e.broker.Approve(ctx, edited.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "curl -H 'Authorization: Bearer " + token + "' *"}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 		t.Errorf("a grant pattern with a secret: %v", err)
 	}
 	if got := e.get(t, edited.ID); got.Status != toolgate.StatusPending {
 		t.Fatalf("a refused answer changed the approval: %s", got.Status)
 	}
-	if _, err := e.broker.Approve(ctx, edited.ID, approval.ApproveRequest{Modifications: mods("make deploy-staging")}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, edited.ID, toolgate.ApproveRequest{Modifications: mods("make deploy-staging")}, human); err != nil {
 		t.Errorf("edited arguments without a secret: %v", err)
 	}
 

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // batchCall is call i of a batch of n.
@@ -31,7 +30,7 @@ func TestAnswerRestOfBatch(t *testing.T) {
 		second := e.ask(t, batchCall("b1", 1, 3, "make release"))
 		third := e.ask(t, batchCall("b1", 2, 3, "make publish"))
 		other := e.ask(t, batchCall("b2", 0, 1, "make clean"))
-		if _, err := e.broker.Approve(ctx, first.ID, approval.ApproveRequest{Rest: true}, human); err != nil {
+		if _, err := e.broker.Approve(ctx, first.ID, toolgate.ApproveRequest{Rest: true}, human); err != nil {
 			t.Fatal(err)
 		}
 		for _, a := range []*toolgate.Approval{first, second, third} {
@@ -51,7 +50,7 @@ func TestAnswerRestOfBatch(t *testing.T) {
 		if _, err := e.broker.SetMode(ctx, "s1", toolgate.ModeAutoDeny, human); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.broker.Approve(ctx, first.ID, approval.ApproveRequest{Rest: true}, human); err != nil {
+		if _, err := e.broker.Approve(ctx, first.ID, toolgate.ApproveRequest{Rest: true}, human); err != nil {
 			t.Fatal(err)
 		}
 		if got := e.get(t, first.ID); got.Status != toolgate.StatusApproved {
@@ -67,7 +66,7 @@ func TestAnswerRestOfBatch(t *testing.T) {
 		first := e.ask(t, batchCall("b1", 0, 2, "make deploy"))
 		second := e.ask(t, batchCall("b1", 1, 2, "make release"))
 		other := e.ask(t, batchCall("b2", 0, 1, "make clean"))
-		if _, err := e.broker.Deny(ctx, first.ID, approval.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not today", Rest: true}, human); err != nil {
+		if _, err := e.broker.Deny(ctx, first.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not today", Rest: true}, human); err != nil {
 			t.Fatal(err)
 		}
 		if got := e.get(t, second.ID); got.Status != toolgate.StatusDenied || got.Resolution.Feedback != "not today" {
@@ -81,10 +80,10 @@ func TestAnswerRestOfBatch(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
 		a := e.ask(t, shellCall("s1", "c1", "make deploy"))
-		if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Rest: true}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+		if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{Rest: true}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 			t.Fatalf("approve rest: %v", err)
 		}
-		if _, err := e.broker.Deny(ctx, a.ID, approval.DenyRequest{Rest: true}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+		if _, err := e.broker.Deny(ctx, a.ID, toolgate.DenyRequest{Rest: true}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 			t.Fatalf("deny rest: %v", err)
 		}
 		if got := e.get(t, a.ID); got.Status != toolgate.StatusPending {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/store/fsrules"
 )
 
@@ -41,7 +40,7 @@ func BenchmarkWithWaiting(b *testing.B) {
 	ctx := context.Background()
 	var first *toolgate.Approval
 	for i := range 100 {
-		r, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: shellCall("s1", fmt.Sprint("c", i), fmt.Sprint("make target-", i))})
+		r, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: shellCall("s1", fmt.Sprint("c", i), fmt.Sprint("make target-", i))})
 		if err != nil || r.Approval == nil {
 			b.Fatalf("submit %d: %v", i, err)
 		}

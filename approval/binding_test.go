@@ -55,12 +55,12 @@ func TestResubmittedCallID(t *testing.T) {
 			t.Fatalf("approval.requested audit entry lacks the digest: %v %v", requested, err)
 		}
 		if answered {
-			if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{}, human); err != nil {
+			if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{}, human); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for name, c := range attacks {
-			r, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: c})
+			r, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: c})
 			if toolgate.ErrorCodeOf(err) != toolgate.EConflict {
 				t.Fatalf("answered=%v %s: got %+v, %v; want a conflict", answered, name, r, err)
 			}

@@ -38,7 +38,7 @@ const defaultSessionPrefix = DefaultSession + ":"
 // default session ("default:NAME"); an agent that names another
 // credential's default session is told it does not exist (ENotFound).
 // Anyone else means id as given, DefaultSession when it is empty.
-func SessionFor(id string, by Actor) (string, error) {
+func SessionFor(id string, by toolgate.Actor) (string, error) {
 	if !by.Agent {
 		if id == "" {
 			return DefaultSession, nil
@@ -56,7 +56,7 @@ func SessionFor(id string, by Actor) (string, error) {
 }
 
 // gate is the Actor the broker records for what it decides by itself.
-var gate = Actor{Name: "toolgate", Via: "rules"}
+var gate = toolgate.Actor{Name: "toolgate", Via: "rules"}
 
 // Broker holds pending approvals and answers them. It is safe for
 // concurrent use.
@@ -227,7 +227,7 @@ func newID(prefix string) string {
 // normalize fills a call's defaults and checks what every call needs. A
 // dry run needs no call id; Submit gives a call without one a random id.
 // A call that names no session is in by's default session (SessionFor).
-func normalize(c *toolgate.Call, needID bool, by Actor) error {
+func normalize(c *toolgate.Call, needID bool, by toolgate.Actor) error {
 	if strings.TrimSpace(c.Tool) == "" {
 		return toolgate.Errorf(toolgate.EInvalid, "call has no tool")
 	}
@@ -253,7 +253,7 @@ func normalize(c *toolgate.Call, needID bool, by Actor) error {
 
 // session returns the call's session, creating it on first use with the
 // workspace's mode.
-func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine, by Actor) (*toolgate.Session, error) {
+func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine, by toolgate.Actor) (*toolgate.Session, error) {
 	s, err := b.getSession(ctx, c.Session)
 	unowned := err == nil && by.Agent && s.Owner == ""
 	if err == nil && s.Workspace != "" && !unowned || err != nil && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
@@ -305,7 +305,7 @@ func (b *Broker) session(ctx context.Context, c *toolgate.Call, e *policy.Engine
 
 // boundSession checks that a session read for a call belongs to the
 // call's workspace and to the submitting credential.
-func (b *Broker) boundSession(s *toolgate.Session, c *toolgate.Call, err error, by Actor) (*toolgate.Session, error) {
+func (b *Broker) boundSession(s *toolgate.Session, c *toolgate.Call, err error, by toolgate.Actor) (*toolgate.Session, error) {
 	if err == nil {
 		if !owns(by, s) {
 			return nil, errSessionNotFound(s.ID)
@@ -329,12 +329,12 @@ func errSessionNotFound(id string) error {
 // run. It reads nothing from the store while the rules, session and
 // grants are cached.
 func (b *Broker) Evaluate(ctx context.Context, c toolgate.Call) (toolgate.Decision, error) {
-	return b.evaluateAs(ctx, c, Actor{})
+	return b.evaluateAs(ctx, c, toolgate.Actor{})
 }
 
 // evaluateAs is Evaluate for a caller: an agent credential cannot
 // evaluate in a session another credential owns.
-func (b *Broker) evaluateAs(ctx context.Context, c toolgate.Call, by Actor) (toolgate.Decision, error) {
+func (b *Broker) evaluateAs(ctx context.Context, c toolgate.Call, by toolgate.Actor) (toolgate.Decision, error) {
 	if err := normalize(&c, false, by); err != nil {
 		return toolgate.Decision{}, err
 	}
@@ -405,7 +405,7 @@ func (b *Broker) decide(ctx context.Context, e *policy.Engine, c *toolgate.Call,
 // the call as a pending approval (or attaches to the one an earlier
 // submission of the same call id created) and returns at once: Wait for
 // its outcome.
-func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error) {
+func (b *Broker) Submit(ctx context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error) {
 	c := req.Call
 	if err := normalize(&c, true, req.By); err != nil {
 		return nil, err
@@ -439,7 +439,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		if err := b.sameCall(ctx, a, &c, sum); err != nil {
 			return nil, err
 		}
-		return &Result{Decision: a.Decision, Approval: a}, nil
+		return &toolgate.Result{Decision: a.Decision, Approval: a}, nil
 	} else if toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
 		return nil, err
 	}
@@ -451,7 +451,7 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		return nil, err
 	}
 	if d.Action != toolgate.Ask || req.NoHold || runsConfined(req, &d) {
-		return &Result{Decision: d}, nil // recorded
+		return &toolgate.Result{Decision: d}, nil // recorded
 	}
 	if err := b.roomToAsk(c.Session); err != nil {
 		return nil, err
@@ -491,13 +491,13 @@ func (b *Broker) Submit(ctx context.Context, req SubmitRequest) (*Result, error)
 		if err := b.sameCall(ctx, existing, &c, sum); err != nil {
 			return nil, err
 		}
-		return &Result{Decision: existing.Decision, Approval: existing}, nil
+		return &toolgate.Result{Decision: existing.Decision, Approval: existing}, nil
 	}
 	b.publish(toolgate.EventApprovalRequested, b.announced(ctx, a), nil)
 	if halted, err := b.haltedSince(ctx, a); err != nil || halted != nil {
-		return &Result{Decision: d, Approval: halted}, err
+		return &toolgate.Result{Decision: d, Approval: halted}, err
 	}
-	return &Result{Decision: d, Approval: a}, nil
+	return &toolgate.Result{Decision: d, Approval: a}, nil
 }
 
 // haltedSince ends an approval Submit just stored if its session was
@@ -562,7 +562,7 @@ const maxStale = 16
 // c is the call as submitted, shown the call with its secrets masked
 // (secrets, nil when there are none, masks the decision): the decision
 // is made about c and recorded about shown.
-func (b *Broker) decideRecorded(ctx context.Context, c, shown *toolgate.Call, secrets *redact.Secrets, sum string, req SubmitRequest) (toolgate.Decision, error) {
+func (b *Broker) decideRecorded(ctx context.Context, c, shown *toolgate.Call, secrets *redact.Secrets, sum string, req toolgate.SubmitRequest) (toolgate.Decision, error) {
 	optimistic := b.feed != nil && b.guard != nil
 	if b.feed != nil && !optimistic {
 		// Another node may have changed grants, modes, stop flags or
@@ -671,7 +671,7 @@ const ConfinedReason = "allowed confined: the agent's host runs it in toolgate's
 
 // runsConfined reports whether ask decision d is allowed confined: it
 // offers a confined allow and the host runs it so.
-func runsConfined(req SubmitRequest, d *toolgate.Decision) bool {
+func runsConfined(req toolgate.SubmitRequest, d *toolgate.Decision) bool {
 	return req.Confined && d.Action == toolgate.Ask && d.Sandbox != nil
 }
 
@@ -770,7 +770,7 @@ func (b *Broker) Wait(ctx context.Context, id string) (*toolgate.Approval, error
 // Several requests may wait on one approval (the same call id submitted
 // twice, seed 004's two waiters): it is cancelled only when the last of
 // those waiting in this process goes away; the others keep waiting.
-func (b *Broker) RequestApproval(ctx context.Context, req SubmitRequest) (*Result, error) {
+func (b *Broker) RequestApproval(ctx context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error) {
 	// Counted from before the submission, so that a request attaching to
 	// the approval is counted before another's departure could cancel it.
 	key := req.Call.Session + "\x00" + req.Call.ID
@@ -834,7 +834,7 @@ func (b *Broker) Get(ctx context.Context, id string) (*toolgate.Approval, error)
 // getAs returns an approval to a caller: an agent credential sees only
 // the approvals of its own sessions; another's is not found, so its
 // arguments and resume token stay with the session's owner.
-func (b *Broker) getAs(ctx context.Context, id string, by Actor) (*toolgate.Approval, error) {
+func (b *Broker) getAs(ctx context.Context, id string, by toolgate.Actor) (*toolgate.Approval, error) {
 	a, err := b.store.GetApproval(ctx, id)
 	if err != nil {
 		return nil, err
@@ -847,7 +847,7 @@ func (b *Broker) getAs(ctx context.Context, id string, by Actor) (*toolgate.Appr
 
 // checkOwner refuses an agent credential an approval of a session it does
 // not own, as not found.
-func (b *Broker) checkOwner(ctx context.Context, a *toolgate.Approval, by Actor) error {
+func (b *Broker) checkOwner(ctx context.Context, a *toolgate.Approval, by toolgate.Actor) error {
 	if !by.Agent {
 		return nil
 	}
@@ -898,7 +898,7 @@ func (b *Broker) pendingApproval(ctx context.Context, id string) (*toolgate.Appr
 // approve answers a pending approval with yes, at the scope the human
 // chose; a scope beyond once adds a grant and re-evaluates every pending
 // approval it could affect (the cascade).
-func (b *Broker) approve(ctx context.Context, id string, req ApproveRequest, by Actor) (*toolgate.Approval, error) {
+func (b *Broker) approve(ctx context.Context, id string, req toolgate.ApproveRequest, by toolgate.Actor) (*toolgate.Approval, error) {
 	a, err := b.pendingApproval(ctx, id)
 	if err != nil {
 		return a, err
@@ -982,7 +982,7 @@ func checkRest(rest bool, a *toolgate.Approval) error {
 // denies what they deny, approving the rest once. An approval answered
 // meanwhile by someone else is left as it is, and so, when approving, is
 // one its submitter required a person's own answer for (Decision.Confirm).
-func (b *Broker) answerRest(ctx context.Context, a *toolgate.Approval, by Actor, deny *DenyRequest) error {
+func (b *Broker) answerRest(ctx context.Context, a *toolgate.Approval, by toolgate.Actor, deny *toolgate.DenyRequest) error {
 	pending, err := b.store.ListApprovals(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Session: a.Call.Session})
 	if err != nil {
 		return err
@@ -1004,9 +1004,9 @@ func (b *Broker) answerRest(ctx context.Context, a *toolgate.Approval, by Actor,
 				break
 			}
 			if d.Action == toolgate.Deny {
-				_, err = b.deny(ctx, p.ID, DenyRequest{Mode: toolgate.DenySoft, Reason: "its own rules deny it: " + d.Reason}, by)
+				_, err = b.deny(ctx, p.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft, Reason: "its own rules deny it: " + d.Reason}, by)
 			} else {
-				_, err = b.approve(ctx, p.ID, ApproveRequest{Scope: toolgate.ScopeOnce}, by)
+				_, err = b.approve(ctx, p.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}, by)
 			}
 		}
 		if err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
@@ -1070,7 +1070,7 @@ func ApplyModifications(args map[string]any, mods json.RawMessage) (map[string]a
 
 // grantFor builds the grant an approval at a scope beyond once creates,
 // checking that its pattern compiles.
-func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.Approval, req ApproveRequest, by Actor) (*toolgate.Grant, error) {
+func (b *Broker) grantFor(ctx context.Context, e *policy.Engine, a *toolgate.Approval, req toolgate.ApproveRequest, by toolgate.Actor) (*toolgate.Grant, error) {
 	switch req.Scope {
 	case toolgate.ScopeTurn, toolgate.ScopeSession, toolgate.ScopeWorkspace, toolgate.ScopeGlobal:
 	default:
@@ -1170,7 +1170,7 @@ func grantRule(g *toolgate.Grant) policy.Rule {
 // deny answers a pending approval with no. Soft denies this call and lets
 // the batch go on; hard (the default) also denies the session's other
 // pending calls and sets its stop flag.
-func (b *Broker) deny(ctx context.Context, id string, req DenyRequest, by Actor) (*toolgate.Approval, error) {
+func (b *Broker) deny(ctx context.Context, id string, req toolgate.DenyRequest, by toolgate.Actor) (*toolgate.Approval, error) {
 	if req.Mode == "" {
 		req.Mode = toolgate.DenyHard
 	}
@@ -1192,7 +1192,7 @@ func (b *Broker) deny(ctx context.Context, id string, req DenyRequest, by Actor)
 	audit := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res, &a.Call))
 	resolved, err := b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{audit})
 	if err == nil && req.Rest {
-		rest := DenyRequest{Mode: toolgate.DenySoft, Reason: req.Reason, Feedback: req.Feedback}
+		rest := toolgate.DenyRequest{Mode: toolgate.DenySoft, Reason: req.Reason, Feedback: req.Feedback}
 		err = b.answerRest(ctx, a, by, &rest)
 	}
 	if err != nil || req.Mode == toolgate.DenySoft {
@@ -1219,7 +1219,7 @@ func maskResolution(res *toolgate.Resolution) {
 
 // DenyMessage is what the agent is told when a human denies a call: the
 // feedback, and a reminder of what to do next (seed 002's wording).
-func DenyMessage(tool string, req DenyRequest) string {
+func DenyMessage(tool string, req toolgate.DenyRequest) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "User rejected tool '%s'.", tool)
 	if req.Reason != "" {
@@ -1248,7 +1248,7 @@ func sentence(s string) string {
 
 // stopSession sets the stop flag after a hard deny and denies the
 // session's other pending calls: the batch is over.
-func (b *Broker) stopSession(ctx context.Context, a *toolgate.Approval, by Actor) error {
+func (b *Broker) stopSession(ctx context.Context, a *toolgate.Approval, by toolgate.Actor) error {
 	unlock, err := b.lockSession(ctx, a.Call.Session)
 	if err != nil {
 		return err
@@ -1305,7 +1305,7 @@ func (b *Broker) Resolve(ctx context.Context, id string, res toolgate.Resolution
 		res.At = b.now()
 	}
 	maskResolution(&res)
-	by := Actor{Name: res.By, Via: res.Via}
+	by := toolgate.Actor{Name: res.By, Via: res.Via}
 	entry := b.auditEntry(string(toolgate.EventApprovalResolved), &a.Call, a.ID, string(res.Status), by, res.Reason, resolutionData(&res, &a.Call))
 	return b.resolve(ctx, a, res, nil, []toolgate.AuditEntry{entry})
 }
@@ -1338,7 +1338,7 @@ func (b *Broker) resolve(ctx context.Context, a *toolgate.Approval, res toolgate
 
 // cancel ends a pending approval because its waiter went away. An agent
 // credential may cancel only the approvals of its own sessions.
-func (b *Broker) cancel(ctx context.Context, id, reason string, by Actor) (*toolgate.Approval, error) {
+func (b *Broker) cancel(ctx context.Context, id, reason string, by toolgate.Actor) (*toolgate.Approval, error) {
 	if reason == "" {
 		reason = "cancelled"
 	}
@@ -1363,9 +1363,9 @@ func (b *Broker) ResumeByToken(ctx context.Context, token string, approved bool,
 		return nil, err
 	}
 	if !approved {
-		return b.deny(ctx, a.ID, DenyRequest{Mode: toolgate.DenySoft}, by)
+		return b.deny(ctx, a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft}, by)
 	}
-	req := ApproveRequest{Modifications: modifications}
+	req := toolgate.ApproveRequest{Modifications: modifications}
 	// A question tool's answer travels in the modifications (seed 000).
 	var m struct {
 		Answer json.RawMessage `json:"answer"`

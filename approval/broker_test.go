@@ -43,11 +43,11 @@ type env struct {
 	pol    *approval.Workspaces
 }
 
-var human = approval.Actor{Name: "alice", Via: "test"}
+var human = toolgate.Actor{Name: "alice", Via: "test"}
 
 // root is an admin: only an admin's answer may grant globally, tool-wide or
 // wider than the call.
-var root = approval.Actor{Name: "root", Via: "test", Admin: true}
+var root = toolgate.Actor{Name: "root", Via: "test", Admin: true}
 
 // newEnv starts a broker on a fresh SQLite store and rules directory. The
 // workspace "default" starts with a document where shell commands ask.
@@ -94,9 +94,9 @@ func shellCall(session, id, command string) toolgate.Call {
 	return toolgate.Call{ID: id, Session: session, Tool: "Bash", Args: map[string]any{"command": command}}
 }
 
-func (e *env) submit(t *testing.T, c toolgate.Call) *approval.Result {
+func (e *env) submit(t *testing.T, c toolgate.Call) *toolgate.Result {
 	t.Helper()
-	r, err := e.broker.Submit(context.Background(), approval.SubmitRequest{Call: c})
+	r, err := e.broker.Submit(context.Background(), toolgate.SubmitRequest{Call: c})
 	if err != nil {
 		t.Fatalf("submit %+v: %v", c, err)
 	}
@@ -126,7 +126,7 @@ func TestApproveOnceReleasesWaiter(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
-	sub := e.broker.Subscribe(ctx, approval.EventFilter{})
+	sub := e.broker.Subscribe(ctx, toolgate.EventFilter{})
 	defer sub.Close()
 	a := e.ask(t, shellCall("s1", "c1", "git push origin main"))
 	if a.ResumeToken == "" || a.ID == a.ResumeToken || !strings.HasPrefix(a.ID, "ap_") {
@@ -144,7 +144,7 @@ func TestApproveOnceReleasesWaiter(t *testing.T) {
 		}
 		done <- got
 	}()
-	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	got := <-done
@@ -157,7 +157,7 @@ func TestApproveOnceReleasesWaiter(t *testing.T) {
 	// Once means once: the same command asks again.
 	e.ask(t, shellCall("s1", "c2", "git push origin main"))
 	// A second answer changes nothing.
-	if _, err := e.broker.Deny(ctx, a.ID, approval.DenyRequest{}, human); toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+	if _, err := e.broker.Deny(ctx, a.ID, toolgate.DenyRequest{}, human); toolgate.ErrorCodeOf(err) != toolgate.EConflict {
 		t.Fatalf("second answer: %v, want conflict", err)
 	}
 }
@@ -183,7 +183,7 @@ func TestScopes(t *testing.T) {
 				by = root
 			}
 			// The person widens the grant to the suggested pattern.
-			got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: tc.scope, Pattern: "git push *"}, by)
+			got, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: tc.scope, Pattern: "git push *"}, by)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,7 +230,7 @@ func TestToolGrantIsToolScoped(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	a := e.ask(t, toolgate.Call{ID: "c1", Session: "s", Tool: "mcp__gh__create_issue"})
-	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantTool}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantTool}, human); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.final(t, toolgate.Call{ID: "c2", Session: "s", Tool: "mcp__gh__create_issue"}); got != toolgate.Allow {
@@ -249,7 +249,7 @@ func TestCascade(t *testing.T) {
 	b := e.ask(t, shellCall("s1", "c2", "git push origin dev"))
 	c := e.ask(t, shellCall("s1", "c3", "rm -rf build"))
 	d := e.ask(t, shellCall("s2", "c4", "git push origin main"))
-	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}, human); err != nil {
 		t.Fatal(err)
 	}
 	got, err := e.broker.Get(ctx, b.ID)
@@ -277,7 +277,7 @@ func TestDenySoftAndHard(t *testing.T) {
 	}
 	a := e.ask(t, batch("c1", 0, "npm install"))
 	b := e.ask(t, batch("c2", 1, "npm run build"))
-	soft, err := e.broker.Deny(ctx, a.ID, approval.DenyRequest{Mode: toolgate.DenySoft, Feedback: "Don't install that"}, human)
+	soft, err := e.broker.Deny(ctx, a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft, Feedback: "Don't install that"}, human)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestDenySoftAndHard(t *testing.T) {
 	}
 	c := e.ask(t, batch("c3", 2, "npm test"))
 	// Hard is the default: this call and the rest of the batch end.
-	hard, err := e.broker.Deny(ctx, b.ID, approval.DenyRequest{}, human)
+	hard, err := e.broker.Deny(ctx, b.ID, toolgate.DenyRequest{}, human)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,14 +335,14 @@ func TestExpiry(t *testing.T) {
 	if got.Status != toolgate.StatusExpired || got.Resolution.Reason != "approval timed out (no host response)" {
 		t.Fatalf("expired approval %+v", got.Resolution)
 	}
-	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{}, human); toolgate.ErrorCodeOf(err) != toolgate.EConflict {
+	if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{}, human); toolgate.ErrorCodeOf(err) != toolgate.EConflict {
 		t.Fatalf("approve after expiry: %v", err)
 	}
 	// An answer that arrives after the expiry time but before any sweep
 	// still cannot approve.
 	b := e.ask(t, shellCall("s1", "c2", "make deploy"))
 	e.clock.Add(2 * time.Minute)
-	if got, err := e.broker.Approve(ctx, b.ID, approval.ApproveRequest{}, human); toolgate.ErrorCodeOf(err) != toolgate.EConflict || got.Status != toolgate.StatusExpired {
+	if got, err := e.broker.Approve(ctx, b.ID, toolgate.ApproveRequest{}, human); toolgate.ErrorCodeOf(err) != toolgate.EConflict || got.Status != toolgate.StatusExpired {
 		t.Fatalf("late approve: %v %+v", err, got)
 	}
 }
@@ -361,7 +361,7 @@ func TestExpiryTimerIsExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	r, err := b.Submit(ctx, approval.SubmitRequest{Call: shellCall("s", "c", "make")})
+	r, err := b.Submit(ctx, toolgate.SubmitRequest{Call: shellCall("s", "c", "make")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,13 +377,13 @@ func TestRequestApprovalCancelsWhenWaiterLeaves(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	sub := e.broker.Subscribe(context.Background(), approval.EventFilter{Session: "s1"})
+	sub := e.broker.Subscribe(context.Background(), toolgate.EventFilter{Session: "s1"})
 	defer sub.Close()
 	go func() {
 		<-sub.Events() // requested
 		cancel()
 	}()
-	r, err := e.broker.RequestApproval(ctx, approval.SubmitRequest{Call: shellCall("s1", "c1", "make")})
+	r, err := e.broker.RequestApproval(ctx, toolgate.SubmitRequest{Call: shellCall("s1", "c1", "make")})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
@@ -404,7 +404,7 @@ func TestAttachByCallID(t *testing.T) {
 	if other := e.ask(t, shellCall("s2", "c1", "make")); other.ID == a.ID {
 		t.Fatal("call ids are per session")
 	}
-	if _, err := e.broker.Approve(context.Background(), a.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := e.broker.Approve(context.Background(), a.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	r := e.submit(t, shellCall("s1", "c1", "make"))
@@ -437,13 +437,13 @@ func TestQuestionToolAnswers(t *testing.T) {
 	b := e.ask(t, shellCall("s", "c1", "make"))
 	// An answer for a tool that is not a question tool is rejected and
 	// changes nothing.
-	if _, err := e.broker.Approve(ctx, b.ID, approval.ApproveRequest{Answer: json.RawMessage(`"fabricated"`)}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+	if _, err := e.broker.Approve(ctx, b.ID, toolgate.ApproveRequest{Answer: json.RawMessage(`"fabricated"`)}, human); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 		t.Fatalf("answer for Bash: %v", err)
 	}
 	if got, _ := e.broker.Get(ctx, b.ID); got.Status != toolgate.StatusPending {
 		t.Fatalf("rejected answer changed the approval: %s", got.Status)
 	}
-	got, err := e.broker.Approve(ctx, q.ID, approval.ApproveRequest{Answer: json.RawMessage(`"staging"`)}, human)
+	got, err := e.broker.Approve(ctx, q.ID, toolgate.ApproveRequest{Answer: json.RawMessage(`"staging"`)}, human)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +492,7 @@ func TestEventsResumeAndReplay(t *testing.T) {
 	a := e.ask(t, shellCall("s1", "c1", "make a"))
 	b := e.ask(t, shellCall("s2", "c2", "make b"))
 	// A new subscriber is sent every pending approval first.
-	sub := e.broker.Subscribe(ctx, approval.EventFilter{})
+	sub := e.broker.Subscribe(ctx, toolgate.EventFilter{})
 	var replayed []string
 	for range 2 {
 		ev := <-sub.Events()
@@ -504,17 +504,17 @@ func TestEventsResumeAndReplay(t *testing.T) {
 	if replayed[0] != a.ID || replayed[1] != b.ID {
 		t.Fatalf("replay order %v", replayed)
 	}
-	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	ev := <-sub.Events()
 	sub.Close()
 	// Resuming after the last seen event gets what came since; a session
 	// filter keeps other sessions out.
-	if _, err := e.broker.Deny(ctx, b.ID, approval.DenyRequest{Mode: toolgate.DenySoft}, human); err != nil {
+	if _, err := e.broker.Deny(ctx, b.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft}, human); err != nil {
 		t.Fatal(err)
 	}
-	resumed := e.broker.Subscribe(ctx, approval.EventFilter{AfterSeq: ev.Seq, Session: "s2"})
+	resumed := e.broker.Subscribe(ctx, toolgate.EventFilter{AfterSeq: ev.Seq, Session: "s2"})
 	defer resumed.Close()
 	next := <-resumed.Events()
 	if next.Seq <= ev.Seq || next.Approval.ID != b.ID || next.Approval.Status != toolgate.StatusDenied {
@@ -538,7 +538,7 @@ func TestRestartKeepsPending(t *testing.T) {
 	if got := second.ask(t, shellCall("s1", "c1", "make")); got.ID != a.ID {
 		t.Fatalf("re-attach after restart: %s, want %s", got.ID, a.ID)
 	}
-	if _, err := second.broker.Approve(ctx, b.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := second.broker.Approve(ctx, b.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	second.broker.Close()
@@ -570,9 +570,9 @@ func TestConcurrentAnswersOneWins(t *testing.T) {
 			defer wg.Done()
 			var err error
 			if i%2 == 0 {
-				_, err = e.broker.Approve(ctx, a.ID, approval.ApproveRequest{}, human)
+				_, err = e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{}, human)
 			} else {
-				_, err = e.broker.Deny(ctx, a.ID, approval.DenyRequest{Mode: toolgate.DenySoft}, human)
+				_, err = e.broker.Deny(ctx, a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft}, human)
 			}
 			if err == nil {
 				mu.Lock()
@@ -595,7 +595,7 @@ func TestAuditRecordsEverything(t *testing.T) {
 	ctx := context.Background()
 	e.final(t, toolgate.Call{ID: "r1", Session: "s", Tool: "read_file", Args: map[string]any{"path": ".env"}})
 	a := e.ask(t, shellCall("s", "c1", "make"))
-	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession}, human); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := e.broker.Audit(ctx, store.AuditFilter{})
@@ -658,7 +658,7 @@ func TestSessionModeBeforeFirstCall(t *testing.T) {
 		t.Fatalf("session bound to %q (%v), want shop", s.Workspace, err)
 	}
 	c.ID, c.Workspace = "c2", "elsewhere"
-	if _, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: c}); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+	if _, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: c}); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 		t.Fatalf("call from another workspace: %v", err)
 	}
 }
@@ -670,7 +670,7 @@ func TestRevokeWorkspaceGrant(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	a := e.ask(t, shellCall("s1", "c1", "git push origin main"))
-	got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeWorkspace}, human)
+	got, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace}, human)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -692,14 +692,14 @@ func TestRevokeWorkspaceGrant(t *testing.T) {
 func TestDenyMessageWording(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		req  approval.DenyRequest
+		req  toolgate.DenyRequest
 		want string
 	}{
-		{approval.DenyRequest{Reason: "not now", Feedback: "use make", Mode: toolgate.DenySoft},
+		{toolgate.DenyRequest{Reason: "not now", Feedback: "use make", Mode: toolgate.DenySoft},
 			"User rejected tool 'Bash'. Reason: not now. Feedback: use make\n\n[System reminder: Ask the user how they would like to proceed before trying this again.]"},
-		{approval.DenyRequest{Reason: "why?", Feedback: "why?"},
+		{toolgate.DenyRequest{Reason: "why?", Feedback: "why?"},
 			"User rejected tool 'Bash'. Reason: why?\n\n[System reminder: The user stopped this turn. Do not call more tools; wait for the user's next message.]"},
-		{approval.DenyRequest{Feedback: "Don't write that file", Mode: toolgate.DenySoft},
+		{toolgate.DenyRequest{Feedback: "Don't write that file", Mode: toolgate.DenySoft},
 			"User rejected tool 'Bash'. Feedback: Don't write that file\n\n[System reminder: Ask the user how they would like to proceed before trying this again.]"},
 	} {
 		if got := approval.DenyMessage("Bash", c.req); got != c.want {
@@ -721,7 +721,7 @@ func TestGrantVisibleWhenWaiterWakes(t *testing.T) {
 		if r.Approval == nil {
 			t.Fatalf("submit: %+v", r)
 		}
-		go e.broker.Approve(ctx, r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}, human)
+		go e.broker.Approve(ctx, r.Approval.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}, human)
 		if a, err := e.broker.Wait(ctx, r.Approval.ID); err != nil || a.Status != toolgate.StatusApproved {
 			t.Fatalf("wait: %+v %v", a, err)
 		}
@@ -757,7 +757,7 @@ func TestSessionGrantsExactCall(t *testing.T) {
 				if len(sg) == 0 || sg[0].Exact != tc.exact || (tc.suggested != "" && sg[0].Pattern != tc.suggested) {
 					t.Fatalf("suggestions %+v, want exact %q and pattern %q", sg, tc.exact, tc.suggested)
 				}
-				got, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Scope: scope}, human)
+				got, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: scope}, human)
 				if err != nil {
 					t.Fatal(err)
 				}

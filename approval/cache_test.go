@@ -99,7 +99,7 @@ func TestSessionCacheFollowsChanges(t *testing.T) {
 	if r.Approval == nil {
 		t.Fatalf("did not ask: %s", r.Decision.Action)
 	}
-	if _, err := e.broker.Approve(ctx, r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeTurn, Grant: toolgate.GrantTool}, root); err != nil {
+	if _, err := e.broker.Approve(ctx, r.Approval.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeTurn, Grant: toolgate.GrantTool}, root); err != nil {
 		t.Fatal(err)
 	}
 	if d, _ := e.broker.Evaluate(ctx, shellCall("s", "", "make deploy")); d.Action != toolgate.Allow {
@@ -123,7 +123,7 @@ func TestSessionWritesSerialized(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			c := toolgate.Call{Session: "race", Workspace: "w", Tool: "mcp__x__y", ID: "c" + string(rune('a'+i))}
-			if _, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: c}); err != nil {
+			if _, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: c}); err != nil {
 				t.Error(err)
 			}
 		})
@@ -149,7 +149,7 @@ func TestEndTurnEvent(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	e.submit(t, shellCall("s", "c1", "ls"))
-	sub := e.broker.Subscribe(ctx, approval.EventFilter{Session: "s"})
+	sub := e.broker.Subscribe(ctx, toolgate.EventFilter{Session: "s"})
 	defer sub.Close()
 	if _, err := e.broker.EndTurn(ctx, "s", human); err != nil {
 		t.Fatal(err)
@@ -172,13 +172,13 @@ func TestEndTurnEvent(t *testing.T) {
 func TestSubscriptionErr(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	sub := e.broker.Subscribe(context.Background(), approval.EventFilter{})
+	sub := e.broker.Subscribe(context.Background(), toolgate.EventFilter{})
 	sub.Close()
 	if _, ok := <-sub.Events(); ok || sub.Err() != nil {
 		t.Fatalf("closed subscription: Err %v", sub.Err())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	sub = e.broker.Subscribe(ctx, approval.EventFilter{})
+	sub = e.broker.Subscribe(ctx, toolgate.EventFilter{})
 	cancel()
 	if _, ok := <-sub.Events(); ok || sub.Err() != nil {
 		t.Fatalf("cancelled subscription: Err %v", sub.Err())

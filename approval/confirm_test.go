@@ -37,7 +37,7 @@ func TestConfirmNeedsPerson(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			r, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: tc.call, Confirm: tc.confirm})
+			r, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: tc.call, Confirm: tc.confirm})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,14 +59,14 @@ func TestConfirmNeedsPerson(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
 		key := "AKIA" + "Q3ZR7TX2LM4KD8WP"
-		r, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: readCall("c1", "/home/user/project/main.go"), Confirm: why + ": key " + key})
+		r, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: readCall("c1", "/home/user/project/main.go"), Confirm: why + ": key " + key})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if strings.Contains(r.Decision.Reason+r.Decision.Confirm, key) || !strings.Contains(r.Decision.Confirm, "AKIA…[redacted]") {
 			t.Errorf("confirm reason not masked: %q / %q", r.Decision.Confirm, r.Decision.Reason)
 		}
-		_, err = e.broker.Submit(ctx, approval.SubmitRequest{Call: readCall("c2", "/home/user/project/main.go"), Confirm: strings.Repeat("x", approval.MaxConfirm+1)})
+		_, err = e.broker.Submit(ctx, toolgate.SubmitRequest{Call: readCall("c2", "/home/user/project/main.go"), Confirm: strings.Repeat("x", approval.MaxConfirm+1)})
 		if toolgate.ErrorCodeOf(err) != toolgate.ETooLarge {
 			t.Errorf("oversized confirm: %v", err)
 		}
@@ -81,13 +81,13 @@ func TestConfirmOnlyPersonAnswers(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	twin := e.ask(t, batchCall("b1", 1, 3, "make release"))
-	r, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: batchCall("b1", 2, 3, "make release"), Confirm: "a person must see this"})
+	r, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: batchCall("b1", 2, 3, "make release"), Confirm: "a person must see this"})
 	if err != nil || r.Approval == nil {
 		t.Fatalf("submit with confirm: %+v %v", r, err)
 	}
 	held := r.Approval
 	first := e.ask(t, batchCall("b1", 0, 3, "make deploy"))
-	if _, err := e.broker.Approve(ctx, first.ID, approval.ApproveRequest{Rest: true}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, first.ID, toolgate.ApproveRequest{Rest: true}, human); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.get(t, twin.ID); got.Status != toolgate.StatusApproved {
@@ -98,7 +98,7 @@ func TestConfirmOnlyPersonAnswers(t *testing.T) {
 	}
 	// A session grant for every Bash call: the cascade passes it by.
 	other := e.ask(t, shellCall("s1", "c9", "make lint"))
-	if _, err := e.broker.Approve(ctx, other.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantTool}, root); err != nil {
+	if _, err := e.broker.Approve(ctx, other.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantTool}, root); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.get(t, held.ID); got.Status != toolgate.StatusPending {
@@ -108,11 +108,11 @@ func TestConfirmOnlyPersonAnswers(t *testing.T) {
 	if a := e.final(t, shellCall("s1", "c10", "make release")); a != toolgate.Allow {
 		t.Errorf("under the grant, the twin: %s", a)
 	}
-	r, err = e.broker.Submit(ctx, approval.SubmitRequest{Call: shellCall("s1", "c11", "make release"), Confirm: "a person must see this"})
+	r, err = e.broker.Submit(ctx, toolgate.SubmitRequest{Call: shellCall("s1", "c11", "make release"), Confirm: "a person must see this"})
 	if err != nil || r.Approval == nil || r.Approval.Status != toolgate.StatusPending {
 		t.Fatalf("under the grant, with confirm: %+v %v", r, err)
 	}
-	if _, err := e.broker.Approve(ctx, held.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, held.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.get(t, held.ID); got.Status != toolgate.StatusApproved || got.Resolution.By != human.Name {

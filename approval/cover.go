@@ -16,7 +16,7 @@ import (
 // grants and wildcard-only patterns of a call with narrower subjects are
 // rules for everything the agent may do next, and need an admin, as POST
 // /v1/grants does. Nothing is written before this check passes.
-func authorizeGrant(e *policy.Engine, a *toolgate.Approval, g *toolgate.Grant, by Actor) error {
+func authorizeGrant(e *policy.Engine, a *toolgate.Approval, g *toolgate.Grant, by toolgate.Actor) error {
 	if by.Admin {
 		return nil
 	}

@@ -81,7 +81,7 @@ var ErrDropped = errors.New("approval: event subscriber fell behind and was drop
 // Subscription is a live view of the event stream.
 type Subscription struct {
 	ch     chan toolgate.Event
-	filter EventFilter
+	filter toolgate.EventFilter
 	once   sync.Once
 	hub    *hub
 	// stop unregisters the context callback that closes the subscription.
@@ -215,7 +215,7 @@ type pendingID struct {
 // (those not already among the resent events), oldest first. The
 // approvals are read back from the store, outside the hub's lock; live
 // events published meanwhile are held back until the replay is queued.
-func (h *hub) subscribe(ctx context.Context, f EventFilter) *Subscription {
+func (h *hub) subscribe(ctx context.Context, f toolgate.EventFilter) *Subscription {
 	h.mu.Lock()
 	var recent []ringEvent
 	resent := map[string]bool{}
@@ -287,7 +287,7 @@ func (h *hub) subscribe(ctx context.Context, f EventFilter) *Subscription {
 // event per pending approval, carrying seq (the last sequence number
 // before the subscription). An approval answered since the subscription
 // began is shown as it was, pending: its resolution is in the backlog.
-func (h *hub) replay(ctx context.Context, f EventFilter, recent []ringEvent, pending []pendingID, seq int64) ([]toolgate.Event, error) {
+func (h *hub) replay(ctx context.Context, f toolgate.EventFilter, recent []ringEvent, pending []pendingID, seq int64) ([]toolgate.Event, error) {
 	out := make([]toolgate.Event, 0, len(recent)+len(pending))
 	read := map[string]*toolgate.Approval{}
 	get := func(id string) (*toolgate.Approval, error) {

@@ -24,7 +24,7 @@ func TestRingWrapsAndResumes(t *testing.T) {
 	}
 	// Resume from the oldest event still kept, then from one near the end.
 	for _, after := range []int64{100 + n - ringSize, 100 + n - 5} {
-		sub := h.subscribe(context.Background(), EventFilter{AfterSeq: after})
+		sub := h.subscribe(context.Background(), toolgate.EventFilter{AfterSeq: after})
 		want := after + 1
 		for len(sub.ch) > 0 {
 			e := <-sub.ch
@@ -42,7 +42,7 @@ func TestRingWrapsAndResumes(t *testing.T) {
 
 func TestDroppedSubscriber(t *testing.T) {
 	h := newHub(0, nil, nil)
-	sub := h.subscribe(context.Background(), EventFilter{})
+	sub := h.subscribe(context.Background(), toolgate.EventFilter{})
 	for range subscriberBuffer + 1 {
 		h.publish(toolgate.Event{Type: toolgate.EventModeChanged})
 	}
@@ -64,7 +64,7 @@ func TestSubscriptionLeavesNoGoroutine(t *testing.T) {
 	before := runtime.NumGoroutine()
 	subs := make([]*Subscription, 200)
 	for i := range subs {
-		subs[i] = h.subscribe(ctx, EventFilter{})
+		subs[i] = h.subscribe(ctx, toolgate.EventFilter{})
 	}
 	h.closeAll()
 	for _, s := range subs {
@@ -178,13 +178,13 @@ func TestReplayReadsApprovalsBack(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		n     int
-		f     EventFilter
+		f     toolgate.EventFilter
 		check func(t *testing.T, got []toolgate.Event)
 	}{
-		{"pending, few (read by id)", 10, EventFilter{}, nil},
-		{"pending, many (listed)", 100, EventFilter{}, nil},
-		{"pending of one session", 100, EventFilter{Session: "s1"}, nil},
-		{"resumed from the ring", 30, EventFilter{AfterSeq: 5}, nil},
+		{"pending, few (read by id)", 10, toolgate.EventFilter{}, nil},
+		{"pending, many (listed)", 100, toolgate.EventFilter{}, nil},
+		{"pending of one session", 100, toolgate.EventFilter{Session: "s1"}, nil},
+		{"resumed from the ring", 30, toolgate.EventFilter{AfterSeq: 5}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -253,7 +253,7 @@ func TestReplayThenLiveEventsInOrder(t *testing.T) {
 	h, st := hubWith(t, 40)
 	st.listed, st.release = make(chan struct{}), make(chan struct{})
 	subscribed := make(chan *Subscription)
-	go func() { subscribed <- h.subscribe(context.Background(), EventFilter{}) }()
+	go func() { subscribed <- h.subscribe(context.Background(), toolgate.EventFilter{}) }()
 	<-st.listed
 	// ap_1 is pending: answer it while the replay is being read.
 	done := *must(st.GetApproval(context.Background(), "ap_1"))
@@ -287,7 +287,7 @@ func TestReplayReadFailure(t *testing.T) {
 	t.Parallel()
 	h, st := hubWith(t, 40)
 	st.err = errors.New("disk on fire")
-	s := h.subscribe(context.Background(), EventFilter{})
+	s := h.subscribe(context.Background(), toolgate.EventFilter{})
 	if _, ok := <-s.ch; ok {
 		t.Fatal("got an event from a subscription whose replay failed")
 	}

@@ -43,25 +43,25 @@ func ExampleBroker_RequestApproval() {
 	b, done := newExampleBroker()
 	defer done()
 
-	events := b.Subscribe(ctx, approval.EventFilter{})
+	events := b.Subscribe(ctx, toolgate.EventFilter{})
 	defer events.Close()
 	go func() {
 		ev := <-events.Events() // approval.requested
-		human := approval.Actor{Name: "alice", Via: "example"}
+		human := toolgate.Actor{Name: "alice", Via: "example"}
 		// The person widens "for this session" from the exact call to the
 		// suggested pattern.
-		b.Approve(ctx, ev.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: ev.Approval.Decision.Suggestions[0].Pattern}, human)
+		b.Approve(ctx, ev.Approval.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: ev.Approval.Decision.Suggestions[0].Pattern}, human)
 	}()
 
 	push := toolgate.Call{ID: "c1", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "git push origin main"}}
-	r, err := b.RequestApproval(ctx, approval.SubmitRequest{Call: push})
+	r, err := b.RequestApproval(ctx, toolgate.SubmitRequest{Call: push})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(r.Approval.Status, "with grant", r.Approval.Resolution.Pattern)
 
 	again := toolgate.Call{ID: "c2", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "git push --tags"}}
-	r, _ = b.Submit(ctx, approval.SubmitRequest{Call: again})
+	r, _ = b.Submit(ctx, toolgate.SubmitRequest{Call: again})
 	fmt.Println(r.Decision.Action)
 	// Output:
 	// approved with grant git push *
@@ -73,7 +73,7 @@ func ExampleBroker_Resolve() {
 	ctx := context.Background()
 	b, done := newExampleBroker()
 	defer done()
-	r, _ := b.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
+	r, _ := b.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
 	a, _ := b.Resolve(ctx, r.Approval.ID, toolgate.Resolution{Status: toolgate.StatusCancelled, Reason: "host shut down", By: "host"})
 	fmt.Println(a.Status, "-", a.Resolution.Reason)
 	// Output: cancelled - host shut down
@@ -86,7 +86,7 @@ func ExampleBroker_ReapNow() {
 	now := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 	b, done := newExampleBroker(approval.WithClock(func() time.Time { return now }))
 	defer done()
-	r, _ := b.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
+	r, _ := b.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
 
 	now = now.Add(approval.DefaultTTL)
 	n, _ := b.ReapNow(ctx)
@@ -105,7 +105,7 @@ func ExampleBroker_SpawnReaper() {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	b, done := newExampleBroker(approval.WithClock(clock))
 	defer done()
-	r, _ := b.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
+	r, _ := b.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
 
 	mu.Lock()
 	now = now.Add(approval.DefaultTTL)

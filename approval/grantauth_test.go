@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -21,13 +20,13 @@ func TestApproverGrantMustCoverCall(t *testing.T) {
 	write := toolgate.Call{ID: "c1", Session: "s1", Tool: "Write", Args: map[string]any{"file_path": "/home/user/project/notes.txt", "content": "x"}}
 	two := shellCall("s1", "c1", "cd src && make")
 	mcp := toolgate.Call{ID: "c1", Session: "s1", Tool: "mcp__github__create_issue", Args: map[string]any{"title": "x"}}
-	req := func(scope toolgate.Scope, kind toolgate.GrantKind, pattern string) approval.ApproveRequest {
-		return approval.ApproveRequest{Scope: scope, Grant: kind, Pattern: pattern}
+	req := func(scope toolgate.Scope, kind toolgate.GrantKind, pattern string) toolgate.ApproveRequest {
+		return toolgate.ApproveRequest{Scope: scope, Grant: kind, Pattern: pattern}
 	}
 	for _, tc := range []struct {
 		name string
 		call toolgate.Call
-		req  approval.ApproveRequest
+		req  toolgate.ApproveRequest
 		ok   bool // for an approver; an admin may do all
 	}{
 		{"another command", push, req(toolgate.ScopeWorkspace, toolgate.GrantPattern, "rm *"), false},
@@ -116,7 +115,7 @@ func TestModificationsAreDecided(t *testing.T) {
 	} {
 		e := newEnv(t)
 		a := e.ask(t, shellCall("s1", "c1", "npm run notes | wc -l"))
-		_, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{Modifications: json.RawMessage(tc.mods)}, human)
+		_, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{Modifications: json.RawMessage(tc.mods)}, human)
 		if tc.ok != (err == nil) {
 			t.Fatalf("modifications %s: %v", tc.mods, err)
 		}

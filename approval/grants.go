@@ -153,7 +153,7 @@ func (b *Broker) grantsChanged() {
 // grantAdded publishes a new grant, appends a workspace grant to the
 // workspace's rules document, and cascades it to the pending approvals it
 // could affect.
-func (b *Broker) grantAdded(ctx context.Context, g *toolgate.Grant, by Actor) {
+func (b *Broker) grantAdded(ctx context.Context, g *toolgate.Grant, by toolgate.Actor) {
 	b.grantsChanged()
 	b.publish(toolgate.EventGrantAdded, nil, g)
 	if g.Scope == toolgate.ScopeWorkspace && g.ExpiresAt.IsZero() {
@@ -175,7 +175,7 @@ func (b *Broker) grantAdded(ctx context.Context, g *toolgate.Grant, by Actor) {
 
 // cascade re-evaluates the pending approvals a new grant could affect and
 // approves those it now allows (DESIGN §4.2).
-func (b *Broker) cascade(ctx context.Context, g *toolgate.Grant, by Actor) {
+func (b *Broker) cascade(ctx context.Context, g *toolgate.Grant, by toolgate.Actor) {
 	f := store.ApprovalFilter{Status: toolgate.StatusPending}
 	switch g.Scope {
 	case toolgate.ScopeTurn, toolgate.ScopeSession:
@@ -214,7 +214,7 @@ func (b *Broker) cascade(ctx context.Context, g *toolgate.Grant, by Actor) {
 
 // addGrant stores a grant an admin makes directly (not as an answer) and
 // cascades it.
-func (b *Broker) addGrant(ctx context.Context, g toolgate.Grant, by Actor) (*toolgate.Grant, error) {
+func (b *Broker) addGrant(ctx context.Context, g toolgate.Grant, by toolgate.Actor) (*toolgate.Grant, error) {
 	if g.Tool == "" {
 		return nil, toolgate.Errorf(toolgate.EInvalid, "grant has no tool")
 	}
@@ -308,7 +308,7 @@ func grantMarker(id string) string { return "(grant " + id + ")" }
 // revokeGrant deletes a grant. A workspace grant's rule is removed from
 // the rules document first: if that fails, nothing is revoked, since a
 // revoked grant whose rule still allows would be worse than an error.
-func (b *Broker) revokeGrant(ctx context.Context, id string, by Actor) error {
+func (b *Broker) revokeGrant(ctx context.Context, id string, by toolgate.Actor) error {
 	grants, err := b.store.ListGrants(ctx, store.GrantFilter{})
 	if err != nil {
 		return err

@@ -40,7 +40,7 @@ func TestCallAfterHardDenyIsNotLeftPending(t *testing.T) {
 		want toolgate.Status
 	}{
 		{"hard deny", func(e *env, a *toolgate.Approval) error {
-			_, err := e.broker.Deny(context.Background(), a.ID, approval.DenyRequest{Mode: toolgate.DenyHard, Reason: "no"}, human)
+			_, err := e.broker.Deny(context.Background(), a.ID, toolgate.DenyRequest{Mode: toolgate.DenyHard, Reason: "no"}, human)
 			return err
 		}, toolgate.StatusDenied},
 		{"abort", func(e *env, a *toolgate.Approval) error {
@@ -54,9 +54,9 @@ func TestCallAfterHardDenyIsNotLeftPending(t *testing.T) {
 			e := openEnvOn(t, t.TempDir(), newClock(), func(st store.Store) store.Store { late.Store = st; return late })
 			first := e.ask(t, shellCall("s1", "c1", "git push origin main"))
 			other := e.ask(t, shellCall("s2", "c1", "git push origin main"))
-			done := make(chan *approval.Result, 1)
+			done := make(chan *toolgate.Result, 1)
 			go func() {
-				r, err := e.broker.Submit(context.Background(), approval.SubmitRequest{Call: shellCall("s1", "late", "npm publish")})
+				r, err := e.broker.Submit(context.Background(), toolgate.SubmitRequest{Call: shellCall("s1", "late", "npm publish")})
 				if err != nil {
 					t.Error(err)
 				}
@@ -112,16 +112,16 @@ func TestAnsweredBeforeTracked(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	type out struct {
-		r   *approval.Result
+		r   *toolgate.Result
 		err error
 	}
 	done := make(chan out, 1)
 	go func() {
-		r, err := e.broker.RequestApproval(ctx, approval.SubmitRequest{Call: shellCall("s1", "c1", "git push origin main")})
+		r, err := e.broker.RequestApproval(ctx, toolgate.SubmitRequest{Call: shellCall("s1", "c1", "git push origin main")})
 		done <- out{r, err}
 	}()
 	a := <-st.stored
-	if _, err := e.broker.Approve(ctx, a.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, a.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	close(st.answer)

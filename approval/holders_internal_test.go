@@ -27,14 +27,14 @@ func TestTwoWaitersOneCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close(); db.Close() })
-	req := SubmitRequest{Call: toolgate.Call{ID: "c1", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "git push origin main"}}}
+	req := toolgate.SubmitRequest{Call: toolgate.Call{ID: "c1", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "git push origin main"}}}
 	holders := func() int {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		return b.holders["s1\x00c1"]
 	}
 	type out struct {
-		r   *Result
+		r   *toolgate.Result
 		err error
 	}
 	wait := func(ctx context.Context) <-chan out {
@@ -71,7 +71,7 @@ func TestTwoWaitersOneCall(t *testing.T) {
 	if err != nil || pending.Status != toolgate.StatusPending {
 		t.Fatalf("after one of two waiters left: %+v %v, want pending", pending, err)
 	}
-	if _, err := b.Approve(ctx, pending.ID, ApproveRequest{}, Actor{Name: "alice", Via: "test"}); err != nil {
+	if _, err := b.Approve(ctx, pending.ID, toolgate.ApproveRequest{}, toolgate.Actor{Name: "alice", Via: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if o := <-second; o.err != nil || o.r.Approval.Status != toolgate.StatusApproved {

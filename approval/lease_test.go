@@ -125,7 +125,7 @@ func TestNodesDryRunOnLease(t *testing.T) {
 		t.Fatalf("c7: %s", p.Decision.Action)
 	}
 	awaitLeased(t, a, h, read)
-	if _, err := b.Deny(ctx, p.Approval.ID, approval.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
+	if _, err := b.Deny(ctx, p.Approval.ID, toolgate.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
 		t.Fatal(err)
 	}
 	step("right after a hard deny on B (session stopped)", read, false)

@@ -84,7 +84,7 @@ type workspaceExister interface {
 // the store (store.Counter) so that it holds on every node and across
 // restarts. A claim that cannot be checked is refused: a quota that
 // cannot be counted is never a pass.
-func (b *Broker) admitWorkspace(ctx context.Context, workspace string, by Actor) error {
+func (b *Broker) admitWorkspace(ctx context.Context, workspace string, by toolgate.Actor) error {
 	if !by.Agent {
 		return nil
 	}
@@ -166,7 +166,7 @@ func (b *Broker) roomToAsk(session string) error {
 // sessions hold the most pending approvals it may, counted in the store
 // on every node. A count that fails is refused too: a quota that cannot
 // be checked is never a pass.
-func (b *Broker) credentialRoom(ctx context.Context, by Actor) error {
+func (b *Broker) credentialRoom(ctx context.Context, by toolgate.Actor) error {
 	if !by.Agent || b.maxPendingPerCred < 0 {
 		return nil
 	}
@@ -187,7 +187,7 @@ func (b *Broker) credentialRoom(ctx context.Context, by Actor) error {
 // lockCredential serialises an agent credential's pending-quota check
 // with the insert it guards, on this node, and returns the unlock. Other
 // actors, and credentials without a quota, are not locked.
-func (b *Broker) lockCredential(by Actor) (unlock func()) {
+func (b *Broker) lockCredential(by toolgate.Actor) (unlock func()) {
 	if !by.Agent || b.maxPendingPerCred < 0 {
 		return func() {}
 	}
@@ -199,7 +199,7 @@ func (b *Broker) lockCredential(by Actor) (unlock func()) {
 
 // sessionRoom refuses a new session to an agent credential that opened
 // the most it may in the last SessionWindow, counted in the store.
-func (b *Broker) sessionRoom(ctx context.Context, by Actor) error {
+func (b *Broker) sessionRoom(ctx context.Context, by toolgate.Actor) error {
 	if !by.Agent || b.sessionsPerCred < 0 {
 		return nil
 	}

@@ -13,10 +13,10 @@ import (
 	"github.com/toolgate/toolgate/approval"
 )
 
-var agentA = approval.Actor{Name: "agent-a", Via: "api", Agent: true}
+var agentA = toolgate.Actor{Name: "agent-a", Via: "api", Agent: true}
 
-func (e *env) submitAs(c toolgate.Call, by approval.Actor, rest ...toolgate.Call) (*approval.Result, error) {
-	return e.broker.Submit(context.Background(), approval.SubmitRequest{Call: c, By: by, BatchRemaining: rest})
+func (e *env) submitAs(c toolgate.Call, by toolgate.Actor, rest ...toolgate.Call) (*toolgate.Result, error) {
+	return e.broker.Submit(context.Background(), toolgate.SubmitRequest{Call: c, By: by, BatchRemaining: rest})
 }
 
 func TestPendingPerSessionCap(t *testing.T) {
@@ -36,7 +36,7 @@ func TestPendingPerSessionCap(t *testing.T) {
 		t.Fatalf("resubmission: %s", a.ID)
 	}
 	e.ask(t, shellCall("s2", "c9", "make t9"))
-	if _, err := e.broker.Approve(context.Background(), ids[1], approval.ApproveRequest{}, human); err != nil {
+	if _, err := e.broker.Approve(context.Background(), ids[1], toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	e.ask(t, shellCall("s1", "c9", "make t9"))
@@ -102,7 +102,7 @@ func TestWorkspaceLimits(t *testing.T) {
 			t.Fatalf("workspace %s: %v", ws, err)
 		}
 	}
-	if _, err := e.submitAs(c, approval.Actor{Name: "agent-b", Agent: true}); err != nil {
+	if _, err := e.submitAs(c, toolgate.Actor{Name: "agent-b", Agent: true}); err != nil {
 		t.Fatalf("another credential: %v", err)
 	}
 
@@ -192,7 +192,7 @@ func heapInUse() uint64 {
 func TestPendingPerCredentialCap(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, approval.WithCredentialQuotas(4, -1))
-	agentB := approval.Actor{Name: "agent-b", Via: "api", Agent: true}
+	agentB := toolgate.Actor{Name: "agent-b", Via: "api", Agent: true}
 	var ids []string
 	for i := range 4 {
 		res, err := e.submitAs(shellCall(fmt.Sprint("s", i), "c1", fmt.Sprint("make t", i)), agentA)
@@ -212,7 +212,7 @@ func TestPendingPerCredentialCap(t *testing.T) {
 	if res, err := e.submitAs(toolgate.Call{ID: "r1", Session: "s0", Tool: "Read", Args: map[string]any{"file_path": "README.md"}}, agentA); err != nil || res.Decision.Action != toolgate.Allow {
 		t.Fatalf("agent-a's read at its quota: %+v %v", res, err)
 	}
-	if _, err := e.broker.Deny(context.Background(), ids[0], approval.DenyRequest{Mode: toolgate.DenySoft}, human); err != nil {
+	if _, err := e.broker.Deny(context.Background(), ids[0], toolgate.DenyRequest{Mode: toolgate.DenySoft}, human); err != nil {
 		t.Fatal(err)
 	}
 	if res, err := e.submitAs(shellCall("s9", "c2", "make flood"), agentA); err != nil || res.Approval == nil {
@@ -226,8 +226,8 @@ func TestPendingPerCredentialCap(t *testing.T) {
 func TestSessionsPerCredentialCap(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, approval.WithCredentialQuotas(-1, 3))
-	agentB := approval.Actor{Name: "agent-b", Via: "api", Agent: true}
-	read := func(session, id string, by approval.Actor) error {
+	agentB := toolgate.Actor{Name: "agent-b", Via: "api", Agent: true}
+	read := func(session, id string, by toolgate.Actor) error {
 		_, err := e.submitAs(toolgate.Call{ID: id, Session: session, Tool: "Read", Args: map[string]any{"file_path": "README.md"}}, by)
 		return err
 	}

@@ -79,16 +79,16 @@ func nodesDB(t *testing.T, n int, dbOpts func(i int) []postgres.Option, wrap fun
 	return out
 }
 
-func submitOn(t *testing.T, b *approval.Broker, c toolgate.Call) *approval.Result {
+func submitOn(t *testing.T, b *approval.Broker, c toolgate.Call) *toolgate.Result {
 	t.Helper()
-	r, err := b.Submit(context.Background(), approval.SubmitRequest{Call: c})
+	r, err := b.Submit(context.Background(), toolgate.SubmitRequest{Call: c})
 	if err != nil {
 		t.Fatalf("submit %+v: %v", c, err)
 	}
 	return r
 }
 
-func actionOf(r *approval.Result) toolgate.Action {
+func actionOf(r *toolgate.Result) toolgate.Action {
 	if a, ok := r.Final(); ok {
 		return a
 	}
@@ -128,7 +128,7 @@ func TestNodesAnswerOnAnotherNode(t *testing.T) {
 	ctx := context.Background()
 	subs := make([]*approval.Subscription, 3)
 	for i, n := range ns {
-		subs[i] = n.Subscribe(ctx, approval.EventFilter{})
+		subs[i] = n.Subscribe(ctx, toolgate.EventFilter{})
 		defer subs[i].Close()
 	}
 	r := submitOn(t, a, shellCall("s1", "c1", "git push origin main"))
@@ -147,7 +147,7 @@ func TestNodesAnswerOnAnotherNode(t *testing.T) {
 	if got, err := c.Get(ctx, r.Approval.ID); err != nil || got.Status != toolgate.StatusPending {
 		t.Fatalf("on C: %v %v", got, err)
 	}
-	if _, err := b.Approve(ctx, r.Approval.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := b.Approve(ctx, r.Approval.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -173,7 +173,7 @@ func TestNodesAnswerOnAnotherNode(t *testing.T) {
 		t.Fatalf("sequence numbers differ between nodes: %v", seqs)
 	}
 	// Resuming on C after the request gets the resolution made on B.
-	resumed := c.Subscribe(ctx, approval.EventFilter{AfterSeq: seqs[0][0]})
+	resumed := c.Subscribe(ctx, toolgate.EventFilter{AfterSeq: seqs[0][0]})
 	defer resumed.Close()
 	if ev := nextApproval(t, resumed); ev.Seq != seqs[0][1] || ev.Type != toolgate.EventApprovalResolved {
 		t.Fatalf("resumed on C: %+v", ev)
@@ -197,9 +197,9 @@ func TestNodesOneAnswerWins(t *testing.T) {
 			n := ns[i%3]
 			var err error
 			if i%2 == 0 {
-				_, err = n.Approve(ctx, r.Approval.ID, approval.ApproveRequest{}, approval.Actor{Name: "approver", Via: "test"})
+				_, err = n.Approve(ctx, r.Approval.ID, toolgate.ApproveRequest{}, toolgate.Actor{Name: "approver", Via: "test"})
 			} else {
-				_, err = n.Deny(ctx, r.Approval.ID, approval.DenyRequest{Mode: toolgate.DenySoft}, approval.Actor{Name: "approver", Via: "test"})
+				_, err = n.Deny(ctx, r.Approval.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft}, toolgate.Actor{Name: "approver", Via: "test"})
 			}
 			switch {
 			case err == nil:
@@ -288,7 +288,7 @@ func TestNodesChangesApplyAtOnce(t *testing.T) {
 	if p.Approval == nil {
 		t.Fatalf("c7: %s", p.Decision.Action)
 	}
-	if _, err := b.Deny(ctx, p.Approval.ID, approval.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
+	if _, err := b.Deny(ctx, p.Approval.ID, toolgate.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
 		t.Fatal(err)
 	}
 	if got := actionOf(submitOn(t, a, read("c8"))); got != toolgate.Deny {
@@ -363,7 +363,7 @@ func TestNodesSessionWritesDoNotCollide(t *testing.T) {
 		}()
 		go func() {
 			defer wg.Done()
-			if _, err := b.Deny(ctx, p.Approval.ID, approval.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
+			if _, err := b.Deny(ctx, p.Approval.ID, toolgate.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -395,8 +395,8 @@ func TestNodesSessionOwnerHolds(t *testing.T) {
 	ns := nodes(t, 2)
 	a, b := ns[0], ns[1]
 	ctx := context.Background()
-	agent1 := approval.Actor{Name: "agent-1", Via: "test", Agent: true}
-	agent2 := approval.Actor{Name: "agent-2", Via: "test", Agent: true}
+	agent1 := toolgate.Actor{Name: "agent-1", Via: "test", Agent: true}
+	agent2 := toolgate.Actor{Name: "agent-2", Via: "test", Agent: true}
 	read := func(id string) toolgate.Call {
 		return toolgate.Call{ID: id, Session: "owned", Tool: "Read", Args: map[string]any{"file_path": "/home/user/x"}}
 	}
@@ -406,16 +406,16 @@ func TestNodesSessionOwnerHolds(t *testing.T) {
 	if _, err := b.Session(ctx, "owned"); err != nil { // cached on B, unbound
 		t.Fatal(err)
 	}
-	if r, err := a.Submit(ctx, approval.SubmitRequest{Call: read("c1"), By: agent1}); err != nil || actionOf(r) != toolgate.Allow {
+	if r, err := a.Submit(ctx, toolgate.SubmitRequest{Call: read("c1"), By: agent1}); err != nil || actionOf(r) != toolgate.Allow {
 		t.Fatalf("agent-1's first call on A: %v %v", r, err)
 	}
-	if r, err := b.Submit(ctx, approval.SubmitRequest{Call: read("c2"), By: agent2}); err == nil && actionOf(r) == toolgate.Allow {
+	if r, err := b.Submit(ctx, toolgate.SubmitRequest{Call: read("c2"), By: agent2}); err == nil && actionOf(r) == toolgate.Allow {
 		t.Fatal("agent-2 used agent-1's session on node B")
 	}
 	if s, err := a.Session(ctx, "owned"); err != nil || s.Owner != "agent-1" {
 		t.Fatalf("owner after agent-2's attempt: %+v %v", s, err)
 	}
-	if r, err := b.Submit(ctx, approval.SubmitRequest{Call: read("c3"), By: agent1}); err != nil || actionOf(r) != toolgate.Allow {
+	if r, err := b.Submit(ctx, toolgate.SubmitRequest{Call: read("c3"), By: agent1}); err != nil || actionOf(r) != toolgate.Allow {
 		t.Fatalf("agent-1 on B: %v %v", r, err)
 	}
 }
@@ -442,7 +442,7 @@ func TestNodesWorkspaceQuota(t *testing.T) {
 	ctx := context.Background()
 	try := func(b *approval.Broker, who, ws string) error {
 		_, err := b.EvaluateAs(ctx, toolgate.Call{ID: "c", Session: "s-" + who + ws, Workspace: ws, Tool: "Bash", Args: map[string]any{"command": "make"}},
-			approval.Actor{Name: who, Via: "test", Agent: true})
+			toolgate.Actor{Name: who, Via: "test", Agent: true})
 		return err
 	}
 	for i, ws := range []string{"w0", "w1"} {
@@ -491,14 +491,14 @@ func TestNodesCredentialQuotas(t *testing.T) {
 	t.Parallel()
 	ns := nodes(t, 3, approval.WithCredentialQuotas(3, 4))
 	ctx := context.Background()
-	a := approval.Actor{Name: "agent-a", Via: "test", Agent: true}
-	b := approval.Actor{Name: "agent-b", Via: "test", Agent: true}
-	ask := func(n *approval.Broker, by approval.Actor, session string) error {
-		_, err := n.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c1", Session: session, Tool: "Bash", Args: map[string]any{"command": "make deploy"}}, By: by})
+	a := toolgate.Actor{Name: "agent-a", Via: "test", Agent: true}
+	b := toolgate.Actor{Name: "agent-b", Via: "test", Agent: true}
+	ask := func(n *approval.Broker, by toolgate.Actor, session string) error {
+		_, err := n.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "c1", Session: session, Tool: "Bash", Args: map[string]any{"command": "make deploy"}}, By: by})
 		return err
 	}
-	read := func(n *approval.Broker, by approval.Actor, session string) error {
-		_, err := n.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "r1", Session: session, Tool: "Read", Args: map[string]any{"file_path": "README.md"}}, By: by})
+	read := func(n *approval.Broker, by toolgate.Actor, session string) error {
+		_, err := n.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "r1", Session: session, Tool: "Read", Args: map[string]any{"file_path": "README.md"}}, By: by})
 		return err
 	}
 	for i, n := range ns {

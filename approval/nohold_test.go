@@ -34,9 +34,9 @@ func TestNoHold(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			ctx := context.Background()
-			sub := e.broker.Subscribe(ctx, approval.EventFilter{})
+			sub := e.broker.Subscribe(ctx, toolgate.EventFilter{})
 			defer sub.Close()
-			r, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: tc.call, NoHold: true})
+			r, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: tc.call, NoHold: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,14 +84,14 @@ func TestNoHoldHalts(t *testing.T) {
 			{ID: "h2", Session: session, Tool: "Read", Args: map[string]any{"file_path": "/home/user/project/README.md"}},
 		}
 	}
-	noHold := func(e *env, c toolgate.Call) (*approval.Result, error) {
-		return e.broker.Submit(ctx, approval.SubmitRequest{Call: c, NoHold: true})
+	noHold := func(e *env, c toolgate.Call) (*toolgate.Result, error) {
+		return e.broker.Submit(ctx, toolgate.SubmitRequest{Call: c, NoHold: true})
 	}
 	t.Run("stop flag", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
 		a := e.ask(t, shellCall("s1", "c1", "git push origin main"))
-		if _, err := e.broker.Deny(ctx, a.ID, approval.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
+		if _, err := e.broker.Deny(ctx, a.ID, toolgate.DenyRequest{Mode: toolgate.DenyHard}, human); err != nil {
 			t.Fatal(err)
 		}
 		for i, c := range halted("s1") {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // TestRecordPin: an MCP proxy's pin is audited in its own session; an
@@ -18,14 +17,14 @@ func TestRecordPin(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	proxy := approval.Actor{Name: "proxy", Via: "mcp", Agent: true}
-	other := approval.Actor{Name: "other", Via: "mcp", Agent: true}
+	proxy := toolgate.Actor{Name: "proxy", Via: "mcp", Agent: true}
+	other := toolgate.Actor{Name: "other", Via: "mcp", Agent: true}
 	call := func(id string) toolgate.Call {
 		return toolgate.Call{ID: id, Session: "mcp-s", Tool: "mcp__demo__write_note", Args: map[string]any{"note": id}}
 	}
 	submit := func(c toolgate.Call, confirm string) *toolgate.Approval {
 		t.Helper()
-		r, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: c, Confirm: confirm, By: proxy})
+		r, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: c, Confirm: confirm, By: proxy})
 		if err != nil || r.Approval == nil {
 			t.Fatalf("submit: %+v %v", r, err)
 		}
@@ -33,11 +32,11 @@ func TestRecordPin(t *testing.T) {
 	}
 	changed := submit(call("c1"), "the definition changed")
 	plain := submit(call("c2"), "")
-	if _, err := e.broker.Approve(ctx, plain.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, plain.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	pending := submit(call("c3"), "the definition changed")
-	if _, err := e.broker.Approve(ctx, changed.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := e.broker.Approve(ctx, changed.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	hash := "sha256:" + strings.Repeat("ab", 32)
@@ -48,7 +47,7 @@ func TestRecordPin(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ev   toolgate.PinEvent
-		by   approval.Actor
+		by   toolgate.Actor
 		want toolgate.ErrorCode // "" records it
 	}{
 		{"first pin", toolgate.PinEvent{Session: "mcp-s", Server: "demo", Tool: "write_note", Hash: hash, By: "first allowed call"}, proxy, ""},

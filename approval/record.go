@@ -12,7 +12,7 @@ import (
 )
 
 // auditEntry builds an audit entry; the store chains it.
-func (b *Broker) auditEntry(kind string, c *toolgate.Call, approvalID, outcome string, by Actor, reason string, data json.RawMessage) toolgate.AuditEntry {
+func (b *Broker) auditEntry(kind string, c *toolgate.Call, approvalID, outcome string, by toolgate.Actor, reason string, data json.RawMessage) toolgate.AuditEntry {
 	return toolgate.AuditEntry{
 		Time: b.now(), Kind: kind, Session: c.Session, Workspace: c.Workspace, CallID: c.ID,
 		ApprovalID: approvalID, Tool: c.Tool, Outcome: outcome, Who: by.Name, Via: by.Via,
@@ -20,7 +20,7 @@ func (b *Broker) auditEntry(kind string, c *toolgate.Call, approvalID, outcome s
 	}
 }
 
-func (b *Broker) grantAudit(kind string, g *toolgate.Grant, by Actor) toolgate.AuditEntry {
+func (b *Broker) grantAudit(kind string, g *toolgate.Grant, by toolgate.Actor) toolgate.AuditEntry {
 	data, _ := json.Marshal(g)
 	return toolgate.AuditEntry{
 		Time: b.now(), Kind: kind, Session: g.Session, Workspace: g.Workspace, ApprovalID: g.ApprovalID,
@@ -73,7 +73,7 @@ func (b *Broker) publish(t toolgate.EventType, a *toolgate.Approval, g *toolgate
 // Subscribe returns a view of the event stream: first the recent events
 // after f.AfterSeq, then a replay of every approval still pending, then
 // live events, until ctx ends.
-func (b *Broker) Subscribe(ctx context.Context, f EventFilter) *Subscription {
+func (b *Broker) Subscribe(ctx context.Context, f toolgate.EventFilter) *Subscription {
 	return b.hub.subscribe(ctx, f)
 }
 
@@ -82,7 +82,7 @@ func (b *Broker) Subscribe(ctx context.Context, f EventFilter) *Subscription {
 // once it closes, the second carries why the stream ended: nil when ctx
 // ended or the broker closed, ErrDropped when the consumer fell behind
 // (resume with AfterSeq set to the last Seq seen).
-func (b *Broker) Events(ctx context.Context, f EventFilter) (<-chan toolgate.Event, <-chan error) {
+func (b *Broker) Events(ctx context.Context, f toolgate.EventFilter) (<-chan toolgate.Event, <-chan error) {
 	sub := b.hub.subscribe(ctx, f)
 	events := make(chan toolgate.Event)
 	errc := make(chan error, 1)

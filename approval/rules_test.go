@@ -21,7 +21,7 @@ func TestPutRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := e.broker.Subscribe(ctx, approval.EventFilter{})
+	events := e.broker.Subscribe(ctx, toolgate.EventFilter{})
 	defer events.Close()
 
 	if err := e.broker.PutRules(toolgate.WithActor(ctx, root), "default", []byte(`{"Bash": {"git *": "perhaps"}}`)); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {

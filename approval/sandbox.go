@@ -67,7 +67,7 @@ func (b *Broker) RecordSandbox(ctx context.Context, r *toolgate.SandboxReport) e
 // the entry takes the session's workspace, so one credential cannot write
 // blocked commands into another's session or workspace. A session the
 // gateway does not know is left as the host named it.
-func (b *Broker) sandboxSession(ctx context.Context, r *toolgate.SandboxReport, by Actor) error {
+func (b *Broker) sandboxSession(ctx context.Context, r *toolgate.SandboxReport, by toolgate.Actor) error {
 	if r.Session == "" {
 		return nil
 	}

@@ -17,10 +17,10 @@ func TestRecordSandboxSession(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t)
-	host := approval.Actor{Name: "host", Via: "hook", Agent: true}
-	other := approval.Actor{Name: "other", Via: "hook", Agent: true}
+	host := toolgate.Actor{Name: "host", Via: "hook", Agent: true}
+	other := toolgate.Actor{Name: "other", Via: "hook", Agent: true}
 	c := toolgate.Call{ID: "c1", Session: "sb-s", Tool: "Bash", Args: map[string]any{"command": "ls"}}
-	if _, err := e.broker.Submit(ctx, approval.SubmitRequest{Call: c, By: host}); err != nil {
+	if _, err := e.broker.Submit(ctx, toolgate.SubmitRequest{Call: c, By: host}); err != nil {
 		t.Fatal(err)
 	}
 	rep := func(session, workspace string) *toolgate.SandboxReport {
@@ -30,7 +30,7 @@ func TestRecordSandboxSession(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		rep           *toolgate.SandboxReport
-		by            approval.Actor
+		by            toolgate.Actor
 		want          toolgate.ErrorCode // "" records it
 		wantWorkspace string
 	}{

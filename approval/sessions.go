@@ -22,7 +22,7 @@ func (b *Broker) Sessions(ctx context.Context, f store.SessionFilter) ([]*toolga
 // audit entry. With create, a session never seen is created unbound (no
 // workspace): its first call binds it, so a host may set the mode of a
 // session before its first call. Without create it is ENotFound.
-func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, create bool, change func(*toolgate.Session) string) (*toolgate.Session, error) {
+func (b *Broker) updateSession(ctx context.Context, id, kind string, by toolgate.Actor, create bool, change func(*toolgate.Session) string) (*toolgate.Session, error) {
 	if by.Agent {
 		var err error
 		if id, err = SessionFor(id, by); err != nil {
@@ -59,7 +59,7 @@ func (b *Broker) updateSession(ctx context.Context, id, kind string, by Actor, c
 
 // setMode changes a session's mode. It applies to calls decided after it;
 // pending approvals are not re-decided.
-func (b *Broker) setMode(ctx context.Context, session string, m toolgate.Mode, by Actor) (*toolgate.Session, error) {
+func (b *Broker) setMode(ctx context.Context, session string, m toolgate.Mode, by toolgate.Actor) (*toolgate.Session, error) {
 	s, err := b.updateSession(ctx, session, string(toolgate.EventModeChanged), by, true, func(s *toolgate.Session) string {
 		s.Mode = m
 		return m.String()
@@ -73,7 +73,7 @@ func (b *Broker) setMode(ctx context.Context, session string, m toolgate.Mode, b
 
 // abort ends a session: its pending approvals are cancelled and later
 // calls are denied.
-func (b *Broker) abort(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+func (b *Broker) abort(ctx context.Context, session string, by toolgate.Actor) (*toolgate.Session, error) {
 	s, err := b.updateSession(ctx, session, string(toolgate.EventSessionAborted), by, true, func(s *toolgate.Session) string {
 		s.Aborted = true
 		return "aborted"
@@ -105,7 +105,7 @@ func (b *Broker) CancelWorkspace(ctx context.Context, workspace string) error {
 // the session, which is how the Claude Code hook's UserPromptSubmit event
 // reports the user's new message; another agent credential is told the
 // session does not exist.
-func (b *Broker) endTurn(ctx context.Context, session string, by Actor) (*toolgate.Session, error) {
+func (b *Broker) endTurn(ctx context.Context, session string, by toolgate.Actor) (*toolgate.Session, error) {
 	if by.Agent {
 		var err error
 		if session, err = SessionFor(session, by); err != nil {

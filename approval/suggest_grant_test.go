@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // Every suggestion the gate makes for a command is a grant an approver
@@ -22,7 +21,7 @@ func TestSuggestionsAreGrantable(t *testing.T) {
 		if r.Approval == nil || len(r.Decision.Suggestions) == 0 {
 			continue // no suggestion to check
 		}
-		_, err := e.broker.Approve(context.Background(), r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeWorkspace}, human)
+		_, err := e.broker.Approve(context.Background(), r.Approval.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeWorkspace}, human)
 		if err != nil {
 			t.Errorf("%s: suggestion %v refused: %v", cmd, r.Decision.Suggestions, err)
 		}

@@ -26,7 +26,7 @@ func TestTimeBoxedGrant(t *testing.T) {
 			c := newClock()
 			e := openEnv(t, dir, c)
 			a := e.ask(t, shellCall("s1", "c1", "make deploy"))
-			if _, err := e.broker.Approve(context.Background(), a.ID, approval.ApproveRequest{Scope: scope, For: "30m"}, human); err != nil {
+			if _, err := e.broker.Approve(context.Background(), a.ID, toolgate.ApproveRequest{Scope: scope, For: "30m"}, human); err != nil {
 				t.Fatal(err)
 			}
 			gs, err := e.broker.Grants(context.Background(), toolgate.GrantFilter{})
@@ -66,7 +66,7 @@ func TestTimeBoxedGrant(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
 		a := e.ask(t, shellCall("s1", "c1", "make deploy"))
-		for _, req := range []approval.ApproveRequest{
+		for _, req := range []toolgate.ApproveRequest{
 			{Scope: toolgate.ScopeOnce, For: "30m"},
 			{For: "30m"},
 			{Scope: toolgate.ScopeSession, For: "soon"},
@@ -99,7 +99,7 @@ func TestNodesTimeBoxedGrant(t *testing.T) {
 	if r.Approval == nil {
 		t.Fatalf("want pending, got %s", r.Decision.Action)
 	}
-	if _, err := ns[0].Approve(context.Background(), r.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, For: "10m"}, human); err != nil {
+	if _, err := ns[0].Approve(context.Background(), r.Approval.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, For: "10m"}, human); err != nil {
 		t.Fatal(err)
 	}
 	if got := actionOf(submitOn(t, ns[1], shellCall("s1", "c2", "make deploy"))); got != toolgate.Allow {

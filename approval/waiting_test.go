@@ -75,11 +75,11 @@ func TestWaitingAloneReadsNothing(t *testing.T) {
 	t.Parallel()
 	b, ws := newWatchedEnv(t)
 	ctx := context.Background()
-	sub := b.Subscribe(ctx, approval.EventFilter{})
+	sub := b.Subscribe(ctx, toolgate.EventFilter{})
 	defer sub.Close()
 	submit := func(c toolgate.Call) *toolgate.Approval {
 		t.Helper()
-		r, err := b.Submit(ctx, approval.SubmitRequest{Call: c})
+		r, err := b.Submit(ctx, toolgate.SubmitRequest{Call: c})
 		if err != nil || r.Approval == nil {
 			t.Fatalf("submit %s: %v %+v", c.ID, err, r)
 		}
@@ -102,7 +102,7 @@ func TestWaitingAloneReadsNothing(t *testing.T) {
 	}
 	// Answered, the first leaves the second alone again: an approval read
 	// now shows nothing waiting, with no read.
-	if _, err := b.Approve(ctx, first.ID, approval.ApproveRequest{}, human); err != nil {
+	if _, err := b.Approve(ctx, first.ID, toolgate.ApproveRequest{}, human); err != nil {
 		t.Fatal(err)
 	}
 	as, err := b.WithWaiting(ctx, []*toolgate.Approval{second})
@@ -122,7 +122,7 @@ func TestWaitingCountsApprovalsBeingStored(t *testing.T) {
 	t.Parallel()
 	b, ws := newWatchedEnv(t)
 	ctx := context.Background()
-	sub := b.Subscribe(ctx, approval.EventFilter{})
+	sub := b.Subscribe(ctx, toolgate.EventFilter{})
 	defer sub.Close()
 	stored, release := make(chan struct{}), make(chan struct{})
 	ws.holdCall = "slow"
@@ -135,7 +135,7 @@ func TestWaitingCountsApprovalsBeingStored(t *testing.T) {
 	var slow *toolgate.Approval
 	go func() {
 		defer wg.Done()
-		r, err := b.Submit(ctx, approval.SubmitRequest{Call: shellCall("s1", "slow", "make build")})
+		r, err := b.Submit(ctx, toolgate.SubmitRequest{Call: shellCall("s1", "slow", "make build")})
 		if err != nil || r.Approval == nil {
 			t.Errorf("submit slow: %v %+v", err, r)
 			return
@@ -143,7 +143,7 @@ func TestWaitingCountsApprovalsBeingStored(t *testing.T) {
 		slow = r.Approval
 	}()
 	<-stored // in the store, its Submit not yet back
-	r, err := b.Submit(ctx, approval.SubmitRequest{Call: shellCall("s1", "fast", "make test")})
+	r, err := b.Submit(ctx, toolgate.SubmitRequest{Call: shellCall("s1", "fast", "make test")})
 	close(release)
 	wg.Wait()
 	if err != nil || r.Approval == nil || slow == nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 )
 
@@ -39,11 +38,11 @@ func ExampleClient_Events() {
 	c, _ := client.New("http://127.0.0.1:8787", os.Getenv("TOOLGATE_TOKEN"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	events, errc := c.Events(ctx, approval.EventFilter{})
+	events, errc := c.Events(ctx, toolgate.EventFilter{})
 	for ev := range events {
 		if ev.Type == toolgate.EventApprovalRequested {
 			fmt.Println("pending:", ev.Approval.Call.Tool, ev.Approval.Decision.Reason)
-			c.Deny(ctx, ev.Approval.ID, approval.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not now"})
+			c.Deny(ctx, ev.Approval.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not now"})
 		}
 	}
 	if err := <-errc; err != nil {

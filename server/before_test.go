@@ -222,7 +222,7 @@ func TestBeforeFailsClosed(t *testing.T) {
 	}
 	c := toolgate.Call{ID: "w1", Session: "s1", Tool: "Write", Cwd: ws, Args: map[string]any{"file_path": "main.go", "content": "new\n"}}
 	r := s.Do("POST", "/v1/calls", s.Agent, map[string]any{"call": c})
-	var res approval.Result
+	var res toolgate.Result
 	if err := json.Unmarshal(r.Body, &res); err != nil || res.Approval == nil {
 		t.Fatalf("submit: %d %s", r.Status, r.Body)
 	}

@@ -145,7 +145,7 @@ func submitPending(b *testing.B, br *approval.Broker, n int) {
 	for i := range n {
 		c := toolgate.Call{ID: fmt.Sprintf("bg%d", i), Session: fmt.Sprintf("bg%d", i%100), Tool: "Bash",
 			Args: map[string]any{"command": fmt.Sprintf("make target-%d", i)}}
-		r, err := br.Submit(ctx, approval.SubmitRequest{Call: c})
+		r, err := br.Submit(ctx, toolgate.SubmitRequest{Call: c})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -212,7 +212,7 @@ func BenchmarkApprovalRoundTrip(b *testing.B) {
 				done <- err
 				return
 			}
-			var res approval.Result
+			var res toolgate.Result
 			err = json.NewDecoder(resp.Body).Decode(&res)
 			resp.Body.Close()
 			if err == nil && (res.Approval == nil || res.Approval.Status != toolgate.StatusApproved) {

@@ -371,7 +371,7 @@ func TestSessionlessCallsPerCredential(t *testing.T) {
 	if a.Call.Session != "default:agent-1" {
 		t.Fatalf("agent-1's session-less call is in session %q", a.Call.Session)
 	}
-	var res approval.Result
+	var res toolgate.Result
 	e.must(200, "POST", "/v1/calls", other, map[string]any{"call": shell("", "c1", "make deploy")}, &res)
 	if res.Approval == nil || res.Approval.Call.Session != "default:agent-2" {
 		t.Fatalf("agent-2's session-less call: %+v", res)
@@ -388,7 +388,7 @@ func TestSessionlessCallsPerCredential(t *testing.T) {
 		t.Fatalf("agent-1's read after agent-2's hard deny: %s", got)
 	}
 	read.ID = "c4"
-	var d approval.Result
+	var d toolgate.Result
 	e.must(200, "POST", "/v1/calls", other, read, &d)
 	if d.Decision.Action != toolgate.Deny {
 		t.Fatalf("agent-2's read after its hard deny: %s", d.Decision.Action)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -30,7 +29,7 @@ func TestCommandKeptOnce(t *testing.T) {
 	if len(r.body) > len(cmd)+2*slack {
 		t.Errorf("answer is %d bytes for a %d-byte command", len(r.body), len(cmd))
 	}
-	var res approval.Result
+	var res toolgate.Result
 	r.decode(t, &res)
 	if res.Decision.Action != toolgate.Ask || res.Approval == nil {
 		t.Fatalf("decision %s (%s), want a pending approval", res.Decision.Action, res.Decision.Reason)

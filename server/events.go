@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/stream"
 )
 
@@ -19,7 +18,7 @@ import (
 // every approval still pending (replay), then live events.
 func (s *server) handleEvents(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	f := approval.EventFilter{Session: q.Get("session"), Workspace: q.Get("workspace")}
+	f := toolgate.EventFilter{Session: q.Get("session"), Workspace: q.Get("workspace")}
 	for _, v := range []string{q.Get("after"), r.Header.Get("Last-Event-ID")} {
 		if v == "" {
 			continue
@@ -62,7 +61,7 @@ func acceptsEventStream(accept string) bool {
 
 // streamSSE writes events as Server-Sent Events: "id: <seq>", "event:
 // <type>", "data: <json>", and a comment every heartbeat interval.
-func (s *server) streamSSE(w http.ResponseWriter, r *http.Request, f approval.EventFilter) error {
+func (s *server) streamSSE(w http.ResponseWriter, r *http.Request, f toolgate.EventFilter) error {
 	ctx := r.Context()
 	sub := s.broker.Subscribe(ctx, f)
 	defer sub.Close()
@@ -88,7 +87,7 @@ func (s *server) streamSSE(w http.ResponseWriter, r *http.Request, f approval.Ev
 
 // streamWebSocket sends each event as one JSON text message and pings the
 // client every heartbeat interval. Messages from the client are ignored.
-func (s *server) streamWebSocket(w http.ResponseWriter, r *http.Request, f approval.EventFilter) error {
+func (s *server) streamWebSocket(w http.ResponseWriter, r *http.Request, f toolgate.EventFilter) error {
 	if err := stream.CheckOrigin(r, s.origins); err != nil {
 		return err
 	}

@@ -141,9 +141,9 @@ func TestOneTokenFlooding(t *testing.T) {
 
 	// The other token, meanwhile: served, waits, is seen by approvers
 	// (whose stream replays what is pending, then follows).
-	sub := e.Broker.Subscribe(ctx, approval.EventFilter{})
+	sub := e.Broker.Subscribe(ctx, toolgate.EventFilter{})
 	defer sub.Close()
-	var res approval.Result
+	var res toolgate.Result
 	e.must(200, "POST", "/v1/calls", victim, map[string]any{"call": shell("v1", "c1", "make deploy")}, &res)
 	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
 		t.Fatalf("agent-2's ask: %+v", res)
@@ -188,7 +188,7 @@ func TestBodyTimeout(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("a stalled body: %d %s, want 400", resp.StatusCode, msg)
 	}
-	var res approval.Result
+	var res toolgate.Result
 	start := time.Now()
 	e.must(200, "POST", "/v1/calls?wait=600ms", e.Agent, map[string]any{"call": shell("s1", "c1", "make deploy")}, &res)
 	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending || time.Since(start) < 600*time.Millisecond {

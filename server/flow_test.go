@@ -17,10 +17,10 @@ import (
 
 // longPoll submits a call with ?wait= in the background and returns the
 // channel its result arrives on.
-func (e *env) longPoll(c toolgate.Call, wait string) <-chan approval.Result {
-	ch := make(chan approval.Result, 1)
+func (e *env) longPoll(c toolgate.Call, wait string) <-chan toolgate.Result {
+	ch := make(chan toolgate.Result, 1)
 	go func() {
-		var res approval.Result
+		var res toolgate.Result
 		r := e.do("POST", "/v1/calls?wait="+wait, e.Agent, map[string]any{"call": c})
 		if r.status != 200 {
 			e.t.Errorf("long poll: %d %s", r.status, r.body)
@@ -101,7 +101,7 @@ func TestApproveEachScope(t *testing.T) {
 			if tc.scope == toolgate.ScopeGlobal {
 				token, name = e.Admin, "root"
 			}
-			e.must(200, "POST", "/v1/approvals/"+id+"/approve", token, approval.ApproveRequest{Scope: tc.scope, Pattern: "git push *"}, &a)
+			e.must(200, "POST", "/v1/approvals/"+id+"/approve", token, toolgate.ApproveRequest{Scope: tc.scope, Pattern: "git push *"}, &a)
 			if a.Status != toolgate.StatusApproved || a.Resolution.By != name || a.Resolution.Via != "api" {
 				t.Fatalf("approved %+v %+v", a, a.Resolution)
 			}
@@ -194,7 +194,7 @@ func TestDenySoftAndHardInBatch(t *testing.T) {
 		return c
 	}
 	c1, c2, c3 := batch("c1", 0, "npm install"), batch("c2", 1, "npm run build"), batch("c3", 2, "npm test")
-	var res approval.Result
+	var res toolgate.Result
 	e.must(200, "POST", "/v1/calls", e.Agent, map[string]any{"call": c1, "batch_remaining": []toolgate.Call{c2, c3}, "ttl": "90s"}, &res)
 	a := res.Approval
 	if a == nil || len(a.BatchRemaining) != 2 || a.ExpiresAt.Sub(a.CreatedAt) != 90*time.Second {
@@ -263,7 +263,7 @@ func TestExpiryReleasesLongPoll(t *testing.T) {
 func TestLongPollEndsWithoutCancelling(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	var res approval.Result
+	var res toolgate.Result
 	e.must(200, "POST", "/v1/calls?wait=100ms", e.Agent, shell("s1", "c1", "make"), &res)
 	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
 		t.Fatalf("timed-out long poll: %+v", res.Approval)
@@ -286,7 +286,7 @@ func TestLongPollEndsWithoutCancelling(t *testing.T) {
 		t.Fatalf("client going away changed the approval: %s", s)
 	}
 	// Re-attach by call id.
-	var again approval.Result
+	var again toolgate.Result
 	e.must(200, "POST", "/v1/calls", e.Agent, shell("s1", "c1", "make"), &again)
 	if again.Approval.ID != res.Approval.ID {
 		t.Fatalf("re-attach: %s, want %s", again.Approval.ID, res.Approval.ID)
@@ -536,7 +536,7 @@ func TestSubmitWithoutHold(t *testing.T) {
 		{"call": shell("s1", "c1", "make"), "hold": false},
 		{"id": "c2", "session": "s1", "tool": "Bash", "args": map[string]any{"command": "make"}, "hold": false},
 	} {
-		var res approval.Result
+		var res toolgate.Result
 		e.must(200, "POST", "/v1/calls", e.Agent, body, &res)
 		if action, final := res.Final(); res.Approval != nil || res.Decision.Action != toolgate.Ask || final || action != toolgate.Ask {
 			t.Fatalf("body %d: %+v, want an unheld ask", i, res)
@@ -548,7 +548,7 @@ func TestSubmitWithoutHold(t *testing.T) {
 		t.Fatalf("approvals %+v, want none", list)
 	}
 	// "hold": true (or no hold) holds as ever.
-	var held approval.Result
+	var held toolgate.Result
 	e.must(200, "POST", "/v1/calls", e.Agent, map[string]any{"call": shell("s1", "c3", "make"), "hold": true}, &held)
 	if held.Approval == nil || held.Approval.Status != toolgate.StatusPending {
 		t.Fatalf("hold true: %+v", held)

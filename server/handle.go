@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/httpcode"
 	"github.com/toolgate/toolgate/internal/jsonstrict"
 	"github.com/toolgate/toolgate/store"
@@ -103,13 +102,13 @@ var clients = map[string]bool{
 
 // actorOf is who a request acts as: the token's name, via the client the
 // request names (web, cli, tui) or api.
-func actorOf(w http.ResponseWriter, r *http.Request) approval.Actor {
+func actorOf(w http.ResponseWriter, r *http.Request) toolgate.Actor {
 	via := "api"
 	if c := strings.ToLower(r.Header.Get("X-Toolgate-Client")); clients[c] {
 		via = c
 	}
 	caller := callerOf(w)
-	return approval.Actor{Name: caller.Name, Via: via, Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent}
+	return toolgate.Actor{Name: caller.Name, Via: via, Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent}
 }
 
 // adapt turns a route into an http.Handler: authentication, role check,

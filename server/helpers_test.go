@@ -112,7 +112,7 @@ func shell(session, id, cmd string) toolgate.Call {
 // submit posts a call that must ask and returns its pending approval.
 func (e *env) ask(c toolgate.Call) *toolgate.Approval {
 	e.t.Helper()
-	var res approval.Result
+	var res toolgate.Result
 	e.must(200, "POST", "/v1/calls", e.Agent, map[string]any{"call": c}, &res)
 	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
 		e.t.Fatalf("submit %v: want pending, got %s (%s)", c.Args, res.Decision.Action, res.Decision.Reason)
@@ -123,7 +123,7 @@ func (e *env) ask(c toolgate.Call) *toolgate.Approval {
 // final submits a call and returns its verdict.
 func (e *env) final(c toolgate.Call) toolgate.Action {
 	e.t.Helper()
-	var res approval.Result
+	var res toolgate.Result
 	e.must(200, "POST", "/v1/calls", e.Agent, c, &res)
 	a, ok := res.Final()
 	if !ok {

@@ -213,7 +213,7 @@ func (m *metrics) decision(endpoint int, a toolgate.Action) {
 // afresh (resolutions in the gap are then not counted). It ends when the
 // broker closes.
 func (s *server) watchBroker() {
-	sub := s.broker.Subscribe(context.Background(), approval.EventFilter{})
+	sub := s.broker.Subscribe(context.Background(), toolgate.EventFilter{})
 	s.metrics.watching.Store(true)
 	go func() {
 		defer s.metrics.watching.Store(false)
@@ -249,10 +249,10 @@ func (s *server) watchBroker() {
 			case gap || errors.Is(sub.Err(), approval.ErrDropped) && last == 0:
 				s.metrics.pending.Store(0)
 				last, resumed = 0, false
-				sub = s.broker.Subscribe(context.Background(), approval.EventFilter{})
+				sub = s.broker.Subscribe(context.Background(), toolgate.EventFilter{})
 			case errors.Is(sub.Err(), approval.ErrDropped):
 				resumed = true
-				sub = s.broker.Subscribe(context.Background(), approval.EventFilter{AfterSeq: last})
+				sub = s.broker.Subscribe(context.Background(), toolgate.EventFilter{AfterSeq: last})
 			default:
 				return // the broker closed
 			}

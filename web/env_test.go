@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server"
 	"github.com/toolgate/toolgate/tokens"
@@ -108,7 +107,7 @@ func (e *env) ask(c toolgate.Call, ttl string, batch ...toolgate.Call) *toolgate
 	if len(batch) > 0 {
 		body["batch_remaining"] = batch
 	}
-	var res approval.Result
+	var res toolgate.Result
 	e.must(200, "POST", "/v1/calls", body, &res, "Bearer", e.Agent)
 	if res.Approval == nil || res.Approval.Status != toolgate.StatusPending {
 		e.t.Fatalf("submit %v: want pending, got %s (%s)", c.Args, res.Decision.Action, res.Decision.Reason)

@@ -13,7 +13,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/internal/stacktest"
@@ -27,7 +26,7 @@ import (
 func hookMount(s *stacktest.Stack) mount.Route {
 	return mount.Route{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
 		Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
-			by := approval.Actor{Name: caller.Name, Via: "hook", Agent: caller.Role == tokens.RoleAgent}
+			by := toolgate.Actor{Name: caller.Name, Via: "hook", Agent: caller.Role == tokens.RoleAgent}
 			hookhttp.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{Gate: s.Broker.Gate(), Actor: by, OnAsk: claudecode.AskWait}}).ServeHTTP(w, r)
 			return nil
 		}}
@@ -86,7 +85,7 @@ func TestBrowserSessionWaiting(t *testing.T) {
 			}
 		}
 	}
-	sub := e.Broker.Subscribe(t.Context(), approval.EventFilter{})
+	sub := e.Broker.Subscribe(t.Context(), toolgate.EventFilter{})
 	t.Cleanup(sub.Close)
 	// announced collects the approval.requested events of the given ids.
 	announced := func(ids ...string) map[string]*toolgate.Approval {

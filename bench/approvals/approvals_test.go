@@ -59,7 +59,7 @@ func fill(tb testing.TB, br *approval.Broker, session string, n int) {
 	tb.Helper()
 	ctx := context.Background()
 	for i := range n {
-		r, err := br.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{
+		r, err := br.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{
 			ID: fmt.Sprintf("%s-%d", session, i), Session: fmt.Sprintf("%s-%d", session, i/100), Tool: tool,
 			Args: map[string]any{"target": "staging", "n": i},
 		}})
@@ -112,7 +112,7 @@ func BenchmarkApprovals(b *testing.B) {
 func roundTrips(b *testing.B, br *approval.Broker, session string, n int) (p50, p99 float64) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sub := br.Subscribe(ctx, approval.EventFilter{Session: session})
+	sub := br.Subscribe(ctx, toolgate.EventFilter{Session: session})
 	defer sub.Close()
 	approverErr := make(chan error, 1)
 	go func() {
@@ -120,7 +120,7 @@ func roundTrips(b *testing.B, br *approval.Broker, session string, n int) (p50, 
 			if e.Type != toolgate.EventApprovalRequested || e.Approval == nil {
 				continue
 			}
-			if _, err := br.Gate().Approve(toolgate.WithActor(ctx, approval.Actor{Name: "bench", Via: "api"}), e.Approval.ID, approval.ApproveRequest{}); err != nil && ctx.Err() == nil {
+			if _, err := br.Gate().Approve(toolgate.WithActor(ctx, toolgate.Actor{Name: "bench", Via: "api"}), e.Approval.ID, toolgate.ApproveRequest{}); err != nil && ctx.Err() == nil {
 				approverErr <- err
 				return
 			}
@@ -129,7 +129,7 @@ func roundTrips(b *testing.B, br *approval.Broker, session string, n int) (p50, 
 	lat := make([]time.Duration, 0, n)
 	for i := range n {
 		t0 := time.Now()
-		r, err := br.RequestApproval(ctx, approval.SubmitRequest{Call: toolgate.Call{
+		r, err := br.RequestApproval(ctx, toolgate.SubmitRequest{Call: toolgate.Call{
 			ID: fmt.Sprintf("%s-%d", session, i), Session: session, Tool: tool, Args: map[string]any{"i": i},
 		}})
 		lat = append(lat, time.Since(t0))

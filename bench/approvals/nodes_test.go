@@ -94,7 +94,7 @@ func BenchmarkNodesRoundTrip(b *testing.B) {
 func crossRoundTrips(tb testing.TB, a, b *approval.Broker, session string, n int) (p50, p99 float64) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sub := b.Subscribe(ctx, approval.EventFilter{Session: session})
+	sub := b.Subscribe(ctx, toolgate.EventFilter{Session: session})
 	defer sub.Close()
 	approverErr := make(chan error, 1)
 	go func() {
@@ -102,7 +102,7 @@ func crossRoundTrips(tb testing.TB, a, b *approval.Broker, session string, n int
 			if e.Type != toolgate.EventApprovalRequested || e.Approval == nil {
 				continue
 			}
-			if _, err := b.Gate().Approve(toolgate.WithActor(ctx, approval.Actor{Name: "bench", Via: "api"}), e.Approval.ID, approval.ApproveRequest{}); err != nil && ctx.Err() == nil {
+			if _, err := b.Gate().Approve(toolgate.WithActor(ctx, toolgate.Actor{Name: "bench", Via: "api"}), e.Approval.ID, toolgate.ApproveRequest{}); err != nil && ctx.Err() == nil {
 				approverErr <- err
 				return
 			}
@@ -112,7 +112,7 @@ func crossRoundTrips(tb testing.TB, a, b *approval.Broker, session string, n int
 	for i := range n {
 		t0 := time.Now()
 		wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
-		r, err := a.RequestApproval(wctx, approval.SubmitRequest{Call: toolgate.Call{
+		r, err := a.RequestApproval(wctx, toolgate.SubmitRequest{Call: toolgate.Call{
 			ID: fmt.Sprintf("%s-%d", session, i), Session: session, Tool: tool, Args: map[string]any{"i": i},
 		}})
 		wcancel()
@@ -159,7 +159,7 @@ func BenchmarkNodesDecisions(b *testing.B) {
 			call := func(id int64) toolgate.Call {
 				return toolgate.Call{ID: fmt.Sprintf("d%d", id), Session: "s1", Tool: "read_file", Args: map[string]any{"path": "src/main.go"}}
 			}
-			if r, err := br.Submit(ctx, approval.SubmitRequest{Call: call(0)}); err != nil || r.Decision.Action != toolgate.Allow {
+			if r, err := br.Submit(ctx, toolgate.SubmitRequest{Call: call(0)}); err != nil || r.Decision.Action != toolgate.Allow {
 				b.Fatalf("warm-up: %v %v", r, err)
 			}
 			var n atomic.Int64
@@ -170,8 +170,8 @@ func BenchmarkNodesDecisions(b *testing.B) {
 					var act toolgate.Action
 					var err error
 					if mode == "submit" {
-						var r *approval.Result
-						r, err = br.Submit(ctx, approval.SubmitRequest{Call: c})
+						var r *toolgate.Result
+						r, err = br.Submit(ctx, toolgate.SubmitRequest{Call: c})
 						if err == nil {
 							act = r.Decision.Action
 						}
@@ -244,8 +244,8 @@ func BenchmarkNodesChangeWrite(b *testing.B) {
 	a := ns[0]
 	ctx := context.Background()
 	gate := a.Gate()
-	admin := toolgate.WithActor(ctx, approval.Actor{Name: "bench", Via: "api", Admin: true})
-	if _, err := a.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c0", Session: "s1", Tool: "read_file", Args: map[string]any{"path": "src/main.go"}}}); err != nil {
+	admin := toolgate.WithActor(ctx, toolgate.Actor{Name: "bench", Via: "api", Admin: true})
+	if _, err := a.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "c0", Session: "s1", Tool: "read_file", Args: map[string]any{"path": "src/main.go"}}}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()

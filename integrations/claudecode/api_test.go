@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/internal/stacktest"
@@ -45,7 +44,7 @@ func TestUserPromptSubmitOverAPI(t *testing.T) {
 	if id == "" {
 		t.Fatal("no pending approval")
 	}
-	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, approval.Actor{Name: "bob", Via: "web"}), id, approval.DenyRequest{Reason: "not now"}); err != nil {
+	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, toolgate.Actor{Name: "bob", Via: "web"}), id, toolgate.DenyRequest{Reason: "not now"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, reason := preToolUse(t, <-done); got != "deny" {

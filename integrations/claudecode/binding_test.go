@@ -39,7 +39,7 @@ func TestResubmittedToolUseID(t *testing.T) {
 			done := make(chan claudecode.Answer, 1)
 			go func() { done <- hook.Handle(ctx, readInput(t, "bash.json")) }()
 			id := pendingID(t, stack.Broker)
-			if _, err := stack.Broker.Gate().Approve(toolgate.WithActor(ctx, approval.Actor{Name: "alice", Via: "web"}), id, approval.ApproveRequest{}); err != nil {
+			if _, err := stack.Broker.Gate().Approve(toolgate.WithActor(ctx, toolgate.Actor{Name: "alice", Via: "web"}), id, toolgate.ApproveRequest{}); err != nil {
 				t.Fatal(err)
 			}
 			if got, reason := preToolUse(t, <-done); got != "allow" {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
 	"github.com/toolgate/toolgate/internal/stacktest"
@@ -24,7 +23,7 @@ func TestHandlerOnBroker(t *testing.T) {
 	b := stacktest.New(t, stacktest.PolicyOptions(policy.WithHome("/home/dev"))).Broker
 
 	hook := claudecode.Hook{Decider: &claudecode.Remote{
-		Gate: b.Gate(), Actor: approval.Actor{Name: "hook", Via: "hook"},
+		Gate: b.Gate(), Actor: toolgate.Actor{Name: "hook", Via: "hook"},
 		OnAsk: claudecode.AskPrompt,
 	}}
 	srv := httptest.NewServer(hookhttp.NewHandler(hook, hookhttp.WithMaxWait(time.Minute)))
@@ -66,7 +65,7 @@ func TestHandlerOnBroker(t *testing.T) {
 	if id == "" {
 		t.Fatal("no pending approval")
 	}
-	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, approval.Actor{Name: "bob", Via: "tui"}), id, approval.DenyRequest{Feedback: "fetch the vendored copy instead"}); err != nil {
+	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, toolgate.Actor{Name: "bob", Via: "tui"}), id, toolgate.DenyRequest{Feedback: "fetch the vendored copy instead"}); err != nil {
 		t.Fatal(err)
 	}
 	body = <-done
@@ -123,7 +122,7 @@ func TestUserPromptSubmitOnBroker(t *testing.T) {
 	if id == "" {
 		t.Fatal("no pending approval")
 	}
-	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, approval.Actor{Name: "bob", Via: "web"}), id, approval.DenyRequest{Reason: "not now", Mode: toolgate.DenyHard}); err != nil {
+	if _, err := b.Gate().Deny(toolgate.WithActor(ctx, toolgate.Actor{Name: "bob", Via: "web"}), id, toolgate.DenyRequest{Reason: "not now", Mode: toolgate.DenyHard}); err != nil {
 		t.Fatal(err)
 	}
 	if got, reason := preToolUse(t, <-done); got != "deny" || !strings.Contains(reason, "not now") {

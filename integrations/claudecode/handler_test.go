@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/claudecode/hookhttp"
@@ -113,7 +113,7 @@ func TestHandlerRemoteWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := approver(t, g).Approve(context.Background(), id, approval.ApproveRequest{}); err != nil {
+	if _, err := approver(t, g).Approve(context.Background(), id, toolgate.ApproveRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done

@@ -142,7 +142,7 @@ func TestRemoteWaitApproved(t *testing.T) {
 		t.Fatalf("hook answered before the approval: %s", ans.Output.Marshal())
 	case <-time.After(50 * time.Millisecond):
 	}
-	a, err := approver(t, g).Approve(context.Background(), id, approval.ApproveRequest{
+	a, err := approver(t, g).Approve(context.Background(), id, toolgate.ApproveRequest{
 		Scope: toolgate.ScopeSession, Modifications: json.RawMessage(`{"command": "git push origin feature"}`),
 	})
 	if err != nil || a.Status != toolgate.StatusApproved {
@@ -172,7 +172,7 @@ func TestRemoteWaitDenied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := approver(t, g).Deny(context.Background(), id, approval.DenyRequest{
+	if _, err := approver(t, g).Deny(context.Background(), id, toolgate.DenyRequest{
 		Reason: "not on the shared box", Feedback: "use make clean instead", Mode: toolgate.DenySoft,
 	}); err != nil {
 		t.Fatal(err)

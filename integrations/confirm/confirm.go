@@ -282,7 +282,7 @@ func (c *Confirm) handleSubmit(w http.ResponseWriter, r *http.Request, caller to
 	if strings.TrimSpace(sub.ToolName) == "" {
 		return writeErr(w, badRequest("toolName: required"))
 	}
-	by := approval.Actor{Name: caller.Name, Via: c.via, Agent: caller.Role == tokens.RoleAgent}
+	by := toolgate.Actor{Name: caller.Name, Via: c.via, Agent: caller.Role == tokens.RoleAgent}
 	out, err := c.submit(r.Context(), sub, by)
 	if err != nil {
 		if r.Context().Err() != nil {
@@ -300,12 +300,12 @@ func (c *Confirm) handleSubmit(w http.ResponseWriter, r *http.Request, caller to
 // and mode first, then a human through the event stream for up to the
 // configured timeout. If ctx ends first the confirmation is cancelled.
 func (c *Confirm) Submit(ctx context.Context, sub Submission) (*Outcome, error) {
-	return c.submit(ctx, sub, approval.Actor{})
+	return c.submit(ctx, sub, toolgate.Actor{})
 }
 
 // submit is Submit as a caller: an agent credential submits only into
 // the sessions it owns.
-func (c *Confirm) submit(ctx context.Context, sub Submission, by approval.Actor) (*Outcome, error) {
+func (c *Confirm) submit(ctx context.Context, sub Submission, by toolgate.Actor) (*Outcome, error) {
 	call := toolgate.Call{ID: sub.CallID, Session: sub.SessionID, Workspace: sub.WorkerID, Tool: sub.ToolName, Args: sub.Args}
 	if call.Workspace == "" {
 		call.Workspace = sub.Workspace
@@ -338,7 +338,7 @@ func (c *Confirm) submit(ctx context.Context, sub Submission, by approval.Actor)
 			c.mu.Unlock()
 		}()
 	}
-	req := approval.SubmitRequest{Call: call, TTL: c.cfg.Timeout, By: by}
+	req := toolgate.SubmitRequest{Call: call, TTL: c.cfg.Timeout, By: by}
 	res, err := c.gate.Submit(toolgate.WithActor(ctx, by), req)
 	if err != nil {
 		return nil, fmt.Errorf("confirm: submit %s: %w", call.Tool, err)
@@ -391,7 +391,7 @@ func (c *Confirm) applyMode(ctx context.Context, session, workspace string, forc
 }
 
 // outcomeOf reports a submission's result.
-func outcomeOf(callID string, res *approval.Result) *Outcome {
+func outcomeOf(callID string, res *toolgate.Result) *Outcome {
 	out := &Outcome{CallID: callID}
 	a := res.Approval
 	if a == nil {

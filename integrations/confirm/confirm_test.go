@@ -339,7 +339,7 @@ func TestStorageMemory(t *testing.T) {
 		t.Fatalf("grants %+v", grants)
 	}
 	// The session ends: its remembered approvals are gone with it.
-	if _, err := s.Broker.EndSession(toolgate.WithActor(ctx, approval.Actor{Name: "host"}), "s1"); err != nil {
+	if _, err := s.Broker.EndSession(toolgate.WithActor(ctx, toolgate.Actor{Name: "host"}), "s1"); err != nil {
 		t.Fatal(err)
 	}
 	if grants, _ := s.Store.ListGrants(ctx, store.GrantFilter{}); len(grants) != 0 {

@@ -12,7 +12,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/present"
 	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/tokens"
@@ -108,7 +107,7 @@ func (c *Confirm) messageOf(e *toolgate.Event) (Message, bool) {
 // WebSocket messages for an upgrade request, else as Server-Sent Events.
 // ?sessionId= filters; every pending confirmation is sent first.
 func (c *Confirm) handleEvents(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
-	f := approval.EventFilter{Session: r.URL.Query().Get("sessionId")}
+	f := toolgate.EventFilter{Session: r.URL.Query().Get("sessionId")}
 	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		return c.streamWebSocket(w, r, f, caller)
 	}
@@ -123,7 +122,7 @@ func (c *Confirm) handleEvents(w http.ResponseWriter, r *http.Request, caller to
 // streamSSE writes each message as an SSE event: "id: SEQ" and "data:
 // {type, data}", so EventSource's onmessage gets every message and a
 // reconnecting client resumes with Last-Event-ID.
-func (c *Confirm) streamSSE(w http.ResponseWriter, r *http.Request, f approval.EventFilter) error {
+func (c *Confirm) streamSSE(w http.ResponseWriter, r *http.Request, f toolgate.EventFilter) error {
 	ctx := r.Context()
 	sub := c.broker.Subscribe(ctx, f)
 	defer sub.Close()
@@ -149,7 +148,7 @@ func (c *Confirm) streamSSE(w http.ResponseWriter, r *http.Request, f approval.E
 // streamWebSocket sends each message as a JSON text message and applies
 // the toolConfirmationResponse messages the client sends, answering each
 // with toolConfirmationResult or error.
-func (c *Confirm) streamWebSocket(w http.ResponseWriter, r *http.Request, f approval.EventFilter, caller tokens.Entry) error {
+func (c *Confirm) streamWebSocket(w http.ResponseWriter, r *http.Request, f toolgate.EventFilter, caller tokens.Entry) error {
 	conn, err := stream.AcceptWebSocket(w, r, c.opts.AllowedOrigins)
 	if err != nil {
 		return nil // Accept wrote the response

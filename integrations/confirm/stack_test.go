@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/confirm"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/server/mount"
@@ -61,7 +60,7 @@ func (s *stack) answer(executionID string, body any) httpResp {
 // ask submits a call straight to the broker; it must wait for a human.
 func (s *stack) ask(session, callID, tool string, args map[string]any) *toolgate.Approval {
 	s.t.Helper()
-	res, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{ID: callID, Session: session, Tool: tool, Args: args}})
+	res, err := s.Broker.Submit(context.Background(), toolgate.SubmitRequest{Call: toolgate.Call{ID: callID, Session: session, Tool: tool, Args: args}})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -74,7 +73,7 @@ func (s *stack) ask(session, callID, tool string, args map[string]any) *toolgate
 // decide submits a call straight to the broker and returns its verdict.
 func (s *stack) decide(session, workspace, callID, tool string, args map[string]any) toolgate.Action {
 	s.t.Helper()
-	res, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{ID: callID, Session: session, Workspace: workspace, Tool: tool, Args: args}})
+	res, err := s.Broker.Submit(context.Background(), toolgate.SubmitRequest{Call: toolgate.Call{ID: callID, Session: session, Workspace: workspace, Tool: tool, Args: args}})
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/enginehost"
 )
 
@@ -19,7 +18,7 @@ func TestHostResubmittedCallID(t *testing.T) {
 	g := newGateway(t, seedRules)
 	h := startHost(t, hostCfg(g, "s1"))
 	h.call("tu9", bash("git push origin main"))
-	g.approve(g.pending("s1", "tu9").ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce})
+	g.approve(g.pending("s1", "tu9").ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce})
 	if r := h.result("tu9"); r["approved"] != true {
 		t.Fatalf("approved call: %v", r)
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -16,7 +15,7 @@ import (
 type Decider interface {
 	// Decide decides a call. A result whose approval is still pending is
 	// waiting for a human: Wait for it.
-	Decide(ctx context.Context, req approval.SubmitRequest) (*approval.Result, error)
+	Decide(ctx context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error)
 	// Wait blocks until a pending approval is resolved or ctx ends.
 	Wait(ctx context.Context, a *toolgate.Approval) (*toolgate.Approval, error)
 	// Cancel withdraws an approval nobody waits for any more, saying why.
@@ -46,13 +45,13 @@ func NewLocal(e *policy.Engine, agent *policy.Ruleset, m toolgate.Mode) *Local {
 }
 
 // Decide implements Decider. It never leaves an approval pending.
-func (l *Local) Decide(_ context.Context, req approval.SubmitRequest) (*approval.Result, error) {
+func (l *Local) Decide(_ context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error) {
 	d := l.Evaluate(req.Call)
 	if d.Action == toolgate.Ask {
 		d.Action = toolgate.Deny
 		d.Reason = NoGatewayReason + ": " + d.Reason
 	}
-	return &approval.Result{Decision: d}, nil
+	return &toolgate.Result{Decision: d}, nil
 }
 
 // IsQuestionTool reports whether the rules know tool as a question tool.
@@ -109,7 +108,7 @@ func (g *Gateway) ctx(ctx context.Context) context.Context {
 }
 
 // Decide implements Decider.
-func (g *Gateway) Decide(ctx context.Context, req approval.SubmitRequest) (*approval.Result, error) {
+func (g *Gateway) Decide(ctx context.Context, req toolgate.SubmitRequest) (*toolgate.Result, error) {
 	return g.Gate.Submit(g.ctx(ctx), req)
 }
 

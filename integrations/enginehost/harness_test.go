@@ -401,7 +401,7 @@ func (g *gateway) approvalOf(session, callID string) *toolgate.Approval {
 	return nil
 }
 
-func (g *gateway) approve(id string, req approval.ApproveRequest) *toolgate.Approval {
+func (g *gateway) approve(id string, req toolgate.ApproveRequest) *toolgate.Approval {
 	g.t.Helper()
 	a, err := g.ap.Approve(context.Background(), id, req)
 	if err != nil {
@@ -410,7 +410,7 @@ func (g *gateway) approve(id string, req approval.ApproveRequest) *toolgate.Appr
 	return a
 }
 
-func (g *gateway) deny(id string, req approval.DenyRequest) *toolgate.Approval {
+func (g *gateway) deny(id string, req toolgate.DenyRequest) *toolgate.Approval {
 	g.t.Helper()
 	a, err := g.ap.Deny(context.Background(), id, req)
 	if err != nil {

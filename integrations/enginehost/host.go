@@ -465,7 +465,7 @@ type verdict struct {
 // interval.
 func (h *host) decide(c toolgate.Call, confirm string, answer func(verdict)) {
 	ctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
-	res, err := h.cfg.Decider.Decide(ctx, approval.SubmitRequest{Call: c, TTL: h.cfg.TTL, Confirm: confirm})
+	res, err := h.cfg.Decider.Decide(ctx, toolgate.SubmitRequest{Call: c, TTL: h.cfg.TTL, Confirm: confirm})
 	cancel()
 	if err != nil {
 		h.log.Warn("decide", "call", c.ID, "tool", c.Tool, "err", err)

@@ -79,7 +79,7 @@ func TestHostRoutesToApprovers(t *testing.T) {
 	if a.Call.Tool != "Bash" || a.Call.Args["command"] != "cargo test --lib" || a.Call.Tier != toolgate.TierExec {
 		t.Fatalf("approval call %+v", a.Call)
 	}
-	g.approve(a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce})
+	g.approve(a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce})
 	if r := h.result("c-9f3a"); r["approved"] != true || r.str("scope") != "once" {
 		t.Fatalf("result %v", r)
 	}
@@ -91,15 +91,15 @@ func TestHostRoutesToApprovers(t *testing.T) {
 		if a.Call.Tier != tier || (cat == "mcp") != (a.Call.Origin == "mcp") {
 			t.Errorf("%s: tier %s origin %q", cat, a.Call.Tier, a.Call.Origin)
 		}
-		g.deny(a.ID, approval.DenyRequest{Mode: toolgate.DenySoft})
+		g.deny(a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 		h.result(id)
 	}
 	// A human deny goes back with the message for the model.
 	h.call("c-d", bash("git push --force"))
 	a = g.pending("s1", "c-d")
-	g.deny(a.ID, approval.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not on main"})
+	g.deny(a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not on main"})
 	ev := h.out.next("tool_cancelled", typeAndCall("tool_cancelled", "c-d"))
-	want := approval.DenyMessage("Bash", approval.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not on main"})
+	want := approval.DenyMessage("Bash", toolgate.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not on main"})
 	if ev.str("reason") != want {
 		t.Fatalf("reason %q, want %q", ev.str("reason"), want)
 	}
@@ -116,7 +116,7 @@ func TestHostAlwaysIsToolNameScoped(t *testing.T) {
 	a := g.pending("s1", "c1")
 	// Every Bash command for the session is a rule an admin writes; an
 	// approver's "always" is refused and the call stays pending.
-	always := approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantTool}
+	always := toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantTool}
 	if _, err := g.ap.Approve(context.Background(), a.ID, always); toolgate.ErrorCodeOf(err) != toolgate.EForbidden {
 		t.Fatalf("approver's tool-wide always: %v", err)
 	}
@@ -134,7 +134,7 @@ func TestHostAlwaysIsToolNameScoped(t *testing.T) {
 		t.Fatalf("engine did not remember always: %v", r)
 	}
 	// The gate agrees: the grant covers Bash in this session.
-	d, err := g.decider("").Decide(context.Background(), approval.SubmitRequest{Call: toolgate.Call{ID: "probe", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "make all"}}})
+	d, err := g.decider("").Decide(context.Background(), toolgate.SubmitRequest{Call: toolgate.Call{ID: "probe", Session: "s1", Tool: "Bash", Args: map[string]any{"command": "make all"}}})
 	if err != nil || d.Decision.Action != toolgate.Allow {
 		t.Fatalf("gate after always: %+v %v", d, err)
 	}
@@ -142,7 +142,7 @@ func TestHostAlwaysIsToolNameScoped(t *testing.T) {
 		id := "c-" + name
 		h.call(id, seedTools[name])
 		a := g.pending("s1", id) // asks at the gate too
-		g.deny(a.ID, approval.DenyRequest{Mode: toolgate.DenySoft})
+		g.deny(a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 		if r := h.result(id); r["approved"] != false {
 			t.Fatalf("%s: %v", name, r)
 		}
@@ -158,7 +158,7 @@ func TestHostAlwaysPrefix(t *testing.T) {
 	h := startHost(t, hostCfg(g, "s1"))
 	h.call("c0", bash("cargo build"))
 	a := g.pending("s1", "c0")
-	g.approve(a.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPrefix, Pattern: "cargo "})
+	g.approve(a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Grant: toolgate.GrantPrefix, Pattern: "cargo "})
 	r := h.result("c0")
 	mustJSON(t, "scope", r["scope"], `{"always_prefix":{"prefix":"cargo "}}`)
 
@@ -200,7 +200,7 @@ func settle(t *testing.T, g *gateway, p *peer, session, callID string) event {
 			return ev
 		}
 		if a := g.approvalOf(session, callID); a != nil && a.Status == toolgate.StatusPending {
-			g.deny(a.ID, approval.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not covered by the prefix"})
+			g.deny(a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft, Feedback: "not covered by the prefix"})
 		}
 	}
 	t.Fatalf("no result for %s", callID)
@@ -216,12 +216,12 @@ func TestHostAskUserQuestion(t *testing.T) {
 	// An answer is refused for any tool but a question tool...
 	h.call("c-b", seedTools["Bash"])
 	b := g.pending("s1", "c-b")
-	if _, err := g.ap.Approve(context.Background(), b.ID, approval.ApproveRequest{Answer: json.RawMessage(`"Choice C"`)}); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
+	if _, err := g.ap.Approve(context.Background(), b.ID, toolgate.ApproveRequest{Answer: json.RawMessage(`"Choice C"`)}); toolgate.ErrorCodeOf(err) != toolgate.EInvalid {
 		t.Fatalf("answer for Bash: %v", err)
 	}
-	g.deny(b.ID, approval.DenyRequest{Mode: toolgate.DenySoft})
+	g.deny(b.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 	// ...and goes back in tool_approve's answer for AskUserQuestion.
-	g.approve(a.ID, approval.ApproveRequest{Answer: json.RawMessage(`"Choice C"`)})
+	g.approve(a.ID, toolgate.ApproveRequest{Answer: json.RawMessage(`"Choice C"`)})
 	if r := h.result("c-7a1e"); r.str("answer") != "Choice C" || r.str("scope") != "once" {
 		t.Fatalf("result %v", r)
 	}
@@ -243,7 +243,7 @@ func TestHostSuspendResume(t *testing.T) {
 	h.out.none("approval_required on stdout", 50*time.Millisecond, func(e event) bool {
 		return e.str("type") == "approval_required" || e.str("type") == "suspend"
 	})
-	g.approve(a.ID, approval.ApproveRequest{Answer: json.RawMessage(`"staging"`)})
+	g.approve(a.ID, toolgate.ApproveRequest{Answer: json.RawMessage(`"staging"`)})
 	// The engine's echo of approval_resume reaches the host's stdout so a
 	// UI can clear its state.
 	echo := h.out.next("approval_resume echo", isType("approval_resume"))
@@ -259,7 +259,7 @@ func TestHostSuspendResume(t *testing.T) {
 	if a.Call.Tool != "Deploy" {
 		t.Fatalf("tool %q", a.Call.Tool)
 	}
-	g.deny(a.ID, approval.DenyRequest{Mode: toolgate.DenySoft})
+	g.deny(a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 	if r := h.result("c-2"); r["approved"] != false {
 		t.Fatalf("result %v", r)
 	}
@@ -292,7 +292,7 @@ func TestHostGatewayDefaults(t *testing.T) {
 	if ttl := a.ExpiresAt.Sub(a.CreatedAt); ttl != 5*time.Minute {
 		t.Fatalf("default TTL %s", ttl)
 	}
-	g.deny(a.ID, approval.DenyRequest{})
+	g.deny(a.ID, toolgate.DenyRequest{})
 	h.result("c1")
 }
 
@@ -354,7 +354,7 @@ func TestHostSetModeAtGateway(t *testing.T) {
 	}
 	h.call("c1", seedTools["Bash"])
 	a := g.pending("s1", "c1")
-	g.deny(a.ID, approval.DenyRequest{Mode: toolgate.DenySoft})
+	g.deny(a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 	h.result("c1")
 
 	h2 := startHost(t, enginehost.Config{Decider: g.decider(g.approver), Session: "s2"})
@@ -413,7 +413,7 @@ func TestHostBadInput(t *testing.T) {
 	if got := g.approvalOf("s1", "c1"); got.Status != toolgate.StatusPending {
 		t.Fatalf("stdin answered the call: %s", got.Status)
 	}
-	g.approve(a.ID, approval.ApproveRequest{})
+	g.approve(a.ID, toolgate.ApproveRequest{})
 	if r := h.result("c1"); r["approved"] != true {
 		t.Fatalf("result %v", r)
 	}
@@ -428,7 +428,7 @@ func TestHostBadInput(t *testing.T) {
 	if a.Call.Args["command"] != long {
 		t.Fatal("long command changed on the way")
 	}
-	g.approve(a.ID, approval.ApproveRequest{})
+	g.approve(a.ID, toolgate.ApproveRequest{})
 	if r := h.result("long"); r["approved"] != true {
 		t.Fatalf("long: %v", r)
 	}
@@ -473,7 +473,7 @@ func TestHostAnswersAfterStdinEnds(t *testing.T) {
 		t.Fatalf("allowed read after stdin closed: %v", r)
 	}
 	a := g.pending("s1", "b1")
-	if _, err := g.ap.Approve(context.Background(), a.ID, approval.ApproveRequest{}); err != nil {
+	if _, err := g.ap.Approve(context.Background(), a.ID, toolgate.ApproveRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	if r := h.result("b1"); r["approved"] != true {
@@ -522,7 +522,7 @@ func TestHostForceQuestionAtGateway(t *testing.T) {
 	if a.Decision.Confirm != enginehost.QuestionConfirm {
 		t.Fatalf("the question is held without saying why: %+v", a.Decision)
 	}
-	g.approve(a.ID, approval.ApproveRequest{Answer: json.RawMessage(`"staging"`)})
+	g.approve(a.ID, toolgate.ApproveRequest{Answer: json.RawMessage(`"staging"`)})
 	if r := h.result("q1"); r["approved"] != true || r.str("answer") != "staging" {
 		t.Fatalf("question in Force at a gateway: %v, want the person's answer", r)
 	}
@@ -562,7 +562,7 @@ func TestHostConfinedAllowAsks(t *testing.T) {
 	if a.Decision.Action != toolgate.Ask || !strings.Contains(a.Decision.Reason, "unless it runs in the kernel sandbox") {
 		t.Fatalf("held decision %+v, want the sandbox rule's ask", a.Decision)
 	}
-	g.deny(a.ID, approval.DenyRequest{Mode: toolgate.DenySoft})
+	g.deny(a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 	if r := h.result("c-sbx"); r["approved"] != false {
 		t.Fatalf("result %v", r)
 	}

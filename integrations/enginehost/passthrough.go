@@ -105,7 +105,7 @@ func (h *host) passDecision(c toolgate.Call) (final bool, v verdict, pending *to
 		return false, verdict{}, nil
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
-	res, err := h.cfg.Decider.Decide(ctx, approval.SubmitRequest{Call: c, TTL: h.cfg.TTL})
+	res, err := h.cfg.Decider.Decide(ctx, toolgate.SubmitRequest{Call: c, TTL: h.cfg.TTL})
 	cancel()
 	if err != nil {
 		// The gateway cannot say: the host's own UI still can.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // The pass-through tests run three processes, as in use: a fake host
@@ -183,7 +182,7 @@ func TestPassthroughFirstAnswerWins(t *testing.T) {
 	p.call("c1", map[string]any{"name": "Bash", "category": "exec", "args": map[string]any{"command": "make deploy"}})
 	p.out.next("tool_request c1", typeAndCall("tool_request", "c1"))
 	a := g.pending("s1", "c1")
-	g.approve(a.ID, approval.ApproveRequest{})
+	g.approve(a.ID, toolgate.ApproveRequest{})
 	if r := p.result("c1"); r["approved"] != true {
 		t.Fatalf("gateway-approved call: %v", r)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 )
 
@@ -27,7 +26,7 @@ func TestGatewayCallIDsAreFresh(t *testing.T) {
 	c := transports[0].start(t, proxyConf{Name: "demo", Gateway: gw.URL(), Token: gw.agent}, "")
 	c.send(call("w", "write_note", map[string]any{"note": "harmless"}))
 	first := gw.nextSubmitted()
-	if _, err := approver.Approve(ctx, first.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
+	if _, err := approver.Approve(ctx, first.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
 		t.Fatal(err)
 	}
 	if r := c.waitFor(func(m msg) bool { return m.ID == "w" }).tool(t); r.IsError || r.text() != "wrote harmless" {
@@ -38,7 +37,7 @@ func TestGatewayCallIDsAreFresh(t *testing.T) {
 	if second.Call.ID == first.Call.ID || second.ID == first.ID || second.Status != toolgate.StatusPending {
 		t.Fatalf("the second call rode the first one's approval: %+v vs %+v", second, first)
 	}
-	if _, err := approver.Deny(ctx, second.ID, approval.DenyRequest{Reason: "no", Mode: toolgate.DenySoft}); err != nil {
+	if _, err := approver.Deny(ctx, second.ID, toolgate.DenyRequest{Reason: "no", Mode: toolgate.DenySoft}); err != nil {
 		t.Fatal(err)
 	}
 	if r := c.waitFor(func(m msg) bool { return m.ID == "w2" }).tool(t); !r.IsError || !strings.Contains(r.text(), "no") {

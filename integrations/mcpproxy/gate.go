@@ -404,7 +404,7 @@ func (b *bridge) decideGateway(ctx context.Context, req *mcp.CallToolRequest, ca
 	// Submit even if the client goes away meanwhile, so that an approval
 	// the gateway creates is known, and can be withdrawn.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	res, err := gw.Submit(sctx, approval.SubmitRequest{Call: *call, TTL: b.p.cfg.Timeout, Confirm: pin.confirm})
+	res, err := gw.Submit(sctx, toolgate.SubmitRequest{Call: *call, TTL: b.p.cfg.Timeout, Confirm: pin.confirm})
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -427,7 +427,7 @@ func (b *bridge) decideGateway(ctx context.Context, req *mcp.CallToolRequest, ca
 }
 
 // gatewayVerdict turns a final result into a verdict.
-func gatewayVerdict(act toolgate.Action, res *approval.Result) verdict {
+func gatewayVerdict(act toolgate.Action, res *toolgate.Result) verdict {
 	if res.Approval != nil {
 		return approvalVerdict(res.Approval)
 	}
@@ -455,7 +455,7 @@ func approvalVerdict(a *toolgate.Approval) verdict {
 // waitGateway waits for a pending approval: for the gateway's approvers,
 // for the user in the client, or for the gate's timeout, whichever comes
 // first. A client that goes away cancels the approval.
-func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, res *approval.Result, pin pinState) (verdict, error) {
+func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call, res *toolgate.Result, pin pinState) (verdict, error) {
 	gw := b.p.cfg.Gateway
 	id := res.Approval.ID
 	cancelApproval := func() { b.withdraw(ctx, id) }
@@ -540,7 +540,7 @@ func (b *bridge) userAnswered(ctx context.Context, gw toolgate.Gate, id string, 
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if answer == answerDeny {
-		a, err = gw.Deny(cctx, id, approval.DenyRequest{Reason: "denied by the user in the MCP client", Mode: toolgate.DenySoft})
+		a, err = gw.Deny(cctx, id, toolgate.DenyRequest{Reason: "denied by the user in the MCP client", Mode: toolgate.DenySoft})
 	} else {
 		scope := toolgate.ScopeOnce
 		switch answer {
@@ -549,7 +549,7 @@ func (b *bridge) userAnswered(ctx context.Context, gw toolgate.Gate, id string, 
 		case answerAlways:
 			scope = toolgate.ScopeWorkspace
 		}
-		a, err = gw.Approve(cctx, id, approval.ApproveRequest{Scope: scope, Grant: toolgate.GrantTool})
+		a, err = gw.Approve(cctx, id, toolgate.ApproveRequest{Scope: scope, Grant: toolgate.GrantTool})
 	}
 	if err == nil && a != nil && a.Status.Final() {
 		return approvalVerdict(a)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/store/fsrules"
@@ -41,7 +40,7 @@ func newTestGatewayWith(t *testing.T, rules string) *testGateway {
 		submitted: make(chan *toolgate.Approval, 16), cancelled: make(chan string, 16)}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	sub := s.Broker.Subscribe(ctx, approval.EventFilter{})
+	sub := s.Broker.Subscribe(ctx, toolgate.EventFilter{})
 	go func() {
 		defer sub.Close()
 		for ev := range sub.Events() {

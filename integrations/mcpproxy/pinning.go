@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // pinState is what the pins say about the tool of one call.
@@ -166,7 +165,7 @@ func (b *bridge) pinAccepted(ctx context.Context, req *mcp.CallToolRequest, call
 		return v, nil
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	a, err := b.p.cfg.Gateway.Approve(cctx, id, approval.ApproveRequest{Scope: toolgate.ScopeOnce})
+	a, err := b.p.cfg.Gateway.Approve(cctx, id, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce})
 	cancel()
 	if err == nil && a != nil && a.Status.Final() {
 		return approvalVerdict(a), nil

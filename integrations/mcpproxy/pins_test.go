@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
 )
@@ -173,10 +172,10 @@ func TestToolPinningGateway(t *testing.T) {
 		!strings.Contains(a.Decision.Confirm, "id_rsa") || !strings.Contains(a.Decision.Reason, "a person must answer") {
 		t.Fatalf("held without the diff: %+v", a.Decision)
 	}
-	if _, err := agent.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); toolgate.ErrorCodeOf(err) != toolgate.EForbidden {
+	if _, err := agent.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}); toolgate.ErrorCodeOf(err) != toolgate.EForbidden {
 		t.Fatalf("the agent token approved its own changed tool: %v", err)
 	}
-	if _, err := approver.Deny(ctx, a.ID, approval.DenyRequest{Mode: toolgate.DenySoft, Reason: "not this description"}); err != nil {
+	if _, err := approver.Deny(ctx, a.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft, Reason: "not this description"}); err != nil {
 		t.Fatal(err)
 	}
 	if r := second.waitFor(func(m msg) bool { return m.ID == "2" }).tool(t); !r.IsError || !strings.Contains(r.text(), "old pin stays") {
@@ -189,7 +188,7 @@ func TestToolPinningGateway(t *testing.T) {
 	second.send(call("3", "write_note", map[string]any{"note": "c"}))
 	a = gw.nextSubmitted()
 	a2ID := a.ID
-	if _, err := approver.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
+	if _, err := approver.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
 		t.Fatal(err)
 	}
 	if r := second.waitFor(func(m msg) bool { return m.ID == "3" }).tool(t); r.IsError || r.text() != "wrote c" {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 )
 
@@ -248,7 +247,7 @@ func TestGateway(t *testing.T) {
 			}
 			c.waitFor(func(m msg) bool { return m.Event == "progress" && m.Token == "tok-w" })
 			ctx := context.Background()
-			if _, err := approver.Approve(ctx, a.ID, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
+			if _, err := approver.Approve(ctx, a.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
 				t.Fatal(err)
 			}
 			if r := c.waitFor(func(m msg) bool { return m.ID == "w" }).tool(t); r.IsError || r.text() != "wrote held" {
@@ -260,7 +259,7 @@ func TestGateway(t *testing.T) {
 			if a.Call.Tier != toolgate.TierRead {
 				t.Errorf("status has readOnlyHint: want tier read, got %v", a.Call.Tier)
 			}
-			if _, err := approver.Deny(ctx, a.ID, approval.DenyRequest{Reason: "not now", Mode: toolgate.DenySoft}); err != nil {
+			if _, err := approver.Deny(ctx, a.ID, toolgate.DenyRequest{Reason: "not now", Mode: toolgate.DenySoft}); err != nil {
 				t.Fatal(err)
 			}
 			if r := c.waitFor(func(m msg) bool { return m.ID == "s" }).tool(t); !r.IsError || !strings.Contains(r.text(), "not now") {

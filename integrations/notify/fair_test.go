@@ -59,9 +59,9 @@ func TestFairQueues(t *testing.T) {
 
 	ask := func(by string, session string, i int) {
 		t.Helper()
-		r, err := st.Broker.Submit(context.Background(), approval.SubmitRequest{
+		r, err := st.Broker.Submit(context.Background(), toolgate.SubmitRequest{
 			Call: toolgate.Call{ID: fmt.Sprint("c", i), Session: session, Tool: "Bash", Args: map[string]any{"command": fmt.Sprint("make t", i)}},
-			By:   approval.Actor{Name: by, Via: "api", Agent: true}})
+			By:   toolgate.Actor{Name: by, Via: "api", Agent: true}})
 		if err != nil || r.Approval == nil {
 			t.Fatalf("ask: %+v %v", r, err)
 		}

@@ -56,14 +56,14 @@ func TestReminder(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	var ids []string
 	for _, id := range []string{"waits", "answered"} {
-		r, err := st.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{ID: id, Session: "s-" + id, Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
+		r, err := st.Broker.Submit(context.Background(), toolgate.SubmitRequest{Call: toolgate.Call{ID: id, Session: "s-" + id, Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
 		if err != nil || r.Approval == nil {
 			t.Fatalf("%s: %+v %v", id, r, err)
 		}
 		ids = append(ids, r.Approval.ID)
 	}
 	waitFor(t, func() bool { sent, _ := n.counts(); return sent == 2 })
-	if _, err := st.Broker.Gate().Approve(toolgate.WithActor(context.Background(), approval.Actor{Name: "alice", Via: "test"}), ids[1], approval.ApproveRequest{}); err != nil {
+	if _, err := st.Broker.Gate().Approve(toolgate.WithActor(context.Background(), toolgate.Actor{Name: "alice", Via: "test"}), ids[1], toolgate.ApproveRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, func() bool { _, r := n.counts(); return len(r) > 0 })

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/store"
 )
@@ -272,7 +271,7 @@ func TestClientReplayOnReconnect(t *testing.T) {
 
 	a := s.shell("sess-1", "c1", "git push")
 	b := s.shell("sess-1", "c2", "rm -r build")
-	w2, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
+	w2, err := s.Broker.Submit(context.Background(), toolgate.SubmitRequest{Call: toolgate.Call{
 		ID: "c3", Session: "sess-w2", Workspace: "w2", Tool: "shell_exec", Args: map[string]any{"command": "make"},
 	}})
 	if err != nil || w2.Approval == nil {
@@ -342,7 +341,7 @@ func TestClientTrackedResume(t *testing.T) {
 	// saw and is sent both.
 	c.forget("s")
 	s.Server.CloseClientConnections()
-	if _, err := s.Broker.Gate().Approve(toolgate.WithActor(context.Background(), approval.Actor{Name: "bob", Via: "api"}), a.ID, approval.ApproveRequest{}); err != nil {
+	if _, err := s.Broker.Gate().Approve(toolgate.WithActor(context.Background(), toolgate.Actor{Name: "bob", Via: "api"}), a.ID, toolgate.ApproveRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	b := s.shell("sess-1", "c2", "npm publish")

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/store"
 )
@@ -22,7 +21,7 @@ func TestWorkerDisconnect(t *testing.T) {
 	c.subscribe("all", nil)
 	ctx := context.Background()
 	submit := func(ws, session, id string) *toolgate.Approval {
-		res, err := s.Broker.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{
+		res, err := s.Broker.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{
 			ID: id, Session: session, Workspace: ws, Tool: "shell_exec", Args: map[string]any{"command": "make deploy"},
 		}})
 		if err != nil || res.Approval == nil {
@@ -65,8 +64,8 @@ func TestSubagentSessionEnd(t *testing.T) {
 	c := startNode(t, s.Server.URL+"/trpc", s.Approver)
 	c.subscribe("all", nil)
 	ctx := context.Background()
-	sub := func(id, cmd string) *approval.Result {
-		res, err := s.Broker.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{
+	sub := func(id, cmd string) *toolgate.Result {
+		res, err := s.Broker.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{
 			ID: id, Session: "child", Agent: "general", Tool: "shell_exec", Args: map[string]any{"command": cmd},
 		}})
 		if err != nil {
@@ -79,7 +78,7 @@ func TestSubagentSessionEnd(t *testing.T) {
 		t.Fatal("make test did not ask")
 	}
 	c.event("all", "requested", isRequired(first.ID))
-	if _, err := s.Broker.Gate().Approve(toolgate.WithActor(ctx, approval.Actor{Name: "alice"}), first.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "make test"}); err != nil {
+	if _, err := s.Broker.Gate().Approve(toolgate.WithActor(ctx, toolgate.Actor{Name: "alice"}), first.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "make test"}); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := sub("k2", "make test").Final(); v != toolgate.Allow {

@@ -59,7 +59,7 @@ func (s *stack) takeRequests() []string {
 // ask submits a call that must wait for a human and returns its approval.
 func (s *stack) ask(session, callID, tool string, args map[string]any) *toolgate.Approval {
 	s.t.Helper()
-	res, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
+	res, err := s.Broker.Submit(context.Background(), toolgate.SubmitRequest{Call: toolgate.Call{
 		ID: callID, Session: session, Tool: tool, Args: args,
 	}})
 	if err != nil {
@@ -80,7 +80,7 @@ func (s *stack) shell(session, callID, cmd string) *toolgate.Approval {
 // decide submits a call and returns its verdict, ask while it waits.
 func (s *stack) decide(session, callID, cmd string) toolgate.Action {
 	s.t.Helper()
-	res, err := s.Broker.Submit(context.Background(), approval.SubmitRequest{Call: toolgate.Call{
+	res, err := s.Broker.Submit(context.Background(), toolgate.SubmitRequest{Call: toolgate.Call{
 		ID: callID, Session: session, Tool: "shell_exec", Args: map[string]any{"command": cmd},
 	}})
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/stream"
 )
 
@@ -171,7 +170,7 @@ func (h *Handler) subscribe(w http.ResponseWriter, r *http.Request, raw json.Raw
 	if perr != nil {
 		return h.streamError(w, r, perr, "agent.onEvents")
 	}
-	f := approval.EventFilter{Session: in.SessionID, Workspace: in.WorkerID}
+	f := toolgate.EventFilter{Session: in.SessionID, Workspace: in.WorkerID}
 	if h.cfg.Tracked && in.LastEventID != "" {
 		// Ids are sequence numbers; anything else (an id from another
 		// server) only means "replay what is pending".

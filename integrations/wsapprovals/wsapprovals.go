@@ -246,7 +246,7 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.En
 		return err
 	}
 	q := r.URL.Query()
-	f := approval.EventFilter{Session: q.Get("session"), Workspace: q.Get("workspace")}
+	f := toolgate.EventFilter{Session: q.Get("session"), Workspace: q.Get("workspace")}
 	c, err := stream.AcceptWebSocket(w, r, h.opts.AllowedOrigins)
 	if err != nil {
 		return nil // Accept wrote the response
@@ -276,7 +276,7 @@ type session struct {
 	asked string
 }
 
-func (s *session) run(f approval.EventFilter, cancel context.CancelFunc) error {
+func (s *session) run(f toolgate.EventFilter, cancel context.CancelFunc) error {
 	answers := make(chan []byte)
 	stream.ReadMessages(s.ctx, cancel, s.ws.Conn, answers, func(typ websocket.MessageType, data []byte) []byte {
 		if typ != websocket.MessageText {

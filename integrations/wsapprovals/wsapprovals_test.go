@@ -12,7 +12,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/wsapprovals"
 	"github.com/toolgate/toolgate/internal/stacktest"
@@ -189,10 +188,10 @@ func (w *wsClient) send(s string) {
 
 // submit is the agent host's tool executor: it submits a call with the
 // rest of its batch and waits for the outcome, in the background.
-func (e *env) submit(c toolgate.Call, rest ...toolgate.Call) <-chan *approval.Result {
-	ch := make(chan *approval.Result, 1)
+func (e *env) submit(c toolgate.Call, rest ...toolgate.Call) <-chan *toolgate.Result {
+	ch := make(chan *toolgate.Result, 1)
 	go func() {
-		r, err := e.agent.SubmitWait(context.Background(), approval.SubmitRequest{Call: c, BatchRemaining: rest}, 30*time.Second)
+		r, err := e.agent.SubmitWait(context.Background(), toolgate.SubmitRequest{Call: c, BatchRemaining: rest}, 30*time.Second)
 		if err != nil {
 			e.t.Errorf("submit %s: %v", c.ID, err)
 		}
@@ -201,7 +200,7 @@ func (e *env) submit(c toolgate.Call, rest ...toolgate.Call) <-chan *approval.Re
 	return ch
 }
 
-func receive(t *testing.T, ch <-chan *approval.Result) *approval.Result {
+func receive(t *testing.T, ch <-chan *toolgate.Result) *toolgate.Result {
 	t.Helper()
 	select {
 	case r := <-ch:
@@ -522,7 +521,7 @@ func TestAnswersAndErrors(t *testing.T) {
 		t.Fatalf("replay %v", m)
 	}
 	// Settled elsewhere (the HTTP API): both clients are told and move on.
-	if _, err := e.api.Deny(ctx, second["approval_id"].(string), approval.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
+	if _, err := e.api.Deny(ctx, second["approval_id"].(string), toolgate.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []*wsClient{ws, ws2} {
@@ -537,7 +536,7 @@ func TestAnswersAndErrors(t *testing.T) {
 		t.Fatalf("error %v", m)
 	}
 	// Other sessions are not this client's.
-	if _, err := e.agent.Submit(ctx, approval.SubmitRequest{Call: call("s2", "x1", "bash", map[string]any{"command": "make"}, nil)}); err != nil {
+	if _, err := e.agent.Submit(ctx, toolgate.SubmitRequest{Call: call("s2", "x1", "bash", map[string]any{"command": "make"}, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	ws.quiet(100 * time.Millisecond)
@@ -652,7 +651,7 @@ func TestSessionWaitingAsBatch(t *testing.T) {
 	if err != nil || len(list) != 1 {
 		t.Fatalf("%v %v", list, err)
 	}
-	if _, err := e.Broker.Gate().Deny(toolgate.WithActor(context.Background(), approval.Actor{Name: "alice", Via: "api"}), list[0].ID, approval.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
+	if _, err := e.Broker.Gate().Deny(toolgate.WithActor(context.Background(), toolgate.Actor{Name: "alice", Via: "api"}), list[0].ID, toolgate.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
 		t.Fatal(err)
 	}
 	receive(t, r3)

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // TestAdminCommands drives the admin commands as separate processes
@@ -54,7 +53,7 @@ func TestAdminCommands(t *testing.T) {
 		t.Fatalf("approvals list:\n%s", out)
 	}
 	// Seed 003: "Origin: MCP server tool" for mcp__ tools, in the list too.
-	m, err := agent.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "m1", Session: "s-mcp", Tool: "mcp__github__create_issue", Args: map[string]any{"title": "x"}}})
+	m, err := agent.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "m1", Session: "s-mcp", Tool: "mcp__github__create_issue", Args: map[string]any{"title": "x"}}})
 	if err != nil || m.Approval == nil {
 		t.Fatalf("mcp call: %v %+v", err, m)
 	}
@@ -70,7 +69,7 @@ func TestAdminCommands(t *testing.T) {
 	// its safe task runs, its dangerous write asks, Claude Code's Write
 	// keeps the defaults.
 	for tool, want := range map[string]toolgate.Action{"task": toolgate.Allow, "write": toolgate.Ask, "Write": toolgate.Allow} {
-		r, err := agent.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "p-" + tool, Session: "s-profile-" + tool, Tool: tool, Args: map[string]any{"file_path": "notes.txt", "content": "x", "prompt": "look"}}})
+		r, err := agent.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "p-" + tool, Session: "s-profile-" + tool, Tool: tool, Args: map[string]any{"file_path": "notes.txt", "content": "x", "prompt": "look"}}})
 		if err != nil || r.Decision.Action != want {
 			t.Errorf("%s in a new workspace: %v %+v, want %s", tool, err, r, want)
 		}

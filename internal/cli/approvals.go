@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/internal/clibase"
 )
 
@@ -65,7 +64,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 					return clibase.UsageErrorf("--for needs --scope turn, session, workspace or global: a once approval has nothing to time-box")
 				}
 			}
-			req := approval.ApproveRequest{Scope: toolgate.Scope(*scope), Grant: toolgate.GrantKind(*grant), Pattern: *pattern, For: *forD, Rest: *rest}
+			req := toolgate.ApproveRequest{Scope: toolgate.Scope(*scope), Grant: toolgate.GrantKind(*grant), Pattern: *pattern, For: *forD, Rest: *rest}
 			if *answer != "" {
 				if !json.Valid([]byte(*answer)) {
 					return clibase.UsageErrorf("--answer is not valid JSON (quote a text answer: '\"staging\"')")
@@ -100,7 +99,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			if err != nil {
 				return err
 			}
-			a, err := c.Deny(ctx, fs.Arg(0), approval.DenyRequest{Mode: toolgate.DenyMode(*mode), Feedback: *feedback, Reason: *reason, Rest: *rest})
+			a, err := c.Deny(ctx, fs.Arg(0), toolgate.DenyRequest{Mode: toolgate.DenyMode(*mode), Feedback: *feedback, Reason: *reason, Rest: *rest})
 			if err != nil {
 				return err
 			}

@@ -137,8 +137,8 @@ func createToken(t *testing.T, bin, data, role string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func bash(session, id, command string) approval.SubmitRequest {
-	return approval.SubmitRequest{Call: toolgate.Call{ID: id, Session: session, Tool: "Bash", Args: map[string]any{"command": command}}}
+func bash(session, id, command string) toolgate.SubmitRequest {
+	return toolgate.SubmitRequest{Call: toolgate.Call{ID: id, Session: session, Tool: "Bash", Args: map[string]any{"command": command}}}
 }
 
 // TestCrashLosesNothing kills the gateway with SIGKILL while approvals
@@ -166,7 +166,7 @@ func TestCrashLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A pattern: without one a session grant covers only the exact call.
-	if _, err := admin.Approve(ctx, first.Approval.ID, approval.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}); err != nil {
+	if _, err := admin.Approve(ctx, first.Approval.ID, toolgate.ApproveRequest{Scope: toolgate.ScopeSession, Pattern: "git push *"}); err != nil {
 		t.Fatal(err)
 	}
 	pending := map[string]string{}
@@ -240,7 +240,7 @@ func TestCrashLosesNothing(t *testing.T) {
 		}
 	}
 	// And they can still be answered.
-	if _, err := admin.Deny(ctx, pending["c2"], approval.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
+	if _, err := admin.Deny(ctx, pending["c2"], toolgate.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
 		t.Fatal(err)
 	}
 	a, err := agent.Approval(ctx, pending["c2"])

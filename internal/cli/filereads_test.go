@@ -53,7 +53,7 @@ func TestNoFileReadsConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			agent := newClient(t, g.url, createToken(t, bin, data, "agent"))
-			r, err := agent.Submit(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "w1", Session: "s1", Tool: "Write", Cwd: ws,
+			r, err := agent.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "w1", Session: "s1", Tool: "Write", Cwd: ws,
 				Args: map[string]any{"file_path": "main.go", "content": "package main\n"}}})
 			if err != nil || r.Approval == nil {
 				t.Fatalf("submit: %+v %v", r, err)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/claudecode/claudecodetest"
 	"github.com/toolgate/toolgate/internal/clibase"
@@ -197,7 +196,7 @@ func TestHookGateway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := approver.Approve(context.Background(), id, approval.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
+	if _, err := approver.Approve(context.Background(), id, toolgate.ApproveRequest{Scope: toolgate.ScopeOnce}); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done

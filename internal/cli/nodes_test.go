@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store/postgres"
@@ -110,7 +109,7 @@ func TestNodes(t *testing.T) {
 	for i := range gs {
 		sctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		streams[i], _ = admin[i].Events(sctx, approval.EventFilter{Session: "events"})
+		streams[i], _ = admin[i].Events(sctx, toolgate.EventFilter{Session: "events"})
 	}
 
 	t.Run("SubmitOnAAnswerOnB", func(t *testing.T) {
@@ -127,7 +126,7 @@ func TestNodes(t *testing.T) {
 			released <- a
 		}()
 		time.Sleep(100 * time.Millisecond) // the long-poll is waiting on A
-		if _, err := admin[1].Approve(ctx, r.Approval.ID, approval.ApproveRequest{}); err != nil {
+		if _, err := admin[1].Approve(ctx, r.Approval.ID, toolgate.ApproveRequest{}); err != nil {
 			t.Fatal(err)
 		}
 		select {
@@ -157,9 +156,9 @@ func TestNodes(t *testing.T) {
 				c := admin[i%3]
 				var err error
 				if i%2 == 0 {
-					_, err = c.Approve(ctx, r.Approval.ID, approval.ApproveRequest{})
+					_, err = c.Approve(ctx, r.Approval.ID, toolgate.ApproveRequest{})
 				} else {
-					_, err = c.Deny(ctx, r.Approval.ID, approval.DenyRequest{Mode: toolgate.DenySoft})
+					_, err = c.Deny(ctx, r.Approval.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 				}
 				mu.Lock()
 				defer mu.Unlock()
@@ -221,7 +220,7 @@ func TestNodes(t *testing.T) {
 		if err := admin[1].PutRules(ctx, "shared", []byte(edited)); err != nil {
 			t.Fatal(err)
 		}
-		call := approval.SubmitRequest{Call: toolgate.Call{ID: "r1", Session: "s3", Workspace: "shared", Tool: "Bash", Args: map[string]any{"command": "make test"}}}
+		call := toolgate.SubmitRequest{Call: toolgate.Call{ID: "r1", Session: "s3", Workspace: "shared", Tool: "Bash", Args: map[string]any{"command": "make test"}}}
 		r, err := agent[2].Submit(ctx, call)
 		if err != nil {
 			t.Fatal(err)
@@ -252,7 +251,7 @@ func TestNodes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := admin[(i+1)%3].Deny(ctx, r.Approval.ID, approval.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
+				if _, err := admin[(i+1)%3].Deny(ctx, r.Approval.ID, toolgate.DenyRequest{Mode: toolgate.DenySoft}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -346,9 +345,9 @@ func TestNodes(t *testing.T) {
 		for callID, apID := range ids {
 			var err error
 			if n := strings.TrimPrefix(callID, "k"); n[len(n)-1]%2 == 1 {
-				_, err = admin[2].Deny(ctx, apID, approval.DenyRequest{Mode: toolgate.DenySoft})
+				_, err = admin[2].Deny(ctx, apID, toolgate.DenyRequest{Mode: toolgate.DenySoft})
 			} else {
-				_, err = admin[2].Approve(ctx, apID, approval.ApproveRequest{})
+				_, err = admin[2].Approve(ctx, apID, toolgate.ApproveRequest{})
 			}
 			if err != nil {
 				t.Fatal(err)

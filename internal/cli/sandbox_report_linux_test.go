@@ -125,9 +125,9 @@ func TestSandboxNetworkAsks(t *testing.T) {
 			t.Errorf("held call %+v", a.Call)
 		}
 		if approve {
-			_, err = approver.Approve(context.Background(), id, approval.ApproveRequest{})
+			_, err = approver.Approve(context.Background(), id, toolgate.ApproveRequest{})
 		} else {
-			_, err = approver.Deny(context.Background(), id, approval.DenyRequest{Reason: "no"})
+			_, err = approver.Deny(context.Background(), id, toolgate.DenyRequest{Reason: "no"})
 		}
 		if err != nil {
 			t.Fatal(err)

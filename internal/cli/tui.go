@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/tui"
 )
@@ -31,6 +31,6 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	return tui.Run(ctx, c, stdin, stdout, tui.Options{
 		Target:  g.url,
 		NoColor: os.Getenv("NO_COLOR") != "",
-		Filter:  approval.EventFilter{Session: *session, Workspace: *workspace},
+		Filter:  toolgate.EventFilter{Session: *session, Workspace: *workspace},
 	})
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // tmux drives a program in a real terminal: its own server socket, one
@@ -82,7 +81,7 @@ func TestTUIAnswersInATerminal(t *testing.T) {
 	newClient(t, g.url, approver)
 
 	type result struct {
-		r   *approval.Result
+		r   *toolgate.Result
 		err error
 	}
 	longPollIn := func(session, id, command string) chan result {
@@ -189,7 +188,7 @@ func TestTUIAnswersInATerminal(t *testing.T) {
 	x.waitFor("No approvals waiting")
 	fourth := make(chan result, 1)
 	go func() {
-		r, err := agent.SubmitWait(ctx, approval.SubmitRequest{Call: toolgate.Call{ID: "c4", Session: "s2", Tool: "AskUserQuestion",
+		r, err := agent.SubmitWait(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "c4", Session: "s2", Tool: "AskUserQuestion",
 			Args: map[string]any{"questions": []any{map[string]any{"question": "Which database?", "options": []any{
 				map[string]any{"label": "SQLite"}, map[string]any{"label": "PostgreSQL"}}}}}}}, 30*time.Second)
 		fourth <- result{r, err}
