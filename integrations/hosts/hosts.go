@@ -182,7 +182,7 @@ var all = [...]Host{
 		// for a remote approver.
 		OnAsk:     claudecode.AskWait,
 		ToolEvent: claudecode.EventPreToolUse, PromptEvent: claudecode.EventUserPromptSubmit,
-		Events: "PreToolUse, PermissionRequest, UserPromptSubmit (allow and deny; ask waits for a remote approver)",
+		Events: "PreToolUse, PermissionRequest, UserPromptSubmit (allow and deny; an ask waits for a remote approver through a gateway, else is a deny)",
 		Scopes: []Scope{
 			{Name: "user", Help: "$CODEX_HOME/hooks.json (~/.codex/hooks.json), for every project (the default)", Dir: "codex", File: "hooks.json"},
 			{Name: "project", Help: ".codex/hooks.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".codex/hooks.json", Shared: true},
@@ -232,7 +232,7 @@ var all = [...]Host{
 		// remote approver. Its answer's args replace the call's.
 		OnAsk: claudecode.AskWait, ShellTool: "Bash",
 		ToolEvent: opencodeBefore,
-		Events:    "tool.execute.before, through a plugin file (allow, deny; ask waits for a remote approver)",
+		Events:    "tool.execute.before, through a plugin file (allow, deny; an ask waits for a remote approver through a gateway, else is a deny)",
 		Scopes: []Scope{
 			{Name: "user", Help: "~/.config/opencode/plugins/toolgate.js, for every project (the default)", Dir: "~", File: ".config/opencode/plugins/toolgate.js"},
 			{Name: "project", Help: ".opencode/plugins/toolgate.js of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".opencode/plugins/toolgate.js", Shared: true},
