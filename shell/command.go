@@ -702,7 +702,7 @@ func (w *walker) known(name string, s *cmdSpec) bool {
 // its error), a shell command among them raises its risk. r is name's
 // roles (rolesOf).
 func scriptRunner(name string, r role) bool {
-	return r&roleShell == 0 && runsCode(name, r) && name != "source" && name != "."
+	return r&(roleShell|roleSource) == 0 && runsCode(name, r)
 }
 
 // runsAppScript returns the management script an interpreter runs and

@@ -2298,7 +2298,7 @@ var commandStart = [257]uint16{
 // name, sorted by name.
 var roleTable = [...]namedRoles{
 	{name: "", roles: rolePlainProgram},
-	{name: ".", roles: roleInterpreter},
+	{name: ".", roles: roleInterpreter | roleSource},
 	{name: ":", roles: rolePlainProgram},
 	{name: "Rscript", roles: roleInterpreter, code: "e"},
 	{name: "[", roles: rolePlainCommand},
@@ -2522,7 +2522,7 @@ var roleTable = [...]namedRoles{
 	{name: "shutdown", check: checkShutdown},
 	{name: "sleep", roles: rolePlainCommand},
 	{name: "socat", roles: roleFetcher},
-	{name: "source", roles: roleInterpreter},
+	{name: "source", roles: roleInterpreter | roleSource},
 	{name: "sqlcmd", roles: roleSQLShell},
 	{name: "sqlite", roles: roleScriptReader | roleOpener},
 	{name: "sqlite3", roles: roleSQLShell | roleScriptReader | roleOpener},

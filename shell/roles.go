@@ -19,6 +19,7 @@ const (
 	roleServiceClient                  // the client of a service its operands may be sent to (gh gist create FILE)
 	roleInterpreter                    // runs code given inline (commandInterpreters), a file, or read from its input
 	roleGitPrinter                     // a git subcommand that prints the files its pathspecs name (git log -p -- .env)
+	roleSource                         // runs a script in the calling shell (source, .), not a program of its own
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -70,6 +71,7 @@ func commandRoles() []roleList {
 		// shell's own script runners.
 		{roleInterpreter, []string{"pypy", "pypy3", "perl5", "ruby3", "php8", "source", "."}},
 		{roleGitPrinter, []string{"log", "diff", "show", "grep", "blame", "annotate", "whatchanged", "format-patch"}},
+		{roleSource, []string{"source", "."}},
 	}
 }
 

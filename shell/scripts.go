@@ -43,7 +43,7 @@ func runsCode(name string, r role) bool {
 // readsCodeFromStdin reports whether interpreter name with args reads the
 // program from standard input.
 func readsCodeFromStdin(name string, args []word) bool {
-	if name == "source" || name == "." {
+	if hasRole(name, roleSource) {
 		return len(args) > 0 && isStdinPath(args[0].text)
 	}
 	key := interpreterKey(name)
