@@ -1411,9 +1411,9 @@ var commandTable = [...]namedSpec{
 	{"proxychains4", &sharedSpec85},
 	{"ps", &sharedSpec3},
 	{"psql", &cmdSpec{
-		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output="},
-		shortVal: "cdfhpUo",
-		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-c", "--command"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}, {names: []string{"-f", "--file"}, value: sqlFile, class: "destructive", why: "runs SQL from a file, statements nobody reviewed here"}},
+		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output=", "set=", "variable="},
+		shortVal: "cdfhpUov",
+		opts:     []optEffect{{names: []string{"-c", "--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-v", "--set", "--variable"}, value: sqlDestroys, class: "destructive", why: "sets a variable to SQL that drops or empties data, which :NAME runs"}, {names: []string{"-c", "--command"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}, {names: []string{"-f", "--file"}, value: sqlFile, class: "destructive", why: "runs SQL from a file, statements nobody reviewed here"}},
 		effect:   EffectNetwork,
 		read:     &readSpec{notReadWith: []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}, readWith: []string{"-l", "--list"}, readSQL: []string{"-c", "--command"}},
 	}},
