@@ -222,10 +222,15 @@ func Default(o Options) (*Profile, error) {
 // resolver resolves symbolic links and lists directories once each.
 type resolver struct {
 	real map[string]string
-	dirs dirCache
+	// missing holds resolved paths found not to exist: nothing below
+	// them is looked up or listed.
+	missing map[string]bool
+	dirs    dirCache
 }
 
-func newResolver() *resolver { return &resolver{real: map[string]string{}, dirs: dirCache{}} }
+func newResolver() *resolver {
+	return &resolver{real: map[string]string{}, missing: map[string]bool{}, dirs: dirCache{}}
+}
 
 // specsOf instantiates entry e below directory parent: one spec, or two
 // when the entry's directory part, or the entry itself, is a symbolic
@@ -240,6 +245,10 @@ func (r *resolver) specsOf(parent string, e sensitive.Entry) []Spec {
 		out = append(out, s)
 	}
 	if !strings.Contains(s.Name, "*") {
+		if r.missing[s.Parent] {
+			r.dirs.missing(s.Parent)
+			return out
+		}
 		l := r.dirs.list(s.Parent)
 		if i, ok := l.lower[strings.ToLower(s.Name)]; ok && l.entries[i].Type()&fs.ModeSymlink != 0 {
 			if target := r.realPath(s.Path()); target != s.Path() {
@@ -253,7 +262,8 @@ func (r *resolver) specsOf(parent string, e sensitive.Entry) []Spec {
 }
 
 // realPath resolves symbolic links in p (absolute and clean) as far as
-// p exists, one lstat per path prefix it has not seen.
+// p exists, one lstat per path prefix it has not seen (none below a
+// prefix that does not exist).
 func (r *resolver) realPath(p string) string { return r.resolve(p, 0) }
 
 func (r *resolver) resolve(p string, depth int) string {
@@ -263,8 +273,18 @@ func (r *resolver) resolve(p string, depth int) string {
 	if q, ok := r.real[p]; ok {
 		return q
 	}
-	q := join(r.resolve(parentOf(p), depth), filepath.Base(p))
-	if fi, err := os.Lstat(q); err == nil && fi.Mode()&fs.ModeSymlink != 0 && depth < 40 {
+	parent := r.resolve(parentOf(p), depth)
+	q := join(parent, filepath.Base(p))
+	if r.missing[parent] {
+		r.missing[q] = true
+		r.real[p] = q
+		return q
+	}
+	fi, err := os.Lstat(q)
+	if errors.Is(err, fs.ErrNotExist) {
+		r.missing[q] = true
+	}
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 && depth < 40 {
 		if t, err := os.Readlink(q); err == nil {
 			if !filepath.IsAbs(t) {
 				t = filepath.Join(parentOf(q), t)

@@ -168,6 +168,13 @@ type listing struct {
 	lower   map[string]int
 }
 
+// missing records that dir does not exist: it lists nothing.
+func (c dirCache) missing(dir string) {
+	if _, ok := c[dir]; !ok {
+		c[dir] = &listing{lower: map[string]int{}}
+	}
+}
+
 // list lists dir (no entries when it cannot be read).
 func (c dirCache) list(dir string) *listing {
 	if l, ok := c[dir]; ok {
