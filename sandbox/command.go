@@ -10,7 +10,7 @@ import (
 // Command is one command to run confined.
 type Command struct {
 	// Profile is what the command may do; when it is nil, Run calls
-	// MakeProfile while the inside process starts.
+	// MakeProfile (on another goroutine) while the inside process starts.
 	Profile     *Profile
 	MakeProfile func() (*Profile, error)
 	// Args is the command and its arguments; Args[0] is a path.

@@ -28,10 +28,11 @@ func Check() error { return kernel.Check() }
 // Run runs c confined: it starts c.Self (this program) with c.EnterArgs
 // in a new user and mount namespace and a new session; that process,
 // which must call Enter, applies the profile to itself and becomes the
-// command. While it starts, Run does the work: it builds the Landlock
-// ruleset (the walk), assembles the seccomp filter and finds the paths to
-// protect, then hands them over on descriptor 3 (a unix socket, which
-// carries the ruleset's descriptor). Run returns the command's exit
+// command. While it starts (the fork and its exec, then its runtime), Run
+// does the work: it builds the profile and the Landlock ruleset (the
+// walk), assembles the seccomp filter and finds the paths to protect,
+// then hands them over on descriptor 3 (a unix socket, which carries the
+// ruleset's descriptor). Run returns the command's exit
 // status (128+N for signal N). Cancelling ctx sends the command SIGTERM,
 // and SIGKILL 5 s later.
 func Run(ctx context.Context, c Command) (int, error) {
@@ -67,24 +68,27 @@ func Run(ctx context.Context, c Command) (int, error) {
 		// (Enter clears it before the command runs).
 		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
 	}
+	// The plan is made while cmd.Start waits for the fork's exec.
+	planned := make(chan plan, 1)
+	go func() { planned <- makePlan(c) }()
 	err = cmd.Start()
 	theirs.Close()
+	pl := <-planned
+	if pl.ruleset >= 0 {
+		defer unix.Close(pl.ruleset)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("starting the sandbox: %w", err)
 	}
-	if c.Profile == nil {
-		if c.Profile, err = c.MakeProfile(); err != nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			return 0, err
-		}
+	if pl.err == nil {
+		pl.err = sendPlan(ours, pl)
 	}
-	before, err := sendPlan(ours, c)
-	if err != nil {
+	if pl.err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		return 0, err
+		return 0, pl.err
 	}
+	c.Profile = pl.profile
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -100,7 +104,7 @@ func Run(ctx context.Context, c Command) (int, error) {
 	}()
 	err = cmd.Wait()
 	close(done)
-	reportCreated(c, before)
+	reportCreated(c, pl.readOnly)
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -133,33 +137,59 @@ func reportCreated(c Command, before []string) {
 	}
 }
 
-// sendPlan builds what the inside half applies and sends it on conn: one
-// byte carrying the Landlock ruleset's descriptor, then the plan
-// (enterPlan.encode).
-// It returns the paths it made read-only.
-func sendPlan(conn *os.File, c Command) ([]string, error) {
-	ruleset, flags, err := newRuleset(c.Profile, c.ProxyPort)
-	if err != nil {
-		return nil, err
+// plan is what Run hands the inside half, made by makePlan.
+type plan struct {
+	profile *Profile
+	// ruleset is the Landlock ruleset's descriptor (-1: none).
+	ruleset int
+	// encoded is the enterPlan.
+	encoded []byte
+	// readOnly are the paths the inside half makes read-only.
+	readOnly []string
+	err      error
+}
+
+// makePlan builds what the inside half applies: the profile (when c has
+// none yet), the Landlock ruleset, the seccomp filter and the paths to
+// protect.
+func makePlan(c Command) plan {
+	pl := plan{profile: c.Profile, ruleset: -1}
+	if pl.profile == nil {
+		if pl.profile, pl.err = c.MakeProfile(); pl.err != nil {
+			return pl
+		}
 	}
-	defer unix.Close(ruleset)
-	prog, err := seccompProgram(c.Profile)
+	ruleset, flags, err := newRuleset(pl.profile, c.ProxyPort)
 	if err != nil {
-		return nil, err
+		pl.err = err
+		return pl
 	}
-	listed := c.Profile.dirs
+	pl.ruleset = ruleset
+	prog, err := seccompProgram(pl.profile)
+	if err != nil {
+		pl.err = err
+		return pl
+	}
+	listed := pl.profile.dirs
 	if listed == nil {
 		listed = dirCache{}
 	}
-	pins, ro := protectedPaths(c.Profile, listed)
-	plan := (&enterPlan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, Seccomp: prog}).encode()
-	if err := unix.Sendmsg(int(conn.Fd()), []byte{0}, unix.UnixRights(ruleset), nil, 0); err != nil {
-		return nil, fmt.Errorf("sending the sandbox its ruleset: %w", err)
+	pins, ro := protectedPaths(pl.profile, listed)
+	pl.readOnly = ro
+	pl.encoded = (&enterPlan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, Seccomp: prog}).encode()
+	return pl
+}
+
+// sendPlan sends the plan on conn: one byte carrying the Landlock
+// ruleset's descriptor, then the encoded plan.
+func sendPlan(conn *os.File, pl plan) error {
+	if err := unix.Sendmsg(int(conn.Fd()), []byte{0}, unix.UnixRights(pl.ruleset), nil, 0); err != nil {
+		return fmt.Errorf("sending the sandbox its ruleset: %w", err)
 	}
-	if _, err := conn.Write(plan); err != nil {
-		return nil, fmt.Errorf("sending the sandbox its plan: %w", err)
+	if _, err := conn.Write(pl.encoded); err != nil {
+		return fmt.Errorf("sending the sandbox its plan: %w", err)
 	}
-	return ro, nil
+	return nil
 }
 
 // Enter is the inside half of Run: it reads the plan Run sent on file
