@@ -183,6 +183,12 @@ func (w *walker) loopAssigns(src string, loop syntax.Node) {
 			w.rememberAssign(n, src)
 		case *syntax.CallExpr:
 			w.forget(n, src)
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+				for _, item := range wi.Items {
+					w.remember(wi.Name.Value, render(src, item))
+				}
+			}
 		}
 		return true
 	})
