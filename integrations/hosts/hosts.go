@@ -74,6 +74,12 @@ type Host struct {
 	// CommandKey and TimeoutKey name an entry's fields in LayoutFlat
 	// ("" TimeoutKey writes none); Type, if set, is its "type".
 	CommandKey, TimeoutKey, Type string
+	// FailClosedKey names the field of a LayoutFlat entry that makes the
+	// host block the call when the hook fails (is missing, crashes, times
+	// out or prints nothing it reads), which install sets true on the tool
+	// events; "" for a host that has none. Not on the prompt event: a
+	// failed hook must not keep the user from speaking.
+	FailClosedKey string
 }
 
 // Layouts of a host's settings.
@@ -211,7 +217,9 @@ var all = [...]Host{
 			{Name: "user", Help: "~/.cursor/hooks.json, for every project (the default)", Dir: "~", File: ".cursor/hooks.json"},
 			{Name: "project", Help: ".cursor/hooks.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".cursor/hooks.json", Shared: true},
 		},
-		Layout: LayoutFlat, CommandKey: "command",
+		// Cursor runs a call whose hook failed unless the entry says
+		// failClosed.
+		Layout: LayoutFlat, CommandKey: "command", FailClosedKey: "failClosed",
 	},
 	{
 		Name: "copilot", Title: "GitHub Copilot CLI", Adapter: copilot{},

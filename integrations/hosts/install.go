@@ -1,6 +1,8 @@
 package hosts
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -66,6 +68,9 @@ func (h *Host) Merge(src []byte, entries []claudecode.HookEntry) (out []byte, ch
 			fields = append(fields, claudecode.Field{Key: h.CommandKey, Value: e.Command})
 			if h.TimeoutKey != "" && h.TimeoutUnit > 0 {
 				fields = append(fields, claudecode.Field{Key: h.TimeoutKey, Value: e.Timeout})
+			}
+			if h.FailClosedKey != "" && e.Event != h.PromptEvent {
+				fields = append(fields, claudecode.Field{Key: h.FailClosedKey, Value: true})
 			}
 			var c bool
 			if out, c, err = claudecode.MergeFlatHooks(out, e.Event, fields, IsHookCommand); err != nil {
@@ -161,4 +166,33 @@ func (h *Host) Install(env TrustEnv, path string, entries []claudecode.HookEntry
 		}
 	}
 	return inst, nil
+}
+
+// OpenOnFailure lists the tool events of a LayoutFlat settings file's
+// content whose toolgate entry lacks the host's FailClosedKey set true
+// (one written by hand or by an older install): on those the host runs
+// the call when the hook fails.
+func (h *Host) OpenOnFailure(src []byte) ([]string, error) {
+	if h.FailClosedKey == "" || h.Layout != LayoutFlat {
+		return nil, nil
+	}
+	var file struct {
+		Hooks map[string][]map[string]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(src, &file); err != nil {
+		return nil, fmt.Errorf("%s cannot read its hooks: %w", h.Title, err)
+	}
+	var open []string
+	for _, ev := range append([]string{h.ToolEvent}, h.AlsoEvents...) {
+		for _, e := range file.Hooks[ev] {
+			var cmd string
+			if json.Unmarshal(e[h.CommandKey], &cmd) != nil || !IsHookCommand(cmd) {
+				continue
+			}
+			if string(bytes.TrimSpace(e[h.FailClosedKey])) != "true" {
+				open = append(open, ev)
+			}
+		}
+	}
+	return open, nil
 }

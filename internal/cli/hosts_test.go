@@ -365,6 +365,66 @@ func TestHookForeignInputsBlock(t *testing.T) {
 	}
 }
 
+// TestHookInstallCursorFailsClosed: Cursor runs a call whose hook failed
+// (missing, crashed, timed out, printed nothing it reads) unless the
+// hook's entry says failClosed, so install says it on the three tool
+// events; not on the prompt event, which must never keep the user from
+// speaking, and not on the user's own entries.
+func TestHookInstallCursorFailsClosed(t *testing.T) {
+	home, project := installEnv(t)
+	bin := fakeHook(t, home, 0)
+	path := filepath.Join(home, ".cursor", "hooks.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"version": 1, "hooks": {"beforeShellExecution": [{"command": "audit.sh"}]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := hookExit(t, []string{"install", "cursor", "--dir", project, "--command", bin}, nil); code != 0 {
+		t.Fatalf("install: exit %d, %s%s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(path)
+	var file struct {
+		Hooks map[string][]map[string]any `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	for event, want := range map[string]any{"beforeShellExecution": true, "beforeReadFile": true, "beforeMCPExecution": true, "beforeSubmitPrompt": nil} {
+		n := 0
+		for _, e := range file.Hooks[event] {
+			if e["command"] == "audit.sh" {
+				if e["failClosed"] != nil {
+					t.Errorf("%s: the user's own entry got failClosed: %v", event, e)
+				}
+				continue
+			}
+			n++
+			if e["failClosed"] != want {
+				t.Errorf("%s: failClosed %v, want %v:\n%s", event, e["failClosed"], want, data)
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d toolgate entries, want 1:\n%s", event, n, data)
+		}
+	}
+	// doctor is content with that, and says what to fix in an entry
+	// without it (written by hand, or by an older install).
+	var out strings.Builder
+	_ = runDoctor(t.Context(), []string{"--project", project}, strings.NewReader(""), &out, &out)
+	if strings.Contains(out.String(), `"failClosed: true"`) {
+		t.Errorf("doctor on a fresh install:\n%s", out.String())
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `"failClosed": true`, `"failClosed": false`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	_ = runDoctor(t.Context(), []string{"--project", project}, strings.NewReader(""), &out, &out)
+	if want := `FIX   the Cursor beforeShellExecution hook in ` + path + ` does not say "failClosed: true"`; !strings.Contains(out.String(), want) {
+		t.Errorf("doctor output lacks %q:\n%s", want, out.String())
+	}
+}
+
 // TestHookInstallFlatAndPlugin installs the hosts whose files are not
 // Claude Code's layout: Cursor's and Copilot CLI's flat hooks files and
 // opencode's plugin, and takes them out again.
