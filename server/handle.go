@@ -107,8 +107,7 @@ func actorOf(w http.ResponseWriter, r *http.Request) toolgate.Actor {
 	if c := strings.ToLower(r.Header.Get("X-Toolgate-Client")); clients[c] {
 		via = c
 	}
-	caller := callerOf(w)
-	return toolgate.Actor{Name: caller.Name, Via: via, Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent}
+	return callerOf(w).Actor(via)
 }
 
 // adapt turns a route into an http.Handler: authentication, role check,

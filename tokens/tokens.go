@@ -86,6 +86,14 @@ type Entry struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
+// Actor is what the credential does as, via the client named: the one
+// place a role becomes what a toolgate.Gate checks (an agent's sessions
+// are its own and it never answers; an admin's answers may grant
+// widely, and only an admin writes grants and reads the audit log).
+func (e Entry) Actor(via string) toolgate.Actor {
+	return toolgate.Actor{Name: e.Name, Via: via, Admin: e.Role == RoleAdmin, Agent: e.Role == RoleAgent}
+}
+
 // file is the on-disk form.
 type file struct {
 	Tokens []Entry `json:"tokens"`

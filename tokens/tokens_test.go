@@ -223,3 +223,22 @@ func TestRevocationAndCreationAcrossProcesses(t *testing.T) {
 		t.Fatal("the revoking process still accepts the token")
 	}
 }
+
+// A credential's role becomes the Actor flags a Gate checks: an agent is
+// never an approver, only an admin may grant widely.
+func TestEntryActor(t *testing.T) {
+	for _, tc := range []struct {
+		role         tokens.Role
+		admin, agent bool
+	}{
+		{tokens.RoleAgent, false, true},
+		{tokens.RoleApprover, false, false},
+		{tokens.RoleAdmin, true, false},
+	} {
+		got := tokens.Entry{Name: "n", Role: tc.role}.Actor("ws")
+		want := toolgate.Actor{Name: "n", Via: "ws", Admin: tc.admin, Agent: tc.agent}
+		if got != want {
+			t.Errorf("%s: Actor = %+v, want %+v", tc.role, got, want)
+		}
+	}
+}

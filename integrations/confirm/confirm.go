@@ -173,7 +173,7 @@ func (c *Confirm) Respond(ctx context.Context, executionID string, resp Response
 	if resp.Approved == nil {
 		return badRequest("approved: required, a boolean")
 	}
-	ctx = toolgate.WithActor(ctx, toolgate.Actor{Name: caller.Name, Via: c.via, Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent})
+	ctx = toolgate.WithActor(ctx, caller.Actor(c.via))
 	a, err := c.gate.Approval(ctx, executionID)
 	if toolgate.ErrorCodeOf(err) == toolgate.ENotFound {
 		return errNotFound
@@ -282,7 +282,7 @@ func (c *Confirm) handleSubmit(w http.ResponseWriter, r *http.Request, caller to
 	if strings.TrimSpace(sub.ToolName) == "" {
 		return writeErr(w, badRequest("toolName: required"))
 	}
-	by := toolgate.Actor{Name: caller.Name, Via: c.via, Agent: caller.Role == tokens.RoleAgent}
+	by := caller.Actor(c.via)
 	out, err := c.submit(r.Context(), sub, by)
 	if err != nil {
 		if r.Context().Err() != nil {

@@ -80,7 +80,7 @@ func decodeInput(raw json.RawMessage, fields ...field) error {
 
 // actor is who answers: the token's name, via trpc.
 func actor(caller tokens.Entry) toolgate.Actor {
-	return toolgate.Actor{Name: caller.Name, Via: Via, Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent}
+	return caller.Actor(Via)
 }
 
 // pending returns the approval an answer is for, or nil when the answer

@@ -253,7 +253,7 @@ func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, caller tokens.En
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(h.opts.MaxMessageBytes)
-	by := toolgate.Actor{Name: caller.Name, Via: "ws", Admin: caller.Role == tokens.RoleAdmin, Agent: caller.Role == tokens.RoleAgent}
+	by := caller.Actor("ws")
 	ctx, cancel := context.WithCancel(toolgate.WithActor(context.WithoutCancel(r.Context()), by))
 	defer cancel()
 	s := &session{h: h, ctx: ctx, ws: &stream.WebSocket{

@@ -285,9 +285,8 @@ func confirmConfig(path string) (confirm.Config, error) {
 func hookMount(b *approval.Broker, maxWait time.Duration) mount.Route {
 	return mount.Route{Method: http.MethodPost, Path: "/hooks/claude-code", Role: tokens.RoleAgent,
 		Handler: func(w http.ResponseWriter, r *http.Request, caller tokens.Entry) error {
-			by := toolgate.Actor{Name: caller.Name, Via: "hook", Agent: caller.Role == tokens.RoleAgent}
 			hookhttp.NewHandler(claudecode.Hook{Decider: &claudecode.Remote{
-				Gate: b.Gate(), Actor: by,
+				Gate: b.Gate(), Actor: caller.Actor("hook"),
 				OnAsk: claudecode.AskPrompt,
 			}}, hookhttp.WithMaxWait(maxWait)).ServeHTTP(w, r)
 			return nil
