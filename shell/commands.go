@@ -183,8 +183,8 @@ func mergeRead(a, b *readSpec) *readSpec {
 }
 
 // mergeRare merges the rare fields of two entries as merge does: nil when
-// the merged fields are all zero. With risky, b's class replaces a's, and its unless
-// with it.
+// the merged fields are all zero. With risky (b's class replaces a's),
+// b's unless replaces a's with it.
 func mergeRare(a, b *rareSpec, risky bool) *rareSpec {
 	if a == nil && b == nil {
 		return nil

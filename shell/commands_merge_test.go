@@ -50,6 +50,31 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 			}
 		}
 	}
+	// A group's field set alone survives too: a merge drops only a group
+	// whose fields are all zero.
+	fv := reflect.ValueOf(full)
+	for i := 0; i < fv.NumField(); i++ {
+		g := fv.Field(i)
+		if g.Kind() != reflect.Pointer || g.Type().Elem().Kind() != reflect.Struct || g.Type() == reflect.TypeFor[*cmdSpec]() {
+			continue
+		}
+		for j := 0; j < g.Elem().NumField(); j++ {
+			one := reflect.New(g.Type().Elem())
+			settable(one.Elem().Field(j)).Set(settable(g.Elem().Field(j)))
+			alone := cmdSpec{class: full.class} // unless goes with a class
+			settable(reflect.ValueOf(&alone).Elem().Field(i)).Set(one)
+			name := fv.Type().Field(i).Name + "." + g.Elem().Type().Field(j).Name
+			if f := entryFields(mergeSpec(nil, &alone))[name]; f.IsZero() {
+				t.Errorf("mergeSpec drops field %s when it is the only field of its group", name)
+			}
+		}
+	}
+}
+
+// settable is v, an unexported field of an addressable struct, made
+// settable.
+func settable(v reflect.Value) reflect.Value {
+	return reflect.NewAt(v.Type(), v.Addr().UnsafePointer()).Elem()
 }
 
 // entryFields are the fields of entry s by name, a group's (wrap, read,
