@@ -32,6 +32,18 @@
 // Where Landlock (ABI 6+), seccomp or user namespaces are missing, Run
 // refuses and nothing runs: there is no unconfined fallback.
 //
+// Two processes, not one: the read-only mounts over protected paths
+// inside a writable root must be made inside the new mount namespace
+// before the command's exec, and nothing else can stand in for them.
+// Landlock only adds rights, so a rule that lets the command create files
+// in the workspace root lets it create them in .git/hooks too; Go's
+// fork/exec child runs a fixed sequence that makes no mounts; and a
+// multithreaded process (any Go program) can neither create a user
+// namespace nor join a mount namespace, so the parent cannot mount for
+// its child. Landlock and seccomp applied to one locked thread before a
+// fork would confine everything else without the second start, but not
+// these writes.
+//
 // # Reading everything except some paths, with an allow-list
 //
 // Landlock only allows, and a rule on a directory covers its whole
