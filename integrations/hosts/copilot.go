@@ -53,7 +53,7 @@ func (copilot) Input(data []byte) ([]byte, error) {
 		if out.ToolName, out.ToolInput, err = mapTool(copilotTools[:], in.ToolName, args); err != nil {
 			return nil, fmt.Errorf("bad Copilot CLI hook input: %w", err)
 		}
-	case in.Prompt != nil && (in.HookEventName == "" || in.HookEventName == copilotPrompt):
+	case in.Prompt != nil && in.ToolName == "" && (in.HookEventName == "" || in.HookEventName == copilotPrompt):
 		out.HookEventName = claudecode.EventUserPromptSubmit
 	default:
 		// An input toolgate does not know: it blocks if it carries a call.

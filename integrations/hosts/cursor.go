@@ -64,7 +64,13 @@ func (cursor) Input(data []byte) ([]byte, error) {
 		}
 		out.HookEventName, out.ToolName, out.ToolInput = claudecode.EventPreToolUse, mcpName("cursor", in.ToolName), args
 	case cursorPrompt:
-		out.HookEventName = claudecode.EventUserPromptSubmit
+		if in.Command == "" && in.FilePath == "" && in.ToolName == "" {
+			out.HookEventName = claudecode.EventUserPromptSubmit
+			break
+		}
+		// A prompt event carrying a tool call is no prompt: it is left
+		// unknown, which blocks, rather than let through.
+		fallthrough
 	default:
 		// An event toolgate does not know: it blocks if it carries a call.
 		out.HookEventName = foreignEvent("Cursor", in.HookEventName)

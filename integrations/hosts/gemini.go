@@ -67,6 +67,11 @@ func (gemini) Input(data []byte) ([]byte, error) {
 	case geminiBeforeTool:
 		out.HookEventName = claudecode.EventPreToolUse
 	case geminiBeforeAgent:
+		if in.ToolName != "" {
+			// A prompt event carrying a tool call is no prompt: it is
+			// left unknown, which blocks, rather than let through.
+			break
+		}
 		out.HookEventName = claudecode.EventUserPromptSubmit
 		// The prompt is not used, and not sent on.
 	default:

@@ -318,7 +318,8 @@ func TestHookAdaptersDecide(t *testing.T) {
 // as a map's order decided on the other; an event named as Claude Code
 // names it was answered without the adapter's translation (the call's
 // arguments dropped, or a prompt's "no output", which Gemini CLI reads as
-// an allow). Each has a benign twin its host does send, allowed.
+// an allow), and so was a host's own prompt event that carries a tool
+// call. Each has a benign twin its host does send, allowed.
 func TestHookForeignInputsBlock(t *testing.T) {
 	hookEnv(t)
 	secret, readme := "/home/dev/.ssh/id_rsa", "/home/dev/shop/README.md"
@@ -346,6 +347,16 @@ func TestHookForeignInputsBlock(t *testing.T) {
 		{"gemini",
 			`{"hook_event_name":"PermissionRequest","cwd":"/home/dev/shop","tool_name":"read_file","tool_input":{"file_path":"` + secret + `"}}`,
 			`{"hook_event_name":"BeforeTool","cwd":"/home/dev/shop","tool_name":"read_file","tool_input":{"file_path":"` + readme + `"}}`, `{"decision":"allow"`},
+		// A prompt event that carries a tool call is no prompt.
+		{"gemini",
+			`{"hook_event_name":"BeforeAgent","cwd":"/home/dev/shop","prompt":"hi","tool_name":"read_file","tool_input":{"file_path":"` + secret + `"}}`,
+			`{"hook_event_name":"BeforeTool","cwd":"/home/dev/shop","tool_name":"read_file","tool_input":{"file_path":"` + readme + `"}}`, `{"decision":"allow"`},
+		{"copilot",
+			`{"hook_event_name":"userPromptSubmitted","cwd":"/home/dev/shop","prompt":"hi","toolName":"view","toolArgs":{"path":"` + secret + `"}}`,
+			`{"cwd":"/home/dev/shop","toolName":"view","toolArgs":{"path":"` + readme + `"}}`, `{"permissionDecision":"allow"}`},
+		{"cursor",
+			`{"hook_event_name":"beforeSubmitPrompt","workspace_roots":["/home/dev/shop"],"prompt":"hi","file_path":"` + secret + `"}`,
+			`{"hook_event_name":"beforeReadFile","workspace_roots":["/home/dev/shop"],"file_path":"` + readme + `"}`, `{"permission":"allow"}`},
 		{"opencode",
 			`{"hook_event_name":"PreToolUse","cwd":"/home/dev/shop","tool_name":"Read","tool_input":{"file_path":"` + secret + `"}}`,
 			`{"hook_event_name":"tool.execute.before","cwd":"/home/dev/shop","tool_name":"read","tool_input":{"filePath":"` + readme + `"}}`, `{"decision":"allow"}`},
