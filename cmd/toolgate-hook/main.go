@@ -6,7 +6,7 @@
 // cursor, copilot or opencode), with the same flags,
 // answers and exit codes. The hook runs once per tool call of the agent,
 // so its process start is part of every call: this binary links only
-// what deciding from local rules needs (package clicore), not the
+// what deciding from local rules needs (package hookcli), not the
 // gateway's HTTP server, SQLite, MCP or cgo, and starts about as fast as
 // a static hello-world Go binary (docs/BENCHMARKS.md). "toolgate hook
 // install" writes it into the agent's settings when it is installed next
@@ -40,7 +40,7 @@ import (
 	// once, while it is shallow.
 	_ "github.com/toolgate/toolgate/internal/bigstack"
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 	"github.com/toolgate/toolgate/internal/hookgate"
 )
 
@@ -58,22 +58,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return clibase.UsageErrorf("unknown hook %q; "+usage, args[0], strings.Join(hosts.Names(), ", "))
 	}
-	handoff := clicore.Handoff{
-		Gateway: func(url string, hf *clicore.HookFlags, host *hosts.Host, _ time.Duration) claudecode.Decider {
+	handoff := hookcli.Handoff{
+		Gateway: func(url string, hf *hookcli.HookFlags, host *hosts.Host, _ time.Duration) claudecode.Decider {
 			g, err := hookgate.New(url, os.Getenv("TOOLGATE_TOKEN"), "hook")
 			if errors.Is(err, hookgate.ErrHandOff) {
 				// https or a host name needs TLS or a resolver, which
 				// this binary does not link: toolgate decides it. Only
 				// returns when toolgate cannot be run.
-				return clicore.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
+				return hookcli.FailingDecider{Err: execToolgate(append([]string{"hook"}, args...))}
 			}
 			if err != nil {
-				return clicore.FailingDecider{Err: fmt.Errorf("--server: %w", err)}
+				return hookcli.FailingDecider{Err: fmt.Errorf("--server: %w", err)}
 			}
-			return clicore.RemoteDecider(g, hf, host)
+			return hookcli.RemoteDecider(g, hf, host)
 		},
 	}
-	return clicore.RunHookAgent(ctx, host, handoff, args[1:], stdin, stdout, stderr)
+	return hookcli.RunHookAgent(ctx, host, handoff, args[1:], stdin, stdout, stderr)
 }
 
 // execToolgate replaces this process with "toolgate ARGS…": the binary

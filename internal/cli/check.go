@@ -12,7 +12,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -21,10 +21,10 @@ const maxCallBytes = 1 << 20
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("check", stderr)
-	var rf clicore.RuleFlags
+	var rf hookcli.RuleFlags
 	rf.Register(fs)
 	modeName := fs.String("mode", "", "approval `M`ode: default, read-only, auto-edit, yolo, auto-deny, dont-ask (or a seed alias)")
-	var modes clicore.ModeFlags
+	var modes hookcli.ModeFlags
 	modes.Register(fs)
 	cwd := fs.String("cwd", "", "working `D`irectory for calls that name none")
 	tool := fs.String("tool", "", "decide a call to tool `NAME` given by flags instead of stdin")

@@ -17,7 +17,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 )
 
 // runDoctor checks what a working set-up needs and says what to fix: every
@@ -27,7 +27,7 @@ import (
 // something needs fixing.
 func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("doctor", stderr)
-	var rf clicore.RuleFlags
+	var rf hookcli.RuleFlags
 	rf.Register(fs)
 	url := fs.String("url", os.Getenv("TOOLGATE_URL"), "gateway `URL` to check ($TOOLGATE_URL; none: the hook decides locally)")
 	project := fs.String("project", "", "project `dir`ectory whose agent settings (.claude, .codex, .gemini) are checked (default: the current directory)")
@@ -201,7 +201,7 @@ func (d *doctor) gateway(ctx context.Context, url string) {
 }
 
 // rules compiles the rules the hook would decide with locally.
-func (d *doctor) rules(rf *clicore.RuleFlags) {
+func (d *doctor) rules(rf *hookcli.RuleFlags) {
 	if _, _, err := rf.Engine(); err != nil {
 		d.fix("the rules do not load: %v", err)
 		return

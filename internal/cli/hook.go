@@ -17,7 +17,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 )
 
 // runHook runs "toolgate hook HOST" (the agent hook), "toolgate hook
@@ -53,7 +53,7 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return clibase.UsageErrorf("unknown hook %q; %s", args[0], usage)
 	}
-	return clicore.RunHookAgent(ctx, host, clicore.Handoff{Gateway: gatewayDecider}, args[1:], stdin, stdout, stderr)
+	return hookcli.RunHookAgent(ctx, host, hookcli.Handoff{Gateway: gatewayDecider}, args[1:], stdin, stdout, stderr)
 }
 
 // hookHelp is "toolgate hook -h": the hosts, their events and files, and
@@ -92,20 +92,20 @@ that cannot be reached block the call (exit 2, or a deny).
 
 // gatewayDecider decides the hook's calls through the gateway at url,
 // over its HTTP API.
-func gatewayDecider(url string, hf *clicore.HookFlags, host *hosts.Host, deadline time.Duration) claudecode.Decider {
+func gatewayDecider(url string, hf *hookcli.HookFlags, host *hosts.Host, deadline time.Duration) claudecode.Decider {
 	c, err := client.New(url, os.Getenv("TOOLGATE_TOKEN"), client.WithVia("hook"),
 		client.WithHTTPClient(&http.Client{Timeout: deadline}))
 	if err != nil {
-		return clicore.FailingDecider{Err: fmt.Errorf("--server: %w", err)}
+		return hookcli.FailingDecider{Err: fmt.Errorf("--server: %w", err)}
 	}
-	return clicore.RemoteDecider(c, hf, host)
+	return hookcli.RemoteDecider(c, hf, host)
 }
 
 // runHookInstall writes the hook into a host's settings file, merging
 // with what is there.
 func runHookInstall(host *hosts.Host, args []string, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("hook install "+host.Name, stderr)
-	var hf clicore.HookFlags
+	var hf hookcli.HookFlags
 	hf.Register(fs)
 	scopes := make([]*bool, len(host.Scopes))
 	for i, s := range host.Scopes {
@@ -382,7 +382,7 @@ func checkLasting(exe string) error {
 // reportClaudePermissions says which of Claude Code's own permission
 // files the installed hook will honour (deciding locally), as found for
 // projectDir now: the hook reads them again for each call's project.
-func reportClaudePermissions(w io.Writer, hf *clicore.HookFlags, projectDir, home string) {
+func reportClaudePermissions(w io.Writer, hf *hookcli.HookFlags, projectDir, home string) {
 	if hf.GatewayURL() != "" {
 		if hf.AgentPerms {
 			fmt.Fprintln(w, "The gateway decides (its rules, grants and modes); Claude Code's own deny rules are checked first by the hook, which denies what they deny without asking the gateway.")
@@ -414,7 +414,7 @@ func reportClaudePermissions(w io.Writer, hf *clicore.HookFlags, projectDir, hom
 // commandLine is the hook command with the hook flags given to install,
 // quoted for the shell the agent runs it with. Paths are made absolute:
 // the agent runs the hook from wherever it is.
-func commandLine(h *clicore.HookFlags, fs *flag.FlagSet, exe string, prefix []string) (string, error) {
+func commandLine(h *hookcli.HookFlags, fs *flag.FlagSet, exe string, prefix []string) (string, error) {
 	parts := append([]string{shellQuote(exe)}, prefix...)
 	var err error
 	fs.Visit(func(f *flag.Flag) {

@@ -13,12 +13,12 @@ import (
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/enginehost"
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 )
 
 // hostFlags are the flags of toolgate host.
 type hostFlags struct {
-	rules     clicore.RuleFlags
+	rules     hookcli.RuleFlags
 	mode      string
 	force     bool
 	server    string
@@ -94,7 +94,7 @@ func runHost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Session: f.session, Workspace: f.workspace, TTL: f.ttl, Logger: logger,
 		Passthrough: f.pass,
 	}
-	gw, err := clicore.GatewayURL(f.server, f.rules.Explicit())
+	gw, err := hookcli.GatewayURL(f.server, f.rules.Explicit())
 	if err != nil {
 		return err
 	}

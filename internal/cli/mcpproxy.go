@@ -18,14 +18,14 @@ import (
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 )
 
 // mcpProxyFlags are the flags of toolgate mcp-proxy.
 type mcpProxyFlags struct {
-	rules       clicore.RuleFlags
+	rules       hookcli.RuleFlags
 	mode        string
-	modes       clicore.ModeFlags
+	modes       hookcli.ModeFlags
 	name        string
 	server      string
 	workspace   string
@@ -127,7 +127,7 @@ func runMCPProxy(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
-	gw, err := clicore.GatewayURL(f.server, f.rules.Explicit() || m != nil)
+	gw, err := hookcli.GatewayURL(f.server, f.rules.Explicit() || m != nil)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (f *mcpProxyFlags) check(command []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := clicore.GatewayURL(f.server, f.rules.Explicit() || m != nil); err != nil {
+	if _, err := hookcli.GatewayURL(f.server, f.rules.Explicit() || m != nil); err != nil {
 		return err
 	}
 	if f.listen != "" {
@@ -295,7 +295,7 @@ func sandboxedCommand(command, nets []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--sandbox: %w", err)
 	}
-	argv := []string{clicore.SandboxBinary()}
+	argv := []string{hookcli.SandboxBinary()}
 	if argv[0] == "" {
 		self, err := os.Executable()
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 	"github.com/toolgate/toolgate/internal/sensitive"
 	"github.com/toolgate/toolgate/internal/suggest"
 	"github.com/toolgate/toolgate/policy"
@@ -209,7 +209,7 @@ func runRulesTest(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return clibase.UsageErrorf("usage: toolgate rules test FILE…")
 	}
-	rf := clicore.RuleFlags{Rules: fs.Args(), ExplicitOnly: true}
+	rf := hookcli.RuleFlags{Rules: fs.Args(), ExplicitOnly: true}
 	docs, err := rf.Documents()
 	if err != nil {
 		return clibase.BadInput(err)
@@ -218,8 +218,8 @@ func runRulesTest(args []string, stdout, stderr io.Writer) error {
 	for _, d := range docs {
 		total += len(d.Tests)
 	}
-	_, err = policy.New(docs, clicore.EngineOptions()...)
-	failures, err := clicore.RuleTestFailures(err)
+	_, err = policy.New(docs, hookcli.EngineOptions()...)
+	failures, err := hookcli.RuleTestFailures(err)
 	if err != nil {
 		return clibase.BadInput(fmt.Errorf("load rules: %w", err))
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/toolgate/toolgate/integrations/trpc"
 	"github.com/toolgate/toolgate/integrations/wsapprovals"
 	"github.com/toolgate/toolgate/internal/clibase"
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 	"github.com/toolgate/toolgate/internal/wire"
 	"github.com/toolgate/toolgate/policy"
 	"github.com/toolgate/toolgate/server"
@@ -64,7 +64,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return clibase.BadInput(err)
 	}
-	opts := append(clicore.EngineOptions(), policy.WithProtectedPaths(cfg.Data))
+	opts := append(hookcli.EngineOptions(), policy.WithProtectedPaths(cfg.Data))
 	if configPath != "" {
 		opts = append(opts, policy.WithProtectedPaths(configPath))
 	}
@@ -222,7 +222,7 @@ func serveSettings(fs *flag.FlagSet, configPath string, flags *serveFlags) (serv
 		configPath = os.Getenv("TOOLGATE_CONFIG")
 	}
 	if configPath == "" {
-		configPath = clicore.DefaultConfigFile()
+		configPath = hookcli.DefaultConfigFile()
 	}
 	var doc *policy.Document
 	if configPath != "" {

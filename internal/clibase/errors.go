@@ -1,8 +1,8 @@
 // Package clibase is what every toolgate command line shares and nothing
 // more: exit codes and the errors that carry them, flag sets that report
-// instead of exiting, and toolgate's own directories. Package clicore and
+// instead of exiting, and toolgate's own directories. Package hookcli and
 // the lean binaries build on it; the sandbox's lean binary links it
-// without the policy engine behind clicore.
+// without the policy engine behind hookcli.
 package clibase
 
 import (

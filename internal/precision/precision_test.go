@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgate/toolgate/internal/clicore"
+	"github.com/toolgate/toolgate/internal/hookcli"
 	"github.com/toolgate/toolgate/policy"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -92,7 +92,7 @@ func TestPrecision(t *testing.T) {
 	var dump bytes.Buffer
 	sums := map[string]Summary{}
 	for _, p := range policies {
-		rf := clicore.RuleFlags{Rules: p.rules, ExplicitOnly: true}
+		rf := hookcli.RuleFlags{Rules: p.rules, ExplicitOnly: true}
 		e, agent, err := rf.Engine()
 		if err != nil {
 			t.Fatalf("%s: %v", p.name, err)

@@ -1,4 +1,4 @@
-package clicore
+package hookcli
 
 import (
 	"os"
