@@ -280,7 +280,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		w.filesOf(spec, name, args, cmd.Text, c, d)
 	}
 	w.fileEffects(spec, norm, fstart)
-	w.writeForms(idx, name, norm, fstart)
+	w.writeForms(idx, spec, norm, fstart)
 	w.risks(name, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, runsCode(name, roles))
 	w.secretOperands(name, roles, spec.describes() || known, args, cmd.Text, d)

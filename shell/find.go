@@ -116,6 +116,22 @@ func findPrimaryOf(a string) (findPrimary, bool) {
 	return findPrimaries[i].p, true
 }
 
+// findPicksNames reports whether find's arguments pick files by a name
+// test before the first action (-exec, -delete): find -delete is then a
+// write of those files, and without one it deletes every file below the
+// starting points, .git's included.
+func findPicksNames(args []string) bool {
+	at := len(args)
+	for i, a := range args {
+		if a == "-delete" || a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
+			at = i
+			break
+		}
+	}
+	names, _ := findNames(args[:at])
+	return namePicked(names)
+}
+
 // findTests reports whether a find expression holds a test that picks
 // files by name, path, type, time, size, owner or permissions: without
 // one, -delete deletes everything under the starting points.

@@ -336,30 +336,17 @@ func substituted(text string) bool {
 		strings.HasPrefix(text, "<(") || strings.HasPrefix(text, ">(")
 }
 
-// writeForms drops from the command at idx the exec-capable flags whose
-// whole effect is writing its files (optEffect.writes: sed -i, find
-// -delete) once those files are recorded, from fstart on: the command is
-// then judged by the writes (DESIGN §3.1). Without a recorded write the
-// flag stays, and only a rule naming it allows the command.
-func (w *walker) writeForms(idx int, name string, norm []string, fstart int) {
+// writeForms drops from the command at idx, whose table entry is s, the
+// exec-capable flags whose whole effect is writing its files
+// (optEffect.writes: sed -i, find -delete) once those files are
+// recorded, from fstart on: the command is then judged by the writes
+// (DESIGN §3.1). Without a recorded write the flag stays, and only a
+// rule naming it allows the command; so does a flag whose form the
+// arguments do not take (optEffect.when).
+func (w *walker) writeForms(idx int, s *cmdSpec, norm []string, fstart int) {
 	cmd := &w.res.Commands[idx]
-	s := commandSpec(name)
 	if s == nil || len(cmd.ExecFlags) == 0 {
 		return
-	}
-	if name == "find" {
-		// find -delete deletes what its tests pick: with no name test,
-		// every file below the directory, .git's included.
-		at := len(norm)
-		for i, a := range norm {
-			if a == "-delete" || a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
-				at = i
-				break
-			}
-		}
-		if names, _ := findNames(norm[:at]); !namePicked(names) {
-			return
-		}
 	}
 	wrote := false
 	for _, f := range w.res.Files[fstart:] {
@@ -379,7 +366,7 @@ func (w *walker) writeForms(idx int, name string, norm []string, fstart int) {
 		}
 	}
 	for _, o := range s.opts {
-		if !o.exec || !o.writes {
+		if !o.exec || !o.writes || o.when != nil && !o.when(norm) {
 			continue
 		}
 		for _, n := range o.names {

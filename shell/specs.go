@@ -259,8 +259,9 @@ type optEffect struct {
 	// value, when set, tests the value of the options in names instead
 	// of their presence ("psql -c 'DROP TABLE t'", "install -m 4755").
 	value func(string) bool
-	// when, when set, gates a risk on the whole argument list (git
-	// config's NAME is a risk only in a form that sets it).
+	// when, when set, gates a risk or a write form (writes) on the whole
+	// argument list: git config's NAME is a risk only in a form that
+	// sets it, find -delete a write form only after a name test.
 	when   func(args []string) bool
 	effect Effect
 	class  Class
