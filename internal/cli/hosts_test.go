@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate/integrations/claudecode"
 )
 
 // installEnv gives install a home and project of their own, and a
@@ -372,6 +374,39 @@ func TestHookForeignInputsBlock(t *testing.T) {
 		code, stdout, stderr := hookExit(t, []string{tc.host}, []byte(tc.twin))
 		if code != 0 || !strings.HasPrefix(stdout, tc.allow) {
 			t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want %s", tc.host, tc.twin, code, stdout, stderr, tc.allow)
+		}
+	}
+}
+
+// TestHookHugeAndInvalidInputs: on every host an input larger than the
+// hook reads (a tool call with a huge argument) blocks, and a secret read
+// with bytes that are not UTF-8 beside it is still denied (JSON decoding
+// reads them as U+FFFD; the path the host opens is the same).
+func TestHookHugeAndInvalidInputs(t *testing.T) {
+	hookEnv(t)
+	pad := strings.Repeat("x", claudecode.MaxInputBytes)
+	for _, tc := range []struct{ host, huge, invalid string }{
+		{"claude-code", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/home/dev/shop/a","content":"` + pad + `"}}`,
+			`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat /home/dev/.ssh/id_rsa # \xff"}}`},
+		{"codex", `{"hook_event_name":"PreToolUse","turn_id":"t","tool_name":"apply_patch","tool_input":{"command":"` + pad + `"}}`,
+			`{"hook_event_name":"PreToolUse","turn_id":"t","tool_name":"Bash","tool_input":{"command":"cat /home/dev/.ssh/id_rsa # \xff"}}`},
+		{"gemini", `{"hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":"/home/dev/shop/a","content":"` + pad + `"}}`,
+			`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"cat /home/dev/.ssh/id_rsa # \xff"}}`},
+		{"cursor", `{"hook_event_name":"beforeShellExecution","command":"echo ` + pad + `"}`,
+			`{"hook_event_name":"beforeShellExecution","command":"cat /home/dev/.ssh/id_rsa # \xff"}`},
+		{"copilot", `{"toolName":"create","toolArgs":{"path":"/home/dev/shop/a","file_text":"` + pad + `"}}`,
+			`{"toolName":"bash","toolArgs":{"command":"cat /home/dev/.ssh/id_rsa # \xff"}}`},
+		{"opencode", `{"hook_event_name":"tool.execute.before","tool_name":"write","tool_input":{"filePath":"/home/dev/shop/a","content":"` + pad + `"}}`,
+			`{"hook_event_name":"tool.execute.before","tool_name":"bash","tool_input":{"command":"cat /home/dev/.ssh/id_rsa # \xff"}}`},
+	} {
+		code, stdout, stderr := hookExit(t, []string{tc.host}, []byte(tc.huge))
+		if code != 2 || stdout != "" {
+			t.Errorf("%s, %d bytes: exit %d, stdout %q, stderr %.200q; want exit 2", tc.host, len(tc.huge), code, stdout, stderr)
+		}
+		in := strings.Replace(tc.invalid, `\xff`, "\xff", 1)
+		code, stdout, stderr = hookExit(t, []string{tc.host}, []byte(in))
+		if code != 0 || !strings.Contains(stdout, "deny") || !strings.Contains(stdout, "SSH private keys") {
+			t.Errorf("%s %q: exit %d, stdout %q, stderr %q; want a deny", tc.host, in, code, stdout, stderr)
 		}
 	}
 }
