@@ -147,9 +147,9 @@ func findTests(args []string) bool {
 // findNames returns the pattern of the file names find prints, DIR/**
 // (DIR/**/NAME with one -name test), when its expression only selects
 // and prints them under one static starting point, with no other name
-// test, -o or ! (-prune alone only stops the descent below what it
-// picks); -printf, -exec and the like print anything, and then there is
-// none.
+// test and no -o (-prune alone only stops the descent below what it
+// picks; a test negated by ! or -not only narrows what the others pick);
+// -printf, -exec and the like print anything, and then there is none.
 func findNames(args []string) (string, bool) {
 	i := 0
 	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P") {
@@ -174,6 +174,15 @@ func findNames(args []string) (string, bool) {
 		switch {
 		case !ok:
 			return "", false
+		case p&findWidens != 0 && negatesTest(args, i):
+			// "! -name '*_test.go'", "-not -path './vendor/*'": with no
+			// -o the expression is an and, and a negated test only
+			// leaves out some of what the other tests pick.
+			i++
+			if q, _ := findPrimaryOf(args[i]); q&findValue != 0 {
+				i++
+			}
+			continue
 		case p&findWidens != 0:
 			widens = true // a name test no longer bounds what is printed
 		case p&findName != 0:
@@ -206,4 +215,23 @@ func findNames(args []string) (string, bool) {
 	// Name tests the pattern cannot say (-iname '*.ENV', -o, !): the
 	// names they pick are where a command aims, so they stay unknown.
 	return "", false
+}
+
+// negatesTest reports whether args[i], ! or -not, negates the single test
+// after it (not a group, another negation or an action), in an expression
+// with no -o: the negation then only narrows what the other tests pick.
+func negatesTest(args []string, i int) bool {
+	if args[i] != "!" && args[i] != "-not" || i+1 >= len(args) {
+		return false
+	}
+	q, ok := findPrimaryOf(args[i+1])
+	if !ok || q&findTest == 0 || q&findValue != 0 && i+2 >= len(args) {
+		return false
+	}
+	for _, a := range args {
+		if a == "-o" || a == "-or" || a == "," {
+			return false
+		}
+	}
+	return true
 }

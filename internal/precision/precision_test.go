@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 42.54
-	maxStoppedPermissivePct  = 4.41
-	minReadAllowedDefaultPct = 90.47
+	maxStoppedDefaultsPct    = 42.38
+	maxStoppedPermissivePct  = 4.25
+	minReadAllowedDefaultPct = 90.72
 )
 
 // minBenign is the size the everyday corpus must keep.
