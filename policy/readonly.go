@@ -45,11 +45,18 @@ func (e *Engine) markReadOnly(subs []subject, a *shell.Analysis, cwd string) {
 // holdsSecrets reports whether the absolute path p is a credential or a
 // directory one is under.
 func (e *Engine) holdsSecrets(p string) bool {
-	if en, ok := sensitive.Lookup(p, e.home); ok && en.Kind == sensitive.Credential {
+	if e.isSecret(p) {
 		return true
 	}
 	_, ok := sensitive.Within(p, e.home, sensitive.Credential)
 	return ok
+}
+
+// isSecret reports whether the absolute path p is a credential, or under
+// a credential directory.
+func (e *Engine) isSecret(p string) bool {
+	en, ok := sensitive.Lookup(p, e.home)
+	return ok && en.Kind == sensitive.Credential
 }
 
 // readsNoSecret reports whether no word of cmd names a path a secret is
@@ -86,7 +93,10 @@ func (e *Engine) readsNoSecret(cmd *shell.Command, cwd string, moved bool) bool 
 			}
 			p = path.Dir(p[:i+1]) // the directory the expansions lie under
 		}
-		if e.holdsSecrets(p) {
+		if e.holdsSecrets(p) && (!shell.ListsNames(cmd.Name) || e.isSecret(p)) {
+			// A listing of a directory secrets are under (ls -la ~,
+			// du -sh ~) prints their names, never what they hold; a
+			// credential named itself stays out of a listing too.
 			return false
 		}
 	}

@@ -75,6 +75,17 @@ func readOnlyCommand(name string, args []string) bool {
 	return false
 }
 
+// listers are the read-only commands that print the names and metadata
+// of the files their operands name (sizes, modes, times), never what the
+// files hold, and whose options name no file they read (tree's --fromfile
+// prints one): ListsNames.
+var listers = map[string]bool{"ls": true, "dir": true, "vdir": true, "stat": true}
+
+// ListsNames reports whether the command name only lists the files its
+// operands name: a listing of a directory secrets are under is no read
+// of them.
+func ListsNames(name string) bool { return listers[name] }
+
 // sqlGiven reports whether a command is given SQL to run by the options
 // readSQL names (readSpec.readSQL), and whether every statement of it
 // only reads.
