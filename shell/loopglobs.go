@@ -41,7 +41,7 @@ func (w *walker) bindLoopGlob(it *syntax.WordIter, items []word, src string, bod
 		return loopGlob{}, false
 	}
 	for _, st := range body {
-		if assignsIn(st, it.Name.Value) {
+		if w.assignsIn(st, it.Name.Value) {
 			return loopGlob{}, false
 		}
 	}
@@ -63,11 +63,13 @@ func (w *walker) trapSet() bool {
 // assignment, a for loop, a declaration, an arithmetic or ${name:=…}
 // assignment, a function definition, or a command that assigns variables
 // the analysis cannot name (read, eval, source, printf -v, trap, a
-// command named at run time).
-func assignsIn(n syntax.Node, name string) bool {
+// command named at run time). Each node costs an analysis step; past the
+// budget it may.
+func (w *walker) assignsIn(n syntax.Node, name string) bool {
 	found := false
 	syntax.Walk(n, func(n syntax.Node) bool {
-		if found {
+		if found || !w.step(1) {
+			found = true
 			return false
 		}
 		switch n := n.(type) {

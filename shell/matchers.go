@@ -81,6 +81,7 @@ func sqlStatementDestroys(st []sqlToken, depth int) bool {
 		return true
 	}
 	reads := sqlWordsRead(st)
+	checks := 0 // DELETE and UPDATE each read the rest of the statement
 	for i, w := range st {
 		next := sqlNext(st, i)
 		switch {
@@ -110,13 +111,17 @@ func sqlStatementDestroys(st []sqlToken, depth int) bool {
 				return true
 			}
 		case w.text == "delete" || w.text == "update":
-			if sqlWholeTable(st, i) {
-				return true
+			if checks++; checks > maxSQLWhereChecks || sqlWholeTable(st, i) {
+				return true // past the bound: not read, so not vouched for
 			}
 		}
 	}
 	return false
 }
+
+// maxSQLWhereChecks bounds the DELETE and UPDATE words of one statement
+// whose WHERE is looked for: each reads on to the statement's end.
+const maxSQLWhereChecks = 16
 
 // sqlNext returns the token after i, or a blank one.
 func sqlNext(st []sqlToken, i int) sqlToken {
@@ -157,14 +162,18 @@ func sqlWholeTable(st []sqlToken, i int) bool {
 		want = "set"
 	}
 	depth, found := 0, false
-	var where []sqlToken
+	from, to := -1, len(st) // the WHERE clause: st[from:to]
 	inWhere := false
-	for _, w := range st[i+1:] {
+	for k := i + 1; k < len(st); k++ {
+		w := st[k]
 		if w.kind == sqlPunctTok && w.text == "(" {
 			depth++
 		}
 		if w.kind == sqlPunctTok && w.text == ")" {
 			if depth == 0 {
+				if inWhere {
+					to = k
+				}
 				break // the end of a WITH's statement
 			}
 			depth--
@@ -177,18 +186,19 @@ func sqlWholeTable(st []sqlToken, i int) bool {
 			found = true
 		case !found && want == "from" && depth == 0 && w.kind == sqlWordTok && (w.text == "on" || w.text == "to"):
 			return false // GRANT DELETE ON t, REVOKE … FROM
-		case found && depth == 0 && w.kind == sqlWordTok && w.text == "where":
-			inWhere = true
+		case found && depth == 0 && w.kind == sqlWordTok && w.text == "where" && from < 0:
+			inWhere, from = true, k+1
 		case inWhere && depth == 0 && w.kind == sqlWordTok && (w.text == "returning" || w.text == "order" || w.text == "limit"):
-			inWhere = false
-		case inWhere:
-			where = append(where, w)
+			inWhere, to = false, k
+		}
+		if !inWhere && from >= 0 {
+			break
 		}
 	}
 	if !found {
 		return false
 	}
-	return len(where) == 0 || alwaysTrue(sqlClauseText(where))
+	return from < 0 || from >= to || alwaysTrue(sqlClauseText(st[from:to]))
 }
 
 // sqlClauseText spells a WHERE clause's tokens upper-cased, without white

@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // pathological are inputs whose analysis once grew faster than their size
 // (issue 13): each nesting level or chained command copied or walked
@@ -45,4 +48,32 @@ var pathological = []struct {
 	{"var-uses", func(n int) string { return "a=" + strings.Repeat("b", n/2) + "; cat " + strings.Repeat("$a", n/4) }},
 	{"var-long-word", func(n int) string { return "cat \"" + strings.Repeat("a", n) + "$HOME\"" }},
 	{"var-values", func(n int) string { return strings.Repeat("a=x$a; ", n/7) + "cat $a$a$a" }},
+	// A loop's body is read for its assignments before it is walked, and
+	// a loop over a glob for assignments of its variable: each loop
+	// nested in another is read once per loop around it.
+	{"nested-for", func(n int) string { return strings.Repeat("for f in *; do ", n) + "f=x" + strings.Repeat("; done", n) }},
+	{"nested-while", func(n int) string { return strings.Repeat("while a; do ", n) + "f=x" + strings.Repeat("; done", n) }},
+	{"nested-for-names", func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString("for f" + strconv.Itoa(i) + " in *; do ")
+		}
+		return b.String() + "cat $f1" + strings.Repeat("; done", n)
+	}},
+	{"loop-reads", func(n int) string { return "f=x; for i in *; do " + strings.Repeat("read f; ", n) + "done" }},
+	// SQL given inline is read once per dialect: a comment, a dollar quote
+	// or a /*! … */ left open, and DELETE after DELETE, stay linear.
+	{"sql-run-comments", func(n int) string { return "mysql -e '" + strings.Repeat("/*!1 x ", n) + "'" }},
+	{"sql-open-comments", func(n int) string { return "psql -c '" + strings.Repeat("/* ", n) + "'" }},
+	{"sql-dollar-tags", func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString("$t" + strconv.Itoa(i) + "$ ")
+		}
+		return "psql -c '" + b.String() + "'"
+	}},
+	{"sql-deletes", func(n int) string { return "psql -c '" + strings.Repeat("delete from t where x=1 ", n) + "'" }},
+	{"sql-strings", func(n int) string {
+		return "psql -c \"insert into t values (" + strings.Repeat("'drop x', ", n) + "1)\""
+	}},
 }

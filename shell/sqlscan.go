@@ -106,8 +106,17 @@ func sqlScan(q string, d sqlDialect) sqlText {
 		cur = append(cur, sqlToken{kind: k, text: s})
 	}
 	lineStart := true
+	// runEnd is where the "*/" of the /*! … */ being read as SQL is; once
+	// a comment or dollar quote is left open, no later one is looked
+	// for (nothing closes it either): the rest is read as SQL, in time
+	// linear in the text.
+	runEnd, open, runNone := -1, false, false
 	for i := 0; i < len(q); {
 		c := q[i]
+		if i == runEnd {
+			i += 2
+			continue
+		}
 		if strings.IndexByte(sqlSpace, c) >= 0 {
 			lineStart = lineStart || c == '\n' || c == '\r'
 			i++
@@ -137,21 +146,28 @@ func sqlScan(q string, d sqlDialect) sqlText {
 			}
 		case c == '/' && i+1 < len(q) && q[i+1] == '*':
 			t.hidden = true
-			if d.runComments && i+2 < len(q) && q[i+2] == '!' {
+			if d.runComments && i+2 < len(q) && q[i+2] == '!' && runEnd < i {
 				// MySQL runs the text of /*!NNNNN … */: read it as SQL
-				// and drop its closing "*/".
+				// and skip its closing "*/".
 				i += 3
 				for i < len(q) && q[i] >= '0' && q[i] <= '9' {
 					i++
 				}
-				if j := strings.Index(q[i:], "*/"); j >= 0 {
-					q = q[:i+j] + "  " + q[i+j+2:]
+				if j := -1; !runNone {
+					if j = strings.Index(q[i:], "*/"); j >= 0 {
+						runEnd = i + j
+					} else {
+						runNone = true // nor will a later one
+					}
 				}
 				continue
 			}
-			j, ok := sqlCommentEnd(q, i, d.nestComments)
+			j, ok := len(q), false
+			if !open {
+				j, ok = sqlCommentEnd(q, i, d.nestComments)
+			}
 			if !ok {
-				t.unclosed = true
+				t.unclosed, open = true, true
 				j = i + 2
 			}
 			i = j
@@ -177,7 +193,7 @@ func sqlScan(q string, d sqlDialect) sqlText {
 			}
 			emit(kind, s)
 			i = j
-		case c == '$' && d.dollarQuotes && !(i > 0 && isWordByte(q[i-1])):
+		case c == '$' && d.dollarQuotes && !open && !(i > 0 && isWordByte(q[i-1])):
 			tag, ok := sqlDollarTag(q, i)
 			if !ok {
 				emit(sqlPunctTok, "$")
@@ -186,7 +202,7 @@ func sqlScan(q string, d sqlDialect) sqlText {
 			}
 			j := strings.Index(q[i+len(tag):], tag)
 			if j < 0 {
-				t.unclosed, t.hidden = true, true
+				t.unclosed, t.hidden, open = true, true, true
 				i += len(tag)
 				continue
 			}

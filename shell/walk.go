@@ -34,6 +34,9 @@ type walker struct {
 	// loops are the for loops over a glob whose body is being walked
 	// (bindLoopGlob): there "$f" stands for the glob.
 	loops []loopGlob
+	// scanned is the source of the outermost loop being walked, whose
+	// assignments loopAssigns read: a loop nested in it was read with it.
+	scanned string
 	// readsProduced holds the commands, by index, that only read and
 	// whose operands an exec-capable form hands them at run time (find
 	// -exec CMD {}, PRODUCER | xargs CMD): read-only once the form is
@@ -175,9 +178,19 @@ func (w *walker) loseAll() {
 // loopAssigns records, before a loop's condition and body are walked,
 // the values they assign anywhere in them: a later iteration runs the
 // first words with the values the last ones assigned ("for …; do cat
-// $f; f=~/.ssh/id_rsa; done").
-func (w *walker) loopAssigns(src string, loop syntax.Node) {
+// $f; f=~/.ssh/id_rsa; done"). A loop inside one already read (of the
+// same source) is not read again. It returns w.scanned as it was, for
+// the caller to put back once the loop is walked.
+func (w *walker) loopAssigns(src string, loop syntax.Node) (outer string) {
+	outer = w.scanned
+	if outer == src {
+		return outer
+	}
+	w.scanned = src
 	syntax.Walk(loop, func(n syntax.Node) bool {
+		if !w.step(1) {
+			return false
+		}
 		switch n := n.(type) {
 		case *syntax.Assign:
 			w.rememberAssign(n, src)
@@ -192,6 +205,7 @@ func (w *walker) loopAssigns(src string, loop syntax.Node) {
 		}
 		return true
 	})
+	return outer
 }
 
 // scope is what a statement inherits from where it is found.
@@ -311,11 +325,12 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 			w.stmts(ic.Then, c, d)
 		}
 	case *syntax.WhileClause:
-		w.loopAssigns(c.src, x)
+		outer := w.loopAssigns(c.src, x)
 		w.stmts(x.Cond, c, d)
 		w.stmts(x.Do, c, d)
+		w.scanned = outer
 	case *syntax.ForClause:
-		w.loopAssigns(c.src, x)
+		outer := w.loopAssigns(c.src, x)
 		c2 := c
 		c2.stdin = stdin{}
 		w.scanNode(x.Loop, c2, d)
@@ -334,6 +349,7 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 		if bound {
 			w.loops = w.loops[:len(w.loops)-1]
 		}
+		w.scanned = outer
 	case *syntax.CaseClause:
 		c2 := c
 		c2.stdin = stdin{}
