@@ -295,7 +295,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	if spec != nil && spec.runs != runsNothing {
 		spec.runs.walk(w, idx, name, args, cmd.Text, c, d)
 	}
-	if at, ok := packageProgram(name, norm); ok {
+	if at, ok := packageProgram(name, roles, norm); ok {
 		w.runnerProgram(name, args[at:], c, d)
 	}
 	w.markReadOnly(idx, name, norm, args, assigns, fstart)

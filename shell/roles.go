@@ -20,6 +20,7 @@ const (
 	roleInterpreter                    // runs code given inline (commandInterpreters), a file, or read from its input
 	roleGitPrinter                     // a git subcommand that prints the files its pathspecs name (git log -p -- .env)
 	roleSource                         // runs a script in the calling shell (source, .), not a program of its own
+	rolePackageRunner                  // runs the package its first operand names (npx PKG ARGS…)
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -72,6 +73,7 @@ func commandRoles() []roleList {
 		{roleInterpreter, []string{"pypy", "pypy3", "perl5", "ruby3", "php8", "source", "."}},
 		{roleGitPrinter, []string{"log", "diff", "show", "grep", "blame", "annotate", "whatchanged", "format-patch"}},
 		{roleSource, []string{"source", "."}},
+		{rolePackageRunner, []string{"npx", "bunx", "pnpx"}},
 	}
 }
 

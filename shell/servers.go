@@ -59,17 +59,17 @@ func findCwdServer(name string) (cwdServer, bool) {
 // "pnpm dlx NAME", "yarn dlx NAME", "bun x NAME", "bunx NAME". Options
 // before it are skipped, each as one word (a value in the next word is
 // then taken for the program, which restricts nothing); -c (a script)
-// starts none.
-func packageProgram(name string, args []string) (int, bool) {
+// starts none. r is name's roles (rolesOf).
+func packageProgram(name string, r role, args []string) (int, bool) {
 	i := 0
-	switch name {
-	case "npx", "bunx", "pnpx":
-	case "npm", "bun":
+	switch {
+	case r&rolePackageRunner != 0:
+	case name == "npm" || name == "bun":
 		if len(args) == 0 || args[0] != "exec" && args[0] != "x" {
 			return 0, false
 		}
 		i = 1
-	case "pnpm", "yarn":
+	case name == "pnpm" || name == "yarn":
 		if len(args) == 0 || args[0] != "dlx" {
 			return 0, false
 		}
@@ -112,11 +112,8 @@ func runsPackage(name string, args []string) (string, []string, bool) {
 	if m, rest, ok := pythonModule(name, args); ok {
 		return m, rest, true
 	}
-	switch name {
-	case "npx", "bunx", "pnpx":
-		if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !remotePackage(args[0]) {
-			return packageName(args[0]), args[1:], true
-		}
+	if hasRole(name, rolePackageRunner) && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !remotePackage(args[0]) {
+		return packageName(args[0]), args[1:], true
 	}
 	return "", nil, false
 }
