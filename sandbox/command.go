@@ -1,10 +1,9 @@
 package sandbox
 
 import (
-	"encoding/binary"
-	"errors"
-	"fmt"
 	"io"
+
+	"github.com/toolgate/toolgate/sandbox/enter"
 )
 
 // Command is one command to run confined.
@@ -22,9 +21,10 @@ type Command struct {
 	// Stdin, Stdout and Stderr are its standard streams.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// Self is the path of this program and EnterArgs the arguments that
-	// make it call Enter (on Linux the sandbox is set up by a second
-	// process of the same program, in its own namespaces).
+	// Self is the program that sets the sandbox up inside its own
+	// namespaces (on Linux), and EnterArgs the arguments that make it call
+	// Enter: toolgate-sandbox-enter and none, or this program again and
+	// its flag for it.
 	Self      string
 	EnterArgs []string
 	// ProxyPort is the loopback port of the network proxy the command may
@@ -32,123 +32,6 @@ type Command struct {
 	ProxyPort uint16
 }
 
-// enterPlan is what Run hands the process that calls Enter, besides the
-// Landlock ruleset's descriptor: everything worked out, so that the
-// inside half only applies it.
-type enterPlan struct {
-	Args          []string
-	Env           []string
-	Pins          []string
-	ReadOnly      []string
-	LandlockFlags uint32
-	// Seccomp is the assembled filter, as (code, jt, jf, k) instructions.
-	Seccomp [][4]uint32
-}
-
-// maxPlan bounds the plan the inside half reads (the command's arguments
-// and environment are most of it).
-const maxPlan = 16 << 20
-
-// encode lays the plan out for the inside half, which decodes it before
-// anything else runs there: a length, the Landlock flags, the filter,
-// then four lists of strings, each as a count and length-prefixed
-// strings (all numbers 32-bit little-endian). It is what JSON carried,
-// without JSON's reflection in the process on the critical path.
-func (p *enterPlan) encode() []byte {
-	b := make([]byte, 4, 4096)
-	b = binary.LittleEndian.AppendUint32(b, p.LandlockFlags)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(p.Seccomp)))
-	for _, in := range p.Seccomp {
-		for _, v := range in {
-			b = binary.LittleEndian.AppendUint32(b, v)
-		}
-	}
-	for _, list := range [][]string{p.Args, p.Env, p.Pins, p.ReadOnly} {
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(list)))
-		for _, s := range list {
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
-			b = append(b, s...)
-		}
-	}
-	binary.LittleEndian.PutUint32(b, uint32(len(b)-4))
-	return b
-}
-
-// readPlan reads one encoded plan from r.
-func readPlan(r io.Reader) (*enterPlan, error) {
-	var head [4]byte
-	if _, err := io.ReadFull(r, head[:]); err != nil {
-		return nil, err
-	}
-	n := binary.LittleEndian.Uint32(head[:])
-	if n > maxPlan {
-		return nil, fmt.Errorf("plan of %d bytes", n)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, err
-	}
-	d := planDecoder{b: b}
-	p := &enterPlan{LandlockFlags: d.u32()}
-	if k := d.u32(); k <= uint32(len(d.b)/16) {
-		p.Seccomp = make([][4]uint32, k)
-		for i := range p.Seccomp {
-			p.Seccomp[i] = [4]uint32{d.u32(), d.u32(), d.u32(), d.u32()}
-		}
-	} else {
-		d.bad = true
-	}
-	for _, list := range []*[]string{&p.Args, &p.Env, &p.Pins, &p.ReadOnly} {
-		*list = d.strings()
-	}
-	if d.bad || len(d.b) != 0 {
-		return nil, errors.New("malformed plan")
-	}
-	return p, nil
-}
-
-// planDecoder reads an encoded plan's fields; bad records a short or
-// malformed one.
-type planDecoder struct {
-	b   []byte
-	bad bool
-}
-
-func (d *planDecoder) u32() uint32 {
-	if len(d.b) < 4 {
-		d.bad = true
-		return 0
-	}
-	v := binary.LittleEndian.Uint32(d.b)
-	d.b = d.b[4:]
-	return v
-}
-
-func (d *planDecoder) strings() []string {
-	k := d.u32()
-	if k > uint32(len(d.b)/4) {
-		d.bad = true
-		return nil
-	}
-	out := make([]string, 0, k)
-	for range k {
-		n := d.u32()
-		if d.bad || n > uint32(len(d.b)) {
-			d.bad = true
-			return nil
-		}
-		out = append(out, string(d.b[:n]))
-		d.b = d.b[n:]
-	}
-	return out
-}
-
 // ExecError is a command that could not be started inside the sandbox:
 // Code is 127 when it does not exist, 126 otherwise (as env(1) exits).
-type ExecError struct {
-	Code int
-	Err  error
-}
-
-func (e *ExecError) Error() string { return e.Err.Error() }
-func (e *ExecError) Unwrap() error { return e.Err }
+type ExecError = enter.ExecError

@@ -7,8 +7,9 @@
 //
 // # Linux: Landlock, seccomp and a mount namespace
 //
-// Run starts this program again (Command.Self, which calls Enter) in a new
-// user and mount namespace and a new session. Enter then, in order:
+// Run starts Command.Self (toolgate-sandbox-enter, or this program again,
+// which calls Enter: package enter) in a new user and mount namespace and
+// a new session. Enter then, in order:
 //
 //   - bind-mounts every protected path that exists inside a writable root
 //     (.git/hooks, .git/config, .claude/, .vscode/settings.json, .envrc,

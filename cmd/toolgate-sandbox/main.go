@@ -4,9 +4,10 @@
 //
 // runs CMD confined by the kernel (Landlock, seccomp, a mount namespace)
 // and exits with its status; 125 is its own failure. A confined run
-// starts this program twice (the second time inside the new namespaces),
-// so it links only the sandbox and the tables it reads, not the gateway:
-// it starts in a fraction of the full toolgate binary's time
+// starts a second process inside the new namespaces: toolgate-sandbox-enter
+// when it is installed beside this program, else this program again. It
+// links only the sandbox and the tables it reads, not the gateway: it
+// starts in a fraction of the full toolgate binary's time
 // (docs/BENCHMARKS.md).
 package main
 
@@ -19,13 +20,14 @@ import (
 
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/sandboxcmd"
+	"github.com/toolgate/toolgate/sandbox/enter"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandboxcmd.EnterFlag {
 		// The inside half becomes the command at once: no signal
 		// handling (its thread) and no lookup of this program.
-		os.Exit(clibase.ExitCode(sandboxcmd.Enter(), os.Stderr))
+		os.Exit(enter.Main(os.Stderr))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	self, err := os.Executable()
@@ -33,7 +35,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "toolgate-sandbox: %v\n", err)
 		os.Exit(sandboxcmd.ExitSandbox)
 	}
-	err = sandboxcmd.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, self, []string{sandboxcmd.EnterFlag})
+	prog, args := sandboxcmd.InsideHalf(self, []string{sandboxcmd.EnterFlag})
+	err = sandboxcmd.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, prog, args)
 	code := clibase.ExitCode(err, os.Stderr)
 	stop()
 	os.Exit(code)

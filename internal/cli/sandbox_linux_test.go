@@ -381,7 +381,9 @@ func TestSandboxReportsCreated(t *testing.T) {
 // inside half keeps no capability across its exec unless the sandbox
 // raises the one its mounts need; the command then holds none. Run as
 // root (as CI here is), it becomes an unprivileged user for the run; as
-// any other user, the other sandbox tests are that user's already.
+// any other user, the other sandbox tests are that user's already. Its
+// inside half is toolgate-sandbox-enter, installed beside the program
+// (the other tests start the test binary itself again).
 func TestSandboxAsUser(t *testing.T) {
 	t.Parallel()
 	if err := sandbox.Check(); err != nil {
@@ -413,9 +415,12 @@ func TestSandboxAsUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Beside it, the lean inside half, which the run then starts.
 	prog := filepath.Join(bin, "toolgate-sandbox")
-	if err := os.WriteFile(prog, self, 0o755); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{prog, filepath.Join(bin, "toolgate-sandbox-enter")} {
+		if err := os.WriteFile(name, self, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)

@@ -27,6 +27,7 @@ import (
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/jsonstrict"
 	"github.com/toolgate/toolgate/sandbox"
+	"github.com/toolgate/toolgate/sandbox/enter"
 )
 
 // ExitSandbox is toolgate's own failure under `toolgate sandbox`: the
@@ -53,7 +54,7 @@ type profileFile struct {
 // inside half runs in a new process of the same program).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, self string, enter []string) error {
 	if len(args) > 0 && args[0] == EnterFlag {
-		return Enter()
+		return Enter(stderr)
 	}
 	fs := clibase.NewFlagSet("sandbox", stderr)
 	var workspaces, net clibase.StringList
@@ -190,14 +191,23 @@ func printProfile(stdout io.Writer, as string, makeProfile func() (*sandbox.Prof
 }
 
 // Enter is the inside half (what Run does given EnterFlag): it only
-// returns on failure, with the exit status to report.
-func Enter() error {
-	err := sandbox.Enter()
-	var ee *sandbox.ExecError
-	if errors.As(err, &ee) {
-		return &clibase.ExitError{Code: ee.Code, Err: fmt.Errorf("sandbox: %w", ee.Err)}
+// returns on failure, having said why on stderr, with the exit status.
+func Enter(stderr io.Writer) error { return clibase.ErrSilent(enter.Main(stderr)) }
+
+// EnterProgram is the lean inside half (cmd/toolgate-sandbox-enter),
+// looked for beside the program that starts a run.
+const EnterProgram = "toolgate-sandbox-enter"
+
+// InsideHalf returns the program and arguments that start the inside half
+// of a run started by self, which runs it as self with enterArgs:
+// EnterProgram instead when it is installed beside self (it links only
+// package enter and starts in about half the time).
+func InsideHalf(self string, enterArgs []string) (string, []string) {
+	lean := filepath.Join(filepath.Dir(self), EnterProgram)
+	if fi, err := os.Stat(lean); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return lean, nil
 	}
-	return sandboxFailure(fmt.Errorf("%w (nothing ran)", err))
+	return self, enterArgs
 }
 
 // sandboxFailure gives err toolgate's own exit status under sandbox.

@@ -1,4 +1,4 @@
-package sandbox
+package enter
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 // refused (the inside half then runs nothing).
 func TestPlanEncoding(t *testing.T) {
 	t.Parallel()
-	plan := &enterPlan{
+	plan := &Plan{
 		Args:          []string{"/usr/bin/env", "", "a b\x00c"},
 		Env:           []string{"PATH=/usr/bin", "HOME=/home/u"},
 		Pins:          []string{"/w/.git"},
@@ -18,13 +18,13 @@ func TestPlanEncoding(t *testing.T) {
 		LandlockFlags: 7,
 		Seccomp:       [][4]uint32{{0x20, 0, 0, 4}, {0x6, 1, 2, 0x7fff0000}},
 	}
-	b := plan.encode()
-	got, err := readPlan(bytes.NewReader(b))
+	b := plan.Encode()
+	got, err := Read(bytes.NewReader(b))
 	if err != nil || !reflect.DeepEqual(got, plan) {
 		t.Fatalf("round trip: %+v, %v; want %+v", got, err, plan)
 	}
 	for n := range len(b) {
-		if p, err := readPlan(bytes.NewReader(b[:n])); err == nil {
+		if p, err := Read(bytes.NewReader(b[:n])); err == nil {
 			t.Fatalf("a plan cut to %d of %d bytes was read: %+v", n, len(b), p)
 		}
 	}
@@ -35,7 +35,7 @@ func TestPlanEncoding(t *testing.T) {
 		if delta > 0 {
 			c = append(c, 0)
 		}
-		if p, err := readPlan(bytes.NewReader(c)); err == nil {
+		if p, err := Read(bytes.NewReader(c)); err == nil {
 			t.Errorf("length off by %d: read %+v", delta, p)
 		}
 	}
