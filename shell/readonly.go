@@ -194,7 +194,7 @@ func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, 
 		return // named by path (./ls): not the command the table describes
 	}
 	for _, a := range args {
-		if !a.static && (a.text != "{}" || !runtimeOperands(cmd.Via)) && !inputPipe(a.text) {
+		if !a.static && (a.text != "{}" || !runtimeOperands(cmd.Via)) && !inputPipe(a.text) && !w.printedParam(name, a) {
 			return // "{}" is the file an exec-capable form hands it
 		}
 	}
@@ -329,6 +329,52 @@ func dynamicWords(words []word) []bool {
 		dyn[i] = true
 	}
 	return dyn
+}
+
+// printedParam reports whether a, a word of command name, is a variable's
+// value that the command only prints: an operand of echo whose only
+// expansions are plain parameters ($PATH, "${NAME}") the command line
+// does not assign. It names no file and runs nothing, and its value is
+// the caller's environment's, which the name says: a name that says it
+// holds a secret is a class of its own (secretRef). A variable the line
+// may assign may hold any other's value (X=$GITHUB_TOKEN; for v in $X),
+// and printf's words may be -v NAME.
+func (w *walker) printedParam(name string, a word) bool {
+	return name == "echo" && paramOnly(a.text, func(v string) bool { return !w.assignedVars().has(v) })
+}
+
+// paramOnly reports whether the only expansions in a word's source form
+// are plain parameters, $NAME or ${NAME}, each one ok accepts: no
+// substitution, arithmetic, parameter operation (${X:-$(…)}), escape or
+// tilde.
+func paramOnly(text string, ok func(name string) bool) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '`', '\\', '~', '<', '>':
+			return false
+		case '$':
+			j := i + 1
+			brace := j < len(text) && text[j] == '{'
+			if brace {
+				j++
+			}
+			k := j
+			for k < len(text) && (isWordByte(text[k]) && (k > j || text[k] < '0' || text[k] > '9')) {
+				k++
+			}
+			if k == j || !ok(text[j:k]) {
+				return false // $(, $((, $@, $1, …
+			}
+			if brace {
+				if k >= len(text) || text[k] != '}' {
+					return false
+				}
+				k++
+			}
+			i = k - 1
+		}
+	}
+	return true
 }
 
 // cwdOnly reports whether the only expansions in a word's source form
