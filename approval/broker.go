@@ -1278,6 +1278,11 @@ func (b *Broker) resolveAll(ctx context.Context, f store.ApprovalFilter, res too
 	if err != nil {
 		return err
 	}
+	return b.resolveEach(ctx, list, res)
+}
+
+// resolveEach ends each approval of list that is still pending with res.
+func (b *Broker) resolveEach(ctx context.Context, list []*toolgate.Approval, res toolgate.Resolution) error {
 	var errs []error
 	for _, a := range list {
 		if _, err := b.Resolve(ctx, a.ID, res); err != nil && toolgate.ErrorCodeOf(err) != toolgate.EConflict {

@@ -3,6 +3,7 @@ package approval
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
@@ -92,9 +93,30 @@ func (b *Broker) abort(ctx context.Context, session string, by toolgate.Actor) (
 // host disconnected: seed 001's "On worker disconnect, all pending
 // approvals for sessions bound to that worker are cleared" (a worker is a
 // workspace; POST /v1/workspaces/{id}/disconnect).
+//
+// An agent credential cancels only the approvals of the sessions it owns,
+// as with the Gate's Cancel: a workspace is not a credential's, and
+// another agent's pending calls in it are not its to clear.
 func (b *Broker) CancelWorkspace(ctx context.Context, workspace string) error {
 	by := caller(ctx)
-	return b.resolveAll(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Workspace: workspace}, toolgate.Resolution{
+	list, err := b.store.ListApprovals(ctx, store.ApprovalFilter{Status: toolgate.StatusPending, Workspace: workspace})
+	if err != nil {
+		return err
+	}
+	if by.Agent {
+		var errs []error
+		list = slices.DeleteFunc(list, func(a *toolgate.Approval) bool {
+			err := b.checkOwner(ctx, a, by)
+			if err != nil && toolgate.ErrorCodeOf(err) != toolgate.ENotFound {
+				errs = append(errs, err)
+			}
+			return err != nil
+		})
+		if len(errs) > 0 {
+			return errors.Join(errs...)
+		}
+	}
+	return b.resolveEach(ctx, list, toolgate.Resolution{
 		Status: toolgate.StatusCancelled, Reason: "the workspace disconnected", By: by.Name, Via: by.Via,
 	})
 }

@@ -103,6 +103,7 @@ func TestSecondAgentCannotTouchSession(t *testing.T) {
 		{"POST", "/v1/calls", shell("s1", "c9", "ls")},
 		{"POST", "/v1/evaluate", shell("s1", "", "ls")},
 		{"POST", "/v1/sessions/s1/turn-end", nil},
+		{"POST", "/v1/sessions/s1/end", nil},
 	} {
 		r := e.do(at.method, at.path, other, at.body)
 		if r.status != http.StatusNotFound || strings.Contains(string(r.body), "git push") {
@@ -121,6 +122,47 @@ func TestSecondAgentCannotTouchSession(t *testing.T) {
 	e.must(200, "POST", "/v1/sessions/s1/turn-end", e.Agent, nil, nil)
 	if r := e.do("POST", "/v1/calls", other, shell("s2", "c1", "make deploy")); r.status != 200 {
 		t.Fatalf("agent-2's own session: %d %s", r.status, r.body)
+	}
+}
+
+// TestDisconnectClearsOwnSessions: an agent credential that says its
+// workspace went away cancels the pending approvals of its own sessions
+// there, not another agent credential's; an approver's clears them all.
+func TestDisconnectClearsOwnSessions(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	other, err := e.Tokens.Create("agent-2", tokens.RoleAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := e.ask(shell("s1", "c1", "git push origin main"))
+	var res toolgate.Result
+	e.must(200, "POST", "/v1/calls", other, map[string]any{"call": shell("s2", "c1", "make deploy")}, &res)
+	theirs := res.Approval
+	if theirs == nil || theirs.Status != toolgate.StatusPending || theirs.Call.Workspace != mine.Call.Workspace {
+		t.Fatalf("agent-2's ask: %+v", res)
+	}
+	status := func(a *toolgate.Approval) toolgate.Status {
+		got, err := e.Broker.Get(t.Context(), a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Status
+	}
+	disconnect := "/v1/workspaces/" + mine.Call.Workspace + "/disconnect"
+	e.must(200, "POST", disconnect, other, nil, nil)
+	if s1, s2 := status(mine), status(theirs); s1 != toolgate.StatusPending || s2 != toolgate.StatusCancelled {
+		t.Fatalf("after agent-2's disconnect: agent-1's %s (want pending), agent-2's %s (want cancelled)", s1, s2)
+	}
+	e.must(200, "POST", disconnect, e.Agent, nil, nil)
+	if s1 := status(mine); s1 != toolgate.StatusCancelled {
+		t.Fatalf("after agent-1's disconnect: its own %s, want cancelled", s1)
+	}
+	// An approver's disconnect clears every session's.
+	again := e.ask(shell("s1", "c2", "git push origin main"))
+	e.must(200, "POST", disconnect, e.Approver, nil, nil)
+	if s := status(again); s != toolgate.StatusCancelled {
+		t.Fatalf("after an approver's disconnect: %s, want cancelled", s)
 	}
 }
 
