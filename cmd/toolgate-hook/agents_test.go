@@ -185,37 +185,43 @@ func codexAgent() realAgent {
 
 // TestCodexApplyPatch drives the real Codex CLI's apply_patch, its tool
 // for editing files, which Codex hands to PreToolUse hooks as tool
-// apply_patch with the patch in tool_input.command (its shell and MCP
-// tools too; a model that offers no apply_patch, like the gpt-5 of
-// TestCodexCLI, edits by shell). toolgate's rules do not know the tool,
-// so every patch asks: deciding locally the hook denies it, saying it
-// needs a human (a Codex hook cannot ask); through a gateway it waits for
-// an approver, and runs only once approved. A gateway that is down, an
+// apply_patch with the patch in tool_input.command (a model that is
+// offered no apply_patch, like the gpt-5 of TestCodexCLI, edits by
+// shell). A patch of one file is decided as its Write or Edit: one inside
+// the project runs, one of a login key is denied with the reason reaching
+// the model. A patch of several files asks, which through a gateway waits
+// for an approver and runs only once approved. A gateway that is down, an
 // input the hook cannot read and an event it does not know block it.
 func TestCodexApplyPatch(t *testing.T) {
 	agent := codexAgent()
-	agent.model = func(t *testing.T, file string) *httptest.Server {
-		return patchStub(t, "*** Begin Patch\n*** Add File: "+file+"\n+made by apply_patch\n*** End Patch\n")
-	}
+	agent.model = patchStub                         // the scenario's command is the patch
 	agent.modelArgs = func(model string) []string { // a model Codex offers apply_patch
 		return codexModelArgs("gpt-5.5", model)
 	}
+	add := func(files ...string) string {
+		p := "*** Begin Patch\n"
+		for _, f := range files {
+			p += "*** Add File: " + f + "\n+made by apply_patch\n"
+		}
+		return p + "*** End Patch\n"
+	}
 	agent.scenarios = func(agent realAgent, approver *client.Client, wait []string) []scenario {
 		return []scenario{
-			{name: "local ask", command: "approved.txt",
-				want: []string{agent.blocked, "needs a human's approval", "*** Add File: approved.txt"}},
-			{name: "ask approved", command: "approved.txt", hookArgs: wait,
+			{name: "allow", command: add("approved.txt"), want: []string{"FINAL", "approved.txt"}, made: true},
+			{name: "deny", command: add("../.ssh/authorized_keys"), want: []string{agent.blocked, "authorized_keys"}},
+			{name: "ask approved", command: add("approved.txt", "approved2.txt"), hookArgs: wait,
 				answer: func(ctx context.Context, id string) {
 					_, _ = approver.Approve(ctx, id, toolgate.ApproveRequest{})
-				}, want: []string{"FINAL", "approved.txt"}, made: true},
-			{name: "ask denied", command: "denied.txt", hookArgs: wait,
+				}, want: []string{"FINAL", "approved2.txt"}, made: true},
+			{name: "ask denied", command: add("denied.txt", "approved.txt"), hookArgs: wait,
 				answer: func(ctx context.Context, id string) {
 					_, _ = approver.Deny(ctx, id, toolgate.DenyRequest{Feedback: "write it under build/ instead", Mode: toolgate.DenySoft})
 				}, want: []string{agent.blocked, "write it under build/ instead"}},
-			{name: "gateway down", command: "approved.txt", hookArgs: []string{"--server", "http://127.0.0.1:1"},
+			{name: "ask locally", command: add("denied.txt", "approved.txt"), want: []string{agent.blocked, "needs a human's approval"}},
+			{name: "gateway down", command: add("approved.txt"), hookArgs: []string{"--server", "http://127.0.0.1:1"},
 				want: []string{agent.blocked, "unreachable"}},
-			{name: "unreadable input", command: "approved.txt", hookArgs: wait, wrap: "garble", want: []string{"FINAL"}},
-			{name: "unknown event", command: "approved.txt", hookArgs: wait, wrap: "rename", want: []string{"FINAL"}},
+			{name: "unreadable input", command: add("approved.txt"), wrap: "garble", want: []string{"FINAL"}},
+			{name: "unknown event", command: add("approved.txt"), wrap: "rename", want: []string{"FINAL"}},
 		}
 	}
 	testRealAgent(t, agent)

@@ -491,8 +491,15 @@ func (codex) CheckTrust(ctx context.Context, env TrustEnv, path string, settings
 }
 
 // Input implements Adapter: Codex's hook input is Claude Code's, with
-// turn_id and model added (and transcript_path may be null).
-func (codex) Input(data []byte) ([]byte, error) { return data, nil }
+// turn_id and model added (and transcript_path may be null); an
+// apply_patch of one file is decided as its Write or Edit
+// (codexPatchInput).
+func (codex) Input(data []byte) ([]byte, error) {
+	if out, ok := codexPatchInput(data); ok {
+		return out, nil
+	}
+	return data, nil
+}
 
 // Answer implements Adapter: the hook's answer in what Codex accepts
 // (CodexOutput).

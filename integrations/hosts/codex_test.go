@@ -3,6 +3,7 @@ package hosts
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,6 +205,67 @@ func TestCodexAsk(t *testing.T) {
 		got := codexAsk(t.Context(), fake(strings.ReplaceAll(tc.name, " ", "_"), tc.reply), "/", hooks)
 		if len(got) != 1 || got[0].OK != tc.ok || !strings.Contains(got[0].Say, tc.want) {
 			t.Errorf("%s: %+v, want ok %v and %q", tc.name, got, tc.ok, tc.want)
+		}
+	}
+}
+
+// TestCodexPatchInput: an apply_patch that adds or updates one file is
+// that file's Write or Edit, its path made absolute from cwd; every other
+// patch stays apply_patch (which asks), and so does one with a line of
+// "***" the reading does not know, so no file a patch touches goes
+// undecided.
+func TestCodexPatchInput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, patch, tool, path string
+	}{
+		{"add", "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n", "Write", "/w/p/a.txt"},
+		{"update", "*** Begin Patch\n*** Update File: src/m.go\n@@\n-a\n+b\n*** End of File\n*** End Patch", "Edit", "/w/p/src/m.go"},
+		{"absolute", "*** Begin Patch\n*** Add File: /etc/cron.d/x\n+x\n*** End Patch\n", "Write", "/etc/cron.d/x"},
+		{"dot-dot", "*** Begin Patch\n*** Add File: ../../.ssh/authorized_keys\n+k\n*** End Patch\n", "Write", "/.ssh/authorized_keys"},
+		{"crlf, indented", "*** Begin Patch\r\n  *** Add File: a.txt\r\n+hi\r\n*** End Patch\r\n", "Write", "/w/p/a.txt"},
+		{"two files", "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: ../.bashrc\n@@\n+evil\n*** End Patch\n", "", ""},
+		{"delete", "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n", "", ""},
+		{"move", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: ../.bashrc\n@@\n-a\n+b\n*** End Patch\n", "", ""},
+		{"header in content", "*** Begin Patch\n*** Add File: a.txt\n+*** Add File: ../.bashrc\n*** End Patch\n", "", ""},
+		{"unknown marker", "*** Begin Patch\n***Add File: ../.bashrc\n*** Add File: a.txt\n+x\n*** End Patch\n", "", ""},
+		{"no file", "*** Begin Patch\n*** End Patch\n", "", ""},
+	} {
+		in, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "turn_id": "t", "cwd": "/w/p",
+			"tool_name": "apply_patch", "tool_input": map[string]any{"command": tc.patch}})
+		out, err := codex{}.Input(in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var got struct {
+			TurnID    string         `json:"turn_id"`
+			ToolName  string         `json:"tool_name"`
+			ToolInput map[string]any `json:"tool_input"`
+		}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatal(err)
+		}
+		if tc.tool == "" {
+			if string(out) != string(in) {
+				t.Errorf("%s: rewritten to %s, want it left as apply_patch", tc.name, out)
+			}
+			continue
+		}
+		if got.ToolName != tc.tool || got.ToolInput["file_path"] != tc.path || got.ToolInput["patch"] != tc.patch || got.TurnID != "t" {
+			t.Errorf("%s: %s, want %s of %s", tc.name, out, tc.tool, tc.path)
+		}
+		if c, _ := got.ToolInput["content"].(string); tc.tool == "Write" && (c == "" || !strings.Contains(tc.patch, "+"+c)) {
+			t.Errorf("%s: content %q, not the patch's added lines", tc.name, c)
+		}
+	}
+	// Not a patch of Codex's PreToolUse: left alone.
+	for _, in := range []string{
+		`{"hook_event_name":"PermissionRequest","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}}`,
+		`{"hook_event_name":"PreToolUse","cwd":"rel","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"apply_patch"}}`,
+	} {
+		if out, _ := (codex{}).Input([]byte(in)); string(out) != in {
+			t.Errorf("%s: rewritten to %s", in, out)
 		}
 	}
 }
