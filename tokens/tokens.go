@@ -89,9 +89,12 @@ type Entry struct {
 // Actor is what the credential does as, via the client named: the one
 // place a role becomes what a toolgate.Gate checks (an agent's sessions
 // are its own and it never answers; an admin's answers may grant
-// widely, and only an admin writes grants and reads the audit log).
+// widely, and only an admin writes grants and reads the audit log). A
+// role that is none of the three acts as an agent: a Gate takes an actor
+// that is not an agent for an approver, so an entry whose role was never
+// set or checked must not become one.
 func (e Entry) Actor(via string) toolgate.Actor {
-	return toolgate.Actor{Name: e.Name, Via: via, Admin: e.Role == RoleAdmin, Agent: e.Role == RoleAgent}
+	return toolgate.Actor{Name: e.Name, Via: via, Admin: e.Role == RoleAdmin, Agent: !e.Role.Allows(RoleApprover)}
 }
 
 // file is the on-disk form.

@@ -234,6 +234,10 @@ func TestEntryActor(t *testing.T) {
 		{tokens.RoleAgent, false, true},
 		{tokens.RoleApprover, false, false},
 		{tokens.RoleAdmin, true, false},
+		// No role, or one that is none of the three, is least privileged.
+		{"", false, true},
+		{"root", false, true},
+		{"Admin", false, true},
 	} {
 		got := tokens.Entry{Name: "n", Role: tc.role}.Actor("ws")
 		want := toolgate.Actor{Name: "n", Via: "ws", Admin: tc.admin, Agent: tc.agent}
