@@ -86,7 +86,10 @@ func TestExecFlags(t *testing.T) {
 		{"fd -x rm", []string{"-x"}},
 		{"fd --exec-batch rm", []string{"--exec-batch"}},
 		{"fd -e go", nil},
-		{"xargs -n1 echo", []string{"xargs"}},
+		{"xargs -n1 echo", nil}, // it prints what it is handed
+		{"xargs -n1 ./echo", []string{"xargs"}},
+		{"xargs -n1 printf", []string{"xargs"}},
+		{"LD_PRELOAD=x xargs echo", []string{"xargs", "LD_PRELOAD=x"}},
 		{"git status", nil},
 	}
 	for _, tc := range cases {

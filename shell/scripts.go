@@ -242,13 +242,32 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 		}
 		inner = []word{litWord("echo")}
 	}
-	inner = runtimeWords(inner)
+	// xargs echo prints what it is handed, whatever that holds: the words
+	// it gets at run time name no file and run nothing, so they are read
+	// as the words given (echo a b c | xargs -n1, xargs -I{} echo 'x {}').
+	// What feeds it (-a FILE, < FILE, a reader in the pipe) is a subject
+	// of its own.
+	prints := name == "xargs" && len(assigns) == 0 && inner[0].static && inner[0].text == "echo"
+	if !prints {
+		inner = runtimeWords(inner)
+	}
 	inner, code := xargsInput(inner, vals)
+	if prints {
+		inner, code = words[start:], false
+		if len(inner) == 0 {
+			inner = []word{litWord("echo")}
+		}
+	}
 	from := len(w.res.Commands)
 	if ic, ok := w.nest(scope{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
 		w.run(inner, nil, ic, d.clone(), code)
 	}
 	w.runtimeFiles(cmdName(inner[0]), name, names, d)
+	if prints && !unknown && len(w.res.Commands) == from+1 && w.markProduced(from) {
+		w.dropFlag(idx, name)
+		w.res.Commands[idx].ReadOnly = true
+		return
+	}
 	if !code && !unknown && namePicked(names) && w.seesThrough(inner[0], from) {
 		// PRODUCER | xargs CMD is CMD with operands known only when it
 		// runs, its files those runtimeFiles recorded (DESIGN §3.1).
