@@ -168,7 +168,7 @@ func (a *Analyzer) AnalyzeEnv(src string, env Vars) (res *Analysis, err error) {
 			res, err = nil, fmt.Errorf("shell: internal error analysing command: %v", r)
 		}
 	}()
-	w := walker{a: a, res: &Analysis{Commands: make([]Command, 0, 4)}, left: a.budget, env: env, top: f}
+	w := walker{a: a, res: &Analysis{Commands: make([]Command, 0, 4)}, left: a.budget, env: env, top: f, line: f}
 	w.stmts(f.Stmts, scope{src: src}, &dirState{})
 	w.finish(src)
 	w.finishBudget(src)

@@ -562,6 +562,7 @@ func (w *walker) script(text string, static bool, c scope, d *dirState, via stri
 		d = d.clone()
 	}
 	scanAssigned(f, &w.assigned)
+	w.nested = append(w.nested, f)
 	w.stmts(f.Stmts, sc, d)
 	return static
 }

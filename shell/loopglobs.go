@@ -26,7 +26,7 @@ type loopGlob struct {
 // A loop over several items, one a glob among them, binds nothing: a
 // word could then stand for either, where position matters (cp $f DEST).
 func (w *walker) bindLoopGlob(it *syntax.WordIter, items []word, src string, body []*syntax.Stmt) (loopGlob, bool) {
-	if len(items) != 1 || !items[0].static || !items[0].glob || w.funcs || w.trapSet() {
+	if len(items) != 1 || !items[0].static || !items[0].glob || w.unseen() {
 		return loopGlob{}, false
 	}
 	pat := items[0].text
@@ -48,13 +48,89 @@ func (w *walker) bindLoopGlob(it *syntax.WordIter, items []word, src string, bod
 	return loopGlob{name: it.Name.Value, src: src, pat: pat}, true
 }
 
-// trapSet reports whether the script ran trap before here: a DEBUG trap
-// runs its code, which may assign any variable, before each command.
-func (w *walker) trapSet() bool {
-	for i := range w.res.Commands {
-		if w.res.Commands[i].Name == "trap" {
+// unseen reports whether code the walk does not see may run inside a
+// loop's body, anywhere in the command line or a script it has parsed so
+// far: a function (called by name), an alias (expanded where the body
+// is read), a trap (run before each command), a nameref (an assignment
+// to one name sets another), or a command that may make one of these
+// unseen (hidesCode). Where such code sits does not matter: a loop runs
+// a later word's definitions before an earlier word's next iteration.
+// The files are read once each; each node costs an analysis step.
+func (w *walker) unseen() bool {
+	if w.varsOff {
+		return true
+	}
+	for !w.hidden && w.hiddenRead <= len(w.nested) {
+		f := w.line
+		if w.hiddenRead > 0 {
+			f = w.nested[w.hiddenRead-1]
+		}
+		w.hiddenRead++
+		if f == nil {
+			continue
+		}
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if w.hidden || !w.step(1) {
+				w.hidden = true
+				return false
+			}
+			switch n := n.(type) {
+			case *syntax.FuncDecl:
+				w.hidden = true
+			case *syntax.DeclClause:
+				w.hidden = declaresRef(n)
+			case *syntax.CallExpr:
+				w.hidden = hidesCode(n)
+			}
+			return !w.hidden
+		})
+	}
+	return w.hidden
+}
+
+// declaresRef reports whether a declaration may make a nameref: declare,
+// typeset or local with an option word holding an n (-n, -gn, +n) or one
+// known only when it runs.
+func declaresRef(x *syntax.DeclClause) bool {
+	switch x.Variant.Value {
+	case "declare", "typeset", "local":
+	default:
+		return false
+	}
+	for _, a := range x.Args {
+		if !a.Naked || a.Value == nil {
+			continue
+		}
+		t, ok := litOf(a.Value)
+		if !ok || (t != "" && (t[0] == '-' || t[0] == '+') && strings.Contains(t, "n")) {
 			return true
 		}
+	}
+	return false
+}
+
+// hidesCode reports whether a command may run or define code the walk
+// does not see where it runs: eval, source, trap, alias, enable, a
+// declaration spelled as a command ("command declare -n"), or a command
+// named at run time, behind command or builtin or not.
+func hidesCode(x *syntax.CallExpr) bool {
+	wrapped := false
+	for _, a := range x.Args {
+		name, ok := litOf(a)
+		switch {
+		case !ok:
+			return true
+		case name == "command" || name == "builtin":
+			wrapped = true
+			continue
+		case wrapped && strings.HasPrefix(name, "-"):
+			continue
+		}
+		switch name {
+		case "eval", "source", ".", "trap", "alias", "enable", "declare", "typeset", "local":
+			return true
+		}
+		return false
 	}
 	return false
 }

@@ -54,6 +54,18 @@ type walker struct {
 	// make them the script's own words (finish).
 	funcs    bool
 	external []int
+	// line is the command line and nested the scripts parsed in it so
+	// far (eval, bash -c, trap, alias, …); unseen reads the first
+	// hiddenRead of them and sets hidden once one may hide code that
+	// assigns a loop's variable.
+	line       *syntax.File
+	nested     []*syntax.File
+	hiddenRead int
+	hidden     bool
+	// varsOff is set once a nameref may exist or code the walk does not
+	// see may have made one: an assignment to one name may then set
+	// another, so vars records nothing more.
+	varsOff bool
 }
 
 // maxVars and maxVarValues bound what vars remembers.
@@ -68,7 +80,7 @@ func (w *walker) remember(name string, v word) {
 	if name == "" || w.lost[name] {
 		return
 	}
-	if v.glob || len(v.text) > maxExpansionBytes {
+	if v.glob || w.varsOff || len(v.text) > maxExpansionBytes {
 		w.lose(name)
 		return
 	}
@@ -126,9 +138,16 @@ func (w *walker) rememberAssign(as *syntax.Assign, src string) {
 // lose the names they are given; eval, source, a command named at run
 // time, or any command once the script defines functions (a function
 // may be called so, and its body read or eval into any variable), lose
-// every variable known so far.
+// every variable known so far. Code it does not see (hidesCode) may make
+// a nameref: vars then records nothing more (varsOff).
 func (w *walker) forget(x *syntax.CallExpr, src string) {
-	if len(x.Args) == 0 || len(w.vars) == 0 {
+	if len(x.Args) == 0 {
+		return
+	}
+	if hidesCode(x) {
+		w.varsOff = true
+	}
+	if len(w.vars) == 0 {
 		return
 	}
 	name, ok := litOf(x.Args[0])
@@ -196,6 +215,8 @@ func (w *walker) loopAssigns(src string, loop syntax.Node) (outer string) {
 			w.rememberAssign(n, src)
 		case *syntax.CallExpr:
 			w.forget(n, src)
+		case *syntax.DeclClause:
+			w.varsOff = w.varsOff || declaresRef(n)
 		case *syntax.ForClause:
 			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
 				for _, item := range wi.Items {
@@ -897,6 +918,10 @@ func (w *walker) decl(x *syntax.DeclClause, c scope, d *dirState) {
 	for _, as := range x.Args {
 		args = append(args, w.assign(as, c, d))
 		w.rememberAssign(as, c.src)
+	}
+	if declaresRef(x) {
+		w.varsOff = true
+		w.loseAll()
 	}
 	name := x.Variant.Value
 	text := name
