@@ -229,7 +229,11 @@ func (w *walker) makeCommand(words []word, assigns []string, via string, opaque 
 // files, risks and the commands it runs itself (find -exec, …).
 func (w *walker) simple(name string, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
-	roles := rolesOf(name) // looked up once: the checks below ask often
+	var roles role // looked up once: the checks below ask often
+	var check riskCheck
+	if e := roleEntry(name); e != nil {
+		roles, check = e.roles, e.check
+	}
 	spec := commandSpec(name)
 	// Abbreviated long options ("--forc", "--out=x") are read as the
 	// command reads them, by every check below.
@@ -281,7 +285,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	}
 	w.fileEffects(spec, norm, fstart)
 	w.writeForms(idx, spec, norm, fstart)
-	w.risks(name, args, cmd.Text, d)
+	w.risks(name, check, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, runsCode(name, roles))
 	w.secretOperands(name, roles, spec.describes() || known, args, cmd.Text, d)
 	if !known || scriptRunner(name, roles) {

@@ -224,12 +224,8 @@ func isWhole(rest string) bool {
 }
 
 // risks checks a simple command for critical patterns: the code its
-// risk check names (commandRiskChecks).
-func (w *walker) risks(name string, args []word, text string, d *dirState) {
-	var check riskCheck
-	if e := roleEntry(name); e != nil {
-		check = e.check
-	}
+// risk check names (commandRiskChecks, looked up with its roles).
+func (w *walker) risks(name string, check riskCheck, args []word, text string, d *dirState) {
 	switch check {
 	case checkTreeDelete:
 		spec, texts := commandSpec(name), wordTexts(args)
