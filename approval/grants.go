@@ -280,8 +280,11 @@ func (b *Broker) addGrant(ctx context.Context, g toolgate.Grant, by toolgate.Act
 // protocol's "always" does for a call of several commands, where no one
 // rule covers the call as an answer's grant must. The suggestions are the
 // gate's own and as narrow as it makes them; any other grant is the
-// Gate's AddGrant, an admin's. A rule that cannot be added is in the
-// joined error; the others stay added.
+// Gate's AddGrant, an admin's. Only a pending call's suggestions are
+// granted (one answered meanwhile, denied perhaps, is a conflict), and
+// each must pass the check an answer's grant does (authorizeGrant). A
+// rule that cannot be added is in the joined error; the others stay
+// added.
 func (b *Broker) GrantSuggestions(ctx context.Context, id string) error {
 	by, err := approver(ctx)
 	if err != nil {
@@ -291,9 +294,20 @@ func (b *Broker) GrantSuggestions(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	if a.Status != toolgate.StatusPending {
+		return toolgate.Errorf(toolgate.EConflict, "approval %s is %s: only a pending call's suggestions are granted", a.ID, a.Status)
+	}
+	e, err := b.policies.Engine(ctx, a.Call.Workspace)
+	if err != nil {
+		return toolgate.Errorf(toolgate.EUnavailable, "rules of workspace %s: %w", a.Call.Workspace, err)
+	}
 	var errs []error
 	for _, s := range a.Decision.Suggestions {
 		g := toolgate.Grant{Scope: toolgate.ScopeWorkspace, Workspace: a.Call.Workspace, Kind: toolgate.GrantPattern, Tool: s.Tool, Pattern: s.Pattern, ApprovalID: a.ID}
+		if err := authorizeGrant(e, a, &g, by); err != nil {
+			errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
+			continue
+		}
 		if _, err := b.addGrant(ctx, g, by); err != nil {
 			errs = append(errs, fmt.Errorf("grant %s %q: %w", s.Tool, s.Pattern, err))
 		}
