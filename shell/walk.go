@@ -649,9 +649,10 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 		if text, ok := staticOutput(c.src, s); ok {
 			in = stdin{kind: stdinText, script: text, static: true, fetch: fetch}
 		} else {
+			prev := in.names
 			in = stdin{kind: stdinPipe, fetch: fetch}
-			if cmds := w.res.Commands[start:]; len(cmds) == 1 && cmds[0].Name == "find" && !cmds[0].Opaque && len(s.Redirs) == 0 {
-				in.names, _ = findNames(cmds[0].Args)
+			if cmds := w.res.Commands[start:]; len(cmds) == 1 && len(s.Redirs) == 0 {
+				in.names = pipeNames(&cmds[0], prev)
 			}
 		}
 	}

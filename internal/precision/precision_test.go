@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 42.11
-	maxStoppedPermissivePct  = 4.18
-	minReadAllowedDefaultPct = 91.16
+	maxStoppedDefaultsPct    = 42.09
+	maxStoppedPermissivePct  = 4.15
+	minReadAllowedDefaultPct = 91.19
 )
 
 // minBenign is the size the everyday corpus must keep.
