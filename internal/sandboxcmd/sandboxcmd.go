@@ -201,7 +201,7 @@ const EnterProgram = "toolgate-sandbox-enter"
 // InsideHalf returns the program and arguments that start the inside half
 // of a run started by self, which runs it as self with enterArgs:
 // EnterProgram instead when it is installed beside self (it links only
-// package enter and starts in about half the time).
+// package enter and starts with about two thirds of the CPU).
 func InsideHalf(self string, enterArgs []string) (string, []string) {
 	lean := filepath.Join(filepath.Dir(self), EnterProgram)
 	if fi, err := os.Stat(lean); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
