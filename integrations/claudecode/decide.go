@@ -94,8 +94,10 @@ type HookGate interface {
 // client (a command hook).
 type Remote struct {
 	Gate HookGate
-	// Actor names the hook to the gate when it withdraws an approval or
-	// ends a turn; zero is "hook" via "hook".
+	// Actor names the hook to an in-process gate; zero is the agent
+	// credential "hook" via "hook", so a hook may no more end another
+	// credential's turn or withdraw its approval in process than over
+	// HTTP. The HTTP client acts as its token whatever this says.
 	Actor toolgate.Actor
 	// OnAsk is AskPrompt (the default) or AskWait.
 	OnAsk AskMode
@@ -139,7 +141,7 @@ const withdrawReason = "the hook no longer waits for this approval (answered in 
 func (r *Remote) ctx(ctx context.Context) context.Context {
 	a := r.Actor
 	if a.Name == "" {
-		a = toolgate.Actor{Name: "hook", Via: "hook"}
+		a = toolgate.Actor{Name: "hook", Via: "hook", Agent: true}
 	}
 	return toolgate.WithActor(ctx, a)
 }
