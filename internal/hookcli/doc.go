@@ -3,8 +3,7 @@
 // and the rule and mode flags the toolgate command's other deciding
 // subcommands (check, rules, host, mcp-proxy, serve) share with it. The
 // lean hook binary (cmd/toolgate-hook) and "toolgate hook" both run it.
-// Exit codes, errors and flag sets are package clibase's. The package was
-// named clicore; the new name says what it is.
+// Exit codes, errors and flag sets are package clibase's.
 //
 // It links no HTTP, SQLite, MCP or YAML-config code beyond what deciding
 // needs: the hook runs once per tool call of the agent, so every package
