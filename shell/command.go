@@ -314,6 +314,12 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 		// "echo 'DROP TABLE t' | psql", "mysql <<< 'DROP DATABASE d'"
 		addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " runs SQL from its input that drops or empties data: " + clip(in.script, 60), Token: name})
 	}
+	if in.kind == stdinText && roles&roleSQLShell != 0 && (clientShell(in.script) || sqliteShell(in.script)) {
+		// "psql <<< '\\! id'", "echo '.shell id' | sqlite3 x.db": what
+		// -c or -e would run, given on the input.
+		cmd.Effects |= EffectRuns
+		addClass(cmd, ClassRisk{Class: ClassInlineCode, Reason: name + " runs a shell command from the SQL on its input: " + clip(in.script, 60), Token: name})
+	}
 	if in.kind == stdinText && cmd.Effects&EffectNetwork != 0 {
 		// "sftp host <<< 'put ~/.ssh/id_rsa'": a file transfer's script.
 		if f, ok := mentionsCredential(in.script); ok {

@@ -41,6 +41,50 @@ func sqlDestroysIn(q string, depth int) bool {
 	return false
 }
 
+// psqlSetValue is the value psql's \set NAME VALUE… gives NAME: its
+// value words unquoted ('…' with backslash escapes and ” for a quote,
+// "…") and joined with nothing between them.
+func psqlSetValue(args string) string {
+	var b strings.Builder
+	var quote byte
+	words := 0
+	inWord := false
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		switch {
+		case quote == '\'' && c == '\\' && i+1 < len(args):
+			i++
+			b.WriteByte(args[i])
+		case quote == '\'' && c == '\'' && i+1 < len(args) && args[i+1] == '\'':
+			i++
+			b.WriteByte(c)
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			b.WriteByte(c)
+		case strings.IndexByte(sqlSpace, c) >= 0:
+			inWord = false
+		default:
+			if !inWord {
+				inWord = true
+				words++
+				if words == 2 {
+					b.Reset() // the name's text
+				}
+			}
+			if c == '\'' || c == '"' {
+				quote = c
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	if words < 2 {
+		return ""
+	}
+	return b.String()
+}
+
 // sqlRunsScript reports whether w is a client command that runs
 // statements the text does not hold: a script file, or the rows a query
 // returns.
@@ -74,8 +118,16 @@ func sqlStatementDestroys(st []sqlToken, depth int) bool {
 	if st[0].kind == sqlMetaTok {
 		cmd, args := sqlMetaSplit(st[0].text)
 		// A client command's arguments are read as SQL too: mysql reads
-		// on after \G, \copy and \set take a query or a value.
-		return sqlRunsScript(cmd) || args != "" && sqlDestroysIn(args, depth+1)
+		// on after \G, \copy and \set take a query or a value. \set's
+		// value is its words unquoted and joined, which :NAME puts in.
+		return sqlRunsScript(cmd) || args != "" && sqlDestroysIn(args, depth+1) ||
+			cmd == `\set` && sqlDestroysIn(psqlSetValue(args), depth+1)
+	}
+	if st[0].kind == sqlVarTok && (len(st) == 1 || st[1].text != ":") {
+		// A statement a psql variable begins is whatever its value is:
+		// a query's row (\gset), the environment (\getenv), another
+		// -c's \set. (sqlite3's ":memory:" is a file name.)
+		return true
 	}
 	if st[0].kind == sqlWordTok && st[0].text == "source" {
 		return true
@@ -756,6 +808,9 @@ func sqlRunsShell(q string) bool {
 	for _, d := range sqlDialects {
 		for _, st := range sqlScan(q, d).stmts {
 			if st[0].kind == sqlMetaTok {
+				if st[0].text[0] == '\\' && strings.IndexByte(st[0].text, '`') >= 0 {
+					return true // psql runs `…` in a command's arguments
+				}
 				cmd, args := sqlMetaSplit(st[0].text)
 				arg := strings.TrimLeft(args, sqlSpace)
 				if strings.HasPrefix(arg, "(") {

@@ -128,15 +128,17 @@ func sqlScan(q string, d sqlDialect) sqlText {
 		case c == '\\' || c == '.' && atLine && i+1 < len(q) && isWordByte(q[i+1]):
 			// A client command (psql's and mysql's "\x", sqlite3's
 			// ".x" at the start of a line) runs to the end of the line
-			// and stands alone.
-			j := i + 1
-			for j < len(q) && q[j] != '\n' && q[j] != '\r' {
-				j++
-			}
+			// and stands alone; psql's ends at an unquoted backslash,
+			// which begins another ("\x \o |sh"), or at "\\", after
+			// which SQL goes on ("\x \\ DROP TABLE t").
+			j := sqlMetaEnd(q, i)
 			end()
 			cur = append(cur, sqlToken{kind: sqlMetaTok, text: q[i:j]})
 			end()
 			i = j
+			if c == '\\' && strings.HasPrefix(q[j:], `\\`) {
+				i += 2
+			}
 		case c == '-' && i+1 < len(q) && q[i+1] == '-' &&
 			(!d.dashNeedsSpace || i+2 >= len(q) || strings.IndexByte(sqlSpace, q[i+2]) >= 0),
 			c == '#' && d.hashComments:
@@ -307,6 +309,34 @@ func sqlDollarTag(q string, i int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// sqlMetaEnd returns the end of the client command at i: the end of its
+// line, or for a backslash command an unquoted backslash after its name
+// (quoted: in '…' with its backslash escapes, "…" or `…`).
+func sqlMetaEnd(q string, i int) int {
+	j := i + 2
+	if q[i] != '\\' {
+		j = i + 1
+	}
+	var quote byte
+	for ; j < len(q) && q[j] != '\n' && q[j] != '\r'; j++ {
+		c := q[j]
+		switch {
+		case q[i] != '\\':
+		case quote == '\'' && c == '\\':
+			j++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '\\':
+			return j
+		}
+	}
+	return min(j, len(q))
 }
 
 // sqlMetaSplit splits a client command's token (sqlMetaTok) into its

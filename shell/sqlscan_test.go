@@ -36,8 +36,17 @@ func TestSQLOneReading(t *testing.T) {
 		{"select dblink_exec('drop table users')", false, true},
 		{"select 'drop table ' || tablename from pg_tables \\gexec", false, true},
 		{"\\i evil.sql", false, true},
-		{":x", false, false}, // the value of -v x=…: the option's to judge
+		// A statement :x begins is its value, which \gset, \getenv or
+		// another -c's \set may give out of sight of -v's check.
+		{":x", false, true},
+		{"select 'drop table t' as x \\gset\n:x", false, true},
+		{"\\set x 'drop table t'\n:x", false, true},
+		{"\\set x drop' table t'\n:x", false, true},
+		{"\\x \\\\ drop table t", false, true},
 		{":memory:", false, false},
+		{"\\set x 'select 1'", false, false},
+		{"\\set ON_ERROR_STOP on", false, false},
+		{"\\x \\\\ select 1", false, false},
 		{"delete from t where :cond", false, true},
 		{"db.users.drop ()", false, true},
 		{"db.dropDatabase ( )", false, true},
