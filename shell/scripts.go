@@ -242,12 +242,14 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 		}
 		inner = []word{litWord("echo")}
 	}
-	// xargs echo prints what it is handed, whatever that holds: the words
-	// it gets at run time name no file and run nothing, so they are read
-	// as the words given (echo a b c | xargs -n1, xargs -I{} echo 'x {}').
-	// What feeds it (-a FILE, < FILE, a reader in the pipe) is a subject
-	// of its own.
-	prints := name == "xargs" && len(assigns) == 0 && inner[0].static && inner[0].text == "echo"
+	// xargs echo prints what it is handed, whatever that holds, and xargs
+	// ls (a lister: ListsNames) the names and metadata of the files it
+	// names, never what they hold: the words either gets at run time run
+	// nothing and read no file, so they are read as the words given (echo
+	// a b c | xargs -n1, xargs -I{} echo 'x {}', git diff --name-only |
+	// xargs ls -la). What feeds xargs (-a FILE, < FILE, a reader in the
+	// pipe) is a subject of its own.
+	prints := name == "xargs" && len(assigns) == 0 && inner[0].static && (inner[0].text == "echo" || ListsNames(inner[0].text))
 	if !prints {
 		inner = runtimeWords(inner)
 	}

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 42.09
-	maxStoppedPermissivePct  = 4.15
-	minReadAllowedDefaultPct = 91.19
+	maxStoppedDefaultsPct    = 42.04
+	maxStoppedPermissivePct  = 4.11
+	minReadAllowedDefaultPct = 91.27
 )
 
 // minBenign is the size the everyday corpus must keep.
