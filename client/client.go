@@ -241,7 +241,8 @@ func (c *Client) EndSession(ctx context.Context, session string) (*toolgate.Sess
 }
 
 // DisconnectWorkspace reports that a workspace's worker went away: its
-// pending approvals are cancelled (seed 001's worker disconnect).
+// pending approvals are cancelled (seed 001's worker disconnect); with an
+// agent token, those of the sessions the token owns.
 func (c *Client) DisconnectWorkspace(ctx context.Context, workspace string) error {
 	return c.do(ctx, http.MethodPost, "/v1/workspaces/"+url.PathEscape(workspace)+"/disconnect", nil, struct{}{}, nil)
 }
