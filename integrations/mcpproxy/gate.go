@@ -556,8 +556,15 @@ func (b *bridge) userAnswered(ctx context.Context, gw toolgate.Gate, id string, 
 	}
 	if toolgate.ErrorCodeOf(err) == toolgate.EConflict {
 		// Someone answered on the gateway at the same moment: theirs wins.
-		if cur, err := gw.Approval(cctx, id); err == nil && cur.Status.Final() {
+		cur, err := gw.Approval(cctx, id)
+		if err == nil && cur.Status.Final() {
 			return approvalVerdict(cur)
+		}
+		// The gateway holds an answer the proxy cannot read: it may be a
+		// deny, so the user's yes does not stand in for it.
+		if answer != answerDeny {
+			b.p.log.Info("gateway answered the approval first and its answer cannot be read; refusing", "approval", id, "err", err)
+			return denyBecause("answered on the gateway at the same time, and that answer could not be read")
 		}
 	}
 	if err != nil {
