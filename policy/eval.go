@@ -905,7 +905,10 @@ func (e *Engine) shellSubjects(c *toolgate.Call, env *Env, spec ToolSpec, base s
 			s.texts[0], s.n = f.Path, 1
 			s.alts = f.Alts // its default spellings: deny and ask rules see them
 			s.fclass, s.maybe = e.altClass(fb, kind, &f, c.Cwd)
-			if s.fclass.Class == "" && f.Unknown {
+			// A variable nobody knows, or a glob too wide to compare
+			// with the rules (".*" may be ".."): any file, a
+			// protected one among them.
+			if s.fclass.Class == "" && (f.Unknown || f.Glob) {
 				s.fclass, s.maybe = unknownClass(&f)
 			}
 		} else {

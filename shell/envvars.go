@@ -291,8 +291,16 @@ func (w *walker) unknownVar(p string) bool {
 			if end < 0 {
 				return true
 			}
-			name, _, _ = cutDefault(rest[1:end])
+			inner := rest[1:end]
+			var plain bool
+			name, _, plain = cutDefault(inner)
 			p = rest[end+1:]
+			if lead := strings.TrimPrefix(inner, "!"); !plain && !isVarName(name) && lead != "" && isVarName(lead[:1]) {
+				// An operator whose result is not computed here
+				// (${f%.pub}, ${f/x/y}, ${f:0:3}, ${f[0]}) or a name
+				// read at run time (${!f}): the value is not known.
+				return true
+			}
 		} else {
 			n := 0
 			for n < len(rest) && (rest[n] == '_' || rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z' || n > 0 && rest[n] >= '0' && rest[n] <= '9') {
