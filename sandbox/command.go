@@ -27,9 +27,11 @@ type Command struct {
 	// its flag for it.
 	Self      string
 	EnterArgs []string
-	// ProxyPort is the loopback port of the network proxy the command may
-	// connect to (0: no network).
-	ProxyPort uint16
+	// Proxy is the proxy the command reaches the network through (nil:
+	// no network). Run serves it, on Linux inside the command's own
+	// network namespace, until the command ends; Proxy.Env is the
+	// environment that points the command at it.
+	Proxy *Proxy
 }
 
 // ExecError is a command that could not be started inside the sandbox:

@@ -9,8 +9,16 @@
 //
 // Run starts Command.Self (toolgate-sandbox-enter, or this program again,
 // which calls Enter: package enter) in a new user and mount namespace and
-// a new session. Enter then, in order:
+// a new session; with a network (Command.Proxy), in a new network
+// namespace too. Enter then, in order:
 //
+//   - with a network, brings up the namespace's loopback interface (its
+//     only one; CAP_NET_ADMIN there, which Run raises for a user other
+//     than root and Enter clears), listens on 127.0.0.1:ProxyPort and
+//     sends the listener back to Run, which serves the Proxy on it (a
+//     socket keeps the namespace it was made in): inside, the proxy is
+//     the only thing to connect to, on any address and port. When this
+//     fails, Run fails and nothing runs, never with the machine's network;
 //   - bind-mounts every protected path that exists inside a writable root
 //     (.git/hooks, .git/config, .claude/, .vscode/settings.json, .envrc,
 //     CI pipelines, start-up files…) read-only onto itself, and pins the
@@ -18,8 +26,8 @@
 //     so that they cannot be renamed away (rename and rmdir of a mount
 //     point fail with EBUSY);
 //   - applies Landlock (ABI 6 or later): the file rules below, TCP bind
-//     and connect denied (connect allowed to the proxy's port only when
-//     the profile names hosts), signals and abstract unix sockets scoped
+//     and connect denied (connect allowed to ProxyPort only when the
+//     profile names hosts), signals and abstract unix sockets scoped
 //     to the sandbox, and, as always with Landlock, no ptrace of a process
 //     outside it (which also closes /proc/PID/environ, mem, cwd and root
 //     of such processes);
@@ -74,8 +82,6 @@
 //   - Secrets recognised anywhere (.netrc, *.tfstate, kubeconfig…) are
 //     looked for in the home directory, /etc and the workspace roots only,
 //     not deeper in a project.
-//   - Landlock's TCP rule names a port, not an address: with a proxy, its
-//     port number is reachable on any address.
 //   - Protected paths inside a workspace are protected when they exist at
 //     start: a command may create a .claude/ or .mcp.json that was not
 //     there, or hooks in a repository it creates itself. Run names each

@@ -14,9 +14,11 @@ import (
 
 // Proxy is the HTTP(S) proxy a confined command reaches the network
 // through: CONNECT for HTTPS and absolute-form requests for plain HTTP,
-// to the hosts the profile names and nowhere else. Landlock lets the
-// command connect to the proxy's port only, and the command's environment
-// points HTTPS_PROXY and HTTP_PROXY at it. A host not named is refused
+// to the hosts the profile names and nowhere else. On Linux the command
+// runs in a network namespace of its own, where the proxy's listener on
+// 127.0.0.1:ProxyPort is the only thing to connect to (and Landlock lets
+// it connect to that port only); the command's environment points
+// HTTPS_PROXY and HTTP_PROXY at it (Env). A host not named is refused
 // (403), with a line on Log naming it, unless Ask lets it through.
 type Proxy struct {
 	// Hosts are the names allowed: "example.com" (any port),
@@ -37,7 +39,6 @@ type Proxy struct {
 	// Past it, a host the profile does not name is refused unasked.
 	MaxAsks int
 
-	ln       net.Listener
 	srv      *http.Server
 	mu       sync.Mutex
 	answered map[string]bool // targets Ask answered: let through or not
@@ -48,38 +49,38 @@ type Proxy struct {
 // when Proxy.MaxAsks is not set.
 const DefaultMaxAsks = 8
 
-// Start listens on a loopback port and serves until ctx ends or Close.
-func (p *Proxy) Start(ctx context.Context) error {
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("sandbox proxy: %w", err)
-	}
-	p.ln = ln
-	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
-	go func() { _ = p.srv.Serve(ln) }()
-	go func() {
-		<-ctx.Done()
-		_ = p.Close()
-	}()
-	return nil
-}
+// ProxyPort is the port of the proxy inside the sandbox's network
+// namespace, which is new and empty: any number would do.
+const ProxyPort = 3128
 
-// Port is the loopback port the proxy listens on.
-func (p *Proxy) Port() uint16 { return uint16(p.ln.Addr().(*net.TCPAddr).Port) }
+// Serve serves the connections ln accepts until Close, which also ends
+// the connections it carries.
+func (p *Proxy) Serve(ln net.Listener) {
+	p.mu.Lock()
+	if p.srv == nil {
+		p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
+	}
+	srv := p.srv
+	p.mu.Unlock()
+	_ = srv.Serve(ln)
+}
 
 // Env is the environment that sends a command's HTTP(S) through the
 // proxy.
 func (p *Proxy) Env() []string {
-	u := fmt.Sprintf("http://127.0.0.1:%d", p.Port())
+	u := fmt.Sprintf("http://127.0.0.1:%d", ProxyPort)
 	return []string{"HTTPS_PROXY=" + u, "https_proxy=" + u, "HTTP_PROXY=" + u, "http_proxy=" + u, "NO_PROXY=", "no_proxy="}
 }
 
 // Close stops the proxy and the connections it carries.
 func (p *Proxy) Close() error {
+	p.mu.Lock()
 	if p.srv == nil {
-		return nil
+		p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
 	}
-	return p.srv.Close()
+	srv := p.srv
+	p.mu.Unlock()
+	return srv.Close()
 }
 
 // allowed reports whether the profile names host:port.

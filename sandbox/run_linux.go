@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"slices"
@@ -67,6 +68,13 @@ func Run(ctx context.Context, c Command) (int, error) {
 		// (Enter clears it before the command runs).
 		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
 	}
+	if c.Proxy != nil {
+		// A network namespace of its own, where the proxy's listener is
+		// the only thing to connect to; the inside half brings its
+		// loopback interface up, which takes CAP_NET_ADMIN there.
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
+		cmd.SysProcAttr.AmbientCaps = append(cmd.SysProcAttr.AmbientCaps, unix.CAP_NET_ADMIN)
+	}
 	// The plan is made while cmd.Start waits for the fork's exec.
 	planned := make(chan plan, 1)
 	go func() { planned <- makePlan(c) }()
@@ -81,6 +89,13 @@ func Run(ctx context.Context, c Command) (int, error) {
 	}
 	if pl.err == nil {
 		pl.err = sendPlan(ours, pl)
+	}
+	if pl.err == nil && c.Proxy != nil {
+		var ln net.Listener
+		if ln, pl.err = receiveListener(ours); pl.err == nil {
+			go c.Proxy.Serve(ln)
+			defer c.Proxy.Close()
+		}
 	}
 	if pl.err != nil {
 		_ = cmd.Process.Kill()
@@ -158,7 +173,11 @@ func makePlan(c Command) plan {
 			return pl
 		}
 	}
-	ruleset, flags, err := newRuleset(pl.profile, c.ProxyPort)
+	var port uint16
+	if c.Proxy != nil {
+		port = ProxyPort
+	}
+	ruleset, flags, err := newRuleset(pl.profile, port)
 	if err != nil {
 		pl.err = err
 		return pl
@@ -175,7 +194,7 @@ func makePlan(c Command) plan {
 	}
 	pins, ro := protectedPaths(pl.profile, listed)
 	pl.readOnly = ro
-	pl.encoded = (&enter.Plan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, Seccomp: prog}).Encode()
+	pl.encoded = (&enter.Plan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, ListenPort: port, Seccomp: prog}).Encode()
 	return pl
 }
 
@@ -189,6 +208,36 @@ func sendPlan(conn *os.File, pl plan) error {
 		return fmt.Errorf("sending the sandbox its plan: %w", err)
 	}
 	return nil
+}
+
+// receiveListener reads the listener the inside half made in the
+// sandbox's network namespace (enter's listen). The connection ends
+// without one when the inside half could not make it: then the run
+// fails, and nothing runs with this machine's network.
+func receiveListener(conn *os.File) (net.Listener, error) {
+	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(int(conn.Fd()), buf, oob, 0)
+	if err != nil {
+		return nil, fmt.Errorf("network: receiving the proxy's listener: %w", err)
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return nil, errors.New("network: the sandbox's network namespace could not be set up")
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return nil, errors.New("network: the sandbox's network namespace could not be set up")
+	}
+	f := os.NewFile(uintptr(fds[0]), "sandbox-proxy")
+	defer f.Close()
+	ln, err := net.FileListener(f)
+	if err != nil {
+		return nil, fmt.Errorf("network: the proxy's listener: %w", err)
+	}
+	return ln, nil
 }
 
 // Enter is the inside half of Run (package enter).

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -55,6 +56,20 @@ func escape(op string, args []string) error {
 			return err
 		}
 		return c.Close()
+	case "read":
+		// What a listener says first: a service's banner, a secret.
+		c, err := net.Dial("tcp", arg(0))
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		_ = c.SetReadDeadline(time.Now().Add(time.Second))
+		b, err := io.ReadAll(io.LimitReader(c, 256))
+		if len(b) == 0 {
+			return fmt.Errorf("%s said nothing (%v)", arg(0), err)
+		}
+		fmt.Printf("%s\n", b)
+		return nil
 	case "udp":
 		c, err := net.Dial("udp", arg(0))
 		if err != nil {

@@ -362,6 +362,83 @@ func TestSandboxNetwork(t *testing.T) {
 	}
 }
 
+// TestSandboxNetworkNamespace: with --net HOST the command runs in a
+// network namespace of its own, where the proxy is the only thing to
+// connect to. Landlock's TCP rule names a port, not an address, so these
+// attacks aim at listeners outside on the proxy's own port number: on
+// another loopback address, on IPv6 loopback, and on 127.0.0.1 itself (a
+// gateway there would be the proxy's address outside); and at a gateway
+// on its own port. Each one works from outside the sandbox, and inside
+// none of them says a word; the benign twin, the named host through the
+// proxy, still answers.
+func TestSandboxNetworkNamespace(t *testing.T) {
+	t.Parallel()
+	h := newSandboxHome(t)
+	port := fmt.Sprint(sandbox.ProxyPort)
+	listen := func(addr string) (string, bool) {
+		t.Helper()
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Logf("no listener on %s here: %v", addr, err)
+			return "", false
+		}
+		t.Cleanup(func() { l.Close() })
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				fmt.Fprintln(c, "gateway token "+secret)
+				c.Close()
+			}
+		}()
+		return l.Addr().String(), true
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "served")
+	}))
+	t.Cleanup(srv.Close)
+	netFlags := []string{"--net", "127.0.0.1"}
+	type attack struct{ name, addr, refusal string }
+	var attacks []attack
+	if a, ok := listen("127.0.0.2:" + port); ok {
+		attacks = append(attacks, attack{"same port on another loopback address", a, "connection refused"})
+	} else {
+		t.Errorf("cannot listen on 127.0.0.2:%s: the main attack is untested", port)
+	}
+	if a, ok := listen("[::1]:" + port); ok {
+		attacks = append(attacks, attack{"same port on IPv6 loopback", a, ""})
+	}
+	// Inside, 127.0.0.1:port is the proxy, which says nothing first.
+	if a, ok := listen("127.0.0.1:" + port); ok {
+		attacks = append(attacks, attack{"same port and address as the proxy inside", a, "said nothing"})
+	}
+	if a, ok := listen("127.0.0.1:0"); ok {
+		attacks = append(attacks, attack{"the gateway's own port", a, "permission denied"})
+	}
+	for _, a := range attacks {
+		if out, err := exec.Command("escape", "read", a.addr).CombinedOutput(); err != nil || !strings.Contains(string(out), secret) {
+			t.Fatalf("outside the sandbox, %s did not answer: %v\n%s", a.addr, err, out)
+		}
+	}
+	for _, a := range attacks {
+		t.Run(a.name, func(t *testing.T) {
+			t.Parallel()
+			code, out := h.run(t, netFlags, "escape", "read", a.addr)
+			if code == 0 || strings.Contains(out, secret) || !strings.Contains(out, a.refusal) {
+				t.Errorf("escape read %s under --net: exit %d, want a failure with %q and no secret:\n%s", a.addr, code, a.refusal, out)
+			}
+		})
+	}
+	t.Run("benign twin: the named host through the proxy", func(t *testing.T) {
+		t.Parallel()
+		if code, out := h.run(t, netFlags, "escape", "get", srv.URL+"/"); code != 0 || !strings.Contains(out, "served") {
+			t.Errorf("exit %d, want the page:\n%s", code, out)
+		}
+	})
+}
+
 // TestSandboxReportsCreated: agent configuration the workspace did not
 // have when the command started is not covered by the read-only mounts;
 // the sandbox names it on stderr when the command ends.
@@ -456,8 +533,8 @@ func TestSandboxAsUser(t *testing.T) {
 	if err := os.Chmod(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	run := func(script string) (int, string) {
-		cmd := exec.Command(prog, "--workspace", ws, "--", "sh", "-c", script)
+	run := func(script string, flags ...string) (int, string) {
+		cmd := exec.Command(prog, append(append([]string{"--workspace", ws}, flags...), "--", "sh", "-c", script)...)
 		cmd.Dir = ws
 		cmd.Env = []string{"HOME=" + home, "TMPDIR=" + filepath.Join(home, "tmp"), "PATH=" + os.Getenv("PATH")}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
@@ -478,6 +555,21 @@ func TestSandboxAsUser(t *testing.T) {
 		if strings.HasPrefix(line, "Cap") && !strings.HasSuffix(line, "0000000000000000") {
 			t.Errorf("the confined command holds capabilities: %s", line)
 		}
+	}
+	// With a network, the inside half brings up the loopback interface
+	// of the command's own network namespace, which takes a capability
+	// there; the command again holds none, and sees no other interface.
+	code, out = run(`grep -E '^Cap(Inh|Prm|Eff|Amb):' /proc/self/status && tail -n +3 /proc/net/dev | cut -d: -f1`, "--net", "127.0.0.1")
+	var ifaces []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(line, "Cap") {
+			ifaces = append(ifaces, strings.TrimSpace(line))
+		} else if !strings.HasSuffix(line, "0000000000000000") {
+			t.Errorf("the confined command holds capabilities with a network: %s", line)
+		}
+	}
+	if code != 0 || len(ifaces) != 1 || ifaces[0] != "lo" {
+		t.Fatalf("with a network as uid %d: exit %d, want 0 and only lo:\n%s", uid, code, out)
 	}
 	// Permissions that already close a secret stand in for the sandbox's
 	// denial only where the user cannot reopen them.

@@ -99,10 +99,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	rep := &toolgate.SandboxReport{Command: strings.Join(argv, " "), Cwd: cwd,
 		Session: os.Getenv("TOOLGATE_SESSION"), Workspace: os.Getenv("TOOLGATE_WORKSPACE")}
 	gw, noGateway := gatewayFromEnv()
-	var port uint16
+	var proxy *sandbox.Proxy
 	if len(opts.Net) > 0 {
 		var mu sync.Mutex
-		proxy := &sandbox.Proxy{Hosts: opts.Net, Log: stderr, Refused: func(target, why string) {
+		proxy = &sandbox.Proxy{Hosts: opts.Net, Log: stderr, Refused: func(target, why string) {
 			mu.Lock()
 			defer mu.Unlock()
 			if len(rep.Violations) < maxViolations {
@@ -115,11 +115,6 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		} else {
 			proxy.Log = &prefixNote{w: stderr, note: " (" + noGateway + ", so nobody could be asked)"}
 		}
-		if err := proxy.Start(ctx); err != nil {
-			return sandboxFailure(err)
-		}
-		defer proxy.Close()
-		port = proxy.Port()
 		env = append(env, proxy.Env()...)
 	}
 	// The command's "Permission denied" lines are explained when it ends;
@@ -150,7 +145,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Stderr:    cmdErr,
 		Self:      self,
 		EnterArgs: enter,
-		ProxyPort: port,
+		Proxy:     proxy,
 	})
 	if err != nil {
 		return sandboxFailure(fmt.Errorf("sandbox: %w (nothing ran)", err))

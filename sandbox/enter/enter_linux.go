@@ -3,7 +3,7 @@ package enter
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"runtime"
 	"unsafe"
 
@@ -12,16 +12,25 @@ import (
 )
 
 // Enter is the inside half of sandbox.Run: it reads the plan Run sent on file
-// descriptor 3, makes the protected paths read-only, applies Landlock and
-// the seccomp filter, and replaces the process with the command. It
-// returns only on failure: an *ExecError when the command could not be
-// started (126, or 127 when it does not exist), any other error when the
-// sandbox could not be set up; then nothing ran.
+// descriptor 3, makes the protected paths read-only, sets up the
+// network namespace's proxy listener when the plan has a port (listen),
+// applies Landlock and the seccomp filter, and replaces the process with
+// the command. It returns only on failure: an *ExecError when the command
+// could not be started (126, or 127 when it does not exist), any other
+// error when the sandbox could not be set up; then nothing ran.
 func Enter() error {
 	ruleset, plan, err := receivePlan(3)
 	if err != nil {
 		return err
 	}
+	// Run waits on descriptor 3 for the listener, or for its end: on a
+	// failure it stays open until this process has said why and exited.
+	if plan.ListenPort != 0 {
+		if err := listen(3, plan.ListenPort); err != nil {
+			return err
+		}
+	}
+	unix.Close(3)
 	// Landlock and seccomp apply to this thread, which then execs: it
 	// must stay this goroutine's thread, and never serve another.
 	runtime.LockOSThread()
@@ -67,6 +76,62 @@ func dropInherited() error {
 	return nil
 }
 
+// fdReader reads a descriptor that stays open (an *os.File would close
+// it when collected).
+type fdReader int
+
+func (r fdReader) Read(b []byte) (int, error) {
+	n, err := unix.Read(int(r), b)
+	if n < 0 {
+		n = 0
+	}
+	if err == nil && n == 0 && len(b) > 0 {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// listen brings up the loopback interface of the sandbox's network
+// namespace (which starts with only that one, down), listens on
+// 127.0.0.1:port there and sends the listener to Run on fd: Run accepts
+// on it and runs the proxy, and the command, which connects to it, sees
+// no other network. Bringing the interface up takes CAP_NET_ADMIN in the
+// sandbox's user namespace, which Run raised for a user other than root
+// and dropInherited clears before the command runs.
+func listen(fd int, port uint16) error {
+	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("sandbox: network: %w", err)
+	}
+	defer unix.Close(s)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return fmt.Errorf("sandbox: network: %w", err)
+	}
+	if err := unix.IoctlIfreq(s, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("sandbox: network: reading the loopback interface: %w", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(s, unix.SIOCSIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("sandbox: network: bringing the loopback interface up: %w", err)
+	}
+	l, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("sandbox: network: %w", err)
+	}
+	defer unix.Close(l)
+	if err := unix.Bind(l, &unix.SockaddrInet4{Port: int(port), Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		return fmt.Errorf("sandbox: network: listening on 127.0.0.1:%d: %w", port, err)
+	}
+	if err := unix.Listen(l, unix.SOMAXCONN); err != nil {
+		return fmt.Errorf("sandbox: network: listening on 127.0.0.1:%d: %w", port, err)
+	}
+	if err := unix.Sendmsg(fd, []byte{0}, unix.UnixRights(l), nil, 0); err != nil {
+		return fmt.Errorf("sandbox: network: handing over the listener: %w", err)
+	}
+	return nil
+}
+
 // receivePlan reads the ruleset descriptor and the plan from fd.
 func receivePlan(fd int) (int, *Plan, error) {
 	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
@@ -82,9 +147,7 @@ func receivePlan(fd int) (int, *Plan, error) {
 	if err != nil || len(rights) != 1 {
 		return -1, nil, fmt.Errorf("sandbox: no ruleset received (%v)", err)
 	}
-	f := os.NewFile(uintptr(fd), "sandbox-plan")
-	plan, err := Read(f)
-	f.Close()
+	plan, err := Read(fdReader(fd))
 	if err != nil {
 		return -1, nil, fmt.Errorf("sandbox: reading the plan: %w", err)
 	}

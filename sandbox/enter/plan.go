@@ -16,6 +16,11 @@ type Plan struct {
 	Pins          []string
 	ReadOnly      []string
 	LandlockFlags uint32
+	// ListenPort, when not 0, is the port of the proxy inside the
+	// sandbox's own network namespace: the inside half brings up its
+	// loopback interface, listens on 127.0.0.1:ListenPort and hands the
+	// listener back to the outside half before the command runs.
+	ListenPort uint16
 	// Seccomp is the assembled filter, as (code, jt, jf, k) instructions.
 	Seccomp [][4]uint32
 }
@@ -25,13 +30,14 @@ type Plan struct {
 const maxPlan = 16 << 20
 
 // Encode lays the plan out for the inside half, which decodes it before
-// anything else runs there: a length, the Landlock flags, the filter,
-// then four lists of strings, each as a count and length-prefixed
-// strings (all numbers 32-bit little-endian). It is what JSON carried,
+// anything else runs there: a length, the Landlock flags, the listening
+// port, the filter, then four lists of strings, each as a count and
+// length-prefixed strings (all numbers 32-bit little-endian). It is what JSON carried,
 // without JSON's reflection in the process on the critical path.
 func (p *Plan) Encode() []byte {
 	b := make([]byte, 4, 4096)
 	b = binary.LittleEndian.AppendUint32(b, p.LandlockFlags)
+	b = binary.LittleEndian.AppendUint32(b, uint32(p.ListenPort))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(p.Seccomp)))
 	for _, in := range p.Seccomp {
 		for _, v := range in {
@@ -65,6 +71,11 @@ func Read(r io.Reader) (*Plan, error) {
 	}
 	d := planDecoder{b: b}
 	p := &Plan{LandlockFlags: d.u32()}
+	if port := d.u32(); port <= 0xffff {
+		p.ListenPort = uint16(port)
+	} else {
+		d.bad = true
+	}
 	if k := d.u32(); k <= uint32(len(d.b)/16) {
 		p.Seccomp = make([][4]uint32, k)
 		for i := range p.Seccomp {

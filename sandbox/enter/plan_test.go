@@ -16,6 +16,7 @@ func TestPlanEncoding(t *testing.T) {
 		Pins:          []string{"/w/.git"},
 		ReadOnly:      []string{"/w/.git/hooks", "/w/.git/config"},
 		LandlockFlags: 7,
+		ListenPort:    3128,
 		Seccomp:       [][4]uint32{{0x20, 0, 0, 4}, {0x6, 1, 2, 0x7fff0000}},
 	}
 	b := plan.Encode()
