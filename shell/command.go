@@ -254,7 +254,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	}
 	var scripts []string
 	cmd.ExecFlags, scripts = w.execFlags(name, norm)
-	classifyWords(&cmd, name, cmd.Args, dynamicWords(words[1:]))
+	classifyWords(&cmd, name, roles, cmd.Args, dynamicWords(words[1:]))
 	if alias, ok := gitAlias(name, cmd.Args); ok {
 		// Push plumbing and git under another name: the rules and
 		// classes written for the git command it is apply.
@@ -262,7 +262,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		cmd.Alts = append(cmd.Alts, "git "+strings.Join(alias, " "))
 	}
 	stdinClasses(&cmd, name, roles, c.stdin)
-	if srv, dir, ok := w.servesSecretDir(name, cmd.Args, d); ok && dir == "" {
+	if srv, dir, ok := w.servesSecretDir(name, roles, cmd.Args, d); ok && dir == "" {
 		cmd.ServesCwd = srv
 	} else if ok {
 		addClass(&cmd, ClassRisk{Class: ClassExfiltrate, Reason: srv + " serves its working directory " + dir + " to the network", Token: srv})

@@ -134,7 +134,7 @@ func findLauncher(name string, words []word) (*launcher, int) {
 // command it runs is walked too, marked Remote when it runs elsewhere.
 func (w *walker) launch(name string, l *launcher, at int, words []word, assigns []string, c scope, d *dirState) {
 	cmd := w.makeCommand(words, assigns, c.via, false)
-	classifyWords(&cmd, name, cmd.Args, dynamicWords(words[1:]))
+	classifyWords(&cmd, name, rolesOf(name), cmd.Args, dynamicWords(words[1:]))
 	norm := normaliseArgs(name, cmd.Args)
 	cmd.ExecFlags, _ = w.execFlags(name, norm)
 	if len(l.sub) == 0 && len(norm) == 1 && len(assigns) == 0 && words[0].text == name && words[1].static &&

@@ -107,12 +107,13 @@ func packageName(spec string) string {
 
 // runsPackage returns the program a package runner starts and its
 // arguments: the module of "python -m MODULE ARGS…", the package of
-// "npx PKG ARGS…" (bunx, pnpx) when nothing precedes it.
-func runsPackage(name string, args []string) (string, []string, bool) {
+// "npx PKG ARGS…" (bunx, pnpx) when nothing precedes it. r is name's
+// roles (rolesOf).
+func runsPackage(name string, r role, args []string) (string, []string, bool) {
 	if m, rest, ok := pythonModule(name, args); ok {
 		return m, rest, true
 	}
-	if hasRole(name, rolePackageRunner) && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !remotePackage(args[0]) {
+	if r&rolePackageRunner != 0 && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !remotePackage(args[0]) {
 		return packageName(args[0]), args[1:], true
 	}
 	return "", nil, false
@@ -122,9 +123,10 @@ func runsPackage(name string, args []string) (string, []string, bool) {
 // serves a working directory (after a cd in the same line) that holds
 // the machine's secrets, and names it. The call's own directory is not
 // known here: for a server started there it returns the server and an
-// empty directory (Command.ServesCwd), for the policy to judge.
-func (w *walker) servesSecretDir(name string, args []string, d *dirState) (string, string, bool) {
-	if m, rest, ok := runsPackage(name, args); ok {
+// empty directory (Command.ServesCwd), for the policy to judge. r is
+// name's roles (rolesOf).
+func (w *walker) servesSecretDir(name string, r role, args []string, d *dirState) (string, string, bool) {
+	if m, rest, ok := runsPackage(name, r, args); ok {
 		name, args = m, rest
 	}
 	s, ok := findCwdServer(name)

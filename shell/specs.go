@@ -1065,15 +1065,18 @@ func undeclaredOption(a string) bool {
 
 // classify finds the effects and risk classes of a command from the
 // command table. args are the words after the name as written.
-func classify(cmd *Command, name string, args []string) { classifyWords(cmd, name, args, nil) }
+func classify(cmd *Command, name string, args []string) {
+	classifyWords(cmd, name, rolesOf(name), args, nil)
+}
 
 // classifyWords is classify with, in dyn, which of args are values known
 // only when the command runs ($(…), `…`, $X; DESIGN §3.1): such a word
 // stands for any word, so every class it may give the command counts
 // (an option it may be, an operand or value a class matches); in a
-// subcommand's place it makes the command opaque.
-func classifyWords(cmd *Command, name string, args []string, dyn []bool) {
-	if m, rest, ok := runsPackage(name, args); ok && commandSpec(m) != nil {
+// subcommand's place it makes the command opaque. r is name's roles
+// (rolesOf).
+func classifyWords(cmd *Command, name string, r role, args []string, dyn []bool) {
+	if m, rest, ok := runsPackage(name, r, args); ok && commandSpec(m) != nil {
 		name, args = m, rest // python -m pip install … is pip install …
 		dyn = nil
 	}
