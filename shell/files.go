@@ -609,11 +609,17 @@ func (w *walker) fileAs(wd word, as File, owner string, d *dirState) {
 	// A relative path resolves against every directory the shell may be
 	// in (a cd that fails or does not run leaves it elsewhere).
 	d.each(func(dir string) {
-		f.Dir = dir
-		w.addFile(f)
+		g := f
+		g.Dir = dir
+		if strings.ContainsAny(dir, "*?[$`") {
+			// A directory a cd named by a glob or an expansion ("cd
+			// ~/.s* && cat id_rsa"): the path is under any of them.
+			g.Static, g.Unknown = false, true
+		}
+		w.addFile(g)
 	})
 	if d.lost() {
-		f.Dir, f.Static, f.Glob, f.HidesDots = "", false, false, false
+		f.Dir, f.Static, f.Glob, f.HidesDots, f.Unknown = "", false, false, false, true
 		w.addFile(f)
 	}
 }
