@@ -96,10 +96,6 @@ type realAgent struct {
 	blocked string
 	// scenarios, if set, are the agent's runs instead of shellScenarios.
 	scenarios func(agent realAgent, approver *client.Client, wait []string) []scenario
-	// killedRuns says that the agent runs a call whose hook was killed by
-	// a signal (or is missing: exit 126, 127), as it runs one after any
-	// exit but 0 and 2; the crash scenario then skips, saying so.
-	killedRuns bool
 }
 
 // TestGeminiCLI drives the real Gemini CLI (@google/gemini-cli, the gemini
@@ -122,8 +118,7 @@ func TestGeminiCLI(t *testing.T) {
 		environ: func(model string) []string {
 			return []string{"GOOGLE_GEMINI_BASE_URL=" + model, "GEMINI_API_KEY=test"}
 		},
-		blocked:    "Tool execution blocked: toolgate: ",
-		killedRuns: true,
+		blocked: "Tool execution blocked: toolgate: ",
 	})
 }
 
@@ -142,8 +137,7 @@ func TestClaudeCode(t *testing.T) {
 			return []string{"ANTHROPIC_BASE_URL=" + model, "ANTHROPIC_API_KEY=test",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
 		},
-		blocked:    "hook error: toolgate: ",
-		killedRuns: true,
+		blocked: "hook error: toolgate: ",
 	})
 }
 
@@ -178,8 +172,7 @@ func codexAgent() realAgent {
 		environ: func(string) []string {
 			return []string{"TOOLGATE_TEST_STUB_KEY=test", "RUST_LOG=error"}
 		},
-		blocked:    "Command blocked by PreToolUse hook: toolgate: ",
-		killedRuns: true,
+		blocked: "Command blocked by PreToolUse hook: toolgate: ",
 	}
 }
 
@@ -480,12 +473,16 @@ func anthropicStub(t *testing.T, command string) *httptest.Server {
 // call's input only (a prompt hook's exit 2 would block the prompt
 // before any call): "garble" gives it an input that is not JSON,
 // "rename" the input with its event's name changed to one no host sends,
-// and "kill" has the hook's process killed by a signal (as the kernel's
-// OOM killer would) after the hook decided but before it answered.
+// "kill" has the hook's process killed by a signal (as the kernel's
+// OOM killer would) after the hook decided but before it answered, and
+// "missing" runs a program that is not there (a binary removed after
+// install: the shell's exit 127).
 func wrapper(t *testing.T, mode string) string {
 	t.Helper()
 	var run string
 	switch mode {
+	case "missing":
+		run = `exec "$hook.gone" "$@"`
 	case "garble":
 		run = `echo '{' | "$hook" "$@"`
 	case "rename":
@@ -542,8 +539,24 @@ func shellScenarios(agent realAgent, approver *client.Client, wait []string) []s
 		// agent must block the call, not run it.
 		{name: "unreadable input", command: "ls", wrap: "garble", want: []string{"FINAL"}, not: []string{"notes.txt"}},
 		{name: "unknown event", command: "ls", wrap: "rename", want: []string{"FINAL"}, not: []string{"notes.txt"}},
-		{name: "crash", command: "ls", wrap: "kill", want: []string{"FINAL"}, not: []string{"notes.txt"}},
+		// A hook killed by a signal, or a binary that is gone, is no
+		// answer at all: the hosts that run a call after any exit but 0
+		// and 2 get a command line that turns it into exit 2.
+		{name: "crash", command: "ls", wrap: "kill", want: failed(agent, 137), not: []string{"notes.txt"}},
+		{name: "missing binary", command: "ls", wrap: "missing", want: failed(agent, 127), not: []string{"notes.txt"}},
 	}
+}
+
+// failed is what reaches the model of an agent whose hook failed with
+// status: the reason FailClosed's command line gives, on a host that
+// install writes it for; else (a host that blocks a failed hook by
+// itself) only that the call did not run.
+func failed(agent realAgent, status int) []string {
+	if host, err := hosts.Lookup(agent.host); err == nil && host.ExitWrap {
+		// After what the shell said (Killed, not found).
+		return []string{fmt.Sprintf("toolgate: the hook failed (exit status %d), so the call is blocked", status)}
+	}
+	return []string{"FINAL"}
 }
 
 // testRealAgent runs the agent once per scenario (agent.scenarios, else
@@ -581,9 +594,6 @@ func testRealAgent(t *testing.T, agent realAgent) {
 				}
 			}
 			hook := strings.Join(append([]string{bin, agent.host}, tc.hookArgs...), " ")
-			if tc.wrap == "kill" && agent.killedRuns {
-				t.Skipf("%s runs a call whose hook process was killed by a signal or is missing (any exit but 0 and 2 is a non-blocking error to it): toolgate's hook cannot answer for a process that is gone", program)
-			}
 			if tc.wrap != "" {
 				hook = wrapper(t, tc.wrap) + " " + strings.Join(append([]string{agent.host}, tc.hookArgs...), " ")
 			}

@@ -15,7 +15,9 @@
 // Every host blocks what the hook cannot read: an input that cannot be
 // decoded, an event it does not know that carries a tool call, a crash
 // or a gateway that cannot be reached is exit 2 (every host's "block")
-// or a deny, never an allow.
+// or a deny, never an allow. A hook process that is gone (killed, or a
+// missing binary) blocks too: by the host's own setting (FailClosedKey),
+// by the host itself, or by the command line install writes (ExitWrap).
 package hosts
 
 import (
@@ -80,6 +82,13 @@ type Host struct {
 	// events; "" for a host that has none. Not on the prompt event: a
 	// failed hook must not keep the user from speaking.
 	FailClosedKey string
+	// ExitWrap is set for a host that runs the call when its hook exits
+	// with any status but 0 and 2 (a hook killed by a signal, or a
+	// missing binary: 127) and that runs the command line through a
+	// POSIX shell (bash, zsh or sh): install writes the tool events'
+	// command as FailClosed makes it, which turns any such failure into
+	// exit 2, a block. Not on the prompt event, as with FailClosedKey.
+	ExitWrap bool
 }
 
 // Layouts of a host's settings.
@@ -180,7 +189,8 @@ var all = [...]Host{
 			{Name: "project", Help: ".claude/settings.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".claude/settings.json", Shared: true},
 			{Name: "local", Help: ".claude/settings.local.json of the project, this checkout only", Dir: "project", File: ".claude/settings.local.json"},
 		},
-		TimeoutUnit: 1, Matcher: "*",
+		// Claude Code runs a command hook with bash or zsh.
+		TimeoutUnit: 1, Matcher: "*", ExitWrap: true,
 	},
 	{
 		Name: "codex", Title: "Codex CLI", Adapter: codex{}, Permissions: codexPermissions,
@@ -193,7 +203,7 @@ var all = [...]Host{
 			{Name: "user", Help: "$CODEX_HOME/hooks.json (~/.codex/hooks.json), for every project (the default)", Dir: "codex", File: "hooks.json"},
 			{Name: "project", Help: ".codex/hooks.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".codex/hooks.json", Shared: true},
 		},
-		TimeoutUnit: 1, Matcher: "*",
+		TimeoutUnit: 1, Matcher: "*", ExitWrap: true,
 	},
 	{
 		Name: "gemini", Title: "Gemini CLI", Adapter: gemini{}, Permissions: claudecode.GeminiSettingsFiles,
@@ -205,8 +215,10 @@ var all = [...]Host{
 			{Name: "project", Help: ".gemini/settings.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".gemini/settings.json", Shared: true},
 		},
 		// Gemini CLI's hook timeouts are in milliseconds; its matcher is a
-		// regular expression, and none is every tool.
-		TimeoutUnit: 1000,
+		// regular expression, and none is every tool. It runs a hook's
+		// command with bash -c (PowerShell on Windows, where the POSIX
+		// command line install writes does not run at all).
+		TimeoutUnit: 1000, ExitWrap: true,
 	},
 	{
 		Name: "cursor", Title: "Cursor", Adapter: cursor{},

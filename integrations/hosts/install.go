@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate/integrations/claudecode"
@@ -33,14 +34,39 @@ func (h *Host) Entries(cmdline, event, matcher string, tool, prompt time.Duratio
 	if h.Layout == LayoutGroups && h.Matcher == "" && matcher == "" {
 		matcher = ".*" // a tool group without a matcher reads as a prompt group
 	}
+	toolCmd := cmdline
+	if h.ExitWrap {
+		toolCmd = FailClosed(cmdline)
+	}
 	var es []claudecode.HookEntry
 	for _, ev := range append([]string{event}, h.AlsoEvents...) {
-		es = append(es, claudecode.HookEntry{Event: ev, Matcher: matcher, Command: cmdline, Timeout: h.Timeout(tool)})
+		es = append(es, claudecode.HookEntry{Event: ev, Matcher: matcher, Command: toolCmd, Timeout: h.Timeout(tool)})
 	}
 	if h.PromptEvent != "" {
 		es = append(es, claudecode.HookEntry{Event: h.PromptEvent, Command: cmdline, Timeout: h.Timeout(prompt)})
 	}
 	return es
+}
+
+// failClosedTail is what FailClosed appends to a hook command line. A
+// status of 2 is the hook's own block, whose reason it wrote to stderr:
+// it is kept as it is. Any other failure (1, a signal's 128+N, a missing
+// binary's 127) becomes exit 2 with the reason below; exit 0 and its
+// output are untouched.
+const failClosedTail = ` || { s=$?; [ "$s" -eq 2 ] || echo "toolgate: the hook failed (exit status $s), so the call is blocked" >&2; exit 2; }`
+
+// FailClosed is a hook command line (a simple command of quoted words,
+// as install writes it) made to exit 2, a block, whenever the hook fails,
+// for a POSIX shell to run: the command line of an ExitWrap host's tool
+// events.
+func FailClosed(cmdline string) string {
+	return cmdline + failClosedTail
+}
+
+// IsFailClosed reports whether a hook command line is one FailClosed
+// made.
+func IsFailClosed(cmd string) bool {
+	return strings.HasSuffix(strings.TrimSpace(cmd), failClosedTail)
 }
 
 // Merge writes hook entries into a settings file's content, keeping
@@ -168,11 +194,25 @@ func (h *Host) Install(env TrustEnv, path string, entries []claudecode.HookEntry
 	return inst, nil
 }
 
-// OpenOnFailure lists the tool events of a LayoutFlat settings file's
-// content whose toolgate entry lacks the host's FailClosedKey set true
-// (one written by hand or by an older install): on those the host runs
-// the call when the hook fails.
+// OpenOnFailure lists the tool events of a settings file's content whose
+// toolgate hook the host runs the call after when the hook fails (one
+// written by hand or by an older install): for a LayoutFlat host with a
+// FailClosedKey, an entry without it set true; for an ExitWrap host, a
+// command that is not FailClosed's.
 func (h *Host) OpenOnFailure(src []byte) ([]string, error) {
+	if h.ExitWrap {
+		found, err := h.Find(src)
+		if err != nil {
+			return nil, err
+		}
+		var open []string
+		for _, f := range found {
+			if f.Event != h.PromptEvent && !IsFailClosed(f.Command) {
+				open = append(open, f.Event)
+			}
+		}
+		return open, nil
+	}
 	if h.FailClosedKey == "" || h.Layout != LayoutFlat {
 		return nil, nil
 	}

@@ -103,6 +103,11 @@ func (d *doctor) hooks(ctx context.Context, project string) {
 				d.fix("%s: %v", path, err)
 			}
 			for _, ev := range open {
+				if host.ExitWrap {
+					d.fix("the %s %s hook in %s is fail-open: its command does not turn a failed hook into exit 2, and %s runs the call after any other exit status (a hook killed by a signal, a missing binary): run 'toolgate hook install %s' again",
+						host.Title, ev, path, host.Title, host.Name)
+					continue
+				}
 				d.fix("the %s %s hook in %s does not say %q, so %s runs the call when the hook fails (missing, crashed, timed out): run 'toolgate hook install %s' again",
 					host.Title, ev, path, host.FailClosedKey+": true", host.Title, host.Name)
 			}

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate/integrations/claudecode"
+	"github.com/toolgate/toolgate/integrations/hosts"
 )
 
 // installEnv gives install a home and project of their own, and a
@@ -92,7 +94,8 @@ func TestHookInstallEveryHost(t *testing.T) {
 				t.Fatalf("settings %s: %v", data, err)
 			}
 			tool, prompt := s.Hooks[tc.tool], s.Hooks[tc.prompt]
-			if len(tool) != 2 || tool[0].Hooks[0].Command != "audit.sh" || tool[1].Hooks[0].Command != bin+" "+tc.host ||
+			// The tool event's command blocks when the hook fails.
+			if len(tool) != 2 || tool[0].Hooks[0].Command != "audit.sh" || tool[1].Hooks[0].Command != hosts.FailClosed(bin+" "+tc.host) ||
 				tool[1].Hooks[0].Timeout != tc.timeout || tool[1].Matcher == nil {
 				t.Errorf("tool event: %s", data)
 			}
@@ -498,6 +501,66 @@ func TestHookInstallCursorFailsClosed(t *testing.T) {
 	_ = runDoctor(t.Context(), []string{"--project", project}, strings.NewReader(""), &out, &out)
 	if want := `FIX   the Cursor beforeShellExecution hook in ` + path + ` does not say "failClosed: true"`; !strings.Contains(out.String(), want) {
 		t.Errorf("doctor output lacks %q:\n%s", want, out.String())
+	}
+}
+
+// TestHookBareCommandFailsOpen: Claude Code, Codex CLI and Gemini CLI run
+// a call whose hook failed with any status but 0 and 2, so a tool hook
+// whose command is the bare hook (written by hand, or by an older
+// install) is fail-open: doctor says so, install replaces it with the
+// command that blocks, and uninstall finds either. The prompt hook stays
+// bare, and doctor is content with it.
+func TestHookBareCommandFailsOpen(t *testing.T) {
+	home, project := installEnv(t)
+	bin := fakeHook(t, home, 0)
+	for _, tc := range []struct{ host, file, tool, prompt string }{
+		{"claude-code", filepath.Join(home, ".claude", "settings.json"), "PreToolUse", "UserPromptSubmit"},
+		{"codex", filepath.Join(home, ".codex", "hooks.json"), "PreToolUse", "UserPromptSubmit"},
+		{"gemini", filepath.Join(home, ".gemini", "settings.json"), "BeforeTool", "BeforeAgent"},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			cmd := bin + " " + tc.host
+			bare := `{"hooks": {"` + tc.tool + `": [{"matcher": "*", "hooks": [{"type": "command", "command": "` + cmd + `", "timeout": 40}]}], ` +
+				`"` + tc.prompt + `": [{"hooks": [{"type": "command", "command": "` + cmd + `"}]}]}}`
+			if err := os.MkdirAll(filepath.Dir(tc.file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(tc.file, []byte(bare), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			doctor := func() string {
+				var out strings.Builder
+				_ = runDoctor(t.Context(), []string{"--project", project}, strings.NewReader(""), &out, &out)
+				return out.String()
+			}
+			fixLine := "hook in " + tc.file + " is fail-open"
+			if out := doctor(); !strings.Contains(out, "FIX   the ") || !strings.Contains(out, " "+tc.tool+" "+fixLine) || strings.Contains(out, " "+tc.prompt+" "+fixLine) {
+				t.Errorf("doctor on the bare %s hook:\n%s", tc.tool, out)
+			}
+			if code, stdout, stderr := hookExit(t, []string{"install", tc.host, "--dir", project, "--command", bin}, nil); code != 0 {
+				t.Fatalf("install: exit %d, %s%s", code, stdout, stderr)
+			}
+			data, _ := os.ReadFile(tc.file)
+			if n := strings.Count(string(data), bin); n != 2 || !strings.Contains(string(data), `"command": `+strconv.Quote(hosts.FailClosed(cmd))) {
+				t.Errorf("install over the bare hook (%d commands):\n%s", n, data)
+			}
+			if out := doctor(); strings.Contains(out, fixLine) {
+				t.Errorf("doctor after install:\n%s", out)
+			}
+			if code, stdout, _ := hookExit(t, []string{"uninstall", tc.host, "--dir", project}, nil); code != 0 || strings.Count(stdout, "removed the ") != 2 {
+				t.Errorf("uninstall: exit %d, %s", code, stdout)
+			}
+			// The bare form is uninstalled as well.
+			if err := os.WriteFile(tc.file, []byte(bare), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if code, stdout, _ := hookExit(t, []string{"uninstall", tc.host, "--dir", project}, nil); code != 0 || strings.Count(stdout, "removed the ") != 2 {
+				t.Errorf("uninstall of the bare form: exit %d, %s", code, stdout)
+			}
+			if data, _ := os.ReadFile(tc.file); strings.Contains(string(data), bin) {
+				t.Errorf("after uninstall: %s", data)
+			}
+		})
 	}
 }
 
