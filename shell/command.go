@@ -803,7 +803,7 @@ func (w *walker) probe(idx int, args []word, c scope) {
 // understood is whether the command's operands are understood: the
 // reader table describes it or it is known.
 func (w *walker) secretOperands(name string, r role, understood bool, args []word, owner string, d *dirState) {
-	probe := r&roleOpener != 0 || scriptRunner(name, r) || !understood
+	probe := r&roleOpener != 0 || scriptRunner(name, r) || passesArgs(name) || !understood
 	for _, a := range args {
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {
@@ -816,11 +816,17 @@ func (w *walker) secretOperands(name string, r role, understood bool, args []wor
 			w.file(word{text: rest, static: a.static}, false, owner, d)
 			continue
 		}
-		if !probe || strings.HasPrefix(p, "-") && !strings.Contains(p, "=") {
+		if !probe {
 			continue
 		}
-		if _, v, ok := strings.Cut(p, "="); ok && strings.HasPrefix(p, "-") {
-			p = v // --file=~/.netrc
+		if strings.HasPrefix(p, "-") && !strings.Contains(p, "=") {
+			if len(p) < 3 || p[1] == '-' {
+				continue
+			}
+			p = p[2:] // a value glued to a short option: -o/home/u/.netrc
+		}
+		if k, v, ok := strings.Cut(p, "="); ok && (strings.HasPrefix(p, "-") || !strings.Contains(k, "/")) {
+			p = v // --file=~/.netrc, make KEY=~/.ssh/id_rsa
 		}
 		p = strings.TrimPrefix(p, "@") // a response file: gcc @FILE, --extra-opts=@FILE
 		if a.tilde || strings.HasPrefix(p, "$") {
@@ -834,6 +840,22 @@ func (w *walker) secretOperands(name string, r role, understood bool, args []wor
 			w.file(wd, false, owner, d)
 		}
 	}
+}
+
+// passesArgs reports whether a command is a build tool or task runner
+// that hands its arguments to a program the tables do not describe: the
+// project's own code (go run, cargo run, npm run -- ARGS, make VAR=V),
+// a tool it runs (go tool pprof FILE) or a task. An argument naming a
+// secret ("go run ./cmd/server --config ~/.aws/credentials") is then a
+// possible read of it, whatever option it follows.
+func passesArgs(name string) bool {
+	switch name {
+	case "go", "cargo", "npm", "yarn", "pnpm", "bun", "make", "gmake", "just", "task",
+		"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "mvnw", "dotnet", "mix", "rake",
+		"bundle", "composer", "poetry", "uv", "pdm", "hatch", "tox", "nox", "swift", "zig":
+		return true
+	}
+	return false
 }
 
 // runtimeWords marks the "{}" placeholders of find -exec and fd -x as not
