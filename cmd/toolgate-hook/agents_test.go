@@ -184,7 +184,8 @@ func codexAgent() realAgent {
 // the project runs, one of a login key is denied with the reason reaching
 // the model. A patch of several files asks, which through a gateway waits
 // for an approver and runs only once approved. A gateway that is down, an
-// input the hook cannot read and an event it does not know block it.
+// input the hook cannot read, an event it does not know, a hook killed by
+// a signal and a missing hook binary block it.
 func TestCodexApplyPatch(t *testing.T) {
 	agent := codexAgent()
 	agent.model = patchStub                         // the scenario's command is the patch
@@ -215,6 +216,8 @@ func TestCodexApplyPatch(t *testing.T) {
 				want: []string{agent.blocked, "unreachable"}},
 			{name: "unreadable input", command: add("approved.txt"), wrap: "garble", want: []string{"FINAL"}},
 			{name: "unknown event", command: add("approved.txt"), wrap: "rename", want: []string{"FINAL"}},
+			{name: "crash", command: add("approved.txt"), wrap: "kill", want: failed(agent, 137)},
+			{name: "missing binary", command: add("approved.txt"), wrap: "missing", want: failed(agent, 127)},
 		}
 	}
 	testRealAgent(t, agent)
