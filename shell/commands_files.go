@@ -101,6 +101,9 @@ func fileCommands() map[string]*cmdSpec {
 				"context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 			opts: []optEffect{patternBy("-e", "--regexp"), {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, readValue("--ignore-file")}},
 		"wc": {files: readAll, long: []string{"files0-from="}, opts: []optEffect{readValue("--files0-from")}},
+		// du reads --files0-from's names and prints each it cannot
+		// find: the file's text, in its errors.
+		"du": {long: []string{"files0-from="}, opts: []optEffect{readValue("--files0-from")}},
 		"sort": {files: readAll, shortVal: "kotST", long: []string{"key=", "output=", "field-separator=", "buffer-size=", "temporary-directory=", "parallel=", "batch-size=", "compress-program=", "files0-from=", "sort=", "random-source="},
 			opts: []optEffect{writeValue("-o", "--output"), readValue("--files0-from")}},
 		"uniq": {files: pairKind, shortVal: "fsw", numeric: true, long: []string{"skip-fields=", "skip-chars=", "check-chars=", "group=", "all-repeated="}},

@@ -551,7 +551,13 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "drops a database role",
 	}},
-	{"du", &sharedSpec3},
+	{"du", &cmdSpec{
+		long:     []string{"files0-from="},
+		opts:     []optEffect{{names: []string{"--files0-from"}, file: fileRead}},
+		probe:    true,
+		fileOpts: true,
+		readOnly: true,
+	}},
 	{"duckdb", &cmdSpec{
 		shortVal: "cs",
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
