@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // pipeNames returns the pattern of the file names a pipeline stage
 // prints, one per line (stdin.names), "" when it is not known: find's
@@ -11,19 +14,24 @@ func pipeNames(c *Command, prev string) string {
 	if c.Opaque {
 		return ""
 	}
-	if c.Name != "find" && c.Text != c.Name && !strings.HasPrefix(c.Text, c.Name+" ") {
-		return "" // an environment first (GIT_DIR=…, GIT_WORK_TREE=…)
-	}
 	switch {
 	case c.Name == "find":
 		names, _ := findNames(c.Args)
 		return names
+	case !namedFirst(c):
+		return "" // an environment first (GIT_DIR=…, GIT_WORK_TREE=…)
 	case c.Name == "git":
 		return gitListedNames(c)
 	case prev != "" && lineFilter(c.Name, c.Args):
 		return prev
 	}
 	return ""
+}
+
+// namedFirst reports whether a command's text starts with its name: no
+// environment assignment before it.
+func namedFirst(c *Command) bool {
+	return strings.HasPrefix(c.Text, c.Name) && (len(c.Text) == len(c.Name) || c.Text[len(c.Name)] == ' ')
 }
 
 // gitListedNames returns the pattern of the paths "git ls-files" prints
@@ -130,4 +138,103 @@ func number(s string) bool {
 		}
 	}
 	return true
+}
+
+// pipeTokens reports whether a pipeline stage prints only words that never
+// start with "-", one or more a line: the branch names of git branch's
+// listing (which git keeps from starting with "-"), the hashes of git
+// rev-list, the type/name of kubectl get -o name, the ids of docker ps
+// -q, the process ids of lsof -t and pgrep; or a filter of whole lines
+// (lineFilter) of such a stage's output, prev. Each is only such with
+// the options listed: git branch -v, git rev-list --objects or --format,
+// docker ps --format print text.
+func pipeTokens(c *Command, prev bool) bool {
+	switch c.Name {
+	case "git", "kubectl", "docker", "lsof", "pgrep":
+	default:
+		return prev && !c.Opaque && namedFirst(c) && lineFilter(c.Name, c.Args)
+	}
+	if c.Opaque || !namedFirst(c) {
+		return false
+	}
+	a := c.Args
+	switch {
+	case c.Name == "git" && len(a) > 0 && a[0] == "branch":
+		for i := 1; i < len(a); i++ {
+			switch a[i] {
+			case "--merged", "--no-merged":
+				if i+1 < len(a) && !strings.HasPrefix(a[i+1], "-") {
+					i++ // the commit
+				}
+			case "-r", "-a", "--remotes", "--all":
+			default:
+				return false // git branch NAME creates one
+			}
+		}
+		return true
+	case c.Name == "git" && len(a) > 0 && a[0] == "rev-list":
+		for i := 1; i < len(a); i++ {
+			switch x := a[i]; {
+			case x == "--all" || x == "--branches" || x == "--tags" || x == "--remotes" || x == "--reverse" ||
+				x == "--no-merges" || x == "--merges" || x == "--first-parent":
+			case x == "-n" && i+1 < len(a) && number(a[i+1]):
+				i++
+			case strings.HasPrefix(x, "--max-count=") || strings.HasPrefix(x, "--since=") || strings.HasPrefix(x, "--until=") ||
+				strings.HasPrefix(x, "--before=") || strings.HasPrefix(x, "--after="):
+			case strings.HasPrefix(x, "-"):
+				return false
+			}
+		}
+		return true
+	case c.Name == "kubectl" && len(a) > 0 && a[0] == "get":
+		name := false
+		for i, x := range a {
+			switch {
+			case x == "-oname" || x == "-o=name" || x == "--output=name":
+				name = true
+			case (x == "-o" || x == "--output") && i+1 < len(a) && a[i+1] == "name":
+				name = true
+			case strings.HasPrefix(x, "-o") || strings.HasPrefix(x, "--output") || strings.HasPrefix(x, "--template"):
+				return false
+			}
+		}
+		return name
+	case c.Name == "docker" && len(a) > 0 && (a[0] == "ps" || a[0] == "images"):
+		return clusters(a[1:], "aqln", 'q', "-f", "--filter")
+	case c.Name == "lsof":
+		return clusters(a, "tnPi", 't', "-i") // -ti:3000, -t -i :8080
+	case c.Name == "pgrep":
+		return clusters(a, "fxnoiu", 0, "-u", "-P", "-g")
+	}
+	return false
+}
+
+// clusters reports whether every option of args is a cluster of the
+// letters allowed (a letter with a value, as in -i:3000, ends it), or one
+// of valued followed by its value, and, unless need is 0, one of them
+// holds the letter need. Operands are allowed.
+func clusters(args []string, allowed string, need byte, valued ...string) bool {
+	found := need == 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case slices.Contains(valued, a):
+			i++
+		case a == "--quiet" || a == "--all" || a == "--no-trunc":
+			found = found || a == "--quiet" && need == 'q'
+		case strings.HasPrefix(a, "--"):
+			return false
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j := 1; j < len(a); j++ {
+				if a[j] == ':' {
+					break // -i:3000
+				}
+				if strings.IndexByte(allowed, a[j]) < 0 {
+					return false
+				}
+				found = found || a[j] == need
+			}
+		}
+	}
+	return found
 }

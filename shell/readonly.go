@@ -194,8 +194,8 @@ func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, 
 		return // named by path (./ls): not the command the table describes
 	}
 	for _, a := range args {
-		if !a.static && (a.text != "{}" || !runtimeOperands(cmd.Via)) && !inputPipe(a.text) && !w.printedParam(name, a) {
-			return // "{}" is the file an exec-capable form hands it
+		if !a.static && (a.text != "{}" && !a.token || !runtimeOperands(cmd.Via)) && !inputPipe(a.text) && !w.printedParam(name, a) {
+			return // "{}" is the file an exec-capable form hands it, a token what xargs does
 		}
 	}
 	if !formatOnly(assigns) || cmd.Opaque || len(cmd.ExecFlags) > 0 || len(cmd.Classes) > 0 ||
@@ -312,21 +312,36 @@ func runtimeOperands(via string) bool {
 	return false
 }
 
+// dynWord is what is known of a word of a command line whose value is
+// known only when the command runs (dynamicWords).
+type dynWord uint8
+
+const (
+	notDyn   dynWord = iota
+	dynAny           // any word: an option, an operand
+	dynToken         // an operand, never an option (word.token)
+)
+
 // dynamicWords says which of words are values known only when the
 // command runs (DESIGN §3.1), nil when none is: a word that is a command
-// or process substitution's output from its start. The working directory
+// or process substitution's output from its start, or a word xargs hands
+// its command from a pipe of tokens (dynToken). The working directory
 // ($(pwd), `pwd`) is known: the call's cwd. A parameter expansion keeps
 // its name, which the table's matchers read ($AWS_SECRET_ACCESS_KEY).
-func dynamicWords(words []word) []bool {
-	var dyn []bool
+func dynamicWords(words []word) []dynWord {
+	var dyn []dynWord
 	for i, wd := range words {
-		if wd.static || !substituted(wd.text) || cwdOnly(wd.text) {
+		k := dynAny
+		switch {
+		case wd.token:
+			k = dynToken
+		case wd.static || !substituted(wd.text) || cwdOnly(wd.text):
 			continue
 		}
 		if dyn == nil {
-			dyn = make([]bool, len(words))
+			dyn = make([]dynWord, len(words))
 		}
-		dyn[i] = true
+		dyn[i] = k
 	}
 	return dyn
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"cmp"
 	"strings"
 )
 
@@ -254,15 +255,30 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 		inner = runtimeWords(inner)
 	}
 	inner, code := xargsInput(inner, vals)
+	tokens := c.stdin.tokens && !prints && !code && len(assigns) == 0
+	if tokens {
+		inner, tokens = tokenWords(words[start:], inner, vals)
+	}
 	if prints {
 		inner, code = words[start:], false
 		if len(inner) == 0 {
 			inner = []word{litWord("echo")}
 		}
 	}
-	from := len(w.res.Commands)
+	from, ffrom := len(w.res.Commands), len(w.res.Files)
 	if ic, ok := w.nest(scope{src: c.src, via: name, depth: c.depth, nest: c.nest}); ok {
 		w.run(inner, nil, ic, d.clone(), code)
+	}
+	if tokens && !unknown && w.seesTokens(inner[0], from, ffrom) {
+		// PRODUCER | xargs CMD, where the producer prints only operands:
+		// CMD with operands known only when it runs, where its input
+		// goes, which its classes judge as such (kill may be sent pid 1,
+		// docker rm toolgate's container) and which it takes for no file.
+		w.dropFlag(idx, name)
+		if w.markProduced(from) {
+			w.res.Commands[idx].ReadOnly = true
+		}
+		return
 	}
 	w.runtimeFiles(cmdName(inner[0]), name, names, d)
 	if prints && !unknown && len(w.res.Commands) == from+1 && w.markProduced(from) {
@@ -279,6 +295,67 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 			w.res.Commands[idx].ReadOnly = true
 		}
 	}
+}
+
+// tokenWords returns the words xargs runs, inner (given, after the
+// run-time words were marked: xargsInput), with the words its input
+// fills marked as tokens (word.token) and its input spelled inputWord in
+// them: the words holding the replace string, or, without one, a word
+// after the others, where xargs appends its input. A token is a file
+// subject where the command takes a file ("{}" is none: nonFile). It
+// reports false when a word the input fills starts with "-" (-{}): that
+// word may be any option.
+func tokenWords(given, inner []word, vals []optArg) ([]word, bool) {
+	out := make([]word, len(inner), len(inner)+1)
+	repl := ""
+	for _, v := range vals {
+		switch v.name {
+		case "-I":
+			repl = v.val
+		case "-i", "--replace":
+			repl = cmp.Or(v.val, "{}")
+		}
+	}
+	for i, wd := range inner {
+		if repl != "" && given[i].static && strings.Contains(wd.text, repl) {
+			if strings.HasPrefix(wd.text, "-") {
+				return inner, false
+			}
+			wd.text, wd.static, wd.token = strings.ReplaceAll(wd.text, repl, inputWord), false, true
+		}
+		out[i] = wd
+	}
+	if repl == "" {
+		out = append(out, word{text: inputWord, token: true})
+	}
+	return out, true
+}
+
+// inputWord spells what xargs appends from its input in the command it
+// runs (tokenWords).
+const inputWord = "{input}"
+
+// seesTokens reports whether the command xargs runs on a pipe of tokens,
+// whose first word is first and whose commands and files were recorded
+// from from and ffrom on, is one the analysis sees through: a static
+// name the table knows, no command of it opaque, no shell, interpreter or
+// eval among them, and no token taken for a file.
+func (w *walker) seesTokens(first word, from, ffrom int) bool {
+	name := cmdName(first)
+	if !first.static || name == "" || commandSpec(name) == nil || isInterpreter(name) {
+		return false
+	}
+	for _, c := range w.res.Commands[from:] {
+		if c.Opaque || c.Name == "eval" || isInterpreter(c.Name) {
+			return false
+		}
+	}
+	for _, f := range w.res.Files[ffrom:] {
+		if !f.Static {
+			return false
+		}
+	}
+	return true
 }
 
 var xargsSpec = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "0oprtx", shortAttached: "eil"}, shortVal: "adEILnPs", long: []string{"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty", "show-limits", "eof", "replace", "max-lines", "arg-file=", "delimiter=", "max-args=", "max-procs=", "max-chars=", "process-slot-var="}}

@@ -1075,7 +1075,7 @@ func classify(cmd *Command, name string, args []string) {
 // (an option it may be, an operand or value a class matches); in a
 // subcommand's place it makes the command opaque. r is name's roles
 // (rolesOf).
-func classifyWords(cmd *Command, name string, r role, args []string, dyn []bool) {
+func classifyWords(cmd *Command, name string, r role, args []string, dyn []dynWord) {
 	if m, rest, ok := runsPackage(name, r, args); ok && commandSpec(m) != nil {
 		name, args = m, rest // python -m pip install … is pip install …
 		dyn = nil
@@ -1085,7 +1085,8 @@ func classifyWords(cmd *Command, name string, r role, args []string, dyn []bool)
 		return
 	}
 	off := 0 // args[0] is the off-th word of dyn
-	isDyn := func(i int) bool { return dyn != nil && off+i < len(dyn) && dyn[off+i] }
+	isDyn := func(i int) bool { return dyn != nil && off+i < len(dyn) && dyn[off+i] != notDyn }
+	isToken := func(i int) bool { return dyn != nil && off+i < len(dyn) && dyn[off+i] == dynToken }
 	anyDyn := func() bool {
 		for i := range args {
 			if isDyn(i) {
@@ -1171,7 +1172,7 @@ func classifyWords(cmd *Command, name string, r role, args []string, dyn []bool)
 			if !found && mayOpt && len(o.names) > 0 && strings.HasPrefix(o.names[0], "-") {
 				// A word known only when it runs may be the option.
 				for i := range args {
-					if isDyn(i) && !(arithOnly(args[i]) && !numericOption(o.names)) {
+					if isDyn(i) && !isToken(i) && !(arithOnly(args[i]) && !numericOption(o.names)) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + ", known only when it runs, may be " + o.names[0] + ", which " + o.why, Token: args[i]})
 						break

@@ -248,6 +248,10 @@ type stdin struct {
 	// line, when the previous stage only lists files ("find DIR -name
 	// X": DIR/**): what xargs then hands its command.
 	names string
+	// tokens is set when the previous stage prints only words that never
+	// start with "-" (pipeTokens: branch names, commit hashes, resource
+	// names, ids): what xargs hands its command are operands.
+	tokens bool
 }
 
 type stdinKind uint8
@@ -649,10 +653,11 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 		if text, ok := staticOutput(c.src, s); ok {
 			in = stdin{kind: stdinText, script: text, static: true, fetch: fetch}
 		} else {
-			prev := in.names
+			prev := in
 			in = stdin{kind: stdinPipe, fetch: fetch}
 			if cmds := w.res.Commands[start:]; len(cmds) == 1 && len(s.Redirs) == 0 {
-				in.names = pipeNames(&cmds[0], prev)
+				in.names = pipeNames(&cmds[0], prev.names)
+				in.tokens = pipeTokens(&cmds[0], prev.tokens)
 			}
 		}
 	}

@@ -20,6 +20,10 @@ type word struct {
 	// alternatives deny rules see; "" for the others.
 	src   string
 	names bool // a find name pattern, whose '*' matches dot-files
+	// token is a word xargs hands its command from a pipe that prints
+	// words never starting with "-" (stdin.tokens): an operand known
+	// only when it runs, never an option.
+	token bool
 }
 
 // maxBraceWords caps how many words brace expansion may produce for one

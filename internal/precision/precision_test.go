@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 42.04
-	maxStoppedPermissivePct  = 4.11
-	minReadAllowedDefaultPct = 91.27
+	maxStoppedDefaultsPct    = 41.99
+	maxStoppedPermissivePct  = 4.04
+	minReadAllowedDefaultPct = 91.34
 )
 
 // minBenign is the size the everyday corpus must keep.
