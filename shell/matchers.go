@@ -328,14 +328,21 @@ func secretName(n string) bool {
 // secretRef reports whether a word expands a secret-looking variable
 // ("$GITHUB_TOKEN", "${DB_PASSWORD}", "key=$API_KEY").
 func secretRef(a string) bool {
+	_, ok := refersTo(a, secretName)
+	return ok
+}
+
+// refersTo returns the first variable a word expands ("$NAME",
+// "${NAME…}") whose name is, per is, one looked for.
+func refersTo(a string, is func(string) bool) (string, bool) {
 	for i := strings.IndexByte(a, '$'); i >= 0; {
 		rest := strings.TrimPrefix(a[i+1:], "{")
 		j := 0
 		for j < len(rest) && isWordByte(rest[j]) {
 			j++
 		}
-		if j > 0 && secretName(rest[:j]) {
-			return true
+		if j > 0 && is(rest[:j]) {
+			return rest[:j], true
 		}
 		k := strings.IndexByte(a[i+1:], '$')
 		if k < 0 {
@@ -343,7 +350,7 @@ func secretRef(a string) bool {
 		}
 		i += 1 + k
 	}
-	return false
+	return "", false
 }
 
 // allProcesses reports whether a pkill or killall pattern matches every

@@ -27,6 +27,10 @@ type walker struct {
 	// a value a later "$f" may have: deny rules and risk classes see the
 	// paths they make (File.Alts).
 	vars map[string][]string
+	// secrets holds the variables assigned a secret from the environment
+	// ("X=$GITHUB_TOKEN", "for v in $API_KEY"), each with the secret's
+	// name: a later "$X" carries that secret (carriedSecrets).
+	secrets map[string]string
 	// lost holds the variables assigned a value remember cannot record
 	// (a glob, a substitution, an append): the values vars holds for
 	// them are not all they may have, so "$f" is a value nobody knows.
@@ -77,6 +81,7 @@ const (
 // remember records value as one a variable may have, when it is static
 // (or static once $HOME, $XDG_* and known variables are put in).
 func (w *walker) remember(name string, v word) {
+	w.taint(name, v.text)
 	if name == "" || w.lost[name] {
 		return
 	}
@@ -125,6 +130,9 @@ func (w *walker) lose(name string) {
 func (w *walker) rememberAssign(as *syntax.Assign, src string) {
 	if as.Name == nil || as.Naked {
 		return
+	}
+	if as.Array != nil || as.Index != nil || as.Append {
+		w.taint(as.Name.Value, srcOf(src, as))
 	}
 	if as.Value == nil || as.Array != nil || as.Index != nil || as.Append {
 		w.lose(as.Name.Value)
@@ -330,6 +338,7 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 	case *syntax.CallExpr:
 		w.forget(x, c.src)
 		w.call(x, c, d)
+		w.carriedSecrets(start)
 	case *syntax.BinaryCmd:
 		switch x.Op {
 		case syntax.Pipe, syntax.PipeAll:
