@@ -15,8 +15,14 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 	}
 	key := interpreterKey(name)
 	code, val := interpreterOpts(key)
+	// unsure: the word before is an option the table may not know takes
+	// a value (node --require MOD, perl -I DIR), so the next word may be
+	// that value, not the script file.
+	unsure := false
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
+		was := unsure
+		unsure = strings.HasPrefix(t, "-") && !strings.Contains(t, "=") && t != "-" && t != "--"
 		switch {
 		case t == "--eval" || t == "--print" || t == "--command" || t == "eval":
 			if i+1 < len(args) {
@@ -43,6 +49,7 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 				if strings.IndexByte(val, t[j]) >= 0 {
 					if j == len(t)-1 {
 						i++
+						unsure = false
 					}
 					break
 				}
@@ -50,6 +57,13 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 		case !strings.HasPrefix(t, "-"):
 			if isStdinPath(t) && in.kind == stdinText {
 				return in.script, true
+			}
+			if was {
+				// Perhaps the option's value: code given after it is
+				// still code.
+				if code, ok := inlineCode(name, r, args[i+1:], stdin{}); ok {
+					return code, true
+				}
 			}
 			return "", false // a script file
 		}

@@ -87,7 +87,7 @@ func commandInterpreters() []interpreterList {
 	return []interpreterList{
 		{[]string{"sh"}, "c", "oO"},
 		{[]string{"python"}, "cm", "WXQ"},
-		{[]string{"perl"}, "eE", ""},
+		{[]string{"perl"}, "eE", "I"},
 		{[]string{"ruby"}, "e", "IrEC"},
 		{[]string{"node", "nodejs"}, "ep", "r"},
 		{[]string{"php"}, "rBRFE", "dcz"},
@@ -95,7 +95,8 @@ func commandInterpreters() []interpreterList {
 		{[]string{"luajit"}, "e", "lj"},
 		{[]string{"fish"}, "c", "C"},
 		{[]string{"deno", "tclsh"}, "", ""},
-		{[]string{"bun", "Rscript", "osascript"}, "e", ""},
+		{[]string{"bun"}, "ep", ""},
+		{[]string{"Rscript", "osascript"}, "e", ""},
 		{[]string{"pwsh", "powershell", "elvish", "nu", "xonsh"}, "c", ""},
 		// Other languages' runners with inline code (GTFOBins' readers
 		// and shells): Julia, the JDK's script runner, shells that are
