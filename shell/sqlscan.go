@@ -148,10 +148,11 @@ func sqlScan(q string, d sqlDialect) sqlText {
 			}
 		case c == '/' && i+1 < len(q) && q[i+1] == '*':
 			t.hidden = true
-			if d.runComments && i+2 < len(q) && q[i+2] == '!' && runEnd < i {
-				// MySQL runs the text of /*!NNNNN … */: read it as SQL
-				// and skip its closing "*/".
-				i += 3
+			if n := sqlRunOpen(q, i); d.runComments && n > 0 && runEnd < i {
+				// MySQL runs the text of /*!NNNNN … */, MariaDB that of
+				// /*M!NNNNN … */ too: read it as SQL and skip its
+				// closing "*/".
+				i += n
 				for i < len(q) && q[i] >= '0' && q[i] <= '9' {
 					i++
 				}
@@ -249,6 +250,18 @@ const sqlSpace = " \t\n\r\f\v"
 // no quote.
 func isSQLWordByte(b byte, d sqlDialect) bool {
 	return isWordByte(b) || b >= 0x80 || b == '$' && !d.dollarQuotes
+}
+
+// sqlRunOpen returns the length of the opening of a comment whose text
+// MySQL or MariaDB runs at i ("/*!", "/*M!"), or 0.
+func sqlRunOpen(q string, i int) int {
+	switch {
+	case strings.HasPrefix(q[i:], "/*!"):
+		return 3
+	case strings.HasPrefix(q[i:], "/*M!"), strings.HasPrefix(q[i:], "/*m!"):
+		return 4
+	}
+	return 0
 }
 
 // sqlCommentEnd returns the index after the block comment opening at i.
