@@ -2,6 +2,7 @@ package shell
 
 import (
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -17,17 +18,35 @@ const (
 )
 
 // metadataNames are the metadata services' host names.
-var metadataNames = [...]string{"metadata.google.internal", "metadata.goog", "metadata.azure.com", "metadata.tencentyun.com", "metadata.platformequinix.com"}
+// "metadata" is GCE's short name, "instance-data" AWS's (both resolve
+// inside the cloud's network).
+var metadataNames = [...]string{"metadata", "instance-data", "instance-data.ec2.internal", "metadata.google.internal", "metadata.goog", "metadata.azure.com", "metadata.tencentyun.com", "metadata.platformequinix.com"}
 
 // metadataAddrs are the metadata services' addresses outside 169.254/16
 // (which is link-local as a whole and counts entirely).
 var metadataAddrs = [...]string{"100.100.100.200", "fd00:ec2::254", "fd00:ec2::23"}
 
 // URLHost returns a URL's host ("http://user@[::1]:80/x" → "::1"),
-// lower-cased, without brackets, port or a trailing dot. A word without
-// "://" is read as curl reads it: a host, then a path.
+// lower-cased, without brackets, port or a trailing dot. It reads the
+// URL as a WHATWG URL parser does (what a fetch tool and most HTTP
+// libraries run): tabs and line breaks anywhere are dropped, the scheme
+// is any case, a special scheme's slashes may be any number of '/' or
+// '\' (`http:\\h\`, "http:/h"), and a host's percent-escapes are
+// decoded ("%31%36%39.254.169.254"). A word without a scheme is read as
+// curl reads it: a host, then a path.
 func URLHost(u string) string {
-	if i := strings.Index(u, "://"); i >= 0 {
+	if strings.ContainsAny(u, "\t\n\r") {
+		u = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, u)
+	}
+	u = strings.TrimSpace(u)
+	if i := strings.IndexByte(u, ':'); i > 0 && specialScheme(u[:i]) {
+		u = strings.TrimLeft(u[i+1:], "/\\")
+	} else if i := strings.Index(u, "://"); i >= 0 {
 		u = u[i+3:]
 	}
 	if i := strings.IndexAny(u, "/?#\\"); i >= 0 {
@@ -35,6 +54,11 @@ func URLHost(u string) string {
 	}
 	if i := strings.LastIndexByte(u, '@'); i >= 0 {
 		u = u[i+1:]
+	}
+	if strings.IndexByte(u, '%') >= 0 && !strings.HasPrefix(u, "[") {
+		if h, err := url.PathUnescape(u); err == nil {
+			u = h
+		}
 	}
 	if strings.HasPrefix(u, "[") {
 		u, _, _ = strings.Cut(u[1:], "]")
@@ -45,6 +69,17 @@ func URLHost(u string) string {
 		u = u[:i]
 	}
 	return strings.TrimSuffix(strings.ToLower(u), ".")
+}
+
+// specialScheme reports whether a URL scheme is one a WHATWG parser
+// gives a host however its slashes are written.
+func specialScheme(s string) bool {
+	for _, w := range [...]string{"http", "https", "ws", "wss", "ftp"} {
+		if strings.EqualFold(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // ClassifyHost says what a host reaches. Numeric hosts are read in every
