@@ -120,6 +120,10 @@ func TestDecideDoesNotAllocate(t *testing.T) {
 		{Tool: "mcp__gh__create_issue", Args: map[string]any{"title": "x"}},
 		{Tool: "mcp__other__thing"},
 		{Tool: "WebFetch", Args: map[string]any{"url": "https://example.com/x"}},
+		{Tool: "mcp__gh__get_file_contents", Args: map[string]any{"path": "src/main.go", "repo": "r"}},
+		{Tool: "mcp__gh__edit_file", Args: map[string]any{"edits": []any{map[string]any{"path": "src/a.go", "newText": "x"}}}},
+		{Tool: "mcp__gh__fetch", Args: map[string]any{"url": "https://docs.example.com/", "uri": "file:///srv/app3/x.log"}},
+		{Tool: "Grep", Args: map[string]any{"pattern": "TODO", "path": "src"}},
 	} {
 		var d toolgate.Decision
 		e.Decide(c, policy.Env{}, &d)

@@ -222,12 +222,23 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 			s.fclass = urlClass(s.texts[0])
 		}
 		subs = append(subs, s)
+		if info.spec.Kind == KindURL {
+			// A file URL reads a file on this machine, as Read would.
+			for _, n := range info.spec.Args {
+				if u, ok := c.Args[n].(string); ok && fileURI(strings.TrimSpace(u)) {
+					subs = e.argPathSubjects(subs, strings.TrimSpace(u), c.Cwd, false)
+				}
+			}
+		}
 	default:
 		s := base
 		s.kind = toolgate.SubjectTool
 		s.n = 1 // matched as the empty subject: only patterns like "*" apply
 		subs = append(subs, s)
 		subs = e.toolPathSubjects(subs, c)
+		if writerToolName(c.Tool) {
+			e.criticalWrites(subs[1:], d)
+		}
 	}
 
 	best, bestAt := toolgate.NoAction, -1
@@ -687,6 +698,13 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 			}
 		}
 	}
+	if spec.Kind == KindGrep || spec.Kind == KindGlob {
+		// The path searched is read as Read's would be: a read rule that
+		// denies it (".env") holds for a search of it.
+		if root, ok := c.Args["path"].(string); ok && root != "" {
+			subs = e.argPathSubjects(subs, root, c.Cwd, false)
+		}
+	}
 	switch spec.Kind {
 	case KindGrep:
 		// Grep's glob picks the files searched, at any depth.
@@ -704,16 +722,27 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 		}
 	}
 	if spec.Kind == KindWrite {
-		for i := range subs {
-			for k := 0; k < subs[i].n; k++ {
-				if code, reason, ok := shell.IsCriticalWritePath(subs[i].texts[k], e.home); ok {
-					d.Risks = append(d.Risks, toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: subs[i].texts[0]})
-					break
-				}
+		e.criticalWrites(subs, d)
+	}
+	return subs
+}
+
+// criticalWrites records a critical risk for each write subject that
+// names a critical path (a shell start-up file, the agent's hooks…),
+// which asks in every mode: Write's paths, and those of a tool whose
+// name says it writes.
+func (e *Engine) criticalWrites(subs []subject, d *toolgate.Decision) {
+	for i := range subs {
+		if subs[i].kind != toolgate.SubjectWrite && subs[i].kind != toolgate.SubjectPath {
+			continue
+		}
+		for k := 0; k < subs[i].n; k++ {
+			if code, reason, ok := shell.IsCriticalWritePath(subs[i].texts[k], e.home); ok {
+				d.Risks = append(d.Risks, toolgate.Risk{Code: code, Severity: toolgate.SeverityCritical, Reason: reason, Subject: subs[i].texts[0]})
+				break
 			}
 		}
 	}
-	return subs
 }
 
 // fileSubject builds a path subject: the cleaned path, its absolute form

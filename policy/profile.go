@@ -22,6 +22,8 @@ const (
 	familyShell = "shell"
 	familyRead  = "read"
 	familyWrite = "write"
+	// familyWebFetch is the URL fetchers' family (WebFetch, web_fetch).
+	familyWebFetch = "webfetch"
 )
 
 // canonicalTool names the tool a suggestion or a file subject uses for a
@@ -82,7 +84,7 @@ var profileGroups = [...]toolInfo{
 		Args: []string{"path"}, Source: Source{File: builtinSource}}},
 	groupSkill: {family: "skill", spec: ToolSpec{Kind: KindSkill, Tier: toolgate.TierExec,
 		Args: []string{"name", "skill", "command"}, Source: Source{File: builtinSource}}},
-	groupWebFetch: {family: "webfetch", spec: ToolSpec{Kind: KindURL, Tier: toolgate.TierRead,
+	groupWebFetch: {family: familyWebFetch, spec: ToolSpec{Kind: KindURL, Tier: toolgate.TierRead,
 		Args: []string{"url", "prompt"}, Source: Source{File: builtinSource}}},
 	groupWebSearch: {family: "websearch", spec: ToolSpec{Kind: KindNone, Tier: toolgate.TierRead, Source: Source{File: builtinSource}}},
 	groupTask: {family: "task", spec: ToolSpec{Kind: KindSkill, Tier: toolgate.TierExec,

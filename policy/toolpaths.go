@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -23,66 +24,203 @@ import (
 // same: the agent writes the arguments, and one named "repo" would
 // otherwise carry ~/.ssh/id_rsa past the check.
 func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
-	var buf [8]string
+	return e.argSubjects(subs, c, c.Args, writerToolName(c.Tool), fileSearchToolName(c.Tool), 0)
+}
+
+// maxArgDepth bounds how deep argSubjects looks into nested arguments
+// ({"file": {"path": …}}, {"edits": [{"path": …}]}).
+const maxArgDepth = 3
+
+// maxArgKeys bounds the arguments of one object argSubjects checks one by
+// one; one with more such arguments is an opaque read (it asks).
+const maxArgKeys = 16
+
+// argSubjects adds the subjects of one object of a tool's arguments (the
+// call's, or one nested in it): each path argument (by name or by the
+// tool's schema) and each file URI, whatever its argument's name, is a
+// file subject; each glob argument names the files it may match; each
+// URL is a fetch, classified as curl's URL operand is; an object or a
+// list of objects is looked into, as the server reads it.
+func (e *Engine) argSubjects(subs []subject, c *toolgate.Call, args map[string]any, writes, search bool, depth int) []subject {
+	var buf [maxArgKeys]string
 	keys := buf[:0]
-	search := fileSearchToolName(c.Tool)
-	for k := range c.Args {
-		if (isPathArg(c, k) || globArgName(k, search)) && len(keys) < len(buf) {
-			keys = append(keys, k)
+	for k, v := range args {
+		if !argOfInterest(c, k, v, search, depth) {
+			continue
 		}
+		if len(keys) == len(buf) {
+			s := subject{family: familyRead, tool: canonicalTool(familyRead), toolArg: true, kind: toolgate.SubjectRead, opaque: true, n: 1}
+			s.texts[0] = k
+			return append(subs, s)
+		}
+		keys = append(keys, k)
 	}
 	if len(keys) == 0 {
 		return subs
 	}
 	slices.Sort(keys) // map order is random; the decision's is not
-	writes := writerToolName(c.Tool)
 	root := ""
 	for _, k := range keys {
-		if v, ok := c.Args[k].(string); ok && isPathArg(c, k) && root == "" {
+		if v, ok := args[k].(string); ok && isPathArg(c, k) && root == "" {
 			root = v // a glob argument is relative to the path searched
 		}
 	}
-	add := func(p string) {
-		p = strings.TrimPrefix(p, "file://") // a file URI names its path
-		if p == "" || strings.Contains(p, "://") || len(subs) >= maxOperands {
-			return
+	for _, k := range keys {
+		isPath, isGlob := isPathArg(c, k), globArgName(k, search)
+		one := func(v any) {
+			switch v := v.(type) {
+			case string:
+				switch {
+				case isPath && fetchURL(v):
+					subs = e.argURLSubject(subs, v) // a tool that takes a path or a URL
+				case isPath:
+					subs = e.argPathSubjects(subs, v, c.Cwd, writes)
+				case isGlob:
+					subs = e.globSubjects(subs, v, root, c.Cwd, true)
+				default:
+					if p, ok := fileURIPath(v); ok {
+						subs = e.argPathSubjects(subs, p, c.Cwd, writes)
+					} else if fetchURL(v) {
+						subs = e.argURLSubject(subs, v)
+					}
+				}
+			case map[string]any:
+				if depth < maxArgDepth {
+					subs = e.argSubjects(subs, c, v, writes, search, depth+1)
+				}
+			}
 		}
-		for _, fam := range [2]string{familyRead, familyWrite} {
-			if fam == familyWrite && !writes {
-				continue
+		if list, ok := args[k].([]any); ok {
+			for _, x := range list {
+				one(x)
 			}
-			kind := toolgate.SubjectRead
-			if fam == familyWrite {
-				kind = toolgate.SubjectWrite
-			}
-			s := e.fileSubject(subject{family: fam, tool: canonicalTool(fam), toolArg: true}, kind, p, c.Cwd, "")
-			if !s.opaque {
-				s.fclass = e.fileClass(&s, fam == familyWrite, false, false)
-			}
-			s.restrict = true
-			subs = append(subs, s)
+		} else {
+			one(args[k])
 		}
 	}
-	for _, k := range keys {
-		isPath := isPathArg(c, k)
-		switch v := c.Args[k].(type) {
-		case string:
-			if isPath {
-				add(v)
-			} else {
-				subs = e.globSubjects(subs, v, root, c.Cwd, true)
-			}
-		case []any:
-			for _, x := range v {
-				if p, ok := x.(string); ok && isPath {
-					add(p)
-				} else if ok {
-					subs = e.globSubjects(subs, p, root, c.Cwd, true)
+	return subs
+}
+
+// argOfInterest reports whether argument k (value v) may name a file or a
+// URL: by its name, or by its value (a file URI, an http URL, an object
+// or list nested within the depth argSubjects looks).
+func argOfInterest(c *toolgate.Call, k string, v any, search bool, depth int) bool {
+	if isPathArg(c, k) || globArgName(k, search) {
+		return true
+	}
+	switch v := v.(type) {
+	case string:
+		return fileURI(v) || fetchURL(v)
+	case map[string]any:
+		return depth < maxArgDepth
+	case []any:
+		for _, x := range v {
+			switch x := x.(type) {
+			case string:
+				if fileURI(x) || fetchURL(x) {
+					return true
+				}
+			case map[string]any:
+				if depth < maxArgDepth {
+					return true
 				}
 			}
 		}
 	}
+	return false
+}
+
+// argPathSubjects adds the subjects of one path a tool's argument names:
+// a read, and a write when the tool's name says it writes. A file URI
+// names its path; any other text but an http URL is a path as the file
+// system reads it ("x://../../.ssh/id_rsa" is a directory "x:" and a
+// climb).
+func (e *Engine) argPathSubjects(subs []subject, p, cwd string, writes bool) []subject {
+	if u, ok := fileURIPath(p); ok {
+		p = u
+	}
+	if p == "" {
+		return subs
+	}
+	for _, fam := range [2]string{familyRead, familyWrite} {
+		if len(subs) >= maxOperands {
+			break
+		}
+		if fam == familyWrite && !writes {
+			continue
+		}
+		kind := toolgate.SubjectRead
+		if fam == familyWrite {
+			kind = toolgate.SubjectWrite
+		}
+		s := e.fileSubject(subject{family: fam, tool: canonicalTool(fam), toolArg: true}, kind, p, cwd, "")
+		if !s.opaque {
+			s.fclass = e.fileClass(&s, fam == familyWrite, false, false)
+		}
+		s.restrict = true
+		subs = append(subs, s)
+	}
 	return subs
+}
+
+// argURLSubject adds a fetch of a URL a tool's argument holds, classified
+// as WebFetch's and curl's are (urlClass): a cloud metadata service is a
+// secret read, in any mode; this machine's services ask. Any other host
+// restricts nothing: the tool's own rule decides.
+func (e *Engine) argURLSubject(subs []subject, u string) []subject {
+	if len(subs) >= maxOperands {
+		return subs
+	}
+	h := urlSubject(u)
+	s := subject{family: familyWebFetch, tool: "WebFetch", toolArg: true, kind: toolgate.SubjectPath, restrict: true, n: 1}
+	s.texts[0], s.fclass = h, urlClass(h)
+	return append(subs, s)
+}
+
+// fileURI reports whether s is a file URI ("file:///x", "FILE:/x").
+func fileURI(s string) bool {
+	return len(s) > 5 && strings.EqualFold(s[:5], "file:")
+}
+
+// fileURIPath returns the path a file URI names, as a URL library reads
+// it: the scheme in any case, an empty or "localhost" authority, and
+// percent-escapes decoded ("file://localhost/home/u/%2essh" →
+// "/home/u/.ssh"). ok is false for a text that is no file URI.
+func fileURIPath(s string) (p string, ok bool) {
+	if !fileURI(s) {
+		return "", false
+	}
+	p = s[5:]
+	if rest, ok := strings.CutPrefix(p, "//"); ok {
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			i = len(rest)
+		}
+		if host := rest[:i]; host != "" && !strings.EqualFold(host, "localhost") {
+			return s, true // another machine's file: the text as a path, which matches nothing open
+		}
+		p = rest[i:]
+	}
+	if strings.IndexByte(p, '%') >= 0 {
+		if u, err := url.PathUnescape(p); err == nil {
+			p = u
+		}
+	}
+	return p, true
+}
+
+// fetchURL reports whether s is a URL a fetch tool reaches over the
+// network: an http, https, ftp or ws scheme in any case.
+func fetchURL(s string) bool {
+	i := strings.Index(s, "://")
+	if i <= 0 || i > 5 {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(s[:i])) {
+	case "http", "https", "ftp", "ws", "wss":
+		return true
+	}
+	return false
 }
 
 // maxGlobAlternatives bounds the brace alternatives of one glob argument
@@ -204,7 +342,11 @@ func pathArgName(k string) bool {
 	switch string(argKey(k, &buf)) {
 	case "path", "paths", "filepath", "filepaths", "file", "files", "filename", "notebookpath",
 		"source", "sources", "src", "destination", "dest", "dst", "target", "targetpath",
-		"directory", "dir", "oldpath", "newpath", "frompath", "topath", "sourcepath", "destinationpath":
+		"directory", "dir", "oldpath", "newpath", "frompath", "topath", "sourcepath", "destinationpath",
+		"from", "to", "uri", "uris", "fileuri", "root", "rootpath", "cwd", "workdir", "workingdir", "workingdirectory",
+		"location", "folder", "folderpath", "dirpath", "directorypath", "basedir", "basepath", "projectpath",
+		"output", "outputpath", "outputfile", "outputdir", "outfile", "input", "inputpath", "inputfile",
+		"sourcefile", "sourcedir", "targetfile", "targetdir", "destpath", "destfile", "destdir", "filenames":
 		return true
 	}
 	return false
