@@ -99,6 +99,9 @@ func TestBrowserSuggestions(t *testing.T) {
 	if v := e.final(shell("s2", "x2", "make check")); v != toolgate.Ask {
 		t.Fatalf("before adopting, make check is %s", v)
 	}
+	// The refusal reloads the card; until the proposals built on the
+	// changed document are in, an adoption would carry the old one.
+	b.wait(t, "the card read again", `!document.getElementById('suggestions').hasAttribute('aria-busy')`)
 	b.click(t, row("make *")+" button.adopt")
 	b.wait(t, "adopted", q(row("make *")+" .status")+`?.textContent.startsWith('Adopted')`)
 	doc := string(e.must(200, "GET", "/v1/workspaces/default/rules", nil, nil, "Bearer", e.Admin).body)

@@ -21,6 +21,9 @@ export class Suggestions {
     this.enabled = false;
     this.dismissed = new Set(); // proposals a person set aside on this page
     this.loading = null;
+    this.stale = false;
+    // states holds, by proposal, what its row shows beyond the proposal.
+    this.states = new Map();
   }
 
   /** enable shows the card for admins; others cannot read the audit log. */
@@ -29,40 +32,64 @@ export class Suggestions {
     if (!on) this.box.hidden = true;
   }
 
-  /** load fetches the proposals again and shows them. */
-  async load() {
-    if (!this.enabled) return;
-    if (this.loading) return this.loading;
+  /**
+   * load fetches the proposals again and shows them. A load asked for
+   * while one is under way reads once more after it, since the one under
+   * way may have read before the change that asked; the card is
+   * aria-busy until the last read is shown.
+   */
+  load() {
+    if (!this.enabled) return Promise.resolve();
+    if (this.loading) {
+      this.stale = true;
+      return this.loading;
+    }
+    this.box.setAttribute('aria-busy', 'true');
     this.loading = (async () => {
-      let ps;
-      try {
-        ps = (await api('GET', 'v1/suggestions')).suggestions || [];
-      } catch {
-        return; // the card is a help, not the inbox: keep what it showed
-      } finally {
-        this.loading = null;
-      }
-      this.show(ps);
+      do {
+        this.stale = false;
+        let ps;
+        try {
+          ps = (await api('GET', 'v1/suggestions')).suggestions || [];
+        } catch {
+          continue; // the card is a help, not the inbox: keep what it showed
+        }
+        if (!this.stale) this.show(ps);
+      } while (this.stale);
+      this.loading = null;
+      this.box.removeAttribute('aria-busy');
     })();
     return this.loading;
   }
 
   show(ps) {
     ps = ps.filter((p) => !this.dismissed.has(key(p)));
-    // A refusal stays in view when the proposals are read again (a rules
-    // change that made the adoption fail also reloads the card).
-    const errors = new Map();
-    for (const li of this.list.children) {
-      const err = li.querySelector('.error');
-      if (err && !err.hidden) errors.set(li.dataset.key, err.textContent);
-    }
     const rows = ps.map((p) => this.row(p));
-    for (const li of rows) {
-      const msg = errors.get(li.dataset.key);
-      if (msg) Object.assign(li.querySelector('.error'), { textContent: msg, hidden: false });
+    // What a row showed beyond its proposal (a refusal, an adoption under
+    // way or done) stays when the proposals are read again: a rules change
+    // that made an adoption fail also reloads the card.
+    for (const li of rows) this.paint(li, this.states.get(li.dataset.key));
+    // An adopted proposal is no longer proposed; its row stays until it is
+    // dismissed, so the person sees that it took.
+    const keys = new Set(rows.map((li) => li.dataset.key));
+    const kept = [...this.list.children].filter((li) => !keys.has(li.dataset.key) && this.states.get(li.dataset.key)?.done);
+    clear(this.list).append(...kept, ...rows);
+    this.box.hidden = this.list.children.length === 0;
+  }
+
+  /** mark records what the row of proposal k shows and paints its current row. */
+  mark(k, st) {
+    this.states.set(k, st);
+    for (const li of this.list.children) {
+      if (li.dataset.key === k) this.paint(li, st);
     }
-    clear(this.list).append(...rows);
-    this.box.hidden = ps.length === 0;
+  }
+
+  paint(li, st = {}) {
+    Object.assign(li.querySelector('.error'), { textContent: st.error || '', hidden: !st.error });
+    Object.assign(li.querySelector('.status'), { textContent: st.done || '', hidden: !st.done });
+    for (const b of li.querySelectorAll('button')) b.disabled = Boolean(st.busy || st.done);
+    li.classList.toggle('adopted', Boolean(st.done));
   }
 
   row(p) {
@@ -81,27 +108,23 @@ export class Suggestions {
       h('div', { class: 'row' }, adopt, later),
       err, done);
     adopt.addEventListener('click', async () => {
-      err.hidden = true;
-      adopt.disabled = later.disabled = true;
+      this.mark(k, { busy: true });
       try {
         await api('PUT', `v1/workspaces/${encodeURIComponent(p.workspace)}/rules`, p.document,
           { headers: p.version ? { 'If-Match': JSON.stringify(p.version) } : {} });
       } catch (e) {
-        err.textContent = 'Not adopted: ' + e.message;
-        err.hidden = false;
-        adopt.disabled = later.disabled = false;
+        this.mark(k, { error: 'Not adopted: ' + e.message });
         // The document changed meanwhile: read the proposals again, built
         // on the document as it is now (the refusal stays in view).
         if (e.status === 409) this.load();
         return;
       }
-      li.classList.add('adopted');
-      done.textContent = `Adopted: the rule is now the last rule of workspace ${p.workspace}; such calls run without asking.`;
-      done.hidden = false;
-      setTimeout(() => { this.dismissed.add(k); this.load(); }, 4000);
+      this.mark(k, { done: `Adopted: the rule is now the last rule of workspace ${p.workspace}; such calls run without asking.` });
+      setTimeout(() => { this.dismissed.add(k); this.states.delete(k); this.load(); }, 4000);
     });
     later.addEventListener('click', () => {
       this.dismissed.add(k);
+      this.states.delete(k);
       li.remove();
       this.box.hidden = this.list.children.length === 0;
     });
