@@ -349,13 +349,38 @@ func dynamicWords(words []word) []dynWord {
 // printedParam reports whether a, a word of command name, is a variable's
 // value that the command only prints: an operand of echo whose only
 // expansions are plain parameters ($PATH, "${NAME}") the command line
-// does not assign. It names no file and runs nothing, and its value is
-// the caller's environment's, which the name says: a name that says it
-// holds a secret is a class of its own (secretRef). A variable the line
-// may assign may hold any other's value (X=$GITHUB_TOKEN; for v in $X),
-// and printf's words may be -v NAME.
+// does not assign, each a name that says it holds no secret (plainEnv).
+// It names no file and runs nothing. A variable the line may assign may
+// hold any other's value (X=$GITHUB_TOKEN; for v in $X), and printf's
+// words may be -v NAME.
 func (w *walker) printedParam(name string, a word) bool {
-	return name == "echo" && paramOnly(a.text, func(v string) bool { return !w.assignedVars().has(v) })
+	return name == "echo" && paramOnly(a.text, func(v string) bool { return plainEnv(v) && !w.assignedVars().has(v) })
+}
+
+// plainEnv reports whether an environment variable's name says what it
+// holds and that is no secret: the shell's own, the locale's, a tool
+// chain's directories, a CI run's names of its repository. Any other
+// name may hold a credential no pattern of secretName knows
+// (DATABASE_URL, MYSQL_PWD, SENTRY_DSN), so printing it stays asked.
+func plainEnv(n string) bool {
+	if secretName(n) {
+		return false
+	}
+	switch n {
+	case "PATH", "HOME", "SHELL", "USER", "LOGNAME", "PWD", "OLDPWD", "LANG", "LANGUAGE", "TZ", "TERM",
+		"EDITOR", "VISUAL", "PAGER", "HOSTNAME", "HOSTTYPE", "OSTYPE", "MACHTYPE", "TMPDIR", "SHLVL",
+		"COLUMNS", "LINES", "UID", "EUID", "PPID", "BASHPID", "BASH_VERSION", "RANDOM", "SECONDS", "LINENO",
+		"GOPATH", "GOROOT", "GOOS", "GOARCH", "GOBIN", "GOFLAGS", "GOCACHE", "GOMODCACHE", "JAVA_HOME",
+		"PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX", "NODE_ENV", "CARGO_HOME", "RUSTUP_HOME", "NVM_DIR",
+		"MANPATH", "DISPLAY", "CI":
+		return true
+	}
+	for _, p := range [...]string{"LC_", "XDG_", "GITHUB_", "RUNNER_"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // paramOnly reports whether the only expansions in a word's source form
