@@ -1398,11 +1398,10 @@ func (e *Engine) fileClass(s *subject, write, del, recursive bool) shell.ClassRi
 			}
 			p = abs
 		}
-		lookup := sensitive.Lookup
-		if s.toolArg {
-			lookup = sensitive.LookupExact // an MCP tool's path: no allocation
-		}
-		ent, ok := lookup(p, e.home)
+		// Folded for case (".Claude/settings.json") for every tool's path:
+		// Lookup allocates only for a path with capitals that matches no
+		// entry as written.
+		ent, ok := sensitive.Lookup(p, e.home)
 		if !ok {
 			continue
 		}

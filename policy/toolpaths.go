@@ -24,108 +24,127 @@ import (
 // same: the agent writes the arguments, and one named "repo" would
 // otherwise carry ~/.ssh/id_rsa past the check.
 func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
-	return e.argSubjects(subs, c, c.Args, writerToolName(c.Tool), fileSearchToolName(c.Tool), 0)
-}
-
-// maxArgDepth bounds how deep argSubjects looks into nested arguments
-// ({"file": {"path": …}}, {"edits": [{"path": …}]}).
-const maxArgDepth = 3
-
-// maxArgKeys bounds the arguments of one object argSubjects checks one by
-// one; one with more such arguments is an opaque read (it asks).
-const maxArgKeys = 16
-
-// argSubjects adds the subjects of one object of a tool's arguments (the
-// call's, or one nested in it): each path argument (by name or by the
-// tool's schema) and each file URI, whatever its argument's name, is a
-// file subject; each glob argument names the files it may match; each
-// URL is a fetch, classified as curl's URL operand is; an object or a
-// list of objects is looked into, as the server reads it.
-func (e *Engine) argSubjects(subs []subject, c *toolgate.Call, args map[string]any, writes, search bool, depth int) []subject {
-	var buf [maxArgKeys]string
-	keys := buf[:0]
-	for k, v := range args {
-		if !argOfInterest(c, k, v, search, depth) {
-			continue
-		}
-		if len(keys) == len(buf) {
-			s := subject{family: familyRead, tool: canonicalTool(familyRead), toolArg: true, kind: toolgate.SubjectRead, opaque: true, n: 1}
-			s.texts[0] = k
-			return append(subs, s)
-		}
-		keys = append(keys, k)
-	}
-	if len(keys) == 0 {
-		return subs
-	}
-	slices.Sort(keys) // map order is random; the decision's is not
+	writes, search := writerToolName(c.Tool), fileSearchToolName(c.Tool)
 	root := ""
-	for _, k := range keys {
-		if v, ok := args[k].(string); ok && isPathArg(c, k) && root == "" {
-			root = v // a glob argument is relative to the path searched
+	for k, v := range c.Args {
+		if s, ok := v.(string); ok && isPathArg(c, k) && (root == "" || s < root) {
+			root = s // a glob argument is relative to the path searched
 		}
 	}
-	for _, k := range keys {
-		isPath, isGlob := isPathArg(c, k), globArgName(k, search)
-		one := func(v any) {
-			switch v := v.(type) {
-			case string:
-				switch {
-				case isPath && fetchURL(v):
-					subs = e.argURLSubject(subs, v) // a tool that takes a path or a URL
-				case isPath:
-					subs = e.argPathSubjects(subs, v, c.Cwd, writes)
-				case isGlob:
-					subs = e.globSubjects(subs, v, root, c.Cwd, true)
-				default:
-					if p, ok := fileURIPath(v); ok {
-						subs = e.argPathSubjects(subs, p, c.Cwd, writes)
-					} else if fetchURL(v) {
-						subs = e.argURLSubject(subs, v)
-					}
-				}
-			case map[string]any:
-				if depth < maxArgDepth {
-					subs = e.argSubjects(subs, c, v, writes, search, depth+1)
-				}
+	// The arguments are walked depth first with a stack of their own, not
+	// by recursion: the subjects stay on the caller's stack.
+	var w argWalk
+	w.pushObject(c, c.Args, search, 0)
+	for w.n > 0 {
+		w.n--
+		it := w.items[w.n]
+		switch v := it.v.(type) {
+		case string:
+			isPath := isPathArg(c, it.k)
+			switch {
+			case isPath && fetchURL(v):
+				subs = e.argURLSubject(subs, v) // a tool that takes a path or a URL
+			case isPath:
+				subs = e.argPathSubjects(subs, v, c.Cwd, writes)
+			case globArgName(it.k, search):
+				subs = e.globSubjects(subs, v, root, c.Cwd, true)
+			case fileURI(v):
+				subs = e.argPathSubjects(subs, v, c.Cwd, writes)
+			case fetchURL(v):
+				subs = e.argURLSubject(subs, v)
+			}
+		case map[string]any:
+			w.pushObject(c, v, search, it.depth+1)
+		case []any:
+			for i := len(v) - 1; i >= 0; i-- {
+				w.push(it.k, v[i], it.depth+1)
 			}
 		}
-		if list, ok := args[k].([]any); ok {
-			for _, x := range list {
-				one(x)
-			}
-		} else {
-			one(args[k])
-		}
+	}
+	if w.over != "" && len(subs) < maxOperands {
+		// Nested deeper, or wider, than the walk holds: a read of files
+		// nobody can name (it asks).
+		s := subject{family: familyRead, tool: canonicalTool(familyRead), toolArg: true, kind: toolgate.SubjectRead, opaque: true, n: 1}
+		s.texts[0] = w.over
+		subs = append(subs, s)
 	}
 	return subs
 }
 
+// maxArgDepth bounds how deep the walk of a tool's arguments looks into
+// nested ones ({"file": {"path": …}}, {"edits": [{"path": …}]}).
+const maxArgDepth = 8
+
+// maxArgKeys bounds the arguments of one object sorted before they are
+// checked; an object with more is checked all the same, in map order.
+const maxArgKeys = 16
+
+// argItem is one argument value still to check: its argument's name (a
+// list's items keep their list's), the value, and how deeply it nests.
+type argItem struct {
+	k     string
+	v     any
+	depth int
+}
+
+// argWalk is the stack of a walk over a tool's arguments; over names an
+// argument left unchecked because the walk was too deep or too wide.
+type argWalk struct {
+	items [64]argItem
+	n     int
+	over  string
+}
+
+func (w *argWalk) push(k string, v any, depth int) {
+	switch {
+	case depth > maxArgDepth || w.n == len(w.items):
+		if w.over == "" {
+			w.over = k
+		}
+	default:
+		w.items[w.n] = argItem{k, v, depth}
+		w.n++
+	}
+}
+
+// pushObject pushes the arguments of one object that may name a file or
+// a URL (argOfInterest), sorted so that the first pops first: map order
+// is random; the decision's is not.
+func (w *argWalk) pushObject(c *toolgate.Call, args map[string]any, search bool, depth int) {
+	var buf [maxArgKeys]string
+	keys := buf[:0]
+	for k, v := range args {
+		if !argOfInterest(c, k, v, search) {
+			continue
+		}
+		if len(keys) == len(buf) {
+			for k, v := range args {
+				if argOfInterest(c, k, v, search) {
+					w.push(k, v, depth)
+				}
+			}
+			return
+		}
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i := len(keys) - 1; i >= 0; i-- {
+		w.push(keys[i], args[keys[i]], depth)
+	}
+}
+
 // argOfInterest reports whether argument k (value v) may name a file or a
 // URL: by its name, or by its value (a file URI, an http URL, an object
-// or list nested within the depth argSubjects looks).
-func argOfInterest(c *toolgate.Call, k string, v any, search bool, depth int) bool {
+// or a list, which argSubjects looks into).
+func argOfInterest(c *toolgate.Call, k string, v any, search bool) bool {
 	if isPathArg(c, k) || globArgName(k, search) {
 		return true
 	}
 	switch v := v.(type) {
 	case string:
 		return fileURI(v) || fetchURL(v)
-	case map[string]any:
-		return depth < maxArgDepth
-	case []any:
-		for _, x := range v {
-			switch x := x.(type) {
-			case string:
-				if fileURI(x) || fetchURL(x) {
-					return true
-				}
-			case map[string]any:
-				if depth < maxArgDepth {
-					return true
-				}
-			}
-		}
+	case map[string]any, []any:
+		return true
 	}
 	return false
 }
