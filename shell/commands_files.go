@@ -16,6 +16,11 @@ func writeValue(names ...string) optEffect { return optEffect{names: names, file
 func patternBy(names ...string) optEffect  { return optEffect{names: names, pattern: true} }
 
 var (
+	// goOutput is go build's and go test's -o: the binary written.
+	goOutput = &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o")}}
+	// makeFiles is make's -C: the directory whose makefile's recipes
+	// run there, writing in it.
+	makeFiles   = &cmdSpec{shortVal: "C", long: []string{"directory="}, opts: []optEffect{writeValue("-C", "--directory")}}
 	readSimple  = &cmdSpec{files: readAll}
 	writeSimple = &cmdSpec{files: writeAll}
 	grepFiles   = &cmdSpec{files: readAll, shortVal: "efmABCdD", numeric: true, pattern: true,
@@ -123,7 +128,16 @@ func fileCommands() map[string]*cmdSpec {
 		"rustc": {files: readAll, probe: true, shortVal: "oLlCAWDFg", long: []string{"crate-type=", "crate-name=", "edition=", "emit=", "out-dir=", "target=", "cfg=", "cap-lints=", "explain=", "print=", "extern=", "sysroot=", "error-format=", "json=", "color="},
 			opts: []optEffect{writeValue("-o"), {names: []string{"--out-dir"}, file: fileDir}}},
 		"tcpdump": {files: noFiles, probe: true, opts: []optEffect{writeValue("-w"), readValue("-F", "-r")}},
-		"gcc":     compiler, "cc": compiler, "g++": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
+		// Builders: where an output option puts the build is a write
+		// (go build -o ~/.local/bin/git, hugo -d ~, make -C ~ clean), so
+		// a build outside the project asks as any write there does.
+		"go": {files: bySub, subs: subcommands{{"build", goOutput}, {"test", goOutput}}},
+		"mkdocs": {files: bySub, subs: subcommands{{"build", &cmdSpec{shortVal: "dfa", long: []string{"site-dir=", "config-file=", "theme="},
+			opts: []optEffect{writeValue("-d", "--site-dir")}}}}},
+		"hugo": {shortVal: "dscbtep", long: []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
+			opts: []optEffect{writeValue("-d", "--destination")}},
+		"make": makeFiles, "gmake": makeFiles,
+		"gcc": compiler, "cc": compiler, "g++": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
 		"aria2c": {files: noFiles, shortVal: "idoxsjk", long: []string{"input-file=", "dir=", "out="}, opts: []optEffect{readValue("-i", "--input-file")}},
 		"column": {files: readAll, shortVal: "csoNRHEWdl", long: []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="}},
 		"date":   {files: noFiles, shortVal: "dfr", long: []string{"date=", "file=", "reference="}, opts: []optEffect{readValue("-f", "--file")}},

@@ -745,10 +745,11 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gmake", &sharedSpec54},
 	{"go", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec10}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}, {"env", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}},
-		read: &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
+		subs:  subcommands{{"install", &sharedSpec10}, {"build", &sharedSpec55}, {"test", &sharedSpec55}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}, {"env", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}},
+		files: bySub,
+		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 	}},
-	{"goenv", &sharedSpec55},
+	{"goenv", &sharedSpec56},
 	{"golangci-lint", &sharedSpec9},
 	{"gpasswd", &cmdSpec{
 		class:  "privilege-escalation",
@@ -784,7 +785,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
-	{"gunzip", &sharedSpec56},
+	{"gunzip", &sharedSpec57},
 	{"gvim", &sharedSpec39},
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -812,7 +813,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec57}, {"delete", &sharedSpec57}, {"del", &sharedSpec57}, {"un", &sharedSpec57}, {"install", &sharedSpec58}, {"upgrade", &sharedSpec58}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec21}, {"dependency", &sharedSpec21}},
+		subs:   subcommands{{"uninstall", &sharedSpec58}, {"delete", &sharedSpec58}, {"del", &sharedSpec58}, {"un", &sharedSpec58}, {"install", &sharedSpec59}, {"upgrade", &sharedSpec59}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec21}, {"dependency", &sharedSpec21}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 	}},
@@ -832,9 +833,9 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		rare: &rareSpec{dashOperand: historyOffset},
 	}},
-	{"hive", &sharedSpec59},
+	{"hive", &sharedSpec60},
 	{"host", &sharedSpec27},
-	{"hostname", &sharedSpec60},
+	{"hostname", &sharedSpec61},
 	{"hostnamectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
@@ -842,7 +843,7 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 	}},
 	{"htop", &sharedSpec9},
-	{"http", &sharedSpec61},
+	{"http", &sharedSpec62},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -859,8 +860,15 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec61},
-	{"hugo", &sharedSpec62},
+	{"https", &sharedSpec62},
+	{"hugo", &cmdSpec{
+		long:     []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
+		shortVal: "dscbtep",
+		opts:     []optEffect{{names: []string{"-d", "--destination"}, file: fileWrite}},
+		probe:    true,
+		fileOpts: true,
+		read:     &readSpec{about: []string{"version"}},
+	}},
 	{"hwinfo", &sharedSpec3},
 	{"iconv", &cmdSpec{
 		long:     []string{"from-code=", "to-code=", "output="},
@@ -945,7 +953,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec62},
+	{"k9s", &sharedSpec68},
 	{"kill", &cmdSpec{
 		opts: []optEffect{{names: []string{"-1"}, operand: true, class: "destructive", why: "signals every process the user may signal"}, {operand: true, match: parentProcess, class: "destructive", why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"}, {names: []string{"1"}, operand: true, class: "destructive", why: "signals init, which stops the machine"}},
 		rare: &rareSpec{dashOperand: killPID},
@@ -965,11 +973,11 @@ var commandTable = [...]namedSpec{
 	{"kubectl", &cmdSpec{
 		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec66}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
 		effect: EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, dashdash: true, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec69, operands: 1, dashdash: true, remote: true}}},
 		read:   &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec69},
-	{"kubens", &sharedSpec69},
+	{"kubectx", &sharedSpec70},
+	{"kubens", &sharedSpec70},
 	{"kubeval", &sharedSpec3},
 	{"last", &sharedSpec3},
 	{"latex", &sharedSpec38},
@@ -999,8 +1007,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec70},
-	{"linux64", &sharedSpec70},
+	{"linux32", &sharedSpec71},
+	{"linux64", &sharedSpec71},
 	{"live-server", &sharedSpec24},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -1083,9 +1091,9 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec71},
+	{"mariadb", &sharedSpec72},
 	{"markdownlint", &sharedSpec9},
-	{"mawk", &sharedSpec72},
+	{"mawk", &sharedSpec73},
 	{"md5sum", &sharedSpec14},
 	{"mdfind", &sharedSpec3},
 	{"mdls", &sharedSpec3},
@@ -1110,15 +1118,19 @@ var commandTable = [...]namedSpec{
 		shortVal: "m",
 		files:    writeAll,
 	}},
-	{"mkdocs", &sharedSpec9},
+	{"mkdocs", &cmdSpec{
+		subs:  subcommands{{"build", &cmdSpec{long: []string{"site-dir=", "config-file=", "theme="}, shortVal: "dfa", opts: []optEffect{{names: []string{"-d", "--site-dir"}, file: fileWrite}}, fileOpts: true}}},
+		files: bySub,
+		probe: true,
+	}},
 	{"modprobe", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mongo", &sharedSpec73},
-	{"mongosh", &sharedSpec73},
+	{"mongo", &sharedSpec74},
+	{"mongosh", &sharedSpec74},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1143,7 +1155,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"mvn", &sharedSpec22},
 	{"mypy", &sharedSpec9},
-	{"mysql", &sharedSpec71},
+	{"mysql", &sharedSpec72},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1152,15 +1164,15 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec72},
-	{"nc", &sharedSpec74},
-	{"ncat", &sharedSpec74},
+	{"nawk", &sharedSpec73},
+	{"nc", &sharedSpec75},
+	{"ncat", &sharedSpec75},
 	{"neofetch", &sharedSpec3},
 	{"nerdctl", &cmdSpec{
 		subs:   subcommands{{"run", &sharedSpec28}, {"create", &sharedSpec28}},
 		effect: EffectRuns,
 	}},
-	{"netcat", &sharedSpec74},
+	{"netcat", &sharedSpec75},
 	{"netlify", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}},
 		probe: true,
@@ -1215,19 +1227,19 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec75}},
+		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec76}},
 		probe: true,
 	}},
 	{"nocache", &sharedSpec11},
 	{"node", &sharedSpec22},
 	{"nohup", &sharedSpec11},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec75}, {"node", &sharedSpec75}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec76}, {"node", &sharedSpec76}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec76}, {"x", &sharedSpec76}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec77}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec77}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec33}, {"version", &sharedSpec66}, {"audit", &sharedSpec66}},
+		subs: subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec77}, {"x", &sharedSpec77}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec78}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec78}, {"publish", &sharedSpec17}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec33}, {"version", &sharedSpec66}, {"audit", &sharedSpec66}},
 		read: &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
 	}},
 	{"nproc", &sharedSpec3},
@@ -1259,7 +1271,7 @@ var commandTable = [...]namedSpec{
 	{"objdump", &sharedSpec3},
 	{"oc", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, dashdash: true, remote: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec69, operands: 1, dashdash: true, remote: true}}},
 	}},
 	{"ocaml", &sharedSpec67},
 	{"oci", &cmdSpec{
@@ -1286,7 +1298,7 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec78}},
+		subs:  subcommands{{"install", &sharedSpec79}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec3},
@@ -1325,9 +1337,9 @@ var commandTable = [...]namedSpec{
 	{"pdftex", &sharedSpec38},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec79}, {sub: []string{"stat"}, opts: &sharedSpec79}, {sub: []string{"trace"}, opts: &sharedSpec79}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec80}, {sub: []string{"stat"}, opts: &sharedSpec80}, {sub: []string{"trace"}, opts: &sharedSpec80}}},
 	}},
-	{"perl", &sharedSpec80},
+	{"perl", &sharedSpec81},
 	{"pgrep", &sharedSpec3},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1347,8 +1359,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ping", &sharedSpec27},
 	{"ping6", &sharedSpec27},
-	{"pip", &sharedSpec81},
-	{"pip3", &sharedSpec81},
+	{"pip", &sharedSpec82},
+	{"pip3", &sharedSpec82},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
@@ -1366,7 +1378,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec78}, {"add", &sharedSpec78}},
+		subs:  subcommands{{"install", &sharedSpec79}, {"add", &sharedSpec79}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1375,7 +1387,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec82}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec66}},
+		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec83}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec66}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
@@ -1394,7 +1406,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec83},
+	{"powershell", &sharedSpec84},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1402,7 +1414,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec84},
+	{"presto", &sharedSpec85},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 	}},
@@ -1413,8 +1425,8 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 	}},
 	{"protoc", &sharedSpec9},
-	{"proxychains", &sharedSpec85},
-	{"proxychains4", &sharedSpec85},
+	{"proxychains", &sharedSpec86},
+	{"proxychains4", &sharedSpec86},
 	{"ps", &sharedSpec3},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output=", "set=", "variable="},
@@ -1438,14 +1450,14 @@ var commandTable = [...]namedSpec{
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec3},
-	{"pwsh", &sharedSpec83},
+	{"pwsh", &sharedSpec84},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec86},
-	{"python3", &sharedSpec86},
-	{"pzstd", &sharedSpec87},
+	{"python", &sharedSpec87},
+	{"python3", &sharedSpec87},
+	{"pzstd", &sharedSpec88},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1453,7 +1465,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"rar", &sharedSpec1},
-	{"rbenv", &sharedSpec55},
+	{"rbenv", &sharedSpec56},
 	{"rc-update", &cmdSpec{
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
@@ -1518,8 +1530,8 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec88},
-	{"route", &sharedSpec60},
+	{"rmdir", &sharedSpec89},
+	{"route", &sharedSpec61},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1532,7 +1544,7 @@ var commandTable = [...]namedSpec{
 		files:    syncKind,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec80},
+	{"ruby", &sharedSpec81},
 	{"ruff", &sharedSpec9},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
@@ -1571,7 +1583,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 	}},
 	{"scala", &sharedSpec67},
-	{"scc", &sharedSpec89},
+	{"scc", &sharedSpec90},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}, {names: []string{"-S"}, exec: true, cluster: true}},
@@ -1586,7 +1598,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}, shortVal: "cIOBlmto", wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}}, operands: 1, optScript: []string{"-c", "--command"}}}},
 	}},
-	{"sdiff", &sharedSpec89},
+	{"sdiff", &sharedSpec90},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -1717,7 +1729,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec59},
+	{"spark-sql", &sharedSpec60},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
@@ -1820,7 +1832,7 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec90},
+	{"sudoedit", &sharedSpec91},
 	{"sum", &sharedSpec19},
 	{"sw_vers", &sharedSpec3},
 	{"swaks", &sharedSpec44},
@@ -1832,7 +1844,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec3},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &sharedSpec91}, {"disable", &sharedSpec91}, {"kill", &sharedSpec91}, {"mask", &sharedSpec91}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec92}, {"disable", &sharedSpec92}, {"kill", &sharedSpec92}, {"mask", &sharedSpec92}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -1881,13 +1893,13 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec90},
+	{"tee", &sharedSpec91},
 	{"telnet", &sharedSpec43},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec92}, {"apply", &sharedSpec93}, {"state", &sharedSpec94}, {"workspace", &sharedSpec95}},
+		subs: subcommands{{"destroy", &sharedSpec93}, {"apply", &sharedSpec94}, {"state", &sharedSpec95}, {"workspace", &sharedSpec96}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
-	{"terragrunt", &sharedSpec96},
+	{"terragrunt", &sharedSpec97},
 	{"test", &sharedSpec3},
 	{"tex", &sharedSpec38},
 	{"tflint", &sharedSpec9},
@@ -1918,9 +1930,9 @@ var commandTable = [...]namedSpec{
 	{"tldr", &sharedSpec3},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec97, script: true}, {sub: []string{"new"}, opts: &sharedSpec97, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"neww"}, opts: &sharedSpec97, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec97, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec97, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec97, script: true}, {sub: []string{"popup"}, opts: &sharedSpec97, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec98, script: true}, {sub: []string{"run"}, opts: &sharedSpec98, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec99, keys: true}, {sub: []string{"send"}, opts: &sharedSpec99, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec98, script: true}, {sub: []string{"new"}, opts: &sharedSpec98, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec98, script: true}, {sub: []string{"neww"}, opts: &sharedSpec98, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec98, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec98, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec98, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec98, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec98, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec98, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec98, script: true}, {sub: []string{"popup"}, opts: &sharedSpec98, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec99, script: true}, {sub: []string{"run"}, opts: &sharedSpec99, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec100, keys: true}, {sub: []string{"send"}, opts: &sharedSpec100, keys: true}}},
 	}},
-	{"tofu", &sharedSpec96},
+	{"tofu", &sharedSpec97},
 	{"tokei", &sharedSpec3},
 	{"toolbox", &cmdSpec{
 		probe: true,
@@ -1954,7 +1966,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec84},
+	{"trino", &sharedSpec85},
 	{"true", &sharedSpec3},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -1979,7 +1991,7 @@ var commandTable = [...]namedSpec{
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
-	{"ulimit", &sharedSpec60},
+	{"ulimit", &sharedSpec61},
 	{"umount", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
@@ -2013,7 +2025,7 @@ var commandTable = [...]namedSpec{
 		files:    pairKind,
 		readOnly: true,
 	}},
-	{"unlink", &sharedSpec88},
+	{"unlink", &sharedSpec89},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2034,7 +2046,7 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".lzma"},
 	}},
-	{"unpigz", &sharedSpec56},
+	{"unpigz", &sharedSpec57},
 	{"unset", &sharedSpec25},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
@@ -2098,10 +2110,10 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec3},
 	{"uv", &cmdSpec{
-		subs: subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec100}, {"download", &sharedSpec101}, {"config", &sharedSpec102}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &sharedSpec103}}}}, {"add", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"tree", &sharedSpec2}},
+		subs: subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec101}, {"download", &sharedSpec102}, {"config", &sharedSpec103}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &sharedSpec104}}}}, {"add", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"tree", &sharedSpec2}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}}},
 	}},
-	{"uvx", &sharedSpec103},
+	{"uvx", &sharedSpec104},
 	{"vagrant", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}}},
@@ -2199,7 +2211,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"xelatex", &sharedSpec38},
 	{"xetex", &sharedSpec38},
-	{"xh", &sharedSpec61},
+	{"xh", &sharedSpec62},
 	{"xhs", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		effect: EffectNetwork,
@@ -2234,7 +2246,7 @@ var commandTable = [...]namedSpec{
 	{"xzcat", &sharedSpec14},
 	{"yamllint", &sharedSpec3},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec41}, {"config", &sharedSpec82}, {"list", &sharedSpec2}, {"info", &sharedSpec2}, {"why", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs: subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec17}, {"npm", &sharedSpec41}, {"config", &sharedSpec83}, {"list", &sharedSpec2}, {"info", &sharedSpec2}, {"why", &sharedSpec2}, {"outdated", &sharedSpec2}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
@@ -2259,7 +2271,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec62},
+	{"zig", &sharedSpec68},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -2270,7 +2282,7 @@ var commandTable = [...]namedSpec{
 	{"zipinfo", &sharedSpec3},
 	{"zless", &sharedSpec19},
 	{"zmore", &sharedSpec19},
-	{"zstd", &sharedSpec87},
+	{"zstd", &sharedSpec88},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -2927,16 +2939,23 @@ var sharedSpec53 = cmdSpec{
 var sharedSpec54 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
-	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
+	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}, {names: []string{"-C", "--directory"}, file: fileWrite}},
+	fileOpts: true,
 	rare:     &rareSpec{analyse: makeCommands},
 }
 
 var sharedSpec55 = cmdSpec{
+	shortVal: "o",
+	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}},
+	fileOpts: true,
+}
+
+var sharedSpec56 = cmdSpec{
 	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -2947,40 +2966,35 @@ var sharedSpec56 = cmdSpec{
 	rare:       &rareSpec{suffix: ".gz"},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
 	effect:   EffectNetwork,
 	probe:    true,
 	fileOpts: true,
-}
-
-var sharedSpec62 = cmdSpec{
-	probe: true,
-	read:  &readSpec{about: []string{"version"}},
 }
 
 var sharedSpec63 = cmdSpec{
@@ -3009,26 +3023,31 @@ var sharedSpec67 = cmdSpec{
 }
 
 var sharedSpec68 = cmdSpec{
+	probe: true,
+	read:  &readSpec{about: []string{"version"}},
+}
+
+var sharedSpec69 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -3036,91 +3055,91 @@ var sharedSpec71 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}, readSQL: []string{"-e", "--execute"}},
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec81 = cmdSpec{
-	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &sharedSpec100}, {"download", &sharedSpec101}, {"config", &sharedSpec102}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
-}
-
 var sharedSpec82 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec77}, {"get", &sharedSpec2}, {"list", &sharedSpec2}},
+	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
+	subs: subcommands{{"install", &sharedSpec101}, {"download", &sharedSpec102}, {"config", &sharedSpec103}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
 }
 
 var sharedSpec83 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec78}, {"get", &sharedSpec2}, {"list", &sharedSpec2}},
+}
+
+var sharedSpec84 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec86 = cmdSpec{
+var sharedSpec87 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec88 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3130,84 +3149,84 @@ var sharedSpec87 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec89 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
-var sharedSpec96 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec92}, {"apply", &sharedSpec93}, {"state", &sharedSpec94}, {"workspace", &sharedSpec95}},
+var sharedSpec97 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec93}, {"apply", &sharedSpec94}, {"state", &sharedSpec95}, {"workspace", &sharedSpec96}},
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec100 = cmdSpec{
+var sharedSpec101 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	long:   []string{"from=", "with="},
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 	effect: EffectWrites | EffectNetwork,

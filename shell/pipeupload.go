@@ -150,8 +150,9 @@ var (
 
 // readsFiles reports whether the tables say which files a command reads
 // or writes (cat, tar, gzip, grep): what it prints is made of those files
-// or of its input.
+// or of its input. A command whose subcommands say (git, go) may print
+// anything.
 func readsFiles(name string) bool {
 	s := commandSpec(name)
-	return s != nil && s.files != noFiles
+	return s != nil && s.files != noFiles && s.files != bySub
 }
