@@ -926,6 +926,11 @@ func (e *Engine) shellSubjects(c *toolgate.Call, env *Env, spec ToolSpec, base s
 		if pattern {
 			s = e.patternSubject(fb, kind, f.Path, c.Cwd, f.Dir, f.HidesDots)
 			s.fclass = e.patternClass(&s, f.Write, f.Delete, f.Recursive)
+			if s.fclass.Class == "" && a.NoCaseGlob {
+				// Where case may not count ("~/.SSH/*"), the rules'
+				// spellings say nothing of what the glob reaches.
+				s.fclass, s.maybe = unknownClass(&f)
+			}
 		} else if !f.Static || f.Glob || strings.ContainsAny(f.Path, "$`") {
 			// Only known when the command runs (an expansion or a glob):
 			// allow rules cannot vouch for it.

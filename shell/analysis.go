@@ -25,6 +25,11 @@ type Analysis struct {
 	// runs). Then no File has HidesDots, and a glob operand may reach
 	// .git and .env.
 	DotGlob bool
+	// NoCaseGlob is set when the script may make bash's globs match
+	// regardless of case (shopt -s nocaseglob, zsh's NO_CASE_GLOB, or
+	// what DotGlob cannot see either): "~/.SSH/*" may then be
+	// ~/.ssh's files, and a glob operand is compared with no rule.
+	NoCaseGlob bool
 }
 
 // Unprefixable reports whether the script contains a construct that no

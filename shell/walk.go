@@ -1095,6 +1095,7 @@ func (w *walker) finish(src string) {
 			}
 		}
 	}
+	w.res.NoCaseGlob = w.caseGlob(src)
 	if w.dotGlob(src) {
 		w.res.DotGlob = true
 		for i := range w.res.Files {
@@ -1202,10 +1203,27 @@ func bashBuiltin(name string) bool {
 // runs; or it sources a file, runs eval or an opaque command, whose
 // options are not seen.
 func (w *walker) dotGlob(src string) bool {
-	names := func(s string) bool {
-		s = strings.ReplaceAll(strings.ToLower(s), "_", "")
+	return w.globOption(src, func(s string) bool {
 		return strings.Contains(s, "dotglob") || strings.Contains(s, "globdots") ||
 			strings.Contains(s, "globignore") || strings.Contains(s, "bashopts")
+	})
+}
+
+// caseGlob reports whether the script may make a glob match regardless
+// of case (Analysis.NoCaseGlob): bash's nocaseglob, zsh's CASE_GLOB or
+// NO_CASE_GLOB, BASHOPTS, however spelled, or what dotGlob cannot see.
+func (w *walker) caseGlob(src string) bool {
+	return w.globOption(src, func(s string) bool {
+		return strings.Contains(s, "caseglob") || strings.Contains(s, "bashopts")
+	})
+}
+
+// globOption reports whether the script may set a glob option named as
+// names says (given a word lower-cased, without "_"), or one it cannot
+// see.
+func (w *walker) globOption(src string, is func(string) bool) bool {
+	names := func(s string) bool {
+		return is(strings.ReplaceAll(strings.ToLower(s), "_", ""))
 	}
 	if names(src) {
 		return true
