@@ -706,12 +706,20 @@ func (e *Engine) pathSubjects(subs []subject, c *toolgate.Call, spec ToolSpec, b
 		}
 	}
 	switch spec.Kind {
-	case KindGrep:
-		// Grep's glob picks the files searched, at any depth.
+	case KindGrep, KindRead:
+		// Grep's glob picks the files searched, at any depth; so does a
+		// reader's include (read_many_files), one glob or a list.
 		root, _ := c.Args["path"].(string)
 		for _, k := range [...]string{"glob", "include"} {
-			if g, ok := c.Args[k].(string); ok {
+			switch g := c.Args[k].(type) {
+			case string:
 				subs = e.globSubjects(subs, g, root, c.Cwd, true)
+			case []any:
+				for _, x := range g {
+					if g, ok := x.(string); ok {
+						subs = e.globSubjects(subs, g, root, c.Cwd, true)
+					}
+				}
 			}
 		}
 	case KindGlob:
