@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"golang.org/x/net/idna"
 )
 
 // HostKind is what a URL's host reaches, as far as its spelling says.
@@ -32,7 +34,8 @@ var metadataAddrs = [...]string{"100.100.100.200", "fd00:ec2::254", "fd00:ec2::2
 // libraries run): tabs and line breaks anywhere are dropped, the scheme
 // is any case, a special scheme's slashes may be any number of '/' or
 // '\' (`http:\\h\`, "http:/h"), and a host's percent-escapes are
-// decoded ("%31%36%39.254.169.254"). A word without a scheme is read as
+// decoded ("%31%36%39.254.169.254") and its compatibility forms mapped
+// (UTS 46, "ｌｏｃａｌｈｏｓｔ"). A word without a scheme is read as
 // curl reads it: a host, then a path.
 func URLHost(u string) string {
 	if strings.ContainsAny(u, "\t\n\r") {
@@ -68,7 +71,25 @@ func URLHost(u string) string {
 	} else if i := strings.LastIndexByte(u, ':'); i >= 0 {
 		u = u[:i]
 	}
+	if !isASCII(u) {
+		// UTS 46 maps full-width digits, ideographic full stops and other
+		// compatibility forms to ASCII before the host is read as an
+		// address: "１６９。２５４。１６９。２５４" is 169.254.169.254.
+		if h, err := idna.Lookup.ToASCII(u); err == nil {
+			u = h
+		}
+	}
 	return strings.TrimSuffix(strings.ToLower(u), ".")
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // specialScheme reports whether a URL scheme is one a WHATWG parser

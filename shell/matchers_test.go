@@ -123,6 +123,11 @@ func TestClassifyHost(t *testing.T) {
 		{`http:\\169.254.169.254\`, HostMetadata},
 		{"HTTP://169.254.\t169.254/", HostMetadata},
 		{" http://localhost./", HostLoopback},
+		{"http://１６９。２５４。１６９。２５４/", HostMetadata},
+		{"http://①⑥⑨.254.169.254/", HostMetadata},
+		{"http://ｍｅｔａｄａｔａ.google.internal/", HostMetadata},
+		{"http://ＬＯＣＡＬＨＯＳＴ:7070/", HostLoopback},
+		{"https://bücher.example/", HostRemote},
 		{"localhost:8080/x", HostLoopback},
 		{"https://go.dev/doc", HostRemote},
 		{"http://169.254.169.254.nip.io/", HostRemote}, // a name: not resolved
