@@ -630,7 +630,7 @@ func riskCommands() map[string]*cmdSpec {
 		"pulumi": {subs: subcommands{{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the stack's infrastructure"}},
 			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}}}},
 		"helm": {effect: EffectNetwork, subs: subcommands{{"uninstall", helmDelete}, {"delete", helmDelete}, {"del", helmDelete}, {"un", helmDelete},
-			{"install", helmInstall}, {"upgrade", helmInstall}, {"template", helmInstall}}},
+			{"install", helmInstall}, {"upgrade", helmInstall}, {"template", helmInstall}, {"push", publish}}},
 		"kubectl": {effect: EffectNetwork, subs: subcommands{
 			{"delete", &cmdSpec{class: ClassDestructive, why: "deletes cluster resources"}},
 			{"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}}},
@@ -732,19 +732,29 @@ func riskCommands() map[string]*cmdSpec {
 		// Supply chain: installers given a URL, a git remote or another index.
 		"pip": pipSpec(), "pip3": pipSpec(), "pipx": {subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--spec")}, {"run", supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}}},
 		"uv": {subs: subcommands{{"pip", pipSpec()}, {"tool", &cmdSpec{subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--from", "--with")}, {"run", uvToolRun()}}}},
-			{"add", supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}}},
+			{"add", supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}, {"publish", publish}}},
 		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
 			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"set", npmConfigSet},
 			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}}}},
 		"npx":   npxSpec(),
 		"uvx":   uvToolRun(),
-		"pnpm":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
+		"pnpm":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"publish", publish}}},
 		"yarn":  {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
-		"bun":   {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}}},
+		"bun":   {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}, {"publish", publish}}},
 		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}}},
 		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}}},
 		"go":    {subs: subcommands{{"install", supplyInstall(nil, "")}}},
-		"brew":  {subs: subcommands{{"install", supplyInstall(nil, "")}, {"tap", supplyInstall(nil, "")}}},
+		// Other ecosystems' publishing: a build goal or task that uploads
+		// the project's artifacts (mvn deploy, gradle publish, sbt
+		// publish), or a publish subcommand.
+		"mvn": mavenSpec, "mvnw": mavenSpec, "gradle": gradleSpec, "gradlew": gradleSpec,
+		"sbt":  {opts: []optEffect{{match: sbtPublish, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: publishWhy}}},
+		"mix":  {opts: []optEffect{{names: []string{"hex.publish"}, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: publishWhy}}},
+		"lein": {subs: subcommands{{"deploy", publish}}}, "hatch": {subs: subcommands{{"publish", publish}}}, "pdm": {subs: subcommands{{"publish", publish}}},
+		"dotnet": {subs: subcommands{{"nuget", &cmdSpec{subs: subcommands{{"push", publish}}}}}}, "nuget": {subs: subcommands{{"push", publish}}},
+		"dart": pubSpec, "flutter": pubSpec, "vsce": {subs: subcommands{{"publish", publish}}}, "ovsx": {subs: subcommands{{"publish", publish}}},
+		"pod":  {subs: subcommands{{"trunk", &cmdSpec{subs: subcommands{{"push", publish}}}}}},
+		"brew": {subs: subcommands{{"install", supplyInstall(nil, "")}, {"tap", supplyInstall(nil, "")}}},
 
 		// Credentials printed by their tools.
 		"security":    {opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: ClassCredential, why: "prints passwords from the keychain"}}},
@@ -1559,7 +1569,16 @@ var (
 	}}
 	// publish uploads the workspace's code to a registry, which cannot be
 	// taken back.
-	publish = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "publishes code to a registry, which cannot be taken back", rare: &rareSpec{unless: []string{"--dry-run", "-n"}}}
+	publish = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: publishWhy, rare: &rareSpec{unless: []string{"--dry-run", "-n"}}}
+	// pubSpec is dart's and flutter's package manager (dart pub publish).
+	pubSpec = &cmdSpec{subs: subcommands{{"pub", &cmdSpec{subs: subcommands{{"publish", publish}}}}}}
+	// mavenSpec: the goals that upload the build's artifacts to a
+	// repository (a phase anywhere in the goal list: mvn clean deploy).
+	mavenSpec = &cmdSpec{opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"},
+		operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: publishWhy}}}
+	// gradleSpec: the publishing tasks, a project's too (:lib:publish);
+	// publishToMavenLocal writes the local repository only.
+	gradleSpec = &cmdSpec{opts: []optEffect{{match: gradlePublish, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: publishWhy}}}
 	// pkgRemove is a system package manager: removing packages can take
 	// the machine's tools (or its SSH server) away.
 	pkgRemove = &cmdSpec{opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: ClassDestructive, why: "removes system packages"}, installsPackageFile}}
@@ -1954,4 +1973,29 @@ func historyOffset(a string) bool { return strings.Trim(a, "-0123456789") == "" 
 // credential ("fileb://~/.ssh/id_rsa").
 func awsFileCredential(a string) bool {
 	return (strings.HasPrefix(a, "file://") || strings.HasPrefix(a, "fileb://")) && credentialRef(a)
+}
+
+// publishWhy is the reason a publishing command gives.
+const publishWhy = "publishes code to a registry, which cannot be taken back"
+
+// gradlePublish reports whether a gradle task (":lib:publish") uploads
+// the build's publications: publish, publishPlugins and the
+// publish…To…Repository tasks, not the ones that end in the local
+// Maven repository.
+func gradlePublish(task string) bool {
+	t := task[strings.LastIndexByte(task, ':')+1:]
+	return strings.HasPrefix(t, "publish") && !strings.HasSuffix(t, "MavenLocal")
+}
+
+// sbtPublish reports whether an sbt command publishes: publish,
+// publishSigned and their cross-built forms (+publish), and the
+// Sonatype release commands; publishLocal stays in the machine.
+func sbtPublish(cmd string) bool {
+	c := strings.TrimPrefix(cmd, "+")
+	c = c[strings.LastIndexByte(c, '/')+1:] // a project's: core/publish
+	switch c {
+	case "publish", "publishSigned", "sonatypeBundleRelease", "sonatypeRelease", "sonatypeReleaseAll", "releaseEverything":
+		return true
+	}
+	return false
 }
