@@ -18,9 +18,8 @@ import (
 // decided on every path argument it carries): against the workspace's
 // read and write rules, the managed layer and the sensitive classes. They
 // only restrict: an allow or an open result leaves the tool's own rule to
-// decide. A tool whose name says it writes (write_file, edit, move,
-// delete…) writes each path: tampering found so is denied, as it is for
-// Write. A path next to a repository or host argument is checked all the
+// decide. A tool whose name does not say it only reads (writerToolName)
+// writes each path: tampering found so is denied, as it is for Write. A path next to a repository or host argument is checked all the
 // same: the agent writes the arguments, and one named "repo" would
 // otherwise carry ~/.ssh/id_rsa past the check.
 func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
@@ -377,14 +376,29 @@ func isPathArg(c *toolgate.Call, k string) bool {
 	return pathArgName(k) || slices.Contains(c.PathArgs, k)
 }
 
-// writerToolName reports whether a tool's name says it writes, moves or
-// deletes files (write_file, edit_file, move_file, delete, create_directory).
+// writerToolName reports whether a tool may write, move or delete the
+// files its arguments name: a name that says it writes (write_file,
+// edit, move, delete, apply_diff, extract…), or any name that does not say
+// it only reads (read_file, get_file_info, list_directory,
+// search_files…): set_file_content, mv and touch write too. Of
+// an MCP tool's name only the tool's part counts (mcp__search__rm
+// removes).
 func writerToolName(tool string) bool {
-	t := strings.ToLower(tool)
-	for _, w := range [...]string{"write", "edit", "create", "move", "rename", "delete", "remove", "append", "save", "put", "upload", "patch", "replace", "mkdir", "copy", "insert", "update"} {
-		if strings.Contains(t, w) {
+	t := tool
+	if rest, ok := strings.CutPrefix(t, "mcp__"); ok {
+		if i := strings.LastIndex(rest, "__"); i >= 0 {
+			t = rest[i+2:]
+		}
+	}
+	for _, w := range [...]string{"write", "edit", "create", "move", "rename", "delete", "remove", "append", "save", "put", "upload", "patch", "replace", "mkdir", "copy", "insert", "update", "apply", "extract", "download", "truncate", "restore"} {
+		if containsFold(t, w) {
 			return true
 		}
 	}
-	return false
+	for _, w := range [...]string{"read", "get", "list", "search", "find", "view", "show", "stat", "info", "tree", "glob", "grep", "query", "fetch", "head", "tail", "describe", "exists", "count", "lookup", "inspect", "browse", "diff", "compare", "hash", "checksum", "validate", "lint", "analy", "summar"} {
+		if containsFold(t, w) {
+			return false
+		}
+	}
+	return true
 }
