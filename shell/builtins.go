@@ -2,6 +2,7 @@ package shell
 
 import (
 	"cmp"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -239,7 +240,9 @@ var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_S
 	"GIT_ASKPASS=", "SSH_ASKPASS=", "GIT_CONFIG_PARAMETERS=", "GIT_CONFIG_COUNT=", "GIT_PROXY_COMMAND=", "PAGER=", "MANPAGER=",
 	"MANROFFOPT=", "EDITOR=", "VISUAL=", "SYSTEMD_EDITOR=", "SYSTEMD_PAGER=", "SUDO_EDITOR=", "LESSOPEN=", "LESSCLOSE=",
 	"LESSEDIT=", "CRASHPAGER=", "RESTIC_PASSWORD_COMMAND=", "BORG_PASSCOMMAND=", "BORG_RSH=", "RSYNC_RSH=", "BROWSER=",
-	"PERL5OPT=", "PERL5DB=", "NODE_OPTIONS=", "LD_PRELOAD=", "LD_AUDIT=", "GROFF_BIN_PATH=", "RUSTC_WRAPPER=", "PYTHONSTARTUP="}
+	"PERL5OPT=", "PERL5DB=", "NODE_OPTIONS=", "LD_PRELOAD=", "LD_AUDIT=", "GROFF_BIN_PATH=", "RUSTC_WRAPPER=", "PYTHONSTARTUP=",
+	"RUSTC_WORKSPACE_WRAPPER=", "CARGO_BUILD_RUSTC_WRAPPER=", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER=", "CARGO_BUILD_RUSTC=",
+	"CARGO_BUILD_RUSTDOC="}
 
 // programVar records, as exec-capable, an assignment in front of a
 // command that names a program the command runs ("LESSOPEN='|sh %s'
@@ -247,7 +250,17 @@ var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_S
 // set for the commands after it ("export PAGER=…; git log"): only a rule
 // naming it allows the command.
 func programVar(cmd *Command) {
-	for _, f := range strings.Fields(assignsOf(cmd)) {
+	assigns := assignsOf(cmd)
+	if i := strings.Index(assigns, "GOFLAGS="); i >= 0 && len(goExecFlags(strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(assigns[i+len("GOFLAGS="):])))) > 0 {
+		// "GOFLAGS=-toolexec=/tmp/x go build": the flags of every go
+		// command it is set for.
+		cmd.ExecFlags = append(cmd.ExecFlags, assigns[i:])
+	}
+	for _, f := range strings.Fields(assigns) {
+		if v, ok := strings.CutPrefix(f, "PATH="); ok && tempOnPath(v) {
+			cmd.ExecFlags = append(cmd.ExecFlags, f)
+			continue
+		}
 		for _, v := range programVars {
 			if !strings.HasPrefix(f, v) {
 				continue
@@ -260,6 +273,22 @@ func programVar(cmd *Command) {
 			cmd.ExecFlags = append(cmd.ExecFlags, f)
 		}
 	}
+}
+
+// tempOnPath reports whether a PATH value puts a directory anyone may
+// write to (/tmp, /var/tmp, /dev/shm) on the search path: a program
+// dropped there runs in place of the one every later command names
+// ("export PATH=/tmp/x:$PATH && git status").
+func tempOnPath(v string) bool {
+	for _, d := range strings.Split(strings.Trim(v, "'\""), ":") {
+		d = path.Clean(d)
+		for _, t := range [...]string{"/tmp", "/var/tmp", "/dev/shm"} {
+			if d == t || strings.HasPrefix(d, t+"/") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // historyOff classes a command run with the shell history turned off

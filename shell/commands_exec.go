@@ -85,6 +85,48 @@ func printable(s string) bool {
 // usual shell, .SHELLFLAGS holding more than flags (make runs
 // "$(SHELL) $(.SHELLFLAGS) RECIPE", so "-c id;" runs id), and a "!="
 // definition, whose value make runs as a shell command at once.
+// goExecFlags returns the flags of a go command that run a program of
+// their value in the toolchain's place: -exec (go run, go test run the
+// binary through it), -toolexec (every compiler and linker call),
+// -vettool, in any spelling the flag package accepts (-f V, -f=V, --f).
+func goExecFlags(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		switch name {
+		case "exec", "toolexec", "vettool":
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// cargoExecFlags returns cargo's --config values that name a program it
+// runs: build.rustc, build.rustc-wrapper, build.rustdoc, a target's
+// runner or linker, the environment of build scripts, or a config file,
+// which may set any of them.
+func cargoExecFlags(args []string) []string {
+	var out []string
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--config=")
+		if !ok && a == "--config" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if !ok {
+			continue
+		}
+		key := strings.ToLower(strings.TrimSpace(v))
+		if !strings.Contains(key, "=") || strings.HasPrefix(key, "build.rustc") || strings.HasPrefix(key, "build.rustdoc") ||
+			strings.HasPrefix(key, "target.") || strings.HasPrefix(key, "host.") || strings.HasPrefix(key, "env.") {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func makeCommands(args []string) []string {
 	var out []string
 	for _, a := range args {
@@ -261,6 +303,9 @@ func execCommands() map[string]*cmdSpec {
 		"jq":   {opts: []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}}},
 		"more": pagerExec,
 		"make": {rare: &rareSpec{analyse: makeCommands}}, "gmake": {rare: &rareSpec{analyse: makeCommands}},
+		// Builds that run a program they are given in the compiler's or
+		// the test binary's place.
+		"go": {rare: &rareSpec{analyse: goExecFlags}}, "cargo": {rare: &rareSpec{analyse: cargoExecFlags}},
 		"cmake": {rare: &rareSpec{analyse: cmakeCommands}},
 		"vim":   vimExec, "nvim": vimExec, "vi": vimExec, "ex": vimExec, "view": vimExec, "rvim": vimExec, "vimdiff": vimExec, "gvim": vimExec,
 		// emacs evaluates Lisp given on the command line (shell-command,

@@ -215,6 +215,7 @@ var commandTable = [...]namedSpec{
 	{"cal", &sharedSpec3},
 	{"cargo", &cmdSpec{
 		subs: subcommands{{"publish", &sharedSpec14}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork, read: &readSpec{readWith: []string{"--list"}}}}, {"tree", &sharedSpec2}, {"metadata", &sharedSpec2}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}},
+		rare: &rareSpec{analyse: cargoExecFlags},
 	}},
 	{"cat", &sharedSpec15},
 	{"catchsegv", &sharedSpec11},
@@ -751,6 +752,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"install", &sharedSpec10}, {"build", &sharedSpec57}, {"test", &sharedSpec57}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}, {"env", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
+		rare:  &rareSpec{analyse: goExecFlags},
 	}},
 	{"goenv", &sharedSpec58},
 	{"golangci-lint", &sharedSpec9},
