@@ -22,7 +22,10 @@ func isDestroyVerb(name string) bool {
 		"reset", "fresh", // php artisan migrate:fresh
 		// unsubscribing drops a subscription; compacting frees the space of
 		// deleted archives or history for good (borg, etcd).
-		"unsubscribe", "compact":
+		"unsubscribe", "compact",
+		// the short forms of removal (nats stream rm, mc rm, mc rb: remove
+		// bucket) and a forced reset (rabbitmqctl force_reset).
+		"rm", "rb", "force_reset", "force-reset":
 		return true
 	}
 	return false
@@ -34,8 +37,9 @@ var destroyPrefixes = [...]string{"delete-", "delete_", "destroy-", "purge-", "d
 	"remove-", "remove_", "clear-", "clear_"}
 
 // destroyOptions are the options of a service CLI that delete
-// ("kafka-topics --delete", "kafka-configs --delete-config").
-var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-delete", "--delete-", "--remove"}
+// ("kafka-topics --delete", "kafka-configs --delete-config", "restic
+// unlock --remove-all").
+var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-delete", "--delete-", "--remove", "--remove-all"}
 
 // verbDestroys reports whether the arguments of a command the table does
 // not know ask it to delete: a destroy verb among the first three

@@ -784,7 +784,7 @@ func riskCommands() map[string]*cmdSpec {
 		"fly":    {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
 		"glab":   {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitLab token"}}}}}},
 		"lpass":  {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
-		"gcloud": {subs: subcommands{{"storage", uploader}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
+		"gcloud": {subs: subcommands{{"storage", gcloudStorage}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"},
 				{names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on a cloud resource"}}},
@@ -805,7 +805,7 @@ func riskCommands() map[string]*cmdSpec {
 			long: []string{"query-string=", "sql="},
 			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}, awsSendsFile,
 				sqlValue("--query-string", "--sql")}}, // athena, redshift-data, rds-data
-		"gsutil": {effect: EffectNetwork, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
+		"gsutil": {effect: EffectNetwork, shortVal: "ohu", subs: subcommands{{"rsync", &cmdSpec{shortVal: "ajxy", opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes the objects that are not in the source"}}}}}, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome}},
 		"az": {effect: EffectNetwork, subs: subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
 			{"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on Azure resources"}}}},
@@ -1646,7 +1646,12 @@ var (
 	// leaves the machine.
 	uploader      = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsHome}}
 	gcloudCompute = &cmdSpec{subs: subcommands{{"scp", uploader}}}
-	gcloudTracks  = &cmdSpec{subs: subcommands{{"storage", uploader}, {"compute", gcloudCompute}}}
+	gcloudTracks  = &cmdSpec{subs: subcommands{{"storage", gcloudStorage}, {"compute", gcloudCompute}}}
+	// gcloudStorage uploads like gsutil and deletes objects (gcloud
+	// storage rm) or what a sync's source lacks.
+	gcloudStorage = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsHome,
+		{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
+		{names: []string{"--delete-unmatched-destination-objects"}, class: ClassDestructive, why: "deletes the objects that are not in the source"}}}
 	// awsSendsFile is aws's way of reading a parameter from a file
 	// ("--body fileb://~/.ssh/id_rsa"); s3 and s3api take plain paths.
 	awsSendsFile = optEffect{match: awsFileCredential, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
