@@ -15,6 +15,7 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 	}
 	key := interpreterKey(name)
 	code, val := interpreterOpts(key)
+	words := r&roleWordOptions != 0
 	// unsure: the word before is an option the table may not know takes
 	// a value (node --require MOD, perl -I DIR), so the next word may be
 	// that value, not the script file.
@@ -24,7 +25,7 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 		was := unsure
 		unsure = strings.HasPrefix(t, "-") && !strings.Contains(t, "=") && t != "-" && t != "--"
 		switch {
-		case t == "--eval" || t == "--print" || t == "--command" || t == "eval":
+		case t == "--eval" || t == "--print" || t == "--command" || t == "eval" || t == "-eval" || t == "--execute" || t == "-execute":
 			if i+1 < len(args) {
 				return args[i+1].text, true
 			}
@@ -32,6 +33,13 @@ func inlineCode(name string, r role, args []word, in stdin) (string, bool) {
 		case strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--print="):
 			_, v, _ := strings.Cut(t, "=")
 			return v, true
+		case words && len(t) > 1 && t[0] == '-' && t[1] != '-':
+			if len(t) == 2 && strings.IndexByte(code, t[1]) >= 0 {
+				if i+1 < len(args) {
+					return args[i+1].text, true
+				}
+				return "", true
+			}
 		case len(t) > 1 && t[0] == '-' && t[1] != '-':
 			for j := 1; j < len(t); j++ {
 				if strings.IndexByte(code, t[j]) >= 0 {

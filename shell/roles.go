@@ -21,6 +21,7 @@ const (
 	roleGitPrinter                     // a git subcommand that prints the files its pathspecs name (git log -p -- .env)
 	roleSource                         // runs a script in the calling shell (source, .), not a program of its own
 	rolePackageRunner                  // runs the package its first operand names (npx PKG ARGS…)
+	roleWordOptions                    // spells every option as one word with one dash (scala -version, clojure -M:test): no clusters
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -74,6 +75,7 @@ func commandRoles() []roleList {
 		{roleGitPrinter, []string{"log", "diff", "show", "grep", "blame", "annotate", "whatchanged", "format-patch"}},
 		{roleSource, []string{"source", "."}},
 		{rolePackageRunner, []string{"npx", "bunx", "pnpx"}},
+		{roleWordOptions, []string{"groovy", "scala", "clojure", "clj", "kotlin", "kotlinc"}},
 	}
 }
 
@@ -108,6 +110,19 @@ func commandInterpreters() []interpreterList {
 		// --eval.
 		{[]string{"m4"}, "", "DUIdtoFRl"},
 		{[]string{"octave", "octave-cli"}, "", "pW"},
+		// Lisps, the BEAM, the JVM's and Haskell's runners, R and Tcl's
+		// windowing shell: code after -e, -c or -x, or after --eval and
+		// -eval (inlineCode reads those for every interpreter).
+		{[]string{"R"}, "e", "f"},
+		{[]string{"guile"}, "c", "lLCxe"},
+		{[]string{"racket"}, "e", "tlfrk"},
+		{[]string{"clisp"}, "x", "i"},
+		{[]string{"sbcl", "ecl", "erl", "wish", "jshell", "ocaml"}, "", ""},
+		{[]string{"elixir", "iex"}, "e", "r"},
+		{[]string{"bb"}, "e", ""},
+		// Options one word each (roleWordOptions): only a lone -e.
+		{[]string{"groovy", "scala", "clojure", "clj", "kotlin", "kotlinc"}, "e", ""},
+		{[]string{"ghc", "ghci"}, "e", "o"},
 	}
 }
 
