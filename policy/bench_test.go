@@ -124,6 +124,7 @@ func TestDecideDoesNotAllocate(t *testing.T) {
 		{Tool: "mcp__gh__edit_file", Args: map[string]any{"edits": []any{map[string]any{"path": "src/a.go", "newText": "x"}}}},
 		{Tool: "mcp__gh__fetch", Args: map[string]any{"url": "https://docs.example.com/", "uri": "file:///srv/app3/x.log"}},
 		{Tool: "Grep", Args: map[string]any{"pattern": "TODO", "path": "src"}},
+		{Tool: "mcp__gh__api", Args: map[string]any{"endpoint": "/repos/o/r/issues", "asset_path": "dist/a.tgz"}},
 	} {
 		var d toolgate.Decision
 		e.Decide(c, policy.Env{}, &d)

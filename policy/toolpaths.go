@@ -51,6 +51,10 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 				subs = e.argPathSubjects(subs, v, c.Cwd, writes)
 			case fetchURL(v):
 				subs = e.argURLSubject(subs, v)
+			case pathShaped(v):
+				// An absolute or home path under any name (an attachment,
+				// an asset) is read: what it names goes to the tool.
+				subs = e.argPathSubjects(subs, v, c.Cwd, false)
 			}
 		case map[string]any:
 			w.pushObject(c, v, search, it.depth+1)
@@ -141,7 +145,7 @@ func argOfInterest(c *toolgate.Call, k string, v any, search bool) bool {
 	}
 	switch v := v.(type) {
 	case string:
-		return fileURI(v) || fetchURL(v)
+		return fileURI(v) || fetchURL(v) || pathShaped(v)
 	case map[string]any, []any:
 		return true
 	}
@@ -225,6 +229,16 @@ func fileURIPath(s string) (p string, ok bool) {
 		}
 	}
 	return p, true
+}
+
+// pathShaped reports whether a whole value reads as an absolute or home
+// path ("/home/u/.ssh/id_rsa", "~/.aws/credentials", "$HOME/.netrc"): no
+// space or line break, and more than a bare "/".
+func pathShaped(s string) bool {
+	if len(s) < 2 || strings.ContainsAny(s, " \t\n\r") {
+		return false
+	}
+	return s[0] == '/' || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "$HOME/") || strings.HasPrefix(s, "${HOME}/")
 }
 
 // fetchURL reports whether s is a URL a fetch tool reaches over the
@@ -354,7 +368,8 @@ func argKey(k string, buf *[24]byte) []byte {
 }
 
 // pathArgName reports whether an argument's name says it holds a path:
-// path, paths, file_path, filePath, filename, source, destination, …
+// path, paths, file_path, filePath, filename, source, destination, …,
+// or any name ending in path, file, dir, folder or uri.
 func pathArgName(k string) bool {
 	var buf [24]byte
 	switch string(argKey(k, &buf)) {
@@ -366,6 +381,13 @@ func pathArgName(k string) bool {
 		"output", "outputpath", "outputfile", "outputdir", "outfile", "input", "inputpath", "inputfile",
 		"sourcefile", "sourcedir", "targetfile", "targetdir", "destpath", "destfile", "destdir", "filenames":
 		return true
+	}
+	// asset_path, localFile, config_dir, image_paths…: a name that ends
+	// as a path's does.
+	for _, suf := range [...]string{"path", "paths", "file", "files", "filename", "filenames", "dir", "directory", "folder", "uri"} {
+		if len(k) > len(suf) && strings.EqualFold(k[len(k)-len(suf):], suf) {
+			return true
+		}
 	}
 	return false
 }
