@@ -18,9 +18,10 @@ func patternBy(names ...string) optEffect  { return optEffect{names: names, patt
 var (
 	// goOutput is go build's and go test's -o: the binary written.
 	goOutput = &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o")}}
-	// makeFiles is make's -C: the directory whose makefile's recipes
-	// run there, writing in it.
-	makeFiles   = &cmdSpec{shortVal: "C", long: []string{"directory="}, opts: []optEffect{writeValue("-C", "--directory")}}
+	// makeFiles is make's -C, the directory whose makefile's recipes run
+	// there, writing in it, and the variables that say where an install
+	// writes (DESTDIR=/, PREFIX=~/.local): makeDirs.
+	makeFiles   = &cmdSpec{shortVal: "C", long: []string{"directory="}, rare: &rareSpec{fileCode: (*walker).makeDirs}}
 	readSimple  = &cmdSpec{files: readAll}
 	writeSimple = &cmdSpec{files: writeAll}
 	grepFiles   = &cmdSpec{files: readAll, shortVal: "efmABCdD", numeric: true, pattern: true,

@@ -734,3 +734,40 @@ func (w *walker) ddCode(_ *cmdSpec, _ string, args []word, _ scope, owner string
 		}
 	}
 }
+
+// makeDirs records make's written directories: -C DIR's (its recipes run
+// there) and those of the variables conventional makefiles install into
+// (installDirVars).
+func (w *walker) makeDirs(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.text == "--":
+			return
+		case (a.text == "-C" || a.text == "--directory") && i+1 < len(args):
+			i++
+			w.file(args[i], true, owner, d)
+		case strings.HasPrefix(a.text, "--directory="):
+			a.text = a.text[len("--directory="):]
+			w.file(a, true, owner, d)
+		case strings.HasPrefix(a.text, "-C") && len(a.text) > 2:
+			a.text = a.text[2:]
+			w.file(a, true, owner, d)
+		case !strings.HasPrefix(a.text, "-"):
+			name, v, ok := strings.Cut(a.text, "=")
+			if ok && installDirVars[strings.TrimRight(name, ":+?")] && v != "" {
+				a.text, a.tilde = v, a.tilde || strings.HasPrefix(v, "~")
+				w.file(a, true, owner, d)
+			}
+		}
+	}
+}
+
+// installDirVars are the make variables that say where an install writes,
+// as GNU's conventions and common makefiles name them.
+var installDirVars = map[string]bool{
+	"DESTDIR": true, "PREFIX": true, "prefix": true, "exec_prefix": true, "BINDIR": true, "bindir": true,
+	"SBINDIR": true, "sbindir": true, "LIBDIR": true, "libdir": true, "LIBEXECDIR": true, "libexecdir": true,
+	"SYSCONFDIR": true, "sysconfdir": true, "DATADIR": true, "datadir": true, "INSTALL_ROOT": true,
+	"INSTALL_PREFIX": true, "INSTALL_DIR": true, "MANDIR": true, "mandir": true,
+}
