@@ -236,6 +236,11 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 		s.n = 1 // matched as the empty subject: only patterns like "*" apply
 		subs = append(subs, s)
 		subs = e.toolPathSubjects(subs, c)
+		if len(subs) >= maxOperands {
+			// Paths past the bound were never checked: no mode allows it.
+			d.Risks = append(d.Risks, toolgate.Risk{Code: shell.RiskBudget, Severity: toolgate.SeverityUnprefixable,
+				Reason: reasonOperandBudget(), Subject: c.Tool})
+		}
 		if writerToolName(c.Tool) {
 			e.criticalWrites(subs[1:], d)
 		}

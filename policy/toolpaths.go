@@ -39,28 +39,22 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 		it := w.items[w.n]
 		switch v := it.v.(type) {
 		case string:
-			isPath := isPathArg(c, it.k)
-			switch {
-			case isPath && fetchURL(v):
-				subs = e.argURLSubject(subs, v) // a tool that takes a path or a URL
-			case isPath:
-				subs = e.argPathSubjects(subs, v, c.Cwd, writes)
-			case globArgName(it.k, search):
-				subs = e.globSubjects(subs, v, root, c.Cwd, true)
-			case fileURI(v):
-				subs = e.argPathSubjects(subs, v, c.Cwd, writes)
-			case fetchURL(v):
-				subs = e.argURLSubject(subs, v)
-			case pathShaped(v):
-				// An absolute or home path under any name (an attachment,
-				// an asset) is read: what it names goes to the tool.
-				subs = e.argPathSubjects(subs, v, c.Cwd, false)
-			}
+			subs = e.argString(subs, c, it.k, v, root, writes, search)
 		case map[string]any:
 			w.pushObject(c, v, search, it.depth+1)
 		case []any:
-			for i := len(v) - 1; i >= 0; i-- {
+			// Strings in place; at a nested object or list, the rest of
+			// the list waits below it on the stack.
+			for i := it.idx; i < len(v); i++ {
+				if str, ok := v[i].(string); ok {
+					subs = e.argString(subs, c, it.k, str, root, writes, search)
+					continue
+				}
+				if i+1 < len(v) {
+					w.pushFrom(it.k, v, i+1, it.depth)
+				}
 				w.push(it.k, v[i], it.depth+1)
+				break
 			}
 		}
 	}
@@ -70,6 +64,38 @@ func (e *Engine) toolPathSubjects(subs []subject, c *toolgate.Call) []subject {
 		s := subject{family: familyRead, tool: canonicalTool(familyRead), toolArg: true, kind: toolgate.SubjectRead, opaque: true, n: 1}
 		s.texts[0] = w.over
 		subs = append(subs, s)
+	}
+	return subs
+}
+
+// argString adds the subjects of one string argument value v of
+// argument k (toolPathSubjects).
+func (e *Engine) argString(subs []subject, c *toolgate.Call, k, v, root string, writes, search bool) []subject {
+	isPath := isPathArg(c, k)
+	switch {
+	case patchText(v):
+		// A patch writes each file it names, whatever the tool.
+		for rest := v; rest != ""; {
+			var line string
+			line, rest, _ = strings.Cut(rest, "\n")
+			if p := patchLinePath(line); p != "" {
+				subs = e.argPathSubjects(subs, p, c.Cwd, true)
+			}
+		}
+	case isPath && fetchURL(v):
+		subs = e.argURLSubject(subs, v) // a tool that takes a path or a URL
+	case isPath:
+		subs = e.argPathSubjects(subs, v, c.Cwd, writes)
+	case globArgName(k, search):
+		subs = e.globSubjects(subs, v, root, c.Cwd, true)
+	case fileURI(v):
+		subs = e.argPathSubjects(subs, v, c.Cwd, writes)
+	case fetchURL(v):
+		subs = e.argURLSubject(subs, v)
+	case pathShaped(v):
+		// An absolute or home path under any name (an attachment, an
+		// asset) is read: what it names goes to the tool.
+		subs = e.argPathSubjects(subs, v, c.Cwd, false)
 	}
 	return subs
 }
@@ -87,6 +113,7 @@ const maxArgKeys = 16
 type argItem struct {
 	k     string
 	v     any
+	idx   int // a list's first item still to check
 	depth int
 }
 
@@ -98,15 +125,22 @@ type argWalk struct {
 	over  string
 }
 
-func (w *argWalk) push(k string, v any, depth int) {
-	switch {
-	case depth > maxArgDepth || w.n == len(w.items):
+func (w *argWalk) push(k string, v any, depth int) bool {
+	if depth > maxArgDepth || w.n == len(w.items) {
 		if w.over == "" {
 			w.over = k
 		}
-	default:
-		w.items[w.n] = argItem{k, v, depth}
-		w.n++
+		return false
+	}
+	w.items[w.n] = argItem{k: k, v: v, depth: depth}
+	w.n++
+	return true
+}
+
+// pushFrom pushes the rest of list v, from item i on.
+func (w *argWalk) pushFrom(k string, v []any, i, depth int) {
+	if w.push(k, v, depth) {
+		w.items[w.n-1].idx = i
 	}
 }
 
@@ -145,7 +179,7 @@ func argOfInterest(c *toolgate.Call, k string, v any, search bool) bool {
 	}
 	switch v := v.(type) {
 	case string:
-		return fileURI(v) || fetchURL(v) || pathShaped(v)
+		return fileURI(v) || fetchURL(v) || pathShaped(v) || patchText(v)
 	case map[string]any, []any:
 		return true
 	}
@@ -229,6 +263,43 @@ func fileURIPath(s string) (p string, ok bool) {
 		}
 	}
 	return p, true
+}
+
+// patchText reports whether a value is a patch: Codex's apply_patch
+// format ("*** Begin Patch") or a unified diff ("--- a/x" then "+++ b/x").
+func patchText(s string) bool {
+	return strings.HasPrefix(strings.TrimSpace(s), "*** Begin Patch") ||
+		strings.Contains(s, "\n+++ ") && (strings.HasPrefix(s, "--- ") || strings.Contains(s, "\n--- "))
+}
+
+// patchLinePath returns the file a patch's header line names ("*** Update
+// File: x", "*** Move to: y", "+++ b/x", "--- a/x"), or "": the a/ and b/
+// of a git diff and a timestamp after a tab are dropped; /dev/null names
+// no file.
+func patchLinePath(line string) string {
+	line = strings.TrimSuffix(line, "\r")
+	for _, pre := range [...]string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+		if p, ok := strings.CutPrefix(line, pre); ok {
+			return strings.TrimSpace(p)
+		}
+	}
+	p, ok := strings.CutPrefix(line, "+++ ")
+	if !ok {
+		if p, ok = strings.CutPrefix(line, "--- "); !ok {
+			return ""
+		}
+	}
+	if i := strings.IndexByte(p, '\t'); i >= 0 {
+		p = p[:i]
+	}
+	p = strings.TrimSpace(p)
+	if p == "/dev/null" {
+		return ""
+	}
+	if len(p) > 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/' {
+		p = p[2:]
+	}
+	return p
 }
 
 // pathShaped reports whether a whole value reads as an absolute or home
