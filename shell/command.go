@@ -765,6 +765,19 @@ func runsJar(name string, args []string) (string, []string, bool) {
 // ("mytool 'rm -rf ~'") raises that risk on the command. The probed
 // commands are not subjects: they may never run.
 func (w *walker) probe(idx int, args []word, c scope) {
+	for _, a := range args {
+		// "gitleaks detect --source ~ -v", "trufflehog filesystem ~": a
+		// tool the tables do not know given the whole home directory
+		// may read every file in it, credentials included.
+		v := a.text
+		if strings.HasPrefix(v, "-") {
+			_, v, _ = strings.Cut(v, "=")
+		}
+		if wholeTree(v) && strings.Trim(v, "/*") != "" { // a lone "/" is as often a pattern's delimiter
+			addClass(&w.res.Commands[idx], ClassRisk{Class: ClassCredential, Reason: "its argument " + a.text + " names a whole home directory, which it may read, credentials included", Token: a.text})
+			break
+		}
+	}
 	if c.depth >= w.a.maxDepth {
 		return
 	}
