@@ -1,13 +1,13 @@
 package policy
 
 import (
-	"net/url"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/glob"
+	"github.com/toolgate/toolgate/shell"
 )
 
 // toolPathSubjects adds, for a tool decided by its name alone (an MCP
@@ -257,11 +257,7 @@ func fileURIPath(s string) (p string, ok bool) {
 		}
 		p = rest[i:]
 	}
-	if strings.IndexByte(p, '%') >= 0 {
-		if u, err := url.PathUnescape(p); err == nil {
-			p = u
-		}
-	}
+	p = shell.PercentDecode(p)
 	return p, true
 }
 

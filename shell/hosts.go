@@ -2,7 +2,6 @@ package shell
 
 import (
 	"net/netip"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -59,9 +58,7 @@ func URLHost(u string) string {
 		u = u[i+1:]
 	}
 	if strings.IndexByte(u, '%') >= 0 && !strings.HasPrefix(u, "[") {
-		if h, err := url.PathUnescape(u); err == nil {
-			u = h
-		}
+		u = PercentDecode(u)
 	}
 	if strings.HasPrefix(u, "[") {
 		u, _, _ = strings.Cut(u[1:], "]")
@@ -80,6 +77,17 @@ func URLHost(u string) string {
 		}
 	}
 	return strings.TrimSuffix(strings.ToLower(u), ".")
+}
+
+// PercentDecode decodes a URL's %XX escapes ("%2e" → "."); a '%' not
+// followed by two hexadecimal digits stays as it is (lenientUnescape:
+// net/url is not linked, its start-up is a cost every hook pays). It
+// allocates only for a text with a '%'.
+func PercentDecode(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	return lenientUnescape(s)
 }
 
 // isASCII reports whether s holds only ASCII bytes.
