@@ -123,10 +123,13 @@ func findPrimaryOf(a string) (findPrimary, bool) {
 func findPicksNames(args []string) bool {
 	at := len(args)
 	for i, a := range args {
-		if a == "-delete" || a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
+		if a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
 			at = i
 			break
 		}
+	}
+	if d := findDeleteAt(args); d >= 0 && d < at {
+		at = d
 	}
 	names, _ := findNames(args[:at])
 	return namePicked(names)
@@ -234,4 +237,26 @@ func negatesTest(args []string, i int) bool {
 		}
 	}
 	return true
+}
+
+// findDeleteAt returns the index of find's -delete action in its
+// arguments, or -1: a word of the command an -exec, -execdir, -ok or
+// -okdir runs ("find . -exec echo -delete ;") and the value of a test
+// ("-name -delete") are not the action. A primary the table does not
+// know is read as taking no value, so a -delete after it still counts.
+func findDeleteAt(args []string) int {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-delete":
+			return i
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i++; i < len(args) && args[i] != ";" && args[i] != "+"; i++ {
+			}
+		default:
+			if p, ok := findPrimaryOf(a); ok && p&findValue != 0 {
+				i++
+			}
+		}
+	}
+	return -1
 }

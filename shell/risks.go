@@ -301,13 +301,7 @@ func (w *walker) risks(name string, check riskCheck, args []word, text string, d
 			}
 			roots = append(roots, a)
 		}
-		del := false
-		for _, a := range args {
-			if a.text == "-delete" {
-				del = true
-			}
-		}
-		if del {
+		if hasWord(args, "-delete") && findDeleteAt(wordTexts(args)) >= 0 {
 			for _, r := range roots {
 				if what, ok := w.dangerous(r, d); ok && r.text != "." && r.text != "./" {
 					w.critical(RiskRecursiveDelete, "find -delete under "+what+" deletes it entirely", text)

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -595,11 +594,14 @@ func (w *walker) findFiles(_ *cmdSpec, _ string, args []word, _ scope, owner str
 // picks, or the starting points' trees (only some files under them when
 // a test picks).
 func (w *walker) findDeletes(args []word, owner string, d *dirState) {
-	at := slices.IndexFunc(args, func(a word) bool { return a.text == "-delete" })
-	if at < 0 {
+	if !hasWord(args, "-delete") {
 		return
 	}
 	norm := wordTexts(args)
+	at := findDeleteAt(norm)
+	if at < 0 {
+		return
+	}
 	if names, _ := findNames(norm[:at]); namePicked(names) {
 		// The files a name test picks, as find -exec rm {} reads them:
 		// "find . -name settings.json -delete" deletes
