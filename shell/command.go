@@ -824,6 +824,9 @@ func (w *walker) probe(idx int, args []word, c scope) {
 // reader table describes it or it is known.
 func (w *walker) secretOperands(name string, r role, understood bool, args []word, owner string, d *dirState) {
 	probe := r&roleOpener != 0 || scriptRunner(name, r) || passesArgs(name) || !understood
+	if passesArgs(name) {
+		w.passedOutputs(args, owner, d)
+	}
 	for _, a := range args {
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {
@@ -873,6 +876,45 @@ func passesArgs(name string) bool {
 	case "go", "cargo", "npm", "yarn", "pnpm", "bun", "make", "gmake", "just", "task",
 		"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "mvnw", "dotnet", "mix", "rake",
 		"bundle", "composer", "poetry", "uv", "pdm", "hatch", "tox", "nox", "swift", "zig":
+		return true
+	}
+	return false
+}
+
+// passedOutputs records as written the value of each option a build
+// tool or task runner hands on (passesArgs) whose name says it is where
+// output goes: "npm run build -- --outDir ~/.config/autostart" writes
+// there as "tsc --outDir DIR" does.
+func (w *walker) passedOutputs(args []word, owner string, d *dirState) {
+	for i, a := range args {
+		opt, v, ok := strings.Cut(a.text, "=")
+		if !outputOption(opt) {
+			continue
+		}
+		wd := a
+		if ok {
+			wd.text, wd.tilde = v, strings.HasPrefix(v, "~")
+		} else if i+1 < len(args) && !strings.HasPrefix(args[i+1].text, "-") {
+			wd = args[i+1]
+		} else {
+			continue
+		}
+		if wd.text != "" {
+			w.file(wd, true, owner, d)
+		}
+	}
+}
+
+// outputOption reports whether a long option's name says its value is
+// where a build writes (--outDir, --out-dir, --outfile, --output-path,
+// --dist-dir, --dest). --out and --output are left out: as often a
+// format ("--output json") or a file of the program's own.
+func outputOption(o string) bool {
+	if !strings.HasPrefix(o, "--") {
+		return false
+	}
+	switch strings.ReplaceAll(strings.ToLower(o[2:]), "-", "") {
+	case "outdir", "outfile", "outputdir", "outputpath", "outputfile", "distdir", "dest", "destination", "destdir", "builddir", "sitedir":
 		return true
 	}
 	return false
