@@ -895,13 +895,16 @@ func checkoutPaths(args []string) bool {
 			return true
 		case name == "-b" || name == "-B" || name == "--orphan":
 			return false
-		case name == "--conflict":
+		case name == "--conflict" || name == "--unified" || name == "--inter-hunk-context":
 			if !hasEq {
 				i++
 			}
 		case strings.HasPrefix(a, "-"):
 			if len(a) > 2 && a[1] != '-' && strings.ContainsAny(a[1:], "bB") {
 				return false // a cluster ending in -b NAME
+			}
+			if a[len(a)-1] == 'U' && !strings.HasPrefix(a, "--") {
+				i++ // -U N, -pU N: --patch's context lines
 			}
 		default:
 			ops++

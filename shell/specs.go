@@ -488,8 +488,9 @@ var gitSpec = &cmdSpec{
 		{"stash", &cmdSpec{opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: ClassDestructive, why: "throws away stashed changes for good"}}}},
 		{"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
 			"detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore",
-			"no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul"},
-			shortVal: "bB",
+			"no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul",
+			"unified=", "inter-hunk-context="}, // --patch's context lines (-U N)
+			shortVal: "bBU",
 			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "throws away uncommitted changes"},
 				{match: everything, operand: true, class: ClassDestructive, why: "throws away every uncommitted change in the tree"},
 				{names: []string{"-B"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"},
@@ -499,7 +500,7 @@ var gitSpec = &cmdSpec{
 		// unstages (--staged without --worktree).
 		{"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge",
 			"conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay",
-			"pathspec-from-file=", "pathspec-file-nul"}, shortVal: "s",
+			"pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context="}, shortVal: "sU",
 			class: ClassDestructive, why: "throws away uncommitted changes to the files it restores", rare: &rareSpec{unless: []string{"--staged", "-S"}},
 			opts: []optEffect{{names: []string{"--worktree", "-W"}, class: ClassDestructive, why: "throws away uncommitted changes to the files it restores"}}}},
 		{"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=",
