@@ -275,6 +275,28 @@ func programVar(cmd *Command) {
 	}
 }
 
+// indexVars are environment variables that point a package manager at
+// another package index or module proxy, or turn off its checksums: the
+// variables' spellings of --registry and --index-url.
+var indexVars = []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMCHECK=", "PIP_INDEX_URL=", "PIP_EXTRA_INDEX_URL=",
+	"UV_INDEX_URL=", "UV_EXTRA_INDEX_URL=", "UV_DEFAULT_INDEX=", "UV_INDEX=", "NPM_CONFIG_REGISTRY=", "npm_config_registry=",
+	"YARN_NPM_REGISTRY_SERVER=", "YARN_REGISTRY=", "BUN_CONFIG_REGISTRY=", "COMPOSER_REPOSITORY="}
+
+// indexVar classes a command run with, or an export of, a variable that
+// points a package manager at another index ("GOPROXY=https://x go mod
+// download", "export PIP_INDEX_URL=…; pip install y"): supply chain, as
+// --registry and --index-url are.
+func indexVar(cmd *Command) {
+	for _, f := range strings.Fields(assignsOf(cmd)) {
+		for _, v := range indexVars {
+			if strings.HasPrefix(f, v) {
+				addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: "sets " + strings.TrimSuffix(v, "=") + ", which points package installs at another index or turns off their checksums", Token: f})
+				return
+			}
+		}
+	}
+}
+
 // tempOnPath reports whether a PATH value puts a directory anyone may
 // write to (/tmp, /var/tmp, /dev/shm) on the search path: a program
 // dropped there runs in place of the one every later command names

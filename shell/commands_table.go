@@ -352,6 +352,9 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "pvV"},
 	}},
+	{"composer", &cmdSpec{
+		subs: subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"repo.", "repositories."}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another package repository"}}}}},
+	}},
 	{"compress", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -749,7 +752,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gmake", &sharedSpec56},
 	{"go", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec10}, {"build", &sharedSpec57}, {"test", &sharedSpec57}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}, {"env", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}},
+		subs:  subcommands{{"install", &sharedSpec10}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec57}, {"test", &sharedSpec57}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 		rare:  &rareSpec{analyse: goExecFlags},
@@ -2332,17 +2335,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
-	5, 5, 32, 55, 107, 141, 157, 184, 216, 237, 253, 260, 271, 309, 338, 372,
-	383, 438, 438, 468, 545, 584, 611, 628, 641, 652, 657, 666, 666, 666, 666, 666,
-	666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666,
-	666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666,
-	666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666,
-	666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666,
-	666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666,
-	666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666,
-	666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666,
-	666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666, 666,
-	666,
+	5, 5, 32, 55, 108, 142, 158, 185, 217, 238, 254, 261, 272, 310, 339, 373,
+	384, 439, 439, 469, 546, 585, 612, 629, 642, 653, 658, 667, 667, 667, 667, 667,
+	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
+	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
+	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
+	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
+	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
+	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
+	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
+	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
+	667,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per

@@ -1061,6 +1061,7 @@ func (w *walker) emit(cmd Command) int {
 	}
 	historyOff(&cmd)
 	programVar(&cmd)
+	indexVar(&cmd)
 	w.res.Commands = append(w.res.Commands, cmd)
 	if strings.Contains(cmd.Text, "/dev/tcp/") || strings.Contains(cmd.Text, "/dev/udp/") {
 		w.critical(RiskDevTCP, "the command uses /dev/tcp or /dev/udp to open a network connection from the shell", cmd.Text)
