@@ -112,7 +112,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"az", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec7}, {"key", &sharedSpec7}, {"certificate", &sharedSpec7}}}}, {"version", &sharedSpec2}, {"network", &sharedSpec8}, {"storage", &sharedSpec8}, {"sql", &sharedSpec8}, {"monitor", &sharedSpec8}, {"deployment", &sharedSpec8}, {"policy", &sharedSpec8}, {"ad", &sharedSpec8}},
+		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"ad", &cmdSpec{subs: subcommands{{"sp", &sharedSpec7}, {"app", &sharedSpec7}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec8}, {"key", &sharedSpec8}, {"certificate", &sharedSpec8}}}}, {"version", &sharedSpec2}, {"network", &sharedSpec9}, {"storage", &sharedSpec9}, {"sql", &sharedSpec9}, {"monitor", &sharedSpec9}, {"deployment", &sharedSpec9}, {"policy", &sharedSpec9}},
 		effect: EffectNetwork,
 		read:   &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
 	}},
@@ -149,7 +149,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		effect:   EffectNetwork,
 	}},
-	{"black", &sharedSpec9},
+	{"black", &sharedSpec10},
 	{"blkdiscard", &cmdSpec{
 		class: "destructive",
 		why:   "discards every block of a device",
@@ -159,7 +159,7 @@ var commandTable = [...]namedSpec{
 		effect: EffectNetwork,
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec10}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
+		subs: subcommands{{"install", &sharedSpec11}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
 		read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
 	}},
 	{"brotli", &cmdSpec{
@@ -171,14 +171,14 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".br"},
 	}},
-	{"buf", &sharedSpec9},
-	{"builtin", &sharedSpec11},
+	{"buf", &sharedSpec10},
+	{"builtin", &sharedSpec12},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"x", &sharedSpec13}, {"publish", &sharedSpec14}},
+		subs: subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"x", &sharedSpec14}, {"publish", &sharedSpec15}},
 	}},
 	{"bundle", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}}},
 	}},
 	{"bunzip2", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -190,7 +190,7 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".bz2"},
 	}},
-	{"busybox", &sharedSpec11},
+	{"busybox", &sharedSpec12},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
 	}},
@@ -199,10 +199,10 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		rare:  &rareSpec{pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"}},
 	}},
-	{"bzcat", &sharedSpec15},
-	{"bzip2", &sharedSpec16},
-	{"c++", &sharedSpec17},
-	{"cabal", &sharedSpec9},
+	{"bzcat", &sharedSpec16},
+	{"bzip2", &sharedSpec17},
+	{"c++", &sharedSpec18},
+	{"cabal", &sharedSpec10},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -214,13 +214,13 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec3},
 	{"cargo", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec14}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork, read: &readSpec{readWith: []string{"--list"}}}}, {"tree", &sharedSpec2}, {"metadata", &sharedSpec2}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}},
+		subs: subcommands{{"publish", &sharedSpec15}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork, read: &readSpec{readWith: []string{"--list"}}}}, {"tree", &sharedSpec2}, {"metadata", &sharedSpec2}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}},
 		rare: &rareSpec{analyse: cargoExecFlags},
 	}},
-	{"cat", &sharedSpec15},
-	{"catchsegv", &sharedSpec11},
-	{"cc", &sharedSpec17},
-	{"cd", &sharedSpec18},
+	{"cat", &sharedSpec16},
+	{"catchsegv", &sharedSpec12},
+	{"cc", &sharedSpec18},
+	{"cd", &sharedSpec19},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
@@ -302,9 +302,9 @@ var commandTable = [...]namedSpec{
 		why:    "changes a user's login shell",
 		effect: EffectPrivilege,
 	}},
-	{"cksum", &sharedSpec19},
-	{"clang", &sharedSpec20},
-	{"clang++", &sharedSpec17},
+	{"cksum", &sharedSpec20},
+	{"clang", &sharedSpec21},
+	{"clang++", &sharedSpec18},
 	{"clickhouse-client", &cmdSpec{
 		long:     []string{"query="},
 		shortVal: "q",
@@ -347,7 +347,7 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"comm", &sharedSpec15},
+	{"comm", &sharedSpec16},
 	{"command", &cmdSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "pvV"},
@@ -365,7 +365,7 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".Z"},
 	}},
 	{"conda", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec21}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec22}},
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}}},
 	}},
@@ -408,13 +408,13 @@ var commandTable = [...]namedSpec{
 	{"cryptsetup", &cmdSpec{
 		opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true, class: "destructive", why: "formats a disk or destroys its encryption keys, so its data cannot be read again"}},
 	}},
-	{"crystal", &sharedSpec22},
+	{"crystal", &sharedSpec23},
 	{"csrutil", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
 	{"csvlook", &sharedSpec3},
 	{"ctr", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec23}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec23}}}}},
+		subs:   subcommands{{"run", &sharedSpec24}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec24}}}}},
 		effect: EffectRuns,
 	}},
 	{"curl", &cmdSpec{
@@ -431,8 +431,8 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"darkhttpd", &sharedSpec24},
-	{"dart", &sharedSpec25},
+	{"darkhttpd", &sharedSpec25},
+	{"dart", &sharedSpec26},
 	{"date", &cmdSpec{
 		long:     []string{"date=", "file=", "reference="},
 		shortVal: "dfr",
@@ -454,7 +454,7 @@ var commandTable = [...]namedSpec{
 		files:   codeKind,
 		rare:    &rareSpec{fileCode: (*walker).ddCode},
 	}},
-	{"declare", &sharedSpec26},
+	{"declare", &sharedSpec27},
 	{"defaults", &cmdSpec{
 		subs:  subcommands{{"read", &sharedSpec2}, {"read-type", &sharedSpec2}, {"domains", &sharedSpec2}, {"find", &sharedSpec2}},
 		probe: true,
@@ -467,7 +467,7 @@ var commandTable = [...]namedSpec{
 		files:       writeAll,
 		wrap:        &wrapSpec{short: "fdv"},
 	}},
-	{"deluser", &sharedSpec27},
+	{"deluser", &sharedSpec28},
 	{"df", &sharedSpec3},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
@@ -478,10 +478,10 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"diff3", &sharedSpec3},
-	{"dig", &sharedSpec28},
+	{"dig", &sharedSpec29},
 	{"direnv", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, operands: 1}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, operands: 1}}},
 	}},
 	{"dirname", &sharedSpec3},
 	{"diskutil", &cmdSpec{
@@ -524,15 +524,15 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{unless: []string{"-L"}},
 	}},
 	{"docker", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec29}, {"create", &sharedSpec29}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec30}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec31}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec32}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"config", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns}}, {"push", &sharedSpec14}, {"stop", &sharedSpec33}, {"kill", &sharedSpec33}, {"rm", &sharedSpec33}, {"pause", &sharedSpec33}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec31}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec31}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec34}, {"secret", &sharedSpec34}, {"config", &sharedSpec34}},
+		subs:   subcommands{{"run", &sharedSpec30}, {"create", &sharedSpec30}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec31}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec32}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec33}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"config", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns}}, {"push", &sharedSpec15}, {"stop", &sharedSpec34}, {"kill", &sharedSpec34}, {"rm", &sharedSpec34}, {"pause", &sharedSpec34}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec32}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec32}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec35}, {"secret", &sharedSpec35}, {"config", &sharedSpec35}},
 		effect: EffectRuns,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec35, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec36, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec35, operands: 1, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec36, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec37, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec36, operands: 1, remote: true}}},
 		read:   &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		subs:     subcommands{{"down", &sharedSpec32}},
+		subs:     subcommands{{"down", &sharedSpec33}},
 		effect:   EffectRuns,
 	}},
 	{"doctl", &cmdSpec{
@@ -541,7 +541,7 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
 	}},
 	{"dotnet", &cmdSpec{
-		subs: subcommands{{"nuget", &sharedSpec37}},
+		subs: subcommands{{"nuget", &sharedSpec38}},
 	}},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
@@ -549,7 +549,7 @@ var commandTable = [...]namedSpec{
 		read: &readSpec{notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}, readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"}},
 	}},
 	{"dpkg-query", &sharedSpec3},
-	{"drill", &sharedSpec28},
+	{"drill", &sharedSpec29},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -570,10 +570,10 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    firstKind,
 	}},
-	{"eatmydata", &sharedSpec11},
-	{"echo", &sharedSpec38},
-	{"egrep", &sharedSpec39},
-	{"elixir", &sharedSpec22},
+	{"eatmydata", &sharedSpec12},
+	{"echo", &sharedSpec39},
+	{"egrep", &sharedSpec40},
+	{"elixir", &sharedSpec23},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -593,9 +593,9 @@ var commandTable = [...]namedSpec{
 		assigns:  true,
 		wrap:     &wrapSpec{short: "i0v"},
 	}},
-	{"esbuild", &sharedSpec9},
-	{"etex", &sharedSpec40},
-	{"ex", &sharedSpec41},
+	{"esbuild", &sharedSpec10},
+	{"etex", &sharedSpec41},
+	{"ex", &sharedSpec42},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -609,7 +609,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"export", &sharedSpec26},
+	{"export", &sharedSpec27},
 	{"expr", &sharedSpec3},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
@@ -635,9 +635,9 @@ var commandTable = [...]namedSpec{
 		runs:     runsFdExec,
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec42},
+	{"fdisk", &sharedSpec43},
 	{"ffprobe", &sharedSpec3},
-	{"fgrep", &sharedSpec39},
+	{"fgrep", &sharedSpec40},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -669,21 +669,21 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}}},
 	}},
-	{"flit", &sharedSpec43},
+	{"flit", &sharedSpec44},
 	{"flock", &cmdSpec{
 		long:     []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal: "wEc",
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sxenuoFv", positional: 1},
 	}},
-	{"flutter", &sharedSpec25},
+	{"flutter", &sharedSpec26},
 	{"flux", &cmdSpec{
 		subs:  subcommands{{"get", &sharedSpec2}, {"version", &sharedSpec2}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig", "--server"}},
 	}},
-	{"fly", &sharedSpec44},
-	{"flyctl", &sharedSpec44},
+	{"fly", &sharedSpec45},
+	{"flyctl", &sharedSpec45},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -702,28 +702,28 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"free", &sharedSpec3},
-	{"ftp", &sharedSpec45},
+	{"ftp", &sharedSpec46},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: EffectRuns, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &sharedSpec17},
+	{"g++", &sharedSpec18},
 	{"gawk", &sharedSpec6},
-	{"gcc", &sharedSpec20},
+	{"gcc", &sharedSpec21},
 	{"gcloud", &cmdSpec{
 		opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec46}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec47}, {"beta", &sharedSpec47}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec48}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"functions", &sharedSpec48}, {"builds", &sharedSpec48}, {"services", &sharedSpec48}, {"components", &sharedSpec48}, {"container", &sharedSpec49}, {"run", &sharedSpec49}, {"sql", &sharedSpec49}, {"iam", &sharedSpec49}, {"artifacts", &sharedSpec49}, {"pubsub", &sharedSpec49}, {"logging", &sharedSpec49}, {"monitoring", &sharedSpec49}, {"redis", &sharedSpec49}, {"dns", &sharedSpec49}, {"billing", &sharedSpec49}, {"app", &sharedSpec49}, {"scheduler", &sharedSpec49}, {"tasks", &sharedSpec49}, {"kms", &sharedSpec49}},
+		subs: subcommands{{"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec47}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec48}, {"beta", &sharedSpec48}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec49}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"functions", &sharedSpec49}, {"builds", &sharedSpec49}, {"services", &sharedSpec49}, {"components", &sharedSpec49}, {"container", &sharedSpec50}, {"run", &sharedSpec50}, {"sql", &sharedSpec50}, {"artifacts", &sharedSpec50}, {"pubsub", &sharedSpec50}, {"logging", &sharedSpec50}, {"monitoring", &sharedSpec50}, {"redis", &sharedSpec50}, {"dns", &sharedSpec50}, {"billing", &sharedSpec50}, {"app", &sharedSpec50}, {"scheduler", &sharedSpec50}, {"tasks", &sharedSpec50}, {"kms", &sharedSpec50}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}}},
 	}},
-	{"gdb", &sharedSpec50},
-	{"gdb-multiarch", &sharedSpec50},
+	{"gdb", &sharedSpec51},
+	{"gdb-multiarch", &sharedSpec51},
 	{"gdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
 		rare:  &rareSpec{unless: []string{"-l"}},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec14}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs: subcommands{{"push", &sharedSpec15}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
 	}},
 	{"getconf", &sharedSpec3},
 	{"getent", &cmdSpec{
@@ -732,14 +732,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"workflow", &sharedSpec51}, {"label", &sharedSpec21}, {"cache", &sharedSpec21}, {"variable", &sharedSpec21}, {"search", &sharedSpec2}, {"ruleset", &sharedSpec51}, {"project", &sharedSpec51}, {"codespace", &sharedSpec21}, {"extension", &sharedSpec21}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec21}, {"status", &sharedSpec2}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"workflow", &sharedSpec52}, {"label", &sharedSpec22}, {"cache", &sharedSpec22}, {"variable", &sharedSpec22}, {"search", &sharedSpec2}, {"ruleset", &sharedSpec52}, {"project", &sharedSpec52}, {"codespace", &sharedSpec22}, {"extension", &sharedSpec22}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec22}, {"status", &sharedSpec2}},
 	}},
-	{"ghc", &sharedSpec9},
+	{"ghc", &sharedSpec10},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec52}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec52}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec53}, {"pull", &sharedSpec53}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec54}, {"cat-file", &sharedSpec54}, {"status", &sharedSpec55}, {"log", &sharedSpec55}, {"annotate", &sharedSpec55}, {"ls-files", &sharedSpec55}, {"ls-tree", &sharedSpec55}, {"rev-parse", &sharedSpec55}, {"rev-list", &sharedSpec55}, {"describe", &sharedSpec55}, {"shortlog", &sharedSpec55}, {"show-ref", &sharedSpec55}, {"for-each-ref", &sharedSpec55}, {"merge-base", &sharedSpec55}, {"name-rev", &sharedSpec55}, {"whatchanged", &sharedSpec55}, {"cherry", &sharedSpec55}, {"check-ignore", &sharedSpec55}, {"check-attr", &sharedSpec55}, {"count-objects", &sharedSpec55}, {"diff-tree", &sharedSpec55}, {"diff-index", &sharedSpec55}, {"diff-files", &sharedSpec55}, {"version", &sharedSpec55}, {"help", &sharedSpec55}, {"range-diff", &sharedSpec55}, {"var", &sharedSpec55}, {"verify-commit", &sharedSpec55}, {"verify-tag", &sharedSpec55}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec53}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec53}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec54}, {"pull", &sharedSpec54}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec55}, {"cat-file", &sharedSpec55}, {"status", &sharedSpec56}, {"log", &sharedSpec56}, {"annotate", &sharedSpec56}, {"ls-files", &sharedSpec56}, {"ls-tree", &sharedSpec56}, {"rev-parse", &sharedSpec56}, {"rev-list", &sharedSpec56}, {"describe", &sharedSpec56}, {"shortlog", &sharedSpec56}, {"show-ref", &sharedSpec56}, {"for-each-ref", &sharedSpec56}, {"merge-base", &sharedSpec56}, {"name-rev", &sharedSpec56}, {"whatchanged", &sharedSpec56}, {"cherry", &sharedSpec56}, {"check-ignore", &sharedSpec56}, {"check-attr", &sharedSpec56}, {"count-objects", &sharedSpec56}, {"diff-tree", &sharedSpec56}, {"diff-index", &sharedSpec56}, {"diff-files", &sharedSpec56}, {"version", &sharedSpec56}, {"help", &sharedSpec56}, {"range-diff", &sharedSpec56}, {"var", &sharedSpec56}, {"verify-commit", &sharedSpec56}, {"verify-tag", &sharedSpec56}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
 		effect:   EffectRuns,
 		runs:     runsGitExec,
 		files:    bySub,
@@ -750,15 +750,15 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec56},
+	{"gmake", &sharedSpec57},
 	{"go", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec10}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec57}, {"test", &sharedSpec57}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
+		subs:  subcommands{{"install", &sharedSpec11}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec58}, {"test", &sharedSpec58}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 		rare:  &rareSpec{analyse: goExecFlags},
 	}},
-	{"goenv", &sharedSpec58},
-	{"golangci-lint", &sharedSpec9},
+	{"goenv", &sharedSpec59},
+	{"golangci-lint", &sharedSpec10},
 	{"gpasswd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "changes group membership",
@@ -767,9 +767,9 @@ var commandTable = [...]namedSpec{
 	{"gpg", &cmdSpec{
 		opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: "credential-access", why: "exports GnuPG private keys"}},
 	}},
-	{"gradle", &sharedSpec59},
-	{"gradlew", &sharedSpec59},
-	{"grep", &sharedSpec39},
+	{"gradle", &sharedSpec60},
+	{"gradlew", &sharedSpec60},
+	{"grep", &sharedSpec40},
 	{"groupadd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "creates a group",
@@ -797,8 +797,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
-	{"gunzip", &sharedSpec60},
-	{"gvim", &sharedSpec41},
+	{"gunzip", &sharedSpec61},
+	{"gvim", &sharedSpec42},
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -810,7 +810,7 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".gz"},
 	}},
 	{"hadolint", &sharedSpec3},
-	{"hatch", &sharedSpec43},
+	{"hatch", &sharedSpec44},
 	{"hcloud", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
@@ -826,12 +826,12 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec61}, {"delete", &sharedSpec61}, {"del", &sharedSpec61}, {"un", &sharedSpec61}, {"install", &sharedSpec62}, {"upgrade", &sharedSpec62}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec14}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec21}, {"dependency", &sharedSpec21}},
+		subs:   subcommands{{"uninstall", &sharedSpec62}, {"delete", &sharedSpec62}, {"del", &sharedSpec62}, {"un", &sharedSpec62}, {"install", &sharedSpec63}, {"upgrade", &sharedSpec63}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec15}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec22}, {"dependency", &sharedSpec22}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 	}},
 	{"heroku", &cmdSpec{
-		opts:  []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: "credential-access", why: "prints a Heroku API token"}},
+		opts:  []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: "credential-access", why: "prints a Heroku API token"}, {names: []string{"config", "config:get"}, operand: true, class: "credential-access", why: "prints an app's config vars, its database URLs and API keys"}},
 		subs:  subcommands{{"apps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ps", &sharedSpec2}, {"releases", &sharedSpec2}, {"domains", &sharedSpec2}},
 		probe: true,
 	}},
@@ -846,17 +846,17 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		rare: &rareSpec{dashOperand: historyOffset},
 	}},
-	{"hive", &sharedSpec63},
-	{"host", &sharedSpec28},
-	{"hostname", &sharedSpec64},
+	{"hive", &sharedSpec64},
+	{"host", &sharedSpec29},
+	{"hostname", &sharedSpec65},
 	{"hostnamectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
 		readOnly: true,
 		readBare: true,
 	}},
-	{"htop", &sharedSpec9},
-	{"http", &sharedSpec65},
+	{"htop", &sharedSpec10},
+	{"http", &sharedSpec66},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -873,7 +873,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec65},
+	{"https", &sharedSpec66},
 	{"hugo", &cmdSpec{
 		long:     []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
 		shortVal: "dscbtep",
@@ -894,12 +894,12 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 	}},
 	{"id", &sharedSpec3},
-	{"iex", &sharedSpec9},
+	{"iex", &sharedSpec10},
 	{"ifne", &cmdSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "n"},
 	}},
-	{"incus", &sharedSpec66},
+	{"incus", &sharedSpec67},
 	{"info", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -927,26 +927,26 @@ var commandTable = [...]namedSpec{
 	{"iostat", &sharedSpec3},
 	{"ip", &cmdSpec{
 		shortVal:   "n",
-		subs:       subcommands{{"addr", &sharedSpec67}, {"address", &sharedSpec67}, {"a", &sharedSpec67}, {"route", &sharedSpec67}, {"r", &sharedSpec67}, {"link", &sharedSpec67}, {"l", &sharedSpec67}, {"neigh", &sharedSpec67}, {"n", &sharedSpec67}, {"rule", &sharedSpec67}},
+		subs:       subcommands{{"addr", &sharedSpec68}, {"address", &sharedSpec68}, {"a", &sharedSpec68}, {"route", &sharedSpec68}, {"r", &sharedSpec68}, {"link", &sharedSpec68}, {"l", &sharedSpec68}, {"neigh", &sharedSpec68}, {"n", &sharedSpec68}, {"rule", &sharedSpec68}},
 		singleDash: true,
 		probe:      true,
-		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec11, operands: 1}}},
+		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec12, operands: 1}}},
 		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
-	{"ip6tables", &sharedSpec68},
-	{"iptables", &sharedSpec68},
+	{"ip6tables", &sharedSpec69},
+	{"iptables", &sharedSpec69},
 	{"istioctl", &cmdSpec{
 		subs:  subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec69}, {"list", &sharedSpec2}},
+		subs:  subcommands{{"dev", &sharedSpec70}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
-	{"java", &sharedSpec70},
-	{"javac", &sharedSpec70},
-	{"jekyll", &sharedSpec22},
+	{"java", &sharedSpec71},
+	{"javac", &sharedSpec71},
+	{"jekyll", &sharedSpec23},
 	{"jobs", &sharedSpec3},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
@@ -966,7 +966,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec71},
+	{"k9s", &sharedSpec72},
 	{"kill", &cmdSpec{
 		opts: []optEffect{{names: []string{"-1"}, operand: true, class: "destructive", why: "signals every process the user may signal"}, {operand: true, match: parentProcess, class: "destructive", why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"}, {names: []string{"1"}, operand: true, class: "destructive", why: "signals init, which stops the machine"}},
 		rare: &rareSpec{dashOperand: killPID},
@@ -980,28 +980,28 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kotlin", &sharedSpec70},
-	{"kotlinc", &sharedSpec70},
+	{"kotlin", &sharedSpec71},
+	{"kotlinc", &sharedSpec71},
 	{"kubeconform", &sharedSpec3},
 	{"kubectl", &cmdSpec{
-		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec69}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
+		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec70}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
 		effect: EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec72, operands: 1, dashdash: true, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec73, operands: 1, dashdash: true, remote: true}}},
 		read:   &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec73},
-	{"kubens", &sharedSpec73},
+	{"kubectx", &sharedSpec74},
+	{"kubens", &sharedSpec74},
 	{"kubeval", &sharedSpec3},
 	{"last", &sharedSpec3},
-	{"latex", &sharedSpec40},
+	{"latex", &sharedSpec41},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &sharedSpec33}, {"bootout", &sharedSpec33}, {"disable", &sharedSpec33}, {"kill", &sharedSpec33}, {"stop", &sharedSpec33}, {"remove", &sharedSpec33}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
+		subs: subcommands{{"unload", &sharedSpec34}, {"bootout", &sharedSpec34}, {"disable", &sharedSpec34}, {"kill", &sharedSpec34}, {"stop", &sharedSpec34}, {"remove", &sharedSpec34}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
 	}},
-	{"ld", &sharedSpec9},
-	{"ldd", &sharedSpec9},
+	{"ld", &sharedSpec10},
+	{"ldd", &sharedSpec10},
 	{"lein", &cmdSpec{
-		subs: subcommands{{"deploy", &sharedSpec14}},
+		subs: subcommands{{"deploy", &sharedSpec15}},
 	}},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
@@ -1023,9 +1023,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec74},
-	{"linux64", &sharedSpec74},
-	{"live-server", &sharedSpec24},
+	{"linux32", &sharedSpec75},
+	{"linux64", &sharedSpec75},
+	{"live-server", &sharedSpec25},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
@@ -1033,7 +1033,7 @@ var commandTable = [...]namedSpec{
 		files:    linkKind,
 		fileOpts: true,
 	}},
-	{"local", &sharedSpec26},
+	{"local", &sharedSpec27},
 	{"locale", &sharedSpec3},
 	{"locate", &sharedSpec3},
 	{"logname", &sharedSpec3},
@@ -1055,18 +1055,18 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "bcCfhiLrStTV"},
 	}},
-	{"lua", &sharedSpec22},
-	{"lualatex", &sharedSpec40},
+	{"lua", &sharedSpec23},
+	{"lualatex", &sharedSpec41},
 	{"luarocks", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}},
 		probe: true,
 	}},
-	{"luatex", &sharedSpec40},
+	{"luatex", &sharedSpec41},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec66},
+	{"lxc", &sharedSpec67},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1094,11 +1094,11 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".lzma"},
 	}},
-	{"mail", &sharedSpec46},
-	{"mailx", &sharedSpec46},
-	{"make", &sharedSpec56},
+	{"mail", &sharedSpec47},
+	{"mailx", &sharedSpec47},
+	{"make", &sharedSpec57},
 	{"mamba", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec21}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec22}},
 		probe: true,
 	}},
 	{"man", &cmdSpec{
@@ -1107,10 +1107,10 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec75},
-	{"markdownlint", &sharedSpec9},
-	{"mawk", &sharedSpec76},
-	{"md5sum", &sharedSpec15},
+	{"mariadb", &sharedSpec76},
+	{"markdownlint", &sharedSpec10},
+	{"mawk", &sharedSpec77},
+	{"md5sum", &sharedSpec16},
 	{"mdfind", &sharedSpec3},
 	{"mdls", &sharedSpec3},
 	{"mediainfo", &cmdSpec{
@@ -1127,7 +1127,7 @@ var commandTable = [...]namedSpec{
 	{"mise", &cmdSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"doctor", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec11, dashdash: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec12, dashdash: true}}},
 	}},
 	{"mix", &cmdSpec{
 		opts: []optEffect{{names: []string{"hex.publish"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
@@ -1148,8 +1148,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mongo", &sharedSpec77},
-	{"mongosh", &sharedSpec77},
+	{"mongo", &sharedSpec78},
+	{"mongosh", &sharedSpec78},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1164,7 +1164,7 @@ var commandTable = [...]namedSpec{
 		bare:   true,
 		rare:   &rareSpec{unless: []string{"-l"}},
 	}},
-	{"mutt", &sharedSpec46},
+	{"mutt", &sharedSpec47},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -1180,8 +1180,8 @@ var commandTable = [...]namedSpec{
 	{"mvnw", &cmdSpec{
 		opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	}},
-	{"mypy", &sharedSpec9},
-	{"mysql", &sharedSpec75},
+	{"mypy", &sharedSpec10},
+	{"mysql", &sharedSpec76},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1190,15 +1190,15 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec76},
-	{"nc", &sharedSpec78},
-	{"ncat", &sharedSpec78},
+	{"nawk", &sharedSpec77},
+	{"nc", &sharedSpec79},
+	{"ncat", &sharedSpec79},
 	{"neofetch", &sharedSpec3},
 	{"nerdctl", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec29}, {"create", &sharedSpec29}},
+		subs:   subcommands{{"run", &sharedSpec30}, {"create", &sharedSpec30}},
 		effect: EffectRuns,
 	}},
-	{"netcat", &sharedSpec78},
+	{"netcat", &sharedSpec79},
 	{"netlify", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}},
 		probe: true,
@@ -1214,7 +1214,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "fI",
 		opts:     []optEffect{{names: []string{"flush", "delete"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the machine's firewall rules"}, {names: []string{"-f", "--file"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}},
 	}},
-	{"nginx", &sharedSpec22},
+	{"nginx", &sharedSpec23},
 	{"ngrok", &cmdSpec{
 		class:  "exfiltration",
 		why:    "exposes a local port to the internet",
@@ -1227,7 +1227,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		wraps:    true,
 	}},
-	{"nim", &sharedSpec22},
+	{"nim", &sharedSpec23},
 	{"nix", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}}},
@@ -1253,19 +1253,19 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec79}},
+		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec80}},
 		probe: true,
 	}},
-	{"nocache", &sharedSpec11},
-	{"node", &sharedSpec22},
-	{"nohup", &sharedSpec11},
+	{"nocache", &sharedSpec12},
+	{"node", &sharedSpec23},
+	{"nohup", &sharedSpec12},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec79}, {"node", &sharedSpec79}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec80}, {"node", &sharedSpec80}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec12}, {"i", &sharedSpec12}, {"add", &sharedSpec12}, {"exec", &sharedSpec80}, {"x", &sharedSpec80}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec81}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec81}, {"publish", &sharedSpec14}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec34}, {"version", &sharedSpec69}, {"audit", &sharedSpec69}},
+		subs: subcommands{{"install", &sharedSpec13}, {"i", &sharedSpec13}, {"add", &sharedSpec13}, {"exec", &sharedSpec81}, {"x", &sharedSpec81}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec82}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec82}, {"publish", &sharedSpec15}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec35}, {"version", &sharedSpec70}, {"audit", &sharedSpec70}},
 		read: &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
 	}},
 	{"nproc", &sharedSpec3},
@@ -1286,21 +1286,21 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 		wrap:     &wrapSpec{short: "amuinpUCTrwFZ"},
 	}},
-	{"nslookup", &sharedSpec28},
-	{"nuget", &sharedSpec37},
+	{"nslookup", &sharedSpec29},
+	{"nuget", &sharedSpec38},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
 		wraps:    true,
 		wrap:     &wrapSpec{short: "ls"},
 	}},
-	{"nvim", &sharedSpec41},
+	{"nvim", &sharedSpec42},
 	{"objdump", &sharedSpec3},
 	{"oc", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec72, operands: 1, dashdash: true, remote: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec73, operands: 1, dashdash: true, remote: true}}},
 	}},
-	{"ocaml", &sharedSpec70},
+	{"ocaml", &sharedSpec71},
 	{"oci", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
@@ -1325,18 +1325,18 @@ var commandTable = [...]namedSpec{
 		singleDash: true,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec82}},
+		subs:  subcommands{{"install", &sharedSpec83}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec3},
-	{"ovsx", &sharedSpec43},
+	{"ovsx", &sharedSpec44},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
 		read: &readSpec{readWith: []string{"-Q", "--query"}},
 	}},
-	{"pandoc", &sharedSpec9},
-	{"parted", &sharedSpec42},
+	{"pandoc", &sharedSpec10},
+	{"parted", &sharedSpec43},
 	{"pass", &cmdSpec{
 		class: "credential-access",
 		why:   "prints passwords from the password store",
@@ -1359,16 +1359,16 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).patchCode},
 	}},
-	{"pbzip2", &sharedSpec16},
+	{"pbzip2", &sharedSpec17},
 	{"pdfinfo", &sharedSpec3},
-	{"pdflatex", &sharedSpec40},
-	{"pdftex", &sharedSpec40},
-	{"pdm", &sharedSpec43},
+	{"pdflatex", &sharedSpec41},
+	{"pdftex", &sharedSpec41},
+	{"pdm", &sharedSpec44},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec83}, {sub: []string{"stat"}, opts: &sharedSpec83}, {sub: []string{"trace"}, opts: &sharedSpec83}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec84}, {sub: []string{"stat"}, opts: &sharedSpec84}, {sub: []string{"trace"}, opts: &sharedSpec84}}},
 	}},
-	{"perl", &sharedSpec84},
+	{"perl", &sharedSpec85},
 	{"pgrep", &sharedSpec3},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1386,14 +1386,14 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".gz"},
 	}},
-	{"ping", &sharedSpec28},
-	{"ping6", &sharedSpec28},
-	{"pip", &sharedSpec85},
-	{"pip3", &sharedSpec85},
+	{"ping", &sharedSpec29},
+	{"ping6", &sharedSpec29},
+	{"pip", &sharedSpec86},
+	{"pip3", &sharedSpec86},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}}},
 	}},
 	{"pipx", &cmdSpec{
 		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}},
@@ -1407,7 +1407,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec82}, {"add", &sharedSpec82}},
+		subs:  subcommands{{"install", &sharedSpec83}, {"add", &sharedSpec83}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1416,29 +1416,29 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec12}, {"install", &sharedSpec12}, {"i", &sharedSpec12}, {"dlx", &sharedSpec13}, {"config", &sharedSpec86}, {"publish", &sharedSpec14}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec69}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11}}},
+		subs: subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"i", &sharedSpec13}, {"dlx", &sharedSpec14}, {"config", &sharedSpec87}, {"publish", &sharedSpec15}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec70}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"pod", &cmdSpec{
-		subs:  subcommands{{"trunk", &sharedSpec37}},
+		subs:  subcommands{{"trunk", &sharedSpec38}},
 		probe: true,
 	}},
 	{"podman", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec29}, {"create", &sharedSpec29}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec30}, {"container", &sharedSpec30}},
+		subs:   subcommands{{"run", &sharedSpec30}, {"create", &sharedSpec30}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec31}, {"container", &sharedSpec31}},
 		effect: EffectRuns,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec35, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec36, operands: 1, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec36, operands: 1, remote: true}, {sub: []string{"run"}, opts: &sharedSpec37, operands: 1, remote: true}}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec14}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec69}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec11}}},
+		subs: subcommands{{"publish", &sharedSpec15}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec70}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}}},
 	}},
-	{"popd", &sharedSpec18},
+	{"popd", &sharedSpec19},
 	{"port", &cmdSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec87},
+	{"powershell", &sharedSpec88},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1446,19 +1446,19 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec88},
+	{"presto", &sharedSpec89},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 	}},
-	{"printf", &sharedSpec38},
+	{"printf", &sharedSpec39},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
 		wraps:    true,
 	}},
-	{"protoc", &sharedSpec9},
-	{"proxychains", &sharedSpec89},
-	{"proxychains4", &sharedSpec89},
+	{"protoc", &sharedSpec10},
+	{"proxychains", &sharedSpec90},
+	{"proxychains4", &sharedSpec90},
 	{"ps", &sharedSpec3},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output=", "set=", "variable="},
@@ -1476,20 +1476,20 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"apply", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: "inline-code", why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
 		probe: true,
 	}},
-	{"pushd", &sharedSpec18},
+	{"pushd", &sharedSpec19},
 	{"pvremove", &cmdSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec3},
-	{"pwsh", &sharedSpec87},
+	{"pwsh", &sharedSpec88},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec90},
-	{"python3", &sharedSpec90},
-	{"pzstd", &sharedSpec91},
+	{"python", &sharedSpec91},
+	{"python3", &sharedSpec91},
+	{"pzstd", &sharedSpec92},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1497,7 +1497,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"rar", &sharedSpec1},
-	{"rbenv", &sharedSpec58},
+	{"rbenv", &sharedSpec59},
 	{"rc-update", &cmdSpec{
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
@@ -1510,14 +1510,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"readelf", &sharedSpec3},
 	{"readlink", &sharedSpec3},
-	{"readonly", &sharedSpec26},
+	{"readonly", &sharedSpec27},
 	{"realpath", &sharedSpec3},
 	{"redis-cli", &cmdSpec{
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}},
 	}},
-	{"redis-server", &sharedSpec22},
+	{"redis-server", &sharedSpec23},
 	{"resolvectl", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
 		probe: true,
@@ -1532,7 +1532,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec15},
+	{"rev", &sharedSpec16},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1562,8 +1562,8 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec92},
-	{"route", &sharedSpec64},
+	{"rmdir", &sharedSpec93},
+	{"route", &sharedSpec65},
 	{"rpm", &cmdSpec{
 		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
 		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1576,8 +1576,8 @@ var commandTable = [...]namedSpec{
 		files:    syncKind,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec84},
-	{"ruff", &sharedSpec9},
+	{"ruby", &sharedSpec85},
+	{"ruff", &sharedSpec10},
 	{"run0", &cmdSpec{
 		long:    []string{"no-ask-password", "unit=", "property=", "description=", "slice=", "user=", "group=", "nice=", "chdir=", "setenv=", "background="},
 		class:   "privilege-escalation",
@@ -1606,10 +1606,10 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{about: []string{"-vV"}},
 	}},
 	{"rustup", &cmdSpec{
-		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec21}, {"target", &sharedSpec21}, {"component", &sharedSpec21}},
+		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec22}, {"target", &sharedSpec22}, {"component", &sharedSpec22}},
 		probe: true,
 	}},
-	{"rvim", &sharedSpec41},
+	{"rvim", &sharedSpec42},
 	{"sandbox-exec", &cmdSpec{
 		shortVal: "fpnD",
 		wraps:    true,
@@ -1617,8 +1617,8 @@ var commandTable = [...]namedSpec{
 	{"sbt", &cmdSpec{
 		opts: []optEffect{{operand: true, match: sbtPublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	}},
-	{"scala", &sharedSpec70},
-	{"scc", &sharedSpec93},
+	{"scala", &sharedSpec71},
+	{"scc", &sharedSpec94},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}, {names: []string{"-S"}, exec: true, cluster: true}},
@@ -1633,7 +1633,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}, shortVal: "cIOBlmto", wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}}, operands: 1, optScript: []string{"-c", "--command"}}}},
 	}},
-	{"sdiff", &sharedSpec93},
+	{"sdiff", &sharedSpec94},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -1654,7 +1654,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{analyse: sedScripts},
 	}},
-	{"sendmail", &sharedSpec45},
+	{"sendmail", &sharedSpec46},
 	{"sensors", &sharedSpec3},
 	{"seq", &sharedSpec3},
 	{"serve", &cmdSpec{
@@ -1711,11 +1711,11 @@ var commandTable = [...]namedSpec{
 		why:   "rewrites a disk's partition table",
 		rare:  &rareSpec{unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},
 	}},
-	{"sha1sum", &sharedSpec15},
-	{"sha224sum", &sharedSpec19},
-	{"sha256sum", &sharedSpec15},
-	{"sha384sum", &sharedSpec19},
-	{"sha512sum", &sharedSpec15},
+	{"sha1sum", &sharedSpec16},
+	{"sha224sum", &sharedSpec20},
+	{"sha256sum", &sharedSpec16},
+	{"sha384sum", &sharedSpec20},
+	{"sha512sum", &sharedSpec16},
 	{"shasum", &sharedSpec3},
 	{"shellcheck", &sharedSpec3},
 	{"shopt", &sharedSpec3},
@@ -1764,12 +1764,12 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec63},
+	{"spark-sql", &sharedSpec64},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
 	}},
-	{"sphinx-build", &sharedSpec9},
+	{"sphinx-build", &sharedSpec10},
 	{"split", &cmdSpec{
 		long:     []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"},
 		shortVal: "abCeln t",
@@ -1822,7 +1822,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-o"}, exec: true, values: []string{"ssh_command", "sshfs_sync", "ProxyCommand", "LocalCommand"}, cluster: true}},
 		probe:    true,
 	}},
-	{"stack", &sharedSpec9},
+	{"stack", &sharedSpec10},
 	{"stat", &sharedSpec3},
 	{"stdbuf", &cmdSpec{
 		long:     []string{"input=", "output=", "error="},
@@ -1867,11 +1867,11 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec94},
-	{"sum", &sharedSpec19},
+	{"sudoedit", &sharedSpec95},
+	{"sum", &sharedSpec20},
 	{"sw_vers", &sharedSpec3},
-	{"swaks", &sharedSpec46},
-	{"swift", &sharedSpec9},
+	{"swaks", &sharedSpec47},
+	{"swift", &sharedSpec10},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
@@ -1879,7 +1879,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec3},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}},
-		subs: subcommands{{"stop", &sharedSpec95}, {"disable", &sharedSpec95}, {"kill", &sharedSpec95}, {"mask", &sharedSpec95}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec96}, {"disable", &sharedSpec96}, {"kill", &sharedSpec96}, {"mask", &sharedSpec96}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -1928,22 +1928,22 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec94},
-	{"telnet", &sharedSpec45},
+	{"tee", &sharedSpec95},
+	{"telnet", &sharedSpec46},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec96}, {"apply", &sharedSpec97}, {"state", &sharedSpec98}, {"workspace", &sharedSpec99}},
+		subs: subcommands{{"destroy", &sharedSpec97}, {"apply", &sharedSpec98}, {"state", &sharedSpec99}, {"workspace", &sharedSpec100}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
-	{"terragrunt", &sharedSpec100},
+	{"terragrunt", &sharedSpec101},
 	{"test", &sharedSpec3},
-	{"tex", &sharedSpec40},
-	{"tflint", &sharedSpec9},
+	{"tex", &sharedSpec41},
+	{"tflint", &sharedSpec10},
 	{"tfsec", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-O", "--out"}},
 	}},
-	{"tftp", &sharedSpec45},
+	{"tftp", &sharedSpec46},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -1965,16 +1965,16 @@ var commandTable = [...]namedSpec{
 	{"tldr", &sharedSpec3},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec101, script: true}, {sub: []string{"new"}, opts: &sharedSpec101, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec101, script: true}, {sub: []string{"neww"}, opts: &sharedSpec101, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec101, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec101, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec101, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec101, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec101, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec101, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec101, script: true}, {sub: []string{"popup"}, opts: &sharedSpec101, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec102, script: true}, {sub: []string{"run"}, opts: &sharedSpec102, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec103, keys: true}, {sub: []string{"send"}, opts: &sharedSpec103, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec102, script: true}, {sub: []string{"new"}, opts: &sharedSpec102, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec102, script: true}, {sub: []string{"neww"}, opts: &sharedSpec102, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec102, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec102, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec102, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec102, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec102, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec102, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec102, script: true}, {sub: []string{"popup"}, opts: &sharedSpec102, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec103, script: true}, {sub: []string{"run"}, opts: &sharedSpec103, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec104, keys: true}, {sub: []string{"send"}, opts: &sharedSpec104, keys: true}}},
 	}},
-	{"tofu", &sharedSpec100},
+	{"tofu", &sharedSpec101},
 	{"tokei", &sharedSpec3},
 	{"toolbox", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}}},
 	}},
 	{"top", &sharedSpec3},
-	{"torify", &sharedSpec11},
+	{"torify", &sharedSpec12},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -1988,9 +1988,9 @@ var commandTable = [...]namedSpec{
 		files:    writeAll,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec11},
+	{"toybox", &sharedSpec12},
 	{"tr", &sharedSpec3},
-	{"traceroute", &sharedSpec28},
+	{"traceroute", &sharedSpec29},
 	{"tree", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -2001,7 +2001,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec88},
+	{"trino", &sharedSpec89},
 	{"true", &sharedSpec3},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -2014,7 +2014,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tty", &sharedSpec3},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec14}},
+		subs: subcommands{{"upload", &sharedSpec15}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
@@ -2022,11 +2022,11 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"type", &sharedSpec3},
-	{"typeset", &sharedSpec26},
+	{"typeset", &sharedSpec27},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
-	{"ulimit", &sharedSpec64},
+	{"ulimit", &sharedSpec65},
 	{"umount", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
@@ -2060,7 +2060,7 @@ var commandTable = [...]namedSpec{
 		files:    pairKind,
 		readOnly: true,
 	}},
-	{"unlink", &sharedSpec92},
+	{"unlink", &sharedSpec93},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2081,8 +2081,8 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".lzma"},
 	}},
-	{"unpigz", &sharedSpec60},
-	{"unset", &sharedSpec26},
+	{"unpigz", &sharedSpec61},
+	{"unset", &sharedSpec27},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -2131,7 +2131,7 @@ var commandTable = [...]namedSpec{
 		why:    "creates a user",
 		effect: EffectPrivilege,
 	}},
-	{"userdel", &sharedSpec27},
+	{"userdel", &sharedSpec28},
 	{"usermod", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
@@ -2145,19 +2145,19 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec3},
 	{"uv", &cmdSpec{
-		subs: subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec104}, {"download", &sharedSpec105}, {"config", &sharedSpec106}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &sharedSpec107}}}}, {"add", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec14}, {"tree", &sharedSpec2}},
+		subs: subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec105}, {"download", &sharedSpec106}, {"config", &sharedSpec107}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &sharedSpec108}}}}, {"add", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec15}, {"tree", &sharedSpec2}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}}},
 	}},
-	{"uvx", &sharedSpec107},
+	{"uvx", &sharedSpec108},
 	{"vagrant", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}}},
 	}},
-	{"vale", &sharedSpec9},
-	{"valgrind", &sharedSpec11},
+	{"vale", &sharedSpec10},
+	{"valgrind", &sharedSpec12},
 	{"vault", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
-		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec21}},
+		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec22}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"-address"}},
 	}},
@@ -2169,15 +2169,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec41},
-	{"view", &sharedSpec41},
+	{"vi", &sharedSpec42},
+	{"view", &sharedSpec42},
 	{"vigr", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 		effect: EffectPrivilege,
 	}},
-	{"vim", &sharedSpec41},
-	{"vimdiff", &sharedSpec41},
+	{"vim", &sharedSpec42},
+	{"vimdiff", &sharedSpec42},
 	{"vipw", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
@@ -2194,7 +2194,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"vsce", &sharedSpec43},
+	{"vsce", &sharedSpec44},
 	{"w", &sharedSpec3},
 	{"watch", &cmdSpec{
 		long:     []string{"differences", "no-title", "beep", "errexit", "color", "no-color", "exec", "precise", "no-wrap", "no-rerun", "chgexit", "interval=", "equexit="},
@@ -2227,7 +2227,7 @@ var commandTable = [...]namedSpec{
 	{"which", &sharedSpec3},
 	{"who", &sharedSpec3},
 	{"whoami", &sharedSpec3},
-	{"winpty", &sharedSpec11},
+	{"winpty", &sharedSpec12},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
@@ -2242,12 +2242,12 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
 	}},
 	{"xcrun", &cmdSpec{
-		subs:  subcommands{{"simctl", &sharedSpec21}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
+		subs:  subcommands{{"simctl", &sharedSpec22}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"xelatex", &sharedSpec40},
-	{"xetex", &sharedSpec40},
-	{"xh", &sharedSpec65},
+	{"xelatex", &sharedSpec41},
+	{"xetex", &sharedSpec41},
+	{"xh", &sharedSpec66},
 	{"xhs", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		effect: EffectNetwork,
@@ -2279,11 +2279,11 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}},
 		rare:     &rareSpec{suffix: ".xz"},
 	}},
-	{"xzcat", &sharedSpec15},
+	{"xzcat", &sharedSpec16},
 	{"yamllint", &sharedSpec3},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec12}, {"dlx", &sharedSpec13}, {"publish", &sharedSpec14}, {"npm", &sharedSpec43}, {"config", &sharedSpec86}, {"list", &sharedSpec2}, {"info", &sharedSpec2}, {"why", &sharedSpec2}, {"outdated", &sharedSpec2}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec11, script: true}}},
+		subs: subcommands{{"add", &sharedSpec13}, {"dlx", &sharedSpec14}, {"publish", &sharedSpec15}, {"npm", &sharedSpec44}, {"config", &sharedSpec87}, {"list", &sharedSpec2}, {"info", &sharedSpec2}, {"why", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, script: true}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"yes", &sharedSpec3},
@@ -2296,7 +2296,7 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"repolist", &sharedSpec2}, {"provides", &sharedSpec2}},
 	}},
-	{"zcat", &sharedSpec15},
+	{"zcat", &sharedSpec16},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -2307,7 +2307,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec71},
+	{"zig", &sharedSpec72},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -2316,9 +2316,9 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{fileCode: (*walker).zipCode},
 	}},
 	{"zipinfo", &sharedSpec3},
-	{"zless", &sharedSpec19},
-	{"zmore", &sharedSpec19},
-	{"zstd", &sharedSpec91},
+	{"zless", &sharedSpec20},
+	{"zmore", &sharedSpec20},
+	{"zstd", &sharedSpec92},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -2731,53 +2731,58 @@ var sharedSpec6 = cmdSpec{
 }
 
 var sharedSpec7 = cmdSpec{
-	opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}},
+	opts: []optEffect{{names: []string{"create-for-rbac"}, operand: true, class: "credential-access", why: "creates a service principal and prints its password"}},
+	subs: subcommands{{"credential", &cmdSpec{opts: []optEffect{{names: []string{"reset"}, operand: true, class: "credential-access", why: "resets a service principal's credentials and prints the new password"}}}}},
 }
 
 var sharedSpec8 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
+	opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}},
 }
 
 var sharedSpec9 = cmdSpec{
-	probe: true,
+	read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
 }
 
 var sharedSpec10 = cmdSpec{
+	probe: true,
+}
+
+var sharedSpec11 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 	effect: EffectWrites | EffectNetwork,
 }
 
-var sharedSpec11 = cmdSpec{
+var sharedSpec12 = cmdSpec{
 	wraps: true,
 }
 
-var sharedSpec12 = cmdSpec{
+var sharedSpec13 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec13 = cmdSpec{
+var sharedSpec14 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec14 = cmdSpec{
+var sharedSpec15 = cmdSpec{
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"--dry-run", "-n"}},
 }
 
-var sharedSpec15 = cmdSpec{
+var sharedSpec16 = cmdSpec{
 	files:    readAll,
 	readOnly: true,
 }
 
-var sharedSpec16 = cmdSpec{
+var sharedSpec17 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -2787,24 +2792,24 @@ var sharedSpec16 = cmdSpec{
 	rare:     &rareSpec{suffix: ".bz2"},
 }
 
-var sharedSpec17 = cmdSpec{
+var sharedSpec18 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
 	files:    readAll,
 	fileOpts: true,
 }
 
-var sharedSpec18 = cmdSpec{
+var sharedSpec19 = cmdSpec{
 	runs:     runsChdir,
 	probe:    true,
 	readOnly: true,
 }
 
-var sharedSpec19 = cmdSpec{
+var sharedSpec20 = cmdSpec{
 	files: readAll,
 }
 
-var sharedSpec20 = cmdSpec{
+var sharedSpec21 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
 	files:    readAll,
@@ -2813,98 +2818,98 @@ var sharedSpec20 = cmdSpec{
 	read:     &readSpec{about: []string{"-v"}},
 }
 
-var sharedSpec21 = cmdSpec{
+var sharedSpec22 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}},
 }
 
-var sharedSpec22 = cmdSpec{
+var sharedSpec23 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 }
 
-var sharedSpec23 = cmdSpec{
+var sharedSpec24 = cmdSpec{
 	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
-var sharedSpec24 = cmdSpec{
+var sharedSpec25 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec25 = cmdSpec{
-	subs:  subcommands{{"pub", &sharedSpec43}},
+var sharedSpec26 = cmdSpec{
+	subs:  subcommands{{"pub", &sharedSpec44}},
 	probe: true,
 }
 
-var sharedSpec26 = cmdSpec{
+var sharedSpec27 = cmdSpec{
 	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
 }
 
-var sharedSpec27 = cmdSpec{
+var sharedSpec28 = cmdSpec{
 	class:  "destructive",
 	why:    "deletes a user account",
 	effect: EffectPrivilege,
 }
 
-var sharedSpec28 = cmdSpec{
+var sharedSpec29 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec29 = cmdSpec{
+var sharedSpec30 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
 	opts:     []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec30 = cmdSpec{
+var sharedSpec31 = cmdSpec{
 	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
 }
 
-var sharedSpec31 = cmdSpec{
+var sharedSpec32 = cmdSpec{
 	subs: subcommands{{"inspect", &sharedSpec2}},
 }
 
-var sharedSpec32 = cmdSpec{
+var sharedSpec33 = cmdSpec{
 	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
 	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
-var sharedSpec33 = cmdSpec{
+var sharedSpec34 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
 }
 
-var sharedSpec34 = cmdSpec{
+var sharedSpec35 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}},
 }
 
-var sharedSpec35 = cmdSpec{
+var sharedSpec36 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec36 = cmdSpec{
+var sharedSpec37 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec37 = cmdSpec{
-	subs: subcommands{{"push", &sharedSpec14}},
+var sharedSpec38 = cmdSpec{
+	subs: subcommands{{"push", &sharedSpec15}},
 }
 
-var sharedSpec38 = cmdSpec{
+var sharedSpec39 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec39 = cmdSpec{
+var sharedSpec40 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
@@ -2915,64 +2920,64 @@ var sharedSpec39 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec40 = cmdSpec{
+var sharedSpec41 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec41 = cmdSpec{
+var sharedSpec42 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	rare:     &rareSpec{analyse: vimCommands},
 }
 
-var sharedSpec42 = cmdSpec{
+var sharedSpec43 = cmdSpec{
 	class: "destructive",
 	why:   "rewrites a disk's partition table",
 	rare:  &rareSpec{unless: []string{"-l", "--list"}},
 }
 
-var sharedSpec43 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec14}},
-}
-
 var sharedSpec44 = cmdSpec{
-	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec21}},
-	probe: true,
+	subs: subcommands{{"publish", &sharedSpec15}},
 }
 
 var sharedSpec45 = cmdSpec{
-	effect: EffectNetwork,
+	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec22}},
+	probe: true,
 }
 
 var sharedSpec46 = cmdSpec{
+	effect: EffectNetwork,
+}
+
+var sharedSpec47 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec47 = cmdSpec{
-	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec46}}}}},
-}
-
 var sharedSpec48 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}},
+	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec47}}}}},
 }
 
 var sharedSpec49 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+	read: &readSpec{readVerbs: []string{"list", "describe"}},
 }
 
 var sharedSpec50 = cmdSpec{
+	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+}
+
+var sharedSpec51 = cmdSpec{
 	probe: true,
 	rare:  &rareSpec{analyse: gdbCommands},
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}},
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	class:    "destructive",
@@ -2981,50 +2986,50 @@ var sharedSpec52 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	effect:   EffectNetwork,
 	fileOpts: true,
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: fileRead, form: formRevPath}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	rare:     &rareSpec{analyse: makeCommands, fileCode: (*walker).makeDirs},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	shortVal: "o",
 	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}},
 	fileOpts: true,
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	opts: []optEffect{{operand: true, match: gradlePublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3035,29 +3040,29 @@ var sharedSpec60 = cmdSpec{
 	rare:       &rareSpec{suffix: ".gz"},
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
@@ -3066,57 +3071,57 @@ var sharedSpec65 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	probe: true,
 	wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}}},
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-version"}},
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"version"}},
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -3124,91 +3129,91 @@ var sharedSpec75 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}, readSQL: []string{"-e", "--execute"}},
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--registry"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec85 = cmdSpec{
-	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs: subcommands{{"install", &sharedSpec104}, {"download", &sharedSpec105}, {"config", &sharedSpec106}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
-}
-
 var sharedSpec86 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec81}, {"get", &sharedSpec2}, {"list", &sharedSpec2}},
+	long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
+	subs: subcommands{{"install", &sharedSpec105}, {"download", &sharedSpec106}, {"config", &sharedSpec107}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
 }
 
 var sharedSpec87 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec82}, {"get", &sharedSpec2}, {"list", &sharedSpec2}},
+}
+
+var sharedSpec88 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec89 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3218,84 +3223,84 @@ var sharedSpec91 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
-var sharedSpec100 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec96}, {"apply", &sharedSpec97}, {"state", &sharedSpec98}, {"workspace", &sharedSpec99}},
+var sharedSpec101 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec97}, {"apply", &sharedSpec98}, {"state", &sharedSpec99}, {"workspace", &sharedSpec100}},
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec104 = cmdSpec{
+var sharedSpec105 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec105 = cmdSpec{
+var sharedSpec106 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"-i", "--index-url", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec106 = cmdSpec{
+var sharedSpec107 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec107 = cmdSpec{
+var sharedSpec108 = cmdSpec{
 	long:   []string{"from=", "with="},
 	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 	effect: EffectWrites | EffectNetwork,

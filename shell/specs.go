@@ -782,13 +782,14 @@ func riskCommands() map[string]*cmdSpec {
 		"bw": {subs: subcommands{{"get", &cmdSpec{class: ClassCredential, why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the Bitwarden vault"}}}},
 		// Hosting and cloud CLIs that print their login token; their other
 		// arguments are probed as an unknown command's (apps:destroy).
-		"heroku": {probe: true, opts: []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: ClassCredential, why: "prints a Heroku API token"}}},
+		"heroku": {probe: true, opts: []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: ClassCredential, why: "prints a Heroku API token"},
+			{names: []string{"config", "config:get"}, operand: true, class: ClassCredential, why: "prints an app's config vars, its database URLs and API keys"}}},
 		"doctl":  {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the DigitalOcean API token"}}}}}},
 		"flyctl": {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
 		"fly":    {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
 		"glab":   {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitLab token"}}}}}},
 		"lpass":  {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
-		"gcloud": {subs: subcommands{{"storage", gcloudStorage}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
+		"gcloud": {subs: subcommands{{"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a long-lived service account key and writes it out"}}}}}}}}}}, {"storage", gcloudStorage}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"},
 				{names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on a cloud resource"}}},
@@ -812,6 +813,7 @@ func riskCommands() map[string]*cmdSpec {
 		"gsutil": {effect: EffectNetwork, shortVal: "ohu", subs: subcommands{{"rsync", &cmdSpec{shortVal: "ajxy", opts: []optEffect{{names: []string{"-d"}, class: ClassDestructive, why: "deletes the objects that are not in the source"}}}}}, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome}},
 		"az": {effect: EffectNetwork, subs: subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
+			{"ad", &cmdSpec{subs: subcommands{{"sp", azCredentials}, {"app", azCredentials}}}},
 			{"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on Azure resources"}}}},
 			{"keyvault", &cmdSpec{subs: subcommands{{"secret", azVaultRead}, {"key", azVaultRead}, {"certificate", azVaultRead}},
 				opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}}},
@@ -1595,6 +1597,10 @@ var (
 	installsPackageFile = optEffect{match: packageFile, operand: true, class: ClassSupplyChain, why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}
 	// makeSpec: a makefile read from standard input (a here-doc) or rules
 	// given by --eval are recipes no rule can read, as python -c is code.
+	// azCredentials is az ad sp's and az ad app's: a reset or a new
+	// service principal prints its new password.
+	azCredentials = &cmdSpec{opts: []optEffect{{names: []string{"create-for-rbac"}, operand: true, class: ClassCredential, why: "creates a service principal and prints its password"}},
+		subs: subcommands{{"credential", &cmdSpec{opts: []optEffect{{names: []string{"reset"}, operand: true, class: ClassCredential, why: "resets a service principal's credentials and prints the new password"}}}}}}
 	makeSpec = &cmdSpec{shortVal: "fCIoWE", long: []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=",
 		"new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet",
 		"always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory",
