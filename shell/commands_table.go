@@ -2905,7 +2905,7 @@ var sharedSpec38 = cmdSpec{
 }
 
 var sharedSpec39 = cmdSpec{
-	opts:     []optEffect{{operand: true, match: secretRef, class: "credential-access", why: "prints a secret from the environment"}},
+	opts:     []optEffect{{operand: true, match: secretRef, written: true, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 

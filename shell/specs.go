@@ -256,6 +256,12 @@ type optEffect struct {
 	paths bool
 	// match, when set, tests operands instead of names (chmod modes).
 	match func(string) bool
+	// written: match reads the expansions written in the operand
+	// ($GITHUB_TOKEN), which a substitution's output never holds (bash
+	// does not expand it again), so such a value does not count as a
+	// match. An arithmetic expansion still does: it evaluates a
+	// variable's text as an expression, and a[$(cmd)] in it runs cmd.
+	written bool
 	// value, when set, tests the value of the options in names instead
 	// of their presence ("psql -c 'DROP TABLE t'", "install -m 4755").
 	value func(string) bool
@@ -1153,7 +1159,7 @@ func classifyWords(cmd *Command, name string, r role, args []string, dyn []dynWo
 					if o.sources && k == len(cand)-1 || o.first && k > 0 {
 						break
 					}
-					if isDyn(i) && !(arithOnly(args[i]) && !o.matchesNumber()) {
+					if isDyn(i) && !(o.written && !strings.Contains(args[i], "$((")) && !(arithOnly(args[i]) && !o.matchesNumber()) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + ", known only when it runs, may be an operand that " + o.why, Token: args[i]})
 						break
@@ -1648,7 +1654,7 @@ var (
 		return &cmdSpec{shortVal: shortVal, probe: probe, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "archives a whole home directory (or /), credential files included"}}}
 	}
 	declSpec = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
-	echoSpec = &cmdSpec{opts: []optEffect{{match: secretRef, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
+	echoSpec = &cmdSpec{opts: []optEffect{{match: secretRef, written: true, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
 	// servesOperandEffect is a file server's operand naming the served
 	// directory.
 	servesOperandEffect = optEffect{match: servesSecrets, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}
