@@ -30,15 +30,16 @@ func NewToolgate(s *Set) (*Toolgate, error) {
 }
 
 // Input returns the toolgate.Call for c. A declared tool gets its path as
-// "path"; any other tool gets the same string under a name that does not
-// say path, because toolgate checks every tool's path-named arguments
-// against the file rules, and the set's other tools are matched by name
-// alone (Set.Subject).
+// "path"; any other tool gets it as text that is no path, under a name
+// that does not say path: toolgate checks every tool's path-named
+// arguments, and any whole value that reads as an absolute path, against
+// the file rules, and the set's other tools are matched by name alone
+// (Set.Subject).
 func (t *Toolgate) Input(c Call) *toolgate.Call {
 	if t.set.Declared(c.Tool) {
 		return &toolgate.Call{Tool: c.Tool, Args: map[string]any{"path": c.Path}}
 	}
-	return &toolgate.Call{Tool: c.Tool, Args: map[string]any{"query": c.Path}}
+	return &toolgate.Call{Tool: c.Tool, Args: map[string]any{"query": "find " + c.Path}}
 }
 
 // Decide decides a prepared call into d (reused, as a server worker does).

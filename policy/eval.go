@@ -496,6 +496,13 @@ func (rs *Ruleset) findIndex(s *subject, args map[string]any) int32 {
 	if len(s.alts) > 0 && (s.kind == toolgate.SubjectRead || s.kind == toolgate.SubjectWrite) {
 		return rs.findAlts(s, args)
 	}
+	return rs.findForms(s, args)
+}
+
+// findForms is findIndex over the subject's own forms, alternatives
+// aside. (findAlts calls it, not findIndex: a recursive call would move
+// the subjects it builds to the heap.)
+func (rs *Ruleset) findForms(s *subject, args map[string]any) int32 {
 	best := int32(-1)
 	if ix := rs.exact[s.family]; ix != nil {
 		best = ix.lastAny(rs, s, args, best)
@@ -526,11 +533,11 @@ func (rs *Ruleset) findIndex(s *subject, args map[string]any) int32 {
 func (rs *Ruleset) findAlts(s *subject, args map[string]any) int32 {
 	bare := *s
 	bare.alts = nil
-	best := rs.findIndex(&bare, args)
+	best := rs.findForms(&bare, args)
 	for _, t := range s.alts {
 		lit := bare
 		lit.texts[0], lit.n, lit.opaque = t, 1, false
-		if a := rs.findIndex(&lit, args); a > best && rs.rules[a].ref.Action != toolgate.Allow {
+		if a := rs.findForms(&lit, args); a > best && rs.rules[a].ref.Action != toolgate.Allow {
 			best = a
 		}
 	}
