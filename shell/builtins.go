@@ -140,15 +140,7 @@ func (w *walker) subscriptCode(s string) bool {
 // timeout 5") or a shell's -c script ("xargs sh -c"): the command is
 // then opaque.
 func xargsInput(inner []word, vals []optArg) (_ []word, code bool) {
-	repl := ""
-	for _, v := range vals {
-		switch v.name {
-		case "-I":
-			repl = v.val
-		case "-i", "--replace":
-			repl = cmp.Or(v.val, "{}")
-		}
-	}
+	repl := xargsReplace(vals)
 	if repl == "" {
 		return inner, appendsCode(inner)
 	}
@@ -342,4 +334,19 @@ func (w *walker) negatedSubshell(x *syntax.CallExpr, c scope, d *dirState) bool 
 		w.emit(Command{Text: srcOf(c.src, x), Opaque: true, Via: c.via})
 	}
 	return true
+}
+
+// xargsReplace is the string xargs replaces with each input (-I R, -i,
+// --replace), "" when it appends the input instead.
+func xargsReplace(vals []optArg) string {
+	repl := ""
+	for _, v := range vals {
+		switch v.name {
+		case "-I":
+			repl = v.val
+		case "-i", "--replace":
+			repl = cmp.Or(v.val, "{}")
+		}
+	}
+	return repl
 }

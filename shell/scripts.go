@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"cmp"
 	"strings"
 )
 
@@ -307,15 +306,7 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 // word may be any option.
 func tokenWords(given, inner []word, vals []optArg) ([]word, bool) {
 	out := make([]word, len(inner), len(inner)+1)
-	repl := ""
-	for _, v := range vals {
-		switch v.name {
-		case "-I":
-			repl = v.val
-		case "-i", "--replace":
-			repl = cmp.Or(v.val, "{}")
-		}
-	}
+	repl := xargsReplace(vals)
 	for i, wd := range inner {
 		if repl != "" && given[i].static && strings.Contains(wd.text, repl) {
 			if strings.HasPrefix(wd.text, "-") {

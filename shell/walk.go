@@ -597,16 +597,7 @@ func (w *walker) redirect(r *syntax.Redirect, c *scope, d *dirState, pend []pend
 }
 
 func isFD(s string) bool {
-	if s == "-" || s == "" {
-		return true
-	}
-	s = strings.TrimSuffix(s, "-")
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
+	return s == "-" || s == "" || number(strings.TrimSuffix(s, "-"))
 }
 
 // heredocText returns a heredoc body as the shell would feed it.
