@@ -239,14 +239,19 @@ func fileURI(s string) bool {
 }
 
 // fileURIPath returns the path a file URI names, as a URL library reads
-// it: the scheme in any case, an empty or "localhost" authority, and
-// percent-escapes decoded ("file://localhost/home/u/%2essh" →
-// "/home/u/.ssh"). ok is false for a text that is no file URI.
+// it (a WHATWG parser's file scheme): the scheme in any case, a
+// backslash as a slash, the query and fragment dropped
+// ("file:///home/u/.netrc#x" reads .netrc), an empty or "localhost"
+// authority, and percent-escapes decoded ("file://localhost/home/u/%2essh"
+// → "/home/u/.ssh"). ok is false for a text that is no file URI.
 func fileURIPath(s string) (p string, ok bool) {
 	if !fileURI(s) {
 		return "", false
 	}
-	p = s[5:]
+	p = strings.ReplaceAll(s[5:], `\`, "/")
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
 	if rest, ok := strings.CutPrefix(p, "//"); ok {
 		i := strings.IndexByte(rest, '/')
 		if i < 0 {
