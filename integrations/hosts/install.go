@@ -64,9 +64,39 @@ func FailClosed(cmdline string) string {
 }
 
 // IsFailClosed reports whether a hook command line is one FailClosed
-// made.
+// made: toolgate's hook as words quoted as install quotes them, then
+// FailClosed's tail. A line that only ends like one ("HOOK || true ||
+// { …; }", "HOOK; :  || { …; }") runs the call when the hook fails.
 func IsFailClosed(cmd string) bool {
-	return strings.HasSuffix(strings.TrimSpace(cmd), failClosedTail)
+	hook, ok := strings.CutSuffix(strings.TrimSpace(cmd), failClosedTail)
+	return ok && quotedWords(hook) && IsHookCommand(hook)
+}
+
+// quotedWords reports whether s is only words a POSIX shell reads as
+// plain text: letters, digits and -_./:=@%+, bare, anything inside single
+// quotes, and a backslash before any character but a line break; words
+// are split by blanks. No operator, expansion or redirection.
+func quotedWords(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case c == '\\':
+			if i+1 == len(s) || s[i+1] == '\n' {
+				return false
+			}
+			i++
+		case c == ' ' || c == '\t' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			strings.IndexByte("-_./:=@%+,", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Merge writes hook entries into a settings file's content, keeping

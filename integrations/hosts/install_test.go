@@ -89,3 +89,46 @@ func TestEntriesWrapTheToolEvents(t *testing.T) {
 		t.Error("IsToolgateCommand misses the wrapped command")
 	}
 }
+
+// TestIsFailClosedLookalikes: a settings line edited to end as
+// FailClosed's but to run the call when the hook fails is not taken for
+// one (each is shown to exit other than 2 for a hook that exits 1); the
+// lines install writes are, whatever the hook's path holds.
+func TestIsFailClosedLookalikes(t *testing.T) {
+	hook := filepath.Join(t.TempDir(), "toolgate-hook")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, pre := range []string{
+		hook + " claude-code || true",
+		hook + " claude-code; true",
+		hook + " claude-code & wait; true",
+		hook + " claude-code || exit 0",
+		hook + " claude-code | cat",
+		"! " + hook + " claude-code",
+		hook + " claude-code\ntrue",
+		hook + " claude-code $(exit 0) || exit 0",
+		hook + " claude-code `true` || exit 0",
+		hook + " claude-code 2>/dev/null || exit 0 #",
+		"(" + hook + " claude-code || :)",
+	} {
+		line := FailClosed(pre)
+		if IsFailClosed(line) {
+			t.Errorf("IsFailClosed(%q) = true", line)
+		}
+		err := exec.Command("sh", "-c", line).Run()
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 2 {
+			t.Errorf("%q: exit 2; the case shows nothing", line)
+		}
+	}
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	for _, p := range []string{"/usr/bin/toolgate-hook", "/a b/toolgate-hook", "/it's/toolgate-hook", "/$HOME/`id`/toolgate-hook", "/a\nb;c|d/toolgate-hook"} {
+		line := FailClosed(quote(p) + " codex --on-ask " + quote("wait") + " --rules " + quote("/r $x.yaml"))
+		if !IsFailClosed(line) {
+			t.Errorf("IsFailClosed(%q) = false", line)
+		}
+	}
+	if !IsFailClosed(FailClosed(`toolgate hook gemini --server=http://127.0.0.1:8080`)) {
+		t.Error("a bare hook line is not taken for FailClosed's")
+	}
+}
