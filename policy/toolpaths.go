@@ -233,8 +233,10 @@ func (e *Engine) argURLSubject(subs []subject, u string) []subject {
 	return append(subs, s)
 }
 
-// fileURI reports whether s is a file URI ("file:///x", "FILE:/x").
+// fileURI reports whether s is a file URI ("file:///x", "FILE:/x") as a
+// URL parser reads it (shell.URLText: " fi\tle:///x").
 func fileURI(s string) bool {
+	s = shell.URLText(s)
 	return len(s) > 5 && strings.EqualFold(s[:5], "file:")
 }
 
@@ -248,6 +250,7 @@ func fileURIPath(s string) (p string, ok bool) {
 	if !fileURI(s) {
 		return "", false
 	}
+	s = shell.URLText(s)
 	p = strings.ReplaceAll(s[5:], `\`, "/")
 	if i := strings.IndexAny(p, "?#"); i >= 0 {
 		p = p[:i]
@@ -314,8 +317,10 @@ func pathShaped(s string) bool {
 }
 
 // fetchURL reports whether s is a URL a fetch tool reaches over the
-// network: an http, https, ftp or ws scheme in any case.
+// network: an http, https, ftp or ws scheme in any case, read as a URL
+// parser reads it (shell.URLText: "ht\ttp://…").
 func fetchURL(s string) bool {
+	s = shell.URLText(s)
 	i := strings.Index(s, "://")
 	if i <= 0 || i > 5 {
 		return false

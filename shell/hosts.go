@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/idna"
 )
@@ -37,15 +38,7 @@ var metadataAddrs = [...]string{"100.100.100.200", "fd00:ec2::254", "fd00:ec2::2
 // (UTS 46, "ｌｏｃａｌｈｏｓｔ"). A word without a scheme is read as
 // curl reads it: a host, then a path.
 func URLHost(u string) string {
-	if strings.ContainsAny(u, "\t\n\r") {
-		u = strings.Map(func(r rune) rune {
-			if r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, u)
-	}
-	u = strings.TrimSpace(u)
+	u = URLText(u)
 	if i := strings.IndexByte(u, ':'); i > 0 && specialScheme(u[:i]) {
 		u = strings.TrimLeft(u[i+1:], "/\\")
 	} else if i := strings.Index(u, "://"); i >= 0 {
@@ -77,6 +70,22 @@ func URLHost(u string) string {
 		}
 	}
 	return strings.TrimSuffix(strings.ToLower(u), ".")
+}
+
+// URLText is the text of u a WHATWG URL parser reads: tabs and line
+// breaks anywhere dropped ("fi\tle:///x" is a file URL), control
+// characters and spaces at either end trimmed. It allocates only for a
+// text that has any.
+func URLText(u string) string {
+	if strings.ContainsAny(u, "\t\n\r") {
+		u = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, u)
+	}
+	return strings.TrimFunc(u, func(r rune) bool { return r <= ' ' || unicode.IsSpace(r) })
 }
 
 // PercentDecode decodes a URL's %XX escapes ("%2e" → "."); a '%' not
