@@ -7,6 +7,9 @@ package sandbox
 // seccompNoNetwork is seccomppolicy.Program(false).
 var seccompNoNetwork = [][4]uint32{
 	{0x20, 0, 0, 0x4},
+	{0x15, 1, 0, 0xc000003e},
+	{0x6, 0, 0, 0x50026},
+	{0x20, 0, 0, 0x4},
 	{0x15, 0, 70, 0xc000003e},
 	{0x20, 0, 0, 0x0},
 	{0x35, 0, 1, 0x40000000},
@@ -83,6 +86,9 @@ var seccompNoNetwork = [][4]uint32{
 
 // seccompNetwork is seccomppolicy.Program(true).
 var seccompNetwork = [][4]uint32{
+	{0x20, 0, 0, 0x4},
+	{0x15, 1, 0, 0xc000003e},
+	{0x6, 0, 0, 0x50026},
 	{0x20, 0, 0, 0x4},
 	{0x15, 0, 117, 0xc000003e},
 	{0x20, 0, 0, 0x0},

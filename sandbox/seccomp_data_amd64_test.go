@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"go/format"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate/sandbox/internal/seccomppolicy"
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
 )
 
 var updateSeccomp = flag.Bool("update-seccomp", false, "rewrite seccomp_data_amd64.go from package seccomppolicy")
@@ -47,6 +50,75 @@ func TestSeccompData(t *testing.T) {
 		}
 		if err := os.WriteFile("seccomp_data_amd64.go", src, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestSeccompForeignABI runs the filters in a BPF machine: a call made
+// through the i386 ABI (int 0x80, which an amd64 kernel with IA32
+// emulation takes from any process) fails with ENOSYS, as the library
+// makes x32 calls fail; without that, i386's socket, mount and ptrace
+// passed every rule (a confined command opened AF_INET and AF_NETLINK
+// sockets under --net none). The amd64 calls keep their answers.
+func TestSeccompForeignABI(t *testing.T) {
+	const (
+		auditArchI386   = 0x40000003
+		auditArchX86_64 = 0xc000003e
+		allow           = 0x7fff0000
+		errno           = 0x00050000
+	)
+	// data is a seccomp_data as the machine reads it: each 32-bit word
+	// where the kernel's little-endian layout puts it, in the machine's
+	// big-endian order.
+	data := func(arch, nr uint32, args ...uint32) []byte {
+		b := make([]byte, 64)
+		binary.BigEndian.PutUint32(b[0:], nr)
+		binary.BigEndian.PutUint32(b[4:], arch)
+		for i, a := range args {
+			binary.BigEndian.PutUint32(b[16+8*i:], a)
+		}
+		return b
+	}
+	for _, p := range []struct {
+		name    string
+		network bool
+		prog    [][4]uint32
+	}{{"seccompNoNetwork", false, seccompNoNetwork}, {"seccompNetwork", true, seccompNetwork}} {
+		insts := make([]bpf.Instruction, len(p.prog))
+		for i, in := range p.prog {
+			insts[i] = bpf.RawInstruction{Op: uint16(in[0]), Jt: uint8(in[1]), Jf: uint8(in[2]), K: in[3]}.Disassemble()
+		}
+		vm, err := bpf.NewVM(insts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inetStream := uint32(errno | uint32(unix.EACCES))
+		if p.network {
+			inetStream = allow
+		}
+		for _, tc := range []struct {
+			what string
+			in   []byte
+			want uint32
+		}{
+			{"i386 socket(AF_INET, SOCK_DGRAM)", data(auditArchI386, 359, unix.AF_INET, unix.SOCK_DGRAM), errno | uint32(unix.ENOSYS)},
+			{"i386 socket(AF_NETLINK)", data(auditArchI386, 359, unix.AF_NETLINK, unix.SOCK_RAW), errno | uint32(unix.ENOSYS)},
+			{"i386 socketcall", data(auditArchI386, 102, 1), errno | uint32(unix.ENOSYS)},
+			{"i386 mount", data(auditArchI386, 21), errno | uint32(unix.ENOSYS)},
+			{"i386 ptrace", data(auditArchI386, 26), errno | uint32(unix.ENOSYS)},
+			{"i386 read", data(auditArchI386, 3), errno | uint32(unix.ENOSYS)},
+			{"amd64 read", data(auditArchX86_64, unix.SYS_READ), allow},
+			{"amd64 socket(AF_NETLINK)", data(auditArchX86_64, unix.SYS_SOCKET, unix.AF_NETLINK, unix.SOCK_RAW), errno | uint32(unix.EACCES)},
+			{"amd64 socket(AF_INET, SOCK_STREAM)", data(auditArchX86_64, unix.SYS_SOCKET, unix.AF_INET, unix.SOCK_STREAM), inetStream},
+			{"amd64 mount", data(auditArchX86_64, unix.SYS_MOUNT), errno | uint32(unix.EPERM)},
+		} {
+			got, err := vm.Run(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if uint32(got) != tc.want {
+				t.Errorf("%s: %s returns %#x, want %#x", p.name, tc.what, uint32(got), tc.want)
+			}
 		}
 	}
 }

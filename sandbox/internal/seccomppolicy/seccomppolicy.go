@@ -12,6 +12,7 @@ import (
 	"runtime"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
@@ -106,7 +107,20 @@ func Program(network bool) ([][4]uint32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seccomp filter: %w", err)
 	}
-	raw, err := bpf.Assemble(insts)
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return nil, fmt.Errorf("seccomp filter: %w", err)
+	}
+	// The library's program allows every call made through another
+	// ABI than this architecture's (its arch check jumps to the default
+	// action): on amd64 an i386 call (int 0x80) would reach socket,
+	// mount or ptrace past every rule. Such a call fails with ENOSYS.
+	guard := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(info.ID), SkipTrue: 1},
+		bpf.RetConstant{Val: uint32(seccomp.ActionErrno) | uint32(unix.ENOSYS)},
+	}
+	raw, err := bpf.Assemble(append(guard, insts...))
 	if err != nil {
 		return nil, fmt.Errorf("seccomp filter: %w", err)
 	}
