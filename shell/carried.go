@@ -100,3 +100,33 @@ func (w *walker) unveil(a string) string {
 		a = a[j:]
 	}
 }
+
+// readTaint marks the variables read, mapfile or readarray assign from a
+// heredoc or here-string that expands a secret ("read K <<< $API_KEY"):
+// each word that may be a name is marked (an option's value only widens
+// the mark), and with none they assign REPLY or MAPFILE.
+func (w *walker) readTaint(name string, words []word, in stdin) {
+	var def string
+	switch name {
+	case "read":
+		def = "REPLY"
+	case "mapfile", "readarray":
+		def = "MAPFILE"
+	default:
+		return
+	}
+	if in.kind != stdinText || !strings.Contains(in.script, "$") {
+		return
+	}
+	named := false
+	for _, a := range words[1:] {
+		t := a.text
+		if t != "" && isNameStart(t[0]) && strings.IndexFunc(t, func(r rune) bool { return r > 0x7f || !isWordByte(byte(r)) }) < 0 {
+			w.taint(t, in.script)
+			named = true
+		}
+	}
+	if !named {
+		w.taint(def, in.script)
+	}
+}

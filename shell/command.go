@@ -127,6 +127,7 @@ func (w *walker) run(words []word, assigns []string, c scope, d *dirState, opaqu
 			w.launch(name, l, at, words, assigns, c, d)
 			return
 		}
+		w.readTaint(name, words, c.stdin)
 		switch name {
 		case "hash":
 			w.hash(words, assigns, c)

@@ -1348,12 +1348,37 @@ func (s *cmdSpec) excused(opts []optArg, ops []int, args []string) bool {
 		for _, o := range opts {
 			// The word as written ("-l", not a letter of "-rl"), or a
 			// long option resolved ("--li" for --list).
-			if !o.assign && (args[o.at] == u || len(o.name) > 2 && o.name[1] == '-' && o.name == u) {
+			if !o.assign && (args[o.at] == u || len(o.name) > 2 && o.name[1] == '-' && o.name == u) && !withdrawn(o, args) {
 				return true
 			}
 		}
 		for _, i := range ops {
 			if args[i] == u {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withdrawn reports whether the excusing option o is turned off as the
+// command reads it: a false value ("--dry-run=false", npm's "--dry-run
+// false") or a later negation ("--dry-run --no-dry-run": the last wins).
+func withdrawn(o optArg, args []string) bool {
+	falsy := func(v string) bool {
+		switch strings.ToLower(strings.Trim(v, `'"`)) {
+		case "false", "0", "no", "off", "n":
+			return true
+		}
+		return false
+	}
+	if o.valAt == o.at && o.val != "" && falsy(o.val) || o.valAt < 0 && o.at+1 < len(args) && falsy(args[o.at+1]) {
+		return true
+	}
+	if len(o.name) > 2 && o.name[1] == '-' {
+		neg := "--no-" + o.name[2:]
+		for _, a := range args[o.at+1:] {
+			if n, _, _ := strings.Cut(a, "="); n == neg {
 				return true
 			}
 		}
