@@ -16,8 +16,9 @@ func writeValue(names ...string) optEffect { return optEffect{names: names, file
 func patternBy(names ...string) optEffect  { return optEffect{names: names, pattern: true} }
 
 var (
-	// goOutput is go build's and go test's -o: the binary written.
-	goOutput = &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o")}}
+	// goOutput is go build's and go test's -o: the binary written, in
+	// every spelling Go's flag package reads (goOutputs).
+	goOutput = &cmdSpec{rare: &rareSpec{fileCode: (*walker).goOutputs}}
 	// makeFiles is make's -C, the directory whose makefile's recipes run
 	// there, writing in it, and the variables that say where an install
 	// writes (DESTDIR=/, PREFIX=~/.local): makeDirs.

@@ -3015,9 +3015,7 @@ var sharedSpec57 = cmdSpec{
 }
 
 var sharedSpec58 = cmdSpec{
-	shortVal: "o",
-	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}},
-	fileOpts: true,
+	rare: &rareSpec{fileCode: (*walker).goOutputs},
 }
 
 var sharedSpec59 = cmdSpec{

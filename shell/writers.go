@@ -765,6 +765,32 @@ func (w *walker) makeDirs(_ *cmdSpec, _ string, args []word, _ scope, owner stri
 	}
 }
 
+// goOutputs records go build's and go test's -o as a write, spelled as
+// Go's flag package reads it: -o V, -o=V, --o V, --o=V.
+func (w *walker) goOutputs(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.text == "--" {
+			return
+		}
+		if !strings.HasPrefix(a.text, "-") {
+			continue
+		}
+		name, v, eq := strings.Cut(strings.TrimPrefix(a.text[1:], "-"), "=")
+		if name != "o" {
+			continue
+		}
+		switch {
+		case eq:
+			a.text, a.tilde = v, a.tilde || strings.HasPrefix(v, "~")
+			w.file(a, true, owner, d)
+		case i+1 < len(args):
+			i++
+			w.file(args[i], true, owner, d)
+		}
+	}
+}
+
 // installDirVars are the make variables that say where an install writes,
 // as GNU's conventions and common makefiles name them.
 var installDirVars = map[string]bool{
