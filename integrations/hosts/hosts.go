@@ -89,6 +89,11 @@ type Host struct {
 	// command as FailClosed makes it, which turns any such failure into
 	// exit 2, a block. Not on the prompt event, as with FailClosedKey.
 	ExitWrap bool
+	// PowerShellOnWindows is set for a host that runs a hook's command
+	// line with PowerShell on Windows: the POSIX command line install
+	// writes does not parse there, PowerShell exits 1, and the host runs
+	// the call. Install refuses such a host on Windows.
+	PowerShellOnWindows bool
 }
 
 // Layouts of a host's settings.
@@ -163,6 +168,9 @@ type TrustEnv struct {
 	// Program is the agent's program for CheckTrust to ask; "" looks for
 	// it on PATH.
 	Program string
+	// GOOS is the system the agent runs on, as runtime.GOOS names it;
+	// "" is this one.
+	GOOS string
 }
 
 // TrustCheck is whether the host runs one of toolgate's hooks.
@@ -203,7 +211,9 @@ var all = [...]Host{
 			{Name: "user", Help: "$CODEX_HOME/hooks.json (~/.codex/hooks.json), for every project (the default)", Dir: "codex", File: "hooks.json"},
 			{Name: "project", Help: ".codex/hooks.json of the project, shared with the team (the command is 'toolgate' from PATH)", Dir: "project", File: ".codex/hooks.json", Shared: true},
 		},
-		TimeoutUnit: 1, Matcher: "*", ExitWrap: true,
+		// Codex runs a hook's command with bash, and with PowerShell on
+		// Windows.
+		TimeoutUnit: 1, Matcher: "*", ExitWrap: true, PowerShellOnWindows: true,
 	},
 	{
 		Name: "gemini", Title: "Gemini CLI", Adapter: gemini{}, Permissions: claudecode.GeminiSettingsFiles,
@@ -218,7 +228,7 @@ var all = [...]Host{
 		// regular expression, and none is every tool. It runs a hook's
 		// command with bash -c (PowerShell on Windows, where the POSIX
 		// command line install writes does not run at all).
-		TimeoutUnit: 1000, ExitWrap: true,
+		TimeoutUnit: 1000, ExitWrap: true, PowerShellOnWindows: true,
 	},
 	{
 		Name: "cursor", Title: "Cursor", Adapter: cursor{},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"time"
 
@@ -202,6 +203,13 @@ func (e *InstallError) Unwrap() error { return e.Err }
 // InstallError; after any other error nothing was installed and
 // Installed is zero.
 func (h *Host) Install(env TrustEnv, path string, entries []claudecode.HookEntry) (Installed, error) {
+	goos := env.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	if h.PowerShellOnWindows && goos == "windows" {
+		return Installed{}, &InstallError{fmt.Errorf("%s runs its hooks with PowerShell on Windows, where toolgate's hook command line does not run and %s would run every call: not installed", h.Title, h.Title)}
+	}
 	src, err := claudecode.ReadSettings(path)
 	if err != nil {
 		return Installed{}, err

@@ -132,3 +132,33 @@ func TestIsFailClosedLookalikes(t *testing.T) {
 		t.Error("a bare hook line is not taken for FailClosed's")
 	}
 }
+
+// TestInstallRefusesPowerShell: on Windows, a host that runs a hook's
+// command line with PowerShell (Codex, Gemini CLI) gets no hook: the
+// line would not parse there, PowerShell would exit 1, and the host
+// would run every call. Nothing is written. The same install on Linux,
+// and Claude Code's (bash) on Windows, are written.
+func TestInstallRefusesPowerShell(t *testing.T) {
+	sum := func([]byte) [32]byte { return [32]byte{} }
+	for _, h := range All() {
+		if h.Layout == LayoutPlugin {
+			continue
+		}
+		for _, goos := range []string{"windows", "linux"} {
+			path := filepath.Join(t.TempDir(), "settings.json")
+			_, err := h.Install(TrustEnv{Home: t.TempDir(), SHA256: sum, Program: "/nonexistent", GOOS: goos}, path, h.Entries("toolgate-hook "+h.Name, "", "", 0, 0))
+			_, statErr := os.Stat(path)
+			refused := goos == "windows" && (h.Name == "codex" || h.Name == "gemini")
+			var ie *InstallError
+			if refused != h.PowerShellOnWindows && goos == "windows" {
+				t.Errorf("%s: PowerShellOnWindows %v", h.Name, h.PowerShellOnWindows)
+			}
+			if refused && (!errors.As(err, &ie) || statErr == nil) {
+				t.Errorf("%s on %s: err %v, file written %v; want an InstallError and no file", h.Name, goos, err, statErr == nil)
+			}
+			if !refused && statErr != nil {
+				t.Errorf("%s on %s: not written (%v)", h.Name, goos, err)
+			}
+		}
+	}
+}
