@@ -752,9 +752,31 @@ func (w *walker) makeDirs(_ *cmdSpec, _ string, args []word, _ scope, owner stri
 		case strings.HasPrefix(a.text, "--directory="):
 			a.text = a.text[len("--directory="):]
 			w.file(a, true, owner, d)
-		case strings.HasPrefix(a.text, "-C") && len(a.text) > 2:
-			a.text = a.text[2:]
-			w.file(a, true, owner, d)
+		case len(a.text) > 1 && a.text[0] == '-' && a.text[1] != '-':
+			// A cluster of short options (-sC DIR, -kCDIR): -f, -I, -o
+			// and -W take a value, -j, -l and -O an optional one in the
+			// same word.
+		letters:
+			for j := 1; j < len(a.text); j++ {
+				switch c := a.text[j]; {
+				case strings.IndexByte("CfIoW", c) >= 0:
+					v := a
+					if j+1 < len(a.text) {
+						v.text = a.text[j+1:]
+					} else if i+1 < len(args) {
+						i++
+						v = args[i]
+					} else {
+						break letters
+					}
+					if c == 'C' {
+						w.file(v, true, owner, d)
+					}
+					break letters
+				case strings.IndexByte("jlO", c) >= 0:
+					break letters
+				}
+			}
 		case !strings.HasPrefix(a.text, "-"):
 			name, v, ok := strings.Cut(a.text, "=")
 			if ok && installDirVars[strings.TrimRight(name, ":+?")] && v != "" {
