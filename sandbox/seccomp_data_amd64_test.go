@@ -74,8 +74,10 @@ func TestSeccompForeignABI(t *testing.T) {
 		b := make([]byte, 64)
 		binary.BigEndian.PutUint32(b[0:], nr)
 		binary.BigEndian.PutUint32(b[4:], arch)
+		// args are (low, high) pairs of 32-bit halves, one argument after
+		// another: args[0] low, args[0] high, args[1] low, ...
 		for i, a := range args {
-			binary.BigEndian.PutUint32(b[16+8*i:], a)
+			binary.BigEndian.PutUint32(b[16+4*i:], a)
 		}
 		return b
 	}
@@ -101,16 +103,21 @@ func TestSeccompForeignABI(t *testing.T) {
 			in   []byte
 			want uint32
 		}{
-			{"i386 socket(AF_INET, SOCK_DGRAM)", data(auditArchI386, 359, unix.AF_INET, unix.SOCK_DGRAM), errno | uint32(unix.ENOSYS)},
-			{"i386 socket(AF_NETLINK)", data(auditArchI386, 359, unix.AF_NETLINK, unix.SOCK_RAW), errno | uint32(unix.ENOSYS)},
+			{"i386 socket(AF_INET, SOCK_DGRAM)", data(auditArchI386, 359, unix.AF_INET, 0, unix.SOCK_DGRAM), errno | uint32(unix.ENOSYS)},
+			{"i386 socket(AF_NETLINK)", data(auditArchI386, 359, unix.AF_NETLINK, 0, unix.SOCK_RAW), errno | uint32(unix.ENOSYS)},
 			{"i386 socketcall", data(auditArchI386, 102, 1), errno | uint32(unix.ENOSYS)},
 			{"i386 mount", data(auditArchI386, 21), errno | uint32(unix.ENOSYS)},
 			{"i386 ptrace", data(auditArchI386, 26), errno | uint32(unix.ENOSYS)},
 			{"i386 read", data(auditArchI386, 3), errno | uint32(unix.ENOSYS)},
 			{"amd64 read", data(auditArchX86_64, unix.SYS_READ), allow},
-			{"amd64 socket(AF_NETLINK)", data(auditArchX86_64, unix.SYS_SOCKET, unix.AF_NETLINK, unix.SOCK_RAW), errno | uint32(unix.EACCES)},
-			{"amd64 socket(AF_INET, SOCK_STREAM)", data(auditArchX86_64, unix.SYS_SOCKET, unix.AF_INET, unix.SOCK_STREAM), inetStream},
+			{"amd64 socket(AF_NETLINK)", data(auditArchX86_64, unix.SYS_SOCKET, unix.AF_NETLINK, 0, unix.SOCK_RAW), errno | uint32(unix.EACCES)},
+			{"amd64 socket(AF_INET, SOCK_STREAM)", data(auditArchX86_64, unix.SYS_SOCKET, unix.AF_INET, 0, unix.SOCK_STREAM), inetStream},
 			{"amd64 mount", data(auditArchX86_64, unix.SYS_MOUNT), errno | uint32(unix.EPERM)},
+			{"amd64 ioctl(TIOCSTI)", data(auditArchX86_64, unix.SYS_IOCTL, 0, 0, unix.TIOCSTI), errno | uint32(unix.EPERM)},
+			{"amd64 ioctl(TIOCSTI|1<<32)", data(auditArchX86_64, unix.SYS_IOCTL, 0, 0, unix.TIOCSTI, 1), errno | uint32(unix.EPERM)},
+			{"amd64 ioctl(TIOCLINUX|1<<32)", data(auditArchX86_64, unix.SYS_IOCTL, 0, 0, unix.TIOCLINUX, 1), errno | uint32(unix.EPERM)},
+			{"amd64 ioctl(TIOCGWINSZ)", data(auditArchX86_64, unix.SYS_IOCTL, 0, 0, unix.TIOCGWINSZ), allow},
+			{"amd64 ioctl(TIOCGWINSZ|1<<32)", data(auditArchX86_64, unix.SYS_IOCTL, 0, 0, unix.TIOCGWINSZ, 1), allow},
 		} {
 			got, err := vm.Run(tc.in)
 			if err != nil {

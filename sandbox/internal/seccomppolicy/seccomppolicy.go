@@ -115,10 +115,21 @@ func Program(network bool) ([][4]uint32, error) {
 	// ABI than this architecture's (its arch check jumps to the default
 	// action): on amd64 an i386 call (int 0x80) would reach socket,
 	// mount or ptrace past every rule. Such a call fails with ENOSYS.
+	//
+	// The library compares all 64 bits of an argument, but ioctl's
+	// command is an unsigned int: the kernel drops the high half, so
+	// TIOCSTI|1<<32 passed the ioctl rules. Here only the low half
+	// (args[1] at offset 24, little-endian) is compared.
 	guard := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(info.ID), SkipTrue: 1},
 		bpf.RetConstant{Val: uint32(seccomp.ActionErrno) | uint32(unix.ENOSYS)},
+		bpf.LoadAbsolute{Off: 0, Size: 4}, // seccomp_data.nr
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_IOCTL, SkipFalse: 4},
+		bpf.LoadAbsolute{Off: 24, Size: 4}, // the low half of args[1]
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.TIOCSTI, SkipTrue: 1},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.TIOCLINUX, SkipFalse: 1},
+		bpf.RetConstant{Val: uint32(seccomp.ActionErrno) | uint32(unix.EPERM)},
 	}
 	raw, err := bpf.Assemble(append(guard, insts...))
 	if err != nil {
