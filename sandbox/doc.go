@@ -35,7 +35,9 @@
 //     from socketpair still work), only TCP over IPv4/IPv6 with one; no
 //     ptrace, process_vm_*, io_uring, keyrings, BPF, perf, mounts, new
 //     namespaces, modules, clock changes, reboot or open_by_handle_at
-//     (EPERM or EACCES, never a kill);
+//     (EPERM or EACCES, never a kill); no terminal input pushed by ioctl
+//     (TIOCSTI, TIOCLINUX, whatever the command's unused high bits); and
+//     no call through another ABI (i386's int 0x80, x32: ENOSYS);
 //   - replaces itself with the command. Children inherit all of it.
 //
 // Where Landlock (ABI 6+), seccomp or user namespaces are missing, Run
