@@ -93,7 +93,7 @@ func (e *Engine) argString(subs []subject, c *toolgate.Call, k, v, root string, 
 	case fetchURL(v):
 		subs = e.argURLSubject(subs, v)
 	case pathShaped(v):
-		// An absolute or home path under any name (an attachment, an
+		// An absolute, home or ./ ../ path under any name (an attachment, an
 		// asset) is read: what it names goes to the tool.
 		subs = e.argPathSubjects(subs, v, c.Cwd, false)
 	}
@@ -306,14 +306,16 @@ func patchLinePath(line string) string {
 	return p
 }
 
-// pathShaped reports whether a whole value reads as an absolute or home
-// path ("/home/u/.ssh/id_rsa", "~/.aws/credentials", "$HOME/.netrc"): no
-// space or line break, and more than a bare "/".
+// pathShaped reports whether a whole value reads as an absolute, home or
+// explicitly relative path ("/home/u/.ssh/id_rsa", "~/.aws/credentials",
+// "$HOME/.netrc", "../.ssh/id_rsa", "./.env"): no space or line break,
+// and more than a bare "/".
 func pathShaped(s string) bool {
 	if len(s) < 2 || strings.ContainsAny(s, " \t\n\r") {
 		return false
 	}
-	return s[0] == '/' || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "$HOME/") || strings.HasPrefix(s, "${HOME}/")
+	return s[0] == '/' || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "$HOME/") || strings.HasPrefix(s, "${HOME}/") ||
+		strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")
 }
 
 // fetchURL reports whether s is a URL a fetch tool reaches over the
