@@ -234,7 +234,7 @@ var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_S
 	"LESSEDIT=", "CRASHPAGER=", "RESTIC_PASSWORD_COMMAND=", "BORG_PASSCOMMAND=", "BORG_RSH=", "RSYNC_RSH=", "BROWSER=",
 	"PERL5OPT=", "PERL5DB=", "NODE_OPTIONS=", "LD_PRELOAD=", "LD_AUDIT=", "GROFF_BIN_PATH=", "RUSTC_WRAPPER=", "PYTHONSTARTUP=",
 	"RUSTC_WORKSPACE_WRAPPER=", "CARGO_BUILD_RUSTC_WRAPPER=", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER=", "CARGO_BUILD_RUSTC=",
-	"CARGO_BUILD_RUSTDOC="}
+	"CARGO_BUILD_RUSTDOC=", "RUSTC=", "RUSTDOC="}
 
 // programVar records, as exec-capable, an assignment in front of a
 // command that names a program the command runs ("LESSOPEN='|sh %s'
@@ -243,13 +243,22 @@ var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_S
 // naming it allows the command.
 func programVar(cmd *Command) {
 	assigns := assignsOf(cmd)
-	if i := strings.Index(assigns, "GOFLAGS="); i >= 0 && len(goExecFlags(strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(assigns[i+len("GOFLAGS="):])))) > 0 {
+	if i := strings.Index(assigns, "GOFLAGS="); i >= 0 && goFlagsExec(assigns[i:]) {
 		// "GOFLAGS=-toolexec=/tmp/x go build": the flags of every go
 		// command it is set for.
 		cmd.ExecFlags = append(cmd.ExecFlags, assigns[i:])
 	}
+	if i := strings.Index(assigns, "RUSTFLAGS="); i >= 0 && strings.Contains(assigns[i:], "linker=") {
+		// "RUSTFLAGS='-C linker=/tmp/x' cargo build": rustc runs it to
+		// link (a quoted value spans fields; CARGO_ENCODED_RUSTFLAGS too).
+		cmd.ExecFlags = append(cmd.ExecFlags, assigns[i:])
+	}
 	for _, f := range strings.Fields(assigns) {
 		if v, ok := strings.CutPrefix(f, "PATH="); ok && tempOnPath(v) {
+			cmd.ExecFlags = append(cmd.ExecFlags, f)
+			continue
+		}
+		if cargoProgramVar(f) {
 			cmd.ExecFlags = append(cmd.ExecFlags, f)
 			continue
 		}
@@ -267,10 +276,32 @@ func programVar(cmd *Command) {
 	}
 }
 
+// goFlagsExec reports whether a GOFLAGS assignment ("GOFLAGS=-toolexec=/tmp/x",
+// go env -w's operand) sets a flag that runs a program in the toolchain's
+// place (goExecFlags).
+func goFlagsExec(a string) bool {
+	v, ok := strings.CutPrefix(a, "GOFLAGS=")
+	return ok && len(goExecFlags(strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(v)))) > 0
+}
+
+// cargoProgramVar reports an assignment of cargo's environment that names
+// a program it runs: the target runner or linker
+// (CARGO_TARGET_<TRIPLE>_RUNNER=, _LINKER=).
+func cargoProgramVar(f string) bool {
+	name, _, ok := strings.Cut(f, "=")
+	switch {
+	case !ok:
+		return false
+	case strings.HasPrefix(name, "CARGO_TARGET_"):
+		return strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")
+	}
+	return false
+}
+
 // indexVars are environment variables that point a package manager at
 // another package index or module proxy, or turn off its checksums: the
 // variables' spellings of --registry and --index-url.
-var indexVars = []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMCHECK=", "PIP_INDEX_URL=", "PIP_EXTRA_INDEX_URL=",
+var indexVars = []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK=", "PIP_INDEX_URL=", "PIP_EXTRA_INDEX_URL=",
 	"UV_INDEX_URL=", "UV_EXTRA_INDEX_URL=", "UV_DEFAULT_INDEX=", "UV_INDEX=", "NPM_CONFIG_REGISTRY=", "npm_config_registry=",
 	"YARN_NPM_REGISTRY_SERVER=", "YARN_REGISTRY=", "BUN_CONFIG_REGISTRY=", "COMPOSER_REPOSITORY="}
 

@@ -750,8 +750,9 @@ func riskCommands() map[string]*cmdSpec {
 		"bun":   {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}, {"publish", publish}}},
 		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}}},
 		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}}},
-		"go": {subs: subcommands{{"install", supplyInstall(nil, "")}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMCHECK="},
-			operand: true, prefix: true, class: ClassSupplyChain, why: "points every later go command at another module proxy or turns off its checksums"}}}}}},
+		"go": {subs: subcommands{{"install", supplyInstall(nil, "")}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="},
+			operand: true, prefix: true, class: ClassSupplyChain, why: "points every later go command at another module proxy or turns off its checksums"},
+			{operand: true, match: goFlagsExec, class: ClassPersistence, why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}}}}},
 		"composer": {subs: subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"repo.", "repositories."},
 			operand: true, prefix: true, class: ClassSupplyChain, why: "points every later install at another package repository"}}}}}},
 		// Other ecosystems' publishing: a build goal or task that uploads
