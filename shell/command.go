@@ -825,7 +825,7 @@ func (w *walker) probe(idx int, args []word, c scope) {
 // reader table describes it or it is known.
 func (w *walker) secretOperands(name string, r role, understood bool, args []word, owner string, d *dirState) {
 	probe := r&roleOpener != 0 || scriptRunner(name, r) || passesArgs(name) || !understood
-	if passesArgs(name) {
+	if probe || name == "tsc" || name == "eslint" {
 		w.passedOutputs(args, owner, d)
 	}
 	for _, a := range args {
@@ -882,10 +882,11 @@ func passesArgs(name string) bool {
 	return false
 }
 
-// passedOutputs records as written the value of each option a build
-// tool or task runner hands on (passesArgs) whose name says it is where
-// output goes: "npm run build -- --outDir ~/.config/autostart" writes
-// there as "tsc --outDir DIR" does.
+// passedOutputs records as written the value of each option whose name
+// says it is where output goes, given to a build tool or task runner that
+// hands it on (passesArgs), a script runner, a tool the tables do not
+// describe, or tsc and eslint (plain commands otherwise): "npm run build -- --outDir ~/.config/autostart" writes there
+// as "tsc --outDir DIR" and "esbuild --outfile=FILE" do.
 func (w *walker) passedOutputs(args []word, owner string, d *dirState) {
 	for i, a := range args {
 		opt, v, ok := strings.Cut(a.text, "=")
@@ -915,7 +916,8 @@ func outputOption(o string) bool {
 		return false
 	}
 	switch strings.ReplaceAll(strings.ToLower(o[2:]), "-", "") {
-	case "outdir", "outfile", "outputdir", "outputpath", "outputfile", "distdir", "dest", "destination", "destdir", "builddir", "sitedir":
+	case "outdir", "outfile", "outputdir", "outputpath", "outputfile", "distdir", "dest", "destination", "destdir", "builddir", "sitedir",
+		"artifactdir", "targetdir", "declarationdir":
 		return true
 	}
 	return false
