@@ -291,7 +291,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	w.checkCodeFetch(idx, words, c, runsCode(name, roles))
 	w.secretOperands(name, roles, spec.describes() || known, args, cmd.Text, d)
 	if !known || scriptRunner(name, roles) {
-		w.probe(idx, args, c)
+		w.probe(idx, args, c, d)
 	}
 	for _, s := range scripts {
 		if !w.script(s, !strings.ContainsAny(s, "$`"), c, d, name, true) {
@@ -765,16 +765,21 @@ func runsJar(name string, args []string) (string, []string, bool) {
 // that parses as a shell command with a critical risk or a risk class
 // ("mytool 'rm -rf ~'") raises that risk on the command. The probed
 // commands are not subjects: they may never run.
-func (w *walker) probe(idx int, args []word, c scope) {
+func (w *walker) probe(idx int, args []word, c scope, d *dirState) {
 	for _, a := range args {
 		// "gitleaks detect --source ~ -v", "trufflehog filesystem ~": a
 		// tool the tables do not know given the whole home directory
-		// may read every file in it, credentials included.
+		// may read every file in it, credentials included; "cd ~ &&
+		// trufflehog filesystem ." gives it too.
 		v := a.text
 		if strings.HasPrefix(v, "-") {
 			_, v, _ = strings.Cut(v, "=")
 		}
-		if wholeTree(v) && strings.Trim(v, "/*") != "" { // a lone "/" is as often a pattern's delimiter
+		whole := wholeTree(v)
+		if !whole && a.static && (v == "." || v == ".." || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../")) {
+			d.each(func(dir string) { whole = whole || dir != "" && homeRoot(joinDir(dir, v)) })
+		}
+		if whole && strings.Trim(v, "/*") != "" { // a lone "/" is as often a pattern's delimiter
 			addClass(&w.res.Commands[idx], ClassRisk{Class: ClassCredential, Reason: "its argument " + a.text + " names a whole home directory, which it may read, credentials included", Token: a.text})
 			break
 		}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -441,6 +442,9 @@ func credentialPath(a string) bool {
 // "$HOME", "/home/user", "/root"): copying or searching it
 // takes every credential file with it.
 func homeRoot(a string) bool {
+	if strings.Contains(a, "/.") {
+		a = path.Clean(a) // ~/. and /home/u/proj/.. are the home directory
+	}
 	if len(a) > 1 {
 		a = strings.TrimRight(a, "/")
 	}
