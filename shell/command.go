@@ -858,17 +858,30 @@ func (w *walker) secretOperands(name string, r role, understood bool, args []wor
 			p = v // --file=~/.netrc, make KEY=~/.ssh/id_rsa
 		}
 		p = strings.TrimPrefix(p, "@") // a response file: gcc @FILE, --extra-opts=@FILE
-		if a.tilde || strings.HasPrefix(p, "$") {
-			if e, ok := expandHome(p, w.a.home); ok {
-				p = e
+		if i := strings.IndexByte(p, '['); !w.secretOperand(a, p, owner, d) && i > 0 && strings.HasSuffix(p, "]") {
+			// A task's arguments: rake "import[FILE,x]".
+			for _, t := range strings.Split(p[i+1:len(p)-1], ",") {
+				w.secretOperand(word{text: t, static: a.static}, t, owner, d)
 			}
 		}
-		if e, ok := sensitive.Lookup(p, w.a.home); ok && e.Kind == sensitive.Credential {
-			wd := a
-			wd.text = p
-			w.file(wd, false, owner, d)
+	}
+}
+
+// secretOperand records p, an argument a gives, as a read when it names a
+// secret, and reports whether it does.
+func (w *walker) secretOperand(a word, p, owner string, d *dirState) bool {
+	if a.tilde || strings.HasPrefix(p, "$") {
+		if e, ok := expandHome(p, w.a.home); ok {
+			p = e
 		}
 	}
+	if e, ok := sensitive.Lookup(p, w.a.home); ok && e.Kind == sensitive.Credential {
+		wd := a
+		wd.text = p
+		w.file(wd, false, owner, d)
+		return true
+	}
+	return false
 }
 
 // passesArgs reports whether a command is a build tool or task runner
@@ -890,8 +903,9 @@ func passesArgs(name string) bool {
 // passedOutputs records as written the value of each option whose name
 // says it is where output goes, given to a build tool or task runner that
 // hands it on (passesArgs), a script runner, a tool the tables do not
-// describe, or tsc and eslint (plain commands otherwise): "npm run build -- --outDir ~/.config/autostart" writes there
-// as "tsc --outDir DIR" and "esbuild --outfile=FILE" do.
+// describe, or tsc and eslint (plain commands otherwise): "npm run build
+// -- --outDir ~/.config/autostart" writes there as "tsc --outDir DIR" and
+// "esbuild --outfile=FILE" do.
 func (w *walker) passedOutputs(args []word, owner string, d *dirState) {
 	for i, a := range args {
 		opt, v, ok := strings.Cut(a.text, "=")
