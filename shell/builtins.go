@@ -248,7 +248,7 @@ func programVar(cmd *Command) {
 		// command it is set for.
 		cmd.ExecFlags = append(cmd.ExecFlags, assigns[i:])
 	}
-	if i := strings.Index(assigns, "RUSTFLAGS="); i >= 0 && strings.Contains(assigns[i:], "linker=") {
+	if i := strings.Index(assigns, "RUSTFLAGS="); i >= 0 && (strings.Contains(assigns[i:], "linker=") || strings.Contains(assigns[i:], "fuse-ld=")) {
 		// "RUSTFLAGS='-C linker=/tmp/x' cargo build": rustc runs it to
 		// link (a quoted value spans fields; CARGO_ENCODED_RUSTFLAGS too).
 		cmd.ExecFlags = append(cmd.ExecFlags, assigns[i:])

@@ -106,7 +106,8 @@ func goExecFlags(args []string) []string {
 
 // cargoExecFlags returns cargo's --config values that name a program it
 // runs: build.rustc, build.rustc-wrapper, build.rustdoc, a target's
-// runner or linker, the environment of build scripts, or a config file,
+// runner or linker (any target or host key but its rustflags), a linker
+// in rustflags (-C linker=, -fuse-ld=), the environment of build scripts, or a config file,
 // which may set any of them.
 func cargoExecFlags(args []string) []string {
 	var out []string
@@ -118,9 +119,12 @@ func cargoExecFlags(args []string) []string {
 		if !ok {
 			continue
 		}
-		key := strings.ToLower(strings.TrimSpace(v))
-		if !strings.Contains(key, "=") || strings.HasPrefix(key, "build.rustc") || strings.HasPrefix(key, "build.rustdoc") ||
-			strings.HasPrefix(key, "target.") || strings.HasPrefix(key, "host.") || strings.HasPrefix(key, "env.") {
+		kv := strings.ToLower(strings.TrimSpace(v))
+		key, val, ok := strings.Cut(kv, "=")
+		key = strings.TrimSpace(key)
+		if !ok || strings.HasPrefix(key, "build.rustc") || strings.HasPrefix(key, "build.rustdoc") || strings.HasPrefix(key, "env.") ||
+			strings.HasSuffix(key, "rustflags") && (strings.Contains(val, "linker") || strings.Contains(val, "fuse-ld")) ||
+			(strings.HasPrefix(key, "target.") || strings.HasPrefix(key, "host.")) && !strings.HasSuffix(key, "rustflags") && !strings.HasSuffix(key, "rustdocflags") {
 			out = append(out, v)
 		}
 	}
