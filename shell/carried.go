@@ -7,10 +7,15 @@ import "strings"
 // name carries it too. A later assignment does not clear the mark: a
 // branch or loop may not have run it.
 func (w *walker) taint(name, text string) {
-	if name == "" || !strings.Contains(text, "$") {
+	if name == "" {
 		return
 	}
 	secret, ok := refersTo(text, secretName)
+	if t := strings.Trim(text, `'"`); !ok && secretName(t) {
+		// A nameref to a secret or the name an indirection reads
+		// ("declare -n r=GITHUB_TOKEN", "n=API_KEY; echo ${!n}").
+		secret, ok = t, true
+	}
 	if !ok {
 		var via string
 		if via, ok = refersTo(text, w.carries); ok {

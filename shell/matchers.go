@@ -327,10 +327,34 @@ func secretName(n string) bool {
 }
 
 // secretRef reports whether a word expands a secret-looking variable
-// ("$GITHUB_TOKEN", "${DB_PASSWORD}", "key=$API_KEY").
+// ("$GITHUB_TOKEN", "${DB_PASSWORD}", "key=$API_KEY"), or any variable
+// through indirection ("${!n}" after n=GITHUB_TOKEN), whose name the word
+// does not show.
 func secretRef(a string) bool {
 	_, ok := refersTo(a, secretName)
-	return ok
+	return ok || indirect(a)
+}
+
+// indirect reports whether a word holds an indirect expansion, "${!n}",
+// "${!n:-x}": the value of the variable n names. "${!prefix*}",
+// "${!prefix@}" and "${!a[@]}" list names or keys, no value.
+func indirect(a string) bool {
+	for rest := a; ; {
+		i := strings.Index(rest, "${!")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+3:]
+		j := 0
+		for j < len(rest) && isWordByte(rest[j]) {
+			j++
+		}
+		tail := rest[j:]
+		if j > 0 && !strings.HasPrefix(tail, "*}") && !strings.HasPrefix(tail, "@}") &&
+			!strings.HasPrefix(tail, "[@]}") && !strings.HasPrefix(tail, "[*]}") {
+			return true
+		}
+	}
 }
 
 // refersTo returns the first variable a word expands ("$NAME",
