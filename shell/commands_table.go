@@ -374,6 +374,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-http-addr"}},
 	}},
+	{"corepack", &cmdSpec{
+		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec12}}},
+	}},
 	{"cp", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
@@ -810,7 +813,10 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".gz"},
 	}},
 	{"hadolint", &sharedSpec3},
-	{"hatch", &sharedSpec44},
+	{"hatch", &cmdSpec{
+		subs: subcommands{{"publish", &sharedSpec15}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}}},
+	}},
 	{"hcloud", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
@@ -1397,6 +1403,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"pipx", &cmdSpec{
 		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"spec=", "python=", "pip-args=", "index-url=", "no-cache", "path", "pypackages", "verbose", "quiet"}, wraps: true, wrap: &wrapSpec{short: "qv"}}}}},
 	}},
 	{"pkexec", &cmdSpec{
 		long:    []string{"disable-internal-agent", "keep-cwd", "user="},
@@ -2145,10 +2152,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec3},
 	{"uv", &cmdSpec{
-		subs: subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec105}, {"download", &sharedSpec106}, {"config", &sharedSpec107}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &sharedSpec108}}}}, {"add", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec15}, {"tree", &sharedSpec2}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}}},
+		subs: subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec105}, {"download", &sharedSpec106}, {"config", &sharedSpec107}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index-url", "--index", "--extra-index-url"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec15}, {"tree", &sharedSpec2}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec108}}},
 	}},
-	{"uvx", &sharedSpec108},
+	{"uvx", &cmdSpec{
+		long:   []string{"from=", "with="},
+		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
+		effect: EffectWrites | EffectNetwork,
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec108}}},
+	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}}},
@@ -2335,17 +2347,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
-	5, 5, 32, 55, 108, 142, 158, 185, 217, 238, 254, 261, 272, 310, 339, 373,
-	384, 439, 439, 469, 546, 585, 612, 629, 642, 653, 658, 667, 667, 667, 667, 667,
-	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
-	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
-	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
-	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
-	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
-	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
-	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
-	667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667, 667,
-	667,
+	5, 5, 32, 55, 109, 143, 159, 186, 218, 239, 255, 262, 273, 311, 340, 374,
+	385, 440, 440, 470, 547, 586, 613, 630, 643, 654, 659, 668, 668, 668, 668, 668,
+	668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668,
+	668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668,
+	668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668,
+	668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668,
+	668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668,
+	668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668,
+	668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668,
+	668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668, 668,
+	668,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -3299,7 +3311,8 @@ var sharedSpec107 = cmdSpec{
 }
 
 var sharedSpec108 = cmdSpec{
-	long:   []string{"from=", "with="},
-	opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
-	effect: EffectWrites | EffectNetwork,
+	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
+	shortVal: "p",
+	wraps:    true,
+	wrap:     &wrapSpec{short: "qvn"},
 }

@@ -79,12 +79,19 @@ func launchCommands() map[string]*cmdSpec {
 			{sub: []string{"run-shell"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "bC"}, shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "bC"}, shortVal: "dt"}, script: true},
 			{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
 		}}},
-		"screen":        {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: screenOpts}}}},
-		"script":        {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}, shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}}}},
-		"sg":            {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}}}},
-		"poetry":        {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
-		"pipenv":        {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
-		"uv":            {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "q"}, long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}}}},
+		"screen": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: screenOpts}}}},
+		"script": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}, shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}}}},
+		"sg":     {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}}}},
+		"poetry": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
+		"pipenv": {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
+		"uv":     {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "q"}, long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}}}, {sub: []string{"tool", "run"}, opts: toolRunOpts}}}},
+		// Package runners that run a tool (uvx twine upload, pipx run
+		// twine upload, corepack pnpm publish, hatch run CMD): the words
+		// after their options are the command.
+		"uvx":           {wrap: &wrapSpec{launch: []launcher{{opts: toolRunOpts}}}},
+		"pipx":          {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "qv"}, long: []string{"spec=", "python=", "pip-args=", "index-url=", "no-cache", "path", "pypackages", "verbose", "quiet"}}}}}},
+		"corepack":      {wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true}}}}},
+		"hatch":         {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
 		"conda":         {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}}}},
 		"bundle":        {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}}},
 		"perf":          {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: perfOpts}, {sub: []string{"stat"}, opts: perfOpts}, {sub: []string{"trace"}, opts: perfOpts}}}},
@@ -101,6 +108,11 @@ func launchCommands() map[string]*cmdSpec {
 		"entr":          {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "acdnprsz"}}}}}},
 	}
 }
+
+// toolRunOpts are the options of uvx and uv tool run before the tool.
+var toolRunOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "qvn"}, shortVal: "p", long: []string{"from=", "with=", "with-editable=",
+	"with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=",
+	"extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="}}
 
 // findLauncher returns the launcher form words use, if any, and the index
 // after its subcommand words.
