@@ -511,14 +511,21 @@ func (w *walker) sources(idx int, name string, args []word, c scope, d *dirState
 		w.res.Commands[idx].Opaque = true
 	}
 	if isStdinPath(args[0].text) {
-		switch c.stdin.kind {
-		case stdinText:
-			if !w.script(c.stdin.script, c.stdin.static, c, d, name, false) {
-				w.res.Commands[idx].Opaque = true
-			}
-		case stdinPipe:
+		w.stdinScript(idx, c, d, name, false)
+	}
+}
+
+// stdinScript walks the script command idx reads from its standard input
+// (a heredoc or here-string, known; a pipe's output, not known: the
+// command is opaque).
+func (w *walker) stdinScript(idx int, c scope, d *dirState, via string, child bool) {
+	switch c.stdin.kind {
+	case stdinText:
+		if !w.script(c.stdin.script, c.stdin.static, c, d, via, child) {
 			w.res.Commands[idx].Opaque = true
 		}
+	case stdinPipe:
+		w.res.Commands[idx].Opaque = true
 	}
 }
 

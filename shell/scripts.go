@@ -132,14 +132,7 @@ func (w *walker) shell(name string, words []word, assigns []string, c scope, d *
 		}
 		fallthrough
 	default:
-		switch c.stdin.kind {
-		case stdinText:
-			if !w.script(c.stdin.script, c.stdin.static, c, d, via, true) {
-				w.res.Commands[idx].Opaque = true
-			}
-		case stdinPipe:
-			w.res.Commands[idx].Opaque = true
-		}
+		w.stdinScript(idx, c, d, via, true)
 	}
 	w.checkCodeFetch(idx, words, c, true)
 }
