@@ -836,7 +836,7 @@ func (w *walker) probe(idx int, args []word, c scope, d *dirState) {
 // understood is whether the command's operands are understood: the
 // reader table describes it or it is known.
 func (w *walker) secretOperands(name string, r role, understood bool, args []word, owner string, d *dirState) {
-	probe := r&roleOpener != 0 || scriptRunner(name, r) || passesArgs(name) || !understood
+	probe := r&roleOpener != 0 || scriptRunner(name, r) || r&rolePassesArgs != 0 || !understood
 	if probe || name == "tsc" || name == "eslint" {
 		w.passedOutputs(args, owner, d)
 	}
@@ -891,25 +891,9 @@ func (w *walker) secretOperand(a word, p, owner string, d *dirState) bool {
 	return false
 }
 
-// passesArgs reports whether a command is a build tool or task runner
-// that hands its arguments to a program the tables do not describe: the
-// project's own code (go run, cargo run, npm run -- ARGS, make VAR=V),
-// a tool it runs (go tool pprof FILE) or a task. An argument naming a
-// secret ("go run ./cmd/server --config ~/.aws/credentials") is then a
-// possible read of it, whatever option it follows.
-func passesArgs(name string) bool {
-	switch name {
-	case "go", "cargo", "npm", "yarn", "pnpm", "bun", "make", "gmake", "just", "task",
-		"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "mvnw", "dotnet", "mix", "rake",
-		"bundle", "composer", "poetry", "uv", "pdm", "hatch", "tox", "nox", "swift", "zig":
-		return true
-	}
-	return false
-}
-
 // passedOutputs records as written the value of each option whose name
 // says it is where output goes, given to a build tool or task runner that
-// hands it on (passesArgs), a script runner, a tool the tables do not
+// hands it on (rolePassesArgs), a script runner, a tool the tables do not
 // describe, or tsc and eslint (plain commands otherwise): "npm run build
 // -- --outDir ~/.config/autostart" writes there as "tsc --outDir DIR" and
 // "esbuild --outfile=FILE" do.

@@ -22,6 +22,7 @@ const (
 	roleSource                         // runs a script in the calling shell (source, .), not a program of its own
 	rolePackageRunner                  // runs the package its first operand names (npx PKG ARGS…)
 	roleWordOptions                    // spells every option as one word with one dash (scala -version, clojure -M:test): no clusters
+	rolePassesArgs                     // a build tool or task runner handing its arguments to code the tables do not describe (go run, make VAR=V)
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -76,6 +77,13 @@ func commandRoles() []roleList {
 		{roleSource, []string{"source", "."}},
 		{rolePackageRunner, []string{"npx", "bunx", "pnpx"}},
 		{roleWordOptions, []string{"groovy", "scala", "clojure", "clj", "kotlin", "kotlinc"}},
+		// The project's own code (go run, cargo run, npm run -- ARGS, make
+		// VAR=V), a tool it runs (go tool pprof FILE) or a task: an
+		// argument naming a secret is a possible read of it, whatever
+		// option it follows (secretOperands).
+		{rolePassesArgs, []string{"go", "cargo", "npm", "yarn", "pnpm", "bun", "make", "gmake", "just", "task",
+			"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "mvnw", "dotnet", "mix", "rake",
+			"bundle", "composer", "poetry", "uv", "pdm", "hatch", "tox", "nox", "swift", "zig"}},
 	}
 }
 
