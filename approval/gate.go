@@ -10,7 +10,8 @@ import (
 // a credential answers, changes or reads approvals, sessions and grants,
 // for code that should not care whether the gate is in process or behind
 // the HTTP API. It takes the acting credential from the context
-// (toolgate.WithActor) and checks its role as the HTTP API's routes do:
+// (toolgate.WithActor) and decides what its role may do, the one place
+// that does (the HTTP API's routes through it ask only for a credential):
 // agents submit, wait, cancel and end turns (of their own sessions);
 // approvers also answer and manage sessions; admins also write grants
 // and read the audit log. A context without an actor is an in-process
@@ -31,8 +32,8 @@ func actor(ctx context.Context) (toolgate.Actor, error) {
 }
 
 // approver returns the context's actor if it may answer approvals and
-// manage sessions: any credential but an agent's, as the HTTP API's
-// approver routes allow. An agent never approves its own calls.
+// manage sessions: any credential but an agent's. An agent never
+// approves its own calls.
 func approver(ctx context.Context) (toolgate.Actor, error) {
 	a, err := actor(ctx)
 	if err == nil && a.Agent {
@@ -42,7 +43,7 @@ func approver(ctx context.Context) (toolgate.Actor, error) {
 }
 
 // admin returns the context's actor if it may write grants and read the
-// audit log, as the HTTP API's admin routes allow.
+// audit log.
 func admin(ctx context.Context) (toolgate.Actor, error) {
 	a, err := actor(ctx)
 	if err == nil && !a.Admin {

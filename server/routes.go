@@ -7,7 +7,9 @@ import (
 )
 
 // route is one entry of the API: method and path (a net/http pattern),
-// the role a caller needs ("" for none) and the handler.
+// the role a caller needs ("" for none) and the handler. A route whose
+// handler acts through the Gate names gated: the Gate decides what the
+// caller's role may do there, so that is written in one place.
 type route struct {
 	Method  string
 	Path    string
@@ -33,6 +35,11 @@ const (
 	approver = tokens.RoleApprover
 	admin    = tokens.RoleAdmin
 	public   = tokens.Role("")
+	// gated asks only for a credential: the handler acts through the
+	// Gate, which takes the caller from the request's context and decides
+	// what its role may do (approval.Broker.Gate) — answering, granting,
+	// reading sessions, the audit log.
+	gated = tokens.RoleAgent
 )
 
 // routes is every route the server has: the one table of the API. The
@@ -43,34 +50,34 @@ func (s *server) routes() []route {
 		metricsRole = public
 	}
 	return []route{
-		{Method: http.MethodPost, Path: "/v1/evaluate", Role: agent, handler: s.handleEvaluate},
-		{Method: http.MethodPost, Path: "/v1/calls", Role: agent, handler: s.handleSubmit, Writes: true, Stores: true},
+		{Method: http.MethodPost, Path: "/v1/evaluate", Role: gated, handler: s.handleEvaluate},
+		{Method: http.MethodPost, Path: "/v1/calls", Role: gated, handler: s.handleSubmit, Writes: true, Stores: true},
 		{Method: http.MethodPost, Path: "/v1/sandbox/violations", Role: agent, handler: s.handleSandboxReport, Writes: true, Stores: true},
 
-		{Method: http.MethodGet, Path: "/v1/approvals", Role: approver, handler: s.handleListApprovals},
-		{Method: http.MethodGet, Path: "/v1/approvals/{id}", Role: agent, handler: s.handleGetApproval},
+		{Method: http.MethodGet, Path: "/v1/approvals", Role: gated, handler: s.handleListApprovals},
+		{Method: http.MethodGet, Path: "/v1/approvals/{id}", Role: gated, handler: s.handleGetApproval},
 		{Method: http.MethodGet, Path: "/v1/approvals/{id}/before", Role: approver, handler: s.handleBefore},
-		{Method: http.MethodPost, Path: "/v1/approvals/{id}/approve", Role: approver, handler: s.handleApprove, Writes: true},
-		{Method: http.MethodPost, Path: "/v1/approvals/{id}/deny", Role: approver, handler: s.handleDeny, Writes: true},
-		{Method: http.MethodPost, Path: "/v1/approvals/{id}/cancel", Role: agent, handler: s.handleCancel, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/approve", Role: gated, handler: s.handleApprove, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/deny", Role: gated, handler: s.handleDeny, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/approvals/{id}/cancel", Role: gated, handler: s.handleCancel, Writes: true},
 
-		{Method: http.MethodGet, Path: "/v1/grants", Role: approver, handler: s.handleListGrants},
-		{Method: http.MethodPost, Path: "/v1/grants", Role: admin, handler: s.handleAddGrant, Writes: true},
-		{Method: http.MethodDelete, Path: "/v1/grants/{id}", Role: admin, handler: s.handleRevokeGrant, Writes: true},
+		{Method: http.MethodGet, Path: "/v1/grants", Role: gated, handler: s.handleListGrants},
+		{Method: http.MethodPost, Path: "/v1/grants", Role: gated, handler: s.handleAddGrant, Writes: true},
+		{Method: http.MethodDelete, Path: "/v1/grants/{id}", Role: gated, handler: s.handleRevokeGrant, Writes: true},
 
 		{Method: http.MethodGet, Path: "/v1/workspaces/{id}/rules", Role: admin, handler: s.handleGetRules},
 		{Method: http.MethodPut, Path: "/v1/workspaces/{id}/rules", Role: admin, handler: s.handlePutRules, Writes: true},
 
-		{Method: http.MethodGet, Path: "/v1/sessions", Role: approver, handler: s.handleListSessions},
-		{Method: http.MethodGet, Path: "/v1/sessions/{id}", Role: approver, handler: s.handleGetSession},
-		{Method: http.MethodPut, Path: "/v1/sessions/{id}/mode", Role: approver, handler: s.handleSetMode, Writes: true},
-		{Method: http.MethodPost, Path: "/v1/sessions/{id}/abort", Role: approver, handler: s.handleAbort, Writes: true},
-		{Method: http.MethodPost, Path: "/v1/sessions/{id}/turn-end", Role: agent, handler: s.handleTurnEnd, Writes: true},
+		{Method: http.MethodGet, Path: "/v1/sessions", Role: gated, handler: s.handleListSessions},
+		{Method: http.MethodGet, Path: "/v1/sessions/{id}", Role: gated, handler: s.handleGetSession},
+		{Method: http.MethodPut, Path: "/v1/sessions/{id}/mode", Role: gated, handler: s.handleSetMode, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/sessions/{id}/abort", Role: gated, handler: s.handleAbort, Writes: true},
+		{Method: http.MethodPost, Path: "/v1/sessions/{id}/turn-end", Role: gated, handler: s.handleTurnEnd, Writes: true},
 		{Method: http.MethodPost, Path: "/v1/sessions/{id}/end", Role: agent, handler: s.handleEndSession},
 		{Method: http.MethodPost, Path: "/v1/workspaces/{id}/disconnect", Role: agent, handler: s.handleDisconnect},
 		{Method: http.MethodPost, Path: "/v1/mcp/pins", Role: agent, handler: s.handleRecordPin, Writes: true, Stores: true},
 
-		{Method: http.MethodGet, Path: "/v1/audit", Role: admin, handler: s.handleAudit},
+		{Method: http.MethodGet, Path: "/v1/audit", Role: gated, handler: s.handleAudit},
 		{Method: http.MethodGet, Path: "/v1/insights", Role: approver, handler: s.handleInsights},
 		{Method: http.MethodGet, Path: "/v1/suggestions", Role: admin, handler: s.handleSuggestions},
 
