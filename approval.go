@@ -20,6 +20,18 @@ const (
 // Final reports whether s is a resolved status.
 func (s Status) Final() bool { return s != StatusPending && s != "" }
 
+// TimeoutReason is the reason an expired approval is denied with, word for
+// word as the seed engine sends it.
+const TimeoutReason = "approval timed out (no host response)"
+
+// The seed engine's defaults (DESIGN §4.3): how long an approval waits for
+// an answer unless the call says otherwise, and how often expired ones are
+// swept.
+const (
+	DefaultTTL           = 5 * time.Minute
+	DefaultSweepInterval = 30 * time.Second
+)
+
 // Scope says how far an approval reaches (DESIGN §4.2).
 type Scope string
 

@@ -141,7 +141,7 @@ func WithLogger(l *slog.Logger) Option { return func(b *Broker) { b.log = l } }
 func New(ctx context.Context, st store.Store, pol Policies, opts ...Option) (*Broker, error) {
 	b := &Broker{
 		store: st, policies: pol,
-		now: time.Now, ttl: DefaultTTL, maxTTL: 24 * time.Hour, sweep: DefaultSweepInterval,
+		now: time.Now, ttl: toolgate.DefaultTTL, maxTTL: 24 * time.Hour, sweep: toolgate.DefaultSweepInterval,
 		log:      slog.New(slog.DiscardHandler),
 		waiters:  map[string]*waiter{},
 		pending:  map[string]int{},
@@ -713,7 +713,7 @@ const AuditCallConflict = "call.conflict"
 // expire denies an approval whose time is up.
 func (b *Broker) expire(ctx context.Context, id string) (*toolgate.Approval, error) {
 	return b.Resolve(ctx, id, toolgate.Resolution{
-		Status: toolgate.StatusExpired, Reason: TimeoutReason, By: gate.Name, Via: "timeout",
+		Status: toolgate.StatusExpired, Reason: toolgate.TimeoutReason, By: gate.Name, Via: "timeout",
 	})
 }
 

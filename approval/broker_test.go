@@ -533,7 +533,7 @@ func TestRestartKeepsPending(t *testing.T) {
 	first.broker.Close()
 	first.store.Close()
 
-	c.Add(approval.DefaultTTL / 2)
+	c.Add(toolgate.DefaultTTL / 2)
 	second := openEnv(t, dir, c)
 	if got := second.ask(t, shellCall("s1", "c1", "make")); got.ID != a.ID {
 		t.Fatalf("re-attach after restart: %s, want %s", got.ID, a.ID)
@@ -545,7 +545,7 @@ func TestRestartKeepsPending(t *testing.T) {
 	second.store.Close()
 
 	// Restarting after the expiry time expires what is still pending.
-	c.Add(approval.DefaultTTL)
+	c.Add(toolgate.DefaultTTL)
 	third := openEnv(t, dir, c)
 	got, err := third.broker.Get(ctx, a.ID)
 	if err != nil || got.Status != toolgate.StatusExpired {

@@ -88,7 +88,7 @@ func ExampleBroker_ReapNow() {
 	defer done()
 	r, _ := b.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
 
-	now = now.Add(approval.DefaultTTL)
+	now = now.Add(toolgate.DefaultTTL)
 	n, _ := b.ReapNow(ctx)
 	a, _ := b.Get(ctx, r.Approval.ID)
 	fmt.Println(n, a.Status, "-", a.Resolution.Reason)
@@ -108,7 +108,7 @@ func ExampleBroker_SpawnReaper() {
 	r, _ := b.Submit(ctx, toolgate.SubmitRequest{Call: toolgate.Call{ID: "c1", Tool: "Bash", Args: map[string]any{"command": "make deploy"}}})
 
 	mu.Lock()
-	now = now.Add(approval.DefaultTTL)
+	now = now.Add(toolgate.DefaultTTL)
 	mu.Unlock()
 	stop := b.SpawnReaper(10 * time.Millisecond)
 	defer stop()

@@ -319,7 +319,7 @@ func TestNodesExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatalf("waiter on C: %v", err)
 	}
-	if a.Status != toolgate.StatusExpired || a.Resolution.Reason != approval.TimeoutReason {
+	if a.Status != toolgate.StatusExpired || a.Resolution.Reason != toolgate.TimeoutReason {
 		t.Fatalf("on C: %s %+v", a.Status, a.Resolution)
 	}
 	for _, n := range ns {

@@ -244,12 +244,12 @@ func TestExpiryReleasesLongPoll(t *testing.T) {
 		poll <- got
 	}()
 	time.Sleep(50 * time.Millisecond)
-	e.clock.Add(approval.DefaultTTL)
+	e.clock.Add(toolgate.DefaultTTL)
 	if n, err := e.Broker.ReapNow(context.Background()); err != nil || n != 1 {
 		t.Fatalf("reap %d %v", n, err)
 	}
 	got := receive(t, poll)
-	if got.Status != toolgate.StatusExpired || got.Resolution.Reason != approval.TimeoutReason {
+	if got.Status != toolgate.StatusExpired || got.Resolution.Reason != toolgate.TimeoutReason {
 		t.Fatalf("expired: %+v", got.Resolution)
 	}
 	r := e.do("POST", "/v1/approvals/"+a.ID+"/approve", e.Approver, nil)

@@ -10,7 +10,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/integrations/confirm"
 	"github.com/toolgate/toolgate/internal/stacktest"
 	"github.com/toolgate/toolgate/store"
@@ -250,7 +249,7 @@ func TestTimeout(t *testing.T) {
 	s = newStack(t, confirm.Config{Timeout: 300 * time.Millisecond})
 	began := time.Now()
 	out := receive(t, s.submit(map[string]any{"toolName": "deploy", "sessionId": "s1"}))
-	if out.Approved || out.Status != string(toolgate.StatusExpired) || out.Reason != approval.TimeoutReason {
+	if out.Approved || out.Status != string(toolgate.StatusExpired) || out.Reason != toolgate.TimeoutReason {
 		t.Errorf("timed out: %+v", out)
 	}
 	if d := time.Since(began); d < 300*time.Millisecond {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -26,8 +25,8 @@ import (
 // Defaults of the engine side, the seed engine's DEFAULT_APPROVAL_TTL and
 // DEFAULT_REAP_INTERVAL.
 const (
-	DefaultTTL          = approval.DefaultTTL
-	DefaultReapInterval = approval.DefaultSweepInterval
+	DefaultTTL          = toolgate.DefaultTTL
+	DefaultReapInterval = toolgate.DefaultSweepInterval
 )
 
 // Result is how a call's approval ended.
@@ -304,7 +303,7 @@ func (e *Engine) Resolve(callID string, r Result) bool {
 }
 
 // ReapNow denies every pending call and suspension whose TTL has elapsed,
-// with approval.TimeoutReason, and returns how many it denied.
+// with toolgate.TimeoutReason, and returns how many it denied.
 func (e *Engine) ReapNow() int {
 	now := e.now()
 	var due []*pendingCall
@@ -323,7 +322,7 @@ func (e *Engine) ReapNow() int {
 	}
 	e.mu.Unlock()
 	for _, p := range due {
-		p.resolved <- Result{Reason: approval.TimeoutReason}
+		p.resolved <- Result{Reason: toolgate.TimeoutReason}
 	}
 	return len(due)
 }

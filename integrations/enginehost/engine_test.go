@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgate/toolgate/approval"
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/enginehost"
 )
 
@@ -19,8 +19,8 @@ func TestEngineDefaults(t *testing.T) {
 	if enginehost.DefaultTTL != 300*time.Second || enginehost.DefaultReapInterval != 30*time.Second {
 		t.Fatalf("defaults %v %v", enginehost.DefaultTTL, enginehost.DefaultReapInterval)
 	}
-	if approval.TimeoutReason != "approval timed out (no host response)" {
-		t.Fatalf("timeout reason %q", approval.TimeoutReason)
+	if toolgate.TimeoutReason != "approval timed out (no host response)" {
+		t.Fatalf("timeout reason %q", toolgate.TimeoutReason)
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -492,11 +491,11 @@ func (h *host) decide(c toolgate.Call, confirm string, answer func(verdict)) {
 		defer h.wg.Done()
 		ttl := a.ExpiresAt.Sub(a.CreatedAt)
 		if ttl <= 0 {
-			ttl = approval.DefaultTTL
+			ttl = toolgate.DefaultTTL
 		}
 		// Measured on the host's clock from now, so clock skew between
 		// host and gateway cannot cut the wait short.
-		wctx, cancel := context.WithTimeout(h.ctx, ttl+approval.DefaultSweepInterval)
+		wctx, cancel := context.WithTimeout(h.ctx, ttl+toolgate.DefaultSweepInterval)
 		defer cancel()
 		got, err := h.cfg.Decider.Wait(wctx, a)
 		switch {
@@ -508,7 +507,7 @@ func (h *host) decide(c toolgate.Call, confirm string, answer func(verdict)) {
 			h.withdraw(a.ID)
 		case wctx.Err() != nil:
 			h.withdraw(a.ID)
-			answer(verdict{reason: approval.TimeoutReason})
+			answer(verdict{reason: toolgate.TimeoutReason})
 		default:
 			h.log.Warn("wait for approval", "approval", a.ID, "err", err)
 			answer(verdict{reason: "toolgate lost track of this call's approval, so it is denied: " + toolgate.ErrorMessageOf(err)})
@@ -537,7 +536,7 @@ func verdictOf(a *toolgate.Approval) verdict {
 	case toolgate.StatusApproved:
 		return verdict{approved: true, scope: engineScope(res), answer: res.Answer, modifications: res.Modifications, byPerson: res.Via != "cascade"}
 	case toolgate.StatusExpired:
-		return verdict{reason: approval.TimeoutReason}
+		return verdict{reason: toolgate.TimeoutReason}
 	}
 	reason := res.Reason
 	if reason == "" {

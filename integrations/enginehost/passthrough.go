@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -148,9 +147,9 @@ func (h *host) passRequest(line []byte, key string, c toolgate.Call, answer func
 		defer h.wg.Done()
 		ttl := pending.ExpiresAt.Sub(pending.CreatedAt)
 		if ttl <= 0 {
-			ttl = approval.DefaultTTL
+			ttl = toolgate.DefaultTTL
 		}
-		wctx, cancel := context.WithTimeout(h.ctx, ttl+approval.DefaultSweepInterval)
+		wctx, cancel := context.WithTimeout(h.ctx, ttl+toolgate.DefaultSweepInterval)
 		defer cancel()
 		got, err := h.cfg.Decider.Wait(wctx, pending)
 		if err != nil {

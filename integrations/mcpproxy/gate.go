@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 )
 
 // The answers a user can give in the client (elicitation).
@@ -195,7 +194,7 @@ func (b *bridge) decide(ctx context.Context, req *mcp.CallToolRequest, call *too
 	case ctx.Err() != nil:
 		return verdict{}, context.Cause(ctx)
 	case wctx.Err() != nil:
-		return denyBecause(approval.TimeoutReason), nil
+		return denyBecause(toolgate.TimeoutReason), nil
 	case err != nil:
 		return denyBecause(fmt.Sprintf("%s, and asking you in the MCP client failed: %v", d.Reason, err)), nil
 	}
@@ -507,7 +506,7 @@ func (b *bridge) waitGateway(ctx context.Context, req *mcp.CallToolRequest, call
 				return verdict{}, context.Cause(ctx)
 			case wctx.Err() != nil:
 				cancelApproval()
-				return denyBecause(approval.TimeoutReason), nil
+				return denyBecause(toolgate.TimeoutReason), nil
 			case o.err != nil:
 				cancelApproval()
 				return denyBecause("lost the toolgate gateway while waiting for approval, so the call is refused: " + toolgate.ErrorMessageOf(o.err)), nil

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/approval"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/store"
@@ -277,7 +276,7 @@ func TestCrashThenExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Status != toolgate.StatusExpired || a.Resolution.Reason != approval.TimeoutReason {
+	if a.Status != toolgate.StatusExpired || a.Resolution.Reason != toolgate.TimeoutReason {
 		t.Fatalf("after restart past expiry: %s %+v", a.Status, a.Resolution)
 	}
 }
