@@ -94,7 +94,9 @@ type subject struct {
 	// instead of denying.
 	maybe bool
 	// under marks a delete of some files under the path, picked by a
-	// test (find . -name X -delete): the workspace root is fine.
+	// test other than a name (find build -type f -delete): outside the
+	// workspace, or of the workspace root (its .git among them), it is
+	// as destructive as deleting the tree.
 	under bool
 	// toolArg marks a path a tool's argument names (toolpaths.go): its
 	// sensitive class is looked up without allocating.
@@ -978,7 +980,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, env *Env, spec ToolSpec, base s
 			if s.fclass.Class == "" && len(f.Alts) > 0 {
 				s.fclass, s.maybe = e.altClass(fb, kind, &f, c.Cwd)
 			}
-			if (f.Recursive || f.Moved) && (s.fclass.Class == "" || s.fclass.Class == shell.ClassDestructive) {
+			if (f.Recursive || f.Moved || f.Under) && (s.fclass.Class == "" || s.fclass.Class == shell.ClassDestructive) {
 				if tc := e.treeClass(&s, &f, c.Cwd); tc.Class != "" {
 					s.fclass = tc
 				}
@@ -1475,6 +1477,8 @@ func (e *Engine) treeClass(s *subject, f *shell.File, cwd string) shell.ClassRis
 	}
 	verb := "deletes everything under "
 	switch {
+	case f.Under:
+		verb = "deletes files under "
 	case f.Moved:
 		verb = "moves away everything under "
 	case !f.Delete:
@@ -1524,7 +1528,7 @@ func (e *Engine) placeClass(s *subject, del, recursive bool) shell.ClassRisk {
 		return shell.ClassRisk{}
 	}
 	where, outside := e.outsideWorkspace(s)
-	if !outside || s.under && where != reasonOutside {
+	if !outside {
 		return shell.ClassRisk{}
 	}
 	verb := "deletes "

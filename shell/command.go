@@ -422,7 +422,7 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 			inner := runtimeWords(args[i+1 : j])
 			start := len(w.res.Commands)
 			w.run(inner, nil, ic, d.clone(), false)
-			if len(inner) > 0 && namePicked(names) && w.seesThrough(inner[0], start) {
+			if len(inner) > 0 && namePicked(names) && (findNoFollow(wordTexts(args)) || !deletesFound(inner)) && w.seesThrough(inner[0], start) {
 				// The command and the files a name test gives it
 				// are seen (DESIGN §3.1): the form is those
 				// subjects. Every file below a directory (dot-files
@@ -430,10 +430,37 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 				w.runtimeFiles(cmdName(inner[0]), ic.via, names, d)
 				w.dropFlag(idx, args[i].text)
 				w.markProduced(start)
+			} else if len(inner) > 0 && deletesFound(inner) && findNoFollow(wordTexts(args)) && w.seesThrough(inner[0], start) {
+				// "find build -type f -exec rm {} +" deletes what
+				// "find build -type f -delete" does: the same
+				// subjects, the same decision.
+				w.findTreeDeletes(args, findAction(args), ic.via, d)
+				w.dropFlag(idx, args[i].text)
 			}
 			i = j
 		}
 	}
+}
+
+// deletesFound reports whether the command find -exec runs deletes the
+// files it is given in place (rm, unlink, shred: not mv, which writes
+// elsewhere) and is given them only as the whole word {}: "rm
+// {}/../x" names a file outside what find picks.
+func deletesFound(inner []word) bool {
+	name := cmdName(inner[0])
+	if !describes(name) {
+		return false
+	}
+	s := commandSpec(name)
+	if !s.deletes || s.files != writeAll {
+		return false
+	}
+	for _, wd := range inner[1:] {
+		if strings.Contains(wd.text, "{") && wd.text != "{}" {
+			return false
+		}
+	}
+	return true
 }
 
 // fdExec walks the command fd runs for the files it finds (-x, -X): the

@@ -241,7 +241,7 @@ func execCommands() map[string]*cmdSpec {
 		"aria2c": {long: []string{"on-download-complete=", "on-download-error=", "on-download-start=", "on-download-pause=", "on-download-stop=", "on-bt-download-complete="},
 			opts: []optEffect{{names: []string{"--on-download-complete", "--on-download-error", "--on-download-start", "--on-download-pause", "--on-download-stop", "--on-bt-download-complete"}, exec: true}}},
 		"find": {singleDash: true, opts: []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true},
-			{names: []string{"-delete"}, exec: true, writes: true, when: findPicksNames}}, runs: runsFindExec},
+			{names: []string{"-delete"}, exec: true, writes: true, when: findNoFollow}}, runs: runsFindExec},
 		"git": {long: gitGlobalLong, shortVal: "Cc", runs: runsGitExec,
 			opts: []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}},
 			subs: subcommands{

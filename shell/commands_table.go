@@ -649,7 +649,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"find", &cmdSpec{
-		opts:       []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}, {names: []string{"-delete"}, when: findPicksNames, exec: true, writes: true}},
+		opts:       []optEffect{{names: []string{"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, exec: true}, {names: []string{"-delete"}, when: findNoFollow, exec: true, writes: true}},
 		singleDash: true,
 		runs:       runsFindExec,
 		files:      codeKind,

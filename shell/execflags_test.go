@@ -13,14 +13,21 @@ func TestExecFlags(t *testing.T) {
 	}{
 		// Forms the analysis sees through are the subjects they produce
 		// (DESIGN §3.1): find -exec CMD on the files a name test picks,
-		// find -delete of them, sed -i's writes. The others keep the flag.
+		// find -delete and -exec rm {} of what they pick or of the
+		// starting points' trees, sed -i's writes. The others keep the
+		// flag: links followed, {} inside a longer word, a command the
+		// table does not know.
 		{"find . -name x -exec rm {} ;", nil},
-		{"find . -exec rm {} ;", []string{"-exec"}},
+		{"find . -exec rm {} ;", nil},
+		{"find . -exec rm {}/x ;", []string{"-exec"}},
+		{"find -L . -exec rm {} ;", []string{"-exec"}},
 		{"find . -name x -exec sh -c 'rm {}' ;", []string{"-exec"}},
 		{"find . -name x -delete", nil},
 		{"find . -execdir x {} +", []string{"-execdir"}},
-		{"find . -ok rm {} ;", []string{"-ok"}},
-		{"find . -delete", []string{"-delete"}},
+		{"find . -ok rm {} ;", nil},
+		{"find . -ok mv {} /tmp ;", []string{"-ok"}},
+		{"find . -delete", nil},
+		{"find . -follow -delete", []string{"-delete"}},
 		{"find . -fprint out -fls o2", []string{"-fprint", "-fls"}},
 		{"find . -name '*.go'", nil},
 		{"git -c core.pager=sh log", []string{"-c"}},
@@ -166,7 +173,7 @@ func TestWithExecFlags(t *testing.T) {
 		t.Errorf("make flags %q", c.ExecFlags)
 	}
 	// The built-in table still applies.
-	res, _ = a.Analyze("find . -delete")
+	res, _ = a.Analyze("find -L . -delete")
 	if !slices.Equal(res.Commands[0].ExecFlags, []string{"-delete"}) {
 		t.Errorf("built-in lost: %q", res.Commands[0].ExecFlags)
 	}

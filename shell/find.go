@@ -116,23 +116,18 @@ func findPrimaryOf(a string) (findPrimary, bool) {
 	return findPrimaries[i].p, true
 }
 
-// findPicksNames reports whether find's arguments pick files by a name
-// test before the first action (-exec, -delete): find -delete is then a
-// write of those files, and without one it deletes every file below the
-// starting points, .git's included.
-func findPicksNames(args []string) bool {
-	at := len(args)
-	for i, a := range args {
-		if a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
-			at = i
-			break
+// findNoFollow reports whether find reads symbolic links as links (no
+// -L, -follow): what it deletes (-delete, -exec rm {}) is then the files
+// under its starting points, as rm -r of them deletes them. Following a
+// link into another directory deletes files there, under names the
+// starting point does not show.
+func findNoFollow(args []string) bool {
+	for _, a := range args {
+		if a == "-L" || a == "-follow" {
+			return false
 		}
 	}
-	if d := findDeleteAt(args); d >= 0 && d < at {
-		at = d
-	}
-	names, _ := findNames(args[:at])
-	return namePicked(names)
+	return true
 }
 
 // findTests reports whether a find expression holds a test that picks

@@ -590,19 +590,26 @@ func (w *walker) findFiles(_ *cmdSpec, _ string, args []word, _ scope, owner str
 	w.findDeletes(args, owner, d)
 }
 
-// findDeletes records the files find -delete deletes: those a name test
-// picks, or the starting points' trees (only some files under them when
-// a test picks).
+// findDeletes records the files find -delete deletes (findTreeDeletes).
 func (w *walker) findDeletes(args []word, owner string, d *dirState) {
 	if !hasWord(args, "-delete") {
 		return
 	}
-	norm := wordTexts(args)
-	at := findDeleteAt(norm)
-	if at < 0 {
-		return
+	if at := findDeleteAt(wordTexts(args)); at >= 0 {
+		w.findTreeDeletes(args, at, owner, d)
 	}
-	if names, _ := findNames(norm[:at]); namePicked(names) {
+}
+
+// findTreeDeletes records the files find's action at args[at] deletes
+// (-delete, or -exec rm {}): those a name test picks, or else the
+// starting points' trees, as rm -r of them deletes them (only some files
+// under them when a test before the action picks). The same subjects as
+// the rm that names those paths, so the same decision: "find build -type
+// f -delete" is judged as "rm -rf build" is, "find . -type f -delete" as
+// a delete in the workspace itself.
+func (w *walker) findTreeDeletes(args []word, at int, owner string, d *dirState) {
+	norm := wordTexts(args[:at])
+	if names, _ := findNames(norm); namePicked(names) {
 		// The files a name test picks, as find -exec rm {} reads them:
 		// "find . -name settings.json -delete" deletes
 		// ./**/settings.json, which the rules and the critical paths
@@ -611,7 +618,11 @@ func (w *walker) findDeletes(args []word, owner string, d *dirState) {
 		return
 	}
 	tested := findTests(norm)
-	for _, r := range args {
+	i := 0
+	for i < len(args) && (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P") {
+		i++
+	}
+	for _, r := range args[i:] {
 		if strings.HasPrefix(r.text, "-") || r.text == "(" || r.text == "!" {
 			break
 		}
@@ -619,8 +630,8 @@ func (w *walker) findDeletes(args []word, owner string, d *dirState) {
 		w.file(r, true, owner, d)
 		for i := n; i < len(w.res.Files); i++ {
 			// A test picks the files: find deletes some of those under
-			// r, not r's whole tree ("find . -name '*.pyc' -delete"), a
-			// part of what "find r -delete" deletes.
+			// r, not r's whole tree ("find . -type f -delete"), a part
+			// of what "find r -delete" deletes.
 			f := &w.res.Files[i]
 			f.Delete, f.Recursive, f.Under = true, !tested, tested
 		}

@@ -24,7 +24,7 @@ import (
 // allowed by default.
 const (
 	maxStoppedDefaultsPct    = 41.99
-	maxStoppedPermissivePct  = 4.04
+	maxStoppedPermissivePct  = 3.99
 	minReadAllowedDefaultPct = 91.34
 )
 
