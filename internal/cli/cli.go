@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/toolgate/toolgate/internal/clibase"
 )
@@ -13,29 +16,35 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+	// stops: the command serves, waits or runs other programs until
+	// stopped, so SIGINT and SIGTERM cancel its context and it shuts
+	// down cleanly. The others die of the signal as any short command
+	// does: a signal handler costs every start two threads (the lean
+	// hook has none either).
+	stops bool
 }
 
 func commands() []command {
 	return []command{
-		{"serve", "run the gateway: HTTP API, event streams, approvals (embedded SQLite by default)", runServe},
-		{"tokens", "create, list and revoke credentials (agent, approver, admin)", runTokens},
-		{"host", "run an engine that speaks the JSON-lines approval protocol; answer its requests by rules and approvers", runHost},
-		{"check", "decide one call (or a JSON-lines batch) against rules and print the decision", runCheck},
-		{"rules", "work with rule documents: test, validate, classes; get and put on a running gateway", runRules},
-		{"approvals", "list, approve and deny pending approvals on a running gateway", runApprovals},
-		{"grants", "list, add and revoke grants on a running gateway", runGrants},
-		{"audit", "list the audit log of a running gateway, or --verify its hash chain", runAudit},
-		{"sessions", "list sessions, change a session's mode, abort it or end its turn", runSessions},
-		{"hook", "answer an agent's hooks (hook claude-code|codex|gemini), install or uninstall one (hook install HOST); hook -h", runHook},
-		{"pair", "print a one-time link and QR code that sign a phone in to the web inbox as an approver", runPair},
-		{"devices", "list signed-in browsers and paired devices, or revoke one", runDevices},
-		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI},
-		{"sandbox", "run a command confined by the kernel (Landlock, seccomp): sandbox [--workspace DIR]… -- CMD…", runSandbox},
-		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy},
-		{"mcp", "pin MCP servers' tool definitions (mcp pin -- COMMAND…) or list the pins (mcp pins)", runMCP},
-		{"doctor", "check every installed agent hook, the gateway, the credential and the rules, and say what to fix", runDoctor},
-		{"completion", "print a shell completion script: completion bash|zsh|fish", runCompletion},
-		{"version", "print the version", runVersion},
+		{"serve", "run the gateway: HTTP API, event streams, approvals (embedded SQLite by default)", runServe, true},
+		{"tokens", "create, list and revoke credentials (agent, approver, admin)", runTokens, false},
+		{"host", "run an engine that speaks the JSON-lines approval protocol; answer its requests by rules and approvers", runHost, true},
+		{"check", "decide one call (or a JSON-lines batch) against rules and print the decision", runCheck, false},
+		{"rules", "work with rule documents: test, validate, classes; get and put on a running gateway", runRules, false},
+		{"approvals", "list, approve and deny pending approvals on a running gateway", runApprovals, false},
+		{"grants", "list, add and revoke grants on a running gateway", runGrants, false},
+		{"audit", "list the audit log of a running gateway, or --verify its hash chain", runAudit, false},
+		{"sessions", "list sessions, change a session's mode, abort it or end its turn", runSessions, false},
+		{"hook", "answer an agent's hooks (hook claude-code|codex|gemini), install or uninstall one (hook install HOST); hook -h", runHook, false},
+		{"pair", "print a one-time link and QR code that sign a phone in to the web inbox as an approver", runPair, false},
+		{"devices", "list signed-in browsers and paired devices, or revoke one", runDevices, false},
+		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI, true},
+		{"sandbox", "run a command confined by the kernel (Landlock, seccomp): sandbox [--workspace DIR]… -- CMD…", runSandbox, true},
+		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy, true},
+		{"mcp", "pin MCP servers' tool definitions (mcp pin -- COMMAND…) or list the pins (mcp pins)", runMCP, true},
+		{"doctor", "check every installed agent hook, the gateway, the credential and the rules, and say what to fix", runDoctor, true},
+		{"completion", "print a shell completion script: completion bash|zsh|fish", runCompletion, false},
+		{"version", "print the version", runVersion, false},
 	}
 }
 
@@ -56,6 +65,11 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
+			if c.stops {
+				var stop context.CancelFunc
+				ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+				defer stop()
+			}
 			return c.run(ctx, args[1:], stdin, stdout, stderr)
 		}
 	}
