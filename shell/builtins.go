@@ -310,14 +310,45 @@ var indexVars = []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "G
 // download", "export PIP_INDEX_URL=…; pip install y"): supply chain, as
 // --registry and --index-url are.
 func indexVar(cmd *Command) {
-	for _, f := range strings.Fields(assignsOf(cmd)) {
+	fields := strings.Fields(assignsOf(cmd))
+	for _, f := range fields {
 		for _, v := range indexVars {
-			if strings.HasPrefix(f, v) {
+			if strings.HasPrefix(f, v) && !(publicIndexVar(v) && !otherIndex(f[len(v):]) && onlyAssigns(fields, isDeclBuiltin(cmd.Name))) {
 				addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: "sets " + strings.TrimSuffix(v, "=") + ", which points package installs at another index or turns off their checksums", Token: f})
 				return
 			}
 		}
 	}
+}
+
+// publicIndexVar reports whether an index variable names the one index
+// installs fetch from, so that its public registry's URL (otherIndex)
+// redirects nothing; the extra indexes, proxies and checksum settings
+// are another matter.
+func publicIndexVar(v string) bool {
+	switch v {
+	case "PIP_INDEX_URL=", "UV_INDEX_URL=", "UV_DEFAULT_INDEX=", "NPM_CONFIG_REGISTRY=", "npm_config_registry=", "YARN_REGISTRY=", "BUN_CONFIG_REGISTRY=":
+		return true
+	}
+	return false
+}
+
+// onlyAssigns reports whether every word of a command's assignments text
+// is an assignment (after a declaration builtin's name and flags): the
+// text is joined at blanks, so a quoted value with a blank in it
+// (PIP_INDEX_URL='https://pypi.org/simple https://x') shows as a word
+// that is none, and its first part is not the whole value.
+func onlyAssigns(fields []string, decl bool) bool {
+	for i, f := range fields {
+		if decl && (i == 0 || strings.HasPrefix(f, "-")) {
+			continue
+		}
+		name, _, ok := strings.Cut(f, "=")
+		if !ok || !isVarName(name) {
+			return false
+		}
+	}
+	return true
 }
 
 // tempOnPath reports whether a PATH value puts a directory anyone may

@@ -787,6 +787,27 @@ func standardInput(v string) bool {
 // risk (git checkout -B NAME).
 func anyValue(string) bool { return true }
 
+// publicIndexes are the public registries package managers fetch from
+// when nothing says otherwise: naming one of them (pip install
+// --index-url https://pypi.org/simple) redirects nothing. Exact URLs, a
+// trailing slash aside: another path, a user in the URL or another host
+// ("https://pypi.org.evil.example/simple") is another index.
+var publicIndexes = []string{"https://pypi.org/simple", "https://pypi.python.org/simple", "https://registry.npmjs.org",
+	"https://registry.yarnpkg.com", "https://rubygems.org"}
+
+// otherIndex reports whether a package index or registry value is not
+// one of publicIndexes: a value known only at run time ($URL) is another
+// index too.
+func otherIndex(v string) bool {
+	v = strings.TrimSuffix(v, "/")
+	for _, p := range publicIndexes {
+		if strings.EqualFold(v, p) {
+			return false
+		}
+	}
+	return true
+}
+
 // clientShell reports whether a command given to a SQL or transfer
 // client runs a shell command: psql's and mysql's "\\!", lftp's and
 // ftp's leading "!", mysql's "system"; or, as the SQL scanner reads it

@@ -327,6 +327,15 @@ var (
 		"github:", "gitlab:", "bitbucket:", "gist:"}
 )
 
+// withIndexValue adds an installer's options whose value is the one
+// index it fetches from (pip's --index-url, npm's --registry): another
+// index than the public registry is supply chain, the public one is what
+// the installer would use anyway.
+func withIndexValue(s *cmdSpec, names ...string) *cmdSpec {
+	s.opts = append(s.opts, optEffect{names: names, value: otherIndex, class: ClassSupplyChain, why: "installs packages from an index other than the registry's"})
+	return s
+}
+
 // supplyInstall is the entry of a package installer: an operand that is a
 // URL or git remote, or an index other than the registry's, installs code
 // nobody vetted.
@@ -355,8 +364,8 @@ func pipSpec() *cmdSpec {
 		"no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
 		shortVal: "",
 		subs: subcommands{
-			{"install", withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
-			{"download", withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "-i", "--index-url", "--extra-index-url", "--find-links", "-f"))},
+			{"install", withIndexValue(withRemoteRequirements(supplyInstall(pipInstallLong, "rceit", "--extra-index-url", "--find-links", "-f")), "-i", "--index-url")},
+			{"download", withIndexValue(withRemoteRequirements(supplyInstall(pipInstallLong, "rceid", "--extra-index-url", "--find-links", "-f")), "-i", "--index-url")},
 			{"config", &cmdSpec{subs: subcommands{{"set", pipConfigSet}}}},
 		}}
 }
@@ -382,7 +391,9 @@ var npmConfigSet = &cmdSpec{long: []string{"global", "location=", "json"}, short
 }}
 
 // npmInstall is npm install (pnpm add, yarn add, bun add).
-func npmInstall() *cmdSpec { return withPackageOpt(supplyInstall(npmInstallLong, "w", "--registry")) }
+func npmInstall() *cmdSpec {
+	return withIndexValue(withPackageOpt(supplyInstall(npmInstallLong, "w")), "--registry")
+}
 
 var npmInstallLong = []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save",
 	"global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=",
@@ -391,7 +402,7 @@ var npmInstallLong = []string{"save", "save-dev", "save-optional", "save-peer", 
 // npmExec is npm exec (npx, pnpm dlx, yarn dlx, bun x): the first operand
 // is the package it fetches and runs, the rest that program's arguments.
 func npmExec() *cmdSpec {
-	return supplyRun(withPackageOpt(supplyInstall(npmInstallLong, "wp", "--registry")))
+	return supplyRun(withIndexValue(withPackageOpt(supplyInstall(npmInstallLong, "wp")), "--registry"))
 }
 
 // npxSpec is npx: unlike npm exec, its options must come before the
@@ -748,7 +759,7 @@ func riskCommands() map[string]*cmdSpec {
 		"pnpm":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"publish", publish}}},
 		"yarn":  {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
 		"bun":   {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}, {"publish", publish}}},
-		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv", "--source", "-s")}}},
+		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", withIndexValue(supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv"), "--source", "-s")}}},
 		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}}},
 		"go": {subs: subcommands{{"install", supplyInstall(nil, "")}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="},
 			operand: true, prefix: true, class: ClassSupplyChain, why: "points every later go command at another module proxy or turns off its checksums"},

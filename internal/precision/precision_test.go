@@ -23,8 +23,8 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 41.99
-	maxStoppedPermissivePct  = 3.99
+	maxStoppedDefaultsPct    = 42.00
+	maxStoppedPermissivePct  = 3.97
 	minReadAllowedDefaultPct = 91.34
 )
 
