@@ -864,7 +864,7 @@ func (w *walker) probe(idx int, args []word, c scope, d *dirState) {
 // reader table describes it or it is known.
 func (w *walker) secretOperands(name string, r role, understood bool, args []word, owner string, d *dirState) {
 	probe := r&roleOpener != 0 || scriptRunner(name, r) || r&rolePassesArgs != 0 || !understood
-	if probe || name == "tsc" || name == "eslint" {
+	if probe || r&roleOutputOptions != 0 {
 		w.passedOutputs(args, owner, d)
 	}
 	for _, a := range args {
@@ -921,9 +921,9 @@ func (w *walker) secretOperand(a word, p, owner string, d *dirState) bool {
 // passedOutputs records as written the value of each option whose name
 // says it is where output goes, given to a build tool or task runner that
 // hands it on (rolePassesArgs), a script runner, a tool the tables do not
-// describe, or tsc and eslint (plain commands otherwise): "npm run build
-// -- --outDir ~/.config/autostart" writes there as "tsc --outDir DIR" and
-// "esbuild --outfile=FILE" do.
+// describe, or a plain command whose output options are where it writes
+// (roleOutputOptions): "npm run build -- --outDir ~/.config/autostart"
+// writes there as "tsc --outDir DIR" and "esbuild --outfile=FILE" do.
 func (w *walker) passedOutputs(args []word, owner string, d *dirState) {
 	for i, a := range args {
 		opt, v, ok := strings.Cut(a.text, "=")

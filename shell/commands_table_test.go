@@ -441,7 +441,8 @@ var constNames = map[reflect.Type][]string{
 		"checkShutdown", "checkRunlevel", "checkSystemctlPower", "checkFindDelete"},
 	reflect.TypeFor[runner](): {"runsNothing", "runsFindExec", "runsFdExec", "runsGitExec", "runsChdir", "runsSource"},
 	reflect.TypeFor[role](): {"roleShell", "roleFetcher", "roleSQLShell", "roleScriptReader", "roleListReader", "rolePlainCommand",
-		"roleOpener", "rolePlainProgram", "roleServiceClient", "roleInterpreter", "roleGitPrinter", "roleSource", "rolePackageRunner", "roleWordOptions", "rolePassesArgs"},
+		"roleOpener", "rolePlainProgram", "roleServiceClient", "roleInterpreter", "roleGitPrinter", "roleSource", "rolePackageRunner", "roleWordOptions", "rolePassesArgs",
+		"roleOutputOptions"},
 }
 
 // constSets are the enumerations whose values are sets of bits.

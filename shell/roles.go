@@ -23,6 +23,7 @@ const (
 	rolePackageRunner                  // runs the package its first operand names (npx PKG ARGS…)
 	roleWordOptions                    // spells every option as one word with one dash (scala -version, clojure -M:test): no clusters
 	rolePassesArgs                     // a build tool or task runner handing its arguments to code the tables do not describe (go run, make VAR=V)
+	roleOutputOptions                  // writes where its output options point (tsc --outDir DIR), its operands data otherwise
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -84,6 +85,9 @@ func commandRoles() []roleList {
 		{rolePassesArgs, []string{"go", "cargo", "npm", "yarn", "pnpm", "bun", "make", "gmake", "just", "task",
 			"mvn", "gradle", "gradlew", "./gradlew", "./mvnw", "mvnw", "dotnet", "mix", "rake",
 			"bundle", "composer", "poetry", "uv", "pdm", "hatch", "tox", "nox", "swift", "zig"}},
+		// Plain commands whose long output options (outputOption: --outDir,
+		// --output-file) are where they write (passedOutputs).
+		{roleOutputOptions, []string{"tsc", "eslint"}},
 	}
 }
 
