@@ -7,24 +7,30 @@
 //
 // # Linux: Landlock, seccomp and a mount namespace
 //
-// Run starts Command.Self (toolgate-sandbox-enter, or this program again,
-// which calls Enter: package enter) in a new user and mount namespace and
-// a new session; with a network (Command.Proxy), in a new network
-// namespace too. Enter then, in order:
+// Run builds the profile, its Landlock ruleset, the seccomp filter and
+// the list of paths to protect, then forks a child in a new user and
+// mount namespace; with a network (Command.Proxy), in a new network
+// namespace too. The child, with raw system calls only, in order:
 //
-//   - with a network, brings up the namespace's loopback interface (its
-//     only one; CAP_NET_ADMIN there, which Run raises for a user other
-//     than root and Enter clears), listens on 127.0.0.1:ProxyPort and
-//     sends the listener back to Run, which serves the Proxy on it (a
-//     socket keeps the namespace it was made in): inside, the proxy is
-//     the only thing to connect to, on any address and port. When this
-//     fails, Run fails and nothing runs, never with the machine's network;
+//   - starts a new session (no controlling terminal: the command cannot
+//     push keystrokes into the terminal it was started from) and maps its
+//     own user and group into the new user namespace (setgroups denied);
 //   - bind-mounts every protected path that exists inside a writable root
 //     (.git/hooks, .git/config, .claude/, .vscode/settings.json, .envrc,
 //     CI pipelines, start-up files…) read-only onto itself, and pins the
 //     directories between it and the root with a bind mount of their own
 //     so that they cannot be renamed away (rename and rmdir of a mount
 //     point fail with EBUSY);
+//   - with a network, brings up the namespace's loopback interface (its
+//     only one), listens on 127.0.0.1:ProxyPort and hands the listener to
+//     Run, which serves the Proxy on it (a socket keeps the namespace it
+//     was made in): inside, the proxy is the only thing to connect to, on
+//     any address and port. When this fails, Run fails and nothing runs,
+//     never with the machine's network;
+//   - enters the working directory, by its path, after the mounts: a
+//     command started inside a protected directory sees it read-only too;
+//   - restores the limit on open files the Go runtime raised for itself
+//     (package internal/nofile), as os/exec does;
 //   - applies Landlock (ABI 6 or later): the file rules below, TCP bind
 //     and connect denied (connect allowed to ProxyPort only when the
 //     profile names hosts), signals and abstract unix sockets scoped
@@ -38,22 +44,31 @@
 //     (EPERM or EACCES, never a kill); no terminal input pushed by ioctl
 //     (TIOCSTI, TIOCLINUX, whatever the command's unused high bits); and
 //     no call through another ABI (i386's int 0x80, x32: ENOSYS);
-//   - replaces itself with the command. Children inherit all of it.
+//   - replaces itself with the command. Children inherit all of it. A
+//     user other than root holds no capability after that exec; the
+//     child had those of its new user namespace only (none inheritable
+//     or ambient).
+//
+// Any step that fails is reported to Run (which step, which path, the
+// errno) and the child exits: nothing runs.
 //
 // Where Landlock (ABI 6+), seccomp or user namespaces are missing, Run
 // refuses and nothing runs: there is no unconfined fallback.
 //
-// Two processes, not one: the read-only mounts over protected paths
-// inside a writable root must be made inside the new mount namespace
-// before the command's exec, and nothing else can stand in for them.
-// Landlock only adds rights, so a rule that lets the command create files
-// in the workspace root lets it create them in .git/hooks too; Go's
-// fork/exec child runs a fixed sequence that makes no mounts; and a
+// One fork, no second program: the read-only mounts over protected
+// paths inside a writable root must be made inside the new mount
+// namespace before the command's exec, and nothing else can stand in for
+// them (Landlock only adds rights, so a rule that lets the command create
+// files in the workspace root lets it create them in .git/hooks too). A
 // multithreaded process (any Go program) can neither create a user
-// namespace nor join a mount namespace, so the parent cannot mount for
-// its child. Landlock and seccomp applied to one locked thread before a
-// fork would confine everything else without the second start, but not
-// these writes.
+// namespace nor join a mount namespace, and Go's own fork child
+// (os/exec) runs a fixed sequence without mounts; so Run forks its own
+// child, under the rules Go's has: between the fork and the exec the
+// child allocates nothing, grows no stack (go:nosplit, checked by the
+// linker; the runtime's fork hooks block signals across the fork and
+// reset the child's handlers) and makes raw system calls on data laid
+// out before the fork. A second Go program started in the namespaces
+// would cost a Go runtime's start (about half of the whole run).
 //
 // # Reading everything except some paths, with an allow-list
 //

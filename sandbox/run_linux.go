@@ -2,17 +2,20 @@ package sandbox
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
-	"github.com/toolgate/toolgate/sandbox/enter"
+	"github.com/toolgate/toolgate/sandbox/internal/nofile"
 	"github.com/toolgate/toolgate/sandbox/kernel"
 	"golang.org/x/sys/unix"
 )
@@ -25,16 +28,13 @@ const Supported = true
 // can: Landlock ABI 6 or later, seccomp, and user namespaces.
 func Check() error { return kernel.Check() }
 
-// Run runs c confined: it starts c.Self (this program) with c.EnterArgs
-// in a new user and mount namespace and a new session; that process,
-// which must call Enter, applies the profile to itself and becomes the
-// command. While it starts (the fork and its exec, then its runtime), Run
-// does the work: it builds the profile and the Landlock ruleset (the
-// walk), assembles the seccomp filter and finds the paths to protect,
-// then hands them over on descriptor 3 (a unix socket, which carries the
-// ruleset's descriptor). Run returns the command's exit
-// status (128+N for signal N). Cancelling ctx sends the command SIGTERM,
-// and SIGKILL 5 s later.
+// Run runs c confined: it builds the profile (c.MakeProfile when c has
+// none), its Landlock ruleset, the seccomp filter and the list of paths to
+// protect, then forks a child in a new user and mount namespace (and
+// network namespace, with a proxy) and a new session, which sets the
+// sandbox up and execs the command (forkChild). Run returns the
+// command's exit status (128+N for signal N). Cancelling ctx sends the
+// command SIGTERM, and SIGKILL 5 s later.
 func Run(ctx context.Context, c Command) (int, error) {
 	if (c.Profile == nil && c.MakeProfile == nil) || len(c.Args) == 0 {
 		return 0, errors.New("sandbox: no profile or no command")
@@ -42,94 +42,261 @@ func Run(ctx context.Context, c Command) (int, error) {
 	if err := Check(); err != nil {
 		return 0, err
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return 0, fmt.Errorf("sandbox plan socket: %w", err)
-	}
-	ours, theirs := os.NewFile(uintptr(fds[0]), "sandbox-plan"), os.NewFile(uintptr(fds[1]), "sandbox-plan")
-	defer ours.Close()
-	cmd := exec.Command(c.Self, c.EnterArgs...)
-	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Dir, c.Stdin, c.Stdout, c.Stderr
-	cmd.Env = []string{}
-	// A stream that is not a file is copied through a pipe: a process the
-	// command left running with it open must not keep Run waiting.
-	cmd.WaitDelay = time.Second
-	cmd.ExtraFiles = []*os.File{theirs}
-	uid, gid := os.Getuid(), os.Getgid()
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
-		// A new session has no controlling terminal: the command cannot
-		// push keystrokes into the terminal it was started from.
-		Setsid: true,
-		// The inside half mounts in its mount namespace: a user other than
-		// root keeps no capability across its exec without this one
-		// (Enter clears it before the command runs).
-		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
-	}
-	if c.Proxy != nil {
-		// A network namespace of its own, where the proxy's listener is
-		// the only thing to connect to; the inside half brings its
-		// loopback interface up, which takes CAP_NET_ADMIN there.
-		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
-		cmd.SysProcAttr.AmbientCaps = append(cmd.SysProcAttr.AmbientCaps, unix.CAP_NET_ADMIN)
-	}
-	// The plan is made while cmd.Start waits for the fork's exec.
-	planned := make(chan plan, 1)
-	go func() { planned <- makePlan(c) }()
-	err = cmd.Start()
-	theirs.Close()
-	pl := <-planned
+	pl := makePlan(c)
 	if pl.ruleset >= 0 {
 		defer unix.Close(pl.ruleset)
 	}
-	if err != nil {
-		return 0, fmt.Errorf("starting the sandbox: %w", err)
-	}
-	if pl.err == nil {
-		pl.err = sendPlan(ours, pl)
-	}
-	if pl.err == nil && c.Proxy != nil {
-		var ln net.Listener
-		if ln, pl.err = receiveListener(ours); pl.err == nil {
-			go c.Proxy.Serve(ln)
-			defer c.Proxy.Close()
-		}
-	}
 	if pl.err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
 		return 0, pl.err
 	}
 	c.Profile = pl.profile
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return 0, fmt.Errorf("sandbox: a socket to the child: %w", err)
+	}
+	ours := os.NewFile(uintptr(fds[0]), "sandbox-report")
+	defer ours.Close()
+	io, err := newStdio(c.Stdin, c.Stdout, c.Stderr)
+	if err != nil {
+		unix.Close(fds[1])
+		return 0, err
+	}
+	defer io.closeParent()
+	cp, err := newChildPlan(c, pl, io.child, fds[1])
+	if err != nil {
+		unix.Close(fds[1])
+		io.closeChild()
+		return 0, err
+	}
+	syscall.ForkLock.Lock()
+	pid, errno := forkChild(cp)
+	syscall.ForkLock.Unlock()
+	runtime.KeepAlive(cp)
+	unix.Close(fds[1])
+	cp.closeCopies()
+	io.closeChild()
+	if errno != 0 {
+		return 0, fmt.Errorf("starting the sandbox: %w", errno)
+	}
+	proc, err := os.FindProcess(pid)
+	if err != nil {
+		return 0, fmt.Errorf("starting the sandbox: %w", err)
+	}
+	if err := childStarted(ours, c, cp, pl); err != nil {
+		_, _ = proc.Wait()
+		var ee *ExecError
+		if errors.As(err, &ee) {
+			// As env(1) says it, and exits with its status.
+			if c.Stderr != nil {
+				fmt.Fprintf(c.Stderr, "toolgate: sandbox: %v\n", ee.Err)
+			}
+			return ee.Code, nil
+		}
+		return 0, err
+	}
+	if c.Proxy != nil {
+		defer c.Proxy.Close()
+	}
+	io.start()
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-ctx.Done():
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+			_ = syscall.Kill(-pid, syscall.SIGTERM)
 			select {
 			case <-done:
 			case <-time.After(5 * time.Second):
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				_ = syscall.Kill(-pid, syscall.SIGKILL)
 			}
 		case <-done:
 		}
 	}()
-	err = cmd.Wait()
+	st, err := proc.Wait()
 	close(done)
+	io.wait(time.Second)
 	reportCreated(c, pl.readOnly)
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal()), nil
-		}
-		return ee.ExitCode(), nil
-	}
 	if err != nil {
 		return 0, fmt.Errorf("waiting for the sandbox: %w", err)
 	}
-	return 0, nil
+	ws, _ := st.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return 128 + int(ws.Signal()), nil
+	}
+	return ws.ExitStatus(), nil
+}
+
+// childStarted reads what the child reports on conn until its exec
+// closes it: with a network, first the proxy's listener (which Run then
+// serves); a failure, as a step, an index and an errno. A command that
+// could not be executed is an *ExecError, and is said on c.Stderr.
+func childStarted(conn *os.File, c Command, cp *childPlan, pl plan) error {
+	buf, oob := make([]byte, unsafe.Sizeof(cp.record)), make([]byte, unix.CmsgSpace(4))
+	listening := false
+	for {
+		n, oobn, _, _, err := unix.Recvmsg(int(conn.Fd()), buf, oob, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("sandbox: reading the child's report: %w", err)
+		}
+		if oobn > 0 {
+			ln, err := listenerFrom(oob[:oobn])
+			if err != nil {
+				return err
+			}
+			go c.Proxy.Serve(ln)
+			listening = true
+			continue
+		}
+		if n == 0 {
+			if c.Proxy != nil && !listening {
+				return errors.New("network: the sandbox's network namespace could not be set up")
+			}
+			return nil
+		}
+		if n != len(buf) {
+			return errors.New("sandbox: a malformed report from the child")
+		}
+		e := childError{step: int(binary.NativeEndian.Uint32(buf)), index: int(binary.NativeEndian.Uint32(buf[4:])), errno: syscall.Errno(binary.NativeEndian.Uint32(buf[8:]))}
+		if e.step == stepExec {
+			code := 126
+			if e.errno == syscall.ENOENT {
+				code = 127
+			}
+			return &ExecError{Code: code, Err: fmt.Errorf("%s: %w", c.Args[0], e.errno)}
+		}
+		return fmt.Errorf("sandbox: %s: %w", e.what(cp, pl.pins, pl.readOnly), e.errno)
+	}
+}
+
+// listenerFrom is the proxy's listener the child made in the sandbox's
+// network namespace, from the control message that carried it.
+func listenerFrom(oob []byte) (net.Listener, error) {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil || len(msgs) != 1 {
+		return nil, errors.New("network: the sandbox's network namespace could not be set up")
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return nil, errors.New("network: the sandbox's network namespace could not be set up")
+	}
+	f := os.NewFile(uintptr(fds[0]), "sandbox-proxy")
+	defer f.Close()
+	ln, err := net.FileListener(f)
+	if err != nil {
+		return nil, fmt.Errorf("network: the proxy's listener: %w", err)
+	}
+	return ln, nil
+}
+
+// newChildPlan lays out what the child needs: everything is allocated
+// here, before the fork.
+func newChildPlan(c Command, pl plan, files [3]int, report int) (*childPlan, error) {
+	cp := &childPlan{
+		cloneFlags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		root:       cstr("/"),
+		empty:      cstr(""),
+		files:      files,
+		report:     report,
+		ruleset:    pl.ruleset,
+		llFlags:    uintptr(pl.flags),
+		failStep:   c.failStep,
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	cp.idFiles = [3]*byte{cstr("/proc/self/setgroups"), cstr("/proc/self/uid_map"), cstr("/proc/self/gid_map")}
+	cp.idData = [3][]byte{[]byte("deny"), fmt.Appendf(nil, "%d %d 1\n", uid, uid), fmt.Appendf(nil, "%d %d 1\n", gid, gid)}
+	for _, p := range pl.pins {
+		cp.pins = append(cp.pins, cstr(p))
+	}
+	for _, p := range pl.readOnly {
+		cp.ro = append(cp.ro, cstr(p))
+	}
+	if c.Proxy != nil {
+		cp.cloneFlags |= syscall.CLONE_NEWNET
+		cp.listen = true
+		copy(cp.ifreq[:], "lo")
+		cp.addr = unix.RawSockaddrInet4{Family: unix.AF_INET, Addr: [4]byte{127, 0, 0, 1}}
+		binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&cp.addr.Port))[:], ProxyPort)
+		cp.control = unix.UnixRights(0)
+		cp.rightsAt = unix.CmsgLen(0)
+		cp.iov = unix.Iovec{Base: &cp.data[0], Len: 1}
+		cp.msg = unix.Msghdr{Iov: &cp.iov, Iovlen: 1, Control: &cp.control[0], Controllen: uint64(len(cp.control))}
+	}
+	dir := c.Dir
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("sandbox: the working directory: %w", err)
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: the working directory: %w", err)
+	}
+	cp.dir = cstr(abs)
+	cp.limit = startLimit()
+	cp.seccomp = unix.SockFprog{Len: uint16(len(pl.seccomp)), Filter: &pl.seccomp[0]}
+	cp.argv0 = cstr(c.Args[0])
+	for _, a := range c.Args {
+		cp.argv = append(cp.argv, cstr(a))
+	}
+	cp.argv = append(cp.argv, nil)
+	for _, e := range c.Env {
+		cp.envv = append(cp.envv, cstr(e))
+	}
+	cp.envv = append(cp.envv, nil)
+	for _, s := range append(slices.Clone(c.Args), c.Env...) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return nil, fmt.Errorf("sandbox: an argument or variable holds a NUL byte: %q", s)
+		}
+	}
+	// The descriptors the child keeps until its exec lie above those it
+	// moves into 0, 1 and 2 (Run closes the copies made here).
+	top := max(files[0], files[1], files[2], 2)
+	for _, fd := range []*int{&cp.report, &cp.ruleset} {
+		if *fd <= top {
+			nfd, err := unix.FcntlInt(uintptr(*fd), unix.F_DUPFD_CLOEXEC, top+1)
+			if err != nil {
+				cp.closeCopies()
+				return nil, fmt.Errorf("sandbox: %w", err)
+			}
+			*fd = nfd
+			cp.copies = append(cp.copies, nfd)
+		}
+		top = max(top, *fd)
+	}
+	cp.above = top + 1
+	return cp, nil
+}
+
+// closeCopies closes the descriptors newChildPlan copied.
+func (cp *childPlan) closeCopies() {
+	for _, fd := range cp.copies {
+		unix.Close(fd)
+	}
+}
+
+// startLimit is the limit on open files this process started with, when
+// the Go runtime raised it (as os/exec restores it in the processes it
+// starts), or nil to leave the current one.
+func startLimit() *unix.Rlimit {
+	soft, hard, ok := nofile.AtStart()
+	var now unix.Rlimit
+	if !ok || unix.Getrlimit(unix.RLIMIT_NOFILE, &now) != nil || now.Cur == soft || now.Max != hard {
+		return nil
+	}
+	return &unix.Rlimit{Cur: soft, Max: hard}
+}
+
+// cstr is s NUL-terminated.
+func cstr(s string) *byte {
+	b := make([]byte, len(s)+1)
+	copy(b, s)
+	return &b[0]
 }
 
 // reportCreated tells the command's standard error about protected paths
@@ -151,19 +318,20 @@ func reportCreated(c Command, before []string) {
 	}
 }
 
-// plan is what Run hands the inside half, made by makePlan.
+// plan is what Run forks the child with, made by makePlan.
 type plan struct {
 	profile *Profile
 	// ruleset is the Landlock ruleset's descriptor (-1: none).
 	ruleset int
-	// encoded is the enter.Plan.
-	encoded []byte
-	// readOnly are the paths the inside half makes read-only.
-	readOnly []string
-	err      error
+	flags   uint32
+	seccomp []unix.SockFilter
+	// pins and readOnly are the directories the child pins and the
+	// paths it makes read-only.
+	pins, readOnly []string
+	err            error
 }
 
-// makePlan builds what the inside half applies: the profile (when c has
+// makePlan builds what the child applies: the profile (when c has
 // none yet), the Landlock ruleset, the seccomp filter and the paths to
 // protect.
 func makePlan(c Command) plan {
@@ -182,66 +350,23 @@ func makePlan(c Command) plan {
 		pl.err = err
 		return pl
 	}
-	pl.ruleset = ruleset
+	pl.ruleset, pl.flags = ruleset, flags
 	prog, err := seccompProgram(pl.profile)
 	if err != nil {
 		pl.err = err
 		return pl
 	}
+	pl.seccomp = make([]unix.SockFilter, len(prog))
+	for i, in := range prog {
+		pl.seccomp[i] = unix.SockFilter{Code: uint16(in[0]), Jt: uint8(in[1]), Jf: uint8(in[2]), K: in[3]}
+	}
 	listed := pl.profile.dirs
 	if listed == nil {
 		listed = dirCache{}
 	}
-	pins, ro := protectedPaths(pl.profile, listed)
-	pl.readOnly = ro
-	pl.encoded = (&enter.Plan{Args: c.Args, Env: c.Env, Pins: pins, ReadOnly: ro, LandlockFlags: flags, ListenPort: port, Seccomp: prog}).Encode()
+	pl.pins, pl.readOnly = protectedPaths(pl.profile, listed)
 	return pl
 }
-
-// sendPlan sends the plan on conn: one byte carrying the Landlock
-// ruleset's descriptor, then the encoded plan.
-func sendPlan(conn *os.File, pl plan) error {
-	if err := unix.Sendmsg(int(conn.Fd()), []byte{0}, unix.UnixRights(pl.ruleset), nil, 0); err != nil {
-		return fmt.Errorf("sending the sandbox its ruleset: %w", err)
-	}
-	if _, err := conn.Write(pl.encoded); err != nil {
-		return fmt.Errorf("sending the sandbox its plan: %w", err)
-	}
-	return nil
-}
-
-// receiveListener reads the listener the inside half made in the
-// sandbox's network namespace (enter's listen). The connection ends
-// without one when the inside half could not make it: then the run
-// fails, and nothing runs with this machine's network.
-func receiveListener(conn *os.File) (net.Listener, error) {
-	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
-	_, oobn, _, _, err := unix.Recvmsg(int(conn.Fd()), buf, oob, 0)
-	if err != nil {
-		return nil, fmt.Errorf("network: receiving the proxy's listener: %w", err)
-	}
-	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
-	if err != nil || len(msgs) != 1 {
-		return nil, errors.New("network: the sandbox's network namespace could not be set up")
-	}
-	fds, err := unix.ParseUnixRights(&msgs[0])
-	if err != nil || len(fds) != 1 {
-		for _, fd := range fds {
-			unix.Close(fd)
-		}
-		return nil, errors.New("network: the sandbox's network namespace could not be set up")
-	}
-	f := os.NewFile(uintptr(fds[0]), "sandbox-proxy")
-	defer f.Close()
-	ln, err := net.FileListener(f)
-	if err != nil {
-		return nil, fmt.Errorf("network: the proxy's listener: %w", err)
-	}
-	return ln, nil
-}
-
-// Enter is the inside half of Run (package enter).
-func Enter() error { return enter.Enter() }
 
 // protectedPaths lists the existing paths the profile protects inside
 // its writable roots (ro) and the directories between them and their root

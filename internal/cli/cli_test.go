@@ -10,7 +10,6 @@ import (
 	"github.com/toolgate/toolgate/internal/cli"
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/sandboxcmd"
-	"github.com/toolgate/toolgate/sandbox/enter"
 )
 
 // TestMain lets the scripts run "toolgate" as a real process: testscript
@@ -22,12 +21,9 @@ func TestMain(m *testing.M) {
 		},
 		"escape": escapeMain,
 		"toolgate-sandbox": func() {
-			self, _ := os.Executable()
-			prog, args := sandboxcmd.InsideHalf(self, []string{sandboxcmd.EnterFlag})
-			err := sandboxcmd.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, prog, args)
+			err := sandboxcmd.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 			os.Exit(clibase.ExitCode(err, os.Stderr))
 		},
-		"toolgate-sandbox-enter": func() { os.Exit(enter.Main(os.Stderr)) },
 	})
 }
 

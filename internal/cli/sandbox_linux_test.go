@@ -454,13 +454,11 @@ func TestSandboxReportsCreated(t *testing.T) {
 	}
 }
 
-// TestSandboxAsUser: the sandbox confines a user other than root, whose
-// inside half keeps no capability across its exec unless the sandbox
-// raises the one its mounts need; the command then holds none. Run as
-// root (as CI here is), it becomes an unprivileged user for the run; as
-// any other user, the other sandbox tests are that user's already. Its
-// inside half is toolgate-sandbox-enter, installed beside the program
-// (the other tests start the test binary itself again).
+// TestSandboxAsUser: the sandbox confines a user other than root, who
+// makes its mounts with the capabilities of the new user namespace; the
+// command then holds none. Run as root (as CI here is), it becomes an
+// unprivileged user for the run; as any other user, the other sandbox
+// tests are that user's already.
 func TestSandboxAsUser(t *testing.T) {
 	t.Parallel()
 	if err := sandbox.Check(); err != nil {
@@ -492,12 +490,9 @@ func TestSandboxAsUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Beside it, the lean inside half, which the run then starts.
 	prog := filepath.Join(bin, "toolgate-sandbox")
-	for _, name := range []string{prog, filepath.Join(bin, "toolgate-sandbox-enter")} {
-		if err := os.WriteFile(name, self, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.WriteFile(prog, self, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
@@ -556,7 +551,7 @@ func TestSandboxAsUser(t *testing.T) {
 			t.Errorf("the confined command holds capabilities: %s", line)
 		}
 	}
-	// With a network, the inside half brings up the loopback interface
+	// With a network, the sandbox's child brings up the loopback interface
 	// of the command's own network namespace, which takes a capability
 	// there; the command again holds none, and sees no other interface.
 	code, out = run(`grep -E '^Cap(Inh|Prm|Eff|Amb):' /proc/self/status && tail -n +3 /proc/net/dev | cut -d: -f1`, "--net", "127.0.0.1")
@@ -586,5 +581,24 @@ func TestSandboxAsUser(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, ".git", "hooks", "pre-commit")); err == nil {
 		t.Error(".git/hooks/pre-commit exists")
+	}
+}
+
+// TestSandboxStartedInsideProtected: started with its working directory
+// inside a protected directory (an agent's shell left in .git/hooks), the
+// command still cannot write there through a relative path: the working
+// directory is entered after the read-only mounts are made. Its twin, in
+// an ordinary directory, writes.
+func TestSandboxStartedInsideProtected(t *testing.T) {
+	t.Parallel()
+	h := newSandboxHome(t)
+	for dir, wantWritten := range map[string]bool{filepath.Join(h.ws, ".git", "hooks"): false, h.ws: true} {
+		cmd := exec.Command("toolgate", "sandbox", "--workspace", h.ws, "--", "sh", "-c", "echo evil > pre-commit")
+		cmd.Dir, cmd.Env = dir, h.env
+		out, _ := cmd.CombinedOutput()
+		_, err := os.Stat(filepath.Join(dir, "pre-commit"))
+		if written := err == nil; written != wantWritten {
+			t.Errorf("started in %s: written %v, want %v:\n%s", dir, written, wantWritten, out)
+		}
 	}
 }

@@ -27,17 +27,12 @@ import (
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/jsonstrict"
 	"github.com/toolgate/toolgate/sandbox"
-	"github.com/toolgate/toolgate/sandbox/enter"
 )
 
 // ExitSandbox is toolgate's own failure under `toolgate sandbox`: the
 // command's own statuses (0–124, 126, 127, 128+N) pass through, as
 // env(1) and other wrappers do.
 const ExitSandbox = 125
-
-// EnterFlag, first among the arguments, makes Run the inside half of a
-// confined run (sandbox.Enter); it is not a user-facing flag.
-const EnterFlag = "--enter-sandbox"
 
 // profileFile is a --profile document: additions to the default profile.
 type profileFile struct {
@@ -49,13 +44,8 @@ type profileFile struct {
 	Net []string `json:"net"`
 }
 
-// Run runs the sandbox command line. self is the path of this program
-// and enter the arguments that bring it back to Run with EnterFlag (the
-// inside half runs in a new process of the same program).
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, self string, enter []string) error {
-	if len(args) > 0 && args[0] == EnterFlag {
-		return Enter(stderr)
-	}
+// Run runs the sandbox command line.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("sandbox", stderr)
 	var workspaces, net clibase.StringList
 	fs.Var(&workspaces, "workspace", "writable workspace root `DIR` (repeat for more; default the current directory)")
@@ -138,14 +128,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			profile, err = makeProfile()
 			return profile, err
 		},
-		Args:      append([]string{path}, argv[1:]...),
-		Env:       env,
-		Stdin:     stdin,
-		Stdout:    stdout,
-		Stderr:    cmdErr,
-		Self:      self,
-		EnterArgs: enter,
-		Proxy:     proxy,
+		Args:   append([]string{path}, argv[1:]...),
+		Env:    env,
+		Stdin:  stdin,
+		Stdout: stdout,
+		Stderr: cmdErr,
+		Proxy:  proxy,
 	})
 	if err != nil {
 		return sandboxFailure(fmt.Errorf("sandbox: %w (nothing ran)", err))
@@ -183,26 +171,6 @@ func printProfile(stdout io.Writer, as string, makeProfile func() (*sandbox.Prof
 		return err
 	}
 	return nil
-}
-
-// Enter is the inside half (what Run does given EnterFlag): it only
-// returns on failure, having said why on stderr, with the exit status.
-func Enter(stderr io.Writer) error { return clibase.ErrSilent(enter.Main(stderr)) }
-
-// EnterProgram is the lean inside half (cmd/toolgate-sandbox-enter),
-// looked for beside the program that starts a run.
-const EnterProgram = "toolgate-sandbox-enter"
-
-// InsideHalf returns the program and arguments that start the inside half
-// of a run started by self, which runs it as self with enterArgs:
-// EnterProgram instead when it is installed beside self (it links only
-// package enter and starts with about two thirds of the CPU).
-func InsideHalf(self string, enterArgs []string) (string, []string) {
-	lean := filepath.Join(filepath.Dir(self), EnterProgram)
-	if fi, err := os.Stat(lean); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-		return lean, nil
-	}
-	return self, enterArgs
 }
 
 // sandboxFailure gives err toolgate's own exit status under sandbox.
