@@ -285,6 +285,15 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	if spec != nil {
 		w.filesOf(spec, name, args, cmd.Text, c, d)
 	}
+	w.installEnvDirs(name, norm, assigns, cmd.Text, d)
+	if m, rest, ok := pythonModule(name, norm); ok && len(rest) <= len(args) {
+		// python -m pip install --target DIR writes where pip
+		// install --target DIR does.
+		if ms := commandSpec(m); ms != nil && m != name {
+			w.filesOf(ms, m, args[len(args)-len(rest):], cmd.Text, c, d)
+			w.installEnvDirs(m, rest, assigns, cmd.Text, d)
+		}
+	}
 	w.fileEffects(spec, norm, fstart)
 	w.writeForms(idx, spec, norm, fstart)
 	w.risks(name, check, args, cmd.Text, d)

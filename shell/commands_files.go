@@ -15,6 +15,19 @@ func readValue(names ...string) optEffect  { return optEffect{names: names, file
 func writeValue(names ...string) optEffect { return optEffect{names: names, file: fileWrite} }
 func patternBy(names ...string) optEffect  { return optEffect{names: names, pattern: true} }
 
+// pipFiles is where pip install puts packages (--target, --prefix,
+// --root; --src for editable checkouts) and pip download its files.
+func pipFiles() *cmdSpec {
+	return &cmdSpec{files: bySub, subs: subcommands{
+		{"install", &cmdSpec{opts: []optEffect{writeValue("-t", "--target", "--prefix", "--root", "--src")}}},
+		{"download", &cmdSpec{opts: []optEffect{writeValue("-d", "--dest", "--src")}}},
+	}}
+}
+
+// npmInstallFiles: npm install --prefix DIR installs into DIR (global
+// packages and their programs, with -g).
+var npmInstallFiles = &cmdSpec{opts: []optEffect{writeValue("--prefix")}}
+
 var (
 	// goOutput is go build's and go test's -o: the binary written, in
 	// every spelling Go's flag package reads (goOutputs).
@@ -134,6 +147,13 @@ func fileCommands() map[string]*cmdSpec {
 		// (go build -o ~/.local/bin/git, hugo -d ~, make -C ~ clean), so
 		// a build outside the project asks as any write there does.
 		"go": {files: bySub, subs: subcommands{{"build", goOutput}, {"test", goOutput}}},
+		// Installers: where an option puts what they install is a write
+		// of that directory, as a build's output is (the variables that
+		// say the same: installDirVars).
+		"cargo": {files: bySub, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{writeValue("--root", "--target-dir")}}}}},
+		"pip":   pipFiles(), "pip3": pipFiles(),
+		"uv":  {files: bySub, subs: subcommands{{"pip", pipFiles()}}},
+		"npm": {files: bySub, subs: subcommands{{"install", npmInstallFiles}, {"i", npmInstallFiles}, {"add", npmInstallFiles}}},
 		"mkdocs": {files: bySub, subs: subcommands{{"build", &cmdSpec{shortVal: "dfa", long: []string{"site-dir=", "config-file=", "theme="},
 			opts: []optEffect{writeValue("-d", "--site-dir")}}}}},
 		"hugo": {shortVal: "dscbtep", long: []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},

@@ -417,10 +417,25 @@ func paramOnly(text string, ok func(name string) bool) bool {
 	return true
 }
 
+// cwdForms are the spellings of the working directory in a word's source.
+var cwdForms = [...]string{"$(pwd)", "`pwd`", "${PWD}", "$PWD"}
+
+// cwdRelative returns a value that starts with the working directory
+// ("$PWD/bin") as the relative path it names ("./bin"), which resolves
+// against wherever the shell is.
+func cwdRelative(v string) string {
+	for _, f := range cwdForms {
+		if rest, ok := strings.CutPrefix(v, f); ok && (rest == "" || rest[0] == '/') {
+			return "." + rest
+		}
+	}
+	return v
+}
+
 // cwdOnly reports whether the only expansions in a word's source form
 // name the working directory.
 func cwdOnly(text string) bool {
-	for _, f := range [...]string{"$(pwd)", "`pwd`", "${PWD}", "$PWD"} {
+	for _, f := range cwdForms {
 		text = strings.ReplaceAll(text, f, "")
 	}
 	return !strings.ContainsAny(text, "$`")

@@ -348,7 +348,7 @@ func supplyInstall(long []string, shortVal string, indexOpts ...string) *cmdSpec
 	return s
 }
 
-var pipInstallLong = []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=",
+var pipInstallLong = []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=",
 	"target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade",
 	"upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation",
 	"use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=",
@@ -760,7 +760,7 @@ func riskCommands() map[string]*cmdSpec {
 		"yarn":  {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
 		"bun":   {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}, {"publish", publish}}},
 		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", withIndexValue(supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, "sv"), "--source", "-s")}}},
-		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force"}, "", "--git", "--index")}}},
+		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, "jF", "--git", "--index")}}},
 		"go": {subs: subcommands{{"install", supplyInstall(nil, "")}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="},
 			operand: true, prefix: true, class: ClassSupplyChain, why: "points every later go command at another module proxy or turns off its checksums"},
 			{operand: true, match: goFlagsExec, class: ClassPersistence, why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}}}}},

@@ -824,6 +824,80 @@ func (w *walker) goOutputs(_ *cmdSpec, _ string, args []word, _ scope, owner str
 	}
 }
 
+// installEnv are the environment variables that say where an installer
+// puts what it installs (go install's GOBIN, or GOPATH's bin; cargo
+// install's CARGO_INSTALL_ROOT; pip's --target and --prefix; npm's
+// --prefix): the spellings of the options pipFiles and the like read.
+var installEnv = [...]struct {
+	cmd, sub string
+	vars     []string
+}{
+	{"go", "install", []string{"GOBIN", "GOPATH"}},
+	{"cargo", "install", []string{"CARGO_INSTALL_ROOT"}},
+	{"pip", "install", []string{"PIP_TARGET", "PIP_PREFIX"}},
+	{"pip3", "install", []string{"PIP_TARGET", "PIP_PREFIX"}},
+	{"npm", "install", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
+	{"npm", "i", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
+	{"npm", "add", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
+}
+
+// installEnvDirs records as written the directories an installer is told
+// to install into by its environment: a prefix assignment
+// ("GOBIN=~/.local/bin go install ./..."), or a value the script gave
+// the variable earlier (export GOPATH=/opt/go); and go env -w GOBIN=DIR,
+// where every later go install writes. A value known only at run time
+// is a write of a path nobody knows; an empty one is the installer's
+// default place, which is no write the call names.
+func (w *walker) installEnvDirs(name string, norm, assigns []string, owner string, d *dirState) {
+	sub := subcommand(name, norm)
+	if sub >= len(norm) {
+		return
+	}
+	if name == "go" && norm[sub] == "env" && contains(norm[sub+1:], "-w") {
+		w.envDirs(installEnv[0].vars, norm[sub+1:], true, owner, d)
+		return
+	}
+	for _, e := range installEnv {
+		if e.cmd == name && e.sub == norm[sub] {
+			w.envDirs(e.vars, assigns, false, owner, d)
+		}
+	}
+}
+
+// envDirs records the directories the variables vars name as written:
+// the values assigns give them, else (unless only) those the script gave
+// them earlier.
+func (w *walker) envDirs(vars, assigns []string, only bool, owner string, d *dirState) {
+	for _, v := range vars {
+		vals, given := assignedValue(assigns, v)
+		switch {
+		case given || only:
+		case w.lost[v]:
+			vals = []string{"$" + v}
+		default:
+			vals = w.vars[v]
+		}
+		for _, val := range vals {
+			for _, p := range strings.Split(val, ":") { // GOPATH is a list
+				if p = cwdRelative(p); p != "" {
+					w.file(word{text: p, static: !strings.ContainsAny(p, "$`"), tilde: strings.HasPrefix(p, "~")}, true, owner, d)
+				}
+			}
+		}
+	}
+}
+
+// assignedValue returns the value a command's prefix assignments give
+// variable v, the last one counting.
+func assignedValue(assigns []string, v string) ([]string, bool) {
+	for i := len(assigns) - 1; i >= 0; i-- {
+		if val, ok := strings.CutPrefix(assigns[i], v+"="); ok {
+			return []string{val}, true
+		}
+	}
+	return nil, false
+}
+
 // installDirVars are the make variables that say where an install writes,
 // as GNU's conventions and common makefiles name them.
 var installDirVars = map[string]bool{
