@@ -3,6 +3,8 @@ package sandbox
 import (
 	"os"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func benchProfile(b *testing.B) *Profile {
@@ -31,4 +33,21 @@ func BenchmarkLandlockRules(b *testing.B) {
 		n = len(paths)
 	}
 	b.ReportMetric(float64(n), "rules")
+}
+
+// BenchmarkPlan is what Run does before its fork: the profile, the
+// Landlock ruleset (the walk, and a rule each), the filter, the paths to
+// protect.
+func BenchmarkPlan(b *testing.B) {
+	home, _ := os.UserHomeDir()
+	wd, _ := os.Getwd()
+	o := Options{Home: home, Workspaces: []string{wd}, Temp: []string{os.TempDir()}}
+	b.ReportAllocs()
+	for b.Loop() {
+		pl := makePlan(Command{MakeProfile: func() (*Profile, error) { return Default(o) }})
+		if pl.err != nil {
+			b.Fatal(pl.err)
+		}
+		unix.Close(pl.ruleset)
+	}
 }

@@ -80,7 +80,10 @@ func landlockRules(p *Profile, proxyPort uint16) (paths []pathRule, net []landlo
 	// A secret the file system's own permissions already close to this
 	// user needs no walk around it (for a user, /etc/shadow and the host
 	// keys: about 140 rules for the entries of /etc).
-	readDeny := slices.DeleteFunc(slices.Clone(deny), func(s Spec) bool { return closedByPermissions(&s, listed) })
+	readDeny := deny
+	if euid := os.Geteuid(); euid != 0 { // root may read everything
+		readDeny = slices.DeleteFunc(slices.Clone(deny), func(s Spec) bool { return closedByPermissions(&s, listed, uint32(euid)) })
+	}
 	for _, g := range grants("/", Read, readDeny, nil, listed) {
 		add(g)
 	}
@@ -100,23 +103,22 @@ func landlockRules(p *Profile, proxyPort uint16) (paths []pathRule, net []landlo
 }
 
 // closedByPermissions reports whether every existing path the spec names
-// is closed to this process by the file system's own permissions, as it
-// will be to the command (the same user and groups, no capability): a
-// file it may not read or a directory it may not enter, owned by someone
-// else (an owner could open it with chmod, which Landlock does not
-// restrict). Then Landlock need not deny reading it. Anything it cannot
-// tell counts as open. Root, which may read everything, finds nothing
-// closed.
-func closedByPermissions(s *Spec, listed dirCache) bool {
+// is closed to this process (effective user euid, not root: root may
+// read everything) by the file system's own permissions, as it will be
+// to the command (the same user and groups, no capability): a file it
+// may not read or a directory it may not enter, owned by someone else
+// (an owner could open it with chmod, which Landlock does not restrict).
+// Then Landlock need not deny reading it. Anything it cannot tell counts
+// as open.
+func closedByPermissions(s *Spec, listed dirCache, euid uint32) bool {
 	if !s.exists(listed) {
 		return false // the walk leaves it out anyway
 	}
-	euid := uint32(os.Geteuid())
 	meta := hasMeta(s.Name)
 	found := false
 	for _, e := range listed.list(s.Parent).entries {
-		p := join(s.Parent, e.Name())
-		if meta && !s.matches(p) || !meta && !strings.EqualFold(e.Name(), s.Name) {
+		p := join(s.Parent, e.name)
+		if meta && !s.matches(p) || !meta && !strings.EqualFold(e.name, s.Name) {
 			continue
 		}
 		var st unix.Stat_t

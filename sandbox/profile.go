@@ -250,7 +250,7 @@ func (r *resolver) specsOf(parent string, e sensitive.Entry) []Spec {
 			return out
 		}
 		l := r.dirs.list(s.Parent)
-		if i, ok := l.lower[strings.ToLower(s.Name)]; ok && l.entries[i].Type()&fs.ModeSymlink != 0 {
+		if i, ok := l.lower[strings.ToLower(s.Name)]; ok && l.entries[i].typ == typeSymlink {
 			if target := r.realPath(s.Path()); target != s.Path() {
 				t := s
 				t.Parent, t.Name = filepath.Dir(target), filepath.Base(target)
@@ -276,6 +276,13 @@ func (r *resolver) resolve(p string, depth int) string {
 	parent := r.resolve(parentOf(p), depth)
 	q := join(parent, filepath.Base(p))
 	if r.missing[parent] {
+		r.missing[q] = true
+		r.real[p] = q
+		return q
+	}
+	// A name a listing of its directory does not hold does not exist
+	// (the listings Default takes come first for most paths).
+	if listed, found := r.dirs.listed(parent, filepath.Base(p)); listed && !found {
 		r.missing[q] = true
 		r.real[p] = q
 		return q

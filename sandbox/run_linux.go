@@ -78,12 +78,8 @@ func Run(ctx context.Context, c Command) (int, error) {
 	if errno != 0 {
 		return 0, fmt.Errorf("starting the sandbox: %w", errno)
 	}
-	proc, err := os.FindProcess(pid)
-	if err != nil {
-		return 0, fmt.Errorf("starting the sandbox: %w", err)
-	}
 	if err := childStarted(ours, c, cp, pl); err != nil {
-		_, _ = proc.Wait()
+		_, _ = wait(pid)
 		var ee *ExecError
 		if errors.As(err, &ee) {
 			// As env(1) says it, and exits with its status.
@@ -111,18 +107,29 @@ func Run(ctx context.Context, c Command) (int, error) {
 		case <-done:
 		}
 	}()
-	st, err := proc.Wait()
+	ws, err := wait(pid)
 	close(done)
 	io.wait(time.Second)
 	reportCreated(c, pl.readOnly)
 	if err != nil {
 		return 0, fmt.Errorf("waiting for the sandbox: %w", err)
 	}
-	ws, _ := st.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
 		return 128 + int(ws.Signal()), nil
 	}
 	return ws.ExitStatus(), nil
+}
+
+// wait waits for process pid to end (wait4, not os.Process, whose first
+// use probes the kernel's pidfd support with a fork of its own).
+func wait(pid int) (unix.WaitStatus, error) {
+	for {
+		var ws unix.WaitStatus
+		_, err := unix.Wait4(pid, &ws, 0, nil)
+		if err != unix.EINTR {
+			return ws, err
+		}
+	}
 }
 
 // childStarted reads what the child reports on conn until its exec
@@ -372,12 +379,10 @@ func makePlan(c Command) plan {
 // its writable roots (ro) and the directories between them and their root
 // (pins), each sorted by depth, as the listings of listed show them.
 func protectedPaths(p *Profile, listed dirCache) (pins, ro []string) {
-	for _, s := range p.Protect {
-		for _, e := range listed.list(s.Parent).entries {
-			m := join(s.Parent, e.Name())
-			if !s.matches(m) {
-				continue
-			}
+	for i := range p.Protect {
+		s := &p.Protect[i]
+		for _, e := range listed.list(s.Parent).matching(s) {
+			m := join(s.Parent, e.name)
 			root := ""
 			for _, w := range p.Write {
 				if within(m, w) && len(w) > len(root) {

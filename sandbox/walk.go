@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,13 +86,24 @@ func (s *Spec) exists(c dirCache) bool {
 		_, ok := l.lower[strings.ToLower(s.Name)]
 		return ok
 	}
+	// A pattern is matched against a listing once per run (the walks of
+	// "/" and of each writable root ask again).
 	pat := strings.ToLower(s.Name)
+	if found, ok := l.matched[pat]; ok {
+		return found
+	}
+	found := false
 	for name := range l.lower {
 		if ok, err := filepath.Match(pat, name); err == nil && ok {
-			return true
+			found = true
+			break
 		}
 	}
-	return false
+	if l.matched == nil {
+		l.matched = map[string]bool{}
+	}
+	l.matched[pat] = found
+	return found
 }
 
 // markAbove records that the directories above p (and p itself when self
@@ -149,23 +159,25 @@ func (w *walker) visit(p string, isDir bool) {
 	}
 	// An unreadable directory lists nothing: no rule, so denied.
 	for _, e := range w.listed.list(p).entries {
-		if e.Type()&fs.ModeSymlink != 0 {
+		if e.typ == typeSymlink {
 			continue
 		}
-		if partial != nil && partial.covers(e.Name()) {
+		if partial != nil && partial.covers(e.name) {
 			continue
 		}
-		w.visit(join(p, e.Name()), e.IsDir())
+		w.visit(join(p, e.name), e.typ == typeDir)
 	}
 }
 
 // dirCache lists each directory once.
 type dirCache map[string]*listing
 
-// listing is a directory's entries, and their indexes by lower-case name.
+// listing is a directory's entries, their indexes by lower-case name,
+// and whether a lower-case pattern matches one of them (Spec.exists).
 type listing struct {
-	entries []os.DirEntry
+	entries []dirEntry
 	lower   map[string]int
+	matched map[string]bool
 }
 
 // missing records that dir does not exist: it lists nothing.
@@ -181,11 +193,38 @@ func (c dirCache) list(dir string) *listing {
 		return l
 	}
 	l := &listing{}
-	l.entries, _ = os.ReadDir(dir)
+	l.entries = readDir(dir)
 	l.lower = make(map[string]int, len(l.entries))
 	for i, e := range l.entries {
-		l.lower[strings.ToLower(e.Name())] = i
+		l.lower[strings.ToLower(e.name)] = i
 	}
 	c[dir] = l
 	return l
+}
+
+// matching returns the entries the spec, whose Parent l lists, matches
+// as a whole (Spec.matches). A name without a pattern is looked up first:
+// most are not there.
+func (l *listing) matching(s *Spec) []dirEntry {
+	if _, ok := l.lower[strings.ToLower(s.Name)]; !ok && !hasMeta(s.Name) {
+		return nil
+	}
+	var out []dirEntry
+	for _, e := range l.entries {
+		if nameMatch(s.Name, e.name) && (s.Dir || !excepted(s.Except, e.name)) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// listed reports whether dir has been listed and, if so, whether it
+// holds an entry of that name (case folded, as lookups are).
+func (c dirCache) listed(dir, name string) (listed, found bool) {
+	l, ok := c[dir]
+	if !ok {
+		return false, false
+	}
+	_, found = l.lower[strings.ToLower(name)]
+	return true, found
 }
