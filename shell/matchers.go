@@ -929,11 +929,14 @@ func redisModuleLoad(args []string) bool {
 
 // checkoutPaths reports whether git checkout's arguments name paths, which
 // it overwrites with their committed content: anything after "--", a
-// pathspec file, or a second operand (git checkout REV PATH). A lone
-// operand is a branch to switch to (or a path: git guesses, and so the
-// form stays open); -b, -B and --orphan create a branch from the operand.
+// pathspec file, a second operand (git checkout REV PATH), an operand
+// with --ours or --theirs (which only paths take), or a lone operand
+// that can only be a path or reads as a file (pathOperand). Another lone
+// operand is a branch to switch to (git guesses, and "git checkout main"
+// reads the same as a file named main); -b, -B and --orphan create a
+// branch from the operand.
 func checkoutPaths(args []string) bool {
-	ops := 0
+	ops, sides, path := 0, false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, _, hasEq := strings.Cut(a, "=")
@@ -944,6 +947,8 @@ func checkoutPaths(args []string) bool {
 			return true
 		case name == "-b" || name == "-B" || name == "--orphan":
 			return false
+		case name == "--ours" || name == "--theirs":
+			sides = true
 		case name == "--conflict" || name == "--unified" || name == "--inter-hunk-context":
 			if !hasEq {
 				i++
@@ -957,9 +962,40 @@ func checkoutPaths(args []string) bool {
 			}
 		default:
 			ops++
+			path = path || pathOperand(a)
 		}
 	}
-	return ops >= 2
+	return ops >= 2 || ops == 1 && (sides || path)
+}
+
+// pathOperand reports whether a git checkout operand is a path, not a
+// revision: a form no branch or tag name may take (git check-ref-format:
+// a leading or trailing "/", a component starting with ".", "..", a
+// blank, a glob character, a backslash; "." and "~" expand to
+// directories), or a last component with a file name's extension
+// ("main.go", "src/app.ts"; "v1.2.0" ends in a digit). A bare name
+// without one ("Makefile", "src") may be a branch, and stays a switch.
+func pathOperand(a string) bool {
+	if a == "" || a[0] == '/' || a[0] == '.' || a[0] == '~' || strings.HasSuffix(a, "/") ||
+		strings.Contains(a, "/.") || strings.ContainsAny(a, " \t*?[\\") {
+		return true
+	}
+	base := a[strings.LastIndexByte(a, '/')+1:]
+	dot := strings.LastIndexByte(base, '.')
+	if dot <= 0 || dot == len(base)-1 || len(base)-dot > 11 {
+		return false
+	}
+	ext := base[dot+1:]
+	if !(ext[0] >= 'a' && ext[0] <= 'z' || ext[0] >= 'A' && ext[0] <= 'Z') {
+		return false
+	}
+	for i := 0; i < len(ext); i++ {
+		c := ext[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // serviceStops reports whether service's arguments stop the service

@@ -513,6 +513,11 @@ var gitSpec = &cmdSpec{
 				{names: []string{"-B"}, value: anyValue, class: ClassDestructive, why: "resets an existing branch to another commit, dropping the commits only it had"},
 				{match: anyValue, operand: true, when: checkoutPaths, class: ClassDestructive, why: "throws away uncommitted changes to the paths it checks out, as git restore does"},
 				{names: []string{"--pathspec-from-file"}, class: ClassDestructive, why: "throws away uncommitted changes to the paths a file lists"}}}},
+		// checkout-index -f, the plumbing under checkout PATH, overwrites
+		// files that exist (without it, it only writes missing ones).
+		{"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=",
+			"ignore-skip-worktree-bits"},
+			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}}}},
 		// restore overwrites the working tree's files unless it only
 		// unstages (--staged without --worktree).
 		{"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge",
