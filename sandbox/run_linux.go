@@ -95,20 +95,17 @@ func Run(ctx context.Context, c Command) (int, error) {
 	}
 	io.start()
 	done := make(chan struct{})
-	go func() {
+	stop := context.AfterFunc(ctx, func() {
+		_ = syscall.Kill(-pid, syscall.SIGTERM)
 		select {
-		case <-ctx.Done():
-			_ = syscall.Kill(-pid, syscall.SIGTERM)
-			select {
-			case <-done:
-			case <-time.After(5 * time.Second):
-				_ = syscall.Kill(-pid, syscall.SIGKILL)
-			}
 		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
 		}
-	}()
+	})
 	ws, err := wait(pid)
 	close(done)
+	stop()
 	io.wait(time.Second)
 	reportCreated(c, pl.readOnly)
 	if err != nil {

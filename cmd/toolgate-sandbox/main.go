@@ -12,6 +12,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"github.com/toolgate/toolgate/internal/clibase"
@@ -19,6 +20,9 @@ import (
 )
 
 func main() {
+	// Its work is one sequence (the profile, the fork, the wait) and I/O:
+	// a second P only wakes more threads, which cost more than they do.
+	runtime.GOMAXPROCS(1)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := sandboxcmd.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	code := clibase.ExitCode(err, os.Stderr)
