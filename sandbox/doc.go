@@ -90,6 +90,21 @@
 // list (null, zero, full, random, urandom, tty, ptmx, pts, shm): no disk
 // or memory device opens, even for root.
 //
+// Hiding each existing secret under an empty read-only mount instead,
+// with one Landlock read rule on "/", would spare the walk (for root,
+// whose /etc/shadow is open to it, about 150 rules for the entries of
+// /etc) and be as strong for what exists at the start: the mounts cannot
+// be undone (mount and umount are refused by Landlock and seccomp, and
+// the command keeps no capability for them), /proc/PID/root of a process
+// outside is closed by Landlock's ptrace scoping, open_by_handle_at by
+// seccomp, a symbolic link resolves to the covered path, and a hard link
+// or another mount of the same file system reaches the file under either
+// design. It is weaker for what is created later: a secret written after
+// the start directly into a directory the walk went down into (~/.aws by
+// "aws configure" in another terminal, a key in /etc) is unreadable under
+// the walk and would be readable under the mounts, which cover only what
+// existed. So the walk stays.
+//
 // # Limits
 //
 //   - The walk is a snapshot: an entry created later by another process
