@@ -241,6 +241,10 @@ func newChildPlan(c Command, pl plan, files [3]int, report int) (*childPlan, err
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: the working directory: %w", err)
 	}
+	if vforkStack > 0 {
+		cp.stack = make([]byte, vforkStack)
+		cp.stackTop = (uintptr(unsafe.Pointer(&cp.stack[len(cp.stack)-1])) - 64) &^ 15
+	}
 	cp.dir = cstr(abs)
 	cp.limit = startLimit()
 	cp.seccomp = unix.SockFprog{Len: uint16(len(pl.seccomp)), Filter: &pl.seccomp[0]}
