@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	rtmetrics "runtime/metrics"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -363,37 +363,28 @@ func formatFloat(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// runtimeSeries maps Go runtime metrics (package runtime/metrics) to the series
-// /metrics exports: data, so adding one is a line.
+// runtimeSeries are the Go runtime series /metrics exports, read from
+// runtime.MemStats: data, so adding one is a line. (Package
+// runtime/metrics has the same figures, but its package initialisation
+// builds its table of descriptions at the start of every command.)
 var runtimeSeries = []struct {
-	name, series, typ, help string
+	series, typ, help string
+	value             func(*runtime.MemStats) float64
 }{
-	{"/sched/goroutines:goroutines", "go_goroutines", "gauge", "Goroutines that currently exist."},
-	{"/sched/gomaxprocs:threads", "go_gomaxprocs", "gauge", "GOMAXPROCS: threads that may run Go code at once."},
-	{"/memory/classes/total:bytes", "go_memory_mapped_bytes", "gauge", "Memory mapped by the Go runtime."},
-	{"/memory/classes/heap/objects:bytes", "go_heap_objects_bytes", "gauge", "Memory occupied by live and not yet swept heap objects."},
-	{"/gc/heap/goal:bytes", "go_gc_heap_goal_bytes", "gauge", "Heap size the next garbage collection aims at."},
-	{"/gc/heap/allocs:bytes", "go_gc_heap_allocs_bytes_total", "counter", "Bytes allocated on the heap."},
-	{"/gc/cycles/total:gc-cycles", "go_gc_cycles_total", "counter", "Completed garbage collection cycles."},
+	{"go_goroutines", "gauge", "Goroutines that currently exist.", func(*runtime.MemStats) float64 { return float64(runtime.NumGoroutine()) }},
+	{"go_gomaxprocs", "gauge", "GOMAXPROCS: threads that may run Go code at once.", func(*runtime.MemStats) float64 { return float64(runtime.GOMAXPROCS(0)) }},
+	{"go_memory_mapped_bytes", "gauge", "Memory mapped by the Go runtime.", func(m *runtime.MemStats) float64 { return float64(m.Sys) }},
+	{"go_heap_objects_bytes", "gauge", "Memory occupied by live and not yet swept heap objects.", func(m *runtime.MemStats) float64 { return float64(m.HeapAlloc) }},
+	{"go_gc_heap_goal_bytes", "gauge", "Heap size the next garbage collection aims at.", func(m *runtime.MemStats) float64 { return float64(m.NextGC) }},
+	{"go_gc_heap_allocs_bytes_total", "counter", "Bytes allocated on the heap.", func(m *runtime.MemStats) float64 { return float64(m.TotalAlloc) }},
+	{"go_gc_cycles_total", "counter", "Completed garbage collection cycles.", func(m *runtime.MemStats) float64 { return float64(m.NumGC) }},
 }
 
 // writeRuntime writes the Go runtime series.
 func writeRuntime(w *bufio.Writer) {
-	samples := make([]rtmetrics.Sample, len(runtimeSeries))
-	for i := range runtimeSeries {
-		samples[i].Name = runtimeSeries[i].name
-	}
-	rtmetrics.Read(samples)
-	for i, rs := range runtimeSeries {
-		var v float64
-		switch samples[i].Value.Kind() {
-		case rtmetrics.KindUint64:
-			v = float64(samples[i].Value.Uint64())
-		case rtmetrics.KindFloat64:
-			v = samples[i].Value.Float64()
-		default:
-			continue // not in this Go version
-		}
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %s\n", rs.series, rs.help, rs.series, rs.typ, rs.series, formatFloat(v))
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	for _, rs := range runtimeSeries {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %s\n", rs.series, rs.help, rs.series, rs.typ, rs.series, formatFloat(rs.value(&m)))
 	}
 }
