@@ -122,11 +122,16 @@ func (p Path) Crosses() bool {
 	return false
 }
 
-// altSyms flattens one alternative of a rule pattern. For MayMatch (may)
-// a '?' or class becomes "one or more bytes", since a character may take
-// several; for Covers it stays one character.
-func (a *alt) syms(may bool) []sym {
-	var out []sym
+// symBuf holds a rule pattern's symbols while it is compared: most
+// patterns fit, so a comparison allocates nothing.
+type symBuf [64]sym
+
+// syms flattens one alternative of a rule pattern into buf (a longer one
+// into a slice of its own). For MayMatch (may) a '?' or class becomes
+// "one or more bytes", since a character may take several; for Covers it
+// stays one character.
+func (a *alt) syms(buf *symBuf, may bool) []sym {
+	out := buf[:0]
 	lit := func(s string) {
 		for i := 0; i < len(s); i++ {
 			out = append(out, sym{k: symLit, b: s[i]})
@@ -174,6 +179,21 @@ func (a *alt) syms(may bool) []sym {
 	return out
 }
 
+// startAgrees reports whether the literal text the alternative's matches
+// start with and the one p's expansions start with agree as far as both
+// go. When they do not, no string matches both, which each comparison
+// below would find only after flattening the pattern: most rules are
+// told apart from most words by their first bytes.
+func (a *alt) startAgrees(p Path) bool {
+	lit := a.literalPrefix()
+	for i := 0; i < len(lit) && i < len(p.syms) && p.syms[i].k == symLit; i++ {
+		if lit[i] != p.syms[i].b {
+			return false
+		}
+	}
+	return true
+}
+
 // MayMatch reports whether some path the shell may expand p to matches
 // the rule pattern g. It may say yes when none does (a bracket expression
 // is read as a run of characters, and so on), never no when one does: a
@@ -182,8 +202,9 @@ func (g *Glob) MayMatch(p Path) bool {
 	if g.negate {
 		return true // all but some paths: assume one of them
 	}
+	var buf symBuf
 	for i := range g.alts {
-		if meet(g.alts[i].syms(true), p.syms) {
+		if g.alts[i].startAgrees(p) && meet(g.alts[i].syms(&buf, true), p.syms) {
 			return true
 		}
 	}
@@ -201,18 +222,19 @@ func (g *Glob) Covers(p Path) bool {
 			return false
 		}
 	}
+	var buf symBuf
 	if g.negate {
 		// The complement of the alternatives covers p when no
 		// alternative may match it.
 		for i := range g.alts {
-			if meet(g.alts[i].syms(true), p.syms) {
+			if g.alts[i].startAgrees(p) && meet(g.alts[i].syms(&buf, true), p.syms) {
 				return false
 			}
 		}
 		return true
 	}
 	for i := range g.alts {
-		if covers(g.alts[i].syms(false), p.syms) {
+		if g.alts[i].startAgrees(p) && covers(g.alts[i].syms(&buf, false), p.syms) {
 			return true
 		}
 	}
@@ -229,8 +251,9 @@ func (g *Glob) aimedBy(p Path, floats bool) bool {
 	if g.negate {
 		return true
 	}
+	var buf symBuf
 	for i := range g.alts {
-		if aimed(g.alts[i].syms(true), p.syms, floats) {
+		if g.alts[i].startAgrees(p) && aimed(g.alts[i].syms(&buf, true), p.syms, floats) {
 			return true
 		}
 	}
@@ -499,8 +522,15 @@ func covers(a, b []sym) bool {
 	if (la+1)*(lb+1) > maxStates {
 		return false
 	}
-	seen := make([]bool, (la+1)*(lb+1))
-	stack := make([]int32, 0, 16)
+	var seenBuf [1024]bool
+	var stackBuf [256]int32
+	var seen []bool
+	if n := (la + 1) * (lb + 1); n <= len(seenBuf) {
+		seen = seenBuf[:n]
+	} else {
+		seen = make([]bool, n)
+	}
+	stack := stackBuf[:0]
 	push := func(i, j int) {
 		k := i*(lb+1) + j
 		if !seen[k] {

@@ -307,3 +307,18 @@ func TestParseShellPathHidesDots(t *testing.T) {
 		}
 	}
 }
+
+// TestPathCompareDoesNotAllocate: comparing a word with a rule pattern
+// allocates nothing, whether the two part at their first bytes or are
+// compared to the end: a glob operand meets every file rule, so a
+// command line's decision would otherwise allocate per rule.
+func TestPathCompareDoesNotAllocate(t *testing.T) {
+	p := ParseShellPath("/home/u/proj/build/*.o")
+	for _, rule := range []string{"/home/u/.config/toolgate/**", "**/toolgate.db", "/home/u/proj/**", "**/*.{o,a}", "!**/*.c"} {
+		g := MustCompile(rule)
+		allocs := testing.AllocsPerRun(100, func() { g.MayMatch(p); g.Covers(p); g.AimedBy(p); g.AimedByGlob(p) })
+		if allocs != 0 {
+			t.Errorf("comparing %q with the word allocates %v times", rule, allocs)
+		}
+	}
+}
