@@ -65,8 +65,45 @@ func nameMatch(pat, name string) bool {
 	if !hasMeta(pat) {
 		return strings.EqualFold(pat, name)
 	}
-	ok, err := filepath.Match(strings.ToLower(pat), strings.ToLower(name))
-	return err == nil && ok
+	return lowerMatch(strings.ToLower(pat), strings.ToLower(name))
+}
+
+// lowerMatch is filepath.Match of a lower-case pattern against a
+// lower-case name, false for a malformed pattern. A pattern whose only
+// special character is '*' (most of the tables') is matched without
+// filepath.Match's work: a name holds no separator for '*' to stop at.
+func lowerMatch(pat, name string) bool {
+	if strings.ContainsAny(pat, `?[\`) {
+		ok, err := filepath.Match(pat, name)
+		return err == nil && ok
+	}
+	return starMatch(pat, name)
+}
+
+// starMatch matches name against pat, where '*' matches any run of
+// characters and every other character itself.
+func starMatch(pat, name string) bool {
+	// Greedy, going back to the last '*' on a mismatch.
+	p, n, star, mark := 0, 0, -1, 0
+	for n < len(name) {
+		switch {
+		case p < len(pat) && pat[p] == '*':
+			star, mark = p, n
+			p++
+		case p < len(pat) && pat[p] == name[n]:
+			p++
+			n++
+		case star >= 0:
+			mark++
+			p, n = star+1, mark
+		default:
+			return false
+		}
+	}
+	for p < len(pat) && pat[p] == '*' {
+		p++
+	}
+	return p == len(pat)
 }
 
 // hasMeta reports whether pat holds a character filepath.Match treats

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -94,7 +93,7 @@ func (s *Spec) exists(c dirCache) bool {
 	}
 	found := false
 	for name := range l.lower {
-		if ok, err := filepath.Match(pat, name); err == nil && ok {
+		if lowerMatch(pat, name) {
 			found = true
 			break
 		}

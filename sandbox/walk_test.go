@@ -103,3 +103,19 @@ func TestDefaultFollowsLinks(t *testing.T) {
 		t.Error("/ was accepted as a workspace")
 	}
 }
+
+// starMatch agrees with filepath.Match on patterns whose only special
+// character is '*'.
+func TestStarMatch(t *testing.T) {
+	t.Parallel()
+	pats := []string{"*", "*.pem", "id_*", "*_rsa*", "a*b*c", "**", "", "x", ".env*", "*.tar.*", "*a*a"}
+	names := []string{"", "a", "key.pem", "key.pem.bak", "id_rsa", "id_rsa.pub", "abc", "aXbYc", "acb", ".env", ".envrc", "x", "a.tar.gz", "aa", "aba", "b"}
+	for _, p := range pats {
+		for _, n := range names {
+			want, _ := filepath.Match(p, n)
+			if got := starMatch(p, n); got != want {
+				t.Errorf("starMatch(%q, %q) = %v, filepath.Match says %v", p, n, got, want)
+			}
+		}
+	}
+}
