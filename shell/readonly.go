@@ -349,12 +349,15 @@ func dynamicWords(words []word) []dynWord {
 // printedParam reports whether a, a word of command name, is a variable's
 // value that the command only prints: an operand of echo whose only
 // expansions are plain parameters ($PATH, "${NAME}") the command line
-// does not assign, each a name that says it holds no secret (plainEnv).
+// does not assign, each a name that says it holds no secret (plainEnv),
+// or arithmetic (arithOnly: a number).
 // It names no file and runs nothing. A variable the line may assign may
 // hold any other's value (X=$GITHUB_TOKEN; for v in $X), and printf's
 // words may be -v NAME.
 func (w *walker) printedParam(name string, a word) bool {
-	return name == "echo" && paramOnly(a.text, func(v string) bool { return plainEnv(v) && !w.assignedVars().has(v) })
+	// A number an arithmetic expansion makes holds no secret (what it
+	// reads is judged where bash evaluates it: arithCode).
+	return name == "echo" && (arithOnly(a.text) || paramOnly(a.text, func(v string) bool { return plainEnv(v) && !w.assignedVars().has(v) }))
 }
 
 // plainEnv reports whether an environment variable's name says what it

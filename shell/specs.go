@@ -1902,11 +1902,10 @@ func namesCredential(script string) bool {
 }
 
 // arithOnly reports whether a word's only expansions are arithmetic
-// ("$((3*4))", "$((RANDOM % 10))") with nothing but digits beside them,
-// each made of numbers, operators and the shell's own numeric variables:
-// its value is a number. Another variable's value, or a substitution's
-// output, is evaluated as an expression in turn, and one that holds
-// "a[$(cmd)]" runs cmd, so a word with either stays any word.
+// ("$((3*4))", "$((i + 1))") with nothing but digits beside them: its
+// value is a number. What the expressions read is judged where bash
+// evaluates it (arithCode: a value known only at run time may run code
+// there); a secret's name in them may print the secret, if a number.
 func arithOnly(text string) bool {
 	rest, found := text, false
 	for {
@@ -1932,13 +1931,24 @@ func arithOnly(text string) bool {
 	return found && strings.Trim(rest, "0123456789") == ""
 }
 
-// numericExpr reports whether an arithmetic expression holds only
-// numbers, operators and variables bash itself keeps numeric.
+// numericExpr reports whether an arithmetic expression names no secret
+// (secretName): its value is then a number that holds none.
 func numericExpr(e string) bool {
-	for _, v := range [...]string{"EPOCHSECONDS", "SRANDOM", "RANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "EUID", "UID", "$#", "$?", "$$"} {
-		e = strings.ReplaceAll(e, v, "0")
+	for i := 0; i < len(e); {
+		if !isNameStart(e[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(e) && (isNameStart(e[j]) || e[j] >= '0' && e[j] <= '9') {
+			j++
+		}
+		if secretName(e[i:j]) {
+			return false
+		}
+		i = j
 	}
-	return strings.Trim(e, "0123456789 \t+-*/%()<>=!&|^~?:,") == ""
+	return true
 }
 
 // numbers stand for the values of an arithmetic expansion when the

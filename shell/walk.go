@@ -1094,6 +1094,7 @@ func (w *walker) finish(src string) {
 			w.res.Files[i].HidesDots = false
 		}
 	}
+	w.arithCode(src)
 	w.exfiltration()
 	w.fetchThenRun()
 	w.pushToNewRemote()
