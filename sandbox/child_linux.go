@@ -302,7 +302,7 @@ fail:
 }
 
 // what says what a failed step was doing.
-func (e childError) what(p *childPlan, pins, ro []string) string {
+func (e childError) what(pins, ro []string) string {
 	path := func(list []string) string {
 		if e.index < len(list) {
 			return list[e.index]

@@ -78,6 +78,10 @@ func Run(ctx context.Context, c Command) (int, error) {
 	if errno != 0 {
 		return 0, fmt.Errorf("starting the sandbox: %w", errno)
 	}
+	if c.Proxy != nil {
+		// Also when the child fails after handing the listener over.
+		defer c.Proxy.Close()
+	}
 	if err := childStarted(ours, c, cp, pl); err != nil {
 		_, _ = wait(pid)
 		var ee *ExecError
@@ -89,9 +93,6 @@ func Run(ctx context.Context, c Command) (int, error) {
 			return ee.Code, nil
 		}
 		return 0, err
-	}
-	if c.Proxy != nil {
-		defer c.Proxy.Close()
 	}
 	io.start()
 	done := make(chan struct{})
@@ -170,7 +171,7 @@ func childStarted(conn *os.File, c Command, cp *childPlan, pl plan) error {
 			}
 			return &ExecError{Code: code, Err: fmt.Errorf("%s: %w", c.Args[0], e.errno)}
 		}
-		return fmt.Errorf("sandbox: %s: %w", e.what(cp, pl.pins, pl.readOnly), e.errno)
+		return fmt.Errorf("sandbox: %s: %w", e.what(pl.pins, pl.readOnly), e.errno)
 	}
 }
 
