@@ -215,6 +215,44 @@ func findNames(args []string) (string, bool) {
 	return "", false
 }
 
+// findNameAlternatives returns the patterns of the files a find
+// expression picks with one group of name tests joined by -o, "( -name A
+// -o -name B )", and otherwise tests findNames reads: one findNames
+// pattern per alternative, each a name test's. ok is false for any other
+// expression.
+func findNameAlternatives(args []string) (names []string, ok bool) {
+	open := slices.Index(args, "(")
+	if open < 0 || open > 0 && (args[open-1] == "!" || args[open-1] == "-not") {
+		return nil, false // a negated group picks every other name
+	}
+	var alts []string
+	i := open + 1
+	for {
+		if i+1 >= len(args) || args[i] != "-name" {
+			return nil, false
+		}
+		alts, i = append(alts, args[i+1]), i+2
+		if i < len(args) && (args[i] == "-o" || args[i] == "-or") {
+			i++
+			continue
+		}
+		break
+	}
+	if len(alts) < 2 || i >= len(args) || args[i] != ")" {
+		return nil, false
+	}
+	end := i
+	for _, a := range alts {
+		variant := append(append(append([]string{}, args[:open]...), "-name", a), args[end+1:]...)
+		n, ok := findNames(variant)
+		if !ok || !namePicked(n) {
+			return nil, false
+		}
+		names = append(names, n)
+	}
+	return names, true
+}
+
 // negatesTest reports whether args[i], ! or -not, negates the single test
 // after it (not a group, another negation or an action), in an expression
 // with no -o: the negation then only narrows what the other tests pick.

@@ -609,6 +609,14 @@ func (w *walker) findDeletes(args []word, owner string, d *dirState) {
 // a delete in the workspace itself.
 func (w *walker) findTreeDeletes(args []word, at int, owner string, d *dirState) {
 	norm := wordTexts(args[:at])
+	if alts, ok := findNameAlternatives(norm); ok {
+		// "find . \( -name '*.orig' -o -name '*.rej' \) -delete": the
+		// files each name test picks.
+		for _, names := range alts {
+			w.pickedFiles(names, File{Write: true, Delete: true, Picked: true}, owner, d)
+		}
+		return
+	}
 	if names, _ := findNames(norm); namePicked(names) {
 		// The files a name test picks, as find -exec rm {} reads them:
 		// "find . -name settings.json -delete" deletes
