@@ -1176,7 +1176,7 @@ func classifyWords(cmd *Command, name string, r role, args []string, dyn []dynWo
 					if o.sources && k == len(cand)-1 || o.first && k > 0 {
 						break
 					}
-					if isDyn(i) && !(o.written && !strings.Contains(args[i], "$((")) && !(arithOnly(args[i]) && !o.matchesNumber()) {
+					if isDyn(i) && !(o.written && !strings.Contains(args[i], "$((")) && !(numberWord(args[i]) && !o.matchesNumber()) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + ", known only when it runs, may be an operand that " + o.why, Token: args[i]})
 						break
@@ -1211,7 +1211,7 @@ func classifyWords(cmd *Command, name string, r role, args []string, dyn []dynWo
 			if !found && mayOpt && len(o.names) > 0 && strings.HasPrefix(o.names[0], "-") {
 				// A word known only when it runs may be the option.
 				for i := range args {
-					if isDyn(i) && !isToken(i) && !(arithOnly(args[i]) && !numericOption(o.names)) {
+					if isDyn(i) && !isToken(i) && !(numberWord(args[i]) && !numericOption(o.names)) {
 						cmd.Effects |= o.effect
 						addClass(cmd, ClassRisk{Class: o.class, Reason: label + " " + args[i] + ", known only when it runs, may be " + o.names[0] + ", which " + o.why, Token: args[i]})
 						break
@@ -1929,6 +1929,28 @@ func arithOnly(text string) bool {
 		rest, found = rest[:i]+rest[j+1:], true
 	}
 	return found && strings.Trim(rest, "0123456789") == ""
+}
+
+// numericSubsts are substitutions whose output is a number (the
+// commands numericOutput knows, as agents spell them): the caller's own
+// ids, the processor count, the time.
+var numericSubsts = [...]string{"$(id -u)", "$(id -g)", "`id -u`", "`id -g`", "$(nproc)", "`nproc`", "$(date +%s)", "`date +%s`"}
+
+// numberWord reports whether a word's value is a number, or numbers
+// joined by ':' ("$(id -u):$(id -g)"): arithmetic (arithOnly) or
+// numericSubsts beside digits. It is no option and no path, though it
+// may be any number.
+func numberWord(text string) bool {
+	if arithOnly(text) {
+		return true
+	}
+	found := false
+	for _, n := range numericSubsts {
+		if strings.Contains(text, n) {
+			text, found = strings.ReplaceAll(text, n, "0"), true
+		}
+	}
+	return found && strings.Trim(text, "0123456789:") == ""
 }
 
 // numericExpr reports whether an arithmetic expression names no secret
