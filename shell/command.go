@@ -436,7 +436,7 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 				// are seen (DESIGN §3.1): the form is those
 				// subjects. Every file below a directory (dot-files
 				// too, unlike "*") keeps the flag.
-				w.runtimeFiles(cmdName(inner[0]), ic.via, names, d)
+				w.runtimeFiles(inner, start, ic.via, names, d)
 				w.dropFlag(idx, args[i].text)
 				w.markProduced(start)
 			} else if len(inner) > 0 && deletesFound(inner) && findNoFollow(wordTexts(args)) && w.seesThrough(inner[0], start) {
@@ -491,9 +491,10 @@ func (w *walker) fdExec(name string, args []word, c scope, d *dirState) {
 			}
 			ic.via = name + " " + a.text
 			inner := runtimeWords(args[i+1 : end])
+			start := len(w.res.Commands)
 			w.run(inner, nil, ic, d.clone(), false)
 			if len(inner) > 0 {
-				w.runtimeFiles(cmdName(inner[0]), ic.via, "", d)
+				w.runtimeFiles(inner, start, ic.via, "", d)
 			}
 			return
 		}
@@ -994,13 +995,20 @@ func runtimeWords(words []word) []word {
 // file unseen. When the pipe is known to carry the names of files under
 // a directory (names: "find src -name '*.go' | xargs grep x") and the
 // command reads them, the subject is that pattern, src/**/*.go, judged
-// as a glob would be.
-func (w *walker) runtimeFiles(name, owner, names string, d *dirState) {
+// as a glob would be. inner is the command given them, from the index
+// of its first command in the analysis: a command its options make
+// rewrite its operands (sed -i) writes them, and once they are recorded
+// that option needs no rule naming it (writeForms).
+func (w *walker) runtimeFiles(inner []word, from int, owner, names string, d *dirState) {
+	name := cmdName(inner[0])
 	if !describes(name) {
 		return
 	}
-	kind := commandSpec(name).files
-	write := kind == writeAll || kind == modeKind || kind == moveKind
+	s := commandSpec(name)
+	kind := s.files
+	rewrite := rewrites(s, inner[1:])
+	write := kind == writeAll || kind == modeKind || kind == moveKind || rewrite
+	fstart := len(w.res.Files)
 	if names != "" && (!write || namePicked(names)) {
 		// The files a name test picks (find . -name '*.tmp' -exec rm
 		// {} ;): the pattern says which. A write to every file below a
@@ -1009,10 +1017,30 @@ func (w *walker) runtimeFiles(name, owner, names string, d *dirState) {
 		// its operands in place (rm, sed -i, chmod) changes files so
 		// named; one that moves or copies into them (mv) may write
 		// other names inside a picked directory.
-		w.pickedFiles(names, File{Write: write, Delete: write && commandSpec(name).deletes, Picked: write && kind != moveKind}, owner, d)
-		return
+		w.pickedFiles(names, File{Write: write, Delete: write && s.deletes, Picked: write && kind != moveKind}, owner, d)
+	} else {
+		w.addFile(File{Path: "{file names read by " + owner + " at run time}", Write: write, Static: false, Command: owner})
 	}
-	w.addFile(File{Path: "{file names read by " + owner + " at run time}", Write: write, Static: false, Command: owner})
+	if rewrite && from < len(w.res.Commands) && w.res.Commands[from].Name == name {
+		w.writeForms(from, s, normaliseArgs(name, w.res.Commands[from].Args), fstart)
+	}
+}
+
+// rewrites reports whether a command's options make it rewrite its
+// operands in place (the "rewrite" mode: sed -i, perl -i).
+func rewrites(s *cmdSpec, args []word) bool {
+	if s == nil || len(args) == 0 {
+		return false
+	}
+	opts, _ := s.scanWords(wordTexts(args), args, s.files == bySub)
+	for _, o := range opts {
+		for k := range s.opts {
+			if e := &s.opts[k]; e.mode == "rewrite" && contains(e.names, o.name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pickedFiles records the files a find expression picks, names (findNames:

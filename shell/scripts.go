@@ -272,7 +272,7 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 		}
 		return
 	}
-	w.runtimeFiles(cmdName(inner[0]), name, names, d)
+	w.runtimeFiles(inner, from, name, names, d)
 	if prints && !unknown && len(w.res.Commands) == from+1 && w.markProduced(from) {
 		w.dropFlag(idx, name)
 		w.res.Commands[idx].ReadOnly = true
