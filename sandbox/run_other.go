@@ -14,7 +14,9 @@ const Supported = false
 var errUnsupported = errors.New("the sandbox runs commands on Linux on amd64 and arm64 only (Landlock and seccomp); on macOS toolgate generates a Seatbelt profile but does not run it yet")
 
 // Check reports why this machine cannot confine a command.
-func Check() error { return errors.New(runtime.GOOS + "/" + runtime.GOARCH + ": " + errUnsupported.Error()) }
+func Check() error {
+	return errors.New(runtime.GOOS + "/" + runtime.GOARCH + ": " + errUnsupported.Error())
+}
 
 // Run refuses: nothing runs unconfined.
 func Run(ctx context.Context, c Command) (int, error) { return 0, Check() }
