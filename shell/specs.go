@@ -355,6 +355,12 @@ var pipInstallLong = []string{"requirement=", "constraint=", "editable=", "index
 	"compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary",
 	"require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"}
 
+// uvAddLong are uv add's options; those taking a value end in "=".
+var uvAddLong = []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=",
+	"rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace",
+	"index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=",
+	"upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}
+
 // pipSpec is pip; the families are built only to generate the table
 // (TestCommandTable), so entries that take building are functions, not
 // variables every process would initialise.
@@ -376,7 +382,7 @@ var pipConfigSet = &cmdSpec{opts: []optEffect{{names: []string{
 	"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host",
 	"install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host",
 	"download.index-url", "download.extra-index-url"},
-	operand: true, class: ClassSupplyChain, why: "points every later pip install at another package index"}}}
+	operand: true, when: indexSetElsewhere, class: ClassSupplyChain, why: "points every later pip install at another package index"}}}
 
 // npmConfigSet is npm config set (npm set, pnpm and yarn config set): the
 // settings whose value is a program every later npm command runs, and
@@ -387,8 +393,45 @@ var npmConfigSet = &cmdSpec{long: []string{"global", "location=", "json"}, short
 		operand: true, class: ClassPersistence, why: "sets npm configuration that runs a program in every later npm command"},
 	{names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="},
 		operand: true, prefix: true, class: ClassPersistence, why: "sets npm configuration that runs a program in every later npm command"},
-	{names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, class: ClassSupplyChain, why: "points every later install at another registry"},
+	{names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, when: indexSetElsewhere, class: ClassSupplyChain, why: "points every later install at another registry"},
 }}
+
+// indexSetElsewhere reports whether a config set (npm, yarn and pnpm
+// config set KEY VALUE or KEY=VALUE, several at once; pip config set KEY
+// VALUE) sets anything but the one index to the public registry's URL
+// (otherIndex): setting it back to the public registry redirects
+// nothing. Every other pair (a scope's registry "@acme:registry", an
+// extra index, a program) is judged by the names it matches as before.
+func indexSetElsewhere(args []string) bool {
+	var words []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			words = append(words, a)
+		}
+	}
+	if len(words) == 0 {
+		return true
+	}
+	for i := 0; i < len(words); i++ {
+		key, val, ok := strings.Cut(words[i], "=")
+		if !ok {
+			if i+1 >= len(words) {
+				return true
+			}
+			i++
+			val = words[i]
+		}
+		switch key {
+		case "registry", "global.index-url", "install.index-url", "download.index-url":
+			if otherIndex(val) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
 
 // npmInstall is npm install (pnpm add, yarn add, bun add).
 func npmInstall() *cmdSpec {
@@ -755,7 +798,7 @@ func riskCommands() map[string]*cmdSpec {
 		// Supply chain: installers given a URL, a git remote or another index.
 		"pip": pipSpec(), "pip3": pipSpec(), "pipx": {subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--spec")}, {"run", supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}}},
 		"uv": {subs: subcommands{{"pip", pipSpec()}, {"tool", &cmdSpec{subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--from", "--with")}, {"run", uvToolRun()}}}},
-			{"add", supplyInstall(nil, "", "--index-url", "--index", "--extra-index-url")}, {"publish", publish}}},
+			{"add", withIndexValue(supplyInstall(uvAddLong, "rcmifPp", "--index", "--extra-index-url", "--find-links", "-f"), "--index-url", "-i", "--default-index")}, {"publish", publish}}},
 		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
 			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"set", npmConfigSet},
 			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}}}},
