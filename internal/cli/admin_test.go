@@ -85,7 +85,7 @@ func TestAdminCommands(t *testing.T) {
 		t.Fatalf("a call in an ended session: %v %+v", err, r)
 	}
 	// An agent's credential cannot answer, from the command line either.
-	if out, err := run(agentToken, "approvals", "approve", id); err == nil || !strings.Contains(out, "is agent") {
+	if out, err := run(agentToken, "approvals", "approve", id); err == nil || !strings.Contains(out, "is an agent credential") {
 		t.Fatalf("agent approving: %v\n%s", err, out)
 	}
 	// A session grant without --pattern covers the call exactly as made;
