@@ -151,6 +151,7 @@ func fileCommands() map[string]*cmdSpec {
 		// of that directory, as a build's output is (the variables that
 		// say the same: installDirVars).
 		"cargo": {files: bySub, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{writeValue("--root", "--target-dir")}}}}},
+		"gem":   {files: bySub, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{writeValue("-i", "--install-dir", "-n", "--bindir")}}}}},
 		"pip":   pipFiles(), "pip3": pipFiles(),
 		"uv":  {files: bySub, subs: subcommands{{"pip", pipFiles()}}},
 		"npm": {files: bySub, subs: subcommands{{"install", npmInstallFiles}, {"i", npmInstallFiles}, {"add", npmInstallFiles}}},

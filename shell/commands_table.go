@@ -727,7 +727,8 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{unless: []string{"-l"}},
 	}},
 	{"gem", &cmdSpec{
-		subs: subcommands{{"push", &sharedSpec15}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir="}, shortVal: "sv", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs:  subcommands{{"push", &sharedSpec15}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		files: bySub,
 	}},
 	{"getconf", &sharedSpec3},
 	{"getent", &cmdSpec{

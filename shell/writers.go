@@ -834,7 +834,8 @@ func (w *walker) goOutputs(_ *cmdSpec, _ string, args []word, _ scope, owner str
 
 // installEnv are the environment variables that say where an installer
 // puts what it installs (go install's GOBIN, or GOPATH's bin; cargo
-// install's CARGO_INSTALL_ROOT; pip's --target and --prefix; npm's
+// install's CARGO_INSTALL_ROOT; pip's --target, --prefix and --user
+// base; pipx's and uv tool's homes and bin directories; gem's home; npm's
 // --prefix): the spellings of the options pipFiles and the like read.
 var installEnv = [...]struct {
 	cmd, sub string
@@ -842,8 +843,11 @@ var installEnv = [...]struct {
 }{
 	{"go", "install", []string{"GOBIN", "GOPATH"}},
 	{"cargo", "install", []string{"CARGO_INSTALL_ROOT"}},
-	{"pip", "install", []string{"PIP_TARGET", "PIP_PREFIX"}},
-	{"pip3", "install", []string{"PIP_TARGET", "PIP_PREFIX"}},
+	{"pip", "install", []string{"PIP_TARGET", "PIP_PREFIX", "PYTHONUSERBASE"}},
+	{"pip3", "install", []string{"PIP_TARGET", "PIP_PREFIX", "PYTHONUSERBASE"}},
+	{"pipx", "install", []string{"PIPX_HOME", "PIPX_BIN_DIR"}},
+	{"uv", "tool", []string{"UV_TOOL_DIR", "UV_TOOL_BIN_DIR"}},
+	{"gem", "install", []string{"GEM_HOME"}},
 	{"npm", "install", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
 	{"npm", "i", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
 	{"npm", "add", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
