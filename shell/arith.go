@@ -30,6 +30,9 @@ type arithTaint struct {
 	copies map[string][]string
 	// assoc holds associative arrays, whose subscripts are strings.
 	assoc map[string]bool
+	// ints holds integer variables (declare -i), whose assigned values
+	// are evaluated as arithmetic.
+	ints map[string]bool
 	// any is set when a script may assign variables it does not name
 	// (eval, source, printf -v $x, a command named at run time).
 	any bool
@@ -82,8 +85,8 @@ func (t *arithTaint) scan(f *syntax.File) {
 				switch {
 				case ok && strings.HasPrefix(lit, "-") && strings.Contains(lit, "n"):
 					t.any = true // a reference to another variable
-				case ok && strings.HasPrefix(lit, "-") && strings.Contains(lit, "A"):
-					t.assocNext(n.Args)
+				case ok && strings.HasPrefix(lit, "-") && (strings.Contains(lit, "A") || strings.Contains(lit, "i")):
+					t.declared(n.Args, strings.Contains(lit, "A"), strings.Contains(lit, "i"))
 				case !ok || !strings.HasPrefix(lit, "-") && !isVarName(lit):
 					t.any = true // a name known at run time
 				}
@@ -127,14 +130,16 @@ func (t *arithTaint) arithAssign(x syntax.ArithmExpr) {
 	}
 }
 
-// assocNext records the names a declare -A declares.
-func (t *arithTaint) assocNext(args []*syntax.Assign) {
+// declared records the names a declare -A (associative arrays) or -i
+// (integers) declares.
+func (t *arithTaint) declared(args []*syntax.Assign, assoc, ints bool) {
 	if t.assoc == nil {
-		t.assoc = map[string]bool{}
+		t.assoc, t.ints = map[string]bool{}, map[string]bool{}
 	}
 	for _, a := range args {
 		if a.Name != nil {
-			t.assoc[a.Name.Value] = true
+			t.assoc[a.Name.Value] = t.assoc[a.Name.Value] || assoc
+			t.ints[a.Name.Value] = t.ints[a.Name.Value] || ints
 		}
 	}
 }
@@ -455,6 +460,20 @@ func (w *walker) arithCode(src string) {
 				if n.Index != nil && n.Name != nil && !t.assoc[n.Name.Value] {
 					found = t.reads(n.Index, w.env)
 				}
+				if found == "" && n.Value != nil && n.Name != nil && t.ints[n.Name.Value] {
+					found = t.reads(n.Value, w.env) // declare -i n; n=$x
+				}
+			case *syntax.BinaryTest:
+				// [[ x -eq 1 ]]: both sides are arithmetic, a bare
+				// name too (testCode reads the $ forms).
+				switch n.Op {
+				case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+					for _, e := range [...]syntax.TestExpr{n.X, n.Y} {
+						if x, ok := e.(*syntax.Word); ok && found == "" {
+							found = t.reads(x, w.env)
+						}
+					}
+				}
 			}
 			return true
 		})
@@ -467,10 +486,10 @@ func (w *walker) arithCode(src string) {
 
 // arithPossible reports whether a command line may hold arithmetic: ((
 // )), $(( )), $[ ], let, a parameter's subscript or offset, an element's
-// assignment. Most lines need no walk; a nested script (bash -c $'…')
+// assignment, [[ -eq ]] and its kin, declare -i. Most lines need no walk; a nested script (bash -c $'…')
 // is text after quote removal, and always walked.
 func arithPossible(src string) bool {
-	for _, s := range [...]string{"((", "$[", "let", "${", "]=", "]+="} {
+	for _, s := range [...]string{"((", "$[", "let", "${", "]=", "]+=", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-i"} {
 		if strings.Contains(src, s) {
 			return true
 		}

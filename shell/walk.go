@@ -1108,8 +1108,9 @@ func truncate(s string) string { return clip(s, maxRiskSubject) }
 // testCode is subscriptCode for a test ([ … ], [[ … ]], test), whose own
 // brackets hold no subscript: the words inside are checked, and a word
 // known only when it runs counts where the test reads a word as a
-// variable name (-v, -R) or, in [[ ]], evaluates it as arithmetic (-eq,
-// -lt, …), since a value "a[$(cmd)]" there runs cmd.
+// variable name (-v, -R), since a value "a[$(cmd)]" there runs cmd.
+// Where [[ ]] evaluates a word as arithmetic (-eq, -lt, …), arithCode
+// judges what it reads.
 func (w *walker) testCode(cmd *Command) bool {
 	closer := "" // test
 	switch cmd.Name {
@@ -1130,14 +1131,8 @@ func (w *walker) testCode(cmd *Command) bool {
 		return false
 	}
 	for _, f := range strings.Fields(inner) {
-		switch f {
-		case "-v", "-R":
-		case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
-			if cmd.Name != "[[" {
-				continue
-			}
-		default:
-			continue
+		if f != "-v" && f != "-R" {
+			continue // [[ -eq ]]'s arithmetic is arithCode's
 		}
 		w.unprefixable(RiskSubscriptCode, "a test reads a word known only when it runs as a variable name or as arithmetic, where a value holding an array subscript with a command substitution runs it", cmd.Text)
 		return true
