@@ -87,7 +87,7 @@ func WithArity(extra map[string]int) Option {
 				continue
 			}
 			if a.arity == nil {
-				a.arity = maps.Clone(builtinArity())
+				a.arity = maps.Clone(builtinArity.get())
 			}
 			a.arity[k] = v
 		}

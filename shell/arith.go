@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -39,9 +40,9 @@ type arithTaint struct {
 }
 
 // numericVars are the variables bash keeps numeric.
-var numericVars = map[string]bool{"#": true, "?": true, "$": true, "!": true, "-": true, "RANDOM": true, "SRANDOM": true,
-	"SECONDS": true, "EPOCHSECONDS": true, "LINENO": true, "BASHPID": true, "PPID": true, "UID": true, "EUID": true,
-	"OPTIND": true, "BASH_SUBSHELL": true, "SHLVL": true, "HISTCMD": true, "COLUMNS": true, "LINES": true}
+var numericVars = []string{"#", "?", "$", "!", "-", "RANDOM", "SRANDOM",
+	"SECONDS", "EPOCHSECONDS", "LINENO", "BASHPID", "PPID", "UID", "EUID",
+	"OPTIND", "BASH_SUBSHELL", "SHLVL", "HISTCMD", "COLUMNS", "LINES"}
 
 func (t *arithTaint) assign(name string, runtime bool) {
 	if t.set == nil {
@@ -224,7 +225,7 @@ func (t *arithTaint) call(x *syntax.CallExpr) {
 // the environment, nil when it knows nothing.
 func (t *arithTaint) isRuntime(name string, env Vars) bool {
 	switch {
-	case numericVars[name]:
+	case slices.Contains(numericVars, name):
 		return false
 	case !isVarName(name):
 		return true // $1, $@, $*: a function's or script's arguments

@@ -1,15 +1,12 @@
 package shell
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // builtinArity is the seed arity table (seed 001): how many leading words
 // form a command's "always" pattern. Unknown commands have arity 1. It and
 // the tables below are built on first use: only an ask is suggested a
 // rule, and a hook process that allows never reads them.
-var builtinArity = sync.OnceValue(func() map[string]int {
+var builtinArity = lazy[map[string]int]{build: func() map[string]int {
 	return map[string]int{
 		// Arity 1.
 		"cat": 1, "ls": 1, "grep": 1, "rm": 1, "cp": 1, "mv": 1, "mkdir": 1, "chmod": 1, "echo": 1,
@@ -25,11 +22,11 @@ var builtinArity = sync.OnceValue(func() map[string]int {
 		"npm run": 3, "bun run": 3, "docker compose": 3, "git remote": 3, "git stash": 3,
 		"aws": 3, "gcloud": 3, "gh": 3,
 	}
-})
+}}
 
 // neverSuggest are heads whose "always" pattern would grant arbitrary code:
 // interpreters and wrappers. They are granted once only.
-var neverSuggest = sync.OnceValue(func() map[string]bool {
+var neverSuggest = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"env": true, "sudo": true, "doas": true, "su": true, "runuser": true, "pkexec": true,
 		"xargs": true, "parallel": true, "eval": true, "exec": true, "source": true, ".": true,
@@ -44,13 +41,13 @@ var neverSuggest = sync.OnceValue(func() map[string]bool {
 		"export": true, "declare": true, "local": true, "readonly": true, "typeset": true, "nameref": true,
 		"unset": true, "set": true, "shopt": true, "enable": true, "hash": true,
 	}
-})
+}}
 
 // subcommandTools are interpreters that are also subcommand tools (seed
 // 001's arity table lists bun and bun run): with one of these subcommands
 // they are suggested by arity; anything else (bun -e, bun FILE.ts, bun x,
 // bun run FILE.ts) is code and granted once only.
-var subcommandTools = sync.OnceValue(func() map[string]map[string]bool {
+var subcommandTools = lazy[map[string]map[string]bool]{build: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		"bun": {
 			"run": true, "test": true, "install": true, "i": true, "add": true, "a": true,
@@ -59,7 +56,7 @@ var subcommandTools = sync.OnceValue(func() map[string]map[string]bool {
 			"upgrade": true, "patch": true, "audit": true, "info": true, "why": true,
 		},
 	}
-})
+}}
 
 // scriptExts are the file extensions that make an argument a program file.
 var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".sh"}
@@ -68,7 +65,7 @@ var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", 
 // tool: its first argument is a listed subcommand, and for "run" the
 // script is a package script, not a file.
 func runsSubcommand(c Command) bool {
-	subs := subcommandTools()[c.Name]
+	subs := subcommandTools.get()[c.Name]
 	if subs == nil || len(c.Args) == 0 || !subs[c.Args[0]] {
 		return false
 	}
@@ -92,7 +89,7 @@ func runsSubcommand(c Command) bool {
 // flags or environment assignments, a bare assignment, or one whose
 // leading words hold glob characters.
 func (a *Analyzer) Suggest(c Command) (pattern string, ok bool) {
-	if c.Name == "" || c.Opaque || len(c.ExecFlags) > 0 || neverSuggest()[c.Name] || isInterpreter(c.Name) && !runsSubcommand(c) {
+	if c.Name == "" || c.Opaque || len(c.ExecFlags) > 0 || neverSuggest.get()[c.Name] || isInterpreter(c.Name) && !runsSubcommand(c) {
 		return "", false
 	}
 	rest := strings.Join(c.Args, " ")
@@ -144,11 +141,11 @@ func (a *Analyzer) arityTable() (map[string]int, int) {
 	if a.arity != nil {
 		return a.arity, a.maxArityK
 	}
-	return builtinArity(), builtinMaxArity()
+	return builtinArity.get(), builtinMaxArity.get()
 }
 
 // builtinMaxArity is the most words in a key of the built-in table.
-var builtinMaxArity = sync.OnceValue(func() int { return maxWords(builtinArity()) })
+var builtinMaxArity = lazy[int]{build: func() int { return maxWords(builtinArity.get()) }}
 
 func maxWords(table map[string]int) int {
 	n := 0

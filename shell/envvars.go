@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -47,11 +48,11 @@ func (as *assigned) has(name string) bool { return as.any || as.names[name] }
 // assignsVars names the commands that assign variables the syntax does
 // not show as assignments ("read X", "printf -v X", "cd" sets PWD), or
 // run code that may ("eval", "source").
-var assignsVars = map[string]bool{
-	"read": true, "mapfile": true, "readarray": true, "getopts": true,
-	"eval": true, "source": true, ".": true, "let": true, "unset": true,
-	"export": true, "declare": true, "typeset": true, "local": true, "readonly": true,
-	"enable": true, "builtin": true, "command": true,
+var assignsVars = []string{
+	"read", "mapfile", "readarray", "getopts",
+	"eval", "source", ".", "let", "unset",
+	"export", "declare", "typeset", "local", "readonly",
+	"enable", "builtin", "command",
 }
 
 // scanAssigned records in as what the parsed script f may assign.
@@ -94,7 +95,7 @@ func scanAssigned(f *syntax.File, as *assigned) {
 			case name == "cd" || name == "pushd" || name == "popd":
 				as.add("PWD")
 				as.add("OLDPWD")
-			case assignsVars[name]:
+			case slices.Contains(assignsVars, name):
 				as.any = true
 			case name == "printf":
 				for _, a := range n.Args[1:] {

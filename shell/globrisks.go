@@ -1,8 +1,8 @@
 package shell
 
 import (
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolgate/toolgate/internal/glob"
 )
@@ -25,7 +25,7 @@ type criticalPattern struct {
 
 // gitHookNames are the names git runs from a hooks directory
 // (githooks(5)): the other files there run only if a hook calls them.
-var gitHookNames = [...]string{
+var gitHookNames = []string{
 	"applypatch-msg", "commit-msg", "fsmonitor-watchman", "p4-changelist", "p4-post-changelist",
 	"p4-pre-submit", "p4-prepare-changelist", "post-applypatch", "post-checkout", "post-commit", "post-index-change",
 	"post-merge", "post-receive", "post-rewrite", "post-update", "pre-applypatch", "pre-auto-gc", "pre-commit",
@@ -36,8 +36,10 @@ var gitHookNames = [...]string{
 // gitDirNames are the names below a submodule's or a worktree's git
 // directory (.git/modules/X, .git/worktrees/X) whose writing makes git
 // run code: its configuration, the pointer to the common directory
-// whose configuration applies, its hooks directory and the hooks.
-var gitDirNames = append([]string{"commondir", "config", "config.worktree", "hooks"}, gitHookNames[:]...)
+// whose configuration applies, its hooks directory and the hooks. Two
+// lists, joined where the patterns are built: an append here would run
+// at every process start.
+var gitDirNames = [][]string{{"commondir", "config", "config.worktree", "hooks"}, gitHookNames}
 
 // pickedNames gives, for a critical pattern ending in a wildcard
 // element, the last elements a file there has when writing it is
@@ -45,16 +47,16 @@ var gitDirNames = append([]string{"commondir", "config", "config.worktree", "hoo
 // /etc/sudoers.d is read by sudo).
 var pickedNames = []struct {
 	suffix string
-	names  []string
+	names  [][]string
 }{
-	{".config/fish/conf.d/**", []string{"*.fish"}}, // fish sources conf.d/*.fish
-	{".git/hooks/**", gitHookNames[:]},
+	{".config/fish/conf.d/**", [][]string{{"*.fish"}}}, // fish sources conf.d/*.fish
+	{".git/hooks/**", [][]string{gitHookNames}},
 	{".git/modules/**", gitDirNames},
 	{".git/worktrees/**", gitDirNames},
 }
 
 // criticalPatterns renders the critical write paths as path patterns, once.
-var criticalPatterns = sync.OnceValue(func() []criticalPattern {
+var criticalPatterns = lazy[[]criticalPattern]{build: func() []criticalPattern {
 	var out []criticalPattern
 	add := func(code string, fold bool, paths ...string) {
 		for _, p := range paths {
@@ -67,7 +69,7 @@ var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 						dir += "**/" // a submodule's or worktree's own directory below
 					}
 					c.picked, c.pickedSrc = c.picked[:0], c.pickedSrc[:0]
-					for _, n := range pn.names {
+					for _, n := range slices.Concat(pn.names...) {
 						c.picked = append(c.picked, glob.ParsePath(dir+n))
 						c.pickedSrc = append(c.pickedSrc, dir+n)
 					}
@@ -78,7 +80,7 @@ var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 	}
 	// The tables are sorted: the first match names the risk, and stays
 	// the same.
-	for _, f := range homeFiles {
+	for _, f := range homeFiles.get() {
 		for _, root := range [...]string{"~/", "/root/", "/home/*/", "/Users/*/", "/var/home/*/"} {
 			add(f.code, false, root+f.path)
 		}
@@ -98,7 +100,7 @@ var criticalPatterns = sync.OnceValue(func() []criticalPattern {
 	add(RiskGitHook, true, "**.git/hooks", "**.git/hooks/**")
 	add(RiskGitConfig, true, ".git", "**/.git", "**.git/config", "**.git/config.worktree", "**.git/modules/**", "**.git/worktrees/**")
 	return out
-})
+}}
 
 // MayBeCriticalWritePath is IsCriticalWritePath for a shell pathname
 // pattern ("~/.bashr?", ".git/hook*/x", "/etc/sudoers.d/*"): whether some
@@ -149,7 +151,7 @@ func mayBeCritical(p, home string, picked, hides bool) (code, reason string, ok 
 	p = word
 	var folded glob.Path
 	foldDone := false
-	pats := criticalPatterns()
+	pats := criticalPatterns.get()
 	for i := range pats {
 		c := &pats[i]
 		for _, f := range forms[:n] {

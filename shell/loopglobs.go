@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -161,7 +162,7 @@ func (w *walker) assignsIn(n syntax.Node, name string) bool {
 		case *syntax.CallExpr:
 			if len(n.Args) > 0 {
 				cmd, ok := litOf(n.Args[0])
-				found = !ok || assignsVars[cmd] || cmd == "printf" || cmd == "trap"
+				found = !ok || slices.Contains(assignsVars, cmd) || cmd == "printf" || cmd == "trap"
 			}
 		}
 		return !found

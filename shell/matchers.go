@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/sensitive"
@@ -843,16 +844,16 @@ func sqliteShell(q string) bool {
 // with "|", is a shell command their output or input goes through
 // (psql's \o |cmd and \g (format=csv) |cmd, sqlite3's .once |cmd and
 // .import |cmd).
-var sqlPipeCommands = map[string]bool{
-	`\o`: true, `\out`: true, `\g`: true, `\gx`: true, `\w`: true, `\write`: true,
-	".once": true, ".output": true, ".import": true, ".read": true,
+var sqlPipeCommands = []string{
+	`\o`, `\out`, `\g`, `\gx`, `\w`, `\write`,
+	".once", ".output", ".import", ".read",
 }
 
 // sqlProgramCommands are the client commands that run a program
 // whatever their arguments: an editor, a pager, a spreadsheet
 // application, an environment variable a pager or editor is read from.
-var sqlProgramCommands = map[string]bool{
-	`\e`: true, `\edit`: true, `\ef`: true, `\ev`: true, `\setenv`: true, `\P`: true, ".excel": true,
+var sqlProgramCommands = []string{
+	`\e`, `\edit`, `\ef`, `\ev`, `\setenv`, `\P`, ".excel",
 }
 
 // sqlRunsShell reports whether SQL text, under any dialect's reading
@@ -873,7 +874,7 @@ func sqlRunsShell(q string) bool {
 					_, arg, _ = strings.Cut(arg, ")") // \g (format=csv) FILE
 				}
 				arg = strings.TrimLeft(arg, sqlSpace+`'"`)
-				if sqlProgramCommands[cmd] || sqlPipeCommands[cmd] && strings.HasPrefix(arg, "|") ||
+				if slices.Contains(sqlProgramCommands, cmd) || slices.Contains(sqlPipeCommands, cmd) && strings.HasPrefix(arg, "|") ||
 					cmd == ".once" && (strings.HasPrefix(arg, "-x") || strings.HasPrefix(arg, "-e")) ||
 					cmd == `\copy` && sqlHasWord(sqlScan(args, d), "program") {
 					return true

@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // uploadsInput reports whether a network client sends what comes on its
 // standard input: curl's -d @-, --data-binary @-, -T -, -F f=@-; wget's
@@ -96,7 +99,7 @@ func stdinPath(p string) bool {
 // --connect-to, --resolve, a config file). An operand it cannot read as
 // an address, or none at all, is not local.
 func uploadsLocally(name string, args []string) bool {
-	var skip map[string]bool
+	var skip []string
 	switch name {
 	case "curl":
 		skip = curlValueOpts
@@ -112,7 +115,7 @@ func uploadsLocally(name string, args []string) bool {
 			return false
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			if skip[a] || curlDataOpt(a) && name == "curl" || (a == "-T" || a == "--upload-file") && name == "curl" {
+			if slices.Contains(skip, a) || curlDataOpt(a) && name == "curl" || (a == "-T" || a == "--upload-file") && name == "curl" {
 				i++
 			}
 			continue
@@ -143,9 +146,9 @@ func routesElsewhere(a string) bool {
 // curlValueOpts and ncValueOpts are the options whose value is the next
 // word (not an address) that uploadsLocally steps over.
 var (
-	curlValueOpts = map[string]bool{"-H": true, "--header": true, "-A": true, "--user-agent": true, "-e": true, "--referer": true,
-		"-X": true, "--request": true, "-u": true, "--user": true, "-m": true, "--max-time": true, "--connect-timeout": true, "-o": true, "--output": true, "-w": true, "--write-out": true}
-	ncValueOpts = map[string]bool{"-p": true, "-s": true, "-w": true, "-q": true, "-i": true, "-W": true, "-T": true, "-O": true, "-I": true}
+	curlValueOpts = []string{"-H", "--header", "-A", "--user-agent", "-e", "--referer",
+		"-X", "--request", "-u", "--user", "-m", "--max-time", "--connect-timeout", "-o", "--output", "-w", "--write-out"}
+	ncValueOpts = []string{"-p", "-s", "-w", "-q", "-i", "-W", "-T", "-O", "-I"}
 )
 
 // readsFiles reports whether the tables say which files a command reads

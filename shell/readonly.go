@@ -79,12 +79,12 @@ func readOnlyCommand(name string, args []string) bool {
 // of the files their operands name (sizes, modes, times), never what the
 // files hold, and whose options name no file they read (tree's --fromfile
 // prints one): ListsNames.
-var listers = map[string]bool{"ls": true, "dir": true, "vdir": true, "stat": true}
+var listers = []string{"ls", "dir", "vdir", "stat"}
 
 // ListsNames reports whether the command name only lists the files its
 // operands name: a listing of a directory secrets are under is no read
 // of them.
-func ListsNames(name string) bool { return listers[name] }
+func ListsNames(name string) bool { return slices.Contains(listers, name) }
 
 // sqlGiven reports whether a command is given SQL to run by the options
 // readSQL names (readSpec.readSQL), and whether every statement of it

@@ -358,8 +358,8 @@ func findRisk(table []pathRisk, p string) (string, bool) {
 
 // homeFiles are files under a home directory whose modification grants
 // persistent access or code execution (sensitive.HomeFiles, sorted by
-// path), with their risks.
-var homeFiles = func() []pathRisk {
+// path), with their risks, built on first use.
+var homeFiles = lazy[[]pathRisk]{build: func() []pathRisk {
 	codes := [...]string{
 		sensitive.StartupFile:    RiskStartupFile,
 		sensitive.GitConfig:      RiskGitConfig,
@@ -373,7 +373,7 @@ var homeFiles = func() []pathRisk {
 		out[i] = pathRisk{f.Path, codes[f.Kind]}
 	}
 	return out
-}()
+}}
 
 // systemFiles are absolute paths whose modification compromises the system.
 var systemFiles = [...]pathRisk{
@@ -488,7 +488,7 @@ func IsCriticalWritePath(p, home string) (code, reason string, ok bool) {
 	}
 	if inHome {
 		rel = path.Clean(rel)
-		code, ok := findRisk(homeFiles[:], rel)
+		code, ok := findRisk(homeFiles.get(), rel)
 		if !ok && strings.HasPrefix(rel, ".config/fish/conf.d/") {
 			code, ok = RiskStartupFile, true
 		}

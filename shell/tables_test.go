@@ -9,7 +9,7 @@ import (
 // TestRiskTablesSorted: findRisk's binary search needs each table in
 // byte order, each path once, every code with a reason.
 func TestRiskTablesSorted(t *testing.T) {
-	for name, table := range map[string][]pathRisk{"homeFiles": homeFiles[:], "systemFiles": systemFiles[:], "systemDirFiles": systemDirFiles[:]} {
+	for name, table := range map[string][]pathRisk{"homeFiles": homeFiles.get(), "systemFiles": systemFiles[:], "systemDirFiles": systemDirFiles[:]} {
 		if !slices.IsSortedFunc(table, func(a, b pathRisk) int { return strings.Compare(a.path, b.path) }) {
 			t.Errorf("%s is not sorted by path", name)
 		}

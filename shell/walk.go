@@ -181,7 +181,7 @@ func (w *walker) forget(x *syntax.CallExpr, src string) {
 				w.lose(t.text[2:])
 			}
 		}
-	case assignsVars[name]:
+	case slices.Contains(assignsVars, name):
 		for _, a := range x.Args[1:] {
 			t := render(src, a)
 			if !t.static {

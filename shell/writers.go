@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -798,7 +799,7 @@ func (w *walker) makeDirs(_ *cmdSpec, _ string, args []word, _ scope, owner stri
 			}
 		case !strings.HasPrefix(a.text, "-"):
 			name, v, ok := strings.Cut(a.text, "=")
-			if ok && installDirVars[strings.TrimRight(name, ":+?")] && v != "" {
+			if ok && slices.Contains(installDirVars, strings.TrimRight(name, ":+?")) && v != "" {
 				a.text, a.tilde = v, a.tilde || strings.HasPrefix(v, "~")
 				w.file(a, true, owner, d)
 			}
@@ -912,9 +913,9 @@ func assignedValue(assigns []string, v string) ([]string, bool) {
 
 // installDirVars are the make variables that say where an install writes,
 // as GNU's conventions and common makefiles name them.
-var installDirVars = map[string]bool{
-	"DESTDIR": true, "PREFIX": true, "prefix": true, "exec_prefix": true, "BINDIR": true, "bindir": true,
-	"SBINDIR": true, "sbindir": true, "LIBDIR": true, "libdir": true, "LIBEXECDIR": true, "libexecdir": true,
-	"SYSCONFDIR": true, "sysconfdir": true, "DATADIR": true, "datadir": true, "INSTALL_ROOT": true,
-	"INSTALL_PREFIX": true, "INSTALL_DIR": true, "MANDIR": true, "mandir": true,
+var installDirVars = []string{
+	"DESTDIR", "PREFIX", "prefix", "exec_prefix", "BINDIR", "bindir",
+	"SBINDIR", "sbindir", "LIBDIR", "libdir", "LIBEXECDIR", "libexecdir",
+	"SYSCONFDIR", "sysconfdir", "DATADIR", "datadir", "INSTALL_ROOT",
+	"INSTALL_PREFIX", "INSTALL_DIR", "MANDIR", "mandir",
 }
