@@ -27,8 +27,10 @@ type arithTaint struct {
 	// runtime holds those given a value known only when the command runs
 	// (read x, x=$(cat f), for x in $(ls)), or a copy of one.
 	runtime map[string]bool
-	// copies maps a variable to those whose value it is given (y=$x).
-	copies map[string][]string
+	// sources maps a variable to those whose value it is given (y=$x).
+	sources map[string][]string
+	// tainted is runtime closed over copies, made on first use.
+	tainted map[string]bool
 	// assoc holds associative arrays, whose subscripts are strings.
 	assoc map[string]bool
 	// ints holds integer variables (declare -i), whose assigned values
@@ -153,10 +155,10 @@ func (t *arithTaint) value(name string, v *syntax.Word) {
 	case len(v.Parts) == 1:
 		if p, ok := v.Parts[0].(*syntax.ParamExp); ok && plainParam(p) && isVarName(p.Param.Value) {
 			// y=$x: y is what x is.
-			if t.copies == nil {
-				t.copies = map[string][]string{}
+			if t.sources == nil {
+				t.sources = map[string][]string{}
 			}
-			t.copies[p.Param.Value] = append(t.copies[p.Param.Value], name)
+			t.sources[name] = append(t.sources[name], p.Param.Value)
 			t.assign(name, false)
 			return
 		}
@@ -232,29 +234,47 @@ func (t *arithTaint) isRuntime(name string, env Vars) bool {
 	case t.any:
 		return true
 	}
-	seen := map[string]bool{}
-	var runtime func(string) bool
-	runtime = func(n string) bool {
-		if seen[n] {
-			return false
-		}
-		seen[n] = true
-		if t.runtime[n] {
-			return true
-		}
-		for from, tos := range t.copies {
-			for _, to := range tos {
-				if to == n && (runtime(from) || !t.set[from] && envRuntime(from, env)) {
-					return true
-				}
+	if !t.set[name] {
+		return envRuntime(name, env)
+	}
+	if t.tainted == nil {
+		t.taint(env)
+	}
+	return t.tainted[name]
+}
+
+// taint closes runtime over copies: a variable given the value of one
+// that holds a run-time value (or comes from an unknown environment)
+// holds one too. One pass over the copies, whatever their cycles.
+func (t *arithTaint) taint(env Vars) {
+	t.tainted = make(map[string]bool, len(t.runtime))
+	targets := map[string][]string{}
+	var queue []string
+	for to, froms := range t.sources {
+		for _, from := range froms {
+			targets[from] = append(targets[from], to)
+			if !t.set[from] && envRuntime(from, env) && !t.tainted[from] {
+				t.tainted[from] = true
+				queue = append(queue, from)
 			}
 		}
-		return false
 	}
-	if t.set[name] {
-		return runtime(name)
+	for n := range t.runtime {
+		if !t.tainted[n] {
+			t.tainted[n] = true
+			queue = append(queue, n)
+		}
 	}
-	return envRuntime(name, env)
+	for len(queue) > 0 {
+		n := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, to := range targets[n] {
+			if !t.tainted[to] {
+				t.tainted[to] = true
+				queue = append(queue, to)
+			}
+		}
+	}
 }
 
 // envRuntime reports whether a variable the scripts never assign comes
@@ -524,7 +544,7 @@ func (t *arithTaint) reads(x syntax.ArithmExpr, env Vars) string {
 			}
 			return false // its commands are walked as commands
 		case *syntax.ArithmExp:
-			return true
+			return false // a nested $(( )) is checked where the walk finds it
 		case *syntax.Lit:
 			if name := leadingName(n.Value); name != "" && t.isRuntime(name, env) {
 				found = name
