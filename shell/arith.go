@@ -181,7 +181,15 @@ func (t *arithTaint) call(x *syntax.CallExpr) {
 		return
 	}
 	switch name {
-	case "eval", "source", ".", "builtin", "command", "enable":
+	case "builtin", "command":
+		// "command -v go" runs nothing; "command read x" is read.
+		for k, a := range x.Args[1:] {
+			if lit, ok := litOf(a); !ok || !strings.HasPrefix(lit, "-") {
+				t.call(&syntax.CallExpr{Args: x.Args[k+1:]})
+				return
+			}
+		}
+	case "eval", "source", ".", "enable":
 		t.any = true
 	case "read", "mapfile", "readarray", "getopts":
 		named := false
