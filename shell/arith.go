@@ -401,6 +401,12 @@ func numericOutput(stmts []*syntax.Stmt) bool {
 			}
 		}
 		return true
+	case "grep", "egrep", "fgrep":
+		return grepCount(rest)
+	case "stat":
+		// stat -c %s FILE: a size, a time, an inode of one file.
+		return len(rest) == 3 && (rest[0] == "-c" || rest[0] == "-f" || rest[0] == "--format" || rest[0] == "--printf") &&
+			len(rest[1]) == 2 && rest[1][0] == '%' && strings.IndexByte("sbBYXZWzmi", rest[1][1]) >= 0
 	case "nproc":
 		return len(rest) == 0
 	case "id":
@@ -411,6 +417,29 @@ func numericOutput(stmts []*syntax.Stmt) bool {
 		return len(rest) >= 2 && rest[0] == "rev-list" && contains(rest, "--count")
 	}
 	return false
+}
+
+// grepCount reports whether grep's arguments count matches (-c) in at
+// most one file: it prints a number. With more files it prints each
+// file's name beside its count.
+func grepCount(args []string) bool {
+	count, operands := false, 0
+	for _, a := range args {
+		switch {
+		case a == "--count":
+			count = true
+		case a == "-e" || a == "-f" || strings.HasPrefix(a, "--") && a != "--count" && !strings.HasPrefix(a, "--ignore-case") && a != "--fixed-strings" && a != "--extended-regexp":
+			return false // a pattern or file option, or one not read here
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if strings.Trim(a[1:], "civwxFEPs") != "" {
+				return false
+			}
+			count = count || strings.Contains(a, "c")
+		default:
+			operands++
+		}
+	}
+	return count && operands >= 1 && operands <= 2
 }
 
 // numericDate reports whether a date format prints only numbers: "+"

@@ -974,7 +974,8 @@ func checkoutPaths(args []string) bool {
 // a leading or trailing "/", a component starting with ".", "..", a
 // blank, a glob character, a backslash; "." and "~" expand to
 // directories), or a last component with a file name's extension
-// ("main.go", "src/app.ts"; "v1.2.0" ends in a digit). A bare name
+// ("main.go", "src/app.ts"; "v1.2.0" ends in a digit, "2.x" is a
+// version's branch). A bare name
 // without one ("Makefile", "src") may be a branch, and stays a switch.
 func pathOperand(a string) bool {
 	if a == "" || a[0] == '/' || a[0] == '.' || a[0] == '~' || strings.HasSuffix(a, "/") ||
@@ -989,6 +990,9 @@ func pathOperand(a string) bool {
 	ext := base[dot+1:]
 	if !(ext[0] >= 'a' && ext[0] <= 'z' || ext[0] >= 'A' && ext[0] <= 'Z') {
 		return false
+	}
+	if stem := strings.TrimLeft(base[:dot], "vV"); stem != "" && strings.Trim(stem, "0123456789.") == "" {
+		return false // a version branch: 2.x, v1.4.x
 	}
 	for i := 0; i < len(ext); i++ {
 		c := ext[i]
