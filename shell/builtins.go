@@ -3,6 +3,7 @@ package shell
 import (
 	"cmp"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -253,6 +254,16 @@ func programVar(cmd *Command) {
 		// link (a quoted value spans fields; CARGO_ENCODED_RUSTFLAGS too).
 		cmd.ExecFlags = append(cmd.ExecFlags, assigns[i:])
 	}
+	if v, ok := envValue(assigns, "LESS"); ok && lessRuns(strings.Fields(v)) {
+		// "LESS='+!sh' less f": less reads its options and start-up
+		// commands from LESS as from its arguments.
+		cmd.ExecFlags = append(cmd.ExecFlags, "LESS="+v)
+	}
+	if v, ok := envValue(assigns, "MAKEFLAGS"); ok && makeFlagsRun(strings.Fields(v)) {
+		// "MAKEFLAGS='SHELL=/tmp/x' make": make reads MAKEFLAGS as its
+		// own options and variable definitions, in every sub-make too.
+		cmd.ExecFlags = append(cmd.ExecFlags, "MAKEFLAGS="+v)
+	}
 	for _, f := range strings.Fields(assigns) {
 		if v, ok := strings.CutPrefix(f, "PATH="); ok && tempOnPath(v) {
 			cmd.ExecFlags = append(cmd.ExecFlags, f)
@@ -274,6 +285,71 @@ func programVar(cmd *Command) {
 			cmd.ExecFlags = append(cmd.ExecFlags, f)
 		}
 	}
+}
+
+// envValue returns the value an assignment text gives name, up to the
+// end of the text: the text is quote-removed ("LESS=-R +F A=1"), so
+// where a value with blanks ends is not known, and the words after it
+// count as part of it.
+func envValue(assigns, name string) (string, bool) {
+	for i := 0; ; {
+		j := strings.Index(assigns[i:], name+"=")
+		if j < 0 {
+			return "", false
+		}
+		j += i
+		i = j + len(name) + 1
+		if j == 0 || assigns[j-1] == ' ' {
+			return assigns[i:], true
+		}
+	}
+}
+
+// lessRuns reports LESS options that run or write: a start-up command
+// other than a search or a move ("+!cmd", "+|cmd", pagerCommands), a log
+// file (-o, -O, --log-file) or a lesskey file, whose #env section sets
+// LESSOPEN.
+func lessRuns(opts []string) bool {
+	if len(pagerCommands(opts)) > 0 {
+		return true
+	}
+	for _, o := range opts {
+		switch {
+		case strings.HasPrefix(o, "--"):
+			n := strings.ToLower(strings.TrimPrefix(o, "--"))
+			if strings.HasPrefix(n, "log-file") || strings.HasPrefix(n, "lesskey") {
+				return true
+			}
+		case strings.HasPrefix(o, "-"):
+			if strings.ContainsAny(o[1:], "oOk") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// makeFlagsRun reports MAKEFLAGS words that run a program: a variable
+// definition makeCommands flags (SHELL, .SHELLFLAGS, "!="), makefile text
+// to evaluate (--eval, -E) or another makefile (-f, --file, --makefile).
+func makeFlagsRun(words []string) bool {
+	// make writes its variable definitions after a "--" in MAKEFLAGS;
+	// makeCommands stops at one.
+	defs := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return w == "--" })
+	if len(makeCommands(defs)) > 0 {
+		return true
+	}
+	for _, w := range words {
+		n, _, _ := strings.Cut(w, "=")
+		switch n {
+		case "--eval", "-E", "--file", "--makefile", "-f":
+			return true
+		}
+		if strings.HasPrefix(w, "-E") || strings.HasPrefix(w, "-f") && !strings.Contains(w, "=") {
+			return true
+		}
+	}
+	return false
 }
 
 // goFlagsExec reports whether a GOFLAGS assignment ("GOFLAGS=-toolexec=/tmp/x",

@@ -279,7 +279,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		}
 	}
 	serviceDeletes(&cmd, name, roles, known, norm)
-	appInline(&cmd, name, roles, known, norm)
+	appInline(&cmd, name, roles, known, norm, c.stdin)
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
 	if spec != nil {
@@ -354,6 +354,22 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 		// rule on a file can vouch for.
 		addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends the output of the command piped into it, unseen here, to the network", Token: name})
 	}
+	if escapesToShell(name) && name != "lftp" {
+		// "ftp host <<< '!sh'": a transfer client's "!cmd" runs a shell
+		// command, and its "|cmd" file names pipe through one; commands
+		// from a file or pipe are unseen and may hold either.
+		switch {
+		case in.kind == stdinText && transferShell(in.script):
+			cmd.Effects |= EffectRuns
+			addClass(cmd, ClassRisk{Class: ClassInlineCode, Reason: name + " runs a shell command given on its input: " + clip(in.script, 60), Token: name})
+		case batchFile(cmd.Args):
+			cmd.Effects |= EffectRuns
+			addClass(cmd, ClassRisk{Class: ClassInlineCode, Reason: name + " is given commands (a batch file, or -c) that may run shell commands (!cmd)", Token: name})
+		case in.kind == stdinFile || in.kind == stdinPipe:
+			cmd.Effects |= EffectRuns
+			addClass(cmd, ClassRisk{Class: ClassInlineCode, Reason: name + " reads its commands from a file or pipe nobody reviewed here, and they may run shell commands (!cmd)", Token: name})
+		}
+	}
 	if (in.kind == stdinFile || in.kind == stdinPipe) && roles&roleSQLShell != 0 && !sqlInline(cmd.Args) {
 		// "psql prod < drop.sql", "cat x.sql | mysql": the statements are
 		// not in the call, so nobody approving it sees what they do.
@@ -385,7 +401,7 @@ func (w *walker) inlineProgram(cmd *Command, name string, roles role, args []wor
 // whether the tables know the command (walker.known).
 func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []string) {
 	if !known {
-		if v, ok := verbDestroys(norm); ok {
+		if v, ok := verbDestroys(norm); ok && !(localTools(name) && retireVerb(strings.ToLower(v))) {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
 		}
 	} else if script, rest, ok := runsAppScript(name, roles, norm); ok {
@@ -1105,6 +1121,47 @@ func sqlInline(args []string) bool {
 	for _, a := range args {
 		for _, p := range [...]string{"-c", "-e", "-l", "--command", "--execute", "--list", "--eval"} {
 			if strings.HasPrefix(a, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escapesToShell names the interactive file-transfer clients whose
+// command language runs shell commands ("!cmd"), so what they read on
+// their input is a script.
+func escapesToShell(name string) bool {
+	switch name {
+	case "ftp", "pftp", "netkit-ftp", "tnftp", "sftp", "lftp", "ncftp", "smbclient", "yafc":
+		return true
+	}
+	return false
+}
+
+// batchFile reports sftp -b FILE and smbclient -c CMDS with a shell
+// escape (lftp's -c and -f are in the command table).
+func batchFile(args []string) bool {
+	for i, a := range args {
+		if i+1 < len(args) && (a == "-b" && args[i+1] != "-" || a == "-c" && transferShell(args[i+1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// transferShell reports a transfer client's script that runs a shell
+// command: a line (or, for smbclient, a command after ";") starting
+// with "!", or a local file name starting with
+// "|", which BSD ftp opens as a pipe through the shell.
+func transferShell(script string) bool {
+	for line := range strings.FieldsFuncSeq(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "!") {
+			return true
+		}
+		for _, f := range strings.Fields(line) {
+			if strings.HasPrefix(strings.TrimLeft(f, "'\""), "|") {
 				return true
 			}
 		}

@@ -183,8 +183,8 @@ func setOption(f string) bool {
 	return false
 }
 
-// cmakeCommands finds cmake's command mode running a program: "cmake -E
-// env|chdir|time CMD".
+// cmakeCommands finds cmake's command mode running a program in another
+// directory: "cmake -E chdir DIR CMD" (env and time are launchers).
 func cmakeCommands(args []string) []string {
 	for i, a := range args {
 		if a == "--" {
@@ -192,7 +192,7 @@ func cmakeCommands(args []string) []string {
 		}
 		if a == "-E" && i+1 < len(args) {
 			switch args[i+1] {
-			case "env", "chdir", "time":
+			case "chdir":
 				return []string{"-E " + args[i+1]}
 			}
 			return nil
@@ -302,16 +302,25 @@ func execCommands() map[string]*cmdSpec {
 		// The shell's own: the directory cd enters, the script source reads.
 		"cd": {runs: runsChdir}, "pushd": {runs: runsChdir}, "popd": {runs: runsChdir},
 		"source": {runs: runsSource}, ".": {runs: runsSource},
-		"less": {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}, rare: &rareSpec{analyse: pagerCommands}},
-		"man":  {opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}}},
-		"jq":   {opts: []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}}},
-		"more": pagerExec,
-		"make": {rare: &rareSpec{analyse: makeCommands}}, "gmake": {rare: &rareSpec{analyse: makeCommands}},
+		// run-parts runs every program in its directory, as running a
+		// script there: the files this command line wrote there are
+		// walked as scripts. --test and --list only print the names.
+		"run-parts": {long: []string{"test", "list", "report", "reverse", "verbose", "lsbsysinit", "new-session", "exit-on-error", "regex=", "umask=", "arg=", "ignore-suffixes="}, shortVal: "au", runs: runsParts},
+		"less":      {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}, rare: &rareSpec{analyse: pagerCommands}},
+		"man":       {opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}}},
+		"jq":        {opts: []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}}},
+		"more":      pagerExec,
+		"make":      {rare: &rareSpec{analyse: makeCommands}}, "gmake": {rare: &rareSpec{analyse: makeCommands}},
 		// Builds that run a program they are given in the compiler's or
 		// the test binary's place.
 		"go": {rare: &rareSpec{analyse: goExecFlags}}, "cargo": {rare: &rareSpec{analyse: cargoExecFlags}},
 		"cmake": {rare: &rareSpec{analyse: cmakeCommands}},
-		"vim":   vimExec, "nvim": vimExec, "vi": vimExec, "ex": vimExec, "view": vimExec, "rvim": vimExec, "vimdiff": vimExec, "gvim": vimExec,
+		// procmail -m RCFILE filters with the recipes of RCFILE, whose
+		// actions pipe mail into programs ("| cmd") and run backquoted
+		// commands: a script in procmail's language, which nothing here
+		// reads.
+		"procmail": {shortVal: "afd", opts: []optEffect{{names: []string{"-m"}, exec: true}}},
+		"vim":      vimExec, "nvim": vimExec, "vi": vimExec, "ex": vimExec, "view": vimExec, "rvim": vimExec, "vimdiff": vimExec, "gvim": vimExec,
 		// emacs evaluates Lisp given on the command line (shell-command,
 		// delete-file, write-region).
 		"emacs": {long: []string{"eval=", "execute="}, opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}}},

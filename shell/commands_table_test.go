@@ -439,7 +439,7 @@ var constNames = map[reflect.Type][]string{
 	reflect.TypeFor[valueForm](): {"formPath", "formAt", "formAnyAt", "formField", "formNoAssign", "formWriteOut", "formItem", "formRevPath"},
 	reflect.TypeFor[riskCheck](): {"noRiskCheck", "checkTreeDelete", "checkTreeMode", "checkTreeOwner", "checkFormat", "checkDeviceWrite",
 		"checkShutdown", "checkRunlevel", "checkSystemctlPower", "checkFindDelete"},
-	reflect.TypeFor[runner](): {"runsNothing", "runsFindExec", "runsFdExec", "runsGitExec", "runsChdir", "runsSource"},
+	reflect.TypeFor[runner](): {"runsNothing", "runsFindExec", "runsFdExec", "runsGitExec", "runsChdir", "runsSource", "runsParts"},
 	reflect.TypeFor[role](): {"roleShell", "roleFetcher", "roleSQLShell", "roleScriptReader", "roleListReader", "rolePlainCommand",
 		"roleOpener", "rolePlainProgram", "roleServiceClient", "roleInterpreter", "roleGitPrinter", "roleSource", "rolePackageRunner", "roleWordOptions", "rolePassesArgs",
 		"roleOutputOptions"},

@@ -35,7 +35,45 @@ type launcher struct {
 	// keys: the words are keystrokes typed into a terminal (tmux
 	// send-keys): joined and parsed, with a trailing Enter dropped.
 	keys bool
+	// asRoot names the options whose value is the user the command runs
+	// as: root there is a privilege the container's own user usually
+	// lacks (docker exec -u 0), reaching what the container mounts.
+	asRoot []string
+	// tools respells a launcher's built-in tools as the commands they
+	// act as ("remove_directory rm -r": cmake -E remove_directory DIR is
+	// rm -r DIR); a tool it does not list runs nothing seen here.
+	tools []string
 }
+
+// cmakeTools are cmake -E's tools that act as a command: deletes,
+// copies, moves and the commands env and time run. chdir, which runs
+// its command elsewhere, is an exec form (cmakeCommands).
+var cmakeTools = []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time",
+	"copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p",
+	"touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}
+
+// respell returns the command a tool of l stands for, followed by its
+// operands, or nil when l does not list it.
+func (l *launcher) respell(inner []word) []word {
+	if len(inner) == 0 || !inner[0].static {
+		return nil
+	}
+	for _, t := range l.tools {
+		name, cmd, _ := strings.Cut(t, " ")
+		if name != inner[0].text {
+			continue
+		}
+		out := make([]word, 0, len(inner)+2)
+		for _, f := range strings.Fields(cmd) {
+			out = append(out, word{text: f, static: true})
+		}
+		return append(out, inner[1:]...)
+	}
+	return nil
+}
+
+// userOpts are docker exec's options naming the user.
+var userOpts = []string{"-u", "--user"}
 
 var (
 	sshOpts     = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "46AaCfGgKkMNnqsTtVvXxYy"}, shortVal: "BbcDEeFIiJLlmOoPpQRSWw"}
@@ -59,9 +97,10 @@ var dockerRunOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dit"}, shortVa
 // forms' arguments are still probed).
 func launchCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
+		"cmake":   {wrap: &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &cmdSpec{wraps: true}, tools: cmakeTools}}}},
 		"ssh":     {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}}},
-		"docker":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true}}}},
-		"podman":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}}}},
+		"docker":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}}}},
+		"podman":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}}}},
 		"kubectl": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}}},
 		"oc":      {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}}},
 		"lxc":     {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}}},
@@ -177,9 +216,18 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 			}
 		}
 	}
+	if len(l.tools) > 0 {
+		inner = l.respell(inner)
+	}
 	via := name
 	if len(l.sub) > 0 {
 		via += " " + strings.Join(l.sub, " ")
+	}
+	for _, v := range vals {
+		if contains(l.asRoot, v.name) && rootUser(v.val) {
+			w.res.Commands[idx].Effects |= EffectPrivilege
+			addClass(&w.res.Commands[idx], ClassRisk{Class: ClassPrivilege, Reason: via + " " + v.name + " " + v.val + " runs the command as root in the container", Token: v.val})
+		}
 	}
 	ic, ok := w.nest(scope{src: c.src, via: via, depth: c.depth, nest: c.nest})
 	if !ok {

@@ -1005,6 +1005,42 @@ func pathOperand(a string) bool {
 
 // serviceStops reports whether service's arguments stop the service
 // (stop, or a state that leaves it off).
+// otherUnit is a unit (or SysV service) that is not the remote-access
+// service, a security control or the gate, which have their own reasons;
+// systemctl's and service's verbs are not units.
+func otherUnit(u string) bool {
+	switch u {
+	case "stop", "force-stop", "disable", "mask", "kill", "--now":
+		return false
+	}
+	return !accessUnit(u) && !securityUnit(u) && !namesGate(u)
+}
+
+// rootUser is a user option's value naming root, by name or id, with
+// or without a group ("0", "root", "0:0").
+func rootUser(v string) bool {
+	u, _, _ := strings.Cut(v, ":")
+	return u == "0" || u == "root"
+}
+
+// nginxStops is nginx -s's signal that stops the server.
+func nginxStops(v string) bool { return v == "stop" || v == "quit" }
+
+// systemStops reports a systemctl call that stops, disables, masks or
+// kills system units: --user names the user's own.
+func systemStops(args []string) bool {
+	stops := false
+	for _, a := range args {
+		switch a {
+		case "--user":
+			return false
+		case "stop", "disable", "mask", "kill":
+			stops = true
+		}
+	}
+	return stops
+}
+
 func serviceStops(args []string) bool {
 	for _, a := range args {
 		switch a {

@@ -31,6 +31,34 @@ func isDestroyVerb(name string) bool {
 	return false
 }
 
+// retireVerb: what a service retires or takes away, spelled its own way:
+// archived feature flags and repositories, killed flags (Split), cleaned
+// indexes (splunk clean eventdata), uninstalled plugins and cluster
+// components (velero uninstall), untagged images; the whole word only
+// ("borg create repo::archive" names an archive). On a tool that manages
+// this machine's own toolchains and caches (localTools) they are
+// everyday work.
+func retireVerb(name string) bool {
+	switch name {
+	case "archive", "kill", "clean", "uninstall", "untag":
+		return true
+	}
+	return false
+}
+
+// localTools manage this machine's toolchains, caches and sessions, which
+// a reinstall or a rebuild brings back: "flutter clean", "nvm uninstall
+// 18", "pm2 kill". Their retire verbs are not a service's deletes.
+func localTools(name string) bool {
+	switch name {
+	case "flutter", "dart", "conda", "mamba", "micromamba", "rustup", "nvm", "fnm", "volta", "pyenv", "rbenv",
+		"nodenv", "goenv", "jenv", "sdk", "asdf", "mise", "rtx", "bazel", "bazelisk", "screen", "pm2", "ccache",
+		"sccache", "port", "pipx", "gem", "cabal", "stack", "opam", "vagrant", "minikube", "kind", "colima", "lima":
+		return true
+	}
+	return false
+}
+
 // destroyPrefixes are verbs with an object ("delete-job", "delete_user",
 // "repo-delete" is a suffix).
 var destroyPrefixes = [...]string{"delete-", "delete_", "destroy-", "purge-", "drop-", "terminate-",
@@ -71,7 +99,7 @@ func verbDestroys(args []string) (string, bool) {
 			return "", false
 		}
 		v := strings.ToLower(a[strings.LastIndexByte(a, ':')+1:])
-		if isDestroyVerb(v) {
+		if isDestroyVerb(v) || retireVerb(strings.ToLower(a)) {
 			return a, true
 		}
 		if value {

@@ -1,6 +1,9 @@
 package shell
 
 import (
+	"maps"
+	"path"
+	"slices"
 	"strings"
 )
 
@@ -380,4 +383,40 @@ func substPositional(s string, argv []word) string {
 		i += l - 1
 	}
 	return b.String()
+}
+
+// runParts walks, as scripts, the files the command line wrote to the
+// directory run-parts runs (runsParts); a file written with a text it
+// cannot know makes the command opaque, as running it would.
+func (w *walker) runParts(idx int, args []word, c scope, d *dirState) {
+	var dir word
+	for i := 0; i < len(args); i++ {
+		a := args[i].text
+		switch {
+		case a == "--test" || a == "--list" || a == "-V" || a == "--version" || a == "-h" || a == "--help":
+			return
+		case a == "-a" || a == "-u" || a == "--arg" || a == "--regex" || a == "--umask" || a == "--ignore-suffixes":
+			i++
+		case strings.HasPrefix(a, "-") && a != "--":
+		case a != "--":
+			dir = args[i]
+		}
+	}
+	if dir.text == "" || w.written == nil {
+		return
+	}
+	if !dir.static {
+		w.res.Commands[idx].Opaque = true
+		return
+	}
+	clean := path.Clean(dir.text)
+	for _, f := range slices.Sorted(maps.Keys(w.written)) {
+		if path.Dir(f) != clean {
+			continue
+		}
+		text := w.written[f]
+		if text == unknownWritten || !w.script(text, true, c, d, "run-parts", true) {
+			w.res.Commands[idx].Opaque = true
+		}
+	}
 }

@@ -215,6 +215,7 @@ const (
 	runsGitExec
 	runsChdir
 	runsSource
+	runsParts
 )
 
 // walk runs the code r names. A switch, not a table of functions: the
@@ -235,6 +236,8 @@ func (r runner) walk(w *walker, idx int, name string, args []word, owner string,
 		w.chdir(d, name, args, true)
 	case runsSource:
 		w.sources(idx, name, args, c, d)
+	case runsParts:
+		w.runParts(idx, args, c, d)
 	}
 }
 
@@ -545,6 +548,9 @@ var gitSpec = &cmdSpec{
 			opts: []optEffect{{names: []string{"-D"}, class: ClassDestructive, why: "deletes a branch even if it is not merged"},
 				{names: []string{"-f", "--force"}, class: ClassDestructive, why: "force-deletes or overwrites a branch"},
 				{names: []string{"-M", "-C"}, class: ClassDestructive, why: "overwrites an existing branch"}}}},
+		// A tag names a release; unlike a branch's commits, a deleted
+		// tag is in no reflog.
+		{"tag", &cmdSpec{long: []string{"delete"}, opts: []optEffect{{names: []string{"-d", "--delete"}, class: ClassDestructive, why: "deletes a tag, which no reflog keeps"}}}},
 		{"stash", &cmdSpec{opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: ClassDestructive, why: "throws away stashed changes for good"}}}},
 		{"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
 			"detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore",
@@ -751,7 +757,8 @@ func riskCommands() map[string]*cmdSpec {
 		"update-rc.d": {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot"},
 		"chkconfig":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", rare: &rareSpec{unless: []string{"--list"}}},
 		"rc-update":   {effect: EffectPersistence, class: ClassPersistence, why: "installs a service that starts at boot", rare: &rareSpec{unless: []string{"show"}}},
-		"systemctl":   {subs: subcommands{{"stop", systemctlOff}, {"disable", systemctlOff}, {"kill", systemctlOff}, {"mask", systemctlOff}}, opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"}}},
+		"systemctl": {subs: subcommands{{"stop", systemctlOff}, {"disable", systemctlOff}, {"kill", systemctlOff}, {"mask", systemctlOff}}, opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs or changes a service that starts by itself"},
+			{match: otherUnit, operand: true, when: systemStops, class: ClassDestructive, why: stopsServiceWhy}}},
 		"systemd-run": {effect: EffectPersistence | EffectRuns, opts: []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: ClassPersistence, why: "installs a timer or service that runs later by itself"}},
 			long: []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host="}},
 		"launchctl":   {subs: subcommands{{"unload", gateStop}, {"bootout", gateStop}, {"disable", gateStop}, {"kill", gateStop}, {"stop", gateStop}, {"remove", gateStop}}, opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
@@ -896,6 +903,12 @@ func riskCommands() map[string]*cmdSpec {
 			{names: []string{"1"}, operand: true, class: ClassDestructive, why: "signals init, which stops the machine"}}, rare: &rareSpec{dashOperand: killPID}},
 		"pkill":   pkillSpec,
 		"service": serviceOff,
+		// nginx -s stop|quit: the server stops serving (reload and
+		// reopen keep it up).
+		"nginx": {shortVal: "sgcpe", opts: []optEffect{{names: []string{"-s"}, value: nginxStops, class: ClassDestructive, why: stopsServiceWhy}}},
+		// swapoff moves every swapped page back into memory, or fails
+		// part way with programs killed for want of it.
+		"swapoff": {class: ClassDestructive, why: "turns off swap space, which can leave the machine killing programs for want of memory"},
 		"killall": {long: []string{"exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "signal=", "user=", "verbose", "wait", "older-than=", "younger-than=", "ns="},
 			shortVal: "sunoy",
 			opts: []optEffect{{match: allProcesses, operand: true, class: ClassDestructive, why: "kills every process"}, stopsNamedGate, killsNamedAgents, killsAccess, killsSecurity,
@@ -1724,11 +1737,16 @@ var (
 	killsSecurity = optEffect{match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "kills a security control (firewall, access control or audit)"}
 	// serviceOff is service NAME stop|restart…: SysV's systemctl stop.
 	serviceOff = &cmdSpec{opts: []optEffect{{match: accessUnit, operand: true, when: serviceStops, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"},
-		{match: securityUnit, operand: true, when: serviceStops, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"}}}
+		{match: securityUnit, operand: true, when: serviceStops, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
+		{match: otherUnit, operand: true, when: serviceStops, class: ClassDestructive, why: stopsServiceWhy}}}
 	killsAgents  = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: killsAgentsWhy}
 	systemctlOff = &cmdSpec{opts: []optEffect{stopsNamedGate, {match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
-	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", pattern: true, opts: []optEffect{patternBy("-e", "--regexp"), patternBy("-f", "--file"),
+	// stopsServiceWhy: any system service stopped, disabled or masked is
+	// down for everyone who uses it until someone starts it again (a
+	// user's own units, systemctl --user, are the user's).
+	stopsServiceWhy = "stops a system service, which stays down for everyone who uses it until someone starts it again"
+	homeSearch      = &cmdSpec{shortVal: "efABCmdgtT", pattern: true, opts: []optEffect{patternBy("-e", "--regexp"), patternBy("-f", "--file"),
 		{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"},
 		{match: wholeTree, operand: true, paths: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"},
 		{match: holdsCredentials, operand: true, paths: true, class: ClassCredential, why: "searches a directory that holds credential files"}}}
@@ -1787,9 +1805,11 @@ var sqlOperand = optEffect{match: sqlDestroys, operand: true, class: ClassDestru
 // cloudDelete reports whether a cloud CLI's operation deletes, terminates
 // or empties: a destroy verb as the whole word or as any part of a
 // compound one ("delete", "delete-bucket", "batch-delete-item",
-// "admin-delete-user", "delete-batch", "sns unsubscribe").
+// "admin-delete-user", "delete-batch", "sns unsubscribe", "acr
+// repository untag": the image may then be purged as untagged;
+// untag-resource only drops a label).
 func cloudDelete(a string) bool {
-	return a == "unsubscribe" || destroyPart(a)
+	return a == "unsubscribe" || a == "untag" || destroyPart(a)
 }
 
 // destroyParts are the verbs that destroy wherever they stand in a

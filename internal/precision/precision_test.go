@@ -24,7 +24,7 @@ import (
 // allowed by default.
 const (
 	maxStoppedDefaultsPct    = 41.92
-	maxStoppedPermissivePct  = 3.87
+	maxStoppedPermissivePct  = 3.92
 	minReadAllowedDefaultPct = 91.52
 )
 
