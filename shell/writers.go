@@ -877,6 +877,32 @@ func (w *walker) installEnvDirs(name string, norm, assigns []string, owner strin
 	}
 }
 
+// installDefaults are the places the installEnv variables name when
+// unset, under the home directory: naming one writes where the
+// installer writes anyway (export GOPATH=$HOME/go).
+var installDefaults = [...]struct{ name, dir string }{
+	{"GOPATH", "go"}, {"GOBIN", "go/bin"}, {"CARGO_INSTALL_ROOT", ".cargo"}, {"PYTHONUSERBASE", ".local"},
+	{"PIPX_HOME", ".local/share/pipx"}, {"PIPX_BIN_DIR", ".local/bin"}, {"UV_TOOL_DIR", ".local/share/uv/tools"},
+	{"UV_TOOL_BIN_DIR", ".local/bin"},
+}
+
+// installDefault reports whether p, the value of variable v, is its
+// default place.
+func (w *walker) installDefault(v, p string) bool {
+	if e, ok := expandHome(p, w.a.home); ok {
+		p = e
+	}
+	if w.a.home == "" || !path.IsAbs(p) {
+		return false
+	}
+	for _, d := range installDefaults {
+		if d.name == v && path.Clean(p) == w.a.home+"/"+d.dir {
+			return true
+		}
+	}
+	return false
+}
+
 // envDirs records the directories the variables vars name as written:
 // the values assigns give them, else (unless only) those the script gave
 // them earlier.
@@ -892,7 +918,7 @@ func (w *walker) envDirs(vars, assigns []string, only bool, owner string, d *dir
 		}
 		for _, val := range vals {
 			for _, p := range strings.Split(val, ":") { // GOPATH is a list
-				if p = cwdRelative(p); p != "" {
+				if p = cwdRelative(p); p != "" && !w.installDefault(v, p) {
 					w.file(word{text: p, static: !strings.ContainsAny(p, "$`"), tilde: strings.HasPrefix(p, "~")}, true, owner, d)
 				}
 			}
