@@ -130,6 +130,22 @@ func findNoFollow(args []string) bool {
 	return true
 }
 
+// findOnlyEmpty reports whether a find expression picks only empty files
+// and directories: -empty and'ed with the rest, nothing negated or
+// joined by -o.
+func findOnlyEmpty(args []string) bool {
+	empty := false
+	for _, a := range args {
+		switch a {
+		case "-empty":
+			empty = true
+		case "-o", "-or", ",", "!", "-not":
+			return false
+		}
+	}
+	return empty
+}
+
 // findTests reports whether a find expression holds a test that picks
 // files by name, path, type, time, size, owner or permissions: without
 // one, -delete deletes everything under the starting points.

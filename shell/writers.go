@@ -626,7 +626,7 @@ func (w *walker) findTreeDeletes(args []word, at int, owner string, d *dirState)
 		w.pickedFiles(names, File{Write: true, Delete: true, Picked: true}, owner, d)
 		return
 	}
-	tested := findTests(norm)
+	tested, empty := findTests(norm), findOnlyEmpty(norm)
 	i := 0
 	for i < len(args) && (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P") {
 		i++
@@ -642,7 +642,9 @@ func (w *walker) findTreeDeletes(args []word, at int, owner string, d *dirState)
 			// r, not r's whole tree ("find . -type f -delete"), a part
 			// of what "find r -delete" deletes.
 			f := &w.res.Files[i]
-			f.Delete, f.Recursive, f.Under = true, !tested, tested
+			f.Delete, f.Recursive, f.Under = !empty, !tested, tested
+			// Only empty files and directories ("find . -type d -empty
+			// -delete"): no data goes, the tree is written, not emptied.
 		}
 	}
 }
