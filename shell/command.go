@@ -278,7 +278,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			cmd.Alts = append(cmd.Alts, alt)
 		}
 	}
-	serviceDeletes(&cmd, name, roles, known, norm)
+	serviceDeletes(&cmd, name, roles, known && !otherProgram(name, norm), norm)
 	appInline(&cmd, name, roles, known, norm, c.stdin)
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
@@ -1167,4 +1167,29 @@ func transferShell(script string) bool {
 		}
 	}
 	return false
+}
+
+// otherProgram reports a table command's name used by another program,
+// told apart by its operands: coreutils split takes at most FILE and
+// PREFIX, so "split splits delete my-flag" is Split's service CLI, whose
+// verbs are an unknown command's.
+func otherProgram(name string, args []string) bool {
+	if name != "split" {
+		return false
+	}
+	ops := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			ops += len(args) - i - 1
+			i = len(args)
+		case len(a) == 2 && a[0] == '-' && strings.IndexByte("abClnt", a[1]) >= 0:
+			i++ // the option's value
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			ops++
+		}
+	}
+	return ops > 2
 }

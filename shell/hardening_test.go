@@ -81,7 +81,7 @@ func TestWriterFiles(t *testing.T) {
 		{"ln -s t", []string{"w:t", "w:t"}},
 		// rsync, scp.
 		{"rsync -a src dst", []string{"r:src", "w:dst", "w:dst/src"}},
-		{"rsync -av src/ host:/x", []string{"r:src/"}},
+		{"rsync -av src/ host:/x", []string{"r:src/", "w:/x"}},
 		{"rsync -a --exclude-from ex.txt host:/x dst", []string{"r:ex.txt", "w:dst", "w:dst/x"}},
 		{"rsync -e 'ssh -p 2' host:/x dst", []string{"w:dst", "w:dst/x"}},
 		{"scp host:/etc/x ./x", []string{"w:./x", "w:./x/x"}},

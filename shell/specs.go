@@ -734,12 +734,12 @@ func riskCommands() map[string]*cmdSpec {
 			{"image", dockerPrune}, {"container", dockerPrune}, {"network", dockerPrune}, {"builder", dockerPrune}, {"buildx", dockerPrune},
 			{"compose", composeSpec},
 			{"push", publish},
-			{"stop", gateStop}, {"kill", gateStop}, {"rm", gateStop}, {"pause", gateStop},
+			{"stop", gateStop}, {"kill", gateStop}, {"rm", containerRm}, {"pause", gateStop},
 		}},
 		"docker-compose": composeSpec,
 		"nerdctl":        {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun}}},
 		"ctr":            {effect: EffectRuns, subs: subcommands{{"run", ctrRun}, {"container", &cmdSpec{subs: subcommands{{"create", ctrRun}}}}}},
-		"podman": {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun},
+		"podman": {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun}, {"rm", containerRm},
 			{"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}}},
 			{"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}}},
 			{"image", dockerPrune}, {"container", dockerPrune}}},
@@ -999,7 +999,7 @@ func riskCommands() map[string]*cmdSpec {
 		"code":        {subs: subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes this machine to the internet through a VS Code tunnel", rare: &rareSpec{unless: []string{"status", "user", "--help", "-h"}}}}}},
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"version", "help", "--help", "-h", "config"}}},
 		"cloudflared": {effect: EffectNetwork, subs: subcommands{{"tunnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"list", "info", "--help"}}}}}},
-		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
+		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
 			{names: []string{"move", "moveto"}, operand: true, class: ClassDestructive, why: "moves files away from the source, deleting them there"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
 		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
@@ -1731,6 +1731,11 @@ var (
 	stopsNamedGate   = optEffect{match: namesGate, operand: true, class: ClassTampering, why: stopsGateWhy}
 	killsNamedAgents = optEffect{match: namesAgent, operand: true, class: ClassDestructive, why: killsAgentsWhy}
 	gateStop         = &cmdSpec{opts: []optEffect{stopsNamedGate}}
+	// containerRm is docker rm: -v takes the container's anonymous
+	// volumes, and their data, with it (compose down -v's named ones are
+	// composeSpec's).
+	containerRm = &cmdSpec{long: []string{"force", "volumes", "link", "depend", "all", "ignore", "time="}, shortVal: "t",
+		opts: []optEffect{stopsNamedGate, {names: []string{"-v", "--volumes"}, class: ClassDestructive, why: "deletes the container's anonymous volumes and the data in them"}}}
 	// killsAccess and killsSecurity kill the SSH server or a security
 	// daemon by name (killall sshd, pkill auditd), as systemctl stop does.
 	killsAccess   = optEffect{match: accessUnit, operand: true, class: ClassDestructive, why: "kills the remote-access service, locking its users out of the machine"}
