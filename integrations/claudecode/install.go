@@ -33,6 +33,10 @@ type HookEntry struct {
 	// outlast the hook's own deadline: an agent that kills a hook goes on
 	// without it.
 	Timeout int
+	// OnFailure, if set, is written as the entry's "onFailure": Claude
+	// Code's "block" blocks the call when the hook times out or cannot be
+	// run, where without it Claude Code runs the call.
+	OnFailure string
 }
 
 // Scopes of a settings file (Claude Code's settings hierarchy).
@@ -151,7 +155,7 @@ func MergeSettings(src []byte, e HookEntry) (out []byte, changed bool, err error
 // reports as toolgate's is updated in place. An entry with no Matcher
 // makes a group without one (prompt events), whose matcher, if the user
 // set one, is left alone. e.Timeout is written as given, in the file's
-// unit.
+// unit, and e.OnFailure as given.
 func MergeHooks(src []byte, e HookEntry, ours func(cmd string) bool) (out []byte, changed bool, err error) {
 	prompt := e.Matcher == ""
 	if strings.TrimSpace(e.Command) == "" {
@@ -175,6 +179,9 @@ func MergeHooks(src []byte, e HookEntry, ours func(cmd string) bool) (out []byte
 	want.set("command", e.Command)
 	if e.Timeout > 0 {
 		want.set("timeout", json.Number(fmt.Sprint(e.Timeout)))
+	}
+	if e.OnFailure != "" {
+		want.set("onFailure", e.OnFailure)
 	}
 	for _, g := range list {
 		group, ok := g.(*object)

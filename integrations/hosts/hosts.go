@@ -89,6 +89,12 @@ type Host struct {
 	// command as FailClosed makes it, which turns any such failure into
 	// exit 2, a block. Not on the prompt event, as with FailClosedKey.
 	ExitWrap bool
+	// OnFailureBlock is set for a host whose hook entry takes
+	// "onFailure": "block" (Claude Code), which makes it block the call
+	// when it kills the hook at its timeout or cannot run it, where it
+	// would run the call: install writes it on the tool events. Not on the
+	// prompt event, as with FailClosedKey.
+	OnFailureBlock bool
 	// PowerShellOnWindows is set for a host that runs a hook's command
 	// line with PowerShell on Windows: the POSIX command line install
 	// writes does not parse there, PowerShell exits 1, and the host runs
@@ -198,7 +204,7 @@ var all = [...]Host{
 			{Name: "local", Help: ".claude/settings.local.json of the project, this checkout only", Dir: "project", File: ".claude/settings.local.json"},
 		},
 		// Claude Code runs a command hook with bash or zsh.
-		TimeoutUnit: 1, Matcher: "*", ExitWrap: true,
+		TimeoutUnit: 1, Matcher: "*", ExitWrap: true, OnFailureBlock: true,
 	},
 	{
 		Name: "codex", Title: "Codex CLI", Adapter: codex{}, Permissions: codexPermissions,

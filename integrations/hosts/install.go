@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,9 +40,13 @@ func (h *Host) Entries(cmdline, event, matcher string, tool, prompt time.Duratio
 	if h.ExitWrap {
 		toolCmd = FailClosed(cmdline)
 	}
+	var onFailure string
+	if h.OnFailureBlock {
+		onFailure = onFailureBlock
+	}
 	var es []claudecode.HookEntry
 	for _, ev := range append([]string{event}, h.AlsoEvents...) {
-		es = append(es, claudecode.HookEntry{Event: ev, Matcher: matcher, Command: toolCmd, Timeout: h.Timeout(tool)})
+		es = append(es, claudecode.HookEntry{Event: ev, Matcher: matcher, Command: toolCmd, Timeout: h.Timeout(tool), OnFailure: onFailure})
 	}
 	if h.PromptEvent != "" {
 		es = append(es, claudecode.HookEntry{Event: h.PromptEvent, Command: cmdline, Timeout: h.Timeout(prompt)})
@@ -230,6 +235,46 @@ func (h *Host) Install(env TrustEnv, path string, entries []claudecode.HookEntry
 		}
 	}
 	return inst, nil
+}
+
+// onFailureBlock is the "onFailure" of an OnFailureBlock host's tool
+// event entries.
+const onFailureBlock = "block"
+
+// OpenOnTimeout lists the tool events of an OnFailureBlock host's
+// settings file content whose toolgate hook does not say "onFailure":
+// "block" (one written by hand or by an older install), so the host runs
+// the call when it kills the hook at its timeout; nil for other hosts.
+func (h *Host) OpenOnTimeout(src []byte) ([]string, error) {
+	if !h.OnFailureBlock || h.Layout != LayoutGroups {
+		return nil, nil
+	}
+	var file struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command   string `json:"command"`
+				OnFailure string `json:"onFailure"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(src, &file); err != nil {
+		return nil, fmt.Errorf("%s cannot read its hooks: %w", h.Title, err)
+	}
+	var open []string
+	for ev, groups := range file.Hooks {
+		if ev == h.PromptEvent {
+			continue
+		}
+		for _, g := range groups {
+			for _, e := range g.Hooks {
+				if IsHookCommand(e.Command) && e.OnFailure != onFailureBlock {
+					open = append(open, ev)
+				}
+			}
+		}
+	}
+	slices.Sort(open)
+	return open, nil
 }
 
 // OpenOnFailure lists the tool events of a settings file's content whose

@@ -111,6 +111,14 @@ func (d *doctor) hooks(ctx context.Context, project string) {
 				d.fix("the %s %s hook in %s does not say %q, so %s runs the call when the hook fails (missing, crashed, timed out): run 'toolgate hook install %s' again",
 					host.Title, ev, path, host.FailClosedKey+": true", host.Title, host.Name)
 			}
+			open, err = host.OpenOnTimeout(data)
+			if err != nil {
+				d.fix("%s: %v", path, err)
+			}
+			for _, ev := range open {
+				d.fix("the %s %s hook in %s does not say %q, so %s runs the call when it kills the hook at its timeout: run 'toolgate hook install %s' again",
+					host.Title, ev, path, `"onFailure": "block"`, host.Title, host.Name)
+			}
 			if t, ok := host.Adapter.(hosts.Trusting); ok && len(hooks) > 0 {
 				for _, c := range t.CheckTrust(ctx, hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, data) {
 					if c.OK {

@@ -564,6 +564,46 @@ func TestHookBareCommandFailsOpen(t *testing.T) {
 	}
 }
 
+// TestClaudeCodeOnFailure: Claude Code runs the call when it kills a
+// tool hook at its timeout unless the entry says "onFailure": "block", so
+// doctor flags a tool hook without it (from an older install, or with
+// another value) and install writes it; the prompt hook goes without it.
+func TestClaudeCodeOnFailure(t *testing.T) {
+	home, project := installEnv(t)
+	bin := fakeHook(t, home, 0)
+	file := filepath.Join(home, ".claude", "settings.json")
+	cmd := hosts.FailClosed(bin + " claude-code")
+	doctor := func() string {
+		var out strings.Builder
+		_ = runDoctor(t.Context(), []string{"--project", project}, strings.NewReader(""), &out, &out)
+		return out.String()
+	}
+	fixLine := `hook in ` + file + ` does not say "\"onFailure\": \"block\""`
+	for _, onFailure := range []string{"", `, "onFailure": "continue"`} {
+		old := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": ` + strconv.Quote(cmd) + `, "timeout": 40` + onFailure + `}]}], ` +
+			`"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "` + bin + ` claude-code"}]}]}}`
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(old), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out := doctor(); !strings.Contains(out, "FIX   the Claude Code PreToolUse "+fixLine) || strings.Contains(out, "UserPromptSubmit "+fixLine) {
+			t.Errorf("doctor on a tool hook with %q:\n%s", onFailure, out)
+		}
+		if code, stdout, stderr := hookExit(t, []string{"install", "claude-code", "--dir", project, "--command", bin}, nil); code != 0 {
+			t.Fatalf("install: exit %d, %s%s", code, stdout, stderr)
+		}
+		data, _ := os.ReadFile(file)
+		if n := strings.Count(string(data), `"onFailure": "block"`); n != 1 || strings.Contains(string(data), `"continue"`) {
+			t.Errorf("install wrote %d onFailure block:\n%s", n, data)
+		}
+		if out := doctor(); strings.Contains(out, fixLine) {
+			t.Errorf("doctor after install:\n%s", out)
+		}
+	}
+}
+
 // TestHookInstallFlatAndPlugin installs the hosts whose files are not
 // Claude Code's layout: Cursor's and Copilot CLI's flat hooks files and
 // opencode's plugin, and takes them out again.

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate/integrations/hosts"
+)
+
+// TestClaudeCodeHookTimeout drives the real Claude Code with the hook
+// install writes, but with a timeout of 3 s in its tool entry, against a
+// gateway that takes the hook's request and never answers, so Claude
+// Code kills the hook at its timeout. With the entry's "onFailure":
+// "block" (as install writes it) the call does not run; without it
+// Claude Code runs the call, which is why install writes the key.
+func TestClaudeCodeHookTimeout(t *testing.T) {
+	program := os.Getenv("TOOLGATE_TEST_CLAUDE")
+	if program == "" {
+		t.Skip("TOOLGATE_TEST_CLAUDE is unset: the real Claude Code is not driven (.ci/run installs it from npm)")
+	}
+	done := make(chan struct{})
+	var asked atomic.Bool
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Store(true)
+		select { // never answer
+		case <-r.Context().Done():
+		case <-done:
+		}
+	}))
+	t.Cleanup(gw.Close)
+	t.Cleanup(func() { close(done) }) // before gw.Close, which waits for the handlers
+	host, err := hosts.Lookup("claude-code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		onFailure bool
+		want, not []string
+	}{
+		{name: "onFailure block", onFailure: true, want: []string{"FINAL", "timed out"}, not: []string{"notes.txt"}},
+		{name: "no onFailure", want: []string{"FINAL", "notes.txt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			project := filepath.Join(home, "proj")
+			if err := os.MkdirAll(project, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(project, "notes.txt"), []byte("notes\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			hook := sharedHookBin(t) + " claude-code --server " + gw.URL
+			entries := host.Entries(hook, "", "", 60*time.Second, 10*time.Second)
+			for i, e := range entries {
+				if e.Event != host.PromptEvent {
+					if e.OnFailure != "block" {
+						t.Fatalf("install's %s entry has onFailure %q, want block", e.Event, e.OnFailure)
+					}
+					entries[i].Timeout = 3
+					if !tc.onFailure {
+						entries[i].OnFailure = ""
+					}
+				}
+			}
+			path := filepath.Join(home, ".claude", "settings.json")
+			if _, err := host.Install(hosts.TrustEnv{Home: home, SHA256: sha256.Sum256}, path, entries); err != nil {
+				t.Fatal(err)
+			}
+			model := anthropicStub(t, "ls")
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, program, "-p", "do the task")
+			cmd.Dir = project
+			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+project,
+				"TOOLGATE_URL=", "TOOLGATE_TOKEN=test", "NO_COLOR=1", "CI=1",
+				"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY=test",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", program, err, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(string(out), n) {
+					t.Errorf("output has %q:\n%s", n, out)
+				}
+			}
+		})
+	}
+	if !asked.Load() {
+		t.Error("the hook never reached the gateway: it was not killed waiting for an answer")
+	}
+}
