@@ -33,6 +33,7 @@ const (
 	sysPackages = "says where the machine's packages come from and which keys they are trusted by: root installs what it names"
 	resolves    = "decides where host names resolve, so a line there sends the machine's connections (package registries, git remotes) to another host"
 	libraries   = "says where every program loads its shared libraries from"
+	sharedLibs  = "holds the shared libraries programs load: one put there runs inside every program that loads it"
 	tfState     = "is Terraform state: it keeps the infrastructure's secrets (passwords, keys, tokens) in plain text"
 )
 
@@ -302,6 +303,12 @@ func entries() []Entry {
 		{Path: "usr/sbin/", Anchor: Root, Kind: Autostart, Reason: onPath},
 		{Path: "bin/", Anchor: Root, Kind: Autostart, Reason: onPath},
 		{Path: "sbin/", Anchor: Root, Kind: Autostart, Reason: onPath},
+		{Path: "lib/", Anchor: Root, Kind: Autostart, Reason: sharedLibs},
+		{Path: "lib64/", Anchor: Root, Kind: Autostart, Reason: sharedLibs},
+		{Path: "usr/lib/", Anchor: Root, Kind: Autostart, Reason: sharedLibs},
+		{Path: "usr/lib64/", Anchor: Root, Kind: Autostart, Reason: sharedLibs},
+		{Path: "usr/local/lib/", Anchor: Root, Kind: Autostart, Reason: sharedLibs},
+		{Path: "boot/", Anchor: Root, Kind: Autostart, Reason: "holds the kernel and the boot loader, which run at the next boot"},
 
 		// The machine's security settings (writing them is privilege
 		// escalation) and its logs (overwriting them is destructive).
