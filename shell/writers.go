@@ -856,6 +856,16 @@ var installEnv = [...]struct {
 	{"npm", "add", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
 }
 
+// isInstaller reports whether installEnv names command name.
+func isInstaller(name string) bool {
+	for _, e := range installEnv {
+		if e.cmd == name {
+			return true
+		}
+	}
+	return false
+}
+
 // installEnvDirs records as written the directories an installer is told
 // to install into by its environment: a prefix assignment
 // ("GOBIN=~/.local/bin go install ./..."), or a value the script gave
@@ -864,6 +874,9 @@ var installEnv = [...]struct {
 // is a write of a path nobody knows; an empty one is the installer's
 // default place, which is no write the call names.
 func (w *walker) installEnvDirs(name string, norm, assigns []string, owner string, d *dirState) {
+	if !isInstaller(name) {
+		return // most commands: no need to find the subcommand
+	}
 	sub := subcommand(name, norm)
 	if sub >= len(norm) {
 		return
