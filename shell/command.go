@@ -399,16 +399,23 @@ func (w *walker) inlineProgram(cmd *Command, name string, roles role, args []wor
 // unknown command's verb (verbDestroys), an app's management script's
 // (manage.py flush), a jar's, a downloader's HTTP DELETE. known is
 // whether the tables know the command (walker.known).
+// migratesBackWhy: what a migration run backwards does.
+const migratesBackWhy = " runs migrations backwards, dropping the tables and columns they made and the data in them"
+
 func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []string) {
 	if !known {
 		if v, ok := verbDestroys(norm); ok && !(localTools(name) && retireVerb(strings.ToLower(v))) {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
+		} else if v, ok := migratesBack(name, norm); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + migratesBackWhy, Token: v})
 		}
 	} else if script, rest, ok := runsAppScript(name, roles, norm); ok {
 		// "python manage.py flush", "php artisan db:wipe": the app's
 		// commands are an unknown command's.
 		if v, ok := verbDestroys(rest); ok {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
+		} else if v, ok := migratesBack(path.Base(script), rest); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + migratesBackWhy, Token: v})
 		}
 	} else if jar, rest, ok := runsJar(name, norm); ok {
 		// "java -jar jenkins-cli.jar delete-job x": the program's

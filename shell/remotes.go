@@ -46,6 +46,61 @@ func retireVerb(name string) bool {
 	return false
 }
 
+// migratesBack reports a database migration run backwards, which runs the
+// down migrations: they drop the tables and columns the migrations made,
+// with the data in them ("rails db:rollback", "artisan migrate:rollback",
+// "alembic downgrade", "knex migrate:rollback", "sequelize
+// db:migrate:undo:all", "diesel migration revert", "goose down",
+// "manage.py migrate APP zero"); reset and fresh are isDestroyVerb's. The
+// verb counts in a migration's context: a migration tool, or a "db" or
+// "migrat…" word before it ("hg revert" is no migration). It returns the
+// word.
+func migratesBack(name string, args []string) (string, bool) {
+	ctx := migrationTools(name)
+	// A migration tool's verb follows its driver and connection string
+	// (goose DRIVER DBSTRING down); elsewhere among the first operands.
+	limit := 3
+	if ctx {
+		limit = len(args)
+	}
+	ops := 0
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if ops++; ops > limit {
+			break
+		}
+		for part := range strings.SplitSeq(strings.ToLower(a), ":") {
+			switch part {
+			case "rollback", "downgrade", "revert", "undo", "down":
+				if ctx {
+					return a, true
+				}
+			case "zero":
+				// Django: migrate APP zero unapplies every migration.
+				if i >= 2 && args[i-2] == "migrate" {
+					return a, true
+				}
+			}
+			ctx = ctx || part == "db" || strings.Contains(part, "migrat")
+		}
+	}
+	return "", false
+}
+
+// migrationTools are the migration runners whose verbs are migrations'.
+func migrationTools(name string) bool {
+	switch name {
+	case "goose", "dbmate", "migrate", "sql-migrate", "tern", "shmig", "alembic", "liquibase", "flyway":
+		return true
+	}
+	return false
+}
+
 // localTools manage this machine's toolchains, caches and sessions, which
 // a reinstall or a rebuild brings back: "flutter clean", "nvm uninstall
 // 18", "pm2 kill". Their retire verbs are not a service's deletes.
