@@ -1665,6 +1665,12 @@ func parentProcess(a string) bool {
 	return false
 }
 
+// stopsServiceWhy: any system service stopped, disabled or masked is down
+// for everyone who uses it until someone starts it again (a user's own
+// units, systemctl --user, are the user's). A constant: a variable's
+// value the tables use is copied into them at start-up.
+const stopsServiceWhy = "stops a system service, which stays down for everyone who uses it until someone starts it again"
+
 // More entries of the command table, kept as variables where several
 // commands share one.
 var (
@@ -1747,11 +1753,7 @@ var (
 	killsAgents  = optEffect{match: killsAgent, operand: true, class: ClassDestructive, why: killsAgentsWhy}
 	systemctlOff = &cmdSpec{opts: []optEffect{stopsNamedGate, {match: securityUnit, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off a security control (firewall, access control or audit)"},
 		{match: accessUnit, operand: true, class: ClassDestructive, why: "stops the remote-access service, locking its users out of the machine"}}}
-	// stopsServiceWhy: any system service stopped, disabled or masked is
-	// down for everyone who uses it until someone starts it again (a
-	// user's own units, systemctl --user, are the user's).
-	stopsServiceWhy = "stops a system service, which stays down for everyone who uses it until someone starts it again"
-	homeSearch      = &cmdSpec{shortVal: "efABCmdgtT", pattern: true, opts: []optEffect{patternBy("-e", "--regexp"), patternBy("-f", "--file"),
+	homeSearch = &cmdSpec{shortVal: "efABCmdgtT", pattern: true, opts: []optEffect{patternBy("-e", "--regexp"), patternBy("-f", "--file"),
 		{match: homeRoot, operand: true, class: ClassCredential, why: "searches the whole home directory, credential files included"},
 		{match: wholeTree, operand: true, paths: true, class: ClassCredential, why: "searches a whole home directory (or /), credential files included"},
 		{match: holdsCredentials, operand: true, paths: true, class: ClassCredential, why: "searches a directory that holds credential files"}}}
