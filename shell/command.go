@@ -417,6 +417,15 @@ func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []st
 		} else if v, ok := migratesBack(path.Base(script), rest); ok {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + migratesBackWhy, Token: v})
 		}
+	} else if v, ok := migratesBack(name, norm); ok {
+		// "rake db:rollback", "mix ecto.rollback": a table command's
+		// task names a migration run backwards.
+		addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + migratesBackWhy, Token: v})
+	} else if m, rest, ok := pythonModule(name, norm); ok {
+		// "python -m alembic downgrade -1"
+		if v, ok := migratesBack(m, rest); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: m + " " + v + migratesBackWhy, Token: v})
+		}
 	} else if jar, rest, ok := runsJar(name, norm); ok {
 		// "java -jar jenkins-cli.jar delete-job x": the program's
 		// arguments are an unknown command's.

@@ -52,9 +52,9 @@ func retireVerb(name string) bool {
 // "alembic downgrade", "knex migrate:rollback", "sequelize
 // db:migrate:undo:all", "diesel migration revert", "goose down",
 // "manage.py migrate APP zero"); reset and fresh are isDestroyVerb's. The
-// verb counts in a migration's context: a migration tool, or a "db" or
-// "migrat…" word before it ("hg revert" is no migration). It returns the
-// word.
+// verb counts in a migration's context: a migration tool, or a "db",
+// "ecto" or "migrat…" word before it (words split at ':' and '.': "mix
+// ecto.rollback"; "hg revert" is no migration). It returns the word.
 func migratesBack(name string, args []string) (string, bool) {
 	ctx := migrationTools(name)
 	// A migration tool's verb follows its driver and connection string
@@ -74,7 +74,7 @@ func migratesBack(name string, args []string) (string, bool) {
 		if ops++; ops > limit {
 			break
 		}
-		for part := range strings.SplitSeq(strings.ToLower(a), ":") {
+		for part := range strings.FieldsFuncSeq(strings.ToLower(a), func(r rune) bool { return r == ':' || r == '.' }) {
 			switch part {
 			case "rollback", "downgrade", "revert", "undo", "down":
 				if ctx {
@@ -86,7 +86,7 @@ func migratesBack(name string, args []string) (string, bool) {
 					return a, true
 				}
 			}
-			ctx = ctx || part == "db" || strings.Contains(part, "migrat")
+			ctx = ctx || part == "db" || part == "ecto" || strings.Contains(part, "migrat")
 		}
 	}
 	return "", false
