@@ -316,7 +316,8 @@ func patchStub(t *testing.T, patch string) *httptest.Server {
 }
 
 // responsesCallStub is a stand-in of the OpenAI Responses API that asks
-// for the call item, if the request offers its tool, and then answers
+// for the call item, if the request offers its tool (for a call with a
+// namespace, a tool of that namespace), and then answers
 // with the call's output, prefixed "FINAL".
 func responsesCallStub(t *testing.T, call map[string]any) *httptest.Server {
 	t.Helper()
@@ -331,7 +332,10 @@ func responsesCallStub(t *testing.T, call map[string]any) *httptest.Server {
 				Output json.RawMessage `json:"output"`
 			} `json:"input"`
 			Tools []struct {
-				Name string `json:"name"`
+				Name  string `json:"name"`
+				Tools []struct {
+					Name string `json:"name"`
+				} `json:"tools"` // a namespace's
 			} `json:"tools"`
 		}
 		body, _ := io.ReadAll(r.Body)
@@ -344,6 +348,12 @@ func responsesCallStub(t *testing.T, call map[string]any) *httptest.Server {
 		}
 		offered := false
 		for _, tl := range req.Tools {
+			if ns, ok := call["namespace"]; ok {
+				for _, nt := range tl.Tools {
+					offered = offered || tl.Name == ns && nt.Name == call["name"]
+				}
+				continue
+			}
 			offered = offered || tl.Name == call["name"]
 		}
 		text := func(s string) map[string]any {
