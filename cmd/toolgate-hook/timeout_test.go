@@ -105,3 +105,63 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 		t.Error("the hook never reached the gateway: it was not killed waiting for an answer")
 	}
 }
+
+// TestClaudeCodeHTTPHookUnreachable drives the real Claude Code with an
+// HTTP hook (the gateway's POST /hooks/claude-code, as docs/claude-code.md
+// shows it) at an address where nothing listens: with "onFailure":
+// "block" the call does not run; without it Claude Code runs the call.
+func TestClaudeCodeHTTPHookUnreachable(t *testing.T) {
+	program := os.Getenv("TOOLGATE_TEST_CLAUDE")
+	if program == "" {
+		t.Skip("TOOLGATE_TEST_CLAUDE is unset: the real Claude Code is not driven (.ci/run installs it from npm)")
+	}
+	for _, tc := range []struct {
+		name      string
+		onFailure bool
+		want, not []string
+	}{
+		{name: "onFailure block", onFailure: true, want: []string{"FINAL", "ECONNREFUSED"}, not: []string{"notes.txt"}},
+		{name: "no onFailure", want: []string{"FINAL", "notes.txt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			project := filepath.Join(home, "proj")
+			if err := os.MkdirAll(project, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(project, "notes.txt"), []byte("notes\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			entry := map[string]any{"type": "http", "url": "http://127.0.0.1:1/hooks/claude-code",
+				"headers": map[string]string{"Authorization": "Bearer $TOOLGATE_TOKEN"}, "allowedEnvVars": []string{"TOOLGATE_TOKEN"}, "timeout": 30}
+			if tc.onFailure {
+				entry["onFailure"] = "block"
+			}
+			writeJSON(t, filepath.Join(home, ".claude", "settings.json"), map[string]any{"hooks": map[string]any{
+				"PreToolUse": []any{map[string]any{"matcher": "*", "hooks": []any{entry}}}}})
+			model := anthropicStub(t, "ls")
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, program, "-p", "do the task")
+			cmd.Dir = project
+			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+project,
+				"TOOLGATE_TOKEN=test", "NO_COLOR=1", "CI=1",
+				"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY=test",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", program, err, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(string(out), n) {
+					t.Errorf("output has %q:\n%s", n, out)
+				}
+			}
+		})
+	}
+}
