@@ -354,6 +354,17 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 		// rule on a file can vouch for.
 		addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends the output of the command piped into it, unseen here, to the network", Token: name})
 	}
+	if name == "nsupdate" {
+		// "echo 'update delete www.example.com A' | nsupdate": the
+		// records go from the zone; updates from a file or pipe are not
+		// seen.
+		switch {
+		case in.kind == stdinText && dnsDeletes(in.script):
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " deletes DNS records given on its input: " + clip(in.script, 60), Token: name})
+		case in.kind == stdinFile || in.kind == stdinPipe || nsupdateFile(cmd.Args):
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " applies DNS updates from a file or pipe nobody reviewed here, which may delete records", Token: name})
+		}
+	}
 	if escapesToShell(name) && name != "lftp" {
 		// "ftp host <<< '!sh'": a transfer client's "!cmd" runs a shell
 		// command, and its "|cmd" file names pipe through one; commands
@@ -1208,4 +1219,35 @@ func otherProgram(name string, args []string) bool {
 		}
 	}
 	return ops > 2
+}
+
+// dnsDeletes reports an nsupdate script that deletes records: "delete
+// NAME…", "update delete NAME…" (and their "del" spellings).
+func dnsDeletes(script string) bool {
+	for line := range strings.Lines(script) {
+		f := strings.Fields(strings.ToLower(line))
+		if len(f) > 1 && f[0] == "update" {
+			f = f[1:]
+		}
+		if len(f) > 0 && (f[0] == "delete" || f[0] == "del") {
+			return true
+		}
+	}
+	return false
+}
+
+// nsupdateFile reports nsupdate given its update file as an operand
+// (options -k, -y, -p, -t, -u, -r take a value).
+func nsupdateFile(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case len(a) == 2 && a[0] == '-' && strings.IndexByte("kyptur", a[1]) >= 0:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return true
+		}
+	}
+	return false
 }
