@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -241,10 +240,12 @@ func (h *Host) Install(env TrustEnv, path string, entries []claudecode.HookEntry
 // event entries.
 const onFailureBlock = "block"
 
-// OpenOnTimeout lists the tool events of an OnFailureBlock host's
-// settings file content whose toolgate hook does not say "onFailure":
-// "block" (one written by hand or by an older install), so the host runs
-// the call when it kills the hook at its timeout; nil for other hosts.
+// OpenOnTimeout lists the tool events (ToolEvent, AlsoEvents) of an
+// OnFailureBlock host's settings file content whose toolgate hook does
+// not say "onFailure": "block" (one written by hand or by an older
+// install), so the host runs the call when it kills the hook at its
+// timeout; nil for other hosts. Claude Code's PermissionRequest is not
+// one: a hook killed there leaves the call to Claude Code's own prompt.
 func (h *Host) OpenOnTimeout(src []byte) ([]string, error) {
 	if !h.OnFailureBlock || h.Layout != LayoutGroups {
 		return nil, nil
@@ -261,11 +262,8 @@ func (h *Host) OpenOnTimeout(src []byte) ([]string, error) {
 		return nil, fmt.Errorf("%s cannot read its hooks: %w", h.Title, err)
 	}
 	var open []string
-	for ev, groups := range file.Hooks {
-		if ev == h.PromptEvent {
-			continue
-		}
-		for _, g := range groups {
+	for _, ev := range append([]string{h.ToolEvent}, h.AlsoEvents...) {
+		for _, g := range file.Hooks[ev] {
 			for _, e := range g.Hooks {
 				if IsHookCommand(e.Command) && e.OnFailure != onFailureBlock {
 					open = append(open, ev)
@@ -273,7 +271,6 @@ func (h *Host) OpenOnTimeout(src []byte) ([]string, error) {
 			}
 		}
 	}
-	slices.Sort(open)
 	return open, nil
 }
 

@@ -567,7 +567,8 @@ func TestHookBareCommandFailsOpen(t *testing.T) {
 // TestClaudeCodeOnFailure: Claude Code runs the call when it kills a
 // tool hook at its timeout unless the entry says "onFailure": "block", so
 // doctor flags a tool hook without it (from an older install, or with
-// another value) and install writes it; the prompt hook goes without it.
+// another value) and install writes it; the prompt hook goes without it,
+// and a PermissionRequest hook without it is not flagged.
 func TestClaudeCodeOnFailure(t *testing.T) {
 	home, project := installEnv(t)
 	bin := fakeHook(t, home, 0)
@@ -601,6 +602,15 @@ func TestClaudeCodeOnFailure(t *testing.T) {
 		if out := doctor(); strings.Contains(out, fixLine) {
 			t.Errorf("doctor after install:\n%s", out)
 		}
+	}
+	// A hook killed on PermissionRequest leaves the call to Claude Code's
+	// own prompt: not fail-open, and doctor says nothing.
+	pr := `{"hooks": {"PermissionRequest": [{"matcher": "*", "hooks": [{"type": "command", "command": ` + strconv.Quote(cmd) + `, "timeout": 40}]}]}}`
+	if err := os.WriteFile(file, []byte(pr), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := doctor(); strings.Contains(out, fixLine) {
+		t.Errorf("doctor on a PermissionRequest hook:\n%s", out)
 	}
 }
 
