@@ -137,6 +137,13 @@ func readCommands() map[string]*cmdSpec {
 		"ip": {singleDash: true, shortVal: "n", read: &readSpec{notReadWith: []string{"-b", "-batch", "-force"}}, subs: subcommands{
 			{"addr", ipListing}, {"address", ipListing}, {"a", ipListing}, {"route", ipListing}, {"r", ipListing},
 			{"link", ipListing}, {"l", ipListing}, {"neigh", ipListing}, {"n", ipListing}, {"rule", ipListing}}},
+		// Swap areas, block devices and the machine's names and power
+		// settings, as listings: bare, or in their query mode. blkid -g
+		// rewrites its cache, scutil --set and pmset's -a/-b/-c/-u set.
+		"blkid":        {readOnly: true, readBare: true, probe: true, read: &readSpec{notReadWith: []string{"-g", "--garbage-collect"}}},
+		"swapon":       {probe: true, read: &readSpec{readWith: []string{"--show", "-s", "--summary"}}},
+		"scutil":       {probe: true, read: &readSpec{readWith: []string{"--get", "--dns", "--proxy", "--nwi"}, notReadWith: []string{"--set"}}},
+		"pmset":        {probe: true, read: &readSpec{readWith: []string{"-g"}, notReadWith: []string{"-a", "-b", "-c", "-u"}}},
 		"xcode-select": {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}}},
 		"diskutil":     {probe: true, subs: roSub("list", "info")},
 		"defaults":     {probe: true, subs: roSub("read", "read-type", "domains", "find")},
@@ -151,10 +158,14 @@ func readCommands() map[string]*cmdSpec {
 		},
 		"dpkg-query": {readOnly: true, probe: true},
 		"pacman":     {read: &readSpec{readWith: []string{"-Q", "--query"}}},
-		"apk":        {subs: roSub("info", "list", "search", "policy", "stats")},
-		"dnf":        {subs: roSub("list", "info", "search", "repolist", "provides", "repoquery")},
-		"yum":        {subs: roSub("list", "info", "search", "repolist", "provides")},
-		"zypper":     {subs: roSub("se", "search", "info", "if", "lr", "repos", "ls", "services", "pa", "packages", "pch", "patches", "lu", "list-updates")},
+		// rpm's query mode; --pipe runs a command on the output and a
+		// macro (--define, --eval, a macro or rc file) may run one too.
+		"rpm": {probe: true, read: &readSpec{readWith: []string{"-q", "--query"}, notReadWith: []string{"--pipe", "-D", "--define", "-E", "--eval",
+			"--macros", "--rcfile", "--load", "--root", "--dbpath"}}},
+		"apk":    {subs: roSub("info", "list", "search", "policy", "stats")},
+		"dnf":    {subs: roSub("list", "info", "search", "repolist", "provides", "repoquery")},
+		"yum":    {subs: roSub("list", "info", "search", "repolist", "provides")},
+		"zypper": {subs: roSub("se", "search", "info", "if", "lr", "repos", "ls", "services", "pa", "packages", "pch", "patches", "lu", "list-updates")},
 		"brew": {read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
 			subs: append(roSub("list", "ls", "info", "outdated", "deps", "uses", "config", "leaves", "doctor", "search", "desc", "cat"),
 				namedSpec{"tap", &cmdSpec{readOnly: true, readBare: true}},

@@ -154,6 +154,12 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "discards every block of a device",
 	}},
+	{"blkid", &cmdSpec{
+		probe:    true,
+		readOnly: true,
+		readBare: true,
+		read:     &readSpec{notReadWith: []string{"-g", "--garbage-collect"}},
+	}},
 	{"bq", &cmdSpec{
 		subs:   subcommands{{"query", &cmdSpec{opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
 		effect: EffectNetwork,
@@ -1431,6 +1437,10 @@ var commandTable = [...]namedSpec{
 		shortVal: "gGPsTtuUF",
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
 	}},
+	{"pmset", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-a", "-b", "-c", "-u"}, readWith: []string{"-g"}},
+	}},
 	{"pnpm", &cmdSpec{
 		subs: subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"i", &sharedSpec13}, {"dlx", &sharedSpec14}, {"config", &sharedSpec89}, {"publish", &sharedSpec15}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec71}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}}},
@@ -1585,8 +1595,10 @@ var commandTable = [...]namedSpec{
 	{"rmdir", &sharedSpec95},
 	{"route", &sharedSpec66},
 	{"rpm", &cmdSpec{
-		long: []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
-		opts: []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
+		long:  []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
+		opts:  []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"--pipe", "-D", "--define", "-E", "--eval", "--macros", "--rcfile", "--load", "--root", "--dbpath"}, readWith: []string{"-q", "--query"}},
 	}},
 	{"rsync", &cmdSpec{
 		long:     []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update", "rsync-path=", "filter=", "exclude-from=", "include-from=", "files-from=", "temp-dir=", "compare-dest=", "copy-dest=", "link-dest=", "backup-dir=", "suffix=", "chmod=", "chown=", "log-file=", "log-file-format=", "password-file=", "partial-dir=", "max-size=", "min-size=", "bwlimit=", "timeout=", "contimeout=", "port=", "sockopts=", "out-format=", "usermap=", "groupmap=", "iconv=", "block-size=", "max-delete=", "modify-window=", "compress-choice=", "checksum-choice=", "skip-compress=", "info=", "debug=", "outbuf=", "remote-option=", "address=", "protocol=", "read-batch=", "write-batch=", "only-write-batch=", "stop-after=", "stop-at=", "mkpath-mode=", "early-input="},
@@ -1657,6 +1669,10 @@ var commandTable = [...]namedSpec{
 	{"script", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}, shortVal: "cIOBlmto", wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}}, operands: 1, optScript: []string{"-c", "--command"}}}},
+	}},
+	{"scutil", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"--set"}, readWith: []string{"--get", "--dns", "--proxy", "--nwi"}},
 	}},
 	{"sdiff", &sharedSpec96},
 	{"sdkmanager", &cmdSpec{
@@ -1899,6 +1915,10 @@ var commandTable = [...]namedSpec{
 	{"swapoff", &cmdSpec{
 		class: "destructive",
 		why:   "turns off swap space, which can leave the machine killing programs for want of memory",
+	}},
+	{"swapon", &cmdSpec{
+		probe: true,
+		read:  &readSpec{readWith: []string{"--show", "-s", "--summary"}},
 	}},
 	{"swift", &sharedSpec10},
 	{"sysctl", &cmdSpec{
@@ -2370,17 +2390,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
-	5, 5, 32, 55, 109, 143, 159, 186, 218, 239, 255, 262, 273, 311, 340, 374,
-	385, 441, 441, 472, 550, 589, 616, 633, 646, 657, 662, 671, 671, 671, 671, 671,
-	671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671,
-	671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671,
-	671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671,
-	671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671,
-	671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671,
-	671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671,
-	671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671,
-	671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671, 671,
-	671,
+	5, 5, 32, 56, 110, 144, 160, 187, 219, 240, 256, 263, 274, 312, 341, 375,
+	386, 443, 443, 474, 554, 593, 620, 637, 650, 661, 666, 675, 675, 675, 675, 675,
+	675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675,
+	675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675,
+	675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675,
+	675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675,
+	675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675,
+	675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675,
+	675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675,
+	675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675, 675,
+	675,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per

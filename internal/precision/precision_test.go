@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 41.92
+	maxStoppedDefaultsPct    = 41.79
 	maxStoppedPermissivePct  = 3.92
-	minReadAllowedDefaultPct = 91.52
+	minReadAllowedDefaultPct = 91.74
 )
 
 // minBenign is the size the everyday corpus must keep.
