@@ -63,7 +63,11 @@ func (e *Engine) isSecret(p string) bool {
 // or may be under, or a URL. (A word known only at run time keeps
 // Command.ReadOnly unset.)
 func (e *Engine) readsNoSecret(cmd *shell.Command, cwd string, moved bool) bool {
-	for _, a := range cmd.Args {
+	pat := shell.PatternOperand(cmd.Name, cmd.Args) // grep's pattern, sed's script: no path
+	for i, a := range cmd.Args {
+		if i == pat {
+			continue
+		}
 		if strings.HasPrefix(a, "-") {
 			v, ok := "", false
 			if _, v, ok = strings.Cut(a, "="); !ok {

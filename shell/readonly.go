@@ -546,3 +546,30 @@ func findAction(args []word) int {
 func namePicked(names string) bool {
 	return names != "" && !strings.HasSuffix(names, "/**")
 }
+
+// PatternOperand returns the index in args of the operand that is the
+// command's pattern or script (grep PATTERN FILE, sed SCRIPT FILE), as
+// the command table says, or -1 when it has none: a pattern option (-e,
+// -f) or "--" before it leaves every operand a file. A pattern names no
+// file and no destination, so a check of the paths a command reads
+// skips it; the files it reads are the operands after it.
+func PatternOperand(name string, args []string) int {
+	s := commandSpec(name)
+	if s == nil || !s.pattern || s.files == bySub {
+		return -1
+	}
+	var optBuf [8]optArg
+	var opBuf [8]int
+	opts, ops := s.scanInto(args, nil, false, optBuf[:0], opBuf[:0])
+	if len(ops) == 0 || ops[0] > 0 && args[ops[0]-1] == "--" {
+		return -1
+	}
+	for _, o := range opts {
+		for k := range s.opts {
+			if e := &s.opts[k]; e.pattern && contains(e.names, o.name) {
+				return -1
+			}
+		}
+	}
+	return ops[0]
+}

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 41.79
+	maxStoppedDefaultsPct    = 41.74
 	maxStoppedPermissivePct  = 3.92
-	minReadAllowedDefaultPct = 91.74
+	minReadAllowedDefaultPct = 91.81
 )
 
 // minBenign is the size the everyday corpus must keep.
