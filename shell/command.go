@@ -365,7 +365,7 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " applies DNS updates from a file or pipe nobody reviewed here, which may delete records", Token: name})
 		}
 	}
-	if escapesToShell(name) && name != "lftp" {
+	if roles&roleTransferShell != 0 {
 		// "ftp host <<< '!sh'": a transfer client's "!cmd" runs a shell
 		// command, and its "|cmd" file names pipe through one; commands
 		// from a file or pipe are unseen and may hold either.
@@ -1151,17 +1151,6 @@ func sqlInline(args []string) bool {
 				return true
 			}
 		}
-	}
-	return false
-}
-
-// escapesToShell names the interactive file-transfer clients whose
-// command language runs shell commands ("!cmd"), so what they read on
-// their input is a script.
-func escapesToShell(name string) bool {
-	switch name {
-	case "ftp", "pftp", "netkit-ftp", "tnftp", "sftp", "lftp", "ncftp", "smbclient", "yafc":
-		return true
 	}
 	return false
 }

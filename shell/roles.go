@@ -4,7 +4,7 @@ package shell
 // whatever its options: a shell, a downloader, a database shell. A
 // command may have several (psql is a database shell that also runs the
 // scripts its input names).
-type role uint16
+type role uint32
 
 // Roles.
 const (
@@ -24,6 +24,7 @@ const (
 	roleWordOptions                    // spells every option as one word with one dash (scala -version, clojure -M:test): no clusters
 	rolePassesArgs                     // a build tool or task runner handing its arguments to code the tables do not describe (go run, make VAR=V)
 	roleOutputOptions                  // writes where its output options point (tsc --outDir DIR), its operands data otherwise
+	roleTransferShell                  // a file-transfer client whose "!cmd" runs a shell command: its input is a script (ftp host <<< '!sh')
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -88,6 +89,11 @@ func commandRoles() []roleList {
 		// Plain commands whose long output options (outputOption: --outDir,
 		// --output-file) are where they write (passedOutputs).
 		{roleOutputOptions, []string{"tsc", "eslint"}},
+		// File-transfer clients whose command language runs shell
+		// commands ("!cmd", and BSD ftp's "|cmd" file names), read on
+		// their input or from a batch file (stdinClasses). lftp has its
+		// -c in the command table and is not among them.
+		{roleTransferShell, []string{"ftp", "pftp", "netkit-ftp", "tnftp", "sftp", "ncftp", "smbclient", "yafc"}},
 	}
 }
 
