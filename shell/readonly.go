@@ -547,13 +547,45 @@ func namePicked(names string) bool {
 	return names != "" && !strings.HasSuffix(names, "/**")
 }
 
-// PatternOperand returns the index in args of the operand that is the
-// command's pattern or script (grep PATTERN FILE, sed SCRIPT FILE), as
-// the command table says, or -1 when it has none: a pattern option (-e,
-// -f) or "--" before it leaves every operand a file. A pattern names no
-// file and no destination, so a check of the paths a command reads
-// skips it; the files it reads are the operands after it.
-func PatternOperand(name string, args []string) int {
+// PatternArgs appends to out the indexes in args of the words that are
+// patterns, not paths: the operand that is the command's pattern or
+// script (grep PATTERN FILE, sed SCRIPT FILE), as the command table says,
+// and the values of find's name and path tests (-name '.*', -path
+// '*/vendor/*'), which pick among the names below its starting points. A
+// pattern names no file and no destination, so a check of the paths a
+// command reads skips these words; the files it reads are the others.
+func PatternArgs(name string, args []string, out []int) []int {
+	if name == "find" {
+		for i := 0; i+1 < len(args); i++ {
+			if p, ok := findPrimaryOf(args[i]); ok && p&findValue != 0 {
+				if findNamePattern(args[i]) {
+					out = append(out, i+1)
+				}
+				i++ // the value
+			}
+		}
+		return out
+	}
+	if i := patternOperand(name, args); i >= 0 {
+		out = append(out, i)
+	}
+	return out
+}
+
+// findNamePattern reports whether find's test t takes a pattern of names
+// or paths; -newer and -samefile name a file, whose status they read.
+func findNamePattern(t string) bool {
+	switch t {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+		return true
+	}
+	return false
+}
+
+// patternOperand returns the index in args of the operand that is the
+// command's pattern or script, or -1 when it has none: a pattern option
+// (-e, -f) or "--" before it leaves every operand a file.
+func patternOperand(name string, args []string) int {
 	s := commandSpec(name)
 	if s == nil || !s.pattern || s.files == bySub {
 		return -1

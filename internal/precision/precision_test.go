@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 41.74
+	maxStoppedDefaultsPct    = 41.65
 	maxStoppedPermissivePct  = 3.92
-	minReadAllowedDefaultPct = 91.81
+	minReadAllowedDefaultPct = 91.96
 )
 
 // minBenign is the size the everyday corpus must keep.

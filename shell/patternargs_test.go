@@ -1,8 +1,11 @@
 package shell
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
-func TestPatternOperand(t *testing.T) {
+func TestPatternArgs(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		args []string
@@ -17,9 +20,13 @@ func TestPatternOperand(t *testing.T) {
 		{"rg", []string{"x", "src"}, 0},
 		{"cat", []string{"x", "y"}, -1},
 		{"grep", nil, -1},
+		{"find", []string{".", "-maxdepth", "1", "-not", "-name", ".*"}, 5},
+		{"find", []string{".", "-newer", "go.mod"}, -1}, // a file, not a pattern
+		{"find", []string{".", "-name"}, -1},
 	} {
-		if got := PatternOperand(c.name, c.args); got != c.want {
-			t.Errorf("PatternOperand(%q, %q) = %d, want %d", c.name, c.args, got, c.want)
+		got := PatternArgs(c.name, c.args, nil)
+		if want := []int{c.want}; c.want < 0 && len(got) != 0 || c.want >= 0 && !slices.Equal(got, want) {
+			t.Errorf("PatternArgs(%q, %q) = %v, want %d", c.name, c.args, got, c.want)
 		}
 	}
 }
