@@ -51,6 +51,8 @@ func readCommands() map[string]*cmdSpec {
 	// An object of ip lists without operands, or with show, list or get
 	// (ip addr, ip route show table all).
 	ipListing := &cmdSpec{readOnly: true, readBare: true, subs: roSub("show", "list", "get")}
+	// What docker compose and docker-compose list and show.
+	composeReads := withSubs("ps", "logs", "config", "ls", "images", "top", "version")
 	return map[string]*cmdSpec{
 		// Toolchains, interpreters and tools, by their version forms.
 		// Not here: a tool whose bare run, or an option it does not know,
@@ -269,7 +271,7 @@ func readCommands() map[string]*cmdSpec {
 				namedSpec{"volume", withSubs("ls", "inspect")},
 				namedSpec{"context", withSubs("ls", "inspect", "show")},
 				namedSpec{"system", withSubs("df", "info")},
-				namedSpec{"compose", withSubs("ps", "logs", "config", "ls", "images", "top", "version")},
+				namedSpec{"compose", composeReads},
 				namedSpec{"stats", ro},
 				namedSpec{"buildx", &cmdSpec{subs: append(roSub("ls", "version"), namedSpec{"imagetools", withSubs("inspect")})}},
 				namedSpec{"manifest", withSubs("inspect")},
@@ -279,6 +281,9 @@ func readCommands() map[string]*cmdSpec {
 				namedSpec{"node", withSubs("ls")},
 				namedSpec{"secret", withSubs("ls")},
 				namedSpec{"config", withSubs("ls")})},
+		// docker-compose is docker compose before it was a plugin; -H
+		// names the daemon it talks to, as docker's does.
+		"docker-compose": {read: &readSpec{notReadWith: []string{"-H", "--host"}}, subs: composeReads.subs},
 		"helm": {read: &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 			subs: append(roSub("list", "ls", "status", "history", "show", "search", "version", "env", "lint", "help"),
 				namedSpec{"template", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}},
@@ -348,7 +353,11 @@ func readCommands() map[string]*cmdSpec {
 		// credential a show prints: az acr credential show, az keyvault
 		// secret show and az storage account keys list stay asked.
 		"az": {read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
-			subs: append(subcommands{{"account", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"version", ro}},
+			subs: append(subcommands{{"account", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"version", ro},
+				// az acr VERB as az GROUP VERB, and a registry's
+				// repositories and tags (az acr credential show, which
+				// prints its passwords, is neither).
+				{"acr", &cmdSpec{subs: subcommands{{"repository", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show-tags", "show-manifests"}}}}}}}},
 				azGroups()...)},
 
 		// Hosting and infrastructure clients' listings and status, read

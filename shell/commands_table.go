@@ -112,7 +112,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"az", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
-		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"ad", &cmdSpec{subs: subcommands{{"sp", &sharedSpec7}, {"app", &sharedSpec7}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec8}, {"key", &sharedSpec8}, {"certificate", &sharedSpec8}}}}, {"version", &sharedSpec2}, {"network", &sharedSpec9}, {"storage", &sharedSpec9}, {"sql", &sharedSpec9}, {"monitor", &sharedSpec9}, {"deployment", &sharedSpec9}, {"policy", &sharedSpec9}},
+		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"ad", &cmdSpec{subs: subcommands{{"sp", &sharedSpec7}, {"app", &sharedSpec7}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec8}, {"key", &sharedSpec8}, {"certificate", &sharedSpec8}}}}, {"version", &sharedSpec2}, {"acr", &cmdSpec{subs: subcommands{{"repository", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show-tags", "show-manifests"}}}}}}}, {"network", &sharedSpec9}, {"storage", &sharedSpec9}, {"sql", &sharedSpec9}, {"monitor", &sharedSpec9}, {"deployment", &sharedSpec9}, {"policy", &sharedSpec9}},
 		effect: EffectNetwork,
 		read:   &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
 	}},
@@ -543,8 +543,9 @@ var commandTable = [...]namedSpec{
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		subs:     subcommands{{"down", &sharedSpec33}},
+		subs:     subcommands{{"down", &sharedSpec33}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"config", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
 		effect:   EffectRuns,
+		read:     &readSpec{notReadWith: []string{"-H", "--host"}},
 	}},
 	{"doctl", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}, {"account", &cmdSpec{read: &readSpec{readVerbs: []string{"get"}}}}},

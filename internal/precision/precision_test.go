@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 41.65
+	maxStoppedDefaultsPct    = 41.53
 	maxStoppedPermissivePct  = 3.92
-	minReadAllowedDefaultPct = 91.96
+	minReadAllowedDefaultPct = 92.14
 )
 
 // minBenign is the size the everyday corpus must keep.
