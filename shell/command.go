@@ -354,7 +354,7 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 		// rule on a file can vouch for.
 		addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends the output of the command piped into it, unseen here, to the network", Token: name})
 	}
-	if name == "nsupdate" {
+	if roles&roleDNSUpdater != 0 {
 		// "echo 'update delete www.example.com A' | nsupdate": the
 		// records go from the zone; updates from a file or pipe are not
 		// seen.
@@ -415,7 +415,7 @@ const migratesBackWhy = " runs migrations backwards, dropping the tables and col
 
 func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []string) {
 	if !known {
-		if v, ok := verbDestroys(norm); ok && !(localTools(name) && retireVerb(strings.ToLower(v))) {
+		if v, ok := verbDestroys(norm); ok && !(roles&roleLocalManager != 0 && retireVerb(strings.ToLower(v))) {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
 		} else if v, ok := migratesBack(name, norm); ok {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + migratesBackWhy, Token: v})

@@ -442,7 +442,7 @@ var constNames = map[reflect.Type][]string{
 	reflect.TypeFor[runner](): {"runsNothing", "runsFindExec", "runsFdExec", "runsGitExec", "runsChdir", "runsSource", "runsParts"},
 	reflect.TypeFor[role](): {"roleShell", "roleFetcher", "roleSQLShell", "roleScriptReader", "roleListReader", "rolePlainCommand",
 		"roleOpener", "rolePlainProgram", "roleServiceClient", "roleInterpreter", "roleGitPrinter", "roleSource", "rolePackageRunner", "roleWordOptions", "rolePassesArgs",
-		"roleOutputOptions", "roleTransferShell"},
+		"roleOutputOptions", "roleTransferShell", "roleDNSUpdater", "roleMigrator", "roleLocalManager"},
 }
 
 // constSets are the enumerations whose values are sets of bits.

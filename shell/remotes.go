@@ -36,7 +36,7 @@ func isDestroyVerb(name string) bool {
 // indexes (splunk clean eventdata), uninstalled plugins and cluster
 // components (velero uninstall), untagged images; the whole word only
 // ("borg create repo::archive" names an archive). On a tool that manages
-// this machine's own toolchains and caches (localTools) they are
+// this machine's own toolchains and caches (roleLocalManager) they are
 // everyday work.
 func retireVerb(name string) bool {
 	switch name {
@@ -56,7 +56,7 @@ func retireVerb(name string) bool {
 // "ecto" or "migrat…" word before it (words split at ':' and '.': "mix
 // ecto.rollback"; "hg revert" is no migration). It returns the word.
 func migratesBack(name string, args []string) (string, bool) {
-	ctx := migrationTools(name)
+	ctx := hasRole(name, roleMigrator)
 	// A migration tool's verb follows its driver and connection string
 	// (goose DRIVER DBSTRING down); elsewhere among the first operands.
 	limit := 3
@@ -90,28 +90,6 @@ func migratesBack(name string, args []string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// migrationTools are the migration runners whose verbs are migrations'.
-func migrationTools(name string) bool {
-	switch name {
-	case "goose", "dbmate", "migrate", "sql-migrate", "tern", "shmig", "alembic", "liquibase", "flyway":
-		return true
-	}
-	return false
-}
-
-// localTools manage this machine's toolchains, caches and sessions, which
-// a reinstall or a rebuild brings back: "flutter clean", "nvm uninstall
-// 18", "pm2 kill". Their retire verbs are not a service's deletes.
-func localTools(name string) bool {
-	switch name {
-	case "flutter", "dart", "conda", "mamba", "micromamba", "rustup", "nvm", "fnm", "volta", "pyenv", "rbenv",
-		"nodenv", "goenv", "jenv", "sdk", "asdf", "mise", "rtx", "bazel", "bazelisk", "screen", "pm2", "ccache",
-		"sccache", "port", "pipx", "gem", "cabal", "stack", "opam", "vagrant", "minikube", "kind", "colima", "lima":
-		return true
-	}
-	return false
 }
 
 // destroyPrefixes are verbs with an object ("delete-job", "delete_user",

@@ -25,6 +25,9 @@ const (
 	rolePassesArgs                     // a build tool or task runner handing its arguments to code the tables do not describe (go run, make VAR=V)
 	roleOutputOptions                  // writes where its output options point (tsc --outDir DIR), its operands data otherwise
 	roleTransferShell                  // a file-transfer client whose "!cmd" runs a shell command: its input is a script (ftp host <<< '!sh')
+	roleDNSUpdater                     // applies the DNS updates on its input, which may delete records (nsupdate)
+	roleMigrator                       // runs database migrations: its down, rollback and revert run them backwards (goose down)
+	roleLocalManager                   // manages this machine's toolchains, caches or sessions: clean, uninstall, kill are everyday work
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -94,6 +97,20 @@ func commandRoles() []roleList {
 		// their input or from a batch file (stdinClasses). lftp has its
 		// -c in the command table and is not among them.
 		{roleTransferShell, []string{"ftp", "pftp", "netkit-ftp", "tnftp", "sftp", "ncftp", "smbclient", "yafc"}},
+		// DNS update clients: "update delete" on the input removes
+		// records; updates from a file or pipe are unseen (stdinClasses).
+		{roleDNSUpdater, []string{"nsupdate"}},
+		// Migration runners, whose verbs are migrations' (migratesBack).
+		{roleMigrator, []string{"goose", "dbmate", "migrate", "sql-migrate", "tern", "shmig", "alembic", "liquibase", "flyway"}},
+		// Tools of this machine's toolchains, caches and sessions, which a
+		// reinstall or a rebuild brings back ("flutter clean", "nvm
+		// uninstall 18", "pm2 kill"): their retire verbs (retireVerb) are
+		// not a service's deletes (serviceDeletes). A role, not command
+		// table entries: the command table does not know them, and an
+		// entry there would make them known (walker.known).
+		{roleLocalManager, []string{"flutter", "dart", "conda", "mamba", "micromamba", "rustup", "nvm", "fnm", "volta", "pyenv", "rbenv",
+			"nodenv", "goenv", "jenv", "sdk", "asdf", "mise", "rtx", "bazel", "bazelisk", "screen", "pm2", "ccache",
+			"sccache", "port", "pipx", "gem", "cabal", "stack", "opam", "vagrant", "minikube", "kind", "colima", "lima"}},
 	}
 }
 
