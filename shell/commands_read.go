@@ -72,8 +72,11 @@ func readCommands() map[string]*cmdSpec {
 		"pandoc": about(), "htop": about(), "ld": about(), "ldd": about(), "pod": about(),
 		"flutter": about(), "dart": about(), "swift": about(),
 		"hugo": about("version"), "zig": about("version"), "k9s": about("version"),
-		"openssl":   {subs: roSub("version")},
-		"terraform": {read: &readSpec{about: []string{"-help"}}},
+		"openssl": {subs: roSub("version")},
+		// terraform fmt -check lists the files it would reformat and
+		// writes none; -write=true would write them anyway.
+		"terraform": {read: &readSpec{about: []string{"-help"}}, subs: subcommands{{"fmt", &cmdSpec{singleDash: true,
+			read: &readSpec{readWith: []string{"-check"}, notReadWith: []string{"-write"}}}}}},
 
 		// Files and text.
 		"cat": ro, "tac": ro, "rev": ro, "nl": ro, "head": ro, "tail": ro, "wc": ro,

@@ -1981,7 +1981,7 @@ var commandTable = [...]namedSpec{
 	{"tee", &sharedSpec97},
 	{"telnet", &sharedSpec47},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec99}, {"apply", &sharedSpec100}, {"state", &sharedSpec101}, {"workspace", &sharedSpec102}},
+		subs: subcommands{{"destroy", &sharedSpec99}, {"apply", &sharedSpec100}, {"state", &sharedSpec101}, {"workspace", &sharedSpec102}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
 	{"terragrunt", &sharedSpec103},
