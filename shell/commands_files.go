@@ -47,6 +47,13 @@ var (
 		{names: []string{"-t", "--target-directory"}, file: fileDir},
 		{names: []string{"-T", "--no-target-directory"}, mode: "no-target"},
 	}
+	// fd PATTERN [PATH…]: the pattern picks among the names below the
+	// paths, which it lists; the directories it starts from are read.
+	fdFiles = &cmdSpec{files: readAll, pattern: true, shortVal: "etdEcjSo",
+		long: []string{"extension=", "type=", "max-depth=", "min-depth=", "exact-depth=", "exclude=", "color=", "threads=", "size=",
+			"changed-within=", "changed-before=", "owner=", "base-directory=", "path-separator=", "search-path=", "max-results=",
+			"ignore-file=", "format=", "batch-size=", "max-buffer-time=", "and="},
+		opts: []optEffect{patternBy("--and"), readValue("--base-directory", "--search-path", "--ignore-file")}}
 	checksums = &cmdSpec{files: readAll}
 	// compiler: "@FILE" is a response file, read for more options.
 	compiler = &cmdSpec{files: readAll, shortVal: "oIlLDUxeTuzBF", opts: []optEffect{writeValue("-o"), {operand: true, file: fileRead, form: formAt}}}
@@ -113,6 +120,7 @@ func fileCommands() map[string]*cmdSpec {
 		"less": {files: readAll, shortVal: "bhjkoOpPtTxyz#", numeric: true, opts: []optEffect{writeValue("-o", "-O", "--log-file", "--LOG-FILE")}},
 		"more": {files: readAll, shortVal: "n", numeric: true},
 		"grep": grepFiles, "egrep": grepFiles, "fgrep": grepFiles, "zgrep": grepFiles,
+		"fd": fdFiles, "fdfind": fdFiles,
 		"rg": {files: readAll, shortVal: "efgtTmABCjMErd", pattern: true,
 			long: []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=",
 				"after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=",
