@@ -278,7 +278,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			cmd.Alts = append(cmd.Alts, alt)
 		}
 	}
-	serviceDeletes(&cmd, name, roles, known && !otherProgram(name, norm), norm)
+	serviceDeletes(&cmd, name, roles, known && !otherProgram(spec, norm), norm)
 	appInline(&cmd, name, roles, known, norm, c.stdin)
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
@@ -1186,13 +1186,15 @@ func transferShell(script string) bool {
 }
 
 // otherProgram reports a table command's name used by another program,
-// told apart by its operands: coreutils split takes at most FILE and
-// PREFIX, so "split splits delete my-flag" is Split's service CLI, whose
-// verbs are an unknown command's.
-func otherProgram(name string, args []string) bool {
-	if name != "split" {
-		return false
-	}
+// told apart by its arguments (rareSpec.otherProgram).
+func otherProgram(s *cmdSpec, args []string) bool {
+	return s != nil && s.rare != nil && s.rare.otherProgram != nil && s.rare.otherProgram(args)
+}
+
+// splitOther reports split's arguments that are no coreutils split's:
+// it takes at most FILE and PREFIX, so "split splits delete my-flag" is
+// Split's service CLI.
+func splitOther(args []string) bool {
 	ops := 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -214,8 +214,11 @@ func mergeRare(a, b *rareSpec, risky bool) *rareSpec {
 	if y.fileCode != nil {
 		out.fileCode = y.fileCode
 	}
+	if y.otherProgram != nil {
+		out.otherProgram = y.otherProgram
+	}
 	if len(out.pairs)+len(out.unless)+len(out.recursive)+len(out.everySub) == 0 && out.dashOperand == nil && out.analyse == nil &&
-		out.maxOps == 0 && out.suffix == "" && out.needMode == "" && out.otherSub == nil && out.fileCode == nil {
+		out.maxOps == 0 && out.suffix == "" && out.needMode == "" && out.otherSub == nil && out.fileCode == nil && out.otherProgram == nil {
 		return nil
 	}
 	return &out

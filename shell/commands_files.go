@@ -231,7 +231,7 @@ func fileCommands() map[string]*cmdSpec {
 			"rsrc", "norsrc", "extattr", "noextattr", "qtn", "noqtn", "acl", "noacl", "sequesterRsrc", "hfsCompression", "nohfsCompression",
 			"preserveHFSCompression", "nopreserveHFSCompression", "nocache", "persistRootless", "clone", "noclone"},
 			opts: []optEffect{readValue("--bom")}},
-		"split": {files: codeKind, rare: &rareSpec{fileCode: (*walker).splitCode}, shortVal: "abCeln t",
+		"split": {files: codeKind, rare: &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther}, shortVal: "abCeln t",
 			long: []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"}},
 		"patch": {files: codeKind, rare: &rareSpec{fileCode: (*walker).patchCode}, shortVal: "ipodrBDFVYzgl",
 			long: []string{"input=", "strip=", "output=", "directory=", "reject-file=", "prefix=", "ifdef=", "fuzz=", "version-control=", "basename-prefix=", "suffix=", "get=", "quoting-style=", "reject-format=", "read-only="}},

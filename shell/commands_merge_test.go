@@ -26,10 +26,11 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		rare: &rareSpec{unless: []string{"u"}, recursive: []string{"-r"}, dashOperand: func(string) bool { return true },
 			analyse: func([]string) []string { return nil }, maxOps: 2, suffix: ".gz",
 			fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {}, needMode: "m",
-			everySub: []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{}, pairs: []string{"x"}},
+			otherProgram: func([]string) bool { return true },
+			everySub:     []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{}, pairs: []string{"x"}},
 	}
 	fields := entryFields(&full)
-	if n := len(fields); n != 49 {
+	if n := len(fields); n != 50 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for name, f := range fields {

@@ -106,6 +106,9 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 		if br.fileCode != nil {
 			r.fileCode = br.fileCode
 		}
+		if br.otherProgram != nil {
+			r.otherProgram = br.otherProgram
+		}
 		if br.needMode != "" {
 			r.needMode = br.needMode
 		}

@@ -1825,7 +1825,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "abCeln t",
 		opts:     []optEffect{{names: []string{"--filter"}, exec: true, script: true}},
 		files:    codeKind,
-		rare:     &rareSpec{fileCode: (*walker).splitCode},
+		rare:     &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther},
 	}},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",

@@ -198,6 +198,10 @@ type rareSpec struct {
 	// arguments are a mini-language or whose layout the fields cannot
 	// say (awk programs, jq filters, patch headers, git subcommands).
 	fileCode func(w *walker, s *cmdSpec, name string, args []word, c scope, owner string, d *dirState)
+	// otherProgram tells another program of the same name by its
+	// arguments (Split's service CLI beside coreutils split): then its
+	// verbs are an unknown command's (serviceDeletes).
+	otherProgram func(args []string) bool
 }
 
 // A runner names the code that walks what a command runs or changes from
