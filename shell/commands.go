@@ -175,8 +175,9 @@ func mergeRead(a, b *readSpec) *readSpec {
 		verbAt:      max(x.verbAt, y.verbAt),
 		about:       joinNew(x.about, y.about),
 		readSQL:     joinNew(x.readSQL, y.readSQL),
+		readKey:     x.readKey || y.readKey,
 	}
-	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 {
+	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 && !out.readKey {
 		return nil
 	}
 	return &out

@@ -252,7 +252,11 @@ func readCommands() map[string]*cmdSpec {
 			namedSpec{"tag", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{readWith: gitListing}}},
 			namedSpec{"remote", &cmdSpec{readOnly: true, subs: roSub("show", "get-url")}},
 			namedSpec{"stash", withSubs("list", "show")},
-			namedSpec{"config", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}},
+			// git config KEY prints the key's value; --unset and the
+			// other options that change a key write even with one operand.
+			namedSpec{"config", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit",
+				"--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"},
+				readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true},
 				subs: roSub("get", "list")}},
 			namedSpec{"worktree", withSubs("list")})},
 

@@ -86,6 +86,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 			verbAt:      max(ar.verbAt, br.verbAt),
 			about:       join(ar.about, br.about),
 			readSQL:     join(ar.readSQL, br.readSQL),
+			readKey:     ar.readKey || br.readKey,
 		}
 	}
 	if a.rare != nil || b.rare != nil {

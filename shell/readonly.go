@@ -51,7 +51,7 @@ func readOnlyCommand(name string, args []string) bool {
 						return true
 					}
 				}
-				return len(ops) == 0
+				return len(ops) == 0 || r.readKey && len(ops) == 1 && strings.Contains(args[ops[0]], ".")
 			case s.readOnly:
 				// An operand of a command with subcommands is one the
 				// table does not list (git remote add).

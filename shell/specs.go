@@ -161,6 +161,10 @@ type readSpec struct {
 	// statement only reads (sqlReadsOnly) and no option of notReadWith is
 	// given.
 	readSQL []string
+	// readKey makes a readBare command read-only with one operand too
+	// when it is a key, section.name (git config user.name prints it;
+	// with a value, or a subcommand word such as edit, it is no read).
+	readKey bool
 }
 
 // rareSpec are the fields of a command entry few entries set.
