@@ -840,20 +840,23 @@ func (w *walker) goOutputs(_ *cmdSpec, _ string, args []word, _ scope, owner str
 // install's CARGO_INSTALL_ROOT; pip's --target, --prefix and --user
 // base; pipx's and uv tool's homes and bin directories; gem's home; npm's
 // --prefix): the spellings of the options pipFiles and the like read.
+// set is the subcommand and option that set the variables for every
+// later run (go env -w GOBIN=DIR).
 var installEnv = [...]struct {
 	cmd, sub string
 	vars     []string
+	set      *[2]string
 }{
-	{"go", "install", []string{"GOBIN", "GOPATH"}},
-	{"cargo", "install", []string{"CARGO_INSTALL_ROOT"}},
-	{"pip", "install", []string{"PIP_TARGET", "PIP_PREFIX", "PYTHONUSERBASE"}},
-	{"pip3", "install", []string{"PIP_TARGET", "PIP_PREFIX", "PYTHONUSERBASE"}},
-	{"pipx", "install", []string{"PIPX_HOME", "PIPX_BIN_DIR"}},
-	{"uv", "tool", []string{"UV_TOOL_DIR", "UV_TOOL_BIN_DIR"}},
-	{"gem", "install", []string{"GEM_HOME"}},
-	{"npm", "install", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
-	{"npm", "i", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
-	{"npm", "add", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}},
+	{"go", "install", []string{"GOBIN", "GOPATH"}, &[2]string{"env", "-w"}},
+	{"cargo", "install", []string{"CARGO_INSTALL_ROOT"}, nil},
+	{"pip", "install", []string{"PIP_TARGET", "PIP_PREFIX", "PYTHONUSERBASE"}, nil},
+	{"pip3", "install", []string{"PIP_TARGET", "PIP_PREFIX", "PYTHONUSERBASE"}, nil},
+	{"pipx", "install", []string{"PIPX_HOME", "PIPX_BIN_DIR"}, nil},
+	{"uv", "tool", []string{"UV_TOOL_DIR", "UV_TOOL_BIN_DIR"}, nil},
+	{"gem", "install", []string{"GEM_HOME"}, nil},
+	{"npm", "install", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}, nil},
+	{"npm", "i", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}, nil},
+	{"npm", "add", []string{"NPM_CONFIG_PREFIX", "npm_config_prefix"}, nil},
 }
 
 // isInstaller reports whether installEnv names command name.
@@ -881,9 +884,11 @@ func (w *walker) installEnvDirs(name string, norm, assigns []string, owner strin
 	if sub >= len(norm) {
 		return
 	}
-	if name == "go" && norm[sub] == "env" && contains(norm[sub+1:], "-w") {
-		w.envDirs(installEnv[0].vars, norm[sub+1:], true, owner, d)
-		return
+	for _, e := range installEnv {
+		if e.cmd == name && e.set != nil && e.set[0] == norm[sub] && contains(norm[sub+1:], e.set[1]) {
+			w.envDirs(e.vars, norm[sub+1:], true, owner, d)
+			return
+		}
 	}
 	for _, e := range installEnv {
 		if e.cmd == name && e.sub == norm[sub] {
