@@ -2489,7 +2489,7 @@ var roleTable = [...]namedRoles{
 	{name: "dotnet", roles: rolePlainCommand | rolePassesArgs},
 	{name: "du", roles: rolePlainCommand},
 	{name: "duckdb", roles: roleSQLShell | roleScriptReader},
-	{name: "echo", roles: rolePlainCommand},
+	{name: "echo", roles: rolePlainCommand | rolePrinter},
 	{name: "ecl", roles: roleInterpreter},
 	{name: "ed", roles: roleScriptReader | roleOpener},
 	{name: "elixir", roles: roleInterpreter, code: "e", val: "r"},

@@ -442,7 +442,8 @@ var constNames = map[reflect.Type][]string{
 	reflect.TypeFor[runner](): {"runsNothing", "runsFindExec", "runsFdExec", "runsGitExec", "runsChdir", "runsSource", "runsParts"},
 	reflect.TypeFor[role](): {"roleShell", "roleFetcher", "roleSQLShell", "roleScriptReader", "roleListReader", "rolePlainCommand",
 		"roleOpener", "rolePlainProgram", "roleServiceClient", "roleInterpreter", "roleGitPrinter", "roleSource", "rolePackageRunner", "roleWordOptions", "rolePassesArgs",
-		"roleOutputOptions", "roleTransferShell", "roleDNSUpdater", "roleMigrator", "roleLocalManager"},
+		"roleOutputOptions", "roleTransferShell", "roleDNSUpdater", "roleMigrator", "roleLocalManager",
+		"rolePrinter"},
 }
 
 // constSets are the enumerations whose values are sets of bits.

@@ -347,7 +347,7 @@ func dynamicWords(words []word) []dynWord {
 }
 
 // printedParam reports whether a, a word of command name, is a variable's
-// value that the command only prints: an operand of echo whose only
+// value that the command only prints: an operand of a command that only prints (rolePrinter, echo) whose only
 // expansions are plain parameters ($PATH, "${NAME}") the command line
 // does not assign, each a name that says it holds no secret (plainEnv),
 // or arithmetic (arithOnly: a number).
@@ -357,7 +357,7 @@ func dynamicWords(words []word) []dynWord {
 func (w *walker) printedParam(name string, a word) bool {
 	// A number an arithmetic expansion makes holds no secret (what it
 	// reads is judged where bash evaluates it: arithCode).
-	return name == "echo" && (arithOnly(a.text) || paramOnly(a.text, func(v string) bool { return plainEnv(v) && !w.assignedVars().has(v) }))
+	return hasRole(name, rolePrinter) && (arithOnly(a.text) || paramOnly(a.text, func(v string) bool { return plainEnv(v) && !w.assignedVars().has(v) }))
 }
 
 // plainEnv reports whether an environment variable's name says what it

@@ -28,6 +28,7 @@ const (
 	roleDNSUpdater                     // applies the DNS updates on its input, which may delete records (nsupdate)
 	roleMigrator                       // runs database migrations: its down, rollback and revert run them backwards (goose down)
 	roleLocalManager                   // manages this machine's toolchains, caches or sessions: clean, uninstall, kill are everyday work
+	rolePrinter                        // prints its operands and does nothing else with them: a parameter it prints names no file (echo $PATH)
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -111,6 +112,9 @@ func commandRoles() []roleList {
 		{roleLocalManager, []string{"flutter", "dart", "conda", "mamba", "micromamba", "rustup", "nvm", "fnm", "volta", "pyenv", "rbenv",
 			"nodenv", "goenv", "jenv", "sdk", "asdf", "mise", "rtx", "bazel", "bazelisk", "screen", "pm2", "ccache",
 			"sccache", "port", "pipx", "gem", "cabal", "stack", "opam", "vagrant", "minikube", "kind", "colima", "lima"}},
+		// Commands that only print their operands (printedParam): no
+		// option of theirs takes a variable's name (printf -v NAME does).
+		{rolePrinter, []string{"echo"}},
 	}
 }
 
