@@ -218,8 +218,12 @@ func mergeRare(a, b *rareSpec, risky bool) *rareSpec {
 	if y.otherProgram != nil {
 		out.otherProgram = y.otherProgram
 	}
+	if y.patternArgs != nil {
+		out.patternArgs = y.patternArgs
+	}
 	if len(out.pairs)+len(out.unless)+len(out.recursive)+len(out.everySub) == 0 && out.dashOperand == nil && out.analyse == nil &&
-		out.maxOps == 0 && out.suffix == "" && out.needMode == "" && out.otherSub == nil && out.fileCode == nil && out.otherProgram == nil {
+		out.maxOps == 0 && out.suffix == "" && out.needMode == "" && out.otherSub == nil && out.fileCode == nil && out.otherProgram == nil &&
+		out.patternArgs == nil {
 		return nil
 	}
 	return &out

@@ -113,7 +113,7 @@ var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, 
 func fileCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
 		// Readers.
-		"find": {files: codeKind, rare: &rareSpec{fileCode: (*walker).findFiles}},
+		"find": {files: codeKind, rare: &rareSpec{fileCode: (*walker).findFiles, patternArgs: findPatterns}},
 		"cat":  readSimple, "tac": {files: readAll, shortVal: "s", long: []string{"separator="}}, "rev": readSimple,
 		"head": {files: readAll, shortVal: "nc", numeric: true, long: []string{"lines=", "bytes="}},
 		"tail": {files: readAll, shortVal: "ncs", numeric: true, long: []string{"lines=", "bytes=", "pid=", "sleep-interval=", "max-unchanged-stats="}},

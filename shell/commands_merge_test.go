@@ -27,10 +27,11 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 			analyse: func([]string) []string { return nil }, maxOps: 2, suffix: ".gz",
 			fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {}, needMode: "m",
 			otherProgram: func([]string) bool { return true },
+			patternArgs:  func(_ []string, out []int) []int { return out },
 			everySub:     []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{}, pairs: []string{"x"}},
 	}
 	fields := entryFields(&full)
-	if n := len(fields); n != 51 {
+	if n := len(fields); n != 52 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for name, f := range fields {

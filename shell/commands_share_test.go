@@ -110,6 +110,9 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 		if br.otherProgram != nil {
 			r.otherProgram = br.otherProgram
 		}
+		if br.patternArgs != nil {
+			r.patternArgs = br.patternArgs
+		}
 		if br.needMode != "" {
 			r.needMode = br.needMode
 		}

@@ -671,7 +671,7 @@ var commandTable = [...]namedSpec{
 		runs:       runsFindExec,
 		files:      codeKind,
 		readOnly:   true,
-		rare:       &rareSpec{fileCode: (*walker).findFiles},
+		rare:       &rareSpec{fileCode: (*walker).findFiles, patternArgs: findPatterns},
 	}},
 	{"findmnt", &sharedSpec3},
 	{"firebase", &cmdSpec{

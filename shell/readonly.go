@@ -555,19 +555,25 @@ func namePicked(names string) bool {
 // pattern names no file and no destination, so a check of the paths a
 // command reads skips these words; the files it reads are the others.
 func PatternArgs(name string, args []string, out []int) []int {
-	if name == "find" {
-		for i := 0; i+1 < len(args); i++ {
-			if p, ok := findPrimaryOf(args[i]); ok && p&findValue != 0 {
-				if findNamePattern(args[i]) {
-					out = append(out, i+1)
-				}
-				i++ // the value
-			}
-		}
-		return out
+	if s := commandSpec(name); s != nil && s.rare != nil && s.rare.patternArgs != nil {
+		return s.rare.patternArgs(args, out)
 	}
 	if i := patternOperand(name, args); i >= 0 {
 		out = append(out, i)
+	}
+	return out
+}
+
+// findPatterns appends to out the indexes of the values of find's name
+// and path tests (rareSpec.patternArgs).
+func findPatterns(args []string, out []int) []int {
+	for i := 0; i+1 < len(args); i++ {
+		if p, ok := findPrimaryOf(args[i]); ok && p&findValue != 0 {
+			if findNamePattern(args[i]) {
+				out = append(out, i+1)
+			}
+			i++ // the value
+		}
 	}
 	return out
 }

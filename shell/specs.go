@@ -206,6 +206,10 @@ type rareSpec struct {
 	// arguments (Split's service CLI beside coreutils split): then its
 	// verbs are an unknown command's (serviceDeletes).
 	otherProgram func(args []string) bool
+	// patternArgs names the code that finds the words that are patterns,
+	// not paths, where they are no single operand (find's -name tests):
+	// it appends their indexes in args to out (PatternArgs).
+	patternArgs func(args []string, out []int) []int
 }
 
 // A runner names the code that walks what a command runs or changes from
