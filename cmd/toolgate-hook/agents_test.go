@@ -124,8 +124,12 @@ func TestGeminiCLI(t *testing.T) {
 
 // TestClaudeCode drives the real Claude Code (@anthropic-ai/claude-code,
 // the claude program named by $TOOLGATE_TEST_CLAUDE) in print mode.
-func TestClaudeCode(t *testing.T) {
-	testRealAgent(t, realAgent{
+func TestClaudeCode(t *testing.T) { testRealAgent(t, claudeAgent()) }
+
+// claudeAgent is Claude Code in print mode against the Anthropic API
+// stand-in.
+func claudeAgent() realAgent {
+	return realAgent{
 		host:  "claude-code",
 		env:   "TOOLGATE_TEST_CLAUDE",
 		model: anthropicStub,
@@ -138,7 +142,7 @@ func TestClaudeCode(t *testing.T) {
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
 		},
 		blocked: "hook error: toolgate: ",
-	})
+	}
 }
 
 // TestCodexCLI drives the real Codex CLI (@openai/codex, the codex program
@@ -630,27 +634,9 @@ func testRealAgent(t *testing.T, agent realAgent) {
 			if agent.modelArgs != nil {
 				args = append(slices.Clip(args), agent.modelArgs(model.URL)...)
 			}
-			cmd := exec.CommandContext(ctx, program, args...)
-			cmd.Dir = project
-			// PWD too: the test's own would name the package directory,
-			// and opencode runs its tools there.
-			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+project,
-				"TOOLGATE_URL=", "TOOLGATE_TOKEN="+gw.Agent, "NO_COLOR=1", "CI=1")
-			cmd.Env = append(cmd.Env, agent.environ(model.URL)...)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", program, err, out)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(string(out), w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(string(out), n) {
-					t.Errorf("output has %q:\n%s", n, out)
-				}
-			}
+			out := runAgent(ctx, t, program, home, project, args,
+				append([]string{"TOOLGATE_URL=", "TOOLGATE_TOKEN=" + gw.Agent}, agent.environ(model.URL)...))
+			checkOutput(t, out, tc.want, tc.not)
 			if _, err := os.Stat(filepath.Join(project, "approved.txt")); (err == nil) != tc.made {
 				t.Errorf("approved.txt made: %v, want %v\n%s", err == nil, tc.made, out)
 			}
@@ -658,5 +644,39 @@ func testRealAgent(t *testing.T, agent realAgent) {
 				t.Errorf("denied.txt was made: the denied call ran\n%s", out)
 			}
 		})
+	}
+}
+
+// runAgent runs an agent's CLI in project, with home as its home and
+// env added to the test's environment, and returns what it printed; a
+// run that fails fails the test. PWD is set too: the test's own would
+// name the package directory, and opencode runs its tools there.
+func runAgent(ctx context.Context, t *testing.T, program, home, project string, args, env []string) string {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, program, args...)
+	cmd.Dir = project
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+project,
+		"NO_COLOR=1", "CI=1")
+	cmd.Env = append(cmd.Env, env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", program, err, out)
+	}
+	return string(out)
+}
+
+// checkOutput fails t for each of want that out lacks and each of not
+// that it holds.
+func checkOutput(t *testing.T, out string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	for _, n := range not {
+		if strings.Contains(out, n) {
+			t.Errorf("output has %q:\n%s", n, out)
+		}
 	}
 }

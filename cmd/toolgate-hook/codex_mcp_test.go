@@ -71,25 +71,9 @@ func TestCodexMCPProxy(t *testing.T) {
 			args = append(args, agent.modelArgs(model.URL)...)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, program, args...)
-			cmd.Dir = project
-			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+project,
-				"CODEX_HOME="+filepath.Join(home, ".codex"), "TOOLGATE_URL=", "NO_COLOR=1", "CI=1")
-			cmd.Env = append(cmd.Env, agent.environ(model.URL)...)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", program, err, out)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(string(out), w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(string(out), n) {
-					t.Errorf("output has %q:\n%s", n, out)
-				}
-			}
+			out := runAgent(ctx, t, program, home, project, args,
+				append([]string{"CODEX_HOME=" + filepath.Join(home, ".codex"), "TOOLGATE_URL="}, agent.environ(model.URL)...))
+			checkOutput(t, out, tc.want, tc.not)
 			got, _ := os.ReadFile(calls)
 			if ran := slices.Contains(strings.Fields(string(got)), tc.tool); ran != tc.ran {
 				t.Errorf("%s reached the server: %v, want %v (calls: %q)\n%s", tc.tool, ran, tc.ran, got, out)

@@ -6,9 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -51,14 +49,7 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 		{name: "no onFailure", want: []string{"FINAL", "notes.txt"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
-			project := filepath.Join(home, "proj")
-			if err := os.MkdirAll(project, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(project, "notes.txt"), []byte("notes\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			home, project := notesProject(t)
 			hook := sharedHookBin(t) + " claude-code --server " + gw.URL
 			entries := host.Entries(hook, "", "", 60*time.Second, 10*time.Second)
 			for i, e := range entries {
@@ -79,26 +70,10 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 			model := anthropicStub(t, "ls")
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, program, "-p", "do the task")
-			cmd.Dir = project
-			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+project,
-				"TOOLGATE_URL=", "TOOLGATE_TOKEN=test", "NO_COLOR=1", "CI=1",
-				"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY=test",
-				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", program, err, out)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(string(out), w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(string(out), n) {
-					t.Errorf("output has %q:\n%s", n, out)
-				}
-			}
+			claude := claudeAgent()
+			out := runAgent(ctx, t, program, home, project, claude.args,
+				append([]string{"TOOLGATE_URL=", "TOOLGATE_TOKEN=test"}, claude.environ(model.URL)...))
+			checkOutput(t, out, tc.want, tc.not)
 		})
 	}
 	if !asked.Load() {
@@ -124,14 +99,7 @@ func TestClaudeCodeHTTPHookUnreachable(t *testing.T) {
 		{name: "no onFailure", want: []string{"FINAL", "notes.txt"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
-			project := filepath.Join(home, "proj")
-			if err := os.MkdirAll(project, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(project, "notes.txt"), []byte("notes\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			home, project := notesProject(t)
 			entry := map[string]any{"type": "http", "url": "http://127.0.0.1:1/hooks/claude-code",
 				"headers": map[string]string{"Authorization": "Bearer $TOOLGATE_TOKEN"}, "allowedEnvVars": []string{"TOOLGATE_TOKEN"}, "timeout": 30}
 			if tc.onFailure {
@@ -142,26 +110,25 @@ func TestClaudeCodeHTTPHookUnreachable(t *testing.T) {
 			model := anthropicStub(t, "ls")
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, program, "-p", "do the task")
-			cmd.Dir = project
-			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+project,
-				"TOOLGATE_TOKEN=test", "NO_COLOR=1", "CI=1",
-				"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY=test",
-				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", program, err, out)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(string(out), w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(string(out), n) {
-					t.Errorf("output has %q:\n%s", n, out)
-				}
-			}
+			claude := claudeAgent()
+			out := runAgent(ctx, t, program, home, project, claude.args,
+				append([]string{"TOOLGATE_TOKEN=test"}, claude.environ(model.URL)...))
+			checkOutput(t, out, tc.want, tc.not)
 		})
 	}
+}
+
+// notesProject is a home with a project holding notes.txt, which the
+// model stand-in's "ls" shows when the call runs.
+func notesProject(t *testing.T) (home, project string) {
+	t.Helper()
+	home = t.TempDir()
+	project = filepath.Join(home, "proj")
+	if err := os.MkdirAll(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, "notes.txt"), []byte("notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home, project
 }
