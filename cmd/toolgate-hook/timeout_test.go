@@ -25,6 +25,9 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 	if program == "" {
 		t.Skip("TOOLGATE_TEST_CLAUDE is unset: the real Claude Code is not driven (.ci/run installs it from npm)")
 	}
+	// Each run waits out a hook's timeout or a refused connection, which
+	// costs a core little: the runs overlap.
+	t.Parallel()
 	done := make(chan struct{})
 	var asked atomic.Bool
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,6 +39,11 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 	}))
 	t.Cleanup(gw.Close)
 	t.Cleanup(func() { close(done) }) // before gw.Close, which waits for the handlers
+	t.Cleanup(func() {                // after the parallel subtests
+		if !asked.Load() {
+			t.Error("the hook never reached the gateway: it was not killed waiting for an answer")
+		}
+	})
 	host, err := hosts.Lookup("claude-code")
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +57,7 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 		{name: "no onFailure", want: []string{"FINAL", "notes.txt"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			home, project := notesProject(t)
 			hook := sharedHookBin(t) + " claude-code --server " + gw.URL
 			entries := host.Entries(hook, "", "", 60*time.Second, 10*time.Second)
@@ -76,9 +85,6 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 			checkOutput(t, out, tc.want, tc.not)
 		})
 	}
-	if !asked.Load() {
-		t.Error("the hook never reached the gateway: it was not killed waiting for an answer")
-	}
 }
 
 // TestClaudeCodeHTTPHookUnreachable drives the real Claude Code with an
@@ -90,6 +96,9 @@ func TestClaudeCodeHTTPHookUnreachable(t *testing.T) {
 	if program == "" {
 		t.Skip("TOOLGATE_TEST_CLAUDE is unset: the real Claude Code is not driven (.ci/run installs it from npm)")
 	}
+	// Each run waits out a hook's timeout or a refused connection, which
+	// costs a core little: the runs overlap.
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		onFailure bool
@@ -99,6 +108,7 @@ func TestClaudeCodeHTTPHookUnreachable(t *testing.T) {
 		{name: "no onFailure", want: []string{"FINAL", "notes.txt"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			home, project := notesProject(t)
 			entry := map[string]any{"type": "http", "url": "http://127.0.0.1:1/hooks/claude-code",
 				"headers": map[string]string{"Authorization": "Bearer $TOOLGATE_TOKEN"}, "allowedEnvVars": []string{"TOOLGATE_TOKEN"}, "timeout": 30}
