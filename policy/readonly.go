@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -64,10 +63,9 @@ func (e *Engine) isSecret(p string) bool {
 // or may be under, or a URL. (A word known only at run time keeps
 // Command.ReadOnly unset.)
 func (e *Engine) readsNoSecret(cmd *shell.Command, cwd string, moved bool) bool {
-	var patBuf [4]int
-	pats := shell.PatternArgs(cmd.Name, cmd.Args, patBuf[:0]) // grep's pattern, find -name's: no path
+	pats := shell.PatternArgs(cmd.Name, cmd.Args) // grep's pattern, find -name's: no path
 	for i, a := range cmd.Args {
-		if slices.Contains(pats, i) {
+		if pats.Has(i) {
 			continue
 		}
 		if strings.HasPrefix(a, "-") {

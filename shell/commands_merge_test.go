@@ -27,7 +27,7 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 			analyse: func([]string) []string { return nil }, maxOps: 2, suffix: ".gz",
 			fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {}, needMode: "m",
 			otherProgram: func([]string) bool { return true },
-			patternArgs:  func(_ []string, out []int) []int { return out },
+			patternArgs:  func([]string) ArgSet { return 0 },
 			everySub:     []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{}, pairs: []string{"x"}},
 	}
 	fields := entryFields(&full)

@@ -547,30 +547,44 @@ func namePicked(names string) bool {
 	return names != "" && !strings.HasSuffix(names, "/**")
 }
 
-// PatternArgs appends to out the indexes in args of the words that are
+// ArgSet is a set of indexes of a command's arguments, the first 64: a
+// value, so that finding it allocates nothing on the decision's path.
+type ArgSet uint64
+
+// Has reports whether index i is in the set.
+func (s ArgSet) Has(i int) bool { return i >= 0 && i < 64 && s&(1<<uint(i)) != 0 }
+
+// with returns the set with index i added; an index past 64 is left out,
+// so that word is read as what it is not known to be a pattern: a path.
+func (s ArgSet) with(i int) ArgSet {
+	if i < 0 || i >= 64 {
+		return s
+	}
+	return s | 1<<uint(i)
+}
+
+// PatternArgs returns the indexes in args of the words that are
 // patterns, not paths: the operand that is the command's pattern or
 // script (grep PATTERN FILE, sed SCRIPT FILE), as the command table says,
 // and the values of find's name and path tests (-name '.*', -path
 // '*/vendor/*'), which pick among the names below its starting points. A
 // pattern names no file and no destination, so a check of the paths a
 // command reads skips these words; the files it reads are the others.
-func PatternArgs(name string, args []string, out []int) []int {
+func PatternArgs(name string, args []string) ArgSet {
 	if s := commandSpec(name); s != nil && s.rare != nil && s.rare.patternArgs != nil {
-		return s.rare.patternArgs(args, out)
+		return s.rare.patternArgs(args)
 	}
-	if i := patternOperand(name, args); i >= 0 {
-		out = append(out, i)
-	}
-	return out
+	return ArgSet(0).with(patternOperand(name, args))
 }
 
-// findPatterns appends to out the indexes of the values of find's name
-// and path tests (rareSpec.patternArgs).
-func findPatterns(args []string, out []int) []int {
+// findPatterns returns the indexes of the values of find's name and path
+// tests (rareSpec.patternArgs).
+func findPatterns(args []string) ArgSet {
+	var out ArgSet
 	for i := 0; i+1 < len(args); i++ {
 		if p, ok := findPrimaryOf(args[i]); ok && p&findValue != 0 {
 			if findNamePattern(args[i]) {
-				out = append(out, i+1)
+				out = out.with(i + 1)
 			}
 			i++ // the value
 		}

@@ -208,8 +208,8 @@ type rareSpec struct {
 	otherProgram func(args []string) bool
 	// patternArgs names the code that finds the words that are patterns,
 	// not paths, where they are no single operand (find's -name tests):
-	// it appends their indexes in args to out (PatternArgs).
-	patternArgs func(args []string, out []int) []int
+	// it returns their indexes in args (PatternArgs).
+	patternArgs func(args []string) ArgSet
 }
 
 // A runner names the code that walks what a command runs or changes from
