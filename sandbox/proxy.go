@@ -1,12 +1,14 @@
 package sandbox
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -39,10 +41,13 @@ type Proxy struct {
 	// Past it, a host the profile does not name is refused unasked.
 	MaxAsks int
 
-	srv      *http.Server
 	mu       sync.Mutex
 	answered map[string]bool // targets Ask answered: let through or not
 	asks     int             // calls of Ask made or under way
+	closed   bool
+	ln       net.Listener
+	conns    map[net.Conn]struct{} // open on either side, ended by Close
+	cancel   context.CancelFunc    // ends the asks under way
 }
 
 // DefaultMaxAsks is how many hosts a confined run may ask a person about
@@ -54,15 +59,34 @@ const DefaultMaxAsks = 8
 const ProxyPort = 3128
 
 // Serve serves the connections ln accepts until Close, which also ends
-// the connections it carries.
+// the connections it carries. Each connection carries one request: a
+// CONNECT tunnel, or one plain HTTP request sent on with "Connection:
+// close". It speaks just this much HTTP/1.1 itself, without net/http,
+// whose initialisation would be a tenth of the sandbox's start.
 func (p *Proxy) Serve(ln net.Listener) {
+	ctx, cancel := context.WithCancel(context.Background())
 	p.mu.Lock()
-	if p.srv == nil {
-		p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
+	if p.closed {
+		p.mu.Unlock()
+		cancel()
+		ln.Close()
+		return
 	}
-	srv := p.srv
+	p.ln, p.cancel = ln, cancel
 	p.mu.Unlock()
-	_ = srv.Serve(ln)
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		if !p.track(c) {
+			return
+		}
+		go func() {
+			defer p.untrack(c)
+			p.serveConn(ctx, c)
+		}()
+	}
 }
 
 // Env is the environment that sends a command's HTTP(S) through the
@@ -75,12 +99,44 @@ func (p *Proxy) Env() []string {
 // Close stops the proxy and the connections it carries.
 func (p *Proxy) Close() error {
 	p.mu.Lock()
-	if p.srv == nil {
-		p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
-	}
-	srv := p.srv
+	p.closed = true
+	ln, conns, cancel := p.ln, p.conns, p.cancel
+	p.conns = nil
 	p.mu.Unlock()
-	return srv.Close()
+	if cancel != nil {
+		cancel()
+	}
+	if ln != nil {
+		ln.Close()
+	}
+	for c := range conns {
+		c.Close()
+	}
+	return nil
+}
+
+// track records c so that Close ends it; after Close it closes c and
+// reports false.
+func (p *Proxy) track(c net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		c.Close()
+		return false
+	}
+	if p.conns == nil {
+		p.conns = map[net.Conn]struct{}{}
+	}
+	p.conns[c] = struct{}{}
+	return true
+}
+
+// untrack closes c and forgets it.
+func (p *Proxy) untrack(c net.Conn) {
+	c.Close()
+	p.mu.Lock()
+	delete(p.conns, c)
+	p.mu.Unlock()
 }
 
 // allowed reports whether the profile names host:port.
@@ -120,7 +176,7 @@ func (p *Proxy) named(host string) bool {
 	return false
 }
 
-func (p *Proxy) refuse(w http.ResponseWriter, target, why string) {
+func (p *Proxy) refuse(w io.Writer, target, why string) {
 	msg := fmt.Sprintf("toolgate sandbox: connection to %s refused: %s", target, why)
 	p.mu.Lock()
 	if p.Log != nil {
@@ -130,7 +186,12 @@ func (p *Proxy) refuse(w http.ResponseWriter, target, why string) {
 		p.Refused(target, why)
 	}
 	p.mu.Unlock()
-	http.Error(w, msg, http.StatusForbidden)
+	respond(w, "403 Forbidden", msg)
+}
+
+// respond writes a whole plain-text response that ends the connection.
+func respond(w io.Writer, status, msg string) {
+	fmt.Fprintf(w, "HTTP/1.1 %s\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s\n", status, len(msg)+1, msg)
 }
 
 // reasonUnnamed is why a host the profile does not name is refused.
@@ -208,84 +269,178 @@ func (p *Proxy) dial(ctx context.Context, host, port string) (net.Conn, error) {
 	return nil, last
 }
 
-// ServeHTTP proxies one request.
-func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodConnect {
-		p.connect(w, r)
+// Limits on a request's head: a line, and the lines together.
+const (
+	maxHeadLine  = 8 << 10
+	maxHeadLines = 200
+	headTimeout  = 30 * time.Second
+)
+
+// request is the head of a request: its line and its header lines, as
+// sent (without their line ends).
+type request struct {
+	method, target, proto string
+	header                []string
+}
+
+// errHead is a request head the proxy does not take.
+type errHead string
+
+func (e errHead) Error() string { return string(e) }
+
+// readRequest reads a request's head from r.
+func readRequest(r *bufio.Reader) (*request, error) {
+	var req request
+	for n := 0; ; n++ {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return nil, errHead("a line of the request is too long")
+		}
+		if err != nil {
+			return nil, err
+		}
+		text := strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r")
+		if n == 0 {
+			f := strings.Fields(text)
+			if len(f) != 3 || !strings.HasPrefix(f[2], "HTTP/1.") {
+				return nil, errHead("not an HTTP/1.x request line")
+			}
+			req.method, req.target, req.proto = f[0], f[1], f[2]
+			continue
+		}
+		if text == "" {
+			return &req, nil
+		}
+		if n > maxHeadLines {
+			return nil, errHead("too many header lines")
+		}
+		if !strings.Contains(text, ":") || text[0] == ' ' || text[0] == '\t' {
+			return nil, errHead("a malformed header line")
+		}
+		req.header = append(req.header, text)
+	}
+}
+
+// serveConn serves the one request c carries.
+func (p *Proxy) serveConn(ctx context.Context, c net.Conn) {
+	_ = c.SetReadDeadline(time.Now().Add(headTimeout))
+	br := bufio.NewReaderSize(c, maxHeadLine)
+	req, err := readRequest(br)
+	if err != nil {
+		var bad errHead
+		if errors.As(err, &bad) {
+			respond(c, "400 Bad Request", "toolgate sandbox proxy: "+bad.Error())
+		}
 		return
 	}
-	if r.URL.Scheme != "http" || r.URL.Host == "" {
-		http.Error(w, "toolgate sandbox proxy: send absolute-form http requests or CONNECT", http.StatusBadRequest)
+	_ = c.SetReadDeadline(time.Time{})
+	if req.method == "CONNECT" {
+		p.connect(ctx, c, br, req)
 		return
 	}
-	host, port := r.URL.Hostname(), r.URL.Port()
+	p.forward(ctx, c, br, req)
+}
+
+// hopByHop are the headers that concern one connection, not the request:
+// the proxy does not send them on.
+var hopByHop = []string{"Proxy-Connection", "Proxy-Authorization", "Connection", "Keep-Alive", "Te", "Trailer", "Upgrade"}
+
+// forward sends one absolute-form plain HTTP request on to its host and
+// the response back.
+func (p *Proxy) forward(ctx context.Context, c net.Conn, br *bufio.Reader, req *request) {
+	u, err := url.Parse(req.target)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		respond(c, "400 Bad Request", "toolgate sandbox proxy: send absolute-form http requests or CONNECT")
+		return
+	}
+	host, port := u.Hostname(), u.Port()
 	if port == "" {
 		port = "80"
 	}
-	if ok, why := p.permit(r.Context(), host, port); !ok {
-		p.refuse(w, net.JoinHostPort(host, port), why)
+	target := net.JoinHostPort(host, port)
+	if ok, why := p.permit(ctx, host, port); !ok {
+		p.refuse(c, target, why)
 		return
 	}
-	tr := &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return p.dial(ctx, host, port) },
-		Proxy:       nil,
-	}
-	defer tr.CloseIdleConnections()
-	out := r.Clone(r.Context())
-	out.RequestURI = ""
-	for _, h := range []string{"Proxy-Connection", "Proxy-Authorization", "Connection", "Keep-Alive", "Te", "Trailer", "Upgrade"} {
-		out.Header.Del(h)
-	}
-	resp, err := tr.RoundTrip(out)
+	upstream, err := p.dial(ctx, host, port)
 	if err != nil {
-		p.refuse(w, net.JoinHostPort(host, port), err.Error())
+		p.refuse(c, target, err.Error())
 		return
 	}
-	defer resp.Body.Close()
-	for k, vs := range resp.Header {
-		for _, v := range vs {
-			w.Header().Add(k, v)
+	if !p.track(upstream) {
+		return
+	}
+	defer p.untrack(upstream)
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "%s %s HTTP/1.1\r\n", req.method, u.RequestURI())
+	drop := map[string]bool{}
+	for _, h := range hopByHop {
+		drop[strings.ToLower(h)] = true
+	}
+	for _, line := range req.header {
+		name, value, _ := strings.Cut(line, ":")
+		if strings.EqualFold(name, "Connection") {
+			for _, n := range strings.Split(value, ",") {
+				drop[strings.ToLower(strings.TrimSpace(n))] = true
+			}
 		}
 	}
-	w.WriteHeader(resp.StatusCode)
-	_, _ = io.Copy(w, resp.Body)
+	hasHost := false
+	for _, line := range req.header {
+		name, _, _ := strings.Cut(line, ":")
+		if drop[strings.ToLower(strings.TrimSpace(name))] {
+			continue
+		}
+		hasHost = hasHost || strings.EqualFold(name, "Host")
+		head.WriteString(line)
+		head.WriteString("\r\n")
+	}
+	if !hasHost {
+		fmt.Fprintf(&head, "Host: %s\r\n", u.Host)
+	}
+	head.WriteString("Connection: close\r\n\r\n")
+	if _, err := upstream.Write(head.Bytes()); err != nil {
+		p.refuse(c, target, err.Error())
+		return
+	}
+	splice(c, br, upstream)
 }
 
 // connect tunnels a CONNECT request.
-func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
-	host, port, err := net.SplitHostPort(r.Host)
+func (p *Proxy) connect(ctx context.Context, c net.Conn, br *bufio.Reader, req *request) {
+	host, port, err := net.SplitHostPort(req.target)
 	if err != nil {
-		http.Error(w, "toolgate sandbox proxy: CONNECT needs host:port", http.StatusBadRequest)
+		respond(c, "400 Bad Request", "toolgate sandbox proxy: CONNECT needs host:port")
 		return
 	}
-	if ok, why := p.permit(r.Context(), host, port); !ok {
-		p.refuse(w, r.Host, why)
+	if ok, why := p.permit(ctx, host, port); !ok {
+		p.refuse(c, req.target, why)
 		return
 	}
-	upstream, err := p.dial(r.Context(), host, port)
+	upstream, err := p.dial(ctx, host, port)
 	if err != nil {
-		p.refuse(w, r.Host, err.Error())
+		p.refuse(c, req.target, err.Error())
 		return
 	}
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		upstream.Close()
-		http.Error(w, "toolgate sandbox proxy: cannot tunnel", http.StatusInternalServerError)
+	if !p.track(upstream) {
 		return
 	}
-	client, buf, err := hj.Hijack()
-	if err != nil {
-		upstream.Close()
+	defer p.untrack(upstream)
+	if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 		return
 	}
-	_, _ = client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
+	splice(c, br, upstream)
+}
+
+// splice copies what the client sends (the bytes br holds first) to
+// upstream and what upstream sends back to the client, until upstream
+// ends; the caller closes both.
+func splice(c net.Conn, br *bufio.Reader, upstream net.Conn) {
 	go func() {
-		if buf.Reader.Buffered() > 0 {
-			_, _ = io.CopyN(upstream, buf, int64(buf.Reader.Buffered()))
+		_, _ = io.Copy(upstream, br)
+		if tc, ok := upstream.(*net.TCPConn); ok {
+			_ = tc.CloseWrite()
 		}
-		_, _ = io.Copy(upstream, client)
-		upstream.Close()
 	}()
-	_, _ = io.Copy(client, upstream)
-	client.Close()
+	_, _ = io.Copy(c, upstream)
 }
