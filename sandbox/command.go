@@ -22,6 +22,14 @@ type Command struct {
 	// network namespace, until the command ends; Proxy.Env is the
 	// environment that points the command at it.
 	Proxy *Proxy
+	// StopOnSignal: SIGINT or SIGTERM to this process ends the command as
+	// a cancelled ctx does (SIGTERM to its process group, SIGKILL 5 s
+	// later) and Run returns its status. The command runs in a session of
+	// its own, so a terminal's Ctrl-C reaches only this process. Run sets
+	// the listening up beside the plan, not before it (os/signal starts
+	// two threads, a tenth of a confined start), and has it in place
+	// before the fork.
+	StopOnSignal bool
 
 	// failStep, in tests, makes the sandbox's setup fail at that step.
 	failStep int

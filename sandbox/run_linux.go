@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -44,6 +45,14 @@ func Run(ctx context.Context, c Command) (int, error) {
 	if err := Check(); err != nil {
 		return 0, err
 	}
+	var listening chan struct{}
+	if c.StopOnSignal {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		listening = make(chan struct{})
+		go stopOnSignal(ctx, cancel, listening)
+	}
 	pl := makePlan(c)
 	if pl.ruleset >= 0 {
 		defer unix.Close(pl.ruleset)
@@ -69,6 +78,9 @@ func Run(ctx context.Context, c Command) (int, error) {
 		unix.Close(fds[1])
 		io.closeChild()
 		return 0, err
+	}
+	if listening != nil {
+		<-listening
 	}
 	syscall.ForkLock.Lock()
 	pid, errno := forkChild(cp)
@@ -118,6 +130,20 @@ func Run(ctx context.Context, c Command) (int, error) {
 		return 128 + int(ws.Signal()), nil
 	}
 	return ws.ExitStatus(), nil
+}
+
+// stopOnSignal cancels ctx on SIGINT or SIGTERM, once it has closed
+// listening, until ctx ends.
+func stopOnSignal(ctx context.Context, cancel context.CancelFunc, listening chan<- struct{}) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	close(listening)
+	select {
+	case <-sig:
+		cancel()
+	case <-ctx.Done():
+	}
 }
 
 // wait waits for process pid to end (wait4, not os.Process, whose first

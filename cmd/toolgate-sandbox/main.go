@@ -11,21 +11,15 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"runtime"
-	"syscall"
 
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/sandboxcmd"
 )
 
 func main() {
-	// Its work is one sequence (the profile, the fork, the wait) and I/O:
-	// a second P only wakes more threads, which cost more than they do.
-	runtime.GOMAXPROCS(1)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := sandboxcmd.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	code := clibase.ExitCode(err, os.Stderr)
-	stop()
-	os.Exit(code)
+	// SIGINT and SIGTERM end the confined command: sandbox.Run listens
+	// for them (sandbox.Command.StopOnSignal) beside its plan, on a
+	// second P.
+	err := sandboxcmd.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	os.Exit(clibase.ExitCode(err, os.Stderr))
 }

@@ -39,7 +39,7 @@ func commands() []command {
 		{"pair", "print a one-time link and QR code that sign a phone in to the web inbox as an approver", runPair, false},
 		{"devices", "list signed-in browsers and paired devices, or revoke one", runDevices, false},
 		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI, true},
-		{"sandbox", "run a command confined by the kernel (Landlock, seccomp): sandbox [--workspace DIR]… -- CMD…", runSandbox, true},
+		{"sandbox", "run a command confined by the kernel (Landlock, seccomp): sandbox [--workspace DIR]… -- CMD…", runSandbox, false}, // sandbox.Run listens for signals itself
 		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy, true},
 		{"mcp", "pin MCP servers' tool definitions (mcp pin -- COMMAND…) or list the pins (mcp pins)", runMCP, true},
 		{"doctor", "check every installed agent hook, the gateway, the credential and the rules, and say what to fix", runDoctor, true},

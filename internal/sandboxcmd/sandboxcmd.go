@@ -134,6 +134,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Stdout: stdout,
 		Stderr: cmdErr,
 		Proxy:  proxy,
+		// Here, not in main: Run listens beside its plan.
+		StopOnSignal: true,
 	})
 	if err != nil {
 		return sandboxFailure(fmt.Errorf("sandbox: %w (nothing ran)", err))
