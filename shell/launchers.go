@@ -43,6 +43,40 @@ type launcher struct {
 	// act as ("remove_directory rm -r": cmake -E remove_directory DIR is
 	// rm -r DIR); a tool it does not list runs nothing seen here.
 	tools []string
+	// escapes: the keys are written with screen's escapes, in which \n,
+	// \r, ^M and ^J (and their octal spellings) are Enter.
+	escapes bool
+	// fdPattern: a first operand of only '.', '!', '|' and ':' says
+	// where the command's standard streams go (screen's exec .!. CMD).
+	fdPattern bool
+	// session: with its flag given, the operands are not a program to
+	// start but a command sent to a running session of the launcher
+	// (screen -S dev -X stuff KEYS).
+	session *sessionSpec
+}
+
+// sessionSpec is the command language a launcher sends to a running
+// session of its own: the forms of it that run something (typed keys, a
+// program), and the commands that run and write nothing. Any other
+// command is opaque: it may source a file, bind a key to a command or
+// write the scrollback anywhere.
+type sessionSpec struct {
+	flag     string
+	forms    []launcher
+	harmless []string
+}
+
+// screenSession is screen -X's command language.
+var screenSession = &sessionSpec{flag: "-X",
+	forms: []launcher{
+		{sub: []string{"stuff"}, opts: &cmdSpec{wraps: true}, keys: true, escapes: true},
+		{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, fdPattern: true},
+		{sub: []string{"screen"}, opts: screenOpts},
+	},
+	harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version",
+		"number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only",
+		"remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname",
+		"monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"},
 }
 
 // cmakeTools are cmake -E's tools that act as a command: deletes,
@@ -81,7 +115,7 @@ var (
 	kubectlExec = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "itq"}, shortVal: "cnf", long: []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="}}
 	tmuxNew     = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "AdDEPXabhvfIkZS"}, shortVal: "cefFnstxylT"}
 	tmuxKeys    = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "FHlMRX"}, shortVal: "Nt"}
-	screenOpts  = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dmDRrxUaAiOlLqQ"}, shortVal: "SctTpeshX"}
+	screenOpts  = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dmDRrxUaAiOlLqQX"}, shortVal: "SctTpesh"}
 )
 
 // perfOpts are perf record/stat/trace's options before the command they
@@ -118,7 +152,7 @@ func launchCommands() map[string]*cmdSpec {
 			{sub: []string{"run-shell"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "bC"}, shortVal: "dt"}, script: true}, {sub: []string{"run"}, opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "bC"}, shortVal: "dt"}, script: true},
 			{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
 		}}},
-		"screen": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: screenOpts}}}},
+		"screen": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: screenOpts, session: screenSession}}}},
 		"script": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}, shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}}}},
 		"sg":     {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}}}},
 		"poetry": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
@@ -216,6 +250,16 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 			}
 		}
 	}
+	if l.session != nil && hasOpt(vals, l.session.flag) {
+		// screen -X CMD: a command to a running session, not a program.
+		var run bool
+		if l, inner, run = l.session.command(inner); !run {
+			if l == nil {
+				w.res.Commands[idx].Opaque = true
+			}
+			return
+		}
+	}
 	if len(l.tools) > 0 {
 		inner = l.respell(inner)
 	}
@@ -252,6 +296,9 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 			keys = append(keys, k)
 		}
 		s, static := joinStatic(keys)
+		if l.escapes {
+			s = screenEnter.Replace(s)
+		}
 		if !w.script(s, static, ic, d, via, true) {
 			w.res.Commands[idx].Opaque = true
 		}
@@ -271,6 +318,52 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 			w.res.Files[i].Remote = true
 		}
 	}
+}
+
+// screenEnter turns screen's spellings of Enter in typed keys into the
+// newline that ends a command.
+var screenEnter = strings.NewReplacer(`\n`, "\n", `\r`, "\n", "^M", "\n", "^J", "\n", `\015`, "\n", `\012`, "\n")
+
+// command returns the form of the session command words start with and
+// the words it runs (run), or run false: a command that runs nothing
+// (harmless: l is not nil) or one the table cannot follow (l nil).
+func (s *sessionSpec) command(words []word) (l *launcher, inner []word, run bool) {
+	if len(words) == 0 {
+		return &launcher{}, nil, false
+	}
+	if !words[0].static {
+		return nil, nil, false
+	}
+	for i := range s.forms {
+		f := &s.forms[i]
+		if f.sub[0] != words[0].text {
+			continue
+		}
+		rest := append([]word{{text: words[0].text, static: true}}, words[1:]...)
+		start, _, _, unknown := f.opts.wrapped(rest)
+		if unknown {
+			return nil, nil, false
+		}
+		inner = rest[start:]
+		if f.fdPattern && len(inner) > 0 && inner[0].static && strings.Trim(inner[0].text, ".!|:") == "" {
+			inner = inner[1:] // exec's file-descriptor pattern (exec .!. CMD)
+		}
+		return f, inner, true
+	}
+	if contains(s.harmless, words[0].text) {
+		return &launcher{}, nil, false
+	}
+	return nil, nil, false
+}
+
+// hasOpt reports whether opts holds the option name.
+func hasOpt(opts []optArg, name string) bool {
+	for _, o := range opts {
+		if o.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // runnerProgram walks the program a package runner starts (packageProgram)
