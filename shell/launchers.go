@@ -46,6 +46,10 @@ type launcher struct {
 	// escapes: the keys are written with screen's escapes, in which \n,
 	// \r, ^M and ^J (and their octal spellings) are Enter.
 	escapes bool
+	// keyScripts: an operand KEY=VALUE whose KEY starts with it carries a
+	// shell command as VALUE, which the tool runs later by itself (npm
+	// pkg set scripts.postinstall=CMD: npm runs it at every install).
+	keyScripts string
 	// fdPattern: a first operand of only '.', '!', '|' and ':' says
 	// where the command's standard streams go (screen's exec .!. CMD).
 	fdPattern bool
@@ -153,6 +157,13 @@ func launchCommands() map[string]*cmdSpec {
 			{sub: []string{"send-keys"}, opts: tmuxKeys, keys: true}, {sub: []string{"send"}, opts: tmuxKeys, keys: true},
 		}}},
 		"screen": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: screenOpts, session: screenSession}}}},
+		// Ad-hoc ansible runs -a's value as a command on every host the
+		// pattern names (with the default module, command, or shell or
+		// raw); another module's key=value arguments read as assignments.
+		"ansible": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: ansibleOpts, optScript: []string{"-a", "--args"}, remote: true}}}},
+		// A package script set now runs later by itself (npm install runs
+		// preinstall, install, postinstall and prepare).
+		"npm":    {wrap: &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &cmdSpec{wraps: true}, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &cmdSpec{wraps: true}, operands: 1, script: true}}}},
 		"script": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "aeEfqTV"}, shortVal: "cIOBlmto", long: []string{"append", "return", "flush", "force", "quiet", "command=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "echo=", "output-limit="}}, optScript: []string{"-c", "--command"}, operands: 1}}}},
 		"sg":     {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, shortVal: "c"}, operands: 1, optScript: []string{"-c"}, script: true}}}},
 		"poetry": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true}}}}},
@@ -168,7 +179,7 @@ func launchCommands() map[string]*cmdSpec {
 		"conda":         {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "np", long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}}}}}},
 		"bundle":        {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}}},
 		"perf":          {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: perfOpts}, {sub: []string{"stat"}, opts: perfOpts}, {sub: []string{"trace"}, opts: perfOpts}}}},
-		"pnpm":          {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}}}},
+		"pnpm":          {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}}, {sub: []string{"pkg", "set"}, opts: &cmdSpec{wraps: true}, keyScripts: "scripts."}}}},
 		"yarn":          {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, script: true}}}},
 		"direnv":        {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}}},
 		"mise":          {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true}, dashdash: true}, {sub: []string{"x"}, opts: &cmdSpec{wraps: true}, dashdash: true}}}},
@@ -181,6 +192,14 @@ func launchCommands() map[string]*cmdSpec {
 		"entr":          {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "acdnprsz"}}}}}},
 	}
 }
+
+// ansibleOpts are ad-hoc ansible's options, before and after the host
+// pattern.
+var ansibleOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "bKkCDohv", positional: 1}, shortVal: "ilPBtucTefMam",
+	long: []string{"inventory=", "limit=", "poll=", "background=", "tree=", "private-key=", "key-file=", "user=", "connection=", "timeout=",
+		"ssh-common-args=", "sftp-extra-args=", "scp-extra-args=", "ssh-extra-args=", "extra-vars=", "vault-id=", "vault-password-file=",
+		"forks=", "module-path=", "playbook-dir=", "task-timeout=", "args=", "module-name=", "become-method=", "become-user=",
+		"become", "ask-become-pass", "ask-pass", "check", "diff", "one-line", "verbose", "list-hosts", "syntax-check", "ask-vault-password"}}
 
 // toolRunOpts are the options of uvx and uv tool run before the tool.
 var toolRunOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "qvn"}, shortVal: "p", long: []string{"from=", "with=", "with-editable=",
@@ -284,6 +303,15 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 				w.res.Commands[idx].Opaque = true
 			}
 		}
+	}
+	if l.keyScripts != "" {
+		for _, wd := range inner {
+			key, script, ok := strings.Cut(wd.text, "=")
+			if ok && strings.HasPrefix(key, l.keyScripts) && !w.script(script, wd.static, ic, d, via, true) {
+				w.res.Commands[idx].Opaque = true
+			}
+		}
+		inner = nil
 	}
 	switch {
 	case len(inner) == 0:

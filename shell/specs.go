@@ -1008,7 +1008,11 @@ func riskCommands() map[string]*cmdSpec {
 		"http-server": servesOperand("paCKcdeSt"), "serve": servesOperand("lcp"), "live-server": servesOperand(""),
 		"miniserve": servesOperand("pigtaiuc"), "darkhttpd": servesOperand(""),
 		"dig": dnsLookup, "nslookup": dnsLookup, "host": dnsLookup, "drill": dnsLookup, "ping": dnsLookup, "ping6": dnsLookup, "traceroute": dnsLookup,
-		"code":        {subs: subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes this machine to the internet through a VS Code tunnel", rare: &rareSpec{unless: []string{"status", "user", "--help", "-h"}}}}}},
+		"code": vscode, "code-insiders": vscode, "codium": vscode, "cursor": vscode, "windsurf": vscode,
+		// mkdocs gh-deploy pushes the built site; --force and --no-history
+		// replace the branch's history on the remote, as git push --force.
+		"mkdocs": {subs: subcommands{{"gh-deploy", &cmdSpec{effect: EffectNetwork, long: []string{"remote-branch=", "remote-name=", "message=", "config-file=", "site-dir="}, shortVal: "bmrfd",
+			opts: []optEffect{{names: []string{"--force", "--no-history"}, class: ClassDestructive, why: "overwrites the history of the remote branch it deploys to"}}}}}},
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"version", "help", "--help", "-h", "config"}}},
 		"cloudflared": {effect: EffectNetwork, subs: subcommands{{"tunnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"list", "info", "--help"}}}}}},
 		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
@@ -1695,6 +1699,13 @@ var (
 		{"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}}},
 		{"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}}},
 	}}
+	// vscode is VS Code and the editors built on it: a tunnel exposes the
+	// machine, and an extension from a URL runs unreviewed code with the
+	// user's rights in every later session (one from the marketplace, by
+	// its ID, or a local file is installed as any package is).
+	vscode = &cmdSpec{long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile="},
+		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: ClassSupplyChain, why: "installs an editor extension straight from a URL"}},
+		subs: subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes this machine to the internet through a VS Code tunnel", rare: &rareSpec{unless: []string{"status", "user", "--help", "-h"}}}}}}
 	// publish uploads the workspace's code to a registry, which cannot be
 	// taken back.
 	publish = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: publishWhy, rare: &rareSpec{unless: []string{"--dry-run", "-n"}}}
