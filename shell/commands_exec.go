@@ -329,6 +329,11 @@ func execCommands() map[string]*cmdSpec {
 		// Programs that load a library or script named on the command
 		// line: openssl's engines and providers, ssh-add's and ssh-keygen's
 		// PKCS#11 providers, nmap's scripts.
+		// kustomize build runs the exec and container plugins a
+		// kustomization names only when told to, and helm (or the
+		// program --helm-command names) for its helmCharts.
+		"kustomize": {probe: true, subs: subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="},
+			opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}}},
 		"openssl":    {singleDash: true, opts: []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}}},
 		"ssh-keygen": {opts: []optEffect{{names: []string{"-D"}, exec: true, cluster: true}}},
 		"ssh-add":    {opts: []optEffect{{names: []string{"-s", "-S"}, exec: true, cluster: true}}},

@@ -859,7 +859,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec65}, {"delete", &sharedSpec65}, {"del", &sharedSpec65}, {"un", &sharedSpec65}, {"install", &sharedSpec66}, {"upgrade", &sharedSpec66}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec15}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec24}, {"dependency", &sharedSpec24}},
+		subs:   subcommands{{"uninstall", &sharedSpec65}, {"delete", &sharedSpec65}, {"del", &sharedSpec65}, {"un", &sharedSpec65}, {"install", &sharedSpec66}, {"upgrade", &sharedSpec66}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec15}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec24}, {"dependency", &sharedSpec24}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 	}},
@@ -1025,6 +1025,10 @@ var commandTable = [...]namedSpec{
 	{"kubectx", &sharedSpec77},
 	{"kubens", &sharedSpec77},
 	{"kubeval", &sharedSpec3},
+	{"kustomize", &cmdSpec{
+		subs:  subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="}, opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}},
+		probe: true,
+	}},
 	{"last", &sharedSpec3},
 	{"latex", &sharedSpec44},
 	{"launchctl", &cmdSpec{
@@ -1942,7 +1946,7 @@ var commandTable = [...]namedSpec{
 	{"swift", &sharedSpec10},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
-		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
+		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "-f", "--system"}, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
 	}},
 	{"system_profiler", &sharedSpec3},
 	{"systemctl", &cmdSpec{
@@ -1999,10 +2003,10 @@ var commandTable = [...]namedSpec{
 	{"tee", &sharedSpec100},
 	{"telnet", &sharedSpec49},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec102}, {"apply", &sharedSpec103}, {"state", &sharedSpec104}, {"workspace", &sharedSpec105}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
+		subs: subcommands{{"destroy", &sharedSpec102}, {"apply", &sharedSpec103}, {"state", &sharedSpec104}, {"output", &sharedSpec105}, {"show", &sharedSpec106}, {"workspace", &sharedSpec107}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
-	{"terragrunt", &sharedSpec106},
+	{"terragrunt", &sharedSpec108},
 	{"test", &sharedSpec3},
 	{"tex", &sharedSpec44},
 	{"tflint", &sharedSpec10},
@@ -2033,9 +2037,9 @@ var commandTable = [...]namedSpec{
 	{"tldr", &sharedSpec3},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec107, script: true}, {sub: []string{"new"}, opts: &sharedSpec107, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec107, script: true}, {sub: []string{"neww"}, opts: &sharedSpec107, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec107, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec107, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec107, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec107, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec107, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec107, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec107, script: true}, {sub: []string{"popup"}, opts: &sharedSpec107, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec108, script: true}, {sub: []string{"run"}, opts: &sharedSpec108, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec109, keys: true}, {sub: []string{"send"}, opts: &sharedSpec109, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec109, script: true}, {sub: []string{"new"}, opts: &sharedSpec109, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec109, script: true}, {sub: []string{"neww"}, opts: &sharedSpec109, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec109, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec109, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec109, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec109, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec109, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec109, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec109, script: true}, {sub: []string{"popup"}, opts: &sharedSpec109, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec110, script: true}, {sub: []string{"run"}, opts: &sharedSpec110, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec111, keys: true}, {sub: []string{"send"}, opts: &sharedSpec111, keys: true}}},
 	}},
-	{"tofu", &sharedSpec106},
+	{"tofu", &sharedSpec108},
 	{"tokei", &sharedSpec3},
 	{"toolbox", &cmdSpec{
 		probe: true,
@@ -2213,15 +2217,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec3},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec110}, {"download", &sharedSpec111}, {"config", &sharedSpec112}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec15}, {"tree", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec112}, {"download", &sharedSpec113}, {"config", &sharedSpec114}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec15}, {"tree", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec113}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec115}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec113}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec115}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
@@ -2410,17 +2414,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
-	5, 5, 33, 57, 114, 148, 164, 191, 223, 244, 260, 267, 278, 316, 345, 379,
-	390, 447, 447, 478, 558, 597, 624, 641, 655, 666, 671, 680, 680, 680, 680, 680,
-	680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680,
-	680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680,
-	680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680,
-	680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680,
-	680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680,
-	680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680,
-	680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680,
-	680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680, 680,
-	680,
+	5, 5, 33, 57, 114, 148, 164, 191, 223, 244, 260, 267, 279, 317, 346, 380,
+	391, 448, 448, 479, 559, 598, 625, 642, 656, 667, 672, 681, 681, 681, 681, 681,
+	681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681,
+	681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681,
+	681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681,
+	681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681,
+	681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681,
+	681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681,
+	681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681,
+	681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681, 681,
+	681,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -3351,7 +3355,7 @@ var sharedSpec89 = cmdSpec{
 
 var sharedSpec90 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec110}, {"download", &sharedSpec111}, {"config", &sharedSpec112}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec112}, {"download", &sharedSpec113}, {"config", &sharedSpec114}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
 	files: bySub,
 }
 
@@ -3431,32 +3435,40 @@ var sharedSpec104 = cmdSpec{
 }
 
 var sharedSpec105 = cmdSpec{
-	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
+	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
 var sharedSpec106 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec102}, {"apply", &sharedSpec103}, {"state", &sharedSpec104}, {"workspace", &sharedSpec105}},
+	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
 var sharedSpec107 = cmdSpec{
+	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
+}
+
+var sharedSpec108 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec102}, {"apply", &sharedSpec103}, {"state", &sharedSpec104}, {"output", &sharedSpec105}, {"show", &sharedSpec106}, {"workspace", &sharedSpec107}},
+}
+
+var sharedSpec109 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec108 = cmdSpec{
+var sharedSpec110 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec109 = cmdSpec{
+var sharedSpec111 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec110 = cmdSpec{
+var sharedSpec112 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -3464,7 +3476,7 @@ var sharedSpec110 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec111 = cmdSpec{
+var sharedSpec113 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -3472,11 +3484,11 @@ var sharedSpec111 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec112 = cmdSpec{
+var sharedSpec114 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec113 = cmdSpec{
+var sharedSpec115 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,

@@ -714,7 +714,11 @@ func riskCommands() map[string]*cmdSpec {
 		"pulumi": {subs: subcommands{{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the stack's infrastructure"}},
 			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}}}},
 		"helm": {effect: EffectNetwork, subs: subcommands{{"uninstall", helmDelete}, {"delete", helmDelete}, {"del", helmDelete}, {"un", helmDelete},
-			{"install", helmInstall}, {"upgrade", helmInstall}, {"template", helmInstall}, {"push", publish}}},
+			{"install", helmInstall}, {"upgrade", helmInstall}, {"template", helmInstall}, {"push", publish},
+			// A release's values and rendered manifests hold the
+			// passwords it was given and its Secrets' data.
+			{"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: ClassCredential,
+				why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}}},
 		"kubectl": {effect: EffectNetwork, subs: subcommands{
 			{"delete", &cmdSpec{class: ClassDestructive, why: "deletes cluster resources"}},
 			{"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}}},
@@ -789,7 +793,7 @@ func riskCommands() map[string]*cmdSpec {
 		"visudo":  {effect: EffectPrivilege, class: ClassPrivilege, why: "edits who may use sudo"},
 		"mount":   {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "mounts a file system, which can hide or replace system files", rare: &rareSpec{unless: []string{"-l"}}},
 		"nsenter": {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "enters another process's namespaces (a container escape)"},
-		"sysctl": {shortVal: "p", opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
+		"sysctl": {shortVal: "p", opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "-f", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
 			// "sysctl key=value" sets as -w does; a key with ".." reads a
 			// file outside /proc/sys ("sysctl -n /../../etc/shadow").
 			{operand: true, match: setsValue, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
@@ -1697,6 +1701,9 @@ var (
 		{"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: ClassDestructive, why: "destroys the infrastructure the configuration manages"},
 			{names: []string{"-auto-approve", "--auto-approve"}, class: ClassDestructive, why: "changes infrastructure without showing the plan for approval"}}}},
 		{"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}}},
+		// -json and -raw print sensitive values in plain text.
+		{"output", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: ClassCredential, why: "prints the outputs with their sensitive values in plain text"}}}},
+		{"show", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json"}, class: ClassCredential, why: "prints the state or plan with its sensitive values in plain text"}}}},
 		{"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}}},
 	}}
 	// vscode is VS Code and the editors built on it: a tunnel exposes the
