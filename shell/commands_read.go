@@ -61,7 +61,7 @@ func readCommands() map[string]*cmdSpec {
 		// hand over to the project's own copy).
 		"node": about("-v"), "lua": about("-v"), "elixir": about("-v"), "iex": about(), "nim": about("-v"),
 		"crystal": about("-v"), "jekyll": about("-v"), "nginx": about("-v"), "mvn": about("-v"),
-		"ruby": about("-v"), "perl": about("-v"), "php": about("-v"), "gcc": about("-v"), "clang": about("-v"),
+		"ruby": about("-v"), "perl": about("-v"), "php": about("-v", "-m"), "gcc": about("-v"), "clang": about("-v", "--print-targets"),
 		"rustc": about("-vV"), "python3": about("-VV"), "python": about("-VV"),
 		"java": about("-version"), "javac": about("-version"), "kotlin": about("-version"),
 		"kotlinc": about("-version"), "scala": about("-version"), "ocaml": about("-version"),
@@ -70,9 +70,29 @@ func readCommands() map[string]*cmdSpec {
 		"esbuild": about(), "markdownlint": about(), "mkdocs": about(),
 		"sphinx-build": about(), "vale": about(), "tflint": about(), "redis-server": about("-v"),
 		"pandoc": about(), "htop": about(), "ld": about(), "ldd": about(), "pod": about(),
-		"flutter": about(), "dart": about(), "swift": about(),
+		"dart": about(), "swift": about(),
 		"hugo": about("version"), "zig": about("version"), "k9s": about("version"),
-		"openssl": {subs: roSub("version")},
+		// Editors' launchers, a CI agent and ansible (which reads
+		// ansible.cfg but loads no plugin to print its version); erl
+		// prints the emulator's version before it boots, so before any
+		// .erlang file is read; php -m lists the compiled-in modules.
+		"subl": about(), "cursor": about(), "buildkite-agent": about(), "ansible": about(),
+		"erl": about("-version", "+V"),
+		// flutter doctor and devices look at the SDK, the toolchains and
+		// the attached devices (they may start adb's server); neither
+		// runs the project. --android-licenses accepts the licences.
+		"flutter": {probe: true, subs: subcommands{{"devices", ro},
+			{"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}}},
+		// openssl version, rand (without -out) and x509 showing a
+		// certificate. What writes (-out, -writerand), signs with a key
+		// (-signkey, -key, -CA, -CAkey, -req, -new) or loads a module
+		// (-engine, -provider, a -config that names one) is not a read.
+		"openssl": {subs: append(roSub("version"),
+			namedSpec{"rand", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider",
+				"-provider-path", "-config"}}}},
+			namedSpec{"x509", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey",
+				"-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin",
+				"-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}})},
 		// terraform fmt -check lists the files it would reformat and
 		// writes none; -write=true would write them anyway.
 		"terraform": {read: &readSpec{about: []string{"-help"}}, subs: subcommands{{"fmt", &cmdSpec{singleDash: true,
@@ -109,6 +129,16 @@ func readCommands() map[string]*cmdSpec {
 		"whoami": roNew, "id": roNew, "uname": roNew, "uptime": roNew, "free": roNew,
 		"ps": roNew, "pgrep": roNew, "nproc": roNew, "cal": roNew, "lsof": roNew,
 		"hostname": {readOnly: true, readBare: true, probe: true},
+		// mount bare lists the mounted file systems; with any argument
+		// but -l it mounts (the privilege class says so).
+		"mount": {readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-a", "--all"}}},
+		// sysctl KEY and sysctl -n KEY read a kernel setting; setting one
+		// (-w, KEY=VALUE, a file loaded) is a class of its own.
+		"sysctl": {readOnly: true, read: &readSpec{notReadWith: []string{"-w", "--write", "-p", "--load", "-f", "--system"}}},
+		// printenv NAME prints that variable: read-only when each name
+		// says it holds no secret (plainEnv, as echo "$NAME"); bare, it
+		// prints every one, secrets included.
+		"printenv": {read: &readSpec{readEnvNames: true}},
 		// Services and their logs, on this machine only (-H and -M reach
 		// another); what changes a unit or the journal is not listed.
 		"systemctl": {read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
@@ -213,7 +243,10 @@ func readCommands() map[string]*cmdSpec {
 		"scc":        {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-o", "--output"}}},
 		"tfsec":      {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-O", "--out"}}},
 		"kubeval":    roNew, "kubeconform": roNew,
-		"act": {probe: true, read: &readSpec{readWith: []string{"-l", "--list"}}},
+		// CI configuration checked where it is, without a server.
+		"drone":          {probe: true, subs: roSub("lint")},
+		"woodpecker-cli": {probe: true, subs: roSub("lint")},
+		"act":            {probe: true, read: &readSpec{readWith: []string{"-l", "--list"}}},
 
 		// Toolchains' and version managers' listings.
 		"pipx":   {subs: roSub("list")},
@@ -320,6 +353,9 @@ func readCommands() map[string]*cmdSpec {
 			{"api", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field",
 				"--input", "-H", "--header"}}}},
 			{"status", ro},
+			// gh browse opens a browser; with --no-browser it prints the
+			// URL it would open.
+			{"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}},
 			{"auth", &cmdSpec{subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}},
 		}},
 		// aws SERVICE describe-* and list-*; the get- and other read
@@ -336,7 +372,9 @@ func readCommands() map[string]*cmdSpec {
 				{"apigateway", awsReads("get-rest-apis", "get-stages", "get-resources")},
 				{"cloudwatch", awsReads("get-metric-statistics", "get-metric-data")},
 				{"sqs", awsReads("get-queue-attributes", "get-queue-url")},
-				{"logs", awsReads("filter-log-events", "get-log-events", "tail")},
+				// aws logs tail GROUP: the group's name is a path
+				// (/aws/lambda/fn), no destination.
+				{"logs", &cmdSpec{read: awsReads("filter-log-events", "get-log-events").read, subs: subcommands{{"tail", ro}}}},
 				{"cloudtrail", awsReads("lookup-events")},
 				{"ce", awsReads("get-cost-and-usage")}}},
 		// gcloud GROUP VERB and gcloud GROUP RESOURCE VERB: each group
@@ -351,6 +389,9 @@ func readCommands() map[string]*cmdSpec {
 			{"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}},
 			{"storage", &cmdSpec{read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}},
 			{"version", ro}, {"info", ro},
+			// gcloud logging read FILTER reads log entries, as gcloud
+			// logging logs list lists the logs.
+			{"logging", &cmdSpec{read: gcloudRead(1).read, subs: subcommands{{"read", ro}}}},
 		}, gcloudGroups()...)},
 		// gsutil VERB [gs://BUCKET/PATH]: listing, sizes and an object's
 		// content, read from the service.
@@ -396,6 +437,16 @@ func readCommands() map[string]*cmdSpec {
 		"crontab":    {read: &readSpec{readWith: []string{"-l"}}},
 		"xcrun":      {probe: true, subs: subcommands{{"simctl", withSubs("list")}, {"--show-sdk-path", ro}, {"--find", ro}}},
 		"emulator":   {probe: true, read: &readSpec{readWith: []string{"-list-avds"}}},
+		// adb devices, a dump of the device's log and one property read
+		// on it; -H, -P and -L name another adb server. logcat without
+		// -d follows the log; -c, -G and -P clear or resize it and -f
+		// writes a file on the device. What adb shell runs is any
+		// command: only getprop with at most one property's name.
+		"adb": {probe: true, shortVal: "stHPL", read: &readSpec{notReadWith: []string{"-H", "-P", "-L"}}, subs: subcommands{
+			{"devices", ro},
+			{"logcat", &cmdSpec{shortVal: "bfrnvtTGPem", read: &readSpec{readWith: []string{"-d"},
+				notReadWith: []string{"-c", "--clear", "-G", "--buffer-size", "-P", "--prune", "-f", "--file"}}}},
+			{"shell", &cmdSpec{read: &readSpec{readVerbs: []string{"getprop"}}}}}},
 		"sdkmanager": {probe: true, read: &readSpec{readWith: []string{"--list", "--list_installed"}}},
 		"code":       {read: &readSpec{readWith: []string{"--list-extensions"}}},
 		"opam":       {probe: true, subs: roSub("list", "show", "switch")},
@@ -450,7 +501,7 @@ func gcloudGroups() subcommands {
 	for _, g := range []string{"functions", "builds", "services", "components"} {
 		out = append(out, namedSpec{g, gcloudRead(0)})
 	}
-	for _, g := range []string{"compute", "container", "run", "sql", "iam", "artifacts", "pubsub", "logging",
+	for _, g := range []string{"compute", "container", "run", "sql", "iam", "artifacts", "pubsub",
 		"monitoring", "redis", "dns", "billing", "app", "scheduler", "tasks", "kms"} {
 		out = append(out, namedSpec{g, gcloudRead(1)})
 	}

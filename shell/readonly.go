@@ -66,6 +66,8 @@ func readOnlyCommand(name string, args []string) bool {
 				return false
 			case verbAt >= 0:
 				return readVerb(args, ops, verbs, verbAt)
+			case r.readEnvNames:
+				return len(ops) > 0 && len(ops) == len(args) && allPlainEnv(args)
 			}
 			return false
 		}
@@ -358,6 +360,17 @@ func (w *walker) printedParam(name string, a word) bool {
 	// A number an arithmetic expansion makes holds no secret (what it
 	// reads is judged where bash evaluates it: arithCode).
 	return hasRole(name, rolePrinter) && (arithOnly(a.text) || paramOnly(a.text, func(v string) bool { return plainEnv(v) && !w.assignedVars().has(v) }))
+}
+
+// allPlainEnv reports whether every name of names is an environment
+// variable's that holds no secret (plainEnv).
+func allPlainEnv(names []string) bool {
+	for _, n := range names {
+		if !plainEnv(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // plainEnv reports whether an environment variable's name says what it

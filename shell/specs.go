@@ -165,6 +165,10 @@ type readSpec struct {
 	// when it is a key, section.name (git config user.name prints it;
 	// with a value, or a subcommand word such as edit, it is no read).
 	readKey bool
+	// readEnvNames makes a command read-only with operands that are
+	// each the name of an environment variable that holds no secret
+	// (plainEnv): printenv PATH prints one, bare printenv every one.
+	readEnvNames bool
 }
 
 // rareSpec are the fields of a command entry few entries set.
@@ -791,7 +795,9 @@ func riskCommands() map[string]*cmdSpec {
 		"useradd": {effect: EffectPrivilege, class: ClassPrivilege, why: "creates a user"},
 		"passwd":  {effect: EffectPrivilege, class: ClassPrivilege, why: "changes a password"},
 		"visudo":  {effect: EffectPrivilege, class: ClassPrivilege, why: "edits who may use sudo"},
-		"mount":   {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "mounts a file system, which can hide or replace system files", rare: &rareSpec{unless: []string{"-l"}}},
+		"mount": {effect: EffectPrivilege, class: ClassPrivilege, bare: true, why: "mounts a file system, which can hide or replace system files", rare: &rareSpec{unless: []string{"-l"}},
+			// -l lists, except beside -a, which mounts all fstab names.
+			opts: []optEffect{{names: []string{"-a", "--all"}, effect: EffectPrivilege, class: ClassPrivilege, why: "mounts every file system fstab lists"}}},
 		"nsenter": {effect: EffectPrivilege | EffectRuns, class: ClassPrivilege, why: "enters another process's namespaces (a container escape)"},
 		"sysctl": {shortVal: "p", opts: []optEffect{{names: []string{"-w", "--write", "-p", "--load", "-f", "--system"}, effect: EffectPrivilege, class: ClassPrivilege, why: "changes kernel settings"},
 			// "sysctl key=value" sets as -w does; a key with ".." reads a

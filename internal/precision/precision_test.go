@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 41.57
+	maxStoppedDefaultsPct    = 41.04
 	maxStoppedPermissivePct  = 3.88
-	minReadAllowedDefaultPct = 92.42
+	minReadAllowedDefaultPct = 93.26
 )
 
 // minBenign is the size the everyday corpus must keep.
