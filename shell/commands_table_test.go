@@ -443,7 +443,7 @@ var constNames = map[reflect.Type][]string{
 	reflect.TypeFor[role](): {"roleShell", "roleFetcher", "roleSQLShell", "roleScriptReader", "roleListReader", "rolePlainCommand",
 		"roleOpener", "rolePlainProgram", "roleServiceClient", "roleInterpreter", "roleGitPrinter", "roleSource", "rolePackageRunner", "roleWordOptions", "rolePassesArgs",
 		"roleOutputOptions", "roleTransferShell", "roleDNSUpdater", "roleMigrator", "roleLocalManager",
-		"rolePrinter"},
+		"rolePrinter", "roleUploader"},
 }
 
 // constSets are the enumerations whose values are sets of bits.

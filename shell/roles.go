@@ -29,6 +29,7 @@ const (
 	roleMigrator                       // runs database migrations: its down, rollback and revert run them backwards (goose down)
 	roleLocalManager                   // manages this machine's toolchains, caches or sessions: clean, uninstall, kill are everyday work
 	rolePrinter                        // prints its operands and does nothing else with them: a parameter it prints names no file (echo $PATH)
+	roleUploader                       // a general network client that sends the files it reads to the address it names (curl -d @f URL, scp f host:)
 )
 
 // commandRoles are the commands of each role, written as lists: the
@@ -97,6 +98,8 @@ func commandRoles() []roleList {
 		// commands ("!cmd", and BSD ftp's "|cmd" file names), read on
 		// their input or from a batch file (stdinClasses). lftp has its
 		// -c in the command table and is not among them.
+		{roleUploader, []string{"curl", "wget", "http", "https", "httpie", "xh", "xhs", "nc", "ncat", "netcat", "socat",
+			"scp", "sftp", "rsync", "ftp", "lftp", "tftp", "smbclient", "telnet"}},
 		{roleTransferShell, []string{"ftp", "pftp", "netkit-ftp", "tnftp", "sftp", "ncftp", "smbclient", "yafc"}},
 		// DNS update clients: "update delete" on the input removes
 		// records; updates from a file or pipe are unseen (stdinClasses).

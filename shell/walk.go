@@ -265,6 +265,9 @@ type stdin struct {
 	// README.md |", "tar cz . | gzip |"): its files are subjects of their
 	// own, so sending the pipe sends nothing the rules did not see.
 	files bool
+	// secret is a file the pipe or redirection carries whose name says it
+	// holds secrets (sensitive.SecretName): "cat .env |", "< .env".
+	secret string
 }
 
 type stdinKind uint8
@@ -573,7 +576,7 @@ func (w *walker) redirect(r *syntax.Redirect, c *scope, d *dirState, pend []pend
 	}
 	switch r.Op {
 	case syntax.RdrIn:
-		c.stdin = stdin{kind: stdinFile, fetch: fetch}
+		c.stdin = stdin{kind: stdinFile, fetch: fetch, secret: secretFile(rw)}
 		return append(pend, pendingFile{rw, false})
 	case syntax.DplIn:
 		if isFD(rw.text) {
@@ -594,6 +597,15 @@ func (w *walker) redirect(r *syntax.Redirect, c *scope, d *dirState, pend []pend
 	default: // >, >>, >|, &>, &>>, and zsh's clobbering forms
 		return append(pend, pendingFile{rw, true})
 	}
+}
+
+// secretFile returns the path rw names when it is static and its name
+// says it holds secrets, or "".
+func secretFile(rw word) string {
+	if rw.static && sensitive.SecretName(rw.text) {
+		return rw.text
+	}
+	return ""
 }
 
 func isFD(s string) bool {
@@ -643,7 +655,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 	for i, s := range stages {
 		sc := c
 		sc.stdin = in
-		start := len(w.res.Commands)
+		start, fstart := len(w.res.Commands), len(w.res.Files)
 		sds[i] = *d
 		w.stmt(s, sc, &sds[i])
 		if i == len(stages)-1 {
@@ -665,6 +677,14 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 				in.tokens = pipeTokens(&cmds[0], prev.tokens)
 				in.files = readsFiles(cmds[0].Name) && cmds[0].Effects&(EffectRuns|EffectNetwork) == 0 &&
 					(prev.kind != stdinPipe || prev.files)
+				if in.files {
+					in.secret = prev.secret
+					for _, f := range w.res.Files[fstart:] {
+						if !f.Write && f.Static && sensitive.SecretName(f.Path) {
+							in.secret = f.Path
+						}
+					}
+				}
 			}
 		}
 	}
@@ -1317,11 +1337,34 @@ func (w *walker) exfiltration() {
 		secret = w.environmentDump()
 	}
 	if secret == "" {
+		w.sendsSecretFile()
 		return
 	}
 	for i := range w.res.Commands {
 		if cmd := &w.res.Commands[i]; cmd.Effects&EffectNetwork != 0 {
 			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: cmd.Name + " talks to the network in the same command that reads " + secret, Token: secret})
+		}
+	}
+}
+
+// sendsSecretFile marks a general network client that reads a file whose
+// name says a project keeps secrets in it (sensitive.SecretName: .env,
+// secrets.yml) as sending it: "curl -d @.env URL", "scp .env host:". A
+// tool that reads such a file to do its own work (docker run --env-file
+// .env, kubectl create secret --from-env-file) is not such a client, and
+// an upload to this machine only (curl -d @.env http://localhost:3000/)
+// leaves nothing.
+func (w *walker) sendsSecretFile() {
+	for _, f := range w.res.Files {
+		if f.Write || !f.Static || f.Remote || !sensitive.SecretName(f.Path) {
+			continue
+		}
+		for i := range w.res.Commands {
+			cmd := &w.res.Commands[i]
+			if cmd.Text == f.Command && cmd.Effects&EffectNetwork != 0 && !cmd.Remote && hasRole(cmd.Name, roleUploader) &&
+				!uploadsLocally(cmd.Name, cmd.Args) {
+				addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: cmd.Name + " sends " + f.Path + ", whose name says it holds secrets, to the network", Token: f.Path})
+			}
 		}
 	}
 }

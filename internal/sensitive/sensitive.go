@@ -662,3 +662,33 @@ var patterns = sync.OnceValue(func() []entryPaths {
 	}
 	return out
 })
+
+// secretNames are the names a project gives the files it keeps its own
+// secrets in, as the built-in defaults' file rules name them
+// (policy/defaults.jsonc: *.env, *.env.*, *secret*, *credentials*), and
+// templateNames the spellings of their harmless templates. They are not
+// entries: reading one is the project's business, which the rules decide
+// (a build reads .env, a container gets it with --env-file); sending one
+// to the network is exfiltration (package shell).
+var (
+	secretNames   = [...]string{"*.env", "*.env.*", "*secret*", "*credentials*"}
+	templateNames = [...]string{"*.example", "*.sample", "*.template", "*.dist", "*.tmpl"}
+)
+
+// SecretName reports whether the last element of p names a file a
+// project keeps its secrets in: .env, prod.env, .env.local,
+// secrets.yml, credentials.json, but not .env.example.
+func SecretName(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	for _, t := range templateNames {
+		if ok, _ := path.Match(t, base); ok {
+			return false
+		}
+	}
+	for _, n := range secretNames {
+		if ok, _ := path.Match(n, base); ok {
+			return true
+		}
+	}
+	return false
+}

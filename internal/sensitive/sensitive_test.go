@@ -351,3 +351,17 @@ func FuzzMayMatchAgainstLookup(f *testing.F) {
 		}
 	})
 }
+
+func TestSecretName(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]bool{
+		".env": true, "prod.env": true, ".env.local": true, "app/.env.production": true, "config/secrets.yml": true,
+		"credentials.json": true, "SECRET_KEY.txt": true, "/home/dev/.aws/credentials": true,
+		".env.example": false, ".env.sample": false, "secrets.yml.template": false, ".env.dist": false,
+		"environment.ts": false, "package.json": false, "envoy.yaml": false, "src/env.go": false, "": false,
+	} {
+		if got := sensitive.SecretName(p); got != want {
+			t.Errorf("SecretName(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
