@@ -129,6 +129,22 @@ func readCommands() map[string]*cmdSpec {
 		"whoami": roNew, "id": roNew, "uname": roNew, "uptime": roNew, "free": roNew,
 		"ps": roNew, "pgrep": roNew, "nproc": roNew, "cal": roNew, "lsof": roNew,
 		"hostname": {readOnly: true, readBare: true, probe: true},
+		// arch bare prints the machine's architecture; with a command
+		// (macOS) it is the wrapper that runs it.
+		"arch": {readOnly: true, readBare: true},
+		// nvidia-smi bare, or with its query options, prints the GPUs'
+		// state. What sets one (persistence, ECC, compute mode, clocks,
+		// power limits, a reset, MIG, the LED), a log file written (-f)
+		// or a subcommand (an operand: drain, mig, ...) is not a read;
+		// a single letter of these in a cluster counts too.
+		"nvidia-smi": {readOnly: true, readBare: true, probe: true, shortVal: "idl", read: &readSpec{notReadWith: []string{
+			"-pm", "--persistence-mode", "-e", "--ecc-config", "-p", "--reset-ecc-errors", "-c", "--compute-mode",
+			"-dm", "--driver-model", "-fdm", "--force-driver-model", "--gom", "-r", "--gpu-reset", "-vm", "--virt-mode",
+			"-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks", "-lmc", "--lock-memory-clocks", "-rmc", "--reset-memory-clocks",
+			"-lmcd", "--lock-memory-clocks-deferred", "-ac", "--applications-clocks", "-rac", "--reset-applications-clocks",
+			"-acp", "--applications-clocks-permission", "-pl", "--power-limit", "-cc", "--cuda-clocks", "-am", "--accounting-mode",
+			"-caa", "--clear-accounted-apps", "--auto-boost-default", "--auto-boost-permission", "-mig", "--multi-instance-gpu",
+			"-gtt", "--gpu-target-temp", "-t", "--toggle-led", "-f", "--filename", "--debug"}}},
 		// mount bare lists the mounted file systems; with any argument
 		// but -l it mounts (the privilege class says so).
 		"mount": {readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-a", "--all"}}},

@@ -65,6 +65,14 @@ func (w *walker) wrapper(name string, spec *cmdSpec, words []word, assigns []str
 			inner = append(splitWords(s), inner...)
 		}
 		nd = w.wrapperDir(vals, d, words, "-C", "--chdir")
+	case "arch":
+		// macOS arch -e NAME=VALUE sets the variable for the command it
+		// runs, as env NAME=VALUE does (DYLD_INSERT_LIBRARIES, PATH).
+		for _, v := range vals {
+			if v.name == "-e" && v.valAt >= 0 {
+				envs = append(envs, v.val)
+			}
+		}
 	case "time":
 		if f, ok := optValue(vals, "-o", "--output"); ok {
 			w.file(litWord(f), true, joinWords(words), d)
@@ -110,7 +118,11 @@ func (w *walker) wrapper(name string, spec *cmdSpec, words []word, assigns []str
 	if spec.subject || unknown || script != nil || len(inner) == 0 {
 		cmd := w.makeCommand(words, assigns, c.via, unknown)
 		classify(&cmd, name, cmd.Args)
-		cmd.ReadOnly = lookup && !unknown && len(assigns) == 0 && words[0].text == name && allStatic(words)
+		// A wrapper given nothing at all runs nothing: the table says
+		// whether it then only prints (arch names the machine's
+		// architecture; env, which prints every variable, is no read).
+		bareRead := len(words) == 1 && spec.readOnly && spec.readBare && len(cmd.Classes) == 0
+		cmd.ReadOnly = (lookup || bareRead) && !unknown && len(assigns) == 0 && words[0].text == name && allStatic(words)
 		idx := w.emit(cmd)
 		if script != nil && !w.script(script.text, script.static, c, d, name, true) {
 			w.res.Commands[idx].Opaque = true
