@@ -111,7 +111,11 @@ var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, 
 	}}
 
 func fileCommands() map[string]*cmdSpec {
+	// docker compose config -o FILE writes the configuration there.
+	composeFiles := &cmdSpec{files: bySub, subs: subcommands{{"config", &cmdSpec{shortVal: "o", long: []string{"output="},
+		opts: []optEffect{writeValue("-o", "--output")}}}}}
 	return map[string]*cmdSpec{
+		"docker": {files: bySub, subs: subcommands{{"compose", composeFiles}}}, "docker-compose": composeFiles,
 		// Readers.
 		"find": {files: codeKind, rare: &rareSpec{fileCode: (*walker).findFiles, patternArgs: findPatterns}},
 		"cat":  readSimple, "tac": {files: readAll, shortVal: "s", long: []string{"separator="}}, "rev": readSimple,

@@ -51,8 +51,13 @@ func readCommands() map[string]*cmdSpec {
 	// An object of ip lists without operands, or with show, list or get
 	// (ip addr, ip route show table all).
 	ipListing := &cmdSpec{readOnly: true, readBare: true, subs: roSub("show", "list", "get")}
-	// What docker compose and docker-compose list and show.
-	composeReads := withSubs("ps", "logs", "config", "ls", "images", "top", "version")
+	// What docker compose and docker-compose list and show. config
+	// prints the project's configuration with the values of .env and
+	// the env_file entries filled in, secrets included: only its
+	// listings of names are reads, and -o writes the file it names.
+	composeReads := &cmdSpec{subs: append(roSub("ps", "logs", "ls", "images", "top", "version"),
+		namedSpec{"config", &cmdSpec{read: &readSpec{readWith: []string{"--services", "--images", "--volumes", "--profiles", "--networks"},
+			notReadWith: []string{"-o", "--output", "--environment", "--variables"}}}})}
 	return map[string]*cmdSpec{
 		// Toolchains, interpreters and tools, by their version forms.
 		// Not here: a tool whose bare run, or an option it does not know,
