@@ -500,7 +500,12 @@ func readCommands() map[string]*cmdSpec {
 		"yarn": {read: &readSpec{about: []string{"-v"}}, subs: append(roSub("list", "info", "why", "outdated"), namedSpec{"config", withSubs("get", "list")})},
 		"pip":  {subs: append(roSub("list", "show", "freeze", "check", "help", "debug"), namedSpec{"index", withSubs("versions")})},
 		"pip3": {subs: append(roSub("list", "show", "freeze", "check", "help", "debug"), namedSpec{"index", withSubs("versions")})},
-		"cargo": {subs: append(roSub("tree", "metadata", "version", "search", "locate-project", "pkgid", "help", "read-manifest", "verify-project"),
+		// cargo tree, and metadata with the dependencies resolved, ask
+		// rustc for the target's details: the rustc (or rustc-wrapper) a
+		// .cargo/config.toml the repository ships names, any program.
+		// metadata --no-deps reads the manifests only.
+		"cargo": {subs: append(roSub("version", "search", "locate-project", "pkgid", "help", "read-manifest", "verify-project"),
+			namedSpec{"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}},
 			namedSpec{"install", &cmdSpec{read: &readSpec{readWith: []string{"--list"}}}})},
 		// go list takes the build flags: -toolexec and -exec run a program.
 		"go": {read: &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
