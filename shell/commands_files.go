@@ -11,6 +11,29 @@ package shell
 // Option effects several entries share. The helpers are functions, not
 // func-typed vars, so the compiler can inline them into the table and lay
 // it out statically instead of building it in every process's init.
+// gpgFiles: gpg reads its operands (to encrypt, decrypt, verify, import)
+// and writes -o; key IDs read as file names name nothing.
+var gpgFiles = &cmdSpec{files: readAll, probe: true, shortVal: "oruRfzZ", long: []string{"output=", "recipient=", "local-user=", "hidden-recipient=",
+	"homedir=", "passphrase=", "passphrase-file=", "default-key=", "keyring=", "secret-keyring=", "trust-model=", "cipher-algo=", "digest-algo=",
+	"compress-level=", "pinentry-mode=", "keyserver=", "status-fd=", "logger-fd=", "command-fd="},
+	opts: []optEffect{writeValue("-o", "--output"), readValue("--passphrase-file")}}
+
+// opensslFiles are the openssl subcommands that read -in and write
+// -out (and -keyout), in its one-dash spelling.
+func opensslFiles() subcommands {
+	spec := &cmdSpec{singleDash: true, long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=",
+		"config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=",
+		"name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"},
+		opts: []optEffect{writeValue("-out", "-keyout"), readValue("-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile")}}
+	names := []string{"enc", "req", "x509", "rsa", "genrsa", "genpkey", "pkey", "pkcs12", "pkcs7", "pkcs8", "dgst", "base64", "smime", "cms",
+		"ca", "crl", "dhparam", "ec", "ecparam", "rand", "pkeyutl", "rsautl", "asn1parse", "aes-256-cbc", "des3"}
+	out := make(subcommands, len(names))
+	for i, n := range names {
+		out[i] = namedSpec{n, spec}
+	}
+	return out
+}
+
 func readValue(names ...string) optEffect  { return optEffect{names: names, file: fileRead} }
 func writeValue(names ...string) optEffect { return optEffect{names: names, file: fileWrite} }
 func patternBy(names ...string) optEffect  { return optEffect{names: names, pattern: true} }
@@ -201,7 +224,20 @@ func fileCommands() map[string]*cmdSpec {
 		// Database shells: the first operand is the database file.
 		"sqlite3": {files: firstKind}, "sqlite": {files: firstKind}, "duckdb": {files: firstKind},
 		// Writers.
-		"tee":     writeSimple,
+		"tee": writeSimple,
+		// sponge soaks up its input and then writes the file (jq . f |
+		// sponge f); dos2unix and unix2dos rewrite theirs in place.
+		"sponge": {files: writeAll}, "dos2unix": {files: writeAll, probe: true}, "unix2dos": {files: writeAll, probe: true},
+		// Converters and crypto tools that write where -o or -out says.
+		"pandoc": {files: readAll, probe: true, shortVal: "oftrwMVcHABdLF", long: []string{"output=", "from=", "to=", "read=", "write=", "metadata=",
+			"variable=", "css=", "include-in-header=", "include-before-body=", "include-after-body=", "defaults=", "lua-filter=", "filter=",
+			"template=", "data-dir=", "resource-path=", "reference-doc=", "extract-media=", "metadata-file=", "bibliography=", "csl="},
+			opts: []optEffect{writeValue("-o", "--output"), writeValue("--extract-media")}},
+		"gpg": gpgFiles, "gpg2": gpgFiles,
+		"openssl": {files: bySub, subs: opensslFiles()},
+		// yq's first operand is its expression; -i rewrites the files.
+		"yq": {files: readAll, pattern: true, shortVal: "opIs", long: []string{"output-format=", "input-format=", "indent=", "split-exp=", "front-matter=", "from-file=", "inplace"},
+			opts: []optEffect{{names: []string{"-i", "--inplace"}, mode: "rewrite"}, {names: []string{"--from-file"}, file: fileRead, pattern: true}}},
 		"cp":      {files: copyKind, shortVal: "tS", long: copyLong, opts: copyOpts},
 		"mv":      {files: moveKind, shortVal: "tS", long: copyLong, opts: copyOpts},
 		"install": {files: copyKind, shortVal: "mogtS", long: append([]string{"mode=", "owner=", "group=", "strip-program="}, copyLong...), opts: append([]optEffect{{names: []string{"-d", "--directory"}, mode: "rewrite"}}, copyOpts...)},

@@ -17,6 +17,9 @@ func TestLongOptions(t *testing.T) {
 	walk = func(key string, s *cmdSpec) {
 		long := longOptions(key)
 		for _, l := range s.long {
+			if s.singleDash {
+				break // one-dash word options (openssl -in FILE): read whole, never abbreviated
+			}
 			name := strings.TrimSuffix(l, "=")
 			abbr := ""
 			for n := 1; n < len(name); n++ {

@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file is the one option parser of the command table: every check
 // that reads a known command's options (risk classes, exec-capable flags,
@@ -98,6 +101,11 @@ func (s *cmdSpec) scanInto(args []string, words []word, stop bool, opts []optArg
 			}
 		case s.singleDash && len(a) == 2 && strings.IndexByte(s.shortVal, a[1]) >= 0 && i+1 < len(args):
 			// A one-letter option that takes the next word (arch -e V=1).
+			opts = append(opts, optArg{name: a, at: i, val: args[i+1], valAt: i + 1})
+			i++
+		case s.singleDash && i+1 < len(args) && slices.Contains(s.long, a[1:]+"="):
+			// A one-dash word option the entry lists with "=" takes the
+			// next word (openssl enc -in FILE -out FILE).
 			opts = append(opts, optArg{name: a, at: i, val: args[i+1], valAt: i + 1})
 			i++
 		case s.singleDash:
