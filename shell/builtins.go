@@ -233,9 +233,62 @@ var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_S
 	"GIT_ASKPASS=", "SSH_ASKPASS=", "GIT_CONFIG_PARAMETERS=", "GIT_CONFIG_COUNT=", "GIT_PROXY_COMMAND=", "PAGER=", "MANPAGER=",
 	"MANROFFOPT=", "EDITOR=", "VISUAL=", "SYSTEMD_EDITOR=", "SYSTEMD_PAGER=", "SUDO_EDITOR=", "LESSOPEN=", "LESSCLOSE=",
 	"LESSEDIT=", "CRASHPAGER=", "RESTIC_PASSWORD_COMMAND=", "BORG_PASSCOMMAND=", "BORG_RSH=", "RSYNC_RSH=", "BROWSER=",
-	"PERL5OPT=", "PERL5DB=", "NODE_OPTIONS=", "LD_PRELOAD=", "LD_AUDIT=", "GROFF_BIN_PATH=", "RUSTC_WRAPPER=", "PYTHONSTARTUP=",
+	"PERL5DB=", "LD_PRELOAD=", "LD_AUDIT=", "DYLD_INSERT_LIBRARIES=", "GCONV_PATH=", "GROFF_BIN_PATH=", "RUSTC_WRAPPER=", "PYTHONSTARTUP=",
 	"RUSTC_WORKSPACE_WRAPPER=", "CARGO_BUILD_RUSTC_WRAPPER=", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER=", "CARGO_BUILD_RUSTC=",
 	"CARGO_BUILD_RUSTDOC=", "RUSTC=", "RUSTDOC="}
+
+// optionVars are environment variables whose value is options a runtime
+// reads at every start, as if given on its command line (NODE_OPTIONS
+// for node, JAVA_TOOL_OPTIONS for every JVM, RUBYOPT, PERL5OPT): some
+// load code (--require, -javaagent:, -r, -M), most only size a heap or
+// quiet warnings. The value is exec-capable unless each of its options
+// starts with one of harmless, which load and run nothing.
+var optionVars = []struct {
+	name     string
+	harmless []string
+}{
+	{"NODE_OPTIONS", []string{"--max-old-space-size=", "--max_old_space_size=", "--max-semi-space-size=", "--stack-size=", "--stack_size=",
+		"--openssl-legacy-provider", "--enable-source-maps", "--trace-warnings", "--trace-deprecation", "--trace-uncaught",
+		"--no-warnings", "--no-deprecation", "--throw-deprecation", "--pending-deprecation", "--disable-warning=",
+		"--unhandled-rejections=", "--dns-result-order=", "--experimental-vm-modules", "--max-http-header-size=",
+		"--use-openssl-ca", "--use-bundled-ca", "--expose-gc", "--tls-min-v1.", "--tls-max-v1.", "--no-experimental-fetch",
+		"--experimental-fetch", "--no-experimental-global-navigator", "--heapsnapshot-near-heap-limit=", "--report-on-fatalerror",
+		"--title="}},
+	{"JAVA_TOOL_OPTIONS", jvmHarmless}, {"_JAVA_OPTIONS", jvmHarmless}, {"JDK_JAVA_OPTIONS", jvmHarmless},
+	{"RUBYOPT", []string{"-W", "--yjit", "--jit", "--enable-frozen-string-literal", "--disable-frozen-string-literal",
+		"--enable=frozen-string-literal", "--disable=frozen-string-literal", "--disable-did_you_mean", "--disable=did_you_mean",
+		"--disable-error_highlight", "--disable=error_highlight", "-Eutf-8", "-EUTF-8", "--encoding=", "--external-encoding="}},
+	{"PERL5OPT", []string{"-w", "-W", "-X", "-C"}},
+}
+
+// jvmHarmless are the JVM options that size memory, pick a collector or
+// set a locale property: not -javaagent:, -agentpath:, -agentlib:,
+// -XX:OnError= or -XX:OnOutOfMemoryError= (which run a command), @argfiles
+// or class-path and boot-path options.
+var jvmHarmless = []string{"-Xmx", "-Xms", "-Xss", "-Xmn", "-XX:+", "-XX:-", "-XX:MaxRAMPercentage=", "-XX:InitialRAMPercentage=",
+	"-XX:MinRAMPercentage=", "-XX:MaxMetaspaceSize=", "-XX:MetaspaceSize=", "-XX:ReservedCodeCacheSize=", "-XX:MaxDirectMemorySize=",
+	"-XX:ActiveProcessorCount=", "-XX:TieredStopAtLevel=", "-Dfile.encoding=", "-Dsun.jnu.encoding=", "-Duser.timezone=",
+	"-Duser.language=", "-Duser.country=", "-Djava.awt.headless=", "-Djava.net.preferIPv4Stack=", "-Dhttps.protocols=",
+	"-Djdk.tls.client.protocols=", "-Dstdout.encoding=", "-Dstderr.encoding="}
+
+// optionVarRuns reports whether the options v an optionVars variable
+// holds may load code: an option none of harmless begins (an assignment
+// word after it belongs to the next variable, not to it).
+func optionVarRuns(v string, harmless []string) bool {
+	for _, f := range strings.Fields(v) {
+		if isAssignment(f) && !strings.HasPrefix(f, "-") {
+			break
+		}
+		ok := false
+		for _, h := range harmless {
+			ok = ok || strings.HasPrefix(f, h)
+		}
+		if !ok {
+			return true
+		}
+	}
+	return false
+}
 
 // programVar records, as exec-capable, an assignment in front of a
 // command that names a program the command runs ("LESSOPEN='|sh %s'
@@ -258,6 +311,13 @@ func programVar(cmd *Command) {
 		// "LESS='+!sh' less f": less reads its options and start-up
 		// commands from LESS as from its arguments.
 		cmd.ExecFlags = append(cmd.ExecFlags, "LESS="+v)
+	}
+	for _, o := range optionVars {
+		if v, ok := envValue(assigns, o.name); ok && optionVarRuns(v, o.harmless) {
+			// "NODE_OPTIONS='--require ./x.js' npm test"; a heap size
+			// (--max-old-space-size=4096) loads nothing.
+			cmd.ExecFlags = append(cmd.ExecFlags, o.name+"="+v)
+		}
 	}
 	if v, ok := envValue(assigns, "MAKEFLAGS"); ok && makeFlagsRun(strings.Fields(v)) {
 		// "MAKEFLAGS='SHELL=/tmp/x' make": make reads MAKEFLAGS as its
