@@ -112,6 +112,7 @@ func entries() []Entry {
 		{Path: "var/run/secrets/", Anchor: Root, Kind: Credential, Reason: "holds the secrets mounted into a container (service account tokens)"},
 		{Path: "run/secrets/", Anchor: Root, Kind: Credential, Reason: "holds the secrets mounted into a container"},
 		{Path: ".pgpass", Anchor: Anywhere, Kind: Credential, Reason: "holds database passwords (PostgreSQL)"},
+		{Path: ".android/adbkey", Anchor: Home, Kind: Credential, Reason: "holds adb's private key, which every device that trusted it accepts"},
 		{Path: ".my.cnf", Anchor: Home, Kind: Credential, Reason: "holds database passwords (MySQL)"},
 
 		// AI agents' own login tokens (before their directories, which are
