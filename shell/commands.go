@@ -169,16 +169,17 @@ func mergeRead(a, b *readSpec) *readSpec {
 	}
 	x, y := ptrValue(a), ptrValue(b)
 	out := readSpec{
-		notReadWith:  joinNew(x.notReadWith, y.notReadWith),
-		readWith:     joinNew(x.readWith, y.readWith),
-		readVerbs:    joinNew(x.readVerbs, y.readVerbs),
-		verbAt:       max(x.verbAt, y.verbAt),
-		about:        joinNew(x.about, y.about),
-		readSQL:      joinNew(x.readSQL, y.readSQL),
-		readKey:      x.readKey || y.readKey,
-		readEnvNames: x.readEnvNames || y.readEnvNames,
+		notReadWith:   joinNew(x.notReadWith, y.notReadWith),
+		readWith:      joinNew(x.readWith, y.readWith),
+		readVerbs:     joinNew(x.readVerbs, y.readVerbs),
+		verbAt:        max(x.verbAt, y.verbAt),
+		about:         joinNew(x.about, y.about),
+		readSQL:       joinNew(x.readSQL, y.readSQL),
+		readKey:       x.readKey || y.readKey,
+		readEnvNames:  x.readEnvNames || y.readEnvNames,
+		startsProject: x.startsProject || y.startsProject,
 	}
-	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 && !out.readKey && !out.readEnvNames {
+	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 && !out.readKey && !out.readEnvNames && !out.startsProject {
 		return nil
 	}
 	return &out

@@ -48,6 +48,7 @@ func readCommands() map[string]*cmdSpec {
 	// version: --version, --help and -V, which each of these reads so or
 	// rejects, and the spellings of its own (node -v, java -version).
 	about := func(words ...string) *cmdSpec { return &cmdSpec{probe: true, read: &readSpec{about: words}} }
+	projectStart := &cmdSpec{read: &readSpec{startsProject: true}}
 	// An object of ip lists without operands, or with show, list or get
 	// (ip addr, ip route show table all).
 	ipListing := &cmdSpec{readOnly: true, readBare: true, subs: roSub("show", "list", "get")}
@@ -65,7 +66,7 @@ func readCommands() map[string]*cmdSpec {
 		// .Rprofile, mix and lein's project files, nx and turbo, which
 		// hand over to the project's own copy).
 		"node": about("-v"), "lua": about("-v"), "elixir": about("-v"), "iex": about(), "nim": about("-v"),
-		"crystal": about("-v"), "jekyll": about("-v"), "nginx": about("-v"), "mvn": about("-v"),
+		"crystal": about("-v"), "jekyll": about("-v"), "nginx": about("-v"),
 		"ruby": about("-v"), "perl": about("-v"), "php": about("-v", "-m"), "gcc": about("-v"), "clang": about("-v", "--print-targets"),
 		"rustc": about("-vV"), "python3": about("-VV"), "python": about("-VV"),
 		"java": about("-version"), "javac": about("-version"), "kotlin": about("-version"),
@@ -497,7 +498,11 @@ func readCommands() map[string]*cmdSpec {
 		"pnpm": {read: &readSpec{about: []string{"-v"}}, subs: append(roSub("ls", "list", "outdated", "why"),
 			namedSpec{"config", withSubs("get", "list")}, namedSpec{"store", withSubs("path")},
 			namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}})},
-		"yarn": {read: &readSpec{about: []string{"-v"}}, subs: append(roSub("list", "info", "why", "outdated"), namedSpec{"config", withSubs("get", "list")})},
+		// Tools that read the project before anything else, whose files
+		// may load code: mvn's .mvn/jvm.config (-javaagent:), sbt's
+		// .jvmopts and .sbtopts, yarn's yarnPath (the repository's own
+		// yarn, in JavaScript). Even their version asks.
+		"mvn": projectStart, "mvnw": projectStart, "sbt": projectStart, "yarn": projectStart,
 		"pip":  {subs: append(roSub("list", "show", "freeze", "check", "help", "debug"), namedSpec{"index", withSubs("versions")})},
 		"pip3": {subs: append(roSub("list", "show", "freeze", "check", "help", "debug"), namedSpec{"index", withSubs("versions")})},
 		// cargo tree, and metadata with the dependencies resolved, ask

@@ -80,14 +80,15 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 	if a.read != nil || b.read != nil {
 		ar, br := a.readFields(), b.readFields()
 		out.read = &readSpec{
-			notReadWith:  join(ar.notReadWith, br.notReadWith),
-			readWith:     join(ar.readWith, br.readWith),
-			readVerbs:    join(ar.readVerbs, br.readVerbs),
-			verbAt:       max(ar.verbAt, br.verbAt),
-			about:        join(ar.about, br.about),
-			readSQL:      join(ar.readSQL, br.readSQL),
-			readKey:      ar.readKey || br.readKey,
-			readEnvNames: ar.readEnvNames || br.readEnvNames,
+			notReadWith:   join(ar.notReadWith, br.notReadWith),
+			readWith:      join(ar.readWith, br.readWith),
+			readVerbs:     join(ar.readVerbs, br.readVerbs),
+			verbAt:        max(ar.verbAt, br.verbAt),
+			about:         join(ar.about, br.about),
+			readSQL:       join(ar.readSQL, br.readSQL),
+			readKey:       ar.readKey || br.readKey,
+			readEnvNames:  ar.readEnvNames || br.readEnvNames,
+			startsProject: ar.startsProject || br.startsProject,
 		}
 	}
 	if a.rare != nil || b.rare != nil {

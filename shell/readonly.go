@@ -13,7 +13,7 @@ import (
 // families say (classes, exec-capable flags, files written).
 func readOnlyCommand(name string, args []string) bool {
 	s := commandSpec(name)
-	if s == nil {
+	if s == nil || s.readFields().startsProject {
 		return false
 	}
 	if len(args) == 1 && aboutForm(s, name, args[0]) {

@@ -169,6 +169,11 @@ type readSpec struct {
 	// each the name of an environment variable that holds no secret
 	// (plainEnv): printenv PATH prints one, bare printenv every one.
 	readEnvNames bool
+	// startsProject: every run of the command, its version and usage
+	// forms included, first reads project files that can load code
+	// (mvn's .mvn/jvm.config, sbt's .jvmopts and .sbtopts, yarn's
+	// yarnPath): no form of it is read-only.
+	startsProject bool
 }
 
 // rareSpec are the fields of a command entry few entries set.
