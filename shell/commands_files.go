@@ -337,7 +337,11 @@ func fileCommands() map[string]*cmdSpec {
 				{names: []string{"-c", "-r", "-u", "-A", "--create", "--append", "--update", "--concatenate", "--catenate"}, mode: "create"},
 				{names: []string{"-x", "--extract", "--get"}, mode: "extract"},
 				{names: []string{"-t", "-d", "--list", "--diff", "--compare", "--test-label"}, mode: "list"},
-				{names: []string{"-O", "--to-stdout"}, mode: "stdout"}}},
+				{names: []string{"-O", "--to-stdout"}, mode: "stdout"},
+				{names: []string{"-P", "--absolute-names"}, mode: "absolute"}}},
+		// cpio -i extracts members where their names say, absolute ones
+		// included unless --no-absolute-filenames.
+		"cpio": {files: codeKind, rare: &rareSpec{fileCode: (*walker).cpioCode}},
 		"gzip": compressor(".gz", false), "gunzip": compressor(".gz", true), "pigz": compressor(".gz", false), "unpigz": compressor(".gz", true),
 		"bzip2": compressor(".bz2", false), "bunzip2": compressor(".bz2", true), "pbzip2": compressor(".bz2", false),
 		"xz": compressor(".xz", false), "unxz": compressor(".xz", true), "lzma": compressor(".lzma", false), "unlzma": compressor(".lzma", true),

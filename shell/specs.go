@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"net/netip"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/sensitive"
@@ -730,7 +731,8 @@ func riskCommands() map[string]*cmdSpec {
 				why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}}},
 		"kubectl": {effect: EffectNetwork, subs: subcommands{
 			{"delete", &cmdSpec{class: ClassDestructive, why: "deletes cluster resources"}},
-			{"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w")}}},
+			{"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w"),
+				{names: []string{"--address"}, value: notLoopback, class: ClassExfiltrate, why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}},
 			{"drain", &cmdSpec{class: ClassDestructive, why: "evicts every workload from a node"}},
 			{"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}}},
 			{"get", &cmdSpec{opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}}},
@@ -836,7 +838,12 @@ func riskCommands() map[string]*cmdSpec {
 		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
 			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"set", npmConfigSet},
 			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}}}},
-		"npx":   npxSpec(),
+		"npx": npxSpec(),
+		// flatpak install --from URL (or a .flatpakref URL) installs from a
+		// remote nobody added.
+		"flatpak": {subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "sideload-repo=", "arch=", "installation="},
+			opts: []optEffect{{names: []string{"--from"}, value: remotePackage, class: ClassSupplyChain, why: "installs an application straight from a URL"},
+				{operand: true, match: remotePackage, class: ClassSupplyChain, why: "installs an application straight from a URL"}}}}}},
 		"uvx":   uvToolRun(),
 		"pnpm":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"publish", publish}}},
 		"yarn":  {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
@@ -1617,6 +1624,16 @@ func resolveLongIn(arg string, lists ...[]string) (string, bool) {
 // remotePackage reports whether an installer's operand names a package by
 // URL, git remote or GitHub shorthand ("user/repo") instead of a registry
 // name.
+// notLoopback reports whether a listening address is another than this
+// machine's loopback (0.0.0.0, a LAN address, a name).
+func notLoopback(a string) bool {
+	h := strings.Trim(a, "[]")
+	if addr, err := netip.ParseAddr(h); err == nil && addr.IsUnspecified() {
+		return true // every interface, to a listener
+	}
+	return ClassifyHost(h) != HostLoopback
+}
+
 func remotePackage(a string) bool {
 	for _, p := range urlPrefix {
 		if strings.HasPrefix(a, p) {

@@ -215,11 +215,44 @@ func (w *walker) tarFiles(l *fileLine, owner string, d *dirState) {
 			w.file(joinWord(dir, o.text, o.static), false, owner, d)
 		}
 	}
+	if _, absolute := l.mode("absolute"); extracting && !toStdout && absolute {
+		// -P keeps members' leading "/": they land anywhere.
+		w.extractInto(litWord("/"), owner, d)
+	}
 	if extracting && !toStdout {
 		w.extractInto(dir, owner, d)
 		for _, o := range l.ops {
 			w.file(joinWord(dir, o.text, o.static), true, owner, d)
 		}
+	}
+}
+
+// cpioCode: cpio -i (--extract) writes its members under the working
+// directory, or anywhere their absolute names say unless
+// --no-absolute-filenames; -o and -p read the names on the input
+// (roleListReader), -p writes under its operand directory.
+func (w *walker) cpioCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	extract, pass, relative, list := false, false, false, false
+	var ops []word
+	for _, a := range args {
+		t := a.text
+		short := strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--")
+		extract = extract || t == "--extract" || short && strings.Contains(t, "i")
+		pass = pass || t == "--pass-through" || short && strings.Contains(t, "p")
+		list = list || t == "--list" || short && strings.Contains(t, "t")
+		relative = relative || t == "--no-absolute-filenames"
+		if !strings.HasPrefix(t, "-") {
+			ops = append(ops, a)
+		}
+	}
+	switch {
+	case list:
+	case extract && !relative:
+		w.extractInto(litWord("/"), owner, d)
+	case extract:
+		w.extractInto(litWord("."), owner, d)
+	case pass && len(ops) > 0:
+		w.extractInto(ops[len(ops)-1], owner, d)
 	}
 }
 
