@@ -18,6 +18,61 @@ type loopGlob struct {
 	name string
 	src  string // the source the loop and its body's nodes are in
 	pat  string // the glob pattern, ~ put in
+	// names: the values are the names a pipe of found files carries
+	// (find . -name '*.md' | while read -r f), which include dot-files
+	// as find's do, not a glob bash expands.
+	names bool
+}
+
+// bindReadLoop returns the binding of a while loop that reads one name
+// per line from a pipe of files a name test picked ("find . -name '*.md'
+// | while IFS= read -r f; do head -1 "$f"; done"): its condition is one
+// read of one variable, with no redirection of its own, and the body
+// assigns the variable in no way. Inside the body, "$f" stands for the
+// files the pattern names, as it does for "… | xargs CMD"; a pipe of
+// every file below a directory (find . -type f) binds nothing, as it
+// keeps xargs's question.
+func (w *walker) bindReadLoop(x *syntax.WhileClause, in stdin, src string) (loopGlob, bool) {
+	if x.Until || in.kind != stdinPipe || !namePicked(in.names) || len(x.Cond) != 1 || len(in.names) > maxExpansionBytes || w.unseen() {
+		return loopGlob{}, false
+	}
+	st := x.Cond[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(st.Redirs) > 0 || st.Negated || st.Background || len(call.Args) < 2 {
+		return loopGlob{}, false
+	}
+	for _, a := range call.Assigns {
+		if a.Name == nil || a.Name.Value != "IFS" {
+			return loopGlob{}, false
+		}
+	}
+	if t, ok := litOf(call.Args[0]); !ok || t != "read" {
+		return loopGlob{}, false
+	}
+	name := ""
+	for i := 1; i < len(call.Args); i++ {
+		a, ok := litOf(call.Args[i])
+		switch {
+		case !ok:
+			return loopGlob{}, false
+		case a == "-r":
+		case a == "-d" && i+1 < len(call.Args):
+			i++ // the delimiter, often '' (find -print0)
+		case name == "" && isVarName(a):
+			name = a
+		default:
+			return loopGlob{}, false
+		}
+	}
+	if name == "" {
+		return loopGlob{}, false
+	}
+	for _, st := range x.Do {
+		if w.assignsIn(st, name) {
+			return loopGlob{}, false
+		}
+	}
+	return loopGlob{name: name, src: src, pat: in.names, names: true}, true
 }
 
 // bindLoopGlob returns the binding of a for loop over one glob item
@@ -189,7 +244,13 @@ func (w *walker) loopWord(src string, x *syntax.Word) (word, bool) {
 	if !w.loopParts(&b, src, x.Parts, false, &bound) || !bound || b.Len() > maxExpansionBytes {
 		return word{}, false
 	}
-	return word{text: b.String(), static: true, glob: true}, true
+	wd := word{text: b.String(), static: true, glob: true}
+	for _, lg := range w.loops {
+		// A pattern of found names keeps find's reading (dot-files
+		// included) for the whole word: the wider one.
+		wd.names = wd.names || lg.names
+	}
+	return wd, true
 }
 
 // loopParts is loopWord for a word's parts; quoted is set inside double

@@ -273,6 +273,12 @@ func formatOnly(assigns []string) bool {
 					return false // a path (LC_ALL=/tmp/x loads that locale), an expansion
 				}
 			}
+		case name == "IFS":
+			// How read splits its line (IFS= read -r f); bash does not
+			// take IFS from its environment, so no program it starts sees it.
+			if strings.ContainsAny(val, "$`") {
+				return false
+			}
 		default:
 			return false
 		}

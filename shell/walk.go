@@ -369,7 +369,14 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 	case *syntax.WhileClause:
 		outer := w.loopAssigns(c.src, x)
 		w.stmts(x.Cond, c, d)
+		lg, bound := w.bindReadLoop(x, c.stdin, c.src)
+		if bound {
+			w.loops = append(w.loops, lg)
+		}
 		w.stmts(x.Do, c, d)
+		if bound {
+			w.loops = w.loops[:len(w.loops)-1]
+		}
 		w.scanned = outer
 	case *syntax.ForClause:
 		outer := w.loopAssigns(c.src, x)
