@@ -243,22 +243,23 @@ var programVars = []string{"GIT_SSH_COMMAND=", "GIT_SSH=", "GIT_EDITOR=", "GIT_S
 // load code (--require, -javaagent:, -r, -M), most only size a heap or
 // quiet warnings. The value is exec-capable unless each of its options
 // starts with one of harmless, which load and run nothing.
-var optionVars = []struct {
+var optionVars = [...]struct {
 	name     string
+	jvm      bool // harmless are jvmHarmless
 	harmless []string
 }{
-	{"NODE_OPTIONS", []string{"--max-old-space-size=", "--max_old_space_size=", "--max-semi-space-size=", "--stack-size=", "--stack_size=",
+	{name: "NODE_OPTIONS", harmless: []string{"--max-old-space-size=", "--max_old_space_size=", "--max-semi-space-size=", "--stack-size=", "--stack_size=",
 		"--openssl-legacy-provider", "--enable-source-maps", "--trace-warnings", "--trace-deprecation", "--trace-uncaught",
 		"--no-warnings", "--no-deprecation", "--throw-deprecation", "--pending-deprecation", "--disable-warning=",
 		"--unhandled-rejections=", "--dns-result-order=", "--experimental-vm-modules", "--max-http-header-size=",
 		"--use-openssl-ca", "--use-bundled-ca", "--expose-gc", "--tls-min-v1.", "--tls-max-v1.", "--no-experimental-fetch",
 		"--experimental-fetch", "--no-experimental-global-navigator", "--heapsnapshot-near-heap-limit=", "--report-on-fatalerror",
 		"--title="}},
-	{"JAVA_TOOL_OPTIONS", jvmHarmless}, {"_JAVA_OPTIONS", jvmHarmless}, {"JDK_JAVA_OPTIONS", jvmHarmless},
-	{"RUBYOPT", []string{"-W", "--yjit", "--jit", "--enable-frozen-string-literal", "--disable-frozen-string-literal",
+	{name: "JAVA_TOOL_OPTIONS", jvm: true}, {name: "_JAVA_OPTIONS", jvm: true}, {name: "JDK_JAVA_OPTIONS", jvm: true},
+	{name: "RUBYOPT", harmless: []string{"-W", "--yjit", "--jit", "--enable-frozen-string-literal", "--disable-frozen-string-literal",
 		"--enable=frozen-string-literal", "--disable=frozen-string-literal", "--disable-did_you_mean", "--disable=did_you_mean",
 		"--disable-error_highlight", "--disable=error_highlight", "-Eutf-8", "-EUTF-8", "--encoding=", "--external-encoding="}},
-	{"PERL5OPT", []string{"-w", "-W", "-X", "-C"}},
+	{name: "PERL5OPT", harmless: []string{"-w", "-W", "-X", "-C"}},
 }
 
 // jvmHarmless are the JVM options that size memory, pick a collector or
@@ -312,8 +313,13 @@ func programVar(cmd *Command) {
 		// commands from LESS as from its arguments.
 		cmd.ExecFlags = append(cmd.ExecFlags, "LESS="+v)
 	}
-	for _, o := range optionVars {
-		if v, ok := envValue(assigns, o.name); ok && optionVarRuns(v, o.harmless) {
+	for i := range optionVars {
+		o := &optionVars[i]
+		harmless := o.harmless
+		if o.jvm {
+			harmless = jvmHarmless
+		}
+		if v, ok := envValue(assigns, o.name); ok && optionVarRuns(v, harmless) {
 			// "NODE_OPTIONS='--require ./x.js' npm test"; a heap size
 			// (--max-old-space-size=4096) loads nothing.
 			cmd.ExecFlags = append(cmd.ExecFlags, o.name+"="+v)

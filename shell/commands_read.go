@@ -110,7 +110,7 @@ func readCommands() map[string]*cmdSpec {
 		// read assigns what it reads to variables, whose later uses are judged
 		// where they are (an arithmetic on one, an eval of one).
 		"read": ro,
-		"fd": ro, "fdfind": ro, "find": ro, "jq": ro, "sed": ro, "sort": ro, "uniq": ro,
+		"fd":   ro, "fdfind": ro, "find": ro, "jq": ro, "sed": ro, "sort": ro, "uniq": ro,
 		"cut": ro, "column": ro, "fold": ro, "paste": ro, "comm": ro, "join": ro,
 		"diff": ro, "cmp": ro, "md5sum": ro, "sha1sum": ro, "sha256sum": ro, "sha512sum": ro,
 		"base64": ro, "xxd": ro, "od": ro, "hexdump": ro, "strings": ro, "file": ro,

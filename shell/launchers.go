@@ -325,7 +325,7 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 		}
 		s, static := joinStatic(keys)
 		if l.escapes {
-			s = screenEnter.Replace(s)
+			s = screenEnter(s)
 		}
 		if !w.script(s, static, ic, d, via, true) {
 			w.res.Commands[idx].Opaque = true
@@ -350,7 +350,12 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 
 // screenEnter turns screen's spellings of Enter in typed keys into the
 // newline that ends a command.
-var screenEnter = strings.NewReplacer(`\n`, "\n", `\r`, "\n", "^M", "\n", "^J", "\n", `\015`, "\n", `\012`, "\n")
+func screenEnter(s string) string {
+	for _, e := range [...]string{`\n`, `\r`, "^M", "^J", `\015`, `\012`} {
+		s = strings.ReplaceAll(s, e, "\n")
+	}
+	return s
+}
 
 // command returns the form of the session command words start with and
 // the words it runs (run), or run false: a command that runs nothing
