@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -467,35 +468,63 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 		return
 	}
 	names, _ := findNames(wordTexts(args[:findAction(args)]))
+	// A flag is dropped only when every one of its uses is seen through:
+	// "-exec ls {} \; -exec cat {} \;" keeps -exec for the cat.
+	var seen, unseen []string
 	for i := 0; i < len(args); i++ {
-		switch args[i].text {
+		switch flag := args[i].text; flag {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			j := i + 1
 			for j < len(args) && args[j].text != ";" && args[j].text != "+" {
 				j++
 			}
-			ic.via = "find " + args[i].text
+			ic.via = "find " + flag
 			inner := runtimeWords(args[i+1 : j])
 			start := len(w.res.Commands)
 			w.run(inner, nil, ic, d.clone(), false)
-			if len(inner) > 0 && namePicked(names) && (findNoFollow(wordTexts(args)) || !deletesFound(inner)) && w.seesThrough(inner[0], start) {
+			switch {
+			case len(inner) > 0 && namePicked(names) && (findNoFollow(wordTexts(args)) || !deletesFound(inner)) && w.seesThrough(inner[0], start):
 				// The command and the files a name test gives it
 				// are seen (DESIGN §3.1): the form is those
 				// subjects. Every file below a directory (dot-files
 				// too, unlike "*") keeps the flag.
 				w.runtimeFiles(inner, start, ic.via, names, d)
-				w.dropFlag(idx, args[i].text)
 				w.markProduced(start)
-			} else if len(inner) > 0 && deletesFound(inner) && findNoFollow(wordTexts(args)) && w.seesThrough(inner[0], start) {
+				seen = append(seen, flag)
+			case len(inner) > 0 && inner[0].static && ListsNames(inner[0].text) && wholeBraces(inner) && w.plainFrom(start):
+				// "find . -size +10M -exec ls -lh {} +" lists what find
+				// picks, names and metadata, never what the files hold:
+				// as "find … | xargs ls -lh", whatever find picks.
+				w.markProduced(start)
+				seen = append(seen, flag)
+			case len(inner) > 0 && deletesFound(inner) && findNoFollow(wordTexts(args)) && w.seesThrough(inner[0], start):
 				// "find build -type f -exec rm {} +" deletes what
 				// "find build -type f -delete" does: the same
 				// subjects, the same decision.
 				w.findTreeDeletes(args, findAction(args), ic.via, d)
-				w.dropFlag(idx, args[i].text)
+				seen = append(seen, flag)
+			default:
+				unseen = append(unseen, flag)
 			}
 			i = j
 		}
 	}
+	for _, f := range seen {
+		if !slices.Contains(unseen, f) {
+			w.dropFlag(idx, f)
+		}
+	}
+}
+
+// wholeBraces reports whether the command find -exec runs is given the
+// found file only as the whole word {}: "ls {}/../x" names another file.
+func wholeBraces(inner []word) bool {
+	for _, wd := range inner[1:] {
+		if strings.Contains(wd.text, "{") && wd.text != "{}" {
+			return false
+		}
+	}
+	return true
 }
 
 // deletesFound reports whether the command find -exec runs deletes the
@@ -508,15 +537,7 @@ func deletesFound(inner []word) bool {
 		return false
 	}
 	s := commandSpec(name)
-	if !s.deletes || s.files != writeAll {
-		return false
-	}
-	for _, wd := range inner[1:] {
-		if strings.Contains(wd.text, "{") && wd.text != "{}" {
-			return false
-		}
-	}
-	return true
+	return s.deletes && s.files == writeAll && wholeBraces(inner)
 }
 
 // fdExec walks the command fd runs for the files it finds (-x, -X): the

@@ -538,6 +538,12 @@ func (w *walker) seesThrough(first word, start int) bool {
 	if name == "" || !describes(name) || isInterpreter(name) { // a shell is one
 		return false
 	}
+	return w.plainFrom(start)
+}
+
+// plainFrom reports whether no command from index start on is opaque,
+// eval or an interpreter: what they run is all seen.
+func (w *walker) plainFrom(start int) bool {
 	for _, c := range w.res.Commands[start:] {
 		if c.Opaque || c.Name == "eval" || isInterpreter(c.Name) {
 			return false

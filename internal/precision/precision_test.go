@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 41.29
-	maxStoppedPermissivePct  = 3.86
-	minReadAllowedDefaultPct = 92.86
+	maxStoppedDefaultsPct    = 41.27
+	maxStoppedPermissivePct  = 3.84
+	minReadAllowedDefaultPct = 92.89
 )
 
 // minBenign is the size the everyday corpus must keep.
