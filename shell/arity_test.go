@@ -52,7 +52,7 @@ func TestSuggest(t *testing.T) {
 		{"xargs echo", "", false},
 		{"eval ls", "", false},
 		{"ssh host", "", false},
-		{"find . -exec ls {} ;", "", false},
+		{"find . -exec cat {} ;", "", false}, // reads every file below: -exec keeps its flag
 		{"PAGER=cat git log", "", false},
 		{"X=1", "", false},
 		{"export X=1", "", false},

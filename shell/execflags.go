@@ -274,10 +274,68 @@ func subcommand(name string, args []string) int {
 // the configuration; reading it (--get, --list, get, list, …) is plain.
 // args are the words after "config".
 func gitConfigCheck(args []string) []string {
-	if !gitConfigSets(args) {
+	if !gitConfigSets(args) || gitConfigHarmless(args) {
 		return nil
 	}
 	return []string{"config"}
+}
+
+// harmlessGitKeys are the git configuration keys whose values name no
+// program, hook, path git loads, address or credential, and weaken no
+// check: who commits, how pulls merge, colours, line endings. A key is
+// "section.name", or "section.*.name" for any subsection; git reads both
+// parts in any letter case. Everything else (core.pager, core.hooksPath,
+// alias.*, url.*.insteadOf, remote.*.url, credential.*, include.path,
+// filter.*, gpg.program, http.*) keeps config a flag only a rule naming
+// it allows.
+var harmlessGitKeys = []string{"user.name", "user.email", "init.defaultbranch", "pull.rebase", "pull.ff", "push.default",
+	"push.autosetupremote", "push.followtags", "fetch.prune", "fetch.prunetags", "rebase.autosquash", "rebase.autostash",
+	"rebase.updaterefs", "merge.conflictstyle", "merge.ff", "diff.colormoved", "diff.algorithm", "diff.renames", "color.ui",
+	"color.diff", "color.status", "color.branch", "core.autocrlf", "core.eol", "core.filemode", "core.ignorecase",
+	"core.quotepath", "core.whitespace", "core.precomposeunicode", "advice.detachedhead", "help.autocorrect", "log.date",
+	"status.short", "branch.autosetuprebase", "commit.verbose", "tag.sort", "column.ui", "submodule.*.branch",
+	"branch.*.rebase", "branch.*.merge"}
+
+// gitConfigHarmless reports whether git config only sets one key of
+// harmlessGitKeys to a value (NAME VALUE, or set NAME VALUE).
+func gitConfigHarmless(args []string) bool {
+	var ops []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasEq := strings.Cut(a, "=")
+		switch {
+		case name == "--global" || name == "--local" || name == "--worktree" || name == "--system":
+		case name == "--file" || name == "-f" || name == "--type" || name == "-t" || name == "--comment":
+			if !hasEq && i+1 < len(args) {
+				i++
+			}
+		case strings.HasPrefix(a, "-"):
+			return false // an action (--add, --unset, --edit…) or an option not read here
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 3 && ops[0] == "set" {
+		ops = ops[1:]
+	}
+	if len(ops) != 2 {
+		return false
+	}
+	key := strings.ToLower(ops[0])
+	for _, k := range harmlessGitKeys {
+		if k == key {
+			return true
+		}
+		sec, name, ok := strings.Cut(k, ".*.")
+		if !ok {
+			continue
+		}
+		i, j := strings.Index(key, "."), strings.LastIndex(key, ".")
+		if i > 0 && j > i+1 && key[:i] == sec && key[j+1:] == name {
+			return true
+		}
+	}
+	return false
 }
 
 // gitConfigSets reports whether the arguments of git config change the

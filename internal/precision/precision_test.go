@@ -24,7 +24,7 @@ import (
 // allowed by default.
 const (
 	maxStoppedDefaultsPct    = 41.27
-	maxStoppedPermissivePct  = 3.84
+	maxStoppedPermissivePct  = 3.77
 	minReadAllowedDefaultPct = 92.89
 )
 
