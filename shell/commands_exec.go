@@ -308,7 +308,6 @@ func execCommands() map[string]*cmdSpec {
 		"run-parts": {long: []string{"test", "list", "report", "reverse", "verbose", "lsbsysinit", "new-session", "exit-on-error", "regex=", "umask=", "arg=", "ignore-suffixes="}, shortVal: "au", runs: runsParts},
 		"less":      {opts: []optEffect{{names: []string{"-o", "-O", "--log-file", "--LOG-FILE"}, exec: true}}, rare: &rareSpec{analyse: pagerCommands}},
 		"man":       {opts: []optEffect{{names: []string{"-P", "--pager", "-H", "--html"}, exec: true}}},
-		"jq":        {opts: []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}}},
 		"more":      pagerExec,
 		"make":      {rare: &rareSpec{analyse: makeCommands}}, "gmake": {rare: &rareSpec{analyse: makeCommands}},
 		// Builds that run a program they are given in the compiler's or

@@ -1050,8 +1050,6 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog", "-M", "--machine"}},
 	}},
 	{"jq", &cmdSpec{
-		long:     []string{"rawfile", "slurpfile"},
-		opts:     []optEffect{{names: []string{"--rawfile", "--slurpfile"}, exec: true}},
 		files:    codeKind,
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},

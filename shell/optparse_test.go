@@ -126,7 +126,7 @@ func TestBuiltinExecFlagsKeepsTheTable(t *testing.T) {
 		"awk  check", "gawk  check", "mawk  check", "nawk  check", "sort  --compress-program", "split  --filter", "curl  -K", "curl  --config",
 		"wget  -e", "wget  --execute", "wget  --config", "wget  --use-askpass", "zip  -TT", "zip  --unzip-command", "fd  -x", "fd  -X", "fd  --exec", "fd  --exec-batch",
 		"fdfind  -x", "fdfind  -X", "fdfind  --exec", "fdfind  --exec-batch", "less  -o", "less  -O", "less  --log-file", "less  --LOG-FILE",
-		"man  -P", "man  --pager", "man  -H", "man  --html", "jq  --rawfile", "jq  --slurpfile", "vim  -c", "vim  --cmd", "vim  -S", "nvim  -c", "nvim  --cmd", "nvim  -S",
+		"man  -P", "man  --pager", "man  -H", "man  --html", "vim  -c", "vim  --cmd", "vim  -S", "nvim  -c", "nvim  --cmd", "nvim  -S",
 	} {
 		if !got[want] {
 			t.Errorf("BuiltinExecFlags lacks %q", want)
