@@ -347,6 +347,10 @@ var (
 	// destination) that is a whole home directory.
 	sendsHome       = optEffect{match: wholeTree, operand: true, sources: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends the whole home directory, credentials included, to the network"}
 	sendsCredential = optEffect{match: credentialRef, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
+	// sendsSecretFile is an uploader's operand a project keeps secrets in,
+	// by its name (sensitive.SecretName: .env, secrets.yml), spelled as a
+	// path: "gh gist create .env", not "gh secret set API_SECRET".
+	sendsSecretFile = optEffect{match: secretPath, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a file whose name says it holds secrets to the network"}
 	forceOpts       = []string{"-f", "--force"}
 	urlPrefix       = []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+",
 		"github:", "gitlab:", "bitbucket:", "gist:"}
@@ -572,6 +576,10 @@ var gitSpec = &cmdSpec{
 				{names: []string{"-M", "-C"}, class: ClassDestructive, why: "overwrites an existing branch"}}}},
 		// A tag names a release; unlike a branch's commits, a deleted
 		// tag is in no reflog.
+		// git add -f of a secret file adds what .gitignore keeps out:
+		// the next push publishes it.
+		{"add", &cmdSpec{opts: []optEffect{{match: secretPath, operand: true, when: gitAddForced, class: ClassExfiltrate,
+			why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}}}},
 		{"tag", &cmdSpec{long: []string{"delete"}, opts: []optEffect{{names: []string{"-d", "--delete"}, class: ClassDestructive, why: "deletes a tag, which no reflog keeps"}}}},
 		{"stash", &cmdSpec{opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: ClassDestructive, why: "throws away stashed changes for good"}}}},
 		{"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
@@ -872,7 +880,7 @@ func riskCommands() map[string]*cmdSpec {
 		"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
 		"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", rare: &rareSpec{unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}}},
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
-		"gh": {opts: []optEffect{sendsCredential}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
+		"gh": {opts: []optEffect{sendsCredential, sendsSecretFile}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
 			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}}},
 			{"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}}},
 			{"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}}},
@@ -1626,6 +1634,26 @@ func resolveLongIn(arg string, lists ...[]string) (string, bool) {
 // name.
 // notLoopback reports whether a listening address is another than this
 // machine's loopback (0.0.0.0, a LAN address, a name).
+// secretPath reports whether an operand is a path (it holds a "." or a
+// "/") whose last element names a file a project keeps secrets in.
+func secretPath(a string) bool {
+	return strings.ContainsAny(a, "./") && !strings.Contains(a, "://") && sensitive.SecretName(a)
+}
+
+// gitAddForced reports whether git add is told to add ignored files
+// (-f, --force, or a cluster holding f).
+func gitAddForced(args []string) bool {
+	for _, a := range args {
+		if a == "--force" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'f') {
+			return true
+		}
+		if a == "--" {
+			break
+		}
+	}
+	return false
+}
+
 func notLoopback(a string) bool {
 	h := strings.Trim(a, "[]")
 	if addr, err := netip.ParseAddr(h); err == nil && addr.IsUnspecified() {
@@ -1828,12 +1856,12 @@ var (
 	servesOperandEffect = optEffect{match: servesSecrets, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}
 	// uploader sends the files it is given: a credential among them
 	// leaves the machine.
-	uploader      = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsHome}}
+	uploader      = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome}}
 	gcloudCompute = &cmdSpec{subs: subcommands{{"scp", uploader}}}
 	gcloudTracks  = &cmdSpec{subs: subcommands{{"storage", gcloudStorage}, {"compute", gcloudCompute}}}
 	// gcloudStorage uploads like gsutil and deletes objects (gcloud
 	// storage rm) or what a sync's source lacks.
-	gcloudStorage = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsHome,
+	gcloudStorage = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome,
 		{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes storage objects or buckets"},
 		{names: []string{"--delete-unmatched-destination-objects"}, class: ClassDestructive, why: "deletes the objects that are not in the source"}}}
 	// awsSendsFile is aws's way of reading a parameter from a file
