@@ -428,6 +428,7 @@ func paramOnly(text string, ok func(name string) bool) bool {
 				return false // $(, $((, $@, $1, …
 			}
 			if brace {
+				k = paramSuffix(text, k)
 				if k >= len(text) || text[k] != '}' {
 					return false
 				}
@@ -437,6 +438,29 @@ func paramOnly(text string, ok func(name string) bool) bool {
 		}
 	}
 	return true
+}
+
+// paramSuffix returns where a braced expansion's operator and literal
+// word end, from k just after the name: a default (:-, -), a trimmed
+// prefix or suffix (#, ##, %, %%) or a case change (^, ^^, ",", ",,"),
+// whose word is plain text (echo "${PWD##*/}", "${HOME:-unset}"). Any
+// other operator (an assignment, an indirection, a substitution) leaves
+// k where it was, at no "}".
+func paramSuffix(text string, k int) int {
+	for _, op := range [...]string{":-", "##", "%%", "^^", ",,", "-", "#", "%", "^", ","} {
+		if !strings.HasPrefix(text[k:], op) {
+			continue
+		}
+		j := k + len(op)
+		for j < len(text) && text[j] != '}' {
+			if strings.IndexByte("$`\\{~'\"", text[j]) >= 0 {
+				return k
+			}
+			j++
+		}
+		return j
+	}
+	return k
 }
 
 // cwdForms are the spellings of the working directory in a word's source.
