@@ -497,6 +497,8 @@ func readCommands() map[string]*cmdSpec {
 				namedSpec{"dist-tag", withSubs("ls")},
 				namedSpec{"version", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"audit", &cmdSpec{readOnly: true, readBare: true}},
+				// npm run with no script lists the package's scripts.
+				namedSpec{"run", &cmdSpec{readOnly: true, readBare: true}},
 				namedSpec{"config", withSubs("get", "list", "ls")})},
 		"pnpm": {read: &readSpec{about: []string{"-v"}}, subs: append(roSub("ls", "list", "outdated", "why"),
 			namedSpec{"config", withSubs("get", "list")}, namedSpec{"store", withSubs("path")},
