@@ -84,8 +84,10 @@ type realAgent struct {
 	// "FINAL".
 	model func(t *testing.T, command string) *httptest.Server
 	// settings writes the agent's settings under home, with hook as the
-	// command of its pre-tool and prompt hooks.
-	settings func(t *testing.T, home, hook string)
+	// command of its pre-tool and prompt hooks, and returns what the
+	// agent's environment needs to find them. The scenarios run in
+	// parallel: it must not change the test process's environment.
+	settings func(t *testing.T, home, hook string) []string
 	// args and env are the agent's command line and environment for one
 	// run against model.
 	args    []string
@@ -95,7 +97,11 @@ type realAgent struct {
 	// blocked is what the agent puts before a blocked call's reason.
 	blocked string
 	// scenarios, if set, are the agent's runs instead of shellScenarios.
-	scenarios func(agent realAgent, approver *client.Client, wait []string) []scenario
+	scenarios func(agent realAgent) []scenario
+	// firstAlone runs the first scenario before the others, which then
+	// run in parallel (opencode's first run installs what the others
+	// copy).
+	firstAlone bool
 }
 
 // TestGeminiCLI drives the real Gemini CLI (@google/gemini-cli, the gemini
@@ -107,12 +113,13 @@ func TestGeminiCLI(t *testing.T) {
 		model: func(t *testing.T, command string) *httptest.Server {
 			return geminiStub(t, "run_shell_command", map[string]any{"command": command})
 		},
-		settings: func(t *testing.T, home, hook string) {
+		settings: func(t *testing.T, home, hook string) []string {
 			// The user's own settings, which install keeps.
 			writeJSON(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{
 				"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
 			})
 			installHook(t, "gemini", home, hook, 60*time.Second, 10*time.Second)
+			return nil
 		},
 		args: []string{"-p", "do the task", "--yolo"},
 		environ: func(model string) []string {
@@ -133,8 +140,9 @@ func claudeAgent() realAgent {
 		host:  "claude-code",
 		env:   "TOOLGATE_TEST_CLAUDE",
 		model: anthropicStub,
-		settings: func(t *testing.T, home, hook string) {
+		settings: func(t *testing.T, home, hook string) []string {
 			installHook(t, "claude-code", home, hook, 60*time.Second, 10*time.Second)
+			return nil
 		},
 		args: []string{"-p", "do the task"},
 		environ: func(model string) []string {
@@ -159,10 +167,12 @@ func codexAgent() realAgent {
 		host:  "codex",
 		env:   "TOOLGATE_TEST_CODEX",
 		model: responsesStub,
-		settings: func(t *testing.T, home, hook string) {
-			// install reads $CODEX_HOME, as Codex does.
-			t.Setenv("CODEX_HOME", filepath.Join(home, ".codex"))
+		settings: func(t *testing.T, home, hook string) []string {
+			// install reads $CODEX_HOME, as Codex does; TestMain unsets
+			// it, so install writes under home/.codex, which Codex is
+			// told.
 			installHook(t, "codex", home, hook, 70*time.Second, 10*time.Second)
+			return []string{"CODEX_HOME=" + filepath.Join(home, ".codex")}
 		},
 		// Every call goes to the hook, not Codex's own approvals or
 		// sandbox (Gemini CLI's --yolo); and nothing but the stand-in is
@@ -203,16 +213,16 @@ func TestCodexApplyPatch(t *testing.T) {
 		}
 		return p + "*** End Patch\n"
 	}
-	agent.scenarios = func(agent realAgent, approver *client.Client, wait []string) []scenario {
+	agent.scenarios = func(agent realAgent) []scenario {
 		return []scenario{
 			{name: "allow", command: add("approved.txt"), want: []string{"FINAL", "approved.txt"}, made: true},
 			{name: "deny", command: add("../.ssh/authorized_keys"), want: []string{agent.blocked, "authorized_keys"}},
-			{name: "ask approved", command: add("approved.txt", "approved2.txt"), hookArgs: wait,
-				answer: func(ctx context.Context, id string) {
+			{name: "ask approved", command: add("approved.txt", "approved2.txt"), wait: true,
+				answer: func(ctx context.Context, approver *client.Client, id string) {
 					_, _ = approver.Approve(ctx, id, toolgate.ApproveRequest{})
 				}, want: []string{"FINAL", "approved2.txt"}, made: true},
-			{name: "ask denied", command: add("denied.txt", "approved.txt"), hookArgs: wait,
-				answer: func(ctx context.Context, id string) {
+			{name: "ask denied", command: add("denied.txt", "approved.txt"), wait: true,
+				answer: func(ctx context.Context, approver *client.Client, id string) {
 					_, _ = approver.Deny(ctx, id, toolgate.DenyRequest{Feedback: "write it under build/ instead", Mode: toolgate.DenySoft})
 				}, want: []string{agent.blocked, "write it under build/ instead"}},
 			{name: "ask locally", command: add("denied.txt", "approved.txt"), want: []string{agent.blocked, "needs a human's approval"}},
@@ -525,28 +535,29 @@ func wrapper(t *testing.T, mode string) string {
 type scenario struct {
 	name, command string
 	hookArgs      []string
-	wrap          string                               // the hook runs behind wrapper(wrap): a broken input, an unknown event, a crash
-	answer        func(ctx context.Context, id string) // for a call held at the gateway
-	want, not     []string                             // in what reached the model
-	made          bool                                 // the call made approved.txt
+	wait          bool                                                          // the hook waits for the scenario's gateway to answer an ask
+	wrap          string                                                        // the hook runs behind wrapper(wrap): a broken input, an unknown event, a crash
+	answer        func(ctx context.Context, approver *client.Client, id string) // for a call held at the gateway
+	want, not     []string                                                      // in what reached the model
+	made          bool                                                          // the call made approved.txt
 }
 
 // shellScenarios are the scenarios of a shell call: allow runs the tool;
 // a deny's reason reaches the model and the secret does not; an ask held
-// at a gateway (wait: the hook's flags for that) runs once approved, and
-// not when denied, the feedback reaching the model; a gateway that is
-// down blocks the call, and so do a tool call's input the hook cannot
-// read, an event it does not know and a hook that crashed.
-func shellScenarios(agent realAgent, approver *client.Client, wait []string) []scenario {
+// at a gateway (wait) runs once approved, and not when denied, the
+// feedback reaching the model; a gateway that is down blocks the call,
+// and so do a tool call's input the hook cannot read, an event it does
+// not know and a hook that crashed.
+func shellScenarios(agent realAgent) []scenario {
 	return []scenario{
 		{name: "allow", command: "ls", want: []string{"FINAL", "notes.txt"}},
 		{name: "deny", command: "cat ~/.ssh/id_rsa", want: []string{agent.blocked, "SSH private keys"}, not: []string{"FAKE-KEY"}},
-		{name: "ask approved", command: "touch approved.txt", hookArgs: wait,
-			answer: func(ctx context.Context, id string) {
+		{name: "ask approved", command: "touch approved.txt", wait: true,
+			answer: func(ctx context.Context, approver *client.Client, id string) {
 				_, _ = approver.Approve(ctx, id, toolgate.ApproveRequest{})
 			}, want: []string{"FINAL"}, made: true},
-		{name: "ask denied", command: "touch denied.txt", hookArgs: wait,
-			answer: func(ctx context.Context, id string) {
+		{name: "ask denied", command: "touch denied.txt", wait: true,
+			answer: func(ctx context.Context, approver *client.Client, id string) {
 				_, _ = approver.Deny(ctx, id, toolgate.DenyRequest{Feedback: "write it under build/ instead", Mode: toolgate.DenySoft})
 			}, want: []string{agent.blocked, "write it under build/ instead"}},
 		{name: "gateway down", command: "ls", hookArgs: []string{"--server", "http://127.0.0.1:1"},
@@ -577,27 +588,41 @@ func failed(agent realAgent, status int) []string {
 }
 
 // testRealAgent runs the agent once per scenario (agent.scenarios, else
-// shellScenarios) against a gateway of its own, in a home with a project
-// holding notes.txt and a secret in ~/.ssh/id_rsa.
+// shellScenarios), the scenarios in parallel, each against a gateway and a
+// model stand-in of its own, in a home of its own with a project holding
+// notes.txt and a secret in ~/.ssh/id_rsa.
 func testRealAgent(t *testing.T, agent realAgent) {
 	program := os.Getenv(agent.env)
 	if program == "" {
 		t.Skipf("%s is unset: the real agent is not driven (.ci/run installs it from npm)", agent.env)
 	}
+	t.Parallel()
 	bin := sharedHookBin(t)
-	gw := stacktest.New(t)
-	approver, err := client.New(gw.Server.URL, gw.Approver)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wait := []string{"--server", gw.Server.URL, "--on-ask", "wait", "--wait", "60s"}
 	scenarios := shellScenarios
 	if agent.scenarios != nil {
 		scenarios = agent.scenarios
 	}
-	for _, tc := range scenarios(agent, approver, wait) {
+	for i, tc := range scenarios(agent) {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
+			if i > 0 || !agent.firstAlone {
+				t.Parallel()
+			}
+			gw := stacktest.New(t)
+			approver, err := client.New(gw.Server.URL, gw.Approver)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hookArgs := tc.hookArgs
+			if tc.wait {
+				hookArgs = append(slices.Clip(hookArgs), "--server", gw.Server.URL, "--on-ask", "wait", "--wait", "60s")
+			}
+			// A home with no symbolic link in its path: Codex resolves
+			// $CODEX_HOME's, and the trust that install writes must name
+			// the same path.
+			home, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
 			project := filepath.Join(home, "proj")
 			for path, text := range map[string]string{
 				filepath.Join(project, "notes.txt"):   "notes\n",
@@ -610,11 +635,11 @@ func testRealAgent(t *testing.T, agent realAgent) {
 					t.Fatal(err)
 				}
 			}
-			hook := strings.Join(append([]string{bin, agent.host}, tc.hookArgs...), " ")
+			hook := strings.Join(append([]string{bin, agent.host}, hookArgs...), " ")
 			if tc.wrap != "" {
-				hook = wrapper(t, tc.wrap) + " " + strings.Join(append([]string{agent.host}, tc.hookArgs...), " ")
+				hook = wrapper(t, tc.wrap) + " " + strings.Join(append([]string{agent.host}, hookArgs...), " ")
 			}
-			agent.settings(t, home, hook)
+			env := agent.settings(t, home, hook)
 			model := agent.model(t, tc.command)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
@@ -623,7 +648,7 @@ func testRealAgent(t *testing.T, agent realAgent) {
 					for ctx.Err() == nil {
 						as, err := approver.Approvals(ctx, toolgate.ApprovalFilter{Status: toolgate.StatusPending})
 						if err == nil && len(as) > 0 {
-							tc.answer(ctx, as[0].ID)
+							tc.answer(ctx, approver, as[0].ID)
 							return
 						}
 						time.Sleep(100 * time.Millisecond)
@@ -634,8 +659,8 @@ func testRealAgent(t *testing.T, agent realAgent) {
 			if agent.modelArgs != nil {
 				args = append(slices.Clip(args), agent.modelArgs(model.URL)...)
 			}
-			out := runAgent(ctx, t, program, home, project, args,
-				append([]string{"TOOLGATE_URL=", "TOOLGATE_TOKEN=" + gw.Agent}, agent.environ(model.URL)...))
+			env = append(append([]string{"TOOLGATE_URL=", "TOOLGATE_TOKEN=" + gw.Agent}, env...), agent.environ(model.URL)...)
+			out := runAgent(ctx, t, program, home, project, args, env)
 			checkOutput(t, out, tc.want, tc.not)
 			if _, err := os.Stat(filepath.Join(project, "approved.txt")); (err == nil) != tc.made {
 				t.Errorf("approved.txt made: %v, want %v\n%s", err == nil, tc.made, out)

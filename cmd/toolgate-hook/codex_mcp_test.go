@@ -24,6 +24,7 @@ func TestCodexMCPProxy(t *testing.T) {
 	if program == "" {
 		t.Skip("TOOLGATE_TEST_CODEX is unset: the real Codex is not driven (.ci/run installs it from npm)")
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	toolgateBin, server := filepath.Join(dir, "toolgate"), filepath.Join(dir, "testserver")
 	for bin, pkg := range map[string]string{toolgateBin: "../toolgate", server: "../../integrations/mcpproxy/internal/testserver"} {
@@ -47,6 +48,7 @@ func TestCodexMCPProxy(t *testing.T) {
 		{tool: "delete_all", want: []string{"FINAL", "toolgate denied this call to delete_all"}, not: []string{"deleted everything"}},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
+			t.Parallel() // a home, server log and model stand-in of its own
 			home := t.TempDir()
 			project := filepath.Join(home, "proj")
 			for _, d := range []string{project, filepath.Join(home, ".codex")} {

@@ -18,10 +18,12 @@ func TestCopilotCLI(t *testing.T) {
 		host:  "copilot",
 		env:   "TOOLGATE_TEST_COPILOT",
 		model: chatStub,
-		settings: func(t *testing.T, home, hook string) {
-			// install reads $COPILOT_HOME, as Copilot CLI does.
-			t.Setenv("COPILOT_HOME", filepath.Join(home, ".copilot"))
+		settings: func(t *testing.T, home, hook string) []string {
+			// install reads $COPILOT_HOME, as Copilot CLI does; TestMain
+			// unsets it, so install writes under home/.copilot, which
+			// Copilot CLI is told.
 			installHook(t, "copilot", home, hook, 90*time.Second, 10*time.Second)
+			return []string{"COPILOT_HOME=" + filepath.Join(home, ".copilot")}
 		},
 		// Every call goes to the hook, not Copilot CLI's own approvals.
 		args: []string{"-p", "do the task", "--allow-all-tools"},

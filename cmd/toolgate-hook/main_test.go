@@ -160,6 +160,15 @@ func sharedHookBin(t *testing.T) string {
 
 func TestMain(m *testing.M) {
 	goEnv = os.Environ()
+	// The agents' own homes, which install reads: a test names them in
+	// the agent's environment (its scenarios run in parallel, so none
+	// sets them in the process's), and the user's must not leak into an
+	// install.
+	for _, v := range []string{"CODEX_HOME", "COPILOT_HOME"} {
+		if err := os.Unsetenv(v); err != nil {
+			panic(err)
+		}
+	}
 	code := m.Run()
 	if sharedHook.dir != "" {
 		os.RemoveAll(sharedHook.dir)

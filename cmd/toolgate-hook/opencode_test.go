@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -20,22 +21,36 @@ import (
 // which the stand-in hands back as "FINAL …".
 func TestOpencode(t *testing.T) {
 	// opencode installs its plugin SDK from npm into every config
-	// directory it loads a plugin from; the runs share one, so that
-	// happens once, not per run.
+	// directory it loads a plugin from, and rewrites it at every run: the
+	// first run installs it alone, into shared, and the others, in
+	// parallel, each start from a copy of shared (without the first's
+	// plugin file), so the install happens once, not per run.
 	shared := t.TempDir()
+	var runs atomic.Int32
 	testRealAgent(t, realAgent{
-		host:  "opencode",
-		env:   "TOOLGATE_TEST_OPENCODE",
-		model: chatStub,
-		settings: func(t *testing.T, home, hook string) {
-			dir := filepath.Join(home, ".config")
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(shared, filepath.Join(dir, "opencode")); err != nil {
-				t.Fatal(err)
+		host:       "opencode",
+		env:        "TOOLGATE_TEST_OPENCODE",
+		model:      chatStub,
+		firstAlone: true,
+		settings: func(t *testing.T, home, hook string) []string {
+			dir := filepath.Join(home, ".config", "opencode")
+			if runs.Add(1) == 1 {
+				if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(shared, dir); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				if err := os.CopyFS(dir, os.DirFS(shared)); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.RemoveAll(filepath.Join(dir, "plugins")); err != nil {
+					t.Fatal(err)
+				}
 			}
 			installHook(t, "opencode", home, hook, 90*time.Second, 10*time.Second)
+			return nil
 		},
 		args: []string{"run", "do the task"},
 		environ: func(model string) []string {
