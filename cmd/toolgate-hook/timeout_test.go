@@ -16,8 +16,8 @@ import (
 
 // TestClaudeCodeHookTimeout drives the real Claude Code with the hook
 // install writes, but with a timeout of 3 s in its tool entry, against a
-// gateway that takes the hook's request and never answers, so Claude
-// Code kills the hook at its timeout. With the entry's "onFailure":
+// gateway that takes the hook's call and never answers, so Claude Code
+// kills the hook at its timeout. With the entry's "onFailure":
 // "block" (as install writes it) the call does not run; without it
 // Claude Code runs the call, which is why install writes the key.
 func TestClaudeCodeHookTimeout(t *testing.T) {
@@ -31,6 +31,13 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 	done := make(chan struct{})
 	var asked atomic.Bool
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/calls" {
+			// The prompt hook's turn-end: a session the gateway has not
+			// seen (404), which the hook ignores; held, it would wait
+			// out its own 10 s first.
+			http.NotFound(w, r)
+			return
+		}
 		asked.Store(true)
 		select { // never answer
 		case <-r.Context().Done():
@@ -41,7 +48,7 @@ func TestClaudeCodeHookTimeout(t *testing.T) {
 	t.Cleanup(func() { close(done) }) // before gw.Close, which waits for the handlers
 	t.Cleanup(func() {                // after the parallel subtests
 		if !asked.Load() {
-			t.Error("the hook never reached the gateway: it was not killed waiting for an answer")
+			t.Error("the hook never asked the gateway about the call: it was not killed waiting for an answer")
 		}
 	})
 	host, err := hosts.Lookup("claude-code")
