@@ -15,7 +15,7 @@ import (
 // TestMain lets the scripts run "toolgate" as a real process: testscript
 // re-executes this test binary with the command's own main.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingM{m}, map[string]func(){
 		"toolgate": func() {
 			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
@@ -25,6 +25,14 @@ func TestMain(m *testing.M) {
 			os.Exit(clibase.ExitCode(err, os.Stderr))
 		},
 	})
+}
+
+// removingM runs the tests, then removes what they built to share.
+type removingM struct{ *testing.M }
+
+func (m removingM) Run() int {
+	defer cli.RemoveMCPTestServer()
+	return m.M.Run()
 }
 
 // TestScripts runs testdata/script/*.txtar. Each script gets its own home

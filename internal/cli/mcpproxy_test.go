@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -238,14 +239,44 @@ func TestMCPPinCommand(t *testing.T) {
 	}
 }
 
-// buildMCPTestServer builds the SDK test MCP server into dir as
+// buildMCPTestServer puts the SDK test MCP server into dir as
 // "testserver", the name mcp-proxy gives the server when --name is not
-// set.
+// set: a link to one built once for the package's tests (each build links
+// it again, seconds of a core), which RemoveMCPTestServer removes.
 func buildMCPTestServer(t *testing.T, dir string) string {
 	t.Helper()
+	mcpTestServer.Lock()
+	defer mcpTestServer.Unlock()
+	if mcpTestServer.bin == "" {
+		d, err := os.MkdirTemp("", "toolgate-cli-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mcpTestServer.dir = d
+		bin := filepath.Join(d, "testserver")
+		if out, err := exec.Command("go", "build", "-o", bin, "../../integrations/mcpproxy/internal/testserver").CombinedOutput(); err != nil {
+			t.Fatalf("build test server: %v\n%s", err, out)
+		}
+		mcpTestServer.bin = bin
+	}
+	// A link, not a copy: a file just written can be busy when run.
 	server := filepath.Join(dir, "testserver")
-	if out, err := exec.Command("go", "build", "-o", server, "../../integrations/mcpproxy/internal/testserver").CombinedOutput(); err != nil {
-		t.Fatalf("build test server: %v\n%s", err, out)
+	if err := os.Link(mcpTestServer.bin, server); err != nil {
+		t.Fatal(err)
 	}
 	return server
+}
+
+// mcpTestServer is the test MCP server that buildMCPTestServer built.
+var mcpTestServer struct {
+	sync.Mutex
+	dir, bin string
+}
+
+// RemoveMCPTestServer removes the test MCP server buildMCPTestServer
+// built, if it did; TestMain calls it once the tests are done.
+func RemoveMCPTestServer() {
+	if mcpTestServer.dir != "" {
+		os.RemoveAll(mcpTestServer.dir)
+	}
 }
