@@ -48,7 +48,7 @@ static int child(void *arg) {
 			_exit(125);
 		}
 	}
-	execv(command[0], command);
+	execvp(command[0], command);
 	perror(command[0]);
 	_exit(127);
 }
