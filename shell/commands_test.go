@@ -57,7 +57,8 @@ func TestCommands(t *testing.T) {
 			[]string{"grep -q x f", "echo yes", "test -d d", "echo d", "echo no"}},
 		{"while read l; do echo $l; done < in", []string{"read l", "echo $l"}},
 		{"until false; do sleep 1; done", []string{"false", "sleep 1"}},
-		{"for f in a b; do rm $f; done", []string{"rm $f"}},
+		{"for f in a b; do rm $f; done", []string{"rm a", "rm b"}}, // a static list: the body once per word
+		{"for f in a \"b c\"; do rm $f; done", []string{"rm $f"}},  // a word with a blank splits again
 		{"for ((i=0;i<3;i++)); do echo $i; done", []string{"echo $i"}},
 		{"select x in a b; do echo $x; done", []string{"echo $x"}},
 		{"case $x in a) echo a;; *) rm b;; esac", []string{"echo a", "rm b"}},

@@ -22,6 +22,9 @@ type loopGlob struct {
 	// (find . -name '*.md' | while read -r f), which include dot-files
 	// as find's do, not a glob bash expands.
 	names bool
+	// lit: the value is one word of a for loop's static list, walked once
+	// per word (for ns in dev staging), not a pattern.
+	lit bool
 }
 
 // bindReadLoop returns the binding of a while loop that reads one name
@@ -244,13 +247,42 @@ func (w *walker) loopWord(src string, x *syntax.Word) (word, bool) {
 	if !w.loopParts(&b, src, x.Parts, false, &bound) || !bound || b.Len() > maxExpansionBytes {
 		return word{}, false
 	}
-	wd := word{text: b.String(), static: true, glob: true}
+	wd := word{text: b.String(), static: true}
 	for _, lg := range w.loops {
 		// A pattern of found names keeps find's reading (dot-files
 		// included) for the whole word: the wider one.
 		wd.names = wd.names || lg.names
+		wd.glob = wd.glob || !lg.lit
 	}
 	return wd, true
+}
+
+// maxLoopWords is how many words of a static for list the body is walked
+// for, once each.
+const maxLoopWords = 8
+
+// literalItems reports whether a for loop's list is 2 to maxLoopWords
+// static words, none a glob nor a ~ to expand (for p in 3000 5432; for
+// f in go.mod package.json), whose body assigns the variable in no way:
+// the body is then walked once per word with the variable bound to it.
+func (w *walker) literalItems(it *syntax.WordIter, items []word, body []*syntax.Stmt) bool {
+	if len(items) < 2 || len(items) > maxLoopWords || w.unseen() {
+		return false
+	}
+	for _, item := range items {
+		// An unquoted "$f" is split at blanks and globbed again: a word
+		// with a blank or a glob character ('.en*') would stand for
+		// other words or files than its text.
+		if !item.static || item.glob || item.tilde || strings.ContainsAny(item.text, "$`\\ \t\n*?[") {
+			return false
+		}
+	}
+	for _, st := range body {
+		if w.assignsIn(st, it.Name.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // loopParts is loopWord for a word's parts; quoted is set inside double

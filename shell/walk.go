@@ -383,7 +383,7 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 		c2 := c
 		c2.stdin = stdin{}
 		w.scanNode(x.Loop, c2, d)
-		bound := false
+		bound, walked := false, false
 		if it, ok := x.Loop.(*syntax.WordIter); ok && it.Name != nil {
 			items := make([]word, 0, len(it.Items))
 			for _, item := range it.Items {
@@ -392,9 +392,21 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 			}
 			if lg, ok := w.bindLoopGlob(it, items, c.src, x.Do); ok {
 				w.loops, bound = append(w.loops, lg), true
+			} else if !x.Select && w.literalItems(it, items, x.Do) {
+				// (select sets the variable to what is chosen, or to ""
+				// for a choice out of range: no word of the list.)
+				// for ns in dev staging: the body once per word.
+				for _, item := range items {
+					w.loops = append(w.loops, loopGlob{name: it.Name.Value, src: c.src, pat: item.text, lit: true})
+					w.stmts(x.Do, c, d)
+					w.loops = w.loops[:len(w.loops)-1]
+				}
+				walked = true
 			}
 		}
-		w.stmts(x.Do, c, d)
+		if !walked {
+			w.stmts(x.Do, c, d)
+		}
 		if bound {
 			w.loops = w.loops[:len(w.loops)-1]
 		}
