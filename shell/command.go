@@ -281,6 +281,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	}
 	serviceDeletes(&cmd, name, roles, known && !otherProgram(spec, norm), norm)
 	appInline(&cmd, name, roles, known, norm, c.stdin)
+	secretSearch(&cmd, name, norm)
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
 	if spec != nil {
