@@ -179,6 +179,7 @@ func entries() []Entry {
 		{Path: ".config/opencode/", Anchor: Home, Kind: AgentConfig, Reason: agentConfig + " (opencode)"},
 		{Path: ".roo/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Roo Code)"},
 		{Path: ".amazonq/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Amazon Q)"},
+		{Path: ".kiro/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Kiro: its MCP servers, its hooks that act on file events, its steering)"},
 		{Path: ".copilot/", Anchor: Home, Kind: AgentConfig, Reason: agentConfig + " (GitHub Copilot CLI)"},
 		{Path: ".zed/settings.json", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Zed's agent and context servers)"},
 		{Path: ".zed/tasks.json", Anchor: Anywhere, Kind: AgentConfig, Reason: editorTasks},
