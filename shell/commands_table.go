@@ -172,12 +172,16 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 		read:     &readSpec{notReadWith: []string{"-g", "--garbage-collect"}},
 	}},
+	{"bore", &cmdSpec{
+		subs:   subcommands{{"local", &sharedSpec11}},
+		effect: EffectNetwork,
+	}},
 	{"bq", &cmdSpec{
 		subs:   subcommands{{"query", &cmdSpec{opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}},
 		effect: EffectNetwork,
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec11}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
+		subs: subcommands{{"install", &sharedSpec12}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
 		read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
 	}},
 	{"brotli", &cmdSpec{
@@ -191,13 +195,13 @@ var commandTable = [...]namedSpec{
 	}},
 	{"buf", &sharedSpec10},
 	{"buildkite-agent", &sharedSpec10},
-	{"builtin", &sharedSpec12},
+	{"builtin", &sharedSpec13},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"x", &sharedSpec14}, {"publish", &sharedSpec15}},
+		subs: subcommands{{"add", &sharedSpec14}, {"install", &sharedSpec14}, {"x", &sharedSpec15}, {"publish", &sharedSpec16}},
 	}},
 	{"bundle", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec13}}},
 	}},
 	{"bunzip2", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -209,7 +213,7 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".bz2"},
 	}},
-	{"busybox", &sharedSpec12},
+	{"busybox", &sharedSpec13},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
 	}},
@@ -218,9 +222,9 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		rare:  &rareSpec{pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"}},
 	}},
-	{"bzcat", &sharedSpec16},
-	{"bzip2", &sharedSpec17},
-	{"c++", &sharedSpec18},
+	{"bzcat", &sharedSpec17},
+	{"bzip2", &sharedSpec18},
+	{"c++", &sharedSpec19},
 	{"cabal", &sharedSpec10},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
@@ -233,14 +237,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec3},
 	{"cargo", &cmdSpec{
-		subs:  subcommands{{"publish", &sharedSpec15}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, shortVal: "jF", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--root", "--target-dir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true, read: &readSpec{readWith: []string{"--list"}}}}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}, {"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}}},
+		subs:  subcommands{{"publish", &sharedSpec16}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, shortVal: "jF", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--root", "--target-dir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true, read: &readSpec{readWith: []string{"--list"}}}}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}, {"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}}},
 		files: bySub,
 		rare:  &rareSpec{analyse: cargoExecFlags},
 	}},
-	{"cat", &sharedSpec16},
-	{"catchsegv", &sharedSpec12},
-	{"cc", &sharedSpec18},
-	{"cd", &sharedSpec19},
+	{"cat", &sharedSpec17},
+	{"catchsegv", &sharedSpec13},
+	{"cc", &sharedSpec19},
+	{"cd", &sharedSpec20},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
@@ -322,7 +326,7 @@ var commandTable = [...]namedSpec{
 		why:    "changes a user's login shell",
 		effect: EffectPrivilege,
 	}},
-	{"cksum", &sharedSpec20},
+	{"cksum", &sharedSpec21},
 	{"clang", &cmdSpec{
 		shortVal: "oIlLDUxeTuzBF",
 		opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
@@ -331,7 +335,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		read:     &readSpec{about: []string{"-v", "--print-targets"}},
 	}},
-	{"clang++", &sharedSpec18},
+	{"clang++", &sharedSpec19},
 	{"clickhouse-client", &cmdSpec{
 		long:     []string{"query="},
 		shortVal: "q",
@@ -346,7 +350,7 @@ var commandTable = [...]namedSpec{
 	{"cmake", &cmdSpec{
 		shortVal: "SBCDUGTAP",
 		opts:     []optEffect{{names: []string{"-P"}, value: standardInput, class: "inline-code", why: "runs a CMake script given inline on standard input, which no rule can read"}},
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec12, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec13, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
 		rare:     &rareSpec{analyse: cmakeCommands},
 	}},
 	{"cmp", &cmdSpec{
@@ -363,23 +367,23 @@ var commandTable = [...]namedSpec{
 	{"code", &cmdSpec{
 		long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile="},
 		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}},
-		subs: subcommands{{"tunnel", &sharedSpec21}},
+		subs: subcommands{{"tunnel", &sharedSpec22}},
 		read: &readSpec{readWith: []string{"--list-extensions"}},
 	}},
-	{"code-insiders", &sharedSpec22},
+	{"code-insiders", &sharedSpec23},
 	{"codespell", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"}},
 	}},
-	{"codium", &sharedSpec22},
+	{"codium", &sharedSpec23},
 	{"column", &cmdSpec{
 		long:     []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="},
 		shortVal: "csoNRHEWdl",
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"comm", &sharedSpec16},
+	{"comm", &sharedSpec17},
 	{"command", &cmdSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "pvV"},
@@ -397,7 +401,7 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".Z"},
 	}},
 	{"conda", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec23}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec24}},
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}}},
 	}},
@@ -407,7 +411,7 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"-http-addr"}},
 	}},
 	{"corepack", &cmdSpec{
-		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec12}}},
+		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec13}}},
 	}},
 	{"cp", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -445,13 +449,13 @@ var commandTable = [...]namedSpec{
 	{"cryptsetup", &cmdSpec{
 		opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true, class: "destructive", why: "formats a disk or destroys its encryption keys, so its data cannot be read again"}},
 	}},
-	{"crystal", &sharedSpec24},
+	{"crystal", &sharedSpec25},
 	{"csrutil", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
 	{"csvlook", &sharedSpec3},
 	{"ctr", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec25}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec25}}}}},
+		subs:   subcommands{{"run", &sharedSpec26}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec26}}}}},
 		effect: EffectRuns,
 	}},
 	{"curl", &cmdSpec{
@@ -465,7 +469,7 @@ var commandTable = [...]namedSpec{
 	{"cursor", &cmdSpec{
 		long:  []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile="},
 		opts:  []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}},
-		subs:  subcommands{{"tunnel", &sharedSpec21}},
+		subs:  subcommands{{"tunnel", &sharedSpec22}},
 		probe: true,
 	}},
 	{"cut", &cmdSpec{
@@ -474,9 +478,9 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"darkhttpd", &sharedSpec26},
+	{"darkhttpd", &sharedSpec27},
 	{"dart", &cmdSpec{
-		subs:  subcommands{{"pub", &sharedSpec27}},
+		subs:  subcommands{{"pub", &sharedSpec28}},
 		probe: true,
 	}},
 	{"date", &cmdSpec{
@@ -500,7 +504,7 @@ var commandTable = [...]namedSpec{
 		files:   codeKind,
 		rare:    &rareSpec{fileCode: (*walker).ddCode},
 	}},
-	{"declare", &sharedSpec28},
+	{"declare", &sharedSpec29},
 	{"defaults", &cmdSpec{
 		subs:  subcommands{{"read", &sharedSpec2}, {"read-type", &sharedSpec2}, {"domains", &sharedSpec2}, {"find", &sharedSpec2}},
 		probe: true,
@@ -513,7 +517,7 @@ var commandTable = [...]namedSpec{
 		files:       writeAll,
 		wrap:        &wrapSpec{short: "fdv"},
 	}},
-	{"deluser", &sharedSpec29},
+	{"deluser", &sharedSpec30},
 	{"df", &sharedSpec3},
 	{"diff", &cmdSpec{
 		long:     []string{"label=", "ignore-matching-lines=", "exclude=", "exclude-from=", "from-file=", "to-file=", "width=", "tabsize=", "line-format=", "starting-file=", "horizon-lines=", "show-function-line=", "context=", "unified=", "color=", "palette="},
@@ -524,10 +528,10 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"diff3", &sharedSpec3},
-	{"dig", &sharedSpec30},
+	{"dig", &sharedSpec31},
 	{"direnv", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, operands: 1}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec13, operands: 1}}},
 	}},
 	{"dirname", &sharedSpec3},
 	{"diskutil", &cmdSpec{
@@ -570,16 +574,16 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{unless: []string{"-L"}},
 	}},
 	{"docker", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec31}, {"create", &sharedSpec31}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec32}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec33}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec34}, {"config", &sharedSpec35}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec15}, {"stop", &sharedSpec36}, {"kill", &sharedSpec36}, {"rm", &sharedSpec37}, {"pause", &sharedSpec36}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec33}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec33}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec38}, {"secret", &sharedSpec38}, {"config", &sharedSpec38}},
+		subs:   subcommands{{"run", &sharedSpec32}, {"create", &sharedSpec32}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec33}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec34}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec35}, {"config", &sharedSpec36}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec16}, {"stop", &sharedSpec37}, {"kill", &sharedSpec37}, {"rm", &sharedSpec38}, {"pause", &sharedSpec37}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec34}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec34}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec39}, {"secret", &sharedSpec39}, {"config", &sharedSpec39}},
 		effect: EffectRuns,
 		files:  bySub,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec39, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec40, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec39, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec40, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec41, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec40, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:   &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		subs:     subcommands{{"down", &sharedSpec34}, {"config", &sharedSpec35}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
+		subs:     subcommands{{"down", &sharedSpec35}, {"config", &sharedSpec36}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
 		effect:   EffectRuns,
 		files:    bySub,
 		read:     &readSpec{notReadWith: []string{"-H", "--host"}},
@@ -589,9 +593,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
 	}},
-	{"dos2unix", &sharedSpec41},
+	{"dos2unix", &sharedSpec42},
 	{"dotnet", &cmdSpec{
-		subs: subcommands{{"nuget", &sharedSpec42}},
+		subs: subcommands{{"nuget", &sharedSpec43}},
 	}},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
@@ -599,8 +603,8 @@ var commandTable = [...]namedSpec{
 		read: &readSpec{notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}, readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"}},
 	}},
 	{"dpkg-query", &sharedSpec3},
-	{"drill", &sharedSpec30},
-	{"drone", &sharedSpec43},
+	{"drill", &sharedSpec31},
+	{"drone", &sharedSpec44},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -621,10 +625,10 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    firstKind,
 	}},
-	{"eatmydata", &sharedSpec12},
-	{"echo", &sharedSpec44},
-	{"egrep", &sharedSpec45},
-	{"elixir", &sharedSpec24},
+	{"eatmydata", &sharedSpec13},
+	{"echo", &sharedSpec45},
+	{"egrep", &sharedSpec46},
+	{"elixir", &sharedSpec25},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -649,8 +653,8 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{about: []string{"-version", "+V"}},
 	}},
 	{"esbuild", &sharedSpec10},
-	{"etex", &sharedSpec46},
-	{"ex", &sharedSpec47},
+	{"etex", &sharedSpec47},
+	{"ex", &sharedSpec48},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -664,7 +668,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"export", &sharedSpec28},
+	{"export", &sharedSpec29},
 	{"expr", &sharedSpec3},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
@@ -698,9 +702,9 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec48},
+	{"fdisk", &sharedSpec49},
 	{"ffprobe", &sharedSpec3},
-	{"fgrep", &sharedSpec45},
+	{"fgrep", &sharedSpec46},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -732,7 +736,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}}},
 	}},
-	{"flit", &sharedSpec27},
+	{"flit", &sharedSpec28},
 	{"flock", &cmdSpec{
 		long:     []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal: "wEc",
@@ -740,7 +744,7 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "sxenuoFv", positional: 1},
 	}},
 	{"flutter", &cmdSpec{
-		subs:  subcommands{{"pub", &sharedSpec27}, {"devices", &sharedSpec2}, {"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}},
+		subs:  subcommands{{"pub", &sharedSpec28}, {"devices", &sharedSpec2}, {"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}},
 		probe: true,
 	}},
 	{"flux", &cmdSpec{
@@ -748,8 +752,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig", "--server"}},
 	}},
-	{"fly", &sharedSpec49},
-	{"flyctl", &sharedSpec49},
+	{"fly", &sharedSpec50},
+	{"flyctl", &sharedSpec50},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -768,12 +772,13 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"free", &sharedSpec3},
-	{"ftp", &sharedSpec50},
+	{"frpc", &sharedSpec11},
+	{"ftp", &sharedSpec51},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: EffectRuns, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &sharedSpec18},
+	{"g++", &sharedSpec19},
 	{"gawk", &sharedSpec6},
 	{"gcc", &cmdSpec{
 		shortVal: "oIlLDUxeTuzBF",
@@ -785,18 +790,18 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gcloud", &cmdSpec{
 		opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs: subcommands{{"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec51}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec52}, {"beta", &sharedSpec52}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec53}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec53}, {"builds", &sharedSpec53}, {"services", &sharedSpec53}, {"components", &sharedSpec53}, {"container", &sharedSpec54}, {"run", &sharedSpec54}, {"sql", &sharedSpec54}, {"artifacts", &sharedSpec54}, {"pubsub", &sharedSpec54}, {"monitoring", &sharedSpec54}, {"redis", &sharedSpec54}, {"dns", &sharedSpec54}, {"billing", &sharedSpec54}, {"app", &sharedSpec54}, {"scheduler", &sharedSpec54}, {"tasks", &sharedSpec54}, {"kms", &sharedSpec54}},
+		subs: subcommands{{"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec52}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec53}, {"beta", &sharedSpec53}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec54}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec54}, {"builds", &sharedSpec54}, {"services", &sharedSpec54}, {"components", &sharedSpec54}, {"container", &sharedSpec55}, {"run", &sharedSpec55}, {"sql", &sharedSpec55}, {"artifacts", &sharedSpec55}, {"pubsub", &sharedSpec55}, {"monitoring", &sharedSpec55}, {"redis", &sharedSpec55}, {"dns", &sharedSpec55}, {"billing", &sharedSpec55}, {"app", &sharedSpec55}, {"scheduler", &sharedSpec55}, {"tasks", &sharedSpec55}, {"kms", &sharedSpec55}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}}},
 	}},
-	{"gdb", &sharedSpec55},
-	{"gdb-multiarch", &sharedSpec55},
+	{"gdb", &sharedSpec56},
+	{"gdb-multiarch", &sharedSpec56},
 	{"gdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
 		rare:  &rareSpec{unless: []string{"-l"}},
 	}},
 	{"gem", &cmdSpec{
-		subs:  subcommands{{"push", &sharedSpec15}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs:  subcommands{{"push", &sharedSpec16}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
 		files: bySub,
 	}},
 	{"getconf", &sharedSpec3},
@@ -806,14 +811,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"workflow", &sharedSpec56}, {"label", &sharedSpec23}, {"cache", &sharedSpec23}, {"variable", &sharedSpec23}, {"search", &sharedSpec2}, {"ruleset", &sharedSpec56}, {"project", &sharedSpec56}, {"codespace", &sharedSpec23}, {"extension", &sharedSpec23}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec23}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}}, subs: subcommands{{"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"codespace", &cmdSpec{subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}}}, {"list", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"pr", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"issue", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"run", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"workflow", &sharedSpec57}, {"label", &sharedSpec24}, {"cache", &sharedSpec24}, {"variable", &sharedSpec24}, {"search", &sharedSpec2}, {"ruleset", &sharedSpec57}, {"project", &sharedSpec57}, {"extension", &sharedSpec24}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec24}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
 	}},
 	{"ghc", &sharedSpec10},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec57}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec57}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec58}, {"pull", &sharedSpec58}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec59}, {"cat-file", &sharedSpec59}, {"status", &sharedSpec60}, {"log", &sharedSpec60}, {"annotate", &sharedSpec60}, {"ls-files", &sharedSpec60}, {"ls-tree", &sharedSpec60}, {"rev-parse", &sharedSpec60}, {"rev-list", &sharedSpec60}, {"describe", &sharedSpec60}, {"shortlog", &sharedSpec60}, {"show-ref", &sharedSpec60}, {"for-each-ref", &sharedSpec60}, {"merge-base", &sharedSpec60}, {"name-rev", &sharedSpec60}, {"whatchanged", &sharedSpec60}, {"cherry", &sharedSpec60}, {"check-ignore", &sharedSpec60}, {"check-attr", &sharedSpec60}, {"count-objects", &sharedSpec60}, {"diff-tree", &sharedSpec60}, {"diff-index", &sharedSpec60}, {"diff-files", &sharedSpec60}, {"version", &sharedSpec60}, {"help", &sharedSpec60}, {"range-diff", &sharedSpec60}, {"var", &sharedSpec60}, {"verify-commit", &sharedSpec60}, {"verify-tag", &sharedSpec60}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec58}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec58}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec59}, {"pull", &sharedSpec59}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec60}, {"cat-file", &sharedSpec60}, {"status", &sharedSpec61}, {"log", &sharedSpec61}, {"annotate", &sharedSpec61}, {"ls-files", &sharedSpec61}, {"ls-tree", &sharedSpec61}, {"rev-parse", &sharedSpec61}, {"rev-list", &sharedSpec61}, {"describe", &sharedSpec61}, {"shortlog", &sharedSpec61}, {"show-ref", &sharedSpec61}, {"for-each-ref", &sharedSpec61}, {"merge-base", &sharedSpec61}, {"name-rev", &sharedSpec61}, {"whatchanged", &sharedSpec61}, {"cherry", &sharedSpec61}, {"check-ignore", &sharedSpec61}, {"check-attr", &sharedSpec61}, {"count-objects", &sharedSpec61}, {"diff-tree", &sharedSpec61}, {"diff-index", &sharedSpec61}, {"diff-files", &sharedSpec61}, {"version", &sharedSpec61}, {"help", &sharedSpec61}, {"range-diff", &sharedSpec61}, {"var", &sharedSpec61}, {"verify-commit", &sharedSpec61}, {"verify-tag", &sharedSpec61}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
 		effect:   EffectRuns,
 		runs:     runsGitExec,
 		files:    bySub,
@@ -824,14 +829,14 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec61},
+	{"gmake", &sharedSpec62},
 	{"go", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec11}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec62}, {"test", &sharedSpec62}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
+		subs:  subcommands{{"install", &sharedSpec12}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec63}, {"test", &sharedSpec63}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 		rare:  &rareSpec{analyse: goExecFlags},
 	}},
-	{"goenv", &sharedSpec63},
+	{"goenv", &sharedSpec64},
 	{"golangci-lint", &sharedSpec10},
 	{"gpasswd", &cmdSpec{
 		class:  "privilege-escalation",
@@ -854,9 +859,9 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"gradle", &sharedSpec64},
-	{"gradlew", &sharedSpec64},
-	{"grep", &sharedSpec45},
+	{"gradle", &sharedSpec65},
+	{"gradlew", &sharedSpec65},
+	{"grep", &sharedSpec46},
 	{"groupadd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "creates a group",
@@ -884,8 +889,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
-	{"gunzip", &sharedSpec65},
-	{"gvim", &sharedSpec47},
+	{"gunzip", &sharedSpec66},
+	{"gvim", &sharedSpec48},
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -898,8 +903,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"hadolint", &sharedSpec3},
 	{"hatch", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec15}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}}},
+		subs: subcommands{{"publish", &sharedSpec16}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec13}}},
 	}},
 	{"hcloud", &cmdSpec{
 		probe: true,
@@ -916,7 +921,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec66}, {"delete", &sharedSpec66}, {"del", &sharedSpec66}, {"un", &sharedSpec66}, {"install", &sharedSpec67}, {"upgrade", &sharedSpec67}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec15}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec23}, {"dependency", &sharedSpec23}},
+		subs:   subcommands{{"uninstall", &sharedSpec67}, {"delete", &sharedSpec67}, {"del", &sharedSpec67}, {"un", &sharedSpec67}, {"install", &sharedSpec68}, {"upgrade", &sharedSpec68}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec16}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec24}, {"dependency", &sharedSpec24}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 	}},
@@ -936,9 +941,9 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		rare: &rareSpec{dashOperand: historyOffset},
 	}},
-	{"hive", &sharedSpec68},
-	{"host", &sharedSpec30},
-	{"hostname", &sharedSpec69},
+	{"hive", &sharedSpec69},
+	{"host", &sharedSpec31},
+	{"hostname", &sharedSpec70},
 	{"hostnamectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
@@ -946,7 +951,7 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 	}},
 	{"htop", &sharedSpec10},
-	{"http", &sharedSpec70},
+	{"http", &sharedSpec71},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -963,7 +968,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec70},
+	{"https", &sharedSpec71},
 	{"hugo", &cmdSpec{
 		long:     []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
 		shortVal: "dscbtep",
@@ -989,7 +994,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "n"},
 	}},
-	{"incus", &sharedSpec71},
+	{"incus", &sharedSpec72},
 	{"info", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -1017,26 +1022,26 @@ var commandTable = [...]namedSpec{
 	{"iostat", &sharedSpec3},
 	{"ip", &cmdSpec{
 		shortVal:   "n",
-		subs:       subcommands{{"addr", &sharedSpec72}, {"address", &sharedSpec72}, {"a", &sharedSpec72}, {"route", &sharedSpec72}, {"r", &sharedSpec72}, {"link", &sharedSpec72}, {"l", &sharedSpec72}, {"neigh", &sharedSpec72}, {"n", &sharedSpec72}, {"rule", &sharedSpec72}},
+		subs:       subcommands{{"addr", &sharedSpec73}, {"address", &sharedSpec73}, {"a", &sharedSpec73}, {"route", &sharedSpec73}, {"r", &sharedSpec73}, {"link", &sharedSpec73}, {"l", &sharedSpec73}, {"neigh", &sharedSpec73}, {"n", &sharedSpec73}, {"rule", &sharedSpec73}},
 		singleDash: true,
 		probe:      true,
-		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec12, operands: 1}}},
+		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec13, operands: 1}}},
 		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
-	{"ip6tables", &sharedSpec73},
-	{"iptables", &sharedSpec73},
+	{"ip6tables", &sharedSpec74},
+	{"iptables", &sharedSpec74},
 	{"istioctl", &cmdSpec{
 		subs:  subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec74}, {"list", &sharedSpec2}},
+		subs:  subcommands{{"dev", &sharedSpec75}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
-	{"java", &sharedSpec75},
-	{"javac", &sharedSpec75},
-	{"jekyll", &sharedSpec24},
+	{"java", &sharedSpec76},
+	{"javac", &sharedSpec76},
+	{"jekyll", &sharedSpec25},
 	{"jobs", &sharedSpec3},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
@@ -1054,7 +1059,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec76},
+	{"k9s", &sharedSpec77},
 	{"kill", &cmdSpec{
 		opts: []optEffect{{names: []string{"-1"}, operand: true, class: "destructive", why: "signals every process the user may signal"}, {operand: true, match: parentProcess, class: "destructive", why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"}, {names: []string{"1"}, operand: true, class: "destructive", why: "signals init, which stops the machine"}},
 		rare: &rareSpec{dashOperand: killPID},
@@ -1068,32 +1073,32 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kotlin", &sharedSpec75},
-	{"kotlinc", &sharedSpec75},
+	{"kotlin", &sharedSpec76},
+	{"kotlinc", &sharedSpec76},
 	{"kubeconform", &sharedSpec3},
 	{"kubectl", &cmdSpec{
-		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec74}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
+		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec75}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
 		effect: EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec77, operands: 1, dashdash: true, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec78, operands: 1, dashdash: true, remote: true}}},
 		read:   &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec78},
-	{"kubens", &sharedSpec78},
+	{"kubectx", &sharedSpec79},
+	{"kubens", &sharedSpec79},
 	{"kubeval", &sharedSpec3},
 	{"kustomize", &cmdSpec{
 		subs:  subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="}, opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}},
 		probe: true,
 	}},
 	{"last", &sharedSpec3},
-	{"latex", &sharedSpec46},
+	{"latex", &sharedSpec47},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &sharedSpec36}, {"bootout", &sharedSpec36}, {"disable", &sharedSpec36}, {"kill", &sharedSpec36}, {"stop", &sharedSpec36}, {"remove", &sharedSpec36}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
+		subs: subcommands{{"unload", &sharedSpec37}, {"bootout", &sharedSpec37}, {"disable", &sharedSpec37}, {"kill", &sharedSpec37}, {"stop", &sharedSpec37}, {"remove", &sharedSpec37}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
 	}},
 	{"ld", &sharedSpec10},
 	{"ldd", &sharedSpec10},
 	{"lein", &cmdSpec{
-		subs: subcommands{{"deploy", &sharedSpec15}},
+		subs: subcommands{{"deploy", &sharedSpec16}},
 	}},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
@@ -1115,9 +1120,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec79},
-	{"linux64", &sharedSpec79},
-	{"live-server", &sharedSpec26},
+	{"linux32", &sharedSpec80},
+	{"linux64", &sharedSpec80},
+	{"live-server", &sharedSpec27},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
@@ -1125,8 +1130,9 @@ var commandTable = [...]namedSpec{
 		files:    linkKind,
 		fileOpts: true,
 	}},
-	{"local", &sharedSpec28},
+	{"local", &sharedSpec29},
 	{"locale", &sharedSpec3},
+	{"localtunnel", &sharedSpec11},
 	{"locate", &sharedSpec3},
 	{"logname", &sharedSpec3},
 	{"look", &sharedSpec3},
@@ -1142,23 +1148,24 @@ var commandTable = [...]namedSpec{
 	{"lsof", &sharedSpec3},
 	{"lspci", &sharedSpec3},
 	{"lsusb", &sharedSpec3},
+	{"lt", &sharedSpec11},
 	{"ltrace", &cmdSpec{
 		shortVal: "aADeEFlnopsuwx",
 		wraps:    true,
 		wrap:     &wrapSpec{short: "bcCfhiLrStTV"},
 	}},
-	{"lua", &sharedSpec24},
-	{"lualatex", &sharedSpec46},
+	{"lua", &sharedSpec25},
+	{"lualatex", &sharedSpec47},
 	{"luarocks", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}},
 		probe: true,
 	}},
-	{"luatex", &sharedSpec46},
+	{"luatex", &sharedSpec47},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec71},
+	{"lxc", &sharedSpec72},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1186,11 +1193,11 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".lzma"},
 	}},
-	{"mail", &sharedSpec51},
-	{"mailx", &sharedSpec51},
-	{"make", &sharedSpec61},
+	{"mail", &sharedSpec52},
+	{"mailx", &sharedSpec52},
+	{"make", &sharedSpec62},
 	{"mamba", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec23}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec24}},
 		probe: true,
 	}},
 	{"man", &cmdSpec{
@@ -1199,10 +1206,10 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec80},
+	{"mariadb", &sharedSpec81},
 	{"markdownlint", &sharedSpec10},
-	{"mawk", &sharedSpec81},
-	{"md5sum", &sharedSpec16},
+	{"mawk", &sharedSpec82},
+	{"md5sum", &sharedSpec17},
 	{"mdfind", &sharedSpec3},
 	{"mdls", &sharedSpec3},
 	{"mediainfo", &cmdSpec{
@@ -1219,7 +1226,7 @@ var commandTable = [...]namedSpec{
 	{"mise", &cmdSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"doctor", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec12, dashdash: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec13, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec13, dashdash: true}}},
 	}},
 	{"mix", &cmdSpec{
 		opts: []optEffect{{names: []string{"hex.publish"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
@@ -1240,8 +1247,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mongo", &sharedSpec82},
-	{"mongosh", &sharedSpec82},
+	{"mongo", &sharedSpec83},
+	{"mongosh", &sharedSpec83},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1260,7 +1267,7 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-a", "--all"}},
 		rare:     &rareSpec{unless: []string{"-l"}},
 	}},
-	{"mutt", &sharedSpec51},
+	{"mutt", &sharedSpec52},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -1268,10 +1275,10 @@ var commandTable = [...]namedSpec{
 		files:    moveKind,
 		fileOpts: true,
 	}},
-	{"mvn", &sharedSpec83},
-	{"mvnw", &sharedSpec83},
+	{"mvn", &sharedSpec84},
+	{"mvnw", &sharedSpec84},
 	{"mypy", &sharedSpec10},
-	{"mysql", &sharedSpec80},
+	{"mysql", &sharedSpec81},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1280,15 +1287,15 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec81},
-	{"nc", &sharedSpec84},
-	{"ncat", &sharedSpec84},
+	{"nawk", &sharedSpec82},
+	{"nc", &sharedSpec85},
+	{"ncat", &sharedSpec85},
 	{"neofetch", &sharedSpec3},
 	{"nerdctl", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec31}, {"create", &sharedSpec31}},
+		subs:   subcommands{{"run", &sharedSpec32}, {"create", &sharedSpec32}},
 		effect: EffectRuns,
 	}},
-	{"netcat", &sharedSpec84},
+	{"netcat", &sharedSpec85},
 	{"netlify", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}},
 		probe: true,
@@ -1322,7 +1329,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		wraps:    true,
 	}},
-	{"nim", &sharedSpec24},
+	{"nim", &sharedSpec25},
 	{"nix", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}}},
@@ -1348,21 +1355,21 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec85}},
+		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec86}},
 		probe: true,
 	}},
-	{"nocache", &sharedSpec12},
-	{"node", &sharedSpec24},
-	{"nohup", &sharedSpec12},
+	{"nocache", &sharedSpec13},
+	{"node", &sharedSpec25},
+	{"nohup", &sharedSpec13},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec85}, {"node", &sharedSpec85}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec86}, {"node", &sharedSpec86}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec86}, {"i", &sharedSpec86}, {"add", &sharedSpec86}, {"exec", &sharedSpec87}, {"x", &sharedSpec87}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec88}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec88}, {"publish", &sharedSpec15}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec38}, {"version", &sharedSpec74}, {"audit", &sharedSpec74}, {"run", &sharedSpec74}},
+		subs:  subcommands{{"install", &sharedSpec87}, {"i", &sharedSpec87}, {"add", &sharedSpec87}, {"exec", &sharedSpec88}, {"x", &sharedSpec88}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec89}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec89}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec39}, {"version", &sharedSpec75}, {"audit", &sharedSpec75}, {"run", &sharedSpec75}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec12, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec12, operands: 1, script: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec13, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec13, operands: 1, script: true}}},
 		read:  &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
 	}},
 	{"nproc", &sharedSpec3},
@@ -1383,8 +1390,8 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 		wrap:     &wrapSpec{short: "amuinpUCTrwFZ"},
 	}},
-	{"nslookup", &sharedSpec30},
-	{"nuget", &sharedSpec42},
+	{"nslookup", &sharedSpec31},
+	{"nuget", &sharedSpec43},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
@@ -1398,13 +1405,13 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 		read:     &readSpec{notReadWith: []string{"-pm", "--persistence-mode", "-e", "--ecc-config", "-p", "--reset-ecc-errors", "-c", "--compute-mode", "-dm", "--driver-model", "-fdm", "--force-driver-model", "--gom", "-r", "--gpu-reset", "-vm", "--virt-mode", "-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks", "-lmc", "--lock-memory-clocks", "-rmc", "--reset-memory-clocks", "-lmcd", "--lock-memory-clocks-deferred", "-ac", "--applications-clocks", "-rac", "--reset-applications-clocks", "-acp", "--applications-clocks-permission", "-pl", "--power-limit", "-cc", "--cuda-clocks", "-am", "--accounting-mode", "-caa", "--clear-accounted-apps", "--auto-boost-default", "--auto-boost-permission", "-mig", "--multi-instance-gpu", "-gtt", "--gpu-target-temp", "-t", "--toggle-led", "-f", "--filename", "--debug"}},
 	}},
-	{"nvim", &sharedSpec47},
+	{"nvim", &sharedSpec48},
 	{"objdump", &sharedSpec3},
 	{"oc", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec77, operands: 1, dashdash: true, remote: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec78, operands: 1, dashdash: true, remote: true}}},
 	}},
-	{"ocaml", &sharedSpec75},
+	{"ocaml", &sharedSpec76},
 	{"oci", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
@@ -1424,17 +1431,17 @@ var commandTable = [...]namedSpec{
 	}},
 	{"openssl", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"enc", &sharedSpec89}, {"req", &sharedSpec89}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec89}, {"genrsa", &sharedSpec89}, {"genpkey", &sharedSpec89}, {"pkey", &sharedSpec89}, {"pkcs12", &sharedSpec89}, {"pkcs7", &sharedSpec89}, {"pkcs8", &sharedSpec89}, {"dgst", &sharedSpec89}, {"base64", &sharedSpec89}, {"smime", &sharedSpec89}, {"cms", &sharedSpec89}, {"ca", &sharedSpec89}, {"crl", &sharedSpec89}, {"dhparam", &sharedSpec89}, {"ec", &sharedSpec89}, {"ecparam", &sharedSpec89}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec89}, {"rsautl", &sharedSpec89}, {"asn1parse", &sharedSpec89}, {"aes-256-cbc", &sharedSpec89}, {"des3", &sharedSpec89}, {"version", &sharedSpec2}},
+		subs:       subcommands{{"enc", &sharedSpec90}, {"req", &sharedSpec90}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec90}, {"genrsa", &sharedSpec90}, {"genpkey", &sharedSpec90}, {"pkey", &sharedSpec90}, {"pkcs12", &sharedSpec90}, {"pkcs7", &sharedSpec90}, {"pkcs8", &sharedSpec90}, {"dgst", &sharedSpec90}, {"base64", &sharedSpec90}, {"smime", &sharedSpec90}, {"cms", &sharedSpec90}, {"ca", &sharedSpec90}, {"crl", &sharedSpec90}, {"dhparam", &sharedSpec90}, {"ec", &sharedSpec90}, {"ecparam", &sharedSpec90}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec90}, {"rsautl", &sharedSpec90}, {"asn1parse", &sharedSpec90}, {"aes-256-cbc", &sharedSpec90}, {"des3", &sharedSpec90}, {"version", &sharedSpec2}},
 		effect:     EffectNetwork,
 		singleDash: true,
 		files:      bySub,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec90}},
+		subs:  subcommands{{"install", &sharedSpec91}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec3},
-	{"ovsx", &sharedSpec27},
+	{"ovsx", &sharedSpec28},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
@@ -1448,7 +1455,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"parted", &sharedSpec48},
+	{"parted", &sharedSpec49},
 	{"pass", &cmdSpec{
 		class: "credential-access",
 		why:   "prints passwords from the password store",
@@ -1471,16 +1478,16 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).patchCode},
 	}},
-	{"pbzip2", &sharedSpec17},
+	{"pbzip2", &sharedSpec18},
 	{"pdfinfo", &sharedSpec3},
-	{"pdflatex", &sharedSpec46},
-	{"pdftex", &sharedSpec46},
-	{"pdm", &sharedSpec27},
+	{"pdflatex", &sharedSpec47},
+	{"pdftex", &sharedSpec47},
+	{"pdm", &sharedSpec28},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec91}, {sub: []string{"stat"}, opts: &sharedSpec91}, {sub: []string{"trace"}, opts: &sharedSpec91}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec92}, {sub: []string{"stat"}, opts: &sharedSpec92}, {sub: []string{"trace"}, opts: &sharedSpec92}}},
 	}},
-	{"perl", &sharedSpec92},
+	{"perl", &sharedSpec93},
 	{"pgrep", &sharedSpec3},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1498,14 +1505,14 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".gz"},
 	}},
-	{"ping", &sharedSpec30},
-	{"ping6", &sharedSpec30},
-	{"pip", &sharedSpec93},
-	{"pip3", &sharedSpec93},
+	{"ping", &sharedSpec31},
+	{"ping6", &sharedSpec31},
+	{"pip", &sharedSpec94},
+	{"pip3", &sharedSpec94},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec13}}},
 	}},
 	{"pipx", &cmdSpec{
 		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}},
@@ -1520,7 +1527,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec90}, {"add", &sharedSpec90}},
+		subs:  subcommands{{"install", &sharedSpec91}, {"add", &sharedSpec91}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1533,29 +1540,29 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"-a", "-b", "-c", "-u"}, readWith: []string{"-g"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec13}, {"install", &sharedSpec13}, {"i", &sharedSpec13}, {"dlx", &sharedSpec14}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec88}, {"get", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec15}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec74}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12}, {sub: []string{"pkg", "set"}, opts: &sharedSpec12, keyScripts: "scripts."}}},
+		subs: subcommands{{"add", &sharedSpec14}, {"install", &sharedSpec14}, {"i", &sharedSpec14}, {"dlx", &sharedSpec15}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec89}, {"get", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec16}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec75}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec13}, {sub: []string{"pkg", "set"}, opts: &sharedSpec13, keyScripts: "scripts."}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"pod", &cmdSpec{
-		subs:  subcommands{{"trunk", &sharedSpec42}},
+		subs:  subcommands{{"trunk", &sharedSpec43}},
 		probe: true,
 	}},
 	{"podman", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec31}, {"create", &sharedSpec31}, {"rm", &sharedSpec37}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec32}, {"container", &sharedSpec32}},
+		subs:   subcommands{{"run", &sharedSpec32}, {"create", &sharedSpec32}, {"rm", &sharedSpec38}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec33}, {"container", &sharedSpec33}},
 		effect: EffectRuns,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec39, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec40, operands: 1, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec40, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec41, operands: 1, remote: true}}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec15}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec74}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec12}}},
+		subs: subcommands{{"publish", &sharedSpec16}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec75}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec13}}},
 	}},
-	{"popd", &sharedSpec19},
+	{"popd", &sharedSpec20},
 	{"port", &cmdSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec94},
+	{"powershell", &sharedSpec95},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1563,12 +1570,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec95},
+	{"presto", &sharedSpec96},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 		read: &readSpec{readEnvNames: true},
 	}},
-	{"printf", &sharedSpec44},
+	{"printf", &sharedSpec45},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
@@ -1579,8 +1586,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-m"}, exec: true}},
 	}},
 	{"protoc", &sharedSpec10},
-	{"proxychains", &sharedSpec96},
-	{"proxychains4", &sharedSpec96},
+	{"proxychains", &sharedSpec97},
+	{"proxychains4", &sharedSpec97},
 	{"ps", &sharedSpec3},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output=", "set=", "variable="},
@@ -1598,20 +1605,20 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"apply", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: "inline-code", why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
 		probe: true,
 	}},
-	{"pushd", &sharedSpec19},
+	{"pushd", &sharedSpec20},
 	{"pvremove", &cmdSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec3},
-	{"pwsh", &sharedSpec94},
+	{"pwsh", &sharedSpec95},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec97},
-	{"python3", &sharedSpec97},
-	{"pzstd", &sharedSpec98},
+	{"python", &sharedSpec98},
+	{"python3", &sharedSpec98},
+	{"pzstd", &sharedSpec99},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1619,7 +1626,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"rar", &sharedSpec1},
-	{"rbenv", &sharedSpec63},
+	{"rbenv", &sharedSpec64},
 	{"rc-update", &cmdSpec{
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
@@ -1628,19 +1635,20 @@ var commandTable = [...]namedSpec{
 	}},
 	{"rclone", &cmdSpec{
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
+		subs:   subcommands{{"serve", &sharedSpec27}},
 		effect: EffectNetwork,
 	}},
 	{"read", &sharedSpec2},
 	{"readelf", &sharedSpec3},
 	{"readlink", &sharedSpec3},
-	{"readonly", &sharedSpec28},
+	{"readonly", &sharedSpec29},
 	{"realpath", &sharedSpec3},
 	{"redis-cli", &cmdSpec{
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}},
 	}},
-	{"redis-server", &sharedSpec24},
+	{"redis-server", &sharedSpec25},
 	{"resolvectl", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
 		probe: true,
@@ -1655,7 +1663,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec16},
+	{"rev", &sharedSpec17},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1685,8 +1693,8 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec99},
-	{"route", &sharedSpec69},
+	{"rmdir", &sharedSpec100},
+	{"route", &sharedSpec70},
 	{"rpm", &cmdSpec{
 		long:  []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
 		opts:  []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1701,7 +1709,7 @@ var commandTable = [...]namedSpec{
 		files:    syncKind,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec92},
+	{"ruby", &sharedSpec93},
 	{"ruff", &sharedSpec10},
 	{"run-parts", &cmdSpec{
 		long:     []string{"test", "list", "report", "reverse", "verbose", "lsbsysinit", "new-session", "exit-on-error", "regex=", "umask=", "arg=", "ignore-suffixes="},
@@ -1736,10 +1744,10 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{about: []string{"-vV"}},
 	}},
 	{"rustup", &cmdSpec{
-		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec23}, {"target", &sharedSpec23}, {"component", &sharedSpec23}},
+		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec24}, {"target", &sharedSpec24}, {"component", &sharedSpec24}},
 		probe: true,
 	}},
-	{"rvim", &sharedSpec47},
+	{"rvim", &sharedSpec48},
 	{"sandbox-exec", &cmdSpec{
 		shortVal: "fpnD",
 		wraps:    true,
@@ -1748,8 +1756,8 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{operand: true, match: sbtPublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 		read: &readSpec{startsProject: true},
 	}},
-	{"scala", &sharedSpec75},
-	{"scc", &sharedSpec100},
+	{"scala", &sharedSpec76},
+	{"scc", &sharedSpec101},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}, {names: []string{"-S"}, exec: true, cluster: true}},
@@ -1758,7 +1766,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"screen", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec101, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec12, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec12, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec101}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
+		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec102, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec13, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec13, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec102}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
 	}},
 	{"script", &cmdSpec{
 		probe: true,
@@ -1768,7 +1776,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--set"}, readWith: []string{"--get", "--dns", "--proxy", "--nwi"}},
 	}},
-	{"sdiff", &sharedSpec100},
+	{"sdiff", &sharedSpec101},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -1789,7 +1797,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{analyse: sedScripts},
 	}},
-	{"sendmail", &sharedSpec50},
+	{"sendmail", &sharedSpec51},
 	{"sensors", &sharedSpec3},
 	{"seq", &sharedSpec3},
 	{"serve", &cmdSpec{
@@ -1846,11 +1854,11 @@ var commandTable = [...]namedSpec{
 		why:   "rewrites a disk's partition table",
 		rare:  &rareSpec{unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},
 	}},
-	{"sha1sum", &sharedSpec16},
-	{"sha224sum", &sharedSpec20},
-	{"sha256sum", &sharedSpec16},
-	{"sha384sum", &sharedSpec20},
-	{"sha512sum", &sharedSpec16},
+	{"sha1sum", &sharedSpec17},
+	{"sha224sum", &sharedSpec21},
+	{"sha256sum", &sharedSpec17},
+	{"sha384sum", &sharedSpec21},
+	{"sha512sum", &sharedSpec17},
 	{"shasum", &sharedSpec3},
 	{"shellcheck", &sharedSpec3},
 	{"shopt", &sharedSpec3},
@@ -1899,7 +1907,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec68},
+	{"spark-sql", &sharedSpec69},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
@@ -1912,7 +1920,7 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther},
 	}},
-	{"sponge", &sharedSpec102},
+	{"sponge", &sharedSpec103},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
@@ -1932,8 +1940,8 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-K", "--kill"}},
 	}},
 	{"ssh", &cmdSpec{
-		shortVal: "Fo",
-		opts:     []optEffect{{names: []string{"-R"}, class: "exfiltration", why: "opens a reverse tunnel that exposes this machine to the remote side"}, {names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}},
+		shortVal: "FDLo",
+		opts:     []optEffect{{names: []string{"-R"}, class: "exfiltration", why: "opens a reverse tunnel that exposes this machine to the remote side"}, {names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-D", "-L"}, value: bindsOpenly, class: "exfiltration", why: "opens a forward or a proxy on an address other hosts can reach"}, {names: []string{"-g"}, class: "exfiltration", why: "lets other hosts connect to the ports it forwards"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}},
 		effect:   EffectRuns | EffectNetwork,
 		wrap:     &wrapSpec{launch: []launcher{{opts: &cmdSpec{shortVal: "BbcDEeFIiJLlmOoPpQRSWw", wraps: true, wrap: &wrapSpec{short: "46AaCfGgKkMNnqsTtVvXxYy"}}, operands: 1, script: true, remote: true}}},
 	}},
@@ -2004,10 +2012,10 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec102},
-	{"sum", &sharedSpec20},
+	{"sudoedit", &sharedSpec103},
+	{"sum", &sharedSpec21},
 	{"sw_vers", &sharedSpec3},
-	{"swaks", &sharedSpec51},
+	{"swaks", &sharedSpec52},
 	{"swapoff", &cmdSpec{
 		class: "destructive",
 		why:   "turns off swap space, which can leave the machine killing programs for want of memory",
@@ -2026,7 +2034,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec3},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}, {operand: true, match: otherUnit, when: systemStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
-		subs: subcommands{{"stop", &sharedSpec103}, {"disable", &sharedSpec103}, {"kill", &sharedSpec103}, {"mask", &sharedSpec103}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec104}, {"disable", &sharedSpec104}, {"kill", &sharedSpec104}, {"mask", &sharedSpec104}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -2055,6 +2063,10 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
+	{"tailscale", &cmdSpec{
+		subs:   subcommands{{"funnel", &cmdSpec{class: "exfiltration", why: "exposes a local port or directory to the internet", rare: &rareSpec{unless: []string{"status", "reset", "--help", "-h"}}}}},
+		effect: EffectNetwork,
+	}},
 	{"tar", &cmdSpec{
 		long:     []string{"file=", "directory=", "files-from=", "exclude-from=", "exclude=", "transform=", "xform=", "owner=", "group=", "mode=", "mtime=", "listed-incremental=", "newer=", "after-date=", "newer-mtime=", "label=", "format=", "blocking-factor=", "use-compress-program=", "to-command=", "info-script=", "new-volume-script=", "checkpoint-action=", "suffix=", "backup=", "record-size=", "tape-length=", "starting-file=", "volno-file=", "rsh-command=", "index-file=", "strip-components=", "owner-map=", "group-map=", "exclude-tag=", "exclude-tag-all=", "exclude-tag-under=", "occurrence=", "sparse-version=", "hole-detection=", "pax-option=", "quoting-style=", "xattrs-include=", "xattrs-exclude=", "create", "append", "update", "concatenate", "catenate", "extract", "get", "list", "diff", "compare", "test-label", "to-stdout", "absolute-names"},
 		shortVal: "CfTXgKLNVbHIF",
@@ -2075,22 +2087,22 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec102},
-	{"telnet", &sharedSpec50},
+	{"tee", &sharedSpec103},
+	{"telnet", &sharedSpec51},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec104}, {"apply", &sharedSpec105}, {"state", &sharedSpec106}, {"output", &sharedSpec107}, {"show", &sharedSpec108}, {"workspace", &sharedSpec109}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
+		subs: subcommands{{"destroy", &sharedSpec105}, {"apply", &sharedSpec106}, {"state", &sharedSpec107}, {"output", &sharedSpec108}, {"show", &sharedSpec109}, {"workspace", &sharedSpec110}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
-	{"terragrunt", &sharedSpec110},
+	{"terragrunt", &sharedSpec111},
 	{"test", &sharedSpec3},
-	{"tex", &sharedSpec46},
+	{"tex", &sharedSpec47},
 	{"tflint", &sharedSpec10},
 	{"tfsec", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-O", "--out"}},
 	}},
-	{"tftp", &sharedSpec50},
+	{"tftp", &sharedSpec51},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -2112,16 +2124,16 @@ var commandTable = [...]namedSpec{
 	{"tldr", &sharedSpec3},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec111, script: true}, {sub: []string{"new"}, opts: &sharedSpec111, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec111, script: true}, {sub: []string{"neww"}, opts: &sharedSpec111, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec111, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec111, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec111, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec111, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec111, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec111, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec111, script: true}, {sub: []string{"popup"}, opts: &sharedSpec111, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec112, script: true}, {sub: []string{"run"}, opts: &sharedSpec112, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec113, keys: true}, {sub: []string{"send"}, opts: &sharedSpec113, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec112, script: true}, {sub: []string{"new"}, opts: &sharedSpec112, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec112, script: true}, {sub: []string{"neww"}, opts: &sharedSpec112, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec112, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec112, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec112, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec112, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec112, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec112, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec112, script: true}, {sub: []string{"popup"}, opts: &sharedSpec112, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec113, script: true}, {sub: []string{"run"}, opts: &sharedSpec113, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec114, keys: true}, {sub: []string{"send"}, opts: &sharedSpec114, keys: true}}},
 	}},
-	{"tofu", &sharedSpec110},
+	{"tofu", &sharedSpec111},
 	{"tokei", &sharedSpec3},
 	{"toolbox", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}}},
 	}},
 	{"top", &sharedSpec3},
-	{"torify", &sharedSpec12},
+	{"torify", &sharedSpec13},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -2135,9 +2147,9 @@ var commandTable = [...]namedSpec{
 		files:    writeAll,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec12},
+	{"toybox", &sharedSpec13},
 	{"tr", &sharedSpec3},
-	{"traceroute", &sharedSpec30},
+	{"traceroute", &sharedSpec31},
 	{"tree", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -2148,7 +2160,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec95},
+	{"trino", &sharedSpec96},
 	{"true", &sharedSpec3},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -2161,7 +2173,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tty", &sharedSpec3},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec15}},
+		subs: subcommands{{"upload", &sharedSpec16}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
@@ -2169,11 +2181,11 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"type", &sharedSpec3},
-	{"typeset", &sharedSpec28},
+	{"typeset", &sharedSpec29},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
-	{"ulimit", &sharedSpec69},
+	{"ulimit", &sharedSpec70},
 	{"umount", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
@@ -2207,8 +2219,8 @@ var commandTable = [...]namedSpec{
 		files:    pairKind,
 		readOnly: true,
 	}},
-	{"unix2dos", &sharedSpec41},
-	{"unlink", &sharedSpec99},
+	{"unix2dos", &sharedSpec42},
+	{"unlink", &sharedSpec100},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2229,8 +2241,8 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".lzma"},
 	}},
-	{"unpigz", &sharedSpec65},
-	{"unset", &sharedSpec28},
+	{"unpigz", &sharedSpec66},
+	{"unset", &sharedSpec29},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -2279,7 +2291,7 @@ var commandTable = [...]namedSpec{
 		why:    "creates a user",
 		effect: EffectPrivilege,
 	}},
-	{"userdel", &sharedSpec29},
+	{"userdel", &sharedSpec30},
 	{"usermod", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
@@ -2293,25 +2305,25 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec3},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec114}, {"download", &sharedSpec115}, {"config", &sharedSpec116}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec15}, {"tree", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec115}, {"download", &sharedSpec116}, {"config", &sharedSpec117}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec16}, {"tree", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec117}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec118}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec117}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec118}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}}},
 	}},
 	{"vale", &sharedSpec10},
-	{"valgrind", &sharedSpec12},
+	{"valgrind", &sharedSpec13},
 	{"vault", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
-		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec23}},
+		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec24}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"-address"}},
 	}},
@@ -2323,15 +2335,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec47},
-	{"view", &sharedSpec47},
+	{"vi", &sharedSpec48},
+	{"view", &sharedSpec48},
 	{"vigr", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 		effect: EffectPrivilege,
 	}},
-	{"vim", &sharedSpec47},
-	{"vimdiff", &sharedSpec47},
+	{"vim", &sharedSpec48},
+	{"vimdiff", &sharedSpec48},
 	{"vipw", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
@@ -2348,7 +2360,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"vsce", &sharedSpec27},
+	{"vsce", &sharedSpec28},
 	{"w", &sharedSpec3},
 	{"watch", &cmdSpec{
 		long:     []string{"differences", "no-title", "beep", "errexit", "color", "no-color", "exec", "precise", "no-wrap", "no-rerun", "chgexit", "interval=", "equexit="},
@@ -2381,13 +2393,13 @@ var commandTable = [...]namedSpec{
 	{"which", &sharedSpec3},
 	{"who", &sharedSpec3},
 	{"whoami", &sharedSpec3},
-	{"windsurf", &sharedSpec22},
-	{"winpty", &sharedSpec12},
+	{"windsurf", &sharedSpec23},
+	{"winpty", &sharedSpec13},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
 	}},
-	{"woodpecker-cli", &sharedSpec43},
+	{"woodpecker-cli", &sharedSpec44},
 	{"wrangler", &cmdSpec{
 		subs:  subcommands{{"whoami", &sharedSpec2}},
 		probe: true,
@@ -2398,12 +2410,12 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
 	}},
 	{"xcrun", &cmdSpec{
-		subs:  subcommands{{"simctl", &sharedSpec23}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
+		subs:  subcommands{{"simctl", &sharedSpec24}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"xelatex", &sharedSpec46},
-	{"xetex", &sharedSpec46},
-	{"xh", &sharedSpec70},
+	{"xelatex", &sharedSpec47},
+	{"xetex", &sharedSpec47},
+	{"xh", &sharedSpec71},
 	{"xhs", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		effect: EffectNetwork,
@@ -2435,11 +2447,11 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}},
 		rare:     &rareSpec{suffix: ".xz"},
 	}},
-	{"xzcat", &sharedSpec16},
+	{"xzcat", &sharedSpec17},
 	{"yamllint", &sharedSpec3},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec13}, {"dlx", &sharedSpec14}, {"publish", &sharedSpec15}, {"npm", &sharedSpec27}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec88}}}}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec12, script: true}}},
+		subs: subcommands{{"add", &sharedSpec14}, {"dlx", &sharedSpec15}, {"publish", &sharedSpec16}, {"npm", &sharedSpec28}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec89}}}}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec13, script: true}}},
 		read: &readSpec{startsProject: true},
 	}},
 	{"yes", &sharedSpec3},
@@ -2458,7 +2470,7 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"repolist", &sharedSpec2}, {"provides", &sharedSpec2}},
 	}},
-	{"zcat", &sharedSpec16},
+	{"zcat", &sharedSpec17},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -2469,7 +2481,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec76},
+	{"zig", &sharedSpec77},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -2478,9 +2490,13 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{fileCode: (*walker).zipCode},
 	}},
 	{"zipinfo", &sharedSpec3},
-	{"zless", &sharedSpec20},
-	{"zmore", &sharedSpec20},
-	{"zstd", &sharedSpec98},
+	{"zless", &sharedSpec21},
+	{"zmore", &sharedSpec21},
+	{"zrok", &cmdSpec{
+		subs:   subcommands{{"share", &sharedSpec11}},
+		effect: EffectNetwork,
+	}},
+	{"zstd", &sharedSpec99},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -2497,17 +2513,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
-	5, 5, 34, 59, 116, 152, 169, 196, 229, 250, 266, 273, 285, 323, 352, 387,
-	398, 455, 455, 487, 569, 608, 636, 653, 668, 679, 684, 693, 693, 693, 693, 693,
-	693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693,
-	693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693,
-	693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693,
-	693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693,
-	693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693,
-	693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693,
-	693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693,
-	693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693, 693,
-	693,
+	5, 5, 34, 60, 117, 153, 170, 198, 231, 252, 268, 275, 287, 327, 356, 391,
+	402, 459, 459, 491, 573, 613, 641, 658, 673, 684, 689, 699, 699, 699, 699, 699,
+	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
+	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
+	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
+	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
+	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
+	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
+	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
+	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
+	699,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -2982,41 +2998,48 @@ var sharedSpec10 = cmdSpec{
 }
 
 var sharedSpec11 = cmdSpec{
+	class:  "exfiltration",
+	why:    "exposes a local port to the internet",
+	effect: EffectNetwork,
+	rare:   &rareSpec{unless: []string{"--help", "-h", "--version", "-V"}},
+}
+
+var sharedSpec12 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 	effect: EffectWrites | EffectNetwork,
 }
 
-var sharedSpec12 = cmdSpec{
+var sharedSpec13 = cmdSpec{
 	wraps: true,
 }
 
-var sharedSpec13 = cmdSpec{
+var sharedSpec14 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec14 = cmdSpec{
+var sharedSpec15 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec15 = cmdSpec{
+var sharedSpec16 = cmdSpec{
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"--dry-run", "-n"}},
 }
 
-var sharedSpec16 = cmdSpec{
+var sharedSpec17 = cmdSpec{
 	files:    readAll,
 	readOnly: true,
 }
 
-var sharedSpec17 = cmdSpec{
+var sharedSpec18 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3026,96 +3049,96 @@ var sharedSpec17 = cmdSpec{
 	rare:     &rareSpec{suffix: ".bz2"},
 }
 
-var sharedSpec18 = cmdSpec{
+var sharedSpec19 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
 	files:    readAll,
 	fileOpts: true,
 }
 
-var sharedSpec19 = cmdSpec{
+var sharedSpec20 = cmdSpec{
 	runs:     runsChdir,
 	probe:    true,
 	readOnly: true,
 }
 
-var sharedSpec20 = cmdSpec{
+var sharedSpec21 = cmdSpec{
 	files: readAll,
 }
 
-var sharedSpec21 = cmdSpec{
+var sharedSpec22 = cmdSpec{
 	class:  "exfiltration",
 	why:    "exposes this machine to the internet through a VS Code tunnel",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"status", "user", "--help", "-h"}},
 }
 
-var sharedSpec22 = cmdSpec{
+var sharedSpec23 = cmdSpec{
 	long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile="},
 	opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}},
-	subs: subcommands{{"tunnel", &sharedSpec21}},
-}
-
-var sharedSpec23 = cmdSpec{
-	subs: subcommands{{"list", &sharedSpec2}},
+	subs: subcommands{{"tunnel", &sharedSpec22}},
 }
 
 var sharedSpec24 = cmdSpec{
+	subs: subcommands{{"list", &sharedSpec2}},
+}
+
+var sharedSpec25 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 }
 
-var sharedSpec25 = cmdSpec{
+var sharedSpec26 = cmdSpec{
 	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
-var sharedSpec26 = cmdSpec{
+var sharedSpec27 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec27 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec15}},
-}
-
 var sharedSpec28 = cmdSpec{
-	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
+	subs: subcommands{{"publish", &sharedSpec16}},
 }
 
 var sharedSpec29 = cmdSpec{
+	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
+}
+
+var sharedSpec30 = cmdSpec{
 	class:  "destructive",
 	why:    "deletes a user account",
 	effect: EffectPrivilege,
 }
 
-var sharedSpec30 = cmdSpec{
+var sharedSpec31 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec31 = cmdSpec{
+var sharedSpec32 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
-	opts:     []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
+	opts:     []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts the home directory or a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec32 = cmdSpec{
+var sharedSpec33 = cmdSpec{
 	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
 }
 
-var sharedSpec33 = cmdSpec{
+var sharedSpec34 = cmdSpec{
 	subs: subcommands{{"inspect", &sharedSpec2}},
 }
 
-var sharedSpec34 = cmdSpec{
+var sharedSpec35 = cmdSpec{
 	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
 	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
-var sharedSpec35 = cmdSpec{
+var sharedSpec36 = cmdSpec{
 	long:     []string{"output="},
 	shortVal: "o",
 	opts:     []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
@@ -3123,54 +3146,54 @@ var sharedSpec35 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"-o", "--output", "--environment", "--variables"}, readWith: []string{"--services", "--images", "--volumes", "--profiles", "--networks"}},
 }
 
-var sharedSpec36 = cmdSpec{
+var sharedSpec37 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
 }
 
-var sharedSpec37 = cmdSpec{
+var sharedSpec38 = cmdSpec{
 	long:     []string{"force", "volumes", "link", "depend", "all", "ignore", "time="},
 	shortVal: "t",
 	opts:     []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the container's anonymous volumes and the data in them"}},
 }
 
-var sharedSpec38 = cmdSpec{
+var sharedSpec39 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}},
 }
 
-var sharedSpec39 = cmdSpec{
+var sharedSpec40 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec40 = cmdSpec{
+var sharedSpec41 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec41 = cmdSpec{
+var sharedSpec42 = cmdSpec{
 	files: writeAll,
 	probe: true,
 }
 
-var sharedSpec42 = cmdSpec{
-	subs: subcommands{{"push", &sharedSpec15}},
+var sharedSpec43 = cmdSpec{
+	subs: subcommands{{"push", &sharedSpec16}},
 }
 
-var sharedSpec43 = cmdSpec{
+var sharedSpec44 = cmdSpec{
 	subs:  subcommands{{"lint", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec44 = cmdSpec{
+var sharedSpec45 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, written: true, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec45 = cmdSpec{
+var sharedSpec46 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
@@ -3181,60 +3204,60 @@ var sharedSpec45 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec46 = cmdSpec{
+var sharedSpec47 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	rare:     &rareSpec{analyse: vimCommands},
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	class: "destructive",
 	why:   "rewrites a disk's partition table",
 	rare:  &rareSpec{unless: []string{"-l", "--list"}},
 }
 
-var sharedSpec49 = cmdSpec{
-	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec23}},
+var sharedSpec50 = cmdSpec{
+	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec24}},
 	probe: true,
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	effect: EffectNetwork,
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec52 = cmdSpec{
-	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec51}}}}},
-}
-
 var sharedSpec53 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}},
+	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec52}}}}},
 }
 
 var sharedSpec54 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+	read: &readSpec{readVerbs: []string{"list", "describe"}},
 }
 
 var sharedSpec55 = cmdSpec{
+	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+}
+
+var sharedSpec56 = cmdSpec{
 	probe: true,
 	rare:  &rareSpec{analyse: gdbCommands},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	class:    "destructive",
@@ -3243,48 +3266,48 @@ var sharedSpec57 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	effect:   EffectNetwork,
 	fileOpts: true,
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: fileRead, form: formRevPath}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	rare:     &rareSpec{analyse: makeCommands, fileCode: (*walker).makeDirs},
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	rare: &rareSpec{fileCode: (*walker).goOutputs},
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	opts: []optEffect{{operand: true, match: gradlePublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3295,29 +3318,29 @@ var sharedSpec65 = cmdSpec{
 	rare:       &rareSpec{suffix: ".gz"},
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
@@ -3326,57 +3349,57 @@ var sharedSpec70 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	probe: true,
 	wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}}},
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-version"}},
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"version"}},
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -3384,34 +3407,34 @@ var sharedSpec80 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}, readSQL: []string{"-e", "--execute"}},
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	read: &readSpec{startsProject: true},
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec86 = cmdSpec{
+var sharedSpec87 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--prefix"}, file: fileWrite}},
@@ -3419,73 +3442,73 @@ var sharedSpec86 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec88 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec89 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	long:       []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"},
 	opts:       []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}},
 	singleDash: true,
 	fileOpts:   true,
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec114}, {"download", &sharedSpec115}, {"config", &sharedSpec116}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec115}, {"download", &sharedSpec116}, {"config", &sharedSpec117}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
 	files: bySub,
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3495,80 +3518,80 @@ var sharedSpec98 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec100 = cmdSpec{
+var sharedSpec101 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	shortVal: "SctTpesh",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dmDRrxUaAiOlLqQX"},
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec104 = cmdSpec{
+var sharedSpec105 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec105 = cmdSpec{
+var sharedSpec106 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec106 = cmdSpec{
+var sharedSpec107 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
 }
 
-var sharedSpec107 = cmdSpec{
+var sharedSpec108 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
-var sharedSpec108 = cmdSpec{
+var sharedSpec109 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
-var sharedSpec109 = cmdSpec{
+var sharedSpec110 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
-var sharedSpec110 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec104}, {"apply", &sharedSpec105}, {"state", &sharedSpec106}, {"output", &sharedSpec107}, {"show", &sharedSpec108}, {"workspace", &sharedSpec109}},
+var sharedSpec111 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec105}, {"apply", &sharedSpec106}, {"state", &sharedSpec107}, {"output", &sharedSpec108}, {"show", &sharedSpec109}, {"workspace", &sharedSpec110}},
 }
 
-var sharedSpec111 = cmdSpec{
+var sharedSpec112 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec112 = cmdSpec{
+var sharedSpec113 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec113 = cmdSpec{
+var sharedSpec114 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec114 = cmdSpec{
+var sharedSpec115 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -3576,7 +3599,7 @@ var sharedSpec114 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec115 = cmdSpec{
+var sharedSpec116 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -3584,11 +3607,11 @@ var sharedSpec115 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec116 = cmdSpec{
+var sharedSpec117 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec117 = cmdSpec{
+var sharedSpec118 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,

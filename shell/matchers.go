@@ -307,6 +307,9 @@ func mountsSecret(v string) bool {
 			}
 		}
 	}
+	if wholeTree(host) {
+		return true // the home directory or the root, credentials and all
+	}
 	e, ok := sensitive.Lookup(host, "")
 	return ok && e.Kind == sensitive.Credential
 }

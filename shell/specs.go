@@ -739,6 +739,10 @@ func riskCommands() map[string]*cmdSpec {
 				why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}}},
 		"kubectl": {effect: EffectNetwork, subs: subcommands{
 			{"delete", &cmdSpec{class: ClassDestructive, why: "deletes cluster resources"}},
+			// port-forward on an address other than loopback serves a
+			// cluster service to the network.
+			{"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback,
+				class: ClassExfiltrate, why: "serves a cluster service to every host that reaches the address"}}}},
 			{"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{servesDir("--www", "-w"),
 				{names: []string{"--address"}, value: notLoopback, class: ClassExfiltrate, why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}},
 			{"drain", &cmdSpec{class: ClassDestructive, why: "evicts every workload from a node"}},
@@ -884,6 +888,8 @@ func riskCommands() map[string]*cmdSpec {
 			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}}},
 			{"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}}},
 			{"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}}},
+			{"codespace", &cmdSpec{subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{effect: EffectNetwork,
+				opts: []optEffect{{match: publicPort, operand: true, class: ClassExfiltrate, why: "makes a codespace's port public on the internet"}}}}}}}}}},
 			{"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}}},
 			{"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}},
 			{"api", &cmdSpec{shortVal: "XfFHpq", long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"},
@@ -1012,7 +1018,9 @@ func riskCommands() map[string]*cmdSpec {
 		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork, probe: true, opts: []optEffect{{names: []string{"-c"}, value: clientShell, effect: EffectRuns, class: ClassInlineCode, why: "runs a shell command from the transfer client"}}},
 		// smbclient -c runs a transfer script ("put /etc/shadow x").
 		"smbclient": {effect: EffectNetwork, probe: true, shortVal: "cAUWOnpI", opts: []optEffect{{names: []string{"-c", "--command"}, value: namesCredential, effect: EffectNetwork, class: ClassExfiltrate, why: "is told to send a credential file"}}},
-		"ssh":       {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}, secretConfig("-F")}},
+		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}, secretConfig("-F"),
+			{names: []string{"-D", "-L"}, value: bindsOpenly, class: ClassExfiltrate, why: "opens a forward or a proxy on an address other hosts can reach"},
+			{names: []string{"-g"}, class: ClassExfiltrate, why: "lets other hosts connect to the ports it forwards"}}},
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
 		"tar": withChdirTree(archiver("CfTXgKLNVbH", false)), "zip": archiver("bntxiT", false), "7z": archiver("", true), "7za": archiver("", true), "rar": archiver("", true),
@@ -1045,9 +1053,15 @@ func riskCommands() map[string]*cmdSpec {
 			opts: []optEffect{{names: []string{"--force", "--no-history"}, class: ClassDestructive, why: "overwrites the history of the remote branch it deploys to"}}}}}},
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"version", "help", "--help", "-h", "config"}}},
 		"cloudflared": {effect: EffectNetwork, subs: subcommands{{"tunnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"list", "info", "--help"}}}}}},
+		// Other tunnels that put a local port on the internet.
+		"lt": tunnel, "localtunnel": tunnel, "frpc": tunnel,
+		"bore":      {effect: EffectNetwork, subs: subcommands{{"local", tunnel}}},
+		"zrok":      {effect: EffectNetwork, subs: subcommands{{"share", tunnel}}},
+		"tailscale": {effect: EffectNetwork, subs: subcommands{{"funnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port or directory to the internet", rare: &rareSpec{unless: []string{"status", "reset", "--help", "-h"}}}}}},
 		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
 			{names: []string{"move", "moveto"}, operand: true, class: ClassDestructive, why: "moves files away from the source, deleting them there"},
-			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
+			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome},
+			subs: subcommands{{"serve", &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{servesOperandEffect}}}}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
 		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
 	}
 }
@@ -1086,7 +1100,7 @@ var dockerRun = &cmdSpec{
 			prefix: true, effect: EffectPrivilege, class: ClassPrivilege, why: "shares the host's processes or kernel powers with a container"},
 		{names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"},
 			prefix: true, effect: EffectPrivilege, class: ClassPrivilege, why: "mounts the host's root, /etc or the docker socket into a container"},
-		{names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: ClassCredential, why: "mounts a credential directory into a container"},
+		{names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: ClassCredential, why: "mounts the home directory or a credential directory into a container"},
 		{names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: ClassPrivilege, why: "shares the host's network with a container, which reaches every local service"},
 	},
 }
@@ -1634,6 +1648,25 @@ func resolveLongIn(arg string, lists ...[]string) (string, bool) {
 // name.
 // notLoopback reports whether a listening address is another than this
 // machine's loopback (0.0.0.0, a LAN address, a name).
+// publicPort reports whether a port's visibility operand makes it public
+// (gh codespace ports visibility 8080:public).
+func publicPort(a string) bool { return strings.HasSuffix(strings.ToLower(a), ":public") }
+
+// bindsOpenly reports whether ssh's -D or -L value names a bind address
+// other hosts can reach ("0.0.0.0:1080", "*:1080", ":1080", a LAN
+// address): a port alone (-D 1080, -L 8080:db:5432) binds loopback.
+func bindsOpenly(v string) bool {
+	parts := strings.Split(v, ":")
+	if len(parts) != 2 && len(parts) != 4 { // [bind:]port for -D, [bind:]port:host:hostport for -L
+		return false
+	}
+	bind := strings.Trim(parts[0], "[]")
+	if strings.Contains(bind, "/") {
+		return false // a unix socket's path (-L /tmp/a.sock:/run/b.sock)
+	}
+	return bind == "" || bind == "*" || notLoopback(bind)
+}
+
 // secretPath reports whether an operand is a path (it holds a "." or a
 // "/") whose last element names a file a project keeps secrets in.
 func secretPath(a string) bool {
@@ -1856,7 +1889,9 @@ var (
 	servesOperandEffect = optEffect{match: servesSecrets, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}
 	// uploader sends the files it is given: a credential among them
 	// leaves the machine.
-	uploader      = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome}}
+	uploader = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome}}
+	// tunnel puts a local port on the internet.
+	tunnel        = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"--help", "-h", "--version", "-V"}}}
 	gcloudCompute = &cmdSpec{subs: subcommands{{"scp", uploader}}}
 	gcloudTracks  = &cmdSpec{subs: subcommands{{"storage", gcloudStorage}, {"compute", gcloudCompute}}}
 	// gcloudStorage uploads like gsutil and deletes objects (gcloud
