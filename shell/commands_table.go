@@ -722,6 +722,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"findmnt", &sharedSpec3},
 	{"firebase", &cmdSpec{
+		opts:  []optEffect{{names: []string{"hosting:disable", "functions:delete", "firestore:delete", "database:remove", "hosting:channel:delete", "hosting:sites:delete", "apps:delete", "ext:uninstall", "remoteconfig:rollback"}, operand: true, class: "destructive", why: "deletes data or functions in Firebase, or takes a site down"}},
 		subs:  subcommands{{"projects:list", &sharedSpec2}, {"apps:list", &sharedSpec2}, {"hosting:channel:list", &sharedSpec2}},
 		probe: true,
 	}},
@@ -774,6 +775,9 @@ var commandTable = [...]namedSpec{
 	{"free", &sharedSpec3},
 	{"frpc", &sharedSpec11},
 	{"ftp", &sharedSpec51},
+	{"fuser", &cmdSpec{
+		opts: []optEffect{{operand: true, match: fuserSystemTarget, when: fuserKills, class: "destructive", why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}},
+	}},
 	{"fzf", &cmdSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: EffectRuns, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
@@ -990,6 +994,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"id", &sharedSpec3},
 	{"iex", &sharedSpec10},
+	{"ifconfig", &cmdSpec{
+		opts: []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
+	}},
+	{"ifdown", &cmdSpec{
+		class: "destructive",
+		why:   "cuts this machine off the network, which a remote session cannot undo",
+		rare:  &rareSpec{unless: []string{"--help", "-h", "-n", "--no-act"}},
+	}},
 	{"ifne", &cmdSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "n"},
@@ -1022,25 +1034,25 @@ var commandTable = [...]namedSpec{
 	{"iostat", &sharedSpec3},
 	{"ip", &cmdSpec{
 		shortVal:   "n",
-		subs:       subcommands{{"addr", &sharedSpec73}, {"address", &sharedSpec73}, {"a", &sharedSpec73}, {"route", &sharedSpec73}, {"r", &sharedSpec73}, {"link", &sharedSpec73}, {"l", &sharedSpec73}, {"neigh", &sharedSpec73}, {"n", &sharedSpec73}, {"rule", &sharedSpec73}},
+		subs:       subcommands{{"link", &sharedSpec73}, {"l", &sharedSpec73}, {"addr", &sharedSpec74}, {"address", &sharedSpec74}, {"a", &sharedSpec74}, {"route", &sharedSpec74}, {"r", &sharedSpec74}, {"neigh", &sharedSpec75}, {"n", &sharedSpec75}, {"rule", &sharedSpec75}},
 		singleDash: true,
 		probe:      true,
 		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec13, operands: 1}}},
 		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
-	{"ip6tables", &sharedSpec74},
-	{"iptables", &sharedSpec74},
+	{"ip6tables", &sharedSpec76},
+	{"iptables", &sharedSpec76},
 	{"istioctl", &cmdSpec{
 		subs:  subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec75}, {"list", &sharedSpec2}},
+		subs:  subcommands{{"dev", &sharedSpec77}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
-	{"java", &sharedSpec76},
-	{"javac", &sharedSpec76},
+	{"java", &sharedSpec78},
+	{"javac", &sharedSpec78},
 	{"jekyll", &sharedSpec25},
 	{"jobs", &sharedSpec3},
 	{"join", &cmdSpec{
@@ -1059,7 +1071,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec77},
+	{"k9s", &sharedSpec79},
 	{"kill", &cmdSpec{
 		opts: []optEffect{{names: []string{"-1"}, operand: true, class: "destructive", why: "signals every process the user may signal"}, {operand: true, match: parentProcess, class: "destructive", why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"}, {names: []string{"1"}, operand: true, class: "destructive", why: "signals init, which stops the machine"}},
 		rare: &rareSpec{dashOperand: killPID},
@@ -1073,17 +1085,17 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kotlin", &sharedSpec76},
-	{"kotlinc", &sharedSpec76},
+	{"kotlin", &sharedSpec78},
+	{"kotlinc", &sharedSpec78},
 	{"kubeconform", &sharedSpec3},
 	{"kubectl", &cmdSpec{
-		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec75}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
+		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: wholeTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, credentials included, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec77}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
 		effect: EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec78, operands: 1, dashdash: true, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec80, operands: 1, dashdash: true, remote: true}}},
 		read:   &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec79},
-	{"kubens", &sharedSpec79},
+	{"kubectx", &sharedSpec81},
+	{"kubens", &sharedSpec81},
 	{"kubeval", &sharedSpec3},
 	{"kustomize", &cmdSpec{
 		subs:  subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="}, opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}},
@@ -1120,8 +1132,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec80},
-	{"linux64", &sharedSpec80},
+	{"linux32", &sharedSpec82},
+	{"linux64", &sharedSpec82},
 	{"live-server", &sharedSpec27},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -1206,9 +1218,9 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec81},
+	{"mariadb", &sharedSpec83},
 	{"markdownlint", &sharedSpec10},
-	{"mawk", &sharedSpec82},
+	{"mawk", &sharedSpec84},
 	{"md5sum", &sharedSpec17},
 	{"mdfind", &sharedSpec3},
 	{"mdls", &sharedSpec3},
@@ -1247,8 +1259,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mongo", &sharedSpec83},
-	{"mongosh", &sharedSpec83},
+	{"mongo", &sharedSpec85},
+	{"mongosh", &sharedSpec85},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1275,10 +1287,10 @@ var commandTable = [...]namedSpec{
 		files:    moveKind,
 		fileOpts: true,
 	}},
-	{"mvn", &sharedSpec84},
-	{"mvnw", &sharedSpec84},
+	{"mvn", &sharedSpec86},
+	{"mvnw", &sharedSpec86},
 	{"mypy", &sharedSpec10},
-	{"mysql", &sharedSpec81},
+	{"mysql", &sharedSpec83},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1287,15 +1299,15 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec82},
-	{"nc", &sharedSpec85},
-	{"ncat", &sharedSpec85},
+	{"nawk", &sharedSpec84},
+	{"nc", &sharedSpec87},
+	{"ncat", &sharedSpec87},
 	{"neofetch", &sharedSpec3},
 	{"nerdctl", &cmdSpec{
 		subs:   subcommands{{"run", &sharedSpec32}, {"create", &sharedSpec32}},
 		effect: EffectRuns,
 	}},
-	{"netcat", &sharedSpec85},
+	{"netcat", &sharedSpec87},
 	{"netlify", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}},
 		probe: true,
@@ -1355,19 +1367,19 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"device", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"connection", &cmdSpec{subs: subcommands{{"show", &sharedSpec2}}}}, {"general", &sharedSpec86}},
+		subs:  subcommands{{"networking", &sharedSpec88}, {"radio", &sharedSpec88}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec89}},
 		probe: true,
 	}},
 	{"nocache", &sharedSpec13},
 	{"node", &sharedSpec25},
 	{"nohup", &sharedSpec13},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec86}, {"node", &sharedSpec86}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec89}, {"node", &sharedSpec89}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec87}, {"i", &sharedSpec87}, {"add", &sharedSpec87}, {"exec", &sharedSpec88}, {"x", &sharedSpec88}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec89}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec89}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec39}, {"version", &sharedSpec75}, {"audit", &sharedSpec75}, {"run", &sharedSpec75}},
+		subs:  subcommands{{"install", &sharedSpec90}, {"i", &sharedSpec90}, {"add", &sharedSpec90}, {"exec", &sharedSpec91}, {"x", &sharedSpec91}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec92}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec92}, {"publish", &sharedSpec16}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec39}, {"version", &sharedSpec77}, {"audit", &sharedSpec77}, {"run", &sharedSpec77}},
 		files: bySub,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec13, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec13, operands: 1, script: true}}},
 		read:  &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
@@ -1409,9 +1421,9 @@ var commandTable = [...]namedSpec{
 	{"objdump", &sharedSpec3},
 	{"oc", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec78, operands: 1, dashdash: true, remote: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec80, operands: 1, dashdash: true, remote: true}}},
 	}},
-	{"ocaml", &sharedSpec76},
+	{"ocaml", &sharedSpec78},
 	{"oci", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
@@ -1431,13 +1443,13 @@ var commandTable = [...]namedSpec{
 	}},
 	{"openssl", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"enc", &sharedSpec90}, {"req", &sharedSpec90}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec90}, {"genrsa", &sharedSpec90}, {"genpkey", &sharedSpec90}, {"pkey", &sharedSpec90}, {"pkcs12", &sharedSpec90}, {"pkcs7", &sharedSpec90}, {"pkcs8", &sharedSpec90}, {"dgst", &sharedSpec90}, {"base64", &sharedSpec90}, {"smime", &sharedSpec90}, {"cms", &sharedSpec90}, {"ca", &sharedSpec90}, {"crl", &sharedSpec90}, {"dhparam", &sharedSpec90}, {"ec", &sharedSpec90}, {"ecparam", &sharedSpec90}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec90}, {"rsautl", &sharedSpec90}, {"asn1parse", &sharedSpec90}, {"aes-256-cbc", &sharedSpec90}, {"des3", &sharedSpec90}, {"version", &sharedSpec2}},
+		subs:       subcommands{{"enc", &sharedSpec93}, {"req", &sharedSpec93}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec93}, {"genrsa", &sharedSpec93}, {"genpkey", &sharedSpec93}, {"pkey", &sharedSpec93}, {"pkcs12", &sharedSpec93}, {"pkcs7", &sharedSpec93}, {"pkcs8", &sharedSpec93}, {"dgst", &sharedSpec93}, {"base64", &sharedSpec93}, {"smime", &sharedSpec93}, {"cms", &sharedSpec93}, {"ca", &sharedSpec93}, {"crl", &sharedSpec93}, {"dhparam", &sharedSpec93}, {"ec", &sharedSpec93}, {"ecparam", &sharedSpec93}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec93}, {"rsautl", &sharedSpec93}, {"asn1parse", &sharedSpec93}, {"aes-256-cbc", &sharedSpec93}, {"des3", &sharedSpec93}, {"version", &sharedSpec2}},
 		effect:     EffectNetwork,
 		singleDash: true,
 		files:      bySub,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec91}},
+		subs:  subcommands{{"install", &sharedSpec94}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec3},
@@ -1485,9 +1497,9 @@ var commandTable = [...]namedSpec{
 	{"pdm", &sharedSpec28},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec92}, {sub: []string{"stat"}, opts: &sharedSpec92}, {sub: []string{"trace"}, opts: &sharedSpec92}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec95}, {sub: []string{"stat"}, opts: &sharedSpec95}, {sub: []string{"trace"}, opts: &sharedSpec95}}},
 	}},
-	{"perl", &sharedSpec93},
+	{"perl", &sharedSpec96},
 	{"pgrep", &sharedSpec3},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1507,8 +1519,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ping", &sharedSpec31},
 	{"ping6", &sharedSpec31},
-	{"pip", &sharedSpec94},
-	{"pip3", &sharedSpec94},
+	{"pip", &sharedSpec97},
+	{"pip3", &sharedSpec97},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
@@ -1527,7 +1539,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec91}, {"add", &sharedSpec91}},
+		subs:  subcommands{{"install", &sharedSpec94}, {"add", &sharedSpec94}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1540,7 +1552,7 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"-a", "-b", "-c", "-u"}, readWith: []string{"-g"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec14}, {"install", &sharedSpec14}, {"i", &sharedSpec14}, {"dlx", &sharedSpec15}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec89}, {"get", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec16}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec75}},
+		subs: subcommands{{"add", &sharedSpec14}, {"install", &sharedSpec14}, {"i", &sharedSpec14}, {"dlx", &sharedSpec15}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec92}, {"get", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec16}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec77}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec13}, {sub: []string{"pkg", "set"}, opts: &sharedSpec13, keyScripts: "scripts."}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
@@ -1554,7 +1566,7 @@ var commandTable = [...]namedSpec{
 		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec40, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec41, operands: 1, remote: true}}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec16}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec75}},
+		subs: subcommands{{"publish", &sharedSpec16}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec77}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec13}}},
 	}},
 	{"popd", &sharedSpec20},
@@ -1562,7 +1574,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec95},
+	{"powershell", &sharedSpec98},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1570,7 +1582,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec96},
+	{"presto", &sharedSpec99},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 		read: &readSpec{readEnvNames: true},
@@ -1586,8 +1598,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-m"}, exec: true}},
 	}},
 	{"protoc", &sharedSpec10},
-	{"proxychains", &sharedSpec97},
-	{"proxychains4", &sharedSpec97},
+	{"proxychains", &sharedSpec100},
+	{"proxychains4", &sharedSpec100},
 	{"ps", &sharedSpec3},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output=", "set=", "variable="},
@@ -1611,14 +1623,14 @@ var commandTable = [...]namedSpec{
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec3},
-	{"pwsh", &sharedSpec95},
+	{"pwsh", &sharedSpec98},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec98},
-	{"python3", &sharedSpec98},
-	{"pzstd", &sharedSpec99},
+	{"python", &sharedSpec101},
+	{"python3", &sharedSpec101},
+	{"pzstd", &sharedSpec102},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1693,7 +1705,7 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec100},
+	{"rmdir", &sharedSpec103},
 	{"route", &sharedSpec70},
 	{"rpm", &cmdSpec{
 		long:  []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
@@ -1709,7 +1721,7 @@ var commandTable = [...]namedSpec{
 		files:    syncKind,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec93},
+	{"ruby", &sharedSpec96},
 	{"ruff", &sharedSpec10},
 	{"run-parts", &cmdSpec{
 		long:     []string{"test", "list", "report", "reverse", "verbose", "lsbsysinit", "new-session", "exit-on-error", "regex=", "umask=", "arg=", "ignore-suffixes="},
@@ -1756,8 +1768,8 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{operand: true, match: sbtPublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 		read: &readSpec{startsProject: true},
 	}},
-	{"scala", &sharedSpec76},
-	{"scc", &sharedSpec101},
+	{"scala", &sharedSpec78},
+	{"scc", &sharedSpec104},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}, {names: []string{"-S"}, exec: true, cluster: true}},
@@ -1766,7 +1778,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"screen", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec102, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec13, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec13, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec102}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
+		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec105, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec13, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec13, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec105}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
 	}},
 	{"script", &cmdSpec{
 		probe: true,
@@ -1776,7 +1788,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--set"}, readWith: []string{"--get", "--dns", "--proxy", "--nwi"}},
 	}},
-	{"sdiff", &sharedSpec101},
+	{"sdiff", &sharedSpec104},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -1920,7 +1932,7 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther},
 	}},
-	{"sponge", &sharedSpec103},
+	{"sponge", &sharedSpec106},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
@@ -2012,7 +2024,7 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec103},
+	{"sudoedit", &sharedSpec106},
 	{"sum", &sharedSpec21},
 	{"sw_vers", &sharedSpec3},
 	{"swaks", &sharedSpec52},
@@ -2034,7 +2046,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec3},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}, {operand: true, match: otherUnit, when: systemStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
-		subs: subcommands{{"stop", &sharedSpec104}, {"disable", &sharedSpec104}, {"kill", &sharedSpec104}, {"mask", &sharedSpec104}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec107}, {"disable", &sharedSpec107}, {"kill", &sharedSpec107}, {"mask", &sharedSpec107}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -2087,13 +2099,13 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec103},
+	{"tee", &sharedSpec106},
 	{"telnet", &sharedSpec51},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec105}, {"apply", &sharedSpec106}, {"state", &sharedSpec107}, {"output", &sharedSpec108}, {"show", &sharedSpec109}, {"workspace", &sharedSpec110}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
+		subs: subcommands{{"destroy", &sharedSpec108}, {"apply", &sharedSpec109}, {"state", &sharedSpec110}, {"output", &sharedSpec111}, {"show", &sharedSpec112}, {"workspace", &sharedSpec113}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
-	{"terragrunt", &sharedSpec111},
+	{"terragrunt", &sharedSpec114},
 	{"test", &sharedSpec3},
 	{"tex", &sharedSpec47},
 	{"tflint", &sharedSpec10},
@@ -2124,9 +2136,9 @@ var commandTable = [...]namedSpec{
 	{"tldr", &sharedSpec3},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec112, script: true}, {sub: []string{"new"}, opts: &sharedSpec112, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec112, script: true}, {sub: []string{"neww"}, opts: &sharedSpec112, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec112, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec112, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec112, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec112, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec112, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec112, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec112, script: true}, {sub: []string{"popup"}, opts: &sharedSpec112, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec113, script: true}, {sub: []string{"run"}, opts: &sharedSpec113, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec114, keys: true}, {sub: []string{"send"}, opts: &sharedSpec114, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec115, script: true}, {sub: []string{"new"}, opts: &sharedSpec115, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec115, script: true}, {sub: []string{"neww"}, opts: &sharedSpec115, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec115, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec115, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec115, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec115, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec115, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec115, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec115, script: true}, {sub: []string{"popup"}, opts: &sharedSpec115, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec116, script: true}, {sub: []string{"run"}, opts: &sharedSpec116, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec117, keys: true}, {sub: []string{"send"}, opts: &sharedSpec117, keys: true}}},
 	}},
-	{"tofu", &sharedSpec111},
+	{"tofu", &sharedSpec114},
 	{"tokei", &sharedSpec3},
 	{"toolbox", &cmdSpec{
 		probe: true,
@@ -2160,7 +2172,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec96},
+	{"trino", &sharedSpec99},
 	{"true", &sharedSpec3},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -2220,7 +2232,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"unix2dos", &sharedSpec42},
-	{"unlink", &sharedSpec100},
+	{"unlink", &sharedSpec103},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2305,15 +2317,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec3},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec115}, {"download", &sharedSpec116}, {"config", &sharedSpec117}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec16}, {"tree", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec118}, {"download", &sharedSpec119}, {"config", &sharedSpec120}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec16}, {"tree", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec118}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec121}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec118}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec121}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
@@ -2450,7 +2462,7 @@ var commandTable = [...]namedSpec{
 	{"xzcat", &sharedSpec17},
 	{"yamllint", &sharedSpec3},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec14}, {"dlx", &sharedSpec15}, {"publish", &sharedSpec16}, {"npm", &sharedSpec28}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec89}}}}},
+		subs: subcommands{{"add", &sharedSpec14}, {"dlx", &sharedSpec15}, {"publish", &sharedSpec16}, {"npm", &sharedSpec28}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec92}}}}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec13, script: true}}},
 		read: &readSpec{startsProject: true},
 	}},
@@ -2481,7 +2493,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec77},
+	{"zig", &sharedSpec79},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -2496,7 +2508,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"share", &sharedSpec11}},
 		effect: EffectNetwork,
 	}},
-	{"zstd", &sharedSpec99},
+	{"zstd", &sharedSpec102},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -2513,17 +2525,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
-	5, 5, 34, 60, 117, 153, 170, 198, 231, 252, 268, 275, 287, 327, 356, 391,
-	402, 459, 459, 491, 573, 613, 641, 658, 673, 684, 689, 699, 699, 699, 699, 699,
-	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
-	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
-	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
-	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
-	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
-	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
-	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
-	699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699, 699,
-	699,
+	5, 5, 34, 60, 117, 153, 170, 199, 232, 253, 271, 278, 290, 330, 359, 394,
+	405, 462, 462, 494, 576, 616, 644, 661, 676, 687, 692, 702, 702, 702, 702, 702,
+	702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702,
+	702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702,
+	702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702,
+	702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702,
+	702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702,
+	702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702,
+	702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702,
+	702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702,
+	702,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -3355,51 +3367,65 @@ var sharedSpec72 = cmdSpec{
 }
 
 var sharedSpec73 = cmdSpec{
+	opts:     []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
 var sharedSpec74 = cmdSpec{
-	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
+	opts:     []optEffect{{names: []string{"flush"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
+	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
+	readOnly: true,
+	readBare: true,
 }
 
 var sharedSpec75 = cmdSpec{
+	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
 var sharedSpec76 = cmdSpec{
+	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
+}
+
+var sharedSpec77 = cmdSpec{
+	readOnly: true,
+	readBare: true,
+}
+
+var sharedSpec78 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-version"}},
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"version"}},
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -3407,34 +3433,38 @@ var sharedSpec81 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}, readSQL: []string{"-e", "--execute"}},
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	read: &readSpec{startsProject: true},
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec87 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec86 = cmdSpec{
+var sharedSpec88 = cmdSpec{
+	opts: []optEffect{{names: []string{"off"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
+}
+
+var sharedSpec89 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--prefix"}, file: fileWrite}},
@@ -3442,73 +3472,73 @@ var sharedSpec87 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}},
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	long:       []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"},
 	opts:       []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}},
 	singleDash: true,
 	fileOpts:   true,
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec115}, {"download", &sharedSpec116}, {"config", &sharedSpec117}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec118}, {"download", &sharedSpec119}, {"config", &sharedSpec120}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
 	files: bySub,
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec101 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3518,80 +3548,80 @@ var sharedSpec99 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec100 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec105 = cmdSpec{
 	shortVal: "SctTpesh",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dmDRrxUaAiOlLqQX"},
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec106 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec104 = cmdSpec{
+var sharedSpec107 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec105 = cmdSpec{
+var sharedSpec108 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec106 = cmdSpec{
+var sharedSpec109 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec107 = cmdSpec{
+var sharedSpec110 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
 }
 
-var sharedSpec108 = cmdSpec{
+var sharedSpec111 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
-var sharedSpec109 = cmdSpec{
+var sharedSpec112 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
-var sharedSpec110 = cmdSpec{
+var sharedSpec113 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
-var sharedSpec111 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec105}, {"apply", &sharedSpec106}, {"state", &sharedSpec107}, {"output", &sharedSpec108}, {"show", &sharedSpec109}, {"workspace", &sharedSpec110}},
+var sharedSpec114 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec108}, {"apply", &sharedSpec109}, {"state", &sharedSpec110}, {"output", &sharedSpec111}, {"show", &sharedSpec112}, {"workspace", &sharedSpec113}},
 }
 
-var sharedSpec112 = cmdSpec{
+var sharedSpec115 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec113 = cmdSpec{
+var sharedSpec116 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec114 = cmdSpec{
+var sharedSpec117 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec115 = cmdSpec{
+var sharedSpec118 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -3599,7 +3629,7 @@ var sharedSpec115 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec116 = cmdSpec{
+var sharedSpec119 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -3607,11 +3637,11 @@ var sharedSpec116 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec117 = cmdSpec{
+var sharedSpec120 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
 }
 
-var sharedSpec118 = cmdSpec{
+var sharedSpec121 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,

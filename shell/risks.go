@@ -281,14 +281,20 @@ func (w *walker) risks(name string, check riskCheck, args []word, text string, d
 		if len(args) > 0 && (args[0].text == "0" || args[0].text == "6") {
 			w.critical(RiskShutdown, name+" "+args[0].text+" shuts down or restarts the machine", text)
 		}
+		if len(args) > 0 && (args[0].text == "1" || args[0].text == "s" || args[0].text == "S") {
+			// Single-user mode stops every service, ssh among them.
+			w.critical(RiskShutdown, name+" "+args[0].text+" takes the machine to single-user mode, stopping its services", text)
+		}
 	case checkSystemctlPower:
 		for _, a := range args {
 			if strings.HasPrefix(a.text, "-") {
 				continue
 			}
 			switch a.text {
-			case "poweroff", "reboot", "halt", "kexec", "soft-reboot":
-				w.critical(RiskShutdown, "systemctl "+a.text+" shuts down or restarts the machine", text)
+			case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
+				w.critical(RiskShutdown, "systemctl "+a.text+" shuts down or restarts the machine, or stops its services", text)
+			case "isolate":
+				w.critical(RiskShutdown, "systemctl isolate switches the machine to another target, stopping every service it does not want", text)
 			}
 			break
 		}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"net/netip"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/sensitive"
@@ -1053,6 +1054,20 @@ func riskCommands() map[string]*cmdSpec {
 			opts: []optEffect{{names: []string{"--force", "--no-history"}, class: ClassDestructive, why: "overwrites the history of the remote branch it deploys to"}}}}}},
 		"ngrok":       {effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"version", "help", "--help", "-h", "config"}}},
 		"cloudflared": {effect: EffectNetwork, subs: subcommands{{"tunnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"list", "info", "--help"}}}}}},
+		// What cuts the machine off the network, or kills what holds a
+		// port (fuser -k 22/tcp: sshd).
+		"nmcli": {subs: subcommands{{"networking", offSwitch}, {"radio", offSwitch},
+			{"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: ClassDestructive, why: cutsNetwork}}}},
+			{"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: ClassDestructive, why: cutsNetwork}}}}}},
+		"ip":       {subs: subcommands{{"link", ipDown}, {"l", ipDown}, {"addr", ipFlush}, {"address", ipFlush}, {"a", ipFlush}, {"route", ipFlush}, {"r", ipFlush}}},
+		"ifconfig": {opts: []optEffect{{names: []string{"down"}, operand: true, class: ClassDestructive, why: cutsNetwork}}},
+		"ifdown":   {class: ClassDestructive, why: cutsNetwork, rare: &rareSpec{unless: []string{"--help", "-h", "-n", "--no-act"}}},
+		"fuser": {opts: []optEffect{{match: fuserSystemTarget, operand: true, when: fuserKills, class: ClassDestructive,
+			why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}}},
+		// firebase's verbs that delete data or take a site down.
+		"firebase": {opts: []optEffect{{names: []string{"hosting:disable", "functions:delete", "firestore:delete", "database:remove",
+			"hosting:channel:delete", "hosting:sites:delete", "apps:delete", "ext:uninstall", "remoteconfig:rollback"}, operand: true,
+			class: ClassDestructive, why: "deletes data or functions in Firebase, or takes a site down"}}},
 		// Other tunnels that put a local port on the internet.
 		"lt": tunnel, "localtunnel": tunnel, "frpc": tunnel,
 		"bore":      {effect: EffectNetwork, subs: subcommands{{"local", tunnel}}},
@@ -1648,6 +1663,35 @@ func resolveLongIn(arg string, lists ...[]string) (string, bool) {
 // name.
 // notLoopback reports whether a listening address is another than this
 // machine's loopback (0.0.0.0, a LAN address, a name).
+// cutsNetwork is why taking an interface or the networking down is
+// destructive: a remote machine cannot be reached to undo it. A constant,
+// so that the entries using it need no code at initialisation.
+const cutsNetwork = "cuts this machine off the network, which a remote session cannot undo"
+
+// fuserKills reports whether fuser is told to kill (-k, --kill, or a
+// cluster holding k).
+func fuserKills(args []string) bool {
+	for _, a := range args {
+		if a == "--kill" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'k') {
+			return true
+		}
+	}
+	return false
+}
+
+// fuserSystemTarget reports whether what fuser -k kills the users of is
+// a system port (below 1024: sshd's 22, a socket pid 1 may hold) or a
+// file or mount; a port of 1024 or more (fuser -k 3000/tcp: a dev server
+// left running) is everyday work.
+func fuserSystemTarget(a string) bool {
+	port, proto, ok := strings.Cut(a, "/")
+	if ok && (proto == "tcp" || proto == "udp") {
+		n, err := strconv.Atoi(port)
+		return err != nil || n < 1024
+	}
+	return true
+}
+
 // publicPort reports whether a port's visibility operand makes it public
 // (gh codespace ports visibility 8080:public).
 func publicPort(a string) bool { return strings.HasSuffix(strings.ToLower(a), ":public") }
@@ -1889,7 +1933,10 @@ var (
 	servesOperandEffect = optEffect{match: servesSecrets, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "serves the home directory, the root or credentials to the network"}
 	// uploader sends the files it is given: a credential among them
 	// leaves the machine.
-	uploader = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome}}
+	uploader  = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome}}
+	offSwitch = &cmdSpec{opts: []optEffect{{names: []string{"off"}, operand: true, class: ClassDestructive, why: cutsNetwork}}}
+	ipDown    = &cmdSpec{opts: []optEffect{{names: []string{"down"}, operand: true, class: ClassDestructive, why: cutsNetwork}}}
+	ipFlush   = &cmdSpec{opts: []optEffect{{names: []string{"flush"}, operand: true, class: ClassDestructive, why: cutsNetwork}}}
 	// tunnel puts a local port on the internet.
 	tunnel        = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"--help", "-h", "--version", "-V"}}}
 	gcloudCompute = &cmdSpec{subs: subcommands{{"scp", uploader}}}
