@@ -454,6 +454,13 @@ var indexVars = []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "G
 func indexVar(cmd *Command) {
 	fields := strings.Fields(assignsOf(cmd))
 	for _, f := range fields {
+		if tlsOff(f) {
+			name, _, _ := strings.Cut(f, "=")
+			addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: "sets " + name + ", which turns off the certificate check of what is downloaded, so a network attacker can serve the packages", Token: f})
+			return
+		}
+	}
+	for _, f := range fields {
 		for _, v := range indexVars {
 			if strings.HasPrefix(f, v) && !(publicIndexVar(v) && !otherIndex(f[len(v):]) && onlyAssigns(fields, isDeclBuiltin(cmd.Name))) {
 				addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: "sets " + strings.TrimSuffix(v, "=") + ", which points package installs at another index or turns off their checksums", Token: f})
@@ -461,6 +468,27 @@ func indexVar(cmd *Command) {
 			}
 		}
 	}
+}
+
+// tlsOff reports whether an assignment turns off a package manager's or
+// a runtime's certificate check: NODE_TLS_REJECT_UNAUTHORIZED=0,
+// GIT_SSL_NO_VERIFY (any value), PIP_TRUSTED_HOST, PYTHONHTTPSVERIFY=0,
+// npm's and yarn's strict SSL set to false.
+func tlsOff(f string) bool {
+	name, val, ok := strings.Cut(f, "=")
+	if !ok {
+		return false
+	}
+	val = strings.Trim(val, "'\"")
+	switch name {
+	case "NODE_TLS_REJECT_UNAUTHORIZED", "PYTHONHTTPSVERIFY":
+		return val == "0"
+	case "GIT_SSL_NO_VERIFY", "PIP_TRUSTED_HOST", "UV_INSECURE_HOST":
+		return val != ""
+	case "NPM_CONFIG_STRICT_SSL", "npm_config_strict_ssl", "YARN_ENABLE_STRICT_SSL":
+		return strings.EqualFold(val, "false")
+	}
+	return false
 }
 
 // publicIndexVar reports whether an index variable names the one index

@@ -423,8 +423,21 @@ var npmConfigSet = &cmdSpec{long: []string{"global", "location=", "json"}, short
 		operand: true, class: ClassPersistence, why: "sets npm configuration that runs a program in every later npm command"},
 	{names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="},
 		operand: true, prefix: true, class: ClassPersistence, why: "sets npm configuration that runs a program in every later npm command"},
-	{names: []string{"registry", "registry=", "@"}, operand: true, prefix: true, when: indexSetElsewhere, class: ClassSupplyChain, why: "points every later install at another registry"},
+	{names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: ClassSupplyChain, why: "points every later install at another registry"},
+	{names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: ClassSupplyChain,
+		why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"},
 }}
+
+// setsFalse reports whether a config set's operands give the value false
+// (KEY false, KEY=false).
+func setsFalse(args []string) bool {
+	for _, a := range args {
+		if a == "false" || strings.HasSuffix(a, "=false") {
+			return true
+		}
+	}
+	return false
+}
 
 // indexSetElsewhere reports whether a config set (npm, yarn and pnpm
 // config set KEY VALUE or KEY=VALUE, several at once; pip config set KEY
@@ -452,7 +465,7 @@ func indexSetElsewhere(args []string) bool {
 			val = words[i]
 		}
 		switch key {
-		case "registry", "global.index-url", "install.index-url", "download.index-url":
+		case "registry", "npmRegistryServer", "global.index-url", "install.index-url", "download.index-url":
 			if otherIndex(val) {
 				return true
 			}
