@@ -870,10 +870,13 @@ func riskCommands() map[string]*cmdSpec {
 		"flatpak": {subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "sideload-repo=", "arch=", "installation="},
 			opts: []optEffect{{names: []string{"--from"}, value: remotePackage, class: ClassSupplyChain, why: "installs an application straight from a URL"},
 				{operand: true, match: remotePackage, class: ClassSupplyChain, why: "installs an application straight from a URL"}}}}}},
-		"uvx":   uvToolRun(),
-		"pnpm":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"publish", publish}}},
-		"yarn":  {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
-		"bun":   {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}, {"publish", publish}}},
+		"uvx":  uvToolRun(),
+		"pnpm": {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"publish", publish}}},
+		"yarn": {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
+		"bun":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}, {"publish", publish}, {"run", runsURL}}},
+		// deno runs and installs programs straight from a URL; its own
+		// registries (deno.land, jsr.io) are as npm's by name.
+		"deno":  {probe: true, subs: subcommands{{"run", runsURL}, {"install", runsURL}, {"compile", runsURL}, {"serve", runsURL}}},
 		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", withIndexValue(supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, "svin"), "--source", "-s")}}},
 		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, "jF", "--git", "--index")}}},
 		"go": {subs: subcommands{{"install", supplyInstall(nil, "")}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="},
@@ -1705,6 +1708,19 @@ func fuserSystemTarget(a string) bool {
 	return true
 }
 
+// foreignScriptURL reports whether an operand is a program's URL on a
+// host other than deno's own registries.
+func foreignScriptURL(a string) bool {
+	if !strings.HasPrefix(a, "https://") && !strings.HasPrefix(a, "http://") {
+		return false
+	}
+	switch URLHost(a) {
+	case "deno.land", "jsr.io":
+		return false
+	}
+	return true
+}
+
 // publicPort reports whether a port's visibility operand makes it public
 // (gh codespace ports visibility 8080:public).
 func publicPort(a string) bool { return strings.HasSuffix(strings.ToLower(a), ":public") }
@@ -1950,6 +1966,8 @@ var (
 	offSwitch = &cmdSpec{opts: []optEffect{{names: []string{"off"}, operand: true, class: ClassDestructive, why: cutsNetwork}}}
 	ipDown    = &cmdSpec{opts: []optEffect{{names: []string{"down"}, operand: true, class: ClassDestructive, why: cutsNetwork}}}
 	ipFlush   = &cmdSpec{opts: []optEffect{{names: []string{"flush"}, operand: true, class: ClassDestructive, why: cutsNetwork}}}
+	// runsURL runs (or installs) the program its URL operand names.
+	runsURL = &cmdSpec{opts: []optEffect{{match: foreignScriptURL, operand: true, class: ClassSupplyChain, why: "runs a program straight from a URL"}}}
 	// tunnel puts a local port on the internet.
 	tunnel        = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"--help", "-h", "--version", "-V"}}}
 	gcloudCompute = &cmdSpec{subs: subcommands{{"scp", uploader}}}
