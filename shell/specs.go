@@ -1094,8 +1094,74 @@ func riskCommands() map[string]*cmdSpec {
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome},
 			subs: subcommands{{"serve", &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{servesOperandEffect}}}}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
 		"sendmail": {effect: EffectNetwork}, "mutt": uploader, "swaks": uploader, "openssl": {effect: EffectNetwork},
+		// AI agents started with their approvals off: every tool call the
+		// nested agent decides on runs unvetted, the agent's way around
+		// the gate. Their names as npm packages too, scoped (npx
+		// @openai/codex) and as a path's last element reads them.
+		"claude": agentClaude, "@anthropic-ai/claude-code": agentClaude, "claude-code": agentClaude,
+		"codex": agentCodex, "@openai/codex": agentCodex,
+		"gemini": agentGemini, "@google/gemini-cli": agentGemini, "gemini-cli": agentGemini,
+		"qwen": agentGemini, "@qwen-code/qwen-code": agentGemini, "qwen-code": agentGemini,
+		"copilot": agentCopilot, "@github/copilot": agentCopilot,
+		"aider": agentAider, "aider-chat": agentAider,
+		"cursor-agent": agentCursor,
+		"amp":          agentAmp, "@sourcegraph/amp": agentAmp,
+		"crush": agentCrush, "@charmland/crush": agentCrush,
+		"droid":    agentDroid,
+		"kiro-cli": agentTrustAll, "q": agentTrustAll,
 	}
 }
+
+// The AI agents' switches that turn their approvals off (riskCommands).
+// Only the switches count: the same agent asking before it acts (claude
+// -p, codex exec, gemini -p) stays an unknown program.
+var (
+	agentClaude = &cmdSpec{probe: true, long: []string{"dangerously-skip-permissions", "permission-mode=", "model=", "print", "output-format=", "input-format=",
+		"allowedTools=", "allowed-tools=", "disallowedTools=", "disallowed-tools=", "append-system-prompt=", "system-prompt=", "settings=", "mcp-config=", "add-dir=",
+		"continue", "resume=", "session-id=", "fallback-model=", "max-turns=", "verbose", "debug", "version", "help"}, shortVal: "r",
+		opts: []optEffect{{names: []string{"--dangerously-skip-permissions"}, class: ClassTampering, why: approvalsOffWhy},
+			{names: []string{"--permission-mode", "--settings"}, value: bypassesPermissions, class: ClassTampering, why: approvalsOffWhy}}}
+	agentCodex = &cmdSpec{probe: true, long: []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=",
+		"profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"}, shortVal: "sacmpCio",
+		opts: []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: ClassTampering, why: approvalsOffWhy},
+			{names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: ClassTampering, why: approvalsOffWhy}}}
+	agentGemini = &cmdSpec{probe: true, long: []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug",
+		"include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"}, shortVal: "pime",
+		opts: []optEffect{{names: []string{"--yolo", "-y"}, class: ClassTampering, why: approvalsOffWhy},
+			{names: []string{"--approval-mode"}, value: yoloMode, class: ClassTampering, why: approvalsOffWhy}}}
+	agentCopilot = &cmdSpec{probe: true, long: []string{"allow-all-tools", "allow-all-paths", "allow-all", "yolo", "allow-tool=", "deny-tool=", "prompt=", "model=",
+		"add-dir=", "resume=", "continue", "log-level=", "version", "help"}, shortVal: "p",
+		opts: []optEffect{{names: []string{"--allow-all-tools", "--allow-all", "--yolo"}, class: ClassTampering, why: approvalsOffWhy}}}
+	agentAider = &cmdSpec{probe: true, long: []string{"yes-always", "message=", "message-file=", "model=", "file=", "read=", "auto-commits", "no-auto-commits",
+		"dry-run", "test-cmd=", "lint-cmd=", "auto-test", "version", "help"}, shortVal: "mf",
+		opts: []optEffect{{names: []string{"--yes-always"}, class: ClassTampering, why: approvalsOffWhy}}}
+	agentCursor = &cmdSpec{probe: true, long: []string{"force", "print", "output-format=", "model=", "resume=", "api-key=", "version", "help"},
+		opts: []optEffect{{names: []string{"--force", "-f"}, class: ClassTampering, why: approvalsOffWhy}}}
+	agentAmp = &cmdSpec{probe: true, long: []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"}, shortVal: "xm",
+		opts: []optEffect{{names: []string{"--dangerously-allow-all"}, class: ClassTampering, why: approvalsOffWhy}}}
+	agentCrush = &cmdSpec{probe: true, long: []string{"yolo", "cwd=", "debug", "version", "help"}, shortVal: "c",
+		opts: []optEffect{{names: []string{"--yolo", "-y"}, class: ClassTampering, why: approvalsOffWhy}}}
+	agentDroid = &cmdSpec{probe: true, long: []string{"skip-permissions-unsafe", "auto=", "model=", "file=", "cwd=", "output-format=", "version", "help"}, shortVal: "mfo",
+		opts: []optEffect{{names: []string{"--skip-permissions-unsafe"}, class: ClassTampering, why: approvalsOffWhy}}}
+	agentTrustAll = &cmdSpec{probe: true, opts: []optEffect{{names: []string{"--trust-all-tools"}, class: ClassTampering, why: approvalsOffWhy}}}
+)
+
+// approvalsOffWhy is the reason of every agent switch above.
+const approvalsOffWhy = "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"
+
+// bypassesPermissions: Claude Code's permission mode that asks for
+// nothing, given as the mode or inside settings (--settings
+// '{"permissions":{"defaultMode":"bypassPermissions"}}').
+func bypassesPermissions(v string) bool {
+	return strings.Contains(strings.ToLower(v), "bypasspermissions")
+}
+
+// yoloMode: Gemini CLI's approval mode that approves every tool call.
+func yoloMode(v string) bool { return strings.EqualFold(v, "yolo") }
+
+// fullAccess: Codex's sandbox mode without a sandbox, given as the mode
+// (-s danger-full-access) or as a setting (-c sandbox_mode="danger-full-access").
+func fullAccess(v string) bool { return strings.Contains(strings.ToLower(v), "danger-full-access") }
 
 // ctrRun is containerd's ctr run: a privileged container or the host's
 // namespaces.
