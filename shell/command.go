@@ -414,34 +414,36 @@ func (w *walker) inlineProgram(cmd *Command, name string, roles role, args []wor
 
 // serviceDeletes classes the calls that delete data in a service: an
 // unknown command's verb (verbDestroys), an app's management script's
-// (manage.py flush), a jar's, a downloader's HTTP DELETE. known is
-// whether the tables know the command (walker.known).
-// migratesBackWhy: what a migration run backwards does.
-const migratesBackWhy = " runs migrations backwards, dropping the tables and columns they made and the data in them"
-
+// (manage.py flush), a task runner's database task (dbTaskDestroys), a
+// jar's, a downloader's HTTP DELETE. known is whether the tables know the
+// command (walker.known).
 func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []string) {
 	if !known {
 		if v, ok := verbDestroys(norm); ok && !(roles&roleLocalManager != 0 && retireVerb(strings.ToLower(v))) {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
-		} else if v, ok := migratesBack(name, norm); ok {
-			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + migratesBackWhy, Token: v})
+		} else if v, why, ok := dbTaskDestroys(name, norm); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + why, Token: v})
 		}
 	} else if script, rest, ok := runsAppScript(name, roles, norm); ok {
 		// "python manage.py flush", "php artisan db:wipe": the app's
 		// commands are an unknown command's.
 		if v, ok := verbDestroys(rest); ok {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
-		} else if v, ok := migratesBack(path.Base(script), rest); ok {
-			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + migratesBackWhy, Token: v})
+		} else if v, why, ok := dbTaskDestroys(path.Base(script), rest); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: script + " " + v + why, Token: v})
 		}
-	} else if v, ok := migratesBack(name, norm); ok {
-		// "rake db:rollback", "mix ecto.rollback": a table command's
-		// task names a migration run backwards.
-		addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + migratesBackWhy, Token: v})
-	} else if m, rest, ok := pythonModule(name, norm); ok {
+	} else if roles&(rolePassesArgs|roleMigrator) == 0 {
+		// A known command that runs no tasks: its words are data
+		// ("cat db.rollback.sql").
+	} else if v, why, ok := dbTaskDestroys(name, norm); ok {
+		// "rake db:drop", "mix ecto.rollback", "npm run db:reset": a
+		// task runner's task.
+		addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + why, Token: v})
+	}
+	if m, rest, ok := pythonModule(name, norm); ok {
 		// "python -m alembic downgrade -1"
-		if v, ok := migratesBack(m, rest); ok {
-			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: m + " " + v + migratesBackWhy, Token: v})
+		if v, why, ok := dbTaskDestroys(m, rest); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: m + " " + v + why, Token: v})
 		}
 	} else if jar, rest, ok := runsJar(name, norm); ok {
 		// "java -jar jenkins-cli.jar delete-job x": the program's

@@ -16,6 +16,9 @@ type launcher struct {
 	// opts are the options before the operands, a wrapper's entry
 	// (wraps) read by the one parser.
 	opts *cmdSpec
+	// globals are the options that may come before each word of sub, as
+	// the entry reads them (docker compose -f FILE exec SERVICE CMD).
+	globals *cmdSpec
 	// operands is how many operands come before the command (the host,
 	// the container).
 	operands int
@@ -126,6 +129,14 @@ var (
 // profile.
 var perfOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "aAgnqsTvBNRi"}, shortVal: "ceFoptCGjmrIDuMLWSx", long: []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"}}
 
+// composeExec and composeRun are docker compose exec's and run's options
+// before the service.
+var (
+	composeExec = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dT"}, shortVal: "euw", long: []string{"detach", "no-TTY", "privileged", "env=", "user=", "workdir=", "index=", "dry-run"}}
+	composeRun  = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dTiPq"}, shortVal: "euwlpv", long: []string{"detach", "no-TTY", "interactive", "rm", "name=", "entrypoint=", "env=", "env-from-file=",
+		"label=", "publish=", "service-ports", "use-aliases", "user=", "volume=", "workdir=", "no-deps", "build", "pull=", "quiet-pull", "remove-orphans", "cap-add=", "cap-drop=", "tty", "quiet", "dry-run"}}
+)
+
 // dockerRunOpts are docker/podman run's options, from the command table.
 var dockerRunOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dit"}, shortVal: "vewpuhlm", long: dockerRunLong}
 
@@ -135,9 +146,15 @@ var dockerRunOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dit"}, shortVa
 // forms' arguments are still probed).
 func launchCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
-		"cmake":   {wrap: &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &cmdSpec{wraps: true}, tools: cmakeTools}}}},
-		"ssh":     {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}}},
-		"docker":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}}}},
+		"cmake": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &cmdSpec{wraps: true}, tools: cmakeTools}}}},
+		"ssh":   {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}}},
+		"docker": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts},
+			{sub: []string{"compose", "exec"}, globals: composeSpec, opts: composeExec, operands: 1, remote: true, asRoot: userOpts},
+			{sub: []string{"compose", "run"}, globals: composeSpec, opts: composeRun, operands: 1, remote: true, asRoot: userOpts}}}},
+		// A compose project's service: the command runs in its container,
+		// often the project's database itself.
+		"docker-compose": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, globals: composeSpec, opts: composeExec, operands: 1, remote: true, asRoot: userOpts},
+			{sub: []string{"run"}, globals: composeSpec, opts: composeRun, operands: 1, remote: true, asRoot: userOpts}}}},
 		"podman":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}}}},
 		"kubectl": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}}},
 		"oc":      {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}}},
@@ -221,6 +238,9 @@ func findLauncher(name string, words []word) (*launcher, int) {
 		// the subcommand words must follow the name.
 		ok := true
 		for _, s := range l.sub {
+			if l.globals != nil && at < len(words) {
+				at += l.globals.firstOperand(wordTexts(words[at:]))
+			}
 			if at >= len(words) || words[at].text != s {
 				ok = false
 				break

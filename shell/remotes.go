@@ -25,7 +25,9 @@ func isDestroyVerb(name string) bool {
 		"unsubscribe", "compact",
 		// the short forms of removal (nats stream rm, mc rm, mc rb: remove
 		// bucket) and a forced reset (rabbitmqctl force_reset).
-		"rm", "rb", "force_reset", "force-reset":
+		"rm", "rb", "force_reset", "force-reset",
+		// Liquibase's drop of every object, django-extensions' reset_db.
+		"dropall", "reset_db":
 		return true
 	}
 	return false
@@ -46,20 +48,30 @@ func retireVerb(name string) bool {
 	return false
 }
 
-// migratesBack reports a database migration run backwards, which runs the
-// down migrations: they drop the tables and columns the migrations made,
-// with the data in them ("rails db:rollback", "artisan migrate:rollback",
-// "alembic downgrade", "knex migrate:rollback", "sequelize
-// db:migrate:undo:all", "diesel migration revert", "goose down",
-// "manage.py migrate APP zero"); reset and fresh are isDestroyVerb's. The
-// verb counts in a migration's context: a migration tool, or a "db",
-// "ecto" or "migrat…" word before it (words split at ':' and '.': "mix
-// ecto.rollback"; "hg revert" is no migration). It returns the word.
-func migratesBack(name string, args []string) (string, bool) {
+// The two ways a database task loses data (dbTaskDestroys).
+const (
+	migratesBackWhy  = " runs migrations backwards, dropping the tables and columns they made and the data in them"
+	dropsDatabaseWhy = " drops or resets the database, deleting the data in it"
+)
+
+// dbTaskDestroys reports a database task that loses the data: a migration
+// run backwards, which runs the down migrations that drop the tables and
+// columns the migrations made ("rails db:rollback", "artisan
+// migrate:rollback", "alembic downgrade", "knex migrate:rollback",
+// "sequelize db:migrate:undo:all", "diesel migration revert", "goose
+// down-to 0", "manage.py migrate APP zero", "dotnet ef database update
+// 0"), or a task that drops or resets the database ("rake db:drop", "mix
+// ecto.reset", "dotnet ef database drop", "npm run db:reset"). The verb
+// counts in a database's context: a migration tool, or a "db",
+// "database", "ecto" or "migrat…" word before it (words split at ':' and
+// '.': "mix ecto.rollback"; "hg revert" is no migration). It returns the
+// word and what the task does.
+func dbTaskDestroys(name string, args []string) (string, string, bool) {
 	ctx := hasRole(name, roleMigrator)
 	// A migration tool's verb follows its driver and connection string
-	// (goose DRIVER DBSTRING down); elsewhere among the first operands.
-	limit := 3
+	// (goose DRIVER DBSTRING down); elsewhere among the first operands
+	// (dotnet ef database update 0).
+	limit := 4
 	if ctx {
 		limit = len(args)
 	}
@@ -75,21 +87,23 @@ func migratesBack(name string, args []string) (string, bool) {
 			break
 		}
 		for part := range strings.FieldsFuncSeq(strings.ToLower(a), func(r rune) bool { return r == ':' || r == '.' }) {
-			switch part {
-			case "rollback", "downgrade", "revert", "undo", "down":
-				if ctx {
-					return a, true
-				}
-			case "zero":
+			switch {
+			case !ctx:
+			case part == "rollback" || part == "downgrade" || part == "revert" || part == "undo" || part == "down" || part == "down-to":
+				return a, migratesBackWhy, true
+			case part == "zero" && i >= 2 && args[i-2] == "migrate":
 				// Django: migrate APP zero unapplies every migration.
-				if i >= 2 && args[i-2] == "migrate" {
-					return a, true
-				}
+				return a, migratesBackWhy, true
+			case part == "0" && i >= 1 && args[i-1] == "update":
+				// Entity Framework: database update 0 does.
+				return a, migratesBackWhy, true
+			case isDestroyVerb(part):
+				return a, dropsDatabaseWhy, true
 			}
-			ctx = ctx || part == "db" || part == "ecto" || strings.Contains(part, "migrat")
+			ctx = ctx || part == "db" || part == "database" || part == "ecto" || strings.Contains(part, "migrat")
 		}
 	}
-	return "", false
+	return "", "", false
 }
 
 // destroyPrefixes are verbs with an object ("delete-job", "delete_user",
@@ -100,7 +114,8 @@ var destroyPrefixes = [...]string{"delete-", "delete_", "destroy-", "purge-", "d
 // destroyOptions are the options of a service CLI that delete
 // ("kafka-topics --delete", "kafka-configs --delete-config", "restic
 // unlock --remove-all").
-var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-delete", "--delete-", "--remove", "--remove-all"}
+var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-delete", "--delete-", "--remove", "--remove-all",
+	"--force-reset", "--accept-data-loss"} // prisma db push
 
 // verbDestroys reports whether the arguments of a command the table does
 // not know ask it to delete: a destroy verb among the first three

@@ -700,6 +700,11 @@ func riskCommands() map[string]*cmdSpec {
 		"sfdisk":     {class: ClassDestructive, why: "rewrites a disk's partition table", rare: &rareSpec{unless: []string{"-l", "--list", "-d", "--dump"}}},
 		"parted":     {class: ClassDestructive, why: "rewrites a disk's partition table", rare: &rareSpec{unless: []string{"-l", "--list"}}},
 		"blkdiscard": {class: ClassDestructive, why: "discards every block of a device"},
+		// macOS's disk tool; its verbs are case-insensitive.
+		"diskutil": {opts: []optEffect{{match: diskutilErases, operand: true, first: true, class: ClassDestructive, why: "erases or repartitions a disk or volume, destroying the data on it"}},
+			subs: subcommands{{"apfs", &cmdSpec{opts: []optEffect{{match: diskutilErases, operand: true, first: true, class: ClassDestructive, why: "deletes or erases an APFS container or volume, destroying the data on it"}}}},
+				{"cs", &cmdSpec{opts: []optEffect{{match: diskutilErases, operand: true, first: true, class: ClassDestructive, why: "deletes a Core Storage volume, destroying the data on it"}}}},
+				{"appleRAID", &cmdSpec{opts: []optEffect{{match: diskutilErases, operand: true, first: true, class: ClassDestructive, why: "deletes a RAID set, destroying the data on it"}}}}}},
 		"hdparm": {opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"},
 			class: ClassDestructive, why: "erases or rewrites a disk"}}},
 		"cryptsetup": {opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true,
@@ -903,14 +908,21 @@ func riskCommands() map[string]*cmdSpec {
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
 		"gh": {opts: []optEffect{sendsCredential, sendsSecretFile}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
 			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}}},
-			{"repo", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"}}}},
+			{"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="},
+				opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"},
+					{names: []string{"--visibility"}, value: isPublic, class: ClassExfiltrate, why: makesPublicWhy}},
+				subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: ClassPersistence, why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}}}},
+			{"ssh-key", &cmdSpec{shortVal: "t", long: []string{"title=", "type="},
+				opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: ClassPersistence, why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}}}},
 			{"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}}},
 			{"codespace", &cmdSpec{subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{effect: EffectNetwork,
 				opts: []optEffect{{match: publicPort, operand: true, class: ClassExfiltrate, why: "makes a codespace's port public on the internet"}}}}}}}}}},
 			{"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}}},
 			{"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}},
 			{"api", &cmdSpec{shortVal: "XfFHpq", long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"},
-				opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: ClassDestructive, why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}}}}}},
+				opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: ClassDestructive, why: "sends an HTTP DELETE to the GitHub API, deleting what it names"},
+					{names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: ClassExfiltrate, why: makesPublicWhy},
+					{match: grantsEndpoint, operand: true, when: httpPut, class: ClassPersistence, why: "gives another GitHub account access to a repository or an organisation"}}}}}},
 		"vault": {effect: EffectNetwork, opts: []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: ClassDestructive, why: "deletes or disables secrets, policies, leases or auth methods in Vault"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from Vault"}},
 			{"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}}},
 			{"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: ClassCredential, why: "creates or prints a Vault token"}}}},
@@ -934,7 +946,14 @@ func riskCommands() map[string]*cmdSpec {
 		"aws": {effect: EffectNetwork, subs: subcommands{
 			{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
 			{"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}}},
-			{"s3api", uploader},
+			{"s3api", &cmdSpec{effect: EffectNetwork, probe: true, long: []string{"acl=", "public-access-block-configuration="}, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome,
+				{names: []string{"--acl"}, value: publicACL, class: ClassExfiltrate, why: "makes a bucket or its objects readable by anyone"},
+				{names: []string{"--public-access-block-configuration"}, value: turnsOff, class: ClassExfiltrate, why: "lifts a bucket's block on public access"}}}},
+			{"ec2", &cmdSpec{long: []string{"cidr=", "cidr-ipv6=", "ip-permissions="},
+				opts: []optEffect{{names: []string{"--cidr", "--cidr-ipv6", "--ip-permissions"}, value: wholeInternet, class: ClassExfiltrate, why: openToInternetWhy}}}},
+			{"cloudtrail", &cmdSpec{opts: []optEffect{{names: []string{"stop-logging"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "stops the audit log of the AWS account"}}}},
+			{"configservice", &cmdSpec{opts: []optEffect{{names: []string{"stop-configuration-recorder"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "stops recording the AWS account's configuration changes"}}}},
+			{"guardduty", &cmdSpec{opts: []optEffect{{names: []string{"--no-enable"}, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the AWS account's threat detection"}}}},
 			{"s3", &cmdSpec{effect: EffectNetwork, long: []string{"acl="}, opts: []optEffect{{names: []string{"rm", "rb"}, operand: true, class: ClassDestructive, why: "deletes S3 objects or buckets"},
 				{names: []string{"--acl"}, value: publicACL, class: ClassExfiltrate, why: "makes the objects it uploads readable by anyone"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file"}, sendsHome,
@@ -953,6 +972,8 @@ func riskCommands() map[string]*cmdSpec {
 		"az": {effect: EffectNetwork, subs: subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
 			{"ad", &cmdSpec{subs: subcommands{{"sp", azCredentials}, {"app", azCredentials}}}},
 			{"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on Azure resources"}}}},
+			{"network", &cmdSpec{long: []string{"source-address-prefixes=", "source-address-prefix="},
+				opts: []optEffect{{names: []string{"--source-address-prefixes", "--source-address-prefix"}, value: wholeInternet, class: ClassExfiltrate, why: openToInternetWhy}}}},
 			{"keyvault", &cmdSpec{subs: subcommands{{"secret", azVaultRead}, {"key", azVaultRead}, {"certificate", azVaultRead}},
 				opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"}}}}},
 			opts: []optEffect{{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes cloud resources"}, sendsCredential, sendsHome}},
@@ -1148,6 +1169,93 @@ var (
 
 // approvalsOffWhy is the reason of every agent switch above.
 const approvalsOffWhy = "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"
+
+// The reasons shared by the exposures of a repository or a cloud network.
+const (
+	makesPublicWhy    = "makes a repository public: its code and whole history readable by anyone"
+	openToInternetWhy = "opens a cloud network's port to the whole internet"
+)
+
+// isPublic: the value public (gh repo edit --visibility public).
+func isPublic(v string) bool { return strings.EqualFold(v, "public") }
+
+// publicField: a GitHub API field that makes a repository public
+// (gh api -X PATCH repos/O/R -f private=false).
+func publicField(v string) bool {
+	k, val, _ := strings.Cut(strings.ToLower(v), "=")
+	return k == "private" && val == "false" || k == "visibility" && val == "public"
+}
+
+// grantsEndpoint: a GitHub API path that, sent a PUT, gives an account
+// access (repos/O/R/collaborators/U, orgs/O/memberships/U).
+func grantsEndpoint(a string) bool {
+	a = strings.ToLower(a)
+	return strings.Contains(a, "/collaborators/") || strings.Contains(a, "/memberships/") || strings.Contains(a, "/outside_collaborators/")
+}
+
+// httpPut reports whether gh api's arguments set the method PUT.
+func httpPut(args []string) bool {
+	for i, a := range args {
+		switch {
+		case (a == "-X" || a == "--method") && i+1 < len(args):
+			if strings.EqualFold(args[i+1], "PUT") {
+				return true
+			}
+		case strings.HasPrefix(a, "-X") && strings.EqualFold(a[2:], "PUT"), strings.HasPrefix(a, "--method=") && strings.EqualFold(a[9:], "PUT"):
+			return true
+		}
+	}
+	return false
+}
+
+// addsForeignKey reports whether gh ssh-key add's key is not one of the
+// user's own, kept in ~/.ssh: a key from anywhere else, or from standard
+// input, may be someone else's.
+func addsForeignKey(args []string) bool {
+	ops := 0
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-t" || a == "--title" || a == "--type":
+			i++ // its value
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			ops++
+			own := strings.HasPrefix(a, "~/.ssh/") || strings.HasPrefix(a, "$HOME/.ssh/") || strings.HasPrefix(a, "${HOME}/.ssh/")
+			if !own || strings.Contains(a, "..") {
+				return true
+			}
+		}
+	}
+	return ops == 0
+}
+
+// turnsOff: a setting list that turns one of its switches off
+// (BlockPublicAcls=false,…, or its JSON form).
+func turnsOff(v string) bool {
+	v = strings.ReplaceAll(strings.ToLower(v), " ", "")
+	return strings.Contains(v, "=false") || strings.Contains(v, ":false")
+}
+
+// wholeInternet: a source address range that is every address: 0.0.0.0/0
+// or ::/0 (also inside a list or aws's --ip-permissions), and Azure's
+// "*", "Internet" and "Any".
+func wholeInternet(v string) bool {
+	switch strings.ToLower(strings.Trim(v, `"'`)) {
+	case "*", "internet", "any":
+		return true
+	}
+	return strings.Contains(v, "0.0.0.0/0") || strings.Contains(v, "::/0")
+}
+
+// diskutilErases: a diskutil verb that erases, repartitions or deletes
+// (eraseDisk, zeroDisk, partitionDisk, apfs deleteContainer), in any
+// letter case.
+func diskutilErases(a string) bool {
+	a = strings.ToLower(a)
+	return strings.HasPrefix(a, "erase") || strings.HasPrefix(a, "delete") || strings.HasPrefix(a, "partition") ||
+		strings.HasPrefix(a, "split") || strings.HasPrefix(a, "merge") ||
+		a == "zerodisk" || a == "randomdisk" || a == "secureerase" || a == "reformat" || a == "resizevolume"
+}
 
 // bypassesPermissions: Claude Code's permission mode that asks for
 // nothing, given as the mode or inside settings (--settings
@@ -2036,8 +2144,9 @@ var (
 	runsURL = &cmdSpec{opts: []optEffect{{match: foreignScriptURL, operand: true, class: ClassSupplyChain, why: "runs a program straight from a URL"}}}
 	// tunnel puts a local port on the internet.
 	tunnel        = &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes a local port to the internet", rare: &rareSpec{unless: []string{"--help", "-h", "--version", "-V"}}}
-	gcloudCompute = &cmdSpec{subs: subcommands{{"scp", uploader}}}
-	gcloudTracks  = &cmdSpec{subs: subcommands{{"storage", gcloudStorage}, {"compute", gcloudCompute}}}
+	gcloudCompute = &cmdSpec{subs: subcommands{{"scp", uploader}, {"firewall-rules", &cmdSpec{long: []string{"source-ranges="},
+		opts: []optEffect{{names: []string{"--source-ranges"}, value: wholeInternet, class: ClassExfiltrate, why: openToInternetWhy}}}}}}
+	gcloudTracks = &cmdSpec{subs: subcommands{{"storage", gcloudStorage}, {"compute", gcloudCompute}}}
 	// gcloudStorage uploads like gsutil and deletes objects (gcloud
 	// storage rm) or what a sync's source lacks.
 	gcloudStorage = &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome,
