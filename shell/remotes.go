@@ -26,8 +26,10 @@ func isDestroyVerb(name string) bool {
 		// the short forms of removal (nats stream rm, mc rm, mc rb: remove
 		// bucket) and a forced reset (rabbitmqctl force_reset).
 		"rm", "rb", "force_reset", "force-reset",
-		// Liquibase's drop of every object, django-extensions' reset_db.
-		"dropall", "reset_db":
+		// Liquibase's drop of every object, django-extensions' reset_db;
+		// a service's setting or secret unset (heroku config:unset, fly
+		// secrets unset), which the service runs without from then on.
+		"dropall", "reset_db", "unset":
 		return true
 	}
 	return false

@@ -749,7 +749,8 @@ func riskCommands() map[string]*cmdSpec {
 			{names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: ClassInlineCode, why: "loads a library into the server"}}},
 		"terraform": terraformSpec, "tofu": terraformSpec, "terragrunt": terraformSpec,
 		"pulumi": {subs: subcommands{{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the stack's infrastructure"}},
-			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}}}},
+			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}},
+			{"state", &cmdSpec{opts: []optEffect{{names: []string{"delete", "unprotect"}, operand: true, class: ClassDestructive, why: "removes resources from the stack's state or their protection against deletion"}}}}}},
 		"helm": {effect: EffectNetwork, subs: subcommands{{"uninstall", helmDelete}, {"delete", helmDelete}, {"del", helmDelete}, {"un", helmDelete},
 			{"install", helmInstall}, {"upgrade", helmInstall}, {"template", helmInstall}, {"push", publish},
 			// A release's values and rendered manifests hold the
@@ -768,7 +769,8 @@ func riskCommands() map[string]*cmdSpec {
 			{"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}}},
 			{"get", &cmdSpec{opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}}},
 			{"create", &cmdSpec{shortVal: "f", long: []string{"filename="}, opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"},
-				{names: []string{"-f", "--filename"}, value: remoteURL, class: ClassSupplyChain, why: "applies manifests fetched from a URL to the cluster"}}}},
+				{names: []string{"-f", "--filename"}, value: remoteURL, class: ClassSupplyChain, why: "applies manifests fetched from a URL to the cluster"},
+				{names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: ClassExfiltrate, why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}},
 			{"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{sendsCredential, sendsHome}}},
 			{"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="},
 				shortVal: "nl", effect: EffectRuns,
@@ -914,11 +916,15 @@ func riskCommands() map[string]*cmdSpec {
 				subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: ClassPersistence, why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}}}},
 			{"ssh-key", &cmdSpec{shortVal: "t", long: []string{"title=", "type="},
 				opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: ClassPersistence, why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}}}},
-			{"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"}}}},
-			{"codespace", &cmdSpec{subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{effect: EffectNetwork,
+			{"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"},
+				{names: []string{"delete"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}}},
+			{"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{effect: EffectNetwork,
 				opts: []optEffect{{match: publicPort, operand: true, class: ClassExfiltrate, why: "makes a codespace's port public on the internet"}}}}}}}}}},
 			{"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub release"}}}},
 			{"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: ClassDestructive, why: "changes the repository's CI secrets"}}}},
+			{"variable", ghDeletes}, {"issue", ghDeletes}, {"label", ghDeletes}, {"cache", ghDeletes}, {"run", ghDeletes},
+			{"project", ghDeletes}, {"ruleset", ghDeletes},
+			{"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: ClassPrivilege, why: "merges past the branch's protection rules (required reviews and checks)"}}}},
 			{"api", &cmdSpec{shortVal: "XfFHpq", long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"},
 				opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: ClassDestructive, why: "sends an HTTP DELETE to the GitHub API, deleting what it names"},
 					{names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: ClassExfiltrate, why: makesPublicWhy},
@@ -946,11 +952,15 @@ func riskCommands() map[string]*cmdSpec {
 		"aws": {effect: EffectNetwork, subs: subcommands{
 			{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
 			{"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}}},
-			{"s3api", &cmdSpec{effect: EffectNetwork, probe: true, long: []string{"acl=", "public-access-block-configuration="}, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome,
+			{"s3api", &cmdSpec{effect: EffectNetwork, probe: true, long: []string{"acl=", "public-access-block-configuration=", "versioning-configuration="}, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome,
 				{names: []string{"--acl"}, value: publicACL, class: ClassExfiltrate, why: "makes a bucket or its objects readable by anyone"},
-				{names: []string{"--public-access-block-configuration"}, value: turnsOff, class: ClassExfiltrate, why: "lifts a bucket's block on public access"}}}},
+				{names: []string{"--public-access-block-configuration"}, value: turnsOff, class: ClassExfiltrate, why: "lifts a bucket's block on public access"},
+				{names: []string{"--versioning-configuration"}, value: suspends, class: ClassDestructive, why: "suspends a bucket's versioning: objects overwritten or deleted from then on keep no earlier version"}}}},
 			{"ec2", &cmdSpec{long: []string{"cidr=", "cidr-ipv6=", "ip-permissions="},
 				opts: []optEffect{{names: []string{"--cidr", "--cidr-ipv6", "--ip-permissions"}, value: wholeInternet, class: ClassExfiltrate, why: openToInternetWhy}}}},
+			{"lambda", &cmdSpec{long: []string{"principal="}, opts: []optEffect{{names: []string{"--principal"}, value: wholeInternet, class: ClassExfiltrate, why: "lets anyone invoke the function"}}}},
+			{"kms", &cmdSpec{opts: []optEffect{{names: []string{"schedule-key-deletion", "disable-key"}, operand: true, class: ClassDestructive, why: "deletes or disables a key, and with it the data encrypted under it"}}}},
+			{"organizations", &cmdSpec{opts: []optEffect{{names: []string{"leave-organization"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "takes the account out of its organization and from under the organization's guardrails"}}}},
 			{"cloudtrail", &cmdSpec{opts: []optEffect{{names: []string{"stop-logging"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "stops the audit log of the AWS account"}}}},
 			{"configservice", &cmdSpec{opts: []optEffect{{names: []string{"stop-configuration-recorder"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "stops recording the AWS account's configuration changes"}}}},
 			{"guardduty", &cmdSpec{opts: []optEffect{{names: []string{"--no-enable"}, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the AWS account's threat detection"}}}},
@@ -962,6 +972,7 @@ func riskCommands() map[string]*cmdSpec {
 				{names: []string{"update-secret", "put-secret-value"}, operand: true, class: ClassDestructive, why: "overwrites a stored secret, which its users read"}}}},
 			{"ssm", &cmdSpec{opts: []optEffect{{names: []string{"--with-decryption"}, class: ClassCredential, why: "prints decrypted parameters"}}}},
 			{"iam", &cmdSpec{opts: []optEffect{{names: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential"}, operand: true, class: ClassCredential, why: "creates long-lived AWS credentials"},
+				{names: []string{"create-user"}, operand: true, effect: EffectPrivilege, class: ClassPersistence, why: "creates an IAM user, a lasting identity in the AWS account"},
 				{names: []string{"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group", "create-policy-version", "update-assume-role-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants AWS permissions"},
 				{match: cloudDelete, operand: true, class: ClassDestructive, why: "deletes or terminates cloud resources"}}}}},
 			long: []string{"query-string=", "sql="},
@@ -1101,6 +1112,9 @@ func riskCommands() map[string]*cmdSpec {
 		"ifdown":   {class: ClassDestructive, why: cutsNetwork, rare: &rareSpec{unless: []string{"--help", "-h", "-n", "--no-act"}}},
 		"fuser": {opts: []optEffect{{match: fuserSystemTarget, operand: true, when: fuserKills, class: ClassDestructive,
 			why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}}},
+		// SQL given to a hosted database's CLI.
+		"wrangler": {probe: true, subs: subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{sqlValue("--command")}}}}}}}},
+		"turso":    {probe: true, subs: subcommands{{"db", &cmdSpec{subs: subcommands{{"shell", &cmdSpec{opts: []optEffect{sqlOperand}}}}}}}},
 		// firebase's verbs that delete data or take a site down.
 		"firebase": {opts: []optEffect{{names: []string{"hosting:disable", "functions:delete", "firestore:delete", "database:remove",
 			"hosting:channel:delete", "hosting:sites:delete", "apps:delete", "ext:uninstall", "remoteconfig:rollback"}, operand: true,
@@ -1170,8 +1184,10 @@ var (
 // approvalsOffWhy is the reason of every agent switch above.
 const approvalsOffWhy = "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"
 
-// The reasons shared by the exposures of a repository or a cloud network.
+// The reasons shared by the exposures of a repository or a cloud network,
+// and by gh's deletes.
 const (
+	ghDeleteWhy       = "deletes it on GitHub, where it does not come back"
 	makesPublicWhy    = "makes a repository public: its code and whole history readable by anyone"
 	openToInternetWhy = "opens a cloud network's port to the whole internet"
 )
@@ -1228,6 +1244,18 @@ func addsForeignKey(args []string) bool {
 	}
 	return ops == 0
 }
+
+// keyedCredential: kubectl's --from-file value, KEY=PATH or PATH, naming
+// a credential file.
+func keyedCredential(v string) bool {
+	if _, p, ok := strings.Cut(v, "="); ok {
+		v = p
+	}
+	return credentialPath(v)
+}
+
+// suspends: a setting that suspends (Status=Suspended, or its JSON form).
+func suspends(v string) bool { return strings.Contains(strings.ToLower(v), "suspended") }
 
 // turnsOff: a setting list that turns one of its switches off
 // (BlockPublicAcls=false,…, or its JSON form).
@@ -2041,7 +2069,12 @@ var (
 		{"output", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: ClassCredential, why: "prints the outputs with their sensitive values in plain text"}}}},
 		{"show", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json"}, class: ClassCredential, why: "prints the state or plan with its sensitive values in plain text"}}}},
 		{"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}}},
+		{"taint", &cmdSpec{class: ClassDestructive, why: "marks a resource to be destroyed and re-created by the next apply"}},
+		{"force-unlock", &cmdSpec{class: ClassDestructive, why: "removes the lock another run holds on the state, which two runs may then overwrite"}},
 	}}
+	// ghDeletes is a gh command group whose delete verb deletes on
+	// GitHub (gh issue delete, gh cache delete --all).
+	ghDeletes = &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}}
 	// vscode is VS Code and the editors built on it: a tunnel exposes the
 	// machine, and an extension from a URL runs unreviewed code with the
 	// user's rights in every later session (one from the marketplace, by
