@@ -264,6 +264,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		cmd.Alts = append(cmd.Alts, "git "+strings.Join(alias, " "))
 	}
 	stdinClasses(&cmd, name, roles, c.stdin)
+	environSecret(&cmd, name, c.stdin)
 	if srv, dir, ok := w.servesSecretDir(name, roles, cmd.Args, d); ok && dir == "" {
 		cmd.ServesCwd = srv
 	} else if ok {

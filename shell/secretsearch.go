@@ -29,6 +29,80 @@ func secretSearch(cmd *Command, name string, args []string) {
 	}
 }
 
+// environSecret marks a search of the environment's values, piped in,
+// for the variables a secret is kept in (env | grep -i token, export -p |
+// grep AWS_): credential access, as printenv GITHUB_TOKEN is. The names
+// in an environment are spelled by convention, so a pattern counts with
+// a shorter word than a search of files needs (environWords).
+func environSecret(cmd *Command, name string, in stdin) {
+	if !in.environ {
+		return
+	}
+	var pats []string
+	switch s := commandSpec(name); {
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "sed":
+		// The program is the first operand: awk '/TOKEN/', sed -n '/KEY/p'.
+		for _, a := range cmd.Args {
+			if !strings.HasPrefix(a, "-") {
+				pats = append(pats, a)
+				break
+			}
+		}
+	case s != nil && s.pattern:
+		pats = searchPatterns(name, cmd.Args)
+	}
+	for _, p := range pats {
+		if secretPattern(p) || environPattern(p) {
+			addClass(cmd, ClassRisk{Class: ClassCredential, Reason: name + " picks the environment's variables matching " + clip(p, 40) +
+				" out of its values: the lines it prints are the secrets", Token: p})
+			return
+		}
+	}
+}
+
+// environWords are the words, in lower case, of the names secrets are
+// kept under in an environment (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
+// DB_PASSWORD, OPENAI_API_KEY, NPM_AUTH).
+var environWords = [...]string{"token", "secret", "key", "pass", "pwd", "auth", "cred", "aws", "api"}
+
+// environPattern reports whether a pattern names a variable a secret is
+// kept in.
+func environPattern(p string) bool {
+	p = strings.ToLower(p)
+	for _, w := range environWords {
+		if strings.Contains(p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// dumpsEnviron reports whether a command prints the environment's values:
+// env and printenv without a name, set without arguments, export -p and
+// declare or typeset -x or -p.
+func dumpsEnviron(cmd *Command) bool {
+	named := false
+	for _, a := range cmd.Args {
+		if !strings.HasPrefix(a, "-") {
+			named = true
+		}
+	}
+	switch cmd.Name {
+	case "env", "printenv":
+		return !named
+	case "set":
+		return len(cmd.Args) == 0
+	case "export", "declare", "typeset":
+		for _, a := range cmd.Args {
+			if shortCluster(a) && strings.ContainsAny(a, "px") {
+				return !named
+			}
+		}
+		return cmd.Name == "export" && len(cmd.Args) == 0
+	}
+	return false
+}
+
 // secretWords are the words a pattern that hunts for secrets holds, in
 // lower case.
 var secretWords = [...]string{"password", "passwd", "secret", "api_key", "apikey", "api-key", "access_key", "accesskey",

@@ -346,7 +346,7 @@ var (
 	// credential file in any form it reads files from.
 	// sendsHome is an uploader's source (an operand but the last, the
 	// destination) that is a whole home directory.
-	sendsHome       = optEffect{match: wholeTree, operand: true, sources: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends the whole home directory, credentials included, to the network"}
+	sendsHome       = optEffect{match: credentialTree, operand: true, sources: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends the whole home directory, or another directory that holds credential files, to the network"}
 	sendsCredential = optEffect{match: credentialRef, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
 	// sendsSecretFile is an uploader's operand a project keeps secrets in,
 	// by its name (sensitive.SecretName: .env, secrets.yml), spelled as a
@@ -1059,11 +1059,12 @@ func riskCommands() map[string]*cmdSpec {
 		"killall5": {class: ClassDestructive, why: "signals every process"},
 
 		// Network: a secret read in the same command may leave the machine.
-		"curl": curlFetch(), "wget": wgetFetch(), "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F")}}, "sftp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F")}},
+		"curl": curlFetch(), "wget": wgetFetch(), "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F"), sendsHome}}, "sftp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F")}},
 		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
 				{match: wholeTree, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
-				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
+				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"},
+				{match: holdsCredentials, operand: true, sources: true, class: ClassCredential, why: copiesCredentialsWhy}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
 		"socat": {effect: EffectNetwork, opts: []optEffect{{names: []string{"EXEC:", "SYSTEM:", "exec:", "system:"}, operand: true, prefix: true, effect: EffectRuns, class: ClassExfiltrate, why: "connects a program on this machine to a network peer (a remote shell)"}, sendsCredential}}, "telnet": {effect: EffectNetwork}, "ftp": {effect: EffectNetwork}, "tftp": {effect: EffectNetwork}, "lftp": {effect: EffectNetwork, probe: true, opts: []optEffect{{names: []string{"-c"}, value: clientShell, effect: EffectRuns, class: ClassInlineCode, why: "runs a shell command from the transfer client"}}},
 		// smbclient -c runs a transfer script ("put /etc/shadow x").
 		"smbclient": {effect: EffectNetwork, probe: true, shortVal: "cAUWOnpI", opts: []optEffect{{names: []string{"-c", "--command"}, value: namesCredential, effect: EffectNetwork, class: ClassExfiltrate, why: "is told to send a credential file"}}},
@@ -1073,6 +1074,10 @@ func riskCommands() map[string]*cmdSpec {
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
 		"tar": withChdirTree(archiver("CfTXgKLNVbH", false)), "zip": archiver("bntxiT", false), "7z": archiver("", true), "7za": archiver("", true), "rar": archiver("", true),
+		// A recursive copy of a directory that holds credential files
+		// (~/.config, /etc) copies them along.
+		"cp":    {opts: []optEffect{{match: holdsCredentials, operand: true, sources: true, when: copiesTree, class: ClassCredential, why: copiesCredentialsWhy}}},
+		"ditto": {opts: []optEffect{{match: holdsCredentials, operand: true, sources: true, class: ClassCredential, why: copiesCredentialsWhy}}},
 		// diff -r prints the lines of every file that differs.
 		"diff": {opts: []optEffect{{match: holdsCredentials, when: diffRecursive, operand: true, class: ClassCredential, why: "compares a whole directory that holds credential files, printing their lines"}}},
 		// kubectl proxy --www serves a local directory; fzf --listen
@@ -1185,11 +1190,12 @@ var (
 const approvalsOffWhy = "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"
 
 // The reasons shared by the exposures of a repository or a cloud network,
-// and by gh's deletes.
+// by gh's deletes, and by the copies of a directory above credentials.
 const (
-	ghDeleteWhy       = "deletes it on GitHub, where it does not come back"
-	makesPublicWhy    = "makes a repository public: its code and whole history readable by anyone"
-	openToInternetWhy = "opens a cloud network's port to the whole internet"
+	copiesCredentialsWhy = "copies a directory that holds credential files, and them with it"
+	ghDeleteWhy          = "deletes it on GitHub, where it does not come back"
+	makesPublicWhy       = "makes a repository public: its code and whole history readable by anyone"
+	openToInternetWhy    = "opens a cloud network's port to the whole internet"
 )
 
 // isPublic: the value public (gh repo edit --visibility public).
@@ -2160,7 +2166,8 @@ var (
 	// every credential in it along. probe is set for the archivers the
 	// tables did not know before (their operands are still probed).
 	archiver = func(shortVal string, probe bool) *cmdSpec {
-		return &cmdSpec{shortVal: shortVal, probe: probe, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "archives a whole home directory (or /), credential files included"}}}
+		return &cmdSpec{shortVal: shortVal, probe: probe, opts: []optEffect{{match: wholeTree, operand: true, class: ClassCredential, why: "archives a whole home directory (or /), credential files included"},
+			{match: holdsCredentials, operand: true, class: ClassCredential, why: copiesCredentialsWhy}}}
 	}
 	declSpec = &cmdSpec{opts: []optEffect{{match: historyVar, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the shell history, a security control that records what runs"}}}
 	echoSpec = &cmdSpec{opts: []optEffect{{match: secretRef, written: true, operand: true, class: ClassCredential, why: "prints a secret from the environment"}}}
@@ -2346,6 +2353,27 @@ func holdsCredentials(a string) bool {
 	}
 	_, ok := sensitive.Within(a, "", sensitive.Credential)
 	return ok
+}
+
+// credentialTree reports whether an operand is a whole home directory
+// (or /) or another directory that holds credential files (~/.config,
+// /etc): sending or copying it takes them along.
+func credentialTree(a string) bool { return wholeTree(a) || holdsCredentials(a) }
+
+// copiesTree reports whether cp's arguments copy directories whole: -r,
+// -R, -a or their long forms, alone or in a cluster of short options.
+func copiesTree(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--recursive" || a == "--archive":
+			return true
+		case shortCluster(a) && strings.ContainsAny(a, "rRa"):
+			return true
+		}
+	}
+	return false
 }
 
 // diffRecursive reports whether diff's arguments compare directories

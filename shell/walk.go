@@ -268,6 +268,10 @@ type stdin struct {
 	// secret is a file the pipe or redirection carries whose name says it
 	// holds secrets (sensitive.SecretName): "cat .env |", "< .env".
 	secret string
+	// environ is set when the pipe carries the environment's values: the
+	// stage before dumps it (dumpsEnviron: "env |", "export -p |") or
+	// reads such a pipe ("env | sort |").
+	environ bool
 }
 
 type stdinKind uint8
@@ -696,6 +700,8 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 				in.tokens = pipeTokens(&cmds[0], prev.tokens)
 				in.files = readsFiles(cmds[0].Name) && cmds[0].Effects&(EffectRuns|EffectNetwork) == 0 &&
 					(prev.kind != stdinPipe || prev.files)
+				in.environ = dumpsEnviron(&cmds[0]) ||
+					prev.environ && readsFiles(cmds[0].Name) && cmds[0].Effects&(EffectRuns|EffectNetwork) == 0
 				if in.files {
 					in.secret = prev.secret
 					for _, f := range w.res.Files[fstart:] {
