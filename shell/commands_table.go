@@ -67,6 +67,10 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"inventory=", "limit=", "poll=", "background=", "tree=", "private-key=", "key-file=", "user=", "connection=", "timeout=", "ssh-common-args=", "sftp-extra-args=", "scp-extra-args=", "ssh-extra-args=", "extra-vars=", "vault-id=", "vault-password-file=", "forks=", "module-path=", "playbook-dir=", "task-timeout=", "args=", "module-name=", "become-method=", "become-user=", "become", "ask-become-pass", "ask-pass", "check", "diff", "one-line", "verbose", "list-hosts", "syntax-check", "ask-vault-password"}, shortVal: "ilPBtucTefMam", wraps: true, wrap: &wrapSpec{short: "bKkCDohv", positional: 1}}, optScript: []string{"-a", "--args"}, remote: true}}},
 	}},
+	{"ansible-galaxy", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: remotePackage, when: galaxyInstalls, class: "supply-chain", why: "installs a role or collection straight from a URL or git remote"}},
+		probe: true,
+	}},
 	{"apache2", &sharedSpec12},
 	{"apache2ctl", &sharedSpec12},
 	{"apachectl", &sharedSpec12},
@@ -377,8 +381,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectNetwork,
 	}},
 	{"code", &cmdSpec{
-		long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile="},
-		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}},
+		long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
+		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 		subs: subcommands{{"tunnel", &sharedSpec31}},
 		read: &readSpec{readWith: []string{"--list-extensions"}},
 	}},
@@ -482,8 +486,8 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 	}},
 	{"cursor", &cmdSpec{
-		long:  []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile="},
-		opts:  []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}},
+		long:  []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
+		opts:  []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 		subs:  subcommands{{"tunnel", &sharedSpec31}},
 		probe: true,
 	}},
@@ -1181,6 +1185,9 @@ var commandTable = [...]namedSpec{
 	{"locale", &sharedSpec9},
 	{"localtunnel", &sharedSpec18},
 	{"locate", &sharedSpec9},
+	{"loginctl", &cmdSpec{
+		opts: []optEffect{{names: []string{"enable-linger"}, operand: true, class: "persistence", why: "keeps the user's services running from boot, whether the user is logged in or not"}},
+	}},
 	{"logname", &sharedSpec9},
 	{"look", &sharedSpec9},
 	{"lpass", &cmdSpec{
@@ -2567,17 +2574,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
-	12, 12, 44, 70, 133, 171, 188, 217, 252, 273, 291, 298, 311, 351, 380, 415,
-	426, 483, 486, 518, 600, 641, 669, 686, 701, 712, 717, 727, 727, 727, 727, 727,
-	727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727,
-	727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727,
-	727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727,
-	727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727,
-	727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727,
-	727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727,
-	727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727,
-	727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727, 727,
-	727,
+	12, 12, 45, 71, 134, 172, 189, 218, 253, 274, 292, 299, 312, 353, 382, 417,
+	428, 485, 488, 520, 602, 643, 671, 688, 703, 714, 719, 729, 729, 729, 729, 729,
+	729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729,
+	729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729,
+	729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729,
+	729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729,
+	729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729,
+	729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729,
+	729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729,
+	729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729, 729,
+	729,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -3011,6 +3018,7 @@ var sharedSpec3 = cmdSpec{
 	long:     []string{"dangerously-skip-permissions", "permission-mode=", "model=", "print", "output-format=", "input-format=", "allowedTools=", "allowed-tools=", "disallowedTools=", "disallowed-tools=", "append-system-prompt=", "system-prompt=", "settings=", "mcp-config=", "add-dir=", "continue", "resume=", "session-id=", "fallback-model=", "max-turns=", "verbose", "debug", "version", "help"},
 	shortVal: "r",
 	opts:     []optEffect{{names: []string{"--dangerously-skip-permissions"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--permission-mode", "--settings"}, value: bypassesPermissions, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
+	subs:     subcommands{{"mcp", &cmdSpec{opts: []optEffect{{names: []string{"add", "add-json", "add-from-claude-desktop", "remove", "reset-project-choices"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"set", "add", "remove"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}, {"plugin", &cmdSpec{opts: []optEffect{{names: []string{"install", "i", "uninstall", "enable", "disable"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}, subs: subcommands{{"marketplace", &cmdSpec{opts: []optEffect{{names: []string{"add", "remove", "rm", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}}}}},
 	probe:    true,
 }
 
@@ -3032,6 +3040,7 @@ var sharedSpec6 = cmdSpec{
 	long:     []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug", "include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"},
 	shortVal: "pime",
 	opts:     []optEffect{{names: []string{"--yolo", "-y"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--approval-mode"}, value: yoloMode, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
+	subs:     subcommands{{"mcp", &sharedSpec139}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
 	probe:    true,
 }
 
@@ -3039,6 +3048,7 @@ var sharedSpec7 = cmdSpec{
 	long:     []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=", "profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"},
 	shortVal: "sacmpCio",
 	opts:     []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
+	subs:     subcommands{{"mcp", &sharedSpec139}},
 	probe:    true,
 }
 
@@ -3046,6 +3056,7 @@ var sharedSpec8 = cmdSpec{
 	long:     []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"},
 	shortVal: "xm",
 	opts:     []optEffect{{names: []string{"--dangerously-allow-all"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
+	subs:     subcommands{{"mcp", &sharedSpec139}},
 	probe:    true,
 }
 
@@ -3185,8 +3196,8 @@ var sharedSpec31 = cmdSpec{
 }
 
 var sharedSpec32 = cmdSpec{
-	long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile="},
-	opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}},
+	long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
+	opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 	subs: subcommands{{"tunnel", &sharedSpec31}},
 }
 
@@ -3792,4 +3803,8 @@ var sharedSpec138 = cmdSpec{
 	shortVal: "p",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "qvn"},
+}
+
+var sharedSpec139 = cmdSpec{
+	opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 }

@@ -1117,6 +1117,11 @@ func riskCommands() map[string]*cmdSpec {
 		"ifdown":   {class: ClassDestructive, why: cutsNetwork, rare: &rareSpec{unless: []string{"--help", "-h", "-n", "--no-act"}}},
 		"fuser": {opts: []optEffect{{match: fuserSystemTarget, operand: true, when: fuserKills, class: ClassDestructive,
 			why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}}},
+		// Ansible roles and collections from a URL or git remote run as
+		// the playbooks that use them.
+		"ansible-galaxy": {probe: true, opts: []optEffect{{match: remotePackage, operand: true, when: galaxyInstalls, class: ClassSupplyChain, why: "installs a role or collection straight from a URL or git remote"}}},
+		// A user's services kept running from boot, logged in or not.
+		"loginctl": {opts: []optEffect{{names: []string{"enable-linger"}, operand: true, class: ClassPersistence, why: "keeps the user's services running from boot, whether the user is logged in or not"}}},
 		// SQL given to a hosted database's CLI.
 		"wrangler": {probe: true, subs: subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{sqlValue("--command")}}}}}}}},
 		"turso":    {probe: true, subs: subcommands{{"db", &cmdSpec{subs: subcommands{{"shell", &cmdSpec{opts: []optEffect{sqlOperand}}}}}}}},
@@ -1160,15 +1165,22 @@ var (
 		"allowedTools=", "allowed-tools=", "disallowedTools=", "disallowed-tools=", "append-system-prompt=", "system-prompt=", "settings=", "mcp-config=", "add-dir=",
 		"continue", "resume=", "session-id=", "fallback-model=", "max-turns=", "verbose", "debug", "version", "help"}, shortVal: "r",
 		opts: []optEffect{{names: []string{"--dangerously-skip-permissions"}, class: ClassTampering, why: approvalsOffWhy},
-			{names: []string{"--permission-mode", "--settings"}, value: bypassesPermissions, class: ClassTampering, why: approvalsOffWhy}}}
+			{names: []string{"--permission-mode", "--settings"}, value: bypassesPermissions, class: ClassTampering, why: approvalsOffWhy}},
+		subs: subcommands{{"mcp", &cmdSpec{opts: []optEffect{{names: []string{"add", "add-json", "add-from-claude-desktop", "remove", "reset-project-choices"}, operand: true, first: true, class: ClassTampering, why: agentConfigWhy}}}},
+			{"config", &cmdSpec{opts: []optEffect{{names: []string{"set", "add", "remove"}, operand: true, first: true, class: ClassTampering, why: agentConfigWhy}}}},
+			{"plugin", &cmdSpec{opts: []optEffect{{names: []string{"install", "i", "uninstall", "enable", "disable"}, operand: true, first: true, class: ClassTampering, why: agentConfigWhy}},
+				subs: subcommands{{"marketplace", &cmdSpec{opts: []optEffect{{names: []string{"add", "remove", "rm", "update"}, operand: true, first: true, class: ClassTampering, why: agentConfigWhy}}}}}}}}}
 	agentCodex = &cmdSpec{probe: true, long: []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=",
 		"profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"}, shortVal: "sacmpCio",
 		opts: []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: ClassTampering, why: approvalsOffWhy},
-			{names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: ClassTampering, why: approvalsOffWhy}}}
+			{names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: ClassTampering, why: approvalsOffWhy}},
+		subs: subcommands{{"mcp", &cmdSpec{opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: ClassTampering, why: agentConfigWhy}}}}}}
 	agentGemini = &cmdSpec{probe: true, long: []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug",
 		"include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"}, shortVal: "pime",
 		opts: []optEffect{{names: []string{"--yolo", "-y"}, class: ClassTampering, why: approvalsOffWhy},
-			{names: []string{"--approval-mode"}, value: yoloMode, class: ClassTampering, why: approvalsOffWhy}}}
+			{names: []string{"--approval-mode"}, value: yoloMode, class: ClassTampering, why: approvalsOffWhy}},
+		subs: subcommands{{"mcp", &cmdSpec{opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: ClassTampering, why: agentConfigWhy}}}},
+			{"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: ClassTampering, why: agentConfigWhy}}}}}}
 	agentCopilot = &cmdSpec{probe: true, long: []string{"allow-all-tools", "allow-all-paths", "allow-all", "yolo", "allow-tool=", "deny-tool=", "prompt=", "model=",
 		"add-dir=", "resume=", "continue", "log-level=", "version", "help"}, shortVal: "p",
 		opts: []optEffect{{names: []string{"--allow-all-tools", "--allow-all", "--yolo"}, class: ClassTampering, why: approvalsOffWhy}}}
@@ -1178,7 +1190,8 @@ var (
 	agentCursor = &cmdSpec{probe: true, long: []string{"force", "print", "output-format=", "model=", "resume=", "api-key=", "version", "help"},
 		opts: []optEffect{{names: []string{"--force", "-f"}, class: ClassTampering, why: approvalsOffWhy}}}
 	agentAmp = &cmdSpec{probe: true, long: []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"}, shortVal: "xm",
-		opts: []optEffect{{names: []string{"--dangerously-allow-all"}, class: ClassTampering, why: approvalsOffWhy}}}
+		opts: []optEffect{{names: []string{"--dangerously-allow-all"}, class: ClassTampering, why: approvalsOffWhy}},
+		subs: subcommands{{"mcp", &cmdSpec{opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: ClassTampering, why: agentConfigWhy}}}}}}
 	agentCrush = &cmdSpec{probe: true, long: []string{"yolo", "cwd=", "debug", "version", "help"}, shortVal: "c",
 		opts: []optEffect{{names: []string{"--yolo", "-y"}, class: ClassTampering, why: approvalsOffWhy}}}
 	agentDroid = &cmdSpec{probe: true, long: []string{"skip-permissions-unsafe", "auto=", "model=", "file=", "cwd=", "output-format=", "version", "help"}, shortVal: "mfo",
@@ -1186,8 +1199,11 @@ var (
 	agentTrustAll = &cmdSpec{probe: true, opts: []optEffect{{names: []string{"--trust-all-tools"}, class: ClassTampering, why: approvalsOffWhy}}}
 )
 
-// approvalsOffWhy is the reason of every agent switch above.
-const approvalsOffWhy = "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"
+// The reasons of the agents' switches and configuration commands above.
+const (
+	approvalsOffWhy = "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"
+	agentConfigWhy  = "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"
+)
 
 // The reasons shared by the exposures of a repository or a cloud network,
 // by gh's deletes, and by the copies of a directory above credentials.
@@ -2085,8 +2101,9 @@ var (
 	// machine, and an extension from a URL runs unreviewed code with the
 	// user's rights in every later session (one from the marketplace, by
 	// its ID, or a local file is installed as any package is).
-	vscode = &cmdSpec{long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile="},
-		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: ClassSupplyChain, why: "installs an editor extension straight from a URL"}},
+	vscode = &cmdSpec{long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
+		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: ClassSupplyChain, why: "installs an editor extension straight from a URL"},
+			{names: []string{"--add-mcp"}, class: ClassTampering, why: agentConfigWhy}},
 		subs: subcommands{{"tunnel", &cmdSpec{effect: EffectNetwork, class: ClassExfiltrate, why: "exposes this machine to the internet through a VS Code tunnel", rare: &rareSpec{unless: []string{"status", "user", "--help", "-h"}}}}}}
 	// publish uploads the workspace's code to a registry, which cannot be
 	// taken back.
@@ -2353,6 +2370,17 @@ func holdsCredentials(a string) bool {
 	}
 	_, ok := sensitive.Within(a, "", sensitive.Credential)
 	return ok
+}
+
+// galaxyInstalls reports whether ansible-galaxy's arguments install
+// (ansible-galaxy install X, ansible-galaxy role|collection install X).
+func galaxyInstalls(args []string) bool {
+	for _, a := range args {
+		if a == "install" {
+			return true
+		}
+	}
+	return false
 }
 
 // credentialTree reports whether an operand is a whole home directory
