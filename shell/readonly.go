@@ -196,7 +196,8 @@ func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, 
 		return // named by path (./ls): not the command the table describes
 	}
 	for _, a := range args {
-		if !a.static && (a.text != "{}" && !a.token || !runtimeOperands(cmd.Via)) && !inputPipe(a.text) && !w.printedParam(name, a) {
+		if !a.static && (a.text != "{}" && !a.token || !runtimeOperands(cmd.Via)) && !inputPipe(a.text) && !w.printedParam(name, a) &&
+			!(a.substOnly() && substHarmless(name)) {
 			return // "{}" is the file an exec-capable form hands it, a token what xargs does
 		}
 	}
@@ -220,6 +221,21 @@ func (w *walker) markReadOnly(idx int, name string, norm []string, args []word, 
 		return
 	}
 	cmd.ReadOnly = true
+}
+
+// substHarmless reports whether a command given what a command
+// substitution prints only prints it, tests it or lists the files it
+// names, or works on the names alone (echo "Branch: $(git branch
+// --show-current)", [ -n "$(git status --porcelain)" ], ls -la $(which
+// node), dirname "$(pwd)"): it reads no file's content, so
+// what it may be handed reveals nothing the substituted commands, judged
+// as subjects of their own, did not print already (DESIGN §3.2).
+func substHarmless(name string) bool {
+	switch name {
+	case "[", "test", "dirname", "basename", "realpath", "readlink":
+		return true
+	}
+	return hasRole(name, rolePrinter) || ListsNames(name)
 }
 
 // markProduced marks read-only the commands from index from on that an

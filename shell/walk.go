@@ -433,12 +433,12 @@ func (w *walker) stmt(s *syntax.Stmt, c scope, d *dirState) {
 		}
 	case *syntax.ArithmCmd:
 		w.scanNode(x.X, c, d)
-		w.emit(Command{Text: strings.Join(strings.Fields(srcOf(c.src, x)), " "), Name: "((", Via: c.via})
+		w.testOnly(w.emit(Command{Text: strings.Join(strings.Fields(srcOf(c.src, x)), " "), Name: "((", Via: c.via}))
 	case *syntax.TestClause:
 		// A test is a command of its own (its status is the point of
 		// "[[ -f go.mod ]]"); its substitutions were scanned above.
 		w.scanNode(x.X, c, d)
-		w.emit(Command{Text: strings.Join(strings.Fields(srcOf(c.src, x)), " "), Name: "[[", Via: c.via})
+		w.testOnly(w.emit(Command{Text: strings.Join(strings.Fields(srcOf(c.src, x)), " "), Name: "[[", Via: c.via}))
 	case *syntax.DeclClause:
 		w.decl(x, c, d)
 	case *syntax.LetClause:
@@ -1062,6 +1062,16 @@ func (w *walker) forkBomb(x *syntax.FuncDecl, c scope) {
 	})
 	if bomb {
 		w.critical(RiskForkBomb, "function "+name+" calls itself in a pipeline or in the background: a fork bomb that exhausts the machine's processes", truncate(srcOf(c.src, x)))
+	}
+}
+
+// testOnly marks read-only the [[ ]] or (( )) test at idx, unless its
+// words hide code (emit made it opaque): it reads no file's content and
+// writes nothing, and the commands substituted into it are subjects of
+// their own.
+func (w *walker) testOnly(idx int) {
+	if cmd := &w.res.Commands[idx]; !cmd.Opaque && len(cmd.Classes) == 0 {
+		cmd.ReadOnly = true
 	}
 }
 

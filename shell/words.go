@@ -24,7 +24,18 @@ type word struct {
 	// words never starting with "-" (stdin.tokens): an operand known
 	// only when it runs, never an option.
 	token bool
+	// substs is set when the word holds a command substitution, and
+	// expands when it holds any other expansion (a parameter, arithmetic,
+	// a process substitution): a word with substs alone is literal text
+	// and what the substituted commands print (substOnly).
+	substs, expands bool
 }
+
+// substOnly reports whether the word's only expansions are command
+// substitutions ("$(date +%F)", "Branch: $(git branch --show-current)"):
+// its value is what those commands print, and they are subjects of their
+// own.
+func (w word) substOnly() bool { return w.substs && !w.expands }
 
 // maxBraceWords caps how many words brace expansion may produce for one
 // command; beyond it the words keep their source form and the command is
@@ -126,7 +137,7 @@ func renderPart(b *strings.Builder, w *word, src string, p syntax.WordPart) {
 		b.WriteString(srcOf(src, p))
 	case *syntax.BraceExp:
 		// Only left over when expansion was capped.
-		w.static = false
+		w.static, w.expands = false, true
 		b.WriteByte('{')
 		for i, e := range p.Elems {
 			if i > 0 {
@@ -140,8 +151,11 @@ func renderPart(b *strings.Builder, w *word, src string, p syntax.WordPart) {
 			b.WriteString(ew.text)
 		}
 		b.WriteByte('}')
-	default: // ParamExp, CmdSubst, ArithmExp, ProcSubst
-		w.static = false
+	case *syntax.CmdSubst:
+		w.static, w.substs = false, true
+		b.WriteString(srcOf(src, p))
+	default: // ParamExp, ArithmExp, ProcSubst
+		w.static, w.expands = false, true
 		b.WriteString(srcOf(src, p))
 	}
 }

@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 41.06
+	maxStoppedDefaultsPct    = 40.86
 	maxStoppedPermissivePct  = 3.72
-	minReadAllowedDefaultPct = 93.22
+	minReadAllowedDefaultPct = 93.55
 )
 
 // minBenign is the size the everyday corpus must keep.
