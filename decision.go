@@ -1,6 +1,6 @@
 package toolgate
 
-import "encoding/json"
+import "github.com/toolgate/toolgate/internal/jsonstr"
 
 // Decision is the gate's answer for one call.
 type Decision struct {
@@ -63,21 +63,123 @@ type Redaction struct {
 
 // MarshalJSON writes d with empty lists as [] rather than null, so every
 // surface (CLI, HTTP, events) gives a decision one JSON shape and consumers
-// can index it without checking for null.
-func (d Decision) MarshalJSON() ([]byte, error) {
-	type plain Decision // without the method, so json.Marshal does not recurse
-	p := plain(d)
-	if p.Subjects == nil {
-		p.Subjects = []SubjectResult{}
+// can index it without checking for null. It writes what json.Marshal
+// would write for the struct (field order, omitempty, HTML escaping;
+// FuzzDecisionJSON holds it to that) by hand: a command that prints one
+// decision and exits (toolgate check) spent a third of its own work
+// building encoding/json's encoders for these types (docs/BENCHMARKS.md).
+func (d Decision) MarshalJSON() ([]byte, error) { return d.appendJSON(make([]byte, 0, 512)), nil }
+
+func (d *Decision) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"action":`...), d.Action.String())
+	b = appendString(append(b, `,"reason":`...), d.Reason)
+	if d.Rule != nil {
+		b = d.Rule.appendJSON(append(b, `,"rule":`...))
 	}
-	if p.Risks == nil {
-		p.Risks = []Risk{}
+	b = appendString(append(b, `,"tier":`...), d.Tier.String())
+	b = appendString(append(b, `,"mode":`...), d.Mode.String())
+	b = append(b, `,"subjects":[`...)
+	for i := range d.Subjects {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = d.Subjects[i].appendJSON(b)
 	}
-	if p.Suggestions == nil {
-		p.Suggestions = []Suggestion{}
+	b = append(b, `],"risks":[`...)
+	for i, r := range d.Risks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(append(b, `{"code":`...), r.Code)
+		b = appendString(append(b, `,"severity":`...), string(r.Severity))
+		b = appendString(append(b, `,"reason":`...), r.Reason)
+		if r.Subject != "" {
+			b = appendString(append(b, `,"subject":`...), r.Subject)
+		}
+		b = append(b, '}')
 	}
-	return json.Marshal(p)
+	b = append(b, `],"suggestions":[`...)
+	for i, s := range d.Suggestions {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(append(b, `{"tool":`...), s.Tool)
+		b = appendString(append(b, `,"pattern":`...), s.Pattern)
+		if s.Exact != "" {
+			b = appendString(append(b, `,"exact":`...), s.Exact)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if len(d.Redactions) > 0 {
+		b = append(b, `,"redactions":[`...)
+		for i, r := range d.Redactions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(append(b, `{"arg":`...), r.Arg)
+			b = appendString(append(b, `,"rule":`...), r.Rule)
+			b = appendString(append(b, `,"what":`...), r.What)
+			b = appendString(append(b, `,"shown":`...), r.Shown)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if c := d.Sandbox; c != nil {
+		b = appendString(append(b, `,"sandbox":{"profile":`...), c.Profile)
+		b = append(b, `,"workspaces":`...)
+		if c.Workspaces == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, w := range c.Workspaces {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendString(b, w)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	if d.Confirm != "" {
+		b = appendString(append(b, `,"confirm":`...), d.Confirm)
+	}
+	return append(b, '}')
 }
+
+func (r *RuleRef) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"layer":`...), string(r.Layer))
+	b = appendString(append(b, `,"source":`...), r.Source)
+	b = appendString(append(b, `,"tool":`...), r.Tool)
+	if r.Pattern != "" {
+		b = appendString(append(b, `,"pattern":`...), r.Pattern)
+	}
+	b = appendString(append(b, `,"action":`...), r.Action.String())
+	if r.Sandbox {
+		b = append(b, `,"sandbox":true`...)
+	}
+	if r.Reason != "" {
+		b = appendString(append(b, `,"reason":`...), r.Reason)
+	}
+	return append(b, '}')
+}
+
+func (s *SubjectResult) appendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"kind":`...), string(s.Kind))
+	b = appendString(append(b, `,"text":`...), s.Text)
+	b = appendString(append(b, `,"action":`...), s.Action.String())
+	if s.Open {
+		b = append(b, `,"open":true`...)
+	}
+	if s.Rule != nil {
+		b = s.Rule.appendJSON(append(b, `,"rule":`...))
+	}
+	return append(b, '}')
+}
+
+// appendString appends s as json.Marshal writes a string: HTML escaped.
+func appendString(b []byte, s string) []byte { return jsonstr.Append(b, s, true) }
 
 // Reset empties d for reuse, keeping the capacity of its slices so that a
 // caller deciding many calls does not allocate.

@@ -3,9 +3,9 @@ package claudecode
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/jsonstr"
 )
 
 // Output is the JSON a hook answers with. Only the fields toolgate uses
@@ -135,23 +135,23 @@ func (o *Output) appendPlain(b []byte) (_ []byte, ok bool) {
 	}
 	b = append(b, '{')
 	if o.SystemMessage != "" {
-		b = appendJSONString(append(b, `"systemMessage":`...), o.SystemMessage)
+		b = appendString(append(b, `"systemMessage":`...), o.SystemMessage)
 		if h != nil {
 			b = append(b, ',')
 		}
 	}
 	if h != nil {
-		b = appendJSONString(append(b, `"hookSpecificOutput":{"hookEventName":`...), h.HookEventName)
+		b = appendString(append(b, `"hookSpecificOutput":{"hookEventName":`...), h.HookEventName)
 		if h.PermissionDecision != "" {
-			b = appendJSONString(append(b, `,"permissionDecision":`...), h.PermissionDecision)
+			b = appendString(append(b, `,"permissionDecision":`...), h.PermissionDecision)
 		}
 		if h.PermissionDecisionReason != "" {
-			b = appendJSONString(append(b, `,"permissionDecisionReason":`...), h.PermissionDecisionReason)
+			b = appendString(append(b, `,"permissionDecisionReason":`...), h.PermissionDecisionReason)
 		}
 		if d := h.Decision; d != nil {
-			b = appendJSONString(append(b, `,"decision":{"behavior":`...), d.Behavior)
+			b = appendString(append(b, `,"decision":{"behavior":`...), d.Behavior)
 			if d.Message != "" {
-				b = appendJSONString(append(b, `,"message":`...), d.Message)
+				b = appendString(append(b, `,"message":`...), d.Message)
 			}
 			b = append(b, '}')
 		}
@@ -160,55 +160,9 @@ func (o *Output) appendPlain(b []byte) (_ []byte, ok bool) {
 	return append(b, '}', '\n'), true
 }
 
-// appendJSONString appends s as a JSON string the way encoding/json does
-// with HTML escaping off: quotes, backslashes and control characters
-// escaped, invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
-}
+// appendString appends s as encoding/json writes it with HTML escaping
+// off, as the Encoder that wrote the answer before did.
+func appendString(b []byte, s string) []byte { return jsonstr.Append(b, s, false) }
 
 // BlockOutput is the answer to a body that is not a hook input: the
 // legacy top-level block, which Claude Code and Codex both read as a block

@@ -65,21 +65,3 @@ func TestMarshalPlainAsEncoder(t *testing.T) {
 		t.Fatalf("Marshal %s, encoder %s", got, want)
 	}
 }
-
-func FuzzJSONString(f *testing.F) {
-	for _, s := range []string{"", "a\"b\\c", "\x00\x1f\x7f<>&", "\u2028\u2029é", "\xff", "\xe2\x80"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(s); err != nil {
-			t.Fatal(err)
-		}
-		want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
-		}
-	})
-}

@@ -80,9 +80,9 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 				return clibase.UsageErrorf("--args: not a JSON object: %v", err)
 			}
 		}
-		return enc.Encode(decide(&c))
+		return writeDecision(stdout, decide(&c))
 	case *jsonl:
-		return checkLines(stdin, enc, decide)
+		return checkLines(stdin, stdout, enc, decide)
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, maxCallBytes+1))
 	if err != nil {
@@ -92,13 +92,24 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return clibase.BadInput(err)
 	}
-	return enc.Encode(decide(c))
+	return writeDecision(stdout, decide(c))
+}
+
+// writeDecision prints a decision as one JSON line, as enc.Encode would,
+// without the encoder's second pass over what MarshalJSON wrote.
+func writeDecision(w io.Writer, d *toolgate.Decision) error {
+	b, err := d.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // checkLines decides one call per line. A bad line gets an error object in
 // its place, so output lines stay aligned with input lines, and makes the
 // command exit 2 once the batch is done.
-func checkLines(stdin io.Reader, enc *json.Encoder, decide func(*toolgate.Call) *toolgate.Decision) error {
+func checkLines(stdin io.Reader, stdout io.Writer, enc *json.Encoder, decide func(*toolgate.Call) *toolgate.Decision) error {
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 64<<10), maxCallBytes+1)
 	var firstErr error
@@ -120,7 +131,7 @@ func checkLines(stdin io.Reader, enc *json.Encoder, decide func(*toolgate.Call) 
 			}
 			continue
 		}
-		if err := enc.Encode(decide(c)); err != nil {
+		if err := writeDecision(stdout, decide(c)); err != nil {
 			return err
 		}
 	}
