@@ -7,23 +7,25 @@ import (
 	"io"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return subcommands("approvals", args, stdout, map[string]sub{
-		"list": {"list approvals (pending ones by default)", func(args []string) error {
+	return gatewaycli.Subcommands("approvals", args, stdout, map[string]gatewaycli.Sub{
+		"list": {Summary: "list approvals (pending ones by default)", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("approvals list", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			status := fs.String("status", "pending", "`status` to list (pending, approved, denied, expired, cancelled; empty for all)")
 			session := fs.String("session", "", "only this `session`")
 			workspace := fs.String("workspace", "", "only this `workspace`")
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -31,19 +33,19 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			if err != nil {
 				return err
 			}
-			if g.json {
-				return printJSON(stdout, list)
+			if g.JSON {
+				return gatewaycli.PrintJSON(stdout, list)
 			}
 			var rows [][]string
 			for _, a := range list {
 				rows = append(rows, []string{a.ID, string(a.Status), a.Call.Session, a.Call.Tool, originLabel(a.Call.Origin), callSummary(a.Call), approvalReason(a), approvalWhen(a)})
 			}
-			return table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tORIGIN\tCALL\tREASON\tEXPIRES IN / ANSWERED", rows)
+			return gatewaycli.Table(stdout, "ID\tSTATUS\tSESSION\tTOOL\tORIGIN\tCALL\tREASON\tEXPIRES IN / ANSWERED", rows)
 		}},
-		"approve": {"approve a pending approval, once or for a scope", func(args []string) error {
+		"approve": {Summary: "approve a pending approval, once or for a scope", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("approvals approve", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			scope := fs.String("scope", "once", "`scope`: once, turn, session, workspace or global")
 			grant := fs.String("grant", "", "grant `kind` for scopes beyond once: tool, pattern or prefix")
 			pattern := fs.String("pattern", "", "grant `pattern` (default: the call exactly as made for turn and session, the suggestion for workspace and global)")
@@ -71,7 +73,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 				}
 				req.Answer = json.RawMessage(*answer)
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -79,12 +81,12 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			if err != nil {
 				return err
 			}
-			return printResolution(stdout, g.json, a)
+			return printResolution(stdout, g.JSON, a)
 		}},
-		"deny": {"deny a pending approval, with feedback for the agent", func(args []string) error {
+		"deny": {Summary: "deny a pending approval, with feedback for the agent", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("approvals deny", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			mode := fs.String("mode", "hard", "`mode`: soft (this call only) or hard (the rest of the batch too, and stop)")
 			feedback := fs.String("feedback", "", "`text` returned to the agent")
 			reason := fs.String("reason", "", "`reason` recorded and returned to the agent")
@@ -95,7 +97,7 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			if fs.NArg() != 1 {
 				return clibase.UsageErrorf("usage: toolgate approvals deny [flags] ID")
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -103,14 +105,14 @@ func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			if err != nil {
 				return err
 			}
-			return printResolution(stdout, g.json, a)
+			return printResolution(stdout, g.JSON, a)
 		}},
 	})
 }
 
 func printResolution(w io.Writer, asJSON bool, a *toolgate.Approval) error {
 	if asJSON {
-		return printJSON(w, a)
+		return gatewaycli.PrintJSON(w, a)
 	}
 	r := a.Resolution
 	if r == nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/digest"
@@ -14,8 +16,8 @@ import (
 
 func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("audit", stderr)
-	var g gatewayFlags
-	g.register(fs)
+	var g gatewaycli.Flags
+	g.Register(fs)
 	var f toolgate.AuditFilter
 	fs.StringVar(&f.Session, "session", "", "only this `session`")
 	fs.StringVar(&f.Workspace, "workspace", "", "only this `workspace`")
@@ -29,7 +31,7 @@ func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
 	}
-	c, err := g.client()
+	c, err := g.Client()
 	if err != nil {
 		return err
 	}
@@ -43,14 +45,14 @@ func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	if g.json {
-		return printJSON(stdout, entries)
+	if g.JSON {
+		return gatewaycli.PrintJSON(stdout, entries)
 	}
 	var rows [][]string
 	for _, e := range entries {
 		rows = append(rows, []string{fmt.Sprint(e.Seq), e.Time.Local().Format(time.DateTime), e.Kind, e.Session, e.Tool, e.Outcome, e.Who + "/" + e.Via, clibase.OneLine(e.Reason)})
 	}
-	return table(stdout, "SEQ\tTIME\tKIND\tSESSION\tTOOL\tOUTCOME\tBY\tREASON", rows)
+	return gatewaycli.Table(stdout, "SEQ\tTIME\tKIND\tSESSION\tTOOL\tOUTCOME\tBY\tREASON", rows)
 }
 
 // verifyAudit reads the whole log page by page and checks its hash chain.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
@@ -191,8 +193,8 @@ func (d *doctor) gateway(ctx context.Context, url string) {
 		d.fix("TOOLGATE_TOKEN is unset: the hook cannot submit calls; create one with 'toolgate tokens create --role agent --name NAME'")
 		return
 	}
-	g := gatewayFlags{url: url, token: token}
-	c, err := g.client()
+	g := gatewaycli.Flags{URL: url, Token: token}
+	c, err := g.Client()
 	if err != nil {
 		d.fix("%v", err)
 		return

@@ -6,17 +6,19 @@ import (
 	"io"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/store"
 )
 
 func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return subcommands("grants", args, stdout, map[string]sub{
-		"list": {"list grants", func(args []string) error {
+	return gatewaycli.Subcommands("grants", args, stdout, map[string]gatewaycli.Sub{
+		"list": {Summary: "list grants", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("grants list", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			var f store.GrantFilter
 			fs.StringVar((*string)(&f.Scope), "scope", "", "only this `scope`")
 			fs.StringVar(&f.Session, "session", "", "only this `session`")
@@ -25,7 +27,7 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -33,8 +35,8 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			if err != nil {
 				return err
 			}
-			if g.json {
-				return printJSON(stdout, list)
+			if g.JSON {
+				return gatewaycli.PrintJSON(stdout, list)
 			}
 			var rows [][]string
 			for _, gr := range list {
@@ -48,19 +50,19 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 				}
 				rows = append(rows, []string{gr.ID, string(gr.Scope), where, gr.Tool, string(gr.Kind), gr.Pattern, gr.CreatedBy, gr.CreatedAt.Local().Format(time.DateTime), until})
 			}
-			return table(stdout, "ID\tSCOPE\tWHERE\tTOOL\tKIND\tPATTERN\tBY\tCREATED\tUNTIL", rows)
+			return gatewaycli.Table(stdout, "ID\tSCOPE\tWHERE\tTOOL\tKIND\tPATTERN\tBY\tCREATED\tUNTIL", rows)
 		}},
-		"revoke": {"revoke a grant", func(args []string) error {
+		"revoke": {Summary: "revoke a grant", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("grants revoke", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != 1 {
 				return clibase.UsageErrorf("usage: toolgate grants revoke ID")
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -70,10 +72,10 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			_, err = fmt.Fprintf(stdout, "revoked %s\n", fs.Arg(0))
 			return err
 		}},
-		"add": {"add a grant directly (admin): a rule at a scope, without an approval", func(args []string) error {
+		"add": {Summary: "add a grant directly (admin): a rule at a scope, without an approval", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("grants add", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			var gr toolgate.Grant
 			fs.StringVar((*string)(&gr.Scope), "scope", "", "`scope`: turn, session, workspace or global (required)")
 			fs.StringVar(&gr.Session, "session", "", "the `session` of a turn or session grant")
@@ -93,7 +95,7 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 					gr.Kind = toolgate.GrantPattern
 				}
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -101,8 +103,8 @@ func runGrants(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			if err != nil {
 				return err
 			}
-			if g.json {
-				return printJSON(stdout, added)
+			if g.JSON {
+				return gatewaycli.PrintJSON(stdout, added)
 			}
 			_, err = fmt.Fprintf(stdout, "added %s: %s %q at scope %s\n", added.ID, added.Tool, added.Pattern, added.Scope)
 			return err

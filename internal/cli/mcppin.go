@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
 	"github.com/toolgate/toolgate/internal/clibase"
 )
@@ -28,9 +30,9 @@ func defaultPinsFile() string {
 // runMCP runs toolgate mcp: pin (pin a server's tool definitions) and
 // pins (list them).
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return subcommands("mcp", args, stdout, map[string]sub{
-		"pin":  {"pin a server's tool definitions: -- COMMAND… or --name N --upstream URL", func(args []string) error { return runMCPPin(ctx, args, stdout, stderr) }},
-		"pins": {"list the pinned tool definitions", func(args []string) error { return runMCPPins(args, stdout, stderr) }},
+	return gatewaycli.Subcommands("mcp", args, stdout, map[string]gatewaycli.Sub{
+		"pin":  {Summary: "pin a server's tool definitions: -- COMMAND… or --name N --upstream URL", Run: func(args []string) error { return runMCPPin(ctx, args, stdout, stderr) }},
+		"pins": {Summary: "list the pinned tool definitions", Run: func(args []string) error { return runMCPPins(args, stdout, stderr) }},
 	})
 }
 
@@ -154,7 +156,7 @@ func runMCPPins(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "no tools pinned in %s\n", *pins)
 		return nil
 	}
-	return table(stdout, "SERVER\tTOOL\tHASH\tPINNED\tBY", rows)
+	return gatewaycli.Table(stdout, "SERVER\tTOOL\tHASH\tPINNED\tBY", rows)
 }
 
 // checkServer validates the flags that name the server.

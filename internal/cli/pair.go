@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/toolgate/toolgate/client"
@@ -19,8 +21,8 @@ import (
 // phone) in to the web inbox as an approver.
 func runPair(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("pair", stderr)
-	var g gatewayFlags
-	g.register(fs)
+	var g gatewaycli.Flags
+	g.Register(fs)
 	label := fs.String("label", "", "a `name` for the device, as the devices list shows it")
 	ttl := fs.Duration("ttl", 30*24*time.Hour, "how long the device stays signed in")
 	public := fs.String("public-url", "", "the gateway's `URL` as the device reaches it (default --url)")
@@ -31,7 +33,7 @@ func runPair(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if fs.NArg() > 0 {
 		return clibase.UsageErrorf("pair takes flags only, got %q", fs.Arg(0))
 	}
-	c, err := g.client()
+	c, err := g.Client()
 	if err != nil {
 		return err
 	}
@@ -39,7 +41,7 @@ func runPair(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	if g.json {
+	if g.JSON {
 		return json.NewEncoder(stdout).Encode(p)
 	}
 	fmt.Fprintf(stdout, "Open this link on the device before %s (it works once):\n\n    %s\n\n",
@@ -57,15 +59,15 @@ func runPair(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 // runDevices lists and revokes signed-in browsers and paired devices.
 func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return subcommands("devices", args, stdout, map[string]sub{
-		"list": {"list signed-in browsers and paired devices", func(args []string) error {
+	return gatewaycli.Subcommands("devices", args, stdout, map[string]gatewaycli.Sub{
+		"list": {Summary: "list signed-in browsers and paired devices", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("devices list", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -73,7 +75,7 @@ func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			if err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return json.NewEncoder(stdout).Encode(ds)
 			}
 			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
@@ -91,10 +93,10 @@ func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			}
 			return tw.Flush()
 		}},
-		"revoke": {"sign a browser or device out", func(args []string) error {
+		"revoke": {Summary: "sign a browser or device out", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("devices revoke", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			// The ID may come before the flags or after them.
 			var id string
 			if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -108,7 +110,7 @@ func runDevices(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			} else if fs.NArg() > 0 || id == "" {
 				return clibase.UsageErrorf("usage: toolgate devices revoke ID")
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}

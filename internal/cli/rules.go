@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/hookcli"
 	"github.com/toolgate/toolgate/internal/sensitive"
@@ -17,17 +19,17 @@ import (
 )
 
 func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return subcommands("rules", args, stdout, map[string]sub{
-		"test": {"run the examples ($tests) that rule documents carry", func(args []string) error {
+	return gatewaycli.Subcommands("rules", args, stdout, map[string]gatewaycli.Sub{
+		"test": {Summary: "run the examples ($tests) that rule documents carry", Run: func(args []string) error {
 			return runRulesTest(args, stdout, stderr)
 		}},
-		"classes": {"list the paths $CREDENTIALS and $AGENT_CONFIG stand for", func(args []string) error {
+		"classes": {Summary: "list the paths $CREDENTIALS and $AGENT_CONFIG stand for", Run: func(args []string) error {
 			if len(args) > 0 {
 				return clibase.UsageErrorf("rules classes takes no arguments")
 			}
 			return runRulesClasses(stdout)
 		}},
-		"validate": {"check workspace documents as the gateway would, without storing them", func(args []string) error {
+		"validate": {Summary: "check workspace documents as the gateway would, without storing them", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("rules validate", stderr)
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
@@ -47,17 +49,17 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 			return nil
 		}},
-		"get": {"print a workspace's rules document from a running gateway (admin)", func(args []string) error {
+		"get": {Summary: "print a workspace's rules document from a running gateway (admin)", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("rules get", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
 			if fs.NArg() != 1 {
 				return clibase.UsageErrorf("usage: toolgate rules get WORKSPACE")
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -68,13 +70,13 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			_, err = stdout.Write(src)
 			return err
 		}},
-		"suggest": {"propose allow rules for calls people approved repeatedly, from a running gateway's audit log (admin)", func(args []string) error {
+		"suggest": {Summary: "propose allow rules for calls people approved repeatedly, from a running gateway's audit log (admin)", Run: func(args []string) error {
 			return runRulesSuggest(ctx, args, stdout, stderr)
 		}},
-		"put": {"replace a workspace's rules document on a running gateway (admin); - reads stdin", func(args []string) error {
+		"put": {Summary: "replace a workspace's rules document on a running gateway (admin); - reads stdin", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("rules put", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
@@ -96,7 +98,7 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			if err := validateWorkspace(fs.Arg(1), src); err != nil {
 				return clibase.BadInput(err)
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -115,8 +117,8 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // they want into the workspace document (rules get/put).
 func runRulesSuggest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("rules suggest", stderr)
-	var g gatewayFlags
-	g.register(fs)
+	var g gatewaycli.Flags
+	g.Register(fs)
 	min := fs.Int("min", 3, "approvals (and, to widen to the suggested pattern, distinct calls) a proposal needs")
 	since := fs.Duration("since", 0, "read only the audit of this last `duration` (0: all of it)")
 	if err := clibase.ParseFlags(fs, args); err != nil {
@@ -128,7 +130,7 @@ func runRulesSuggest(ctx context.Context, args []string, stdout, stderr io.Write
 	if *min < 1 {
 		return clibase.UsageErrorf("--min must be at least 1, not %d", *min)
 	}
-	c, err := g.client()
+	c, err := g.Client()
 	if err != nil {
 		return err
 	}
@@ -140,7 +142,7 @@ func runRulesSuggest(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	if g.json {
+	if g.JSON {
 		if ps == nil {
 			ps = []suggest.Proposal{}
 		}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/internal/clibase"
@@ -15,8 +17,8 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	sessionCmd := func(name string, nargs int, do func(c *client.Client, args []string) (*toolgate.Session, error)) func([]string) error {
 		return func(args []string) error {
 			fs := clibase.NewFlagSet("sessions "+name, stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
@@ -27,7 +29,7 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 				}
 				return clibase.UsageErrorf("usage: toolgate sessions %s %s", name, usage)
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -35,21 +37,21 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			if err != nil {
 				return err
 			}
-			if g.json {
-				return printJSON(stdout, s)
+			if g.JSON {
+				return gatewaycli.PrintJSON(stdout, s)
 			}
 			return printSessions(stdout, []*toolgate.Session{s})
 		}
 	}
-	return subcommands("sessions", args, stdout, map[string]sub{
-		"list": {"list sessions", func(args []string) error {
+	return gatewaycli.Subcommands("sessions", args, stdout, map[string]gatewaycli.Sub{
+		"list": {Summary: "list sessions", Run: func(args []string) error {
 			fs := clibase.NewFlagSet("sessions list", stderr)
-			var g gatewayFlags
-			g.register(fs)
+			var g gatewaycli.Flags
+			g.Register(fs)
 			if err := clibase.ParseFlags(fs, args); err != nil {
 				return err
 			}
-			c, err := g.client()
+			c, err := g.Client()
 			if err != nil {
 				return err
 			}
@@ -57,27 +59,27 @@ func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			if err != nil {
 				return err
 			}
-			if g.json {
-				return printJSON(stdout, list)
+			if g.JSON {
+				return gatewaycli.PrintJSON(stdout, list)
 			}
 			return printSessions(stdout, list)
 		}},
-		"mode": {"change a session's mode", sessionCmd("mode", 2, func(c *client.Client, a []string) (*toolgate.Session, error) {
+		"mode": {Summary: "change a session's mode", Run: sessionCmd("mode", 2, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			m, err := toolgate.ParseMode(a[1])
 			if err != nil {
 				return nil, clibase.BadInput(err)
 			}
 			return c.SetMode(ctx, a[0], m)
 		})},
-		"abort": {"abort a session: its pending and later calls are denied", sessionCmd("abort", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+		"abort": {Summary: "abort a session: its pending and later calls are denied", Run: sessionCmd("abort", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			return c.Abort(ctx, a[0])
 		})},
-		"turn-end": {"end a session's turn: the user spoke again", sessionCmd("turn-end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+		"turn-end": {Summary: "end a session's turn: the user spoke again", Run: sessionCmd("turn-end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			return c.EndTurn(ctx, a[0])
 		})},
 		// A subagent completed or failed, a conversation closed: its
 		// approvals and session grants end with it.
-		"end": {"end a session for good", sessionCmd("end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
+		"end": {Summary: "end a session for good", Run: sessionCmd("end", 1, func(c *client.Client, a []string) (*toolgate.Session, error) {
 			return c.EndSession(ctx, a[0])
 		})},
 	})
@@ -95,5 +97,5 @@ func printSessions(w io.Writer, list []*toolgate.Session) error {
 		}
 		rows = append(rows, []string{s.ID, s.Workspace, s.Mode.String(), fmt.Sprint(s.Turn), strings.TrimSpace(flags)})
 	}
-	return table(w, "SESSION\tWORKSPACE\tMODE\tTURN\tFLAGS", rows)
+	return gatewaycli.Table(w, "SESSION\tWORKSPACE\tMODE\tTURN\tFLAGS", rows)
 }

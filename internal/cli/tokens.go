@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/store"
@@ -67,11 +69,11 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}()
 	open := func(fsArgs []string, name string, extra func(*flag.FlagSet)) (tokenAdmin, *flag.FlagSet, error) {
 		fs := clibase.NewFlagSet("tokens "+name, stderr)
-		data := fs.String("data", envOr("TOOLGATE_DATA", clibase.DataDir()), "data `dir`ectory ($TOOLGATE_DATA)")
+		data := fs.String("data", gatewaycli.EnvOr("TOOLGATE_DATA", clibase.DataDir()), "data `dir`ectory ($TOOLGATE_DATA)")
 		storeURL := fs.String("store", os.Getenv("TOOLGATE_STORE"), "a postgres://… `URL` to keep credentials in the database gateway nodes share ($TOOLGATE_STORE)")
-		gw := gatewayFlags{}
-		fs.StringVar(&gw.url, "url", os.Getenv("TOOLGATE_URL"), "a running gateway's `URL`: manage its credentials over its API with an admin $TOOLGATE_TOKEN ($TOOLGATE_URL)")
-		fs.StringVar(&gw.token, "token", "", "admin credential for --url (default $TOOLGATE_TOKEN)")
+		gw := gatewaycli.Flags{}
+		fs.StringVar(&gw.URL, "url", os.Getenv("TOOLGATE_URL"), "a running gateway's `URL`: manage its credentials over its API with an admin $TOOLGATE_TOKEN ($TOOLGATE_URL)")
+		fs.StringVar(&gw.Token, "token", "", "admin credential for --url (default $TOOLGATE_TOKEN)")
 		if extra != nil {
 			extra(fs)
 		}
@@ -80,8 +82,8 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		direct := false
 		fs.Visit(func(f *flag.Flag) { direct = direct || f.Name == "data" || f.Name == "store" })
-		if gw.url != "" && !direct {
-			c, err := gw.client()
+		if gw.URL != "" && !direct {
+			c, err := gw.Client()
 			if err != nil {
 				return nil, nil, err
 			}
@@ -109,8 +111,8 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		return st, fs, nil
 	}
-	return subcommands("tokens", args, stdout, map[string]sub{
-		"create": {"create a credential and print it once", func(args []string) error {
+	return gatewaycli.Subcommands("tokens", args, stdout, map[string]gatewaycli.Sub{
+		"create": {Summary: "create a credential and print it once", Run: func(args []string) error {
 			var role, name *string
 			st, fs, err := open(args, "create", func(fs *flag.FlagSet) {
 				role = fs.String("role", "", "`role`: agent, approver or admin")
@@ -136,7 +138,7 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			_, err = fmt.Fprintln(stdout, token)
 			return err
 		}},
-		"list": {"list credentials", func(args []string) error {
+		"list": {Summary: "list credentials", Run: func(args []string) error {
 			st, _, err := open(args, "list", nil)
 			if err != nil {
 				return err
@@ -149,9 +151,9 @@ func runTokens(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			for _, e := range list {
 				rows = append(rows, []string{e.Name, string(e.Role), e.CreatedAt.Local().Format(time.DateTime)})
 			}
-			return table(stdout, "NAME\tROLE\tCREATED", rows)
+			return gatewaycli.Table(stdout, "NAME\tROLE\tCREATED", rows)
 		}},
-		"revoke": {"revoke a credential", func(args []string) error {
+		"revoke": {Summary: "revoke a credential", Run: func(args []string) error {
 			st, fs, err := open(args, "revoke", nil)
 			if err != nil {
 				return err

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/toolgate/toolgate/internal/gatewaycli"
+
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/tui"
@@ -14,8 +16,8 @@ import (
 // live and answers them from the keyboard.
 func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("tui", stderr)
-	var g gatewayFlags
-	g.register(fs)
+	var g gatewaycli.Flags
+	g.Register(fs)
 	session := fs.String("session", "", "show only this `session`'s approvals")
 	workspace := fs.String("workspace", "", "show only this `workspace`'s approvals")
 	if err := clibase.ParseFlags(fs, args); err != nil {
@@ -24,12 +26,12 @@ func runTUI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if fs.NArg() > 0 {
 		return clibase.UsageErrorf("tui takes flags only, got %q", fs.Arg(0))
 	}
-	c, err := g.clientVia("tui")
+	c, err := g.ClientVia("tui")
 	if err != nil {
 		return err
 	}
 	return tui.Run(ctx, c, stdin, stdout, tui.Options{
-		Target:  g.url,
+		Target:  g.URL,
 		NoColor: os.Getenv("NO_COLOR") != "",
 		Filter:  toolgate.EventFilter{Session: *session, Workspace: *workspace},
 	})
