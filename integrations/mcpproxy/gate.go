@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
 )
 
 // The answers a user can give in the client (elicitation).
@@ -442,7 +443,7 @@ func approvalVerdict(a *toolgate.Approval) verdict {
 	if action == toolgate.Allow {
 		v := allowBecause(msg)
 		if r := a.Resolution; r != nil {
-			v.acceptedBy = fmt.Sprintf("%s by %s via %s (%s)", PinnedByGateway, r.By, r.Via, a.ID)
+			v.acceptedBy = fmt.Sprintf("%s by %s via %s (%s)", pins.ByGateway, r.By, r.Via, a.ID)
 		}
 		v.approval = a.ID
 		return v

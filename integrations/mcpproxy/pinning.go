@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
 )
 
 // pinState is what the pins say about the tool of one call.
@@ -38,8 +39,8 @@ const maxDiffShown = 12 << 10
 // the client, and is denied with the diff when nobody can be asked. Pins
 // that cannot be read deny.
 func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *toolgate.Call) (pinState, error) {
-	pins := b.p.pins
-	if pins == nil {
+	pf := b.p.pins
+	if pf == nil {
 		return pinState{ok: true}, nil
 	}
 	name := req.Params.Name
@@ -51,7 +52,7 @@ func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *t
 	if err != nil {
 		return pinState{verdict: denyBecause(err.Error())}, nil
 	}
-	pin, found, err := pins.Get(b.p.cfg.Name, name)
+	pin, found, err := pf.Get(b.p.cfg.Name, name)
 	switch {
 	case err != nil:
 		return pinState{verdict: denyBecause(fmt.Sprintf("the tool pins could not be read (%v)", err))}, nil
@@ -60,7 +61,7 @@ func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *t
 	case pin.Hash == hash:
 		return pinState{ok: true}, nil
 	}
-	diff := Diff(pin.Definition, def)
+	diff := pins.Diff(pin.Definition, def)
 	b.p.log.Warn("tool definition changed since it was pinned", "server", b.p.cfg.Name, "tool", name, "pinned", pin.Hash, "now", hash)
 	what := fmt.Sprintf("the definition of tool %s on MCP server %q changed since it was pinned (%s, %s); what changed:\n%s",
 		name, b.p.cfg.Name, pin.PinnedBy, pin.PinnedAt.Format(time.DateOnly), diff)
@@ -73,7 +74,7 @@ func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *t
 		return pinState{ok: true, changed: def, confirm: confirm, previous: pin.Hash}, nil
 	}
 	if !b.canElicit() {
-		return pinState{verdict: denyBecause(what + fmt.Sprintf("\nReview it and accept the new definition with: toolgate mcp pin --name %s --tool %s (with the server's command or --upstream); pins in %s", b.p.cfg.Name, name, pins.Path()))}, nil
+		return pinState{verdict: denyBecause(what + fmt.Sprintf("\nReview it and accept the new definition with: toolgate mcp pin --name %s --tool %s (with the server's command or --upstream); pins in %s", b.p.cfg.Name, name, pf.Path()))}, nil
 	}
 	wctx, cancel := context.WithTimeout(ctx, b.p.cfg.Timeout)
 	defer cancel()
@@ -89,7 +90,7 @@ func (b *bridge) checkPin(ctx context.Context, req *mcp.CallToolRequest, call *t
 	case !accepted:
 		return pinState{verdict: denyBecause(what + "\nThe user did not accept the new definition.")}, nil
 	}
-	if err := b.pin(ctx, name, def, pin.Hash, PinnedByClient, ""); err != nil {
+	if err := b.pin(ctx, name, def, pin.Hash, pins.ByClient, ""); err != nil {
 		return pinState{verdict: denyBecause(fmt.Sprintf("the new definition was accepted but could not be pinned: %v", err))}, nil
 	}
 	return pinState{ok: true}, nil
@@ -105,11 +106,11 @@ func (b *bridge) pinAllowed(ctx context.Context, name string, pin pinState, v ve
 	var err error
 	switch {
 	case pin.unpinned != nil:
-		err = b.pin(ctx, name, pin.unpinned, "", PinnedByFirstCall, "")
+		err = b.pin(ctx, name, pin.unpinned, "", pins.ByFirstCall, "")
 	case pin.changed != nil && !v.pinned:
 		by := v.acceptedBy
 		if by == "" {
-			by = PinnedByGateway
+			by = pins.ByGateway
 		}
 		err = b.pin(ctx, name, pin.changed, pin.previous, by, v.approval)
 	}
@@ -128,7 +129,7 @@ func (b *bridge) pin(ctx context.Context, name string, def []byte, previous, by,
 	if err := b.p.pins.Set(b.p.cfg.Name, map[string][]byte{name: def}, by, time.Now(), previous != ""); err != nil {
 		return err
 	}
-	hash := hashOf(def)
+	hash := pins.Hash(def)
 	b.p.log.Info("tool pinned", "server", b.p.cfg.Name, "tool", name, "hash", hash, "by", by)
 	rec, ok := b.p.cfg.Gateway.(pinRecorder)
 	if !ok {
@@ -174,7 +175,7 @@ func (b *bridge) pinAccepted(ctx context.Context, req *mcp.CallToolRequest, call
 		b.p.log.Info("gateway did not take the user's acceptance of a changed tool; honouring it in the proxy", "approval", id, "err", err)
 	}
 	b.withdraw(ctx, id)
-	if err := b.pin(ctx, req.Params.Name, pin.changed, pin.previous, PinnedByClient, ""); err != nil {
+	if err := b.pin(ctx, req.Params.Name, pin.changed, pin.previous, pins.ByClient, ""); err != nil {
 		return denyBecause(fmt.Sprintf("the new definition was accepted but could not be pinned: %v", err)), nil
 	}
 	again := *call

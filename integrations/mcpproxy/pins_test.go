@@ -10,7 +10,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
-	"github.com/toolgate/toolgate/integrations/mcpproxy"
+	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
 )
 
 // pinRules allow write_note, so that only the pin can stop it.
@@ -48,20 +48,20 @@ func listedDescription(t *testing.T, c *mcpClient, id, tool string) string {
 func TestToolPinning(t *testing.T) {
 	buildPrograms(t)
 	t.Parallel()
-	pins := filepath.Join(t.TempDir(), "pins.json")
-	conf := proxyConf{Name: "demo", Rules: pinRules, Pins: pins, Command: []string{serverBin}}
+	pinPath := filepath.Join(t.TempDir(), "pins.json")
+	conf := proxyConf{Name: "demo", Rules: pinRules, Pins: pinPath, Command: []string{serverBin}}
 
 	first := stdioClient(t, conf, "")
 	if r := first.do(call("1", "write_note", map[string]any{"note": "a"})).tool(t); r.IsError || r.text() != "wrote a" {
 		t.Fatalf("first run: %+v", r)
 	}
 	first.do(call("2", "echo", map[string]any{"text": "x"}))
-	all, err := mcpproxy.OpenPins(pins).All()
+	all, err := pins.Open(pinPath).All()
 	if err != nil {
 		t.Fatal(err)
 	}
 	pin, ok := all["demo"]["write_note"]
-	if !ok || pin.PinnedBy != mcpproxy.PinnedByFirstCall || !strings.Contains(string(pin.Definition), `"writes a note"`) {
+	if !ok || pin.PinnedBy != pins.ByFirstCall || !strings.Contains(string(pin.Definition), `"writes a note"`) {
 		t.Fatalf("after the first run, pins = %+v", all)
 	}
 	if _, ok := all["demo"]["delete_all"]; ok {
@@ -83,7 +83,7 @@ func TestToolPinning(t *testing.T) {
 	if r := second.do(call("4", "echo", map[string]any{"text": "y"})).tool(t); r.IsError {
 		t.Fatalf("an unchanged tool stopped working: %+v", r)
 	}
-	if again, _ := mcpproxy.OpenPins(pins).All(); again["demo"]["write_note"].Hash != pin.Hash {
+	if again, _ := pins.Open(pinPath).All(); again["demo"]["write_note"].Hash != pin.Hash {
 		t.Fatal("a denied change re-pinned the tool")
 	}
 
@@ -99,8 +99,8 @@ func TestToolPinning(t *testing.T) {
 	if r := third.do(call("6", "write_note", map[string]any{"note": "d"})).tool(t); r.IsError || r.text() != "wrote d" {
 		t.Fatalf("changed tool, answer accept: %+v", r)
 	}
-	after, _ := mcpproxy.OpenPins(pins).All()
-	if p := after["demo"]["write_note"]; p.Hash == pin.Hash || p.PinnedBy != mcpproxy.PinnedByClient {
+	after, _ := pins.Open(pinPath).All()
+	if p := after["demo"]["write_note"]; p.Hash == pin.Hash || p.PinnedBy != pins.ByClient {
 		t.Fatalf("accepting did not re-pin: %+v", p)
 	}
 	if r := third.do(call("7", "write_note", map[string]any{"note": "e"})).tool(t); r.IsError || third.count(isEvent("elicit")) != 2 {
@@ -113,22 +113,13 @@ func TestToolPinning(t *testing.T) {
 func TestPinFileFailsClosed(t *testing.T) {
 	buildPrograms(t)
 	t.Parallel()
-	pins := filepath.Join(t.TempDir(), "pins.json")
-	if err := os.WriteFile(pins, []byte("{not json"), 0o600); err != nil {
+	pinPath := filepath.Join(t.TempDir(), "pins.json")
+	if err := os.WriteFile(pinPath, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c := stdioClient(t, proxyConf{Name: "demo", Rules: pinRules, Pins: pins, Command: []string{serverBin}}, "")
+	c := stdioClient(t, proxyConf{Name: "demo", Rules: pinRules, Pins: pinPath, Command: []string{serverBin}}, "")
 	if r := c.do(call("1", "write_note", map[string]any{"note": "a"})).tool(t); !r.IsError || !strings.Contains(r.text(), "pins could not be read") {
 		t.Fatalf("unreadable pins: want a deny, got %+v", r)
-	}
-}
-
-func TestDiff(t *testing.T) {
-	t.Parallel()
-	got := mcpproxy.Diff([]byte("{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3,\n  \"d\": 4\n}"), []byte("{\n  \"a\": 1,\n  \"b\": 5,\n  \"c\": 3,\n  \"d\": 4\n}"))
-	want := "    \"a\": 1,\n-   \"b\": 2,\n+   \"b\": 5,\n    \"c\": 3,"
-	if got != want {
-		t.Errorf("Diff =\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -143,15 +134,15 @@ func TestToolPinningGateway(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	gw := newTestGatewayWith(t, pinRules)
-	pins := filepath.Join(t.TempDir(), "pins.json")
-	conf := proxyConf{Name: "demo", Gateway: gw.URL(), Token: gw.agent, Pins: pins, Command: []string{serverBin}}
+	pinPath := filepath.Join(t.TempDir(), "pins.json")
+	conf := proxyConf{Name: "demo", Gateway: gw.URL(), Token: gw.agent, Pins: pinPath, Command: []string{serverBin}}
 
 	first := stdioClient(t, conf, "")
 	if r := first.do(call("1", "write_note", map[string]any{"note": "a"})).tool(t); r.IsError || r.text() != "wrote a" {
 		t.Fatalf("first run: %+v", r)
 	}
-	pin, _, err := mcpproxy.OpenPins(pins).Get("demo", "write_note")
-	if err != nil || pin.PinnedBy != mcpproxy.PinnedByFirstCall {
+	pin, _, err := pins.Open(pinPath).Get("demo", "write_note")
+	if err != nil || pin.PinnedBy != pins.ByFirstCall {
 		t.Fatalf("after the first run: %+v %v", pin, err)
 	}
 
@@ -181,7 +172,7 @@ func TestToolPinningGateway(t *testing.T) {
 	if r := second.waitFor(func(m msg) bool { return m.ID == "2" }).tool(t); !r.IsError || !strings.Contains(r.text(), "old pin stays") {
 		t.Fatalf("denied on the gateway: %+v", r)
 	}
-	if p, _, _ := mcpproxy.OpenPins(pins).Get("demo", "write_note"); p.Hash != pin.Hash {
+	if p, _, _ := pins.Open(pinPath).Get("demo", "write_note"); p.Hash != pin.Hash {
 		t.Fatal("a denied change re-pinned the tool")
 	}
 
@@ -194,8 +185,8 @@ func TestToolPinningGateway(t *testing.T) {
 	if r := second.waitFor(func(m msg) bool { return m.ID == "3" }).tool(t); r.IsError || r.text() != "wrote c" {
 		t.Fatalf("approved on the gateway: %+v", r)
 	}
-	p, _, _ := mcpproxy.OpenPins(pins).Get("demo", "write_note")
-	if p.Hash == pin.Hash || !strings.HasPrefix(p.PinnedBy, mcpproxy.PinnedByGateway) || !strings.Contains(p.PinnedBy, a.ID) {
+	p, _, _ := pins.Open(pinPath).Get("demo", "write_note")
+	if p.Hash == pin.Hash || !strings.HasPrefix(p.PinnedBy, pins.ByGateway) || !strings.Contains(p.PinnedBy, a.ID) {
 		t.Fatalf("approving did not re-pin, or did not say who: %+v", p)
 	}
 	if r := second.do(call("4", "write_note", map[string]any{"note": "d"})).tool(t); r.IsError || r.text() != "wrote d" {
@@ -210,11 +201,11 @@ func TestToolPinningGateway(t *testing.T) {
 	// A client that can be asked is asked too; its acceptance, which the
 	// agent token cannot give on the gateway, withdraws the approval,
 	// pins, and lets the rules decide the call.
-	pins2 := filepath.Join(t.TempDir(), "pins.json")
-	if err := mcpproxy.OpenPins(pins2).Set("demo", map[string][]byte{"write_note": pin.Definition}, mcpproxy.PinnedByFirstCall, pin.PinnedAt, true); err != nil {
+	pinPath2 := filepath.Join(t.TempDir(), "pins.json")
+	if err := pins.Open(pinPath2).Set("demo", map[string][]byte{"write_note": pin.Definition}, pins.ByFirstCall, pin.PinnedAt, true); err != nil {
 		t.Fatal(err)
 	}
-	conf.Pins = pins2
+	conf.Pins = pinPath2
 	third := stdioClient(t, conf, "accept")
 	third.send(call("5", "write_note", map[string]any{"note": "e"}))
 	a = gw.nextSubmitted()
@@ -227,7 +218,7 @@ func TestToolPinningGateway(t *testing.T) {
 	if q := third.waitFor(isEvent("elicit")); !strings.Contains(q.Message, "id_rsa") {
 		t.Errorf("the client's question shows no diff: %q", q.Message)
 	}
-	if p, _, _ := mcpproxy.OpenPins(pins2).Get("demo", "write_note"); p.Hash == pin.Hash || p.PinnedBy != mcpproxy.PinnedByClient {
+	if p, _, _ := pins.Open(pinPath2).Get("demo", "write_note"); p.Hash == pin.Hash || p.PinnedBy != pins.ByClient {
 		t.Fatalf("accepting in the client did not re-pin: %+v", p)
 	}
 

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/policy"
@@ -101,7 +103,7 @@ type Config struct {
 	// at start. Its rules decide only calls the rules ask about. Empty
 	// keeps "always" answers in memory, for the proxy's lifetime.
 	Remember string
-	// Pins is the file that pins each tool's definition (PinFile): a
+	// Pins is the file that pins each tool's definition (pins.File): a
 	// tool is pinned at its first allowed call (or by `toolgate mcp
 	// pin`), and once its description, schemas or annotations change it
 	// is not called again until a person accepts the new definition, in
@@ -127,7 +129,7 @@ type Proxy struct {
 	// too when there is one.
 	always   map[string]bool
 	remember *rememberFile
-	pins     *PinFile
+	pins     *pins.File
 	bridges  map[*bridge]struct{}
 	// posts maps the key the HTTP handler puts on each POST to the POST's
 	// context, so a call can tell that its client went away.
@@ -167,7 +169,7 @@ func New(cfg Config) (*Proxy, error) {
 		p.gate = rulesgate.New(cfg.Engine, rulesgate.WithMode(cfg.Mode), rulesgate.WithAgent(cfg.Agent))
 	}
 	if cfg.Pins != "" {
-		p.pins = OpenPins(cfg.Pins)
+		p.pins = pins.Open(cfg.Pins)
 	}
 	if cfg.Remember != "" && cfg.Gateway == nil {
 		r, err := openRemember(cfg.Remember)

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/atomicfile"
 	"github.com/toolgate/toolgate/policy"
 )
 
@@ -96,34 +96,8 @@ func (r *rememberFile) allow(tool string, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("remember %s: %w", tool, err)
 	}
-	if err := writeFileAtomic(r.path, out); err != nil {
+	if err := atomicfile.Write(r.path, out); err != nil {
 		return fmt.Errorf("remember %s: %w", tool, err)
 	}
 	return r.load(out)
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
-	"github.com/toolgate/toolgate/integrations/mcpproxy"
+	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/hookcli"
 )
@@ -229,7 +229,7 @@ func (d *doctor) pins(path string) {
 	if path == "" {
 		return
 	}
-	all, err := mcpproxy.OpenPins(path).All()
+	all, err := pins.Open(path).All()
 	if err != nil {
 		d.fix("MCP tool pins cannot be read (%v): mcp-proxy denies every call of a tool it would check against them; fix or remove %s", err, path)
 		return
@@ -250,7 +250,7 @@ func (d *doctor) pins(path string) {
 	sort.Strings(servers)
 	shown := 0
 	for _, s := range servers {
-		for _, t := range mcpproxy.PinnedTools(all[s]) {
+		for _, t := range pins.Tools(all[s]) {
 			if shown == maxPinsShown {
 				fmt.Fprintf(d.w, "      … %d more ('toolgate mcp pins' lists them all)\n", tools-shown)
 				return

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgate/toolgate/internal/gatewaycli"
 
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
+	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
 	"github.com/toolgate/toolgate/internal/clibase"
 )
 
@@ -45,7 +46,7 @@ func (t *toolNames) Set(v string) error { *t = append(*t, v); return nil }
 // what changed since the last pin.
 func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("mcp pin", stderr)
-	pins := fs.String("pins", defaultPinsFile(), "the tool pin `F`ile the proxies read")
+	pinsFile := fs.String("pins", defaultPinsFile(), "the tool pin `F`ile the proxies read")
 	name := fs.String("name", "", "server `N`ame, as mcp-proxy's --name (default: the command's base name)")
 	upstream := fs.String("upstream", "", "pin the streamable HTTP MCP server at `URL` instead of running a command")
 	var tools toolNames
@@ -67,7 +68,7 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := f.checkServer(command); err != nil {
 		return err
 	}
-	if *pins == "" {
+	if *pinsFile == "" {
 		return clibase.UsageErrorf("--pins: no file given and no config directory to default to")
 	}
 	var up mcpproxy.Upstream
@@ -86,7 +87,7 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	pf := mcpproxy.OpenPins(*pins)
+	pf := pins.Open(*pinsFile)
 	all, err := pf.All()
 	if err != nil {
 		return err
@@ -108,7 +109,7 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		case p.Hash == hash:
 			fmt.Fprintf(stdout, "unchanged  %s  %s\n", t.Name, short(hash))
 		default:
-			fmt.Fprintf(stdout, "changed    %s  %s -> %s\n%s\n", t.Name, short(p.Hash), short(hash), indent(mcpproxy.Diff(p.Definition, def)))
+			fmt.Fprintf(stdout, "changed    %s  %s -> %s\n%s\n", t.Name, short(p.Hash), short(hash), indent(pins.Diff(p.Definition, def)))
 		}
 	}
 	for _, want := range tools {
@@ -116,17 +117,17 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return clibase.BadInput(fmt.Errorf("--tool %s: the server lists no such tool", want))
 		}
 	}
-	if err := pf.Set(server, defs, mcpproxy.PinnedByCommand, time.Now(), true); err != nil {
+	if err := pf.Set(server, defs, pins.ByCommand, time.Now(), true); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "pinned %d tool(s) of %s in %s\n", len(defs), server, *pins)
+	fmt.Fprintf(stdout, "pinned %d tool(s) of %s in %s\n", len(defs), server, *pinsFile)
 	return nil
 }
 
 // runMCPPins lists the pins.
 func runMCPPins(args []string, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("mcp pins", stderr)
-	pins := fs.String("pins", defaultPinsFile(), "the tool pin `F`ile")
+	pinsFile := fs.String("pins", defaultPinsFile(), "the tool pin `F`ile")
 	name := fs.String("name", "", "only server `N`")
 	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
@@ -134,7 +135,7 @@ func runMCPPins(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return clibase.UsageErrorf("mcp pins takes no arguments")
 	}
-	all, err := mcpproxy.OpenPins(*pins).All()
+	all, err := pins.Open(*pinsFile).All()
 	if err != nil {
 		return err
 	}
@@ -147,13 +148,13 @@ func runMCPPins(args []string, stdout, stderr io.Writer) error {
 	sort.Strings(servers)
 	var rows [][]string
 	for _, s := range servers {
-		for _, t := range mcpproxy.PinnedTools(all[s]) {
+		for _, t := range pins.Tools(all[s]) {
 			p := all[s][t]
 			rows = append(rows, []string{s, t, short(p.Hash), p.PinnedAt.Format(time.RFC3339), p.PinnedBy})
 		}
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(stdout, "no tools pinned in %s\n", *pins)
+		fmt.Fprintf(stdout, "no tools pinned in %s\n", *pinsFile)
 		return nil
 	}
 	return gatewaycli.Table(stdout, "SERVER\tTOOL\tHASH\tPINNED\tBY", rows)
