@@ -638,11 +638,23 @@ func httpieSecret(a string) bool {
 // processes: pkill matches an unanchored regular expression against the
 // process name ("tool", "gate" and "tool.*gate" all do), and with -f the
 // command line, which starts with the program ("toolgate serve").
-func killsGate(p string) bool { return procMatches(p, "toolgate", true) }
+func killsGate(p string) bool {
+	for _, n := range gateNames {
+		if procMatches(p, n, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// gateNames are the names of toolgate's long-running programs: toolgate,
+// and the companions it hands mcp-proxy and tui to.
+var gateNames = [...]string{"toolgate", "toolgate-mcp", "toolgate-tui"}
 
 // gateLines are the command lines of toolgate's long-running processes
 // as pkill -f sees them (the program, then its subcommand).
-var gateLines = [...]string{"toolgate serve", "toolgate mcp-proxy", "toolgate tui", "toolgate host"}
+var gateLines = [...]string{"toolgate serve", "toolgate mcp-proxy", "toolgate tui", "toolgate host",
+	"toolgate-mcp mcp-proxy", "toolgate-tui tui"}
 
 // killsGateLine reports whether a pkill -f pattern matches the command
 // line of one of toolgate's processes: "pkill -f serve" stops "toolgate
@@ -693,7 +705,14 @@ func pkillFull(args []string) bool {
 // (killall, systemctl, launchctl, docker) is toolgate's: it contains
 // "toolgate" ("toolgate.service", "dev.toolgate.serve") or, as a regular
 // expression (killall -r), matches it.
-func namesGate(p string) bool { return procMatches(p, "toolgate", false) }
+func namesGate(p string) bool {
+	for _, n := range gateNames {
+		if procMatches(p, n, false) {
+			return true
+		}
+	}
+	return false
+}
 
 // agentNames are the AI agents' program names.
 var agentNames = [...]string{"claude", "codex", "gemini", "aider", "cursor-agent"}

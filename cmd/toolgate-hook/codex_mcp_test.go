@@ -27,7 +27,8 @@ func TestCodexMCPProxy(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	toolgateBin, server := filepath.Join(dir, "toolgate"), filepath.Join(dir, "testserver")
-	for bin, pkg := range map[string]string{toolgateBin: "../toolgate", server: "../../integrations/mcpproxy/internal/testserver"} {
+	// toolgate hands mcp-proxy to toolgate-mcp, installed beside it.
+	for bin, pkg := range map[string]string{toolgateBin: "../toolgate", filepath.Join(dir, "toolgate-mcp"): "../toolgate-mcp", server: "../../integrations/mcpproxy/internal/testserver"} {
 		cmd := exec.Command("go", "build", "-o", bin, pkg)
 		cmd.Env = goEnv
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -7,10 +7,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 )
 
 func runApprovals(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -6,12 +6,11 @@ import (
 	"io"
 	"time"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/digest"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 )
 
 func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -38,10 +38,10 @@ func commands() []command {
 		{"hook", "answer an agent's hooks (hook claude-code|codex|gemini), install or uninstall one (hook install HOST); hook -h", runHook, false},
 		{"pair", "print a one-time link and QR code that sign a phone in to the web inbox as an approver", runPair, false},
 		{"devices", "list signed-in browsers and paired devices, or revoke one", runDevices, false},
-		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", runTUI, true},
+		{"tui", "answer pending approvals from the terminal, live (y once, s session, a always, n deny)", handOffTo("toolgate-tui", "tui"), false},
 		{"sandbox", "run a command confined by the kernel (Landlock, seccomp): sandbox [--workspace DIR]… -- CMD…", runSandbox, false}, // sandbox.Run listens for signals itself
-		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", runMCPProxy, true},
-		{"mcp", "pin MCP servers' tool definitions (mcp pin -- COMMAND…) or list the pins (mcp pins)", runMCP, true},
+		{"mcp-proxy", "run an MCP server behind the gate: -- COMMAND… or --upstream URL", handOffTo("toolgate-mcp", "mcp-proxy"), false},
+		{"mcp", "pin MCP servers' tool definitions (mcp pin -- COMMAND…) or list the pins (mcp pins)", handOffTo("toolgate-mcp", "mcp"), false},
 		{"doctor", "check every installed agent hook, the gateway, the credential and the rules, and say what to fix", runDoctor, true},
 		{"completion", "print a shell completion script: completion bash|zsh|fish", runCompletion, false},
 		{"version", "print the version", runVersion, false},

@@ -9,13 +9,15 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/toolgate/toolgate/internal/cli"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/mcpcli"
 	"github.com/toolgate/toolgate/internal/sandboxcmd"
+	"github.com/toolgate/toolgate/internal/tuicli"
 )
 
 // TestMain lets the scripts run "toolgate" as a real process: testscript
 // re-executes this test binary with the command's own main.
 func TestMain(m *testing.M) {
-	testscript.Main(removingM{m}, map[string]func(){
+	testscript.Main(m, map[string]func(){
 		"toolgate": func() {
 			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
@@ -24,15 +26,10 @@ func TestMain(m *testing.M) {
 			err := sandboxcmd.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 			os.Exit(clibase.ExitCode(err, os.Stderr))
 		},
+		// The companion programs toolgate hands tui, mcp-proxy and mcp to.
+		"toolgate-tui": func() { os.Exit(tuicli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"toolgate-mcp": func() { os.Exit(mcpcli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
-}
-
-// removingM runs the tests, then removes what they built to share.
-type removingM struct{ *testing.M }
-
-func (m removingM) Run() int {
-	defer cli.RemoveMCPTestServer()
-	return m.M.Run()
 }
 
 // TestScripts runs testdata/script/*.txtar. Each script gets its own home

@@ -50,11 +50,14 @@ func toolgateBinary(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "toolgate")
-	if err := os.Symlink(self, bin); err != nil {
-		t.Fatal(err)
+	// The companion programs beside it, where toolgate finds them.
+	dir := t.TempDir()
+	for _, name := range []string{"toolgate-tui", "toolgate-mcp", "toolgate"} {
+		if err := os.Symlink(self, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return bin
+	return filepath.Join(dir, "toolgate")
 }
 
 var (

@@ -12,13 +12,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
 	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 	"github.com/toolgate/toolgate/internal/hookcli"
 )
 
@@ -50,7 +49,8 @@ func runDoctor(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	} else {
 		d.gateway(ctx, *url)
 	}
-	d.pins(defaultPinsFile())
+	d.pins(pins.DefaultPath())
+	d.companions()
 	if d.problems > 0 {
 		fmt.Fprintf(stdout, "\n%d thing(s) to fix.\n", d.problems)
 		return clibase.ErrSilent(1)
@@ -73,6 +73,18 @@ func (d *doctor) info(format string, a ...any) {
 func (d *doctor) fix(format string, a ...any) {
 	d.problems++
 	fmt.Fprintf(d.w, "FIX   %s\n", fmt.Sprintf(format, a...))
+}
+
+// companions reports the programs toolgate hands commands to: without
+// one, only its commands fail, so its absence is no problem to fix.
+func (d *doctor) companions() {
+	for _, c := range [...]struct{ program, commands string }{{"toolgate-mcp", "mcp-proxy and mcp"}, {"toolgate-tui", "tui"}} {
+		if p := clibase.Sibling(c.program); p != "" {
+			d.ok("%s runs toolgate %s: %s", c.program, c.commands, p)
+		} else {
+			d.info("%s is not installed beside toolgate or on PATH, and toolgate %s cannot run without it (CGO_ENABLED=0 go install ./cmd/...)", c.program, c.commands)
+		}
+	}
 }
 
 // hooks looks for toolgate's hook in every host's settings files, checks
@@ -256,7 +268,7 @@ func (d *doctor) pins(path string) {
 				return
 			}
 			p := all[s][t]
-			fmt.Fprintf(d.w, "      %s %s %s, %s, %s\n", s, t, short(p.Hash), p.PinnedAt.Format(time.DateOnly), p.PinnedBy)
+			fmt.Fprintf(d.w, "      %s %s %s, %s, %s\n", s, t, pins.Short(p.Hash), p.PinnedAt.Format(time.DateOnly), p.PinnedBy)
 			shown++
 		}
 	}

@@ -6,10 +6,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 	"github.com/toolgate/toolgate/store"
 )
 

@@ -9,12 +9,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 )
 
 // runPair prints a one-time link and its QR code that sign a device (a

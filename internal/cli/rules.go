@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 	"github.com/toolgate/toolgate/internal/hookcli"
 	"github.com/toolgate/toolgate/internal/sensitive"
 	"github.com/toolgate/toolgate/internal/suggest"

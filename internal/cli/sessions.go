@@ -6,11 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 )
 
 func runSessions(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -9,10 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 	"github.com/toolgate/toolgate/store"
 	"github.com/toolgate/toolgate/tokens"
 )

@@ -1,13 +1,10 @@
 package hookcli
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/integrations/claudecode"
 	"github.com/toolgate/toolgate/integrations/hosts"
+	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/sandbox/kernel"
 )
 
@@ -35,17 +32,4 @@ func SandboxConfiner(host *hosts.Host) claudecode.Confiner {
 
 // SandboxBinary is the path of toolgate-sandbox: beside this program
 // (installed together), else on PATH; "" when there is none.
-func SandboxBinary() string {
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "toolgate-sandbox")
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("toolgate-sandbox"); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs
-		}
-	}
-	return ""
-}
+func SandboxBinary() string { return clibase.Sibling("toolgate-sandbox") }

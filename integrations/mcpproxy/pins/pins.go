@@ -13,12 +13,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/toolgate/toolgate/internal/atomicfile"
+	"github.com/toolgate/toolgate/internal/clibase"
 )
 
 // Who pinned a definition, as File records it.
@@ -31,6 +33,26 @@ const (
 	// NAME via VIA (approval ID)".
 	ByGateway = "approved on the toolgate gateway"
 )
+
+// DefaultPath is where the pins are kept unless told otherwise:
+// $XDG_CONFIG_HOME/toolgate/mcp-pins.json; "" when there is no config
+// directory.
+func DefaultPath() string {
+	dir := clibase.ConfigDir()
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "mcp-pins.json")
+}
+
+// Short is a pin's hash as shown: its first 12 hex digits.
+func Short(hash string) string {
+	h := strings.TrimPrefix(hash, "sha256:")
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return h
+}
 
 // Pin is the definition of one tool as it was when it was pinned.
 type Pin struct {

@@ -1,32 +1,20 @@
-package cli
+package mcpcli
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/toolgate/toolgate/internal/gatewaycli"
-
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
 	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
 	"github.com/toolgate/toolgate/internal/clibase"
+	"github.com/toolgate/toolgate/internal/gatewaycli"
 )
-
-// defaultPinsFile is where MCP tool pins are kept by default:
-// $XDG_CONFIG_HOME/toolgate/mcp-pins.json.
-func defaultPinsFile() string {
-	dir := clibase.ConfigDir()
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "mcp-pins.json")
-}
 
 // runMCP runs toolgate mcp: pin (pin a server's tool definitions) and
 // pins (list them).
@@ -46,7 +34,7 @@ func (t *toolNames) Set(v string) error { *t = append(*t, v); return nil }
 // what changed since the last pin.
 func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("mcp pin", stderr)
-	pinsFile := fs.String("pins", defaultPinsFile(), "the tool pin `F`ile the proxies read")
+	pinsFile := fs.String("pins", pins.DefaultPath(), "the tool pin `F`ile the proxies read")
 	name := fs.String("name", "", "server `N`ame, as mcp-proxy's --name (default: the command's base name)")
 	upstream := fs.String("upstream", "", "pin the streamable HTTP MCP server at `URL` instead of running a command")
 	var tools toolNames
@@ -105,11 +93,11 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		defs[t.Name] = def
 		switch p, ok := old[t.Name]; {
 		case !ok:
-			fmt.Fprintf(stdout, "new        %s  %s\n", t.Name, short(hash))
+			fmt.Fprintf(stdout, "new        %s  %s\n", t.Name, pins.Short(hash))
 		case p.Hash == hash:
-			fmt.Fprintf(stdout, "unchanged  %s  %s\n", t.Name, short(hash))
+			fmt.Fprintf(stdout, "unchanged  %s  %s\n", t.Name, pins.Short(hash))
 		default:
-			fmt.Fprintf(stdout, "changed    %s  %s -> %s\n%s\n", t.Name, short(p.Hash), short(hash), indent(pins.Diff(p.Definition, def)))
+			fmt.Fprintf(stdout, "changed    %s  %s -> %s\n%s\n", t.Name, pins.Short(p.Hash), pins.Short(hash), indent(pins.Diff(p.Definition, def)))
 		}
 	}
 	for _, want := range tools {
@@ -127,7 +115,7 @@ func runMCPPin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // runMCPPins lists the pins.
 func runMCPPins(args []string, stdout, stderr io.Writer) error {
 	fs := clibase.NewFlagSet("mcp pins", stderr)
-	pinsFile := fs.String("pins", defaultPinsFile(), "the tool pin `F`ile")
+	pinsFile := fs.String("pins", pins.DefaultPath(), "the tool pin `F`ile")
 	name := fs.String("name", "", "only server `N`")
 	if err := clibase.ParseFlags(fs, args); err != nil {
 		return err
@@ -150,7 +138,7 @@ func runMCPPins(args []string, stdout, stderr io.Writer) error {
 	for _, s := range servers {
 		for _, t := range pins.Tools(all[s]) {
 			p := all[s][t]
-			rows = append(rows, []string{s, t, short(p.Hash), p.PinnedAt.Format(time.RFC3339), p.PinnedBy})
+			rows = append(rows, []string{s, t, pins.Short(p.Hash), p.PinnedAt.Format(time.RFC3339), p.PinnedBy})
 		}
 	}
 	if len(rows) == 0 {
@@ -183,15 +171,6 @@ func (f *mcpProxyFlags) checkServer(command []string) error {
 		return clibase.UsageErrorf("--timeout must be positive")
 	}
 	return nil
-}
-
-// short is a hash as shown: its first 12 hex digits.
-func short(hash string) string {
-	h := strings.TrimPrefix(hash, "sha256:")
-	if len(h) > 12 {
-		h = h[:12]
-	}
-	return h
 }
 
 func indent(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }

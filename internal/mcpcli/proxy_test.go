@@ -1,4 +1,4 @@
-package cli
+package mcpcli
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgate/toolgate/internal/cli"
 	"github.com/toolgate/toolgate/internal/clibase"
 )
 
@@ -229,7 +230,7 @@ func TestMCPPinCommand(t *testing.T) {
 		t.Fatalf("pins:\n%s", out)
 	}
 	var doc bytes.Buffer
-	runDoctor(ctx, []string{"--url", ""}, nil, &doc, io.Discard)
+	cli.Run(ctx, []string{"doctor", "--url", ""}, nil, &doc, io.Discard)
 	if !strings.Contains(doc.String(), "MCP tool pins: 8 tool(s) of 1 server(s)") ||
 		!regexp.MustCompile(`(?m)^ +testserver write_note [0-9a-f]{12}, \d{4}-\d\d-\d\d, toolgate mcp pin$`).MatchString(doc.String()) {
 		t.Errorf("doctor:\n%s", doc.String())
@@ -242,13 +243,13 @@ func TestMCPPinCommand(t *testing.T) {
 // buildMCPTestServer puts the SDK test MCP server into dir as
 // "testserver", the name mcp-proxy gives the server when --name is not
 // set: a link to one built once for the package's tests (each build links
-// it again, seconds of a core), which RemoveMCPTestServer removes.
+// it again, seconds of a core), which removeMCPTestServer removes.
 func buildMCPTestServer(t *testing.T, dir string) string {
 	t.Helper()
 	mcpTestServer.Lock()
 	defer mcpTestServer.Unlock()
 	if mcpTestServer.bin == "" {
-		d, err := os.MkdirTemp("", "toolgate-cli-test")
+		d, err := os.MkdirTemp("", "toolgate-mcpcli-test")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,9 +274,9 @@ var mcpTestServer struct {
 	dir, bin string
 }
 
-// RemoveMCPTestServer removes the test MCP server buildMCPTestServer
+// removeMCPTestServer removes the test MCP server buildMCPTestServer
 // built, if it did; TestMain calls it once the tests are done.
-func RemoveMCPTestServer() {
+func removeMCPTestServer() {
 	if mcpTestServer.dir != "" {
 		os.RemoveAll(mcpTestServer.dir)
 	}

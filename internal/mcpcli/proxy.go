@@ -1,4 +1,4 @@
-package cli
+package mcpcli
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate/client"
 	"github.com/toolgate/toolgate/integrations/mcpproxy"
+	"github.com/toolgate/toolgate/integrations/mcpproxy/pins"
 	"github.com/toolgate/toolgate/internal/clibase"
 	"github.com/toolgate/toolgate/internal/hookcli"
 )
@@ -56,7 +57,7 @@ func (f *mcpProxyFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.sandboxNet, "sandbox-net", "with --sandbox, a `HOST` the server may reach through toolgate's proxy (repeat for more)")
 	fs.BoolVar(&f.hideDenied, "hide-denied", false, "leave the tools the rules deny outright out of tools/list")
 	fs.StringVar(&f.remember, "remember", defaultRememberFile(), "without a gateway, keep \"always\" answers in the rules document `F` (JSONC; read at start, applies where the rules ask; empty: only while the proxy runs)")
-	fs.StringVar(&f.pins, "pins", defaultPinsFile(), "pin each tool's definition in `F` at its first allowed call, and ask before a tool whose definition changed is used (empty: no pinning); see toolgate mcp pin")
+	fs.StringVar(&f.pins, "pins", pins.DefaultPath(), "pin each tool's definition in `F` at its first allowed call, and ask before a tool whose definition changed is used (empty: no pinning); see toolgate mcp pin")
 	fs.BoolVar(&f.verbose, "v", false, "log every decision on stderr")
 }
 
@@ -287,7 +288,7 @@ func writeCloser(w io.Writer) io.WriteCloser {
 
 // sandboxedCommand is command run under the kernel sandbox with the
 // current directory as its workspace: by toolgate-sandbox when it is
-// installed (it starts faster), else by this program's sandbox command.
+// installed (it starts faster), else by toolgate's sandbox command.
 // The sandbox refuses to start (and so does the server) where the kernel
 // cannot confine.
 func sandboxedCommand(command, nets []string) ([]string, error) {
@@ -295,13 +296,15 @@ func sandboxedCommand(command, nets []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--sandbox: %w", err)
 	}
+	// toolgate-sandbox, else toolgate's own sandbox command: this
+	// program has none.
 	argv := []string{hookcli.SandboxBinary()}
 	if argv[0] == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("--sandbox: %w", err)
+		tg := clibase.Sibling("toolgate")
+		if tg == "" {
+			return nil, clibase.UsageErrorf("--sandbox: neither toolgate-sandbox nor toolgate is installed beside this program or on PATH")
 		}
-		argv = []string{self, "sandbox"}
+		argv = []string{tg, "sandbox"}
 	}
 	argv = append(argv, "--workspace", wd)
 	for _, n := range nets {
