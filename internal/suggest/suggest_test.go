@@ -121,7 +121,7 @@ func TestSuggest(t *testing.T) {
 		{name: "shell wrapper", approved: times(5, `bash -c "npm run build"`)},
 		{name: "sudo", approved: times(5, "sudo npm run build")},
 		{name: "delete outside the workspace", approved: times(5, "rm -rf /var/lib/data")},
-		{name: "command substitution", approved: times(5, "echo $(cat notes.txt)")},
+		{name: "command substitution", approved: times(5, "make $(cat target.txt)")},
 		{name: "a person denied it once", approved: times(4, "npm run build"), denied: []string{"npm run build"}},
 		{name: "a denial under the wide pattern keeps it narrow", approved: []string{"git push origin main", "git push origin main", "git push origin main", "git push origin dev", "git push origin feat"}, denied: []string{"git push origin prod"}, want: []string{"Bash git push origin main"}},
 		{name: "a deny rule inside the wide pattern keeps it narrow", approved: []string{"git push origin main", "git push origin main", "git push origin main", "git push origin dev", "git push origin feat"},
