@@ -867,7 +867,12 @@ func riskCommands() map[string]*cmdSpec {
 		// Supply chain: installers given a URL, a git remote or another index.
 		"pip": pipSpec(), "pip3": pipSpec(), "pipx": {subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--spec")}, {"run", supplyRun(withRemoteOpts(supplyInstall(nil, ""), "--spec"))}}},
 		"uv": {subs: subcommands{{"pip", pipSpec()}, {"tool", &cmdSpec{subs: subcommands{{"install", withRemoteOpts(supplyInstall(nil, ""), "--from", "--with")}, {"run", uvToolRun()}}}},
-			{"add", withIndexValue(supplyInstall(uvAddLong, "rcmifPp", "--index", "--extra-index-url", "--find-links", "-f"), "--index-url", "-i", "--default-index")}, {"publish", publish}}},
+			{"add", withIndexValue(supplyInstall(uvAddLong, "rcmifPp", "--index", "--extra-index-url", "--find-links", "-f"), "--index-url", "-i", "--default-index")}, {"publish", publish},
+			// uv run URL runs a script fetched from the URL (PEP 723),
+			// --with a URL installs from it first.
+			{"run", withRemoteOpts(&cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=",
+				"directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw",
+				opts: []optEffect{{match: foreignScriptURL, operand: true, first: true, class: ClassSupplyChain, why: "runs a script straight from a URL"}}}, "--with", "--with-requirements", "--with-editable")}}},
 		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
 			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"set", npmConfigSet},
 			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}}}},
