@@ -1076,6 +1076,11 @@ func riskCommands() map[string]*cmdSpec {
 		"ssh": {effect: EffectNetwork | EffectRuns, opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side"}, secretConfig("-F"),
 			{names: []string{"-D", "-L"}, value: bindsOpenly, class: ClassExfiltrate, why: "opens a forward or a proxy on an address other hosts can reach"},
 			{names: []string{"-g"}, class: ClassExfiltrate, why: "lets other hosts connect to the ports it forwards"}}},
+		// autossh keeps an ssh connection up and takes ssh's options: its
+		// tunnels and forwards are ssh's, restarted whenever they drop.
+		"autossh": {effect: EffectNetwork | EffectRuns, shortVal: "MBbcDEeFIiJLlmOoPpQRSWw", opts: []optEffect{{names: []string{"-R"}, class: ClassExfiltrate, why: "opens a reverse tunnel that exposes this machine to the remote side, kept up"}, secretConfig("-F"),
+			{names: []string{"-D", "-L"}, value: bindsOpenly, class: ClassExfiltrate, why: "opens a forward or a proxy on an address other hosts can reach"},
+			{names: []string{"-g"}, class: ClassExfiltrate, why: "lets other hosts connect to the ports it forwards"}}},
 		// Tunnels put a local port on the internet.
 		// Reading a whole home directory reads every credential in it.
 		"tar": withChdirTree(archiver("CfTXgKLNVbH", false)), "zip": archiver("bntxiT", false), "7z": archiver("", true), "7za": archiver("", true), "rar": archiver("", true),
