@@ -30,6 +30,8 @@ func (w *walker) expandBraces(src string, x *syntax.Word, out []word, budget int
 			wd = res
 		} else if res, ok := w.resolveWord(src, x); ok {
 			wd = res
+		} else if res, ok := w.homeWord(src, x); ok {
+			wd = res
 		}
 	}
 	w.spendWords(1, len(wd.text))

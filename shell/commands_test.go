@@ -41,7 +41,11 @@ func TestCommands(t *testing.T) {
 		{`$'\162m' x`, []string{"rm x"}},
 		{`$'r\u006d' x`, []string{"rm x"}},
 		{`echo "a \"b\" \$c"`, []string{`echo a "b" $c`}},
-		{`echo "$HOME/x" ~/y '$z'`, []string{"echo $HOME/x ~/y $z"}},
+		// $HOME followed by a path is the home directory's ~ (homeWord);
+		// alone, or where the line may assign HOME, it stays a variable.
+		{`echo "$HOME/x" ~/y '$z'`, []string{"echo ~/x ~/y $z"}},
+		{`echo $HOME "${HOME}/x"`, []string{"echo $HOME ~/x"}},
+		{`HOME=/etc; cat $HOME/shadow`, []string{"HOME=/etc", "cat $HOME/shadow"}},
 		{`echo $((1+2)) ${x:-d}`, []string{"echo $((1+2)) ${x:-d}"}},
 		{"ec\\\nho hi", []string{"echo hi"}},
 		// Brace expansion.

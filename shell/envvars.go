@@ -172,6 +172,39 @@ func (w *walker) resolveWord(src string, x *syntax.Word) (word, bool) {
 	return word{text: text, static: true, src: render(src, x).text}, true
 }
 
+// homeWord reads a word that is the home directory's variable ($HOME,
+// ${HOME}, quoted or not) followed by a path below it ("$HOME/src"):
+// bash gives the variable the value ~ has, the agent's home (DESIGN
+// §3.1), so it is the word ~/src: a static path, judged as one. Not when
+// the script may assign HOME, nor when the rest holds an expansion or a
+// glob character.
+func (w *walker) homeWord(src string, x *syntax.Word) (word, bool) {
+	parts := x.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 2 {
+		// $HOME alone stays a variable: echo $HOME prints it (a plain
+		// variable), and ls $HOME is a listing of the home directory.
+		return word{}, false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Param.Value != "HOME" || pe.Excl || pe.Length || pe.Width || pe.Index != nil ||
+		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Exp != nil {
+		return word{}, false
+	}
+	l, ok := parts[1].(*syntax.Lit)
+	if !ok || len(l.Value) < 2 || l.Value[0] != '/' || strings.ContainsAny(l.Value, "\\*?[$`~") {
+		return word{}, false
+	}
+	if as := w.assignedVars(); as.any || as.has("HOME") {
+		return word{}, false
+	}
+	return word{text: "~" + l.Value, static: true, tilde: true, src: srcOf(src, x)}, true
+}
+
 // resolveParts is resolveWord for a word's parts; quoted is set inside
 // double quotes.
 func (w *walker) resolveParts(b *strings.Builder, src string, parts []syntax.WordPart, quoted bool, quotedAny *bool) bool {
