@@ -459,6 +459,11 @@ func indexVar(cmd *Command) {
 			addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: "sets " + name + ", which turns off the certificate check of what is downloaded, so a network attacker can serve the packages", Token: f})
 			return
 		}
+		if caBundle(f) {
+			name, _, _ := strings.Cut(f, "=")
+			addClass(cmd, ClassRisk{Class: ClassSupplyChain, Reason: "sets " + name + ", which " + trustsCAWhy, Token: f})
+			return
+		}
 	}
 	for _, f := range fields {
 		for _, v := range indexVars {
@@ -489,6 +494,31 @@ func tlsOff(f string) bool {
 		return strings.EqualFold(val, "false")
 	}
 	return false
+}
+
+// caBundle reports whether an assignment points a runtime's or a
+// package manager's certificate check at another set of authorities
+// (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS, …), other than
+// the system's own bundle (under /etc/ssl or /etc/pki).
+func caBundle(f string) bool {
+	name, val, ok := strings.Cut(f, "=")
+	if !ok {
+		return false
+	}
+	switch name {
+	case "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "GIT_SSL_CAINFO",
+		"GIT_SSL_CAPATH", "PIP_CERT", "AWS_CA_BUNDLE", "NPM_CONFIG_CAFILE", "npm_config_cafile", "YARN_CA_FILE_PATH", "DENO_CERT":
+	default:
+		return false
+	}
+	val = strings.Trim(val, "'\"")
+	switch {
+	case val == "":
+		return false
+	case (strings.HasPrefix(val, "/etc/ssl/") || strings.HasPrefix(val, "/etc/pki/")) && !strings.Contains(val, ".."):
+		return false
+	}
+	return true
 }
 
 // publicIndexVar reports whether an index variable names the one index

@@ -264,6 +264,10 @@ var commandTable = [...]namedSpec{
 	{"catchsegv", &sharedSpec21},
 	{"cc", &sharedSpec28},
 	{"cd", &sharedSpec29},
+	{"certutil", &cmdSpec{
+		opts:  []optEffect{{names: []string{"-A"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
+		probe: true,
+	}},
 	{"cfdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
@@ -535,6 +539,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"declare", &sharedSpec38},
 	{"defaults", &cmdSpec{
+		opts:  []optEffect{{names: []string{"LSQuarantine"}, operand: true, when: defaultsWrites, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the quarantine mark of downloaded files, so Gatekeeper no longer checks them"}},
 		subs:  subcommands{{"read", &sharedSpec2}, {"read-type", &sharedSpec2}, {"domains", &sharedSpec2}, {"find", &sharedSpec2}},
 		probe: true,
 	}},
@@ -1149,7 +1154,7 @@ var commandTable = [...]namedSpec{
 	{"latex", &sharedSpec59},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"unload", &sharedSpec46}, {"bootout", &sharedSpec46}, {"disable", &sharedSpec46}, {"kill", &sharedSpec46}, {"stop", &sharedSpec46}, {"remove", &sharedSpec46}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
+		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec46}, {"bootout", &sharedSpec46}, {"disable", &sharedSpec46}, {"kill", &sharedSpec46}, {"stop", &sharedSpec46}, {"remove", &sharedSpec46}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
 	}},
 	{"ld", &sharedSpec17},
 	{"ldd", &sharedSpec17},
@@ -1847,7 +1852,7 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: "credential-access", why: "prints passwords from the keyring"}},
 	}},
 	{"security", &cmdSpec{
-		opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: "credential-access", why: "prints passwords from the keychain"}},
+		opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: "credential-access", why: "prints passwords from the keychain"}, {names: []string{"add-trusted-cert", "trust-settings-import"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-identity", "delete-certificate"}, operand: true, class: "destructive", why: "deletes keychains or the passwords, keys and certificates in them"}},
 	}},
 	{"sed", &cmdSpec{
 		long:     []string{"expression=", "file=", "line-length=", "in-place"},
@@ -1971,8 +1976,8 @@ var commandTable = [...]namedSpec{
 	{"source", &sharedSpec0},
 	{"spark-sql", &sharedSpec83},
 	{"spctl", &cmdSpec{
-		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"},
-		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}},
+		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="},
+		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}, {names: []string{"--add"}, effect: EffectPrivilege, class: "privilege-escalation", why: "tells Gatekeeper to let a program run unchecked"}},
 	}},
 	{"sphinx-build", &sharedSpec17},
 	{"split", &cmdSpec{
@@ -2184,6 +2189,9 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "v", positional: 1},
 	}},
 	{"tldr", &sharedSpec9},
+	{"tmutil", &cmdSpec{
+		opts: []optEffect{{names: []string{"delete", "deletelocalsnapshots", "thinlocalsnapshots", "disable"}, operand: true, class: "destructive", why: "deletes or turns off Time Machine's backups"}},
+	}},
 	{"tmux", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec132, script: true}, {sub: []string{"new"}, opts: &sharedSpec132, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec132, script: true}, {sub: []string{"neww"}, opts: &sharedSpec132, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec132, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec132, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec132, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec132, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec132, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec132, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec132, script: true}, {sub: []string{"popup"}, opts: &sharedSpec132, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec133, script: true}, {sub: []string{"run"}, opts: &sharedSpec133, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec134, keys: true}, {sub: []string{"send"}, opts: &sharedSpec134, keys: true}}},
@@ -2470,6 +2478,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{{names: []string{"--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}}}}, {"whoami", &sharedSpec2}},
 		probe: true,
 	}},
+	{"xattr", &cmdSpec{
+		opts: []optEffect{{names: []string{"com.apple.quarantine"}, operand: true, when: xattrClearsOutside, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the quarantine mark of a downloaded program, so Gatekeeper lets it run unchecked"}, {names: []string{"-c"}, when: xattrClearsOutside, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the quarantine mark of a downloaded program, so Gatekeeper lets it run unchecked"}},
+	}},
 	{"xcode-select", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -2579,17 +2590,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
-	12, 12, 46, 72, 135, 173, 190, 219, 254, 275, 293, 300, 313, 354, 383, 418,
-	429, 486, 489, 521, 603, 644, 672, 689, 704, 715, 720, 730, 730, 730, 730, 730,
-	730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730,
-	730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730,
-	730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730,
-	730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730,
-	730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730,
-	730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730,
-	730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730,
-	730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730, 730,
-	730,
+	12, 12, 46, 72, 136, 174, 191, 220, 255, 276, 294, 301, 314, 355, 384, 419,
+	430, 487, 490, 522, 604, 646, 674, 691, 706, 718, 723, 733, 733, 733, 733, 733,
+	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
+	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
+	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
+	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
+	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
+	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
+	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
+	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
+	733,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -3634,7 +3645,7 @@ var sharedSpec106 = cmdSpec{
 var sharedSpec107 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
-	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}, {names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: "supply-chain", why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"}},
+	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}, {names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: "supply-chain", why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"}, {names: []string{"ca", "cafile", "caFilePath", "httpsCaFilePath"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"ca=", "cafile=", "caFilePath=", "httpsCaFilePath="}, operand: true, prefix: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 }
 
 var sharedSpec108 = cmdSpec{
@@ -3800,7 +3811,7 @@ var sharedSpec136 = cmdSpec{
 }
 
 var sharedSpec137 = cmdSpec{
-	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}}}}},
+	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}, {names: []string{"global.cert", "install.cert", "download.cert"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}}}}},
 }
 
 var sharedSpec138 = cmdSpec{

@@ -412,7 +412,8 @@ var pipConfigSet = &cmdSpec{opts: []optEffect{{names: []string{
 	"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host",
 	"install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host",
 	"download.index-url", "download.extra-index-url"},
-	operand: true, when: indexSetElsewhere, class: ClassSupplyChain, why: "points every later pip install at another package index"}}}
+	operand: true, when: indexSetElsewhere, class: ClassSupplyChain, why: "points every later pip install at another package index"},
+	{names: []string{"global.cert", "install.cert", "download.cert"}, operand: true, class: ClassSupplyChain, why: trustsCAWhy}}}
 
 // npmConfigSet is npm config set (npm set, pnpm and yarn config set): the
 // settings whose value is a program every later npm command runs, and
@@ -426,7 +427,13 @@ var npmConfigSet = &cmdSpec{long: []string{"global", "location=", "json"}, short
 	{names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: ClassSupplyChain, why: "points every later install at another registry"},
 	{names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: ClassSupplyChain,
 		why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"},
+	{names: []string{"ca", "cafile", "caFilePath", "httpsCaFilePath"}, operand: true, class: ClassSupplyChain, why: trustsCAWhy},
+	{names: []string{"ca=", "cafile=", "caFilePath=", "httpsCaFilePath="}, operand: true, prefix: true, class: ClassSupplyChain, why: trustsCAWhy},
 }}
+
+// trustsCAWhy is the reason of a setting or command that trusts another
+// certificate authority.
+const trustsCAWhy = "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"
 
 // setsFalse reports whether a config set's operands give the value false
 // (KEY false, KEY=false).
@@ -821,7 +828,7 @@ func riskCommands() map[string]*cmdSpec {
 			{match: otherUnit, operand: true, when: systemStops, class: ClassDestructive, why: stopsServiceWhy}}},
 		"systemd-run": {effect: EffectPersistence | EffectRuns, opts: []optEffect{{names: []string{"--on-calendar", "--on-boot", "--on-startup", "--on-active", "--on-unit-active", "--on-unit-inactive", "--timer-property", "--unit", "-u"}, class: ClassPersistence, why: "installs a timer or service that runs later by itself"}},
 			long: []string{"on-calendar=", "on-boot=", "on-startup=", "on-active=", "on-unit-active=", "on-unit-inactive=", "timer-property=", "unit=", "user", "scope", "property=", "description=", "slice=", "uid=", "gid=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "nice=", "machine=", "host="}},
-		"launchctl":   {subs: subcommands{{"unload", gateStop}, {"bootout", gateStop}, {"disable", gateStop}, {"kill", gateStop}, {"stop", gateStop}, {"remove", gateStop}}, opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
+		"launchctl":   {subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{match: loaderVar, operand: true, first: true, class: ClassPersistence, why: "makes every program launchd starts from now on load a library"}}}}, {"unload", gateStop}, {"bootout", gateStop}, {"disable", gateStop}, {"kill", gateStop}, {"stop", gateStop}, {"remove", gateStop}}, opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: ClassPersistence, why: "installs a launch agent or daemon that runs by itself"}}},
 		"ssh-copy-id": {effect: EffectNetwork | EffectPersistence, class: ClassPersistence, why: "adds a login key to a machine's authorized_keys"},
 
 		// Privilege.
@@ -909,7 +916,20 @@ func riskCommands() map[string]*cmdSpec {
 		"brew": {subs: subcommands{{"install", supplyInstall(nil, "")}, {"tap", supplyInstall(nil, "")}}},
 
 		// Credentials printed by their tools.
-		"security":    {opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: ClassCredential, why: "prints passwords from the keychain"}}},
+		"security": {opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: ClassCredential, why: "prints passwords from the keychain"},
+			{names: []string{"add-trusted-cert", "trust-settings-import"}, operand: true, class: ClassSupplyChain, why: trustsCAWhy},
+			{names: []string{"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-identity", "delete-certificate"}, operand: true, class: ClassDestructive, why: "deletes keychains or the passwords, keys and certificates in them"}}},
+		// NSS's certutil adding a certificate to a browser's or the user's
+		// database (-A), with the trust its -t gives.
+		"certutil": {probe: true, opts: []optEffect{{names: []string{"-A"}, class: ClassSupplyChain, why: trustsCAWhy}}},
+		// macOS's quarantine mark makes Gatekeeper check a downloaded
+		// program before its first run.
+		// A program of the workspace's own (bin/tool, a release it
+		// unpacked there) is everyday work; one elsewhere is not.
+		"xattr": {opts: []optEffect{{names: []string{"com.apple.quarantine"}, operand: true, when: xattrClearsOutside, effect: EffectPrivilege, class: ClassPrivilege, why: quarantineWhy},
+			{names: []string{"-c"}, when: xattrClearsOutside, effect: EffectPrivilege, class: ClassPrivilege, why: quarantineWhy}}},
+		"defaults":    {opts: []optEffect{{names: []string{"LSQuarantine"}, operand: true, when: defaultsWrites, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the quarantine mark of downloaded files, so Gatekeeper no longer checks them"}}},
+		"tmutil":      {opts: []optEffect{{names: []string{"delete", "deletelocalsnapshots", "thinlocalsnapshots", "disable"}, operand: true, class: ClassDestructive, why: "deletes or turns off Time Machine's backups"}}},
 		"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
 		"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", rare: &rareSpec{unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}}},
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
@@ -1047,7 +1067,8 @@ func riskCommands() map[string]*cmdSpec {
 		"aa-complain": {effect: EffectPrivilege, class: ClassPrivilege, why: "stops enforcing an AppArmor profile"},
 		"auditctl": {opts: []optEffect{{names: []string{"-D"}, effect: EffectPrivilege, class: ClassPrivilege, why: "deletes every audit rule, turning off auditing"},
 			{names: []string{"-e"}, value: isZero, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off auditing"}}, shortVal: "ewWaAkFSdlR"},
-		"spctl":   {opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off Gatekeeper, macOS's check of downloaded programs"}}, long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable"}},
+		"spctl": {opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off Gatekeeper, macOS's check of downloaded programs"},
+			{names: []string{"--add"}, effect: EffectPrivilege, class: ClassPrivilege, why: "tells Gatekeeper to let a program run unchecked"}}, long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="}},
 		"csrutil": {opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off System Integrity Protection"}}},
 		"journalctl": {long: []string{"vacuum-time=", "vacuum-size=", "vacuum-files=", "rotate", "flush", "unit=", "follow", "lines=", "since=", "until="},
 			opts: []optEffect{{names: []string{"--vacuum-time", "--vacuum-size", "--vacuum-files"}, prefix: true, class: ClassDestructive, why: "deletes the system journal, the machine's audit trail"}}},
@@ -2391,6 +2412,42 @@ func galaxyInstalls(args []string) bool {
 		}
 	}
 	return false
+}
+
+// quarantineWhy is the reason of removing macOS's quarantine mark.
+const quarantineWhy = "removes the quarantine mark of a downloaded program, so Gatekeeper lets it run unchecked"
+
+// defaultsWrites reports whether defaults' arguments write a setting.
+func defaultsWrites(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a == "write"
+		}
+	}
+	return false
+}
+
+// xattrClearsOutside reports whether xattr's arguments delete an
+// attribute or clear them all (-d, -c, in any cluster of short options)
+// of a file outside the working directory: absolute, in a home, above
+// it, or known only when it runs.
+func xattrClearsOutside(args []string) bool {
+	clears, outside := false, false
+	for _, a := range args {
+		switch {
+		case shortCluster(a):
+			clears = clears || strings.ContainsAny(a, "dc")
+		case strings.HasPrefix(a, "/") || strings.HasPrefix(a, "~") || strings.HasPrefix(a, "$") || a == ".." || strings.HasPrefix(a, "../"):
+			outside = true
+		}
+	}
+	return clears && outside
+}
+
+// loaderVar: a variable that makes programs load a library (DYLD_*,
+// LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT).
+func loaderVar(a string) bool {
+	return strings.HasPrefix(a, "DYLD_") || strings.HasPrefix(a, "LD_PRELOAD") || strings.HasPrefix(a, "LD_LIBRARY_PATH") || strings.HasPrefix(a, "LD_AUDIT")
 }
 
 // credentialTree reports whether an operand is a whole home directory
