@@ -143,7 +143,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"az", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
-		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"ad", &cmdSpec{subs: subcommands{{"sp", &sharedSpec14}, {"app", &sharedSpec14}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"network", &cmdSpec{long: []string{"source-address-prefixes=", "source-address-prefix="}, opts: []optEffect{{names: []string{"--source-address-prefixes", "--source-address-prefix"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec15}, {"key", &sharedSpec15}, {"certificate", &sharedSpec15}}}}, {"version", &sharedSpec2}, {"acr", &cmdSpec{subs: subcommands{{"repository", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show-tags", "show-manifests"}}}}}}}, {"storage", &sharedSpec16}, {"sql", &sharedSpec16}, {"monitor", &sharedSpec16}, {"deployment", &sharedSpec16}, {"policy", &sharedSpec16}},
+		subs:   subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"ad", &cmdSpec{subs: subcommands{{"sp", &sharedSpec14}, {"app", &sharedSpec14}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"webapp", &sharedSpec15}, {"functionapp", &sharedSpec15}, {"network", &cmdSpec{long: []string{"source-address-prefixes=", "source-address-prefix="}, opts: []optEffect{{names: []string{"--source-address-prefixes", "--source-address-prefix"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec16}, {"key", &sharedSpec16}, {"certificate", &sharedSpec16}}}}, {"version", &sharedSpec2}, {"acr", &cmdSpec{subs: subcommands{{"repository", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show-tags", "show-manifests"}}}}}}}, {"storage", &sharedSpec17}, {"sql", &sharedSpec17}, {"monitor", &sharedSpec17}, {"deployment", &sharedSpec17}, {"policy", &sharedSpec17}},
 		effect: EffectNetwork,
 		read:   &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
 	}},
@@ -180,7 +180,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		effect:   EffectNetwork,
 	}},
-	{"black", &sharedSpec17},
+	{"black", &sharedSpec18},
 	{"blkdiscard", &cmdSpec{
 		class: "destructive",
 		why:   "discards every block of a device",
@@ -192,15 +192,15 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-g", "--garbage-collect"}},
 	}},
 	{"bore", &cmdSpec{
-		subs:   subcommands{{"local", &sharedSpec18}},
+		subs:   subcommands{{"local", &sharedSpec19}},
 		effect: EffectNetwork,
 	}},
 	{"bq", &cmdSpec{
-		subs:   subcommands{{"query", &sharedSpec19}},
+		subs:   subcommands{{"query", &sharedSpec20}},
 		effect: EffectNetwork,
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec20}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
+		subs: subcommands{{"install", &sharedSpec21}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
 		read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
 	}},
 	{"brotli", &cmdSpec{
@@ -212,15 +212,15 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".br"},
 	}},
-	{"buf", &sharedSpec17},
-	{"buildkite-agent", &sharedSpec17},
-	{"builtin", &sharedSpec21},
+	{"buf", &sharedSpec18},
+	{"buildkite-agent", &sharedSpec18},
+	{"builtin", &sharedSpec22},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec22}, {"install", &sharedSpec22}, {"x", &sharedSpec23}, {"publish", &sharedSpec24}, {"run", &sharedSpec25}},
+		subs: subcommands{{"add", &sharedSpec23}, {"install", &sharedSpec23}, {"x", &sharedSpec24}, {"publish", &sharedSpec25}, {"run", &sharedSpec26}},
 	}},
 	{"bundle", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec21}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec22}}},
 	}},
 	{"bunzip2", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -232,7 +232,7 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".bz2"},
 	}},
-	{"busybox", &sharedSpec21},
+	{"busybox", &sharedSpec22},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
 	}},
@@ -241,10 +241,10 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		rare:  &rareSpec{pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"}},
 	}},
-	{"bzcat", &sharedSpec26},
-	{"bzip2", &sharedSpec27},
-	{"c++", &sharedSpec28},
-	{"cabal", &sharedSpec17},
+	{"bzcat", &sharedSpec27},
+	{"bzip2", &sharedSpec28},
+	{"c++", &sharedSpec29},
+	{"cabal", &sharedSpec18},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -256,14 +256,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec9},
 	{"cargo", &cmdSpec{
-		subs:  subcommands{{"publish", &sharedSpec24}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, shortVal: "jF", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--root", "--target-dir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true, read: &readSpec{readWith: []string{"--list"}}}}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}, {"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}}},
+		subs:  subcommands{{"publish", &sharedSpec25}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, shortVal: "jF", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--root", "--target-dir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true, read: &readSpec{readWith: []string{"--list"}}}}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}, {"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}}},
 		files: bySub,
 		rare:  &rareSpec{analyse: cargoExecFlags},
 	}},
-	{"cat", &sharedSpec26},
-	{"catchsegv", &sharedSpec21},
-	{"cc", &sharedSpec28},
-	{"cd", &sharedSpec29},
+	{"cat", &sharedSpec27},
+	{"catchsegv", &sharedSpec22},
+	{"cc", &sharedSpec29},
+	{"cd", &sharedSpec30},
 	{"certutil", &cmdSpec{
 		opts:  []optEffect{{names: []string{"-A"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 		probe: true,
@@ -349,7 +349,7 @@ var commandTable = [...]namedSpec{
 		why:    "changes a user's login shell",
 		effect: EffectPrivilege,
 	}},
-	{"cksum", &sharedSpec30},
+	{"cksum", &sharedSpec31},
 	{"clang", &cmdSpec{
 		shortVal: "oIlLDUxeTuzBF",
 		opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
@@ -358,7 +358,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		read:     &readSpec{about: []string{"-v", "--print-targets"}},
 	}},
-	{"clang++", &sharedSpec28},
+	{"clang++", &sharedSpec29},
 	{"claude", &sharedSpec3},
 	{"claude-code", &sharedSpec3},
 	{"clickhouse-client", &cmdSpec{
@@ -375,7 +375,7 @@ var commandTable = [...]namedSpec{
 	{"cmake", &cmdSpec{
 		shortVal: "SBCDUGTAP",
 		opts:     []optEffect{{names: []string{"-P"}, value: standardInput, class: "inline-code", why: "runs a CMake script given inline on standard input, which no rule can read"}},
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec21, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec22, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
 		rare:     &rareSpec{analyse: cmakeCommands},
 	}},
 	{"cmp", &cmdSpec{
@@ -392,24 +392,24 @@ var commandTable = [...]namedSpec{
 	{"code", &cmdSpec{
 		long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-		subs: subcommands{{"tunnel", &sharedSpec31}},
+		subs: subcommands{{"tunnel", &sharedSpec32}},
 		read: &readSpec{readWith: []string{"--list-extensions"}},
 	}},
-	{"code-insiders", &sharedSpec32},
+	{"code-insiders", &sharedSpec33},
 	{"codespell", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"}},
 	}},
 	{"codex", &sharedSpec7},
-	{"codium", &sharedSpec32},
+	{"codium", &sharedSpec33},
 	{"column", &cmdSpec{
 		long:     []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="},
 		shortVal: "csoNRHEWdl",
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"comm", &sharedSpec26},
+	{"comm", &sharedSpec27},
 	{"command", &cmdSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "pvV"},
@@ -427,7 +427,7 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".Z"},
 	}},
 	{"conda", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec33}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec34}},
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}}},
 	}},
@@ -438,7 +438,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"copilot", &sharedSpec5},
 	{"corepack", &cmdSpec{
-		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec21}}},
+		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec22}}},
 	}},
 	{"cp", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -477,13 +477,13 @@ var commandTable = [...]namedSpec{
 	{"cryptsetup", &cmdSpec{
 		opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true, class: "destructive", why: "formats a disk or destroys its encryption keys, so its data cannot be read again"}},
 	}},
-	{"crystal", &sharedSpec34},
+	{"crystal", &sharedSpec35},
 	{"csrutil", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
 	{"csvlook", &sharedSpec9},
 	{"ctr", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec35}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec35}}}}},
+		subs:   subcommands{{"run", &sharedSpec36}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec36}}}}},
 		effect: EffectRuns,
 	}},
 	{"curl", &cmdSpec{
@@ -497,7 +497,7 @@ var commandTable = [...]namedSpec{
 	{"cursor", &cmdSpec{
 		long:  []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 		opts:  []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-		subs:  subcommands{{"tunnel", &sharedSpec31}},
+		subs:  subcommands{{"tunnel", &sharedSpec32}},
 		probe: true,
 	}},
 	{"cursor-agent", &cmdSpec{
@@ -511,9 +511,9 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"darkhttpd", &sharedSpec36},
+	{"darkhttpd", &sharedSpec37},
 	{"dart", &cmdSpec{
-		subs:  subcommands{{"pub", &sharedSpec37}},
+		subs:  subcommands{{"pub", &sharedSpec38}},
 		probe: true,
 	}},
 	{"date", &cmdSpec{
@@ -537,7 +537,7 @@ var commandTable = [...]namedSpec{
 		files:   codeKind,
 		rare:    &rareSpec{fileCode: (*walker).ddCode},
 	}},
-	{"declare", &sharedSpec38},
+	{"declare", &sharedSpec39},
 	{"defaults", &cmdSpec{
 		opts:  []optEffect{{names: []string{"LSQuarantine"}, operand: true, when: defaultsWrites, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the quarantine mark of downloaded files, so Gatekeeper no longer checks them"}},
 		subs:  subcommands{{"read", &sharedSpec2}, {"read-type", &sharedSpec2}, {"domains", &sharedSpec2}, {"find", &sharedSpec2}},
@@ -551,9 +551,9 @@ var commandTable = [...]namedSpec{
 		files:       writeAll,
 		wrap:        &wrapSpec{short: "fdv"},
 	}},
-	{"deluser", &sharedSpec39},
+	{"deluser", &sharedSpec40},
 	{"deno", &cmdSpec{
-		subs:  subcommands{{"run", &sharedSpec25}, {"install", &sharedSpec25}, {"compile", &sharedSpec25}, {"serve", &sharedSpec25}},
+		subs:  subcommands{{"run", &sharedSpec26}, {"install", &sharedSpec26}, {"compile", &sharedSpec26}, {"serve", &sharedSpec26}},
 		probe: true,
 	}},
 	{"df", &sharedSpec9},
@@ -566,10 +566,10 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"diff3", &sharedSpec9},
-	{"dig", &sharedSpec40},
+	{"dig", &sharedSpec41},
 	{"direnv", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec21, operands: 1}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec22, operands: 1}}},
 	}},
 	{"dirname", &sharedSpec9},
 	{"diskutil", &cmdSpec{
@@ -613,19 +613,19 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{unless: []string{"-L"}},
 	}},
 	{"docker", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec41}, {"create", &sharedSpec41}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec42}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec43}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec44}, {"config", &sharedSpec45}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec24}, {"stop", &sharedSpec46}, {"kill", &sharedSpec46}, {"rm", &sharedSpec47}, {"pause", &sharedSpec46}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec43}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec43}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec48}, {"secret", &sharedSpec48}, {"config", &sharedSpec48}},
+		subs:   subcommands{{"run", &sharedSpec42}, {"create", &sharedSpec42}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec43}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec44}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec45}, {"config", &sharedSpec46}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec25}, {"stop", &sharedSpec47}, {"kill", &sharedSpec47}, {"rm", &sharedSpec48}, {"pause", &sharedSpec47}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec44}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec44}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec49}, {"secret", &sharedSpec49}, {"config", &sharedSpec49}},
 		effect: EffectRuns,
 		files:  bySub,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec49, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec50, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec49, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec51, globals: &sharedSpec52, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec53, globals: &sharedSpec52, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec50, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec51, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec50, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec52, globals: &sharedSpec53, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec54, globals: &sharedSpec53, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:   &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		subs:     subcommands{{"down", &sharedSpec44}, {"config", &sharedSpec45}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
+		subs:     subcommands{{"down", &sharedSpec45}, {"config", &sharedSpec46}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec51, globals: &sharedSpec52, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec53, globals: &sharedSpec52, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec52, globals: &sharedSpec53, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec54, globals: &sharedSpec53, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:     &readSpec{notReadWith: []string{"-H", "--host"}},
 	}},
 	{"doctl", &cmdSpec{
@@ -633,9 +633,13 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
 	}},
-	{"dos2unix", &sharedSpec54},
+	{"doppler", &cmdSpec{
+		subs:  subcommands{{"secrets", &cmdSpec{class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords", rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}},
+		probe: true,
+	}},
+	{"dos2unix", &sharedSpec55},
 	{"dotnet", &cmdSpec{
-		subs: subcommands{{"nuget", &sharedSpec55}},
+		subs: subcommands{{"nuget", &sharedSpec56}},
 	}},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
@@ -643,14 +647,14 @@ var commandTable = [...]namedSpec{
 		read: &readSpec{notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}, readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"}},
 	}},
 	{"dpkg-query", &sharedSpec9},
-	{"drill", &sharedSpec40},
+	{"drill", &sharedSpec41},
 	{"droid", &cmdSpec{
 		long:     []string{"skip-permissions-unsafe", "auto=", "model=", "file=", "cwd=", "output-format=", "version", "help"},
 		shortVal: "mfo",
 		opts:     []optEffect{{names: []string{"--skip-permissions-unsafe"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 		probe:    true,
 	}},
-	{"drone", &sharedSpec56},
+	{"drone", &sharedSpec57},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -671,10 +675,10 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    firstKind,
 	}},
-	{"eatmydata", &sharedSpec21},
-	{"echo", &sharedSpec57},
-	{"egrep", &sharedSpec58},
-	{"elixir", &sharedSpec34},
+	{"eatmydata", &sharedSpec22},
+	{"echo", &sharedSpec58},
+	{"egrep", &sharedSpec59},
+	{"elixir", &sharedSpec35},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -698,9 +702,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{about: []string{"-version", "+V"}},
 	}},
-	{"esbuild", &sharedSpec17},
-	{"etex", &sharedSpec59},
-	{"ex", &sharedSpec60},
+	{"esbuild", &sharedSpec18},
+	{"etex", &sharedSpec60},
+	{"ex", &sharedSpec61},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -714,7 +718,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"export", &sharedSpec38},
+	{"export", &sharedSpec39},
 	{"expr", &sharedSpec9},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
@@ -748,9 +752,9 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec61},
+	{"fdisk", &sharedSpec62},
 	{"ffprobe", &sharedSpec9},
-	{"fgrep", &sharedSpec58},
+	{"fgrep", &sharedSpec59},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -783,7 +787,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}}},
 	}},
-	{"flit", &sharedSpec37},
+	{"flit", &sharedSpec38},
 	{"flock", &cmdSpec{
 		long:     []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal: "wEc",
@@ -791,7 +795,7 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "sxenuoFv", positional: 1},
 	}},
 	{"flutter", &cmdSpec{
-		subs:  subcommands{{"pub", &sharedSpec37}, {"devices", &sharedSpec2}, {"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}},
+		subs:  subcommands{{"pub", &sharedSpec38}, {"devices", &sharedSpec2}, {"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}},
 		probe: true,
 	}},
 	{"flux", &cmdSpec{
@@ -799,8 +803,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig", "--server"}},
 	}},
-	{"fly", &sharedSpec62},
-	{"flyctl", &sharedSpec62},
+	{"fly", &sharedSpec63},
+	{"flyctl", &sharedSpec63},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -819,8 +823,8 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"free", &sharedSpec9},
-	{"frpc", &sharedSpec18},
-	{"ftp", &sharedSpec63},
+	{"frpc", &sharedSpec19},
+	{"ftp", &sharedSpec64},
 	{"fuser", &cmdSpec{
 		opts: []optEffect{{operand: true, match: fuserSystemTarget, when: fuserKills, class: "destructive", why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}},
 	}},
@@ -828,7 +832,7 @@ var commandTable = [...]namedSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: EffectRuns, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &sharedSpec28},
+	{"g++", &sharedSpec29},
 	{"gawk", &sharedSpec13},
 	{"gcc", &cmdSpec{
 		shortVal: "oIlLDUxeTuzBF",
@@ -840,18 +844,18 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gcloud", &cmdSpec{
 		opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs: subcommands{{"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec64}, {"firewall-rules", &sharedSpec65}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec66}, {"beta", &sharedSpec66}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec67}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec67}, {"builds", &sharedSpec67}, {"services", &sharedSpec67}, {"components", &sharedSpec67}, {"container", &sharedSpec68}, {"run", &sharedSpec68}, {"sql", &sharedSpec68}, {"artifacts", &sharedSpec68}, {"pubsub", &sharedSpec68}, {"monitoring", &sharedSpec68}, {"redis", &sharedSpec68}, {"dns", &sharedSpec68}, {"billing", &sharedSpec68}, {"app", &sharedSpec68}, {"scheduler", &sharedSpec68}, {"tasks", &sharedSpec68}, {"kms", &sharedSpec68}},
+		subs: subcommands{{"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec65}, {"firewall-rules", &sharedSpec66}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec67}, {"beta", &sharedSpec67}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"config", &cmdSpec{subs: subcommands{{"configurations", &sharedSpec68}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec68}, {"builds", &sharedSpec68}, {"services", &sharedSpec68}, {"components", &sharedSpec68}, {"container", &sharedSpec69}, {"run", &sharedSpec69}, {"sql", &sharedSpec69}, {"artifacts", &sharedSpec69}, {"pubsub", &sharedSpec69}, {"monitoring", &sharedSpec69}, {"redis", &sharedSpec69}, {"dns", &sharedSpec69}, {"billing", &sharedSpec69}, {"app", &sharedSpec69}, {"scheduler", &sharedSpec69}, {"tasks", &sharedSpec69}, {"kms", &sharedSpec69}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true}, operands: 1, optScript: []string{"--command"}, remote: true}}},
 	}},
-	{"gdb", &sharedSpec69},
-	{"gdb-multiarch", &sharedSpec69},
+	{"gdb", &sharedSpec70},
+	{"gdb-multiarch", &sharedSpec70},
 	{"gdisk", &cmdSpec{
 		class: "destructive",
 		why:   "rewrites a disk's partition table",
 		rare:  &rareSpec{unless: []string{"-l"}},
 	}},
 	{"gem", &cmdSpec{
-		subs:  subcommands{{"push", &sharedSpec24}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs:  subcommands{{"push", &sharedSpec25}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
 		files: bySub,
 	}},
 	{"gemini", &sharedSpec6},
@@ -863,14 +867,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}}}, {"list", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &sharedSpec70}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec70}, {"cache", &sharedSpec70}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"project", &sharedSpec71}, {"ruleset", &sharedSpec71}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"extension", &sharedSpec33}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec33}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}}}, {"list", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &sharedSpec71}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec71}, {"cache", &sharedSpec71}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"project", &sharedSpec72}, {"ruleset", &sharedSpec72}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"extension", &sharedSpec34}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec34}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
 	}},
-	{"ghc", &sharedSpec17},
+	{"ghc", &sharedSpec18},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec72}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec72}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec73}, {"pull", &sharedSpec73}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec74}, {"cat-file", &sharedSpec74}, {"status", &sharedSpec75}, {"log", &sharedSpec75}, {"annotate", &sharedSpec75}, {"ls-files", &sharedSpec75}, {"ls-tree", &sharedSpec75}, {"rev-parse", &sharedSpec75}, {"rev-list", &sharedSpec75}, {"describe", &sharedSpec75}, {"shortlog", &sharedSpec75}, {"show-ref", &sharedSpec75}, {"for-each-ref", &sharedSpec75}, {"merge-base", &sharedSpec75}, {"name-rev", &sharedSpec75}, {"whatchanged", &sharedSpec75}, {"cherry", &sharedSpec75}, {"check-ignore", &sharedSpec75}, {"check-attr", &sharedSpec75}, {"count-objects", &sharedSpec75}, {"diff-tree", &sharedSpec75}, {"diff-index", &sharedSpec75}, {"diff-files", &sharedSpec75}, {"version", &sharedSpec75}, {"help", &sharedSpec75}, {"range-diff", &sharedSpec75}, {"var", &sharedSpec75}, {"verify-commit", &sharedSpec75}, {"verify-tag", &sharedSpec75}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec73}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec73}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec74}, {"pull", &sharedSpec74}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec75}, {"cat-file", &sharedSpec75}, {"status", &sharedSpec76}, {"log", &sharedSpec76}, {"annotate", &sharedSpec76}, {"ls-files", &sharedSpec76}, {"ls-tree", &sharedSpec76}, {"rev-parse", &sharedSpec76}, {"rev-list", &sharedSpec76}, {"describe", &sharedSpec76}, {"shortlog", &sharedSpec76}, {"show-ref", &sharedSpec76}, {"for-each-ref", &sharedSpec76}, {"merge-base", &sharedSpec76}, {"name-rev", &sharedSpec76}, {"whatchanged", &sharedSpec76}, {"cherry", &sharedSpec76}, {"check-ignore", &sharedSpec76}, {"check-attr", &sharedSpec76}, {"count-objects", &sharedSpec76}, {"diff-tree", &sharedSpec76}, {"diff-index", &sharedSpec76}, {"diff-files", &sharedSpec76}, {"version", &sharedSpec76}, {"help", &sharedSpec76}, {"range-diff", &sharedSpec76}, {"var", &sharedSpec76}, {"verify-commit", &sharedSpec76}, {"verify-tag", &sharedSpec76}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
 		effect:   EffectRuns,
 		runs:     runsGitExec,
 		files:    bySub,
@@ -881,15 +885,15 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec76},
+	{"gmake", &sharedSpec77},
 	{"go", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec20}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec77}, {"test", &sharedSpec77}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
+		subs:  subcommands{{"install", &sharedSpec21}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec78}, {"test", &sharedSpec78}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 		rare:  &rareSpec{analyse: goExecFlags},
 	}},
-	{"goenv", &sharedSpec78},
-	{"golangci-lint", &sharedSpec17},
+	{"goenv", &sharedSpec79},
+	{"golangci-lint", &sharedSpec18},
 	{"gpasswd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "changes group membership",
@@ -911,9 +915,9 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"gradle", &sharedSpec79},
-	{"gradlew", &sharedSpec79},
-	{"grep", &sharedSpec58},
+	{"gradle", &sharedSpec80},
+	{"gradlew", &sharedSpec80},
+	{"grep", &sharedSpec59},
 	{"groupadd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "creates a group",
@@ -941,8 +945,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
-	{"gunzip", &sharedSpec80},
-	{"gvim", &sharedSpec60},
+	{"gunzip", &sharedSpec81},
+	{"gvim", &sharedSpec61},
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -955,8 +959,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"hadolint", &sharedSpec9},
 	{"hatch", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec24}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec21}}},
+		subs: subcommands{{"publish", &sharedSpec25}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec22}}},
 	}},
 	{"hcloud", &cmdSpec{
 		probe: true,
@@ -973,7 +977,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec81}, {"delete", &sharedSpec81}, {"del", &sharedSpec81}, {"un", &sharedSpec81}, {"install", &sharedSpec82}, {"upgrade", &sharedSpec82}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec24}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec33}, {"dependency", &sharedSpec33}},
+		subs:   subcommands{{"uninstall", &sharedSpec82}, {"delete", &sharedSpec82}, {"del", &sharedSpec82}, {"un", &sharedSpec82}, {"install", &sharedSpec83}, {"upgrade", &sharedSpec83}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec25}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec34}, {"dependency", &sharedSpec34}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 	}},
@@ -993,17 +997,17 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		rare: &rareSpec{dashOperand: historyOffset},
 	}},
-	{"hive", &sharedSpec83},
-	{"host", &sharedSpec40},
-	{"hostname", &sharedSpec84},
+	{"hive", &sharedSpec84},
+	{"host", &sharedSpec41},
+	{"hostname", &sharedSpec85},
 	{"hostnamectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
 		readOnly: true,
 		readBare: true,
 	}},
-	{"htop", &sharedSpec17},
-	{"http", &sharedSpec85},
+	{"htop", &sharedSpec18},
+	{"http", &sharedSpec86},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -1020,7 +1024,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec85},
+	{"https", &sharedSpec86},
 	{"hugo", &cmdSpec{
 		long:     []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
 		shortVal: "dscbtep",
@@ -1041,7 +1045,7 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 	}},
 	{"id", &sharedSpec9},
-	{"iex", &sharedSpec17},
+	{"iex", &sharedSpec18},
 	{"ifconfig", &cmdSpec{
 		opts: []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	}},
@@ -1054,7 +1058,11 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "n"},
 	}},
-	{"incus", &sharedSpec86},
+	{"incus", &sharedSpec87},
+	{"infisical", &cmdSpec{
+		opts:  []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
+		probe: true,
+	}},
 	{"info", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -1082,26 +1090,26 @@ var commandTable = [...]namedSpec{
 	{"iostat", &sharedSpec9},
 	{"ip", &cmdSpec{
 		shortVal:   "n",
-		subs:       subcommands{{"link", &sharedSpec87}, {"l", &sharedSpec87}, {"addr", &sharedSpec88}, {"address", &sharedSpec88}, {"a", &sharedSpec88}, {"route", &sharedSpec88}, {"r", &sharedSpec88}, {"neigh", &sharedSpec89}, {"n", &sharedSpec89}, {"rule", &sharedSpec89}},
+		subs:       subcommands{{"link", &sharedSpec88}, {"l", &sharedSpec88}, {"addr", &sharedSpec89}, {"address", &sharedSpec89}, {"a", &sharedSpec89}, {"route", &sharedSpec89}, {"r", &sharedSpec89}, {"neigh", &sharedSpec90}, {"n", &sharedSpec90}, {"rule", &sharedSpec90}},
 		singleDash: true,
 		probe:      true,
-		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec21, operands: 1}}},
+		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec22, operands: 1}}},
 		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
-	{"ip6tables", &sharedSpec90},
-	{"iptables", &sharedSpec90},
+	{"ip6tables", &sharedSpec91},
+	{"iptables", &sharedSpec91},
 	{"istioctl", &cmdSpec{
 		subs:  subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec91}, {"list", &sharedSpec2}},
+		subs:  subcommands{{"dev", &sharedSpec92}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
-	{"java", &sharedSpec92},
-	{"javac", &sharedSpec92},
-	{"jekyll", &sharedSpec34},
+	{"java", &sharedSpec93},
+	{"javac", &sharedSpec93},
+	{"jekyll", &sharedSpec35},
 	{"jobs", &sharedSpec9},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
@@ -1119,7 +1127,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec93},
+	{"k9s", &sharedSpec94},
 	{"kill", &cmdSpec{
 		opts: []optEffect{{names: []string{"-1"}, operand: true, class: "destructive", why: "signals every process the user may signal"}, {operand: true, match: parentProcess, class: "destructive", why: "signals the process that started this shell (the agent or the gate) or the shell's whole process group"}, {names: []string{"1"}, operand: true, class: "destructive", why: "signals init, which stops the machine"}},
 		rare: &rareSpec{dashOperand: killPID},
@@ -1133,33 +1141,33 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kiro-cli", &sharedSpec94},
-	{"kotlin", &sharedSpec92},
-	{"kotlinc", &sharedSpec92},
+	{"kiro-cli", &sharedSpec95},
+	{"kotlin", &sharedSpec93},
+	{"kotlinc", &sharedSpec93},
 	{"kubeconform", &sharedSpec9},
 	{"kubectl", &cmdSpec{
-		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec91}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
+		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec92}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
 		effect: EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec95, operands: 1, dashdash: true, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec96, operands: 1, dashdash: true, remote: true}}},
 		read:   &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec96},
-	{"kubens", &sharedSpec96},
+	{"kubectx", &sharedSpec97},
+	{"kubens", &sharedSpec97},
 	{"kubeval", &sharedSpec9},
 	{"kustomize", &cmdSpec{
 		subs:  subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="}, opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}},
 		probe: true,
 	}},
 	{"last", &sharedSpec9},
-	{"latex", &sharedSpec59},
+	{"latex", &sharedSpec60},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec46}, {"bootout", &sharedSpec46}, {"disable", &sharedSpec46}, {"kill", &sharedSpec46}, {"stop", &sharedSpec46}, {"remove", &sharedSpec46}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
+		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec47}, {"bootout", &sharedSpec47}, {"disable", &sharedSpec47}, {"kill", &sharedSpec47}, {"stop", &sharedSpec47}, {"remove", &sharedSpec47}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
 	}},
-	{"ld", &sharedSpec17},
-	{"ldd", &sharedSpec17},
+	{"ld", &sharedSpec18},
+	{"ldd", &sharedSpec18},
 	{"lein", &cmdSpec{
-		subs: subcommands{{"deploy", &sharedSpec24}},
+		subs: subcommands{{"deploy", &sharedSpec25}},
 	}},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
@@ -1181,9 +1189,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec97},
-	{"linux64", &sharedSpec97},
-	{"live-server", &sharedSpec36},
+	{"linux32", &sharedSpec98},
+	{"linux64", &sharedSpec98},
+	{"live-server", &sharedSpec37},
 	{"ln", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
 		shortVal: "tS",
@@ -1191,9 +1199,9 @@ var commandTable = [...]namedSpec{
 		files:    linkKind,
 		fileOpts: true,
 	}},
-	{"local", &sharedSpec38},
+	{"local", &sharedSpec39},
 	{"locale", &sharedSpec9},
-	{"localtunnel", &sharedSpec18},
+	{"localtunnel", &sharedSpec19},
 	{"locate", &sharedSpec9},
 	{"loginctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable-linger"}, operand: true, class: "persistence", why: "keeps the user's services running from boot, whether the user is logged in or not"}},
@@ -1212,24 +1220,24 @@ var commandTable = [...]namedSpec{
 	{"lsof", &sharedSpec9},
 	{"lspci", &sharedSpec9},
 	{"lsusb", &sharedSpec9},
-	{"lt", &sharedSpec18},
+	{"lt", &sharedSpec19},
 	{"ltrace", &cmdSpec{
 		shortVal: "aADeEFlnopsuwx",
 		wraps:    true,
 		wrap:     &wrapSpec{short: "bcCfhiLrStTV"},
 	}},
-	{"lua", &sharedSpec34},
-	{"lualatex", &sharedSpec59},
+	{"lua", &sharedSpec35},
+	{"lualatex", &sharedSpec60},
 	{"luarocks", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}},
 		probe: true,
 	}},
-	{"luatex", &sharedSpec59},
+	{"luatex", &sharedSpec60},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec86},
+	{"lxc", &sharedSpec87},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1257,11 +1265,11 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".lzma"},
 	}},
-	{"mail", &sharedSpec64},
-	{"mailx", &sharedSpec64},
-	{"make", &sharedSpec76},
+	{"mail", &sharedSpec65},
+	{"mailx", &sharedSpec65},
+	{"make", &sharedSpec77},
 	{"mamba", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec33}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec34}},
 		probe: true,
 	}},
 	{"man", &cmdSpec{
@@ -1270,10 +1278,10 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec98},
-	{"markdownlint", &sharedSpec17},
-	{"mawk", &sharedSpec99},
-	{"md5sum", &sharedSpec26},
+	{"mariadb", &sharedSpec99},
+	{"markdownlint", &sharedSpec18},
+	{"mawk", &sharedSpec100},
+	{"md5sum", &sharedSpec27},
 	{"mdfind", &sharedSpec9},
 	{"mdls", &sharedSpec9},
 	{"mediainfo", &cmdSpec{
@@ -1290,7 +1298,7 @@ var commandTable = [...]namedSpec{
 	{"mise", &cmdSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"doctor", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec21, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec21, dashdash: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec22, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec22, dashdash: true}}},
 	}},
 	{"mix", &cmdSpec{
 		opts: []optEffect{{names: []string{"hex.publish"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
@@ -1311,8 +1319,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mongo", &sharedSpec100},
-	{"mongosh", &sharedSpec100},
+	{"mongo", &sharedSpec101},
+	{"mongosh", &sharedSpec101},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1331,7 +1339,7 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-a", "--all"}},
 		rare:     &rareSpec{unless: []string{"-l"}},
 	}},
-	{"mutt", &sharedSpec64},
+	{"mutt", &sharedSpec65},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -1339,10 +1347,10 @@ var commandTable = [...]namedSpec{
 		files:    moveKind,
 		fileOpts: true,
 	}},
-	{"mvn", &sharedSpec101},
-	{"mvnw", &sharedSpec101},
-	{"mypy", &sharedSpec17},
-	{"mysql", &sharedSpec98},
+	{"mvn", &sharedSpec102},
+	{"mvnw", &sharedSpec102},
+	{"mypy", &sharedSpec18},
+	{"mysql", &sharedSpec99},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1351,16 +1359,17 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec99},
-	{"nc", &sharedSpec102},
-	{"ncat", &sharedSpec102},
+	{"nawk", &sharedSpec100},
+	{"nc", &sharedSpec103},
+	{"ncat", &sharedSpec103},
 	{"neofetch", &sharedSpec9},
 	{"nerdctl", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec41}, {"create", &sharedSpec41}},
+		subs:   subcommands{{"run", &sharedSpec42}, {"create", &sharedSpec42}},
 		effect: EffectRuns,
 	}},
-	{"netcat", &sharedSpec102},
+	{"netcat", &sharedSpec103},
 	{"netlify", &cmdSpec{
+		opts:  []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
 		subs:  subcommands{{"status", &sharedSpec2}},
 		probe: true,
 	}},
@@ -1393,7 +1402,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		wraps:    true,
 	}},
-	{"nim", &sharedSpec34},
+	{"nim", &sharedSpec35},
 	{"nix", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}}},
@@ -1419,21 +1428,21 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"networking", &sharedSpec103}, {"radio", &sharedSpec103}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec104}},
+		subs:  subcommands{{"networking", &sharedSpec104}, {"radio", &sharedSpec104}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec105}},
 		probe: true,
 	}},
-	{"nocache", &sharedSpec21},
-	{"node", &sharedSpec34},
-	{"nohup", &sharedSpec21},
+	{"nocache", &sharedSpec22},
+	{"node", &sharedSpec35},
+	{"nohup", &sharedSpec22},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec104}, {"node", &sharedSpec104}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec105}, {"node", &sharedSpec105}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec105}, {"i", &sharedSpec105}, {"add", &sharedSpec105}, {"exec", &sharedSpec106}, {"x", &sharedSpec106}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec107}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec107}, {"publish", &sharedSpec24}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec48}, {"version", &sharedSpec91}, {"audit", &sharedSpec91}, {"run", &sharedSpec91}},
+		subs:  subcommands{{"install", &sharedSpec106}, {"i", &sharedSpec106}, {"add", &sharedSpec106}, {"exec", &sharedSpec107}, {"x", &sharedSpec107}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec108}, {"get", &sharedSpec2}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec108}, {"publish", &sharedSpec25}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec49}, {"version", &sharedSpec92}, {"audit", &sharedSpec92}, {"run", &sharedSpec92}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec21, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec21, operands: 1, script: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec22, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec22, operands: 1, script: true}}},
 		read:  &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
 	}},
 	{"nproc", &sharedSpec9},
@@ -1454,8 +1463,8 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 		wrap:     &wrapSpec{short: "amuinpUCTrwFZ"},
 	}},
-	{"nslookup", &sharedSpec40},
-	{"nuget", &sharedSpec55},
+	{"nslookup", &sharedSpec41},
+	{"nuget", &sharedSpec56},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
@@ -1469,13 +1478,13 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 		read:     &readSpec{notReadWith: []string{"-pm", "--persistence-mode", "-e", "--ecc-config", "-p", "--reset-ecc-errors", "-c", "--compute-mode", "-dm", "--driver-model", "-fdm", "--force-driver-model", "--gom", "-r", "--gpu-reset", "-vm", "--virt-mode", "-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks", "-lmc", "--lock-memory-clocks", "-rmc", "--reset-memory-clocks", "-lmcd", "--lock-memory-clocks-deferred", "-ac", "--applications-clocks", "-rac", "--reset-applications-clocks", "-acp", "--applications-clocks-permission", "-pl", "--power-limit", "-cc", "--cuda-clocks", "-am", "--accounting-mode", "-caa", "--clear-accounted-apps", "--auto-boost-default", "--auto-boost-permission", "-mig", "--multi-instance-gpu", "-gtt", "--gpu-target-temp", "-t", "--toggle-led", "-f", "--filename", "--debug"}},
 	}},
-	{"nvim", &sharedSpec60},
+	{"nvim", &sharedSpec61},
 	{"objdump", &sharedSpec9},
 	{"oc", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec95, operands: 1, dashdash: true, remote: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec96, operands: 1, dashdash: true, remote: true}}},
 	}},
-	{"ocaml", &sharedSpec92},
+	{"ocaml", &sharedSpec93},
 	{"oci", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
@@ -1495,17 +1504,17 @@ var commandTable = [...]namedSpec{
 	}},
 	{"openssl", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"enc", &sharedSpec108}, {"req", &sharedSpec108}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec108}, {"genrsa", &sharedSpec108}, {"genpkey", &sharedSpec108}, {"pkey", &sharedSpec108}, {"pkcs12", &sharedSpec108}, {"pkcs7", &sharedSpec108}, {"pkcs8", &sharedSpec108}, {"dgst", &sharedSpec108}, {"base64", &sharedSpec108}, {"smime", &sharedSpec108}, {"cms", &sharedSpec108}, {"ca", &sharedSpec108}, {"crl", &sharedSpec108}, {"dhparam", &sharedSpec108}, {"ec", &sharedSpec108}, {"ecparam", &sharedSpec108}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec108}, {"rsautl", &sharedSpec108}, {"asn1parse", &sharedSpec108}, {"aes-256-cbc", &sharedSpec108}, {"des3", &sharedSpec108}, {"version", &sharedSpec2}},
+		subs:       subcommands{{"enc", &sharedSpec109}, {"req", &sharedSpec109}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec109}, {"genrsa", &sharedSpec109}, {"genpkey", &sharedSpec109}, {"pkey", &sharedSpec109}, {"pkcs12", &sharedSpec109}, {"pkcs7", &sharedSpec109}, {"pkcs8", &sharedSpec109}, {"dgst", &sharedSpec109}, {"base64", &sharedSpec109}, {"smime", &sharedSpec109}, {"cms", &sharedSpec109}, {"ca", &sharedSpec109}, {"crl", &sharedSpec109}, {"dhparam", &sharedSpec109}, {"ec", &sharedSpec109}, {"ecparam", &sharedSpec109}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec109}, {"rsautl", &sharedSpec109}, {"asn1parse", &sharedSpec109}, {"aes-256-cbc", &sharedSpec109}, {"des3", &sharedSpec109}, {"version", &sharedSpec2}},
 		effect:     EffectNetwork,
 		singleDash: true,
 		files:      bySub,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec109}},
+		subs:  subcommands{{"install", &sharedSpec110}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec9},
-	{"ovsx", &sharedSpec37},
+	{"ovsx", &sharedSpec38},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
@@ -1519,7 +1528,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"parted", &sharedSpec61},
+	{"parted", &sharedSpec62},
 	{"pass", &cmdSpec{
 		class: "credential-access",
 		why:   "prints passwords from the password store",
@@ -1542,16 +1551,16 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).patchCode},
 	}},
-	{"pbzip2", &sharedSpec27},
+	{"pbzip2", &sharedSpec28},
 	{"pdfinfo", &sharedSpec9},
-	{"pdflatex", &sharedSpec59},
-	{"pdftex", &sharedSpec59},
-	{"pdm", &sharedSpec37},
+	{"pdflatex", &sharedSpec60},
+	{"pdftex", &sharedSpec60},
+	{"pdm", &sharedSpec38},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec110}, {sub: []string{"stat"}, opts: &sharedSpec110}, {sub: []string{"trace"}, opts: &sharedSpec110}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec111}, {sub: []string{"stat"}, opts: &sharedSpec111}, {sub: []string{"trace"}, opts: &sharedSpec111}}},
 	}},
-	{"perl", &sharedSpec111},
+	{"perl", &sharedSpec112},
 	{"pgrep", &sharedSpec9},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1569,14 +1578,14 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".gz"},
 	}},
-	{"ping", &sharedSpec40},
-	{"ping6", &sharedSpec40},
-	{"pip", &sharedSpec112},
-	{"pip3", &sharedSpec112},
+	{"ping", &sharedSpec41},
+	{"ping6", &sharedSpec41},
+	{"pip", &sharedSpec113},
+	{"pip3", &sharedSpec113},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec21}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec22}}},
 	}},
 	{"pipx", &cmdSpec{
 		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}},
@@ -1591,7 +1600,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec109}, {"add", &sharedSpec109}},
+		subs:  subcommands{{"install", &sharedSpec110}, {"add", &sharedSpec110}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1604,29 +1613,29 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"-a", "-b", "-c", "-u"}, readWith: []string{"-g"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec22}, {"install", &sharedSpec22}, {"i", &sharedSpec22}, {"dlx", &sharedSpec23}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec107}, {"get", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec24}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec91}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec21}, {sub: []string{"pkg", "set"}, opts: &sharedSpec21, keyScripts: "scripts."}}},
+		subs: subcommands{{"add", &sharedSpec23}, {"install", &sharedSpec23}, {"i", &sharedSpec23}, {"dlx", &sharedSpec24}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec108}, {"get", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec25}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec92}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec22}, {sub: []string{"pkg", "set"}, opts: &sharedSpec22, keyScripts: "scripts."}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"pod", &cmdSpec{
-		subs:  subcommands{{"trunk", &sharedSpec55}},
+		subs:  subcommands{{"trunk", &sharedSpec56}},
 		probe: true,
 	}},
 	{"podman", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec41}, {"create", &sharedSpec41}, {"rm", &sharedSpec47}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec42}, {"container", &sharedSpec42}},
+		subs:   subcommands{{"run", &sharedSpec42}, {"create", &sharedSpec42}, {"rm", &sharedSpec48}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec43}, {"container", &sharedSpec43}},
 		effect: EffectRuns,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec49, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec50, operands: 1, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec50, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec51, operands: 1, remote: true}}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec24}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec91}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec21}}},
+		subs: subcommands{{"publish", &sharedSpec25}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec92}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec22}}},
 	}},
-	{"popd", &sharedSpec29},
+	{"popd", &sharedSpec30},
 	{"port", &cmdSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec113},
+	{"powershell", &sharedSpec114},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1634,12 +1643,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec114},
+	{"presto", &sharedSpec115},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 		read: &readSpec{readEnvNames: true},
 	}},
-	{"printf", &sharedSpec57},
+	{"printf", &sharedSpec58},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
@@ -1649,10 +1658,16 @@ var commandTable = [...]namedSpec{
 		shortVal: "afd",
 		opts:     []optEffect{{names: []string{"-m"}, exec: true}},
 	}},
-	{"protoc", &sharedSpec17},
-	{"proxychains", &sharedSpec115},
-	{"proxychains4", &sharedSpec115},
-	{"ps", &sharedSpec9},
+	{"protoc", &sharedSpec18},
+	{"proxychains", &sharedSpec116},
+	{"proxychains4", &sharedSpec116},
+	{"ps", &cmdSpec{
+		long:     []string{"format=", "sort=", "pid=", "ppid=", "user=", "User=", "group=", "Group=", "tty=", "cols=", "columns=", "rows=", "sid=", "quick-pid="},
+		shortVal: "opuUgGtCOqsNk",
+		opts:     []optEffect{{operand: true, match: psEnviron, class: "credential-access", why: "prints the environment of every process, where tokens and passwords are passed"}},
+		probe:    true,
+		readOnly: true,
+	}},
 	{"psql", &cmdSpec{
 		long:     []string{"command=", "dbname=", "file=", "host=", "port=", "username=", "output=", "set=", "variable="},
 		shortVal: "cdfhpUov",
@@ -1669,23 +1684,27 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"apply", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: "inline-code", why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
 		probe: true,
 	}},
-	{"pushd", &sharedSpec29},
+	{"pushd", &sharedSpec30},
 	{"pvremove", &cmdSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec9},
-	{"pwsh", &sharedSpec113},
+	{"pwsh", &sharedSpec114},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec116},
-	{"python3", &sharedSpec116},
-	{"pzstd", &sharedSpec117},
-	{"q", &sharedSpec94},
+	{"python", &sharedSpec117},
+	{"python3", &sharedSpec117},
+	{"pzstd", &sharedSpec118},
+	{"q", &sharedSpec95},
 	{"qwen", &sharedSpec6},
 	{"qwen-code", &sharedSpec6},
+	{"railway", &cmdSpec{
+		opts:  []optEffect{{names: []string{"variables", "variable"}, operand: true, first: true, when: noSetFlag, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
+		probe: true,
+	}},
 	{"rake", &cmdSpec{
 		long:     []string{"rakefile=", "execute=", "execute-print=", "execute-continue=", "libdir=", "require=", "rakelibdir="},
 		shortVal: "fCIrReEpgjmPT",
@@ -1693,7 +1712,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"rar", &sharedSpec1},
-	{"rbenv", &sharedSpec78},
+	{"rbenv", &sharedSpec79},
 	{"rc-update", &cmdSpec{
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
@@ -1702,20 +1721,20 @@ var commandTable = [...]namedSpec{
 	}},
 	{"rclone", &cmdSpec{
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
-		subs:   subcommands{{"serve", &sharedSpec36}},
+		subs:   subcommands{{"serve", &sharedSpec37}},
 		effect: EffectNetwork,
 	}},
 	{"read", &sharedSpec2},
 	{"readelf", &sharedSpec9},
 	{"readlink", &sharedSpec9},
-	{"readonly", &sharedSpec38},
+	{"readonly", &sharedSpec39},
 	{"realpath", &sharedSpec9},
 	{"redis-cli", &cmdSpec{
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}},
 	}},
-	{"redis-server", &sharedSpec34},
+	{"redis-server", &sharedSpec35},
 	{"resolvectl", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
 		probe: true,
@@ -1730,7 +1749,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec26},
+	{"rev", &sharedSpec27},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1760,8 +1779,8 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec118},
-	{"route", &sharedSpec84},
+	{"rmdir", &sharedSpec119},
+	{"route", &sharedSpec85},
 	{"rpm", &cmdSpec{
 		long:  []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
 		opts:  []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1776,8 +1795,8 @@ var commandTable = [...]namedSpec{
 		files:    syncKind,
 		fileOpts: true,
 	}},
-	{"ruby", &sharedSpec111},
-	{"ruff", &sharedSpec17},
+	{"ruby", &sharedSpec112},
+	{"ruff", &sharedSpec18},
 	{"run-parts", &cmdSpec{
 		long:     []string{"test", "list", "report", "reverse", "verbose", "lsbsysinit", "new-session", "exit-on-error", "regex=", "umask=", "arg=", "ignore-suffixes="},
 		shortVal: "au",
@@ -1811,10 +1830,10 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{about: []string{"-vV"}},
 	}},
 	{"rustup", &cmdSpec{
-		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec33}, {"target", &sharedSpec33}, {"component", &sharedSpec33}},
+		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec34}, {"target", &sharedSpec34}, {"component", &sharedSpec34}},
 		probe: true,
 	}},
-	{"rvim", &sharedSpec60},
+	{"rvim", &sharedSpec61},
 	{"sandbox-exec", &cmdSpec{
 		shortVal: "fpnD",
 		wraps:    true,
@@ -1823,8 +1842,8 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{operand: true, match: sbtPublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 		read: &readSpec{startsProject: true},
 	}},
-	{"scala", &sharedSpec92},
-	{"scc", &sharedSpec119},
+	{"scala", &sharedSpec93},
+	{"scc", &sharedSpec120},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}, {names: []string{"-S"}, exec: true, cluster: true}},
@@ -1833,7 +1852,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"screen", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec120, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec21, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec21, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec120}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
+		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec121, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec22, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec22, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec121}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
 	}},
 	{"script", &cmdSpec{
 		probe: true,
@@ -1843,7 +1862,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--set"}, readWith: []string{"--get", "--dns", "--proxy", "--nwi"}},
 	}},
-	{"sdiff", &sharedSpec119},
+	{"sdiff", &sharedSpec120},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -1864,7 +1883,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{analyse: sedScripts},
 	}},
-	{"sendmail", &sharedSpec63},
+	{"sendmail", &sharedSpec64},
 	{"sensors", &sharedSpec9},
 	{"seq", &sharedSpec9},
 	{"serve", &cmdSpec{
@@ -1921,11 +1940,11 @@ var commandTable = [...]namedSpec{
 		why:   "rewrites a disk's partition table",
 		rare:  &rareSpec{unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},
 	}},
-	{"sha1sum", &sharedSpec26},
-	{"sha224sum", &sharedSpec30},
-	{"sha256sum", &sharedSpec26},
-	{"sha384sum", &sharedSpec30},
-	{"sha512sum", &sharedSpec26},
+	{"sha1sum", &sharedSpec27},
+	{"sha224sum", &sharedSpec31},
+	{"sha256sum", &sharedSpec27},
+	{"sha384sum", &sharedSpec31},
+	{"sha512sum", &sharedSpec27},
 	{"shasum", &sharedSpec9},
 	{"shellcheck", &sharedSpec9},
 	{"shopt", &sharedSpec9},
@@ -1974,12 +1993,12 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec83},
+	{"spark-sql", &sharedSpec84},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}, {names: []string{"--add"}, effect: EffectPrivilege, class: "privilege-escalation", why: "tells Gatekeeper to let a program run unchecked"}},
 	}},
-	{"sphinx-build", &sharedSpec17},
+	{"sphinx-build", &sharedSpec18},
 	{"split", &cmdSpec{
 		long:     []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"},
 		shortVal: "abCeln t",
@@ -1987,7 +2006,7 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther},
 	}},
-	{"sponge", &sharedSpec121},
+	{"sponge", &sharedSpec122},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
@@ -2033,7 +2052,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-o"}, exec: true, values: []string{"ssh_command", "sshfs_sync", "ProxyCommand", "LocalCommand"}, cluster: true}},
 		probe:    true,
 	}},
-	{"stack", &sharedSpec17},
+	{"stack", &sharedSpec18},
 	{"stat", &sharedSpec9},
 	{"stdbuf", &cmdSpec{
 		long:     []string{"input=", "output=", "error="},
@@ -2066,7 +2085,7 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 		wrap:     &wrapSpec{short: "lmpfP"},
 	}},
-	{"subl", &sharedSpec17},
+	{"subl", &sharedSpec18},
 	{"sudo", &cmdSpec{
 		long:     []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "validate", "version", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="},
 		shortVal: "CDghpRrtTUu",
@@ -2079,10 +2098,10 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec121},
-	{"sum", &sharedSpec30},
+	{"sudoedit", &sharedSpec122},
+	{"sum", &sharedSpec31},
 	{"sw_vers", &sharedSpec9},
-	{"swaks", &sharedSpec64},
+	{"swaks", &sharedSpec65},
 	{"swapoff", &cmdSpec{
 		class: "destructive",
 		why:   "turns off swap space, which can leave the machine killing programs for want of memory",
@@ -2091,7 +2110,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--show", "-s", "--summary"}},
 	}},
-	{"swift", &sharedSpec17},
+	{"swift", &sharedSpec18},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "-f", "--system"}, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
@@ -2101,7 +2120,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec9},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}, {operand: true, match: otherUnit, when: systemStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
-		subs: subcommands{{"stop", &sharedSpec122}, {"disable", &sharedSpec122}, {"kill", &sharedSpec122}, {"mask", &sharedSpec122}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec123}, {"disable", &sharedSpec123}, {"kill", &sharedSpec123}, {"mask", &sharedSpec123}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -2154,22 +2173,22 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec121},
-	{"telnet", &sharedSpec63},
+	{"tee", &sharedSpec122},
+	{"telnet", &sharedSpec64},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec123}, {"apply", &sharedSpec124}, {"state", &sharedSpec125}, {"output", &sharedSpec126}, {"show", &sharedSpec127}, {"workspace", &sharedSpec128}, {"taint", &sharedSpec129}, {"force-unlock", &sharedSpec130}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
+		subs: subcommands{{"destroy", &sharedSpec124}, {"apply", &sharedSpec125}, {"state", &sharedSpec126}, {"output", &sharedSpec127}, {"show", &sharedSpec128}, {"workspace", &sharedSpec129}, {"taint", &sharedSpec130}, {"force-unlock", &sharedSpec131}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
-	{"terragrunt", &sharedSpec131},
+	{"terragrunt", &sharedSpec132},
 	{"test", &sharedSpec9},
-	{"tex", &sharedSpec59},
-	{"tflint", &sharedSpec17},
+	{"tex", &sharedSpec60},
+	{"tflint", &sharedSpec18},
 	{"tfsec", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-O", "--out"}},
 	}},
-	{"tftp", &sharedSpec63},
+	{"tftp", &sharedSpec64},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -2194,16 +2213,16 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec132, script: true}, {sub: []string{"new"}, opts: &sharedSpec132, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec132, script: true}, {sub: []string{"neww"}, opts: &sharedSpec132, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec132, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec132, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec132, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec132, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec132, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec132, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec132, script: true}, {sub: []string{"popup"}, opts: &sharedSpec132, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec133, script: true}, {sub: []string{"run"}, opts: &sharedSpec133, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec134, keys: true}, {sub: []string{"send"}, opts: &sharedSpec134, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec133, script: true}, {sub: []string{"new"}, opts: &sharedSpec133, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec133, script: true}, {sub: []string{"neww"}, opts: &sharedSpec133, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec133, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec133, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec133, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec133, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec133, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec133, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec133, script: true}, {sub: []string{"popup"}, opts: &sharedSpec133, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec134, script: true}, {sub: []string{"run"}, opts: &sharedSpec134, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec135, keys: true}, {sub: []string{"send"}, opts: &sharedSpec135, keys: true}}},
 	}},
-	{"tofu", &sharedSpec131},
+	{"tofu", &sharedSpec132},
 	{"tokei", &sharedSpec9},
 	{"toolbox", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}}},
 	}},
 	{"top", &sharedSpec9},
-	{"torify", &sharedSpec21},
+	{"torify", &sharedSpec22},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -2217,9 +2236,9 @@ var commandTable = [...]namedSpec{
 		files:    writeAll,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec21},
+	{"toybox", &sharedSpec22},
 	{"tr", &sharedSpec9},
-	{"traceroute", &sharedSpec40},
+	{"traceroute", &sharedSpec41},
 	{"tree", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -2230,7 +2249,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec114},
+	{"trino", &sharedSpec115},
 	{"true", &sharedSpec9},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -2243,11 +2262,11 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tty", &sharedSpec9},
 	{"turso", &cmdSpec{
-		subs:  subcommands{{"db", &cmdSpec{subs: subcommands{{"shell", &sharedSpec19}}}}},
+		subs:  subcommands{{"db", &cmdSpec{subs: subcommands{{"shell", &sharedSpec20}}}}},
 		probe: true,
 	}},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec24}},
+		subs: subcommands{{"upload", &sharedSpec25}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
@@ -2255,11 +2274,11 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"type", &sharedSpec9},
-	{"typeset", &sharedSpec38},
+	{"typeset", &sharedSpec39},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
-	{"ulimit", &sharedSpec84},
+	{"ulimit", &sharedSpec85},
 	{"umount", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
@@ -2293,8 +2312,8 @@ var commandTable = [...]namedSpec{
 		files:    pairKind,
 		readOnly: true,
 	}},
-	{"unix2dos", &sharedSpec54},
-	{"unlink", &sharedSpec118},
+	{"unix2dos", &sharedSpec55},
+	{"unlink", &sharedSpec119},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2315,8 +2334,8 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".lzma"},
 	}},
-	{"unpigz", &sharedSpec80},
-	{"unset", &sharedSpec38},
+	{"unpigz", &sharedSpec81},
+	{"unset", &sharedSpec39},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -2365,7 +2384,7 @@ var commandTable = [...]namedSpec{
 		why:    "creates a user",
 		effect: EffectPrivilege,
 	}},
-	{"userdel", &sharedSpec39},
+	{"userdel", &sharedSpec40},
 	{"usermod", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
@@ -2379,45 +2398,45 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec9},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec135}, {"download", &sharedSpec136}, {"config", &sharedSpec137}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec24}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec136}, {"download", &sharedSpec137}, {"config", &sharedSpec138}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec25}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec138}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec139}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec138}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec139}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true}, optScript: []string{"-c", "--command"}, remote: true}}},
 	}},
-	{"vale", &sharedSpec17},
-	{"valgrind", &sharedSpec21},
+	{"vale", &sharedSpec18},
+	{"valgrind", &sharedSpec22},
 	{"vault", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
-		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec33}},
+		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec34}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"vercel", &cmdSpec{
-		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"whoami", &sharedSpec2}, {"inspect", &sharedSpec2}},
+		subs:  subcommands{{"env", &cmdSpec{opts: []optEffect{{names: []string{"pull"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}}}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"whoami", &sharedSpec2}, {"inspect", &sharedSpec2}},
 		probe: true,
 	}},
 	{"vgremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec60},
-	{"view", &sharedSpec60},
+	{"vi", &sharedSpec61},
+	{"view", &sharedSpec61},
 	{"vigr", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 		effect: EffectPrivilege,
 	}},
-	{"vim", &sharedSpec60},
-	{"vimdiff", &sharedSpec60},
+	{"vim", &sharedSpec61},
+	{"vimdiff", &sharedSpec61},
 	{"vipw", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
@@ -2434,7 +2453,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"vsce", &sharedSpec37},
+	{"vsce", &sharedSpec38},
 	{"w", &sharedSpec9},
 	{"watch", &cmdSpec{
 		long:     []string{"differences", "no-title", "beep", "errexit", "color", "no-color", "exec", "precise", "no-wrap", "no-rerun", "chgexit", "interval=", "equexit="},
@@ -2467,13 +2486,13 @@ var commandTable = [...]namedSpec{
 	{"which", &sharedSpec9},
 	{"who", &sharedSpec9},
 	{"whoami", &sharedSpec9},
-	{"windsurf", &sharedSpec32},
-	{"winpty", &sharedSpec21},
+	{"windsurf", &sharedSpec33},
+	{"winpty", &sharedSpec22},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
 	}},
-	{"woodpecker-cli", &sharedSpec56},
+	{"woodpecker-cli", &sharedSpec57},
 	{"wrangler", &cmdSpec{
 		subs:  subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{{names: []string{"--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}}}}, {"whoami", &sharedSpec2}},
 		probe: true,
@@ -2487,12 +2506,12 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
 	}},
 	{"xcrun", &cmdSpec{
-		subs:  subcommands{{"simctl", &sharedSpec33}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
+		subs:  subcommands{{"simctl", &sharedSpec34}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"xelatex", &sharedSpec59},
-	{"xetex", &sharedSpec59},
-	{"xh", &sharedSpec85},
+	{"xelatex", &sharedSpec60},
+	{"xetex", &sharedSpec60},
+	{"xh", &sharedSpec86},
 	{"xhs", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		effect: EffectNetwork,
@@ -2524,11 +2543,11 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}},
 		rare:     &rareSpec{suffix: ".xz"},
 	}},
-	{"xzcat", &sharedSpec26},
+	{"xzcat", &sharedSpec27},
 	{"yamllint", &sharedSpec9},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec22}, {"dlx", &sharedSpec23}, {"publish", &sharedSpec24}, {"npm", &sharedSpec37}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec107}}}}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec21, script: true}}},
+		subs: subcommands{{"add", &sharedSpec23}, {"dlx", &sharedSpec24}, {"publish", &sharedSpec25}, {"npm", &sharedSpec38}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec108}}}}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec22, script: true}}},
 		read: &readSpec{startsProject: true},
 	}},
 	{"yes", &sharedSpec9},
@@ -2547,7 +2566,7 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"repolist", &sharedSpec2}, {"provides", &sharedSpec2}},
 	}},
-	{"zcat", &sharedSpec26},
+	{"zcat", &sharedSpec27},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -2558,7 +2577,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec93},
+	{"zig", &sharedSpec94},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -2567,13 +2586,13 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{fileCode: (*walker).zipCode},
 	}},
 	{"zipinfo", &sharedSpec9},
-	{"zless", &sharedSpec30},
-	{"zmore", &sharedSpec30},
+	{"zless", &sharedSpec31},
+	{"zmore", &sharedSpec31},
 	{"zrok", &cmdSpec{
-		subs:   subcommands{{"share", &sharedSpec18}},
+		subs:   subcommands{{"share", &sharedSpec19}},
 		effect: EffectNetwork,
 	}},
-	{"zstd", &sharedSpec117},
+	{"zstd", &sharedSpec118},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -2590,17 +2609,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
-	12, 12, 46, 72, 136, 174, 191, 220, 255, 276, 294, 301, 314, 355, 384, 419,
-	430, 487, 490, 522, 604, 646, 674, 691, 706, 718, 723, 733, 733, 733, 733, 733,
-	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
-	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
-	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
-	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
-	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
-	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
-	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
-	733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733, 733,
-	733,
+	12, 12, 46, 72, 136, 175, 192, 221, 256, 277, 296, 303, 316, 357, 386, 421,
+	432, 489, 492, 525, 607, 649, 677, 694, 709, 721, 726, 736, 736, 736, 736, 736,
+	736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736,
+	736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736,
+	736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736,
+	736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736,
+	736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736,
+	736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736,
+	736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736,
+	736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736, 736,
+	736,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -3056,7 +3075,7 @@ var sharedSpec6 = cmdSpec{
 	long:     []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug", "include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"},
 	shortVal: "pime",
 	opts:     []optEffect{{names: []string{"--yolo", "-y"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--approval-mode"}, value: yoloMode, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec139}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
+	subs:     subcommands{{"mcp", &sharedSpec140}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
 	probe:    true,
 }
 
@@ -3064,7 +3083,7 @@ var sharedSpec7 = cmdSpec{
 	long:     []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=", "profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"},
 	shortVal: "sacmpCio",
 	opts:     []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec139}},
+	subs:     subcommands{{"mcp", &sharedSpec140}},
 	probe:    true,
 }
 
@@ -3072,7 +3091,7 @@ var sharedSpec8 = cmdSpec{
 	long:     []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"},
 	shortVal: "xm",
 	opts:     []optEffect{{names: []string{"--dangerously-allow-all"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec139}},
+	subs:     subcommands{{"mcp", &sharedSpec140}},
 	probe:    true,
 }
 
@@ -3116,68 +3135,72 @@ var sharedSpec14 = cmdSpec{
 }
 
 var sharedSpec15 = cmdSpec{
-	opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}},
+	subs: subcommands{{"config", &cmdSpec{subs: subcommands{{"appsettings", &cmdSpec{opts: []optEffect{{names: []string{"list"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}}}}, {"connection-string", &cmdSpec{opts: []optEffect{{names: []string{"list"}, operand: true, first: true, class: "credential-access", why: "prints an app's connection strings, passwords included"}}}}}}}},
 }
 
 var sharedSpec16 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
+	opts: []optEffect{{names: []string{"show", "download", "backup"}, operand: true, class: "credential-access", why: "prints or saves a Key Vault secret, key or certificate"}, {names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}},
 }
 
 var sharedSpec17 = cmdSpec{
-	probe: true,
+	read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
 }
 
 var sharedSpec18 = cmdSpec{
+	probe: true,
+}
+
+var sharedSpec19 = cmdSpec{
 	class:  "exfiltration",
 	why:    "exposes a local port to the internet",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"--help", "-h", "--version", "-V"}},
 }
 
-var sharedSpec19 = cmdSpec{
+var sharedSpec20 = cmdSpec{
 	opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec20 = cmdSpec{
+var sharedSpec21 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 	effect: EffectWrites | EffectNetwork,
 }
 
-var sharedSpec21 = cmdSpec{
+var sharedSpec22 = cmdSpec{
 	wraps: true,
 }
 
-var sharedSpec22 = cmdSpec{
+var sharedSpec23 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec23 = cmdSpec{
+var sharedSpec24 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec24 = cmdSpec{
+var sharedSpec25 = cmdSpec{
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"--dry-run", "-n"}},
 }
 
-var sharedSpec25 = cmdSpec{
+var sharedSpec26 = cmdSpec{
 	opts: []optEffect{{operand: true, match: foreignScriptURL, class: "supply-chain", why: "runs a program straight from a URL"}},
 }
 
-var sharedSpec26 = cmdSpec{
+var sharedSpec27 = cmdSpec{
 	files:    readAll,
 	readOnly: true,
 }
 
-var sharedSpec27 = cmdSpec{
+var sharedSpec28 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3187,96 +3210,96 @@ var sharedSpec27 = cmdSpec{
 	rare:     &rareSpec{suffix: ".bz2"},
 }
 
-var sharedSpec28 = cmdSpec{
+var sharedSpec29 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
 	files:    readAll,
 	fileOpts: true,
 }
 
-var sharedSpec29 = cmdSpec{
+var sharedSpec30 = cmdSpec{
 	runs:     runsChdir,
 	probe:    true,
 	readOnly: true,
 }
 
-var sharedSpec30 = cmdSpec{
+var sharedSpec31 = cmdSpec{
 	files: readAll,
 }
 
-var sharedSpec31 = cmdSpec{
+var sharedSpec32 = cmdSpec{
 	class:  "exfiltration",
 	why:    "exposes this machine to the internet through a VS Code tunnel",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"status", "user", "--help", "-h"}},
 }
 
-var sharedSpec32 = cmdSpec{
+var sharedSpec33 = cmdSpec{
 	long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 	opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-	subs: subcommands{{"tunnel", &sharedSpec31}},
-}
-
-var sharedSpec33 = cmdSpec{
-	subs: subcommands{{"list", &sharedSpec2}},
+	subs: subcommands{{"tunnel", &sharedSpec32}},
 }
 
 var sharedSpec34 = cmdSpec{
+	subs: subcommands{{"list", &sharedSpec2}},
+}
+
+var sharedSpec35 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 }
 
-var sharedSpec35 = cmdSpec{
+var sharedSpec36 = cmdSpec{
 	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
-var sharedSpec36 = cmdSpec{
+var sharedSpec37 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec37 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec24}},
-}
-
 var sharedSpec38 = cmdSpec{
-	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
+	subs: subcommands{{"publish", &sharedSpec25}},
 }
 
 var sharedSpec39 = cmdSpec{
+	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
+}
+
+var sharedSpec40 = cmdSpec{
 	class:  "destructive",
 	why:    "deletes a user account",
 	effect: EffectPrivilege,
 }
 
-var sharedSpec40 = cmdSpec{
+var sharedSpec41 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec41 = cmdSpec{
+var sharedSpec42 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
 	opts:     []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts the home directory or a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec42 = cmdSpec{
+var sharedSpec43 = cmdSpec{
 	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
 }
 
-var sharedSpec43 = cmdSpec{
+var sharedSpec44 = cmdSpec{
 	subs: subcommands{{"inspect", &sharedSpec2}},
 }
 
-var sharedSpec44 = cmdSpec{
+var sharedSpec45 = cmdSpec{
 	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
 	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
-var sharedSpec45 = cmdSpec{
+var sharedSpec46 = cmdSpec{
 	long:     []string{"output="},
 	shortVal: "o",
 	opts:     []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
@@ -3284,75 +3307,75 @@ var sharedSpec45 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"-o", "--output", "--environment", "--variables"}, readWith: []string{"--services", "--images", "--volumes", "--profiles", "--networks"}},
 }
 
-var sharedSpec46 = cmdSpec{
+var sharedSpec47 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	long:     []string{"force", "volumes", "link", "depend", "all", "ignore", "time="},
 	shortVal: "t",
 	opts:     []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the container's anonymous volumes and the data in them"}},
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}},
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "privileged", "env=", "user=", "workdir=", "index=", "dry-run"},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dT"},
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 	shortVal: "fp",
-	subs:     subcommands{{"down", &sharedSpec44}},
+	subs:     subcommands{{"down", &sharedSpec45}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "interactive", "rm", "name=", "entrypoint=", "env=", "env-from-file=", "label=", "publish=", "service-ports", "use-aliases", "user=", "volume=", "workdir=", "no-deps", "build", "pull=", "quiet-pull", "remove-orphans", "cap-add=", "cap-drop=", "tty", "quiet", "dry-run"},
 	shortVal: "euwlpv",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dTiPq"},
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	files: writeAll,
 	probe: true,
 }
 
-var sharedSpec55 = cmdSpec{
-	subs: subcommands{{"push", &sharedSpec24}},
+var sharedSpec56 = cmdSpec{
+	subs: subcommands{{"push", &sharedSpec25}},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	subs:  subcommands{{"lint", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, written: true, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
@@ -3363,71 +3386,71 @@ var sharedSpec58 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	rare:     &rareSpec{analyse: vimCommands},
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	class: "destructive",
 	why:   "rewrites a disk's partition table",
 	rare:  &rareSpec{unless: []string{"-l", "--list"}},
 }
 
-var sharedSpec62 = cmdSpec{
-	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec33}},
+var sharedSpec63 = cmdSpec{
+	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec34}},
 	probe: true,
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	effect: EffectNetwork,
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	long: []string{"source-ranges="},
 	opts: []optEffect{{names: []string{"--source-ranges"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}},
 }
 
-var sharedSpec66 = cmdSpec{
-	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec64}, {"firewall-rules", &sharedSpec65}}}}},
-}
-
 var sharedSpec67 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}},
+	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec65}, {"firewall-rules", &sharedSpec66}}}}},
 }
 
 var sharedSpec68 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+	read: &readSpec{readVerbs: []string{"list", "describe"}},
 }
 
 var sharedSpec69 = cmdSpec{
+	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+}
+
+var sharedSpec70 = cmdSpec{
 	probe: true,
 	rare:  &rareSpec{analyse: gdbCommands},
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}},
 	subs: subcommands{{"list", &sharedSpec2}},
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}},
 	subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}},
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	class:    "destructive",
@@ -3436,48 +3459,48 @@ var sharedSpec72 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	effect:   EffectNetwork,
 	fileOpts: true,
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: fileRead, form: formRevPath}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	rare:     &rareSpec{analyse: makeCommands, fileCode: (*walker).makeDirs},
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	rare: &rareSpec{fileCode: (*walker).goOutputs},
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	opts: []optEffect{{operand: true, match: gradlePublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3488,29 +3511,29 @@ var sharedSpec80 = cmdSpec{
 	rare:       &rareSpec{suffix: ".gz"},
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
@@ -3519,76 +3542,76 @@ var sharedSpec85 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec86 = cmdSpec{
+var sharedSpec87 = cmdSpec{
 	probe: true,
 	wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}}},
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec88 = cmdSpec{
 	opts:     []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec89 = cmdSpec{
 	opts:     []optEffect{{names: []string{"flush"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-version"}},
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"version"}},
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	opts:  []optEffect{{names: []string{"--trust-all-tools"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 	probe: true,
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -3596,38 +3619,38 @@ var sharedSpec98 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}, readSQL: []string{"-e", "--execute"}},
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec100 = cmdSpec{
+var sharedSpec101 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	read: &readSpec{startsProject: true},
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	opts: []optEffect{{names: []string{"off"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 }
 
-var sharedSpec104 = cmdSpec{
+var sharedSpec105 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec105 = cmdSpec{
+var sharedSpec106 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--prefix"}, file: fileWrite}},
@@ -3635,73 +3658,73 @@ var sharedSpec105 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec106 = cmdSpec{
+var sharedSpec107 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec107 = cmdSpec{
+var sharedSpec108 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}, {names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: "supply-chain", why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"}, {names: []string{"ca", "cafile", "caFilePath", "httpsCaFilePath"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"ca=", "cafile=", "caFilePath=", "httpsCaFilePath="}, operand: true, prefix: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 }
 
-var sharedSpec108 = cmdSpec{
+var sharedSpec109 = cmdSpec{
 	long:       []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"},
 	opts:       []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}},
 	singleDash: true,
 	fileOpts:   true,
 }
 
-var sharedSpec109 = cmdSpec{
+var sharedSpec110 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec110 = cmdSpec{
+var sharedSpec111 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec111 = cmdSpec{
+var sharedSpec112 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec112 = cmdSpec{
+var sharedSpec113 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec135}, {"download", &sharedSpec136}, {"config", &sharedSpec137}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec136}, {"download", &sharedSpec137}, {"config", &sharedSpec138}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
 	files: bySub,
 }
 
-var sharedSpec113 = cmdSpec{
+var sharedSpec114 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec114 = cmdSpec{
+var sharedSpec115 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec115 = cmdSpec{
+var sharedSpec116 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec116 = cmdSpec{
+var sharedSpec117 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec117 = cmdSpec{
+var sharedSpec118 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3711,90 +3734,90 @@ var sharedSpec117 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec118 = cmdSpec{
+var sharedSpec119 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec119 = cmdSpec{
+var sharedSpec120 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec120 = cmdSpec{
+var sharedSpec121 = cmdSpec{
 	shortVal: "SctTpesh",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dmDRrxUaAiOlLqQX"},
 }
 
-var sharedSpec121 = cmdSpec{
+var sharedSpec122 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec122 = cmdSpec{
+var sharedSpec123 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec123 = cmdSpec{
+var sharedSpec124 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec124 = cmdSpec{
+var sharedSpec125 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec125 = cmdSpec{
+var sharedSpec126 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
 }
 
-var sharedSpec126 = cmdSpec{
+var sharedSpec127 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
-var sharedSpec127 = cmdSpec{
+var sharedSpec128 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
-var sharedSpec128 = cmdSpec{
-	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
-}
-
 var sharedSpec129 = cmdSpec{
-	class: "destructive",
-	why:   "marks a resource to be destroyed and re-created by the next apply",
+	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
 var sharedSpec130 = cmdSpec{
 	class: "destructive",
-	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
+	why:   "marks a resource to be destroyed and re-created by the next apply",
 }
 
 var sharedSpec131 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec123}, {"apply", &sharedSpec124}, {"state", &sharedSpec125}, {"output", &sharedSpec126}, {"show", &sharedSpec127}, {"workspace", &sharedSpec128}, {"taint", &sharedSpec129}, {"force-unlock", &sharedSpec130}},
+	class: "destructive",
+	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
 }
 
 var sharedSpec132 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec124}, {"apply", &sharedSpec125}, {"state", &sharedSpec126}, {"output", &sharedSpec127}, {"show", &sharedSpec128}, {"workspace", &sharedSpec129}, {"taint", &sharedSpec130}, {"force-unlock", &sharedSpec131}},
+}
+
+var sharedSpec133 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec133 = cmdSpec{
+var sharedSpec134 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec134 = cmdSpec{
+var sharedSpec135 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec135 = cmdSpec{
+var sharedSpec136 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -3802,7 +3825,7 @@ var sharedSpec135 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec136 = cmdSpec{
+var sharedSpec137 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -3810,17 +3833,17 @@ var sharedSpec136 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec137 = cmdSpec{
+var sharedSpec138 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}, {names: []string{"global.cert", "install.cert", "download.cert"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}}}}},
 }
 
-var sharedSpec138 = cmdSpec{
+var sharedSpec139 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "qvn"},
 }
 
-var sharedSpec139 = cmdSpec{
+var sharedSpec140 = cmdSpec{
 	opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 }

@@ -965,11 +965,18 @@ func riskCommands() map[string]*cmdSpec {
 		// arguments are probed as an unknown command's (apps:destroy).
 		"heroku": {probe: true, opts: []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: ClassCredential, why: "prints a Heroku API token"},
 			{names: []string{"config", "config:get"}, operand: true, class: ClassCredential, why: "prints an app's config vars, its database URLs and API keys"}}},
-		"doctl":  {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the DigitalOcean API token"}}}}}},
-		"flyctl": {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
-		"fly":    {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
-		"glab":   {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitLab token"}}}}}},
-		"lpass":  {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
+		// Other platforms' app settings and secret managers, printed or
+		// pulled into a file, as heroku config prints them.
+		"netlify":   {probe: true, opts: []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}},
+		"railway":   {probe: true, opts: []optEffect{{names: []string{"variables", "variable"}, operand: true, first: true, when: noSetFlag, class: ClassCredential, why: appSecretsWhy}}},
+		"vercel":    {probe: true, subs: subcommands{{"env", &cmdSpec{opts: []optEffect{{names: []string{"pull"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}}}}},
+		"doppler":   {probe: true, subs: subcommands{{"secrets", &cmdSpec{class: ClassCredential, why: appSecretsWhy, rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}}},
+		"infisical": {probe: true, opts: []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}},
+		"doctl":     {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the DigitalOcean API token"}}}}}},
+		"flyctl":    {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
+		"fly":       {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
+		"glab":      {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitLab token"}}}}}},
+		"lpass":     {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
 		"gcloud": {subs: subcommands{{"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a long-lived service account key and writes it out"}}}}}}}}}}, {"storage", gcloudStorage}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"},
@@ -1008,6 +1015,7 @@ func riskCommands() map[string]*cmdSpec {
 		"az": {effect: EffectNetwork, subs: subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: ClassCredential, why: "prints an Azure token"}}}},
 			{"ad", &cmdSpec{subs: subcommands{{"sp", azCredentials}, {"app", azCredentials}}}},
 			{"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on Azure resources"}}}},
+			{"webapp", azAppSettings}, {"functionapp", azAppSettings},
 			{"network", &cmdSpec{long: []string{"source-address-prefixes=", "source-address-prefix="},
 				opts: []optEffect{{names: []string{"--source-address-prefixes", "--source-address-prefix"}, value: wholeInternet, class: ClassExfiltrate, why: openToInternetWhy}}}},
 			{"keyvault", &cmdSpec{subs: subcommands{{"secret", azVaultRead}, {"key", azVaultRead}, {"certificate", azVaultRead}},
@@ -1151,6 +1159,9 @@ func riskCommands() map[string]*cmdSpec {
 		// Ansible roles and collections from a URL or git remote run as
 		// the playbooks that use them.
 		"ansible-galaxy": {probe: true, opts: []optEffect{{match: remotePackage, operand: true, when: galaxyInstalls, class: ClassSupplyChain, why: "installs a role or collection straight from a URL or git remote"}}},
+		// ps in BSD form with e prints every process's environment.
+		"ps": {shortVal: "opuUgGtCOqsNk", long: []string{"format=", "sort=", "pid=", "ppid=", "user=", "User=", "group=", "Group=", "tty=", "cols=", "columns=", "rows=", "sid=", "quick-pid="},
+			opts: []optEffect{{match: psEnviron, operand: true, class: ClassCredential, why: "prints the environment of every process, where tokens and passwords are passed"}}},
 		// A user's services kept running from boot, logged in or not.
 		"loginctl": {opts: []optEffect{{names: []string{"enable-linger"}, operand: true, class: ClassPersistence, why: "keeps the user's services running from boot, whether the user is logged in or not"}}},
 		// SQL given to a hosted database's CLI.
@@ -2412,6 +2423,40 @@ func galaxyInstalls(args []string) bool {
 		}
 	}
 	return false
+}
+
+// appSecretsWhy is the reason of a platform's command that prints an
+// app's settings, or pulls them into a file.
+const appSecretsWhy = "prints or downloads an app's environment settings: its database URLs, API keys and passwords"
+
+// azAppSettings is az webapp|functionapp: config appsettings list prints
+// the settings with their values.
+var azAppSettings = &cmdSpec{subs: subcommands{{"config", &cmdSpec{subs: subcommands{{"appsettings", &cmdSpec{opts: []optEffect{{names: []string{"list"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}}},
+	{"connection-string", &cmdSpec{opts: []optEffect{{names: []string{"list"}, operand: true, first: true, class: ClassCredential, why: "prints an app's connection strings, passwords included"}}}}}}}}}
+
+// noSetFlag reports whether a command's arguments set nothing (railway
+// variables --set KEY=V sets; without it, the variables are printed).
+func noSetFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--set" || strings.HasPrefix(a, "--set=") || a == "-s" || a == "--remove" {
+			return false
+		}
+	}
+	return true
+}
+
+// psEnviron: a ps argument in BSD form (no dash) asking for every
+// process's environment (e: ps auxe, ps eww).
+func psEnviron(a string) bool {
+	if a == "" || a[0] == '-' || len(a) > 10 || !strings.ContainsRune(a, 'e') {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if c := a[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // quarantineWhy is the reason of removing macOS's quarantine mark.
