@@ -657,7 +657,8 @@ var gitSpec = &cmdSpec{
 			{match: remoteURLKey, operand: true, when: gitConfigSets, class: ClassExfiltrate, why: "points a remote at another URL, where every later push sends the repository"}}}},
 		{"credential", &cmdSpec{opts: []optEffect{{names: []string{"fill"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}},
 		// The credential helpers answer "get" with the stored password.
-		{"credential-store", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}},
+		{"credential-store", gitHelperGet}, {"credential-cache", gitHelperGet}, {"credential-osxkeychain", gitHelperGet},
+		{"credential-libsecret", gitHelperGet}, {"credential-manager", gitHelperGet}, {"credential-manager-core", gitHelperGet}, {"credential-wincred", gitHelperGet},
 		{"credential-cache", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints cached git credentials"}}}},
 		{"worktree", &cmdSpec{subs: subcommands{{"remove", &cmdSpec{long: []string{"force"},
 			opts: []optEffect{{names: forceOpts, class: ClassDestructive, why: "deletes a worktree with its uncommitted changes"}}}}}}},
@@ -776,6 +777,7 @@ func riskCommands() map[string]*cmdSpec {
 			{"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: ClassDestructive, why: "deletes and re-creates resources"}}}},
 			{"get", &cmdSpec{opts: []optEffect{{match: k8sSecret, operand: true, class: ClassCredential, why: "prints cluster secrets"}}}},
 			{"create", &cmdSpec{shortVal: "f", long: []string{"filename="}, opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants a cluster role"},
+				{names: []string{"token"}, operand: true, first: true, class: ClassCredential, why: "mints and prints a service account's token"},
 				{names: []string{"-f", "--filename"}, value: remoteURL, class: ClassSupplyChain, why: "applies manifests fetched from a URL to the cluster"},
 				{names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: ClassExfiltrate, why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}},
 			{"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{effect: EffectWrites, opts: []optEffect{sendsCredential, sendsHome}}},
@@ -882,7 +884,8 @@ func riskCommands() map[string]*cmdSpec {
 				opts: []optEffect{{match: foreignScriptURL, operand: true, first: true, class: ClassSupplyChain, why: "runs a script straight from a URL"}}}, "--with", "--with-requirements", "--with-editable")}}},
 		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
 			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"set", npmConfigSet},
-			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}}}},
+			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}},
+			{"token", npmToken}}},
 		"npx": npxSpec(),
 		// flatpak install --from URL (or a .flatpakref URL) installs from a
 		// remote nobody added.
@@ -890,7 +893,7 @@ func riskCommands() map[string]*cmdSpec {
 			opts: []optEffect{{names: []string{"--from"}, value: remotePackage, class: ClassSupplyChain, why: "installs an application straight from a URL"},
 				{operand: true, match: remotePackage, class: ClassSupplyChain, why: "installs an application straight from a URL"}}}}}},
 		"uvx":  uvToolRun(),
-		"pnpm": {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"publish", publish}}},
+		"pnpm": {subs: subcommands{{"token", npmToken}, {"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"publish", publish}}},
 		"yarn": {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
 		"bun":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}, {"publish", publish}, {"run", runsURL}}},
 		// deno runs and installs programs straight from a URL; its own
@@ -928,13 +931,20 @@ func riskCommands() map[string]*cmdSpec {
 		// unpacked there) is everyday work; one elsewhere is not.
 		"xattr": {opts: []optEffect{{names: []string{"com.apple.quarantine"}, operand: true, when: xattrClearsOutside, effect: EffectPrivilege, class: ClassPrivilege, why: quarantineWhy},
 			{names: []string{"-c"}, when: xattrClearsOutside, effect: EffectPrivilege, class: ClassPrivilege, why: quarantineWhy}}},
-		"defaults":    {opts: []optEffect{{names: []string{"LSQuarantine"}, operand: true, when: defaultsWrites, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the quarantine mark of downloaded files, so Gatekeeper no longer checks them"}}},
-		"tmutil":      {opts: []optEffect{{names: []string{"delete", "deletelocalsnapshots", "thinlocalsnapshots", "disable"}, operand: true, class: ClassDestructive, why: "deletes or turns off Time Machine's backups"}}},
+		"defaults": {opts: []optEffect{{names: []string{"LSQuarantine"}, operand: true, when: defaultsWrites, effect: EffectPrivilege, class: ClassPrivilege, why: "turns off the quarantine mark of downloaded files, so Gatekeeper no longer checks them"}}},
+		"tmutil":   {opts: []optEffect{{names: []string{"delete", "deletelocalsnapshots", "thinlocalsnapshots", "disable"}, operand: true, class: ClassDestructive, why: "deletes or turns off Time Machine's backups"}}},
+		"gopass":   {opts: []optEffect{{names: []string{"show", "cat", "otp"}, operand: true, first: true, class: ClassCredential, why: "prints passwords from the password store"}}},
+		// docker's credential helpers answer "get" with the stored
+		// registry password.
+		"docker-credential-desktop": dockerHelperGet, "docker-credential-osxkeychain": dockerHelperGet, "docker-credential-pass": dockerHelperGet,
+		"docker-credential-secretservice": dockerHelperGet, "docker-credential-wincred": dockerHelperGet, "docker-credential-ecr-login": dockerHelperGet,
+		"docker-credential-gcloud": dockerHelperGet, "docker-credential-gcr": dockerHelperGet,
 		"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
 		"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", rare: &rareSpec{unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}}},
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
 		"gh": {opts: []optEffect{sendsCredential, sendsSecretFile}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
-			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"}}}},
+			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"},
+			{names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: ClassPrivilege, why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}}},
 			{"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="},
 				opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"},
 					{names: []string{"--visibility"}, value: isPublic, class: ClassExfiltrate, why: makesPublicWhy}},
@@ -977,13 +987,14 @@ func riskCommands() map[string]*cmdSpec {
 		"fly":       {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
 		"glab":      {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitLab token"}}}}}},
 		"lpass":     {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
-		"gcloud": {subs: subcommands{{"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a long-lived service account key and writes it out"}}}}}}}}}}, {"storage", gcloudStorage}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
+		"gcloud": {subs: subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: ClassCredential, why: "prints the current access token with the configuration"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a long-lived service account key and writes it out"}}}}}}}}}}, {"storage", gcloudStorage}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"},
 				{names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on a cloud resource"}}},
 		"aws": {effect: EffectNetwork, subs: subcommands{
 			{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
 			{"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}}},
+			{"sso", &cmdSpec{opts: []optEffect{{names: []string{"get-role-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
 			{"s3api", &cmdSpec{effect: EffectNetwork, probe: true, long: []string{"acl=", "public-access-block-configuration=", "versioning-configuration="}, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome,
 				{names: []string{"--acl"}, value: publicACL, class: ClassExfiltrate, why: "makes a bucket or its objects readable by anyone"},
 				{names: []string{"--public-access-block-configuration"}, value: turnsOff, class: ClassExfiltrate, why: "lifts a bucket's block on public access"},
@@ -2424,6 +2435,22 @@ func galaxyInstalls(args []string) bool {
 	}
 	return false
 }
+
+// gitHelperGet is a git credential helper: get prints the password it
+// stores.
+var gitHelperGet = &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints stored git credentials"}}}
+
+// dockerHelperGet is a docker credential helper: get prints a
+// registry's stored password, list the registries.
+var dockerHelperGet = &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: ClassCredential, why: "prints a registry's stored password"}}}
+
+// npmToken is npm and pnpm token: create makes a registry token and
+// prints it.
+var npmToken = &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, first: true, class: ClassCredential, why: "creates a registry token and prints it"}}}
+
+// ghAuthRefresh reports whether gh auth's arguments are refresh's: its
+// --scopes add to the token; gh auth login's name the scopes to ask for.
+func ghAuthRefresh(args []string) bool { return len(args) > 0 && args[0] == "refresh" }
 
 // appSecretsWhy is the reason of a platform's command that prints an
 // app's settings, or pulls them into a file.
