@@ -180,6 +180,15 @@ func entries() []Entry {
 		{Path: ".roo/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Roo Code)"},
 		{Path: ".amazonq/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Amazon Q)"},
 		{Path: ".kiro/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Kiro: its MCP servers, its hooks that act on file events, its steering)"},
+		{Path: ".qwen/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Qwen Code)"},
+		{Path: "crush.json", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Crush)"},
+		{Path: ".crush.json", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Crush)"},
+		{Path: ".config/crush/", Anchor: Home, Kind: AgentConfig, Reason: agentConfig + " (Crush)"},
+		{Path: ".config/amp/", Anchor: Home, Kind: AgentConfig, Reason: agentConfig + " (Amp)"},
+		{Path: ".factory/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Factory's droid)"},
+		// OpenHands runs the repository's .openhands/setup.sh at the
+		// start of every session, and follows its microagents.
+		{Path: ".openhands/", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (OpenHands: its setup script runs at every session's start)"},
 		{Path: ".copilot/", Anchor: Home, Kind: AgentConfig, Reason: agentConfig + " (GitHub Copilot CLI)"},
 		{Path: ".zed/settings.json", Anchor: Anywhere, Kind: AgentConfig, Reason: agentConfig + " (Zed's agent and context servers)"},
 		{Path: ".zed/tasks.json", Anchor: Anywhere, Kind: AgentConfig, Reason: editorTasks},
@@ -237,6 +246,11 @@ func entries() []Entry {
 		{Path: ".clinerules/", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Cline)"},
 		{Path: ".github/copilot-instructions.md", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (GitHub Copilot)"},
 		{Path: ".github/instructions/", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (GitHub Copilot)"},
+		{Path: "qwen.md", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Qwen Code)"},
+		{Path: ".goosehints", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Goose)"},
+		{Path: ".junie/", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (JetBrains Junie)"},
+		{Path: ".augment-guidelines", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Augment)"},
+		{Path: ".rules", Anchor: Anywhere, Kind: Autostart, Reason: agentRules + " (Zed)"},
 		// Programs' start-up files in the home directory (the shell's are
 		// critical writes, shell/risks.go).
 		{Path: ".vimrc", Anchor: Home, Kind: Autostart, Reason: editorRC + " (vim)"},
