@@ -1078,6 +1078,9 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			// An operand is a word bash expanded as a glob; a value cut out
 			// of one, or a path in inline code, is read by the program,
 			// whose globs may match dot-files.
+			if k < 63 && cmd.Keys&(1<<k) != 0 {
+				continue // a key the command logs in with (ssh -i KEY)
+			}
 			shellGlob := k < len(cmd.Args)
 			if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
 				arg, shellGlob = v, false // if=.env, --data=DIR: the option's value

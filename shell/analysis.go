@@ -88,6 +88,11 @@ type Command struct {
 	// shell passes them on as written, so they name no file but the one
 	// spelled so. Nil when no argument is such a word.
 	Literal []bool
+	// Keys marks the Args that name a key the command logs in or signs
+	// with (ssh -i KEY, -o IdentityFile=KEY, ssh-add KEY): the program
+	// reads it to sign and never prints or sends it, so it is no file
+	// operand for the file rules. Bit i is Args[i], for the first 63.
+	Keys uint64
 	// Opaque is set when no allow rule may match the command: its name is
 	// not static (a variable, a substitution, a glob) or it is eval.
 	Opaque bool

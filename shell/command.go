@@ -283,6 +283,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	serviceDeletes(&cmd, name, roles, known && !otherProgram(spec, norm), norm)
 	appInline(&cmd, name, roles, known, norm, c.stdin)
 	secretSearch(&cmd, name, norm)
+	cmd.Keys = keyWords(spec, args)
 	idx := w.emit(cmd)
 	fstart := len(w.res.Files)
 	if spec != nil {
@@ -301,7 +302,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	w.writeForms(idx, spec, norm, fstart)
 	w.risks(name, check, args, cmd.Text, d)
 	w.checkCodeFetch(idx, words, c, runsCode(name, roles))
-	w.secretOperands(name, roles, spec.describes() || known, args, cmd.Text, d)
+	w.secretOperands(name, roles, spec.describes() || known, cmd.Keys, args, cmd.Text, d)
 	if !known || scriptRunner(name, roles) {
 		w.probe(idx, args, c, d)
 	}
@@ -944,12 +945,17 @@ func (w *walker) probe(idx int, args []word, c scope, d *dirState) {
 //
 // understood is whether the command's operands are understood: the
 // reader table describes it or it is known.
-func (w *walker) secretOperands(name string, r role, understood bool, args []word, owner string, d *dirState) {
+//
+// The keys a login client signs with (keys: ssh -i KEY) are no such read.
+func (w *walker) secretOperands(name string, r role, understood bool, keys uint64, args []word, owner string, d *dirState) {
 	probe := r&roleOpener != 0 || scriptRunner(name, r) || r&rolePassesArgs != 0 || !understood
 	if probe || r&roleOutputOptions != 0 {
 		w.passedOutputs(args, owner, d)
 	}
-	for _, a := range args {
+	for i, a := range args {
+		if i < 63 && keys&(1<<i) != 0 {
+			continue
+		}
 		p := a.text
 		if rest, ok := strings.CutPrefix(p, "file://"); ok {
 			if i := strings.IndexAny(rest, "?#"); i >= 0 {
@@ -981,6 +987,51 @@ func (w *walker) secretOperands(name string, r role, understood bool, args []wor
 			}
 		}
 	}
+}
+
+// keyWords returns, as a set of bits by index (Command.Keys), the
+// words of args that hold a key the command logs in or signs with: the
+// values of its fileKey options (ssh -i KEY, -o IdentityFile=KEY) and its
+// fileKey operands (ssh-add KEY).
+func keyWords(s *cmdSpec, args []word) uint64 {
+	if s == nil || !s.fileOpts || len(args) == 0 {
+		return 0
+	}
+	var keyOpts, keyOperands bool
+	for k := range s.opts {
+		if s.opts[k].file == fileKey {
+			keyOpts = keyOpts || !s.opts[k].operand
+			keyOperands = keyOperands || s.opts[k].operand
+		}
+	}
+	if !keyOpts && !keyOperands {
+		return 0
+	}
+	var textBuf [8]string
+	texts := appendTexts(textBuf[:0], args)
+	var optBuf [8]optArg
+	var opBuf [8]int
+	opts, ops := s.scanInto(texts, args, false, optBuf[:0], opBuf[:0])
+	var set uint64
+	mark := func(i int) {
+		if i >= 0 && i < 63 {
+			set |= 1 << i
+		}
+	}
+	for _, o := range opts {
+		for k := range s.opts {
+			e := &s.opts[k]
+			if e.file == fileKey && !e.operand && o.valAt >= 0 && contains(e.names, o.name) && (len(e.values) == 0 || prefixFold(o.val, e.values)) {
+				mark(o.valAt)
+			}
+		}
+	}
+	if keyOperands {
+		for _, i := range ops {
+			mark(i)
+		}
+	}
+	return set
 }
 
 // secretOperand records p, an argument a gives, as a read when it names a

@@ -133,6 +133,14 @@ var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, 
 		{"apply", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}},
 	}}
 
+// loginKeys are an ssh client's options that name the key it logs in
+// with.
+var loginKeys = []optEffect{{names: []string{"-i"}, file: fileKey}, {names: []string{"-o"}, values: []string{"IdentityFile", "CertificateFile"}, file: fileKey}}
+
+// ansibleKeys are ansible's options that name the key its ssh logs in
+// with.
+var ansibleKeys = []optEffect{{names: []string{"--private-key", "--key-file"}, file: fileKey}}
+
 func fileCommands() map[string]*cmdSpec {
 	// docker compose config -o FILE writes the configuration there.
 	composeFiles := &cmdSpec{files: bySub, subs: subcommands{{"config", &cmdSpec{shortVal: "o", long: []string{"output="},
@@ -253,7 +261,12 @@ func fileCommands() map[string]*cmdSpec {
 		"chgrp":    {files: modeKind, pattern: true, long: []string{"reference="}, opts: []optEffect{{names: []string{"--reference"}, file: fileRead, pattern: true}}},
 		"dd":       {files: codeKind, deletes: true, rare: &rareSpec{fileCode: (*walker).ddCode}}, // of= empties the file it writes
 		"nmap":     {files: codeKind, rare: &rareSpec{fileCode: (*walker).nmapCode}},
-		"scp":      {files: scpKind, shortVal: "cFiJlLoPSDX"},
+		"scp":      {files: scpKind, shortVal: "cFiJlLoPSDX", opts: loginKeys},
+		// The other clients that log in with a key (fileKey): ssh's
+		// option value -o IdentityFile=KEY names one too.
+		"ssh": {opts: loginKeys}, "sftp": {opts: loginKeys}, "autossh": {opts: loginKeys},
+		"ssh-add": {opts: []optEffect{{operand: true, file: fileKey}}},
+		"ansible": {probe: true, opts: ansibleKeys}, "ansible-playbook": {probe: true, opts: ansibleKeys}, "ansible-pull": {probe: true, opts: ansibleKeys},
 		"rsync": {files: syncKind, shortVal: "efBTM", long: []string{"rsh=", "rsync-path=", "filter=", "exclude=", "include=", "exclude-from=",
 			"include-from=", "files-from=", "temp-dir=", "compare-dest=", "copy-dest=", "link-dest=", "backup-dir=", "suffix=", "chmod=", "chown=",
 			"log-file=", "log-file-format=", "password-file=", "partial-dir=", "max-size=", "min-size=", "bwlimit=", "timeout=", "contimeout=",

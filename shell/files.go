@@ -42,6 +42,11 @@ const (
 	fileDir              // where copies, downloads and extractions go (cp -t, curl --output-dir, tar -C)
 	fileArchive          // tar's archive: written when creating, read otherwise
 	fileChdir            // the directory the command works in (git -C DIR)
+	// fileKey is a key the command logs in or signs with (ssh -i): it
+	// reads the key to sign and never prints or sends it, so the key is
+	// not a read of a secret (cat ~/.ssh/deploy is; ssh -i it is a login,
+	// as plain ssh, which reads ~/.ssh/id_* itself, is).
+	fileKey
 )
 
 // valueForm says how an option's value or an operand names its file.
@@ -218,7 +223,7 @@ func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c s
 	// name@path), whatever the layout does with the operand.
 	for k := range s.opts {
 		e := &s.opts[k]
-		if !e.operand || e.file == noRole || e.class != "" {
+		if !e.operand || e.file == noRole || e.file == fileKey || e.class != "" {
 			continue
 		}
 		for _, o := range l.ops {

@@ -277,6 +277,11 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 	if unknown {
 		w.res.Commands[idx].Opaque = true
 	}
+	// The key it logs in with, among its own options (ssh -i KEY HOST),
+	// not the command it runs.
+	if end := at + start - 1; end > 1 && end <= len(words) {
+		w.res.Commands[idx].Keys = keyWords(commandSpec(name), words[1:end])
+	}
 	inner := rest[start:]
 	for k := 0; k < l.operands && len(inner) > 0 && !(l.dashdash && inner[0].text == "--"); k++ {
 		inner = inner[1:]

@@ -23,7 +23,7 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 40.81
+	maxStoppedDefaultsPct    = 40.89
 	maxStoppedPermissivePct  = 3.72
 	minReadAllowedDefaultPct = 93.62
 )
