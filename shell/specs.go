@@ -339,6 +339,9 @@ type optEffect struct {
 	mode string
 }
 
+// attachesWhy is the risk of a debugger attached to a running process.
+const attachesWhy = "attaches to a running process, whose memory (secrets included) it reads and whose code it can change"
+
 // Shared option lists.
 var (
 	// sendsCredential is an uploader's operand (or option value, for a
@@ -679,6 +682,19 @@ func riskCommands() map[string]*cmdSpec {
 		"rm": {long: []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
 			effect: EffectDeletes, deletes: true, rare: &rareSpec{recursive: []string{"-r", "-R", "--recursive"}}},
 		"rmdir": {effect: EffectDeletes, deletes: true},
+		// Another running process's memory holds its secrets (tokens,
+		// keys, decrypted passwords): a debugger or tracer attached to it
+		// reads them and can change what it runs, a core dump writes them
+		// out. Debugging or tracing a program the command starts itself
+		// (gdb ./app, strace -f make) stays a plain run.
+		"gdb":      {opts: []optEffect{{names: []string{"-p", "--pid", "-pid"}, class: ClassCredential, why: attachesWhy}}},
+		"lldb":     {probe: true, long: []string{"attach-pid=", "attach-name="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--attach-pid", "-n", "--attach-name"}, class: ClassCredential, why: attachesWhy}}},
+		"strace":   {opts: []optEffect{{names: []string{"-p", "--attach"}, class: ClassCredential, why: "traces a running process, whose reads and writes (secrets included) it prints"}}},
+		"ltrace":   {opts: []optEffect{{names: []string{"-p"}, class: ClassCredential, why: "traces a running process, whose library calls and their arguments (secrets included) it prints"}}},
+		"gcore":    {probe: true, class: ClassCredential, why: "writes a running process's memory, secrets included, to a core file"},
+		"procdump": {probe: true, class: ClassCredential, why: "writes a running process's memory, secrets included, to a dump file"},
+		// keyctl print, read and pipe give a kernel keyring key's payload.
+		"keyctl": {probe: true, opts: []optEffect{{names: []string{"print", "read", "pipe"}, operand: true, first: true, class: ClassCredential, why: "prints a key's secret payload from the kernel's keyring"}}},
 		// Node's rm -rf, run by npm scripts and npx: every operand is
 		// deleted with its tree.
 		"rimraf": {long: []string{"preserve-root", "no-preserve-root", "glob", "no-glob", "verbose", "no-verbose", "interactive", "no-interactive", "impl=", "help", "version"},
