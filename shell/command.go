@@ -69,13 +69,37 @@ func cmdName(wd word) string {
 	if !wd.static || wd.glob || wd.text == "" {
 		return ""
 	}
-	if strings.IndexByte(wd.text, '/') < 0 {
-		return wd.text
+	name := wd.text
+	if strings.IndexByte(name, '/') >= 0 {
+		if name = path.Base(name); name == "/" || name == "." || name == ".." {
+			return ""
+		}
 	}
-	if b := path.Base(wd.text); b != "/" && b != "." && b != ".." {
-		return b
+	// On Windows "reg.exe" and "git.exe" are reg and git, and a Bash tool
+	// there runs them by either name.
+	if n := len(name); n > 4 && strings.EqualFold(name[n-4:], ".exe") {
+		name = name[:n-4]
 	}
-	return ""
+	// On a file system that folds case (macOS's, Windows') "CURL" and
+	// "Sh" run curl and sh; on one that does not they run nothing. A name
+	// the tables do not know is read as its lower-case twin when the
+	// tables know that ("Rscript" is known as written).
+	if hasUpperASCII(name) && commandSpec(name) == nil && roleEntry(name) == nil {
+		if l := strings.ToLower(name); commandSpec(l) != nil || roleEntry(l) != nil {
+			name = l
+		}
+	}
+	return name
+}
+
+// hasUpperASCII reports whether s holds an ASCII capital letter.
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // run analyses one command given as words: it sees through wrappers,

@@ -181,10 +181,18 @@ var commandTable = [...]namedSpec{
 		effect: EffectPersistence,
 	}},
 	{"bc", &sharedSpec9},
+	{"bcdedit", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: bcdeditSets, class: "privilege-escalation", why: "changes how Windows boots (recovery, safe mode, driver signing)"}},
+		probe: true,
+	}},
 	{"beeline", &cmdSpec{
 		shortVal: "eu",
 		opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		effect:   EffectNetwork,
+	}},
+	{"bitsadmin", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: bitsadminNotifies, class: "persistence", why: "makes a transfer job start a program when it ends"}},
+		probe: true,
 	}},
 	{"black", &sharedSpec19},
 	{"blkdiscard", &cmdSpec{
@@ -271,7 +279,7 @@ var commandTable = [...]namedSpec{
 	{"cc", &sharedSpec30},
 	{"cd", &sharedSpec31},
 	{"certutil", &cmdSpec{
-		opts:  []optEffect{{names: []string{"-A"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
+		opts:  []optEffect{{names: []string{"-A"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"-addstore", "-addStore", "-AddStore", "-ADDSTORE", "-importpfx", "-importPFX", "-ImportPFX", "-installcert", "-installCert"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {operand: true, match: certutilTrusts, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 		probe: true,
 	}},
 	{"cfdisk", &cmdSpec{
@@ -383,6 +391,11 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-P"}, value: standardInput, class: "inline-code", why: "runs a CMake script given inline on standard input, which no rule can read"}},
 		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec23, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
 		rare:     &rareSpec{analyse: cmakeCommands},
+	}},
+	{"cmd", &cmdSpec{
+		class: "inline-code",
+		why:   "runs a Windows command line, which is not read here",
+		probe: true,
 	}},
 	{"cmp", &cmdSpec{
 		long:     []string{"ignore-initial=", "bytes="},
@@ -578,6 +591,11 @@ var commandTable = [...]namedSpec{
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec23, operands: 1}}},
 	}},
 	{"dirname", &sharedSpec9},
+	{"diskpart", &cmdSpec{
+		class: "destructive",
+		why:   "partitions, cleans and formats disks",
+		probe: true,
+	}},
 	{"diskutil", &cmdSpec{
 		opts:  []optEffect{{operand: true, first: true, match: diskutilErases, class: "destructive", why: "erases or repartitions a disk or volume, destroying the data on it"}},
 		subs:  subcommands{{"apfs", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: diskutilErases, class: "destructive", why: "deletes or erases an APFS container or volume, destroying the data on it"}}}}, {"cs", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: diskutilErases, class: "destructive", why: "deletes a Core Storage volume, destroying the data on it"}}}}, {"appleRAID", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: diskutilErases, class: "destructive", why: "deletes a RAID set, destroying the data on it"}}}}, {"list", &sharedSpec2}, {"info", &sharedSpec2}},
@@ -703,7 +721,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"entr", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "acdnprsz"}}}}},
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "acdnprsz"}}, script: true}}},
 	}},
 	{"env", &cmdSpec{
 		long:     []string{"ignore-environment", "null", "debug", "block-signal", "default-signal", "ignore-signal", "list-signal-handling", "unset=", "chdir=", "split-string="},
@@ -835,6 +853,14 @@ var commandTable = [...]namedSpec{
 		shortVal: "w",
 		files:    readAll,
 		readOnly: true,
+	}},
+	{"forfiles", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: forfilesCommand, class: "inline-code", why: "runs a Windows command line for every file it finds"}},
+		probe: true,
+	}},
+	{"format", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: driveLetter, class: "destructive", why: "formats a drive, erasing everything on it"}},
+		probe: true,
 	}},
 	{"free", &sharedSpec9},
 	{"frpc", &sharedSpec20},
@@ -1379,6 +1405,15 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-a", "--all"}},
 		rare:     &rareSpec{unless: []string{"-l"}},
 	}},
+	{"mshta", &cmdSpec{
+		class: "inline-code",
+		why:   "runs an HTML application's scripts",
+		probe: true,
+	}},
+	{"msiexec", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: msiexecInstalls, class: "supply-chain", why: "installs a Windows package, whose custom actions run as SYSTEM"}},
+		probe: true,
+	}},
 	{"mutt", &sharedSpec68},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
@@ -1407,10 +1442,18 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"run", &sharedSpec43}, {"create", &sharedSpec43}},
 		effect: EffectRuns,
 	}},
+	{"net", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: winAdd, when: netAddsAccount, class: "persistence", why: "adds a Windows account, or adds one to a group (administrators)"}},
+		probe: true,
+	}},
 	{"netcat", &sharedSpec105},
 	{"netlify", &cmdSpec{
 		opts:  []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
 		subs:  subcommands{{"status", &sharedSpec2}},
+		probe: true,
+	}},
+	{"netsh", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: netshOff, when: netshFirewall, class: "privilege-escalation", why: "turns the Windows firewall off"}},
 		probe: true,
 	}},
 	{"netstat", &sharedSpec9},
@@ -1780,6 +1823,15 @@ var commandTable = [...]namedSpec{
 		read:   &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}},
 	}},
 	{"redis-server", &sharedSpec36},
+	{"reg", &cmdSpec{
+		opts:  []optEffect{{operand: true, first: true, match: regChanges, class: "persistence", why: "changes the Windows registry, where start-up programs, services and security settings are kept"}, {operand: true, first: true, match: regSaves, class: "credential-access", why: "saves a registry hive (SAM's password hashes, the LSA's secrets) to a file"}},
+		probe: true,
+	}},
+	{"regsvr32", &cmdSpec{
+		class: "inline-code",
+		why:   "runs a DLL's registration code, or a scriptlet's from a URL (/i:URL)",
+		probe: true,
+	}},
 	{"resolvectl", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
 		probe: true,
@@ -1855,6 +1907,11 @@ var commandTable = [...]namedSpec{
 		wraps:   true,
 		subject: true,
 	}},
+	{"rundll32", &cmdSpec{
+		class: "inline-code",
+		why:   "runs a function of a DLL, code nobody reviewed here",
+		probe: true,
+	}},
 	{"runuser", &cmdSpec{
 		long:     []string{"login", "preserve-environment", "pty", "command=", "session-command=", "group=", "supp-group=", "shell=", "whitelist-environment=", "user="},
 		shortVal: "cgGswu",
@@ -1887,8 +1944,16 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{operand: true, match: sbtPublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 		read: &readSpec{startsProject: true},
 	}},
+	{"sc", &cmdSpec{
+		opts:  []optEffect{{operand: true, first: true, match: scChanges, class: "persistence", why: "creates or changes a Windows service, which runs as SYSTEM"}, {operand: true, first: true, match: scStops, class: "privilege-escalation", why: "stops or deletes a Windows service (a security service among them)"}},
+		probe: true,
+	}},
 	{"scala", &sharedSpec95},
 	{"scc", &sharedSpec123},
+	{"schtasks", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: schtasksCreates, class: "persistence", why: "schedules a program to run later by itself"}},
+		probe: true,
+	}},
 	{"scp", &cmdSpec{
 		shortVal: "cFiJlLoPSDX",
 		opts:     []optEffect{{names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"-o"}, exec: true, values: []string{"ProxyCommand", "LocalCommand", "PermitLocalCommand", "KnownHostsCommand"}, cluster: true}, {names: []string{"-S"}, exec: true, cluster: true}, {names: []string{"-i"}, file: fileKey}, {names: []string{"-o"}, values: []string{"IdentityFile", "CertificateFile"}, file: fileKey}},
@@ -2203,6 +2268,11 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"funnel", &cmdSpec{class: "exfiltration", why: "exposes a local port or directory to the internet", rare: &rareSpec{unless: []string{"status", "reset", "--help", "-h"}}}}},
 		effect: EffectNetwork,
 	}},
+	{"takeown", &cmdSpec{
+		class: "privilege-escalation",
+		why:   "takes ownership of files, system files among them",
+		probe: true,
+	}},
 	{"tar", &cmdSpec{
 		long:     []string{"file=", "directory=", "files-from=", "exclude-from=", "exclude=", "transform=", "xform=", "owner=", "group=", "mode=", "mtime=", "listed-incremental=", "newer=", "after-date=", "newer-mtime=", "label=", "format=", "blocking-factor=", "use-compress-program=", "to-command=", "info-script=", "new-volume-script=", "checkpoint-action=", "suffix=", "backup=", "record-size=", "tape-length=", "starting-file=", "volno-file=", "rsh-command=", "index-file=", "strip-components=", "owner-map=", "group-map=", "exclude-tag=", "exclude-tag-all=", "exclude-tag-under=", "occurrence=", "sparse-version=", "hole-detection=", "pax-option=", "quoting-style=", "xattrs-include=", "xattrs-exclude=", "create", "append", "update", "concatenate", "catenate", "extract", "get", "list", "diff", "compare", "test-label", "to-stdout", "absolute-names"},
 		shortVal: "CfTXgKLNVbHIF",
@@ -2504,6 +2574,10 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"vsce", &sharedSpec39},
+	{"vssadmin", &cmdSpec{
+		opts:  []optEffect{{operand: true, first: true, match: vssadminDeletes, class: "destructive", why: "deletes the volume shadow copies recovery needs"}},
+		probe: true,
+	}},
 	{"w", &sharedSpec9},
 	{"watch", &cmdSpec{
 		long:     []string{"differences", "no-title", "beep", "errexit", "color", "no-color", "exec", "precise", "no-wrap", "no-rerun", "chgexit", "interval=", "equexit="},
@@ -2515,12 +2589,20 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}, shortVal: "wedsfip", wraps: true, wrap: &wrapSpec{short: "rcNn"}}, dashdash: true}}},
 	}},
+	{"wbadmin", &cmdSpec{
+		opts:  []optEffect{{operand: true, first: true, match: wbadminDeletes, class: "destructive", why: "deletes Windows backups"}},
+		probe: true,
+	}},
 	{"wc", &cmdSpec{
 		long:     []string{"files0-from="},
 		opts:     []optEffect{{names: []string{"--files0-from"}, file: fileRead}},
 		files:    readAll,
 		fileOpts: true,
 		readOnly: true,
+	}},
+	{"wevtutil", &cmdSpec{
+		opts:  []optEffect{{operand: true, first: true, match: wevtutilClears, class: "privilege-escalation", why: "clears or turns off a Windows event log"}},
+		probe: true,
 	}},
 	{"wget", &cmdSpec{
 		long:     []string{"output-document=", "output-file=", "append-output=", "input-file=", "base=", "tries=", "timeout=", "wait=", "quota=", "directory-prefix=", "user-agent=", "level=", "accept=", "reject=", "domains=", "exclude-directories=", "include-directories=", "execute=", "post-file=", "post-data=", "body-file=", "body-data=", "load-cookies=", "save-cookies=", "header=", "user=", "password=", "http-user=", "http-password=", "method=", "referer=", "limit-rate=", "ca-certificate=", "certificate=", "private-key=", "bind-address=", "dns-timeout=", "connect-timeout=", "read-timeout=", "waitretry=", "cut-dirs=", "default-page=", "restrict-file-names=", "local-encoding=", "remote-encoding=", "config=", "use-askpass=", "progress=", "report-speed=", "warc-file=", "rejected-log=", "hsts-file=", "ca-directory=", "recursive", "mirror", "page-requisites", "force-directories", "content-disposition", "trust-server-names"},
@@ -2541,6 +2623,10 @@ var commandTable = [...]namedSpec{
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
+	}},
+	{"wmic", &cmdSpec{
+		opts:  []optEffect{{operand: true, match: wmicCreates, class: "inline-code", why: "starts a process from a Windows command line, which is not read here"}, {operand: true, match: wmicShadows, when: wmicDeletes, class: "destructive", why: "deletes the volume shadow copies recovery needs"}},
+		probe: true,
 	}},
 	{"woodpecker-cli", &sharedSpec59},
 	{"wrangler", &cmdSpec{
@@ -2659,17 +2745,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
-	12, 12, 48, 74, 138, 185, 202, 231, 268, 289, 308, 315, 329, 371, 400, 435,
-	446, 504, 507, 540, 622, 664, 692, 709, 724, 736, 741, 751, 751, 751, 751, 751,
-	751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751,
-	751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751,
-	751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751,
-	751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751,
-	751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751,
-	751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751,
-	751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751,
-	751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751, 751,
-	751,
+	12, 12, 48, 76, 141, 189, 206, 237, 274, 295, 314, 321, 335, 377, 408, 445,
+	456, 514, 517, 553, 637, 680, 708, 726, 744, 756, 761, 771, 771, 771, 771, 771,
+	771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771,
+	771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771,
+	771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771,
+	771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771,
+	771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771,
+	771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771,
+	771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771,
+	771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771, 771,
+	771,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per

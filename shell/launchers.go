@@ -206,7 +206,9 @@ func launchCommands() map[string]*cmdSpec {
 		"distrobox":     {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"enter"}, opts: &cmdSpec{wraps: true, shortVal: "na", long: []string{"no-tty", "no-workdir", "clean-path", "name=", "additional-flags="}}, dashdash: true, remote: true}}}},
 		"toolbox":       {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{wraps: true, shortVal: "cdr", long: []string{"container=", "distro=", "release="}}, remote: true}}}},
 		"watchexec":     {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "rcNn"}, shortVal: "wedsfip", long: []string{"restart", "clear", "notify", "postpone", "watch=", "exts=", "debounce=", "signal=", "filter=", "ignore=", "shell=", "on-busy-update="}}, dashdash: true}}}},
-		"entr":          {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "acdnprsz"}}}}}},
+		// entr -s hands its first argument to the shell: the words are read
+		// as a script, which is what they are without -s too.
+		"entr": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, wrap: &wrapSpec{short: "acdnprsz"}}, script: true}}}},
 	}
 }
 

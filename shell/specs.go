@@ -2,6 +2,7 @@ package shell
 
 import (
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -337,6 +338,70 @@ type optEffect struct {
 	// "rewrite" (the operands are written: sed -i, install -d);
 	// "no-target" (the last operand is no directory: cp -T).
 	mode string
+}
+
+// isWinSwitch reports whether a is a Windows switch, "/name" or "-name"
+// in any case, with or without a ":value" after it, of one of names.
+func isWinSwitch(a string, names ...string) bool {
+	if len(a) < 2 || a[0] != '/' && a[0] != '-' {
+		return false
+	}
+	a, _, _ = strings.Cut(a[1:], ":")
+	return isFold(a, names...)
+}
+
+// isFold reports whether a is one of words, in any case.
+func isFold(a string, words ...string) bool {
+	for _, w := range words {
+		if strings.EqualFold(a, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// The Windows programs' forms (riskCommands), as named functions the
+// generated table refers to.
+func certutilTrusts(a string) bool  { return isWinSwitch(a, "addstore", "importpfx", "installcert") }
+func forfilesCommand(a string) bool { return isWinSwitch(a, "c") }
+func regChanges(a string) bool {
+	return isFold(a, "add", "import", "delete", "restore", "load", "copy")
+}
+func regSaves(a string) bool          { return isFold(a, "save") }
+func schtasksCreates(a string) bool   { return isWinSwitch(a, "create", "change") }
+func bitsadminNotifies(a string) bool { return isWinSwitch(a, "setnotifycmdline") }
+func scChanges(a string) bool         { return isFold(a, "create", "config", "failure") }
+func scStops(a string) bool           { return isFold(a, "stop", "delete") }
+func winAdd(a string) bool            { return isWinSwitch(a, "add") }
+func wmicCreates(a string) bool       { return isFold(a, "create") }
+func wmicShadows(a string) bool       { return isFold(a, "shadowcopy") }
+func vssadminDeletes(a string) bool   { return isFold(a, "delete", "resize") }
+func wbadminDeletes(a string) bool    { return isFold(a, "delete") }
+func bcdeditSets(a string) bool       { return isWinSwitch(a, "set", "deletevalue", "delete") }
+func wevtutilClears(a string) bool    { return isFold(a, "cl", "clear-log", "sl", "set-log") }
+func netshOff(a string) bool          { return isFold(a, "off", "disable") }
+func msiexecInstalls(a string) bool   { return isWinSwitch(a, "i", "package", "a", "j", "update", "p") }
+
+// wmicDeletes and netshFirewall gate wmic's and netsh's forms on the
+// whole argument list.
+func wmicDeletes(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return isFold(a, "delete") })
+}
+
+func netshFirewall(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return isFold(a, "firewall", "advfirewall") })
+}
+
+// netAddsAccount reports whether net's arguments add a user or a group
+// member (net user NAME PASS /add, net localgroup administrators NAME
+// /add).
+func netAddsAccount(args []string) bool {
+	return len(args) > 0 && isFold(args[0], "user", "users", "localgroup", "group")
+}
+
+// driveLetter matches a Windows drive ("C:", "d:").
+func driveLetter(a string) bool {
+	return len(a) == 2 && a[1] == ':' && (a[0]|0x20 >= 'a' && a[0]|0x20 <= 'z')
 }
 
 // attachesWhy is the risk of a debugger attached to a running process.
@@ -682,6 +747,39 @@ func riskCommands() map[string]*cmdSpec {
 		"rm": {long: []string{"force", "interactive=", "one-file-system", "no-preserve-root", "preserve-root=", "recursive", "dir", "verbose", "help", "version"},
 			effect: EffectDeletes, deletes: true, rare: &rareSpec{recursive: []string{"-r", "-R", "--recursive"}}},
 		"rmdir": {effect: EffectDeletes, deletes: true},
+		// Windows' own programs, which a Bash tool on Windows (Git Bash,
+		// MSYS2, WSL's interop) runs as it runs any other ("reg.exe" is
+		// "reg"): those that make a program start by itself, run code
+		// handed to them, open the machine up or wipe what recovery needs.
+		// Their switches are "/x" or "-x", in any case; their query forms
+		// (reg query, schtasks /query, sc query, wmic … get) stay reads.
+		"cmd":      {probe: true, class: ClassInlineCode, why: "runs a Windows command line, which is not read here"},
+		"forfiles": {probe: true, opts: []optEffect{{operand: true, match: forfilesCommand, class: ClassInlineCode, why: "runs a Windows command line for every file it finds"}}},
+		"reg": {probe: true, opts: []optEffect{
+			{operand: true, first: true, match: regChanges, class: ClassPersistence, why: "changes the Windows registry, where start-up programs, services and security settings are kept"},
+			{operand: true, first: true, match: regSaves, class: ClassCredential, why: "saves a registry hive (SAM's password hashes, the LSA's secrets) to a file"}}},
+		"schtasks":  {probe: true, opts: []optEffect{{operand: true, match: schtasksCreates, class: ClassPersistence, why: "schedules a program to run later by itself"}}},
+		"bitsadmin": {probe: true, opts: []optEffect{{operand: true, match: bitsadminNotifies, class: ClassPersistence, why: "makes a transfer job start a program when it ends"}}},
+		"sc": {probe: true, opts: []optEffect{
+			{operand: true, first: true, match: scChanges, class: ClassPersistence, why: "creates or changes a Windows service, which runs as SYSTEM"},
+			{operand: true, first: true, match: scStops, class: ClassPrivilege, why: "stops or deletes a Windows service (a security service among them)"}}},
+		"net": {probe: true, opts: []optEffect{{operand: true, match: winAdd, when: netAddsAccount, class: ClassPersistence, why: "adds a Windows account, or adds one to a group (administrators)"}}},
+		"wmic": {probe: true, opts: []optEffect{
+			{operand: true, match: wmicCreates, class: ClassInlineCode, why: "starts a process from a Windows command line, which is not read here"},
+			{operand: true, match: wmicShadows, when: wmicDeletes, class: ClassDestructive, why: "deletes the volume shadow copies recovery needs"}}},
+		"vssadmin": {probe: true, opts: []optEffect{{operand: true, first: true, match: vssadminDeletes, class: ClassDestructive, why: "deletes the volume shadow copies recovery needs"}}},
+		"wbadmin":  {probe: true, opts: []optEffect{{operand: true, first: true, match: wbadminDeletes, class: ClassDestructive, why: "deletes Windows backups"}}},
+		"bcdedit":  {probe: true, opts: []optEffect{{operand: true, match: bcdeditSets, class: ClassPrivilege, why: "changes how Windows boots (recovery, safe mode, driver signing)"}}},
+		"wevtutil": {probe: true, opts: []optEffect{{operand: true, first: true, match: wevtutilClears, class: ClassPrivilege, why: "clears or turns off a Windows event log"}}},
+		"netsh":    {probe: true, opts: []optEffect{{operand: true, match: netshOff, when: netshFirewall, class: ClassPrivilege, why: "turns the Windows firewall off"}}},
+		"rundll32": {probe: true, class: ClassInlineCode, why: "runs a function of a DLL, code nobody reviewed here"},
+		"regsvr32": {probe: true, class: ClassInlineCode, why: "runs a DLL's registration code, or a scriptlet's from a URL (/i:URL)"},
+		"mshta":    {probe: true, class: ClassInlineCode, why: "runs an HTML application's scripts"},
+		"msiexec":  {probe: true, opts: []optEffect{{operand: true, match: msiexecInstalls, class: ClassSupplyChain, why: "installs a Windows package, whose custom actions run as SYSTEM"}}},
+		"takeown":  {probe: true, class: ClassPrivilege, why: "takes ownership of files, system files among them"},
+		"diskpart": {probe: true, class: ClassDestructive, why: "partitions, cleans and formats disks"},
+		"format":   {probe: true, opts: []optEffect{{operand: true, match: driveLetter, class: ClassDestructive, why: "formats a drive, erasing everything on it"}}},
+
 		// Another running process's memory holds its secrets (tokens,
 		// keys, decrypted passwords): a debugger or tracer attached to it
 		// reads them and can change what it runs, a core dump writes them
@@ -940,7 +1038,9 @@ func riskCommands() map[string]*cmdSpec {
 			{names: []string{"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-identity", "delete-certificate"}, operand: true, class: ClassDestructive, why: "deletes keychains or the passwords, keys and certificates in them"}}},
 		// NSS's certutil adding a certificate to a browser's or the user's
 		// database (-A), with the trust its -t gives.
-		"certutil": {probe: true, opts: []optEffect{{names: []string{"-A"}, class: ClassSupplyChain, why: trustsCAWhy}}},
+		"certutil": {probe: true, opts: []optEffect{{names: []string{"-A"}, class: ClassSupplyChain, why: trustsCAWhy},
+			{names: []string{"-addstore", "-addStore", "-AddStore", "-ADDSTORE", "-importpfx", "-importPFX", "-ImportPFX", "-installcert", "-installCert"}, class: ClassSupplyChain, why: trustsCAWhy},
+			{operand: true, match: certutilTrusts, class: ClassSupplyChain, why: trustsCAWhy}}},
 		// macOS's quarantine mark makes Gatekeeper check a downloaded
 		// program before its first run.
 		// A program of the workspace's own (bin/tool, a release it
