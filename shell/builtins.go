@@ -353,6 +353,51 @@ func programVar(cmd *Command) {
 	}
 }
 
+// gateVars classes, as tampering, an assignment that points toolgate at
+// other rules, another gateway, credential, store or workspace for the
+// commands it is set for (TOOLGATE_CONFIG=…, export TOOLGATE_URL=…), and
+// one that starts an AI agent with its configuration, where its toolgate
+// hook is installed, read from another directory (HOME=/tmp/h claude,
+// CODEX_HOME=… codex): the agent's calls would no longer reach the gate,
+// as editing those files would make them.
+func gateVars(cmd *Command) {
+	assigns := assignsOf(cmd)
+	if assigns == "" {
+		return
+	}
+	agent := slices.Contains(agentPrograms[:], cmd.Name) ||
+		hasRole(cmd.Name, rolePackageRunner) && slices.ContainsFunc(cmd.Args, func(a string) bool {
+			return slices.Contains(agentPackages[:], a) || slices.Contains(agentPrograms[:], a)
+		})
+	for _, f := range strings.Fields(assigns) {
+		name, _, ok := strings.Cut(f, "=")
+		if !ok {
+			continue
+		}
+		switch {
+		case slices.Contains(gateConfigVars[:], name):
+			addClass(cmd, ClassRisk{Class: ClassTampering, Reason: "sets " + name + ", which points toolgate at other rules, another gateway, credential or store for what it is set for", Token: name})
+		case agent && slices.Contains(agentHomeVars[:], name):
+			addClass(cmd, ClassRisk{Class: ClassTampering, Reason: "starts an AI agent with its configuration read from elsewhere (" + name + "), without the hook that sends its tool calls to toolgate", Token: name})
+		}
+	}
+}
+
+// agentPrograms are the AI agents' command names (riskCommands lists
+// their switches), agentPackages their npm packages, which a package
+// runner starts (npx -y @openai/codex), and agentHomeVars the variables
+// that move where they read their configuration from.
+var (
+	agentPrograms = [...]string{"claude", "claude-code", "codex", "gemini", "gemini-cli", "qwen", "qwen-code", "copilot", "aider", "aider-chat",
+		"cursor-agent", "amp", "crush", "droid", "q", "kiro-cli", "opencode", "goose"}
+	agentPackages = [...]string{"@anthropic-ai/claude-code", "@openai/codex", "@google/gemini-cli", "@qwen-code/qwen-code", "@github/copilot",
+		"@sourcegraph/amp", "@charmland/crush"}
+	agentHomeVars = [...]string{"HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "QWEN_HOME"}
+	// gateConfigVars are the variables toolgate's hook and commands read
+	// their rules, gateway, credential, store and workspace from.
+	gateConfigVars = [...]string{"TOOLGATE_CONFIG", "TOOLGATE_URL", "TOOLGATE_TOKEN", "TOOLGATE_STORE", "TOOLGATE_WORKSPACE", "TOOLGATE_SESSION"}
+)
+
 // envValue returns the value an assignment text gives name, up to the
 // end of the text: the text is quote-removed ("LESS=-R +F A=1"), so
 // where a value with blanks ends is not known, and the words after it

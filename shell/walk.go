@@ -1107,6 +1107,7 @@ func (w *walker) emit(cmd Command) int {
 	}
 	historyOff(&cmd)
 	programVar(&cmd)
+	gateVars(&cmd)
 	indexVar(&cmd)
 	w.res.Commands = append(w.res.Commands, cmd)
 	if strings.Contains(cmd.Text, "/dev/tcp/") || strings.Contains(cmd.Text, "/dev/udp/") {
