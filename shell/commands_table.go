@@ -248,7 +248,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"busybox", &sharedSpec23},
 	{"bw", &cmdSpec{
-		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}},
+		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}, {"list", &cmdSpec{opts: []optEffect{{names: []string{"items"}, operand: true, first: true, class: "credential-access", why: "prints every Bitwarden item, passwords included"}}}}},
 	}},
 	{"bwrap", &cmdSpec{
 		long:  []string{"unshare-all", "unshare-user", "unshare-ipc", "unshare-pid", "unshare-net", "unshare-uts", "unshare-cgroup", "share-net", "die-with-parent", "new-session", "as-pid-1", "clearenv", "bind=", "ro-bind=", "dev-bind=", "bind-try=", "ro-bind-try=", "dev=", "proc=", "tmpfs=", "dir=", "chdir=", "setenv=", "unsetenv=", "uid=", "gid=", "hostname=", "symlink=", "remount-ro=", "cap-add=", "cap-drop=", "dev-bind-try=", "chmod=", "ro-bind-data=", "bind-data=", "file="},

@@ -1086,7 +1086,8 @@ func riskCommands() map[string]*cmdSpec {
 			{"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}}},
 		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from 1Password"}},
 			{"item", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}}}},
-		"bw": {subs: subcommands{{"get", &cmdSpec{class: ClassCredential, why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the Bitwarden vault"}}}},
+		"bw": {subs: subcommands{{"get", &cmdSpec{class: ClassCredential, why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the Bitwarden vault"}},
+			{"list", &cmdSpec{opts: []optEffect{{names: []string{"items"}, operand: true, first: true, class: ClassCredential, why: "prints every Bitwarden item, passwords included"}}}}}},
 		// Hosting and cloud CLIs that print their login token; their other
 		// arguments are probed as an unknown command's (apps:destroy).
 		"heroku": {probe: true, opts: []optEffect{{names: []string{"auth:token", "authorizations:create"}, operand: true, class: ClassCredential, why: "prints a Heroku API token"},
