@@ -233,6 +233,7 @@ var commandTable = [...]namedSpec{
 		subs: subcommands{{"add", &sharedSpec24}, {"install", &sharedSpec24}, {"x", &sharedSpec25}, {"publish", &sharedSpec26}, {"run", &sharedSpec27}},
 	}},
 	{"bundle", &cmdSpec{
+		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"mirror.", "MIRROR__", "BUNDLE_MIRROR__"}, operand: true, prefix: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}},
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec23}}},
 	}},
@@ -907,7 +908,7 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{unless: []string{"-l"}},
 	}},
 	{"gem", &cmdSpec{
-		subs:  subcommands{{"push", &sharedSpec26}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs:  subcommands{{"sources", &cmdSpec{long: []string{"add="}, shortVal: "a", opts: []optEffect{{names: []string{"--add", "-a"}, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"push", &sharedSpec26}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
 		files: bySub,
 	}},
 	{"gemini", &sharedSpec6},
@@ -1710,7 +1711,7 @@ var commandTable = [...]namedSpec{
 		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec51, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec52, operands: 1, remote: true}}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec26}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec94}},
+		subs: subcommands{{"publish", &sharedSpec26}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec94}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec23}}},
 	}},
 	{"popd", &sharedSpec31},

@@ -404,6 +404,9 @@ func driveLetter(a string) bool {
 	return len(a) == 2 && a[1] == ':' && (a[0]|0x20 >= 'a' && a[0]|0x20 <= 'z')
 }
 
+// addsSourceWhy is the risk of a package source added to the settings.
+const addsSourceWhy = "adds a package source every later install fetches from"
+
 // attachesWhy is the risk of a debugger attached to a running process.
 const attachesWhy = "attaches to a running process, whose memory (secrets included) it reads and whose code it can change"
 
@@ -1013,11 +1016,12 @@ func riskCommands() map[string]*cmdSpec {
 		// deno runs and installs programs straight from a URL; its own
 		// registries (deno.land, jsr.io) are as npm's by name.
 		"deno":  {probe: true, subs: subcommands{{"run", runsURL}, {"install", runsURL}, {"compile", runsURL}, {"serve", runsURL}}},
-		"gem":   {subs: subcommands{{"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", withIndexValue(supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, "svin"), "--source", "-s")}}},
+		"gem":   {subs: subcommands{{"sources", &cmdSpec{shortVal: "a", long: []string{"add="}, opts: []optEffect{{names: []string{"--add", "-a"}, class: ClassSupplyChain, why: addsSourceWhy}}}}, {"push", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published gem version"}}, {"install", withIndexValue(supplyInstall([]string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, "svin"), "--source", "-s")}}},
 		"cargo": {subs: subcommands{{"publish", publish}, {"yank", &cmdSpec{class: ClassDestructive, why: "withdraws a published crate version"}}, {"install", supplyInstall([]string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, "jF", "--git", "--index")}}},
 		"go": {subs: subcommands{{"install", supplyInstall(nil, "")}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="},
 			operand: true, prefix: true, class: ClassSupplyChain, why: "points every later go command at another module proxy or turns off its checksums"},
 			{operand: true, match: goFlagsExec, class: ClassPersistence, why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}}}}},
+		"bundle": {subs: subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"mirror.", "MIRROR__", "BUNDLE_MIRROR__"}, operand: true, prefix: true, class: ClassSupplyChain, why: addsSourceWhy}}}}}},
 		"composer": {subs: subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"repo.", "repositories."},
 			operand: true, prefix: true, class: ClassSupplyChain, why: "points every later install at another package repository"}}}}}},
 		// Other ecosystems' publishing: a build goal or task that uploads
@@ -1197,7 +1201,11 @@ func riskCommands() map[string]*cmdSpec {
 		"apt": pkgRemove, "apt-get": pkgRemove, "dnf": pkgRemove, "yum": pkgRemove, "zypper": pkgRemove, "apk": pkgRemove,
 		"pacman": {opts: []optEffect{{names: []string{"-R", "--remove"}, class: ClassDestructive, why: "removes system packages"}}, long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"}},
 		"twine":  {subs: subcommands{{"upload", publish}}},
-		"poetry": {subs: subcommands{{"publish", publish}}}, "flit": {subs: subcommands{{"publish", publish}}},
+		// A package source added to a project's or the user's settings:
+		// every later install fetches from it (poetry source add NAME URL,
+		// gem sources --add URL, bundle config mirror.X URL).
+		"poetry":      {subs: subcommands{{"publish", publish}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: ClassSupplyChain, why: addsSourceWhy}}}}}},
+		"flit":        {subs: subcommands{{"publish", publish}}},
 		"aa-teardown": {effect: EffectPrivilege, class: ClassPrivilege, why: "unloads every AppArmor profile"},
 		"aa-disable":  {effect: EffectPrivilege, class: ClassPrivilege, why: "turns off an AppArmor profile"},
 		"aa-complain": {effect: EffectPrivilege, class: ClassPrivilege, why: "stops enforcing an AppArmor profile"},
