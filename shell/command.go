@@ -371,6 +371,12 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 			addClass(cmd, ClassRisk{Class: ClassExfiltrate, Reason: name + " sends a secret from the environment given on its input: " + clip(strings.TrimSpace(in.script), 60), Token: name})
 		}
 	}
+	if (name == "ed" || name == "ex") && (in.kind == stdinText && edShell(in.script) || in.kind == stdinFile || in.kind == stdinPipe && in.script == "") {
+		// "ed -s f <<< '!sh'", "w !cmd", "r !cmd": ed's and ex's shell
+		// escapes; a script from a file or an unseen pipe may hold them.
+		cmd.Effects |= EffectRuns
+		addClass(cmd, ClassRisk{Class: ClassInlineCode, Reason: name + " runs a shell command from the editing script on its input", Token: name})
+	}
 	if in.kind == stdinText && roles&(roleListReader|roleScriptReader) != 0 {
 		// "echo /etc/shadow | cpio -o": the names of the files to read
 		// come on the input; "sqlite3 <<EOF .import /etc/shadow x": a
@@ -1277,6 +1283,22 @@ func batchFile(args []string) bool {
 // command: a line (or, for smbclient, a command after ";") starting
 // with "!", or a local file name starting with
 // "|", which BSD ftp opens as a pipe through the shell.
+// edShell reports whether an ed or ex script runs a shell command: a
+// line that is "!cmd", or an r, w or e command (after its address) whose
+// file is "!cmd".
+func edShell(script string) bool {
+	for line := range strings.FieldsFuncSeq(script, func(r rune) bool { return r == '\n' || r == '|' }) {
+		l := strings.TrimLeft(strings.TrimSpace(line), "0123456789,.$;+-'/ \t")
+		if strings.HasPrefix(l, "!") {
+			return true
+		}
+		if len(l) > 0 && strings.ContainsRune("rwWeEr", rune(l[0])) && strings.HasPrefix(strings.TrimSpace(strings.TrimLeft(l[1:], "q")), "!") {
+			return true
+		}
+	}
+	return false
+}
+
 // scriptSendsSecretFile returns a file a transfer client's script sends (put,
 // mput, send, append, reput) whose name says a project keeps secrets in
 // it (sensitive.SecretName: .env, secrets.yml).
