@@ -196,7 +196,7 @@ func Default(o Options) (*Profile, error) {
 	// workspace roots and /etc (the machine's SSH host keys); a deeper
 	// copy (a terraform.tfstate three levels into a project) is not.
 	bases := append([]string{home, "/etc"}, work...)
-	for _, e := range sensitive.Entries() {
+	for e := range sensitive.All() {
 		var parents []string
 		switch {
 		case e.Kind == sensitive.Credential && e.Anchor == sensitive.Root:
@@ -235,7 +235,7 @@ func Default(o Options) (*Profile, error) {
 	// repository's hooks and configuration, the files later commands and
 	// sessions obey, and shell start-up files.
 	for _, root := range work {
-		for _, e := range sensitive.Entries() {
+		for e := range sensitive.All() {
 			if e.Anchor == sensitive.Anywhere && (e.Kind == sensitive.AgentConfig || e.Kind == sensitive.Autostart) {
 				p.Protect = append(p.Protect, r.specsOf(root, e)...)
 			}

@@ -1,6 +1,7 @@
 package sensitive
 
 import (
+	"iter"
 	"path"
 	"strings"
 	"sync"
@@ -123,6 +124,19 @@ func Entries() []Entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// All yields every sensitive path, credentials first, without copying
+// the list: an entry's Except is the table's own and must not be changed.
+// It is Entries for a caller on a start-up path (the sandbox's profile).
+func All() iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for _, c := range table().list {
+			if !yield(c.Entry) {
+				return
+			}
+		}
+	}
 }
 
 // Of returns the entries of one kind, as Entries does.
