@@ -151,6 +151,17 @@ var (
 	ncValueOpts = []string{"-p", "-s", "-w", "-q", "-i", "-W", "-T", "-O", "-I"}
 )
 
+// inputFilter reports whether a command only rewrites its standard input
+// onto its output, reading no file (tr, rev, column): what it prints of
+// a pipe is that pipe's content, respelled.
+func inputFilter(name string) bool {
+	switch name {
+	case "tr", "rev", "column", "fold", "fmt", "expand", "unexpand", "iconv", "dos2unix", "unix2dos":
+		return true
+	}
+	return false
+}
+
 // readsFiles reports whether the tables say which files a command reads
 // or writes (cat, tar, gzip, grep): what it prints is made of those files
 // or of its input. A command whose subcommands say (git, go) may print

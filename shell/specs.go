@@ -490,6 +490,18 @@ var pipConfigSet = &cmdSpec{opts: []optEffect{{names: []string{
 // settings whose value is a program every later npm command runs, and
 // the registry every later install fetches from, as KEY VALUE or
 // KEY=VALUE. Static data: no code runs at start-up (TestInitBudget).
+// npmConfigGet is npm's, pnpm's and yarn's config get of an auth
+// setting (//registry.npmjs.org/:_authToken, _auth, npmAuthToken,
+// _password): it prints the registry token.
+var npmConfigGet = &cmdSpec{opts: []optEffect{{operand: true, match: npmAuthKey, class: ClassCredential, why: "prints a package registry's token"}}}
+
+// npmAuthKey: an npm, pnpm or yarn setting that holds a registry
+// credential.
+func npmAuthKey(a string) bool {
+	a = strings.ToLower(a)
+	return strings.Contains(a, "_auth") || strings.Contains(a, "authtoken") || strings.Contains(a, "_password") || strings.HasSuffix(a, "authident")
+}
+
 var npmConfigSet = &cmdSpec{long: []string{"global", "location=", "json"}, shortVal: "L", opts: []optEffect{
 	{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"},
 		operand: true, class: ClassPersistence, why: "sets npm configuration that runs a program in every later npm command"},
@@ -902,7 +914,7 @@ func riskCommands() map[string]*cmdSpec {
 				shortVal: "nl", effect: EffectRuns,
 				opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a privileged pod, which has root's powers on its node"},
 					{names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: ClassPrivilege, why: "runs a pod that shares its node's processes, network or files, or is privileged"}}}},
-			{"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints cluster credentials"}}}},
+			{"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: ClassCredential, why: "prints cluster credentials"}}}},
 			// apply and create -f URL: manifests nobody vetted, applied to
 			// the cluster as they are.
 			{"apply", &cmdSpec{shortVal: "fkn", long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="},
@@ -1000,7 +1012,7 @@ func riskCommands() map[string]*cmdSpec {
 				"directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw",
 				opts: []optEffect{{match: foreignScriptURL, operand: true, first: true, class: ClassSupplyChain, why: "runs a script straight from a URL"}}}, "--with", "--with-requirements", "--with-editable")}}},
 		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
-			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"set", npmConfigSet},
+			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}, {"get", npmConfigGet}}}}, {"set", npmConfigSet}, {"get", npmConfigGet},
 			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}},
 			{"token", npmToken}}},
 		"npx": npxSpec(),
@@ -1010,8 +1022,8 @@ func riskCommands() map[string]*cmdSpec {
 			opts: []optEffect{{names: []string{"--from"}, value: remotePackage, class: ClassSupplyChain, why: "installs an application straight from a URL"},
 				{operand: true, match: remotePackage, class: ClassSupplyChain, why: "installs an application straight from a URL"}}}}}},
 		"uvx":  uvToolRun(),
-		"pnpm": {subs: subcommands{{"token", npmToken}, {"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}, {"publish", publish}}},
-		"yarn": {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}}}}}},
+		"pnpm": {subs: subcommands{{"token", npmToken}, {"add", npmInstall()}, {"install", npmInstall()}, {"i", npmInstall()}, {"dlx", npmExec()}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}, {"get", npmConfigGet}}}}, {"publish", publish}}},
+		"yarn": {subs: subcommands{{"add", npmInstall()}, {"dlx", npmExec()}, {"publish", publish}, {"npm", &cmdSpec{subs: subcommands{{"publish", publish}}}}, {"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}, {"get", npmConfigGet}}}}}},
 		"bun":  {subs: subcommands{{"add", npmInstall()}, {"install", npmInstall()}, {"x", npmExec()}, {"publish", publish}, {"run", runsURL}}},
 		// deno runs and installs programs straight from a URL; its own
 		// registries (deno.land, jsr.io) are as npm's by name.
@@ -1088,7 +1100,8 @@ func riskCommands() map[string]*cmdSpec {
 			{"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}}},
 			{"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: ClassCredential, why: "creates or prints a Vault token"}}}},
 			{"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}}},
-		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from 1Password"}},
+		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: subcommands{
+			{"signin", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints a 1Password session token"}}}}, {"read", &cmdSpec{class: ClassCredential, why: "prints a secret from 1Password"}},
 			{"item", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}}}},
 		"bw": {subs: subcommands{{"get", &cmdSpec{class: ClassCredential, why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the Bitwarden vault"}},
 			{"list", &cmdSpec{opts: []optEffect{{names: []string{"items"}, operand: true, first: true, class: ClassCredential, why: "prints every Bitwarden item, passwords included"}}}}}},
@@ -1303,10 +1316,16 @@ func riskCommands() map[string]*cmdSpec {
 		// SQL given to a hosted database's CLI.
 		"wrangler": {probe: true, subs: subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{sqlValue("--command")}}}}}}}},
 		"turso":    {probe: true, subs: subcommands{{"db", &cmdSpec{subs: subcommands{{"shell", &cmdSpec{opts: []optEffect{sqlOperand}}}}}}}},
+		// Service CLIs that print their keys: Supabase's project API keys
+		// (the service_role key passes row-level security), Stripe's
+		// configured API keys.
+		"supabase": {probe: true, subs: subcommands{{"projects", &cmdSpec{opts: []optEffect{{names: []string{"api-keys"}, operand: true, first: true, class: ClassCredential, why: "prints a Supabase project's API keys, the service role's among them"}}}}}},
+		"stripe":   {probe: true, subs: subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"--list"}, class: ClassCredential, why: "prints the Stripe API keys the CLI holds"}}}}}},
 		// firebase's verbs that delete data or take a site down.
-		"firebase": {opts: []optEffect{{names: []string{"hosting:disable", "functions:delete", "firestore:delete", "database:remove",
-			"hosting:channel:delete", "hosting:sites:delete", "apps:delete", "ext:uninstall", "remoteconfig:rollback"}, operand: true,
-			class: ClassDestructive, why: "deletes data or functions in Firebase, or takes a site down"}}},
+		"firebase": {opts: []optEffect{{names: []string{"login:ci"}, operand: true, first: true, class: ClassCredential, why: "makes and prints a long-lived Firebase token"},
+			{names: []string{"hosting:disable", "functions:delete", "firestore:delete", "database:remove",
+				"hosting:channel:delete", "hosting:sites:delete", "apps:delete", "ext:uninstall", "remoteconfig:rollback"}, operand: true,
+				class: ClassDestructive, why: "deletes data or functions in Firebase, or takes a site down"}}},
 		// Other tunnels that put a local port on the internet.
 		"lt": tunnel, "localtunnel": tunnel, "frpc": tunnel,
 		"bore":      {effect: EffectNetwork, subs: subcommands{{"local", tunnel}}},

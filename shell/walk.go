@@ -701,7 +701,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd, c scope, d *dirState) {
 				in.files = readsFiles(cmds[0].Name) && cmds[0].Effects&(EffectRuns|EffectNetwork) == 0 &&
 					(prev.kind != stdinPipe || prev.files)
 				in.environ = dumpsEnviron(&cmds[0]) ||
-					prev.environ && readsFiles(cmds[0].Name) && cmds[0].Effects&(EffectRuns|EffectNetwork) == 0
+					prev.environ && (readsFiles(cmds[0].Name) || inputFilter(cmds[0].Name)) && cmds[0].Effects&(EffectRuns|EffectNetwork) == 0
 				if in.files {
 					in.secret = prev.secret
 					for _, f := range w.res.Files[fstart:] {
