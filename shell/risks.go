@@ -495,8 +495,19 @@ func IsCriticalWritePath(p, home string) (code, reason string, ok bool) {
 	if inHome {
 		rel = path.Clean(rel)
 		code, ok := findRisk(homeFiles.get(), rel)
-		if !ok && strings.HasPrefix(rel, ".config/fish/conf.d/") {
-			code, ok = RiskStartupFile, true
+		if !ok && hasUpperASCII(rel) {
+			// On a file system that folds case (macOS's, Windows')
+			// ".BASHRC" is .bashrc; the table's names are lower case.
+			code, ok = findRisk(homeFiles.get(), strings.ToLower(rel))
+		}
+		if !ok {
+			// Directories every file of which a shell start-up file sources
+			// (Fedora's .bashrc reads ~/.bashrc.d/*, oh-my-zsh its custom/).
+			for _, d := range [...]string{".config/fish/conf.d/", ".bashrc.d/", ".zshrc.d/", ".oh-my-zsh/custom/"} {
+				if len(rel) > len(d) && strings.EqualFold(rel[:len(d)], d) {
+					code, ok = RiskStartupFile, true
+				}
+			}
 		}
 		if ok {
 			return code, p + " " + riskReason(code), true

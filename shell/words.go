@@ -310,7 +310,34 @@ func expandHome(p, home string) (string, bool) {
 			return home + p[len(pre):], true
 		}
 	}
+	// ~NAME is NAME's home: /root for root, else where homes are kept
+	// (the classes know /home/, /Users/ and /var/home/ alike).
+	if name, rest, _ := strings.Cut(p, "/"); len(name) > 1 && name[0] == '~' && userName(name[1:]) {
+		dir := "/home/" + name[1:]
+		if name == "~root" {
+			dir = "/root"
+		}
+		if rest == "" && !strings.Contains(p, "/") {
+			return dir, true
+		}
+		return dir + "/" + rest, true
+	}
 	return p, false
+}
+
+// userName reports whether s is spelled as a user name may be (what ~NAME
+// expands): a letter or underscore, then letters, digits, '_', '-', '.'.
+func userName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && (c == '-' || c == '.' || '0' <= c && c <= '9'):
+		default:
+			return false
+		}
+	}
+	return s != ""
 }
 
 // catHeredoc returns the output of a command substitution that only
