@@ -237,6 +237,7 @@ func (e *Engine) decide(c *toolgate.Call, env Env, d *toolgate.Decision) {
 		s.kind = toolgate.SubjectTool
 		s.n = 1 // matched as the empty subject: only patterns like "*" apply
 		subs = append(subs, s)
+		subs = e.toolCodeRisks(subs, &subs[0], c, &env, d)
 		subs = e.toolPathSubjects(subs, c)
 		if len(subs) >= maxOperands {
 			// Paths past the bound were never checked: no mode allows it.

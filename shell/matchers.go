@@ -28,6 +28,12 @@ func sqlDestroys(q string) bool {
 	return sqlDestroysIn(q, 0)
 }
 
+// SQLDestroys reports whether SQL text drops or empties data (DROP,
+// TRUNCATE, a DELETE or UPDATE without a real WHERE, …), as the shell
+// analysis judges a database client's SQL: for a tool that runs the SQL
+// it is given (an MCP database server).
+func SQLDestroys(q string) bool { return sqlDestroys(q) }
+
 // sqlDestroysIn is sqlDestroys of text quoted depth levels deep.
 func sqlDestroysIn(q string, depth int) bool {
 	if depth > 3 {
