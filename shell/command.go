@@ -75,9 +75,9 @@ func cmdName(wd word) string {
 			return ""
 		}
 	}
-	// On Windows "reg.exe" and "git.exe" are reg and git, and a Bash tool
-	// there runs them by either name.
-	if n := len(name); n > 4 && strings.EqualFold(name[n-4:], ".exe") {
+	// On Windows "reg.exe" and "git.exe" are reg and git, and "npx.cmd"
+	// is npm's shim for npx: a Bash tool there runs them by either name.
+	if n := len(name); n > 4 && (strings.EqualFold(name[n-4:], ".exe") || strings.EqualFold(name[n-4:], ".cmd") || strings.EqualFold(name[n-4:], ".bat")) {
 		name = name[:n-4]
 	}
 	// On a file system that folds case (macOS's, Windows') "CURL" and
@@ -495,7 +495,61 @@ func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []st
 			}
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: reason, Token: token})
 		}
+		if f, ok := graphQLDeletes(norm); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " sends a GraphQL mutation, " + f + ", that deletes data in a service", Token: f})
+		}
 	}
+	if name == "gh" && len(norm) > 1 && norm[0] == "api" && norm[1] == "graphql" {
+		if f, ok := graphQLDeletes(norm[2:]); ok {
+			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: "gh api graphql sends a mutation, " + f + ", that deletes data on GitHub", Token: f})
+		}
+	}
+}
+
+// graphQLDeletes returns the field of a GraphQL mutation in the words
+// (a request body, -d '{"query":"mutation { projectDelete(…) }"}', or
+// gh api graphql -f query=…) whose name says it deletes: delete, remove,
+// destroy, purge, wipe, drop or truncate before or after the object's
+// name (deleteRepository, projectDelete, volumeInstanceBackupDelete).
+func graphQLDeletes(args []string) (string, bool) {
+	for _, a := range args {
+		i := strings.Index(strings.ToLower(a), "mutation")
+		if i < 0 {
+			continue
+		}
+		rest := a[i+len("mutation"):]
+		// Every name followed by '(' or '{' in the mutation is a field
+		// (or the operation's own name, which says the same).
+		for j := 0; j < len(rest); {
+			for j < len(rest) && !isIdentByte(rest[j]) {
+				j++
+			}
+			k := j
+			for k < len(rest) && isIdentByte(rest[k]) {
+				k++
+			}
+			name := rest[j:k]
+			j = k
+			for k < len(rest) && (rest[k] == ' ' || rest[k] == '\t' || rest[k] == '\n') {
+				k++
+			}
+			if name == "" || k >= len(rest) || rest[k] != '(' && rest[k] != '{' {
+				continue
+			}
+			l := strings.ToLower(name)
+			for _, v := range [...]string{"delete", "remove", "destroy", "purge", "wipe", "drop", "truncate"} {
+				if strings.HasPrefix(l, v) || strings.HasSuffix(l, v) {
+					return name, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// isIdentByte reports whether c may be part of a GraphQL name.
+func isIdentByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // findExec walks the commands find runs for each file it picks (-exec,

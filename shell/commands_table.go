@@ -1791,7 +1791,7 @@ var commandTable = [...]namedSpec{
 	{"qwen", &sharedSpec6},
 	{"qwen-code", &sharedSpec6},
 	{"railway", &cmdSpec{
-		opts:  []optEffect{{names: []string{"variables", "variable"}, operand: true, first: true, when: noSetFlag, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
+		opts:  []optEffect{{names: []string{"variables", "variable", "vars", "var"}, operand: true, first: true, when: noSetFlag, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
 		probe: true,
 	}},
 	{"rake", &cmdSpec{

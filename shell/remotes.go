@@ -125,13 +125,15 @@ var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-de
 // option. It returns the word.
 func verbDestroys(args []string) (string, bool) {
 	ops := 0
-	afterLong := false // the word follows a long option: maybe its value
+	afterLong := false  // the word follows a long option: maybe its value
+	afterShort := false // the word follows a short option: maybe its value
 	for _, a := range args {
 		if a == "--" {
 			return "", false
 		}
 		value := afterLong
-		afterLong = false
+		maybeValue := afterLong || afterShort
+		afterLong, afterShort = false, false
 		if strings.HasPrefix(a, "--") {
 			afterLong = !strings.Contains(a, "=")
 			name, _, _ := strings.Cut(a, "=")
@@ -143,10 +145,17 @@ func verbDestroys(args []string) (string, bool) {
 			continue
 		}
 		if strings.HasPrefix(a, "-") {
+			afterShort = len(a) == 2
 			continue
 		}
-		if ops++; ops > 3 {
-			return "", false
+		// The verb is among the first words a CLI's command path takes
+		// ("wrangler kv namespace delete"); a word that may be an
+		// option's value ("--config wrangler.toml", "-J eu") is not one
+		// of them, though it is still read for a verb.
+		if !maybeValue {
+			if ops++; ops > 3 {
+				return "", false
+			}
 		}
 		v := strings.ToLower(a[strings.LastIndexByte(a, ':')+1:])
 		if isDestroyVerb(v) || retireVerb(strings.ToLower(a)) {

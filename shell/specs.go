@@ -1112,7 +1112,7 @@ func riskCommands() map[string]*cmdSpec {
 		// Other platforms' app settings and secret managers, printed or
 		// pulled into a file, as heroku config prints them.
 		"netlify":   {probe: true, opts: []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}},
-		"railway":   {probe: true, opts: []optEffect{{names: []string{"variables", "variable"}, operand: true, first: true, when: noSetFlag, class: ClassCredential, why: appSecretsWhy}}},
+		"railway":   {probe: true, opts: []optEffect{{names: []string{"variables", "variable", "vars", "var"}, operand: true, first: true, when: noSetFlag, class: ClassCredential, why: appSecretsWhy}}},
 		"vercel":    {probe: true, subs: subcommands{{"env", &cmdSpec{opts: []optEffect{{names: []string{"pull"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}}}}},
 		"doppler":   {probe: true, subs: subcommands{{"secrets", &cmdSpec{class: ClassCredential, why: appSecretsWhy, rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}}},
 		"infisical": {probe: true, opts: []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}},
@@ -2608,8 +2608,12 @@ var azAppSettings = &cmdSpec{subs: subcommands{{"config", &cmdSpec{subs: subcomm
 // noSetFlag reports whether a command's arguments set nothing (railway
 // variables --set KEY=V sets; without it, the variables are printed).
 func noSetFlag(args []string) bool {
-	for _, a := range args {
+	for i, a := range args {
 		if a == "--set" || strings.HasPrefix(a, "--set=") || a == "-s" || a == "--remove" {
+			return false
+		}
+		// railway variable set|delete KEY…: the subcommand form of --set.
+		if i == 1 && (a == "set" || a == "delete" || a == "remove" || a == "unset") {
 			return false
 		}
 	}
