@@ -1082,6 +1082,9 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			if k < 63 && cmd.Keys&(1<<k) != 0 {
 				continue // a key the command logs in with (ssh -i KEY)
 			}
+			if k < len(cmd.Args) && k == ghAPIEndpoint(cmd) {
+				continue // gh api's endpoint (repos/O/R/actions/secrets), not a file
+			}
 			shellGlob := k < len(cmd.Args)
 			if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
 				arg, shellGlob = v, false // if=.env, --data=DIR: the option's value
@@ -1133,6 +1136,27 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 		}
 	}
 	return subs, true
+}
+
+// ghAPIEndpoint is the index in cmd.Args of gh api's endpoint, its first
+// operand (after the options that take a value), or -1.
+func ghAPIEndpoint(cmd *shell.Command) int {
+	if cmd.Name != "gh" || len(cmd.Args) < 2 || cmd.Args[0] != "api" {
+		return -1
+	}
+	for i := 1; i < len(cmd.Args); i++ {
+		a := cmd.Args[i]
+		switch a {
+		case "-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "--input", "-p", "--preview",
+			"-q", "--jq", "-t", "--template", "--hostname", "--cache":
+			i++ // its value
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			return i
+		}
+	}
+	return -1
 }
 
 // wordSet is a set of words that allocates only past its first eight.

@@ -333,7 +333,14 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 			w.file(o, rewrite, owner, d)
 		}
 	case writeAll, modeKind:
+		restricts := name == "chmod" && l.pattern && len(l.ops) > 0 && l.ops[0].static && chmodRestricts(l.ops[0].text) && !recursiveChmod(l.args)
 		for _, o := range ops {
+			if restricts && w.inHome(o) {
+				// chmod 600 ~/.ssh/id_rsa, chmod 700 ~/.ssh: taking
+				// permissions away from others changes no file in the
+				// home directory as a write would (ssh asks for it).
+				continue
+			}
 			w.file(o, true, owner, d)
 		}
 	case writeFirst, writeSecond:
@@ -680,4 +687,88 @@ func (w *walker) addFile(f File) {
 			w.critical(code, reason, full)
 		}
 	}
+}
+
+// inHome reports whether wd names a path inside the home directory (not
+// the home directory itself).
+func (w *walker) inHome(wd word) bool {
+	p := wd.text
+	if wd.tilde || strings.HasPrefix(p, "$") {
+		if e, ok := expandHome(p, w.a.home); ok {
+			p = e
+		} else {
+			return false
+		}
+	} else if !wd.static {
+		return false
+	}
+	return w.a.home != "" && strings.HasPrefix(path.Clean(p), strings.TrimSuffix(w.a.home, "/")+"/")
+}
+
+// recursiveChmod reports whether chmod's arguments change a whole tree
+// (-R, --recursive): a tree's mode taken away (chmod -R 000 ~/.config) is
+// no fix of one file's.
+func recursiveChmod(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		if t == "--" {
+			break
+		}
+		if t == "--recursive" || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsRune(t, 'R') {
+			return true
+		}
+	}
+	return false
+}
+
+// chmodRestricts reports whether a chmod mode only takes permissions
+// away from the group and others (600, 0700, go-rwx, u=rw,go=) or gives
+// the owner more (u+x): no setuid, setgid or sticky bit, nothing
+// granted to anyone but the owner.
+func chmodRestricts(mode string) bool {
+	if mode == "" {
+		return false
+	}
+	if mode[0] >= '0' && mode[0] <= '7' {
+		if len(mode) != 3 && len(mode) != 4 {
+			return false
+		}
+		for i := 0; i < len(mode); i++ {
+			if mode[i] < '0' || mode[i] > '7' {
+				return false
+			}
+		}
+		n := len(mode)
+		return (n == 3 || mode[0] == '0') && mode[n-2] == '0' && mode[n-1] == '0'
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		who := strings.TrimLeft(clause, "ugoa")
+		w := clause[:len(clause)-len(who)]
+		if who == "" {
+			return false
+		}
+		for who != "" {
+			op := who[0]
+			if op != '+' && op != '-' && op != '=' {
+				return false
+			}
+			perms := who[1:]
+			end := strings.IndexAny(perms, "+-=")
+			if end < 0 {
+				end = len(perms)
+			}
+			p := perms[:end]
+			who = perms[end:]
+			switch {
+			case op == '-':
+			case strings.ContainsAny(p, "st"):
+				return false
+			case w == "u":
+			case op == '=' && p == "":
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -1074,7 +1074,7 @@ func riskCommands() map[string]*cmdSpec {
 		"secret-tool": {opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: ClassCredential, why: "prints passwords from the keyring"}}},
 		"pass":        {class: ClassCredential, bare: true, why: "prints passwords from the password store", rare: &rareSpec{unless: []string{"ls", "list", "find", "search", "init", "git", "--help", "--version"}}},
 		"gpg":         {opts: []optEffect{{names: []string{"--export-secret-keys", "--export-secret-subkeys"}, class: ClassCredential, why: "exports GnuPG private keys"}}},
-		"gh": {opts: []optEffect{sendsCredential, sendsSecretFile}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
+		"gh": {opts: []optEffect{sendsCredential, withWhen(sendsSecretFile, notGhAPI)}, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the GitHub token"},
 			{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitHub token"},
 			{names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: ClassPrivilege, why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}}},
 			{"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="},
@@ -2163,6 +2163,17 @@ func bindsOpenly(v string) bool {
 
 // secretPath reports whether an operand is a path (it holds a "." or a
 // "/") whose last element names a file a project keeps secrets in.
+// withWhen is e gated on the whole argument list.
+func withWhen(e optEffect, when func([]string) bool) optEffect {
+	e.when = when
+	return e
+}
+
+// notGhAPI reports whether gh's arguments are not gh api's, whose first
+// operand is an endpoint (repos/O/R/actions/secrets), not a file; its
+// files are the @FILE values of -F and --input, read as such.
+func notGhAPI(args []string) bool { return len(args) == 0 || args[0] != "api" }
+
 func secretPath(a string) bool {
 	return strings.ContainsAny(a, "./") && !strings.Contains(a, "://") && sensitive.SecretName(a)
 }
