@@ -1081,8 +1081,10 @@ func riskCommands() map[string]*cmdSpec {
 				opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a GitHub repository"},
 					{names: []string{"--visibility"}, value: isPublic, class: ClassExfiltrate, why: makesPublicWhy}},
 				subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: ClassPersistence, why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}}}},
+			{"gpg-key", ghDeletes},
 			{"ssh-key", &cmdSpec{shortVal: "t", long: []string{"title=", "type="},
-				opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: ClassPersistence, why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}}}},
+				opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: ClassPersistence, why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"},
+					{names: []string{"delete"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}}},
 			{"gist", &cmdSpec{effect: EffectNetwork, opts: []optEffect{{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file to a gist"},
 				{names: []string{"delete"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}}},
 			{"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{effect: EffectNetwork,
@@ -1102,7 +1104,8 @@ func riskCommands() map[string]*cmdSpec {
 			{"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}}},
 		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: subcommands{
 			{"signin", &cmdSpec{opts: []optEffect{{names: []string{"--raw"}, class: ClassCredential, why: "prints a 1Password session token"}}}}, {"read", &cmdSpec{class: ClassCredential, why: "prints a secret from 1Password"}},
-			{"item", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}}}},
+			{"item", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from 1Password"}}}},
+			{"document", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: ClassCredential, why: "prints a document from 1Password"}}}}}},
 		"bw": {subs: subcommands{{"get", &cmdSpec{class: ClassCredential, why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the Bitwarden vault"}},
 			{"list", &cmdSpec{opts: []optEffect{{names: []string{"items"}, operand: true, first: true, class: ClassCredential, why: "prints every Bitwarden item, passwords included"}}}}}},
 		// Hosting and cloud CLIs that print their login token; their other
@@ -1115,7 +1118,8 @@ func riskCommands() map[string]*cmdSpec {
 		"railway":   {probe: true, opts: []optEffect{{names: []string{"variables", "variable", "vars", "var"}, operand: true, first: true, when: noSetFlag, class: ClassCredential, why: appSecretsWhy}}},
 		"vercel":    {probe: true, subs: subcommands{{"env", &cmdSpec{opts: []optEffect{{names: []string{"pull"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}}}}},
 		"doppler":   {probe: true, subs: subcommands{{"secrets", &cmdSpec{class: ClassCredential, why: appSecretsWhy, rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}}},
-		"infisical": {probe: true, opts: []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}},
+		"infisical": {probe: true, long: []string{"domain=", "token=", "log-level="}, opts: []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy},
+			{names: []string{"dynamic-secrets"}, operand: true, first: true, class: ClassCredential, why: "leases a dynamic secret (a database login) and prints it"}}},
 		"doctl":     {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the DigitalOcean API token"}}}}}},
 		"flyctl":    {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
 		"fly":       {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
@@ -2304,7 +2308,7 @@ var (
 	}}
 	// ghDeletes is a gh command group whose delete verb deletes on
 	// GitHub (gh issue delete, gh cache delete --all).
-	ghDeletes = &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}}
+	ghDeletes = &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}}
 	// vscode is VS Code and the editors built on it: a tunnel exposes the
 	// machine, and an extension from a URL runs unreviewed code with the
 	// user's rights in every later session (one from the marketplace, by
