@@ -884,7 +884,7 @@ func riskCommands() map[string]*cmdSpec {
 		"redis-cli": {effect: EffectNetwork, opts: []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: ClassDestructive, why: "deletes every key of the database"},
 			{names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: ClassPersistence, why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"},
 			{names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: ClassInlineCode, why: "loads a library into the server"}}},
-		"terraform": terraformSpec, "tofu": terraformSpec, "terragrunt": terraformSpec,
+		"terraform": terraformSpec, "tofu": terraformSpec, "terragrunt": terragruntSpec,
 		"pulumi": {subs: subcommands{{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the stack's infrastructure"}},
 			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}},
 			{"state", &cmdSpec{opts: []optEffect{{names: []string{"delete", "unprotect"}, operand: true, class: ClassDestructive, why: "removes resources from the stack's state or their protection against deletion"}}}}}},
@@ -2305,7 +2305,12 @@ var (
 		{"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes a workspace and its state"}}}},
 		{"taint", &cmdSpec{class: ClassDestructive, why: "marks a resource to be destroyed and re-created by the next apply"}},
 		{"force-unlock", &cmdSpec{class: ClassDestructive, why: "removes the lock another run holds on the state, which two runs may then overwrite"}},
+		// atmos terraform deploy is apply -auto-approve.
+		{"deploy", &cmdSpec{class: ClassDestructive, why: "changes infrastructure without showing the plan for approval"}},
 	}}
+	// terragruntSpec is terraform's, and run-all (or run --all) runs one
+	// of its commands in every module below.
+	terragruntSpec = &cmdSpec{subs: append(subcommands{{"run-all", terraformSpec}, {"run", terraformSpec}}, terraformSpec.subs...)}
 	// ghDeletes is a gh command group whose delete verb deletes on
 	// GitHub (gh issue delete, gh cache delete --all).
 	ghDeletes = &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}}
