@@ -151,7 +151,7 @@ func launchCommands() map[string]*cmdSpec {
 		// SUB on the component's stack.
 		"atmos": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"logs-level=", "logs-file=", "base-path=", "config=", "config-path=", "redirect-stderr=", "no-color"}},
 			tools: []string{"terraform terraform", "tf terraform", "opentofu tofu", "tofu tofu"}}}}},
-		"ssh":   {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}}},
+		"ssh": {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}}},
 		"docker": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts},
 			{sub: []string{"compose", "exec"}, globals: composeSpec, opts: composeExec, operands: 1, remote: true, asRoot: userOpts},
 			{sub: []string{"compose", "run"}, globals: composeSpec, opts: composeRun, operands: 1, remote: true, asRoot: userOpts}}}},

@@ -360,6 +360,92 @@ func isFold(a string, words ...string) bool {
 	return false
 }
 
+// The entries of cmd's and PowerShell's deletes and system changes
+// (riskCommands).
+var (
+	winTreeDelete = &cmdSpec{probe: true, opts: []optEffect{{operand: true, match: winSubdirs, class: ClassDestructive, why: "deletes a directory tree, or files in every subdirectory (/s)"}}}
+	psRemove      = &cmdSpec{probe: true, opts: []optEffect{{operand: true, match: anyWord, when: psRecursive, class: ClassDestructive, why: "deletes a directory tree (-Recurse)"}}}
+	psDisk        = &cmdSpec{probe: true, opts: []optEffect{{operand: true, match: anyWord, when: psNotWhatIf, class: ClassDestructive, why: "erases, partitions or formats a disk"}}}
+	psWMIRemove   = &cmdSpec{probe: true, class: ClassDestructive, why: "deletes the system objects piped to it (volume shadow copies, services)"}
+	psRegistry    = &cmdSpec{probe: true, opts: []optEffect{{operand: true, match: registryPath, class: ClassPersistence, why: "changes the Windows registry, where start-up programs, services and security settings are kept"}}}
+)
+
+// winSubdirs: cmd's /s switch (del /s, rd /s).
+func winSubdirs(a string) bool { return isWinSwitch(a, "s") }
+
+// psRecursive reports whether a cmdlet's arguments hold -Recurse
+// (psRecurse) and no rehearsal (psNotWhatIf).
+func psRecursive(args []string) bool {
+	return slices.ContainsFunc(args, psRecurse) && psNotWhatIf(args)
+}
+
+// defenderOffArgs reports whether Set-MpPreference's or
+// Add-MpPreference's arguments turn protection off or exclude from it.
+func defenderOffArgs(args []string) bool { return slices.ContainsFunc(args, defenderOff) }
+
+// firewallEnabledArg reports whether Set-NetFirewallProfile's arguments
+// set -Enabled (to the false operand the entry matches).
+func firewallEnabledArg(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(strings.TrimSuffix(a, ":"), "-enabled") })
+}
+
+// psRecurse: PowerShell's -Recurse, abbreviated or not, but not
+// -Recurse:$false.
+func psRecurse(a string) bool {
+	name, v, hasV := strings.Cut(a, ":")
+	if len(name) < 2 || name[0] != '-' || !strings.HasPrefix("recurse", strings.ToLower(name[1:])) {
+		return false
+	}
+	return !hasV || !isFalseWord(strings.TrimSpace(v))
+}
+
+// psNotWhatIf reports whether a cmdlet's arguments do not ask for a
+// rehearsal (-WhatIf, not -WhatIf:$false).
+func psNotWhatIf(args []string) bool {
+	for _, a := range args {
+		name, v, hasV := strings.Cut(a, ":")
+		if strings.EqualFold(name, "-whatif") && (!hasV || !isFalseWord(strings.TrimSpace(v))) {
+			return false
+		}
+	}
+	return true
+}
+
+// isFalseWord: PowerShell's and the shells' spellings of false.
+func isFalseWord(a string) bool {
+	return isFold(strings.Trim(a, "'\""), "$false", "false", "0", "no", "off")
+}
+
+// anyWord matches every operand.
+func anyWord(string) bool { return true }
+
+// defenderOff: Set-MpPreference's switches that turn protection off or
+// exclude from it (-DisableRealtimeMonitoring, -ExclusionPath…).
+func defenderOff(a string) bool {
+	l := strings.ToLower(a)
+	return strings.HasPrefix(l, "-disable") || strings.HasPrefix(l, "-exclusion")
+}
+
+// notProcessScope reports whether Set-ExecutionPolicy's arguments do not
+// limit it to the current process (-Scope Process), which ends with it.
+func notProcessScope(args []string) bool {
+	for i, a := range args {
+		if strings.EqualFold(a, "-scope") && i+1 < len(args) && strings.EqualFold(args[i+1], "process") {
+			return false
+		}
+	}
+	return true
+}
+
+// execPolicyOff: an execution policy that runs every script.
+func execPolicyOff(a string) bool { return isFold(a, "bypass", "unrestricted") }
+
+// registryPath: a PowerShell registry drive path (HKLM:\…, HKCU:\…).
+func registryPath(a string) bool {
+	l := strings.ToUpper(strings.Trim(a, "'\""))
+	return strings.HasPrefix(l, "HKLM:") || strings.HasPrefix(l, "HKCU:") || strings.HasPrefix(l, "REGISTRY::")
+}
+
 // The Windows programs' forms (riskCommands), as named functions the
 // generated table refers to.
 func certutilTrusts(a string) bool  { return isWinSwitch(a, "addstore", "importpfx", "installcert") }
@@ -768,8 +854,26 @@ func riskCommands() map[string]*cmdSpec {
 		// handed to them, open the machine up or wipe what recovery needs.
 		// Their switches are "/x" or "-x", in any case; their query forms
 		// (reg query, schtasks /query, sc query, wmic … get) stay reads.
-		"cmd":      {probe: true, class: ClassInlineCode, why: "runs a Windows command line, which is not read here"},
-		"forfiles": {probe: true, opts: []optEffect{{operand: true, match: forfilesCommand, class: ClassInlineCode, why: "runs a Windows command line for every file it finds"}}},
+		"cmd": {probe: true, class: ClassInlineCode, why: "runs a Windows command line, which is not read here"},
+		// cmd's own deletes and PowerShell's cmdlets, for the hosts whose
+		// shell tool runs them (a cmdlet's name in any case is the
+		// lower-case name here). They exist in no POSIX shell, so they
+		// stop nothing there; aliases that are other programs' names
+		// (iex is Elixir's shell, ri Ruby's docs) are left out.
+		"del": winTreeDelete, "erase": winTreeDelete, "rd": winTreeDelete,
+		"remove-item":      psRemove,
+		"clear-recyclebin": {probe: true, class: ClassDestructive, why: "empties the recycle bin for good", rare: &rareSpec{unless: []string{"-WhatIf", "-whatif", "-Whatif"}}},
+		"format-volume":    psDisk, "clear-disk": psDisk, "initialize-disk": psDisk, "remove-partition": psDisk, "reset-physicaldisk": psDisk, "remove-virtualdisk": psDisk,
+		"remove-wmiobject": psWMIRemove, "rwmi": psWMIRemove, "remove-ciminstance": psWMIRemove, "rcim": psWMIRemove,
+		"set-mppreference":       {probe: true, opts: []optEffect{{operand: true, match: anyWord, when: defenderOffArgs, class: ClassPrivilege, why: "turns Microsoft Defender's protection off, or excludes a path from it"}}},
+		"add-mppreference":       {probe: true, opts: []optEffect{{operand: true, match: anyWord, when: defenderOffArgs, class: ClassPrivilege, why: "excludes a path or program from Microsoft Defender's scans"}}},
+		"set-executionpolicy":    {probe: true, opts: []optEffect{{operand: true, match: execPolicyOff, when: notProcessScope, class: ClassPrivilege, why: "lets every PowerShell script run, signed or not"}}},
+		"disable-bitlocker":      {probe: true, class: ClassPrivilege, why: "decrypts a drive BitLocker protects"},
+		"clear-eventlog":         {probe: true, class: ClassPrivilege, why: "clears a Windows event log"},
+		"set-netfirewallprofile": {probe: true, opts: []optEffect{{operand: true, match: isFalseWord, when: firewallEnabledArg, class: ClassPrivilege, why: "turns the Windows firewall off"}}},
+		"set-itemproperty":       psRegistry, "new-itemproperty": psRegistry, "remove-itemproperty": psRegistry,
+		"invoke-expression": {probe: true, class: ClassInlineCode, why: "runs a PowerShell string as code"},
+		"forfiles":          {probe: true, opts: []optEffect{{operand: true, match: forfilesCommand, class: ClassInlineCode, why: "runs a Windows command line for every file it finds"}}},
 		"reg": {probe: true, opts: []optEffect{
 			{operand: true, first: true, match: regChanges, class: ClassPersistence, why: "changes the Windows registry, where start-up programs, services and security settings are kept"},
 			{operand: true, first: true, match: regSaves, class: ClassCredential, why: "saves a registry hive (SAM's password hashes, the LSA's secrets) to a file"}}},
@@ -792,7 +896,7 @@ func riskCommands() map[string]*cmdSpec {
 		"mshta":    {probe: true, class: ClassInlineCode, why: "runs an HTML application's scripts"},
 		"msiexec":  {probe: true, opts: []optEffect{{operand: true, match: msiexecInstalls, class: ClassSupplyChain, why: "installs a Windows package, whose custom actions run as SYSTEM"}}},
 		"takeown":  {probe: true, class: ClassPrivilege, why: "takes ownership of files, system files among them"},
-		"diskpart": {probe: true, class: ClassDestructive, why: "partitions, cleans and formats disks"},
+		"diskpart": {probe: true, class: ClassDestructive, why: "partitions, cleans and formats disks", rare: &rareSpec{unless: []string{"/?"}}},
 		"format":   {probe: true, opts: []optEffect{{operand: true, match: driveLetter, class: ClassDestructive, why: "formats a drive, erasing everything on it"}}},
 
 		// Another running process's memory holds its secrets (tokens,
@@ -1114,17 +1218,17 @@ func riskCommands() map[string]*cmdSpec {
 			{names: []string{"config", "config:get"}, operand: true, class: ClassCredential, why: "prints an app's config vars, its database URLs and API keys"}}},
 		// Other platforms' app settings and secret managers, printed or
 		// pulled into a file, as heroku config prints them.
-		"netlify":   {probe: true, opts: []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}},
-		"railway":   {probe: true, opts: []optEffect{{names: []string{"variables", "variable", "vars", "var"}, operand: true, first: true, when: noSetFlag, class: ClassCredential, why: appSecretsWhy}}},
-		"vercel":    {probe: true, subs: subcommands{{"env", &cmdSpec{opts: []optEffect{{names: []string{"pull"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}}}}},
-		"doppler":   {probe: true, subs: subcommands{{"secrets", &cmdSpec{class: ClassCredential, why: appSecretsWhy, rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}}},
+		"netlify": {probe: true, opts: []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}},
+		"railway": {probe: true, opts: []optEffect{{names: []string{"variables", "variable", "vars", "var"}, operand: true, first: true, when: noSetFlag, class: ClassCredential, why: appSecretsWhy}}},
+		"vercel":  {probe: true, subs: subcommands{{"env", &cmdSpec{opts: []optEffect{{names: []string{"pull"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy}}}}}},
+		"doppler": {probe: true, subs: subcommands{{"secrets", &cmdSpec{class: ClassCredential, why: appSecretsWhy, rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}}},
 		"infisical": {probe: true, long: []string{"domain=", "token=", "log-level="}, opts: []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: ClassCredential, why: appSecretsWhy},
 			{names: []string{"dynamic-secrets"}, operand: true, first: true, class: ClassCredential, why: "leases a dynamic secret (a database login) and prints it"}}},
-		"doctl":     {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the DigitalOcean API token"}}}}}},
-		"flyctl":    {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
-		"fly":       {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
-		"glab":      {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitLab token"}}}}}},
-		"lpass":     {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
+		"doctl":  {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the DigitalOcean API token"}}}}}},
+		"flyctl": {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
+		"fly":    {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a Fly.io API token"}}}}}},
+		"glab":   {probe: true, subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: ClassCredential, why: "prints the GitLab token"}}}}}},
+		"lpass":  {subs: subcommands{{"show", &cmdSpec{class: ClassCredential, why: "prints a secret from LastPass"}}, {"export", &cmdSpec{class: ClassCredential, why: "exports the LastPass vault"}}}},
 		"gcloud": {subs: subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: ClassCredential, why: "prints the current access token with the configuration"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: ClassCredential, why: "creates a long-lived service account key and writes it out"}}}}}}}}}}, {"storage", gcloudStorage}, {"compute", gcloudCompute}, {"alpha", gcloudTracks}, {"beta", gcloudTracks}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: ClassCredential, why: "prints a Google Cloud token"}}}}},
 			opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes cloud resources"},
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"},
