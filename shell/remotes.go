@@ -219,20 +219,64 @@ func httpDeletes(name string, args []string) (string, bool) {
 			del = del || strings.EqualFold(m, "DELETE")
 		case strings.EqualFold(a, "DELETE") && (name == "http" || name == "https" || name == "xh" || name == "xhs") && (i == 0 || !strings.HasPrefix(args[i-1], "-")):
 			del = true
-		case url == "" && (strings.Contains(a, "://") || !strings.HasPrefix(a, "-") && strings.Contains(a, ".") && strings.Contains(a, "/")):
+		case url == "" && (strings.Contains(a, "://") || !strings.HasPrefix(a, "-") && strings.Contains(a, ".") && strings.Contains(a, "/") || localHostPort(a)):
 			url = a
 		}
 	}
-	if url == "" || loopbackURL(url) || !del && !deleteEndpoint(url) {
+	if strings.HasPrefix(url, ":") {
+		url = "localhost" + url // HTTPie's :PORT/PATH
+	}
+	if url == "" || loopbackURL(url) && !dataStorePort(url) || !del && !deleteEndpoint(url) {
 		return "", false
 	}
 	return url, true
 }
 
+// localHostPort reports whether a word is a scheme-less URL on this
+// machine with a port: localhost:8001/x, 127.0.0.1:9200/x, or HTTPie's
+// :9200/x.
+func localHostPort(a string) bool {
+	for _, p := range [...]string{"localhost:", "127.0.0.1:", "[::1]:", ":"} {
+		if rest, ok := strings.CutPrefix(a, p); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// dataStorePorts are the default HTTP ports of data stores and of the
+// admin APIs of gateways and service registries, which a service on this
+// machine (or a port forwarded to a cluster's) listens on: a delete there
+// deletes data, not a development server's test route.
+var dataStorePorts = [...]string{"9200", "7700", "8001", "8444", "5984", "8983", "8500", "2379", "8200", "15672", "8086", "8123",
+	"6333", "8108", "7474", "19530"}
+
+// dataStorePort reports whether a URL's port is one of dataStorePorts.
+func dataStorePort(u string) bool {
+	u = URLText(u)
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "/?#"); i >= 0 {
+		u = u[:i]
+	}
+	i := strings.LastIndexByte(u, ':')
+	if i < 0 || strings.HasSuffix(u, "]") {
+		return false
+	}
+	port := u[i+1:]
+	for _, p := range dataStorePorts {
+		if port == p {
+			return true
+		}
+	}
+	return false
+}
+
 // deleteEndpoints are URL path segments that delete whatever the method:
 // Elasticsearch's and OpenSearch's delete by query, Jenkins' doDelete and
 // doWipeOutWorkspace (both POST).
-var deleteEndpoints = [...]string{"_delete_by_query", "dodelete", "dowipeoutworkspace"}
+var deleteEndpoints = [...]string{"_delete_by_query", "dodelete", "dowipeoutworkspace", "delete_series"}
 
 // deleteEndpoint reports whether a URL's path names a delete endpoint.
 func deleteEndpoint(u string) bool {

@@ -493,6 +493,14 @@ func driveLetter(a string) bool {
 // addsSourceWhy is the risk of a package source added to the settings.
 const addsSourceWhy = "adds a package source every later install fetches from"
 
+// terragruntSpec is terraform's entry with run-all (and run --all), which
+// runs one of terraform's commands in every module below. A function,
+// not a variable: the table is data the generator writes, and package
+// shell's initialisation runs no code (TestShellInitsNothing).
+func terragruntSpec() *cmdSpec {
+	return &cmdSpec{subs: append(subcommands{{"run-all", terraformSpec}, {"run", terraformSpec}}, terraformSpec.subs...)}
+}
+
 // attachesWhy is the risk of a debugger attached to a running process.
 const attachesWhy = "attaches to a running process, whose memory (secrets included) it reads and whose code it can change"
 
@@ -988,7 +996,7 @@ func riskCommands() map[string]*cmdSpec {
 		"redis-cli": {effect: EffectNetwork, opts: []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: ClassDestructive, why: "deletes every key of the database"},
 			{names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: ClassPersistence, why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"},
 			{names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: ClassInlineCode, why: "loads a library into the server"}}},
-		"terraform": terraformSpec, "tofu": terraformSpec, "terragrunt": terragruntSpec,
+		"terraform": terraformSpec, "tofu": terraformSpec, "terragrunt": terragruntSpec(),
 		"pulumi": {subs: subcommands{{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the stack's infrastructure"}},
 			{"stack", &cmdSpec{opts: []optEffect{{names: []string{"rm"}, operand: true, class: ClassDestructive, why: "deletes a stack"}}}},
 			{"state", &cmdSpec{opts: []optEffect{{names: []string{"delete", "unprotect"}, operand: true, class: ClassDestructive, why: "removes resources from the stack's state or their protection against deletion"}}}}}},
@@ -2412,9 +2420,7 @@ var (
 		// atmos terraform deploy is apply -auto-approve.
 		{"deploy", &cmdSpec{class: ClassDestructive, why: "changes infrastructure without showing the plan for approval"}},
 	}}
-	// terragruntSpec is terraform's, and run-all (or run --all) runs one
-	// of its commands in every module below.
-	terragruntSpec = &cmdSpec{subs: append(subcommands{{"run-all", terraformSpec}, {"run", terraformSpec}}, terraformSpec.subs...)}
+
 	// ghDeletes is a gh command group whose delete verb deletes on
 	// GitHub (gh issue delete, gh cache delete --all).
 	ghDeletes = &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: ClassDestructive, why: ghDeleteWhy}}}
