@@ -442,6 +442,11 @@ func (w *walker) runnerProgram(name string, prog []word, c scope, d *dirState) {
 		// "npx rimraf@5 ~" runs rimraf.
 		prog = append([]word{prog[0]}, prog[1:]...)
 		prog[0].text = packageName(prog[0].text)
+		if len(prog) > 1 && prog[1].text == "--" {
+			// "npm exec wrangler -- delete worker": the runner takes
+			// the "--" that ends its options; the program gets the rest.
+			prog = append(prog[:1:1], prog[2:]...)
+		}
 	}
 	from, ffrom := len(w.res.Commands), len(w.res.Files)
 	w.run(prog, nil, ic, d.clone(), false)

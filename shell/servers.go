@@ -70,10 +70,17 @@ func packageProgram(name string, r role, args []string) (int, bool) {
 		}
 		i = 1
 	case name == "pnpm" || name == "yarn":
-		if len(args) == 0 || args[0] != "dlx" {
+		if len(args) > 0 && args[0] == "dlx" {
+			i = 1
+			break
+		}
+		// "yarn rimraf ~", "pnpm prisma migrate reset": a word that is
+		// none of the tool's own commands runs the project's package
+		// script or bin of that name, which is that program's run.
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") || slices.Contains(ownCommands(name), args[0]) {
 			return 0, false
 		}
-		i = 1
+		return 0, true
 	default:
 		return 0, false
 	}
@@ -95,6 +102,28 @@ func packageProgram(name string, r role, args []string) (int, bool) {
 	}
 	return 0, false
 }
+
+// ownCommands are yarn's and pnpm's own commands (and their short
+// forms): any other first word names a package script or bin.
+func ownCommands(name string) []string {
+	if name == "yarn" {
+		return yarnCommands[:]
+	}
+	return pnpmCommands[:]
+}
+
+var (
+	yarnCommands = [...]string{"add", "audit", "autoclean", "bin", "cache", "check", "config", "constraints", "create", "dedupe", "dlx", "exec",
+		"explain", "generate-lock-entry", "global", "help", "import", "info", "init", "install", "licenses", "link", "list", "login", "logout",
+		"node", "npm", "outdated", "owner", "pack", "patch", "patch-commit", "plugin", "policies", "publish", "rebuild", "remove", "run",
+		"search", "set", "stage", "tag", "team", "test", "unlink", "unplug", "upgrade", "upgrade-interactive", "up", "version", "versions",
+		"why", "workspace", "workspaces"}
+	pnpmCommands = [...]string{"add", "install", "i", "update", "up", "upgrade", "remove", "rm", "un", "uninstall", "link", "ln", "unlink",
+		"import", "rebuild", "rb", "prune", "fetch", "install-test", "it", "patch", "patch-commit", "patch-remove", "audit", "list", "ls", "ll",
+		"outdated", "why", "licenses", "run", "run-script", "test", "t", "tst", "exec", "dlx", "create", "start", "init", "publish", "pack",
+		"server", "store", "root", "bin", "setup", "env", "config", "c", "get", "set", "deploy", "doctor", "help", "self-update",
+		"approve-builds", "ignored-builds", "cat-file", "cat-index", "find-hash", "dedupe", "recursive", "multi", "m"}
+)
 
 // packageName is a package runner's operand without its version:
 // "http-server@14" is http-server, "@scope/tool@1" @scope/tool.
