@@ -340,6 +340,11 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 	}
 	if at, ok := packageProgram(name, roles, norm); ok {
 		w.runnerProgram(name, args[at:], c, d)
+	} else if at, bin, ok := installedBin(name, args); ok {
+		// "node node_modules/wrangler/bin/wrangler.js delete worker" is
+		// wrangler's run, as npx wrangler's is.
+		prog := append([]word{{text: bin, static: true}}, args[at+1:]...)
+		w.runnerProgram(name, prog, c, d)
 	}
 	w.markReadOnly(idx, name, norm, args, assigns, fstart)
 }
@@ -1351,6 +1356,51 @@ func edShell(script string) bool {
 		}
 	}
 	return false
+}
+
+// installedBin reports a JavaScript runtime started on an installed
+// package's program (node node_modules/PKG/bin/x.js, bun
+// ./node_modules/.bin/NAME, deno run …/node_modules/…): the index of that
+// script among args and the program's name (the .bin entry's, or the
+// package's).
+func installedBin(name string, args []word) (int, string, bool) {
+	switch name {
+	case "node", "nodejs", "bun", "deno", "tsx", "ts-node":
+	default:
+		return 0, "", false
+	}
+	for i, a := range args {
+		t := a.text
+		if (name == "bun" || name == "deno") && t == "run" {
+			continue
+		}
+		if strings.HasPrefix(t, "-") {
+			continue
+		}
+		if !a.static {
+			return 0, "", false
+		}
+		j := strings.LastIndex(t, "node_modules/")
+		if j < 0 {
+			return 0, "", false
+		}
+		rest := t[j+len("node_modules/"):]
+		if bin, ok := strings.CutPrefix(rest, ".bin/"); ok && bin != "" && !strings.Contains(bin, "/") {
+			return i, bin, true
+		}
+		pkg, _, _ := strings.Cut(rest, "/")
+		if strings.HasPrefix(pkg, "@") {
+			if scope, after, ok := strings.Cut(rest, "/"); ok {
+				p, _, _ := strings.Cut(after, "/")
+				pkg = scope + "/" + p
+			}
+		}
+		if pkg == "" {
+			return 0, "", false
+		}
+		return i, pkg, true
+	}
+	return 0, "", false
 }
 
 // scriptSendsSecretFile returns a file a transfer client's script sends (put,
