@@ -38,13 +38,17 @@ func isDestroyVerb(name string) bool {
 // retireVerb: what a service retires or takes away, spelled its own way:
 // archived feature flags and repositories, killed flags (Split), cleaned
 // indexes (splunk clean eventdata), uninstalled plugins and cluster
-// components (velero uninstall), untagged images; the whole word only
+// components (velero uninstall), untagged images, undeployed APIs; the
+// whole word only
 // ("borg create repo::archive" names an archive). On a tool that manages
 // this machine's own toolchains and caches (roleLocalManager) they are
 // everyday work.
 func retireVerb(name string) bool {
 	switch name {
-	case "archive", "kill", "clean", "uninstall", "untag":
+	case "archive", "kill", "clean", "uninstall", "untag",
+		// a deployment taken down (apigee deployments undeploy) and a
+		// cluster member forgotten (rabbitmqctl forget_cluster_node).
+		"undeploy", "forget_cluster_node":
 		return true
 	}
 	return false

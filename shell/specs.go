@@ -2574,7 +2574,7 @@ var sqlOperand = optEffect{match: sqlDestroys, operand: true, class: ClassDestru
 // repository untag": the image may then be purged as untagged;
 // untag-resource only drops a label).
 func cloudDelete(a string) bool {
-	return a == "unsubscribe" || a == "untag" || destroyPart(a)
+	return a == "unsubscribe" || a == "untag" || a == "undeploy" || destroyPart(a)
 }
 
 // destroyParts are the verbs that destroy wherever they stand in a
