@@ -920,6 +920,29 @@ func (e *Engine) shellSubjects(c *toolgate.Call, env *Env, spec ToolSpec, base s
 		s.classes, s.restrict = cmd.Classes, cmd.Remote || cmd.Runner
 		subs = append(subs, s)
 	}
+	subs = e.analysisFiles(subs, a, c, base, d)
+	e.markReadOnly(subs, a, c.Cwd)
+	if a.Unprefixable() {
+		for i := range subs {
+			subs[i].unprefixable = true
+		}
+	}
+	if e.fileRules {
+		var all bool
+		if subs, all = e.operandSubjects(subs, a, c.Cwd); !all {
+			d.Risks = append(d.Risks, toolgate.Risk{Code: shell.RiskBudget, Severity: toolgate.SeverityUnprefixable,
+				Reason: reasonOperandBudget(), Subject: toolgate.Clip(src, toolgate.MaxSubjectText)})
+		}
+	}
+	return subs, true
+}
+
+// analysisFiles appends a subject for each file a shell analysis reports
+// (read or written, a path, a glob or a value known only at run time),
+// with its risk class, and adds to d the critical risks of the writes
+// only the call's working directory reveals. base is the call's subject:
+// its tool names the grants that may cover the files.
+func (e *Engine) analysisFiles(subs []subject, a *shell.Analysis, c *toolgate.Call, base subject, d *toolgate.Decision) []subject {
 	// A file written the same way more than once ("cat *.go *.go …",
 	// "a >f >f …") is one subject: the decision's work stays linear in
 	// the distinct files, not in the words.
@@ -1019,20 +1042,7 @@ func (e *Engine) shellSubjects(c *toolgate.Call, env *Env, spec ToolSpec, base s
 			}
 		}
 	}
-	e.markReadOnly(subs, a, c.Cwd)
-	if a.Unprefixable() {
-		for i := range subs {
-			subs[i].unprefixable = true
-		}
-	}
-	if e.fileRules {
-		var all bool
-		if subs, all = e.operandSubjects(subs, a, c.Cwd); !all {
-			d.Risks = append(d.Risks, toolgate.Risk{Code: shell.RiskBudget, Severity: toolgate.SeverityUnprefixable,
-				Reason: reasonOperandBudget(), Subject: toolgate.Clip(src, toolgate.MaxSubjectText)})
-		}
-	}
-	return subs, true
+	return subs
 }
 
 // maxOperands bounds the operands one call checks against the file rules

@@ -118,20 +118,10 @@ func (e *Engine) toolCodeRisks(subs []subject, s *subject, c *toolgate.Call, env
 				s.classes = append(s.classes, shell.ClassRisk{Class: shell.ClassInlineCode, Reason: c.Tool + " runs `" + cmd.Text + "`, whose program is known only when it runs", Token: c.Tool})
 			}
 		}
-		for _, f := range a.Files {
-			fam, kind := familyRead, toolgate.SubjectRead
-			if f.Write {
-				fam, kind = familyWrite, toolgate.SubjectWrite
-			}
-			fb := subject{family: fam, tool: canonicalTool(fam), same: s.same, call: s.call, alias: s.alias}
-			var fs subject
-			if f.Glob && !f.Into && isPattern(f.Path, f.HidesDots) {
-				fs = e.patternSubject(fb, kind, f.Path, c.Cwd, f.Dir, f.HidesDots)
-			} else {
-				fs = e.fileSubject(fb, kind, f.Path, c.Cwd, f.Dir)
-			}
-			fs.restrict = true
-			subs = append(subs, fs)
+		from := len(subs)
+		subs = e.analysisFiles(subs, a, c, *s, d)
+		for i := from; i < len(subs); i++ {
+			subs[i].restrict = true
 		}
 		return subs
 	}
