@@ -3,6 +3,8 @@ package shell
 import (
 	"path"
 	"strings"
+
+	"github.com/toolgate/toolgate/internal/sensitive"
 )
 
 // fileKind says how a command's operands map to files: the operand
@@ -335,10 +337,11 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 	case writeAll, modeKind:
 		restricts := name == "chmod" && l.pattern && len(l.ops) > 0 && l.ops[0].static && chmodRestricts(l.ops[0].text) && !recursiveChmod(l.args)
 		for _, o := range ops {
-			if restricts && w.inHome(o) {
+			if restricts && w.homeCredential(o) {
 				// chmod 600 ~/.ssh/id_rsa, chmod 700 ~/.ssh: taking
-				// permissions away from others changes no file in the
-				// home directory as a write would (ssh asks for it).
+				// permissions away from others changes no key as a write
+				// would (ssh asks for it). Other files keep their write:
+				// toolgate's and the agents' own may not be locked away.
 				continue
 			}
 			w.file(o, true, owner, d)
@@ -689,20 +692,29 @@ func (w *walker) addFile(f File) {
 	}
 }
 
-// inHome reports whether wd names a path inside the home directory (not
-// the home directory itself).
-func (w *walker) inHome(wd word) bool {
+// homeCredential reports whether wd names a credential file or directory
+// in the home directory (sensitive.Credential: ~/.ssh/id_rsa, ~/.ssh), or
+// another file of ~/.ssh, whose modes ssh checks (config, known_hosts).
+func (w *walker) homeCredential(wd word) bool {
 	p := wd.text
 	if wd.tilde || strings.HasPrefix(p, "$") {
-		if e, ok := expandHome(p, w.a.home); ok {
-			p = e
-		} else {
+		e, ok := expandHome(p, w.a.home)
+		if !ok {
 			return false
 		}
+		p = e
 	} else if !wd.static {
 		return false
 	}
-	return w.a.home != "" && strings.HasPrefix(path.Clean(p), strings.TrimSuffix(w.a.home, "/")+"/")
+	p = path.Clean(p)
+	if w.a.home == "" || !strings.HasPrefix(p, strings.TrimSuffix(w.a.home, "/")+"/") {
+		return false
+	}
+	if strings.HasPrefix(p, strings.TrimSuffix(w.a.home, "/")+"/.ssh/") {
+		return true
+	}
+	e, ok := sensitive.Lookup(p, w.a.home)
+	return ok && e.Kind == sensitive.Credential
 }
 
 // recursiveChmod reports whether chmod's arguments change a whole tree
