@@ -128,9 +128,6 @@ var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-de
 // operands (after a "group:" prefix, as in "apps:destroy"), or a destroy
 // option. It returns the word.
 func verbDestroys(args []string) (string, bool) {
-	if asksNothingDone(args) {
-		return "", false
-	}
 	ops := 0
 	afterLong := false  // the word follows a long option: maybe its value
 	afterShort := false // the word follows a short option: maybe its value
@@ -183,27 +180,6 @@ func verbDestroys(args []string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// asksNothingDone reports whether a CLI's arguments ask for its usage or
-// a rehearsal (--help, --dry-run, --dryrun, --dry_run; not
-// --dry-run=false), with which its delete verb deletes nothing.
-func asksNothingDone(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		name, v, hasV := strings.Cut(a, "=")
-		switch name {
-		case "--help":
-			return true
-		case "--dry-run", "--dryrun", "--dry_run":
-			if !hasV || v == "true" || v == "1" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // httpDeletes reports whether a fetcher sends an HTTP DELETE to a host
