@@ -63,9 +63,13 @@ func runsSQLName(tool string) bool {
 		}
 	}
 	db := false
-	for _, w := range [...]string{"sql", "postgres", "pg", "mysql", "maria", "sqlite", "database", "db", "supabase", "neon", "bigquery",
+	for _, w := range [...]string{"sql", "postgres", "mysql", "maria", "sqlite", "database", "supabase", "neon", "bigquery",
 		"snowflake", "clickhouse", "duckdb", "oracle", "redshift", "turso", "planetscale", "cockroach", "mssql"} {
 		db = db || containsFold(server, w)
+	}
+	// Short names count as words only ("pg", "db": not "feedback").
+	for _, part := range strings.FieldsFunc(strings.ToLower(server), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		db = db || part == "db" || part == "pg"
 	}
 	if !db {
 		return false
