@@ -68,8 +68,14 @@ func runsSQLName(tool string) bool {
 		db = db || containsFold(server, w)
 	}
 	// Short names count as words only ("pg", "db": not "feedback").
-	for _, part := range strings.FieldsFunc(strings.ToLower(server), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
-		db = db || part == "db" || part == "pg"
+	for rest := server; rest != "" && !db; {
+		part := rest
+		if i := strings.IndexAny(rest, "-_."); i >= 0 {
+			part, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		db = strings.EqualFold(part, "db") || strings.EqualFold(part, "pg")
 	}
 	if !db {
 		return false
