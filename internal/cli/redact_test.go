@@ -40,17 +40,6 @@ func (r *recorder) all() []string {
 	return append([]string(nil), r.bodies...)
 }
 
-// count counts the bodies recorded as what.
-func (r *recorder) count(what string) int {
-	n := 0
-	for _, b := range r.all() {
-		if head, _, _ := strings.Cut(b, "\n"); head == what {
-			n++
-		}
-	}
-	return n
-}
-
 // TestServeRedactsSecrets runs `toolgate serve` with every notifier
 // pointed at local stand-ins (Slack's presses signed as Slack signs them), submits calls carrying secrets over HTTP
 // and reads them back on every surface (answers, approvals list, audit
@@ -281,16 +270,64 @@ func TestServeRedactsSecrets(t *testing.T) {
 	}
 	call(g.token, http.MethodGet, "/v1/approvals?status=denied", nil)
 
-	// Every notifier was told of every call and of its outcome (the
-	// question, answered at once, may be answered before it is sent).
-	// A generous deadline: the gateway delivers them in the background,
-	// and a loaded two-core machine once took over 15 s for all eight.
-	deadline := time.Now().Add(60 * time.Second)
-	for notified.count("/hook") < 8 || notified.count("/") < 4 || notified.count("/bot12345:test-bot/editMessageText") < 4 || notified.count("/slack/chat.update") < 4 {
-		if time.Now().After(deadline) {
-			t.Fatalf("notifications: %d webhook, %d ntfy, %d telegram edits", notified.count("/hook"), notified.count("/"), notified.count("/bot12345:test-bot/editMessageText"))
+	// Every message a notifier sent is followed by the call's outcome, and
+	// the calls left waiting for seconds (a2, a3, a4) were all sent. A call
+	// answered before its notifier got to it is, by design, never sent
+	// (nor followed): a1 and the question may be. A generous deadline: the
+	// gateway delivers in the background, and a loaded two-core machine
+	// once took over 15 s for all of them.
+	type channel struct {
+		name             string
+		sent, followedUp func(path, body string) bool
+	}
+	isPath := func(want string) func(string, string) bool {
+		return func(path, _ string) bool { return path == want }
+	}
+	hook := func(event string) func(string, string) bool {
+		return func(path, body string) bool { return path == "/hook" && strings.Contains(body, `"type":"`+event+`"`) }
+	}
+	ntfy := func(outcome bool) func(string, string) bool { // an outcome is tagged with a check mark
+		return func(path, body string) bool {
+			return path == "/" && strings.Contains(body, "white_check_mark") == outcome
 		}
-		time.Sleep(50 * time.Millisecond)
+	}
+	channels := []channel{
+		{"telegram", isPath("/bot12345:test-bot/sendMessage"), isPath("/bot12345:test-bot/editMessageText")},
+		{"slack", isPath("/slack/chat.postMessage"), isPath("/slack/chat.update")},
+		{"webhook", hook("approval.requested"), hook("approval.resolved")},
+		{"ntfy", ntfy(false), ntfy(true)},
+	}
+	tally := func(c channel) (sent, followedUp int) {
+		for _, b := range notified.all() {
+			path, body, _ := strings.Cut(b, "\n")
+			if c.sent(path, body) {
+				sent++
+			}
+			if c.followedUp(path, body) {
+				followedUp++
+			}
+		}
+		return sent, followedUp
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for _, c := range channels {
+		for {
+			sent, followedUp := tally(c)
+			if sent >= 3 && followedUp == sent {
+				break
+			}
+			if time.Now().After(deadline) {
+				var log []string
+				for _, l := range strings.Split(g.logText(), "\n") {
+					if strings.Contains(l, "notifier") {
+						log = append(log, l)
+					}
+				}
+				t.Fatalf("%s: %d messages sent, %d followed by their outcome; want at least 3, all followed\nthe gateway's notifier log:\n%s",
+					c.name, sent, followedUp, strings.Join(log, "\n"))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 	}
 	time.Sleep(300 * time.Millisecond) // the last events reach the stream
 	stopEvents()
