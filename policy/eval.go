@@ -779,8 +779,14 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 		s.texts[0], s.n, s.opaque = p, 1, true
 		return s
 	}
-	if h := e.tildeHome(); h != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		p = h + p[1:]
+	if h := e.tildeHome(); h != "" {
+		// The directory too: a command ssh runs starts in the home
+		// directory ("~").
+		for _, q := range []*string{&p, &dir} {
+			if *q == "~" || strings.HasPrefix(*q, "~/") {
+				*q = h + (*q)[1:]
+			}
+		}
 	}
 	// "/proc/self/root/etc/shadow" is "/etc/shadow": the process's root
 	// directory link is stripped before any rule or class sees the path.

@@ -35,6 +35,10 @@ type launcher struct {
 	// remote: the command runs elsewhere (another machine, a container):
 	// it only restricts, like a read (DESIGN §3.5).
 	remote bool
+	// login: the command runs on another machine in its user's login
+	// directory (ssh HOST CMD), so a relative path names a file under
+	// that home, never one of the workspace's.
+	login bool
 	// keys: the words are keystrokes typed into a terminal (tmux
 	// send-keys): joined and parsed, with a trailing Enter dropped.
 	keys bool
@@ -151,7 +155,7 @@ func launchCommands() map[string]*cmdSpec {
 		// SUB on the component's stack.
 		"atmos": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"logs-level=", "logs-file=", "base-path=", "config=", "config-path=", "redirect-stderr=", "no-color"}},
 			tools: []string{"terraform terraform", "tf terraform", "opentofu tofu", "tofu tofu"}}}}},
-		"ssh": {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, script: true}}}},
+		"ssh": {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, login: true, script: true}}}},
 		"docker": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts},
 			{sub: []string{"compose", "exec"}, globals: composeSpec, opts: composeExec, operands: 1, remote: true, asRoot: userOpts},
 			{sub: []string{"compose", "run"}, globals: composeSpec, opts: composeRun, operands: 1, remote: true, asRoot: userOpts}}}},
@@ -164,8 +168,8 @@ func launchCommands() map[string]*cmdSpec {
 		"oc":      {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: kubectlExec, operands: 1, dashdash: true, remote: true}}}},
 		"lxc":     {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}}},
 		"incus":   {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{wraps: true, long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}}, operands: 1, dashdash: true, remote: true}}}},
-		"vagrant": {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"plain", "tty", "no-tty", "command="}}, optScript: []string{"-c", "--command"}, remote: true}}}},
-		"gcloud":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{wraps: true, long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}}, optScript: []string{"--command"}, operands: 1, remote: true}}}},
+		"vagrant": {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{wraps: true, shortVal: "c", long: []string{"plain", "tty", "no-tty", "command="}, wrap: &wrapSpec{positional: 1}}, optScript: []string{"-c", "--command"}, remote: true, login: true}}}},
+		"gcloud":  {wrap: &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{wraps: true, long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wrap: &wrapSpec{positional: 1}}, optScript: []string{"--command"}, remote: true, login: true, script: true}}}},
 		"ip":      {probe: true, wrap: &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &cmdSpec{wraps: true}, operands: 1}}}},
 		"tmux": {probe: true, wrap: &wrapSpec{launch: []launcher{
 			{sub: []string{"new-session"}, opts: tmuxNew, script: true}, {sub: []string{"new"}, opts: tmuxNew, script: true},
@@ -181,7 +185,7 @@ func launchCommands() map[string]*cmdSpec {
 		// Ad-hoc ansible runs -a's value as a command on every host the
 		// pattern names (with the default module, command, or shell or
 		// raw); another module's key=value arguments read as assignments.
-		"ansible": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: ansibleOpts, optScript: []string{"-a", "--args"}, remote: true}}}},
+		"ansible": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: ansibleOpts, optScript: []string{"-a", "--args"}, remote: true, login: true}}}},
 		// A package script set now runs later by itself (npm install runs
 		// preinstall, install, postinstall and prepare).
 		"npm":    {wrap: &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &cmdSpec{wraps: true}, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &cmdSpec{wraps: true}, operands: 1, script: true}}}},
@@ -326,6 +330,9 @@ func (w *walker) launch(name string, l *launcher, at int, words []word, assigns 
 	ic, ok := w.nest(scope{src: c.src, via: via, depth: c.depth, nest: c.nest})
 	if !ok {
 		return
+	}
+	if l.login {
+		d = &dirState{dir: "~"}
 	}
 	from, ffrom := len(w.res.Commands), len(w.res.Files)
 	for _, v := range vals {
