@@ -824,6 +824,24 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 	return s
 }
 
+// systemArea reports whether an absolute path is the root directory or
+// lies in a directory of the system's own files (its configuration,
+// programs, libraries, boot files, services' data), and names it. A
+// remote write there replaces what the other machine runs on; the
+// places software is deployed to (/opt, /srv, /var/www, /usr/local, a
+// home) are not among them.
+func systemArea(p string) (string, bool) {
+	if p == "/" {
+		return "/", true
+	}
+	for _, d := range [...]string{"/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/share", "/var/lib", "/root", "/sys", "/proc", "/dev"} {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return d, true
+		}
+	}
+	return "", false
+}
+
 // foldedForms appends the lower-case forms of a path, as given and
 // absolute, when they differ from it: on a file system that folds case
 // (macOS, Windows) ".ENV" is ".env", and on any system no project names a
@@ -1020,6 +1038,11 @@ func (e *Engine) analysisFiles(subs []subject, a *shell.Analysis, c *toolgate.Ca
 			}
 		}
 		s.restrict = f.Remote || f.Runner
+		if f.Remote && f.Write && s.fclass.Class == "" {
+			if dir, ok := systemArea(s.texts[s.n-1]); ok {
+				s.fclass = shell.ClassRisk{Class: shell.ClassDestructive, Reason: "writes " + s.texts[0] + " on the other machine, over its system files in " + dir, Token: s.texts[0]}
+			}
+		}
 		if f.Named {
 			// Named in inline code that writes files: perhaps only
 			// read. A class asks (tampering too), and nothing else

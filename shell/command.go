@@ -304,6 +304,12 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 			cmd.Alts = append(cmd.Alts, alt)
 		}
 	}
+	if v, ok := nameDestroys(name); ok && !known && !strings.Contains(words[0].text, "/") {
+		// A tool named for what it deletes (kafka-delete-records,
+		// aws-nuke); a project's own script, run by its path, is not
+		// judged by its name.
+		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " is a tool that deletes (" + v + "), in a service or on this machine", Token: name})
+	}
 	serviceDeletes(&cmd, name, roles, known && !otherProgram(spec, norm), norm)
 	appInline(&cmd, name, roles, known, norm, c.stdin)
 	secretSearch(&cmd, name, norm)
@@ -458,6 +464,11 @@ func (w *walker) inlineProgram(cmd *Command, name string, roles role, args []wor
 // jar's, a downloader's HTTP DELETE. known is whether the tables know the
 // command (walker.known).
 func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []string) {
+	if sqlStatement(name, norm) {
+		// "DROP TABLE users;" sent as a command: no shell program, but a
+		// terminal attached to a database client runs it as it reads it.
+		addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: "the command is an SQL statement that drops or empties data: " + clip(cmd.Text, 60), Token: name})
+	}
 	if !known {
 		if v, ok := verbDestroys(norm); ok && !(roles&roleLocalManager != 0 && retireVerb(strings.ToLower(v))) {
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: name + " " + v + " deletes data in a service, which does not come back from the workspace", Token: v})
@@ -509,6 +520,23 @@ func serviceDeletes(cmd *Command, name string, roles role, known bool, norm []st
 			addClass(cmd, ClassRisk{Class: ClassDestructive, Reason: "gh api graphql sends a mutation, " + f + ", that deletes data on GitHub", Token: f})
 		}
 	}
+}
+
+// sqlStatement reports whether a command is an SQL statement that drops
+// or empties data rather than a program run with options ("truncate -s 0
+// app.log" is coreutils').
+func sqlStatement(name string, args []string) bool {
+	switch strings.ToLower(name) {
+	case "drop", "truncate", "delete", "update", "alter":
+	default:
+		return false
+	}
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && (a[1] == '-' || a[1] >= 'a' && a[1] <= 'z' || a[1] >= 'A' && a[1] <= 'Z') {
+			return false
+		}
+	}
+	return sqlDestroys(name + " " + strings.Join(args, " "))
 }
 
 // graphQLDeletes returns the field of a GraphQL mutation in the words

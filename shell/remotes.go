@@ -35,6 +35,22 @@ func isDestroyVerb(name string) bool {
 	return false
 }
 
+// nameDestroys reports whether a program's name holds a verb that
+// deletes as one of its '-', '_' or '.' separated parts
+// ("kafka-delete-records", "aws-nuke", "cloud_nuke"), and returns it.
+func nameDestroys(name string) (string, bool) {
+	if !strings.ContainsAny(name, "-_.") {
+		return "", false
+	}
+	for part := range strings.FieldsFuncSeq(name, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch strings.ToLower(part) {
+		case "delete", "destroy", "purge", "wipe", "nuke", "drop", "truncate", "erase", "shred":
+			return part, true
+		}
+	}
+	return "", false
+}
+
 // retireVerb: what a service retires or takes away, spelled its own way:
 // archived feature flags and repositories, killed flags (Split), cleaned
 // indexes (splunk clean eventdata), uninstalled plugins and cluster
@@ -206,7 +222,11 @@ func httpDeletes(name string, args []string) (string, bool) {
 	if strings.HasPrefix(url, ":") {
 		url = "localhost" + url // HTTPie's :PORT/PATH
 	}
-	if url == "" || loopbackURL(url) && !dataStorePort(url) || !del && !deleteEndpoint(url) {
+	// A delete endpoint is named after a data store's or a CI server's
+	// API, so it deletes on this machine too; a DELETE to this machine
+	// goes to a development server's test route unless the port is a
+	// data store's.
+	if url == "" || !deleteEndpoint(url) && (!del || loopbackURL(url) && !dataStorePort(url)) {
 		return "", false
 	}
 	return url, true
@@ -255,8 +275,9 @@ func dataStorePort(u string) bool {
 
 // deleteEndpoints are URL path segments that delete whatever the method:
 // Elasticsearch's and OpenSearch's delete by query, Jenkins' doDelete and
-// doWipeOutWorkspace (both POST).
-var deleteEndpoints = [...]string{"_delete_by_query", "dodelete", "dowipeoutworkspace", "delete_series"}
+// doWipeOutWorkspace (both POST), Prometheus' admin delete_series and
+// clean_tombstones, Meilisearch's documents/delete-batch.
+var deleteEndpoints = [...]string{"_delete_by_query", "dodelete", "dowipeoutworkspace", "delete_series", "clean_tombstones", "delete-batch"}
 
 // deleteEndpoint reports whether a URL's path names a delete endpoint.
 func deleteEndpoint(u string) bool {
