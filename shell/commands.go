@@ -198,6 +198,7 @@ func mergeRare(a, b *rareSpec, risky bool) *rareSpec {
 	if risky {
 		out.unless = y.unless
 	}
+	out.dryRun = joinNew(x.dryRun, y.dryRun)
 	out.recursive = joinNew(x.recursive, y.recursive)
 	if y.dashOperand != nil {
 		out.dashOperand = y.dashOperand
@@ -223,7 +224,7 @@ func mergeRare(a, b *rareSpec, risky bool) *rareSpec {
 	if y.patternArgs != nil {
 		out.patternArgs = y.patternArgs
 	}
-	if len(out.pairs)+len(out.unless)+len(out.recursive)+len(out.everySub) == 0 && out.dashOperand == nil && out.analyse == nil &&
+	if len(out.pairs)+len(out.unless)+len(out.dryRun)+len(out.recursive)+len(out.everySub) == 0 && out.dashOperand == nil && out.analyse == nil &&
 		out.maxOps == 0 && out.suffix == "" && out.needMode == "" && out.otherSub == nil && out.fileCode == nil && out.otherProgram == nil &&
 		out.patternArgs == nil {
 		return nil

@@ -98,6 +98,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 		if b.class != "" {
 			r.unless = br.unless
 		}
+		r.dryRun = join(ar.dryRun, br.dryRun)
 		r.recursive = join(ar.recursive, br.recursive)
 		if br.dashOperand != nil {
 			r.dashOperand = br.dashOperand

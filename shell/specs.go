@@ -188,6 +188,10 @@ type rareSpec struct {
 	// unless lists options with which a command risky itself (class) is
 	// harmless after all (crontab -l).
 	unless []string
+	// dryRun lists the options with which the command changes nothing
+	// (rsync -n, even as a letter of -avn): the destructive classes of
+	// its other options do not apply.
+	dryRun []string
 	// recursive lists the options with which a command that deletes its
 	// operands (deletes) deletes their trees.
 	recursive []string
@@ -1359,7 +1363,7 @@ func riskCommands() map[string]*cmdSpec {
 
 		// Network: a secret read in the same command may leave the machine.
 		"curl": curlFetch(), "wget": wgetFetch(), "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F"), sendsHome}}, "sftp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F")}},
-		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"},
+		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"}, rare: &rareSpec{dryRun: []string{"-n", "--dry-run"}},
 			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
 				{match: wholeTree, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"},
@@ -1447,7 +1451,7 @@ func riskCommands() map[string]*cmdSpec {
 		"bore":      {effect: EffectNetwork, subs: subcommands{{"local", tunnel}}},
 		"zrok":      {effect: EffectNetwork, subs: subcommands{{"share", tunnel}}},
 		"tailscale": {effect: EffectNetwork, subs: subcommands{{"funnel", &cmdSpec{class: ClassExfiltrate, why: "exposes a local port or directory to the internet", rare: &rareSpec{unless: []string{"status", "reset", "--help", "-h"}}}}}},
-		"rclone": {effect: EffectNetwork, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
+		"rclone": {effect: EffectNetwork, long: []string{"dry-run", "interactive"}, rare: &rareSpec{dryRun: []string{"-n", "--dry-run"}}, opts: []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: ClassDestructive, why: "deletes remote files"},
 			{names: []string{"move", "moveto"}, operand: true, class: ClassDestructive, why: "moves files away from the source, deleting them there"},
 			{match: credentialPath, operand: true, class: ClassCredential, why: "uploads a credential file or directory"}, sendsHome},
 			subs: subcommands{{"serve", &cmdSpec{effect: EffectNetwork, probe: true, opts: []optEffect{servesOperandEffect}}}}}, "aria2c": {effect: EffectNetwork}, "mail": uploader, "mailx": uploader,
@@ -1841,9 +1845,13 @@ func classifyWords(cmd *Command, name string, r role, args []string, dyn []dynWo
 		if s.class != "" && !s.excused(opts, ops, args) && !(s.bare && len(args) == 0) {
 			addClass(cmd, ClassRisk{Class: s.class, Reason: label + " " + s.why, Token: label})
 		}
+		dry := s.dryRunGiven(opts, args)
 		for _, o := range s.opts {
 			if o.class == "" && o.effect == 0 {
 				continue // an exec or file effect, read elsewhere
+			}
+			if dry && o.class == ClassDestructive {
+				continue // rsync --delete -n: it only shows what it would delete
 			}
 			if o.when != nil && !o.when(normaliseArgs(label, args)) {
 				// A gate over the whole argument list (code: git config's
@@ -2055,6 +2063,19 @@ func (s *cmdSpec) excused(opts []optArg, ops []int, args []string) bool {
 		}
 		for _, i := range ops {
 			if args[i] == u {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dryRunGiven reports whether one of the options with which the command
+// changes nothing is given and not withdrawn.
+func (s *cmdSpec) dryRunGiven(opts []optArg, args []string) bool {
+	for _, d := range s.rareFields().dryRun {
+		for _, o := range opts {
+			if !o.assign && !o.ambiguous && o.name == d && !withdrawn(o, args) {
 				return true
 			}
 		}
