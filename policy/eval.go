@@ -1124,6 +1124,9 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			if k < len(cmd.Args) && k == ghAPIEndpoint(cmd) {
 				continue // gh api's endpoint (repos/O/R/actions/secrets), not a file
 			}
+			if k < len(cmd.Args) && serviceName(cmd, k) {
+				continue // aws … --secret-id prod/db, vault kv list secret/: a name in the service
+			}
 			shellGlob := k < len(cmd.Args)
 			if _, v, ok := strings.Cut(arg, "="); ok && v != "" {
 				arg, shellGlob = v, false // if=.env, --data=DIR: the option's value
@@ -1196,6 +1199,52 @@ func ghAPIEndpoint(cmd *shell.Command) int {
 		}
 	}
 	return -1
+}
+
+// serviceName reports whether argument k of a service client names a
+// thing in the service rather than a file: the value of an identifier
+// option (--secret-id prod/db, --name, --role-arn, --key-id=…), or the
+// path Vault reads, lists or writes (vault kv list secret/, vault read
+// aws/creds/x). A file such a client reads is written as one (@file,
+// file://…) or given to another option, and is still checked.
+func serviceName(cmd *shell.Command, k int) bool {
+	a := cmd.Args[k]
+	if !shell.SendsOperands(cmd.Name, 0) && cmd.Name != "vault" {
+		return false
+	}
+	opt, v, eq := strings.Cut(a, "=")
+	if !eq {
+		v = a
+	}
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") {
+		return false // written as a file on this machine
+	}
+	if !eq {
+		if k == 0 {
+			return false
+		}
+		opt = cmd.Args[k-1]
+	}
+	if strings.HasPrefix(opt, "--") && !strings.Contains(opt, "file") && !strings.Contains(opt, "path") && !strings.Contains(opt, "dir") {
+		for _, suffix := range [...]string{"-id", "-ids", "-arn", "-name", "-names"} {
+			if strings.HasSuffix(opt, suffix) {
+				return true
+			}
+		}
+	}
+	if cmd.Name != "vault" || eq || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") {
+		return false
+	}
+	for i, w := range cmd.Args[:k] {
+		switch w {
+		case "kv", "metadata", "get", "list", "put", "patch", "delete", "destroy", "undelete", "rollback", "read", "write":
+			continue
+		}
+		if !strings.HasPrefix(w, "-") || i == 0 {
+			return false // an operand before it, or another subcommand
+		}
+	}
+	return k > 0
 }
 
 // wordSet is a set of words that allocates only past its first eight.
