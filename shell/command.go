@@ -608,7 +608,7 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 			start := len(w.res.Commands)
 			w.run(inner, nil, ic, d.clone(), false)
 			switch {
-			case len(inner) > 0 && namePicked(names) && (findNoFollow(wordTexts(args)) || !deletesFound(inner)) && w.seesThrough(inner[0], start):
+			case len(inner) > 0 && (namePicked(names) || readsEvery(names, inner)) && (findNoFollow(wordTexts(args)) || !deletesFound(inner)) && w.seesThrough(inner[0], start):
 				// The command and the files a name test gives it
 				// are seen (DESIGN §3.1): the form is those
 				// subjects. Every file below a directory (dot-files
@@ -639,6 +639,69 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 			w.dropFlag(idx, f)
 		}
 	}
+}
+
+// readsEvery reports whether the command find -exec or xargs runs
+// only reads what it is given, and is given every file below a directory
+// (names "DIR/**", no name test), each as a whole word: it reads that
+// directory as a recursive reader does (runtimeFiles).
+//
+// A home directory, the root, a directory that holds credential files
+// and a search for a secret's name ("-exec grep -l password {} +") are
+// not: they read what grep -r there would be asked about, so the form
+// keeps its flag.
+func readsEvery(names string, inner []word) bool {
+	dir, ok := strings.CutSuffix(names, "/**")
+	if dir == "" {
+		dir = "/"
+	}
+	if !ok || !wholeBraces(inner) || homeRoot(dir) || wholeTree(dir) || holdsCredentials(dir) {
+		return false
+	}
+	name := cmdName(inner[0])
+	if !describes(name) {
+		return false
+	}
+	s := commandSpec(name)
+	if s.files != readAll || rewrites(s, inner[1:]) || !printsNoContents(name, wordTexts(inner[1:])) {
+		return false
+	}
+	for _, p := range searchPatterns(name, wordTexts(inner[1:])) {
+		if secretPattern(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// printsNoContents reports whether a reader prints what it learns of
+// its files without their contents: counts, types, digests, or the
+// names of the files a search matched (grep -l, rg -c). "cat" and a grep
+// that prints its matching lines do not: given every file below a
+// directory, they print .env's secrets too.
+func printsNoContents(name string, args []string) bool {
+	switch name {
+	case "wc", "file", "stat", "du", "cksum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum":
+		return true
+	case "grep", "egrep", "fgrep", "rg":
+	default:
+		return false
+	}
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--files-with-matches" || a == "--files-without-match" || a == "--count" || a == "--quiet":
+			return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "lLcq"):
+			// A cluster of flags (-il); a value attached to -e or -f
+			// ("-eclass") is a pattern, not flags.
+			if i := strings.IndexAny(a[1:], "efmABCg"); i < 0 || strings.IndexAny(a[1:], "lLcq") < i {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wholeBraces reports whether the command find -exec runs is given the
@@ -1252,6 +1315,14 @@ func (w *walker) runtimeFiles(inner []word, from int, owner, names string, d *di
 	rewrite := rewrites(s, inner[1:])
 	write := kind == writeAll || kind == modeKind || kind == moveKind || rewrite
 	fstart := len(w.res.Files)
+	if readsEvery(names, inner) && !write {
+		dir := strings.TrimSuffix(names, "/**")
+		// Every file below dir, only read ("find . -type f -exec grep
+		// -l x {} +", "find src | xargs wc -l"): judged as a recursive
+		// reader's directory is ("grep -rl x src").
+		w.fileAs(word{text: dir, static: true, tilde: strings.HasPrefix(dir, "~")}, File{}, owner, d)
+		return
+	}
 	if names != "" && (!write || namePicked(names)) {
 		// The files a name test picks (find . -name '*.tmp' -exec rm
 		// {} ;): the pattern says which. A write to every file below a
