@@ -381,7 +381,13 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 				for _, src := range ops[:i] {
 					merge = merge || mergesInto(src.text, s.files == syncKind)
 				}
-				w.fileAs(o, File{Write: true, Into: merge}, owner, d)
+				// rsync --delete deletes what the sources lack under
+				// the destination.
+				del := s.files == syncKind && syncDeletes(l.args)
+				if s.files == syncKind && syncDryRun(l.args) {
+					continue // rsync -n writes nothing
+				}
+				w.fileAs(o, File{Write: true, Into: merge, Delete: del, Under: del}, owner, d)
 				for _, src := range ops[:i] {
 					if !mergesInto(src.text, s.files == syncKind) {
 						w.into(o, src, owner, d)
@@ -456,6 +462,41 @@ func appendTexts(out []string, args []word) []string {
 		out = append(out, a.text)
 	}
 	return out
+}
+
+// syncDeletes reports whether rsync is told to delete what its sources
+// lack at the destination (--delete, --delete-after, …, --del).
+func syncDeletes(args []word) bool {
+	for _, a := range args {
+		switch {
+		case a.text == "--":
+			return false
+		case a.text == "--del" || strings.HasPrefix(a.text, "--delete"):
+			return true
+		}
+	}
+	return false
+}
+
+// syncDryRun reports whether rsync only shows what it would do
+// (--dry-run, -n alone or in a cluster such as -avn), not withdrawn
+// later (--no-dry-run, --no-n).
+func syncDryRun(args []word) bool {
+	dry := false
+	for _, a := range args {
+		t := a.text
+		switch {
+		case t == "--":
+			return dry
+		case t == "--dry-run":
+			dry = true
+		case t == "--no-dry-run" || t == "--no-n":
+			dry = false
+		case len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t, 'n') > 0:
+			dry = true
+		}
+	}
+	return dry
 }
 
 // isRemote reports whether an scp/rsync operand names a remote path.

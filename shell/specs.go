@@ -1364,7 +1364,12 @@ func riskCommands() map[string]*cmdSpec {
 		// Network: a secret read in the same command may leave the machine.
 		"curl": curlFetch(), "wget": wgetFetch(), "http": httpieSpec, "https": httpieSpec, "xh": httpieSpec, "xhs": httpieSpec, "scp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F"), sendsHome}}, "sftp": {effect: EffectNetwork, opts: []optEffect{secretConfig("-F")}},
 		"rsync": {effect: EffectNetwork, long: []string{"delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "remove-source-files", "archive", "verbose", "recursive", "compress", "dry-run", "exclude=", "include=", "rsh=", "progress", "checksum", "update"}, rare: &rareSpec{dryRun: []string{"-n", "--dry-run"}},
-			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--remove-source-files"}, class: ClassDestructive, why: "deletes files that are not in the source"},
+			// --delete on this machine is a delete of files under the
+			// destination, judged by where it is (files.go); on another
+			// machine, or to a destination known only at run time, a
+			// class.
+			opts: []optEffect{{names: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded"}, when: syncsElsewhere, class: ClassDestructive, why: "deletes files that are not in the source"},
+				{names: []string{"--remove-source-files"}, class: ClassDestructive, why: "deletes the source files it sent"},
 				{match: wholeTree, operand: true, class: ClassCredential, why: "copies the whole home directory, credentials included"},
 				{match: credentialPath, operand: true, class: ClassCredential, why: "copies a credential file or directory"},
 				{match: holdsCredentials, operand: true, sources: true, class: ClassCredential, why: copiesCredentialsWhy}}}, "nc": ncSpec, "ncat": ncSpec, "netcat": ncSpec,
@@ -2300,6 +2305,21 @@ func bindsOpenly(v string) bool {
 
 // secretPath reports whether an operand is a path (it holds a "." or a
 // "/") whose last element names a file a project keeps secrets in.
+// syncsElsewhere reports whether an rsync command line names a remote
+// operand (host:path, rsync://) or one known only at run time: what its
+// --delete deletes is then not a path here.
+func syncsElsewhere(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if isRemote(a) || strings.Contains(a, "://") || strings.ContainsAny(a, "$`") {
+			return true
+		}
+	}
+	return false
+}
+
 // withWhen is e gated on the whole argument list.
 func withWhen(e optEffect, when func([]string) bool) optEffect {
 	e.when = when

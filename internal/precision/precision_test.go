@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 40.89
-	maxStoppedPermissivePct  = 3.72
-	minReadAllowedDefaultPct = 93.62
+	maxStoppedDefaultsPct    = 40.85
+	maxStoppedPermissivePct  = 3.65
+	minReadAllowedDefaultPct = 93.69
 )
 
 // minBenign is the size the everyday corpus must keep.
