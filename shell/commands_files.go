@@ -228,7 +228,10 @@ func fileCommands() map[string]*cmdSpec {
 		"sed": {files: readAll, pattern: true, shortVal: "efl", long: []string{"expression=", "file=", "line-length=", "in-place"},
 			opts: []optEffect{patternBy("-e", "--expression"), {names: []string{"-f", "--file"}, file: fileRead, pattern: true},
 				{names: []string{"-i", "--in-place"}, mode: "rewrite"}}},
-		"source": {files: firstKind}, ".": {files: firstKind},
+		// Go's formatters read their files and, with -w, rewrite them.
+		"gofmt":     {files: readAll, shortVal: "r", opts: []optEffect{{names: []string{"-w"}, mode: "rewrite"}}},
+		"goimports": {files: readAll, shortVal: "", long: []string{"local=", "srcdir="}, opts: []optEffect{{names: []string{"-w"}, mode: "rewrite"}}},
+		"source":    {files: firstKind}, ".": {files: firstKind},
 		// Database shells: the first operand is the database file.
 		"sqlite3": {files: firstKind}, "sqlite": {files: firstKind}, "duckdb": {files: firstKind},
 		// Writers.

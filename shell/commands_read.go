@@ -120,6 +120,8 @@ func readCommands() map[string]*cmdSpec {
 		"gawk": {readOnly: true, read: &readSpec{notReadWith: []string{"-i", "--include"}}},
 		"date": {readOnly: true, read: &readSpec{notReadWith: []string{"-s", "--set"}}},
 		"yq":   {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-i", "--inplace"}}},
+		// gofmt -l, -d: the files it would change and how; -w changes them.
+		"gofmt": {readOnly: true, read: &readSpec{notReadWith: []string{"-w"}}}, "goimports": {readOnly: true, read: &readSpec{notReadWith: []string{"-w"}}},
 		"tree": {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-o"}}},
 		"ls":   roNew, "tr": roNew, "shasum": roNew, "stat": roNew, "du": roNew, "df": roNew,
 		"basename": roNew, "dirname": roNew, "realpath": roNew, "readlink": roNew,

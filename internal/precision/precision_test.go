@@ -23,8 +23,8 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 40.85
-	maxStoppedPermissivePct  = 3.65
+	maxStoppedDefaultsPct    = 40.80
+	maxStoppedPermissivePct  = 3.63
 	minReadAllowedDefaultPct = 93.69
 )
 
