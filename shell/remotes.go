@@ -35,6 +35,17 @@ func isDestroyVerb(name string) bool {
 	return false
 }
 
+// dataNoun reports whether a service CLI's object word names stored data,
+// which its "clear" verb empties ("algolia indices clear", "mytool queue
+// clear"); a cache cleared ("artisan cache:clear") is rebuilt.
+func dataNoun(w string) bool {
+	switch strings.TrimSuffix(w, "s") {
+	case "index", "indice", "indexe", "record", "object", "queue", "table", "collection", "document", "bucket", "topic", "stream", "database", "db", "dataset", "log", "event", "message", "entrie", "entry", "item", "key":
+		return true
+	}
+	return false
+}
+
 // nameDestroys reports whether a program's name holds a verb that
 // deletes as one of its '-', '_' or '.' separated parts
 // ("kafka-delete-records", "aws-nuke", "cloud_nuke"), and returns it.
@@ -145,6 +156,7 @@ var destroyOptions = [...]string{"--delete", "--purge", "--destroy", "--force-de
 // option. It returns the word.
 func verbDestroys(args []string) (string, bool) {
 	ops := 0
+	prev := ""          // the operand before: what a "clear" empties
 	afterLong := false  // the word follows a long option: maybe its value
 	afterShort := false // the word follows a short option: maybe its value
 	for _, a := range args {
@@ -178,8 +190,11 @@ func verbDestroys(args []string) (string, bool) {
 			}
 		}
 		v := strings.ToLower(a[strings.LastIndexByte(a, ':')+1:])
-		if isDestroyVerb(v) || retireVerb(strings.ToLower(a)) {
+		if isDestroyVerb(v) || retireVerb(strings.ToLower(a)) || v == "clear" && dataNoun(prev) {
 			return a, true
+		}
+		if !strings.HasPrefix(a, "-") {
+			prev = strings.ToLower(a)
 		}
 		if value {
 			// "mytool --name delete-me": a name that holds a verb is
