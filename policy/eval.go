@@ -1232,7 +1232,16 @@ func serviceName(cmd *shell.Command, k int) bool {
 			}
 		}
 	}
-	if cmd.Name != "vault" || eq || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") {
+	if cmd.Name != "vault" || strings.HasPrefix(v, "@") {
+		return false
+	}
+	if eq {
+		// vault's own options (-mount=secret, -field=password); its
+		// files are certificates and keys (-ca-cert=, -client-key=).
+		return strings.HasPrefix(opt, "-") && !strings.Contains(opt, "cert") && !strings.Contains(opt, "key") &&
+			!strings.Contains(opt, "path") && !strings.Contains(opt, "file")
+	}
+	if strings.HasPrefix(a, "-") {
 		return false
 	}
 	for i, w := range cmd.Args[:k] {

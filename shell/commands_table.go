@@ -2629,7 +2629,7 @@ var commandTable = [...]namedSpec{
 	{"valgrind", &sharedSpec23},
 	{"vault", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
-		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec36}},
+		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec36}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"-address"}},
 	}},

@@ -1215,7 +1215,8 @@ func riskCommands() map[string]*cmdSpec {
 					{names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: ClassExfiltrate, why: makesPublicWhy},
 					{match: grantsEndpoint, operand: true, when: httpPut, class: ClassPersistence, why: "gives another GitHub account access to a repository or an organisation"}}}}}},
 		"vault": {effect: EffectNetwork, opts: []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: ClassDestructive, why: "deletes or disables secrets, policies, leases or auth methods in Vault"}}, subs: subcommands{{"read", &cmdSpec{class: ClassCredential, why: "prints a secret from Vault"}},
-			{"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, class: ClassCredential, why: "prints a secret from Vault"}}}},
+			// kv get prints the secret; kv metadata get only its versions.
+			{"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: ClassCredential, why: "prints a secret from Vault"}}}},
 			{"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: ClassCredential, why: "creates or prints a Vault token"}}}},
 			{"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: ClassCredential, why: "prints the Vault token"}}}}}},
 		"op": {opts: []optEffect{{names: []string{"delete"}, operand: true, class: ClassDestructive, why: "deletes items, documents, vaults, users or groups in 1Password"}}, subs: subcommands{
