@@ -287,6 +287,7 @@ func execCommands() map[string]*cmdSpec {
 		"apache2": apacheExec, "apache2ctl": apacheExec, "apachectl": apacheExec, "httpd": apacheExec,
 		"gdb":           {probe: true, rare: &rareSpec{analyse: gdbCommands}},
 		"gdb-multiarch": {probe: true, rare: &rareSpec{analyse: gdbCommands}},
+		"mosh":          {opts: []optEffect{{names: []string{"--ssh", "--client", "--server"}, exec: true, script: true}}},
 		"rsync":         {opts: []optEffect{{names: []string{"-e"}, exec: true, cluster: true, script: true}, {names: []string{"--rsh", "--rsync-path"}, exec: true, script: true}}},
 		"ssh":           {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}}},
 		"scp":           {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}, {names: []string{"-S"}, exec: true, cluster: true}}},

@@ -146,6 +146,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-R"}, class: "exfiltration", why: "opens a reverse tunnel that exposes this machine to the remote side, kept up"}, {names: []string{"-F"}, value: credentialRef, class: "credential-access", why: "reads a credential file as its configuration, and its errors print the lines"}, {names: []string{"-D", "-L"}, value: bindsOpenly, class: "exfiltration", why: "opens a forward or a proxy on an address other hosts can reach"}, {names: []string{"-g"}, class: "exfiltration", why: "lets other hosts connect to the ports it forwards"}, {names: []string{"-i"}, file: fileKey}, {names: []string{"-o"}, values: []string{"IdentityFile", "CertificateFile"}, file: fileKey}},
 		effect:   EffectRuns | EffectNetwork,
 		fileOpts: true,
+		wrap:     &wrapSpec{launch: []launcher{{opts: &cmdSpec{shortVal: "BbcDEeFIiJLlMmOoPpQRSWw", wraps: true, wrap: &wrapSpec{short: "46AaCfGgKkNnqsTtVvXxYy"}}, operands: 1, script: true, remote: true, login: true}}},
 	}},
 	{"awk", &sharedSpec14},
 	{"aws", &cmdSpec{
@@ -1447,6 +1448,12 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{analyse: pagerCommands},
 	}},
+	{"mosh", &cmdSpec{
+		long:  []string{"ssh=", "client=", "server="},
+		opts:  []optEffect{{names: []string{"--ssh", "--client", "--server"}, exec: true, script: true}},
+		probe: true,
+		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"client=", "server=", "ssh=", "port=", "predict=", "family=", "bind-server=", "experimental-remote-ip=", "predict-overwrite", "no-ssh-pty", "no-init", "local", "help", "version"}, shortVal: "p", wraps: true, wrap: &wrapSpec{short: "46an"}}, operands: 1, dashdash: true, script: true, remote: true, login: true}}},
+	}},
 	{"mount", &cmdSpec{
 		opts:     []optEffect{{names: []string{"-a", "--all"}, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts every file system fstab lists"}},
 		class:    "privilege-escalation",
@@ -2249,6 +2256,11 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-o"}, exec: true, values: []string{"ssh_command", "sshfs_sync", "ProxyCommand", "LocalCommand"}, cluster: true}},
 		probe:    true,
 	}},
+	{"sshpass", &cmdSpec{
+		shortVal: "pfdP",
+		wraps:    true,
+		wrap:     &wrapSpec{short: "ehv"},
+	}},
 	{"stack", &sharedSpec19},
 	{"stat", &sharedSpec9},
 	{"stdbuf", &cmdSpec{
@@ -2838,17 +2850,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
-	12, 12, 50, 78, 146, 196, 214, 246, 285, 306, 327, 334, 348, 390, 421, 459,
-	470, 528, 531, 577, 667, 710, 738, 756, 774, 786, 791, 801, 801, 801, 801, 801,
-	801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801,
-	801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801,
-	801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801,
-	801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801,
-	801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801,
-	801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801,
-	801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801,
-	801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801, 801,
-	801,
+	12, 12, 50, 78, 146, 196, 214, 246, 285, 306, 327, 334, 348, 390, 422, 460,
+	471, 529, 532, 578, 669, 712, 740, 758, 776, 788, 793, 803, 803, 803, 803, 803,
+	803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803,
+	803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803,
+	803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803,
+	803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803,
+	803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803,
+	803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803,
+	803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803,
+	803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803, 803,
+	803,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per

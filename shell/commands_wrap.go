@@ -27,11 +27,14 @@ package shell
 // Adding a wrapper is adding an entry here, with a decision case.
 func wrapCommands() map[string]*cmdSpec {
 	return map[string]*cmdSpec{
-		"env":          {wraps: true, wrap: &wrapSpec{short: "i0v"}, shortVal: "uCSP", long: []string{"ignore-environment", "null", "debug", "block-signal", "default-signal", "ignore-signal", "list-signal-handling", "unset=", "chdir=", "split-string="}, assigns: true},
-		"command":      {wraps: true, wrap: &wrapSpec{short: "pvV"}},
-		"builtin":      {wraps: true},
-		"exec":         {wraps: true, wrap: &wrapSpec{short: "cl"}, shortVal: "a"},
-		"nohup":        {wraps: true},
+		"env":     {wraps: true, wrap: &wrapSpec{short: "i0v"}, shortVal: "uCSP", long: []string{"ignore-environment", "null", "debug", "block-signal", "default-signal", "ignore-signal", "list-signal-handling", "unset=", "chdir=", "split-string="}, assigns: true},
+		"command": {wraps: true, wrap: &wrapSpec{short: "pvV"}},
+		"builtin": {wraps: true},
+		"exec":    {wraps: true, wrap: &wrapSpec{short: "cl"}, shortVal: "a"},
+		"nohup":   {wraps: true},
+		// sshpass -p PASSWORD|-f FILE|-d FD|-e CMD: types the password into
+		// the command it runs.
+		"sshpass":      {wraps: true, wrap: &wrapSpec{short: "ehv"}, shortVal: "pfdP"},
 		"nice":         {wraps: true, shortVal: "n", long: []string{"adjustment="}, numeric: true},
 		"time":         {wraps: true, wrap: &wrapSpec{short: "apqvV"}, shortVal: "fo", long: []string{"append", "portability", "verbose", "quiet", "format=", "output="}},
 		"timeout":      {wraps: true, wrap: &wrapSpec{short: "v", positional: 1}, shortVal: "ks", long: []string{"preserve-status", "foreground", "verbose", "kill-after=", "signal="}},

@@ -122,6 +122,9 @@ var userOpts = []string{"-u", "--user"}
 
 var (
 	sshOpts     = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "46AaCfGgKkMNnqsTtVvXxYy"}, shortVal: "BbcDEeFIiJLlmOoPpQRSWw"}
+	autosshOpts = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "46AaCfGgKkNnqsTtVvXxYy"}, shortVal: "BbcDEeFIiJLlMmOoPpQRSWw"}
+	moshOpts    = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "46an"}, shortVal: "p", long: []string{"client=", "server=", "ssh=", "port=", "predict=",
+		"family=", "bind-server=", "experimental-remote-ip=", "predict-overwrite", "no-ssh-pty", "no-init", "local", "help", "version"}}
 	dockerExec  = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "dit"}, shortVal: "euw", long: []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="}}
 	kubectlExec = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "itq"}, shortVal: "cnf", long: []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="}}
 	tmuxNew     = &cmdSpec{wraps: true, wrap: &wrapSpec{short: "AdDEPXabhvfIkZS"}, shortVal: "cefFnstxylT"}
@@ -156,6 +159,10 @@ func launchCommands() map[string]*cmdSpec {
 		"atmos": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: &cmdSpec{wraps: true, long: []string{"logs-level=", "logs-file=", "base-path=", "config=", "config-path=", "redirect-stderr=", "no-color"}},
 			tools: []string{"terraform terraform", "tf terraform", "opentofu tofu", "tofu tofu"}}}}},
 		"ssh": {wrap: &wrapSpec{launch: []launcher{{opts: sshOpts, operands: 1, remote: true, login: true, script: true}}}},
+		// autossh takes ssh's options, and -M PORT, and runs ssh so.
+		"autossh": {wrap: &wrapSpec{launch: []launcher{{opts: autosshOpts, operands: 1, remote: true, login: true, script: true}}}},
+		// mosh [OPTIONS] HOST [-- COMMAND…] runs the command there.
+		"mosh": {probe: true, wrap: &wrapSpec{launch: []launcher{{opts: moshOpts, operands: 1, dashdash: true, remote: true, login: true, script: true}}}},
 		"docker": {wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts}, {sub: []string{"run"}, opts: dockerRunOpts, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: dockerExec, operands: 1, remote: true, asRoot: userOpts},
 			{sub: []string{"compose", "exec"}, globals: composeSpec, opts: composeExec, operands: 1, remote: true, asRoot: userOpts},
 			{sub: []string{"compose", "run"}, globals: composeSpec, opts: composeRun, operands: 1, remote: true, asRoot: userOpts}}}},
