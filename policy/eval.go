@@ -1121,6 +1121,9 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 			if k < 63 && cmd.Keys&(1<<k) != 0 {
 				continue // a key the command logs in with (ssh -i KEY)
 			}
+			if k < 63 && cmd.Code&(1<<k) != 0 {
+				continue // a program given inline (python3 -c CODE): its paths are cmd.Paths
+			}
 			if k < len(cmd.Args) && k == ghAPIEndpoint(cmd) {
 				continue // gh api's endpoint (repos/O/R/actions/secrets), not a file
 			}
@@ -1156,7 +1159,10 @@ func (e *Engine) operandSubjects(subs []subject, a *shell.Analysis, cwd string) 
 				return subs, false
 			}
 			seen.add(arg)
-			if isFile(a.Files, arg) {
+			if k < len(cmd.Args) && isFile(a.Files, arg) {
+				// Reported already. A path inline code names is checked
+				// as a read too: its file subject is the write the code
+				// may make (python3 -c "open('secrets.txt')").
 				continue
 			}
 			for _, fam := range [2]string{familyRead, familyWrite} {

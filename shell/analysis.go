@@ -93,6 +93,10 @@ type Command struct {
 	// reads it to sign and never prints or sends it, so it is no file
 	// operand for the file rules. Bit i is Args[i], for the first 63.
 	Keys uint64
+	// Code marks the Args that are a program given inline (python3 -c
+	// CODE, node -e CODE): code, no file name; the paths it names are in
+	// Paths. Bit i is Args[i], for the first 63.
+	Code uint64
 	// Opaque is set when no allow rule may match the command: its name is
 	// not static (a variable, a substitution, a glob) or it is eval.
 	Opaque bool

@@ -446,6 +446,11 @@ func stdinClasses(cmd *Command, name string, roles role, in stdin) {
 func (w *walker) inlineProgram(cmd *Command, name string, roles role, args []word, in stdin, d *dirState) {
 	if code, ok := inlineCode(name, roles, args, in); ok {
 		addClass(cmd, ClassRisk{Class: ClassInlineCode, Reason: inlineReason(name, code), Token: name})
+		for i, a := range args {
+			if i < 63 && a.text == code && code != "" {
+				cmd.Code |= 1 << i
+			}
+		}
 		cmd.Paths = codePaths(code)
 		if writes, deletes := codeWrites(code); writes || deletes {
 			// The program may write any path it names: the policy judges

@@ -154,6 +154,11 @@ func TestSpellings(t *testing.T) {
 	if got := codePaths(`open('/h/.config/toolgate/t.json','w'); x = "a/b"`); !slices.Equal(got, []string{"/h/.config/toolgate/t.json"}) {
 		t.Errorf("codePaths = %q", got)
 	}
+	// String literals that name files; not a module, a MIME type or a
+	// variable's name.
+	if got := codePaths(`import secrets; open("config/secrets.yml"); open('app.env.json'); t = "text/plain"; os.environ["AWS_SECRET_ACCESS_KEY"]`); !slices.Equal(got, []string{"config/secrets.yml", "app.env.json"}) {
+		t.Errorf("codePaths = %q", got)
+	}
 	if got := urlToken("git+https://github.com/me/x"); got != "git+https://github.com" {
 		t.Errorf("urlToken = %q", got)
 	}

@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/sensitive"
+)
 
 // Spellings that hide what a command names from deny rules written for
 // the plain form (DESIGN §9 self-protection): the analysis adds the plain
@@ -259,8 +263,10 @@ func codePaths(code string) []string {
 		i = j
 		if !strings.Contains(tok, "/") {
 			// A hidden file's name alone, as a string literal (".env",
-			// '.mcp.json'), not a method (.read()).
-			if quoted && len(tok) > 1 && tok[0] == '.' && tok != ".." {
+			// '.mcp.json'), not a method (.read()); a string literal
+			// that is a file's name ("secrets.txt", 'id_rsa'), not a
+			// module (import secrets) or a variable's name.
+			if quoted && len(tok) > 1 && (tok[0] == '.' && tok != ".." || fileNameLike(tok) || tok == strings.ToLower(tok) && sensitive.SecretName(tok)) {
 				out = append(out, tok)
 			}
 			continue
@@ -268,7 +274,11 @@ func codePaths(code string) []string {
 		if strings.Contains(tok, "://") {
 			continue
 		}
-		if c := tok[0]; c == '/' || c == '~' || c == '.' || c == '$' {
+		base := tok[strings.LastIndexByte(tok, '/')+1:]
+		if c := tok[0]; c == '/' || c == '~' || c == '.' || c == '$' || quoted && (fileNameLike(base) || strings.HasPrefix(base, ".")) {
+			// An absolute, home or relative path; a string literal
+			// ending in a file's name ("config/secrets.yml"), not any
+			// string with a '/' ("text/plain").
 			out = append(out, tok)
 		}
 		if len(out) >= 16 {
@@ -276,6 +286,26 @@ func codePaths(code string) []string {
 		}
 	}
 	return out
+}
+
+// fileNameLike reports whether a word has the shape of a file's name
+// with an extension: NAME.EXT, where EXT is one to five letters or digits
+// and NAME starts with a letter or digit ("secrets.txt", "db.sqlite3").
+func fileNameLike(tok string) bool {
+	i := strings.LastIndexByte(tok, '.')
+	if i < 1 || len(tok)-i-1 < 1 || len(tok)-i-1 > 5 || !isAlnum(tok[0]) {
+		return false
+	}
+	for j := i + 1; j < len(tok); j++ {
+		if !isAlnum(tok[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // gitAlias returns the arguments of the git command a command is under
