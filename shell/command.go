@@ -311,6 +311,7 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		addClass(&cmd, ClassRisk{Class: ClassDestructive, Reason: name + " is a tool that deletes (" + v + "), in a service or on this machine", Token: name})
 	}
 	serviceDeletes(&cmd, name, roles, known && !otherProgram(spec, norm), norm)
+	w.climbingOperands(&cmd, name, roles, d)
 	appInline(&cmd, name, roles, known, norm, c.stdin)
 	secretSearch(&cmd, name, norm)
 	cmd.Keys = keyWords(spec, args)
@@ -613,7 +614,7 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 			start := len(w.res.Commands)
 			w.run(inner, nil, ic, d.clone(), false)
 			switch {
-			case len(inner) > 0 && (namePicked(names) || readsEvery(names, inner)) && (findNoFollow(wordTexts(args)) || !deletesFound(inner)) && w.seesThrough(inner[0], start):
+			case len(inner) > 0 && (namePicked(names) || w.readsEvery(names, inner, d)) && (findNoFollow(wordTexts(args)) || !deletesFound(inner)) && w.seesThrough(inner[0], start):
 				// The command and the files a name test gives it
 				// are seen (DESIGN §3.1): the form is those
 				// subjects. Every file below a directory (dot-files
@@ -646,6 +647,70 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 	}
 }
 
+// climbed returns the absolute path of a relative path that climbs out
+// of the directory the shell is in ("..", "../.."), resolved against it
+// ($PWD, then the cd's on the way), when that is known: the table judges
+// the home directory and the directories that hold credentials by their
+// absolute names, and a project two levels below the home reaches it as
+// ../.. .
+func (w *walker) climbed(p string, d *dirState) (string, bool) {
+	if p != ".." && !strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	base := ""
+	if w.env != nil {
+		if v, _, known := w.env("PWD"); known && path.IsAbs(v) {
+			base = v
+		}
+	}
+	if d != nil && d.dir != "" {
+		dir := d.dir
+		if e, ok := expandHome(dir, w.a.home); ok && strings.HasPrefix(dir, "~") {
+			dir = e
+		}
+		switch {
+		case path.IsAbs(dir):
+			base = dir
+		case base != "" && !strings.ContainsAny(dir, "$`*?["):
+			base = path.Join(base, dir)
+		default:
+			base = ""
+		}
+	}
+	if base == "" {
+		return "", false
+	}
+	return path.Join(base, p), true
+}
+
+// climbingOperands classes the operands that climb out of the working
+// directory ("grep -rn x ../..", "tar czf o.tgz ..") as the table
+// classes their absolute paths: a search or copy of the home directory,
+// or of a directory that holds credentials, reached from below it.
+func (w *walker) climbingOperands(cmd *Command, name string, roles role, d *dirState) {
+	var args []string
+	var abs []string
+	for i, a := range cmd.Args {
+		if p, ok := w.climbed(a, d); ok {
+			if args == nil {
+				args = slices.Clone(cmd.Args)
+			}
+			args[i] = p
+			abs = append(abs, p)
+		}
+	}
+	if args == nil {
+		return
+	}
+	var scratch Command
+	classifyWords(&scratch, name, roles, args, nil)
+	for _, c := range scratch.Classes {
+		if slices.Contains(abs, c.Token) {
+			addClass(cmd, c)
+		}
+	}
+}
+
 // readsEvery reports whether the command find -exec or xargs runs
 // only reads what it is given, and is given every file below a directory
 // (names "DIR/**", no name test), each as a whole word: it reads that
@@ -655,10 +720,13 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 // and a search for a secret's name ("-exec grep -l password {} +") are
 // not: they read what grep -r there would be asked about, so the form
 // keeps its flag.
-func readsEvery(names string, inner []word) bool {
+func (w *walker) readsEvery(names string, inner []word, d *dirState) bool {
 	dir, ok := strings.CutSuffix(names, "/**")
 	if dir == "" {
 		dir = "/"
+	}
+	if abs, climbs := w.climbed(dir, d); climbs {
+		dir = abs // ../.. from a project two levels below the home
 	}
 	if !ok || !wholeBraces(inner) || homeRoot(dir) || wholeTree(dir) || holdsCredentials(dir) {
 		return false
@@ -1320,7 +1388,7 @@ func (w *walker) runtimeFiles(inner []word, from int, owner, names string, d *di
 	rewrite := rewrites(s, inner[1:])
 	write := kind == writeAll || kind == modeKind || kind == moveKind || rewrite
 	fstart := len(w.res.Files)
-	if readsEvery(names, inner) && !write {
+	if w.readsEvery(names, inner, d) && !write {
 		dir := strings.TrimSuffix(names, "/**")
 		// Every file below dir, only read ("find . -type f -exec grep
 		// -l x {} +", "find src | xargs wc -l"): judged as a recursive

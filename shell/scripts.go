@@ -281,7 +281,7 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 		w.res.Commands[idx].ReadOnly = true
 		return
 	}
-	if !code && !unknown && (namePicked(names) || readsEvery(names, inner)) && w.seesThrough(inner[0], from) {
+	if !code && !unknown && (namePicked(names) || w.readsEvery(names, inner, d)) && w.seesThrough(inner[0], from) {
 		// PRODUCER | xargs CMD is CMD with operands known only when it
 		// runs, its files those runtimeFiles recorded (DESIGN §3.1).
 		w.dropFlag(idx, name)
