@@ -653,8 +653,12 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 // the home directory and the directories that hold credentials by their
 // absolute names, and a project two levels below the home reaches it as
 // ../.. .
+//
+// The directory itself (".", "./") counts only when it is the home or
+// the root: "grep -rn x ." run in the home searches all of it.
 func (w *walker) climbed(p string, d *dirState) (string, bool) {
-	if p != ".." && !strings.HasPrefix(p, "../") {
+	here := p == "." || p == "./"
+	if !here && p != ".." && !strings.HasPrefix(p, "../") {
 		return "", false
 	}
 	base := ""
@@ -679,6 +683,10 @@ func (w *walker) climbed(p string, d *dirState) (string, bool) {
 	}
 	if base == "" {
 		return "", false
+	}
+	if here {
+		base = path.Clean(base)
+		return base, homeRoot(base) || base == "/"
 	}
 	return path.Join(base, p), true
 }
