@@ -338,8 +338,14 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		w.probe(idx, args, c, d)
 	}
 	for _, s := range scripts {
+		from := len(w.res.Commands)
 		if !w.script(s, !strings.ContainsAny(s, "$`"), c, d, name, true) {
 			w.res.Commands[idx].Opaque = true
+		} else if len(scripts) == 1 && len(cmd.ExecFlags) == 1 && remoteShell(name, cmd.ExecFlags[0]) && w.plainSSH(from) {
+			// rsync -e 'ssh -p 2222': the transfer's remote shell is
+			// ssh with options of its own, seen (an ssh option that
+			// runs something keeps its own flag).
+			w.dropFlag(idx, cmd.ExecFlags[0])
 		}
 	}
 	if spec != nil && spec.runs != runsNothing {
@@ -354,6 +360,36 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 		w.runnerProgram(name, prog, c, d)
 	}
 	w.markReadOnly(idx, name, norm, args, assigns, fstart)
+}
+
+// remoteShell reports whether flag is the option naming the remote
+// shell a transfer or session runs (rsync -e/--rsh, mosh --ssh).
+func remoteShell(name, flag string) bool {
+	switch name {
+	case "rsync":
+		// -e, or a cluster it ends (-avze ssh).
+		return flag == "--rsh" || len(flag) > 1 && flag[0] == '-' && flag[1] != '-' && flag[len(flag)-1] == 'e'
+
+	case "mosh":
+		return flag == "--ssh"
+	}
+	return false
+}
+
+// plainSSH reports whether the commands emitted from index from on are
+// one ssh (or autossh) with options only: no host or command of its own
+// beyond what the transfer appends, nothing opaque, no exec-capable
+// option or risk.
+func (w *walker) plainSSH(from int) bool {
+	cs := w.res.Commands[from:]
+	if len(cs) != 1 {
+		return false
+	}
+	c := cs[0]
+	if c.Name != "ssh" && c.Name != "autossh" || c.Opaque || len(c.ExecFlags) > 0 || len(c.Classes) > 0 || c.Remote {
+		return false
+	}
+	return true
 }
 
 // stdinClasses classes what a command is given on its standard input,
