@@ -693,6 +693,9 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 // The directory itself (".", "./") counts only when it is the home or
 // the root: "grep -rn x ." run in the home searches all of it.
 func (w *walker) climbed(p string, d *dirState) (string, bool) {
+	if strings.Contains(p, "..") && !path.IsAbs(p) {
+		p = path.Clean(p) // ./.., src/../.. climb too
+	}
 	here := p == "." || p == "./"
 	if !here && p != ".." && !strings.HasPrefix(p, "../") {
 		return "", false
