@@ -220,6 +220,9 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 		}
 	}
 	inner := words[start:]
+	if name == "parallel" && !unknown && w.parallelArgs(idx, inner, vals, c, d) {
+		return
+	}
 	if name == "parallel" {
 		for i, wd := range inner {
 			if wd.text == ":::" || wd.text == "::::" || wd.text == ":::+" || wd.text == "::::+" {
@@ -290,6 +293,81 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 			w.res.Commands[idx].ReadOnly = true
 		}
 	}
+}
+
+// parallelArgs walks "parallel CMD ::: ARG…", the arguments given on the
+// command line: parallel puts each, shell-quoted, where CMD says {} (else
+// at its end) and runs that line through a shell, so each line is a
+// script ("parallel -j4 gzip ::: logs/*.log", "parallel rm -rf {} :::
+// build dist"); with no CMD each argument is one ("parallel ::: 'make a'
+// 'make b'"). When every line is seen (nothing opaque, no eval, shell
+// or interpreter) the flag goes and the lines are judged as they are. It reports whether it read the command
+// so; other forms (other replacement strings, argument files, remote
+// hosts, -q, more than 8 arguments, options it does not list) are read
+// as before, with their arguments known only at run time.
+func (w *walker) parallelArgs(idx int, words []word, vals []optArg, c scope, d *dirState) bool {
+	for _, v := range vals {
+		switch v.name {
+		case "-j", "--jobs", "-k", "--keep-order", "-u", "--ungroup", "-g", "--group", "-v", "--verbose",
+			"--bar", "--progress", "--eta", "--tag", "--line-buffer", "--will-cite", "--no-notice", "--halt-on-error", "--shuf":
+		default:
+			return false
+		}
+	}
+	sep := -1
+	for i, wd := range words {
+		switch wd.text {
+		case ":::":
+			if sep >= 0 {
+				return false // a second list: every combination
+			}
+			sep = i
+		case "::::", ":::+", "::::+":
+			return false
+		}
+	}
+	if sep < 0 || sep == len(words)-1 || len(words)-sep-1 > 8 {
+		return false
+	}
+	tmpl := make([]string, 0, sep)
+	for _, wd := range words[:sep] {
+		if !wd.static || strings.Contains(strings.ReplaceAll(wd.text, "{}", ""), "{") {
+			return false // {.}, {/}, {#}, …: not read here
+		}
+		tmpl = append(tmpl, wd.text)
+	}
+	for _, a := range words[sep+1:] {
+		if !a.static {
+			return false
+		}
+	}
+	line := strings.Join(tmpl, " ")
+	ic, ok := w.nest(scope{src: c.src, via: "parallel", depth: c.depth, nest: c.nest})
+	if !ok {
+		return false
+	}
+	from := len(w.res.Commands)
+	for _, a := range words[sep+1:] {
+		arg := a.text
+		if !a.glob {
+			arg = "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
+		}
+		script := line + " " + arg
+		switch {
+		case sep == 0:
+			script = a.text // the argument is the command
+		case strings.Contains(line, "{}"):
+			script = strings.ReplaceAll(line, "{}", arg)
+		}
+		if !w.script(script, true, ic, d, "parallel", true) {
+			w.res.Commands[idx].Opaque = true
+			return true
+		}
+	}
+	if w.plainFrom(from) {
+		w.dropFlag(idx, "parallel")
+	}
+	return true
 }
 
 // tokenWords returns the words xargs runs, inner (given, after the

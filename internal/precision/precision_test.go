@@ -24,7 +24,7 @@ import (
 // allowed by default.
 const (
 	maxStoppedDefaultsPct    = 40.80
-	maxStoppedPermissivePct  = 3.63
+	maxStoppedPermissivePct  = 3.60
 	minReadAllowedDefaultPct = 93.69
 )
 
