@@ -780,13 +780,15 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 		return s
 	}
 	if h := e.tildeHome(); h != "" {
+		expand := func(q string) string {
+			if q == "~" || strings.HasPrefix(q, "~/") {
+				return h + q[1:]
+			}
+			return q
+		}
 		// The directory too: a command ssh runs starts in the home
 		// directory ("~").
-		for _, q := range []*string{&p, &dir} {
-			if *q == "~" || strings.HasPrefix(*q, "~/") {
-				*q = h + (*q)[1:]
-			}
-		}
+		p, dir = expand(p), expand(dir)
 	}
 	// "/proc/self/root/etc/shadow" is "/etc/shadow": the process's root
 	// directory link is stripped before any rule or class sees the path.

@@ -363,17 +363,9 @@ func (w *walker) simple(name string, words []word, assigns []string, c scope, d 
 }
 
 // remoteShell reports whether flag is the option naming the remote
-// shell a transfer or session runs (rsync -e/--rsh, mosh --ssh).
+// shell rsync runs: --rsh, -e, or a cluster -e ends (-avze ssh).
 func remoteShell(name, flag string) bool {
-	switch name {
-	case "rsync":
-		// -e, or a cluster it ends (-avze ssh).
-		return flag == "--rsh" || len(flag) > 1 && flag[0] == '-' && flag[1] != '-' && flag[len(flag)-1] == 'e'
-
-	case "mosh":
-		return flag == "--ssh"
-	}
-	return false
+	return name == "rsync" && (flag == "--rsh" || len(flag) > 1 && flag[0] == '-' && flag[1] != '-' && flag[len(flag)-1] == 'e')
 }
 
 // plainSSH reports whether the commands emitted from index from on are
@@ -1435,7 +1427,7 @@ func (w *walker) runtimeFiles(inner []word, from int, owner, names string, d *di
 	rewrite := rewrites(s, inner[1:])
 	write := kind == writeAll || kind == modeKind || kind == moveKind || rewrite
 	fstart := len(w.res.Files)
-	if w.readsEvery(names, inner, d) && !write {
+	if !write && w.readsEvery(names, inner, d) {
 		dir := strings.TrimSuffix(names, "/**")
 		// Every file below dir, only read ("find . -type f -exec grep
 		// -l x {} +", "find src | xargs wc -l"): judged as a recursive

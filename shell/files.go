@@ -139,6 +139,7 @@ type fileLine struct {
 	archive *word // fileArchive
 	outputs int   // fileOutput values seen
 	pattern bool  // the first operand is a pattern or script
+	dry     bool  // a dry run (rare.dryRun): it writes nothing
 	modes   []optArg
 }
 
@@ -187,7 +188,7 @@ func (w *walker) filesOf(s *cmdSpec, name string, args []word, owner string, c s
 	var optBuf [8]optArg
 	var opBuf [8]int
 	opts, opIdx := s.scanInto(texts, args, s.files == bySub, optBuf[:0], opBuf[:0])
-	l := fileLine{args: args, pattern: s.pattern}
+	l := fileLine{args: args, pattern: s.pattern, dry: s.dryRunGiven(opts, texts)}
 	for _, i := range opIdx {
 		for _, o := range opts {
 			// The separate value of an ambiguous abbreviation may be an
@@ -381,12 +382,12 @@ func (w *walker) layout(s *cmdSpec, name string, l *fileLine, owner string, d *d
 				for _, src := range ops[:i] {
 					merge = merge || mergesInto(src.text, s.files == syncKind)
 				}
+				if l.dry {
+					continue // rsync -n writes nothing
+				}
 				// rsync --delete deletes what the sources lack under
 				// the destination.
 				del := s.files == syncKind && syncDeletes(l.args)
-				if s.files == syncKind && syncDryRun(l.args) {
-					continue // rsync -n writes nothing
-				}
 				w.fileAs(o, File{Write: true, Into: merge, Delete: del, Under: del}, owner, d)
 				for _, src := range ops[:i] {
 					if !mergesInto(src.text, s.files == syncKind) {
@@ -476,27 +477,6 @@ func syncDeletes(args []word) bool {
 		}
 	}
 	return false
-}
-
-// syncDryRun reports whether rsync only shows what it would do
-// (--dry-run, -n alone or in a cluster such as -avn), not withdrawn
-// later (--no-dry-run, --no-n).
-func syncDryRun(args []word) bool {
-	dry := false
-	for _, a := range args {
-		t := a.text
-		switch {
-		case t == "--":
-			return dry
-		case t == "--dry-run":
-			dry = true
-		case t == "--no-dry-run" || t == "--no-n":
-			dry = false
-		case len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t, 'n') > 0:
-			dry = true
-		}
-	}
-	return dry
 }
 
 // isRemote reports whether an scp/rsync operand names a remote path.

@@ -301,10 +301,11 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 // script ("parallel -j4 gzip ::: logs/*.log", "parallel rm -rf {} :::
 // build dist"); with no CMD each argument is one ("parallel ::: 'make a'
 // 'make b'"). When every line is seen (nothing opaque, no eval, shell
-// or interpreter) the flag goes and the lines are judged as they are. It reports whether it read the command
-// so; other forms (other replacement strings, argument files, remote
-// hosts, -q, more than 8 arguments, options it does not list) are read
-// as before, with their arguments known only at run time.
+// or interpreter) the flag goes and the lines are judged as they are.
+// It reports whether it read the command so; other forms (other
+// replacement strings, argument files, remote hosts, -q, more than 8
+// arguments, options it does not list) are read as before, with their
+// arguments known only at run time.
 func (w *walker) parallelArgs(idx int, words []word, vals []optArg, c scope, d *dirState) bool {
 	for _, v := range vals {
 		switch v.name {

@@ -2304,8 +2304,6 @@ func bindsOpenly(v string) bool {
 	return bind == "" || bind == "*" || notLoopback(bind)
 }
 
-// secretPath reports whether an operand is a path (it holds a "." or a
-// "/") whose last element names a file a project keeps secrets in.
 // syncsElsewhere reports whether an rsync command line names a remote
 // operand (host:path, rsync://) or one known only at run time: what its
 // --delete deletes is then not a path here.
@@ -2332,6 +2330,8 @@ func withWhen(e optEffect, when func([]string) bool) optEffect {
 // files are the @FILE values of -F and --input, read as such.
 func notGhAPI(args []string) bool { return len(args) == 0 || args[0] != "api" }
 
+// secretPath reports whether an operand is a path (it holds a "." or a
+// "/") whose last element names a file a project keeps secrets in.
 func secretPath(a string) bool {
 	return strings.ContainsAny(a, "./") && !strings.Contains(a, "://") && sensitive.SecretName(a)
 }
