@@ -304,8 +304,8 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 // or interpreter) the flag goes and the lines are judged as they are.
 // It reports whether it read the command so; other forms (other
 // replacement strings, argument files, remote hosts, -q, more than 8
-// arguments, options it does not list) are read as before, with their
-// arguments known only at run time.
+// arguments, a glob with quoted parts, options it does not list) are
+// read as before, with their arguments known only at run time.
 func (w *walker) parallelArgs(idx int, words []word, vals []optArg, c scope, d *dirState) bool {
 	for _, v := range vals {
 		switch v.name {
@@ -338,7 +338,9 @@ func (w *walker) parallelArgs(idx int, words []word, vals []optArg, c scope, d *
 		tmpl = append(tmpl, wd.text)
 	}
 	for _, a := range words[sep+1:] {
-		if !a.static {
+		if !a.static || a.glob && strings.ContainsAny(a.text, " \t\n'\"\\$`;&|<>(){}#") {
+			// A glob goes into the line as written, so its words must
+			// read the same there ("my keys"/* would split).
 			return false
 		}
 	}
