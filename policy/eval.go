@@ -830,13 +830,13 @@ func (e *Engine) fileSubject(base subject, kind toolgate.SubjectKind, p, cwd, di
 // lies in a directory of the system's own files (its configuration,
 // programs, libraries, boot files, services' data), and names it. A
 // remote write there replaces what the other machine runs on; the
-// places software is deployed to (/opt, /srv, /var/www, /usr/local, a
-// home) are not among them.
+// places software is deployed to (/opt, /srv, /var/www, /usr/local,
+// /usr/share/nginx/html, a home) are not among them.
 func systemArea(p string) (string, bool) {
 	if p == "/" {
 		return "/", true
 	}
-	for _, d := range [...]string{"/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/share", "/var/lib", "/root", "/sys", "/proc", "/dev"} {
+	for _, d := range [...]string{"/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr/bin", "/usr/sbin", "/usr/lib", "/var/lib", "/root", "/sys", "/proc", "/dev"} {
 		if p == d || strings.HasPrefix(p, d+"/") {
 			return d, true
 		}
