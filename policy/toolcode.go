@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -99,6 +100,44 @@ func stringArg(args map[string]any, names []string) (string, bool) {
 	return "", false
 }
 
+// commandLine returns the command line a tool's arguments hold: a
+// string, an argument vector (["bash", "-c", "rm -rf ~"]), or a program
+// with its "args" vector, the vector's words quoted as the program
+// receives them. ok is false when none is there; err is set for a vector
+// with a word that is no string, which nobody can read.
+func commandLine(args map[string]any) (line string, ok bool, err error) {
+	for _, n := range commandArgNames {
+		var words []any
+		switch v := args[n].(type) {
+		case string:
+			if strings.TrimSpace(v) == "" {
+				continue
+			}
+			line = v
+			words, _ = args["args"].([]any)
+		case []any:
+			if len(v) == 0 {
+				continue
+			}
+			words = v
+		default:
+			continue
+		}
+		for _, x := range words {
+			w, isString := x.(string)
+			if !isString {
+				return "", true, fmt.Errorf("argument %v of %s is no string", x, n)
+			}
+			if line != "" {
+				line += " "
+			}
+			line += "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+		return line, true, nil
+	}
+	return "", false, nil
+}
+
 // toolCodeRisks adds to s, the subject of a tool that runs what it is
 // given, the risk classes of the command line or SQL in its arguments,
 // and to d the critical risks of the command line; it returns subs with
@@ -107,8 +146,11 @@ func stringArg(args map[string]any, names []string) (string, bool) {
 // command's operands). A command line that cannot be read counts as
 // code nobody can vet.
 func (e *Engine) toolCodeRisks(subs []subject, s *subject, c *toolgate.Call, env *Env, d *toolgate.Decision) []subject {
-	if src, ok := stringArg(c.Args, commandArgNames[:]); ok && runsCommandsName(c.Tool) {
-		a, err := e.shell.AnalyzeEnv(src, e.shellVars(env.Vars, c.Cwd))
+	if src, ok, err := commandLine(c.Args); ok && runsCommandsName(c.Tool) {
+		var a *shell.Analysis
+		if err == nil {
+			a, err = e.shell.AnalyzeEnv(src, e.shellVars(env.Vars, c.Cwd))
+		}
 		if err != nil {
 			s.classes = append(s.classes, shell.ClassRisk{Class: shell.ClassInlineCode, Reason: c.Tool + " is given a command line that cannot be read: " + err.Error(), Token: c.Tool})
 			return subs
