@@ -230,7 +230,9 @@ func readCommands() map[string]*cmdSpec {
 		"zypper": {subs: roSub("se", "search", "info", "if", "lr", "repos", "ls", "services", "pa", "packages", "pch", "patches", "lu", "list-updates")},
 		"brew": {read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
 			subs: append(roSub("list", "ls", "info", "outdated", "deps", "uses", "config", "leaves", "doctor", "search", "desc", "cat"),
-				namedSpec{"tap", &cmdSpec{readOnly: true, readBare: true}},
+				// brew tap alone lists the taps; --repair and the others
+				// change them.
+				namedSpec{"tap", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"--repair", "--custom-remote", "--force", "--force-auto-update"}}}},
 				namedSpec{"services", withSubs("list", "info")})},
 		"snap":    {subs: roSub("list", "info", "find", "version", "services", "connections", "changes")},
 		"flatpak": {subs: roSub("list", "info", "search", "remotes", "history")},
@@ -308,7 +310,10 @@ func readCommands() map[string]*cmdSpec {
 			namedSpec{"notes", withSubs("list", "show")},
 			namedSpec{"sparse-checkout", withSubs("list")},
 			namedSpec{"lfs", withSubs("ls-files", "status", "env", "version")},
-			namedSpec{"branch", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{readWith: gitListing}}},
+			// git branch -u and its kin set the branch's configuration
+			// (--edit-description opens an editor on it).
+			namedSpec{"branch", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{readWith: gitListing,
+				notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}}}},
 			namedSpec{"tag", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{readWith: gitListing}}},
 			namedSpec{"remote", &cmdSpec{readOnly: true, subs: roSub("show", "get-url")}},
 			namedSpec{"stash", withSubs("list", "show")},

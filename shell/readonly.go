@@ -47,7 +47,7 @@ func readOnlyCommand(name string, args []string) bool {
 			switch {
 			case s.readOnly && s.readBare:
 				for _, n := range r.readWith {
-					if _, ok := optFound(opts, args, n, false); ok {
+					if optGivenExactly(opts, args, n) {
 						return true
 					}
 				}
@@ -59,7 +59,7 @@ func readOnlyCommand(name string, args []string) bool {
 			case len(r.readWith) > 0:
 				// Read-only only in a query mode (dpkg -l, tar -t).
 				for _, n := range r.readWith {
-					if _, ok := optFound(opts, args, n, false); ok {
+					if optGivenExactly(opts, args, n) {
 						return true
 					}
 				}
@@ -73,6 +73,20 @@ func readOnlyCommand(name string, args []string) bool {
 		}
 		verbAt--
 		s, args = next, rest
+	}
+	return false
+}
+
+// optGivenExactly reports whether option n is given, as the table
+// resolved it or as written. Unlike optFound it takes no abbreviation the
+// table does not know: that reading is the cautious one for an option that
+// makes a command write, and the careless one for an option that makes it
+// only read (brew's --cask is no --caskroom).
+func optGivenExactly(opts []optArg, args []string, n string) bool {
+	for _, o := range opts {
+		if w := args[o.at]; !o.assign && (o.name == n || len(n) > 2 && (w == n || strings.HasPrefix(w, n+"="))) {
+			return true
+		}
 	}
 	return false
 }
