@@ -1,5 +1,7 @@
 package shell
 
+import "strings"
+
 // The file family of the command table: which files a command's options
 // and operands read and write. An option's effect is its file role
 // (read, write, output, destination directory, archive), the form its
@@ -45,6 +47,40 @@ func pipFiles() *cmdSpec {
 		{"install", &cmdSpec{opts: []optEffect{writeValue("-t", "--target", "--prefix", "--root", "--src")}}},
 		{"download", &cmdSpec{opts: []optEffect{writeValue("-d", "--dest", "--src")}}},
 	}}
+}
+
+// awsValues are the AWS CLI's global options that take a value, and
+// those of aws s3's copies.
+var awsValues = []string{"profile=", "region=", "output=", "query=", "endpoint-url=", "ca-bundle=", "cli-read-timeout=",
+	"cli-connect-timeout=", "color=", "cli-binary-format=", "exclude=", "include=", "acl=", "sse=", "sse-c=", "sse-c-key=",
+	"sse-kms-key-id=", "storage-class=", "website-redirect=", "content-type=", "cache-control=", "content-disposition=",
+	"content-encoding=", "content-language=", "expires=", "source-region=", "metadata=", "metadata-directive=", "copy-props=",
+	"expected-size=", "request-payer=", "checksum-mode=", "checksum-algorithm=", "page-size="}
+
+// gcloudValues are gcloud's global options that take a value.
+var gcloudValues = []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=",
+	"billing-project=", "flags-file=", "flatten=", "trace-token="}
+
+// awsOutfile is an AWS service whose operations may write their
+// response to a file named last (awsOutfileCode).
+var awsOutfile = &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).awsOutfileCode}}
+
+// storeSubs are an object store client's subcommands that copy
+// (storeFiles): a name with "mv" or "move" in it moves, "sync", "rsync"
+// and "mirror" merge into their destination.
+func storeSubs(names ...string) subcommands {
+	out := make(subcommands, len(names))
+	for i, n := range names {
+		code := (*walker).storeCopyCode
+		switch {
+		case strings.Contains(n, "mv") || strings.Contains(n, "move"):
+			code = (*walker).storeMoveCode
+		case strings.Contains(n, "sync") || n == "mirror":
+			code = (*walker).storeSyncCode
+		}
+		out[i] = namedSpec{n, &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: code}}}
+	}
+	return out
 }
 
 // npmInstallFiles: npm install --prefix DIR installs into DIR (global
@@ -292,6 +328,42 @@ func fileCommands() map[string]*cmdSpec {
 		"patch": {files: codeKind, rare: &rareSpec{fileCode: (*walker).patchCode}, shortVal: "ipodrBDFVYzgl",
 			long: []string{"input=", "strip=", "output=", "directory=", "reject-file=", "prefix=", "ifdef=", "fuzz=", "version-control=", "basename-prefix=", "suffix=", "get=", "quoting-style=", "reject-format=", "read-only="}},
 		"perl": {files: codeKind, rare: &rareSpec{fileCode: (*walker).inplaceCode}}, "ruby": {files: codeKind, rare: &rareSpec{fileCode: (*walker).inplaceCode}},
+
+		// Object stores' clients copy between a bucket, named in the
+		// store's own scheme (s3://, gs://, https://, remote:), and local
+		// paths (storeFiles). The options each client and the global
+		// ones take a value from the next word are listed, so that the
+		// word after them is not taken for the subcommand.
+		"aws": {files: bySub, long: awsValues, subs: subcommands{
+			{"s3", &cmdSpec{files: bySub, long: awsValues, subs: storeSubs("cp", "mv", "sync")}},
+			// Operations that write their response to an output file
+			// named after the options (s3api get-object … FILE,
+			// lambda invoke … FILE).
+			{"s3api", awsOutfile}, {"glacier", awsOutfile}, {"lambda", awsOutfile}, {"bedrock-runtime", awsOutfile},
+			{"sagemaker-runtime", awsOutfile}, {"polly", awsOutfile}, {"ebs", awsOutfile}, {"iot-data", awsOutfile},
+			{"kinesis-video-media", awsOutfile}, {"kinesis-video-archived-media", awsOutfile}, {"mediastore-data", awsOutfile},
+			{"lex-runtime", awsOutfile}, {"lexv2-runtime", awsOutfile}, {"apigateway", awsOutfile}, {"codeartifact", awsOutfile}}},
+		"gsutil": {files: bySub, shortVal: "ohu", subs: storeSubs("cp", "mv", "rsync")},
+		"gcloud": {files: bySub, long: gcloudValues, subs: subcommands{{"storage", &cmdSpec{files: bySub, long: gcloudValues, subs: storeSubs("cp", "mv", "rsync")}}}},
+		// The clients the table knows only for their copies are still
+		// probed as unknown commands are (probe): their other verbs
+		// (mc rb, s3cmd del) are read as a service's.
+		"azcopy": {files: bySub, probe: true, subs: storeSubs("copy", "cp", "sync")},
+		"s3cmd":  {files: bySub, probe: true, shortVal: "c", long: []string{"config="}, subs: storeSubs("get", "put", "cp", "mv", "sync")},
+		"s5cmd":  {files: bySub, probe: true, long: []string{"endpoint-url=", "profile=", "credentials-file=", "log=", "numworkers="}, subs: storeSubs("cp", "mv", "sync")},
+		"rclone": {files: bySub, long: []string{"config="}, subs: storeSubs("copy", "copyto", "move", "moveto", "sync")},
+		"mc":     {files: bySub, probe: true, subs: storeSubs("cp", "mv", "mirror")},
+		// az storage blob download --file FILE, download-batch
+		// --destination DIR; an upload reads its file.
+		"az": {files: bySub, shortVal: "o", long: []string{"subscription=", "output=", "query="}, subs: subcommands{{"storage", &cmdSpec{files: bySub, subs: subcommands{
+			{"blob", &cmdSpec{files: bySub, subs: subcommands{
+				{"download", &cmdSpec{fileOpts: true, shortVal: "f", long: []string{"file="}, opts: []optEffect{writeValue("-f", "--file")}}},
+				{"download-batch", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).azDownloadBatchCode}}},
+				{"upload", &cmdSpec{fileOpts: true, shortVal: "f", long: []string{"file="}, opts: []optEffect{readValue("-f", "--file")}}},
+				{"upload-batch", &cmdSpec{fileOpts: true, shortVal: "ds", long: []string{"destination=", "source="}, opts: []optEffect{readValue("-s", "--source")}}}}}},
+			{"file", &cmdSpec{files: bySub, subs: subcommands{
+				{"download", &cmdSpec{fileOpts: true, long: []string{"dest="}, opts: []optEffect{writeValue("--dest")}}},
+				{"upload", &cmdSpec{fileOpts: true, long: []string{"source="}, opts: []optEffect{readValue("--source")}}}}}}}}}}},
 
 		// Downloaders and uploaders: -o writes the output, -O saves under
 		// the URL's name, files given with @ are uploaded.

@@ -998,3 +998,101 @@ var installDirVars = []string{
 	"SYSCONFDIR", "sysconfdir", "DATADIR", "datadir", "INSTALL_ROOT",
 	"INSTALL_PREFIX", "INSTALL_DIR", "MANDIR", "mandir",
 }
+
+func (w *walker) storeCopyCode(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.storeFiles(s, args, false, false, owner, d)
+}
+
+func (w *walker) storeMoveCode(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.storeFiles(s, args, true, false, owner, d)
+}
+
+func (w *walker) storeSyncCode(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.storeFiles(s, args, false, true, owner, d)
+}
+
+// storeFiles records an object store client's copy (aws s3 cp, gsutil
+// cp, azcopy copy, rclone copy…): SRC… DST, where a bucket is named in
+// the store's scheme (isRemote: s3://, gs://, https://, remote:) and a
+// local path is read as a source or written as the destination. These
+// clients take many options the table does not list, whose values then
+// read as operands; so that none hides the destination, every local
+// operand after the first bucket counts as written (a download), those
+// before it as read (an upload's sources; a move's are deleted, so
+// written). With no bucket, the last operand is written, as cp's is. A
+// recursive copy or a sync writes files the call does not name into
+// its destination (File.Into).
+func (w *walker) storeFiles(s *cmdSpec, args []word, move, sync bool, owner string, d *dirState) {
+	texts := wordTexts(args)
+	opts, opIdx := s.scanWords(texts, args, false)
+	into := sync
+	for _, o := range opts {
+		into = into || o.name == "-r" || o.name == "-R" || o.name == "--recursive"
+	}
+	remoteAt := -1
+	for k, i := range opIdx {
+		if isRemote(texts[i]) {
+			remoteAt = k
+			break
+		}
+	}
+	for k, i := range opIdx {
+		o := args[i]
+		switch {
+		case isRemote(o.text):
+		case remoteAt >= 0 && k > remoteAt || remoteAt < 0 && k == len(opIdx)-1 && k > 0:
+			w.fileAs(o, File{Write: true, Into: into}, owner, d)
+		default:
+			w.file(o, move, owner, d)
+		}
+	}
+}
+
+// awsOutfileCode records the output file of an AWS operation that
+// writes its response to one (aws s3api get-object --bucket B --key K
+// FILE, aws lambda invoke --function-name F FILE): any word after the
+// operation that is neither an option nor an option's value. Every
+// option takes a value but the switches (--debug, --no-…, --dry-run),
+// given in its word (--key=K) or as the next word.
+func (w *walker) awsOutfileCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	op := false
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case strings.HasPrefix(t, "-"):
+			if !strings.Contains(t, "=") && !awsSwitch(t) {
+				i++ // its value
+			}
+		case !op:
+			op = true
+		default:
+			w.file(args[i], true, owner, d)
+		}
+	}
+}
+
+// awsSwitch reports whether the AWS CLI option t takes no value.
+func awsSwitch(t string) bool {
+	switch t {
+	case "--debug", "--dry-run", "--dryrun", "--cli-auto-prompt", "--generate-cli-skeleton", "--include-value",
+		"--include-values", "--recursive", "--quiet":
+		return true
+	}
+	return strings.HasPrefix(t, "--no-")
+}
+
+// azDownloadBatchCode records the directory az storage blob
+// download-batch writes the blobs into (-d, --destination): files the
+// call does not name.
+func (w *walker) azDownloadBatchCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	for i, a := range args {
+		switch {
+		case (a.text == "-d" || a.text == "--destination") && i+1 < len(args):
+			w.fileAs(args[i+1], File{Write: true, Into: true}, owner, d)
+		case strings.HasPrefix(a.text, "--destination="):
+			v := a
+			v.text = strings.TrimPrefix(a.text, "--destination=")
+			w.fileAs(v, File{Write: true, Into: true}, owner, d)
+		}
+	}
+}
