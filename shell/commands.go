@@ -177,9 +177,10 @@ func mergeRead(a, b *readSpec) *readSpec {
 		readSQL:       joinNew(x.readSQL, y.readSQL),
 		readKey:       x.readKey || y.readKey,
 		readEnvNames:  x.readEnvNames || y.readEnvNames,
+		verbOnly:      x.verbOnly || y.verbOnly,
 		startsProject: x.startsProject || y.startsProject,
 	}
-	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 && !out.readKey && !out.readEnvNames && !out.startsProject {
+	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 && !out.readKey && !out.readEnvNames && !out.startsProject && !out.verbOnly {
 		return nil
 	}
 	return &out

@@ -390,25 +390,27 @@ func readCommands() map[string]*cmdSpec {
 			{"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}},
 			{"auth", &cmdSpec{subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}},
 		}},
-		// aws SERVICE describe-* and list-*; the get- and other read
-		// operations by service, named, since get- also prints secrets
-		// and tokens (secretsmanager get-secret-value, ecr
-		// get-login-password) and s3api get-object writes a file.
-		"aws": {read: &readSpec{notReadWith: []string{"--endpoint-url"}, readVerbs: []string{"describe-", "list-"}, verbAt: 1},
-			subs: subcommands{{"sts", &cmdSpec{read: &readSpec{readVerbs: []string{"get-caller-identity"}}}},
-				{"s3", &cmdSpec{read: &readSpec{readVerbs: []string{"ls"}}}},
-				{"configure", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "list-profiles"}}}},
-				{"iam", awsReads("get-role", "get-user", "get-group", "get-policy", "get-account-summary")},
-				{"lambda", awsReads("get-function", "get-function-configuration", "get-alias", "get-policy")},
-				{"s3api", awsReads("get-bucket-", "head-object", "head-bucket")},
-				{"apigateway", awsReads("get-rest-apis", "get-stages", "get-resources")},
-				{"cloudwatch", awsReads("get-metric-statistics", "get-metric-data")},
-				{"sqs", awsReads("get-queue-attributes", "get-queue-url")},
+		// aws SERVICE OPERATION with a read operation's name
+		// (awsReadVerbs), and a service's other reads, named. The ones
+		// that print a secret are classed apart (secretsmanager
+		// get-secret-value) or named so (ecr get-login-password:
+		// yieldsCredential); s3api get-object writes the file named
+		// after it (verbOnly).
+		"aws": {read: &readSpec{notReadWith: []string{"--endpoint-url"}, readVerbs: append(awsReadVerbs(), "help"), verbAt: 1, verbOnly: true},
+			subs: subcommands{{"sts", awsReads()},
+				{"s3", &cmdSpec{read: &readSpec{readVerbs: []string{"ls", "help"}}}},
+				// aws configure get KEY prints a setting; the keys that
+				// hold credentials are classed apart (specs.go).
+				{"configure", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "list-profiles", "get"}}}},
+				{"iam", awsReads("simulate-principal-policy", "simulate-custom-policy")},
+				{"s3api", awsReads("head-object", "head-bucket")},
+				{"dynamodb", awsReads("query", "scan")},
+				{"cloudformation", awsReads("validate-template", "estimate-template-cost")},
+				{"route53", awsReads("test-dns-answer")},
 				// aws logs tail GROUP: the group's name is a path
 				// (/aws/lambda/fn), no destination.
-				{"logs", &cmdSpec{read: awsReads("filter-log-events", "get-log-events").read, subs: subcommands{{"tail", ro}}}},
-				{"cloudtrail", awsReads("lookup-events")},
-				{"ce", awsReads("get-cost-and-usage")}}},
+				{"logs", &cmdSpec{read: awsReads("filter-log-events").read, subs: subcommands{{"tail", ro}}}},
+				{"cloudtrail", awsReads("lookup-events")}}},
 		// gcloud GROUP VERB and gcloud GROUP RESOURCE VERB: each group
 		// says where its verb stands, so "gcloud functions create list"
 		// is create. Groups whose resources hold secret values list only
@@ -561,8 +563,14 @@ func azGroups() subcommands {
 	return out
 }
 
-// awsReads is an aws service whose read operations are describe-*,
-// list-* and the ones named.
+// awsReads is an aws service whose read operations are awsReadVerbs'
+// and the ones named.
 func awsReads(verbs ...string) *cmdSpec {
-	return &cmdSpec{read: &readSpec{readVerbs: append([]string{"describe-", "list-"}, verbs...)}}
+	return &cmdSpec{read: &readSpec{readVerbs: append(awsReadVerbs(), verbs...), verbOnly: true}}
 }
+
+// awsReadVerbs are the AWS API's read operations, by the prefix its
+// naming gives them: Describe, List, Get, BatchGet. An operation whose
+// name says it yields a credential is none (yieldsCredential), and one
+// that writes its response to a file takes an operand (verbOnly).
+func awsReadVerbs() []string { return []string{"describe-", "list-", "get-", "batch-get-"} }

@@ -88,6 +88,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 			readSQL:       join(ar.readSQL, br.readSQL),
 			readKey:       ar.readKey || br.readKey,
 			readEnvNames:  ar.readEnvNames || br.readEnvNames,
+			verbOnly:      ar.verbOnly || br.verbOnly,
 			startsProject: ar.startsProject || br.startsProject,
 		}
 	}

@@ -20,7 +20,7 @@ func readOnlyCommand(name string, args []string) bool {
 		return true // a known command's version or usage, nothing else
 	}
 	var verbs []string // the parent's read verbs, inherited
-	verbAt := -1
+	verbAt, verbOnly := -1, false
 	var optBuf [8]optArg
 	var opBuf [8]int
 	for depth := 0; depth < 4; depth++ {
@@ -32,7 +32,7 @@ func readOnlyCommand(name string, args []string) bool {
 			}
 		}
 		if len(r.readVerbs) > 0 {
-			verbs, verbAt = r.readVerbs, r.verbAt
+			verbs, verbAt, verbOnly = r.readVerbs, r.verbAt, r.verbOnly
 		}
 		next, _, rest := s.sub(name, args)
 		if next == nil && len(r.readSQL) > 0 {
@@ -65,7 +65,7 @@ func readOnlyCommand(name string, args []string) bool {
 				}
 				return false
 			case verbAt >= 0:
-				return readVerb(args, ops, verbs, verbAt)
+				return readVerb(args, ops, verbs, verbAt, verbOnly)
 			case r.readEnvNames:
 				return len(ops) > 0 && len(ops) == len(args) && allPlainEnv(args)
 			}
@@ -148,7 +148,7 @@ func aboutForm(s *cmdSpec, name, arg string) bool {
 // readVerb reports whether the operand at position at is one of verbs
 // (a name, or a prefix ending in "-") with at most one plain resource
 // name after it.
-func readVerb(args []string, ops []int, verbs []string, at int) bool {
+func readVerb(args []string, ops []int, verbs []string, at int, verbOnly bool) bool {
 	// A word after an option the table does not list is that option's
 	// value (aws … --output text, --filters Name=x): not an operand.
 	kept := ops[:0:0]
@@ -162,12 +162,40 @@ func readVerb(args []string, ops []int, verbs []string, at int) bool {
 	if at < 0 || at >= len(ops) || len(ops) > at+2 {
 		return false
 	}
+	if verbOnly && len(ops) == at+2 && args[ops[at+1]] != "help" {
+		return false // an output file (aws … OPERATION help prints its usage)
+	}
 	if len(ops) == at+2 && !plainName(args[ops[at+1]]) {
 		return false
 	}
 	v := args[ops[at]]
+	if yieldsCredential(v) {
+		return false
+	}
 	for _, r := range verbs {
 		if v == r || strings.HasSuffix(r, "-") && strings.HasPrefix(v, r) && len(v) > len(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// yieldsCredential reports whether a service operation's name says it
+// prints or makes a credential, whatever verb it starts with: aws ecr
+// get-login-password, eks get-token, redshift get-cluster-credentials,
+// lightsail get-instance-access-details, glue get-connection (with its
+// password), appsync list-api-keys. A read verb does not make it a read.
+// Names and metadata of secrets and keys (list-secrets, list-keys) are
+// no credential.
+func yieldsCredential(op string) bool {
+	op = strings.ToLower(op)
+	if strings.Contains(op, "api-key") || strings.Contains(op, "instance-access") || strings.Contains(op, "authorization-token") ||
+		strings.HasPrefix(op, "get-connection") {
+		return true
+	}
+	for part := range strings.FieldsFuncSeq(op, func(r rune) bool { return r == '-' || r == '_' }) {
+		switch strings.TrimSuffix(part, "s") {
+		case "token", "credential", "password", "login", "kubeconfig", "private":
 			return true
 		}
 	}

@@ -153,6 +153,10 @@ type readSpec struct {
 	// describe-instances): the operand at verbAt, with none after it.
 	readVerbs []string
 	verbAt    int
+	// verbOnly: no operand may follow the verb. An AWS operation takes
+	// its arguments as options; a word after it is a file it writes
+	// its response to (aws s3api get-object … FILE).
+	verbOnly bool
 	// about lists the lone words, beyond aboutWord, with which the
 	// command prints only its version or usage (node -v, java -version,
 	// openssl version): to another command they are an option that runs
@@ -1247,7 +1251,8 @@ func riskCommands() map[string]*cmdSpec {
 				{names: []string{"access"}, operand: true, class: ClassCredential, why: "prints a secret's value"},
 				{names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: ClassPrivilege, why: "grants roles on a cloud resource"}}},
 		"aws": {effect: EffectNetwork, subs: subcommands{
-			{"configure", &cmdSpec{opts: []optEffect{{names: []string{"get", "export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
+			{"configure", &cmdSpec{opts: []optEffect{{names: []string{"export-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"},
+				{operand: true, match: awsCredentialKey, class: ClassCredential, why: "prints or sets an AWS credential"}}}},
 			{"sts", &cmdSpec{opts: []optEffect{{names: []string{"get-session-token", "assume-role"}, operand: true, class: ClassCredential, why: "creates AWS credentials"}}}},
 			{"sso", &cmdSpec{opts: []optEffect{{names: []string{"get-role-credentials"}, operand: true, class: ClassCredential, why: "prints AWS credentials"}}}},
 			{"s3api", &cmdSpec{effect: EffectNetwork, probe: true, long: []string{"acl=", "public-access-block-configuration=", "versioning-configuration="}, opts: []optEffect{sendsCredential, sendsSecretFile, sendsHome,
@@ -2329,6 +2334,16 @@ func withWhen(e optEffect, when func([]string) bool) optEffect {
 // operand is an endpoint (repos/O/R/actions/secrets), not a file; its
 // files are the @FILE values of -F and --input, read as such.
 func notGhAPI(args []string) bool { return len(args) == 0 || args[0] != "api" }
+
+// awsCredentialKey reports whether a word names a setting of the AWS
+// CLI's configuration that holds a credential (aws configure get
+// aws_secret_access_key, profile.dev.aws_session_token); region and
+// output are none.
+func awsCredentialKey(a string) bool {
+	a = strings.ToLower(a)
+	return strings.Contains(a, "aws_secret_access_key") || strings.Contains(a, "aws_session_token") ||
+		strings.Contains(a, "aws_access_key_id") || strings.Contains(a, "aws_security_token")
+}
 
 // secretPath reports whether an operand is a path (it holds a "." or a
 // "/") whose last element names a file a project keeps secrets in.
