@@ -178,9 +178,10 @@ func mergeRead(a, b *readSpec) *readSpec {
 		readKey:       x.readKey || y.readKey,
 		readEnvNames:  x.readEnvNames || y.readEnvNames,
 		verbOnly:      x.verbOnly || y.verbOnly,
+		verbLast:      x.verbLast || y.verbLast,
 		startsProject: x.startsProject || y.startsProject,
 	}
-	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 && !out.readKey && !out.readEnvNames && !out.startsProject && !out.verbOnly {
+	if len(out.notReadWith)+len(out.readWith)+len(out.readVerbs)+len(out.about)+len(out.readSQL) == 0 && out.verbAt == 0 && !out.readKey && !out.readEnvNames && !out.startsProject && !out.verbOnly && !out.verbLast {
 		return nil
 	}
 	return &out

@@ -22,7 +22,7 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 		readOnly: true, readBare: true,
 		wrap: &wrapSpec{short: "v", shortAttached: "i", positional: 1, noCommand: "p", launch: []launcher{{}}},
 		read: &readSpec{notReadWith: []string{"-w"}, readWith: []string{"-l"}, readVerbs: []string{"list"}, verbAt: 1,
-			about: []string{"-v"}, readSQL: []string{"-c"}, readKey: true, readEnvNames: true, startsProject: true, verbOnly: true},
+			about: []string{"-v"}, readSQL: []string{"-c"}, readKey: true, readEnvNames: true, startsProject: true, verbOnly: true, verbLast: true},
 		rare: &rareSpec{unless: []string{"u"}, dryRun: []string{"-n"}, recursive: []string{"-r"}, dashOperand: func(string) bool { return true },
 			analyse: func([]string) []string { return nil }, maxOps: 2, suffix: ".gz",
 			fileCode: func(*walker, *cmdSpec, string, []word, scope, string, *dirState) {}, needMode: "m",
@@ -31,7 +31,7 @@ func TestMergeSpecKeepsEveryField(t *testing.T) {
 			everySub:     []optEffect{{names: []string{"-x"}}}, otherSub: &cmdSpec{}, pairs: []string{"x"}},
 	}
 	fields := entryFields(&full)
-	if n := len(fields); n != 56 {
+	if n := len(fields); n != 57 {
 		t.Fatalf("cmdSpec has %d fields; set the new ones in this test's full entry and merge them in mergeSpec", n)
 	}
 	for name, f := range fields {

@@ -430,17 +430,13 @@ func readCommands() map[string]*cmdSpec {
 		// gsutil VERB [gs://BUCKET/PATH]: listing, sizes and an object's
 		// content, read from the service.
 		"gsutil": {read: &readSpec{readVerbs: []string{"ls", "du", "cat", "stat", "version", "help"}, notReadWith: []string{"-o"}}},
-		// az GROUP VERB (az vm list) and az GROUP RESOURCE VERB (az
-		// network vnet list) for the groups whose resources hold no
-		// credential a show prints: az acr credential show, az keyvault
-		// secret show and az storage account keys list stay asked.
-		"az": {read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
-			subs: append(subcommands{{"account", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"version", ro},
-				// az acr VERB as az GROUP VERB, and a registry's
-				// repositories and tags (az acr credential show, which
-				// prints its passwords, is neither).
-				{"acr", &cmdSpec{subs: subcommands{{"repository", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show-tags", "show-manifests"}}}}}}}},
-				azGroups()...)},
+		// az GROUP… VERB: az's commands take options only, so the verb
+		// is the last operand (az vm list, az network vnet subnet show);
+		// a path through keys, secrets, credentials or app settings is no
+		// read (az acr credential show, az storage account keys list,
+		// az webapp config appsettings list: secretWord).
+		"az": {read: &readSpec{readVerbs: []string{"list", "show", "list-", "show-", "get-", "exists", "query"}, verbLast: true},
+			subs: subcommands{{"version", ro}}},
 
 		// Hosting and infrastructure clients' listings and status, read
 		// from their own service (doctl GROUP RESOURCE list, hcloud
@@ -549,16 +545,6 @@ func gcloudGroups() subcommands {
 	for _, g := range []string{"compute", "container", "run", "sql", "iam", "artifacts", "pubsub",
 		"monitoring", "redis", "dns", "billing", "app", "scheduler", "tasks", "kms"} {
 		out = append(out, namedSpec{g, gcloudRead(1)})
-	}
-	return out
-}
-
-// azGroups are the az groups whose read verbs stand after a resource
-// type: az network vnet list, az storage container list.
-func azGroups() subcommands {
-	var out subcommands
-	for _, g := range []string{"network", "storage", "sql", "monitor", "deployment", "role", "policy", "ad"} {
-		out = append(out, namedSpec{g, &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}})
 	}
 	return out
 }

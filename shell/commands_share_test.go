@@ -89,6 +89,7 @@ func copyingMerge(a, b *cmdSpec) *cmdSpec {
 			readKey:       ar.readKey || br.readKey,
 			readEnvNames:  ar.readEnvNames || br.readEnvNames,
 			verbOnly:      ar.verbOnly || br.verbOnly,
+			verbLast:      ar.verbLast || br.verbLast,
 			startsProject: ar.startsProject || br.startsProject,
 		}
 	}

@@ -161,10 +161,10 @@ var commandTable = [...]namedSpec{
 		long:     []string{"subscription=", "output=", "query="},
 		shortVal: "o",
 		opts:     []optEffect{{operand: true, match: cloudDelete, class: "destructive", why: "deletes cloud resources"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
-		subs:     subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}, read: &readSpec{readVerbs: []string{"list", "show", "list-locations"}}}}, {"ad", &cmdSpec{subs: subcommands{{"sp", &sharedSpec19}, {"app", &sharedSpec19}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"webapp", &sharedSpec20}, {"functionapp", &sharedSpec20}, {"network", &cmdSpec{long: []string{"source-address-prefixes=", "source-address-prefix="}, opts: []optEffect{{names: []string{"--source-address-prefixes", "--source-address-prefix"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}}, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec21}, {"key", &sharedSpec21}, {"certificate", &sharedSpec21}}}}, {"storage", &cmdSpec{subs: subcommands{{"blob", &cmdSpec{subs: subcommands{{"download", &cmdSpec{long: []string{"file="}, shortVal: "f", opts: []optEffect{{names: []string{"-f", "--file"}, file: fileWrite}}, fileOpts: true}}, {"download-batch", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).azDownloadBatchCode}}}, {"upload", &cmdSpec{long: []string{"file="}, shortVal: "f", opts: []optEffect{{names: []string{"-f", "--file"}, file: fileRead}}, fileOpts: true}}, {"upload-batch", &cmdSpec{long: []string{"destination=", "source="}, shortVal: "ds", opts: []optEffect{{names: []string{"-s", "--source"}, file: fileRead}}, fileOpts: true}}}, files: bySub}}, {"file", &cmdSpec{subs: subcommands{{"download", &cmdSpec{long: []string{"dest="}, opts: []optEffect{{names: []string{"--dest"}, file: fileWrite}}, fileOpts: true}}, {"upload", &cmdSpec{long: []string{"source="}, opts: []optEffect{{names: []string{"--source"}, file: fileRead}}, fileOpts: true}}}, files: bySub}}}, files: bySub, read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1}}}, {"version", &sharedSpec2}, {"acr", &cmdSpec{subs: subcommands{{"repository", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "show-tags", "show-manifests"}}}}}}}, {"sql", &sharedSpec22}, {"monitor", &sharedSpec22}, {"deployment", &sharedSpec22}, {"policy", &sharedSpec22}},
+		subs:     subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}}}, {"ad", &cmdSpec{subs: subcommands{{"sp", &sharedSpec19}, {"app", &sharedSpec19}}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}}}, {"webapp", &sharedSpec20}, {"functionapp", &sharedSpec20}, {"network", &cmdSpec{long: []string{"source-address-prefixes=", "source-address-prefix="}, opts: []optEffect{{names: []string{"--source-address-prefixes", "--source-address-prefix"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec21}, {"key", &sharedSpec21}, {"certificate", &sharedSpec21}}}}, {"storage", &cmdSpec{subs: subcommands{{"blob", &cmdSpec{subs: subcommands{{"download", &cmdSpec{long: []string{"file="}, shortVal: "f", opts: []optEffect{{names: []string{"-f", "--file"}, file: fileWrite}}, fileOpts: true}}, {"download-batch", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).azDownloadBatchCode}}}, {"upload", &cmdSpec{long: []string{"file="}, shortVal: "f", opts: []optEffect{{names: []string{"-f", "--file"}, file: fileRead}}, fileOpts: true}}, {"upload-batch", &cmdSpec{long: []string{"destination=", "source="}, shortVal: "ds", opts: []optEffect{{names: []string{"-s", "--source"}, file: fileRead}}, fileOpts: true}}}, files: bySub}}, {"file", &cmdSpec{subs: subcommands{{"download", &cmdSpec{long: []string{"dest="}, opts: []optEffect{{names: []string{"--dest"}, file: fileWrite}}, fileOpts: true}}, {"upload", &cmdSpec{long: []string{"source="}, opts: []optEffect{{names: []string{"--source"}, file: fileRead}}, fileOpts: true}}}, files: bySub}}}, files: bySub}}, {"version", &sharedSpec2}},
 		effect:   EffectNetwork,
 		files:    bySub,
-		read:     &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
+		read:     &readSpec{readVerbs: []string{"list", "show", "list-", "show-", "get-", "exists", "query"}, verbLast: true},
 	}},
 	{"azcopy", &cmdSpec{
 		subs:  subcommands{{"copy", &sharedSpec15}, {"cp", &sharedSpec15}, {"sync", &sharedSpec17}},
@@ -212,7 +212,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: bitsadminNotifies, class: "persistence", why: "makes a transfer job start a program when it ends"}},
 		probe: true,
 	}},
-	{"black", &sharedSpec23},
+	{"black", &sharedSpec22},
 	{"blkdiscard", &cmdSpec{
 		class: "destructive",
 		why:   "discards every block of a device",
@@ -224,15 +224,15 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-g", "--garbage-collect"}},
 	}},
 	{"bore", &cmdSpec{
-		subs:   subcommands{{"local", &sharedSpec24}},
+		subs:   subcommands{{"local", &sharedSpec23}},
 		effect: EffectNetwork,
 	}},
 	{"bq", &cmdSpec{
-		subs:   subcommands{{"query", &sharedSpec25}},
+		subs:   subcommands{{"query", &sharedSpec24}},
 		effect: EffectNetwork,
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec26}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"--repair", "--custom-remote", "--force", "--force-auto-update"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
+		subs: subcommands{{"install", &sharedSpec25}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"--repair", "--custom-remote", "--force", "--force-auto-update"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
 		read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
 	}},
 	{"brotli", &cmdSpec{
@@ -244,16 +244,16 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".br"},
 	}},
-	{"buf", &sharedSpec23},
-	{"buildkite-agent", &sharedSpec23},
-	{"builtin", &sharedSpec27},
+	{"buf", &sharedSpec22},
+	{"buildkite-agent", &sharedSpec22},
+	{"builtin", &sharedSpec26},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec28}, {"install", &sharedSpec28}, {"x", &sharedSpec29}, {"publish", &sharedSpec30}, {"run", &sharedSpec31}},
+		subs: subcommands{{"add", &sharedSpec27}, {"install", &sharedSpec27}, {"x", &sharedSpec28}, {"publish", &sharedSpec29}, {"run", &sharedSpec30}},
 	}},
 	{"bundle", &cmdSpec{
 		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"mirror.", "MIRROR__", "BUNDLE_MIRROR__"}, operand: true, prefix: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26}}},
 	}},
 	{"bunzip2", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -265,7 +265,7 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".bz2"},
 	}},
-	{"busybox", &sharedSpec27},
+	{"busybox", &sharedSpec26},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}, {"list", &cmdSpec{opts: []optEffect{{names: []string{"items"}, operand: true, first: true, class: "credential-access", why: "prints every Bitwarden item, passwords included"}}}}},
 	}},
@@ -274,10 +274,10 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		rare:  &rareSpec{pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"}},
 	}},
-	{"bzcat", &sharedSpec32},
-	{"bzip2", &sharedSpec33},
-	{"c++", &sharedSpec34},
-	{"cabal", &sharedSpec23},
+	{"bzcat", &sharedSpec31},
+	{"bzip2", &sharedSpec32},
+	{"c++", &sharedSpec33},
+	{"cabal", &sharedSpec22},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -289,14 +289,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec9},
 	{"cargo", &cmdSpec{
-		subs:  subcommands{{"publish", &sharedSpec30}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, shortVal: "jF", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--root", "--target-dir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true, read: &readSpec{readWith: []string{"--list"}}}}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}, {"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}}},
+		subs:  subcommands{{"publish", &sharedSpec29}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, shortVal: "jF", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--root", "--target-dir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true, read: &readSpec{readWith: []string{"--list"}}}}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}, {"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}}},
 		files: bySub,
 		rare:  &rareSpec{analyse: cargoExecFlags},
 	}},
-	{"cat", &sharedSpec32},
-	{"catchsegv", &sharedSpec27},
-	{"cc", &sharedSpec34},
-	{"cd", &sharedSpec35},
+	{"cat", &sharedSpec31},
+	{"catchsegv", &sharedSpec26},
+	{"cc", &sharedSpec33},
+	{"cd", &sharedSpec34},
 	{"certutil", &cmdSpec{
 		opts:  []optEffect{{names: []string{"-A"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"-addstore", "-addStore", "-AddStore", "-ADDSTORE", "-importpfx", "-importPFX", "-ImportPFX", "-installcert", "-installCert"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {operand: true, match: certutilTrusts, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 		probe: true,
@@ -382,7 +382,7 @@ var commandTable = [...]namedSpec{
 		why:    "changes a user's login shell",
 		effect: EffectPrivilege,
 	}},
-	{"cksum", &sharedSpec36},
+	{"cksum", &sharedSpec35},
 	{"clang", &cmdSpec{
 		shortVal: "oIlLDUxeTuzBF",
 		opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
@@ -391,10 +391,10 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		read:     &readSpec{about: []string{"-v", "--print-targets"}},
 	}},
-	{"clang++", &sharedSpec34},
+	{"clang++", &sharedSpec33},
 	{"claude", &sharedSpec3},
 	{"claude-code", &sharedSpec3},
-	{"clear-disk", &sharedSpec37},
+	{"clear-disk", &sharedSpec36},
 	{"clear-eventlog", &cmdSpec{
 		class: "privilege-escalation",
 		why:   "clears a Windows event log",
@@ -420,7 +420,7 @@ var commandTable = [...]namedSpec{
 	{"cmake", &cmdSpec{
 		shortVal: "SBCDUGTAP",
 		opts:     []optEffect{{names: []string{"-P"}, value: standardInput, class: "inline-code", why: "runs a CMake script given inline on standard input, which no rule can read"}},
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec27, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec26, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
 		rare:     &rareSpec{analyse: cmakeCommands},
 	}},
 	{"cmd", &cmdSpec{
@@ -442,24 +442,24 @@ var commandTable = [...]namedSpec{
 	{"code", &cmdSpec{
 		long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-		subs: subcommands{{"tunnel", &sharedSpec38}},
+		subs: subcommands{{"tunnel", &sharedSpec37}},
 		read: &readSpec{readWith: []string{"--list-extensions"}},
 	}},
-	{"code-insiders", &sharedSpec39},
+	{"code-insiders", &sharedSpec38},
 	{"codespell", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"}},
 	}},
 	{"codex", &sharedSpec7},
-	{"codium", &sharedSpec39},
+	{"codium", &sharedSpec38},
 	{"column", &cmdSpec{
 		long:     []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="},
 		shortVal: "csoNRHEWdl",
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"comm", &sharedSpec32},
+	{"comm", &sharedSpec31},
 	{"command", &cmdSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "pvV"},
@@ -477,7 +477,7 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".Z"},
 	}},
 	{"conda", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec40}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec39}},
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}}},
 	}},
@@ -488,7 +488,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"copilot", &sharedSpec5},
 	{"corepack", &cmdSpec{
-		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec27}}},
+		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec26}}},
 	}},
 	{"cp", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -527,13 +527,13 @@ var commandTable = [...]namedSpec{
 	{"cryptsetup", &cmdSpec{
 		opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true, class: "destructive", why: "formats a disk or destroys its encryption keys, so its data cannot be read again"}},
 	}},
-	{"crystal", &sharedSpec41},
+	{"crystal", &sharedSpec40},
 	{"csrutil", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
 	{"csvlook", &sharedSpec9},
 	{"ctr", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec42}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec42}}}}},
+		subs:   subcommands{{"run", &sharedSpec41}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec41}}}}},
 		effect: EffectRuns,
 	}},
 	{"curl", &cmdSpec{
@@ -547,7 +547,7 @@ var commandTable = [...]namedSpec{
 	{"cursor", &cmdSpec{
 		long:  []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 		opts:  []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-		subs:  subcommands{{"tunnel", &sharedSpec38}},
+		subs:  subcommands{{"tunnel", &sharedSpec37}},
 		probe: true,
 	}},
 	{"cursor-agent", &cmdSpec{
@@ -561,9 +561,9 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"darkhttpd", &sharedSpec43},
+	{"darkhttpd", &sharedSpec42},
 	{"dart", &cmdSpec{
-		subs:  subcommands{{"pub", &sharedSpec44}},
+		subs:  subcommands{{"pub", &sharedSpec43}},
 		probe: true,
 	}},
 	{"date", &cmdSpec{
@@ -587,13 +587,13 @@ var commandTable = [...]namedSpec{
 		files:   codeKind,
 		rare:    &rareSpec{fileCode: (*walker).ddCode},
 	}},
-	{"declare", &sharedSpec45},
+	{"declare", &sharedSpec44},
 	{"defaults", &cmdSpec{
 		opts:  []optEffect{{names: []string{"LSQuarantine"}, operand: true, when: defaultsWrites, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the quarantine mark of downloaded files, so Gatekeeper no longer checks them"}},
 		subs:  subcommands{{"read", &sharedSpec2}, {"read-type", &sharedSpec2}, {"domains", &sharedSpec2}, {"find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"del", &sharedSpec46},
+	{"del", &sharedSpec45},
 	{"del-cli", &cmdSpec{
 		long:        []string{"force", "dry-run", "dot", "verbose", "help", "version"},
 		effect:      EffectDeletes,
@@ -602,9 +602,9 @@ var commandTable = [...]namedSpec{
 		files:       writeAll,
 		wrap:        &wrapSpec{short: "fdv"},
 	}},
-	{"deluser", &sharedSpec47},
+	{"deluser", &sharedSpec46},
 	{"deno", &cmdSpec{
-		subs:  subcommands{{"run", &sharedSpec31}, {"install", &sharedSpec31}, {"compile", &sharedSpec31}, {"serve", &sharedSpec31}},
+		subs:  subcommands{{"run", &sharedSpec30}, {"install", &sharedSpec30}, {"compile", &sharedSpec30}, {"serve", &sharedSpec30}},
 		probe: true,
 	}},
 	{"df", &sharedSpec9},
@@ -617,10 +617,10 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"diff3", &sharedSpec9},
-	{"dig", &sharedSpec48},
+	{"dig", &sharedSpec47},
 	{"direnv", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, operands: 1}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26, operands: 1}}},
 	}},
 	{"dirname", &sharedSpec9},
 	{"disable-bitlocker", &cmdSpec{
@@ -675,29 +675,29 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{unless: []string{"-L"}},
 	}},
 	{"docker", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec49}, {"create", &sharedSpec49}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec50}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec51}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec52}, {"config", &sharedSpec53}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec30}, {"stop", &sharedSpec54}, {"kill", &sharedSpec54}, {"rm", &sharedSpec55}, {"pause", &sharedSpec54}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec51}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec51}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec56}, {"secret", &sharedSpec56}, {"config", &sharedSpec56}},
+		subs:   subcommands{{"run", &sharedSpec48}, {"create", &sharedSpec48}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec49}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"imagetools", &sharedSpec50}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec51}, {"config", &sharedSpec52}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec29}, {"stop", &sharedSpec53}, {"kill", &sharedSpec53}, {"rm", &sharedSpec54}, {"pause", &sharedSpec53}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec50}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec50}, {"plugin", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &sharedSpec55}, {"secret", &sharedSpec55}, {"config", &sharedSpec55}},
 		effect: EffectRuns,
 		files:  bySub,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec57, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec58, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec57, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec59, globals: &sharedSpec60, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec61, globals: &sharedSpec60, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec56, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec57, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec56, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec58, globals: &sharedSpec59, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec60, globals: &sharedSpec59, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:   &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		subs:     subcommands{{"down", &sharedSpec52}, {"config", &sharedSpec53}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
+		subs:     subcommands{{"down", &sharedSpec51}, {"config", &sharedSpec52}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec59, globals: &sharedSpec60, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec61, globals: &sharedSpec60, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec58, globals: &sharedSpec59, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec60, globals: &sharedSpec59, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:     &readSpec{notReadWith: []string{"-H", "--host"}},
 	}},
-	{"docker-credential-desktop", &sharedSpec62},
-	{"docker-credential-ecr-login", &sharedSpec62},
-	{"docker-credential-gcloud", &sharedSpec62},
-	{"docker-credential-gcr", &sharedSpec62},
-	{"docker-credential-osxkeychain", &sharedSpec62},
-	{"docker-credential-pass", &sharedSpec62},
-	{"docker-credential-secretservice", &sharedSpec62},
-	{"docker-credential-wincred", &sharedSpec62},
+	{"docker-credential-desktop", &sharedSpec61},
+	{"docker-credential-ecr-login", &sharedSpec61},
+	{"docker-credential-gcloud", &sharedSpec61},
+	{"docker-credential-gcr", &sharedSpec61},
+	{"docker-credential-osxkeychain", &sharedSpec61},
+	{"docker-credential-pass", &sharedSpec61},
+	{"docker-credential-secretservice", &sharedSpec61},
+	{"docker-credential-wincred", &sharedSpec61},
 	{"doctl", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}, {"account", &cmdSpec{read: &readSpec{readVerbs: []string{"get"}}}}},
 		probe: true,
@@ -707,9 +707,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"secrets", &cmdSpec{class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords", rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}},
 		probe: true,
 	}},
-	{"dos2unix", &sharedSpec63},
+	{"dos2unix", &sharedSpec62},
 	{"dotnet", &cmdSpec{
-		subs: subcommands{{"nuget", &sharedSpec64}},
+		subs: subcommands{{"nuget", &sharedSpec63}},
 	}},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
@@ -717,14 +717,14 @@ var commandTable = [...]namedSpec{
 		read: &readSpec{notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}, readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"}},
 	}},
 	{"dpkg-query", &sharedSpec9},
-	{"drill", &sharedSpec48},
+	{"drill", &sharedSpec47},
 	{"droid", &cmdSpec{
 		long:     []string{"skip-permissions-unsafe", "auto=", "model=", "file=", "cwd=", "output-format=", "version", "help"},
 		shortVal: "mfo",
 		opts:     []optEffect{{names: []string{"--skip-permissions-unsafe"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 		probe:    true,
 	}},
-	{"drone", &sharedSpec65},
+	{"drone", &sharedSpec64},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -745,10 +745,10 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    firstKind,
 	}},
-	{"eatmydata", &sharedSpec27},
-	{"echo", &sharedSpec66},
-	{"egrep", &sharedSpec67},
-	{"elixir", &sharedSpec41},
+	{"eatmydata", &sharedSpec26},
+	{"echo", &sharedSpec65},
+	{"egrep", &sharedSpec66},
+	{"elixir", &sharedSpec40},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -768,14 +768,14 @@ var commandTable = [...]namedSpec{
 		assigns:  true,
 		wrap:     &wrapSpec{short: "i0v"},
 	}},
-	{"erase", &sharedSpec46},
+	{"erase", &sharedSpec45},
 	{"erl", &cmdSpec{
 		probe: true,
 		read:  &readSpec{about: []string{"-version", "+V"}},
 	}},
-	{"esbuild", &sharedSpec23},
-	{"etex", &sharedSpec68},
-	{"ex", &sharedSpec69},
+	{"esbuild", &sharedSpec22},
+	{"etex", &sharedSpec67},
+	{"ex", &sharedSpec68},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -789,7 +789,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"export", &sharedSpec45},
+	{"export", &sharedSpec44},
 	{"expr", &sharedSpec9},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
@@ -823,9 +823,9 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec70},
+	{"fdisk", &sharedSpec69},
 	{"ffprobe", &sharedSpec9},
-	{"fgrep", &sharedSpec67},
+	{"fgrep", &sharedSpec66},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -858,7 +858,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}}},
 	}},
-	{"flit", &sharedSpec44},
+	{"flit", &sharedSpec43},
 	{"flock", &cmdSpec{
 		long:     []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal: "wEc",
@@ -866,7 +866,7 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "sxenuoFv", positional: 1},
 	}},
 	{"flutter", &cmdSpec{
-		subs:  subcommands{{"pub", &sharedSpec44}, {"devices", &sharedSpec2}, {"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}},
+		subs:  subcommands{{"pub", &sharedSpec43}, {"devices", &sharedSpec2}, {"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}},
 		probe: true,
 	}},
 	{"flux", &cmdSpec{
@@ -874,8 +874,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig", "--server"}},
 	}},
-	{"fly", &sharedSpec71},
-	{"flyctl", &sharedSpec71},
+	{"fly", &sharedSpec70},
+	{"flyctl", &sharedSpec70},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -901,10 +901,10 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: driveLetter, class: "destructive", why: "formats a drive, erasing everything on it"}},
 		probe: true,
 	}},
-	{"format-volume", &sharedSpec37},
+	{"format-volume", &sharedSpec36},
 	{"free", &sharedSpec9},
-	{"frpc", &sharedSpec24},
-	{"ftp", &sharedSpec72},
+	{"frpc", &sharedSpec23},
+	{"ftp", &sharedSpec71},
 	{"fuser", &cmdSpec{
 		opts: []optEffect{{operand: true, match: fuserSystemTarget, when: fuserKills, class: "destructive", why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}},
 	}},
@@ -912,7 +912,7 @@ var commandTable = [...]namedSpec{
 		long: []string{"listen=", "listen-unsafe="},
 		opts: []optEffect{{names: []string{"--listen", "--listen-unsafe"}, effect: EffectRuns, class: "exfiltration", why: "lets whoever reaches its port run commands through its actions"}},
 	}},
-	{"g++", &sharedSpec34},
+	{"g++", &sharedSpec33},
 	{"gawk", &sharedSpec14},
 	{"gcc", &cmdSpec{
 		shortVal: "oIlLDUxeTuzBF",
@@ -925,7 +925,7 @@ var commandTable = [...]namedSpec{
 	{"gcloud", &cmdSpec{
 		long:  []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="},
 		opts:  []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: "credential-access", why: "prints the current access token with the configuration"}}, subs: subcommands{{"configurations", &sharedSpec73}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="}, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, subs: subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"rsync", &sharedSpec17}}, effect: EffectNetwork, files: bySub, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec74}, {"firewall-rules", &sharedSpec75}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec76}, {"beta", &sharedSpec76}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec73}, {"builds", &sharedSpec73}, {"services", &sharedSpec73}, {"components", &sharedSpec73}, {"container", &sharedSpec77}, {"run", &sharedSpec77}, {"sql", &sharedSpec77}, {"artifacts", &sharedSpec77}, {"pubsub", &sharedSpec77}, {"monitoring", &sharedSpec77}, {"redis", &sharedSpec77}, {"dns", &sharedSpec77}, {"billing", &sharedSpec77}, {"app", &sharedSpec77}, {"scheduler", &sharedSpec77}, {"tasks", &sharedSpec77}, {"kms", &sharedSpec77}},
+		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: "credential-access", why: "prints the current access token with the configuration"}}, subs: subcommands{{"configurations", &sharedSpec72}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="}, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, subs: subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"rsync", &sharedSpec17}}, effect: EffectNetwork, files: bySub, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec73}, {"firewall-rules", &sharedSpec74}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec75}, {"beta", &sharedSpec75}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec72}, {"builds", &sharedSpec72}, {"services", &sharedSpec72}, {"components", &sharedSpec72}, {"container", &sharedSpec76}, {"run", &sharedSpec76}, {"sql", &sharedSpec76}, {"artifacts", &sharedSpec76}, {"pubsub", &sharedSpec76}, {"monitoring", &sharedSpec76}, {"redis", &sharedSpec76}, {"dns", &sharedSpec76}, {"billing", &sharedSpec76}, {"app", &sharedSpec76}, {"scheduler", &sharedSpec76}, {"tasks", &sharedSpec76}, {"kms", &sharedSpec76}},
 		files: bySub,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true, wrap: &wrapSpec{positional: 1}}, script: true, optScript: []string{"--command"}, remote: true, login: true}}},
 	}},
@@ -949,7 +949,7 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{unless: []string{"-l"}},
 	}},
 	{"gem", &cmdSpec{
-		subs:  subcommands{{"sources", &cmdSpec{long: []string{"add="}, shortVal: "a", opts: []optEffect{{names: []string{"--add", "-a"}, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"push", &sharedSpec30}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs:  subcommands{{"sources", &cmdSpec{long: []string{"add="}, shortVal: "a", opts: []optEffect{{names: []string{"--add", "-a"}, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"push", &sharedSpec29}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
 		files: bySub,
 	}},
 	{"gemini", &sharedSpec6},
@@ -961,14 +961,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, when: notGhAPI, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: "privilege-escalation", why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gpg-key", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}}}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}}}, {"list", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &sharedSpec78}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec78}, {"cache", &sharedSpec78}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"project", &sharedSpec79}, {"ruleset", &sharedSpec79}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"extension", &sharedSpec40}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec40}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: "privilege-escalation", why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gpg-key", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}}}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}, effect: EffectNetwork}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}}}, {"list", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &sharedSpec77}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec77}, {"cache", &sharedSpec77}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"project", &sharedSpec78}, {"ruleset", &sharedSpec78}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"extension", &sharedSpec39}, {"config", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"org", &sharedSpec39}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
 	}},
-	{"ghc", &sharedSpec23},
+	{"ghc", &sharedSpec22},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec80}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec80}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec81}, {"pull", &sharedSpec81}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &sharedSpec82}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-osxkeychain", &sharedSpec82}, {"credential-libsecret", &sharedSpec82}, {"credential-manager", &sharedSpec82}, {"credential-manager-core", &sharedSpec82}, {"credential-wincred", &sharedSpec82}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec83}, {"cat-file", &sharedSpec83}, {"status", &sharedSpec84}, {"log", &sharedSpec84}, {"annotate", &sharedSpec84}, {"ls-files", &sharedSpec84}, {"ls-tree", &sharedSpec84}, {"rev-parse", &sharedSpec84}, {"rev-list", &sharedSpec84}, {"describe", &sharedSpec84}, {"shortlog", &sharedSpec84}, {"show-ref", &sharedSpec84}, {"for-each-ref", &sharedSpec84}, {"merge-base", &sharedSpec84}, {"name-rev", &sharedSpec84}, {"whatchanged", &sharedSpec84}, {"cherry", &sharedSpec84}, {"check-ignore", &sharedSpec84}, {"check-attr", &sharedSpec84}, {"count-objects", &sharedSpec84}, {"diff-tree", &sharedSpec84}, {"diff-index", &sharedSpec84}, {"diff-files", &sharedSpec84}, {"version", &sharedSpec84}, {"help", &sharedSpec84}, {"range-diff", &sharedSpec84}, {"var", &sharedSpec84}, {"verify-commit", &sharedSpec84}, {"verify-tag", &sharedSpec84}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec79}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec79}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec80}, {"pull", &sharedSpec80}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &sharedSpec81}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-osxkeychain", &sharedSpec81}, {"credential-libsecret", &sharedSpec81}, {"credential-manager", &sharedSpec81}, {"credential-manager-core", &sharedSpec81}, {"credential-wincred", &sharedSpec81}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec82}, {"cat-file", &sharedSpec82}, {"status", &sharedSpec83}, {"log", &sharedSpec83}, {"annotate", &sharedSpec83}, {"ls-files", &sharedSpec83}, {"ls-tree", &sharedSpec83}, {"rev-parse", &sharedSpec83}, {"rev-list", &sharedSpec83}, {"describe", &sharedSpec83}, {"shortlog", &sharedSpec83}, {"show-ref", &sharedSpec83}, {"for-each-ref", &sharedSpec83}, {"merge-base", &sharedSpec83}, {"name-rev", &sharedSpec83}, {"whatchanged", &sharedSpec83}, {"cherry", &sharedSpec83}, {"check-ignore", &sharedSpec83}, {"check-attr", &sharedSpec83}, {"count-objects", &sharedSpec83}, {"diff-tree", &sharedSpec83}, {"diff-index", &sharedSpec83}, {"diff-files", &sharedSpec83}, {"version", &sharedSpec83}, {"help", &sharedSpec83}, {"range-diff", &sharedSpec83}, {"var", &sharedSpec83}, {"verify-commit", &sharedSpec83}, {"verify-tag", &sharedSpec83}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
 		effect:   EffectRuns,
 		runs:     runsGitExec,
 		files:    bySub,
@@ -979,14 +979,14 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec85},
+	{"gmake", &sharedSpec84},
 	{"go", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec26}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec86}, {"test", &sharedSpec86}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
+		subs:  subcommands{{"install", &sharedSpec25}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec85}, {"test", &sharedSpec85}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 		rare:  &rareSpec{analyse: goExecFlags},
 	}},
-	{"goenv", &sharedSpec87},
+	{"goenv", &sharedSpec86},
 	{"gofmt", &cmdSpec{
 		shortVal: "r",
 		opts:     []optEffect{{names: []string{"-w"}, mode: "rewrite"}},
@@ -1003,7 +1003,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-w"}},
 	}},
-	{"golangci-lint", &sharedSpec23},
+	{"golangci-lint", &sharedSpec22},
 	{"gopass", &cmdSpec{
 		opts: []optEffect{{names: []string{"show", "cat", "otp"}, operand: true, first: true, class: "credential-access", why: "prints passwords from the password store"}},
 	}},
@@ -1028,9 +1028,9 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"gradle", &sharedSpec88},
-	{"gradlew", &sharedSpec88},
-	{"grep", &sharedSpec67},
+	{"gradle", &sharedSpec87},
+	{"gradlew", &sharedSpec87},
+	{"grep", &sharedSpec66},
 	{"groupadd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "creates a group",
@@ -1059,8 +1059,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
-	{"gunzip", &sharedSpec89},
-	{"gvim", &sharedSpec69},
+	{"gunzip", &sharedSpec88},
+	{"gvim", &sharedSpec68},
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1073,8 +1073,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"hadolint", &sharedSpec9},
 	{"hatch", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec30}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec27}}},
+		subs: subcommands{{"publish", &sharedSpec29}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec26}}},
 	}},
 	{"hcloud", &cmdSpec{
 		probe: true,
@@ -1091,7 +1091,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec90}, {"delete", &sharedSpec90}, {"del", &sharedSpec90}, {"un", &sharedSpec90}, {"install", &sharedSpec91}, {"upgrade", &sharedSpec91}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec30}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec40}, {"dependency", &sharedSpec40}},
+		subs:   subcommands{{"uninstall", &sharedSpec89}, {"delete", &sharedSpec89}, {"del", &sharedSpec89}, {"un", &sharedSpec89}, {"install", &sharedSpec90}, {"upgrade", &sharedSpec90}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec29}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec39}, {"dependency", &sharedSpec39}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 	}},
@@ -1111,17 +1111,17 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		rare: &rareSpec{dashOperand: historyOffset},
 	}},
-	{"hive", &sharedSpec92},
-	{"host", &sharedSpec48},
-	{"hostname", &sharedSpec93},
+	{"hive", &sharedSpec91},
+	{"host", &sharedSpec47},
+	{"hostname", &sharedSpec92},
 	{"hostnamectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
 		readOnly: true,
 		readBare: true,
 	}},
-	{"htop", &sharedSpec23},
-	{"http", &sharedSpec94},
+	{"htop", &sharedSpec22},
+	{"http", &sharedSpec93},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -1138,7 +1138,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec94},
+	{"https", &sharedSpec93},
 	{"hugo", &cmdSpec{
 		long:     []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
 		shortVal: "dscbtep",
@@ -1159,7 +1159,7 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 	}},
 	{"id", &sharedSpec9},
-	{"iex", &sharedSpec23},
+	{"iex", &sharedSpec22},
 	{"ifconfig", &cmdSpec{
 		opts: []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	}},
@@ -1172,7 +1172,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "n"},
 	}},
-	{"incus", &sharedSpec95},
+	{"incus", &sharedSpec94},
 	{"infisical", &cmdSpec{
 		long:  []string{"domain=", "token=", "log-level="},
 		opts:  []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}, {names: []string{"dynamic-secrets"}, operand: true, first: true, class: "credential-access", why: "leases a dynamic secret (a database login) and prints it"}},
@@ -1183,7 +1183,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-o", "--output", "--dribble", "--restore"}},
 	}},
-	{"initialize-disk", &sharedSpec37},
+	{"initialize-disk", &sharedSpec36},
 	{"insmod", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
@@ -1211,26 +1211,26 @@ var commandTable = [...]namedSpec{
 	{"iostat", &sharedSpec9},
 	{"ip", &cmdSpec{
 		shortVal:   "n",
-		subs:       subcommands{{"link", &sharedSpec96}, {"l", &sharedSpec96}, {"addr", &sharedSpec97}, {"address", &sharedSpec97}, {"a", &sharedSpec97}, {"route", &sharedSpec97}, {"r", &sharedSpec97}, {"neigh", &sharedSpec98}, {"n", &sharedSpec98}, {"rule", &sharedSpec98}},
+		subs:       subcommands{{"link", &sharedSpec95}, {"l", &sharedSpec95}, {"addr", &sharedSpec96}, {"address", &sharedSpec96}, {"a", &sharedSpec96}, {"route", &sharedSpec96}, {"r", &sharedSpec96}, {"neigh", &sharedSpec97}, {"n", &sharedSpec97}, {"rule", &sharedSpec97}},
 		singleDash: true,
 		probe:      true,
-		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec27, operands: 1}}},
+		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec26, operands: 1}}},
 		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
-	{"ip6tables", &sharedSpec99},
-	{"iptables", &sharedSpec99},
+	{"ip6tables", &sharedSpec98},
+	{"iptables", &sharedSpec98},
 	{"istioctl", &cmdSpec{
 		subs:  subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec100}, {"list", &sharedSpec2}},
+		subs:  subcommands{{"dev", &sharedSpec99}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
-	{"java", &sharedSpec101},
-	{"javac", &sharedSpec101},
-	{"jekyll", &sharedSpec41},
+	{"java", &sharedSpec100},
+	{"javac", &sharedSpec100},
+	{"jekyll", &sharedSpec40},
 	{"jobs", &sharedSpec9},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
@@ -1248,7 +1248,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec102},
+	{"k9s", &sharedSpec101},
 	{"keyctl", &cmdSpec{
 		opts:  []optEffect{{names: []string{"print", "read", "pipe"}, operand: true, first: true, class: "credential-access", why: "prints a key's secret payload from the kernel's keyring"}},
 		probe: true,
@@ -1266,33 +1266,33 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kiro-cli", &sharedSpec103},
-	{"kotlin", &sharedSpec101},
-	{"kotlinc", &sharedSpec101},
+	{"kiro-cli", &sharedSpec102},
+	{"kotlin", &sharedSpec100},
+	{"kotlinc", &sharedSpec100},
 	{"kubeconform", &sharedSpec9},
 	{"kubectl", &cmdSpec{
-		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"token"}, operand: true, first: true, class: "credential-access", why: "mints and prints a service account's token"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec100}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
+		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"token"}, operand: true, first: true, class: "credential-access", why: "mints and prints a service account's token"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec99}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}},
 		effect: EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec104, operands: 1, dashdash: true, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec103, operands: 1, dashdash: true, remote: true}}},
 		read:   &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec105},
-	{"kubens", &sharedSpec105},
+	{"kubectx", &sharedSpec104},
+	{"kubens", &sharedSpec104},
 	{"kubeval", &sharedSpec9},
 	{"kustomize", &cmdSpec{
 		subs:  subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="}, opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}},
 		probe: true,
 	}},
 	{"last", &sharedSpec9},
-	{"latex", &sharedSpec68},
+	{"latex", &sharedSpec67},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec54}, {"bootout", &sharedSpec54}, {"disable", &sharedSpec54}, {"kill", &sharedSpec54}, {"stop", &sharedSpec54}, {"remove", &sharedSpec54}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
+		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec53}, {"bootout", &sharedSpec53}, {"disable", &sharedSpec53}, {"kill", &sharedSpec53}, {"stop", &sharedSpec53}, {"remove", &sharedSpec53}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
 	}},
-	{"ld", &sharedSpec23},
-	{"ldd", &sharedSpec23},
+	{"ld", &sharedSpec22},
+	{"ldd", &sharedSpec22},
 	{"lein", &cmdSpec{
-		subs: subcommands{{"deploy", &sharedSpec30}},
+		subs: subcommands{{"deploy", &sharedSpec29}},
 	}},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
@@ -1314,9 +1314,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec106},
-	{"linux64", &sharedSpec106},
-	{"live-server", &sharedSpec43},
+	{"linux32", &sharedSpec105},
+	{"linux64", &sharedSpec105},
+	{"live-server", &sharedSpec42},
 	{"lldb", &cmdSpec{
 		long:     []string{"attach-pid=", "attach-name="},
 		shortVal: "pn",
@@ -1330,9 +1330,9 @@ var commandTable = [...]namedSpec{
 		files:    linkKind,
 		fileOpts: true,
 	}},
-	{"local", &sharedSpec45},
+	{"local", &sharedSpec44},
 	{"locale", &sharedSpec9},
-	{"localtunnel", &sharedSpec24},
+	{"localtunnel", &sharedSpec23},
 	{"locate", &sharedSpec9},
 	{"loginctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable-linger"}, operand: true, class: "persistence", why: "keeps the user's services running from boot, whether the user is logged in or not"}},
@@ -1351,25 +1351,25 @@ var commandTable = [...]namedSpec{
 	{"lsof", &sharedSpec9},
 	{"lspci", &sharedSpec9},
 	{"lsusb", &sharedSpec9},
-	{"lt", &sharedSpec24},
+	{"lt", &sharedSpec23},
 	{"ltrace", &cmdSpec{
 		shortVal: "aADeEFlnopsuwx",
 		opts:     []optEffect{{names: []string{"-p"}, class: "credential-access", why: "traces a running process, whose library calls and their arguments (secrets included) it prints"}},
 		wraps:    true,
 		wrap:     &wrapSpec{short: "bcCfhiLrStTV"},
 	}},
-	{"lua", &sharedSpec41},
-	{"lualatex", &sharedSpec68},
+	{"lua", &sharedSpec40},
+	{"lualatex", &sharedSpec67},
 	{"luarocks", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}},
 		probe: true,
 	}},
-	{"luatex", &sharedSpec68},
+	{"luatex", &sharedSpec67},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec95},
+	{"lxc", &sharedSpec94},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1397,11 +1397,11 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".lzma"},
 	}},
-	{"mail", &sharedSpec74},
-	{"mailx", &sharedSpec74},
-	{"make", &sharedSpec85},
+	{"mail", &sharedSpec73},
+	{"mailx", &sharedSpec73},
+	{"make", &sharedSpec84},
 	{"mamba", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec40}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec39}},
 		probe: true,
 	}},
 	{"man", &cmdSpec{
@@ -1410,15 +1410,15 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec107},
-	{"markdownlint", &sharedSpec23},
-	{"mawk", &sharedSpec108},
+	{"mariadb", &sharedSpec106},
+	{"markdownlint", &sharedSpec22},
+	{"mawk", &sharedSpec107},
 	{"mc", &cmdSpec{
 		subs:  subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"mirror", &sharedSpec17}},
 		files: bySub,
 		probe: true,
 	}},
-	{"md5sum", &sharedSpec32},
+	{"md5sum", &sharedSpec31},
 	{"mdfind", &sharedSpec9},
 	{"mdls", &sharedSpec9},
 	{"mediainfo", &cmdSpec{
@@ -1435,7 +1435,7 @@ var commandTable = [...]namedSpec{
 	{"mise", &cmdSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"doctor", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec27, dashdash: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec26, dashdash: true}}},
 	}},
 	{"mix", &cmdSpec{
 		opts: []optEffect{{names: []string{"hex.publish"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
@@ -1456,8 +1456,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mongo", &sharedSpec109},
-	{"mongosh", &sharedSpec109},
+	{"mongo", &sharedSpec108},
+	{"mongosh", &sharedSpec108},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1491,7 +1491,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: msiexecInstalls, class: "supply-chain", why: "installs a Windows package, whose custom actions run as SYSTEM"}},
 		probe: true,
 	}},
-	{"mutt", &sharedSpec74},
+	{"mutt", &sharedSpec73},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -1499,10 +1499,10 @@ var commandTable = [...]namedSpec{
 		files:    moveKind,
 		fileOpts: true,
 	}},
-	{"mvn", &sharedSpec110},
-	{"mvnw", &sharedSpec110},
-	{"mypy", &sharedSpec23},
-	{"mysql", &sharedSpec107},
+	{"mvn", &sharedSpec109},
+	{"mvnw", &sharedSpec109},
+	{"mypy", &sharedSpec22},
+	{"mysql", &sharedSpec106},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1511,19 +1511,19 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec108},
-	{"nc", &sharedSpec111},
-	{"ncat", &sharedSpec111},
+	{"nawk", &sharedSpec107},
+	{"nc", &sharedSpec110},
+	{"ncat", &sharedSpec110},
 	{"neofetch", &sharedSpec9},
 	{"nerdctl", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec49}, {"create", &sharedSpec49}},
+		subs:   subcommands{{"run", &sharedSpec48}, {"create", &sharedSpec48}},
 		effect: EffectRuns,
 	}},
 	{"net", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: winAdd, when: netAddsAccount, class: "persistence", why: "adds a Windows account, or adds one to a group (administrators)"}},
 		probe: true,
 	}},
-	{"netcat", &sharedSpec111},
+	{"netcat", &sharedSpec110},
 	{"netlify", &cmdSpec{
 		opts:  []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
 		subs:  subcommands{{"status", &sharedSpec2}},
@@ -1534,7 +1534,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"netstat", &sharedSpec9},
-	{"new-itemproperty", &sharedSpec112},
+	{"new-itemproperty", &sharedSpec111},
 	{"newgrp", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "switches the shell to another group",
@@ -1563,7 +1563,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		wraps:    true,
 	}},
-	{"nim", &sharedSpec41},
+	{"nim", &sharedSpec40},
 	{"nix", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}}},
@@ -1589,21 +1589,21 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"networking", &sharedSpec113}, {"radio", &sharedSpec113}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec114}},
+		subs:  subcommands{{"networking", &sharedSpec112}, {"radio", &sharedSpec112}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec113}},
 		probe: true,
 	}},
-	{"nocache", &sharedSpec27},
-	{"node", &sharedSpec41},
-	{"nohup", &sharedSpec27},
+	{"nocache", &sharedSpec26},
+	{"node", &sharedSpec40},
+	{"nohup", &sharedSpec26},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec114}, {"node", &sharedSpec114}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec113}, {"node", &sharedSpec113}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec115}, {"i", &sharedSpec115}, {"add", &sharedSpec115}, {"exec", &sharedSpec116}, {"x", &sharedSpec116}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec117}, {"get", &sharedSpec118}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec117}, {"get", &sharedSpec119}, {"publish", &sharedSpec30}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"token", &sharedSpec120}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec56}, {"version", &sharedSpec100}, {"audit", &sharedSpec100}, {"run", &sharedSpec100}},
+		subs:  subcommands{{"install", &sharedSpec114}, {"i", &sharedSpec114}, {"add", &sharedSpec114}, {"exec", &sharedSpec115}, {"x", &sharedSpec115}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec116}, {"get", &sharedSpec117}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}}}}, {"set", &sharedSpec116}, {"get", &sharedSpec118}, {"publish", &sharedSpec29}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"token", &sharedSpec119}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &sharedSpec55}, {"version", &sharedSpec99}, {"audit", &sharedSpec99}, {"run", &sharedSpec99}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec27, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec27, operands: 1, script: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec26, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec26, operands: 1, script: true}}},
 		read:  &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
 	}},
 	{"nproc", &sharedSpec9},
@@ -1624,8 +1624,8 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 		wrap:     &wrapSpec{short: "amuinpUCTrwFZ"},
 	}},
-	{"nslookup", &sharedSpec48},
-	{"nuget", &sharedSpec64},
+	{"nslookup", &sharedSpec47},
+	{"nuget", &sharedSpec63},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
@@ -1639,13 +1639,13 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 		read:     &readSpec{notReadWith: []string{"-pm", "--persistence-mode", "-e", "--ecc-config", "-p", "--reset-ecc-errors", "-c", "--compute-mode", "-dm", "--driver-model", "-fdm", "--force-driver-model", "--gom", "-r", "--gpu-reset", "-vm", "--virt-mode", "-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks", "-lmc", "--lock-memory-clocks", "-rmc", "--reset-memory-clocks", "-lmcd", "--lock-memory-clocks-deferred", "-ac", "--applications-clocks", "-rac", "--reset-applications-clocks", "-acp", "--applications-clocks-permission", "-pl", "--power-limit", "-cc", "--cuda-clocks", "-am", "--accounting-mode", "-caa", "--clear-accounted-apps", "--auto-boost-default", "--auto-boost-permission", "-mig", "--multi-instance-gpu", "-gtt", "--gpu-target-temp", "-t", "--toggle-led", "-f", "--filename", "--debug"}},
 	}},
-	{"nvim", &sharedSpec69},
+	{"nvim", &sharedSpec68},
 	{"objdump", &sharedSpec9},
 	{"oc", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec104, operands: 1, dashdash: true, remote: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec103, operands: 1, dashdash: true, remote: true}}},
 	}},
-	{"ocaml", &sharedSpec101},
+	{"ocaml", &sharedSpec100},
 	{"oci", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
@@ -1665,17 +1665,17 @@ var commandTable = [...]namedSpec{
 	}},
 	{"openssl", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"enc", &sharedSpec121}, {"req", &sharedSpec121}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec121}, {"genrsa", &sharedSpec121}, {"genpkey", &sharedSpec121}, {"pkey", &sharedSpec121}, {"pkcs12", &sharedSpec121}, {"pkcs7", &sharedSpec121}, {"pkcs8", &sharedSpec121}, {"dgst", &sharedSpec121}, {"base64", &sharedSpec121}, {"smime", &sharedSpec121}, {"cms", &sharedSpec121}, {"ca", &sharedSpec121}, {"crl", &sharedSpec121}, {"dhparam", &sharedSpec121}, {"ec", &sharedSpec121}, {"ecparam", &sharedSpec121}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec121}, {"rsautl", &sharedSpec121}, {"asn1parse", &sharedSpec121}, {"aes-256-cbc", &sharedSpec121}, {"des3", &sharedSpec121}, {"version", &sharedSpec2}},
+		subs:       subcommands{{"enc", &sharedSpec120}, {"req", &sharedSpec120}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec120}, {"genrsa", &sharedSpec120}, {"genpkey", &sharedSpec120}, {"pkey", &sharedSpec120}, {"pkcs12", &sharedSpec120}, {"pkcs7", &sharedSpec120}, {"pkcs8", &sharedSpec120}, {"dgst", &sharedSpec120}, {"base64", &sharedSpec120}, {"smime", &sharedSpec120}, {"cms", &sharedSpec120}, {"ca", &sharedSpec120}, {"crl", &sharedSpec120}, {"dhparam", &sharedSpec120}, {"ec", &sharedSpec120}, {"ecparam", &sharedSpec120}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec120}, {"rsautl", &sharedSpec120}, {"asn1parse", &sharedSpec120}, {"aes-256-cbc", &sharedSpec120}, {"des3", &sharedSpec120}, {"version", &sharedSpec2}},
 		effect:     EffectNetwork,
 		singleDash: true,
 		files:      bySub,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec122}},
+		subs:  subcommands{{"install", &sharedSpec121}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec9},
-	{"ovsx", &sharedSpec44},
+	{"ovsx", &sharedSpec43},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
@@ -1689,7 +1689,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"parted", &sharedSpec70},
+	{"parted", &sharedSpec69},
 	{"pass", &cmdSpec{
 		class: "credential-access",
 		why:   "prints passwords from the password store",
@@ -1712,16 +1712,16 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).patchCode},
 	}},
-	{"pbzip2", &sharedSpec33},
+	{"pbzip2", &sharedSpec32},
 	{"pdfinfo", &sharedSpec9},
-	{"pdflatex", &sharedSpec68},
-	{"pdftex", &sharedSpec68},
-	{"pdm", &sharedSpec44},
+	{"pdflatex", &sharedSpec67},
+	{"pdftex", &sharedSpec67},
+	{"pdm", &sharedSpec43},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec123}, {sub: []string{"stat"}, opts: &sharedSpec123}, {sub: []string{"trace"}, opts: &sharedSpec123}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec122}, {sub: []string{"stat"}, opts: &sharedSpec122}, {sub: []string{"trace"}, opts: &sharedSpec122}}},
 	}},
-	{"perl", &sharedSpec124},
+	{"perl", &sharedSpec123},
 	{"pgrep", &sharedSpec9},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1739,14 +1739,14 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".gz"},
 	}},
-	{"ping", &sharedSpec48},
-	{"ping6", &sharedSpec48},
-	{"pip", &sharedSpec125},
-	{"pip3", &sharedSpec125},
+	{"ping", &sharedSpec47},
+	{"ping6", &sharedSpec47},
+	{"pip", &sharedSpec124},
+	{"pip3", &sharedSpec124},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec27}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec26}}},
 	}},
 	{"pipx", &cmdSpec{
 		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}},
@@ -1761,7 +1761,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec122}, {"add", &sharedSpec122}},
+		subs:  subcommands{{"install", &sharedSpec121}, {"add", &sharedSpec121}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1774,29 +1774,29 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"-a", "-b", "-c", "-u"}, readWith: []string{"-g"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"token", &sharedSpec120}, {"add", &sharedSpec28}, {"install", &sharedSpec28}, {"i", &sharedSpec28}, {"dlx", &sharedSpec29}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec117}, {"get", &sharedSpec118}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec30}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec100}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27}, {sub: []string{"pkg", "set"}, opts: &sharedSpec27, keyScripts: "scripts."}}},
+		subs: subcommands{{"token", &sharedSpec119}, {"add", &sharedSpec27}, {"install", &sharedSpec27}, {"i", &sharedSpec27}, {"dlx", &sharedSpec28}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec116}, {"get", &sharedSpec117}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec29}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec99}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26}, {sub: []string{"pkg", "set"}, opts: &sharedSpec26, keyScripts: "scripts."}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"pod", &cmdSpec{
-		subs:  subcommands{{"trunk", &sharedSpec64}},
+		subs:  subcommands{{"trunk", &sharedSpec63}},
 		probe: true,
 	}},
 	{"podman", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec49}, {"create", &sharedSpec49}, {"rm", &sharedSpec55}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec50}, {"container", &sharedSpec50}},
+		subs:   subcommands{{"run", &sharedSpec48}, {"create", &sharedSpec48}, {"rm", &sharedSpec54}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec49}, {"container", &sharedSpec49}},
 		effect: EffectRuns,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec57, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec58, operands: 1, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec56, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec57, operands: 1, remote: true}}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec30}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec100}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec27}}},
+		subs: subcommands{{"publish", &sharedSpec29}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec99}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec26}}},
 	}},
-	{"popd", &sharedSpec35},
+	{"popd", &sharedSpec34},
 	{"port", &cmdSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec126},
+	{"powershell", &sharedSpec125},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1804,12 +1804,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec127},
+	{"presto", &sharedSpec126},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 		read: &readSpec{readEnvNames: true},
 	}},
-	{"printf", &sharedSpec66},
+	{"printf", &sharedSpec65},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
@@ -1824,9 +1824,9 @@ var commandTable = [...]namedSpec{
 		shortVal: "afd",
 		opts:     []optEffect{{names: []string{"-m"}, exec: true}},
 	}},
-	{"protoc", &sharedSpec23},
-	{"proxychains", &sharedSpec128},
-	{"proxychains4", &sharedSpec128},
+	{"protoc", &sharedSpec22},
+	{"proxychains", &sharedSpec127},
+	{"proxychains4", &sharedSpec127},
 	{"ps", &cmdSpec{
 		long:     []string{"format=", "sort=", "pid=", "ppid=", "user=", "User=", "group=", "Group=", "tty=", "cols=", "columns=", "rows=", "sid=", "quick-pid="},
 		shortVal: "opuUgGtCOqsNk",
@@ -1850,21 +1850,21 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"apply", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: "inline-code", why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
 		probe: true,
 	}},
-	{"pushd", &sharedSpec35},
+	{"pushd", &sharedSpec34},
 	{"pvremove", &cmdSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec9},
-	{"pwsh", &sharedSpec126},
+	{"pwsh", &sharedSpec125},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec129},
-	{"python3", &sharedSpec129},
-	{"pzstd", &sharedSpec130},
-	{"q", &sharedSpec103},
+	{"python", &sharedSpec128},
+	{"python3", &sharedSpec128},
+	{"pzstd", &sharedSpec129},
+	{"q", &sharedSpec102},
 	{"qwen", &sharedSpec6},
 	{"qwen-code", &sharedSpec6},
 	{"railway", &cmdSpec{
@@ -1878,34 +1878,34 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"rar", &sharedSpec1},
-	{"rbenv", &sharedSpec87},
+	{"rbenv", &sharedSpec86},
 	{"rc-update", &cmdSpec{
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
 		effect: EffectPersistence,
 		rare:   &rareSpec{unless: []string{"show"}},
 	}},
-	{"rcim", &sharedSpec131},
+	{"rcim", &sharedSpec130},
 	{"rclone", &cmdSpec{
 		long:   []string{"dry-run", "interactive", "config="},
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
-		subs:   subcommands{{"serve", &sharedSpec43}, {"copy", &sharedSpec15}, {"copyto", &sharedSpec15}, {"move", &sharedSpec16}, {"moveto", &sharedSpec16}, {"sync", &sharedSpec17}},
+		subs:   subcommands{{"serve", &sharedSpec42}, {"copy", &sharedSpec15}, {"copyto", &sharedSpec15}, {"move", &sharedSpec16}, {"moveto", &sharedSpec16}, {"sync", &sharedSpec17}},
 		effect: EffectNetwork,
 		files:  bySub,
 		rare:   &rareSpec{dryRun: []string{"-n", "--dry-run"}},
 	}},
-	{"rd", &sharedSpec46},
+	{"rd", &sharedSpec45},
 	{"read", &sharedSpec2},
 	{"readelf", &sharedSpec9},
 	{"readlink", &sharedSpec9},
-	{"readonly", &sharedSpec45},
+	{"readonly", &sharedSpec44},
 	{"realpath", &sharedSpec9},
 	{"redis-cli", &cmdSpec{
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}},
 	}},
-	{"redis-server", &sharedSpec41},
+	{"redis-server", &sharedSpec40},
 	{"reg", &cmdSpec{
 		opts:  []optEffect{{operand: true, first: true, match: regChanges, class: "persistence", why: "changes the Windows registry, where start-up programs, services and security settings are kept"}, {operand: true, first: true, match: regSaves, class: "credential-access", why: "saves a registry hive (SAM's password hashes, the LSA's secrets) to a file"}},
 		probe: true,
@@ -1915,16 +1915,16 @@ var commandTable = [...]namedSpec{
 		why:   "runs a DLL's registration code, or a scriptlet's from a URL (/i:URL)",
 		probe: true,
 	}},
-	{"remove-ciminstance", &sharedSpec131},
+	{"remove-ciminstance", &sharedSpec130},
 	{"remove-item", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: anyWord, when: psRecursive, class: "destructive", why: "deletes a directory tree (-Recurse)"}},
 		probe: true,
 	}},
-	{"remove-itemproperty", &sharedSpec112},
-	{"remove-partition", &sharedSpec37},
-	{"remove-virtualdisk", &sharedSpec37},
-	{"remove-wmiobject", &sharedSpec131},
-	{"reset-physicaldisk", &sharedSpec37},
+	{"remove-itemproperty", &sharedSpec111},
+	{"remove-partition", &sharedSpec36},
+	{"remove-virtualdisk", &sharedSpec36},
+	{"remove-wmiobject", &sharedSpec130},
+	{"reset-physicaldisk", &sharedSpec36},
 	{"resolvectl", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
 		probe: true,
@@ -1939,7 +1939,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec32},
+	{"rev", &sharedSpec31},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1969,8 +1969,8 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec132},
-	{"route", &sharedSpec93},
+	{"rmdir", &sharedSpec131},
+	{"route", &sharedSpec92},
 	{"rpm", &cmdSpec{
 		long:  []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
 		opts:  []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1986,8 +1986,8 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{dryRun: []string{"-n", "--dry-run"}},
 	}},
-	{"ruby", &sharedSpec124},
-	{"ruff", &sharedSpec23},
+	{"ruby", &sharedSpec123},
+	{"ruff", &sharedSpec22},
 	{"run-parts", &cmdSpec{
 		long:     []string{"test", "list", "report", "reverse", "verbose", "lsbsysinit", "new-session", "exit-on-error", "regex=", "umask=", "arg=", "ignore-suffixes="},
 		shortVal: "au",
@@ -2026,11 +2026,11 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{about: []string{"-vV"}},
 	}},
 	{"rustup", &cmdSpec{
-		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec40}, {"target", &sharedSpec40}, {"component", &sharedSpec40}},
+		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec39}, {"target", &sharedSpec39}, {"component", &sharedSpec39}},
 		probe: true,
 	}},
-	{"rvim", &sharedSpec69},
-	{"rwmi", &sharedSpec131},
+	{"rvim", &sharedSpec68},
+	{"rwmi", &sharedSpec130},
 	{"s3cmd", &cmdSpec{
 		long:     []string{"config="},
 		shortVal: "c",
@@ -2056,8 +2056,8 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, first: true, match: scChanges, class: "persistence", why: "creates or changes a Windows service, which runs as SYSTEM"}, {operand: true, first: true, match: scStops, class: "privilege-escalation", why: "stops or deletes a Windows service (a security service among them)"}},
 		probe: true,
 	}},
-	{"scala", &sharedSpec101},
-	{"scc", &sharedSpec133},
+	{"scala", &sharedSpec100},
+	{"scc", &sharedSpec132},
 	{"schtasks", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: schtasksCreates, class: "persistence", why: "schedules a program to run later by itself"}},
 		probe: true,
@@ -2071,7 +2071,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"screen", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec134, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec27, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec27, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec134}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
+		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec133, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec26, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec26, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec133}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
 	}},
 	{"script", &cmdSpec{
 		probe: true,
@@ -2081,7 +2081,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--set"}, readWith: []string{"--get", "--dns", "--proxy", "--nwi"}},
 	}},
-	{"sdiff", &sharedSpec133},
+	{"sdiff", &sharedSpec132},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -2102,7 +2102,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{analyse: sedScripts},
 	}},
-	{"sendmail", &sharedSpec72},
+	{"sendmail", &sharedSpec71},
 	{"sensors", &sharedSpec9},
 	{"seq", &sharedSpec9},
 	{"serve", &cmdSpec{
@@ -2122,7 +2122,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: execPolicyOff, when: notProcessScope, class: "privilege-escalation", why: "lets every PowerShell script run, signed or not"}},
 		probe: true,
 	}},
-	{"set-itemproperty", &sharedSpec112},
+	{"set-itemproperty", &sharedSpec111},
 	{"set-mppreference", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: anyWord, when: defenderOffArgs, class: "privilege-escalation", why: "turns Microsoft Defender's protection off, or excludes a path from it"}},
 		probe: true,
@@ -2173,11 +2173,11 @@ var commandTable = [...]namedSpec{
 		why:   "rewrites a disk's partition table",
 		rare:  &rareSpec{unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},
 	}},
-	{"sha1sum", &sharedSpec32},
-	{"sha224sum", &sharedSpec36},
-	{"sha256sum", &sharedSpec32},
-	{"sha384sum", &sharedSpec36},
-	{"sha512sum", &sharedSpec32},
+	{"sha1sum", &sharedSpec31},
+	{"sha224sum", &sharedSpec35},
+	{"sha256sum", &sharedSpec31},
+	{"sha384sum", &sharedSpec35},
+	{"sha512sum", &sharedSpec31},
 	{"shasum", &sharedSpec9},
 	{"shellcheck", &sharedSpec9},
 	{"shopt", &sharedSpec9},
@@ -2226,12 +2226,12 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec92},
+	{"spark-sql", &sharedSpec91},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}, {names: []string{"--add"}, effect: EffectPrivilege, class: "privilege-escalation", why: "tells Gatekeeper to let a program run unchecked"}},
 	}},
-	{"sphinx-build", &sharedSpec23},
+	{"sphinx-build", &sharedSpec22},
 	{"split", &cmdSpec{
 		long:     []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"},
 		shortVal: "abCeln t",
@@ -2239,7 +2239,7 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther},
 	}},
-	{"sponge", &sharedSpec135},
+	{"sponge", &sharedSpec134},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
@@ -2292,7 +2292,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "ehv"},
 	}},
-	{"stack", &sharedSpec23},
+	{"stack", &sharedSpec22},
 	{"stat", &sharedSpec9},
 	{"stdbuf", &cmdSpec{
 		long:     []string{"input=", "output=", "error="},
@@ -2330,7 +2330,7 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 		wrap:     &wrapSpec{short: "lmpfP"},
 	}},
-	{"subl", &sharedSpec23},
+	{"subl", &sharedSpec22},
 	{"sudo", &cmdSpec{
 		long:     []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "validate", "version", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="},
 		shortVal: "CDghpRrtTUu",
@@ -2343,14 +2343,14 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec135},
-	{"sum", &sharedSpec36},
+	{"sudoedit", &sharedSpec134},
+	{"sum", &sharedSpec35},
 	{"supabase", &cmdSpec{
 		subs:  subcommands{{"projects", &cmdSpec{opts: []optEffect{{names: []string{"api-keys"}, operand: true, first: true, class: "credential-access", why: "prints a Supabase project's API keys, the service role's among them"}}}}},
 		probe: true,
 	}},
 	{"sw_vers", &sharedSpec9},
-	{"swaks", &sharedSpec74},
+	{"swaks", &sharedSpec73},
 	{"swapoff", &cmdSpec{
 		class: "destructive",
 		why:   "turns off swap space, which can leave the machine killing programs for want of memory",
@@ -2359,7 +2359,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--show", "-s", "--summary"}},
 	}},
-	{"swift", &sharedSpec23},
+	{"swift", &sharedSpec22},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "-f", "--system"}, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
@@ -2369,7 +2369,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec9},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}, {operand: true, match: otherUnit, when: systemStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
-		subs: subcommands{{"stop", &sharedSpec136}, {"disable", &sharedSpec136}, {"kill", &sharedSpec136}, {"mask", &sharedSpec136}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec135}, {"disable", &sharedSpec135}, {"kill", &sharedSpec135}, {"mask", &sharedSpec135}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -2427,24 +2427,24 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec135},
-	{"telnet", &sharedSpec72},
+	{"tee", &sharedSpec134},
+	{"telnet", &sharedSpec71},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec137}, {"apply", &sharedSpec138}, {"state", &sharedSpec139}, {"output", &sharedSpec140}, {"show", &sharedSpec141}, {"workspace", &sharedSpec142}, {"taint", &sharedSpec143}, {"force-unlock", &sharedSpec144}, {"deploy", &sharedSpec145}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
+		subs: subcommands{{"destroy", &sharedSpec136}, {"apply", &sharedSpec137}, {"state", &sharedSpec138}, {"output", &sharedSpec139}, {"show", &sharedSpec140}, {"workspace", &sharedSpec141}, {"taint", &sharedSpec142}, {"force-unlock", &sharedSpec143}, {"deploy", &sharedSpec144}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
 	{"terragrunt", &cmdSpec{
-		subs: subcommands{{"run-all", &sharedSpec146}, {"run", &sharedSpec146}, {"destroy", &sharedSpec137}, {"apply", &sharedSpec138}, {"state", &sharedSpec139}, {"output", &sharedSpec140}, {"show", &sharedSpec141}, {"workspace", &sharedSpec142}, {"taint", &sharedSpec143}, {"force-unlock", &sharedSpec144}, {"deploy", &sharedSpec145}},
+		subs: subcommands{{"run-all", &sharedSpec145}, {"run", &sharedSpec145}, {"destroy", &sharedSpec136}, {"apply", &sharedSpec137}, {"state", &sharedSpec138}, {"output", &sharedSpec139}, {"show", &sharedSpec140}, {"workspace", &sharedSpec141}, {"taint", &sharedSpec142}, {"force-unlock", &sharedSpec143}, {"deploy", &sharedSpec144}},
 	}},
 	{"test", &sharedSpec9},
-	{"tex", &sharedSpec68},
-	{"tflint", &sharedSpec23},
+	{"tex", &sharedSpec67},
+	{"tflint", &sharedSpec22},
 	{"tfsec", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-O", "--out"}},
 	}},
-	{"tftp", &sharedSpec72},
+	{"tftp", &sharedSpec71},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -2469,16 +2469,16 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec147, script: true}, {sub: []string{"new"}, opts: &sharedSpec147, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec147, script: true}, {sub: []string{"neww"}, opts: &sharedSpec147, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec147, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec147, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec147, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec147, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec147, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec147, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec147, script: true}, {sub: []string{"popup"}, opts: &sharedSpec147, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec148, script: true}, {sub: []string{"run"}, opts: &sharedSpec148, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec149, keys: true}, {sub: []string{"send"}, opts: &sharedSpec149, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec146, script: true}, {sub: []string{"new"}, opts: &sharedSpec146, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec146, script: true}, {sub: []string{"neww"}, opts: &sharedSpec146, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec146, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec146, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec146, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec146, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec146, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec146, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec146, script: true}, {sub: []string{"popup"}, opts: &sharedSpec146, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec147, script: true}, {sub: []string{"run"}, opts: &sharedSpec147, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec148, keys: true}, {sub: []string{"send"}, opts: &sharedSpec148, keys: true}}},
 	}},
-	{"tofu", &sharedSpec146},
+	{"tofu", &sharedSpec145},
 	{"tokei", &sharedSpec9},
 	{"toolbox", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}}},
 	}},
 	{"top", &sharedSpec9},
-	{"torify", &sharedSpec27},
+	{"torify", &sharedSpec26},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -2492,9 +2492,9 @@ var commandTable = [...]namedSpec{
 		files:    writeAll,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec27},
+	{"toybox", &sharedSpec26},
 	{"tr", &sharedSpec9},
-	{"traceroute", &sharedSpec48},
+	{"traceroute", &sharedSpec47},
 	{"tree", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -2505,7 +2505,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec127},
+	{"trino", &sharedSpec126},
 	{"true", &sharedSpec9},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -2518,11 +2518,11 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tty", &sharedSpec9},
 	{"turso", &cmdSpec{
-		subs:  subcommands{{"db", &cmdSpec{subs: subcommands{{"shell", &sharedSpec25}}}}},
+		subs:  subcommands{{"db", &cmdSpec{subs: subcommands{{"shell", &sharedSpec24}}}}},
 		probe: true,
 	}},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec30}},
+		subs: subcommands{{"upload", &sharedSpec29}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
@@ -2530,11 +2530,11 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"type", &sharedSpec9},
-	{"typeset", &sharedSpec45},
+	{"typeset", &sharedSpec44},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
-	{"ulimit", &sharedSpec93},
+	{"ulimit", &sharedSpec92},
 	{"umount", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
@@ -2568,8 +2568,8 @@ var commandTable = [...]namedSpec{
 		files:    pairKind,
 		readOnly: true,
 	}},
-	{"unix2dos", &sharedSpec63},
-	{"unlink", &sharedSpec132},
+	{"unix2dos", &sharedSpec62},
+	{"unlink", &sharedSpec131},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2590,8 +2590,8 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".lzma"},
 	}},
-	{"unpigz", &sharedSpec89},
-	{"unset", &sharedSpec45},
+	{"unpigz", &sharedSpec88},
+	{"unset", &sharedSpec44},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -2640,7 +2640,7 @@ var commandTable = [...]namedSpec{
 		why:    "creates a user",
 		effect: EffectPrivilege,
 	}},
-	{"userdel", &sharedSpec47},
+	{"userdel", &sharedSpec46},
 	{"usermod", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
@@ -2654,25 +2654,25 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec9},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec150}, {"download", &sharedSpec151}, {"config", &sharedSpec152}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec30}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec149}, {"download", &sharedSpec150}, {"config", &sharedSpec151}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec29}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec153}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec152}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec153}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec152}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true, wrap: &wrapSpec{positional: 1}}, optScript: []string{"-c", "--command"}, remote: true, login: true}}},
 	}},
-	{"vale", &sharedSpec23},
-	{"valgrind", &sharedSpec27},
+	{"vale", &sharedSpec22},
+	{"valgrind", &sharedSpec26},
 	{"vault", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
-		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec40}},
+		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec39}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"-address"}},
 	}},
@@ -2684,15 +2684,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec69},
-	{"view", &sharedSpec69},
+	{"vi", &sharedSpec68},
+	{"view", &sharedSpec68},
 	{"vigr", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 		effect: EffectPrivilege,
 	}},
-	{"vim", &sharedSpec69},
-	{"vimdiff", &sharedSpec69},
+	{"vim", &sharedSpec68},
+	{"vimdiff", &sharedSpec68},
 	{"vipw", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
@@ -2709,7 +2709,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"vsce", &sharedSpec44},
+	{"vsce", &sharedSpec43},
 	{"vssadmin", &cmdSpec{
 		opts:  []optEffect{{operand: true, first: true, match: vssadminDeletes, class: "destructive", why: "deletes the volume shadow copies recovery needs"}},
 		probe: true,
@@ -2754,8 +2754,8 @@ var commandTable = [...]namedSpec{
 	{"which", &sharedSpec9},
 	{"who", &sharedSpec9},
 	{"whoami", &sharedSpec9},
-	{"windsurf", &sharedSpec39},
-	{"winpty", &sharedSpec27},
+	{"windsurf", &sharedSpec38},
+	{"winpty", &sharedSpec26},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
@@ -2764,7 +2764,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: wmicCreates, class: "inline-code", why: "starts a process from a Windows command line, which is not read here"}, {operand: true, match: wmicShadows, when: wmicDeletes, class: "destructive", why: "deletes the volume shadow copies recovery needs"}},
 		probe: true,
 	}},
-	{"woodpecker-cli", &sharedSpec65},
+	{"woodpecker-cli", &sharedSpec64},
 	{"wrangler", &cmdSpec{
 		subs:  subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{{names: []string{"--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}}}}, {"whoami", &sharedSpec2}},
 		probe: true,
@@ -2778,12 +2778,12 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
 	}},
 	{"xcrun", &cmdSpec{
-		subs:  subcommands{{"simctl", &sharedSpec40}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
+		subs:  subcommands{{"simctl", &sharedSpec39}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"xelatex", &sharedSpec68},
-	{"xetex", &sharedSpec68},
-	{"xh", &sharedSpec94},
+	{"xelatex", &sharedSpec67},
+	{"xetex", &sharedSpec67},
+	{"xh", &sharedSpec93},
 	{"xhs", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		effect: EffectNetwork,
@@ -2815,11 +2815,11 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}},
 		rare:     &rareSpec{suffix: ".xz"},
 	}},
-	{"xzcat", &sharedSpec32},
+	{"xzcat", &sharedSpec31},
 	{"yamllint", &sharedSpec9},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec28}, {"dlx", &sharedSpec29}, {"publish", &sharedSpec30}, {"npm", &sharedSpec44}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec117}, {"get", &sharedSpec119}}}}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, script: true}}},
+		subs: subcommands{{"add", &sharedSpec27}, {"dlx", &sharedSpec28}, {"publish", &sharedSpec29}, {"npm", &sharedSpec43}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec116}, {"get", &sharedSpec118}}}}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26, script: true}}},
 		read: &readSpec{startsProject: true},
 	}},
 	{"yes", &sharedSpec9},
@@ -2838,7 +2838,7 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"repolist", &sharedSpec2}, {"provides", &sharedSpec2}},
 	}},
-	{"zcat", &sharedSpec32},
+	{"zcat", &sharedSpec31},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -2849,7 +2849,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec102},
+	{"zig", &sharedSpec101},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -2858,13 +2858,13 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{fileCode: (*walker).zipCode},
 	}},
 	{"zipinfo", &sharedSpec9},
-	{"zless", &sharedSpec36},
-	{"zmore", &sharedSpec36},
+	{"zless", &sharedSpec35},
+	{"zmore", &sharedSpec35},
 	{"zrok", &cmdSpec{
-		subs:   subcommands{{"share", &sharedSpec24}},
+		subs:   subcommands{{"share", &sharedSpec23}},
 		effect: EffectNetwork,
 	}},
-	{"zstd", &sharedSpec130},
+	{"zstd", &sharedSpec129},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -3347,7 +3347,7 @@ var sharedSpec6 = cmdSpec{
 	long:     []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug", "include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"},
 	shortVal: "pime",
 	opts:     []optEffect{{names: []string{"--yolo", "-y"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--approval-mode"}, value: yoloMode, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec154}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
+	subs:     subcommands{{"mcp", &sharedSpec153}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
 	probe:    true,
 }
 
@@ -3355,7 +3355,7 @@ var sharedSpec7 = cmdSpec{
 	long:     []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=", "profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"},
 	shortVal: "sacmpCio",
 	opts:     []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec154}},
+	subs:     subcommands{{"mcp", &sharedSpec153}},
 	probe:    true,
 }
 
@@ -3363,7 +3363,7 @@ var sharedSpec8 = cmdSpec{
 	long:     []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"},
 	shortVal: "xm",
 	opts:     []optEffect{{names: []string{"--dangerously-allow-all"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec154}},
+	subs:     subcommands{{"mcp", &sharedSpec153}},
 	probe:    true,
 }
 
@@ -3442,64 +3442,60 @@ var sharedSpec21 = cmdSpec{
 }
 
 var sharedSpec22 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "show"}, verbAt: 1},
-}
-
-var sharedSpec23 = cmdSpec{
 	probe: true,
 }
 
-var sharedSpec24 = cmdSpec{
+var sharedSpec23 = cmdSpec{
 	class:  "exfiltration",
 	why:    "exposes a local port to the internet",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"--help", "-h", "--version", "-V"}},
 }
 
-var sharedSpec25 = cmdSpec{
+var sharedSpec24 = cmdSpec{
 	opts: []optEffect{{operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec26 = cmdSpec{
+var sharedSpec25 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 	effect: EffectWrites | EffectNetwork,
 }
 
-var sharedSpec27 = cmdSpec{
+var sharedSpec26 = cmdSpec{
 	wraps: true,
 }
 
-var sharedSpec28 = cmdSpec{
+var sharedSpec27 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec29 = cmdSpec{
+var sharedSpec28 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec30 = cmdSpec{
+var sharedSpec29 = cmdSpec{
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"--dry-run", "-n"}},
 }
 
-var sharedSpec31 = cmdSpec{
+var sharedSpec30 = cmdSpec{
 	opts: []optEffect{{operand: true, match: foreignScriptURL, class: "supply-chain", why: "runs a program straight from a URL"}},
 }
 
-var sharedSpec32 = cmdSpec{
+var sharedSpec31 = cmdSpec{
 	files:    readAll,
 	readOnly: true,
 }
 
-var sharedSpec33 = cmdSpec{
+var sharedSpec32 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3509,106 +3505,106 @@ var sharedSpec33 = cmdSpec{
 	rare:     &rareSpec{suffix: ".bz2"},
 }
 
-var sharedSpec34 = cmdSpec{
+var sharedSpec33 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
 	files:    readAll,
 	fileOpts: true,
 }
 
-var sharedSpec35 = cmdSpec{
+var sharedSpec34 = cmdSpec{
 	runs:     runsChdir,
 	probe:    true,
 	readOnly: true,
 }
 
-var sharedSpec36 = cmdSpec{
+var sharedSpec35 = cmdSpec{
 	files: readAll,
 }
 
-var sharedSpec37 = cmdSpec{
+var sharedSpec36 = cmdSpec{
 	opts:  []optEffect{{operand: true, match: anyWord, when: psNotWhatIf, class: "destructive", why: "erases, partitions or formats a disk"}},
 	probe: true,
 }
 
-var sharedSpec38 = cmdSpec{
+var sharedSpec37 = cmdSpec{
 	class:  "exfiltration",
 	why:    "exposes this machine to the internet through a VS Code tunnel",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"status", "user", "--help", "-h"}},
 }
 
-var sharedSpec39 = cmdSpec{
+var sharedSpec38 = cmdSpec{
 	long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 	opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-	subs: subcommands{{"tunnel", &sharedSpec38}},
+	subs: subcommands{{"tunnel", &sharedSpec37}},
 }
 
-var sharedSpec40 = cmdSpec{
+var sharedSpec39 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}},
 }
 
-var sharedSpec41 = cmdSpec{
+var sharedSpec40 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 }
 
-var sharedSpec42 = cmdSpec{
+var sharedSpec41 = cmdSpec{
 	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
-var sharedSpec43 = cmdSpec{
+var sharedSpec42 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec44 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec30}},
+var sharedSpec43 = cmdSpec{
+	subs: subcommands{{"publish", &sharedSpec29}},
 }
 
-var sharedSpec45 = cmdSpec{
+var sharedSpec44 = cmdSpec{
 	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
 }
 
-var sharedSpec46 = cmdSpec{
+var sharedSpec45 = cmdSpec{
 	opts:  []optEffect{{operand: true, match: winSubdirs, class: "destructive", why: "deletes a directory tree, or files in every subdirectory (/s)"}},
 	probe: true,
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec46 = cmdSpec{
 	class:  "destructive",
 	why:    "deletes a user account",
 	effect: EffectPrivilege,
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec47 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
 	opts:     []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts the home directory or a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	subs: subcommands{{"inspect", &sharedSpec2}},
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
 	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	long:     []string{"output="},
 	shortVal: "o",
 	opts:     []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
@@ -3616,79 +3612,79 @@ var sharedSpec53 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"-o", "--output", "--environment", "--variables"}, readWith: []string{"--services", "--images", "--volumes", "--profiles", "--networks"}},
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	long:     []string{"force", "volumes", "link", "depend", "all", "ignore", "time="},
 	shortVal: "t",
 	opts:     []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the container's anonymous volumes and the data in them"}},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "privileged", "env=", "user=", "workdir=", "index=", "dry-run"},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dT"},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 	shortVal: "fp",
-	subs:     subcommands{{"down", &sharedSpec52}},
+	subs:     subcommands{{"down", &sharedSpec51}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "interactive", "rm", "name=", "entrypoint=", "env=", "env-from-file=", "label=", "publish=", "service-ports", "use-aliases", "user=", "volume=", "workdir=", "no-deps", "build", "pull=", "quiet-pull", "remove-orphans", "cap-add=", "cap-drop=", "tty", "quiet", "dry-run"},
 	shortVal: "euwlpv",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dTiPq"},
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a registry's stored password"}},
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	files: writeAll,
 	probe: true,
 }
 
-var sharedSpec64 = cmdSpec{
-	subs: subcommands{{"push", &sharedSpec30}},
+var sharedSpec63 = cmdSpec{
+	subs: subcommands{{"push", &sharedSpec29}},
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	subs:  subcommands{{"lint", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, written: true, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
@@ -3699,66 +3695,66 @@ var sharedSpec67 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	rare:     &rareSpec{analyse: vimCommands},
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	class: "destructive",
 	why:   "rewrites a disk's partition table",
 	rare:  &rareSpec{unless: []string{"-l", "--list"}},
 }
 
-var sharedSpec71 = cmdSpec{
-	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec40}},
+var sharedSpec70 = cmdSpec{
+	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec39}},
 	probe: true,
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	effect: EffectNetwork,
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	read: &readSpec{readVerbs: []string{"list", "describe"}},
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	long: []string{"source-ranges="},
 	opts: []optEffect{{names: []string{"--source-ranges"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}},
 }
 
-var sharedSpec76 = cmdSpec{
-	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec74}, {"firewall-rules", &sharedSpec75}}}}},
+var sharedSpec75 = cmdSpec{
+	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec73}, {"firewall-rules", &sharedSpec74}}}}},
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}},
 	subs: subcommands{{"list", &sharedSpec2}},
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}},
 	subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	class:    "destructive",
@@ -3767,54 +3763,54 @@ var sharedSpec80 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	effect:   EffectNetwork,
 	fileOpts: true,
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: fileRead, form: formRevPath}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	rare:     &rareSpec{analyse: makeCommands, fileCode: (*walker).makeDirs},
 }
 
-var sharedSpec86 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	rare: &rareSpec{fileCode: (*walker).goOutputs},
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec87 = cmdSpec{
 	opts: []optEffect{{operand: true, match: gradlePublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec88 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3825,29 +3821,29 @@ var sharedSpec89 = cmdSpec{
 	rare:       &rareSpec{suffix: ".gz"},
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec89 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
@@ -3856,76 +3852,76 @@ var sharedSpec94 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	probe: true,
 	wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}}},
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	opts:     []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	opts:     []optEffect{{names: []string{"flush"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec100 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-version"}},
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec101 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"version"}},
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	opts:  []optEffect{{names: []string{"--trust-all-tools"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 	probe: true,
 }
 
-var sharedSpec104 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec105 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec106 = cmdSpec{
+var sharedSpec105 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec107 = cmdSpec{
+var sharedSpec106 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -3933,43 +3929,43 @@ var sharedSpec107 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}, readSQL: []string{"-e", "--execute"}},
 }
 
-var sharedSpec108 = cmdSpec{
+var sharedSpec107 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec109 = cmdSpec{
+var sharedSpec108 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec110 = cmdSpec{
+var sharedSpec109 = cmdSpec{
 	opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	read: &readSpec{startsProject: true},
 }
 
-var sharedSpec111 = cmdSpec{
+var sharedSpec110 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec112 = cmdSpec{
+var sharedSpec111 = cmdSpec{
 	opts:  []optEffect{{operand: true, match: registryPath, class: "persistence", why: "changes the Windows registry, where start-up programs, services and security settings are kept"}},
 	probe: true,
 }
 
-var sharedSpec113 = cmdSpec{
+var sharedSpec112 = cmdSpec{
 	opts: []optEffect{{names: []string{"off"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 }
 
-var sharedSpec114 = cmdSpec{
+var sharedSpec113 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec115 = cmdSpec{
+var sharedSpec114 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--prefix"}, file: fileWrite}},
@@ -3977,86 +3973,86 @@ var sharedSpec115 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec116 = cmdSpec{
+var sharedSpec115 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec117 = cmdSpec{
+var sharedSpec116 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}, {names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: "supply-chain", why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"}, {names: []string{"ca", "cafile", "caFilePath", "httpsCaFilePath"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"ca=", "cafile=", "caFilePath=", "httpsCaFilePath="}, operand: true, prefix: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 }
 
-var sharedSpec118 = cmdSpec{
+var sharedSpec117 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}},
 	readOnly: true,
 }
 
-var sharedSpec119 = cmdSpec{
+var sharedSpec118 = cmdSpec{
 	opts: []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}},
 }
 
-var sharedSpec120 = cmdSpec{
+var sharedSpec119 = cmdSpec{
 	opts: []optEffect{{names: []string{"create"}, operand: true, first: true, class: "credential-access", why: "creates a registry token and prints it"}},
 }
 
-var sharedSpec121 = cmdSpec{
+var sharedSpec120 = cmdSpec{
 	long:       []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"},
 	opts:       []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}},
 	singleDash: true,
 	fileOpts:   true,
 }
 
-var sharedSpec122 = cmdSpec{
+var sharedSpec121 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec123 = cmdSpec{
+var sharedSpec122 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec124 = cmdSpec{
+var sharedSpec123 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec125 = cmdSpec{
+var sharedSpec124 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec150}, {"download", &sharedSpec151}, {"config", &sharedSpec152}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec149}, {"download", &sharedSpec150}, {"config", &sharedSpec151}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}},
 	files: bySub,
 }
 
-var sharedSpec126 = cmdSpec{
+var sharedSpec125 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec127 = cmdSpec{
+var sharedSpec126 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec128 = cmdSpec{
+var sharedSpec127 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec129 = cmdSpec{
+var sharedSpec128 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec130 = cmdSpec{
+var sharedSpec129 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -4066,101 +4062,101 @@ var sharedSpec130 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec131 = cmdSpec{
+var sharedSpec130 = cmdSpec{
 	class: "destructive",
 	why:   "deletes the system objects piped to it (volume shadow copies, services)",
 	probe: true,
 }
 
-var sharedSpec132 = cmdSpec{
+var sharedSpec131 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec133 = cmdSpec{
+var sharedSpec132 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec134 = cmdSpec{
+var sharedSpec133 = cmdSpec{
 	shortVal: "SctTpesh",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dmDRrxUaAiOlLqQX"},
 }
 
-var sharedSpec135 = cmdSpec{
+var sharedSpec134 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec136 = cmdSpec{
+var sharedSpec135 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec137 = cmdSpec{
+var sharedSpec136 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec138 = cmdSpec{
+var sharedSpec137 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec139 = cmdSpec{
+var sharedSpec138 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
 }
 
-var sharedSpec140 = cmdSpec{
+var sharedSpec139 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
-var sharedSpec141 = cmdSpec{
+var sharedSpec140 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
-var sharedSpec142 = cmdSpec{
+var sharedSpec141 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
-var sharedSpec143 = cmdSpec{
+var sharedSpec142 = cmdSpec{
 	class: "destructive",
 	why:   "marks a resource to be destroyed and re-created by the next apply",
 }
 
-var sharedSpec144 = cmdSpec{
+var sharedSpec143 = cmdSpec{
 	class: "destructive",
 	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
 }
 
-var sharedSpec145 = cmdSpec{
+var sharedSpec144 = cmdSpec{
 	class: "destructive",
 	why:   "changes infrastructure without showing the plan for approval",
 }
 
-var sharedSpec146 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec137}, {"apply", &sharedSpec138}, {"state", &sharedSpec139}, {"output", &sharedSpec140}, {"show", &sharedSpec141}, {"workspace", &sharedSpec142}, {"taint", &sharedSpec143}, {"force-unlock", &sharedSpec144}, {"deploy", &sharedSpec145}},
+var sharedSpec145 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec136}, {"apply", &sharedSpec137}, {"state", &sharedSpec138}, {"output", &sharedSpec139}, {"show", &sharedSpec140}, {"workspace", &sharedSpec141}, {"taint", &sharedSpec142}, {"force-unlock", &sharedSpec143}, {"deploy", &sharedSpec144}},
 }
 
-var sharedSpec147 = cmdSpec{
+var sharedSpec146 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec148 = cmdSpec{
+var sharedSpec147 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec149 = cmdSpec{
+var sharedSpec148 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec150 = cmdSpec{
+var sharedSpec149 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -4168,7 +4164,7 @@ var sharedSpec150 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec151 = cmdSpec{
+var sharedSpec150 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -4176,17 +4172,17 @@ var sharedSpec151 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec152 = cmdSpec{
+var sharedSpec151 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}, {names: []string{"global.cert", "install.cert", "download.cert"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}}}}},
 }
 
-var sharedSpec153 = cmdSpec{
+var sharedSpec152 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "qvn"},
 }
 
-var sharedSpec154 = cmdSpec{
+var sharedSpec153 = cmdSpec{
 	opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 }

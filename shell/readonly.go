@@ -20,7 +20,7 @@ func readOnlyCommand(name string, args []string) bool {
 		return true // a known command's version or usage, nothing else
 	}
 	var verbs []string // the parent's read verbs, inherited
-	verbAt, verbOnly := -1, false
+	verbAt, verbOnly, verbLast := -1, false, false
 	var optBuf [8]optArg
 	var opBuf [8]int
 	for depth := 0; depth < 4; depth++ {
@@ -32,7 +32,7 @@ func readOnlyCommand(name string, args []string) bool {
 			}
 		}
 		if len(r.readVerbs) > 0 {
-			verbs, verbAt, verbOnly = r.readVerbs, r.verbAt, r.verbOnly
+			verbs, verbAt, verbOnly, verbLast = r.readVerbs, r.verbAt, r.verbOnly, r.verbLast
 		}
 		next, _, rest := s.sub(name, args)
 		if next == nil && len(r.readSQL) > 0 {
@@ -64,6 +64,8 @@ func readOnlyCommand(name string, args []string) bool {
 					}
 				}
 				return false
+			case verbLast:
+				return lastVerb(args, ops, verbs)
 			case verbAt >= 0:
 				return readVerb(args, ops, verbs, verbAt, verbOnly)
 			case r.readEnvNames:
@@ -174,6 +176,78 @@ func readVerb(args []string, ops []int, verbs []string, at int, verbOnly bool) b
 	}
 	for _, r := range verbs {
 		if v == r || strings.HasSuffix(r, "-") && strings.HasPrefix(v, r) && len(v) > len(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastVerb reports whether a command whose commands take only options
+// (readSpec.verbLast) names one of verbs last in its command path, after
+// group words none of which names a credential (secretWord), with at
+// most a resource's name after it (az vm show myvm). The path is the
+// run of operands before the first option after it: the words after
+// that are option values, which may be several (az keyvault set-policy
+// --secret-permissions get list).
+func lastVerb(args []string, ops []int, verbs []string) bool {
+	var path []string
+	for k, i := range ops {
+		if k > 0 && i != ops[k-1]+1 && len(path) > 0 {
+			break // an option came between: the path has ended
+		}
+		if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && len(path) == 0 {
+			continue // a leading option's value (az --subscription S vm list)
+		}
+		path = append(path, args[i])
+	}
+	if len(path) > 1 && plainName(path[len(path)-1]) && isVerb(path[len(path)-2], verbs) {
+		path = path[:len(path)-1]
+	}
+	if len(path) == 0 || !isVerb(path[len(path)-1], verbs) {
+		return false
+	}
+	for _, w := range path {
+		if !groupWord(w) || secretWord(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// isVerb reports whether v is one of verbs: a name, or a prefix ending
+// in '-'.
+func isVerb(v string, verbs []string) bool {
+	for _, r := range verbs {
+		if v == r || strings.HasSuffix(r, "-") && strings.HasPrefix(v, r) && len(v) > len(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupWord reports whether w can be a word of a CLI's command path:
+// lower-case letters, digits and '-'.
+func groupWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// secretWord reports whether a word of a command path names something
+// that holds or yields a credential: keys, secrets, connection strings,
+// app settings, publishing profiles, SAS tokens (az storage account
+// keys list, az acr credential show, az webapp config appsettings list),
+// besides yieldsCredential's.
+func secretWord(w string) bool {
+	if yieldsCredential(w) {
+		return true
+	}
+	for part := range strings.FieldsFuncSeq(w, func(r rune) bool { return r == '-' || r == '_' }) {
+		switch strings.TrimSuffix(part, "s") {
+		case "key", "secret", "connection", "appsetting", "publishing", "sa", "password", "credential":
 			return true
 		}
 	}

@@ -157,6 +157,11 @@ type readSpec struct {
 	// its arguments as options; a word after it is a file it writes
 	// its response to (aws s3api get-object … FILE).
 	verbOnly bool
+	// verbLast: the verb is the last operand, after a path of group
+	// words (az network vnet subnet list): a client whose commands
+	// take no operands, only options. No word of the path may name a
+	// credential (az storage account keys list: secretWord).
+	verbLast bool
 	// about lists the lone words, beyond aboutWord, with which the
 	// command prints only its version or usage (node -v, java -version,
 	// openssl version): to another command they are an option that runs
