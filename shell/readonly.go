@@ -126,9 +126,10 @@ func sqlGiven(readSQL []string, opts []optArg, args []string, ops []int) (reads,
 }
 
 // aboutWord reports whether w is a lone argument with which a command
-// only prints its version or usage. "version" and "help" are words only a command with
-// subcommands reads so (terraform version, kubectl help): to make and
-// task runners they are targets to run, to an interpreter a script.
+// only prints its version or usage. "version", "help" and "-h" are words
+// only a command with subcommands reads so (terraform version, kubectl
+// help, git -h): to make and task runners they are targets to run, to an
+// interpreter a script, to ls or df -h is an option.
 func aboutWord(w string) bool {
 	switch w {
 	case "--version", "--help", "-V":
@@ -143,7 +144,7 @@ func aboutForm(s *cmdSpec, name, arg string) bool {
 	if aboutWord(arg) || s.read != nil && slices.Contains(s.read.about, arg) {
 		return true
 	}
-	return (arg == "version" || arg == "help") && len(s.subs) > 0 && !s.wraps &&
+	return (arg == "version" || arg == "help" || arg == "-h") && len(s.subs) > 0 && !s.wraps &&
 		(s.rare == nil || s.rare.analyse == nil) && !isInterpreter(name) // a shell is one
 }
 

@@ -1137,7 +1137,7 @@ func riskCommands() map[string]*cmdSpec {
 				"directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw",
 				opts: []optEffect{{match: foreignScriptURL, operand: true, first: true, class: ClassSupplyChain, why: "runs a script straight from a URL"}}}, "--with", "--with-requirements", "--with-editable")}}},
 		"npm": {subs: subcommands{{"install", npmInstall()}, {"i", npmInstall()}, {"add", npmInstall()}, {"exec", npmExec()}, {"x", npmExec()},
-			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}, {"get", npmConfigGet}}}}, {"set", npmConfigSet}, {"get", npmConfigGet},
+			{"config", &cmdSpec{subs: subcommands{{"set", npmConfigSet}, {"get", npmConfigGet}}}}, {"c", &cmdSpec{subs: subcommands{{"set", npmConfigSet}, {"get", npmConfigGet}}}}, {"set", npmConfigSet}, {"get", npmConfigGet},
 			{"publish", publish}, {"unpublish", &cmdSpec{class: ClassDestructive, why: "deletes a published package version from the registry"}},
 			{"token", npmToken}}},
 		"npx": npxSpec(),

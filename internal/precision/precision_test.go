@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 40.83
+	maxStoppedDefaultsPct    = 40.69
 	maxStoppedPermissivePct  = 3.60
-	minReadAllowedDefaultPct = 93.69
+	minReadAllowedDefaultPct = 93.91
 )
 
 // minBenign is the size the everyday corpus must keep.
