@@ -293,7 +293,10 @@ func execCommands() map[string]*cmdSpec {
 		"scp":           {opts: []optEffect{{names: []string{"-o"}, exec: true, cluster: true, values: sshCommandOpts}, {names: []string{"-S"}, exec: true, cluster: true}}},
 		"sftp":          {opts: []optEffect{{names: []string{"-S", "-D"}, exec: true, cluster: true}}},
 		"awk":           awkExec, "gawk": awkExec, "mawk": awkExec, "nawk": awkExec,
-		"sort":   {opts: []optEffect{{names: []string{"--compress-program"}, exec: true}}},
+		"sort": {opts: []optEffect{{names: []string{"--compress-program"}, exec: true}}},
+		// fzf runs its preview command on every line it shows, in the
+		// shell --with-shell names.
+		"fzf":    {long: []string{"preview=", "with-shell="}, opts: []optEffect{{names: []string{"--preview"}, exec: true, script: true}, {names: []string{"--with-shell"}, exec: true}}},
 		"split":  {opts: []optEffect{{names: []string{"--filter"}, exec: true, script: true}}},
 		"curl":   {opts: []optEffect{{names: []string{"-K", "--config"}, exec: true}}},
 		"wget":   {opts: []optEffect{{names: []string{"-e", "--execute", "--config", "--use-askpass"}, exec: true}}},

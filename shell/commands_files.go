@@ -365,6 +365,8 @@ func fileCommands() map[string]*cmdSpec {
 				{"download", &cmdSpec{fileOpts: true, long: []string{"dest="}, opts: []optEffect{writeValue("--dest")}}},
 				{"upload", &cmdSpec{fileOpts: true, long: []string{"source="}, opts: []optEffect{readValue("--source")}}}}}}}}}}},
 
+		"fzf": {long: []string{"history="}, opts: []optEffect{writeValue("--history")}, fileOpts: true},
+
 		// Downloaders and uploaders: -o writes the output, -O saves under
 		// the URL's name, files given with @ are uploaded.
 		"curl": {files: fetchKind, shortVal: "AbcCdDeEFHKmoPQrtTuUwxXyYz",

@@ -502,7 +502,15 @@ func readCommands() map[string]*cmdSpec {
 		"mariadb":           {read: &readSpec{readSQL: []string{"-e", "--execute"}, notReadWith: mysqlNotRead}},
 		"sqlite3":           {read: &readSpec{readSQL: []string{""}, notReadWith: []string{"-cmd", "-init", "-A", "-archive"}}},
 		"clickhouse-client": {read: &readSpec{readSQL: []string{"-q", "--query"}, notReadWith: []string{"--queries-file"}}},
-		"redis-cli":         {read: &readSpec{readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}, notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}}},
+		// fzf prints the lines it is given, or the names under the
+		// directory it walks, that the user picks; a key bound to an
+		// action that runs a command (--bind 'enter:execute(…)'), a
+		// preview command, a server and a history file are no read.
+		"fzf": {readOnly: true, readBare: true, shortVal: "qfdn", long: []string{"filter=", "query=", "walker=", "walker-root=", "walker-skip=",
+			"height=", "min-height=", "delimiter=", "nth=", "with-nth=", "tiebreak=", "scheme=", "layout=", "border=", "prompt=", "header=",
+			"header-lines=", "color=", "margin=", "padding=", "info=", "preview-window=", "preview-label=", "border-label=", "expect=",
+			"bind=", "preview=", "history=", "listen=", "listen-unsafe=", "with-shell="}, read: &readSpec{notReadWith: []string{"--bind", "--preview", "--listen", "--listen-unsafe", "--with-shell", "--history"}}},
+		"redis-cli": {read: &readSpec{readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}, notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}}},
 
 		// Package managers and toolchains: what is installed, and where.
 		"npm": {read: &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
