@@ -365,6 +365,10 @@ func fileCommands() map[string]*cmdSpec {
 				{"download", &cmdSpec{fileOpts: true, long: []string{"dest="}, opts: []optEffect{writeValue("--dest")}}},
 				{"upload", &cmdSpec{fileOpts: true, long: []string{"source="}, opts: []optEffect{readValue("--source")}}}}}}}}}}},
 
+		// Linters and formatters print what they find in their files,
+		// lines of them included.
+		"ruff":  {files: bySub, subs: subcommands{{"check", &cmdSpec{files: readAll}}, {"lint", &cmdSpec{files: readAll}}, {"format", &cmdSpec{files: readAll}}}},
+		"black": {files: readAll}, "isort": {files: readAll},
 		"fzf": {long: []string{"history="}, opts: []optEffect{writeValue("--history")}, fileOpts: true},
 
 		// Downloaders and uploaders: -o writes the output, -O saves under

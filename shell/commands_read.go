@@ -52,6 +52,7 @@ func readCommands() map[string]*cmdSpec {
 	// An object of ip lists without operands, or with show, list or get
 	// (ip addr, ip route show table all).
 	ipListing := &cmdSpec{readOnly: true, readBare: true, subs: roSub("show", "list", "get")}
+	ruffCheck := &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--fix", "--fix-only", "--add-noqa", "-o", "--output-file"}}}
 	// What docker compose and docker-compose list and show. config
 	// prints the project's configuration with the values of .env and
 	// the env_file entries filled in, secrets included: only its
@@ -72,7 +73,7 @@ func readCommands() map[string]*cmdSpec {
 		"java": about("-version"), "javac": about("-version"), "kotlin": about("-version"),
 		"kotlinc": about("-version"), "scala": about("-version"), "ocaml": about("-version"),
 		"ghc": about(), "cabal": about(), "stack": about(), "protoc": about(), "buf": about(),
-		"golangci-lint": about(), "ruff": about(), "black": about(), "mypy": about(),
+		"golangci-lint": about(), "mypy": about(),
 		"esbuild": about(), "markdownlint": about(), "mkdocs": about(),
 		"sphinx-build": about(), "vale": about(), "tflint": about(), "redis-server": about("-v"),
 		"pandoc": about(), "htop": about(), "ld": about(), "ldd": about(), "pod": about(),
@@ -198,7 +199,11 @@ func readCommands() map[string]*cmdSpec {
 		"iw":          {probe: true, subs: subcommands{{"dev", &cmdSpec{readOnly: true, readBare: true}}, {"list", ro}}},
 		"ip": {singleDash: true, shortVal: "n", read: &readSpec{notReadWith: []string{"-b", "-batch", "-force"}}, subs: subcommands{
 			{"addr", ipListing}, {"address", ipListing}, {"a", ipListing}, {"route", ipListing}, {"r", ipListing},
-			{"link", ipListing}, {"l", ipListing}, {"neigh", ipListing}, {"n", ipListing}, {"rule", ipListing}}},
+			{"link", ipListing}, {"l", ipListing}, {"neigh", ipListing}, {"neighbor", ipListing}, {"neighbour", ipListing}, {"n", ipListing},
+			{"rule", ipListing}, {"ru", ipListing}, {"tunnel", ipListing}, {"tuntap", ipListing}, {"maddr", ipListing}, {"maddress", ipListing},
+			{"m", ipListing}, {"mroute", ipListing}, {"netconf", ipListing}, {"netc", ipListing}, {"stats", ipListing}, {"st", ipListing},
+			{"netns", &cmdSpec{readOnly: true, readBare: true, subs: roSub("list", "identify", "pids")}},
+			{"monitor", ro}, {"mo", ro}}},
 		// Swap areas, block devices and the machine's names and power
 		// settings, as listings: bare, or in their query mode. blkid -g
 		// rewrites its cache, scutil --set and pmset's -a/-b/-c/-u set.
@@ -228,8 +233,9 @@ func readCommands() map[string]*cmdSpec {
 		"dnf":    {subs: roSub("list", "info", "search", "repolist", "provides", "repoquery")},
 		"yum":    {subs: roSub("list", "info", "search", "repolist", "provides")},
 		"zypper": {subs: roSub("se", "search", "info", "if", "lr", "repos", "ls", "services", "pa", "packages", "pch", "patches", "lu", "list-updates")},
-		"brew": {read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
-			subs: append(roSub("list", "ls", "info", "outdated", "deps", "uses", "config", "leaves", "doctor", "search", "desc", "cat"),
+		"brew": {read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom", "--config", "--env", "--taps"}, about: []string{"-v"}},
+			subs: append(roSub("list", "ls", "info", "outdated", "deps", "uses", "config", "leaves", "doctor", "dr", "search", "desc", "cat",
+				"missing", "options", "tap-info", "formulae", "casks", "log", "commands", "help"),
 				// brew tap alone lists the taps; --repair and the others
 				// change them.
 				namedSpec{"tap", &cmdSpec{readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"--repair", "--custom-remote", "--force", "--force-auto-update"}}}},
@@ -506,6 +512,15 @@ func readCommands() map[string]*cmdSpec {
 		// directory it walks, that the user picks; a key bound to an
 		// action that runs a command (--bind 'enter:execute(…)'), a
 		// preview command, a server and a history file are no read.
+		// Python's linters and formatters whose configuration runs no
+		// code: ruff check reports (--fix and --add-noqa rewrite, -o
+		// writes a file), ruff format, black and isort only with
+		// --check or --diff.
+		"ruff": {subs: append(roSub("rule", "linter", "config", "version", "help"),
+			namedSpec{"check", ruffCheck}, namedSpec{"lint", ruffCheck},
+			namedSpec{"format", &cmdSpec{read: &readSpec{readWith: []string{"--check", "--diff"}}}})},
+		"black": {read: &readSpec{readWith: []string{"--check", "--diff"}}},
+		"isort": {read: &readSpec{readWith: []string{"--check-only", "--check", "-c", "--diff"}}},
 		"fzf": {readOnly: true, readBare: true, shortVal: "qfdn", long: []string{"filter=", "query=", "walker=", "walker-root=", "walker-skip=",
 			"height=", "min-height=", "delimiter=", "nth=", "with-nth=", "tiebreak=", "scheme=", "layout=", "border=", "prompt=", "header=",
 			"header-lines=", "color=", "margin=", "padding=", "info=", "preview-window=", "preview-label=", "border-label=", "expect=",

@@ -232,8 +232,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectNetwork,
 	}},
 	{"brew", &cmdSpec{
-		subs: subcommands{{"install", &sharedSpec25}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"--repair", "--custom-remote", "--force", "--force-auto-update"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
-		read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom"}},
+		subs: subcommands{{"install", &sharedSpec25}, {"tap", &cmdSpec{opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"--repair", "--custom-remote", "--force", "--force-auto-update"}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"info", &sharedSpec2}, {"outdated", &sharedSpec2}, {"deps", &sharedSpec2}, {"uses", &sharedSpec2}, {"config", &sharedSpec2}, {"leaves", &sharedSpec2}, {"doctor", &sharedSpec2}, {"dr", &sharedSpec2}, {"search", &sharedSpec2}, {"desc", &sharedSpec2}, {"cat", &sharedSpec2}, {"missing", &sharedSpec2}, {"options", &sharedSpec2}, {"tap-info", &sharedSpec2}, {"formulae", &sharedSpec2}, {"casks", &sharedSpec2}, {"log", &sharedSpec2}, {"commands", &sharedSpec2}, {"help", &sharedSpec2}, {"services", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}}}}},
+		read: &readSpec{readWith: []string{"--prefix", "--cellar", "--repository", "--repo", "--cache", "--caskroom", "--config", "--env", "--taps"}, about: []string{"-v"}},
 	}},
 	{"brotli", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -244,16 +244,16 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".br"},
 	}},
-	{"buf", &sharedSpec22},
-	{"buildkite-agent", &sharedSpec22},
-	{"builtin", &sharedSpec26},
+	{"buf", &sharedSpec26},
+	{"buildkite-agent", &sharedSpec26},
+	{"builtin", &sharedSpec27},
 	{"bun", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec27}, {"install", &sharedSpec27}, {"x", &sharedSpec28}, {"publish", &sharedSpec29}, {"run", &sharedSpec30}},
+		subs: subcommands{{"add", &sharedSpec28}, {"install", &sharedSpec28}, {"x", &sharedSpec29}, {"publish", &sharedSpec30}, {"run", &sharedSpec31}},
 	}},
 	{"bundle", &cmdSpec{
 		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"mirror.", "MIRROR__", "BUNDLE_MIRROR__"}, operand: true, prefix: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27}}},
 	}},
 	{"bunzip2", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
@@ -265,7 +265,7 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".bz2"},
 	}},
-	{"busybox", &sharedSpec26},
+	{"busybox", &sharedSpec27},
 	{"bw", &cmdSpec{
 		subs: subcommands{{"get", &cmdSpec{class: "credential-access", why: "prints a secret from Bitwarden"}}, {"export", &cmdSpec{class: "credential-access", why: "exports the Bitwarden vault"}}, {"list", &cmdSpec{opts: []optEffect{{names: []string{"items"}, operand: true, first: true, class: "credential-access", why: "prints every Bitwarden item, passwords included"}}}}},
 	}},
@@ -274,10 +274,10 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		rare:  &rareSpec{pairs: []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod"}},
 	}},
-	{"bzcat", &sharedSpec31},
-	{"bzip2", &sharedSpec32},
-	{"c++", &sharedSpec33},
-	{"cabal", &sharedSpec22},
+	{"bzcat", &sharedSpec32},
+	{"bzip2", &sharedSpec33},
+	{"c++", &sharedSpec34},
+	{"cabal", &sharedSpec26},
 	{"caddy", &cmdSpec{
 		subs:  subcommands{{"file-server", &cmdSpec{long: []string{"root=", "listen=", "domain=", "browse", "templates", "access-log", "debug"}, shortVal: "rld", opts: []optEffect{{names: []string{"--root", "-r"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}}}}},
 		probe: true,
@@ -289,14 +289,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"cal", &sharedSpec9},
 	{"cargo", &cmdSpec{
-		subs:  subcommands{{"publish", &sharedSpec29}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, shortVal: "jF", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--root", "--target-dir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true, read: &readSpec{readWith: []string{"--list"}}}}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}, {"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}}},
+		subs:  subcommands{{"publish", &sharedSpec30}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published crate version"}}, {"install", &cmdSpec{long: []string{"git=", "branch=", "tag=", "rev=", "path=", "index=", "registry=", "version=", "locked", "force", "root=", "target-dir=", "bin=", "example=", "features=", "profile=", "target=", "jobs=", "config="}, shortVal: "jF", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--git", "--index"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--root", "--target-dir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true, read: &readSpec{readWith: []string{"--list"}}}}, {"version", &sharedSpec2}, {"search", &sharedSpec2}, {"locate-project", &sharedSpec2}, {"pkgid", &sharedSpec2}, {"help", &sharedSpec2}, {"read-manifest", &sharedSpec2}, {"verify-project", &sharedSpec2}, {"metadata", &cmdSpec{read: &readSpec{readWith: []string{"--no-deps"}}}}},
 		files: bySub,
 		rare:  &rareSpec{analyse: cargoExecFlags},
 	}},
-	{"cat", &sharedSpec31},
-	{"catchsegv", &sharedSpec26},
-	{"cc", &sharedSpec33},
-	{"cd", &sharedSpec34},
+	{"cat", &sharedSpec32},
+	{"catchsegv", &sharedSpec27},
+	{"cc", &sharedSpec34},
+	{"cd", &sharedSpec35},
 	{"certutil", &cmdSpec{
 		opts:  []optEffect{{names: []string{"-A"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"-addstore", "-addStore", "-AddStore", "-ADDSTORE", "-importpfx", "-importPFX", "-ImportPFX", "-installcert", "-installCert"}, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {operand: true, match: certutilTrusts, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 		probe: true,
@@ -382,7 +382,7 @@ var commandTable = [...]namedSpec{
 		why:    "changes a user's login shell",
 		effect: EffectPrivilege,
 	}},
-	{"cksum", &sharedSpec35},
+	{"cksum", &sharedSpec36},
 	{"clang", &cmdSpec{
 		shortVal: "oIlLDUxeTuzBF",
 		opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
@@ -391,10 +391,10 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		read:     &readSpec{about: []string{"-v", "--print-targets"}},
 	}},
-	{"clang++", &sharedSpec33},
+	{"clang++", &sharedSpec34},
 	{"claude", &sharedSpec3},
 	{"claude-code", &sharedSpec3},
-	{"clear-disk", &sharedSpec36},
+	{"clear-disk", &sharedSpec37},
 	{"clear-eventlog", &cmdSpec{
 		class: "privilege-escalation",
 		why:   "clears a Windows event log",
@@ -420,7 +420,7 @@ var commandTable = [...]namedSpec{
 	{"cmake", &cmdSpec{
 		shortVal: "SBCDUGTAP",
 		opts:     []optEffect{{names: []string{"-P"}, value: standardInput, class: "inline-code", why: "runs a CMake script given inline on standard input, which no rule can read"}},
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec26, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"-E"}, opts: &sharedSpec27, tools: []string{"rm rm", "remove rm", "remove_directory rm -r", "env env", "time time", "copy cp", "copy_directory cp -r", "copy_if_different cp", "rename mv", "make_directory mkdir -p", "touch touch", "touch_nocreate touch -c", "create_symlink ln -s", "create_hardlink ln", "cat cat"}}}},
 		rare:     &rareSpec{analyse: cmakeCommands},
 	}},
 	{"cmd", &cmdSpec{
@@ -442,24 +442,24 @@ var commandTable = [...]namedSpec{
 	{"code", &cmdSpec{
 		long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 		opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-		subs: subcommands{{"tunnel", &sharedSpec37}},
+		subs: subcommands{{"tunnel", &sharedSpec38}},
 		read: &readSpec{readWith: []string{"--list-extensions"}},
 	}},
-	{"code-insiders", &sharedSpec38},
+	{"code-insiders", &sharedSpec39},
 	{"codespell", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-w", "--write-changes", "-i", "--interactive"}},
 	}},
 	{"codex", &sharedSpec7},
-	{"codium", &sharedSpec38},
+	{"codium", &sharedSpec39},
 	{"column", &cmdSpec{
 		long:     []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="},
 		shortVal: "csoNRHEWdl",
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"comm", &sharedSpec31},
+	{"comm", &sharedSpec32},
 	{"command", &cmdSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "pvV"},
@@ -477,7 +477,7 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".Z"},
 	}},
 	{"conda", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec39}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec40}},
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-capture-output", "live-stream", "name=", "prefix=", "cwd="}, shortVal: "np", wraps: true}}}},
 	}},
@@ -488,7 +488,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"copilot", &sharedSpec5},
 	{"corepack", &cmdSpec{
-		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec26}}},
+		wrap: &wrapSpec{launch: []launcher{{opts: &sharedSpec27}}},
 	}},
 	{"cp", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "no-target-directory"},
@@ -527,13 +527,13 @@ var commandTable = [...]namedSpec{
 	{"cryptsetup", &cmdSpec{
 		opts: []optEffect{{names: []string{"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey", "reencrypt"}, operand: true, class: "destructive", why: "formats a disk or destroys its encryption keys, so its data cannot be read again"}},
 	}},
-	{"crystal", &sharedSpec40},
+	{"crystal", &sharedSpec41},
 	{"csrutil", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off System Integrity Protection"}},
 	}},
 	{"csvlook", &sharedSpec9},
 	{"ctr", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec41}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec41}}}}},
+		subs:   subcommands{{"run", &sharedSpec42}, {"container", &cmdSpec{subs: subcommands{{"create", &sharedSpec42}}}}},
 		effect: EffectRuns,
 	}},
 	{"curl", &cmdSpec{
@@ -547,7 +547,7 @@ var commandTable = [...]namedSpec{
 	{"cursor", &cmdSpec{
 		long:  []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 		opts:  []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-		subs:  subcommands{{"tunnel", &sharedSpec37}},
+		subs:  subcommands{{"tunnel", &sharedSpec38}},
 		probe: true,
 	}},
 	{"cursor-agent", &cmdSpec{
@@ -561,9 +561,9 @@ var commandTable = [...]namedSpec{
 		files:    readAll,
 		readOnly: true,
 	}},
-	{"darkhttpd", &sharedSpec42},
+	{"darkhttpd", &sharedSpec43},
 	{"dart", &cmdSpec{
-		subs:  subcommands{{"pub", &sharedSpec43}},
+		subs:  subcommands{{"pub", &sharedSpec44}},
 		probe: true,
 	}},
 	{"date", &cmdSpec{
@@ -587,13 +587,13 @@ var commandTable = [...]namedSpec{
 		files:   codeKind,
 		rare:    &rareSpec{fileCode: (*walker).ddCode},
 	}},
-	{"declare", &sharedSpec44},
+	{"declare", &sharedSpec45},
 	{"defaults", &cmdSpec{
 		opts:  []optEffect{{names: []string{"LSQuarantine"}, operand: true, when: defaultsWrites, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the quarantine mark of downloaded files, so Gatekeeper no longer checks them"}},
 		subs:  subcommands{{"read", &sharedSpec2}, {"read-type", &sharedSpec2}, {"domains", &sharedSpec2}, {"find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"del", &sharedSpec45},
+	{"del", &sharedSpec46},
 	{"del-cli", &cmdSpec{
 		long:        []string{"force", "dry-run", "dot", "verbose", "help", "version"},
 		effect:      EffectDeletes,
@@ -602,9 +602,9 @@ var commandTable = [...]namedSpec{
 		files:       writeAll,
 		wrap:        &wrapSpec{short: "fdv"},
 	}},
-	{"deluser", &sharedSpec46},
+	{"deluser", &sharedSpec47},
 	{"deno", &cmdSpec{
-		subs:  subcommands{{"run", &sharedSpec30}, {"install", &sharedSpec30}, {"compile", &sharedSpec30}, {"serve", &sharedSpec30}},
+		subs:  subcommands{{"run", &sharedSpec31}, {"install", &sharedSpec31}, {"compile", &sharedSpec31}, {"serve", &sharedSpec31}},
 		probe: true,
 	}},
 	{"df", &sharedSpec9},
@@ -617,10 +617,10 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"diff3", &sharedSpec9},
-	{"dig", &sharedSpec47},
+	{"dig", &sharedSpec48},
 	{"direnv", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26, operands: 1}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, operands: 1}}},
 	}},
 	{"dirname", &sharedSpec9},
 	{"disable-bitlocker", &cmdSpec{
@@ -675,29 +675,29 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{unless: []string{"-L"}},
 	}},
 	{"docker", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec48}, {"create", &sharedSpec48}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"stats", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec49}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec50}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec51}, {"config", &sharedSpec52}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec29}, {"stop", &sharedSpec53}, {"kill", &sharedSpec53}, {"rm", &sharedSpec54}, {"pause", &sharedSpec53}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec50}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec50}, {"plugin", &sharedSpec55}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"secret", &sharedSpec55}, {"config", &sharedSpec55}},
+		subs:   subcommands{{"run", &sharedSpec49}, {"create", &sharedSpec49}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"image", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"container", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"stats", &sharedSpec2}}}}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &sharedSpec50}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec51}}}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec52}, {"config", &sharedSpec53}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec30}, {"stop", &sharedSpec54}, {"kill", &sharedSpec54}, {"rm", &sharedSpec55}, {"pause", &sharedSpec54}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec51}, {"context", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec51}, {"plugin", &sharedSpec56}, {"service", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}}}}, {"stack", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}}}}, {"node", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"ps", &sharedSpec2}}}}, {"secret", &sharedSpec56}, {"config", &sharedSpec56}},
 		effect: EffectRuns,
 		files:  bySub,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec56, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec57, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec56, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec58, globals: &sharedSpec59, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec60, globals: &sharedSpec59, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec57, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec58, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec57, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec59, globals: &sharedSpec60, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec61, globals: &sharedSpec60, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:   &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		subs:     subcommands{{"down", &sharedSpec51}, {"config", &sharedSpec52}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
+		subs:     subcommands{{"down", &sharedSpec52}, {"config", &sharedSpec53}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec58, globals: &sharedSpec59, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec60, globals: &sharedSpec59, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec59, globals: &sharedSpec60, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec61, globals: &sharedSpec60, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:     &readSpec{notReadWith: []string{"-H", "--host"}},
 	}},
-	{"docker-credential-desktop", &sharedSpec61},
-	{"docker-credential-ecr-login", &sharedSpec61},
-	{"docker-credential-gcloud", &sharedSpec61},
-	{"docker-credential-gcr", &sharedSpec61},
-	{"docker-credential-osxkeychain", &sharedSpec61},
-	{"docker-credential-pass", &sharedSpec61},
-	{"docker-credential-secretservice", &sharedSpec61},
-	{"docker-credential-wincred", &sharedSpec61},
+	{"docker-credential-desktop", &sharedSpec62},
+	{"docker-credential-ecr-login", &sharedSpec62},
+	{"docker-credential-gcloud", &sharedSpec62},
+	{"docker-credential-gcr", &sharedSpec62},
+	{"docker-credential-osxkeychain", &sharedSpec62},
+	{"docker-credential-pass", &sharedSpec62},
+	{"docker-credential-secretservice", &sharedSpec62},
+	{"docker-credential-wincred", &sharedSpec62},
 	{"doctl", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}, {"account", &cmdSpec{read: &readSpec{readVerbs: []string{"get"}}}}},
 		probe: true,
@@ -707,9 +707,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"secrets", &cmdSpec{class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords", rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}},
 		probe: true,
 	}},
-	{"dos2unix", &sharedSpec62},
+	{"dos2unix", &sharedSpec63},
 	{"dotnet", &cmdSpec{
-		subs: subcommands{{"nuget", &sharedSpec63}},
+		subs: subcommands{{"nuget", &sharedSpec64}},
 	}},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
@@ -717,14 +717,14 @@ var commandTable = [...]namedSpec{
 		read: &readSpec{notReadWith: []string{"-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure", "--set-selections", "--clear-selections"}, readWith: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "--print-architecture", "--print-foreign-architectures", "--get-selections", "-c", "--contents", "-I", "--info", "--audit", "-C", "--verify", "-V"}},
 	}},
 	{"dpkg-query", &sharedSpec9},
-	{"drill", &sharedSpec47},
+	{"drill", &sharedSpec48},
 	{"droid", &cmdSpec{
 		long:     []string{"skip-permissions-unsafe", "auto=", "model=", "file=", "cwd=", "output-format=", "version", "help"},
 		shortVal: "mfo",
 		opts:     []optEffect{{names: []string{"--skip-permissions-unsafe"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 		probe:    true,
 	}},
-	{"drone", &sharedSpec64},
+	{"drone", &sharedSpec65},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -745,10 +745,10 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-c", "-s"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {operand: true, match: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 		files:    firstKind,
 	}},
-	{"eatmydata", &sharedSpec26},
-	{"echo", &sharedSpec65},
-	{"egrep", &sharedSpec66},
-	{"elixir", &sharedSpec40},
+	{"eatmydata", &sharedSpec27},
+	{"echo", &sharedSpec66},
+	{"egrep", &sharedSpec67},
+	{"elixir", &sharedSpec41},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
 		opts: []optEffect{{names: []string{"--eval", "--execute"}, exec: true}},
@@ -768,14 +768,14 @@ var commandTable = [...]namedSpec{
 		assigns:  true,
 		wrap:     &wrapSpec{short: "i0v"},
 	}},
-	{"erase", &sharedSpec45},
+	{"erase", &sharedSpec46},
 	{"erl", &cmdSpec{
 		probe: true,
 		read:  &readSpec{about: []string{"-version", "+V"}},
 	}},
-	{"esbuild", &sharedSpec22},
-	{"etex", &sharedSpec67},
-	{"ex", &sharedSpec68},
+	{"esbuild", &sharedSpec26},
+	{"etex", &sharedSpec68},
+	{"ex", &sharedSpec69},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -789,7 +789,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"export", &sharedSpec44},
+	{"export", &sharedSpec45},
 	{"expr", &sharedSpec9},
 	{"fakeroot", &cmdSpec{
 		long:     []string{"lib=", "faked="},
@@ -823,9 +823,9 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec69},
+	{"fdisk", &sharedSpec70},
 	{"ffprobe", &sharedSpec9},
-	{"fgrep", &sharedSpec66},
+	{"fgrep", &sharedSpec67},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -858,7 +858,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{opts: &cmdSpec{long: []string{"host", "clear-env", "watch-bus", "no-network", "env=", "directory=", "forward-fd="}, wraps: true}}}},
 	}},
-	{"flit", &sharedSpec43},
+	{"flit", &sharedSpec44},
 	{"flock", &cmdSpec{
 		long:     []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose", "wait=", "timeout=", "conflict-exit-code=", "command="},
 		shortVal: "wEc",
@@ -866,7 +866,7 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "sxenuoFv", positional: 1},
 	}},
 	{"flutter", &cmdSpec{
-		subs:  subcommands{{"pub", &sharedSpec43}, {"devices", &sharedSpec2}, {"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}},
+		subs:  subcommands{{"pub", &sharedSpec44}, {"devices", &sharedSpec2}, {"doctor", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--android-licenses"}}}}},
 		probe: true,
 	}},
 	{"flux", &cmdSpec{
@@ -874,8 +874,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig", "--server"}},
 	}},
-	{"fly", &sharedSpec70},
-	{"flyctl", &sharedSpec70},
+	{"fly", &sharedSpec71},
+	{"flyctl", &sharedSpec71},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -901,10 +901,10 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: driveLetter, class: "destructive", why: "formats a drive, erasing everything on it"}},
 		probe: true,
 	}},
-	{"format-volume", &sharedSpec36},
+	{"format-volume", &sharedSpec37},
 	{"free", &sharedSpec9},
 	{"frpc", &sharedSpec23},
-	{"ftp", &sharedSpec71},
+	{"ftp", &sharedSpec72},
 	{"fuser", &cmdSpec{
 		opts: []optEffect{{operand: true, match: fuserSystemTarget, when: fuserKills, class: "destructive", why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}},
 	}},
@@ -917,7 +917,7 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 		read:     &readSpec{notReadWith: []string{"--bind", "--preview", "--listen", "--listen-unsafe", "--with-shell", "--history"}},
 	}},
-	{"g++", &sharedSpec33},
+	{"g++", &sharedSpec34},
 	{"gawk", &sharedSpec14},
 	{"gcc", &cmdSpec{
 		shortVal: "oIlLDUxeTuzBF",
@@ -930,7 +930,7 @@ var commandTable = [...]namedSpec{
 	{"gcloud", &cmdSpec{
 		long:  []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="},
 		opts:  []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: "credential-access", why: "prints the current access token with the configuration"}}, subs: subcommands{{"configurations", &sharedSpec72}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="}, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, subs: subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"rsync", &sharedSpec17}}, effect: EffectNetwork, files: bySub, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec73}, {"firewall-rules", &sharedSpec74}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec75}, {"beta", &sharedSpec75}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec72}, {"builds", &sharedSpec72}, {"services", &sharedSpec72}, {"components", &sharedSpec72}, {"container", &sharedSpec76}, {"run", &sharedSpec76}, {"sql", &sharedSpec76}, {"artifacts", &sharedSpec76}, {"pubsub", &sharedSpec76}, {"monitoring", &sharedSpec76}, {"redis", &sharedSpec76}, {"dns", &sharedSpec76}, {"billing", &sharedSpec76}, {"app", &sharedSpec76}, {"scheduler", &sharedSpec76}, {"tasks", &sharedSpec76}, {"kms", &sharedSpec76}},
+		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: "credential-access", why: "prints the current access token with the configuration"}}, subs: subcommands{{"configurations", &sharedSpec73}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="}, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, subs: subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"rsync", &sharedSpec17}}, effect: EffectNetwork, files: bySub, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec74}, {"firewall-rules", &sharedSpec75}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec76}, {"beta", &sharedSpec76}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec73}, {"builds", &sharedSpec73}, {"services", &sharedSpec73}, {"components", &sharedSpec73}, {"container", &sharedSpec77}, {"run", &sharedSpec77}, {"sql", &sharedSpec77}, {"artifacts", &sharedSpec77}, {"pubsub", &sharedSpec77}, {"monitoring", &sharedSpec77}, {"redis", &sharedSpec77}, {"dns", &sharedSpec77}, {"billing", &sharedSpec77}, {"app", &sharedSpec77}, {"scheduler", &sharedSpec77}, {"tasks", &sharedSpec77}, {"kms", &sharedSpec77}},
 		files: bySub,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true, wrap: &wrapSpec{positional: 1}}, script: true, optScript: []string{"--command"}, remote: true, login: true}}},
 	}},
@@ -954,7 +954,7 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{unless: []string{"-l"}},
 	}},
 	{"gem", &cmdSpec{
-		subs:  subcommands{{"sources", &cmdSpec{long: []string{"add="}, shortVal: "a", opts: []optEffect{{names: []string{"--add", "-a"}, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"push", &sharedSpec29}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
+		subs:  subcommands{{"sources", &cmdSpec{long: []string{"add="}, shortVal: "a", opts: []optEffect{{names: []string{"--add", "-a"}, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"push", &sharedSpec30}, {"yank", &cmdSpec{class: "destructive", why: "withdraws a published gem version"}}, {"install", &cmdSpec{long: []string{"source=", "clear-sources", "version=", "user-install", "install-dir=", "bindir="}, shortVal: "svin", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--source", "-s"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-i", "--install-dir", "-n", "--bindir"}, file: fileWrite}}, effect: EffectWrites | EffectNetwork, fileOpts: true}}, {"list", &sharedSpec2}, {"env", &sharedSpec2}, {"which", &sharedSpec2}, {"dependency", &sharedSpec2}, {"contents", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"specification", &sharedSpec2}, {"outdated", &sharedSpec2}},
 		files: bySub,
 	}},
 	{"gemini", &sharedSpec6},
@@ -966,14 +966,14 @@ var commandTable = [...]namedSpec{
 	}},
 	{"gh", &cmdSpec{
 		opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, when: notGhAPI, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}},
-		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: "privilege-escalation", why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gpg-key", &sharedSpec77}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}, effect: EffectNetwork}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}, readOnly: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"verify", &sharedSpec2}, {"verify-asset", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec77}, {"cache", &sharedSpec77}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"project", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"field-list", &sharedSpec2}, {"item-list", &sharedSpec2}}}}, {"ruleset", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"rs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"cs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}, {"ports", &sharedSpec2}}}}, {"extension", &sharedSpec78}, {"ext", &sharedSpec78}, {"alias", &sharedSpec39}, {"attestation", &sharedSpec79}, {"at", &sharedSpec79}, {"config", &sharedSpec80}, {"org", &sharedSpec39}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
+		subs: subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: "privilege-escalation", why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"gpg-key", &sharedSpec78}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}, effect: EffectNetwork}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}, readOnly: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"verify", &sharedSpec2}, {"verify-asset", &sharedSpec2}}}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec78}, {"cache", &sharedSpec78}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}}}, {"project", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"field-list", &sharedSpec2}, {"item-list", &sharedSpec2}}}}, {"ruleset", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"rs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"cs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}, {"ports", &sharedSpec2}}}}, {"extension", &sharedSpec79}, {"ext", &sharedSpec79}, {"alias", &sharedSpec40}, {"attestation", &sharedSpec80}, {"at", &sharedSpec80}, {"config", &sharedSpec81}, {"org", &sharedSpec40}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
 	}},
-	{"ghc", &sharedSpec22},
+	{"ghc", &sharedSpec26},
 	{"git", &cmdSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec81}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec81}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec82}, {"pull", &sharedSpec82}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &sharedSpec83}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-osxkeychain", &sharedSpec83}, {"credential-libsecret", &sharedSpec83}, {"credential-manager", &sharedSpec83}, {"credential-manager-core", &sharedSpec83}, {"credential-wincred", &sharedSpec83}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec84}, {"cat-file", &sharedSpec84}, {"status", &sharedSpec85}, {"log", &sharedSpec85}, {"annotate", &sharedSpec85}, {"ls-files", &sharedSpec85}, {"ls-tree", &sharedSpec85}, {"rev-parse", &sharedSpec85}, {"rev-list", &sharedSpec85}, {"describe", &sharedSpec85}, {"shortlog", &sharedSpec85}, {"show-ref", &sharedSpec85}, {"for-each-ref", &sharedSpec85}, {"merge-base", &sharedSpec85}, {"name-rev", &sharedSpec85}, {"whatchanged", &sharedSpec85}, {"cherry", &sharedSpec85}, {"check-ignore", &sharedSpec85}, {"check-attr", &sharedSpec85}, {"count-objects", &sharedSpec85}, {"diff-tree", &sharedSpec85}, {"diff-index", &sharedSpec85}, {"diff-files", &sharedSpec85}, {"version", &sharedSpec85}, {"help", &sharedSpec85}, {"range-diff", &sharedSpec85}, {"var", &sharedSpec85}, {"verify-commit", &sharedSpec85}, {"verify-tag", &sharedSpec85}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec82}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec82}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: writeSecond, fileOpts: true}}, {"fetch", &sharedSpec83}, {"pull", &sharedSpec83}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &sharedSpec84}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-osxkeychain", &sharedSpec84}, {"credential-libsecret", &sharedSpec84}, {"credential-manager", &sharedSpec84}, {"credential-manager-core", &sharedSpec84}, {"credential-wincred", &sharedSpec84}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec85}, {"cat-file", &sharedSpec85}, {"status", &sharedSpec86}, {"log", &sharedSpec86}, {"annotate", &sharedSpec86}, {"ls-files", &sharedSpec86}, {"ls-tree", &sharedSpec86}, {"rev-parse", &sharedSpec86}, {"rev-list", &sharedSpec86}, {"describe", &sharedSpec86}, {"shortlog", &sharedSpec86}, {"show-ref", &sharedSpec86}, {"for-each-ref", &sharedSpec86}, {"merge-base", &sharedSpec86}, {"name-rev", &sharedSpec86}, {"whatchanged", &sharedSpec86}, {"cherry", &sharedSpec86}, {"check-ignore", &sharedSpec86}, {"check-attr", &sharedSpec86}, {"count-objects", &sharedSpec86}, {"diff-tree", &sharedSpec86}, {"diff-index", &sharedSpec86}, {"diff-files", &sharedSpec86}, {"version", &sharedSpec86}, {"help", &sharedSpec86}, {"range-diff", &sharedSpec86}, {"var", &sharedSpec86}, {"verify-commit", &sharedSpec86}, {"verify-tag", &sharedSpec86}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
 		effect:   EffectRuns,
 		runs:     runsGitExec,
 		files:    bySub,
@@ -984,14 +984,14 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec86},
+	{"gmake", &sharedSpec87},
 	{"go", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec25}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec87}, {"test", &sharedSpec87}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
+		subs:  subcommands{{"install", &sharedSpec25}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec88}, {"test", &sharedSpec88}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 		rare:  &rareSpec{analyse: goExecFlags},
 	}},
-	{"goenv", &sharedSpec88},
+	{"goenv", &sharedSpec89},
 	{"gofmt", &cmdSpec{
 		shortVal: "r",
 		opts:     []optEffect{{names: []string{"-w"}, mode: "rewrite"}},
@@ -1008,7 +1008,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-w"}},
 	}},
-	{"golangci-lint", &sharedSpec22},
+	{"golangci-lint", &sharedSpec26},
 	{"gopass", &cmdSpec{
 		opts: []optEffect{{names: []string{"show", "cat", "otp"}, operand: true, first: true, class: "credential-access", why: "prints passwords from the password store"}},
 	}},
@@ -1033,9 +1033,9 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"gradle", &sharedSpec89},
-	{"gradlew", &sharedSpec89},
-	{"grep", &sharedSpec66},
+	{"gradle", &sharedSpec90},
+	{"gradlew", &sharedSpec90},
+	{"grep", &sharedSpec67},
 	{"groupadd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "creates a group",
@@ -1064,8 +1064,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
-	{"gunzip", &sharedSpec90},
-	{"gvim", &sharedSpec68},
+	{"gunzip", &sharedSpec91},
+	{"gvim", &sharedSpec69},
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1078,8 +1078,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"hadolint", &sharedSpec9},
 	{"hatch", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec29}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec26}}},
+		subs: subcommands{{"publish", &sharedSpec30}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec27}}},
 	}},
 	{"hcloud", &cmdSpec{
 		probe: true,
@@ -1096,7 +1096,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec91}, {"delete", &sharedSpec91}, {"del", &sharedSpec91}, {"un", &sharedSpec91}, {"install", &sharedSpec92}, {"upgrade", &sharedSpec92}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec29}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}, subs: subcommands{{"hooks", &sharedSpec2}, {"metadata", &sharedSpec2}, {"notes", &sharedSpec2}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec93}, {"dependency", &sharedSpec93}, {"dep", &sharedSpec93}, {"plugin", &sharedSpec93}, {"inspect", &sharedSpec2}, {"verify", &sharedSpec2}},
+		subs:   subcommands{{"uninstall", &sharedSpec92}, {"delete", &sharedSpec92}, {"del", &sharedSpec92}, {"un", &sharedSpec92}, {"install", &sharedSpec93}, {"upgrade", &sharedSpec93}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec30}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}, subs: subcommands{{"hooks", &sharedSpec2}, {"metadata", &sharedSpec2}, {"notes", &sharedSpec2}}}}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec94}, {"dependency", &sharedSpec94}, {"dep", &sharedSpec94}, {"plugin", &sharedSpec94}, {"inspect", &sharedSpec2}, {"verify", &sharedSpec2}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
 	}},
@@ -1116,17 +1116,17 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		rare: &rareSpec{dashOperand: historyOffset},
 	}},
-	{"hive", &sharedSpec94},
-	{"host", &sharedSpec47},
-	{"hostname", &sharedSpec95},
+	{"hive", &sharedSpec95},
+	{"host", &sharedSpec48},
+	{"hostname", &sharedSpec96},
 	{"hostnamectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
 		readOnly: true,
 		readBare: true,
 	}},
-	{"htop", &sharedSpec22},
-	{"http", &sharedSpec96},
+	{"htop", &sharedSpec26},
+	{"http", &sharedSpec97},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -1143,7 +1143,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec96},
+	{"https", &sharedSpec97},
 	{"hugo", &cmdSpec{
 		long:     []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
 		shortVal: "dscbtep",
@@ -1164,7 +1164,7 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 	}},
 	{"id", &sharedSpec9},
-	{"iex", &sharedSpec22},
+	{"iex", &sharedSpec26},
 	{"ifconfig", &cmdSpec{
 		opts: []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	}},
@@ -1177,7 +1177,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "n"},
 	}},
-	{"incus", &sharedSpec97},
+	{"incus", &sharedSpec98},
 	{"infisical", &cmdSpec{
 		long:  []string{"domain=", "token=", "log-level="},
 		opts:  []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}, {names: []string{"dynamic-secrets"}, operand: true, first: true, class: "credential-access", why: "leases a dynamic secret (a database login) and prints it"}},
@@ -1188,7 +1188,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-o", "--output", "--dribble", "--restore"}},
 	}},
-	{"initialize-disk", &sharedSpec36},
+	{"initialize-disk", &sharedSpec37},
 	{"insmod", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "loads a kernel module",
@@ -1216,26 +1216,30 @@ var commandTable = [...]namedSpec{
 	{"iostat", &sharedSpec9},
 	{"ip", &cmdSpec{
 		shortVal:   "n",
-		subs:       subcommands{{"link", &sharedSpec98}, {"l", &sharedSpec98}, {"addr", &sharedSpec99}, {"address", &sharedSpec99}, {"a", &sharedSpec99}, {"route", &sharedSpec99}, {"r", &sharedSpec99}, {"neigh", &sharedSpec100}, {"n", &sharedSpec100}, {"rule", &sharedSpec100}},
+		subs:       subcommands{{"link", &sharedSpec99}, {"l", &sharedSpec99}, {"addr", &sharedSpec100}, {"address", &sharedSpec100}, {"a", &sharedSpec100}, {"route", &sharedSpec100}, {"r", &sharedSpec100}, {"neigh", &sharedSpec101}, {"neighbor", &sharedSpec101}, {"neighbour", &sharedSpec101}, {"n", &sharedSpec101}, {"rule", &sharedSpec101}, {"ru", &sharedSpec101}, {"tunnel", &sharedSpec101}, {"tuntap", &sharedSpec101}, {"maddr", &sharedSpec101}, {"maddress", &sharedSpec101}, {"m", &sharedSpec101}, {"mroute", &sharedSpec101}, {"netconf", &sharedSpec101}, {"netc", &sharedSpec101}, {"stats", &sharedSpec101}, {"st", &sharedSpec101}, {"netns", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"identify", &sharedSpec2}, {"pids", &sharedSpec2}}, readOnly: true, readBare: true}}, {"monitor", &sharedSpec2}, {"mo", &sharedSpec2}},
 		singleDash: true,
 		probe:      true,
-		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec26, operands: 1}}},
+		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec27, operands: 1}}},
 		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
-	{"ip6tables", &sharedSpec101},
-	{"iptables", &sharedSpec101},
+	{"ip6tables", &sharedSpec102},
+	{"iptables", &sharedSpec102},
+	{"isort", &cmdSpec{
+		files: readAll,
+		read:  &readSpec{readWith: []string{"--check-only", "--check", "-c", "--diff"}},
+	}},
 	{"istioctl", &cmdSpec{
 		subs:  subcommands{{"proxy-status", &sharedSpec2}, {"version", &sharedSpec2}, {"analyze", &sharedSpec2}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec102}, {"list", &sharedSpec2}},
+		subs:  subcommands{{"dev", &sharedSpec103}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
-	{"java", &sharedSpec103},
-	{"javac", &sharedSpec103},
-	{"jekyll", &sharedSpec40},
+	{"java", &sharedSpec104},
+	{"javac", &sharedSpec104},
+	{"jekyll", &sharedSpec41},
 	{"jobs", &sharedSpec9},
 	{"join", &cmdSpec{
 		shortVal: "aeotv12",
@@ -1253,7 +1257,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec104},
+	{"k9s", &sharedSpec105},
 	{"keyctl", &cmdSpec{
 		opts:  []optEffect{{names: []string{"print", "read", "pipe"}, operand: true, first: true, class: "credential-access", why: "prints a key's secret payload from the kernel's keyring"}},
 		probe: true,
@@ -1271,33 +1275,33 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kiro-cli", &sharedSpec105},
-	{"kotlin", &sharedSpec103},
-	{"kotlinc", &sharedSpec103},
+	{"kiro-cli", &sharedSpec106},
+	{"kotlin", &sharedSpec104},
+	{"kotlinc", &sharedSpec104},
 	{"kubeconform", &sharedSpec9},
 	{"kubectl", &cmdSpec{
-		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"token"}, operand: true, first: true, class: "credential-access", why: "mints and prints a service account's token"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec102}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"plugin", &sharedSpec39}},
+		subs:   subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"token"}, operand: true, first: true, class: "credential-access", why: "mints and prints a service account's token"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec103}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"plugin", &sharedSpec40}},
 		effect: EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec106, operands: 1, dashdash: true, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec107, operands: 1, dashdash: true, remote: true}}},
 		read:   &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec107},
-	{"kubens", &sharedSpec107},
+	{"kubectx", &sharedSpec108},
+	{"kubens", &sharedSpec108},
 	{"kubeval", &sharedSpec9},
 	{"kustomize", &cmdSpec{
 		subs:  subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="}, opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}},
 		probe: true,
 	}},
 	{"last", &sharedSpec9},
-	{"latex", &sharedSpec67},
+	{"latex", &sharedSpec68},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec53}, {"bootout", &sharedSpec53}, {"disable", &sharedSpec53}, {"kill", &sharedSpec53}, {"stop", &sharedSpec53}, {"remove", &sharedSpec53}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
+		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec54}, {"bootout", &sharedSpec54}, {"disable", &sharedSpec54}, {"kill", &sharedSpec54}, {"stop", &sharedSpec54}, {"remove", &sharedSpec54}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
 	}},
-	{"ld", &sharedSpec22},
-	{"ldd", &sharedSpec22},
+	{"ld", &sharedSpec26},
+	{"ldd", &sharedSpec26},
 	{"lein", &cmdSpec{
-		subs: subcommands{{"deploy", &sharedSpec29}},
+		subs: subcommands{{"deploy", &sharedSpec30}},
 	}},
 	{"less", &cmdSpec{
 		long:     []string{"log-file", "LOG-FILE", "log-file=", "LOG-FILE="},
@@ -1319,9 +1323,9 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec108},
-	{"linux64", &sharedSpec108},
-	{"live-server", &sharedSpec42},
+	{"linux32", &sharedSpec109},
+	{"linux64", &sharedSpec109},
+	{"live-server", &sharedSpec43},
 	{"lldb", &cmdSpec{
 		long:     []string{"attach-pid=", "attach-name="},
 		shortVal: "pn",
@@ -1335,7 +1339,7 @@ var commandTable = [...]namedSpec{
 		files:    linkKind,
 		fileOpts: true,
 	}},
-	{"local", &sharedSpec44},
+	{"local", &sharedSpec45},
 	{"locale", &sharedSpec9},
 	{"localtunnel", &sharedSpec23},
 	{"locate", &sharedSpec9},
@@ -1363,18 +1367,18 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "bcCfhiLrStTV"},
 	}},
-	{"lua", &sharedSpec40},
-	{"lualatex", &sharedSpec67},
+	{"lua", &sharedSpec41},
+	{"lualatex", &sharedSpec68},
 	{"luarocks", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}},
 		probe: true,
 	}},
-	{"luatex", &sharedSpec67},
+	{"luatex", &sharedSpec68},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec97},
+	{"lxc", &sharedSpec98},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1402,11 +1406,11 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".lzma"},
 	}},
-	{"mail", &sharedSpec73},
-	{"mailx", &sharedSpec73},
-	{"make", &sharedSpec86},
+	{"mail", &sharedSpec74},
+	{"mailx", &sharedSpec74},
+	{"make", &sharedSpec87},
 	{"mamba", &cmdSpec{
-		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec39}},
+		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec40}},
 		probe: true,
 	}},
 	{"man", &cmdSpec{
@@ -1415,15 +1419,15 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec109},
-	{"markdownlint", &sharedSpec22},
-	{"mawk", &sharedSpec110},
+	{"mariadb", &sharedSpec110},
+	{"markdownlint", &sharedSpec26},
+	{"mawk", &sharedSpec111},
 	{"mc", &cmdSpec{
 		subs:  subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"mirror", &sharedSpec17}},
 		files: bySub,
 		probe: true,
 	}},
-	{"md5sum", &sharedSpec31},
+	{"md5sum", &sharedSpec32},
 	{"mdfind", &sharedSpec9},
 	{"mdls", &sharedSpec9},
 	{"mediainfo", &cmdSpec{
@@ -1440,7 +1444,7 @@ var commandTable = [...]namedSpec{
 	{"mise", &cmdSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"where", &sharedSpec2}, {"which", &sharedSpec2}, {"doctor", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec26, dashdash: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, dashdash: true}, {sub: []string{"x"}, opts: &sharedSpec27, dashdash: true}}},
 	}},
 	{"mix", &cmdSpec{
 		opts: []optEffect{{names: []string{"hex.publish"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
@@ -1461,8 +1465,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mongo", &sharedSpec111},
-	{"mongosh", &sharedSpec111},
+	{"mongo", &sharedSpec112},
+	{"mongosh", &sharedSpec112},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1496,7 +1500,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: msiexecInstalls, class: "supply-chain", why: "installs a Windows package, whose custom actions run as SYSTEM"}},
 		probe: true,
 	}},
-	{"mutt", &sharedSpec73},
+	{"mutt", &sharedSpec74},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -1504,10 +1508,10 @@ var commandTable = [...]namedSpec{
 		files:    moveKind,
 		fileOpts: true,
 	}},
-	{"mvn", &sharedSpec112},
-	{"mvnw", &sharedSpec112},
-	{"mypy", &sharedSpec22},
-	{"mysql", &sharedSpec109},
+	{"mvn", &sharedSpec113},
+	{"mvnw", &sharedSpec113},
+	{"mypy", &sharedSpec26},
+	{"mysql", &sharedSpec110},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1516,19 +1520,19 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec110},
-	{"nc", &sharedSpec113},
-	{"ncat", &sharedSpec113},
+	{"nawk", &sharedSpec111},
+	{"nc", &sharedSpec114},
+	{"ncat", &sharedSpec114},
 	{"neofetch", &sharedSpec9},
 	{"nerdctl", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec48}, {"create", &sharedSpec48}},
+		subs:   subcommands{{"run", &sharedSpec49}, {"create", &sharedSpec49}},
 		effect: EffectRuns,
 	}},
 	{"net", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: winAdd, when: netAddsAccount, class: "persistence", why: "adds a Windows account, or adds one to a group (administrators)"}},
 		probe: true,
 	}},
-	{"netcat", &sharedSpec113},
+	{"netcat", &sharedSpec114},
 	{"netlify", &cmdSpec{
 		opts:  []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
 		subs:  subcommands{{"status", &sharedSpec2}},
@@ -1539,7 +1543,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"netstat", &sharedSpec9},
-	{"new-itemproperty", &sharedSpec114},
+	{"new-itemproperty", &sharedSpec115},
 	{"newgrp", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "switches the shell to another group",
@@ -1568,7 +1572,7 @@ var commandTable = [...]namedSpec{
 		numeric:  true,
 		wraps:    true,
 	}},
-	{"nim", &sharedSpec40},
+	{"nim", &sharedSpec41},
 	{"nix", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"develop"}, opts: &cmdSpec{long: []string{"command="}, shortVal: "c", wraps: true}}}},
@@ -1594,21 +1598,21 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"networking", &sharedSpec115}, {"radio", &sharedSpec115}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec116}},
+		subs:  subcommands{{"networking", &sharedSpec116}, {"radio", &sharedSpec116}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec117}},
 		probe: true,
 	}},
-	{"nocache", &sharedSpec26},
-	{"node", &sharedSpec40},
-	{"nohup", &sharedSpec26},
+	{"nocache", &sharedSpec27},
+	{"node", &sharedSpec41},
+	{"nohup", &sharedSpec27},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec116}, {"node", &sharedSpec116}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec117}, {"node", &sharedSpec117}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec117}, {"i", &sharedSpec117}, {"add", &sharedSpec117}, {"exec", &sharedSpec118}, {"x", &sharedSpec118}, {"config", &sharedSpec119}, {"c", &sharedSpec119}, {"set", &sharedSpec120}, {"get", &sharedSpec121}, {"publish", &sharedSpec29}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"token", &sharedSpec122}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"find", &sharedSpec2}, {"s", &sharedSpec2}, {"se", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"ping", &sharedSpec2}, {"stars", &sharedSpec2}, {"sbom", &sharedSpec2}, {"owner", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"access", &sharedSpec80}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}}}}, {"version", &sharedSpec102}, {"audit", &sharedSpec102}, {"run", &sharedSpec102}},
+		subs:  subcommands{{"install", &sharedSpec118}, {"i", &sharedSpec118}, {"add", &sharedSpec118}, {"exec", &sharedSpec119}, {"x", &sharedSpec119}, {"config", &sharedSpec120}, {"c", &sharedSpec120}, {"set", &sharedSpec121}, {"get", &sharedSpec122}, {"publish", &sharedSpec30}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"token", &sharedSpec123}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"find", &sharedSpec2}, {"s", &sharedSpec2}, {"se", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"ping", &sharedSpec2}, {"stars", &sharedSpec2}, {"sbom", &sharedSpec2}, {"owner", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"access", &sharedSpec81}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}}}}, {"version", &sharedSpec103}, {"audit", &sharedSpec103}, {"run", &sharedSpec103}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec26, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec26, operands: 1, script: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec27, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec27, operands: 1, script: true}}},
 		read:  &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
 	}},
 	{"nproc", &sharedSpec9},
@@ -1629,8 +1633,8 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 		wrap:     &wrapSpec{short: "amuinpUCTrwFZ"},
 	}},
-	{"nslookup", &sharedSpec47},
-	{"nuget", &sharedSpec63},
+	{"nslookup", &sharedSpec48},
+	{"nuget", &sharedSpec64},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
@@ -1644,13 +1648,13 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 		read:     &readSpec{notReadWith: []string{"-pm", "--persistence-mode", "-e", "--ecc-config", "-p", "--reset-ecc-errors", "-c", "--compute-mode", "-dm", "--driver-model", "-fdm", "--force-driver-model", "--gom", "-r", "--gpu-reset", "-vm", "--virt-mode", "-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks", "-lmc", "--lock-memory-clocks", "-rmc", "--reset-memory-clocks", "-lmcd", "--lock-memory-clocks-deferred", "-ac", "--applications-clocks", "-rac", "--reset-applications-clocks", "-acp", "--applications-clocks-permission", "-pl", "--power-limit", "-cc", "--cuda-clocks", "-am", "--accounting-mode", "-caa", "--clear-accounted-apps", "--auto-boost-default", "--auto-boost-permission", "-mig", "--multi-instance-gpu", "-gtt", "--gpu-target-temp", "-t", "--toggle-led", "-f", "--filename", "--debug"}},
 	}},
-	{"nvim", &sharedSpec68},
+	{"nvim", &sharedSpec69},
 	{"objdump", &sharedSpec9},
 	{"oc", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec106, operands: 1, dashdash: true, remote: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec107, operands: 1, dashdash: true, remote: true}}},
 	}},
-	{"ocaml", &sharedSpec103},
+	{"ocaml", &sharedSpec104},
 	{"oci", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
@@ -1670,17 +1674,17 @@ var commandTable = [...]namedSpec{
 	}},
 	{"openssl", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"enc", &sharedSpec123}, {"req", &sharedSpec123}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec123}, {"genrsa", &sharedSpec123}, {"genpkey", &sharedSpec123}, {"pkey", &sharedSpec123}, {"pkcs12", &sharedSpec123}, {"pkcs7", &sharedSpec123}, {"pkcs8", &sharedSpec123}, {"dgst", &sharedSpec123}, {"base64", &sharedSpec123}, {"smime", &sharedSpec123}, {"cms", &sharedSpec123}, {"ca", &sharedSpec123}, {"crl", &sharedSpec123}, {"dhparam", &sharedSpec123}, {"ec", &sharedSpec123}, {"ecparam", &sharedSpec123}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec123}, {"rsautl", &sharedSpec123}, {"asn1parse", &sharedSpec123}, {"aes-256-cbc", &sharedSpec123}, {"des3", &sharedSpec123}, {"version", &sharedSpec2}},
+		subs:       subcommands{{"enc", &sharedSpec124}, {"req", &sharedSpec124}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec124}, {"genrsa", &sharedSpec124}, {"genpkey", &sharedSpec124}, {"pkey", &sharedSpec124}, {"pkcs12", &sharedSpec124}, {"pkcs7", &sharedSpec124}, {"pkcs8", &sharedSpec124}, {"dgst", &sharedSpec124}, {"base64", &sharedSpec124}, {"smime", &sharedSpec124}, {"cms", &sharedSpec124}, {"ca", &sharedSpec124}, {"crl", &sharedSpec124}, {"dhparam", &sharedSpec124}, {"ec", &sharedSpec124}, {"ecparam", &sharedSpec124}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec124}, {"rsautl", &sharedSpec124}, {"asn1parse", &sharedSpec124}, {"aes-256-cbc", &sharedSpec124}, {"des3", &sharedSpec124}, {"version", &sharedSpec2}},
 		effect:     EffectNetwork,
 		singleDash: true,
 		files:      bySub,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec124}},
+		subs:  subcommands{{"install", &sharedSpec125}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec9},
-	{"ovsx", &sharedSpec43},
+	{"ovsx", &sharedSpec44},
 	{"pacman", &cmdSpec{
 		long: []string{"remove", "sync", "query", "upgrade", "database", "files", "deptest"},
 		opts: []optEffect{{names: []string{"-R", "--remove"}, class: "destructive", why: "removes system packages"}},
@@ -1694,7 +1698,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"parted", &sharedSpec69},
+	{"parted", &sharedSpec70},
 	{"pass", &cmdSpec{
 		class: "credential-access",
 		why:   "prints passwords from the password store",
@@ -1717,16 +1721,16 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).patchCode},
 	}},
-	{"pbzip2", &sharedSpec32},
+	{"pbzip2", &sharedSpec33},
 	{"pdfinfo", &sharedSpec9},
-	{"pdflatex", &sharedSpec67},
-	{"pdftex", &sharedSpec67},
-	{"pdm", &sharedSpec43},
+	{"pdflatex", &sharedSpec68},
+	{"pdftex", &sharedSpec68},
+	{"pdm", &sharedSpec44},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec125}, {sub: []string{"stat"}, opts: &sharedSpec125}, {sub: []string{"trace"}, opts: &sharedSpec125}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec126}, {sub: []string{"stat"}, opts: &sharedSpec126}, {sub: []string{"trace"}, opts: &sharedSpec126}}},
 	}},
-	{"perl", &sharedSpec126},
+	{"perl", &sharedSpec127},
 	{"pgrep", &sharedSpec9},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1744,14 +1748,14 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{suffix: ".gz"},
 	}},
-	{"ping", &sharedSpec47},
-	{"ping6", &sharedSpec47},
-	{"pip", &sharedSpec127},
-	{"pip3", &sharedSpec127},
+	{"ping", &sharedSpec48},
+	{"ping6", &sharedSpec48},
+	{"pip", &sharedSpec128},
+	{"pip3", &sharedSpec128},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec26}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec27}}},
 	}},
 	{"pipx", &cmdSpec{
 		subs: subcommands{{"install", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"spec="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--spec"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"list", &sharedSpec2}},
@@ -1766,7 +1770,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec124}, {"add", &sharedSpec124}},
+		subs:  subcommands{{"install", &sharedSpec125}, {"add", &sharedSpec125}},
 		probe: true,
 	}},
 	{"pkill", &cmdSpec{
@@ -1779,29 +1783,29 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"-a", "-b", "-c", "-u"}, readWith: []string{"-g"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"token", &sharedSpec122}, {"add", &sharedSpec27}, {"install", &sharedSpec27}, {"i", &sharedSpec27}, {"dlx", &sharedSpec28}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec120}, {"get", &sharedSpec121}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec29}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec102}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26}, {sub: []string{"pkg", "set"}, opts: &sharedSpec26, keyScripts: "scripts."}}},
+		subs: subcommands{{"token", &sharedSpec123}, {"add", &sharedSpec28}, {"install", &sharedSpec28}, {"i", &sharedSpec28}, {"dlx", &sharedSpec29}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec121}, {"get", &sharedSpec122}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec30}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec103}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27}, {sub: []string{"pkg", "set"}, opts: &sharedSpec27, keyScripts: "scripts."}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"pod", &cmdSpec{
-		subs:  subcommands{{"trunk", &sharedSpec63}},
+		subs:  subcommands{{"trunk", &sharedSpec64}},
 		probe: true,
 	}},
 	{"podman", &cmdSpec{
-		subs:   subcommands{{"run", &sharedSpec48}, {"create", &sharedSpec48}, {"rm", &sharedSpec54}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec49}, {"container", &sharedSpec49}},
+		subs:   subcommands{{"run", &sharedSpec49}, {"create", &sharedSpec49}, {"rm", &sharedSpec55}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}}}, {"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}}}}, {"image", &sharedSpec50}, {"container", &sharedSpec50}},
 		effect: EffectRuns,
-		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec56, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec57, operands: 1, remote: true}}},
+		wrap:   &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec57, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec58, operands: 1, remote: true}}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec29}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec102}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec26}}},
+		subs: subcommands{{"publish", &sharedSpec30}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec103}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec27}}},
 	}},
-	{"popd", &sharedSpec34},
+	{"popd", &sharedSpec35},
 	{"port", &cmdSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec128},
+	{"powershell", &sharedSpec129},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1809,12 +1813,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec129},
+	{"presto", &sharedSpec130},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 		read: &readSpec{readEnvNames: true},
 	}},
-	{"printf", &sharedSpec65},
+	{"printf", &sharedSpec66},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
@@ -1829,9 +1833,9 @@ var commandTable = [...]namedSpec{
 		shortVal: "afd",
 		opts:     []optEffect{{names: []string{"-m"}, exec: true}},
 	}},
-	{"protoc", &sharedSpec22},
-	{"proxychains", &sharedSpec130},
-	{"proxychains4", &sharedSpec130},
+	{"protoc", &sharedSpec26},
+	{"proxychains", &sharedSpec131},
+	{"proxychains4", &sharedSpec131},
 	{"ps", &cmdSpec{
 		long:     []string{"format=", "sort=", "pid=", "ppid=", "user=", "User=", "group=", "Group=", "tty=", "cols=", "columns=", "rows=", "sid=", "quick-pid="},
 		shortVal: "opuUgGtCOqsNk",
@@ -1855,21 +1859,21 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"apply", &cmdSpec{long: []string{"execute="}, shortVal: "e", opts: []optEffect{{names: []string{"-e", "--execute"}, value: anyValue, class: "inline-code", why: "applies a Puppet manifest given inline, which can run commands and write files"}}}}},
 		probe: true,
 	}},
-	{"pushd", &sharedSpec34},
+	{"pushd", &sharedSpec35},
 	{"pvremove", &cmdSpec{
 		class: "destructive",
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec9},
-	{"pwsh", &sharedSpec128},
+	{"pwsh", &sharedSpec129},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec131},
-	{"python3", &sharedSpec131},
-	{"pzstd", &sharedSpec132},
-	{"q", &sharedSpec105},
+	{"python", &sharedSpec132},
+	{"python3", &sharedSpec132},
+	{"pzstd", &sharedSpec133},
+	{"q", &sharedSpec106},
 	{"qwen", &sharedSpec6},
 	{"qwen-code", &sharedSpec6},
 	{"railway", &cmdSpec{
@@ -1883,34 +1887,34 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"rar", &sharedSpec1},
-	{"rbenv", &sharedSpec88},
+	{"rbenv", &sharedSpec89},
 	{"rc-update", &cmdSpec{
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
 		effect: EffectPersistence,
 		rare:   &rareSpec{unless: []string{"show"}},
 	}},
-	{"rcim", &sharedSpec133},
+	{"rcim", &sharedSpec134},
 	{"rclone", &cmdSpec{
 		long:   []string{"dry-run", "interactive", "config="},
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
-		subs:   subcommands{{"serve", &sharedSpec42}, {"copy", &sharedSpec15}, {"copyto", &sharedSpec15}, {"move", &sharedSpec16}, {"moveto", &sharedSpec16}, {"sync", &sharedSpec17}},
+		subs:   subcommands{{"serve", &sharedSpec43}, {"copy", &sharedSpec15}, {"copyto", &sharedSpec15}, {"move", &sharedSpec16}, {"moveto", &sharedSpec16}, {"sync", &sharedSpec17}},
 		effect: EffectNetwork,
 		files:  bySub,
 		rare:   &rareSpec{dryRun: []string{"-n", "--dry-run"}},
 	}},
-	{"rd", &sharedSpec45},
+	{"rd", &sharedSpec46},
 	{"read", &sharedSpec2},
 	{"readelf", &sharedSpec9},
 	{"readlink", &sharedSpec9},
-	{"readonly", &sharedSpec44},
+	{"readonly", &sharedSpec45},
 	{"realpath", &sharedSpec9},
 	{"redis-cli", &cmdSpec{
 		opts:   []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}},
 	}},
-	{"redis-server", &sharedSpec40},
+	{"redis-server", &sharedSpec41},
 	{"reg", &cmdSpec{
 		opts:  []optEffect{{operand: true, first: true, match: regChanges, class: "persistence", why: "changes the Windows registry, where start-up programs, services and security settings are kept"}, {operand: true, first: true, match: regSaves, class: "credential-access", why: "saves a registry hive (SAM's password hashes, the LSA's secrets) to a file"}},
 		probe: true,
@@ -1920,16 +1924,16 @@ var commandTable = [...]namedSpec{
 		why:   "runs a DLL's registration code, or a scriptlet's from a URL (/i:URL)",
 		probe: true,
 	}},
-	{"remove-ciminstance", &sharedSpec133},
+	{"remove-ciminstance", &sharedSpec134},
 	{"remove-item", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: anyWord, when: psRecursive, class: "destructive", why: "deletes a directory tree (-Recurse)"}},
 		probe: true,
 	}},
-	{"remove-itemproperty", &sharedSpec114},
-	{"remove-partition", &sharedSpec36},
-	{"remove-virtualdisk", &sharedSpec36},
-	{"remove-wmiobject", &sharedSpec133},
-	{"reset-physicaldisk", &sharedSpec36},
+	{"remove-itemproperty", &sharedSpec115},
+	{"remove-partition", &sharedSpec37},
+	{"remove-virtualdisk", &sharedSpec37},
+	{"remove-wmiobject", &sharedSpec134},
+	{"reset-physicaldisk", &sharedSpec37},
 	{"resolvectl", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
 		probe: true,
@@ -1944,7 +1948,7 @@ var commandTable = [...]namedSpec{
 		shortVal: "tdm",
 		wraps:    true,
 	}},
-	{"rev", &sharedSpec31},
+	{"rev", &sharedSpec32},
 	{"rg", &cmdSpec{
 		long:     []string{"regexp=", "file=", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "max-count=", "after-context=", "before-context=", "context=", "threads=", "max-columns=", "encoding=", "replace=", "max-depth=", "max-filesize=", "path-separator=", "pre=", "pre-glob=", "sort=", "sortr=", "colors=", "color=", "engine=", "dfa-size-limit=", "regex-size-limit=", "ignore-file=", "field-context-separator=", "field-match-separator=", "context-separator=", "hostname-bin=", "hyperlink-format=", "generate="},
 		shortVal: "efABCmdgtTjMEr",
@@ -1974,8 +1978,8 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec134},
-	{"route", &sharedSpec95},
+	{"rmdir", &sharedSpec135},
+	{"route", &sharedSpec96},
 	{"rpm", &cmdSpec{
 		long:  []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
 		opts:  []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -1991,8 +1995,11 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{dryRun: []string{"-n", "--dry-run"}},
 	}},
-	{"ruby", &sharedSpec126},
-	{"ruff", &sharedSpec22},
+	{"ruby", &sharedSpec127},
+	{"ruff", &cmdSpec{
+		subs:  subcommands{{"check", &sharedSpec136}, {"lint", &sharedSpec136}, {"format", &sharedSpec22}, {"rule", &sharedSpec2}, {"linter", &sharedSpec2}, {"config", &sharedSpec2}, {"version", &sharedSpec2}, {"help", &sharedSpec2}},
+		files: bySub,
+	}},
 	{"run-parts", &cmdSpec{
 		long:     []string{"test", "list", "report", "reverse", "verbose", "lsbsysinit", "new-session", "exit-on-error", "regex=", "umask=", "arg=", "ignore-suffixes="},
 		shortVal: "au",
@@ -2031,11 +2038,11 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{about: []string{"-vV"}},
 	}},
 	{"rustup", &cmdSpec{
-		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec39}, {"target", &sharedSpec39}, {"component", &sharedSpec39}},
+		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec40}, {"target", &sharedSpec40}, {"component", &sharedSpec40}},
 		probe: true,
 	}},
-	{"rvim", &sharedSpec68},
-	{"rwmi", &sharedSpec133},
+	{"rvim", &sharedSpec69},
+	{"rwmi", &sharedSpec134},
 	{"s3cmd", &cmdSpec{
 		long:     []string{"config="},
 		shortVal: "c",
@@ -2061,8 +2068,8 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, first: true, match: scChanges, class: "persistence", why: "creates or changes a Windows service, which runs as SYSTEM"}, {operand: true, first: true, match: scStops, class: "privilege-escalation", why: "stops or deletes a Windows service (a security service among them)"}},
 		probe: true,
 	}},
-	{"scala", &sharedSpec103},
-	{"scc", &sharedSpec135},
+	{"scala", &sharedSpec104},
+	{"scc", &sharedSpec137},
 	{"schtasks", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: schtasksCreates, class: "persistence", why: "schedules a program to run later by itself"}},
 		probe: true,
@@ -2076,7 +2083,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"screen", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec136, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec26, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec26, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec136}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
+		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec138, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec27, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec27, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec138}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
 	}},
 	{"script", &cmdSpec{
 		probe: true,
@@ -2086,7 +2093,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--set"}, readWith: []string{"--get", "--dns", "--proxy", "--nwi"}},
 	}},
-	{"sdiff", &sharedSpec135},
+	{"sdiff", &sharedSpec137},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -2107,7 +2114,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{analyse: sedScripts},
 	}},
-	{"sendmail", &sharedSpec71},
+	{"sendmail", &sharedSpec72},
 	{"sensors", &sharedSpec9},
 	{"seq", &sharedSpec9},
 	{"serve", &cmdSpec{
@@ -2127,7 +2134,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: execPolicyOff, when: notProcessScope, class: "privilege-escalation", why: "lets every PowerShell script run, signed or not"}},
 		probe: true,
 	}},
-	{"set-itemproperty", &sharedSpec114},
+	{"set-itemproperty", &sharedSpec115},
 	{"set-mppreference", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: anyWord, when: defenderOffArgs, class: "privilege-escalation", why: "turns Microsoft Defender's protection off, or excludes a path from it"}},
 		probe: true,
@@ -2178,11 +2185,11 @@ var commandTable = [...]namedSpec{
 		why:   "rewrites a disk's partition table",
 		rare:  &rareSpec{unless: []string{"-p", "--print", "-v", "--verify", "-i", "--info"}},
 	}},
-	{"sha1sum", &sharedSpec31},
-	{"sha224sum", &sharedSpec35},
-	{"sha256sum", &sharedSpec31},
-	{"sha384sum", &sharedSpec35},
-	{"sha512sum", &sharedSpec31},
+	{"sha1sum", &sharedSpec32},
+	{"sha224sum", &sharedSpec36},
+	{"sha256sum", &sharedSpec32},
+	{"sha384sum", &sharedSpec36},
+	{"sha512sum", &sharedSpec32},
 	{"shasum", &sharedSpec9},
 	{"shellcheck", &sharedSpec9},
 	{"shopt", &sharedSpec9},
@@ -2231,12 +2238,12 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec94},
+	{"spark-sql", &sharedSpec95},
 	{"spctl", &cmdSpec{
 		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="},
 		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}, {names: []string{"--add"}, effect: EffectPrivilege, class: "privilege-escalation", why: "tells Gatekeeper to let a program run unchecked"}},
 	}},
-	{"sphinx-build", &sharedSpec22},
+	{"sphinx-build", &sharedSpec26},
 	{"split", &cmdSpec{
 		long:     []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "lines=", "number=", "separator=", "filter=", "numeric-suffixes", "hex-suffixes"},
 		shortVal: "abCeln t",
@@ -2244,7 +2251,7 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther},
 	}},
-	{"sponge", &sharedSpec137},
+	{"sponge", &sharedSpec139},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
@@ -2297,7 +2304,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "ehv"},
 	}},
-	{"stack", &sharedSpec22},
+	{"stack", &sharedSpec26},
 	{"stat", &sharedSpec9},
 	{"stdbuf", &cmdSpec{
 		long:     []string{"input=", "output=", "error="},
@@ -2335,7 +2342,7 @@ var commandTable = [...]namedSpec{
 		subject:  true,
 		wrap:     &wrapSpec{short: "lmpfP"},
 	}},
-	{"subl", &sharedSpec22},
+	{"subl", &sharedSpec26},
 	{"sudo", &cmdSpec{
 		long:     []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "validate", "version", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="},
 		shortVal: "CDghpRrtTUu",
@@ -2348,14 +2355,14 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec137},
-	{"sum", &sharedSpec35},
+	{"sudoedit", &sharedSpec139},
+	{"sum", &sharedSpec36},
 	{"supabase", &cmdSpec{
 		subs:  subcommands{{"projects", &cmdSpec{opts: []optEffect{{names: []string{"api-keys"}, operand: true, first: true, class: "credential-access", why: "prints a Supabase project's API keys, the service role's among them"}}}}},
 		probe: true,
 	}},
 	{"sw_vers", &sharedSpec9},
-	{"swaks", &sharedSpec73},
+	{"swaks", &sharedSpec74},
 	{"swapoff", &cmdSpec{
 		class: "destructive",
 		why:   "turns off swap space, which can leave the machine killing programs for want of memory",
@@ -2364,7 +2371,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--show", "-s", "--summary"}},
 	}},
-	{"swift", &sharedSpec22},
+	{"swift", &sharedSpec26},
 	{"sysctl", &cmdSpec{
 		shortVal: "p",
 		opts:     []optEffect{{names: []string{"-w", "--write", "-p", "--load", "-f", "--system"}, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: setsValue, effect: EffectPrivilege, class: "privilege-escalation", why: "changes kernel settings"}, {operand: true, match: climbsOut, class: "credential-access", why: "reads a file outside /proc/sys through a key that climbs out of it"}},
@@ -2374,7 +2381,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec9},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}, {operand: true, match: otherUnit, when: systemStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
-		subs: subcommands{{"stop", &sharedSpec138}, {"disable", &sharedSpec138}, {"kill", &sharedSpec138}, {"mask", &sharedSpec138}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec140}, {"disable", &sharedSpec140}, {"kill", &sharedSpec140}, {"mask", &sharedSpec140}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -2432,24 +2439,24 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec137},
-	{"telnet", &sharedSpec71},
+	{"tee", &sharedSpec139},
+	{"telnet", &sharedSpec72},
 	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec139}, {"apply", &sharedSpec140}, {"state", &sharedSpec141}, {"output", &sharedSpec142}, {"show", &sharedSpec143}, {"workspace", &sharedSpec144}, {"taint", &sharedSpec145}, {"force-unlock", &sharedSpec146}, {"deploy", &sharedSpec147}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
+		subs: subcommands{{"destroy", &sharedSpec141}, {"apply", &sharedSpec142}, {"state", &sharedSpec143}, {"output", &sharedSpec144}, {"show", &sharedSpec145}, {"workspace", &sharedSpec146}, {"taint", &sharedSpec147}, {"force-unlock", &sharedSpec148}, {"deploy", &sharedSpec149}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
 		read: &readSpec{about: []string{"-help"}},
 	}},
 	{"terragrunt", &cmdSpec{
-		subs: subcommands{{"run-all", &sharedSpec148}, {"run", &sharedSpec148}, {"destroy", &sharedSpec139}, {"apply", &sharedSpec140}, {"state", &sharedSpec141}, {"output", &sharedSpec142}, {"show", &sharedSpec143}, {"workspace", &sharedSpec144}, {"taint", &sharedSpec145}, {"force-unlock", &sharedSpec146}, {"deploy", &sharedSpec147}},
+		subs: subcommands{{"run-all", &sharedSpec150}, {"run", &sharedSpec150}, {"destroy", &sharedSpec141}, {"apply", &sharedSpec142}, {"state", &sharedSpec143}, {"output", &sharedSpec144}, {"show", &sharedSpec145}, {"workspace", &sharedSpec146}, {"taint", &sharedSpec147}, {"force-unlock", &sharedSpec148}, {"deploy", &sharedSpec149}},
 	}},
 	{"test", &sharedSpec9},
-	{"tex", &sharedSpec67},
-	{"tflint", &sharedSpec22},
+	{"tex", &sharedSpec68},
+	{"tflint", &sharedSpec26},
 	{"tfsec", &cmdSpec{
 		probe:    true,
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-O", "--out"}},
 	}},
-	{"tftp", &sharedSpec71},
+	{"tftp", &sharedSpec72},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -2474,16 +2481,16 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec149, script: true}, {sub: []string{"new"}, opts: &sharedSpec149, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec149, script: true}, {sub: []string{"neww"}, opts: &sharedSpec149, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec149, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec149, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec149, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec149, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec149, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec149, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec149, script: true}, {sub: []string{"popup"}, opts: &sharedSpec149, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec150, script: true}, {sub: []string{"run"}, opts: &sharedSpec150, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec151, keys: true}, {sub: []string{"send"}, opts: &sharedSpec151, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec151, script: true}, {sub: []string{"new"}, opts: &sharedSpec151, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec151, script: true}, {sub: []string{"neww"}, opts: &sharedSpec151, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec151, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec151, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec151, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec151, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec151, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec151, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec151, script: true}, {sub: []string{"popup"}, opts: &sharedSpec151, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec152, script: true}, {sub: []string{"run"}, opts: &sharedSpec152, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec153, keys: true}, {sub: []string{"send"}, opts: &sharedSpec153, keys: true}}},
 	}},
-	{"tofu", &sharedSpec148},
+	{"tofu", &sharedSpec150},
 	{"tokei", &sharedSpec9},
 	{"toolbox", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"container=", "distro=", "release="}, shortVal: "cdr", wraps: true}, remote: true}}},
 	}},
 	{"top", &sharedSpec9},
-	{"torify", &sharedSpec26},
+	{"torify", &sharedSpec27},
 	{"torsocks", &cmdSpec{
 		long:     []string{"isolate", "quiet", "debug", "user=", "pass=", "address=", "port="},
 		shortVal: "uapP",
@@ -2497,9 +2504,9 @@ var commandTable = [...]namedSpec{
 		files:    writeAll,
 		fileOpts: true,
 	}},
-	{"toybox", &sharedSpec26},
+	{"toybox", &sharedSpec27},
 	{"tr", &sharedSpec9},
-	{"traceroute", &sharedSpec47},
+	{"traceroute", &sharedSpec48},
 	{"tree", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -2510,7 +2517,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec129},
+	{"trino", &sharedSpec130},
 	{"true", &sharedSpec9},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -2527,7 +2534,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"twine", &cmdSpec{
-		subs: subcommands{{"upload", &sharedSpec29}},
+		subs: subcommands{{"upload", &sharedSpec30}},
 	}},
 	{"twistd", &cmdSpec{
 		long:  []string{"path="},
@@ -2535,11 +2542,11 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"type", &sharedSpec9},
-	{"typeset", &sharedSpec44},
+	{"typeset", &sharedSpec45},
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
-	{"ulimit", &sharedSpec95},
+	{"ulimit", &sharedSpec96},
 	{"umount", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
@@ -2573,8 +2580,8 @@ var commandTable = [...]namedSpec{
 		files:    pairKind,
 		readOnly: true,
 	}},
-	{"unix2dos", &sharedSpec62},
-	{"unlink", &sharedSpec134},
+	{"unix2dos", &sharedSpec63},
+	{"unlink", &sharedSpec135},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2595,8 +2602,8 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".lzma"},
 	}},
-	{"unpigz", &sharedSpec90},
-	{"unset", &sharedSpec44},
+	{"unpigz", &sharedSpec91},
+	{"unset", &sharedSpec45},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
 		shortVal: "RwS",
@@ -2645,7 +2652,7 @@ var commandTable = [...]namedSpec{
 		why:    "creates a user",
 		effect: EffectPrivilege,
 	}},
-	{"userdel", &sharedSpec46},
+	{"userdel", &sharedSpec47},
 	{"usermod", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "changes a user's groups or rights",
@@ -2659,25 +2666,25 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec9},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec152}, {"download", &sharedSpec153}, {"config", &sharedSpec154}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec29}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}, {"python", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"find", &sharedSpec2}, {"dir", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}}}}, {"help", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec154}, {"download", &sharedSpec155}, {"config", &sharedSpec156}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec30}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}, {"python", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"find", &sharedSpec2}, {"dir", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}}}}, {"help", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec155}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec157}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec155}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec157}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"ssh"}, opts: &cmdSpec{long: []string{"plain", "tty", "no-tty", "command="}, shortVal: "c", wraps: true, wrap: &wrapSpec{positional: 1}}, optScript: []string{"-c", "--command"}, remote: true, login: true}}},
 	}},
-	{"vale", &sharedSpec22},
-	{"valgrind", &sharedSpec26},
+	{"vale", &sharedSpec26},
+	{"valgrind", &sharedSpec27},
 	{"vault", &cmdSpec{
 		opts:   []optEffect{{names: []string{"delete", "destroy", "disable", "revoke"}, operand: true, class: "destructive", why: "deletes or disables secrets, policies, leases or auth methods in Vault"}},
-		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec39}},
+		subs:   subcommands{{"read", &cmdSpec{class: "credential-access", why: "prints a secret from Vault"}}, {"kv", &cmdSpec{opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a secret from Vault"}}}}, {"token", &cmdSpec{opts: []optEffect{{names: []string{"create", "lookup"}, operand: true, class: "credential-access", why: "creates or prints a Vault token"}}}}, {"print", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Vault token"}}}}, {"status", &sharedSpec2}, {"version", &sharedSpec2}, {"secrets", &sharedSpec40}},
 		effect: EffectNetwork,
 		read:   &readSpec{notReadWith: []string{"-address"}},
 	}},
@@ -2689,15 +2696,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec68},
-	{"view", &sharedSpec68},
+	{"vi", &sharedSpec69},
+	{"view", &sharedSpec69},
 	{"vigr", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 		effect: EffectPrivilege,
 	}},
-	{"vim", &sharedSpec68},
-	{"vimdiff", &sharedSpec68},
+	{"vim", &sharedSpec69},
+	{"vimdiff", &sharedSpec69},
 	{"vipw", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
@@ -2714,7 +2721,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"vsce", &sharedSpec43},
+	{"vsce", &sharedSpec44},
 	{"vssadmin", &cmdSpec{
 		opts:  []optEffect{{operand: true, first: true, match: vssadminDeletes, class: "destructive", why: "deletes the volume shadow copies recovery needs"}},
 		probe: true,
@@ -2759,8 +2766,8 @@ var commandTable = [...]namedSpec{
 	{"which", &sharedSpec9},
 	{"who", &sharedSpec9},
 	{"whoami", &sharedSpec9},
-	{"windsurf", &sharedSpec38},
-	{"winpty", &sharedSpec26},
+	{"windsurf", &sharedSpec39},
+	{"winpty", &sharedSpec27},
 	{"wipefs", &cmdSpec{
 		class: "destructive",
 		why:   "erases file system signatures from a disk",
@@ -2769,7 +2776,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: wmicCreates, class: "inline-code", why: "starts a process from a Windows command line, which is not read here"}, {operand: true, match: wmicShadows, when: wmicDeletes, class: "destructive", why: "deletes the volume shadow copies recovery needs"}},
 		probe: true,
 	}},
-	{"woodpecker-cli", &sharedSpec64},
+	{"woodpecker-cli", &sharedSpec65},
 	{"wrangler", &cmdSpec{
 		subs:  subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{{names: []string{"--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}}}}, {"whoami", &sharedSpec2}},
 		probe: true,
@@ -2783,12 +2790,12 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
 	}},
 	{"xcrun", &cmdSpec{
-		subs:  subcommands{{"simctl", &sharedSpec39}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
+		subs:  subcommands{{"simctl", &sharedSpec40}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"xelatex", &sharedSpec67},
-	{"xetex", &sharedSpec67},
-	{"xh", &sharedSpec96},
+	{"xelatex", &sharedSpec68},
+	{"xetex", &sharedSpec68},
+	{"xh", &sharedSpec97},
 	{"xhs", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		effect: EffectNetwork,
@@ -2820,11 +2827,11 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{readWith: []string{"-l", "--list", "-t", "--test"}},
 		rare:     &rareSpec{suffix: ".xz"},
 	}},
-	{"xzcat", &sharedSpec31},
+	{"xzcat", &sharedSpec32},
 	{"yamllint", &sharedSpec9},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec27}, {"dlx", &sharedSpec28}, {"publish", &sharedSpec29}, {"npm", &sharedSpec43}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec120}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}}}}}}}},
-		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec26, script: true}}},
+		subs: subcommands{{"add", &sharedSpec28}, {"dlx", &sharedSpec29}, {"publish", &sharedSpec30}, {"npm", &sharedSpec44}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec121}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}}}}}}}},
+		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, script: true}}},
 		read: &readSpec{startsProject: true},
 	}},
 	{"yes", &sharedSpec9},
@@ -2843,7 +2850,7 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"repolist", &sharedSpec2}, {"provides", &sharedSpec2}},
 	}},
-	{"zcat", &sharedSpec31},
+	{"zcat", &sharedSpec32},
 	{"zgrep", &cmdSpec{
 		long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 		shortVal: "efmABCdD",
@@ -2854,7 +2861,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec104},
+	{"zig", &sharedSpec105},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -2863,13 +2870,13 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{fileCode: (*walker).zipCode},
 	}},
 	{"zipinfo", &sharedSpec9},
-	{"zless", &sharedSpec35},
-	{"zmore", &sharedSpec35},
+	{"zless", &sharedSpec36},
+	{"zmore", &sharedSpec36},
 	{"zrok", &cmdSpec{
 		subs:   subcommands{{"share", &sharedSpec23}},
 		effect: EffectNetwork,
 	}},
-	{"zstd", &sharedSpec132},
+	{"zstd", &sharedSpec133},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -2886,17 +2893,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
-	12, 12, 51, 79, 147, 197, 215, 247, 286, 307, 328, 335, 349, 391, 424, 462,
-	473, 531, 534, 580, 673, 716, 744, 762, 780, 792, 797, 807, 807, 807, 807, 807,
-	807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807,
-	807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807,
-	807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807,
-	807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807,
-	807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807,
-	807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807,
-	807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807,
-	807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807, 807,
-	807,
+	12, 12, 51, 79, 147, 197, 215, 247, 286, 307, 329, 336, 350, 392, 425, 463,
+	474, 532, 535, 581, 674, 717, 745, 763, 781, 793, 798, 808, 808, 808, 808, 808,
+	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
+	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
+	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
+	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
+	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
+	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
+	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
+	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
+	808,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -3352,7 +3359,7 @@ var sharedSpec6 = cmdSpec{
 	long:     []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug", "include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"},
 	shortVal: "pime",
 	opts:     []optEffect{{names: []string{"--yolo", "-y"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--approval-mode"}, value: yoloMode, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec156}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
+	subs:     subcommands{{"mcp", &sharedSpec158}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
 	probe:    true,
 }
 
@@ -3360,7 +3367,7 @@ var sharedSpec7 = cmdSpec{
 	long:     []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=", "profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"},
 	shortVal: "sacmpCio",
 	opts:     []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec156}},
+	subs:     subcommands{{"mcp", &sharedSpec158}},
 	probe:    true,
 }
 
@@ -3368,7 +3375,7 @@ var sharedSpec8 = cmdSpec{
 	long:     []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"},
 	shortVal: "xm",
 	opts:     []optEffect{{names: []string{"--dangerously-allow-all"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec156}},
+	subs:     subcommands{{"mcp", &sharedSpec158}},
 	probe:    true,
 }
 
@@ -3447,7 +3454,8 @@ var sharedSpec21 = cmdSpec{
 }
 
 var sharedSpec22 = cmdSpec{
-	probe: true,
+	files: readAll,
+	read:  &readSpec{readWith: []string{"--check", "--diff"}},
 }
 
 var sharedSpec23 = cmdSpec{
@@ -3467,40 +3475,44 @@ var sharedSpec25 = cmdSpec{
 }
 
 var sharedSpec26 = cmdSpec{
-	wraps: true,
+	probe: true,
 }
 
 var sharedSpec27 = cmdSpec{
+	wraps: true,
+}
+
+var sharedSpec28 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec28 = cmdSpec{
+var sharedSpec29 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec29 = cmdSpec{
+var sharedSpec30 = cmdSpec{
 	class:  "exfiltration",
 	why:    "publishes code to a registry, which cannot be taken back",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"--dry-run", "-n"}},
 }
 
-var sharedSpec30 = cmdSpec{
+var sharedSpec31 = cmdSpec{
 	opts: []optEffect{{operand: true, match: foreignScriptURL, class: "supply-chain", why: "runs a program straight from a URL"}},
 }
 
-var sharedSpec31 = cmdSpec{
+var sharedSpec32 = cmdSpec{
 	files:    readAll,
 	readOnly: true,
 }
 
-var sharedSpec32 = cmdSpec{
+var sharedSpec33 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3510,106 +3522,106 @@ var sharedSpec32 = cmdSpec{
 	rare:     &rareSpec{suffix: ".bz2"},
 }
 
-var sharedSpec33 = cmdSpec{
+var sharedSpec34 = cmdSpec{
 	shortVal: "oIlLDUxeTuzBF",
 	opts:     []optEffect{{names: []string{"-o"}, file: fileWrite}, {operand: true, file: fileRead, form: formAt}},
 	files:    readAll,
 	fileOpts: true,
 }
 
-var sharedSpec34 = cmdSpec{
+var sharedSpec35 = cmdSpec{
 	runs:     runsChdir,
 	probe:    true,
 	readOnly: true,
 }
 
-var sharedSpec35 = cmdSpec{
+var sharedSpec36 = cmdSpec{
 	files: readAll,
 }
 
-var sharedSpec36 = cmdSpec{
+var sharedSpec37 = cmdSpec{
 	opts:  []optEffect{{operand: true, match: anyWord, when: psNotWhatIf, class: "destructive", why: "erases, partitions or formats a disk"}},
 	probe: true,
 }
 
-var sharedSpec37 = cmdSpec{
+var sharedSpec38 = cmdSpec{
 	class:  "exfiltration",
 	why:    "exposes this machine to the internet through a VS Code tunnel",
 	effect: EffectNetwork,
 	rare:   &rareSpec{unless: []string{"status", "user", "--help", "-h"}},
 }
 
-var sharedSpec38 = cmdSpec{
+var sharedSpec39 = cmdSpec{
 	long: []string{"install-extension=", "uninstall-extension=", "extensions-dir=", "user-data-dir=", "profile=", "add-mcp="},
 	opts: []optEffect{{names: []string{"--install-extension"}, value: remotePackage, class: "supply-chain", why: "installs an editor extension straight from a URL"}, {names: []string{"--add-mcp"}, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
-	subs: subcommands{{"tunnel", &sharedSpec37}},
-}
-
-var sharedSpec39 = cmdSpec{
-	subs: subcommands{{"list", &sharedSpec2}},
+	subs: subcommands{{"tunnel", &sharedSpec38}},
 }
 
 var sharedSpec40 = cmdSpec{
+	subs: subcommands{{"list", &sharedSpec2}},
+}
+
+var sharedSpec41 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 }
 
-var sharedSpec41 = cmdSpec{
+var sharedSpec42 = cmdSpec{
 	opts: []optEffect{{names: []string{"--privileged", "--net-host", "--privileged-without-host-devices"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a container with root's powers on the host or the host's network"}},
 }
 
-var sharedSpec42 = cmdSpec{
+var sharedSpec43 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec43 = cmdSpec{
-	subs: subcommands{{"publish", &sharedSpec29}},
-}
-
 var sharedSpec44 = cmdSpec{
-	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
+	subs: subcommands{{"publish", &sharedSpec30}},
 }
 
 var sharedSpec45 = cmdSpec{
+	opts: []optEffect{{operand: true, match: historyVar, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the shell history, a security control that records what runs"}},
+}
+
+var sharedSpec46 = cmdSpec{
 	opts:  []optEffect{{operand: true, match: winSubdirs, class: "destructive", why: "deletes a directory tree, or files in every subdirectory (/s)"}},
 	probe: true,
 }
 
-var sharedSpec46 = cmdSpec{
+var sharedSpec47 = cmdSpec{
 	class:  "destructive",
 	why:    "deletes a user account",
 	effect: EffectPrivilege,
 }
 
-var sharedSpec47 = cmdSpec{
+var sharedSpec48 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: secretRef, class: "exfiltration", why: "puts a secret from the environment in a name it looks up, which leaves the machine in the DNS query"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec48 = cmdSpec{
+var sharedSpec49 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuh",
 	opts:     []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged container, which has root's powers on the host"}, {names: []string{"--pid=host", "--ipc=host", "--userns=host", "--uts=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined", "--security-opt=seccomp=unconfined", "--device="}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's processes or kernel powers with a container"}, {names: []string{"-v/:", "--volume=/:", "-v/etc", "--volume=/etc", "-v/var/run/docker.sock", "--volume=/var/run/docker.sock", "-v/root", "--volume=/root", "--mount=type=bind,source=/,", "--mount=type=bind,src=/,"}, prefix: true, effect: EffectPrivilege, class: "privilege-escalation", why: "mounts the host's root, /etc or the docker socket into a container"}, {names: []string{"-v", "--volume", "--mount"}, value: mountsSecret, class: "credential-access", why: "mounts the home directory or a credential directory into a container"}, {names: []string{"--net", "--network"}, value: isHost, effect: EffectPrivilege, class: "privilege-escalation", why: "shares the host's network with a container, which reaches every local service"}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec49 = cmdSpec{
+var sharedSpec50 = cmdSpec{
 	opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
 }
 
-var sharedSpec50 = cmdSpec{
+var sharedSpec51 = cmdSpec{
 	subs: subcommands{{"inspect", &sharedSpec2}},
 }
 
-var sharedSpec51 = cmdSpec{
+var sharedSpec52 = cmdSpec{
 	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
 	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
-var sharedSpec52 = cmdSpec{
+var sharedSpec53 = cmdSpec{
 	long:     []string{"output="},
 	shortVal: "o",
 	opts:     []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
@@ -3617,79 +3629,79 @@ var sharedSpec52 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"-o", "--output", "--environment", "--variables"}, readWith: []string{"--services", "--images", "--volumes", "--profiles", "--networks"}},
 }
 
-var sharedSpec53 = cmdSpec{
+var sharedSpec54 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
 }
 
-var sharedSpec54 = cmdSpec{
+var sharedSpec55 = cmdSpec{
 	long:     []string{"force", "volumes", "link", "depend", "all", "ignore", "time="},
 	shortVal: "t",
 	opts:     []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the container's anonymous volumes and the data in them"}},
 }
 
-var sharedSpec55 = cmdSpec{
+var sharedSpec56 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "privileged", "env=", "user=", "workdir=", "index=", "dry-run"},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dT"},
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 	shortVal: "fp",
-	subs:     subcommands{{"down", &sharedSpec51}},
+	subs:     subcommands{{"down", &sharedSpec52}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "interactive", "rm", "name=", "entrypoint=", "env=", "env-from-file=", "label=", "publish=", "service-ports", "use-aliases", "user=", "volume=", "workdir=", "no-deps", "build", "pull=", "quiet-pull", "remove-orphans", "cap-add=", "cap-drop=", "tty", "quiet", "dry-run"},
 	shortVal: "euwlpv",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dTiPq"},
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a registry's stored password"}},
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	files: writeAll,
 	probe: true,
 }
 
-var sharedSpec63 = cmdSpec{
-	subs: subcommands{{"push", &sharedSpec29}},
+var sharedSpec64 = cmdSpec{
+	subs: subcommands{{"push", &sharedSpec30}},
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	subs:  subcommands{{"lint", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, written: true, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
@@ -3700,73 +3712,73 @@ var sharedSpec66 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	rare:     &rareSpec{analyse: vimCommands},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	class: "destructive",
 	why:   "rewrites a disk's partition table",
 	rare:  &rareSpec{unless: []string{"-l", "--list"}},
 }
 
-var sharedSpec70 = cmdSpec{
-	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec39}},
+var sharedSpec71 = cmdSpec{
+	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec40}},
 	probe: true,
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	effect: EffectNetwork,
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	read: &readSpec{readVerbs: []string{"list", "describe"}},
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	long: []string{"source-ranges="},
 	opts: []optEffect{{names: []string{"--source-ranges"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}},
 }
 
-var sharedSpec75 = cmdSpec{
-	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec73}, {"firewall-rules", &sharedSpec74}}}}},
-}
-
 var sharedSpec76 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+	subs: subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec74}, {"firewall-rules", &sharedSpec75}}}}},
 }
 
 var sharedSpec77 = cmdSpec{
+	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+}
+
+var sharedSpec78 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}},
 	subs: subcommands{{"list", &sharedSpec2}},
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"search", &sharedSpec2}},
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	subs: subcommands{{"verify", &sharedSpec2}},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}},
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	class:    "destructive",
@@ -3775,54 +3787,54 @@ var sharedSpec81 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	effect:   EffectNetwork,
 	fileOpts: true,
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: fileRead, form: formRevPath}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec86 = cmdSpec{
+var sharedSpec87 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	rare:     &rareSpec{analyse: makeCommands, fileCode: (*walker).makeDirs},
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec88 = cmdSpec{
 	rare: &rareSpec{fileCode: (*walker).goOutputs},
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec89 = cmdSpec{
 	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	opts: []optEffect{{operand: true, match: gradlePublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -3833,33 +3845,33 @@ var sharedSpec90 = cmdSpec{
 	rare:       &rareSpec{suffix: ".gz"},
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"ls", &sharedSpec2}},
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
@@ -3868,76 +3880,76 @@ var sharedSpec96 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	probe: true,
 	wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}}},
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	opts:     []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	opts:     []optEffect{{names: []string{"flush"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec100 = cmdSpec{
+var sharedSpec101 = cmdSpec{
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-version"}},
 }
 
-var sharedSpec104 = cmdSpec{
+var sharedSpec105 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"version"}},
 }
 
-var sharedSpec105 = cmdSpec{
+var sharedSpec106 = cmdSpec{
 	opts:  []optEffect{{names: []string{"--trust-all-tools"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 	probe: true,
 }
 
-var sharedSpec106 = cmdSpec{
+var sharedSpec107 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec107 = cmdSpec{
+var sharedSpec108 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec108 = cmdSpec{
+var sharedSpec109 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec109 = cmdSpec{
+var sharedSpec110 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -3945,43 +3957,43 @@ var sharedSpec109 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"--tee", "--pager", "--init-command", "--init-command-add", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}, readSQL: []string{"-e", "--execute"}},
 }
 
-var sharedSpec110 = cmdSpec{
+var sharedSpec111 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec111 = cmdSpec{
+var sharedSpec112 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec112 = cmdSpec{
+var sharedSpec113 = cmdSpec{
 	opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	read: &readSpec{startsProject: true},
 }
 
-var sharedSpec113 = cmdSpec{
+var sharedSpec114 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec114 = cmdSpec{
+var sharedSpec115 = cmdSpec{
 	opts:  []optEffect{{operand: true, match: registryPath, class: "persistence", why: "changes the Windows registry, where start-up programs, services and security settings are kept"}},
 	probe: true,
 }
 
-var sharedSpec115 = cmdSpec{
+var sharedSpec116 = cmdSpec{
 	opts: []optEffect{{names: []string{"off"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 }
 
-var sharedSpec116 = cmdSpec{
+var sharedSpec117 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec117 = cmdSpec{
+var sharedSpec118 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--prefix"}, file: fileWrite}},
@@ -3989,86 +4001,86 @@ var sharedSpec117 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec118 = cmdSpec{
+var sharedSpec119 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec119 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec120}, {"get", &sharedSpec121}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}},
+var sharedSpec120 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec121}, {"get", &sharedSpec122}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}},
 }
 
-var sharedSpec120 = cmdSpec{
+var sharedSpec121 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}, {names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: "supply-chain", why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"}, {names: []string{"ca", "cafile", "caFilePath", "httpsCaFilePath"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"ca=", "cafile=", "caFilePath=", "httpsCaFilePath="}, operand: true, prefix: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 }
 
-var sharedSpec121 = cmdSpec{
+var sharedSpec122 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}},
 	readOnly: true,
 }
 
-var sharedSpec122 = cmdSpec{
+var sharedSpec123 = cmdSpec{
 	opts: []optEffect{{names: []string{"create"}, operand: true, first: true, class: "credential-access", why: "creates a registry token and prints it"}},
 }
 
-var sharedSpec123 = cmdSpec{
+var sharedSpec124 = cmdSpec{
 	long:       []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"},
 	opts:       []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}},
 	singleDash: true,
 	fileOpts:   true,
 }
 
-var sharedSpec124 = cmdSpec{
+var sharedSpec125 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec125 = cmdSpec{
+var sharedSpec126 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec126 = cmdSpec{
+var sharedSpec127 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec127 = cmdSpec{
+var sharedSpec128 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec152}, {"download", &sharedSpec153}, {"config", &sharedSpec154}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"search", &sharedSpec2}, {"inspect", &sharedSpec2}, {"hash", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}, {"info", &sharedSpec2}, {"list", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec154}, {"download", &sharedSpec155}, {"config", &sharedSpec156}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"search", &sharedSpec2}, {"inspect", &sharedSpec2}, {"hash", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}, {"info", &sharedSpec2}, {"list", &sharedSpec2}}}}},
 	files: bySub,
 }
 
-var sharedSpec128 = cmdSpec{
+var sharedSpec129 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec129 = cmdSpec{
+var sharedSpec130 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec130 = cmdSpec{
+var sharedSpec131 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec131 = cmdSpec{
+var sharedSpec132 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec132 = cmdSpec{
+var sharedSpec133 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -4078,101 +4090,107 @@ var sharedSpec132 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec133 = cmdSpec{
+var sharedSpec134 = cmdSpec{
 	class: "destructive",
 	why:   "deletes the system objects piped to it (volume shadow copies, services)",
 	probe: true,
 }
 
-var sharedSpec134 = cmdSpec{
+var sharedSpec135 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec135 = cmdSpec{
+var sharedSpec136 = cmdSpec{
+	files:    readAll,
+	readOnly: true,
+	read:     &readSpec{notReadWith: []string{"--fix", "--fix-only", "--add-noqa", "-o", "--output-file"}},
+}
+
+var sharedSpec137 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec136 = cmdSpec{
+var sharedSpec138 = cmdSpec{
 	shortVal: "SctTpesh",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dmDRrxUaAiOlLqQX"},
 }
 
-var sharedSpec137 = cmdSpec{
+var sharedSpec139 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec138 = cmdSpec{
+var sharedSpec140 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec139 = cmdSpec{
+var sharedSpec141 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec140 = cmdSpec{
+var sharedSpec142 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec141 = cmdSpec{
+var sharedSpec143 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
 }
 
-var sharedSpec142 = cmdSpec{
+var sharedSpec144 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
-var sharedSpec143 = cmdSpec{
+var sharedSpec145 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
-var sharedSpec144 = cmdSpec{
-	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
-}
-
-var sharedSpec145 = cmdSpec{
-	class: "destructive",
-	why:   "marks a resource to be destroyed and re-created by the next apply",
-}
-
 var sharedSpec146 = cmdSpec{
-	class: "destructive",
-	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
+	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
 var sharedSpec147 = cmdSpec{
 	class: "destructive",
-	why:   "changes infrastructure without showing the plan for approval",
+	why:   "marks a resource to be destroyed and re-created by the next apply",
 }
 
 var sharedSpec148 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec139}, {"apply", &sharedSpec140}, {"state", &sharedSpec141}, {"output", &sharedSpec142}, {"show", &sharedSpec143}, {"workspace", &sharedSpec144}, {"taint", &sharedSpec145}, {"force-unlock", &sharedSpec146}, {"deploy", &sharedSpec147}},
+	class: "destructive",
+	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
 }
 
 var sharedSpec149 = cmdSpec{
+	class: "destructive",
+	why:   "changes infrastructure without showing the plan for approval",
+}
+
+var sharedSpec150 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec141}, {"apply", &sharedSpec142}, {"state", &sharedSpec143}, {"output", &sharedSpec144}, {"show", &sharedSpec145}, {"workspace", &sharedSpec146}, {"taint", &sharedSpec147}, {"force-unlock", &sharedSpec148}, {"deploy", &sharedSpec149}},
+}
+
+var sharedSpec151 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec150 = cmdSpec{
+var sharedSpec152 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec151 = cmdSpec{
+var sharedSpec153 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec152 = cmdSpec{
+var sharedSpec154 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -4180,7 +4198,7 @@ var sharedSpec152 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec153 = cmdSpec{
+var sharedSpec155 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -4188,17 +4206,17 @@ var sharedSpec153 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec154 = cmdSpec{
+var sharedSpec156 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}, {names: []string{"global.cert", "install.cert", "download.cert"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}}}}},
 }
 
-var sharedSpec155 = cmdSpec{
+var sharedSpec157 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "qvn"},
 }
 
-var sharedSpec156 = cmdSpec{
+var sharedSpec158 = cmdSpec{
 	opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 }
