@@ -307,7 +307,19 @@ func readCommands() map[string]*cmdSpec {
 			"rev-parse", "rev-list", "describe", "shortlog", "cat-file", "grep", "reflog", "show-ref",
 			"for-each-ref", "merge-base", "name-rev", "whatchanged", "cherry", "check-ignore", "check-attr",
 			"count-objects", "diff-tree", "diff-index", "diff-files", "version", "help", "range-diff", "var",
-			"verify-commit", "verify-tag"),
+			"verify-commit", "verify-tag", "show-branch"),
+			// git hash-object prints a file's object name; -w writes the
+			// object. git archive writes to standard output, unless -o
+			// or --output name a file or --remote and --exec run the
+			// archive on a remote. git apply --check, --stat and their
+			// kin only report, unless --apply applies after all.
+			namedSpec{"hash-object", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-w"}}}},
+			namedSpec{"archive", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-o", "--output", "--remote", "--exec"}}}},
+			namedSpec{"apply", &cmdSpec{read: &readSpec{readWith: []string{"--check", "--stat", "--numstat", "--summary"}, notReadWith: []string{"--apply", "--index", "--cached", "--3way", "-3", "--reject", "--unsafe-paths"}}}},
+			namedSpec{"bisect", &cmdSpec{read: &readSpec{readVerbs: []string{"log", "visualize", "view"}}}},
+			namedSpec{"bundle", &cmdSpec{read: &readSpec{readVerbs: []string{"verify", "list-heads"}}}},
+			namedSpec{"rerere", &cmdSpec{read: &readSpec{readVerbs: []string{"status", "diff", "remaining"}}}},
+			namedSpec{"replace", &cmdSpec{read: &readSpec{readWith: []string{"-l", "--list"}}}},
 			// ls-remote's -u and --upload-pack name the program run on
 			// the remote's side, here for a local or ssh remote.
 			namedSpec{"ls-remote", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}},

@@ -23,7 +23,7 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 40.62
+	maxStoppedDefaultsPct    = 40.60
 	maxStoppedPermissivePct  = 3.60
 	minReadAllowedDefaultPct = 93.91
 )
