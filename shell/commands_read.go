@@ -51,6 +51,14 @@ func readCommands() map[string]*cmdSpec {
 	projectStart := &cmdSpec{read: &readSpec{startsProject: true}}
 	// An object of ip lists without operands, or with show, list or get
 	// (ip addr, ip route show table all).
+	terraformReads := &cmdSpec{read: &readSpec{about: []string{"-help"}}, subs: subcommands{{"fmt", &cmdSpec{singleDash: true,
+		read: &readSpec{readWith: []string{"-check"}, notReadWith: []string{"-write"}}}},
+		{"show", &cmdSpec{readOnly: true, singleDash: true, read: &readSpec{notReadWith: []string{"-json"}}}},
+		{"output", &cmdSpec{readOnly: true, singleDash: true, read: &readSpec{notReadWith: []string{"-json", "-raw"}}}},
+		{"state", &cmdSpec{subs: subcommands{{"list", ro}, {"show", &cmdSpec{readOnly: true, singleDash: true, read: &readSpec{notReadWith: []string{"-json"}}}}}}},
+		{"workspace", withSubs("list", "show")},
+		{"providers", &cmdSpec{readOnly: true, readBare: true}},
+		{"version", ro}}}
 	ipListing := &cmdSpec{readOnly: true, readBare: true, subs: roSub("show", "list", "get")}
 	ruffCheck := &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"--fix", "--fix-only", "--add-noqa", "-o", "--output-file"}}}
 	// What docker compose and docker-compose list and show. config
@@ -101,9 +109,10 @@ func readCommands() map[string]*cmdSpec {
 				"-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin",
 				"-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}})},
 		// terraform fmt -check lists the files it would reformat and
-		// writes none; -write=true would write them anyway.
-		"terraform": {read: &readSpec{about: []string{"-help"}}, subs: subcommands{{"fmt", &cmdSpec{singleDash: true,
-			read: &readSpec{readWith: []string{"-check"}, notReadWith: []string{"-write"}}}}}},
+		// writes none; -write=true would write them anyway. The state
+		// and its outputs read, without -json or -raw, which print the
+		// values marked sensitive in clear (state pull prints them all).
+		"terraform": terraformReads, "tofu": terraformReads,
 
 		// Files and text.
 		"cat": ro, "tac": ro, "rev": ro, "nl": ro, "head": ro, "tail": ro, "wc": ro,

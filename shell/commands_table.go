@@ -2441,12 +2441,9 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tee", &sharedSpec139},
 	{"telnet", &sharedSpec72},
-	{"terraform", &cmdSpec{
-		subs: subcommands{{"destroy", &sharedSpec141}, {"apply", &sharedSpec142}, {"state", &sharedSpec143}, {"output", &sharedSpec144}, {"show", &sharedSpec145}, {"workspace", &sharedSpec146}, {"taint", &sharedSpec147}, {"force-unlock", &sharedSpec148}, {"deploy", &sharedSpec149}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}},
-		read: &readSpec{about: []string{"-help"}},
-	}},
+	{"terraform", &sharedSpec141},
 	{"terragrunt", &cmdSpec{
-		subs: subcommands{{"run-all", &sharedSpec150}, {"run", &sharedSpec150}, {"destroy", &sharedSpec141}, {"apply", &sharedSpec142}, {"state", &sharedSpec143}, {"output", &sharedSpec144}, {"show", &sharedSpec145}, {"workspace", &sharedSpec146}, {"taint", &sharedSpec147}, {"force-unlock", &sharedSpec148}, {"deploy", &sharedSpec149}},
+		subs: subcommands{{"run-all", &sharedSpec142}, {"run", &sharedSpec142}, {"destroy", &sharedSpec143}, {"apply", &sharedSpec144}, {"state", &sharedSpec145}, {"output", &sharedSpec146}, {"show", &sharedSpec147}, {"workspace", &sharedSpec148}, {"taint", &sharedSpec149}, {"force-unlock", &sharedSpec150}, {"deploy", &sharedSpec151}},
 	}},
 	{"test", &sharedSpec9},
 	{"tex", &sharedSpec68},
@@ -2481,9 +2478,9 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec151, script: true}, {sub: []string{"new"}, opts: &sharedSpec151, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec151, script: true}, {sub: []string{"neww"}, opts: &sharedSpec151, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec151, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec151, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec151, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec151, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec151, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec151, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec151, script: true}, {sub: []string{"popup"}, opts: &sharedSpec151, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec152, script: true}, {sub: []string{"run"}, opts: &sharedSpec152, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec153, keys: true}, {sub: []string{"send"}, opts: &sharedSpec153, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec152, script: true}, {sub: []string{"new"}, opts: &sharedSpec152, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec152, script: true}, {sub: []string{"neww"}, opts: &sharedSpec152, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec152, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec152, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec152, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec152, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec152, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec152, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec152, script: true}, {sub: []string{"popup"}, opts: &sharedSpec152, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec153, script: true}, {sub: []string{"run"}, opts: &sharedSpec153, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec154, keys: true}, {sub: []string{"send"}, opts: &sharedSpec154, keys: true}}},
 	}},
-	{"tofu", &sharedSpec150},
+	{"tofu", &sharedSpec141},
 	{"tokei", &sharedSpec9},
 	{"toolbox", &cmdSpec{
 		probe: true,
@@ -2666,15 +2663,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec9},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec154}, {"download", &sharedSpec155}, {"config", &sharedSpec156}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec30}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}, {"python", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"find", &sharedSpec2}, {"dir", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}}}}, {"help", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec155}, {"download", &sharedSpec156}, {"config", &sharedSpec157}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec30}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}, {"python", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"find", &sharedSpec2}, {"dir", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}}}}, {"help", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec157}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec158}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec157}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec158}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
@@ -3359,7 +3356,7 @@ var sharedSpec6 = cmdSpec{
 	long:     []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug", "include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"},
 	shortVal: "pime",
 	opts:     []optEffect{{names: []string{"--yolo", "-y"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--approval-mode"}, value: yoloMode, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec158}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
+	subs:     subcommands{{"mcp", &sharedSpec159}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
 	probe:    true,
 }
 
@@ -3367,7 +3364,7 @@ var sharedSpec7 = cmdSpec{
 	long:     []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=", "profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"},
 	shortVal: "sacmpCio",
 	opts:     []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec158}},
+	subs:     subcommands{{"mcp", &sharedSpec159}},
 	probe:    true,
 }
 
@@ -3375,7 +3372,7 @@ var sharedSpec8 = cmdSpec{
 	long:     []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"},
 	shortVal: "xm",
 	opts:     []optEffect{{names: []string{"--dangerously-allow-all"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec158}},
+	subs:     subcommands{{"mcp", &sharedSpec159}},
 	probe:    true,
 }
 
@@ -4054,7 +4051,7 @@ var sharedSpec127 = cmdSpec{
 
 var sharedSpec128 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec154}, {"download", &sharedSpec155}, {"config", &sharedSpec156}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"search", &sharedSpec2}, {"inspect", &sharedSpec2}, {"hash", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}, {"info", &sharedSpec2}, {"list", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec155}, {"download", &sharedSpec156}, {"config", &sharedSpec157}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"search", &sharedSpec2}, {"inspect", &sharedSpec2}, {"hash", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}, {"info", &sharedSpec2}, {"list", &sharedSpec2}}}}},
 	files: bySub,
 }
 
@@ -4129,68 +4126,73 @@ var sharedSpec140 = cmdSpec{
 }
 
 var sharedSpec141 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec143}, {"apply", &sharedSpec144}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}, {names: []string{"pull"}, operand: true, class: "credential-access", why: "prints the whole state with its sensitive values in plain text"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &cmdSpec{singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}}}}, {"output", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json", "-raw"}}}}, {"show", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"taint", &sharedSpec149}, {"force-unlock", &sharedSpec150}, {"deploy", &sharedSpec151}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}, {"providers", &sharedSpec103}, {"version", &sharedSpec2}},
+	read: &readSpec{about: []string{"-help"}},
+}
+
+var sharedSpec142 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec143}, {"apply", &sharedSpec144}, {"state", &sharedSpec145}, {"output", &sharedSpec146}, {"show", &sharedSpec147}, {"workspace", &sharedSpec148}, {"taint", &sharedSpec149}, {"force-unlock", &sharedSpec150}, {"deploy", &sharedSpec151}},
+}
+
+var sharedSpec143 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec142 = cmdSpec{
+var sharedSpec144 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec143 = cmdSpec{
-	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}},
-}
-
-var sharedSpec144 = cmdSpec{
-	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
-}
-
 var sharedSpec145 = cmdSpec{
-	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
+	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}, {names: []string{"pull"}, operand: true, class: "credential-access", why: "prints the whole state with its sensitive values in plain text"}},
 }
 
 var sharedSpec146 = cmdSpec{
-	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
+	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
 var sharedSpec147 = cmdSpec{
-	class: "destructive",
-	why:   "marks a resource to be destroyed and re-created by the next apply",
+	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
 var sharedSpec148 = cmdSpec{
-	class: "destructive",
-	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
+	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
 var sharedSpec149 = cmdSpec{
 	class: "destructive",
-	why:   "changes infrastructure without showing the plan for approval",
+	why:   "marks a resource to be destroyed and re-created by the next apply",
 }
 
 var sharedSpec150 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec141}, {"apply", &sharedSpec142}, {"state", &sharedSpec143}, {"output", &sharedSpec144}, {"show", &sharedSpec145}, {"workspace", &sharedSpec146}, {"taint", &sharedSpec147}, {"force-unlock", &sharedSpec148}, {"deploy", &sharedSpec149}},
+	class: "destructive",
+	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
 }
 
 var sharedSpec151 = cmdSpec{
+	class: "destructive",
+	why:   "changes infrastructure without showing the plan for approval",
+}
+
+var sharedSpec152 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec152 = cmdSpec{
+var sharedSpec153 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec153 = cmdSpec{
+var sharedSpec154 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec154 = cmdSpec{
+var sharedSpec155 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -4198,7 +4200,7 @@ var sharedSpec154 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec155 = cmdSpec{
+var sharedSpec156 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -4206,17 +4208,17 @@ var sharedSpec155 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec156 = cmdSpec{
+var sharedSpec157 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}, {names: []string{"global.cert", "install.cert", "download.cert"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}}}}},
 }
 
-var sharedSpec157 = cmdSpec{
+var sharedSpec158 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "qvn"},
 }
 
-var sharedSpec158 = cmdSpec{
+var sharedSpec159 = cmdSpec{
 	opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 }

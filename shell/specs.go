@@ -2472,7 +2472,8 @@ var (
 		{"destroy", &cmdSpec{class: ClassDestructive, why: "destroys the infrastructure the configuration manages"}},
 		{"apply", &cmdSpec{opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: ClassDestructive, why: "destroys the infrastructure the configuration manages"},
 			{names: []string{"-auto-approve", "--auto-approve"}, class: ClassDestructive, why: "changes infrastructure without showing the plan for approval"}}}},
-		{"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"}}}},
+		{"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: ClassDestructive, why: "removes resources from or overwrites the state"},
+			{names: []string{"pull"}, operand: true, class: ClassCredential, why: "prints the whole state with its sensitive values in plain text"}}}},
 		// -json and -raw print sensitive values in plain text.
 		{"output", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: ClassCredential, why: "prints the outputs with their sensitive values in plain text"}}}},
 		{"show", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json"}, class: ClassCredential, why: "prints the state or plan with its sensitive values in plain text"}}}},
