@@ -460,9 +460,11 @@ func readCommands() map[string]*cmdSpec {
 				subs: subcommands{{"configurations", gcloudRead(0)}}}},
 			{"auth", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}},
 			{"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}},
-			{"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list"}}}},
-			{"storage", &cmdSpec{read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}},
-			{"version", ro}, {"info", ro},
+			// A secret's and its versions' metadata; versions access
+			// prints the value.
+			{"secrets", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe"}}, subs: subcommands{{"versions", gcloudRead(0)}}}},
+			{"storage", &cmdSpec{read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}, subs: subcommands{{"buckets", gcloudRead(0)}, {"objects", gcloudRead(0)}}}},
+			{"version", ro}, {"info", ro}, {"help", ro}, {"topic", ro},
 			// gcloud logging read FILTER reads log entries, as gcloud
 			// logging logs list lists the logs.
 			{"logging", &cmdSpec{read: gcloudRead(1).read, subs: subcommands{{"read", ro}}}},
