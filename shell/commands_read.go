@@ -241,7 +241,28 @@ func readCommands() map[string]*cmdSpec {
 		"pmset":        {probe: true, read: &readSpec{readWith: []string{"-g"}, notReadWith: []string{"-a", "-b", "-c", "-u"}}},
 		"xcode-select": {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}}},
 		"diskutil":     {probe: true, subs: roSub("list", "info")},
-		"defaults":     {probe: true, subs: roSub("read", "read-type", "domains", "find")},
+		// macOS's other tools, in their query modes: networksetup's
+		// -list… and -get… verbs (its -set… ones change the network),
+		// the package receipts, Time Machine's and disk images' state,
+		// code signatures and Gatekeeper's verdicts, image and property
+		// list properties, extended attributes, the keychain's
+		// certificates and identities (never its passwords), a binary's
+		// architectures.
+		"networksetup": {probe: true, rare: &rareSpec{dashOperand: dashVerb}, read: &readSpec{readVerbs: networksetupReads}},
+		"pkgutil": {probe: true, read: &readSpec{readWith: []string{"--pkgs", "--pkg-info", "--files", "--file-info", "--pkgs-plist",
+			"--pkg-info-plist", "--payload-files", "--check-signature", "--groups", "--group-pkgs", "--regexp"},
+			notReadWith: []string{"--forget", "--expand", "--expand-full", "--flatten", "--learn", "--bom"}}},
+		"tmutil":   {probe: true, read: &readSpec{readVerbs: []string{"listbackups", "latestbackup", "destinationinfo", "machinedirectory", "listlocalsnapshots", "listlocalsnapshotdates", "isexcluded", "version", "status"}}},
+		"hdiutil":  {probe: true, read: &readSpec{readVerbs: []string{"info", "imageinfo", "pmap", "help"}}},
+		"codesign": {probe: true, read: &readSpec{readWith: []string{"-d", "--display", "-v", "--verify"}, notReadWith: []string{"-s", "--sign", "--remove-signature", "-f", "--force", "--extract-certificates"}}},
+		"spctl":    {probe: true, read: &readSpec{readWith: []string{"-a", "--assess", "--status"}, notReadWith: []string{"--add", "--remove", "--enable", "--disable", "--master-enable", "--master-disable", "--global-enable", "--global-disable", "--reset-default"}}},
+		"sips":     {probe: true, read: &readSpec{readWith: []string{"-g", "--getProperty"}, notReadWith: []string{"-s", "--setProperty", "-d", "--deleteProperty", "-z", "-Z", "-r", "-c", "-p", "-f", "-i", "-o", "--out", "--resampleHeight", "--resampleWidth", "--resampleHeightWidth", "--rotate", "--flip", "--cropToHeightWidth", "--padToHeightWidth", "--embedProfile", "--matchTo", "-m", "-e", "-E", "-x"}}},
+		"plutil":   {probe: true, read: &readSpec{readWith: []string{"-p", "-lint", "-help", "-type"}, notReadWith: []string{"-convert", "-insert", "-replace", "-remove", "-extract", "-o", "-r", "-e"}}},
+		"xattr":    {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-w", "-d", "-c"}}},
+		"textutil": {probe: true, read: &readSpec{readWith: []string{"-info", "-help"}, notReadWith: []string{"-convert", "-cat", "-output"}}},
+		"lipo":     {probe: true, read: &readSpec{readWith: []string{"-info", "-detailed_info", "-archs", "-verify_arch"}, notReadWith: []string{"-create", "-output", "-remove", "-extract", "-extract_family", "-thin", "-replace"}}},
+		"security": {probe: true, read: &readSpec{readVerbs: []string{"find-identity", "find-certificate", "list-keychains", "show-keychain-info", "dump-trust-settings", "verify-cert"}}},
+		"defaults": {probe: true, subs: roSub("read", "read-type", "domains", "find")},
 
 		// What is installed, through the system's package managers: the
 		// query modes and listing verbs; installing, removing and
@@ -623,3 +644,16 @@ func awsReads(verbs ...string) *cmdSpec {
 // name says it yields a credential is none (yieldsCredential), and one
 // that writes its response to a file takes an operand (verbOnly).
 func awsReadVerbs() []string { return []string{"describe-", "list-", "get-", "batch-get-"} }
+
+// dashVerb: every word is an operand, the verb included (networksetup
+// -getinfo Wi-Fi).
+func dashVerb(string) bool { return true }
+
+// networksetupReads are networksetup's verbs that print settings.
+var networksetupReads = []string{"-listnetworkserviceorder", "-listallnetworkservices", "-listallhardwareports", "-getmacaddress",
+	"-getcomputername", "-getinfo", "-getadditionalroutes", "-getv6additionalroutes", "-getdnsservers", "-getsearchdomains",
+	"-getwebproxy", "-getsecurewebproxy", "-getproxyautodiscovery", "-getautoproxyurl", "-getftpproxy", "-getsocksfirewallproxy",
+	"-getstreamingproxy", "-getgopherproxy", "-getproxybypassdomains", "-getpassiveftp", "-getairportnetwork", "-getairportpower",
+	"-listpreferredwirelessnetworks", "-getnetworkserviceenabled", "-getMTU", "-listValidMTURange", "-getMedia", "-listValidMedia",
+	"-listVLANs", "-listdevicesthatsupportVLAN", "-getcurrentlocation", "-listlocations", "-version", "-help", "-printcommands",
+	"-showBondStatus", "-isBondSupported"}

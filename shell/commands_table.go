@@ -446,6 +446,10 @@ var commandTable = [...]namedSpec{
 		read: &readSpec{readWith: []string{"--list-extensions"}},
 	}},
 	{"code-insiders", &sharedSpec39},
+	{"codesign", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-s", "--sign", "--remove-signature", "-f", "--force", "--extract-certificates"}, readWith: []string{"-d", "--display", "-v", "--verify"}},
+	}},
 	{"codespell", &cmdSpec{
 		probe:    true,
 		readOnly: true,
@@ -1085,6 +1089,10 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
 	}},
+	{"hdiutil", &cmdSpec{
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"info", "imageinfo", "pmap", "help"}},
+	}},
 	{"hdparm", &cmdSpec{
 		opts: []optEffect{{names: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--fwdownload", "--make-bad-sector"}, class: "destructive", why: "erases or rewrites a disk"}},
 	}},
@@ -1325,6 +1333,10 @@ var commandTable = [...]namedSpec{
 	}},
 	{"linux32", &sharedSpec115},
 	{"linux64", &sharedSpec115},
+	{"lipo", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-create", "-output", "-remove", "-extract", "-extract_family", "-thin", "-replace"}, readWith: []string{"-info", "-detailed_info", "-archs", "-verify_arch"}},
+	}},
 	{"live-server", &sharedSpec43},
 	{"lldb", &cmdSpec{
 		long:     []string{"attach-pid=", "attach-name="},
@@ -1543,6 +1555,11 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"netstat", &sharedSpec9},
+	{"networksetup", &cmdSpec{
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"-listnetworkserviceorder", "-listallnetworkservices", "-listallhardwareports", "-getmacaddress", "-getcomputername", "-getinfo", "-getadditionalroutes", "-getv6additionalroutes", "-getdnsservers", "-getsearchdomains", "-getwebproxy", "-getsecurewebproxy", "-getproxyautodiscovery", "-getautoproxyurl", "-getftpproxy", "-getsocksfirewallproxy", "-getstreamingproxy", "-getgopherproxy", "-getproxybypassdomains", "-getpassiveftp", "-getairportnetwork", "-getairportpower", "-listpreferredwirelessnetworks", "-getnetworkserviceenabled", "-getMTU", "-listValidMTURange", "-getMedia", "-listValidMedia", "-listVLANs", "-listdevicesthatsupportVLAN", "-getcurrentlocation", "-listlocations", "-version", "-help", "-printcommands", "-showBondStatus", "-isBondSupported"}},
+		rare:  &rareSpec{dashOperand: dashVerb},
+	}},
 	{"new-itemproperty", &sharedSpec121},
 	{"newgrp", &cmdSpec{
 		class:  "privilege-escalation",
@@ -1773,10 +1790,18 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"install", &sharedSpec131}, {"add", &sharedSpec131}},
 		probe: true,
 	}},
+	{"pkgutil", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"--forget", "--expand", "--expand-full", "--flatten", "--learn", "--bom"}, readWith: []string{"--pkgs", "--pkg-info", "--files", "--file-info", "--pkgs-plist", "--pkg-info-plist", "--payload-files", "--check-signature", "--groups", "--group-pkgs", "--regexp"}},
+	}},
 	{"pkill", &cmdSpec{
 		long:     []string{"signal=", "full", "exact", "newest", "oldest", "parent=", "pgroup=", "group=", "session=", "terminal=", "euid=", "uid=", "ignore-case", "count", "echo", "inverse", "pidfile=", "logpidfile", "ns=", "nslist="},
 		shortVal: "gGPsTtuUF",
 		opts:     []optEffect{{operand: true, match: allProcesses, class: "destructive", why: "kills every process"}, {operand: true, match: killsGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: killsAgent, class: "destructive", why: "kills the AI agents' processes, the user's sessions among them"}, {operand: true, match: accessUnit, class: "destructive", why: "kills the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "kills a security control (firewall, access control or audit)"}, {operand: true, match: killsGateLine, when: pkillFull, class: "tampering", why: "matches toolgate's command line (pkill -f), stopping the gate that vets the agent's calls"}, {names: []string{"-u", "-U", "--euid", "--uid"}, value: anyValue, class: "destructive", why: "kills processes of a whole user"}, {names: []string{"-v", "--inverse"}, class: "destructive", why: "kills every process that does not match"}},
+	}},
+	{"plutil", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-convert", "-insert", "-replace", "-remove", "-extract", "-o", "-r", "-e"}, readWith: []string{"-p", "-lint", "-help", "-type"}},
 	}},
 	{"pmset", &cmdSpec{
 		probe: true,
@@ -2103,7 +2128,9 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"lookup", "search"}, operand: true, class: "credential-access", why: "prints passwords from the keyring"}},
 	}},
 	{"security", &cmdSpec{
-		opts: []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: "credential-access", why: "prints passwords from the keychain"}, {names: []string{"add-trusted-cert", "trust-settings-import"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-identity", "delete-certificate"}, operand: true, class: "destructive", why: "deletes keychains or the passwords, keys and certificates in them"}},
+		opts:  []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: "credential-access", why: "prints passwords from the keychain"}, {names: []string{"add-trusted-cert", "trust-settings-import"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-identity", "delete-certificate"}, operand: true, class: "destructive", why: "deletes keychains or the passwords, keys and certificates in them"}},
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"find-identity", "find-certificate", "list-keychains", "show-keychain-info", "dump-trust-settings", "verify-cert"}},
 	}},
 	{"sed", &cmdSpec{
 		long:     []string{"expression=", "file=", "line-length=", "in-place"},
@@ -2201,6 +2228,10 @@ var commandTable = [...]namedSpec{
 		deletes:  true,
 		files:    writeAll,
 	}},
+	{"sips", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-s", "--setProperty", "-d", "--deleteProperty", "-z", "-Z", "-r", "-c", "-p", "-f", "-i", "-o", "--out", "--resampleHeight", "--resampleWidth", "--resampleHeightWidth", "--rotate", "--flip", "--cropToHeightWidth", "--padToHeightWidth", "--embedProfile", "--matchTo", "-m", "-e", "-E", "-x"}, readWith: []string{"-g", "--getProperty"}},
+	}},
 	{"size", &sharedSpec9},
 	{"sleep", &sharedSpec9},
 	{"smbclient", &cmdSpec{
@@ -2241,8 +2272,10 @@ var commandTable = [...]namedSpec{
 	{"source", &sharedSpec0},
 	{"spark-sql", &sharedSpec101},
 	{"spctl", &cmdSpec{
-		long: []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="},
-		opts: []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}, {names: []string{"--add"}, effect: EffectPrivilege, class: "privilege-escalation", why: "tells Gatekeeper to let a program run unchecked"}},
+		long:  []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="},
+		opts:  []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}, {names: []string{"--add"}, effect: EffectPrivilege, class: "privilege-escalation", why: "tells Gatekeeper to let a program run unchecked"}},
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"--add", "--remove", "--enable", "--disable", "--master-enable", "--master-disable", "--global-enable", "--global-disable", "--reset-default"}, readWith: []string{"-a", "--assess", "--status"}},
 	}},
 	{"sphinx-build", &sharedSpec26},
 	{"split", &cmdSpec{
@@ -2448,6 +2481,10 @@ var commandTable = [...]namedSpec{
 	}},
 	{"test", &sharedSpec9},
 	{"tex", &sharedSpec74},
+	{"textutil", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-convert", "-cat", "-output"}, readWith: []string{"-info", "-help"}},
+	}},
 	{"tflint", &sharedSpec26},
 	{"tfsec", &cmdSpec{
 		probe:    true,
@@ -2475,7 +2512,9 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tldr", &sharedSpec9},
 	{"tmutil", &cmdSpec{
-		opts: []optEffect{{names: []string{"delete", "deletelocalsnapshots", "thinlocalsnapshots", "disable"}, operand: true, class: "destructive", why: "deletes or turns off Time Machine's backups"}},
+		opts:  []optEffect{{names: []string{"delete", "deletelocalsnapshots", "thinlocalsnapshots", "disable"}, operand: true, class: "destructive", why: "deletes or turns off Time Machine's backups"}},
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"listbackups", "latestbackup", "destinationinfo", "machinedirectory", "listlocalsnapshots", "listlocalsnapshotdates", "isexcluded", "version", "status"}},
 	}},
 	{"tmux", &cmdSpec{
 		probe: true,
@@ -2780,7 +2819,10 @@ var commandTable = [...]namedSpec{
 		probe: true,
 	}},
 	{"xattr", &cmdSpec{
-		opts: []optEffect{{names: []string{"com.apple.quarantine"}, operand: true, when: xattrClearsOutside, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the quarantine mark of a downloaded program, so Gatekeeper lets it run unchecked"}, {names: []string{"-c"}, when: xattrClearsOutside, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the quarantine mark of a downloaded program, so Gatekeeper lets it run unchecked"}},
+		opts:     []optEffect{{names: []string{"com.apple.quarantine"}, operand: true, when: xattrClearsOutside, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the quarantine mark of a downloaded program, so Gatekeeper lets it run unchecked"}, {names: []string{"-c"}, when: xattrClearsOutside, effect: EffectPrivilege, class: "privilege-escalation", why: "removes the quarantine mark of a downloaded program, so Gatekeeper lets it run unchecked"}},
+		probe:    true,
+		readOnly: true,
+		read:     &readSpec{notReadWith: []string{"-w", "-d", "-c"}},
 	}},
 	{"xcode-select", &cmdSpec{
 		probe:    true,
@@ -2891,17 +2933,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 4, 4, 4, 4,
 	4, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 	11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
-	12, 12, 51, 79, 147, 197, 215, 247, 286, 307, 329, 336, 350, 392, 425, 463,
-	474, 532, 535, 581, 674, 717, 745, 763, 781, 793, 798, 808, 808, 808, 808, 808,
-	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
-	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
-	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
-	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
-	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
-	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
-	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
-	808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808, 808,
-	808,
+	12, 12, 51, 79, 148, 198, 216, 248, 287, 309, 331, 338, 352, 395, 428, 467,
+	478, 538, 541, 587, 681, 725, 753, 771, 789, 801, 806, 816, 816, 816, 816, 816,
+	816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816,
+	816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816,
+	816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816,
+	816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816,
+	816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816,
+	816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816,
+	816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816,
+	816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816, 816,
+	816,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per

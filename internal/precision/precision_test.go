@@ -23,7 +23,7 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 40.51
+	maxStoppedDefaultsPct    = 40.48
 	maxStoppedPermissivePct  = 3.60
 	minReadAllowedDefaultPct = 94.05
 )
