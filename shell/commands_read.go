@@ -261,7 +261,7 @@ func readCommands() map[string]*cmdSpec {
 		"xattr":    {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"-w", "-d", "-c"}}},
 		"textutil": {probe: true, read: &readSpec{readWith: []string{"-info", "-help"}, notReadWith: []string{"-convert", "-cat", "-output"}}},
 		"lipo":     {probe: true, read: &readSpec{readWith: []string{"-info", "-detailed_info", "-archs", "-verify_arch"}, notReadWith: []string{"-create", "-output", "-remove", "-extract", "-extract_family", "-thin", "-replace"}}},
-		"security": {probe: true, read: &readSpec{readVerbs: []string{"find-identity", "find-certificate", "list-keychains", "show-keychain-info", "dump-trust-settings", "verify-cert"}}},
+		"security": {probe: true, read: &readSpec{notReadWith: []string{"-s"}, readVerbs: []string{"find-identity", "find-certificate", "list-keychains", "show-keychain-info", "dump-trust-settings", "verify-cert"}}},
 		"defaults": {probe: true, subs: roSub("read", "read-type", "domains", "find")},
 
 		// What is installed, through the system's package managers: the

@@ -2130,7 +2130,7 @@ var commandTable = [...]namedSpec{
 	{"security", &cmdSpec{
 		opts:  []optEffect{{names: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, operand: true, class: "credential-access", why: "prints passwords from the keychain"}, {names: []string{"add-trusted-cert", "trust-settings-import"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"delete-keychain", "delete-generic-password", "delete-internet-password", "delete-identity", "delete-certificate"}, operand: true, class: "destructive", why: "deletes keychains or the passwords, keys and certificates in them"}},
 		probe: true,
-		read:  &readSpec{readVerbs: []string{"find-identity", "find-certificate", "list-keychains", "show-keychain-info", "dump-trust-settings", "verify-cert"}},
+		read:  &readSpec{notReadWith: []string{"-s"}, readVerbs: []string{"find-identity", "find-certificate", "list-keychains", "show-keychain-info", "dump-trust-settings", "verify-cert"}},
 	}},
 	{"sed", &cmdSpec{
 		long:     []string{"expression=", "file=", "line-length=", "in-place"},
