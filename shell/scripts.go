@@ -112,8 +112,14 @@ func (w *walker) shell(name string, words []word, assigns []string, c scope, d *
 		if argv := words[i+1:]; len(argv) > 0 {
 			text = substPositional(text, argv)
 		}
+		from := len(w.res.Commands)
 		if !w.script(text, s.static, c, d, via, true) {
 			w.res.Commands[idx].Opaque = true
+		} else if w.allReadOnly(from) && shellRunsOnly(name, wordTexts(words[1:])) && formatOnly(assigns) && allStatic(words) &&
+			words[0].text == name && len(w.res.Commands[idx].Classes) == 0 {
+			// bash -lc 'git status': the shell runs the script it is
+			// given and nothing else, and every command of it reads.
+			w.res.Commands[idx].ReadOnly = true
 		}
 		if argv := words[i+1:]; len(argv) > 1 && usesAllArgs(s.text) {
 			// The words of "$@" ($0 is not among them) may form a command.
@@ -500,4 +506,55 @@ func (w *walker) runParts(idx int, args []word, c scope, d *dirState) {
 			w.res.Commands[idx].Opaque = true
 		}
 	}
+}
+
+// shellRunsOnly reports whether a shell's arguments are options that
+// change no more than how it reports and where it starts (-l, -x, -e,
+// -u, -v, -i, -o pipefail), then -c and its script, and nothing after:
+// bash -lc 'ls', sh -ec 'git status'. The shell then runs the script
+// and nothing else: no rc file named, no arguments for the script.
+func shellRunsOnly(name string, args []string) bool {
+	switch name {
+	case "bash", "sh", "dash", "zsh", "ksh":
+	default:
+		return false
+	}
+	command := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case command:
+			return i == len(args)-1 // the script, last
+		case a == "-o" && i+1 < len(args):
+			switch args[i+1] {
+			case "pipefail", "errexit", "nounset", "xtrace":
+				i++
+			default:
+				return false
+			}
+		case a == "--login" || a == "--noprofile" || a == "--norc":
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			for _, l := range a[1:] {
+				if !strings.ContainsRune("lxeuvic", l) {
+					return false
+				}
+			}
+			command = strings.ContainsRune(a, 'c')
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// allReadOnly reports whether the commands emitted from index from on
+// are some, and each read-only.
+func (w *walker) allReadOnly(from int) bool {
+	cs := w.res.Commands[from:]
+	for _, c := range cs {
+		if !c.ReadOnly {
+			return false
+		}
+	}
+	return len(cs) > 0
 }
