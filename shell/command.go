@@ -650,7 +650,7 @@ func (w *walker) findExec(idx int, args []word, c scope, d *dirState) {
 				w.runtimeFiles(inner, start, ic.via, names, d)
 				w.markProduced(start)
 				seen = append(seen, flag)
-			case len(inner) > 0 && inner[0].static && ListsNames(inner[0].text) && wholeBraces(inner) && w.plainFrom(start):
+			case len(inner) > 0 && inner[0].static && listsOnly(inner[0].text, wordTexts(inner[1:])) && wholeBraces(inner) && w.plainFrom(start):
 				// "find . -size +10M -exec ls -lh {} +" lists what find
 				// picks, names and metadata, never what the files hold:
 				// as "find … | xargs ls -lh", whatever find picks.

@@ -100,7 +100,9 @@ func TestExecFlags(t *testing.T) {
 		{"xargs -n1 echo", nil}, // it prints what it is handed
 		{"xargs -n1 ./echo", []string{"xargs"}},
 		{"xargs ls -la", nil}, // it lists the files it is handed
-		{"xargs du -sh", []string{"xargs"}},
+		{"xargs du -sh", nil}, // sizes and names
+		{"xargs du --files0-from=-", []string{"xargs"}},
+		{"xargs du --files0=-", []string{"xargs"}},
 		{"xargs tree", []string{"xargs"}},
 		{"xargs -n1 printf", []string{"xargs"}},
 		{"LD_PRELOAD=x xargs echo", []string{"xargs", "LD_PRELOAD=x"}},

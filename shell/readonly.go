@@ -95,9 +95,37 @@ func optGivenExactly(opts []optArg, args []string, n string) bool {
 
 // listers are the read-only commands that print the names and metadata
 // of the files their operands name (sizes, modes, times), never what the
-// files hold, and whose options name no file they read (tree's --fromfile
-// prints one): ListsNames.
-var listers = []string{"ls", "dir", "vdir", "stat"}
+// files hold, and whose options name no file they read but as a file
+// subject of its own (du --files0-from, judged by the file rules; tree's
+// --fromfile prints its file unjudged): ListsNames.
+var listers = []string{"ls", "dir", "vdir", "stat", "du"}
+
+// listsOnly reports whether a lister (ListsNames) is given none of the
+// options with which it reads a file (du --files0-from, abbreviated or
+// not): it then prints names and metadata only.
+func listsOnly(name string, args []string) bool {
+	if !ListsNames(name) {
+		return false
+	}
+	s := commandSpec(name)
+	if s == nil {
+		return true
+	}
+	for _, e := range s.opts {
+		if e.file != fileRead {
+			continue
+		}
+		for _, n := range e.names {
+			for _, a := range args {
+				o, _, _ := strings.Cut(a, "=")
+				if o == n || len(o) > 3 && strings.HasPrefix(o, "--") && strings.HasPrefix(n, o) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
 
 // ListsNames reports whether the command name only lists the files its
 // operands name: a listing of a directory secrets are under is no read

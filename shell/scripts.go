@@ -254,7 +254,7 @@ func (w *walker) xargs(name string, words []word, assigns []string, c scope, d *
 	// a b c | xargs -n1, xargs -I{} echo 'x {}', git diff --name-only |
 	// xargs ls -la). What feeds xargs (-a FILE, < FILE, a reader in the
 	// pipe) is a subject of its own.
-	prints := name == "xargs" && len(assigns) == 0 && inner[0].static && (inner[0].text == "echo" || ListsNames(inner[0].text))
+	prints := name == "xargs" && len(assigns) == 0 && inner[0].static && (inner[0].text == "echo" || listsOnly(inner[0].text, wordTexts(inner[1:])))
 	if !prints {
 		inner = runtimeWords(inner)
 	}
