@@ -81,7 +81,9 @@ func (e *Engine) readsNoSecret(cmd *shell.Command, cwd string, moved bool) bool 
 		if a == "" {
 			continue
 		}
-		if strings.Contains(a, "://") && !strings.HasPrefix(a, "s3://") && !strings.HasPrefix(a, "gs://") {
+		if local, ok := localFileURL(a); ok {
+			a = local // aws … --cli-input-json file://req.json: a file read here
+		} else if strings.Contains(a, "://") && !strings.HasPrefix(a, "s3://") && !strings.HasPrefix(a, "gs://") {
 			return false // a destination the command names
 		}
 		p, ok := e.absPath(a, cwd, moved)
@@ -145,4 +147,19 @@ func globAt(p string) int {
 		}
 	}
 	return -1
+}
+
+// localFileURL returns the path a file:// or fileb:// word names (the
+// AWS CLI reads a parameter's value from it), "" for a file URL with a
+// host, which names another machine.
+func localFileURL(a string) (string, bool) {
+	for _, scheme := range []string{"file://", "fileb://"} {
+		if rest, ok := strings.CutPrefix(a, scheme); ok {
+			if rest != "" && (rest[0] == '/' || !strings.Contains(rest, "/") || !strings.Contains(strings.SplitN(rest, "/", 2)[0], ".")) {
+				return rest, true
+			}
+			return "", false
+		}
+	}
+	return "", false
 }
