@@ -61,6 +61,27 @@ var awsValues = []string{"profile=", "region=", "output=", "query=", "endpoint-u
 var gcloudValues = []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=",
 	"billing-project=", "flags-file=", "flatten=", "trace-token="}
 
+// gcloudComputeFiles: gcloud compute scp copies as scp does.
+var gcloudComputeFiles = &cmdSpec{files: bySub, subs: subcommands{{"scp", &cmdSpec{files: scpKind, long: []string{"zone=", "project=",
+	"ssh-key-file=", "scp-flag=", "port=", "strict-host-key-checking=", "tunnel-through-iap", "recurse", "compress", "internal-ip", "dry-run"}}}}}
+
+// gcloudTrackFiles: gcloud alpha and beta hold the same groups.
+var gcloudTrackFiles = &cmdSpec{files: bySub, subs: subcommands{{"compute", gcloudComputeFiles}}}
+
+// helmPullFiles: helm pull writes the chart into -d, --destination, and
+// with --untar unpacks it into --untardir.
+var helmPullFiles = &cmdSpec{fileOpts: true, shortVal: "d", long: []string{"destination=", "untardir=", "untar", "version=", "repo=", "username=", "password=", "keyring="},
+	opts: []optEffect{{names: []string{"-d", "--destination", "--untardir"}, file: fileInto}}}
+
+// ghClone: gh repo clone REPO [DIR] writes the repository's files,
+// which the call does not name, into DIR; git clone's own flags follow
+// "--".
+var ghClone = &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).ghCloneCode}, shortVal: "u", long: []string{"upstream-remote-name=", "no-upstream"}}
+
+// sevenZipFiles: 7z's command letter says what its archive and files
+// are (sevenZipCode).
+var sevenZipFiles = &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).sevenZipCode}}
+
 // awsOutfile is an AWS service whose operations may write their
 // response to a file named last (awsOutfileCode).
 var awsOutfile = &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).awsOutfileCode}}
@@ -153,7 +174,10 @@ var gitFiles = &cmdSpec{files: bySub, opts: []optEffect{{names: []string{"-C"}, 
 		{"archive", &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o")}}},
 		{"format-patch", &cmdSpec{shortVal: "o", opts: []optEffect{writeValue("-o", "--output-directory")}}},
 		{"bundle", &cmdSpec{files: bySub, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}}},
-		{"clone", &cmdSpec{files: writeSecond, shortVal: "obuc", long: []string{"origin=", "branch=", "depth=", "reference=", "separate-git-dir=", "config=", "upload-pack=", "template="}}},
+		// The directory a clone creates receives the repository's files,
+		// which the call does not name: ~/.config/fish, cloned, brings
+		// its config.fish.
+		{"clone", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).cloneIntoCode}, shortVal: "obuc", long: []string{"origin=", "branch=", "depth=", "reference=", "separate-git-dir=", "config=", "upload-pack=", "template="}}},
 		{"init", &cmdSpec{files: writeFirst}},
 		{"worktree", &cmdSpec{files: bySub, subs: subcommands{{"add", &cmdSpec{files: writeFirst, shortVal: "bB", long: []string{"reason="}}}}}},
 		{"merge-file", &cmdSpec{files: writeFirst, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}}}},
@@ -181,8 +205,14 @@ func fileCommands() map[string]*cmdSpec {
 	// docker compose config -o FILE writes the configuration there.
 	composeFiles := &cmdSpec{files: bySub, subs: subcommands{{"config", &cmdSpec{shortVal: "o", long: []string{"output="},
 		opts: []optEffect{writeValue("-o", "--output")}}}}}
+	// containerFiles: docker's and podman's compose, and cp (container cp
+	// too), which copies between a container's CONTAINER:PATH and this
+	// machine as scp does between machines.
+	containerCp := &cmdSpec{files: scpKind}
+	containerFiles := &cmdSpec{files: bySub, shortVal: "Hc", long: []string{"host=", "context=", "config=", "log-level="},
+		subs: subcommands{{"compose", composeFiles}, {"cp", containerCp}, {"container", &cmdSpec{files: bySub, subs: subcommands{{"cp", containerCp}}}}}}
 	return map[string]*cmdSpec{
-		"docker": {files: bySub, subs: subcommands{{"compose", composeFiles}}}, "docker-compose": composeFiles,
+		"docker": containerFiles, "podman": containerFiles, "docker-compose": composeFiles,
 		// Readers.
 		"find": {files: codeKind, rare: &rareSpec{fileCode: (*walker).findFiles, patternArgs: findPatterns}},
 		"cat":  readSimple, "tac": {files: readAll, shortVal: "s", long: []string{"separator="}}, "rev": readSimple,
@@ -344,7 +374,24 @@ func fileCommands() map[string]*cmdSpec {
 			{"kinesis-video-media", awsOutfile}, {"kinesis-video-archived-media", awsOutfile}, {"mediastore-data", awsOutfile},
 			{"lex-runtime", awsOutfile}, {"lexv2-runtime", awsOutfile}, {"apigateway", awsOutfile}, {"codeartifact", awsOutfile}}},
 		"gsutil": {files: bySub, shortVal: "ohu", subs: storeSubs("cp", "mv", "rsync")},
-		"gcloud": {files: bySub, long: gcloudValues, subs: subcommands{{"storage", &cmdSpec{files: bySub, long: gcloudValues, subs: storeSubs("cp", "mv", "rsync")}}}},
+		"gcloud": {files: bySub, long: gcloudValues, subs: subcommands{{"storage", &cmdSpec{files: bySub, long: gcloudValues, subs: storeSubs("cp", "mv", "rsync")}},
+			{"compute", gcloudComputeFiles}, {"alpha", gcloudTrackFiles}, {"beta", gcloudTrackFiles}}},
+		// Copies between this machine and a container or a pod (NAME:PATH),
+		// as scp's between machines.
+		"kubectl": {files: bySub, shortVal: "nc", long: []string{"namespace=", "context=", "container=", "kubeconfig=", "cluster=", "user="}, subs: subcommands{{"cp", &cmdSpec{files: scpKind, shortVal: "c", long: []string{"container=", "retries="}}}}},
+		"oc":      {files: bySub, shortVal: "nc", long: []string{"namespace=", "context=", "container=", "kubeconfig=", "cluster=", "user="}, subs: subcommands{{"cp", &cmdSpec{files: scpKind, shortVal: "c", long: []string{"container=", "retries="}}}}},
+		// GitHub's and Helm's downloads: into a directory (-D, --dir,
+		// --untardir, --destination) or a file (-O); a clone into the
+		// directory it names.
+		"gh": {files: bySub, shortVal: "R", long: []string{"repo="}, subs: subcommands{
+			{"release", &cmdSpec{files: bySub, subs: subcommands{{"download", &cmdSpec{fileOpts: true, shortVal: "DOpA", long: []string{"dir=", "output=", "pattern=", "archive="},
+				opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}, writeValue("-O", "--output")}}}}}},
+			{"run", &cmdSpec{files: bySub, subs: subcommands{{"download", &cmdSpec{fileOpts: true, shortVal: "Dnp", long: []string{"dir=", "name=", "pattern="},
+				opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}}}}}}},
+			{"repo", &cmdSpec{files: bySub, subs: subcommands{{"clone", ghClone}}}},
+			{"gist", &cmdSpec{files: bySub, subs: subcommands{{"clone", ghClone}}}}}},
+		"helm": {files: bySub, subs: subcommands{{"pull", helmPullFiles}, {"fetch", helmPullFiles}}},
+		"7z":   sevenZipFiles, "7za": sevenZipFiles, "7zz": sevenZipFiles,
 		// The clients the table knows only for their copies are still
 		// probed as unknown commands are (probe): their other verbs
 		// (mc rb, s3cmd del) are read as a service's.
@@ -358,7 +405,7 @@ func fileCommands() map[string]*cmdSpec {
 		"az": {files: bySub, shortVal: "o", long: []string{"subscription=", "output=", "query="}, subs: subcommands{{"storage", &cmdSpec{files: bySub, subs: subcommands{
 			{"blob", &cmdSpec{files: bySub, subs: subcommands{
 				{"download", &cmdSpec{fileOpts: true, shortVal: "f", long: []string{"file="}, opts: []optEffect{writeValue("-f", "--file")}}},
-				{"download-batch", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).azDownloadBatchCode}}},
+				{"download-batch", &cmdSpec{fileOpts: true, shortVal: "ds", long: []string{"destination=", "source="}, opts: []optEffect{{names: []string{"-d", "--destination"}, file: fileInto}}}},
 				{"upload", &cmdSpec{fileOpts: true, shortVal: "f", long: []string{"file="}, opts: []optEffect{readValue("-f", "--file")}}},
 				{"upload-batch", &cmdSpec{fileOpts: true, shortVal: "ds", long: []string{"destination=", "source="}, opts: []optEffect{readValue("-s", "--source")}}}}}},
 			{"file", &cmdSpec{files: bySub, subs: subcommands{

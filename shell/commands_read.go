@@ -252,6 +252,8 @@ func readCommands() map[string]*cmdSpec {
 		"pkgutil": {probe: true, read: &readSpec{readWith: []string{"--pkgs", "--pkg-info", "--files", "--file-info", "--pkgs-plist",
 			"--pkg-info-plist", "--payload-files", "--check-signature", "--groups", "--group-pkgs", "--regexp"},
 			notReadWith: []string{"--forget", "--expand", "--expand-full", "--flatten", "--learn", "--bom"}}},
+		// 7z's listing, test, hash, formats and benchmark.
+		"7z": sevenZipReads, "7za": sevenZipReads, "7zz": sevenZipReads,
 		"tmutil":   {probe: true, read: &readSpec{readVerbs: []string{"listbackups", "latestbackup", "destinationinfo", "machinedirectory", "listlocalsnapshots", "listlocalsnapshotdates", "isexcluded", "version", "status"}}},
 		"hdiutil":  {probe: true, read: &readSpec{readVerbs: []string{"info", "imageinfo", "pmap", "help"}}},
 		"codesign": {probe: true, read: &readSpec{readWith: []string{"-d", "--display", "-v", "--verify"}, notReadWith: []string{"-s", "--sign", "--remove-signature", "-f", "--force", "--extract-certificates"}}},
@@ -657,3 +659,6 @@ var networksetupReads = []string{"-listnetworkserviceorder", "-listallnetworkser
 	"-listpreferredwirelessnetworks", "-getnetworkserviceenabled", "-getMTU", "-listValidMTURange", "-getMedia", "-listValidMedia",
 	"-listVLANs", "-listdevicesthatsupportVLAN", "-getcurrentlocation", "-listlocations", "-version", "-help", "-printcommands",
 	"-showBondStatus", "-isBondSupported"}
+
+// sevenZipReads: 7z l, t, h, i and b only read.
+var sevenZipReads = &cmdSpec{probe: true, read: &readSpec{readVerbs: []string{"l", "t", "h", "i", "b"}}}

@@ -435,7 +435,7 @@ func (w *tableWriter) value(b *bytes.Buffer, v reflect.Value, top bool) error {
 var constNames = map[reflect.Type][]string{
 	reflect.TypeFor[Effect]():    {"EffectRuns", "EffectReads", "EffectWrites", "EffectDeletes", "EffectNetwork", "EffectPrivilege", "EffectPersistence"},
 	reflect.TypeFor[fileKind]():  {"noFiles", "readAll", "writeAll", "copyKind", "moveKind", "linkKind", "modeKind", "pairKind", "firstKind", "scpKind", "writeFirst", "writeSecond", "bySub", "fetchKind", "tarKind", "compressKind", "codeKind", "syncKind"},
-	reflect.TypeFor[fileRole]():  {"noRole", "fileRead", "fileWrite", "fileOutput", "fileDir", "fileArchive", "fileChdir", "fileKey"},
+	reflect.TypeFor[fileRole]():  {"noRole", "fileRead", "fileWrite", "fileOutput", "fileDir", "fileArchive", "fileChdir", "fileKey", "fileInto"},
 	reflect.TypeFor[valueForm](): {"formPath", "formAt", "formAnyAt", "formField", "formNoAssign", "formWriteOut", "formItem", "formRevPath"},
 	reflect.TypeFor[riskCheck](): {"noRiskCheck", "checkTreeDelete", "checkTreeMode", "checkTreeOwner", "checkFormat", "checkDeviceWrite",
 		"checkShutdown", "checkRunlevel", "checkSystemctlPower", "checkFindDelete"},

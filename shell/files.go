@@ -49,6 +49,10 @@ const (
 	// not a read of a secret (cat ~/.ssh/deploy is; ssh -i it is a login,
 	// as plain ssh, which reads ~/.ssh/id_* itself, is).
 	fileKey
+	// fileInto is a directory a download or extraction writes files
+	// into that the call does not name (gh release download -D, helm
+	// pull --untardir), whatever the operands are.
+	fileInto
 )
 
 // valueForm says how an option's value or an operand names its file.
@@ -288,6 +292,8 @@ func (l *fileLine) optionFiles(w *walker, s *cmdSpec, opts []optArg, dirs bool, 
 				w.file(vw, false, owner, d)
 			case fileWrite:
 				w.file(vw, true, owner, d)
+			case fileInto:
+				w.fileAs(vw, File{Write: true, Into: true}, owner, d)
 			case fileOutput:
 				l.outputs++
 				l.output(w, vw, owner, d)

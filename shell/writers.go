@@ -1081,18 +1081,75 @@ func awsSwitch(t string) bool {
 	return strings.HasPrefix(t, "--no-")
 }
 
-// azDownloadBatchCode records the directory az storage blob
-// download-batch writes the blobs into (-d, --destination): files the
-// call does not name.
-func (w *walker) azDownloadBatchCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
-	for i, a := range args {
+// sevenZipCode records 7z's files: 7z COMMAND ARCHIVE [FILE…]. a and u
+// write the archive and read the files, d and rn rewrite the archive; x
+// and e extract into -oDIR (the value attached: -o~/out) or the working
+// directory, files the call does not name (File.Into); l, t and h read.
+// -an names no archive (the files follow the command), -si reads it from
+// standard input, -so writes the extracted files to standard output.
+func (w *walker) sevenZipCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	var ops []word
+	out := word{text: ".", static: true}
+	noArchive, toStdout := false, false
+	for _, a := range args {
 		switch {
-		case (a.text == "-d" || a.text == "--destination") && i+1 < len(args):
-			w.fileAs(args[i+1], File{Write: true, Into: true}, owner, d)
-		case strings.HasPrefix(a.text, "--destination="):
-			v := a
-			v.text = strings.TrimPrefix(a.text, "--destination=")
-			w.fileAs(v, File{Write: true, Into: true}, owner, d)
+		case a.text == "-an" || a.text == "-si":
+			noArchive = true
+		case a.text == "-so":
+			toStdout = true
+		case strings.HasPrefix(a.text, "-o"):
+			out = a
+			out.text = a.text[len("-o"):]
+		case strings.HasPrefix(a.text, "-"):
+		default:
+			ops = append(ops, a)
 		}
 	}
+	if len(ops) == 0 {
+		return
+	}
+	files := ops[1:]
+	if !noArchive && len(files) > 0 {
+		archive := files[0]
+		files = files[1:]
+		switch ops[0].text {
+		case "a", "u", "d", "rn":
+			w.file(archive, true, owner, d)
+		default:
+			w.file(archive, false, owner, d)
+		}
+	}
+	switch ops[0].text {
+	case "x", "e":
+		if !toStdout {
+			w.fileAs(out, File{Write: true, Into: true}, owner, d)
+		}
+	case "d", "rn":
+	default:
+		for _, f := range files {
+			w.file(f, false, owner, d)
+		}
+	}
+}
+
+// cloneIntoCode records the directory git clone creates and writes the
+// repository's files into: its second operand, as its table entry reads
+// the options.
+func (w *walker) cloneIntoCode(s *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	_, ops := s.scanWords(wordTexts(args), args, false)
+	if len(ops) > 1 {
+		w.fileAs(args[ops[1]], File{Write: true, Into: true}, owner, d)
+	}
+}
+
+// ghCloneCode is cloneIntoCode for gh repo clone and gh gist clone,
+// whose words after "--" are git clone's flags.
+func (w *walker) ghCloneCode(s *cmdSpec, name string, args []word, c scope, owner string, d *dirState) {
+	for i, a := range args {
+		if a.text == "--" {
+			args = args[:i]
+			break
+		}
+	}
+	w.cloneIntoCode(s, name, args, c, owner, d)
 }

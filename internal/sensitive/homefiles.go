@@ -54,6 +54,22 @@ var homeFiles = [...]HomeFile{
 	{".zshrc", StartupFile},
 }
 
+// why says what a critical home file of kind k is, as an Entry's Reason.
+func (k HomeFileKind) why() string {
+	switch k {
+	case StartupFile:
+		return "is a shell start-up file, run in every new shell"
+	case GitConfig:
+		return "is git's configuration, which names programs git runs"
+	case ToolConfig:
+		return "is a tool's configuration, which can run code"
+	case AuthorizedKeys:
+		return "lets a key log in over SSH"
+	default:
+		return "is the SSH client's configuration, which can run commands"
+	}
+}
+
 // HomeFiles returns the critical home files, sorted by path: the shell
 // analysis rates writing one a critical risk, and the kernel sandbox
 // protects the same files from confined commands. The slice is a copy.

@@ -478,6 +478,15 @@ func Within(dir, home string, k Kind) (Entry, bool) {
 			}
 		}
 	}
+	if k == 0 && inHome {
+		// The critical home files too: files written into ~/.config/fish
+		// may replace its config.fish.
+		for _, f := range homeFiles {
+			if homeRel == "" || strings.HasPrefix(f.Path, homeRel+"/") {
+				return Entry{Path: f.Path, Anchor: Home, Kind: Autostart, Reason: f.Kind.why()}, true
+			}
+		}
+	}
 	return Entry{}, false
 }
 
