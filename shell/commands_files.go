@@ -73,6 +73,13 @@ var gcloudTrackFiles = &cmdSpec{files: bySub, subs: subcommands{{"compute", gclo
 var helmPullFiles = &cmdSpec{fileOpts: true, shortVal: "d", long: []string{"destination=", "untardir=", "untar", "version=", "repo=", "username=", "password=", "keyring="},
 	opts: []optEffect{{names: []string{"-d", "--destination", "--untardir"}, file: fileInto}}}
 
+// sqliteFiles: sqlite3 DB [SQL…]: the database read, the files its dot
+// commands name.
+var sqliteFiles = &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).sqliteCode}}
+
+// mysqlFiles: the files mysql's -e statements name (tee, source).
+var mysqlFiles = &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).mysqlCode}}
+
 // ghClone: gh repo clone REPO [DIR] writes the repository's files,
 // which the call does not name, into DIR; git clone's own flags follow
 // "--".
@@ -208,9 +215,16 @@ func fileCommands() map[string]*cmdSpec {
 	// containerFiles: docker's and podman's compose, and cp (container cp
 	// too), which copies between a container's CONTAINER:PATH and this
 	// machine as scp does between machines.
+	// save and export write the archive -o names; a build's -o
+	// exports its result into a directory (buildOutputCode).
 	containerCp := &cmdSpec{files: scpKind}
+	containerSave := &cmdSpec{fileOpts: true, shortVal: "o", long: []string{"output="}, opts: []optEffect{writeValue("-o", "--output")}}
+	containerBuild := &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).buildOutputCode}}
 	containerFiles := &cmdSpec{files: bySub, shortVal: "Hc", long: []string{"host=", "context=", "config=", "log-level="},
-		subs: subcommands{{"compose", composeFiles}, {"cp", containerCp}, {"container", &cmdSpec{files: bySub, subs: subcommands{{"cp", containerCp}}}}}}
+		subs: subcommands{{"compose", composeFiles}, {"cp", containerCp}, {"save", containerSave}, {"export", containerSave},
+			{"build", containerBuild}, {"buildx", &cmdSpec{files: bySub, subs: subcommands{{"build", containerBuild}}}},
+			{"image", &cmdSpec{files: bySub, subs: subcommands{{"save", containerSave}, {"build", containerBuild}}}},
+			{"container", &cmdSpec{files: bySub, subs: subcommands{{"cp", containerCp}, {"export", containerSave}}}}}}
 	return map[string]*cmdSpec{
 		"docker": containerFiles, "podman": containerFiles, "docker-compose": composeFiles,
 		// Readers.
@@ -262,8 +276,10 @@ func fileCommands() map[string]*cmdSpec {
 		"cargo": {files: bySub, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{writeValue("--root", "--target-dir")}}}}},
 		"gem":   {files: bySub, subs: subcommands{{"install", &cmdSpec{opts: []optEffect{writeValue("-i", "--install-dir", "-n", "--bindir")}}}}},
 		"pip":   pipFiles(), "pip3": pipFiles(),
-		"uv":  {files: bySub, subs: subcommands{{"pip", pipFiles()}}},
-		"npm": {files: bySub, subs: subcommands{{"install", npmInstallFiles}, {"i", npmInstallFiles}, {"add", npmInstallFiles}}},
+		"uv": {files: bySub, subs: subcommands{{"pip", pipFiles()}}},
+		"npm": {files: bySub, subs: subcommands{{"install", npmInstallFiles}, {"i", npmInstallFiles}, {"add", npmInstallFiles},
+			{"pack", &cmdSpec{fileOpts: true, long: []string{"pack-destination="}, opts: []optEffect{{names: []string{"--pack-destination"}, file: fileInto}}}}}},
+		"age": {fileOpts: true, shortVal: "oirR", long: []string{"output=", "identity=", "recipient=", "recipients-file="}, opts: []optEffect{writeValue("-o", "--output")}},
 		"mkdocs": {files: bySub, subs: subcommands{{"build", &cmdSpec{shortVal: "dfa", long: []string{"site-dir=", "config-file=", "theme="},
 			opts: []optEffect{writeValue("-d", "--site-dir")}}}}},
 		"hugo": {shortVal: "dscbtep", long: []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
@@ -299,7 +315,10 @@ func fileCommands() map[string]*cmdSpec {
 		"goimports": {files: readAll, shortVal: "", long: []string{"local=", "srcdir="}, opts: []optEffect{{names: []string{"-w"}, mode: "rewrite"}}},
 		"source":    {files: firstKind}, ".": {files: firstKind},
 		// Database shells: the first operand is the database file.
-		"sqlite3": {files: firstKind}, "sqlite": {files: firstKind}, "duckdb": {files: firstKind},
+		// and the files their client commands name (sqlClientFiles).
+		"sqlite3": sqliteFiles, "sqlite": sqliteFiles, "duckdb": {files: firstKind},
+		"psql":  {files: codeKind, rare: &rareSpec{fileCode: (*walker).psqlCode}},
+		"mysql": mysqlFiles, "mariadb": mysqlFiles,
 		// Writers.
 		"tee": writeSimple,
 		// sponge soaks up its input and then writes the file (jq . f |

@@ -1153,3 +1153,147 @@ func (w *walker) ghCloneCode(s *cmdSpec, name string, args []word, c scope, owne
 	}
 	w.cloneIntoCode(s, name, args, c, owner, d)
 }
+
+// sqliteCode records sqlite3's files: the database (its first operand),
+// and what the dot commands in its other operands and -cmd values name.
+func (w *walker) sqliteCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	db := true
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case t == "-cmd" && i+1 < len(args):
+			i++
+			w.sqlClientFiles(args[i].text, args[i].static, owner, d)
+		case strings.HasPrefix(t, "-"):
+		case db:
+			db = false
+			w.file(args[i], false, owner, d)
+		default:
+			w.sqlClientFiles(t, args[i].static, owner, d)
+		}
+	}
+}
+
+// psqlCode records psql's files: -o and -L write, -f reads, and the
+// meta-commands in -c's SQL name theirs.
+func (w *walker) psqlCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.clientOptionFiles(args, []string{"-c", "--command"}, []string{"-o", "--output", "-L", "--log-file"}, []string{"-f", "--file"}, owner, d)
+}
+
+// mysqlCode records the files mysql's -e statements and its --tee name.
+func (w *walker) mysqlCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	w.clientOptionFiles(args, []string{"-e", "--execute"}, []string{"--tee"}, nil, owner, d)
+}
+
+// clientOptionFiles records an SQL client's option files: the values of
+// sql hold client commands (sqlClientFiles), those of writes are files
+// written, of reads files read; a value is the next word, or attached
+// after "=" to a long option or directly to a short one.
+func (w *walker) clientOptionFiles(args []word, sql, writes, reads []string, owner string, d *dirState) {
+	const (
+		isSQL = iota
+		isWrite
+		isRead
+	)
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		for kind, names := range [...][]string{isSQL: sql, isWrite: writes, isRead: reads} {
+			for _, n := range names {
+				vw, ok := args[i], false
+				switch {
+				case t == n && i+1 < len(args):
+					vw, ok = args[i+1], true
+				case strings.HasPrefix(n, "--") && strings.HasPrefix(t, n+"="):
+					vw.text, ok = t[len(n)+1:], true
+				case !strings.HasPrefix(n, "--") && len(t) > len(n) && strings.HasPrefix(t, n):
+					vw.text, ok = t[len(n):], true
+				}
+				switch {
+				case !ok:
+				case kind == isSQL:
+					w.sqlClientFiles(vw.text, vw.static, owner, d)
+				default:
+					w.file(vw, kind == isWrite, owner, d)
+				}
+			}
+		}
+	}
+}
+
+// sqlClientFiles records the files an SQL client's commands name:
+// sqlite3's .output, .once, .backup, .save and .log write, .read and
+// .import read; psql's \o, \w and \g write, \i and \ir read, \copy … to
+// FILE writes and … from FILE reads; mysql's tee and \T write, source
+// and \. read. A file begun with "|" is a command (sqliteShell,
+// clientShell judge it).
+func (w *walker) sqlClientFiles(text string, static bool, owner string, d *dirState) {
+	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		file, write := "", false
+		switch strings.ToLower(f[0]) {
+		case ".output", ".once", ".save", ".log", ".backup", `\o`, `\out`, `\w`, `\write`, `\g`, `\gx`, "tee", `\t`:
+			file, write = f[len(f)-1], true
+		case ".read", `\i`, `\include`, `\ir`, `\include_relative`, "source", `\.`:
+			file = f[1]
+		case ".import":
+			for _, a := range f[1:] {
+				if !strings.HasPrefix(a, "-") {
+					file = a
+					break
+				}
+			}
+		case `\copy`:
+			for i, a := range f {
+				if l := strings.ToLower(a); (l == "to" || l == "from") && i+1 < len(f) {
+					file, write = f[i+1], l == "to"
+				}
+			}
+		}
+		file = strings.Trim(file, `'"`)
+		if file == "" || strings.HasPrefix(file, "|") || file == "stdout" || file == "stderr" || file == "off" || file == "-" ||
+			strings.EqualFold(file, "stdin") || strings.EqualFold(file, "pstdin") || strings.EqualFold(file, "pstdout") {
+			continue
+		}
+		w.file(word{text: file, static: static, tilde: true}, write, owner, d)
+	}
+}
+
+// buildOutputCode records where a container build exports its result
+// (docker build -o, --output): type=local,dest=DIR, type=tar,dest=FILE
+// or a bare DIR, written with files the call does not name; "-" is
+// standard output, and an image pushed or loaded writes no file here.
+func (w *walker) buildOutputCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		vw, ok := args[i], false
+		switch {
+		case (t == "-o" || t == "--output") && i+1 < len(args):
+			i++
+			vw, ok = args[i], true
+		case strings.HasPrefix(t, "--output="):
+			vw.text, ok = t[len("--output="):], true
+		case strings.HasPrefix(t, "-o") && len(t) > 2 && t[2] != '-':
+			vw.text, ok = t[2:], true
+		}
+		if !ok {
+			continue
+		}
+		dest := vw.text
+		if strings.Contains(dest, "=") {
+			dest = ""
+			for _, kv := range strings.Split(vw.text, ",") {
+				if v, found := strings.CutPrefix(kv, "dest="); found {
+					dest = v
+				}
+			}
+		}
+		if dest == "" || dest == "-" {
+			continue
+		}
+		vw.text = dest
+		w.fileAs(vw, File{Write: true, Into: true}, owner, d)
+	}
+}
