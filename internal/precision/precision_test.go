@@ -24,7 +24,7 @@ import (
 // allowed by default.
 const (
 	maxStoppedDefaultsPct    = 40.46
-	maxStoppedPermissivePct  = 3.60
+	maxStoppedPermissivePct  = 3.58
 	minReadAllowedDefaultPct = 94.09
 )
 
