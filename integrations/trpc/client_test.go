@@ -200,7 +200,7 @@ func TestClientAlways(t *testing.T) {
 
 	// An interpreter gets no pattern: "always" approves it once only.
 	grantsBefore := grantCount(t, s)
-	i := s.shell("sess-1", "c5", `bash -c "ls -la"`)
+	i := s.shell("sess-1", "c5", `bash -c "make build"`)
 	res = c.mutate("http", call{"tool.approve", map[string]any{"sessionId": "sess-1", "approvalId": i.ID, "always": true}})
 	if !applied(t, res[0]) {
 		t.Fatal("always on an interpreter not applied")
@@ -211,7 +211,7 @@ func TestClientAlways(t *testing.T) {
 	if grantCount(t, s) != grantsBefore {
 		t.Error("always on an interpreter added a grant")
 	}
-	if got := s.decide("sess-1", "c6", `bash -c "ls -la"`); got != toolgate.Ask {
+	if got := s.decide("sess-1", "c6", `bash -c "make build"`); got != toolgate.Ask {
 		t.Errorf("interpreter again: %s, want ask", got)
 	}
 }
