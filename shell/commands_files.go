@@ -73,6 +73,18 @@ var gcloudTrackFiles = &cmdSpec{files: bySub, subs: subcommands{{"compute", gclo
 var helmPullFiles = &cmdSpec{fileOpts: true, shortVal: "d", long: []string{"destination=", "untardir=", "untar", "version=", "repo=", "username=", "password=", "keyring="},
 	opts: []optEffect{{names: []string{"-d", "--destination", "--untardir"}, file: fileInto}}}
 
+// lastWritten: the last operand is written, the ones before read; an
+// option's value the table cannot tell from an operand reads as one.
+var lastWritten = &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).lastWrittenCode}}
+
+// dumpFiles: pg_dump's and pg_dumpall's -f, --file.
+var dumpFiles = &cmdSpec{shortVal: "fdhpUZ", long: []string{"file=", "dbname=", "host=", "port=", "username="}, opts: []optEffect{writeValue("-f", "--file")}, fileOpts: true}
+
+// terraformFiles: a plan saved with -out, a state with -state-out.
+var terraformFiles = &cmdSpec{files: bySub, subs: subcommands{{"plan", terraformOut}, {"apply", terraformOut}, {"refresh", terraformOut}}}
+
+var terraformOut = &cmdSpec{singleDash: true, long: []string{"out=", "state-out=", "backup="}, opts: []optEffect{writeValue("-out", "-state-out", "-backup")}, fileOpts: true}
+
 // sqliteFiles: sqlite3 DB [SQL…]: the database read, the files its dot
 // commands name.
 var sqliteFiles = &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).sqliteCode}}
@@ -286,7 +298,28 @@ func fileCommands() map[string]*cmdSpec {
 			opts: []optEffect{writeValue("-d", "--destination")}},
 		"make": makeFiles, "gmake": makeFiles,
 		"gcc": compiler, "cc": compiler, "g++": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
-		"aria2c": {files: noFiles, shortVal: "idoxsjk", long: []string{"input-file=", "dir=", "out="}, opts: []optEffect{readValue("-i", "--input-file")}},
+		"aria2c": {files: noFiles, shortVal: "idoxsjk", long: []string{"input-file=", "dir=", "out="}, opts: []optEffect{readValue("-i", "--input-file"),
+			{names: []string{"-d", "--dir"}, file: fileInto}, writeValue("-o", "--out")}},
+		"yt-dlp": {shortVal: "oaP", long: []string{"output=", "batch-file=", "paths="}, opts: []optEffect{writeValue("-o", "--output"), readValue("-a", "--batch-file"),
+			{names: []string{"-P", "--paths"}, file: fileInto}}, fileOpts: true},
+		// Media converters: ffmpeg writes the outputs among its
+		// operands (ffmpegCode), ImageMagick its last operand, mogrify
+		// every file in place.
+		"ffmpeg":  {files: codeKind, rare: &rareSpec{fileCode: (*walker).ffmpegCode}},
+		"convert": lastWritten, "magick": lastWritten, "mogrify": {files: writeAll},
+		// Dumps and exports to the file or directory an option names.
+		"pg_dump": dumpFiles, "pg_dumpall": dumpFiles,
+		"mysqldump":   {shortVal: "r", long: []string{"result-file="}, opts: []optEffect{writeValue("-r", "--result-file")}, fileOpts: true},
+		"mongodump":   {shortVal: "o", long: []string{"out="}, opts: []optEffect{{names: []string{"-o", "--out"}, file: fileInto}}, fileOpts: true},
+		"mongoexport": {shortVal: "o", long: []string{"out="}, opts: []optEffect{writeValue("-o", "--out")}, fileOpts: true},
+		"redis-cli":   {long: []string{"rdb=", "functions-rdb="}, opts: []optEffect{writeValue("--rdb", "--functions-rdb")}, fileOpts: true},
+		"javac":       {shortVal: "dshp", long: []string{"d=", "s=", "h="}, singleDash: true, opts: []optEffect{{names: []string{"-d", "-s", "-h"}, file: fileInto}}, fileOpts: true},
+		"terraform":   terraformFiles, "tofu": terraformFiles,
+		// Container images copied to a directory or an archive here
+		// (skopeo's dir:, oci:, docker-archive: destinations; crane pull
+		// and export's file).
+		"skopeo": {files: bySub, subs: subcommands{{"copy", &cmdSpec{files: codeKind, rare: &rareSpec{fileCode: (*walker).skopeoCode}}}}},
+		"crane":  {files: bySub, subs: subcommands{{"pull", &cmdSpec{files: writeSecond}}, {"export", &cmdSpec{files: writeSecond}}}},
 		"column": {files: readAll, shortVal: "csoNRHEWdl", long: []string{"columns=", "separator=", "output-separator=", "table-columns=", "table-right=", "table-hide=", "table-noextreme=", "table-wrap=", "table-name=", "table-order="}},
 		"date":   {files: noFiles, shortVal: "dfr", long: []string{"date=", "file=", "reference="}, opts: []optEffect{readValue("-f", "--file")}},
 		"file":   {files: noFiles, shortVal: "fmFeP", long: []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="}, opts: []optEffect{readValue("-f", "--files-from", "-m", "--magic-file")}},

@@ -103,6 +103,11 @@ func (s *cmdSpec) scanInto(args []string, words []word, stop bool, opts []optArg
 			// A one-letter option that takes the next word (arch -e V=1).
 			opts = append(opts, optArg{name: a, at: i, val: args[i+1], valAt: i + 1})
 			i++
+		case s.singleDash && strings.IndexByte(a, '=') > 1 && slices.Contains(s.long, a[1:strings.IndexByte(a, '=')+1]):
+			// A one-dash word option the entry lists with "=", its value
+			// attached (terraform plan -out=tfplan).
+			eq := strings.IndexByte(a, '=')
+			opts = append(opts, optArg{name: a[:eq], at: i, val: a[eq+1:], valAt: i})
 		case s.singleDash && i+1 < len(args) && slices.Contains(s.long, a[1:]+"="):
 			// A one-dash word option the entry lists with "=" takes the
 			// next word (openssl enc -in FILE -out FILE).

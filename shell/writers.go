@@ -1297,3 +1297,70 @@ func (w *walker) buildOutputCode(_ *cmdSpec, _ string, args []word, _ scope, own
 		w.fileAs(vw, File{Write: true, Into: true}, owner, d)
 	}
 }
+
+// skopeoCode records what skopeo copy SRC DEST writes here: a
+// destination in a local transport (dir:PATH, oci:PATH[:TAG],
+// oci-archive:PATH, docker-archive:PATH) is written with files the call
+// does not name; a local source is read.
+func (w *walker) skopeoCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	var ops []word
+	for _, a := range args {
+		if !strings.HasPrefix(a.text, "-") {
+			ops = append(ops, a)
+		}
+	}
+	for i, o := range ops {
+		for _, t := range [...]string{"dir:", "oci:", "oci-archive:", "docker-archive:"} {
+			p, ok := strings.CutPrefix(o.text, t)
+			if !ok || p == "" {
+				continue
+			}
+			if t != "dir:" {
+				p, _, _ = strings.Cut(p, ":") // a tag or reference after the path
+			}
+			o.text = p
+			if i == len(ops)-1 {
+				w.fileAs(o, File{Write: true, Into: true}, owner, d)
+			} else {
+				w.file(o, false, owner, d)
+			}
+		}
+	}
+}
+
+// lastWrittenCode records a converter's files (convert IN… OUT): the
+// last word that is no option is written, the others read.
+func (w *walker) lastWrittenCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	var ops []word
+	for _, a := range args {
+		if !strings.HasPrefix(a.text, "-") && !strings.HasPrefix(a.text, "+") {
+			ops = append(ops, a)
+		}
+	}
+	for i, o := range ops {
+		w.file(o, i == len(ops)-1 && i > 0, owner, d)
+	}
+}
+
+// ffmpegSwitches are ffmpeg's options that take no value.
+var ffmpegSwitches = []string{"-y", "-n", "-hide_banner", "-nostdin", "-stats", "-nostats", "-an", "-vn", "-sn", "-dn",
+	"-shortest", "-re", "-copyts", "-benchmark", "-ignore_unknown", "-report", "-dump", "-hex"}
+
+// ffmpegCode records ffmpeg's files: -i INPUT is read; every word that
+// is neither an option nor an option's value is an output, written.
+func (w *walker) ffmpegCode(_ *cmdSpec, _ string, args []word, _ scope, owner string, d *dirState) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case t == "-i" && i+1 < len(args):
+			i++
+			w.file(args[i], false, owner, d)
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			if !slices.Contains(ffmpegSwitches, t) {
+				i++ // its value
+			}
+		default:
+			w.file(args[i], true, owner, d)
+		}
+	}
+}
