@@ -309,6 +309,7 @@ func fileCommands() map[string]*cmdSpec {
 		"convert": lastWritten, "magick": lastWritten, "mogrify": {files: writeAll},
 		// Dumps and exports to the file or directory an option names.
 		"pg_dump": dumpFiles, "pg_dumpall": dumpFiles,
+		"cloc":        {long: []string{"report-file=", "out=", "sql="}, opts: []optEffect{writeValue("--report-file", "--out", "--sql")}, fileOpts: true},
 		"mysqldump":   {shortVal: "r", long: []string{"result-file="}, opts: []optEffect{writeValue("-r", "--result-file")}, fileOpts: true},
 		"mongodump":   {shortVal: "o", long: []string{"out="}, opts: []optEffect{{names: []string{"-o", "--out"}, file: fileInto}}, fileOpts: true},
 		"mongoexport": {shortVal: "o", long: []string{"out="}, opts: []optEffect{writeValue("-o", "--out")}, fileOpts: true},

@@ -569,6 +569,9 @@ func readCommands() map[string]*cmdSpec {
 			namedSpec{"check", ruffCheck}, namedSpec{"lint", ruffCheck},
 			namedSpec{"format", &cmdSpec{read: &readSpec{readWith: []string{"--check", "--diff"}}}})},
 		"black": {read: &readSpec{readWith: []string{"--check", "--diff"}}},
+		// cloc prints counts per language; a report file, a database or
+		// its --vcs command is no read.
+		"cloc":  {readOnly: true, probe: true, read: &readSpec{notReadWith: []string{"--report-file", "--out", "--sql", "--sql-append", "--write-lang-def", "--write-lang-def-incl-dup", "--vcs"}}},
 		"isort": {read: &readSpec{readWith: []string{"--check-only", "--check", "-c", "--diff"}}},
 		"fzf": {readOnly: true, readBare: true, shortVal: "qfdn", long: []string{"filter=", "query=", "walker=", "walker-root=", "walker-skip=",
 			"height=", "min-height=", "delimiter=", "nth=", "with-nth=", "tiebreak=", "scheme=", "layout=", "border=", "prompt=", "header=",
