@@ -706,29 +706,29 @@ var commandTable = [...]namedSpec{
 	{"docker", &cmdSpec{
 		long:     []string{"host=", "context=", "config=", "log-level="},
 		shortVal: "Hc",
-		subs:     subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}, files: scpKind}}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &sharedSpec52}, {"image", &sharedSpec53}, {"container", &sharedSpec54}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"build", &sharedSpec55}, {"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec56}}, files: bySub}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec57}, {"config", &sharedSpec58}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec30}, {"stop", &sharedSpec59}, {"kill", &sharedSpec59}, {"rm", &sharedSpec60}, {"pause", &sharedSpec59}, {"save", &sharedSpec61}, {"export", &sharedSpec61}, {"build", &sharedSpec55}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec56}, {"context", &sharedSpec62}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec56}, {"plugin", &sharedSpec63}, {"service", &sharedSpec64}, {"stack", &sharedSpec65}, {"node", &sharedSpec66}, {"secret", &sharedSpec63}, {"config", &sharedSpec63}},
+		subs:     subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}, files: scpKind}}, {"build", &sharedSpec52}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &sharedSpec53}, {"image", &sharedSpec54}, {"container", &sharedSpec55}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"build", &sharedSpec56}, {"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec57}}, files: bySub}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec58}, {"config", &sharedSpec59}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec30}, {"stop", &sharedSpec60}, {"kill", &sharedSpec60}, {"rm", &sharedSpec61}, {"pause", &sharedSpec60}, {"save", &sharedSpec62}, {"export", &sharedSpec62}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec57}, {"context", &sharedSpec63}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec57}, {"plugin", &sharedSpec64}, {"service", &sharedSpec65}, {"stack", &sharedSpec66}, {"node", &sharedSpec67}, {"secret", &sharedSpec64}, {"config", &sharedSpec64}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec67, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec68, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec67, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec69, globals: &sharedSpec70, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec71, globals: &sharedSpec70, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec69, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec68, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec70, globals: &sharedSpec71, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec72, globals: &sharedSpec71, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:     &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 	}},
 	{"docker-compose", &cmdSpec{
 		long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 		shortVal: "fp",
-		subs:     subcommands{{"down", &sharedSpec57}, {"config", &sharedSpec58}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
+		subs:     subcommands{{"down", &sharedSpec58}, {"config", &sharedSpec59}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec69, globals: &sharedSpec70, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec71, globals: &sharedSpec70, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec70, globals: &sharedSpec71, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec72, globals: &sharedSpec71, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:     &readSpec{notReadWith: []string{"-H", "--host"}},
 	}},
-	{"docker-credential-desktop", &sharedSpec72},
-	{"docker-credential-ecr-login", &sharedSpec72},
-	{"docker-credential-gcloud", &sharedSpec72},
-	{"docker-credential-gcr", &sharedSpec72},
-	{"docker-credential-osxkeychain", &sharedSpec72},
-	{"docker-credential-pass", &sharedSpec72},
-	{"docker-credential-secretservice", &sharedSpec72},
-	{"docker-credential-wincred", &sharedSpec72},
+	{"docker-credential-desktop", &sharedSpec73},
+	{"docker-credential-ecr-login", &sharedSpec73},
+	{"docker-credential-gcloud", &sharedSpec73},
+	{"docker-credential-gcr", &sharedSpec73},
+	{"docker-credential-osxkeychain", &sharedSpec73},
+	{"docker-credential-pass", &sharedSpec73},
+	{"docker-credential-secretservice", &sharedSpec73},
+	{"docker-credential-wincred", &sharedSpec73},
 	{"doctl", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}, {"account", &cmdSpec{read: &readSpec{readVerbs: []string{"get"}}}}},
 		probe: true,
@@ -738,9 +738,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"secrets", &cmdSpec{class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords", rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}},
 		probe: true,
 	}},
-	{"dos2unix", &sharedSpec73},
+	{"dos2unix", &sharedSpec74},
 	{"dotnet", &cmdSpec{
-		subs: subcommands{{"nuget", &sharedSpec74}},
+		subs: subcommands{{"nuget", &sharedSpec75}},
 	}},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
@@ -755,7 +755,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"--skip-permissions-unsafe"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 		probe:    true,
 	}},
-	{"drone", &sharedSpec75},
+	{"drone", &sharedSpec76},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -777,8 +777,8 @@ var commandTable = [...]namedSpec{
 		files:    firstKind,
 	}},
 	{"eatmydata", &sharedSpec27},
-	{"echo", &sharedSpec76},
-	{"egrep", &sharedSpec77},
+	{"echo", &sharedSpec77},
+	{"egrep", &sharedSpec78},
 	{"elixir", &sharedSpec43},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
@@ -805,8 +805,8 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{about: []string{"-version", "+V"}},
 	}},
 	{"esbuild", &sharedSpec26},
-	{"etex", &sharedSpec78},
-	{"ex", &sharedSpec79},
+	{"etex", &sharedSpec79},
+	{"ex", &sharedSpec80},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -854,13 +854,13 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec80},
+	{"fdisk", &sharedSpec81},
 	{"ffmpeg", &cmdSpec{
 		files: codeKind,
 		rare:  &rareSpec{fileCode: (*walker).ffmpegCode},
 	}},
 	{"ffprobe", &sharedSpec9},
-	{"fgrep", &sharedSpec77},
+	{"fgrep", &sharedSpec78},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -909,8 +909,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig", "--server"}},
 	}},
-	{"fly", &sharedSpec81},
-	{"flyctl", &sharedSpec81},
+	{"fly", &sharedSpec82},
+	{"flyctl", &sharedSpec82},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -939,7 +939,7 @@ var commandTable = [...]namedSpec{
 	{"format-volume", &sharedSpec37},
 	{"free", &sharedSpec9},
 	{"frpc", &sharedSpec23},
-	{"ftp", &sharedSpec82},
+	{"ftp", &sharedSpec83},
 	{"fuser", &cmdSpec{
 		opts: []optEffect{{operand: true, match: fuserSystemTarget, when: fuserKills, class: "destructive", why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}},
 	}},
@@ -965,7 +965,7 @@ var commandTable = [...]namedSpec{
 	{"gcloud", &cmdSpec{
 		long:  []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="},
 		opts:  []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: "credential-access", why: "prints the current access token with the configuration"}}, subs: subcommands{{"configurations", &sharedSpec83}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="}, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, subs: subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"rsync", &sharedSpec17}, {"buckets", &sharedSpec83}, {"objects", &sharedSpec83}}, effect: EffectNetwork, files: bySub, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec84}, {"firewall-rules", &sharedSpec85}}, files: bySub, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec86}, {"beta", &sharedSpec86}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{subs: subcommands{{"versions", &sharedSpec83}}, read: &readSpec{readVerbs: []string{"list", "describe"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"help", &sharedSpec2}, {"topic", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec83}, {"builds", &sharedSpec83}, {"services", &sharedSpec83}, {"components", &sharedSpec83}, {"container", &sharedSpec87}, {"run", &sharedSpec87}, {"sql", &sharedSpec87}, {"artifacts", &sharedSpec87}, {"pubsub", &sharedSpec87}, {"monitoring", &sharedSpec87}, {"redis", &sharedSpec87}, {"dns", &sharedSpec87}, {"billing", &sharedSpec87}, {"app", &sharedSpec87}, {"scheduler", &sharedSpec87}, {"tasks", &sharedSpec87}, {"kms", &sharedSpec87}},
+		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: "credential-access", why: "prints the current access token with the configuration"}}, subs: subcommands{{"configurations", &sharedSpec84}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="}, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, subs: subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"rsync", &sharedSpec17}, {"buckets", &sharedSpec84}, {"objects", &sharedSpec84}}, effect: EffectNetwork, files: bySub, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec85}, {"firewall-rules", &sharedSpec86}}, files: bySub, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec87}, {"beta", &sharedSpec87}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{subs: subcommands{{"versions", &sharedSpec84}}, read: &readSpec{readVerbs: []string{"list", "describe"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"help", &sharedSpec2}, {"topic", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec84}, {"builds", &sharedSpec84}, {"services", &sharedSpec84}, {"components", &sharedSpec84}, {"container", &sharedSpec88}, {"run", &sharedSpec88}, {"sql", &sharedSpec88}, {"artifacts", &sharedSpec88}, {"pubsub", &sharedSpec88}, {"monitoring", &sharedSpec88}, {"redis", &sharedSpec88}, {"dns", &sharedSpec88}, {"billing", &sharedSpec88}, {"app", &sharedSpec88}, {"scheduler", &sharedSpec88}, {"tasks", &sharedSpec88}, {"kms", &sharedSpec88}},
 		files: bySub,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true, wrap: &wrapSpec{positional: 1}}, script: true, optScript: []string{"--command"}, remote: true, login: true}}},
 	}},
@@ -1003,7 +1003,7 @@ var commandTable = [...]namedSpec{
 		long:     []string{"repo="},
 		shortVal: "R",
 		opts:     []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, when: notGhAPI, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}},
-		subs:     subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: "privilege-escalation", why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"clone", &sharedSpec88}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}, files: bySub}}, {"gpg-key", &sharedSpec89}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"clone", &sharedSpec88}, {"list", &sharedSpec2}, {"view", &sharedSpec2}}, effect: EffectNetwork, files: bySub}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}, readOnly: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"download", &cmdSpec{long: []string{"dir=", "output=", "pattern=", "archive="}, shortVal: "DOpA", opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}, {names: []string{"-O", "--output"}, file: fileWrite}}, fileOpts: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"verify", &sharedSpec2}, {"verify-asset", &sharedSpec2}}, files: bySub}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec89}, {"cache", &sharedSpec89}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"download", &cmdSpec{long: []string{"dir=", "name=", "pattern="}, shortVal: "Dnp", opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}}, fileOpts: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}, files: bySub}}, {"project", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"field-list", &sharedSpec2}, {"item-list", &sharedSpec2}}}}, {"ruleset", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"rs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"cs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}, {"ports", &sharedSpec2}}}}, {"extension", &sharedSpec90}, {"ext", &sharedSpec90}, {"alias", &sharedSpec40}, {"attestation", &sharedSpec91}, {"at", &sharedSpec91}, {"config", &sharedSpec92}, {"org", &sharedSpec40}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
+		subs:     subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: "privilege-escalation", why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"clone", &sharedSpec89}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}, files: bySub}}, {"gpg-key", &sharedSpec90}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"clone", &sharedSpec89}, {"list", &sharedSpec2}, {"view", &sharedSpec2}}, effect: EffectNetwork, files: bySub}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}, readOnly: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"download", &cmdSpec{long: []string{"dir=", "output=", "pattern=", "archive="}, shortVal: "DOpA", opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}, {names: []string{"-O", "--output"}, file: fileWrite}}, fileOpts: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"verify", &sharedSpec2}, {"verify-asset", &sharedSpec2}}, files: bySub}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec90}, {"cache", &sharedSpec90}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"download", &cmdSpec{long: []string{"dir=", "name=", "pattern="}, shortVal: "Dnp", opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}}, fileOpts: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}, files: bySub}}, {"project", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"field-list", &sharedSpec2}, {"item-list", &sharedSpec2}}}}, {"ruleset", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"rs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"cs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}, {"ports", &sharedSpec2}}}}, {"extension", &sharedSpec91}, {"ext", &sharedSpec91}, {"alias", &sharedSpec40}, {"attestation", &sharedSpec92}, {"at", &sharedSpec92}, {"config", &sharedSpec93}, {"org", &sharedSpec40}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
 		files:    bySub,
 	}},
 	{"ghc", &sharedSpec26},
@@ -1011,7 +1011,7 @@ var commandTable = [...]namedSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec93}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec93}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, read: &readSpec{notReadWith: []string{"--apply", "--index", "--cached", "--3way", "-3", "--reject", "--unsafe-paths"}, readWith: []string{"--check", "--stat", "--numstat", "--summary"}}, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).cloneIntoCode}}}, {"fetch", &sharedSpec94}, {"pull", &sharedSpec94}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &sharedSpec95}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-osxkeychain", &sharedSpec95}, {"credential-libsecret", &sharedSpec95}, {"credential-manager", &sharedSpec95}, {"credential-manager-core", &sharedSpec95}, {"credential-wincred", &sharedSpec95}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"log", "visualize", "view"}}}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-o", "--output", "--remote", "--exec"}}}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true, read: &readSpec{readVerbs: []string{"verify", "list-heads"}}}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec96}, {"cat-file", &sharedSpec96}, {"status", &sharedSpec97}, {"log", &sharedSpec97}, {"annotate", &sharedSpec97}, {"ls-files", &sharedSpec97}, {"ls-tree", &sharedSpec97}, {"rev-parse", &sharedSpec97}, {"rev-list", &sharedSpec97}, {"describe", &sharedSpec97}, {"shortlog", &sharedSpec97}, {"show-ref", &sharedSpec97}, {"for-each-ref", &sharedSpec97}, {"merge-base", &sharedSpec97}, {"name-rev", &sharedSpec97}, {"whatchanged", &sharedSpec97}, {"cherry", &sharedSpec97}, {"check-ignore", &sharedSpec97}, {"check-attr", &sharedSpec97}, {"count-objects", &sharedSpec97}, {"diff-tree", &sharedSpec97}, {"diff-index", &sharedSpec97}, {"diff-files", &sharedSpec97}, {"version", &sharedSpec97}, {"help", &sharedSpec97}, {"range-diff", &sharedSpec97}, {"var", &sharedSpec97}, {"verify-commit", &sharedSpec97}, {"verify-tag", &sharedSpec97}, {"show-branch", &sharedSpec97}, {"hash-object", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-w"}}}}, {"rerere", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "diff", "remaining"}}}}, {"replace", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readWith: []string{"-l", "--list"}}}}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec94}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec94}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, read: &readSpec{notReadWith: []string{"--apply", "--index", "--cached", "--3way", "-3", "--reject", "--unsafe-paths"}, readWith: []string{"--check", "--stat", "--numstat", "--summary"}}, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).cloneIntoCode}}}, {"fetch", &sharedSpec95}, {"pull", &sharedSpec95}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &sharedSpec96}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-osxkeychain", &sharedSpec96}, {"credential-libsecret", &sharedSpec96}, {"credential-manager", &sharedSpec96}, {"credential-manager-core", &sharedSpec96}, {"credential-wincred", &sharedSpec96}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"log", "visualize", "view"}}}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-o", "--output", "--remote", "--exec"}}}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true, read: &readSpec{readVerbs: []string{"verify", "list-heads"}}}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec97}, {"cat-file", &sharedSpec97}, {"status", &sharedSpec98}, {"log", &sharedSpec98}, {"annotate", &sharedSpec98}, {"ls-files", &sharedSpec98}, {"ls-tree", &sharedSpec98}, {"rev-parse", &sharedSpec98}, {"rev-list", &sharedSpec98}, {"describe", &sharedSpec98}, {"shortlog", &sharedSpec98}, {"show-ref", &sharedSpec98}, {"for-each-ref", &sharedSpec98}, {"merge-base", &sharedSpec98}, {"name-rev", &sharedSpec98}, {"whatchanged", &sharedSpec98}, {"cherry", &sharedSpec98}, {"check-ignore", &sharedSpec98}, {"check-attr", &sharedSpec98}, {"count-objects", &sharedSpec98}, {"diff-tree", &sharedSpec98}, {"diff-index", &sharedSpec98}, {"diff-files", &sharedSpec98}, {"version", &sharedSpec98}, {"help", &sharedSpec98}, {"range-diff", &sharedSpec98}, {"var", &sharedSpec98}, {"verify-commit", &sharedSpec98}, {"verify-tag", &sharedSpec98}, {"show-branch", &sharedSpec98}, {"hash-object", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-w"}}}}, {"rerere", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "diff", "remaining"}}}}, {"replace", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readWith: []string{"-l", "--list"}}}}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
 		effect:   EffectRuns,
 		runs:     runsGitExec,
 		files:    bySub,
@@ -1022,14 +1022,14 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec98},
+	{"gmake", &sharedSpec99},
 	{"go", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec25}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec99}, {"test", &sharedSpec99}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
+		subs:  subcommands{{"install", &sharedSpec25}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec100}, {"test", &sharedSpec100}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 		rare:  &rareSpec{analyse: goExecFlags},
 	}},
-	{"goenv", &sharedSpec100},
+	{"goenv", &sharedSpec101},
 	{"gofmt", &cmdSpec{
 		shortVal: "r",
 		opts:     []optEffect{{names: []string{"-w"}, mode: "rewrite"}},
@@ -1071,9 +1071,9 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"gradle", &sharedSpec101},
-	{"gradlew", &sharedSpec101},
-	{"grep", &sharedSpec77},
+	{"gradle", &sharedSpec102},
+	{"gradlew", &sharedSpec102},
+	{"grep", &sharedSpec78},
 	{"groupadd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "creates a group",
@@ -1102,8 +1102,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
-	{"gunzip", &sharedSpec102},
-	{"gvim", &sharedSpec79},
+	{"gunzip", &sharedSpec103},
+	{"gvim", &sharedSpec80},
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1138,7 +1138,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec103}, {"delete", &sharedSpec103}, {"del", &sharedSpec103}, {"un", &sharedSpec103}, {"install", &sharedSpec104}, {"upgrade", &sharedSpec104}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec30}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}, subs: subcommands{{"hooks", &sharedSpec2}, {"metadata", &sharedSpec2}, {"notes", &sharedSpec2}}}}, {"pull", &sharedSpec105}, {"fetch", &sharedSpec105}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec106}, {"dependency", &sharedSpec106}, {"dep", &sharedSpec106}, {"plugin", &sharedSpec106}, {"inspect", &sharedSpec2}, {"verify", &sharedSpec2}},
+		subs:   subcommands{{"uninstall", &sharedSpec104}, {"delete", &sharedSpec104}, {"del", &sharedSpec104}, {"un", &sharedSpec104}, {"install", &sharedSpec105}, {"upgrade", &sharedSpec105}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec30}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}, subs: subcommands{{"hooks", &sharedSpec2}, {"metadata", &sharedSpec2}, {"notes", &sharedSpec2}}}}, {"pull", &sharedSpec106}, {"fetch", &sharedSpec106}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec107}, {"dependency", &sharedSpec107}, {"dep", &sharedSpec107}, {"plugin", &sharedSpec107}, {"inspect", &sharedSpec2}, {"verify", &sharedSpec2}},
 		effect: EffectNetwork,
 		files:  bySub,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
@@ -1159,9 +1159,9 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		rare: &rareSpec{dashOperand: historyOffset},
 	}},
-	{"hive", &sharedSpec107},
+	{"hive", &sharedSpec108},
 	{"host", &sharedSpec50},
-	{"hostname", &sharedSpec108},
+	{"hostname", &sharedSpec109},
 	{"hostnamectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
@@ -1169,7 +1169,7 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 	}},
 	{"htop", &sharedSpec26},
-	{"http", &sharedSpec109},
+	{"http", &sharedSpec110},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -1186,7 +1186,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec109},
+	{"https", &sharedSpec110},
 	{"hugo", &cmdSpec{
 		long:     []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
 		shortVal: "dscbtep",
@@ -1220,7 +1220,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "n"},
 	}},
-	{"incus", &sharedSpec110},
+	{"incus", &sharedSpec111},
 	{"infisical", &cmdSpec{
 		long:  []string{"domain=", "token=", "log-level="},
 		opts:  []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}, {names: []string{"dynamic-secrets"}, operand: true, first: true, class: "credential-access", why: "leases a dynamic secret (a database login) and prints it"}},
@@ -1259,14 +1259,14 @@ var commandTable = [...]namedSpec{
 	{"iostat", &sharedSpec9},
 	{"ip", &cmdSpec{
 		shortVal:   "n",
-		subs:       subcommands{{"link", &sharedSpec111}, {"l", &sharedSpec111}, {"addr", &sharedSpec112}, {"address", &sharedSpec112}, {"a", &sharedSpec112}, {"route", &sharedSpec112}, {"r", &sharedSpec112}, {"neigh", &sharedSpec113}, {"neighbor", &sharedSpec113}, {"neighbour", &sharedSpec113}, {"n", &sharedSpec113}, {"rule", &sharedSpec113}, {"ru", &sharedSpec113}, {"tunnel", &sharedSpec113}, {"tuntap", &sharedSpec113}, {"maddr", &sharedSpec113}, {"maddress", &sharedSpec113}, {"m", &sharedSpec113}, {"mroute", &sharedSpec113}, {"netconf", &sharedSpec113}, {"netc", &sharedSpec113}, {"stats", &sharedSpec113}, {"st", &sharedSpec113}, {"netns", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"identify", &sharedSpec2}, {"pids", &sharedSpec2}}, readOnly: true, readBare: true}}, {"monitor", &sharedSpec2}, {"mo", &sharedSpec2}},
+		subs:       subcommands{{"link", &sharedSpec112}, {"l", &sharedSpec112}, {"addr", &sharedSpec113}, {"address", &sharedSpec113}, {"a", &sharedSpec113}, {"route", &sharedSpec113}, {"r", &sharedSpec113}, {"neigh", &sharedSpec114}, {"neighbor", &sharedSpec114}, {"neighbour", &sharedSpec114}, {"n", &sharedSpec114}, {"rule", &sharedSpec114}, {"ru", &sharedSpec114}, {"tunnel", &sharedSpec114}, {"tuntap", &sharedSpec114}, {"maddr", &sharedSpec114}, {"maddress", &sharedSpec114}, {"m", &sharedSpec114}, {"mroute", &sharedSpec114}, {"netconf", &sharedSpec114}, {"netc", &sharedSpec114}, {"stats", &sharedSpec114}, {"st", &sharedSpec114}, {"netns", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"identify", &sharedSpec2}, {"pids", &sharedSpec2}}, readOnly: true, readBare: true}}, {"monitor", &sharedSpec2}, {"mo", &sharedSpec2}},
 		singleDash: true,
 		probe:      true,
 		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec27, operands: 1}}},
 		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
-	{"ip6tables", &sharedSpec114},
-	{"iptables", &sharedSpec114},
+	{"ip6tables", &sharedSpec115},
+	{"iptables", &sharedSpec115},
 	{"isort", &cmdSpec{
 		files: readAll,
 		read:  &readSpec{readWith: []string{"--check-only", "--check", "-c", "--diff"}},
@@ -1277,10 +1277,10 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec115}, {"list", &sharedSpec2}},
+		subs:  subcommands{{"dev", &sharedSpec116}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
-	{"java", &sharedSpec116},
+	{"java", &sharedSpec117},
 	{"javac", &cmdSpec{
 		long:       []string{"d=", "s=", "h="},
 		shortVal:   "dshp",
@@ -1308,7 +1308,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec117},
+	{"k9s", &sharedSpec118},
 	{"keyctl", &cmdSpec{
 		opts:  []optEffect{{names: []string{"print", "read", "pipe"}, operand: true, first: true, class: "credential-access", why: "prints a key's secret payload from the kernel's keyring"}},
 		probe: true,
@@ -1326,31 +1326,31 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kiro-cli", &sharedSpec118},
-	{"kotlin", &sharedSpec116},
-	{"kotlinc", &sharedSpec116},
+	{"kiro-cli", &sharedSpec119},
+	{"kotlin", &sharedSpec117},
+	{"kotlinc", &sharedSpec117},
 	{"kubeconform", &sharedSpec9},
 	{"kubectl", &cmdSpec{
 		long:     []string{"namespace=", "context=", "container=", "kubeconfig=", "cluster=", "user="},
 		shortVal: "nc",
-		subs:     subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"token"}, operand: true, first: true, class: "credential-access", why: "mints and prints a service account's token"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{long: []string{"container=", "retries="}, shortVal: "c", opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites, files: scpKind}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec115}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"plugin", &sharedSpec40}},
+		subs:     subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"token"}, operand: true, first: true, class: "credential-access", why: "mints and prints a service account's token"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{long: []string{"container=", "retries="}, shortVal: "c", opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites, files: scpKind}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec116}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"plugin", &sharedSpec40}},
 		effect:   EffectNetwork,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec119, operands: 1, dashdash: true, remote: true}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec120, operands: 1, dashdash: true, remote: true}}},
 		read:     &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec120},
-	{"kubens", &sharedSpec120},
+	{"kubectx", &sharedSpec121},
+	{"kubens", &sharedSpec121},
 	{"kubeval", &sharedSpec9},
 	{"kustomize", &cmdSpec{
 		subs:  subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="}, opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}},
 		probe: true,
 	}},
 	{"last", &sharedSpec9},
-	{"latex", &sharedSpec78},
+	{"latex", &sharedSpec79},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
-		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec59}, {"bootout", &sharedSpec59}, {"disable", &sharedSpec59}, {"kill", &sharedSpec59}, {"stop", &sharedSpec59}, {"remove", &sharedSpec59}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
+		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec60}, {"bootout", &sharedSpec60}, {"disable", &sharedSpec60}, {"kill", &sharedSpec60}, {"stop", &sharedSpec60}, {"remove", &sharedSpec60}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
 	}},
 	{"ld", &sharedSpec26},
 	{"ldd", &sharedSpec26},
@@ -1377,8 +1377,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec121},
-	{"linux64", &sharedSpec121},
+	{"linux32", &sharedSpec122},
+	{"linux64", &sharedSpec122},
 	{"lipo", &cmdSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-create", "-output", "-remove", "-extract", "-extract_family", "-thin", "-replace"}, readWith: []string{"-info", "-detailed_info", "-archs", "-verify_arch"}},
@@ -1426,17 +1426,17 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "bcCfhiLrStTV"},
 	}},
 	{"lua", &sharedSpec43},
-	{"lualatex", &sharedSpec78},
+	{"lualatex", &sharedSpec79},
 	{"luarocks", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}},
 		probe: true,
 	}},
-	{"luatex", &sharedSpec78},
+	{"luatex", &sharedSpec79},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec110},
+	{"lxc", &sharedSpec111},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1465,9 +1465,9 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".lzma"},
 	}},
 	{"magick", &sharedSpec41},
-	{"mail", &sharedSpec122},
-	{"mailx", &sharedSpec122},
-	{"make", &sharedSpec98},
+	{"mail", &sharedSpec123},
+	{"mailx", &sharedSpec123},
+	{"make", &sharedSpec99},
 	{"mamba", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec40}},
 		probe: true,
@@ -1478,9 +1478,9 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec123},
+	{"mariadb", &sharedSpec124},
 	{"markdownlint", &sharedSpec26},
-	{"mawk", &sharedSpec124},
+	{"mawk", &sharedSpec125},
 	{"mc", &cmdSpec{
 		subs:  subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"mirror", &sharedSpec17}},
 		files: bySub,
@@ -1524,8 +1524,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mogrify", &sharedSpec125},
-	{"mongo", &sharedSpec126},
+	{"mogrify", &sharedSpec126},
+	{"mongo", &sharedSpec127},
 	{"mongodump", &cmdSpec{
 		long:     []string{"out="},
 		shortVal: "o",
@@ -1538,7 +1538,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-o", "--out"}, file: fileWrite}},
 		fileOpts: true,
 	}},
-	{"mongosh", &sharedSpec126},
+	{"mongosh", &sharedSpec127},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1572,7 +1572,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: msiexecInstalls, class: "supply-chain", why: "installs a Windows package, whose custom actions run as SYSTEM"}},
 		probe: true,
 	}},
-	{"mutt", &sharedSpec122},
+	{"mutt", &sharedSpec123},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -1580,10 +1580,10 @@ var commandTable = [...]namedSpec{
 		files:    moveKind,
 		fileOpts: true,
 	}},
-	{"mvn", &sharedSpec127},
-	{"mvnw", &sharedSpec127},
+	{"mvn", &sharedSpec128},
+	{"mvnw", &sharedSpec128},
 	{"mypy", &sharedSpec26},
-	{"mysql", &sharedSpec123},
+	{"mysql", &sharedSpec124},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1598,9 +1598,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec124},
-	{"nc", &sharedSpec128},
-	{"ncat", &sharedSpec128},
+	{"nawk", &sharedSpec125},
+	{"nc", &sharedSpec129},
+	{"ncat", &sharedSpec129},
 	{"neofetch", &sharedSpec9},
 	{"nerdctl", &cmdSpec{
 		subs:   subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}},
@@ -1610,7 +1610,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: winAdd, when: netAddsAccount, class: "persistence", why: "adds a Windows account, or adds one to a group (administrators)"}},
 		probe: true,
 	}},
-	{"netcat", &sharedSpec128},
+	{"netcat", &sharedSpec129},
 	{"netlify", &cmdSpec{
 		opts:  []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
 		subs:  subcommands{{"status", &sharedSpec2}},
@@ -1626,7 +1626,7 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{readVerbs: []string{"-listnetworkserviceorder", "-listallnetworkservices", "-listallhardwareports", "-getmacaddress", "-getcomputername", "-getinfo", "-getadditionalroutes", "-getv6additionalroutes", "-getdnsservers", "-getsearchdomains", "-getwebproxy", "-getsecurewebproxy", "-getproxyautodiscovery", "-getautoproxyurl", "-getftpproxy", "-getsocksfirewallproxy", "-getstreamingproxy", "-getgopherproxy", "-getproxybypassdomains", "-getpassiveftp", "-getairportnetwork", "-getairportpower", "-listpreferredwirelessnetworks", "-getnetworkserviceenabled", "-getMTU", "-listValidMTURange", "-getMedia", "-listValidMedia", "-listVLANs", "-listdevicesthatsupportVLAN", "-getcurrentlocation", "-listlocations", "-version", "-help", "-printcommands", "-showBondStatus", "-isBondSupported"}},
 		rare:  &rareSpec{dashOperand: dashVerb},
 	}},
-	{"new-itemproperty", &sharedSpec129},
+	{"new-itemproperty", &sharedSpec130},
 	{"newgrp", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "switches the shell to another group",
@@ -1681,19 +1681,19 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"networking", &sharedSpec130}, {"radio", &sharedSpec130}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec131}},
+		subs:  subcommands{{"networking", &sharedSpec131}, {"radio", &sharedSpec131}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec132}},
 		probe: true,
 	}},
 	{"nocache", &sharedSpec27},
 	{"node", &sharedSpec43},
 	{"nohup", &sharedSpec27},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec131}, {"node", &sharedSpec131}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec132}, {"node", &sharedSpec132}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec132}, {"i", &sharedSpec132}, {"add", &sharedSpec132}, {"exec", &sharedSpec133}, {"x", &sharedSpec133}, {"config", &sharedSpec134}, {"c", &sharedSpec134}, {"set", &sharedSpec135}, {"get", &sharedSpec136}, {"publish", &sharedSpec30}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"token", &sharedSpec137}, {"pack", &cmdSpec{long: []string{"pack-destination="}, opts: []optEffect{{names: []string{"--pack-destination"}, file: fileInto}}, fileOpts: true}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"find", &sharedSpec2}, {"s", &sharedSpec2}, {"se", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"ping", &sharedSpec2}, {"stars", &sharedSpec2}, {"sbom", &sharedSpec2}, {"owner", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"access", &sharedSpec92}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}}}}, {"version", &sharedSpec115}, {"audit", &sharedSpec115}, {"run", &sharedSpec115}},
+		subs:  subcommands{{"install", &sharedSpec133}, {"i", &sharedSpec133}, {"add", &sharedSpec133}, {"exec", &sharedSpec134}, {"x", &sharedSpec134}, {"config", &sharedSpec135}, {"c", &sharedSpec135}, {"set", &sharedSpec136}, {"get", &sharedSpec137}, {"publish", &sharedSpec30}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"token", &sharedSpec138}, {"pack", &cmdSpec{long: []string{"pack-destination="}, opts: []optEffect{{names: []string{"--pack-destination"}, file: fileInto}}, fileOpts: true}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"find", &sharedSpec2}, {"s", &sharedSpec2}, {"se", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"ping", &sharedSpec2}, {"stars", &sharedSpec2}, {"sbom", &sharedSpec2}, {"owner", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"access", &sharedSpec93}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}}}}, {"version", &sharedSpec116}, {"audit", &sharedSpec116}, {"run", &sharedSpec116}},
 		files: bySub,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec27, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec27, operands: 1, script: true}}},
 		read:  &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
@@ -1717,7 +1717,7 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "amuinpUCTrwFZ"},
 	}},
 	{"nslookup", &sharedSpec50},
-	{"nuget", &sharedSpec74},
+	{"nuget", &sharedSpec75},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
@@ -1731,7 +1731,7 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 		read:     &readSpec{notReadWith: []string{"-pm", "--persistence-mode", "-e", "--ecc-config", "-p", "--reset-ecc-errors", "-c", "--compute-mode", "-dm", "--driver-model", "-fdm", "--force-driver-model", "--gom", "-r", "--gpu-reset", "-vm", "--virt-mode", "-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks", "-lmc", "--lock-memory-clocks", "-rmc", "--reset-memory-clocks", "-lmcd", "--lock-memory-clocks-deferred", "-ac", "--applications-clocks", "-rac", "--reset-applications-clocks", "-acp", "--applications-clocks-permission", "-pl", "--power-limit", "-cc", "--cuda-clocks", "-am", "--accounting-mode", "-caa", "--clear-accounted-apps", "--auto-boost-default", "--auto-boost-permission", "-mig", "--multi-instance-gpu", "-gtt", "--gpu-target-temp", "-t", "--toggle-led", "-f", "--filename", "--debug"}},
 	}},
-	{"nvim", &sharedSpec79},
+	{"nvim", &sharedSpec80},
 	{"objdump", &sharedSpec9},
 	{"oc", &cmdSpec{
 		long:     []string{"namespace=", "context=", "container=", "kubeconfig=", "cluster=", "user="},
@@ -1739,9 +1739,9 @@ var commandTable = [...]namedSpec{
 		subs:     subcommands{{"cp", &cmdSpec{long: []string{"container=", "retries="}, shortVal: "c", files: scpKind}}},
 		files:    bySub,
 		probe:    true,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec119, operands: 1, dashdash: true, remote: true}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec120, operands: 1, dashdash: true, remote: true}}},
 	}},
-	{"ocaml", &sharedSpec116},
+	{"ocaml", &sharedSpec117},
 	{"oci", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
@@ -1761,13 +1761,13 @@ var commandTable = [...]namedSpec{
 	}},
 	{"openssl", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"enc", &sharedSpec138}, {"req", &sharedSpec138}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec138}, {"genrsa", &sharedSpec138}, {"genpkey", &sharedSpec138}, {"pkey", &sharedSpec138}, {"pkcs12", &sharedSpec138}, {"pkcs7", &sharedSpec138}, {"pkcs8", &sharedSpec138}, {"dgst", &sharedSpec138}, {"base64", &sharedSpec138}, {"smime", &sharedSpec138}, {"cms", &sharedSpec138}, {"ca", &sharedSpec138}, {"crl", &sharedSpec138}, {"dhparam", &sharedSpec138}, {"ec", &sharedSpec138}, {"ecparam", &sharedSpec138}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec138}, {"rsautl", &sharedSpec138}, {"asn1parse", &sharedSpec138}, {"aes-256-cbc", &sharedSpec138}, {"des3", &sharedSpec138}, {"version", &sharedSpec2}},
+		subs:       subcommands{{"enc", &sharedSpec139}, {"req", &sharedSpec139}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec139}, {"genrsa", &sharedSpec139}, {"genpkey", &sharedSpec139}, {"pkey", &sharedSpec139}, {"pkcs12", &sharedSpec139}, {"pkcs7", &sharedSpec139}, {"pkcs8", &sharedSpec139}, {"dgst", &sharedSpec139}, {"base64", &sharedSpec139}, {"smime", &sharedSpec139}, {"cms", &sharedSpec139}, {"ca", &sharedSpec139}, {"crl", &sharedSpec139}, {"dhparam", &sharedSpec139}, {"ec", &sharedSpec139}, {"ecparam", &sharedSpec139}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec139}, {"rsautl", &sharedSpec139}, {"asn1parse", &sharedSpec139}, {"aes-256-cbc", &sharedSpec139}, {"des3", &sharedSpec139}, {"version", &sharedSpec2}},
 		effect:     EffectNetwork,
 		singleDash: true,
 		files:      bySub,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec139}},
+		subs:  subcommands{{"install", &sharedSpec140}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec9},
@@ -1785,7 +1785,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"parted", &sharedSpec80},
+	{"parted", &sharedSpec81},
 	{"pass", &cmdSpec{
 		class: "credential-access",
 		why:   "prints passwords from the password store",
@@ -1810,16 +1810,16 @@ var commandTable = [...]namedSpec{
 	}},
 	{"pbzip2", &sharedSpec33},
 	{"pdfinfo", &sharedSpec9},
-	{"pdflatex", &sharedSpec78},
-	{"pdftex", &sharedSpec78},
+	{"pdflatex", &sharedSpec79},
+	{"pdftex", &sharedSpec79},
 	{"pdm", &sharedSpec46},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec140}, {sub: []string{"stat"}, opts: &sharedSpec140}, {sub: []string{"trace"}, opts: &sharedSpec140}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec141}, {sub: []string{"stat"}, opts: &sharedSpec141}, {sub: []string{"trace"}, opts: &sharedSpec141}}},
 	}},
-	{"perl", &sharedSpec141},
-	{"pg_dump", &sharedSpec142},
-	{"pg_dumpall", &sharedSpec142},
+	{"perl", &sharedSpec142},
+	{"pg_dump", &sharedSpec143},
+	{"pg_dumpall", &sharedSpec143},
 	{"pgrep", &sharedSpec9},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1839,8 +1839,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ping", &sharedSpec50},
 	{"ping6", &sharedSpec50},
-	{"pip", &sharedSpec143},
-	{"pip3", &sharedSpec143},
+	{"pip", &sharedSpec144},
+	{"pip3", &sharedSpec144},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
@@ -1859,7 +1859,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec139}, {"add", &sharedSpec139}},
+		subs:  subcommands{{"install", &sharedSpec140}, {"add", &sharedSpec140}},
 		probe: true,
 	}},
 	{"pkgutil", &cmdSpec{
@@ -1880,25 +1880,25 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"-a", "-b", "-c", "-u"}, readWith: []string{"-g"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"token", &sharedSpec137}, {"add", &sharedSpec28}, {"install", &sharedSpec28}, {"i", &sharedSpec28}, {"dlx", &sharedSpec29}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec135}, {"get", &sharedSpec136}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec30}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec115}},
+		subs: subcommands{{"token", &sharedSpec138}, {"add", &sharedSpec28}, {"install", &sharedSpec28}, {"i", &sharedSpec28}, {"dlx", &sharedSpec29}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec136}, {"get", &sharedSpec137}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec30}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec116}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27}, {sub: []string{"pkg", "set"}, opts: &sharedSpec27, keyScripts: "scripts."}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"pod", &cmdSpec{
-		subs:  subcommands{{"trunk", &sharedSpec74}},
+		subs:  subcommands{{"trunk", &sharedSpec75}},
 		probe: true,
 	}},
 	{"podman", &cmdSpec{
 		long:     []string{"host=", "context=", "config=", "log-level="},
 		shortVal: "Hc",
-		subs:     subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}, {"rm", &sharedSpec60}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &sharedSpec52}, {"image", &sharedSpec53}, {"container", &sharedSpec54}, {"compose", &cmdSpec{subs: subcommands{{"config", &sharedSpec58}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, files: bySub}}, {"cp", &sharedSpec144}, {"save", &sharedSpec61}, {"export", &sharedSpec61}, {"build", &sharedSpec55}, {"buildx", &cmdSpec{subs: subcommands{{"build", &sharedSpec55}, {"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec56}}, files: bySub}}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec56}, {"network", &sharedSpec63}, {"context", &sharedSpec62}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec56}, {"plugin", &sharedSpec63}, {"service", &sharedSpec64}, {"stack", &sharedSpec65}, {"node", &sharedSpec66}, {"secret", &sharedSpec63}, {"config", &sharedSpec63}},
+		subs:     subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}, {"build", &sharedSpec52}, {"rm", &sharedSpec61}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &sharedSpec53}, {"image", &sharedSpec54}, {"container", &sharedSpec55}, {"compose", &cmdSpec{subs: subcommands{{"config", &sharedSpec59}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, files: bySub}}, {"cp", &sharedSpec145}, {"save", &sharedSpec62}, {"export", &sharedSpec62}, {"buildx", &cmdSpec{subs: subcommands{{"build", &sharedSpec56}, {"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec57}}, files: bySub}}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec57}, {"network", &sharedSpec64}, {"context", &sharedSpec63}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec57}, {"plugin", &sharedSpec64}, {"service", &sharedSpec65}, {"stack", &sharedSpec66}, {"node", &sharedSpec67}, {"secret", &sharedSpec64}, {"config", &sharedSpec64}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec67, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec68, operands: 1, remote: true}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec69, operands: 1, remote: true}}},
 		read:     &readSpec{notReadWith: []string{"-r", "--remote", "--url", "-c", "--connection", "--identity"}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec30}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec115}},
+		subs: subcommands{{"publish", &sharedSpec30}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec116}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec27}}},
 	}},
 	{"popd", &sharedSpec35},
@@ -1906,7 +1906,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec145},
+	{"powershell", &sharedSpec146},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1914,12 +1914,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec146},
+	{"presto", &sharedSpec147},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 		read: &readSpec{readEnvNames: true},
 	}},
-	{"printf", &sharedSpec76},
+	{"printf", &sharedSpec77},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
@@ -1935,8 +1935,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-m"}, exec: true}},
 	}},
 	{"protoc", &sharedSpec26},
-	{"proxychains", &sharedSpec147},
-	{"proxychains4", &sharedSpec147},
+	{"proxychains", &sharedSpec148},
+	{"proxychains4", &sharedSpec148},
 	{"ps", &cmdSpec{
 		long:     []string{"format=", "sort=", "pid=", "ppid=", "user=", "User=", "group=", "Group=", "tty=", "cols=", "columns=", "rows=", "sid=", "quick-pid="},
 		shortVal: "opuUgGtCOqsNk",
@@ -1968,15 +1968,15 @@ var commandTable = [...]namedSpec{
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec9},
-	{"pwsh", &sharedSpec145},
+	{"pwsh", &sharedSpec146},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec148},
-	{"python3", &sharedSpec148},
-	{"pzstd", &sharedSpec149},
-	{"q", &sharedSpec118},
+	{"python", &sharedSpec149},
+	{"python3", &sharedSpec149},
+	{"pzstd", &sharedSpec150},
+	{"q", &sharedSpec119},
 	{"qwen", &sharedSpec6},
 	{"qwen-code", &sharedSpec6},
 	{"railway", &cmdSpec{
@@ -1993,14 +1993,14 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}, {operand: true, match: holdsCredentials, class: "credential-access", why: "copies a directory that holds credential files, and them with it"}},
 		probe: true,
 	}},
-	{"rbenv", &sharedSpec100},
+	{"rbenv", &sharedSpec101},
 	{"rc-update", &cmdSpec{
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
 		effect: EffectPersistence,
 		rare:   &rareSpec{unless: []string{"show"}},
 	}},
-	{"rcim", &sharedSpec150},
+	{"rcim", &sharedSpec151},
 	{"rclone", &cmdSpec{
 		long:   []string{"dry-run", "interactive", "config="},
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
@@ -2032,15 +2032,15 @@ var commandTable = [...]namedSpec{
 		why:   "runs a DLL's registration code, or a scriptlet's from a URL (/i:URL)",
 		probe: true,
 	}},
-	{"remove-ciminstance", &sharedSpec150},
+	{"remove-ciminstance", &sharedSpec151},
 	{"remove-item", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: anyWord, when: psRecursive, class: "destructive", why: "deletes a directory tree (-Recurse)"}},
 		probe: true,
 	}},
-	{"remove-itemproperty", &sharedSpec129},
+	{"remove-itemproperty", &sharedSpec130},
 	{"remove-partition", &sharedSpec37},
 	{"remove-virtualdisk", &sharedSpec37},
-	{"remove-wmiobject", &sharedSpec150},
+	{"remove-wmiobject", &sharedSpec151},
 	{"reset-physicaldisk", &sharedSpec37},
 	{"resolvectl", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
@@ -2086,8 +2086,8 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec151},
-	{"route", &sharedSpec108},
+	{"rmdir", &sharedSpec152},
+	{"route", &sharedSpec109},
 	{"rpm", &cmdSpec{
 		long:  []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
 		opts:  []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -2103,9 +2103,9 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{dryRun: []string{"-n", "--dry-run"}},
 	}},
-	{"ruby", &sharedSpec141},
+	{"ruby", &sharedSpec142},
 	{"ruff", &cmdSpec{
-		subs:  subcommands{{"check", &sharedSpec152}, {"lint", &sharedSpec152}, {"format", &sharedSpec22}, {"rule", &sharedSpec2}, {"linter", &sharedSpec2}, {"config", &sharedSpec2}, {"version", &sharedSpec2}, {"help", &sharedSpec2}},
+		subs:  subcommands{{"check", &sharedSpec153}, {"lint", &sharedSpec153}, {"format", &sharedSpec22}, {"rule", &sharedSpec2}, {"linter", &sharedSpec2}, {"config", &sharedSpec2}, {"version", &sharedSpec2}, {"help", &sharedSpec2}},
 		files: bySub,
 	}},
 	{"run-parts", &cmdSpec{
@@ -2149,8 +2149,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec40}, {"target", &sharedSpec40}, {"component", &sharedSpec40}},
 		probe: true,
 	}},
-	{"rvim", &sharedSpec79},
-	{"rwmi", &sharedSpec150},
+	{"rvim", &sharedSpec80},
+	{"rwmi", &sharedSpec151},
 	{"s3cmd", &cmdSpec{
 		long:     []string{"config="},
 		shortVal: "c",
@@ -2176,8 +2176,8 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, first: true, match: scChanges, class: "persistence", why: "creates or changes a Windows service, which runs as SYSTEM"}, {operand: true, first: true, match: scStops, class: "privilege-escalation", why: "stops or deletes a Windows service (a security service among them)"}},
 		probe: true,
 	}},
-	{"scala", &sharedSpec116},
-	{"scc", &sharedSpec153},
+	{"scala", &sharedSpec117},
+	{"scc", &sharedSpec154},
 	{"schtasks", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: schtasksCreates, class: "persistence", why: "schedules a program to run later by itself"}},
 		probe: true,
@@ -2191,7 +2191,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"screen", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec154, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec27, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec27, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec154}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
+		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec155, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec27, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec27, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec155}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
 	}},
 	{"script", &cmdSpec{
 		probe: true,
@@ -2201,7 +2201,7 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--set"}, readWith: []string{"--get", "--dns", "--proxy", "--nwi"}},
 	}},
-	{"sdiff", &sharedSpec153},
+	{"sdiff", &sharedSpec154},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -2224,7 +2224,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{analyse: sedScripts},
 	}},
-	{"sendmail", &sharedSpec82},
+	{"sendmail", &sharedSpec83},
 	{"sensors", &sharedSpec9},
 	{"seq", &sharedSpec9},
 	{"serve", &cmdSpec{
@@ -2244,7 +2244,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: execPolicyOff, when: notProcessScope, class: "privilege-escalation", why: "lets every PowerShell script run, signed or not"}},
 		probe: true,
 	}},
-	{"set-itemproperty", &sharedSpec129},
+	{"set-itemproperty", &sharedSpec130},
 	{"set-mppreference", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: anyWord, when: defenderOffArgs, class: "privilege-escalation", why: "turns Microsoft Defender's protection off, or excludes a path from it"}},
 		probe: true,
@@ -2356,7 +2356,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec107},
+	{"spark-sql", &sharedSpec108},
 	{"spctl", &cmdSpec{
 		long:  []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="},
 		opts:  []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}, {names: []string{"--add"}, effect: EffectPrivilege, class: "privilege-escalation", why: "tells Gatekeeper to let a program run unchecked"}},
@@ -2371,7 +2371,7 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther},
 	}},
-	{"sponge", &sharedSpec125},
+	{"sponge", &sharedSpec126},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
@@ -2477,14 +2477,14 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec125},
+	{"sudoedit", &sharedSpec126},
 	{"sum", &sharedSpec36},
 	{"supabase", &cmdSpec{
 		subs:  subcommands{{"projects", &cmdSpec{opts: []optEffect{{names: []string{"api-keys"}, operand: true, first: true, class: "credential-access", why: "prints a Supabase project's API keys, the service role's among them"}}}}},
 		probe: true,
 	}},
 	{"sw_vers", &sharedSpec9},
-	{"swaks", &sharedSpec122},
+	{"swaks", &sharedSpec123},
 	{"swapoff", &cmdSpec{
 		class: "destructive",
 		why:   "turns off swap space, which can leave the machine killing programs for want of memory",
@@ -2503,7 +2503,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec9},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}, {operand: true, match: otherUnit, when: systemStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
-		subs: subcommands{{"stop", &sharedSpec155}, {"disable", &sharedSpec155}, {"kill", &sharedSpec155}, {"mask", &sharedSpec155}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec156}, {"disable", &sharedSpec156}, {"kill", &sharedSpec156}, {"mask", &sharedSpec156}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -2561,14 +2561,14 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec125},
-	{"telnet", &sharedSpec82},
-	{"terraform", &sharedSpec156},
+	{"tee", &sharedSpec126},
+	{"telnet", &sharedSpec83},
+	{"terraform", &sharedSpec157},
 	{"terragrunt", &cmdSpec{
-		subs: subcommands{{"run-all", &sharedSpec157}, {"run", &sharedSpec157}, {"destroy", &sharedSpec158}, {"apply", &sharedSpec159}, {"state", &sharedSpec160}, {"output", &sharedSpec161}, {"show", &sharedSpec162}, {"workspace", &sharedSpec163}, {"taint", &sharedSpec164}, {"force-unlock", &sharedSpec165}, {"deploy", &sharedSpec166}},
+		subs: subcommands{{"run-all", &sharedSpec158}, {"run", &sharedSpec158}, {"destroy", &sharedSpec159}, {"apply", &sharedSpec160}, {"state", &sharedSpec161}, {"output", &sharedSpec162}, {"show", &sharedSpec163}, {"workspace", &sharedSpec164}, {"taint", &sharedSpec165}, {"force-unlock", &sharedSpec166}, {"deploy", &sharedSpec167}},
 	}},
 	{"test", &sharedSpec9},
-	{"tex", &sharedSpec78},
+	{"tex", &sharedSpec79},
 	{"textutil", &cmdSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-convert", "-cat", "-output"}, readWith: []string{"-info", "-help"}},
@@ -2579,7 +2579,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-O", "--out"}},
 	}},
-	{"tftp", &sharedSpec82},
+	{"tftp", &sharedSpec83},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -2606,9 +2606,9 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec167, script: true}, {sub: []string{"new"}, opts: &sharedSpec167, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec167, script: true}, {sub: []string{"neww"}, opts: &sharedSpec167, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec167, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec167, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec167, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec167, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec167, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec167, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec167, script: true}, {sub: []string{"popup"}, opts: &sharedSpec167, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec168, script: true}, {sub: []string{"run"}, opts: &sharedSpec168, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec169, keys: true}, {sub: []string{"send"}, opts: &sharedSpec169, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec168, script: true}, {sub: []string{"new"}, opts: &sharedSpec168, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec168, script: true}, {sub: []string{"neww"}, opts: &sharedSpec168, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec168, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec168, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec168, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec168, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec168, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec168, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec168, script: true}, {sub: []string{"popup"}, opts: &sharedSpec168, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec169, script: true}, {sub: []string{"run"}, opts: &sharedSpec169, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec170, keys: true}, {sub: []string{"send"}, opts: &sharedSpec170, keys: true}}},
 	}},
-	{"tofu", &sharedSpec156},
+	{"tofu", &sharedSpec157},
 	{"tokei", &sharedSpec9},
 	{"toolbox", &cmdSpec{
 		probe: true,
@@ -2642,7 +2642,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec146},
+	{"trino", &sharedSpec147},
 	{"true", &sharedSpec9},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -2671,7 +2671,7 @@ var commandTable = [...]namedSpec{
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
-	{"ulimit", &sharedSpec108},
+	{"ulimit", &sharedSpec109},
 	{"umount", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
@@ -2705,8 +2705,8 @@ var commandTable = [...]namedSpec{
 		files:    pairKind,
 		readOnly: true,
 	}},
-	{"unix2dos", &sharedSpec73},
-	{"unlink", &sharedSpec151},
+	{"unix2dos", &sharedSpec74},
+	{"unlink", &sharedSpec152},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2727,7 +2727,7 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".lzma"},
 	}},
-	{"unpigz", &sharedSpec102},
+	{"unpigz", &sharedSpec103},
 	{"unset", &sharedSpec47},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
@@ -2791,15 +2791,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec9},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec170}, {"download", &sharedSpec171}, {"config", &sharedSpec172}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec30}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}, {"python", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"find", &sharedSpec2}, {"dir", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}}}}, {"help", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec171}, {"download", &sharedSpec172}, {"config", &sharedSpec173}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec30}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}, {"python", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"find", &sharedSpec2}, {"dir", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}}}}, {"help", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec173}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec174}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec173}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec174}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
@@ -2821,15 +2821,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec79},
-	{"view", &sharedSpec79},
+	{"vi", &sharedSpec80},
+	{"view", &sharedSpec80},
 	{"vigr", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 		effect: EffectPrivilege,
 	}},
-	{"vim", &sharedSpec79},
-	{"vimdiff", &sharedSpec79},
+	{"vim", &sharedSpec80},
+	{"vimdiff", &sharedSpec80},
 	{"vipw", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
@@ -2901,7 +2901,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: wmicCreates, class: "inline-code", why: "starts a process from a Windows command line, which is not read here"}, {operand: true, match: wmicShadows, when: wmicDeletes, class: "destructive", why: "deletes the volume shadow copies recovery needs"}},
 		probe: true,
 	}},
-	{"woodpecker-cli", &sharedSpec75},
+	{"woodpecker-cli", &sharedSpec76},
 	{"wrangler", &cmdSpec{
 		subs:  subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{{names: []string{"--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}}}}, {"whoami", &sharedSpec2}},
 		probe: true,
@@ -2921,9 +2921,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"simctl", &sharedSpec40}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"xelatex", &sharedSpec78},
-	{"xetex", &sharedSpec78},
-	{"xh", &sharedSpec109},
+	{"xelatex", &sharedSpec79},
+	{"xetex", &sharedSpec79},
+	{"xh", &sharedSpec110},
 	{"xhs", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		effect: EffectNetwork,
@@ -2958,7 +2958,7 @@ var commandTable = [...]namedSpec{
 	{"xzcat", &sharedSpec32},
 	{"yamllint", &sharedSpec9},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec28}, {"dlx", &sharedSpec29}, {"publish", &sharedSpec30}, {"npm", &sharedSpec46}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec135}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}}}}}}}},
+		subs: subcommands{{"add", &sharedSpec28}, {"dlx", &sharedSpec29}, {"publish", &sharedSpec30}, {"npm", &sharedSpec46}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec136}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}}}}}}}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, script: true}}},
 		read: &readSpec{startsProject: true},
 	}},
@@ -2995,7 +2995,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec117},
+	{"zig", &sharedSpec118},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -3010,7 +3010,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"share", &sharedSpec23}},
 		effect: EffectNetwork,
 	}},
-	{"zstd", &sharedSpec149},
+	{"zstd", &sharedSpec150},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -3496,7 +3496,7 @@ var sharedSpec6 = cmdSpec{
 	long:     []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug", "include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"},
 	shortVal: "pime",
 	opts:     []optEffect{{names: []string{"--yolo", "-y"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--approval-mode"}, value: yoloMode, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec174}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
+	subs:     subcommands{{"mcp", &sharedSpec175}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
 	probe:    true,
 }
 
@@ -3504,7 +3504,7 @@ var sharedSpec7 = cmdSpec{
 	long:     []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=", "profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"},
 	shortVal: "sacmpCio",
 	opts:     []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec174}},
+	subs:     subcommands{{"mcp", &sharedSpec175}},
 	probe:    true,
 }
 
@@ -3512,7 +3512,7 @@ var sharedSpec8 = cmdSpec{
 	long:     []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"},
 	shortVal: "xm",
 	opts:     []optEffect{{names: []string{"--dangerously-allow-all"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec174}},
+	subs:     subcommands{{"mcp", &sharedSpec175}},
 	probe:    true,
 }
 
@@ -3755,37 +3755,45 @@ var sharedSpec51 = cmdSpec{
 }
 
 var sharedSpec52 = cmdSpec{
+	long:     []string{"file=", "tag=", "output=", "build-arg=", "target=", "platform="},
+	shortVal: "ftob",
+	opts:     []optEffect{{operand: true, match: credentialTree, class: "credential-access", why: "sends a directory that holds credential files to the image build, whose COPY can put them in the image"}},
+	files:    codeKind,
+	rare:     &rareSpec{fileCode: (*walker).buildOutputCode},
+}
+
+var sharedSpec53 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: "destructive", why: "deletes volumes and their data"}},
 	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}},
 }
 
-var sharedSpec53 = cmdSpec{
-	opts:  []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
-	subs:  subcommands{{"save", &sharedSpec61}, {"build", &sharedSpec55}, {"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}},
-	files: bySub,
-}
-
 var sharedSpec54 = cmdSpec{
 	opts:  []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
-	subs:  subcommands{{"cp", &sharedSpec144}, {"export", &sharedSpec61}, {"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"stats", &sharedSpec2}},
+	subs:  subcommands{{"save", &sharedSpec62}, {"build", &sharedSpec56}, {"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"history", &sharedSpec2}},
 	files: bySub,
 }
 
 var sharedSpec55 = cmdSpec{
+	opts:  []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
+	subs:  subcommands{{"cp", &sharedSpec145}, {"export", &sharedSpec62}, {"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"stats", &sharedSpec2}},
+	files: bySub,
+}
+
+var sharedSpec56 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{fileCode: (*walker).buildOutputCode},
 }
 
-var sharedSpec56 = cmdSpec{
+var sharedSpec57 = cmdSpec{
 	subs: subcommands{{"inspect", &sharedSpec2}},
 }
 
-var sharedSpec57 = cmdSpec{
+var sharedSpec58 = cmdSpec{
 	long: []string{"volumes", "rmi=", "remove-orphans", "timeout="},
 	opts: []optEffect{{names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the project's volumes and their data"}},
 }
 
-var sharedSpec58 = cmdSpec{
+var sharedSpec59 = cmdSpec{
 	long:     []string{"output="},
 	shortVal: "o",
 	opts:     []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
@@ -3793,102 +3801,102 @@ var sharedSpec58 = cmdSpec{
 	read:     &readSpec{notReadWith: []string{"-o", "--output", "--environment", "--variables"}, readWith: []string{"--services", "--images", "--volumes", "--profiles", "--networks"}},
 }
 
-var sharedSpec59 = cmdSpec{
+var sharedSpec60 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}},
 }
 
-var sharedSpec60 = cmdSpec{
+var sharedSpec61 = cmdSpec{
 	long:     []string{"force", "volumes", "link", "depend", "all", "ignore", "time="},
 	shortVal: "t",
 	opts:     []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {names: []string{"-v", "--volumes"}, class: "destructive", why: "deletes the container's anonymous volumes and the data in them"}},
 }
 
-var sharedSpec61 = cmdSpec{
+var sharedSpec62 = cmdSpec{
 	long:     []string{"output="},
 	shortVal: "o",
 	opts:     []optEffect{{names: []string{"-o", "--output"}, file: fileWrite}},
 	fileOpts: true,
 }
 
-var sharedSpec62 = cmdSpec{
+var sharedSpec63 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"show", &sharedSpec2}},
 }
 
-var sharedSpec63 = cmdSpec{
+var sharedSpec64 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}},
 }
 
-var sharedSpec64 = cmdSpec{
+var sharedSpec65 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}},
 }
 
-var sharedSpec65 = cmdSpec{
+var sharedSpec66 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}},
 }
 
-var sharedSpec66 = cmdSpec{
+var sharedSpec67 = cmdSpec{
 	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"ps", &sharedSpec2}},
 }
 
-var sharedSpec67 = cmdSpec{
+var sharedSpec68 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec68 = cmdSpec{
+var sharedSpec69 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "privileged", "env=", "user=", "workdir=", "index=", "dry-run"},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dT"},
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 	shortVal: "fp",
-	subs:     subcommands{{"down", &sharedSpec57}},
+	subs:     subcommands{{"down", &sharedSpec58}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "interactive", "rm", "name=", "entrypoint=", "env=", "env-from-file=", "label=", "publish=", "service-ports", "use-aliases", "user=", "volume=", "workdir=", "no-deps", "build", "pull=", "quiet-pull", "remove-orphans", "cap-add=", "cap-drop=", "tty", "quiet", "dry-run"},
 	shortVal: "euwlpv",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dTiPq"},
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a registry's stored password"}},
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	files: writeAll,
 	probe: true,
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	subs: subcommands{{"push", &sharedSpec30}},
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	subs:  subcommands{{"lint", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, written: true, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
@@ -3899,37 +3907,37 @@ var sharedSpec77 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	rare:     &rareSpec{analyse: vimCommands},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	class: "destructive",
 	why:   "rewrites a disk's partition table",
 	rare:  &rareSpec{unless: []string{"-l", "--list"}},
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec40}},
 	probe: true,
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	effect: EffectNetwork,
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	read: &readSpec{readVerbs: []string{"list", "describe"}},
 }
 
-var sharedSpec84 = cmdSpec{
+var sharedSpec85 = cmdSpec{
 	long:   []string{"zone=", "project=", "ssh-key-file=", "scp-flag=", "port=", "strict-host-key-checking=", "tunnel-through-iap", "recurse", "compress", "internal-ip", "dry-run"},
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
 	effect: EffectNetwork,
@@ -3937,45 +3945,45 @@ var sharedSpec84 = cmdSpec{
 	probe:  true,
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	long: []string{"source-ranges="},
 	opts: []optEffect{{names: []string{"--source-ranges"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}},
 }
 
-var sharedSpec86 = cmdSpec{
-	subs:  subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec84}, {"firewall-rules", &sharedSpec85}}, files: bySub}}},
+var sharedSpec87 = cmdSpec{
+	subs:  subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec85}, {"firewall-rules", &sharedSpec86}}, files: bySub}}},
 	files: bySub,
 }
 
-var sharedSpec87 = cmdSpec{
+var sharedSpec88 = cmdSpec{
 	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
 }
 
-var sharedSpec88 = cmdSpec{
+var sharedSpec89 = cmdSpec{
 	long:     []string{"upstream-remote-name=", "no-upstream"},
 	shortVal: "u",
 	files:    codeKind,
 	rare:     &rareSpec{fileCode: (*walker).ghCloneCode},
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}},
 	subs: subcommands{{"list", &sharedSpec2}},
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"search", &sharedSpec2}},
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	subs: subcommands{{"verify", &sharedSpec2}},
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}},
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	class:    "destructive",
@@ -3984,54 +3992,54 @@ var sharedSpec93 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	effect:   EffectNetwork,
 	fileOpts: true,
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: fileRead, form: formRevPath}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	rare:     &rareSpec{analyse: makeCommands, fileCode: (*walker).makeDirs},
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	rare: &rareSpec{fileCode: (*walker).goOutputs},
 }
 
-var sharedSpec100 = cmdSpec{
+var sharedSpec101 = cmdSpec{
 	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	opts: []optEffect{{operand: true, match: gradlePublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -4042,40 +4050,40 @@ var sharedSpec102 = cmdSpec{
 	rare:       &rareSpec{suffix: ".gz"},
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec104 = cmdSpec{
+var sharedSpec105 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec105 = cmdSpec{
+var sharedSpec106 = cmdSpec{
 	long:     []string{"destination=", "untardir=", "untar", "version=", "repo=", "username=", "password=", "keyring="},
 	shortVal: "d",
 	opts:     []optEffect{{names: []string{"-d", "--destination", "--untardir"}, file: fileInto}},
 	fileOpts: true,
 }
 
-var sharedSpec106 = cmdSpec{
+var sharedSpec107 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"ls", &sharedSpec2}},
 }
 
-var sharedSpec107 = cmdSpec{
+var sharedSpec108 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec108 = cmdSpec{
+var sharedSpec109 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec109 = cmdSpec{
+var sharedSpec110 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
@@ -4084,82 +4092,82 @@ var sharedSpec109 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec110 = cmdSpec{
+var sharedSpec111 = cmdSpec{
 	probe: true,
 	wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}}},
 }
 
-var sharedSpec111 = cmdSpec{
+var sharedSpec112 = cmdSpec{
 	opts:     []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec112 = cmdSpec{
+var sharedSpec113 = cmdSpec{
 	opts:     []optEffect{{names: []string{"flush"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec113 = cmdSpec{
+var sharedSpec114 = cmdSpec{
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec114 = cmdSpec{
+var sharedSpec115 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec115 = cmdSpec{
+var sharedSpec116 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec116 = cmdSpec{
+var sharedSpec117 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-version"}},
 }
 
-var sharedSpec117 = cmdSpec{
+var sharedSpec118 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"version"}},
 }
 
-var sharedSpec118 = cmdSpec{
+var sharedSpec119 = cmdSpec{
 	opts:  []optEffect{{names: []string{"--trust-all-tools"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 	probe: true,
 }
 
-var sharedSpec119 = cmdSpec{
+var sharedSpec120 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec120 = cmdSpec{
+var sharedSpec121 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec121 = cmdSpec{
+var sharedSpec122 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec122 = cmdSpec{
+var sharedSpec123 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec123 = cmdSpec{
+var sharedSpec124 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -4169,47 +4177,47 @@ var sharedSpec123 = cmdSpec{
 	rare:     &rareSpec{fileCode: (*walker).mysqlCode},
 }
 
-var sharedSpec124 = cmdSpec{
+var sharedSpec125 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec125 = cmdSpec{
+var sharedSpec126 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec126 = cmdSpec{
+var sharedSpec127 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec127 = cmdSpec{
+var sharedSpec128 = cmdSpec{
 	opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	read: &readSpec{startsProject: true},
 }
 
-var sharedSpec128 = cmdSpec{
+var sharedSpec129 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec129 = cmdSpec{
+var sharedSpec130 = cmdSpec{
 	opts:  []optEffect{{operand: true, match: registryPath, class: "persistence", why: "changes the Windows registry, where start-up programs, services and security settings are kept"}},
 	probe: true,
 }
 
-var sharedSpec130 = cmdSpec{
+var sharedSpec131 = cmdSpec{
 	opts: []optEffect{{names: []string{"off"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 }
 
-var sharedSpec131 = cmdSpec{
+var sharedSpec132 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec132 = cmdSpec{
+var sharedSpec133 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--prefix"}, file: fileWrite}},
@@ -4217,97 +4225,97 @@ var sharedSpec132 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec133 = cmdSpec{
+var sharedSpec134 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec134 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec135}, {"get", &sharedSpec136}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}},
+var sharedSpec135 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec136}, {"get", &sharedSpec137}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}},
 }
 
-var sharedSpec135 = cmdSpec{
+var sharedSpec136 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}, {names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: "supply-chain", why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"}, {names: []string{"ca", "cafile", "caFilePath", "httpsCaFilePath"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"ca=", "cafile=", "caFilePath=", "httpsCaFilePath="}, operand: true, prefix: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 }
 
-var sharedSpec136 = cmdSpec{
+var sharedSpec137 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}},
 	readOnly: true,
 }
 
-var sharedSpec137 = cmdSpec{
+var sharedSpec138 = cmdSpec{
 	opts: []optEffect{{names: []string{"create"}, operand: true, first: true, class: "credential-access", why: "creates a registry token and prints it"}},
 }
 
-var sharedSpec138 = cmdSpec{
+var sharedSpec139 = cmdSpec{
 	long:       []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"},
 	opts:       []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}},
 	singleDash: true,
 	fileOpts:   true,
 }
 
-var sharedSpec139 = cmdSpec{
+var sharedSpec140 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec140 = cmdSpec{
+var sharedSpec141 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec141 = cmdSpec{
+var sharedSpec142 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec142 = cmdSpec{
+var sharedSpec143 = cmdSpec{
 	long:     []string{"file=", "dbname=", "host=", "port=", "username="},
 	shortVal: "fdhpUZ",
 	opts:     []optEffect{{names: []string{"-f", "--file"}, file: fileWrite}},
 	fileOpts: true,
 }
 
-var sharedSpec143 = cmdSpec{
+var sharedSpec144 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec170}, {"download", &sharedSpec171}, {"config", &sharedSpec172}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"search", &sharedSpec2}, {"inspect", &sharedSpec2}, {"hash", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}, {"info", &sharedSpec2}, {"list", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec171}, {"download", &sharedSpec172}, {"config", &sharedSpec173}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"search", &sharedSpec2}, {"inspect", &sharedSpec2}, {"hash", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}, {"info", &sharedSpec2}, {"list", &sharedSpec2}}}}},
 	files: bySub,
 }
 
-var sharedSpec144 = cmdSpec{
+var sharedSpec145 = cmdSpec{
 	files: scpKind,
 }
 
-var sharedSpec145 = cmdSpec{
+var sharedSpec146 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec146 = cmdSpec{
+var sharedSpec147 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec147 = cmdSpec{
+var sharedSpec148 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec148 = cmdSpec{
+var sharedSpec149 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec149 = cmdSpec{
+var sharedSpec150 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -4317,109 +4325,109 @@ var sharedSpec149 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec150 = cmdSpec{
+var sharedSpec151 = cmdSpec{
 	class: "destructive",
 	why:   "deletes the system objects piped to it (volume shadow copies, services)",
 	probe: true,
 }
 
-var sharedSpec151 = cmdSpec{
+var sharedSpec152 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec152 = cmdSpec{
+var sharedSpec153 = cmdSpec{
 	files:    readAll,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"--fix", "--fix-only", "--add-noqa", "-o", "--output-file"}},
 }
 
-var sharedSpec153 = cmdSpec{
+var sharedSpec154 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec154 = cmdSpec{
+var sharedSpec155 = cmdSpec{
 	shortVal: "SctTpesh",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dmDRrxUaAiOlLqQX"},
 }
 
-var sharedSpec155 = cmdSpec{
+var sharedSpec156 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec156 = cmdSpec{
-	subs:  subcommands{{"destroy", &sharedSpec158}, {"apply", &cmdSpec{long: []string{"out=", "state-out=", "backup="}, opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}, {names: []string{"-out", "-state-out", "-backup"}, file: fileWrite}}, singleDash: true, fileOpts: true}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}, {names: []string{"pull"}, operand: true, class: "credential-access", why: "prints the whole state with its sensitive values in plain text"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &cmdSpec{singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}}}}, {"output", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json", "-raw"}}}}, {"show", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"taint", &sharedSpec164}, {"force-unlock", &sharedSpec165}, {"deploy", &sharedSpec166}, {"plan", &sharedSpec175}, {"refresh", &sharedSpec175}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}, {"providers", &sharedSpec115}, {"version", &sharedSpec2}},
+var sharedSpec157 = cmdSpec{
+	subs:  subcommands{{"destroy", &sharedSpec159}, {"apply", &cmdSpec{long: []string{"out=", "state-out=", "backup="}, opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}, {names: []string{"-out", "-state-out", "-backup"}, file: fileWrite}}, singleDash: true, fileOpts: true}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}, {names: []string{"pull"}, operand: true, class: "credential-access", why: "prints the whole state with its sensitive values in plain text"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &cmdSpec{singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}}}}, {"output", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json", "-raw"}}}}, {"show", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"taint", &sharedSpec165}, {"force-unlock", &sharedSpec166}, {"deploy", &sharedSpec167}, {"plan", &sharedSpec176}, {"refresh", &sharedSpec176}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}, {"providers", &sharedSpec116}, {"version", &sharedSpec2}},
 	files: bySub,
 	read:  &readSpec{about: []string{"-help"}},
 }
 
-var sharedSpec157 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec158}, {"apply", &sharedSpec159}, {"state", &sharedSpec160}, {"output", &sharedSpec161}, {"show", &sharedSpec162}, {"workspace", &sharedSpec163}, {"taint", &sharedSpec164}, {"force-unlock", &sharedSpec165}, {"deploy", &sharedSpec166}},
+var sharedSpec158 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec159}, {"apply", &sharedSpec160}, {"state", &sharedSpec161}, {"output", &sharedSpec162}, {"show", &sharedSpec163}, {"workspace", &sharedSpec164}, {"taint", &sharedSpec165}, {"force-unlock", &sharedSpec166}, {"deploy", &sharedSpec167}},
 }
 
-var sharedSpec158 = cmdSpec{
+var sharedSpec159 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec159 = cmdSpec{
+var sharedSpec160 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec160 = cmdSpec{
+var sharedSpec161 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}, {names: []string{"pull"}, operand: true, class: "credential-access", why: "prints the whole state with its sensitive values in plain text"}},
 }
 
-var sharedSpec161 = cmdSpec{
+var sharedSpec162 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
-var sharedSpec162 = cmdSpec{
+var sharedSpec163 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
-var sharedSpec163 = cmdSpec{
-	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
-}
-
 var sharedSpec164 = cmdSpec{
-	class: "destructive",
-	why:   "marks a resource to be destroyed and re-created by the next apply",
+	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
 var sharedSpec165 = cmdSpec{
 	class: "destructive",
-	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
+	why:   "marks a resource to be destroyed and re-created by the next apply",
 }
 
 var sharedSpec166 = cmdSpec{
 	class: "destructive",
-	why:   "changes infrastructure without showing the plan for approval",
+	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
 }
 
 var sharedSpec167 = cmdSpec{
+	class: "destructive",
+	why:   "changes infrastructure without showing the plan for approval",
+}
+
+var sharedSpec168 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec168 = cmdSpec{
+var sharedSpec169 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec169 = cmdSpec{
+var sharedSpec170 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec170 = cmdSpec{
+var sharedSpec171 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -4427,7 +4435,7 @@ var sharedSpec170 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec171 = cmdSpec{
+var sharedSpec172 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -4435,22 +4443,22 @@ var sharedSpec171 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec172 = cmdSpec{
+var sharedSpec173 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}, {names: []string{"global.cert", "install.cert", "download.cert"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}}}}},
 }
 
-var sharedSpec173 = cmdSpec{
+var sharedSpec174 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "qvn"},
 }
 
-var sharedSpec174 = cmdSpec{
+var sharedSpec175 = cmdSpec{
 	opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 }
 
-var sharedSpec175 = cmdSpec{
+var sharedSpec176 = cmdSpec{
 	long:       []string{"out=", "state-out=", "backup="},
 	opts:       []optEffect{{names: []string{"-out", "-state-out", "-backup"}, file: fileWrite}},
 	singleDash: true,

@@ -524,6 +524,10 @@ var (
 	// credential file in any form it reads files from.
 	// sendsHome is an uploader's source (an operand but the last, the
 	// destination) that is a whole home directory.
+	// buildContext: an image build is sent its context directory, all
+	// of it; the Dockerfile's COPY puts what it likes in the image.
+	buildContext = &cmdSpec{shortVal: "ftob", long: []string{"file=", "tag=", "output=", "build-arg=", "target=", "platform="},
+		opts: []optEffect{{match: credentialTree, operand: true, class: ClassCredential, why: "sends a directory that holds credential files to the image build, whose COPY can put them in the image"}}}
 	sendsHome       = optEffect{match: credentialTree, operand: true, sources: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends the whole home directory, or another directory that holds credential files, to the network"}
 	sendsCredential = optEffect{match: credentialRef, operand: true, effect: EffectNetwork, class: ClassExfiltrate, why: "sends a credential file to the network"}
 	// sendsSecretFile is an uploader's operand a project keeps secrets in,
@@ -1052,6 +1056,7 @@ func riskCommands() map[string]*cmdSpec {
 		"docker": {effect: EffectRuns, subs: subcommands{
 			{"run", dockerRun}, {"create", dockerRun},
 			{"cp", &cmdSpec{opts: []optEffect{{match: credentialRef, operand: true, sources: true, class: ClassCredential, why: "copies a credential file into a container, where whatever runs there reads it"}}}},
+			{"build", buildContext},
 			{"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}}},
 			{"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}}},
 			{"image", dockerPrune}, {"container", dockerPrune}, {"network", dockerPrune}, {"builder", dockerPrune}, {"buildx", dockerPrune},
@@ -1062,7 +1067,7 @@ func riskCommands() map[string]*cmdSpec {
 		"docker-compose": composeSpec,
 		"nerdctl":        {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun}}},
 		"ctr":            {effect: EffectRuns, subs: subcommands{{"run", ctrRun}, {"container", &cmdSpec{subs: subcommands{{"create", ctrRun}}}}}},
-		"podman": {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun}, {"rm", containerRm},
+		"podman": {effect: EffectRuns, subs: subcommands{{"run", dockerRun}, {"create", dockerRun}, {"build", buildContext}, {"rm", containerRm},
 			{"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: ClassDestructive, why: "deletes unused containers, images and volumes"}}}},
 			{"volume", &cmdSpec{opts: []optEffect{{names: []string{"rm", "prune"}, operand: true, class: ClassDestructive, why: "deletes volumes and their data"}}}},
 			{"image", dockerPrune}, {"container", dockerPrune}}},
