@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/url"
 	"path"
 	"strings"
 
@@ -83,6 +84,8 @@ func (e *Engine) readsNoSecret(cmd *shell.Command, cwd string, moved bool) bool 
 		}
 		if local, ok := localFileURL(a); ok {
 			a = local // aws … --cli-input-json file://req.json: a file read here
+		} else if cmd.Name == "aws" && awsServiceURL(a) {
+			continue // aws sqs … --queue-url https://sqs….amazonaws.com/…: names the resource, sent to AWS
 		} else if strings.Contains(a, "://") && !strings.HasPrefix(a, "s3://") && !strings.HasPrefix(a, "gs://") {
 			return false // a destination the command names
 		}
@@ -162,4 +165,16 @@ func localFileURL(a string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// awsServiceURL reports whether a is an https URL on AWS's own domain
+// (a queue's URL, an object's): to the AWS CLI it names a resource in
+// the service it calls, not another destination.
+func awsServiceURL(a string) bool {
+	u, err := url.Parse(a)
+	if err != nil || u.Scheme != "https" || u.User != nil {
+		return false
+	}
+	h := u.Hostname()
+	return strings.HasSuffix(h, ".amazonaws.com") && !strings.ContainsAny(h, "@%")
 }

@@ -81,6 +81,7 @@ func readCommands() map[string]*cmdSpec {
 		namedSpec{"stats", ro},
 		namedSpec{"buildx", &cmdSpec{subs: append(roSub("ls", "version", "inspect", "du"), namedSpec{"imagetools", withSubs("inspect")})}},
 		namedSpec{"manifest", withSubs("inspect")},
+		namedSpec{"scout", withSubs("quickview", "qv", "cves", "recommendations", "compare", "version")},
 		namedSpec{"plugin", withSubs("ls", "inspect")},
 		namedSpec{"service", withSubs("ls", "list", "ps", "inspect", "logs")},
 		namedSpec{"stack", withSubs("ls", "ps", "services")},
@@ -500,7 +501,7 @@ func readCommands() map[string]*cmdSpec {
 		// a path through keys, secrets, credentials or app settings is no
 		// read (az acr credential show, az storage account keys list,
 		// az webapp config appsettings list: secretWord).
-		"az": {read: &readSpec{readVerbs: []string{"list", "show", "list-", "show-", "get-", "exists", "query"}, verbLast: true},
+		"az": {read: &readSpec{readVerbs: []string{"list", "show", "list-", "show-", "get-", "exists", "query", "tail", "version"}, verbLast: true},
 			subs: subcommands{{"version", ro}}},
 
 		// Hosting and infrastructure clients' listings and status, read
@@ -577,7 +578,18 @@ func readCommands() map[string]*cmdSpec {
 			"height=", "min-height=", "delimiter=", "nth=", "with-nth=", "tiebreak=", "scheme=", "layout=", "border=", "prompt=", "header=",
 			"header-lines=", "color=", "margin=", "padding=", "info=", "preview-window=", "preview-label=", "border-label=", "expect=",
 			"bind=", "preview=", "history=", "listen=", "listen-unsafe=", "with-shell="}, read: &readSpec{notReadWith: []string{"--bind", "--preview", "--listen", "--listen-unsafe", "--with-shell", "--history"}}},
-		"redis-cli": {read: &readSpec{readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}, notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}}},
+		// redis-cli's server state and key names, types and sizes; not the
+		// values (get, hgetall), which may be sessions and tokens.
+		"redis-cli": {read: &readSpec{readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave", "keys", "scan", "type", "ttl", "pttl",
+			"exists", "strlen", "llen", "scard", "hlen", "zcard"}, notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}}},
+		// Version managers and the service wrapper's listings.
+		"nvm":      {probe: true, subs: roSub("ls", "list", "current", "which", "ls-remote", "version")},
+		"sdk":      {probe: true, subs: roSub("list", "current", "version", "home")},
+		"service":  {probe: true, read: &readSpec{readVerbs: []string{"status"}, verbAt: 1}},
+		"identify": {readOnly: true, probe: true},
+		// ssh-keygen -l prints a key's fingerprint, -B its bubble babble.
+		"ssh-keygen": {read: &readSpec{readWith: []string{"-l", "-B"}, notReadWith: []string{"-R", "-H", "-p", "-c", "-t", "-N", "-s", "-A", "-u", "-r", "-D", "-Y"}}},
+		"xcodebuild": {probe: true, read: &readSpec{readWith: []string{"-showsdks", "-version", "-list", "-showBuildSettings"}, notReadWith: []string{"-exportArchive", "-archivePath", "-resultBundlePath", "-derivedDataPath"}}},
 
 		// Package managers and toolchains: what is installed, and where.
 		"npm": {read: &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
@@ -621,7 +633,7 @@ func readCommands() map[string]*cmdSpec {
 
 // gcloudRead is a gcloud group whose read verbs stand at operand at.
 func gcloudRead(at int) *cmdSpec {
-	return &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: at}}
+	return &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-"}, verbAt: at}}
 }
 
 // gcloudGroups are the gcloud groups by where their verb stands: GROUP

@@ -176,7 +176,7 @@ var commandTable = [...]namedSpec{
 		subs:     subcommands{{"account", &cmdSpec{opts: []optEffect{{names: []string{"get-access-token"}, operand: true, class: "credential-access", why: "prints an Azure token"}}}}, {"ad", &cmdSpec{subs: subcommands{{"sp", &sharedSpec19}, {"app", &sharedSpec19}}}}, {"role", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on Azure resources"}}}}, {"webapp", &sharedSpec20}, {"functionapp", &sharedSpec20}, {"network", &cmdSpec{long: []string{"source-address-prefixes=", "source-address-prefix="}, opts: []optEffect{{names: []string{"--source-address-prefixes", "--source-address-prefix"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}}}}, {"keyvault", &cmdSpec{opts: []optEffect{{names: []string{"delete", "purge"}, operand: true, class: "destructive", why: "deletes cloud resources"}}, subs: subcommands{{"secret", &sharedSpec21}, {"key", &sharedSpec21}, {"certificate", &sharedSpec21}}}}, {"storage", &cmdSpec{subs: subcommands{{"blob", &cmdSpec{subs: subcommands{{"download", &cmdSpec{long: []string{"file="}, shortVal: "f", opts: []optEffect{{names: []string{"-f", "--file"}, file: fileWrite}}, fileOpts: true}}, {"download-batch", &cmdSpec{long: []string{"destination=", "source="}, shortVal: "ds", opts: []optEffect{{names: []string{"-d", "--destination"}, file: fileInto}}, fileOpts: true}}, {"upload", &cmdSpec{long: []string{"file="}, shortVal: "f", opts: []optEffect{{names: []string{"-f", "--file"}, file: fileRead}}, fileOpts: true}}, {"upload-batch", &cmdSpec{long: []string{"destination=", "source="}, shortVal: "ds", opts: []optEffect{{names: []string{"-s", "--source"}, file: fileRead}}, fileOpts: true}}}, files: bySub}}, {"file", &cmdSpec{subs: subcommands{{"download", &cmdSpec{long: []string{"dest="}, opts: []optEffect{{names: []string{"--dest"}, file: fileWrite}}, fileOpts: true}}, {"upload", &cmdSpec{long: []string{"source="}, opts: []optEffect{{names: []string{"--source"}, file: fileRead}}, fileOpts: true}}}, files: bySub}}}, files: bySub}}, {"version", &sharedSpec2}},
 		effect:   EffectNetwork,
 		files:    bySub,
-		read:     &readSpec{readVerbs: []string{"list", "show", "list-", "show-", "get-", "exists", "query"}, verbLast: true},
+		read:     &readSpec{readVerbs: []string{"list", "show", "list-", "show-", "get-", "exists", "query", "tail", "version"}, verbLast: true},
 	}},
 	{"azcopy", &cmdSpec{
 		subs:  subcommands{{"copy", &sharedSpec15}, {"cp", &sharedSpec15}, {"sync", &sharedSpec17}},
@@ -706,10 +706,10 @@ var commandTable = [...]namedSpec{
 	{"docker", &cmdSpec{
 		long:     []string{"host=", "context=", "config=", "log-level="},
 		shortVal: "Hc",
-		subs:     subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}, files: scpKind}}, {"build", &sharedSpec52}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &sharedSpec53}, {"image", &sharedSpec54}, {"container", &sharedSpec55}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"build", &sharedSpec56}, {"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec57}}, files: bySub}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec58}, {"config", &sharedSpec59}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec30}, {"stop", &sharedSpec60}, {"kill", &sharedSpec60}, {"rm", &sharedSpec61}, {"pause", &sharedSpec60}, {"save", &sharedSpec62}, {"export", &sharedSpec62}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec57}, {"context", &sharedSpec63}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec57}, {"plugin", &sharedSpec64}, {"service", &sharedSpec65}, {"stack", &sharedSpec66}, {"node", &sharedSpec67}, {"secret", &sharedSpec64}, {"config", &sharedSpec64}},
+		subs:     subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}, {"cp", &cmdSpec{opts: []optEffect{{operand: true, sources: true, match: credentialRef, class: "credential-access", why: "copies a credential file into a container, where whatever runs there reads it"}}, files: scpKind}}, {"build", &sharedSpec52}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &sharedSpec53}, {"image", &sharedSpec54}, {"container", &sharedSpec55}, {"network", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}}}}, {"builder", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}}}, {"buildx", &cmdSpec{opts: []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}}, subs: subcommands{{"build", &sharedSpec56}, {"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec57}}, files: bySub}}, {"compose", &cmdSpec{long: []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"}, shortVal: "fp", subs: subcommands{{"down", &sharedSpec58}, {"config", &sharedSpec59}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, effect: EffectRuns, files: bySub}}, {"push", &sharedSpec30}, {"stop", &sharedSpec60}, {"kill", &sharedSpec60}, {"rm", &sharedSpec61}, {"pause", &sharedSpec60}, {"save", &sharedSpec62}, {"export", &sharedSpec62}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec57}, {"context", &sharedSpec63}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec57}, {"scout", &sharedSpec64}, {"plugin", &sharedSpec65}, {"service", &sharedSpec66}, {"stack", &sharedSpec67}, {"node", &sharedSpec68}, {"secret", &sharedSpec65}, {"config", &sharedSpec65}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec69, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec68, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec70, globals: &sharedSpec71, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec72, globals: &sharedSpec71, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec69, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec70, operands: 1, remote: true}, {sub: []string{"container", "exec"}, opts: &sharedSpec69, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "exec"}, opts: &sharedSpec71, globals: &sharedSpec72, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"compose", "run"}, opts: &sharedSpec73, globals: &sharedSpec72, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:     &readSpec{notReadWith: []string{"-H", "--host", "--config"}},
 	}},
 	{"docker-compose", &cmdSpec{
@@ -718,17 +718,17 @@ var commandTable = [...]namedSpec{
 		subs:     subcommands{{"down", &sharedSpec58}, {"config", &sharedSpec59}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec70, globals: &sharedSpec71, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec72, globals: &sharedSpec71, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec71, globals: &sharedSpec72, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec73, globals: &sharedSpec72, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}}},
 		read:     &readSpec{notReadWith: []string{"-H", "--host"}},
 	}},
-	{"docker-credential-desktop", &sharedSpec73},
-	{"docker-credential-ecr-login", &sharedSpec73},
-	{"docker-credential-gcloud", &sharedSpec73},
-	{"docker-credential-gcr", &sharedSpec73},
-	{"docker-credential-osxkeychain", &sharedSpec73},
-	{"docker-credential-pass", &sharedSpec73},
-	{"docker-credential-secretservice", &sharedSpec73},
-	{"docker-credential-wincred", &sharedSpec73},
+	{"docker-credential-desktop", &sharedSpec74},
+	{"docker-credential-ecr-login", &sharedSpec74},
+	{"docker-credential-gcloud", &sharedSpec74},
+	{"docker-credential-gcr", &sharedSpec74},
+	{"docker-credential-osxkeychain", &sharedSpec74},
+	{"docker-credential-pass", &sharedSpec74},
+	{"docker-credential-secretservice", &sharedSpec74},
+	{"docker-credential-wincred", &sharedSpec74},
 	{"doctl", &cmdSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the DigitalOcean API token"}}}}, {"account", &cmdSpec{read: &readSpec{readVerbs: []string{"get"}}}}},
 		probe: true,
@@ -738,9 +738,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"secrets", &cmdSpec{class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords", rare: &rareSpec{unless: []string{"set", "delete", "upload", "--only-names", "--help", "-h"}}}}, {"run", &cmdSpec{}}},
 		probe: true,
 	}},
-	{"dos2unix", &sharedSpec74},
+	{"dos2unix", &sharedSpec75},
 	{"dotnet", &cmdSpec{
-		subs: subcommands{{"nuget", &sharedSpec75}},
+		subs: subcommands{{"nuget", &sharedSpec76}},
 	}},
 	{"dpkg", &cmdSpec{
 		long: []string{"install", "unpack", "force-all", "force-depends", "force-overwrite", "admindir=", "root=", "instdir="},
@@ -755,7 +755,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"--skip-permissions-unsafe"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 		probe:    true,
 	}},
-	{"drone", &sharedSpec76},
+	{"drone", &sharedSpec77},
 	{"dropdb", &cmdSpec{
 		class: "destructive",
 		why:   "drops a database",
@@ -777,8 +777,8 @@ var commandTable = [...]namedSpec{
 		files:    firstKind,
 	}},
 	{"eatmydata", &sharedSpec27},
-	{"echo", &sharedSpec77},
-	{"egrep", &sharedSpec78},
+	{"echo", &sharedSpec78},
+	{"egrep", &sharedSpec79},
 	{"elixir", &sharedSpec43},
 	{"emacs", &cmdSpec{
 		long: []string{"eval=", "execute="},
@@ -805,8 +805,8 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{about: []string{"-version", "+V"}},
 	}},
 	{"esbuild", &sharedSpec26},
-	{"etex", &sharedSpec79},
-	{"ex", &sharedSpec80},
+	{"etex", &sharedSpec80},
+	{"ex", &sharedSpec81},
 	{"exec", &cmdSpec{
 		shortVal: "a",
 		wraps:    true,
@@ -854,13 +854,13 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"fdisk", &sharedSpec81},
+	{"fdisk", &sharedSpec82},
 	{"ffmpeg", &cmdSpec{
 		files: codeKind,
 		rare:  &rareSpec{fileCode: (*walker).ffmpegCode},
 	}},
 	{"ffprobe", &sharedSpec9},
-	{"fgrep", &sharedSpec78},
+	{"fgrep", &sharedSpec79},
 	{"file", &cmdSpec{
 		long:     []string{"files-from=", "magic-file=", "separator=", "exclude=", "parameter="},
 		shortVal: "fmFeP",
@@ -909,8 +909,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--kubeconfig", "--server"}},
 	}},
-	{"fly", &sharedSpec82},
-	{"flyctl", &sharedSpec82},
+	{"fly", &sharedSpec83},
+	{"flyctl", &sharedSpec83},
 	{"fmt", &cmdSpec{
 		long:     []string{"width=", "goal=", "prefix="},
 		shortVal: "wgp",
@@ -939,7 +939,7 @@ var commandTable = [...]namedSpec{
 	{"format-volume", &sharedSpec37},
 	{"free", &sharedSpec9},
 	{"frpc", &sharedSpec23},
-	{"ftp", &sharedSpec83},
+	{"ftp", &sharedSpec84},
 	{"fuser", &cmdSpec{
 		opts: []optEffect{{operand: true, match: fuserSystemTarget, when: fuserKills, class: "destructive", why: "kills every process that uses a system port or a file, which may be pid 1 (a socket systemd holds) or a service"}},
 	}},
@@ -965,7 +965,7 @@ var commandTable = [...]namedSpec{
 	{"gcloud", &cmdSpec{
 		long:  []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="},
 		opts:  []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes cloud resources"}, {names: []string{"access"}, operand: true, class: "credential-access", why: "prints a secret's value"}, {names: []string{"add-iam-policy-binding", "set-iam-policy"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants roles on a cloud resource"}},
-		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: "credential-access", why: "prints the current access token with the configuration"}}, subs: subcommands{{"configurations", &sharedSpec84}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"storage", &cmdSpec{long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="}, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, subs: subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"rsync", &sharedSpec17}, {"buckets", &sharedSpec84}, {"objects", &sharedSpec84}}, effect: EffectNetwork, files: bySub, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec85}, {"firewall-rules", &sharedSpec86}}, files: bySub, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"alpha", &sharedSpec87}, {"beta", &sharedSpec87}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{subs: subcommands{{"versions", &sharedSpec84}}, read: &readSpec{readVerbs: []string{"list", "describe"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"help", &sharedSpec2}, {"topic", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1}}}, {"functions", &sharedSpec84}, {"builds", &sharedSpec84}, {"services", &sharedSpec84}, {"components", &sharedSpec84}, {"container", &sharedSpec88}, {"run", &sharedSpec88}, {"sql", &sharedSpec88}, {"artifacts", &sharedSpec88}, {"pubsub", &sharedSpec88}, {"monitoring", &sharedSpec88}, {"redis", &sharedSpec88}, {"dns", &sharedSpec88}, {"billing", &sharedSpec88}, {"app", &sharedSpec88}, {"scheduler", &sharedSpec88}, {"tasks", &sharedSpec88}, {"kms", &sharedSpec88}},
+		subs:  subcommands{{"config", &cmdSpec{opts: []optEffect{{names: []string{"config-helper"}, operand: true, first: true, class: "credential-access", why: "prints the current access token with the configuration"}}, subs: subcommands{{"configurations", &sharedSpec85}}, read: &readSpec{readVerbs: []string{"list", "get-value", "get"}}}}, {"iam", &cmdSpec{subs: subcommands{{"service-accounts", &cmdSpec{subs: subcommands{{"keys", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a long-lived service account key and writes it out"}}}}}}}}, read: &readSpec{readVerbs: []string{"list", "describe", "get-"}, verbAt: 1}}}, {"storage", &cmdSpec{long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=", "billing-project=", "flags-file=", "flatten=", "trace-token="}, opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, subs: subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"rsync", &sharedSpec17}, {"buckets", &sharedSpec85}, {"objects", &sharedSpec85}}, effect: EffectNetwork, files: bySub, probe: true, read: &readSpec{readVerbs: []string{"ls", "du", "cat"}}}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec86}, {"firewall-rules", &sharedSpec87}}, files: bySub, read: &readSpec{readVerbs: []string{"list", "describe", "get-"}, verbAt: 1}}}, {"alpha", &sharedSpec88}, {"beta", &sharedSpec88}, {"auth", &cmdSpec{opts: []optEffect{{names: []string{"print-access-token", "print-identity-token", "application-default"}, operand: true, class: "credential-access", why: "prints a Google Cloud token"}}, read: &readSpec{readVerbs: []string{"list"}}}}, {"projects", &cmdSpec{read: &readSpec{readVerbs: []string{"list", "describe", "get-iam-policy"}}}}, {"secrets", &cmdSpec{subs: subcommands{{"versions", &sharedSpec85}}, read: &readSpec{readVerbs: []string{"list", "describe"}}}}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"help", &sharedSpec2}, {"topic", &sharedSpec2}, {"logging", &cmdSpec{subs: subcommands{{"read", &sharedSpec2}}, read: &readSpec{readVerbs: []string{"list", "describe", "get-"}, verbAt: 1}}}, {"functions", &sharedSpec85}, {"builds", &sharedSpec85}, {"services", &sharedSpec85}, {"components", &sharedSpec85}, {"container", &sharedSpec89}, {"run", &sharedSpec89}, {"sql", &sharedSpec89}, {"artifacts", &sharedSpec89}, {"pubsub", &sharedSpec89}, {"monitoring", &sharedSpec89}, {"redis", &sharedSpec89}, {"dns", &sharedSpec89}, {"billing", &sharedSpec89}, {"app", &sharedSpec89}, {"scheduler", &sharedSpec89}, {"tasks", &sharedSpec89}, {"kms", &sharedSpec89}},
 		files: bySub,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"compute", "ssh"}, opts: &cmdSpec{long: []string{"tunnel-through-iap", "internal-ip", "command=", "zone=", "project=", "ssh-flag=", "ssh-key-file="}, wraps: true, wrap: &wrapSpec{positional: 1}}, script: true, optScript: []string{"--command"}, remote: true, login: true}}},
 	}},
@@ -1003,7 +1003,7 @@ var commandTable = [...]namedSpec{
 		long:     []string{"repo="},
 		shortVal: "R",
 		opts:     []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, when: notGhAPI, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}},
-		subs:     subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: "privilege-escalation", why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"clone", &sharedSpec89}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}, files: bySub}}, {"gpg-key", &sharedSpec90}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"clone", &sharedSpec89}, {"list", &sharedSpec2}, {"view", &sharedSpec2}}, effect: EffectNetwork, files: bySub}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}, readOnly: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"download", &cmdSpec{long: []string{"dir=", "output=", "pattern=", "archive="}, shortVal: "DOpA", opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}, {names: []string{"-O", "--output"}, file: fileWrite}}, fileOpts: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"verify", &sharedSpec2}, {"verify-asset", &sharedSpec2}}, files: bySub}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec90}, {"cache", &sharedSpec90}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"download", &cmdSpec{long: []string{"dir=", "name=", "pattern="}, shortVal: "Dnp", opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}}, fileOpts: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}, files: bySub}}, {"project", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"field-list", &sharedSpec2}, {"item-list", &sharedSpec2}}}}, {"ruleset", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"rs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"cs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}, {"ports", &sharedSpec2}}}}, {"extension", &sharedSpec91}, {"ext", &sharedSpec91}, {"alias", &sharedSpec40}, {"attestation", &sharedSpec92}, {"at", &sharedSpec92}, {"config", &sharedSpec93}, {"org", &sharedSpec40}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
+		subs:     subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitHub token"}, {names: []string{"--scopes", "-s"}, when: ghAuthRefresh, effect: EffectPrivilege, class: "privilege-escalation", why: "widens the GitHub token's scopes (delete_repo, admin:org), and with them what the agent's calls may do"}}, subs: subcommands{{"status", &cmdSpec{readOnly: true, read: &readSpec{notReadWith: []string{"-t", "--show-token"}}}}}}}, {"repo", &cmdSpec{long: []string{"visibility=", "accept-visibility-change-consequences", "allow-write", "title=", "key-type="}, opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub repository"}, {names: []string{"--visibility"}, value: isPublic, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}}, subs: subcommands{{"deploy-key", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, class: "persistence", why: "adds a deploy key: whoever holds its private half reaches the repository"}}}}, {"clone", &sharedSpec90}, {"view", &sharedSpec2}, {"list", &sharedSpec2}}, files: bySub}}, {"gpg-key", &sharedSpec91}, {"ssh-key", &cmdSpec{long: []string{"title=", "type="}, shortVal: "t", opts: []optEffect{{names: []string{"add"}, operand: true, when: addsForeignKey, class: "persistence", why: "adds an SSH key that is not one of the user's own to the GitHub account: whoever holds its private half pushes as the user"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"gist", &cmdSpec{opts: []optEffect{{operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file to a gist"}, {names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"clone", &sharedSpec90}, {"list", &sharedSpec2}, {"view", &sharedSpec2}}, effect: EffectNetwork, files: bySub}}, {"codespace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"ports", &cmdSpec{subs: subcommands{{"visibility", &cmdSpec{opts: []optEffect{{operand: true, match: publicPort, class: "exfiltration", why: "makes a codespace's port public on the internet"}}, effect: EffectNetwork}}}, readOnly: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}}}}, {"release", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a GitHub release"}}, subs: subcommands{{"download", &cmdSpec{long: []string{"dir=", "output=", "pattern=", "archive="}, shortVal: "DOpA", opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}, {names: []string{"-O", "--output"}, file: fileWrite}}, fileOpts: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"verify", &sharedSpec2}, {"verify-asset", &sharedSpec2}}, files: bySub}}, {"secret", &cmdSpec{opts: []optEffect{{names: []string{"set", "delete", "remove"}, operand: true, class: "destructive", why: "changes the repository's CI secrets"}}, subs: subcommands{{"list", &sharedSpec2}}}}, {"variable", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}}}}, {"issue", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}}}}, {"label", &sharedSpec91}, {"cache", &sharedSpec91}, {"run", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"download", &cmdSpec{long: []string{"dir=", "name=", "pattern="}, shortVal: "Dnp", opts: []optEffect{{names: []string{"-D", "--dir"}, file: fileInto}}, fileOpts: true}}, {"list", &sharedSpec2}, {"view", &sharedSpec2}, {"watch", &sharedSpec2}}, files: bySub}}, {"project", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"field-list", &sharedSpec2}, {"item-list", &sharedSpec2}}}}, {"ruleset", &cmdSpec{opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"pr", &cmdSpec{opts: []optEffect{{names: []string{"--admin"}, effect: EffectPrivilege, class: "privilege-escalation", why: "merges past the branch's protection rules (required reviews and checks)"}}, subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"status", &sharedSpec2}, {"diff", &sharedSpec2}, {"checks", &sharedSpec2}}}}, {"api", &cmdSpec{long: []string{"method=", "field=", "raw-field=", "header=", "input=", "jq=", "paginate", "include", "silent", "hostname=", "preview=", "template=", "cache=", "verbose", "slurp"}, shortVal: "XfFHpq", opts: []optEffect{{names: []string{"-X", "--method"}, value: httpDelete, class: "destructive", why: "sends an HTTP DELETE to the GitHub API, deleting what it names"}, {names: []string{"-f", "-F", "--field", "--raw-field"}, value: publicField, class: "exfiltration", why: "makes a repository public: its code and whole history readable by anyone"}, {operand: true, match: grantsEndpoint, when: httpPut, class: "persistence", why: "gives another GitHub account access to a repository or an organisation"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input", "-H", "--header"}}}}, {"workflow", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}}}}, {"search", &sharedSpec2}, {"rs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"check", &sharedSpec2}}}}, {"cs", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"view", &sharedSpec2}, {"logs", &sharedSpec2}, {"ports", &sharedSpec2}}}}, {"extension", &sharedSpec92}, {"ext", &sharedSpec92}, {"alias", &sharedSpec40}, {"attestation", &sharedSpec93}, {"at", &sharedSpec93}, {"config", &sharedSpec94}, {"org", &sharedSpec40}, {"status", &sharedSpec2}, {"browse", &cmdSpec{read: &readSpec{readWith: []string{"-n", "--no-browser"}}}}},
 		files:    bySub,
 	}},
 	{"ghc", &sharedSpec26},
@@ -1011,7 +1011,7 @@ var commandTable = [...]namedSpec{
 		long:     []string{"git-dir=", "work-tree=", "namespace=", "super-prefix=", "config-env=", "list-cmds=", "attr-source=", "exec-path", "paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path", "version", "help"},
 		shortVal: "Cc",
 		opts:     []optEffect{{names: []string{"-c", "--config-env", "-p", "--paginate", "--exec-path"}, exec: true}, {names: []string{"-C"}, file: fileChdir}},
-		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec94}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec94}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, read: &readSpec{notReadWith: []string{"--apply", "--index", "--cached", "--3way", "-3", "--reject", "--unsafe-paths"}, readWith: []string{"--check", "--stat", "--numstat", "--summary"}}, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).cloneIntoCode}}}, {"fetch", &sharedSpec95}, {"pull", &sharedSpec95}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &sharedSpec96}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-osxkeychain", &sharedSpec96}, {"credential-libsecret", &sharedSpec96}, {"credential-manager", &sharedSpec96}, {"credential-manager-core", &sharedSpec96}, {"credential-wincred", &sharedSpec96}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"log", "visualize", "view"}}}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-o", "--output", "--remote", "--exec"}}}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true, read: &readSpec{readVerbs: []string{"verify", "list-heads"}}}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec97}, {"cat-file", &sharedSpec97}, {"status", &sharedSpec98}, {"log", &sharedSpec98}, {"annotate", &sharedSpec98}, {"ls-files", &sharedSpec98}, {"ls-tree", &sharedSpec98}, {"rev-parse", &sharedSpec98}, {"rev-list", &sharedSpec98}, {"describe", &sharedSpec98}, {"shortlog", &sharedSpec98}, {"show-ref", &sharedSpec98}, {"for-each-ref", &sharedSpec98}, {"merge-base", &sharedSpec98}, {"name-rev", &sharedSpec98}, {"whatchanged", &sharedSpec98}, {"cherry", &sharedSpec98}, {"check-ignore", &sharedSpec98}, {"check-attr", &sharedSpec98}, {"count-objects", &sharedSpec98}, {"diff-tree", &sharedSpec98}, {"diff-index", &sharedSpec98}, {"diff-files", &sharedSpec98}, {"version", &sharedSpec98}, {"help", &sharedSpec98}, {"range-diff", &sharedSpec98}, {"var", &sharedSpec98}, {"verify-commit", &sharedSpec98}, {"verify-tag", &sharedSpec98}, {"show-branch", &sharedSpec98}, {"hash-object", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-w"}}}}, {"rerere", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "diff", "remaining"}}}}, {"replace", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readWith: []string{"-l", "--list"}}}}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
+		subs:     subcommands{{"push", &cmdSpec{long: []string{"all", "branches", "mirror", "tags", "follow-tags", "atomic", "no-atomic", "dry-run", "porcelain", "delete", "prune", "verbose", "quiet", "repo=", "force", "force-with-lease", "force-if-includes", "no-force-if-includes", "recurse-submodules=", "no-recurse-submodules", "thin", "no-thin", "receive-pack=", "exec=", "set-upstream", "no-verify", "verify", "signed", "no-signed", "push-option=", "ipv4", "ipv6", "progress", "no-progress", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-f", "--force", "--force-with-lease", "--force-if-includes"}, class: "destructive", why: "overwrites the remote branch's history"}, {names: []string{"--mirror", "--prune"}, class: "destructive", why: "deletes remote branches that are not local"}, {names: []string{"-d", "--delete"}, class: "destructive", why: "deletes remote branches"}, {names: []string{"+"}, operand: true, prefix: true, class: "destructive", why: "force-pushes a refspec, overwriting the remote branch's history"}, {names: []string{":"}, operand: true, prefix: true, class: "destructive", why: "deletes a remote branch"}, {names: []string{"--no-verify"}, class: "destructive", why: "skips the repository's pre-push checks"}, {names: []string{"git+", "http://", "https://", "ftp://", "git://", "ssh://", "git@", "file://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"}, operand: true, prefix: true, class: "exfiltration", why: "pushes the repository to a URL instead of a configured remote"}, {names: []string{"--receive-pack", "--exec"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"reset", &cmdSpec{long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "recurse-submodules", "no-recurse-submodules", "pathspec-from-file=", "pathspec-file-nul", "patch", "no-refresh", "refresh", "intent-to-add", "output="}, opts: []optEffect{{names: []string{"--hard", "--merge", "--keep"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clean", &cmdSpec{long: []string{"force", "dry-run", "quiet", "exclude=", "interactive", "output=", "pathspec-from-file="}, shortVal: "e", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes untracked files for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"branch", &cmdSpec{long: []string{"delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet", "track", "no-track", "set-upstream-to=", "unset-upstream", "edit-description", "contains", "no-contains", "merged", "no-merged", "sort=", "points-at=", "format=", "color", "no-color", "column", "no-column", "abbrev=", "no-abbrev", "ignore-case", "create-reflog", "show-current", "recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "u", opts: []optEffect{{names: []string{"-D"}, class: "destructive", why: "deletes a branch even if it is not merged"}, {names: []string{"-f", "--force"}, class: "destructive", why: "force-deletes or overwrites a branch"}, {names: []string{"-M", "-C"}, class: "destructive", why: "overwrites an existing branch"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"add", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{operand: true, match: secretPath, when: gitAddForced, class: "exfiltration", why: "adds a file whose name says it holds secrets, which .gitignore keeps out, to the repository: the next push publishes it"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"tag", &cmdSpec{long: []string{"delete", "file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-d", "--delete"}, class: "destructive", why: "deletes a tag, which no reflog keeps"}, {names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{readWith: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}}}}, {"stash", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"drop", "clear"}, operand: true, class: "destructive", why: "throws away stashed changes for good"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"checkout", &cmdSpec{long: []string{"quiet", "progress", "no-progress", "force", "ours", "theirs", "track", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch", "ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "bBU", opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away uncommitted changes"}, {operand: true, match: everything, class: "destructive", why: "throws away every uncommitted change in the tree"}, {names: []string{"-B"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {operand: true, match: anyValue, when: checkoutPaths, class: "destructive", why: "throws away uncommitted changes to the paths it checks out, as git restore does"}, {names: []string{"--pathspec-from-file"}, class: "destructive", why: "throws away uncommitted changes to the paths a file lists"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).gitCheckoutFiles}}}, {"checkout-index", &cmdSpec{long: []string{"all", "force", "quiet", "no-create", "index", "stdin", "temp", "prefix=", "stage=", "ignore-skip-worktree-bits", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "overwrites files in the working tree with the index's, throwing away their uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"restore", &cmdSpec{long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "no-progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "no-recurse-submodules", "overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "output="}, shortVal: "sU", opts: []optEffect{{names: []string{"--worktree", "-W"}, class: "destructive", why: "throws away uncommitted changes to the files it restores"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, class: "destructive", why: "throws away uncommitted changes to the files it restores", files: writeAll, fileOpts: true, rare: &rareSpec{unless: []string{"--staged", "-S"}}}}, {"switch", &cmdSpec{long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "no-progress", "track", "no-track", "orphan=", "ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "output=", "pathspec-from-file="}, shortVal: "cC", opts: []optEffect{{names: []string{"-f", "--force", "--discard-changes"}, class: "destructive", why: "throws away uncommitted changes"}, {names: []string{"-C", "--force-create"}, value: anyValue, class: "destructive", why: "resets an existing branch to another commit, dropping the commits only it had"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"rm", &cmdSpec{long: []string{"force", "dry-run", "cached", "ignore-unmatch", "quiet", "sparse", "pathspec-from-file=", "pathspec-file-nul", "output="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes files with uncommitted changes"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"filter-branch", &sharedSpec95}, {"commit", &cmdSpec{long: []string{"no-verify", "verify", "message=", "all", "amend", "file=", "author=", "date=", "signoff", "quiet", "verbose", "dry-run", "fixup=", "squash=", "reuse-message=", "reedit-message=", "edit", "no-edit", "allow-empty", "allow-empty-message", "interactive", "patch", "include", "only", "untracked-files=", "cleanup=", "gpg-sign=", "no-gpg-sign", "trailer=", "template=", "reset-author", "porcelain", "short", "branch", "null", "status", "no-status", "pathspec-from-file=", "pathspec-file-nul", "output="}, shortVal: "mFcCtS", opts: []optEffect{{names: []string{"-n", "--no-verify"}, class: "destructive", why: "skips the repository's pre-commit checks"}, {names: []string{"-F", "--file", "-t", "--template"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"filter-repo", &sharedSpec95}, {"apply", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--unsafe-paths"}, class: "destructive", why: "lets the patch write files outside the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: codeKind, fileOpts: true, read: &readSpec{notReadWith: []string{"--apply", "--index", "--cached", "--3way", "-3", "--reject", "--unsafe-paths"}, readWith: []string{"--check", "--stat", "--numstat", "--summary"}}, rare: &rareSpec{fileCode: (*walker).gitApplyFiles}}}, {"read-tree", &cmdSpec{long: []string{"reset", "empty", "index-output=", "prefix=", "trivial", "aggressive", "dry-run", "no-sparse-checkout", "exclude-per-directory=", "recurse-submodules", "quiet", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--reset"}, class: "destructive", why: "throws away staged changes (with -u the working tree's too: the plumbing form of reset --hard)"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"reflog", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"expire", "delete"}, operand: true, class: "destructive", why: "deletes reflog entries, the last way back to lost commits"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"update-ref", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-d"}, class: "destructive", why: "deletes a ref directly"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"gc", &cmdSpec{long: []string{"aggressive", "auto", "prune=", "no-prune", "quiet", "force", "keep-largest-pack", "cruft", "no-cruft", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--prune"}, class: "destructive", why: "prunes unreachable commits, the last copy of lost work"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"clone", &cmdSpec{long: []string{"template=", "local", "shared", "no-hardlinks", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "origin=", "branch=", "upload-pack=", "reference=", "reference-if-able=", "dissociate", "separate-git-dir=", "depth=", "shallow-since=", "shallow-exclude=", "single-branch", "no-single-branch", "no-tags", "recurse-submodules", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "jobs=", "sparse", "filter=", "also-filter-submodules", "config=", "server-option=", "ipv4", "ipv6", "bundle-uri=", "reject-shallow", "no-reject-shallow", "ref-format=", "output=", "pathspec-from-file="}, shortVal: "obucj", opts: []optEffect{{names: []string{"--template", "-c", "--config", "-u", "--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectWrites | EffectNetwork, files: codeKind, fileOpts: true, rare: &rareSpec{fileCode: (*walker).cloneIntoCode}}}, {"fetch", &sharedSpec96}, {"pull", &sharedSpec96}, {"ls-remote", &cmdSpec{long: []string{"upload-pack", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-u", "--upload-pack", "--exec"}}}}, {"send-email", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, effect: EffectNetwork, fileOpts: true}}, {"config", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor", "alias.", "filter.", "diff.external", "credential.helper", "include.path", "includeIf."}, operand: true, prefix: true, when: gitConfigSets, class: "persistence", why: "sets git configuration that runs a program in every later git command"}, {operand: true, match: remoteURLKey, when: gitConfigSets, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"get", &sharedSpec2}, {"list", &sharedSpec2}}, files: codeKind, fileOpts: true, readOnly: true, readBare: true, read: &readSpec{notReadWith: []string{"-e", "--edit", "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section"}, readWith: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list"}, readKey: true}, rare: &rareSpec{analyse: gitConfigCheck, fileCode: (*walker).gitConfigFiles}}}, {"credential", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"fill"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-store", &sharedSpec97}, {"credential-cache", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"get"}, operand: true, class: "credential-access", why: "prints cached git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"credential-osxkeychain", &sharedSpec97}, {"credential-libsecret", &sharedSpec97}, {"credential-manager", &sharedSpec97}, {"credential-manager-core", &sharedSpec97}, {"credential-wincred", &sharedSpec97}, {"worktree", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"remove", &cmdSpec{long: []string{"force"}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "deletes a worktree with its uncommitted changes"}}}}, {"add", &cmdSpec{long: []string{"reason="}, shortVal: "bB", files: writeFirst}}, {"list", &sharedSpec2}}, files: bySub, fileOpts: true}}, {"submodule", &cmdSpec{long: []string{"force", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-f", "--force"}, class: "destructive", why: "throws away submodules' working trees or their uncommitted changes"}, {names: []string{"foreach"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "summary"}}}}, {"remote", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"set-url", &cmdSpec{long: []string{"push", "add", "delete"}, class: "exfiltration", why: "points a remote at another URL, where every later push sends the repository"}}, {"show", &sharedSpec2}, {"get-url", &sharedSpec2}}, fileOpts: true, readOnly: true}}, {"rebase", &cmdSpec{long: []string{"exec=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"--exec", "-x"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bisect", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"run"}, operand: true, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"log", "visualize", "view"}}}}, {"difftool", &cmdSpec{long: []string{"extcmd=", "output=", "pathspec-from-file="}, shortVal: "x", opts: []optEffect{{names: []string{"-x", "--extcmd"}, exec: true, script: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"mergetool", &cmdSpec{long: []string{"tool", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--tool"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"grep", &cmdSpec{long: []string{"open-files-in-pager", "no-index", "output=", "pathspec-from-file="}, shortVal: "f", opts: []optEffect{{names: []string{"-O", "--open-files-in-pager"}, exec: true}, {names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"-e"}, pattern: true}, {names: []string{"-f"}, file: fileRead, pattern: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, pattern: true, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"init", &cmdSpec{long: []string{"template", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--template"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"archive", &cmdSpec{long: []string{"exec", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"--exec"}, exec: true}, {names: []string{"-o"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-o", "--output", "--remote", "--exec"}}}}, {"mv", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeAll, fileOpts: true}}, {"merge", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"notes", &cmdSpec{long: []string{"file=", "output=", "pathspec-from-file="}, shortVal: "F", opts: []optEffect{{names: []string{"-F", "--file"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}, fileOpts: true}}, {"blame", &cmdSpec{long: []string{"contents=", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--contents"}, file: fileRead}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true}}, {"format-patch", &cmdSpec{long: []string{"output-directory=", "output=", "pathspec-from-file="}, shortVal: "o", opts: []optEffect{{names: []string{"-o", "--output-directory"}, file: fileWrite}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true}}, {"bundle", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"create", &cmdSpec{files: writeFirst}}}, files: bySub, fileOpts: true, read: &readSpec{readVerbs: []string{"verify", "list-heads"}}}}, {"merge-file", &cmdSpec{long: []string{"stdout", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"-p", "--stdout"}, mode: "stdout"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: writeFirst, fileOpts: true}}, {"diff", &cmdSpec{long: []string{"no-index", "output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--no-index"}, mode: "no-index"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, files: readAll, fileOpts: true, readOnly: true, rare: &rareSpec{needMode: "no-index"}}}, {"show", &sharedSpec98}, {"cat-file", &sharedSpec98}, {"status", &sharedSpec99}, {"log", &sharedSpec99}, {"annotate", &sharedSpec99}, {"ls-files", &sharedSpec99}, {"ls-tree", &sharedSpec99}, {"rev-parse", &sharedSpec99}, {"rev-list", &sharedSpec99}, {"describe", &sharedSpec99}, {"shortlog", &sharedSpec99}, {"show-ref", &sharedSpec99}, {"for-each-ref", &sharedSpec99}, {"merge-base", &sharedSpec99}, {"name-rev", &sharedSpec99}, {"whatchanged", &sharedSpec99}, {"cherry", &sharedSpec99}, {"check-ignore", &sharedSpec99}, {"check-attr", &sharedSpec99}, {"count-objects", &sharedSpec99}, {"diff-tree", &sharedSpec99}, {"diff-index", &sharedSpec99}, {"diff-files", &sharedSpec99}, {"version", &sharedSpec99}, {"help", &sharedSpec99}, {"range-diff", &sharedSpec99}, {"var", &sharedSpec99}, {"verify-commit", &sharedSpec99}, {"verify-tag", &sharedSpec99}, {"show-branch", &sharedSpec99}, {"hash-object", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-w"}}}}, {"rerere", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readVerbs: []string{"status", "diff", "remaining"}}}}, {"replace", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, read: &readSpec{readWith: []string{"-l", "--list"}}}}, {"fsck", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"--lost-found"}}}}, {"sparse-checkout", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"list", &sharedSpec2}}, fileOpts: true}}, {"lfs", &cmdSpec{long: []string{"output=", "pathspec-from-file="}, opts: []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}}, subs: subcommands{{"ls-files", &sharedSpec2}, {"status", &sharedSpec2}, {"env", &sharedSpec2}, {"version", &sharedSpec2}}, fileOpts: true}}},
 		effect:   EffectRuns,
 		runs:     runsGitExec,
 		files:    bySub,
@@ -1022,14 +1022,14 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"--show-token", "-t"}, class: "credential-access", why: "prints the GitLab token"}}}}},
 		probe: true,
 	}},
-	{"gmake", &sharedSpec99},
+	{"gmake", &sharedSpec100},
 	{"go", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec25}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec100}, {"test", &sharedSpec100}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
+		subs:  subcommands{{"install", &sharedSpec25}, {"env", &cmdSpec{opts: []optEffect{{names: []string{"GOPROXY=", "GOSUMDB=", "GOINSECURE=", "GONOSUMDB=", "GONOSUMCHECK="}, operand: true, prefix: true, class: "supply-chain", why: "points every later go command at another module proxy or turns off its checksums"}, {operand: true, match: goFlagsExec, class: "persistence", why: "sets GOFLAGS that run a program in the toolchain's place in every later go command"}}, readOnly: true, read: &readSpec{notReadWith: []string{"-w", "-u"}}}}, {"build", &sharedSpec101}, {"test", &sharedSpec101}, {"list", &sharedSpec2}, {"version", &sharedSpec2}, {"doc", &sharedSpec2}, {"help", &sharedSpec2}, {"mod", &cmdSpec{subs: subcommands{{"graph", &sharedSpec2}, {"why", &sharedSpec2}}}}},
 		files: bySub,
 		read:  &readSpec{notReadWith: []string{"-toolexec", "-exec", "-overlay", "-modfile"}},
 		rare:  &rareSpec{analyse: goExecFlags},
 	}},
-	{"goenv", &sharedSpec101},
+	{"goenv", &sharedSpec102},
 	{"gofmt", &cmdSpec{
 		shortVal: "r",
 		opts:     []optEffect{{names: []string{"-w"}, mode: "rewrite"}},
@@ -1071,9 +1071,9 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"gradle", &sharedSpec102},
-	{"gradlew", &sharedSpec102},
-	{"grep", &sharedSpec78},
+	{"gradle", &sharedSpec103},
+	{"gradlew", &sharedSpec103},
+	{"grep", &sharedSpec79},
 	{"groupadd", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "creates a group",
@@ -1102,8 +1102,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"package", &cmdSpec{read: &readSpec{readWith: []string{"-I", "--list-installed", "-A", "--list-available", "--list-generations", "--list-profiles"}}}}},
 		probe: true,
 	}},
-	{"gunzip", &sharedSpec103},
-	{"gvim", &sharedSpec80},
+	{"gunzip", &sharedSpec104},
+	{"gvim", &sharedSpec81},
 	{"gzip", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1138,7 +1138,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"helm", &cmdSpec{
-		subs:   subcommands{{"uninstall", &sharedSpec104}, {"delete", &sharedSpec104}, {"del", &sharedSpec104}, {"un", &sharedSpec104}, {"install", &sharedSpec105}, {"upgrade", &sharedSpec105}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec30}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}, subs: subcommands{{"hooks", &sharedSpec2}, {"metadata", &sharedSpec2}, {"notes", &sharedSpec2}}}}, {"pull", &sharedSpec106}, {"fetch", &sharedSpec106}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec107}, {"dependency", &sharedSpec107}, {"dep", &sharedSpec107}, {"plugin", &sharedSpec107}, {"inspect", &sharedSpec2}, {"verify", &sharedSpec2}},
+		subs:   subcommands{{"uninstall", &sharedSpec105}, {"delete", &sharedSpec105}, {"del", &sharedSpec105}, {"un", &sharedSpec105}, {"install", &sharedSpec106}, {"upgrade", &sharedSpec106}, {"template", &cmdSpec{long: []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"}, shortVal: "nf", opts: []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}}, readOnly: true, read: &readSpec{notReadWith: []string{"--output-dir", "--post-renderer"}}}}, {"push", &sharedSpec30}, {"get", &cmdSpec{opts: []optEffect{{names: []string{"values", "manifest", "all", "hooks"}, operand: true, class: "credential-access", why: "prints a release's values or manifests, with the passwords and Secrets in them"}}, subs: subcommands{{"hooks", &sharedSpec2}, {"metadata", &sharedSpec2}, {"notes", &sharedSpec2}}}}, {"pull", &sharedSpec107}, {"fetch", &sharedSpec107}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}, {"status", &sharedSpec2}, {"history", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}, {"version", &sharedSpec2}, {"env", &sharedSpec2}, {"lint", &sharedSpec2}, {"help", &sharedSpec2}, {"repo", &sharedSpec108}, {"dependency", &sharedSpec108}, {"dep", &sharedSpec108}, {"plugin", &sharedSpec108}, {"inspect", &sharedSpec2}, {"verify", &sharedSpec2}},
 		effect: EffectNetwork,
 		files:  bySub,
 		read:   &readSpec{notReadWith: []string{"--kube-apiserver", "--kubeconfig"}},
@@ -1159,9 +1159,9 @@ var commandTable = [...]namedSpec{
 		opts: []optEffect{{names: []string{"-c"}, class: "destructive", why: "clears the shell history, hiding what ran"}, {names: []string{"-w", "-d"}, class: "destructive", why: "rewrites the shell history, hiding what ran"}},
 		rare: &rareSpec{dashOperand: historyOffset},
 	}},
-	{"hive", &sharedSpec108},
+	{"hive", &sharedSpec109},
 	{"host", &sharedSpec50},
-	{"hostname", &sharedSpec109},
+	{"hostname", &sharedSpec110},
 	{"hostnamectl", &cmdSpec{
 		subs:     subcommands{{"status", &sharedSpec2}},
 		probe:    true,
@@ -1169,7 +1169,7 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 	}},
 	{"htop", &sharedSpec26},
-	{"http", &sharedSpec110},
+	{"http", &sharedSpec111},
 	{"http-server", &cmdSpec{
 		shortVal: "paCKcdeSt",
 		opts:     []optEffect{{operand: true, match: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}},
@@ -1186,7 +1186,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-h"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"-C", "-c"}, exec: true}},
 		probe:    true,
 	}},
-	{"https", &sharedSpec110},
+	{"https", &sharedSpec111},
 	{"hugo", &cmdSpec{
 		long:     []string{"destination=", "source=", "contentDir=", "baseURL=", "theme=", "environment=", "config="},
 		shortVal: "dscbtep",
@@ -1207,6 +1207,7 @@ var commandTable = [...]namedSpec{
 		read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 	}},
 	{"id", &sharedSpec9},
+	{"identify", &sharedSpec9},
 	{"iex", &sharedSpec26},
 	{"ifconfig", &cmdSpec{
 		opts: []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
@@ -1220,7 +1221,7 @@ var commandTable = [...]namedSpec{
 		wraps: true,
 		wrap:  &wrapSpec{short: "n"},
 	}},
-	{"incus", &sharedSpec111},
+	{"incus", &sharedSpec112},
 	{"infisical", &cmdSpec{
 		long:  []string{"domain=", "token=", "log-level="},
 		opts:  []optEffect{{names: []string{"export", "secrets"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}, {names: []string{"dynamic-secrets"}, operand: true, first: true, class: "credential-access", why: "leases a dynamic secret (a database login) and prints it"}},
@@ -1259,14 +1260,14 @@ var commandTable = [...]namedSpec{
 	{"iostat", &sharedSpec9},
 	{"ip", &cmdSpec{
 		shortVal:   "n",
-		subs:       subcommands{{"link", &sharedSpec112}, {"l", &sharedSpec112}, {"addr", &sharedSpec113}, {"address", &sharedSpec113}, {"a", &sharedSpec113}, {"route", &sharedSpec113}, {"r", &sharedSpec113}, {"neigh", &sharedSpec114}, {"neighbor", &sharedSpec114}, {"neighbour", &sharedSpec114}, {"n", &sharedSpec114}, {"rule", &sharedSpec114}, {"ru", &sharedSpec114}, {"tunnel", &sharedSpec114}, {"tuntap", &sharedSpec114}, {"maddr", &sharedSpec114}, {"maddress", &sharedSpec114}, {"m", &sharedSpec114}, {"mroute", &sharedSpec114}, {"netconf", &sharedSpec114}, {"netc", &sharedSpec114}, {"stats", &sharedSpec114}, {"st", &sharedSpec114}, {"netns", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"identify", &sharedSpec2}, {"pids", &sharedSpec2}}, readOnly: true, readBare: true}}, {"monitor", &sharedSpec2}, {"mo", &sharedSpec2}},
+		subs:       subcommands{{"link", &sharedSpec113}, {"l", &sharedSpec113}, {"addr", &sharedSpec114}, {"address", &sharedSpec114}, {"a", &sharedSpec114}, {"route", &sharedSpec114}, {"r", &sharedSpec114}, {"neigh", &sharedSpec115}, {"neighbor", &sharedSpec115}, {"neighbour", &sharedSpec115}, {"n", &sharedSpec115}, {"rule", &sharedSpec115}, {"ru", &sharedSpec115}, {"tunnel", &sharedSpec115}, {"tuntap", &sharedSpec115}, {"maddr", &sharedSpec115}, {"maddress", &sharedSpec115}, {"m", &sharedSpec115}, {"mroute", &sharedSpec115}, {"netconf", &sharedSpec115}, {"netc", &sharedSpec115}, {"stats", &sharedSpec115}, {"st", &sharedSpec115}, {"netns", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"identify", &sharedSpec2}, {"pids", &sharedSpec2}}, readOnly: true, readBare: true}}, {"monitor", &sharedSpec2}, {"mo", &sharedSpec2}},
 		singleDash: true,
 		probe:      true,
 		wrap:       &wrapSpec{launch: []launcher{{sub: []string{"netns", "exec"}, opts: &sharedSpec27, operands: 1}}},
 		read:       &readSpec{notReadWith: []string{"-b", "-batch", "-force"}},
 	}},
-	{"ip6tables", &sharedSpec115},
-	{"iptables", &sharedSpec115},
+	{"ip6tables", &sharedSpec116},
+	{"iptables", &sharedSpec116},
 	{"isort", &cmdSpec{
 		files: readAll,
 		read:  &readSpec{readWith: []string{"--check-only", "--check", "-c", "--diff"}},
@@ -1277,10 +1278,10 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"--kubeconfig"}},
 	}},
 	{"iw", &cmdSpec{
-		subs:  subcommands{{"dev", &sharedSpec116}, {"list", &sharedSpec2}},
+		subs:  subcommands{{"dev", &sharedSpec117}, {"list", &sharedSpec2}},
 		probe: true,
 	}},
-	{"java", &sharedSpec117},
+	{"java", &sharedSpec118},
 	{"javac", &cmdSpec{
 		long:       []string{"d=", "s=", "h="},
 		shortVal:   "dshp",
@@ -1308,7 +1309,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{fileCode: (*walker).jqCode},
 	}},
-	{"k9s", &sharedSpec118},
+	{"k9s", &sharedSpec119},
 	{"keyctl", &cmdSpec{
 		opts:  []optEffect{{names: []string{"print", "read", "pipe"}, operand: true, first: true, class: "credential-access", why: "prints a key's secret payload from the kernel's keyring"}},
 		probe: true,
@@ -1326,28 +1327,28 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "signals every process",
 	}},
-	{"kiro-cli", &sharedSpec119},
-	{"kotlin", &sharedSpec117},
-	{"kotlinc", &sharedSpec117},
+	{"kiro-cli", &sharedSpec120},
+	{"kotlin", &sharedSpec118},
+	{"kotlinc", &sharedSpec118},
 	{"kubeconform", &sharedSpec9},
 	{"kubectl", &cmdSpec{
 		long:     []string{"namespace=", "context=", "container=", "kubeconfig=", "cluster=", "user="},
 		shortVal: "nc",
-		subs:     subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"token"}, operand: true, first: true, class: "credential-access", why: "mints and prints a service account's token"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{long: []string{"container=", "retries="}, shortVal: "c", opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites, files: scpKind}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec116}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"plugin", &sharedSpec40}},
+		subs:     subcommands{{"delete", &cmdSpec{class: "destructive", why: "deletes cluster resources"}}, {"port-forward", &cmdSpec{long: []string{"address=", "pod-running-timeout="}, opts: []optEffect{{names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves a cluster service to every host that reaches the address"}}}}, {"proxy", &cmdSpec{long: []string{"www=", "www-prefix=", "address=", "port=", "accept-hosts="}, shortVal: "wPp", opts: []optEffect{{names: []string{"--www", "-w"}, value: servesSecrets, effect: EffectNetwork, class: "exfiltration", why: "serves the home directory, the root or credentials to the network"}, {names: []string{"--address"}, value: notLoopback, class: "exfiltration", why: "serves the cluster's API, with this user's credentials and no login, to every host that reaches the address"}}}}, {"drain", &cmdSpec{class: "destructive", why: "evicts every workload from a node"}}, {"replace", &cmdSpec{opts: []optEffect{{names: []string{"--force"}, class: "destructive", why: "deletes and re-creates resources"}}}}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: k8sSecret, class: "credential-access", why: "prints cluster secrets"}}, readOnly: true}}, {"create", &cmdSpec{long: []string{"filename=", "from-file=", "from-env-file="}, shortVal: "f", opts: []optEffect{{names: []string{"clusterrolebinding", "rolebinding"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "grants a cluster role"}, {names: []string{"token"}, operand: true, first: true, class: "credential-access", why: "mints and prints a service account's token"}, {names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--from-file", "--from-env-file"}, value: keyedCredential, effect: EffectNetwork, class: "exfiltration", why: "copies a credential file of this machine into the cluster, where whoever reads Secrets there reads it"}}}}, {"exec", &cmdSpec{effect: EffectRuns}}, {"cp", &cmdSpec{long: []string{"container=", "retries="}, shortVal: "c", opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}}, effect: EffectWrites, files: scpKind}}, {"run", &cmdSpec{long: []string{"overrides=", "image=", "privileged", "restart=", "rm", "stdin", "tty", "command", "env=", "labels=", "port=", "namespace="}, shortVal: "nl", opts: []optEffect{{names: []string{"--privileged"}, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a privileged pod, which has root's powers on its node"}, {names: []string{"--overrides"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "runs a pod that shares its node's processes, network or files, or is privileged"}}, effect: EffectRuns}}, {"config", &cmdSpec{opts: []optEffect{{names: []string{"--raw", "--flatten"}, class: "credential-access", why: "prints cluster credentials"}}, subs: subcommands{{"view", &sharedSpec2}, {"get-contexts", &sharedSpec2}, {"current-context", &sharedSpec2}, {"get-clusters", &sharedSpec2}, {"get-users", &sharedSpec2}}}}, {"apply", &cmdSpec{long: []string{"filename=", "kustomize=", "namespace=", "prune", "server-side", "force", "dry-run="}, shortVal: "fkn", opts: []optEffect{{names: []string{"-f", "--filename"}, value: remoteURL, class: "supply-chain", why: "applies manifests fetched from a URL to the cluster"}, {names: []string{"--prune"}, class: "destructive", why: "deletes cluster resources the manifests no longer list"}}}}, {"patch", &cmdSpec{long: []string{"patch=", "type=", "namespace="}, shortVal: "pn", opts: []optEffect{{names: []string{"-p", "--patch"}, value: hostPodSpec, effect: EffectPrivilege, class: "privilege-escalation", why: "patches a workload to share its node's processes, network or files, or to run privileged"}}}}, {"scale", &cmdSpec{long: []string{"replicas="}, opts: []optEffect{{names: []string{"--replicas"}, value: isZero, class: "destructive", why: "scales a workload to zero, taking it down"}}}}, {"describe", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"explain", &sharedSpec2}, {"api-resources", &sharedSpec2}, {"api-versions", &sharedSpec2}, {"version", &sharedSpec2}, {"events", &sharedSpec2}, {"wait", &sharedSpec2}, {"cluster-info", &sharedSpec117}, {"auth", &cmdSpec{subs: subcommands{{"can-i", &sharedSpec2}, {"whoami", &sharedSpec2}}}}, {"rollout", &cmdSpec{subs: subcommands{{"status", &sharedSpec2}, {"history", &sharedSpec2}}}}, {"plugin", &sharedSpec40}},
 		effect:   EffectNetwork,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec120, operands: 1, dashdash: true, remote: true}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec121, operands: 1, dashdash: true, remote: true}}},
 		read:     &readSpec{notReadWith: []string{"-s", "--server", "--kubeconfig"}},
 	}},
-	{"kubectx", &sharedSpec121},
-	{"kubens", &sharedSpec121},
+	{"kubectx", &sharedSpec122},
+	{"kubens", &sharedSpec122},
 	{"kubeval", &sharedSpec9},
 	{"kustomize", &cmdSpec{
 		subs:  subcommands{{"build", &cmdSpec{long: []string{"enable-alpha-plugins", "enable-exec", "enable-helm", "helm-command="}, opts: []optEffect{{names: []string{"--enable-alpha-plugins", "--enable-exec", "--enable-helm", "--helm-command"}, exec: true}}}}},
 		probe: true,
 	}},
 	{"last", &sharedSpec9},
-	{"latex", &sharedSpec79},
+	{"latex", &sharedSpec80},
 	{"launchctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"load", "bootstrap", "submit", "enable", "kickstart"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs a launch agent or daemon that runs by itself"}},
 		subs: subcommands{{"setenv", &cmdSpec{opts: []optEffect{{operand: true, first: true, match: loaderVar, class: "persistence", why: "makes every program launchd starts from now on load a library"}}}}, {"unload", &sharedSpec60}, {"bootout", &sharedSpec60}, {"disable", &sharedSpec60}, {"kill", &sharedSpec60}, {"stop", &sharedSpec60}, {"remove", &sharedSpec60}, {"list", &sharedSpec2}, {"print", &sharedSpec2}, {"print-disabled", &sharedSpec2}},
@@ -1377,8 +1378,8 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "view"}, verbAt: 1},
 	}},
-	{"linux32", &sharedSpec122},
-	{"linux64", &sharedSpec122},
+	{"linux32", &sharedSpec123},
+	{"linux64", &sharedSpec123},
 	{"lipo", &cmdSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-create", "-output", "-remove", "-extract", "-extract_family", "-thin", "-replace"}, readWith: []string{"-info", "-detailed_info", "-archs", "-verify_arch"}},
@@ -1426,17 +1427,17 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "bcCfhiLrStTV"},
 	}},
 	{"lua", &sharedSpec43},
-	{"lualatex", &sharedSpec79},
+	{"lualatex", &sharedSpec80},
 	{"luarocks", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}, {"search", &sharedSpec2}},
 		probe: true,
 	}},
-	{"luatex", &sharedSpec79},
+	{"luatex", &sharedSpec80},
 	{"lvremove", &cmdSpec{
 		class: "destructive",
 		why:   "deletes logical volumes and their data",
 	}},
-	{"lxc", &sharedSpec111},
+	{"lxc", &sharedSpec112},
 	{"lz4", &cmdSpec{
 		long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal: "So",
@@ -1465,9 +1466,9 @@ var commandTable = [...]namedSpec{
 		rare:     &rareSpec{suffix: ".lzma"},
 	}},
 	{"magick", &sharedSpec41},
-	{"mail", &sharedSpec123},
-	{"mailx", &sharedSpec123},
-	{"make", &sharedSpec99},
+	{"mail", &sharedSpec124},
+	{"mailx", &sharedSpec124},
+	{"make", &sharedSpec100},
 	{"mamba", &cmdSpec{
 		subs:  subcommands{{"list", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"env", &sharedSpec40}},
 		probe: true,
@@ -1478,9 +1479,9 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-R", "--recode"}},
 	}},
-	{"mariadb", &sharedSpec124},
+	{"mariadb", &sharedSpec125},
 	{"markdownlint", &sharedSpec26},
-	{"mawk", &sharedSpec125},
+	{"mawk", &sharedSpec126},
 	{"mc", &cmdSpec{
 		subs:  subcommands{{"cp", &sharedSpec15}, {"mv", &sharedSpec16}, {"mirror", &sharedSpec17}},
 		files: bySub,
@@ -1524,8 +1525,8 @@ var commandTable = [...]namedSpec{
 		effect: EffectPrivilege,
 		rare:   &rareSpec{unless: []string{"-r", "-n", "--dry-run"}},
 	}},
-	{"mogrify", &sharedSpec126},
-	{"mongo", &sharedSpec127},
+	{"mogrify", &sharedSpec127},
+	{"mongo", &sharedSpec128},
 	{"mongodump", &cmdSpec{
 		long:     []string{"out="},
 		shortVal: "o",
@@ -1538,7 +1539,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-o", "--out"}, file: fileWrite}},
 		fileOpts: true,
 	}},
-	{"mongosh", &sharedSpec127},
+	{"mongosh", &sharedSpec128},
 	{"more", &cmdSpec{
 		shortVal: "n",
 		numeric:  true,
@@ -1572,7 +1573,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: msiexecInstalls, class: "supply-chain", why: "installs a Windows package, whose custom actions run as SYSTEM"}},
 		probe: true,
 	}},
-	{"mutt", &sharedSpec123},
+	{"mutt", &sharedSpec124},
 	{"mv", &cmdSpec{
 		long:     []string{"target-directory=", "suffix=", "backup=", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "update=", "verbose", "exchange", "no-copy"},
 		shortVal: "tS",
@@ -1580,10 +1581,10 @@ var commandTable = [...]namedSpec{
 		files:    moveKind,
 		fileOpts: true,
 	}},
-	{"mvn", &sharedSpec128},
-	{"mvnw", &sharedSpec128},
+	{"mvn", &sharedSpec129},
+	{"mvnw", &sharedSpec129},
 	{"mypy", &sharedSpec26},
-	{"mysql", &sharedSpec124},
+	{"mysql", &sharedSpec125},
 	{"mysqladmin", &cmdSpec{
 		opts:   []optEffect{{names: []string{"drop"}, operand: true, class: "destructive", why: "drops a database"}},
 		effect: EffectNetwork,
@@ -1598,9 +1599,9 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"which", &sharedSpec2}},
 		probe: true,
 	}},
-	{"nawk", &sharedSpec125},
-	{"nc", &sharedSpec129},
-	{"ncat", &sharedSpec129},
+	{"nawk", &sharedSpec126},
+	{"nc", &sharedSpec130},
+	{"ncat", &sharedSpec130},
 	{"neofetch", &sharedSpec9},
 	{"nerdctl", &cmdSpec{
 		subs:   subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}},
@@ -1610,7 +1611,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: winAdd, when: netAddsAccount, class: "persistence", why: "adds a Windows account, or adds one to a group (administrators)"}},
 		probe: true,
 	}},
-	{"netcat", &sharedSpec129},
+	{"netcat", &sharedSpec130},
 	{"netlify", &cmdSpec{
 		opts:  []optEffect{{names: []string{"env:list", "env:get"}, operand: true, first: true, class: "credential-access", why: "prints or downloads an app's environment settings: its database URLs, API keys and passwords"}},
 		subs:  subcommands{{"status", &sharedSpec2}},
@@ -1626,7 +1627,7 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{readVerbs: []string{"-listnetworkserviceorder", "-listallnetworkservices", "-listallhardwareports", "-getmacaddress", "-getcomputername", "-getinfo", "-getadditionalroutes", "-getv6additionalroutes", "-getdnsservers", "-getsearchdomains", "-getwebproxy", "-getsecurewebproxy", "-getproxyautodiscovery", "-getautoproxyurl", "-getftpproxy", "-getsocksfirewallproxy", "-getstreamingproxy", "-getgopherproxy", "-getproxybypassdomains", "-getpassiveftp", "-getairportnetwork", "-getairportpower", "-listpreferredwirelessnetworks", "-getnetworkserviceenabled", "-getMTU", "-listValidMTURange", "-getMedia", "-listValidMedia", "-listVLANs", "-listdevicesthatsupportVLAN", "-getcurrentlocation", "-listlocations", "-version", "-help", "-printcommands", "-showBondStatus", "-isBondSupported"}},
 		rare:  &rareSpec{dashOperand: dashVerb},
 	}},
-	{"new-itemproperty", &sharedSpec130},
+	{"new-itemproperty", &sharedSpec131},
 	{"newgrp", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "switches the shell to another group",
@@ -1681,19 +1682,19 @@ var commandTable = [...]namedSpec{
 		rare:  &rareSpec{fileCode: (*walker).nmapCode},
 	}},
 	{"nmcli", &cmdSpec{
-		subs:  subcommands{{"networking", &sharedSpec131}, {"radio", &sharedSpec131}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec132}},
+		subs:  subcommands{{"networking", &sharedSpec132}, {"radio", &sharedSpec132}, {"connection", &cmdSpec{opts: []optEffect{{names: []string{"down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"show", &sharedSpec2}}}}, {"device", &cmdSpec{opts: []optEffect{{names: []string{"disconnect", "down", "delete"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}}, subs: subcommands{{"status", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"general", &sharedSpec133}},
 		probe: true,
 	}},
 	{"nocache", &sharedSpec27},
 	{"node", &sharedSpec43},
 	{"nohup", &sharedSpec27},
 	{"nomad", &cmdSpec{
-		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec132}, {"node", &sharedSpec132}},
+		subs:  subcommands{{"status", &sharedSpec2}, {"version", &sharedSpec2}, {"job", &sharedSpec133}, {"node", &sharedSpec133}},
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-address"}},
 	}},
 	{"npm", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec133}, {"i", &sharedSpec133}, {"add", &sharedSpec133}, {"exec", &sharedSpec134}, {"x", &sharedSpec134}, {"config", &sharedSpec135}, {"c", &sharedSpec135}, {"set", &sharedSpec136}, {"get", &sharedSpec137}, {"publish", &sharedSpec30}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"token", &sharedSpec138}, {"pack", &cmdSpec{long: []string{"pack-destination="}, opts: []optEffect{{names: []string{"--pack-destination"}, file: fileInto}}, fileOpts: true}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"find", &sharedSpec2}, {"s", &sharedSpec2}, {"se", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"ping", &sharedSpec2}, {"stars", &sharedSpec2}, {"sbom", &sharedSpec2}, {"owner", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"access", &sharedSpec93}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}}}}, {"version", &sharedSpec116}, {"audit", &sharedSpec116}, {"run", &sharedSpec116}},
+		subs:  subcommands{{"install", &sharedSpec134}, {"i", &sharedSpec134}, {"add", &sharedSpec134}, {"exec", &sharedSpec135}, {"x", &sharedSpec135}, {"config", &sharedSpec136}, {"c", &sharedSpec136}, {"set", &sharedSpec137}, {"get", &sharedSpec138}, {"publish", &sharedSpec30}, {"unpublish", &cmdSpec{class: "destructive", why: "deletes a published package version from the registry"}}, {"token", &sharedSpec139}, {"pack", &cmdSpec{long: []string{"pack-destination="}, opts: []optEffect{{names: []string{"--pack-destination"}, file: fileInto}}, fileOpts: true}}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ll", &sharedSpec2}, {"la", &sharedSpec2}, {"view", &sharedSpec2}, {"info", &sharedSpec2}, {"show", &sharedSpec2}, {"v", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"explain", &sharedSpec2}, {"prefix", &sharedSpec2}, {"root", &sharedSpec2}, {"search", &sharedSpec2}, {"find", &sharedSpec2}, {"s", &sharedSpec2}, {"se", &sharedSpec2}, {"bin", &sharedSpec2}, {"whoami", &sharedSpec2}, {"fund", &sharedSpec2}, {"help", &sharedSpec2}, {"help-search", &sharedSpec2}, {"query", &sharedSpec2}, {"ping", &sharedSpec2}, {"stars", &sharedSpec2}, {"sbom", &sharedSpec2}, {"owner", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"access", &sharedSpec94}, {"pkg", &cmdSpec{subs: subcommands{{"get", &sharedSpec2}}}}, {"dist-tag", &cmdSpec{subs: subcommands{{"ls", &sharedSpec2}}}}, {"version", &sharedSpec117}, {"audit", &sharedSpec117}, {"run", &sharedSpec117}},
 		files: bySub,
 		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"pkg", "set"}, opts: &sharedSpec27, keyScripts: "scripts."}, {sub: []string{"set-script"}, opts: &sharedSpec27, operands: 1, script: true}}},
 		read:  &readSpec{notReadWith: []string{"--registry"}, about: []string{"-v"}},
@@ -1717,7 +1718,7 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "amuinpUCTrwFZ"},
 	}},
 	{"nslookup", &sharedSpec50},
-	{"nuget", &sharedSpec75},
+	{"nuget", &sharedSpec76},
 	{"numactl", &cmdSpec{
 		long:     []string{"all", "localalloc", "show", "hardware", "huge", "offset", "interleave=", "membind=", "cpunodebind=", "physcpubind=", "preferred=", "preferred-many=", "balancing=", "weighted-interleave="},
 		shortVal: "CNmpiP",
@@ -1731,7 +1732,11 @@ var commandTable = [...]namedSpec{
 		readBare: true,
 		read:     &readSpec{notReadWith: []string{"-pm", "--persistence-mode", "-e", "--ecc-config", "-p", "--reset-ecc-errors", "-c", "--compute-mode", "-dm", "--driver-model", "-fdm", "--force-driver-model", "--gom", "-r", "--gpu-reset", "-vm", "--virt-mode", "-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks", "-lmc", "--lock-memory-clocks", "-rmc", "--reset-memory-clocks", "-lmcd", "--lock-memory-clocks-deferred", "-ac", "--applications-clocks", "-rac", "--reset-applications-clocks", "-acp", "--applications-clocks-permission", "-pl", "--power-limit", "-cc", "--cuda-clocks", "-am", "--accounting-mode", "-caa", "--clear-accounted-apps", "--auto-boost-default", "--auto-boost-permission", "-mig", "--multi-instance-gpu", "-gtt", "--gpu-target-temp", "-t", "--toggle-led", "-f", "--filename", "--debug"}},
 	}},
-	{"nvim", &sharedSpec80},
+	{"nvim", &sharedSpec81},
+	{"nvm", &cmdSpec{
+		subs:  subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"current", &sharedSpec2}, {"which", &sharedSpec2}, {"ls-remote", &sharedSpec2}, {"version", &sharedSpec2}},
+		probe: true,
+	}},
 	{"objdump", &sharedSpec9},
 	{"oc", &cmdSpec{
 		long:     []string{"namespace=", "context=", "container=", "kubeconfig=", "cluster=", "user="},
@@ -1739,9 +1744,9 @@ var commandTable = [...]namedSpec{
 		subs:     subcommands{{"cp", &cmdSpec{long: []string{"container=", "retries="}, shortVal: "c", files: scpKind}}},
 		files:    bySub,
 		probe:    true,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec120, operands: 1, dashdash: true, remote: true}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec121, operands: 1, dashdash: true, remote: true}}},
 	}},
-	{"ocaml", &sharedSpec117},
+	{"ocaml", &sharedSpec118},
 	{"oci", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readVerbs: []string{"list", "get"}, verbAt: 2},
@@ -1761,13 +1766,13 @@ var commandTable = [...]namedSpec{
 	}},
 	{"openssl", &cmdSpec{
 		opts:       []optEffect{{names: []string{"-engine", "-provider", "-provider-path", "-keygen_engine"}, exec: true}},
-		subs:       subcommands{{"enc", &sharedSpec139}, {"req", &sharedSpec139}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec139}, {"genrsa", &sharedSpec139}, {"genpkey", &sharedSpec139}, {"pkey", &sharedSpec139}, {"pkcs12", &sharedSpec139}, {"pkcs7", &sharedSpec139}, {"pkcs8", &sharedSpec139}, {"dgst", &sharedSpec139}, {"base64", &sharedSpec139}, {"smime", &sharedSpec139}, {"cms", &sharedSpec139}, {"ca", &sharedSpec139}, {"crl", &sharedSpec139}, {"dhparam", &sharedSpec139}, {"ec", &sharedSpec139}, {"ecparam", &sharedSpec139}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec139}, {"rsautl", &sharedSpec139}, {"asn1parse", &sharedSpec139}, {"aes-256-cbc", &sharedSpec139}, {"des3", &sharedSpec139}, {"version", &sharedSpec2}},
+		subs:       subcommands{{"enc", &sharedSpec140}, {"req", &sharedSpec140}, {"x509", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-signkey", "-key", "-CA", "-CAkey", "-CAserial", "-CAcreateserial", "-req", "-x509toreq", "-new", "-set_serial", "-force_pubkey", "-extfile", "-passin", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"rsa", &sharedSpec140}, {"genrsa", &sharedSpec140}, {"genpkey", &sharedSpec140}, {"pkey", &sharedSpec140}, {"pkcs12", &sharedSpec140}, {"pkcs7", &sharedSpec140}, {"pkcs8", &sharedSpec140}, {"dgst", &sharedSpec140}, {"base64", &sharedSpec140}, {"smime", &sharedSpec140}, {"cms", &sharedSpec140}, {"ca", &sharedSpec140}, {"crl", &sharedSpec140}, {"dhparam", &sharedSpec140}, {"ec", &sharedSpec140}, {"ecparam", &sharedSpec140}, {"rand", &cmdSpec{long: []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"}, opts: []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}}, singleDash: true, fileOpts: true, readOnly: true, read: &readSpec{notReadWith: []string{"-out", "-writerand", "-rand", "-engine", "-provider", "-provider-path", "-config"}}}}, {"pkeyutl", &sharedSpec140}, {"rsautl", &sharedSpec140}, {"asn1parse", &sharedSpec140}, {"aes-256-cbc", &sharedSpec140}, {"des3", &sharedSpec140}, {"version", &sharedSpec2}},
 		effect:     EffectNetwork,
 		singleDash: true,
 		files:      bySub,
 	}},
 	{"opkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec140}},
+		subs:  subcommands{{"install", &sharedSpec141}},
 		probe: true,
 	}},
 	{"otool", &sharedSpec9},
@@ -1785,7 +1790,7 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"parted", &sharedSpec81},
+	{"parted", &sharedSpec82},
 	{"pass", &cmdSpec{
 		class: "credential-access",
 		why:   "prints passwords from the password store",
@@ -1810,16 +1815,16 @@ var commandTable = [...]namedSpec{
 	}},
 	{"pbzip2", &sharedSpec33},
 	{"pdfinfo", &sharedSpec9},
-	{"pdflatex", &sharedSpec79},
-	{"pdftex", &sharedSpec79},
+	{"pdflatex", &sharedSpec80},
+	{"pdftex", &sharedSpec80},
 	{"pdm", &sharedSpec46},
 	{"perf", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec141}, {sub: []string{"stat"}, opts: &sharedSpec141}, {sub: []string{"trace"}, opts: &sharedSpec141}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"record"}, opts: &sharedSpec142}, {sub: []string{"stat"}, opts: &sharedSpec142}, {sub: []string{"trace"}, opts: &sharedSpec142}}},
 	}},
-	{"perl", &sharedSpec142},
-	{"pg_dump", &sharedSpec143},
-	{"pg_dumpall", &sharedSpec143},
+	{"perl", &sharedSpec143},
+	{"pg_dump", &sharedSpec144},
+	{"pg_dumpall", &sharedSpec144},
 	{"pgrep", &sharedSpec9},
 	{"php", &cmdSpec{
 		shortVal: "t",
@@ -1839,8 +1844,8 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ping", &sharedSpec50},
 	{"ping6", &sharedSpec50},
-	{"pip", &sharedSpec144},
-	{"pip3", &sharedSpec144},
+	{"pip", &sharedSpec145},
+	{"pip3", &sharedSpec145},
 	{"pipenv", &cmdSpec{
 		subs:  subcommands{{"graph", &sharedSpec2}},
 		probe: true,
@@ -1859,7 +1864,7 @@ var commandTable = [...]namedSpec{
 		subject: true,
 	}},
 	{"pkg", &cmdSpec{
-		subs:  subcommands{{"install", &sharedSpec140}, {"add", &sharedSpec140}},
+		subs:  subcommands{{"install", &sharedSpec141}, {"add", &sharedSpec141}},
 		probe: true,
 	}},
 	{"pkgutil", &cmdSpec{
@@ -1880,25 +1885,25 @@ var commandTable = [...]namedSpec{
 		read:  &readSpec{notReadWith: []string{"-a", "-b", "-c", "-u"}, readWith: []string{"-g"}},
 	}},
 	{"pnpm", &cmdSpec{
-		subs: subcommands{{"token", &sharedSpec138}, {"add", &sharedSpec28}, {"install", &sharedSpec28}, {"i", &sharedSpec28}, {"dlx", &sharedSpec29}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec136}, {"get", &sharedSpec137}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec30}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec116}},
+		subs: subcommands{{"token", &sharedSpec139}, {"add", &sharedSpec28}, {"install", &sharedSpec28}, {"i", &sharedSpec28}, {"dlx", &sharedSpec29}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec137}, {"get", &sharedSpec138}, {"list", &sharedSpec2}}}}, {"publish", &sharedSpec30}, {"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"outdated", &sharedSpec2}, {"why", &sharedSpec2}, {"store", &cmdSpec{subs: subcommands{{"path", &sharedSpec2}}}}, {"audit", &sharedSpec117}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27}, {sub: []string{"pkg", "set"}, opts: &sharedSpec27, keyScripts: "scripts."}}},
 		read: &readSpec{about: []string{"-v"}},
 	}},
 	{"pod", &cmdSpec{
-		subs:  subcommands{{"trunk", &sharedSpec75}},
+		subs:  subcommands{{"trunk", &sharedSpec76}},
 		probe: true,
 	}},
 	{"podman", &cmdSpec{
 		long:     []string{"host=", "context=", "config=", "log-level="},
 		shortVal: "Hc",
-		subs:     subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}, {"build", &sharedSpec52}, {"rm", &sharedSpec61}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &sharedSpec53}, {"image", &sharedSpec54}, {"container", &sharedSpec55}, {"compose", &cmdSpec{subs: subcommands{{"config", &sharedSpec59}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, files: bySub}}, {"cp", &sharedSpec145}, {"save", &sharedSpec62}, {"export", &sharedSpec62}, {"buildx", &cmdSpec{subs: subcommands{{"build", &sharedSpec56}, {"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec57}}, files: bySub}}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec57}, {"network", &sharedSpec64}, {"context", &sharedSpec63}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec57}, {"plugin", &sharedSpec64}, {"service", &sharedSpec65}, {"stack", &sharedSpec66}, {"node", &sharedSpec67}, {"secret", &sharedSpec64}, {"config", &sharedSpec64}},
+		subs:     subcommands{{"run", &sharedSpec51}, {"create", &sharedSpec51}, {"build", &sharedSpec52}, {"rm", &sharedSpec61}, {"system", &cmdSpec{opts: []optEffect{{names: []string{"prune", "reset"}, operand: true, class: "destructive", why: "deletes unused containers, images and volumes"}}, subs: subcommands{{"df", &sharedSpec2}, {"info", &sharedSpec2}, {"events", &sharedSpec2}}}}, {"volume", &sharedSpec53}, {"image", &sharedSpec54}, {"container", &sharedSpec55}, {"compose", &cmdSpec{subs: subcommands{{"config", &sharedSpec59}, {"ps", &sharedSpec2}, {"logs", &sharedSpec2}, {"ls", &sharedSpec2}, {"images", &sharedSpec2}, {"top", &sharedSpec2}, {"version", &sharedSpec2}}, files: bySub}}, {"cp", &sharedSpec146}, {"save", &sharedSpec62}, {"export", &sharedSpec62}, {"buildx", &cmdSpec{subs: subcommands{{"build", &sharedSpec56}, {"ls", &sharedSpec2}, {"version", &sharedSpec2}, {"inspect", &sharedSpec2}, {"du", &sharedSpec2}, {"imagetools", &sharedSpec57}}, files: bySub}}, {"ps", &sharedSpec2}, {"images", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"info", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"history", &sharedSpec2}, {"events", &sharedSpec2}, {"search", &sharedSpec2}, {"help", &sharedSpec2}, {"trust", &sharedSpec57}, {"network", &sharedSpec65}, {"context", &sharedSpec63}, {"stats", &sharedSpec2}, {"manifest", &sharedSpec57}, {"scout", &sharedSpec64}, {"plugin", &sharedSpec65}, {"service", &sharedSpec66}, {"stack", &sharedSpec67}, {"node", &sharedSpec68}, {"secret", &sharedSpec65}, {"config", &sharedSpec65}},
 		effect:   EffectRuns,
 		files:    bySub,
-		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec68, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec69, operands: 1, remote: true}}},
+		wrap:     &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec69, operands: 1, remote: true, asRoot: []string{"-u", "--user"}}, {sub: []string{"run"}, opts: &sharedSpec70, operands: 1, remote: true}}},
 		read:     &readSpec{notReadWith: []string{"-r", "--remote", "--url", "-c", "--connection", "--identity"}},
 	}},
 	{"poetry", &cmdSpec{
-		subs: subcommands{{"publish", &sharedSpec30}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec116}},
+		subs: subcommands{{"publish", &sharedSpec30}, {"source", &cmdSpec{opts: []optEffect{{names: []string{"add"}, operand: true, first: true, class: "supply-chain", why: "adds a package source every later install fetches from"}}}}, {"show", &sharedSpec2}, {"check", &sharedSpec2}, {"about", &sharedSpec2}, {"env", &cmdSpec{subs: subcommands{{"info", &sharedSpec2}, {"list", &sharedSpec2}}}}, {"version", &sharedSpec117}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &sharedSpec27}}},
 	}},
 	{"popd", &sharedSpec35},
@@ -1906,7 +1911,7 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"installed", &sharedSpec2}, {"outdated", &sharedSpec2}, {"info", &sharedSpec2}, {"search", &sharedSpec2}, {"list", &sharedSpec2}, {"deps", &sharedSpec2}, {"contents", &sharedSpec2}},
 		probe: true,
 	}},
-	{"powershell", &sharedSpec146},
+	{"powershell", &sharedSpec147},
 	{"pr", &cmdSpec{
 		long:     []string{"columns=", "header=", "length=", "width=", "page-width=", "indent=", "first-line-number=", "sep-string=", "separator="},
 		shortVal: "NwWloheisS",
@@ -1914,12 +1919,12 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		readOnly: true,
 	}},
-	{"presto", &sharedSpec147},
+	{"presto", &sharedSpec148},
 	{"printenv", &cmdSpec{
 		opts: []optEffect{{operand: true, match: secretName, class: "credential-access", why: "prints a secret from the environment"}},
 		read: &readSpec{readEnvNames: true},
 	}},
-	{"printf", &sharedSpec77},
+	{"printf", &sharedSpec78},
 	{"prlimit", &cmdSpec{
 		long:     []string{"noheadings", "raw", "verbose", "pid=", "output=", "as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack="},
 		shortVal: "po",
@@ -1935,8 +1940,8 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"-m"}, exec: true}},
 	}},
 	{"protoc", &sharedSpec26},
-	{"proxychains", &sharedSpec148},
-	{"proxychains4", &sharedSpec148},
+	{"proxychains", &sharedSpec149},
+	{"proxychains4", &sharedSpec149},
 	{"ps", &cmdSpec{
 		long:     []string{"format=", "sort=", "pid=", "ppid=", "user=", "User=", "group=", "Group=", "tty=", "cols=", "columns=", "rows=", "sid=", "quick-pid="},
 		shortVal: "opuUgGtCOqsNk",
@@ -1968,15 +1973,15 @@ var commandTable = [...]namedSpec{
 		why:   "wipes a disk's LVM label",
 	}},
 	{"pwd", &sharedSpec9},
-	{"pwsh", &sharedSpec146},
+	{"pwsh", &sharedSpec147},
 	{"pyenv", &cmdSpec{
 		subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}, {"prefix", &sharedSpec2}},
 		probe: true,
 	}},
-	{"python", &sharedSpec149},
-	{"python3", &sharedSpec149},
-	{"pzstd", &sharedSpec150},
-	{"q", &sharedSpec119},
+	{"python", &sharedSpec150},
+	{"python3", &sharedSpec150},
+	{"pzstd", &sharedSpec151},
+	{"q", &sharedSpec120},
 	{"qwen", &sharedSpec6},
 	{"qwen-code", &sharedSpec6},
 	{"railway", &cmdSpec{
@@ -1993,14 +1998,14 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: wholeTree, class: "credential-access", why: "archives a whole home directory (or /), credential files included"}, {operand: true, match: holdsCredentials, class: "credential-access", why: "copies a directory that holds credential files, and them with it"}},
 		probe: true,
 	}},
-	{"rbenv", &sharedSpec101},
+	{"rbenv", &sharedSpec102},
 	{"rc-update", &cmdSpec{
 		class:  "persistence",
 		why:    "installs a service that starts at boot",
 		effect: EffectPersistence,
 		rare:   &rareSpec{unless: []string{"show"}},
 	}},
-	{"rcim", &sharedSpec151},
+	{"rcim", &sharedSpec152},
 	{"rclone", &cmdSpec{
 		long:   []string{"dry-run", "interactive", "config="},
 		opts:   []optEffect{{names: []string{"purge", "delete", "deletefile", "rmdir", "rmdirs", "sync", "cleanup", "dedupe"}, operand: true, class: "destructive", why: "deletes remote files"}, {names: []string{"move", "moveto"}, operand: true, class: "destructive", why: "moves files away from the source, deleting them there"}, {operand: true, match: credentialPath, class: "credential-access", why: "uploads a credential file or directory"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
@@ -2020,7 +2025,7 @@ var commandTable = [...]namedSpec{
 		opts:     []optEffect{{names: []string{"flushall", "flushdb", "FLUSHALL", "FLUSHDB"}, operand: true, class: "destructive", why: "deletes every key of the database"}, {names: []string{"dir", "dbfilename", "DIR", "DBFILENAME"}, operand: true, when: redisConfigSet, class: "persistence", why: "points the server's dump file elsewhere, so its next save writes a file the server's user runs or trusts (cron, authorized_keys)"}, {names: []string{"MODULE", "module"}, operand: true, when: redisModuleLoad, effect: EffectRuns, class: "inline-code", why: "loads a library into the server"}, {names: []string{"--rdb", "--functions-rdb"}, file: fileWrite}},
 		effect:   EffectNetwork,
 		fileOpts: true,
-		read:     &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave"}},
+		read:     &readSpec{notReadWith: []string{"--rdb", "--pipe", "-x", "--eval", "--functions-rdb"}, readVerbs: []string{"ping", "info", "dbsize", "time", "lastsave", "keys", "scan", "type", "ttl", "pttl", "exists", "strlen", "llen", "scard", "hlen", "zcard"}},
 	}},
 	{"redis-server", &sharedSpec43},
 	{"reg", &cmdSpec{
@@ -2032,15 +2037,15 @@ var commandTable = [...]namedSpec{
 		why:   "runs a DLL's registration code, or a scriptlet's from a URL (/i:URL)",
 		probe: true,
 	}},
-	{"remove-ciminstance", &sharedSpec151},
+	{"remove-ciminstance", &sharedSpec152},
 	{"remove-item", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: anyWord, when: psRecursive, class: "destructive", why: "deletes a directory tree (-Recurse)"}},
 		probe: true,
 	}},
-	{"remove-itemproperty", &sharedSpec130},
+	{"remove-itemproperty", &sharedSpec131},
 	{"remove-partition", &sharedSpec37},
 	{"remove-virtualdisk", &sharedSpec37},
-	{"remove-wmiobject", &sharedSpec151},
+	{"remove-wmiobject", &sharedSpec152},
 	{"reset-physicaldisk", &sharedSpec37},
 	{"resolvectl", &cmdSpec{
 		subs:  subcommands{{"status", &sharedSpec2}, {"statistics", &sharedSpec2}, {"query", &sharedSpec2}},
@@ -2086,8 +2091,8 @@ var commandTable = [...]namedSpec{
 		files:   writeAll,
 		rare:    &rareSpec{recursive: []string{"-r", "-R", "--recursive"}},
 	}},
-	{"rmdir", &sharedSpec152},
-	{"route", &sharedSpec109},
+	{"rmdir", &sharedSpec153},
+	{"route", &sharedSpec110},
 	{"rpm", &cmdSpec{
 		long:  []string{"install", "upgrade", "freshen", "reinstall", "nodeps", "force", "test", "verbose", "hash", "query", "verify", "root=", "dbpath="},
 		opts:  []optEffect{{names: []string{"-i", "--install", "-U", "--upgrade", "-F", "--freshen", "--reinstall"}, when: rpmInstalls, class: "supply-chain", why: "installs a package file; its install scripts run as root"}},
@@ -2103,9 +2108,9 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		rare:     &rareSpec{dryRun: []string{"-n", "--dry-run"}},
 	}},
-	{"ruby", &sharedSpec142},
+	{"ruby", &sharedSpec143},
 	{"ruff", &cmdSpec{
-		subs:  subcommands{{"check", &sharedSpec153}, {"lint", &sharedSpec153}, {"format", &sharedSpec22}, {"rule", &sharedSpec2}, {"linter", &sharedSpec2}, {"config", &sharedSpec2}, {"version", &sharedSpec2}, {"help", &sharedSpec2}},
+		subs:  subcommands{{"check", &sharedSpec154}, {"lint", &sharedSpec154}, {"format", &sharedSpec22}, {"rule", &sharedSpec2}, {"linter", &sharedSpec2}, {"config", &sharedSpec2}, {"version", &sharedSpec2}, {"help", &sharedSpec2}},
 		files: bySub,
 	}},
 	{"run-parts", &cmdSpec{
@@ -2149,8 +2154,8 @@ var commandTable = [...]namedSpec{
 		subs:  subcommands{{"show", &sharedSpec2}, {"which", &sharedSpec2}, {"toolchain", &sharedSpec40}, {"target", &sharedSpec40}, {"component", &sharedSpec40}},
 		probe: true,
 	}},
-	{"rvim", &sharedSpec80},
-	{"rwmi", &sharedSpec151},
+	{"rvim", &sharedSpec81},
+	{"rwmi", &sharedSpec152},
 	{"s3cmd", &cmdSpec{
 		long:     []string{"config="},
 		shortVal: "c",
@@ -2176,8 +2181,8 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, first: true, match: scChanges, class: "persistence", why: "creates or changes a Windows service, which runs as SYSTEM"}, {operand: true, first: true, match: scStops, class: "privilege-escalation", why: "stops or deletes a Windows service (a security service among them)"}},
 		probe: true,
 	}},
-	{"scala", &sharedSpec117},
-	{"scc", &sharedSpec154},
+	{"scala", &sharedSpec118},
+	{"scc", &sharedSpec155},
 	{"schtasks", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: schtasksCreates, class: "persistence", why: "schedules a program to run later by itself"}},
 		probe: true,
@@ -2191,7 +2196,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"screen", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec155, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec27, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec27, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec155}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
+		wrap:  &wrapSpec{launch: []launcher{{opts: &sharedSpec156, session: &sessionSpec{flag: "-X", forms: []launcher{{sub: []string{"stuff"}, opts: &sharedSpec27, keys: true, escapes: true}, {sub: []string{"exec"}, opts: &sharedSpec27, fdPattern: true}, {sub: []string{"screen"}, opts: &sharedSpec156}}, harmless: []string{"quit", "kill", "detach", "pow_detach", "windows", "select", "title", "info", "version", "number", "next", "prev", "other", "clear", "redisplay", "width", "height", "fit", "focus", "only", "remove", "split", "resize", "layout", "echo", "msgwait", "hardstatus", "caption", "sessionname", "monitor", "silence", "scrollback", "wrap", "lastmsg", "time", "dinfo", "displays"}}}}},
 	}},
 	{"script", &cmdSpec{
 		probe: true,
@@ -2201,7 +2206,11 @@ var commandTable = [...]namedSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"--set"}, readWith: []string{"--get", "--dns", "--proxy", "--nwi"}},
 	}},
-	{"sdiff", &sharedSpec154},
+	{"sdiff", &sharedSpec155},
+	{"sdk", &cmdSpec{
+		subs:  subcommands{{"list", &sharedSpec2}, {"current", &sharedSpec2}, {"version", &sharedSpec2}, {"home", &sharedSpec2}},
+		probe: true,
+	}},
 	{"sdkmanager", &cmdSpec{
 		probe: true,
 		read:  &readSpec{readWith: []string{"--list", "--list_installed"}},
@@ -2224,7 +2233,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		rare:     &rareSpec{analyse: sedScripts},
 	}},
-	{"sendmail", &sharedSpec83},
+	{"sendmail", &sharedSpec84},
 	{"sensors", &sharedSpec9},
 	{"seq", &sharedSpec9},
 	{"serve", &cmdSpec{
@@ -2234,7 +2243,9 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 	}},
 	{"service", &cmdSpec{
-		opts: []optEffect{{operand: true, match: accessUnit, when: serviceStops, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, when: serviceStops, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: otherUnit, when: serviceStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
+		opts:  []optEffect{{operand: true, match: accessUnit, when: serviceStops, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}, {operand: true, match: securityUnit, when: serviceStops, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: otherUnit, when: serviceStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
+		probe: true,
+		read:  &readSpec{readVerbs: []string{"status"}, verbAt: 1},
 	}},
 	{"set", &cmdSpec{
 		opts: []optEffect{{names: []string{"history"}, operand: true, when: setsHistoryOff, effect: EffectPrivilege, class: "privilege-escalation", why: "with +o turns off the shell history, a security control that records what runs"}},
@@ -2244,7 +2255,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: execPolicyOff, when: notProcessScope, class: "privilege-escalation", why: "lets every PowerShell script run, signed or not"}},
 		probe: true,
 	}},
-	{"set-itemproperty", &sharedSpec130},
+	{"set-itemproperty", &sharedSpec131},
 	{"set-mppreference", &cmdSpec{
 		opts:  []optEffect{{operand: true, match: anyWord, when: defenderOffArgs, class: "privilege-escalation", why: "turns Microsoft Defender's protection off, or excludes a path from it"}},
 		probe: true,
@@ -2356,7 +2367,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 	}},
 	{"source", &sharedSpec0},
-	{"spark-sql", &sharedSpec108},
+	{"spark-sql", &sharedSpec109},
 	{"spctl", &cmdSpec{
 		long:  []string{"master-disable", "global-disable", "disable", "status", "assess", "add", "enable", "master-enable", "label="},
 		opts:  []optEffect{{names: []string{"--master-disable", "--global-disable", "--disable"}, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off Gatekeeper, macOS's check of downloaded programs"}, {names: []string{"--add"}, effect: EffectPrivilege, class: "privilege-escalation", why: "tells Gatekeeper to let a program run unchecked"}},
@@ -2371,7 +2382,7 @@ var commandTable = [...]namedSpec{
 		files:    codeKind,
 		rare:     &rareSpec{fileCode: (*walker).splitCode, otherProgram: splitOther},
 	}},
-	{"sponge", &sharedSpec126},
+	{"sponge", &sharedSpec127},
 	{"sqlcmd", &cmdSpec{
 		shortVal: "QqSdUPiovshHl",
 		opts:     []optEffect{{names: []string{"-Q", "-q"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
@@ -2415,6 +2426,7 @@ var commandTable = [...]namedSpec{
 	}},
 	{"ssh-keygen", &cmdSpec{
 		opts: []optEffect{{names: []string{"-D"}, exec: true, cluster: true}},
+		read: &readSpec{notReadWith: []string{"-R", "-H", "-p", "-c", "-t", "-N", "-s", "-A", "-u", "-r", "-D", "-Y"}, readWith: []string{"-l", "-B"}},
 	}},
 	{"sshfs", &cmdSpec{
 		shortVal: "op",
@@ -2477,14 +2489,14 @@ var commandTable = [...]namedSpec{
 		wrap:     &wrapSpec{short: "AbBEeHiKklnPSsVv", noCommand: "eKkvV"},
 		rare:     &rareSpec{unless: []string{"-l", "-v", "-k", "-K", "-V", "-h", "--list", "--validate", "--reset-timestamp", "--remove-timestamp", "--version", "--help"}},
 	}},
-	{"sudoedit", &sharedSpec126},
+	{"sudoedit", &sharedSpec127},
 	{"sum", &sharedSpec36},
 	{"supabase", &cmdSpec{
 		subs:  subcommands{{"projects", &cmdSpec{opts: []optEffect{{names: []string{"api-keys"}, operand: true, first: true, class: "credential-access", why: "prints a Supabase project's API keys, the service role's among them"}}}}},
 		probe: true,
 	}},
 	{"sw_vers", &sharedSpec9},
-	{"swaks", &sharedSpec123},
+	{"swaks", &sharedSpec124},
 	{"swapoff", &cmdSpec{
 		class: "destructive",
 		why:   "turns off swap space, which can leave the machine killing programs for want of memory",
@@ -2503,7 +2515,7 @@ var commandTable = [...]namedSpec{
 	{"system_profiler", &sharedSpec9},
 	{"systemctl", &cmdSpec{
 		opts: []optEffect{{names: []string{"enable", "link", "edit", "set-default", "preset", "preset-all", "add-wants", "add-requires", "revert", "mask", "reenable"}, operand: true, effect: EffectPersistence, class: "persistence", why: "installs or changes a service that starts by itself"}, {operand: true, match: otherUnit, when: systemStops, class: "destructive", why: "stops a system service, which stays down for everyone who uses it until someone starts it again"}},
-		subs: subcommands{{"stop", &sharedSpec156}, {"disable", &sharedSpec156}, {"kill", &sharedSpec156}, {"mask", &sharedSpec156}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
+		subs: subcommands{{"stop", &sharedSpec157}, {"disable", &sharedSpec157}, {"kill", &sharedSpec157}, {"mask", &sharedSpec157}, {"status", &sharedSpec2}, {"is-active", &sharedSpec2}, {"is-enabled", &sharedSpec2}, {"is-failed", &sharedSpec2}, {"is-system-running", &sharedSpec2}, {"list-units", &sharedSpec2}, {"list-unit-files", &sharedSpec2}, {"list-timers", &sharedSpec2}, {"list-sockets", &sharedSpec2}, {"list-dependencies", &sharedSpec2}, {"show", &sharedSpec2}, {"cat", &sharedSpec2}, {"get-default", &sharedSpec2}},
 		read: &readSpec{notReadWith: []string{"-H", "--host", "-M", "--machine"}},
 	}},
 	{"systemd-inhibit", &cmdSpec{
@@ -2561,14 +2573,14 @@ var commandTable = [...]namedSpec{
 		probe:    true,
 		fileOpts: true,
 	}},
-	{"tee", &sharedSpec126},
-	{"telnet", &sharedSpec83},
-	{"terraform", &sharedSpec157},
+	{"tee", &sharedSpec127},
+	{"telnet", &sharedSpec84},
+	{"terraform", &sharedSpec158},
 	{"terragrunt", &cmdSpec{
-		subs: subcommands{{"run-all", &sharedSpec158}, {"run", &sharedSpec158}, {"destroy", &sharedSpec159}, {"apply", &sharedSpec160}, {"state", &sharedSpec161}, {"output", &sharedSpec162}, {"show", &sharedSpec163}, {"workspace", &sharedSpec164}, {"taint", &sharedSpec165}, {"force-unlock", &sharedSpec166}, {"deploy", &sharedSpec167}},
+		subs: subcommands{{"run-all", &sharedSpec159}, {"run", &sharedSpec159}, {"destroy", &sharedSpec160}, {"apply", &sharedSpec161}, {"state", &sharedSpec162}, {"output", &sharedSpec163}, {"show", &sharedSpec164}, {"workspace", &sharedSpec165}, {"taint", &sharedSpec166}, {"force-unlock", &sharedSpec167}, {"deploy", &sharedSpec168}},
 	}},
 	{"test", &sharedSpec9},
-	{"tex", &sharedSpec79},
+	{"tex", &sharedSpec80},
 	{"textutil", &cmdSpec{
 		probe: true,
 		read:  &readSpec{notReadWith: []string{"-convert", "-cat", "-output"}, readWith: []string{"-info", "-help"}},
@@ -2579,7 +2591,7 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-O", "--out"}},
 	}},
-	{"tftp", &sharedSpec83},
+	{"tftp", &sharedSpec84},
 	{"time", &cmdSpec{
 		long:     []string{"append", "portability", "verbose", "quiet", "format=", "output="},
 		shortVal: "fo",
@@ -2606,9 +2618,9 @@ var commandTable = [...]namedSpec{
 	}},
 	{"tmux", &cmdSpec{
 		probe: true,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec168, script: true}, {sub: []string{"new"}, opts: &sharedSpec168, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec168, script: true}, {sub: []string{"neww"}, opts: &sharedSpec168, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec168, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec168, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec168, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec168, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec168, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec168, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec168, script: true}, {sub: []string{"popup"}, opts: &sharedSpec168, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec169, script: true}, {sub: []string{"run"}, opts: &sharedSpec169, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec170, keys: true}, {sub: []string{"send"}, opts: &sharedSpec170, keys: true}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"new-session"}, opts: &sharedSpec169, script: true}, {sub: []string{"new"}, opts: &sharedSpec169, script: true}, {sub: []string{"new-window"}, opts: &sharedSpec169, script: true}, {sub: []string{"neww"}, opts: &sharedSpec169, script: true}, {sub: []string{"split-window"}, opts: &sharedSpec169, script: true}, {sub: []string{"splitw"}, opts: &sharedSpec169, script: true}, {sub: []string{"respawn-pane"}, opts: &sharedSpec169, script: true}, {sub: []string{"respawnp"}, opts: &sharedSpec169, script: true}, {sub: []string{"respawn-window"}, opts: &sharedSpec169, script: true}, {sub: []string{"respawnw"}, opts: &sharedSpec169, script: true}, {sub: []string{"display-popup"}, opts: &sharedSpec169, script: true}, {sub: []string{"popup"}, opts: &sharedSpec169, script: true}, {sub: []string{"run-shell"}, opts: &sharedSpec170, script: true}, {sub: []string{"run"}, opts: &sharedSpec170, script: true}, {sub: []string{"send-keys"}, opts: &sharedSpec171, keys: true}, {sub: []string{"send"}, opts: &sharedSpec171, keys: true}}},
 	}},
-	{"tofu", &sharedSpec157},
+	{"tofu", &sharedSpec158},
 	{"tokei", &sharedSpec9},
 	{"toolbox", &cmdSpec{
 		probe: true,
@@ -2642,7 +2654,7 @@ var commandTable = [...]namedSpec{
 		wraps:    true,
 		wrap:     &wrapSpec{short: "sv"},
 	}},
-	{"trino", &sharedSpec147},
+	{"trino", &sharedSpec148},
 	{"true", &sharedSpec9},
 	{"truncate", &cmdSpec{
 		long:     []string{"no-create", "io-blocks", "reference=", "size=", "help", "version"},
@@ -2671,7 +2683,7 @@ var commandTable = [...]namedSpec{
 	{"ufw", &cmdSpec{
 		opts: []optEffect{{names: []string{"disable", "reset"}, operand: true, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off the machine's firewall"}},
 	}},
-	{"ulimit", &sharedSpec109},
+	{"ulimit", &sharedSpec110},
 	{"umount", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "unmounts a file system",
@@ -2705,8 +2717,8 @@ var commandTable = [...]namedSpec{
 		files:    pairKind,
 		readOnly: true,
 	}},
-	{"unix2dos", &sharedSpec74},
-	{"unlink", &sharedSpec152},
+	{"unix2dos", &sharedSpec75},
+	{"unlink", &sharedSpec153},
 	{"unlz4", &cmdSpec{
 		long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 		shortVal:   "So",
@@ -2727,7 +2739,7 @@ var commandTable = [...]namedSpec{
 		fileOpts:   true,
 		rare:       &rareSpec{suffix: ".lzma"},
 	}},
-	{"unpigz", &sharedSpec103},
+	{"unpigz", &sharedSpec104},
 	{"unset", &sharedSpec47},
 	{"unshare", &cmdSpec{
 		long:     []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "kill-child", "map-root-user", "map-current-user", "map-auto", "keep-caps", "mount-proc", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid=", "map-user=", "map-group=", "map-users=", "map-groups=", "monotonic=", "boottime="},
@@ -2791,15 +2803,15 @@ var commandTable = [...]namedSpec{
 	}},
 	{"uuidgen", &sharedSpec9},
 	{"uv", &cmdSpec{
-		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec171}, {"download", &sharedSpec172}, {"config", &sharedSpec173}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec30}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}, {"python", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"find", &sharedSpec2}, {"dir", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}}}}, {"help", &sharedSpec2}},
+		subs:  subcommands{{"pip", &cmdSpec{long: []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"}, subs: subcommands{{"install", &sharedSpec172}, {"download", &sharedSpec173}, {"config", &sharedSpec174}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"tree", &sharedSpec2}, {"check", &sharedSpec2}}, files: bySub}}, {"tool", &cmdSpec{subs: subcommands{{"install", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}, {"run", &cmdSpec{long: []string{"from=", "with="}, opts: []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}, effect: EffectWrites | EffectNetwork}}}}}, {"add", &cmdSpec{long: []string{"requirements=", "constraints=", "marker=", "optional=", "group=", "dev", "editable", "raw", "bounds=", "rev=", "tag=", "branch=", "extra=", "no-sync", "locked", "frozen", "active", "package=", "script=", "workspace", "no-workspace", "index=", "default-index=", "index-url=", "extra-index-url=", "find-links=", "no-index", "index-strategy=", "keyring-provider=", "upgrade", "upgrade-package=", "python=", "project=", "directory=", "quiet", "verbose", "offline", "no-cache"}, shortVal: "rcmifPp", opts: []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--index", "--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--index-url", "-i", "--default-index"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}}, effect: EffectWrites | EffectNetwork}}, {"publish", &sharedSpec30}, {"run", &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group=", "script", "gui-script", "with-requirements=", "with-editable="}, shortVal: "pw", opts: []optEffect{{operand: true, first: true, match: foreignScriptURL, class: "supply-chain", why: "runs a script straight from a URL"}, {names: []string{"--with", "--with-requirements", "--with-editable"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}}}}, {"tree", &sharedSpec2}, {"python", &cmdSpec{subs: subcommands{{"list", &sharedSpec2}, {"find", &sharedSpec2}, {"dir", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}}}}, {"help", &sharedSpec2}},
 		files: bySub,
-		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec174}}},
+		wrap:  &wrapSpec{launch: []launcher{{sub: []string{"run"}, opts: &cmdSpec{long: []string{"no-project", "isolated", "frozen", "locked", "no-sync", "all-extras", "with=", "python=", "extra=", "env-file=", "directory=", "project=", "package=", "group="}, wraps: true, wrap: &wrapSpec{short: "q"}}}, {sub: []string{"tool", "run"}, opts: &sharedSpec175}}},
 	}},
 	{"uvx", &cmdSpec{
 		long:   []string{"from=", "with="},
 		opts:   []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--from", "--with"}, value: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}},
 		effect: EffectWrites | EffectNetwork,
-		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec174}}},
+		wrap:   &wrapSpec{launch: []launcher{{opts: &sharedSpec175}}},
 	}},
 	{"vagrant", &cmdSpec{
 		probe: true,
@@ -2821,15 +2833,15 @@ var commandTable = [...]namedSpec{
 		class: "destructive",
 		why:   "deletes volume groups and the volumes in them",
 	}},
-	{"vi", &sharedSpec80},
-	{"view", &sharedSpec80},
+	{"vi", &sharedSpec81},
+	{"view", &sharedSpec81},
 	{"vigr", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the groups",
 		effect: EffectPrivilege,
 	}},
-	{"vim", &sharedSpec80},
-	{"vimdiff", &sharedSpec80},
+	{"vim", &sharedSpec81},
+	{"vimdiff", &sharedSpec81},
 	{"vipw", &cmdSpec{
 		class:  "privilege-escalation",
 		why:    "edits the user accounts",
@@ -2901,7 +2913,7 @@ var commandTable = [...]namedSpec{
 		opts:  []optEffect{{operand: true, match: wmicCreates, class: "inline-code", why: "starts a process from a Windows command line, which is not read here"}, {operand: true, match: wmicShadows, when: wmicDeletes, class: "destructive", why: "deletes the volume shadow copies recovery needs"}},
 		probe: true,
 	}},
-	{"woodpecker-cli", &sharedSpec76},
+	{"woodpecker-cli", &sharedSpec77},
 	{"wrangler", &cmdSpec{
 		subs:  subcommands{{"d1", &cmdSpec{subs: subcommands{{"execute", &cmdSpec{long: []string{"command=", "file=", "local", "remote", "yes"}, opts: []optEffect{{names: []string{"--command"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}}}}}}}, {"whoami", &sharedSpec2}},
 		probe: true,
@@ -2917,13 +2929,17 @@ var commandTable = [...]namedSpec{
 		readOnly: true,
 		read:     &readSpec{notReadWith: []string{"-s", "--switch", "--install", "-r", "--reset"}},
 	}},
+	{"xcodebuild", &cmdSpec{
+		probe: true,
+		read:  &readSpec{notReadWith: []string{"-exportArchive", "-archivePath", "-resultBundlePath", "-derivedDataPath"}, readWith: []string{"-showsdks", "-version", "-list", "-showBuildSettings"}},
+	}},
 	{"xcrun", &cmdSpec{
 		subs:  subcommands{{"simctl", &sharedSpec40}, {"--show-sdk-path", &sharedSpec2}, {"--find", &sharedSpec2}},
 		probe: true,
 	}},
-	{"xelatex", &sharedSpec79},
-	{"xetex", &sharedSpec79},
-	{"xh", &sharedSpec110},
+	{"xelatex", &sharedSpec80},
+	{"xetex", &sharedSpec80},
+	{"xh", &sharedSpec111},
 	{"xhs", &cmdSpec{
 		opts:   []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}},
 		effect: EffectNetwork,
@@ -2958,7 +2974,7 @@ var commandTable = [...]namedSpec{
 	{"xzcat", &sharedSpec32},
 	{"yamllint", &sharedSpec9},
 	{"yarn", &cmdSpec{
-		subs: subcommands{{"add", &sharedSpec28}, {"dlx", &sharedSpec29}, {"publish", &sharedSpec30}, {"npm", &sharedSpec46}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec136}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}}}}}}}},
+		subs: subcommands{{"add", &sharedSpec28}, {"dlx", &sharedSpec29}, {"publish", &sharedSpec30}, {"npm", &sharedSpec46}, {"config", &cmdSpec{subs: subcommands{{"set", &sharedSpec137}, {"get", &cmdSpec{opts: []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}}}}}}}},
 		wrap: &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &sharedSpec27, script: true}}},
 		read: &readSpec{startsProject: true},
 	}},
@@ -2995,7 +3011,7 @@ var commandTable = [...]namedSpec{
 		fileOpts: true,
 		readOnly: true,
 	}},
-	{"zig", &sharedSpec118},
+	{"zig", &sharedSpec119},
 	{"zip", &cmdSpec{
 		long:     []string{"unzip-command"},
 		shortVal: "bntxiT",
@@ -3010,7 +3026,7 @@ var commandTable = [...]namedSpec{
 		subs:   subcommands{{"share", &sharedSpec23}},
 		effect: EffectNetwork,
 	}},
-	{"zstd", &sharedSpec150},
+	{"zstd", &sharedSpec151},
 	{"zypper", &cmdSpec{
 		opts: []optEffect{{names: []string{"remove", "purge", "autoremove", "erase", "del"}, operand: true, class: "destructive", why: "removes system packages"}, {operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 		subs: subcommands{{"se", &sharedSpec2}, {"search", &sharedSpec2}, {"info", &sharedSpec2}, {"if", &sharedSpec2}, {"lr", &sharedSpec2}, {"repos", &sharedSpec2}, {"ls", &sharedSpec2}, {"services", &sharedSpec2}, {"pa", &sharedSpec2}, {"packages", &sharedSpec2}, {"pch", &sharedSpec2}, {"patches", &sharedSpec2}, {"lu", &sharedSpec2}, {"list-updates", &sharedSpec2}},
@@ -3027,17 +3043,17 @@ var commandStart = [257]uint16{
 	1, 1, 1, 1, 1, 1, 1, 1, 4, 4, 4, 5, 5, 5, 5, 5,
 	5, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12,
 	12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13,
-	13, 13, 53, 81, 153, 203, 221, 254, 293, 315, 337, 344, 358, 401, 439, 478,
-	489, 551, 554, 600, 695, 739, 767, 785, 803, 815, 821, 831, 831, 831, 831, 831,
-	831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831,
-	831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831,
-	831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831,
-	831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831,
-	831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831,
-	831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831,
-	831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831,
-	831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831, 831,
-	831,
+	13, 13, 53, 81, 153, 203, 221, 254, 293, 315, 338, 345, 359, 402, 440, 480,
+	491, 553, 556, 602, 698, 742, 770, 788, 806, 819, 825, 835, 835, 835, 835, 835,
+	835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835,
+	835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835,
+	835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835,
+	835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835,
+	835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835,
+	835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835,
+	835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835,
+	835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 835,
+	835,
 }
 
 // roleTable is the role lists (commandRoles) merged into one entry per
@@ -3496,7 +3512,7 @@ var sharedSpec6 = cmdSpec{
 	long:     []string{"yolo", "approval-mode=", "prompt=", "prompt-interactive=", "model=", "sandbox", "all-files", "debug", "include-directories=", "allowed-tools=", "allowed-mcp-server-names=", "extensions=", "output-format=", "checkpointing", "version", "help"},
 	shortVal: "pime",
 	opts:     []optEffect{{names: []string{"--yolo", "-y"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--approval-mode"}, value: yoloMode, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec175}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
+	subs:     subcommands{{"mcp", &sharedSpec176}, {"extensions", &cmdSpec{opts: []optEffect{{names: []string{"install", "uninstall", "link", "enable", "disable", "update"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}}}}},
 	probe:    true,
 }
 
@@ -3504,7 +3520,7 @@ var sharedSpec7 = cmdSpec{
 	long:     []string{"dangerously-bypass-approvals-and-sandbox", "yolo", "sandbox=", "ask-for-approval=", "config=", "model=", "profile=", "cd=", "image=", "full-auto", "oss", "search", "json", "output-last-message=", "skip-git-repo-check", "version", "help"},
 	shortVal: "sacmpCio",
 	opts:     []optEffect{{names: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}, {names: []string{"--sandbox", "-s", "--config", "-c"}, value: fullAccess, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec175}},
+	subs:     subcommands{{"mcp", &sharedSpec176}},
 	probe:    true,
 }
 
@@ -3512,7 +3528,7 @@ var sharedSpec8 = cmdSpec{
 	long:     []string{"dangerously-allow-all", "execute=", "settings-file=", "mode=", "version", "help"},
 	shortVal: "xm",
 	opts:     []optEffect{{names: []string{"--dangerously-allow-all"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
-	subs:     subcommands{{"mcp", &sharedSpec175}},
+	subs:     subcommands{{"mcp", &sharedSpec176}},
 	probe:    true,
 }
 
@@ -3775,7 +3791,7 @@ var sharedSpec54 = cmdSpec{
 
 var sharedSpec55 = cmdSpec{
 	opts:  []optEffect{{names: []string{"prune"}, operand: true, class: "destructive", why: "deletes unused objects for good"}},
-	subs:  subcommands{{"cp", &sharedSpec145}, {"export", &sharedSpec62}, {"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"stats", &sharedSpec2}},
+	subs:  subcommands{{"cp", &sharedSpec146}, {"export", &sharedSpec62}, {"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}, {"top", &sharedSpec2}, {"port", &sharedSpec2}, {"diff", &sharedSpec2}, {"stats", &sharedSpec2}},
 	files: bySub,
 }
 
@@ -3823,80 +3839,84 @@ var sharedSpec63 = cmdSpec{
 }
 
 var sharedSpec64 = cmdSpec{
-	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}},
+	subs: subcommands{{"quickview", &sharedSpec2}, {"qv", &sharedSpec2}, {"cves", &sharedSpec2}, {"recommendations", &sharedSpec2}, {"compare", &sharedSpec2}, {"version", &sharedSpec2}},
 }
 
 var sharedSpec65 = cmdSpec{
-	subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}},
+	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}},
 }
 
 var sharedSpec66 = cmdSpec{
-	subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}},
+	subs: subcommands{{"ls", &sharedSpec2}, {"list", &sharedSpec2}, {"ps", &sharedSpec2}, {"inspect", &sharedSpec2}, {"logs", &sharedSpec2}},
 }
 
 var sharedSpec67 = cmdSpec{
-	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"ps", &sharedSpec2}},
+	subs: subcommands{{"ls", &sharedSpec2}, {"ps", &sharedSpec2}, {"services", &sharedSpec2}},
 }
 
 var sharedSpec68 = cmdSpec{
+	subs: subcommands{{"ls", &sharedSpec2}, {"inspect", &sharedSpec2}, {"ps", &sharedSpec2}},
+}
+
+var sharedSpec69 = cmdSpec{
 	long:     []string{"detach", "interactive", "tty", "privileged", "env=", "env-file=", "user=", "workdir=", "detach-keys="},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec69 = cmdSpec{
+var sharedSpec70 = cmdSpec{
 	long:     []string{"privileged", "volume=", "mount=", "pid=", "network=", "net=", "ipc=", "userns=", "uts=", "cap-add=", "security-opt=", "device=", "user=", "name=", "env=", "env-file=", "workdir=", "entrypoint=", "publish=", "rm", "interactive", "tty", "detach", "label=", "hostname=", "restart=", "platform=", "pull=", "init", "read-only", "memory=", "cpus=", "gpus=", "group-add="},
 	shortVal: "vewpuhlm",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dit"},
 }
 
-var sharedSpec70 = cmdSpec{
+var sharedSpec71 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "privileged", "env=", "user=", "workdir=", "index=", "dry-run"},
 	shortVal: "euw",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dT"},
 }
 
-var sharedSpec71 = cmdSpec{
+var sharedSpec72 = cmdSpec{
 	long:     []string{"file=", "project-name=", "profile=", "env-file=", "project-directory=", "ansi=", "progress=", "parallel=", "dry-run", "compatibility", "all-resources"},
 	shortVal: "fp",
 	subs:     subcommands{{"down", &sharedSpec58}},
 	effect:   EffectRuns,
 }
 
-var sharedSpec72 = cmdSpec{
+var sharedSpec73 = cmdSpec{
 	long:     []string{"detach", "no-TTY", "interactive", "rm", "name=", "entrypoint=", "env=", "env-from-file=", "label=", "publish=", "service-ports", "use-aliases", "user=", "volume=", "workdir=", "no-deps", "build", "pull=", "quiet-pull", "remove-orphans", "cap-add=", "cap-drop=", "tty", "quiet", "dry-run"},
 	shortVal: "euwlpv",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dTiPq"},
 }
 
-var sharedSpec73 = cmdSpec{
+var sharedSpec74 = cmdSpec{
 	opts: []optEffect{{names: []string{"get"}, operand: true, first: true, class: "credential-access", why: "prints a registry's stored password"}},
 }
 
-var sharedSpec74 = cmdSpec{
+var sharedSpec75 = cmdSpec{
 	files: writeAll,
 	probe: true,
 }
 
-var sharedSpec75 = cmdSpec{
+var sharedSpec76 = cmdSpec{
 	subs: subcommands{{"push", &sharedSpec30}},
 }
 
-var sharedSpec76 = cmdSpec{
+var sharedSpec77 = cmdSpec{
 	subs:  subcommands{{"lint", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec77 = cmdSpec{
+var sharedSpec78 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: secretRef, written: true, class: "credential-access", why: "prints a secret from the environment"}},
 	readOnly: true,
 }
 
-var sharedSpec78 = cmdSpec{
+var sharedSpec79 = cmdSpec{
 	long:     []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "directories=", "devices=", "include=", "exclude=", "exclude-from=", "exclude-dir=", "label=", "binary-files=", "group-separator="},
 	shortVal: "efABCmdgtTD",
 	opts:     []optEffect{{names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, pattern: true}, {operand: true, match: homeRoot, class: "credential-access", why: "searches the whole home directory, credential files included"}, {operand: true, paths: true, match: wholeTree, class: "credential-access", why: "searches a whole home directory (or /), credential files included"}, {operand: true, paths: true, match: holdsCredentials, class: "credential-access", why: "searches a directory that holds credential files"}, {names: []string{"-e", "--regexp"}, pattern: true}, {names: []string{"-f", "--file"}, file: fileRead, pattern: true}, {names: []string{"--exclude-from"}, file: fileRead}},
@@ -3907,37 +3927,37 @@ var sharedSpec78 = cmdSpec{
 	readOnly: true,
 }
 
-var sharedSpec79 = cmdSpec{
+var sharedSpec80 = cmdSpec{
 	opts: []optEffect{{names: []string{"\\"}, operand: true, prefix: true, class: "inline-code", why: "runs TeX given inline, which reads and writes files no rule can see"}},
 }
 
-var sharedSpec80 = cmdSpec{
+var sharedSpec81 = cmdSpec{
 	long:     []string{"cmd="},
 	shortVal: "cS",
 	opts:     []optEffect{{names: []string{"-c", "--cmd", "-S"}, exec: true}},
 	rare:     &rareSpec{analyse: vimCommands},
 }
 
-var sharedSpec81 = cmdSpec{
+var sharedSpec82 = cmdSpec{
 	class: "destructive",
 	why:   "rewrites a disk's partition table",
 	rare:  &rareSpec{unless: []string{"-l", "--list"}},
 }
 
-var sharedSpec82 = cmdSpec{
+var sharedSpec83 = cmdSpec{
 	subs:  subcommands{{"auth", &cmdSpec{opts: []optEffect{{names: []string{"token"}, operand: true, class: "credential-access", why: "prints the Fly.io API token"}}}}, {"tokens", &cmdSpec{opts: []optEffect{{names: []string{"create"}, operand: true, class: "credential-access", why: "creates a Fly.io API token"}}}}, {"status", &sharedSpec2}, {"logs", &sharedSpec2}, {"version", &sharedSpec2}, {"apps", &sharedSpec40}},
 	probe: true,
 }
 
-var sharedSpec83 = cmdSpec{
+var sharedSpec84 = cmdSpec{
 	effect: EffectNetwork,
 }
 
-var sharedSpec84 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}},
+var sharedSpec85 = cmdSpec{
+	read: &readSpec{readVerbs: []string{"list", "describe", "get-"}},
 }
 
-var sharedSpec85 = cmdSpec{
+var sharedSpec86 = cmdSpec{
 	long:   []string{"zone=", "project=", "ssh-key-file=", "scp-flag=", "port=", "strict-host-key-checking=", "tunnel-through-iap", "recurse", "compress", "internal-ip", "dry-run"},
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
 	effect: EffectNetwork,
@@ -3945,45 +3965,45 @@ var sharedSpec85 = cmdSpec{
 	probe:  true,
 }
 
-var sharedSpec86 = cmdSpec{
+var sharedSpec87 = cmdSpec{
 	long: []string{"source-ranges="},
 	opts: []optEffect{{names: []string{"--source-ranges"}, value: wholeInternet, class: "exfiltration", why: "opens a cloud network's port to the whole internet"}},
 }
 
-var sharedSpec87 = cmdSpec{
-	subs:  subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec85}, {"firewall-rules", &sharedSpec86}}, files: bySub}}},
+var sharedSpec88 = cmdSpec{
+	subs:  subcommands{{"storage", &cmdSpec{opts: []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}, {names: []string{"rm"}, operand: true, class: "destructive", why: "deletes storage objects or buckets"}, {names: []string{"--delete-unmatched-destination-objects"}, class: "destructive", why: "deletes the objects that are not in the source"}}, effect: EffectNetwork, probe: true}}, {"compute", &cmdSpec{subs: subcommands{{"scp", &sharedSpec86}, {"firewall-rules", &sharedSpec87}}, files: bySub}}},
 	files: bySub,
 }
 
-var sharedSpec88 = cmdSpec{
-	read: &readSpec{readVerbs: []string{"list", "describe"}, verbAt: 1},
+var sharedSpec89 = cmdSpec{
+	read: &readSpec{readVerbs: []string{"list", "describe", "get-"}, verbAt: 1},
 }
 
-var sharedSpec89 = cmdSpec{
+var sharedSpec90 = cmdSpec{
 	long:     []string{"upstream-remote-name=", "no-upstream"},
 	shortVal: "u",
 	files:    codeKind,
 	rare:     &rareSpec{fileCode: (*walker).ghCloneCode},
 }
 
-var sharedSpec90 = cmdSpec{
+var sharedSpec91 = cmdSpec{
 	opts: []optEffect{{names: []string{"delete", "remove"}, operand: true, first: true, class: "destructive", why: "deletes it on GitHub, where it does not come back"}},
 	subs: subcommands{{"list", &sharedSpec2}},
 }
 
-var sharedSpec91 = cmdSpec{
+var sharedSpec92 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"search", &sharedSpec2}},
 }
 
-var sharedSpec92 = cmdSpec{
+var sharedSpec93 = cmdSpec{
 	subs: subcommands{{"verify", &sharedSpec2}},
 }
 
-var sharedSpec93 = cmdSpec{
+var sharedSpec94 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"get", &sharedSpec2}},
 }
 
-var sharedSpec94 = cmdSpec{
+var sharedSpec95 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	class:    "destructive",
@@ -3992,54 +4012,54 @@ var sharedSpec94 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec95 = cmdSpec{
+var sharedSpec96 = cmdSpec{
 	long:     []string{"upload-pack", "output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--upload-pack"}, exec: true}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	effect:   EffectNetwork,
 	fileOpts: true,
 }
 
-var sharedSpec96 = cmdSpec{
+var sharedSpec97 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"get"}, operand: true, class: "credential-access", why: "prints stored git credentials"}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 }
 
-var sharedSpec97 = cmdSpec{
+var sharedSpec98 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{operand: true, file: fileRead, form: formRevPath}, {names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec98 = cmdSpec{
+var sharedSpec99 = cmdSpec{
 	long:     []string{"output=", "pathspec-from-file="},
 	opts:     []optEffect{{names: []string{"--output"}, file: fileWrite}, {names: []string{"--pathspec-from-file"}, file: fileRead}},
 	fileOpts: true,
 	readOnly: true,
 }
 
-var sharedSpec99 = cmdSpec{
+var sharedSpec100 = cmdSpec{
 	long:     []string{"file=", "makefile=", "directory=", "include-dir=", "eval=", "old-file=", "assume-old=", "new-file=", "assume-new=", "what-if=", "jobs", "load-average", "keep-going", "dry-run", "just-print", "silent", "quiet", "always-make", "question", "touch", "debug", "output-sync", "environment-overrides", "ignore-errors", "print-directory", "no-print-directory", "warn-undefined-variables", "trace", "shuffle", "version", "help"},
 	shortVal: "fCIoWE",
 	opts:     []optEffect{{names: []string{"-f", "--file", "--makefile"}, value: standardInput, class: "inline-code", why: "runs a makefile given inline on standard input, whose recipes no rule can read"}, {names: []string{"-E", "--eval"}, value: anyValue, class: "inline-code", why: "runs make rules given inline, whose recipes no rule can read"}},
 	rare:     &rareSpec{analyse: makeCommands, fileCode: (*walker).makeDirs},
 }
 
-var sharedSpec100 = cmdSpec{
+var sharedSpec101 = cmdSpec{
 	rare: &rareSpec{fileCode: (*walker).goOutputs},
 }
 
-var sharedSpec101 = cmdSpec{
+var sharedSpec102 = cmdSpec{
 	subs:  subcommands{{"versions", &sharedSpec2}, {"version", &sharedSpec2}, {"which", &sharedSpec2}, {"root", &sharedSpec2}},
 	probe: true,
 }
 
-var sharedSpec102 = cmdSpec{
+var sharedSpec103 = cmdSpec{
 	opts: []optEffect{{operand: true, match: gradlePublish, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 }
 
-var sharedSpec103 = cmdSpec{
+var sharedSpec104 = cmdSpec{
 	long:       []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal:   "So",
 	opts:       []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -4050,40 +4070,40 @@ var sharedSpec103 = cmdSpec{
 	rare:       &rareSpec{suffix: ".gz"},
 }
 
-var sharedSpec104 = cmdSpec{
+var sharedSpec105 = cmdSpec{
 	class: "destructive",
 	why:   "uninstalls a release and deletes its resources",
 }
 
-var sharedSpec105 = cmdSpec{
+var sharedSpec106 = cmdSpec{
 	long:     []string{"repo=", "version=", "namespace=", "values=", "set=", "wait", "atomic", "install", "create-namespace"},
 	shortVal: "nf",
 	opts:     []optEffect{{operand: true, match: remoteURL, class: "supply-chain", why: "installs a chart fetched from a URL"}},
 }
 
-var sharedSpec106 = cmdSpec{
+var sharedSpec107 = cmdSpec{
 	long:     []string{"destination=", "untardir=", "untar", "version=", "repo=", "username=", "password=", "keyring="},
 	shortVal: "d",
 	opts:     []optEffect{{names: []string{"-d", "--destination", "--untardir"}, file: fileInto}},
 	fileOpts: true,
 }
 
-var sharedSpec107 = cmdSpec{
+var sharedSpec108 = cmdSpec{
 	subs: subcommands{{"list", &sharedSpec2}, {"ls", &sharedSpec2}},
 }
 
-var sharedSpec108 = cmdSpec{
+var sharedSpec109 = cmdSpec{
 	shortVal: "e",
 	opts:     []optEffect{{names: []string{"-e"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 }
 
-var sharedSpec109 = cmdSpec{
+var sharedSpec110 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec110 = cmdSpec{
+var sharedSpec111 = cmdSpec{
 	long:     []string{"output=", "download", "auth=", "session=", "session-read-only=", "verify=", "cert=", "cert-key="},
 	shortVal: "oa",
 	opts:     []optEffect{{operand: true, match: metadataURL, class: "credential-access", why: "asks the cloud metadata service, which hands out the machine's credentials"}, {operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: httpieSecret, class: "exfiltration", why: "sends a secret from the environment in the URL or the request body"}, {operand: true, file: fileRead, form: formItem}, {names: []string{"-o", "--output"}, file: fileWrite}, {names: []string{"--cert", "--cert-key"}, file: fileRead}, {names: []string{"--session"}, file: fileWrite}, {names: []string{"--session-read-only"}, file: fileRead}},
@@ -4092,82 +4112,82 @@ var sharedSpec110 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec111 = cmdSpec{
+var sharedSpec112 = cmdSpec{
 	probe: true,
 	wrap:  &wrapSpec{launch: []launcher{{sub: []string{"exec"}, opts: &cmdSpec{long: []string{"force-interactive", "force-noninteractive", "env=", "cwd=", "user=", "group=", "mode="}, wraps: true}, operands: 1, dashdash: true, remote: true}}},
 }
 
-var sharedSpec112 = cmdSpec{
+var sharedSpec113 = cmdSpec{
 	opts:     []optEffect{{names: []string{"down"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec113 = cmdSpec{
+var sharedSpec114 = cmdSpec{
 	opts:     []optEffect{{names: []string{"flush"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec114 = cmdSpec{
+var sharedSpec115 = cmdSpec{
 	subs:     subcommands{{"show", &sharedSpec2}, {"list", &sharedSpec2}, {"get", &sharedSpec2}},
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec115 = cmdSpec{
+var sharedSpec116 = cmdSpec{
 	opts: []optEffect{{names: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, effect: EffectPrivilege, class: "privilege-escalation", why: "removes or loosens the machine's firewall rules"}},
 }
 
-var sharedSpec116 = cmdSpec{
+var sharedSpec117 = cmdSpec{
 	readOnly: true,
 	readBare: true,
 }
 
-var sharedSpec117 = cmdSpec{
+var sharedSpec118 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-version"}},
 }
 
-var sharedSpec118 = cmdSpec{
+var sharedSpec119 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"version"}},
 }
 
-var sharedSpec119 = cmdSpec{
+var sharedSpec120 = cmdSpec{
 	opts:  []optEffect{{names: []string{"--trust-all-tools"}, class: "tampering", why: "starts an AI agent with its approvals switched off, so the tool calls it makes run without anyone vetting them"}},
 	probe: true,
 }
 
-var sharedSpec120 = cmdSpec{
+var sharedSpec121 = cmdSpec{
 	long:     []string{"stdin", "tty", "quiet", "container=", "namespace=", "filename=", "pod-running-timeout=", "context=", "kubeconfig="},
 	shortVal: "cnf",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "itq"},
 }
 
-var sharedSpec121 = cmdSpec{
+var sharedSpec122 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	readBare: true,
 	read:     &readSpec{readWith: []string{"-c", "--current"}},
 }
 
-var sharedSpec122 = cmdSpec{
+var sharedSpec123 = cmdSpec{
 	long:  []string{"addr-no-randomize", "fdpic-funcptrs", "mmap-page-zero", "addr-compat-layout", "read-implies-exec", "32bit", "short-inode", "whole-seconds", "sticky-timeouts", "3gb", "4gb", "uname-2.6", "verbose", "list"},
 	wraps: true,
 	wrap:  &wrapSpec{short: "RFZLXBIST3v"},
 }
 
-var sharedSpec123 = cmdSpec{
+var sharedSpec124 = cmdSpec{
 	opts:   []optEffect{{operand: true, match: credentialRef, effect: EffectNetwork, class: "exfiltration", why: "sends a credential file to the network"}, {operand: true, match: secretPath, effect: EffectNetwork, class: "exfiltration", why: "sends a file whose name says it holds secrets to the network"}, {operand: true, sources: true, match: credentialTree, effect: EffectNetwork, class: "exfiltration", why: "sends the whole home directory, or another directory that holds credential files, to the network"}},
 	effect: EffectNetwork,
 	probe:  true,
 }
 
-var sharedSpec124 = cmdSpec{
+var sharedSpec125 = cmdSpec{
 	long:     []string{"execute=", "database=", "host=", "port=", "user=", "password="},
 	shortVal: "eDhPuS",
 	opts:     []optEffect{{names: []string{"-e", "--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}, {names: []string{"-e", "--execute"}, value: clientShell, effect: EffectRuns, class: "inline-code", why: "runs a shell command from the SQL client"}},
@@ -4177,47 +4197,47 @@ var sharedSpec124 = cmdSpec{
 	rare:     &rareSpec{fileCode: (*walker).mysqlCode},
 }
 
-var sharedSpec125 = cmdSpec{
+var sharedSpec126 = cmdSpec{
 	files: codeKind,
 	rare:  &rareSpec{analyse: awkPrograms, fileCode: (*walker).awkCode},
 }
 
-var sharedSpec126 = cmdSpec{
+var sharedSpec127 = cmdSpec{
 	files: writeAll,
 }
 
-var sharedSpec127 = cmdSpec{
+var sharedSpec128 = cmdSpec{
 	long:   []string{"eval=", "host=", "port=", "username=", "password=", "quiet", "file="},
 	opts:   []optEffect{{names: []string{"--eval"}, value: sqlDestroys, class: "destructive", why: "runs a script that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec128 = cmdSpec{
+var sharedSpec129 = cmdSpec{
 	opts: []optEffect{{names: []string{"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform", "nexus-staging:deploy", "nexus-staging:release"}, operand: true, effect: EffectNetwork, class: "exfiltration", why: "publishes code to a registry, which cannot be taken back"}},
 	read: &readSpec{startsProject: true},
 }
 
-var sharedSpec129 = cmdSpec{
+var sharedSpec130 = cmdSpec{
 	long:     []string{"exec=", "sh-exec=", "lua-exec=", "listen", "udp", "verbose"},
 	shortVal: "ecpswiIOqTxX",
 	opts:     []optEffect{{names: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, effect: EffectRuns, class: "exfiltration", why: "connects a program on this machine to a network peer (a remote shell)"}},
 	effect:   EffectNetwork,
 }
 
-var sharedSpec130 = cmdSpec{
+var sharedSpec131 = cmdSpec{
 	opts:  []optEffect{{operand: true, match: registryPath, class: "persistence", why: "changes the Windows registry, where start-up programs, services and security settings are kept"}},
 	probe: true,
 }
 
-var sharedSpec131 = cmdSpec{
+var sharedSpec132 = cmdSpec{
 	opts: []optEffect{{names: []string{"off"}, operand: true, class: "destructive", why: "cuts this machine off the network, which a remote session cannot undo"}},
 }
 
-var sharedSpec132 = cmdSpec{
+var sharedSpec133 = cmdSpec{
 	subs: subcommands{{"status", &sharedSpec2}},
 }
 
-var sharedSpec133 = cmdSpec{
+var sharedSpec134 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund"},
 	shortVal: "wp",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"--prefix"}, file: fileWrite}},
@@ -4225,97 +4245,97 @@ var sharedSpec133 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec134 = cmdSpec{
+var sharedSpec135 = cmdSpec{
 	long:     []string{"save", "save-dev", "save-optional", "save-peer", "save-exact", "save-bundle", "no-save", "global", "registry=", "package=", "dry-run", "force", "ignore-scripts", "legacy-peer-deps", "omit=", "include=", "install-strategy=", "package-lock-only", "workspace=", "workspaces", "prefix=", "foreground-scripts", "audit", "no-audit", "fund", "no-fund", "call="},
 	shortVal: "wpc",
 	opts:     []optEffect{{operand: true, first: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--package", "-p"}, value: remotePackage, class: "supply-chain", why: "runs a package straight from a URL or git remote"}, {names: []string{"--registry"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-c", "--call"}, exec: true, script: true}},
 	effect:   EffectWrites | EffectNetwork,
 }
 
-var sharedSpec135 = cmdSpec{
-	subs: subcommands{{"set", &sharedSpec136}, {"get", &sharedSpec137}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}},
+var sharedSpec136 = cmdSpec{
+	subs: subcommands{{"set", &sharedSpec137}, {"get", &sharedSpec138}, {"list", &sharedSpec2}, {"ls", &sharedSpec2}},
 }
 
-var sharedSpec136 = cmdSpec{
+var sharedSpec137 = cmdSpec{
 	long:     []string{"global", "location=", "json"},
 	shortVal: "L",
 	opts:     []optEffect{{names: []string{"script-shell", "node-options", "git", "shell", "onload-script", "editor", "browser", "viewer", "init-module"}, operand: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"script-shell=", "node-options=", "git=", "shell=", "onload-script=", "editor=", "browser=", "viewer=", "init-module="}, operand: true, prefix: true, class: "persistence", why: "sets npm configuration that runs a program in every later npm command"}, {names: []string{"registry", "registry=", "@", "npmRegistryServer", "npmRegistryServer="}, operand: true, prefix: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later install at another registry"}, {names: []string{"strict-ssl", "strict-ssl=", "enableStrictSsl", "enableStrictSsl="}, operand: true, prefix: true, when: setsFalse, class: "supply-chain", why: "turns off the registry's certificate check for every later install, so a network attacker can serve the packages"}, {names: []string{"ca", "cafile", "caFilePath", "httpsCaFilePath"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}, {names: []string{"ca=", "cafile=", "caFilePath=", "httpsCaFilePath="}, operand: true, prefix: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}},
 }
 
-var sharedSpec137 = cmdSpec{
+var sharedSpec138 = cmdSpec{
 	opts:     []optEffect{{operand: true, match: npmAuthKey, class: "credential-access", why: "prints a package registry's token"}},
 	readOnly: true,
 }
 
-var sharedSpec138 = cmdSpec{
+var sharedSpec139 = cmdSpec{
 	opts: []optEffect{{names: []string{"create"}, operand: true, first: true, class: "credential-access", why: "creates a registry token and prints it"}},
 }
 
-var sharedSpec139 = cmdSpec{
+var sharedSpec140 = cmdSpec{
 	long:       []string{"in=", "out=", "keyout=", "key=", "inkey=", "signkey=", "CAfile=", "CAkey=", "CA=", "config=", "cert=", "certfile=", "passin=", "passout=", "pass=", "k=", "kfile=", "md=", "days=", "subj=", "newkey=", "inform=", "outform=", "name=", "aes256", "aes-256-cbc", "d", "e", "a", "base64", "nodes", "noout", "text", "pubout", "pbkdf2", "salt", "x509", "new", "req", "verify"},
 	opts:       []optEffect{{names: []string{"-out", "-keyout"}, file: fileWrite}, {names: []string{"-in", "-key", "-inkey", "-signkey", "-CAfile", "-CAkey", "-CA", "-config", "-cert", "-certfile", "-kfile"}, file: fileRead}},
 	singleDash: true,
 	fileOpts:   true,
 }
 
-var sharedSpec140 = cmdSpec{
+var sharedSpec141 = cmdSpec{
 	opts: []optEffect{{operand: true, match: packageFile, class: "supply-chain", why: "installs a package file, not a package of the distribution's archive; its install scripts run as root"}},
 }
 
-var sharedSpec141 = cmdSpec{
+var sharedSpec142 = cmdSpec{
 	long:     []string{"all-cpus", "event=", "freq=", "output=", "pid=", "tid=", "cpu=", "count=", "call-graph=", "repeat=", "quiet", "verbose", "no-inherit"},
 	shortVal: "ceFoptCGjmrIDuMLWSx",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "aAgnqsTvBNRi"},
 }
 
-var sharedSpec142 = cmdSpec{
+var sharedSpec143 = cmdSpec{
 	files: codeKind,
 	probe: true,
 	read:  &readSpec{about: []string{"-v"}},
 	rare:  &rareSpec{fileCode: (*walker).inplaceCode},
 }
 
-var sharedSpec143 = cmdSpec{
+var sharedSpec144 = cmdSpec{
 	long:     []string{"file=", "dbname=", "host=", "port=", "username="},
 	shortVal: "fdhpUZ",
 	opts:     []optEffect{{names: []string{"-f", "--file"}, file: fileWrite}},
 	fileOpts: true,
 }
 
-var sharedSpec144 = cmdSpec{
+var sharedSpec145 = cmdSpec{
 	long:  []string{"isolated", "require-virtualenv", "python=", "verbose", "version", "quiet", "log=", "no-input", "keyring-provider=", "proxy=", "retries=", "timeout=", "exists-action=", "trusted-host=", "cert=", "client-cert=", "cache-dir=", "no-cache-dir", "disable-pip-version-check", "no-color", "no-python-version-warning", "use-feature=", "use-deprecated=", "help"},
-	subs:  subcommands{{"install", &sharedSpec171}, {"download", &sharedSpec172}, {"config", &sharedSpec173}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"search", &sharedSpec2}, {"inspect", &sharedSpec2}, {"hash", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}, {"info", &sharedSpec2}, {"list", &sharedSpec2}}}}},
+	subs:  subcommands{{"install", &sharedSpec172}, {"download", &sharedSpec173}, {"config", &sharedSpec174}, {"list", &sharedSpec2}, {"show", &sharedSpec2}, {"freeze", &sharedSpec2}, {"check", &sharedSpec2}, {"help", &sharedSpec2}, {"debug", &sharedSpec2}, {"search", &sharedSpec2}, {"inspect", &sharedSpec2}, {"hash", &sharedSpec2}, {"index", &cmdSpec{subs: subcommands{{"versions", &sharedSpec2}}}}, {"cache", &cmdSpec{subs: subcommands{{"dir", &sharedSpec2}, {"info", &sharedSpec2}, {"list", &sharedSpec2}}}}},
 	files: bySub,
 }
 
-var sharedSpec145 = cmdSpec{
+var sharedSpec146 = cmdSpec{
 	files: scpKind,
 }
 
-var sharedSpec146 = cmdSpec{
+var sharedSpec147 = cmdSpec{
 	opts:       []optEffect{{names: []string{"-e", "-ec", "-en", "-enc", "-enco", "-encod", "-encode", "-encoded", "-encodedcommand", "-EncodedCommand", "-Enc", "-EC", "-E", "-ENC", "-encodedCommand", "-Encodedcommand", "-Command", "-command", "-COMMAND", "-CommandWithArgs", "-commandwithargs", "-cwa"}, exec: true}},
 	singleDash: true,
 }
 
-var sharedSpec147 = cmdSpec{
+var sharedSpec148 = cmdSpec{
 	long:   []string{"execute="},
 	opts:   []optEffect{{names: []string{"--execute"}, value: sqlDestroys, class: "destructive", why: "runs SQL that drops or empties data"}},
 	effect: EffectNetwork,
 }
 
-var sharedSpec148 = cmdSpec{
+var sharedSpec149 = cmdSpec{
 	shortVal: "f",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "q"},
 }
 
-var sharedSpec149 = cmdSpec{
+var sharedSpec150 = cmdSpec{
 	probe: true,
 	read:  &readSpec{about: []string{"-VV"}},
 }
 
-var sharedSpec150 = cmdSpec{
+var sharedSpec151 = cmdSpec{
 	long:     []string{"suffix=", "output=", "stdout", "to-stdout", "test", "list", "decompress", "uncompress"},
 	shortVal: "So",
 	opts:     []optEffect{{names: []string{"-c", "-t", "-l", "--stdout", "--to-stdout", "--test", "--list"}, mode: "stdout"}, {names: []string{"-d", "--decompress", "--uncompress"}, mode: "decompress"}, {names: []string{"-S", "--suffix"}, mode: "suffix"}, {names: []string{"-o", "--output"}, file: fileOutput}},
@@ -4325,109 +4345,109 @@ var sharedSpec150 = cmdSpec{
 	rare:     &rareSpec{suffix: ".zst"},
 }
 
-var sharedSpec151 = cmdSpec{
+var sharedSpec152 = cmdSpec{
 	class: "destructive",
 	why:   "deletes the system objects piped to it (volume shadow copies, services)",
 	probe: true,
 }
 
-var sharedSpec152 = cmdSpec{
+var sharedSpec153 = cmdSpec{
 	effect:  EffectDeletes,
 	deletes: true,
 	files:   writeAll,
 }
 
-var sharedSpec153 = cmdSpec{
+var sharedSpec154 = cmdSpec{
 	files:    readAll,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"--fix", "--fix-only", "--add-noqa", "-o", "--output-file"}},
 }
 
-var sharedSpec154 = cmdSpec{
+var sharedSpec155 = cmdSpec{
 	probe:    true,
 	readOnly: true,
 	read:     &readSpec{notReadWith: []string{"-o", "--output"}},
 }
 
-var sharedSpec155 = cmdSpec{
+var sharedSpec156 = cmdSpec{
 	shortVal: "SctTpesh",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "dmDRrxUaAiOlLqQX"},
 }
 
-var sharedSpec156 = cmdSpec{
+var sharedSpec157 = cmdSpec{
 	opts: []optEffect{{operand: true, match: namesGate, class: "tampering", why: "stops toolgate, the gate that vets the agent's calls"}, {operand: true, match: securityUnit, effect: EffectPrivilege, class: "privilege-escalation", why: "turns off a security control (firewall, access control or audit)"}, {operand: true, match: accessUnit, class: "destructive", why: "stops the remote-access service, locking its users out of the machine"}},
 }
 
-var sharedSpec157 = cmdSpec{
-	subs:  subcommands{{"destroy", &sharedSpec159}, {"apply", &cmdSpec{long: []string{"out=", "state-out=", "backup="}, opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}, {names: []string{"-out", "-state-out", "-backup"}, file: fileWrite}}, singleDash: true, fileOpts: true}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}, {names: []string{"pull"}, operand: true, class: "credential-access", why: "prints the whole state with its sensitive values in plain text"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &cmdSpec{singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}}}}, {"output", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json", "-raw"}}}}, {"show", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"taint", &sharedSpec165}, {"force-unlock", &sharedSpec166}, {"deploy", &sharedSpec167}, {"plan", &sharedSpec176}, {"refresh", &sharedSpec176}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}, {"providers", &sharedSpec116}, {"version", &sharedSpec2}},
+var sharedSpec158 = cmdSpec{
+	subs:  subcommands{{"destroy", &sharedSpec160}, {"apply", &cmdSpec{long: []string{"out=", "state-out=", "backup="}, opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}, {names: []string{"-out", "-state-out", "-backup"}, file: fileWrite}}, singleDash: true, fileOpts: true}}, {"state", &cmdSpec{opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}, {names: []string{"pull"}, operand: true, class: "credential-access", why: "prints the whole state with its sensitive values in plain text"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &cmdSpec{singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}}}}, {"output", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json", "-raw"}}}}, {"show", &cmdSpec{opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}}, singleDash: true, readOnly: true, read: &readSpec{notReadWith: []string{"-json"}}}}, {"workspace", &cmdSpec{opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}}, subs: subcommands{{"list", &sharedSpec2}, {"show", &sharedSpec2}}}}, {"taint", &sharedSpec166}, {"force-unlock", &sharedSpec167}, {"deploy", &sharedSpec168}, {"plan", &sharedSpec177}, {"refresh", &sharedSpec177}, {"fmt", &cmdSpec{singleDash: true, read: &readSpec{notReadWith: []string{"-write"}, readWith: []string{"-check"}}}}, {"providers", &sharedSpec117}, {"version", &sharedSpec2}},
 	files: bySub,
 	read:  &readSpec{about: []string{"-help"}},
 }
 
-var sharedSpec158 = cmdSpec{
-	subs: subcommands{{"destroy", &sharedSpec159}, {"apply", &sharedSpec160}, {"state", &sharedSpec161}, {"output", &sharedSpec162}, {"show", &sharedSpec163}, {"workspace", &sharedSpec164}, {"taint", &sharedSpec165}, {"force-unlock", &sharedSpec166}, {"deploy", &sharedSpec167}},
+var sharedSpec159 = cmdSpec{
+	subs: subcommands{{"destroy", &sharedSpec160}, {"apply", &sharedSpec161}, {"state", &sharedSpec162}, {"output", &sharedSpec163}, {"show", &sharedSpec164}, {"workspace", &sharedSpec165}, {"taint", &sharedSpec166}, {"force-unlock", &sharedSpec167}, {"deploy", &sharedSpec168}},
 }
 
-var sharedSpec159 = cmdSpec{
+var sharedSpec160 = cmdSpec{
 	class: "destructive",
 	why:   "destroys the infrastructure the configuration manages",
 }
 
-var sharedSpec160 = cmdSpec{
+var sharedSpec161 = cmdSpec{
 	opts: []optEffect{{names: []string{"-destroy", "--destroy"}, class: "destructive", why: "destroys the infrastructure the configuration manages"}, {names: []string{"-auto-approve", "--auto-approve"}, class: "destructive", why: "changes infrastructure without showing the plan for approval"}},
 }
 
-var sharedSpec161 = cmdSpec{
+var sharedSpec162 = cmdSpec{
 	opts: []optEffect{{names: []string{"rm", "push"}, operand: true, class: "destructive", why: "removes resources from or overwrites the state"}, {names: []string{"pull"}, operand: true, class: "credential-access", why: "prints the whole state with its sensitive values in plain text"}},
 }
 
-var sharedSpec162 = cmdSpec{
+var sharedSpec163 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json", "-raw", "--raw"}, class: "credential-access", why: "prints the outputs with their sensitive values in plain text"}},
 }
 
-var sharedSpec163 = cmdSpec{
+var sharedSpec164 = cmdSpec{
 	opts: []optEffect{{names: []string{"-json", "--json"}, class: "credential-access", why: "prints the state or plan with its sensitive values in plain text"}},
 }
 
-var sharedSpec164 = cmdSpec{
-	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
-}
-
 var sharedSpec165 = cmdSpec{
-	class: "destructive",
-	why:   "marks a resource to be destroyed and re-created by the next apply",
+	opts: []optEffect{{names: []string{"delete"}, operand: true, class: "destructive", why: "deletes a workspace and its state"}},
 }
 
 var sharedSpec166 = cmdSpec{
 	class: "destructive",
-	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
+	why:   "marks a resource to be destroyed and re-created by the next apply",
 }
 
 var sharedSpec167 = cmdSpec{
 	class: "destructive",
-	why:   "changes infrastructure without showing the plan for approval",
+	why:   "removes the lock another run holds on the state, which two runs may then overwrite",
 }
 
 var sharedSpec168 = cmdSpec{
+	class: "destructive",
+	why:   "changes infrastructure without showing the plan for approval",
+}
+
+var sharedSpec169 = cmdSpec{
 	shortVal: "cefFnstxylT",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "AdDEPXabhvfIkZS"},
 }
 
-var sharedSpec169 = cmdSpec{
+var sharedSpec170 = cmdSpec{
 	shortVal: "dt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "bC"},
 }
 
-var sharedSpec170 = cmdSpec{
+var sharedSpec171 = cmdSpec{
 	shortVal: "Nt",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "FHlMRX"},
 }
 
-var sharedSpec171 = cmdSpec{
+var sharedSpec172 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceit",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-t", "--target", "--prefix", "--root", "--src"}, file: fileWrite}},
@@ -4435,7 +4455,7 @@ var sharedSpec171 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec172 = cmdSpec{
+var sharedSpec173 = cmdSpec{
 	long:     []string{"requirement=", "constraint=", "editable=", "index-url=", "extra-index-url=", "no-index", "find-links=", "dest=", "target=", "platform=", "python-version=", "implementation=", "abi=", "user", "root=", "prefix=", "src=", "upgrade", "upgrade-strategy=", "force-reinstall", "ignore-installed", "ignore-requires-python", "no-deps", "pre", "no-build-isolation", "use-pep517", "no-use-pep517", "check-build-dependencies", "break-system-packages", "config-settings=", "global-option=", "compile", "no-compile", "no-warn-script-location", "no-warn-conflicts", "no-binary=", "only-binary=", "prefer-binary", "require-hashes", "progress-bar=", "root-user-action=", "report=", "no-clean", "dry-run", "trusted-host=", "quiet", "verbose", "help"},
 	shortVal: "rceid",
 	opts:     []optEffect{{operand: true, match: remotePackage, class: "supply-chain", why: "installs a package straight from a URL or git remote"}, {names: []string{"--extra-index-url", "--find-links", "-f"}, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable"}, value: remoteURL, class: "supply-chain", why: "installs what a file or package fetched from a URL or git remote lists"}, {names: []string{"-i", "--index-url"}, value: otherIndex, class: "supply-chain", why: "installs packages from an index other than the registry's"}, {names: []string{"-d", "--dest", "--src"}, file: fileWrite}},
@@ -4443,22 +4463,22 @@ var sharedSpec172 = cmdSpec{
 	fileOpts: true,
 }
 
-var sharedSpec173 = cmdSpec{
+var sharedSpec174 = cmdSpec{
 	subs: subcommands{{"set", &cmdSpec{opts: []optEffect{{names: []string{"global.index-url", "global.extra-index-url", "global.find-links", "global.trusted-host", "install.index-url", "install.extra-index-url", "install.find-links", "install.trusted-host", "download.index-url", "download.extra-index-url"}, operand: true, when: indexSetElsewhere, class: "supply-chain", why: "points every later pip install at another package index"}, {names: []string{"global.cert", "install.cert", "download.cert"}, operand: true, class: "supply-chain", why: "trusts another certificate authority for what is downloaded: whoever holds its key can serve the packages and impersonate any site"}}}}},
 }
 
-var sharedSpec174 = cmdSpec{
+var sharedSpec175 = cmdSpec{
 	long:     []string{"from=", "with=", "with-editable=", "with-requirements=", "python=", "isolated", "offline", "refresh", "no-cache", "index=", "default-index=", "index-url=", "extra-index-url=", "env-file=", "directory=", "project=", "quiet", "verbose", "no-progress", "python-preference="},
 	shortVal: "p",
 	wraps:    true,
 	wrap:     &wrapSpec{short: "qvn"},
 }
 
-var sharedSpec175 = cmdSpec{
+var sharedSpec176 = cmdSpec{
 	opts: []optEffect{{names: []string{"add", "remove"}, operand: true, first: true, class: "tampering", why: "changes an AI agent's configuration (its MCP servers, settings, plugins or extensions), as writing its settings file would"}},
 }
 
-var sharedSpec176 = cmdSpec{
+var sharedSpec177 = cmdSpec{
 	long:       []string{"out=", "state-out=", "backup="},
 	opts:       []optEffect{{names: []string{"-out", "-state-out", "-backup"}, file: fileWrite}},
 	singleDash: true,

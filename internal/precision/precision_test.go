@@ -23,9 +23,9 @@ import (
 // ≤ 5% stopped under a permissive policy, ≥ 90% of read-only commands
 // allowed by default.
 const (
-	maxStoppedDefaultsPct    = 40.46
+	maxStoppedDefaultsPct    = 40.12
 	maxStoppedPermissivePct  = 3.58
-	minReadAllowedDefaultPct = 94.09
+	minReadAllowedDefaultPct = 94.63
 )
 
 // minBenign is the size the everyday corpus must keep.
