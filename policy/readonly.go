@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"net/url"
 	"path"
 	"strings"
 
@@ -169,12 +168,22 @@ func localFileURL(a string) (string, bool) {
 
 // awsServiceURL reports whether a is an https URL on AWS's own domain
 // (a queue's URL, an object's): to the AWS CLI it names a resource in
-// the service it calls, not another destination.
+// the service it calls, not another destination. (Read by hand: package
+// net/url would start net/netip in the hook, which links this package.)
 func awsServiceURL(a string) bool {
-	u, err := url.Parse(a)
-	if err != nil || u.Scheme != "https" || u.User != nil {
+	rest, ok := strings.CutPrefix(a, "https://")
+	if !ok {
 		return false
 	}
-	h := u.Hostname()
-	return strings.HasSuffix(h, ".amazonaws.com") && !strings.ContainsAny(h, "@%")
+	host := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		host = rest[:i]
+	}
+	if strings.ContainsAny(host, "@%\\") {
+		return false
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	return strings.HasSuffix(strings.ToLower(host), ".amazonaws.com")
 }
