@@ -27,6 +27,14 @@ func TestFiles(t *testing.T) {
 		{"sort < in.txt", []string{"r:in.txt"}},
 		{"echo hi > ~/notes.txt", []string{"w:/home/me/notes.txt"}},
 		{"echo hi > \"$HOME/n.txt\"", []string{"w:/home/me/n.txt"}},
+		// SQL clients' commands: mysql's \T writes, psql's \t and
+		// mysql's \t (notee) name no file; 7z's -o alone leaves the
+		// working directory.
+		{`mysql -e '\T out.log; select 1'`, []string{"w:out.log"}},
+		{`mysql -e 'TEE out.log'`, []string{"w:out.log"}},
+		{`psql -c '\t on' -c 'select 1'`, nil},
+		{`sqlite3 app.db '.output out.csv' 'select 1'`, []string{"r:app.db", "w:out.csv"}},
+		{"7z x a.7z -o", []string{"r:a.7z", "w:."}},
 		// Readers: options are parsed, patterns are not files.
 		{"cat a b", []string{"r:a", "r:b"}},
 		{"cat .env", []string{"r:.env"}},

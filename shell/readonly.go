@@ -200,15 +200,7 @@ func readVerb(args []string, ops []int, verbs []string, at int, verbOnly bool) b
 		return false
 	}
 	v := args[ops[at]]
-	if yieldsCredential(v) {
-		return false
-	}
-	for _, r := range verbs {
-		if v == r || strings.HasSuffix(r, "-") && strings.HasPrefix(v, r) && len(v) > len(r) {
-			return true
-		}
-	}
-	return false
+	return !yieldsCredential(v) && isVerb(v, verbs)
 }
 
 // lastVerb reports whether a command whose commands take only options

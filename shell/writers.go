@@ -1097,7 +1097,7 @@ func (w *walker) sevenZipCode(_ *cmdSpec, _ string, args []word, _ scope, owner 
 			noArchive = true
 		case a.text == "-so":
 			toStdout = true
-		case strings.HasPrefix(a.text, "-o"):
+		case strings.HasPrefix(a.text, "-o") && len(a.text) > len("-o"):
 			out = a
 			out.text = a.text[len("-o"):]
 		case strings.HasPrefix(a.text, "-"):
@@ -1233,8 +1233,12 @@ func (w *walker) sqlClientFiles(text string, static bool, owner string, d *dirSt
 			continue
 		}
 		file, write := "", false
-		switch strings.ToLower(f[0]) {
-		case ".output", ".once", ".save", ".log", ".backup", `\o`, `\out`, `\w`, `\write`, `\g`, `\gx`, "tee", `\t`:
+		cmd := f[0]
+		if !strings.HasPrefix(cmd, `\`) && !strings.HasPrefix(cmd, ".") {
+			cmd = strings.ToLower(cmd) // mysql's TEE and SOURCE; its \T and psql's \t differ
+		}
+		switch cmd {
+		case ".output", ".once", ".save", ".log", ".backup", `\o`, `\out`, `\w`, `\write`, `\g`, `\gx`, "tee", `\T`:
 			file, write = f[len(f)-1], true
 		case ".read", `\i`, `\include`, `\ir`, `\include_relative`, "source", `\.`:
 			file = f[1]
